@@ -1,0 +1,443 @@
+"""Markdown reading: mistune's AST, with the source line of every block, table row and list item.
+
+This is the only module that imports mistune. mistune's AST carries no source
+positions, so the block parser is given a state that stamps each token with the
+line its block starts on. List items and block quotes are parsed from dedented
+copies of their text (child states); the list and block-quote methods tell each
+child state which source line its copy starts on. Table rows are one line each,
+so row `i` of a table sits `i + 2` lines below its header.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import mistune
+from mistune.block_parser import BlockParser
+from mistune.core import BlockState
+from mistune.list_parser import LIST_PATTERN
+from mistune.plugins.table import table as table_plugin
+
+Token = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of inline text: plain, `code`, **strong**, *emphasis* or a [link](target)."""
+
+    kind: str
+    text: str
+    target: str = ""
+
+    @property
+    def markdown(self) -> str:
+        if self.kind == "code":
+            return f"`{self.text}`"
+        if self.kind == "strong":
+            return f"**{self.text}**"
+        if self.kind == "emphasis":
+            return f"*{self.text}*"
+        if self.kind == "link":
+            return f"[{self.text}]({self.target})"
+        return self.text
+
+
+@dataclass(frozen=True)
+class Inline:
+    """One source line of inline markdown, as segments."""
+
+    line: int
+    segments: tuple[Segment, ...]
+
+    @property
+    def plain(self) -> str:
+        return "".join(s.text for s in self.segments).strip()
+
+    @property
+    def markdown(self) -> str:
+        return "".join(s.markdown for s in self.segments).strip()
+
+
+@dataclass(frozen=True)
+class Heading:
+    line: int
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    line: int
+    lines: tuple[Inline, ...]
+
+
+@dataclass(frozen=True)
+class Cell:
+    line: int
+    source: str
+    inline: Inline
+
+    @property
+    def plain(self) -> str:
+        return self.inline.plain
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    line: int
+    header: Row
+    rows: tuple[Row, ...]
+
+    @property
+    def end_line(self) -> int:
+        return self.rows[-1].line if self.rows else self.header.line + 1
+
+
+@dataclass(frozen=True)
+class Code:
+    line: int
+    info: str
+    text: str
+
+
+@dataclass(frozen=True)
+class BrokenTable:
+    """Lines that start like a table but that mistune could not read as one."""
+
+    line: int
+    bad_line: int
+    reason: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Item:
+    line: int
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class ItemList:
+    line: int
+    ordered: bool
+    items: tuple[Item, ...]
+
+
+Block = Heading | Paragraph | Table | Code | BrokenTable | ItemList
+
+
+def normalize_newlines(text: str) -> str:
+    """Line ends as mistune sees them; line numbers everywhere count these."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class _LocatedState(BlockState):
+    """A block state whose tokens carry `line`: the source line they start on."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.first_line = 1
+        self.next_child_line: int | None = None
+        self.child_lines: list[int] = []
+        self._newlines: list[int] | None = None
+
+    def process(self, src: str) -> None:
+        super().process(src)
+        self._newlines = None
+
+    def line_at(self, pos: int) -> int:
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self.src)]
+        return self.first_line + bisect.bisect_left(self._newlines, pos)
+
+    def child_state(self, src: str, lazy_line_starts: set[int] | None = None) -> BlockState:
+        child = super().child_state(src, lazy_line_starts)
+        assert isinstance(child, _LocatedState)
+        first = self.next_child_line
+        if first is None:
+            first = self.line_at(self.cursor)
+        child.first_line = first
+        self.child_lines.append(first)
+        # A list item's lines are collected before its child state is made; when
+        # another item follows, the cursor is already past that item's marker line.
+        self.next_child_line = self.line_at(self.cursor) - 1
+        return child
+
+    def append_token(self, token: Token) -> None:
+        token.setdefault("line", self.line_at(self.cursor))
+        super().append_token(token)
+
+    def add_paragraph(self, text: str) -> None:
+        last = self.last_token()
+        starts_new = not (last and last["type"] == "paragraph")
+        super().add_paragraph(text)
+        if starts_new:
+            self.tokens[-1]["line"] = self.line_at(self.cursor)
+
+
+_LIST_MARKER = re.compile(LIST_PATTERN, re.M)
+
+
+class _LocatedBlockParser(BlockParser):
+    state_cls = _LocatedState
+
+    def parse_list(self, m: re.Match[str], state: BlockState) -> int:
+        assert isinstance(state, _LocatedState)
+        start = state.line_at(m.start())
+        saved = (state.next_child_line, state.child_lines)
+        state.next_child_line, state.child_lines = start, []
+        count = len(state.tokens)
+        try:
+            end = super().parse_list(m, state)
+            if len(state.tokens) > count and state.tokens[count]["type"] == "list":
+                token = state.tokens[count]
+                token["line"] = start
+                # One child state per item; strict=False keeps parsing if that ever changes.
+                for item, line in zip(token["children"], state.child_lines, strict=False):
+                    item["line"] = line
+                    _shift_if_marker_line_empty(item, state, line)
+        finally:
+            state.next_child_line, state.child_lines = saved
+        return end
+
+    def parse_block_quote(self, m: re.Match[str], state: BlockState) -> int:
+        assert isinstance(state, _LocatedState)
+        saved = (state.next_child_line, state.child_lines)
+        state.next_child_line, state.child_lines = state.line_at(m.start()), []
+        try:
+            return super().parse_block_quote(m, state)
+        finally:
+            state.next_child_line, state.child_lines = saved
+
+
+def _shift_if_marker_line_empty(item: Token, state: _LocatedState, line: int) -> None:
+    """An item whose marker stands alone on its line starts its text one line later."""
+    index = line - state.first_line
+    lines = state.src.split("\n", index + 1)
+    if index >= len(lines):
+        return
+    marker = _LIST_MARKER.match(lines[index])
+    if marker and not marker.group("list_3").strip():
+        for child in item["children"]:
+            _shift_lines(child, 1)
+
+
+def _shift_lines(token: Token, delta: int) -> None:
+    if "line" in token:
+        token["line"] += delta
+    for child in token.get("children", ()):
+        if isinstance(child, dict) and child.get("type") not in _INLINE_TYPES:
+            _shift_lines(child, delta)
+
+
+_INLINE_TYPES = {
+    "text",
+    "codespan",
+    "strong",
+    "emphasis",
+    "link",
+    "image",
+    "softbreak",
+    "linebreak",
+    "inline_html",
+}
+
+
+def _keep_source(md: mistune.Markdown, state: BlockState) -> None:
+    """Before inline parsing replaces it, keep each block's raw markdown as `source`."""
+
+    def walk(tokens: Iterable[Token]) -> None:
+        for token in tokens:
+            if "text" in token:
+                token["source"] = token["text"]
+            walk(token.get("children", ()))
+
+    walk(state.tokens)
+
+
+_PARSER: mistune.Markdown | None = None
+
+
+def _parser() -> mistune.Markdown:
+    global _PARSER
+    if _PARSER is None:
+        md = mistune.Markdown(renderer=None, block=_LocatedBlockParser(), plugins=[table_plugin])
+        md.before_render_hooks.append(_keep_source)
+        _PARSER = md
+    return _PARSER
+
+
+def read_blocks(text: str) -> tuple[Block, ...]:
+    """Parse markdown into located blocks, in document order."""
+    tokens, _state = _parser().parse(text)
+    assert isinstance(tokens, list)
+    return tuple(_blocks(tokens))
+
+
+def _blocks(tokens: Iterable[Token]) -> Iterator[Block]:
+    previous: Block | None = None
+    for token in tokens:
+        block = _block(token, previous)
+        if block is not None:
+            previous = block
+            yield block
+
+
+def _block(token: Token, previous: Block | None) -> Block | None:
+    kind = token["type"]
+    line: int = token.get("line", 0)
+    if kind == "heading":
+        return Heading(line, token["attrs"]["level"], _inline(token["children"], line).plain)
+    if kind in ("paragraph", "block_text"):
+        broken = _broken_table(token, previous)
+        if broken is not None:
+            return broken
+        return Paragraph(line, _inline_lines(token["children"], line))
+    if kind == "table":
+        return _table(token, line)
+    if kind == "list":
+        items = tuple(
+            Item(item.get("line", line), tuple(_blocks(item["children"])))
+            for item in token["children"]
+        )
+        return ItemList(line, bool(token["attrs"].get("ordered")), items)
+    if kind == "block_code":
+        info = token.get("attrs", {}).get("info", "")
+        return Code(line, info, token["raw"])
+    return None
+
+
+def _table(token: Token, line: int) -> Table:
+    head, body = token["children"]
+    header = Row(line, tuple(_cell(c, line) for c in head["children"]))
+    rows = tuple(
+        Row(line + 2 + i, tuple(_cell(c, line + 2 + i) for c in row["children"]))
+        for i, row in enumerate(body["children"])
+    )
+    return Table(line, header, rows)
+
+
+def _cell(token: Token, line: int) -> Cell:
+    return Cell(line, token.get("source", "").strip(), _inline(token["children"], line))
+
+
+def _inline_lines(children: list[Token], line: int) -> tuple[Inline, ...]:
+    lines: list[Inline] = []
+    current: list[Token] = []
+    for child in children:
+        if child["type"] in ("softbreak", "linebreak"):
+            lines.append(_inline(current, line + len(lines)))
+            current = []
+        else:
+            current.append(child)
+    lines.append(_inline(current, line + len(lines)))
+    return tuple(lines)
+
+
+def _inline(children: list[Token], line: int) -> Inline:
+    segments: list[Segment] = []
+    for child in children:
+        _flatten(child, segments)
+    return Inline(line, _merge(segments))
+
+
+def _flatten(token: Token, out: list[Segment]) -> None:
+    kind = token["type"]
+    if kind in ("text", "inline_html"):
+        out.append(Segment("text", token["raw"]))
+    elif kind == "codespan":
+        out.append(Segment("code", token["raw"]))
+    elif kind in ("softbreak", "linebreak"):
+        out.append(Segment("text", " "))
+    elif kind in ("strong", "emphasis"):
+        out.append(Segment(kind, _text_of(token)))
+    elif kind == "link":
+        out.append(Segment("link", _text_of(token), token.get("attrs", {}).get("url", "")))
+    elif "children" in token:
+        for child in token["children"]:
+            _flatten(child, out)
+    elif "raw" in token:
+        out.append(Segment("text", token["raw"]))
+
+
+def _text_of(token: Token) -> str:
+    parts: list[Segment] = []
+    for child in token.get("children", ()):
+        _flatten(child, parts)
+    return "".join(p.text for p in parts)
+
+
+def _merge(segments: list[Segment]) -> tuple[Segment, ...]:
+    merged: list[Segment] = []
+    for seg in segments:
+        if merged and seg.kind == "text" and merged[-1].kind == "text":
+            merged[-1] = Segment("text", merged[-1].text + seg.text)
+        else:
+            merged.append(seg)
+    return tuple(merged)
+
+
+_PIPE_ROW = re.compile(r"^ {0,3}\|")
+
+
+def _broken_table(token: Token, previous: Block | None) -> BrokenTable | None:
+    """Say why lines that look like table rows did not become (part of) a table."""
+    source: str = token.get("source", "")
+    line: int = token.get("line", 0)
+    lines = source.split("\n")
+    if isinstance(previous, Table) and line == previous.end_line + 1:
+        return BrokenTable(
+            line, line, "line is not a table row (rows start and end with '|')", lines[0]
+        )
+    if not _PIPE_ROW.match(lines[0]) or len(lines) < 2:
+        return None
+    if not _is_table("\n".join(lines[:2])):
+        return BrokenTable(
+            line, line + 1, "table header and delimiter row do not have the same cells", lines[0]
+        )
+    columns = _column_count("\n".join(lines[:2]))
+    for offset, row in enumerate(lines[2:], start=2):
+        if row.strip() and not _is_table("\n".join([*lines[:2], row])):
+            return BrokenTable(
+                line,
+                line + offset,
+                f"row does not have the {columns} cells of the table header",
+                lines[0],
+            )
+    return BrokenTable(
+        line, line, "lines that look like a table could not be read as one", lines[0]
+    )
+
+
+_PROBE: mistune.Markdown | None = None
+
+
+def _probe(text: str) -> list[Token]:
+    global _PROBE
+    if _PROBE is None:
+        _PROBE = mistune.create_markdown(renderer=None, plugins=["table"])
+    tokens = _PROBE(text + "\n")
+    assert isinstance(tokens, list)
+    return tokens
+
+
+def _is_table(text: str) -> bool:
+    tokens = [t for t in _probe(text) if t["type"] != "blank_line"]
+    return len(tokens) == 1 and tokens[0]["type"] == "table"
+
+
+def _column_count(text: str) -> int:
+    for token in _probe(text):
+        if token["type"] == "table":
+            return len(token["children"][0]["children"])
+    return 0
