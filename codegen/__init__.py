@@ -1,0 +1,62 @@
+"""The spec compiler: markdown spec -> located blocks -> parsed document -> model.
+
+Stages, one module each: `markdown` (mistune, line numbers), `parse` (sections
+and rows), `expand` (notation to concrete rules), `model` (the IR), `analyse`
+(the verifier's checks) and `render` (generated code). `load_spec` joins the
+first four.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from codegen.errors import SpecError
+from codegen.expand import build_spec
+from codegen.markdown import normalize_newlines, read_blocks
+from codegen.model import Spec
+from codegen.parse import parse_document
+
+__all__ = ["Spec", "SpecError", "load_spec", "parse_spec_text"]
+
+
+def load_spec(path: str | Path) -> Spec:
+    """Read and compile one spec file; any problem with it raises `SpecError` with file:line."""
+    shown = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise SpecError("no such file", 0).locate(shown, None) from None
+    except IsADirectoryError:
+        raise SpecError("is a directory, not a spec file", 0).locate(shown, None) from None
+    except OSError as err:
+        raise SpecError(f"cannot read: {err.strerror or err}", 0).locate(shown, None) from None
+    return parse_spec_bytes(data, shown)
+
+
+def parse_spec_bytes(data: bytes, path: str) -> Spec:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise SpecError(
+            f"not UTF-8 text: byte 0x{data[err.start]:02x} at column {column}", line
+        ).locate(path, normalize_newlines(data.decode("utf-8", "replace"))) from None
+    return parse_spec_text(text, path, hashlib.sha256(data).hexdigest())
+
+
+def parse_spec_text(text: str, path: str = "<spec>", sha256: str | None = None) -> Spec:
+    if sha256 is None:
+        sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    text = normalize_newlines(text)
+    try:
+        if "\x00" in text:
+            line = text.count("\n", 0, text.index("\x00")) + 1
+            raise SpecError("contains NUL bytes: this is not a text file", line)
+        document = parse_document(read_blocks(text))
+        return build_spec(document, path, sha256)
+    except SpecError as err:
+        raise err.locate(path, text) from None
+    except RecursionError:
+        raise SpecError("markdown nested too deeply to read", 1).locate(path, None) from None

@@ -1,0 +1,271 @@
+"""Notation expansion: rows as written become concrete rules, one per (source state, spell).
+
+`NAME_[G/A]` in Current State means each member of the family; in Next State it
+means the member whose suffix is the source state's suffix. `Any state` and
+`Any state except ...` are wildcards (lower priority than rows naming the
+state). Names that do not resolve are kept as `Unresolved` for the verifier,
+never raised: the rest of the row still expands.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+from codegen.model import (
+    Duplicate,
+    Family,
+    Kind,
+    Rule,
+    RuleRow,
+    Spec,
+    Spell,
+    State,
+    Unresolved,
+)
+from codegen.parse import Document
+
+_FAMILY_MEMBER = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_(?P<suffix>[A-Z])")
+_FAMILY_REF = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_\[(?P<suffixes>[^\]]*)\]")
+
+
+def build_spec(document: Document, path: str, sha256: str) -> Spec:
+    """Resolve and expand a parsed document into the model."""
+    states = _first_of_each(document.states)
+    spells = _first_of_each(document.spells)
+    families = group_families(states)
+    resolver = _Resolver(states, spells, families)
+    rules: list[Rule] = []
+    for order, row in enumerate(document.rows):
+        rules.extend(resolver.expand(row, order))
+    for state in states:
+        for action in state.valid_actions:
+            resolver.spell(action.spell, "Valid Actions", action.line, None, state.name)
+    return Spec(
+        path=path,
+        sha256=sha256,
+        spells=spells,
+        states=states,
+        families=families,
+        rows=document.rows,
+        rules=tuple(rules),
+        unresolved=tuple(resolver.unresolved),
+        duplicates=tuple(_duplicates(document)),
+    )
+
+
+_Named = TypeVar("_Named", State, Spell)
+
+
+def _first_of_each(items: Iterable[_Named]) -> tuple[_Named, ...]:
+    """Definitions in document order; a repeated name keeps its first definition."""
+    seen: dict[str, _Named] = {}
+    for item in items:
+        seen.setdefault(item.name, item)
+    return tuple(seen.values())
+
+
+def _duplicates(document: Document) -> Iterator[Duplicate]:
+    for what, items in (
+        ("state", [(s.name, s.line) for s in document.states]),
+        ("spell", [(s.name, s.line) for s in document.spells]),
+        ("rule ID", [(r.id, r.line) for r in document.rows if r.id_written]),
+    ):
+        first: dict[str, int] = {}
+        for name, line in items:
+            if name in first:
+                yield Duplicate(what, name, line, first[name])
+            else:
+                first[name] = line
+
+
+def group_families(states: tuple[State, ...]) -> tuple[Family, ...]:
+    """States `BASE_X` sharing a base with another `BASE_Y` form the family `BASE_[X/Y]`."""
+    by_base: dict[str, list[State]] = {}
+    for state in states:
+        m = _FAMILY_MEMBER.fullmatch(state.name)
+        if m:
+            by_base.setdefault(m.group("base"), []).append(state)
+    families: list[Family] = []
+    grouped: set[str] = set()
+    for state in states:
+        if state.name in grouped:
+            continue
+        m = _FAMILY_MEMBER.fullmatch(state.name)
+        members = by_base.get(m.group("base"), []) if m else []
+        if m and len(members) > 1:
+            suffixes = tuple(s.name[len(m.group("base")) + 1 :] for s in members)
+            base = m.group("base")
+            families.append(
+                Family(
+                    f"{base}_[{'/'.join(suffixes)}]",
+                    base,
+                    tuple(s.name for s in members),
+                    suffixes,
+                    state.line,
+                )
+            )
+            grouped.update(s.name for s in members)
+        else:
+            families.append(Family(state.name, state.name, (state.name,), ("",), state.line))
+    return tuple(families)
+
+
+class _Resolver:
+    def __init__(
+        self, states: tuple[State, ...], spells: tuple[Spell, ...], families: tuple[Family, ...]
+    ) -> None:
+        self.state_names = [s.name for s in states]
+        self.known_states = set(self.state_names)
+        self.spells = {s.name.lower(): s.name for s in spells}
+        self.families = families
+        self.suffix_of: dict[str, str] = {
+            member: suffix
+            for fam in families
+            if len(fam.members) > 1
+            for member, suffix in zip(fam.members, fam.suffixes, strict=True)
+        }
+        self.unresolved: list[Unresolved] = []
+        self._seen: set[tuple[str, str, str, int, str]] = set()
+
+    # -- reporting --
+
+    def _unknown(
+        self,
+        reason: str,
+        name: str,
+        column: str,
+        row_line: tuple[int, str | None],
+        candidates: list[str],
+        detail: str = "",
+        state: str | None = None,
+    ) -> None:
+        """Record a name that does not resolve, once per row, name and detail."""
+        line, rule = row_line
+        key = (reason, name, column, line, detail)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        self.unresolved.append(
+            Unresolved(reason, name, column, line, rule, _suggest(name, candidates), detail, state)
+        )
+
+    def _unknown_state(self, name: str, column: str, row: RuleRow, detail: str = "") -> None:
+        states = [f.name for f in self.families] + self.state_names
+        self._unknown("unknown_state", name, column, (row.line, row.id), states, detail)
+
+    # -- names --
+
+    def spell(
+        self, name: str, column: str, line: int, rule: str | None, state: str | None = None
+    ) -> str | None:
+        found = self.spells.get(name.lower())
+        if found is None:
+            spells = list(self.spells.values())
+            self._unknown("unknown_spell", name, column, (line, rule), spells, state=state)
+        return found
+
+    def sources(self, row: RuleRow) -> list[str]:
+        """The concrete states a Current State cell selects, in document order."""
+        named: list[str] = []
+        for name in row.current.names:
+            named.extend(self._states_named(name, row))
+        if not row.current.wildcard:
+            return list(dict.fromkeys(named))
+        excluded = set(named)
+        return [s for s in self.state_names if s not in excluded]
+
+    def _states_named(self, name: str, row: RuleRow) -> list[str]:
+        if name in self.known_states:
+            return [name]
+        ref = _FAMILY_REF.fullmatch(name)
+        if ref:
+            found: list[str] = []
+            for suffix in _suffixes(ref.group("suffixes")):
+                member = f"{ref.group('base')}_{suffix}"
+                if member in self.known_states:
+                    found.append(member)
+                else:
+                    self._unknown_state(name, "Current State", row, f"no state {member}")
+            return found
+        self._unknown_state(name, "Current State", row)
+        return []
+
+    def dest(self, row: RuleRow, source: str) -> str | None:
+        target = row.target
+        if target.kind is not Kind.TRANSITION or target.name is None:
+            return source
+        name = target.name
+        if name in self.known_states:
+            return name
+        ref = _FAMILY_REF.fullmatch(name)
+        if ref is None:
+            self._unknown_state(name, "Next State", row)
+            return None
+        suffix = self.suffix_of.get(source)
+        suffixes = _suffixes(ref.group("suffixes"))
+        if suffix is None or suffix not in suffixes:
+            detail = (
+                f"source state {source} has no suffix to follow"
+                if suffix is None
+                else f"source state {source} has suffix _{suffix}, not one of {'/'.join(suffixes)}"
+            )
+            self.unresolved.append(
+                Unresolved(
+                    "ga_notation", name, "Next State", row.line, row.id, None, detail, source
+                )
+            )
+            return None
+        member = f"{ref.group('base')}_{suffix}"
+        if member not in self.known_states:
+            self._unknown_state(name, "Next State", row, f"no state {member}")
+            return None
+        return member
+
+    # -- rows --
+
+    def expand(self, row: RuleRow, order: int) -> Iterator[Rule]:
+        resolved = (self.spell(t, "Trigger", row.line, row.id) for t in row.triggers)
+        spells = list(dict.fromkeys(s for s in resolved if s is not None))
+        for source in self.sources(row):
+            dest = self.dest(row, source)
+            if dest is None:
+                continue
+            for spell in spells:
+                yield Rule(
+                    id=row.id,
+                    line=row.line,
+                    order=order,
+                    group=row.group,
+                    kind=row.target.kind,
+                    source=source,
+                    spell=spell,
+                    condition=row.condition,
+                    dest=dest,
+                    action=row.action,
+                    response=row.response,
+                    response_ref=row.response_ref,
+                    specificity=row.specificity,
+                )
+
+
+def _suffixes(text: str) -> list[str]:
+    return [s.strip() for s in text.split("/") if s.strip()]
+
+
+def _suggest(name: str, candidates: list[str]) -> str | None:
+    """The closest known name, for a did-you-mean hint."""
+    upper = name.upper()
+    for candidate in candidates:
+        if candidate.upper() == upper:
+            return candidate
+    families = [c for c in candidates if c.endswith("]")]
+    for candidate in families:
+        if candidate.split("_[", 1)[0].upper() == upper:
+            return candidate
+    close = difflib.get_close_matches(upper, [c.upper() for c in candidates], n=1, cutoff=0.6)
+    if close:
+        return next(c for c in candidates if c.upper() == close[0])
+    return None

@@ -1,0 +1,201 @@
+"""The glossary: every condition phrase a spec may use, the atom it means, and what implies what.
+
+A Condition cell is `-` (always) or phrases joined by `AND`. Each phrase is
+looked up here and becomes one or more literals over atoms. An atom is a probe
+(a kind of fact the runtime knows how to check, implemented once) applied to an
+argument, usually a file named relative to the machine's workspace folder
+(`.ai/task/` for the spell workflow). So `task.md exists` and `comments.md
+missing` need no new code: they are the `exists` probe on two files.
+
+A phrase written `label (phrase)` means its parenthesised phrase; the label is
+for the reader. A phrase not found here is reported as `unknown_condition` and
+kept as an opaque atom, so coverage is still computed for its row.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from codegen.model import Atom, Condition, Literal
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A kind of fact about the workspace; the runtime implements each probe once."""
+
+    name: str
+    yes: str
+    no: str
+    meaning: str
+    implies: tuple[str, ...] = ()
+
+
+PROBES: dict[str, Probe] = {
+    p.name: p
+    for p in (
+        Probe(
+            "exists",
+            "{arg} exists",
+            "{arg} missing",
+            "The file exists in the workspace folder.",
+        ),
+        Probe(
+            "has_ac",
+            "{arg} has acceptance criteria",
+            "{arg} has no acceptance criteria",
+            "The file's `Acceptance Criteria` section has at least one checklist item "
+            "(`- [ ]` or `- [x]`).",
+            implies=("exists",),
+        ),
+        Probe(
+            "has_unchecked_ac",
+            "{arg} has unchecked acceptance criteria",
+            "{arg} has no unchecked acceptance criteria",
+            "The file's `Acceptance Criteria` section has at least one unchecked item (`- [ ]`).",
+            implies=("has_ac",),
+        ),
+        Probe(
+            "has_atlassian_urls",
+            "{arg} has Atlassian URLs",
+            "{arg} has no Atlassian URLs",
+            "The file links to Jira or Confluence: a URL on an `atlassian.net` host, "
+            "or a `/browse/KEY-123` or `/wiki/` link.",
+            implies=("exists",),
+        ),
+        Probe(
+            "unknown",
+            "'{arg}' holds",
+            "'{arg}' does not hold",
+            "A phrase the glossary does not know; no guard can check it.",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One way of writing a literal: a pattern over the phrase, the probe, and its sign."""
+
+    pattern: str
+    probe: str
+    positive: bool
+    default_arg: str = ""
+    example: str = ""
+
+
+_FILE = r"(?P<arg>[\w.\-/]*\w\.\w+)"
+_AT_LEAST_ONE = r"(?:≥\s*1|>=\s*1|at least one|one or more)"
+
+PHRASES: tuple[Phrase, ...] = (
+    Phrase(rf"{_FILE} exists", "exists", True, example="task.md exists"),
+    Phrase(rf"{_FILE} (?:is )?missing", "exists", False, example="plan.md missing"),
+    Phrase(
+        rf"{_FILE} (?:doesn't|does not|don't|do not) exist",
+        "exists",
+        False,
+        example="task.md doesn't exist",
+    ),
+    Phrase(rf"{_AT_LEAST_ONE} ACs? in {_FILE}", "has_ac", True, example="≥1 AC in plan.md"),
+    Phrase(rf"no ACs? in {_FILE}", "has_ac", False, example="No AC in plan.md"),
+    Phrase(
+        rf"{_AT_LEAST_ONE} unchecked ACs? in {_FILE}",
+        "has_unchecked_ac",
+        True,
+        example="≥1 unchecked AC in plan.md",
+    ),
+    Phrase(
+        rf"no unchecked ACs? in {_FILE}",
+        "has_unchecked_ac",
+        False,
+        example="No unchecked AC in plan.md",
+    ),
+    Phrase(
+        rf"atlassian urls found(?: in {_FILE})?",
+        "has_atlassian_urls",
+        True,
+        default_arg="plan.md",
+        example="Atlassian URLs found",
+    ),
+    Phrase(
+        rf"no atlassian urls found(?: in {_FILE})?",
+        "has_atlassian_urls",
+        False,
+        default_arg="plan.md",
+        example="No Atlassian URLs found",
+    ),
+)
+
+# Phrases defined by other phrases. The spell workflow defines "No PR review in
+# progress" in its own words: there is no comments.md or review-task.md yet.
+ALIASES: dict[str, str] = {
+    "no pr review in progress": "comments.md missing AND review-task.md missing",
+}
+
+ALWAYS = frozenset({"", "-", "\u2013", "\u2014", "always", "(none)"})
+
+_COMPILED = tuple((re.compile(p.pattern, re.IGNORECASE), p) for p in PHRASES)
+_LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
+_AND = re.compile(r"\s+AND\s+")
+
+
+def parse_condition(text: str) -> Condition:
+    """Parse a Condition cell into literals; unknown phrases are kept, never raised."""
+    normal = " ".join(text.split())
+    if normal.lower() in ALWAYS:
+        return Condition(text, ())
+    literals: list[Literal] = []
+    unknown: list[str] = []
+    for phrase in _AND.split(normal):
+        found = _lookup(phrase)
+        if found is None:
+            unknown.append(phrase)
+            found = (Literal(Atom("unknown", phrase), True),)
+        for literal in found:
+            if literal not in literals:
+                literals.append(literal)
+    return Condition(text, tuple(literals), tuple(unknown))
+
+
+def _lookup(phrase: str, depth: int = 0) -> tuple[Literal, ...] | None:
+    phrase = phrase.strip().rstrip(".").strip()
+    alias = ALIASES.get(phrase.lower())
+    if alias is not None and depth < 4:
+        literals: list[Literal] = []
+        for part in _AND.split(alias):
+            found = _lookup(part, depth + 1)
+            if found is None:
+                return None
+            literals.extend(found)
+        return tuple(literals)
+    for regex, entry in _COMPILED:
+        m = regex.fullmatch(phrase)
+        if m:
+            arg = m.groupdict().get("arg") or entry.default_arg
+            return (Literal(Atom(entry.probe, _clean_arg(arg)), entry.positive),)
+    labelled = _LABELLED.fullmatch(phrase)
+    if labelled and depth < 4:
+        return _lookup(labelled.group("inner"), depth + 1)
+    return None
+
+
+def _clean_arg(arg: str) -> str:
+    return arg[2:] if arg.startswith("./") else arg
+
+
+def implied(atom: Atom) -> tuple[Atom, ...]:
+    """Every atom that must hold when `atom` holds (transitively), excluding itself."""
+    out: list[Atom] = []
+    stack = list(PROBES[atom.probe].implies)
+    while stack:
+        implied_atom = Atom(stack.pop(), atom.arg)
+        if implied_atom not in out:
+            out.append(implied_atom)
+            stack.extend(PROBES[implied_atom.probe].implies)
+    return tuple(out)
+
+
+def describe(literal: Literal) -> str:
+    """The literal in plain words, e.g. `plan.md exists` or `task.md missing`."""
+    probe = PROBES[literal.atom.probe]
+    return (probe.yes if literal.positive else probe.no).format(arg=literal.atom.arg)

@@ -1,0 +1,352 @@
+"""Parsing the spec's sections: the Spells list, the States list and every transition table.
+
+Input is the located blocks of `codegen.markdown`; output is IR objects that
+still hold names as written. Resolving names and expanding notation is the
+next stage (`codegen.expand`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from codegen.errors import fail
+from codegen.glossary import parse_condition
+from codegen.markdown import (
+    Block,
+    BrokenTable,
+    Cell,
+    Heading,
+    Inline,
+    Item,
+    ItemList,
+    Paragraph,
+    Row,
+    Table,
+)
+from codegen.model import Kind, RuleRow, Selector, Spell, State, Target, ValidAction
+
+REQUIRED_COLUMNS = ("id", "current state", "trigger", "condition", "next state", "action")
+SPELL_SECTIONS = ("spells", "triggers")
+STATE_SECTIONS = ("states",)
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Document:
+    """What the parser read: everything still named as written."""
+
+    spells: tuple[Spell, ...]
+    states: tuple[State, ...]
+    rows: tuple[RuleRow, ...]
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A block with the headings above it, innermost last."""
+
+    block: Block
+    headings: tuple[Heading, ...]
+
+    def within(self, names: Iterable[str]) -> bool:
+        wanted = set(names)
+        return any(h.text.strip().lower() in wanted for h in self.headings)
+
+    @property
+    def group(self) -> str:
+        return self.headings[-1].text if self.headings else ""
+
+
+def parse_document(blocks: tuple[Block, ...]) -> Document:
+    """Read the Spells and States lists and the transition tables; fail on unusable input."""
+    if not blocks:
+        fail("the file is empty: expected a markdown spec with States, Spells and tables", 1)
+    placed = list(_place(blocks))
+    spells = tuple(_spells(placed))
+    states = tuple(_states(placed))
+    rows = tuple(_rows(placed))
+    if not states:
+        fail(
+            "not a state-machine spec: no 'States' section with a list of **STATE_NAME** items",
+            1,
+        )
+    if not spells:
+        fail("not a state-machine spec: no 'Spells' section with a list of **Spell** items", 1)
+    if not rows:
+        fail(
+            "not a state-machine spec: no transition table (a table with columns "
+            + ", ".join(c.title() for c in REQUIRED_COLUMNS)
+            + ")",
+            1,
+        )
+    return Document(spells, states, rows)
+
+
+def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
+    stack: list[Heading] = []
+    for block in blocks:
+        if isinstance(block, Heading):
+            while stack and stack[-1].level >= block.level:
+                stack.pop()
+            stack.append(block)
+            continue
+        yield _Placed(block, tuple(stack))
+
+
+# --- Spells and States --------------------------------------------------------
+
+
+def _spells(placed: list[_Placed]) -> Iterator[Spell]:
+    for p in placed:
+        if p.within(SPELL_SECTIONS) and isinstance(p.block, ItemList):
+            for item in p.block.items:
+                yield parse_spell_item(item)
+
+
+def _states(placed: list[_Placed]) -> Iterator[State]:
+    for p in placed:
+        if not p.within(STATE_SECTIONS):
+            continue
+        if isinstance(p.block, ItemList):
+            for item in p.block.items:
+                yield parse_state_item(_item_lines(item))
+        elif isinstance(p.block, Paragraph) and _has_title(p.block.lines[0]):
+            # An item numbered like `14a.` is not a list item in markdown: it is a
+            # paragraph whose first line is the title and whose other lines are fields.
+            yield parse_state_item(p.block.lines)
+
+
+def parse_spell_item(item: Item) -> Spell:
+    lines = _item_lines(item)
+    name, line = _title(lines[0], "spell")
+    fields = _fields(lines[1:])
+    return Spell(
+        name=name,
+        description=fields.get("description", ("", line))[0],
+        usage=fields.get("usage", ("", line))[0],
+        line=line,
+    )
+
+
+def parse_state_item(lines: tuple[Inline, ...]) -> State:
+    name, line = _title(lines[0], "state")
+    fields = _fields(lines[1:])
+    actions_text, actions_line = fields.get("valid actions", ("", line))
+    return State(
+        name=name,
+        description=fields.get("description", ("", line))[0],
+        indicators=fields.get("indicators", ("", line))[0],
+        valid_actions=_valid_actions(actions_text, actions_line),
+        line=line,
+    )
+
+
+def _item_lines(item: Item) -> tuple[Inline, ...]:
+    """The title line of an item followed by the first line of each nested item."""
+    lines: list[Inline] = []
+    for block in item.blocks:
+        if isinstance(block, Paragraph):
+            lines.extend(block.lines)
+        elif isinstance(block, ItemList):
+            for sub in block.items:
+                first = next((b for b in sub.blocks if isinstance(b, Paragraph)), None)
+                if first is not None:
+                    lines.append(first.lines[0])
+    if not lines:
+        fail("list item is empty", item.line)
+    return tuple(lines)
+
+
+def _has_title(line: Inline) -> bool:
+    return any(s.kind == "strong" for s in line.segments)
+
+
+def _title(line: Inline, what: str) -> tuple[str, int]:
+    strong = next((s.text.strip() for s in line.segments if s.kind == "strong"), None)
+    name = strong if strong is not None else line.plain
+    if not _IDENTIFIER.fullmatch(name):
+        fail(
+            f"{what} name {name!r} is not an identifier (write it in bold, e.g. **NAME**)",
+            line.line,
+        )
+    return name, line.line
+
+
+def _fields(lines: Iterable[Inline]) -> dict[str, tuple[str, int]]:
+    """`- *Key*: value` lines as {key: (value as markdown, line)}; first one wins."""
+    fields: dict[str, tuple[str, int]] = {}
+    for line in lines:
+        index = next(
+            (i for i, s in enumerate(line.segments) if s.kind in ("emphasis", "strong")), None
+        )
+        if index is not None:
+            key = line.segments[index].text
+            value = "".join(s.markdown for s in line.segments[index + 1 :])
+        elif ":" in line.plain:
+            key, value = line.plain.lstrip("-*+ ").split(":", 1)
+        else:
+            continue
+        key = " ".join(key.strip().rstrip(":").split()).lower()
+        fields.setdefault(key, (value.strip().lstrip(":").strip(), line.line))
+    return fields
+
+
+def _valid_actions(text: str, line: int) -> tuple[ValidAction, ...]:
+    actions: list[ValidAction] = []
+    for part in _split_outside_parens(text):
+        part = part.strip().strip("*").strip()
+        if not part:
+            continue
+        name, _, note = part.partition("(")
+        actions.append(ValidAction(name.strip().strip("*"), note.rstrip(")").strip(), line))
+    return tuple(actions)
+
+
+def _split_outside_parens(text: str) -> list[str]:
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for char in text:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        if char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+# --- Transition tables --------------------------------------------------------
+
+
+def _rows(placed: list[_Placed]) -> Iterator[RuleRow]:
+    previous_rule_table: Table | None = None
+    for p in placed:
+        block = p.block
+        if isinstance(block, Table):
+            columns = _rule_columns(block)
+            previous_rule_table = block if columns else None
+            if columns:
+                kind = group_kind(p.group)
+                for row in block.rows:
+                    yield parse_rule_row(row, columns, p.group, kind)
+        elif isinstance(block, BrokenTable):
+            after_rule_table = (
+                previous_rule_table is not None and block.line == previous_rule_table.end_line + 1
+            )
+            if after_rule_table or _names_rule_columns(block.text):
+                fail(block.reason, block.bad_line)
+            previous_rule_table = None
+        else:
+            previous_rule_table = None
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _rule_columns(table: Table) -> dict[str, int]:
+    """Column name -> index for a transition table; {} for any other table."""
+    names = [_normal(c.plain) for c in table.header.cells]
+    present = [c for c in REQUIRED_COLUMNS if c in names]
+    if len(present) < 2:
+        return {}
+    missing = [c for c in REQUIRED_COLUMNS if c not in names]
+    if missing:
+        fail(
+            "transition table has no "
+            + ", ".join(repr(m.title()) for m in missing)
+            + " column (it has "
+            + ", ".join(repr(c.plain) for c in table.header.cells)
+            + ")",
+            table.line,
+        )
+    columns: dict[str, int] = {}
+    for index, name in enumerate(names):
+        columns.setdefault(name, index)
+    return columns
+
+
+def _names_rule_columns(text: str) -> bool:
+    normal = _normal(text)
+    return sum(column in normal for column in REQUIRED_COLUMNS) >= 2
+
+
+def group_kind(heading: str) -> Kind:
+    """The kind a table's heading announces: `... Blocked ...`, `... No-op ...`, or transitions."""
+    words = _normal(heading)
+    if "blocked" in words:
+        return Kind.BLOCKED
+    if re.search(r"\bno-?op\b", words):
+        return Kind.NOOP
+    return Kind.TRANSITION
+
+
+def parse_rule_row(row: Row, columns: dict[str, int], group: str, kind: Kind) -> RuleRow:
+    def cell(name: str) -> Cell | None:
+        index = columns.get(name)
+        return row.cells[index] if index is not None and index < len(row.cells) else None
+
+    def plain(name: str) -> str:
+        c = cell(name)
+        return c.plain if c is not None else ""
+
+    def required(name: str) -> str:
+        text = plain(name)
+        if not text:
+            fail(f"rule row has an empty {name.title()!r} cell", row.line)
+        return text
+
+    written_id = plain("id")
+    triggers = tuple(t.strip() for t in required("trigger").split(",") if t.strip())
+    response_cell = cell("response")
+    old_response = cell("old response")
+    links = [s for s in response_cell.inline.segments if s.kind == "link"] if response_cell else []
+    response = old_response.source if old_response is not None else ""
+    if not response and response_cell is not None and not links:
+        response = response_cell.source
+    action = cell("action")
+    return RuleRow(
+        id=written_id or f"#{row.line}",
+        id_written=bool(written_id),
+        line=row.line,
+        group=group,
+        group_kind=kind,
+        current=parse_selector(required("current state")),
+        triggers=triggers,
+        condition=parse_condition(plain("condition")),
+        target=parse_target(required("next state")),
+        action=action.source if action is not None else "",
+        response=response,
+        response_ref=links[0].target if links else "",
+    )
+
+
+_WILDCARD = re.compile(r"(?:any|all) states?(?:\s+except\s+(?P<rest>.+))?", re.IGNORECASE)
+
+
+def parse_selector(text: str) -> Selector:
+    """`A, B` / `Any state` / `Any state except A, NAME_[G/A]`."""
+    m = _WILDCARD.fullmatch(text.strip())
+    if m:
+        return Selector(True, _names(m.group("rest") or ""))
+    return Selector(False, _names(text))
+
+
+def parse_target(text: str) -> Target:
+    """`STATE` / `NAME_[G/A]` / `[BLOCKED]` / `Same state` / `No state change`."""
+    normal = _normal(text)
+    if normal == "[blocked]":
+        return Target(Kind.BLOCKED, None)
+    if normal in ("same state", "no state change"):
+        return Target(Kind.NOOP, None)
+    return Target(Kind.TRANSITION, text.strip())
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(n.strip() for n in text.split(",") if n.strip())

@@ -1,0 +1,59 @@
+"""Small specs in the project's table dialect, written by tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+HEADER = (
+    "| ID | Current State | Trigger | Condition | Next State | Action | Response |\n"
+    "|----|---------------|---------|-----------|------------|--------|----------|\n"
+)
+
+
+def spec_text(
+    states: Sequence[str],
+    spells: Sequence[str],
+    rows: Sequence[str],
+    *,
+    heading: str = "Transitions",
+    valid_actions: dict[str, str] | None = None,
+) -> str:
+    """A spec with the given states, spells and table rows (each `| ... |` row text)."""
+    lines = ["## Machine", "", "### Spells", ""]
+    for i, spell in enumerate(spells, 1):
+        lines += [f"{i}. **{spell}**", f"   - *Description*: does {spell}", ""]
+    lines += ["### States", ""]
+    for i, state in enumerate(states, 1):
+        actions = (valid_actions or {}).get(state, ", ".join(spells))
+        lines += [
+            f"{i}. **{state}**",
+            f"    - *Description*: the {state} state",
+            "    - *Indicators*: none",
+            f"    - *Valid Actions*: {actions}",
+            "",
+        ]
+    lines += ["### Transition Rules", "", f"#### {heading}", ""]
+    text = "\n".join(lines) + "\n" + HEADER + "".join(r.rstrip("\n") + "\n" for r in rows)
+    return text
+
+
+def row(
+    rid: str,
+    current: str,
+    trigger: str,
+    condition: str = "-",
+    nxt: str = "Same state",
+    action: str = "No state change",
+    response: str = "Say so",
+) -> str:
+    return f"| {rid} | {current} | {trigger} | {condition} | {nxt} | {action} | {response} |"
+
+
+def fill(states: Sequence[str], spells: Sequence[str], skip: Sequence[str] = ()) -> list[str]:
+    """Rows that cover every (state, spell) not in `skip`, one explicit row per cell."""
+    rows = []
+    for st in states:
+        for sp in spells:
+            if f"{st}/{sp}" not in skip:
+                rows.append(row(f"Z{len(rows) + 1}", st, sp))
+    return rows
