@@ -1,0 +1,179 @@
+"""Verifier output: the coverage matrices and findings as text or JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from codegen.analyse import (
+    Finding,
+    Severity,
+    family_cell,
+    family_coverage,
+    state_coverage,
+)
+from codegen.model import Spec, Specificity
+
+WILDCARD_MARK = "*"
+MISSING = "MISSING"
+
+
+def _counts(findings: Sequence[Finding]) -> dict[str, int]:
+    return {
+        "errors": sum(f.severity is Severity.ERROR for f in findings),
+        "warnings": sum(f.severity is Severity.WARNING for f in findings),
+        "info": sum(f.severity is Severity.INFO for f in findings),
+    }
+
+
+def is_ok(findings: Sequence[Finding], strict: bool = False) -> bool:
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    return not any(f.severity in failing for f in findings)
+
+
+# --- JSON ---------------------------------------------------------------------
+
+
+def finding_json(finding: Finding) -> dict[str, Any]:
+    return {
+        "kind": finding.kind,
+        "severity": finding.severity.value,
+        "rule": finding.rule,
+        "line": finding.line,
+        "state": finding.state,
+        "spell": finding.spell,
+        "message": finding.message,
+        "world": finding.world,
+    }
+
+
+def to_json(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> dict[str, Any]:
+    spells = [sp.name for sp in spec.spells]
+    states_cov, families_cov = state_coverage(spec), family_coverage(spec)
+    return {
+        "spec": spec.path,
+        "sha256": spec.sha256,
+        "states": [st.name for st in spec.states],
+        "families": [fam.name for fam in spec.families],
+        "family_members": {fam.name: list(fam.members) for fam in spec.families},
+        "spells": spells,
+        "initial": spec.initial,
+        "rows": len(spec.rows),
+        "rules": len(spec.rules),
+        "coverage": {
+            "families": {"covered": families_cov.covered, "total": families_cov.total},
+            "states": {"covered": states_cov.covered, "total": states_cov.total},
+        },
+        "matrix": {
+            st.name: {sp: [r.id for r in spec.cell(st.name, sp)] for sp in spells}
+            for st in spec.states
+        },
+        "family_matrix": {
+            fam.name: {sp: list(family_cell(spec, fam.name, sp)) for sp in spells}
+            for fam in spec.families
+        },
+        "findings": [finding_json(f) for f in findings],
+        "summary": _counts(findings),
+        "ok": is_ok(findings, strict),
+    }
+
+
+# --- text ---------------------------------------------------------------------
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    ]
+
+
+def _ids(spec: Spec, rules: Sequence[tuple[str, Specificity]]) -> str:
+    return " ".join(
+        rid + (WILDCARD_MARK if spec_ is Specificity.WILDCARD else "") for rid, spec_ in rules
+    )
+
+
+def _state_matrix(spec: Spec) -> list[str]:
+    spells = [sp.name for sp in spec.spells]
+    rows = []
+    for st in spec.states:
+        cells = []
+        for sp in spells:
+            rules = spec.cell(st.name, sp)
+            cells.append(_ids(spec, [(r.id, r.specificity) for r in rules]) or MISSING)
+        rows.append([st.name, *cells])
+    return _table(["STATE", *spells], rows)
+
+
+def _family_matrix(spec: Spec) -> list[str]:
+    spells = [sp.name for sp in spec.spells]
+    wildcard = {r.id for r in spec.rules if r.specificity is Specificity.WILDCARD}
+    rows = []
+    for fam in spec.families:
+        cells = []
+        for sp in spells:
+            ids = family_cell(spec, fam.name, sp)
+            text = " ".join(i + (WILDCARD_MARK if i in wildcard else "") for i in ids)
+            missing = [m for m in fam.members if not spec.cell(m, sp)]
+            if not ids:
+                text = MISSING
+            elif missing:
+                text += " (missing for " + ", ".join(missing) + ")"
+            cells.append(text)
+        rows.append([fam.name, *cells])
+    return _table(["STATE FAMILY", *spells], rows)
+
+
+def format_finding(path: str, finding: Finding) -> str:
+    where = f"{path}:{finding.line}" if finding.line else path
+    return f"{where}: {finding.severity.value}: {finding.message} [{finding.kind}]"
+
+
+def format_text(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> str:
+    families_cov, states_cov = family_coverage(spec), state_coverage(spec)
+    out = [
+        f"{spec.path}: {len(spec.states)} states in {len(spec.families)} families, "
+        f"{len(spec.spells)} spells, {len(spec.rows)} rule rows expanding to "
+        f"{len(spec.rules)} rules",
+        "",
+        f"Coverage by state family: {families_cov} cells "
+        f"({len(spec.families)} families x {len(spec.spells)} spells)",
+        *_family_matrix(spec),
+        "",
+        f"Coverage by state: {states_cov} cells "
+        f"({len(spec.states)} states x {len(spec.spells)} spells)",
+        *_state_matrix(spec),
+        "",
+        f"Rule IDs are in priority order: rows naming the state first, then "
+        f"wildcard rows ({WILDCARD_MARK}); within each, document order.",
+        "",
+    ]
+    counts = _counts(findings)
+    out.append(
+        f"Findings: {_plural(counts['errors'], 'error')}, "
+        f"{_plural(counts['warnings'], 'warning')}, {counts['info']} info"
+    )
+    kinds = sorted({f.kind for f in findings}, key=lambda k: (_rank(findings, k), k))
+    for kind in kinds:
+        group = [f for f in findings if f.kind == kind]
+        out.append(f"  {kind} ({len(group)})")
+        out.extend("    " + format_finding(spec.path, f) for f in group)
+    out.append("")
+    verdict = "OK" if is_ok(findings, strict) else "FAILED"
+    out.append(
+        f"{verdict}: {families_cov} family cells and {states_cov} state cells covered; "
+        f"{_plural(counts['errors'], 'error')}, {_plural(counts['warnings'], 'warning')}"
+        + (" (strict: warnings fail)" if strict else "")
+    )
+    return "\n".join(out) + "\n"
+
+
+def _rank(findings: Sequence[Finding], kind: str) -> int:
+    order = [Severity.ERROR, Severity.WARNING, Severity.INFO]
+    return min(order.index(f.severity) for f in findings if f.kind == kind)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")

@@ -1,0 +1,15 @@
+#!/usr/bin/env python3
+"""Verify a markdown state-machine spec: coverage matrix, findings, verdict.
+
+Usage: python verify-state-machine.py [--spec PATH] [--format text|json] [--strict]
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from codegen.verify import main
+
+if __name__ == "__main__":
+    sys.exit(main())
