@@ -20,9 +20,12 @@ from codegen.parse import parse_document
 __all__ = ["Spec", "SpecError", "load_spec", "parse_spec_text"]
 
 
-def load_spec(path: str | Path) -> Spec:
-    """Read and compile one spec file; any problem with it raises `SpecError` with file:line."""
-    shown = str(path)
+def load_spec(path: str | Path, shown: str | None = None) -> Spec:
+    """Read and compile one spec file; any problem with it raises `SpecError` with file:line.
+
+    `shown` is how the file is named in messages and generated files (default: `path`).
+    """
+    shown = shown if shown is not None else str(path)
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:

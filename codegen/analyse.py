@@ -31,6 +31,9 @@ SEVERITY: dict[str, Severity] = {
     "duplicate_id": Severity.ERROR,
     "duplicate_state": Severity.ERROR,
     "duplicate_spell": Severity.ERROR,
+    "action_path": Severity.ERROR,
+    "action_state": Severity.WARNING,
+    "unknown_action": Severity.INFO,
 }
 
 
@@ -116,11 +119,51 @@ def check_duplicates(spec: Spec) -> Iterator[Finding]:
         )
 
 
+def check_actions(spec: Spec) -> Iterator[Finding]:
+    """Action phrases outside the vocabulary, unsafe paths, and state updates that
+    disagree with the rule's Next State."""
+    for row in spec.rows:
+        for action in row.actions:
+            if action.verb == "instruct":
+                yield Finding(
+                    "unknown_action",
+                    f"rule {row.id}: action {action.text!r} is not in the action vocabulary; "
+                    "it is passed to the AI as an instruction",
+                    line=row.line,
+                    rule=row.id,
+                )
+            elif action.problem:
+                yield Finding(
+                    "action_path",
+                    f"rule {row.id}: cannot {action.verb} as written ({action.text!r}): "
+                    f"{action.problem}",
+                    line=row.line,
+                    rule=row.id,
+                )
+    reported: set[tuple[str, str]] = set()
+    for rule in spec.rules:
+        for action in rule.actions:
+            if action.verb == "set_state" and action.target != rule.dest:
+                key = (rule.id, action.target)
+                if key in reported:
+                    continue
+                reported.add(key)
+                yield Finding(
+                    "action_state",
+                    f"rule {rule.id}: action says {action.text!r} but Next State is {rule.dest}; "
+                    "the machine follows Next State",
+                    line=rule.line,
+                    rule=rule.id,
+                    state=rule.source,
+                )
+
+
 CHECKS: tuple[Callable[[Spec], Iterator[Finding]], ...] = (
     check_missing_cells,
     check_unresolved_names,
     check_unknown_conditions,
     check_duplicates,
+    check_actions,
 )
 
 

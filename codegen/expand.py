@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
 from codegen.model import (
+    Action,
     Duplicate,
     Family,
     Kind,
@@ -46,6 +47,9 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
     return Spec(
         path=path,
         sha256=sha256,
+        title=document.title,
+        state_file=document.state_file,
+        templates=document.templates,
         spells=spells,
         states=states,
         families=families,
@@ -224,6 +228,16 @@ class _Resolver:
             return None
         return member
 
+    def _action(self, action: Action, source: str) -> Action:
+        """`Update state to NAME_[G/A]` names the member with the source's suffix."""
+        if action.verb != "set_state":
+            return action
+        ref = _FAMILY_REF.fullmatch(action.target)
+        suffix = self.suffix_of.get(source)
+        if ref is None or suffix is None or suffix not in _suffixes(ref.group("suffixes")):
+            return action
+        return Action(action.verb, action.text, action.files, f"{ref.group('base')}_{suffix}")
+
     # -- rows --
 
     def expand(self, row: RuleRow, order: int) -> Iterator[Rule]:
@@ -245,6 +259,7 @@ class _Resolver:
                     condition=row.condition,
                     dest=dest,
                     action=row.action,
+                    actions=tuple(self._action(a, source) for a in row.actions),
                     response=row.response,
                     response_ref=row.response_ref,
                     specificity=row.specificity,

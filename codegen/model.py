@@ -132,6 +132,31 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Action:
+    """One phrase of an Action cell, as a verb of the action vocabulary (`codegen.actions`).
+
+    `files` are relative to the workspace folder; `target` is the template (create),
+    the folder pattern (archive), the frontmatter key (extract) or the state (set_state).
+    `problem` says why the phrase cannot be carried out safely, if it cannot.
+    """
+
+    verb: str
+    text: str
+    files: tuple[str, ...] = ()
+    target: str = ""
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class ResponseTemplate:
+    """One of the spec's Response Format Templates: standard, blocked, noop or confirmation."""
+
+    kind: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
 class RuleRow:
     """One row of a transition table, as written."""
 
@@ -145,6 +170,7 @@ class RuleRow:
     condition: Condition
     target: Target
     action: str
+    actions: tuple[Action, ...]
     response: str
     response_ref: str
 
@@ -167,6 +193,7 @@ class Rule:
     condition: Condition
     dest: str
     action: str
+    actions: tuple[Action, ...]
     response: str
     response_ref: str
     specificity: Specificity
@@ -211,6 +238,9 @@ class Duplicate:
 class Spec:
     path: str
     sha256: str
+    title: str
+    state_file: str
+    templates: tuple[ResponseTemplate, ...]
     spells: tuple[Spell, ...]
     states: tuple[State, ...]
     families: tuple[Family, ...]
@@ -218,6 +248,12 @@ class Spec:
     rules: tuple[Rule, ...]
     unresolved: tuple[Unresolved, ...]
     duplicates: tuple[Duplicate, ...]
+
+    @property
+    def workspace(self) -> str:
+        """The folder the rules' files live in: the state file's folder."""
+        folder, _, _ = self.state_file.rpartition("/")
+        return folder
 
     @property
     def initial(self) -> str:
@@ -237,6 +273,14 @@ class Spec:
         """The rules for one (state, spell), in priority order: the first whose
         condition holds fires."""
         return self._cells.get((state, spell), ())
+
+    def live(self, state: str, spell: str) -> tuple[Rule, ...]:
+        """The cell's rules that can fire at all: none after the first unconditional one."""
+        rules = self.cell(state, spell)
+        for index, rule in enumerate(rules):
+            if rule.condition.always:
+                return rules[: index + 1]
+        return rules
 
     @cached_property
     def _family_of(self) -> dict[str, Family]:

@@ -11,12 +11,14 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from codegen.actions import parse_actions
 from codegen.errors import fail
 from codegen.glossary import parse_condition
 from codegen.markdown import (
     Block,
     BrokenTable,
     Cell,
+    Code,
     Heading,
     Inline,
     Item,
@@ -25,11 +27,28 @@ from codegen.markdown import (
     Row,
     Table,
 )
-from codegen.model import Kind, RuleRow, Selector, Spell, State, Target, ValidAction
+from codegen.model import (
+    Kind,
+    ResponseTemplate,
+    RuleRow,
+    Selector,
+    Spell,
+    State,
+    Target,
+    ValidAction,
+)
 
 REQUIRED_COLUMNS = ("id", "current state", "trigger", "condition", "next state", "action")
 SPELL_SECTIONS = ("spells", "triggers")
 STATE_SECTIONS = ("states",)
+DEFAULT_STATE_FILE = "state.json"
+TEMPLATE_KINDS = (
+    ("blocked", "blocked"),
+    ("no-op", "noop"),
+    ("noop", "noop"),
+    ("confirmation", "confirmation"),
+    ("standard", "standard"),
+)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -37,9 +56,12 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 class Document:
     """What the parser read: everything still named as written."""
 
+    title: str
+    state_file: str
     spells: tuple[Spell, ...]
     states: tuple[State, ...]
     rows: tuple[RuleRow, ...]
+    templates: tuple[ResponseTemplate, ...]
 
 
 @dataclass(frozen=True)
@@ -63,9 +85,11 @@ def parse_document(blocks: tuple[Block, ...]) -> Document:
     if not blocks:
         fail("the file is empty: expected a markdown spec with States, Spells and tables", 1)
     placed = list(_place(blocks))
+    state_file = _state_file(placed)
+    workspace = state_file.rpartition("/")[0]
     spells = tuple(_spells(placed))
     states = tuple(_states(placed))
-    rows = tuple(_rows(placed))
+    rows = tuple(_rows(placed, workspace))
     if not states:
         fail(
             "not a state-machine spec: no 'States' section with a list of **STATE_NAME** items",
@@ -80,7 +104,8 @@ def parse_document(blocks: tuple[Block, ...]) -> Document:
             + ")",
             1,
         )
-    return Document(spells, states, rows)
+    title = next((b.text for b in blocks if isinstance(b, Heading)), "")
+    return Document(title, state_file, spells, states, rows, tuple(_templates(placed)))
 
 
 def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
@@ -224,7 +249,36 @@ def _split_outside_parens(text: str) -> list[str]:
 # --- Transition tables --------------------------------------------------------
 
 
-def _rows(placed: list[_Placed]) -> Iterator[RuleRow]:
+def _state_file(placed: list[_Placed]) -> str:
+    """The state file the spec names, preferably in its State Persistence section."""
+    found: list[tuple[bool, str]] = []
+    for p in placed:
+        if isinstance(p.block, Paragraph):
+            for line in p.block.lines:
+                for seg in line.segments:
+                    if seg.kind == "code" and seg.text.strip().endswith("state.json"):
+                        found.append((p.within(["state persistence"]), seg.text.strip()))
+    preferred = [path for in_section, path in found if in_section] or [path for _, path in found]
+    path = preferred[0] if preferred else DEFAULT_STATE_FILE
+    return path[2:] if path.startswith("./") else path
+
+
+def _templates(placed: list[_Placed]) -> Iterator[ResponseTemplate]:
+    """The code blocks under a `Response Format` heading, by the kind their heading names."""
+    seen: set[str] = set()
+    for p in placed:
+        if not isinstance(p.block, Code) or not any(
+            "response format" in h.text.lower() for h in p.headings
+        ):
+            continue
+        heading = p.group.lower()
+        kind = next((k for word, k in TEMPLATE_KINDS if word in heading), None)
+        if kind is not None and kind not in seen:
+            seen.add(kind)
+            yield ResponseTemplate(kind, p.block.text, p.block.line)
+
+
+def _rows(placed: list[_Placed], workspace: str) -> Iterator[RuleRow]:
     previous_rule_table: Table | None = None
     for p in placed:
         block = p.block
@@ -234,7 +288,7 @@ def _rows(placed: list[_Placed]) -> Iterator[RuleRow]:
             if columns:
                 kind = group_kind(p.group)
                 for row in block.rows:
-                    yield parse_rule_row(row, columns, p.group, kind)
+                    yield parse_rule_row(row, columns, p.group, kind, workspace)
         elif isinstance(block, BrokenTable):
             after_rule_table = (
                 previous_rule_table is not None and block.line == previous_rule_table.end_line + 1
@@ -287,7 +341,9 @@ def group_kind(heading: str) -> Kind:
     return Kind.TRANSITION
 
 
-def parse_rule_row(row: Row, columns: dict[str, int], group: str, kind: Kind) -> RuleRow:
+def parse_rule_row(
+    row: Row, columns: dict[str, int], group: str, kind: Kind, workspace: str = ""
+) -> RuleRow:
     def cell(name: str) -> Cell | None:
         index = columns.get(name)
         return row.cells[index] if index is not None and index < len(row.cells) else None
@@ -322,6 +378,7 @@ def parse_rule_row(row: Row, columns: dict[str, int], group: str, kind: Kind) ->
         condition=parse_condition(plain("condition")),
         target=parse_target(required("next state")),
         action=action.source if action is not None else "",
+        actions=parse_actions(action.plain if action is not None else "", workspace),
         response=response,
         response_ref=links[0].target if links else "",
     )

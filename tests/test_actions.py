@@ -1,0 +1,133 @@
+"""The action vocabulary: each verb, unknown phrases, unsafe paths, and the verifier's findings."""
+
+from __future__ import annotations
+
+import pytest
+
+from codegen import parse_spec_text
+from codegen.actions import parse_actions, split_phrases
+from codegen.analyse import analyse
+from tests.specs import fill, row, spec_text
+
+WS = ".ai/task"
+
+
+def verbs(text: str) -> list[tuple[str, tuple[str, ...], str]]:
+    return [(a.verb, a.files, a.target) for a in parse_actions(text, WS)]
+
+
+def test_numbered_phrases_are_split() -> None:
+    assert split_phrases("(1) Do a; (2) Do b; (3) Do c") == ["Do a", "Do b", "Do c"]
+    assert split_phrases("Update state to X") == ["Update state to X"]
+    assert split_phrases("") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Create `.ai/task/plan.md` from template", [("create", ("plan.md",), "plan.md")]),
+        (
+            "Create new task.md template with YAML frontmatter",
+            [("create", ("task.md",), "task.md")],
+        ),
+        ("Create `.ai/task/comments.md` empty file", [("create", ("comments.md",), "")]),
+        ("Create empty comments.md", [("create", ("comments.md",), "")]),
+        ("Create new comments.md", [("create", ("comments.md",), "")]),
+        (
+            "Archive task.md and task-results.md to `.ai/task/tasks/task-${task_name}-${date}/`",
+            [("archive", ("task.md", "task-results.md"), "tasks/task-${task_name}-${date}/")],
+        ),
+        (
+            "Archive review files to pr-reviews/pr-review-<date>/",
+            [
+                (
+                    "archive",
+                    ("comments.md", "review-task.md", "review-task-results.md"),
+                    "pr-reviews/pr-review-${date}/",
+                )
+            ],
+        ),
+        (
+            "Archive task.md to `.ai/task/incomplete-task/` folder (passed to AI as [X])",
+            [("archive", ("task.md",), "incomplete-task/")],
+        ),
+        ("Delete existing comments.md", [("delete", ("comments.md",), "")]),
+        (
+            "Delete existing review files",
+            [("delete", ("comments.md", "review-task.md", "review-task-results.md"), "")],
+        ),
+        ("Load task.md content into memory", [("load", ("task.md",), "")]),
+        ("Load plan.md content", [("load", ("plan.md",), "")]),
+        ("Extract task_name from task.md frontmatter", [("extract", ("task.md",), "task_name")]),
+        (
+            "Update state to PR_GATHERING_COMMENTS_[G/A]",
+            [("set_state", (), "PR_GATHERING_COMMENTS_[G/A]")],
+        ),
+        ("No state change", [("no_change", (), "")]),
+        ("Fetch content via Atlassian MCP", [("instruct", (), "")]),
+    ],
+)
+def test_verbs(text: str, expected: list[tuple[str, tuple[str, ...], str]]) -> None:
+    assert verbs(text) == expected
+
+
+def test_archive_variables_must_be_known() -> None:
+    (action,) = parse_actions("Archive task.md to done/${who}/", WS)
+    assert action.verb == "archive" and "${who} is not known here" in action.problem
+    _, archive = parse_actions(
+        "(1) Extract who from task.md frontmatter; (2) Archive task.md to done/${who}/", WS
+    )
+    assert archive.problem == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Delete ../outside.md",
+        "Create /etc/passwd.txt from template",
+        "Archive task.md to ../../elsewhere/",
+        "Load ../secret.md content",
+    ],
+)
+def test_paths_outside_the_workspace_are_refused(text: str) -> None:
+    (action,) = parse_actions(text, WS)
+    assert "outside the workspace folder" in action.problem
+
+
+def test_home_paths_are_not_files_at_all() -> None:
+    (action,) = parse_actions("Load ~/secret.md content", WS)
+    assert action.verb == "instruct"
+
+
+def test_verifier_reports_action_findings() -> None:
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row(
+            "X1",
+            "A",
+            "Go",
+            nxt="B",
+            action="(1) Ring the bell; (2) Delete ../x.md; (3) Update state to A",
+        ),
+        *fill(states, spells, skip=["A/Go"]),
+    ]
+    findings = analyse(parse_spec_text(spec_text(states, spells, rows)))
+    assert sorted((f.kind, f.severity.value) for f in findings) == [
+        ("action_path", "error"),
+        ("action_state", "warning"),
+        ("unknown_action", "info"),
+    ]
+
+
+def test_family_state_update_follows_the_source_suffix() -> None:
+    states, spells = ["S_G", "S_A", "T_G", "T_A"], ["Go"]
+    rows = [
+        row("F1", "S_[G/A]", "Go", nxt="T_[G/A]", action="Update state to T_[G/A]"),
+        *fill(states, spells, skip=["S_G/Go", "S_A/Go"]),
+    ]
+    spec = parse_spec_text(spec_text(states, spells, rows))
+    assert [(r.source, r.actions[0].target) for r in spec.rules if r.id == "F1"] == [
+        ("S_G", "T_G"),
+        ("S_A", "T_A"),
+    ]
+    assert analyse(spec) == []
