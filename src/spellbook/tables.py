@@ -1,0 +1,152 @@
+"""The tables a generated machine is made of: its states, its rules and their actions.
+
+A generated module (`spellbook.machines.<name>`) holds these as constants built
+from its spec; the runtime reads them. They are plain slotted classes so that
+importing a machine costs little more than importing `transitions`.
+
+Responses are pre-rendered at generation time. What only the runtime knows is
+left in them as a placeholder made by `placeholder()`, filled by plain string
+substitution:
+
+| placeholder             | filled with                                  |
+|-------------------------|----------------------------------------------|
+| `{{available_spells}}`  | what every spell would do now, as a list     |
+| `{{does:SPELL}}`        | what SPELL would do now                      |
+| `{{next_steps}}`        | the spells that would move the workflow now  |
+| `{{archive_path}}`      | the folder an archive action moved files to  |
+| `{{content:FILE}}`      | the text of FILE, for the AI                 |
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
+    class Facts(Protocol):
+        """Answers a guard: does `probe` hold for `arg` in the workspace right now?"""
+
+        def check(self, probe: str, arg: str) -> bool: ...
+
+
+def placeholder(name: str, arg: str = "") -> str:
+    """The text a response carries where the runtime fills in `name` (for `arg`)."""
+    return "{{" + name + (":" + arg if arg else "") + "}}"
+
+
+class _Record:
+    """Equality and repr over `__slots__`, for the tables below."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+
+class State(_Record):
+    """A state, with the words the spec uses for it."""
+
+    __slots__ = ("name", "family", "description", "indicators", "valid_actions")
+
+    def __init__(
+        self,
+        name: str,
+        family: str,
+        description: str,
+        indicators: str,
+        valid_actions: tuple[str, ...],
+    ) -> None:
+        self.name = name
+        self.family = family
+        self.description = description
+        self.indicators = indicators
+        self.valid_actions = valid_actions
+
+
+class Action(_Record):
+    """One verb of a rule's Action cell (see the action vocabulary in `codegen.actions`)."""
+
+    __slots__ = ("verb", "files", "target", "text")
+
+    def __init__(self, verb: str, files: tuple[str, ...], target: str, text: str) -> None:
+        self.verb = verb
+        self.files = files
+        self.target = target
+        self.text = text
+
+
+class Rule(_Record):
+    """One rule for one (source state, spell): its guards, its outcome and its response.
+
+    `kind` is "transition", "blocked" or "noop"; `dest` is the state after the rule
+    fires (the source itself when the state does not change). `conditions` must all
+    hold and `unless` must all fail for the rule to fire.
+    """
+
+    __slots__ = (
+        "id",
+        "line",
+        "source",
+        "spell",
+        "trigger",
+        "kind",
+        "dest",
+        "conditions",
+        "unless",
+        "actions",
+        "response",
+        "callback",
+    )
+
+    def __init__(
+        self,
+        id: str,
+        line: int,
+        source: str,
+        spell: str,
+        trigger: str,
+        kind: str,
+        dest: str,
+        conditions: tuple[str, ...],
+        unless: tuple[str, ...],
+        actions: tuple[Action, ...],
+        response: str,
+        callback: str,
+    ) -> None:
+        self.id = id
+        self.line = line
+        self.source = source
+        self.spell = spell
+        self.trigger = trigger
+        self.kind = kind
+        self.dest = dest
+        self.conditions = conditions
+        self.unless = unless
+        self.actions = actions
+        self.response = response
+        self.callback = callback
+
+    @property
+    def changes_state(self) -> bool:
+        return self.dest != self.source
+
+    def transition(self) -> dict[str, Any]:
+        """This rule as a `transitions` transition; rules that keep the state are internal."""
+        return {
+            "trigger": self.trigger,
+            "source": self.source,
+            "dest": self.dest if self.changes_state else None,
+            "conditions": list(self.conditions),
+            "unless": list(self.unless),
+            "after": self.callback,
+        }
