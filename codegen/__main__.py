@@ -1,0 +1,75 @@
+"""`python -m codegen`: generate the machines from the specs, or check they are fresh."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from codegen.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
+from codegen.generate import NotGenerated, load_config, orphans, render, stale, targets, write
+from codegen.report import format_finding
+
+
+def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m codegen",
+        description="Generate a transitions machine and a mermaid diagram from each spec "
+        "(every spec/*.md, or the ones given), into the generated/ folder.",
+        epilog=f"Exit status: {EXIT_OK} done (or fresh, with --check), {EXIT_FAILED} stale "
+        f"files (--check) or a spec with errors, {EXIT_BAD_INPUT} unusable input.",
+    )
+    parser.add_argument("--spec", action="append", metavar="PATH", help="spec to generate from")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 naming each stale file"
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _arguments(argv)
+    root = Path.cwd()
+    config = load_config(root)
+    out = root / config.out
+    chosen = targets(root, config, args.spec)
+    if not chosen:
+        print(f"error: no specs found in {root / 'spec'} (use --spec PATH)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    files: dict[str, str] = {}
+    try:
+        for target in chosen:
+            files.update(render(target, root))
+    except SpecError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except NotGenerated as err:
+        for finding in err.findings:
+            print(format_finding(err.spec, finding), file=sys.stderr)
+        print(
+            f"error: {err.spec} has {len(err.findings)} error(s); fix them before generating "
+            "(python verify-state-machine.py --spec " + err.spec + ")",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+    leftover = orphans(out, files) if not args.spec else []
+    if args.check:
+        outdated = stale(out, files)
+        for path in outdated:
+            print(f"{path.relative_to(root)}: stale; run python -m codegen", file=sys.stderr)
+        for path in leftover:
+            print(f"{path.relative_to(root)}: no spec generates it; delete it", file=sys.stderr)
+        if outdated or leftover:
+            return EXIT_FAILED
+        print(f"{len(files)} generated files are fresh")
+        return EXIT_OK
+    for name, text in sorted(files.items()):
+        path = out / name
+        print(f"{'wrote' if write(path, text) else 'unchanged'} {path.relative_to(root)}")
+    for path in leftover:
+        print(f"warning: {path.relative_to(root)}: no spec generates it", file=sys.stderr)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""A brute-force oracle over worlds: every assignment of the atoms a cell's conditions use.
+
+Tests compare the generated machine and the verifier against this, so it is
+written as plainly as possible and shares nothing with them but the glossary's
+implications.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import product
+
+from codegen.glossary import implied
+from codegen.model import Atom, Condition, Rule, Spec
+
+World = dict[Atom, bool]
+
+
+def closure(atoms: Iterable[Atom]) -> list[Atom]:
+    """The atoms and every atom they imply, sorted."""
+    found = set(atoms)
+    for atom in list(found):
+        found.update(implied(atom))
+    return sorted(found)
+
+
+def consistent(world: World) -> bool:
+    """No atom holds while an atom it implies does not."""
+    return all(
+        world.get(other, True) for atom, value in world.items() if value for other in implied(atom)
+    )
+
+
+def worlds(atoms: Iterable[Atom]) -> Iterator[World]:
+    names = closure(atoms)
+    for values in product((False, True), repeat=len(names)):
+        world = dict(zip(names, values, strict=True))
+        if consistent(world):
+            yield world
+
+
+def holds(condition: Condition, world: World) -> bool:
+    return all(world[lit.atom] == lit.positive for lit in condition.literals)
+
+
+def cell_atoms(spec: Spec, state: str, spell: str) -> list[Atom]:
+    return closure(lit.atom for r in spec.cell(state, spell) for lit in r.condition.literals)
+
+
+def winner(spec: Spec, state: str, spell: str, world: World) -> Rule | None:
+    """The rule the priority policy picks in this world: the first whose condition holds."""
+    return next((r for r in spec.cell(state, spell) if holds(r.condition, world)), None)
+
+
+def winning_world(spec: Spec, rule: Rule) -> World | None:
+    """A world in which `rule` wins its cell, or None if there is none."""
+    for world in worlds(cell_atoms(spec, rule.source, rule.spell)):
+        if winner(spec, rule.source, rule.spell, world) == rule:
+            return world
+    return None
+
+
+class WorldFacts:
+    """Facts for a generated model, answered from a world; asking about any other atom fails."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.asked: list[Atom] = []
+
+    def check(self, probe: str, arg: str) -> bool:
+        atom = Atom(probe, arg)
+        self.asked.append(atom)
+        return self.world[atom]
