@@ -1,0 +1,85 @@
+"""Cold-start wall time of commands, side by side, as ratios against `import transitions`.
+
+    python bench/cold_start.py [--runs N]
+
+Each command runs in a fresh interpreter, interleaved with the others so that a
+noisy machine affects them alike; the table shows medians and the ratio of each
+median to the baseline's, measured in this run.
+
+Bytecode caching is on for the subprocesses (PYTHONDONTWRITEBYTECODE is
+removed), as it is for an installed wheel, whose modules pip compiles at
+install time, and for `transitions` itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BASELINE = ("import transitions", "import transitions")
+BUILD_MACHINE = (
+    "import + build the spell machine",
+    "from spellbook.machines import spell_machine as m\n"
+    "class Facts:\n"
+    "    def check(self, probe, arg): return False\n"
+    "m.build(m.Model(Facts()))",
+)
+TARGETS = {"import + build the spell machine": 1.15}
+
+
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def wall_time(code: str) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=ENV)
+    return time.perf_counter() - start
+
+
+def measure(commands: list[tuple[str, str]], runs: int) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {name: [] for name, _ in commands}
+    for _, code in commands:  # warm the bytecode caches
+        wall_time(code)
+    for _ in range(runs):
+        for name, code in commands:
+            times[name].append(wall_time(code))
+    return times
+
+
+def table(times: dict[str, list[float]], baseline: str) -> list[str]:
+    base = statistics.median(times[baseline])
+    lines = [
+        f"{'command':<36} {'median':>9} {'ratio':>6} {'target':>7}",
+    ]
+    for name, samples in times.items():
+        median = statistics.median(samples)
+        target = TARGETS.get(name)
+        verdict = (
+            ""
+            if target is None
+            else f"<={target:.2f}" + (" ok" if median / base <= target else " MISSED")
+        )
+        lines.append(f"{name:<36} {median * 1000:>7.1f}ms {median / base:>6.2f} {verdict:>7}")
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=21)
+    args = parser.parse_args()
+    commands = [BASELINE, BUILD_MACHINE]
+    times = measure(commands, args.runs)
+    print(f"{args.runs} interleaved runs each, {sys.executable}, bytecode cached")
+    print("\n".join(table(times, BASELINE[0])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
