@@ -274,14 +274,6 @@ class Spec:
         condition holds fires."""
         return self._cells.get((state, spell), ())
 
-    def live(self, state: str, spell: str) -> tuple[Rule, ...]:
-        """The cell's rules that can fire at all: none after the first unconditional one."""
-        rules = self.cell(state, spell)
-        for index, rule in enumerate(rules):
-            if rule.condition.always:
-                return rules[: index + 1]
-        return rules
-
     @cached_property
     def _family_of(self) -> dict[str, Family]:
         return {member: fam for fam in self.families for member in fam.members}

@@ -16,6 +16,7 @@ import black
 import jinja2
 from black.mode import Mode, TargetVersion
 
+from codegen.findings import Analysis
 from codegen.glossary import PROBES, describe
 from codegen.model import Atom, Literal, Rule, Spec
 from codegen.responses import render_response
@@ -177,12 +178,15 @@ def render_machine(spec: Spec, module: str) -> str:
 
 
 def render_diagram(spec: Spec) -> str:
-    """A mermaid state diagram of the moves between states, drawn by `transitions`."""
+    """A mermaid state diagram of the moves between states, drawn by `transitions`.
+
+    Only rules that win in some world are drawn: the moves that can happen.
+    """
     from transitions.extensions.diagrams import GraphMachine
 
+    analysis = Analysis(spec)
     moves: dict[tuple[str, str], list[str]] = {}
-    live = [r for st in spec.states for sp in spec.spells for r in spec.live(st.name, sp.name)]
-    for rule in live:
+    for rule in (r for st in spec.states for r in analysis.moves[st.name]):
         if rule.changes_state:
             labels = moves.setdefault((rule.source, rule.dest), [])
             if rule.spell not in labels:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from codegen.analyse import (
+    SEVERITY,
     Finding,
     Severity,
     family_cell,
@@ -44,6 +45,7 @@ def finding_json(finding: Finding) -> dict[str, Any]:
         "spell": finding.spell,
         "message": finding.message,
         "world": finding.world,
+        "states": list(finding.states or ([finding.state] if finding.state else [])),
     }
 
 
@@ -177,3 +179,102 @@ def _rank(findings: Sequence[Finding], kind: str) -> int:
 
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+# --- markdown -----------------------------------------------------------------
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|") or " "
+
+
+def to_markdown(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> str:
+    """A report to paste into a pull request: verdict, family matrix, findings as a checklist."""
+    families_cov, states_cov = family_coverage(spec), state_coverage(spec)
+    counts = _counts(findings)
+    verdict = "OK" if is_ok(findings, strict) else "FAILED"
+    spells = [sp.name for sp in spec.spells]
+    wildcard = {r.id for r in spec.rules if r.specificity is Specificity.WILDCARD}
+    out = [
+        f"# Verification of `{spec.path}`",
+        "",
+        f"**{verdict}**: {families_cov} family cells and {states_cov} state cells covered; "
+        f"{_plural(counts['errors'], 'error')}, {_plural(counts['warnings'], 'warning')}, "
+        f"{counts['info']} info" + (" (strict)" if strict else "") + ".",
+        "",
+        f"## Coverage: {len(spec.families)} state families x {len(spells)} spells",
+        "",
+        "| State family | " + " | ".join(spells) + " |",
+        "|---|" + "---|" * len(spells),
+    ]
+    for fam in spec.families:
+        cells = []
+        for sp in spells:
+            ids = family_cell(spec, fam.name, sp)
+            text = ", ".join(i + (WILDCARD_MARK if i in wildcard else "") for i in ids)
+            cells.append(_md_cell(text or f"**{MISSING}**"))
+        out.append(f"| `{fam.name}` | " + " | ".join(cells) + " |")
+    out += [
+        "",
+        f"Rule IDs in priority order; `{WILDCARD_MARK}` marks wildcard rows (`Any state...`).",
+        "",
+        "## Findings",
+        "",
+    ]
+    if not findings:
+        out.append("No findings.")
+    kinds = sorted({f.kind for f in findings}, key=lambda k: (_rank(findings, k), k))
+    for kind in kinds:
+        group = [f for f in findings if f.kind == kind]
+        out += [f"### `{kind}` ({len(group)})", ""]
+        for f in group:
+            where = f"line {f.line}" if f.line else "spec"
+            out.append(f"- [ ] **{f.severity.value}** {where}: {f.message}")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+# --- SARIF --------------------------------------------------------------------
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+
+def to_sarif(spec: Spec, findings: Sequence[Finding]) -> dict[str, Any]:
+    """SARIF 2.1.0, so code-scanning tools annotate the spec's lines."""
+    kinds = sorted({f.kind for f in findings})
+    results = []
+    for f in findings:
+        location: dict[str, Any] = {"artifactLocation": {"uri": spec.path}}
+        if f.line:
+            location["region"] = {"startLine": f.line}
+        results.append(
+            {
+                "ruleId": f.kind,
+                "ruleIndex": kinds.index(f.kind),
+                "level": SARIF_LEVEL[f.severity],
+                "message": {"text": f.message},
+                "locations": [{"physicalLocation": location}],
+            }
+        )
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "verify-state-machine",
+                        "rules": [
+                            {
+                                "id": kind,
+                                "defaultConfiguration": {"level": SARIF_LEVEL[SEVERITY[kind]]},
+                            }
+                            for kind in kinds
+                        ],
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
 from codegen import load_spec
 from codegen.analyse import analyse
 from codegen.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
-from codegen.report import format_text, is_ok, to_json
+from codegen.report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 
@@ -26,12 +27,27 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--spec", default=DEFAULT_SPEC, help=f"spec file to verify (default: {DEFAULT_SPEC})"
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "markdown", "sarif"),
+        default="text",
+        help="text (default), json, markdown (a report for a pull request) or sarif (2.1.0)",
+    )
     parser.add_argument("--strict", action="store_true", help="fail on warnings too")
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, as other tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
@@ -40,14 +56,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         spec = load_spec(args.spec)
     except SpecError as err:
         print(f"error: {err}", file=sys.stderr)
-        if args.format == "json":
-            json.dump(_error_json(err), sys.stdout, indent=2, ensure_ascii=False)
+        if args.format in ("json", "sarif"):
+            data = _error_json(err) if args.format == "json" else _error_sarif(err)
+            json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
             sys.stdout.write("\n")
         return EXIT_BAD_INPUT
     findings = analyse(spec)
-    if args.format == "json":
-        json.dump(to_json(spec, findings, args.strict), sys.stdout, indent=2, ensure_ascii=False)
+    if args.format in ("json", "sarif"):
+        data = (
+            to_json(spec, findings, args.strict)
+            if args.format == "json"
+            else to_sarif(spec, findings)
+        )
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
+    elif args.format == "markdown":
+        sys.stdout.write(to_markdown(spec, findings, args.strict))
     else:
         sys.stdout.write(format_text(spec, findings, args.strict))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
@@ -67,6 +91,31 @@ def _error_json(err: SpecError) -> dict[str, object]:
                 "spell": None,
                 "message": err.message,
                 "world": None,
+            }
+        ],
+    }
+
+
+def _error_sarif(err: SpecError) -> dict[str, object]:
+    location: dict[str, object] = {"artifactLocation": {"uri": err.path}}
+    if err.line:
+        location["region"] = {"startLine": err.line}
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {"name": "verify-state-machine", "rules": [{"id": "parse_error"}]}
+                },
+                "results": [
+                    {
+                        "ruleId": "parse_error",
+                        "level": "error",
+                        "message": {"text": err.message},
+                        "locations": [{"physicalLocation": location}],
+                    }
+                ],
             }
         ],
     }

@@ -57,3 +57,26 @@ def fill(states: Sequence[str], spells: Sequence[str], skip: Sequence[str] = ())
             if f"{st}/{sp}" not in skip:
                 rows.append(row(f"Z{len(rows) + 1}", st, sp))
     return rows
+
+
+# The kinds about names and coverage: what a test of notation or naming looks at.
+NAME_KINDS = frozenset(
+    {
+        "missing_cell",
+        "unknown_state",
+        "unknown_spell",
+        "unknown_condition",
+        "ga_notation",
+        "duplicate_id",
+        "duplicate_state",
+        "duplicate_spell",
+    }
+)
+
+
+def findings_of(text: str, kinds: frozenset[str] | set[str] = NAME_KINDS) -> list:  # type: ignore[type-arg]
+    """The verifier's findings on a spec text, only of the given kinds."""
+    from codegen import parse_spec_text
+    from codegen.analyse import analyse
+
+    return [f for f in analyse(parse_spec_text(text)) if f.kind in kinds]

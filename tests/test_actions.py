@@ -6,8 +6,7 @@ import pytest
 
 from codegen import parse_spec_text
 from codegen.actions import parse_actions, split_phrases
-from codegen.analyse import analyse
-from tests.specs import fill, row, spec_text
+from tests.specs import fill, findings_of, row, spec_text
 
 WS = ".ai/task"
 
@@ -111,7 +110,9 @@ def test_verifier_reports_action_findings() -> None:
         ),
         *fill(states, spells, skip=["A/Go"]),
     ]
-    findings = analyse(parse_spec_text(spec_text(states, spells, rows)))
+    findings = findings_of(
+        spec_text(states, spells, rows), {"action_path", "action_state", "unknown_action"}
+    )
     assert sorted((f.kind, f.severity.value) for f in findings) == [
         ("action_path", "error"),
         ("action_state", "warning"),
@@ -130,4 +131,4 @@ def test_family_state_update_follows_the_source_suffix() -> None:
         ("S_G", "T_G"),
         ("S_A", "T_A"),
     ]
-    assert analyse(spec) == []
+    assert findings_of(spec_text(states, spells, rows), {"action_state"}) == []

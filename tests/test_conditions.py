@@ -7,10 +7,9 @@ from pathlib import Path
 import pytest
 
 from codegen import load_spec, parse_spec_text
-from codegen.analyse import analyse
 from codegen.glossary import PHRASES, PROBES, describe, implied, parse_condition
 from codegen.model import Atom, Literal
-from tests.specs import fill, row, spec_text
+from tests.specs import fill, findings_of, row, spec_text
 
 SEED = Path(__file__).parent / "fixtures" / "seed_spec.md"
 
@@ -92,7 +91,7 @@ def test_unknown_phrase_is_kept_and_reported_with_its_line() -> None:
     (rule,) = [r for r in spec.rows if r.id == "U1"]
     assert rule.condition.unknown == ("moon is full",)
     assert [lit.atom.probe for lit in rule.condition.literals] == ["exists", "unknown"]
-    (finding,) = analyse(spec)
+    (finding,) = findings_of(text)
     assert (finding.kind, finding.rule, finding.line) == ("unknown_condition", "U1", rule.line)
     # The row still covers its cell.
     assert [r.id for r in spec.cell("A", "Go")] == ["U1"]
@@ -101,7 +100,7 @@ def test_unknown_phrase_is_kept_and_reported_with_its_line() -> None:
 def test_unknown_phrase_gets_a_suggestion() -> None:
     states, spells = ["A"], ["Go"]
     text = spec_text(states, spells, [row("U1", "A", "Go", condition="task.md exsts")])
-    (finding,) = analyse(parse_spec_text(text))
+    (finding,) = findings_of(text)
     assert "did you mean 'task.md exists'?" in finding.message
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.model import Kind, Specificity
-from tests.specs import fill, row, spec_text
+from tests.specs import fill, findings_of, row, spec_text
 
 STATES = ["START", "WORK_G", "WORK_A", "DONE_G", "DONE_A"]
 SPELLS = ["Go", "Look"]
@@ -16,7 +16,7 @@ def line_of(text: str, prefix: str) -> int:
 
 
 def kinds(text: str) -> list[str]:
-    return [f.kind for f in analyse(parse_spec_text(text))]
+    return [f.kind for f in findings_of(text)]
 
 
 def test_families_group_one_letter_suffixes() -> None:
@@ -48,7 +48,7 @@ def test_fixed_suffix_source_resolves_family_destination() -> None:
 def test_family_destination_from_state_without_suffix_is_a_finding() -> None:
     rows = [row("S1", "START", "Go", nxt="WORK_[G/A]"), *fill(STATES, SPELLS, ["START/Go"])]
     text = spec_text(STATES, SPELLS, rows)
-    findings = analyse(parse_spec_text(text))
+    findings = findings_of(text)
     ga = [f for f in findings if f.kind == "ga_notation"]
     assert len(ga) == 1
     assert ga[0].rule == "S1" and ga[0].state == "START"
@@ -129,21 +129,21 @@ def test_unknown_state_names_are_reported_with_rule_line_and_suggestion() -> Non
 
 def test_unknown_spell_is_reported_with_suggestion() -> None:
     rows = [row("X1", "START", "Loook"), *fill(STATES, SPELLS)]
-    findings = [f for f in analyse(parse_spec_text(spec_text(STATES, SPELLS, rows)))]
+    findings = findings_of(spec_text(STATES, SPELLS, rows))
     assert [(f.kind, f.rule) for f in findings] == [("unknown_spell", "X1")]
     assert "did you mean Look?" in findings[0].message
 
 
 def test_unknown_spell_in_valid_actions_is_reported() -> None:
     text = spec_text(STATES, SPELLS, fill(STATES, SPELLS), valid_actions={"START": "Go, Jump"})
-    findings = analyse(parse_spec_text(text))
+    findings = findings_of(text)
     assert [(f.kind, f.state) for f in findings] == [("unknown_spell", "START")]
 
 
 def test_missing_cells_are_errors_with_the_state_line() -> None:
     text = spec_text(STATES, SPELLS, fill(STATES, SPELLS, skip=["DONE_A/Look"]))
     spec = parse_spec_text(text)
-    (finding,) = analyse(spec)
+    (finding,) = findings_of(text)
     assert (finding.kind, finding.state, finding.spell) == ("missing_cell", "DONE_A", "Look")
     assert finding.line == spec.state("DONE_A").line
 
@@ -151,7 +151,7 @@ def test_missing_cells_are_errors_with_the_state_line() -> None:
 def test_duplicate_ids_are_reported() -> None:
     rows = [row("D1", "START", "Go"), row("D1", "START", "Look")]
     text = spec_text(STATES, SPELLS, rows + fill(STATES, SPELLS, ["START/Go", "START/Look"]))
-    findings = analyse(parse_spec_text(text))
+    findings = findings_of(text)
     assert [(f.kind, f.rule) for f in findings] == [("duplicate_id", "D1")]
     assert f"first at line {findings[0].line - 1}" in findings[0].message
 

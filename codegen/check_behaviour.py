@@ -1,0 +1,221 @@
+"""Checks of what the machine does under the conditions: gaps, overlaps, dead rules, the graph.
+
+A cell is examined in every world its conditions can see (`codegen.worlds`).
+Between two casts the files may change in any way, so a rule that wins in some
+world can fire from any state that is reached. Findings that repeat across the
+members of a `NAME_[G/A]` family are reported once, naming the states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from codegen.findings import Analysis, Finding
+from codegen.model import Kind, Rule
+from codegen.worlds import holds
+
+
+def _states(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else "states " + ", ".join(names)
+
+
+def _outcome(rule: Rule) -> tuple[object, ...]:
+    return (rule.kind, rule.dest, tuple(a.text for a in rule.actions))
+
+
+def check_cells(analysis: Analysis) -> Iterator[Finding]:
+    """gap, overlap, conflict and cell_too_complex, one finding per kind of problem."""
+    spec = analysis.spec
+    gaps: dict[tuple[str, tuple[str, ...], str, int], list[str]] = {}
+    pairs: dict[tuple[str, str, str, str, str, int], list[str]] = {}
+    for (state, spell), result in analysis.cells.items():
+        rules = spec.cell(state, spell)
+        if result.too_big:
+            yield Finding(
+                "cell_too_complex",
+                f"{spell} in {state}: its conditions use {len(result.atoms)} facts; "
+                "cells with more than 16 are not checked world by world",
+                line=rules[0].line,
+                state=state,
+                spell=spell,
+            )
+            continue
+        if result.gap is not None:
+            described = result.describe(result.gap)
+            gaps.setdefault(
+                (spell, tuple(r.id for r in rules), described, rules[0].line), []
+            ).append(state)
+        for winner, loser, example in result.overlaps:
+            won, lost = rules[winner], rules[loser]
+            both_always = won.condition.always and lost.condition.always
+            kind = "conflict" if both_always and _outcome(won) != _outcome(lost) else "overlap"
+            pair = (kind, spell, won.id, lost.id, result.describe(example), lost.line)
+            pairs.setdefault(pair, []).append(state)
+    for (gap_spell, ids, world, line), states in gaps.items():
+        yield Finding(
+            "gap",
+            f"{gap_spell} in {_states(states)}: no rule fires when {world} "
+            f"(the cell's rules: {', '.join(ids)})",
+            line=line,
+            state=states[0],
+            spell=gap_spell,
+            world=world,
+            states=tuple(states),
+        )
+    for (kind, pair_spell, first, second, world, line), states in pairs.items():
+        if kind == "conflict":
+            message = (
+                f"{pair_spell} in {_states(states)}: rules {first} and {second} both always apply, "
+                f"with different outcomes; {first} wins only because it comes first"
+            )
+        else:
+            message = (
+                f"{pair_spell} in {_states(states)}: rules {first} and {second} both fire when "
+                f"{world}; {first} wins because it comes first"
+            )
+        yield Finding(
+            kind,
+            message,
+            line=line,
+            rule=second,
+            state=states[0],
+            spell=pair_spell,
+            world=None if kind == "conflict" else world,
+            states=tuple(states),
+        )
+
+
+def check_dead_rules(analysis: Analysis) -> Iterator[Finding]:
+    """dead_rule: a row that wins in no world of any of its source states;
+    shadowed_rule: a row that never wins in some of its source states."""
+    spec = analysis.spec
+    by_row: dict[tuple[str, int], list[tuple[Rule, bool]]] = {}
+    for (state, spell), result in analysis.cells.items():
+        for rule, world in zip(spec.cell(state, spell), result.wins, strict=True):
+            by_row.setdefault((rule.id, rule.line), []).append(
+                (rule, result.too_big or world is not None)
+            )
+    for (rule_id, line), outcomes in sorted(by_row.items(), key=lambda item: item[0][1]):
+        losing = [rule for rule, wins in outcomes if not wins]
+        if not losing:
+            continue
+        states = list(dict.fromkeys(r.source for r in losing))
+        if len(losing) == len(outcomes):
+            yield Finding(
+                "dead_rule",
+                f"rule {rule_id} never fires: {_why_dead(analysis, losing[0])}"
+                + (f" (and likewise in {', '.join(states[1:])})" if len(states) > 1 else ""),
+                line=line,
+                rule=rule_id,
+                state=losing[0].source,
+                spell=losing[0].spell,
+                states=tuple(states),
+            )
+        else:
+            yield Finding(
+                "shadowed_rule",
+                f"rule {rule_id} never fires in {_states(states)}: "
+                f"{_why_dead(analysis, losing[0])}",
+                line=line,
+                rule=rule_id,
+                state=states[0],
+                spell=losing[0].spell,
+                states=tuple(states),
+            )
+
+
+def _why_dead(analysis: Analysis, rule: Rule) -> str:
+    rules = analysis.spec.cell(rule.source, rule.spell)
+    result = analysis.cells[(rule.source, rule.spell)]
+    where = f"in {rule.source}"
+    ahead = rules[: rules.index(rule)]
+    beaten_by: dict[str, None] = {}
+    possible = False
+    for world in result.worlds():
+        if holds(rule.condition, result.atoms, world):
+            possible = True
+            winner = next(r for r in ahead if holds(r.condition, result.atoms, world))
+            beaten_by.setdefault(winner.id, None)
+    if not possible:
+        return f"{where} its condition ({rule.condition.text}) can never hold"
+    verb = "comes" if len(beaten_by) == 1 else "come"
+    return f"{where}, {', '.join(beaten_by)} {verb} first wherever it applies"
+
+
+def check_graph(analysis: Analysis) -> Iterator[Finding]:
+    """unreachable_state, dead_end and cannot_complete, over the rules that can win."""
+    spec = analysis.spec
+    reachable = analysis.reachable
+    goals = analysis.goals
+    to_goal = analysis.reaches_goal()
+    stuck: list[str] = []
+    into: dict[str, list[str]] = {}
+    for rule in spec.rules:
+        if rule.changes_state:
+            into.setdefault(rule.dest, []).append(rule.id)
+    for state in spec.states:
+        name = state.name
+        if name not in reachable:
+            leading = into.get(name, [])
+            detail = (
+                f"the rules that lead to it ({', '.join(dict.fromkeys(leading))}) never fire "
+                "from a reachable state"
+                if leading
+                else "no rule leads to it"
+            )
+            yield Finding(
+                "unreachable_state",
+                f"state {name} cannot be reached from the initial state {spec.initial}: {detail}",
+                line=state.line,
+                state=name,
+            )
+            continue
+        if not analysis.moves[name] and name not in goals:
+            yield Finding(
+                "dead_end",
+                f"state {name}: no spell leads out of it",
+                line=state.line,
+                state=name,
+            )
+        elif goals and name not in to_goal:
+            stuck.append(name)
+    if stuck:
+        shown = ", ".join(stuck[:6]) + (f" and {len(stuck) - 6} more" if len(stuck) > 6 else "")
+        yield Finding(
+            "cannot_complete",
+            f"from {_states(stuck[:1]) if len(stuck) == 1 else 'states ' + shown} "
+            f"no sequence of spells reaches {' or '.join(goals)}",
+            line=spec.state(stuck[0]).line,
+            state=stuck[0],
+            states=tuple(stuck),
+        )
+
+
+def check_valid_actions(analysis: Analysis) -> Iterator[Finding]:
+    """A state's Valid Actions should be exactly the spells that are not blocked there."""
+    spec = analysis.spec
+    names = {sp.name for sp in spec.spells}
+    for state in spec.states:
+        allowed = [
+            sp.name
+            for sp in spec.spells
+            if any(r.kind is not Kind.BLOCKED for r in analysis.winners(state.name, sp.name))
+        ]
+        listed = [a.spell for a in state.valid_actions if a.spell in names]
+        missing = [s for s in allowed if s not in listed]
+        extra = [s for s in listed if s not in allowed]
+        if not missing and not extra:
+            continue
+        parts = []
+        if missing:
+            parts.append(f"the tables also allow {', '.join(missing)}")
+        if extra:
+            parts.append(f"{', '.join(extra)} {'is' if len(extra) == 1 else 'are'} always blocked")
+        line = state.valid_actions[0].line if state.valid_actions else state.line
+        yield Finding(
+            "valid_actions_mismatch",
+            f"state {state.name}: Valid Actions lists {', '.join(listed) or 'nothing'}, but "
+            + "; ".join(parts),
+            line=line,
+            state=state.name,
+        )

@@ -1,0 +1,252 @@
+"""Checks of what is written: names, IDs, conditions, actions, links and repetition."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+from codegen.findings import Analysis, Finding, Severity
+from codegen.glossary import PHRASES
+from codegen.model import Kind, RuleRow
+
+_PREFIX = re.compile(r"[A-Za-z]+")
+_FAMILY_REF = re.compile(r"\w+_\[[^\]]*\]")
+
+
+def check_missing_cells(analysis: Analysis) -> Iterator[Finding]:
+    spec = analysis.spec
+    for state in spec.states:
+        for spell in spec.spells:
+            if not spec.cell(state.name, spell.name):
+                yield Finding(
+                    "missing_cell",
+                    f"no rule says what {spell.name} does in state {state.name}",
+                    line=state.line,
+                    state=state.name,
+                    spell=spell.name,
+                )
+
+
+def check_unresolved_names(analysis: Analysis) -> Iterator[Finding]:
+    for ref in analysis.spec.unresolved:
+        hint = f" (did you mean {ref.suggestion}?)" if ref.suggestion else ""
+        detail = f": {ref.detail}" if ref.detail else ""
+        what = "spell" if ref.reason == "unknown_spell" else "state"
+        if ref.reason == "ga_notation":
+            message = (
+                f"rule {ref.rule}: Next State {ref.name} takes the source state's suffix{detail}"
+            )
+        elif ref.column == "Valid Actions":
+            message = f"state {ref.state} lists unknown {what} {ref.name!r} in Valid Actions{hint}"
+        else:
+            message = (
+                f"rule {ref.rule} names unknown {what} {ref.name!r} in {ref.column}{detail}{hint}"
+            )
+        yield Finding(
+            ref.reason,
+            message,
+            line=ref.line,
+            rule=ref.rule,
+            state=ref.state,
+            spell=ref.name if ref.reason == "unknown_spell" else None,
+        )
+
+
+def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
+    examples = [p.example for p in PHRASES if p.example]
+    for row in analysis.spec.rows:
+        for phrase in row.condition.unknown:
+            close = difflib.get_close_matches(phrase, examples, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            yield Finding(
+                "unknown_condition",
+                f"rule {row.id}: condition {phrase!r} is not in the glossary{hint}",
+                line=row.line,
+                rule=row.id,
+            )
+
+
+def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
+    kinds = {"rule ID": "duplicate_id", "state": "duplicate_state", "spell": "duplicate_spell"}
+    for dup in analysis.spec.duplicates:
+        yield Finding(
+            kinds[dup.what],
+            f"{dup.what} {dup.name} is defined again (first at line {dup.first_line}); "
+            "the first definition is used",
+            line=dup.line,
+            rule=dup.name if dup.what == "rule ID" else None,
+            state=dup.name if dup.what == "state" else None,
+            spell=dup.name if dup.what == "spell" else None,
+        )
+
+
+def check_actions(analysis: Analysis) -> Iterator[Finding]:
+    """Action phrases outside the vocabulary, unsafe paths, and state updates that
+    disagree with the rule's Next State."""
+    for row in analysis.spec.rows:
+        unknown = [a.text for a in row.actions if a.verb == "instruct"]
+        if unknown:
+            listed = "; ".join(repr(text) for text in unknown)
+            yield Finding(
+                "unknown_action",
+                f"rule {row.id}: {listed} {'is' if len(unknown) == 1 else 'are'} not in the "
+                "action vocabulary; passed to the AI as instructions",
+                line=row.line,
+                rule=row.id,
+            )
+        for action in row.actions:
+            if action.problem:
+                yield Finding(
+                    "action_path",
+                    f"rule {row.id}: cannot {action.verb} as written ({action.text!r}): "
+                    f"{action.problem}",
+                    line=row.line,
+                    rule=row.id,
+                )
+    reported: set[tuple[str, str]] = set()
+    for rule in analysis.spec.rules:
+        for action in rule.actions:
+            if action.verb == "set_state" and action.target != rule.dest:
+                if (rule.id, action.target) in reported:
+                    continue
+                reported.add((rule.id, action.target))
+                yield Finding(
+                    "action_state",
+                    f"rule {rule.id}: action says {action.text!r} but Next State is {rule.dest}; "
+                    "the machine follows Next State",
+                    line=rule.line,
+                    rule=rule.id,
+                    state=rule.source,
+                )
+
+
+def check_suffix_preservation(analysis: Analysis) -> Iterator[Finding]:
+    """A row over `NAME_[G/A]` sources whose Next State is one fixed `_G` or `_A` state
+    sends both origins to the same place, so the origin is lost."""
+    spec = analysis.spec
+    members = {m for fam in spec.families if len(fam.members) > 1 for m in fam.members}
+    for row in spec.rows:
+        target = row.target.name
+        if row.target.kind is not Kind.TRANSITION or target not in members:
+            continue
+        if any(_FAMILY_REF.fullmatch(name) for name in row.current.names):
+            family = spec.family_of(target).name
+            yield Finding(
+                "suffix_preservation",
+                f"rule {row.id}: sources written as NAME_[G/A] all go to {target}, so the "
+                f"_G/_A origin is lost; write {family} to keep it",
+                line=row.line,
+                rule=row.id,
+            )
+
+
+def check_ids(analysis: Analysis) -> Iterator[Finding]:
+    """Every row needs an ID, and the IDs of one table share a prefix (where at least
+    three rows and two thirds of the table do)."""
+    tables: dict[str, list[RuleRow]] = {}
+    for row in analysis.spec.rows:
+        if not row.id_written:
+            yield Finding(
+                "id_pattern",
+                f"row has no ID; it is called {row.id} until it gets one",
+                line=row.line,
+                rule=row.id,
+                level=Severity.WARNING,
+            )
+        else:
+            tables.setdefault(row.group, []).append(row)
+    for group, rows in tables.items():
+        prefixes = Counter(_prefix(r.id) for r in rows)
+        (usual, count), *_ = prefixes.most_common()
+        if count < 3 or count * 3 < len(rows) * 2:
+            continue  # no convention: too few rows share a prefix
+        for row in rows:
+            if _prefix(row.id) != usual:
+                yield Finding(
+                    "id_pattern",
+                    f"rule {row.id}: the other IDs in {group!r} start with {usual!r}",
+                    line=row.line,
+                    rule=row.id,
+                )
+
+
+def _prefix(rule_id: str) -> str:
+    m = _PREFIX.match(rule_id)
+    return m.group(0) if m else ""
+
+
+def check_responses(analysis: Analysis) -> Iterator[Finding]:
+    """Response links to files that do not exist next to the spec."""
+    spec = analysis.spec
+    folder = Path(spec.path).parent
+    if not (folder / Path(spec.path).name).is_file():
+        return
+    missing: dict[str, list[RuleRow]] = {}
+    for row in spec.rows:
+        ref = row.response_ref
+        if ref and "://" not in ref and not (folder / ref).is_file():
+            missing.setdefault(str(Path(ref).parent), []).append(row)
+    for parent, rows in missing.items():
+        ids = ", ".join(r.id for r in rows)
+        yield Finding(
+            "missing_response",
+            f"{len(rows)} linked response file{'s' if len(rows) > 1 else ''} in {parent}/ "
+            f"do{'es' if len(rows) == 1 else ''} not exist (rules {ids}); responses are made "
+            "from the Response Format Templates",
+            line=rows[0].line,
+            rule=rows[0].id,
+        )
+
+
+def check_consolidation(analysis: Analysis) -> Iterator[Finding]:
+    """Rows that differ only in their Current State could be one row. A row whose
+    sources all carry one suffix may write its `_G` names as `_[G/A]` for this."""
+    spec = analysis.spec
+    suffix_of = {
+        member: (suffix, fam.name)
+        for fam in spec.families
+        if len(fam.members) > 1
+        for member, suffix in zip(fam.members, fam.suffixes, strict=True)
+    }
+    sources: dict[int, set[str]] = {}
+    for rule in spec.rules:
+        sources.setdefault(rule.line, set()).add(rule.source)
+
+    def canonical(text: str, row: RuleRow) -> str:
+        suffixes = {suffix_of.get(s, ("", ""))[0] for s in sources.get(row.line, set())}
+        if len(suffixes) != 1 or "" in suffixes:
+            return text
+        (suffix,) = suffixes
+
+        def family(m: re.Match[str]) -> str:
+            found = suffix_of.get(m.group(0))
+            return found[1] if found and found[0] == suffix else m.group(0)
+
+        return re.sub(r"\b\w+\b", family, text)
+
+    groups: dict[tuple[object, ...], list[RuleRow]] = {}
+    for row in spec.rows:
+        key = (
+            row.triggers,
+            row.condition.literals,
+            row.target.kind,
+            canonical(row.target.name or "", row),
+            canonical(row.action, row),
+            canonical(row.response, row),
+            row.current.wildcard,
+        )
+        groups.setdefault(key, []).append(row)
+    for rows in groups.values():
+        if len(rows) > 1:
+            first, *others = rows
+            for row in others:
+                yield Finding(
+                    "consolidation",
+                    f"rule {row.id} does what rule {first.id} (line {first.line}) does, "
+                    "for other states; the two rows could be one",
+                    line=row.line,
+                    rule=row.id,
+                )

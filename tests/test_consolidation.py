@@ -1,0 +1,35 @@
+"""consolidation: only rows that could really be one row."""
+
+from __future__ import annotations
+
+from tests.specs import fill, findings_of, row, spec_text
+
+STATES = ["P", "Q", "E_G", "E_A", "T_G", "T_A"]
+SPELLS = ["Go"]
+
+
+def merges(rows: list[str]) -> list[str | None]:
+    skip = {f"{s}/Go" for r in rows for s in STATES if f"| {s} |" in r or f" {s}," in r}
+    text = spec_text(STATES, SPELLS, [*rows, *fill(STATES, SPELLS, skip=sorted(skip))])
+    return [f.rule for f in findings_of(text, {"consolidation"}) if f.rule and f.rule[0] == "R"]
+
+
+def test_suffixed_rows_that_follow_their_source_merge() -> None:
+    rows = [
+        row("R1", "E_G", "Go", nxt="T_G", action="Update state to T_G"),
+        row("R2", "E_A", "Go", nxt="T_A", action="Update state to T_A"),
+    ]
+    assert merges(rows) == ["R2"]
+
+
+def test_rows_from_states_without_suffix_to_fixed_suffixes_do_not_merge() -> None:
+    rows = [
+        row("R1", "P", "Go", nxt="T_G", action="Update state to T_G"),
+        row("R2", "Q", "Go", nxt="T_A", action="Update state to T_A"),
+    ]
+    assert merges(rows) == []
+
+
+def test_identical_rows_for_other_states_merge() -> None:
+    rows = [row("R1", "P", "Go", nxt="[BLOCKED]"), row("R2", "Q", "Go", nxt="[BLOCKED]")]
+    assert merges(rows) == ["R2"]
