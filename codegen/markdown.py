@@ -277,9 +277,33 @@ def _parser() -> mistune.Markdown:
     return _PARSER
 
 
+class _RepeatedInline:
+    """The inline parser, remembering its answer for text it has seen in this document.
+
+    Specs repeat cells word for word (`-`, `No state change`, whole conditions and
+    responses); the tokens are only read afterwards, so one list serves every copy.
+    """
+
+    def __init__(self, inline: Any) -> None:
+        self.inline = inline
+        self.seen: dict[str, list[Token]] = {}
+
+    def __call__(self, text: str, env: Any) -> list[Token]:
+        found = self.seen.get(text)
+        if found is None:
+            found = self.seen[text] = self.inline(text, env)
+        return found
+
+
 def read_blocks(text: str) -> tuple[Block, ...]:
     """Parse markdown into located blocks, in document order."""
-    tokens, _state = _parser().parse(text)
+    md = _parser()
+    inline = md.inline
+    md.inline = _RepeatedInline(inline)  # type: ignore[assignment]
+    try:
+        tokens, _state = md.parse(text)
+    finally:
+        md.inline = inline
     assert isinstance(tokens, list)
     return tuple(_blocks(tokens))
 
