@@ -84,8 +84,9 @@ class Phrase:
     example: str = ""
 
 
-_FILE = r"(?P<arg>[\w.\-/]*\w\.\w+)"
+_FILE = r"`?(?P<arg>[\w.\-/]*\w\.\w+)`?"
 _AT_LEAST_ONE = r"(?:≥\s*1|>=\s*1|at least one|one or more)"
+_AC = r"(?:ACs?|acceptance criteri(?:on|a))"
 
 PHRASES: tuple[Phrase, ...] = (
     Phrase(rf"{_FILE} exists", "exists", True, example="task.md exists"),
@@ -96,16 +97,16 @@ PHRASES: tuple[Phrase, ...] = (
         False,
         example="task.md doesn't exist",
     ),
-    Phrase(rf"{_AT_LEAST_ONE} ACs? in {_FILE}", "has_ac", True, example="≥1 AC in plan.md"),
-    Phrase(rf"no ACs? in {_FILE}", "has_ac", False, example="No AC in plan.md"),
+    Phrase(rf"{_AT_LEAST_ONE} {_AC} in {_FILE}", "has_ac", True, example="≥1 AC in plan.md"),
+    Phrase(rf"no {_AC} in {_FILE}", "has_ac", False, example="No AC in plan.md"),
     Phrase(
-        rf"{_AT_LEAST_ONE} unchecked ACs? in {_FILE}",
+        rf"{_AT_LEAST_ONE} unchecked {_AC} in {_FILE}",
         "has_unchecked_ac",
         True,
         example="≥1 unchecked AC in plan.md",
     ),
     Phrase(
-        rf"no unchecked ACs? in {_FILE}",
+        rf"no unchecked {_AC} in {_FILE}",
         "has_unchecked_ac",
         False,
         example="No unchecked AC in plan.md",
@@ -139,15 +140,19 @@ _LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
 _AND = re.compile(r"\s+AND\s+")
 
 
-def parse_condition(text: str) -> Condition:
-    """Parse a Condition cell into literals; unknown phrases are kept, never raised."""
+def parse_condition(text: str, workspace: str = "") -> Condition:
+    """Parse a Condition cell into literals; unknown phrases are kept, never raised.
+
+    Files may be named with the workspace folder in front (`.ai/task/plan.md`);
+    the atom names them relative to it (`plan.md`).
+    """
     normal = " ".join(text.split())
     if normal.lower() in ALWAYS:
         return Condition(text, ())
     literals: list[Literal] = []
     unknown: list[str] = []
     for phrase in _AND.split(normal):
-        found = _lookup(phrase)
+        found = _relative(_lookup(phrase), workspace)
         if found is None:
             unknown.append(phrase)
             found = (Literal(Atom("unknown", phrase), True),)
@@ -181,6 +186,41 @@ def _lookup(phrase: str, depth: int = 0) -> tuple[Literal, ...] | None:
 
 def _clean_arg(arg: str) -> str:
     return arg[2:] if arg.startswith("./") else arg
+
+
+def _relative(found: tuple[Literal, ...] | None, workspace: str) -> tuple[Literal, ...] | None:
+    prefix = workspace.rstrip("/") + "/" if workspace else ""
+    if found is None or not prefix:
+        return found
+    return tuple(
+        Literal(Atom(lit.atom.probe, lit.atom.arg[len(prefix) :]), lit.positive)
+        if lit.atom.arg.startswith(prefix)
+        else lit
+        for lit in found
+    )
+
+
+_INDICATOR_SPLIT = re.compile(r"\s*;\s*|\s+(?:and|but)\s+", re.IGNORECASE)
+
+
+def parse_indicators(text: str, workspace: str = "") -> tuple[tuple[Literal, ...], bool]:
+    """The file facts a state's Indicators name, and whether every part was understood.
+
+    `.ai/task/task.md exists; .ai/task/task-results.md doesn't exist` gives two
+    literals. Parts about the state file itself ("state.json shows ...") are not
+    facts about the workspace's files, so such a state cannot be told from its files.
+    """
+    literals: list[Literal] = []
+    complete = True
+    for part in _INDICATOR_SPLIT.split(" ".join(text.replace("`", "").split())):
+        if not part:
+            continue
+        found = _relative(_lookup(part), workspace)
+        if found is None:
+            complete = False
+        else:
+            literals.extend(lit for lit in found if lit not in literals)
+    return tuple(literals), complete and bool(literals)
 
 
 def implied(atom: Atom) -> tuple[Atom, ...]:

@@ -57,11 +57,16 @@ class ValidAction:
 
 @dataclass(frozen=True)
 class State:
+    """A state. `evidence` is what its Indicators say about the workspace's files;
+    `inferable` is true when that is all they say, so the files alone point to it."""
+
     name: str
     description: str
     indicators: str
     valid_actions: tuple[ValidAction, ...]
     line: int
+    evidence: tuple[Literal, ...] = ()
+    inferable: bool = False
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from codegen.actions import parse_actions
 from codegen.errors import fail
-from codegen.glossary import parse_condition
+from codegen.glossary import parse_condition, parse_indicators
 from codegen.markdown import (
     Block,
     BrokenTable,
@@ -88,7 +88,7 @@ def parse_document(blocks: tuple[Block, ...]) -> Document:
     state_file = _state_file(placed)
     workspace = state_file.rpartition("/")[0]
     spells = tuple(_spells(placed))
-    states = tuple(_states(placed))
+    states = tuple(_states(placed, workspace))
     rows = tuple(_rows(placed, workspace))
     if not states:
         fail(
@@ -129,17 +129,17 @@ def _spells(placed: list[_Placed]) -> Iterator[Spell]:
                 yield parse_spell_item(item)
 
 
-def _states(placed: list[_Placed]) -> Iterator[State]:
+def _states(placed: list[_Placed], workspace: str) -> Iterator[State]:
     for p in placed:
         if not p.within(STATE_SECTIONS):
             continue
         if isinstance(p.block, ItemList):
             for item in p.block.items:
-                yield parse_state_item(_item_lines(item))
+                yield parse_state_item(_item_lines(item), workspace)
         elif isinstance(p.block, Paragraph) and _has_title(p.block.lines[0]):
             # An item numbered like `14a.` is not a list item in markdown: it is a
             # paragraph whose first line is the title and whose other lines are fields.
-            yield parse_state_item(p.block.lines)
+            yield parse_state_item(p.block.lines, workspace)
 
 
 def parse_spell_item(item: Item) -> Spell:
@@ -154,16 +154,20 @@ def parse_spell_item(item: Item) -> Spell:
     )
 
 
-def parse_state_item(lines: tuple[Inline, ...]) -> State:
+def parse_state_item(lines: tuple[Inline, ...], workspace: str = "") -> State:
     name, line = _title(lines[0], "state")
     fields = _fields(lines[1:])
     actions_text, actions_line = fields.get("valid actions", ("", line))
+    indicators = fields.get("indicators", ("", line))[0]
+    evidence, inferable = parse_indicators(indicators, workspace)
     return State(
         name=name,
         description=fields.get("description", ("", line))[0],
-        indicators=fields.get("indicators", ("", line))[0],
+        indicators=indicators,
         valid_actions=_valid_actions(actions_text, actions_line),
         line=line,
+        evidence=evidence,
+        inferable=inferable,
     )
 
 
@@ -375,7 +379,7 @@ def parse_rule_row(
         group_kind=kind,
         current=parse_selector(required("current state")),
         triggers=triggers,
-        condition=parse_condition(plain("condition")),
+        condition=parse_condition(plain("condition"), workspace),
         target=parse_target(required("next state")),
         action=action.source if action is not None else "",
         actions=parse_actions(action.plain if action is not None else "", workspace),

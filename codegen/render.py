@@ -19,7 +19,7 @@ from black.mode import Mode, TargetVersion
 from codegen.findings import Analysis
 from codegen.glossary import PROBES, describe
 from codegen.model import Atom, Literal, Rule, Spec
-from codegen.responses import render_response
+from codegen.responses import render_response, summary
 
 TEMPLATES = Path(__file__).parent / "templates"
 BLACK_MODE = Mode(line_length=100, target_versions={TargetVersion.PY310})
@@ -96,7 +96,10 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
     trigger_of = {t.spell: t.name for t in triggers}
     for t in triggers:
         names.taken.add(f"may_{t.name}")
-    atoms = sorted({lit.atom for rule in spec.rules for lit in rule.condition.literals})
+    atoms = sorted(
+        {lit.atom for rule in spec.rules for lit in rule.condition.literals}
+        | {lit.atom for st in spec.states for lit in st.evidence}
+    )
     guard_of: dict[Atom, str] = {atom: names.allocate(atom.name) for atom in atoms}
     guards = [
         _Guard(
@@ -137,6 +140,7 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
                 ],
                 "response": index,
                 "callback": callback_of[rule.id],
+                "summary": summary(spec, rule),
             }
         )
     return {
@@ -156,10 +160,15 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
                 "description": st.description,
                 "indicators": st.indicators,
                 "valid_actions": tuple(a.spell for a in st.valid_actions),
+                "evidence": tuple((guard_of[lit.atom], lit.positive) for lit in st.evidence),
+                "inferable": st.inferable,
             }
             for st in spec.states
         ],
-        "atoms": [(g.name, g.probe, g.arg) for g in guards],
+        "atoms": [
+            (g.name, g.probe, g.arg, describe(Literal(a, True)), describe(Literal(a, False)))
+            for g, a in zip(guards, atoms, strict=True)
+        ],
         "guards": guards,
         "callbacks": sorted(callback_of.items(), key=lambda item: item[1]),
         "responses": list(responses),

@@ -159,19 +159,28 @@ def _files(spec: Spec, files: Sequence[str]) -> str:
     return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
 
 
-def _did(spec: Spec, action: Action) -> str | None:
-    """What an action did, in the developer's words; None for actions with nothing to show."""
+def _did(spec: Spec, action: Action, would: bool = False) -> str | None:
+    """What an action did (or, `would`, does), in the developer's words; None for
+    actions with nothing to show."""
+    verb = {
+        "create": ("creates", "created"),
+        "archive": ("archives", "archived"),
+        "delete": ("deletes", "deleted"),
+        "load": ("loads", "loaded"),
+    }.get(action.verb)
+    if verb is None:
+        return None
+    says = verb[0] if would else verb[1]
     if action.verb == "create":
         if action.target:
-            return f"created {_path(spec, action.files[0])} from its template"
-        return f"created an empty {_path(spec, action.files[0])}"
+            return f"{says} {_path(spec, action.files[0])} from its template"
+        return f"{says} an empty {_path(spec, action.files[0])}"
     if action.verb == "archive":
-        return f"archived {_files(spec, action.files)} to `{placeholder('archive_path')}`"
+        folder = action.target if would else placeholder("archive_path")
+        return f"{says} {_files(spec, action.files)} to `{folder}`"
     if action.verb == "delete":
-        return f"deleted {_files(spec, action.files)}"
-    if action.verb == "load":
-        return f"loaded {_path(spec, action.files[0])} for the AI"
-    return None
+        return f"{says} {_files(spec, action.files)}"
+    return f"{says} {_path(spec, action.files[0])} for the AI"
 
 
 def _happened(spec: Spec, rule: Rule, kind: str) -> str:
@@ -220,3 +229,22 @@ def _ai_text(spec: Spec, rule: Rule) -> str:
                 + placeholder("content", action.files[0])
             )
     return "\n\n".join(parts)
+
+
+def summary(spec: Spec, rule: Rule) -> str:
+    """What casting the spell does when this rule wins, in one line."""
+    if rule.kind is Kind.BLOCKED:
+        return "blocked: " + _clause(
+            reason(rule.response) or rule.response or "not allowed here", spec
+        )
+    done = [d for d in (_did(spec, a, would=True) for a in rule.actions) if d]
+    if rule.changes_state:
+        return f"moves to **{rule.dest}**" + (": " + "; ".join(done) if done else "")
+    if done:
+        return "; ".join(done)
+    why = reason(rule.response)
+    return (
+        "no effect: " + _clause(why, spec)
+        if why
+        else "no state change: " + _clause(rule.response or "nothing to do", spec)
+    )

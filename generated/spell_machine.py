@@ -44,6 +44,8 @@ STATES = (
         description="Initial state; no plan exists yet",
         indicators="`.ai/task/plan.md` does not exist",
         valid_actions=("Accio", "Expecto", "Reparo", "Finite", "Lumos"),
+        evidence=(("plan_md_exists", False),),
+        inferable=True,
     ),
     State(
         name="GATHER_EDITING",
@@ -51,6 +53,8 @@ STATES = (
         description="Plan file exists and is being edited",
         indicators="`.ai/task/plan.md` exists",
         valid_actions=("Accio", "Expecto", "Lumos", "Reparo", "Finite"),
+        evidence=(("plan_md_exists", True),),
+        inferable=True,
     ),
     State(
         name="ACHIEVE_TASK_DRAFTING",
@@ -58,6 +62,8 @@ STATES = (
         description="Task is being created/refined but not yet executed",
         indicators="`.ai/task/task.md` exists; `.ai/task/task-results.md` doesn't exist",
         valid_actions=("Accio", "Finite", "Reparo", "Lumos"),
+        evidence=(("task_md_exists", True), ("task_results_md_exists", False)),
+        inferable=True,
     ),
     State(
         name="ACHIEVE_TASK_EXECUTED",
@@ -65,6 +71,8 @@ STATES = (
         description="Task has been executed; results ready for review",
         indicators="`.ai/task/task-results.md` exists",
         valid_actions=("Accio", "Reparo", "Lumos"),
+        evidence=(("task_results_md_exists", True),),
+        inferable=True,
     ),
     State(
         name="ACHIEVE_COMPLETE",
@@ -72,6 +80,8 @@ STATES = (
         description="All acceptance criteria have been met",
         indicators="No unchecked acceptance criteria in `.ai/task/plan.md`",
         valid_actions=("Accio", "Finite", "Reparo", "Lumos"),
+        evidence=(("plan_md_has_unchecked_ac", False),),
+        inferable=True,
     ),
     State(
         name="PR_GATHERING_COMMENTS_G",
@@ -79,6 +89,8 @@ STATES = (
         description="PR review comments have been collected (entered from GATHER phase)",
         indicators="`.ai/task/comments.md` exists; `.ai/task/review-task.md` doesn't exist; state.json shows origin from GATHER",
         valid_actions=("Accio", "Reverto", "Lumos"),
+        evidence=(("comments_md_exists", True), ("review_task_md_exists", False)),
+        inferable=False,
     ),
     State(
         name="PR_GATHERING_COMMENTS_A",
@@ -86,6 +98,8 @@ STATES = (
         description="PR review comments have been collected (entered from ACHIEVE phase)",
         indicators="`.ai/task/comments.md` exists; `.ai/task/review-task.md` doesn't exist; state.json shows origin from ACHIEVE",
         valid_actions=("Accio", "Reverto", "Lumos"),
+        evidence=(("comments_md_exists", True), ("review_task_md_exists", False)),
+        inferable=False,
     ),
     State(
         name="PR_REVIEW_TASK_DRAFT_G",
@@ -93,6 +107,8 @@ STATES = (
         description="Review task is being created/refined (entered from GATHER phase)",
         indicators="`.ai/task/review-task.md` exists; `.ai/task/review-task-results.md` doesn't exist; state.json shows origin from GATHER",
         valid_actions=("Accio", "Reverto", "Lumos"),
+        evidence=(("review_task_md_exists", True), ("review_task_results_md_exists", False)),
+        inferable=False,
     ),
     State(
         name="PR_REVIEW_TASK_DRAFT_A",
@@ -100,6 +116,8 @@ STATES = (
         description="Review task is being created/refined (entered from ACHIEVE phase)",
         indicators="`.ai/task/review-task.md` exists; `.ai/task/review-task-results.md` doesn't exist; state.json shows origin from ACHIEVE",
         valid_actions=("Accio", "Reverto", "Lumos"),
+        evidence=(("review_task_md_exists", True), ("review_task_results_md_exists", False)),
+        inferable=False,
     ),
     State(
         name="PR_APPLIED_PENDING_ARCHIVE_G",
@@ -107,6 +125,8 @@ STATES = (
         description="Review task has been applied; results ready for archiving (entered from GATHER phase)",
         indicators="`.ai/task/review-task-results.md` exists; state.json shows origin from GATHER",
         valid_actions=("Accio", "Lumos"),
+        evidence=(("review_task_results_md_exists", True),),
+        inferable=False,
     ),
     State(
         name="PR_APPLIED_PENDING_ARCHIVE_A",
@@ -114,6 +134,8 @@ STATES = (
         description="Review task has been applied; results ready for archiving (entered from ACHIEVE phase)",
         indicators="`.ai/task/review-task-results.md` exists; state.json shows origin from ACHIEVE",
         valid_actions=("Accio", "Lumos"),
+        evidence=(("review_task_results_md_exists", True),),
+        inferable=False,
     ),
     State(
         name="PR_CONFIRM_RESTART_COMMENTS_G",
@@ -121,6 +143,8 @@ STATES = (
         description="User requested Reparo while comments.md exists (entered from GATHER phase)",
         indicators="`.ai/task/comments.md` exists and state.json marks confirm needed; state.json shows origin from GATHER",
         valid_actions=("Reparo", "Accio", "Lumos", "Reverto"),
+        evidence=(("comments_md_exists", True),),
+        inferable=False,
     ),
     State(
         name="PR_CONFIRM_RESTART_COMMENTS_A",
@@ -128,6 +152,8 @@ STATES = (
         description="User requested Reparo while comments.md exists (entered from ACHIEVE phase)",
         indicators="`.ai/task/comments.md` exists and state.json marks confirm needed; state.json shows origin from ACHIEVE",
         valid_actions=("Reparo", "Accio", "Lumos", "Reverto"),
+        evidence=(("comments_md_exists", True),),
+        inferable=False,
     ),
     State(
         name="PR_CONFIRM_RESTART_TASK_G",
@@ -135,6 +161,8 @@ STATES = (
         description="User requested Reparo while review-task.md exists (entered from GATHER phase)",
         indicators="`.ai/task/review-task.md` exists and state.json marks confirm needed; state.json shows origin from GATHER",
         valid_actions=("Reparo", "Accio", "Lumos", "Reverto"),
+        evidence=(("review_task_md_exists", True),),
+        inferable=False,
     ),
     State(
         name="PR_CONFIRM_RESTART_TASK_A",
@@ -142,6 +170,8 @@ STATES = (
         description="User requested Reparo while review-task.md exists (entered from ACHIEVE phase)",
         indicators="`.ai/task/review-task.md` exists and state.json marks confirm needed; state.json shows origin from ACHIEVE",
         valid_actions=("Reparo", "Accio", "Lumos", "Reverto"),
+        evidence=(("review_task_md_exists", True),),
+        inferable=False,
     ),
     State(
         name="ERROR_TASK_MISSING",
@@ -149,6 +179,8 @@ STATES = (
         description="In ACHIEVE_TASK_DRAFTING state, but task.md is missing",
         indicators="state.json shows ACHIEVE_TASK_DRAFTING but task.md doesn't exist",
         valid_actions=("Accio", "Finite", "Reparo", "Lumos"),
+        evidence=(("task_md_exists", False),),
+        inferable=False,
     ),
     State(
         name="ERROR_TASK_RESULTS_MISSING",
@@ -156,6 +188,8 @@ STATES = (
         description="In ACHIEVE_TASK_EXECUTED state, but task-results.md is missing",
         indicators="state.json shows ACHIEVE_TASK_EXECUTED but task-results.md doesn't exist",
         valid_actions=("Accio", "Finite", "Reparo", "Lumos"),
+        evidence=(("task_results_md_exists", False),),
+        inferable=False,
     ),
     State(
         name="ERROR_PLAN_MISSING",
@@ -163,6 +197,8 @@ STATES = (
         description="Any state except GATHER_NEEDS_PLAN requires plan.md but it's missing",
         indicators="Any state except GATHER_NEEDS_PLAN but plan.md doesn't exist",
         valid_actions=("Accio", "Lumos"),
+        evidence=(("plan_md_exists", False),),
+        inferable=False,
     ),
     State(
         name="ERROR_COMMENTS_MISSING_G",
@@ -170,6 +206,8 @@ STATES = (
         description="In PR_GATHERING_COMMENTS_G state, but comments.md is missing",
         indicators="state.json shows PR_GATHERING_COMMENTS_G but comments.md doesn't exist",
         valid_actions=("Accio", "Finite", "Reparo", "Lumos"),
+        evidence=(("comments_md_exists", False),),
+        inferable=False,
     ),
     State(
         name="ERROR_COMMENTS_MISSING_A",
@@ -177,6 +215,8 @@ STATES = (
         description="In PR_GATHERING_COMMENTS_A state, but comments.md is missing",
         indicators="state.json shows PR_GATHERING_COMMENTS_A but comments.md doesn't exist",
         valid_actions=("Accio", "Finite", "Reparo", "Lumos"),
+        evidence=(("comments_md_exists", False),),
+        inferable=False,
     ),
     State(
         name="ERROR_REVIEW_TASK_MISSING_G",
@@ -184,6 +224,8 @@ STATES = (
         description="In PR_REVIEW_TASK_DRAFT_G state, but review-task.md is missing",
         indicators="state.json shows PR_REVIEW_TASK_DRAFT_G but review-task.md doesn't exist",
         valid_actions=("Accio", "Reparo", "Lumos"),
+        evidence=(("review_task_md_exists", False),),
+        inferable=False,
     ),
     State(
         name="ERROR_REVIEW_TASK_MISSING_A",
@@ -191,6 +233,8 @@ STATES = (
         description="In PR_REVIEW_TASK_DRAFT_A state, but review-task.md is missing",
         indicators="state.json shows PR_REVIEW_TASK_DRAFT_A but review-task.md doesn't exist",
         valid_actions=("Accio", "Reparo", "Lumos"),
+        evidence=(("review_task_md_exists", False),),
+        inferable=False,
     ),
     State(
         name="ERROR_REVIEW_TASK_RESULTS_MISSING_G",
@@ -198,6 +242,8 @@ STATES = (
         description="In PR_APPLIED_PENDING_ARCHIVE_G state, but review-task-results.md is missing",
         indicators="state.json shows PR_APPLIED_PENDING_ARCHIVE_G but review-task-results.md doesn't exist",
         valid_actions=("Accio", "Lumos"),
+        evidence=(("review_task_results_md_exists", False),),
+        inferable=False,
     ),
     State(
         name="ERROR_REVIEW_TASK_RESULTS_MISSING_A",
@@ -205,20 +251,52 @@ STATES = (
         description="In PR_APPLIED_PENDING_ARCHIVE_A state, but review-task-results.md is missing",
         indicators="state.json shows PR_APPLIED_PENDING_ARCHIVE_A but review-task-results.md doesn't exist",
         valid_actions=("Accio", "Lumos"),
+        evidence=(("review_task_results_md_exists", False),),
+        inferable=False,
     ),
 )
 
-# Guard -> (probe, argument): the question each guard asks the workspace.
+# Guard -> (probe, argument, words when true, words when false).
 ATOMS = {
-    "comments_md_exists": ("exists", "comments.md"),
-    "plan_md_exists": ("exists", "plan.md"),
-    "review_task_results_md_exists": ("exists", "review-task-results.md"),
-    "review_task_md_exists": ("exists", "review-task.md"),
-    "task_results_md_exists": ("exists", "task-results.md"),
-    "task_md_exists": ("exists", "task.md"),
-    "plan_md_has_ac": ("has_ac", "plan.md"),
-    "plan_md_has_atlassian_urls": ("has_atlassian_urls", "plan.md"),
-    "plan_md_has_unchecked_ac": ("has_unchecked_ac", "plan.md"),
+    "comments_md_exists": ("exists", "comments.md", "comments.md exists", "comments.md missing"),
+    "plan_md_exists": ("exists", "plan.md", "plan.md exists", "plan.md missing"),
+    "review_task_results_md_exists": (
+        "exists",
+        "review-task-results.md",
+        "review-task-results.md exists",
+        "review-task-results.md missing",
+    ),
+    "review_task_md_exists": (
+        "exists",
+        "review-task.md",
+        "review-task.md exists",
+        "review-task.md missing",
+    ),
+    "task_results_md_exists": (
+        "exists",
+        "task-results.md",
+        "task-results.md exists",
+        "task-results.md missing",
+    ),
+    "task_md_exists": ("exists", "task.md", "task.md exists", "task.md missing"),
+    "plan_md_has_ac": (
+        "has_ac",
+        "plan.md",
+        "plan.md has acceptance criteria",
+        "plan.md has no acceptance criteria",
+    ),
+    "plan_md_has_atlassian_urls": (
+        "has_atlassian_urls",
+        "plan.md",
+        "plan.md has Atlassian URLs",
+        "plan.md has no Atlassian URLs",
+    ),
+    "plan_md_has_unchecked_ac": (
+        "has_unchecked_ac",
+        "plan.md",
+        "plan.md has unchecked acceptance criteria",
+        "plan.md has no unchecked acceptance criteria",
+    ),
 }
 
 RESPONSES = (
@@ -418,6 +496,7 @@ RULES = (
         ),
         response=RESPONSES[0],
         callback="fired_G1",
+        summary="moves to **GATHER_EDITING**: creates `.ai/task/plan.md` from its template",
     ),
     Rule(
         id="GN3",
@@ -432,6 +511,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[1],
         callback="fired_GN3",
+        summary="no effect: no Atlassian URLs found in plan.md. Add Jira/Confluence links to enrich",
     ),
     Rule(
         id="E1",
@@ -451,6 +531,7 @@ RULES = (
         ),
         response=RESPONSES[2],
         callback="fired_E1",
+        summary="no state change: enrich plan with Jira/Confluence content",
     ),
     Rule(
         id="G5",
@@ -473,6 +554,7 @@ RULES = (
         ),
         response=RESPONSES[3],
         callback="fired_G5",
+        summary="moves to **PR_GATHERING_COMMENTS_G**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR1",
@@ -494,6 +576,7 @@ RULES = (
         ),
         response=RESPONSES[4],
         callback="fired_PR1",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_G**",
     ),
     Rule(
         id="PR3",
@@ -515,6 +598,7 @@ RULES = (
         ),
         response=RESPONSES[5],
         callback="fired_PR3",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_G**",
     ),
     Rule(
         id="GB1",
@@ -529,6 +613,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[6],
         callback="fired_GB1",
+        summary="blocked: Reverto is only available in PR states",
     ),
     Rule(
         id="GN2",
@@ -543,6 +628,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[7],
         callback="fired_GN2",
+        summary="no effect: cannot return to plan editing since we're already in initial state. Use Accio to create a plan",
     ),
     Rule(
         id="F1",
@@ -557,6 +643,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[8],
         callback="fired_F1",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="L1",
@@ -574,6 +661,7 @@ RULES = (
         ),
         response=RESPONSES[9],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="G2",
@@ -595,6 +683,7 @@ RULES = (
         ),
         response=RESPONSES[10],
         callback="fired_G2",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**: creates `.ai/task/task.md` from its template",
     ),
     Rule(
         id="G2b",
@@ -611,6 +700,7 @@ RULES = (
         ),
         response=RESPONSES[11],
         callback="fired_G2b",
+        summary="moves to **ERROR_PLAN_MISSING**",
     ),
     Rule(
         id="G3",
@@ -625,6 +715,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[12],
         callback="fired_G3",
+        summary="no state change: prompt user to add at least one Acceptance Criterion to plan.md",
     ),
     Rule(
         id="G4",
@@ -644,6 +735,7 @@ RULES = (
         ),
         response=RESPONSES[13],
         callback="fired_G4",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**: loads `.ai/task/task.md` for the AI",
     ),
     Rule(
         id="GN3",
@@ -658,6 +750,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[14],
         callback="fired_GN3",
+        summary="no effect: no Atlassian URLs found in plan.md. Add Jira/Confluence links to enrich",
     ),
     Rule(
         id="E2",
@@ -677,6 +770,7 @@ RULES = (
         ),
         response=RESPONSES[15],
         callback="fired_E2",
+        summary="no state change: enrich plan with Jira/Confluence content",
     ),
     Rule(
         id="G5",
@@ -699,6 +793,7 @@ RULES = (
         ),
         response=RESPONSES[16],
         callback="fired_G5",
+        summary="moves to **PR_GATHERING_COMMENTS_G**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR1",
@@ -720,6 +815,7 @@ RULES = (
         ),
         response=RESPONSES[4],
         callback="fired_PR1",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_G**",
     ),
     Rule(
         id="PR3",
@@ -741,6 +837,7 @@ RULES = (
         ),
         response=RESPONSES[5],
         callback="fired_PR3",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_G**",
     ),
     Rule(
         id="GB1",
@@ -755,6 +852,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[17],
         callback="fired_GB1",
+        summary="blocked: Reverto is only available in PR states",
     ),
     Rule(
         id="GN1",
@@ -769,6 +867,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[18],
         callback="fired_GN1",
+        summary="no effect: already in plan editing state, no action needed",
     ),
     Rule(
         id="F1",
@@ -783,6 +882,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[19],
         callback="fired_F1",
+        summary="no state change: resume plan editing",
     ),
     Rule(
         id="L1",
@@ -800,6 +900,7 @@ RULES = (
         ),
         response=RESPONSES[20],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="G2b",
@@ -816,6 +917,7 @@ RULES = (
         ),
         response=RESPONSES[21],
         callback="fired_G2b",
+        summary="moves to **ERROR_PLAN_MISSING**",
     ),
     Rule(
         id="A1",
@@ -834,6 +936,7 @@ RULES = (
         ),
         response=RESPONSES[22],
         callback="fired_A1",
+        summary="moves to **ACHIEVE_TASK_EXECUTED**",
     ),
     Rule(
         id="A1b",
@@ -850,6 +953,7 @@ RULES = (
         ),
         response=RESPONSES[23],
         callback="fired_A1b",
+        summary="moves to **ERROR_TASK_MISSING**",
     ),
     Rule(
         id="A3",
@@ -867,6 +971,7 @@ RULES = (
         ),
         response=RESPONSES[24],
         callback="fired_A3",
+        summary="moves to **ACHIEVE_COMPLETE**",
     ),
     Rule(
         id="AB3",
@@ -881,6 +986,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[25],
         callback="fired_AB3",
+        summary="blocked: Expecto is only allowed in GATHER states because it enriches planning information from external resources. Use Finite to return to plan editing first, then you can use Expecto to enhance your plan with Atlassian resources",
     ),
     Rule(
         id="A5a",
@@ -903,6 +1009,7 @@ RULES = (
         ),
         response=RESPONSES[26],
         callback="fired_A5a",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR2",
@@ -924,6 +1031,7 @@ RULES = (
         ),
         response=RESPONSES[27],
         callback="fired_PR2",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_A**",
     ),
     Rule(
         id="PR4",
@@ -945,6 +1053,7 @@ RULES = (
         ),
         response=RESPONSES[28],
         callback="fired_PR4",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_A**",
     ),
     Rule(
         id="AB2",
@@ -959,6 +1068,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[29],
         callback="fired_AB2",
+        summary="blocked: Reverto is only available in PR states. It's used specifically to exit the PR review flow, but you're currently not responding to PR comments or in a PR review process",
     ),
     Rule(
         id="F2",
@@ -973,6 +1083,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[30],
         callback="fired_F2",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="L1",
@@ -990,6 +1101,7 @@ RULES = (
         ),
         response=RESPONSES[31],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="G2b",
@@ -1006,6 +1118,7 @@ RULES = (
         ),
         response=RESPONSES[32],
         callback="fired_G2b",
+        summary="moves to **ERROR_PLAN_MISSING**",
     ),
     Rule(
         id="A2",
@@ -1037,6 +1150,7 @@ RULES = (
         ),
         response=RESPONSES[33],
         callback="fired_A2",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**: archives `.ai/task/task.md` and `.ai/task/task-results.md` to `tasks/task-${task_name}-${date}/`; loads `.ai/task/task-results.md` for the AI; creates `.ai/task/task.md` from its template",
     ),
     Rule(
         id="A2b",
@@ -1058,6 +1172,7 @@ RULES = (
         ),
         response=RESPONSES[34],
         callback="fired_A2b",
+        summary="moves to **ERROR_TASK_RESULTS_MISSING**",
     ),
     Rule(
         id="A2c",
@@ -1074,6 +1189,7 @@ RULES = (
         ),
         response=RESPONSES[35],
         callback="fired_A2c",
+        summary="moves to **ERROR_TASK_MISSING**",
     ),
     Rule(
         id="AB3",
@@ -1088,6 +1204,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[36],
         callback="fired_AB3",
+        summary="blocked: Expecto is only allowed in GATHER states because it enriches planning information from external resources. Use Finite to return to plan editing first, then you can use Expecto to enhance your plan with Atlassian resources",
     ),
     Rule(
         id="A5a",
@@ -1110,6 +1227,7 @@ RULES = (
         ),
         response=RESPONSES[37],
         callback="fired_A5a",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR2",
@@ -1131,6 +1249,7 @@ RULES = (
         ),
         response=RESPONSES[27],
         callback="fired_PR2",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_A**",
     ),
     Rule(
         id="PR4",
@@ -1152,6 +1271,7 @@ RULES = (
         ),
         response=RESPONSES[28],
         callback="fired_PR4",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_A**",
     ),
     Rule(
         id="AB2",
@@ -1166,6 +1286,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[38],
         callback="fired_AB2",
+        summary="blocked: Reverto is only available in PR states. It's used specifically to exit the PR review flow, but you're currently not responding to PR comments or in a PR review process",
     ),
     Rule(
         id="AB1",
@@ -1180,6 +1301,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[39],
         callback="fired_AB1",
+        summary="blocked: you must complete task integration with Accio first before returning to gathering. Your work is pending integration with the plan. Running Accio will properly process these results before continuing",
     ),
     Rule(
         id="L1",
@@ -1197,6 +1319,7 @@ RULES = (
         ),
         response=RESPONSES[40],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="A4",
@@ -1211,6 +1334,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[41],
         callback="fired_A4",
+        summary="no state change: remind user that all ACs are complete and suggest Finite (to add more ACs) or Reparo (for PR reviews)",
     ),
     Rule(
         id="AB3",
@@ -1225,6 +1349,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[42],
         callback="fired_AB3",
+        summary="blocked: Expecto is only allowed in GATHER states because it enriches planning information from external resources. Use Finite to return to plan editing first, then you can use Expecto to enhance your plan with Atlassian resources",
     ),
     Rule(
         id="A5a",
@@ -1247,6 +1372,7 @@ RULES = (
         ),
         response=RESPONSES[43],
         callback="fired_A5a",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR2",
@@ -1268,6 +1394,7 @@ RULES = (
         ),
         response=RESPONSES[27],
         callback="fired_PR2",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_A**",
     ),
     Rule(
         id="PR4",
@@ -1289,6 +1416,7 @@ RULES = (
         ),
         response=RESPONSES[28],
         callback="fired_PR4",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_A**",
     ),
     Rule(
         id="AB2",
@@ -1303,6 +1431,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[44],
         callback="fired_AB2",
+        summary="blocked: Reverto is only available in PR states. It's used specifically to exit the PR review flow, but you're currently not responding to PR comments or in a PR review process",
     ),
     Rule(
         id="F2",
@@ -1317,6 +1446,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[45],
         callback="fired_F2",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="L1",
@@ -1334,6 +1464,7 @@ RULES = (
         ),
         response=RESPONSES[46],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="P1",
@@ -1361,6 +1492,7 @@ RULES = (
         ),
         response=RESPONSES[47],
         callback="fired_P1",
+        summary="moves to **PR_REVIEW_TASK_DRAFT_G**: creates `.ai/task/review-task.md` from its template",
     ),
     Rule(
         id="P1b",
@@ -1382,6 +1514,7 @@ RULES = (
         ),
         response=RESPONSES[48],
         callback="fired_P1b",
+        summary="moves to **ERROR_COMMENTS_MISSING_G**",
     ),
     Rule(
         id="PB2",
@@ -1396,6 +1529,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[49],
         callback="fired_PB2",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Reverto to exit PR flow first",
     ),
     Rule(
         id="PB4",
@@ -1410,6 +1544,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[50],
         callback="fired_PB4",
+        summary="blocked: you must complete the current PR review process or use Reverto to cancel it",
     ),
     Rule(
         id="V1",
@@ -1424,6 +1559,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[51],
         callback="fired_V1",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="PB3",
@@ -1438,6 +1574,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[52],
         callback="fired_PB3",
+        summary="blocked: you must first complete the PR review flow with Accio or exit with Reverto",
     ),
     Rule(
         id="L1",
@@ -1455,6 +1592,7 @@ RULES = (
         ),
         response=RESPONSES[53],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="P1",
@@ -1482,6 +1620,7 @@ RULES = (
         ),
         response=RESPONSES[54],
         callback="fired_P1",
+        summary="moves to **PR_REVIEW_TASK_DRAFT_A**: creates `.ai/task/review-task.md` from its template",
     ),
     Rule(
         id="P1b",
@@ -1503,6 +1642,7 @@ RULES = (
         ),
         response=RESPONSES[55],
         callback="fired_P1b",
+        summary="moves to **ERROR_COMMENTS_MISSING_A**",
     ),
     Rule(
         id="PB2",
@@ -1517,6 +1657,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[56],
         callback="fired_PB2",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Reverto to exit PR flow first",
     ),
     Rule(
         id="PB4",
@@ -1531,6 +1672,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[57],
         callback="fired_PB4",
+        summary="blocked: you must complete the current PR review process or use Reverto to cancel it",
     ),
     Rule(
         id="V2",
@@ -1549,6 +1691,7 @@ RULES = (
         ),
         response=RESPONSES[58],
         callback="fired_V2",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**",
     ),
     Rule(
         id="PB3",
@@ -1563,6 +1706,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[59],
         callback="fired_PB3",
+        summary="blocked: you must first complete the PR review flow with Accio or exit with Reverto",
     ),
     Rule(
         id="L1",
@@ -1580,6 +1724,7 @@ RULES = (
         ),
         response=RESPONSES[60],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="P2",
@@ -1601,6 +1746,7 @@ RULES = (
         ),
         response=RESPONSES[61],
         callback="fired_P2",
+        summary="moves to **PR_APPLIED_PENDING_ARCHIVE_G**",
     ),
     Rule(
         id="P2b",
@@ -1622,6 +1768,7 @@ RULES = (
         ),
         response=RESPONSES[62],
         callback="fired_P2b",
+        summary="moves to **ERROR_REVIEW_TASK_MISSING_G**",
     ),
     Rule(
         id="PB2b",
@@ -1636,6 +1783,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[63],
         callback="fired_PB2b",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Reverto to exit PR flow first",
     ),
     Rule(
         id="PB4",
@@ -1650,6 +1798,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[64],
         callback="fired_PB4",
+        summary="blocked: you must complete the current PR review process or use Reverto to cancel it",
     ),
     Rule(
         id="V1",
@@ -1664,6 +1813,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[65],
         callback="fired_V1",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="PB3",
@@ -1678,6 +1828,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[66],
         callback="fired_PB3",
+        summary="blocked: you must first complete the PR review flow with Accio or exit with Reverto",
     ),
     Rule(
         id="L1",
@@ -1695,6 +1846,7 @@ RULES = (
         ),
         response=RESPONSES[67],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="P2",
@@ -1716,6 +1868,7 @@ RULES = (
         ),
         response=RESPONSES[68],
         callback="fired_P2",
+        summary="moves to **PR_APPLIED_PENDING_ARCHIVE_A**",
     ),
     Rule(
         id="P2b",
@@ -1737,6 +1890,7 @@ RULES = (
         ),
         response=RESPONSES[69],
         callback="fired_P2b",
+        summary="moves to **ERROR_REVIEW_TASK_MISSING_A**",
     ),
     Rule(
         id="PB2b",
@@ -1751,6 +1905,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[70],
         callback="fired_PB2b",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Reverto to exit PR flow first",
     ),
     Rule(
         id="PB4",
@@ -1765,6 +1920,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[71],
         callback="fired_PB4",
+        summary="blocked: you must complete the current PR review process or use Reverto to cancel it",
     ),
     Rule(
         id="V2",
@@ -1783,6 +1939,7 @@ RULES = (
         ),
         response=RESPONSES[72],
         callback="fired_V2",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**",
     ),
     Rule(
         id="PB3",
@@ -1797,6 +1954,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[73],
         callback="fired_PB3",
+        summary="blocked: you must first complete the PR review flow with Accio or exit with Reverto",
     ),
     Rule(
         id="L1",
@@ -1814,6 +1972,7 @@ RULES = (
         ),
         response=RESPONSES[74],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="P3",
@@ -1842,6 +2001,7 @@ RULES = (
         ),
         response=RESPONSES[75],
         callback="fired_P3",
+        summary="moves to **GATHER_EDITING**: loads `.ai/task/review-task-results.md` for the AI; archives `.ai/task/comments.md`, `.ai/task/review-task.md` and `.ai/task/review-task-results.md` to `pr-reviews/pr-review-${date}/`",
     ),
     Rule(
         id="P3b",
@@ -1863,6 +2023,7 @@ RULES = (
         ),
         response=RESPONSES[76],
         callback="fired_P3b",
+        summary="moves to **ERROR_REVIEW_TASK_RESULTS_MISSING_G**",
     ),
     Rule(
         id="PB2d",
@@ -1877,6 +2038,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[77],
         callback="fired_PB2d",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Accio to archive current review results first",
     ),
     Rule(
         id="ER3",
@@ -1891,6 +2053,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[78],
         callback="fired_ER3",
+        summary="blocked: cannot start PR review until current task is completed. Use Accio first",
     ),
     Rule(
         id="PB1",
@@ -1905,6 +2068,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[79],
         callback="fired_PB1",
+        summary="blocked: you must first Accio to archive current review results",
     ),
     Rule(
         id="F3",
@@ -1919,6 +2083,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[80],
         callback="fired_F3",
+        summary="blocked: must Accio to archive current review results first",
     ),
     Rule(
         id="L1",
@@ -1936,6 +2101,7 @@ RULES = (
         ),
         response=RESPONSES[81],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="P3b",
@@ -1957,6 +2123,7 @@ RULES = (
         ),
         response=RESPONSES[82],
         callback="fired_P3b",
+        summary="moves to **ERROR_REVIEW_TASK_RESULTS_MISSING_A**",
     ),
     Rule(
         id="P4a",
@@ -1987,6 +2154,7 @@ RULES = (
         ),
         response=RESPONSES[83],
         callback="fired_P4a",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**: loads `.ai/task/review-task-results.md` for the AI; archives `.ai/task/comments.md`, `.ai/task/review-task.md` and `.ai/task/review-task-results.md` to `pr-reviews/pr-review-${date}/`",
     ),
     Rule(
         id="P4b",
@@ -2018,6 +2186,7 @@ RULES = (
         ),
         response=RESPONSES[84],
         callback="fired_P4b",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**: loads `.ai/task/review-task-results.md` for the AI; archives `.ai/task/comments.md`, `.ai/task/review-task.md` and `.ai/task/review-task-results.md` to `pr-reviews/pr-review-${date}/`; creates `.ai/task/task.md` from its template",
     ),
     Rule(
         id="PB2d",
@@ -2032,6 +2201,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[85],
         callback="fired_PB2d",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Accio to archive current review results first",
     ),
     Rule(
         id="ER3",
@@ -2046,6 +2216,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[86],
         callback="fired_ER3",
+        summary="blocked: cannot start PR review until current task is completed. Use Accio first",
     ),
     Rule(
         id="PB1",
@@ -2060,6 +2231,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[87],
         callback="fired_PB1",
+        summary="blocked: you must first Accio to archive current review results",
     ),
     Rule(
         id="F3",
@@ -2074,6 +2246,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[88],
         callback="fired_F3",
+        summary="blocked: must Accio to archive current review results first",
     ),
     Rule(
         id="L1",
@@ -2091,6 +2264,7 @@ RULES = (
         ),
         response=RESPONSES[89],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="C3a",
@@ -2112,6 +2286,7 @@ RULES = (
         ),
         response=RESPONSES[90],
         callback="fired_C3a",
+        summary="moves to **PR_GATHERING_COMMENTS_G**",
     ),
     Rule(
         id="C3b",
@@ -2133,6 +2308,7 @@ RULES = (
         ),
         response=RESPONSES[91],
         callback="fired_C3b",
+        summary="moves to **ERROR_COMMENTS_MISSING_G**",
     ),
     Rule(
         id="PB6",
@@ -2147,6 +2323,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[92],
         callback="fired_PB6",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Reverto to cancel or Reparo to confirm, then Finite to return to plan editing",
     ),
     Rule(
         id="C1",
@@ -2170,6 +2347,7 @@ RULES = (
         ),
         response=RESPONSES[93],
         callback="fired_C1",
+        summary="moves to **PR_GATHERING_COMMENTS_G**: deletes `.ai/task/comments.md`; creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="V1",
@@ -2184,6 +2362,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[94],
         callback="fired_V1",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="PB5",
@@ -2198,6 +2377,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[95],
         callback="fired_PB5",
+        summary="blocked: you must first confirm or cancel the restart operation using Reparo or Reverto",
     ),
     Rule(
         id="L1",
@@ -2215,6 +2395,7 @@ RULES = (
         ),
         response=RESPONSES[96],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="C3a",
@@ -2236,6 +2417,7 @@ RULES = (
         ),
         response=RESPONSES[97],
         callback="fired_C3a",
+        summary="moves to **PR_GATHERING_COMMENTS_A**",
     ),
     Rule(
         id="C3b",
@@ -2257,6 +2439,7 @@ RULES = (
         ),
         response=RESPONSES[98],
         callback="fired_C3b",
+        summary="moves to **ERROR_COMMENTS_MISSING_A**",
     ),
     Rule(
         id="PB6",
@@ -2271,6 +2454,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[99],
         callback="fired_PB6",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Reverto to cancel or Reparo to confirm, then Finite to return to plan editing",
     ),
     Rule(
         id="C1",
@@ -2294,6 +2478,7 @@ RULES = (
         ),
         response=RESPONSES[100],
         callback="fired_C1",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: deletes `.ai/task/comments.md`; creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="V2",
@@ -2312,6 +2497,7 @@ RULES = (
         ),
         response=RESPONSES[101],
         callback="fired_V2",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**",
     ),
     Rule(
         id="PB5",
@@ -2326,6 +2512,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[102],
         callback="fired_PB5",
+        summary="blocked: you must first confirm or cancel the restart operation using Reparo or Reverto",
     ),
     Rule(
         id="L1",
@@ -2343,6 +2530,7 @@ RULES = (
         ),
         response=RESPONSES[103],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="C3c",
@@ -2364,6 +2552,7 @@ RULES = (
         ),
         response=RESPONSES[104],
         callback="fired_C3c",
+        summary="moves to **PR_REVIEW_TASK_DRAFT_G**",
     ),
     Rule(
         id="C3d",
@@ -2385,6 +2574,7 @@ RULES = (
         ),
         response=RESPONSES[105],
         callback="fired_C3d",
+        summary="moves to **ERROR_REVIEW_TASK_MISSING_G**",
     ),
     Rule(
         id="PB6",
@@ -2399,6 +2589,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[106],
         callback="fired_PB6",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Reverto to cancel or Reparo to confirm, then Finite to return to plan editing",
     ),
     Rule(
         id="C2",
@@ -2427,6 +2618,7 @@ RULES = (
         ),
         response=RESPONSES[107],
         callback="fired_C2",
+        summary="moves to **PR_GATHERING_COMMENTS_G**: deletes `.ai/task/comments.md`, `.ai/task/review-task.md` and `.ai/task/review-task-results.md`; creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="V1",
@@ -2441,6 +2633,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[108],
         callback="fired_V1",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="PB5",
@@ -2455,6 +2648,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[109],
         callback="fired_PB5",
+        summary="blocked: you must first confirm or cancel the restart operation using Reparo or Reverto",
     ),
     Rule(
         id="L1",
@@ -2472,6 +2666,7 @@ RULES = (
         ),
         response=RESPONSES[110],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="C3c",
@@ -2493,6 +2688,7 @@ RULES = (
         ),
         response=RESPONSES[111],
         callback="fired_C3c",
+        summary="moves to **PR_REVIEW_TASK_DRAFT_A**",
     ),
     Rule(
         id="C3d",
@@ -2514,6 +2710,7 @@ RULES = (
         ),
         response=RESPONSES[112],
         callback="fired_C3d",
+        summary="moves to **ERROR_REVIEW_TASK_MISSING_A**",
     ),
     Rule(
         id="PB6",
@@ -2528,6 +2725,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[113],
         callback="fired_PB6",
+        summary="blocked: Expecto is only allowed in GATHER states. Use Reverto to cancel or Reparo to confirm, then Finite to return to plan editing",
     ),
     Rule(
         id="C2",
@@ -2556,6 +2754,7 @@ RULES = (
         ),
         response=RESPONSES[114],
         callback="fired_C2",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: deletes `.ai/task/comments.md`, `.ai/task/review-task.md` and `.ai/task/review-task-results.md`; creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="V2",
@@ -2574,6 +2773,7 @@ RULES = (
         ),
         response=RESPONSES[115],
         callback="fired_V2",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**",
     ),
     Rule(
         id="PB5",
@@ -2588,6 +2788,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[116],
         callback="fired_PB5",
+        summary="blocked: you must first confirm or cancel the restart operation using Reparo or Reverto",
     ),
     Rule(
         id="L1",
@@ -2605,6 +2806,7 @@ RULES = (
         ),
         response=RESPONSES[117],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="R1",
@@ -2624,6 +2826,7 @@ RULES = (
         ),
         response=RESPONSES[118],
         callback="fired_R1",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**: creates `.ai/task/task.md` from its template",
     ),
     Rule(
         id="ER6",
@@ -2638,6 +2841,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[119],
         callback="fired_ER6",
+        summary="blocked: Expecto is only allowed in GATHER states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="A5a",
@@ -2660,6 +2864,7 @@ RULES = (
         ),
         response=RESPONSES[120],
         callback="fired_A5a",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR2",
@@ -2681,6 +2886,7 @@ RULES = (
         ),
         response=RESPONSES[27],
         callback="fired_PR2",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_A**",
     ),
     Rule(
         id="PR4",
@@ -2702,6 +2908,7 @@ RULES = (
         ),
         response=RESPONSES[28],
         callback="fired_PR4",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_A**",
     ),
     Rule(
         id="ER4",
@@ -2716,6 +2923,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[121],
         callback="fired_ER4",
+        summary="blocked: Reverto is only available in PR review states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="F1",
@@ -2730,6 +2938,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[122],
         callback="fired_F1",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="L1",
@@ -2747,6 +2956,7 @@ RULES = (
         ),
         response=RESPONSES[123],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="R2",
@@ -2776,6 +2986,7 @@ RULES = (
         ),
         response=RESPONSES[124],
         callback="fired_R2",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**: archives `.ai/task/task.md` and `.ai/task/task-results.md` to `tasks/task-${task_name}-${date}/`; loads `.ai/task/task-results.md` for the AI; creates `.ai/task/task.md` from its template",
     ),
     Rule(
         id="R3",
@@ -2802,6 +3013,7 @@ RULES = (
         ),
         response=RESPONSES[125],
         callback="fired_R3",
+        summary="moves to **ACHIEVE_TASK_DRAFTING**: archives `.ai/task/task.md` to `incomplete-task/`; creates `.ai/task/task.md` from its template; loads `.ai/task/plan.md` for the AI",
     ),
     Rule(
         id="ER6",
@@ -2816,6 +3028,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[126],
         callback="fired_ER6",
+        summary="blocked: Expecto is only allowed in GATHER states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="A5a",
@@ -2838,6 +3051,7 @@ RULES = (
         ),
         response=RESPONSES[127],
         callback="fired_A5a",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR2",
@@ -2859,6 +3073,7 @@ RULES = (
         ),
         response=RESPONSES[27],
         callback="fired_PR2",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_A**",
     ),
     Rule(
         id="PR4",
@@ -2880,6 +3095,7 @@ RULES = (
         ),
         response=RESPONSES[28],
         callback="fired_PR4",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_A**",
     ),
     Rule(
         id="ER4",
@@ -2894,6 +3110,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[128],
         callback="fired_ER4",
+        summary="blocked: Reverto is only available in PR review states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="F1",
@@ -2908,6 +3125,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[129],
         callback="fired_F1",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="L1",
@@ -2925,6 +3143,7 @@ RULES = (
         ),
         response=RESPONSES[130],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="R4",
@@ -2942,6 +3161,7 @@ RULES = (
         ),
         response=RESPONSES[131],
         callback="fired_R4",
+        summary="moves to **GATHER_NEEDS_PLAN**: creates `.ai/task/plan.md` from its template",
     ),
     Rule(
         id="ER7",
@@ -2956,6 +3176,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[132],
         callback="fired_ER7",
+        summary="blocked: cannot run Expecto in the current state. Resolve the current issue with Accio first",
     ),
     Rule(
         id="ER3",
@@ -2970,6 +3191,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[133],
         callback="fired_ER3",
+        summary="blocked: cannot start PR review until current task is completed. Use Accio first",
     ),
     Rule(
         id="ER4",
@@ -2984,6 +3206,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[134],
         callback="fired_ER4",
+        summary="blocked: Reverto is only available in PR review states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="ER1",
@@ -2998,6 +3221,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[135],
         callback="fired_ER1",
+        summary="blocked: no plan to return to, must Accio to create one first",
     ),
     Rule(
         id="L1",
@@ -3015,6 +3239,7 @@ RULES = (
         ),
         response=RESPONSES[136],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="R5a",
@@ -3037,6 +3262,7 @@ RULES = (
         ),
         response=RESPONSES[137],
         callback="fired_R5a",
+        summary="moves to **PR_GATHERING_COMMENTS_G**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="ER6",
@@ -3051,6 +3277,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[138],
         callback="fired_ER6",
+        summary="blocked: Expecto is only allowed in GATHER states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="A5b",
@@ -3073,6 +3300,7 @@ RULES = (
         ),
         response=RESPONSES[139],
         callback="fired_A5b",
+        summary="moves to **PR_GATHERING_COMMENTS_G**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR5",
@@ -3094,6 +3322,7 @@ RULES = (
         ),
         response=RESPONSES[4],
         callback="fired_PR5",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_G**",
     ),
     Rule(
         id="PR6",
@@ -3115,6 +3344,7 @@ RULES = (
         ),
         response=RESPONSES[5],
         callback="fired_PR6",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_G**",
     ),
     Rule(
         id="ER4",
@@ -3129,6 +3359,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[140],
         callback="fired_ER4",
+        summary="blocked: Reverto is only available in PR review states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="F1",
@@ -3143,6 +3374,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[141],
         callback="fired_F1",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="L1",
@@ -3160,6 +3392,7 @@ RULES = (
         ),
         response=RESPONSES[142],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="R5b",
@@ -3182,6 +3415,7 @@ RULES = (
         ),
         response=RESPONSES[143],
         callback="fired_R5b",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="ER6",
@@ -3196,6 +3430,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[144],
         callback="fired_ER6",
+        summary="blocked: Expecto is only allowed in GATHER states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="A5b",
@@ -3218,6 +3453,7 @@ RULES = (
         ),
         response=RESPONSES[145],
         callback="fired_A5b",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR5",
@@ -3239,6 +3475,7 @@ RULES = (
         ),
         response=RESPONSES[27],
         callback="fired_PR5",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_A**",
     ),
     Rule(
         id="PR6",
@@ -3260,6 +3497,7 @@ RULES = (
         ),
         response=RESPONSES[28],
         callback="fired_PR6",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_A**",
     ),
     Rule(
         id="ER4",
@@ -3274,6 +3512,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[146],
         callback="fired_ER4",
+        summary="blocked: Reverto is only available in PR review states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="F1",
@@ -3288,6 +3527,7 @@ RULES = (
         actions=(Action("set_state", (), "GATHER_EDITING", "Update state to GATHER_EDITING"),),
         response=RESPONSES[147],
         callback="fired_F1",
+        summary="moves to **GATHER_EDITING**",
     ),
     Rule(
         id="L1",
@@ -3305,6 +3545,7 @@ RULES = (
         ),
         response=RESPONSES[148],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="R6a",
@@ -3332,6 +3573,7 @@ RULES = (
         ),
         response=RESPONSES[149],
         callback="fired_R6a",
+        summary="moves to **PR_REVIEW_TASK_DRAFT_G**: creates `.ai/task/review-task.md` from its template",
     ),
     Rule(
         id="R7a",
@@ -3353,6 +3595,7 @@ RULES = (
         ),
         response=RESPONSES[150],
         callback="fired_R7a",
+        summary="moves to **ERROR_COMMENTS_MISSING_G**",
     ),
     Rule(
         id="ER8",
@@ -3367,6 +3610,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[151],
         callback="fired_ER8",
+        summary="blocked: Expecto is only allowed in GATHER states. Resolve the current error first with Accio",
     ),
     Rule(
         id="A5b",
@@ -3389,6 +3633,7 @@ RULES = (
         ),
         response=RESPONSES[152],
         callback="fired_A5b",
+        summary="moves to **PR_GATHERING_COMMENTS_G**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR5",
@@ -3410,6 +3655,7 @@ RULES = (
         ),
         response=RESPONSES[4],
         callback="fired_PR5",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_G**",
     ),
     Rule(
         id="PR6",
@@ -3431,6 +3677,7 @@ RULES = (
         ),
         response=RESPONSES[5],
         callback="fired_PR6",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_G**",
     ),
     Rule(
         id="ER4",
@@ -3445,6 +3692,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[153],
         callback="fired_ER4",
+        summary="blocked: Reverto is only available in PR review states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="ER2",
@@ -3459,6 +3707,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[154],
         callback="fired_ER2",
+        summary="blocked: use Accio to recreate the review task first",
     ),
     Rule(
         id="L1",
@@ -3476,6 +3725,7 @@ RULES = (
         ),
         response=RESPONSES[155],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="R6a",
@@ -3503,6 +3753,7 @@ RULES = (
         ),
         response=RESPONSES[156],
         callback="fired_R6a",
+        summary="moves to **PR_REVIEW_TASK_DRAFT_A**: creates `.ai/task/review-task.md` from its template",
     ),
     Rule(
         id="R7a",
@@ -3524,6 +3775,7 @@ RULES = (
         ),
         response=RESPONSES[157],
         callback="fired_R7a",
+        summary="moves to **ERROR_COMMENTS_MISSING_A**",
     ),
     Rule(
         id="ER8",
@@ -3538,6 +3790,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[158],
         callback="fired_ER8",
+        summary="blocked: Expecto is only allowed in GATHER states. Resolve the current error first with Accio",
     ),
     Rule(
         id="A5b",
@@ -3560,6 +3813,7 @@ RULES = (
         ),
         response=RESPONSES[159],
         callback="fired_A5b",
+        summary="moves to **PR_GATHERING_COMMENTS_A**: creates an empty `.ai/task/comments.md`",
     ),
     Rule(
         id="PR5",
@@ -3581,6 +3835,7 @@ RULES = (
         ),
         response=RESPONSES[27],
         callback="fired_PR5",
+        summary="moves to **PR_CONFIRM_RESTART_COMMENTS_A**",
     ),
     Rule(
         id="PR6",
@@ -3602,6 +3857,7 @@ RULES = (
         ),
         response=RESPONSES[28],
         callback="fired_PR6",
+        summary="moves to **PR_CONFIRM_RESTART_TASK_A**",
     ),
     Rule(
         id="ER4",
@@ -3616,6 +3872,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[160],
         callback="fired_ER4",
+        summary="blocked: Reverto is only available in PR review states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="ER2",
@@ -3630,6 +3887,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[161],
         callback="fired_ER2",
+        summary="blocked: use Accio to recreate the review task first",
     ),
     Rule(
         id="L1",
@@ -3647,6 +3905,7 @@ RULES = (
         ),
         response=RESPONSES[162],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="R8a",
@@ -3668,6 +3927,7 @@ RULES = (
         ),
         response=RESPONSES[163],
         callback="fired_R8a",
+        summary="moves to **PR_REVIEW_TASK_DRAFT_G**",
     ),
     Rule(
         id="R8b",
@@ -3689,6 +3949,7 @@ RULES = (
         ),
         response=RESPONSES[164],
         callback="fired_R8b",
+        summary="moves to **ERROR_REVIEW_TASK_MISSING_G**",
     ),
     Rule(
         id="ER8",
@@ -3703,6 +3964,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[165],
         callback="fired_ER8",
+        summary="blocked: Expecto is only allowed in GATHER states. Resolve the current error first with Accio",
     ),
     Rule(
         id="ER3",
@@ -3717,6 +3979,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[166],
         callback="fired_ER3",
+        summary="blocked: cannot start PR review until current task is completed. Use Accio first",
     ),
     Rule(
         id="ER4",
@@ -3731,6 +3994,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[167],
         callback="fired_ER4",
+        summary="blocked: Reverto is only available in PR review states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="ER2",
@@ -3745,6 +4009,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[168],
         callback="fired_ER2",
+        summary="blocked: use Accio to recreate the review task first",
     ),
     Rule(
         id="L1",
@@ -3762,6 +4027,7 @@ RULES = (
         ),
         response=RESPONSES[169],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
     Rule(
         id="R8a",
@@ -3783,6 +4049,7 @@ RULES = (
         ),
         response=RESPONSES[170],
         callback="fired_R8a",
+        summary="moves to **PR_REVIEW_TASK_DRAFT_A**",
     ),
     Rule(
         id="R8b",
@@ -3804,6 +4071,7 @@ RULES = (
         ),
         response=RESPONSES[171],
         callback="fired_R8b",
+        summary="moves to **ERROR_REVIEW_TASK_MISSING_A**",
     ),
     Rule(
         id="ER8",
@@ -3818,6 +4086,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[172],
         callback="fired_ER8",
+        summary="blocked: Expecto is only allowed in GATHER states. Resolve the current error first with Accio",
     ),
     Rule(
         id="ER3",
@@ -3832,6 +4101,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[173],
         callback="fired_ER3",
+        summary="blocked: cannot start PR review until current task is completed. Use Accio first",
     ),
     Rule(
         id="ER4",
@@ -3846,6 +4116,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[174],
         callback="fired_ER4",
+        summary="blocked: Reverto is only available in PR review states. Resolve the current error first with Accio or Finite",
     ),
     Rule(
         id="ER2",
@@ -3860,6 +4131,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[175],
         callback="fired_ER2",
+        summary="blocked: use Accio to recreate the review task first",
     ),
     Rule(
         id="L1",
@@ -3877,6 +4149,7 @@ RULES = (
         ),
         response=RESPONSES[176],
         callback="fired_L1",
+        summary="no state change: display current state and valid actions for the current state",
     ),
 )
 

@@ -54,9 +54,21 @@ class _Record:
 
 
 class State(_Record):
-    """A state, with the words the spec uses for it."""
+    """A state, with the words the spec uses for it.
 
-    __slots__ = ("name", "family", "description", "indicators", "valid_actions")
+    `evidence` is what its Indicators say about the files, as (guard, expected)
+    pairs; `inferable` says that is all they say, so `spell repair` may choose it.
+    """
+
+    __slots__ = (
+        "name",
+        "family",
+        "description",
+        "indicators",
+        "valid_actions",
+        "evidence",
+        "inferable",
+    )
 
     def __init__(
         self,
@@ -65,12 +77,16 @@ class State(_Record):
         description: str,
         indicators: str,
         valid_actions: tuple[str, ...],
+        evidence: tuple[tuple[str, bool], ...] = (),
+        inferable: bool = False,
     ) -> None:
         self.name = name
         self.family = family
         self.description = description
         self.indicators = indicators
         self.valid_actions = valid_actions
+        self.evidence = evidence
+        self.inferable = inferable
 
 
 class Action(_Record):
@@ -90,7 +106,8 @@ class Rule(_Record):
 
     `kind` is "transition", "blocked" or "noop"; `dest` is the state after the rule
     fires (the source itself when the state does not change). `conditions` must all
-    hold and `unless` must all fail for the rule to fire.
+    hold and `unless` must all fail for the rule to fire. `summary` says in a line
+    what casting the spell does when this rule wins.
     """
 
     __slots__ = (
@@ -106,6 +123,7 @@ class Rule(_Record):
         "actions",
         "response",
         "callback",
+        "summary",
     )
 
     def __init__(
@@ -122,6 +140,7 @@ class Rule(_Record):
         actions: tuple[Action, ...],
         response: str,
         callback: str,
+        summary: str = "",
     ) -> None:
         self.id = id
         self.line = line
@@ -135,6 +154,7 @@ class Rule(_Record):
         self.actions = actions
         self.response = response
         self.callback = callback
+        self.summary = summary
 
     @property
     def changes_state(self) -> bool:

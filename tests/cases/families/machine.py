@@ -41,6 +41,8 @@ STATES = (
         description="Writing the plan",
         indicators="",
         valid_actions=("Advance", "Peek"),
+        evidence=(),
+        inferable=False,
     ),
     State(
         name="WORKING",
@@ -48,6 +50,8 @@ STATES = (
         description="Doing the work",
         indicators="",
         valid_actions=("Advance", "Peek"),
+        evidence=(),
+        inferable=False,
     ),
     State(
         name="REVIEW_P",
@@ -55,6 +59,8 @@ STATES = (
         description="Reviewing, entered from planning",
         indicators="",
         valid_actions=("Advance", "Leave", "Peek"),
+        evidence=(),
+        inferable=False,
     ),
     State(
         name="REVIEW_W",
@@ -62,6 +68,8 @@ STATES = (
         description="Reviewing, entered from work",
         indicators="",
         valid_actions=("Advance", "Leave", "Peek"),
+        evidence=(),
+        inferable=False,
     ),
     State(
         name="MISSING_NOTES_P",
@@ -69,6 +77,8 @@ STATES = (
         description="notes.md is gone (from planning)",
         indicators="",
         valid_actions=("Advance", "Peek"),
+        evidence=(),
+        inferable=False,
     ),
     State(
         name="MISSING_NOTES_W",
@@ -76,13 +86,15 @@ STATES = (
         description="notes.md is gone (from work)",
         indicators="",
         valid_actions=("Advance", "Peek"),
+        evidence=(),
+        inferable=False,
     ),
 )
 
-# Guard -> (probe, argument): the question each guard asks the workspace.
+# Guard -> (probe, argument, words when true, words when false).
 ATOMS = {
-    "notes_md_exists": ("exists", "notes.md"),
-    "plan_md_exists": ("exists", "plan.md"),
+    "notes_md_exists": ("exists", "notes.md", "notes.md exists", "notes.md missing"),
+    "plan_md_exists": ("exists", "plan.md", "plan.md exists", "plan.md missing"),
 }
 
 RESPONSES = (
@@ -125,6 +137,7 @@ RULES = (
         actions=(Action("create", ("notes.md",), "", "Create empty notes.md"),),
         response=RESPONSES[0],
         callback="fired_A1",
+        summary="moves to **REVIEW_P**: creates an empty `.review/notes.md`",
     ),
     Rule(
         id="A2",
@@ -139,6 +152,7 @@ RULES = (
         actions=(Action("set_state", (), "WORKING", "Update state to WORKING"),),
         response=RESPONSES[1],
         callback="fired_A2",
+        summary="moves to **WORKING**",
     ),
     Rule(
         id="A3",
@@ -153,6 +167,7 @@ RULES = (
         actions=(Action("set_state", (), "REVIEW_P", "Update state to REVIEW_P"),),
         response=RESPONSES[2],
         callback="fired_A3",
+        summary="moves to **REVIEW_P**",
     ),
     Rule(
         id="B1",
@@ -167,6 +182,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[3],
         callback="fired_B1",
+        summary="blocked: Leave only works during a review",
     ),
     Rule(
         id="P1",
@@ -181,6 +197,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[4],
         callback="fired_P1",
+        summary="no state change: show the current state",
     ),
     Rule(
         id="A4",
@@ -195,6 +212,7 @@ RULES = (
         actions=(Action("create", ("notes.md",), "", "Create empty notes.md"),),
         response=RESPONSES[5],
         callback="fired_A4",
+        summary="moves to **REVIEW_W**: creates an empty `.review/notes.md`",
     ),
     Rule(
         id="B1",
@@ -209,6 +227,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[6],
         callback="fired_B1",
+        summary="blocked: Leave only works during a review",
     ),
     Rule(
         id="P1",
@@ -223,6 +242,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[7],
         callback="fired_P1",
+        summary="no state change: show the current state",
     ),
     Rule(
         id="R1",
@@ -237,6 +257,7 @@ RULES = (
         actions=(Action("load", ("notes.md",), "", "Load notes.md content into memory"),),
         response=RESPONSES[8],
         callback="fired_R1",
+        summary="loads `.review/notes.md` for the AI",
     ),
     Rule(
         id="R2",
@@ -253,6 +274,7 @@ RULES = (
         ),
         response=RESPONSES[9],
         callback="fired_R2",
+        summary="moves to **MISSING_NOTES_P**",
     ),
     Rule(
         id="L1",
@@ -267,6 +289,7 @@ RULES = (
         actions=(Action("set_state", (), "PLANNING", "Update state to PLANNING"),),
         response=RESPONSES[10],
         callback="fired_L1",
+        summary="moves to **PLANNING**",
     ),
     Rule(
         id="P1",
@@ -281,6 +304,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[11],
         callback="fired_P1",
+        summary="no state change: show the current state",
     ),
     Rule(
         id="R1",
@@ -295,6 +319,7 @@ RULES = (
         actions=(Action("load", ("notes.md",), "", "Load notes.md content into memory"),),
         response=RESPONSES[12],
         callback="fired_R1",
+        summary="loads `.review/notes.md` for the AI",
     ),
     Rule(
         id="R2",
@@ -311,6 +336,7 @@ RULES = (
         ),
         response=RESPONSES[13],
         callback="fired_R2",
+        summary="moves to **MISSING_NOTES_W**",
     ),
     Rule(
         id="L2",
@@ -325,6 +351,7 @@ RULES = (
         actions=(Action("set_state", (), "WORKING", "Update state to WORKING"),),
         response=RESPONSES[14],
         callback="fired_L2",
+        summary="moves to **WORKING**",
     ),
     Rule(
         id="P1",
@@ -339,6 +366,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[15],
         callback="fired_P1",
+        summary="no state change: show the current state",
     ),
     Rule(
         id="M1",
@@ -353,6 +381,7 @@ RULES = (
         actions=(Action("create", ("notes.md",), "", "Create new notes.md"),),
         response=RESPONSES[16],
         callback="fired_M1",
+        summary="moves to **REVIEW_P**: creates an empty `.review/notes.md`",
     ),
     Rule(
         id="B1",
@@ -367,6 +396,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[17],
         callback="fired_B1",
+        summary="blocked: Leave only works during a review",
     ),
     Rule(
         id="P1",
@@ -381,6 +411,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[18],
         callback="fired_P1",
+        summary="no state change: show the current state",
     ),
     Rule(
         id="M1",
@@ -395,6 +426,7 @@ RULES = (
         actions=(Action("create", ("notes.md",), "", "Create new notes.md"),),
         response=RESPONSES[19],
         callback="fired_M1",
+        summary="moves to **REVIEW_W**: creates an empty `.review/notes.md`",
     ),
     Rule(
         id="B1",
@@ -409,6 +441,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[20],
         callback="fired_B1",
+        summary="blocked: Leave only works during a review",
     ),
     Rule(
         id="P1",
@@ -423,6 +456,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[21],
         callback="fired_P1",
+        summary="no state change: show the current state",
     ),
 )
 

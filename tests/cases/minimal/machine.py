@@ -40,6 +40,8 @@ STATES = (
         description="The door is closed",
         indicators="`door/open.flag` missing",
         valid_actions=("Open", "Close"),
+        evidence=(("open_flag_exists", False),),
+        inferable=True,
     ),
     State(
         name="OPEN",
@@ -47,11 +49,15 @@ STATES = (
         description="The door is open",
         indicators="`door/open.flag` exists",
         valid_actions=("Close",),
+        evidence=(("open_flag_exists", True),),
+        inferable=True,
     ),
 )
 
-# Guard -> (probe, argument): the question each guard asks the workspace.
-ATOMS = {}
+# Guard -> (probe, argument, words when true, words when false).
+ATOMS = {
+    "open_flag_exists": ("exists", "open.flag", "open.flag exists", "open.flag missing"),
+}
 
 RESPONSES = (
     "## Response to the AI\n\nTell the developer the door is open\n\n## Response to the Developer\n\n### What Just Happened\nYou cast **Open**: created an empty `door/open.flag`. The workflow moved from **CLOSED** to **OPEN**.\n\n### Where We Are\n**OPEN**: The door is open\n\n### Available Spells\n{{available_spells}}\n\n### Next Steps\n{{next_steps}}\n",
@@ -78,6 +84,7 @@ RULES = (
         ),
         response=RESPONSES[0],
         callback="fired_D1",
+        summary="moves to **OPEN**: creates an empty `door/open.flag`",
     ),
     Rule(
         id="D3",
@@ -92,6 +99,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[1],
         callback="fired_D3",
+        summary="no effect: the door is already closed",
     ),
     Rule(
         id="D4",
@@ -106,6 +114,7 @@ RULES = (
         actions=(Action("no_change", (), "", "No state change"),),
         response=RESPONSES[2],
         callback="fired_D4",
+        summary="blocked: the door is already open",
     ),
     Rule(
         id="D2",
@@ -123,6 +132,7 @@ RULES = (
         ),
         response=RESPONSES[3],
         callback="fired_D2",
+        summary="moves to **CLOSED**: deletes `door/open.flag`",
     ),
 )
 
@@ -136,6 +146,10 @@ class Model:
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
         self.fired = None
+
+    def open_flag_exists(self) -> bool:
+        "open.flag exists. The file exists in the workspace folder."
+        return self.facts.check("exists", "open.flag")
 
     def fired_D1(self) -> None:
         self.fired = "D1"

@@ -40,6 +40,8 @@ STATES = (
         description="Drafting a task",
         indicators="",
         valid_actions=("Next", "Reset"),
+        evidence=(),
+        inferable=False,
     ),
     State(
         name="DONE",
@@ -47,6 +49,8 @@ STATES = (
         description="The task is done; results wait to be archived",
         indicators="",
         valid_actions=("Next", "Reset"),
+        evidence=(),
+        inferable=False,
     ),
     State(
         name="CONFIRM_RESET",
@@ -54,12 +58,14 @@ STATES = (
         description="Reset asked; waiting for a choice",
         indicators="",
         valid_actions=("Reset", "Next"),
+        evidence=(),
+        inferable=False,
     ),
 )
 
-# Guard -> (probe, argument): the question each guard asks the workspace.
+# Guard -> (probe, argument, words when true, words when false).
 ATOMS = {
-    "task_md_exists": ("exists", "task.md"),
+    "task_md_exists": ("exists", "task.md", "task.md exists", "task.md missing"),
 }
 
 RESPONSES = (
@@ -86,6 +92,7 @@ RULES = (
         actions=(Action("set_state", (), "DONE", "Update state to DONE"),),
         response=RESPONSES[0],
         callback="fired_T1",
+        summary="moves to **DONE**",
     ),
     Rule(
         id="T2",
@@ -103,6 +110,7 @@ RULES = (
         ),
         response=RESPONSES[1],
         callback="fired_T2",
+        summary="creates `.tasks/task.md` from its template",
     ),
     Rule(
         id="T4",
@@ -117,6 +125,7 @@ RULES = (
         actions=(Action("set_state", (), "CONFIRM_RESET", "Update state to CONFIRM_RESET"),),
         response=RESPONSES[2],
         callback="fired_T4",
+        summary="moves to **CONFIRM_RESET**",
     ),
     Rule(
         id="T3",
@@ -143,6 +152,7 @@ RULES = (
         ),
         response=RESPONSES[3],
         callback="fired_T3",
+        summary="moves to **DRAFTING**: archives `.tasks/task.md` and `.tasks/results.md` to `done/${task_name}-${date}/`; loads `.tasks/results.md` for the AI; creates `.tasks/task.md` from its template",
     ),
     Rule(
         id="T4",
@@ -157,6 +167,7 @@ RULES = (
         actions=(Action("set_state", (), "CONFIRM_RESET", "Update state to CONFIRM_RESET"),),
         response=RESPONSES[2],
         callback="fired_T4",
+        summary="moves to **CONFIRM_RESET**",
     ),
     Rule(
         id="T6",
@@ -171,6 +182,7 @@ RULES = (
         actions=(Action("set_state", (), "DRAFTING", "Update state to DRAFTING"),),
         response=RESPONSES[4],
         callback="fired_T6",
+        summary="moves to **DRAFTING**",
     ),
     Rule(
         id="T5",
@@ -188,6 +200,7 @@ RULES = (
         ),
         response=RESPONSES[5],
         callback="fired_T5",
+        summary="moves to **DRAFTING**: deletes `.tasks/task.md` and `.tasks/results.md`",
     ),
 )
 
