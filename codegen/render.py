@@ -173,6 +173,7 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "callbacks": sorted(callback_of.items(), key=lambda item: item[1]),
         "responses": list(responses),
         "rules": rules,
+        "moves": moves(spec),
     }
 
 
@@ -186,6 +187,18 @@ def render_machine(spec: Spec, module: str) -> str:
     return black.format_str(source, mode=BLACK_MODE)
 
 
+def moves(spec: Spec) -> list[tuple[str, str, str]]:
+    """(source, dest, spells) for every move between states that can happen: the
+    rules that win in some world."""
+    analysis = Analysis(spec)
+    found: dict[tuple[str, str], list[str]] = {}
+    for rule in (r for st in spec.states for r in analysis.moves[st.name]):
+        labels = found.setdefault((rule.source, rule.dest), [])
+        if rule.spell not in labels:
+            labels.append(rule.spell)
+    return [(src, dst, " / ".join(labels)) for (src, dst), labels in found.items()]
+
+
 def render_diagram(spec: Spec) -> str:
     """A mermaid state diagram of the moves between states, drawn by `transitions`.
 
@@ -193,16 +206,8 @@ def render_diagram(spec: Spec) -> str:
     """
     from transitions.extensions.diagrams import GraphMachine
 
-    analysis = Analysis(spec)
-    moves: dict[tuple[str, str], list[str]] = {}
-    for rule in (r for st in spec.states for r in analysis.moves[st.name]):
-        if rule.changes_state:
-            labels = moves.setdefault((rule.source, rule.dest), [])
-            if rule.spell not in labels:
-                labels.append(rule.spell)
     transitions = [
-        {"trigger": " / ".join(labels), "source": src, "dest": dst}
-        for (src, dst), labels in moves.items()
+        {"trigger": label, "source": src, "dest": dst} for src, dst, label in moves(spec)
     ]
 
     class Diagram:

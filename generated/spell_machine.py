@@ -18,6 +18,9 @@ from spellbook.tables import Action, Rule, State
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
+    from typing import Any
+
     from spellbook.tables import Facts
 
 SPEC = "spec/STATE_MACHINE.md"
@@ -4153,6 +4156,101 @@ RULES = (
     ),
 )
 
+# (source, dest, spells) for every move between states that can happen, for diagrams.
+MOVES = (
+    ("GATHER_NEEDS_PLAN", "GATHER_EDITING", "Accio"),
+    ("GATHER_NEEDS_PLAN", "PR_GATHERING_COMMENTS_G", "Reparo"),
+    ("GATHER_NEEDS_PLAN", "PR_CONFIRM_RESTART_COMMENTS_G", "Reparo"),
+    ("GATHER_NEEDS_PLAN", "PR_CONFIRM_RESTART_TASK_G", "Reparo"),
+    ("GATHER_EDITING", "ACHIEVE_TASK_DRAFTING", "Accio"),
+    ("GATHER_EDITING", "ERROR_PLAN_MISSING", "Accio"),
+    ("GATHER_EDITING", "PR_GATHERING_COMMENTS_G", "Reparo"),
+    ("GATHER_EDITING", "PR_CONFIRM_RESTART_COMMENTS_G", "Reparo"),
+    ("GATHER_EDITING", "PR_CONFIRM_RESTART_TASK_G", "Reparo"),
+    ("ACHIEVE_TASK_DRAFTING", "ERROR_PLAN_MISSING", "Accio"),
+    ("ACHIEVE_TASK_DRAFTING", "ACHIEVE_TASK_EXECUTED", "Accio"),
+    ("ACHIEVE_TASK_DRAFTING", "ERROR_TASK_MISSING", "Accio"),
+    ("ACHIEVE_TASK_DRAFTING", "ACHIEVE_COMPLETE", "Accio"),
+    ("ACHIEVE_TASK_DRAFTING", "PR_GATHERING_COMMENTS_A", "Reparo"),
+    ("ACHIEVE_TASK_DRAFTING", "PR_CONFIRM_RESTART_COMMENTS_A", "Reparo"),
+    ("ACHIEVE_TASK_DRAFTING", "PR_CONFIRM_RESTART_TASK_A", "Reparo"),
+    ("ACHIEVE_TASK_DRAFTING", "GATHER_EDITING", "Finite"),
+    ("ACHIEVE_TASK_EXECUTED", "ERROR_PLAN_MISSING", "Accio"),
+    ("ACHIEVE_TASK_EXECUTED", "ACHIEVE_TASK_DRAFTING", "Accio"),
+    ("ACHIEVE_TASK_EXECUTED", "ERROR_TASK_RESULTS_MISSING", "Accio"),
+    ("ACHIEVE_TASK_EXECUTED", "ERROR_TASK_MISSING", "Accio"),
+    ("ACHIEVE_TASK_EXECUTED", "PR_GATHERING_COMMENTS_A", "Reparo"),
+    ("ACHIEVE_TASK_EXECUTED", "PR_CONFIRM_RESTART_COMMENTS_A", "Reparo"),
+    ("ACHIEVE_TASK_EXECUTED", "PR_CONFIRM_RESTART_TASK_A", "Reparo"),
+    ("ACHIEVE_COMPLETE", "PR_GATHERING_COMMENTS_A", "Reparo"),
+    ("ACHIEVE_COMPLETE", "PR_CONFIRM_RESTART_COMMENTS_A", "Reparo"),
+    ("ACHIEVE_COMPLETE", "PR_CONFIRM_RESTART_TASK_A", "Reparo"),
+    ("ACHIEVE_COMPLETE", "GATHER_EDITING", "Finite"),
+    ("PR_GATHERING_COMMENTS_G", "PR_REVIEW_TASK_DRAFT_G", "Accio"),
+    ("PR_GATHERING_COMMENTS_G", "ERROR_COMMENTS_MISSING_G", "Accio"),
+    ("PR_GATHERING_COMMENTS_G", "GATHER_EDITING", "Reverto"),
+    ("PR_GATHERING_COMMENTS_A", "PR_REVIEW_TASK_DRAFT_A", "Accio"),
+    ("PR_GATHERING_COMMENTS_A", "ERROR_COMMENTS_MISSING_A", "Accio"),
+    ("PR_GATHERING_COMMENTS_A", "ACHIEVE_TASK_DRAFTING", "Reverto"),
+    ("PR_REVIEW_TASK_DRAFT_G", "PR_APPLIED_PENDING_ARCHIVE_G", "Accio"),
+    ("PR_REVIEW_TASK_DRAFT_G", "ERROR_REVIEW_TASK_MISSING_G", "Accio"),
+    ("PR_REVIEW_TASK_DRAFT_G", "GATHER_EDITING", "Reverto"),
+    ("PR_REVIEW_TASK_DRAFT_A", "PR_APPLIED_PENDING_ARCHIVE_A", "Accio"),
+    ("PR_REVIEW_TASK_DRAFT_A", "ERROR_REVIEW_TASK_MISSING_A", "Accio"),
+    ("PR_REVIEW_TASK_DRAFT_A", "ACHIEVE_TASK_DRAFTING", "Reverto"),
+    ("PR_APPLIED_PENDING_ARCHIVE_G", "GATHER_EDITING", "Accio"),
+    ("PR_APPLIED_PENDING_ARCHIVE_G", "ERROR_REVIEW_TASK_RESULTS_MISSING_G", "Accio"),
+    ("PR_APPLIED_PENDING_ARCHIVE_A", "ERROR_REVIEW_TASK_RESULTS_MISSING_A", "Accio"),
+    ("PR_APPLIED_PENDING_ARCHIVE_A", "ACHIEVE_TASK_DRAFTING", "Accio"),
+    ("PR_CONFIRM_RESTART_COMMENTS_G", "PR_GATHERING_COMMENTS_G", "Accio / Reparo"),
+    ("PR_CONFIRM_RESTART_COMMENTS_G", "ERROR_COMMENTS_MISSING_G", "Accio"),
+    ("PR_CONFIRM_RESTART_COMMENTS_G", "GATHER_EDITING", "Reverto"),
+    ("PR_CONFIRM_RESTART_COMMENTS_A", "PR_GATHERING_COMMENTS_A", "Accio / Reparo"),
+    ("PR_CONFIRM_RESTART_COMMENTS_A", "ERROR_COMMENTS_MISSING_A", "Accio"),
+    ("PR_CONFIRM_RESTART_COMMENTS_A", "ACHIEVE_TASK_DRAFTING", "Reverto"),
+    ("PR_CONFIRM_RESTART_TASK_G", "PR_REVIEW_TASK_DRAFT_G", "Accio"),
+    ("PR_CONFIRM_RESTART_TASK_G", "ERROR_REVIEW_TASK_MISSING_G", "Accio"),
+    ("PR_CONFIRM_RESTART_TASK_G", "PR_GATHERING_COMMENTS_G", "Reparo"),
+    ("PR_CONFIRM_RESTART_TASK_G", "GATHER_EDITING", "Reverto"),
+    ("PR_CONFIRM_RESTART_TASK_A", "PR_REVIEW_TASK_DRAFT_A", "Accio"),
+    ("PR_CONFIRM_RESTART_TASK_A", "ERROR_REVIEW_TASK_MISSING_A", "Accio"),
+    ("PR_CONFIRM_RESTART_TASK_A", "PR_GATHERING_COMMENTS_A", "Reparo"),
+    ("PR_CONFIRM_RESTART_TASK_A", "ACHIEVE_TASK_DRAFTING", "Reverto"),
+    ("ERROR_TASK_MISSING", "ACHIEVE_TASK_DRAFTING", "Accio"),
+    ("ERROR_TASK_MISSING", "PR_GATHERING_COMMENTS_A", "Reparo"),
+    ("ERROR_TASK_MISSING", "PR_CONFIRM_RESTART_COMMENTS_A", "Reparo"),
+    ("ERROR_TASK_MISSING", "PR_CONFIRM_RESTART_TASK_A", "Reparo"),
+    ("ERROR_TASK_MISSING", "GATHER_EDITING", "Finite"),
+    ("ERROR_TASK_RESULTS_MISSING", "ACHIEVE_TASK_DRAFTING", "Accio"),
+    ("ERROR_TASK_RESULTS_MISSING", "PR_GATHERING_COMMENTS_A", "Reparo"),
+    ("ERROR_TASK_RESULTS_MISSING", "PR_CONFIRM_RESTART_COMMENTS_A", "Reparo"),
+    ("ERROR_TASK_RESULTS_MISSING", "PR_CONFIRM_RESTART_TASK_A", "Reparo"),
+    ("ERROR_TASK_RESULTS_MISSING", "GATHER_EDITING", "Finite"),
+    ("ERROR_PLAN_MISSING", "GATHER_NEEDS_PLAN", "Accio"),
+    ("ERROR_COMMENTS_MISSING_G", "PR_GATHERING_COMMENTS_G", "Accio / Reparo"),
+    ("ERROR_COMMENTS_MISSING_G", "PR_CONFIRM_RESTART_COMMENTS_G", "Reparo"),
+    ("ERROR_COMMENTS_MISSING_G", "PR_CONFIRM_RESTART_TASK_G", "Reparo"),
+    ("ERROR_COMMENTS_MISSING_G", "GATHER_EDITING", "Finite"),
+    ("ERROR_COMMENTS_MISSING_A", "PR_GATHERING_COMMENTS_A", "Accio / Reparo"),
+    ("ERROR_COMMENTS_MISSING_A", "PR_CONFIRM_RESTART_COMMENTS_A", "Reparo"),
+    ("ERROR_COMMENTS_MISSING_A", "PR_CONFIRM_RESTART_TASK_A", "Reparo"),
+    ("ERROR_COMMENTS_MISSING_A", "GATHER_EDITING", "Finite"),
+    ("ERROR_REVIEW_TASK_MISSING_G", "PR_REVIEW_TASK_DRAFT_G", "Accio"),
+    ("ERROR_REVIEW_TASK_MISSING_G", "ERROR_COMMENTS_MISSING_G", "Accio"),
+    ("ERROR_REVIEW_TASK_MISSING_G", "PR_GATHERING_COMMENTS_G", "Reparo"),
+    ("ERROR_REVIEW_TASK_MISSING_G", "PR_CONFIRM_RESTART_COMMENTS_G", "Reparo"),
+    ("ERROR_REVIEW_TASK_MISSING_G", "PR_CONFIRM_RESTART_TASK_G", "Reparo"),
+    ("ERROR_REVIEW_TASK_MISSING_A", "PR_REVIEW_TASK_DRAFT_A", "Accio"),
+    ("ERROR_REVIEW_TASK_MISSING_A", "ERROR_COMMENTS_MISSING_A", "Accio"),
+    ("ERROR_REVIEW_TASK_MISSING_A", "PR_GATHERING_COMMENTS_A", "Reparo"),
+    ("ERROR_REVIEW_TASK_MISSING_A", "PR_CONFIRM_RESTART_COMMENTS_A", "Reparo"),
+    ("ERROR_REVIEW_TASK_MISSING_A", "PR_CONFIRM_RESTART_TASK_A", "Reparo"),
+    ("ERROR_REVIEW_TASK_RESULTS_MISSING_G", "PR_REVIEW_TASK_DRAFT_G", "Accio"),
+    ("ERROR_REVIEW_TASK_RESULTS_MISSING_G", "ERROR_REVIEW_TASK_MISSING_G", "Accio"),
+    ("ERROR_REVIEW_TASK_RESULTS_MISSING_A", "PR_REVIEW_TASK_DRAFT_A", "Accio"),
+    ("ERROR_REVIEW_TASK_RESULTS_MISSING_A", "ERROR_REVIEW_TASK_MISSING_A", "Accio"),
+)
+
 
 class Model:
     """A workflow's state. Guards ask `facts` about the workspace; callbacks record the rule."""
@@ -4468,18 +4566,27 @@ class Model:
         raise NotImplementedError("bound by build()")
 
 
-def build(model: Model, initial: str = INITIAL) -> Machine:
+def build(model: Model, initial: str = INITIAL, sources: Collection[str] | None = None) -> Machine:
     """A `transitions` Machine over `model`, starting in `initial`.
 
+    With `sources`, only the rules from those states are added (more can be added
+    later with `transitions_from`); a process that casts once needs only a few.
     The model's trigger methods are declared above for type checkers; the machine
     binds them (`model_override=True`).
     """
     return Machine(
         model=model,
         states=[state.name for state in STATES],
-        transitions=[rule.transition() for rule in RULES],
+        transitions=[
+            rule.transition() for rule in RULES if sources is None or rule.source in sources
+        ],
         initial=initial,
         auto_transitions=False,
         model_override=True,
         ignore_invalid_triggers=True,
     )
+
+
+def transitions_from(state: str) -> list[dict[str, Any]]:
+    """The transitions of the rules from `state`, in priority order, for `add_transitions`."""
+    return [rule.transition() for rule in RULES if rule.source == state]

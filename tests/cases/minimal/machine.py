@@ -18,6 +18,9 @@ from spellbook.tables import Action, Rule, State
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
+    from typing import Any
+
     from spellbook.tables import Facts
 
 SPEC = "tests/cases/minimal/spec.md"
@@ -136,6 +139,12 @@ RULES = (
     ),
 )
 
+# (source, dest, spells) for every move between states that can happen, for diagrams.
+MOVES = (
+    ("CLOSED", "OPEN", "Open"),
+    ("OPEN", "CLOSED", "Close"),
+)
+
 
 class Model:
     """A workflow's state. Guards ask `facts` about the workspace; callbacks record the rule."""
@@ -178,18 +187,27 @@ class Model:
         raise NotImplementedError("bound by build()")
 
 
-def build(model: Model, initial: str = INITIAL) -> Machine:
+def build(model: Model, initial: str = INITIAL, sources: Collection[str] | None = None) -> Machine:
     """A `transitions` Machine over `model`, starting in `initial`.
 
+    With `sources`, only the rules from those states are added (more can be added
+    later with `transitions_from`); a process that casts once needs only a few.
     The model's trigger methods are declared above for type checkers; the machine
     binds them (`model_override=True`).
     """
     return Machine(
         model=model,
         states=[state.name for state in STATES],
-        transitions=[rule.transition() for rule in RULES],
+        transitions=[
+            rule.transition() for rule in RULES if sources is None or rule.source in sources
+        ],
         initial=initial,
         auto_transitions=False,
         model_override=True,
         ignore_invalid_triggers=True,
     )
+
+
+def transitions_from(state: str) -> list[dict[str, Any]]:
+    """The transitions of the rules from `state`, in priority order, for `add_transitions`."""
+    return [rule.transition() for rule in RULES if rule.source == state]
