@@ -21,12 +21,37 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from typing import Any, Protocol
 
     class Facts(Protocol):
         """Answers a guard: does `probe` hold for `arg` in the workspace right now?"""
 
         def check(self, probe: str, arg: str) -> bool: ...
+
+    class GeneratedMachine(Protocol):
+        """What a generated module (`spellbook.machines.<name>`) provides."""
+
+        SPEC: str
+        SPEC_SHA256: str
+        TITLE: str
+        STATE_FILE: str
+        WORKSPACE: str
+        INITIAL: str
+        SPELLS: tuple[str, ...]
+        TRIGGERS: dict[str, str]
+        STATES: tuple[State, ...]
+        ATOMS: dict[str, tuple[str, str, str, str]]
+        RESPONSES: tuple[str, ...]
+        RULES: tuple[Rule, ...]
+        MOVES: tuple[tuple[str, str, str], ...]
+        Model: Any
+
+        def build(
+            self, model: Any, initial: str = ..., sources: Collection[str] | None = ...
+        ) -> Any: ...
+
+        def transitions_from(self, state: str) -> list[dict[str, Any]]: ...
 
 
 def placeholder(name: str, arg: str = "") -> str:
@@ -170,3 +195,15 @@ class Rule(_Record):
             "unless": list(self.unless),
             "after": self.callback,
         }
+
+
+FILE_VERBS = frozenset({"create", "archive", "delete", "load", "extract"})
+
+
+class Done:
+    """What a rule's actions did, for its response."""
+
+    def __init__(self) -> None:
+        self.archive_path = ""
+        self.contents: dict[str, str | None] = {}
+        self.notes: list[str] = []

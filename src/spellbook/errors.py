@@ -1,0 +1,31 @@
+"""What can go wrong when casting, each with a message for the developer."""
+
+from __future__ import annotations
+
+
+class SpellbookError(Exception):
+    """Base of the runtime's errors; the message says what to do."""
+
+
+class UnknownSpell(SpellbookError):
+    """A spell the machine does not have."""
+
+
+class StateFileError(SpellbookError):
+    """The state file cannot be used: corrupt, wrong shape, unknown state, too large.
+
+    It is never overwritten; `spell repair` backs it up and starts a new one.
+    """
+
+
+class UnsafePath(SpellbookError):
+    """A path that would leave the workspace or pass through a symbolic link."""
+
+
+class ActionError(SpellbookError):
+    """A rule's action cannot be carried out as written (bad frontmatter, say);
+    nothing was changed."""
+
+
+class LockTimeout(SpellbookError):
+    """Another cast holds the workspace's lock for too long."""

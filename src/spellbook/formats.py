@@ -1,0 +1,148 @@
+"""State file formats: how a machine's state, context and history are kept on disk.
+
+The spell workflow keeps `.ai/task/state.json` as its spec describes:
+
+    {"current_state": "GATHER_EDITING", "context": {}, "history": [
+        {"timestamp": "2025-08-20T15:30:00Z", "transition": "GATHER_NEEDS_PLAN → GATHER_EDITING",
+         "trigger": "Accio", "rule": "G1", "outcome": "transition", "cast": "3f9c..."}]}
+
+A file that cannot be read as such is never rewritten: `StateFileError` says
+why, and `spell repair` backs it up and starts over.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Collection
+
+from spellbook.errors import StateFileError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+STATE_LIMIT = 10_000_000
+
+
+class Record:
+    """A machine's state file, read: the state, its context, its history, and any other keys."""
+
+    def __init__(
+        self,
+        state: str,
+        context: dict[str, Any] | None = None,
+        history: list[Any] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.state = state
+        self.context = context if context is not None else {}
+        self.history = history if history is not None else []
+        self.extra = extra if extra is not None else {}
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def dump(value: dict[str, Any], known: dict[int, tuple[int, bytes]] | None = None) -> bytes:
+    """JSON with one line per key, and one line per item of a list: readable, and made by
+    json's C encoder (which `indent=` would turn off).
+
+    `known` maps id(list) to (items, bytes): the encoding of that list's first items.
+    A caller that keeps a list alive and only appends to it passes the same `known`
+    each time, and only the new items are encoded.
+    """
+    parts = []
+    for key, item in value.items():
+        head = f"  {json.dumps(key)}: ".encode()
+        if isinstance(item, list) and item:
+            cached = known.get(id(item)) if known is not None else None
+            start, inner = cached if cached is not None and cached[0] <= len(item) else (0, b"")
+            added = ",\n".join("    " + _ENCODE(x) for x in item[start:]).encode("utf-8")
+            inner = inner + b",\n" + added if inner and added else inner or added
+            if known is not None:
+                known[id(item)] = (len(item), inner)
+            parts.append(head + b"[\n" + inner + b"\n  ]")
+        else:
+            parts.append(head + _ENCODE(item).encode("utf-8"))
+    return b"{\n" + b",\n".join(parts) + b"\n}\n"
+
+
+def now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def decode(data: bytes, shown: str) -> dict[str, Any]:
+    """A state file's JSON object, or StateFileError saying what is wrong with it."""
+    if len(data) > STATE_LIMIT:
+        raise StateFileError(
+            f"{shown} is {len(data) / 1e6:.1f} MB, more than the {STATE_LIMIT / 1e6:.0f} MB "
+            "a state file may be; run `spell repair` to back it up and start a new one"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise StateFileError(
+            f"{shown} is not UTF-8 text (byte {err.start}); run `spell repair`"
+        ) from None
+    if not text.strip():
+        raise StateFileError(f"{shown} is empty; run `spell repair`")
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise StateFileError(
+            f"{shown} is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}); "
+            "run `spell repair`"
+        ) from None
+    except RecursionError:
+        raise StateFileError(f"{shown} is nested too deeply; run `spell repair`") from None
+    if not isinstance(value, dict):
+        raise StateFileError(
+            f"{shown} holds a JSON {type(value).__name__}, not an object; run `spell repair`"
+        )
+    return value
+
+
+class SpellFormat:
+    """`{"current_state", "context", "history"}`, as the spell workflow's spec defines it."""
+
+    state_key = "current_state"
+
+    def read(self, data: bytes, shown: str, states: Collection[str]) -> Record:
+        value = decode(data, shown)
+        state = value.get(self.state_key)
+        if not isinstance(state, str):
+            raise StateFileError(f"{shown} has no {self.state_key} string; run `spell repair`")
+        if state not in states:
+            raise StateFileError(f"{shown} names unknown state {state[:80]!r}; run `spell repair`")
+        context = value.get("context", {})
+        history = value.get("history", [])
+        if not isinstance(context, dict) or not isinstance(history, list):
+            raise StateFileError(
+                f"{shown}: context must be an object and history a list; run `spell repair`"
+            )
+        extra = {k: v for k, v in value.items() if k not in (self.state_key, "context", "history")}
+        return Record(state, context, history, extra)
+
+    def write(self, record: Record, known: dict[int, tuple[int, bytes]] | None = None) -> bytes:
+        """The file's bytes; `known` caches the encoded history (see `dump`)."""
+        value = {self.state_key: record.state, "context": record.context, "history": record.history}
+        value.update(record.extra)
+        return dump(value, known)
+
+    def entry(
+        self, before: str, after: str, spell: str, rule: str | None, outcome: str, cast: str
+    ) -> dict[str, Any]:
+        return {
+            "timestamp": now(),
+            "transition": f"{before} → {after}",
+            "trigger": spell,
+            "rule": rule,
+            "outcome": outcome,
+            "cast": cast,
+        }
+
+    def last_state(self, value: dict[str, Any], states: Collection[str]) -> str | None:
+        """The state a damaged file still names, if it names a known one."""
+        state = value.get(self.state_key)
+        return state if isinstance(state, str) and state in states else None

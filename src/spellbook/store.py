@@ -1,0 +1,219 @@
+"""The workspace folder on disk: safe paths, exclusive creation, atomic replacement.
+
+Every path the runtime touches is a relative path inside the workspace folder
+(`.ai/task/` for the spell workflow), checked before use: no absolute paths, no
+`..`, and no symbolic link anywhere from the repository root down. Files are
+created exclusively (an existing file is never overwritten) and replaced only
+atomically: a temporary file in the same folder, written, flushed and synced,
+then `os.replace`, then the folder synced.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+from spellbook.errors import UnsafePath
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+class Workspace:
+    """The workspace folder `folder` (relative, e.g. `.ai/task`) of the repository `root`."""
+
+    def __init__(self, root: str, folder: str, durable: bool = True) -> None:
+        self.root = os.path.abspath(root)
+        self.folder = folder.strip("/")
+        self.base = os.path.join(self.root, self.folder) if self.folder else self.root
+        # Sync files and folders to the disk before a write counts as done. Off only
+        # for benchmarks of the rest of the work; a crash may then lose the last casts.
+        self.durable = durable
+        self._verified: set[str] = set()
+
+    def fresh(self) -> None:
+        """Start a cast: folders are checked for symbolic links again, once each."""
+        self._verified.clear()
+
+    # -- paths --
+
+    def path(self, rel: str) -> str:
+        """The absolute path of `rel`, after checking it names something inside the folder."""
+        parts = rel.replace("\\", "/").split("/")
+        if (
+            not rel
+            or rel.startswith(("/", "~"))
+            or "\0" in rel
+            or any(p in ("", ".", "..") for p in parts)
+            or (len(rel) > 1 and rel[1] == ":")
+        ):
+            raise UnsafePath(f"{rel!r} is not a path inside {self.folder or 'the repository'}/")
+        return os.path.join(self.base, *parts)
+
+    def shown(self, rel: str = "") -> str:
+        """How a path is named to the developer: relative to the repository root."""
+        return "/".join(p for p in (self.folder, rel) if p)
+
+    def check(self, rel: str = "") -> None:
+        """Refuse a symbolic link anywhere from the root to `rel`'s folder (or to `rel`)."""
+        parts = [p for p in self.folder.split("/") if p] + [p for p in rel.split("/") if p]
+        current = self.root
+        for part in parts:
+            current = os.path.join(current, part)
+            if current in self._verified:
+                continue
+            try:
+                mode = os.lstat(current).st_mode
+            except FileNotFoundError:
+                return
+            if stat.S_ISLNK(mode):
+                shown = os.path.relpath(current, self.root)
+                raise UnsafePath(f"{shown} is a symbolic link; refusing to follow it")
+            if stat.S_ISDIR(mode):
+                self._verified.add(current)
+
+    def ensure(self, rel: str = "") -> str:
+        """Make the folder `rel` (and the workspace folder), refusing symbolic links."""
+        self.check(rel)
+        parts = [p for p in self.folder.split("/") if p] + [p for p in rel.split("/") if p]
+        current = self.root
+        for part in parts:
+            current = os.path.join(current, part)
+            if current in self._verified:
+                continue
+            try:
+                os.mkdir(current, 0o755)
+            except FileExistsError:
+                if not stat.S_ISDIR(os.lstat(current).st_mode):
+                    raise UnsafePath(
+                        f"{os.path.relpath(current, self.root)} is not a folder"
+                    ) from None
+            self._verified.add(current)
+        return current
+
+    # -- reading --
+
+    def exists(self, rel: str) -> bool:
+        return os.path.lexists(self.path(rel))
+
+    def read_bytes(self, rel: str, limit: int) -> bytes | None:
+        """The file's bytes, or None if it does not exist. Refuses links; at most `limit`."""
+        self.check(rel)
+        try:
+            fd = os.open(self.path(rel), os.O_RDONLY | _NOFOLLOW)
+        except FileNotFoundError:
+            return None
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not reading it") from None
+            raise
+        with os.fdopen(fd, "rb", buffering=0) as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > limit:
+                raise TooLarge(self.shown(rel), size, limit)
+            # Read what fstat said is there (read(n) would first allocate n bytes),
+            # then anything appended since, up to the limit.
+            data = f.read(size) if size else b""
+            while len(data) <= limit and (more := f.read(max(size, 65536))):
+                data += more
+            if len(data) > limit:
+                raise TooLarge(self.shown(rel), len(data), limit)
+            return data
+
+    def read_text(self, rel: str, limit: int) -> str | None:
+        data = self.read_bytes(rel, limit)
+        return None if data is None else data.decode("utf-8", "replace")
+
+    # -- writing --
+
+    def create(self, rel: str, text: str) -> bool:
+        """Write a new file; False (and nothing written) if something is already there."""
+        self.ensure(os.path.dirname(rel))
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
+        try:
+            fd = os.open(self.path(rel), flags, 0o644)
+        except FileExistsError:
+            return False
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            self._sync(f.fileno())
+        self._sync_folder(os.path.dirname(self.path(rel)))
+        return True
+
+    def replace(self, rel: str, data: bytes) -> None:
+        """Atomically make `rel` hold `data`: a reader sees the old file or the new one."""
+        folder = self.ensure(os.path.dirname(rel))
+        target = self.path(rel)
+        if os.path.islink(target):
+            raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not replacing it")
+        tmp = os.path.join(folder, f".{os.path.basename(rel)}.{os.getpid()}.{os.urandom(4).hex()}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                self._sync(f.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+            raise
+        self._sync_folder(folder)
+
+    def move(self, src: str, dest: str) -> None:
+        """Move a file to a path where nothing is; never overwrites."""
+        self.check(src)
+        self.ensure(os.path.dirname(dest))
+        target = self.path(dest)
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "not overwriting", self.shown(dest))
+        os.rename(self.path(src), target)
+        self._verified.discard(self.path(src))
+        self._sync_folder(os.path.dirname(target))
+        self._sync_folder(os.path.dirname(self.path(src)))
+
+    def new_folder(self, rel: str) -> str:
+        """Make a folder that did not exist: `rel`, or `rel-2`, `rel-3`, ... if it did."""
+        rel = rel.strip("/")
+        self.ensure(os.path.dirname(rel))
+        for n in range(1, 10_000):
+            candidate = rel if n == 1 else f"{rel}-{n}"
+            try:
+                os.mkdir(self.path(candidate), 0o755)
+            except FileExistsError:
+                continue
+            self._sync_folder(os.path.dirname(self.path(candidate)))
+            return candidate
+        raise OSError(errno.EEXIST, "no free folder name", self.shown(rel))
+
+    def _sync(self, fd: int) -> None:
+        if self.durable:
+            os.fsync(fd)
+
+    def _sync_folder(self, folder: str) -> None:
+        if self.durable:
+            _sync_folder(folder)
+
+
+class TooLarge(UnsafePath):
+    """A file larger than the runtime will read."""
+
+    def __init__(self, shown: str, size: int, limit: int) -> None:
+        super().__init__(
+            f"{shown} is {size / 1e6:.1f} MB; more than the {limit / 1e6:.0f} MB the runtime reads"
+        )
+
+
+def _sync_folder(folder: str) -> None:
+    """Make a rename or a new name in `folder` durable (a no-op where folders cannot sync)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

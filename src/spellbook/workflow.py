@@ -1,0 +1,394 @@
+"""Casting spells against a workspace: `Workflow(root).cast("accio")`.
+
+One cast, under the workspace's lock: read the state file (a missing one means
+the initial state), let the generated machine pick the rule for the spell in
+that state (its guards read the files), carry out the rule's actions, append
+one history entry, write the state file atomically, and fill in the response.
+Every cast appends exactly one entry, whatever its outcome.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import import_module
+
+from spellbook.errors import ActionError, StateFileError, UnknownSpell, UnsafePath
+from spellbook.formats import STATE_LIMIT, Record, SpellFormat, decode, now
+from spellbook.lock import Lock
+from spellbook.probes import Facts
+from spellbook.responses import fenced, fill, spell_values, unhandled, with_notes
+from spellbook.store import TooLarge, Workspace
+from spellbook.tables import FILE_VERBS, Done, Rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from spellbook.tables import GeneratedMachine
+
+DEFAULT_MACHINE = "spellbook.machines.spell_machine"
+
+LOCK_FILE = ".state.lock"
+
+
+class CastResult:
+    """What one cast did: the rule that fired (or None), its outcome, the states, the response.
+
+    `outcome` is "transition" (the state changed), "noop" (it did not, and the spell
+    was not refused), "blocked" (the spec refuses the spell here) or "unhandled"
+    (no rule covers the files as they are).
+    """
+
+    __slots__ = ("spell", "rule", "outcome", "before", "after", "response", "archive", "notes")
+
+    def __init__(
+        self,
+        spell: str,
+        rule: str | None,
+        outcome: str,
+        before: str,
+        after: str,
+        response: str,
+        archive: str = "",
+        notes: tuple[str, ...] = (),
+    ) -> None:
+        self.spell = spell
+        self.rule = rule
+        self.outcome = outcome
+        self.before = before
+        self.after = after
+        self.response = response
+        self.archive = archive
+        self.notes = notes
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __repr__(self) -> str:
+        return (
+            f"CastResult({self.spell} in {self.before}: {self.outcome} by {self.rule} "
+            f"-> {self.after})"
+        )
+
+
+def outcome_of(rule: Rule) -> str:
+    if rule.kind == "blocked":
+        return "blocked"
+    return "transition" if rule.changes_state else "noop"
+
+
+class Workflow:
+    """A workspace and the machine that runs it (the spell workflow unless told otherwise)."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] = ".",
+        machine: GeneratedMachine | None = None,
+        state_format: SpellFormat | None = None,
+        durable: bool = True,
+    ) -> None:
+        if machine is None:
+            machine = import_module(DEFAULT_MACHINE)
+        self.machine: GeneratedMachine = machine
+        self.format = state_format or SpellFormat()
+        self.workspace = Workspace(os.fspath(root), machine.WORKSPACE, durable)
+        self._engine: tuple[Any, Any] | None = None
+        self._loaded: set[str] = set()
+        # The state file as this workflow last read or wrote it, parsed, with its history
+        # entries' encodings: a cast that finds the same bytes skips parsing and encodes
+        # only its new entry. Anything else on disk is read afresh.
+        self._known: tuple[bytes, Record] | None = None
+        self._encoded: dict[int, tuple[int, bytes]] = {}
+        # What each spell would do, by (state, every guard's value): a pure function of those.
+        self._previews: dict[tuple[str, tuple[bool, ...]], dict[str, Rule | None]] = {}
+        self.state_file = machine.STATE_FILE[len(machine.WORKSPACE) :].lstrip("/")
+        self.states = {s.name: s for s in machine.STATES}
+        self.rules: dict[tuple[str, str, str], Rule] = {
+            (r.source, r.spell, r.id): r for r in machine.RULES
+        }
+        self.spells = {s.lower(): s for s in machine.SPELLS}
+        self.spells.update({t: s for s, t in machine.TRIGGERS.items()})
+
+    # -- names and state --
+
+    def spell(self, name: str) -> str:
+        """The spell's name as the spec writes it; `accio`, `Accio` and `ACCIO` are one spell."""
+        found: str | None = self.spells.get(name.strip().lower())
+        if found is None:
+            raise UnknownSpell(
+                f"unknown spell {name!r}; the spells are {', '.join(self.machine.SPELLS)}"
+            )
+        return found
+
+    def _state_bytes(self) -> bytes | None:
+        try:
+            return self.workspace.read_bytes(self.state_file, STATE_LIMIT)
+        except TooLarge as err:
+            raise StateFileError(str(err)) from None
+
+    def read(self) -> Record:
+        """The state file as it is (the initial state if there is none yet)."""
+        data = self._state_bytes()
+        if data is None:
+            return Record(self.machine.INITIAL)
+        return self.format.read(data, self.workspace.shown(self.state_file), self.states)
+
+    @property
+    def state(self) -> str:
+        return self.read().state
+
+    def engine(self, state: str) -> tuple[Any, Any]:
+        """The model and its machine, in `state`, with fresh facts; built once per workflow.
+
+        The machine gets a state's rules the first time it is in that state: a cast
+        needs only the rules from where it starts and from where it ends.
+        """
+        if self._engine is None:
+            model = self.machine.Model(Facts(self.workspace))
+            self._engine = (model, self.machine.build(model, initial=state, sources=(state,)))
+            self._loaded.add(state)
+        model, machine = self._engine
+        if state not in self._loaded:
+            machine.add_transitions(self.machine.transitions_from(state))
+            self._loaded.add(state)
+        model.facts = Facts(self.workspace)
+        model.fired = None
+        machine.set_state(state, model=model)
+        return model, machine
+
+    # -- casting --
+
+    def _load(self) -> Record:
+        """The state file under the lock, reusing the parse of bytes this workflow wrote."""
+        data = self._state_bytes()
+        if data is None:
+            self._forget()
+            return Record(self.machine.INITIAL)
+        if self._known is not None and data == self._known[0]:
+            return self._known[1]
+        self._forget()
+        record = self.format.read(data, self.workspace.shown(self.state_file), self.states)
+        self._known = (data, record)
+        return record
+
+    def _forget(self) -> None:
+        self._known = None
+        self._encoded = {}
+
+    def cast(self, spell: str) -> CastResult:
+        name = self.spell(spell)
+        self.workspace.fresh()
+        self.workspace.ensure()
+        with Lock(self.workspace.path(LOCK_FILE)):
+            record = self._load()
+            before = record.state
+            model, machine = self.engine(before)
+            getattr(model, self.machine.TRIGGERS[name])()
+            rule = self.rules.get((before, name, model.fired)) if model.fired else None
+            cast = os.urandom(6).hex()
+            done = Done()
+            if rule is not None and any(a.verb in FILE_VERBS for a in rule.actions):
+                from spellbook.actions import perform  # only rules that touch files need it
+
+                try:
+                    done = perform(rule, self.workspace)
+                except (ActionError, UnsafePath) as err:
+                    self._save(record, before, before, name, rule.id, "failed", cast)
+                    raise type(err)(f"{name} in {before}: {err} (nothing was changed)") from None
+            after = rule.dest if rule is not None else before
+            outcome = outcome_of(rule) if rule is not None else "unhandled"
+            self._save(record, before, after, name, rule.id if rule else None, outcome, cast)
+            model, machine = self.engine(after)
+            response = self._response(rule, name, before, after, done, model, machine)
+        return CastResult(
+            name,
+            rule.id if rule else None,
+            outcome,
+            before,
+            after,
+            response,
+            self.workspace.shown(done.archive_path) + "/" if done.archive_path else "",
+            tuple(done.notes),
+        )
+
+    def _save(
+        self,
+        record: Record,
+        before: str,
+        after: str,
+        spell: str,
+        rule: str | None,
+        outcome: str,
+        cast: str,
+    ) -> None:
+        try:
+            record.history.append(self.format.entry(before, after, spell, rule, outcome, cast))
+            record.state = after
+            data = self.format.write(record, self._encoded)
+            self.workspace.replace(self.state_file, data)
+        except BaseException:
+            self._forget()
+            raise
+        self._known = (data, record)
+
+    def preview(self, model: Any, machine: Any, state: str) -> dict[str, Rule | None]:
+        """For each spell, the rule that would win now in `state` (None if none would)."""
+        key = (state, tuple(getattr(model, guard)() for guard in self.machine.ATOMS))
+        known = self._previews.get(key)
+        if known is None:
+            known = self._previews[key] = self._dry_run(model, machine, state)
+        return known
+
+    def _dry_run(self, model: Any, machine: Any, state: str) -> dict[str, Rule | None]:
+        found: dict[str, Rule | None] = {}
+        for spell, trigger in self.machine.TRIGGERS.items():
+            model.fired = None
+            rule = None
+            if getattr(model, f"may_{trigger}")():
+                getattr(model, trigger)()
+                rule = self.rules.get((state, spell, model.fired))
+                machine.set_state(state, model=model)
+            found[spell] = rule
+        return found
+
+    def _response(
+        self,
+        rule: Rule | None,
+        spell: str,
+        before: str,
+        after: str,
+        done: Done,
+        model: Any,
+        machine: Any,
+    ) -> str:
+        values = spell_values(self.preview(model, machine, after))
+        if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
+            facts = self._facts(before, spell, model)
+            text = unhandled(
+                spell, before, self.states[before].description, facts, self.machine.SPEC
+            )
+        else:
+            text = rule.response
+            values["archive_path"] = self.workspace.shown(done.archive_path) + "/"
+            for name, content in done.contents.items():
+                values[f"content:{name}"] = fenced(content)
+        return with_notes(fill(text, values), done.notes)
+
+    def _facts(self, state: str, spell: str, model: Any) -> list[str]:
+        """The facts the cell's rules look at, as they are now, in words."""
+        guards = dict.fromkeys(
+            g
+            for r in self.machine.RULES
+            if (r.source, r.spell) == (state, spell)
+            for g in (*r.conditions, *r.unless)
+        )
+        words = []
+        for guard in guards:
+            _, _, yes, no = self.machine.ATOMS[guard]
+            words.append(yes if getattr(model, guard)() else no)
+        return words
+
+    # -- status, repair, diagram --
+
+    def status(self) -> dict[str, Any]:
+        """The current state, what each spell would do now, and the latest history."""
+        record = self.read()
+        model, machine = self.engine(record.state)
+        previews = self.preview(model, machine, record.state)
+        return {
+            "state": record.state,
+            "description": self.states[record.state].description,
+            "spells": {s: (r.summary if r else None) for s, r in previews.items()},
+            "history": record.history[-5:],
+        }
+
+    def repair(self) -> str:
+        """Replace an unusable state file: back it up, choose a state, say why."""
+        self.workspace.ensure()
+        with Lock(self.workspace.path(LOCK_FILE)):
+            shown = self.workspace.shown(self.state_file)
+            try:
+                record = self.read()
+            except StateFileError as err:
+                problem = str(err)
+            else:
+                return f"{shown} is fine: the workflow is in {record.state}; nothing to repair"
+            state, why, history = self._salvage()
+            backup = self._backup()
+            record = Record(state, {}, history)
+            record.history.append(
+                {
+                    "timestamp": now(),
+                    "transition": f"? → {state}",
+                    "trigger": "repair",
+                    "rule": None,
+                    "outcome": "repair",
+                    "cast": os.urandom(6).hex(),
+                }
+            )
+            self.workspace.replace(self.state_file, self.format.write(record))
+        return (
+            f"{shown} could not be used: {problem.split('; run')[0]}.\n"
+            f"Kept it as {backup}.\n"
+            f"Chose {state}: {why}.\n"
+            f"Started a new {shown} in {state}."
+        )
+
+    def _salvage(self) -> tuple[str, str, list[Any]]:
+        """The state to start again from, why, and any history worth keeping."""
+        value: dict[str, Any] = {}
+        try:
+            data = self.workspace.read_bytes(self.state_file, 10**7)
+            value = decode(data or b"", "")
+        except (StateFileError, UnsafePath, OSError):
+            pass  # whatever is wrong with the file, the workspace's files still tell
+        history = value.get("history") if isinstance(value.get("history"), list) else []
+        named = self.format.last_state(value, self.states)
+        if named is not None:
+            return named, "the damaged file still names it", list(history or [])
+        facts = Facts(self.workspace)
+        model = self.machine.Model(facts)
+        best: tuple[int, int] | None = None
+        chosen, because = self.machine.INITIAL, "no state's Indicators match the files"
+        for index, state in enumerate(self.machine.STATES):
+            if not state.inferable:
+                continue
+            held = [getattr(model, guard)() == want for guard, want in state.evidence]
+            if all(held) and (best is None or (len(held), index) > best):
+                best = (len(held), index)
+                chosen = state.name
+                because = "its Indicators match the files: " + ", ".join(
+                    self.machine.ATOMS[g][2 if want else 3] for g, want in state.evidence
+                )
+        return chosen, because, list(history or [])
+
+    def _backup(self) -> str:
+        stamp = now().replace(":", "").replace("-", "")
+        for n in range(1, 1000):
+            name = f"{self.state_file}.bad-{stamp}" + (f"-{n}" if n > 1 else "")
+            if not self.workspace.exists(name):
+                self.workspace.move(self.state_file, name)
+                return self.workspace.shown(name)
+        raise StateFileError("too many backups of the state file; remove some")
+
+    def diagram(self) -> str:
+        """A mermaid diagram of the machine with the current state highlighted."""
+        from transitions.extensions.diagrams import GraphMachine
+
+        class Diagram:
+            """The model the diagram is drawn for."""
+
+        model = Diagram()
+        GraphMachine(
+            model=model,
+            states=list(self.states),
+            transitions=[
+                {"trigger": label, "source": src, "dest": dst}
+                for src, dst, label in self.machine.MOVES
+            ],
+            initial=self.state,
+            auto_transitions=False,
+            graph_engine="mermaid",
+            title=self.machine.TITLE,
+        )
+        return str(model.get_graph().draw(None))  # type: ignore[attr-defined]
