@@ -1,0 +1,223 @@
+"""Hostile and broken input: a clear error or a safe refusal, no file outside .ai/task/
+touched, nothing lost, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spellbook import ActionError, StateFileError, UnsafePath, Workflow
+from tests.workspaces import TASK, files, history, plan, set_state, task, write
+
+EXIT_BAD_INPUT = 2
+
+
+def spell(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "spellbook", "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+BAD_STATES = {
+    "corrupt JSON": (b'{"current_state": "GATHER_EDITING",', "not valid JSON"),
+    "empty file": (b"", "is empty"),
+    "JSON array": (b'["GATHER_EDITING"]', "holds a JSON list"),
+    "wrong types": (b'{"current_state": 7}', "no current_state string"),
+    "history not a list": (
+        b'{"current_state": "GATHER_EDITING", "history": {}}',
+        "history a list",
+    ),
+    "unknown state": (b'{"current_state": "DONE_AND_DUSTED"}', "unknown state 'DONE_AND_DUSTED'"),
+    "not UTF-8": (b'{"current_state": "\xff"}', "not UTF-8"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_STATES), ids=list(BAD_STATES))
+def test_bad_state_file_is_refused_and_never_overwritten(tmp_path: Path, case: str) -> None:
+    data, words = BAD_STATES[case]
+    state = tmp_path / TASK / "state.json"
+    state.parent.mkdir(parents=True)
+    state.write_bytes(data)
+    before = files(tmp_path)
+    result = spell(tmp_path, "accio")
+    assert result.returncode == EXIT_BAD_INPUT
+    assert "Traceback" not in result.stderr
+    assert words in result.stderr and "spell repair" in result.stderr
+    assert files(tmp_path) == before
+
+
+def test_huge_state_file_is_refused_without_reading_it(tmp_path: Path) -> None:
+    state = tmp_path / TASK / "state.json"
+    state.parent.mkdir(parents=True)
+    with state.open("wb") as f:
+        f.write(b'{"current_state": "GATHER_EDITING", "history": ["')
+        f.write(b"x" * 50_000_000)
+        f.write(b'"]}')
+    size = state.stat().st_size
+    result = spell(tmp_path, "lumos")
+    assert result.returncode == EXIT_BAD_INPUT
+    assert "50.0 MB" in result.stderr and "Traceback" not in result.stderr
+    assert state.stat().st_size == size
+
+
+def test_repair_backs_up_and_infers_the_state_from_the_files(tmp_path: Path) -> None:
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    write(tmp_path, "task.md", task())
+    bad = tmp_path / TASK / "state.json"
+    bad.write_bytes(b"{ garbage")
+    result = spell(tmp_path, "repair")
+    assert result.returncode == 0, result.stderr
+    assert "Chose ACHIEVE_TASK_DRAFTING" in result.stdout
+    assert "task.md exists, task-results.md missing" in result.stdout
+    backups = list((tmp_path / TASK).glob("state.json.bad-*"))
+    assert [b.read_bytes() for b in backups] == [b"{ garbage"]
+    assert Workflow(tmp_path).state == "ACHIEVE_TASK_DRAFTING"
+    assert history(tmp_path)[-1]["trigger"] == "repair"
+    assert "nothing to repair" in spell(tmp_path, "repair").stdout
+
+
+def test_repair_keeps_a_state_the_damaged_file_still_names(tmp_path: Path) -> None:
+    set_state(tmp_path, "PR_REVIEW_TASK_DRAFT_A")
+    state = tmp_path / TASK / "state.json"
+    state.write_text(state.read_text().replace('"history": []', '"history": 5'))
+    assert (
+        "Chose PR_REVIEW_TASK_DRAFT_A: the damaged file still names it"
+        in spell(tmp_path, "repair").stdout
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["..", "../../etc", "a/b", "/etc/passwd", "with\x00nul", "x" * 300, "Upper", "", "-lead"],
+)
+def test_task_names_that_could_escape_are_refused(tmp_path: Path, name: str) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    write(tmp_path, "task.md", f"---\ntask_name: {json.dumps(name)}\n---\n")
+    write(tmp_path, "task-results.md", "results\n")
+    before = files(tmp_path)
+    with pytest.raises(ActionError, match=r"cannot name a folder|has no task_name"):
+        Workflow(tmp_path).cast("accio")
+    after = files(tmp_path)
+    state = after.pop(f"{TASK}/state.json")
+    before.pop(f"{TASK}/state.json")
+    assert after == before  # nothing moved, nothing created
+    assert json.loads(state)["history"][-1]["outcome"] == "failed"
+    assert json.loads(state)["current_state"] == "ACHIEVE_TASK_EXECUTED"
+
+
+@pytest.mark.parametrize(
+    "frontmatter",
+    [
+        "task_name: [a, b]",
+        "a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\nd: &d [*c, *c]\ntask_name: *d",
+        "task_name: !!python/object/apply:os.system ['echo owned']",
+        "task_name: 'ok\n",
+    ],
+)
+def test_frontmatter_that_is_not_a_plain_name_is_refused(tmp_path: Path, frontmatter: str) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    write(tmp_path, "task.md", f"---\n{frontmatter}\n---\n")
+    write(tmp_path, "task-results.md", "results\n")
+    result = spell(tmp_path, "accio")
+    assert result.returncode == EXIT_BAD_INPUT
+    assert "Traceback" not in result.stderr and "owned" not in result.stdout
+    assert (tmp_path / TASK / "task.md").is_file()
+
+
+def test_non_utf8_task_file_is_a_clean_error(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    (tmp_path / TASK / "task.md").write_bytes(b"---\ntask_name: caf\xe9\n---\n")
+    write(tmp_path, "task-results.md", "results\n")
+    result = spell(tmp_path, "accio")
+    assert result.returncode == EXIT_BAD_INPUT and "Traceback" not in result.stderr
+
+
+def _outside(tmp_path: Path) -> Path:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("untouched\n")
+    return outside
+
+
+def test_symlinked_archive_folder_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    outside = _outside(tmp_path)
+    set_state(root, "ACHIEVE_TASK_EXECUTED")
+    write(root, "plan.md", plan(unchecked=1))
+    write(root, "task.md", task("safe-name"))
+    write(root, "task-results.md", "results\n")
+    os.symlink(outside, root / TASK / "tasks")
+    before = files(root)
+    with pytest.raises(UnsafePath, match="symbolic link"):
+        Workflow(root).cast("accio")
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
+    after = files(root)
+    after.pop(f"{TASK}/state.json")
+    before.pop(f"{TASK}/state.json")
+    assert after == before
+
+
+@pytest.mark.parametrize("link", [".ai", ".ai/task"])
+def test_symlinked_workspace_is_refused(tmp_path: Path, link: str) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    outside = _outside(tmp_path)
+    if link == ".ai/task":
+        (root / ".ai").mkdir()
+    os.symlink(outside, root / link)
+    result = spell(root, "accio")
+    assert result.returncode == EXIT_BAD_INPUT
+    assert "symbolic link" in result.stderr and "Traceback" not in result.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
+
+
+def test_symlinked_state_file_is_not_read_or_replaced(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    outside = _outside(tmp_path)
+    (root / TASK).mkdir(parents=True)
+    os.symlink(outside / "keep.txt", root / TASK / "state.json")
+    with pytest.raises((UnsafePath, StateFileError)):
+        Workflow(root).cast("lumos")
+    assert (outside / "keep.txt").read_text() == "untouched\n"
+
+
+def test_existing_files_are_never_overwritten_by_create(tmp_path: Path) -> None:
+    write(tmp_path, "plan.md", "# My own plan\n")
+    result = Workflow(tmp_path).cast("accio")  # G1 would create plan.md from the template
+    assert result.rule == "G1"
+    assert (tmp_path / TASK / "plan.md").read_text() == "# My own plan\n"
+    assert "already exists; it was kept as it is" in result.response
+
+
+def test_archives_never_overwrite_each_other(tmp_path: Path) -> None:
+    for round_ in range(3):
+        set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+        write(tmp_path, "plan.md", plan(unchecked=1))
+        write(tmp_path, "task.md", task("same-name"))
+        write(tmp_path, "task-results.md", f"results {round_}\n")
+        assert Workflow(tmp_path).cast("accio").rule == "A2"
+    folders = sorted((tmp_path / TASK / "tasks").iterdir())
+    assert len(folders) == 3
+    assert sorted((f / "task-results.md").read_text() for f in folders) == [
+        "results 0\n",
+        "results 1\n",
+        "results 2\n",
+    ]
+
+
+def test_unknown_spell_lists_the_six(tmp_path: Path) -> None:
+    result = spell(tmp_path, "alohomora")
+    assert result.returncode == EXIT_BAD_INPUT
+    assert "Accio, Expecto, Reparo, Reverto, Finite, Lumos" in result.stderr
+    assert not (tmp_path / ".ai").exists()

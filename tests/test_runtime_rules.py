@@ -1,0 +1,69 @@
+"""Every rule that can win fires through the runtime, with real files, and the history says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegen import load_spec
+from codegen.model import Rule
+from spellbook import Workflow
+from tests.workspaces import history, plan, set_state, task, write
+from tests.worlds import World, winning_world
+
+ROOT = Path(__file__).resolve().parent.parent
+SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
+
+
+def lay_out(root: Path, world: World) -> None:
+    """Files in .ai/task/ that make every atom of `world` true or false as it says."""
+    value = {(a.probe, a.arg): v for a, v in world.items()}
+    for atom, present in world.items():
+        if atom.probe != "exists" or not present:
+            continue
+        if atom.arg == "plan.md":
+            has_ac = value.get(("has_ac", "plan.md"), False)
+            unchecked = value.get(("has_unchecked_ac", "plan.md"), has_ac)
+            text = plan(
+                checked=1 if has_ac and not unchecked else 0,
+                unchecked=1 if unchecked else 0,
+                atlassian=value.get(("has_atlassian_urls", "plan.md"), False),
+            )
+        elif atom.arg == "task.md":
+            text = task("rule-check")
+        else:
+            text = f"# {atom.arg}\n"
+        write(root, atom.arg, text)
+
+
+def fire(tmp: Path, rule: Rule, world: World) -> tuple[str | None, str]:
+    root = tmp / f"{rule.id}-{rule.source}"
+    lay_out(root, world)
+    set_state(root, rule.source)
+    result = Workflow(root).cast(rule.spell)
+    (entry,) = history(root)
+    recorded = str(entry["transition"]).split(" → ")[0]
+    assert recorded == rule.source
+    return entry["rule"], result.after  # type: ignore[return-value]
+
+
+def test_runtime_fires_every_rule_that_can_win(tmp_path: Path) -> None:
+    winnable = [(r, w) for r in SPEC.rules if (w := winning_world(SPEC, r)) is not None]
+    wrong = []
+    for rule, world in winnable:
+        fired, after = fire(tmp_path, rule, world)
+        if (fired, after) != (rule.id, rule.dest):
+            wrong.append(f"{rule.id}@{rule.source}: fired {fired} -> {after}")
+    share = (len(winnable) - len(wrong)) / len(winnable)
+    print(
+        f"\nruntime fired {len(winnable) - len(wrong)} of {len(winnable)} rules that can win "
+        f"({len(SPEC.rules)} expanded rules): {share:.0%}"
+    )
+    assert not wrong, wrong
+    assert share == 1.0
+
+
+def test_probe_for_every_glossary_probe() -> None:
+    from codegen.glossary import PROBES as GLOSSARY
+    from spellbook.probes import PROBES
+
+    assert set(GLOSSARY) - {"unknown"} == set(PROBES)

@@ -1,0 +1,53 @@
+"""Real workspaces for runtime tests: files in .ai/task/ written the way a developer would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+TASK = ".ai/task"
+
+
+def write(root: Path, name: str, text: str) -> Path:
+    path = root / TASK / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def remove(root: Path, name: str) -> None:
+    (root / TASK / name).unlink()
+
+
+def plan(checked: int = 0, unchecked: int = 1, atlassian: bool = False) -> str:
+    items = [f"- [x] done {i}" for i in range(checked)] + [
+        f"- [ ] to do {i}" for i in range(unchecked)
+    ]
+    link = "\nSee https://acme.atlassian.net/browse/ENG-42\n" if atlassian else ""
+    return "# Plan\n" + link + "\n## Acceptance Criteria\n\n" + "\n".join(items) + "\n\n## Notes\n"
+
+
+def task(name: str = "first-task") -> str:
+    return f"---\ntask_name: {name}\n---\n\n# Task\n\nDo the thing.\n"
+
+
+def set_state(root: Path, state: str, history: list[object] | None = None) -> None:
+    (root / TASK).mkdir(parents=True, exist_ok=True)
+    data = {"current_state": state, "context": {}, "history": history or []}
+    (root / TASK / "state.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def history(root: Path) -> list[dict[str, object]]:
+    data = json.loads((root / TASK / "state.json").read_text(encoding="utf-8"))
+    entries = data["history"]
+    assert isinstance(entries, list)
+    return entries
+
+
+def files(root: Path) -> dict[str, bytes]:
+    """Every file under root, by relative path, with its bytes (the lock file aside)."""
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != ".state.lock"
+    }
