@@ -19,6 +19,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,19 +33,22 @@ BUILD_MACHINE = (
     "    def check(self, probe, arg): return False\n"
     "m.build(m.Model(Facts()))",
 )
-TARGETS = {"import + build the spell machine": 1.15}
+TARGETS = {"import + build the spell machine": 1.15, "spell lumos": 1.25, "spell accio": 1.25}
+SPELL = str(Path(sys.executable).parent / "spell")
 
 
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def wall_time(code: str) -> float:
+def wall_time(code: str | list[str]) -> float:
+    """Wall time of `python -c code`, or of a command given as a list."""
+    command = [sys.executable, "-c", code] if isinstance(code, str) else code
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=ENV)
+    subprocess.run(command, check=True, cwd=ROOT, env=ENV, stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
-def measure(commands: list[tuple[str, str]], runs: int) -> dict[str, list[float]]:
+def measure(commands: list[tuple[str, str | list[str]]], runs: int) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {name: [] for name, _ in commands}
     for _, code in commands:  # warm the bytecode caches
         wall_time(code)
@@ -73,7 +77,20 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
     args = parser.parse_args()
-    commands = [BASELINE, BUILD_MACHINE]
+    lumos_root = tempfile.mkdtemp(prefix="bench-lumos-")
+    # Accio in GATHER_EDITING with a plan without criteria: G3, which keeps the state, so
+    # every run casts the same rule.
+    accio_root = tempfile.mkdtemp(prefix="bench-accio-")
+    os.makedirs(os.path.join(accio_root, ".ai", "task"))
+    with open(os.path.join(accio_root, ".ai", "task", "plan.md"), "w") as f:
+        f.write("# Plan\n\n## Acceptance Criteria\n\nNone yet.\n")
+    subprocess.run([SPELL, "--root", accio_root, "accio"], check=True, stdout=subprocess.DEVNULL)
+    commands: list[tuple[str, str | list[str]]] = [
+        BASELINE,
+        BUILD_MACHINE,
+        ("spell lumos", [SPELL, "--root", lumos_root, "lumos"]),
+        ("spell accio", [SPELL, "--root", accio_root, "accio"]),
+    ]
     times = measure(commands, args.runs)
     print(f"{args.runs} rounds, order alternating, {sys.executable}, bytecode cached")
     print("\n".join(table(times, BASELINE[0])))
