@@ -13,6 +13,11 @@ each:
   response for the AI.
 - `extract`: `Extract task_name from task.md frontmatter`: read a frontmatter
   value for folder names like `${task_name}`.
+- `mark`: `Mark the current feature tested in feature-list.json`: set the status
+  (`tested`, `blocked` or `pending`) of the session's current feature.
+- `select`: `Select the next pending feature in feature-list.json`: make the first
+  pending feature the current one (`feature_id`) and start its attempts at 1.
+- `increment`: `Increment attempts`: add one to a counter of the state file.
 - `set_state`: `Update state to STATE`: the rule's Next State.
 - `no_change`: `No state change`: nothing.
 - `instruct`: any other phrase, kept as an instruction for the AI.
@@ -47,6 +52,11 @@ _DELETE = re.compile(r"delete (?:the )?(?:existing )?(?P<files>.+)", re.I)
 _LOAD = re.compile(rf"load {_FILE}(?: content)?(?: into memory)?", re.I)
 _EXTRACT = re.compile(rf"extract (?P<key>\w+) from {_FILE} frontmatter", re.I)
 _SET_STATE = re.compile(r"update state to `?(?P<state>[\w\[\]/]+)`?", re.I)
+_MARK = re.compile(
+    rf"mark the (?:current )?feature (?:as )?(?P<status>tested|blocked|pending) in {_FILE}", re.I
+)
+_SELECT = re.compile(rf"select the next pending feature (?:in|from) {_FILE}", re.I)
+_INCREMENT = re.compile(r"increment (?:the )?(?P<counter>\w+)", re.I)
 _NO_CHANGE = re.compile(r"no state change", re.I)
 _ANGLE_VARIABLE = re.compile(r"<(\w+)>")
 _VARIABLE = re.compile(r"\$\{(\w+)\}")
@@ -81,6 +91,16 @@ def parse_action(phrase: str, workspace: str, extracted: set[str] | None = None)
     m = _SET_STATE.fullmatch(phrase)
     if m:
         return Action("set_state", phrase, target=m.group("state"))
+    m = _MARK.fullmatch(phrase)
+    if m:
+        file = _relative(m.group("file"), workspace)
+        return _checked(Action("mark", phrase, (file,), m.group("status").lower()))
+    m = _SELECT.fullmatch(phrase)
+    if m:
+        return _checked(Action("select", phrase, (_relative(m.group("file"), workspace),)))
+    m = _INCREMENT.fullmatch(phrase)
+    if m:
+        return Action("increment", phrase, target=m.group("counter"))
     m = _EXTRACT.fullmatch(phrase)
     if m:
         return _checked(

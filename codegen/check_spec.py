@@ -39,6 +39,8 @@ def check_unresolved_names(analysis: Analysis) -> Iterator[Finding]:
             message = (
                 f"rule {ref.rule}: Next State {ref.name} takes the source state's suffix{detail}"
             )
+        elif ref.column == "Target":
+            message = f"spell {ref.detail.split()[-1]}'s Target {ref.name!r} is not a state{hint}"
         elif ref.column == "Valid Actions":
             message = f"state {ref.state} lists unknown {what} {ref.name!r} in Valid Actions{hint}"
         else:

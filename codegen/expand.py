@@ -24,6 +24,7 @@ from codegen.model import (
     Spec,
     Spell,
     State,
+    StateSchema,
     Unresolved,
 )
 from codegen.parse import Document
@@ -44,6 +45,19 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
     for state in states:
         for action in state.valid_actions:
             resolver.spell(action.spell, "Valid Actions", action.line, None, state.name)
+    for spell in spells:
+        if spell.target and spell.target not in resolver.known_states:
+            resolver.unresolved.append(
+                Unresolved(
+                    "unknown_state",
+                    spell.target,
+                    "Target",
+                    spell.line,
+                    None,
+                    _suggest(spell.target, resolver.state_names),
+                    f"the target of {spell.name}",
+                )
+            )
     return Spec(
         path=path,
         sha256=sha256,
@@ -57,7 +71,23 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         rules=tuple(rules),
         unresolved=tuple(resolver.unresolved),
         duplicates=tuple(_duplicates(document)),
+        schema=state_schema(document.state_example, {s.name for s in states}),
     )
+
+
+def state_schema(example: dict[str, object] | None, states: set[str]) -> StateSchema:
+    """The state file's shape from the spec's example; the spell workflow's by default."""
+    if not example:
+        return StateSchema()
+    state_key = next(
+        (k for k, v in example.items() if isinstance(v, str) and v in states),
+        "current_state" if "current_state" in example else "state",
+    )
+    history = example.get("history")
+    first = history[0] if isinstance(history, list) and history else None
+    entry_keys = tuple(first) if isinstance(first, dict) else StateSchema().entry_keys
+    fields = tuple(k for k in example if k not in (state_key, "context", "history"))
+    return StateSchema(state_key, entry_keys, fields)
 
 
 _Named = TypeVar("_Named", State, Spell)

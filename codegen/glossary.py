@@ -64,6 +64,41 @@ PROBES: dict[str, Probe] = {
             implies=("exists",),
         ),
         Probe(
+            "has_pending",
+            "{arg} has a pending feature",
+            "{arg} has no pending feature",
+            'The feature list (`{"features": [{"id": ..., "status": ...}]}`) has a feature '
+            'whose status is "pending".',
+            implies=("exists",),
+        ),
+        Probe(
+            "has_next",
+            "{arg} has another pending feature",
+            "{arg} has no other pending feature",
+            "The feature list has a pending feature other than the session's current one "
+            "(`feature_id` in the state file).",
+            implies=("has_pending",),
+        ),
+        Probe(
+            "tests_pass",
+            "tests pass",
+            "tests fail",
+            "The project's test command exits with status 0: `test_command` in the feature "
+            "list, or the SPELLBOOK_TEST_COMMAND environment variable. It is run, not judged.",
+        ),
+        Probe(
+            "below",
+            "{counter} < {limit}",
+            "{counter} ≥ {limit}",
+            "A counter in the state file (`attempts`) is below a limit: `attempts<3`.",
+        ),
+        Probe(
+            "over_minutes",
+            "in this state for more than {arg} minutes",
+            "in this state for {arg} minutes or less",
+            "The state was entered (`entered_at` in the state file) more than so many minutes ago.",
+        ),
+        Probe(
             "unknown",
             "'{arg}' holds",
             "'{arg}' does not hold",
@@ -125,6 +160,40 @@ PHRASES: tuple[Phrase, ...] = (
         default_arg="plan.md",
         example="No Atlassian URLs found",
     ),
+    Phrase(
+        rf"{_FILE} has an? pending feature",
+        "has_pending",
+        True,
+        example="feature-list.json has a pending feature",
+    ),
+    Phrase(
+        rf"{_FILE} has no pending features?",
+        "has_pending",
+        False,
+        example="feature-list.json has no pending feature",
+    ),
+    Phrase(
+        rf"{_FILE} has another pending feature",
+        "has_next",
+        True,
+        example="feature-list.json has another pending feature",
+    ),
+    Phrase(
+        rf"{_FILE} has no other pending features?",
+        "has_next",
+        False,
+        example="feature-list.json has no other pending feature",
+    ),
+    Phrase(r"(?:all )?tests pass", "tests_pass", True, example="tests pass"),
+    Phrase(r"(?:the )?tests fail(?:ed)?", "tests_pass", False, example="tests fail"),
+    Phrase(r"(?P<arg>\w+\s*<\s*\d+)", "below", True, example="attempts < 3"),
+    Phrase(r"(?P<counter>\w+)\s*(?:>=|≥)\s*(?P<limit>\d+)", "below", False, example="attempts ≥ 3"),
+    Phrase(
+        r"in this state (?:for )?more than (?P<arg>\d+) min(?:utes?)?",
+        "over_minutes",
+        True,
+        example="in this state for more than 30 minutes",
+    ),
 )
 
 # Phrases defined by other phrases. The spell workflow defines "No PR review in
@@ -176,7 +245,11 @@ def _lookup(phrase: str, depth: int = 0) -> tuple[Literal, ...] | None:
     for regex, entry in _COMPILED:
         m = regex.fullmatch(phrase)
         if m:
-            arg = m.groupdict().get("arg") or entry.default_arg
+            groups = m.groupdict()
+            if groups.get("counter"):  # `attempts >= 3` is `attempts < 3` negated
+                arg = f"{groups['counter']}<{groups['limit']}"
+            else:
+                arg = groups.get("arg") or entry.default_arg
             return (Literal(Atom(entry.probe, _clean_arg(arg)), entry.positive),)
     labelled = _LABELLED.fullmatch(phrase)
     if labelled and depth < 4:
@@ -185,6 +258,7 @@ def _lookup(phrase: str, depth: int = 0) -> tuple[Literal, ...] | None:
 
 
 def _clean_arg(arg: str) -> str:
+    arg = "".join(arg.split()) if "<" in arg else arg  # `attempts < 3` -> `attempts<3`
     return arg[2:] if arg.startswith("./") else arg
 
 
@@ -238,4 +312,6 @@ def implied(atom: Atom) -> tuple[Atom, ...]:
 def describe(literal: Literal) -> str:
     """The literal in plain words, e.g. `plan.md exists` or `task.md missing`."""
     probe = PROBES[literal.atom.probe]
-    return (probe.yes if literal.positive else probe.no).format(arg=literal.atom.arg)
+    counter, _, limit = literal.atom.arg.partition("<")
+    words = probe.yes if literal.positive else probe.no
+    return words.format(arg=literal.atom.arg, counter=counter, limit=limit)

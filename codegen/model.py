@@ -35,10 +35,14 @@ class Specificity(enum.IntEnum):
 
 @dataclass(frozen=True)
 class Spell:
+    """A spell (a trigger). `target` is the state it asks for, when it asks for one:
+    a hook that sees a state file edited to that state judges the edit by this spell."""
+
     name: str
     description: str
     usage: str
     line: int
+    target: str = ""
 
     @property
     def trigger(self) -> str:
@@ -98,7 +102,9 @@ class Atom:
         slug = "".join(c if c.isalnum() else "_" for c in self.arg.lower()).strip("_")
         while "__" in slug:
             slug = slug.replace("__", "_")
-        return f"{slug}_{self.probe}" if slug else self.probe
+        if not slug:
+            return self.probe
+        return f"{self.probe}_{slug}" if slug[0].isdigit() else f"{slug}_{self.probe}"
 
 
 @dataclass(frozen=True)
@@ -240,6 +246,16 @@ class Duplicate:
 
 
 @dataclass(frozen=True)
+class StateSchema:
+    """The state file's shape, from the spec's State Persistence example: the key that
+    holds the state, the keys of a history entry, and the other fields it keeps."""
+
+    state_key: str = "current_state"
+    entry_keys: tuple[str, ...] = ("timestamp", "transition", "trigger")
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Spec:
     path: str
     sha256: str
@@ -253,6 +269,7 @@ class Spec:
     rules: tuple[Rule, ...]
     unresolved: tuple[Unresolved, ...]
     duplicates: tuple[Duplicate, ...]
+    schema: StateSchema = StateSchema()
 
     @property
     def workspace(self) -> str:

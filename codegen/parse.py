@@ -7,6 +7,7 @@ next stage (`codegen.expand`).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -62,6 +63,7 @@ class Document:
     states: tuple[State, ...]
     rows: tuple[RuleRow, ...]
     templates: tuple[ResponseTemplate, ...]
+    state_example: dict[str, object] | None = None
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,9 @@ def parse_document(blocks: tuple[Block, ...]) -> Document:
             1,
         )
     title = next((b.text for b in blocks if isinstance(b, Heading)), "")
-    return Document(title, state_file, spells, states, rows, tuple(_templates(placed)))
+    return Document(
+        title, state_file, spells, states, rows, tuple(_templates(placed)), _state_example(placed)
+    )
 
 
 def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
@@ -151,6 +155,7 @@ def parse_spell_item(item: Item) -> Spell:
         description=fields.get("description", ("", line))[0],
         usage=fields.get("usage", ("", line))[0],
         line=line,
+        target=fields.get("target", ("", line))[0].strip("`* "),
     )
 
 
@@ -265,6 +270,22 @@ def _state_file(placed: list[_Placed]) -> str:
     preferred = [path for in_section, path in found if in_section] or [path for _, path in found]
     path = preferred[0] if preferred else DEFAULT_STATE_FILE
     return path[2:] if path.startswith("./") else path
+
+
+def _state_example(placed: list[_Placed]) -> dict[str, object] | None:
+    """The JSON example of the State Persistence section (`//` comment lines allowed)."""
+    for p in placed:
+        if isinstance(p.block, Code) and p.within(["state persistence", "state file schema"]):
+            text = "\n".join(
+                ln for ln in p.block.text.split("\n") if not ln.strip().startswith("//")
+            )
+            try:
+                value = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(value, dict):
+                return value
+    return None
 
 
 def _templates(placed: list[_Placed]) -> Iterator[ResponseTemplate]:

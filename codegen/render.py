@@ -152,6 +152,8 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "workspace": spec.workspace,
         "initial": spec.initial,
         "spells": tuple(sp.name for sp in spec.spells),
+        "targets": {sp.name: sp.target for sp in spec.spells if sp.target},
+        "schema": spec.schema,
         "triggers": triggers,
         "states": [
             {
@@ -171,6 +173,8 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         ],
         "guards": guards,
         "callbacks": sorted(callback_of.items(), key=lambda item: item[1]),
+        # transitions binds is_<state> to each state's name, which parse made an identifier.
+        "state_checks": [{"method": st.name} for st in spec.states],
         "responses": list(responses),
         "rules": rules,
         "moves": moves(spec),

@@ -13,7 +13,7 @@ The template's sections are filled by their headings:
 | Response to the AI          | the rule's Response text, its AI steps, file context  |
 | What Just Happened          | the reason (blocked, no-op) or what the actions did   |
 | Where We Are                | the state after the rule, with its description        |
-| Available Spells / Choices  | what each listed spell would do now (placeholders)    |
+| Available ... (Spells, ...) | what each listed spell would do now (placeholders)    |
 | Next Steps                  | the spells that would move the workflow now           |
 
 `<Spell>` becomes the spell cast; the other `<...>` slots of a section become
@@ -53,8 +53,6 @@ ROLES = {
     "response to the ai": "ai",
     "what just happened": "happened",
     "where we are": "where",
-    "available spells": "spells",
-    "available choices": "spells",
     "next steps": "next",
 }
 
@@ -114,7 +112,8 @@ def fill(template: str, values: dict[str, str], spell: str, spells: Sequence[str
     for heading, end in zip(headings, ends, strict=True):
         out.append(lines[heading.line - 1])
         body = "\n".join(lines[heading.line : end])
-        role = ROLES.get(" ".join(heading.text.lower().split()), "")
+        name = " ".join(heading.text.lower().split())
+        role = "spells" if name.startswith("available ") else ROLES.get(name, "")
         out.append(_fill_section(role, body, values, spell, spells))
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -201,7 +200,9 @@ def _clause(text: str, spec: Spec) -> str:
     text = " ".join(text.split()).rstrip(".")
     first = text.split(" ", 1)[0].strip("\"'*`,")
     names = {s.name for s in spec.spells} | {s.name for s in spec.states}
-    if first and first not in names and not first.isupper() and first[:1].isupper():
+    # Lower-case an ordinary capitalised word ("Cannot"), not a name ("INIT's").
+    ordinary = len(first) > 1 and first[0].isupper() and first[1].islower()
+    if ordinary and first not in names:
         text = text[0].lower() + text[1:]
     return text
 

@@ -17,6 +17,7 @@ __all__ = [
     "SpellbookError",
     "StateFileError",
     "UnknownSpell",
+    "UnknownState",
     "UnsafePath",
     "Workflow",
 ]
@@ -27,6 +28,7 @@ _HOME = {
     "SpellbookError": "spellbook.errors",
     "StateFileError": "spellbook.errors",
     "UnknownSpell": "spellbook.errors",
+    "UnknownState": "spellbook.errors",
     "UnsafePath": "spellbook.errors",
     "CastResult": "spellbook.workflow",
     "Workflow": "spellbook.workflow",
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
         SpellbookError,
         StateFileError,
         UnknownSpell,
+        UnknownState,
         UnsafePath,
     )
     from spellbook.workflow import CastResult, Workflow

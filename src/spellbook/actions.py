@@ -13,17 +13,23 @@ the cast before any file changes. Then they run in the spec's order:
   earlier archive moved it).
 - `extract` reads a value from a file's YAML frontmatter, for folder names; it
   must be lower-case letters, digits and dashes, at most 64 characters.
+- `mark` sets the status of the current feature (`feature_id`) in a feature list.
+- `select` makes the first pending feature the current one, with `attempts` at 1.
+- `increment` adds one to a counter of the state file (`attempts`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
 
 from spellbook.errors import ActionError
+from spellbook.formats import Record
+from spellbook.probes import features
 from spellbook.store import Workspace
-from spellbook.tables import FILE_VERBS, Done, Rule
+from spellbook.tables import ACTING_VERBS, Done, Rule
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
@@ -45,15 +51,22 @@ def template(name: str) -> str:
         return ""
 
 
-def perform(rule: Rule, workspace: Workspace, today: str | None = None) -> Done:
-    """Carry out `rule`'s actions in `workspace`; raises ActionError before any change."""
+def perform(
+    rule: Rule, workspace: Workspace, record: Record | None = None, today: str | None = None
+) -> Done:
+    """Carry out `rule`'s actions in `workspace` (and on `record`, the state file being
+    written); raises ActionError before any change."""
     done = Done()
-    if not any(a.verb in FILE_VERBS for a in rule.actions):
-        return done  # nothing on disk to do
+    if not any(a.verb in ACTING_VERBS for a in rule.actions):
+        return done  # nothing to do
+    record = record if record is not None else Record("")
     variables = {"date": today or time.strftime("%Y-%m-%d")}
+    lists: dict[str, dict[str, object]] = {}
     for action in rule.actions:
         if action.verb == "extract":
             variables[action.target] = extract(workspace, action.files[0], action.target, done)
+        elif action.verb in ("mark", "select") and action.files[0] not in lists:
+            lists[action.files[0]] = feature_list(workspace, action.files[0])
     folders = {
         id(action): _folder(action.target, variables)
         for action in rule.actions
@@ -76,7 +89,63 @@ def perform(rule: Rule, workspace: Workspace, today: str | None = None) -> Done:
         elif action.verb == "load":
             name = action.files[0]
             done.contents[name] = workspace.read_text(located.get(name, name), LOAD_LIMIT)
+        elif action.verb == "mark":
+            _mark(workspace, action.files[0], lists[action.files[0]], action.target, record, done)
+        elif action.verb == "select":
+            _select(lists[action.files[0]], record, done)
+        elif action.verb == "increment":
+            count = record.extra.get(action.target, 0)
+            record.extra[action.target] = (count if isinstance(count, int) else 0) + 1
     return done
+
+
+def feature_list(workspace: Workspace, name: str) -> dict[str, object]:
+    """A feature list, checked: an object with a list of features, each with an id."""
+    text = workspace.read_text(name, LOAD_LIMIT)
+    shown = workspace.shown(name)
+    if text is None:
+        raise ActionError(f"{shown} is missing")
+    try:
+        value = json.loads(text)
+    except ValueError as err:
+        raise ActionError(f"{shown} is not valid JSON ({err})") from None
+    if not isinstance(value, dict) or not isinstance(value.get("features"), list):
+        raise ActionError(f'{shown} must be an object with a "features" list')
+    if len(features(text)) != len(value["features"]) or not all(
+        isinstance(f.get("id"), str) for f in features(text)
+    ):
+        raise ActionError(f'{shown}: every feature must be an object with a text "id"')
+    return value
+
+
+def _mark(
+    workspace: Workspace,
+    name: str,
+    value: dict[str, object],
+    status: str,
+    record: Record,
+    done: Done,
+) -> None:
+    current = record.extra.get("feature_id")
+    entries = value["features"]
+    assert isinstance(entries, list)
+    for feature in entries:
+        if feature.get("id") == current:
+            feature["status"] = status
+            text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+            workspace.replace(name, text.encode("utf-8"))
+            done.notes.append(f"feature {current} is now {status}")
+            return
+    done.notes.append(f"no current feature to mark {status} in {workspace.shown(name)}")
+
+
+def _select(value: dict[str, object], record: Record, done: Done) -> None:
+    entries = value["features"]
+    assert isinstance(entries, list)
+    pending = [f["id"] for f in entries if f.get("status") == "pending"]
+    record.extra["feature_id"] = pending[0] if pending else None
+    record.extra["attempts"] = 1
+    done.notes.append(f"current feature: {pending[0]}" if pending else "no pending feature is left")
 
 
 def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:

@@ -18,6 +18,10 @@ class StateFileError(SpellbookError):
     """
 
 
+class UnknownState(SpellbookError):
+    """A state the machine does not have."""
+
+
 class UnsafePath(SpellbookError):
     """A path that would leave the workspace or pass through a symbolic link."""
 

@@ -1,6 +1,7 @@
 """State file formats: how a machine's state, context and history are kept on disk.
 
-The spell workflow keeps `.ai/task/state.json` as its spec describes:
+Each machine's file has the shape of its spec's State Persistence example. The
+spell workflow keeps `.ai/task/state.json` as its spec describes:
 
     {"current_state": "GATHER_EDITING", "context": {}, "history": [
         {"timestamp": "2025-08-20T15:30:00Z", "transition": "GATHER_NEEDS_PLAN → GATHER_EDITING",
@@ -103,10 +104,30 @@ def decode(data: bytes, shown: str) -> dict[str, Any]:
     return value
 
 
-class SpellFormat:
-    """`{"current_state", "context", "history"}`, as the spell workflow's spec defines it."""
+# Fields a state file may keep, with the meaning the runtime gives them.
+TIME_FIELDS = frozenset({"entered_at"})  # when the current state was entered
+COUNTER_FIELDS = frozenset({"attempts"})  # counted by `increment`, reset by `select`
+NAME_FIELDS = frozenset({"feature_id"})  # set by `select`
 
-    state_key = "current_state"
+
+class StateFormat:
+    """A machine's state file, shaped as its spec's State Persistence example says.
+
+    `state_key` holds the state (`current_state` for the spell workflow, `state` for
+    the session machine); each history entry has `entry_keys` (`timestamp` or `at`:
+    the time; `transition`: "A → B"; `trigger`: the spell; `state`: the state after)
+    plus `rule`, `outcome` and `cast`; `fields` are kept beside the state.
+    """
+
+    def __init__(
+        self,
+        state_key: str = "current_state",
+        entry_keys: tuple[str, ...] = ("timestamp", "transition", "trigger"),
+        fields: tuple[str, ...] = (),
+    ) -> None:
+        self.state_key = state_key
+        self.entry_keys = entry_keys
+        self.fields = fields
 
     def read(self, data: bytes, shown: str, states: Collection[str]) -> Record:
         value = decode(data, shown)
@@ -121,26 +142,44 @@ class SpellFormat:
             raise StateFileError(
                 f"{shown}: context must be an object and history a list; run `spell repair`"
             )
+        for name in self.fields:
+            item = value.get(name)
+            expected = int if name in COUNTER_FIELDS else str
+            if item is not None and (not isinstance(item, expected) or isinstance(item, bool)):
+                raise StateFileError(
+                    f"{shown}: {name} must be {'a whole number' if expected is int else 'text'}"
+                    "; run `spell repair`"
+                )
         extra = {k: v for k, v in value.items() if k not in (self.state_key, "context", "history")}
         return Record(state, context, history, extra)
 
     def write(self, record: Record, known: dict[int, tuple[int, bytes]] | None = None) -> bytes:
         """The file's bytes; `known` caches the encoded history (see `dump`)."""
-        value = {self.state_key: record.state, "context": record.context, "history": record.history}
-        value.update(record.extra)
+        value: dict[str, Any] = {self.state_key: record.state}
+        value.update({name: record.extra.get(name) for name in self.fields})
+        value.update({"context": record.context, "history": record.history})
+        value.update({k: v for k, v in record.extra.items() if k not in value})
         return dump(value, known)
+
+    def moved(self, record: Record) -> None:
+        """The state changed: note when, for fields that keep it."""
+        for name in self.fields:
+            if name in TIME_FIELDS:
+                record.extra[name] = now()
 
     def entry(
         self, before: str, after: str, spell: str, rule: str | None, outcome: str, cast: str
     ) -> dict[str, Any]:
-        return {
+        said = {
             "timestamp": now(),
+            "at": now(),
             "transition": f"{before} → {after}",
             "trigger": spell,
-            "rule": rule,
-            "outcome": outcome,
-            "cast": cast,
+            "state": after,
         }
+        entry = {key: said.get(key) for key in self.entry_keys}
+        entry.update({"trigger": spell, "rule": rule, "outcome": outcome, "cast": cast})
+        return entry
 
     def last_state(self, value: dict[str, Any], states: Collection[str]) -> str | None:
         """The state a damaged file still names, if it names a known one."""

@@ -24,20 +24,26 @@ def fill(text: str, values: dict[str, str]) -> str:
     return re.sub(_PLACEHOLDER, value, text)
 
 
-def does(rule: Rule | None) -> str:
-    """What casting a spell does now, given the rule that would win."""
+def does(rule: Rule | str | None) -> str:
+    """What casting a spell does now, given the rule that would win (or a note)."""
     if rule is None:
         return "nothing: no rule of the spec applies now"
+    if isinstance(rule, str):
+        return rule
     return rule.summary or rule.kind
 
 
-def spell_values(previews: dict[str, Rule | None]) -> dict[str, str]:
+def spell_values(previews: dict[str, Rule | str | None]) -> dict[str, str]:
     """The placeholders about spells: each one's effect, the full list, and next steps."""
     values = {f"does:{spell}": does(rule) for spell, rule in previews.items()}
     values["available_spells"] = "\n".join(
         f"- **{spell}**: {does(rule)}" for spell, rule in previews.items()
     )
-    moving = [(s, r) for s, r in previews.items() if r is not None and r.changes_state]
+    moving = [
+        (s, r)
+        for s, r in previews.items()
+        if isinstance(r, str) or (r is not None and r.changes_state)
+    ]
     values["next_steps"] = (
         "\n".join(f"- Cast **{spell}**: {does(rule)}" for spell, rule in moving)
         if moving

@@ -38,7 +38,11 @@ if TYPE_CHECKING:
         STATE_FILE: str
         WORKSPACE: str
         INITIAL: str
+        STATE_KEY: str
+        HISTORY_KEYS: tuple[str, ...]
+        STATE_FIELDS: tuple[str, ...]
         SPELLS: tuple[str, ...]
+        TARGETS: dict[str, str]
         TRIGGERS: dict[str, str]
         STATES: tuple[State, ...]
         ATOMS: dict[str, tuple[str, str, str, str]]
@@ -197,7 +201,11 @@ class Rule(_Record):
         }
 
 
-FILE_VERBS = frozenset({"create", "archive", "delete", "load", "extract"})
+# The verbs `spellbook.actions.perform` carries out; set_state, no_change and
+# instruct need nothing done.
+ACTING_VERBS = frozenset(
+    {"create", "archive", "delete", "load", "extract", "mark", "select", "increment"}
+)
 
 
 class Done:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import os
 from importlib import import_module
 
-from spellbook.errors import ActionError, StateFileError, UnknownSpell, UnsafePath
-from spellbook.formats import STATE_LIMIT, Record, SpellFormat, decode, now
+from spellbook.errors import ActionError, StateFileError, UnknownSpell, UnknownState, UnsafePath
+from spellbook.formats import STATE_LIMIT, Record, StateFormat, decode, now
 from spellbook.lock import Lock
-from spellbook.probes import Facts
-from spellbook.responses import fenced, fill, spell_values, unhandled, with_notes
+from spellbook.probes import Facts, NeedsRun
+from spellbook.responses import does, fenced, fill, spell_values, unhandled, with_notes
 from spellbook.store import TooLarge, Workspace
-from spellbook.tables import FILE_VERBS, Done, Rule
+from spellbook.tables import ACTING_VERBS, Done, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -84,13 +84,12 @@ class Workflow:
         self,
         root: str | os.PathLike[str] = ".",
         machine: GeneratedMachine | None = None,
-        state_format: SpellFormat | None = None,
         durable: bool = True,
     ) -> None:
         if machine is None:
             machine = import_module(DEFAULT_MACHINE)
         self.machine: GeneratedMachine = machine
-        self.format = state_format or SpellFormat()
+        self.format = StateFormat(machine.STATE_KEY, machine.HISTORY_KEYS, machine.STATE_FIELDS)
         self.workspace = Workspace(os.fspath(root), machine.WORKSPACE, durable)
         self._engine: tuple[Any, Any] | None = None
         self._loaded: set[str] = set()
@@ -100,7 +99,7 @@ class Workflow:
         self._known: tuple[bytes, Record] | None = None
         self._encoded: dict[int, tuple[int, bytes]] = {}
         # What each spell would do, by (state, every guard's value): a pure function of those.
-        self._previews: dict[tuple[str, tuple[bool, ...]], dict[str, Rule | None]] = {}
+        self._previews: dict[tuple[str, tuple[bool | None, ...]], dict[str, Rule | str | None]] = {}
         self.state_file = machine.STATE_FILE[len(machine.WORKSPACE) :].lstrip("/")
         self.states = {s.name: s for s in machine.STATES}
         self.rules: dict[tuple[str, str, str], Rule] = {
@@ -137,7 +136,7 @@ class Workflow:
     def state(self) -> str:
         return self.read().state
 
-    def engine(self, state: str) -> tuple[Any, Any]:
+    def engine(self, state: str, record: Record | None = None, run: bool = True) -> tuple[Any, Any]:
         """The model and its machine, in `state`, with fresh facts; built once per workflow.
 
         The machine gets a state's rules the first time it is in that state: a cast
@@ -151,7 +150,7 @@ class Workflow:
         if state not in self._loaded:
             machine.add_transitions(self.machine.transitions_from(state))
             self._loaded.add(state)
-        model.facts = Facts(self.workspace)
+        model.facts = Facts(self.workspace, record, run)
         model.fired = None
         machine.set_state(state, model=model)
         return model, machine
@@ -182,23 +181,28 @@ class Workflow:
         with Lock(self.workspace.path(LOCK_FILE)):
             record = self._load()
             before = record.state
-            model, machine = self.engine(before)
+            model, machine = self.engine(before, record)
             getattr(model, self.machine.TRIGGERS[name])()
+            tests = model.facts.tests
             rule = self.rules.get((before, name, model.fired)) if model.fired else None
             cast = os.urandom(6).hex()
             done = Done()
-            if rule is not None and any(a.verb in FILE_VERBS for a in rule.actions):
+            if rule is not None and any(a.verb in ACTING_VERBS for a in rule.actions):
                 from spellbook.actions import perform  # only rules that touch files need it
 
                 try:
-                    done = perform(rule, self.workspace)
+                    done = perform(rule, self.workspace, record)
                 except (ActionError, UnsafePath) as err:
                     self._save(record, before, before, name, rule.id, "failed", cast)
                     raise type(err)(f"{name} in {before}: {err} (nothing was changed)") from None
             after = rule.dest if rule is not None else before
             outcome = outcome_of(rule) if rule is not None else "unhandled"
+            if after != before:
+                self.format.moved(record)
             self._save(record, before, after, name, rule.id if rule else None, outcome, cast)
-            model, machine = self.engine(after)
+            if tests is not None:
+                done.notes.append(_tests_note(tests.command, tests.status, tests.output))
+            model, machine = self.engine(after, record, run=False)
             response = self._response(rule, name, before, after, done, model, machine)
         return CastResult(
             name,
@@ -231,23 +235,27 @@ class Workflow:
             raise
         self._known = (data, record)
 
-    def preview(self, model: Any, machine: Any, state: str) -> dict[str, Rule | None]:
-        """For each spell, the rule that would win now in `state` (None if none would)."""
-        key = (state, tuple(getattr(model, guard)() for guard in self.machine.ATOMS))
+    def preview(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
+        """For each spell, the rule that would win now in `state`: None if none would,
+        or a note if that depends on running a command (which a preview never does)."""
+        key = (state, tuple(_guard(model, guard) for guard in self.machine.ATOMS))
         known = self._previews.get(key)
         if known is None:
             known = self._previews[key] = self._dry_run(model, machine, state)
         return known
 
-    def _dry_run(self, model: Any, machine: Any, state: str) -> dict[str, Rule | None]:
-        found: dict[str, Rule | None] = {}
+    def _dry_run(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
+        found: dict[str, Rule | str | None] = {}
         for spell, trigger in self.machine.TRIGGERS.items():
             model.fired = None
-            rule = None
-            if getattr(model, f"may_{trigger}")():
-                getattr(model, trigger)()
-                rule = self.rules.get((state, spell, model.fired))
-                machine.set_state(state, model=model)
+            rule: Rule | str | None = None
+            try:
+                if getattr(model, f"may_{trigger}")():
+                    getattr(model, trigger)()
+                    rule = self.rules.get((state, spell, model.fired))
+            except NeedsRun as need:
+                rule = f"depends on whether {need}: cast it to find out"
+            machine.set_state(state, model=model)
             found[spell] = rule
         return found
 
@@ -288,17 +296,59 @@ class Workflow:
             words.append(yes if getattr(model, guard)() else no)
         return words
 
+    # -- judging a move made by hand --
+
+    def judge(self, before: str, after: str) -> tuple[bool, str]:
+        """Whether the spec allows the state to go from `before` to `after` now, and why.
+
+        Refused when the spell that asks for `after` (its Target) is blocked in `before`
+        now, with that rule's reason (so a move to START is refused even from START).
+        Otherwise allowed when `before` is `after`, or when some spell's winning rule in
+        `before`, with the files as they are (commands run where a guard needs them),
+        leads to `after`.
+        """
+        for name in (before, after):
+            if name not in self.states:
+                raise UnknownState(
+                    f"unknown state {name!r}; the states are {', '.join(self.states)}"
+                )
+        model, machine = self.engine(before, self.read())
+        found = self._dry_run(model, machine, before)
+        for spell, target in self.machine.TARGETS.items():
+            rule = found.get(spell)
+            if target == after and isinstance(rule, Rule) and rule.kind == "blocked":
+                why = rule.summary.removeprefix("blocked: ")
+                return (
+                    False,
+                    f"{before} → {after} refused: {why[:1].upper()}{why[1:]} (rule {rule.id})",
+                )
+        if before == after:
+            return True, f"{before} stays {before}"
+        for spell, rule in found.items():
+            if isinstance(rule, Rule) and rule.changes_state and rule.dest == after:
+                return True, f"{before} → {after} by {spell} (rule {rule.id})"
+        return False, f"{before} → {after} refused: no rule of the spec leads there now"
+
+    def judge_file(self, data: bytes) -> tuple[bool, str]:
+        """`judge` for a proposed new state file, against the state file as it is."""
+        shown = f"proposed {self.workspace.shown(self.state_file)}"
+        try:
+            proposed = self.format.read(data, shown, self.states).state
+        except StateFileError as err:
+            return False, str(err).split("; run")[0]
+        return self.judge(self.read().state, proposed)
+
     # -- status, repair, diagram --
 
     def status(self) -> dict[str, Any]:
         """The current state, what each spell would do now, and the latest history."""
         record = self.read()
-        model, machine = self.engine(record.state)
+        model, machine = self.engine(record.state, record, run=False)
         previews = self.preview(model, machine, record.state)
         return {
             "state": record.state,
             "description": self.states[record.state].description,
-            "spells": {s: (r.summary if r else None) for s, r in previews.items()},
+            "spells": {s: does(r) for s, r in previews.items()},
             "history": record.history[-5:],
         }
 
@@ -392,3 +442,17 @@ class Workflow:
             title=self.machine.TITLE,
         )
         return str(model.get_graph().draw(None))  # type: ignore[attr-defined]
+
+
+def _guard(model: Any, guard: str) -> bool | None:
+    """A guard's value now, or None where it would have to run a command."""
+    try:
+        return bool(getattr(model, guard)())
+    except NeedsRun:
+        return None
+
+
+def _tests_note(command: str, status: int, output: str) -> str:
+    tail = "\n".join(output.rstrip().splitlines()[-20:])
+    verdict = "passed" if status == 0 else f"failed (exit status {status})"
+    return f"ran the tests, `{command}`: {verdict}" + (f"\n\n```text\n{tail}\n```" if tail else "")

@@ -29,15 +29,21 @@ TITLE = "Review"
 STATE_FILE = ".review/state.json"
 WORKSPACE = ".review"
 INITIAL = "PLANNING"
-SPELLS = ("Advance", "Leave", "Peek")
+# The state file: the key of the state, the keys of a history entry, other fields.
+STATE_KEY = "current_state"
+HISTORY_KEYS: tuple[str, ...] = ("timestamp", "transition", "trigger")
+STATE_FIELDS: tuple[str, ...] = ()
+SPELLS: tuple[str, ...] = ("Advance", "Leave", "Peek")
+# Spell -> the state it asks for, for spells that ask for one.
+TARGETS: dict[str, str] = {}
 # Spell -> the model's trigger method.
-TRIGGERS = {
+TRIGGERS: dict[str, str] = {
     "Advance": "advance",
     "Leave": "leave",
     "Peek": "peek",
 }
 
-STATES = (
+STATES: tuple[State, ...] = (
     State(
         name="PLANNING",
         family="PLANNING",
@@ -95,12 +101,12 @@ STATES = (
 )
 
 # Guard -> (probe, argument, words when true, words when false).
-ATOMS = {
+ATOMS: dict[str, tuple[str, str, str, str]] = {
     "notes_md_exists": ("exists", "notes.md", "notes.md exists", "notes.md missing"),
     "plan_md_exists": ("exists", "plan.md", "plan.md exists", "plan.md missing"),
 }
 
-RESPONSES = (
+RESPONSES: tuple[str, ...] = (
     "## Response to the AI\n\nCollect review notes\n\n## Response to the Developer\n\n### What Just Happened\nYou cast **Advance**: created an empty `.review/notes.md`. The workflow moved from **PLANNING** to **REVIEW_P**.\n\n### Where We Are\n**REVIEW_P**: Reviewing, entered from planning\n\n### Available Spells\n{{available_spells}}\n\n### Next Steps\n{{next_steps}}\n",
     "## Response to the AI\n\nWork without a plan\n\n## Response to the Developer\n\n### What Just Happened\nYou cast **Advance**. The workflow moved from **PLANNING** to **WORKING**.\n\n### Where We Are\n**WORKING**: Doing the work\n\n### Available Spells\n{{available_spells}}\n\n### Next Steps\n{{next_steps}}\n",
     "## Response to the AI\n\nContinue the review\n\n## Response to the Developer\n\n### What Just Happened\nYou cast **Advance**. The workflow moved from **PLANNING** to **REVIEW_P**.\n\n### Where We Are\n**REVIEW_P**: Reviewing, entered from planning\n\n### Available Spells\n{{available_spells}}\n\n### Next Steps\n{{next_steps}}\n",
@@ -126,7 +132,7 @@ RESPONSES = (
 )
 
 # Every (state, spell)'s rules, in priority order.
-RULES = (
+RULES: tuple[Rule, ...] = (
     Rule(
         id="A1",
         line=43,
@@ -464,7 +470,7 @@ RULES = (
 )
 
 # (source, dest, spells) for every move between states that can happen, for diagrams.
-MOVES = (
+MOVES: tuple[tuple[str, str, str], ...] = (
     ("PLANNING", "REVIEW_P", "Advance"),
     ("PLANNING", "WORKING", "Advance"),
     ("WORKING", "REVIEW_W", "Advance"),
@@ -547,6 +553,31 @@ class Model:
         raise NotImplementedError("bound by build()")
 
     def may_peek(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def trigger(self, name: str) -> bool:
+        """Cast a spell by its trigger name."""
+        raise NotImplementedError("bound by build()")
+
+    def may_trigger(self, name: str) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_PLANNING(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_WORKING(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_REVIEW_P(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_REVIEW_W(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_MISSING_NOTES_P(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_MISSING_NOTES_W(self) -> bool:
         raise NotImplementedError("bound by build()")
 
 

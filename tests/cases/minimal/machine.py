@@ -29,14 +29,20 @@ TITLE = "Door"
 STATE_FILE = "door/state.json"
 WORKSPACE = "door"
 INITIAL = "CLOSED"
-SPELLS = ("Open", "Close")
+# The state file: the key of the state, the keys of a history entry, other fields.
+STATE_KEY = "current_state"
+HISTORY_KEYS: tuple[str, ...] = ("timestamp", "transition", "trigger")
+STATE_FIELDS: tuple[str, ...] = ()
+SPELLS: tuple[str, ...] = ("Open", "Close")
+# Spell -> the state it asks for, for spells that ask for one.
+TARGETS: dict[str, str] = {}
 # Spell -> the model's trigger method.
-TRIGGERS = {
+TRIGGERS: dict[str, str] = {
     "Open": "open",
     "Close": "close",
 }
 
-STATES = (
+STATES: tuple[State, ...] = (
     State(
         name="CLOSED",
         family="CLOSED",
@@ -58,11 +64,11 @@ STATES = (
 )
 
 # Guard -> (probe, argument, words when true, words when false).
-ATOMS = {
+ATOMS: dict[str, tuple[str, str, str, str]] = {
     "open_flag_exists": ("exists", "open.flag", "open.flag exists", "open.flag missing"),
 }
 
-RESPONSES = (
+RESPONSES: tuple[str, ...] = (
     "## Response to the AI\n\nTell the developer the door is open\n\n## Response to the Developer\n\n### What Just Happened\nYou cast **Open**: created an empty `door/open.flag`. The workflow moved from **CLOSED** to **OPEN**.\n\n### Where We Are\n**OPEN**: The door is open\n\n### Available Spells\n{{available_spells}}\n\n### Next Steps\n{{next_steps}}\n",
     '## Response to the AI\n\nExplain: "The door is already closed."\n\n## Response to the Developer\n\n### What Just Happened\nthe door is already closed\n\n### Where We Are\n**CLOSED**: The door is closed\n\n### Available Spells\n{{available_spells}}\n\n### Next Steps\n{{next_steps}}\n',
     '## Response to the AI\n\nExplain: "The door is already open."\n\n## Response to the Developer\n\n### What Just Happened\nthe door is already open\n\n### Where We Are\n**OPEN**: The door is open\n\n### Available Spells\n{{available_spells}}\n\n### Next Steps\n{{next_steps}}\n',
@@ -70,7 +76,7 @@ RESPONSES = (
 )
 
 # Every (state, spell)'s rules, in priority order.
-RULES = (
+RULES: tuple[Rule, ...] = (
     Rule(
         id="D1",
         line=29,
@@ -140,7 +146,7 @@ RULES = (
 )
 
 # (source, dest, spells) for every move between states that can happen, for diagrams.
-MOVES = (
+MOVES: tuple[tuple[str, str, str], ...] = (
     ("CLOSED", "OPEN", "Open"),
     ("OPEN", "CLOSED", "Close"),
 )
@@ -184,6 +190,19 @@ class Model:
         raise NotImplementedError("bound by build()")
 
     def may_close(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def trigger(self, name: str) -> bool:
+        """Cast a spell by its trigger name."""
+        raise NotImplementedError("bound by build()")
+
+    def may_trigger(self, name: str) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_CLOSED(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_OPEN(self) -> bool:
         raise NotImplementedError("bound by build()")
 
 

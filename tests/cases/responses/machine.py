@@ -29,14 +29,20 @@ TITLE = "Tasks"
 STATE_FILE = ".tasks/state.json"
 WORKSPACE = ".tasks"
 INITIAL = "DRAFTING"
-SPELLS = ("Next", "Reset")
+# The state file: the key of the state, the keys of a history entry, other fields.
+STATE_KEY = "current_state"
+HISTORY_KEYS: tuple[str, ...] = ("timestamp", "transition", "trigger")
+STATE_FIELDS: tuple[str, ...] = ()
+SPELLS: tuple[str, ...] = ("Next", "Reset")
+# Spell -> the state it asks for, for spells that ask for one.
+TARGETS: dict[str, str] = {}
 # Spell -> the model's trigger method.
-TRIGGERS = {
+TRIGGERS: dict[str, str] = {
     "Next": "next",
     "Reset": "reset",
 }
 
-STATES = (
+STATES: tuple[State, ...] = (
     State(
         name="DRAFTING",
         family="DRAFTING",
@@ -67,11 +73,11 @@ STATES = (
 )
 
 # Guard -> (probe, argument, words when true, words when false).
-ATOMS = {
+ATOMS: dict[str, tuple[str, str, str, str]] = {
     "task_md_exists": ("exists", "task.md", "task.md exists", "task.md missing"),
 }
 
-RESPONSES = (
+RESPONSES: tuple[str, ...] = (
     "## Response to the AI\n\nDo the task; write results.md\n\n## Response to the Developer\n\n### What Just Happened\nYou cast **Next**. The workflow moved from **DRAFTING** to **DONE**.\n\n### Where We Are\n**DONE**: The task is done; results wait to be archived\n\n### Available Spells\n- **Next**: {{does:Next}}\n- **Reset**: {{does:Reset}}\n\n### Next Steps\n{{next_steps}}\n",
     "## Response to the AI\n\nFill in task.md\n\nSteps from the spec's Action column:\n1. Tell the AI to fill it in\n\n## Response to the Developer\n\n### What Just Happened\nYou cast **Next**: created `.tasks/task.md` from its template. The workflow stays in **DRAFTING**.\n\n### Where We Are\n**DRAFTING**: Drafting a task\n\n### Available Spells\n- **Next**: {{does:Next}}\n- **Reset**: {{does:Reset}}\n\n### Next Steps\n{{next_steps}}\n",
     "## Response to the AI\n\nAsk the developer to confirm the reset\n\n## Response to the Developer\n\n### What Just Happened\nA confirmation is needed: ask the developer to confirm the reset.\n\n### Available Choices\n- **Reset**: {{does:Reset}}\n- **Next**: {{does:Next}}\n",
@@ -81,7 +87,7 @@ RESPONSES = (
 )
 
 # Every (state, spell)'s rules, in priority order.
-RULES = (
+RULES: tuple[Rule, ...] = (
     Rule(
         id="T1",
         line=30,
@@ -208,7 +214,7 @@ RULES = (
 )
 
 # (source, dest, spells) for every move between states that can happen, for diagrams.
-MOVES = (
+MOVES: tuple[tuple[str, str, str], ...] = (
     ("DRAFTING", "DONE", "Next"),
     ("DRAFTING", "CONFIRM_RESET", "Reset"),
     ("DONE", "DRAFTING", "Next"),
@@ -261,6 +267,22 @@ class Model:
         raise NotImplementedError("bound by build()")
 
     def may_reset(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def trigger(self, name: str) -> bool:
+        """Cast a spell by its trigger name."""
+        raise NotImplementedError("bound by build()")
+
+    def may_trigger(self, name: str) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_DRAFTING(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_DONE(self) -> bool:
+        raise NotImplementedError("bound by build()")
+
+    def is_CONFIRM_RESET(self) -> bool:
         raise NotImplementedError("bound by build()")
 
 
