@@ -125,10 +125,10 @@ def test_unhandled_cast_changes_nothing_but_the_history(tmp_path: Path) -> None:
 
 
 def test_unhandled_exit_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from spellbook import cli, workflow
+    from spellbook import cli
 
     monkeypatch.setitem(sys.modules, "gap_machine", gap_machine())
-    monkeypatch.setattr(workflow, "DEFAULT_MACHINE", "gap_machine")
+    monkeypatch.setitem(cli.MACHINES, "spell", "gap_machine")
     assert cli.main(["--root", str(tmp_path), "go"]) == EXIT_UNHANDLED
 
 

@@ -1,4 +1,8 @@
-"""`spell`: cast a spell, show the status, repair the state file, draw the diagram."""
+"""`spell`: cast a spell, show the status, repair the state file, draw the diagram.
+
+`spell session ...` does the same for the coding-session machine, and
+`spell session check-transition` judges a move of its state made by hand (a hook).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,18 @@ import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
 
-from spellbook.errors import ActionError, SpellbookError, StateFileError, UnknownSpell, UnsafePath
+from spellbook.errors import (
+    ActionError,
+    SpellbookError,
+    StateFileError,
+    UnknownSpell,
+    UnknownState,
+    UnsafePath,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from spellbook.workflow import Workflow
 
 # Exit statuses, in one place.
 EXIT_OK = 0  # a transition or a no-op; status, repair and diagram done
@@ -18,18 +33,29 @@ EXIT_BLOCKED = 3  # the spec refuses this spell in this state
 EXIT_UNHANDLED = 4  # no rule of the spec covers the spell for the files as they are
 
 COMMANDS = ("status", "repair", "diagram")
+MACHINES = {
+    "spell": "spellbook.machines.spell_machine",
+    "session": "spellbook.machines.session_machine",
+}
+EXIT_REFUSED = 1  # check-transition: the spec does not allow the move
+EXIT_HOOK_BLOCK = 2  # check-transition --claude-hook: Claude Code's "block this tool call"
 EPILOG = f"""commands:
   SPELL      cast it (case does not matter): accio, expecto, reparo, reverto, finite, lumos
+             (spell session TRIGGER: advance, finish, restart, check)
   status     the current state and what each spell would do now
   repair     replace an unusable state file (kept as a backup) with a state read off the files
   diagram    a mermaid diagram of the machine, the current state highlighted
+  spell session check-transition FROM TO | --state-file PATH | --claude-hook
+             judge a move of the session's state made by hand
 
 exit status:
   {EXIT_OK}  transition or no-op (and status, repair, diagram done)
   {EXIT_FAILED}  the cast could not run (another cast holds the lock, a disk error)
   {EXIT_BAD_INPUT}  bad input: unknown spell, unusable state file, unsafe path, bad frontmatter
   {EXIT_BLOCKED}  blocked: the spec refuses the spell in this state
-  {EXIT_UNHANDLED}  unhandled: no rule covers the spell for the files as they are"""
+  {EXIT_UNHANDLED}  unhandled: no rule covers the spell for the files as they are
+  check-transition: 0 allowed, {EXIT_REFUSED} refused (the reason on stderr);
+  with --claude-hook, {EXIT_HOOK_BLOCK} refused (Claude Code blocks the tool call)"""
 
 
 def quick_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
@@ -58,14 +84,14 @@ def quick_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
     return SimpleNamespace(root=root, json=as_json, command=command)
 
 
-def _arguments(argv: Sequence[str] | None) -> SimpleNamespace:
-    quick = quick_arguments(sys.argv[1:] if argv is None else argv)
+def _arguments(argv: Sequence[str], machine: str = "spell") -> SimpleNamespace:
+    quick = quick_arguments(argv)
     if quick is not None:
         return quick
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="spell",
+        prog="spell" if machine == "spell" else "spell session",
         description="Cast a spell in a repository's AI Engineer workflow (.ai/task/).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -77,20 +103,32 @@ def _arguments(argv: Sequence[str] | None) -> SimpleNamespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    machine = "spell"
+    if args[:1] == ["session"]:
+        machine, args = "session", args[1:]
     try:
-        return _main(argv)
+        if "check-transition" in args:
+            return _check_transition(args, machine)
+        return _main(args, machine)
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FAILED
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    args = _arguments(argv)
+def _workflow(root: str, machine: str) -> Workflow:
+    from importlib import import_module
+
     from spellbook.workflow import Workflow
 
+    return Workflow(root, import_module(MACHINES[machine]))
+
+
+def _main(argv: Sequence[str], machine: str) -> int:
+    args = _arguments(argv, machine)
     try:
-        workflow = Workflow(args.root)
+        workflow = _workflow(args.root, machine)
         command = args.command.lower()
         if command == "status":
             return _print(workflow.status(), args.json, _status_text)
@@ -99,7 +137,7 @@ def _main(argv: Sequence[str] | None) -> int:
         if command == "diagram":
             return _print({"diagram": workflow.diagram()}, args.json, lambda d: d["diagram"])
         result = workflow.cast(command)
-    except (UnknownSpell, StateFileError, UnsafePath, ActionError) as err:
+    except (UnknownSpell, UnknownState, StateFileError, UnsafePath, ActionError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (SpellbookError, OSError) as err:
@@ -121,7 +159,7 @@ def _print(data: dict[str, object], as_json: bool, text: object) -> int:
 
 
 def _status_text(data: dict[str, object]) -> str:
-    lines = [f"{data['state']}: {data['description']}", "", "Spells now:"]
+    lines = [f"{data['state']}: {data['description']}", "", "What each would do now:"]
     spells = data["spells"]
     assert isinstance(spells, dict)
     for spell, summary in spells.items():
@@ -132,8 +170,78 @@ def _status_text(data: dict[str, object]) -> str:
         lines += ["", "Latest casts:"]
         for entry in history:
             if isinstance(entry, dict):
+                when = entry.get("timestamp") or entry.get("at") or "?"
+                move = entry.get("transition") or f"→ {entry.get('state', '?')}"
                 lines.append(
-                    f"  {entry.get('timestamp', '?')}  {entry.get('trigger', '?')}: "
-                    f"{entry.get('transition', '?')} ({entry.get('outcome', '?')})"
+                    f"  {when}  {entry.get('trigger', '?')}: {move} ({entry.get('outcome', '?')})"
                 )
     return "\n".join(lines)
+
+
+def _check_transition(argv: Sequence[str], machine: str) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog=f"spell {'session ' if machine == 'session' else ''}check-transition",
+        description="Judge a move of the state made by hand: allowed (exit 0) or refused "
+        f"(exit {EXIT_REFUSED}, the reason on stderr).",
+    )
+    parser.add_argument("--root", default=".")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("check", choices=["check-transition"], help=argparse.SUPPRESS)
+    parser.add_argument("states", nargs="*", metavar="FROM TO")
+    parser.add_argument(
+        "--state-file", help="a proposed new state file, judged against the current one"
+    )
+    parser.add_argument(
+        "--claude-hook",
+        action="store_true",
+        help="read a Claude Code PreToolUse event from stdin; block (exit 2) a Write or Edit "
+        "of the state file that the spec does not allow",
+    )
+    args = parser.parse_intermixed_args(argv)
+    workflow = _workflow(args.root, machine)
+    try:
+        if args.claude_hook:
+            return _claude_hook(workflow, sys.stdin.read())
+        if args.state_file:
+            with open(args.state_file, "rb") as f:
+                ok, reason = workflow.judge_file(f.read(10_000_001))
+        elif len(args.states) == 2:
+            ok, reason = workflow.judge(*args.states)
+        else:
+            parser.error("give FROM TO, --state-file PATH or --claude-hook")
+    except (UnknownState, StateFileError, UnsafePath, ActionError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps({"allowed": ok, "reason": reason}))
+    print(reason, file=sys.stdout if ok else sys.stderr)
+    return EXIT_OK if ok else EXIT_REFUSED
+
+
+def _claude_hook(workflow: Workflow, event_text: str) -> int:
+    """A Claude Code PreToolUse hook: judge a Write or Edit of the state file."""
+    try:
+        event = json.loads(event_text)
+        tool = event.get("tool_input") or {}
+        path = os.path.abspath(os.path.join(workflow.workspace.root, tool.get("file_path", "")))
+    except (ValueError, AttributeError, TypeError):
+        return EXIT_OK  # not an event this hook is about
+    if path != workflow.workspace.path(workflow.state_file):
+        return EXIT_OK
+    current = workflow.workspace.read_text(workflow.state_file, 10_000_000) or ""
+    if "content" in tool:
+        proposed = str(tool["content"])
+    else:
+        proposed = current
+        edits = tool.get("edits") or [tool]
+        for edit in edits:
+            old, new = str(edit.get("old_string", "")), str(edit.get("new_string", ""))
+            count = -1 if edit.get("replace_all") else 1
+            proposed = proposed.replace(old, new, count) if old else proposed
+    ok, reason = workflow.judge_file(proposed.encode("utf-8"))
+    if ok:
+        return EXIT_OK
+    print(reason, file=sys.stderr)
+    return EXIT_HOOK_BLOCK
