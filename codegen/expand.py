@@ -72,6 +72,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         unresolved=tuple(resolver.unresolved),
         duplicates=tuple(_duplicates(document)),
         schema=state_schema(document.state_example, {s.name for s in states}),
+        spell_word=document.spell_word,
     )
 
 

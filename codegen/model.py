@@ -270,6 +270,7 @@ class Spec:
     unresolved: tuple[Unresolved, ...]
     duplicates: tuple[Duplicate, ...]
     schema: StateSchema = StateSchema()
+    spell_word: str = "spell"
 
     @property
     def workspace(self) -> str:

@@ -64,6 +64,7 @@ class Document:
     rows: tuple[RuleRow, ...]
     templates: tuple[ResponseTemplate, ...]
     state_example: dict[str, object] | None = None
+    spell_word: str = "spell"
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,14 @@ def parse_document(blocks: tuple[Block, ...]) -> Document:
         )
     title = next((b.text for b in blocks if isinstance(b, Heading)), "")
     return Document(
-        title, state_file, spells, states, rows, tuple(_templates(placed)), _state_example(placed)
+        title,
+        state_file,
+        spells,
+        states,
+        rows,
+        tuple(_templates(placed)),
+        _state_example(placed),
+        _spell_word(placed),
     )
 
 
@@ -144,6 +152,17 @@ def _states(placed: list[_Placed], workspace: str) -> Iterator[State]:
             # An item numbered like `14a.` is not a list item in markdown: it is a
             # paragraph whose first line is the title and whose other lines are fields.
             yield parse_state_item(p.block.lines, workspace)
+
+
+def _spell_word(placed: list[_Placed]) -> str:
+    """What the spec calls its spells, from the heading of their list: "spell", "trigger"."""
+    for p in placed:
+        if isinstance(p.block, ItemList):
+            for h in reversed(p.headings):
+                name = h.text.strip().lower()
+                if name in SPELL_SECTIONS:
+                    return name.removesuffix("s")
+    return "spell"
 
 
 def parse_spell_item(item: Item) -> Spell:

@@ -152,6 +152,7 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "workspace": spec.workspace,
         "initial": spec.initial,
         "spells": tuple(sp.name for sp in spec.spells),
+        "spell_word": spec.spell_word,
         "targets": {sp.name: sp.target for sp in spec.spells if sp.target},
         "schema": spec.schema,
         "triggers": triggers,

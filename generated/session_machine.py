@@ -34,6 +34,8 @@ STATE_KEY = "state"
 HISTORY_KEYS: tuple[str, ...] = ("state", "at")
 STATE_FIELDS: tuple[str, ...] = ("feature_id", "entered_at", "attempts")
 SPELLS: tuple[str, ...] = ("Advance", "Finish", "Restart", "Check")
+# What the spec calls its spells.
+SPELL_WORD = "trigger"
 # Spell -> the state it asks for, for spells that ask for one.
 TARGETS: dict[str, str] = {"Finish": "COMPLETE", "Restart": "START"}
 # Spell -> the model's trigger method.

@@ -18,6 +18,7 @@ import pytest
 
 from codegen.markdown import Code, Table, read_blocks
 from spellbook import Workflow
+from spellbook.errors import UnknownSpell
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = (ROOT / "tests" / "fixtures" / "seed_session_patterns.md").read_text(encoding="utf-8")
@@ -228,6 +229,10 @@ def test_check_transition_command(tmp_path: Path) -> None:
     allowed = hook(tmp_path, "START", "INIT")
     assert allowed.returncode == 0 and "by Advance" in allowed.stdout
     assert hook(tmp_path, "START", "NOWHERE").returncode == 2
+    answer = hook(tmp_path, "--json", "IMPLEMENT", "COMPLETE")
+    assert answer.returncode == 1
+    assert json.loads(answer.stdout) == {"allowed": False, "reason": answer.stderr.strip()}
+    assert json.loads(hook(tmp_path, "--json", "START", "INIT").stdout)["allowed"] is True
 
 
 def test_check_transition_judges_a_proposed_state_file(tmp_path: Path) -> None:
@@ -260,6 +265,15 @@ def test_claude_code_hook_blocks_a_write_that_skips_testing(tmp_path: Path) -> N
         },
     }
     assert hook(tmp_path, "--claude-hook", stdin=json.dumps(edit)).returncode == 0
+    relative = {
+        "cwd": str(tmp_path / "src"),  # a relative path is relative to the agent's folder
+        "tool_name": "Write",
+        "tool_input": {
+            "file_path": f"../{PROGRESS}/state.json",
+            "content": json.dumps({"state": "COMPLETE"}),
+        },
+    }
+    assert hook(tmp_path, "--claude-hook", stdin=json.dumps(relative)).returncode == 2
     other = {
         "tool_name": "Write",
         "tool_input": {"file_path": str(tmp_path / "x.py"), "content": ""},
@@ -292,3 +306,12 @@ def test_session_command_casts_and_reports(tmp_path: Path) -> None:
         timeout=60,
     )
     assert status.stdout.startswith("INIT: Initialization")
+
+
+def test_responses_call_the_triggers_what_the_spec_calls_them(tmp_path: Path) -> None:
+    assert MACHINE.SPELL_WORD == "trigger"
+    assert import_module("spellbook.machines.spell_machine").SPELL_WORD == "spell"
+    result = session(tmp_path).cast("advance")  # START -> INIT: nothing moves on until the list
+    assert "No trigger moves on from here right now; see the triggers above." in result.response
+    with pytest.raises(UnknownSpell, match="unknown trigger 'jump'; the triggers are Advance"):
+        session(tmp_path).cast("jump")

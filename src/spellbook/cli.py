@@ -84,6 +84,12 @@ def quick_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
     return SimpleNamespace(root=root, json=as_json, command=command)
 
 
+DESCRIPTIONS = {
+    "spell": "Cast a spell in a repository's AI Engineer workflow (.ai/task/).",
+    "session": "Drive a repository's coding session (.claude/progress/) with a trigger.",
+}
+
+
 def _arguments(argv: Sequence[str], machine: str = "spell") -> SimpleNamespace:
     quick = quick_arguments(argv)
     if quick is not None:
@@ -92,13 +98,18 @@ def _arguments(argv: Sequence[str], machine: str = "spell") -> SimpleNamespace:
 
     parser = argparse.ArgumentParser(
         prog="spell" if machine == "spell" else "spell session",
-        description="Cast a spell in a repository's AI Engineer workflow (.ai/task/).",
+        description=DESCRIPTIONS[machine],
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--root", default=".", help="the repository (default: the current folder)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("command", help="a spell, or status, repair, diagram")
+    parser.add_argument(
+        "command",
+        help="a spell, or status, repair, diagram"
+        if machine == "spell"
+        else "a trigger, or status, repair, diagram, check-transition",
+    )
     return SimpleNamespace(**vars(parser.parse_args(argv)))
 
 
@@ -216,7 +227,8 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
         return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps({"allowed": ok, "reason": reason}))
-    print(reason, file=sys.stdout if ok else sys.stderr)
+    if not (args.json and ok):
+        print(reason, file=sys.stdout if ok else sys.stderr)
     return EXIT_OK if ok else EXIT_REFUSED
 
 
@@ -225,7 +237,8 @@ def _claude_hook(workflow: Workflow, event_text: str) -> int:
     try:
         event = json.loads(event_text)
         tool = event.get("tool_input") or {}
-        path = os.path.abspath(os.path.join(workflow.workspace.root, tool.get("file_path", "")))
+        base = event.get("cwd") or workflow.workspace.root
+        path = os.path.abspath(os.path.join(base, tool.get("file_path", "")))
     except (ValueError, AttributeError, TypeError):
         return EXIT_OK  # not an event this hook is about
     if path != workflow.workspace.path(workflow.state_file):

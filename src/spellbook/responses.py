@@ -33,8 +33,9 @@ def does(rule: Rule | str | None) -> str:
     return rule.summary or rule.kind
 
 
-def spell_values(previews: dict[str, Rule | str | None]) -> dict[str, str]:
-    """The placeholders about spells: each one's effect, the full list, and next steps."""
+def spell_values(previews: dict[str, Rule | str | None], word: str = "spell") -> dict[str, str]:
+    """The placeholders about spells (or what the spec calls them, `word`): each one's
+    effect, the full list, and next steps."""
     values = {f"does:{spell}": does(rule) for spell, rule in previews.items()}
     values["available_spells"] = "\n".join(
         f"- **{spell}**: {does(rule)}" for spell, rule in previews.items()
@@ -47,7 +48,7 @@ def spell_values(previews: dict[str, Rule | str | None]) -> dict[str, str]:
     values["next_steps"] = (
         "\n".join(f"- Cast **{spell}**: {does(rule)}" for spell, rule in moving)
         if moving
-        else "No spell moves the workflow from here right now; see the spells above."
+        else f"No {word} moves on from here right now; see the {word}s above."
     )
     return values
 
@@ -61,20 +62,22 @@ def fenced(text: str | None) -> str:
     return f"{fence}markdown\n{text.rstrip()}\n{fence}"
 
 
-def unhandled(spell: str, state: str, description: str, facts: list[str], spec: str) -> str:
+def unhandled(
+    spell: str, state: str, description: str, facts: list[str], spec: str, word: str = "spell"
+) -> str:
     """The response when no rule covers the cell for the files as they are."""
     when = ", ".join(facts) if facts else "the files are as they are"
     return (
         "## Response to the AI\n\n"
         f"No rule in {spec} covers {spell} in {state} when {when}. Nothing was changed. "
-        "Tell the developer, and suggest one of the spells below.\n\n"
+        f"Tell the developer, and suggest one of the {word}s below.\n\n"
         "## Response to the Developer\n\n"
         "### What Just Happened\n"
         f"You cast **{spell}**, but the spec has no rule for it in **{state}** when {when}. "
         "Nothing changed.\n\n"
         "### Where We Are\n"
         f"**{state}**: {description}\n\n"
-        "### Available Spells\n"
+        f"### Available {word.title()}s\n"
         f"{placeholder('available_spells')}\n\n"
         "### Next Steps\n"
         f"{placeholder('next_steps')}\n"

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         HISTORY_KEYS: tuple[str, ...]
         STATE_FIELDS: tuple[str, ...]
         SPELLS: tuple[str, ...]
+        SPELL_WORD: str
         TARGETS: dict[str, str]
         TRIGGERS: dict[str, str]
         STATES: tuple[State, ...]

@@ -114,8 +114,9 @@ class Workflow:
         """The spell's name as the spec writes it; `accio`, `Accio` and `ACCIO` are one spell."""
         found: str | None = self.spells.get(name.strip().lower())
         if found is None:
+            word = self.machine.SPELL_WORD
             raise UnknownSpell(
-                f"unknown spell {name!r}; the spells are {', '.join(self.machine.SPELLS)}"
+                f"unknown {word} {name!r}; the {word}s are {', '.join(self.machine.SPELLS)}"
             )
         return found
 
@@ -269,11 +270,12 @@ class Workflow:
         model: Any,
         machine: Any,
     ) -> str:
-        values = spell_values(self.preview(model, machine, after))
+        word = self.machine.SPELL_WORD
+        values = spell_values(self.preview(model, machine, after), word)
         if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
             facts = self._facts(before, spell, model)
             text = unhandled(
-                spell, before, self.states[before].description, facts, self.machine.SPEC
+                spell, before, self.states[before].description, facts, self.machine.SPEC, word
             )
         else:
             text = rule.response

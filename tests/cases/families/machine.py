@@ -34,6 +34,8 @@ STATE_KEY = "current_state"
 HISTORY_KEYS: tuple[str, ...] = ("timestamp", "transition", "trigger")
 STATE_FIELDS: tuple[str, ...] = ()
 SPELLS: tuple[str, ...] = ("Advance", "Leave", "Peek")
+# What the spec calls its spells.
+SPELL_WORD = "trigger"
 # Spell -> the state it asks for, for spells that ask for one.
 TARGETS: dict[str, str] = {}
 # Spell -> the model's trigger method.
