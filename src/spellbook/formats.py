@@ -53,20 +53,22 @@ def dump(value: dict[str, Any], known: dict[int, tuple[int, bytes]] | None = Non
     A caller that keeps a list alive and only appends to it passes the same `known`
     each time, and only the new items are encoded.
     """
-    parts = []
+    chunks = [b"{\n"]
     for key, item in value.items():
-        head = f"  {json.dumps(key)}: ".encode()
+        if len(chunks) > 1:
+            chunks.append(b",\n")
+        chunks.append(f"  {json.dumps(key)}: ".encode())
         if isinstance(item, list) and item:
             cached = known.get(id(item)) if known is not None else None
             start, inner = cached if cached is not None and cached[0] <= len(item) else (0, b"")
-            added = ",\n".join("    " + _ENCODE(x) for x in item[start:]).encode("utf-8")
-            inner = inner + b",\n" + added if inner and added else inner or added
-            if known is not None:
-                known[id(item)] = (len(item), inner)
-            parts.append(head + b"[\n" + inner + b"\n  ]")
+            added = ",\n".join(["    " + _ENCODE(x) for x in item[start:]]).encode("utf-8")
+            chunks += (b"[\n", inner, b",\n" if inner and added else b"", added, b"\n  ]")
+            if known is not None and added:
+                known[id(item)] = (len(item), b"".join(chunks[-4:-1]))
         else:
-            parts.append(head + _ENCODE(item).encode("utf-8"))
-    return b"{\n" + b",\n".join(parts) + b"\n}\n"
+            chunks.append(_ENCODE(item).encode("utf-8"))
+    chunks.append(b"\n}\n")
+    return b"".join(chunks)
 
 
 def now() -> str:
