@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -37,3 +38,46 @@ def test_readme_shows_the_verifier_output_as_it_is() -> None:
         [sys.executable, "verify-state-machine.py"], cwd=root, capture_output=True, text=True
     ).stdout
     assert shown == actual, "README's verifier output is stale; paste the current output"
+
+
+JSON_BLOCKS = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", README, re.DOTALL)]
+
+
+def test_readme_feature_list_example_drives_a_session(tmp_path: Path) -> None:
+    from spellbook import Workflow
+    from spellbook.machines import session_machine
+
+    (example,) = [b for b in JSON_BLOCKS if "features" in b]
+    folder = tmp_path / ".claude" / "progress"
+    folder.mkdir(parents=True)
+    (folder / "feature-list.json").write_text(json.dumps(example), encoding="utf-8")
+    flow = Workflow(tmp_path, machine=session_machine)  # type: ignore[arg-type]
+    result = flow.cast("advance")
+    assert (result.after, flow.read().extra["feature_id"]) == ("IMPLEMENT", "PT-001")
+
+
+def test_readme_hook_settings_block_a_skipped_step(tmp_path: Path) -> None:
+    import shlex
+    import subprocess
+    import sys
+
+    (settings,) = [b for b in JSON_BLOCKS if "hooks" in b]
+    (entry,) = settings["hooks"]["PreToolUse"]
+    assert re.fullmatch(entry["matcher"], "Write") and re.fullmatch(entry["matcher"], "Edit")
+    command = shlex.split(entry["hooks"][0]["command"])
+    assert command[0] == "spell"
+    state = tmp_path / ".claude" / "progress" / "state.json"
+    event = {
+        "cwd": str(tmp_path),
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(state), "content": '{"state": "COMPLETE"}'},
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "spellbook", *command[1:]],
+        input=json.dumps(event),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "COMPLETE" in done.stderr
