@@ -153,6 +153,7 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "initial": spec.initial,
         "spells": tuple(sp.name for sp in spec.spells),
         "spell_word": spec.spell_word,
+        "spell_descriptions": {sp.name: _sentences(sp.description, sp.usage) for sp in spec.spells},
         "targets": {sp.name: sp.target for sp in spec.spells if sp.target},
         "schema": spec.schema,
         "triggers": triggers,
@@ -229,3 +230,9 @@ def render_diagram(spec: Spec) -> str:
         title=spec.title or "State machine",
     )
     return str(model.get_graph().draw(None)).rstrip("\n") + "\n"  # type: ignore[attr-defined]
+
+
+def _sentences(*texts: str) -> str:
+    """Texts joined as sentences: "Advances workflow. Progress through it."."""
+    joined = ". ".join(t.strip().rstrip(".") for t in texts if t.strip())
+    return joined + "." if joined else ""

@@ -36,6 +36,13 @@ STATE_FIELDS: tuple[str, ...] = ("feature_id", "entered_at", "attempts")
 SPELLS: tuple[str, ...] = ("Advance", "Finish", "Restart", "Check")
 # What the spec calls its spells.
 SPELL_WORD = "trigger"
+# Spell -> its Description and Usage from the spec.
+SPELL_DESCRIPTIONS: dict[str, str] = {
+    "Advance": "Moves the session on when the current state's exit condition holds. Cast when the work of the current state is done; in TEST it runs the tests.",
+    "Finish": "Asks to end the session. Refused unless every feature is tested and the tests pass.",
+    "Restart": "Asks to start the session over. Always refused: a session cannot restart.",
+    "Check": "Shows where the session is. In IMPLEMENT for more than 30 minutes, asks for context compression.",
+}
 # Spell -> the state it asks for, for spells that ask for one.
 TARGETS: dict[str, str] = {"Finish": "COMPLETE", "Restart": "START"}
 # Spell -> the model's trigger method.

@@ -36,6 +36,15 @@ STATE_FIELDS: tuple[str, ...] = ()
 SPELLS: tuple[str, ...] = ("Accio", "Expecto", "Reparo", "Reverto", "Finite", "Lumos")
 # What the spec calls its spells.
 SPELL_WORD = "spell"
+# Spell -> its Description and Usage from the spec.
+SPELL_DESCRIPTIONS: dict[str, str] = {
+    "Accio": "Advances workflow to next step. Progress through the workflow phases.",
+    "Expecto": "Enriches plan from Atlassian resources. Only allowed in GATHER states.",
+    "Reparo": "Initiates or continues PR review process. Available in most states except where blocked.",
+    "Reverto": "Exits PR review flow. Only available in PR states.",
+    "Finite": "Returns to plan editing. Universal return to GATHER_EDITING.",
+    "Lumos": "Shows current state. Available in all states.",
+}
 # Spell -> the state it asks for, for spells that ask for one.
 TARGETS: dict[str, str] = {}
 # Spell -> the model's trigger method.

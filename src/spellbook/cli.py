@@ -45,6 +45,7 @@ EPILOG = f"""commands:
   status     the current state and what each spell would do now
   repair     replace an unusable state file (kept as a backup) with a state read off the files
   diagram    a mermaid diagram of the machine, the current state highlighted
+  mcp        serve the spells as MCP tools over stdio (needs spellbook[mcp])
   spell session check-transition FROM TO | --state-file PATH | --claude-hook
              judge a move of the session's state made by hand
 
@@ -106,9 +107,9 @@ def _arguments(argv: Sequence[str], machine: str = "spell") -> SimpleNamespace:
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(
         "command",
-        help="a spell, or status, repair, diagram"
+        help="a spell, or status, repair, diagram, mcp"
         if machine == "spell"
-        else "a trigger, or status, repair, diagram, check-transition",
+        else "a trigger, or status, repair, diagram, mcp, check-transition",
     )
     return SimpleNamespace(**vars(parser.parse_args(argv)))
 
@@ -147,6 +148,10 @@ def _main(argv: Sequence[str], machine: str) -> int:
             return _print({"message": workflow.repair()}, args.json, lambda d: d["message"])
         if command == "diagram":
             return _print({"diagram": workflow.diagram()}, args.json, lambda d: d["diagram"])
+        if command == "mcp":
+            from spellbook.server import serve
+
+            return serve(workflow)
         result = workflow.cast(command)
     except (UnknownSpell, UnknownState, StateFileError, UnsafePath, ActionError) as err:
         print(f"error: {err}", file=sys.stderr)

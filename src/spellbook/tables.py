@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         STATE_FIELDS: tuple[str, ...]
         SPELLS: tuple[str, ...]
         SPELL_WORD: str
+        SPELL_DESCRIPTIONS: dict[str, str]
         TARGETS: dict[str, str]
         TRIGGERS: dict[str, str]
         STATES: tuple[State, ...]

@@ -36,6 +36,12 @@ STATE_FIELDS: tuple[str, ...] = ()
 SPELLS: tuple[str, ...] = ("Advance", "Leave", "Peek")
 # What the spec calls its spells.
 SPELL_WORD = "trigger"
+# Spell -> its Description and Usage from the spec.
+SPELL_DESCRIPTIONS: dict[str, str] = {
+    "Advance": "Moves the review forward.",
+    "Leave": "Leaves the review.",
+    "Peek": "Shows where we are.",
+}
 # Spell -> the state it asks for, for spells that ask for one.
 TARGETS: dict[str, str] = {}
 # Spell -> the model's trigger method.

@@ -36,6 +36,8 @@ STATE_FIELDS: tuple[str, ...] = ()
 SPELLS: tuple[str, ...] = ("Next", "Reset")
 # What the spec calls its spells.
 SPELL_WORD = "spell"
+# Spell -> its Description and Usage from the spec.
+SPELL_DESCRIPTIONS: dict[str, str] = {"Next": "Moves on.", "Reset": "Starts again."}
 # Spell -> the state it asks for, for spells that ask for one.
 TARGETS: dict[str, str] = {}
 # Spell -> the model's trigger method.

@@ -1,0 +1,98 @@
+"""`spell mcp`: the spells as tools of an MCP server, for AI assistants.
+
+Built on the official MCP Python SDK (`pip install "spellbook[mcp]"`), served over
+stdio. One tool per spell of the machine, without arguments, whose result is the
+cast's response (markdown); a failed cast is a tool error carrying the message
+the `spell` command would print. Two resources: the state (`spellbook://state`,
+JSON: the current state, what each spell would do now, the history) and the
+machine's mermaid diagram (`spellbook://diagram`, the current state highlighted).
+
+Every cast takes the workspace's lock, so the server and the `spell` command (or
+a second server) can cast in the same repository at once without losing a cast.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from typing import TYPE_CHECKING, Any
+
+from spellbook.errors import SpellbookError
+
+if TYPE_CHECKING:
+    from spellbook.workflow import Workflow
+
+MISSING_SDK = (
+    'spell mcp needs the MCP Python SDK, which is not installed: pip install "spellbook[mcp]"'
+)
+
+
+def build(workflow: Workflow, name: str = "spellbook") -> Any:
+    """An MCP server (the SDK's `MCPServer`) casting spells with `workflow`."""
+    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    # transitions logs every callback at INFO; a server's stderr is for problems.
+    logging.getLogger("transitions").setLevel(logging.WARNING)
+    machine = workflow.machine
+    word = machine.SPELL_WORD
+    server = MCPServer(
+        name,
+        log_level="WARNING",
+        instructions=(
+            f"{machine.TITLE}: cast a {word} by calling its tool; each returns the response "
+            "for the AI and the developer. Read spellbook://state for where the workflow is."
+        ),
+    )
+
+    def caster(spell: str) -> Any:
+        def cast() -> str:
+            try:
+                return workflow.cast(spell).response
+            except (SpellbookError, OSError) as err:
+                raise ToolError(str(err)) from None
+
+        return cast
+
+    for spell, trigger in machine.TRIGGERS.items():
+        server.add_tool(
+            caster(spell),
+            name=trigger,
+            title=spell,
+            description=f"Cast {spell}. {machine.SPELL_DESCRIPTIONS.get(spell, '')}".strip(),
+            structured_output=False,
+        )
+
+    @server.resource(
+        "spellbook://state",
+        name="state",
+        description=f"The current state, what each {word} would do now, and the history.",
+        mime_type="application/json",
+    )
+    def state() -> str:
+        status = workflow.status()
+        status["history"] = workflow.read().history
+        return json.dumps(status, ensure_ascii=False, indent=2)
+
+    @server.resource(
+        "spellbook://diagram",
+        name="diagram",
+        description="The machine as a mermaid state diagram, the current state highlighted.",
+        mime_type="text/plain",
+    )
+    def diagram() -> str:
+        return workflow.diagram()
+
+    return server
+
+
+def serve(workflow: Workflow) -> int:
+    """Serve over stdio until the client closes the connection."""
+    try:
+        server = build(workflow)
+    except ImportError:
+        print(f"error: {MISSING_SDK}", file=sys.stderr)
+        return 2
+    server.run("stdio")
+    return 0

@@ -1,0 +1,144 @@
+"""`spell mcp`, driven over stdio by the MCP SDK's own client, as an assistant would."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from spellbook.machines import session_machine, spell_machine
+
+STATE = Path(".ai/task/state.json")
+
+
+def served(root: Path, *command: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "spellbook", *command, "--root", str(root), "mcp"]
+    )
+
+
+def run(root: Path, body: Callable[[Client], Awaitable[Any]], *command: str) -> Any:
+    async def main() -> Any:
+        async with Client(served(root, *command), read_timeout_seconds=60) as client:
+            return await body(client)
+
+    return asyncio.run(main())
+
+
+def text(result: Any) -> str:
+    return "".join(c.text for c in result.content)
+
+
+def state_file(root: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((root / STATE).read_text(encoding="utf-8"))
+    return data
+
+
+def test_one_tool_per_spell_without_arguments(tmp_path: Path) -> None:
+    async def body(client: Client) -> Any:
+        return (await client.list_tools()).tools
+
+    tools = run(tmp_path, body)
+    assert [t.name for t in tools] == list(spell_machine.TRIGGERS.values())
+    for tool in tools:
+        assert tool.input_schema.get("properties") == {}
+        assert tool.description.startswith(f"Cast {tool.title}. ") and len(tool.description) > 20
+
+
+def test_a_sequence_of_casts_moves_the_workflow_and_writes_the_files(tmp_path: Path) -> None:
+    async def body(client: Client) -> Any:
+        first = await client.call_tool("accio", {})
+        # The developer writes acceptance criteria; the next Accio drafts a task.
+        (tmp_path / ".ai/task/plan.md").write_text(
+            "# Plan\n\n## Acceptance Criteria\n\n- [ ] it works\n", encoding="utf-8"
+        )
+        second = await client.call_tool("accio", {})
+        lumos = await client.call_tool("lumos", {})
+        state = await client.read_resource("spellbook://state")
+        diagram = await client.read_resource("spellbook://diagram")
+        return first, second, lumos, state, diagram
+
+    first, second, lumos, state, diagram = run(tmp_path, body)
+    assert not first.is_error and "created `.ai/task/plan.md`" in text(first)
+    assert not second.is_error and "ACHIEVE_TASK_DRAFTING" in text(second)
+    assert "## Response to the Developer" in text(lumos)
+    assert (tmp_path / ".ai/task/task.md").is_file()
+    on_disk = state_file(tmp_path)
+    assert on_disk["current_state"] == "ACHIEVE_TASK_DRAFTING"
+    assert [e["rule"] for e in on_disk["history"]] == ["G1", "G2", "L1"]
+    served_state = json.loads(state.contents[0].text)
+    assert served_state["state"] == "ACHIEVE_TASK_DRAFTING"
+    assert served_state["history"] == on_disk["history"]
+    assert set(served_state["spells"]) == set(spell_machine.SPELLS)
+    mermaid = diagram.contents[0].text
+    assert mermaid.startswith("---") or "stateDiagram" in mermaid
+    assert "ACHIEVE_TASK_DRAFTING" in mermaid
+
+
+def test_a_cast_that_cannot_run_is_a_tool_error_and_changes_nothing(tmp_path: Path) -> None:
+    (tmp_path / STATE).parent.mkdir(parents=True)
+    (tmp_path / STATE).write_text("{ not json", encoding="utf-8")
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("accio", {})
+
+    result = run(tmp_path, body)
+    assert result.is_error and "spell repair" in text(result)
+    assert (tmp_path / STATE).read_text(encoding="utf-8") == "{ not json"
+
+
+def test_the_session_machine_serves_its_triggers(tmp_path: Path) -> None:
+    async def body(client: Client) -> Any:
+        names = [t.name for t in (await client.list_tools()).tools]
+        return names, await client.call_tool("advance", {})
+
+    names, advanced = run(tmp_path, body, "session")
+    assert names == list(session_machine.TRIGGERS.values())
+    assert not advanced.is_error
+    assert json.loads((tmp_path / ".claude/progress/state.json").read_text())["state"] == "INIT"
+
+
+def test_server_and_command_casting_at_once_lose_nothing(tmp_path: Path) -> None:
+    casts = 12
+
+    def command_casts() -> list[int]:
+        return [
+            subprocess.run(
+                [sys.executable, "-m", "spellbook", "--root", str(tmp_path), "lumos"],
+                capture_output=True,
+                timeout=60,
+            ).returncode
+            for _ in range(casts)
+        ]
+
+    async def body(client: Client) -> Any:
+        await client.list_tools()  # the server is up before the race starts
+        cli = asyncio.get_running_loop().run_in_executor(None, command_casts)
+        served = [await client.call_tool("lumos", {}) for _ in range(casts)]
+        return served, await cli
+
+    served, codes = run(tmp_path, body)
+    assert codes == [0] * casts
+    assert not any(r.is_error for r in served)
+    history = state_file(tmp_path)["history"]
+    assert len(history) == 2 * casts
+    assert len({e["cast"] for e in history}) == 2 * casts
+
+
+def test_without_the_sdk_the_command_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spellbook import cli
+
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
+    assert cli.main(["--root", str(tmp_path), "mcp"]) == 2
+    assert 'pip install "spellbook[mcp]"' in capsys.readouterr().err
