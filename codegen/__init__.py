@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from codegen.errors import SpecError
-from codegen.expand import build_spec
-from codegen.markdown import normalize_newlines, read_blocks
-from codegen.model import Spec
-from codegen.parse import parse_document
+from .errors import SpecError
+from .expand import build_spec
+from .markdown import normalize_newlines, read_blocks
+from .model import Spec
+from .parse import parse_document
 
 __all__ = ["Spec", "SpecError", "load_spec", "parse_spec_text"]
 

@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from codegen.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
-from codegen.generate import NotGenerated, load_config, orphans, render, stale, targets, write
-from codegen.report import format_finding
+from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
+from .generate import NotGenerated, load_config, orphans, render, stale, targets, write
+from .report import format_finding
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from codegen.model import Action
+from .model import Action
 
 _FILE = r"`?(?P<file>[\w.\-/]*\w\.\w+)`?"
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from codegen.check_behaviour import check_cells, check_dead_rules, check_graph, check_valid_actions
-from codegen.check_spec import (
+from .check_behaviour import check_cells, check_dead_rules, check_graph, check_valid_actions
+from .check_spec import (
     check_actions,
     check_consolidation,
     check_duplicates,
@@ -23,8 +23,8 @@ from codegen.check_spec import (
     check_unknown_conditions,
     check_unresolved_names,
 )
-from codegen.findings import SEVERITY, Analysis, Finding, Severity
-from codegen.model import Spec
+from .findings import SEVERITY, Analysis, Finding, Severity
+from .model import Spec
 
 __all__ = ["CHECKS", "SEVERITY", "Analysis", "Finding", "Severity", "analyse", "errors"]
 

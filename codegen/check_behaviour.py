@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from codegen.findings import Analysis, Finding
-from codegen.model import Kind, Rule
-from codegen.worlds import holds
+from .findings import Analysis, Finding
+from .model import Kind, Rule
+from .worlds import holds
 
 
 def _states(names: list[str]) -> str:

@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from codegen.findings import Analysis, Finding, Severity
-from codegen.glossary import PHRASES
-from codegen.model import Kind, RuleRow
+from .findings import Analysis, Finding, Severity
+from .glossary import PHRASES
+from .model import Kind, RuleRow
 
 _PREFIX = re.compile(r"[A-Za-z]+")
 _FAMILY_REF = re.compile(r"\w+_\[[^\]]*\]")

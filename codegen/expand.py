@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
-from codegen.model import (
+from .model import (
     Action,
     Duplicate,
     Family,
@@ -27,7 +27,7 @@ from codegen.model import (
     StateSchema,
     Unresolved,
 )
-from codegen.parse import Document
+from .parse import Document
 
 _FAMILY_MEMBER = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_(?P<suffix>[A-Z])")
 _FAMILY_REF = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_\[(?P<suffixes>[^\]]*)\]")

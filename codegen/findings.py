@@ -11,8 +11,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from codegen.model import Rule, Spec
-from codegen.worlds import CellResult, analyse_cell
+from .model import Rule, Spec
+from .worlds import CellResult, analyse_cell
 
 
 class Severity(str, enum.Enum):

@@ -8,9 +8,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from codegen import load_spec
-from codegen.analyse import Finding, analyse, errors
-from codegen.render import render_diagram, render_machine
+from . import load_spec
+from .analyse import Finding, analyse, errors
+from .render import render_diagram, render_machine
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from codegen.model import Atom, Condition, Literal
+from .model import Atom, Condition, Literal
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from codegen.actions import parse_actions
-from codegen.errors import fail
-from codegen.glossary import parse_condition, parse_indicators
-from codegen.markdown import (
+from .actions import parse_actions
+from .errors import fail
+from .glossary import parse_condition, parse_indicators
+from .markdown import (
     Block,
     BrokenTable,
     Cell,
@@ -28,7 +28,7 @@ from codegen.markdown import (
     Row,
     Table,
 )
-from codegen.model import (
+from .model import (
     Kind,
     ResponseTemplate,
     RuleRow,

@@ -16,10 +16,10 @@ import black
 import jinja2
 from black.mode import Mode, TargetVersion
 
-from codegen.findings import Analysis
-from codegen.glossary import PROBES, describe
-from codegen.model import Atom, Literal, Rule, Spec
-from codegen.responses import render_response, summary
+from .findings import Analysis
+from .glossary import PROBES, describe
+from .model import Atom, Literal, Rule, Spec
+from .responses import render_response, summary
 
 TEMPLATES = Path(__file__).parent / "templates"
 BLACK_MODE = Mode(line_length=100, target_versions={TargetVersion.PY310})
@@ -210,26 +210,10 @@ def render_diagram(spec: Spec) -> str:
 
     Only rules that win in some world are drawn: the moves that can happen.
     """
-    from transitions.extensions.diagrams import GraphMachine
+    from spellbook.diagram import mermaid
 
-    transitions = [
-        {"trigger": label, "source": src, "dest": dst} for src, dst, label in moves(spec)
-    ]
-
-    class Diagram:
-        """The model the diagram is drawn for."""
-
-    model = Diagram()
-    GraphMachine(
-        model=model,
-        states=[st.name for st in spec.states],
-        transitions=transitions,
-        initial=spec.initial,
-        auto_transitions=False,
-        graph_engine="mermaid",
-        title=spec.title or "State machine",
-    )
-    return str(model.get_graph().draw(None)).rstrip("\n") + "\n"  # type: ignore[attr-defined]
+    states = [st.name for st in spec.states]
+    return mermaid(states, moves(spec), spec.initial, spec.title or "State machine")
 
 
 def _sentences(*texts: str) -> str:

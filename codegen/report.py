@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from codegen.analyse import (
+from .analyse import (
     SEVERITY,
     Finding,
     Severity,
@@ -13,7 +13,7 @@ from codegen.analyse import (
     family_coverage,
     state_coverage,
 )
-from codegen.model import Spec, Specificity
+from .model import Spec, Specificity
 
 WILDCARD_MARK = "*"
 MISSING = "MISSING"

@@ -26,9 +26,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from codegen.markdown import Heading, read_blocks
-from codegen.model import Action, Kind, Rule, Spec
 from spellbook.tables import placeholder
+
+from .markdown import Heading, read_blocks
+from .model import Action, Kind, Rule, Spec
 
 DEFAULT_TEMPLATE = """## Response to the AI
 

@@ -8,10 +8,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from codegen import load_spec
-from codegen.analyse import analyse
-from codegen.errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
-from codegen.report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
+from . import load_spec
+from .analyse import analyse
+from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
+from .report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from codegen.glossary import describe, implied
-from codegen.model import Atom, Condition, Literal, Rule
+from .glossary import describe, implied
+from .model import Atom, Condition, Literal, Rule
 
 # Cells whose conditions mention more atoms than this are not enumerated.
 MAX_ATOMS = 16

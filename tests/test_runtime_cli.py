@@ -79,7 +79,7 @@ def test_status_lists_what_each_spell_would_do(tmp_path: Path) -> None:
 def test_diagram_highlights_the_current_state(tmp_path: Path) -> None:
     Workflow(tmp_path).cast("accio")
     out = spell(tmp_path, "diagram").stdout
-    assert out.startswith("---\nState Machine\n---\nstateDiagram-v2")
+    assert out.startswith("---\ntitle: State Machine\n---\nstateDiagram-v2")
     assert "Class GATHER_EDITING s_active" in out
     assert "Class GATHER_NEEDS_PLAN s_default" in out
     assert "GATHER_EDITING --> ACHIEVE_TASK_DRAFTING: Accio" in out

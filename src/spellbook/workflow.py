@@ -425,25 +425,10 @@ class Workflow:
 
     def diagram(self) -> str:
         """A mermaid diagram of the machine with the current state highlighted."""
-        from transitions.extensions.diagrams import GraphMachine
+        from spellbook.diagram import mermaid
 
-        class Diagram:
-            """The model the diagram is drawn for."""
-
-        model = Diagram()
-        GraphMachine(
-            model=model,
-            states=list(self.states),
-            transitions=[
-                {"trigger": label, "source": src, "dest": dst}
-                for src, dst, label in self.machine.MOVES
-            ],
-            initial=self.state,
-            auto_transitions=False,
-            graph_engine="mermaid",
-            title=self.machine.TITLE,
-        )
-        return str(model.get_graph().draw(None))  # type: ignore[attr-defined]
+        machine = self.machine
+        return mermaid(self.states, machine.MOVES, self.state, machine.TITLE or "State machine")
 
 
 def _guard(model: Any, guard: str) -> bool | None:
