@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 EXAMPLES = re.findall(r"```python\n(.*?)```", README, re.DOTALL)
 
 
@@ -81,3 +84,39 @@ def test_readme_hook_settings_block_a_skipped_step(tmp_path: Path) -> None:
         timeout=60,
     )
     assert done.returncode == 2 and "COMPLETE" in done.stderr
+
+
+def test_readme_embeds_the_spell_machine_diagram_as_generated() -> None:
+    diagram = (ROOT / "generated" / "spell_machine.mmd").read_text(encoding="utf-8")
+    (embedded,) = re.findall(r"```mermaid\n(.*?)```", README, re.DOTALL)
+    assert embedded == diagram
+
+
+@pytest.mark.parametrize(
+    ("report", "spec"),
+    [
+        ("docs/verification.md", "spec/STATE_MACHINE.md"),
+        ("docs/verification-session.md", "spec/SESSION_STATE_MACHINE.md"),
+    ],
+)
+def test_committed_verification_reports_are_fresh(
+    report: str, spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from codegen.verify import main
+
+    monkeypatch.chdir(ROOT)  # the report names the spec as given, relative to the root
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["--spec", spec, "--format", "markdown"]) == 0
+    committed = (ROOT / report).read_text(encoding="utf-8")
+    assert out.getvalue() == committed, f"{report} is stale: regenerate it (see README)"
+
+
+def test_github_workflow_runs_the_readme_quickstart_as_written() -> None:
+    quickstart = README.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```bash\n(.*?)\n```", quickstart, re.DOTALL)
+    workflow = (ROOT / ".github" / "workflows" / "ci.yml").read_text(encoding="utf-8")
+    assert len(commands) == 2
+    for command in commands:
+        assert f"          {command}\n" in workflow
+    assert "bash .ci/run" in workflow
