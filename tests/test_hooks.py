@@ -105,5 +105,4 @@ def test_verify_hook_fails_when_an_edit_leaves_a_gap(tmp_path: Path) -> None:
 def test_this_repository_runs_the_hooks_it_publishes(hook_id: str) -> None:
     local = {h["id"]: h for r in LOCAL["repos"] if r["repo"] == "local" for h in r["hooks"]}
     assert local[hook_id]["entry"] == hook(hook_id)["entry"]
-    ruff = [r for r in LOCAL["repos"] if "ruff" in r["repo"]]
-    assert {h["id"] for r in ruff for h in r["hooks"]} == {"ruff-check", "ruff-format"}
+    assert {"ruff-check", "ruff-format"} <= set(local)
