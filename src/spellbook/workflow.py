@@ -39,7 +39,17 @@ class CastResult:
     (no rule covers the files as they are).
     """
 
-    __slots__ = ("spell", "rule", "outcome", "before", "after", "response", "archive", "notes")
+    __slots__ = (
+        "spell",
+        "rule",
+        "outcome",
+        "before",
+        "after",
+        "response",
+        "archive",
+        "notes",
+        "cast",
+    )
 
     def __init__(
         self,
@@ -51,6 +61,7 @@ class CastResult:
         response: str,
         archive: str = "",
         notes: tuple[str, ...] = (),
+        cast: str = "",
     ) -> None:
         self.spell = spell
         self.rule = rule
@@ -60,6 +71,7 @@ class CastResult:
         self.response = response
         self.archive = archive
         self.notes = notes
+        self.cast = cast  # the id of its history entry
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -214,6 +226,7 @@ class Workflow:
             response,
             self.workspace.shown(done.archive_path) + "/" if done.archive_path else "",
             tuple(done.notes),
+            cast,
         )
 
     def _save(
