@@ -20,6 +20,10 @@ from .parse import parse_document
 __all__ = ["Spec", "SpecError", "load_spec", "parse_spec_text"]
 
 
+# Larger files are refused before parsing: time and memory grow with the file.
+SPEC_LIMIT = 2_000_000
+
+
 def load_spec(path: str | Path, shown: str | None = None) -> Spec:
     """Read and compile one spec file; any problem with it raises `SpecError` with file:line.
 
@@ -27,13 +31,20 @@ def load_spec(path: str | Path, shown: str | None = None) -> Spec:
     """
     shown = shown if shown is not None else str(path)
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as f:
+            data = f.read(SPEC_LIMIT + 1)
     except FileNotFoundError:
         raise SpecError("no such file", 0).locate(shown, None) from None
     except IsADirectoryError:
         raise SpecError("is a directory, not a spec file", 0).locate(shown, None) from None
     except OSError as err:
         raise SpecError(f"cannot read: {err.strerror or err}", 0).locate(shown, None) from None
+    if len(data) > SPEC_LIMIT:
+        raise SpecError(
+            f"over {SPEC_LIMIT // 1_000_000} MB: not read (a spec of 24 states is about 60 kB; "
+            "this limit keeps a runaway file from taking minutes and gigabytes)",
+            0,
+        ).locate(shown, None)
     return parse_spec_bytes(data, shown)
 
 

@@ -28,7 +28,9 @@ class SpecError(Exception):
         return self
 
     def __str__(self) -> str:
-        where = f"{self.path}:{self.line}: {self.message}"
+        # Line 0: the file as a whole (missing, unreadable, too large).
+        where = f"{self.path}:{self.line}: " if self.line else f"{self.path}: "
+        where += self.message
         if self.source_line is None or not self.source_line.strip():
             return where
         shown = self.source_line.strip()

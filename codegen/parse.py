@@ -360,7 +360,7 @@ def _rule_columns(table: Table) -> dict[str, int]:
             "transition table has no "
             + ", ".join(repr(m.title()) for m in missing)
             + " column (it has "
-            + ", ".join(repr(c.plain) for c in table.header.cells)
+            + _listed([repr(c.plain) for c in table.header.cells])
             + ")",
             table.line,
         )
@@ -451,3 +451,9 @@ def parse_target(text: str) -> Target:
 
 def _names(text: str) -> tuple[str, ...]:
     return tuple(n.strip() for n in text.split(",") if n.strip())
+
+
+def _listed(items: list[str], most: int = 10) -> str:
+    """Items joined with commas, the list cut short after `most`."""
+    shown = ", ".join(items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,26 @@ def test_bad_arguments_exit_2() -> None:
     result = verify("--format", "yaml")
     assert result.returncode == 2
     assert "invalid choice" in result.stderr
+
+
+def test_a_spec_over_the_size_limit_is_refused_before_parsing(tmp_path: Path) -> None:
+    from codegen import SPEC_LIMIT
+
+    path = tmp_path / "huge.md"
+    path.write_bytes(GOOD.encode() + b"| x | y |\n" * (SPEC_LIMIT // 2))  # 10 MB
+    start = time.monotonic()
+    result = verify("--spec", str(path))
+    elapsed = time.monotonic() - start
+    print(f"\n{path.stat().st_size / 1e6:.0f} MB spec refused in {elapsed:.2f} s")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{path}: over 2 MB: not read" in result.stderr
+
+
+def test_a_table_with_10000_columns_is_a_short_clean_error(tmp_path: Path) -> None:
+    header = "| ID | Current State | Spell | " + " | ".join(f"c{i}" for i in range(10_000)) + " |"
+    rule = "|" + "---|" * 10_003
+    path = tmp_path / "wide.md"
+    path.write_text(GOOD + "\n" + header + "\n" + rule + "\n", encoding="utf-8")
+    result = verify("--spec", str(path))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "and 9993 more" in result.stderr and len(result.stderr) < 2000
