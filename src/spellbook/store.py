@@ -54,14 +54,21 @@ class Workspace:
         """How a path is named to the developer: relative to the repository root."""
         return "/".join(p for p in (self.folder, rel) if p)
 
-    def check(self, rel: str = "") -> None:
-        """Refuse a symbolic link anywhere from the root to `rel`'s folder (or to `rel`)."""
+    def _unverified(self, rel: str) -> list[str]:
+        """Each path from the root down to `rel` (workspace folder first), less those
+        already checked in this cast."""
         parts = [p for p in self.folder.split("/") if p] + [p for p in rel.split("/") if p]
+        paths = []
         current = self.root
         for part in parts:
             current = os.path.join(current, part)
-            if current in self._verified:
-                continue
+            if current not in self._verified:
+                paths.append(current)
+        return paths
+
+    def check(self, rel: str = "") -> None:
+        """Refuse a symbolic link anywhere from the root to `rel`'s folder (or to `rel`)."""
+        for current in self._unverified(rel):
             try:
                 mode = os.lstat(current).st_mode
             except FileNotFoundError:
@@ -75,12 +82,7 @@ class Workspace:
     def ensure(self, rel: str = "") -> str:
         """Make the folder `rel` (and the workspace folder), refusing symbolic links."""
         self.check(rel)
-        parts = [p for p in self.folder.split("/") if p] + [p for p in rel.split("/") if p]
-        current = self.root
-        for part in parts:
-            current = os.path.join(current, part)
-            if current in self._verified:
-                continue
+        for current in self._unverified(rel):
             try:
                 os.mkdir(current, 0o755)
             except FileExistsError:
@@ -89,7 +91,7 @@ class Workspace:
                         f"{os.path.relpath(current, self.root)} is not a folder"
                     ) from None
             self._verified.add(current)
-        return current
+        return os.path.join(self.base, *[p for p in rel.split("/") if p])
 
     # -- reading --
 
