@@ -213,7 +213,7 @@ def render_diagram(spec: Spec) -> str:
     from spellbook.diagram import mermaid
 
     states = [st.name for st in spec.states]
-    return mermaid(states, moves(spec), spec.initial, spec.title or "State machine")
+    return mermaid(states, moves(spec), spec.initial, spec.title)
 
 
 def _sentences(*texts: str) -> str:

@@ -32,7 +32,6 @@ EXIT_BAD_INPUT = 2  # unknown spell, unusable state file, unsafe path, bad front
 EXIT_BLOCKED = 3  # the spec refuses this spell in this state
 EXIT_UNHANDLED = 4  # no rule of the spec covers the spell for the files as they are
 
-COMMANDS = ("status", "repair", "diagram")
 MACHINES = {
     "spell": "spellbook.machines.spell_machine",
     "session": "spellbook.machines.session_machine",
@@ -216,13 +215,15 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
         "of the state file that the spec does not allow",
     )
     args = parser.parse_intermixed_args(argv)
+    from spellbook.formats import STATE_LIMIT
+
     workflow = _workflow(args.root, machine)
     try:
         if args.claude_hook:
             return _claude_hook(workflow, sys.stdin.read())
         if args.state_file:
             with open(args.state_file, "rb") as f:
-                ok, reason = workflow.judge_file(f.read(10_000_001))
+                ok, reason = workflow.judge_file(f.read(STATE_LIMIT + 1))
         elif len(args.states) == 2:
             ok, reason = workflow.judge(*args.states)
         else:
@@ -248,7 +249,9 @@ def _claude_hook(workflow: Workflow, event_text: str) -> int:
         return EXIT_OK  # not an event this hook is about
     if path != workflow.workspace.path(workflow.state_file):
         return EXIT_OK
-    current = workflow.workspace.read_text(workflow.state_file, 10_000_000) or ""
+    from spellbook.formats import STATE_LIMIT
+
+    current = workflow.workspace.read_text(workflow.state_file, STATE_LIMIT) or ""
     if "content" in tool:
         proposed = str(tool["content"])
     else:

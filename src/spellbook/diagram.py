@@ -13,6 +13,7 @@ def mermaid(
     states: Iterable[str], moves: Iterable[tuple[str, str, str]], current: str, title: str
 ) -> str:
     """The diagram: every state, one arrow per (source, dest, label) move."""
+    title = title or "State machine"
     from transitions.extensions.diagrams import GraphMachine
 
     class Diagram:
@@ -31,6 +32,6 @@ def mermaid(
     text = str(model.get_graph().draw(None))  # type: ignore[attr-defined]
     # transitions writes the title as bare front matter; mermaid reads a `title:` key.
     prefix = f"---\n{title}\n---\n"
-    if title and text.startswith(prefix):
+    if text.startswith(prefix):
         text = f"---\ntitle: {title}\n---\n" + text[len(prefix) :]
     return "\n".join(line.rstrip() for line in text.rstrip("\n").splitlines()) + "\n"

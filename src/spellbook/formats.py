@@ -109,7 +109,6 @@ def decode(data: bytes, shown: str) -> dict[str, Any]:
 # Fields a state file may keep, with the meaning the runtime gives them.
 TIME_FIELDS = frozenset({"entered_at"})  # when the current state was entered
 COUNTER_FIELDS = frozenset({"attempts"})  # counted by `increment`, reset by `select`
-NAME_FIELDS = frozenset({"feature_id"})  # set by `select`
 
 
 class StateFormat:

@@ -441,7 +441,7 @@ class Workflow:
         from spellbook.diagram import mermaid
 
         machine = self.machine
-        return mermaid(self.states, machine.MOVES, self.state, machine.TITLE or "State machine")
+        return mermaid(self.states, machine.MOVES, self.state, machine.TITLE)
 
 
 def _guard(model: Any, guard: str) -> bool | None:
