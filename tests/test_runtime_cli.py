@@ -165,3 +165,23 @@ def test_anything_else_goes_to_argparse(argv: list[str]) -> None:
     from spellbook.cli import quick_arguments
 
     assert quick_arguments(argv) is None
+
+
+def test_the_command_exits_with_mains_status_and_without_the_collector(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from spellbook.cli import run
+
+    monkeypatch.setattr(sys, "argv", ["spell", "--root", str(tmp_path), "reverto"])
+    monkeypatch.setattr(sys.stdout, "write", lambda text: len(text))
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            run()
+        assert exit_.value.code == EXIT_BLOCKED
+        assert not gc.isenabled()  # a one-shot process: no collections at start-up or exit
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert [e["outcome"] for e in history(tmp_path)] == ["blocked"]

@@ -1,7 +1,5 @@
 """`python -m spellbook`: the `spell` command."""
 
-import sys
+from spellbook.cli import run
 
-from spellbook.cli import main
-
-sys.exit(main())
+run()

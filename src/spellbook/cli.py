@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -23,6 +24,8 @@ from spellbook.errors import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import NoReturn
+
     from spellbook.workflow import Workflow
 
 # Exit statuses, in one place.
@@ -113,6 +116,19 @@ def _arguments(argv: Sequence[str], machine: str = "spell") -> SimpleNamespace:
     return SimpleNamespace(**vars(parser.parse_args(argv)))
 
 
+def run() -> NoReturn:
+    """The `spell` command: `main()` in a process of its own, which then exits."""
+    # A cast allocates little and the process ends at once, so the cyclic garbage
+    # collector would only walk the machine's objects over and over (during the
+    # imports, and all of them again at exit): about a tenth of a cold cast. It is
+    # off here and in `python -m spellbook`; the long-running `spell mcp` turns it
+    # back on, and `main()` called from Python leaves it alone.
+    gc.disable()
+    code = main()
+    gc.freeze()  # what is left is freed at exit without another full collection
+    sys.exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     machine = "spell"
@@ -150,6 +166,7 @@ def _main(argv: Sequence[str], machine: str) -> int:
         if command == "mcp":
             from spellbook.server import serve
 
+            gc.enable()
             return serve(workflow)
         result = workflow.cast(command)
     except (UnknownSpell, UnknownState, StateFileError, UnsafePath, ActionError) as err:

@@ -2,7 +2,10 @@
 
 This is the one thing `filelock` would do for us here, with `fcntl.flock` on
 POSIX and `msvcrt.locking` on Windows, as `filelock` itself does. Importing
-`filelock` costs 9 to 25 ms, more than the whole budget for starting `spell`.
+`filelock` costs 9 to 25 ms (4.2 imports `typing`, `secrets`, `pathlib`,
+`dataclasses`, `decimal` and `platform`), more than the whole budget for
+starting `spell`: with it, a cold `spell lumos` measured 1.70x
+`import transitions` against 1.08x with this lock (target 1.25x).
 """
 
 from __future__ import annotations

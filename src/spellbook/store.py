@@ -30,6 +30,8 @@ class Workspace:
         # for benchmarks of the rest of the work; a crash may then lose the last casts.
         self.durable = durable
         self._verified: set[str] = set()
+        self._paths: dict[str, str] = {}  # rel -> its checked absolute path
+        self._chains: dict[str, tuple[str, ...]] = {}  # rel -> the paths from the root down
 
     def fresh(self) -> None:
         """Start a cast: folders are checked for symbolic links again, once each."""
@@ -39,6 +41,9 @@ class Workspace:
 
     def path(self, rel: str) -> str:
         """The absolute path of `rel`, after checking it names something inside the folder."""
+        known = self._paths.get(rel)
+        if known is not None:
+            return known
         parts = rel.replace("\\", "/").split("/")
         if (
             not rel
@@ -48,7 +53,8 @@ class Workspace:
             or (len(rel) > 1 and rel[1] == ":")
         ):
             raise UnsafePath(f"{rel!r} is not a path inside {self.folder or 'the repository'}/")
-        return os.path.join(self.base, *parts)
+        path = self._paths[rel] = os.path.join(self.base, *parts)
+        return path
 
     def shown(self, rel: str = "") -> str:
         """How a path is named to the developer: relative to the repository root."""
@@ -57,14 +63,16 @@ class Workspace:
     def _unverified(self, rel: str) -> list[str]:
         """Each path from the root down to `rel` (workspace folder first), less those
         already checked in this cast."""
-        parts = [p for p in self.folder.split("/") if p] + [p for p in rel.split("/") if p]
-        paths = []
-        current = self.root
-        for part in parts:
-            current = os.path.join(current, part)
-            if current not in self._verified:
-                paths.append(current)
-        return paths
+        chain = self._chains.get(rel)
+        if chain is None:
+            parts = [p for p in self.folder.split("/") if p] + [p for p in rel.split("/") if p]
+            links = []
+            current = self.root
+            for part in parts:
+                current = os.path.join(current, part)
+                links.append(current)
+            chain = self._chains[rel] = tuple(links)
+        return [path for path in chain if path not in self._verified]
 
     def check(self, rel: str = "") -> None:
         """Refuse a symbolic link anywhere from the root to `rel`'s folder (or to `rel`)."""
