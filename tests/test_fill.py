@@ -36,3 +36,8 @@ def test_fill_replaces_exactly_the_known_placeholders(text: str, values: dict[st
 def test_fill_leaves_unknown_placeholders_and_does_not_refill_values() -> None:
     values = {"x": "{{next_steps}}", "next_steps": "NEXT"}
     assert fill("a {{x}} b {{y}} {{next_steps}}", values) == "a {{next_steps}} b {{y}} NEXT"
+
+
+def test_a_brace_before_a_placeholder_stays_a_brace() -> None:
+    assert fill("{{{next_steps}}", {"next_steps": ""}) == "{"
+    assert fill("a {{{{x}} b", {"x": "X"}) == "a {{X b"

@@ -23,9 +23,10 @@ def fill(text: str, values: dict[str, str]) -> str:
     first, *rest = text.split("{{")
     out = [first]
     for part in rest:
-        key, closed, after = part.partition("}}")
+        braces = len(part) - len(part.lstrip("{"))  # `{{{x}}`: a brace, then `{{x}}`
+        key, closed, after = part[braces:].partition("}}")
         if closed and key in values:
-            out += (values[key], after)
+            out += ("{" * braces, values[key], after)
         else:
             out += ("{{", part)
     return "".join(out)
