@@ -1,8 +1,12 @@
 """The action verbs, each carried out once: create, archive, delete, load, extract.
 
-A rule's actions are checked first (frontmatter values read and validated,
-archive folders named) without touching anything; a problem found then stops
-the cast before any file changes. Then they run in the spec's order:
+A cast with file actions happens in two steps. `plan` reads and checks
+everything (frontmatter values, archive folder names, new file contents)
+without touching anything, and returns the file operations in the spec's order;
+a problem found then stops the cast before any file changes. `apply` carries
+them out. Every operation can be applied again with the same result, so a cast
+interrupted half way (a crash, a disk error) is finished by the next one from
+its intent record (see `spellbook.workflow`):
 
 - `create` writes the file from `templates/<name>` (or empty), unless a file is
   already there: a developer's file is never overwritten.
@@ -24,11 +28,16 @@ import json
 import os
 import re
 import time
+import zlib
 
 from spellbook.errors import ActionError
 from spellbook.formats import Record
 from spellbook.store import Workspace
 from spellbook.tables import ACTING_VERBS, Done, Rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
@@ -38,6 +47,11 @@ LOAD_LIMIT = 1_000_000
 TRASH = ".trash"
 MISSING_NAME = "untitled"
 _VARIABLE = r"\$\{(\w+)\}"
+
+# The file operations a plan is made of, with the number of texts each carries:
+# ["folder", path], ["move", from, to], ["create", path, text],
+# ["update", path, new text, checksum of the text it replaces].
+OPERATIONS = {"folder": 1, "move": 2, "create": 2, "update": 3}
 
 
 def template(name: str) -> str:
@@ -50,15 +64,26 @@ def template(name: str) -> str:
         return ""
 
 
-def perform(
+class Plan:
+    """What a rule's actions will do: file operations, state file fields, the response's parts."""
+
+    def __init__(self) -> None:
+        self.operations: list[list[str]] = []
+        self.extra: dict[str, Any] = {}  # fields of the state file to set
+        self.done = Done()
+
+
+def plan(
     rule: Rule, workspace: Workspace, record: Record | None = None, today: str | None = None
-) -> Done:
-    """Carry out `rule`'s actions in `workspace` (and on `record`, the state file being
-    written); raises ActionError before any change."""
-    done = Done()
+) -> Plan:
+    """Read and check everything `rule`'s actions need, and say what they will do;
+    raises ActionError (or UnsafePath) without changing anything."""
+    planned = Plan()
     if not any(a.verb in ACTING_VERBS for a in rule.actions):
-        return done  # nothing to do
+        return planned  # nothing to do
     record = record if record is not None else Record("")
+    extra = dict(record.extra)
+    done = planned.done
     variables = {"date": today or time.strftime("%Y-%m-%d")}
     lists: dict[str, dict[str, object]] = {}
     for action in rule.actions:
@@ -76,26 +101,146 @@ def perform(
     for folder in [*folders.values(), TRASH]:
         workspace.check(folder)  # and no folder we would write into is a symbolic link
     workspace.check()
-    located: dict[str, str] = {}
+    files = _Files(workspace, planned.operations)
     for action in rule.actions:
         if action.verb == "archive":
-            done.archive_path = _archive(workspace, action.files, folders[id(action)], located)
+            present = [f for f in action.files if files.exists(files.where(f))]
+            made = files.new_folder(folders[id(action)])
+            for name in present:
+                files.move(name, f"{made}/{os.path.basename(name)}")
+            done.archive_path = made
         elif action.verb == "delete":
-            _delete(workspace, action.files, located, done)
+            present = [f for f in action.files if files.exists(files.where(f))]
+            if present:
+                trash = files.new_folder(f"{TRASH}/{time.strftime('%Y-%m-%d-%H%M%S')}")
+                for name in present:
+                    files.move(name, f"{trash}/{os.path.basename(name)}")
+                done.notes.append(
+                    f"deleted {', '.join(present)}; kept in {workspace.shown(trash)}/ "
+                    "in case you need them"
+                )
         elif action.verb == "create":
-            _create(workspace, action.files[0], action.target, done)
-            located.pop(action.files[0], None)
-        elif action.verb == "load":
             name = action.files[0]
-            done.contents[name] = workspace.read_text(located.get(name, name), LOAD_LIMIT)
+            if not files.create(name, template(action.target) if action.target else ""):
+                done.notes.append(f"{workspace.shown(name)} already exists; it was kept as it is")
+        elif action.verb == "load":
+            done.contents[action.files[0]] = files.read(action.files[0])
         elif action.verb == "mark":
-            _mark(workspace, action.files[0], lists[action.files[0]], action.target, record, done)
+            _mark(
+                workspace,
+                action.files[0],
+                lists[action.files[0]],
+                action.target,
+                extra,
+                files,
+                done,
+            )
         elif action.verb == "select":
-            _select(lists[action.files[0]], record, done)
+            _select(lists[action.files[0]], extra, done)
         elif action.verb == "increment":
-            count = record.extra.get(action.target, 0)
-            record.extra[action.target] = (count if isinstance(count, int) else 0) + 1
-    return done
+            count = extra.get(action.target, 0)
+            extra[action.target] = (count if isinstance(count, int) else 0) + 1
+    planned.extra = {k: v for k, v in extra.items() if record.extra.get(k, ...) != v}
+    return planned
+
+
+class _Files:
+    """The workspace's files as the operations planned so far will leave them."""
+
+    def __init__(self, workspace: Workspace, operations: list[list[str]]) -> None:
+        self.workspace = workspace
+        self.operations = operations
+        self.located: dict[str, str] = {}  # a file's name -> where earlier operations put it
+        self.origin: dict[str, str] = {}  # a planned path -> the file on disk it will be
+        self.written: dict[str, str] = {}  # a planned path -> the text it will be created with
+        self.gone: set[str] = set()
+        self.taken: set[str] = set()
+
+    def where(self, name: str) -> str:
+        return self.located.get(name, name)
+
+    def exists(self, path: str) -> bool:
+        if path in self.gone:
+            return False
+        return path in self.origin or path in self.written or self.workspace.exists(path)
+
+    def new_folder(self, folder: str) -> str:
+        """A folder that does not exist: `folder`, or `folder-2`, `folder-3`, ..."""
+        for n in range(1, 10_000):
+            candidate = folder if n == 1 else f"{folder}-{n}"
+            if candidate not in self.taken and not self.workspace.exists(candidate):
+                self.taken.add(candidate)
+                self.operations.append(["folder", candidate])
+                return candidate
+        raise ActionError(f"no free folder name for {self.workspace.shown(folder)}")
+
+    def move(self, name: str, dest: str) -> None:
+        src = self.where(name)
+        self.operations.append(["move", src, dest])
+        if src in self.written:
+            self.written[dest] = self.written.pop(src)
+        else:
+            self.origin[dest] = self.origin.pop(src, src)
+        self.gone.add(src)
+        self.gone.discard(dest)
+        self.located[name] = dest
+
+    def create(self, name: str, text: str) -> bool:
+        if self.exists(name):
+            return False
+        self.operations.append(["create", name, text])
+        self.written[name] = text
+        self.gone.discard(name)
+        self.located.pop(name, None)
+        return True
+
+    def read(self, name: str) -> str | None:
+        path = self.where(name)
+        if path in self.written:
+            return self.written[path]
+        if path in self.gone:
+            return None
+        return self.workspace.read_text(self.origin.get(path, path), LOAD_LIMIT)
+
+
+def apply(operations: list[list[str]], workspace: Workspace) -> list[str]:
+    """Carry out planned operations; applying them again, after an interruption at any
+    point, finishes the work without doing any of it twice. Returns notes on anything
+    found changed since the plan (left as it was: no file is overwritten)."""
+    notes = []
+    for operation in operations:
+        verb, path, *texts = operation
+        if verb == "folder":
+            workspace.ensure(path)
+        elif verb == "move":
+            dest = texts[0]
+            if workspace.exists(dest):
+                if workspace.exists(path):
+                    notes.append(
+                        f"{workspace.shown(path)} was not moved: "
+                        f"{workspace.shown(dest)} is already there"
+                    )
+                continue  # moved before an interruption
+            if workspace.exists(path):
+                workspace.move(path, dest)
+            else:
+                notes.append(f"{workspace.shown(path)} is gone; there was nothing to move")
+        elif verb == "create":
+            workspace.create(path, texts[0])  # there already: made before an interruption
+        elif verb == "update":
+            text, checksum = texts
+            current = workspace.read_text(path, LOAD_LIMIT)
+            if current is not None and checksum_of(current) == checksum:
+                workspace.replace(path, text.encode("utf-8"))
+            elif current != text:
+                notes.append(f"{workspace.shown(path)} changed since the cast read it; not updated")
+    return notes
+
+
+def checksum_of(text: str) -> str:
+    """Tells a file's text from another it might have become (not a security measure)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return f"{len(data)}:{zlib.crc32(data):08x}"
 
 
 def feature_list(workspace: Workspace, name: str) -> dict[str, object]:
@@ -121,28 +266,30 @@ def _mark(
     name: str,
     value: dict[str, object],
     status: str,
-    record: Record,
+    extra: dict[str, Any],
+    files: _Files,
     done: Done,
 ) -> None:
-    current = record.extra.get("feature_id")
+    current = extra.get("feature_id")
     entries = value["features"]
     assert isinstance(entries, list)
     for feature in entries:
         if feature.get("id") == current:
+            old = files.read(name) or ""
             feature["status"] = status
             text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-            workspace.replace(name, text.encode("utf-8"))
+            files.operations.append(["update", name, text, checksum_of(old)])
             done.notes.append(f"feature {current} is now {status}")
             return
     done.notes.append(f"no current feature to mark {status} in {workspace.shown(name)}")
 
 
-def _select(value: dict[str, object], record: Record, done: Done) -> None:
+def _select(value: dict[str, object], extra: dict[str, Any], done: Done) -> None:
     entries = value["features"]
     assert isinstance(entries, list)
     pending = [f["id"] for f in entries if f.get("status") == "pending"]
-    record.extra["feature_id"] = pending[0] if pending else None
-    record.extra["attempts"] = 1
+    extra["feature_id"] = pending[0] if pending else None
+    extra["attempts"] = 1
     done.notes.append(f"current feature: {pending[0]}" if pending else "no pending feature is left")
 
 
@@ -203,36 +350,3 @@ def _folder(pattern: str, variables: dict[str, str]) -> str:
         return variables[m.group(1)]
 
     return re.sub(_VARIABLE, fill, pattern).strip("/")
-
-
-def _archive(
-    workspace: Workspace, files: tuple[str, ...], folder: str, located: dict[str, str]
-) -> str:
-    present = [f for f in files if workspace.exists(located.get(f, f))]
-    made = workspace.new_folder(folder)
-    for name in present:
-        dest = f"{made}/{os.path.basename(name)}"
-        workspace.move(located.get(name, name), dest)
-        located[name] = dest
-    return made
-
-
-def _delete(
-    workspace: Workspace, files: tuple[str, ...], located: dict[str, str], done: Done
-) -> None:
-    present = [f for f in files if workspace.exists(located.get(f, f))]
-    if not present:
-        return
-    trash = workspace.new_folder(f"{TRASH}/{time.strftime('%Y-%m-%d-%H%M%S')}")
-    for name in present:
-        workspace.move(located.get(name, name), f"{trash}/{os.path.basename(name)}")
-        located[name] = f"{trash}/{os.path.basename(name)}"
-    done.notes.append(
-        f"deleted {', '.join(present)}; kept in {workspace.shown(trash)}/ in case you need them"
-    )
-
-
-def _create(workspace: Workspace, name: str, template_name: str, done: Done) -> None:
-    text = template(template_name) if template_name else ""
-    if not workspace.create(name, text):
-        done.notes.append(f"{workspace.shown(name)} already exists; it was kept as it is")

@@ -33,3 +33,8 @@ class ActionError(SpellbookError):
 
 class LockTimeout(SpellbookError):
     """Another cast holds the workspace's lock for too long."""
+
+
+class Interrupted(SpellbookError):
+    """A cast stopped part way through its file actions (a disk error, say). Its
+    intent record is kept, and the next cast finishes it before anything else."""

@@ -88,7 +88,8 @@ class Workspace:
                 self._verified.add(current)
 
     def ensure(self, rel: str = "") -> str:
-        """Make the folder `rel` (and the workspace folder), refusing symbolic links."""
+        """Make the folder `rel` (and the workspace folder), refusing symbolic links.
+        Making a folder that is already there is not an error."""
         self.check(rel)
         for current in self._unverified(rel):
             try:
@@ -98,6 +99,8 @@ class Workspace:
                     raise UnsafePath(
                         f"{os.path.relpath(current, self.root)} is not a folder"
                     ) from None
+            else:
+                self._sync_folder(os.path.dirname(current))
             self._verified.add(current)
         return os.path.join(self.base, *[p for p in rel.split("/") if p])
 
@@ -137,19 +140,50 @@ class Workspace:
     # -- writing --
 
     def create(self, rel: str, text: str) -> bool:
-        """Write a new file; False (and nothing written) if something is already there."""
-        self.ensure(os.path.dirname(rel))
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
+        """Write a new file; False (and nothing written) if something is already there.
+
+        The text is written to a temporary file first and linked in under its name,
+        so the name never holds part of the text, and an existing file is never
+        replaced (`link` fails where the name is taken)."""
+        folder = self.ensure(os.path.dirname(rel))
+        target = self.path(rel)
+        if os.path.lexists(target):
+            return False
+        tmp = self._temporary(folder, rel, text.encode("utf-8"))
         try:
-            fd = os.open(self.path(rel), flags, 0o644)
+            os.link(tmp, target, follow_symlinks=False)
         except FileExistsError:
             return False
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            self._sync(f.fileno())
-        self._sync_folder(os.path.dirname(self.path(rel)))
+        except OSError as err:
+            if err.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK):
+                raise
+            # A filesystem without hard links: a rename, which would replace a file
+            # made since the check above by something other than a cast (casts wait
+            # for the workspace's lock).
+            if os.path.lexists(target):
+                return False
+            os.rename(tmp, target)
+        finally:
+            if os.path.lexists(tmp):
+                os.unlink(tmp)
+        self._sync_folder(folder)
         return True
+
+    def _temporary(self, folder: str, rel: str, data: bytes) -> str:
+        """A new temporary file in `folder` holding `data`, synced; its path."""
+        tmp = os.path.join(folder, f".{os.path.basename(rel)}.{os.getpid()}.{os.urandom(4).hex()}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            self._sync(fd)
+        except BaseException:
+            os.close(fd)
+            os.unlink(tmp)
+            raise
+        os.close(fd)
+        return tmp
 
     def replace(self, rel: str, data: bytes) -> None:
         """Atomically make `rel` hold `data`: a reader sees the old file or the new one."""
@@ -157,19 +191,23 @@ class Workspace:
         target = self.path(rel)
         if os.path.islink(target):
             raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not replacing it")
-        tmp = os.path.join(folder, f".{os.path.basename(rel)}.{os.getpid()}.{os.urandom(4).hex()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+        tmp = self._temporary(folder, rel, data)
         try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                self._sync(f.fileno())
             os.replace(tmp, target)
         except BaseException:
             if os.path.lexists(tmp):
                 os.unlink(tmp)
             raise
         self._sync_folder(folder)
+
+    def remove(self, rel: str) -> None:
+        """Delete a file the runtime itself wrote (not a developer's: those go to the trash)."""
+        self.check(rel)
+        try:
+            os.unlink(self.path(rel))
+        except FileNotFoundError:
+            return
+        self._sync_folder(os.path.dirname(self.path(rel)))
 
     def move(self, src: str, dest: str) -> None:
         """Move a file to a path where nothing is; never overwrites."""
@@ -182,20 +220,6 @@ class Workspace:
         self._verified.discard(self.path(src))
         self._sync_folder(os.path.dirname(target))
         self._sync_folder(os.path.dirname(self.path(src)))
-
-    def new_folder(self, rel: str) -> str:
-        """Make a folder that did not exist: `rel`, or `rel-2`, `rel-3`, ... if it did."""
-        rel = rel.strip("/")
-        self.ensure(os.path.dirname(rel))
-        for n in range(1, 10_000):
-            candidate = rel if n == 1 else f"{rel}-{n}"
-            try:
-                os.mkdir(self.path(candidate), 0o755)
-            except FileExistsError:
-                continue
-            self._sync_folder(os.path.dirname(self.path(candidate)))
-            return candidate
-        raise OSError(errno.EEXIST, "no free folder name", self.shown(rel))
 
     def _sync(self, fd: int) -> None:
         if self.durable:

@@ -5,14 +5,32 @@ the initial state), let the generated machine pick the rule for the spell in
 that state (its guards read the files), carry out the rule's actions, append
 one history entry, write the state file atomically, and fill in the response.
 Every cast appends exactly one entry, whatever its outcome.
+
+A cast that changes files has one commit point. Its actions are planned first
+(nothing touched), then the plan, the new history entry and the state to move
+to are written atomically to `.ai/task/.intent.json`: from then on the cast
+counts as done. The file operations follow, then the state file, then the
+intent record is deleted. If anything stops the cast part way (a crash, a
+killed process, a disk error), the next cast finds the intent record under the
+lock and finishes it first; every operation can be applied twice with the same
+result, and the cast's id in the history says whether the state file was
+written already, so nothing is done twice.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from importlib import import_module
 
-from spellbook.errors import ActionError, StateFileError, UnknownSpell, UnknownState, UnsafePath
+from spellbook.errors import (
+    ActionError,
+    Interrupted,
+    StateFileError,
+    UnknownSpell,
+    UnknownState,
+    UnsafePath,
+)
 from spellbook.formats import STATE_LIMIT, Record, StateFormat, decode, now
 from spellbook.lock import Lock
 from spellbook.probes import Facts, NeedsRun
@@ -29,6 +47,7 @@ if TYPE_CHECKING:
 DEFAULT_MACHINE = "spellbook.machines.spell_machine"
 
 LOCK_FILE = ".state.lock"
+INTENT_FILE = ".intent.json"
 
 
 class CastResult:
@@ -192,6 +211,7 @@ class Workflow:
         self.workspace.fresh()
         self.workspace.ensure()
         with Lock(self.workspace.path(LOCK_FILE)):
+            finished = self._recover()
             record = self._load()
             before = record.state
             model, machine = self.engine(before, record)
@@ -199,20 +219,32 @@ class Workflow:
             tests = model.facts.tests
             rule = self.rules.get((before, name, model.fired)) if model.fired else None
             cast = os.urandom(6).hex()
-            done = Done()
-            if rule is not None and any(a.verb in ACTING_VERBS for a in rule.actions):
-                from spellbook.actions import perform  # only rules that touch files need it
-
-                try:
-                    done = perform(rule, self.workspace, record)
-                except (ActionError, UnsafePath) as err:
-                    self._save(record, before, before, name, rule.id, "failed", cast)
-                    raise type(err)(f"{name} in {before}: {err} (nothing was changed)") from None
             after = rule.dest if rule is not None else before
             outcome = outcome_of(rule) if rule is not None else "unhandled"
-            if after != before:
-                self.format.moved(record)
-            self._save(record, before, after, name, rule.id if rule else None, outcome, cast)
+            entry = self.format.entry(before, after, name, rule.id if rule else None, outcome, cast)
+            done = Done()
+            if rule is not None and any(a.verb in ACTING_VERBS for a in rule.actions):
+                from spellbook.actions import plan  # only rules that touch files need it
+
+                try:
+                    planned = plan(rule, self.workspace, record)
+                except (ActionError, UnsafePath) as err:
+                    failed = self.format.entry(before, before, name, rule.id, "failed", cast)
+                    self._save(record, before, failed)
+                    raise type(err)(f"{name} in {before}: {err} (nothing was changed)") from None
+                done = planned.done
+                intent = {
+                    "cast": cast,
+                    "before": before,
+                    "after": after,
+                    "entry": entry,
+                    "extra": planned.extra,
+                    "operations": planned.operations,
+                }
+                done.notes += self._commit(record, intent)
+            else:
+                self._save(record, after, entry)
+            done.notes[:0] = finished
             if tests is not None:
                 done.notes.append(_tests_note(tests.command, tests.status, tests.output))
             model, machine = self.engine(after, record, run=False)
@@ -229,18 +261,12 @@ class Workflow:
             cast,
         )
 
-    def _save(
-        self,
-        record: Record,
-        before: str,
-        after: str,
-        spell: str,
-        rule: str | None,
-        outcome: str,
-        cast: str,
-    ) -> None:
+    def _save(self, record: Record, after: str, entry: dict[str, Any]) -> None:
+        """Append `entry` to the history, move to `after` and write the state file."""
         try:
-            record.history.append(self.format.entry(before, after, spell, rule, outcome, cast))
+            if after != record.state:
+                self.format.moved(record)
+            record.history.append(entry)
             record.state = after
             data = self.format.write(record, self._encoded)
             self.workspace.replace(self.state_file, data)
@@ -248,6 +274,100 @@ class Workflow:
             self._forget()
             raise
         self._known = (data, record)
+
+    # -- one commit point for a cast that changes files --
+
+    def _commit(self, record: Record, intent: dict[str, Any]) -> list[str]:
+        """Write the intent record (the cast is then done, whatever happens next) and
+        carry it out."""
+        data = json.dumps(intent, ensure_ascii=False).encode("utf-8")
+        self.workspace.replace(INTENT_FILE, data)
+        try:
+            return self._finish(record, intent)
+        except OSError as err:
+            self._forget()
+            raise Interrupted(
+                f"{intent['entry']['trigger']} in {intent['before']} was interrupted: {err}; "
+                f"the next cast finishes it (from {self.workspace.shown(INTENT_FILE)})"
+            ) from err
+
+    def _finish(self, record: Record, intent: dict[str, Any]) -> list[str]:
+        """Carry out an intent record: its file operations, then the state file, then
+        delete the record. A state file that holds the cast already was written after
+        the operations, so only the record is left to delete."""
+        from spellbook.actions import apply
+
+        notes = []
+        if not _holds(record, intent["cast"]):
+            notes = apply(intent["operations"], self.workspace)
+            record.extra.update(intent["extra"])
+            self._save(record, intent["after"], intent["entry"])
+        self.workspace.remove(INTENT_FILE)
+        return notes
+
+    def _recover(self) -> list[str]:
+        """Finish a cast that was interrupted after its commit point, if there is one."""
+        try:
+            data = self.workspace.read_bytes(INTENT_FILE, STATE_LIMIT)
+        except TooLarge as err:
+            raise StateFileError(f"{err}; run `spell repair`") from None
+        if data is None:
+            return []
+        intent = self._intent(data)
+        record = self._load()
+        if _holds(record, intent["cast"]):
+            self.workspace.remove(INTENT_FILE)  # done; only the record was left
+            return []
+        if record.state != intent["before"]:
+            raise StateFileError(
+                f"{self.workspace.shown(INTENT_FILE)} is a cast interrupted in "
+                f"{intent['before']}, but {self.workspace.shown(self.state_file)} says "
+                f"{record.state}; run `spell repair`"
+            )
+        try:
+            notes = self._finish(record, intent)
+        except OSError as err:
+            self._forget()
+            raise Interrupted(
+                f"could not finish the interrupted cast in "
+                f"{self.workspace.shown(INTENT_FILE)}: {err}; the next cast tries again"
+            ) from err
+        entry = intent["entry"]
+        return [
+            f"first finished the interrupted cast of {entry['trigger']} "
+            f"({intent['before']} → {intent['after']}, rule {entry.get('rule')})",
+            *notes,
+        ]
+
+    def _intent(self, data: bytes) -> dict[str, Any]:
+        """An intent record, checked: what a cast wrote, or StateFileError."""
+        from spellbook.actions import OPERATIONS
+
+        shown = self.workspace.shown(INTENT_FILE)
+        value = decode(data, shown)
+        entry, operations = value.get("entry"), value.get("operations")
+        if not (
+            isinstance(value.get("cast"), str)
+            and value.get("before") in self.states
+            and value.get("after") in self.states
+            and isinstance(value.get("extra"), dict)
+            and isinstance(entry, dict)
+            and entry.get("cast") == value["cast"]
+            and isinstance(entry.get("trigger"), str)
+            and isinstance(operations, list)
+            and all(
+                isinstance(op, list)
+                and op
+                and len(op) == OPERATIONS.get(op[0], -1) + 1
+                and all(isinstance(item, str) for item in op)
+                for op in operations
+            )
+        ):
+            raise StateFileError(
+                f"{shown} is not an interrupted cast this runtime can finish; "
+                "run `spell repair` to set it aside"
+            )
+        return value
 
     def preview(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
         """For each spell, the rule that would win now in `state`: None if none would,
@@ -368,18 +488,22 @@ class Workflow:
         }
 
     def repair(self) -> str:
-        """Replace an unusable state file: back it up, choose a state, say why."""
+        """Replace an unusable state file: back it up, choose a state, say why. An
+        interrupted cast is finished first, or set aside if it cannot be."""
+        self.workspace.fresh()
         self.workspace.ensure()
         with Lock(self.workspace.path(LOCK_FILE)):
+            said = self._repair_intent()
             shown = self.workspace.shown(self.state_file)
             try:
                 record = self.read()
             except StateFileError as err:
                 problem = str(err)
             else:
-                return f"{shown} is fine: the workflow is in {record.state}; nothing to repair"
+                fine = f"{shown} is fine: the workflow is in {record.state}"
+                return "\n".join([*said, fine + ("." if said else "; nothing to repair")])
             state, why, history = self._salvage()
-            backup = self._backup()
+            backup = self._backup(self.state_file)
             record = Record(state, {}, history)
             record.history.append(
                 {
@@ -391,13 +515,32 @@ class Workflow:
                     "cast": os.urandom(6).hex(),
                 }
             )
+            self._forget()
             self.workspace.replace(self.state_file, self.format.write(record))
-        return (
-            f"{shown} could not be used: {problem.split('; run')[0]}.\n"
-            f"Kept it as {backup}.\n"
-            f"Chose {state}: {why}.\n"
-            f"Started a new {shown} in {state}."
+        return "\n".join(
+            [
+                *said,
+                f"{shown} could not be used: {problem.split('; run')[0]}.",
+                f"Kept it as {backup}.",
+                f"Chose {state}: {why}.",
+                f"Started a new {shown} in {state}.",
+            ]
         )
+
+    def _repair_intent(self) -> list[str]:
+        """Finish an interrupted cast, or set its record aside if it cannot be finished
+        (the files it had moved stay where they are: nothing is deleted)."""
+        if not self.workspace.exists(INTENT_FILE):
+            return []
+        try:
+            notes = self._recover()
+        except StateFileError as err:
+            backup = self._backup(INTENT_FILE)
+            return [
+                f"An interrupted cast could not be finished: {str(err).split('; run')[0]}.",
+                f"Set its record aside as {backup}; files it had moved stay where they are.",
+            ]
+        return [note[:1].upper() + note[1:] + "." for note in notes]
 
     def _salvage(self) -> tuple[str, str, list[Any]]:
         """The state to start again from, why, and any history worth keeping."""
@@ -427,14 +570,15 @@ class Workflow:
                 )
         return chosen, because, list(history or [])
 
-    def _backup(self) -> str:
+    def _backup(self, rel: str) -> str:
+        """Move `rel` aside as `<rel>.bad-<time>`; the new name, as shown."""
         stamp = now().replace(":", "").replace("-", "")
         for n in range(1, 1000):
-            name = f"{self.state_file}.bad-{stamp}" + (f"-{n}" if n > 1 else "")
+            name = f"{rel}.bad-{stamp}" + (f"-{n}" if n > 1 else "")
             if not self.workspace.exists(name):
-                self.workspace.move(self.state_file, name)
+                self.workspace.move(rel, name)
                 return self.workspace.shown(name)
-        raise StateFileError("too many backups of the state file; remove some")
+        raise StateFileError(f"too many backups of {self.workspace.shown(rel)}; remove some")
 
     def diagram(self) -> str:
         """A mermaid diagram of the machine with the current state highlighted."""
@@ -442,6 +586,11 @@ class Workflow:
 
         machine = self.machine
         return mermaid(self.states, machine.MOVES, self.state, machine.TITLE)
+
+
+def _holds(record: Record, cast: str) -> bool:
+    """Whether the state file's history has the cast `cast` (the newest is looked at first)."""
+    return any(isinstance(e, dict) and e.get("cast") == cast for e in reversed(record.history))
 
 
 def _guard(model: Any, guard: str) -> bool | None:
