@@ -1,18 +1,21 @@
 """A stateful model test: random casts and random edits of the workflow's files.
 
-Hypothesis drives a real workspace with two kinds of step: casting any spell,
-and the developer writing or deleting any workflow file. Before each cast the
+Hypothesis drives a real workspace with three kinds of step: casting any spell,
+the developer writing or deleting any workflow file, and a cast whose k-th I/O
+call fails (that call only, or every call from it on), followed by the
+recovery the next cast would make. Before each cast the
 files on disk decide every fact the cell's conditions use (read here by a plain
 oracle, not by the runtime's probes), and the spec's own priority table
 (`tests/worlds.winner`) says which rule must fire and where the workflow must
-go. After every step: the state file parses, it holds one history entry per
-cast, and nothing outside `.ai/task/` changed.
-
-Crashes at an I/O call are not modelled yet (see docs/reliability.md).
+go. A cast that fails part way must have happened fully (as the same cast
+without the failure, in a copy of the workspace) or not at all. After every
+step: the state file parses, it holds one history entry per cast that happened,
+and nothing outside `.ai/task/` changed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -34,7 +37,8 @@ from hypothesis.stateful import (
 from codegen import load_spec
 from codegen.model import Atom
 from spellbook import Workflow
-from spellbook.errors import ActionError
+from spellbook.errors import ActionError, SpellbookError
+from tests.test_crashes import faults, tree
 from tests.workspaces import TASK, plan, task
 from tests.worlds import cell_atoms, winner
 
@@ -111,6 +115,35 @@ class Workflows(RuleBasedStateMachine):
         else:
             assert result.rule == expected.id, (state, spell, world)
             assert result.after == (expected.dest or state)
+
+    @rule(
+        spell=st.sampled_from([s.name for s in SPEC.spells]),
+        k=st.integers(1, 30),
+        onward=st.booleans(),
+    )
+    def cast_and_fail(self, spell: str, k: int, onward: bool) -> None:
+        copy = Path(tempfile.mkdtemp(prefix="stateful-reference-")) / "repo"
+        shutil.copytree(self.root, copy, symlinks=True)
+        with contextlib.suppress(ActionError):
+            Workflow(copy, durable=False).cast(spell)
+        state, before = self.flow.state, tree(self.root)
+        done, undone = tree(copy), before
+        with faults(k, onward) as faulty, contextlib.suppress(OSError, SpellbookError):
+            self.flow.cast(spell)
+        self.flow.repair()  # what the next cast does first: finish an interrupted cast
+        path = self.workspace / "state.json"
+        entries = len(json.loads(path.read_text())["history"]) if path.exists() else 0
+        if entries == self.casts + 1:
+            self.casts += 1
+            assert tree(self.root) == done, "the cast happened, but not as it does uninterrupted"
+            assert self.flow.state == Workflow(copy).state
+            OUTCOMES["failed at an I/O call: happened" if faulty.failed else "not failed"] += 1
+        else:
+            assert entries == self.casts and faulty.failed
+            assert tree(self.root) == undone, "the cast did not happen, but files changed"
+            assert self.flow.state == state
+            OUTCOMES["failed at an I/O call: did not happen"] += 1
+        shutil.rmtree(copy.parent)
 
     @rule(checked=st.integers(0, 2), unchecked=st.integers(0, 2), atlassian=st.booleans())
     def write_plan(self, checked: int, unchecked: int, atlassian: bool) -> None:
