@@ -32,6 +32,7 @@ class Workspace:
         self._verified: set[str] = set()
         self._paths: dict[str, str] = {}  # rel -> its checked absolute path
         self._chains: dict[str, tuple[str, ...]] = {}  # rel -> the paths from the root down
+        self._held: set[str] | None = None  # folders to sync at the end of a batch
 
     def fresh(self) -> None:
         """Start a cast: folders are checked for symbolic links again, once each."""
@@ -201,13 +202,24 @@ class Workspace:
         self._sync_folder(folder)
 
     def remove(self, rel: str) -> None:
-        """Delete a file the runtime itself wrote (not a developer's: those go to the trash)."""
+        """Delete a file the runtime itself wrote (not a developer's: those go to the trash).
+        Not made durable: callers only remove what may harmlessly come back."""
         self.check(rel)
         try:
             os.unlink(self.path(rel))
         except FileNotFoundError:
             return
-        self._sync_folder(os.path.dirname(self.path(rel)))
+
+    def hold_syncs(self) -> None:
+        """Until `release_syncs`, note the folders that need syncing instead of syncing
+        each after every change: one sync per folder for a batch of changes."""
+        self._held = set()
+
+    def release_syncs(self) -> None:
+        """Sync each folder changed since `hold_syncs`, once."""
+        held, self._held = self._held, None
+        for folder in sorted(held or ()) if self.durable else ():
+            _sync_folder(folder)
 
     def move(self, src: str, dest: str) -> None:
         """Move a file to a path where nothing is; never overwrites."""
@@ -226,7 +238,9 @@ class Workspace:
             os.fsync(fd)
 
     def _sync_folder(self, folder: str) -> None:
-        if self.durable:
+        if self._held is not None:
+            self._held.add(folder)
+        elif self.durable:
             _sync_folder(folder)
 
 

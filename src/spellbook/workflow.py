@@ -302,6 +302,8 @@ class Workflow:
             notes = apply(intent["operations"], self.workspace)
             record.extra.update(intent["extra"])
             self._save(record, intent["after"], intent["entry"])
+        # Not synced: a record that comes back after a crash names a cast the history
+        # holds, and is only deleted again.
         self.workspace.remove(INTENT_FILE)
         return notes
 
