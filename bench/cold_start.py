@@ -59,16 +59,26 @@ def measure(commands: list[tuple[str, str | list[str]]], runs: int) -> dict[str,
     return times
 
 
-def table(times: dict[str, list[float]], baseline: str) -> list[str]:
+def ratios(times: dict[str, list[float]], baseline: str) -> dict[str, tuple[float, float]]:
+    """Each command's median time, and the median of its time over the baseline's
+    in the same round."""
     base = times[baseline]
+    return {
+        name: (
+            statistics.median(samples),
+            statistics.median(t / b for t, b in zip(samples, base, strict=True)),
+        )
+        for name, samples in times.items()
+    }
+
+
+def table(times: dict[str, list[float]], baseline: str) -> list[str]:
     lines = [f"{'command':<36} {'median':>9} {'ratio':>6} {'target':>10}"]
-    for name, samples in times.items():
-        ratio = statistics.median(t / b for t, b in zip(samples, base, strict=True))
+    for name, (median, ratio) in ratios(times, baseline).items():
         target = TARGETS.get(name)
         verdict = ""
         if target is not None:
             verdict = f"<={target:.2f} " + ("ok" if ratio <= target else "MISSED")
-        median = statistics.median(samples)
         lines.append(f"{name:<36} {median * 1000:>7.1f}ms {ratio:>6.2f} {verdict:>10}")
     return lines
 

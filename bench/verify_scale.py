@@ -22,17 +22,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.clone_spec import clone  # noqa: E402
+from bench.run import PEAK  # noqa: E402
 from codegen import load_spec  # noqa: E402
 
 SIZES = (1, 10, 40)
-RUN = (
-    "import resource, sys\n"
+RUN = PEAK + (
+    "import sys\n"
     "sys.path.insert(0, {root!r})\n"
     "from codegen.verify import main\n"
     "import contextlib, io\n"
     "with contextlib.redirect_stdout(io.StringIO()):\n"
     "    main(['--spec', {spec!r}, '--format', 'json'])\n"
-    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    "print(peak())\n"
 )
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 

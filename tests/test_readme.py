@@ -120,3 +120,12 @@ def test_github_workflow_runs_the_readme_quickstart_as_written() -> None:
     for command in commands:
         assert f"          {command}\n" in workflow
     assert "bash .ci/run" in workflow
+
+
+def test_readme_quotes_the_latest_benchmark_headline() -> None:
+    """The README's figures are the ones bench/run.py last wrote to docs/performance.md."""
+    report = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    headline = report.split("## Headline\n\n", 1)[1].split("\n\n", 1)[0]
+    quoted = README.split("<!-- bench/run.py: headline -->\n", 1)[1].split("<!--", 1)[0]
+    assert headline.startswith("- cold `spell lumos`: ")
+    assert quoted.strip() == headline.strip()
