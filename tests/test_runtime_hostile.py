@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,19 @@ def test_unknown_spell_lists_the_six(tmp_path: Path) -> None:
     assert result.returncode == EXIT_BAD_INPUT
     assert "Accio, Expecto, Reparo, Reverto, Finite, Lumos" in result.stderr
     assert not (tmp_path / ".ai").exists()
+
+
+def test_a_billion_laughs_task_name_is_refused_in_bounded_time(tmp_path: Path) -> None:
+    """Nine levels of nine aliases: 387 million strings if expanded; refused without expanding."""
+    levels = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    levels += [f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 9)}]" for i in range(1, 9)]
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    write(tmp_path, "task.md", "---\n" + "\n".join(levels) + "\ntask_name: *l8\n---\n")
+    write(tmp_path, "task-results.md", "results\n")
+    start = time.monotonic()
+    result = spell(tmp_path, "accio")
+    assert time.monotonic() - start < 20
+    assert result.returncode == EXIT_BAD_INPUT and "Traceback" not in result.stderr
+    assert "cannot name a folder" in result.stderr
+    assert (tmp_path / TASK / "task.md").is_file()

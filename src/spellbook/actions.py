@@ -314,7 +314,8 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
             "between the --- lines at its top"
         )
     if not isinstance(value, str) or len(value) > NAME_LIMIT or not re.fullmatch(NAME, value):
-        shown = repr(value)[:80]
+        # Never the repr of a structure: YAML aliases can make a small file a huge one.
+        shown = repr(value[:80]) if isinstance(value, str) else f"(a {type(value).__name__})"
         raise ActionError(
             f"{workspace.shown(name)}: {key} {shown} cannot name a folder; use lower-case "
             f"letters, digits and dashes, at most {NAME_LIMIT} characters"
