@@ -3,9 +3,10 @@
 Every path the runtime touches is a relative path inside the workspace folder
 (`.ai/task/` for the spell workflow), checked before use: no absolute paths, no
 `..`, and no symbolic link anywhere from the repository root down. Files are
-created exclusively (an existing file is never overwritten) and replaced only
-atomically: a temporary file in the same folder, written, flushed and synced,
-then `os.replace`, then the folder synced.
+created whole and exclusively (written to a temporary, then linked in under
+their name, which fails if the name is taken: an existing file is never
+overwritten) and replaced only atomically: a temporary file in the same folder,
+written and synced, then `os.replace`, then the folder synced.
 """
 
 from __future__ import annotations
