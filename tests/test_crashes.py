@@ -203,8 +203,10 @@ def recover(scenario: Scenario, root: Path) -> None:
     flow = scenario.workflow(root)
     if scenario.recover == "status":
         flow.repair()  # the session's casts run its tests; repair finishes the cast alone
-    else:
-        flow.cast(scenario.recover)
+        return
+    notes = flow.cast(scenario.recover).notes
+    # Finishing an interrupted cast finds nothing out of place: no other note.
+    assert [n for n in notes if not n.startswith("first finished the interrupted")] == []
 
 
 def check(
@@ -476,3 +478,39 @@ def test_an_intent_record_from_another_state_is_not_replayed(
     with pytest.raises(StateFileError, match="interrupted in ACHIEVE_TASK_EXECUTED"):
         Workflow(tmp_path).cast("lumos")
     assert (tmp_path / TASK / "task-results.md").exists()
+
+
+def test_applying_a_plan_again_changes_nothing_and_overwrites_nothing(tmp_path: Path) -> None:
+    from spellbook.actions import apply, checksum_of
+
+    flow = executed(tmp_path)
+    folder = tmp_path / TASK
+    (folder / "list.json").write_text("old\n")
+    operations = [
+        ["folder", "tasks/t-1"],
+        ["move", "task.md", "tasks/t-1/task.md"],
+        ["move", "task-results.md", "tasks/t-1/task-results.md"],
+        ["create", "task.md", "new task\n"],
+        ["update", "list.json", "new\n", checksum_of("old\n")],
+    ]
+    assert apply(operations, flow.workspace) == []
+    once = tree(tmp_path)
+    assert apply(operations, flow.workspace) == []  # every operation found done
+    assert tree(tmp_path) == once
+    # Since then the developer wrote task-results.md again and changed list.json: both stay.
+    (folder / "task-results.md").write_text("newer results\n")
+    (folder / "list.json").write_text("edited\n")
+    notes = apply(operations, flow.workspace)
+    assert notes == [".ai/task/list.json changed since the cast read it; not updated"]
+    assert (folder / "task-results.md").read_text() == "newer results\n"
+    assert (folder / "list.json").read_text() == "edited\n"
+    assert (folder / "tasks/t-1/task-results.md").read_text() == "# Results\n"
+
+
+def test_a_file_gone_before_its_move_is_a_note_not_an_error(tmp_path: Path) -> None:
+    from spellbook.actions import apply
+
+    flow = executed(tmp_path)
+    (tmp_path / TASK / "task-results.md").unlink()
+    notes = apply([["move", "task-results.md", "tasks/t-1/task-results.md"]], flow.workspace)
+    assert notes == [".ai/task/task-results.md is gone; there was nothing to move"]

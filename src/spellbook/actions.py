@@ -224,12 +224,9 @@ def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) 
         elif verb == "move":
             dest = texts[0]
             if workspace.exists(dest):
-                if workspace.exists(path):
-                    notes.append(
-                        f"{workspace.shown(path)} was not moved: "
-                        f"{workspace.shown(dest)} is already there"
-                    )
-                continue  # moved before an interruption
+                # Moved before an interruption. A file by the old name now is a newer
+                # one (made later in the plan, or by the developer): it stays.
+                continue
             if workspace.exists(path):
                 workspace.move(path, dest)
             else:
