@@ -514,3 +514,25 @@ def test_a_file_gone_before_its_move_is_a_note_not_an_error(tmp_path: Path) -> N
     (tmp_path / TASK / "task-results.md").unlink()
     notes = apply([["move", "task-results.md", "tasks/t-1/task-results.md"]], flow.workspace)
     assert notes == [".ai/task/task-results.md is gone; there was nothing to move"]
+
+
+def test_status_says_an_interrupted_cast_will_be_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flow = executed(tmp_path)
+    assert flow.status()["interrupted"] is None
+    stop_after_commit(monkeypatch, flow, files=False)
+    said = Workflow(tmp_path).status()["interrupted"]
+    assert said == (
+        "Accio (ACHIEVE_TASK_EXECUTED → ACHIEVE_TASK_DRAFTING, rule A2) was interrupted; "
+        "the next cast finishes it first"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-m", "spellbook", "--root", str(tmp_path), "status"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert f"Interrupted: {said}" in shown.stdout
+    Workflow(tmp_path).cast("lumos")
+    assert Workflow(tmp_path).status()["interrupted"] is None

@@ -191,7 +191,10 @@ def _print(data: dict[str, object], as_json: bool, text: object) -> int:
 
 
 def _status_text(data: dict[str, object]) -> str:
-    lines = [f"{data['state']}: {data['description']}", "", "What each would do now:"]
+    lines = [f"{data['state']}: {data['description']}", ""]
+    if data.get("interrupted"):
+        lines += [f"Interrupted: {data['interrupted']}", ""]
+    lines.append("What each would do now:")
     spells = data["spells"]
     assert isinstance(spells, dict)
     for spell, summary in spells.items():

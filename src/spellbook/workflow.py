@@ -487,7 +487,25 @@ class Workflow:
             "description": self.states[record.state].description,
             "spells": {s: does(r) for s, r in previews.items()},
             "history": record.history[-5:],
+            "interrupted": self._interrupted(record),
         }
+
+    def _interrupted(self, record: Record) -> str | None:
+        """What the next cast will finish first, if a cast was interrupted (for status)."""
+        try:
+            data = self.workspace.read_bytes(INTENT_FILE, STATE_LIMIT)
+            if data is None:
+                return None
+            intent = self._intent(data)
+        except (StateFileError, UnsafePath) as err:
+            return str(err)
+        if _holds(record, intent["cast"]):
+            return None  # done; the next cast only deletes the record
+        entry = intent["entry"]
+        return (
+            f"{entry['trigger']} ({intent['before']} → {intent['after']}, rule "
+            f"{entry.get('rule')}) was interrupted; the next cast finishes it first"
+        )
 
     def repair(self) -> str:
         """Replace an unusable state file: back it up, choose a state, say why. An
