@@ -450,8 +450,23 @@ def test_a_finished_cast_whose_record_was_left_is_not_applied_again(
 
 @pytest.mark.parametrize(
     "record",
-    [b"{ not json", b"[]", b'{"cast": 1}', b'{"cast": "x", "before": "NOWHERE"}'],
-    ids=["not JSON", "an array", "wrong types", "unknown state"],
+    [
+        b"{ not json",
+        b"[]",
+        b'{"cast": 1}',
+        b'{"cast": "x", "before": "NOWHERE"}',
+        json.dumps(
+            {
+                "cast": "c",
+                "before": "ACHIEVE_TASK_EXECUTED",
+                "after": "ACHIEVE_TASK_DRAFTING",
+                "entry": {"cast": "c", "trigger": "Accio"},
+                "extra": {},
+                "operations": [["move", "plan.md", "../../outside.md"]],
+            }
+        ).encode(),
+    ],
+    ids=["not JSON", "an array", "wrong types", "unknown state", "a path outside"],
 )
 def test_a_damaged_intent_record_stops_casts_until_repair_sets_it_aside(
     tmp_path: Path, record: bytes
@@ -459,7 +474,7 @@ def test_a_damaged_intent_record_stops_casts_until_repair_sets_it_aside(
     flow = executed(tmp_path)
     (tmp_path / TASK / INTENT_FILE).write_bytes(record)
     before = tree(tmp_path)
-    with pytest.raises(StateFileError, match=r"\.ai/task/\.intent\.json .*spell repair"):
+    with pytest.raises(StateFileError, match=r"\.ai/task/\.intent\.json\b.*spell repair"):
         flow.cast("accio")
     assert tree(tmp_path) == before
     said = Workflow(tmp_path).repair()

@@ -54,6 +54,11 @@ _VARIABLE = r"\$\{(\w+)\}"
 OPERATIONS = {"folder": 1, "move": 2, "create": 2, "update": 3}
 
 
+def paths_of(operation: list[str]) -> list[str]:
+    """The workspace paths an operation touches (a move has two)."""
+    return operation[1:3] if operation[0] == "move" else operation[1:2]
+
+
 def template(name: str) -> str:
     """The project's template for a file, by its name; empty if there is none."""
     path = os.path.join(TEMPLATES, os.path.basename(name))

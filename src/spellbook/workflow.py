@@ -343,7 +343,7 @@ class Workflow:
 
     def _intent(self, data: bytes) -> dict[str, Any]:
         """An intent record, checked: what a cast wrote, or StateFileError."""
-        from spellbook.actions import OPERATIONS
+        from spellbook.actions import OPERATIONS, paths_of
 
         shown = self.workspace.shown(INTENT_FILE)
         value = decode(data, shown)
@@ -369,6 +369,12 @@ class Workflow:
                 f"{shown} is not an interrupted cast this runtime can finish; "
                 "run `spell repair` to set it aside"
             )
+        try:
+            for operation in operations:
+                for path in paths_of(operation):
+                    self.workspace.path(path)
+        except UnsafePath as err:
+            raise StateFileError(f"{shown}: {err}; run `spell repair` to set it aside") from None
         return value
 
     def preview(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
