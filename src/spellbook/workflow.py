@@ -309,13 +309,9 @@ class Workflow:
 
     def _recover(self) -> list[str]:
         """Finish a cast that was interrupted after its commit point, if there is one."""
-        try:
-            data = self.workspace.read_bytes(INTENT_FILE, STATE_LIMIT)
-        except TooLarge as err:
-            raise StateFileError(f"{err}; run `spell repair`") from None
-        if data is None:
+        intent = self._intent()
+        if intent is None:
             return []
-        intent = self._intent(data)
         record = self._load()
         if _holds(record, intent["cast"]):
             self.workspace.remove(INTENT_FILE)  # done; only the record was left
@@ -334,18 +330,20 @@ class Workflow:
                 f"could not finish the interrupted cast in "
                 f"{self.workspace.shown(INTENT_FILE)}: {err}; the next cast tries again"
             ) from err
-        entry = intent["entry"]
-        return [
-            f"first finished the interrupted cast of {entry['trigger']} "
-            f"({intent['before']} → {intent['after']}, rule {entry.get('rule')})",
-            *notes,
-        ]
+        return [f"first finished the interrupted cast of {_cast_of(intent)}", *notes]
 
-    def _intent(self, data: bytes) -> dict[str, Any]:
-        """An intent record, checked: what a cast wrote, or StateFileError."""
+    def _intent(self) -> dict[str, Any] | None:
+        """The intent record of an interrupted cast, checked (StateFileError if it is not
+        what a cast writes), or None if there is none."""
         from spellbook.actions import OPERATIONS, paths_of
 
         shown = self.workspace.shown(INTENT_FILE)
+        try:
+            data = self.workspace.read_bytes(INTENT_FILE, STATE_LIMIT)
+        except TooLarge as err:
+            raise StateFileError(f"{err}; run `spell repair` to set it aside") from None
+        if data is None:
+            return None
         value = decode(data, shown)
         entry, operations = value.get("entry"), value.get("operations")
         if not (
@@ -499,19 +497,12 @@ class Workflow:
     def _interrupted(self, record: Record) -> str | None:
         """What the next cast will finish first, if a cast was interrupted (for status)."""
         try:
-            data = self.workspace.read_bytes(INTENT_FILE, STATE_LIMIT)
-            if data is None:
-                return None
-            intent = self._intent(data)
+            intent = self._intent()
         except (StateFileError, UnsafePath) as err:
             return str(err)
-        if _holds(record, intent["cast"]):
-            return None  # done; the next cast only deletes the record
-        entry = intent["entry"]
-        return (
-            f"{entry['trigger']} ({intent['before']} → {intent['after']}, rule "
-            f"{entry.get('rule')}) was interrupted; the next cast finishes it first"
-        )
+        if intent is None or _holds(record, intent["cast"]):
+            return None  # none, or done: the next cast only deletes the record
+        return f"{_cast_of(intent)} was interrupted; the next cast finishes it first"
 
     def repair(self) -> str:
         """Replace an unusable state file: back it up, choose a state, say why. An
@@ -612,6 +603,12 @@ class Workflow:
 
         machine = self.machine
         return mermaid(self.states, machine.MOVES, self.state, machine.TITLE)
+
+
+def _cast_of(intent: dict[str, Any]) -> str:
+    """An interrupted cast, in words: `Accio (A → B, rule A2)`."""
+    entry = intent["entry"]
+    return f"{entry['trigger']} ({intent['before']} → {intent['after']}, rule {entry.get('rule')})"
 
 
 def _holds(record: Record, cast: str) -> bool:
