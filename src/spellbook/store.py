@@ -153,7 +153,7 @@ class Workspace:
             return False
         tmp = self._temporary(folder, rel, text.encode("utf-8"))
         try:
-            os.link(tmp, target, follow_symlinks=False)
+            os.link(tmp, target)  # the temporary is a file we just made, never a link
         except FileExistsError:
             return False
         except OSError as err:
