@@ -185,3 +185,17 @@ def test_the_command_exits_with_mains_status_and_without_the_collector(
         gc.unfreeze()
         gc.enable()
     assert [e["outcome"] for e in history(tmp_path)] == ["blocked"]
+
+
+def test_a_cast_that_changes_no_file_loads_no_more_than_it_needs(tmp_path: Path) -> None:
+    """The cold path of `spell lumos`: the actions, PyYAML and the compiler stay unloaded."""
+    code = (
+        "import sys\n"
+        "from spellbook.cli import main\n"
+        f"main(['--root', {str(tmp_path)!r}, 'lumos'])\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    loaded = set(result.stdout.split())
+    assert "spellbook.workflow" in loaded
+    assert not loaded & {"spellbook.actions", "yaml", "codegen", "mistune", "jinja2", "black"}

@@ -292,16 +292,13 @@ class Workflow:
             ) from err
 
     def _finish(self, record: Record, intent: dict[str, Any]) -> list[str]:
-        """Carry out an intent record: its file operations, then the state file, then
-        delete the record. A state file that holds the cast already was written after
-        the operations, so only the record is left to delete."""
+        """Carry out an intent record whose cast the state file does not hold yet: its
+        file operations, then the state file, then delete the record."""
         from spellbook.actions import apply
 
-        notes = []
-        if not _holds(record, intent["cast"]):
-            notes = apply(intent["operations"], self.workspace)
-            record.extra.update(intent["extra"])
-            self._save(record, intent["after"], intent["entry"])
+        notes = apply(intent["operations"], self.workspace)
+        record.extra.update(intent["extra"])
+        self._save(record, intent["after"], intent["entry"])
         # Not synced: a record that comes back after a crash names a cast the history
         # holds, and is only deleted again.
         self.workspace.remove(INTENT_FILE)
@@ -314,7 +311,9 @@ class Workflow:
             return []
         record = self._load()
         if _holds(record, intent["cast"]):
-            self.workspace.remove(INTENT_FILE)  # done; only the record was left
+            # The state file is written after the operations: all was done but deleting
+            # the record.
+            self.workspace.remove(INTENT_FILE)
             return []
         if record.state != intent["before"]:
             raise StateFileError(
@@ -335,8 +334,6 @@ class Workflow:
     def _intent(self) -> dict[str, Any] | None:
         """The intent record of an interrupted cast, checked (StateFileError if it is not
         what a cast writes), or None if there is none."""
-        from spellbook.actions import OPERATIONS, paths_of
-
         shown = self.workspace.shown(INTENT_FILE)
         try:
             data = self.workspace.read_bytes(INTENT_FILE, STATE_LIMIT)
@@ -344,6 +341,8 @@ class Workflow:
             raise StateFileError(f"{err}; run `spell repair` to set it aside") from None
         if data is None:
             return None
+        from spellbook.actions import OPERATIONS, paths_of  # only an interrupted cast needs it
+
         value = decode(data, shown)
         entry, operations = value.get("entry"), value.get("operations")
         if not (
