@@ -59,6 +59,21 @@ def measure(commands: list[tuple[str, str | list[str]]], runs: int) -> dict[str,
     return times
 
 
+def spell_commands() -> list[tuple[str, str | list[str]]]:
+    """`spell lumos` in a new workspace, and `spell accio` in one where every run casts
+    the same rule: G3 (GATHER_EDITING, a plan without criteria), which keeps the state."""
+    lumos_root = tempfile.mkdtemp(prefix="bench-lumos-")
+    accio_root = tempfile.mkdtemp(prefix="bench-accio-")
+    os.makedirs(os.path.join(accio_root, ".ai", "task"))
+    with open(os.path.join(accio_root, ".ai", "task", "plan.md"), "w") as f:
+        f.write("# Plan\n\n## Acceptance Criteria\n\nNone yet.\n")
+    subprocess.run([SPELL, "--root", accio_root, "accio"], check=True, stdout=subprocess.DEVNULL)
+    return [
+        ("spell lumos", [SPELL, "--root", lumos_root, "lumos"]),
+        ("spell accio", [SPELL, "--root", accio_root, "accio"]),
+    ]
+
+
 def ratios(times: dict[str, list[float]], baseline: str) -> dict[str, tuple[float, float]]:
     """Each command's median time, and the median of its time over the baseline's
     in the same round."""
@@ -87,20 +102,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
     args = parser.parse_args()
-    lumos_root = tempfile.mkdtemp(prefix="bench-lumos-")
-    # Accio in GATHER_EDITING with a plan without criteria: G3, which keeps the state, so
-    # every run casts the same rule.
-    accio_root = tempfile.mkdtemp(prefix="bench-accio-")
-    os.makedirs(os.path.join(accio_root, ".ai", "task"))
-    with open(os.path.join(accio_root, ".ai", "task", "plan.md"), "w") as f:
-        f.write("# Plan\n\n## Acceptance Criteria\n\nNone yet.\n")
-    subprocess.run([SPELL, "--root", accio_root, "accio"], check=True, stdout=subprocess.DEVNULL)
-    commands: list[tuple[str, str | list[str]]] = [
-        BASELINE,
-        BUILD_MACHINE,
-        ("spell lumos", [SPELL, "--root", lumos_root, "lumos"]),
-        ("spell accio", [SPELL, "--root", accio_root, "accio"]),
-    ]
+    commands = [BASELINE, BUILD_MACHINE, *spell_commands()]
     times = measure(commands, args.runs)
     print(f"{args.runs} rounds, order alternating, {sys.executable}, bytecode cached")
     print("\n".join(table(times, BASELINE[0])))

@@ -77,19 +77,8 @@ class Table:
 
 def cold(table: Table, runs: int) -> None:
     print(f"cold start: {runs} rounds", flush=True)
-    lumos = tempfile.mkdtemp(prefix="bench-lumos-")
-    accio = tempfile.mkdtemp(prefix="bench-accio-")
-    # Accio in GATHER_EDITING with a plan without criteria: G3, which keeps the state,
-    # so every round casts the same rule.
-    os.makedirs(os.path.join(accio, ".ai", "task"))
-    Path(accio, ".ai", "task", "plan.md").write_text("# Plan\n\n## Acceptance Criteria\n\n")
-    spell = cold_start.SPELL
-    subprocess.run([spell, "--root", accio, "accio"], check=True, stdout=subprocess.DEVNULL)
-    commands: list[tuple[str, str | list[str]]] = [
-        cold_start.BASELINE,
-        ("spell lumos", [spell, "--root", lumos, "lumos"]),
-        ("spell accio", [spell, "--root", accio, "accio"]),
-    ]
+    spells = cold_start.spell_commands()
+    commands = [cold_start.BASELINE, *spells]
     found = cold_start.ratios(cold_start.measure(commands, runs), cold_start.BASELINE[0])
     base = found[cold_start.BASELINE[0]][0]
     table.add("cold start", "`python -c 'import transitions'` (the floor)", f"{base * 1e3:.1f} ms")
@@ -105,14 +94,13 @@ def cold(table: Table, runs: int) -> None:
         table.headline.append(
             f"cold `{name}`: {ratio:.2f}x `import transitions` ({verdict(ratio <= 1.25)} 1.25x)"
         )
-    extra = extra_modules(lumos)
+    lumos_root = spells[0][1][2]  # spell --root ROOT lumos
+    extra = extra_modules(lumos_root)
     table.add(
         "cold start",
         "modules `spell lumos` imports beyond `transitions`'s",
-        f"{len(extra)}",
-        "",
+        f"{len(extra)}: {', '.join(extra)}",
     )
-    table.rows[-1] = (*table.rows[-1][:3], ", ".join(extra), "")
 
 
 def extra_modules(root: str) -> list[str]:

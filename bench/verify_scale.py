@@ -10,42 +10,24 @@ ratio shows how cost grows with the spec (40 would be exactly linear).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.clone_spec import clone  # noqa: E402
-from bench.run import PEAK  # noqa: E402
+from bench.run import VERIFY, fresh  # noqa: E402
 from codegen import load_spec  # noqa: E402
 
 SIZES = (1, 10, 40)
-RUN = PEAK + (
-    "import sys\n"
-    "sys.path.insert(0, {root!r})\n"
-    "from codegen.verify import main\n"
-    "import contextlib, io\n"
-    "with contextlib.redirect_stdout(io.StringIO()):\n"
-    "    main(['--spec', {spec!r}, '--format', 'json'])\n"
-    "print(peak())\n"
-)
-ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def run(spec: Path) -> tuple[float, float]:
     """Wall seconds and peak MB of one verify in a fresh interpreter."""
-    code = RUN.format(root=str(ROOT), spec=str(spec))
-    start = time.perf_counter()
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=ENV
-    )
-    return time.perf_counter() - start, int(out.stdout.split()[-1]) / 1024
+    return fresh(VERIFY, spec)
 
 
 def main() -> int:
