@@ -13,23 +13,30 @@ from pathlib import Path
 
 from .errors import SpecError
 from .expand import build_spec
+from .lexicon import Dialect
 from .markdown import normalize_newlines, read_blocks
 from .model import Spec
 from .parse import parse_document
 
-__all__ = ["Spec", "SpecError", "load_spec", "parse_spec_text"]
+__all__ = ["Dialect", "Spec", "SpecError", "load_spec", "parse_spec_text"]
 
 
 # Larger files are refused before parsing: time and memory grow with the file.
 SPEC_LIMIT = 2_000_000
 
 
-def load_spec(path: str | Path, shown: str | None = None) -> Spec:
+def load_spec(path: str | Path, shown: str | None = None, dialect: Dialect | None = None) -> Spec:
     """Read and compile one spec file; any problem with it raises `SpecError` with file:line.
 
-    `shown` is how the file is named in messages and generated files (default: `path`).
+    `shown` is how the file is named in messages and generated files (default: `path`);
+    `dialect` says how to read it (its vocabulary and column names); by default, as the
+    project that holds the file configures it (`codegen.config.dialect_for`).
     """
     shown = shown if shown is not None else str(path)
+    if dialect is None:
+        from .config import dialect_for
+
+        dialect = dialect_for(path)
     try:
         with open(path, "rb") as f:
             data = f.read(SPEC_LIMIT + 1)
@@ -45,10 +52,10 @@ def load_spec(path: str | Path, shown: str | None = None) -> Spec:
             "this limit keeps a runaway file from taking minutes and gigabytes)",
             0,
         ).locate(shown, None)
-    return parse_spec_bytes(data, shown)
+    return parse_spec_bytes(data, shown, dialect)
 
 
-def parse_spec_bytes(data: bytes, path: str) -> Spec:
+def parse_spec_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Spec:
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -57,10 +64,12 @@ def parse_spec_bytes(data: bytes, path: str) -> Spec:
         raise SpecError(
             f"not UTF-8 text: byte 0x{data[err.start]:02x} at column {column}", line
         ).locate(path, normalize_newlines(data.decode("utf-8", "replace"))) from None
-    return parse_spec_text(text, path, hashlib.sha256(data).hexdigest())
+    return parse_spec_text(text, path, hashlib.sha256(data).hexdigest(), dialect)
 
 
-def parse_spec_text(text: str, path: str = "<spec>", sha256: str | None = None) -> Spec:
+def parse_spec_text(
+    text: str, path: str = "<spec>", sha256: str | None = None, dialect: Dialect | None = None
+) -> Spec:
     if sha256 is None:
         sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
     text = normalize_newlines(text)
@@ -68,7 +77,7 @@ def parse_spec_text(text: str, path: str = "<spec>", sha256: str | None = None) 
         if "\x00" in text:
             line = text.count("\n", 0, text.index("\x00")) + 1
             raise SpecError("contains NUL bytes: this is not a text file", line)
-        document = parse_document(read_blocks(text))
+        document = parse_document(read_blocks(text), dialect)
         return build_spec(document, path, sha256)
     except SpecError as err:
         raise err.locate(path, text) from None

@@ -7,8 +7,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .config import load_config
 from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
-from .generate import NotGenerated, load_config, orphans, render, stale, targets, write
+from .generate import NotGenerated, orphans, render, stale, targets, write
 from .report import format_finding
 
 
@@ -24,13 +25,23 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 naming each stale file"
     )
+    parser.add_argument(
+        "--allow-errors",
+        action="store_true",
+        help="generate even from a spec with error-level findings (they are printed as "
+        "warnings); a machine can allow this for itself with allow_errors = true",
+    )
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     root = Path.cwd()
-    config = load_config(root)
+    try:
+        config = load_config(root)
+    except SpecError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     out = root / config.out
     chosen = targets(root, config, args.spec)
     if not chosen:
@@ -39,7 +50,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     files: dict[str, str] = {}
     try:
         for target in chosen:
-            files.update(render(target, root))
+            made, despite = render(target, root, args.allow_errors)
+            files.update(made)
+            if despite and not args.check:
+                print(
+                    f"warning: {target.spec}: generated despite {len(despite)} error(s) "
+                    "(python verify-state-machine.py --spec " + target.spec + ")",
+                    file=sys.stderr,
+                )
     except SpecError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -1,62 +1,66 @@
-"""The action vocabulary: what an Action cell can ask the runtime to do.
+"""Actions: what an Action cell asks the runtime to do, as verbs of the generic core.
 
-An Action cell is one phrase, or numbered phrases `(1) ...; (2) ...`. Each
-phrase is matched against the verbs below, which the runtime implements once
-each:
+An Action cell is `-` (nothing), one phrase, or numbered phrases `(1) ...; (2) ...`.
+Verbs may be imperative or third person (`Create` / `Creates`). The core's verbs,
+each carried out once by `spellbook.actions`:
 
-- `create`: `Create new task.md template`, `Create empty comments.md`: write the
-  file from its template, or empty.
-- `archive`: `Archive task.md and task-results.md to tasks/task-${task_name}/`:
-  move the files into a new folder.
-- `delete`: `Delete existing comments.md`: remove the files.
-- `load`: `Load task-results.md content into memory`: put the file's text in the
-  response for the AI.
-- `extract`: `Extract task_name from task.md frontmatter`: read a frontmatter
-  value for folder names like `${task_name}`.
-- `mark`: `Mark the current feature tested in feature-list.json`: set the status
-  (`tested`, `blocked` or `pending`) of the session's current feature.
-- `select`: `Select the next pending feature in feature-list.json`: make the first
-  pending feature the current one (`feature_id`) and start its attempts at 1.
-- `increment`: `Increment attempts`: add one to a counter of the state file.
+- `create`: `Create F from template`, `Creates F file`, `Create empty F`: write the
+  file from its template (when the vocabulary has one for it and the phrase does
+  not say `empty`), or empty.
+- `archive`: `Archive F and G to tasks/task-${task_name}/`: move the files into a
+  new folder (`${date}`, `<date>` and frontmatter values fill its name).
+- `delete`: `Delete existing F`: move the files to the workspace's `.trash/`.
+- `load`: `Load F content into memory`, `Reads F content`: put the file's text in
+  the response for the AI (a bare `Read F` is an instruction).
+- `extract`: `Extract KEY from F frontmatter`, `Reads F frontmatter`: read
+  frontmatter values for folder names.
+- `increment`: `Increment COUNTER`: add one to a counter of the state file.
 - `set_state`: `Update state to STATE`: the rule's Next State.
+- `fill`: `Replaces `[X]` in response with ...`: the response carries the loaded
+  content anyway; nothing to do.
 - `no_change`: `No state change`: nothing.
-- `instruct`: any other phrase, kept as an instruction for the AI.
+- `instruct`: any other phrase, passed to the AI as an instruction.
 
-Files are named relative to the workspace folder (a leading `.ai/task/` is
-dropped). Folder patterns may use `${date}` (or `<date>`) and any key an
-earlier `extract` of the same cell reads.
+The machine's vocabulary adds names for groups of files (`review files`) and
+verbs of its own (see `spellbook.vocabulary`). Files
+are named relative to the workspace folder (a leading `.ai/task/` is dropped).
 """
 
 from __future__ import annotations
 
 import re
 
+from .lexicon import Lexicon, normal
 from .model import Action
 
 _FILE = r"`?(?P<file>[\w.\-/]*\w\.\w+)`?"
 
-# Names the spell workflow gives to groups of its files.
-FILE_GROUPS: dict[str, tuple[str, ...]] = {
-    "review files": ("comments.md", "review-task.md", "review-task-results.md"),
-    "existing review files": ("comments.md", "review-task.md", "review-task-results.md"),
-}
-
+NOTHING = frozenset({"", "-", "\u2013", "\u2014", "none", "(none)", "nothing"})
 _NUMBERED = re.compile(r"\(\d+\)\s*")
-_CREATE = re.compile(rf"create (?:an? )?(?:new )?(?P<empty>empty )?{_FILE}(?P<rest>.*)", re.I)
+_CREATE = re.compile(
+    rf"creates? (?:an? )?(?:new )?(?P<empty>empty )?{_FILE}(?P<rest>.*)",
+    re.I,
+)
 _ARCHIVE = re.compile(
-    r"archive (?P<files>.+?) (?:in)?to `?(?P<folder>[^\s`]+)`?(?: folder)?"
+    r"archives? (?P<files>.+?) (?:in)?to `?(?P<folder>[^\s`]+)`?(?: folder)?"
     r"(?: \(passed to (?:the )?AI as \[(?P<token>\w+)\]\))?",
     re.I,
 )
-_DELETE = re.compile(r"delete (?:the )?(?:existing )?(?P<files>.+)", re.I)
-_LOAD = re.compile(rf"load {_FILE}(?: content)?(?: into memory)?", re.I)
-_EXTRACT = re.compile(rf"extract (?P<key>\w+) from {_FILE} frontmatter", re.I)
-_SET_STATE = re.compile(r"update state to `?(?P<state>[\w\[\]/]+)`?", re.I)
-_MARK = re.compile(
-    rf"mark the (?:current )?feature (?:as )?(?P<status>tested|blocked|pending) in {_FILE}", re.I
+_ARCHIVE_NOWHERE = re.compile(r"archives? (?P<files>.+)", re.I)
+_DELETE = re.compile(r"deletes? (?:the )?(?:existing )?(?P<files>.+)", re.I)
+_LOAD = re.compile(
+    rf"(?:loads? {_FILE}(?: (?:content|contents|text))?"
+    rf"|reads? {_FILE.replace('?P<file>', '?P<read>')} (?:content|contents|text))"
+    r"(?: into memory)?",
+    re.I,
 )
-_SELECT = re.compile(rf"select the next pending feature (?:in|from) {_FILE}", re.I)
-_INCREMENT = re.compile(r"increment (?:the )?(?P<counter>\w+)", re.I)
+_EXTRACT = re.compile(rf"extracts? (?P<key>\w+) from {_FILE} frontmatter", re.I)
+_FRONTMATTER = re.compile(rf"reads? {_FILE} frontmatter", re.I)
+_SET_STATE = re.compile(r"updates? (?:the )?state to `?(?P<state>[\w\[\]/]+)`?", re.I)
+_INCREMENT = re.compile(r"increments? (?:the )?(?P<counter>\w+)", re.I)
+_FILL = re.compile(
+    r"replaces? `?\[\w+\]`?(?:,? (?:and )?`?\[\w+\]`?)* in (?:the )?response with .+", re.I
+)
 _NO_CHANGE = re.compile(r"no state change", re.I)
 _ANGLE_VARIABLE = re.compile(r"<(\w+)>")
 _VARIABLE = re.compile(r"\$\{(\w+)\}")
@@ -64,64 +68,89 @@ BUILTIN_VARIABLES = frozenset({"date"})
 
 
 def split_phrases(text: str) -> list[str]:
-    """`(1) a; (2) b` -> ['a', 'b']; an unnumbered cell is one phrase."""
+    """`(1) a; (2) b` -> ['a', 'b']; an unnumbered cell is one phrase; `-` is none."""
     text = " ".join(text.split())
+    if normal(text) in NOTHING:
+        return []
     if not _NUMBERED.match(text):
         return [text.strip().rstrip(".;").strip()] if text.strip() else []
     parts = _NUMBERED.split(text)
     return [p.strip().rstrip(";.").strip() for p in parts if p.strip().rstrip(";.").strip()]
 
 
-def parse_actions(text: str, workspace: str) -> tuple[Action, ...]:
+def parse_actions(text: str, workspace: str, lexicon: Lexicon | None = None) -> tuple[Action, ...]:
     """Parse an Action cell (plain text) into verbs; unknown phrases become `instruct`."""
+    lexicon = lexicon or Lexicon()
     actions: list[Action] = []
     extracted: set[str] = set()
+    reads_frontmatter = False
     for phrase in split_phrases(text):
-        action = parse_action(phrase, workspace, extracted)
+        action = parse_action(phrase, workspace, extracted, lexicon, reads_frontmatter)
         if action.verb == "extract":
-            extracted.add(action.target)
+            if action.target:
+                extracted.add(action.target)
+            else:
+                reads_frontmatter = True
         actions.append(action)
     return tuple(actions)
 
 
-def parse_action(phrase: str, workspace: str, extracted: set[str] | None = None) -> Action:
+def parse_action(
+    phrase: str,
+    workspace: str,
+    extracted: set[str] | None = None,
+    lexicon: Lexicon | None = None,
+    any_key: bool = False,
+) -> Action:
+    lexicon = lexicon or Lexicon()
     m = _NO_CHANGE.fullmatch(phrase)
     if m:
         return Action("no_change", phrase)
     m = _SET_STATE.fullmatch(phrase)
     if m:
         return Action("set_state", phrase, target=m.group("state"))
-    m = _MARK.fullmatch(phrase)
-    if m:
-        file = _relative(m.group("file"), workspace)
-        return _checked(Action("mark", phrase, (file,), m.group("status").lower()))
-    m = _SELECT.fullmatch(phrase)
-    if m:
-        return _checked(Action("select", phrase, (_relative(m.group("file"), workspace),)))
+    for regex, verb in lexicon.verbs:
+        m = regex.fullmatch(phrase)
+        if m:
+            groups = m.groupdict()
+            named: tuple[str, ...] = (
+                (_relative(groups["file"], workspace),) if groups.get("file") else ()
+            )
+            return _checked(Action(verb.name, phrase, named, (groups.get("target") or "").lower()))
     m = _INCREMENT.fullmatch(phrase)
     if m:
         return Action("increment", phrase, target=m.group("counter"))
+    m = _FILL.fullmatch(phrase)
+    if m:
+        return Action("fill", phrase)
     m = _EXTRACT.fullmatch(phrase)
     if m:
         return _checked(
             Action("extract", phrase, (_relative(m.group("file"), workspace),), m["key"])
         )
+    m = _FRONTMATTER.fullmatch(phrase)
+    if m:
+        return _checked(Action("extract", phrase, (_relative(m.group("file"), workspace),)))
     m = _LOAD.fullmatch(phrase)
     if m:
-        return _checked(Action("load", phrase, (_relative(m.group("file"), workspace),)))
+        file = m.group("file") or m.group("read")
+        return _checked(Action("load", phrase, (_relative(file, workspace),)))
     m = _CREATE.fullmatch(phrase)
     if m:
         file = _relative(m.group("file"), workspace)
-        template = "" if m.group("empty") or "template" not in m.group("rest").lower() else file
+        rest = m.group("rest").lower()
+        empty = bool(m.group("empty")) or "empty" in rest
+        template = "" if empty or not lexicon.has_template(file) else file
         return _checked(Action("create", phrase, (file,), template))
     m = _ARCHIVE.fullmatch(phrase)
     if m:
-        files = _files(m.group("files"), workspace)
+        files = _files(m.group("files"), workspace, lexicon)
         if files is not None:
             folder = _ANGLE_VARIABLE.sub(r"${\1}", _relative(m.group("folder"), workspace))
             action = _checked(Action("archive", phrase, files, folder.rstrip("/") + "/"))
-            unknown = set(_VARIABLE.findall(folder)) - BUILTIN_VARIABLES - (extracted or set())
-            if unknown and not action.problem:
+            known = BUILTIN_VARIABLES | (extracted or set())
+            unknown = set(_VARIABLE.findall(folder)) - known
+            if unknown and not action.problem and not any_key:
                 names = ", ".join("${" + v + "}" for v in sorted(unknown))
                 action = Action(
                     "archive", phrase, files, action.target, f"{names} is not known here"
@@ -129,15 +158,18 @@ def parse_action(phrase: str, workspace: str, extracted: set[str] | None = None)
             return action
     m = _DELETE.fullmatch(phrase)
     if m:
-        files = _files(m.group("files"), workspace)
+        files = _files(m.group("files"), workspace, lexicon)
         if files is not None:
             return _checked(Action("delete", phrase, files))
+    if _ARCHIVE_NOWHERE.fullmatch(phrase):
+        return Action("instruct", phrase, hint="an archive needs a folder: `Archive F to FOLDER/`")
     return Action("instruct", phrase)
 
 
-def _files(text: str, workspace: str) -> tuple[str, ...] | None:
-    """`a.md and b.md`, `a.md, b.md` or a named group; None if not all are files."""
-    group = FILE_GROUPS.get(" ".join(text.lower().split()))
+def _files(text: str, workspace: str, lexicon: Lexicon) -> tuple[str, ...] | None:
+    """`a.md and b.md`, `a.md, b.md` or a group the vocabulary names; None if not all are
+    files."""
+    group = lexicon.file_groups.get(normal(text))
     if group is not None:
         return group
     names = [n.strip().strip("`") for n in re.split(r",\s*|\s+and\s+", text) if n.strip()]

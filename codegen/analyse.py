@@ -18,8 +18,10 @@ from .check_spec import (
     check_duplicates,
     check_ids,
     check_missing_cells,
+    check_reading,
     check_responses,
     check_suffix_preservation,
+    check_terms,
     check_unknown_conditions,
     check_unresolved_names,
 )
@@ -29,9 +31,11 @@ from .model import Spec
 __all__ = ["CHECKS", "SEVERITY", "Analysis", "Finding", "Severity", "analyse", "errors"]
 
 CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
+    check_reading,
     check_missing_cells,
     check_unresolved_names,
     check_unknown_conditions,
+    check_terms,
     check_duplicates,
     check_cells,
     check_dead_rules,

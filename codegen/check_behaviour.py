@@ -41,7 +41,7 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
             )
             continue
         if result.gap is not None:
-            described = result.describe(result.gap)
+            described = result.describe(result.gap, spec.words)
             gaps.setdefault(
                 (spell, tuple(r.id for r in rules), described, rules[0].line), []
             ).append(state)
@@ -49,12 +49,13 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
             won, lost = rules[winner], rules[loser]
             both_always = won.condition.always and lost.condition.always
             kind = "conflict" if both_always and _outcome(won) != _outcome(lost) else "overlap"
-            pair = (kind, spell, won.id, lost.id, result.describe(example), lost.line)
+            pair = (kind, spell, won.id, lost.id, result.describe(example, spec.words), lost.line)
             pairs.setdefault(pair, []).append(state)
     for (gap_spell, ids, world, line), states in gaps.items():
+        when = f"when {world}" if world else "whatever the files are"
         yield Finding(
             "gap",
-            f"{gap_spell} in {_states(states)}: no rule fires when {world} "
+            f"{gap_spell} in {_states(states)}: no rule fires {when} "
             f"(the cell's rules: {', '.join(ids)})",
             line=line,
             state=states[0],
@@ -69,9 +70,10 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
                 f"with different outcomes; {first} wins only because it comes first"
             )
         else:
+            when = f"both fire when {world}" if world else "both always apply"
             message = (
-                f"{pair_spell} in {_states(states)}: rules {first} and {second} both fire when "
-                f"{world}; {first} wins because it comes first"
+                f"{pair_spell} in {_states(states)}: rules {first} and {second} {when}; "
+                f"{first} wins because it comes first"
             )
         yield Finding(
             kind,
@@ -80,7 +82,7 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
             rule=second,
             state=states[0],
             spell=pair_spell,
-            world=None if kind == "conflict" else world,
+            world=None if kind == "conflict" or not world else world,
             states=tuple(states),
         )
 
@@ -143,10 +145,18 @@ def _why_dead(analysis: Analysis, rule: Rule) -> str:
 
 
 def check_graph(analysis: Analysis) -> Iterator[Finding]:
-    """unreachable_state, dead_end and cannot_complete, over the rules that can win."""
+    """unreachable_state, dead_end and cannot_complete, over the rules that can win;
+    no_goal when the spec declares no goal state, so cannot_complete is not checked."""
     spec = analysis.spec
     reachable = analysis.reachable
     goals = analysis.goals
+    if not goals:
+        yield Finding(
+            "no_goal",
+            "no state is declared a goal, so whether every state can still reach one is "
+            "not checked; add `- *Goal*: yes` to the states the workflow aims for",
+            line=spec.states[0].line,
+        )
     to_goal = analysis.reaches_goal()
     stuck: list[str] = []
     into: dict[str, list[str]] = {}

@@ -8,8 +8,9 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from .conditions import Words, examples, files_in, parse_condition
 from .findings import Analysis, Finding, Severity
-from .glossary import PHRASES
+from .lexicon import Dialect, Lexicon, normal
 from .model import Kind, RuleRow
 
 _PREFIX = re.compile(r"[A-Za-z]+")
@@ -57,18 +58,81 @@ def check_unresolved_names(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
+def _lexicon(analysis: Analysis) -> Lexicon:
+    spec = analysis.spec
+    return Lexicon.of(Dialect(spec.vocabulary)).with_terms(list(spec.terms))
+
+
+_OUTCOME = re.compile(r"(?P<subject>.+?)\s*\((?P<outcome>[^()]*)\)")
+
+
 def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
-    examples = [p.example for p in PHRASES if p.example]
-    for row in analysis.spec.rows:
+    """Each phrase no term, noun or core phrase defines, once, with the rows that use it.
+    A procedure's step is one phrase whatever its outcome (`Checks X (finds some)`,
+    `Checks X (finds none)`)."""
+    spec = analysis.spec
+    lexicon = _lexicon(analysis)
+    terms = {normal(t.phrase) for t in spec.terms}
+    phrases: dict[str, tuple[list[RuleRow], list[str]]] = {}
+    for row in spec.rows:
         for phrase in row.condition.unknown:
-            close = difflib.get_close_matches(phrase, examples, n=1, cutoff=0.6)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            yield Finding(
-                "unknown_condition",
-                f"rule {row.id}: condition {phrase!r} is not in the glossary{hint}",
-                line=row.line,
-                rule=row.id,
-            )
+            if normal(phrase) in terms:
+                continue  # a term of the spec whose meaning is reported as unknown_term
+            m = _OUTCOME.fullmatch(phrase)
+            subject, outcome = (m["subject"], m["outcome"]) if m else (phrase, "")
+            rows, outcomes = phrases.setdefault(subject, ([], []))
+            if row not in rows:
+                rows.append(row)
+            if outcome and outcome not in outcomes:
+                outcomes.append(outcome)
+    files = sorted({a.file for r in spec.rules for a in r.condition.atoms if a.file})
+    for subject, (rows, outcomes) in phrases.items():
+        known = examples(lexicon, [*files_in(subject), *files])
+        close = difflib.get_close_matches(subject, known, n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        said = f" (outcomes {', '.join(repr(o) for o in outcomes)})" if outcomes else ""
+        ids = ", ".join(r.id for r in rows)
+        yield Finding(
+            "unknown_condition",
+            f"condition {subject!r}{said} in rule{'s' if len(rows) > 1 else ''} {ids} is not "
+            f"a fact this spec's words define{hint}; define it in a Terms table "
+            "(| Phrase | Means |) from facts the core checks (a file exists or matches a "
+            "pattern, a checklist, a JSON field, a counter, time in a state, a command's "
+            "outcome), or give the workflow's vocabulary module a noun for it",
+            line=rows[0].line,
+            rule=rows[0].id,
+        )
+
+
+def check_terms(analysis: Analysis) -> Iterator[Finding]:
+    """A term of the spec whose meaning has words nothing defines."""
+    spec = analysis.spec
+    lexicon = _lexicon(analysis)
+    for term in spec.terms:
+        meaning = parse_condition(term.means, lexicon, spec.workspace, Words())
+        if not meaning.unknown:
+            continue
+        users = [r.id for r in spec.rows if normal(term.phrase) in map(normal, r.condition.unknown)]
+        used = (
+            f"; rule{'s' if len(users) > 1 else ''} {', '.join(users)} "
+            f"use{'' if len(users) > 1 else 's'} it"
+            if users
+            else ""
+        )
+        yield Finding(
+            "unknown_term",
+            f"term {term.phrase!r} means {term.means!r}, but "
+            + ", ".join(repr(u) for u in meaning.unknown)
+            + f" in it is not a fact this spec's words define{used}",
+            line=term.line,
+        )
+
+
+def check_reading(analysis: Analysis) -> Iterator[Finding]:
+    """What the reader did that a reviewer should know: names recovered from a
+    formatter's emphasis, the column read of two, rows cut off from their table."""
+    for notice in analysis.spec.notices:
+        yield Finding(notice.kind, notice.message, line=notice.line, rule=notice.rule)
 
 
 def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
@@ -89,9 +153,9 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
     """Action phrases outside the vocabulary, unsafe paths, and state updates that
     disagree with the rule's Next State."""
     for row in analysis.spec.rows:
-        unknown = [a.text for a in row.actions if a.verb == "instruct"]
+        unknown = [a for a in row.actions if a.verb == "instruct"]
         if unknown:
-            listed = "; ".join(repr(text) for text in unknown)
+            listed = "; ".join(repr(a.text) + (f" ({a.hint})" if a.hint else "") for a in unknown)
             yield Finding(
                 "unknown_action",
                 f"rule {row.id}: {listed} {'is' if len(unknown) == 1 else 'are'} not in the "
@@ -233,11 +297,12 @@ def check_consolidation(analysis: Analysis) -> Iterator[Finding]:
     for row in spec.rows:
         key = (
             row.triggers,
-            row.condition.literals,
+            row.condition.clauses,
             row.target.kind,
             canonical(row.target.name or "", row),
             canonical(row.action, row),
             canonical(row.response, row),
+            row.response_ref,
             row.current.wildcard,
         )
         groups.setdefault(key, []).append(row)

@@ -73,6 +73,10 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         duplicates=tuple(_duplicates(document)),
         schema=state_schema(document.state_example, {s.name for s in states}),
         spell_word=document.spell_word,
+        vocabulary=document.vocabulary,
+        words=dict(document.words or {}),
+        terms=document.terms,
+        notices=document.notices,
     )
 
 
@@ -298,7 +302,8 @@ class _Resolver:
 
 
 def _suffixes(text: str) -> list[str]:
-    return [s.strip() for s in text.split("/") if s.strip()]
+    """`G/A` (or `G|A`, the bar escaped in a table) -> ['G', 'A']."""
+    return [s.strip() for s in re.split(r"[/|]", text) if s.strip()]
 
 
 def _suggest(name: str, candidates: list[str]) -> str | None:

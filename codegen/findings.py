@@ -52,6 +52,12 @@ SEVERITY: dict[str, Severity] = {
     "unknown_action": Severity.INFO,
     "missing_response": Severity.INFO,
     "consolidation": Severity.INFO,
+    "no_goal": Severity.INFO,
+    # how the markdown was read
+    "detached_row": Severity.ERROR,
+    "unknown_term": Severity.ERROR,
+    "name_recovered": Severity.INFO,
+    "column_choice": Severity.INFO,
 }
 
 
@@ -127,12 +133,8 @@ class Analysis:
 
     @cached_property
     def goals(self) -> list[str]:
-        """The states the workflow aims for: named `...COMPLETE`, or described as terminal."""
-        return [
-            st.name
-            for st in self.spec.states
-            if st.name.upper().endswith("COMPLETE") or "terminal" in st.description.lower()
-        ]
+        """The states the spec declares the workflow aims for (a state's `*Goal*` field)."""
+        return list(self.spec.goals)
 
     def reaches_goal(self) -> set[str]:
         """States from which some goal state can be reached."""

@@ -1,75 +1,29 @@
-"""Which specs become which generated files: configuration, rendering, freshness."""
+"""Which specs become which generated files, rendering them, and their freshness."""
 
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import load_spec
 from .analyse import Finding, analyse, errors
+from .config import Config, Machine, relative
 from .render import render_diagram, render_machine
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
-DEFAULT_OUT = "generated"
 SPEC_DIR = "spec"
 
 
-@dataclass(frozen=True)
-class Target:
-    spec: str
-    module: str
-
-
-@dataclass(frozen=True)
-class Config:
-    out: str
-    machines: dict[str, str]  # spec path -> module name
-
-    def module_for(self, spec: str) -> str:
-        return self.machines.get(spec) or Path(spec).stem.lower()
-
-
-def load_config(root: Path) -> Config:
-    """`[tool.spellbook]` in pyproject.toml: `generated` folder and `machines` (module = spec)."""
-    path = root / "pyproject.toml"
-    table: dict[str, object] = {}
-    if path.is_file():
-        with path.open("rb") as f:
-            tool = tomllib.load(f).get("tool", {})
-        found = tool.get("spellbook", {}) if isinstance(tool, dict) else {}
-        table = found if isinstance(found, dict) else {}
-    machines = table.get("machines", {})
-    out = table.get("generated", DEFAULT_OUT)
-    return Config(
-        out=out if isinstance(out, str) else DEFAULT_OUT,
-        machines={str(spec): str(module) for module, spec in dict(machines).items()}
-        if isinstance(machines, dict)
-        else {},
-    )
-
-
-def relative(path: str | Path, root: Path) -> str:
-    """The path as it is shown in generated files: relative to the root, with '/'."""
-    resolved = Path(path).resolve()
-    try:
-        return resolved.relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
-
-
-def targets(root: Path, config: Config, specs: list[str] | None) -> list[Target]:
+def targets(root: Path, config: Config, specs: list[str] | None) -> list[Machine]:
+    """The machines to generate: the specs given, or every spec/*.md and listed spec."""
     if specs:
         chosen = [relative(s, root) for s in specs]
     else:
-        chosen = sorted(relative(p, root) for p in (root / SPEC_DIR).glob("*.md"))
-    return [Target(spec, config.module_for(spec)) for spec in chosen]
+        chosen = sorted(
+            {relative(p, root) for p in (root / SPEC_DIR).glob("*.md")}
+            | {m.spec for m in config.machines}
+        )
+    return [config.machine_for(spec) for spec in chosen]
 
 
 class NotGenerated(Exception):
@@ -81,16 +35,21 @@ class NotGenerated(Exception):
         self.findings = findings
 
 
-def render(target: Target, root: Path) -> dict[str, str]:
-    """The files one spec generates, by name: the module and its diagram."""
-    spec = load_spec(root / target.spec, shown=target.spec)
+def render(
+    target: Machine, root: Path, allow_errors: bool = False
+) -> tuple[dict[str, str], list[Finding]]:
+    """The files one spec generates, by name (the module and its diagram), and the errors
+    it was generated despite. A spec with error-level findings is refused, unless its
+    machine (or the caller) allows errors."""
+    spec = load_spec(root / target.spec, shown=target.spec, dialect=target.dialect)
     found = errors(analyse(spec))
-    if found:
+    if found and not (allow_errors or target.allow_errors):
         raise NotGenerated(target.spec, found)
-    return {
+    files = {
         f"{target.module}.py": render_machine(spec, target.module),
         f"{target.module}.mmd": render_diagram(spec),
     }
+    return files, found
 
 
 def stale(out: Path, files: dict[str, str]) -> list[Path]:

@@ -25,6 +25,28 @@ from mistune.plugins.table import table as table_plugin
 Token = dict[str, Any]
 
 
+def _glued_end(seg: Segment) -> str:
+    """The word (or `]`) a text segment ends with, right against what follows."""
+    if seg.kind != "text":
+        return ""
+    text = seg.text
+    i = len(text)
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_]"):
+        i -= 1
+    return text[i:]
+
+
+def _glued_start(seg: Segment) -> str:
+    """The word (or `[...]`) a text segment starts with, right against what precedes."""
+    if seg.kind != "text":
+        return ""
+    text = seg.text
+    i = 0
+    while i < len(text) and (text[i].isalnum() or text[i] in "_[]/"):
+        i += 1
+    return text[:i]
+
+
 @dataclass(frozen=True)
 class Segment:
     """A run of inline text: plain, `code`, **strong**, *emphasis* or a [link](target)."""
@@ -60,6 +82,40 @@ class Inline:
     @property
     def markdown(self) -> str:
         return "".join(s.markdown for s in self.segments).strip()
+
+    def recovered(
+        self, markdown: bool = False, code: bool = False
+    ) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The text with emphasis that a formatter glued to a word read back as the
+        underscores it was, and each such fragment as (written, read). With `markdown`,
+        the other segments are written as markdown; with `code`, only code spans are
+        (in backticks), the rest as plain text.
+
+        A name like `PR_GATHERING_COMMENTS_[G/A]` reads as `PR` + *GATHERING_COMMENTS*
+        + `[G/A]` once a formatter writes it `PR*GATHERING_COMMENTS*[G/A]`: emphasis
+        with a word (or a bracket) right against it is not emphasis anyone meant.
+        """
+        out: list[str] = []
+        fragments: list[tuple[str, str]] = []
+        segs = self.segments
+        for i, seg in enumerate(segs):
+            before = _glued_end(segs[i - 1]) if i > 0 else ""
+            after = _glued_start(segs[i + 1]) if i + 1 < len(segs) else ""
+            if seg.kind in ("emphasis", "strong") and (before or after):
+                mark = "_" if seg.kind == "emphasis" else "__"
+                star = "*" if seg.kind == "emphasis" else "**"
+                fragments.append(
+                    (
+                        f"{before}{star}{seg.text}{star}{after}",
+                        f"{before}{mark}{seg.text}{mark}{after}",
+                    )
+                )
+                out.append(f"{mark}{seg.text}{mark}")
+            elif markdown or (code and seg.kind == "code"):
+                out.append(seg.markdown)
+            else:
+                out.append(seg.text)
+        return "".join(out).strip(), tuple(fragments)
 
 
 @dataclass(frozen=True)
@@ -121,6 +177,15 @@ class BrokenTable:
 
 
 @dataclass(frozen=True)
+class LooseRows:
+    """Lines that look like table rows (`| a | b |`) but belong to no table: a blank
+    line ended the table above them, or there never was a header."""
+
+    line: int
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True)
 class Item:
     line: int
     blocks: tuple[Block, ...]
@@ -133,7 +198,7 @@ class ItemList:
     items: tuple[Item, ...]
 
 
-Block = Heading | Paragraph | Table | Code | BrokenTable | ItemList
+Block = Heading | Paragraph | Table | Code | BrokenTable | LooseRows | ItemList
 
 
 def normalize_newlines(text: str) -> str:
@@ -412,9 +477,14 @@ def _merge(segments: list[Segment]) -> tuple[Segment, ...]:
 
 
 _PIPE_ROW = re.compile(r"^ {0,3}\|")
+_FAMILY_PIPE = re.compile(r"\w_?\[[^\]|/]*\|[^\]]*\]")
 
 
-def _broken_table(token: Token, previous: Block | None) -> BrokenTable | None:
+def _is_delimiter(line: str) -> bool:
+    return "-" in line and not set(line.strip()) - set("|-: \t")
+
+
+def _broken_table(token: Token, previous: Block | None) -> Block | None:
     """Say why lines that look like table rows did not become (part of) a table."""
     source: str = token.get("source", "")
     line: int = token.get("line", 0)
@@ -423,7 +493,12 @@ def _broken_table(token: Token, previous: Block | None) -> BrokenTable | None:
         return BrokenTable(
             line, line, "line is not a table row (rows start and end with '|')", lines[0]
         )
-    if not _PIPE_ROW.match(lines[0]) or len(lines) < 2:
+    if not _PIPE_ROW.match(lines[0]):
+        return None
+    if len(lines) < 2 or not _is_delimiter(lines[1]):
+        rows = [(i, row) for i, row in enumerate(lines) if row.strip()]
+        if all(_PIPE_ROW.match(row) for _, row in rows):
+            return LooseRows(line, tuple(_loose_row(row, line + i) for i, row in rows))
         return None
     if not _is_table("\n".join(lines[:2])):
         return BrokenTable(
@@ -432,14 +507,53 @@ def _broken_table(token: Token, previous: Block | None) -> BrokenTable | None:
     columns = _column_count("\n".join(lines[:2]))
     for offset, row in enumerate(lines[2:], start=2):
         if row.strip() and not _is_table("\n".join([*lines[:2], row])):
-            return BrokenTable(
-                line,
-                line + offset,
-                f"row does not have the {columns} cells of the table header",
-                lines[0],
-            )
+            reason = f"row does not have the {columns} cells of the table header"
+            pipe = _FAMILY_PIPE.search(row)
+            if pipe:
+                reason = (
+                    f"{reason}: the '|' in {pipe.group(0)!r} splits its cell in two (a "
+                    "table cell ends at every '|'); write the suffixes with a slash, "
+                    f"{pipe.group(0).replace('|', '/')!r}, or escape the bar as '\\|'"
+                )
+            return BrokenTable(line, line + offset, reason, lines[0])
     return BrokenTable(
         line, line, "lines that look like a table could not be read as one", lines[0]
+    )
+
+
+def split_cells(row: str) -> list[str]:
+    """A table row's cells as written, split at every '|' that is not escaped."""
+    text = row.strip()
+    text = text[1:] if text.startswith("|") else text
+    text = text[:-1] if text.endswith("|") and not text.endswith("\\|") else text
+    cells: list[str] = []
+    current: list[str] = []
+    escaped = False
+    for char in text:
+        if char == "|" and not escaped:
+            cells.append("".join(current).strip())
+            current = []
+        else:
+            current.append(char)
+        escaped = char == "\\" and not escaped
+    cells.append("".join(current).strip())
+    return cells
+
+
+def _loose_row(text: str, line: int) -> Row:
+    """One `| a | b |` line read as a row of a table of its own."""
+    cells = split_cells(text)
+    header = "|" + " c |" * len(cells) + "\n|" + "---|" * len(cells) + "\n"
+    tokens = [t for t in _probe(header + text) if t["type"] == "table"]
+    if not tokens or not tokens[0]["children"][1]["children"]:
+        return Row(line, tuple(Cell(line, c, Inline(line, (Segment("text", c),))) for c in cells))
+    found = tokens[0]["children"][1]["children"][0]["children"]
+    return Row(
+        line,
+        tuple(
+            Cell(line, written, _inline(cell["children"], line))
+            for written, cell in zip(cells, found, strict=False)
+        ),
     )
 
 

@@ -14,8 +14,10 @@ not resolve as an `Unresolved` reference, so the verifier can report it.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+
+from .lexicon import Term
 
 
 class Kind(str, enum.Enum):
@@ -62,7 +64,8 @@ class ValidAction:
 @dataclass(frozen=True)
 class State:
     """A state. `evidence` is what its Indicators say about the workspace's files;
-    `inferable` is true when that is all they say, so the files alone point to it."""
+    `inferable` is true when that is all they say, so the files alone point to it.
+    `goal` is true when the spec declares it a state the workflow aims for (`*Goal*`)."""
 
     name: str
     description: str
@@ -71,6 +74,7 @@ class State:
     line: int
     evidence: tuple[Literal, ...] = ()
     inferable: bool = False
+    goal: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,22 +93,31 @@ class Family:
 
 @dataclass(frozen=True, order=True)
 class Atom:
-    """A fact about the workspace that a guard can check: `probe` applied to `arg`.
-
-    The probes, their phrases and their implications live in `codegen.glossary`.
-    """
+    """A fact about the workspace that a guard can check: a probe of the generic core
+    (`spellbook.probes`) applied to a file, relative to the workspace folder, and a
+    parameter (a section heading, a pattern, a query, ...)."""
 
     probe: str
-    arg: str
+    file: str
+    param: str = ""
 
     @property
     def name(self) -> str:
-        slug = "".join(c if c.isalnum() else "_" for c in self.arg.lower()).strip("_")
-        while "__" in slug:
-            slug = slug.replace("__", "_")
-        if not slug:
-            return self.probe
-        return f"{self.probe}_{slug}" if slug[0].isdigit() else f"{slug}_{self.probe}"
+        """A Python identifier for the guard, made from the file, probe and parameter."""
+        param = _slug(self.param)
+        if not param or len(param) > 40:
+            import hashlib
+
+            param = hashlib.sha1(self.param.encode()).hexdigest()[:8] if self.param else ""
+        name = "_".join(p for p in (_slug(self.file), self.probe, param) if p)
+        return "_" + name if name[0].isdigit() else name
+
+
+def _slug(text: str) -> str:
+    slug = "".join(c if c.isalnum() else "_" for c in text.lower()).strip("_")
+    while "__" in slug:
+        slug = slug.replace("__", "_")
+    return slug
 
 
 @dataclass(frozen=True)
@@ -115,15 +128,28 @@ class Literal:
 
 @dataclass(frozen=True)
 class Condition:
-    """A conjunction of literals as written in a Condition cell; empty means always."""
+    """A Condition cell: alternatives (OR) of conjunctions (AND) of literals.
+
+    `clauses` is `((),)` for a condition that always holds, and `()` for one that
+    never can. `unknown` lists the phrases no vocabulary or term defines.
+    """
 
     text: str
-    literals: tuple[Literal, ...]
+    clauses: tuple[tuple[Literal, ...], ...]
     unknown: tuple[str, ...] = ()
 
     @property
     def always(self) -> bool:
-        return not self.literals
+        return any(not clause for clause in self.clauses)
+
+    @property
+    def literals(self) -> tuple[Literal, ...]:
+        """Every literal of every alternative, each once."""
+        return tuple(dict.fromkeys(lit for clause in self.clauses for lit in clause))
+
+    @property
+    def atoms(self) -> tuple[Atom, ...]:
+        return tuple(dict.fromkeys(lit.atom for lit in self.literals))
 
 
 @dataclass(frozen=True)
@@ -146,8 +172,9 @@ class Target:
 class Action:
     """One phrase of an Action cell, as a verb of the action vocabulary (`codegen.actions`).
 
-    `files` are relative to the workspace folder; `target` is the template (create),
-    the folder pattern (archive), the frontmatter key (extract) or the state (set_state).
+    `files` are relative to the workspace folder; `target` is the template (create; ""
+    for an empty file), the folder pattern (archive), the frontmatter key (extract; ""
+    for every key the archive folders name) or the state (set_state).
     `problem` says why the phrase cannot be carried out safely, if it cannot.
     """
 
@@ -156,6 +183,8 @@ class Action:
     files: tuple[str, ...] = ()
     target: str = ""
     problem: str = ""
+    # Why a phrase that looks like a verb was not read as one (for `unknown_action`).
+    hint: str = ""
 
 
 @dataclass(frozen=True)
@@ -184,6 +213,9 @@ class RuleRow:
     actions: tuple[Action, ...]
     response: str
     response_ref: str
+    # Columns that have no role (`Implementation`, `Notes`, `Old Response`, a column
+    # read in another one's place): (header, cell as written).
+    extra: tuple[tuple[str, str], ...] = ()
 
     @property
     def specificity(self) -> Specificity:
@@ -246,6 +278,19 @@ class Duplicate:
 
 
 @dataclass(frozen=True)
+class Notice:
+    """Something the reader did that a reviewer should know of, with its line: a name a
+    formatter mangled and how it was read (`name_recovered`), the column read where a
+    table has two for one role (`column_choice`), rule rows a blank line cut off from
+    their table (`detached_row`). `kind` is the finding kind it becomes."""
+
+    kind: str
+    message: str
+    line: int
+    rule: str | None = None
+
+
+@dataclass(frozen=True)
 class StateSchema:
     """The state file's shape, from the spec's State Persistence example: the key that
     holds the state, the keys of a history entry, and the other fields it keeps."""
@@ -271,6 +316,11 @@ class Spec:
     duplicates: tuple[Duplicate, ...]
     schema: StateSchema = StateSchema()
     spell_word: str = "spell"
+    vocabulary: str = ""
+    # How the facts the conditions use are said: atom -> (when it holds, when not).
+    words: dict[Atom, tuple[str, str]] = field(default_factory=dict, compare=False)
+    terms: tuple[Term, ...] = ()
+    notices: tuple[Notice, ...] = ()
 
     @property
     def workspace(self) -> str:
@@ -282,6 +332,11 @@ class Spec:
     def initial(self) -> str:
         """The first state listed is the initial state."""
         return self.states[0].name
+
+    @property
+    def goals(self) -> tuple[str, ...]:
+        """The states the spec declares the workflow aims for."""
+        return tuple(s.name for s in self.states if s.goal)
 
     @cached_property
     def _cells(self) -> dict[tuple[str, str], tuple[Rule, ...]]:

@@ -12,34 +12,35 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .actions import parse_actions
+from .conditions import Words, parse_indicators
 from .errors import fail
-from .glossary import parse_condition, parse_indicators
+from .lexicon import Dialect, Lexicon, Term
 from .markdown import (
     Block,
     BrokenTable,
-    Cell,
     Code,
     Heading,
     Inline,
     Item,
     ItemList,
+    LooseRows,
     Paragraph,
-    Row,
+    Segment,
     Table,
+    split_cells,
 )
-from .model import (
-    Kind,
-    ResponseTemplate,
-    RuleRow,
-    Selector,
-    Spell,
-    State,
-    Target,
-    ValidAction,
+from .model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, ValidAction
+from .rows import (
+    REQUIRED,
+    TERM_ROLES,
+    Columns,
+    RowReader,
+    columns_of,
+    group_kind,
+    parse_terms,
+    with_extra_names,
 )
 
-REQUIRED_COLUMNS = ("id", "current state", "trigger", "condition", "next state", "action")
 SPELL_SECTIONS = ("spells", "triggers")
 STATE_SECTIONS = ("states",)
 DEFAULT_STATE_FILE = "state.json"
@@ -65,6 +66,10 @@ class Document:
     templates: tuple[ResponseTemplate, ...]
     state_example: dict[str, object] | None = None
     spell_word: str = "spell"
+    terms: tuple[Term, ...] = ()
+    words: dict[Atom, tuple[str, str]] | None = None
+    notices: tuple[Notice, ...] = ()
+    vocabulary: str = ""
 
 
 @dataclass(frozen=True)
@@ -83,16 +88,22 @@ class _Placed:
         return self.headings[-1].text if self.headings else ""
 
 
-def parse_document(blocks: tuple[Block, ...]) -> Document:
-    """Read the Spells and States lists and the transition tables; fail on unusable input."""
+def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) -> Document:
+    """Read the Spells and States lists, the Terms and the transition tables; fail on
+    unusable input."""
     if not blocks:
         fail("the file is empty: expected a markdown spec with States, Spells and tables", 1)
+    dialect = dialect or Dialect()
     placed = list(_place(blocks))
     state_file = _state_file(placed)
     workspace = state_file.rpartition("/")[0]
+    terms = _terms(placed)
+    lexicon = Lexicon.of(dialect).with_terms(terms)
+    words = Words()
+    reader = RowReader(lexicon, workspace, words)
     spells = tuple(_spells(placed))
-    states = tuple(_states(placed, workspace))
-    rows = tuple(_rows(placed, workspace))
+    states = tuple(_states(placed, workspace, lexicon, words))
+    rows = tuple(_rows(placed, reader, with_extra_names(dialect.columns)))
     if not states:
         fail(
             "not a state-machine spec: no 'States' section with a list of **STATE_NAME** items",
@@ -103,7 +114,7 @@ def parse_document(blocks: tuple[Block, ...]) -> Document:
     if not rows:
         fail(
             "not a state-machine spec: no transition table (a table with columns "
-            + ", ".join(c.title() for c in REQUIRED_COLUMNS)
+            + ", ".join(c.title() for c in REQUIRED)
             + ")",
             1,
         )
@@ -117,6 +128,10 @@ def parse_document(blocks: tuple[Block, ...]) -> Document:
         tuple(_templates(placed)),
         _state_example(placed),
         _spell_word(placed),
+        tuple(terms),
+        words.said,
+        tuple(reader.notices),
+        lexicon.vocabulary,
     )
 
 
@@ -141,17 +156,45 @@ def _spells(placed: list[_Placed]) -> Iterator[Spell]:
                 yield parse_spell_item(item)
 
 
-def _states(placed: list[_Placed], workspace: str) -> Iterator[State]:
+def _states(
+    placed: list[_Placed], workspace: str, lexicon: Lexicon, words: Words
+) -> Iterator[State]:
     for p in placed:
         if not p.within(STATE_SECTIONS):
             continue
         if isinstance(p.block, ItemList):
             for item in p.block.items:
-                yield parse_state_item(_item_lines(item), workspace)
+                yield parse_state_item(_item_lines(item), workspace, lexicon, words)
         elif isinstance(p.block, Paragraph) and _has_title(p.block.lines[0]):
             # An item numbered like `14a.` is not a list item in markdown: it is a
             # paragraph whose first line is the title and whose other lines are fields.
-            yield parse_state_item(p.block.lines, workspace)
+            # A formatter may have joined them all into one line.
+            lines = [part for line in p.block.lines for part in _unjoin(line)]
+            yield parse_state_item(tuple(lines), workspace, lexicon, words)
+
+
+def _unjoin(line: Inline) -> list[Inline]:
+    """A line a formatter joined, `**NAME** - _Description_: ... - _Indicators_: ...`,
+    split back into its title and its fields."""
+    parts: list[list[Segment]] = [[]]
+    segments = line.segments
+    for i, seg in enumerate(segments):
+        after = segments[i + 1] if i + 1 < len(segments) else None
+        field_next = (
+            after is not None
+            and after.kind in ("emphasis", "strong")
+            and i + 2 < len(segments)
+            and segments[i + 2].kind == "text"
+            and segments[i + 2].text.startswith(":")
+        )
+        if seg.kind == "text" and field_next and seg.text.rstrip().endswith(" -"):
+            head = seg.text.rstrip()[:-2]
+            if head.strip():
+                parts[-1].append(Segment("text", head))
+            parts.append([])
+        else:
+            parts[-1].append(seg)
+    return [Inline(line.line, tuple(p)) for p in parts if p]
 
 
 def _spell_word(placed: list[_Placed]) -> str:
@@ -178,12 +221,18 @@ def parse_spell_item(item: Item) -> Spell:
     )
 
 
-def parse_state_item(lines: tuple[Inline, ...], workspace: str = "") -> State:
+def parse_state_item(
+    lines: tuple[Inline, ...],
+    workspace: str = "",
+    lexicon: Lexicon | None = None,
+    words: Words | None = None,
+) -> State:
     name, line = _title(lines[0], "state")
     fields = _fields(lines[1:])
     actions_text, actions_line = fields.get("valid actions", ("", line))
     indicators = fields.get("indicators", ("", line))[0]
-    evidence, inferable = parse_indicators(indicators, workspace)
+    evidence, inferable = parse_indicators(indicators, lexicon, workspace, words)
+    goal = fields.get("goal", fields.get("terminal", ("", line)))[0]
     return State(
         name=name,
         description=fields.get("description", ("", line))[0],
@@ -192,7 +241,11 @@ def parse_state_item(lines: tuple[Inline, ...], workspace: str = "") -> State:
         line=line,
         evidence=evidence,
         inferable=inferable,
+        goal=bool(goal.strip()) and goal.strip().lower().rstrip(".") not in _NO,
     )
+
+
+_NO = frozenset({"no", "false", "-", "none", "not a goal"})
 
 
 def _item_lines(item: Item) -> tuple[Inline, ...]:
@@ -235,7 +288,7 @@ def _fields(lines: Iterable[Inline]) -> dict[str, tuple[str, int]]:
         )
         if index is not None:
             key = line.segments[index].text
-            value = "".join(s.markdown for s in line.segments[index + 1 :])
+            value = Inline(line.line, line.segments[index + 1 :]).recovered(markdown=True)[0]
         elif ":" in line.plain:
             key, value = line.plain.lstrip("-*+ ").split(":", 1)
         else:
@@ -322,138 +375,83 @@ def _templates(placed: list[_Placed]) -> Iterator[ResponseTemplate]:
             yield ResponseTemplate(kind, p.block.text, p.block.line)
 
 
-def _rows(placed: list[_Placed], workspace: str) -> Iterator[RuleRow]:
-    previous_rule_table: Table | None = None
+def _terms(placed: list[_Placed]) -> list[Term]:
+    """The spec's own terms: the rows of every `| Phrase | Means |` table."""
+    terms: list[Term] = []
+    for p in placed:
+        if isinstance(p.block, Table):
+            columns = columns_of(p.block, TERM_ROLES, tuple(TERM_ROLES))
+            if columns is not None:
+                terms.extend(parse_terms(p.block, columns))
+    return terms
+
+
+def _rows(
+    placed: list[_Placed], reader: RowReader, roles: dict[str, tuple[str, ...]]
+) -> Iterator[RuleRow]:
+    # The last rule table, with the headings above it: rows cut off from it below, in
+    # the same section, are its rows.
+    last: tuple[Table, Columns, tuple[Heading, ...]] | None = None
     for p in placed:
         block = p.block
+        if last is not None and last[2] != p.headings:
+            last = None
         if isinstance(block, Table):
-            columns = _rule_columns(block)
-            previous_rule_table = block if columns else None
+            if columns_of(block, TERM_ROLES, tuple(TERM_ROLES)) is not None:
+                continue
+            columns = columns_of(block, roles)
+            last = (block, columns, p.headings) if columns else None
             if columns:
+                reader.notices.extend(columns.notices)
                 kind = group_kind(p.group)
                 for row in block.rows:
-                    yield parse_rule_row(row, columns, p.group, kind, workspace)
+                    yield reader.rule(row, columns, p.group, kind)
+        elif isinstance(block, LooseRows):
+            if last is not None:
+                yield from _detached(block, (last[0], last[1]), p, reader)
         elif isinstance(block, BrokenTable):
-            after_rule_table = (
-                previous_rule_table is not None and block.line == previous_rule_table.end_line + 1
-            )
-            if after_rule_table or _names_rule_columns(block.text):
+            after_rule_table = last is not None and block.line == last[0].end_line + 1
+            if after_rule_table or _names_rule_columns(block.text, roles):
                 fail(block.reason, block.bad_line)
-            previous_rule_table = None
-        else:
-            previous_rule_table = None
+            last = None
 
 
-def _normal(text: str) -> str:
-    return " ".join(text.split()).lower()
-
-
-def _rule_columns(table: Table) -> dict[str, int]:
-    """Column name -> index for a transition table; {} for any other table."""
-    names = [_normal(c.plain) for c in table.header.cells]
-    present = [c for c in REQUIRED_COLUMNS if c in names]
-    if len(present) < 2:
-        return {}
-    missing = [c for c in REQUIRED_COLUMNS if c not in names]
-    if missing:
-        fail(
-            "transition table has no "
-            + ", ".join(repr(m.title()) for m in missing)
-            + " column (it has "
-            + _listed([repr(c.plain) for c in table.header.cells])
-            + ")",
-            table.line,
+def _detached(
+    block: LooseRows, last: tuple[Table, Columns], p: _Placed, reader: RowReader
+) -> Iterator[RuleRow]:
+    """Rows a blank line cut off from the rule table above: read as that table's rows
+    (what their author meant), and reported, since markdown shows them as a paragraph."""
+    table, columns = last
+    width = len(table.header.cells)
+    for row in block.rows:
+        if len(row.cells) != width:
+            reader.notices.append(
+                Notice(
+                    "detached_row",
+                    f"this line looks like a rule row but belongs to no table: it has "
+                    f"{len(row.cells)} cells where the table above (line {table.line}) has "
+                    f"{width}, and a blank line or other text separates it from that table; "
+                    "join it to the table, with the table's cells",
+                    row.line,
+                )
+            )
+            continue
+        rule = reader.rule(row, columns, p.group, group_kind(p.group))
+        reader.notices.append(
+            Notice(
+                "detached_row",
+                f"rule {rule.id} is cut off from its table (line {table.line}) by a blank "
+                f"line at line {block.line - 1}: markdown ends a table at a blank line, so "
+                "the row shows as a paragraph of '|' characters; it is read as a row of "
+                "that table: delete the blank line",
+                row.line,
+                rule.id,
+            )
         )
-    columns: dict[str, int] = {}
-    for index, name in enumerate(names):
-        columns.setdefault(name, index)
-    return columns
+        yield rule
 
 
-def _names_rule_columns(text: str) -> bool:
-    normal = _normal(text)
-    return sum(column in normal for column in REQUIRED_COLUMNS) >= 2
-
-
-def group_kind(heading: str) -> Kind:
-    """The kind a table's heading announces: `... Blocked ...`, `... No-op ...`, or transitions."""
-    words = _normal(heading)
-    if "blocked" in words:
-        return Kind.BLOCKED
-    if re.search(r"\bno-?op\b", words):
-        return Kind.NOOP
-    return Kind.TRANSITION
-
-
-def parse_rule_row(
-    row: Row, columns: dict[str, int], group: str, kind: Kind, workspace: str = ""
-) -> RuleRow:
-    def cell(name: str) -> Cell | None:
-        index = columns.get(name)
-        return row.cells[index] if index is not None and index < len(row.cells) else None
-
-    def plain(name: str) -> str:
-        c = cell(name)
-        return c.plain if c is not None else ""
-
-    def required(name: str) -> str:
-        text = plain(name)
-        if not text:
-            fail(f"rule row has an empty {name.title()!r} cell", row.line)
-        return text
-
-    written_id = plain("id")
-    triggers = tuple(t.strip() for t in required("trigger").split(",") if t.strip())
-    response_cell = cell("response")
-    old_response = cell("old response")
-    links = [s for s in response_cell.inline.segments if s.kind == "link"] if response_cell else []
-    response = old_response.source if old_response is not None else ""
-    if not response and response_cell is not None and not links:
-        response = response_cell.source
-    action = cell("action")
-    return RuleRow(
-        id=written_id or f"#{row.line}",
-        id_written=bool(written_id),
-        line=row.line,
-        group=group,
-        group_kind=kind,
-        current=parse_selector(required("current state")),
-        triggers=triggers,
-        condition=parse_condition(plain("condition"), workspace),
-        target=parse_target(required("next state")),
-        action=action.source if action is not None else "",
-        actions=parse_actions(action.plain if action is not None else "", workspace),
-        response=response,
-        response_ref=links[0].target if links else "",
-    )
-
-
-_WILDCARD = re.compile(r"(?:any|all) states?(?:\s+except\s+(?P<rest>.+))?", re.IGNORECASE)
-
-
-def parse_selector(text: str) -> Selector:
-    """`A, B` / `Any state` / `Any state except A, NAME_[G/A]`."""
-    m = _WILDCARD.fullmatch(text.strip())
-    if m:
-        return Selector(True, _names(m.group("rest") or ""))
-    return Selector(False, _names(text))
-
-
-def parse_target(text: str) -> Target:
-    """`STATE` / `NAME_[G/A]` / `[BLOCKED]` / `Same state` / `No state change`."""
-    normal = _normal(text)
-    if normal == "[blocked]":
-        return Target(Kind.BLOCKED, None)
-    if normal in ("same state", "no state change"):
-        return Target(Kind.NOOP, None)
-    return Target(Kind.TRANSITION, text.strip())
-
-
-def _names(text: str) -> tuple[str, ...]:
-    return tuple(n.strip() for n in text.split(",") if n.strip())
-
-
-def _listed(items: list[str], most: int = 10) -> str:
-    """Items joined with commas, the list cut short after `most`."""
-    shown = ", ".join(items[:most])
-    return shown + (f" and {len(items) - most} more" if len(items) > most else "")
+def _names_rule_columns(text: str, roles: dict[str, tuple[str, ...]]) -> bool:
+    """Whether a line's cells name at least two of a transition table's roles."""
+    cells = {" ".join(c.split()).lower() for c in split_cells(text)}
+    return sum(bool(cells & set(roles[r])) for r in REQUIRED) >= 2

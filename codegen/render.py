@@ -16,8 +16,11 @@ import black
 import jinja2
 from black.mode import Mode, TargetVersion
 
+from spellbook.probes import PROBES
+from spellbook.vocabulary import module_name
+
+from .conditions import describe
 from .findings import Analysis
-from .glossary import PROBES, describe
 from .model import Atom, Literal, Rule, Spec
 from .responses import render_response, summary
 
@@ -75,7 +78,8 @@ class _Names:
 class _Guard:
     name: str
     probe: str
-    arg: str
+    file: str
+    param: str
     doc: str
 
 
@@ -100,13 +104,15 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         {lit.atom for rule in spec.rules for lit in rule.condition.literals}
         | {lit.atom for st in spec.states for lit in st.evidence}
     )
-    guard_of: dict[Atom, str] = {atom: names.allocate(atom.name) for atom in atoms}
+    words = spec.words
+    guard_of: dict[Atom, str] = {atom: names.allocate(_guard_name(atom, words)) for atom in atoms}
     guards = [
         _Guard(
             guard_of[a],
             a.probe,
-            a.arg,
-            f"{describe(Literal(a, True))}. {PROBES[a.probe].meaning}",
+            a.file,
+            a.param,
+            f"{describe(Literal(a, True), words)}. {PROBES[a.probe].meaning}",
         )
         for a in atoms
     ]
@@ -119,30 +125,28 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
     for rule in ordered:
         text = render_response(spec, rule)
         index = responses.setdefault(text, len(responses))
-        rules.append(
-            {
-                "id": rule.id,
-                "line": rule.line,
-                "source": rule.source,
-                "spell": rule.spell,
-                "trigger": trigger_of[rule.spell],
-                "kind": rule.kind.value,
-                "dest": rule.dest,
-                "conditions": tuple(
-                    guard_of[lit.atom] for lit in rule.condition.literals if lit.positive
-                ),
-                "unless": tuple(
-                    guard_of[lit.atom] for lit in rule.condition.literals if not lit.positive
-                ),
-                "actions": [
-                    {"verb": a.verb, "files": a.files, "target": a.target, "text": a.text}
-                    for a in rule.actions
-                ],
-                "response": index,
-                "callback": callback_of[rule.id],
-                "summary": summary(spec, rule),
-            }
-        )
+        # A rule with alternatives (OR) is one transition per alternative, in order.
+        for clause in rule.condition.clauses:
+            rules.append(
+                {
+                    "id": rule.id,
+                    "line": rule.line,
+                    "source": rule.source,
+                    "spell": rule.spell,
+                    "trigger": trigger_of[rule.spell],
+                    "kind": rule.kind.value,
+                    "dest": rule.dest,
+                    "conditions": tuple(guard_of[lit.atom] for lit in clause if lit.positive),
+                    "unless": tuple(guard_of[lit.atom] for lit in clause if not lit.positive),
+                    "actions": [
+                        {"verb": a.verb, "files": a.files, "target": a.target, "text": a.text}
+                        for a in rule.actions
+                    ],
+                    "response": index,
+                    "callback": callback_of[rule.id],
+                    "summary": summary(spec, rule),
+                }
+            )
     return {
         "module": module,
         "spec_path": spec.path,
@@ -150,6 +154,7 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "title": spec.title or module,
         "state_file": spec.state_file,
         "workspace": spec.workspace,
+        "vocabulary": module_name(spec.vocabulary) if spec.vocabulary else "",
         "initial": spec.initial,
         "spells": tuple(sp.name for sp in spec.spells),
         "spell_word": spec.spell_word,
@@ -170,7 +175,14 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
             for st in spec.states
         ],
         "atoms": [
-            (g.name, g.probe, g.arg, describe(Literal(a, True)), describe(Literal(a, False)))
+            (
+                g.name,
+                g.probe,
+                g.file,
+                g.param,
+                describe(Literal(a, True), words),
+                describe(Literal(a, False), words),
+            )
             for g, a in zip(guards, atoms, strict=True)
         ],
         "guards": guards,
@@ -181,6 +193,14 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "rules": rules,
         "moves": moves(spec),
     }
+
+
+def _guard_name(atom: Atom, words: dict[Atom, tuple[str, str]]) -> str:
+    """The spec's own words for the fact where it has short ones (a term `tests pass`
+    is the guard `tests_pass`), else the file, probe and parameter."""
+    said = words.get(atom, ("", ""))[0]
+    slug = "_".join("".join(c if c.isalnum() else " " for c in said.lower()).split())
+    return slug if slug and len(slug) <= 48 else atom.name
 
 
 def _priority_order(spec: Spec) -> list[Rule]:

@@ -7,10 +7,13 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import load_spec
 from .analyse import analyse
+from .config import dialect_for
 from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
+from .lexicon import Dialect
 from .report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
@@ -34,6 +37,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="text (default), json, markdown (a report for a pull request) or sarif (2.1.0)",
     )
     parser.add_argument("--strict", action="store_true", help="fail on warnings too")
+    parser.add_argument(
+        "--vocabulary",
+        metavar="NAME",
+        help="the workflow's vocabulary module (default: the one [tool.spellbook] in "
+        "pyproject.toml names for this spec; '' for the core alone)",
+    )
     return parser.parse_args(argv)
 
 
@@ -53,7 +62,7 @@ def _main(argv: Sequence[str] | None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     try:
-        spec = load_spec(args.spec)
+        spec = load_spec(args.spec, dialect=_dialect(args.spec, args.vocabulary))
     except SpecError as err:
         print(f"error: {err}", file=sys.stderr)
         if args.format in ("json", "sarif"):
@@ -75,6 +84,15 @@ def _main(argv: Sequence[str] | None) -> int:
     else:
         sys.stdout.write(format_text(spec, findings, args.strict))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
+
+
+def _dialect(spec: str, vocabulary: str | None) -> Dialect:
+    """How to read the spec: as the project that holds it configures it, or else the
+    project in the current folder."""
+    dialect = dialect_for(spec, fallback=Path.cwd())
+    if vocabulary is not None:
+        dialect = Dialect(vocabulary, dialect.columns)
+    return dialect
 
 
 def _error_json(err: SpecError) -> dict[str, object]:

@@ -1,12 +1,17 @@
 """Worlds: every combination of the facts a cell's conditions can see, and who wins in each.
 
 A world assigns true or false to each atom a cell's rules mention, plus the
-atoms those imply (so `plan.md has unchecked acceptance criteria` can never be
+atoms those imply (so `plan.md has unchecked items under Goals` can never be
 true while `plan.md missing` is). Worlds that break an implication are skipped.
-In each world the winner is the first rule, in priority order, whose condition
-holds. Worlds are bitmasks and conditions are (required, forbidden) masks, and
-results are shared between cells whose rules have the same conditions in the
-same order, so a spec of many alike states costs little more than one.
+A rule fires in a world when one of its alternatives holds; the winner is the
+first rule, in priority order, that fires. Worlds are bitmasks and each
+alternative is a (required, forbidden) pair of masks, and results are shared
+between cells whose rules have the same conditions in the same order, so a spec
+of many alike states costs little more than one.
+
+Facts the spec does not define (`unknown` atoms) may turn out to mean anything,
+so a gap or an overlap is reported only when it happens whatever they mean: in
+some assignment of the known facts, for every value of the unknown ones.
 """
 
 from __future__ import annotations
@@ -15,13 +20,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .glossary import describe, implied
+from .conditions import describe, implied
 from .model import Atom, Condition, Literal, Rule
 
 # Cells whose conditions mention more atoms than this are not enumerated.
 MAX_ATOMS = 16
 
-Signature = tuple[tuple[int, tuple[Literal, ...]], ...]
+Signature = tuple[tuple[int, tuple[tuple[Literal, ...], ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -40,18 +45,21 @@ class CellResult:
     too_big: bool = False
 
     def worlds(self) -> Iterator[int]:
-        """Every world that respects the glossary's implications."""
+        """Every world that respects the implications between facts."""
         return consistent_worlds(self.atoms)
 
-    def describe(self, world: int) -> str:
-        """A world in plain words: `plan.md exists, task.md missing`."""
+    def describe(self, world: int, words: dict[Atom, tuple[str, str]] | None = None) -> str:
+        """A world in plain words: `plan.md exists, task.md missing` (facts the spec does
+        not define are left out: the world is the same whatever they mean)."""
         return ", ".join(
-            describe(Literal(atom, bool(world >> i & 1))) for i, atom in enumerate(self.atoms)
+            describe(Literal(atom, bool(world >> i & 1)), words)
+            for i, atom in enumerate(self.atoms)
+            if atom.probe != "unknown"
         )
 
 
 def signature(rules: Sequence[Rule]) -> Signature:
-    return tuple((int(r.specificity), r.condition.literals) for r in rules)
+    return tuple((int(r.specificity), r.condition.clauses) for r in rules)
 
 
 def analyse_cell(rules: Sequence[Rule]) -> CellResult:
@@ -60,39 +68,56 @@ def analyse_cell(rules: Sequence[Rule]) -> CellResult:
 
 def holds(condition: Condition, atoms: Sequence[Atom], world: int) -> bool:
     index = {atom: i for i, atom in enumerate(atoms)}
-    return all(bool(world >> index[lit.atom] & 1) == lit.positive for lit in condition.literals)
+    return any(
+        all(bool(world >> index[lit.atom] & 1) == lit.positive for lit in clause)
+        for clause in condition.clauses
+    )
 
 
 @cache
 def _analyse(sig: Signature) -> CellResult:
-    atoms = _closure(lit.atom for _, literals in sig for lit in literals)
+    atoms = _closure(lit.atom for _, clauses in sig for clause in clauses for lit in clause)
     if len(atoms) > MAX_ATOMS:
         return CellResult(atoms, tuple(None for _ in sig), None, (), too_big=True)
     bit = {atom: 1 << i for i, atom in enumerate(atoms)}
+    unknown = sum(bit[a] for a in atoms if a.probe == "unknown")
     masks = [
-        (
-            sum(bit[lit.atom] for lit in literals if lit.positive),
-            sum(bit[lit.atom] for lit in literals if not lit.positive),
-        )
-        for _, literals in sig
+        [
+            (
+                sum(bit[lit.atom] for lit in clause if lit.positive),
+                sum(bit[lit.atom] for lit in clause if not lit.positive),
+            )
+            for clause in clauses
+        ]
+        for _, clauses in sig
     ]
     wins: list[int | None] = [None] * len(sig)
-    gap: int | None = None
-    overlaps: dict[tuple[int, int], int] = {}
+    # For each assignment of the known facts: the rules that fire for every value of the
+    # unknown facts (for overlaps), and whether any fires for some value (for gaps).
+    always: dict[int, set[int]] = {}
+    sometimes: dict[int, bool] = {}
     for world in consistent_worlds(atoms):
         firing = [
-            i for i, (need, ban) in enumerate(masks) if world & need == need and not world & ban
+            i
+            for i, alternatives in enumerate(masks)
+            if any(world & need == need and not world & ban for need, ban in alternatives)
         ]
-        if not firing:
-            if gap is None:
-                gap = world
+        if firing and wins[firing[0]] is None:
+            wins[firing[0]] = world
+        known = world & ~unknown
+        held = always.get(known)
+        always[known] = set(firing) if held is None else held & set(firing)
+        sometimes[known] = sometimes.get(known, False) or bool(firing)
+    gap = next((known for known, fired in sometimes.items() if not fired), None)
+    overlaps: dict[tuple[int, int], int] = {}
+    for known, fired in always.items():
+        ordered = sorted(fired)
+        if len(ordered) < 2:
             continue
-        winner = firing[0]
-        if wins[winner] is None:
-            wins[winner] = world
-        for other in firing[1:]:
+        winner = ordered[0]
+        for other in ordered[1:]:
             if sig[other][0] == sig[winner][0]:
-                overlaps.setdefault((winner, other), world)
+                overlaps.setdefault((winner, other), known)
     return CellResult(
         atoms,
         tuple(wins),

@@ -6,19 +6,23 @@ import pytest
 
 from codegen import parse_spec_text
 from codegen.actions import parse_actions, split_phrases
+from codegen.lexicon import Dialect, Lexicon
 from tests.specs import fill, findings_of, row, spec_text
 
 WS = ".ai/task"
+SPELL = Lexicon.of(Dialect("spell_workflow"))
+SESSION = Lexicon.of(Dialect("coding_session"))
 
 
-def verbs(text: str) -> list[tuple[str, tuple[str, ...], str]]:
-    return [(a.verb, a.files, a.target) for a in parse_actions(text, WS)]
+def verbs(text: str, lexicon: Lexicon = SPELL) -> list[tuple[str, tuple[str, ...], str]]:
+    return [(a.verb, a.files, a.target) for a in parse_actions(text, WS, lexicon)]
 
 
 def test_numbered_phrases_are_split() -> None:
     assert split_phrases("(1) Do a; (2) Do b; (3) Do c") == ["Do a", "Do b", "Do c"]
     assert split_phrases("Update state to X") == ["Update state to X"]
     assert split_phrases("") == []
+    assert split_phrases("-") == []
 
 
 @pytest.mark.parametrize(
@@ -64,10 +68,62 @@ def test_numbered_phrases_are_split() -> None:
         ),
         ("No state change", [("no_change", (), "")]),
         ("Fetch content via Atlassian MCP", [("instruct", (), "")]),
+        # Third person, and the other ways a later revision of the spec writes them.
+        ("Creates `.ai/task/plan.md` file", [("create", ("plan.md",), "plan.md")]),
+        ("Creates `.ai/task/comments.md` file", [("create", ("comments.md",), "")]),
+        (
+            "Creates `.ai/task/context.md` with template",
+            [("create", ("context.md",), "context.md")],
+        ),
+        ("Reads `.ai/task/task.md` content", [("load", ("task.md",), "")]),
+        ("Read state.json", [("instruct", (), "")]),
+        ("Reads `.ai/task/task.md` frontmatter", [("extract", ("task.md",), "")]),
+        (
+            "Archives review files to `pr-reviews/pr-review-<date>/`",
+            [
+                (
+                    "archive",
+                    ("comments.md", "review-task.md", "review-task-results.md"),
+                    "pr-reviews/pr-review-${date}/",
+                )
+            ],
+        ),
+        ("Deletes existing comments.md", [("delete", ("comments.md",), "")]),
+        ("Replaces `[TASK_CONTENT_PLACEHOLDER]` in response with task content", [("fill", (), "")]),
+        ("Updates state to X", [("set_state", (), "X")]),
+        ("-", []),
     ],
 )
 def test_verbs(text: str, expected: list[tuple[str, tuple[str, ...], str]]) -> None:
     assert verbs(text) == expected
+
+
+def test_a_file_group_is_the_vocabulary_s() -> None:
+    (action,) = parse_actions("Archive review files to done/", WS, Lexicon())
+    assert action.verb == "instruct"
+
+
+def test_an_archive_without_a_folder_says_what_it_needs() -> None:
+    (action,) = parse_actions("Archives task files", WS, SPELL)
+    assert action.verb == "instruct" and "needs a folder" in action.hint
+
+
+def test_frontmatter_read_whole_makes_its_values_known_to_archives() -> None:
+    text = "(1) Reads task.md frontmatter; (2) Archives task.md to done/task-${task_name}/"
+    extract, archive = parse_actions(text, WS, SPELL)
+    assert (extract.verb, extract.target) == ("extract", "")
+    assert (archive.verb, archive.problem) == ("archive", "")
+
+
+def test_the_session_s_own_verbs() -> None:
+    assert verbs("Mark the current feature tested in feature-list.json", SESSION) == [
+        ("mark", ("feature-list.json",), "tested")
+    ]
+    assert verbs("Select the next pending feature in feature-list.json", SESSION) == [
+        ("select", ("feature-list.json",), "")
+    ]
+    # Not the spell workflow's words.
+    assert verbs("Select the next pending feature in feature-list.json") == [("instruct", (), "")]
 
 
 def test_archive_variables_must_be_known() -> None:

@@ -203,8 +203,8 @@ sys.meta_path.insert(0, Refuse())
 from spellbook.machines import spell_machine as m
 
 class Facts:
-    def check(self, probe, arg):
-        return probe == "exists" and arg == "plan.md"
+    def check(self, probe, file, param):
+        return probe == "exists" and file == "plan.md"
 
 model = m.Model(Facts())
 m.build(model)
@@ -242,7 +242,7 @@ def test_rows_for_every_kind_generate_a_working_module(tmp_path: Path) -> None:
         def __init__(self, present: bool) -> None:
             self.present = present
 
-        def check(self, probe: str, arg: str) -> bool:
+        def check(self, probe: str, file: str, param: str) -> bool:
             return self.present
 
     for present, fired, state in ((True, "G1", "B"), (False, "G2", "A")):

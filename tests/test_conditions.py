@@ -1,4 +1,4 @@
-"""The condition language: every phrase form of the glossary, implications, unknown phrases."""
+"""The condition language: core phrases, vocabulary nouns, terms, procedures, OR, unknowns."""
 
 from __future__ import annotations
 
@@ -7,17 +7,30 @@ from pathlib import Path
 import pytest
 
 from codegen import load_spec, parse_spec_text
-from codegen.glossary import PHRASES, PROBES, describe, implied, parse_condition
+from codegen.conditions import Words, describe, implied, parse_condition
+from codegen.lexicon import Dialect, Lexicon, Term
 from codegen.model import Atom, Literal
+from spellbook.probes import PROBES
 from tests.specs import fill, findings_of, row, spec_text
 
 SEED = Path(__file__).parent / "fixtures" / "seed_spec.md"
+SPELL = Lexicon.of(Dialect("spell_workflow"))
+SESSION = Lexicon.of(Dialect("coding_session"))
+AC = "Acceptance Criteria"
 
 
-def lits(text: str) -> list[tuple[str, bool]]:
-    cond = parse_condition(text)
-    assert cond.unknown == ()
-    return [(lit.atom.name, lit.positive) for lit in cond.literals]
+def lits(text: str, lexicon: Lexicon = SPELL) -> list[tuple[str, str, str, bool]]:
+    """The one alternative of a condition, as (probe, file, param, sign) each."""
+    cond = parse_condition(text, lexicon, ".ai/task")
+    assert cond.unknown == (), cond.unknown
+    (clause,) = cond.clauses
+    return [(lit.atom.probe, lit.atom.file, lit.atom.param, lit.positive) for lit in clause]
+
+
+def alternatives(text: str, lexicon: Lexicon = SPELL) -> list[list[tuple[str, str, bool]]]:
+    cond = parse_condition(text, lexicon, ".ai/task")
+    assert cond.unknown == (), cond.unknown
+    return [[(lit.atom.probe, lit.atom.file, lit.positive) for lit in c] for c in cond.clauses]
 
 
 @pytest.mark.parametrize("text", ["-", "", "  -  ", "—", "always"])
@@ -29,50 +42,188 @@ def test_always(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("task.md exists", [("task_md_exists", True)]),
-        ("plan.md missing", [("plan_md_exists", False)]),
-        ("task.md doesn't exist", [("task_md_exists", False)]),
-        ("task.md does not exist", [("task_md_exists", False)]),
-        ("review-task-results.md is missing", [("review_task_results_md_exists", False)]),
-        ("≥1 AC in plan.md", [("plan_md_has_ac", True)]),
-        (">= 1 AC in plan.md", [("plan_md_has_ac", True)]),
-        ("No AC in plan.md", [("plan_md_has_ac", False)]),
-        ("No unchecked AC in plan.md", [("plan_md_has_unchecked_ac", False)]),
-        ("Atlassian URLs found", [("plan_md_has_atlassian_urls", True)]),
-        ("No Atlassian URLs found", [("plan_md_has_atlassian_urls", False)]),
-        ("PR review in progress (comments.md exists)", [("comments_md_exists", True)]),
-        ("PR review task in progress (review-task.md exists)", [("review_task_md_exists", True)]),
+        ("task.md exists", [("exists", "task.md", "", True)]),
+        ("plan.md missing", [("exists", "plan.md", "", False)]),
+        ("plan.md is absent", [("exists", "plan.md", "", False)]),
+        ("there is no task.md", [("exists", "task.md", "", False)]),
+        ("task.md doesn't exist", [("exists", "task.md", "", False)]),
+        ("task.md does not exist", [("exists", "task.md", "", False)]),
+        ("`.ai/task/plan.md` is present", [("exists", "plan.md", "", True)]),
+        ("review-task-results.md is missing", [("exists", "review-task-results.md", "", False)]),
+        ("plan.md matches `^## Risks`", [("matches", "plan.md", "^## Risks", True)]),
+        ("plan.md contains `a.b`", [("matches", "plan.md", r"a\.b", True)]),
+        ('plan.md has checklist items under "Risks"', [("items", "plan.md", "Risks", True)]),
         (
-            "No PR review in progress",
-            [("comments_md_exists", False), ("review_task_md_exists", False)],
+            'plan.md has no unchecked items under "Risks"',
+            [("unchecked", "plan.md", "Risks", False)],
         ),
+        ("x.json has `a[b=c]`", [("field", "x.json", "a[b=c]", True)]),
+        ("attempts < 3", [("below", "", "attempts<3", True)]),
+        ("attempts ≥ 3", [("below", "", "attempts<3", False)]),
+        ("in this state for more than 30 minutes", [("over_minutes", "", "30", True)]),
+        ("the command `lint` of x.json passes", [("passes", "x.json", "lint", True)]),
+        ("PR review in progress (comments.md exists)", [("exists", "comments.md", "", True)]),
+        ("NOT plan.md exists", [("exists", "plan.md", "", False)]),
     ],
 )
-def test_phrase_forms(text: str, expected: list[tuple[str, bool]]) -> None:
+def test_core_phrases(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
+    assert lits(text, Lexicon()) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("≥1 AC in plan.md", [("items", "plan.md", AC, True)]),
+        (">= 1 AC in plan.md", [("items", "plan.md", AC, True)]),
+        ("at least one acceptance criterion in plan.md", [("items", "plan.md", AC, True)]),
+        ("No AC in plan.md", [("items", "plan.md", AC, False)]),
+        ("No unchecked AC in plan.md", [("unchecked", "plan.md", AC, False)]),
+        ("≥1 unchecked AC in plan.md", [("unchecked", "plan.md", AC, True)]),
+        ("plan.md has no acceptance criteria", [("items", "plan.md", AC, False)]),
+    ],
+)
+def test_vocabulary_nouns(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
     assert lits(text) == expected
 
 
-def test_and_joins_phrases_in_order() -> None:
-    assert lits("≥1 AC in plan.md AND task.md doesn't exist AND plan.md exists") == [
-        ("plan_md_has_ac", True),
-        ("task_md_exists", False),
-        ("plan_md_exists", True),
+def test_atlassian_urls_default_to_the_plan() -> None:
+    ((probe, file, _, sign),) = lits("No Atlassian URLs found")
+    assert (probe, file, sign) == ("matches", "plan.md", False)
+
+
+def test_a_vocabulary_noun_is_unknown_without_the_vocabulary() -> None:
+    assert parse_condition("≥1 AC in plan.md", Lexicon()).unknown == ("≥1 AC in plan.md",)
+
+
+def test_clauses_join_with_and_semicolons_and_commas_in_order() -> None:
+    expected = [
+        ("items", "plan.md", AC, True),
+        ("exists", "task.md", "", False),
+        ("exists", "plan.md", "", True),
+    ]
+    assert lits("≥1 AC in plan.md AND task.md doesn't exist AND plan.md exists") == expected
+    assert lits("≥1 AC in plan.md; task.md doesn't exist; plan.md exists") == expected
+    assert lits("≥1 AC in plan.md, task.md doesn't exist, plan.md exists") == expected
+
+
+def test_or_gives_alternatives_and_binds_looser_than_and() -> None:
+    assert alternatives("plan.md is absent OR task.md exists AND comments.md missing") == [
+        [("exists", "plan.md", False)],
+        [("exists", "task.md", True), ("exists", "comments.md", False)],
     ]
 
 
-def test_every_glossary_example_parses_to_its_probe() -> None:
-    for phrase in PHRASES:
-        cond = parse_condition(phrase.example)
-        assert cond.unknown == (), phrase.example
-        assert cond.literals[0].atom.probe == phrase.probe
-        assert cond.literals[0].positive is phrase.positive
+def test_not_of_alternatives_is_every_alternative_false() -> None:
+    found = alternatives("NOT PR review (comments.md exists)")
+    assert found == [[("exists", "comments.md", False)]]
+
+
+def test_a_contradiction_never_holds() -> None:
+    cond = parse_condition("plan.md exists AND plan.md missing")
+    assert cond.clauses == () and not cond.always
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Reads `.ai/task/plan.md` content; Counts acceptance criteria (lines starting with "
+            "`- [ ]`) (finds ≥1); Checks `.ai/task/task.md` exists (doesn't exist)",
+            [
+                ("exists", "plan.md", "", True),
+                ("unchecked", "plan.md", AC, True),
+                ("exists", "task.md", "", False),
+            ],
+        ),
+        (
+            "Reads `.ai/task/plan.md` content; Counts acceptance criteria (finds 0)",
+            [("exists", "plan.md", "", True), ("items", "plan.md", AC, False)],
+        ),
+        (
+            "Reads `.ai/task/context.md` content; "
+            "Extracts Atlassian URLs from content (finds some)",
+            [("exists", "context.md", "", True), ("matches", "context.md", "*", True)],
+        ),
+        (
+            "Reads `.ai/task/context.md` content; "
+            "Extracts Atlassian URLs from content (finds none)",
+            [("exists", "context.md", "", True), ("matches", "context.md", "*", False)],
+        ),
+        ("Checks `.ai/task/plan.md` exists (missing)", [("exists", "plan.md", "", False)]),
+        ("Checks `.ai/task/plan.md` exists (exists)", [("exists", "plan.md", "", True)]),
+        ("Checks plan.md for acceptance criteria (finds some)", [("items", "plan.md", AC, True)]),
+    ],
+)
+def test_procedural_steps(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
+    found = lits(text)
+    # The pattern of a noun is the vocabulary's business; `*` stands for it here.
+    assert [(p, f, "*" if p == "matches" else a, s) for p, f, a, s in found] == expected
+
+
+def test_a_step_about_a_file_the_core_cannot_check_is_unknown() -> None:
+    text = (
+        "Reads `.ai/task/plan.md` content; Checks `.ai/task/.atlassian-refs` for processed "
+        "URLs (finds unprocessed URLs)"
+    )
+    cond = parse_condition(text, SPELL, ".ai/task")
+    assert cond.unknown == (
+        "Checks `.ai/task/.atlassian-refs` for processed URLs (finds unprocessed URLs)",
+    )
+
+
+def test_terms_are_read_by_their_meaning_and_the_spec_s_come_first() -> None:
+    own = SPELL.with_terms(
+        [
+            Term("No PR review in progress", "comments.md missing AND review-task.md missing"),
+            Term("plan.md mentions a GitHub issue", r"plan.md matches `github\.com/.+/issues/\d+`"),
+        ]
+    )
+    assert lits("No PR review in progress", own) == [
+        ("exists", "comments.md", "", False),
+        ("exists", "review-task.md", "", False),
+    ]
+    assert lits("plan.md mentions a GitHub issue", own) == [
+        ("matches", "plan.md", r"github\.com/.+/issues/\d+", True)
+    ]
+    # Without the spec's term, the phrase is not the compiler's to know.
+    assert parse_condition("No PR review in progress", SPELL).unknown == (
+        "No PR review in progress",
+    )
+
+
+def test_a_term_that_names_itself_is_unknown_not_a_hang() -> None:
+    own = Lexicon().with_terms([Term("loop", "loop AND plan.md exists")])
+    assert parse_condition("loop", own).unknown == ("loop",)
+
+
+def test_a_term_gives_its_words_to_the_fact_it_names() -> None:
+    words = Words()
+    cond = parse_condition("tests fail", SESSION, "", words)
+    (atom,) = cond.atoms
+    assert words.said[atom][1] == "tests fail"
+    assert describe(Literal(atom, False), words.said) == "tests fail"
+
+
+def test_session_nouns_are_json_queries() -> None:
+    assert lits("feature-list.json has another pending feature", SESSION) == [
+        ("field", "feature-list.json", "features[status=pending][id!=$feature_id]", True)
+    ]
+    assert lits("feature-list.json has no pending feature", SESSION) == [
+        ("field", "feature-list.json", "features[status=pending]", False)
+    ]
 
 
 def test_implications_are_transitive() -> None:
-    unchecked = Atom("has_unchecked_ac", "plan.md")
-    assert implied(unchecked) == (Atom("has_ac", "plan.md"), Atom("exists", "plan.md"))
-    assert implied(Atom("has_atlassian_urls", "plan.md")) == (Atom("exists", "plan.md"),)
+    unchecked = Atom("unchecked", "plan.md", AC)
+    assert implied(unchecked) == (Atom("items", "plan.md", AC), Atom("exists", "plan.md"))
+    assert implied(Atom("matches", "plan.md", "x")) == (Atom("exists", "plan.md"),)
     assert implied(Atom("exists", "plan.md")) == ()
+    narrower = Atom("field", "f.json", "a[b=c][d!=$e]")
+    assert implied(narrower) == (
+        Atom("exists", "f.json"),
+        Atom("field", "f.json", "a[b=c]"),
+        Atom("field", "f.json", "a"),
+    )
     for probe in PROBES.values():
         for other in probe.implies:
             assert other in PROBES
@@ -83,16 +234,20 @@ def test_describe_in_plain_words() -> None:
     assert describe(Literal(Atom("exists", "plan.md"), True)) == "plan.md exists"
 
 
-def test_unknown_phrase_is_kept_and_reported_with_its_line() -> None:
+def test_unknown_phrase_is_kept_and_reported_once_with_its_rows() -> None:
     states, spells = ["A", "B"], ["Go"]
-    rows = [row("U1", "A", "Go", condition="plan.md exists AND moon is full")]
-    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go"]))
+    rows = [
+        row("U1", "A", "Go", condition="plan.md exists AND moon is full"),
+        row("U2", "B", "Go", condition="moon is full"),
+    ]
+    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go", "B/Go"]))
     spec = parse_spec_text(text)
     (rule,) = [r for r in spec.rows if r.id == "U1"]
     assert rule.condition.unknown == ("moon is full",)
     assert [lit.atom.probe for lit in rule.condition.literals] == ["exists", "unknown"]
     (finding,) = findings_of(text)
     assert (finding.kind, finding.rule, finding.line) == ("unknown_condition", "U1", rule.line)
+    assert "rules U1, U2" in finding.message
     # The row still covers its cell.
     assert [r.id for r in spec.cell("A", "Go")] == ["U1"]
 
@@ -104,18 +259,20 @@ def test_unknown_phrase_gets_a_suggestion() -> None:
     assert "did you mean 'task.md exists'?" in finding.message
 
 
-def test_seed_conditions_are_all_in_the_glossary() -> None:
+def test_seed_conditions_are_read_but_for_the_phrase_it_defines_only_in_prose() -> None:
     spec = load_spec(SEED)
-    assert [r.id for r in spec.rows if r.condition.unknown] == []
-    atoms = sorted({lit.atom.name for r in spec.rows for lit in r.condition.literals})
+    assert {u for r in spec.rows for u in r.condition.unknown} == {"No PR review in progress"}
+    atoms = sorted(
+        {(a.probe, a.file) for r in spec.rows for a in r.condition.atoms if a.probe != "unknown"}
+    )
     assert atoms == [
-        "comments_md_exists",
-        "plan_md_exists",
-        "plan_md_has_ac",
-        "plan_md_has_atlassian_urls",
-        "plan_md_has_unchecked_ac",
-        "review_task_md_exists",
-        "review_task_results_md_exists",
-        "task_md_exists",
-        "task_results_md_exists",
+        ("exists", "comments.md"),
+        ("exists", "plan.md"),
+        ("exists", "review-task-results.md"),
+        ("exists", "review-task.md"),
+        ("exists", "task-results.md"),
+        ("exists", "task.md"),
+        ("items", "plan.md"),
+        ("matches", "plan.md"),
+        ("unchecked", "plan.md"),
     ]

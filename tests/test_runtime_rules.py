@@ -16,23 +16,23 @@ SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
 
 def lay_out(root: Path, world: World) -> None:
     """Files in .ai/task/ that make every atom of `world` true or false as it says."""
-    value = {(a.probe, a.arg): v for a, v in world.items()}
+    value = {(a.probe, a.file): v for a, v in world.items()}
     for atom, present in world.items():
         if atom.probe != "exists" or not present:
             continue
-        if atom.arg == "plan.md":
-            has_ac = value.get(("has_ac", "plan.md"), False)
-            unchecked = value.get(("has_unchecked_ac", "plan.md"), has_ac)
+        if atom.file == "plan.md":
+            has_ac = value.get(("items", "plan.md"), False)
+            unchecked = value.get(("unchecked", "plan.md"), has_ac)
             text = plan(
                 checked=1 if has_ac and not unchecked else 0,
                 unchecked=1 if unchecked else 0,
-                atlassian=value.get(("has_atlassian_urls", "plan.md"), False),
+                atlassian=value.get(("matches", "plan.md"), False),
             )
-        elif atom.arg == "task.md":
+        elif atom.file == "task.md":
             text = task("rule-check")
         else:
-            text = f"# {atom.arg}\n"
-        write(root, atom.arg, text)
+            text = f"# {atom.file}\n"
+        write(root, atom.file, text)
 
 
 def fire(tmp: Path, rule: Rule, world: World) -> tuple[str | None, str]:
@@ -62,8 +62,10 @@ def test_runtime_fires_every_rule_that_can_win(tmp_path: Path) -> None:
     assert share == 1.0
 
 
-def test_probe_for_every_glossary_probe() -> None:
-    from codegen.glossary import PROBES as GLOSSARY
-    from spellbook.probes import PROBES
+def test_every_probe_of_the_core_is_implemented_and_every_guard_names_one() -> None:
+    from spellbook.machines import session_machine, spell_machine
+    from spellbook.probes import CHECKS, PROBES
 
-    assert set(GLOSSARY) - {"unknown"} == set(PROBES)
+    assert set(CHECKS) == set(PROBES)
+    for machine in (spell_machine, session_machine):
+        assert {probe for probe, *_ in machine.ATOMS.values()} <= set(CHECKS)

@@ -73,7 +73,7 @@ def test_scripted_session_with_retries_to_complete(tmp_path: Path) -> None:
     advance(flow, "M1", "TEST")
     failed = flow.cast("advance")  # third failure: PT-001 blocked, PT-002 next
     assert (failed.rule, failed.after) == ("R2", "IMPLEMENT")
-    assert "ran the tests" in failed.response and "failed (exit status 1)" in failed.response
+    assert "ran test command" in failed.response and "failed (exit status 1)" in failed.response
     assert statuses(tmp_path) == {"PT-001": "blocked", "PT-002": "pending"}
     assert (state_file(tmp_path)["feature_id"], state_file(tmp_path)["attempts"]) == ("PT-002", 1)
     advance(flow, "M1", "TEST")

@@ -44,26 +44,24 @@ from tests.worlds import cell_atoms, winner
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
-FILES = sorted(
-    {a.arg for r in SPEC.rules for lit in r.condition.literals for a in [lit.atom]}
-    | {"plan.md", "task.md"}
-)
+FILES = sorted({a.file for r in SPEC.rules for a in r.condition.atoms} | {"plan.md", "task.md"})
 OTHER = ("task-results.md", "comments.md", "review-task.md", "review-task-results.md")
 OUTCOMES: Counter[str] = Counter()  # what the casts of a run did, for its figures
 
 
 def fact(workspace: Path, atom: Atom) -> bool:
     """What the files say about one atom, read as plainly as possible."""
-    path = workspace / atom.arg
+    path = workspace / atom.file
     if atom.probe == "exists":
         return path.exists()
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     section = text.split("## Acceptance Criteria", 1)[1].split("\n## ", 1)[0] if text else ""
-    if atom.probe == "has_ac":
-        return "- [ ]" in section or "- [x]" in section
-    if atom.probe == "has_unchecked_ac":
-        return "- [ ]" in section
-    if atom.probe == "has_atlassian_urls":
+    # Items only the template has are not criteria; the oracle's plans have none.
+    if atom.probe == "items":
+        return "- [ ] to do" in section or "- [x] done" in section
+    if atom.probe == "unchecked":
+        return "- [ ] to do" in section
+    if atom.probe == "matches":
         return "atlassian.net" in text
     raise AssertionError(f"no oracle for {atom}")
 

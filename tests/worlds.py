@@ -1,7 +1,7 @@
 """A brute-force oracle over worlds: every assignment of the atoms a cell's conditions use.
 
 Tests compare the generated machine and the verifier against this, so it is
-written as plainly as possible and shares nothing with them but the glossary's
+written as plainly as possible and shares nothing with them but the core's
 implications.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import product
 
-from codegen.glossary import implied
+from codegen.conditions import implied
 from codegen.model import Atom, Condition, Rule, Spec
 
 World = dict[Atom, bool]
@@ -40,7 +40,8 @@ def worlds(atoms: Iterable[Atom]) -> Iterator[World]:
 
 
 def holds(condition: Condition, world: World) -> bool:
-    return all(world[lit.atom] == lit.positive for lit in condition.literals)
+    """Some alternative of the condition has every literal as the world says."""
+    return any(all(world[lit.atom] == lit.positive for lit in c) for c in condition.clauses)
 
 
 def cell_atoms(spec: Spec, state: str, spell: str) -> list[Atom]:
@@ -67,7 +68,7 @@ class WorldFacts:
         self.world = world
         self.asked: list[Atom] = []
 
-    def check(self, probe: str, arg: str) -> bool:
-        atom = Atom(probe, arg)
+    def check(self, probe: str, file: str, param: str) -> bool:
+        atom = Atom(probe, file, param)
         self.asked.append(atom)
         return self.world[atom]

@@ -1,30 +1,32 @@
-"""The action verbs, each carried out once: create, archive, delete, load, extract.
+"""The action verbs of the generic core, each carried out once: create, archive, delete,
+load, extract, increment. A workflow's own verbs are planned by its vocabulary module.
 
-A cast with file actions happens in two steps. `plan` reads and checks
-everything (frontmatter values, archive folder names, new file contents)
-without touching anything, and returns the file operations in the spec's order;
-a problem found then stops the cast before any file changes. `apply` carries
-them out. Every operation can be applied again with the same result, so a cast
-interrupted half way (a crash, a disk error) is finished by the next one from
-its intent record (see `spellbook.workflow`):
+A cast with file actions happens in two steps. `plan` reads and checks everything
+(frontmatter values, archive folder names, new file contents) without touching
+anything, and returns the file operations in the spec's order; a problem found
+then stops the cast before any file changes. `apply` carries them out. Every
+operation can be applied again with the same result, so a cast interrupted half
+way (a crash, a disk error) is finished by the next one from its intent record
+(see `spellbook.workflow`):
 
-- `create` writes the file from `templates/<name>` (or empty), unless a file is
-  already there: a developer's file is never overwritten.
+- `create` writes the file from its template in the vocabulary's `TEMPLATES`
+  folder (or empty), unless a file is already there: a developer's file is never
+  overwritten.
 - `archive` moves the files that exist into a new folder named by the pattern
   (`${date}` and extracted values filled in); if that folder exists, `-2`, `-3`...
 - `delete` moves the files into `.trash/<time>/` in the workspace: nothing is lost.
 - `load` puts the file's text in the response for the AI (from wherever an
   earlier archive moved it).
-- `extract` reads a value from a file's YAML frontmatter, for folder names; it
-  must be lower-case letters, digits and dashes, at most 64 characters.
-- `mark` sets the status of the current feature (`feature_id`) in a feature list.
-- `select` makes the first pending feature the current one, with `attempts` at 1.
-- `increment` adds one to a counter of the state file (`attempts`).
+- `extract` reads a value from a file's YAML frontmatter, for folder names (every
+  value the folders name, if the action names none); it must be lower-case
+  letters, digits and dashes, at most 64 characters.
+- `increment` adds one to a counter of the state file.
+- any other verb is the vocabulary's: its `plan_<verb>(step, action)` is given a
+  `Step`, through which it reads files, updates them and sets state-file fields.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -33,13 +35,14 @@ import zlib
 from spellbook.errors import ActionError
 from spellbook.formats import Record
 from spellbook.store import Workspace
-from spellbook.tables import ACTING_VERBS, Done, Rule
+from spellbook.tables import PASSIVE_VERBS, Done, Rule
+from spellbook.vocabulary import template
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
     from typing import Any
 
-TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 NAME_LIMIT = 64
 FRONTMATTER_LIMIT = 65_536
@@ -59,16 +62,6 @@ def paths_of(operation: list[str]) -> list[str]:
     return operation[1:3] if operation[0] == "move" else operation[1:2]
 
 
-def template(name: str) -> str:
-    """The project's template for a file, by its name; empty if there is none."""
-    path = os.path.join(TEMPLATES, os.path.basename(name))
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except FileNotFoundError:
-        return ""
-
-
 class Plan:
     """What a rule's actions will do: file operations, state file fields, the response's parts."""
 
@@ -78,24 +71,33 @@ class Plan:
         self.done = Done()
 
 
+def acts(rule: Rule) -> bool:
+    """Whether any of the rule's actions has something to do at run time."""
+    return any(a.verb not in PASSIVE_VERBS for a in rule.actions)
+
+
 def plan(
-    rule: Rule, workspace: Workspace, record: Record | None = None, today: str | None = None
+    rule: Rule,
+    workspace: Workspace,
+    record: Record | None = None,
+    today: str | None = None,
+    vocabulary: ModuleType | None = None,
 ) -> Plan:
     """Read and check everything `rule`'s actions need, and say what they will do;
     raises ActionError (or UnsafePath) without changing anything."""
     planned = Plan()
-    if not any(a.verb in ACTING_VERBS for a in rule.actions):
+    if not acts(rule):
         return planned  # nothing to do
     record = record if record is not None else Record("")
-    extra = dict(record.extra)
     done = planned.done
     variables = {"date": today or time.strftime("%Y-%m-%d")}
-    lists: dict[str, dict[str, object]] = {}
+    wanted = {
+        v for a in rule.actions if a.verb == "archive" for v in re.findall(_VARIABLE, a.target)
+    }
     for action in rule.actions:
         if action.verb == "extract":
-            variables[action.target] = extract(workspace, action.files[0], action.target, done)
-        elif action.verb in ("mark", "select") and action.files[0] not in lists:
-            lists[action.files[0]] = feature_list(workspace, action.files[0])
+            for key in [action.target] if action.target else sorted(wanted - set(variables)):
+                variables[key] = extract(workspace, action.files[0], key, done)
     folders = {
         id(action): _folder(action.target, variables)
         for action in rule.actions
@@ -107,6 +109,7 @@ def plan(
         workspace.check(folder)  # and no folder we would write into is a symbolic link
     workspace.check()
     files = _Files(workspace, planned.operations)
+    step = Step(workspace, files, dict(record.extra), done)
     for action in rule.actions:
         if action.verb == "archive":
             present = [f for f in action.files if files.exists(files.where(f))]
@@ -126,27 +129,54 @@ def plan(
                 )
         elif action.verb == "create":
             name = action.files[0]
-            if not files.create(name, template(action.target) if action.target else ""):
+            text = template(vocabulary, action.target) if action.target else ""
+            if not files.create(name, text):
                 done.notes.append(f"{workspace.shown(name)} already exists; it was kept as it is")
         elif action.verb == "load":
             done.contents[action.files[0]] = files.read(action.files[0])
-        elif action.verb == "mark":
-            _mark(
-                workspace,
-                action.files[0],
-                lists[action.files[0]],
-                action.target,
-                extra,
-                files,
-                done,
-            )
-        elif action.verb == "select":
-            _select(lists[action.files[0]], extra, done)
         elif action.verb == "increment":
-            count = extra.get(action.target, 0)
-            extra[action.target] = (count if isinstance(count, int) else 0) + 1
-    planned.extra = {k: v for k, v in extra.items() if record.extra.get(k, ...) != v}
+            count = step.fields.get(action.target, 0)
+            step.fields[action.target] = (count if isinstance(count, int) else 0) + 1
+        elif action.verb not in ("extract", *PASSIVE_VERBS):
+            own = getattr(vocabulary, f"plan_{action.verb}", None)
+            if own is None:
+                raise ActionError(f"no vocabulary carries out {action.verb!r} ({action.text!r})")
+            own(step, action)
+    planned.extra = {k: v for k, v in step.fields.items() if record.extra.get(k, ...) != v}
     return planned
+
+
+class Step:
+    """What a vocabulary's own verb sees of the cast being planned, and may do.
+
+    `fields` are the state file's fields as the cast will leave them; `read` gives a
+    file's text as the operations planned so far leave it; `update` replaces a file's
+    text (only if nobody changes it before the cast applies); `note` tells the developer.
+    A problem is an ActionError: the cast stops with nothing changed.
+    """
+
+    def __init__(
+        self, workspace: Workspace, files: _Files, fields: dict[str, Any], done: Done
+    ) -> None:
+        self.workspace = workspace
+        self.files = files
+        self.fields = fields
+        self.done = done
+
+    def read(self, name: str) -> str | None:
+        return self.files.read(name)
+
+    def update(self, name: str, text: str) -> None:
+        old = self.files.read(name) or ""
+        path = self.files.where(name)
+        self.files.operations.append(["update", path, text, checksum_of(old)])
+        self.files.written[path] = text  # later steps read the new text
+
+    def note(self, text: str) -> None:
+        self.done.notes.append(text)
+
+    def shown(self, name: str) -> str:
+        return self.workspace.shown(name)
 
 
 class _Files:
@@ -251,56 +281,6 @@ def checksum_of(text: str) -> str:
     """Tells a file's text from another it might have become (not a security measure)."""
     data = text.encode("utf-8", "surrogatepass")
     return f"{len(data)}:{zlib.crc32(data):08x}"
-
-
-def feature_list(workspace: Workspace, name: str) -> dict[str, object]:
-    """A feature list, checked: an object with a list of features, each with an id."""
-    text = workspace.read_text(name, LOAD_LIMIT)
-    shown = workspace.shown(name)
-    if text is None:
-        raise ActionError(f"{shown} is missing")
-    try:
-        value = json.loads(text)
-    except ValueError as err:
-        raise ActionError(f"{shown} is not valid JSON ({err})") from None
-    entries = value.get("features") if isinstance(value, dict) else None
-    if not isinstance(entries, list):
-        raise ActionError(f'{shown} must be an object with a "features" list')
-    if not all(isinstance(f, dict) and isinstance(f.get("id"), str) for f in entries):
-        raise ActionError(f'{shown}: every feature must be an object with a text "id"')
-    return value  # type: ignore[no-any-return]
-
-
-def _mark(
-    workspace: Workspace,
-    name: str,
-    value: dict[str, object],
-    status: str,
-    extra: dict[str, Any],
-    files: _Files,
-    done: Done,
-) -> None:
-    current = extra.get("feature_id")
-    entries = value["features"]
-    assert isinstance(entries, list)
-    for feature in entries:
-        if feature.get("id") == current:
-            old = files.read(name) or ""
-            feature["status"] = status
-            text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
-            files.operations.append(["update", name, text, checksum_of(old)])
-            done.notes.append(f"feature {current} is now {status}")
-            return
-    done.notes.append(f"no current feature to mark {status} in {workspace.shown(name)}")
-
-
-def _select(value: dict[str, object], extra: dict[str, Any], done: Done) -> None:
-    entries = value["features"]
-    assert isinstance(entries, list)
-    pending = [f["id"] for f in entries if f.get("status") == "pending"]
-    extra["feature_id"] = pending[0] if pending else None
-    extra["attempts"] = 1
-    done.notes.append(f"current feature: {pending[0]}" if pending else "no pending feature is left")
 
 
 def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:

@@ -17,6 +17,7 @@ from spellbook.errors import (
     ActionError,
     SpellbookError,
     StateFileError,
+    Undefined,
     UnknownSpell,
     UnknownState,
     UnsafePath,
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 # Exit statuses, in one place.
 EXIT_OK = 0  # a transition or a no-op; status, repair and diagram done
 EXIT_FAILED = 1  # the cast could not run: another cast holds the lock, a disk error
-EXIT_BAD_INPUT = 2  # unknown spell, unusable state file, unsafe path, bad frontmatter
+EXIT_BAD_INPUT = 2  # unknown spell, unusable state file, unsafe path, bad frontmatter,
+# a condition the spec does not define
 EXIT_BLOCKED = 3  # the spec refuses this spell in this state
 EXIT_UNHANDLED = 4  # no rule of the spec covers the spell for the files as they are
 
@@ -169,7 +171,7 @@ def _main(argv: Sequence[str], machine: str) -> int:
             gc.enable()
             return serve(workflow)
         result = workflow.cast(command)
-    except (UnknownSpell, UnknownState, StateFileError, UnsafePath, ActionError) as err:
+    except (UnknownSpell, UnknownState, StateFileError, UnsafePath, ActionError, Undefined) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (SpellbookError, OSError) as err:
@@ -248,7 +250,7 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
             ok, reason = workflow.judge(*args.states)
         else:
             parser.error("give FROM TO, --state-file PATH or --claude-hook")
-    except (UnknownState, StateFileError, UnsafePath, ActionError, OSError) as err:
+    except (UnknownState, StateFileError, UnsafePath, ActionError, Undefined, OSError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:

@@ -31,6 +31,11 @@ class ActionError(SpellbookError):
     nothing was changed."""
 
 
+class Undefined(SpellbookError):
+    """A rule's condition names a fact the spec does not define, so the cast cannot tell
+    whether the rule applies; nothing is changed."""
+
+
 class LockTimeout(SpellbookError):
     """Another cast holds the workspace's lock for too long."""
 

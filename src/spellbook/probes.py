@@ -1,24 +1,38 @@
-"""The probes: each kind of fact a guard can ask about the workspace, implemented once.
+"""The generic core: every kind of fact a guard can ask about a workspace, implemented once.
 
-They are the runtime half of the glossary (`codegen/glossary.py`, which lists
-the phrases for each probe):
+A fact is an atom: a probe applied to a file (named relative to the workspace
+folder) and a parameter. The compiler reads what each probe means and what it
+implies from here (`PROBES`, `implied`); the runtime answers them
+(`Facts.check`). A workflow's own words for facts are defined in its
+vocabulary module (`spellbook.vocabularies`), and a spec's in its
+Terms table, always in terms of these probes:
 
-- `exists(file)`: the file is in the workspace folder (a symbolic link counts,
-  though the runtime will not follow it).
-- `has_ac(file)`: the file's `Acceptance Criteria` section (a heading with those
-  words, up to the next heading of the same or a higher level) has at least one
-  checklist item, `- [ ]` or `- [x]` (`*`, `+` and `1.` bullets too).
-- `has_unchecked_ac(file)`: that section has at least one `- [ ]` item.
-- `has_atlassian_urls(file)`: the file links to Jira or Confluence: a URL on an
-  `atlassian.net` host, or a `/browse/KEY-123` or `/wiki/` link.
-- `has_pending(file)`: the feature list (`{"features": [{"id", "status"}]}`) has a
-  feature whose status is `pending`; `has_next(file)`: one other than the current
-  feature (`feature_id` in the state file).
-- `tests_pass`: the project's test command exits 0. It is `SPELLBOOK_TEST_COMMAND`,
-  or `test_command` in the workspace's `feature-list.json`; it runs in the repository
-  root. Previews ("what would each spell do") never run it.
-- `below(counter<limit)`: a counter of the state file (`attempts`) is below the limit.
-- `over_minutes(n)`: the state was entered (`entered_at`) more than n minutes ago.
+| probe          | file        | parameter          | holds when                               |
+|----------------|-------------|--------------------|------------------------------------------|
+| `exists`       | a file      |                    | the file is in the workspace folder      |
+| `matches`      | a file      | a regular expr.    | some line of the file matches it         |
+| `items`        | a file      | a section heading  | the section's checklist has an item      |
+| `unchecked`    | a file      | a section heading  | ... has an unchecked item                |
+| `field`        | a JSON file | a query            | the query selects a value                |
+| `below`        |             | `counter<limit`    | a state-file counter is below the limit  |
+| `over_minutes` |             | minutes            | the state was entered longer ago         |
+| `passes`       | a JSON file | a key              | the command under the key exits with 0   |
+| `unknown`      |             | a phrase           | never answered: the spec does not say    |
+
+Checklists: a section is a heading whose words contain the parameter, up to the
+next heading of the same or a higher level; its items are `- [ ]` / `- [x]`
+lines (`*`, `+` and `1.` bullets too) outside code fences. An item with no text,
+or with the text of an item of the file's own template, is not counted: a fresh
+file made from its template has no items yet.
+
+Queries (`field`): keys joined by dots, each optionally followed by filters on
+list items, `[key=value]` or `[key!=value]`; `$name` in a value is the state
+file's field `name`. `items[status=open][id!=$current]` selects the open
+items other than the state file's current one.
+
+Commands (`passes`): the environment variable `SPELLBOOK_<KEY>` if it is set,
+else the text under the key in the JSON file; run in the repository root, at
+most once per cast. Previews ("what would each spell do now") never run one.
 
 Files are read once per cast, at most 1 MB, with bad bytes replaced.
 """
@@ -29,61 +43,147 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable
 
-from spellbook.errors import ActionError, UnsafePath
+from spellbook.errors import ActionError, Undefined, UnsafePath
 from spellbook.formats import Record
 from spellbook.store import Workspace
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 READ_LIMIT = 1_000_000
-FEATURE_LIST = "feature-list.json"
-TEST_COMMAND_ENV = "SPELLBOOK_TEST_COMMAND"
-TEST_TIMEOUT = 3600
-
-# Patterns as strings: `re` compiles each on first use (and caches it), so casts that
-# never read a plan do not pay for compiling them.
-_HEADING = r"^(#{1,6})\s+(.*?)\s*#*\s*$"
-_FENCE = r"^\s{0,3}(```|~~~)"
-_CHECKBOX = r"^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]"
-_ATLASSIAN = (
-    r"https?://[^\s)>\]]*(?:atlassian\.net[^\s)>\]]*|/browse/[A-Z][A-Z0-9]+-\d+|/wiki/[^\s)>\]]*)"
-)
+COMMAND_TIMEOUT = 3600
+COMMAND_ENV = "SPELLBOOK_"
 
 
-def checklist(text: str) -> list[bool]:
-    """The items of the Acceptance Criteria section: True for checked, False for unchecked."""
-    items: list[bool] = []
-    level = 0
-    fenced = False
-    for line in text.splitlines():
-        if re.match(_FENCE, line):
-            fenced = not fenced
-            continue
-        if fenced:
-            continue
-        heading = re.match(_HEADING, line)
-        if heading:
-            depth = len(heading.group(1))
-            if level and depth <= level:
-                level = 0
-            if not level and "acceptance criteria" in heading.group(2).lower():
-                level = depth
-            continue
-        if level:
-            box = re.match(_CHECKBOX, line)
-            if box:
-                items.append(box.group(1) != " ")
-    return items
+class Probe:
+    """A kind of fact: its words when it holds and when not, its meaning, and the probes
+    it implies for the same file (`exists` for every probe that reads a file)."""
+
+    __slots__ = ("name", "yes", "no", "meaning", "implies")
+
+    def __init__(
+        self, name: str, yes: str, no: str, meaning: str, implies: tuple[str, ...] = ()
+    ) -> None:
+        self.name = name
+        self.yes = yes
+        self.no = no
+        self.meaning = meaning
+        self.implies = implies
+
+
+PROBES: dict[str, Probe] = {
+    p.name: p
+    for p in (
+        Probe(
+            "exists", "{file} exists", "{file} missing", "The file exists in the workspace folder."
+        ),
+        Probe(
+            "matches",
+            "{file} matches `{param}`",
+            "{file} does not match `{param}`",
+            "Some line of the file matches the regular expression.",
+            ("exists",),
+        ),
+        Probe(
+            "items",
+            "{file} has checklist items under {param}",
+            "{file} has no checklist items under {param}",
+            "The file's section with this heading has a checklist item (`- [ ]` or `- [x]`) "
+            "that is not empty and not its template's own.",
+            ("exists",),
+        ),
+        Probe(
+            "unchecked",
+            "{file} has unchecked items under {param}",
+            "{file} has no unchecked items under {param}",
+            "The file's section with this heading has an unchecked item (`- [ ]`) that is "
+            "not empty and not its template's own.",
+            ("items",),
+        ),
+        Probe(
+            "field",
+            "{file} has `{param}`",
+            "{file} has no `{param}`",
+            "The query selects a value in the JSON file.",
+            ("exists",),
+        ),
+        Probe(
+            "below",
+            "{counter} < {limit}",
+            "{counter} ≥ {limit}",
+            "A counter of the state file is below the limit.",
+        ),
+        Probe(
+            "over_minutes",
+            "in this state for more than {param} minutes",
+            "in this state for {param} minutes or less",
+            "The current state was entered (`entered_at` in the state file) more than so many "
+            "minutes ago.",
+        ),
+        Probe(
+            "passes",
+            "the command `{param}` of {file} passes",
+            "the command `{param}` of {file} fails",
+            "The command exits with status 0: the environment variable SPELLBOOK_<KEY> if set, "
+            "else the text under the key in the JSON file. It is run, not judged.",
+        ),
+        Probe(
+            "unknown",
+            "'{param}' holds",
+            "'{param}' does not hold",
+            "A phrase the spec does not define; no guard can check it.",
+        ),
+    )
+}
+
+
+def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
+    """Every fact that must hold when this one does (transitively), excluding itself.
+
+    A query with more filters implies the same query with fewer:
+    `items[status=open][id!=$x]` implies `items[status=open]`.
+    """
+    out: list[tuple[str, str, str]] = []
+    stack = [(probe, file, param)]
+    while stack:
+        name, arg, detail = stack.pop()
+        found = [
+            (p, arg, detail if p in ("items", "unchecked") else "") for p in PROBES[name].implies
+        ]
+        if name == "field" and detail.endswith("]"):
+            found.append(("field", arg, detail[: detail.rindex("[")]))
+        for fact in found:
+            if fact not in out:
+                out.append(fact)
+                stack.append(fact)
+    return out
+
+
+def describe(probe: str, file: str, param: str, positive: bool) -> str:
+    """The fact in the core's plain words, e.g. `plan.md exists` or `task.md missing`."""
+    words = PROBES[probe].yes if positive else PROBES[probe].no
+    counter, _, limit = param.partition("<")
+    return words.format(file=file, param=param, counter=counter, limit=limit)
+
+
+# -- the runtime half ----------------------------------------------------------------
 
 
 class NeedsRun(Exception):
     """A guard that would have to run a command, asked where commands are not run."""
 
+    def __init__(self, fact: tuple[str, str, str]) -> None:
+        super().__init__(fact)
+        self.fact = fact
 
-class TestRun:
-    """What running the test command gave."""
 
-    def __init__(self, command: str, status: int, output: str) -> None:
+class Run:
+    """What running a command gave."""
+
+    def __init__(self, key: str, command: str, status: int, output: str) -> None:
+        self.key = key
         self.command = command
         self.status = status
         self.output = output
@@ -92,19 +192,28 @@ class TestRun:
 class Facts:
     """Answers the guards for one cast; each file is read, and each command run, at most once.
 
-    `record` is the state file as read (for the current feature, counters, entry
-    time); with `run` False, guards that must run a command raise NeedsRun.
+    `record` is the state file as read (for counters, the entry time and `$fields`
+    of queries); with `run` False, guards that must run a command raise NeedsRun.
+    `template` gives the text of a file's template, for checklist items that are
+    only the template's own.
     """
 
     def __init__(
-        self, workspace: Workspace, record: Record | None = None, run: bool = True
+        self,
+        workspace: Workspace,
+        record: Record | None = None,
+        run: bool = True,
+        template: Callable[[str], str] | None = None,
     ) -> None:
         self.workspace = workspace
         self.record = record if record is not None else Record("")
         self.run = run
-        self.tests: TestRun | None = None
+        self.template = template
+        self.runs: list[Run] = []
         self._text: dict[str, str] = {}
         self._exists: dict[str, bool] = {}
+        self._json: dict[str, object] = {}
+        self._commands: dict[tuple[str, str], Run] = {}
 
     def exists(self, name: str) -> bool:
         found = self._exists.get(name)
@@ -121,95 +230,166 @@ class Facts:
             self._text[name] = found or ""
         return self._text[name]
 
-    def check(self, probe: str, arg: str) -> bool:
-        return PROBES[probe](self, arg)
+    def json(self, name: str) -> object:
+        if name not in self._json:
+            text = self.text(name)
+            try:
+                self._json[name] = json.loads(text) if text.strip() else None
+            except (ValueError, RecursionError):
+                self._json[name] = None
+        return self._json[name]
+
+    def check(self, probe: str, file: str, param: str) -> bool:
+        return CHECKS[probe](self, file, param)
 
 
-def _exists(facts: Facts, name: str) -> bool:
-    return facts.exists(name)
+def _exists(facts: Facts, file: str, _: str) -> bool:
+    return facts.exists(file)
 
 
-def _has_ac(facts: Facts, name: str) -> bool:
-    return bool(checklist(facts.text(name)))
+def _matches(facts: Facts, file: str, pattern: str) -> bool:
+    return re.search(pattern, facts.text(file), re.MULTILINE) is not None
 
 
-def _has_unchecked_ac(facts: Facts, name: str) -> bool:
-    return not all(checklist(facts.text(name)))
+def _heading(line: str) -> tuple[int, str] | None:
+    """(level, title) of an ATX heading line, read without a regular expression."""
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or not stripped.startswith("#"):
+        return None
+    level = len(stripped) - len(stripped.lstrip("#"))
+    rest = stripped[level:]
+    if level > 6 or (rest and rest[0] not in " \t"):
+        return None
+    return level, rest.strip().rstrip("#").strip()
 
 
-def _has_atlassian_urls(facts: Facts, name: str) -> bool:
-    return bool(re.search(_ATLASSIAN, facts.text(name)))
+_ITEM = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\](.*)")
 
 
-def features(text: str) -> list[dict[str, object]]:
-    """The features of a feature list's text ([] if it is not one)."""
-    try:
-        value = json.loads(text) if text.strip() else {}
-    except ValueError:
-        return []
-    found = value.get("features") if isinstance(value, dict) else None
-    return [f for f in found if isinstance(f, dict)] if isinstance(found, list) else []
+def checklist(text: str, section: str) -> list[tuple[bool, str]]:
+    """The checklist items of the section whose heading has `section`'s words:
+    (checked, text) each."""
+    wanted = section.lower()
+    items: list[tuple[bool, str]] = []
+    level = 0
+    fenced = False
+    for line in text.splitlines():
+        start = line.lstrip()[:3]
+        if start in ("```", "~~~") and len(line) - len(line.lstrip()) <= 3:
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        heading = _heading(line)
+        if heading is not None:
+            depth, title = heading
+            if level and depth <= level:
+                level = 0
+            if not level and wanted in title.lower():
+                level = depth
+            continue
+        if level:
+            box = _ITEM.match(line)
+            if box:
+                items.append((box.group(1) != " ", " ".join(box.group(2).split())))
+    return items
 
 
-def _pending(facts: Facts, name: str) -> list[object]:
-    return [f.get("id") for f in features(facts.text(name)) if f.get("status") == "pending"]
+def criteria(facts: Facts, file: str, section: str) -> list[bool]:
+    """The section's real items, checked or not: none empty, none the template's own."""
+    own: set[str] = set()
+    if facts.template is not None:
+        own = {text for _, text in checklist(facts.template(file), section)}
+    return [done for done, text in checklist(facts.text(file), section) if text and text not in own]
 
 
-def _has_pending(facts: Facts, name: str) -> bool:
-    return bool(_pending(facts, name))
+def _items(facts: Facts, file: str, section: str) -> bool:
+    return bool(criteria(facts, file, section))
 
 
-def _has_next(facts: Facts, name: str) -> bool:
-    current = facts.record.extra.get("feature_id")
-    return any(i != current for i in _pending(facts, name))
+def _unchecked(facts: Facts, file: str, section: str) -> bool:
+    return not all(criteria(facts, file, section))
 
 
-def test_command(facts: Facts) -> str:
-    command = os.environ.get(TEST_COMMAND_ENV)
-    if not command:
-        try:
-            value = json.loads(facts.text(FEATURE_LIST) or "{}")
-        except ValueError:
-            value = {}
-        command = value.get("test_command") if isinstance(value, dict) else None
-    if not isinstance(command, str) or not command.strip():
-        raise ActionError(
-            f"no test command: set test_command in {facts.workspace.shown(FEATURE_LIST)} "
-            f"or {TEST_COMMAND_ENV}"
-        )
-    return command
+def _field(facts: Facts, file: str, query: str) -> bool:
+    return any(v not in (None, False, "", [], {}) for v in select(facts.json(file), query, facts))
 
 
-def _tests_pass(facts: Facts, _: str) -> bool:
-    if facts.tests is None:
+_STEP = re.compile(r"([^.\[\]]+)|\[([^\]=!]+)(!?=)([^\]]*)\]")
+
+
+def select(value: object, query: str, facts: Facts) -> list[object]:
+    """The values `query` selects in `value` (see the module's docstring)."""
+    found: list[object] = [value]
+    for m in _STEP.finditer(query):
+        key, field, op, wanted = m.groups()
+        if key is not None:
+            nxt: list[object] = []
+            for item in found:
+                for each in item if isinstance(item, list) else [item]:
+                    if isinstance(each, dict) and key.strip() in each:
+                        nxt.append(each[key.strip()])
+            found = nxt
+        else:
+            target = wanted.strip()
+            if target.startswith("$"):
+                target = str(facts.record.extra.get(target[1:]))
+            nxt = []
+            for item in found:
+                for each in item if isinstance(item, list) else [item]:
+                    if isinstance(each, dict) and field.strip() in each:
+                        same = str(each[field.strip()]) == target
+                        if same == (op == "="):
+                            nxt.append(each)
+            found = nxt
+    return found
+
+
+def command(facts: Facts, file: str, key: str) -> str:
+    """The command under `key`: SPELLBOOK_<KEY> if set, else the JSON file's `key`."""
+    env = COMMAND_ENV + key.upper()
+    found = os.environ.get(env)
+    if not found:
+        value = facts.json(file)
+        found = value.get(key) if isinstance(value, dict) else None
+    if not isinstance(found, str) or not found.strip():
+        raise ActionError(f"no {key}: set {key} in {facts.workspace.shown(file)} or {env}")
+    return found
+
+
+def _passes(facts: Facts, file: str, key: str) -> bool:
+    done = facts._commands.get((file, key))
+    if done is None:
         if not facts.run:
-            raise NeedsRun("tests pass")
-        import subprocess  # only casts that run the tests pay for it
+            raise NeedsRun(("passes", file, key))
+        import subprocess  # only casts that run a command pay for it
 
-        command = test_command(facts)
+        text = command(facts, file, key)
         try:
-            done = subprocess.run(
-                command,
+            result = subprocess.run(
+                text,
                 shell=True,
                 cwd=facts.workspace.root,
                 capture_output=True,
                 text=True,
                 errors="replace",
-                timeout=TEST_TIMEOUT,
+                timeout=COMMAND_TIMEOUT,
             )
-            facts.tests = TestRun(command, done.returncode, done.stdout + done.stderr)
+            done = Run(key, text, result.returncode, result.stdout + result.stderr)
         except subprocess.TimeoutExpired:
-            facts.tests = TestRun(command, -1, f"timed out after {TEST_TIMEOUT} s")
-    return facts.tests.status == 0
+            done = Run(key, text, -1, f"timed out after {COMMAND_TIMEOUT} s")
+        facts._commands[(file, key)] = done
+        facts.runs.append(done)
+    return done.status == 0
 
 
-def _below(facts: Facts, arg: str) -> bool:
-    counter, _, limit = arg.partition("<")
+def _below(facts: Facts, _: str, param: str) -> bool:
+    counter, _, limit = param.partition("<")
     value = facts.record.extra.get(counter, 0)
     return isinstance(value, int) and value < int(limit)
 
 
-def _over_minutes(facts: Facts, arg: str) -> bool:
+def _over_minutes(facts: Facts, _: str, minutes: str) -> bool:
     entered = facts.record.extra.get("entered_at")
     if not isinstance(entered, str):
         return False
@@ -219,17 +399,24 @@ def _over_minutes(facts: Facts, arg: str) -> bool:
         since = calendar.timegm(time.strptime(entered[:19], "%Y-%m-%dT%H:%M:%S"))
     except ValueError:
         return False
-    return time.time() - since > int(arg) * 60
+    return time.time() - since > int(minutes) * 60
 
 
-PROBES: dict[str, Callable[[Facts, str], bool]] = {
+def _unknown(facts: Facts, _: str, phrase: str) -> bool:
+    raise Undefined(
+        f"the spec's condition {phrase!r} is not defined, so no guard can check it; "
+        "define it in the spec's Terms table"
+    )
+
+
+CHECKS: dict[str, Callable[[Facts, str, str], bool]] = {
     "exists": _exists,
-    "has_ac": _has_ac,
-    "has_unchecked_ac": _has_unchecked_ac,
-    "has_atlassian_urls": _has_atlassian_urls,
-    "has_pending": _has_pending,
-    "has_next": _has_next,
-    "tests_pass": _tests_pass,
+    "matches": _matches,
+    "items": _items,
+    "unchecked": _unchecked,
+    "field": _field,
     "below": _below,
     "over_minutes": _over_minutes,
+    "passes": _passes,
+    "unknown": _unknown,
 }

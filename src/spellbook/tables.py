@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     class Facts(Protocol):
         """Answers a guard: does `probe` hold for `arg` in the workspace right now?"""
 
-        def check(self, probe: str, arg: str) -> bool: ...
+        def check(self, probe: str, file: str, param: str) -> bool: ...
 
     class GeneratedMachine(Protocol):
         """What a generated module (`spellbook.machines.<name>`) provides."""
@@ -47,10 +47,11 @@ if TYPE_CHECKING:
         TARGETS: dict[str, str]
         TRIGGERS: dict[str, str]
         STATES: tuple[State, ...]
-        ATOMS: dict[str, tuple[str, str, str, str]]
+        ATOMS: dict[str, tuple[str, str, str, str, str]]
         RESPONSES: tuple[str, ...]
         RULES: tuple[Rule, ...]
         MOVES: tuple[tuple[str, str, str], ...]
+        VOCABULARY: str
         Model: Any
 
         def build(
@@ -203,11 +204,10 @@ class Rule(_Record):
         }
 
 
-# The verbs `spellbook.actions.perform` carries out; set_state, no_change and
-# instruct need nothing done.
-ACTING_VERBS = frozenset(
-    {"create", "archive", "delete", "load", "extract", "mark", "select", "increment"}
-)
+# The verbs that need nothing done at run time: every other verb is carried out by
+# `spellbook.actions` or by the machine's vocabulary. `fill` names a placeholder of the
+# response that the runtime fills anyway (a loaded file's text, an archive's folder).
+PASSIVE_VERBS = frozenset({"set_state", "no_change", "instruct", "fill"})
 
 
 class Done:

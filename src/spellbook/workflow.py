@@ -27,6 +27,7 @@ from spellbook.errors import (
     ActionError,
     Interrupted,
     StateFileError,
+    Undefined,
     UnknownSpell,
     UnknownState,
     UnsafePath,
@@ -36,10 +37,11 @@ from spellbook.lock import Lock
 from spellbook.probes import Facts, NeedsRun
 from spellbook.responses import does, fenced, fill, spell_values, unhandled, with_notes
 from spellbook.store import TooLarge, Workspace
-from spellbook.tables import ACTING_VERBS, Done, Rule
+from spellbook.tables import PASSIVE_VERBS, Done, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
     from typing import Any
 
     from spellbook.tables import GeneratedMachine
@@ -138,6 +140,32 @@ class Workflow:
         }
         self.spells = {s.lower(): s for s in machine.SPELLS}
         self.spells.update({t: s for s, t in machine.TRIGGERS.items()})
+        self._vocabulary: ModuleType | None = None
+        self._templates: dict[str, str] = {}
+
+    # -- the workflow's own words --
+
+    @property
+    def vocabulary(self) -> ModuleType | None:
+        """The machine's vocabulary module, imported the first time it is needed."""
+        name = getattr(self.machine, "VOCABULARY", "")
+        if self._vocabulary is None and name:
+            from importlib import import_module as load
+
+            self._vocabulary = load(name)
+        return self._vocabulary
+
+    def template(self, name: str) -> str:
+        """The text of a file's template ("" if the vocabulary has none)."""
+        found = self._templates.get(name)
+        if found is None:
+            from spellbook.vocabulary import template
+
+            found = self._templates[name] = template(self.vocabulary, name)
+        return found
+
+    def facts(self, record: Record | None = None, run: bool = True) -> Facts:
+        return Facts(self.workspace, record, run, self.template)
 
     # -- names and state --
 
@@ -175,14 +203,14 @@ class Workflow:
         needs only the rules from where it starts and from where it ends.
         """
         if self._engine is None:
-            model = self.machine.Model(Facts(self.workspace))
+            model = self.machine.Model(self.facts())
             self._engine = (model, self.machine.build(model, initial=state, sources=(state,)))
             self._loaded.add(state)
         model, machine = self._engine
         if state not in self._loaded:
             machine.add_transitions(self.machine.transitions_from(state))
             self._loaded.add(state)
-        model.facts = Facts(self.workspace, record, run)
+        model.facts = self.facts(record, run)
         model.fired = None
         machine.set_state(state, model=model)
         return model, machine
@@ -215,19 +243,23 @@ class Workflow:
             record = self._load()
             before = record.state
             model, machine = self.engine(before, record)
-            getattr(model, self.machine.TRIGGERS[name])()
-            tests = model.facts.tests
+            try:
+                getattr(model, self.machine.TRIGGERS[name])()
+            except Undefined as err:
+                machine.set_state(before, model=model)
+                raise Undefined(f"{name} in {before}: {err} (nothing was changed)") from None
+            runs = model.facts.runs
             rule = self.rules.get((before, name, model.fired)) if model.fired else None
             cast = os.urandom(6).hex()
             after = rule.dest if rule is not None else before
             outcome = outcome_of(rule) if rule is not None else "unhandled"
             entry = self.format.entry(before, after, name, rule.id if rule else None, outcome, cast)
             done = Done()
-            if rule is not None and any(a.verb in ACTING_VERBS for a in rule.actions):
+            if rule is not None and any(a.verb not in PASSIVE_VERBS for a in rule.actions):
                 from spellbook.actions import plan  # only rules that touch files need it
 
                 try:
-                    planned = plan(rule, self.workspace, record)
+                    planned = plan(rule, self.workspace, record, vocabulary=self.vocabulary)
                 except (ActionError, UnsafePath) as err:
                     failed = self.format.entry(before, before, name, rule.id, "failed", cast)
                     self._save(record, before, failed)
@@ -245,8 +277,8 @@ class Workflow:
             else:
                 self._save(record, after, entry)
             done.notes[:0] = finished
-            if tests is not None:
-                done.notes.append(_tests_note(tests.command, tests.status, tests.output))
+            for run in runs:
+                done.notes.append(_run_note(run.key, run.command, run.status, run.output))
             model, machine = self.engine(after, record, run=False)
             response = self._response(rule, name, before, after, done, model, machine)
         return CastResult(
@@ -393,7 +425,9 @@ class Workflow:
                     getattr(model, trigger)()
                     rule = self.rules.get((state, spell, model.fired))
             except NeedsRun as need:
-                rule = f"depends on whether {need}: cast it to find out"
+                rule = f"depends on whether {self._said(need.fact)}: cast it to find out"
+            except Undefined as err:
+                rule = f"cannot tell: {err}"
             machine.set_state(state, model=model)
             found[spell] = rule
         return found
@@ -432,9 +466,19 @@ class Workflow:
         )
         words = []
         for guard in guards:
-            _, _, yes, no = self.machine.ATOMS[guard]
-            words.append(yes if getattr(model, guard)() else no)
+            *_, yes, no = self.machine.ATOMS[guard]
+            try:
+                words.append(yes if getattr(model, guard)() else no)
+            except Undefined:
+                words.append(f"whether {yes}")
         return words
+
+    def _said(self, fact: tuple[str, str, str]) -> str:
+        """A fact in the spec's words (the words for when it holds)."""
+        for probe, file, param, yes, _ in self.machine.ATOMS.values():
+            if (probe, file, param) == fact:
+                return yes
+        return " ".join(fact)
 
     # -- judging a move made by hand --
 
@@ -570,7 +614,7 @@ class Workflow:
         named = self.format.last_state(value, self.states)
         if named is not None:
             return named, "the damaged file still names it", list(history or [])
-        facts = Facts(self.workspace)
+        facts = self.facts()
         model = self.machine.Model(facts)
         best: tuple[int, int] | None = None
         chosen, because = self.machine.INITIAL, "no state's Indicators match the files"
@@ -582,7 +626,7 @@ class Workflow:
                 best = (len(held), index)
                 chosen = state.name
                 because = "its Indicators match the files: " + ", ".join(
-                    self.machine.ATOMS[g][2 if want else 3] for g, want in state.evidence
+                    self.machine.ATOMS[g][3 if want else 4] for g, want in state.evidence
                 )
         return chosen, because, list(history or [])
 
@@ -619,11 +663,12 @@ def _guard(model: Any, guard: str) -> bool | None:
     """A guard's value now, or None where it would have to run a command."""
     try:
         return bool(getattr(model, guard)())
-    except NeedsRun:
+    except (NeedsRun, Undefined):
         return None
 
 
-def _tests_note(command: str, status: int, output: str) -> str:
+def _run_note(key: str, command: str, status: int, output: str) -> str:
     tail = "\n".join(output.rstrip().splitlines()[-20:])
     verdict = "passed" if status == 0 else f"failed (exit status {status})"
-    return f"ran the tests, `{command}`: {verdict}" + (f"\n\n```text\n{tail}\n```" if tail else "")
+    said = f"ran {key.replace('_', ' ')} `{command}`: {verdict}"
+    return said + (f"\n\n```text\n{tail}\n```" if tail else "")

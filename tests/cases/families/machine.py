@@ -3,8 +3,9 @@
 """A state machine generated from a markdown spec, as a `transitions` Machine.
 
 `build(model)` returns the machine. For each (state, spell) the rules are listed
-in priority order: transitions tries them in order and the first whose guards
-pass fires. The guards are the model's methods, one per condition atom; each
+in priority order (a rule whose condition has alternatives once per alternative):
+transitions tries them in order and the first whose guards pass fires. The
+guards are the model's methods, one per fact of the generic core; each
 rule's `after` callback records the rule's ID in `model.fired`. Rules that keep
 the state are internal transitions. Responses are pre-rendered; the runtime
 fills their `{{...}}` placeholders (see `spellbook.tables`).
@@ -28,6 +29,8 @@ SPEC_SHA256 = "e37dd2d0947aac6a29b671438824e7f2c59bc9036c30e51a9cc036009e065e4b"
 TITLE = "Review"
 STATE_FILE = ".review/state.json"
 WORKSPACE = ".review"
+# The module of the workflow's own words: its verbs and the templates of new files.
+VOCABULARY = "spellbook.vocabularies.spell_workflow"
 INITIAL = "PLANNING"
 # The state file: the key of the state, the keys of a history entry, other fields.
 STATE_KEY = "current_state"
@@ -108,10 +111,10 @@ STATES: tuple[State, ...] = (
     ),
 )
 
-# Guard -> (probe, argument, words when true, words when false).
-ATOMS: dict[str, tuple[str, str, str, str]] = {
-    "notes_md_exists": ("exists", "notes.md", "notes.md exists", "notes.md missing"),
-    "plan_md_exists": ("exists", "plan.md", "plan.md exists", "plan.md missing"),
+# Guard -> (probe, file, parameter, words when true, words when false).
+ATOMS: dict[str, tuple[str, str, str, str, str]] = {
+    "notes_md_exists": ("exists", "notes.md", "", "notes.md exists", "notes.md missing"),
+    "plan_md_exists": ("exists", "plan.md", "", "plan.md exists", "plan.md missing"),
 }
 
 RESPONSES: tuple[str, ...] = (
@@ -503,11 +506,11 @@ class Model:
 
     def notes_md_exists(self) -> bool:
         "notes.md exists. The file exists in the workspace folder."
-        return self.facts.check("exists", "notes.md")
+        return self.facts.check("exists", "notes.md", "")
 
     def plan_md_exists(self) -> bool:
         "plan.md exists. The file exists in the workspace folder."
-        return self.facts.check("exists", "plan.md")
+        return self.facts.check("exists", "plan.md", "")
 
     def fired_A1(self) -> None:
         self.fired = "A1"

@@ -3,8 +3,9 @@
 """A state machine generated from a markdown spec, as a `transitions` Machine.
 
 `build(model)` returns the machine. For each (state, spell) the rules are listed
-in priority order: transitions tries them in order and the first whose guards
-pass fires. The guards are the model's methods, one per condition atom; each
+in priority order (a rule whose condition has alternatives once per alternative):
+transitions tries them in order and the first whose guards pass fires. The
+guards are the model's methods, one per fact of the generic core; each
 rule's `after` callback records the rule's ID in `model.fired`. Rules that keep
 the state are internal transitions. Responses are pre-rendered; the runtime
 fills their `{{...}}` placeholders (see `spellbook.tables`).
@@ -28,6 +29,8 @@ SPEC_SHA256 = "5d86abc801d7de63090d6bdeb9469f0e239082b7ce4df5a2d7fb16a865101b9f"
 TITLE = "Door"
 STATE_FILE = "door/state.json"
 WORKSPACE = "door"
+# The module of the workflow's own words: its verbs and the templates of new files.
+VOCABULARY = "spellbook.vocabularies.spell_workflow"
 INITIAL = "CLOSED"
 # The state file: the key of the state, the keys of a history entry, other fields.
 STATE_KEY = "current_state"
@@ -67,9 +70,9 @@ STATES: tuple[State, ...] = (
     ),
 )
 
-# Guard -> (probe, argument, words when true, words when false).
-ATOMS: dict[str, tuple[str, str, str, str]] = {
-    "open_flag_exists": ("exists", "open.flag", "open.flag exists", "open.flag missing"),
+# Guard -> (probe, file, parameter, words when true, words when false).
+ATOMS: dict[str, tuple[str, str, str, str, str]] = {
+    "open_flag_exists": ("exists", "open.flag", "", "open.flag exists", "open.flag missing"),
 }
 
 RESPONSES: tuple[str, ...] = (
@@ -92,7 +95,7 @@ RULES: tuple[Rule, ...] = (
         conditions=(),
         unless=(),
         actions=(
-            Action("create", ("open.flag",), "", "Create empty door/open.flag"),
+            Action("create", ("open.flag",), "", "Create empty `door/open.flag`"),
             Action("set_state", (), "OPEN", "Update state to OPEN"),
         ),
         response=RESPONSES[0],
@@ -168,7 +171,7 @@ class Model:
 
     def open_flag_exists(self) -> bool:
         "open.flag exists. The file exists in the workspace folder."
-        return self.facts.check("exists", "open.flag")
+        return self.facts.check("exists", "open.flag", "")
 
     def fired_D1(self) -> None:
         self.fired = "D1"

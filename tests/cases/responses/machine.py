@@ -3,8 +3,9 @@
 """A state machine generated from a markdown spec, as a `transitions` Machine.
 
 `build(model)` returns the machine. For each (state, spell) the rules are listed
-in priority order: transitions tries them in order and the first whose guards
-pass fires. The guards are the model's methods, one per condition atom; each
+in priority order (a rule whose condition has alternatives once per alternative):
+transitions tries them in order and the first whose guards pass fires. The
+guards are the model's methods, one per fact of the generic core; each
 rule's `after` callback records the rule's ID in `model.fired`. Rules that keep
 the state are internal transitions. Responses are pre-rendered; the runtime
 fills their `{{...}}` placeholders (see `spellbook.tables`).
@@ -28,6 +29,8 @@ SPEC_SHA256 = "8b3dd362a8c8338f959893a7f02f2c618cf0de909e3d526280491e946ce5ffa3"
 TITLE = "Tasks"
 STATE_FILE = ".tasks/state.json"
 WORKSPACE = ".tasks"
+# The module of the workflow's own words: its verbs and the templates of new files.
+VOCABULARY = "spellbook.vocabularies.spell_workflow"
 INITIAL = "DRAFTING"
 # The state file: the key of the state, the keys of a history entry, other fields.
 STATE_KEY = "current_state"
@@ -76,9 +79,9 @@ STATES: tuple[State, ...] = (
     ),
 )
 
-# Guard -> (probe, argument, words when true, words when false).
-ATOMS: dict[str, tuple[str, str, str, str]] = {
-    "task_md_exists": ("exists", "task.md", "task.md exists", "task.md missing"),
+# Guard -> (probe, file, parameter, words when true, words when false).
+ATOMS: dict[str, tuple[str, str, str, str, str]] = {
+    "task_md_exists": ("exists", "task.md", "", "task.md exists", "task.md missing"),
 }
 
 RESPONSES: tuple[str, ...] = (
@@ -158,7 +161,7 @@ RULES: tuple[Rule, ...] = (
                 "archive",
                 ("task.md", "results.md"),
                 "done/${task_name}-${date}/",
-                "Archive task.md and results.md to .tasks/done/${task_name}-${date}/",
+                "Archive task.md and results.md to `.tasks/done/${task_name}-${date}/`",
             ),
             Action("load", ("results.md",), "", "Load results.md content into memory"),
             Action("create", ("task.md",), "task.md", "Create new task.md template"),
@@ -239,7 +242,7 @@ class Model:
 
     def task_md_exists(self) -> bool:
         "task.md exists. The file exists in the workspace folder."
-        return self.facts.check("exists", "task.md")
+        return self.facts.check("exists", "task.md", "")
 
     def fired_T1(self) -> None:
         self.fired = "T1"

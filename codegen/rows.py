@@ -1,0 +1,269 @@
+"""Reading table rows: transition tables by column role, and the Terms table.
+
+A transition table is a table with a column for each of the roles ID, Current
+State, Trigger, Condition, Next State and Action (Response is optional). Each
+role has several names (`Condition`, `MCP Condition`, `Guard`, ...; a machine
+may add its own in `[tool.spellbook]`); where a table has two columns for one
+role, the first name in the role's list is read, and the reader says so. Columns
+with no role (`Implementation`, `Notes`, `Old Response`) are kept with the row.
+
+Cells that hold names (Current State, Next State, Trigger, Condition, Action)
+are read with emphasis a formatter glued to a word turned back into the
+underscores it was (`PR*GATHERING_COMMENTS*[G/A]` is `PR_GATHERING_COMMENTS_[G/A]`),
+and each such reading is noted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .actions import parse_actions
+from .conditions import Words, parse_condition
+from .errors import fail
+from .lexicon import Lexicon, Term
+from .markdown import Cell, Row, Table
+from .model import Kind, Notice, RuleRow, Selector, Target
+
+# Role -> the header names that mean it, preferred first.
+ROLES: dict[str, tuple[str, ...]] = {
+    "id": ("id", "rule", "rule id"),
+    "current state": ("current state", "from", "from state", "source state", "state"),
+    "trigger": ("trigger", "triggers", "spell", "spells", "event"),
+    "condition": ("mcp condition", "condition", "conditions", "guard", "guards", "when"),
+    "next state": ("next state", "to", "to state", "target state", "next"),
+    "action": ("mcp actions", "mcp action", "action", "actions"),
+    "response": ("response", "responses"),
+}
+REQUIRED = ("id", "current state", "trigger", "condition", "next state", "action")
+TERM_ROLES: dict[str, tuple[str, ...]] = {
+    "phrase": ("phrase", "term", "words"),
+    "means": ("means", "meaning", "definition", "defined as"),
+}
+# A Response cell that is only a link takes its text from this column, if there is one.
+RESPONSE_TEXT = "old response"
+# The cells read with mangled names recovered.
+NAME_ROLES = ("current state", "trigger", "condition", "next state", "action")
+
+
+def normal(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Where each role's column is in one table, and the columns with no role."""
+
+    roles: dict[str, int]
+    extra: tuple[tuple[str, int], ...]
+    notices: tuple[Notice, ...] = ()
+
+
+def columns_of(
+    table: Table,
+    roles: dict[str, tuple[str, ...]] = ROLES,
+    required: tuple[str, ...] = REQUIRED,
+) -> Columns | None:
+    """The table's columns by role; None for a table that is not of this kind (fewer than
+    two roles), and an error for one that lacks a required role."""
+    headers = [normal(c.plain) for c in table.header.cells]
+    found: dict[str, list[int]] = {}
+    for role, names in roles.items():
+        for name in names:
+            found.setdefault(role, []).extend(i for i, h in enumerate(headers) if h == name)
+    found = {role: idx for role, idx in found.items() if idx}
+    if len(found) < 2:
+        return None
+    missing = [r for r in required if r not in found]
+    if missing:
+        fail(
+            "table has no "
+            + ", ".join(repr(r.title()) for r in missing)
+            + " column (it has "
+            + _listed([repr(c.plain) for c in table.header.cells])
+            + "); "
+            + "; ".join(f"{r.title()} may be called {_either(roles[r])}" for r in missing),
+            table.line,
+        )
+    chosen = {role: idx[0] for role, idx in found.items()}
+    notices = []
+    for role, idx in found.items():
+        if len(idx) > 1:
+            read = table.header.cells[idx[0]].plain
+            others = ", ".join(repr(table.header.cells[i].plain) for i in idx[1:])
+            notices.append(
+                Notice(
+                    "column_choice",
+                    f"the table has {len(idx)} {role.title()} columns: {read!r} is read, "
+                    f"{others} kept as a note; name the one to read first under "
+                    f"[tool.spellbook] columns.{role.replace(' ', '_')} to choose another",
+                    table.line,
+                )
+            )
+    used = set(chosen.values())
+    extra = tuple((table.header.cells[i].plain, i) for i in range(len(headers)) if i not in used)
+    return Columns(chosen, extra, tuple(notices))
+
+
+def with_extra_names(extra: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
+    """The roles with a machine's own header names put first."""
+    roles = dict(ROLES)
+    for role, names in extra:
+        key = role.replace("_", " ").lower()
+        if key in roles:
+            roles[key] = tuple(normal(n) for n in names) + tuple(
+                n for n in roles[key] if n not in {normal(x) for x in names}
+            )
+    return roles
+
+
+def group_kind(heading: str) -> Kind:
+    """The kind a table's heading announces: `... Blocked ...`, `... No-op ...`, or transitions."""
+    words = normal(heading)
+    if "blocked" in words:
+        return Kind.BLOCKED
+    if re.search(r"\bno-?op\b", words):
+        return Kind.NOOP
+    return Kind.TRANSITION
+
+
+class RowReader:
+    """Reads the rows of a spec's transition tables with one lexicon."""
+
+    def __init__(self, lexicon: Lexicon, workspace: str, words: Words) -> None:
+        self.lexicon = lexicon
+        self.workspace = workspace
+        self.words = words
+        self.notices: list[Notice] = []
+
+    def rule(self, row: Row, columns: Columns, group: str, kind: Kind) -> RuleRow:
+        def cell(role: str) -> Cell | None:
+            index = columns.roles.get(role)
+            return row.cells[index] if index is not None and index < len(row.cells) else None
+
+        recovered: list[tuple[str, str]] = []
+
+        def text(role: str) -> str:
+            found = cell(role)
+            if found is None:
+                return ""
+            if role not in NAME_ROLES:
+                return found.plain
+            # Conditions and actions keep their code spans: patterns, queries, paths.
+            read, fragments = found.inline.recovered(code=role in ("condition", "action"))
+            recovered.extend(f for f in fragments if f not in recovered)
+            if "\\_" in found.source:
+                for m in re.finditer(r"[\w\\]*\\_[\w\\\[\]/]*", found.source):
+                    pair = (m.group(0), m.group(0).replace("\\_", "_"))
+                    if pair not in recovered:
+                        recovered.append(pair)
+            return read
+
+        def required(role: str) -> str:
+            found = text(role)
+            if not found:
+                fail(f"rule row has an empty {role.title()!r} cell", row.line)
+            return found
+
+        written_id = text("id")
+        rule_id = written_id or f"#{row.line}"
+        triggers = tuple(t.strip() for t in required("trigger").split(",") if t.strip())
+        extra = tuple(
+            (name, row.cells[i].source if i < len(row.cells) else "") for name, i in columns.extra
+        )
+        response_cell = cell("response")
+        links = (
+            [s for s in response_cell.inline.segments if s.kind == "link"] if response_cell else []
+        )
+        response = ""
+        if response_cell is not None and not (links and _only_links(response_cell)):
+            response = response_cell.source
+        if not response:
+            response = next((v for k, v in extra if normal(k) == RESPONSE_TEXT), "")
+        condition = parse_condition(text("condition"), self.lexicon, self.workspace, self.words)
+        action_text = text("action")
+        action_cell = cell("action")
+        parsed = RuleRow(
+            id=rule_id,
+            id_written=bool(written_id),
+            line=row.line,
+            group=group,
+            group_kind=kind,
+            current=parse_selector(required("current state")),
+            triggers=triggers,
+            condition=condition,
+            target=parse_target(required("next state")),
+            action=action_cell.source if action_cell is not None else "",
+            actions=parse_actions(action_text, self.workspace, self.lexicon),
+            response=response,
+            response_ref=links[0].target if links else "",
+            extra=extra,
+        )
+        if recovered:
+            shown = "; ".join(f"'{w}' as '{r}'" for w, r in recovered[:4])
+            more = f" and {len(recovered) - 4} more" if len(recovered) > 4 else ""
+            self.notices.append(
+                Notice(
+                    "name_recovered",
+                    f"rule {rule_id}: read {shown}{more} (markdown emphasis or escapes a "
+                    "formatter wrote into names)",
+                    row.line,
+                    rule_id,
+                )
+            )
+        return parsed
+
+
+def _only_links(cell: Cell) -> bool:
+    return all(s.kind == "link" or not s.text.strip() for s in cell.inline.segments)
+
+
+def parse_terms(table: Table, columns: Columns) -> list[Term]:
+    """The rows of a Terms table: `| Phrase | Means |`."""
+    terms = []
+    for row in table.rows:
+        cells = row.cells
+        phrase_at, means_at = columns.roles["phrase"], columns.roles["means"]
+        if max(phrase_at, means_at) >= len(cells):
+            continue
+        phrase = cells[phrase_at].inline.recovered()[0]
+        means = cells[means_at].inline.recovered(code=True)[0]
+        if phrase.strip() and means.strip():
+            terms.append(Term(" ".join(phrase.split()), " ".join(means.split()), row.line))
+    return terms
+
+
+_WILDCARD = re.compile(r"(?:any|all) states?(?:\s+except\s+(?P<rest>.+))?", re.IGNORECASE)
+
+
+def parse_selector(text: str) -> Selector:
+    """`A, B` / `Any state` / `Any state except A, NAME_[G/A]`."""
+    m = _WILDCARD.fullmatch(text.strip())
+    if m:
+        return Selector(True, _names(m.group("rest") or ""))
+    return Selector(False, _names(text))
+
+
+def parse_target(text: str) -> Target:
+    """`STATE` / `NAME_[G/A]` / `[BLOCKED]` / `Same state` / `No state change`."""
+    words = normal(text)
+    if words == "[blocked]":
+        return Target(Kind.BLOCKED, None)
+    if words in ("same state", "no state change"):
+        return Target(Kind.NOOP, None)
+    return Target(Kind.TRANSITION, text.strip())
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(n.strip() for n in text.split(",") if n.strip())
+
+
+def _either(names: tuple[str, ...]) -> str:
+    shown = [repr(n.title()) for n in names]
+    return ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
+
+
+def _listed(items: list[str], most: int = 10) -> str:
+    """Items joined with commas, the list cut short after `most`."""
+    shown = ", ".join(items[:most])
+    return shown + (f" and {len(items) - most} more" if len(items) > most else "")

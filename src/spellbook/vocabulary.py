@@ -1,0 +1,96 @@
+"""Vocabularies: a workflow's own words, in one module the compiler and the runtime both load.
+
+The compiler and the runtime know only the generic core (`spellbook.probes` for
+facts, `spellbook.actions` for file actions). What a workflow calls things is
+in its vocabulary module, chosen per machine in `[tool.spellbook]`
+(`spellbook.vocabularies.<name>`, or any importable module). A vocabulary
+module may define:
+
+- `NOUNS`: facts about a file's content, each named by a `Noun` (a pattern of
+  words, the core probe and parameter that check it, the file it is usually
+  about). Conditions then read `≥1 NOUN in FILE`, `no NOUN in FILE`, `NOUN found`,
+  `FILE has a NOUN`, `Counts NOUN (finds ≥1)`, `Extracts NOUN from content (finds
+  none)` and so on.
+- `TERMS`: phrases defined by other phrases, `{"tests pass": "the command
+  `test_command` of tasks.json passes"}`, as a spec's Terms table does.
+- `FILE_GROUPS`: names for groups of files in actions (`Archive review files ...`).
+- `VERBS`: actions of the workflow's own, each a `Verb` (a pattern with the
+  groups `file` and `target`) and a `plan_<name>(step, action)` function of the
+  module that plans it at run time (see `spellbook.actions.Step`).
+- `TEMPLATES`: the folder of templates that `create` actions write new files from.
+
+A vocabulary module imports nothing of the compiler, so the runtime can load it.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import import_module
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+
+PACKAGE = "spellbook.vocabularies"
+
+
+class Noun:
+    """A fact about a file's content that a workflow has a name for.
+
+    `pattern` is a regular expression over the words (matched whole, ignoring case);
+    `name` is how findings and responses say it (`{file} has {name}`), unless `yes`
+    and `no` say it better.
+    """
+
+    __slots__ = ("name", "pattern", "probe", "param", "file", "yes", "no")
+
+    def __init__(
+        self,
+        name: str,
+        pattern: str,
+        probe: str,
+        param: str,
+        file: str = "",
+        yes: str = "",
+        no: str = "",
+    ) -> None:
+        self.name = name
+        self.pattern = pattern
+        self.probe = probe
+        self.param = param
+        self.file = file
+        self.yes = yes or "{file} has " + name
+        self.no = no or "{file} has no " + name
+
+
+class Verb:
+    """An action a workflow has a name for: `pattern` (matched whole, ignoring case) may
+    have the groups `file` (relative to the workspace) and `target`."""
+
+    __slots__ = ("name", "pattern")
+
+    def __init__(self, name: str, pattern: str) -> None:
+        self.name = name
+        self.pattern = pattern
+
+
+def module_name(name: str) -> str:
+    """`spell_workflow` -> `spellbook.vocabularies.spell_workflow`; dotted names as they are."""
+    return name if "." in name else f"{PACKAGE}.{name}"
+
+
+def load(name: str) -> ModuleType | None:
+    """The vocabulary module called `name` ("" for none)."""
+    return import_module(module_name(name)) if name else None
+
+
+def template(vocabulary: ModuleType | None, name: str) -> str:
+    """The vocabulary's template for a file, by the file's name; empty if there is none."""
+    folder = getattr(vocabulary, "TEMPLATES", None)
+    if not folder:
+        return ""
+    try:
+        with open(os.path.join(folder, os.path.basename(name)), encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        return ""
