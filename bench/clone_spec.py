@@ -65,9 +65,14 @@ def clone(spec: Spec, copies: int) -> str:
                 f"{n}. **{rename(st.name, k)}**",
                 f"    - *Description*: {st.description}",
                 f"    - *Valid Actions*: {actions}",
+                *(["    - *Goal*: yes"] if st.goal else []),
                 "",
             ]
     lines += ["### State Persistence", "", f"State: `{spec.state_file}`.", ""]
+    if spec.terms:
+        lines += ["### Terms", "", "| Phrase | Means |", "|---|---|"]
+        lines += [f"| {_cell(t.phrase)} | {_cell(t.means)} |" for t in spec.terms]
+        lines.append("")
     lines += ["### Transition Rules", "", "#### Rules", "", HEADER.rstrip("\n")]
     for row in spec.rows:
         trigger = ", ".join(row.triggers)

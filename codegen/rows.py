@@ -23,7 +23,7 @@ from .conditions import Words, parse_condition
 from .errors import fail
 from .lexicon import Lexicon, Term
 from .markdown import Cell, Row, Table
-from .model import Kind, Notice, RuleRow, Selector, Target
+from .model import Action, Condition, Kind, Notice, RuleRow, Selector, Target
 
 # Role -> the header names that mean it, preferred first.
 ROLES: dict[str, tuple[str, ...]] = {
@@ -135,6 +135,9 @@ class RowReader:
         self.workspace = workspace
         self.words = words
         self.notices: list[Notice] = []
+        # Specs repeat cells word for word: each text is read once.
+        self._conditions: dict[str, Condition] = {}
+        self._actions: dict[str, tuple[Action, ...]] = {}
 
     def rule(self, row: Row, columns: Columns, group: str, kind: Kind) -> RuleRow:
         def cell(role: str) -> Cell | None:
@@ -180,8 +183,18 @@ class RowReader:
             response = response_cell.source
         if not response:
             response = next((v for k, v in extra if normal(k) == RESPONSE_TEXT), "")
-        condition = parse_condition(text("condition"), self.lexicon, self.workspace, self.words)
+        written = text("condition")
+        condition = self._conditions.get(written)
+        if condition is None:
+            condition = self._conditions[written] = parse_condition(
+                written, self.lexicon, self.workspace, self.words
+            )
         action_text = text("action")
+        actions = self._actions.get(action_text)
+        if actions is None:
+            actions = self._actions[action_text] = parse_actions(
+                action_text, self.workspace, self.lexicon
+            )
         action_cell = cell("action")
         parsed = RuleRow(
             id=rule_id,
@@ -194,7 +207,7 @@ class RowReader:
             condition=condition,
             target=parse_target(required("next state")),
             action=action_cell.source if action_cell is not None else "",
-            actions=parse_actions(action_text, self.workspace, self.lexicon),
+            actions=actions,
             response=response,
             response_ref=links[0].target if links else "",
             extra=extra,

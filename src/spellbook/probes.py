@@ -213,6 +213,7 @@ class Facts:
         self._text: dict[str, str] = {}
         self._exists: dict[str, bool] = {}
         self._json: dict[str, object] = {}
+        self._criteria: dict[tuple[str, str], list[bool]] = {}
         self._commands: dict[tuple[str, str], Run] = {}
 
     def exists(self, name: str) -> bool:
@@ -297,10 +298,24 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
 
 def criteria(facts: Facts, file: str, section: str) -> list[bool]:
     """The section's real items, checked or not: none empty, none the template's own."""
-    own: set[str] = set()
-    if facts.template is not None:
-        own = {text for _, text in checklist(facts.template(file), section)}
-    return [done for done, text in checklist(facts.text(file), section) if text and text not in own]
+    found = facts._criteria.get((file, section))
+    if found is None:
+        own = _own(facts.template(file), section) if facts.template is not None else frozenset()
+        found = facts._criteria[(file, section)] = [
+            done for done, text in checklist(facts.text(file), section) if text and text not in own
+        ]
+    return found
+
+
+_OWN: dict[tuple[str, str], frozenset[str]] = {}
+
+
+def _own(template: str, section: str) -> frozenset[str]:
+    """The item texts of a template's section (templates do not change while we run)."""
+    found = _OWN.get((template, section))
+    if found is None:
+        found = _OWN[(template, section)] = frozenset(t for _, t in checklist(template, section))
+    return found
 
 
 def _items(facts: Facts, file: str, section: str) -> bool:
