@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import Lexicon, normal
+from spellbook.vocabulary import FILE
+
+from .lexicon import EMPTY, Lexicon, normal, workspace_path
 from .model import Action
 
-_FILE = r"`?(?P<file>[\w.\-/]*\w\.\w+)`?"
+_FILE = FILE
 
-NOTHING = frozenset({"", "-", "\u2013", "\u2014", "none", "(none)", "nothing"})
+NOTHING = EMPTY | {"nothing"}
 _NUMBERED = re.compile(r"\(\d+\)\s*")
 _CREATE = re.compile(
     rf"creates? (?:an? )?(?:new )?(?P<empty>empty )?{_FILE}(?P<rest>.*)",
@@ -169,7 +171,7 @@ def parse_action(
 def _files(text: str, workspace: str, lexicon: Lexicon) -> tuple[str, ...] | None:
     """`a.md and b.md`, `a.md, b.md` or a group the vocabulary names; None if not all are
     files."""
-    group = lexicon.file_groups.get(normal(text))
+    group = lexicon.file_groups.get(normal(re.sub(r"^existing ", "", text.strip(), flags=re.I)))
     if group is not None:
         return group
     names = [n.strip().strip("`") for n in re.split(r",\s*|\s+and\s+", text) if n.strip()]
@@ -179,12 +181,10 @@ def _files(text: str, workspace: str, lexicon: Lexicon) -> tuple[str, ...] | Non
 
 
 def _relative(path: str, workspace: str) -> str:
-    path = path.strip("`")
-    if workspace and path.startswith(workspace.rstrip("/") + "/"):
-        path = path[len(workspace.rstrip("/")) + 1 :]
-    while path.startswith("./"):
-        path = path[2:]
-    return path
+    """The file relative to the workspace folder; a path outside it stays as written, and
+    `_checked` refuses it."""
+    inside = workspace_path(path, workspace)
+    return inside if inside is not None else path.strip("`")
 
 
 def _checked(action: Action) -> Action:

@@ -149,7 +149,7 @@ def check_graph(analysis: Analysis) -> Iterator[Finding]:
     no_goal when the spec declares no goal state, so cannot_complete is not checked."""
     spec = analysis.spec
     reachable = analysis.reachable
-    goals = analysis.goals
+    goals = spec.goals
     if not goals:
         yield Finding(
             "no_goal",

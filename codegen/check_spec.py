@@ -8,12 +8,14 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from .conditions import Words, examples, files_in, parse_condition
+from .conditions import OUTCOME, Words, examples, files_in, parse_condition
 from .findings import Analysis, Finding, Severity
 from .lexicon import Dialect, Lexicon, normal
-from .model import Kind, RuleRow
+from .model import Kind, RuleRow, Spec
 
 _PREFIX = re.compile(r"[A-Za-z]+")
+# The vocabularies that ship with Spellbook, offered when one reads a phrase a spec's doesn't.
+VOCABULARIES = ("spell_workflow", "coding_session")
 _FAMILY_REF = re.compile(r"\w+_\[[^\]]*\]")
 
 
@@ -63,7 +65,7 @@ def _lexicon(analysis: Analysis) -> Lexicon:
     return Lexicon.of(Dialect(spec.vocabulary)).with_terms(list(spec.terms))
 
 
-_OUTCOME = re.compile(r"(?P<subject>.+?)\s*\((?P<outcome>[^()]*)\)")
+_NOT = re.compile(r"^NOT\s+")
 
 
 def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
@@ -73,35 +75,66 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
     spec = analysis.spec
     lexicon = _lexicon(analysis)
     terms = {normal(t.phrase) for t in spec.terms}
-    phrases: dict[str, tuple[list[RuleRow], list[str]]] = {}
+    phrases: dict[str, tuple[list[RuleRow], list[str], str]] = {}
     for row in spec.rows:
+        why = dict(row.condition.why)
         for phrase in row.condition.unknown:
-            if normal(phrase) in terms:
+            if normal(re.sub(_NOT, "", phrase)) in terms:
                 continue  # a term of the spec whose meaning is reported as unknown_term
-            m = _OUTCOME.fullmatch(phrase)
-            subject, outcome = (m["subject"], m["outcome"]) if m else (phrase, "")
-            rows, outcomes = phrases.setdefault(subject, ([], []))
+            m = OUTCOME.fullmatch(phrase)
+            subject, outcome = (m["body"], m["outcome"]) if m else (phrase, "")
+            rows, outcomes, reason = phrases.setdefault(subject, ([], [], why.get(phrase, "")))
             if row not in rows:
                 rows.append(row)
             if outcome and outcome not in outcomes:
                 outcomes.append(outcome)
     files = sorted({a.file for r in spec.rules for a in r.condition.atoms if a.file})
-    for subject, (rows, outcomes) in phrases.items():
+    for subject, (rows, outcomes, reason) in phrases.items():
         known = examples(lexicon, [*files_in(subject), *files])
         close = difflib.get_close_matches(subject, known, n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        hint = f" (did you mean {close[0]!r}?)" if close and not reason else ""
         said = f" (outcomes {', '.join(repr(o) for o in outcomes)})" if outcomes else ""
         ids = ", ".join(r.id for r in rows)
+        if reason:
+            yield Finding(
+                "unknown_condition",
+                f"condition {subject!r}{said} in rule{'s' if len(rows) > 1 else ''} {ids} "
+                f"cannot be read: {reason}",
+                line=rows[0].line,
+                rule=rows[0].id,
+            )
+            continue
+        elsewhere = _defined_elsewhere(rows[0], spec)
+        if elsewhere:
+            fix = (
+                f"the {elsewhere!r} vocabulary defines it: name it for this spec under "
+                f"[tool.spellbook] (vocabulary = {elsewhere!r}) or pass --vocabulary {elsewhere}"
+            )
+        else:
+            fix = (
+                "define it in a Terms table (| Phrase | Means |) from facts the core checks "
+                "(a file exists or matches a regular expression, a checklist, a JSON field, "
+                "a counter, time in a state, a command's outcome), or give the workflow's "
+                "vocabulary module a noun for it"
+            )
         yield Finding(
             "unknown_condition",
             f"condition {subject!r}{said} in rule{'s' if len(rows) > 1 else ''} {ids} is not "
-            f"a fact this spec's words define{hint}; define it in a Terms table "
-            "(| Phrase | Means |) from facts the core checks (a file exists or matches a "
-            "pattern, a checklist, a JSON field, a counter, time in a state, a command's "
-            "outcome), or give the workflow's vocabulary module a noun for it",
+            f"a fact this spec's words define{hint}; {fix}",
             line=rows[0].line,
             rule=rows[0].id,
         )
+
+
+def _defined_elsewhere(row: RuleRow, spec: Spec) -> str:
+    """A vocabulary shipped with Spellbook that reads the row's condition in full."""
+    for name in VOCABULARIES:
+        if name == spec.vocabulary:
+            continue
+        lexicon = Lexicon.of(Dialect(name)).with_terms(list(spec.terms))
+        if not parse_condition(row.condition.text, lexicon, spec.workspace, Words()).unknown:
+            return name
+    return ""
 
 
 def check_terms(analysis: Analysis) -> Iterator[Finding]:
@@ -112,7 +145,14 @@ def check_terms(analysis: Analysis) -> Iterator[Finding]:
         meaning = parse_condition(term.means, lexicon, spec.workspace, Words())
         if not meaning.unknown:
             continue
-        users = [r.id for r in spec.rows if normal(term.phrase) in map(normal, r.condition.unknown)]
+        why = dict(meaning.why)
+        said = ", ".join(repr(u) + (f" ({why[u]})" if u in why else "") for u in meaning.unknown)
+        phrase = normal(term.phrase)
+        users = [
+            r.id
+            for r in spec.rows
+            if any(normal(re.sub(_NOT, "", u)) == phrase for u in r.condition.unknown)
+        ]
         used = (
             f"; rule{'s' if len(users) > 1 else ''} {', '.join(users)} "
             f"use{'' if len(users) > 1 else 's'} it"
@@ -121,11 +161,40 @@ def check_terms(analysis: Analysis) -> Iterator[Finding]:
         )
         yield Finding(
             "unknown_term",
-            f"term {term.phrase!r} means {term.means!r}, but "
-            + ", ".join(repr(u) for u in meaning.unknown)
-            + f" in it is not a fact this spec's words define{used}",
+            f"term {term.phrase!r} means {term.means!r}, but {said} in it is not a fact "
+            f"this spec's words define{used or '; no rule uses it'}",
             line=term.line,
+            # A glossary for readers, unused by the tables, changes nothing.
+            level=None if users else Severity.INFO,
         )
+
+
+def check_term_conflicts(analysis: Analysis) -> Iterator[Finding]:
+    """A phrase the Terms table defines twice, or one the core or the vocabulary already
+    reads (the term wins, so rows that use the phrase mean something else than it says)."""
+    spec = analysis.spec
+    words = Lexicon.of(Dialect(spec.vocabulary))
+    first: dict[str, int] = {}
+    for term in spec.terms:
+        key = normal(term.phrase)
+        if key in first:
+            yield Finding(
+                "term_conflict",
+                f"term {term.phrase!r} is defined again (first at line {first[key]}); "
+                "the first definition is used",
+                line=term.line,
+            )
+            continue
+        first[key] = term.line
+        plain = parse_condition(term.phrase, words, spec.workspace, Words())
+        if not plain.unknown and not plain.always:
+            yield Finding(
+                "term_conflict",
+                f"term {term.phrase!r} redefines a phrase the core or the vocabulary reads "
+                f"on its own; where a row says it, it means {term.means!r}",
+                line=term.line,
+                level=Severity.WARNING,
+            )
 
 
 def check_reading(analysis: Analysis) -> Iterator[Finding]:

@@ -1,11 +1,11 @@
 """Conditions: a Condition cell's words, read as facts of the generic core.
 
 A cell is `-` (always), or clauses joined by `AND`, `;` or `,`, in alternatives
-joined by `OR` (`AND` binds tighter). A clause is one of:
+joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 
 - a core phrase: `F exists`, `F is missing`, `F is absent`, `F doesn't exist`,
   `there is no F`, `F matches `RE``, `F contains `TEXT``, `F has checklist items
-  under "SECTION"`, `F has unchecked items under "SECTION"`, `F has `QUERY``,
+  under "SECTION"`, `F has unchecked items under "SECTION"`, `F.json has `QUERY``,
   `COUNTER < N`, `COUNTER ≥ N`, `in this state for more than N minutes`, `the
   command `KEY` of F passes` (or `fails`), each with its negation (`F has no ...`);
 - a noun of the machine's vocabulary: `≥1 NOUN in F`, `at least one NOUN in F`,
@@ -16,11 +16,13 @@ joined by `OR` (`AND` binds tighter). A clause is one of:
   (missing)`, `Counts NOUN (finds ≥1)` (a description such as `(lines starting with
   `- [ ]`)` before the outcome narrows a checklist to its unchecked items),
   `Extracts NOUN from content (finds none)`, `Checks F for NOUN (finds some)`;
-- `NOT clause`; `label (clause)`, which means its clause.
+- `NOT clause`; `(clauses)`; `label (clauses)`, which means its clauses.
 
 Anything else is an unknown fact: kept as an opaque atom, so coverage is still
-computed, and reported (`unknown_condition`). Files may be written with the
-workspace folder in front (`.ai/task/plan.md`); atoms name them relative to it.
+computed, and reported (`unknown_condition`), with the reason where the reader
+has one (a pattern that is not a regular expression, a path outside the
+workspace, ...). Files may be written with the workspace folder in front
+(`.ai/task/plan.md`); atoms name them relative to it.
 """
 
 from __future__ import annotations
@@ -32,20 +34,32 @@ from itertools import product
 
 from spellbook.probes import describe as core_words
 from spellbook.probes import implied as core_implied
+from spellbook.probes import implies
 
-from .lexicon import Lexicon, normal
+from .lexicon import EMPTY, Lexicon, normal, workspace_path
 from .model import Atom, Condition, Literal
 
-ALWAYS = frozenset({"", "-", "\u2013", "\u2014", "always", "(none)", "none"})
+ALWAYS = EMPTY | {"always"}
 # A condition whose alternatives multiply past this is not expanded.
 MAX_CLAUSES = 64
-MAX_DEPTH = 8
+# Terms may name terms this deep.
+MAX_DEPTH = 64
+# Longer clauses are not phrases anyone writes; they are not read.
+MAX_PHRASE = 1000
 
 DNF = tuple[tuple[Literal, ...], ...]
 
 _FILE = r"(?P<file>`[^`\s]+`|[\w.\-/]*\w\.\w[\w\-]*)"
 _QUOTED = r"(?P<quoted>`[^`]+`|\"[^\"]+\"|“[^”]+”)"
-_SECTION = r"(?P<section>`[^`]+`|\"[^\"]+\"|“[^”]+”|the [\w ]+ section|[\w ]+)"
+_SECTION = r"(?P<section>`[^`]+`|\"[^\"]+\"|“[^”]+”|the [\w ]+? section)"
+# A JSON query: keys joined by dots, each with filters `[key=value]` / `[key!=value]`.
+_QUERY = re.compile(r"[\w-]+(?:\[[\w-]+!?=[^\[\]]*\])*(?:\.[\w-]+(?:\[[\w-]+!?=[^\[\]]*\])*)*")
+# A group whose content repeats, itself repeated: `(a+)+`, `(\w*)*`, `(x|y+){2,}`.
+_NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*[+*}]\)[+*{]")
+
+
+class TooComplex(Exception):
+    """A condition whose alternatives multiply past MAX_CLAUSES."""
 
 
 @dataclass
@@ -66,39 +80,47 @@ def _literal(probe: str, file: str, param: str = "", positive: bool = True) -> D
 class _Reader:
     def __init__(self, lexicon: Lexicon, workspace: str, words: Words) -> None:
         self.lexicon = lexicon
-        self.prefix = workspace.rstrip("/") + "/" if workspace else ""
+        self.workspace = workspace
         self.words = words
         self.unknown: list[str] = []
+        self.why: dict[str, str] = {}  # an unknown phrase -> why it could not be read
+        self.reason = ""  # why the clause being read was refused, if a reader knows
         self.terms: list[str] = []  # terms being expanded, against cycles
+        self.expanded: dict[str, DNF | None] = {}
 
-    # -- files and outcomes --
-
-    def file(self, written: str) -> str:
-        path = written.strip().strip("`").strip()
-        while path.startswith("./"):
-            path = path[2:]
-        if self.prefix and path.startswith(self.prefix):
-            path = path[len(self.prefix) :]
+    def file(self, written: str) -> str | None:
+        path = workspace_path(written, self.workspace)
+        if path is None:
+            self.reason = f"{written.strip('`')} is outside the workspace folder"
         return path
 
     # -- the cell --
 
     def condition(self, text: str) -> DNF | None:
         alternatives: list[tuple[Literal, ...]] = []
-        for alternative in _split(text, _OR):
+        for alternative in split_outside(text, _OR):
             found = self.conjunction(alternative)
             if found is None:
                 return None
             alternatives.extend(found)
+            if len(alternatives) > MAX_CLAUSES:
+                raise TooComplex
         return _simplify(alternatives)
 
     def conjunction(self, text: str) -> DNF | None:
-        result: DNF = ((),)
         context = [""]  # the file the procedure has read, for the clauses after it
-        for clause in _split(text, _AND):
+        single: list[Literal] = []
+        several: list[DNF] = []
+        for clause in split_outside(text, _AND):
             found = self.clause(clause, context)
             if found is None:
                 return None
+            if len(found) == 1:
+                single.extend(found[0])
+            else:
+                several.append(found)
+        result = _simplify([tuple(single)])
+        for found in several:
             result = _and(result, found)
         return result
 
@@ -107,40 +129,65 @@ class _Reader:
         phrase = " ".join(text.split()).rstrip(".").strip()
         if not phrase:
             return ((),)
-        found = self._known(phrase, context)
+        self.reason = ""
+        found = self._known(phrase, context) if len(phrase) <= MAX_PHRASE else None
         if found is not None:
             return found
+        if len(phrase) > MAX_PHRASE:
+            self.reason = f"a clause of {len(phrase):,} characters is not read"
+            phrase = phrase[:80] + "..."
         self.unknown.append(phrase)
+        if self.reason:
+            self.why.setdefault(phrase, self.reason)
         return _literal("unknown", "", phrase)
 
     def _known(self, phrase: str, context: list[str]) -> DNF | None:
-        negated = re.fullmatch(r"(?:NOT|not)\s+(?P<rest>.+)", phrase)
+        negated = re.fullmatch(r"NOT\s+(?P<rest>.+)", phrase)
         if negated:
             inner = self._known(negated.group("rest"), context)
             return None if inner is None else _not(inner)
+        if _wrapped(phrase):
+            return self._quietly(phrase[1:-1])
         for reader in (self._term, self._procedure, self._core, self._noun, self._labelled):
             found = reader(phrase, context)
             if found is not None:
                 return found
         return None
 
+    def _quietly(self, text: str) -> DNF | None:
+        """`text` read as a whole condition, or None (and nothing reported) if any of it
+        is unknown; the reason of its first unknown clause, if any, is kept."""
+        before, reason = len(self.unknown), self.reason
+        found = self.condition(text)
+        if found is None or len(self.unknown) > before:
+            reasons = [self.why.get(p, "") for p in self.unknown[before:]]
+            self.reason = next((r for r in reasons if r), reason)
+            del self.unknown[before:]
+            return None
+        return found
+
     # -- terms: the spec's, then the vocabulary's --
 
     def _term(self, phrase: str, context: list[str]) -> DNF | None:
         key = normal(phrase)
         term = self.lexicon.terms.get(key)
-        if term is None or key in self.terms or len(self.terms) >= MAX_DEPTH:
+        if term is None:
+            return None
+        if key in self.expanded:
+            return self.expanded[key]
+        if key in self.terms:
+            self.reason = f"the term {term.phrase!r} is defined by itself"
+            return None
+        if len(self.terms) >= MAX_DEPTH:
+            self.reason = f"terms are defined by terms more than {MAX_DEPTH} deep"
             return None
         self.terms.append(key)
         try:
-            unknown_before = len(self.unknown)
-            found = self.condition(term.means)
-            if found is None or len(self.unknown) > unknown_before:
-                del self.unknown[unknown_before:]
-                return None
+            found = self._quietly(term.means)
         finally:
             self.terms.pop()
-        if len(found) == 1 and len(found[0]) == 1:
+        self.expanded[key] = found
+        if found is not None and len(found) == 1 and len(found[0]) == 1:
             (lit,) = found[0]
             said = " ".join(phrase.split())
             self.words.learn(lit.atom, *((said, "") if lit.positive else ("", said)))
@@ -151,30 +198,46 @@ class _Reader:
     def _procedure(self, phrase: str, context: list[str]) -> DNF | None:
         reads = _READS.fullmatch(phrase)
         if reads:
-            context[0] = self.file(reads.group("file"))
-            return _literal("exists", context[0])
-        m = _OUTCOME.fullmatch(phrase)
+            file = self.file(reads.group("file"))
+            if file is None:
+                return None
+            context[0] = file
+            return _literal("exists", file)
+        m = OUTCOME.fullmatch(phrase)
         if m is None:
             return None
         sign = _sign(m.group("outcome"))
-        if sign is None:
+        found = self._step(m.group("body").strip(), context)
+        if found is None:
             return None
-        body = m.group("body").strip()
+        if sign is None:
+            self.reason = (
+                f"the outcome ({m.group('outcome')}) is not one the core reads: finds ≥1, "
+                "finds some, finds 0, finds none, exists, missing"
+            )
+            return None
+        return found if sign else _not(found)
+
+    def _step(self, body: str, context: list[str]) -> DNF | None:
         checks = _CHECKS_EXISTS.fullmatch(body)
         if checks:
-            return _literal("exists", self.file(checks.group("file")), positive=sign)
+            file = self.file(checks.group("file"))
+            return None if file is None else _literal("exists", file)
         for pattern in _NOUN_STEPS:
             step = pattern.fullmatch(body)
             if step:
                 groups = step.groupdict()
                 file = self.file(groups["file"]) if groups.get("file") else context[0]
-                found = self.noun(groups["noun"], file, groups.get("desc") or "")
+                if file is None:
+                    return None
+                found = self.noun(groups["noun"], file)
                 if found is not None:
-                    return _literal(*found, positive=sign)
+                    return _literal(*found)
         return None
 
-    def noun(self, words: str, file: str, description: str = "") -> tuple[str, str, str] | None:
+    def noun(self, words: str, file: str) -> tuple[str, str, str] | None:
         """The atom a noun of the vocabulary names, about `file` (or its usual file)."""
+        description = ""
         desc = _TRAILING_DESC.fullmatch(words)
         if desc:
             words, description = desc.group("words"), desc.group("desc")
@@ -186,9 +249,9 @@ class _Reader:
             return None
         probe = noun.probe
         if "- [x]" in description.lower():
-            return None  # checked items alone: the core has no such fact
-        narrowed = "- [ ]" in description and probe == "items"
-        if narrowed:
+            self.reason = "checked items alone are not a fact the core checks"
+            return None
+        if "- [ ]" in description and probe == "items":
             probe = "unchecked"
         atom = Atom(probe, file, noun.param)
         for fact in (atom, *implied(atom)):
@@ -206,25 +269,42 @@ class _Reader:
                 continue
             groups = m.groupdict()
             file = self.file(groups["file"]) if groups.get("file") else ""
-            if probe in ("items", "unchecked"):
-                param = _unquote(groups["section"]).removeprefix("the ").removesuffix(" section")
-            elif probe == "matches":
-                text = _unquote(groups["quoted"])
-                param = re.escape(text) if "contain" in phrase.lower() else text
-                try:
-                    re.compile(param)
-                except re.error:
-                    return None
-            elif probe == "below":
-                param = f"{groups['counter']}<{groups['limit']}"
-            elif probe in ("field", "passes"):
-                param = _unquote(groups["quoted"])
-            elif probe == "over_minutes":
-                param = groups["minutes"]
-            else:
-                param = ""
-            return _literal(probe, file, param, positive)
+            if file is None:
+                return None
+            param = self._param(probe, groups, file)
+            return None if param is None else _literal(probe, file, param, positive)
         return None
+
+    def _param(self, probe: str, groups: dict[str, str], file: str) -> str | None:
+        if probe in ("items", "unchecked"):
+            return _unquote(groups["section"]).removeprefix("the ").removesuffix(" section")
+        if probe == "matches":
+            text = _unquote(groups["quoted"])
+            pattern = re.escape(text) if groups["verb"].lower().startswith("contain") else text
+            problem = pattern_problem(pattern)
+            if problem:
+                self.reason = problem
+                return None
+            return pattern
+        if probe == "field":
+            query = _unquote(groups["quoted"])
+            if not file.endswith(".json"):
+                self.reason = f"{file} is not a JSON file (to look for text, say `contains`)"
+                return None
+            if not _QUERY.fullmatch(query):
+                self.reason = (
+                    f"`{query}` is not a query: keys joined by dots, each with filters "
+                    "like [status=open] or [id!=$field]"
+                )
+                return None
+            return query
+        if probe == "below":
+            return f"{groups['counter']}<{groups['limit']}"
+        if probe == "passes":
+            return _unquote(groups["quoted"])
+        if probe == "over_minutes":
+            return groups["minutes"]
+        return ""
 
     # -- nouns of the vocabulary: `≥1 NOUN in FILE`, `NOUN found` --
 
@@ -235,6 +315,8 @@ class _Reader:
                 continue
             groups = m.groupdict()
             file = self.file(groups["file"]) if groups.get("file") else context[0]
+            if file is None:
+                return None
             found = self.noun(groups["noun"], file)
             if found is not None:
                 return _literal(*found, positive=positive)
@@ -244,7 +326,21 @@ class _Reader:
         m = _LABELLED.fullmatch(phrase)
         if m is None:
             return None
-        return self._known(m.group("inner").strip(), context)
+        return self._quietly(m.group("inner").strip())
+
+
+def pattern_problem(pattern: str) -> str:
+    """Why a pattern cannot be a guard's regular expression, or ""."""
+    try:
+        re.compile(pattern)
+    except (re.error, OverflowError, RecursionError, ValueError) as err:
+        return f"`{pattern}` is not a regular expression ({err})"
+    if _NESTED_REPEAT.search(pattern):
+        return (
+            f"`{pattern}` repeats a group that repeats itself, which can take exponential "
+            "time on a long line; write it without the nested repeat"
+        )
+    return ""
 
 
 # -- the grammar's patterns ---------------------------------------------------------
@@ -252,7 +348,8 @@ class _Reader:
 _OR = re.compile(r"\s+OR\s+")
 _AND = re.compile(r"\s+AND\s+|\s*;\s*|\s*,\s*")
 _LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
-_OUTCOME = re.compile(r"(?P<body>.+?)\s*\((?P<outcome>[^()]*)\)")
+# A procedure's step and its outcome; `subject` is the step without the outcome.
+OUTCOME = re.compile(r"(?P<body>.+?)\s*\((?P<outcome>[^()]*)\)")
 _TRAILING_DESC = re.compile(r"(?P<words>[^()]+?)\s*\((?P<desc>[^()]*)\)")
 _READS = re.compile(rf"reads? {_FILE}(?: (?:content|contents|text|frontmatter))?", re.I)
 _CHECKS_EXISTS = re.compile(
@@ -287,8 +384,8 @@ _CORE = tuple(
         (rf"{_FILE} (?:is )?(?:missing|absent)", "exists", False),
         (rf"{_FILE} (?:doesn't|does not|don't|do not) exist", "exists", False),
         (rf"(?:there is )?no {_FILE}", "exists", False),
-        (rf"{_FILE} (?:matches|contains) {_QUOTED}", "matches", True),
-        (rf"{_FILE} (?:doesn't|does not) (?:match|contain) {_QUOTED}", "matches", False),
+        (rf"{_FILE} (?P<verb>matches|contains) {_QUOTED}", "matches", True),
+        (rf"{_FILE} (?:doesn't|does not) (?P<verb>match|contain) {_QUOTED}", "matches", False),
         (
             rf"{_FILE} has (?:an? )?unchecked (?:checklist )?items? under {_SECTION}",
             "unchecked",
@@ -309,7 +406,7 @@ _CORE = tuple(
 )
 _POSITIVE = re.compile(
     r"(?:finds? |found )?(?:exists|present|found|yes|true|some|any|at least one|one or more"
-    r"|(?:≥|>=)\s*1|>\s*0|[1-9]\d*)",
+    r"|(?:≥|>=)\s*1|>\s*0)",
     re.I,
 )
 _NEGATIVE = re.compile(
@@ -335,17 +432,20 @@ def _unquote(text: str) -> str:
     return text
 
 
-def _split(text: str, separator: re.Pattern[str]) -> Iterator[str]:
+_OPENING = {"`": "`", '"': '"', "“": "”"}
+
+
+def split_outside(text: str, separator: re.Pattern[str]) -> Iterator[str]:
     """`text` split at `separator`, except inside backticks, quotes or parentheses."""
-    start, depth, quoted = 0, 0, ""
+    start, depth, closing = 0, 0, ""
     i = 0
     while i < len(text):
         char = text[i]
-        if quoted:
-            if char == quoted:
-                quoted = ""
-        elif char in '`"':
-            quoted = char
+        if closing:
+            if char == closing:
+                closing = ""
+        elif char in _OPENING:
+            closing = _OPENING[char]
         elif char == "(":
             depth += 1
         elif char == ")":
@@ -360,11 +460,29 @@ def _split(text: str, separator: re.Pattern[str]) -> Iterator[str]:
     yield text[start:]
 
 
+def _wrapped(phrase: str) -> bool:
+    """Whether the whole phrase is one parenthesised group: `(a OR b)`."""
+    if not (phrase.startswith("(") and phrase.endswith(")")):
+        return False
+    depth = 0
+    for i, char in enumerate(phrase):
+        depth += char == "("
+        depth -= char == ")"
+        if depth == 0 and i < len(phrase) - 1:
+            return False
+    return True
+
+
 # -- alternatives of conjunctions -----------------------------------------------------
 
 
 def _and(left: DNF, right: DNF) -> DNF:
-    return _simplify([a + b for a, b in product(left, right)])
+    if len(left) * len(right) > MAX_CLAUSES * MAX_CLAUSES:
+        raise TooComplex
+    found = _simplify([a + b for a, b in product(left, right)])
+    if len(found) > MAX_CLAUSES:
+        raise TooComplex
+    return found
 
 
 def _not(dnf: DNF) -> DNF:
@@ -384,7 +502,7 @@ def _simplify(clauses: list[tuple[Literal, ...]] | DNF) -> DNF:
         if len(atoms) < len(literals):
             continue  # a fact and its negation: never holds
         seen.setdefault(literals, None)
-    return tuple(seen)[: MAX_CLAUSES + 1]
+    return tuple(seen)
 
 
 # -- the module's interface ------------------------------------------------------------
@@ -398,11 +516,18 @@ def parse_condition(
     normal_text = " ".join(text.split())
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
-    found = reader.condition(normal_text)
-    if found is None or len(found) > MAX_CLAUSES:
-        reader.unknown = [normal_text]
+    why = ""
+    try:
+        found = reader.condition(normal_text)
+    except TooComplex:
+        found, why = None, f"its alternatives multiply past {MAX_CLAUSES}"
+    if found is None or not re.sub(r"[\s;,]|AND|OR", "", normal_text):
+        why = why or "there is nothing but separators in it"
+        reader.unknown, reader.why = [normal_text], {normal_text: why}
         found = _literal("unknown", "", normal_text)
-    return Condition(text, found, tuple(dict.fromkeys(reader.unknown)))
+    unknown = tuple(dict.fromkeys(reader.unknown))
+    reasons = tuple((u, reader.why[u]) for u in unknown if u in reader.why)
+    return Condition(text, found, unknown, reasons)
 
 
 def parse_indicators(
@@ -417,10 +542,14 @@ def parse_indicators(
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
     literals: list[Literal] = []
     complete = True
-    for part in _INDICATOR_SPLIT.split(" ".join(text.replace("`", "").split())):
+    for part in split_outside(" ".join(text.split()), _INDICATOR_SPLIT):
+        part = part.strip().rstrip(".")
         if not part:
             continue
-        found = reader._known(part.strip().rstrip("."), [""])
+        try:
+            found = reader._known(part, [""])
+        except TooComplex:
+            found = None
         if found is None or len(found) != 1:
             complete = False
         else:
@@ -428,12 +557,18 @@ def parse_indicators(
     return tuple(literals), complete and bool(literals)
 
 
-_INDICATOR_SPLIT = re.compile(r"\s*;\s*|\s+(?:and|but)\s+", re.IGNORECASE)
+_INDICATOR_SPLIT = re.compile(r"\s*;\s*|\s*,\s*|\s+(?:and|but|AND)\s+")
 
 
 def implied(atom: Atom) -> tuple[Atom, ...]:
     """Every atom that must hold when `atom` holds (transitively), excluding itself."""
     return tuple(Atom(*fact) for fact in core_implied(atom.probe, atom.file, atom.param))
+
+
+def follows(a: Atom, b: Atom) -> bool:
+    """Whether `b` must hold when `a` does: an implication, or a weaker limit of the same
+    counter (`attempts < 3` then `attempts < 5`)."""
+    return b in implied(a) or implies((a.probe, a.file, a.param), (b.probe, b.file, b.param))
 
 
 def describe(literal: Literal, words: dict[Atom, tuple[str, str]] | None = None) -> str:
@@ -455,6 +590,7 @@ def examples(lexicon: Lexicon, files: list[str]) -> list[str]:
             f"{file} is missing",
             f"there is no {file}",
             f"{file} matches `pattern`",
+            f"{file} contains `text`",
             f'{file} has checklist items under "Section"',
             f"Reads {file} content",
             f"Checks {file} exists (missing)",
@@ -471,6 +607,10 @@ def examples(lexicon: Lexicon, files: list[str]) -> list[str]:
     return found
 
 
+_TOKEN_FILE = re.compile(r"[\w.\-/]*\w\.\w[\w\-]*")
+
+
 def files_in(text: str) -> list[str]:
-    """The file names a phrase mentions."""
-    return [m.strip("`") for m in re.findall(_FILE, text)]
+    """The file names a phrase mentions (each word looked at once: linear time)."""
+    words = (w.strip("`'\"(),;") for w in text[:MAX_PHRASE].split())
+    return [w for w in words if _TOKEN_FILE.fullmatch(w)]

@@ -56,8 +56,10 @@ SEVERITY: dict[str, Severity] = {
     # how the markdown was read
     "detached_row": Severity.ERROR,
     "unknown_term": Severity.ERROR,
+    "term_conflict": Severity.ERROR,
     "name_recovered": Severity.INFO,
     "column_choice": Severity.INFO,
+    "table_skipped": Severity.INFO,
 }
 
 
@@ -131,19 +133,14 @@ class Analysis:
                     queue.append(rule.dest)
         return found
 
-    @cached_property
-    def goals(self) -> list[str]:
-        """The states the spec declares the workflow aims for (a state's `*Goal*` field)."""
-        return list(self.spec.goals)
-
     def reaches_goal(self) -> set[str]:
         """States from which some goal state can be reached."""
         into: dict[str, set[str]] = {st.name: set() for st in self.spec.states}
         for source, rules in self.moves.items():
             for rule in rules:
                 into[rule.dest].add(source)
-        found = set(self.goals)
-        queue = deque(self.goals)
+        found = set(self.spec.goals)
+        queue = deque(self.spec.goals)
         while queue:
             for source in into[queue.popleft()]:
                 if source not in found:

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from spellbook.vocabulary import Noun, Verb, load
+from spellbook.probes import PROBES
+from spellbook.vocabulary import Noun, Verb, load, template_file
 
 from .errors import SpecError
 
@@ -36,9 +37,30 @@ class Term:
     line: int = 0
 
 
+# What a cell with nothing in it may say: no condition (always), no action.
+EMPTY = frozenset({"", "-", "\u2013", "\u2014", "none", "(none)"})
+
+
 def normal(text: str) -> str:
     """A phrase as looked up: lower case, one space between words, no backticks or final period."""
     return " ".join(text.replace("`", "").split()).rstrip(".").strip().lower()
+
+
+def workspace_path(written: str, workspace: str) -> str | None:
+    """A file named in a spec, relative to the workspace folder (`./.ai/task/plan.md` and
+    `plan.md` are `plan.md` when the workspace is `.ai/task`); None for a path that
+    would leave it (absolute, `~`, `..`, a backslash)."""
+    path = written.strip().strip("`").strip()
+    while path.startswith("./"):
+        path = path[2:]
+    prefix = workspace.strip("/") + "/" if workspace.strip("/") else ""
+    if prefix and path.startswith(prefix):
+        path = path[len(prefix) :]
+    while path.startswith("./"):
+        path = path[2:]
+    if not path or path.startswith(("/", "~")) or "\\" in path or ".." in path.split("/"):
+        return None
+    return path
 
 
 @dataclass
@@ -59,7 +81,9 @@ class Lexicon:
 
     def with_terms(self, terms: list[Term]) -> Lexicon:
         """This lexicon with a spec's own terms, which take precedence."""
-        own = {normal(t.phrase): t for t in terms}
+        own: dict[str, Term] = {}
+        for term in terms:  # a phrase defined twice: the first definition (and a finding)
+            own.setdefault(normal(term.phrase), term)
         return Lexicon(
             self.vocabulary,
             self.nouns,
@@ -78,11 +102,7 @@ class Lexicon:
         return next((n for _, n in self.nouns if (n.probe, n.param) == (probe, param)), None)
 
     def has_template(self, name: str) -> bool:
-        import os
-
-        return bool(self.templates) and os.path.isfile(
-            os.path.join(self.templates, os.path.basename(name))
-        )
+        return bool(template_file(self.templates, name))
 
 
 _LOADED: dict[str, Lexicon] = {}
@@ -99,15 +119,51 @@ def _lexicon(name: str) -> Lexicon:
                 "spellbook.vocabularies, or an importable module, under [tool.spellbook]",
                 0,
             ) from None
-        found = _LOADED[name] = Lexicon(
-            name,
-            [(re.compile(n.pattern, re.IGNORECASE), n) for n in getattr(module, "NOUNS", ())],
-            {
-                normal(phrase): Term(phrase, means)
-                for phrase, means in getattr(module, "TERMS", {}).items()
-            },
-            {normal(k): tuple(v) for k, v in getattr(module, "FILE_GROUPS", {}).items()},
-            [(re.compile(v.pattern, re.IGNORECASE), v) for v in getattr(module, "VERBS", ())],
-            getattr(module, "TEMPLATES", "") or "",
-        )
+        except Exception as err:  # its own code failed: say so, never a traceback
+            raise SpecError(
+                f"vocabulary {name!r} failed as it was imported: {type(err).__name__}: {err}", 0
+            ) from None
+        found = _LOADED[name] = _compiled(name, module)
     return found
+
+
+def _compiled(name: str, module: ModuleType | None) -> Lexicon:
+    """The vocabulary's words, checked and compiled; a SpecError says what is wrong."""
+    nouns = getattr(module, "NOUNS", ())
+    terms = getattr(module, "TERMS", {})
+    groups = getattr(module, "FILE_GROUPS", {})
+    verbs = getattr(module, "VERBS", ())
+    templates = getattr(module, "TEMPLATES", "") or ""
+
+    def wrong(what: str) -> SpecError:
+        return SpecError(f"vocabulary {name!r}: {what}", 0)
+
+    if not isinstance(nouns, (tuple, list)) or not all(isinstance(n, Noun) for n in nouns):
+        raise wrong("NOUNS must be a tuple of spellbook.vocabulary.Noun")
+    if not isinstance(verbs, (tuple, list)) or not all(isinstance(v, Verb) for v in verbs):
+        raise wrong("VERBS must be a tuple of spellbook.vocabulary.Verb")
+    if not isinstance(terms, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in terms.items()
+    ):
+        raise wrong('TERMS must map phrases to their meanings: {"phrase": "meaning"}')
+    if not isinstance(groups, dict) or not all(
+        isinstance(k, str) and isinstance(v, (tuple, list)) and all(isinstance(f, str) for f in v)
+        for k, v in groups.items()
+    ):
+        raise wrong('FILE_GROUPS must map names to file names: {"name": ("a.md",)}')
+    if not isinstance(templates, str):
+        raise wrong("TEMPLATES must be a folder's path")
+    for noun in nouns:
+        if noun.probe not in PROBES or noun.probe == "unknown":
+            raise wrong(f"noun {noun.name!r}: {noun.probe!r} is not a probe of the core")
+    try:
+        return Lexicon(
+            name,
+            [(re.compile(n.pattern, re.IGNORECASE), n) for n in nouns],
+            {normal(phrase): Term(phrase, means) for phrase, means in terms.items()},
+            {normal(k): tuple(v) for k, v in groups.items()},
+            [(re.compile(v.pattern, re.IGNORECASE), v) for v in verbs],
+            templates,
+        )
+    except (re.error, OverflowError, RecursionError) as err:
+        raise wrong(f"a pattern is not a regular expression ({err})") from None

@@ -137,6 +137,8 @@ class Condition:
     text: str
     clauses: tuple[tuple[Literal, ...], ...]
     unknown: tuple[str, ...] = ()
+    # (unknown phrase, why it could not be read), where the reader knows why.
+    why: tuple[tuple[str, str], ...] = ()
 
     @property
     def always(self) -> bool:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .conditions import describe, implied
+from .conditions import describe, follows, implied
 from .model import Atom, Condition, Literal, Rule
 
 # Cells whose conditions mention more atoms than this are not enumerated.
@@ -129,7 +129,7 @@ def _analyse(sig: Signature) -> CellResult:
 def consistent_worlds(atoms: Sequence[Atom]) -> Iterator[int]:
     """Worlds over `atoms` (bit i = atoms[i]) in which no implication is broken."""
     bit = {atom: 1 << i for i, atom in enumerate(atoms)}
-    implications = [(bit[a], bit[b]) for a in atoms for b in implied(a) if b in bit]
+    implications = [(bit[a], bit[b]) for a in atoms for b in atoms if follows(a, b)]
     for world in range(1 << len(atoms)):
         if not any(world & a and not world & b for a, b in implications):
             yield world

@@ -63,6 +63,10 @@ def test_always(text: str) -> None:
         ("in this state for more than 30 minutes", [("over_minutes", "", "30", True)]),
         ("the command `lint` of x.json passes", [("passes", "x.json", "lint", True)]),
         ("PR review in progress (comments.md exists)", [("exists", "comments.md", "", True)]),
+        (
+            "review started (comments.md exists, review-task.md missing)",
+            [("exists", "comments.md", "", True), ("exists", "review-task.md", "", False)],
+        ),
         ("NOT plan.md exists", [("exists", "plan.md", "", False)]),
     ],
 )
@@ -276,3 +280,84 @@ def test_seed_conditions_are_read_but_for_the_phrase_it_defines_only_in_prose() 
         ("matches", "plan.md"),
         ("unchecked", "plan.md"),
     ]
+
+
+def test_a_broken_term_is_reported_at_the_term_not_again_where_it_is_negated() -> None:
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row("U1", "A", "Go", condition="signed", nxt="B"),
+        row("U2", "A", "Go", condition="NOT signed"),
+    ]
+    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go"]))
+    text = text.replace(
+        "### Transition Rules",
+        "| Phrase | Means |\n|---|---|\n| signed | the ink is dry |\n\n### Transition Rules",
+    )
+    found = findings_of(text, {"unknown_condition", "unknown_term"})
+    assert [f.kind for f in found] == ["unknown_term"]
+    assert "rules U1, U2 use it" in found[0].message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A label is words, even when they start with "not": only NOT negates.
+        ("not started yet (task.md missing)", [[("exists", "task.md", False)]]),
+        # Parentheses group.
+        (
+            "(plan.md missing OR task.md exists) AND comments.md missing",
+            [
+                [("exists", "plan.md", False), ("exists", "comments.md", False)],
+                [("exists", "task.md", True), ("exists", "comments.md", False)],
+            ],
+        ),
+        (
+            "NOT (x.md exists OR y.md exists)",
+            [[("exists", "x.md", False), ("exists", "y.md", False)]],
+        ),
+    ],
+)
+def test_grouping_and_negation(text: str, expected: list[list[tuple[str, str, bool]]]) -> None:
+    assert [sorted(c) for c in alternatives(text, Lexicon())] == [sorted(c) for c in expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Counts acceptance criteria (finds 5)",  # not ≥1, not 0: an outcome the core cannot say
+        "plan.md has no unchecked items under Acceptance Criteria and the review is done",
+        "; ; ;",
+        "plan.md contains “a; b",  # an unclosed quote does not hide a separator
+    ],
+)
+def test_what_cannot_be_read_exactly_is_unknown_not_approximated(text: str) -> None:
+    assert parse_condition(text, SPELL, ".ai/task").unknown
+
+
+def test_curly_quotes_keep_their_separators() -> None:
+    assert lits("plan.md contains “a; b”", Lexicon()) == [("matches", "plan.md", "a;\\ b", True)]
+
+
+def test_the_outcome_the_core_cannot_say_is_named() -> None:
+    cond = parse_condition("Checks `.ai/task/plan.md` exists (twice)", SPELL, ".ai/task")
+    assert "the outcome (twice) is not one the core reads" in dict(cond.why)[cond.unknown[0]]
+
+
+def test_indicators_split_at_commas_and_keep_code() -> None:
+    from codegen.conditions import parse_indicators
+
+    found, complete = parse_indicators("`plan.md` exists, `task.md` missing", Lexicon())
+    assert complete and [(lit.atom.file, lit.positive) for lit in found] == [
+        ("plan.md", True),
+        ("task.md", False),
+    ]
+    found, complete = parse_indicators("plan.md contains `status: done`", Lexicon())
+    assert complete and found[0].atom.probe == "matches"
+
+
+def test_paths_are_relative_to_the_workspace_the_same_way_everywhere() -> None:
+    from codegen.actions import parse_actions
+
+    (create,) = parse_actions("Create ./.ai/task/plan.md from template", ".ai/task", SPELL)
+    assert create.files == ("plan.md",)
+    assert lits("`./.ai/task/plan.md` exists", Lexicon()) == [("exists", "plan.md", "", True)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import product
 
-from codegen.conditions import implied
+from codegen.conditions import follows, implied
 from codegen.model import Atom, Condition, Rule, Spec
 
 World = dict[Atom, bool]
@@ -27,7 +27,11 @@ def closure(atoms: Iterable[Atom]) -> list[Atom]:
 def consistent(world: World) -> bool:
     """No atom holds while an atom it implies does not."""
     return all(
-        world.get(other, True) for atom, value in world.items() if value for other in implied(atom)
+        world[other]
+        for atom, value in world.items()
+        if value
+        for other in world
+        if follows(atom, other)
     )
 
 

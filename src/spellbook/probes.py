@@ -152,13 +152,32 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
         found = [
             (p, arg, detail if p in ("items", "unchecked") else "") for p in PROBES[name].implies
         ]
-        if name == "field" and detail.endswith("]"):
+        if name == "field" and detail.endswith("]") and "[" in detail:
             found.append(("field", arg, detail[: detail.rindex("[")]))
         for fact in found:
             if fact not in out:
                 out.append(fact)
                 stack.append(fact)
     return out
+
+
+def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
+    """Whether fact `b` must hold when fact `a` does, for two limits of one measure:
+    `attempts < 3` implies `attempts < 5`; more than 30 minutes implies more than 10."""
+    if a[0] != b[0] or a == b:
+        return False
+    if a[0] == "below":
+        counter, _, limit = a[2].partition("<")
+        other, _, other_limit = b[2].partition("<")
+        return (
+            counter == other
+            and limit.isdigit()
+            and other_limit.isdigit()
+            and (int(limit) <= int(other_limit))
+        )
+    if a[0] == "over_minutes":
+        return a[2].isdigit() and b[2].isdigit() and int(a[2]) >= int(b[2])
+    return False
 
 
 def describe(probe: str, file: str, param: str, positive: bool) -> str:
@@ -213,7 +232,7 @@ class Facts:
         self._text: dict[str, str] = {}
         self._exists: dict[str, bool] = {}
         self._json: dict[str, object] = {}
-        self._criteria: dict[tuple[str, str], list[bool]] = {}
+        self._items: dict[tuple[str, str], list[bool]] = {}
         self._commands: dict[tuple[str, str], Run] = {}
 
     def exists(self, name: str) -> bool:
@@ -235,7 +254,7 @@ class Facts:
         if name not in self._json:
             text = self.text(name)
             try:
-                self._json[name] = json.loads(text) if text.strip() else None
+                self._json[name] = json.loads(text.lstrip("\ufeff")) if text.strip() else None
             except (ValueError, RecursionError):
                 self._json[name] = None
         return self._json[name]
@@ -249,7 +268,8 @@ def _exists(facts: Facts, file: str, _: str) -> bool:
 
 
 def _matches(facts: Facts, file: str, pattern: str) -> bool:
-    return re.search(pattern, facts.text(file), re.MULTILINE) is not None
+    # A missing file matches nothing, not even a pattern that an empty text would.
+    return facts.exists(file) and re.search(pattern, facts.text(file), re.MULTILINE) is not None
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -296,12 +316,12 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
     return items
 
 
-def criteria(facts: Facts, file: str, section: str) -> list[bool]:
+def real_items(facts: Facts, file: str, section: str) -> list[bool]:
     """The section's real items, checked or not: none empty, none the template's own."""
-    found = facts._criteria.get((file, section))
+    found = facts._items.get((file, section))
     if found is None:
         own = _own(facts.template(file), section) if facts.template is not None else frozenset()
-        found = facts._criteria[(file, section)] = [
+        found = facts._items[(file, section)] = [
             done for done, text in checklist(facts.text(file), section) if text and text not in own
         ]
     return found
@@ -319,15 +339,27 @@ def _own(template: str, section: str) -> frozenset[str]:
 
 
 def _items(facts: Facts, file: str, section: str) -> bool:
-    return bool(criteria(facts, file, section))
+    return bool(real_items(facts, file, section))
 
 
 def _unchecked(facts: Facts, file: str, section: str) -> bool:
-    return not all(criteria(facts, file, section))
+    return not all(real_items(facts, file, section))
 
 
 def _field(facts: Facts, file: str, query: str) -> bool:
-    return any(v not in (None, False, "", [], {}) for v in select(facts.json(file), query, facts))
+    return any(_has_value(v) for v in select(facts.json(file), query, facts))
+
+
+def _has_value(value: object) -> bool:
+    """null, false and empty text, lists and objects are no value; 0 is one."""
+    return not (value is None or value is False or value in ("", [], {}))
+
+
+def _as_json(value: object) -> str:
+    """A JSON value as a query writes it: `true`, `null`, `3`, `done`."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return str(value)
 
 
 _STEP = re.compile(r"([^.\[\]]+)|\[([^\]=!]+)(!?=)([^\]]*)\]")
@@ -348,12 +380,12 @@ def select(value: object, query: str, facts: Facts) -> list[object]:
         else:
             target = wanted.strip()
             if target.startswith("$"):
-                target = str(facts.record.extra.get(target[1:]))
+                target = _as_json(facts.record.extra.get(target[1:]))
             nxt = []
             for item in found:
                 for each in item if isinstance(item, list) else [item]:
                     if isinstance(each, dict) and field.strip() in each:
-                        same = str(each[field.strip()]) == target
+                        same = _as_json(each[field.strip()]) == target
                         if same == (op == "="):
                             nxt.append(each)
             found = nxt

@@ -1,0 +1,69 @@
+"""The generic core's probes at run time, against real files, as the compiler reads them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from spellbook.formats import Record
+from spellbook.probes import Facts, checklist, implied, implies
+from spellbook.store import Workspace
+
+
+def facts(tmp_path: Path, files: dict[str, str], **extra: object) -> Facts:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return Facts(Workspace(str(tmp_path), "ws"), Record("S", extra=dict(extra)))
+
+
+def test_a_missing_file_matches_nothing_not_even_what_empty_text_would(tmp_path: Path) -> None:
+    found = facts(tmp_path, {})
+    assert found.check("matches", "plan.md", "^(?!.*TBD)") is False
+    assert found.check("exists", "plan.md", "") is False
+
+
+@pytest.mark.parametrize(
+    ("query", "holds"),
+    [
+        ("items[done=false]", True),
+        ("items[done=true]", False),
+        ("items[owner=null]", True),
+        ("items[count=0]", True),
+        ("items.count", True),  # 0 is a value
+        ("items.owner", False),  # null is not
+        ("items[id!=$current]", False),  # the one item is the current one
+        ("items[id=$current][done=false]", True),
+    ],
+)
+def test_queries_compare_json_values_as_json_writes_them(
+    tmp_path: Path, query: str, holds: bool
+) -> None:
+    data = {"items": [{"id": "a", "done": False, "owner": None, "count": 0}]}
+    found = facts(tmp_path, {"list.json": "\ufeff" + json.dumps(data)}, current="a")
+    assert found.check("field", "list.json", query) is holds
+
+
+def test_checklist_reads_headings_without_a_regular_expression() -> None:
+    text = "## Acceptance Criteria" + " " * 100_000 + "#" * 50_000 + "\n- [ ] one\n"
+    assert checklist(text, "Acceptance Criteria") == [(False, "one")]
+
+
+def test_the_template_s_own_items_and_empty_items_are_not_items(tmp_path: Path) -> None:
+    found = facts(tmp_path, {"plan.md": "## Goals\n- [ ] Example goal\n- [ ]\n"})
+    found.template = lambda name: "## Goals\n- [ ] Example goal\n" if name == "plan.md" else ""
+    assert found.check("items", "plan.md", "Goals") is False
+    (tmp_path / "ws" / "plan.md").write_text("## Goals\n- [x] Example goal\n- [ ] Real one\n")
+    fresh = Facts(found.workspace, found.record, template=found.template)
+    assert fresh.check("unchecked", "plan.md", "Goals") is True
+
+
+def test_limits_of_one_counter_imply_each_other() -> None:
+    assert implies(("below", "", "attempts<3"), ("below", "", "attempts<5"))
+    assert not implies(("below", "", "attempts<5"), ("below", "", "attempts<3"))
+    assert not implies(("below", "", "attempts<3"), ("below", "", "tries<5"))
+    assert implies(("over_minutes", "", "30"), ("over_minutes", "", "10"))
+    assert implied("field", "f.json", "x]") == [("exists", "f.json", "")]
