@@ -179,10 +179,12 @@ class BrokenTable:
 @dataclass(frozen=True)
 class LooseRows:
     """Lines that look like table rows (`| a | b |`) but belong to no table: a blank
-    line ended the table above them, or there never was a header."""
+    line ended the table above them, or there never was a header. `after_text` says
+    they ran on from a paragraph of text (no blank line between)."""
 
     line: int
     rows: tuple[Row, ...]
+    after_text: bool = False
 
 
 @dataclass(frozen=True)
@@ -377,9 +379,14 @@ def _blocks(tokens: Iterable[Token]) -> Iterator[Block]:
     previous: Block | None = None
     for token in tokens:
         block = _block(token, previous)
-        if block is not None:
-            previous = block
+        if block is None:
+            continue
+        if isinstance(block, Paragraph) and (rows := _rows_in_text(token, block)) is not None:
+            # Rows typed right under a line of text join its paragraph: keep both.
             yield block
+            block = rows
+        previous = block
+        yield block
 
 
 def _block(token: Token, previous: Block | None) -> Block | None:
@@ -417,7 +424,21 @@ def _table(token: Token, line: int) -> Table:
 
 
 def _cell(token: Token, line: int) -> Cell:
-    return Cell(line, token.get("source", "").strip(), _inline(token["children"], line))
+    return Cell(line, token.get("source", "").strip(), _cell_inline(token["children"], line))
+
+
+def _cell_inline(children: list[Token], line: int) -> Inline:
+    """A table cell's text: in a cell, `\\|` is a bar even inside a code span (GFM)."""
+    inline = _inline(children, line)
+    if not any(s.kind == "code" and "\\|" in s.text for s in inline.segments):
+        return inline
+    return Inline(
+        line,
+        tuple(
+            Segment(s.kind, s.text.replace("\\|", "|"), s.target) if s.kind == "code" else s
+            for s in inline.segments
+        ),
+    )
 
 
 def _inline_lines(children: list[Token], line: int) -> tuple[Inline, ...]:
@@ -501,23 +522,43 @@ def _broken_table(token: Token, previous: Block | None) -> Block | None:
             return LooseRows(line, tuple(_loose_row(row, line + i) for i, row in rows))
         return None
     if not _is_table("\n".join(lines[:2])):
-        return BrokenTable(
-            line, line + 1, "table header and delimiter row do not have the same cells", lines[0]
-        )
+        reason = "table header and delimiter row do not have the same cells"
+        return BrokenTable(line, line + 1, _pipe_hint(reason, lines[0]), lines[0])
     columns = _column_count("\n".join(lines[:2]))
     for offset, row in enumerate(lines[2:], start=2):
         if row.strip() and not _is_table("\n".join([*lines[:2], row])):
             reason = f"row does not have the {columns} cells of the table header"
-            pipe = _FAMILY_PIPE.search(row)
-            if pipe:
-                reason = (
-                    f"{reason}: the '|' in {pipe.group(0)!r} splits its cell in two (a "
-                    "table cell ends at every '|'); write the suffixes with a slash, "
-                    f"{pipe.group(0).replace('|', '/')!r}, or escape the bar as '\\|'"
-                )
-            return BrokenTable(line, line + offset, reason, lines[0])
+            return BrokenTable(line, line + offset, _pipe_hint(reason, row), lines[0])
     return BrokenTable(
         line, line, "lines that look like a table could not be read as one", lines[0]
+    )
+
+
+def _rows_in_text(token: Token, paragraph: Paragraph) -> LooseRows | None:
+    """The `| ... |` lines of a paragraph that starts with text, as loose rows."""
+    lines = token.get("source", "").split("\n")
+    rows = [
+        (i, row)
+        for i, row in enumerate(lines)
+        if i and _PIPE_ROW.match(row) and row.rstrip().endswith("|")
+    ]
+    if not rows:
+        return None
+    first = paragraph.line
+    return LooseRows(
+        first + rows[0][0], tuple(_loose_row(r, first + i) for i, r in rows), after_text=True
+    )
+
+
+def _pipe_hint(reason: str, row: str) -> str:
+    """The reason, with the fix when a `|` inside `NAME_[G|A]` is what split a cell."""
+    pipe = _FAMILY_PIPE.search(row)
+    if not pipe:
+        return reason
+    return (
+        f"{reason}: the '|' in {pipe.group(0)!r} splits its cell in two (a table cell "
+        f"ends at every '|'); write the suffixes with a slash, "
+        f"{pipe.group(0).replace('|', '/')!r}, or escape the bar as '\\|'"
     )
 
 
@@ -551,7 +592,7 @@ def _loose_row(text: str, line: int) -> Row:
     return Row(
         line,
         tuple(
-            Cell(line, written, _inline(cell["children"], line))
+            Cell(line, written, _cell_inline(cell["children"], line))
             for written, cell in zip(cells, found, strict=False)
         ),
     )

@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .conditions import Words, parse_indicators
+from .conditions import Words, parse_indicators, split_outside
 from .errors import fail
-from .lexicon import Dialect, Lexicon, Term
+from .lexicon import Dialect, Lexicon, Term, normal
 from .markdown import (
     Block,
     BrokenTable,
@@ -38,9 +38,11 @@ from .rows import (
     columns_of,
     group_kind,
     parse_terms,
+    skipped,
     with_extra_names,
 )
 
+_COMMA = re.compile(r"\s*,\s*")
 SPELL_SECTIONS = ("spells", "triggers")
 STATE_SECTIONS = ("states",)
 DEFAULT_STATE_FILE = "state.json"
@@ -151,26 +153,52 @@ def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
 
 def _spells(placed: list[_Placed]) -> Iterator[Spell]:
     for p in placed:
-        if p.within(SPELL_SECTIONS) and isinstance(p.block, ItemList):
-            for item in p.block.items:
-                yield parse_spell_item(item)
+        if p.within(SPELL_SECTIONS):
+            for lines in _entries(p.block):
+                yield parse_spell_item(lines)
 
 
 def _states(
     placed: list[_Placed], workspace: str, lexicon: Lexicon, words: Words
 ) -> Iterator[State]:
     for p in placed:
-        if not p.within(STATE_SECTIONS):
-            continue
-        if isinstance(p.block, ItemList):
-            for item in p.block.items:
-                yield parse_state_item(_item_lines(item), workspace, lexicon, words)
-        elif isinstance(p.block, Paragraph) and _has_title(p.block.lines[0]):
-            # An item numbered like `14a.` is not a list item in markdown: it is a
-            # paragraph whose first line is the title and whose other lines are fields.
-            # A formatter may have joined them all into one line.
-            lines = [part for line in p.block.lines for part in _unjoin(line)]
-            yield parse_state_item(tuple(lines), workspace, lexicon, words)
+        if p.within(STATE_SECTIONS):
+            for lines in _entries(p.block):
+                yield parse_state_item(lines, workspace, lexicon, words)
+
+
+def _entries(block: Block) -> Iterator[tuple[Inline, ...]]:
+    """The items of a States or Spells section, each as its title line and field lines.
+
+    An item numbered like `14a.` is not a list item in markdown: on its own it is a
+    paragraph (whose first line is the title), a formatter may join it into one line,
+    and right under another item it runs into that item's last line. Each is split
+    back out at its numbered title.
+    """
+    if isinstance(block, ItemList):
+        for item in block.items:
+            yield from _split_items(_item_lines(item))
+    elif isinstance(block, Paragraph) and _has_title(block.lines[0]):
+        yield from _split_items(tuple(part for line in block.lines for part in _unjoin(line)))
+
+
+_NUMBER = re.compile(r"\s*\d+[A-Za-z]?[.)]\s*")
+
+
+def _split_items(lines: tuple[Inline, ...]) -> Iterator[tuple[Inline, ...]]:
+    start = 0
+    for i, line in enumerate(lines):
+        segs = line.segments
+        numbered = (
+            len(segs) > 1
+            and segs[0].kind == "text"
+            and _NUMBER.fullmatch(segs[0].text) is not None
+            and segs[1].kind == "strong"
+        )
+        if i and numbered:
+            yield lines[start:i]
+            start = i
+    yield lines[start:]
 
 
 def _unjoin(line: Inline) -> list[Inline]:
@@ -208,8 +236,7 @@ def _spell_word(placed: list[_Placed]) -> str:
     return "spell"
 
 
-def parse_spell_item(item: Item) -> Spell:
-    lines = _item_lines(item)
+def parse_spell_item(lines: tuple[Inline, ...]) -> Spell:
     name, line = _title(lines[0], "spell")
     fields = _fields(lines[1:])
     return Spell(
@@ -232,7 +259,7 @@ def parse_state_item(
     actions_text, actions_line = fields.get("valid actions", ("", line))
     indicators = fields.get("indicators", ("", line))[0]
     evidence, inferable = parse_indicators(indicators, lexicon, workspace, words)
-    goal = fields.get("goal", fields.get("terminal", ("", line)))[0]
+    goal = fields.get("goal", ("", line))[0]
     return State(
         name=name,
         description=fields.get("description", ("", line))[0],
@@ -245,11 +272,12 @@ def parse_state_item(
     )
 
 
-_NO = frozenset({"no", "false", "-", "none", "not a goal"})
+_NO = frozenset({"no", "-"})
 
 
 def _item_lines(item: Item) -> tuple[Inline, ...]:
-    """The title line of an item followed by the first line of each nested item."""
+    """The title line of an item followed by the lines of each nested item's text (a
+    field, and any numbered item that ran into it)."""
     lines: list[Inline] = []
     for block in item.blocks:
         if isinstance(block, Paragraph):
@@ -258,7 +286,7 @@ def _item_lines(item: Item) -> tuple[Inline, ...]:
             for sub in block.items:
                 first = next((b for b in sub.blocks if isinstance(b, Paragraph)), None)
                 if first is not None:
-                    lines.append(first.lines[0])
+                    lines.extend(first.lines)
     if not lines:
         fail("list item is empty", item.line)
     return tuple(lines)
@@ -300,31 +328,13 @@ def _fields(lines: Iterable[Inline]) -> dict[str, tuple[str, int]]:
 
 def _valid_actions(text: str, line: int) -> tuple[ValidAction, ...]:
     actions: list[ValidAction] = []
-    for part in _split_outside_parens(text):
+    for part in split_outside(text, _COMMA):
         part = part.strip().strip("*").strip()
         if not part:
             continue
         name, _, note = part.partition("(")
         actions.append(ValidAction(name.strip().strip("*"), note.rstrip(")").strip(), line))
     return tuple(actions)
-
-
-def _split_outside_parens(text: str) -> list[str]:
-    parts: list[str] = []
-    current: list[str] = []
-    depth = 0
-    for char in text:
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(0, depth - 1)
-        if char == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    parts.append("".join(current))
-    return parts
 
 
 # --- Transition tables --------------------------------------------------------
@@ -392,8 +402,10 @@ def _rows(
     # The last rule table, with the headings above it: rows cut off from it below, in
     # the same section, are its rows.
     last: tuple[Table, Columns, tuple[Heading, ...]] | None = None
+    previous: Block | None = None
     for p in placed:
-        block = p.block
+        block, before = p.block, previous
+        previous = block
         if last is not None and last[2] != p.headings:
             last = None
         if isinstance(block, Table):
@@ -401,6 +413,9 @@ def _rows(
                 continue
             columns = columns_of(block, roles)
             last = (block, columns, p.headings) if columns else None
+            note = skipped(block, roles) if columns is None else None
+            if note is not None:
+                reader.notices.append(note)
             if columns:
                 reader.notices.extend(columns.notices)
                 kind = group_kind(p.group)
@@ -408,7 +423,8 @@ def _rows(
                     yield reader.rule(row, columns, p.group, kind)
         elif isinstance(block, LooseRows):
             if last is not None:
-                yield from _detached(block, (last[0], last[1]), p, reader)
+                blank = before is last[0] and not block.after_text
+                yield from _detached(block, (last[0], last[1]), p, reader, blank)
         elif isinstance(block, BrokenTable):
             after_rule_table = last is not None and block.line == last[0].end_line + 1
             if after_rule_table or _names_rule_columns(block.text, roles):
@@ -417,12 +433,26 @@ def _rows(
 
 
 def _detached(
-    block: LooseRows, last: tuple[Table, Columns], p: _Placed, reader: RowReader
+    block: LooseRows,
+    last: tuple[Table, Columns],
+    p: _Placed,
+    reader: RowReader,
+    blank: bool,
 ) -> Iterator[RuleRow]:
-    """Rows a blank line cut off from the rule table above: read as that table's rows
-    (what their author meant), and reported, since markdown shows them as a paragraph."""
+    """Rows cut off from the rule table above: read as that table's rows (what their
+    author meant), and reported, since markdown does not show them as part of it."""
     table, columns = last
     width = len(table.header.cells)
+    if blank:
+        why = (
+            f"by a blank line at line {block.line - 1}: markdown ends a table at a blank "
+            "line, so the row shows as a paragraph of '|' characters; delete the blank line"
+        )
+    else:
+        why = (
+            "by text between them: markdown shows the row as part of that text; move the "
+            "row up into the table"
+        )
     for row in block.rows:
         if len(row.cells) != width:
             reader.notices.append(
@@ -430,8 +460,7 @@ def _detached(
                     "detached_row",
                     f"this line looks like a rule row but belongs to no table: it has "
                     f"{len(row.cells)} cells where the table above (line {table.line}) has "
-                    f"{width}, and a blank line or other text separates it from that table; "
-                    "join it to the table, with the table's cells",
+                    f"{width}; join it to the table, with the table's cells",
                     row.line,
                 )
             )
@@ -440,10 +469,8 @@ def _detached(
         reader.notices.append(
             Notice(
                 "detached_row",
-                f"rule {rule.id} is cut off from its table (line {table.line}) by a blank "
-                f"line at line {block.line - 1}: markdown ends a table at a blank line, so "
-                "the row shows as a paragraph of '|' characters; it is read as a row of "
-                "that table: delete the blank line",
+                f"rule {rule.id} is cut off from its table (line {table.line}) {why}; it is "
+                "read as a row of that table",
                 row.line,
                 rule.id,
             )
@@ -453,5 +480,5 @@ def _detached(
 
 def _names_rule_columns(text: str, roles: dict[str, tuple[str, ...]]) -> bool:
     """Whether a line's cells name at least two of a transition table's roles."""
-    cells = {" ".join(c.split()).lower() for c in split_cells(text)}
-    return sum(bool(cells & set(roles[r])) for r in REQUIRED) >= 2
+    cells = {normal(c) for c in split_cells(text)}
+    return sum(bool(cells & {normal(n) for n in roles[r]}) for r in REQUIRED) >= 2

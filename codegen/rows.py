@@ -21,24 +21,28 @@ from dataclasses import dataclass
 from .actions import parse_actions
 from .conditions import Words, parse_condition
 from .errors import fail
-from .lexicon import Lexicon, Term
+from .lexicon import Lexicon, Term, normal
 from .markdown import Cell, Row, Table
 from .model import Action, Condition, Kind, Notice, RuleRow, Selector, Target
 
-# Role -> the header names that mean it, preferred first.
+# Role -> the header names that mean it, preferred first (compared without case).
 ROLES: dict[str, tuple[str, ...]] = {
-    "id": ("id", "rule", "rule id"),
-    "current state": ("current state", "from", "from state", "source state", "state"),
-    "trigger": ("trigger", "triggers", "spell", "spells", "event"),
-    "condition": ("mcp condition", "condition", "conditions", "guard", "guards", "when"),
-    "next state": ("next state", "to", "to state", "target state", "next"),
-    "action": ("mcp actions", "mcp action", "action", "actions"),
-    "response": ("response", "responses"),
+    "id": ("ID", "Rule", "Rule ID"),
+    "current state": ("Current State", "From", "From State", "Source State", "State"),
+    "trigger": ("Trigger", "Triggers", "Spell", "Spells", "Event"),
+    "condition": ("MCP Condition", "Condition", "Conditions", "Guard", "Guards", "When"),
+    "next state": ("Next State", "To", "To State", "Target State", "Next"),
+    "action": ("MCP Actions", "MCP Action", "Action", "Actions"),
+    "response": ("Response", "Responses"),
 }
 REQUIRED = ("id", "current state", "trigger", "condition", "next state", "action")
+# A table with at least this many of the required roles (or an ID column and two
+# more) is a transition table, and one that lacks the others is an error; with fewer
+# it is some other table (a summary, a glossary), noted as not read.
+ENOUGH = 4
 TERM_ROLES: dict[str, tuple[str, ...]] = {
-    "phrase": ("phrase", "term", "words"),
-    "means": ("means", "meaning", "definition", "defined as"),
+    "phrase": ("Phrase", "Term", "Words"),
+    "means": ("Means", "Meaning", "Definition", "Defined As"),
 }
 # A Response cell that is only a link takes its text from this column, if there is one.
 RESPONSE_TEXT = "old response"
@@ -46,8 +50,22 @@ RESPONSE_TEXT = "old response"
 NAME_ROLES = ("current state", "trigger", "condition", "next state", "action")
 
 
-def normal(text: str) -> str:
-    return " ".join(text.split()).lower()
+TITLES = {
+    "id": "ID",
+    "current state": "Current State",
+    "trigger": "Trigger",
+    "condition": "Condition",
+    "next state": "Next State",
+    "action": "Action",
+    "response": "Response",
+    "phrase": "Phrase",
+    "means": "Means",
+}
+
+
+def title(role: str) -> str:
+    """A role as the docs name it: `Current State`, `ID`."""
+    return TITLES.get(role, role.title())
 
 
 @dataclass(frozen=True)
@@ -59,30 +77,37 @@ class Columns:
     notices: tuple[Notice, ...] = ()
 
 
-def columns_of(
-    table: Table,
-    roles: dict[str, tuple[str, ...]] = ROLES,
-    required: tuple[str, ...] = REQUIRED,
-) -> Columns | None:
-    """The table's columns by role; None for a table that is not of this kind (fewer than
-    two roles), and an error for one that lacks a required role."""
+def _found(table: Table, roles: dict[str, tuple[str, ...]]) -> dict[str, list[int]]:
     headers = [normal(c.plain) for c in table.header.cells]
     found: dict[str, list[int]] = {}
     for role, names in roles.items():
         for name in names:
-            found.setdefault(role, []).extend(i for i, h in enumerate(headers) if h == name)
-    found = {role: idx for role, idx in found.items() if idx}
-    if len(found) < 2:
+            found.setdefault(role, []).extend(i for i, h in enumerate(headers) if h == normal(name))
+    return {role: idx for role, idx in found.items() if idx}
+
+
+def columns_of(
+    table: Table,
+    roles: dict[str, tuple[str, ...]] = ROLES,
+    required: tuple[str, ...] = REQUIRED,
+    enough: int = ENOUGH,
+) -> Columns | None:
+    """The table's columns by role; None for a table that is not of this kind (fewer than
+    `enough` of the required roles), and an error for one that lacks the others."""
+    found = _found(table, roles)
+    present = sum(1 for r in required if r in found)
+    # An ID column with two other roles is a rule table too, missing columns or not.
+    if present < min(enough, len(required)) and not ("id" in found and present >= 3):
         return None
     missing = [r for r in required if r not in found]
     if missing:
         fail(
             "table has no "
-            + ", ".join(repr(r.title()) for r in missing)
+            + ", ".join(repr(title(r)) for r in missing)
             + " column (it has "
             + _listed([repr(c.plain) for c in table.header.cells])
             + "); "
-            + "; ".join(f"{r.title()} may be called {_either(roles[r])}" for r in missing),
+            + "; ".join(f"{title(r)} may be called {_either(roles[r])}" for r in missing),
             table.line,
         )
     chosen = {role: idx[0] for role, idx in found.items()}
@@ -94,15 +119,35 @@ def columns_of(
             notices.append(
                 Notice(
                     "column_choice",
-                    f"the table has {len(idx)} {role.title()} columns: {read!r} is read, "
+                    f"the table has {len(idx)} {title(role)} columns: {read!r} is read, "
                     f"{others} kept as a note; name the one to read first under "
                     f"[tool.spellbook] columns.{role.replace(' ', '_')} to choose another",
                     table.line,
                 )
             )
     used = set(chosen.values())
-    extra = tuple((table.header.cells[i].plain, i) for i in range(len(headers)) if i not in used)
+    extra = tuple(
+        (table.header.cells[i].plain, i) for i in range(len(table.header.cells)) if i not in used
+    )
     return Columns(chosen, extra, tuple(notices))
+
+
+def skipped(table: Table, roles: dict[str, tuple[str, ...]] = ROLES) -> Notice | None:
+    """A note for a table that names some transition roles but too few to be read as one."""
+    found = _found(table, roles)
+    present = [r for r in REQUIRED if r in found]
+    if len(present) < 2:
+        return None
+    missing = [title(r) for r in REQUIRED if r not in found]
+    return Notice(
+        "table_skipped",
+        "this table has columns for "
+        + ", ".join(title(r) for r in present)
+        + " but none for "
+        + ", ".join(missing)
+        + ", so it is not read as transition rules; if it is one, give it those columns",
+        table.line,
+    )
 
 
 def with_extra_names(extra: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, tuple[str, ...]]:
@@ -111,9 +156,8 @@ def with_extra_names(extra: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str
     for role, names in extra:
         key = role.replace("_", " ").lower()
         if key in roles:
-            roles[key] = tuple(normal(n) for n in names) + tuple(
-                n for n in roles[key] if n not in {normal(x) for x in names}
-            )
+            own = {normal(n) for n in names}
+            roles[key] = tuple(names) + tuple(n for n in roles[key] if normal(n) not in own)
     return roles
 
 
@@ -272,7 +316,7 @@ def _names(text: str) -> tuple[str, ...]:
 
 
 def _either(names: tuple[str, ...]) -> str:
-    shown = [repr(n.title()) for n in names]
+    shown = [repr(n) for n in names]
     return ", ".join(shown[:-1]) + " or " + shown[-1] if len(shown) > 1 else shown[0]
 
 
