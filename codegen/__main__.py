@@ -7,10 +7,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .config import load_config
+from .config import importable, load_config
 from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
 from .generate import NotGenerated, orphans, render, stale, targets, write
 from .report import format_finding
+
+# How to see a spec's findings: the checkout's script, or the installed command.
+VERIFY = (
+    "python verify-state-machine.py"
+    if (Path.cwd() / "verify-state-machine.py").is_file()
+    else "spellbook-verify"
+)
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -37,6 +44,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _arguments(argv)
     root = Path.cwd()
+    importable(root)
     try:
         config = load_config(root)
     except SpecError as err:
@@ -55,7 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if despite and not args.check:
                 print(
                     f"warning: {target.spec}: generated despite {len(despite)} error(s) "
-                    "(python verify-state-machine.py --spec " + target.spec + ")",
+                    f"(`{VERIFY} --spec {target.spec}`)",
                     file=sys.stderr,
                 )
     except SpecError as err:
@@ -66,7 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(format_finding(err.spec, finding), file=sys.stderr)
         print(
             f"error: {err.spec} has {len(err.findings)} error(s); fix them before generating "
-            "(python verify-state-machine.py --spec " + err.spec + ")",
+            f"(see them all with `{VERIFY} --spec {err.spec}`), or generate anyway with "
+            "--allow-errors or, for this machine, allow_errors = true under [tool.spellbook]",
             file=sys.stderr,
         )
         return EXIT_FAILED

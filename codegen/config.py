@@ -13,20 +13,24 @@
     columns = { condition = ["Wenn"] }   # header names to read, before the built-in ones
     allow_errors = true                  # generate even while the verifier finds errors
 
-A machine is a module name and its spec, or a table with `spec`, `vocabulary`
-(a module of `spellbook.vocabularies`, or any importable module; "" for the
-core alone), `columns` and `allow_errors`. A spec that is not listed is read
-with the top-level `vocabulary` and `columns`.
+A machine is a module name (a Python identifier) and its spec, or a table with
+`spec`, `vocabulary` (a module of `spellbook.vocabularies`, or a module of the
+project, importable from its root; "" for the core alone), `columns` and
+`allow_errors`. A spec that is not listed is read with the top-level
+`vocabulary` and `columns`. Any other key, or a value of the wrong type, is an
+error naming it.
 """
 
 from __future__ import annotations
 
+import posixpath
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import SpecError
 from .lexicon import Dialect
+from .rows import ROLES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -65,7 +69,7 @@ def _fail(message: str) -> SpecError:
 def _dialect(table: dict[str, object], default: Dialect, where: str) -> Dialect:
     vocabulary = table.get("vocabulary", default.vocabulary)
     if not isinstance(vocabulary, str):
-        raise _fail(f"{where}vocabulary must be a module name")
+        raise _fail(f'{where}vocabulary must be a module name, or "" for the core alone')
     columns = table.get("columns")
     if columns is None:
         return Dialect(vocabulary, default.columns)
@@ -73,37 +77,76 @@ def _dialect(table: dict[str, object], default: Dialect, where: str) -> Dialect:
         isinstance(v, list) and all(isinstance(n, str) for n in v) for v in columns.values()
     ):
         raise _fail(f'{where}columns must map a role to header names: condition = ["Guard"]')
+    unknown = [k for k in columns if str(k).replace("_", " ").lower() not in ROLES]
+    if unknown:
+        raise _fail(
+            f"{where}columns: {', '.join(map(repr, unknown))} is not a column role; the roles "
+            f"are {', '.join(r.replace(' ', '_') for r in ROLES)}"
+        )
     return Dialect(vocabulary, tuple((str(k), tuple(v)) for k, v in columns.items()))
 
 
+_KEYS = {"generated", "vocabulary", "columns", "machines"}
+_MACHINE_KEYS = {"spec", "vocabulary", "columns", "allow_errors"}
+
+
 def load_config(root: Path) -> Config:
-    """The project's `[tool.spellbook]`; defaults where there is none."""
+    """The project's `[tool.spellbook]`; defaults where there is none, an error (a
+    SpecError naming pyproject.toml) for anything it cannot take."""
     path = root / "pyproject.toml"
     table: dict[str, object] = {}
     if path.is_file():
         try:
             with path.open("rb") as f:
                 tool = tomllib.load(f).get("tool", {})
-        except (tomllib.TOMLDecodeError, OSError) as err:
+        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as err:
             raise _fail(f"cannot be read: {err}") from None
         found = tool.get("spellbook", {}) if isinstance(tool, dict) else {}
-        table = found if isinstance(found, dict) else {}
+        if not isinstance(found, dict):
+            raise _fail("must be a table")
+        table = found
+    unknown = sorted(set(table) - _KEYS)
+    if unknown:
+        raise _fail(f"unknown key {unknown[0]!r}; the keys are {', '.join(sorted(_KEYS))}")
     out = table.get("generated", DEFAULT_OUT)
+    if not isinstance(out, str) or not out.strip():
+        raise _fail("generated must be the folder generated files go to")
     default = _dialect(table, Dialect(), "")
-    machines = []
     listed = table.get("machines", {})
-    for module, entry in (listed if isinstance(listed, dict) else {}).items():
+    if not isinstance(listed, dict):
+        raise _fail('machines must be a table: module = "spec/FILE.md"')
+    machines = []
+    for module, entry in listed.items():
         where = f"machines.{module}: "
+        if not str(module).isidentifier():
+            raise _fail(f"{where}a machine's name is its module's: a Python identifier")
         if isinstance(entry, str):
-            machines.append(Machine(str(module), entry, default))
-        elif isinstance(entry, dict) and isinstance(entry.get("spec"), str):
-            allow = entry.get("allow_errors", False)
-            machines.append(
-                Machine(str(module), entry["spec"], _dialect(entry, default, where), allow is True)
-            )
-        else:
+            machines.append(Machine(str(module), _spec_path(entry), default))
+            continue
+        if not isinstance(entry, dict) or not isinstance(entry.get("spec"), str):
             raise _fail(f'{where}give the spec\'s path, or a table with spec = "..."')
-    return Config(out if isinstance(out, str) else DEFAULT_OUT, tuple(machines), default)
+        extra = sorted(set(entry) - _MACHINE_KEYS)
+        if extra:
+            raise _fail(f"{where}unknown key {extra[0]!r}")
+        allow = entry.get("allow_errors", False)
+        if not isinstance(allow, bool):
+            raise _fail(f"{where}allow_errors must be true or false")
+        machines.append(
+            Machine(str(module), _spec_path(entry["spec"]), _dialect(entry, default, where), allow)
+        )
+    return Config(out, tuple(machines), default)
+
+
+def _spec_path(written: str) -> str:
+    """A spec's path as the machines compare it: `./spec//A.md` is `spec/A.md`."""
+    return posixpath.normpath(written.replace("\\", "/"))
+
+
+def importable(root: Path) -> None:
+    """Let a project's own vocabulary modules be imported, as `python -m` in it would."""
+    folder = str(root.resolve())
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
 
 
 def relative(path: str | Path, root: Path) -> str:
@@ -138,4 +181,5 @@ def dialect_for(path: str | Path, fallback: Path | None = None) -> Dialect:
         root = fallback
     if root is None:
         return Dialect()
+    importable(root)
     return load_config(root).machine_for(relative(path, root)).dialect

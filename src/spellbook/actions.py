@@ -71,11 +71,6 @@ class Plan:
         self.done = Done()
 
 
-def acts(rule: Rule) -> bool:
-    """Whether any of the rule's actions has something to do at run time."""
-    return any(a.verb not in PASSIVE_VERBS for a in rule.actions)
-
-
 def plan(
     rule: Rule,
     workspace: Workspace,
@@ -86,7 +81,7 @@ def plan(
     """Read and check everything `rule`'s actions need, and say what they will do;
     raises ActionError (or UnsafePath) without changing anything."""
     planned = Plan()
-    if not acts(rule):
+    if not rule.acts:
         return planned  # nothing to do
     record = record if record is not None else Record("")
     done = planned.done

@@ -192,6 +192,11 @@ class Rule(_Record):
     def changes_state(self) -> bool:
         return self.dest != self.source
 
+    @property
+    def acts(self) -> bool:
+        """Whether any of its actions has something to do at run time."""
+        return any(a.verb not in PASSIVE_VERBS for a in self.actions)
+
     def transition(self) -> dict[str, Any]:
         """This rule as a `transitions` transition; rules that keep the state are internal."""
         return {

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 PACKAGE = "spellbook.vocabularies"
+# A file named in an action phrase, for a Verb's pattern: `feature-list.json`.
+FILE = r"`?(?P<file>[\w.\-/]*\w\.\w+)`?"
 
 
 class Noun:
@@ -75,8 +77,14 @@ class Verb:
 
 
 def module_name(name: str) -> str:
-    """`spell_workflow` -> `spellbook.vocabularies.spell_workflow`; dotted names as they are."""
-    return name if "." in name else f"{PACKAGE}.{name}"
+    """The module a vocabulary name means: a vocabulary that ships with Spellbook
+    (`spell_workflow` is `spellbook.vocabularies.spell_workflow`), else the module of
+    that name (a project's own, `words` or `my_project.words`)."""
+    if "." in name:
+        return name
+    from importlib.util import find_spec
+
+    return f"{PACKAGE}.{name}" if find_spec(f"{PACKAGE}.{name}") is not None else name
 
 
 def load(name: str) -> ModuleType | None:
@@ -84,13 +92,18 @@ def load(name: str) -> ModuleType | None:
     return import_module(module_name(name)) if name else None
 
 
-def template(vocabulary: ModuleType | None, name: str) -> str:
-    """The vocabulary's template for a file, by the file's name; empty if there is none."""
-    folder = getattr(vocabulary, "TEMPLATES", None)
+def template_file(folder: str, name: str) -> str:
+    """The path of the template for a file (by the file's name) in `folder`, or ""."""
     if not folder:
         return ""
-    try:
-        with open(os.path.join(folder, os.path.basename(name)), encoding="utf-8") as f:
-            return f.read()
-    except FileNotFoundError:
+    path = os.path.join(folder, os.path.basename(name))
+    return path if os.path.isfile(path) else ""
+
+
+def template(vocabulary: ModuleType | None, name: str) -> str:
+    """The vocabulary's template for a file, by the file's name; empty if there is none."""
+    path = template_file(getattr(vocabulary, "TEMPLATES", "") or "", name)
+    if not path:
         return ""
+    with open(path, encoding="utf-8") as f:
+        return f.read()

@@ -37,7 +37,7 @@ from spellbook.lock import Lock
 from spellbook.probes import Facts, NeedsRun
 from spellbook.responses import does, fenced, fill, spell_values, unhandled, with_notes
 from spellbook.store import TooLarge, Workspace
-from spellbook.tables import PASSIVE_VERBS, Done, Rule
+from spellbook.tables import Done, Rule
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -255,7 +255,7 @@ class Workflow:
             outcome = outcome_of(rule) if rule is not None else "unhandled"
             entry = self.format.entry(before, after, name, rule.id if rule else None, outcome, cast)
             done = Done()
-            if rule is not None and any(a.verb not in PASSIVE_VERBS for a in rule.actions):
+            if rule is not None and rule.acts:
                 from spellbook.actions import plan  # only rules that touch files need it
 
                 try:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from spellbook.errors import ActionError
-from spellbook.vocabulary import Noun, Verb
+from spellbook.vocabulary import FILE, Noun, Verb
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,13 +54,12 @@ TERMS = {
     "tests fail": "the command `test_command` of feature-list.json fails",
 }
 
-_FILE = r"`?(?P<file>[\w.\-/]*\w\.\w+)`?"
 VERBS = (
     Verb(
         "mark",
-        rf"marks? the (?:current )?feature (?:as )?(?P<target>tested|blocked|pending) in {_FILE}",
+        rf"marks? the (?:current )?feature (?:as )?(?P<target>tested|blocked|pending) in {FILE}",
     ),
-    Verb("select", rf"selects? the next pending feature (?:in|from) {_FILE}"),
+    Verb("select", rf"selects? the next pending feature (?:in|from) {FILE}"),
 )
 
 

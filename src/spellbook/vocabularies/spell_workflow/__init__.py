@@ -16,10 +16,13 @@ import os
 from spellbook.vocabulary import Noun
 
 # A link to Jira or Confluence: a URL on an `atlassian.net` host, or a `/browse/KEY-123`
-# or `/wiki/` path. The quantifiers are bounded, so a long line costs time in proportion
-# to its length.
+# or `/wiki/` path. Hosts and path segments stop at the next `/` and every repeat is
+# bounded, so a line costs time in proportion to its length (a 1 MB line of `http://`
+# takes a quarter of a second).
 ATLASSIAN_URL = (
-    r"https?://[^\s)>\]]{0,256}?(?:atlassian\.net|/browse/[A-Z][A-Z0-9]{0,30}-\d|/wiki/)"
+    r"https?://[^\s/)>\]]{1,253}(?<=atlassian\.net)(?![^\s/)>\]])"
+    r"|https?://[^\s/)>\]]{1,253}(?:/[^\s/)>\]]{0,200}){0,12}?/"
+    r"(?:browse/[A-Z][A-Z0-9]{0,30}-\d|wiki/)"
 )
 
 _AC = r"(?:acs?|acceptance criteri(?:on|a)|acceptance-criteri(?:on|a))"
@@ -45,7 +48,6 @@ NOUNS = (
 # Groups of files that actions name together.
 FILE_GROUPS = {
     "review files": ("comments.md", "review-task.md", "review-task-results.md"),
-    "existing review files": ("comments.md", "review-task.md", "review-task-results.md"),
 }
 
 # New plans, tasks and review tasks are written from these.
