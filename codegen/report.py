@@ -55,6 +55,8 @@ def to_json(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> di
     return {
         "spec": spec.path,
         "sha256": spec.sha256,
+        "vocabulary": spec.vocabulary,
+        "terms": [t.phrase for t in spec.terms],
         "states": [st.name for st in spec.states],
         "families": [fam.name for fam in spec.families],
         "family_members": {fam.name: list(fam.members) for fam in spec.families},
@@ -133,12 +135,22 @@ def format_finding(path: str, finding: Finding) -> str:
     return f"{where}: {finding.severity.value}: {finding.message} [{finding.kind}]"
 
 
+def _words(spec: Spec) -> str:
+    """Whose words the spec was read with: the core's, its vocabulary's, its own Terms."""
+    vocabulary = f"the `{spec.vocabulary}` vocabulary" if spec.vocabulary else "no vocabulary"
+    terms = len(spec.terms)
+    return f"the core's words, {vocabulary} and " + (
+        f"{terms} term{'s' if terms != 1 else ''} of its own" if terms else "no terms of its own"
+    )
+
+
 def format_text(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> str:
     families_cov, states_cov = family_coverage(spec), state_coverage(spec)
     out = [
         f"{spec.path}: {len(spec.states)} states in {len(spec.families)} families, "
         f"{len(spec.spells)} spells, {len(spec.rows)} rule rows expanding to "
         f"{len(spec.rules)} rules",
+        f"Read with {_words(spec)}",
         "",
         f"Coverage by state family: {families_cov} cells "
         f"({len(spec.families)} families x {len(spec.spells)} spells)",
@@ -197,6 +209,8 @@ def to_markdown(spec: Spec, findings: Sequence[Finding], strict: bool = False) -
     wildcard = {r.id for r in spec.rules if r.specificity is Specificity.WILDCARD}
     out = [
         f"# Verification of `{spec.path}`",
+        "",
+        f"Read with {_words(spec)}.",
         "",
         f"**{verdict}**: {families_cov} family cells and {states_cov} state cells covered; "
         f"{_plural(counts['errors'], 'error')}, {_plural(counts['warnings'], 'warning')}, "

@@ -321,7 +321,7 @@ ATOMS: dict[str, tuple[str, str, str, str, str]] = {
     "plan_md_has_atlassian_urls": (
         "matches",
         "plan.md",
-        "https?://[^\\s)>\\]]{0,256}?(?:atlassian\\.net|/browse/[A-Z][A-Z0-9]{0,30}-\\d|/wiki/)",
+        "https?://[^\\s/)>\\]]{1,253}(?<=atlassian\\.net)(?![^\\s/)>\\]])|https?://[^\\s/)>\\]]{1,253}(?:/[^\\s/)>\\]]{0,200}){0,12}?/(?:browse/[A-Z][A-Z0-9]{0,30}-\\d|wiki/)",
         "plan.md has Atlassian URLs",
         "plan.md has no Atlassian URLs",
     ),
@@ -4331,7 +4331,7 @@ class Model:
         return self.facts.check(
             "matches",
             "plan.md",
-            "https?://[^\\s)>\\]]{0,256}?(?:atlassian\\.net|/browse/[A-Z][A-Z0-9]{0,30}-\\d|/wiki/)",
+            "https?://[^\\s/)>\\]]{1,253}(?<=atlassian\\.net)(?![^\\s/)>\\]])|https?://[^\\s/)>\\]]{1,253}(?:/[^\\s/)>\\]]{0,200}){0,12}?/(?:browse/[A-Z][A-Z0-9]{0,30}-\\d|wiki/)",
         )
 
     def plan_md_has_unchecked_acceptance_criteria(self) -> bool:

@@ -91,14 +91,16 @@ def faults(k: int, onward: bool) -> Iterator[FaultyOS]:
 
 def tree(root: Path) -> dict[str, bytes]:
     """Every file under `root` but the state file, the lock and leftover temporaries,
-    with digits in names masked (archive and trash folders are named by the time)."""
+    with digits in names masked (archive and trash folders are named by the time, and
+    get a `-2` when a cast in the same second took the name: a cast a second later does
+    not)."""
     found = {}
     for path in sorted(root.rglob("*")):
         if not path.is_file() or path.name in ("state.json", ".state.lock"):
             continue
         if TEMPORARY.search(path.name):
             continue
-        found[re.sub(r"\d+", "#", str(path.relative_to(root)))] = path.read_bytes()
+        found[re.sub(r"\d+(?:-\d+)*", "#", str(path.relative_to(root)))] = path.read_bytes()
     return found
 
 

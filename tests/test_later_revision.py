@@ -195,3 +195,23 @@ def test_a_condition_the_spec_does_not_define_stops_the_cast(
     assert (tmp_path / TASK / "state.json").read_bytes() == before
     # Lumos says so for Expecto instead of guessing.
     assert "cannot tell" in flow.cast("lumos").response
+
+
+def test_read_with_the_core_alone_it_says_which_vocabulary_would_read_it() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "verify-state-machine.py"),
+            "--spec",
+            str(LATER),
+            "--vocabulary",
+            "",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "Read with the core's words, no vocabulary and no terms of its own" in result.stdout
+    assert "the 'spell_workflow' vocabulary defines it" in result.stdout
+    assert "--vocabulary spell_workflow" in result.stdout
