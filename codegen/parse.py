@@ -104,7 +104,7 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
     words = Words()
     reader = RowReader(lexicon, workspace, words)
     spells = tuple(_spells(placed))
-    states = tuple(_states(placed, workspace, lexicon, words))
+    states = tuple(_states(placed, workspace, lexicon, words, reader.notices))
     rows = tuple(_rows(placed, reader, with_extra_names(dialect.columns)))
     if not states:
         fail(
@@ -159,12 +159,27 @@ def _spells(placed: list[_Placed]) -> Iterator[Spell]:
 
 
 def _states(
-    placed: list[_Placed], workspace: str, lexicon: Lexicon, words: Words
+    placed: list[_Placed], workspace: str, lexicon: Lexicon, words: Words, notices: list[Notice]
 ) -> Iterator[State]:
     for p in placed:
         if p.within(STATE_SECTIONS):
             for lines in _entries(p.block):
-                yield parse_state_item(lines, workspace, lexicon, words)
+                state = parse_state_item(lines, workspace, lexicon, words)
+                notices.extend(_recovered(state.name, lines[1:]))
+                yield state
+
+
+def _recovered(state: str, lines: tuple[Inline, ...]) -> Iterator[Notice]:
+    """A name a formatter mangled in a state's fields, and how it was read."""
+    for line in lines:
+        _, fragments = line.recovered()
+        if fragments:
+            shown = "; ".join(f"'{w}' as '{r}'" for w, r in fragments[:4])
+            yield Notice(
+                "name_recovered",
+                f"state {state}: read {shown} (markdown emphasis a formatter wrote into names)",
+                line.line,
+            )
 
 
 def _entries(block: Block) -> Iterator[tuple[Inline, ...]]:
