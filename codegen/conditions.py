@@ -223,16 +223,24 @@ class _Reader:
         if checks:
             file = self.file(checks.group("file"))
             return None if file is None else _literal("exists", file)
-        for pattern in _NOUN_STEPS:
-            step = pattern.fullmatch(body)
-            if step:
-                groups = step.groupdict()
-                file = self.file(groups["file"]) if groups.get("file") else context[0]
-                if file is None:
-                    return None
-                found = self.noun(groups["noun"], file)
-                if found is not None:
-                    return _literal(*found)
+        return self._by_noun(_NOUN_STEPS, body, context)
+
+    def _by_noun(
+        self, forms: tuple[tuple[re.Pattern[str], bool], ...], text: str, context: list[str]
+    ) -> DNF | None:
+        """The first form that names a noun of the vocabulary, about its file (or the file
+        the procedure read), with the form's sign."""
+        for regex, positive in forms:
+            m = regex.fullmatch(text)
+            if m is None:
+                continue
+            groups = m.groupdict()
+            file = self.file(groups["file"]) if groups.get("file") else context[0]
+            if file is None:
+                return None
+            found = self.noun(groups["noun"], file)
+            if found is not None:
+                return _literal(*found, positive=positive)
         return None
 
     def noun(self, words: str, file: str) -> tuple[str, str, str] | None:
@@ -309,18 +317,7 @@ class _Reader:
     # -- nouns of the vocabulary: `≥1 NOUN in FILE`, `NOUN found` --
 
     def _noun(self, phrase: str, context: list[str]) -> DNF | None:
-        for regex, positive in _NOUN_PHRASES:
-            m = regex.fullmatch(phrase)
-            if m is None:
-                continue
-            groups = m.groupdict()
-            file = self.file(groups["file"]) if groups.get("file") else context[0]
-            if file is None:
-                return None
-            found = self.noun(groups["noun"], file)
-            if found is not None:
-                return _literal(*found, positive=positive)
-        return None
+        return self._by_noun(_NOUN_PHRASES, phrase, context)
 
     def _labelled(self, phrase: str, context: list[str]) -> DNF | None:
         m = _LABELLED.fullmatch(phrase)
@@ -356,7 +353,7 @@ _CHECKS_EXISTS = re.compile(
     rf"checks? (?:(?:whether|if|that) )?{_FILE}(?: (?:exists|is present))?", re.I
 )
 _NOUN_STEPS = tuple(
-    re.compile(p, re.I)
+    (re.compile(p, re.I), True)
     for p in (
         rf"counts? (?P<noun>.+?)(?: in {_FILE})?",
         rf"(?:extracts?|finds?|looks? for|searches? for) (?P<noun>.+?)"
