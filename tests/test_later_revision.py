@@ -193,8 +193,10 @@ def test_a_condition_the_spec_does_not_define_stops_the_cast(
     with pytest.raises(Undefined, match=r"\.atlassian-refs"):
         flow.cast("expecto")
     assert (tmp_path / TASK / "state.json").read_bytes() == before
-    # Lumos says so for Expecto instead of guessing.
-    assert "cannot tell" in flow.cast("lumos").response
+    # Lumos says so for Expecto instead of guessing, and does not offer it as a way on.
+    response = flow.cast("lumos").response
+    assert "- **Expecto**: cannot tell" in response
+    assert "Cast **Expecto**" not in response.split("### Next Steps", 1)[1]
 
 
 def test_read_with_the_core_alone_it_says_which_vocabulary_would_read_it() -> None:

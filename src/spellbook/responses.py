@@ -32,6 +32,11 @@ def fill(text: str, values: dict[str, str]) -> str:
     return "".join(out)
 
 
+class CannotTell(str):
+    """What a spell would do, where a rule's condition is one the spec does not define:
+    said, but never offered as a next step (casting it is refused)."""
+
+
 def does(rule: Rule | str | None) -> str:
     """What casting a spell does now, given the rule that would win (or a note)."""
     if rule is None:
@@ -51,7 +56,8 @@ def spell_values(previews: dict[str, Rule | str | None], word: str = "spell") ->
     moving = [
         (s, r)
         for s, r in previews.items()
-        if isinstance(r, str) or (r is not None and r.changes_state)
+        if (isinstance(r, str) and not isinstance(r, CannotTell))
+        or (isinstance(r, Rule) and r.changes_state)
     ]
     values["next_steps"] = (
         "\n".join(f"- Cast **{spell}**: {does(rule)}" for spell, rule in moving)

@@ -35,7 +35,15 @@ from spellbook.errors import (
 from spellbook.formats import STATE_LIMIT, Record, StateFormat, decode, now
 from spellbook.lock import Lock
 from spellbook.probes import Facts, NeedsRun
-from spellbook.responses import does, fenced, fill, spell_values, unhandled, with_notes
+from spellbook.responses import (
+    CannotTell,
+    does,
+    fenced,
+    fill,
+    spell_values,
+    unhandled,
+    with_notes,
+)
 from spellbook.store import TooLarge, Workspace
 from spellbook.tables import Done, Rule
 
@@ -427,7 +435,7 @@ class Workflow:
             except NeedsRun as need:
                 rule = f"depends on whether {self._said(need.fact)}: cast it to find out"
             except Undefined as err:
-                rule = f"cannot tell: {err}"
+                rule = CannotTell(f"cannot tell: {err}")
             machine.set_state(state, model=model)
             found[spell] = rule
         return found
