@@ -217,3 +217,16 @@ def test_read_with_the_core_alone_it_says_which_vocabulary_would_read_it() -> No
     assert "Read with the core's words, no vocabulary and no terms of its own" in result.stdout
     assert "the 'spell_workflow' vocabulary defines it" in result.stdout
     assert "--vocabulary spell_workflow" in result.stdout
+
+
+def test_a_vocabulary_that_cannot_be_imported_is_an_error_not_a_traceback(
+    later: ModuleType, tmp_path: Path
+) -> None:
+    from types import SimpleNamespace
+
+    from spellbook.errors import SpellbookError
+
+    machine = SimpleNamespace(**{**vars(later), "VOCABULARY": "no_such_vocabulary_here"})
+    flow = Workflow(tmp_path, machine=machine)  # type: ignore[arg-type]
+    with pytest.raises(SpellbookError, match="vocabulary no_such_vocabulary_here cannot"):
+        flow.cast("accio")

@@ -26,6 +26,7 @@ from importlib import import_module
 from spellbook.errors import (
     ActionError,
     Interrupted,
+    SpellbookError,
     StateFileError,
     Undefined,
     UnknownSpell,
@@ -158,9 +159,13 @@ class Workflow:
         """The machine's vocabulary module, imported the first time it is needed."""
         name = getattr(self.machine, "VOCABULARY", "")
         if self._vocabulary is None and name:
-            from importlib import import_module as load
-
-            self._vocabulary = load(name)
+            try:
+                self._vocabulary = import_module(name)
+            except Exception as err:  # not installed, or its own code failed
+                raise SpellbookError(
+                    f"the machine's vocabulary {name} cannot be imported "
+                    f"({type(err).__name__}: {err}); install it, or regenerate the machine"
+                ) from None
         return self._vocabulary
 
     def template(self, name: str) -> str:
