@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 PACKAGE = "spellbook.vocabularies"
-# A file named in an action phrase, for a Verb's pattern: `feature-list.json`.
+# A file named in an action phrase, for a Verb's pattern: `list.json`, `.ai/task/a.md`.
 FILE = r"`?(?P<file>[\w.\-/]*\w\.\w+)`?"
 
 

@@ -1,0 +1,31 @@
+"""The compiler's stages and the runtime's cast never name a workflow's own words: those
+live in the vocabulary modules (`spellbook/vocabularies/`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOW_WORDS = re.compile(r"atlassian|acceptance|review-task|feature|comments\.md", re.I)
+
+
+def test_generic_modules_do_not_name_a_workflow_s_words() -> None:
+    generic = sorted((ROOT / "codegen").glob("*.py")) + sorted(
+        (ROOT / "src" / "spellbook").glob("*.py")
+    )
+    assert len(generic) > 20
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in generic
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if WORKFLOW_WORDS.search(line)
+    ]
+    assert not found, found
+
+
+def test_the_vocabularies_are_where_those_words_are() -> None:
+    vocabularies = ROOT / "src" / "spellbook" / "vocabularies"
+    text = "".join(p.read_text(encoding="utf-8") for p in vocabularies.rglob("*.py"))
+    for word in ("Atlassian", "acceptance criteria", "review files", "pending feature"):
+        assert word.lower() in text.lower(), word
