@@ -74,7 +74,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         schema=state_schema(document.state_example, {s.name for s in states}),
         spell_word=document.spell_word,
         vocabulary=document.vocabulary,
-        words=dict(document.words or {}),
+        words=dict(document.words),
         terms=document.terms,
         notices=document.notices,
     )

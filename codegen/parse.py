@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .conditions import Words, parse_indicators, split_outside
 from .errors import fail
@@ -41,6 +41,7 @@ from .rows import (
     skipped,
     with_extra_names,
 )
+from .rows import title as role_title
 
 _COMMA = re.compile(r"\s*,\s*")
 SPELL_SECTIONS = ("spells", "triggers")
@@ -69,7 +70,7 @@ class Document:
     state_example: dict[str, object] | None = None
     spell_word: str = "spell"
     terms: tuple[Term, ...] = ()
-    words: dict[Atom, tuple[str, str]] | None = None
+    words: dict[Atom, tuple[str, str]] = field(default_factory=dict)
     notices: tuple[Notice, ...] = ()
     vocabulary: str = ""
 
@@ -116,7 +117,7 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
     if not rows:
         fail(
             "not a state-machine spec: no transition table (a table with columns "
-            + ", ".join(c.title() for c in REQUIRED)
+            + ", ".join(role_title(c) for c in REQUIRED)
             + ")",
             1,
         )
@@ -193,24 +194,29 @@ def _entries(block: Block) -> Iterator[tuple[Inline, ...]]:
     if isinstance(block, ItemList):
         for item in block.items:
             yield from _split_items(_item_lines(item))
-    elif isinstance(block, Paragraph) and _has_title(block.lines[0]):
+    elif isinstance(block, Paragraph) and _numbered(block.lines[0]):
         yield from _split_items(tuple(part for line in block.lines for part in _unjoin(line)))
 
 
 _NUMBER = re.compile(r"\s*\d+[A-Za-z]?[.)]\s*")
 
 
+def _numbered(line: Inline) -> bool:
+    """A line that starts an item outside a list: `14a. **NAME**` (prose with a bold word
+    in it is not one)."""
+    segs = line.segments
+    return (
+        len(segs) > 1
+        and segs[0].kind == "text"
+        and _NUMBER.fullmatch(segs[0].text) is not None
+        and segs[1].kind == "strong"
+    )
+
+
 def _split_items(lines: tuple[Inline, ...]) -> Iterator[tuple[Inline, ...]]:
     start = 0
     for i, line in enumerate(lines):
-        segs = line.segments
-        numbered = (
-            len(segs) > 1
-            and segs[0].kind == "text"
-            and _NUMBER.fullmatch(segs[0].text) is not None
-            and segs[1].kind == "strong"
-        )
-        if i and numbered:
+        if i and _numbered(line):
             yield lines[start:i]
             start = i
     yield lines[start:]
@@ -305,10 +311,6 @@ def _item_lines(item: Item) -> tuple[Inline, ...]:
     if not lines:
         fail("list item is empty", item.line)
     return tuple(lines)
-
-
-def _has_title(line: Inline) -> bool:
-    return any(s.kind == "strong" for s in line.segments)
 
 
 def _title(line: Inline, what: str) -> tuple[str, int]:

@@ -298,3 +298,14 @@ def test_the_project_spec_still_reads_with_its_configuration() -> None:
         for f in analyse(load_spec(ROOT / "spec" / "STATE_MACHINE.md"))
         if f.severity.value != "info"
     ]
+
+
+def test_prose_with_a_bold_word_in_the_states_or_spells_section_is_not_an_item() -> None:
+    text = spec_with("-").replace("### States\n", "The **Go** spell moves on.\n\n### States\n", 1)
+    text = text.replace(
+        "### States\n", "### States\n\nStates marked **final** never change.\n\n", 1
+    )
+    spec = parse_spec_text(text)
+    assert [s.name for s in spec.spells] == ["Go"]
+    assert [s.name for s in spec.states] == ["A", "B"]
+    assert not [f for f in analyse(spec) if f.kind == "duplicate_spell"]
