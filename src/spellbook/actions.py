@@ -138,6 +138,11 @@ def plan(
                 raise ActionError(f"no vocabulary carries out {action.verb!r} ({action.text!r})")
             own(step, action)
     planned.extra = {k: v for k, v in step.fields.items() if record.extra.get(k, ...) != v}
+    for operation in planned.operations:  # what would stop the cast half way, found now
+        for path in paths_of(operation):
+            problem = workspace.unwritable(path)
+            if problem:
+                raise ActionError(f"{problem}; fix that, then cast again")
     return planned
 
 

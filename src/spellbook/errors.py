@@ -11,7 +11,13 @@ class UnknownSpell(SpellbookError):
     """A spell the machine does not have."""
 
 
-class StateFileError(SpellbookError):
+class BadFile(SpellbookError):
+    """A file the runtime reads cannot be taken as it is: not a regular file, too large,
+    unreadable, not UTF-8, not the JSON it should be. Nothing is read as if it were
+    empty; the message names the file (and the line, where there is one)."""
+
+
+class StateFileError(BadFile):
     """The state file cannot be used: corrupt, wrong shape, unknown state, too large.
 
     It is never overwritten; `spell repair` backs it up and starts a new one.
@@ -43,3 +49,8 @@ class LockTimeout(SpellbookError):
 class Interrupted(SpellbookError):
     """A cast stopped part way through its file actions (a disk error, say). Its
     intent record is kept, and the next cast finishes it before anything else."""
+
+
+class Changed(SpellbookError):
+    """The state file changed while a cast ran a command without the lock (another
+    cast happened meanwhile); the cast stops with nothing changed."""

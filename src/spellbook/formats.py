@@ -14,16 +14,18 @@ why, and `spell repair` backs it up and starts over.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Collection
 
-from spellbook.errors import StateFileError
+from spellbook.errors import BadFile, StateFileError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 STATE_LIMIT = 10_000_000
+REPAIR_LIMIT = 200_000_000  # what `spell repair` reads of a state file grown too large
 
 
 class Record:
@@ -75,30 +77,94 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def decode(data: bytes, shown: str) -> dict[str, Any]:
+class _Digits(ValueError):
+    """An integer too long for Python to read (more than 4,300 digits)."""
+
+    def __init__(self, digits: str) -> None:
+        super().__init__(digits)
+        self.digits = digits
+
+
+def _integer(digits: str) -> int:
+    try:
+        return int(digits)
+    except ValueError:
+        raise _Digits(digits) from None
+
+
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE = re.compile(
+    r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+
+
+def _encodable(value: object) -> bool:
+    """Whether the value can be written as UTF-8 (no lone surrogate in it)."""
+    try:
+        _ENCODE(value).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _line(text: str, index: int) -> int:
+    return text.count("\n", 0, max(index, 0)) + 1
+
+
+def parse_json(data: bytes | str, shown: str) -> Any:
+    """The JSON value of a file (or an event) the runtime reads, or BadFile saying what
+    is wrong with it and on which line: not UTF-8, not JSON, nested too deeply, an
+    integer too long to read, a lone surrogate (text no file can hold). A UTF-8 byte
+    order mark is skipped; CRLF line ends are whitespace. Every JSON input goes
+    through here, so none of these reaches a traceback."""
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            line = data.count(b"\n", 0, err.start) + 1
+            raise BadFile(f"{shown}:{line}: not UTF-8 text (byte {err.start})") from None
+    else:
+        text = data
+        if not _encodable(text):
+            raise BadFile(f"{shown}: holds text that is not Unicode (a lone surrogate)")
+    text = text.removeprefix("\ufeff")
+    if not text.strip():
+        raise BadFile(f"{shown} is empty")
+    try:
+        value = json.loads(text, parse_int=_integer)
+    except json.JSONDecodeError as err:
+        said = f"not valid JSON ({err.msg}, column {err.colno})"
+        raise BadFile(f"{shown}:{err.lineno}: {said}") from None
+    except _Digits as err:
+        line = _line(text, text.find(err.digits))
+        said = f"a number of {len(err.digits):,} digits; too long to read"
+        raise BadFile(f"{shown}:{line}: {said}") from None
+    except RecursionError:
+        raise BadFile(f"{shown} is nested too deeply") from None
+    except ValueError as err:  # anything else json or int() refuses
+        raise BadFile(f"{shown}: not valid JSON ({err})") from None
+    if _SURROGATE.search(text) and not _encodable(value):
+        lone = _LONE.search(text)
+        where = f":{_line(text, lone.start())}" if lone is not None else ""
+        raise BadFile(
+            f"{shown}{where}: holds half of a character (a lone surrogate, "
+            f"{lone.group() if lone else 'escaped'}), which no file can hold"
+        )
+    return value
+
+
+def decode(data: bytes, shown: str, limit: int = STATE_LIMIT) -> dict[str, Any]:
     """A state file's JSON object, or StateFileError saying what is wrong with it."""
-    if len(data) > STATE_LIMIT:
+    if len(data) > limit:
         raise StateFileError(
             f"{shown} is {len(data) / 1e6:.1f} MB, more than the {STATE_LIMIT / 1e6:.0f} MB "
-            "a state file may be; run `spell repair` to back it up and start a new one"
+            "a state file may be; run `spell repair`"
         )
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise StateFileError(
-            f"{shown} is not UTF-8 text (byte {err.start}); run `spell repair`"
-        ) from None
-    if not text.strip():
-        raise StateFileError(f"{shown} is empty; run `spell repair`")
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise StateFileError(
-            f"{shown} is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno}); "
-            "run `spell repair`"
-        ) from None
-    except RecursionError:
-        raise StateFileError(f"{shown} is nested too deeply; run `spell repair`") from None
+        value = parse_json(data, shown)
+    except BadFile as err:
+        raise StateFileError(f"{err}; run `spell repair`") from None
     if not isinstance(value, dict):
         raise StateFileError(
             f"{shown} holds a JSON {type(value).__name__}, not an object; run `spell repair`"
@@ -130,8 +196,10 @@ class StateFormat:
         self.entry_keys = entry_keys
         self.fields = fields
 
-    def read(self, data: bytes, shown: str, states: Collection[str]) -> Record:
-        value = decode(data, shown)
+    def read(
+        self, data: bytes, shown: str, states: Collection[str], limit: int = STATE_LIMIT
+    ) -> Record:
+        value = decode(data, shown, limit)
         state = value.get(self.state_key)
         if not isinstance(state, str):
             raise StateFileError(f"{shown} has no {self.state_key} string; run `spell repair`")
@@ -182,7 +250,14 @@ class StateFormat:
         entry.update({"trigger": spell, "rule": rule, "outcome": outcome, "cast": cast})
         return entry
 
-    def last_state(self, value: dict[str, Any], states: Collection[str]) -> str | None:
-        """The state a damaged file still names, if it names a known one."""
+    def last_state(
+        self, value: dict[str, Any], states: Collection[str], head: bytes = b""
+    ) -> str | None:
+        """The state a damaged file still names, if it names a known one; where it is not
+        JSON at all, the first `"state_key": "NAME"` of its `head` (its first bytes)."""
         state = value.get(self.state_key)
+        if not isinstance(state, str):
+            key = re.escape(json.dumps(self.state_key)).encode()
+            found = re.search(key + rb'\s*:\s*"([^"\\]{1,200})"', head)
+            state = found.group(1).decode("utf-8", "replace") if found else None
         return state if isinstance(state, str) and state in states else None

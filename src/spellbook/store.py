@@ -15,9 +15,10 @@ import errno
 import os
 import stat
 
-from spellbook.errors import UnsafePath
+from spellbook.errors import BadFile, UnsafePath
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 class Workspace:
@@ -81,7 +82,7 @@ class Workspace:
         for current in self._unverified(rel):
             try:
                 mode = os.lstat(current).st_mode
-            except FileNotFoundError:
+            except (FileNotFoundError, NotADirectoryError):
                 return
             if stat.S_ISLNK(mode):
                 shown = os.path.relpath(current, self.root)
@@ -92,6 +93,10 @@ class Workspace:
     def ensure(self, rel: str = "") -> str:
         """Make the folder `rel` (and the workspace folder), refusing symbolic links.
         Making a folder that is already there is not an error."""
+        if self.root not in self._verified:
+            if not os.path.isdir(self.root):
+                raise BadFile(f"the repository folder {self.root} does not exist")
+            self._verified.add(self.root)
         self.check(rel)
         for current in self._unverified(rel):
             try:
@@ -112,25 +117,48 @@ class Workspace:
         return os.path.lexists(self.path(rel))
 
     def read_bytes(self, rel: str, limit: int) -> bytes | None:
-        """The file's bytes, or None if it does not exist. Refuses links; at most `limit`."""
+        """The file's bytes, or None if it does not exist.
+
+        Only a regular file is read: a symbolic link is refused (UnsafePath), and a
+        folder, FIFO, socket or device, or a file larger than `limit`, is a BadFile
+        naming it; a FIFO is never opened, so nothing waits on it. A file that cannot
+        be read (no permission, a disk error) is an OSError naming it.
+        """
         self.check(rel)
+        path = self.path(rel)
         try:
-            fd = os.open(self.path(rel), os.O_RDONLY | _NOFOLLOW)
-        except FileNotFoundError:
+            mode = os.lstat(path).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as err:
+            raise _unreadable(err, self.shown(rel)) from None
+        if stat.S_ISLNK(mode):
+            raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not reading it")
+        if not stat.S_ISREG(mode):
+            raise BadFile(f"{self.shown(rel)} is {kind_of(mode)}, not a file; move it away")
+        try:
+            fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+        except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as err:
             if err.errno == errno.ELOOP:
                 raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not reading it") from None
-            raise
+            raise _unreadable(err, self.shown(rel)) from None
         with os.fdopen(fd, "rb", buffering=0) as f:
-            size = os.fstat(f.fileno()).st_size
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):  # swapped in since the lstat
+                raise BadFile(f"{self.shown(rel)} is {kind_of(info.st_mode)}, not a file")
+            size = info.st_size
             if size > limit:
                 raise TooLarge(self.shown(rel), size, limit)
             # Read what fstat said is there (read(n) would first allocate n bytes),
             # then anything appended since, up to the limit.
-            data = f.read(size) if size else b""
-            while len(data) <= limit and (more := f.read(max(size, 65536))):
-                data += more
+            try:
+                data = f.read(size) if size else b""
+                while len(data) <= limit and (more := f.read(max(size, 65536))):
+                    data += more
+            except OSError as err:
+                raise _unreadable(err, self.shown(rel)) from None
             if len(data) > limit:
                 raise TooLarge(self.shown(rel), len(data), limit)
             return data
@@ -140,6 +168,30 @@ class Workspace:
         return None if data is None else data.decode("utf-8", "replace")
 
     # -- writing --
+
+    def unwritable(self, rel: str) -> str | None:
+        """Why `rel` could not be made, replaced or moved away, or None: its path too
+        long, or the nearest folder above it that exists not a folder or not writable."""
+        path = self.path(rel)
+        longest = max(len(os.fsencode(p)) for p in rel.split("/"))
+        if len(os.fsencode(path)) >= _limit("PC_PATH_MAX", 4096) or longest > _limit(
+            "PC_NAME_MAX", 255
+        ):
+            return f"{self.shown(rel)} would be a path longer than this system allows"
+        current = os.path.dirname(path)
+        while len(current) >= len(self.root):
+            try:
+                mode = os.lstat(current).st_mode
+            except (FileNotFoundError, NotADirectoryError):
+                current = os.path.dirname(current)
+                continue
+            shown = os.path.relpath(current, self.root)
+            if not stat.S_ISDIR(mode):
+                return f"{shown} is a file where a folder is needed"
+            if not os.access(current, os.W_OK | os.X_OK):
+                return f"{shown}/ is not writable"
+            return None
+        return None
 
     def create(self, rel: str, text: str) -> bool:
         """Write a new file; False (and nothing written) if something is already there.
@@ -174,7 +226,10 @@ class Workspace:
     def _temporary(self, folder: str, rel: str, data: bytes) -> str:
         """A new temporary file in `folder` holding `data`, synced; its path."""
         tmp = os.path.join(folder, f".{os.path.basename(rel)}.{os.getpid()}.{os.urandom(4).hex()}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
+        except OSError as err:  # named by the file being written, not the temporary
+            raise OSError(err.errno, f"cannot write {self.shown(rel)}: {err.strerror}") from None
         try:
             view = memoryview(data)
             while view:
@@ -245,7 +300,33 @@ class Workspace:
             _sync_folder(folder)
 
 
-class TooLarge(UnsafePath):
+def _unreadable(err: OSError, shown: str) -> OSError:
+    """An error reading a file, named by the file as the developer knows it (not by a
+    file descriptor or an absolute path): a disk or permission problem, not bad input."""
+    return OSError(err.errno, f"cannot read {shown}: {err.strerror or err}")
+
+
+def _limit(name: str, default: int) -> int:
+    try:
+        return os.pathconf("/", name)
+    except (OSError, ValueError, AttributeError):
+        return default
+
+
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular file is, in words."""
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+class TooLarge(BadFile):
     """A file larger than the runtime will read."""
 
     def __init__(self, shown: str, size: int, limit: int) -> None:
