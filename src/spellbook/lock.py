@@ -1,4 +1,10 @@
-"""An exclusive lock on a lock file beside the state, held for the length of a cast.
+"""An exclusive lock on the workspace folder, held for the length of a cast.
+
+The lock is taken on the folder itself (`flock` on its descriptor), so deleting a
+file cannot undo it. Where folders cannot be locked (Windows, some network
+filesystems) it is taken on the lock file beside the state instead, and a caster
+that finds the file it locked deleted or replaced locks the new one; a file deleted
+while a cast holds it still lets a second cast in there.
 
 This is the one thing `filelock` would do for us here, with `fcntl.flock` on
 POSIX and `msvcrt.locking` on Windows, as `filelock` itself does. Importing
@@ -15,6 +21,10 @@ import sys
 import time
 
 from spellbook.errors import LockTimeout
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
@@ -47,6 +57,34 @@ else:
 ENABLED = True
 
 
+def _folder_lock(folder: str) -> int | None:
+    """A descriptor of `folder` that can be locked, or None where folders cannot be
+    (Windows; NFS, where flock becomes a lock that needs a file open for writing)."""
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(folder, flags)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # a probe: shared, dropped at once
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    except BlockingIOError:
+        return fd  # another cast holds it exclusively: it can be locked
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _still_there(fd: int, path: str) -> bool:
+    """Whether the locked file `fd` is still the file at `path`."""
+    try:
+        at_path = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (held.st_dev, held.st_ino) == (at_path.st_dev, at_path.st_ino)
+
+
 class Lock:
     """`with Lock(path):` waits up to `timeout` seconds for the lock file."""
 
@@ -56,9 +94,25 @@ class Lock:
         self._fd: int | None = None
 
     def __enter__(self) -> Lock:
-        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(self.path, flags, 0o644)
         deadline = time.monotonic() + self.timeout
+        folder = _folder_lock(os.path.dirname(self.path))
+        if folder is not None:
+            self._fd = self._wait(lambda: folder, deadline)
+            return self
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        while True:
+            fd = self._wait(lambda: os.open(self.path, flags, 0o644), deadline)
+            if not ENABLED or _still_there(fd, self.path):
+                break
+            # The file was deleted (or replaced) while we waited: a lock on it guards
+            # nothing, since the next caster makes a new file. Lock the one there now.
+            os.close(fd)
+        self._fd = fd
+        return self
+
+    def _wait(self, opened: Callable[[], int], deadline: float) -> int:
+        """The descriptor `opened()` gives, once it is locked."""
+        fd = opened()
         delay = 0.001
         while ENABLED and not _try_lock(fd):
             if time.monotonic() >= deadline:
@@ -69,8 +123,7 @@ class Lock:
                 )
             time.sleep(delay)
             delay = min(delay * 2, 0.05)
-        self._fd = fd
-        return self
+        return fd
 
     def __exit__(self, *exc: object) -> None:
         fd, self._fd = self._fd, None
