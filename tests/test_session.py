@@ -19,6 +19,7 @@ import pytest
 from codegen.markdown import Code, Table, read_blocks
 from spellbook import Workflow
 from spellbook.errors import UnknownSpell
+from spellbook.probes import Run, fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = (ROOT / "tests" / "fixtures" / "seed_session_patterns.md").read_text(encoding="utf-8")
@@ -82,8 +83,13 @@ def test_scripted_session_with_retries_to_complete(tmp_path: Path) -> None:
     assert statuses(tmp_path) == {"PT-001": "blocked", "PT-002": "tested"}
     advance(flow, "B10", "COMPLETE")
     data = state_file(tmp_path)
-    assert set(data) == {"state", "feature_id", "entered_at", "attempts", "context", "history"}
+    assert set(data) == {
+        "state", "feature_id", "entered_at", "attempts", "context", "history", "runs"
+    }  # fmt: skip
     assert data["state"] == "COMPLETE"
+    last = data["runs"]["test_command"]  # type: ignore[index]
+    assert (last["command"], last["status"]) == (TEST_COMMAND, 0)
+    assert len(last["fingerprint"]) == 32
     history = data["history"]
     assert isinstance(history, list)
     assert [e["state"] for e in history] == [
@@ -172,7 +178,17 @@ def prepared(tmp_path: Path, source: str, *, passing: bool, pending: int | None)
             (tmp_path / PROGRESS / "feature-list.json").write_text(json.dumps(data))
     if passing:
         (tmp_path / "tests-pass").write_text("")
-    state = {"state": source, "feature_id": "F1", "attempts": 1, "context": {}, "history": []}
+    # The tests' last run, as a cast records it: the judge never runs them itself.
+    ran = Run("test_command", TEST_COMMAND, 0 if passing else 1, "", 1.0)
+    ran.fingerprint = fingerprint(str(tmp_path), PROGRESS)
+    state = {
+        "state": source,
+        "feature_id": "F1",
+        "attempts": 1,
+        "context": {},
+        "history": [],
+        "runs": {"test_command": ran.recorded()},
+    }
     (tmp_path / PROGRESS).mkdir(parents=True, exist_ok=True)
     (tmp_path / PROGRESS / "state.json").write_text(json.dumps(state))
     return session(tmp_path)

@@ -15,8 +15,8 @@ from types import SimpleNamespace
 
 from spellbook.errors import (
     ActionError,
+    BadFile,
     SpellbookError,
-    StateFileError,
     Undefined,
     UnknownSpell,
     UnknownState,
@@ -25,7 +25,7 @@ from spellbook.errors import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import Any, NoReturn
 
     from spellbook.workflow import Workflow
 
@@ -131,19 +131,44 @@ def run() -> NoReturn:
     sys.exit(code)
 
 
+# Errors that are the input's fault (exit 2); any other SpellbookError or OSError is 1.
+BAD_INPUT = (UnknownSpell, UnknownState, BadFile, UnsafePath, ActionError, Undefined)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     machine = "spell"
     if args[:1] == ["session"]:
         machine, args = "session", args[1:]
+    if "check-transition" in args:
+        return _check_transition(args, machine)
     try:
-        if "check-transition" in args:
-            return _check_transition(args, machine)
         return _main(args, machine)
+    except Exception as err:  # a bug: said in one line (SPELLBOOK_DEBUG=1 for the traceback)
+        if os.environ.get("SPELLBOOK_DEBUG"):
+            raise
+        print(
+            f"error: internal error ({type(err).__name__}: {err}); please report it",
+            file=sys.stderr,
+        )
+        return EXIT_FAILED
+
+
+def _said(err: BaseException) -> str:
+    """An error in a sentence: an OSError by its own words and the file it names."""
+    if isinstance(err, OSError) and err.strerror:
+        return f"{err.strerror}: {err.filename}" if err.filename else err.strerror
+    return str(err)
+
+
+def _emit(text: str) -> None:
+    """Write to stdout; a reader that has gone (`spell status | head -1`) is no error."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_FAILED
 
 
 def _workflow(root: str, machine: str) -> Workflow:
@@ -171,24 +196,24 @@ def _main(argv: Sequence[str], machine: str) -> int:
             gc.enable()
             return serve(workflow)
         result = workflow.cast(command)
-    except (UnknownSpell, UnknownState, StateFileError, UnsafePath, ActionError, Undefined) as err:
-        print(f"error: {err}", file=sys.stderr)
+    except BAD_INPUT as err:
+        print(f"error: {_said(err)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (SpellbookError, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {_said(err)}", file=sys.stderr)
         return EXIT_FAILED
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        _emit(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(result.response)
+        _emit(result.response)
     return {"blocked": EXIT_BLOCKED, "unhandled": EXIT_UNHANDLED}.get(result.outcome, EXIT_OK)
 
 
 def _print(data: dict[str, object], as_json: bool, text: object) -> int:
     if as_json:
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        _emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     else:
-        print(text(data))  # type: ignore[operator]
+        _emit(text(data) + "\n")  # type: ignore[operator]
     return EXIT_OK
 
 
@@ -215,15 +240,23 @@ def _status_text(data: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
+HOOK_LIMIT = 10_000_000  # bytes of a hook event read from stdin
+
+
 def _check_transition(argv: Sequence[str], machine: str) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(
         prog=f"spell {'session ' if machine == 'session' else ''}check-transition",
         description="Judge a move of the state made by hand: allowed (exit 0) or refused "
-        f"(exit {EXIT_REFUSED}, the reason on stderr).",
+        f"(exit {EXIT_REFUSED}, the reason on stderr). Never runs the project's commands: "
+        "a guard on a command's outcome is judged by the last run a cast recorded.",
     )
-    parser.add_argument("--root", default=".")
+    parser.add_argument(
+        "--root",
+        help="the repository (default: the current folder; for "
+        "--claude-hook, $CLAUDE_PROJECT_DIR or the event's folder)",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("check", choices=["check-transition"], help=argparse.SUPPRESS)
     parser.add_argument("states", nargs="*", metavar="FROM TO")
@@ -234,15 +267,16 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
         "--claude-hook",
         action="store_true",
         help="read a Claude Code PreToolUse event from stdin; block (exit 2) a Write or Edit "
-        "of the state file that the spec does not allow",
+        "of the state file that the spec does not allow, or of a file only casts may change; "
+        "anything it cannot judge is blocked too",
     )
     args = parser.parse_intermixed_args(argv)
+    if args.claude_hook:
+        return _claude_hook(args.root, machine, sys.stdin.buffer)
     from spellbook.formats import STATE_LIMIT
 
-    workflow = _workflow(args.root, machine)
     try:
-        if args.claude_hook:
-            return _claude_hook(workflow, sys.stdin.read())
+        workflow = _workflow(args.root or ".", machine)
         if args.state_file:
             with open(args.state_file, "rb") as f:
                 ok, reason = workflow.judge_file(f.read(STATE_LIMIT + 1))
@@ -250,8 +284,8 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
             ok, reason = workflow.judge(*args.states)
         else:
             parser.error("give FROM TO, --state-file PATH or --claude-hook")
-    except (UnknownState, StateFileError, UnsafePath, ActionError, Undefined, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
+    except (*BAD_INPUT, SpellbookError, OSError) as err:
+        print(f"error: {_said(err)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps({"allowed": ok, "reason": reason}))
@@ -260,31 +294,105 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
     return EXIT_OK if ok else EXIT_REFUSED
 
 
-def _claude_hook(workflow: Workflow, event_text: str) -> int:
-    """A Claude Code PreToolUse hook: judge a Write or Edit of the state file."""
+def _claude_hook(root: str | None, machine: str, stdin: Any) -> int:
+    """A Claude Code PreToolUse hook. Exit 0 allows the tool call; exit 2 blocks it, with
+    the reason on stderr for the model. Every failure, this program's own included,
+    blocks: a hook that crashed would otherwise let the call through."""
     try:
-        event = json.loads(event_text)
-        tool = event.get("tool_input") or {}
-        base = event.get("cwd") or workflow.workspace.root
-        path = os.path.abspath(os.path.join(base, tool.get("file_path", "")))
-    except (ValueError, AttributeError, TypeError):
-        return EXIT_OK  # not an event this hook is about
-    if path != workflow.workspace.path(workflow.state_file):
-        return EXIT_OK
-    from spellbook.formats import STATE_LIMIT
-
-    current = workflow.workspace.read_text(workflow.state_file, STATE_LIMIT) or ""
-    if "content" in tool:
-        proposed = str(tool["content"])
-    else:
-        proposed = current
-        edits = tool.get("edits") or [tool]
-        for edit in edits:
-            old, new = str(edit.get("old_string", "")), str(edit.get("new_string", ""))
-            count = -1 if edit.get("replace_all") else 1
-            proposed = proposed.replace(old, new, count) if old else proposed
-    ok, reason = workflow.judge_file(proposed.encode("utf-8"))
+        ok, reason = _judge_event(root, machine, stdin.read(HOOK_LIMIT + 1))
+    except Exception as err:  # fail closed, whatever went wrong
+        said = (
+            _said(err)
+            if isinstance(err, (SpellbookError, OSError))
+            else (f"internal error ({type(err).__name__}: {err})")
+        )
+        ok, reason = False, f"the spellbook hook could not judge this tool call: {said}"
     if ok:
         return EXIT_OK
     print(reason, file=sys.stderr)
     return EXIT_HOOK_BLOCK
+
+
+def _judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str]:
+    """(allowed, why) for one PreToolUse event."""
+    from spellbook.formats import parse_json
+
+    if len(data) > HOOK_LIMIT:
+        return False, f"the hook event is larger than {HOOK_LIMIT / 1e6:.0f} MB"
+    event = parse_json(data, "the hook event")
+    if not isinstance(event, dict):
+        return False, "the hook event is not a JSON object"
+    tool = event.get("tool_input")
+    if tool is None:
+        return True, "not a tool call on a file"
+    if not isinstance(tool, dict):
+        return False, "the hook event's tool_input is not an object"
+    file_path = tool.get("file_path")
+    if file_path is None:
+        return True, "not a tool call on a file"
+    cwd = event.get("cwd")
+    if not isinstance(file_path, str) or not (cwd is None or isinstance(cwd, str)):
+        return False, "the hook event's file_path or cwd is not text"
+    if "\0" in file_path or (cwd and "\0" in cwd):
+        return False, "the hook event's file_path or cwd holds a NUL byte"
+    workflow = _workflow(_hook_root(root, cwd, machine), machine)
+    base = cwd or os.environ.get("CLAUDE_PROJECT_DIR") or workflow.workspace.root
+    target = os.path.realpath(os.path.join(base, file_path))
+    folder = os.path.realpath(workflow.workspace.base)
+    if os.path.commonpath([target, folder]) != folder:
+        return True, "not a file of the workspace"
+    rel = os.path.relpath(target, folder).replace(os.sep, "/")
+    state = os.path.realpath(workflow.workspace.path(workflow.state_file))
+    proposed = _proposed(workflow, rel, tool)
+    if target == state:
+        return workflow.judge_file(proposed.encode("utf-8", "surrogatepass"))
+    return workflow.judge_write(rel, proposed)
+
+
+def _hook_root(given: str | None, cwd: str | None, machine: str) -> str:
+    """The repository a hook event is about: --root if given, else $CLAUDE_PROJECT_DIR,
+    else the nearest folder at or above the event's `cwd` (or this process's) that
+    holds the machine's workspace folder or a `.git`."""
+    if given:
+        return given
+    project = os.environ.get("CLAUDE_PROJECT_DIR")
+    if project:
+        return project
+    from importlib import import_module
+
+    workspace = import_module(MACHINES[machine]).WORKSPACE
+    start = os.path.abspath(cwd or os.getcwd())
+    current = start
+    while True:
+        if os.path.isdir(os.path.join(current, workspace)) or os.path.exists(
+            os.path.join(current, ".git")
+        ):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return start
+        current = parent
+
+
+def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:
+    """The file's text after the Write, Edit or MultiEdit in `tool`."""
+    from spellbook.errors import BadFile
+    from spellbook.formats import STATE_LIMIT
+
+    if "content" in tool:
+        if not isinstance(tool["content"], str):
+            raise BadFile("the hook event's content is not text")
+        return tool["content"]
+    proposed = workflow.workspace.read_text(rel, STATE_LIMIT) or ""
+    edits = tool.get("edits", [tool])
+    if not isinstance(edits, list):
+        raise BadFile("the hook event's edits are not a list")
+    for edit in edits:
+        if not isinstance(edit, dict):
+            raise BadFile("the hook event's edit is not an object")
+        old, new = edit.get("old_string", ""), edit.get("new_string", "")
+        if not isinstance(old, str) or not isinstance(new, str):
+            raise BadFile("the hook event's old_string or new_string is not text")
+        count = -1 if edit.get("replace_all") else 1
+        proposed = proposed.replace(old, new, count) if old else proposed
+    return proposed

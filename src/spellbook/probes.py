@@ -31,10 +31,15 @@ file's field `name`. `items[status=open][id!=$current]` selects the open
 items other than the state file's current one.
 
 Commands (`passes`): the environment variable `SPELLBOOK_<KEY>` if it is set,
-else the text under the key in the JSON file; run in the repository root, at
-most once per cast. Previews ("what would each spell do now") never run one.
+else the text under the key in the JSON file; run by a cast in the repository
+root, at most once per cast, outside the workspace's lock (`run`). Guards never
+run one: previews ("what would each spell do now") say it depends, and a judge
+of a move made by hand uses the run the state file records, if the repository's
+files are as they were then.
 
-Files are read once per cast, at most 1 MB, with bad bytes replaced.
+Files are read once per cast, at most 1 MB, with bad bytes replaced; a file
+that is larger, not a regular file, or (for `field`) not JSON stops the cast
+with an error naming it: it is never taken for an empty one.
 """
 
 from __future__ import annotations
@@ -44,8 +49,8 @@ import os
 import re
 import time
 
-from spellbook.errors import ActionError, Undefined, UnsafePath
-from spellbook.formats import Record
+from spellbook.errors import ActionError, Undefined
+from spellbook.formats import Record, parse_json
 from spellbook.store import Workspace
 
 TYPE_CHECKING = False
@@ -199,41 +204,66 @@ class NeedsRun(Exception):
 
 
 class Run:
-    """What running a command gave."""
+    """What running a command gave: its exit status (negative: killed by that signal; -1
+    also when it timed out), the tail of its output, how long it took, and a fingerprint
+    of the repository's files just after it ran."""
 
-    def __init__(self, key: str, command: str, status: int, output: str) -> None:
+    def __init__(
+        self,
+        key: str,
+        command: str,
+        status: int,
+        output: str,
+        seconds: float = 0.0,
+        fingerprint: str = "",
+    ) -> None:
         self.key = key
         self.command = command
         self.status = status
         self.output = output
+        self.seconds = seconds
+        self.fingerprint = fingerprint
+
+    def recorded(self) -> dict[str, object]:
+        """How the state file keeps it (`runs.<key>`), for a later judge of the state."""
+        return {
+            "command": self.command,
+            "status": self.status,
+            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "seconds": round(self.seconds, 1),
+            "fingerprint": self.fingerprint,
+        }
 
 
 class Facts:
-    """Answers the guards for one cast; each file is read, and each command run, at most once.
+    """Answers the guards for one cast; each file is read at most once.
 
     `record` is the state file as read (for counters, the entry time and `$fields`
-    of queries); with `run` False, guards that must run a command raise NeedsRun.
-    `template` gives the text of a file's template, for checklist items that are
-    only the template's own.
+    of queries). A guard on a command's outcome is answered from `runs` (the commands
+    the cast ran, outside the workspace's lock, before asking); with `recorded`, also
+    from the state file's record of the last run (`runs.<key>`) if the command and the
+    repository's files are what they were then. Otherwise it raises NeedsRun: guards
+    never run anything themselves. `template` gives the text of a file's template,
+    for checklist items that are only the template's own.
     """
 
     def __init__(
         self,
         workspace: Workspace,
         record: Record | None = None,
-        run: bool = True,
+        runs: dict[tuple[str, str], Run] | None = None,
         template: Callable[[str], str] | None = None,
+        recorded: bool = False,
     ) -> None:
         self.workspace = workspace
         self.record = record if record is not None else Record("")
-        self.run = run
         self.template = template
-        self.runs: list[Run] = []
+        self.recorded = recorded
         self._text: dict[str, str] = {}
         self._exists: dict[str, bool] = {}
         self._json: dict[str, object] = {}
         self._items: dict[tuple[str, str], list[bool]] = {}
-        self._commands: dict[tuple[str, str], Run] = {}
+        self._commands: dict[tuple[str, str], Run] = dict(runs or {})
 
     def exists(self, name: str) -> bool:
         found = self._exists.get(name)
@@ -242,21 +272,24 @@ class Facts:
         return found
 
     def text(self, name: str) -> str:
-        if name not in self._text:
-            try:
-                found = self.workspace.read_text(name, READ_LIMIT)
-            except UnsafePath:
-                found = None  # a link or an oversized file says nothing about the workflow
-            self._text[name] = found or ""
-        return self._text[name]
+        """The file's text ("" if it does not exist). A file that cannot be read (too
+        large, a folder or FIFO, a symbolic link, no permission) is an error for the
+        cast that asks, never read as empty."""
+        found = self._text.get(name)
+        if found is None:
+            found = self._text[name] = self.workspace.read_text(name, READ_LIMIT) or ""
+        return found
 
     def json(self, name: str) -> object:
+        """The file's JSON value (None if it does not exist or is empty); a file that is
+        not JSON is an error naming its line."""
         if name not in self._json:
             text = self.text(name)
-            try:
-                self._json[name] = json.loads(text.lstrip("\ufeff")) if text.strip() else None
-            except (ValueError, RecursionError):
-                self._json[name] = None
+            self._json[name] = (
+                parse_json(text, self.workspace.shown(name))
+                if text.strip(" \t\r\n\ufeff")
+                else None
+            )
         return self._json[name]
 
     def check(self, probe: str, file: str, param: str) -> bool:
@@ -406,28 +439,145 @@ def command(facts: Facts, file: str, key: str) -> str:
 
 def _passes(facts: Facts, file: str, key: str) -> bool:
     done = facts._commands.get((file, key))
-    if done is None:
-        if not facts.run:
-            raise NeedsRun(("passes", file, key))
-        import subprocess  # only casts that run a command pay for it
+    if done is not None:
+        return done.status == 0
+    if facts.recorded:
+        last = facts.record.extra.get("runs", {})
+        last = last.get(key) if isinstance(last, dict) else None
+        if (
+            isinstance(last, dict)
+            and isinstance(last.get("status"), int)
+            and last.get("command") == _command_or_none(facts, file, key)
+            and last.get("fingerprint")
+            and last.get("fingerprint") == fingerprint(facts.workspace)
+        ):
+            return bool(last["status"] == 0)
+    raise NeedsRun(("passes", file, key))
 
-        text = command(facts, file, key)
+
+def _command_or_none(facts: Facts, file: str, key: str) -> str | None:
+    try:
+        return command(facts, file, key)
+    except ActionError:
+        return None
+
+
+# -- running a command (a cast does this outside the workspace's lock) -------------
+
+OUTPUT_LINES = 20
+OUTPUT_BYTES = 65_536
+GRACE = 1.0  # seconds a command's leftover processes may keep its output open
+FINGERPRINT_FILES = 200_000
+
+
+def run(key: str, text: str, root: str, skip: str, timeout: float | None = None) -> Run:
+    """Run `text` through the shell in `root`, in a process group of its own.
+
+    Its output (stdout and stderr) is kept to its last OUTPUT_LINES lines and at most
+    OUTPUT_BYTES; when the timeout passes, or GRACE seconds after the shell exits
+    while something it started still holds the output open, the whole group is
+    killed, so nothing it started outlives it. The fingerprint of the repository's
+    files (`skip`, the workspace folder, left out) is taken when it has finished.
+    """
+    import contextlib
+    import select
+    import signal
+    import subprocess
+
+    timeout = COMMAND_TIMEOUT if timeout is None else timeout
+    started = time.monotonic()
+    deadline = started + timeout
+    proc = subprocess.Popen(
+        text,
+        shell=True,
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    tail = bytearray()
+    ended: float | None = None
+    timed_out = False
+    try:
+        while True:
+            now = time.monotonic()
+            if ended is None and proc.poll() is not None:
+                ended = now
+            if ended is not None and now - ended > GRACE:
+                break  # the shell is done; what it left running holds the output
+            if now > deadline:
+                timed_out = True
+                break
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                chunk = os.read(fd, 65_536)
+                if not chunk:
+                    break  # everything that held the output has closed it
+                tail += chunk
+                if len(tail) > 2 * OUTPUT_BYTES:
+                    del tail[:-OUTPUT_BYTES]
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the shell's group: whatever is left
+        proc.wait()
+        proc.stdout.close()
+    lines = bytes(tail[-OUTPUT_BYTES:]).decode("utf-8", "replace").splitlines()[-OUTPUT_LINES:]
+    output = "\n".join(lines)
+    status = proc.returncode
+    if timed_out:
+        status = -1
+        output += f"\n(timed out after {timeout:g} s; its processes were stopped)"
+    seconds = time.monotonic() - started
+    return Run(key, text, status, output, seconds, fingerprint(root, skip))
+
+
+def fingerprint(workspace: Workspace | str, skip: str = "") -> str:
+    """A digest of the repository's files (name, size, modification time), the workspace
+    folder left out: git's tracked and untracked-but-not-ignored files where the root
+    is a git repository, else every file outside hidden folders and `__pycache__`.
+    Empty (matching nothing) where there are more than FINGERPRINT_FILES files."""
+    import hashlib
+    import subprocess
+
+    if isinstance(workspace, Workspace):
+        root, skip = workspace.root, workspace.folder
+    else:
+        root = workspace
+    prefix = skip.strip("/") + "/" if skip else "\0"
+    names: list[str] = []
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=root,
+            capture_output=True,
+            timeout=60,
+        )
+        if listed.returncode != 0:
+            raise OSError(listed.returncode)
+        names = [n for n in os.fsdecode(listed.stdout).split("\0") if n]
+    except (OSError, subprocess.SubprocessError):
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = [d for d in subfolders if not d.startswith(".") and d != "__pycache__"]
+            rel = os.path.relpath(folder, root)
+            names += [f if rel == "." else f"{rel}/{f}".replace(os.sep, "/") for f in files]
+            if len(names) > FINGERPRINT_FILES:
+                return ""
+    if len(names) > FINGERPRINT_FILES:
+        return ""
+    digest = hashlib.sha256()
+    for name in sorted(names):
+        if name.startswith(prefix):
+            continue
         try:
-            result = subprocess.run(
-                text,
-                shell=True,
-                cwd=facts.workspace.root,
-                capture_output=True,
-                text=True,
-                errors="replace",
-                timeout=COMMAND_TIMEOUT,
-            )
-            done = Run(key, text, result.returncode, result.stdout + result.stderr)
-        except subprocess.TimeoutExpired:
-            done = Run(key, text, -1, f"timed out after {COMMAND_TIMEOUT} s")
-        facts._commands[(file, key)] = done
-        facts.runs.append(done)
-    return done.status == 0
+            info = os.lstat(os.path.join(root, name))
+            said = f"{info.st_size}:{info.st_mtime_ns}"
+        except OSError:
+            said = "-"
+        digest.update(f"{name}\0{said}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:32]
 
 
 def _below(facts: Facts, _: str, param: str) -> bool:

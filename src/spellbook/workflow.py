@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from importlib import import_module
 
 from spellbook.errors import (
     ActionError,
+    BadFile,
+    Changed,
     Interrupted,
     SpellbookError,
     StateFileError,
@@ -33,9 +36,9 @@ from spellbook.errors import (
     UnknownState,
     UnsafePath,
 )
-from spellbook.formats import STATE_LIMIT, Record, StateFormat, decode, now
+from spellbook.formats import REPAIR_LIMIT, STATE_LIMIT, Record, StateFormat, decode, now
 from spellbook.lock import Lock
-from spellbook.probes import Facts, NeedsRun
+from spellbook.probes import Facts, NeedsRun, Run, command, run
 from spellbook.responses import (
     CannotTell,
     does,
@@ -45,7 +48,7 @@ from spellbook.responses import (
     unhandled,
     with_notes,
 )
-from spellbook.store import TooLarge, Workspace
+from spellbook.store import Workspace
 from spellbook.tables import Done, Rule
 
 TYPE_CHECKING = False
@@ -58,6 +61,12 @@ if TYPE_CHECKING:
 DEFAULT_MACHINE = "spellbook.machines.spell_machine"
 
 LOCK_FILE = ".state.lock"
+# The state file keeps the newest entries of its history: past HISTORY_LIMIT, all but
+# the newest HISTORY_KEEP go to a file of their own under HISTORY_FOLDER.
+HISTORY_LIMIT = 1000
+HISTORY_KEEP = 500
+HISTORY_FOLDER = ".history"
+MAX_COMMANDS = 4  # commands one cast may run (each a guard's, once)
 INTENT_FILE = ".intent.json"
 
 
@@ -140,6 +149,7 @@ class Workflow:
         # only its new entry. Anything else on disk is read afresh.
         self._known: tuple[bytes, Record] | None = None
         self._encoded: dict[int, tuple[int, bytes]] = {}
+        self._read: bytes | None = None  # the state file's bytes as last read
         # What each spell would do, by (state, every guard's value): a pure function of those.
         self._previews: dict[tuple[str, tuple[bool | None, ...]], dict[str, Rule | str | None]] = {}
         self.state_file = machine.STATE_FILE[len(machine.WORKSPACE) :].lstrip("/")
@@ -177,8 +187,13 @@ class Workflow:
             found = self._templates[name] = template(self.vocabulary, name)
         return found
 
-    def facts(self, record: Record | None = None, run: bool = True) -> Facts:
-        return Facts(self.workspace, record, run, self.template)
+    def facts(
+        self,
+        record: Record | None = None,
+        runs: dict[tuple[str, str], Run] | None = None,
+        recorded: bool = False,
+    ) -> Facts:
+        return Facts(self.workspace, record, runs, self.template, recorded)
 
     # -- names and state --
 
@@ -195,8 +210,8 @@ class Workflow:
     def _state_bytes(self) -> bytes | None:
         try:
             return self.workspace.read_bytes(self.state_file, STATE_LIMIT)
-        except TooLarge as err:
-            raise StateFileError(str(err)) from None
+        except BadFile as err:  # too large, a folder, a FIFO
+            raise StateFileError(f"{err}; run `spell repair`") from None
 
     def read(self) -> Record:
         """The state file as it is (the initial state if there is none yet)."""
@@ -209,7 +224,13 @@ class Workflow:
     def state(self) -> str:
         return self.read().state
 
-    def engine(self, state: str, record: Record | None = None, run: bool = True) -> tuple[Any, Any]:
+    def engine(
+        self,
+        state: str,
+        record: Record | None = None,
+        runs: dict[tuple[str, str], Run] | None = None,
+        recorded: bool = False,
+    ) -> tuple[Any, Any]:
         """The model and its machine, in `state`, with fresh facts; built once per workflow.
 
         The machine gets a state's rules the first time it is in that state: a cast
@@ -223,7 +244,7 @@ class Workflow:
         if state not in self._loaded:
             machine.add_transitions(self.machine.transitions_from(state))
             self._loaded.add(state)
-        model.facts = self.facts(record, run)
+        model.facts = self.facts(record, runs, recorded)
         model.fired = None
         machine.set_state(state, model=model)
         return model, machine
@@ -232,10 +253,11 @@ class Workflow:
 
     def _load(self) -> Record:
         """The state file under the lock, reusing the parse of bytes this workflow wrote."""
-        data = self._state_bytes()
+        data = self._read = self._state_bytes()
         if data is None:
             self._forget()
             return Record(self.machine.INITIAL)
+        self._read = data
         if self._known is not None and data == self._known[0]:
             return self._known[1]
         self._forget()
@@ -248,52 +270,107 @@ class Workflow:
         self._encoded = {}
 
     def cast(self, spell: str) -> CastResult:
-        name = self.spell(spell)
-        self.workspace.fresh()
-        self.workspace.ensure()
-        with Lock(self.workspace.path(LOCK_FILE)):
-            finished = self._recover()
-            record = self._load()
-            before = record.state
-            model, machine = self.engine(before, record)
-            try:
-                getattr(model, self.machine.TRIGGERS[name])()
-            except Undefined as err:
-                machine.set_state(before, model=model)
-                raise Undefined(f"{name} in {before}: {err} (nothing was changed)") from None
-            runs = model.facts.runs
-            rule = self.rules.get((before, name, model.fired)) if model.fired else None
-            cast = os.urandom(6).hex()
-            after = rule.dest if rule is not None else before
-            outcome = outcome_of(rule) if rule is not None else "unhandled"
-            entry = self.format.entry(before, after, name, rule.id if rule else None, outcome, cast)
-            done = Done()
-            if rule is not None and rule.acts:
-                from spellbook.actions import plan  # only rules that touch files need it
+        """Cast `spell`: under the workspace's lock, pick the rule and carry it out.
 
+        A rule whose guard asks for a command's outcome (the tests, say) is found in
+        rounds: the lock is let go while the command runs, then taken again; if the
+        state file changed meanwhile (another cast), this one stops with nothing
+        changed. The run is recorded in the state file (`runs.<key>`).
+        """
+        name = self.spell(spell)
+        runs: dict[tuple[str, str], Run] = {}
+        finished: list[str] = []
+        seen: bytes | None = None
+        for _ in range(MAX_COMMANDS + 1):
+            self.workspace.fresh()
+            self.workspace.ensure()
+            with Lock(self.workspace.path(LOCK_FILE)):
+                finished += self._recover()
+                record = self._load()
+                if runs and self._read != seen:
+                    ran = ", ".join(f"`{r.command}`" for r in runs.values())
+                    raise Changed(
+                        f"{name}: {self.workspace.shown(self.state_file)} changed while {ran} "
+                        f"ran (another cast); nothing was changed: cast {name} again"
+                    )
+                seen = self._read
+                before = record.state
+                model, machine = self.engine(before, record, runs)
                 try:
-                    planned = plan(rule, self.workspace, record, vocabulary=self.vocabulary)
-                except (ActionError, UnsafePath) as err:
-                    failed = self.format.entry(before, before, name, rule.id, "failed", cast)
-                    self._save(record, before, failed)
-                    raise type(err)(f"{name} in {before}: {err} (nothing was changed)") from None
-                done = planned.done
-                intent = {
-                    "cast": cast,
-                    "before": before,
-                    "after": after,
-                    "entry": entry,
-                    "extra": planned.extra,
-                    "operations": planned.operations,
-                }
-                done.notes += self._commit(record, intent)
-            else:
-                self._save(record, after, entry)
-            done.notes[:0] = finished
-            for run in runs:
-                done.notes.append(_run_note(run.key, run.command, run.status, run.output))
-            model, machine = self.engine(after, record, run=False)
+                    getattr(model, self.machine.TRIGGERS[name])()
+                except NeedsRun as need:
+                    machine.set_state(before, model=model)
+                    fact = need.fact
+                except Undefined as err:
+                    machine.set_state(before, model=model)
+                    raise Undefined(f"{name} in {before}: {err} (nothing was changed)") from None
+                else:
+                    return self._carry_out(name, record, model, runs, finished)
+            # The lock is free while the command runs: other casts and status go on.
+            _, file, key = fact
+            text = command(model.facts, file, key)
+            runs[(file, key)] = run(key, text, self.workspace.root, self.workspace.folder)
+        raise SpellbookError(f"{name}: its rules ask for more than {MAX_COMMANDS} commands")
+
+    def _carry_out(
+        self,
+        name: str,
+        record: Record,
+        model: Any,
+        runs: dict[tuple[str, str], Run],
+        finished: list[str],
+    ) -> CastResult:
+        """The rest of a cast whose rule is chosen (`model.fired`), under the lock."""
+        before = record.state
+        rule = self.rules.get((before, name, model.fired)) if model.fired else None
+        cast = os.urandom(6).hex()
+        after = rule.dest if rule is not None else before
+        outcome = outcome_of(rule) if rule is not None else "unhandled"
+        entry = self.format.entry(before, after, name, rule.id if rule else None, outcome, cast)
+        if runs:  # the outcome of each run, for a judge of a move made by hand later
+            kept = record.extra.get("runs")
+            record.extra["runs"] = {
+                **(kept if isinstance(kept, dict) else {}),
+                **{key: ran.recorded() for (_, key), ran in runs.items()},
+            }
+        done = Done()
+        if rule is not None and rule.acts:
+            from spellbook.actions import plan  # only rules that touch files need it
+
+            try:
+                planned = plan(rule, self.workspace, record, vocabulary=self.vocabulary)
+            except (ActionError, UnsafePath, BadFile) as err:
+                failed = self.format.entry(before, before, name, rule.id, "failed", cast)
+                self._save(record, before, failed)
+                raise type(err)(f"{name} in {before}: {err} (nothing was changed)") from None
+            done = planned.done
+            if runs:
+                planned.extra["runs"] = record.extra["runs"]
+            intent = {
+                "cast": cast,
+                "before": before,
+                "after": after,
+                "entry": entry,
+                "extra": planned.extra,
+                "operations": planned.operations,
+            }
+            done.notes += self._commit(record, intent)
+        else:
+            self._save(record, after, entry)
+        # The cast has happened. What follows only tells about it: a file it cannot
+        # read now is a note in the response, not an error.
+        done.notes[:0] = finished
+        for ran in runs.values():
+            done.notes.append(_run_note(ran))
+        try:
+            model, machine = self.engine(after, record)
             response = self._response(rule, name, before, after, done, model, machine)
+        except (SpellbookError, OSError) as err:
+            said = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            response = with_notes(
+                f"You cast **{name}**: {before} → {after}{f' (rule {rule.id})' if rule else ''}.\n",
+                [*done.notes, f"the rest of this response could not be made: {said}"],
+            )
         return CastResult(
             name,
             rule.id if rule else None,
@@ -313,12 +390,32 @@ class Workflow:
                 self.format.moved(record)
             record.history.append(entry)
             record.state = after
+            if len(record.history) > HISTORY_LIMIT:
+                self._rotate(record)
             data = self.format.write(record, self._encoded)
             self.workspace.replace(self.state_file, data)
         except BaseException:
             self._forget()
             raise
         self._known = (data, record)
+
+    def _rotate(self, record: Record) -> str:
+        """Move all but the newest HISTORY_KEEP history entries to a new file under
+        HISTORY_FOLDER (one JSON entry per line), which no cast reads; its name, shown.
+
+        Written before the state file: a crash in between leaves the entries in both
+        (the cast ids tell them apart), never in neither."""
+        older = record.history[:-HISTORY_KEEP]
+        last = older[-1] if isinstance(older[-1], dict) else {}
+        stamp = str(last.get("timestamp") or last.get("at") or now())
+        stamp = "".join(c for c in stamp if c.isalnum())[:16] or "history"
+        tag = "".join(c for c in str(last.get("cast") or "") if c.isalnum())[:12]
+        name = f"{HISTORY_FOLDER}/{self.state_file.replace('/', '-')}-{stamp}-{tag or 'x'}.jsonl"
+        lines = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in older)
+        self.workspace.create(name, lines)  # already there: the same entries, from before
+        record.history = record.history[-HISTORY_KEEP:]
+        self._encoded = {}
+        return self.workspace.shown(name)
 
     # -- one commit point for a cast that changes files --
 
@@ -382,7 +479,7 @@ class Workflow:
         shown = self.workspace.shown(INTENT_FILE)
         try:
             data = self.workspace.read_bytes(INTENT_FILE, STATE_LIMIT)
-        except TooLarge as err:
+        except BadFile as err:
             raise StateFileError(f"{err}; run `spell repair` to set it aside") from None
         if data is None:
             return None
@@ -438,9 +535,11 @@ class Workflow:
                     getattr(model, trigger)()
                     rule = self.rules.get((state, spell, model.fired))
             except NeedsRun as need:
-                rule = f"depends on whether {self._said(need.fact)}: cast it to find out"
-            except Undefined as err:
-                rule = CannotTell(f"cannot tell: {err}")
+                rule = Depends(f"depends on whether {self._said(need.fact)}: cast it to find out")
+                rule.fact = need.fact
+            except (SpellbookError, OSError) as err:  # undefined, or a file it cannot read
+                said = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+                rule = CannotTell(f"cannot tell: {said}")
             machine.set_state(state, model=model)
             found[spell] = rule
         return found
@@ -501,15 +600,17 @@ class Workflow:
         Refused when the spell that asks for `after` (its Target) is blocked in `before`
         now, with that rule's reason (so a move to START is refused even from START).
         Otherwise allowed when `before` is `after`, or when some spell's winning rule in
-        `before`, with the files as they are (commands run where a guard needs them),
-        leads to `after`.
+        `before`, with the files as they are, leads to `after`. No command is run: a
+        guard on a command's outcome is answered by the run the state file records, if
+        the command and the repository's files are what they were then; otherwise the
+        move is refused, and the spell that runs it named ("cast Advance instead").
         """
         for name in (before, after):
             if name not in self.states:
                 raise UnknownState(
                     f"unknown state {name!r}; the states are {', '.join(self.states)}"
                 )
-        model, machine = self.engine(before, self.read())
+        model, machine = self.engine(before, self.read(), recorded=True)
         found = self._dry_run(model, machine, before)
         for spell, target in self.machine.TARGETS.items():
             rule = found.get(spell)
@@ -524,6 +625,30 @@ class Workflow:
         for spell, rule in found.items():
             if isinstance(rule, Rule) and rule.changes_state and rule.dest == after:
                 return True, f"{before} → {after} by {spell} (rule {rule.id})"
+        could = [
+            spell
+            for spell, rule in found.items()
+            if isinstance(rule, str)
+            and any(
+                r.dest == after and r.changes_state
+                for r in self.machine.RULES
+                if (r.source, r.spell) == (before, spell)
+            )
+        ]
+        word = self.machine.SPELL_WORD
+        for spell in could:
+            rule = found[spell]
+            if isinstance(rule, Depends):
+                return False, (
+                    f"{before} → {after} refused: it depends on whether "
+                    f"{self._said(rule.fact)}, and no run since the files last changed says "
+                    f"so; cast {spell} instead (it runs it)"
+                )
+        if could:
+            return False, (
+                f"{before} → {after} refused: {word} {could[0]} might lead there, but "
+                f"{str(found[could[0]]).removeprefix('cannot tell: ')}"
+            )
         return False, f"{before} → {after} refused: no rule of the spec leads there now"
 
     def judge_file(self, data: bytes) -> tuple[bool, str]:
@@ -535,12 +660,24 @@ class Workflow:
             return False, str(err).split("; run")[0]
         return self.judge(self.read().state, proposed)
 
+    def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:
+        """Whether a write made by hand of the workspace file `rel` (not the state file)
+        may happen: the vocabulary's `judge_write` says, where it has one."""
+        judge = getattr(self.vocabulary, "judge_write", None)
+        if judge is None:
+            return True, f"{self.workspace.shown(rel)} is not guarded"
+        current = self.workspace.read_text(rel, STATE_LIMIT)
+        why = judge(rel, current, proposed)
+        if why:
+            return False, f"{self.workspace.shown(rel)}: refused: {why}"
+        return True, f"{self.workspace.shown(rel)}: allowed"
+
     # -- status, repair, diagram --
 
     def status(self) -> dict[str, Any]:
         """The current state, what each spell would do now, and the latest history."""
         record = self.read()
-        model, machine = self.engine(record.state, record, run=False)
+        model, machine = self.engine(record.state, record)
         previews = self.preview(model, machine, record.state)
         return {
             "state": record.state,
@@ -575,6 +712,9 @@ class Workflow:
             else:
                 fine = f"{shown} is fine: the workflow is in {record.state}"
                 return "\n".join([*said, fine + ("." if said else "; nothing to repair")])
+            trimmed = self._trim()
+            if trimmed:
+                return "\n".join([*said, *trimmed])
             state, why, history = self._salvage()
             backup = self._backup(self.state_file)
             record = Record(state, {}, history)
@@ -607,24 +747,55 @@ class Workflow:
             return []
         try:
             notes = self._recover()
-        except StateFileError as err:
+        except (BadFile, UnsafePath, Interrupted) as err:
             backup = self._backup(INTENT_FILE)
+            why = str(err).split("; run")[0].split("; the next cast")[0]
             return [
-                f"An interrupted cast could not be finished: {str(err).split('; run')[0]}.",
+                f"An interrupted cast could not be finished: {why}.",
                 f"Set its record aside as {backup}; files it had moved stay where they are.",
             ]
         return [note[:1].upper() + note[1:] + "." for note in notes]
 
+    def _trim(self) -> list[str]:
+        """A state file that is usable but for its size, kept: its older history moved
+        to a file of its own. What was done, in sentences (none if it cannot be)."""
+        shown = self.workspace.shown(self.state_file)
+        try:
+            data = self.workspace.read_bytes(self.state_file, REPAIR_LIMIT)
+            if data is None or len(data) <= STATE_LIMIT:
+                return []
+            record = self.format.read(data, shown, self.states, REPAIR_LIMIT)
+        except (SpellbookError, OSError):
+            return []
+        if len(record.history) > HISTORY_KEEP:
+            moved = len(record.history) - HISTORY_KEEP
+            where = self._rotate(record)
+        else:
+            moved, where = 0, ""
+        out = self.format.write(record)
+        if len(out) > STATE_LIMIT:
+            return []  # not the history: its context or fields are too large
+        self._forget()
+        self.workspace.replace(self.state_file, out)
+        return [
+            f"{shown} was {len(data) / 1e6:.1f} MB, more than a cast reads; "
+            f"kept it, with its {moved:,} older history entries moved to {where}.",
+            f"The workflow is in {record.state}.",
+        ]
+
     def _salvage(self) -> tuple[str, str, list[Any]]:
         """The state to start again from, why, and any history worth keeping."""
         value: dict[str, Any] = {}
+        head = b""
         try:
-            data = self.workspace.read_bytes(self.state_file, 10**7)
-            value = decode(data or b"", "")
-        except (StateFileError, UnsafePath, OSError):
+            data = self.workspace.read_bytes(self.state_file, REPAIR_LIMIT) or b""
+            head = data[:65_536]
+            value = decode(data, "", REPAIR_LIMIT)
+        except (SpellbookError, OSError):
             pass  # whatever is wrong with the file, the workspace's files still tell
-        history = value.get("history") if isinstance(value.get("history"), list) else []
-        named = self.format.last_state(value, self.states)
+        found = value.get("history")
+        history: list[Any] = found[-HISTORY_KEEP:] if isinstance(found, list) else []
+        named = self.format.last_state(value, self.states, head)
         if named is not None:
             return named, "the damaged file still names it", list(history or [])
         facts = self.facts()
@@ -676,12 +847,20 @@ def _guard(model: Any, guard: str) -> bool | None:
     """A guard's value now, or None where it would have to run a command."""
     try:
         return bool(getattr(model, guard)())
-    except (NeedsRun, Undefined):
+    except (NeedsRun, SpellbookError, OSError):
         return None
 
 
-def _run_note(key: str, command: str, status: int, output: str) -> str:
-    tail = "\n".join(output.rstrip().splitlines()[-20:])
-    verdict = "passed" if status == 0 else f"failed (exit status {status})"
-    said = f"ran {key.replace('_', ' ')} `{command}`: {verdict}"
-    return said + (f"\n\n```text\n{tail}\n```" if tail else "")
+def _run_note(ran: Run) -> str:
+    verdict = "passed" if ran.status == 0 else f"failed (exit status {ran.status})"
+    said = f"ran {ran.key.replace('_', ' ')} `{ran.command}` ({ran.seconds:.1f} s): {verdict}"
+    if not ran.output.strip():
+        return said
+    fence = "`" * max(3, 1 + max((len(t) for t in re.findall("`+", ran.output)), default=0))
+    return f"{said}\n\n{fence}text\n{ran.output.rstrip()}\n{fence}"
+
+
+class Depends(str):
+    """What a spell would do, where that depends on a command's outcome (`fact`)."""
+
+    fact: tuple[str, str, str] = ("", "", "")

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import json
 
-from spellbook.errors import ActionError
+from spellbook.errors import ActionError, BadFile
+from spellbook.formats import parse_json
 from spellbook.vocabulary import FILE, Noun, Verb
 
 TYPE_CHECKING = False
@@ -70,9 +71,9 @@ def feature_list(step: Step, name: str) -> dict[str, object]:
     if text is None:
         raise ActionError(f"{shown} is missing")
     try:
-        value = json.loads(text)
-    except ValueError as err:
-        raise ActionError(f"{shown} is not valid JSON ({err})") from None
+        value = parse_json(text, shown)
+    except BadFile as err:
+        raise ActionError(str(err)) from None
     entries = value.get("features") if isinstance(value, dict) else None
     if not isinstance(entries, list):
         raise ActionError(f'{shown} must be an object with a "features" list')
@@ -105,3 +106,40 @@ def plan_select(step: Step, action: Action) -> None:
     step.fields["feature_id"] = pending[0] if pending else None
     step.fields["attempts"] = 1
     step.note(f"current feature: {pending[0]}" if pending else "no pending feature is left")
+
+
+MARKED = ("tested", "blocked")  # statuses only the session's own casts give a feature
+
+
+def judge_write(name: str, before: str | None, after: str) -> str | None:
+    """Why a hand-made write of `name` (text `before` -> `after`) must be refused, or
+    None: only the session's casts mark a feature tested or blocked (Advance runs the
+    tests first), so a write that gives a feature one of those statuses is refused."""
+    if name != "feature-list.json":
+        return None
+    try:
+        proposed = parse_json(after, name)
+    except BadFile as err:
+        return f"the new {err}"
+    try:
+        current = parse_json(before, name) if before and before.strip() else {}
+    except BadFile:
+        current = {}  # the file on disk is broken: any feature marked now is new
+    was = {
+        f.get("id"): f.get("status")
+        for f in _features(current)
+        if isinstance(f.get("id"), (str, int))
+    }
+    for feature in _features(proposed):
+        status = feature.get("status")
+        if status in MARKED and was.get(feature.get("id")) != status:
+            return (
+                f"feature {str(feature.get('id'))[:80]} would be marked {status} by hand; only "
+                "the session marks features, after running the tests: cast Advance instead"
+            )
+    return None
+
+
+def _features(value: object) -> list[dict[str, object]]:
+    found = value.get("features") if isinstance(value, dict) else None
+    return [f for f in found if isinstance(f, dict)] if isinstance(found, list) else []
