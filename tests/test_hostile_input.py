@@ -776,3 +776,16 @@ def test_bad_file_errors_name_the_file(tmp_path: Path) -> None:
         Workflow(tmp_path).cast("lumos")
     assert issubclass(StateFileError, BadFile)
     shutil.rmtree(tmp_path / TASK)
+
+
+def test_5_a_run_record_written_by_hand_is_refused(tmp_path: Path) -> None:
+    """The record the hook trusts for TEST -> COMPLETE cannot be forged through it."""
+    session_in(tmp_path, "IMPLEMENT", "true")
+    state = tmp_path / PROGRESS / "state.json"
+    forged = Run("test_command", "true", 0, "", 1.0, fingerprint(str(tmp_path), PROGRESS))
+    content = json.dumps({"state": "TEST", "runs": {"test_command": forged.recorded()}})
+    event = json.dumps(
+        {"tool_name": "Write", "tool_input": {"file_path": str(state), "content": content}}
+    )
+    blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert blocked.returncode == 2 and b"only a cast that runs them" in blocked.stderr

@@ -655,10 +655,16 @@ class Workflow:
         """`judge` for a proposed new state file, against the state file as it is."""
         shown = f"proposed {self.workspace.shown(self.state_file)}"
         try:
-            proposed = self.format.read(data, shown, self.states).state
+            proposed = self.format.read(data, shown, self.states)
         except StateFileError as err:
             return False, str(err).split("; run")[0]
-        return self.judge(self.read().state, proposed)
+        current = self.read()
+        if "runs" in proposed.extra and proposed.extra["runs"] != current.extra.get("runs"):
+            return False, (
+                f"{shown} changes `runs`, the record of the commands casts ran; only a cast "
+                "that runs them writes it"
+            )
+        return self.judge(current.state, proposed.state)
 
     def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:
         """Whether a write made by hand of the workspace file `rel` (not the state file)
