@@ -92,8 +92,8 @@ def _integer(digits: str) -> int:
         raise _Digits(digits) from None
 
 
-_SURROGATE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-_LONE = re.compile(
+# A lone surrogate, written as a JSON escape (compiled only when one may be there).
+_LONE = (
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
@@ -144,8 +144,8 @@ def parse_json(data: bytes | str, shown: str) -> Any:
         raise BadFile(f"{shown} is nested too deeply") from None
     except ValueError as err:  # anything else json or int() refuses
         raise BadFile(f"{shown}: not valid JSON ({err})") from None
-    if _SURROGATE.search(text) and not _encodable(value):
-        lone = _LONE.search(text)
+    if ("\\ud" in text or "\\uD" in text) and not _encodable(value):
+        lone = re.search(_LONE, text)
         where = f":{_line(text, lone.start())}" if lone is not None else ""
         raise BadFile(
             f"{shown}{where}: holds half of a character (a lone surrogate, "
