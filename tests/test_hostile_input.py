@@ -239,7 +239,7 @@ def test_3_probes_finish_on_adversarial_files_at_the_read_limit(tmp_path: Path, 
 def test_4_a_command_that_leaves_a_child_holding_its_output_does_not_keep_the_cast(
     tmp_path: Path,
 ) -> None:
-    session_in(tmp_path, "TEST", "echo ok; (sleep 25 & echo $! > child.pid); exit 0")
+    session_in(tmp_path, "TEST", "echo ok; (sleep 600 & echo $! > child.pid); exit 0")
     result = session(tmp_path).cast("advance")
     assert result.rule == "T2"
     child = int((tmp_path / "child.pid").read_text())
