@@ -420,7 +420,7 @@ def test_6_the_hook_refuses_a_feature_marked_tested_by_hand(tmp_path: Path) -> N
         }
     )
     blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
-    assert blocked.returncode == 2 and b"only the session marks features" in blocked.stderr
+    assert blocked.returncode == 2 and b"only the session marks it" in blocked.stderr
     edit = json.dumps(
         {
             "tool_name": "Edit",
@@ -789,3 +789,75 @@ def test_5_a_run_record_written_by_hand_is_refused(tmp_path: Path) -> None:
     )
     blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
     assert blocked.returncode == 2 and b"only a cast that runs them" in blocked.stderr
+
+
+def test_6_the_hook_refuses_what_would_let_a_step_be_skipped_another_way(tmp_path: Path) -> None:
+    """The runtime's own files, hard links, a changed test command or counter, and edits
+    that match nowhere are refused; a command that closes its output is not killed."""
+    session_in(tmp_path, "IMPLEMENT", "exit 1")
+    root = str(tmp_path)
+    folder = tmp_path / PROGRESS
+
+    def hook(tool: dict[str, object], name: str = "Write") -> bytes:
+        event = json.dumps({"tool_name": name, "tool_input": tool})
+        result = session_cli("check-transition", "--claude-hook", "--root", root, stdin=event)
+        assert result.returncode == 2, result.stderr
+        return result.stderr
+
+    intent = {
+        "cast": "abc",
+        "before": "IMPLEMENT",
+        "after": "COMPLETE",
+        "extra": {},
+        "entry": {"cast": "abc", "trigger": "Finish"},
+        "operations": [],
+    }
+    said = hook({"file_path": str(folder / ".intent.json"), "content": json.dumps(intent)})
+    assert b"only casts write it" in said
+    os.link(folder / "state.json", tmp_path / "notes.json")
+    assert b"Skips testing" in hook(
+        {"file_path": str(tmp_path / "notes.json"), "content": '{"state": "COMPLETE"}'}
+    )
+    features = json.loads((folder / "feature-list.json").read_text())
+    features["test_command"] = "true"
+    assert b"test command would change" in hook(
+        {"file_path": str(folder / "feature-list.json"), "content": json.dumps(features)}
+    )
+    assert b"changes `attempts`" in hook(
+        {
+            "file_path": str(folder / "state.json"),
+            "content": '{"state": "IMPLEMENT", "attempts": 3}',
+        }
+    )
+    assert b"found 0 times" in hook(
+        {
+            "file_path": str(folder / "state.json"),
+            "old_string": "\u201cstate\u201d",
+            "new_string": "x",
+        },
+        "Edit",
+    )
+
+
+@pytest.mark.timeout(60)
+def test_4_a_command_that_closes_its_output_early_runs_to_its_end(tmp_path: Path) -> None:
+    session_in(tmp_path, "TEST", "exec >/dev/null 2>&1; sleep 2; exit 0")
+    assert session(tmp_path).cast("advance").rule == "T2"
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_12_check_transition_never_opens_a_fifo_given_as_the_state_file(tmp_path: Path) -> None:
+    session_in(tmp_path, "IMPLEMENT", "true")
+    os.mkfifo(tmp_path / "proposed.json")
+    result = session_cli(
+        "check-transition", "--root", str(tmp_path), "--state-file", str(tmp_path / "proposed.json")
+    )
+    assert result.returncode == 2 and b"is a FIFO" in result.stderr
+
+
+def test_4_a_test_command_holding_a_nul_is_bad_input(tmp_path: Path) -> None:
+    session_in(tmp_path, "TEST", "true\u0000")
+    result = session_cli("--root", str(tmp_path), "advance")
+    assert result.returncode == 2 and b"NUL" in result.stderr
+    clean(result)

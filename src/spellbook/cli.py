@@ -241,6 +241,7 @@ def _status_text(data: dict[str, object]) -> str:
 
 
 HOOK_LIMIT = 10_000_000  # bytes of a hook event read from stdin
+MAX_EDITS = 100  # edits of one MultiEdit the hook judges
 
 
 def _check_transition(argv: Sequence[str], machine: str) -> int:
@@ -278,8 +279,14 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
     try:
         workflow = _workflow(args.root or ".", machine)
         if args.state_file:
-            with open(args.state_file, "rb") as f:
-                ok, reason = workflow.judge_file(f.read(STATE_LIMIT + 1))
+            from spellbook.store import Workspace
+
+            path = os.path.abspath(args.state_file)
+            place = Workspace(os.path.dirname(path), "")
+            data = place.read_bytes(os.path.basename(path), STATE_LIMIT)  # no FIFO, no link
+            if data is None:
+                raise BadFile(f"{args.state_file} does not exist")
+            ok, reason = workflow.judge_file(data)
         elif len(args.states) == 2:
             ok, reason = workflow.judge(*args.states)
         else:
@@ -339,14 +346,40 @@ def _judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str
     base = cwd or os.environ.get("CLAUDE_PROJECT_DIR") or workflow.workspace.root
     target = os.path.realpath(os.path.join(base, file_path))
     folder = os.path.realpath(workflow.workspace.base)
-    if os.path.commonpath([target, folder]) != folder:
+    rel: str | None = None
+    if os.path.commonpath([target, folder]) == folder:
+        rel = os.path.relpath(target, folder).replace(os.sep, "/")
+    else:
+        rel = _same_file(target, folder)  # a hard link to a workspace file, say
+    if rel is None:
         return True, "not a file of the workspace"
-    rel = os.path.relpath(target, folder).replace(os.sep, "/")
-    state = os.path.realpath(workflow.workspace.path(workflow.state_file))
+    if rel.startswith("."):
+        return False, (
+            f"{workflow.workspace.shown(rel)} is the runtime's own (an interrupted cast's "
+            "record, history, trash, lock): only casts write it"
+        )
     proposed = _proposed(workflow, rel, tool)
-    if target == state:
+    if rel == workflow.state_file:
         return workflow.judge_file(proposed.encode("utf-8", "surrogatepass"))
     return workflow.judge_write(rel, proposed)
+
+
+def _same_file(target: str, folder: str) -> str | None:
+    """The workspace file (relative to `folder`) that `target` is the same file as (a
+    hard link, or a name that differs only in case on a filesystem that ignores it)."""
+    try:
+        info = os.stat(target)
+        entries = os.listdir(folder)
+    except (OSError, ValueError):
+        return None
+    for name in entries:
+        try:
+            other = os.stat(os.path.join(folder, name))
+        except OSError:
+            continue
+        if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
+            return name
+    return None
 
 
 def _hook_root(given: str | None, cwd: str | None, machine: str) -> str:
@@ -362,16 +395,14 @@ def _hook_root(given: str | None, cwd: str | None, machine: str) -> str:
 
     workspace = import_module(MACHINES[machine]).WORKSPACE
     start = os.path.abspath(cwd or os.getcwd())
-    current = start
-    while True:
-        if os.path.isdir(os.path.join(current, workspace)) or os.path.exists(
-            os.path.join(current, ".git")
-        ):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return start
-        current = parent
+    chain = [start]
+    while os.path.dirname(chain[-1]) != chain[-1]:
+        chain.append(os.path.dirname(chain[-1]))
+    for marker in (workspace, ".git"):  # a submodule's .git does not hide the workspace
+        for folder in chain:
+            if os.path.exists(os.path.join(folder, marker)):
+                return folder
+    return start
 
 
 def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:
@@ -384,15 +415,25 @@ def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:
             raise BadFile("the hook event's content is not text")
         return tool["content"]
     proposed = workflow.workspace.read_text(rel, STATE_LIMIT) or ""
-    edits = tool.get("edits", [tool])
-    if not isinstance(edits, list):
-        raise BadFile("the hook event's edits are not a list")
+    edits = tool.get("edits") if "edits" in tool else [tool]
+    if not isinstance(edits, list) or not edits or len(edits) > MAX_EDITS:
+        raise BadFile(f"the hook event's edits are not a list of 1 to {MAX_EDITS} edits")
     for edit in edits:
         if not isinstance(edit, dict):
             raise BadFile("the hook event's edit is not an object")
-        old, new = edit.get("old_string", ""), edit.get("new_string", "")
-        if not isinstance(old, str) or not isinstance(new, str):
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str) or not old:
             raise BadFile("the hook event's old_string or new_string is not text")
-        count = -1 if edit.get("replace_all") else 1
-        proposed = proposed.replace(old, new, count) if old else proposed
+        found = proposed.count(old)
+        every = edit.get("replace_all") is True
+        if found == 0 or (found > 1 and not every):
+            # Judged only as the edit the tool makes: one that matches nowhere, or in
+            # several places without replace_all, is one it refuses too.
+            raise BadFile(
+                f"the edit's old_string is found {found} times in "
+                f"{workflow.workspace.shown(rel)}; the hook judges only an exact, unique match"
+            )
+        proposed = proposed.replace(old, new, -1 if every else 1)
+        if len(proposed) > STATE_LIMIT:
+            raise BadFile(f"the edits make {workflow.workspace.shown(rel)} larger than 10 MB")
     return proposed

@@ -487,6 +487,8 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
     timeout = COMMAND_TIMEOUT if timeout is None else timeout
     started = time.monotonic()
     deadline = started + timeout
+    if "\0" in text:
+        raise ActionError(f"the {key.replace('_', ' ')} holds a NUL character; it cannot run")
     proc = subprocess.Popen(
         text,
         shell=True,
@@ -500,22 +502,27 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
     fd = proc.stdout.fileno()
     tail = bytearray()
     ended: float | None = None
-    timed_out = False
+    timed_out = closed = False
     try:
         while True:
             now = time.monotonic()
             if ended is None and proc.poll() is not None:
                 ended = now
-            if ended is not None and now - ended > GRACE:
-                break  # the shell is done; what it left running holds the output
+            if ended is not None and (closed or now - ended > GRACE):
+                break  # the shell is done; what it left running may hold the output
             if now > deadline:
                 timed_out = True
                 break
+            if closed:  # nothing holds the output: wait for the shell alone
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=max(0.0, min(1.0, deadline - now)))
+                continue
             ready, _, _ = select.select([fd], [], [], 0.1)
             if ready:
                 chunk = os.read(fd, 65_536)
                 if not chunk:
-                    break  # everything that held the output has closed it
+                    closed = True  # everything that held the output has closed it
+                    continue
                 tail += chunk
                 if len(tail) > 2 * OUTPUT_BYTES:
                     del tail[:-OUTPUT_BYTES]
@@ -524,7 +531,10 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
             os.killpg(proc.pid, signal.SIGKILL)  # the shell's group: whatever is left
         proc.wait()
         proc.stdout.close()
-    lines = bytes(tail[-OUTPUT_BYTES:]).decode("utf-8", "replace").splitlines()[-OUTPUT_LINES:]
+    said = bytes(tail[-OUTPUT_BYTES:]).decode("utf-8", "replace")
+    # No terminal control (escape sequences) reaches the developer's terminal.
+    said = "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in said)
+    lines = said.splitlines()[-OUTPUT_LINES:]
     output = "\n".join(lines)
     status = proc.returncode
     if timed_out:

@@ -664,6 +664,9 @@ class Workflow:
                 f"{shown} changes `runs`, the record of the commands casts ran; only a cast "
                 "that runs them writes it"
             )
+        for name in self.format.fields:  # counters and the like: the casts' to keep
+            if name in proposed.extra and proposed.extra[name] != current.extra.get(name):
+                return False, f"{shown} changes `{name}`, which only casts change"
         return self.judge(current.state, proposed.state)
 
     def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:

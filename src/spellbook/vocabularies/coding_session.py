@@ -113,8 +113,9 @@ MARKED = ("tested", "blocked")  # statuses only the session's own casts give a f
 
 def judge_write(name: str, before: str | None, after: str) -> str | None:
     """Why a hand-made write of `name` (text `before` -> `after`) must be refused, or
-    None: only the session's casts mark a feature tested or blocked (Advance runs the
-    tests first), so a write that gives a feature one of those statuses is refused."""
+    None: a feature is written `pending` (only the session's casts mark it tested or
+    blocked, after running the tests), and the test command, once written, is left
+    as it is."""
     if name != "feature-list.json":
         return None
     try:
@@ -132,11 +133,19 @@ def judge_write(name: str, before: str | None, after: str) -> str | None:
     }
     for feature in _features(proposed):
         status = feature.get("status")
-        if status in MARKED and was.get(feature.get("id")) != status:
+        if status != "pending" and was.get(feature.get("id")) != status:
             return (
-                f"feature {str(feature.get('id'))[:80]} would be marked {status} by hand; only "
-                "the session marks features, after running the tests: cast Advance instead"
+                f"feature {str(feature.get('id'))[:80]} would be marked {str(status)[:40]} by "
+                "hand; a feature is written pending, and only the session marks it, after "
+                "running the tests: cast Advance instead"
             )
+    before_command = current.get("test_command") if isinstance(current, dict) else None
+    after_command = proposed.get("test_command") if isinstance(proposed, dict) else None
+    if before_command and after_command != before_command:
+        return (
+            "the test command would change; what counts as the tests passing is the "
+            "developer's to change, not the session's"
+        )
     return None
 
 
