@@ -861,3 +861,27 @@ def test_4_a_test_command_holding_a_nul_is_bad_input(tmp_path: Path) -> None:
     result = session_cli("--root", str(tmp_path), "advance")
     assert result.returncode == 2 and b"NUL" in result.stderr
     clean(result)
+
+
+def test_6_the_hook_lets_files_it_does_not_guard_alone(tmp_path: Path) -> None:
+    """An Edit of a workspace file no rule guards passes, even one the hook could not
+    apply (it judges only the files it guards)."""
+    session_in(tmp_path, "IMPLEMENT", "true")
+    notes = tmp_path / PROGRESS / "notes.md"
+    notes.write_text("“curly” notes\n")
+    edit = {"file_path": str(notes), "old_string": '"curly"', "new_string": "plain"}
+    event = json.dumps({"tool_name": "Edit", "tool_input": edit})
+    result = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert result.returncode == 0, result.stderr
+
+
+def test_9_repair_keeps_the_fields_a_damaged_state_file_still_holds(tmp_path: Path) -> None:
+    session_in(tmp_path, "TEST", "true")
+    state = tmp_path / PROGRESS / "state.json"
+    state.write_text(
+        '{"state": "TEST", "feature_id": "F1", "attempts": 2, "context": {"x": "\\ud83d"}}'
+    )
+    repaired = session_cli("--root", str(tmp_path), "repair")
+    assert repaired.returncode == 0, repaired.stderr
+    kept = json.loads(state.read_text())
+    assert (kept["state"], kept["feature_id"], kept["attempts"]) == ("TEST", "F1", 2)

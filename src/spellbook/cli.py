@@ -21,6 +21,7 @@ from spellbook.errors import (
     UnknownSpell,
     UnknownState,
     UnsafePath,
+    said,
 )
 
 TYPE_CHECKING = False
@@ -154,13 +155,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILED
 
 
-def _said(err: BaseException) -> str:
-    """An error in a sentence: an OSError by its own words and the file it names."""
-    if isinstance(err, OSError) and err.strerror:
-        return f"{err.strerror}: {err.filename}" if err.filename else err.strerror
-    return str(err)
-
-
 def _emit(text: str) -> None:
     """Write to stdout; a reader that has gone (`spell status | head -1`) is no error."""
     try:
@@ -197,10 +191,10 @@ def _main(argv: Sequence[str], machine: str) -> int:
             return serve(workflow)
         result = workflow.cast(command)
     except BAD_INPUT as err:
-        print(f"error: {_said(err)}", file=sys.stderr)
+        print(f"error: {said(err)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (SpellbookError, OSError) as err:
-        print(f"error: {_said(err)}", file=sys.stderr)
+        print(f"error: {said(err)}", file=sys.stderr)
         return EXIT_FAILED
     if args.json:
         _emit(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
@@ -292,7 +286,7 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
         else:
             parser.error("give FROM TO, --state-file PATH or --claude-hook")
     except (*BAD_INPUT, SpellbookError, OSError) as err:
-        print(f"error: {_said(err)}", file=sys.stderr)
+        print(f"error: {said(err)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps({"allowed": ok, "reason": reason}))
@@ -308,12 +302,12 @@ def _claude_hook(root: str | None, machine: str, stdin: Any) -> int:
     try:
         ok, reason = _judge_event(root, machine, stdin.read(HOOK_LIMIT + 1))
     except Exception as err:  # fail closed, whatever went wrong
-        said = (
-            _said(err)
+        why = (
+            said(err)
             if isinstance(err, (SpellbookError, OSError))
-            else (f"internal error ({type(err).__name__}: {err})")
+            else f"internal error ({type(err).__name__}: {err})"
         )
-        ok, reason = False, f"the spellbook hook could not judge this tool call: {said}"
+        ok, reason = False, f"the spellbook hook could not judge this tool call: {why}"
     if ok:
         return EXIT_OK
     print(reason, file=sys.stderr)
@@ -358,6 +352,8 @@ def _judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str
             f"{workflow.workspace.shown(rel)} is the runtime's own (an interrupted cast's "
             "record, history, trash, lock): only casts write it"
         )
+    if not workflow.guards(rel):
+        return True, f"{workflow.workspace.shown(rel)} is not guarded"
     proposed = _proposed(workflow, rel, tool)
     if rel == workflow.state_file:
         return workflow.judge_file(proposed.encode("utf-8", "surrogatepass"))

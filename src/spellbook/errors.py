@@ -7,6 +7,13 @@ class SpellbookError(Exception):
     """Base of the runtime's errors; the message says what to do."""
 
 
+def said(err: BaseException) -> str:
+    """An error in a sentence: an OSError by its own words and the file it names."""
+    if isinstance(err, OSError) and err.strerror:
+        return f"{err.strerror}: {err.filename}" if err.filename else err.strerror
+    return str(err)
+
+
 class UnknownSpell(SpellbookError):
     """A spell the machine does not have."""
 

@@ -99,7 +99,7 @@ _LONE = (
 )
 
 
-def _encodable(value: object) -> bool:
+def encodable(value: object) -> bool:
     """Whether the value can be written as UTF-8 (no lone surrogate in it)."""
     try:
         _ENCODE(value).encode("utf-8")
@@ -126,7 +126,7 @@ def parse_json(data: bytes | str, shown: str) -> Any:
             raise BadFile(f"{shown}:{line}: not UTF-8 text (byte {err.start})") from None
     else:
         text = data
-        if not _encodable(text):
+        if not encodable(text):
             raise BadFile(f"{shown}: holds text that is not Unicode (a lone surrogate)")
     text = text.removeprefix("\ufeff")
     if not text.strip():
@@ -144,7 +144,7 @@ def parse_json(data: bytes | str, shown: str) -> Any:
         raise BadFile(f"{shown} is nested too deeply") from None
     except ValueError as err:  # anything else json or int() refuses
         raise BadFile(f"{shown}: not valid JSON ({err})") from None
-    if ("\\ud" in text or "\\uD" in text) and not _encodable(value):
+    if ("\\ud" in text or "\\uD" in text) and not encodable(value):
         lone = re.search(_LONE, text)
         where = f":{_line(text, lone.start())}" if lone is not None else ""
         raise BadFile(
@@ -212,15 +212,20 @@ class StateFormat:
                 f"{shown}: context must be an object and history a list; run `spell repair`"
             )
         for name in self.fields:
-            item = value.get(name)
-            expected = int if name in COUNTER_FIELDS else str
-            if item is not None and (not isinstance(item, expected) or isinstance(item, bool)):
+            if not self.field_fits(name, value.get(name)):
                 raise StateFileError(
-                    f"{shown}: {name} must be {'a whole number' if expected is int else 'text'}"
-                    "; run `spell repair`"
+                    f"{shown}: {name} must be "
+                    f"{'a whole number' if name in COUNTER_FIELDS else 'text'}; run `spell repair`"
                 )
         extra = {k: v for k, v in value.items() if k not in (self.state_key, "context", "history")}
         return Record(state, context, history, extra)
+
+    @staticmethod
+    def field_fits(name: str, item: object) -> bool:
+        """Whether a field's value is what the runtime keeps there (or absent): a whole
+        number for a counter, text for the others."""
+        expected = int if name in COUNTER_FIELDS else str
+        return item is None or (isinstance(item, expected) and not isinstance(item, bool))
 
     def write(self, record: Record, known: dict[int, tuple[int, bytes]] | None = None) -> bytes:
         """The file's bytes; `known` caches the encoded history (see `dump`)."""

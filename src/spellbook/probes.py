@@ -264,6 +264,7 @@ class Facts:
         self._json: dict[str, object] = {}
         self._items: dict[tuple[str, str], list[bool]] = {}
         self._commands: dict[tuple[str, str], Run] = dict(runs or {})
+        self._trusted: dict[tuple[str, str], int | None] = {}  # recorded runs, judged
 
     def exists(self, name: str) -> bool:
         found = self._exists.get(name)
@@ -442,17 +443,28 @@ def _passes(facts: Facts, file: str, key: str) -> bool:
     if done is not None:
         return done.status == 0
     if facts.recorded:
-        last = facts.record.extra.get("runs", {})
-        last = last.get(key) if isinstance(last, dict) else None
-        if (
-            isinstance(last, dict)
-            and isinstance(last.get("status"), int)
-            and last.get("command") == _command_or_none(facts, file, key)
-            and last.get("fingerprint")
-            and last.get("fingerprint") == fingerprint(facts.workspace)
-        ):
-            return bool(last["status"] == 0)
+        if (file, key) not in facts._trusted:  # the fingerprint is taken once per cast
+            facts._trusted[(file, key)] = _recorded_status(facts, file, key)
+        status = facts._trusted[(file, key)]
+        if status is not None:
+            return status == 0
     raise NeedsRun(("passes", file, key))
+
+
+def _recorded_status(facts: Facts, file: str, key: str) -> int | None:
+    """The exit status of the last run the state file records for `key`, if the command
+    and the repository's files are what they were then; else None."""
+    last = facts.record.extra.get("runs", {})
+    last = last.get(key) if isinstance(last, dict) else None
+    if (
+        isinstance(last, dict)
+        and isinstance(last.get("status"), int)
+        and last.get("command") == _command_or_none(facts, file, key)
+        and last.get("fingerprint")
+        and last.get("fingerprint") == fingerprint(facts.workspace)
+    ):
+        return int(last["status"])
+    return None
 
 
 def _command_or_none(facts: Facts, file: str, key: str) -> str | None:

@@ -18,6 +18,10 @@ module may define:
   groups `file` and `target`) and a `plan_<name>(step, action)` function of the
   module that plans it at run time (see `spellbook.actions.Step`).
 - `TEMPLATES`: the folder of templates that `create` actions write new files from.
+- `JUDGED` and `judge_write(name, before, after)`: workspace files that only the
+  workflow's casts may change in some way, and why a hand-made write of one (its
+  text before and after) is refused, or None; the hook
+  (`check-transition --claude-hook`) asks it.
 
 A vocabulary module imports nothing of the compiler, so the runtime can load it.
 """

@@ -35,8 +35,17 @@ from spellbook.errors import (
     UnknownSpell,
     UnknownState,
     UnsafePath,
+    said,
 )
-from spellbook.formats import REPAIR_LIMIT, STATE_LIMIT, Record, StateFormat, decode, now
+from spellbook.formats import (
+    REPAIR_LIMIT,
+    STATE_LIMIT,
+    Record,
+    StateFormat,
+    decode,
+    encodable,
+    now,
+)
 from spellbook.lock import Lock
 from spellbook.probes import Facts, NeedsRun, Run, command, run
 from spellbook.responses import (
@@ -257,7 +266,6 @@ class Workflow:
         if data is None:
             self._forget()
             return Record(self.machine.INITIAL)
-        self._read = data
         if self._known is not None and data == self._known[0]:
             return self._known[1]
         self._forget()
@@ -366,10 +374,9 @@ class Workflow:
             model, machine = self.engine(after, record)
             response = self._response(rule, name, before, after, done, model, machine)
         except (SpellbookError, OSError) as err:
-            said = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
             response = with_notes(
                 f"You cast **{name}**: {before} → {after}{f' (rule {rule.id})' if rule else ''}.\n",
-                [*done.notes, f"the rest of this response could not be made: {said}"],
+                [*done.notes, f"the rest of this response could not be made: {said(err)}"],
             )
         return CastResult(
             name,
@@ -538,8 +545,7 @@ class Workflow:
                 rule = Depends(f"depends on whether {self._said(need.fact)}: cast it to find out")
                 rule.fact = need.fact
             except (SpellbookError, OSError) as err:  # undefined, or a file it cannot read
-                said = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-                rule = CannotTell(f"cannot tell: {said}")
+                rule = CannotTell(f"cannot tell: {said(err)}")
             machine.set_state(state, model=model)
             found[spell] = rule
         return found
@@ -669,11 +675,16 @@ class Workflow:
                 return False, f"{shown} changes `{name}`, which only casts change"
         return self.judge(current.state, proposed.state)
 
+    def guards(self, rel: str) -> bool:
+        """Whether a write made by hand of the workspace file `rel` is judged: the state
+        file, and the files the vocabulary names in `JUDGED` (its `judge_write` says)."""
+        return rel == self.state_file or rel in getattr(self.vocabulary, "JUDGED", ())
+
     def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:
         """Whether a write made by hand of the workspace file `rel` (not the state file)
         may happen: the vocabulary's `judge_write` says, where it has one."""
         judge = getattr(self.vocabulary, "judge_write", None)
-        if judge is None:
+        if judge is None or not self.guards(rel):
             return True, f"{self.workspace.shown(rel)} is not guarded"
         current = self.workspace.read_text(rel, STATE_LIMIT)
         why = judge(rel, current, proposed)
@@ -712,7 +723,7 @@ class Workflow:
         self.workspace.fresh()
         self.workspace.ensure()
         with Lock(self.workspace.path(LOCK_FILE)):
-            said = self._repair_intent()
+            notes = self._repair_intent()
             shown = self.workspace.shown(self.state_file)
             try:
                 record = self.read()
@@ -720,13 +731,13 @@ class Workflow:
                 problem = str(err)
             else:
                 fine = f"{shown} is fine: the workflow is in {record.state}"
-                return "\n".join([*said, fine + ("." if said else "; nothing to repair")])
+                return "\n".join([*notes, fine + ("." if notes else "; nothing to repair")])
             trimmed = self._trim()
             if trimmed:
-                return "\n".join([*said, *trimmed])
-            state, why, history = self._salvage()
+                return "\n".join([*notes, *trimmed])
+            state, why, history, fields = self._salvage()
             backup = self._backup(self.state_file)
-            record = Record(state, {}, history)
+            record = Record(state, {}, history, fields)
             record.history.append(
                 {
                     "timestamp": now(),
@@ -741,7 +752,7 @@ class Workflow:
             self.workspace.replace(self.state_file, self.format.write(record))
         return "\n".join(
             [
-                *said,
+                *notes,
                 f"{shown} could not be used: {problem.split('; run')[0]}.",
                 f"Kept it as {backup}.",
                 f"Chose {state}: {why}.",
@@ -792,21 +803,33 @@ class Workflow:
             f"The workflow is in {record.state}.",
         ]
 
-    def _salvage(self) -> tuple[str, str, list[Any]]:
-        """The state to start again from, why, and any history worth keeping."""
+    def _salvage(self) -> tuple[str, str, list[Any], dict[str, Any]]:
+        """The state to start again from, why, and any history and fields (the counters
+        and the like of the state file's format) worth keeping."""
         value: dict[str, Any] = {}
         head = b""
         try:
             data = self.workspace.read_bytes(self.state_file, REPAIR_LIMIT) or b""
             head = data[:65_536]
             value = decode(data, "", REPAIR_LIMIT)
+        except StateFileError:
+            value = _lenient(data)  # JSON all the same (a lone surrogate, say): what it says
         except (SpellbookError, OSError):
             pass  # whatever is wrong with the file, the workspace's files still tell
         found = value.get("history")
-        history: list[Any] = found[-HISTORY_KEEP:] if isinstance(found, list) else []
+        history: list[Any] = (
+            [e for e in found[-HISTORY_KEEP:] if encodable(e)] if isinstance(found, list) else []
+        )
         named = self.format.last_state(value, self.states, head)
         if named is not None:
-            return named, "the damaged file still names it", list(history or [])
+            fields = {
+                name: value[name]
+                for name in self.format.fields
+                if name in value
+                and self.format.field_fits(name, value[name])
+                and encodable(value[name])
+            }
+            return named, "the damaged file still names it", list(history or []), fields
         facts = self.facts()
         model = self.machine.Model(facts)
         best: tuple[int, int] | None = None
@@ -821,7 +844,7 @@ class Workflow:
                 because = "its Indicators match the files: " + ", ".join(
                     self.machine.ATOMS[g][3 if want else 4] for g, want in state.evidence
                 )
-        return chosen, because, list(history or [])
+        return chosen, because, list(history or []), {}
 
     def _backup(self, rel: str) -> str:
         """Move `rel` aside as `<rel>.bad-<time>`; the new name, as shown."""
@@ -839,6 +862,16 @@ class Workflow:
 
         machine = self.machine
         return mermaid(self.states, machine.MOVES, self.state, machine.TITLE)
+
+
+def _lenient(data: bytes) -> dict[str, Any]:
+    """A damaged state file read as leniently as JSON allows ({} if it is not an object):
+    for `repair` to keep what it still says, each value checked before it is kept."""
+    try:
+        value = json.loads(data.decode("utf-8", "replace"))
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _cast_of(intent: dict[str, Any]) -> str:

@@ -108,7 +108,7 @@ def plan_select(step: Step, action: Action) -> None:
     step.note(f"current feature: {pending[0]}" if pending else "no pending feature is left")
 
 
-MARKED = ("tested", "blocked")  # statuses only the session's own casts give a feature
+JUDGED = frozenset({"feature-list.json"})  # files whose hand-made writes judge_write judges
 
 
 def judge_write(name: str, before: str | None, after: str) -> str | None:
