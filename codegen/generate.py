@@ -9,7 +9,7 @@ from pathlib import Path
 from . import load_spec
 from .analyse import Finding, analyse, errors
 from .config import Config, Machine, relative
-from .render import render_diagram, render_machine
+from .render import fresh, machine_source, render_diagram
 
 SPEC_DIR = "spec"
 
@@ -35,9 +35,33 @@ class NotGenerated(Exception):
         self.findings = findings
 
 
+class Made:
+    """A generated file: its text, and for a module the source black formats into it,
+    formatted only when the text is asked for (`stale` can tell a fresh module from
+    its fingerprint without formatting it)."""
+
+    def __init__(self, text: str = "", source: str | None = None) -> None:
+        self._text = text
+        self.source = source
+
+    @property
+    def text(self) -> str:
+        if self.source is not None and not self._text:
+            from .render import finish
+
+            self._text = finish(self.source)
+        return self._text
+
+    def matches(self, found: str) -> bool:
+        """Whether `found` (the file on disk) is this file."""
+        if self.source is not None and fresh(found, self.source):
+            return True
+        return found == self.text
+
+
 def render(
     target: Machine, root: Path, allow_errors: bool = False
-) -> tuple[dict[str, str], list[Finding]]:
+) -> tuple[dict[str, Made], list[Finding]]:
     """The files one spec generates, by name (the module and its diagram), and the errors
     it was generated despite. A spec with error-level findings is refused, unless its
     machine (or the caller) allows errors."""
@@ -46,23 +70,23 @@ def render(
     if found and not (allow_errors or target.allow_errors):
         raise NotGenerated(target.spec, found)
     files = {
-        f"{target.module}.py": render_machine(spec, target.module),
-        f"{target.module}.mmd": render_diagram(spec),
+        f"{target.module}.py": Made(source=machine_source(spec, target.module)),
+        f"{target.module}.mmd": Made(render_diagram(spec)),
     }
     return files, found
 
 
-def stale(out: Path, files: dict[str, str]) -> list[Path]:
+def stale(out: Path, files: dict[str, Made]) -> list[Path]:
     """Generated files whose content on disk is not what the specs produce now."""
     found = []
-    for name, text in sorted(files.items()):
+    for name, made in sorted(files.items()):
         path = out / name
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        if not path.is_file() or not made.matches(path.read_text(encoding="utf-8")):
             found.append(path)
     return found
 
 
-def orphans(out: Path, files: dict[str, str]) -> list[Path]:
+def orphans(out: Path, files: dict[str, Made]) -> list[Path]:
     """Generated-looking files that no spec produces any more."""
     if not out.is_dir():
         return []
@@ -73,10 +97,11 @@ def orphans(out: Path, files: dict[str, str]) -> list[Path]:
     )
 
 
-def write(path: Path, text: str) -> bool:
+def write(path: Path, made: Made) -> bool:
     """Write atomically; False if the file already had this content."""
-    if path.is_file() and path.read_text(encoding="utf-8") == text:
+    if path.is_file() and made.matches(path.read_text(encoding="utf-8")):
         return False
+    text = made.text
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:

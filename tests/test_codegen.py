@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codegen import parse_spec_text
 from codegen.render import py, render_machine
@@ -252,3 +254,104 @@ def test_rows_for_every_kind_generate_a_working_module(tmp_path: Path) -> None:
         assert (model.fired, model.state) == (fired, state)
         model.stop()
         assert model.fired == "S1" and model.state == state
+
+
+# -- the module as declarations, its fingerprint, and black in pieces --
+
+
+def test_check_formats_nothing_it_can_prove_fresh() -> None:
+    code = (
+        "import sys\n"
+        "from codegen.__main__ import main\n"
+        "assert main(['--check']) == 0\n"
+        "print('black' in sys.modules)\n"
+    )
+    result = run("-c", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_a_hand_edit_is_stale_even_with_the_fingerprint_kept(checkout: Path) -> None:
+    module = checkout / "generated" / "spell_machine.py"
+    text = module.read_text(encoding="utf-8")
+    assert text.splitlines()[2].startswith("# Fingerprint: ")
+    module.write_text(text.replace("Initial state; no plan", "Initial state, no plan", 1))
+    result = run("-m", "codegen", "--check", cwd=checkout)
+    assert result.returncode == 1
+    assert result.stderr.strip() == "generated/spell_machine.py: stale; run python -m codegen"
+
+
+def test_fresh_holds_only_for_the_source_it_was_made_from() -> None:
+    from codegen import load_spec
+    from codegen.render import finish, fresh, machine_source
+
+    source = machine_source(load_spec(ROOT / "spec" / "SESSION_STATE_MACHINE.md"), "m")
+    made = finish(source)
+    assert fresh(made, source)
+    assert not fresh(made, source.replace("Advance", "Advanced", 1))
+    assert not fresh(made.replace("    ", "  ", 1), source)
+    assert not fresh(made.replace("# Fingerprint: ", "# Fingerprint:  ", 1), source)
+
+
+def test_rows_formatted_in_pieces_and_in_parallel_are_formatted_as_a_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import black
+    from black.mode import Mode, TargetVersion
+
+    from codegen import load_spec, render
+
+    source = render.machine_source(load_spec(ROOT / "spec" / "STATE_MACHINE.md"), "m")
+    whole = black.format_str(
+        source, mode=Mode(line_length=render.LINE_LENGTH, target_versions={TargetVersion.PY310})
+    )
+    monkeypatch.setattr(render, "CHUNK", 7)
+    monkeypatch.setattr(render, "PARALLEL", 100)
+    assert render._black(source) == whole
+    monkeypatch.setattr(render, "CHUNK", 30)
+    monkeypatch.setattr(render, "PARALLEL", 1)  # 3 chunks: on other processes
+    assert render._black(source) == whole
+
+
+@given(st.text(st.sampled_from("ab \n\"'\\é"), max_size=400))
+def test_long_text_is_cut_into_pieces_that_join_to_it(text: str) -> None:
+    from codegen.render import PIECE, _pieces
+
+    pieces = _pieces(text)
+    assert "".join(pieces) == text
+    for piece in pieces:
+        # A piece is longer than PIECE only when it is one word (with its newlines).
+        assert (
+            len(repr(piece)) <= PIECE
+            or len(piece.strip("\n").split(" ")) == 1
+            or (piece.endswith(" ") and len(piece.rstrip(" ").split(" ")) == 1)
+        )
+    assert ast.literal_eval(py(text)) == text
+
+
+@pytest.mark.parametrize("module", ["spell_machine", "session_machine"])
+def test_generated_lines_fit_in_120_characters_but_for_one_long_word(module: str) -> None:
+    text = (ROOT / "generated" / f"{module}.py").read_text(encoding="utf-8")
+    long = [ln for ln in text.splitlines() if len(ln) > 120 and " " in ln.strip()]
+    assert not long
+
+
+def test_one_changed_word_of_a_response_changes_one_line(checkout: Path) -> None:
+    spec = checkout / "spec" / "STATE_MACHINE.md"
+    text = spec.read_text(encoding="utf-8")
+    assert text.count("allowing us to start a fresh PR review process") == 1
+    phrase = "allowing us to start a fresh PR review process"
+    spec.write_text(text.replace(phrase, "letting us start a fresh PR review process"))
+    before = (checkout / "generated" / "spell_machine.py").read_text(encoding="utf-8")
+    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    after = (checkout / "generated" / "spell_machine.py").read_text(encoding="utf-8")
+    changed = [
+        (a, b) for a, b in zip(before.splitlines(), after.splitlines(), strict=True) if a != b
+    ]
+    # The spec's hash (header and SPEC_SHA256), the fingerprint, and the one line of the
+    # response's changed clause: the other clauses of its text are where they were.
+    hashes = [(a, b) for a, b in changed if "sha256" in a.lower() or "Fingerprint" in a]
+    assert len(hashes) == 3
+    assert [b for a, b in changed if (a, b) not in hashes] == [
+        '            "letting us start a fresh PR review process."'
+    ]

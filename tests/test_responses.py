@@ -1,11 +1,13 @@
-"""Responses rendered at generation time from the spec's Response Format Templates."""
+"""Responses made from the spec's Response Format Templates: split into parts when the
+machine is generated, joined by the runtime's writer at cast time."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from codegen import load_spec
-from codegen.responses import fill, reason, render_response, template_kind
+from codegen.responses import reason, render_response, split, template_kind
+from spellbook.responses import compose
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
@@ -70,10 +72,30 @@ def test_reason() -> None:
     assert reason("Resume plan editing") is None
 
 
-def test_fill_keeps_sections_without_slots_and_text_before_headings() -> None:
+def test_split_keeps_sections_without_slots_and_text_before_headings() -> None:
     template = (
         "Intro\n\n## Response to the AI\n<x>\n\n"
-        "## Other\nkeep <this>\n\n### Next Steps\nAs written.\n"
+        "## Other\nkeep <this>, cast <Spell>\n\n### Next Steps\nAs written.\n"
     )
-    out = fill(template, {"ai": "AI TEXT", "next": "NEXT"}, "Go", ["Go"])
-    assert out == template.replace("<x>", "AI TEXT")
+    parts = split(template, ["Go"])
+    assert parts[1::2] == ("ai", "spell")
+    values = {"spell": "Go", "ai": "AI TEXT", "happened": "", "where": ""}
+    assert compose(parts, values) == template.replace("<x>", "AI TEXT").replace("<Spell>", "Go")
+
+
+def test_split_marks_each_slot_by_its_section() -> None:
+    parts = split(
+        "## Response to the AI\n\n<Instructions>\n\n### What Just Happened\n"
+        "You cast **<Spell>**: <what>.\n\n### Where We Are\n<state>\n\n"
+        "### Available Spells\n- **Go**: <x>\n- **Stop**: <y>\n\n### Next Steps\n<next>\n",
+        ["Go", "Stop"],
+    )
+    assert parts[1::2] == ("ai", "spell", "happened", "where")
+    assert parts[-1] == (
+        "\n\n### Available Spells\n- **Go**: {{does:Go}}\n- **Stop**: {{does:Stop}}\n\n"
+        "### Next Steps\n{{next_steps}}"
+    )
+
+
+def test_a_template_without_headings_is_kept_as_written() -> None:
+    assert split("\nJust <this>.\n\n", ["Go"]) == ("Just <this>.\n",)

@@ -1,4 +1,21 @@
-"""Responses at run time: the generated text with its placeholders filled.
+"""Responses: what a cast tells the AI and the developer, made at cast time.
+
+A generated machine declares its spec's Response Format Templates split into
+parts (`TEMPLATES`: literal text and the names of the slots between). A cast
+joins them with what its rule says and did (`Writer.response`), then fills the
+placeholders only the runtime knows (`fill`), such as what each spell would do now.
+
+The template is chosen by what the rule does: `blocked` for `[BLOCKED]` rules;
+`noop` for rules that keep the state and whose Response is a reason
+(`Explain: "..."`); `confirmation` for rules into a state whose Valid Actions
+are a confirm/cancel choice; `standard` for the rest. The slots:
+
+| slot        | filled with                                                  |
+|-------------|--------------------------------------------------------------|
+| `spell`     | the spell cast                                               |
+| `ai`        | the rule's Response text, its AI steps, file context         |
+| `happened`  | the reason (blocked, no-op) or what the actions did          |
+| `where`     | the state after the rule, with its description               |
 
 What each spell would do now comes from dry-running its trigger on the machine
 (after `may_<trigger>` says whether any rule applies), so the list is always the
@@ -9,7 +26,177 @@ from __future__ import annotations
 
 import re
 
-from spellbook.tables import Rule, placeholder
+from spellbook.tables import Action, Rule, State, placeholder
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+SLOTS = ("spell", "ai", "happened", "where")
+_EXPLAIN = re.compile(r"\s*explain:\s*[\"“](?P<reason>.+)[\"”]\s*", re.IGNORECASE | re.DOTALL)
+_TELL_USER = re.compile(r"\s*tell (?:the )?user (?:that )?they\b", re.IGNORECASE)
+_VERBS = {
+    "create": ("creates", "created"),
+    "archive": ("archives", "archived"),
+    "delete": ("deletes", "deleted"),
+    "load": ("loads", "loaded"),
+}
+
+
+def reason(text: str) -> str | None:
+    """The developer-facing reason in a Response: `Explain: "..."`, or `Tell user they ...`."""
+    m = _EXPLAIN.fullmatch(text)
+    if m:
+        return m.group("reason").strip()
+    told = _TELL_USER.match(text)
+    if told:
+        return "you" + text[told.end() :]
+    return None
+
+
+def compose(parts: Sequence[str], values: Mapping[str, str]) -> str:
+    """A template's parts joined: literal text, then a slot's value, in turn."""
+    text = "".join(values[p] if i % 2 else p for i, p in enumerate(parts))
+    return text.rstrip("\n") + "\n"
+
+
+class Writer:
+    """Says what a machine's rules do and did, in its spec's words and formats."""
+
+    def __init__(
+        self,
+        templates: Mapping[str, Sequence[str]],
+        states: Iterable[State],
+        spells: Iterable[str],
+        workspace: str,
+    ) -> None:
+        self.templates = templates
+        self.states = {state.name: state for state in states}
+        self.names = {*self.states, *spells}
+        self.workspace = workspace
+        self._summaries: dict[Rule, str] = {}
+
+    def template_kind(self, rule: Rule) -> str:
+        if rule.kind == "blocked":
+            return "blocked"
+        if rule.kind == "noop" and reason(rule.response) is not None:
+            return "noop"
+        if rule.changes_state and self.states[rule.dest].confirmation:
+            return "confirmation"
+        return "standard"
+
+    def response(self, rule: Rule) -> str:
+        """The rule's response, its runtime placeholders (see `spellbook.tables`) left."""
+        kind = self.template_kind(rule)
+        values = {
+            "spell": rule.spell,
+            "ai": self._ai_text(rule),
+            "happened": self._happened(rule, kind),
+            "where": self._where(rule.dest),
+        }
+        return compose(self.templates[kind], values)
+
+    def refusal(self, rule: Rule) -> str:
+        """Why a blocked rule refuses its spell, fit to follow "because"."""
+        return self._clause(reason(rule.response) or rule.response or "not allowed here")
+
+    def summary(self, rule: Rule) -> str:
+        """What casting the spell does when this rule wins, in one line."""
+        found = self._summaries.get(rule)
+        if found is None:
+            found = self._summaries[rule] = self._summary(rule)
+        return found
+
+    def does(self, rule: Rule | str | None) -> str:
+        """What casting a spell does now, given the rule that would win (or a note)."""
+        if rule is None:
+            return "nothing: no rule of the spec applies now"
+        if isinstance(rule, str):
+            return rule
+        return self.summary(rule)
+
+    def _summary(self, rule: Rule) -> str:
+        if rule.kind == "blocked":
+            return "blocked: " + self.refusal(rule)
+        done = [d for d in (self._did(a, would=True) for a in rule.actions) if d]
+        if rule.changes_state:
+            return f"moves to **{rule.dest}**" + (": " + "; ".join(done) if done else "")
+        if done:
+            return "; ".join(done)
+        why = reason(rule.response)
+        if why:
+            return "no effect: " + self._clause(why)
+        return "no state change: " + self._clause(rule.response or "nothing to do")
+
+    def _path(self, file: str) -> str:
+        return f"`{self.workspace}/{file}`" if self.workspace else f"`{file}`"
+
+    def _files(self, files: Sequence[str]) -> str:
+        named = [self._path(f) for f in files]
+        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+    def _did(self, action: Action, would: bool = False) -> str | None:
+        """What an action did (or, `would`, does), in the developer's words; None for
+        actions with nothing to show."""
+        verb = _VERBS.get(action.verb)
+        if verb is None:
+            return None
+        says = verb[0] if would else verb[1]
+        if action.verb == "create":
+            if action.target:
+                return f"{says} {self._path(action.files[0])} from its template"
+            return f"{says} an empty {self._path(action.files[0])}"
+        if action.verb == "archive":
+            folder = action.target if would else placeholder("archive_path")
+            return f"{says} {self._files(action.files)} to `{folder}`"
+        if action.verb == "delete":
+            return f"{says} {self._files(action.files)}"
+        return f"{says} {self._path(action.files[0])} for the AI"
+
+    def _happened(self, rule: Rule, kind: str) -> str:
+        if kind in ("blocked", "noop"):
+            return self._clause(reason(rule.response) or rule.response or "the spec says so")
+        if kind == "confirmation":
+            return self._clause(rule.response or f"{rule.spell} needs confirmation")
+        done = [d for d in (self._did(a) for a in rule.actions) if d]
+        first = f"You cast **{rule.spell}**" + (": " + "; ".join(done) + "." if done else ".")
+        if rule.changes_state:
+            return f"{first} The workflow moved from **{rule.source}** to **{rule.dest}**."
+        return f"{first} The workflow stays in **{rule.source}**."
+
+    def _clause(self, text: str) -> str:
+        """A sentence made fit to follow "because ...": no final period, lower-case start
+        unless it starts with a name."""
+        text = " ".join(text.split()).rstrip(".")
+        first = text.split(" ", 1)[0].strip("\"'*`,")
+        # Lower-case an ordinary capitalised word ("Cannot"), not a name ("INIT's").
+        ordinary = len(first) > 1 and first[0].isupper() and first[1].islower()
+        if ordinary and first not in self.names:
+            text = text[0].lower() + text[1:]
+        return text
+
+    def _where(self, state: str) -> str:
+        description = self.states[state].description
+        return f"**{state}**: {description}" if description else f"**{state}**"
+
+    def _ai_text(self, rule: Rule) -> str:
+        parts = [rule.response or f"{rule.spell} fired rule {rule.id}; tell the developer."]
+        steps = [a.text for a in rule.actions if a.verb == "instruct"]
+        if steps:
+            parts.append(
+                "Steps from the spec's Action column:\n"
+                + "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
+            )
+        for action in rule.actions:
+            if action.verb == "archive":
+                archived = self._files(action.files)
+                parts.append(f"Archived {archived} to `{placeholder('archive_path')}`.")
+            elif action.verb == "load":
+                parts.append(
+                    f"Content of {self._path(action.files[0])}:\n\n"
+                    + placeholder("content", action.files[0])
+                )
+        return "\n\n".join(parts)
 
 
 def fill(text: str, values: dict[str, str]) -> str:
@@ -33,22 +220,25 @@ def fill(text: str, values: dict[str, str]) -> str:
 
 
 class CannotTell(str):
-    """What a spell would do, where a rule's condition is one the spec does not define:
-    said, but never offered as a next step (casting it is refused)."""
+    """What a spell would do, where a rule's condition is one the spec does not define
+    or a file it reads cannot be read: said ("cannot tell: WHY"), but never offered as
+    a next step (casting it is refused). `why` is the reason alone."""
+
+    why: str
+
+    @classmethod
+    def because(cls, why: str) -> CannotTell:
+        told = cls(f"cannot tell: {why}")
+        told.why = why
+        return told
 
 
-def does(rule: Rule | str | None) -> str:
-    """What casting a spell does now, given the rule that would win (or a note)."""
-    if rule is None:
-        return "nothing: no rule of the spec applies now"
-    if isinstance(rule, str):
-        return rule
-    return rule.summary or rule.kind
-
-
-def spell_values(previews: dict[str, Rule | str | None], word: str = "spell") -> dict[str, str]:
+def spell_values(
+    previews: dict[str, Rule | str | None], writer: Writer, word: str = "spell"
+) -> dict[str, str]:
     """The placeholders about spells (or what the spec calls them, `word`): each one's
     effect, the full list, and next steps."""
+    does = writer.does
     values = {f"does:{spell}": does(rule) for spell, rule in previews.items()}
     values["available_spells"] = "\n".join(
         f"- **{spell}**: {does(rule)}" for spell, rule in previews.items()

@@ -1,12 +1,15 @@
-"""The tables a generated machine is made of: its states, its rules and their actions.
+"""The tables a generated machine is made of: its states, its rows and their actions.
 
-A generated module (`spellbook.machines.<name>`) holds these as constants built
-from its spec; the runtime reads them. They are plain slotted classes so that
-importing a machine costs little more than importing `transitions`.
+A generated module (`spellbook.machines.<name>`) declares the spec as constants: one
+`State` per state, one `Row` per row of the transition tables, the response formats
+split into parts (`spellbook.responses`). The runtime interprets them: `expand` turns
+the rows into the `Rule`s of each (state, spell), in priority order, and `transitions`
+into the machine's transitions. They are plain slotted classes so that importing a
+machine costs little more than importing `transitions`.
 
-Responses are pre-rendered at generation time. What only the runtime knows is
-left in them as a placeholder made by `placeholder()`, filled by plain string
-substitution:
+Responses are made at cast time. What a rule's response says about the workspace
+after its actions is left in it as a placeholder made by `placeholder()`, filled by
+plain string substitution:
 
 | placeholder             | filled with                                  |
 |-------------------------|----------------------------------------------|
@@ -19,9 +22,11 @@ substitution:
 
 from __future__ import annotations
 
+from functools import partial
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Iterable, Mapping
     from typing import Any, Protocol
 
     class Facts(Protocol):
@@ -48,9 +53,9 @@ if TYPE_CHECKING:
         TRIGGERS: dict[str, str]
         STATES: tuple[State, ...]
         ATOMS: dict[str, tuple[str, str, str, str, str]]
-        RESPONSES: tuple[str, ...]
+        TEMPLATES: dict[str, tuple[str, ...]]
+        ROWS: tuple[Row, ...]
         RULES: tuple[Rule, ...]
-        MOVES: tuple[tuple[str, str, str], ...]
         VOCABULARY: str
         Model: Any
 
@@ -58,7 +63,7 @@ if TYPE_CHECKING:
             self, model: Any, initial: str = ..., sources: Collection[str] | None = ...
         ) -> Any: ...
 
-        def transitions_from(self, state: str) -> list[dict[str, Any]]: ...
+        def transitions_from(self, state: str, model: Any) -> list[dict[str, Any]]: ...
 
 
 def placeholder(name: str, arg: str = "") -> str:
@@ -90,123 +95,274 @@ class State(_Record):
 
     `evidence` is what its Indicators say about the files, as (guard, expected)
     pairs; `inferable` says that is all they say, so `spell repair` may choose it.
+    `confirmation` says its Valid Actions offer a confirm and a cancel spell: a rule
+    into it answers in the spec's confirmation format. `family` is the family it is a
+    member of (`NAME_[G/A]`), or "" for a state without siblings.
     """
 
     __slots__ = (
         "name",
         "family",
         "description",
-        "indicators",
         "valid_actions",
         "evidence",
         "inferable",
+        "confirmation",
     )
 
     def __init__(
         self,
         name: str,
-        family: str,
-        description: str,
-        indicators: str,
-        valid_actions: tuple[str, ...],
+        family: str = "",
+        description: str = "",
+        valid_actions: tuple[str, ...] = (),
         evidence: tuple[tuple[str, bool], ...] = (),
         inferable: bool = False,
+        confirmation: bool = False,
     ) -> None:
         self.name = name
         self.family = family
         self.description = description
-        self.indicators = indicators
         self.valid_actions = valid_actions
         self.evidence = evidence
         self.inferable = inferable
+        self.confirmation = confirmation
 
 
 class Action(_Record):
-    """One verb of a rule's Action cell (see the action vocabulary in `codegen.actions`)."""
+    """One verb of a rule's Action cell, with the phrase it was read from (see the action
+    vocabulary in `codegen.actions`): the `files` it works on, and its `target` (the
+    template of a created file, the folder pattern of an archive, a key to extract).
+    A `set_state` action's state is its rule's `dest`.
+    """
 
-    __slots__ = ("verb", "files", "target", "text")
+    __slots__ = ("verb", "text", "files", "target")
 
-    def __init__(self, verb: str, files: tuple[str, ...], target: str, text: str) -> None:
+    def __init__(self, verb: str, text: str, files: tuple[str, ...] = (), target: str = "") -> None:
         self.verb = verb
+        self.text = text
         self.files = files
         self.target = target
-        self.text = text
 
 
-class Rule(_Record):
-    """One rule for one (source state, spell): its guards, its outcome and its response.
+class Row(_Record):
+    """One row of the spec's transition tables, as the machine declares it: for `spell`
+    (or, a row with several Triggers, each of a tuple of spells).
 
-    `kind` is "transition", "blocked" or "noop"; `dest` is the state after the rule
-    fires (the source itself when the state does not change). `conditions` must all
-    hold and `unless` must all fail for the rule to fire. `summary` says in a line
-    what casting the spell does when this rule wins.
+    It applies to each of `sources`, or, written `any_state_but`, to every state but
+    those (a wildcard row, which any row naming the state beats); a family's name
+    (`NAME_[G/A]`) there stands for each of its members. `when` is its
+    condition: alternatives, each guards that must all hold (`!guard`: must not);
+    `((),)` always holds. `kind` is "transition", "blocked" or "noop"; `dest` is the
+    state after it fires: a state; "" for the source itself; where it depends on the
+    source (a `NAME_[G/A]` destination), one per source state (in the order `sources`
+    names them) or, for a wildcard row, a mapping from source to destination.
+    `response` is the row's own Response text.
+    `never` lists the (source, spell) pairs where the row never fires, whatever the
+    files say (a row before it always wins).
     """
 
     __slots__ = (
         "id",
-        "line",
-        "source",
         "spell",
-        "trigger",
+        "spells",
+        "sources",
+        "any_state_but",
+        "when",
         "kind",
         "dest",
-        "conditions",
-        "unless",
         "actions",
         "response",
-        "callback",
-        "summary",
+        "never",
     )
 
     def __init__(
         self,
         id: str,
-        line: int,
-        source: str,
-        spell: str,
-        trigger: str,
-        kind: str,
-        dest: str,
-        conditions: tuple[str, ...],
-        unless: tuple[str, ...],
-        actions: tuple[Action, ...],
-        response: str,
-        callback: str,
-        summary: str = "",
+        spell: str | tuple[str, ...],
+        sources: tuple[str, ...] = (),
+        any_state_but: tuple[str, ...] | None = None,
+        when: tuple[tuple[str, ...], ...] = ((),),
+        kind: str = "transition",
+        dest: str | tuple[str, ...] | Mapping[str, str] = "",
+        actions: tuple[Action, ...] = (),
+        response: str = "",
+        never: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.id = id
-        self.line = line
-        self.source = source
         self.spell = spell
-        self.trigger = trigger
+        self.spells = (spell,) if isinstance(spell, str) else spell
+        self.sources = sources
+        self.any_state_but = any_state_but
+        self.when = when
         self.kind = kind
         self.dest = dest
-        self.conditions = conditions
-        self.unless = unless
         self.actions = actions
         self.response = response
-        self.callback = callback
-        self.summary = summary
+        self.never = never
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.spell))
+
+    @property
+    def wildcard(self) -> bool:
+        return self.any_state_but is not None
+
+    def states(self, named: Mapping[str, list[str]]) -> list[str]:
+        """The states it applies to, in order: `named` gives the states a name stands for
+        (a state, itself; a family, its members), and, in document order, every state
+        under the key ``"*"``."""
+        if self.any_state_but is None:
+            return [state for name in self.sources for state in named[name]]
+        left_out = {state for name in self.any_state_but for state in named[name]}
+        return [state for state in named["*"] if state not in left_out]
+
+    def dests(self, sources: list[str]) -> list[str]:
+        """The state after it fires from each of `sources` (as `states` lists them)."""
+        dest = self.dest
+        if isinstance(dest, str):
+            return [dest or source for source in sources]
+        if isinstance(dest, tuple):
+            return list(dest)
+        return [dest[source] for source in sources]
+
+
+class Rule(_Record):
+    """A row applied to one (source state, spell): its guards, its outcome, its response.
+
+    `kind` is "transition", "blocked" or "noop"; `dest` is the state after the rule
+    fires (the source itself when the state does not change). Some alternative of
+    `when` must hold for the rule to fire (see `Row`). `priority` orders the rules of
+    one (state, spell): a row naming the state beats a wildcard row; among equals the
+    earlier row wins.
+    """
+
+    __slots__ = ("row", "source", "spell", "dest", "priority")
+
+    def __init__(
+        self, row: Row, source: str, spell: str, dest: str, priority: tuple[int, int]
+    ) -> None:
+        self.row = row
+        self.source = source
+        self.spell = spell
+        self.dest = dest
+        self.priority = priority
+
+    def _values(self) -> tuple[object, ...]:
+        return (self.row.id, self.source, self.spell, self.dest)
+
+    def __repr__(self) -> str:
+        return f"Rule({self.id}: {self.source} --{self.spell}--> {self.dest})"
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def kind(self) -> str:
+        return self.row.kind
+
+    @property
+    def when(self) -> tuple[tuple[str, ...], ...]:
+        return self.row.when
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return self.row.actions
+
+    @property
+    def response(self) -> str:
+        return self.row.response
+
+    @property
+    def guards(self) -> list[str]:
+        """Every guard its condition looks at, each once, without `!`."""
+        return list(dict.fromkeys(g.lstrip("!") for clause in self.when for g in clause))
 
     @property
     def changes_state(self) -> bool:
         return self.dest != self.source
 
     @property
+    def can_fire(self) -> bool:
+        """False where the spec's analysis found it never fires (see `Row.never`)."""
+        return (self.source, self.spell) not in self.row.never
+
+    @property
     def acts(self) -> bool:
         """Whether any of its actions has something to do at run time."""
         return any(a.verb not in PASSIVE_VERBS for a in self.actions)
 
-    def transition(self) -> dict[str, Any]:
-        """This rule as a `transitions` transition; rules that keep the state are internal."""
-        return {
-            "trigger": self.trigger,
-            "source": self.source,
-            "dest": self.dest if self.changes_state else None,
-            "conditions": list(self.conditions),
-            "unless": list(self.unless),
-            "after": self.callback,
-        }
+    def transitions(self, trigger: str, model: Any) -> list[dict[str, Any]]:
+        """This rule as `transitions` transitions, one per alternative of its condition;
+        a rule that keeps the state is internal. When one fires, `model.fired` is the
+        rule's ID."""
+        fired = partial(setattr, model, "fired", self.row.id)
+        return [
+            {
+                "trigger": trigger,
+                "source": self.source,
+                "dest": self.dest if self.dest != self.source else None,
+                "conditions": [g for g in clause if g[0] != "!"],
+                "unless": [g[1:] for g in clause if g[0] == "!"],
+                "after": fired,
+            }
+            for clause in self.row.when
+        ]
+
+
+def expand(rows: Iterable[Row], states: Iterable[State], spells: Iterable[str]) -> tuple[Rule, ...]:
+    """Every (state, spell)'s rules, cell by cell (states and spells in document order),
+    each cell in priority order."""
+    named = names(states)
+    cells: dict[tuple[str, str], list[Rule]] = {(n, s): [] for n in named["*"] for s in spells}
+    for order, row in enumerate(rows):
+        priority = (1 if row.wildcard else 0, order)
+        sources = row.states(named)
+        for source, dest in zip(sources, row.dests(sources), strict=True):
+            for spell in row.spells:
+                cells[(source, spell)].append(Rule(row, source, spell, dest, priority))
+    return tuple(r for cell in cells.values() for r in sorted(cell, key=_priority))
+
+
+def names(states: Iterable[State]) -> dict[str, list[str]]:
+    """The states each name a row may use stands for: a state, itself; a family, its
+    members; ``"*"``, every state; each list in document order."""
+    found: dict[str, list[str]] = {"*": []}
+    for state in states:
+        found["*"].append(state.name)
+        found[state.name] = [state.name]
+        if state.family:
+            found.setdefault(state.family, []).append(state.name)
+    return found
+
+
+def _priority(rule: Rule) -> tuple[int, int]:
+    return rule.priority
+
+
+def moves(rules: Iterable[Rule]) -> list[tuple[str, str, str]]:
+    """(source, dest, spells) for every move between states that can happen: the rules
+    that can fire and change the state, in the order of `rules`."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for rule in rules:
+        if rule.changes_state and rule.can_fire:
+            labels = found.setdefault((rule.source, rule.dest), [])
+            if rule.spell not in labels:
+                labels.append(rule.spell)
+    return [(source, dest, " / ".join(labels)) for (source, dest), labels in found.items()]
+
+
+def transitions(
+    rules: Iterable[Rule], triggers: Mapping[str, str], model: Any, sources: Collection[str] | None
+) -> list[dict[str, Any]]:
+    """The transitions of `rules` (those from `sources`, if given), in priority order."""
+    return [
+        t
+        for rule in rules
+        if sources is None or rule.source in sources
+        for t in rule.transitions(triggers[rule.spell], model)
+    ]
 
 
 # The verbs that need nothing done at run time: every other verb is carried out by

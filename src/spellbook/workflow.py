@@ -50,7 +50,7 @@ from spellbook.lock import Lock
 from spellbook.probes import Facts, NeedsRun, Run, command, run
 from spellbook.responses import (
     CannotTell,
-    does,
+    Writer,
     fenced,
     fill,
     spell_values,
@@ -166,6 +166,7 @@ class Workflow:
         self.rules: dict[tuple[str, str, str], Rule] = {
             (r.source, r.spell, r.id): r for r in machine.RULES
         }
+        self.writer = Writer(machine.TEMPLATES, machine.STATES, machine.SPELLS, machine.WORKSPACE)
         self.spells = {s.lower(): s for s in machine.SPELLS}
         self.spells.update({t: s for s, t in machine.TRIGGERS.items()})
         self._vocabulary: ModuleType | None = None
@@ -251,7 +252,7 @@ class Workflow:
             self._loaded.add(state)
         model, machine = self._engine
         if state not in self._loaded:
-            machine.add_transitions(self.machine.transitions_from(state))
+            machine.add_transitions(self.machine.transitions_from(state, model))
             self._loaded.add(state)
         model.facts = self.facts(record, runs, recorded)
         model.fired = None
@@ -545,7 +546,7 @@ class Workflow:
                 rule = Depends(f"depends on whether {self._said(need.fact)}: cast it to find out")
                 rule.fact = need.fact
             except (SpellbookError, OSError) as err:  # undefined, or a file it cannot read
-                rule = CannotTell(f"cannot tell: {said(err)}")
+                rule = CannotTell.because(said(err))
             machine.set_state(state, model=model)
             found[spell] = rule
         return found
@@ -561,14 +562,14 @@ class Workflow:
         machine: Any,
     ) -> str:
         word = self.machine.SPELL_WORD
-        values = spell_values(self.preview(model, machine, after), word)
+        values = spell_values(self.preview(model, machine, after), self.writer, word)
         if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
             facts = self._facts(before, spell, model)
             text = unhandled(
                 spell, before, self.states[before].description, facts, self.machine.SPEC, word
             )
         else:
-            text = rule.response
+            text = self.writer.response(rule)
             values["archive_path"] = self.workspace.shown(done.archive_path) + "/"
             for name, content in done.contents.items():
                 values[f"content:{name}"] = fenced(content)
@@ -577,10 +578,7 @@ class Workflow:
     def _facts(self, state: str, spell: str, model: Any) -> list[str]:
         """The facts the cell's rules look at, as they are now, in words."""
         guards = dict.fromkeys(
-            g
-            for r in self.machine.RULES
-            if (r.source, r.spell) == (state, spell)
-            for g in (*r.conditions, *r.unless)
+            g for r in self.machine.RULES if (r.source, r.spell) == (state, spell) for g in r.guards
         )
         words = []
         for guard in guards:
@@ -621,7 +619,7 @@ class Workflow:
         for spell, target in self.machine.TARGETS.items():
             rule = found.get(spell)
             if target == after and isinstance(rule, Rule) and rule.kind == "blocked":
-                why = rule.summary.removeprefix("blocked: ")
+                why = self.writer.refusal(rule)
                 return (
                     False,
                     f"{before} → {after} refused: {why[:1].upper()}{why[1:]} (rule {rule.id})",
@@ -653,7 +651,7 @@ class Workflow:
         if could:
             return False, (
                 f"{before} → {after} refused: {word} {could[0]} might lead there, but "
-                f"{str(found[could[0]]).removeprefix('cannot tell: ')}"
+                f"{getattr(found[could[0]], 'why', found[could[0]])}"
             )
         return False, f"{before} → {after} refused: no rule of the spec leads there now"
 
@@ -702,7 +700,7 @@ class Workflow:
         return {
             "state": record.state,
             "description": self.states[record.state].description,
-            "spells": {s: does(r) for s, r in previews.items()},
+            "spells": {s: self.writer.does(r) for s, r in previews.items()},
             "history": record.history[-5:],
             "interrupted": self._interrupted(record),
         }
@@ -859,9 +857,10 @@ class Workflow:
     def diagram(self) -> str:
         """A mermaid diagram of the machine with the current state highlighted."""
         from spellbook.diagram import mermaid
+        from spellbook.tables import moves
 
         machine = self.machine
-        return mermaid(self.states, machine.MOVES, self.state, machine.TITLE)
+        return mermaid(self.states, moves(machine.RULES), self.state, machine.TITLE)
 
 
 def _lenient(data: bytes) -> dict[str, Any]:
