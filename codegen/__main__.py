@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .config import importable, load_config
-from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
-from .generate import NotGenerated, orphans, render, stale, targets, write
+from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError, quick
+from .generate import Made, NotGenerated, orphans, render, stale, targets, write
 from .report import format_finding
 
 # How to see a spec's findings: the checkout's script, or the installed command.
@@ -42,6 +42,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    with quick():
+        return _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
     root = Path.cwd()
     importable(root)
@@ -55,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not chosen:
         print(f"error: no specs found in {root / 'spec'} (use --spec PATH)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    files: dict[str, str] = {}
+    files: dict[str, Made] = {}
     try:
         for target in chosen:
             made, despite = render(target, root, args.allow_errors)
@@ -90,9 +95,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_FAILED
         print(f"{len(files)} generated files are fresh")
         return EXIT_OK
-    for name, text in sorted(files.items()):
+    for name, file in sorted(files.items()):
         path = out / name
-        print(f"{'wrote' if write(path, text) else 'unchanged'} {path.relative_to(root)}")
+        print(f"{'wrote' if write(path, file) else 'unchanged'} {path.relative_to(root)}")
     for path in leftover:
         print(f"warning: {path.relative_to(root)}: no spec generates it", file=sys.stderr)
     return EXIT_OK

@@ -54,7 +54,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
                     "Target",
                     spell.line,
                     None,
-                    _suggest(spell.target, resolver.state_names),
+                    Suggester(resolver.state_names)(spell.target),
                     f"the target of {spell.name}",
                 )
             )
@@ -168,6 +168,8 @@ class _Resolver:
         }
         self.unresolved: list[Unresolved] = []
         self._seen: set[tuple[str, str, str, int, str]] = set()
+        self.suggest_state = Suggester([f.name for f in families] + self.state_names)
+        self.suggest_spell = Suggester(list(self.spells.values()))
 
     # -- reporting --
 
@@ -177,7 +179,7 @@ class _Resolver:
         name: str,
         column: str,
         row_line: tuple[int, str | None],
-        candidates: list[str],
+        suggest: Suggester,
         detail: str = "",
         state: str | None = None,
     ) -> None:
@@ -188,12 +190,11 @@ class _Resolver:
             return
         self._seen.add(key)
         self.unresolved.append(
-            Unresolved(reason, name, column, line, rule, _suggest(name, candidates), detail, state)
+            Unresolved(reason, name, column, line, rule, suggest(name), detail, state)
         )
 
     def _unknown_state(self, name: str, column: str, row: RuleRow, detail: str = "") -> None:
-        states = [f.name for f in self.families] + self.state_names
-        self._unknown("unknown_state", name, column, (row.line, row.id), states, detail)
+        self._unknown("unknown_state", name, column, (row.line, row.id), self.suggest_state, detail)
 
     # -- names --
 
@@ -202,8 +203,9 @@ class _Resolver:
     ) -> str | None:
         found = self.spells.get(name.lower())
         if found is None:
-            spells = list(self.spells.values())
-            self._unknown("unknown_spell", name, column, (line, rule), spells, state=state)
+            self._unknown(
+                "unknown_spell", name, column, (line, rule), self.suggest_spell, state=state
+            )
         return found
 
     def sources(self, row: RuleRow) -> list[str]:
@@ -306,17 +308,64 @@ def _suffixes(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"[/|]", text) if s.strip()]
 
 
-def _suggest(name: str, candidates: list[str]) -> str | None:
-    """The closest known name, for a did-you-mean hint."""
-    upper = name.upper()
-    for candidate in candidates:
-        if candidate.upper() == upper:
-            return candidate
-    families = [c for c in candidates if c.endswith("]")]
-    for candidate in families:
-        if candidate.split("_[", 1)[0].upper() == upper:
-            return candidate
-    close = difflib.get_close_matches(upper, [c.upper() for c in candidates], n=1, cutoff=0.6)
-    if close:
-        return next(c for c in candidates if c.upper() == close[0])
-    return None
+class Suggester:
+    """The closest known name to a name that does not resolve, for a did-you-mean hint.
+
+    Worked out once per distinct name, and only against a few candidates that could be
+    close: those sharing the name's first or last three letters (case and a family's
+    `_[G/A]` aside), at most POOL of them, those with the longest common start first,
+    of a length that can reach difflib's cutoff. A spec naming many unknown states
+    costs time in proportion to its size, not to the product of names and states.
+    """
+
+    CUTOFF = 0.6
+    ENDS = 3
+    POOL = 64
+
+    def __init__(self, candidates: list[str]) -> None:
+        self.exact: dict[str, str] = {}
+        self.bases: dict[str, str] = {}
+        self.index: dict[tuple[str, str], list[str]] = {}
+        for candidate in candidates:
+            upper = candidate.upper()
+            self.exact.setdefault(upper, candidate)
+            if candidate.endswith("]"):  # a family, by its base name
+                self.bases.setdefault(candidate.split("_[", 1)[0].upper(), candidate)
+            for key in self._keys(upper):
+                self.index.setdefault(key, []).append(upper)
+        self.found: dict[str, str | None] = {}
+
+    def _keys(self, upper: str) -> tuple[tuple[str, str], tuple[str, str]]:
+        base = upper.split("_[", 1)[0]
+        return ("<", base[: self.ENDS]), (">", base[-self.ENDS :])
+
+    def __call__(self, name: str) -> str | None:
+        if name not in self.found:
+            self.found[name] = self._closest(name)
+        return self.found[name]
+
+    def _closest(self, name: str) -> str | None:
+        upper = name.upper()
+        found = self.exact.get(upper) or self.bases.get(upper)
+        if found:
+            return found
+        size = len(upper)
+        # difflib's ratio is at most 2 * min(len) / (sum of lengths).
+        near = {
+            c
+            for key in self._keys(upper)
+            for c in self.index.get(key, ())
+            if 2 * min(size, len(c)) >= self.CUTOFF * (size + len(c))
+        }
+        pool = sorted(near, key=lambda c: (-_common_start(c, upper), c))[: self.POOL]
+        close = difflib.get_close_matches(upper, pool, n=1, cutoff=self.CUTOFF)
+        return self.exact[close[0]] if close else None
+
+
+def _common_start(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n

@@ -223,9 +223,22 @@ class _LocatedState(BlockState):
         self._newlines = None
 
     def line_at(self, pos: int) -> int:
+        return self.first_line + bisect.bisect_left(self.newlines(), pos)
+
+    def newlines(self) -> list[int]:
+        """Where each newline of the source is."""
         if self._newlines is None:
             self._newlines = [m.start() for m in re.finditer("\n", self.src)]
-        return self.first_line + bisect.bisect_left(self._newlines, pos)
+        return self._newlines
+
+    def source_line(self, index: int) -> str | None:
+        """Line `index` (from 0) of the source, without its newline; None past the end."""
+        newlines = self.newlines()
+        if index > len(newlines):
+            return None
+        start = newlines[index - 1] + 1 if index else 0
+        end = newlines[index] if index < len(newlines) else len(self.src)
+        return self.src[start:end]
 
     def child_state(self, src: str, lazy_line_starts: set[int] | None = None) -> BlockState:
         child = super().child_state(src, lazy_line_starts)
@@ -289,11 +302,10 @@ class _LocatedBlockParser(BlockParser):
 
 def _shift_if_marker_line_empty(item: Token, state: _LocatedState, line: int) -> None:
     """An item whose marker stands alone on its line starts its text one line later."""
-    index = line - state.first_line
-    lines = state.src.split("\n", index + 1)
-    if index >= len(lines):
+    text = state.source_line(line - state.first_line)
+    if text is None:
         return
-    marker = _LIST_MARKER.match(lines[index])
+    marker = _LIST_MARKER.match(text)
     if marker and not marker.group("list_3").strip():
         for child in item["children"]:
             _shift_lines(child, 1)
@@ -344,8 +356,16 @@ def _parser() -> mistune.Markdown:
     return _PARSER
 
 
+# Text with none of these is plain text to mistune's inline parser (no escape, code,
+# emphasis, link, image, HTML, entity or line break can start without one of them). An
+# underscore between two letters or digits (`GATHER_EDITING`) can neither open nor
+# close emphasis.
+_MARKUP = re.compile(r"[\\`*\[\]<>&!~\n]|  $|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
 class _RepeatedInline:
-    """The inline parser, remembering its answer for text it has seen in this document.
+    """The inline parser, remembering its answer for text it has seen in this document,
+    and answering plain text (most cells) itself: one text token, as mistune would.
 
     Specs repeat cells word for word (`-`, `No state change`, whole conditions and
     responses); the tokens are only read afterwards, so one list serves every copy.
@@ -358,7 +378,11 @@ class _RepeatedInline:
     def __call__(self, text: str, env: Any) -> list[Token]:
         found = self.seen.get(text)
         if found is None:
-            found = self.seen[text] = self.inline(text, env)
+            if _MARKUP.search(text) is None:
+                found = [{"type": "text", "raw": text}]
+            else:
+                found = self.inline(text, env)
+            self.seen[text] = found
         return found
 
 

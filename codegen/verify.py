@@ -12,7 +12,7 @@ from pathlib import Path
 from . import load_spec
 from .analyse import analyse
 from .config import dialect_for
-from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
+from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError, quick
 from .lexicon import Dialect
 from .report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
 
@@ -48,7 +48,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return _main(argv)
+        with quick():
+            return _main(argv)
     except BrokenPipeError:
         # The reader went away (`... | head`): stop quietly, as other tools do.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from codegen import load_spec
 from codegen.markdown import BrokenTable, ItemList, Paragraph, Table, read_blocks
@@ -111,3 +113,13 @@ def test_seed_rule_lines() -> None:
     assert lines["G1"] == 199
     assert lines["ER7"] == 301
     assert lines["E2"] == 348
+
+
+@given(hs.text(hs.sampled_from("aZ9 _*`[]<>&!~\\.,:-#|\n\té"), max_size=40))
+def test_text_read_as_plain_without_mistune_is_what_mistune_reads(text: str) -> None:
+    """The inline parser's shortcut: text with no markup is one text token, as mistune says."""
+    from codegen.markdown import _MARKUP, _parser
+
+    if _MARKUP.search(text) is None:
+        tokens = _parser().inline(text, _parser().block.state_cls())
+        assert tokens == [{"type": "text", "raw": text}]
