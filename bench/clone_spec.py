@@ -1,11 +1,15 @@
 """Make a larger spec by cloning every state family of a spec N times.
 
-    python bench/clone_spec.py N [SPEC] > cloned.md
+    python bench/clone_spec.py N [SPEC] [--unknown] > cloned.md
 
 Clone k of state `NAME` is `NAME_Ck` (`NAME_Ck_G`/`NAME_Ck_A` for a family
 member), so families stay families. Rows that name states are copied once per
 clone with the names renamed; wildcard rows (`Any state ...`) stay one row,
 their except-lists naming every clone and a named destination becoming clone 0's.
+
+With `--unknown` (`clone(..., unknown=True)`), the wildcard rows keep naming the
+original states, which no longer exist: a spec with many unknown names, each
+one a finding with a did-you-mean among many similar states.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
-def clone(spec: Spec, copies: int) -> str:
+def clone(spec: Spec, copies: int, unknown: bool = False) -> str:
     renamers = [_renamer(spec, k) for k in range(copies)]
 
     def rename(text: str, k: int) -> str:
@@ -80,7 +84,10 @@ def clone(spec: Spec, copies: int) -> str:
             "[BLOCKED]" if row.target.kind.value == "blocked" else "Same state"
         )
         if row.current.wildcard:
-            excluded = [rename(name, k) for k in range(copies) for name in row.current.names]
+            if unknown:  # the original names, which are no states of the clone
+                excluded = list(row.current.names)
+            else:
+                excluded = [rename(name, k) for k in range(copies) for name in row.current.names]
             current = "Any state" + (" except " + ", ".join(excluded) if excluded else "")
             # A named destination goes to clone 0's state; the row stays one wildcard row.
             cells = [
@@ -88,8 +95,8 @@ def clone(spec: Spec, copies: int) -> str:
                 current,
                 trigger,
                 row.condition.text,
-                rename(target, 0),
-                rename(row.action, 0),
+                target if unknown else rename(target, 0),
+                row.action if unknown else rename(row.action, 0),
                 row.response,
             ]
             lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
@@ -109,9 +116,10 @@ def clone(spec: Spec, copies: int) -> str:
 
 
 def main() -> int:
-    copies = int(sys.argv[1])
-    source = sys.argv[2] if len(sys.argv) > 2 else "spec/STATE_MACHINE.md"
-    sys.stdout.write(clone(load_spec(source), copies))
+    args = [a for a in sys.argv[1:] if a != "--unknown"]
+    copies = int(args[0])
+    source = args[1] if len(args) > 1 else "spec/STATE_MACHINE.md"
+    sys.stdout.write(clone(load_spec(source), copies, "--unknown" in sys.argv))
     return 0
 
 
