@@ -228,7 +228,7 @@ class Tables:
             for st in spec.states
         )
         self.spells = tuple(sp.name for sp in spec.spells)
-        self._row_of = _rows(spec, self.guard_of, Analysis(spec))
+        self._row_of = _rows(spec, self.guard_of, Analysis(spec), runtime.names(self.states))
         self.rows = tuple(self._row_of.values())
         self.rules = runtime.expand(self.rows, self.states, self.spells)
         self._rules = {(id(r.row), r.source, r.spell): r for r in self.rules}
@@ -264,7 +264,9 @@ def _is_confirmation(spec: Spec, state: str) -> bool:
     return "confirm" in notes and "cancel" in notes
 
 
-def _rows(spec: Spec, guard_of: dict[Atom, str], analysis: Analysis) -> dict[int, runtime.Row]:
+def _rows(
+    spec: Spec, guard_of: dict[Atom, str], analysis: Analysis, named_as: dict[str, list[str]]
+) -> dict[int, runtime.Row]:
     """One `Row` per row of the spec that applies somewhere, in the spec's order, by the
     order of the model's rules. A family all of whose members a row names is named by
     the family."""
@@ -272,6 +274,7 @@ def _rows(spec: Spec, guard_of: dict[Atom, str], analysis: Analysis) -> dict[int
     for rule in spec.rules:
         by_row.setdefault(rule.order, []).append(rule)
     members = {fam.name: fam.members for fam in spec.families if len(fam.members) > 1}
+    family_of = {m: family for family, ms in members.items() for m in ms}
     every = [st.name for st in spec.states]
     found = {}
     for order, group in by_row.items():
@@ -279,9 +282,10 @@ def _rows(spec: Spec, guard_of: dict[Atom, str], analysis: Analysis) -> dict[int
         dests = {r.source: r.dest for r in group}
         wildcard = first.specificity is Specificity.WILDCARD
         named = _by_family(
-            [s for s in every if s not in dests] if wildcard else list(dests), members
+            [s for s in every if s not in dests] if wildcard else list(dests), members, family_of
         )
-        sources = [s for name in named for s in members.get(name, (name,))]
+        # In the order the runtime lists them (`Row.states`), which `dest` follows.
+        sources = [s for name in named for s in named_as[name]]
         if all(d == s for s, d in dests.items()):
             dest: str | tuple[str, ...] | dict[str, str] = ""
         elif len(set(dests.values())) == 1:
@@ -315,13 +319,15 @@ def _rows(spec: Spec, guard_of: dict[Atom, str], analysis: Analysis) -> dict[int
     return found
 
 
-def _by_family(states: list[str], members: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+def _by_family(
+    states: list[str], members: dict[str, tuple[str, ...]], family_of: dict[str, str]
+) -> tuple[str, ...]:
     """`states` with every family all of whose members are there named by the family."""
     given = set(states)
     found: list[str] = []
     for state in states:
-        family = next((f for f, m in members.items() if state in m), None)
-        if family is None or not set(members[family]) <= given:
+        family = family_of.get(state)
+        if family is None or not given.issuperset(members[family]):
             found.append(state)
         elif family not in found:
             found.append(family)
