@@ -12,6 +12,7 @@ per line, so a changed word of the spec changes about one line of generated code
 
 from __future__ import annotations
 
+import ast
 import inspect
 import keyword
 import os
@@ -464,14 +465,22 @@ def _format(source: str) -> str:
 
 def fresh(text: str, source: str) -> bool:
     """Whether `text` (a generated module as found) is what `finish(source)` makes, told
-    from its fingerprint: true only if it was made from this very source by this black,
-    and nothing in it has changed since."""
+    without black: its fingerprint says it was made from this very source by this black
+    and that nothing in it has changed since, and its syntax tree is the source's.
+
+    The hashes catch any edit; the tree comparison does not trust them, so an edit of
+    what the code does is caught even if whoever made it recomputed the fingerprint."""
     head, rest = _header(text)
     if not rest.startswith(FINGERPRINT):
         return False
     line, _, rest = rest.partition("\n")
     made, _, own = line[len(FINGERPRINT) :].partition(" ")
-    return made == _source_hash(source) and own == _hash(head + rest)
+    if made != _source_hash(source) or own != _hash(head + rest):
+        return False
+    try:
+        return ast.dump(ast.parse(rest)) == ast.dump(ast.parse(source))
+    except (SyntaxError, ValueError):
+        return False
 
 
 def _header(text: str) -> tuple[str, str]:

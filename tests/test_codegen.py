@@ -355,3 +355,20 @@ def test_one_changed_word_of_a_response_changes_one_line(checkout: Path) -> None
     assert [b for a, b in changed if (a, b) not in hashes] == [
         '            "letting us start a fresh PR review process."'
     ]
+
+
+def test_an_edit_with_a_recomputed_fingerprint_is_still_stale(checkout: Path) -> None:
+    """Whoever edits what the machine does and recomputes the file's hash is caught: the
+    module's syntax tree must be the template's output, whatever the fingerprint says."""
+    from codegen.render import FINGERPRINT, _hash, _header
+
+    module = checkout / "generated" / "spell_machine.py"
+    head, rest = _header(module.read_text(encoding="utf-8"))
+    line, _, body = rest.partition("\n")
+    assert body.count('dest="GATHER_EDITING"') >= 1
+    body = body.replace('dest="GATHER_EDITING"', 'dest="ACHIEVE_COMPLETE"', 1)
+    made = line[len(FINGERPRINT) :].split(" ")[0]
+    module.write_text(f"{head}{FINGERPRINT}{made} {_hash(head + body)}\n{body}")
+    result = run("-m", "codegen", "--check", cwd=checkout)
+    assert result.returncode == 1
+    assert "generated/spell_machine.py: stale" in result.stderr

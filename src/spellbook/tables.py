@@ -165,7 +165,6 @@ class Row(_Record):
     __slots__ = (
         "id",
         "spell",
-        "spells",
         "sources",
         "any_state_but",
         "when",
@@ -191,7 +190,6 @@ class Row(_Record):
     ) -> None:
         self.id = id
         self.spell = spell
-        self.spells = (spell,) if isinstance(spell, str) else spell
         self.sources = sources
         self.any_state_but = any_state_but
         self.when = when
@@ -203,6 +201,10 @@ class Row(_Record):
 
     def __hash__(self) -> int:
         return hash((self.id, self.spell))
+
+    @property
+    def spells(self) -> tuple[str, ...]:
+        return (self.spell,) if isinstance(self.spell, str) else self.spell
 
     @property
     def wildcard(self) -> bool:
@@ -249,7 +251,8 @@ class Rule(_Record):
         self.priority = priority
 
     def _values(self) -> tuple[object, ...]:
-        return (self.row.id, self.source, self.spell, self.dest)
+        # The row itself: two rows may share an ID in a spec generated despite errors.
+        return (self.row, self.source, self.spell, self.dest)
 
     def __repr__(self) -> str:
         return f"Rule({self.id}: {self.source} --{self.spell}--> {self.dest})"
@@ -302,7 +305,7 @@ class Rule(_Record):
             {
                 "trigger": trigger,
                 "source": self.source,
-                "dest": self.dest if self.dest != self.source else None,
+                "dest": self.dest if self.changes_state else None,
                 "conditions": [g for g in clause if g[0] != "!"],
                 "unless": [g[1:] for g in clause if g[0] == "!"],
                 "after": fired,
