@@ -499,9 +499,11 @@ targets are about. Nothing here is a timed test in the suite.
   it is the disk's fsync, eight times.
 - **Codegen time is black's**: the generated module declares the spec (one record per
   row), so black has a few thousand lines to format for the project spec and about
-  44,000 for the 40x clone; the rows are formatted in chunks of 100, on every CPU when
-  there are more than 4 chunks. `python -m codegen --check` formats nothing it can
-  prove fresh (the fingerprint line), so CI pays for reading the specs only.
+  44,000 for the 40x clone; the rows are formatted in chunks of 100 on every CPU:
+  by fresh processes when there are more than 4 chunks, otherwise shared evenly with
+  processes forked from the compiler (black already loaded; Linux).
+  `python -m codegen --check` formats nothing it can prove fresh (the fingerprint
+  line), so CI pays for reading the specs only.
 
 ## How each is measured
 
@@ -521,7 +523,8 @@ targets are about. Nothing here is a timed test in the suite.
   does not have); each run is a fresh process (`codegen.verify.main`, or
   `python -m codegen --spec X --allow-errors` in a scratch folder, black included);
   peak memory is the process's maximum resident size, plus, for codegen, its largest
-  black worker's once per CPU. `--check` and verify take turns, each a fresh process.
+  black worker's once per CPU (a forked worker's counts the pages it shares with the
+  compiler, so small specs are overstated). `--check` and verify take turns, each a fresh process.
 - **Generated machines**: the size of the module and of its bytecode, and the time
   to import it in a fresh interpreter once `transitions` is imported.
 """

@@ -306,10 +306,13 @@ def test_rows_formatted_in_pieces_and_in_parallel_are_formatted_as_a_whole(
         source, mode=Mode(line_length=render.LINE_LENGTH, target_versions={TargetVersion.PY310})
     )
     monkeypatch.setattr(render, "CHUNK", 7)
-    monkeypatch.setattr(render, "PARALLEL", 100)
+    monkeypatch.setattr(render.os, "cpu_count", lambda: 3)  # this process and 2 forked
     assert render._black(source) == whole
+    monkeypatch.setattr(render.os, "cpu_count", lambda: 1)
+    assert render._black(source) == whole
+    monkeypatch.setattr(render.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(render, "CHUNK", 30)
-    monkeypatch.setattr(render, "PARALLEL", 1)  # 3 chunks: on other processes
+    monkeypatch.setattr(render, "PARALLEL", 1)  # 3 chunks: on fresh processes
     assert render._black(source) == whole
 
 
