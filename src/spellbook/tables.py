@@ -239,7 +239,7 @@ class Rule(_Record):
     earlier row wins.
     """
 
-    __slots__ = ("row", "source", "spell", "dest", "priority")
+    __slots__ = ("row", "source", "spell", "dest", "priority", "_hash")
 
     def __init__(
         self, row: Row, source: str, spell: str, dest: str, priority: tuple[int, int]
@@ -249,10 +249,16 @@ class Rule(_Record):
         self.spell = spell
         self.dest = dest
         self.priority = priority
+        # A cast looks rules up by themselves (what each spell does now, say): their
+        # hash is taken once, not over the whole row each time.
+        self._hash = hash(self._values())
 
     def _values(self) -> tuple[object, ...]:
         # The row itself: two rows may share an ID in a spec generated despite errors.
         return (self.row, self.source, self.spell, self.dest)
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Rule({self.id}: {self.source} --{self.spell}--> {self.dest})"
