@@ -35,7 +35,7 @@ import zlib
 from spellbook.errors import ActionError
 from spellbook.formats import Record
 from spellbook.store import Workspace
-from spellbook.tables import PASSIVE_VERBS, Done, Rule
+from spellbook.tables import PASSIVE_VERBS, TRASH, Did, Done, Rule
 from spellbook.vocabulary import template
 
 TYPE_CHECKING = False
@@ -47,7 +47,6 @@ NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 NAME_LIMIT = 64
 FRONTMATTER_LIMIT = 65_536
 LOAD_LIMIT = 1_000_000
-TRASH = ".trash"
 MISSING_NAME = "untitled"
 _VARIABLE = r"\$\{(\w+)\}"
 
@@ -106,27 +105,22 @@ def plan(
     files = _Files(workspace, planned.operations)
     step = Step(workspace, files, dict(record.extra), done)
     for action in rule.actions:
-        if action.verb == "archive":
-            present = [f for f in action.files if files.exists(files.where(f))]
-            made = files.new_folder(folders[id(action)])
+        if action.verb in ("archive", "delete"):
+            present = tuple(f for f in action.files if files.exists(files.where(f)))
+            absent = tuple(f for f in action.files if f not in present)
+            made = ""
+            if action.verb == "archive":
+                made = done.archive_path = files.new_folder(folders[id(action)])
+            elif present:
+                made = files.new_folder(f"{TRASH}/{time.strftime('%Y-%m-%d-%H%M%S')}")
             for name in present:
                 files.move(name, f"{made}/{os.path.basename(name)}")
-            done.archive_path = made
-        elif action.verb == "delete":
-            present = [f for f in action.files if files.exists(files.where(f))]
-            if present:
-                trash = files.new_folder(f"{TRASH}/{time.strftime('%Y-%m-%d-%H%M%S')}")
-                for name in present:
-                    files.move(name, f"{trash}/{os.path.basename(name)}")
-                done.notes.append(
-                    f"deleted {', '.join(present)}; kept in {workspace.shown(trash)}/ "
-                    "in case you need them"
-                )
+            done.did.append(Did(action.verb, present, absent, made))
         elif action.verb == "create":
             name = action.files[0]
             text = template(vocabulary, action.target) if action.target else ""
-            if not files.create(name, text):
-                done.notes.append(f"{workspace.shown(name)} already exists; it was kept as it is")
+            made_it = files.create(name, text)
+            done.did.append(Did("create", (name,) if made_it else (), () if made_it else (name,)))
         elif action.verb == "load":
             done.contents[action.files[0]] = files.read(action.files[0])
         elif action.verb == "increment":

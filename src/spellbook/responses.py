@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from spellbook.tables import Action, Rule, State, placeholder
+from spellbook.tables import TRASH, Action, Did, Rule, State, placeholder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,6 +41,8 @@ _VERBS = {
     "delete": ("deletes", "deleted"),
     "load": ("loads", "loaded"),
 }
+# The verbs whose outcome a cast records (`Did`), in the order of the rule's actions.
+_FILED = ("create", "archive", "delete")
 
 
 def reason(text: str) -> str | None:
@@ -85,13 +87,15 @@ class Writer:
             return "confirmation"
         return "standard"
 
-    def response(self, rule: Rule) -> str:
-        """The rule's response, its runtime placeholders (see `spellbook.tables`) left."""
+    def response(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
+        """The rule's response, its runtime placeholders (see `spellbook.tables`) left.
+        `did` is what its file actions did in a cast; without it, they are told as
+        declared (a preview of the spec's text)."""
         kind = self.template_kind(rule)
         values = {
             "spell": rule.spell,
-            "ai": self._ai_text(rule),
-            "happened": self._happened(rule, kind),
+            "ai": self._ai_text(rule, did),
+            "happened": self._happened(rule, kind, did),
             "where": self._where(rule.dest),
         }
         return compose(self.templates[kind], values)
@@ -100,8 +104,11 @@ class Writer:
         """Why a blocked rule refuses its spell, fit to follow "because"."""
         return self._clause(reason(rule.response) or rule.response or "not allowed here")
 
-    def summary(self, rule: Rule) -> str:
-        """What casting the spell does when this rule wins, in one line."""
+    def summary(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
+        """What casting the spell does when this rule wins, in one line: as its cast
+        would plan it now (`did`), or as declared."""
+        if did is not None:
+            return self._summary(rule, did)
         found = self._summaries.get(rule)
         if found is None:
             found = self._summaries[rule] = self._summary(rule)
@@ -115,10 +122,10 @@ class Writer:
             return rule
         return self.summary(rule)
 
-    def _summary(self, rule: Rule) -> str:
+    def _summary(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
         if rule.kind == "blocked":
             return "blocked: " + self.refusal(rule)
-        done = [d for d in (self._did(a, would=True) for a in rule.actions) if d]
+        done = self._done(rule, did, would=True)
         if rule.changes_state:
             return f"moves to **{rule.dest}**" + (": " + "; ".join(done) if done else "")
         if done:
@@ -135,30 +142,61 @@ class Writer:
         named = [self._path(f) for f in files]
         return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
 
-    def _did(self, action: Action, would: bool = False) -> str | None:
+    def _did(self, action: Action, would: bool = False, did: Did | None = None) -> str | None:
         """What an action did (or, `would`, does), in the developer's words; None for
-        actions with nothing to show."""
+        actions with nothing to show. `did` is what it found when carried out (or
+        planned); without it, the action is told as declared, every file there."""
         verb = _VERBS.get(action.verb)
         if verb is None:
             return None
         says = verb[0] if would else verb[1]
+        if action.verb == "load":
+            return f"{says} {self._path(action.files[0])} for the AI"
+        files, absent = (did.files, did.absent) if did is not None else (action.files, ())
         if action.verb == "create":
+            if not files:
+                kept = "keeps" if would else "kept"
+                return f"{kept} {self._path(absent[0])} as it is (it already exists)"
             if action.target:
-                return f"{says} {self._path(action.files[0])} from its template"
-            return f"{says} an empty {self._path(action.files[0])}"
-        if action.verb == "archive":
+                return f"{says} {self._path(files[0])} from its template"
+            return f"{says} an empty {self._path(files[0])}"
+        are = ("are" if would else "were") if len(absent) > 1 else ("is" if would else "was")
+        missing = f"{self._files(absent)} {are} not there" if absent else ""
+        if not files:
+            return f"nothing to {action.verb}: {missing}"
+        asides = [missing] if missing else []
+        if action.verb == "delete":  # a preview names the trash, not the second it will be
+            folder = self._folder(did.folder if did is not None and not would else TRASH)
+            said = f"{says} {self._files(files)} into `{folder}/`"
+            asides.insert(0, "nothing is lost")
+        elif did is not None:
+            said = f"{says} {self._files(files)} to `{self._folder(did.folder)}/`"
+        else:
             folder = action.target if would else placeholder("archive_path")
-            return f"{says} {self._files(action.files)} to `{folder}`"
-        if action.verb == "delete":
-            return f"{says} {self._files(action.files)}"
-        return f"{says} {self._path(action.files[0])} for the AI"
+            said = f"{says} {self._files(files)} to `{folder}`"
+        return f"{said} ({'; '.join(asides)})" if asides else said
 
-    def _happened(self, rule: Rule, kind: str) -> str:
+    def _done(self, rule: Rule, did: Sequence[Did] | None, would: bool = False) -> list[str]:
+        """What the rule's actions did, in order: as `did` says (a cast's outcome, or a
+        plan's), or as declared."""
+        found = iter(did) if did is not None else None
+        said = []
+        for action in rule.actions:
+            outcome = next(found, None) if found is not None and action.verb in _FILED else None
+            told = self._did(action, would, outcome)
+            if told:
+                said.append(told)
+        return said
+
+    def _folder(self, folder: str) -> str:
+        return f"{self.workspace}/{folder}" if self.workspace else folder
+
+    def _happened(self, rule: Rule, kind: str, did: Sequence[Did] | None = None) -> str:
         if kind in ("blocked", "noop"):
             return self._clause(reason(rule.response) or rule.response or "the spec says so")
         if kind == "confirmation":
             return self._clause(rule.response or f"{rule.spell} needs confirmation")
-        done = [d for d in (self._did(a) for a in rule.actions) if d]
+        done = self._done(rule, did)
         first = f"You cast **{rule.spell}**" + (": " + "; ".join(done) + "." if done else ".")
         if rule.changes_state:
             return f"{first} The workflow moved from **{rule.source}** to **{rule.dest}**."
@@ -179,7 +217,7 @@ class Writer:
         description = self.states[state].description
         return f"**{state}**: {description}" if description else f"**{state}**"
 
-    def _ai_text(self, rule: Rule) -> str:
+    def _ai_text(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
         parts = [rule.response or f"{rule.spell} fired rule {rule.id}; tell the developer."]
         steps = [a.text for a in rule.actions if a.verb == "instruct"]
         if steps:
@@ -187,10 +225,15 @@ class Writer:
                 "Steps from the spec's Action column:\n"
                 + "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
             )
+        archives = [d for d in did if d.verb == "archive"] if did is not None else None
         for action in rule.actions:
             if action.verb == "archive":
-                archived = self._files(action.files)
-                parts.append(f"Archived {archived} to `{placeholder('archive_path')}`.")
+                if archives is None:
+                    archived = self._files(action.files)
+                    parts.append(f"Archived {archived} to `{placeholder('archive_path')}`.")
+                elif archives:
+                    told = self._did(action, did=archives.pop(0)) or ""
+                    parts.append(told[:1].upper() + told[1:] + ".")
             elif action.verb == "load":
                 parts.append(
                     f"Content of {self._path(action.files[0])}:\n\n"
@@ -233,8 +276,43 @@ class CannotTell(str):
         return told
 
 
+class Foreseen(str):
+    """What a spell would do now, told from the plan its cast would make with the
+    files as they are (what it would really create, archive or delete, and where);
+    `moves` says whether it changes the state."""
+
+    moves: bool
+
+    @classmethod
+    def of(cls, rule: Rule, writer: Writer, did: Sequence[Did]) -> Foreseen:
+        told = cls(writer.summary(rule, did))
+        told.moves = rule.changes_state
+        return told
+
+
+class Refused(CannotTell):
+    """What a spell would do now, where its cast would be refused with nothing changed
+    (a value its actions need is unusable, say): said, never offered as a next step."""
+
+    @classmethod
+    def because(cls, why: str) -> Refused:
+        told = cls(f"refused now: {why}")
+        told.why = why
+        return told
+
+
+def _offered(rule: Rule | str | None) -> bool:
+    """Whether a preview is a next step: it moves the workflow on (or may: it depends
+    on a command's outcome), and its cast would not be refused."""
+    if isinstance(rule, Rule):
+        return rule.changes_state
+    if isinstance(rule, Foreseen):
+        return rule.moves
+    return isinstance(rule, str) and not isinstance(rule, CannotTell)
+
+
 def spell_values(
-    previews: dict[str, Rule | str | None], writer: Writer, word: str = "spell"
+    previews: Mapping[str, Rule | str | None], writer: Writer, word: str = "spell"
 ) -> dict[str, str]:
     """The placeholders about spells (or what the spec calls them, `word`): each one's
     effect, the full list, and next steps."""
@@ -243,12 +321,7 @@ def spell_values(
     values["available_spells"] = "\n".join(
         f"- **{spell}**: {does(rule)}" for spell, rule in previews.items()
     )
-    moving = [
-        (s, r)
-        for s, r in previews.items()
-        if (isinstance(r, str) and not isinstance(r, CannotTell))
-        or (isinstance(r, Rule) and r.changes_state)
-    ]
+    moving = [(s, r) for s, r in previews.items() if _offered(r)]
     values["next_steps"] = (
         "\n".join(f"- Cast **{spell}**: {does(rule)}" for spell, rule in moving)
         if moving

@@ -380,10 +380,33 @@ def transitions(
 PASSIVE_VERBS = frozenset({"set_state", "no_change", "instruct", "fill"})
 
 
+# The folder of the workspace that deleted files are moved into (`.trash/<time>/`).
+TRASH = ".trash"
+
+
+class Did(_Record):
+    """What one file action of a cast did (or, planned for a preview, would do):
+    `verb` is create, archive or delete; `files` are the files it acted on, `absent`
+    those it names that were not there (for create: there already, so kept); `folder`
+    is where archived or deleted files went."""
+
+    __slots__ = ("verb", "files", "absent", "folder")
+
+    def __init__(
+        self, verb: str, files: tuple[str, ...] = (), absent: tuple[str, ...] = (), folder: str = ""
+    ) -> None:
+        self.verb = verb
+        self.files = files
+        self.absent = absent
+        self.folder = folder
+
+
 class Done:
-    """What a rule's actions did, for its response."""
+    """What a rule's actions did, for its response: `did` holds each file action's
+    outcome in the spec's order."""
 
     def __init__(self) -> None:
         self.archive_path = ""
         self.contents: dict[str, str | None] = {}
         self.notes: list[str] = []
+        self.did: list[Did] = []

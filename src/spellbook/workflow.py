@@ -50,6 +50,8 @@ from spellbook.lock import Lock
 from spellbook.probes import Facts, NeedsRun, Run, command, run
 from spellbook.responses import (
     CannotTell,
+    Foreseen,
+    Refused,
     Writer,
     fenced,
     fill,
@@ -533,6 +535,25 @@ class Workflow:
             known = self._previews[key] = self._dry_run(model, machine, state)
         return known
 
+    def foresee(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
+        """`preview`, with each rule that would act on files planned as its cast would
+        plan it now (`spellbook.actions.plan`, which changes nothing): what it would
+        really create, archive or delete and where, or why its cast would be refused."""
+        found: dict[str, Rule | str | None] = dict(self.preview(model, machine, state))
+        for spell, rule in found.items():
+            if isinstance(rule, Rule) and rule.acts:
+                from spellbook.actions import plan
+
+                try:
+                    planned = plan(
+                        rule, self.workspace, model.facts.record, vocabulary=self.vocabulary
+                    )
+                except (ActionError, UnsafePath, BadFile) as err:
+                    found[spell] = Refused.because(said(err))
+                else:
+                    found[spell] = Foreseen.of(rule, self.writer, planned.done.did)
+        return found
+
     def _dry_run(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
         found: dict[str, Rule | str | None] = {}
         for spell, trigger in self.machine.TRIGGERS.items():
@@ -562,14 +583,14 @@ class Workflow:
         machine: Any,
     ) -> str:
         word = self.machine.SPELL_WORD
-        values = spell_values(self.preview(model, machine, after), self.writer, word)
+        values = spell_values(self.foresee(model, machine, after), self.writer, word)
         if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
             facts = self._facts(before, spell, model)
             text = unhandled(
                 spell, before, self.states[before].description, facts, self.machine.SPEC, word
             )
         else:
-            text = self.writer.response(rule)
+            text = self.writer.response(rule, done.did if rule.acts else None)
             values["archive_path"] = self.workspace.shown(done.archive_path) + "/"
             for name, content in done.contents.items():
                 values[f"content:{name}"] = fenced(content)
@@ -696,7 +717,7 @@ class Workflow:
         """The current state, what each spell would do now, and the latest history."""
         record = self.read()
         model, machine = self.engine(record.state, record)
-        previews = self.preview(model, machine, record.state)
+        previews = self.foresee(model, machine, record.state)
         return {
             "state": record.state,
             "description": self.states[record.state].description,

@@ -1,0 +1,81 @@
+"""What a cast tells the developer and the AI is what it did, and what each spell would
+do is what its cast would do: the files really created, kept, archived or deleted, and
+the folders they really went to."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from spellbook import Workflow
+from tests.workspaces import TASK, files, plan, set_state, task, write
+
+
+def happened(response: str) -> str:
+    """The response's "What Just Happened" section."""
+    return response.split("### What Just Happened\n", 1)[1].split("\n###", 1)[0]
+
+
+def test_a_file_already_there_is_said_to_be_kept_not_created(tmp_path: Path) -> None:
+    write(tmp_path, "plan.md", plan())
+    before = (tmp_path / TASK / "plan.md").read_bytes()
+    said = happened(Workflow(tmp_path).cast("accio").response)  # G1, plan.md already there
+    assert "created" not in said
+    assert "kept `.ai/task/plan.md` as it is (it already exists)" in said
+    assert (tmp_path / TASK / "plan.md").read_bytes() == before
+
+
+def test_a_delete_names_only_the_files_it_moved_and_where_they_went(tmp_path: Path) -> None:
+    set_state(tmp_path, "PR_CONFIRM_RESTART_TASK_G")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "comments.md", "- fix the typo\n")
+    write(tmp_path, "review-task.md", "# Review task\n")
+    result = Workflow(tmp_path).cast("reparo")
+    said = happened(result.response)
+    trash = [p for p in (tmp_path / TASK / ".trash").iterdir()]
+    assert len(trash) == 1 and sorted(p.name for p in trash[0].iterdir()) == [
+        "comments.md",
+        "review-task.md",
+    ]
+    assert (
+        "deleted `.ai/task/comments.md` and `.ai/task/review-task.md` into "
+        f"`.ai/task/.trash/{trash[0].name}/` (nothing is lost; "
+        "`.ai/task/review-task-results.md` was not there)"
+    ) in said
+    assert "deleted `.ai/task/review-task-results.md`" not in said
+    assert "created an empty `.ai/task/comments.md`" in said
+
+
+def test_what_a_spell_would_archive_names_the_folder_its_cast_makes(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", task("greet-cli"))
+    write(tmp_path, "task-results.md", "It greets.\n")
+    folder = f"tasks/task-greet-cli-{time.strftime('%Y-%m-%d')}"
+    (tmp_path / TASK / folder).mkdir(parents=True)  # taken: the cast would add -2
+    flow = Workflow(tmp_path)
+    foreseen = flow.status()["spells"]["Accio"]
+    assert f"to `.ai/task/{folder}-2/`" in foreseen
+    assert "${task_name}" not in foreseen and "${date}" not in foreseen
+    result = flow.cast("accio")
+    assert result.archive == f".ai/task/{folder}-2/"
+    assert f"to `.ai/task/{folder}-2/`" in happened(result.response)
+
+
+def test_a_cast_that_would_be_refused_is_said_so_and_not_offered(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", task("Not A Name"))
+    write(tmp_path, "task-results.md", "It greets.\n")
+    flow = Workflow(tmp_path)
+    foreseen = flow.status()["spells"]["Accio"]
+    assert foreseen.startswith("refused now: ")
+    assert "task_name 'Not A Name' cannot name a folder" in foreseen
+    before = files(tmp_path)
+    response = flow.cast("lumos").response
+    assert "- **Accio**: refused now: " in response
+    assert "Cast **Accio**" not in response.split("### Next Steps", 1)[1]
+    after = files(tmp_path)
+    assert {k: v for k, v in after.items() if not k.endswith("state.json")} == {
+        k: v for k, v in before.items() if not k.endswith("state.json")
+    }
