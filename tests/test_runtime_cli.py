@@ -153,7 +153,7 @@ def test_quick_arguments_read_what_argparse_reads(argv: list[str]) -> None:
     from spellbook.cli import quick_arguments
 
     parser = argparse.ArgumentParser()
-    parser.add_argument("--root", default=".")
+    parser.add_argument("--root")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("command")
     quick = quick_arguments(argv)

@@ -198,7 +198,7 @@ def test_existing_files_are_never_overwritten_by_create(tmp_path: Path) -> None:
     result = Workflow(tmp_path).cast("accio")  # G1 would create plan.md from the template
     assert result.rule == "G1"
     assert (tmp_path / TASK / "plan.md").read_text() == "# My own plan\n"
-    assert "already exists; it was kept as it is" in result.response
+    assert "kept `.ai/task/plan.md` as it is (it already exists)" in result.response
 
 
 def test_archives_never_overwrite_each_other(tmp_path: Path) -> None:

@@ -4,11 +4,14 @@ the folders they really went to."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 from spellbook import Workflow
-from tests.workspaces import TASK, files, plan, set_state, task, write
+from spellbook.cli import EXIT_BAD_INPUT
+from tests.workspaces import TASK, files, history, plan, set_state, task, write
 
 
 def happened(response: str) -> str:
@@ -79,3 +82,70 @@ def test_a_cast_that_would_be_refused_is_said_so_and_not_offered(tmp_path: Path)
     assert {k: v for k, v in after.items() if not k.endswith("state.json")} == {
         k: v for k, v in before.items() if not k.endswith("state.json")
     }
+
+
+# -- which workspace, and repair without a state file --
+
+
+def spell_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`spell ARGS` run in `folder`, without --root."""
+    return subprocess.run(
+        [sys.executable, "-m", "spellbook", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=folder,
+    )
+
+
+def test_a_subfolder_uses_the_workspace_above_it_and_says_so(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    set_state(tmp_path, "ACHIEVE_COMPLETE")
+    deep = tmp_path / "src" / "pkg"
+    deep.mkdir(parents=True)
+    result = spell_in(deep, "lumos")
+    assert result.returncode == 0, result.stderr
+    assert "**ACHIEVE_COMPLETE**" in result.stdout
+    assert f"using the workspace ../../.ai/task/ ({tmp_path})" in result.stderr
+    assert not (tmp_path / "src" / ".ai").exists() and not (deep / ".ai").exists()
+    status = spell_in(deep, "status")
+    assert f"Workspace: {tmp_path / TASK}/" in status.stdout
+
+
+def test_a_new_workspace_starts_at_the_top_of_the_repository(tmp_path: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    deep = tmp_path / "src"
+    deep.mkdir()
+    assert spell_in(deep, "accio").returncode == 0
+    assert (tmp_path / TASK / "plan.md").is_file()
+    assert not (deep / ".ai").exists()
+
+
+def test_a_root_that_is_not_there_is_an_error(tmp_path: Path) -> None:
+    result = spell_in(tmp_path, "--root", str(tmp_path / "nowhere"), "lumos")
+    assert result.returncode == EXIT_BAD_INPUT
+    assert result.stderr == f"error: --root {tmp_path / 'nowhere'}: no such folder\n"
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_repair_without_a_state_file_infers_the_state_from_the_files(tmp_path: Path) -> None:
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", task())
+    said = Workflow(tmp_path).repair()
+    assert said.splitlines()[:2] == [
+        "There was no .ai/task/state.json.",
+        "Chose ACHIEVE_TASK_DRAFTING: its Indicators match the files: task.md exists, "
+        "task-results.md missing.",
+    ]
+    assert Workflow(tmp_path).state == "ACHIEVE_TASK_DRAFTING"
+    assert history(tmp_path)[-1]["trigger"] == "repair"
+
+
+def test_what_a_missing_file_does_not_say_is_no_evidence_of_a_state(tmp_path: Path) -> None:
+    """No plan.md: "plan.md has no unchecked criteria" holds, but says nothing."""
+    said = Workflow(tmp_path).repair()
+    assert said == (
+        "There is no .ai/task/state.json; the workflow is in GATHER_NEEDS_PLAN (its "
+        "Indicators match the files: plan.md missing): nothing to repair."
+    )
+    assert not (tmp_path / TASK / "state.json").exists()

@@ -71,7 +71,8 @@ def quick_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
     gettext: about 5 ms, more than half of what starting `spell` may cost on top of
     `import transitions`. Anything but this common form goes to argparse.
     """
-    root, as_json, command = ".", False, None
+    root: str | None = None
+    as_json, command = False, None
     items = list(argv)
     while items:
         item = items.pop(0)
@@ -108,7 +109,11 @@ def _arguments(argv: Sequence[str], machine: str = "spell") -> SimpleNamespace:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--root", default=".", help="the repository (default: the current folder)")
+    parser.add_argument(
+        "--root",
+        help="the repository (default: the nearest folder at or above the current one "
+        "that holds the workspace, else the repository's top folder, else the current one)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(
         "command",
@@ -165,12 +170,39 @@ def _emit(text: str) -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
-def _workflow(root: str, machine: str) -> Workflow:
+def _workflow(root: str | None, machine: str) -> Workflow:
+    """The workflow of the repository at `root`, or, without one, of the repository the
+    current folder is in (`find_root`), said on stderr when that is not the current
+    folder: a cast from a subfolder never starts a second workspace there."""
     from importlib import import_module
 
     from spellbook.workflow import Workflow
 
-    return Workflow(root, import_module(MACHINES[machine]))
+    module = import_module(MACHINES[machine])
+    if root is None:
+        here = os.getcwd()
+        root = find_root(here, module.WORKSPACE)
+        if root != here:
+            shown = os.path.join(os.path.relpath(root, here), module.WORKSPACE)
+            print(f"spell: using the workspace {shown}/ ({root})", file=sys.stderr)
+    elif not os.path.isdir(root):
+        raise BadFile(f"--root {root}: no such folder")
+    return Workflow(root, module)
+
+
+def find_root(start: str, workspace: str) -> str:
+    """The repository a command run in `start` is about, found the way git finds its
+    repository: the nearest folder at or above `start` holding the `workspace` folder,
+    else the nearest holding `.git` (a submodule's `.git` does not hide a workspace
+    above it), else `start`."""
+    chain = [os.path.abspath(start)]
+    while os.path.dirname(chain[-1]) != chain[-1]:
+        chain.append(os.path.dirname(chain[-1]))
+    for marker in (workspace, ".git"):
+        for folder in chain:
+            if os.path.exists(os.path.join(folder, marker)):
+                return folder
+    return chain[0]
 
 
 def _main(argv: Sequence[str], machine: str) -> int:
@@ -212,7 +244,7 @@ def _print(data: dict[str, object], as_json: bool, text: object) -> int:
 
 
 def _status_text(data: dict[str, object]) -> str:
-    lines = [f"{data['state']}: {data['description']}", ""]
+    lines = [f"{data['state']}: {data['description']}", f"Workspace: {data['workspace']}/", ""]
     if data.get("interrupted"):
         lines += [f"Interrupted: {data['interrupted']}", ""]
     lines.append("What each would do now:")
@@ -271,7 +303,7 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
     from spellbook.formats import STATE_LIMIT
 
     try:
-        workflow = _workflow(args.root or ".", machine)
+        workflow = _workflow(args.root, machine)
         if args.state_file:
             from spellbook.store import Workspace
 
@@ -389,16 +421,7 @@ def _hook_root(given: str | None, cwd: str | None, machine: str) -> str:
         return project
     from importlib import import_module
 
-    workspace = import_module(MACHINES[machine]).WORKSPACE
-    start = os.path.abspath(cwd or os.getcwd())
-    chain = [start]
-    while os.path.dirname(chain[-1]) != chain[-1]:
-        chain.append(os.path.dirname(chain[-1]))
-    for marker in (workspace, ".git"):  # a submodule's .git does not hide the workspace
-        for folder in chain:
-            if os.path.exists(os.path.join(folder, marker)):
-                return folder
-    return start
+    return find_root(cwd or os.getcwd(), import_module(MACHINES[machine]).WORKSPACE)
 
 
 def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:

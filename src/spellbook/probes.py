@@ -639,3 +639,7 @@ CHECKS: dict[str, Callable[[Facts, str, str], bool]] = {
     "passes": _passes,
     "unknown": _unknown,
 }
+
+# The probes that read a file's content. What one says of a missing file ("plan.md has
+# no unchecked criteria") holds for want of the file: no evidence of a state.
+READS_CONTENT = frozenset({"matches", "items", "unchecked", "field"})

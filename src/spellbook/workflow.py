@@ -47,7 +47,7 @@ from spellbook.formats import (
     now,
 )
 from spellbook.lock import Lock
-from spellbook.probes import Facts, NeedsRun, Run, command, run
+from spellbook.probes import READS_CONTENT, Facts, NeedsRun, Run, command, run
 from spellbook.responses import (
     CannotTell,
     Foreseen,
@@ -724,6 +724,7 @@ class Workflow:
             "spells": {s: self.writer.does(r) for s, r in previews.items()},
             "history": record.history[-5:],
             "interrupted": self._interrupted(record),
+            "workspace": self.workspace.base,
         }
 
     def _interrupted(self, record: Record) -> str | None:
@@ -749,6 +750,8 @@ class Workflow:
             except StateFileError as err:
                 problem = str(err)
             else:
+                if self._state_bytes() is None:
+                    return "\n".join([*notes, *self._infer()])
                 fine = f"{shown} is fine: the workflow is in {record.state}"
                 return "\n".join([*notes, fine + ("." if notes else "; nothing to repair")])
             trimmed = self._trim()
@@ -756,19 +759,7 @@ class Workflow:
                 return "\n".join([*notes, *trimmed])
             state, why, history, fields = self._salvage()
             backup = self._backup(self.state_file)
-            record = Record(state, {}, history, fields)
-            record.history.append(
-                {
-                    "timestamp": now(),
-                    "transition": f"? → {state}",
-                    "trigger": "repair",
-                    "rule": None,
-                    "outcome": "repair",
-                    "cast": os.urandom(6).hex(),
-                }
-            )
-            self._forget()
-            self.workspace.replace(self.state_file, self.format.write(record))
+            self._restart(state, history, fields)
         return "\n".join(
             [
                 *notes,
@@ -778,6 +769,36 @@ class Workflow:
                 f"Started a new {shown} in {state}.",
             ]
         )
+
+    def _infer(self) -> list[str]:
+        """No state file: the state the workspace's files show, started in a new one
+        unless that is the initial state (which no state file already means)."""
+        shown = self.workspace.shown(self.state_file)
+        state, why, _, _ = self._salvage()
+        if state == self.machine.INITIAL:
+            return [f"There is no {shown}; the workflow is in {state} ({why}): nothing to repair."]
+        self._restart(state, [], {})
+        return [
+            f"There was no {shown}.",
+            f"Chose {state}: {why}.",
+            f"Started a new {shown} in {state}.",
+        ]
+
+    def _restart(self, state: str, history: list[Any], fields: dict[str, Any]) -> None:
+        """Write a new state file in `state`, its history ending with the repair."""
+        record = Record(state, {}, history, fields)
+        record.history.append(
+            {
+                "timestamp": now(),
+                "transition": f"? → {state}",
+                "trigger": "repair",
+                "rule": None,
+                "outcome": "repair",
+                "cast": os.urandom(6).hex(),
+            }
+        )
+        self._forget()
+        self.workspace.replace(self.state_file, self.format.write(record))
 
     def _repair_intent(self) -> list[str]:
         """Finish an interrupted cast, or set its record aside if it cannot be finished
@@ -856,7 +877,12 @@ class Workflow:
         for index, state in enumerate(self.machine.STATES):
             if not state.inferable:
                 continue
-            held = [getattr(model, guard)() == want for guard, want in state.evidence]
+            held = [
+                getattr(model, guard)() == want
+                and (self.machine.ATOMS[guard][0] not in READS_CONTENT or facts.exists(file))
+                for guard, want in state.evidence
+                for file in [self.machine.ATOMS[guard][1]]
+            ]
             if all(held) and (best is None or (len(held), index) > best):
                 best = (len(held), index)
                 chosen = state.name
