@@ -323,7 +323,7 @@ def test_5_judging_a_move_never_runs_the_test_command(tmp_path: Path) -> None:
     session_in(tmp_path, "TEST", "touch PWNED")
     root = str(tmp_path)
     restart = session_cli("check-transition", "--root", root, "TEST", "START")
-    assert restart.returncode == 1 and b"Cannot restart" in restart.stderr
+    assert restart.returncode == 1 and b"You cannot restart" in restart.stderr
     complete = session_cli("check-transition", "--root", root, "TEST", "COMPLETE")
     assert complete.returncode == 1 and b"cast Advance instead" in complete.stderr
     state = tmp_path / PROGRESS / "state.json"
@@ -383,11 +383,11 @@ def test_6_the_hook_run_from_another_folder_finds_the_workspace(tmp_path: Path) 
     env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
     event = _write_complete(f"../{PROGRESS}/state.json", cwd=str(repo / "src"))
     blocked = session_cli("check-transition", "--claude-hook", stdin=event, cwd=elsewhere, env=env)
-    assert blocked.returncode == 2 and b"Skips testing" in blocked.stderr
+    assert blocked.returncode == 2 and b"It skips testing" in blocked.stderr
     event = _write_complete(str(repo / PROGRESS / "state.json"))
     env["CLAUDE_PROJECT_DIR"] = str(repo)
     blocked = session_cli("check-transition", "--claude-hook", stdin=event, cwd=elsewhere, env=env)
-    assert blocked.returncode == 2 and b"Skips testing" in blocked.stderr
+    assert blocked.returncode == 2 and b"It skips testing" in blocked.stderr
 
 
 def test_6_a_write_through_a_symbolic_link_is_judged_as_the_file_it_reaches(
@@ -397,7 +397,7 @@ def test_6_a_write_through_a_symbolic_link_is_judged_as_the_file_it_reaches(
     (tmp_path / "shortcut").symlink_to(tmp_path / PROGRESS)
     event = _write_complete(str(tmp_path / "shortcut" / "state.json"))
     blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
-    assert blocked.returncode == 2 and b"Skips testing" in blocked.stderr
+    assert blocked.returncode == 2 and b"It skips testing" in blocked.stderr
 
 
 @pytest.mark.parametrize("stdin", [b"", b"not json", b"[1, 2]", b"\xff\xfe", b'{"tool_input": 3}'])
@@ -815,7 +815,7 @@ def test_6_the_hook_refuses_what_would_let_a_step_be_skipped_another_way(tmp_pat
     said = hook({"file_path": str(folder / ".intent.json"), "content": json.dumps(intent)})
     assert b"only casts write it" in said
     os.link(folder / "state.json", tmp_path / "notes.json")
-    assert b"Skips testing" in hook(
+    assert b"It skips testing" in hook(
         {"file_path": str(tmp_path / "notes.json"), "content": '{"state": "COMPLETE"}'}
     )
     features = json.loads((folder / "feature-list.json").read_text())

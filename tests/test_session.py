@@ -241,7 +241,7 @@ def hook(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess
 def test_check_transition_command(tmp_path: Path) -> None:
     refused = hook(tmp_path, "INIT", "COMPLETE")
     assert refused.returncode == 1
-    assert "Skips implementation and testing" in refused.stderr
+    assert "It skips implementation and testing" in refused.stderr
     allowed = hook(tmp_path, "START", "INIT")
     assert allowed.returncode == 0 and "by Advance" in allowed.stdout
     assert hook(tmp_path, "START", "NOWHERE").returncode == 2
@@ -256,7 +256,7 @@ def test_check_transition_judges_a_proposed_state_file(tmp_path: Path) -> None:
     proposed = tmp_path / "proposed.json"
     proposed.write_text(json.dumps({"state": "COMPLETE", "context": {}, "history": []}))
     result = hook(tmp_path, "--state-file", str(proposed))
-    assert result.returncode == 1 and "Skips testing" in result.stderr
+    assert result.returncode == 1 and "It skips testing" in result.stderr
     proposed.write_text(json.dumps({"state": "TEST", "context": {}, "history": []}))
     assert hook(tmp_path, "--state-file", str(proposed)).returncode == 0
     proposed.write_text("{ not json")
@@ -271,7 +271,7 @@ def test_claude_code_hook_blocks_a_write_that_skips_testing(tmp_path: Path) -> N
         "tool_input": {"file_path": str(state), "content": json.dumps({"state": "COMPLETE"})},
     }
     blocked = hook(tmp_path, "--claude-hook", stdin=json.dumps(write))
-    assert blocked.returncode == 2 and "Skips testing" in blocked.stderr
+    assert blocked.returncode == 2 and "It skips testing" in blocked.stderr
     edit = {
         "tool_name": "Edit",
         "tool_input": {

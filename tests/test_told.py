@@ -124,7 +124,10 @@ def test_a_new_workspace_starts_at_the_top_of_the_repository(tmp_path: Path) -> 
 def test_a_root_that_is_not_there_is_an_error(tmp_path: Path) -> None:
     result = spell_in(tmp_path, "--root", str(tmp_path / "nowhere"), "lumos")
     assert result.returncode == EXIT_BAD_INPUT
-    assert result.stderr == f"error: --root {tmp_path / 'nowhere'}: no such folder\n"
+    said = f"error: the repository folder {tmp_path / 'nowhere'} does not exist\n"
+    assert result.stderr == said
+    mcp = spell_in(tmp_path, "--root", str(tmp_path / "nowhere"), "mcp")  # no server started
+    assert (mcp.returncode, mcp.stderr) == (EXIT_BAD_INPUT, said)
     assert not (tmp_path / "nowhere").exists()
 
 
@@ -149,3 +152,29 @@ def test_what_a_missing_file_does_not_say_is_no_evidence_of_a_state(tmp_path: Pa
         "Indicators match the files: plan.md missing): nothing to repair."
     )
     assert not (tmp_path / TASK / "state.json").exists()
+
+
+# -- small things said wrong --
+
+
+def test_a_misspelt_spell_or_command_gets_a_did_you_mean(tmp_path: Path) -> None:
+    for typo, meant in (("acio", "accio"), ("stauts", "status"), ("diagarm", "diagram")):
+        result = spell_in(tmp_path, typo)
+        assert result.returncode == EXIT_BAD_INPUT
+        assert result.stderr.endswith(f"; did you mean {meant}?\n"), result.stderr
+    assert "did you mean" not in spell_in(tmp_path, "xyzzy").stderr
+
+
+def test_help_lists_every_command_in_the_machines_words(tmp_path: Path) -> None:
+    spell_help = spell_in(tmp_path, "--help").stdout
+    assert "check-transition FROM TO" in spell_help
+    assert "accio, expecto, reparo, reverto, finite, lumos" in spell_help
+    session_help = spell_in(tmp_path, "session", "--help").stdout
+    assert "advance, finish, restart, check" in session_help
+    assert "accio" not in session_help and "unknown trigger" in session_help
+
+
+def test_a_reason_without_its_subject_reads_as_a_sentence(tmp_path: Path) -> None:
+    set_state(tmp_path, "PR_APPLIED_PENDING_ARCHIVE_A")
+    response = Workflow(tmp_path).cast("finite").response  # F3: "Must Accio to archive ..."
+    assert "cannot be used right now because you must Accio to archive" in response

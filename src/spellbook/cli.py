@@ -44,22 +44,35 @@ MACHINES = {
 }
 EXIT_REFUSED = 1  # check-transition: the spec does not allow the move
 EXIT_HOOK_BLOCK = 2  # check-transition --claude-hook: Claude Code's "block this tool call"
-EPILOG = f"""commands:
-  SPELL      cast it (case does not matter): accio, expecto, reparo, reverto, finite, lumos
-             (spell session TRIGGER: advance, finish, restart, check)
-  status     the current state and what each spell would do now
-  repair     replace an unusable state file (kept as a backup) with a state read off the files
+COMMANDS = ("status", "repair", "diagram", "mcp", "check-transition")
+
+
+def epilog(machine: str) -> str:
+    """The commands and exit statuses, in the machine's words (`spell --help`)."""
+    from importlib import import_module
+
+    module = import_module(MACHINES[machine])
+    word = module.SPELL_WORD
+    prog = "spell" if machine == "spell" else f"spell {machine}"
+    names = ", ".join(name.lower() for name in module.SPELLS)
+    return f"""commands:
+  {word.upper():<10} {"cast" if word == "spell" else "fire"} it (case does not matter): {names}
+  status     the current state and what each {word} would do now
+  repair     replace an unusable or missing state file with a state read off the files
   diagram    a mermaid diagram of the machine, the current state highlighted
-  mcp        serve the spells as MCP tools over stdio (needs spellbook[mcp])
-  spell session check-transition FROM TO | --state-file PATH | --claude-hook
-             judge a move of the session's state made by hand
+  mcp        serve the {word}s as MCP tools over stdio (needs spellbook[mcp])
+  check-transition FROM TO | --state-file PATH | --claude-hook
+             judge a move of the state made by hand ({prog} check-transition --help)
+
+Without --root, {prog} works in the nearest folder at or above the current one that
+holds {module.WORKSPACE}/, else at the top of the git repository, else here.
 
 exit status:
   {EXIT_OK}  transition or no-op (and status, repair, diagram done)
   {EXIT_FAILED}  the cast could not run (another cast holds the lock, a disk error)
-  {EXIT_BAD_INPUT}  bad input: unknown spell, unusable state file, unsafe path, bad frontmatter
-  {EXIT_BLOCKED}  blocked: the spec refuses the spell in this state
-  {EXIT_UNHANDLED}  unhandled: no rule covers the spell for the files as they are
+  {EXIT_BAD_INPUT}  bad input: unknown {word}, unusable state file, unsafe path, bad frontmatter
+  {EXIT_BLOCKED}  blocked: the spec refuses the {word} in this state
+  {EXIT_UNHANDLED}  unhandled: no rule covers the {word} for the files as they are
   check-transition: 0 allowed, {EXIT_REFUSED} refused (the reason on stderr);
   with --claude-hook, {EXIT_HOOK_BLOCK} refused (Claude Code blocks the tool call)"""
 
@@ -106,7 +119,7 @@ def _arguments(argv: Sequence[str], machine: str = "spell") -> SimpleNamespace:
     parser = argparse.ArgumentParser(
         prog="spell" if machine == "spell" else "spell session",
         description=DESCRIPTIONS[machine],
-        epilog=EPILOG,
+        epilog=epilog(machine),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
@@ -115,12 +128,8 @@ def _arguments(argv: Sequence[str], machine: str = "spell") -> SimpleNamespace:
         "that holds the workspace, else the repository's top folder, else the current one)",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument(
-        "command",
-        help="a spell, or status, repair, diagram, mcp"
-        if machine == "spell"
-        else "a trigger, or status, repair, diagram, mcp, check-transition",
-    )
+    word = "spell" if machine == "spell" else "trigger"
+    parser.add_argument("command", help=f"a {word}, or {', '.join(COMMANDS)}")
     return SimpleNamespace(**vars(parser.parse_args(argv)))
 
 
@@ -186,7 +195,7 @@ def _workflow(root: str | None, machine: str) -> Workflow:
             shown = os.path.join(os.path.relpath(root, here), module.WORKSPACE)
             print(f"spell: using the workspace {shown}/ ({root})", file=sys.stderr)
     elif not os.path.isdir(root):
-        raise BadFile(f"--root {root}: no such folder")
+        raise BadFile(f"the repository folder {os.path.abspath(root)} does not exist")
     return Workflow(root, module)
 
 
@@ -222,6 +231,10 @@ def _main(argv: Sequence[str], machine: str) -> int:
             gc.enable()
             return serve(workflow)
         result = workflow.cast(command)
+    except UnknownSpell as err:
+        known = [name.lower() for name in workflow.machine.SPELLS] + [*COMMANDS]
+        print(f"error: {said(err)}{_did_you_mean(args.command.lower(), known)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except BAD_INPUT as err:
         print(f"error: {said(err)}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -233,6 +246,13 @@ def _main(argv: Sequence[str], machine: str) -> int:
     else:
         _emit(result.response)
     return {"blocked": EXIT_BLOCKED, "unhandled": EXIT_UNHANDLED}.get(result.outcome, EXIT_OK)
+
+
+def _did_you_mean(word: str, known: Sequence[str]) -> str:
+    from difflib import get_close_matches
+
+    close = get_close_matches(word, known, n=1, cutoff=0.6)
+    return f"; did you mean {close[0]}?" if close else ""
 
 
 def _print(data: dict[str, object], as_json: bool, text: object) -> int:

@@ -41,6 +41,13 @@ _VERBS = {
     "delete": ("deletes", "deleted"),
     "load": ("loads", "loaded"),
 }
+# The subject a reason's first word asks for when the spec leaves it out.
+_SUBJECTS = {
+    **dict.fromkeys(("must", "cannot", "can't", "should", "may"), "you"),
+    "already": "you are",
+    "use": "you need to",
+    **dict.fromkeys(("skips", "leaves", "needs", "requires", "breaks"), "it"),
+}
 # The verbs whose outcome a cast records (`Did`), in the order of the rule's actions.
 _FILED = ("create", "archive", "delete")
 
@@ -211,7 +218,10 @@ class Writer:
         ordinary = len(first) > 1 and first[0].isupper() and first[1].islower()
         if ordinary and first not in self.names:
             text = text[0].lower() + text[1:]
-        return text
+        # A reason written without its subject ("Must Accio first", "Skips testing")
+        # gets one, to read as a sentence after "because".
+        subject = _SUBJECTS.get(first.lower()) if first not in self.names else None
+        return f"{subject} {text}" if subject else text
 
     def _where(self, state: str) -> str:
         description = self.states[state].description
