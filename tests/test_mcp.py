@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
-from mcp.client.stdio import StdioServerParameters
+from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from spellbook.machines import session_machine, spell_machine
 
@@ -142,3 +142,54 @@ def test_without_the_sdk_the_command_says_what_to_install(
     monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
     assert cli.main(["--root", str(tmp_path), "mcp"]) == 2
     assert 'pip install "spellbook[mcp]"' in capsys.readouterr().err
+
+
+def test_an_unusable_state_file_is_said_when_the_state_is_read(tmp_path: Path) -> None:
+    (tmp_path / STATE).parent.mkdir(parents=True)
+    (tmp_path / STATE).write_text("{ not json", encoding="utf-8")
+
+    async def body(client: Client) -> Any:
+        from mcp import MCPError
+
+        try:
+            await client.read_resource("spellbook://state")
+        except MCPError as err:
+            return str(err)
+        return None
+
+    errors = tmp_path / "stderr.txt"
+    with errors.open("w") as log:
+
+        async def main() -> Any:
+            transport = stdio_client(served(tmp_path), errlog=log)
+            async with Client(transport, read_timeout_seconds=60) as client:
+                return await body(client)
+
+        said = asyncio.run(main())
+    assert said is not None and "spell repair" in said and "state.json" in said
+    assert "Traceback" not in errors.read_text(encoding="utf-8")
+
+
+def test_a_cast_returns_its_outcome_as_structured_content(tmp_path: Path) -> None:
+    async def body(client: Client) -> Any:
+        return await client.call_tool("reverto", {}), await client.call_tool("accio", {})
+
+    blocked, moved = run(tmp_path, body)
+    assert not blocked.is_error and "cannot be used right now" in text(blocked)
+    assert {k: blocked.structured_content[k] for k in ("spell", "rule", "outcome")} == {
+        "spell": "Reverto",
+        "rule": "GB1",
+        "outcome": "blocked",
+    }
+    assert blocked.structured_content["before"] == blocked.structured_content["after"]
+    assert moved.structured_content["before"] == "GATHER_NEEDS_PLAN"
+    assert moved.structured_content["after"] == "GATHER_EDITING"
+
+
+def test_arguments_a_spell_does_not_take_are_refused(tmp_path: Path) -> None:
+    async def body(client: Client) -> Any:
+        return await client.call_tool("accio", {"x": 1})
+
+    result = run(tmp_path, body)
+    assert result.is_error and "Accio takes no arguments (given: x)" in text(result)
+    assert not (tmp_path / STATE).exists()

@@ -30,8 +30,9 @@ MISSING_SDK = (
 
 def build(workflow: Workflow, name: str = "spellbook") -> Any:
     """An MCP server (the SDK's `MCPServer`) casting spells with `workflow`."""
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+    from mcp_types import CallToolResult, TextContent
 
     # transitions logs every callback at INFO; a server's stderr is for problems.
     logging.getLogger("transitions").setLevel(logging.WARNING)
@@ -47,12 +48,24 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     )
 
     def caster(spell: str) -> Any:
-        def cast() -> str:
+        def cast(ctx: Context) -> CallToolResult:
+            given = (ctx.request_context.params or {}).get("arguments")
+            if given:
+                names = ", ".join(sorted(map(str, given)))
+                raise ToolError(f"{spell} takes no arguments (given: {names}); nothing was cast")
             try:
-                return workflow.cast(spell).response
+                result = workflow.cast(spell)
             except (SpellbookError, OSError) as err:
                 raise ToolError(str(err)) from None
+            outcome = {k: v for k, v in result.to_dict().items() if k != "response"}
+            return CallToolResult(
+                content=[TextContent(type="text", text=result.response)],
+                structured_content={**outcome, "notes": list(result.notes)},
+            )
 
+        # The SDK reads the annotations to find the context parameter; this module's
+        # are strings (`from __future__ import annotations`) naming lazy imports.
+        cast.__annotations__ = {"ctx": Context, "return": CallToolResult}
         return cast
 
     for spell, trigger in machine.TRIGGERS.items():
@@ -71,8 +84,11 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
         mime_type="application/json",
     )
     def state() -> str:
-        status = workflow.status()
-        status["history"] = workflow.read().history
+        try:
+            status = workflow.status()
+            status["history"] = workflow.read().history
+        except (SpellbookError, OSError) as err:  # the message, not "Error reading resource"
+            raise ResourceError(str(err)) from None
         return json.dumps(status, ensure_ascii=False, indent=2)
 
     @server.resource(
@@ -82,7 +98,10 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
         mime_type="text/plain",
     )
     def diagram() -> str:
-        return workflow.diagram()
+        try:
+            return workflow.diagram()
+        except (SpellbookError, OSError) as err:
+            raise ResourceError(str(err)) from None
 
     return server
 
