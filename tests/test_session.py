@@ -328,6 +328,12 @@ def test_responses_call_the_triggers_what_the_spec_calls_them(tmp_path: Path) ->
     assert MACHINE.SPELL_WORD == "trigger"
     assert import_module("spellbook.machines.spell_machine").SPELL_WORD == "spell"
     result = session(tmp_path).cast("advance")  # START -> INIT: nothing moves on until the list
-    assert "No trigger moves on from here right now; see the triggers above." in result.response
+    assert "### Available Triggers\n" in result.response
+    assert "- Once feature-list.json has a pending feature, cast **Advance**" in result.response
+    from spellbook.responses import spell_values
+
+    flow = session(tmp_path)
+    said = spell_values({"Advance": None}, flow.writer, flow.machine.SPELL_WORD)["next_steps"]
+    assert said == "No trigger moves on from here right now; see the triggers above."
     with pytest.raises(UnknownSpell, match="unknown trigger 'jump'; the triggers are Advance"):
         session(tmp_path).cast("jump")

@@ -178,3 +178,70 @@ def test_a_reason_without_its_subject_reads_as_a_sentence(tmp_path: Path) -> Non
     set_state(tmp_path, "PR_APPLIED_PENDING_ARCHIVE_A")
     response = Workflow(tmp_path).cast("finite").response  # F3: "Must Accio to archive ..."
     assert "cannot be used right now because you must Accio to archive" in response
+
+
+# -- next steps never lead into an error state without saying what to do first --
+
+
+def next_steps(response: str) -> str:
+    return response.split("### Next Steps\n", 1)[1].split("\n###", 1)[0]
+
+
+def test_a_step_into_an_error_state_says_which_file_to_write_first(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", task())
+    steps = next_steps(Workflow(tmp_path).cast("accio").response)  # A1: now in EXECUTED
+    assert (
+        "- Once task-results.md exists, cast **Accio**: moves to **ACHIEVE_TASK_DRAFTING** "
+        "(now: moves to **ERROR_TASK_RESULTS_MISSING**)"
+    ) in steps
+    assert "- Cast **Accio**" not in steps
+    assert "- Cast **Reparo**: moves to **PR_GATHERING_COMMENTS_A**" in steps  # no detour
+
+
+def test_a_blocked_spell_is_followed_by_what_unblocks_the_way_on(tmp_path: Path) -> None:
+    set_state(tmp_path, "PR_APPLIED_PENDING_ARCHIVE_A")
+    write(tmp_path, "plan.md", plan())
+    steps = next_steps(Workflow(tmp_path).cast("reverto").response)
+    assert steps.startswith(
+        "- Once review-task-results.md exists, cast **Accio**: moves to **ACHIEVE_TASK_DRAFTING**"
+    )
+    assert "ERROR_REVIEW_TASK_RESULTS_MISSING_A**)" in steps  # said as what happens now
+
+
+def test_the_sessions_first_step_says_to_write_the_feature_list(tmp_path: Path) -> None:
+    from spellbook.machines import session_machine
+
+    flow = Workflow(tmp_path, session_machine)
+    steps = next_steps(flow.cast("advance").response)  # S1: START -> INIT
+    assert steps.startswith(
+        "- Once feature-list.json has a pending feature, cast **Advance**: moves to **IMPLEMENT**"
+    )
+    assert "No trigger moves on" not in steps
+
+
+def test_a_forward_move_that_needs_no_file_is_offered_as_it_is(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    write(tmp_path, "plan.md", plan(unchecked=2))
+    write(tmp_path, "task.md", task())
+    steps = next_steps(Workflow(tmp_path).cast("lumos").response)
+    assert "- Cast **Accio**: moves to **ACHIEVE_TASK_EXECUTED**" in steps
+    assert "Once" not in steps  # checking the criteria off is the work, not a first step
+
+
+def test_the_session_says_its_current_feature_and_attempts(tmp_path: Path) -> None:
+    import json
+
+    from spellbook.machines import session_machine
+
+    flow = Workflow(tmp_path, session_machine)
+    flow.cast("advance")  # START -> INIT
+    features = {"test_command": "true", "features": [{"id": "PT-001", "status": "pending"}]}
+    (tmp_path / ".claude/progress/feature-list.json").write_text(json.dumps(features))
+    flow.cast("advance")  # INIT -> IMPLEMENT, PT-001 selected
+    where = flow.cast("check").response.split("### Where We Are\n", 1)[1].splitlines()[0]
+    assert where.startswith("**IMPLEMENT**: ") and "(feature_id: PT-001, " in where
+    assert "attempts: 1" in where
+    status = spell_in(tmp_path, "session", "status").stdout
+    assert "\nfeature_id: PT-001\n" in status and "\nattempts: 1\n" in status

@@ -264,7 +264,11 @@ def _print(data: dict[str, object], as_json: bool, text: object) -> int:
 
 
 def _status_text(data: dict[str, object]) -> str:
-    lines = [f"{data['state']}: {data['description']}", f"Workspace: {data['workspace']}/", ""]
+    lines = [f"{data['state']}: {data['description']}", f"Workspace: {data['workspace']}/"]
+    fields = data.get("fields")
+    assert isinstance(fields, dict)
+    lines += [f"{name}: {value}" for name, value in fields.items() if value is not None]
+    lines.append("")
     if data.get("interrupted"):
         lines += [f"Interrupted: {data['interrupted']}", ""]
     lines.append("What each would do now:")

@@ -78,11 +78,13 @@ class Writer:
         states: Iterable[State],
         spells: Iterable[str],
         workspace: str,
+        fields: Sequence[str] = (),
     ) -> None:
         self.templates = templates
         self.states = {state.name: state for state in states}
         self.names = {*self.states, *spells}
         self.workspace = workspace
+        self.fields = tuple(fields)  # the state file's fields, said where the state is
         self._summaries: dict[Rule, str] = {}
 
     def template_kind(self, rule: Rule) -> str:
@@ -225,7 +227,9 @@ class Writer:
 
     def _where(self, state: str) -> str:
         description = self.states[state].description
-        return f"**{state}**: {description}" if description else f"**{state}**"
+        said = f"**{state}**: {description}" if description else f"**{state}**"
+        # The state file's fields as the cast leaves them (`fields_said`), if it has any.
+        return said + placeholder("fields") if self.fields else said
 
     def _ai_text(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
         parts = [rule.response or f"{rule.spell} fired rule {rule.id}; tell the developer."]
@@ -250,6 +254,13 @@ class Writer:
                     + placeholder("content", action.files[0])
                 )
         return "\n\n".join(parts)
+
+
+def fields_said(fields: Sequence[str], values: Mapping[str, object]) -> str:
+    """The state file's fields that hold a value, to follow a state's description:
+    ` (step_id: S-1, attempts: 2)`, or nothing."""
+    held = [f"{name}: {values[name]}" for name in fields if values.get(name) is not None]
+    return f" ({', '.join(held)})" if held else ""
 
 
 def fill(text: str, values: dict[str, str]) -> str:
@@ -292,11 +303,13 @@ class Foreseen(str):
     `moves` says whether it changes the state."""
 
     moves: bool
+    rule: Rule
 
     @classmethod
     def of(cls, rule: Rule, writer: Writer, did: Sequence[Did]) -> Foreseen:
         told = cls(writer.summary(rule, did))
         told.moves = rule.changes_state
+        told.rule = rule
         return told
 
 
@@ -322,19 +335,32 @@ def _offered(rule: Rule | str | None) -> bool:
 
 
 def spell_values(
-    previews: Mapping[str, Rule | str | None], writer: Writer, word: str = "spell"
+    previews: Mapping[str, Rule | str | None],
+    writer: Writer,
+    word: str = "spell",
+    first: Mapping[str, tuple[str, Rule]] | None = None,
 ) -> dict[str, str]:
     """The placeholders about spells (or what the spec calls them, `word`): each one's
-    effect, the full list, and next steps."""
+    effect, the full list, and next steps. `first` holds, for a spell that would not
+    move the workflow nearer its goal now, what must hold first for a rule that would
+    (see `Workflow.first`): that step is told instead."""
     does = writer.does
+    first = first or {}
     values = {f"does:{spell}": does(rule) for spell, rule in previews.items()}
     values["available_spells"] = "\n".join(
         f"- **{spell}**: {does(rule)}" for spell, rule in previews.items()
     )
-    moving = [(s, r) for s, r in previews.items() if _offered(r)]
+    steps = []
+    for spell, rule in previews.items():
+        if spell in first:
+            once, other = first[spell]
+            now = f" (now: {does(rule)})"
+            steps.append(f"- Once {once}, cast **{spell}**: moves to **{other.dest}**{now}")
+        elif _offered(rule):
+            steps.append(f"- Cast **{spell}**: {does(rule)}")
     values["next_steps"] = (
-        "\n".join(f"- Cast **{spell}**: {does(rule)}" for spell, rule in moving)
-        if moving
+        "\n".join(steps)
+        if steps
         else f"No {word} moves on from here right now; see the {word}s above."
     )
     return values

@@ -54,6 +54,7 @@ from spellbook.responses import (
     Refused,
     Writer,
     fenced,
+    fields_said,
     fill,
     spell_values,
     unhandled,
@@ -168,11 +169,18 @@ class Workflow:
         self.rules: dict[tuple[str, str, str], Rule] = {
             (r.source, r.spell, r.id): r for r in machine.RULES
         }
-        self.writer = Writer(machine.TEMPLATES, machine.STATES, machine.SPELLS, machine.WORKSPACE)
+        self.writer = Writer(
+            machine.TEMPLATES,
+            machine.STATES,
+            machine.SPELLS,
+            machine.WORKSPACE,
+            machine.STATE_FIELDS,
+        )
         self.spells = {s.lower(): s for s in machine.SPELLS}
         self.spells.update({t: s for s, t in machine.TRIGGERS.items()})
         self._vocabulary: ModuleType | None = None
         self._templates: dict[str, str] = {}
+        self._cells: dict[tuple[str, str], list[Rule]] = {}  # each (state, spell)'s rules
 
     # -- the workflow's own words --
 
@@ -554,6 +562,68 @@ class Workflow:
                     found[spell] = Foreseen.of(rule, self.writer, planned.done.did)
         return found
 
+    def first(
+        self, model: Any, state: str, previews: dict[str, Rule | str | None]
+    ) -> dict[str, tuple[str, Rule]]:
+        """What to do first, for each spell that would not move the workflow on: it is
+        blocked or changes nothing, or it moves into a state that stands for a missing
+        file (one whose Indicators are only files missing: an error state), while
+        another of its rules would move elsewhere once some facts changed. That rule,
+        and what must hold for it to win, in the spec's words.
+
+        Of the rules that would win then (the other facts as they are now), the one
+        needing the fewest facts changed, then the earlier in the spec's order; what it
+        asks of a file that is not there yet counts as a fact to change."""
+        cells = self._cells
+        if not cells:
+            for each in self.machine.RULES:
+                cells.setdefault((each.source, each.spell), []).append(each)
+        atoms = self.machine.ATOMS
+        facts = {guard: _guard(model, guard) for guard in atoms}
+        found: dict[str, tuple[str, Rule]] = {}
+        for spell, told in previews.items():
+            rule = told.rule if isinstance(told, Foreseen) else told
+            if isinstance(rule, str):
+                continue  # it depends on a command's outcome, or cannot be told
+            if rule is not None and rule.changes_state and not self._missing(rule.dest):
+                continue  # it moves on
+            cell = cells.get((state, spell), [])
+            best: tuple[int, int, list[str], Rule] | None = None
+            for at, other in enumerate(cell):
+                if not other.changes_state or self._missing(other.dest):
+                    continue
+                if rule is not None and other.dest == rule.dest:
+                    continue
+                for wanted in _wanted(other, facts):
+                    world = {**facts, **{g.lstrip("!"): not g.startswith("!") for g in wanted}}
+                    if any(_holds_in(earlier, world) for earlier in cell[:at]):
+                        continue  # an earlier rule would still win
+                    # What it asks of a file not there yet must hold too.
+                    files = {atoms[g][1] for g in wanted if g[0] != "!" and atoms[g][0] == "exists"}
+                    said = wanted + [
+                        g
+                        for alternative in other.when
+                        if set(wanted) <= set(alternative)
+                        for g in alternative
+                        if g not in wanted
+                        and atoms[g.lstrip("!")][1] in files
+                        and atoms[g.lstrip("!")][0] in READS_CONTENT
+                    ]
+                    if best is None or (len(said), at) < best[:2]:
+                        best = (len(said), at, said, other)
+            if best is not None:
+                words = [atoms[g.lstrip("!")][4 if g.startswith("!") else 3] for g in best[2]]
+                found[spell] = (" and ".join(dict.fromkeys(words)), best[3])
+        return found
+
+    def _missing(self, state: str) -> bool:
+        """Whether `state` stands for a missing file: its Indicators say only that
+        files are not there."""
+        evidence = self.states[state].evidence
+        return bool(evidence) and all(
+            not want and self.machine.ATOMS[guard][0] == "exists" for guard, want in evidence
+        )
+
     def _dry_run(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
         found: dict[str, Rule | str | None] = {}
         for spell, trigger in self.machine.TRIGGERS.items():
@@ -583,7 +653,9 @@ class Workflow:
         machine: Any,
     ) -> str:
         word = self.machine.SPELL_WORD
-        values = spell_values(self.foresee(model, machine, after), self.writer, word)
+        foreseen = self.foresee(model, machine, after)
+        values = spell_values(foreseen, self.writer, word, self.first(model, after, foreseen))
+        values["fields"] = fields_said(self.format.fields, model.facts.record.extra)
         if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
             facts = self._facts(before, spell, model)
             text = unhandled(
@@ -725,6 +797,7 @@ class Workflow:
             "history": record.history[-5:],
             "interrupted": self._interrupted(record),
             "workspace": self.workspace.base,
+            "fields": {name: record.extra.get(name) for name in self.format.fields},
         }
 
     def _interrupted(self, record: Record) -> str | None:
@@ -937,6 +1010,28 @@ def _guard(model: Any, guard: str) -> bool | None:
         return bool(getattr(model, guard)())
     except (NeedsRun, SpellbookError, OSError):
         return None
+
+
+def _wanted(rule: Rule, facts: dict[str, bool | None]) -> list[list[str]]:
+    """For each alternative of `rule`'s condition that some facts keep from holding now,
+    those guards (`!g`: one that must be false); none where a fact cannot be told now
+    (a command's outcome)."""
+    found = []
+    for alternative in rule.when:
+        if any(facts.get(g.lstrip("!")) is None for g in alternative):
+            continue
+        wanted = [g for g in alternative if facts.get(g.lstrip("!")) != (not g.startswith("!"))]
+        if wanted:
+            found.append(wanted)
+    return found
+
+
+def _holds_in(rule: Rule, world: dict[str, bool | None]) -> bool:
+    """Whether some alternative of `rule`'s condition holds in `world` (guard values)."""
+    return any(
+        all(world.get(g.lstrip("!")) == (not g.startswith("!")) for g in alternative)
+        for alternative in rule.when
+    )
 
 
 def _run_note(ran: Run) -> str:
