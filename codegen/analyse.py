@@ -11,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .check_behaviour import check_cells, check_dead_rules, check_graph, check_valid_actions
+from .check_behaviour import (
+    check_advice,
+    check_cells,
+    check_dead_rules,
+    check_graph,
+    check_valid_actions,
+)
 from .check_spec import (
     check_actions,
     check_consolidation,
@@ -43,6 +49,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_dead_rules,
     check_graph,
     check_valid_actions,
+    check_advice,
     check_suffix_preservation,
     check_actions,
     check_ids,

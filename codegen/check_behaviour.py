@@ -8,10 +8,11 @@ members of a `NAME_[G/A]` family are reported once, naming the states.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from .findings import Analysis, Finding
-from .model import Kind, Rule
+from .model import Kind, Rule, Spec
 from .worlds import holds
 
 
@@ -229,3 +230,56 @@ def check_valid_actions(analysis: Analysis) -> Iterator[Finding]:
             line=line,
             state=state.name,
         )
+
+
+def check_advice(analysis: Analysis) -> Iterator[Finding]:
+    """misleading_advice: a rule's Response names a spell that, in the state the rule
+    leaves the workflow in, is blocked whatever the files, or only moves into a state
+    that stands for a missing file (an error state, `_stands_for_missing`). The spell
+    the rule itself answers, named where it leaves the state as it was, is what the
+    text explains, not advice."""
+    spec = analysis.spec
+    names = [sp.name for sp in spec.spells]
+    named = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b")
+    said: dict[tuple[str, int, str, str], list[str]] = {}
+    for rule in spec.rules:
+        where = rule.dest if rule.changes_state else rule.source
+        for spell in dict.fromkeys(named.findall(rule.response)):
+            if spell == rule.spell and where == rule.source:
+                continue
+            winners = analysis.winners(where, spell)
+            if not winners:
+                continue
+            ids = ", ".join(dict.fromkeys(w.id for w in winners))
+            if all(w.kind is Kind.BLOCKED for w in winners):
+                why = f"is blocked there (rule {ids})"
+            elif all(w.changes_state and _stands_for_missing(spec, w.dest) for w in winners):
+                into = " or ".join(dict.fromkeys(w.dest for w in winners))
+                why = f"only moves into {into} there (rule {ids})"
+            else:
+                continue
+            said.setdefault((rule.id, rule.line, spell, why), []).append(where)
+    for (rule_id, line, spell, why), found in said.items():
+        states = list(dict.fromkeys(found))
+        there = why.replace(" there", " in " + _states(states), 1)
+        yield Finding(
+            "misleading_advice",
+            f"rule {rule_id}'s Response names {spell}, which {there}, where the rule leaves "
+            "the workflow: say what to do instead",
+            line=line,
+            rule=rule_id,
+            state=states[0],
+            spell=spell,
+            states=tuple(states),
+        )
+
+
+def _stands_for_missing(spec: Spec, state: str) -> bool:
+    """Whether `state` stands for a missing file: it is not the initial state, and the
+    spec's Indicators of it say only that files are missing (as the runtime tells)."""
+    evidence = spec.state(state).evidence
+    return (
+        state != spec.initial
+        and bool(evidence)
+        and all(not lit.positive and lit.atom.probe == "exists" for lit in evidence)
+    )

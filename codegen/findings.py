@@ -45,6 +45,7 @@ SEVERITY: dict[str, Severity] = {
     "cell_too_complex": Severity.WARNING,
     # consistency of what is written
     "valid_actions_mismatch": Severity.WARNING,
+    "misleading_advice": Severity.WARNING,
     "suffix_preservation": Severity.WARNING,
     "action_path": Severity.ERROR,
     "action_state": Severity.WARNING,

@@ -127,11 +127,12 @@ def test_rows_after_a_blank_line_are_read_and_reported() -> None:
     assert machine(spec) == machine(BASE)  # read as its author meant it
     lines = text.split("\n")
     line = lines.index(next(ln for ln in lines if ln.startswith(marker))) + 1
-    # GN2 and the row after it, GN3: both cut off, both read, both reported.
+    # GN2 and the rows after it, GN3 and GN4: all cut off, all read, all reported.
     found = [f for f in analyse(spec) if f.kind == "detached_row"]
     assert [(f.severity.value, f.line, f.rule) for f in found] == [
         ("error", line, "GN2"),
         ("error", line + 1, "GN3"),
+        ("error", line + 2, "GN4"),
     ]
     assert all("delete the blank line" in f.message for f in found)
 
@@ -205,9 +206,10 @@ def test_a_fact_the_spec_defines_needs_no_python(tmp_path: Path) -> None:
     text = TEXT.replace(
         "| No PR review in progress | comments.md missing AND review-task.md missing |", terms
     ).replace(
-        "| GN3 | GATHER_NEEDS_PLAN, GATHER_EDITING | Expecto | No Atlassian URLs found |",
-        "| GN3 | GATHER_NEEDS_PLAN, GATHER_EDITING | Expecto | No Atlassian URLs found "
-        "AND NOT plan.md mentions a GitHub issue |",
+        "| GN3 | GATHER_NEEDS_PLAN, GATHER_EDITING | Expecto | No Atlassian URLs found AND "
+        "plan.md exists |",
+        "| GN3 | GATHER_NEEDS_PLAN, GATHER_EDITING | Expecto | No Atlassian URLs found AND "
+        "plan.md exists AND NOT plan.md mentions a GitHub issue |",
     )
     spec = edited(text)
     assert not [f for f in analyse(spec) if f.kind in ("unknown_condition", "unknown_term")]

@@ -245,3 +245,38 @@ def test_the_session_says_its_current_feature_and_attempts(tmp_path: Path) -> No
     assert "attempts: 1" in where
     status = spell_in(tmp_path, "session", "status").stdout
     assert "\nfeature_id: PT-001\n" in status and "\nattempts: 1\n" in status
+
+
+def test_the_verifier_warns_of_advice_that_leads_only_into_an_error_state() -> None:
+    from codegen import parse_spec_text
+    from codegen.analyse import analyse
+    from tests.specs import row, spec_text
+
+    text = spec_text(
+        ["START", "WORK", "LOST"],
+        ["Go", "Fix"],
+        [
+            row(
+                "T1",
+                "START",
+                "Go",
+                nxt="WORK",
+                action="Update state to WORK",
+                response="Working. If it goes wrong, use Fix.",
+            ),
+            row("T2", "WORK", "Go", nxt="START", action="Update state to START"),
+            row("F1", "WORK", "Fix", "notes.md missing", "LOST", "Update state to LOST"),
+            row("F2", "LOST", "Fix", "notes.md exists", "WORK", "Update state to WORK"),
+            row("F3", "START, LOST", "Fix", "notes.md missing"),
+            row("F4", "START", "Fix", "notes.md exists"),
+            row("G1", "LOST", "Go", nxt="START", action="Update state to START"),
+        ],
+    ).replace(
+        "    - *Description*: the LOST state\n    - *Indicators*: none",
+        "    - *Description*: the LOST state\n    - *Indicators*: notes.md doesn't exist",
+    )
+    found = [f for f in analyse(parse_spec_text(text)) if f.kind == "misleading_advice"]
+    assert [f.message for f in found] == [
+        "rule T1's Response names Fix, which only moves into LOST in WORK (rule F1), where "
+        "the rule leaves the workflow: say what to do instead"
+    ]

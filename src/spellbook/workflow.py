@@ -617,11 +617,13 @@ class Workflow:
         return found
 
     def _missing(self, state: str) -> bool:
-        """Whether `state` stands for a missing file: its Indicators say only that
-        files are not there."""
+        """Whether `state` stands for a missing file (an error state, say): it is not
+        the initial state, and its Indicators say only that files are not there."""
         evidence = self.states[state].evidence
-        return bool(evidence) and all(
-            not want and self.machine.ATOMS[guard][0] == "exists" for guard, want in evidence
+        return (
+            state != self.machine.INITIAL
+            and bool(evidence)
+            and all(not want and self.machine.ATOMS[g][0] == "exists" for g, want in evidence)
         )
 
     def _dry_run(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
