@@ -237,7 +237,10 @@ class Tables:
         kinds = {"standard", "blocked", "noop", "confirmation"}
         written = {t.kind: t.text for t in spec.templates if t.kind in kinds}
         every = {k: split(written.get(k, DEFAULT_TEMPLATE), self.spells) for k in sorted(kinds)}
-        self.writer = Writer(every, self.states, self.spells, spec.workspace, spec.schema.fields)
+        asked = list(dict.fromkeys(a.file for a in self.atoms if a.probe == "exists"))
+        self.writer = Writer(
+            every, self.states, self.spells, spec.workspace, spec.schema.fields, asked
+        )
         used = {self.writer.template_kind(r) for r in self.rules}
         # The formats the rules answer in, in the spec's order (the built-in ones last).
         order = [t.kind for t in spec.templates] + sorted(kinds)

@@ -280,3 +280,23 @@ def test_the_verifier_warns_of_advice_that_leads_only_into_an_error_state() -> N
         "rule T1's Response names Fix, which only moves into LOST in WORK (rule F1), where "
         "the rule leaves the workflow: say what to do instead"
     ]
+
+
+def test_a_confirmation_offers_to_continue_and_every_response_names_the_files(
+    tmp_path: Path,
+) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", task())
+    write(tmp_path, "review-task.md", "# Review task\n")
+    response = Workflow(tmp_path).cast("reparo").response  # PR4: confirm a restart
+    choices = response.split("### Available Choices\n", 1)[1].split("\n\n", 1)[0]
+    assert choices.splitlines()[2] == "- **Accio**: moves to **PR_REVIEW_TASK_DRAFT_A**"
+    where = response.split("### Where We Are\n", 1)[1].split("\n\n", 1)[0]
+    assert where.splitlines()[1] == (
+        "Files there: `.ai/task/plan.md`, `.ai/task/review-task.md`, `.ai/task/task.md`; "
+        "not there: `.ai/task/comments.md`, `.ai/task/review-task-results.md`, "
+        "`.ai/task/task-results.md`."
+    )
+    status = spell_in(tmp_path, "status").stdout
+    assert "\nFiles there: plan.md, review-task.md, task.md; not there: comments.md, " in status

@@ -268,7 +268,14 @@ def _status_text(data: dict[str, object]) -> str:
     fields = data.get("fields")
     assert isinstance(fields, dict)
     lines += [f"{name}: {value}" for name, value in fields.items() if value is not None]
-    lines.append("")
+    files = data.get("files")
+    assert isinstance(files, dict)
+    there = [f for f, held in files.items() if held]
+    missing = [f for f, held in files.items() if not held]
+    lines += [
+        f"Files there: {', '.join(there) or 'none'}; not there: {', '.join(missing) or 'none'}",
+        "",
+    ]
     if data.get("interrupted"):
         lines += [f"Interrupted: {data['interrupted']}", ""]
     lines.append("What each would do now:")

@@ -79,12 +79,14 @@ class Writer:
         spells: Iterable[str],
         workspace: str,
         fields: Sequence[str] = (),
+        files: Sequence[str] = (),
     ) -> None:
         self.templates = templates
         self.states = {state.name: state for state in states}
         self.names = {*self.states, *spells}
         self.workspace = workspace
         self.fields = tuple(fields)  # the state file's fields, said where the state is
+        self.files = tuple(files)  # the files whose presence the rules ask, likewise
         self._summaries: dict[Rule, str] = {}
 
     def template_kind(self, rule: Rule) -> str:
@@ -228,8 +230,11 @@ class Writer:
     def _where(self, state: str) -> str:
         description = self.states[state].description
         said = f"**{state}**: {description}" if description else f"**{state}**"
-        # The state file's fields as the cast leaves them (`fields_said`), if it has any.
-        return said + placeholder("fields") if self.fields else said
+        # The state file's fields as the cast leaves them (`fields_said`), if it has any,
+        # and which of the files the rules ask about are there (`files_said`).
+        if self.fields:
+            said += placeholder("fields")
+        return said + "\n" + placeholder("files") if self.files else said
 
     def _ai_text(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
         parts = [rule.response or f"{rule.spell} fired rule {rule.id}; tell the developer."]
@@ -261,6 +266,14 @@ def fields_said(fields: Sequence[str], values: Mapping[str, object]) -> str:
     ` (step_id: S-1, attempts: 2)`, or nothing."""
     held = [f"{name}: {values[name]}" for name in fields if values.get(name) is not None]
     return f" ({', '.join(held)})" if held else ""
+
+
+def files_said(files: Sequence[str], there: Mapping[str, bool], workspace: str) -> str:
+    """Which of `files` are there: `Files there: `a`, `b`; not there: `c`.`"""
+    shown = [f"`{workspace}/{f}`" if workspace else f"`{f}`" for f in files]
+    held = [name for name, file in zip(shown, files, strict=True) if there[file]]
+    missing = [name for name, file in zip(shown, files, strict=True) if not there[file]]
+    return f"Files there: {', '.join(held) or 'none'}; not there: {', '.join(missing) or 'none'}."
 
 
 def fill(text: str, values: dict[str, str]) -> str:

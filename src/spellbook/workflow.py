@@ -55,6 +55,7 @@ from spellbook.responses import (
     Writer,
     fenced,
     fields_said,
+    files_said,
     fill,
     spell_values,
     unhandled,
@@ -169,12 +170,15 @@ class Workflow:
         self.rules: dict[tuple[str, str, str], Rule] = {
             (r.source, r.spell, r.id): r for r in machine.RULES
         }
+        # The files whose presence the rules ask, said with every response and status.
+        self.files = tuple(dict.fromkeys(a[1] for a in machine.ATOMS.values() if a[0] == "exists"))
         self.writer = Writer(
             machine.TEMPLATES,
             machine.STATES,
             machine.SPELLS,
             machine.WORKSPACE,
             machine.STATE_FIELDS,
+            self.files,
         )
         self.spells = {s.lower(): s for s in machine.SPELLS}
         self.spells.update({t: s for s, t in machine.TRIGGERS.items()})
@@ -658,6 +662,7 @@ class Workflow:
         foreseen = self.foresee(model, machine, after)
         values = spell_values(foreseen, self.writer, word, self.first(model, after, foreseen))
         values["fields"] = fields_said(self.format.fields, model.facts.record.extra)
+        values["files"] = files_said(self.files, self._there(model), self.machine.WORKSPACE)
         if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
             facts = self._facts(before, spell, model)
             text = unhandled(
@@ -800,7 +805,19 @@ class Workflow:
             "interrupted": self._interrupted(record),
             "workspace": self.workspace.base,
             "fields": {name: record.extra.get(name) for name in self.format.fields},
+            "files": self._there(model),
         }
+
+    def _there(self, model: Any) -> dict[str, bool]:
+        """Whether each file the rules ask about is there now (a file that cannot be
+        looked at counts as not there)."""
+        there = {}
+        for file in self.files:
+            try:
+                there[file] = model.facts.exists(file)
+            except (SpellbookError, OSError):
+                there[file] = False
+        return there
 
     def _interrupted(self, record: Record) -> str | None:
         """What the next cast will finish first, if a cast was interrupted (for status)."""
