@@ -4,7 +4,8 @@ A cell is `-` (always), or clauses joined by `AND`, `;` or `,`, in alternatives
 joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 
 - a core phrase: `F exists`, `F is missing`, `F is absent`, `F doesn't exist`,
-  `there is no F`, `F matches `RE``, `F contains `TEXT``, `F has checklist items
+  `there is no F`, `F is filled in`, `F is still its template`, `F matches `RE``,
+  `F contains `TEXT``, `F has checklist items
   under "SECTION"`, `F has unchecked items under "SECTION"`, `F.json has `QUERY``,
   `COUNTER < N`, `COUNTER ≥ N`, `in this state for more than N minutes`, `the
   command `KEY` of F passes` (or `fails`), each with its negation (`F has no ...`);
@@ -381,6 +382,8 @@ _CORE = tuple(
         (rf"{_FILE} (?:is )?(?:missing|absent)", "exists", False),
         (rf"{_FILE} (?:doesn't|does not|don't|do not) exist", "exists", False),
         (rf"(?:there is )?no {_FILE}", "exists", False),
+        (rf"{_FILE} is filled in", "edited", True),
+        (rf"{_FILE} is (?:still )?(?:its|the) template", "edited", False),
         (rf"{_FILE} (?P<verb>matches|contains) {_QUOTED}", "matches", True),
         (rf"{_FILE} (?:doesn't|does not) (?P<verb>match|contain) {_QUOTED}", "matches", False),
         (

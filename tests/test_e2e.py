@@ -165,6 +165,7 @@ def test_each_error_state_entered_by_deleting_its_file_and_recovered(
     if setup in ("drafting", "executed"):
         cast(flow, "accio", "G2", "ACHIEVE_TASK_DRAFTING")
     if setup == "executed":
+        write(root, "task.md", task("a-step"))
         cast(flow, "accio", "A1", "ACHIEVE_TASK_EXECUTED")
     if setup in ("comments", "review-task", "review-results"):
         cast(flow, "reparo", "G5", "PR_GATHERING_COMMENTS_G")

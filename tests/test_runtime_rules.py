@@ -28,6 +28,10 @@ def lay_out(root: Path, world: World) -> None:
                 unchecked=1 if unchecked else 0,
                 atlassian=value.get(("matches", "plan.md"), False),
             )
+        elif atom.file == "task.md" and not value.get(("edited", "task.md"), True):
+            from spellbook.vocabulary import load, template
+
+            text = template(load("spell_workflow"), "task.md")  # left as it was made
         elif atom.file == "task.md":
             text = task("rule-check")
         else:

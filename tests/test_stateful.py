@@ -55,6 +55,8 @@ def fact(workspace: Path, atom: Atom) -> bool:
     if atom.probe == "exists":
         return path.exists()
     text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if atom.probe == "edited":  # not the template left as the cast made it
+        return path.exists() and "task_name: next-task" not in text
     section = text.split("## Acceptance Criteria", 1)[1].split("\n## ", 1)[0] if text else ""
     # Items only the template has are not criteria; the oracle's plans have none.
     if atom.probe == "items":

@@ -300,3 +300,19 @@ def test_a_confirmation_offers_to_continue_and_every_response_names_the_files(
     )
     status = spell_in(tmp_path, "status").stdout
     assert "\nFiles there: plan.md, review-task.md, task.md; not there: comments.md, " in status
+
+
+def test_a_file_left_as_its_template_is_no_work_done(tmp_path: Path) -> None:
+    flow = Workflow(tmp_path)
+    flow.cast("accio")  # G1: plan.md from its template, whose example criteria do not count
+    assert flow.cast("accio").rule == "G3"  # "add at least one criterion"
+    write(tmp_path, "plan.md", plan())
+    assert flow.cast("accio").after == "ACHIEVE_TASK_DRAFTING"  # G2: task.md from its template
+    template = (tmp_path / TASK / "task.md").read_text(encoding="utf-8")
+    untouched = flow.cast("accio")
+    assert (untouched.rule, untouched.after) == ("A1c", "ACHIEVE_TASK_DRAFTING")
+    assert "task.md is still the template" in untouched.response
+    (tmp_path / TASK / "task.md").write_text("\n  " + template.replace("\n", "\n\n"))
+    assert flow.cast("accio").rule == "A1c"  # whitespace aside, still the template
+    write(tmp_path, "task.md", task("greet-cli"))
+    assert flow.cast("accio").after == "ACHIEVE_TASK_EXECUTED"

@@ -230,10 +230,13 @@ def test_a_misspelt_condition_is_matched_to_one_on_the_same_file(
     tmp_path: Path, typo: str, meant: str
 ) -> None:
     text = (ROOT / "spec" / "STATE_MACHINE.md").read_text(encoding="utf-8")
-    row = "| A1 | ACHIEVE_TASK_DRAFTING | Accio | task.md exists AND plan.md exists AND"
+    row = (
+        "| A2 | ACHIEVE_TASK_EXECUTED | Accio | task.md exists AND task-results.md exists AND "
+        "plan.md exists |"
+    )
     assert row in text
     spec = tmp_path / "spec.md"
     spec.write_text(text.replace(row, row.replace(meant, typo, 1)), encoding="utf-8")
     result = verify("--spec", str(spec))
-    assert f"condition {typo!r} in rule A1 is not a fact this spec's words define " in result.stdout
+    assert f"condition {typo!r} in rule A2 is not a fact this spec's words define " in result.stdout
     assert f"(did you mean {meant!r}?)" in result.stdout

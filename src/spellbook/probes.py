@@ -108,6 +108,15 @@ PROBES: dict[str, Probe] = {
             ("items",),
         ),
         Probe(
+            "edited",
+            "{file} is filled in",
+            "{file} is still its template",
+            "The file exists and is not its template left as it was (the vocabulary's "
+            "template for it, whitespace aside); a file without a template is filled in "
+            "once it exists.",
+            ("exists",),
+        ),
+        Probe(
             "field",
             "{file} has `{param}`",
             "{file} has no `{param}`",
@@ -299,6 +308,13 @@ class Facts:
 
 def _exists(facts: Facts, file: str, _: str) -> bool:
     return facts.exists(file)
+
+
+def _edited(facts: Facts, file: str, _: str) -> bool:
+    if not facts.exists(file):
+        return False
+    template = facts.template(file) if facts.template is not None else ""
+    return not template.strip() or facts.text(file).split() != template.split()
 
 
 def _matches(facts: Facts, file: str, pattern: str) -> bool:
@@ -631,6 +647,7 @@ def _unknown(facts: Facts, _: str, phrase: str) -> bool:
 CHECKS: dict[str, Callable[[Facts, str, str], bool]] = {
     "exists": _exists,
     "matches": _matches,
+    "edited": _edited,
     "items": _items,
     "unchecked": _unchecked,
     "field": _field,
@@ -642,4 +659,4 @@ CHECKS: dict[str, Callable[[Facts, str, str], bool]] = {
 
 # The probes that read a file's content. What one says of a missing file ("plan.md has
 # no unchecked criteria") holds for want of the file: no evidence of a state.
-READS_CONTENT = frozenset({"matches", "items", "unchecked", "field"})
+READS_CONTENT = frozenset({"matches", "edited", "items", "unchecked", "field"})
