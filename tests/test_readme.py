@@ -1,4 +1,6 @@
-"""The README's Python examples run as written."""
+"""The README's and docs' examples run as written: Python blocks run, JSON blocks
+drive the runtime, the five-minute walk runs in a scratch git repository, and the
+shown outputs are what the tools print now."""
 
 from __future__ import annotations
 
@@ -12,23 +14,62 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-EXAMPLES = re.findall(r"```python\n(.*?)```", README, re.DOTALL)
+DOCS = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))}
+PAGES = {"README.md": README, **{f"docs/{name}": text for name, text in DOCS.items()}}
+EXAMPLES = [
+    (page, code)
+    for page, text in PAGES.items()
+    for code in re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+]
 
 
 def test_readme_has_examples() -> None:
     assert EXAMPLES
 
 
-@pytest.mark.parametrize("code", EXAMPLES, ids=[f"example{i}" for i in range(len(EXAMPLES))])
-def test_readme_example_runs(code: str) -> None:
-    exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
+@pytest.mark.parametrize(
+    ("page", "code"), EXAMPLES, ids=[f"{page}-{i}" for i, (page, _) in enumerate(EXAMPLES)]
+)
+def test_readme_example_runs(page: str, code: str) -> None:
+    exec(compile(code, page, "exec"), {"__name__": "readme"})
 
 
 def test_readme_documents_every_finding_kind() -> None:
     from codegen.analyse import SEVERITY
 
-    missing = [kind for kind in SEVERITY if f"`{kind}`" not in README]
+    missing = [kind for kind in SEVERITY if f"`{kind}`" not in DOCS["verifier.md"]]
     assert not missing, missing
+
+
+def test_readme_five_minute_walk_runs_as_written(tmp_path: Path) -> None:
+    """Each line of the walk, in a new git repository, with `spell` on PATH; a cast
+    commented `-> STATE` leaves the workflow there."""
+    import os
+    import subprocess
+    import sys
+
+    walk = README.split("## Five minutes in your own repository", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```bash\n(.*?)```", walk, re.DOTALL)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    for line in block.strip().splitlines():
+        done = subprocess.run(
+            ["bash", "-c", line], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, (line, done.stderr)
+        expected = re.search(r"# -> (\w+)", line)
+        if expected:
+            status = subprocess.run(
+                ["bash", "-c", "spell status --json"],
+                cwd=tmp_path,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=60,
+            )
+            assert json.loads(status.stdout)["state"] == expected[1], line
+    archived = list((tmp_path / ".ai/task/tasks").iterdir())
+    assert len(archived) == 1 and archived[0].name.startswith("task-greet-")
 
 
 def test_readme_shows_the_verifier_output_as_it_is() -> None:
@@ -36,14 +77,18 @@ def test_readme_shows_the_verifier_output_as_it_is() -> None:
     import sys
 
     root = Path(__file__).resolve().parent.parent
-    shown = README.split("$ python verify-state-machine.py\n", 1)[1].split("```", 1)[0]
+    shown = DOCS["verifier.md"].split("$ python verify-state-machine.py\n", 1)[1].split("```", 1)[0]
     actual = subprocess.run(
         [sys.executable, "verify-state-machine.py"], cwd=root, capture_output=True, text=True
     ).stdout
     assert shown == actual, "README's verifier output is stale; paste the current output"
 
 
-JSON_BLOCKS = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", README, re.DOTALL)]
+JSON_BLOCKS = [
+    json.loads(b)
+    for text in PAGES.values()
+    for b in re.findall(r"```json\n(.*?)```", text, re.DOTALL)
+]
 
 
 def test_readme_feature_list_example_drives_a_session(tmp_path: Path) -> None:
@@ -88,7 +133,7 @@ def test_readme_hook_settings_block_a_skipped_step(tmp_path: Path) -> None:
 
 def test_readme_embeds_the_spell_machine_diagram_as_generated() -> None:
     diagram = (ROOT / "generated" / "spell_machine.mmd").read_text(encoding="utf-8")
-    (embedded,) = re.findall(r"```mermaid\n(.*?)```", README, re.DOTALL)
+    (embedded,) = re.findall(r"```mermaid\n(.*?)```", DOCS["generating.md"], re.DOTALL)
     assert embedded == diagram
 
 
