@@ -316,3 +316,47 @@ def test_a_file_left_as_its_template_is_no_work_done(tmp_path: Path) -> None:
     assert flow.cast("accio").rule == "A1c"  # whitespace aside, still the template
     write(tmp_path, "task.md", task("greet-cli"))
     assert flow.cast("accio").after == "ACHIEVE_TASK_EXECUTED"
+
+
+def test_expecto_before_there_is_a_plan_says_there_is_none(tmp_path: Path) -> None:
+    result = Workflow(tmp_path).cast("expecto")
+    assert result.rule == "GN4" and "no Atlassian URLs found" not in result.response.lower()
+    assert "There is no plan.md to enrich yet" in result.response
+
+
+def test_a_session_that_blocked_a_feature_does_not_say_all_were_tested(tmp_path: Path) -> None:
+    import json
+
+    from spellbook.machines import session_machine
+
+    flow = Workflow(tmp_path, session_machine)
+    flow.cast("advance")  # INIT
+    features = {"test_command": "false", "features": [{"id": "PT-001", "status": "pending"}]}
+    (tmp_path / ".claude/progress/feature-list.json").write_text(json.dumps(features))
+    result = flow.cast("advance")  # IMPLEMENT
+    for _ in range(10):
+        if result.after == "COMPLETE":
+            break
+        result = flow.cast("advance")  # TEST, then back to IMPLEMENT until attempts run out
+    assert (result.rule, result.after) == ("R3", "COMPLETE")
+    listed = json.loads((tmp_path / ".claude/progress/feature-list.json").read_text())
+    assert listed["features"][0]["status"] == "blocked"
+    assert "All features tested" not in result.response
+    assert "No feature is left pending (each is tested or blocked)" in result.response
+
+
+def test_the_servers_casts_per_second_say_which_filesystem_they_were_on() -> None:
+    import pytest
+
+    mounts = Path("/proc/mounts")
+    if not mounts.exists():
+        pytest.skip("no /proc/mounts here")
+    from bench.run import filesystem
+
+    kinds = {line.split()[1]: line.split()[2] for line in mounts.read_text().splitlines()}
+    root = kinds.get("/")
+    assert root is not None and filesystem("/") == (
+        f"{root} (RAM)" if root in ("tmpfs", "ramfs") else root
+    )
+    if kinds.get("/dev/shm") == "tmpfs":
+        assert filesystem("/dev/shm/any/file") == "tmpfs (RAM)"
