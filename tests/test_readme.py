@@ -174,3 +174,58 @@ def test_readme_quotes_the_latest_benchmark_headline() -> None:
     quoted = README.split("<!-- bench/run.py: headline -->\n", 1)[1].split("<!--", 1)[0]
     assert headline.startswith("- cold `spell lumos`: ")
     assert quoted.strip() == headline.strip()
+
+
+# Lines of the docs' bash blocks that are synopses (placeholders), installs, or the
+# slow runs (the test suite itself, benchmarks): shown, not run here.
+NOT_RUN = re.compile(
+    r"[\[|]|\b(?:FROM|PATH|DIR)\b|^pip |pytest|bench/|^\s|\\$|^SPELLBOOK_|^python3 -m venv"
+)
+
+
+def test_every_command_of_the_docs_runs(tmp_path: Path) -> None:
+    """Every other command line of a bash block in the README and docs runs: `spell`
+    commands in a new git repository, the compiler's in a copy of this one."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "python"  # `python` as the docs write it: this interpreter, its venv
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    shim.chmod(0o755)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{Path(sys.executable).parent}"
+        f"{os.pathsep}{os.environ['PATH']}",
+    }
+    copy = tmp_path / "copy"
+    shutil.copytree(
+        ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info")
+    )
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    ran = []
+    for page, text in PAGES.items():
+        if page == "README.md":  # its walk and quickstart have tests of their own
+            continue
+        for block in re.findall(r"```bash\n(.*?)```", text, re.DOTALL):
+            for line in block.strip().splitlines():
+                if NOT_RUN.search(line):
+                    continue
+                where = repo if line.startswith("spell") else copy
+                done = subprocess.run(
+                    ["bash", "-c", line],
+                    cwd=where,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=120,
+                )
+                seed = "tests/fixtures/seed_spec.md" in line  # the user's spec: 7 errors
+                assert done.returncode == (1 if seed else 0), (page, line, done.stderr[-2000:])
+                ran.append(line)
+    assert len(ran) >= 10, ran
+    assert (copy / "docs" / "verification.md").read_text() == DOCS["verification.md"]
