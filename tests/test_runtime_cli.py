@@ -70,7 +70,7 @@ def test_help_documents_the_exit_codes() -> None:
 def test_status_lists_what_each_spell_would_do(tmp_path: Path) -> None:
     out = spell(tmp_path, "status").stdout
     assert out.startswith("GATHER_NEEDS_PLAN: Initial state")
-    assert "Accio: moves to **GATHER_EDITING**" in out
+    assert "Accio: moves to GATHER_EDITING" in out
     data = json.loads(spell(tmp_path, "status", "--json").stdout)
     assert data["spells"]["Reverto"].startswith("blocked")
     assert not (tmp_path / TASK / "state.json").exists()  # status casts nothing

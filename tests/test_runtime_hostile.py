@@ -194,6 +194,7 @@ def test_symlinked_state_file_is_not_read_or_replaced(tmp_path: Path) -> None:
 
 
 def test_existing_files_are_never_overwritten_by_create(tmp_path: Path) -> None:
+    set_state(tmp_path, "GATHER_NEEDS_PLAN")  # as R4 leaves it
     write(tmp_path, "plan.md", "# My own plan\n")
     result = Workflow(tmp_path).cast("accio")  # G1 would create plan.md from the template
     assert result.rule == "G1"

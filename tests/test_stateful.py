@@ -90,7 +90,10 @@ class Workflows(RuleBasedStateMachine):
         self.outside = snapshot(self.root)
         self.workspace = self.root / TASK
         self.flow = Workflow(self.root, durable=False)
-        self.casts = 0
+        # The state file exists from the first cast on: without it, files past the
+        # initial state stop every cast until `spell repair` (tested on its own).
+        self.flow.cast("lumos")
+        self.casts = 1
 
     def teardown(self) -> None:
         if hasattr(self, "root"):

@@ -20,6 +20,7 @@ def happened(response: str) -> str:
 
 
 def test_a_file_already_there_is_said_to_be_kept_not_created(tmp_path: Path) -> None:
+    set_state(tmp_path, "GATHER_NEEDS_PLAN")  # as R4 leaves it, plan.md back in place
     write(tmp_path, "plan.md", plan())
     before = (tmp_path / TASK / "plan.md").read_bytes()
     said = happened(Workflow(tmp_path).cast("accio").response)  # G1, plan.md already there
@@ -148,10 +149,17 @@ def test_what_a_missing_file_does_not_say_is_no_evidence_of_a_state(tmp_path: Pa
     """No plan.md: "plan.md has no unchecked criteria" holds, but says nothing."""
     said = Workflow(tmp_path).repair()
     assert said == (
-        "There is no .ai/task/state.json; the workflow is in GATHER_NEEDS_PLAN (its "
-        "Indicators match the files: plan.md missing): nothing to repair."
+        "There is no .ai/task/state.json; the workflow is in GATHER_NEEDS_PLAN (nothing in "
+        "the files says the workflow is past it): nothing to repair."
     )
     assert not (tmp_path / TASK / "state.json").exists()
+    from spellbook.machines import session_machine
+
+    said = Workflow(tmp_path, session_machine).repair()  # START says nothing of the files
+    assert said.endswith(
+        "the workflow is in START (nothing in the files says the workflow "
+        "is past it): nothing to repair."
+    )
 
 
 # -- small things said wrong --
@@ -360,3 +368,29 @@ def test_the_servers_casts_per_second_say_which_filesystem_they_were_on() -> Non
     )
     if kinds.get("/dev/shm") == "tmpfs":
         assert filesystem("/dev/shm/any/file") == "tmpfs (RAM)"
+
+
+def test_a_missing_state_file_never_starts_over_past_the_initial_state(tmp_path: Path) -> None:
+    from spellbook.errors import StateFileError
+
+    write(tmp_path, "plan.md", plan(unchecked=0, checked=0))  # a plan with no criteria yet
+    write(tmp_path, "comments.md", "- a review comment\n")
+    before = files(tmp_path)
+    result = spell_in(tmp_path, "lumos")
+    assert result.returncode == EXIT_BAD_INPUT
+    assert result.stderr == (
+        "error: .ai/task/state.json is missing, but the files say the workflow is past "
+        "GATHER_NEEDS_PLAN (plan.md exists); run `spell repair` to choose the state from "
+        "the files\n"
+    )
+    assert files(tmp_path) == before  # nothing written, not even a state file
+    import pytest
+
+    with pytest.raises(StateFileError):
+        Workflow(tmp_path).status()
+    said = Workflow(tmp_path).repair().splitlines()
+    assert said[1].startswith("Chose GATHER_EDITING: ")  # not ACHIEVE_COMPLETE: no criteria
+    assert said[2] == (
+        "Also there, which GATHER_EDITING's Indicators do not speak of: .ai/task/comments.md."
+    )
+    assert spell_in(tmp_path, "lumos").returncode == 0

@@ -282,7 +282,8 @@ def _status_text(data: dict[str, object]) -> str:
     spells = data["spells"]
     assert isinstance(spells, dict)
     for spell, summary in spells.items():
-        lines.append(f"  {spell}: {summary or 'nothing (no rule applies now)'}")
+        said = str(summary or "nothing (no rule applies now)").replace("**", "")  # plain text
+        lines.append(f"  {spell}: {said}")
     history = data["history"]
     assert isinstance(history, list)
     if history:
@@ -312,8 +313,8 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
     )
     parser.add_argument(
         "--root",
-        help="the repository (default: the current folder; for "
-        "--claude-hook, $CLAUDE_PROJECT_DIR or the event's folder)",
+        help="the repository (default: found from the current folder as `spell` finds it; "
+        "for --claude-hook, $CLAUDE_PROJECT_DIR or found from the event's folder)",
     )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("check", choices=["check-transition"], help=argparse.SUPPRESS)

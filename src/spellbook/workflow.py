@@ -241,8 +241,29 @@ class Workflow:
         """The state file as it is (the initial state if there is none yet)."""
         data = self._state_bytes()
         if data is None:
-            return Record(self.machine.INITIAL)
+            return self._initial()
         return self.format.read(data, self.workspace.shown(self.state_file), self.states)
+
+    def _initial(self) -> Record:
+        """No state file: the initial state, unless the files contradict its Indicators
+        (plan.md is there, say), when the workflow is past it and starting over would
+        lose where it is: an error naming `spell repair`, which reads the state off
+        the files."""
+        facts = self.facts()
+        atoms = self.machine.ATOMS
+        contradicted = [
+            atoms[guard][4 if want else 3]
+            for guard, want in self.states[self.machine.INITIAL].evidence
+            if facts.check(*atoms[guard][:3]) != want
+        ]
+        if contradicted:
+            shown = self.workspace.shown(self.state_file)
+            raise StateFileError(
+                f"{shown} is missing, but the files say the workflow is past "
+                f"{self.machine.INITIAL} ({', '.join(contradicted)}); run `spell repair` "
+                "to choose the state from the files"
+            )
+        return Record(self.machine.INITIAL)
 
     @property
     def state(self) -> str:
@@ -280,7 +301,7 @@ class Workflow:
         data = self._read = self._state_bytes()
         if data is None:
             self._forget()
-            return Record(self.machine.INITIAL)
+            return self._initial()
         if self._known is not None and data == self._known[0]:
             return self._known[1]
         self._forget()
@@ -838,12 +859,16 @@ class Workflow:
             notes = self._repair_intent()
             shown = self.workspace.shown(self.state_file)
             try:
+                missing = self._state_bytes() is None
+            except StateFileError:
+                missing = False  # there, but unusable: set aside below
+            if missing:
+                return "\n".join([*notes, *self._infer()])
+            try:
                 record = self.read()
             except StateFileError as err:
                 problem = str(err)
             else:
-                if self._state_bytes() is None:
-                    return "\n".join([*notes, *self._infer()])
                 fine = f"{shown} is fine: the workflow is in {record.state}"
                 return "\n".join([*notes, fine + ("." if notes else "; nothing to repair")])
             trimmed = self._trim()
@@ -858,23 +883,44 @@ class Workflow:
                 f"{shown} could not be used: {problem.split('; run')[0]}.",
                 f"Kept it as {backup}.",
                 f"Chose {state}: {why}.",
+                *self._unexplained(state),
                 f"Started a new {shown} in {state}.",
             ]
         )
 
     def _infer(self) -> list[str]:
-        """No state file: the state the workspace's files show, started in a new one
-        unless that is the initial state (which no state file already means)."""
+        """No state file: if the files are past the initial state (`_initial`), the state
+        they show, started in a new state file; else nothing to do (no state file
+        already means the initial state)."""
         shown = self.workspace.shown(self.state_file)
-        state, why, _, _ = self._salvage()
+        try:
+            self._initial()
+        except StateFileError:
+            state, why, _, _ = self._salvage()
+        else:
+            state = self.machine.INITIAL
+            why = "nothing in the files says the workflow is past it"
         if state == self.machine.INITIAL:
             return [f"There is no {shown}; the workflow is in {state} ({why}): nothing to repair."]
         self._restart(state, [], {})
         return [
             f"There was no {shown}.",
             f"Chose {state}: {why}.",
+            *self._unexplained(state),
             f"Started a new {shown} in {state}.",
         ]
+
+    def _unexplained(self, state: str) -> list[str]:
+        """The files there that the chosen state's Indicators do not speak of (a PR
+        review's, say), said so that nothing is passed over in silence."""
+        atoms = self.machine.ATOMS
+        spoken = {atoms[guard][1] for guard, _ in self.states[state].evidence}
+        facts = self.facts()
+        there = [f for f in self.files if f not in spoken and facts.exists(f)]
+        if not there:
+            return []
+        named = ", ".join(self.workspace.shown(f) for f in there)
+        return [f"Also there, which {state}'s Indicators do not speak of: {named}."]
 
     def _restart(self, state: str, history: list[Any], fields: dict[str, Any]) -> None:
         """Write a new state file in `state`, its history ending with the repair."""
