@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from spellbook.tables import lost_file_states
+
 from .findings import Analysis, Finding
 from .model import Kind, Rule, Spec
 from .worlds import holds
@@ -235,10 +237,11 @@ def check_valid_actions(analysis: Analysis) -> Iterator[Finding]:
 def check_advice(analysis: Analysis) -> Iterator[Finding]:
     """misleading_advice: a rule's Response names a spell that, in the state the rule
     leaves the workflow in, is blocked whatever the files, or only moves into a state
-    that stands for a missing file (an error state, `_stands_for_missing`). The spell
+    that stands for a lost file (an error state, `_lost`). The spell
     the rule itself answers, named where it leaves the state as it was, is what the
     text explains, not advice."""
     spec = analysis.spec
+    lost = _lost(spec)
     names = [sp.name for sp in spec.spells]
     named = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b")
     said: dict[tuple[str, int, str, str], list[str]] = {}
@@ -253,7 +256,7 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
             ids = ", ".join(dict.fromkeys(w.id for w in winners))
             if all(w.kind is Kind.BLOCKED for w in winners):
                 why = f"is blocked there (rule {ids})"
-            elif all(w.changes_state and _stands_for_missing(spec, w.dest) for w in winners):
+            elif all(w.changes_state and w.dest in lost for w in winners):
                 into = " or ".join(dict.fromkeys(w.dest for w in winners))
                 why = f"only moves into {into} there (rule {ids})"
             else:
@@ -274,12 +277,13 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-def _stands_for_missing(spec: Spec, state: str) -> bool:
-    """Whether `state` stands for a missing file: it is not the initial state, and the
-    spec's Indicators of it say only that files are missing (as the runtime tells)."""
-    evidence = spec.state(state).evidence
-    return (
-        state != spec.initial
-        and bool(evidence)
-        and all(not lit.positive and lit.atom.probe == "exists" for lit in evidence)
+def _lost(spec: Spec) -> frozenset[str]:
+    """The states that stand for a lost file (error states), as the runtime tells them
+    (`spellbook.tables.lost_file_states`)."""
+    return lost_file_states(
+        {
+            st.name: [(lit.atom.probe, lit.atom.file, lit.positive) for lit in st.evidence]
+            for st in spec.states
+        },
+        [(r.source, r.dest) for r in spec.rules if r.changes_state],
     )

@@ -412,9 +412,11 @@ ROWS_START = "\nROWS: tuple[Row, ...] = (\n"
 # Two placeholders: black would join a tuple of one onto its line.
 ROWS_HERE = "    ROWS_HERE,\n    ROWS_HERE,\n"
 CHUNK = 100
-# More chunks than this are formatted by fresh processes; fewer, by this one and
-# processes forked from it (black already loaded), sharing the text evenly.
+# More chunks than this are formatted by fresh processes; fewer, on Linux, by this
+# one and processes forked from it (black already loaded), sharing the text evenly,
+# each at least FORK_SHARE characters of it; elsewhere by this one alone.
 PARALLEL = 4
+FORK_SHARE = 16_000
 
 
 def _black(source: str) -> str:
@@ -444,13 +446,14 @@ def _black_rows(source: str) -> str:
     end = source.index("\n)\n", start) + 1
     rows = [row for row in re.split(r"(?m)^(?=    Row\()", source[start:end]) if row.strip()]
     rest = source[:start] + ROWS_HERE + source[end:]
-    cpus = os.cpu_count() or 1
-    if cpus == 1:
-        done, formatted = [_format(chunk) for chunk in _chunks(rows)], _format(rest)
-    elif len(rows) > CHUNK * PARALLEL or sys.platform != "linux":
+    # No more processes than CPUs, nor than make a share of text worth a process.
+    cpus = min(os.cpu_count() or 1, 1 + len(source) // FORK_SHARE)
+    if len(rows) > CHUNK * PARALLEL and cpus > 1:
         done, formatted = _spawned(rows, rest)
-    else:
+    elif cpus > 1 and sys.platform == "linux":  # fork: where it is safe and cheap
         done, formatted = _forked(rows, rest, cpus)
+    else:
+        done, formatted = [_format(chunk) for chunk in _chunks(rows)], _format(rest)
     before, after = formatted.split(ROWS_HERE, 1)
     return before + "".join(chunk[len("x = (\n") : -len(")\n")] for chunk in done) + after
 

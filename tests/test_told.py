@@ -147,6 +147,10 @@ def test_repair_without_a_state_file_infers_the_state_from_the_files(tmp_path: P
 
 def test_what_a_missing_file_does_not_say_is_no_evidence_of_a_state(tmp_path: Path) -> None:
     """No plan.md: "plan.md has no unchecked criteria" holds, but says nothing."""
+    assert Workflow(tmp_path).repair() == "There is no .ai/task/ here: nothing to repair."
+    assert not (tmp_path / ".ai").exists()  # repair makes nothing where there is nothing
+    (tmp_path / TASK).mkdir(parents=True)
+    (tmp_path / ".claude/progress").mkdir(parents=True)
     said = Workflow(tmp_path).repair()
     assert said == (
         "There is no .ai/task/state.json; the workflow is in GATHER_NEEDS_PLAN (nothing in "
@@ -260,28 +264,35 @@ def test_the_verifier_warns_of_advice_that_leads_only_into_an_error_state() -> N
     from codegen.analyse import analyse
     from tests.specs import row, spec_text
 
-    text = spec_text(
-        ["START", "WORK", "LOST"],
-        ["Go", "Fix"],
-        [
-            row(
-                "T1",
-                "START",
-                "Go",
-                nxt="WORK",
-                action="Update state to WORK",
-                response="Working. If it goes wrong, use Fix.",
-            ),
-            row("T2", "WORK", "Go", nxt="START", action="Update state to START"),
-            row("F1", "WORK", "Fix", "notes.md missing", "LOST", "Update state to LOST"),
-            row("F2", "LOST", "Fix", "notes.md exists", "WORK", "Update state to WORK"),
-            row("F3", "START, LOST", "Fix", "notes.md missing"),
-            row("F4", "START", "Fix", "notes.md exists"),
-            row("G1", "LOST", "Go", nxt="START", action="Update state to START"),
-        ],
-    ).replace(
-        "    - *Description*: the LOST state\n    - *Indicators*: none",
-        "    - *Description*: the LOST state\n    - *Indicators*: notes.md doesn't exist",
+    text = (
+        spec_text(
+            ["START", "WORK", "LOST"],
+            ["Go", "Fix"],
+            [
+                row(
+                    "T1",
+                    "START",
+                    "Go",
+                    nxt="WORK",
+                    action="Update state to WORK",
+                    response="Working. If it goes wrong, use Fix.",
+                ),
+                row("T2", "WORK", "Go", nxt="START", action="Update state to START"),
+                row("F1", "WORK", "Fix", "notes.md missing", "LOST", "Update state to LOST"),
+                row("F2", "LOST", "Fix", "notes.md exists", "WORK", "Update state to WORK"),
+                row("F3", "START, LOST", "Fix", "notes.md missing"),
+                row("F4", "START", "Fix", "notes.md exists"),
+                row("G1", "LOST", "Go", nxt="START", action="Update state to START"),
+            ],
+        )
+        .replace(
+            "    - *Description*: the LOST state\n    - *Indicators*: none",
+            "    - *Description*: the LOST state\n    - *Indicators*: notes.md doesn't exist",
+        )
+        .replace(
+            "    - *Description*: the WORK state\n    - *Indicators*: none",
+            "    - *Description*: the WORK state\n    - *Indicators*: notes.md exists",
+        )
     )
     found = [f for f in analyse(parse_spec_text(text)) if f.kind == "misleading_advice"]
     assert [f.message for f in found] == [
@@ -394,3 +405,91 @@ def test_a_missing_state_file_never_starts_over_past_the_initial_state(tmp_path:
         "Also there, which GATHER_EDITING's Indicators do not speak of: .ai/task/comments.md."
     )
     assert spell_in(tmp_path, "lumos").returncode == 0
+
+
+def test_a_refused_way_on_is_a_next_step_once_it_is_put_right(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", task("Not A Name"))
+    write(tmp_path, "task-results.md", "It greets.\n")
+    steps = next_steps(Workflow(tmp_path).cast("lumos").response)
+    assert steps.startswith(
+        "- Once this is put right, cast **Accio** (moves to **ACHIEVE_TASK_DRAFTING**): "
+        ".ai/task/task.md: task_name 'Not A Name' cannot name a folder"
+    )
+
+
+# -- found by attacking the above --
+
+
+def test_frontmatter_nested_thousands_deep_is_refused_not_a_crash(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", "---\ntask_name: " + "[" * 30000 + "]" * 30000 + "\n---\n")
+    write(tmp_path, "task-results.md", "r\n")
+    status = spell_in(tmp_path, "status")
+    assert status.returncode == 0 and "its frontmatter is nested too deeply" in status.stdout
+    cast = spell_in(tmp_path, "accio")
+    assert cast.returncode == EXIT_BAD_INPUT
+    assert "its frontmatter is nested too deeply (nothing was changed)" in cast.stderr
+
+
+def test_the_hook_judges_the_repository_of_the_file_written(tmp_path: Path) -> None:
+    import json
+    import os
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".claude/progress").mkdir(parents=True)
+    (tmp_path / "packages/foo").mkdir(parents=True)
+    state = str(tmp_path / ".claude/progress/state.json")
+    for cwd, project in ((tmp_path / "packages/foo", tmp_path / "packages/foo"), ("/", None)):
+        event = {
+            "tool_name": "Write",
+            "tool_input": {"file_path": state, "content": '{"state": "COMPLETE"}'},
+            "cwd": str(cwd),
+        }
+        env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
+        if project:
+            env["CLAUDE_PROJECT_DIR"] = str(project)  # Claude Code started in a subfolder
+        done = subprocess.run(
+            [sys.executable, "-m", "spellbook", "session", "check-transition", "--claude-hook"],
+            input=json.dumps(event),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+        )
+        assert done.returncode == 2 and "START → COMPLETE refused" in done.stderr, done.stderr
+
+
+def test_a_workspace_is_never_found_outside_the_repository(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_COMPLETE")  # a workspace above the repository
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    result = spell_in(repo / "src", "lumos")
+    assert "**GATHER_NEEDS_PLAN**" in result.stdout
+    assert (repo / TASK / "state.json").exists()  # its own, at its top
+
+
+def test_repair_where_there_is_no_workspace_makes_none(tmp_path: Path) -> None:
+    assert spell_in(tmp_path, "repair").stdout == "There is no .ai/task/ here: nothing to repair.\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_template_saved_with_a_byte_order_mark_is_still_the_template(tmp_path: Path) -> None:
+    from spellbook.vocabulary import load, template
+
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", "\ufeff" + template(load("spell_workflow"), "task.md"))
+    assert Workflow(tmp_path).cast("accio").rule == "A1c"
+
+
+def test_archiving_nothing_makes_no_folder(tmp_path: Path) -> None:
+    set_state(tmp_path, "ERROR_TASK_RESULTS_MISSING")
+    write(tmp_path, "plan.md", plan())
+    result = Workflow(tmp_path).cast("accio")  # R3: archive task.md, which is not there
+    assert result.rule == "R3" and result.archive == ""
+    assert "nothing to archive: `.ai/task/task.md` was not there" in happened(result.response)
+    assert not (tmp_path / TASK / "incomplete-task").exists()

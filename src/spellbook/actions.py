@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 NAME_LIMIT = 64
 FRONTMATTER_LIMIT = 65_536
+NESTING_LIMIT = 64  # brackets nested in frontmatter
 LOAD_LIMIT = 1_000_000
 MISSING_NAME = "untitled"
 _VARIABLE = r"\$\{(\w+)\}"
@@ -104,23 +105,24 @@ def plan(
     workspace.check()
     files = _Files(workspace, planned.operations)
     step = Step(workspace, files, dict(record.extra), done)
-    for action in rule.actions:
+    for index, action in enumerate(rule.actions):
         if action.verb in ("archive", "delete"):
             present = tuple(f for f in action.files if files.exists(files.where(f)))
             absent = tuple(f for f in action.files if f not in present)
-            made = ""
-            if action.verb == "archive":
+            made = ""  # no folder is made for nothing
+            if present and action.verb == "archive":
                 made = done.archive_path = files.new_folder(folders[id(action)])
             elif present:
                 made = files.new_folder(f"{TRASH}/{time.strftime('%Y-%m-%d-%H%M%S')}")
             for name in present:
                 files.move(name, f"{made}/{os.path.basename(name)}")
-            done.did.append(Did(action.verb, present, absent, made))
+            done.did.append(Did(index, action.verb, present, absent, made))
         elif action.verb == "create":
             name = action.files[0]
             text = template(vocabulary, action.target) if action.target else ""
             made_it = files.create(name, text)
-            done.did.append(Did("create", (name,) if made_it else (), () if made_it else (name,)))
+            kept = () if made_it else (name,)
+            done.did.append(Did(index, "create", (name,) if made_it else (), kept))
         elif action.verb == "load":
             done.contents[action.files[0]] = files.read(action.files[0])
         elif action.verb == "increment":
@@ -311,6 +313,10 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
     block = "\n".join(lines[1:end])
     if len(block) > FRONTMATTER_LIMIT:
         raise ActionError(f"{shown}: its frontmatter is larger than {FRONTMATTER_LIMIT} bytes")
+    if _flow_depth(block) > NESTING_LIMIT:
+        # libyaml recurses on the C stack for `[[[...]]]`: thousands deep, it crashes
+        # the process instead of raising.
+        raise ActionError(f"{shown}: its frontmatter is nested too deeply")
     import yaml  # only casts that read frontmatter pay for PyYAML
 
     try:
@@ -327,6 +333,19 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
     if not isinstance(data, dict):
         raise ActionError(f"{shown}: its frontmatter is not a mapping of names to values")
     return {str(k): v for k, v in data.items()}
+
+
+def _flow_depth(text: str) -> int:
+    """How deep `[` and `{` nest in `text`, counted as if no bracket were quoted (so
+    never less than YAML would nest them)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def _folder(pattern: str, variables: dict[str, str]) -> str:

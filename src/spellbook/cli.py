@@ -194,24 +194,44 @@ def _workflow(root: str | None, machine: str) -> Workflow:
         if root != here:
             shown = os.path.join(os.path.relpath(root, here), module.WORKSPACE)
             print(f"spell: using the workspace {shown}/ ({root})", file=sys.stderr)
+    elif not root:
+        raise BadFile("--root needs a folder")
     elif not os.path.isdir(root):
-        raise BadFile(f"the repository folder {os.path.abspath(root)} does not exist")
+        what = "is not a folder" if os.path.lexists(root) else "does not exist"
+        raise BadFile(f"the repository folder {os.path.abspath(root)} {what}")
     return Workflow(root, module)
 
 
 def find_root(start: str, workspace: str) -> str:
     """The repository a command run in `start` is about, found the way git finds its
     repository: the nearest folder at or above `start` holding the `workspace` folder,
-    else the nearest holding `.git` (a submodule's `.git` does not hide a workspace
-    above it), else `start`."""
+    without leaving the repository `start` is in (its top is the nearest folder with a
+    `.git` folder; a submodule's `.git` file does not end the search), else that top
+    (a new workspace starts there), else `start`. Outside any repository, a workspace
+    above `start` counts only if it belongs to this user (as git asks of a repository
+    another user owns)."""
     chain = [os.path.abspath(start)]
     while os.path.dirname(chain[-1]) != chain[-1]:
         chain.append(os.path.dirname(chain[-1]))
-    for marker in (workspace, ".git"):
-        for folder in chain:
-            if os.path.exists(os.path.join(folder, marker)):
-                return folder
-    return chain[0]
+    inside = ""  # the nearest folder with a .git (folder or a submodule's file)
+    for folder in chain:
+        found = os.path.join(folder, workspace)
+        if os.path.lexists(found) and (inside or folder == chain[0] or _own(found)):
+            return folder
+        git = os.path.join(folder, ".git")
+        if os.path.isdir(git) and not os.path.islink(git):
+            return inside or folder
+        if not inside and os.path.lexists(git):
+            inside = folder
+    return inside or chain[0]
+
+
+def _own(path: str) -> bool:
+    """Whether `path` belongs to the user running this (always, where there are no users)."""
+    try:
+        return not hasattr(os, "geteuid") or os.lstat(path).st_uid == os.geteuid()
+    except OSError:
+        return False
 
 
 def _main(argv: Sequence[str], machine: str) -> int:
@@ -400,9 +420,9 @@ def _judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str
         return False, "the hook event's file_path or cwd is not text"
     if "\0" in file_path or (cwd and "\0" in cwd):
         return False, "the hook event's file_path or cwd holds a NUL byte"
-    workflow = _workflow(_hook_root(root, cwd, machine), machine)
-    base = cwd or os.environ.get("CLAUDE_PROJECT_DIR") or workflow.workspace.root
+    base = cwd or os.environ.get("CLAUDE_PROJECT_DIR") or root or os.getcwd()
     target = os.path.realpath(os.path.join(base, file_path))
+    workflow = _workflow(_hook_root(root, target, machine), machine)
     folder = os.path.realpath(workflow.workspace.base)
     rel: str | None = None
     if os.path.commonpath([target, folder]) == folder:
@@ -442,18 +462,18 @@ def _same_file(target: str, folder: str) -> str | None:
     return None
 
 
-def _hook_root(given: str | None, cwd: str | None, machine: str) -> str:
-    """The repository a hook event is about: --root if given, else $CLAUDE_PROJECT_DIR,
-    else the nearest folder at or above the event's `cwd` (or this process's) that
-    holds the machine's workspace folder or a `.git`."""
+def _hook_root(given: str | None, target: str, machine: str) -> str:
+    """The repository a hook event is about: --root if given, else the one the file
+    being written is in (`find_root` from its folder), whatever folder Claude Code
+    was started in: an agent started in a subfolder is judged like any other."""
     if given:
         return given
-    project = os.environ.get("CLAUDE_PROJECT_DIR")
-    if project:
-        return project
     from importlib import import_module
 
-    return find_root(cwd or os.getcwd(), import_module(MACHINES[machine]).WORKSPACE)
+    folder = os.path.dirname(target)
+    while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)  # a file of a workspace not made yet
+    return find_root(folder, import_module(MACHINES[machine]).WORKSPACE)
 
 
 def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:

@@ -314,7 +314,8 @@ def _edited(facts: Facts, file: str, _: str) -> bool:
     if not facts.exists(file):
         return False
     template = facts.template(file) if facts.template is not None else ""
-    return not template.strip() or facts.text(file).split() != template.split()
+    text = facts.text(file).lstrip("\ufeff")  # a byte order mark is no edit
+    return not template.strip() or text.split() != template.lstrip("\ufeff").split()
 
 
 def _matches(facts: Facts, file: str, pattern: str) -> bool:

@@ -48,8 +48,6 @@ _SUBJECTS = {
     "use": "you need to",
     **dict.fromkeys(("skips", "leaves", "needs", "requires", "breaks"), "it"),
 }
-# The verbs whose outcome a cast records (`Did`), in the order of the rule's actions.
-_FILED = ("create", "archive", "delete")
 
 
 def reason(text: str) -> str | None:
@@ -190,10 +188,10 @@ class Writer:
     def _done(self, rule: Rule, did: Sequence[Did] | None, would: bool = False) -> list[str]:
         """What the rule's actions did, in order: as `did` says (a cast's outcome, or a
         plan's), or as declared."""
-        found = iter(did) if did is not None else None
+        outcomes = {d.action: d for d in did} if did is not None else {}
         said = []
-        for action in rule.actions:
-            outcome = next(found, None) if found is not None and action.verb in _FILED else None
+        for index, action in enumerate(rule.actions):
+            outcome = outcomes.get(index)
             told = self._did(action, would, outcome)
             if told:
                 said.append(told)
@@ -244,14 +242,14 @@ class Writer:
                 "Steps from the spec's Action column:\n"
                 + "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
             )
-        archives = [d for d in did if d.verb == "archive"] if did is not None else None
-        for action in rule.actions:
+        outcomes = {d.action: d for d in did} if did is not None else None
+        for index, action in enumerate(rule.actions):
             if action.verb == "archive":
-                if archives is None:
+                if outcomes is None:
                     archived = self._files(action.files)
                     parts.append(f"Archived {archived} to `{placeholder('archive_path')}`.")
-                elif archives:
-                    told = self._did(action, did=archives.pop(0)) or ""
+                elif index in outcomes:
+                    told = self._did(action, did=outcomes[index]) or ""
                     parts.append(told[:1].upper() + told[1:] + ".")
             elif action.verb == "load":
                 parts.append(
@@ -328,12 +326,16 @@ class Foreseen(str):
 
 class Refused(CannotTell):
     """What a spell would do now, where its cast would be refused with nothing changed
-    (a value its actions need is unusable, say): said, never offered as a next step."""
+    (a value its actions need is unusable, say): said, and offered as a next step only
+    once that is put right. `rule` is the rule that would win."""
+
+    rule: Rule | None = None
 
     @classmethod
-    def because(cls, why: str) -> Refused:
+    def because(cls, why: str, rule: Rule | None = None) -> Refused:
         told = cls(f"refused now: {why}")
         told.why = why
+        told.rule = rule
         return told
 
 
@@ -371,6 +373,9 @@ def spell_values(
             steps.append(f"- Once {once}, cast **{spell}**: moves to **{other.dest}**{now}")
         elif _offered(rule):
             steps.append(f"- Cast **{spell}**: {does(rule)}")
+        elif isinstance(rule, Refused) and rule.rule is not None and rule.rule.changes_state:
+            moves = f"moves to **{rule.rule.dest}**"
+            steps.append(f"- Once this is put right, cast **{spell}** ({moves}): {rule.why}")
     values["next_steps"] = (
         "\n".join(steps)
         if steps

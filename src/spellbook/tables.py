@@ -386,15 +386,22 @@ TRASH = ".trash"
 
 class Did(_Record):
     """What one file action of a cast did (or, planned for a preview, would do):
-    `verb` is create, archive or delete; `files` are the files it acted on, `absent`
-    those it names that were not there (for create: there already, so kept); `folder`
-    is where archived or deleted files went."""
+    `action` is its index in the rule's actions; `verb` is create, archive or delete;
+    `files` are the files it acted on, `absent` those it names that were not there
+    (for create: there already, so kept); `folder` is where archived or deleted
+    files went ("" if none was made)."""
 
-    __slots__ = ("verb", "files", "absent", "folder")
+    __slots__ = ("action", "verb", "files", "absent", "folder")
 
     def __init__(
-        self, verb: str, files: tuple[str, ...] = (), absent: tuple[str, ...] = (), folder: str = ""
+        self,
+        action: int,
+        verb: str,
+        files: tuple[str, ...] = (),
+        absent: tuple[str, ...] = (),
+        folder: str = "",
     ) -> None:
+        self.action = action
         self.verb = verb
         self.files = files
         self.absent = absent
@@ -410,3 +417,25 @@ class Done:
         self.contents: dict[str, str | None] = {}
         self.notes: list[str] = []
         self.did: list[Did] = []
+
+
+def lost_file_states(
+    evidence: Mapping[str, Iterable[tuple[str, str, bool]]], moves: Iterable[tuple[str, str]]
+) -> frozenset[str]:
+    """The states that stand for a lost file (error states): their Indicators say only
+    that files are missing, and some rule leads to them from a state whose Indicators
+    say one of those files is there. `evidence` gives each state's Indicators as
+    (probe, file, holds); `moves` the (source, dest) of the rules that change state.
+
+    A state a workflow starts in because a file is not written yet (the session's
+    INIT, say) is not one: nothing leads to it from where the file was."""
+    missing: dict[str, set[str]] = {}
+    present: dict[str, set[str]] = {}
+    for state, facts in evidence.items():
+        facts = list(facts)
+        present[state] = {file for probe, file, holds in facts if probe == "exists" and holds}
+        if facts and all(probe == "exists" and not holds for probe, file, holds in facts):
+            missing[state] = {file for _, file, _ in facts}
+    return frozenset(
+        dest for source, dest in moves if missing.get(dest, set()) & present.get(source, set())
+    )

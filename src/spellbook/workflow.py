@@ -62,7 +62,7 @@ from spellbook.responses import (
     with_notes,
 )
 from spellbook.store import Workspace
-from spellbook.tables import Done, Rule
+from spellbook.tables import Done, Rule, lost_file_states
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -185,6 +185,7 @@ class Workflow:
         self._vocabulary: ModuleType | None = None
         self._templates: dict[str, str] = {}
         self._cells: dict[tuple[str, str], list[Rule]] = {}  # each (state, spell)'s rules
+        self._lost: frozenset[str] | None = None  # the states standing for a lost file
 
     # -- the workflow's own words --
 
@@ -582,7 +583,9 @@ class Workflow:
                         rule, self.workspace, model.facts.record, vocabulary=self.vocabulary
                     )
                 except (ActionError, UnsafePath, BadFile) as err:
-                    found[spell] = Refused.because(said(err))
+                    found[spell] = Refused.because(said(err), rule)
+                except (SpellbookError, OSError) as err:  # a file it cannot read now
+                    found[spell] = CannotTell.because(said(err))
                 else:
                     found[spell] = Foreseen.of(rule, self.writer, planned.done.did)
         return found
@@ -591,8 +594,8 @@ class Workflow:
         self, model: Any, state: str, previews: dict[str, Rule | str | None]
     ) -> dict[str, tuple[str, Rule]]:
         """What to do first, for each spell that would not move the workflow on: it is
-        blocked or changes nothing, or it moves into a state that stands for a missing
-        file (one whose Indicators are only files missing: an error state), while
+        blocked or changes nothing, or it moves into a state that stands for a lost
+        file (an error state, `tables.lost_file_states`), while
         another of its rules would move elsewhere once some facts changed. That rule,
         and what must hold for it to win, in the spec's words.
 
@@ -620,6 +623,8 @@ class Workflow:
                 if rule is not None and other.dest == rule.dest:
                     continue
                 for wanted in _wanted(other, facts):
+                    if any(g[0] == "!" and atoms[g[1:]][0] == "exists" for g in wanted):
+                        continue  # advice never asks to delete a file
                     world = {**facts, **{g.lstrip("!"): not g.startswith("!") for g in wanted}}
                     if any(_holds_in(earlier, world) for earlier in cell[:at]):
                         continue  # an earlier rule would still win
@@ -642,14 +647,17 @@ class Workflow:
         return found
 
     def _missing(self, state: str) -> bool:
-        """Whether `state` stands for a missing file (an error state, say): it is not
-        the initial state, and its Indicators say only that files are not there."""
-        evidence = self.states[state].evidence
-        return (
-            state != self.machine.INITIAL
-            and bool(evidence)
-            and all(not want and self.machine.ATOMS[g][0] == "exists" for g, want in evidence)
-        )
+        """Whether `state` stands for a lost file (an error state: `tables.lost_file_states`)."""
+        if self._lost is None:
+            atoms = self.machine.ATOMS
+            self._lost = lost_file_states(
+                {
+                    st.name: [(atoms[g][0], atoms[g][1], want) for g, want in st.evidence]
+                    for st in self.machine.STATES
+                },
+                [(r.source, r.dest) for r in self.machine.RULES if r.changes_state],
+            )
+        return state in self._lost
 
     def _dry_run(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
         found: dict[str, Rule | str | None] = {}
@@ -691,7 +699,11 @@ class Workflow:
             )
         else:
             text = self.writer.response(rule, done.did if rule.acts else None)
-            values["archive_path"] = self.workspace.shown(done.archive_path) + "/"
+            values["archive_path"] = (
+                self.workspace.shown(done.archive_path) + "/"
+                if done.archive_path
+                else "(nothing was archived)"
+            )
             for name, content in done.contents.items():
                 values[f"content:{name}"] = fenced(content)
         return with_notes(fill(text, values), done.notes)
@@ -854,6 +866,9 @@ class Workflow:
         """Replace an unusable state file: back it up, choose a state, say why. An
         interrupted cast is finished first, or set aside if it cannot be."""
         self.workspace.fresh()
+        if not os.path.lexists(self.workspace.base):  # nothing to repair: make nothing
+            where = self.workspace.shown(".") if self.workspace.folder else self.workspace.root
+            return f"There is no {where.rstrip('/.')}/ here: nothing to repair."
         self.workspace.ensure()
         with Lock(self.workspace.path(LOCK_FILE)):
             notes = self._repair_intent()
