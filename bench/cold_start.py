@@ -64,10 +64,9 @@ def spell_commands() -> list[tuple[str, str | list[str]]]:
     the same rule: G3 (GATHER_EDITING, a plan without criteria), which keeps the state."""
     lumos_root = tempfile.mkdtemp(prefix="bench-lumos-")
     accio_root = tempfile.mkdtemp(prefix="bench-accio-")
-    os.makedirs(os.path.join(accio_root, ".ai", "task"))
-    with open(os.path.join(accio_root, ".ai", "task", "plan.md"), "w") as f:
-        f.write("# Plan\n\n## Acceptance Criteria\n\nNone yet.\n")
     subprocess.run([SPELL, "--root", accio_root, "accio"], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(accio_root, ".ai", "task", "plan.md"), "w") as f:  # made by G1
+        f.write("# Plan\n\n## Acceptance Criteria\n\nNone yet.\n")
     return [
         ("spell lumos", [SPELL, "--root", lumos_root, "lumos"]),
         ("spell accio", [SPELL, "--root", accio_root, "accio"]),

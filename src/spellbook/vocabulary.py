@@ -105,9 +105,18 @@ def template_file(folder: str, name: str) -> str:
 
 
 def template(vocabulary: ModuleType | None, name: str) -> str:
-    """The vocabulary's template for a file, by the file's name; empty if there is none."""
-    path = template_file(getattr(vocabulary, "TEMPLATES", "") or "", name)
-    if not path:
-        return ""
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+    """The vocabulary's template for a file, by the file's name; empty if there is none.
+    Read once: templates ship with the vocabulary and do not change while it runs."""
+    folder = getattr(vocabulary, "TEMPLATES", "") or ""
+    found = _TEMPLATES.get((folder, name))
+    if found is None:
+        path = template_file(folder, name)
+        text = ""
+        if path:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        found = _TEMPLATES[(folder, name)] = text
+    return found
+
+
+_TEMPLATES: dict[tuple[str, str], str] = {}
