@@ -595,9 +595,9 @@ class Workflow:
     ) -> dict[str, tuple[str, Rule]]:
         """What to do first, for each spell that would not move the workflow on: it is
         blocked or changes nothing, or it moves into a state that stands for a lost
-        file (an error state, `tables.lost_file_states`), while
-        another of its rules would move elsewhere once some facts changed. That rule,
-        and what must hold for it to win, in the spec's words.
+        file (an error state, `tables.lost_file_states`), while another of its rules
+        would move elsewhere once some facts changed. That rule, and what must hold
+        for it to win, in the spec's words.
 
         Of the rules that would win then (the other facts as they are now), the one
         needing the fewest facts changed, then the earlier in the spec's order; what it
@@ -622,7 +622,7 @@ class Workflow:
                     continue
                 if rule is not None and other.dest == rule.dest:
                     continue
-                for wanted in _wanted(other, facts):
+                for alternative, wanted in _wanted(other, facts):
                     if any(g[0] == "!" and atoms[g[1:]][0] == "exists" for g in wanted):
                         continue  # advice never asks to delete a file
                     world = {**facts, **{g.lstrip("!"): not g.startswith("!") for g in wanted}}
@@ -632,8 +632,6 @@ class Workflow:
                     files = {atoms[g][1] for g in wanted if g[0] != "!" and atoms[g][0] == "exists"}
                     said = wanted + [
                         g
-                        for alternative in other.when
-                        if set(wanted) <= set(alternative)
                         for g in alternative
                         if g not in wanted
                         and atoms[g.lstrip("!")][1] in files
@@ -1092,17 +1090,17 @@ def _guard(model: Any, guard: str) -> bool | None:
         return None
 
 
-def _wanted(rule: Rule, facts: dict[str, bool | None]) -> list[list[str]]:
-    """For each alternative of `rule`'s condition that some facts keep from holding now,
-    those guards (`!g`: one that must be false); none where a fact cannot be told now
-    (a command's outcome)."""
+def _wanted(rule: Rule, facts: dict[str, bool | None]) -> list[tuple[tuple[str, ...], list[str]]]:
+    """Each alternative of `rule`'s condition that some facts keep from holding now,
+    with those guards (`!g`: one that must be false); none where a fact cannot be
+    told now (a command's outcome)."""
     found = []
     for alternative in rule.when:
         if any(facts.get(g.lstrip("!")) is None for g in alternative):
             continue
         wanted = [g for g in alternative if facts.get(g.lstrip("!")) != (not g.startswith("!"))]
         if wanted:
-            found.append(wanted)
+            found.append((alternative, wanted))
     return found
 
 
