@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from spellbook import Workflow
 from spellbook.cli import EXIT_BAD_INPUT
 from tests.workspaces import TASK, files, history, plan, set_state, task, write
@@ -493,3 +495,23 @@ def test_archiving_nothing_makes_no_folder(tmp_path: Path) -> None:
     assert result.rule == "R3" and result.archive == ""
     assert "nothing to archive: `.ai/task/task.md` was not there" in happened(result.response)
     assert not (tmp_path / TASK / "incomplete-task").exists()
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "NaN", "Infinity", "-Infinity"])
+def test_a_number_json_cannot_hold_is_an_error_and_repair_drops_it(
+    tmp_path: Path, number: str
+) -> None:
+    state = tmp_path / TASK / "state.json"
+    state.parent.mkdir(parents=True)
+    state.write_text(
+        f'{{"current_state": "GATHER_NEEDS_PLAN",\n "history": [{{"x": {number}}}, {{"y": 1}}]}}'
+    )
+    result = spell_in(tmp_path, "lumos")
+    assert result.returncode == EXIT_BAD_INPUT
+    assert result.stderr == (
+        f"error: .ai/task/state.json:2: {number} is a number JSON cannot hold (too large, "
+        "NaN or Infinity); run `spell repair`\n"
+    )
+    Workflow(tmp_path).repair()
+    assert history(tmp_path)[0] == {"y": 1}  # the entry that can be written is kept
+    assert spell_in(tmp_path, "lumos").returncode == 0

@@ -14,6 +14,7 @@ why, and `spell repair` backs it up and starts over.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from collections.abc import Collection
@@ -92,6 +93,25 @@ def _integer(digits: str) -> int:
         raise _Digits(digits) from None
 
 
+class _NotFinite(ValueError):
+    """A number JSON cannot hold: NaN, Infinity, or one too large for a float."""
+
+    def __init__(self, written: str) -> None:
+        super().__init__(written)
+        self.written = written
+
+
+def _finite(written: str) -> float:
+    number = float(written)
+    if math.isinf(number):
+        raise _NotFinite(written)
+    return number
+
+
+def _constant(written: str) -> float:
+    raise _NotFinite(written)  # NaN, Infinity, -Infinity: Python's, not JSON's
+
+
 # A lone surrogate, written as a JSON escape (compiled only when one may be there).
 _LONE = (
     r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"
@@ -100,12 +120,16 @@ _LONE = (
 
 
 def encodable(value: object) -> bool:
-    """Whether the value can be written as UTF-8 (no lone surrogate in it)."""
+    """Whether the value can be written as JSON in UTF-8: no lone surrogate in it, and
+    no number JSON cannot hold (NaN, Infinity)."""
     try:
-        _ENCODE(value).encode("utf-8")
-    except UnicodeEncodeError:
+        _STRICT(value).encode("utf-8")
+    except (UnicodeEncodeError, ValueError):
         return False
     return True
+
+
+_STRICT = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 
 def _line(text: str, index: int) -> int:
@@ -132,13 +156,17 @@ def parse_json(data: bytes | str, shown: str) -> Any:
     if not text.strip():
         raise BadFile(f"{shown} is empty")
     try:
-        value = json.loads(text, parse_int=_integer)
+        value = json.loads(text, parse_int=_integer, parse_float=_finite, parse_constant=_constant)
     except json.JSONDecodeError as err:
         said = f"not valid JSON ({err.msg}, column {err.colno})"
         raise BadFile(f"{shown}:{err.lineno}: {said}") from None
     except _Digits as err:
         line = _line(text, text.find(err.digits))
         said = f"a number of {len(err.digits):,} digits; too long to read"
+        raise BadFile(f"{shown}:{line}: {said}") from None
+    except _NotFinite as err:
+        line = _line(text, text.find(err.written))
+        said = f"{err.written} is a number JSON cannot hold (too large, NaN or Infinity)"
         raise BadFile(f"{shown}:{line}: {said}") from None
     except RecursionError:
         raise BadFile(f"{shown} is nested too deeply") from None
