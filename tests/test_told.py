@@ -515,3 +515,22 @@ def test_a_number_json_cannot_hold_is_an_error_and_repair_drops_it(
     Workflow(tmp_path).repair()
     assert history(tmp_path)[0] == {"y": 1}  # the entry that can be written is kept
     assert spell_in(tmp_path, "lumos").returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("123", "task-123-"),
+        ("2024-01-01", "task-2024-01-01-"),
+        ("yes", "refused now: .ai/task/task.md: task_name is read by YAML as true, not a name"),
+        ("", "refused now: .ai/task/task.md has an empty task_name in its frontmatter"),
+    ],
+)
+def test_a_task_name_yaml_reads_as_another_type_is_said_as_written(
+    tmp_path: Path, written: str, said: str
+) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", f"---\ntask_name: {written}\n---\n\n# Task\n")
+    write(tmp_path, "task-results.md", "r\n")
+    assert said in Workflow(tmp_path).status()["spells"]["Accio"]

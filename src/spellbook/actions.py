@@ -27,6 +27,7 @@ way (a crash, a disk error) is finished by the next one from its intent record
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 import time
@@ -285,12 +286,23 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
     if text is None:
         done.notes.append(f"{workspace.shown(name)} is missing; {key} is '{MISSING_NAME}'")
         return MISSING_NAME
-    value = frontmatter(text, workspace.shown(name)).get(key)
+    found = frontmatter(text, workspace.shown(name))
+    value = found.get(key)
     if value is None:
+        said = f"an empty {key}" if key in found else f"no {key}"
         raise ActionError(
-            f"{workspace.shown(name)} has no {key} in its frontmatter; add `{key}: some-name` "
+            f"{workspace.shown(name)} has {said} in its frontmatter; add `{key}: some-name` "
             "between the --- lines at its top"
         )
+    if isinstance(value, bool):  # YAML reads yes, no, on, off, true, false so
+        raise ActionError(
+            f"{workspace.shown(name)}: {key} is read by YAML as {str(value).lower()}, not a "
+            f'name; quote it (`{key}: "..."`) or choose another name'
+        )
+    if isinstance(value, int):  # YAML reads 123 as a number
+        value = str(value)
+    elif isinstance(value, datetime.date):  # and 2024-01-01 as a date
+        value = value.isoformat()
     if not isinstance(value, str) or len(value) > NAME_LIMIT or not re.fullmatch(NAME, value):
         # Never the repr of a structure: YAML aliases can make a small file a huge one.
         shown = repr(value[:80]) if isinstance(value, str) else f"(a {type(value).__name__})"
