@@ -534,3 +534,13 @@ def test_a_task_name_yaml_reads_as_another_type_is_said_as_written(
     write(tmp_path, "task.md", f"---\ntask_name: {written}\n---\n\n# Task\n")
     write(tmp_path, "task-results.md", "r\n")
     assert said in Workflow(tmp_path).status()["spells"]["Accio"]
+
+
+def test_a_file_loaded_for_the_ai_is_named_where_it_is_after_the_cast(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", task("greet"))
+    write(tmp_path, "task-results.md", "It greets.\n")
+    result = Workflow(tmp_path).cast("accio")  # A2: archives, then loads task-results.md
+    assert f"Content of `{result.archive}task-results.md`:" in result.response
+    assert (tmp_path / result.archive / "task-results.md").is_file()

@@ -252,9 +252,11 @@ class Writer:
                     told = self._did(action, did=outcomes[index]) or ""
                     parts.append(told[:1].upper() + told[1:] + ".")
             elif action.verb == "load":
+                file = action.files[0]
+                moved = [d.folder for d in (did or ()) if d.folder and file in d.files]
+                where = f"`{self._folder(moved[-1])}/{file.rsplit('/', 1)[-1]}`" if moved else ""
                 parts.append(
-                    f"Content of {self._path(action.files[0])}:\n\n"
-                    + placeholder("content", action.files[0])
+                    f"Content of {where or self._path(file)}:\n\n" + placeholder("content", file)
                 )
         return "\n\n".join(parts)
 
