@@ -67,9 +67,23 @@ def spell_commands() -> list[tuple[str, str | list[str]]]:
     subprocess.run([SPELL, "--root", accio_root, "accio"], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(accio_root, ".ai", "task", "plan.md"), "w") as f:  # made by G1
         f.write("# Plan\n\n## Acceptance Criteria\n\nNone yet.\n")
+    # Lumos where what Accio would do is an archive: its preview reads task.md's
+    # frontmatter, so PyYAML is loaded.
+    executed_root = tempfile.mkdtemp(prefix="bench-executed-")
+    task = os.path.join(executed_root, ".ai", "task")
+    os.makedirs(task)
+    for name, text in (
+        ("plan.md", "# Plan\n\n## Acceptance Criteria\n\n- [ ] ship it\n"),
+        ("task.md", "---\ntask_name: ship-it\n---\n\n# Task\n"),
+        ("task-results.md", "Shipped.\n"),
+        ("state.json", '{"current_state": "ACHIEVE_TASK_EXECUTED", "history": []}\n'),
+    ):
+        with open(os.path.join(task, name), "w") as f:
+            f.write(text)
     return [
         ("spell lumos", [SPELL, "--root", lumos_root, "lumos"]),
         ("spell accio", [SPELL, "--root", accio_root, "accio"]),
+        ("spell lumos, task executed", [SPELL, "--root", executed_root, "lumos"]),
     ]
 
 

@@ -544,3 +544,62 @@ def test_a_file_loaded_for_the_ai_is_named_where_it_is_after_the_cast(tmp_path: 
     result = Workflow(tmp_path).cast("accio")  # A2: archives, then loads task-results.md
     assert f"Content of `{result.archive}task-results.md`:" in result.response
     assert (tmp_path / result.archive / "task-results.md").is_file()
+
+
+def hook(event: dict[str, object], env: dict[str, str] | None = None) -> int:
+    import json
+    import os
+
+    done = subprocess.run(
+        [sys.executable, "-m", "spellbook", "session", "check-transition", "--claude-hook"],
+        input=json.dumps(event),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**{k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}, **(env or {})},
+        cwd="/",
+    )
+    return done.returncode
+
+
+def test_no_folder_planted_on_the_way_hides_the_workspace_from_the_hook(tmp_path: Path) -> None:
+    """A `.git` folder or a second workspace written inside `.claude/`, a new workspace
+    in a subfolder, a path starting with ~: each was a way round the hook."""
+    from spellbook.machines import session_machine
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    Workflow(tmp_path, session_machine).cast("advance")  # START -> INIT
+    state = tmp_path / ".claude/progress/state.json"
+    skipped = state.read_text().replace('"INIT"', '"COMPLETE"', 1)
+    assert skipped != state.read_text()
+
+    def write(path: Path | str, content: str) -> int:
+        return hook(
+            {"tool_name": "Write", "tool_input": {"file_path": str(path), "content": content}}
+        )
+
+    assert write(tmp_path / ".claude/.git/HEAD", "ref: x\n") == 0  # allowed: not a workspace file
+    (tmp_path / ".claude/.git").mkdir()
+    (tmp_path / ".claude/.git/HEAD").write_text("ref: x\n")
+    (tmp_path / ".claude/.claude/progress").mkdir(parents=True)
+    assert write(state, skipped) == 2
+    assert write(tmp_path / ".claude/progress/.intent.json", "{}") == 2
+    assert write(tmp_path / "src/.claude/progress/state.json", '{"state": "COMPLETE"}') == 2
+    assert write("~/.claude/progress/state.json", skipped) == 2  # a ~ the hook cannot resolve
+
+
+def test_a_workspace_above_that_another_user_owns_is_not_used(tmp_path: Path) -> None:
+    import os
+
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("needs to give a folder to another user")
+    set_state(tmp_path, "ACHIEVE_COMPLETE")
+    for folder in (tmp_path / ".ai", tmp_path / TASK):
+        os.chown(folder, 65534, 65534)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / ".git").write_text("gitdir: /nonexistent\n")  # a .git file: not a repository's top
+    result = spell_in(project, "status")
+    assert (
+        result.stdout.startswith("GATHER_NEEDS_PLAN") and "using the workspace" not in result.stderr
+    )

@@ -207,16 +207,15 @@ def find_root(start: str, workspace: str) -> str:
     repository: the nearest folder at or above `start` holding the `workspace` folder,
     without leaving the repository `start` is in (its top is the nearest folder with a
     `.git` folder; a submodule's `.git` file does not end the search), else that top
-    (a new workspace starts there), else `start`. Outside any repository, a workspace
-    above `start` counts only if it belongs to this user (as git asks of a repository
-    another user owns)."""
+    (a new workspace starts there), else `start`. A workspace above `start` counts
+    only if it belongs to this user (as git asks of a repository another user owns)."""
     chain = [os.path.abspath(start)]
     while os.path.dirname(chain[-1]) != chain[-1]:
         chain.append(os.path.dirname(chain[-1]))
     inside = ""  # the nearest folder with a .git (folder or a submodule's file)
     for folder in chain:
         found = os.path.join(folder, workspace)
-        if os.path.lexists(found) and (inside or folder == chain[0] or _own(found)):
+        if os.path.lexists(found) and (folder == chain[0] or _own(found)):
             return folder
         git = os.path.join(folder, ".git")
         if os.path.isdir(git) and not os.path.islink(git):
@@ -420,9 +419,54 @@ def _judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str
         return False, "the hook event's file_path or cwd is not text"
     if "\0" in file_path or (cwd and "\0" in cwd):
         return False, "the hook event's file_path or cwd holds a NUL byte"
+    if file_path.startswith("~"):
+        return False, "the hook event's file_path starts with ~, which the hook cannot resolve"
     base = cwd or os.environ.get("CLAUDE_PROJECT_DIR") or root or os.getcwd()
-    target = os.path.realpath(os.path.join(base, file_path))
-    workflow = _workflow(_hook_root(root, target, machine), machine)
+    written = os.path.normpath(os.path.join(os.path.abspath(base), file_path))
+    target = os.path.realpath(written)
+    said = (True, "not a file of the workspace")
+    for found in _hook_roots(root, base, (written, target), machine):
+        said = _judge_in(_workflow(found, machine), target, tool)
+        if not said[0]:
+            return said
+    return said
+
+
+def _hook_roots(
+    given: str | None, base: str, paths: tuple[str, ...], machine: str
+) -> list[str]:
+    """The repositories a hook event's file may belong to: --root if given; else each
+    one whose workspace folder the file's path (as written, and with links resolved)
+    goes through; else the repository of the folder the event names (for a hard link
+    to one of its files). A file is judged by the workspace it is written into, so no
+    folder planted on its way (a `.git`, a second workspace) can hide it."""
+    if given:
+        return [given]
+    from importlib import import_module
+
+    workspace = import_module(MACHINES[machine]).WORKSPACE
+    found = [r for r in dict.fromkeys(_workspace_root(p, workspace) for p in paths) if r]
+    if found:
+        return found
+    folder = os.path.abspath(base)
+    while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    return [find_root(folder, workspace)]
+
+
+def _workspace_root(path: str, workspace: str) -> str:
+    """The folder whose `workspace` (`.claude/progress`) `path` is in, or is; "" if none.
+    The outermost one: a workspace folder inside another is that one's file."""
+    parts = path.split(os.sep)
+    inner = workspace.strip("/").split("/")
+    for at in range(len(parts) - len(inner) + 1):
+        if parts[at : at + len(inner)] == inner:
+            return os.sep.join(parts[:at]) or os.sep
+    return ""
+
+
+def _judge_in(workflow: Workflow, target: str, tool: dict[str, Any]) -> tuple[bool, str]:
+    """(allowed, why) for a write of `target` (links resolved), as `workflow`'s."""
     folder = os.path.realpath(workflow.workspace.base)
     rel: str | None = None
     if os.path.commonpath([target, folder]) == folder:
@@ -460,20 +504,6 @@ def _same_file(target: str, folder: str) -> str | None:
         if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
             return name
     return None
-
-
-def _hook_root(given: str | None, target: str, machine: str) -> str:
-    """The repository a hook event is about: --root if given, else the one the file
-    being written is in (`find_root` from its folder), whatever folder Claude Code
-    was started in: an agent started in a subfolder is judged like any other."""
-    if given:
-        return given
-    from importlib import import_module
-
-    folder = os.path.dirname(target)
-    while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
-        folder = os.path.dirname(folder)  # a file of a workspace not made yet
-    return find_root(folder, import_module(MACHINES[machine]).WORKSPACE)
 
 
 def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:
