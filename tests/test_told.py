@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spellbook import Workflow
 from spellbook.cli import EXIT_BAD_INPUT
@@ -603,3 +605,29 @@ def test_a_workspace_above_that_another_user_owns_is_not_used(tmp_path: Path) ->
     assert (
         result.stdout.startswith("GATHER_NEEDS_PLAN") and "using the workspace" not in result.stderr
     )
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.text("abnoyestrulfxAY_0-19", min_size=1, max_size=8),
+            st.text("abnoyestrulfx019-", min_size=1, max_size=10),
+            st.sampled_from([": ", ":  ", ":", ": \t"]),
+            st.sampled_from(["", " ", "\t"]),
+        ),
+        max_size=5,
+    )
+)
+def test_frontmatter_read_without_pyyaml_is_what_pyyaml_reads(
+    lines: list[tuple[str, str, str, str]],
+) -> None:
+    import yaml
+
+    from spellbook.actions import _plain
+
+    block = "\n".join(f"{key}{sep}{value}{end}" for key, value, sep, end in lines)
+    plain = _plain(block)
+    if plain is None:
+        return
+    read = yaml.load(block, Loader=yaml.SafeLoader)
+    assert {str(k): v for k, v in read.items()} == plain

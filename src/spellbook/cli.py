@@ -432,9 +432,7 @@ def _judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str
     return said
 
 
-def _hook_roots(
-    given: str | None, base: str, paths: tuple[str, ...], machine: str
-) -> list[str]:
+def _hook_roots(given: str | None, base: str, paths: tuple[str, ...], machine: str) -> list[str]:
     """The repositories a hook event's file may belong to: --root if given; else each
     one whose workspace folder the file's path (as written, and with links resolved)
     goes through; else the repository of the folder the event names (for a hard link

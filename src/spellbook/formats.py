@@ -14,7 +14,6 @@ why, and `spell repair` backs it up and starts over.
 from __future__ import annotations
 
 import json
-import math
 import re
 import time
 from collections.abc import Collection
@@ -103,9 +102,12 @@ class _NotFinite(ValueError):
 
 def _finite(written: str) -> float:
     number = float(written)
-    if math.isinf(number):
+    if number in (_INFINITY, -_INFINITY):
         raise _NotFinite(written)
     return number
+
+
+_INFINITY = float("inf")
 
 
 def _constant(written: str) -> float:
