@@ -631,3 +631,23 @@ def test_frontmatter_read_without_pyyaml_is_what_pyyaml_reads(
         return
     read = yaml.load(block, Loader=yaml.SafeLoader)
     assert {str(k): v for k, v in read.items()} == plain
+
+
+def test_a_hard_link_inside_another_workspace_is_judged_as_the_file_it_is(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    from spellbook.machines import session_machine
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    Workflow(tmp_path, session_machine).cast("advance")  # START -> INIT
+    other = tmp_path / "x/.claude/progress"
+    other.mkdir(parents=True)
+    os.link(tmp_path / ".claude/progress/state.json", other / "hl.json")
+    event = {
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(other / "hl.json"), "content": '{"state": "COMPLETE"}'},
+        "cwd": str(tmp_path),
+    }
+    assert hook(event) == 2

@@ -435,21 +435,19 @@ def _judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str
 def _hook_roots(given: str | None, base: str, paths: tuple[str, ...], machine: str) -> list[str]:
     """The repositories a hook event's file may belong to: --root if given; else each
     one whose workspace folder the file's path (as written, and with links resolved)
-    goes through; else the repository of the folder the event names (for a hard link
-    to one of its files). A file is judged by the workspace it is written into, so no
-    folder planted on its way (a `.git`, a second workspace) can hide it."""
+    goes through, and the repository of the folder the event names (whose files a
+    hard link elsewhere may be). A file is judged by the workspace it is written
+    into, so no folder planted on its way (a `.git`, a second workspace) can hide it."""
     if given:
         return [given]
     from importlib import import_module
 
     workspace = import_module(MACHINES[machine]).WORKSPACE
-    found = [r for r in dict.fromkeys(_workspace_root(p, workspace) for p in paths) if r]
-    if found:
-        return found
     folder = os.path.abspath(base)
     while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
         folder = os.path.dirname(folder)
-    return [find_root(folder, workspace)]
+    found = [_workspace_root(p, workspace) for p in paths] + [find_root(folder, workspace)]
+    return [r for r in dict.fromkeys(found) if r]
 
 
 def _workspace_root(path: str, workspace: str) -> str:
