@@ -103,6 +103,25 @@ def spell_in(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def hook(
+    event: dict[str, object], env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The session's Claude Code hook given `event`, run from `/`; `env` replaces the
+    environment (none: this one without CLAUDE_PROJECT_DIR)."""
+    import json
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "spellbook", "session", "check-transition", "--claude-hook"],
+        input=json.dumps(event),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env or {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"},
+        cwd="/",
+    )
+
+
 def test_a_subfolder_uses_the_workspace_above_it_and_says_so(tmp_path: Path) -> None:
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     set_state(tmp_path, "ACHIEVE_COMPLETE")
@@ -439,7 +458,6 @@ def test_frontmatter_nested_thousands_deep_is_refused_not_a_crash(tmp_path: Path
 
 
 def test_the_hook_judges_the_repository_of_the_file_written(tmp_path: Path) -> None:
-    import json
     import os
 
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
@@ -455,14 +473,7 @@ def test_the_hook_judges_the_repository_of_the_file_written(tmp_path: Path) -> N
         env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
         if project:
             env["CLAUDE_PROJECT_DIR"] = str(project)  # Claude Code started in a subfolder
-        done = subprocess.run(
-            [sys.executable, "-m", "spellbook", "session", "check-transition", "--claude-hook"],
-            input=json.dumps(event),
-            capture_output=True,
-            text=True,
-            timeout=60,
-            env=env,
-        )
+        done = hook(event, env)
         assert done.returncode == 2 and "START → COMPLETE refused" in done.stderr, done.stderr
 
 
@@ -548,22 +559,6 @@ def test_a_file_loaded_for_the_ai_is_named_where_it_is_after_the_cast(tmp_path: 
     assert (tmp_path / result.archive / "task-results.md").is_file()
 
 
-def hook(event: dict[str, object], env: dict[str, str] | None = None) -> int:
-    import json
-    import os
-
-    done = subprocess.run(
-        [sys.executable, "-m", "spellbook", "session", "check-transition", "--claude-hook"],
-        input=json.dumps(event),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={**{k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}, **(env or {})},
-        cwd="/",
-    )
-    return done.returncode
-
-
 def test_no_folder_planted_on_the_way_hides_the_workspace_from_the_hook(tmp_path: Path) -> None:
     """A `.git` folder or a second workspace written inside `.claude/`, a new workspace
     in a subfolder, a path starting with ~: each was a way round the hook."""
@@ -576,9 +571,8 @@ def test_no_folder_planted_on_the_way_hides_the_workspace_from_the_hook(tmp_path
     assert skipped != state.read_text()
 
     def write(path: Path | str, content: str) -> int:
-        return hook(
-            {"tool_name": "Write", "tool_input": {"file_path": str(path), "content": content}}
-        )
+        event = {"tool_name": "Write", "tool_input": {"file_path": str(path), "content": content}}
+        return hook(event).returncode
 
     assert write(tmp_path / ".claude/.git/HEAD", "ref: x\n") == 0  # allowed: not a workspace file
     (tmp_path / ".claude/.git").mkdir()
@@ -650,4 +644,4 @@ def test_a_hard_link_inside_another_workspace_is_judged_as_the_file_it_is(
         "tool_input": {"file_path": str(other / "hl.json"), "content": '{"state": "COMPLETE"}'},
         "cwd": str(tmp_path),
     }
-    assert hook(event) == 2
+    assert hook(event).returncode == 2

@@ -186,6 +186,7 @@ class Workflow:
         self._templates: dict[str, str] = {}
         self._cells: dict[tuple[str, str], list[Rule]] = {}  # each (state, spell)'s rules
         self._lost: frozenset[str] | None = None  # the states standing for a lost file
+        self._values: tuple[Any, dict[str, bool | None]] | None = None  # see `_guards`
 
     # -- the workflow's own words --
 
@@ -563,11 +564,18 @@ class Workflow:
     def preview(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
         """For each spell, the rule that would win now in `state`: None if none would,
         or a note if that depends on running a command (which a preview never does)."""
-        key = (state, tuple(_guard(model, guard) for guard in self.machine.ATOMS))
+        key = (state, tuple(self._guards(model).values()))
         known = self._previews.get(key)
         if known is None:
             known = self._previews[key] = self._dry_run(model, machine, state)
         return known
+
+    def _guards(self, model: Any) -> dict[str, bool | None]:
+        """Every guard's value for the model's facts (`_guard`), worked out once for
+        them: what each spell would do and what to do first both read them."""
+        if self._values is None or self._values[0] is not model.facts:
+            self._values = (model.facts, {g: _guard(model, g) for g in self.machine.ATOMS})
+        return self._values[1]
 
     def foresee(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
         """`preview`, with each rule that would act on files planned as its cast would
@@ -607,7 +615,7 @@ class Workflow:
             for each in self.machine.RULES:
                 cells.setdefault((each.source, each.spell), []).append(each)
         atoms = self.machine.ATOMS
-        facts = {guard: _guard(model, guard) for guard in atoms}
+        facts = self._guards(model)
         found: dict[str, tuple[str, Rule]] = {}
         for spell, told in previews.items():
             rule = told.rule if isinstance(told, Foreseen) else told
