@@ -218,6 +218,36 @@ def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
+def check_formerly(analysis: Analysis) -> Iterator[Finding]:
+    """former_name: a `*Formerly*` name that cannot be a migration: still a state of the
+    spec, or claimed by two states."""
+    spec = analysis.spec
+    names = {s.name for s in spec.states}
+    claims: dict[str, list[str]] = {}
+    for state in spec.states:
+        for old in state.formerly:
+            claims.setdefault(old, []).append(state.name)
+            if old in names:
+                yield Finding(
+                    "former_name",
+                    f"state {state.name} says it was *Formerly* {old}, but {old} is a state "
+                    f"of this spec: a state file naming {old} stays there; remove the name "
+                    "or the state",
+                    line=state.line,
+                    state=state.name,
+                )
+    for old, takers in claims.items():
+        if len(takers) > 1 and old not in names:
+            yield Finding(
+                "former_name",
+                f"states {', '.join(takers)} each say they were *Formerly* {old}: a state "
+                f"file naming {old} could go to either, so it goes to neither; keep the "
+                "name on one",
+                line=spec.state(takers[1]).line,
+                state=takers[1],
+            )
+
+
 def check_actions(analysis: Analysis) -> Iterator[Finding]:
     """Action phrases outside the vocabulary, unsafe paths, and state updates that
     disagree with the rule's Next State."""

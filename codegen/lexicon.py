@@ -20,21 +20,24 @@ from .errors import SpecError
 
 
 @dataclass(frozen=True)
-class Dialect:
-    """How a machine's spec is read: its vocabulary module ("" for the core alone) and,
-    by column role, extra header names to look for, preferred to the built-in ones."""
-
-    vocabulary: str = ""
-    columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
-
-
-@dataclass(frozen=True)
 class Term:
     """A phrase a spec or a vocabulary defines by other phrases; `line` 0 for a vocabulary's."""
 
     phrase: str
     means: str
     line: int = 0
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How a machine's spec is read: its vocabulary module ("" for the core alone) and,
+    by column role, extra header names to look for, preferred to the built-in ones."""
+
+    vocabulary: str = ""
+    columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # Terms read as if the spec defined them after its own (a phrase an older revision
+    # of a spec uses, defined by the newer one it is compared with).
+    terms: tuple[Term, ...] = ()
 
 
 # What a cell with nothing in it may say: no condition (always), no action.

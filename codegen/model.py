@@ -75,6 +75,9 @@ class State:
     evidence: tuple[Literal, ...] = ()
     inferable: bool = False
     goal: bool = False
+    # Names the state had in earlier revisions of the spec (`*Formerly*`): a state file
+    # naming one of them is moved to this state.
+    formerly: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -334,6 +337,21 @@ class Spec:
     def initial(self) -> str:
         """The first state listed is the initial state."""
         return self.states[0].name
+
+    @cached_property
+    def formerly(self) -> dict[str, str]:
+        """Each former name of a state (`*Formerly*`) -> the state that took its place; a
+        name two states claim, or one still a state of the spec, is not a migration."""
+        names = {s.name for s in self.states}
+        claims: dict[str, list[str]] = {}
+        for state in self.states:
+            for old in state.formerly:
+                claims.setdefault(old, []).append(state.name)
+        return {
+            old: takers[0]
+            for old, takers in claims.items()
+            if len(takers) == 1 and old not in names
+        }
 
     @property
     def goals(self) -> tuple[str, ...]:

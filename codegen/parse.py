@@ -101,7 +101,7 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
     state_file = _state_file(placed)
     workspace = state_file.rpartition("/")[0]
     terms = _terms(placed)
-    lexicon = Lexicon.of(dialect).with_terms(terms)
+    lexicon = Lexicon.of(dialect).with_terms([*terms, *dialect.terms])
     words = Words()
     reader = RowReader(lexicon, workspace, words)
     spells = tuple(_spells(placed))
@@ -290,7 +290,15 @@ def parse_state_item(
         evidence=evidence,
         inferable=inferable,
         goal=bool(goal.strip()) and goal.strip().lower().rstrip(".") not in _NO,
+        formerly=_former_names(fields.get("formerly", ("", line))[0]),
     )
+
+
+def _former_names(text: str) -> tuple[str, ...]:
+    """The names of a `*Formerly*` field: `OLD_NAME`, `**OLD**`, `A, B`; the first name
+    of each part separated by commas (a remark after it is not a name)."""
+    names = (_IDENTIFIER.search(part.replace("\\", "")) for part in re.split(r"[,;]", text))
+    return tuple(dict.fromkeys(m.group(0) for m in names if m))
 
 
 _NO = frozenset({"no", "-"})

@@ -356,6 +356,7 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "spell_word": spec.spell_word,
         "spell_descriptions": {sp.name: _sentences(sp.description, sp.usage) for sp in spec.spells},
         "targets": {sp.name: sp.target for sp in spec.spells if sp.target},
+        "formerly": spec.formerly,
         "schema": spec.schema,
         "triggers": found.triggers,
         "states": found.states,

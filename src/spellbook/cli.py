@@ -295,6 +295,12 @@ def _status_text(data: dict[str, object]) -> str:
         f"Files there: {', '.join(there) or 'none'}; not there: {', '.join(missing) or 'none'}",
         "",
     ]
+    if data.get("formerly"):
+        lines += [
+            f"The state file names {data['formerly']}, the spec's former name for "
+            f"{data['state']}: the next cast (or `spell repair`) records the move.",
+            "",
+        ]
     if data.get("interrupted"):
         lines += [f"Interrupted: {data['interrupted']}", ""]
     lines.append("What each would do now:")

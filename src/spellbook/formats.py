@@ -42,6 +42,9 @@ class Record:
         self.context = context if context is not None else {}
         self.history = history if history is not None else []
         self.extra = extra if extra is not None else {}
+        # The name the file gives the state, when it is a former name of `state` (the
+        # spec renamed it, with `*Formerly*`): the next write records the move.
+        self.former: str | None = None
 
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
@@ -221,10 +224,14 @@ class StateFormat:
         state_key: str = "current_state",
         entry_keys: tuple[str, ...] = ("timestamp", "transition", "trigger"),
         fields: tuple[str, ...] = (),
+        formerly: dict[str, str] | None = None,
+        spec: str = "the spec",
     ) -> None:
         self.state_key = state_key
         self.entry_keys = entry_keys
         self.fields = fields
+        self.formerly = formerly or {}  # a state's former name -> the state
+        self.spec = spec
 
     def read(
         self, data: bytes, shown: str, states: Collection[str], limit: int = STATE_LIMIT
@@ -233,8 +240,20 @@ class StateFormat:
         state = value.get(self.state_key)
         if not isinstance(state, str):
             raise StateFileError(f"{shown} has no {self.state_key} string; run `spell repair`")
+        former = None
+        if state not in states and state in self.formerly:
+            former, state = state, self.formerly[state]
         if state not in states:
-            raise StateFileError(f"{shown} names unknown state {state[:80]!r}; run `spell repair`")
+            hint = (
+                f" (if the spec renamed or removed it, the state that takes its place "
+                f"can say `- *Formerly*: {state}`, and casts move the workspace there)"
+                if state.isidentifier() and len(state) <= 80
+                else ""
+            )
+            raise StateFileError(
+                f"{shown} names state {state[:80]!r}, which {self.spec} does not have{hint}; "
+                "run `spell repair` to choose the state from the files"
+            )
         context = value.get("context", {})
         history = value.get("history", [])
         if not isinstance(context, dict) or not isinstance(history, list):
@@ -248,7 +267,9 @@ class StateFormat:
                     f"{'a whole number' if name in COUNTER_FIELDS else 'text'}; run `spell repair`"
                 )
         extra = {k: v for k, v in value.items() if k not in (self.state_key, "context", "history")}
-        return Record(state, context, history, extra)
+        record = Record(state, context, history, extra)
+        record.former = former
+        return record
 
     @staticmethod
     def field_fits(name: str, item: object) -> bool:
@@ -295,4 +316,6 @@ class StateFormat:
             key = re.escape(json.dumps(self.state_key)).encode()
             found = re.search(key + rb'\s*:\s*"([^"\\]{1,200})"', head)
             state = found.group(1).decode("utf-8", "replace") if found else None
+        if isinstance(state, str) and state not in states:
+            state = self.formerly.get(state)
         return state if isinstance(state, str) and state in states else None

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         STATE_FILE: str
         WORKSPACE: str
         INITIAL: str
+        FORMERLY: dict[str, str]
         STATE_KEY: str
         HISTORY_KEYS: tuple[str, ...]
         STATE_FIELDS: tuple[str, ...]

@@ -153,7 +153,13 @@ class Workflow:
         if machine is None:
             machine = import_module(DEFAULT_MACHINE)
         self.machine: GeneratedMachine = machine
-        self.format = StateFormat(machine.STATE_KEY, machine.HISTORY_KEYS, machine.STATE_FIELDS)
+        self.format = StateFormat(
+            machine.STATE_KEY,
+            machine.HISTORY_KEYS,
+            machine.STATE_FIELDS,
+            getattr(machine, "FORMERLY", {}),  # machines generated before migrations: none
+            machine.SPEC,
+        )
         self.workspace = Workspace(os.fspath(root), machine.WORKSPACE, durable)
         self._engine: tuple[Any, Any] | None = None
         self._loaded: set[str] = set()
@@ -370,6 +376,7 @@ class Workflow:
         before = record.state
         rule = self.rules.get((before, name, model.fired)) if model.fired else None
         cast = os.urandom(6).hex()
+        migrated = self._migrate(record, cast)
         after = rule.dest if rule is not None else before
         outcome = outcome_of(rule) if rule is not None else "unhandled"
         entry = self.format.entry(before, after, name, rule.id if rule else None, outcome, cast)
@@ -405,7 +412,7 @@ class Workflow:
             self._save(record, after, entry)
         # The cast has happened. What follows only tells about it: a file it cannot
         # read now is a note in the response, not an error.
-        done.notes[:0] = finished
+        done.notes[:0] = [*finished, *migrated]
         for ran in runs.values():
             done.notes.append(_run_note(ran))
         try:
@@ -427,6 +434,21 @@ class Workflow:
             tuple(done.notes),
             cast,
         )
+
+    def _migrate(self, record: Record, cast: str) -> list[str]:
+        """A state file naming a former name of its state (the spec renamed it, and the
+        state says `*Formerly*`): the move to the new name, recorded in the history
+        ahead of the cast's own entry, and said."""
+        former = record.former
+        if former is None:
+            return []
+        record.former = None
+        record.history.append(self.format.entry(former, record.state, "", None, "migrated", cast))
+        return [
+            f"{self.workspace.shown(self.state_file)} named {former}, which the spec now "
+            f"calls {record.state}: the workflow moved there first (its history keeps the "
+            "old name)"
+        ]
 
     def _save(self, record: Record, after: str, entry: dict[str, Any]) -> None:
         """Append `entry` to the history, move to `after` and write the state file."""
@@ -748,6 +770,8 @@ class Workflow:
         the command and the repository's files are what they were then; otherwise the
         move is refused, and the spell that runs it named ("cast Advance instead").
         """
+        before = self.format.formerly.get(before, before)  # a former name is the state
+        after = self.format.formerly.get(after, after)
         for name in (before, after):
             if name not in self.states:
                 raise UnknownState(
@@ -845,6 +869,7 @@ class Workflow:
             "workspace": self.workspace.base,
             "fields": {name: record.extra.get(name) for name in self.format.fields},
             "files": self._there(model),
+            "formerly": record.former,
         }
 
     def _there(self, model: Any) -> dict[str, bool]:
@@ -890,6 +915,10 @@ class Workflow:
             except StateFileError as err:
                 problem = str(err)
             else:
+                if record.former is not None:
+                    said = self._migrate(record, os.urandom(6).hex())
+                    self._save(record, record.state, record.history.pop())
+                    return "\n".join([*notes, *said])
                 fine = f"{shown} is fine: the workflow is in {record.state}"
                 return "\n".join([*notes, fine + ("." if notes else "; nothing to repair")])
             trimmed = self._trim()
