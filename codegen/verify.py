@@ -25,7 +25,8 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Check that a markdown state-machine spec defines every "
         "(state, spell) combination, and report what it finds.",
         epilog=f"Exit status: {EXIT_OK} no errors, {EXIT_FAILED} errors found "
-        f"(or warnings with --strict), {EXIT_BAD_INPUT} unusable input.",
+        f"(or warnings with --strict; with --against, a change that can break existing "
+        f"workspaces), {EXIT_BAD_INPUT} unusable input.",
     )
     parser.add_argument(
         "--spec", default=DEFAULT_SPEC, help=f"spec file to verify (default: {DEFAULT_SPEC})"
@@ -37,6 +38,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="text (default), json, markdown (a report for a pull request) or sarif (2.1.0)",
     )
     parser.add_argument("--strict", action="store_true", help="fail on warnings too")
+    parser.add_argument(
+        "--against",
+        metavar="OLD_SPEC",
+        help="compare the spec's behaviour with an older revision of it instead: a file, or "
+        "a git revision and path (origin/main:spec/STATE_MACHINE.md); exit status 1 when the "
+        "change can break existing workspaces (a state removed or renamed with no migration)",
+    )
     parser.add_argument(
         "--vocabulary",
         metavar="NAME",
@@ -62,6 +70,8 @@ def _main(argv: Sequence[str] | None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    if args.against is not None:
+        return _against(args)
     try:
         spec = load_spec(args.spec, dialect=_dialect(args.spec, args.vocabulary))
     except SpecError as err:
@@ -85,6 +95,33 @@ def _main(argv: Sequence[str] | None) -> int:
     else:
         sys.stdout.write(format_text(spec, findings, args.strict))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
+
+
+def _against(args: argparse.Namespace) -> int:
+    """The behavioural diff of `--spec` against `--against`."""
+    from .diff import compare
+    from .diff_report import format_text, to_json, to_markdown
+    from .revisions import OldSpecError, load_old
+
+    if args.format == "sarif":
+        print("error: --against reports as text, markdown or json, not sarif", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    dialect = _dialect(args.spec, args.vocabulary)
+    try:
+        new = load_spec(args.spec, dialect=dialect)
+        old, borrowed = load_old(args.against, new, dialect)
+    except (SpecError, OldSpecError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    diff = compare(old, new, borrowed)
+    if args.format == "json":
+        json.dump(to_json(diff), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    elif args.format == "markdown":
+        sys.stdout.write(to_markdown(diff))
+    else:
+        sys.stdout.write(format_text(diff))
+    return EXIT_FAILED if diff.breaking else EXIT_OK
 
 
 def _dialect(spec: str, vocabulary: str | None) -> Dialect:

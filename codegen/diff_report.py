@@ -1,0 +1,221 @@
+"""The behavioural diff of two specs (`codegen.diff`) as text, markdown or JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .diff import Change, SpecDiff
+from .findings import Finding
+from .report import finding_json
+
+
+def verdict(diff: SpecDiff) -> str:
+    """One line: whether the machine behaves differently, and whether that can break a
+    workspace the old machine left."""
+    count = len(diff.changes)
+    said = (
+        "no behaviour change"
+        if not diff.behaviour_changed
+        else f"{count} behaviour change{'s' if count != 1 else ''}"
+        if count
+        else "behaviour changed"
+    )
+    told = len(diff.told) + len(diff.templates_changed)
+    if told:
+        plural = "s" if told != 1 else ""
+        said += f"; {told} change{plural} to what the developer and the AI are told"
+    breaking = diff.breaking
+    if breaking:
+        return f"BREAKING: {said}; {len(breaking)} can break existing workspaces"
+    return said + (
+        "; existing workspaces carry across" if diff.behaviour_changed or diff.merged else ""
+    )
+
+
+def _names(items: list[str]) -> str:
+    return ", ".join(items)
+
+
+def _structure(diff: SpecDiff) -> list[str]:
+    """Lines naming what was added, removed or renamed."""
+    lines: list[str] = []
+    states = []
+    if diff.states_added:
+        states.append(f"added {_names(diff.states_added)}")
+    if diff.states_removed:
+        states.append(f"removed {_names(diff.states_removed)}")
+    for r in diff.states_renamed:
+        how = "with a migration" if r.migrated else "NO migration"
+        states.append(f"renamed {r.old} → {r.new} ({how})")
+    for old, new in diff.merged.items():
+        states.append(f"workspaces in {old} move to {new} (a migration)")
+    if states:
+        lines.append("States: " + "; ".join(states))
+    families = [f"added {f}" for f in diff.families_added]
+    families += [f"removed {f}" for f in diff.families_removed]
+    families += [f"renamed {o} → {n}" for o, n in diff.families_renamed]
+    if families:
+        lines.append("Families: " + "; ".join(families))
+    spells = [f"added {s}" for s in diff.spells_added]
+    spells += [f"removed {s}" for s in diff.spells_removed]
+    if spells:
+        lines.append("Spells: " + "; ".join(spells))
+    rules = []
+    if diff.rules_added:
+        rules.append(f"added {_names(diff.rules_added)}")
+    if diff.rules_removed:
+        rules.append(f"removed {_names(diff.rules_removed)}")
+    if diff.rules_renamed:
+        rules.append("renamed " + ", ".join(f"{o} → {n}" for o, n in diff.rules_renamed))
+    if diff.rules_changed:
+        rules.append(
+            "changed " + ", ".join(f"{i} ({', '.join(what)})" for i, what in diff.rules_changed)
+        )
+    if rules:
+        lines.append("Rows: " + "; ".join(rules))
+    return lines
+
+
+def _told(diff: SpecDiff) -> list[str]:
+    lines = [c.said() for c in diff.told]
+    lines += [f"the {kind} response template changed" for kind in diff.templates_changed]
+    return lines
+
+
+def _finding(f: Finding, spec: str) -> str:
+    where = f"{spec}:{f.line}" if f.line else spec
+    return f"{f.severity.value} {where}: [{f.kind}] {f.message}"
+
+
+def _borrowed(diff: SpecDiff) -> str:
+    return (
+        "The old spec uses phrases it does not define, read as the new one defines them: "
+        + "; ".join(f'"{t.phrase}" ({diff.new.path}:{t.line})' for t in diff.borrowed)
+    )
+
+
+def format_text(diff: SpecDiff) -> str:
+    out = [f"{diff.new.path} against {diff.old.path}: {verdict(diff)}", ""]
+    if diff.borrowed:
+        out += [_borrowed(diff), ""]
+    if diff.changes:
+        out.append(f"Behaviour ({len(diff.changes)}):")
+        out += [f"  {c.said()}" for c in diff.changes]
+        out.append("")
+    if diff.not_compared:
+        cells = ", ".join(f"{sp} in {st}" for st, sp in diff.not_compared)
+        out += [f"Not compared world by world (over 16 facts), and changed: {cells}", ""]
+    structure = _structure(diff)
+    if structure:
+        out += [*structure, ""]
+    told = _told(diff)
+    if told:
+        out.append(f"What the developer and the AI are told ({len(told)}):")
+        out += [f"  {line}" for line in told]
+        out.append("")
+    if diff.findings_new or diff.findings_gone:
+        out.append(f"Findings: {len(diff.findings_new)} new, {len(diff.findings_gone)} gone")
+        out += [f"  new   {_finding(f, diff.new.path)}" for f in diff.findings_new]
+        out += [f"  gone  {_finding(f, diff.old.path)}" for f in diff.findings_gone]
+        out.append("")
+    for why in diff.breaking:
+        out.append(f"breaking: {why}")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _md_outcome(change: Change, now: bool) -> str:
+    outcome = change.now if now else change.was
+    return _md(outcome.said(change.was.actions != change.now.actions))
+
+
+def to_markdown(diff: SpecDiff) -> str:
+    """A report to paste into a pull request."""
+    out = [
+        f"# Spec change: `{diff.new.path}` against `{diff.old.path}`",
+        "",
+        f"**{verdict(diff)}**",
+        "",
+    ]
+    if diff.breaking:
+        out += [f"- :warning: {why}" for why in diff.breaking] + [""]
+    if diff.borrowed:
+        out += [_borrowed(diff), ""]
+    if diff.changes:
+        out += [
+            f"## Behaviour ({len(diff.changes)})",
+            "",
+            "| Spell | In | When | Was | Now |",
+            "|---|---|---|---|---|",
+        ]
+        for c in diff.changes:
+            out.append(
+                f"| {c.spell} | {_md(', '.join(c.states))} | {_md(c.when) or 'always'} "
+                f"| {_md_outcome(c, False)} | {_md_outcome(c, True)} |"
+            )
+        out.append("")
+    if diff.not_compared:
+        out += [
+            "Not compared world by world (over 16 facts), and changed: "
+            + ", ".join(f"{sp} in {st}" for st, sp in diff.not_compared),
+            "",
+        ]
+    structure = _structure(diff)
+    if structure:
+        out += ["## States, spells and rows", ""] + [f"- {_md(line)}" for line in structure]
+        out.append("")
+    told = _told(diff)
+    if told:
+        out += [f"## What the developer and the AI are told ({len(told)})", ""]
+        out += [f"- {_md(line)}" for line in told] + [""]
+    if diff.findings_new or diff.findings_gone:
+        out += [
+            f"## Findings: {len(diff.findings_new)} new, {len(diff.findings_gone)} gone",
+            "",
+        ]
+        out += [f"- new: {_md(_finding(f, diff.new.path))}" for f in diff.findings_new]
+        out += [f"- gone: {_md(_finding(f, diff.old.path))}" for f in diff.findings_gone]
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def to_json(diff: SpecDiff) -> dict[str, Any]:
+    return {
+        "old": {"spec": diff.old.path, "sha256": diff.old.sha256},
+        "new": {"spec": diff.new.path, "sha256": diff.new.sha256},
+        "verdict": verdict(diff),
+        "behaviour_changed": diff.behaviour_changed,
+        "breaking": diff.breaking,
+        "changes": [c.json() for c in diff.changes],
+        "not_compared": [{"state": st, "spell": sp} for st, sp in diff.not_compared],
+        "states": {
+            "added": diff.states_added,
+            "removed": diff.states_removed,
+            "renamed": [
+                {"old": r.old, "new": r.new, "migrated": r.migrated} for r in diff.states_renamed
+            ],
+            "migrated": [{"old": o, "new": n} for o, n in diff.merged.items()],
+        },
+        "families": {
+            "added": diff.families_added,
+            "removed": diff.families_removed,
+            "renamed": [{"old": o, "new": n} for o, n in diff.families_renamed],
+        },
+        "spells": {"added": diff.spells_added, "removed": diff.spells_removed},
+        "rules": {
+            "added": diff.rules_added,
+            "removed": diff.rules_removed,
+            "renamed": [{"old": o, "new": n} for o, n in diff.rules_renamed],
+            "changed": [{"rule": i, "what": list(w)} for i, w in diff.rules_changed],
+        },
+        "told": [c.json() for c in diff.told],
+        "templates_changed": diff.templates_changed,
+        "findings": {
+            "new": [finding_json(f) for f in diff.findings_new],
+            "gone": [finding_json(f) for f in diff.findings_gone],
+        },
+        "borrowed_terms": [{"phrase": t.phrase, "means": t.means} for t in diff.borrowed],
+    }

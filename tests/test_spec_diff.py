@@ -1,0 +1,400 @@
+"""The behavioural diff of two specs (`verify-state-machine.py --against`), and the
+migrations that carry a workspace across a renamed state."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from codegen import parse_spec_text
+from codegen.config import load_config
+from codegen.diff import Change, Renamed, SpecDiff, compare
+from codegen.diff_report import format_text, to_json, to_markdown, verdict
+from codegen.render import render_machine
+from codegen.revisions import load_old
+from spellbook import Workflow
+from spellbook.errors import StateFileError
+from tests.specs import row, spec_text
+from tests.workspaces import plan, write
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
+FIXTURES = ROOT / "tests" / "fixtures"
+DIALECT = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").dialect
+TEXT = PROJECT.read_text(encoding="utf-8")
+
+
+def diff(old: str, new: str) -> SpecDiff:
+    return compare(
+        parse_spec_text(old, "old.md", dialect=DIALECT),
+        parse_spec_text(new, "new.md", dialect=DIALECT),
+    )
+
+
+def said(found: SpecDiff) -> list[str]:
+    return [c.said() for c in found.changes]
+
+
+def verify(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "verify-state-machine.py"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def renamed(text: str, old: str, new: str, migration: bool) -> str:
+    """`text` with the state `old` called `new` everywhere, saying `*Formerly*` if asked."""
+    text = re.sub(rf"\b{old}(?![A-Za-z0-9])", new, text)  # and OLD_G, OLD_[G/A]
+    if migration:
+        text = text.replace(f"**{new}**\n", f"**{new}**\n    - *Formerly*: {old}\n", 1)
+    return text
+
+
+# -- renames and migrations --
+
+
+def test_a_rename_with_a_migration_changes_no_behaviour_and_breaks_nothing() -> None:
+    found = diff(TEXT, renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=True))
+    assert found.states_renamed == [Renamed("ERROR_PLAN_MISSING", "ERROR_NO_PLAN", True)]
+    assert (found.states_added, found.states_removed) == ([], [])
+    assert found.changes == found.told == []
+    assert found.rules_changed == found.findings_new == found.findings_gone == []
+    assert found.breaking == []
+    assert verdict(found) == "no behaviour change"
+
+
+def test_a_rename_without_a_migration_is_found_and_breaks_workspaces(tmp_path: Path) -> None:
+    new = renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=False)
+    found = diff(TEXT, new)
+    assert found.states_renamed == [Renamed("ERROR_PLAN_MISSING", "ERROR_NO_PLAN", False)]
+    assert found.changes == []
+    (why,) = found.breaking
+    assert "add `- *Formerly*: ERROR_PLAN_MISSING` to ERROR_NO_PLAN" in why
+    (tmp_path / "new.md").write_text(new, encoding="utf-8")
+    result = verify("--spec", str(tmp_path / "new.md"), "--against", str(PROJECT))
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith(f"{tmp_path / 'new.md'} against {PROJECT}: BREAKING")
+
+
+def test_a_family_renamed_is_said_as_a_family() -> None:
+    new = renamed(TEXT, "PR_APPLIED_PENDING_ARCHIVE", "PR_AWAITING_ARCHIVE", migration=False)
+    for suffix in "GA":
+        new = new.replace(
+            f"**PR_AWAITING_ARCHIVE_{suffix}**\n",
+            f"**PR_AWAITING_ARCHIVE_{suffix}**\n"
+            f"    - *Formerly*: PR_APPLIED_PENDING_ARCHIVE_{suffix}\n",
+        )
+    found = diff(TEXT, new)
+    assert found.families_renamed == [
+        ("PR_APPLIED_PENDING_ARCHIVE_[G/A]", "PR_AWAITING_ARCHIVE_[G/A]")
+    ]
+    assert [(r.new, r.migrated) for r in found.states_renamed] == [
+        ("PR_AWAITING_ARCHIVE_G", True),
+        ("PR_AWAITING_ARCHIVE_A", True),
+    ]
+    assert found.changes == found.breaking == []
+
+
+def test_a_removed_state_taken_over_by_another_is_a_migration_and_a_behaviour_change() -> None:
+    states, spells = ["A", "B", "C"], ["Go"]
+    old = spec_text(
+        states,
+        spells,
+        [
+            row("R1", "A", "Go", nxt="B"),
+            row("R2", "B", "Go", nxt="C"),
+            row("R3", "C", "Go", nxt="A"),
+        ],
+    )
+    new = spec_text(
+        ["A", "C"], spells, [row("R1", "A", "Go", nxt="C"), row("R3", "C", "Go", nxt="A")]
+    )
+    assert diff(old, new).breaking  # B is gone, and nothing says where its workspaces go
+    new = new.replace("**C**\n", "**C**\n    - *Formerly*: B\n")
+    found = diff(old, new)
+    assert found.states_removed == ["B"] and found.merged == {"B": "C"}
+    assert found.breaking == []
+    assert said(found) == ["Go in A: was B (R1), now C (R1)"]
+
+
+# -- conditions and order --
+
+SMALL = ["A", "B", "C"], ["Go"]
+
+
+def small(*rows: str) -> str:
+    rest = [row("Z1", "B", "Go"), row("Z2", "C", "Go", nxt="A")]
+    return spec_text(*SMALL, [*rows, *rest])
+
+
+def test_reordering_overlapping_rows_changes_the_worlds_where_both_apply() -> None:
+    first = row("R1", "A", "Go", "x.md exists", "B")
+    second = row("R2", "A", "Go", "y.md exists", "C")
+    rest = row("R3", "A", "Go", "x.md missing AND y.md missing")
+    found = diff(small(first, second, rest), small(second, first, rest))
+    assert said(found) == ["Go in A when x.md exists, y.md exists: was B (R1), now C (R2)"]
+    assert found.rules_changed == [] and found.breaking == []
+
+
+def test_reordering_rows_that_never_both_apply_changes_nothing() -> None:
+    first = row("R1", "A", "Go", "x.md exists", "B")
+    second = row("R2", "A", "Go", "x.md missing", "C")
+    found = diff(small(first, second), small(second, first))
+    assert not found.behaviour_changed and found.told == []
+    assert format_text(found).endswith(": no behaviour change\n")
+
+
+def test_a_condition_reworded_with_the_same_meaning_changes_nothing() -> None:
+    first = row("R1", "A", "Go", "x.md exists", "B")
+    old = row("R2", "A", "Go", "x.md missing AND y.md missing")
+    new = row("R2", "A", "Go", "there is no y.md AND x.md is missing")
+    found = diff(
+        small(first, old, row("R3", "A", "Go", "x.md missing AND y.md exists", "C")),
+        small(first, new, row("R3", "A", "Go", "y.md exists AND x.md missing", "C")),
+    )
+    assert not found.behaviour_changed and found.rules_changed == []
+
+
+def test_a_condition_whose_meaning_changes_is_said_in_the_worlds_it_changes() -> None:
+    rows = [row("R2", "A", "Go", "x.md missing", "C")]
+    old = small(row("R1", "A", "Go", "x.md exists", "B"), *rows)
+    new = small(row("R1", "A", "Go", "x.md exists AND y.md missing", "B"), *rows)
+    found = diff(old, new)
+    assert said(found) == ["Go in A when x.md exists, y.md exists: was B (R1), now no rule fires"]
+    assert found.rules_changed == [("R1", ("condition",))]
+    assert [f.kind for f in found.findings_new] == ["gap"]
+
+
+def test_an_added_state_is_listed_and_the_cells_leading_to_it_changed() -> None:
+    old = spec_text(
+        ["A", "B"],
+        ["Go", "Look"],
+        [
+            row("R1", "A", "Go", nxt="B"),
+            row("R2", "B", "Go", nxt="A"),
+            row("L1", "Any state", "Look"),
+        ],
+    )
+    new = spec_text(
+        ["A", "B", "D"],
+        ["Go", "Look"],
+        [
+            row("R1", "A", "Go", nxt="B"),
+            row("R2", "B", "Go", nxt="A"),
+            row("R3", "D", "Go", nxt="A"),
+            row("L0", "A", "Look", nxt="D"),
+            row("L1", "Any state", "Look"),
+        ],
+    )
+    found = diff(old, new)
+    assert found.states_added == ["D"] and found.breaking == []
+    assert said(found) == ["Look in A: was no change (L1), now D (L0)"]
+    assert found.rules_added == ["R3", "L0"]
+
+
+# -- dialects: the same machine written differently --
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (PROJECT, FIXTURES / "prettier2_STATE_MACHINE.md"),
+        (PROJECT, FIXTURES / "prettier3_STATE_MACHINE.md"),
+        (FIXTURES / "later_revision.md", FIXTURES / "later_revision_normalized.md"),
+    ],
+    ids=["prettier2", "prettier3", "later revision"],
+)
+def test_the_same_spec_in_another_dialect_diffs_as_no_behaviour_change(
+    new: Path, old: Path
+) -> None:
+    result = verify("--spec", str(new), "--against", str(old), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "no behaviour change"
+    assert report["changes"] == report["told"] == report["templates_changed"] == []
+    assert report["rules"] == {"added": [], "removed": [], "renamed": [], "changed": []}
+    assert report["findings"] == {"new": [], "gone": []}
+
+
+# -- the seed and docs/spec-changes.md --
+
+
+def _doc_rows(heading: str, columns: int) -> list[list[str]]:
+    """The rows of the first table after `heading` in docs/spec-changes.md."""
+    text = (ROOT / "docs" / "spec-changes.md").read_text(encoding="utf-8")
+    start = text.index(heading)
+    rows: list[list[str]] = []
+    for line in text[start:].splitlines()[1:]:
+        if line.startswith("| #") or line.startswith("|---"):
+            continue
+        if line.startswith("| "):
+            cells = [c.strip() for c in line.strip()[1:-1].split("|")]
+            assert len(cells) == columns, line
+            rows.append(cells)
+        elif rows:
+            break
+    return rows
+
+
+def test_the_seed_against_the_project_spec_lists_exactly_what_spec_changes_md_records() -> None:
+    project = parse_spec_text(TEXT, "spec/STATE_MACHINE.md", dialect=DIALECT)
+    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, DIALECT)
+    found = compare(old, project, borrowed)
+    doc = (ROOT / "docs" / "spec-changes.md").read_text(encoding="utf-8")
+    items = set(re.findall(r"^\| (\d+) \| [`(]", doc, re.M))  # the decisions table
+    behaviour = _doc_rows("## What the changes do", 6)
+    told = _doc_rows("What the developer and the AI are told changes", 5)
+    assert {r[0] for r in behaviour + told} <= items
+    assert sorted(tuple(r[1:]) for r in behaviour) == sorted(
+        (c.spell, ", ".join(c.states), c.when or "always", c.was.said(False), c.now.said(False))
+        for c in found.changes
+    )
+
+    def rule(c: Change) -> str:
+        return str(c.was.rule if c.was.rule == c.now.rule else f"{c.was.rule}, now {c.now.rule}")
+
+    assert sorted(tuple(r[1:]) for r in told if r[2]) == sorted(
+        (c.spell, ", ".join(c.states), c.when or "always", rule(c)) for c in found.told
+    )
+    assert [r[1] for r in told if not r[2]] == [
+        f"the {kind} response template" for kind in found.templates_changed
+    ]
+    rows = re.search(r"Rows added: (.*); removed: (.*)\.", doc)
+    assert rows is not None
+    assert re.findall(r"[A-Z]+\d+[a-z]?", rows.group(1)) == found.rules_added
+    assert re.findall(r"[A-Z]+\d+[a-z]?", rows.group(2)) == found.rules_removed
+    assert not (found.states_added or found.states_removed or found.states_renamed)
+    assert found.breaking == [] and [t.phrase for t in borrowed] == ["No PR review in progress"]
+
+
+# -- a workspace carried across a rename --
+
+
+def machine_of(text: str, name: str) -> ModuleType:
+    spec = parse_spec_text(text, "spec/STATE_MACHINE.md", dialect=DIALECT)
+    module = ModuleType(name)
+    exec(compile(render_machine(spec, name), f"{name}.py", "exec"), module.__dict__)
+    return module
+
+
+def _editing(tmp_path: Path) -> list[dict[str, object]]:
+    """A workspace the project's machine left in GATHER_EDITING; its history."""
+    old = Workflow(tmp_path)
+    old.cast("accio")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    old.cast("lumos")
+    assert old.state == "GATHER_EDITING"
+    history = json.loads((tmp_path / ".ai/task/state.json").read_text())["history"]
+    assert len(history) == 2
+    return list(history)
+
+
+def test_a_workspace_in_a_renamed_state_moves_to_the_new_name_keeping_its_history(
+    tmp_path: Path,
+) -> None:
+    before = _editing(tmp_path)
+    text = renamed(TEXT, "GATHER_EDITING", "GATHER_PLAN_EDITING", migration=True)
+    new = Workflow(tmp_path, machine=machine_of(text, "renamed"))  # type: ignore[arg-type]
+    status = new.status()
+    assert (status["state"], status["formerly"]) == ("GATHER_PLAN_EDITING", "GATHER_EDITING")
+    result = new.cast("lumos")
+    assert (result.before, result.after) == ("GATHER_PLAN_EDITING", "GATHER_PLAN_EDITING")
+    assert (
+        ".ai/task/state.json named GATHER_EDITING, which the spec now calls "
+        "GATHER_PLAN_EDITING: the workflow moved there first" in result.response
+    )
+    saved = json.loads((tmp_path / ".ai/task/state.json").read_text())
+    assert saved["current_state"] == "GATHER_PLAN_EDITING"
+    history = saved["history"]
+    assert history[:2] == before  # as the old machine wrote it
+    assert history[2]["transition"] == "GATHER_EDITING → GATHER_PLAN_EDITING"
+    assert history[2]["outcome"] == "migrated"
+    assert history[3]["trigger"] == "Lumos" and len(history) == 4
+    assert new.status()["formerly"] is None
+    # and it goes on as the new spec says
+    assert new.cast("accio").after == "ACHIEVE_TASK_DRAFTING"
+
+
+def test_repair_records_the_move_to_the_new_name(tmp_path: Path) -> None:
+    _editing(tmp_path)
+    text = renamed(TEXT, "GATHER_EDITING", "GATHER_PLAN_EDITING", migration=True)
+    new = Workflow(tmp_path, machine=machine_of(text, "renamed"))  # type: ignore[arg-type]
+    said_ = new.repair()
+    assert "named GATHER_EDITING, which the spec now calls GATHER_PLAN_EDITING" in said_
+    history = json.loads((tmp_path / ".ai/task/state.json").read_text())["history"]
+    assert [e["outcome"] for e in history][-1] == "migrated" and len(history) == 3
+    assert "nothing to repair" in new.repair()
+
+
+def test_a_state_gone_with_no_migration_stops_and_names_the_spec_change(tmp_path: Path) -> None:
+    _editing(tmp_path)
+    text = renamed(TEXT, "GATHER_EDITING", "GATHER_PLAN_EDITING", migration=False)
+    new = Workflow(tmp_path, machine=machine_of(text, "renamed"))  # type: ignore[arg-type]
+    with pytest.raises(StateFileError) as raised:
+        new.cast("lumos")
+    message = str(raised.value)
+    assert "names state 'GATHER_EDITING', which spec/STATE_MACHINE.md does not have" in message
+    assert "`- *Formerly*: GATHER_EDITING`" in message and "spell repair" in message
+
+
+def test_a_move_made_by_hand_names_states_by_either_name(tmp_path: Path) -> None:
+    _editing(tmp_path)
+    text = renamed(TEXT, "GATHER_EDITING", "GATHER_PLAN_EDITING", migration=True)
+    new = Workflow(tmp_path, machine=machine_of(text, "renamed"))  # type: ignore[arg-type]
+    ok, why = new.judge("GATHER_EDITING", "ACHIEVE_TASK_DRAFTING")
+    assert ok, why
+    assert new.judge("GATHER_PLAN_EDITING", "ACHIEVE_COMPLETE")[0] is False
+
+
+# -- the command --
+
+
+def test_against_a_git_revision(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "spec").mkdir(parents=True)
+    spec = repo / "spec" / "STATE_MACHINE.md"
+    spec.write_text(TEXT, encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "-C", str(repo), "add", "."], check=True)
+    subprocess.run([*git, "-C", str(repo), "commit", "-qm", "spec"], check=True)
+    spec.write_text(renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", False), encoding="utf-8")
+    result = verify(
+        "--spec",
+        str(spec),
+        "--against",
+        "HEAD:spec/STATE_MACHINE.md",
+        "--format",
+        "markdown",
+        "--vocabulary",
+        "spell_workflow",
+        cwd=repo,
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith(f"# Spec change: `{spec}` against `HEAD:spec/STATE_MACHINE.md`")
+    assert "renamed ERROR_PLAN_MISSING → ERROR_NO_PLAN (NO migration)" in result.stdout
+    missing = verify("--spec", str(spec), "--against", "HEAD~3:spec/STATE_MACHINE.md", cwd=repo)
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("error: HEAD~3:spec/STATE_MACHINE.md: git cannot show it")
+    assert "Traceback" not in missing.stderr
+
+
+def test_the_reports_agree(tmp_path: Path) -> None:
+    found = diff(TEXT, renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", False))
+    report = to_json(found)
+    assert report["states"]["renamed"] == [
+        {"old": "ERROR_PLAN_MISSING", "new": "ERROR_NO_PLAN", "migrated": False}
+    ]
+    assert report["breaking"] == found.breaking and report["verdict"].startswith("BREAKING")
+    markdown = to_markdown(found)
+    assert f"- :warning: {found.breaking[0]}" in markdown
+    assert "sarif" in verify("--against", str(PROJECT), "--format", "sarif").stderr
