@@ -16,7 +16,8 @@
 4. Verify and codegen on the project spec and on specs cloned 1x, 10x and 40x (and
    clones whose wildcard rows still name the original states: many unknown names):
    time and peak memory of a fresh process each; `python -m codegen --check` on the
-   project's specs against `verify-state-machine.py` on the project spec.
+   project's specs against `verify-state-machine.py` on the project spec; the
+   behavioural diff (`--against`) of the two 40x clones against verifying one.
 5. The generated machines: source and bytecode size, longest line, and import time.
 
 The table is printed and written to docs/performance.md; README.md's benchmark
@@ -314,6 +315,14 @@ VERIFY = PEAK + (
     "    main(['--spec', {spec!r}, '--format', 'json'])\n"
     "print(peak())\n"
 )
+DIFF = PEAK + (
+    "import contextlib, io, sys\n"
+    "sys.path.insert(0, {root!r})\n"
+    "from codegen.verify import main\n"
+    "with contextlib.redirect_stdout(io.StringIO()):\n"
+    "    main(['--spec', {spec!r}, '--against', OLD_SPEC, '--format', 'json'])\n"
+    "print(peak())\n"
+)
 CODEGEN = PEAK + (
     "import resource, shutil, sys\n"
     "shutil.rmtree('generated', ignore_errors=True)  # made afresh, black included\n"
@@ -405,7 +414,35 @@ def scale(table: Table, runs: int, folder: Path) -> None:
                 f"{ratio:.1f} times the 1x time ({verdict(ratio <= 60)} 60), "
                 f"peak {memory[(kind, 40)]:.0f} MB"
             )
+    spec_diff(table, runs, specs[("clone", 40)], specs[("unknown", 40)])
     check(table, runs)
+
+
+def spec_diff(table: Table, runs: int, new: Path, old: Path) -> None:
+    """The behavioural diff of the two 40x clones (`--against`), against verifying one
+    of them, taking turns."""
+    template = DIFF.replace("OLD_SPEC", repr(str(old)))
+    pairs: list[tuple[float, float]] = []
+    peak = 0.0
+    for _ in range(max(runs, 3)):
+        diffed, mb = fresh(template, new)
+        verified, _ = fresh(VERIFY, new)
+        pairs.append((diffed, verified))
+        peak = max(peak, mb)
+    ratio = statistics.median(d / v for d, v in pairs)
+    seconds = statistics.median(d for d, _ in pairs)
+    table.add(
+        "spec diff",
+        f"`--against`: the 40x clone against the 40x clone naming the original states "
+        f"({seconds:.2f} s, peak {peak:.0f} MB), against verifying one",
+        f"{ratio:.1f}x",
+        "<= 5x",
+        ratio <= 5,
+    )
+    table.headline.append(
+        f"the behavioural diff of the two 40x clones: {ratio:.1f}x the time of verifying one "
+        f"({verdict(ratio <= 5)} 5x)"
+    )
 
 
 def check(table: Table, runs: int) -> None:
@@ -547,6 +584,9 @@ targets are about. Nothing here is a timed test in the suite.
   peak memory is the process's maximum resident size, plus, for codegen, its largest
   black worker's once per CPU (a forked worker's counts the pages it shares with the
   compiler, so small specs are overstated). `--check` and verify take turns, each a fresh process.
+- **Spec diff**: `verify-state-machine.py --spec <40x clone> --against <40x clone naming
+  the original states>` and verifying the first take turns, each a fresh process; the
+  diff analyses both specs, so twice a verify is its floor.
 - **Generated machines**: the size of the module and of its bytecode, and the time
   to import it in a fresh interpreter once `transitions` is imported.
 """

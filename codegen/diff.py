@@ -22,6 +22,7 @@ is gone with no state saying it was `*Formerly*` that name.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -581,8 +582,11 @@ def _findings(diff: SpecDiff) -> None:
             message = pattern.sub(lambda m: renames[m.group(1)], message)
         return f.kind, message
 
-    old = [f for f in analyse(diff.old) if f.kind not in READING_KINDS]
-    new = [f for f in analyse(diff.new) if f.kind not in READING_KINDS]
+    skip = set(READING_KINDS)
+    if not (os.path.isfile(diff.old.path) and os.path.isfile(diff.new.path)):
+        skip.add("missing_response")  # response files beside a spec read from git: unseen
+    old = [f for f in analyse(diff.old) if f.kind not in skip]
+    new = [f for f in analyse(diff.new) if f.kind not in skip]
     old_keys = {key(f, True) for f in old}
     new_keys = {key(f, False) for f in new}
     diff.findings_new = [f for f in new if key(f, False) not in old_keys]

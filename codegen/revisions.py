@@ -17,9 +17,15 @@ class OldSpecError(Exception):
     """The older spec cannot be had (no such file, no such revision, no git)."""
 
 
-def load_old(where: str, new: Spec, dialect: Dialect) -> tuple[Spec, tuple[Term, ...]]:
+def load_old(
+    where: str, new: Spec, dialect: Dialect, spec: str | None = None
+) -> tuple[Spec, tuple[Term, ...]]:
     """The older spec `where` names, read in `dialect`; phrases it uses without defining
-    that `new` defines are read as `new` defines them (and returned, to be said)."""
+    that `new` defines are read as `new` defines them (and returned, to be said).
+
+    `REV:` with no path is the file `spec` (the new spec's path) at revision REV."""
+    if where.endswith(":") and spec is not None and not os.path.exists(where):
+        where += "./" + os.path.relpath(spec).replace(os.sep, "/")
     if os.path.exists(where):
         data = None
     elif ":" in where:

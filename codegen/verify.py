@@ -41,9 +41,10 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--against",
         metavar="OLD_SPEC",
-        help="compare the spec's behaviour with an older revision of it instead: a file, or "
-        "a git revision and path (origin/main:spec/STATE_MACHINE.md); exit status 1 when the "
-        "change can break existing workspaces (a state removed or renamed with no migration)",
+        help="compare the spec's behaviour with an older revision of it instead: a file, a "
+        "git revision and path (origin/main:spec/STATE_MACHINE.md), or a revision alone "
+        "(origin/main:) for the same file there; exit status 1 when the change can break "
+        "existing workspaces (a state removed or renamed with no migration)",
     )
     parser.add_argument(
         "--vocabulary",
@@ -109,7 +110,7 @@ def _against(args: argparse.Namespace) -> int:
     dialect = _dialect(args.spec, args.vocabulary)
     try:
         new = load_spec(args.spec, dialect=dialect)
-        old, borrowed = load_old(args.against, new, dialect)
+        old, borrowed = load_old(args.against, new, dialect, args.spec)
     except (SpecError, OldSpecError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -56,7 +56,7 @@ def hook(hook_id: str) -> dict[str, Any]:
 
 
 def test_the_published_hooks_run_on_the_files_they_guard() -> None:
-    assert {h["id"] for h in HOOKS} == {"verify-state-machine", "codegen-check"}
+    assert {h["id"] for h in HOOKS} == {"verify-state-machine", "codegen-check", "spec-diff"}
     for h in HOOKS:
         assert h["language"] == "python" and h["pass_filenames"] is False
         assert shlex.split(h["entry"])[0] in SCRIPTS
@@ -66,7 +66,7 @@ def test_the_published_hooks_run_on_the_files_they_guard() -> None:
 
 
 def test_hooks_pass_on_a_clean_checkout(tmp_path: Path) -> None:
-    repo = checkout(tmp_path)
+    repo = committed(checkout(tmp_path))
     for h in HOOKS:
         done = run_hook(h, repo)
         assert done.returncode == 0, (h["id"], done.stdout, done.stderr)
@@ -101,7 +101,37 @@ def test_verify_hook_fails_when_an_edit_leaves_a_gap(tmp_path: Path) -> None:
     assert "Lumos" in done.stdout
 
 
-@pytest.mark.parametrize("hook_id", ["verify-state-machine", "codegen-check"])
+def committed(repo: Path) -> Path:
+    """`repo` as a git repository whose origin/main is what it holds now."""
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], check=True)
+    subprocess.run([*git, "update-ref", "refs/remotes/origin/main", "HEAD"], check=True)
+    return repo
+
+
+def test_the_spec_diff_hook_fails_a_push_that_strands_workspaces(tmp_path: Path) -> None:
+    repo = committed(checkout(tmp_path))
+    spec = repo / "spec" / "STATE_MACHINE.md"
+    text = spec.read_text(encoding="utf-8")
+    renamed = re.sub(r"\bERROR_PLAN_MISSING\b", "ERROR_NO_PLAN", text)
+    spec.write_text(renamed, encoding="utf-8")
+    done = run_hook(hook("spec-diff"), repo)
+    assert done.returncode == 1, done.stderr
+    assert "renamed ERROR_PLAN_MISSING → ERROR_NO_PLAN (NO migration)" in done.stdout
+    spec.write_text(
+        renamed.replace(
+            "**ERROR_NO_PLAN**\n", "**ERROR_NO_PLAN**\n    - *Formerly*: ERROR_PLAN_MISSING\n"
+        ),
+        encoding="utf-8",
+    )
+    done = run_hook(hook("spec-diff"), repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "renamed ERROR_PLAN_MISSING → ERROR_NO_PLAN (with a migration)" in done.stdout
+
+
+@pytest.mark.parametrize("hook_id", ["verify-state-machine", "codegen-check", "spec-diff"])
 def test_this_repository_runs_the_hooks_it_publishes(hook_id: str) -> None:
     local = {h["id"]: h for r in LOCAL["repos"] if r["repo"] == "local" for h in r["hooks"]}
     assert local[hook_id]["entry"] == hook(hook_id)["entry"]

@@ -179,7 +179,7 @@ def test_readme_quotes_the_latest_benchmark_headline() -> None:
 # Lines of the docs' bash blocks that are synopses (placeholders), installs, or the
 # slow runs (the test suite itself, benchmarks): shown, not run here.
 NOT_RUN = re.compile(
-    r"[\[|]|\b(?:FROM|PATH|DIR)\b|^pip |pytest|bench/|^\s|\\$|^SPELLBOOK_|^python3 -m venv"
+    r"[\[|]|\b(?:FROM|PATH|DIR|REV)\b|^pip |pytest|bench/|^\s|\\$|^SPELLBOOK_|^python3 -m venv"
 )
 
 
@@ -224,7 +224,7 @@ def test_every_command_of_the_docs_runs(tmp_path: Path) -> None:
                     text=True,
                     timeout=120,
                 )
-                seed = "tests/fixtures/seed_spec.md" in line  # the user's spec: 7 errors
+                seed = "--spec tests/fixtures/seed_spec.md" in line  # the user's spec: 7 errors
                 assert done.returncode == (1 if seed else 0), (page, line, done.stderr[-2000:])
                 ran.append(line)
     assert len(ran) >= 10, ran

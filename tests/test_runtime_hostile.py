@@ -36,7 +36,10 @@ BAD_STATES = {
         b'{"current_state": "GATHER_EDITING", "history": {}}',
         "history a list",
     ),
-    "unknown state": (b'{"current_state": "DONE_AND_DUSTED"}', "unknown state 'DONE_AND_DUSTED'"),
+    "unknown state": (
+        b'{"current_state": "DONE_AND_DUSTED"}',
+        "names state 'DONE_AND_DUSTED', which",
+    ),
     "not UTF-8": (b'{"current_state": "\xff"}', "not UTF-8"),
 }
 
