@@ -219,13 +219,28 @@ def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
 
 
 def check_formerly(analysis: Analysis) -> Iterator[Finding]:
-    """former_name: a `*Formerly*` name that cannot be a migration: still a state of the
-    spec, or claimed by two states."""
+    """former_name: a `*Formerly*` name that cannot be a migration: not a name, still a
+    state of the spec, or claimed by two states."""
     spec = analysis.spec
     names = {s.name for s in spec.states}
     claims: dict[str, list[str]] = {}
     for state in spec.states:
         for old in state.formerly:
+            if not old.isidentifier():
+                family = re.fullmatch(r"(\w+?)_\[([\w/]+)\]", old)
+                hint = (
+                    "; name each of the family's states: "
+                    + ", ".join(f"{family[1]}_{x}" for x in family[2].split("/"))
+                    if family
+                    else "; write the names, separated by commas"
+                )
+                yield Finding(
+                    "former_name",
+                    f"state {state.name}: *Formerly* {old!r} is not a state name{hint}",
+                    line=state.line,
+                    state=state.name,
+                )
+                continue
             claims.setdefault(old, []).append(state.name)
             if old in names:
                 yield Finding(

@@ -146,6 +146,17 @@ class SpecDiff:
     not_compared: list[tuple[str, str]] = field(default_factory=list)
     findings_new: list[Finding] = field(default_factory=list)
     findings_gone: list[Finding] = field(default_factory=list)
+    spells_renamed: list[tuple[str, str]] = field(default_factory=list)
+    # Where the workspace and its state are kept, and where a new one starts: (was, now).
+    state_file: tuple[str, str] | None = None
+    state_key: tuple[str, str] | None = None
+    initial: tuple[str, str] | None = None
+    # Migrations the old spec made that the new one no longer makes: former name -> state.
+    migrations_dropped: dict[str, str] = field(default_factory=dict)
+    # Former names the new spec gives that the old spec had no state of.
+    formerly_unknown: list[tuple[str, str]] = field(default_factory=list)
+    indicators_changed: list[str] = field(default_factory=list)
+    descriptions_changed: list[str] = field(default_factory=list)
     # Phrases the old spec uses without defining, read as the new spec defines them.
     borrowed: tuple[Term, ...] = ()
 
@@ -164,6 +175,21 @@ class SpecDiff:
             for name in self.states_removed
             if name not in self.merged
         ]
+        why += [
+            f"the migration from {old} to {new} is gone: a state file still naming {old} "
+            f"(a workspace not cast since) stops working (keep `- *Formerly*: {old}`)"
+            for old, new in self.migrations_dropped.items()
+        ]
+        if self.state_file:
+            why.append(
+                f"the state file moves from {self.state_file[0]} to {self.state_file[1]}: "
+                "every workspace's state file is left where the new machine does not look"
+            )
+        if self.state_key:
+            why.append(
+                f"the state file keeps the state under {self.state_key[1]!r}, not "
+                f"{self.state_key[0]!r}: every existing state file stops working"
+            )
         return why
 
     @property
@@ -175,15 +201,17 @@ class SpecDiff:
             or self.spells_added
             or self.spells_removed
             or self.not_compared
+            or self.initial
         )
 
 
 def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
     """Everything that differs between what `old` and `new` make the machine do."""
     diff = SpecDiff(old, new, borrowed=borrowed)
-    _match_spells(diff)
     _match_states(diff)
+    _match_spells(diff)
     _families(diff)
+    _storage(diff)
     _rows(diff)
     _cells(diff)
     _templates(diff)
@@ -195,16 +223,79 @@ def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
 
 
 def _match_spells(diff: SpecDiff) -> None:
+    """Spells by name; a new spell that does what a removed one did in every state is
+    that spell renamed."""
     old = [s.name for s in diff.old.spells]
     new = [s.name for s in diff.new.spells]
-    diff.spells_added = [s for s in new if s not in old]
-    diff.spells_removed = [s for s in old if s not in new]
+    added = [s for s in new if s not in old]
+    removed = [s for s in old if s not in new]
+    renames = _renames(diff)
+    back = {n: o for o, n in renames.items()}
+    common = [s.name for s in diff.new.states if back.get(s.name, s.name) in _names(diff.old)]
+    for was in removed:
+        for now in added:
+            if all(
+                not _acts_differently(
+                    diff.old.cell(back.get(st, st), was), diff.new.cell(st, now), renames
+                )
+                for st in common
+            ):
+                diff.spells_renamed.append((was, now))
+                added.remove(now)
+                break
+    renamed = {o for o, _ in diff.spells_renamed}
+    diff.spells_added = added
+    diff.spells_removed = [s for s in removed if s not in renamed]
 
 
 def _spell_map(diff: SpecDiff) -> dict[str, str]:
-    """new spell -> old spell, for the spells both have."""
+    """new spell -> old spell, for the spells both have (renamed ones included)."""
     old = {s.name for s in diff.old.spells}
-    return {s.name: s.name for s in diff.new.spells if s.name in old}
+    found = {s.name: s.name for s in diff.new.spells if s.name in old}
+    found.update({now: was for was, now in diff.spells_renamed})
+    return found
+
+
+def _storage(diff: SpecDiff) -> None:
+    """Where workspaces keep their state, where a new one starts, the migrations, and
+    what each state is said to be."""
+    old, new = diff.old, diff.new
+    if old.state_file != new.state_file:
+        diff.state_file = (old.state_file, new.state_file)
+    if old.schema.state_key != new.schema.state_key:
+        diff.state_key = (old.schema.state_key, new.schema.state_key)
+    renames = _renames(diff)
+    if renames.get(old.initial, old.initial) != new.initial:
+        diff.initial = (old.initial, new.initial)
+    diff.migrations_dropped = {
+        was: now
+        for was, now in old.formerly.items()
+        if was not in new.formerly and was not in _names(new)
+    }
+    old_names = _names(old) | set(old.formerly)
+    diff.formerly_unknown = [
+        (was, now)
+        for was, now in new.formerly.items()
+        if was not in old_names and was not in old.formerly
+    ]
+    back = {n: o for o, n in renames.items()}
+    for state in new.states:
+        was = back.get(state.name, state.name)
+        if was not in _names(old):
+            continue
+        before = old.state(was)
+        if set(before.evidence) != set(state.evidence):
+            diff.indicators_changed.append(state.name)
+        if _plain(before.description) != _plain(state.description):
+            diff.descriptions_changed.append(f"state {state.name}")
+    spells = {s.name: s for s in old.spells}
+    for spell in new.spells:
+        was_spell = spells.get(_spell_map(diff).get(spell.name, ""))
+        if was_spell is not None and (_plain(was_spell.description), _plain(was_spell.usage)) != (
+            _plain(spell.description),
+            _plain(spell.usage),
+        ):
+            diff.descriptions_changed.append(f"spell {spell.name}")
 
 
 def _match_states(diff: SpecDiff) -> None:
@@ -246,7 +337,7 @@ def _match_states(diff: SpecDiff) -> None:
         if taker is None:
             continue
         alike_everywhere = all(
-            not _differences(
+            not _acts_differently(
                 diff.old.cell(old_name, spells[sp.name]), diff.new.cell(taker, sp.name), tentative
             )
             for sp in diff.new.spells
@@ -436,11 +527,21 @@ def _differences(
     for (i, j), worlds in pairs.items():
         was = old[i] if i >= 0 else None
         now = new[j] if j >= 0 else None
-        if _behaviour(was, renames) != _behaviour(now, {}):
+        changed = _behaviour(was, renames) != _behaviour(now, {})
+        if changed:
             found.append((was, now, atoms, worlds, "behaviour"))
-        elif _told(was) != _told(now):
+        # What is said changes with the rule that wins; said apart when the rule is the
+        # same (or the behaviour is), so a new instruction is never hidden.
+        same_rule = was is not None and now is not None and was.id == now.id
+        if (same_rule or not changed) and _told(was) != _told(now):
             found.append((was, now, atoms, worlds, "told"))
     return found
+
+
+def _acts_differently(old: Sequence[Rule], new: Sequence[Rule], renames: dict[str, str]) -> bool:
+    """Whether the cell behaves differently in some world (what it says aside: a renamed
+    state or spell is named in its texts)."""
+    return any(what != "told" for *_, what in _differences(old, new, renames))
 
 
 def _cells(diff: SpecDiff) -> None:
@@ -448,30 +549,47 @@ def _cells(diff: SpecDiff) -> None:
     back = {n: o for o, n in renames.items()}
     old_states = {s.name for s in diff.old.states}
     spells = _spell_map(diff)
-    words = _Words({**diff.old.words, **diff.new.words})
+    # A fact in the words both specs give it; where they differ (a term redefined),
+    # in the core's own words, which mean the same in both.
+    old_terms = {normal(t.phrase): normal(t.means) for t in (*diff.old.terms, *diff.borrowed)}
+    new_terms = {normal(t.phrase): normal(t.means) for t in diff.new.terms}
+    redefined = {p for p in {*old_terms, *new_terms} if old_terms.get(p) != new_terms.get(p)}
+    words = _Words(
+        {
+            atom: said
+            for atom, said in {**diff.old.words, **diff.new.words}.items()
+            if diff.old.words.get(atom, said) == diff.new.words.get(atom, said)
+            and not {normal(said[0]), normal(said[1])} & redefined
+        }
+    )
+    # (as said, the state in the old spec, the state in the new): each state both have,
+    # and each removed state whose workspaces another takes over, against that one.
+    pairs = [
+        (s.name, back.get(s.name, s.name), s.name)
+        for s in diff.new.states
+        if back.get(s.name, s.name) in old_states  # a new state is listed as added
+    ]
+    pairs += [(f"{was} (its workspaces in {now})", was, now) for was, now in diff.merged.items()]
     grouped: dict[tuple[str, str, str, Outcome, Outcome], list[str]] = {}
-    for state in diff.new.states:
-        was_named = back.get(state.name, state.name)
-        if was_named not in old_states:
-            continue  # a new state: listed as added
+    for label, was_named, state in pairs:
         for spell in diff.new.spells:
             if spell.name not in spells:
                 continue
             old_rules = diff.old.cell(was_named, spells[spell.name])
-            new_rules = diff.new.cell(state.name, spell.name)
+            new_rules = diff.new.cell(state, spell.name)
             for was, now, atoms, worlds, what in _differences(old_rules, new_rules, renames):
                 if what == "too complex":
-                    diff.not_compared.append((state.name, spell.name))
+                    diff.not_compared.append((label, spell.name))
                     continue
                 when = _when(atoms, frozenset(worlds), words)
                 key = (
                     what,
                     spell.name,
                     when,
-                    _relative(_outcome(was, renames), state.name, diff),
-                    _relative(_outcome(now, {}), state.name, diff),
+                    _relative(_outcome(was, renames), state, diff),
+                    _relative(_outcome(now, {}), state, diff),
                 )
-                grouped.setdefault(key, []).append(state.name)
+                grouped.setdefault(key, []).append(label)
     for (what, spell_name, when, was_out, now_out), states in grouped.items():
         change = Change(spell_name, _families_of(diff, states), when, was_out, now_out, what)
         (diff.changes if what == "behaviour" else diff.told).append(change)
@@ -500,6 +618,9 @@ def _families_of(diff: SpecDiff, states: list[str]) -> tuple[str, ...]:
     """The states, with a whole family said by its name."""
     named: list[str] = []
     for state in states:
+        if state not in _names(diff.new):  # a removed state, said with its taker
+            named.append(state)
+            continue
         family = diff.new.family_of(state)
         if len(family.members) > 1 and all(m in states for m in family.members):
             if family.name not in named:

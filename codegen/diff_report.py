@@ -20,7 +20,7 @@ def verdict(diff: SpecDiff) -> str:
         if count
         else "behaviour changed"
     )
-    told = len(diff.told) + len(diff.templates_changed)
+    told = len(_told(diff))
     if told:
         plural = "s" if told != 1 else ""
         said += f"; {told} change{plural} to what the developer and the AI are told"
@@ -39,6 +39,15 @@ def _names(items: list[str]) -> str:
 def _structure(diff: SpecDiff) -> list[str]:
     """Lines naming what was added, removed or renamed."""
     lines: list[str] = []
+    if diff.state_file:
+        lines.append(f"State file: was {diff.state_file[0]}, now {diff.state_file[1]}")
+    if diff.state_key:
+        lines.append(f"State file key: was {diff.state_key[0]!r}, now {diff.state_key[1]!r}")
+    if diff.initial:
+        lines.append(
+            f"Initial state (where a new workspace starts): was {diff.initial[0]}, "
+            f"now {diff.initial[1]}"
+        )
     states = []
     if diff.states_added:
         states.append(f"added {_names(diff.states_added)}")
@@ -49,6 +58,15 @@ def _structure(diff: SpecDiff) -> list[str]:
         states.append(f"renamed {r.old} → {r.new} ({how})")
     for old, new in diff.merged.items():
         states.append(f"workspaces in {old} move to {new} (a migration)")
+    for old, new in diff.migrations_dropped.items():
+        states.append(f"the migration from {old} to {new} is gone")
+    for old, new in diff.formerly_unknown:
+        states.append(f"{new} says it was *Formerly* {old}, which the old spec has no state of")
+    if diff.indicators_changed:
+        states.append(
+            f"Indicators changed (what repair reads from the files): "
+            f"{_names(diff.indicators_changed)}"
+        )
     if states:
         lines.append("States: " + "; ".join(states))
     families = [f"added {f}" for f in diff.families_added]
@@ -58,6 +76,7 @@ def _structure(diff: SpecDiff) -> list[str]:
         lines.append("Families: " + "; ".join(families))
     spells = [f"added {s}" for s in diff.spells_added]
     spells += [f"removed {s}" for s in diff.spells_removed]
+    spells += [f"renamed {o} → {n}" for o, n in diff.spells_renamed]
     if spells:
         lines.append("Spells: " + "; ".join(spells))
     rules = []
@@ -78,6 +97,7 @@ def _structure(diff: SpecDiff) -> list[str]:
 
 def _told(diff: SpecDiff) -> list[str]:
     lines = [c.said() for c in diff.told]
+    lines += [f"the description of {what} changed" for what in diff.descriptions_changed]
     lines += [f"the {kind} response template changed" for kind in diff.templates_changed]
     return lines
 
@@ -120,11 +140,20 @@ def format_text(diff: SpecDiff) -> str:
         out.append("")
     for why in diff.breaking:
         out.append(f"breaking: {why}")
-    return "\n".join(out).rstrip("\n") + "\n"
+    return printable("\n".join(out).rstrip("\n") + "\n")
 
 
 def _md(text: str) -> str:
-    return text.replace("|", "\\|")
+    """Text for a markdown cell or line: no table breaks, no raw HTML (a comment would
+    hide the rest of the report)."""
+    return printable(text).replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
+
+
+def printable(text: str) -> str:
+    """Control characters from a spec shown as escapes, not sent to a terminal."""
+    return "".join(
+        c if c in "\n\t" or (ord(c) >= 32 and ord(c) != 127) else f"\\x{ord(c):02x}" for c in text
+    )
 
 
 def _md_outcome(change: Change, now: bool) -> str:
@@ -141,7 +170,7 @@ def to_markdown(diff: SpecDiff) -> str:
         "",
     ]
     if diff.breaking:
-        out += [f"- :warning: {why}" for why in diff.breaking] + [""]
+        out += [f"- :warning: {_md(why)}" for why in diff.breaking] + [""]
     if diff.borrowed:
         out += [_borrowed(diff), ""]
     if diff.changes:
@@ -204,7 +233,17 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
             "removed": diff.families_removed,
             "renamed": [{"old": o, "new": n} for o, n in diff.families_renamed],
         },
-        "spells": {"added": diff.spells_added, "removed": diff.spells_removed},
+        "spells": {
+            "added": diff.spells_added,
+            "removed": diff.spells_removed,
+            "renamed": [{"old": o, "new": n} for o, n in diff.spells_renamed],
+        },
+        "state_file": list(diff.state_file) if diff.state_file else None,
+        "state_key": list(diff.state_key) if diff.state_key else None,
+        "initial": list(diff.initial) if diff.initial else None,
+        "migrations_dropped": [{"old": o, "new": n} for o, n in diff.migrations_dropped.items()],
+        "indicators_changed": diff.indicators_changed,
+        "descriptions_changed": diff.descriptions_changed,
         "rules": {
             "added": diff.rules_added,
             "removed": diff.rules_removed,

@@ -346,7 +346,8 @@ class Spec:
         claims: dict[str, list[str]] = {}
         for state in self.states:
             for old in state.formerly:
-                claims.setdefault(old, []).append(state.name)
+                if old.isidentifier():  # anything else is a finding, not a name
+                    claims.setdefault(old, []).append(state.name)
         return {
             old: takers[0]
             for old, takers in claims.items()

@@ -295,10 +295,15 @@ def parse_state_item(
 
 
 def _former_names(text: str) -> tuple[str, ...]:
-    """The names of a `*Formerly*` field: `OLD_NAME`, `**OLD**`, `A, B`; the first name
-    of each part separated by commas (a remark after it is not a name)."""
-    names = (_IDENTIFIER.search(part.replace("\\", "")) for part in re.split(r"[,;]", text))
-    return tuple(dict.fromkeys(m.group(0) for m in names if m))
+    """The names of a `*Formerly*` field: `OLD_NAME`, `**OLD**`, `A, B`, each maybe with a
+    remark in parentheses after it. A part that is not a name is kept as written, for
+    the verifier to point out (`former_name`)."""
+    names = []
+    for part in re.split(r"[,;]", text):
+        name = re.sub(r"\s*\([^()]*\)\s*$", "", part).strip().strip("*`").replace("\\", "")
+        if name:
+            names.append(name)
+    return tuple(dict.fromkeys(names))
 
 
 _NO = frozenset({"no", "-"})

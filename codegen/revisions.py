@@ -25,8 +25,12 @@ def load_old(
 
     `REV:` with no path is the file `spec` (the new spec's path) at revision REV."""
     if where.endswith(":") and spec is not None and not os.path.exists(where):
-        where += "./" + os.path.relpath(spec).replace(os.sep, "/")
-    if os.path.exists(where):
+        # The spec's own file at that revision, asked of the repository that holds it.
+        folder = os.path.dirname(os.path.abspath(spec))
+        shown = f"{spec} at {where[:-1]}"
+        data = git_show(f"{where}./{os.path.basename(spec)}", folder, shown)
+        where = shown
+    elif os.path.exists(where):
         data = None
     elif ":" in where:
         data = git_show(where)
@@ -48,27 +52,29 @@ def load_old(
     return old, borrowed
 
 
-def git_show(where: str) -> bytes:
-    """`git show REV:PATH`, run in the current folder (a PATH starting `./` is relative
-    to it; otherwise to the repository's top, as git reads it)."""
+def git_show(where: str, folder: str | None = None, shown: str | None = None) -> bytes:
+    """`git show REV:PATH`, run in `folder` (default: the current one; a PATH starting
+    `./` is relative to it, otherwise to the repository's top, as git reads it)."""
     revision = where.partition(":")[0]
+    name = shown or where
     if revision.startswith("-"):
-        raise OldSpecError(f"{where}: a revision cannot start with '-'")
+        raise OldSpecError(f"{name}: a revision cannot start with '-'")
     try:
         done = subprocess.run(
             ["git", "show", "--no-textconv", where, "--"],
             capture_output=True,
+            cwd=folder,
             timeout=GIT_TIMEOUT,
             check=False,
         )
     except FileNotFoundError:
-        raise OldSpecError(f"{where}: git is not installed, so no revision can be read") from None
+        raise OldSpecError(f"{name}: git is not installed, so no revision can be read") from None
     except subprocess.TimeoutExpired:
-        raise OldSpecError(f"{where}: git took over {GIT_TIMEOUT} s to show it") from None
+        raise OldSpecError(f"{name}: git took over {GIT_TIMEOUT} s to show it") from None
     if done.returncode != 0:
         said = done.stderr.decode("utf-8", "replace").strip().splitlines()
         why = said[0].removeprefix("fatal: ") if said else f"git exited {done.returncode}"
-        raise OldSpecError(f"{where}: git cannot show it ({why})")
+        raise OldSpecError(f"{name}: git cannot show it ({why})")
     if len(done.stdout) > SPEC_LIMIT:
-        raise OldSpecError(f"{where}: over {SPEC_LIMIT // 1_000_000} MB, not read")
+        raise OldSpecError(f"{name}: over {SPEC_LIMIT // 1_000_000} MB, not read")
     return done.stdout

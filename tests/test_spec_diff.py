@@ -123,7 +123,11 @@ def test_a_removed_state_taken_over_by_another_is_a_migration_and_a_behaviour_ch
     found = diff(old, new)
     assert found.states_removed == ["B"] and found.merged == {"B": "C"}
     assert found.breaking == []
-    assert said(found) == ["Go in A: was B (R1), now C (R1)"]
+    assert said(found) == [
+        "Go in A: was B (R1), now C (R1)",
+        # what a workspace that was in B, now in C, sees
+        "Go in B (its workspaces in C): was C (R2), now A (R3)",
+    ]
 
 
 # -- conditions and order --
@@ -398,3 +402,106 @@ def test_the_reports_agree(tmp_path: Path) -> None:
     markdown = to_markdown(found)
     assert f"- :warning: {found.breaking[0]}" in markdown
     assert "sarif" in verify("--against", str(PROJECT), "--format", "sarif").stderr
+
+
+# -- what else a change can do to workspaces --
+
+
+def test_moving_the_state_file_or_renaming_its_key_breaks_workspaces() -> None:
+    moved = diff(TEXT, TEXT.replace("`.ai/task/state.json`", "`.ai/work/state.json`"))
+    assert moved.state_file == (".ai/task/state.json", ".ai/work/state.json")
+    assert any("the state file moves" in why for why in moved.breaking)
+    key = diff(TEXT, TEXT.replace('"current_state": ', '"state": '))
+    assert key.state_key == ("current_state", "state")
+    assert any("stops working" in why for why in key.breaking)
+
+
+def test_a_new_initial_state_is_a_behaviour_change() -> None:
+    first, second = TEXT.index("1. **GATHER_NEEDS_PLAN**"), TEXT.index("2. **GATHER_EDITING**")
+    third = TEXT.index("3. **ACHIEVE_TASK_DRAFTING**")
+    swapped = TEXT[:first] + TEXT[second:third] + TEXT[first:second] + TEXT[third:]
+    found = diff(TEXT, swapped)
+    assert found.initial == ("GATHER_NEEDS_PLAN", "GATHER_EDITING")
+    assert found.behaviour_changed and "Initial state" in format_text(found)
+
+
+def test_a_migration_dropped_breaks_the_workspaces_not_cast_since() -> None:
+    with_migration = renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=True)
+    without = renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=False)
+    found = diff(with_migration, without)
+    assert found.migrations_dropped == {"ERROR_PLAN_MISSING": "ERROR_NO_PLAN"}
+    assert any("keep `- *Formerly*: ERROR_PLAN_MISSING`" in why for why in found.breaking)
+
+
+def test_a_renamed_spell_is_found_and_its_cells_compared() -> None:
+    found = diff(TEXT, re.sub(r"\bExpecto\b", "Enrich", TEXT))
+    assert found.spells_renamed == [("Expecto", "Enrich")]
+    assert (found.spells_added, found.spells_removed, found.changes) == ([], [], [])
+
+
+def test_a_new_instruction_to_the_ai_is_said_even_when_the_actions_change_too() -> None:
+    found = diff(
+        TEXT, TEXT.replace("(2) Load task.md content into memory", "(2) Delete the repository")
+    )
+    assert [c.now.rule for c in found.changes] == ["G4"]
+    assert [c.now.rule for c in found.told] == ["G4"]
+
+
+def test_a_term_redefined_is_said_in_facts_that_mean_the_same_in_both() -> None:
+    new = TEXT.replace(
+        "| No PR review in progress | comments.md missing AND review-task.md missing |",
+        "| No PR review in progress | comments.md missing |",
+    )
+    found = diff(TEXT, new)
+    assert found.changes and not [c for c in found.changes if "No PR review" in c.when]
+
+
+def test_a_failed_cast_after_a_migration_says_the_move_was_made(tmp_path: Path) -> None:
+    from spellbook.errors import ActionError
+
+    _editing(tmp_path)
+    Workflow(tmp_path).cast("accio")  # ACHIEVE_TASK_DRAFTING, task.md from its template
+    write(tmp_path, "task.md", "---\ntask_name: [unclosed\n---\n# Task\n\nDo it.\n")
+    write(tmp_path, "task-results.md", "# Results\n")
+    Workflow(tmp_path).cast("accio")  # ACHIEVE_TASK_EXECUTED
+    text = renamed(TEXT, "ACHIEVE_TASK_EXECUTED", "ACHIEVE_TASK_DONE", migration=True)
+    new = Workflow(tmp_path, machine=machine_of(text, "renamed"))  # type: ignore[arg-type]
+    with pytest.raises(ActionError) as raised:
+        new.cast("accio")
+    assert (
+        "nothing was changed but the move from ACHIEVE_TASK_EXECUTED to ACHIEVE_TASK_DONE"
+        in str(raised.value)
+    )
+    assert new.state == "ACHIEVE_TASK_DONE"
+
+
+def test_a_cast_interrupted_before_the_rename_is_finished_after_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import spellbook.actions
+    from spellbook.errors import Interrupted
+
+    real = spellbook.actions.apply
+
+    def crash(operations: list[list[str]], workspace: object) -> list[str]:
+        raise OSError("the disk went away")
+
+    Workflow(tmp_path).cast("lumos")  # the state file names GATHER_NEEDS_PLAN
+    monkeypatch.setattr(spellbook.actions, "apply", crash)
+    with pytest.raises(Interrupted):
+        Workflow(tmp_path).cast("accio")  # G1: GATHER_NEEDS_PLAN -> GATHER_EDITING
+    monkeypatch.setattr(spellbook.actions, "apply", real)
+    assert (tmp_path / ".ai/task/.intent.json").exists()
+    text = renamed(TEXT, "GATHER_NEEDS_PLAN", "GATHER_NO_PLAN", migration=True)
+    text = renamed(text, "GATHER_EDITING", "GATHER_PLAN_EDITING", migration=True)
+    new = Workflow(tmp_path, machine=machine_of(text, "renamed"))  # type: ignore[arg-type]
+    result = new.cast("lumos")
+    assert result.before == "GATHER_PLAN_EDITING"
+    assert (tmp_path / ".ai/task/plan.md").exists()
+    history = json.loads((tmp_path / ".ai/task/state.json").read_text())["history"]
+    assert [(e["transition"], e["outcome"]) for e in history] == [
+        ("GATHER_NEEDS_PLAN → GATHER_NEEDS_PLAN", "noop"),
+        ("GATHER_NEEDS_PLAN → GATHER_NO_PLAN", "migrated"),
+        ("GATHER_NEEDS_PLAN → GATHER_EDITING", "transition"),  # as the cast wrote it
+        ("GATHER_PLAN_EDITING → GATHER_PLAN_EDITING", "noop"),
+    ]

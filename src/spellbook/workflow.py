@@ -376,6 +376,7 @@ class Workflow:
         before = record.state
         rule = self.rules.get((before, name, model.fired)) if model.fired else None
         cast = os.urandom(6).hex()
+        former = record.former
         migrated = self._migrate(record, cast)
         after = rule.dest if rule is not None else before
         outcome = outcome_of(rule) if rule is not None else "unhandled"
@@ -395,7 +396,13 @@ class Workflow:
             except (ActionError, UnsafePath, BadFile) as err:
                 failed = self.format.entry(before, before, name, rule.id, "failed", cast)
                 self._save(record, before, failed)
-                raise type(err)(f"{name} in {before}: {err} (nothing was changed)") from None
+                unchanged = (
+                    f"nothing was changed but the move from {former} to {before}, the "
+                    "spec's new name for it, recorded in the history"
+                    if former
+                    else "nothing was changed"
+                )
+                raise type(err)(f"{name} in {before}: {err} ({unchanged})") from None
             done = planned.done
             if runs:
                 planned.extra["runs"] = record.extra["runs"]
@@ -443,7 +450,9 @@ class Workflow:
         if former is None:
             return []
         record.former = None
-        record.history.append(self.format.entry(former, record.state, "", None, "migrated", cast))
+        record.history.append(
+            self.format.entry(former, record.state, "(migration)", None, "migrated", cast)
+        )
         return [
             f"{self.workspace.shown(self.state_file)} named {former}, which the spec now "
             f"calls {record.state}: the workflow moved there first (its history keeps the "
@@ -506,6 +515,7 @@ class Workflow:
         from spellbook.actions import apply
 
         notes = apply(intent["operations"], self.workspace)
+        notes += self._migrate(record, intent["cast"])
         record.extra.update(intent["extra"])
         self._save(record, intent["after"], intent["entry"])
         # Not synced: a record that comes back after a crash names a cast the history
@@ -553,6 +563,10 @@ class Workflow:
         from spellbook.actions import OPERATIONS, paths_of  # only an interrupted cast needs it
 
         value = decode(data, shown)
+        for key in ("before", "after"):  # written before the spec renamed the state
+            named = value.get(key)
+            if isinstance(named, str) and named not in self.states:
+                value[key] = self.format.formerly.get(named, named)
         entry, operations = value.get("entry"), value.get("operations")
         if not (
             isinstance(value.get("cast"), str)
