@@ -222,8 +222,7 @@ def check_formerly(analysis: Analysis) -> Iterator[Finding]:
     """former_name: a `*Formerly*` name that cannot be a migration: not a name, still a
     state of the spec, or claimed by two states."""
     spec = analysis.spec
-    names = {s.name for s in spec.states}
-    claims: dict[str, list[str]] = {}
+    names = spec.states_by_name
     for state in spec.states:
         for old in state.formerly:
             if not old.isidentifier():
@@ -240,9 +239,7 @@ def check_formerly(analysis: Analysis) -> Iterator[Finding]:
                     line=state.line,
                     state=state.name,
                 )
-                continue
-            claims.setdefault(old, []).append(state.name)
-            if old in names:
+            elif old in names:
                 yield Finding(
                     "former_name",
                     f"state {state.name} says it was *Formerly* {old}, but {old} is a state "
@@ -251,7 +248,7 @@ def check_formerly(analysis: Analysis) -> Iterator[Finding]:
                     line=state.line,
                     state=state.name,
                 )
-    for old, takers in claims.items():
+    for old, takers in spec.former_claims.items():
         if len(takers) > 1 and old not in names:
             yield Finding(
                 "former_name",

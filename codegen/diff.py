@@ -24,7 +24,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -35,7 +35,7 @@ from .conditions import describe
 from .findings import Finding
 from .lexicon import Term, normal
 from .model import Action, Atom, Kind, Literal, Rule, RuleRow, Spec
-from .worlds import MAX_ATOMS, _closure, consistent_worlds
+from .worlds import MAX_ATOMS, clause_masks, closure, consistent_worlds
 
 Clauses = tuple[tuple[Literal, ...], ...]
 
@@ -212,6 +212,7 @@ def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
     _match_spells(diff)
     _families(diff)
     _storage(diff)
+    _described(diff)
     _rows(diff)
     _cells(diff)
     _templates(diff)
@@ -231,7 +232,8 @@ def _match_spells(diff: SpecDiff) -> None:
     removed = [s for s in old if s not in new]
     renames = _renames(diff)
     back = {n: o for o, n in renames.items()}
-    common = [s.name for s in diff.new.states if back.get(s.name, s.name) in _names(diff.old)]
+    old_states = diff.old.states_by_name
+    common = [s.name for s in diff.new.states if back.get(s.name, s.name) in old_states]
     for was in removed:
         for now in added:
             if all(
@@ -257,8 +259,7 @@ def _spell_map(diff: SpecDiff) -> dict[str, str]:
 
 
 def _storage(diff: SpecDiff) -> None:
-    """Where workspaces keep their state, where a new one starts, the migrations, and
-    what each state is said to be."""
+    """Where workspaces keep their state, where a new one starts, and the migrations."""
     old, new = diff.old, diff.new
     if old.state_file != new.state_file:
         diff.state_file = (old.state_file, new.state_file)
@@ -270,18 +271,21 @@ def _storage(diff: SpecDiff) -> None:
     diff.migrations_dropped = {
         was: now
         for was, now in old.formerly.items()
-        if was not in new.formerly and was not in _names(new)
+        if was not in new.formerly and was not in new.states_by_name
     }
-    old_names = _names(old) | set(old.formerly)
-    diff.formerly_unknown = [
-        (was, now)
-        for was, now in new.formerly.items()
-        if was not in old_names and was not in old.formerly
-    ]
-    back = {n: o for o, n in renames.items()}
+    old_names = {*old.states_by_name, *old.formerly}
+    diff.formerly_unknown = [(w, n) for w, n in new.formerly.items() if w not in old_names]
+
+
+def _described(diff: SpecDiff) -> None:
+    """Each state's Indicators (what `spell repair` reads from the files) and the
+    descriptions of states and spells."""
+    old, new = diff.old, diff.new
+    back = {n: o for o, n in _renames(diff).items()}
+    old_states = old.states_by_name
     for state in new.states:
         was = back.get(state.name, state.name)
-        if was not in _names(old):
+        if was not in old_states:
             continue
         before = old.state(was)
         if set(before.evidence) != set(state.evidence):
@@ -289,8 +293,9 @@ def _storage(diff: SpecDiff) -> None:
         if _plain(before.description) != _plain(state.description):
             diff.descriptions_changed.append(f"state {state.name}")
     spells = {s.name: s for s in old.spells}
+    spell_map = _spell_map(diff)
     for spell in new.spells:
-        was_spell = spells.get(_spell_map(diff).get(spell.name, ""))
+        was_spell = spells.get(spell_map.get(spell.name, ""))
         if was_spell is not None and (_plain(was_spell.description), _plain(was_spell.usage)) != (
             _plain(spell.description),
             _plain(spell.usage),
@@ -299,10 +304,8 @@ def _storage(diff: SpecDiff) -> None:
 
 
 def _match_states(diff: SpecDiff) -> None:
-    old_names = [s.name for s in diff.old.states]
-    new_names = [s.name for s in diff.new.states]
-    added = [s for s in new_names if s not in old_names]
-    removed = [s for s in old_names if s not in new_names]
+    added = [s.name for s in diff.new.states if s.name not in diff.old.states_by_name]
+    removed = [s.name for s in diff.old.states if s.name not in diff.new.states_by_name]
     formerly = diff.new.formerly
     # Renames the spec declares: a new state that says it was a removed one.
     renames: dict[str, str] = {}
@@ -478,22 +481,9 @@ def _pairs(
 ) -> tuple[tuple[Atom, ...], dict[tuple[int, int], tuple[int, ...]]] | None:
     """For each (old winner, new winner), by index (-1: none fires), the worlds where
     they win; None when the conditions see too many facts to go world by world."""
-    atoms = _closure(lit.atom for clauses in (*old, *new) for c in clauses for lit in c)
+    atoms = closure(lit.atom for clauses in (*old, *new) for c in clauses for lit in c)
     if len(atoms) > MAX_ATOMS:
         return None
-    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
-
-    def masks(cells: tuple[Clauses, ...]) -> list[list[tuple[int, int]]]:
-        return [
-            [
-                (
-                    sum(bit[lit.atom] for lit in clause if lit.positive),
-                    sum(bit[lit.atom] for lit in clause if not lit.positive),
-                )
-                for clause in clauses
-            ]
-            for clauses in cells
-        ]
 
     def winner(alternatives: list[list[tuple[int, int]]], world: int) -> int:
         for i, alts in enumerate(alternatives):
@@ -501,7 +491,7 @@ def _pairs(
                 return i
         return -1
 
-    was, now = masks(old), masks(new)
+    was, now = clause_masks(atoms, old), clause_masks(atoms, new)
     found: dict[tuple[int, int], list[int]] = {}
     for world in consistent_worlds(atoms):
         found.setdefault((winner(was, world), winner(now, world)), []).append(world)
@@ -547,14 +537,14 @@ def _acts_differently(old: Sequence[Rule], new: Sequence[Rule], renames: dict[st
 def _cells(diff: SpecDiff) -> None:
     renames = _renames(diff)
     back = {n: o for o, n in renames.items()}
-    old_states = {s.name for s in diff.old.states}
+    old_states = diff.old.states_by_name
     spells = _spell_map(diff)
     # A fact in the words both specs give it; where they differ (a term redefined),
     # in the core's own words, which mean the same in both.
     old_terms = {normal(t.phrase): normal(t.means) for t in (*diff.old.terms, *diff.borrowed)}
     new_terms = {normal(t.phrase): normal(t.means) for t in diff.new.terms}
     redefined = {p for p in {*old_terms, *new_terms} if old_terms.get(p) != new_terms.get(p)}
-    words = _Words(
+    when_in = _describer(
         {
             atom: said
             for atom, said in {**diff.old.words, **diff.new.words}.items()
@@ -581,7 +571,7 @@ def _cells(diff: SpecDiff) -> None:
                 if what == "too complex":
                     diff.not_compared.append((label, spell.name))
                     continue
-                when = _when(atoms, frozenset(worlds), words)
+                when = when_in(atoms, frozenset(worlds))
                 key = (
                     what,
                     spell.name,
@@ -604,21 +594,19 @@ def _relative(outcome: Outcome, source: str, diff: SpecDiff) -> Outcome:
     suffix = source[len(family.base) + 1 :]
     if not outcome.state.endswith("_" + suffix):
         return outcome
-    target = diff.new.family_of(outcome.state) if outcome.state in _names(diff.new) else None
-    if target is None or len(target.members) < 2:
+    if outcome.state not in diff.new.states_by_name:
+        return outcome
+    target = diff.new.family_of(outcome.state)
+    if len(target.members) < 2:
         return outcome
     return Outcome(outcome.rule, outcome.kind, target.name, outcome.actions)
-
-
-def _names(spec: Spec) -> set[str]:
-    return {s.name for s in spec.states}
 
 
 def _families_of(diff: SpecDiff, states: list[str]) -> tuple[str, ...]:
     """The states, with a whole family said by its name."""
     named: list[str] = []
     for state in states:
-        if state not in _names(diff.new):  # a removed state, said with its taker
+        if state not in diff.new.states_by_name:  # a removed state, said with its taker
             named.append(state)
             continue
         family = diff.new.family_of(state)
@@ -630,45 +618,40 @@ def _families_of(diff: SpecDiff, states: list[str]) -> tuple[str, ...]:
     return tuple(named)
 
 
-@cache
-def _when(atoms: tuple[Atom, ...], worlds: frozenset[int], words: _Words) -> str:
-    """The worlds in plain words: the fewest facts that pick them out among the worlds
-    that can be, alternatives joined by "or" ("" when it is every world)."""
-    every = list(consistent_worlds(atoms))
-    if len(worlds) == len(every):
-        return ""
-    full = (1 << len(atoms)) - 1
-    remaining = set(worlds)
-    said: list[str] = []
-    while remaining:
-        start = min(remaining)
-        fixed = full
-        for i in range(len(atoms)):
-            trial = fixed & ~(1 << i)
-            if all(w in worlds for w in every if w & trial == start & trial):
-                fixed = trial
-        remaining -= {w for w in every if w & fixed == start & fixed}
-        said.append(
-            ", ".join(
-                describe(Literal(atom, bool(start >> i & 1)), words.map)
-                for i, atom in enumerate(atoms)
-                if fixed >> i & 1
+def _describer(
+    words: dict[Atom, tuple[str, str]],
+) -> Callable[[tuple[Atom, ...], frozenset[int]], str]:
+    """`when(atoms, worlds)`: the worlds in plain words, in `words`, each description
+    made once per comparison."""
+
+    @cache
+    def when(atoms: tuple[Atom, ...], worlds: frozenset[int]) -> str:
+        """The fewest facts that pick the worlds out among the worlds that can be,
+        alternatives joined by "or" ("" when it is every world)."""
+        every = list(consistent_worlds(atoms))
+        if len(worlds) == len(every):
+            return ""
+        full = (1 << len(atoms)) - 1
+        remaining = set(worlds)
+        said: list[str] = []
+        while remaining:
+            start = min(remaining)
+            fixed = full
+            for i in range(len(atoms)):
+                trial = fixed & ~(1 << i)
+                if all(w in worlds for w in every if w & trial == start & trial):
+                    fixed = trial
+            remaining -= {w for w in every if w & fixed == start & fixed}
+            said.append(
+                ", ".join(
+                    describe(Literal(atom, bool(start >> i & 1)), words)
+                    for i, atom in enumerate(atoms)
+                    if fixed >> i & 1
+                )
             )
-        )
-    return " or ".join(said)
+        return " or ".join(said)
 
-
-class _Words:
-    """A spec's words for its facts, hashable so descriptions can be cached."""
-
-    def __init__(self, words: dict[Atom, tuple[str, str]]) -> None:
-        self.map = words
-
-    def __hash__(self) -> int:
-        return id(self.map)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Words) and other.map is self.map
+    return when
 
 
 # -- what is said --
@@ -698,10 +681,10 @@ def _findings(diff: SpecDiff) -> None:
     def key(f: Finding, mapped: bool) -> tuple[str, str]:
         # The same finding, moved, or quoting a phrase reworded in another person, is
         # the same finding.
-        message = " ".join(_imperative(w) for w in _LINE.sub("", f.message).lower().split())
+        message = _LINE.sub("", f.message)
         if mapped and pattern is not None:
             message = pattern.sub(lambda m: renames[m.group(1)], message)
-        return f.kind, message
+        return f.kind, " ".join(_imperative(w) for w in message.lower().split())
 
     skip = set(READING_KINDS)
     if not (os.path.isfile(diff.old.path) and os.path.isfile(diff.new.path)):

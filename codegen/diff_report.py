@@ -172,7 +172,7 @@ def to_markdown(diff: SpecDiff) -> str:
     if diff.breaking:
         out += [f"- :warning: {_md(why)}" for why in diff.breaking] + [""]
     if diff.borrowed:
-        out += [_borrowed(diff), ""]
+        out += [_md(_borrowed(diff)), ""]
     if diff.changes:
         out += [
             f"## Behaviour ({len(diff.changes)})",

@@ -339,19 +339,24 @@ class Spec:
         return self.states[0].name
 
     @cached_property
-    def formerly(self) -> dict[str, str]:
-        """Each former name of a state (`*Formerly*`) -> the state that took its place; a
-        name two states claim, or one still a state of the spec, is not a migration."""
-        names = {s.name for s in self.states}
+    def former_claims(self) -> dict[str, list[str]]:
+        """Each name a state says it was (`*Formerly*`) -> the states that say so (a part
+        that is not a name is a finding, not a claim)."""
         claims: dict[str, list[str]] = {}
         for state in self.states:
             for old in state.formerly:
-                if old.isidentifier():  # anything else is a finding, not a name
+                if old.isidentifier():
                     claims.setdefault(old, []).append(state.name)
+        return claims
+
+    @cached_property
+    def formerly(self) -> dict[str, str]:
+        """Each former name of a state -> the state that took its place; a name two
+        states claim, or one still a state of the spec, is not a migration."""
         return {
             old: takers[0]
-            for old, takers in claims.items()
-            if len(takers) == 1 and old not in names
+            for old, takers in self.former_claims.items()
+            if len(takers) == 1 and old not in self.states_by_name
         }
 
     @property
@@ -380,5 +385,9 @@ class Spec:
     def family_of(self, state: str) -> Family:
         return self._family_of[state]
 
+    @cached_property
+    def states_by_name(self) -> dict[str, State]:
+        return {s.name: s for s in self.states}
+
     def state(self, name: str) -> State:
-        return next(s for s in self.states if s.name == name)
+        return self.states_by_name[name]

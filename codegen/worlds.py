@@ -76,21 +76,12 @@ def holds(condition: Condition, atoms: Sequence[Atom], world: int) -> bool:
 
 @cache
 def _analyse(sig: Signature) -> CellResult:
-    atoms = _closure(lit.atom for _, clauses in sig for clause in clauses for lit in clause)
+    atoms = closure(lit.atom for _, clauses in sig for clause in clauses for lit in clause)
     if len(atoms) > MAX_ATOMS:
         return CellResult(atoms, tuple(None for _ in sig), None, (), too_big=True)
     bit = {atom: 1 << i for i, atom in enumerate(atoms)}
     unknown = sum(bit[a] for a in atoms if a.probe == "unknown")
-    masks = [
-        [
-            (
-                sum(bit[lit.atom] for lit in clause if lit.positive),
-                sum(bit[lit.atom] for lit in clause if not lit.positive),
-            )
-            for clause in clauses
-        ]
-        for _, clauses in sig
-    ]
+    masks = clause_masks(atoms, [clauses for _, clauses in sig])
     wins: list[int | None] = [None] * len(sig)
     # For each assignment of the known facts: the rules that fire for every value of the
     # unknown facts (for overlaps), and whether any fires for some value (for gaps).
@@ -126,6 +117,25 @@ def _analyse(sig: Signature) -> CellResult:
     )
 
 
+def clause_masks(
+    atoms: Sequence[Atom], conditions: Iterable[tuple[tuple[Literal, ...], ...]]
+) -> list[list[tuple[int, int]]]:
+    """Each condition's alternatives as (required, forbidden) bit masks over `atoms`:
+    an alternative holds in `world` when `world & required == required` and not
+    `world & forbidden`."""
+    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
+    return [
+        [
+            (
+                sum(bit[lit.atom] for lit in clause if lit.positive),
+                sum(bit[lit.atom] for lit in clause if not lit.positive),
+            )
+            for clause in clauses
+        ]
+        for clauses in conditions
+    ]
+
+
 def consistent_worlds(atoms: Sequence[Atom]) -> Iterator[int]:
     """Worlds over `atoms` (bit i = atoms[i]) in which no implication is broken."""
     bit = {atom: 1 << i for i, atom in enumerate(atoms)}
@@ -135,7 +145,8 @@ def consistent_worlds(atoms: Sequence[Atom]) -> Iterator[int]:
             yield world
 
 
-def _closure(atoms: Iterable[Atom]) -> tuple[Atom, ...]:
+def closure(atoms: Iterable[Atom]) -> tuple[Atom, ...]:
+    """`atoms` and every atom they imply, in a stable order."""
     found: set[Atom] = set()
     for atom in atoms:
         found.add(atom)

@@ -13,6 +13,7 @@ from types import ModuleType
 import pytest
 
 from codegen import parse_spec_text
+from codegen.analyse import analyse
 from codegen.config import load_config
 from codegen.diff import Change, Renamed, SpecDiff, compare
 from codegen.diff_report import format_text, to_json, to_markdown, verdict
@@ -505,3 +506,22 @@ def test_a_cast_interrupted_before_the_rename_is_finished_after_it(
         ("GATHER_NEEDS_PLAN → GATHER_EDITING", "transition"),  # as the cast wrote it
         ("GATHER_PLAN_EDITING → GATHER_PLAN_EDITING", "noop"),
     ]
+
+
+def test_findings_naming_a_renamed_state_are_the_same_findings() -> None:
+    """F1 is shadowed in GATHER_NEEDS_PLAN and GATHER_EDITING; renamed, it still is."""
+    new = renamed(TEXT, "GATHER_EDITING", "GATHER_PLAN_EDITING", migration=True)
+    found = diff(TEXT, new)
+    assert any("GATHER_PLAN_EDITING" in f.message for f in analyse(found.new))
+    assert found.findings_new == found.findings_gone == []
+
+
+def test_the_markdown_report_carries_no_raw_html_from_the_spec() -> None:
+    """A condition the spec writes reaches the report (its worlds, its finding): an HTML
+    comment in it would hide the rest of the report on the pull request."""
+    hidden = TEXT.replace(
+        "| A4 | ACHIEVE_COMPLETE | Accio | - |",
+        "| A4 | ACHIEVE_COMPLETE | Accio | <!-- hidden --> holds |",
+    )
+    report = to_markdown(diff(TEXT, hidden))
+    assert "&lt;!-- hidden" in report and "<!--" not in report

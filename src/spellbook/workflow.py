@@ -499,7 +499,11 @@ class Workflow:
         """Write the intent record (the cast is then done, whatever happens next) and
         carry it out."""
         data = json.dumps(intent, ensure_ascii=False).encode("utf-8")
-        self.workspace.replace(INTENT_FILE, data)
+        try:
+            self.workspace.replace(INTENT_FILE, data)
+        except BaseException:
+            self._forget()  # the record in memory holds this cast's entries; the disk not
+            raise
         try:
             return self._finish(record, intent)
         except OSError as err:
@@ -931,6 +935,7 @@ class Workflow:
             else:
                 if record.former is not None:
                     said = self._migrate(record, os.urandom(6).hex())
+                    # The move is the only entry: `_save` appends the entry it is given.
                     self._save(record, record.state, record.history.pop())
                     return "\n".join([*notes, *said])
                 fine = f"{shown} is fine: the workflow is in {record.state}"
