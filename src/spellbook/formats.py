@@ -50,26 +50,45 @@ class Record:
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 
-def dump(value: dict[str, Any], known: dict[int, tuple[int, bytes]] | None = None) -> bytes:
+def encode(value: object) -> str:
+    """`value` as compact JSON, by json's C encoder (TypeError if JSON cannot hold it)."""
+    return _ENCODE(value)
+
+
+# What `dump` keeps of a list it encoded, by id: the list itself (so that id is not
+# reused while the entry stands), how many of its items, and their encoding.
+Encoded = dict[int, "tuple[list[Any], int, bytearray]"]
+
+
+def dump(value: dict[str, Any], known: Encoded | None = None) -> bytes:
     """JSON with one line per key, and one line per item of a list: readable, and made by
     json's C encoder (which `indent=` would turn off).
 
-    `known` maps id(list) to (items, bytes): the encoding of that list's first items.
-    A caller that keeps a list alive and only appends to it passes the same `known`
-    each time, and only the new items are encoded.
+    `known` holds the encoding of lists seen before (see `Encoded`). A caller that
+    keeps a list alive and only appends to it passes the same `known` each time, and
+    only the new items are encoded.
     """
-    chunks = [b"{\n"]
+    chunks: list[bytes | bytearray] = [b"{\n"]
     for key, item in value.items():
         if len(chunks) > 1:
             chunks.append(b",\n")
-        chunks.append(f"  {json.dumps(key)}: ".encode())
+        chunks.append(f"  {_ENCODE(key)}: ".encode())
         if isinstance(item, list) and item:
             cached = known.get(id(item)) if known is not None else None
-            start, inner = cached if cached is not None and cached[0] <= len(item) else (0, b"")
+            if cached is not None and cached[0] is item and cached[1] <= len(item):
+                start, inner = cached[1], cached[2]
+            else:
+                start, inner = 0, bytearray()
             added = ",\n".join(["    " + _ENCODE(x) for x in item[start:]]).encode("utf-8")
-            chunks += (b"[\n", inner, b",\n" if inner and added else b"", added, b"\n  ]")
-            if known is not None and added:
-                known[id(item)] = (len(item), b"".join(chunks[-4:-1]))
+            if added:
+                inner += b",\n" + added if inner else added
+            chunks += (b"[\n", inner, b"\n  ]")
+            if known is not None:
+                known[id(item)] = (item, len(item), inner)
+        elif item is None:  # the encoder's slow path, for the commonest values
+            chunks.append(b"null")
+        elif item == {} and isinstance(item, dict):
+            chunks.append(b"{}")
         else:
             chunks.append(_ENCODE(item).encode("utf-8"))
     chunks.append(b"\n}\n")
@@ -278,7 +297,7 @@ class StateFormat:
         expected = int if name in COUNTER_FIELDS else str
         return item is None or (isinstance(item, expected) and not isinstance(item, bool))
 
-    def write(self, record: Record, known: dict[int, tuple[int, bytes]] | None = None) -> bytes:
+    def write(self, record: Record, known: Encoded | None = None) -> bytes:
         """The file's bytes; `known` caches the encoded history (see `dump`)."""
         value: dict[str, Any] = {self.state_key: record.state}
         value.update({name: record.extra.get(name) for name in self.fields})
@@ -295,9 +314,10 @@ class StateFormat:
     def entry(
         self, before: str, after: str, spell: str, rule: str | None, outcome: str, cast: str
     ) -> dict[str, Any]:
+        at = now()
         said = {
-            "timestamp": now(),
-            "at": now(),
+            "timestamp": at,
+            "at": at,
             "transition": f"{before} → {after}",
             "trigger": spell,
             "state": after,

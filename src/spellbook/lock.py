@@ -57,22 +57,24 @@ else:
 ENABLED = True
 
 
-def _folder_lock(folder: str) -> int | None:
-    """A descriptor of `folder` that can be locked, or None where folders cannot be
-    (Windows; NFS, where flock becomes a lock that needs a file open for writing)."""
+def _folder_lock(folder: str) -> tuple[int, bool] | None:
+    """A descriptor of `folder` that can be locked, and whether it is locked already
+    (taken at once); None where folders cannot be locked (Windows; NFS, where flock
+    becomes a lock that needs a file open for writing)."""
     if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
         return None
     flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
     fd = os.open(folder, flags)
+    if not ENABLED:
+        return fd, True
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)  # a probe: shared, dropped at once
-        fcntl.flock(fd, fcntl.LOCK_UN)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        return fd  # another cast holds it exclusively: it can be locked
+        return fd, False  # another cast holds it: it can be locked, once that one is done
     except OSError:
         os.close(fd)
         return None
-    return fd
+    return fd, True
 
 
 def _still_there(fd: int, path: str) -> bool:
@@ -92,12 +94,14 @@ class Lock:
         self.path = path
         self.timeout = timeout
         self._fd: int | None = None
+        self.folder: int | None = None  # while held: the locked folder's descriptor, if any
 
     def __enter__(self) -> Lock:
         deadline = time.monotonic() + self.timeout
         folder = _folder_lock(os.path.dirname(self.path))
         if folder is not None:
-            self._fd = self._wait(lambda: folder, deadline)
+            fd, locked = folder
+            self._fd = self.folder = fd if locked else self._wait(lambda: fd, deadline)
             return self
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         while True:
@@ -126,7 +130,7 @@ class Lock:
         return fd
 
     def __exit__(self, *exc: object) -> None:
-        fd, self._fd = self._fd, None
+        fd, self._fd, self.folder = self._fd, None, None
         if fd is not None:
             if ENABLED:
                 _unlock(fd)

@@ -86,6 +86,7 @@ class Writer:
         self.fields = tuple(fields)  # the state file's fields, said where the state is
         self.files = tuple(files)  # the files whose presence the rules ask, likewise
         self._summaries: dict[Rule, str] = {}
+        self._responses: dict[Rule, str] = {}  # each rule's, told as declared
 
     def template_kind(self, rule: Rule) -> str:
         if rule.kind == "blocked":
@@ -100,6 +101,14 @@ class Writer:
         """The rule's response, its runtime placeholders (see `spellbook.tables`) left.
         `did` is what its file actions did in a cast; without it, they are told as
         declared (a preview of the spec's text)."""
+        if did is None:
+            found = self._responses.get(rule)
+            if found is None:
+                found = self._responses[rule] = self._response(rule, None)
+            return found
+        return self._response(rule, did)
+
+    def _response(self, rule: Rule, did: Sequence[Did] | None) -> str:
         kind = self.template_kind(rule)
         values = {
             "spell": rule.spell,
@@ -284,16 +293,34 @@ def fill(text: str, values: dict[str, str]) -> str:
     """
     if "{{" not in text:
         return text
-    first, *rest = text.split("{{")
-    out = [first]
-    for part in rest:
-        braces = len(part) - len(part.lstrip("{"))  # `{{{x}}`: a brace, then `{{x}}`
-        key, closed, after = part[braces:].partition("}}")
-        if closed and key in values:
-            out += ("{" * braces, values[key], after)
+    parts = _PARTS.get(text)
+    if parts is None:
+        parts = _placeholders(text)
+        if len(_PARTS) >= 256:
+            _PARTS.clear()
+        _PARTS[text] = parts
+    out = [parts[0][0]]
+    for _, part, braces, key, after in parts[1:]:
+        if key is not None and key in values:
+            out += (braces, values[key], after)
         else:
             out += ("{{", part)
     return "".join(out)
+
+
+# Texts `fill` has read (a rule's response is filled again at every cast), as parts:
+# (text, part after a `{{`, braces before the name, the name or None, text after it).
+_PARTS: dict[str, list[tuple[str, str, str, str | None, str]]] = {}
+
+
+def _placeholders(text: str) -> list[tuple[str, str, str, str | None, str]]:
+    first, *rest = text.split("{{")
+    parts: list[tuple[str, str, str, str | None, str]] = [(first, "", "", None, "")]
+    for part in rest:
+        braces = len(part) - len(part.lstrip("{"))  # `{{{x}}`: a brace, then `{{x}}`
+        key, closed, after = part[braces:].partition("}}")
+        parts.append(("", part, "{" * braces, key if closed else None, after))
+    return parts
 
 
 class CannotTell(str):

@@ -7,6 +7,11 @@ created whole and exclusively (written to a temporary, then linked in under
 their name, which fails if the name is taken: an existing file is never
 overwritten) and replaced only atomically: a temporary file in the same folder,
 written and synced, then `os.replace`, then the folder synced.
+
+What a stretch of reading sees can be noted (`observe`, a `Looks`) and checked
+later (`unchanged`): every path looked at, with what was there, and every folder
+asked whether it can be written. A workflow uses this to tell what each spell
+would do without working it out again while the files are as they were.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import time
 
 from spellbook.errors import BadFile, UnsafePath
 
@@ -35,10 +41,86 @@ class Workspace:
         self._paths: dict[str, str] = {}  # rel -> its checked absolute path
         self._chains: dict[str, tuple[str, ...]] = {}  # rel -> the paths from the root down
         self._held: set[str] | None = None  # folders to sync at the end of a batch
+        self._looks: Looks | None = None  # what is being looked at, while `observe`d
+        # A descriptor of the workspace folder that its holder keeps open (the lock's):
+        # the folder is synced through it, rather than opened again each time.
+        self.held: int | None = None
 
     def fresh(self) -> None:
         """Start a cast: folders are checked for symbolic links again, once each."""
         self._verified.clear()
+
+    # -- noting what is looked at --
+
+    def observe(self) -> Looks:
+        """From now until `unobserve`, note every path looked at and what was there, and
+        every folder asked whether it can be written (only reading is expected). Folders
+        checked earlier in the cast are looked at again, so that they are noted too."""
+        self._verified.clear()
+        looks = self._looks = Looks()
+        return looks
+
+    def unobserve(self) -> None:
+        self._looks = None
+
+    def unchanged(self, looks: Looks) -> bool:
+        """Whether every path `looks` noted is as it was then, and every folder it asked
+        about as writable: a folder's names listed once where several were missing."""
+        missing: dict[str, list[str]] = {}
+        for path, seen in looks.paths.items():
+            if seen is None:
+                folder, _, name = path.rpartition(os.sep)
+                missing.setdefault(folder, []).append(name)
+                continue
+            if len(seen) == _FOLDER and path in self._verified:
+                continue  # checked a folder in this cast; whether it is writable is below
+            try:
+                if _identity(os.lstat(path)) != seen:
+                    return False
+            except OSError:
+                return False
+        for folder, names in missing.items():
+            if len(names) == 1:
+                try:
+                    os.lstat(os.path.join(folder, names[0]))
+                except (FileNotFoundError, NotADirectoryError):
+                    continue
+                return False  # there now, or it cannot be told
+            try:
+                with os.scandir(folder) as entries:
+                    there = {entry.name for entry in entries}
+            except (FileNotFoundError, NotADirectoryError):
+                continue  # no folder: none of its names is there
+            except OSError:
+                return False
+            if not there.isdisjoint(names):
+                return False
+        return all(
+            os.access(folder, os.W_OK | os.X_OK) == writable
+            for folder, writable in looks.writable.items()
+        )
+
+    def _lstat(self, path: str) -> os.stat_result:
+        """`os.lstat`, noted while observed."""
+        looks = self._looks
+        if looks is None:
+            return os.lstat(path)
+        try:
+            info = os.lstat(path)
+        except (FileNotFoundError, NotADirectoryError):
+            looks.saw(path, None)
+            raise
+        except OSError:
+            looks.settled = False
+            raise
+        looks.saw(path, _identity(info))
+        return info
+
+    def _writable(self, folder: str) -> bool:
+        writable = os.access(folder, os.W_OK | os.X_OK)
+        if self._looks is not None:
+            self._looks.writable[folder] = writable
+        return writable
 
     # -- paths --
 
@@ -81,7 +163,7 @@ class Workspace:
         """Refuse a symbolic link anywhere from the root to `rel`'s folder (or to `rel`)."""
         for current in self._unverified(rel):
             try:
-                mode = os.lstat(current).st_mode
+                mode = self._lstat(current).st_mode
             except (FileNotFoundError, NotADirectoryError):
                 return
             if stat.S_ISLNK(mode):
@@ -93,12 +175,14 @@ class Workspace:
     def ensure(self, rel: str = "") -> str:
         """Make the folder `rel` (and the workspace folder), refusing symbolic links.
         Making a folder that is already there is not an error."""
-        if self.root not in self._verified:
+        self.check(rel)
+        missing = self._unverified(rel)
+        # The repository folder is there if a folder below it is.
+        if (missing or not self._chains[rel]) and self.root not in self._verified:
             if not os.path.isdir(self.root):
                 raise BadFile(f"the repository folder {self.root} does not exist")
             self._verified.add(self.root)
-        self.check(rel)
-        for current in self._unverified(rel):
+        for current in missing:
             try:
                 os.mkdir(current, 0o755)
             except FileExistsError:
@@ -114,7 +198,14 @@ class Workspace:
     # -- reading --
 
     def exists(self, rel: str) -> bool:
-        return os.path.lexists(self.path(rel))
+        path = self.path(rel)
+        if self._looks is None:
+            return os.path.lexists(path)
+        try:
+            self._lstat(path)
+        except OSError:
+            return False
+        return True
 
     def read_bytes(self, rel: str, limit: int) -> bytes | None:
         """The file's bytes, or None if it does not exist.
@@ -124,10 +215,21 @@ class Workspace:
         naming it; a FIFO is never opened, so nothing waits on it. A file that cannot
         be read (no permission, a disk error) is an OSError naming it.
         """
-        self.check(rel)
+        try:
+            data = self._read_bytes(rel, limit)
+        except BaseException:
+            if self._looks is not None:
+                self._looks.settled = False  # a file that could not be read: ask again
+            raise
+        if data is not None and self._looks is not None:
+            self._looks.read(self.path(rel))
+        return data
+
+    def _read_bytes(self, rel: str, limit: int) -> bytes | None:
+        self.check(rel.rpartition("/")[0])  # the folders; the file itself is looked at here
         path = self.path(rel)
         try:
-            mode = os.lstat(path).st_mode
+            mode = self._lstat(path).st_mode
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as err:
@@ -144,24 +246,31 @@ class Workspace:
             if err.errno == errno.ELOOP:
                 raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not reading it") from None
             raise _unreadable(err, self.shown(rel)) from None
-        with os.fdopen(fd, "rb", buffering=0) as f:
-            info = os.fstat(f.fileno())
+        try:
+            info = os.fstat(fd)
+            if self._looks is not None:
+                self._looks.saw(path, _identity(info))  # the file read is the one looked at
             if not stat.S_ISREG(info.st_mode):  # swapped in since the lstat
                 raise BadFile(f"{self.shown(rel)} is {kind_of(info.st_mode)}, not a file")
             size = info.st_size
             if size > limit:
                 raise TooLarge(self.shown(rel), size, limit)
-            # Read what fstat said is there (read(n) would first allocate n bytes),
-            # then anything appended since, up to the limit.
+            # Read what fstat said is there and one byte more (a regular file reads short
+            # only at its end), then anything appended since, up to the limit.
             try:
-                data = f.read(size) if size else b""
-                while len(data) <= limit and (more := f.read(max(size, 65536))):
+                data = os.read(fd, size + 1)
+                while len(data) > size and len(data) <= limit:
+                    more = os.read(fd, max(size, 65536))
+                    if not more:
+                        break
                     data += more
             except OSError as err:
                 raise _unreadable(err, self.shown(rel)) from None
             if len(data) > limit:
                 raise TooLarge(self.shown(rel), len(data), limit)
             return data
+        finally:
+            os.close(fd)
 
     def read_text(self, rel: str, limit: int) -> str | None:
         data = self.read_bytes(rel, limit)
@@ -181,15 +290,14 @@ class Workspace:
         current = os.path.dirname(path)
         while len(current) >= len(self.root):
             try:
-                mode = os.lstat(current).st_mode
+                mode = self._lstat(current).st_mode
             except (FileNotFoundError, NotADirectoryError):
                 current = os.path.dirname(current)
                 continue
-            shown = os.path.relpath(current, self.root)
             if not stat.S_ISDIR(mode):
-                return f"{shown} is a file where a folder is needed"
-            if not os.access(current, os.W_OK | os.X_OK):
-                return f"{shown}/ is not writable"
+                return f"{os.path.relpath(current, self.root)} is a file where a folder is needed"
+            if not self._writable(current):
+                return f"{os.path.relpath(current, self.root)}/ is not writable"
             return None
         return None
 
@@ -225,7 +333,7 @@ class Workspace:
 
     def _temporary(self, folder: str, rel: str, data: bytes) -> str:
         """A new temporary file in `folder` holding `data`, synced; its path."""
-        tmp = os.path.join(folder, f".{os.path.basename(rel)}.{os.getpid()}.{os.urandom(4).hex()}")
+        tmp = os.path.join(folder, f".{os.path.basename(rel)}.{_temporary_name()}")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o644)
         except OSError as err:  # named by the file being written, not the temporary
@@ -275,7 +383,7 @@ class Workspace:
         """Sync each folder changed since `hold_syncs`, once."""
         held, self._held = self._held, None
         for folder in sorted(held or ()) if self.durable else ():
-            _sync_folder(folder)
+            self._sync_now(folder)
 
     def move(self, src: str, dest: str) -> None:
         """Move a file to a path where nothing is; never overwrites."""
@@ -297,7 +405,88 @@ class Workspace:
         if self._held is not None:
             self._held.add(folder)
         elif self.durable:
+            self._sync_now(folder)
+
+    def _sync_now(self, folder: str) -> None:
+        if self.held is not None and folder == self.base:
+            try:
+                os.fsync(self.held)
+            except OSError:
+                return  # as `_sync_folder`: a folder that cannot sync
+        else:
             _sync_folder(folder)
+
+
+class Looks:
+    """What a stretch of reading saw (see `Workspace.observe`): each path looked at and
+    what was there (`_identity`; None for nothing), each folder asked whether it can be
+    written, and whether all of it can be checked later (`settled`)."""
+
+    __slots__ = ("paths", "writable", "settled", "since")
+
+    # A file read whose last change is this recent may change again within the same
+    # tick of the filesystem's clock, unseen by its times (FAT's tick is 2 s).
+    RECENT_NS = 2_000_000_000
+
+    def __init__(self) -> None:
+        self.paths: dict[str, tuple[int, ...] | None] = {}
+        self.writable: dict[str, bool] = {}
+        self.settled = True  # False: something seen cannot be checked by looking again
+        self.since = time.time_ns()
+
+    def saw(self, path: str, identity: tuple[int, ...] | None) -> None:
+        if self.paths.setdefault(path, identity) != identity:
+            self.settled = False  # it changed while being looked at
+
+    def read(self, path: str) -> None:
+        """The file at `path` was read: its text is known by its identity only if it
+        has not changed too recently."""
+        seen = self.paths.get(path)
+        if seen is None or max(seen[-2:]) >= self.since - self.RECENT_NS:
+            self.settled = False
+
+
+_FOLDER = 5  # the length of a folder's identity
+
+
+def _identity(info: os.stat_result) -> tuple[int, ...]:
+    """What tells a path's content from another's: for a folder, what it is and who may
+    write it (its names are looked at one by one); for anything else, also its size
+    and times, the change time last (a write or a rename changes it)."""
+    kind = (info.st_mode, info.st_ino, info.st_dev, info.st_uid, info.st_gid)
+    if stat.S_ISDIR(info.st_mode):
+        return kind
+    return (*kind, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+
+
+class _Process:
+    """This process's id and its supply of random bytes (`random_hex`), renewed in a
+    child process (`os.fork`), so that no two processes share them."""
+
+    pid = 0
+    pool = b""
+
+    @classmethod
+    def renew(cls) -> None:
+        cls.pid, cls.pool = os.getpid(), b""
+
+
+_Process.renew()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_Process.renew)
+
+
+def random_hex(size: int) -> str:
+    """`size` random bytes, in hex: `os.urandom`, asked for many at a time."""
+    if len(_Process.pool) < size:
+        _Process.pool = os.urandom(max(size, 512))
+    taken, _Process.pool = _Process.pool[:size], _Process.pool[size:]
+    return taken.hex()
+
+
+def _temporary_name() -> str:
+    """This process's id and 4 random bytes: `PID.RANDOM`, no other temporary's name."""
+    return f"{_Process.pid}.{random_hex(4)}"
 
 
 def _unreadable(err: OSError, shown: str) -> OSError:
@@ -306,11 +495,19 @@ def _unreadable(err: OSError, shown: str) -> OSError:
     return OSError(err.errno, f"cannot read {shown}: {err.strerror or err}")
 
 
+_LIMITS: dict[str, int] = {}
+
+
 def _limit(name: str, default: int) -> int:
-    try:
-        return os.pathconf("/", name)
-    except (OSError, ValueError, AttributeError):
-        return default
+    """The system's limit `name` (a path's length, a name's), asked once per process."""
+    found = _LIMITS.get(name)
+    if found is None:
+        try:
+            found = os.pathconf("/", name)
+        except (OSError, ValueError, AttributeError):
+            found = default
+        _LIMITS[name] = found
+    return found
 
 
 def kind_of(mode: int) -> str:

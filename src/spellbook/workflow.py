@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from importlib import import_module
 
 from spellbook.errors import (
@@ -40,10 +41,12 @@ from spellbook.errors import (
 from spellbook.formats import (
     REPAIR_LIMIT,
     STATE_LIMIT,
+    Encoded,
     Record,
     StateFormat,
     decode,
     encodable,
+    encode,
     now,
 )
 from spellbook.lock import Lock
@@ -61,7 +64,7 @@ from spellbook.responses import (
     unhandled,
     with_notes,
 )
-from spellbook.store import Workspace
+from spellbook.store import Looks, Workspace, random_hex
 from spellbook.tables import Done, Rule, lost_file_states
 
 TYPE_CHECKING = False
@@ -81,6 +84,7 @@ HISTORY_KEEP = 500
 HISTORY_FOLDER = ".history"
 MAX_COMMANDS = 4  # commands one cast may run (each a guard's, once)
 INTENT_FILE = ".intent.json"
+TOLD_LIMIT = 64  # responses' tellings kept (see `Workflow._telling`), by state
 
 
 class CastResult:
@@ -167,7 +171,7 @@ class Workflow:
         # entries' encodings: a cast that finds the same bytes skips parsing and encodes
         # only its new entry. Anything else on disk is read afresh.
         self._known: tuple[bytes, Record] | None = None
-        self._encoded: dict[int, tuple[int, bytes]] = {}
+        self._encoded: Encoded = {}
         self._read: bytes | None = None  # the state file's bytes as last read
         # What each spell would do, by (state, every guard's value): a pure function of those.
         self._previews: dict[tuple[str, tuple[bool | None, ...]], dict[str, Rule | str | None]] = {}
@@ -193,6 +197,8 @@ class Workflow:
         self._cells: dict[tuple[str, str], list[Rule]] = {}  # each (state, spell)'s rules
         self._lost: frozenset[str] | None = None  # the states standing for a lost file
         self._values: tuple[Any, dict[str, bool | None]] | None = None  # see `_guards`
+        self._told: dict[tuple[str, str, str], tuple[Looks, dict[str, str]]] = {}  # `_telling`
+        self._timeless = all(a[0] != "over_minutes" for a in machine.ATOMS.values())
 
     # -- the workflow's own words --
 
@@ -336,7 +342,7 @@ class Workflow:
         for _ in range(MAX_COMMANDS + 1):
             self.workspace.fresh()
             self.workspace.ensure()
-            with Lock(self.workspace.path(LOCK_FILE)):
+            with _Locked(self.workspace):
                 finished += self._recover()
                 record = self._load()
                 if runs and self._read != seen:
@@ -375,7 +381,7 @@ class Workflow:
         """The rest of a cast whose rule is chosen (`model.fired`), under the lock."""
         before = record.state
         rule = self.rules.get((before, name, model.fired)) if model.fired else None
-        cast = os.urandom(6).hex()
+        cast = random_hex(6)
         former = record.former
         migrated = self._migrate(record, cast)
         after = rule.dest if rule is not None else before
@@ -607,7 +613,10 @@ class Workflow:
         key = (state, tuple(self._guards(model).values()))
         known = self._previews.get(key)
         if known is None:
-            known = self._previews[key] = self._dry_run(model, machine, state)
+            known = self._dry_run(model, machine, state)
+            # Why a file cannot be read is not in the key (a guard reading it is None).
+            if not any(isinstance(rule, CannotTell) for rule in known.values()):
+                self._previews[key] = known
         return known
 
     def _guards(self, model: Any) -> dict[str, bool | None]:
@@ -734,10 +743,8 @@ class Workflow:
         machine: Any,
     ) -> str:
         word = self.machine.SPELL_WORD
-        foreseen = self.foresee(model, machine, after)
-        values = spell_values(foreseen, self.writer, word, self.first(model, after, foreseen))
+        values = self._telling(model, machine, after)
         values["fields"] = fields_said(self.format.fields, model.facts.record.extra)
-        values["files"] = files_said(self.files, self._there(model), self.machine.WORKSPACE)
         if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
             facts = self._facts(before, spell, model)
             text = unhandled(
@@ -753,6 +760,40 @@ class Workflow:
             for name, content in done.contents.items():
                 values[f"content:{name}"] = fenced(content)
         return with_notes(fill(text, values), done.notes)
+
+    def _telling(self, model: Any, machine: Any, state: str) -> dict[str, str]:
+        """What a response says of what the workspace allows now in `state`: what each
+        spell would do (`foresee`), what to do first (`first`), which files are there.
+
+        Worked out again only when something it depends on may have changed: kept with
+        what the files looked like (`Workspace.observe`) and used while they look the
+        same (`Workspace.unchanged`), for the same state, state file fields and day
+        (archive folders are named by the date). Not kept where a fact depends on the
+        time of day (`over_minutes`), or where a file could not be looked at or was
+        read within its filesystem's clock tick of changing (`Looks`)."""
+        extra = model.facts.record.extra
+        key = None
+        if self._timeless:
+            try:
+                key = (state, time.strftime("%Y-%m-%d"), encode(extra))
+            except (TypeError, ValueError):
+                key = None  # a field JSON cannot hold: not kept
+        kept = self._told.get(key) if key is not None else None
+        if kept is not None and self.workspace.unchanged(kept[0]):
+            return dict(kept[1])
+        looks = self.workspace.observe()
+        try:
+            foreseen = self.foresee(model, machine, state)
+            first = self.first(model, state, foreseen)
+            values = spell_values(foreseen, self.writer, self.machine.SPELL_WORD, first)
+            values["files"] = files_said(self.files, self._there(model), self.machine.WORKSPACE)
+        finally:
+            self.workspace.unobserve()
+        if key is not None and looks.settled:
+            if len(self._told) >= TOLD_LIMIT:
+                self._told.clear()
+            self._told[key] = (looks, dict(values))
+        return values
 
     def _facts(self, state: str, spell: str, model: Any) -> list[str]:
         """The facts the cell's rules look at, as they are now, in words."""
@@ -919,7 +960,7 @@ class Workflow:
             where = self.workspace.shown(".") if self.workspace.folder else self.workspace.root
             return f"There is no {where.rstrip('/.')}/ here: nothing to repair."
         self.workspace.ensure()
-        with Lock(self.workspace.path(LOCK_FILE)):
+        with _Locked(self.workspace):
             notes = self._repair_intent()
             shown = self.workspace.shown(self.state_file)
             try:
@@ -934,7 +975,7 @@ class Workflow:
                 problem = str(err)
             else:
                 if record.former is not None:
-                    said = self._migrate(record, os.urandom(6).hex())
+                    said = self._migrate(record, random_hex(6))
                     # The move is the only entry: `_save` appends the entry it is given.
                     self._save(record, record.state, record.history.pop())
                     return "\n".join([*notes, *said])
@@ -1001,7 +1042,7 @@ class Workflow:
                 "trigger": "repair",
                 "rule": None,
                 "outcome": "repair",
-                "cast": os.urandom(6).hex(),
+                "cast": random_hex(6),
             }
         )
         self._forget()
@@ -1175,6 +1216,24 @@ def _run_note(ran: Run) -> str:
         return said
     fence = "`" * max(3, 1 + max((len(t) for t in re.findall("`+", ran.output)), default=0))
     return f"{said}\n\n{fence}text\n{ran.output.rstrip()}\n{fence}"
+
+
+class _Locked(Lock):
+    """The workspace's lock. While it is held, the workspace syncs its folder through
+    the locked folder's descriptor."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__(workspace.path(LOCK_FILE))
+        self.workspace = workspace
+
+    def __enter__(self) -> _Locked:
+        super().__enter__()
+        self.workspace.held = self.folder
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.workspace.held = None
+        super().__exit__(*exc)
 
 
 class Depends(str):
