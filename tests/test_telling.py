@@ -4,7 +4,9 @@ same: these tests show that a reuse never tells anything a fresh workflow would 
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -236,3 +238,22 @@ def test_what_a_long_lived_workflow_tells_is_what_a_new_one_would(
                 continue  # refused: nothing was told
             assert len(told) == 1
             assert told[0] == fresh_telling(root), (kind, name, spell)
+
+
+def test_a_spell_that_could_not_be_told_is_told_again_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Something outside the workspace (the vocabulary, not importable yet) kept a spell
+    # from being told: once it is put right, the next cast tells it.
+    monkeypatch.setattr(store_module.Looks, "RECENT_NS", -(10**10))
+    set_state(tmp_path, "GATHER_EDITING")
+    write(tmp_path, "plan.md", plan(checked=1, unchecked=0))
+    name = "spellbook.vocabularies.spell_workflow"
+    vocabulary = importlib.import_module(name)
+    monkeypatch.setitem(sys.modules, name, None)
+    flow = Workflow(tmp_path)
+    assert "cannot tell" in spells_said(flow.cast("lumos").response)
+    monkeypatch.setitem(sys.modules, name, vocabulary)
+    said = spells_said(flow.cast("lumos").response)
+    assert "cannot tell" not in said
+    assert said == spells_said(Workflow(tmp_path).cast("lumos").response)

@@ -72,7 +72,7 @@ def dump(value: dict[str, Any], known: Encoded | None = None) -> bytes:
     for key, item in value.items():
         if len(chunks) > 1:
             chunks.append(b",\n")
-        chunks.append(f"  {_ENCODE(key)}: ".encode())
+        chunks.append(f"  {json.dumps(key)}: ".encode())  # as `last_state` looks for it
         if isinstance(item, list) and item:
             cached = known.get(id(item)) if known is not None else None
             if cached is not None and cached[0] is item and cached[1] <= len(item):

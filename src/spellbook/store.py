@@ -93,7 +93,8 @@ class Workspace:
                 continue  # no folder: none of its names is there
             except OSError:
                 return False
-            if not there.isdisjoint(names):
+            # Compared without case: where the filesystem ignores it, `Plan.md` is plan.md.
+            if not {n.casefold() for n in there}.isdisjoint(n.casefold() for n in names):
                 return False
         return all(
             os.access(folder, os.W_OK | os.X_OK) == writable
@@ -255,11 +256,11 @@ class Workspace:
             size = info.st_size
             if size > limit:
                 raise TooLarge(self.shown(rel), size, limit)
-            # Read what fstat said is there and one byte more (a regular file reads short
-            # only at its end), then anything appended since, up to the limit.
+            # Read what fstat said is there and one byte more; read on (up to the limit)
+            # if that came back short or grew, until the end.
             try:
                 data = os.read(fd, size + 1)
-                while len(data) > size and len(data) <= limit:
+                while len(data) != size and len(data) <= limit:  # short, or grown since
                     more = os.read(fd, max(size, 65536))
                     if not more:
                         break

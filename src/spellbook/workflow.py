@@ -789,7 +789,10 @@ class Workflow:
             values["files"] = files_said(self.files, self._there(model), self.machine.WORKSPACE)
         finally:
             self.workspace.unobserve()
-        if key is not None and looks.settled:
+        # A spell that cannot be told may be told once something outside the workspace
+        # is put right (its vocabulary installed, say): not kept.
+        told = any(isinstance(rule, CannotTell) for rule in foreseen.values())
+        if key is not None and looks.settled and not told:
             if len(self._told) >= TOLD_LIMIT:
                 self._told.clear()
             self._told[key] = (looks, dict(values))
