@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spellbook.formats import dump
+from spellbook.formats import Record, StateFormat, dump
 
 scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
 values = st.recursive(
@@ -41,3 +41,10 @@ def test_dump_puts_each_key_and_each_history_entry_on_its_own_line() -> None:
         '{\n  "state": "S",\n  "history": [\n    {"a": 1},\n    {"b": "é"}\n  ],\n'
         '  "context": {}\n}\n'
     )
+
+
+def test_a_damaged_state_file_with_a_key_not_in_ascii_still_names_its_state() -> None:
+    # `spell repair` reads the state off the head of a file that is not JSON any more.
+    fmt = StateFormat("état", ("timestamp",), (), {}, "S")
+    data = fmt.write(Record("DONE", {}, [{"timestamp": "x"}], {}))
+    assert fmt.last_state({}, {"DONE"}, data[:40]) == "DONE"

@@ -257,3 +257,28 @@ def test_a_spell_that_could_not_be_told_is_told_again_next_time(
     said = spells_said(flow.cast("lumos").response)
     assert "cannot tell" not in said
     assert said == spells_said(Workflow(tmp_path).cast("lumos").response)
+
+
+def test_a_name_written_in_another_case_makes_the_check_look_again(tmp_path: Path) -> None:
+    # Where the filesystem ignores case (macOS, Windows), `Plan.md` is plan.md: a
+    # folder's listing is compared without case.
+    set_state(tmp_path, "GATHER_NEEDS_PLAN")
+    flow = Workflow(tmp_path)
+    worked = counting(flow)
+    flow.cast("lumos")
+    write(tmp_path, "PLAN.md", plan())
+    flow.cast("lumos")
+    assert worked == ["GATHER_NEEDS_PLAN"] * 2
+
+
+def test_a_file_that_reads_short_is_read_to_its_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A read may return less than asked (a network filesystem, a signal): read on.
+    set_state(tmp_path, "GATHER_EDITING")
+    text = plan(unchecked=3)
+    write(tmp_path, "plan.md", text)
+    real = os.read
+    monkeypatch.setattr(store_module.os, "read", lambda fd, n: real(fd, min(n, 7)))
+    workspace = store_module.Workspace(str(tmp_path), TASK)
+    assert workspace.read_text("plan.md", 10_000) == text

@@ -34,6 +34,7 @@ import zlib
 
 from spellbook.errors import ActionError
 from spellbook.formats import Record
+from spellbook.formats import today as date_today
 from spellbook.store import Workspace
 from spellbook.tables import PASSIVE_VERBS, TRASH, Did, Done, Rule
 from spellbook.vocabulary import template
@@ -85,7 +86,7 @@ def plan(
         return planned  # nothing to do
     record = record if record is not None else Record("")
     done = planned.done
-    variables = {"date": today or time.strftime("%Y-%m-%d")}
+    variables = {"date": today or date_today()}
     wanted = {
         v for a in rule.actions if a.verb == "archive" for v in re.findall(_VARIABLE, a.target)
     }

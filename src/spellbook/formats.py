@@ -99,6 +99,11 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
+def today() -> str:
+    """The local date, as archive folders are named by it (`${date}`)."""
+    return time.strftime("%Y-%m-%d")
+
+
 class _Digits(ValueError):
     """An integer too long for Python to read (more than 4,300 digits)."""
 

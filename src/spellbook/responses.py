@@ -293,14 +293,15 @@ def fill(text: str, values: dict[str, str]) -> str:
     """
     if "{{" not in text:
         return text
-    parts = _PARTS.get(text)
-    if parts is None:
-        parts = _placeholders(text)
+    read = _PARTS.get(text)
+    if read is None:
+        read = _placeholders(text)
         if len(_PARTS) >= 256:
             _PARTS.clear()
-        _PARTS[text] = parts
-    out = [parts[0][0]]
-    for _, part, braces, key, after in parts[1:]:
+        _PARTS[text] = read
+    first, parts = read
+    out = [first]
+    for part, braces, key, after in parts:
         if key is not None and key in values:
             out += (braces, values[key], after)
         else:
@@ -308,19 +309,21 @@ def fill(text: str, values: dict[str, str]) -> str:
     return "".join(out)
 
 
-# Texts `fill` has read (a rule's response is filled again at every cast), as parts:
-# (text, part after a `{{`, braces before the name, the name or None, text after it).
-_PARTS: dict[str, list[tuple[str, str, str, str | None, str]]] = {}
+# Texts `fill` has read (a rule's response is filled again at every cast): the text
+# before the first `{{`, then for each `{{` the text after it, the braces before the
+# name, the name (None where no `}}` closes it) and the text after the name.
+Placeholders = tuple[str, list[tuple[str, str, "str | None", str]]]
+_PARTS: dict[str, Placeholders] = {}
 
 
-def _placeholders(text: str) -> list[tuple[str, str, str, str | None, str]]:
+def _placeholders(text: str) -> Placeholders:
     first, *rest = text.split("{{")
-    parts: list[tuple[str, str, str, str | None, str]] = [(first, "", "", None, "")]
+    parts: list[tuple[str, str, str | None, str]] = []
     for part in rest:
         braces = len(part) - len(part.lstrip("{"))  # `{{{x}}`: a brace, then `{{x}}`
         key, closed, after = part[braces:].partition("}}")
-        parts.append(("", part, "{" * braces, key if closed else None, after))
-    return parts
+        parts.append((part, "{" * braces, key if closed else None, after))
+    return first, parts
 
 
 class CannotTell(str):

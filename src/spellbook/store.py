@@ -72,7 +72,7 @@ class Workspace:
                 folder, _, name = path.rpartition(os.sep)
                 missing.setdefault(folder, []).append(name)
                 continue
-            if len(seen) == _FOLDER and path in self._verified:
+            if stat.S_ISDIR(seen[0]) and path in self._verified:
                 continue  # checked a folder in this cast; whether it is writable is below
             try:
                 if _identity(os.lstat(path)) != seen:
@@ -445,9 +445,6 @@ class Looks:
         seen = self.paths.get(path)
         if seen is None or max(seen[-2:]) >= self.since - self.RECENT_NS:
             self.settled = False
-
-
-_FOLDER = 5  # the length of a folder's identity
 
 
 def _identity(info: os.stat_result) -> tuple[int, ...]:

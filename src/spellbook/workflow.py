@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from importlib import import_module
 
 from spellbook.errors import (
@@ -48,6 +47,7 @@ from spellbook.formats import (
     encodable,
     encode,
     now,
+    today,
 )
 from spellbook.lock import Lock
 from spellbook.probes import READS_CONTENT, Facts, NeedsRun, Run, command, run
@@ -615,7 +615,7 @@ class Workflow:
         if known is None:
             known = self._dry_run(model, machine, state)
             # Why a file cannot be read is not in the key (a guard reading it is None).
-            if not any(isinstance(rule, CannotTell) for rule in known.values()):
+            if not _cannot_tell(known):
                 self._previews[key] = known
         return known
 
@@ -775,7 +775,7 @@ class Workflow:
         key = None
         if self._timeless:
             try:
-                key = (state, time.strftime("%Y-%m-%d"), encode(extra))
+                key = (state, today(), encode(extra))
             except (TypeError, ValueError):
                 key = None  # a field JSON cannot hold: not kept
         kept = self._told.get(key) if key is not None else None
@@ -791,8 +791,7 @@ class Workflow:
             self.workspace.unobserve()
         # A spell that cannot be told may be told once something outside the workspace
         # is put right (its vocabulary installed, say): not kept.
-        told = any(isinstance(rule, CannotTell) for rule in foreseen.values())
-        if key is not None and looks.settled and not told:
+        if key is not None and looks.settled and not _cannot_tell(foreseen):
             if len(self._told) >= TOLD_LIMIT:
                 self._told.clear()
             self._told[key] = (looks, dict(values))
@@ -1202,6 +1201,11 @@ def _wanted(rule: Rule, facts: dict[str, bool | None]) -> list[tuple[tuple[str, 
         if wanted:
             found.append((alternative, wanted))
     return found
+
+
+def _cannot_tell(previews: dict[str, Rule | str | None]) -> bool:
+    """Whether some spell's preview says it cannot be told (or its cast would be refused)."""
+    return any(isinstance(rule, CannotTell) for rule in previews.values())
 
 
 def _holds_in(rule: Rule, world: dict[str, bool | None]) -> bool:
