@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from spellbook import SpellbookError, Workflow
 from spellbook import store as store_module
+from spellbook.formats import Record
 from spellbook.machines import session_machine
 from tests.workspaces import TASK, plan, set_state, task, write
 
@@ -41,8 +42,7 @@ def fresh_telling(root: Path) -> dict[str, str]:
     """What a workflow that has never looked at `root` tells of it now."""
     flow = Workflow(root)
     record = flow.read()
-    model, machine = flow.engine(record.state, record)
-    return flow._telling(model, machine, record.state)
+    return flow._telling(record, record.state)
 
 
 def spells_said(response: str) -> str:
@@ -89,25 +89,49 @@ def test_an_archive_folder_made_by_hand_or_a_new_day_changes_the_folder_told(
     (tmp_path / TASK / folder).mkdir(parents=True)
     assert f"`.ai/task/{folder}-2/`" in spells_said(flow.cast("lumos").response)
 
-    real = time.strftime
-
-    def tomorrow(form: str, *at: Any) -> str:
-        return "2999-01-01" if form == "%Y-%m-%d" else real(form, *at)
-
-    monkeypatch.setattr(time, "strftime", tomorrow)
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + 86400)  # the same hour tomorrow
+    tomorrow = time.strftime("%Y-%m-%d", time.localtime(time.time()))
     said = spells_said(flow.cast("lumos").response)
-    assert "`.ai/task/tasks/task-first-task-2999-01-01/`" in said
+    assert f"`.ai/task/tasks/task-first-task-{tomorrow}/`" in said
 
 
 def test_a_folder_that_stops_being_writable_is_seen_at_the_next_cast(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    set_state(tmp_path, "GATHER_NEEDS_PLAN")
+    # The folder Accio would archive into; the cast itself writes only .ai/task/.
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    for name, text in (("plan.md", plan()), ("task.md", task()), ("task-results.md", "done\n")):
+        write(tmp_path, name, text)
+    (tmp_path / TASK / "tasks").mkdir()
     flow = Workflow(tmp_path)
     assert "refused now" not in spells_said(flow.cast("lumos").response)
-    monkeypatch.setattr(store_module.os, "access", lambda path, mode: False)
+    real = os.access
+    monkeypatch.setattr(
+        store_module.os,
+        "access",
+        lambda path, mode: not path.endswith(f"{os.sep}tasks") and real(path, mode),
+    )
     said = spells_said(flow.cast("lumos").response)
-    assert "- **Accio**: refused now: .ai/task/ is not writable" in said
+    assert "- **Accio**: refused now: .ai/task/tasks/ is not writable" in said
+
+
+def test_the_folder_a_cast_just_wrote_in_is_not_asked_again_whether_it_is_writable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_state(tmp_path, "GATHER_NEEDS_PLAN")
+    flow = Workflow(tmp_path)
+    flow.cast("lumos")
+    asked: list[str] = []
+    real = os.access
+
+    def access(path: str, mode: int) -> bool:
+        asked.append(path)
+        return real(path, mode)
+
+    monkeypatch.setattr(store_module.os, "access", access)
+    flow.cast("lumos")
+    assert asked == []  # the state file was just replaced there: it is writable
 
 
 def test_a_file_read_moments_after_it_changed_is_read_again_next_time(tmp_path: Path) -> None:
@@ -223,8 +247,8 @@ def test_what_a_long_lived_workflow_tells_is_what_a_new_one_would(
         told: list[dict[str, str]] = []
         telling = flow._telling
 
-        def kept(model: Any, machine: Any, state: str) -> dict[str, str]:
-            values = telling(model, machine, state)
+        def kept(record: Record, state: str) -> dict[str, str]:
+            values = telling(record, state)
             told.append(dict(values))  # as told, before the response adds its own
             return values
 

@@ -52,12 +52,17 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 def encode(value: object) -> str:
     """`value` as compact JSON, by json's C encoder (TypeError if JSON cannot hold it)."""
+    if value == {} and isinstance(value, dict):  # the encoder's slow path
+        return "{}"
     return _ENCODE(value)
 
 
 # What `dump` keeps of a list it encoded, by id: the list itself (so that id is not
 # reused while the entry stands), how many of its items, and their encoding.
 Encoded = dict[int, "tuple[list[Any], int, bytearray]"]
+
+# Each key's line opening, as `dump` writes it, for the first keys it meets.
+_KEY_LINES: dict[str, bytes] = {}
 
 
 def dump(value: dict[str, Any], known: Encoded | None = None) -> bytes:
@@ -72,7 +77,12 @@ def dump(value: dict[str, Any], known: Encoded | None = None) -> bytes:
     for key, item in value.items():
         if len(chunks) > 1:
             chunks.append(b",\n")
-        chunks.append(f"  {json.dumps(key)}: ".encode())  # as `last_state` looks for it
+        line = _KEY_LINES.get(key)
+        if line is None:
+            line = f"  {json.dumps(key)}: ".encode()  # as `last_state` looks for it
+            if len(_KEY_LINES) < 64:  # the format's own keys; not every key a file holds
+                _KEY_LINES[key] = line
+        chunks.append(line)
         if isinstance(item, list) and item:
             cached = known.get(id(item)) if known is not None else None
             if cached is not None and cached[0] is item and cached[1] <= len(item):
@@ -95,13 +105,35 @@ def dump(value: dict[str, Any], known: Encoded | None = None) -> bytes:
     return b"".join(chunks)
 
 
+class _Clock:
+    """The second last asked about, as a UTC time stamp and a local date: a process
+    that casts many times a second (a server) formats each second once."""
+
+    second = -1
+    stamp = ""
+    date = ""
+
+    @classmethod
+    def at(cls, second: int) -> None:
+        cls.second = second
+        cls.stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
+        cls.date = time.strftime("%Y-%m-%d", time.localtime(second))
+
+
 def now() -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    """The time, to the second, in UTC: `2026-11-23T06:37:58Z`."""
+    second = int(time.time())
+    if second != _Clock.second:
+        _Clock.at(second)
+    return _Clock.stamp
 
 
 def today() -> str:
     """The local date, as archive folders are named by it (`${date}`)."""
-    return time.strftime("%Y-%m-%d")
+    second = int(time.time())
+    if second != _Clock.second:
+        _Clock.at(second)
+    return _Clock.date
 
 
 class _Digits(ValueError):

@@ -57,14 +57,15 @@ else:
 ENABLED = True
 
 
-def _folder_lock(folder: str) -> tuple[int, bool] | None:
-    """A descriptor of `folder` that can be locked, and whether it is locked already
-    (taken at once); None where folders cannot be locked (Windows; NFS, where flock
-    becomes a lock that needs a file open for writing)."""
+def _folder_lock(folder: str, fd: int | None = None) -> tuple[int, bool] | None:
+    """A descriptor of `folder` (`fd`, if it is open already) that can be locked, and
+    whether it is locked already (taken at once); None where folders cannot be locked
+    (Windows; NFS, where flock becomes a lock that needs a file open for writing)."""
     if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
         return None
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(folder, flags)
+    if fd is None:
+        flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(folder, flags)
     if not ENABLED:
         return fd, True
     try:
@@ -96,9 +97,13 @@ class Lock:
         self._fd: int | None = None
         self.folder: int | None = None  # while held: the locked folder's descriptor, if any
 
+    def _opened(self) -> int | None:
+        """The lock file's folder, opened already (taken over by the lock), or None."""
+        return None
+
     def __enter__(self) -> Lock:
         deadline = time.monotonic() + self.timeout
-        folder = _folder_lock(os.path.dirname(self.path))
+        folder = _folder_lock(os.path.dirname(self.path), self._opened())
         if folder is not None:
             fd, locked = folder
             self._fd = self.folder = fd if locked else self._wait(lambda: fd, deadline)

@@ -25,6 +25,7 @@ from spellbook.errors import BadFile, UnsafePath
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 
 
 class Workspace:
@@ -38,6 +39,10 @@ class Workspace:
         # for benchmarks of the rest of the work; a crash may then lose the last casts.
         self.durable = durable
         self._verified: set[str] = set()
+        # In this cast: the regular files read or written (not links, so `replace`
+        # need not ask again), and the folders written in (so writable).
+        self._files: set[str] = set()
+        self._written: set[str] = set()
         self._paths: dict[str, str] = {}  # rel -> its checked absolute path
         self._chains: dict[str, tuple[str, ...]] = {}  # rel -> the paths from the root down
         self._held: set[str] | None = None  # folders to sync at the end of a batch
@@ -49,6 +54,8 @@ class Workspace:
     def fresh(self) -> None:
         """Start a cast: folders are checked for symbolic links again, once each."""
         self._verified.clear()
+        self._files.clear()
+        self._written.clear()
 
     # -- noting what is looked at --
 
@@ -66,20 +73,16 @@ class Workspace:
     def unchanged(self, looks: Looks) -> bool:
         """Whether every path `looks` noted is as it was then, and every folder it asked
         about as writable: a folder's names listed once where several were missing."""
-        missing: dict[str, list[str]] = {}
-        for path, seen in looks.paths.items():
-            if seen is None:
-                folder, _, name = path.rpartition(os.sep)
-                missing.setdefault(folder, []).append(name)
-                continue
-            if stat.S_ISDIR(seen[0]) and path in self._verified:
+        present, missing = looks.checks()
+        for path, seen, is_folder in present:
+            if is_folder and path in self._verified:
                 continue  # checked a folder in this cast; whether it is writable is below
             try:
                 if _identity(os.lstat(path)) != seen:
                     return False
             except OSError:
                 return False
-        for folder, names in missing.items():
+        for folder, names, folded in missing:
             if len(names) == 1:
                 try:
                     os.lstat(os.path.join(folder, names[0]))
@@ -87,17 +90,17 @@ class Workspace:
                     continue
                 return False  # there now, or it cannot be told
             try:
-                with os.scandir(folder) as entries:
-                    there = {entry.name for entry in entries}
+                there = os.listdir(folder)
             except (FileNotFoundError, NotADirectoryError):
                 continue  # no folder: none of its names is there
             except OSError:
                 return False
             # Compared without case: where the filesystem ignores it, `Plan.md` is plan.md.
-            if not {n.casefold() for n in there}.isdisjoint(n.casefold() for n in names):
+            if any(name.casefold() in folded for name in there):
                 return False
         return all(
-            os.access(folder, os.W_OK | os.X_OK) == writable
+            (writable and folder in self._written)  # a file was just written there
+            or os.access(folder, os.W_OK | os.X_OK) == writable
             for folder, writable in looks.writable.items()
         )
 
@@ -146,9 +149,8 @@ class Workspace:
         """How a path is named to the developer: relative to the repository root."""
         return "/".join(p for p in (self.folder, rel) if p)
 
-    def _unverified(self, rel: str) -> list[str]:
-        """Each path from the root down to `rel` (workspace folder first), less those
-        already checked in this cast."""
+    def _chain(self, rel: str) -> tuple[str, ...]:
+        """Each path from the root down to `rel`, the workspace folder first."""
         chain = self._chains.get(rel)
         if chain is None:
             parts = [p for p in self.folder.split("/") if p] + [p for p in rel.split("/") if p]
@@ -158,11 +160,21 @@ class Workspace:
                 current = os.path.join(current, part)
                 links.append(current)
             chain = self._chains[rel] = tuple(links)
-        return [path for path in chain if path not in self._verified]
+        return chain
+
+    def _unverified(self, rel: str) -> list[str]:
+        """Each path from the root down to `rel` less those already checked in this cast."""
+        return [path for path in self._chain(rel) if path not in self._verified]
 
     def check(self, rel: str = "") -> None:
         """Refuse a symbolic link anywhere from the root to `rel`'s folder (or to `rel`)."""
-        for current in self._unverified(rel):
+        self._check(self._chain(rel))
+
+    def _check(self, chain: tuple[str, ...]) -> None:
+        verified = self._verified
+        for current in chain:
+            if current in verified:
+                continue
             try:
                 mode = self._lstat(current).st_mode
             except (FileNotFoundError, NotADirectoryError):
@@ -171,15 +183,38 @@ class Workspace:
                 shown = os.path.relpath(current, self.root)
                 raise UnsafePath(f"{shown} is a symbolic link; refusing to follow it")
             if stat.S_ISDIR(mode):
-                self._verified.add(current)
+                verified.add(current)
+
+    def opened(self) -> int | None:
+        """The workspace folder, made if missing, opened for reading (a descriptor the
+        caller closes), refusing symbolic links; None where a folder cannot be opened
+        (Windows), once it is made. Opening it without following a link stands for
+        checking it: the folders above it are checked first."""
+        if not _DIRECTORY:  # pragma: no cover - exercised on Windows only
+            self.ensure()
+            return None
+        chain = self._chain("")
+        self._check(chain[:-1])
+        flags = os.O_RDONLY | _DIRECTORY | _NOFOLLOW
+        try:
+            fd = os.open(self.base, flags)
+        except OSError:
+            self.ensure()  # made, or what is wrong with it said (a link, a file)
+            fd = os.open(self.base, flags)
+        self._verified.add(self.base)
+        return fd
 
     def ensure(self, rel: str = "") -> str:
         """Make the folder `rel` (and the workspace folder), refusing symbolic links.
         Making a folder that is already there is not an error."""
         self.check(rel)
+        chain = self._chain(rel)
+        # Checked from the top down, a folder is there if the one at the bottom is.
+        if chain and chain[-1] in self._verified:
+            return chain[-1]
         missing = self._unverified(rel)
         # The repository folder is there if a folder below it is.
-        if (missing or not self._chains[rel]) and self.root not in self._verified:
+        if (missing or not chain) and self.root not in self._verified:
             if not os.path.isdir(self.root):
                 raise BadFile(f"the repository folder {self.root} does not exist")
             self._verified.add(self.root)
@@ -194,7 +229,7 @@ class Workspace:
             else:
                 self._sync_folder(os.path.dirname(current))
             self._verified.add(current)
-        return os.path.join(self.base, *[p for p in rel.split("/") if p])
+        return chain[-1] if chain else self.root
 
     # -- reading --
 
@@ -253,6 +288,7 @@ class Workspace:
                 self._looks.saw(path, _identity(info))  # the file read is the one looked at
             if not stat.S_ISREG(info.st_mode):  # swapped in since the lstat
                 raise BadFile(f"{self.shown(rel)} is {kind_of(info.st_mode)}, not a file")
+            self._files.add(path)
             size = info.st_size
             if size > limit:
                 raise TooLarge(self.shown(rel), size, limit)
@@ -355,7 +391,9 @@ class Workspace:
         """Atomically make `rel` hold `data`: a reader sees the old file or the new one."""
         folder = self.ensure(os.path.dirname(rel))
         target = self.path(rel)
-        if os.path.islink(target):
+        # A file read or written in this cast was no link then. Were one put there
+        # since, `os.replace` would replace the link itself, never where it points.
+        if target not in self._files and os.path.islink(target):
             raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not replacing it")
         tmp = self._temporary(folder, rel, data)
         try:
@@ -364,12 +402,15 @@ class Workspace:
             if os.path.lexists(tmp):
                 os.unlink(tmp)
             raise
+        self._files.add(target)
+        self._written.add(folder)
         self._sync_folder(folder)
 
     def remove(self, rel: str) -> None:
         """Delete a file the runtime itself wrote (not a developer's: those go to the trash).
         Not made durable: callers only remove what may harmlessly come back."""
         self.check(rel)
+        self._files.discard(self.path(rel))
         try:
             os.unlink(self.path(rel))
         except FileNotFoundError:
@@ -395,6 +436,7 @@ class Workspace:
             raise FileExistsError(errno.EEXIST, "not overwriting", self.shown(dest))
         os.rename(self.path(src), target)
         self._verified.discard(self.path(src))
+        self._files.discard(self.path(src))
         self._sync_folder(os.path.dirname(target))
         self._sync_folder(os.path.dirname(self.path(src)))
 
@@ -423,7 +465,7 @@ class Looks:
     what was there (`_identity`; None for nothing), each folder asked whether it can be
     written, and whether all of it can be checked later (`settled`)."""
 
-    __slots__ = ("paths", "writable", "settled", "since")
+    __slots__ = ("paths", "writable", "settled", "since", "_checks")
 
     # A file read whose last change is this recent may change again within the same
     # tick of the filesystem's clock, unseen by its times (FAT's tick is 2 s).
@@ -434,6 +476,29 @@ class Looks:
         self.writable: dict[str, bool] = {}
         self.settled = True  # False: something seen cannot be checked by looking again
         self.since = time.time_ns()
+        self._checks: _Checks | None = None
+
+    def checks(self) -> _Checks:
+        """What `Workspace.unchanged` looks at, once looking is over: each path that was
+        there (its identity, and whether it is a folder), and each folder's names that
+        were not (as named, and without case)."""
+        if self._checks is None:
+            present: list[tuple[str, tuple[int, ...], bool]] = []
+            missing: dict[str, list[str]] = {}
+            for path, seen in self.paths.items():
+                if seen is None:
+                    folder, _, name = path.rpartition(os.sep)
+                    missing.setdefault(folder, []).append(name)
+                else:
+                    present.append((path, seen, stat.S_ISDIR(seen[0])))
+            self._checks = (
+                tuple(present),
+                tuple(
+                    (folder, tuple(names), frozenset(n.casefold() for n in names))
+                    for folder, names in missing.items()
+                ),
+            )
+        return self._checks
 
     def saw(self, path: str, identity: tuple[int, ...] | None) -> None:
         if self.paths.setdefault(path, identity) != identity:
@@ -445,6 +510,12 @@ class Looks:
         seen = self.paths.get(path)
         if seen is None or max(seen[-2:]) >= self.since - self.RECENT_NS:
             self.settled = False
+
+
+_Checks = tuple[
+    tuple[tuple[str, tuple[int, ...], bool], ...],
+    tuple[tuple[str, tuple[str, ...], frozenset[str]], ...],
+]
 
 
 def _identity(info: os.stat_result) -> tuple[int, ...]:

@@ -341,8 +341,7 @@ class Workflow:
         seen: bytes | None = None
         for _ in range(MAX_COMMANDS + 1):
             self.workspace.fresh()
-            self.workspace.ensure()
-            with _Locked(self.workspace):
+            with _Locked(self.workspace):  # the workspace folder, made if missing
                 finished += self._recover()
                 record = self._load()
                 if runs and self._read != seen:
@@ -429,8 +428,7 @@ class Workflow:
         for ran in runs.values():
             done.notes.append(_run_note(ran))
         try:
-            model, machine = self.engine(after, record)
-            response = self._response(rule, name, before, after, done, model, machine)
+            response = self._response(rule, name, before, after, done, record)
         except (SpellbookError, OSError) as err:
             response = with_notes(
                 f"You cast **{name}**: {before} → {after}{f' (rule {rule.id})' if rule else ''}.\n",
@@ -739,14 +737,16 @@ class Workflow:
         before: str,
         after: str,
         done: Done,
-        model: Any,
-        machine: Any,
+        record: Record,
     ) -> str:
+        """The response to a cast of `spell` that went from `before` to `after` by `rule`
+        (None: unhandled), with `record` as written. The machine, with facts as the files
+        are now, is made ready only if something must be worked out again."""
         word = self.machine.SPELL_WORD
-        values = self._telling(model, machine, after)
-        values["fields"] = fields_said(self.format.fields, model.facts.record.extra)
+        values = self._telling(record, after)
+        values["fields"] = fields_said(self.format.fields, record.extra)
         if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
-            facts = self._facts(before, spell, model)
+            facts = self._facts(before, spell, self.engine(after, record)[0])
             text = unhandled(
                 spell, before, self.states[before].description, facts, self.machine.SPEC, word
             )
@@ -761,7 +761,7 @@ class Workflow:
                 values[f"content:{name}"] = fenced(content)
         return with_notes(fill(text, values), done.notes)
 
-    def _telling(self, model: Any, machine: Any, state: str) -> dict[str, str]:
+    def _telling(self, record: Record, state: str) -> dict[str, str]:
         """What a response says of what the workspace allows now in `state`: what each
         spell would do (`foresee`), what to do first (`first`), which files are there.
 
@@ -771,7 +771,7 @@ class Workflow:
         (archive folders are named by the date). Not kept where a fact depends on the
         time of day (`over_minutes`), or where a file could not be looked at or was
         read within its filesystem's clock tick of changing (`Looks`)."""
-        extra = model.facts.record.extra
+        extra = record.extra
         key = None
         if self._timeless:
             try:
@@ -781,6 +781,7 @@ class Workflow:
         kept = self._told.get(key) if key is not None else None
         if kept is not None and self.workspace.unchanged(kept[0]):
             return dict(kept[1])
+        model, machine = self.engine(state, record)
         looks = self.workspace.observe()
         try:
             foreseen = self.foresee(model, machine, state)
@@ -1232,6 +1233,9 @@ class _Locked(Lock):
     def __init__(self, workspace: Workspace) -> None:
         super().__init__(workspace.path(LOCK_FILE))
         self.workspace = workspace
+
+    def _opened(self) -> int | None:
+        return self.workspace.opened()
 
     def __enter__(self) -> _Locked:
         super().__enter__()
