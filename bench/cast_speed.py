@@ -68,7 +68,7 @@ def main() -> int:
     places = [("temporary folder", tempfile.gettempdir())]
     if os.path.isdir("/dev/shm"):
         places.append(("RAM (/dev/shm)", "/dev/shm"))
-    print(f"median of {args.casts} each; a cast starts with a 20-entry history")
+    print(f"median of {args.casts} each; the history grows from 20 entries, one per cast")
     print(f"{'where':<18} {'durable':<8} {'bare write':>11} {'cast Lumos':>11} {'ratio':>6}")
     for label, base in places:
         for durable in (False, True):

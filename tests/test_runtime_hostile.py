@@ -186,6 +186,59 @@ def test_symlinked_workspace_is_refused(tmp_path: Path, link: str) -> None:
     assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
 
 
+@pytest.mark.parametrize("link", [".ai", ".ai/task"])
+def test_a_workspace_folder_made_a_link_between_casts_is_refused(tmp_path: Path, link: str) -> None:
+    # A long-lived workflow (the MCP server's) checks the folders again at every cast.
+    root = tmp_path / "repo"
+    (root / TASK).mkdir(parents=True)
+    outside = _outside(tmp_path)
+    (outside / "task").mkdir()
+    flow = Workflow(root)
+    flow.cast("lumos")
+    os.rename(root / link, tmp_path / "set-aside")
+    os.symlink(outside / "task" if link == TASK else outside, root / link)
+    with pytest.raises(UnsafePath, match=f"{link} is a symbolic link"):
+        flow.cast("lumos")
+    assert sorted(p.name for p in outside.rglob("*")) == ["keep.txt", "task"]
+
+
+def test_a_workspace_folder_made_a_file_between_casts_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / TASK).mkdir(parents=True)
+    flow = Workflow(root)
+    flow.cast("lumos")
+    os.rename(root / TASK, tmp_path / "set-aside")
+    (root / TASK).write_text("a file\n")
+    with pytest.raises(UnsafePath, match=f"{TASK} is not a folder"):
+        flow.cast("lumos")
+    assert (root / TASK).read_text() == "a file\n"
+
+
+def test_a_state_file_made_a_link_during_a_cast_is_replaced_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The cast read state.json as a file, so it does not ask again before replacing
+    # it; a link put there meanwhile is replaced itself, and where it points is kept.
+    root = tmp_path / "repo"
+    set_state(root, "GATHER_EDITING")
+    outside = _outside(tmp_path)
+    flow = Workflow(root)
+    written = flow.format.write
+
+    def write_then_swap(*args: object) -> bytes:
+        data = written(*args)  # type: ignore[arg-type]
+        state = root / TASK / "state.json"
+        state.unlink()
+        state.symlink_to(outside / "keep.txt")
+        return data
+
+    monkeypatch.setattr(flow.format, "write", write_then_swap)
+    assert flow.cast("lumos").rule == "L1"
+    assert (outside / "keep.txt").read_text() == "untouched\n"
+    state = root / TASK / "state.json"
+    assert not state.is_symlink() and json.loads(state.read_text())["history"][-1]["rule"] == "L1"
+
+
 def test_symlinked_state_file_is_not_read_or_replaced(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     outside = _outside(tmp_path)

@@ -105,35 +105,31 @@ def dump(value: dict[str, Any], known: Encoded | None = None) -> bytes:
     return b"".join(chunks)
 
 
-class _Clock:
-    """The second last asked about, as a UTC time stamp and a local date: a process
-    that casts many times a second (a server) formats each second once."""
+# The second last asked about, as a UTC time stamp and a local date: a process that
+# casts many times a second (a server) formats each second once. One tuple, so that
+# a thread never sees one second's stamp with another's date.
+_clock: tuple[int, str, str] = (-1, "", "")
 
-    second = -1
-    stamp = ""
-    date = ""
 
-    @classmethod
-    def at(cls, second: int) -> None:
-        cls.second = second
-        cls.stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second))
-        cls.date = time.strftime("%Y-%m-%d", time.localtime(second))
+def _at(second: int) -> tuple[int, str, str]:
+    global _clock
+    if _clock[0] != second:
+        _clock = (
+            second,
+            time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second)),
+            time.strftime("%Y-%m-%d", time.localtime(second)),
+        )
+    return _clock
 
 
 def now() -> str:
     """The time, to the second, in UTC: `2026-11-23T06:37:58Z`."""
-    second = int(time.time())
-    if second != _Clock.second:
-        _Clock.at(second)
-    return _Clock.stamp
+    return _at(int(time.time()))[1]
 
 
 def today() -> str:
     """The local date, as archive folders are named by it (`${date}`)."""
-    second = int(time.time())
-    if second != _Clock.second:
-        _Clock.at(second)
-    return _Clock.date
+    return _at(int(time.time()))[2]
 
 
 class _Digits(ValueError):

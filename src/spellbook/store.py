@@ -190,7 +190,7 @@ class Workspace:
         caller closes), refusing symbolic links; None where a folder cannot be opened
         (Windows), once it is made. Opening it without following a link stands for
         checking it: the folders above it are checked first."""
-        if not _DIRECTORY:  # pragma: no cover - exercised on Windows only
+        if not (_DIRECTORY and _NOFOLLOW):  # pragma: no cover - exercised on Windows only
             self.ensure()
             return None
         chain = self._chain("")
