@@ -3,16 +3,20 @@ touched, nothing lost, never a traceback."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from spellbook import ActionError, StateFileError, UnsafePath, Workflow
+from spellbook import lock as lock_module
 from tests.workspaces import TASK, files, history, plan, set_state, task, write
 
 EXIT_BAD_INPUT = 2
@@ -200,6 +204,98 @@ def test_a_workspace_folder_made_a_link_between_casts_is_refused(tmp_path: Path,
     with pytest.raises(UnsafePath, match=f"{link} is a symbolic link"):
         flow.cast("lumos")
     assert sorted(p.name for p in outside.rglob("*")) == ["keep.txt", "task"]
+
+
+def _swapped_while_waiting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, to: Path) -> object:
+    """A cast that waits for the lock while `.ai/task` is moved away and `to` (made a
+    link, or a folder) put in its place: what the cast returned or raised."""
+    root = tmp_path / "repo"
+    set_state(root, "GATHER_EDITING")
+    waiting = threading.Event()
+    tried = lock_module._try_lock
+
+    def try_lock(fd: int) -> bool:
+        got = tried(fd)
+        if not got:
+            waiting.set()
+        return got
+
+    monkeypatch.setattr(lock_module, "_try_lock", try_lock)
+    held = os.open(root / TASK, os.O_RDONLY)
+    fcntl.flock(held, fcntl.LOCK_EX)
+    outcome: list[object] = []
+
+    def cast() -> None:
+        try:
+            outcome.append(Workflow(root).cast("lumos"))
+        except UnsafePath as err:
+            outcome.append(err)
+
+    caster = threading.Thread(target=cast)
+    caster.start()
+    try:
+        assert waiting.wait(30)
+        os.rename(root / TASK, tmp_path / "set-aside")
+        if to.is_dir():
+            os.symlink(to, root / TASK)
+        else:
+            (root / TASK).mkdir()
+    finally:
+        fcntl.flock(held, fcntl.LOCK_UN)
+        os.close(held)
+        caster.join(30)
+    return outcome[0]
+
+
+def test_a_workspace_folder_made_a_link_while_a_cast_waits_for_the_lock_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = _outside(tmp_path)
+    outcome = _swapped_while_waiting(tmp_path, monkeypatch, outside)
+    assert isinstance(outcome, UnsafePath) and ".ai/task is a symbolic link" in str(outcome)
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"]
+
+
+def test_a_cast_that_waited_locks_the_workspace_folder_there_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The folder it waited on was moved away: its lock guards nothing any more.
+    locked_there: list[bool] = []
+    load = Workflow._load
+
+    def load_and_look(flow: Workflow) -> Any:
+        probe = os.open(flow.workspace.base, os.O_RDONLY)
+        try:
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            locked_there.append(True)  # held by the cast, as it should be
+        else:
+            locked_there.append(False)
+        finally:
+            os.close(probe)
+        return load(flow)
+
+    monkeypatch.setattr(Workflow, "_load", load_and_look)
+    outcome = _swapped_while_waiting(tmp_path, monkeypatch, tmp_path / "none")
+    assert not isinstance(outcome, Exception)
+    assert locked_there == [True]
+    assert json.loads((tmp_path / "repo" / TASK / "state.json").read_text())["history"]
+
+
+def test_a_long_lived_workflow_checks_the_folders_again_when_asked_its_status(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    set_state(root, "GATHER_NEEDS_PLAN")
+    outside = _outside(tmp_path)
+    (outside / "state.json").write_text((root / TASK / "state.json").read_text())
+    flow = Workflow(root)
+    flow.cast("lumos")
+    os.rename(root / TASK, tmp_path / "set-aside")
+    os.symlink(outside, root / TASK)
+    for look in (flow.status, flow.read, lambda: flow.judge("GATHER_NEEDS_PLAN", "GATHER_EDITING")):
+        with pytest.raises(UnsafePath, match=r"\.ai/task is a symbolic link"):
+            look()
 
 
 def test_a_workspace_folder_made_a_file_between_casts_is_refused(tmp_path: Path) -> None:

@@ -52,7 +52,7 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 
 def encode(value: object) -> str:
     """`value` as compact JSON, by json's C encoder (TypeError if JSON cannot hold it)."""
-    if value == {} and isinstance(value, dict):  # the encoder's slow path
+    if isinstance(value, dict) and not value:  # the encoder's slow path
         return "{}"
     return _ENCODE(value)
 
@@ -97,7 +97,7 @@ def dump(value: dict[str, Any], known: Encoded | None = None) -> bytes:
                 known[id(item)] = (item, len(item), inner)
         elif item is None:  # the encoder's slow path, for the commonest values
             chunks.append(b"null")
-        elif item == {} and isinstance(item, dict):
+        elif isinstance(item, dict) and not item:
             chunks.append(b"{}")
         else:
             chunks.append(_ENCODE(item).encode("utf-8"))
@@ -113,13 +113,14 @@ _clock: tuple[int, str, str] = (-1, "", "")
 
 def _at(second: int) -> tuple[int, str, str]:
     global _clock
-    if _clock[0] != second:
-        _clock = (
+    known = _clock
+    if known[0] != second:
+        known = _clock = (
             second,
             time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(second)),
             time.strftime("%Y-%m-%d", time.localtime(second)),
         )
-    return _clock
+    return known
 
 
 def now() -> str:

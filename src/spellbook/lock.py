@@ -96,6 +96,7 @@ class Lock:
         self.timeout = timeout
         self._fd: int | None = None
         self.folder: int | None = None  # while held: the locked folder's descriptor, if any
+        self.waited = False  # while held: whether another held it first
 
     def _opened(self) -> int | None:
         """The lock file's folder, opened already (taken over by the lock), or None."""
@@ -103,9 +104,11 @@ class Lock:
 
     def __enter__(self) -> Lock:
         deadline = time.monotonic() + self.timeout
+        self.waited = False
         folder = _folder_lock(os.path.dirname(self.path), self._opened())
         if folder is not None:
             fd, locked = folder
+            self.waited = not locked
             self._fd = self.folder = fd if locked else self._wait(lambda: fd, deadline)
             return self
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -124,6 +127,7 @@ class Lock:
         fd = opened()
         delay = 0.001
         while ENABLED and not _try_lock(fd):
+            self.waited = True
             if time.monotonic() >= deadline:
                 os.close(fd)
                 raise LockTimeout(

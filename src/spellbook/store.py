@@ -126,6 +126,19 @@ class Workspace:
             self._looks.writable[folder] = writable
         return writable
 
+    def is_base(self, fd: int) -> bool:
+        """Whether the workspace folder is still the folder open as `fd` (not moved away,
+        nor a link or another folder put in its place); if so, it is checked."""
+        try:
+            at_path = os.lstat(self.base)
+        except OSError:
+            return False
+        held = os.fstat(fd)
+        if (at_path.st_dev, at_path.st_ino) != (held.st_dev, held.st_ino):
+            return False
+        self._verified.add(self.base)
+        return True
+
     # -- paths --
 
     def path(self, rel: str) -> str:

@@ -253,6 +253,7 @@ class Workflow:
 
     def read(self) -> Record:
         """The state file as it is (the initial state if there is none yet)."""
+        self.workspace.fresh()  # from outside a cast: the folders are checked again
         data = self._state_bytes()
         if data is None:
             return self._initial()
@@ -909,6 +910,7 @@ class Workflow:
         judge = getattr(self.vocabulary, "judge_write", None)
         if judge is None or not self.guards(rel):
             return True, f"{self.workspace.shown(rel)} is not guarded"
+        self.workspace.fresh()
         current = self.workspace.read_text(rel, STATE_LIMIT)
         why = judge(rel, current, proposed)
         if why:
@@ -1238,7 +1240,17 @@ class _Locked(Lock):
         return self.workspace.opened()
 
     def __enter__(self) -> _Locked:
-        super().__enter__()
+        while True:
+            super().__enter__()
+            if not self.waited:
+                break
+            # Another cast held it: what was checked before the wait is checked again,
+            # and a folder moved away meanwhile (a link put in its place, say) is not
+            # the one this cast locked: let it go and lock the one there now.
+            self.workspace.fresh()
+            if self.folder is None or self.workspace.is_base(self.folder):
+                break
+            super().__exit__()
         self.workspace.held = self.folder
         return self
 
