@@ -20,7 +20,9 @@
    time and peak memory of a fresh process each; `python -m codegen --check` on the
    project's specs against `verify-state-machine.py` on the project spec; the
    behavioural diff (`--against`) of the two 40x clones against verifying one.
-5. The generated machines: source and bytecode size, longest line, and import time.
+5. The generated machines: source and bytecode size, longest line, and import time,
+   also side by side with the modules of the commit before they declared the spec's
+   rows (`bench/generated_import.py`, which needs the repository's history).
 
 The table is printed and written to docs/performance.md; README.md's benchmark
 block gets the headline figures. Nothing here runs in the test suite.
@@ -44,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench import cast_speed, cold_start  # noqa: E402
+from bench import cast_speed, cold_start, generated_import  # noqa: E402
 from bench.clone_spec import clone  # noqa: E402
 from codegen import load_spec  # noqa: E402
 
@@ -527,6 +529,21 @@ def generated(table: Table, runs: int, folder: Path) -> None:
             "0",
             not long,
         )
+        try:
+            rounds = runs if runs < 11 else 21
+            against = generated_import.compare(generated_import.BEFORE_ROWS, rounds, module)
+        except (subprocess.CalledProcessError, OSError) as err:  # a clone without history
+            table.add("generated", f"`{module}`: import against before", f"not measured: {err}")
+        else:
+            now, then = against["package and module"]
+            table.add(
+                "generated",
+                f"`{module}`: import after `transitions`, against the module before it "
+                f"declared rows ({generated_import.BEFORE_ROWS}), taking turns",
+                f"{now * 1e3:.2f} ms against {then * 1e3:.2f} ms: {now / then:.2f}x",
+                "<= 1x" if module == "spell_machine" else "",
+                now <= then if module == "spell_machine" else None,
+            )
         if module == "spell_machine":
             table.headline.append(
                 f"`generated/spell_machine.py`: {lines} lines, {kb:.0f} KB "

@@ -251,15 +251,18 @@ class Rule(_Record):
         self.dest = dest
         self.priority = priority
         # A cast looks rules up by themselves (what each spell does now, say): their
-        # hash is taken once, not over the whole row each time.
-        self._hash = hash(self._values())
+        # hash is taken once, when first asked, not over the whole row each time.
+        self._hash: int | None = None
 
     def _values(self) -> tuple[object, ...]:
         # The row itself: two rows may share an ID in a spec generated despite errors.
         return (self.row, self.source, self.spell, self.dest)
 
     def __hash__(self) -> int:
-        return self._hash
+        found = self._hash
+        if found is None:
+            found = self._hash = hash(self._values())
+        return found
 
     def __repr__(self) -> str:
         return f"Rule({self.id}: {self.source} --{self.spell}--> {self.dest})"
@@ -325,14 +328,35 @@ def expand(rows: Iterable[Row], states: Iterable[State], spells: Iterable[str]) 
     """Every (state, spell)'s rules, cell by cell (states and spells in document order),
     each cell in priority order."""
     named = names(states)
-    cells: dict[tuple[str, str], list[Rule]] = {(n, s): [] for n in named["*"] for s in spells}
+    spells = tuple(spells)
+    # A cell's rules from rows naming the state, then from wildcard rows, each in the
+    # rows' order: the priority order, without sorting (this runs at every import).
+    naming: dict[tuple[str, str], list[Rule]] = {}
+    wild: dict[tuple[str, str], list[Rule]] = {}
     for order, row in enumerate(rows):
-        priority = (1 if row.wildcard else 0, order)
+        wildcard = row.any_state_but is not None
+        priority = (1 if wildcard else 0, order)
+        into = wild if wildcard else naming
         sources = row.states(named)
+        each = (row.spell,) if isinstance(row.spell, str) else row.spell
         for source, dest in zip(sources, row.dests(sources), strict=True):
-            for spell in row.spells:
-                cells[(source, spell)].append(Rule(row, source, spell, dest, priority))
-    return tuple(r for cell in cells.values() for r in sorted(cell, key=_priority))
+            for spell in each:
+                rule = Rule(row, source, spell, dest, priority)
+                cell = into.get((source, spell))
+                if cell is None:
+                    into[(source, spell)] = [rule]
+                else:
+                    cell.append(rule)
+    found: list[Rule] = []
+    for state in named["*"]:
+        for spell in spells:
+            cell = naming.get((state, spell))
+            if cell:
+                found += cell
+            cell = wild.get((state, spell))
+            if cell:
+                found += cell
+    return tuple(found)
 
 
 def names(states: Iterable[State]) -> dict[str, list[str]]:
@@ -345,10 +369,6 @@ def names(states: Iterable[State]) -> dict[str, list[str]]:
         if state.family:
             found.setdefault(state.family, []).append(state.name)
     return found
-
-
-def _priority(rule: Rule) -> tuple[int, int]:
-    return rule.priority
 
 
 def moves(rules: Iterable[Rule]) -> list[tuple[str, str, str]]:
