@@ -124,6 +124,18 @@ def test_unhandled_cast_changes_nothing_but_the_history(tmp_path: Path) -> None:
     assert flow.cast("go").after == "B"
 
 
+def test_a_workspace_at_the_top_of_a_repository_reached_through_a_link_casts(
+    tmp_path: Path,
+) -> None:
+    # Links are refused from the repository folder down, not in the path to it.
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "ready.md").write_text("yes\n")
+    flow = Workflow(tmp_path / "link", machine=gap_machine())  # type: ignore[arg-type]
+    assert flow.cast("go").after == "B"
+    assert json.loads((tmp_path / "real" / "state.json").read_text())["current_state"] == "B"
+
+
 def test_unhandled_exit_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from spellbook import cli
 

@@ -78,11 +78,12 @@ def _folder_lock(folder: str, fd: int | None = None) -> tuple[int, bool] | None:
     return fd, True
 
 
-def _still_there(fd: int, path: str) -> bool:
-    """Whether the locked file `fd` is still the file at `path`."""
+def still_there(fd: int, path: str, follow: bool = True) -> bool:
+    """Whether the file or folder open as `fd` is still the one at `path` (with
+    `follow=False`, at `path` itself, not where a link there points)."""
     try:
-        at_path = os.stat(path)
-    except FileNotFoundError:
+        at_path = os.stat(path, follow_symlinks=follow)
+    except OSError:
         return False
     held = os.fstat(fd)
     return (held.st_dev, held.st_ino) == (at_path.st_dev, at_path.st_ino)
@@ -114,7 +115,7 @@ class Lock:
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
         while True:
             fd = self._wait(lambda: os.open(self.path, flags, 0o644), deadline)
-            if not ENABLED or _still_there(fd, self.path):
+            if not ENABLED or still_there(fd, self.path):
                 break
             # The file was deleted (or replaced) while we waited: a lock on it guards
             # nothing, since the next caster makes a new file. Lock the one there now.

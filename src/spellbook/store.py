@@ -22,6 +22,7 @@ import stat
 import time
 
 from spellbook.errors import BadFile, UnsafePath
+from spellbook.lock import still_there
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -128,13 +129,9 @@ class Workspace:
 
     def is_base(self, fd: int) -> bool:
         """Whether the workspace folder is still the folder open as `fd` (not moved away,
-        nor a link or another folder put in its place); if so, it is checked."""
-        try:
-            at_path = os.lstat(self.base)
-        except OSError:
-            return False
-        held = os.fstat(fd)
-        if (at_path.st_dev, at_path.st_ino) != (held.st_dev, held.st_ino):
+        nor a link or another folder put in its place); if so, it is checked. The
+        repository folder itself may be reached through a link."""
+        if not still_there(fd, self.base, follow=not self.folder):
             return False
         self._verified.add(self.base)
         return True
@@ -208,7 +205,9 @@ class Workspace:
             return None
         chain = self._chain("")
         self._check(chain[:-1])
-        flags = os.O_RDONLY | _DIRECTORY | _NOFOLLOW
+        # The repository folder itself (the workspace of a machine whose files lie at
+        # the top) may be reached through a link, as the path it was given says.
+        flags = os.O_RDONLY | _DIRECTORY | (_NOFOLLOW if chain else 0)
         try:
             fd = os.open(self.base, flags)
         except OSError:

@@ -334,11 +334,10 @@ def expand(rows: Iterable[Row], states: Iterable[State], spells: Iterable[str]) 
     naming: dict[tuple[str, str], list[Rule]] = {}
     wild: dict[tuple[str, str], list[Rule]] = {}
     for order, row in enumerate(rows):
-        wildcard = row.any_state_but is not None
-        priority = (1 if wildcard else 0, order)
-        into = wild if wildcard else naming
+        priority = (1 if row.wildcard else 0, order)
+        into = wild if row.wildcard else naming
         sources = row.states(named)
-        each = (row.spell,) if isinstance(row.spell, str) else row.spell
+        each = row.spells
         for source, dest in zip(sources, row.dests(sources), strict=True):
             for spell in each:
                 rule = Rule(row, source, spell, dest, priority)
