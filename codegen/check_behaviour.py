@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spellbook.tables import lost_file_states
+from spellbook.schema import lost_file_states
 
 from .findings import Analysis, Finding
 from .model import Kind, Rule, Spec
@@ -279,7 +279,7 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
 
 def _lost(spec: Spec) -> frozenset[str]:
     """The states that stand for a lost file (error states), as the runtime tells them
-    (`spellbook.tables.lost_file_states`)."""
+    (`spellbook.schema.lost_file_states`)."""
     return lost_file_states(
         {
             st.name: [(lit.atom.probe, lit.atom.file, lit.positive) for lit in st.evidence]

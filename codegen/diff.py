@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from spellbook.tables import PASSIVE_VERBS
+from spellbook.schema import PASSIVE_VERBS
 
 from .analyse import analyse
 from .conditions import describe

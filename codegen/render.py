@@ -1,6 +1,6 @@
 """Rendering: the model as a Python module (jinja2, then black) and as a mermaid diagram.
 
-The module declares the spec as the runtime's tables (`spellbook.tables`): the
+The module declares the spec as the runtime's tables (`spellbook.schema`): the
 states, one `Row` per row of the transition tables, the response formats split
 into parts. `tables()` builds them here, from the model, as the very objects the
 runtime will hold; `py()` prints them. Names, imports and ordering are computed
@@ -13,6 +13,7 @@ per line, so a changed word of the spec changes about one line of generated code
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
 import keyword
 import os
@@ -25,7 +26,7 @@ from typing import Any
 
 import jinja2
 
-from spellbook import tables as runtime
+from spellbook import schema as runtime
 from spellbook.responses import Writer
 from spellbook.vocabulary import module_name
 
@@ -39,7 +40,12 @@ TEMPLATES = Path(__file__).parent / "templates"
 LINE_LENGTH = 120
 FINGERPRINT = "# Fingerprint: "
 # Attributes the model has besides its guards, triggers and state checks.
-RESERVED = frozenset({"state", "fired", "facts", "trigger", "may_trigger"})
+RESERVED = frozenset({"state", "fired", "facts", "guards", "trigger", "may_trigger"})
+# A guard is also a name of the generated module: none of the module's own names, nor a
+# builtin (an annotation such as `tuple[str, ...]` must still mean the builtin).
+MODULE_NAMES = frozenset(
+    {"annotations", "build", "expand", "transitions", "transitions_from"} | set(dir(builtins))
+)
 # A text whose literal is longer than ONE_LINE characters, or that has a newline inside,
 # is printed in pieces of at most PIECE characters, each on a line of its own.
 ONE_LINE = 98
@@ -59,9 +65,25 @@ def py(value: object) -> str:
         return "[" + ", ".join(py(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{py(k)}: {py(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, runtime.Guard):  # in a row or a state: the guard's module name
+        return _identifier(value.name)
+    if isinstance(value, runtime.Literal):
+        return ("" if value.holds else "~") + _identifier(value.guard.name)
     if isinstance(value, runtime._Record):
         return _record(value)
     raise TypeError(f"no literal for {type(value).__name__}")
+
+
+def _identifier(name: str) -> str:
+    """A name the compiler made (`_Names`), checked again before it enters code as such."""
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise ValueError(f"{name!r} is not a name the generated code can use")
+    return name
+
+
+def declare(guard: runtime.Guard) -> str:
+    """`Guard(...)`: the guard's record, as the module declares it."""
+    return _record(guard)
 
 
 def _text(text: str) -> str:
@@ -106,7 +128,7 @@ _COMMAS = re.compile(r"[^\n]+?(?:, (?=\S)|\n+|$)|\n+")
 
 # How many of a record's arguments are printed by position; the rest by keyword,
 # and only where they differ from the default.
-_POSITIONAL = {"State": 1, "Row": 2, "Action": 4}
+_POSITIONAL = {"State": 1, "Row": 2, "Action": 4, "Guard": 4}
 
 
 _PARAMETERS: dict[str, list[inspect.Parameter]] = {}
@@ -154,6 +176,7 @@ def _environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["py"] = py
+    env.filters["declare"] = declare
     env.filters["docstring"] = docstring
     return env
 
@@ -161,8 +184,8 @@ def _environment() -> jinja2.Environment:
 class _Names:
     """Python identifiers for things the spec names, each unique."""
 
-    def __init__(self) -> None:
-        self.taken: set[str] = set(RESERVED)
+    def __init__(self, taken: frozenset[str] = RESERVED) -> None:
+        self.taken: set[str] = set(taken)
 
     def allocate(self, wanted: str) -> str:
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in wanted).strip("_") or "x"
@@ -176,15 +199,6 @@ class _Names:
 
 
 @dataclass(frozen=True)
-class _Guard:
-    name: str
-    probe: str
-    file: str
-    param: str
-    doc: str
-
-
-@dataclass(frozen=True)
 class _Trigger:
     name: str
     spell: str
@@ -195,7 +209,7 @@ class Tables:
     of its guards and triggers."""
 
     def __init__(self, spec: Spec) -> None:
-        names = _Names()
+        names = _Names(RESERVED | MODULE_NAMES)
         self.triggers = [_Trigger(names.allocate(sp.trigger), sp.name) for sp in spec.spells]
         for t in self.triggers:
             names.taken.add(f"may_{t.name}")
@@ -206,24 +220,25 @@ class Tables:
         for st in spec.states:  # transitions binds is_<state>: the names must stay free
             names.taken.add(f"is_{st.name}")
         words = spec.words
-        self.guard_of = {a: names.allocate(_guard_name(a, words)) for a in self.atoms}
-        self.guards = [
-            _Guard(
-                self.guard_of[a],
+        self.guard_of = {
+            a: runtime.Guard(
+                names.allocate(_guard_name(a, words)),
                 a.probe,
                 a.file,
                 a.param,
-                f"Whether {describe(Literal(a, True), words)}; see `spellbook.probes`.",
+                describe(Literal(a, True), words),
+                describe(Literal(a, False), words),
             )
             for a in self.atoms
-        ]
+        }
+        self.guards = [self.guard_of[a] for a in self.atoms]
         self.states = tuple(
             runtime.State(
                 st.name,
                 "" if spec.family_of(st.name).name == st.name else spec.family_of(st.name).name,
                 st.description,
                 tuple(a.spell for a in st.valid_actions),
-                tuple((self.guard_of[lit.atom], lit.positive) for lit in st.evidence),
+                tuple(_wanted(self.guard_of, lit) for lit in st.evidence),
                 st.inferable,
                 _is_confirmation(spec, st.name),
             )
@@ -270,7 +285,10 @@ def _is_confirmation(spec: Spec, state: str) -> bool:
 
 
 def _rows(
-    spec: Spec, guard_of: dict[Atom, str], analysis: Analysis, named_as: dict[str, list[str]]
+    spec: Spec,
+    guard_of: dict[Atom, runtime.Guard],
+    analysis: Analysis,
+    named_as: dict[str, list[str]],
 ) -> dict[int, runtime.Row]:
     """One `Row` per row of the spec that applies somewhere, in the spec's order, by the
     order of the model's rules. A family all of whose members a row names is named by
@@ -307,7 +325,7 @@ def _rows(
             sources=() if wildcard else named,
             any_state_but=named if wildcard else None,
             when=tuple(
-                tuple(("" if lit.positive else "!") + guard_of[lit.atom] for lit in clause)
+                tuple(_wanted(guard_of, lit) for lit in clause)
                 for clause in first.condition.clauses
             ),
             kind=first.kind.value,
@@ -322,6 +340,12 @@ def _rows(
             ),
         )
     return found
+
+
+def _wanted(guard_of: dict[Atom, runtime.Guard], lit: Literal) -> runtime.Wanted:
+    """The guard of a literal of the model, or its negation."""
+    guard = guard_of[lit.atom]
+    return guard if lit.positive else ~guard
 
 
 def _by_family(
@@ -342,7 +366,6 @@ def _by_family(
 def machine_context(spec: Spec, module: str) -> dict[str, Any]:
     """Everything the template prints, computed here."""
     found = tables(spec)
-    words = spec.words
     return {
         "module": module,
         "spec_path": spec.path,
@@ -360,22 +383,9 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "schema": spec.schema,
         "triggers": found.triggers,
         "states": found.states,
-        "atoms": [
-            (
-                g.name,
-                g.probe,
-                g.file,
-                g.param,
-                describe(Literal(a, True), words),
-                describe(Literal(a, False), words),
-            )
-            for g, a in zip(found.guards, found.atoms, strict=True)
-        ],
         "guards": found.guards,
         "templates": found.templates,
         "rows": found.rows,
-        # transitions binds is_<state> to each state's name, which parse made an identifier.
-        "state_checks": [st.name for st in spec.states],
     }
 
 
@@ -556,7 +566,7 @@ def _hash(text: str) -> str:
 
 def moves(spec: Spec) -> list[tuple[str, str, str]]:
     """(source, dest, spells) for every move between states that can happen: the rules
-    that win in some world (as the machine's `spellbook.tables.moves` draws them)."""
+    that win in some world (as the machine's `spellbook.schema.moves` draws them)."""
     return runtime.moves(tables(spec).rules)
 
 

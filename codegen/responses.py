@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 
 from spellbook.responses import SLOTS, Writer, reason
-from spellbook.tables import placeholder
+from spellbook.schema import placeholder
 
 from .markdown import Heading, read_blocks
 from .model import Rule, Spec

@@ -37,7 +37,7 @@ import spellbook.store
 from codegen import load_spec
 from spellbook import Workflow
 from spellbook.errors import StateFileError
-from spellbook.tables import PASSIVE_VERBS
+from spellbook.schema import PASSIVE_VERBS
 from spellbook.workflow import INTENT_FILE
 from tests.test_runtime_rules import lay_out
 from tests.workspaces import TASK, history, plan, set_state, task, write

@@ -72,4 +72,4 @@ def test_every_probe_of_the_core_is_implemented_and_every_guard_names_one() -> N
 
     assert set(CHECKS) == set(PROBES)
     for machine in (spell_machine, session_machine):
-        assert {probe for probe, *_ in machine.ATOMS.values()} <= set(CHECKS)
+        assert {guard.probe for guard in machine.GUARDS} <= set(CHECKS)

@@ -35,8 +35,8 @@ import zlib
 from spellbook.errors import ActionError
 from spellbook.formats import Record
 from spellbook.formats import today as date_today
+from spellbook.schema import PASSIVE_VERBS, TRASH, Did, Done, Rule
 from spellbook.store import Workspace
-from spellbook.tables import PASSIVE_VERBS, TRASH, Did, Done, Rule
 from spellbook.vocabulary import template
 
 TYPE_CHECKING = False

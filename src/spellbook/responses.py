@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from spellbook.tables import TRASH, Action, Did, Rule, State, placeholder
+from spellbook.schema import TRASH, Action, Did, Rule, State, placeholder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class Writer:
         return "standard"
 
     def response(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
-        """The rule's response, its runtime placeholders (see `spellbook.tables`) left.
+        """The rule's response, its runtime placeholders (see `spellbook.schema`) left.
         `did` is what its file actions did in a cast; without it, they are told as
         declared (a preview of the spec's text)."""
         if did is None:

@@ -64,15 +64,15 @@ from spellbook.responses import (
     unhandled,
     with_notes,
 )
+from spellbook.schema import Done, Rule, Wanted, lost_file_states
 from spellbook.store import Looks, Workspace, random_hex
-from spellbook.tables import Done, Rule, lost_file_states
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-    from spellbook.tables import GeneratedMachine
+    from spellbook.schema import GeneratedMachine
 
 DEFAULT_MACHINE = "spellbook.machines.spell_machine"
 
@@ -181,7 +181,7 @@ class Workflow:
             (r.source, r.spell, r.id): r for r in machine.RULES
         }
         # The files whose presence the rules ask, said with every response and status.
-        self.files = tuple(dict.fromkeys(a[1] for a in machine.ATOMS.values() if a[0] == "exists"))
+        self.files = tuple(dict.fromkeys(g.file for g in machine.GUARDS if g.probe == "exists"))
         self.writer = Writer(
             machine.TEMPLATES,
             machine.STATES,
@@ -198,7 +198,7 @@ class Workflow:
         self._lost: frozenset[str] | None = None  # the states standing for a lost file
         self._values: tuple[Any, dict[str, bool | None]] | None = None  # see `_guards`
         self._told: dict[tuple[str, str, str], tuple[Looks, dict[str, str]]] = {}  # `_telling`
-        self._timeless = all(a[0] != "over_minutes" for a in machine.ATOMS.values())
+        self._timeless = all(g.probe != "over_minutes" for g in machine.GUARDS)
 
     # -- the workflow's own words --
 
@@ -265,11 +265,10 @@ class Workflow:
         lose where it is: an error naming `spell repair`, which reads the state off
         the files."""
         facts = self.facts()
-        atoms = self.machine.ATOMS
         contradicted = [
-            atoms[guard][4 if want else 3]
-            for guard, want in self.states[self.machine.INITIAL].evidence
-            if facts.check(*atoms[guard][:3]) != want
+            (~lit).said
+            for lit in self.states[self.machine.INITIAL].evidence
+            if facts.check(*lit.guard.fact) != lit.holds
         ]
         if contradicted:
             shown = self.workspace.shown(self.state_file)
@@ -622,7 +621,10 @@ class Workflow:
         """Every guard's value for the model's facts (`_guard`), worked out once for
         them: what each spell would do and what to do first both read them."""
         if self._values is None or self._values[0] is not model.facts:
-            self._values = (model.facts, {g: _guard(model, g) for g in self.machine.ATOMS})
+            self._values = (
+                model.facts,
+                {g.name: _guard(model, g.name) for g in self.machine.GUARDS},
+            )
         return self._values[1]
 
     def foresee(self, model: Any, machine: Any, state: str) -> dict[str, Rule | str | None]:
@@ -662,7 +664,6 @@ class Workflow:
         if not cells:
             for each in self.machine.RULES:
                 cells.setdefault((each.source, each.spell), []).append(each)
-        atoms = self.machine.ATOMS
         facts = self._guards(model)
         found: dict[str, tuple[str, Rule]] = {}
         for spell, told in previews.items():
@@ -672,41 +673,40 @@ class Workflow:
             if rule is not None and rule.changes_state and not self._missing(rule.dest):
                 continue  # it moves on
             cell = cells.get((state, spell), [])
-            best: tuple[int, int, list[str], Rule] | None = None
+            best: tuple[int, int, list[Wanted], Rule] | None = None
             for at, other in enumerate(cell):
                 if not other.changes_state or self._missing(other.dest):
                     continue
                 if rule is not None and other.dest == rule.dest:
                     continue
                 for alternative, wanted in _wanted(other, facts):
-                    if any(g[0] == "!" and atoms[g[1:]][0] == "exists" for g in wanted):
+                    if any(not w.holds and w.guard.probe == "exists" for w in wanted):
                         continue  # advice never asks to delete a file
-                    world = {**facts, **{g.lstrip("!"): not g.startswith("!") for g in wanted}}
+                    world = {**facts, **{w.guard.name: w.holds for w in wanted}}
                     if any(_holds_in(earlier, world) for earlier in cell[:at]):
                         continue  # an earlier rule would still win
                     # What it asks of a file not there yet must hold too.
-                    files = {atoms[g][1] for g in wanted if g[0] != "!" and atoms[g][0] == "exists"}
+                    files = {w.guard.file for w in wanted if w.holds and w.guard.probe == "exists"}
                     said = wanted + [
-                        g
-                        for g in alternative
-                        if g not in wanted
-                        and atoms[g.lstrip("!")][1] in files
-                        and atoms[g.lstrip("!")][0] in READS_CONTENT
+                        w
+                        for w in alternative
+                        if w not in wanted
+                        and w.guard.file in files
+                        and w.guard.probe in READS_CONTENT
                     ]
                     if best is None or (len(said), at) < best[:2]:
                         best = (len(said), at, said, other)
             if best is not None:
-                words = [atoms[g.lstrip("!")][4 if g.startswith("!") else 3] for g in best[2]]
+                words = [w.said for w in best[2]]
                 found[spell] = (" and ".join(dict.fromkeys(words)), best[3])
         return found
 
     def _missing(self, state: str) -> bool:
         """Whether `state` stands for a lost file (an error state: `tables.lost_file_states`)."""
         if self._lost is None:
-            atoms = self.machine.ATOMS
             self._lost = lost_file_states(
                 {
-                    st.name: [(atoms[g][0], atoms[g][1], want) for g, want in st.evidence]
+                    st.name: [(w.guard.probe, w.guard.file, w.holds) for w in st.evidence]
                     for st in self.machine.STATES
                 },
                 [(r.source, r.dest) for r in self.machine.RULES if r.changes_state],
@@ -806,18 +806,17 @@ class Workflow:
         )
         words = []
         for guard in guards:
-            *_, yes, no = self.machine.ATOMS[guard]
             try:
-                words.append(yes if getattr(model, guard)() else no)
+                words.append(guard.words(getattr(model, guard.name)()))
             except Undefined:
-                words.append(f"whether {yes}")
+                words.append(f"whether {guard.yes}")
         return words
 
     def _said(self, fact: tuple[str, str, str]) -> str:
         """A fact in the spec's words (the words for when it holds)."""
-        for probe, file, param, yes, _ in self.machine.ATOMS.values():
-            if (probe, file, param) == fact:
-                return yes
+        for guard in self.machine.GUARDS:
+            if guard.fact == fact:
+                return guard.yes
         return " ".join(fact)
 
     # -- judging a move made by hand --
@@ -1028,8 +1027,7 @@ class Workflow:
     def _unexplained(self, state: str) -> list[str]:
         """The files there that the chosen state's Indicators do not speak of (a PR
         review's, say), said so that nothing is passed over in silence."""
-        atoms = self.machine.ATOMS
-        spoken = {atoms[guard][1] for guard, _ in self.states[state].evidence}
+        spoken = {w.guard.file for w in self.states[state].evidence}
         facts = self.facts()
         there = [f for f in self.files if f not in spoken and facts.exists(f)]
         if not there:
@@ -1131,16 +1129,15 @@ class Workflow:
             if not state.inferable:
                 continue
             held = [
-                getattr(model, guard)() == want
-                and (self.machine.ATOMS[guard][0] not in READS_CONTENT or facts.exists(file))
-                for guard, want in state.evidence
-                for file in [self.machine.ATOMS[guard][1]]
+                getattr(model, w.guard.name)() == w.holds
+                and (w.guard.probe not in READS_CONTENT or facts.exists(w.guard.file))
+                for w in state.evidence
             ]
             if all(held) and (best is None or (len(held), index) > best):
                 best = (len(held), index)
                 chosen = state.name
                 because = "its Indicators match the files: " + ", ".join(
-                    self.machine.ATOMS[g][3 if want else 4] for g, want in state.evidence
+                    w.said for w in state.evidence
                 )
         return chosen, because, list(history or []), {}
 
@@ -1157,7 +1154,7 @@ class Workflow:
     def diagram(self) -> str:
         """A mermaid diagram of the machine with the current state highlighted."""
         from spellbook.diagram import mermaid
-        from spellbook.tables import moves
+        from spellbook.schema import moves
 
         machine = self.machine
         return mermaid(self.states, moves(machine.RULES), self.state, machine.TITLE)
@@ -1192,15 +1189,17 @@ def _guard(model: Any, guard: str) -> bool | None:
         return None
 
 
-def _wanted(rule: Rule, facts: dict[str, bool | None]) -> list[tuple[tuple[str, ...], list[str]]]:
+def _wanted(
+    rule: Rule, facts: dict[str, bool | None]
+) -> list[tuple[tuple[Wanted, ...], list[Wanted]]]:
     """Each alternative of `rule`'s condition that some facts keep from holding now,
-    with those guards (`!g`: one that must be false); none where a fact cannot be
+    with those guards (`~g`: one that must be false); none where a fact cannot be
     told now (a command's outcome)."""
     found = []
     for alternative in rule.when:
-        if any(facts.get(g.lstrip("!")) is None for g in alternative):
+        if any(facts.get(w.guard.name) is None for w in alternative):
             continue
-        wanted = [g for g in alternative if facts.get(g.lstrip("!")) != (not g.startswith("!"))]
+        wanted = [w for w in alternative if facts.get(w.guard.name) != w.holds]
         if wanted:
             found.append((alternative, wanted))
     return found
@@ -1214,8 +1213,7 @@ def _cannot_tell(previews: dict[str, Rule | str | None]) -> bool:
 def _holds_in(rule: Rule, world: dict[str, bool | None]) -> bool:
     """Whether some alternative of `rule`'s condition holds in `world` (guard values)."""
     return any(
-        all(world.get(g.lstrip("!")) == (not g.startswith("!")) for g in alternative)
-        for alternative in rule.when
+        all(world.get(w.guard.name) == w.holds for w in alternative) for alternative in rule.when
     )
 
 

@@ -24,7 +24,7 @@ from spellbook.vocabulary import FILE, Noun, Verb
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from spellbook.actions import Step
-    from spellbook.tables import Action
+    from spellbook.schema import Action
 
 PENDING = "features[status=pending]"
 

@@ -1,11 +1,13 @@
-"""The tables a generated machine is made of: its states, its rows and their actions.
+"""What a generated machine declares: its guards, its states, its rows and their actions.
 
 A generated module (`spellbook.machines.<name>`) declares the spec as constants: one
-`State` per state, one `Row` per row of the transition tables, the response formats
-split into parts (`spellbook.responses`). The runtime interprets them: `expand` turns
-the rows into the `Rule`s of each (state, spell), in priority order, and `transitions`
-into the machine's transitions. They are plain slotted classes so that importing a
-machine costs little more than importing `transitions`.
+`Guard` per fact its conditions and Indicators look at, one `State` per state, one
+`Row` per row of the transition tables, the response formats split into parts
+(`spellbook.responses`), and a `Model` whose methods are its guards (`GuardedModel`). The runtime
+interprets them: `expand` turns the rows into the `Rule`s of each (state, spell), in
+priority order, and `transitions` into the machine's transitions. They are plain
+slotted classes so that importing a machine costs little more than importing
+`transitions`.
 
 Responses are made at cast time. What a rule's response says about the workspace
 after its actions is left in it as a placeholder made by `placeholder()`, filled by
@@ -26,7 +28,7 @@ from functools import partial
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection, Iterable, Mapping
+    from collections.abc import Callable, Collection, Iterable, Mapping
     from typing import Any, Protocol
 
     class Facts(Protocol):
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
         TARGETS: dict[str, str]
         TRIGGERS: dict[str, str]
         STATES: tuple[State, ...]
-        ATOMS: dict[str, tuple[str, str, str, str, str]]
+        GUARDS: tuple[Guard, ...]
         TEMPLATES: dict[str, tuple[str, ...]]
         ROWS: tuple[Row, ...]
         RULES: tuple[Rule, ...]
@@ -91,11 +93,109 @@ class _Record:
         return f"{type(self).__name__}({fields})"
 
 
+class Guard(_Record):
+    """A fact a rule's condition or a state's Indicators look at: the probe of the generic
+    core (`spellbook.probes`) applied to `file` (relative to the workspace folder) with
+    `param`, and the spec's words for it when it holds (`yes`) and when not (`no`). The
+    model's method called `name` checks it.
+
+    In a row's `when` or a state's `evidence`, a guard stands for "it holds", and
+    `~guard` (a `Literal`) for "it does not": either answers `guard`, `holds` and `said`.
+    """
+
+    __slots__ = ("name", "probe", "file", "param", "yes", "no")
+    holds = True  # as a literal: the guard holds
+
+    def __init__(
+        self, name: str, probe: str, file: str = "", param: str = "", yes: str = "", no: str = ""
+    ) -> None:
+        self.name = name
+        self.probe = probe
+        self.file = file
+        self.param = param
+        self.yes = yes
+        self.no = no
+
+    def __invert__(self) -> Literal:
+        return Literal(self, False)
+
+    @property
+    def guard(self) -> Guard:
+        return self
+
+    @property
+    def said(self) -> str:
+        return self.yes
+
+    @property
+    def fact(self) -> tuple[str, str, str]:
+        """(probe, file, parameter): what `Facts.check` is asked."""
+        return (self.probe, self.file, self.param)
+
+    def words(self, holds: bool) -> str:
+        """The fact in the spec's words, as it holds or not."""
+        return self.yes if holds else self.no
+
+
+class Literal(_Record):
+    """A guard and whether a condition wants it to hold (or a state's Indicators say it
+    does): `~guard` is the one that does not; the guard itself stands for the one that
+    does."""
+
+    __slots__ = ("guard", "holds")
+
+    def __init__(self, guard: Guard, holds: bool = True) -> None:
+        self.guard = guard
+        self.holds = holds
+
+    def __invert__(self) -> Guard | Literal:
+        return self.guard if not self.holds else Literal(self.guard, False)
+
+    @property
+    def said(self) -> str:
+        """What it wants, in the spec's words."""
+        return self.guard.words(self.holds)
+
+
+# A guard, or its negation, as a row's condition or a state's Indicators write it.
+Wanted = Guard | Literal
+
+
+class GuardedModel:
+    """The base of a generated machine's model. `facts` answers its guards, one method per
+    `Guard` of the class's `guards`, each made when the class is defined; `fired` is the
+    ID of the row whose rule fired last. The machine binds its triggers and state checks."""
+
+    guards: tuple[Guard, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for guard in cls.guards:
+            setattr(cls, guard.name, _checker(guard))
+
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+        self.fired: str | None = None
+
+
+def _checker(guard: Guard) -> Callable[[GuardedModel], bool]:
+    """The model's method that checks `guard`."""
+    probe, file, param = guard.fact
+
+    def check(model: GuardedModel) -> bool:
+        return model.facts.check(probe, file, param)
+
+    check.__name__ = check.__qualname__ = guard.name
+    check.__doc__ = f"Whether {guard.yes}; see `spellbook.probes`."
+    return check
+
+
 class State(_Record):
     """A state, with the words the spec uses for it.
 
-    `evidence` is what its Indicators say about the files, as (guard, expected)
-    pairs; `inferable` says that is all they say, so `spell repair` may choose it.
+    `evidence` is what its Indicators say about the files, as guards that hold there
+    (`~guard`: that does not); `inferable` says that is all they say, so `spell repair`
+    may choose it.
     `confirmation` says its Valid Actions offer a confirm and a cancel spell: a rule
     into it answers in the spec's confirmation format. `family` is the family it is a
     member of (`NAME_[G/A]`), or "" for a state without siblings.
@@ -117,7 +217,7 @@ class State(_Record):
         family: str = "",
         description: str = "",
         valid_actions: tuple[str, ...] = (),
-        evidence: tuple[tuple[str, bool], ...] = (),
+        evidence: tuple[Wanted, ...] = (),
         inferable: bool = False,
         confirmation: bool = False,
     ) -> None:
@@ -182,7 +282,7 @@ class Row(_Record):
         spell: str | tuple[str, ...],
         sources: tuple[str, ...] = (),
         any_state_but: tuple[str, ...] | None = None,
-        when: tuple[tuple[str, ...], ...] = ((),),
+        when: tuple[tuple[Wanted, ...], ...] = ((),),
         kind: str = "transition",
         dest: str | tuple[str, ...] | Mapping[str, str] = "",
         actions: tuple[Action, ...] = (),
@@ -276,7 +376,7 @@ class Rule(_Record):
         return self.row.kind
 
     @property
-    def when(self) -> tuple[tuple[str, ...], ...]:
+    def when(self) -> tuple[tuple[Wanted, ...], ...]:
         return self.row.when
 
     @property
@@ -288,9 +388,9 @@ class Rule(_Record):
         return self.row.response
 
     @property
-    def guards(self) -> list[str]:
-        """Every guard its condition looks at, each once, without `!`."""
-        return list(dict.fromkeys(g.lstrip("!") for clause in self.when for g in clause))
+    def guards(self) -> list[Guard]:
+        """Every guard its condition looks at, each once."""
+        return list(dict.fromkeys(lit.guard for clause in self.when for lit in clause))
 
     @property
     def changes_state(self) -> bool:
@@ -316,8 +416,8 @@ class Rule(_Record):
                 "trigger": trigger,
                 "source": self.source,
                 "dest": self.dest if self.changes_state else None,
-                "conditions": [g for g in clause if g[0] != "!"],
-                "unless": [g[1:] for g in clause if g[0] == "!"],
+                "conditions": [lit.guard.name for lit in clause if lit.holds],
+                "unless": [lit.guard.name for lit in clause if not lit.holds],
                 "after": fired,
             }
             for clause in self.row.when
