@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from codegen.verify import main
+from codegen.cli.verify import main
 
 if __name__ == "__main__":
     sys.exit(main())

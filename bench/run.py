@@ -324,7 +324,7 @@ PEAK = (
 VERIFY = PEAK + (
     "import contextlib, io, sys\n"
     "sys.path.insert(0, {root!r})\n"
-    "from codegen.verify import main\n"
+    "from codegen.cli.verify import main\n"
     "with contextlib.redirect_stdout(io.StringIO()):\n"
     "    main(['--spec', {spec!r}, '--format', 'json'])\n"
     "print(peak())\n"
@@ -332,7 +332,7 @@ VERIFY = PEAK + (
 DIFF = PEAK + (
     "import contextlib, io, sys\n"
     "sys.path.insert(0, {root!r})\n"
-    "from codegen.verify import main\n"
+    "from codegen.cli.verify import main\n"
     "with contextlib.redirect_stdout(io.StringIO()):\n"
     "    main(['--spec', {spec!r}, '--against', OLD_SPEC, '--format', 'json'])\n"
     "print(peak())\n"
@@ -608,7 +608,7 @@ targets are about. Nothing here is a timed test in the suite.
   calls the `lumos` tool over stdio, one call after another.
 - **Verify and codegen**: `bench/clone_spec.py` clones every state family N times
   (`--unknown`: its wildcard rows keep naming the original states, which the clone
-  does not have); each run is a fresh process (`codegen.verify.main`, or
+  does not have); each run is a fresh process (`codegen.cli.verify.main`, or
   `python -m codegen --spec X --allow-errors` in a scratch folder, black included);
   peak memory is the process's maximum resident size, plus, for codegen, its largest
   black worker's once per CPU (a forked worker's counts the pages it shares with the

@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .errors import SpecError
 from .expand import build_spec
-from .lexicon import Dialect
-from .markdown import normalize_newlines, read_blocks
 from .model import Spec
-from .parse import parse_document
+from .read.document import parse_document
+from .read.lexicon import Dialect
+from .read.markdown import normalize_newlines, read_blocks
+from .spec_error import SpecError
 
 __all__ = ["Dialect", "Spec", "SpecError", "load_spec", "parse_spec_text"]
 

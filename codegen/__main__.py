@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .analyse.report import format_finding
+from .cli.generate import Made, NotGenerated, orphans, render, stale, targets, write
 from .config import importable, load_config
-from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError, quick
-from .generate import Made, NotGenerated, orphans, render, stale, targets, write
-from .report import format_finding
+from .spec_error import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError, quick
 
 # How to see a spec's findings: the checkout's script, or the installed command.
 VERIFY = (

@@ -28,9 +28,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import SpecError
-from .lexicon import Dialect
-from .rows import ROLES
+from .read.lexicon import Dialect
+from .read.rows import ROLES
+from .spec_error import SpecError
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -27,7 +27,7 @@ from .model import (
     StateSchema,
     Unresolved,
 )
-from .parse import Document
+from .read.document import Document
 
 _FAMILY_MEMBER = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_(?P<suffix>[A-Z])")
 _FAMILY_REF = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_\[(?P<suffixes>[^\]]*)\]")

@@ -17,7 +17,7 @@ import enum
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .lexicon import Term
+from .read.lexicon import Term
 
 
 class Kind(str, enum.Enum):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from codegen import parse_spec_text
-from codegen.actions import parse_actions, split_phrases
-from codegen.lexicon import Dialect, Lexicon
+from codegen.read.action_phrases import parse_actions, split_phrases
+from codegen.read.lexicon import Dialect, Lexicon
 from tests.specs import fill, findings_of, row, spec_text
 
 WS = ".ai/task"

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from codegen import parse_spec_text
-from codegen.render import py, render_machine
+from codegen.render.lower import py, render_machine
 from tests.specs import fill, row, spec_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -283,7 +283,7 @@ def test_a_hand_edit_is_stale_even_with_the_fingerprint_kept(checkout: Path) -> 
 
 def test_fresh_holds_only_for_the_source_it_was_made_from() -> None:
     from codegen import load_spec
-    from codegen.render import finish, fresh, machine_source
+    from codegen.render.lower import finish, fresh, machine_source
 
     source = machine_source(load_spec(ROOT / "spec" / "SESSION_STATE_MACHINE.md"), "m")
     made = finish(source)
@@ -299,7 +299,8 @@ def test_rows_formatted_in_pieces_and_in_parallel_are_formatted_as_a_whole(
     import black
     from black.mode import Mode, TargetVersion
 
-    from codegen import load_spec, render
+    from codegen import load_spec
+    from codegen.render import lower as render
 
     source = render.machine_source(load_spec(ROOT / "spec" / "STATE_MACHINE.md"), "m")
     whole = black.format_str(
@@ -318,7 +319,7 @@ def test_rows_formatted_in_pieces_and_in_parallel_are_formatted_as_a_whole(
 
 @given(st.text(st.sampled_from("ab \n\"'\\é"), max_size=400))
 def test_long_text_is_cut_into_pieces_that_join_to_it(text: str) -> None:
-    from codegen.render import PIECE, _pieces
+    from codegen.render.lower import PIECE, _pieces
 
     pieces = _pieces(text)
     assert "".join(pieces) == text
@@ -363,7 +364,7 @@ def test_one_changed_word_of_a_response_changes_one_line(checkout: Path) -> None
 def test_an_edit_with_a_recomputed_fingerprint_is_still_stale(checkout: Path) -> None:
     """Whoever edits what the machine does and recomputes the file's hash is caught: the
     module's syntax tree must be the template's output, whatever the fingerprint says."""
-    from codegen.render import FINGERPRINT, _hash, _header
+    from codegen.render.lower import FINGERPRINT, _hash, _header
 
     module = checkout / "generated" / "spell_machine.py"
     head, rest = _header(module.read_text(encoding="utf-8"))

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from codegen import load_spec, parse_spec_text
-from codegen.conditions import Words, describe, implied, parse_condition
-from codegen.lexicon import Dialect, Lexicon, Term
 from codegen.model import Atom, Literal
+from codegen.read.conditions import Words, describe, implied, parse_condition
+from codegen.read.lexicon import Dialect, Lexicon, Term
 from spellbook.probes import PROBES
 from tests.specs import fill, findings_of, row, spec_text
 
@@ -344,7 +344,7 @@ def test_the_outcome_the_core_cannot_say_is_named() -> None:
 
 
 def test_indicators_split_at_commas_and_keep_code() -> None:
-    from codegen.conditions import parse_indicators
+    from codegen.read.conditions import parse_indicators
 
     found, complete = parse_indicators("`plan.md` exists, `task.md` missing", Lexicon())
     assert complete and [(lit.atom.file, lit.positive) for lit in found] == [
@@ -356,7 +356,7 @@ def test_indicators_split_at_commas_and_keep_code() -> None:
 
 
 def test_paths_are_relative_to_the_workspace_the_same_way_everywhere() -> None:
-    from codegen.actions import parse_actions
+    from codegen.read.action_phrases import parse_actions
 
     (create,) = parse_actions("Create ./.ai/task/plan.md from template", ".ai/task", SPELL)
     assert create.files == ("plan.md",)

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as hs
 
 from codegen import load_spec
-from codegen.markdown import BrokenTable, ItemList, Paragraph, Table, read_blocks
+from codegen.read.markdown import BrokenTable, ItemList, Paragraph, Table, read_blocks
 
 SEED = Path(__file__).parent / "fixtures" / "seed_spec.md"
 
@@ -118,7 +118,7 @@ def test_seed_rule_lines() -> None:
 @given(hs.text(hs.sampled_from("aZ9 _*`[]<>&!~\\.,:-#|\n\té"), max_size=40))
 def test_text_read_as_plain_without_mistune_is_what_mistune_reads(text: str) -> None:
     """The inline parser's shortcut: text with no markup is one text token, as mistune says."""
-    from codegen.markdown import _MARKUP, _parser
+    from codegen.read.markdown import _MARKUP, _parser
 
     if _MARKUP.search(text) is None:
         tokens = _parser().inline(text, _parser().block.state_cls())

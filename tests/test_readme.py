@@ -35,7 +35,7 @@ def test_readme_example_runs(page: str, code: str) -> None:
 
 
 def test_readme_documents_every_finding_kind() -> None:
-    from codegen.analyse import SEVERITY
+    from codegen.analyse.checks import SEVERITY
 
     missing = [kind for kind in SEVERITY if f"`{kind}`" not in DOCS["verifier.md"]]
     assert not missing, missing
@@ -147,7 +147,7 @@ def test_readme_embeds_the_spell_machine_diagram_as_generated() -> None:
 def test_committed_verification_reports_are_fresh(
     report: str, spec: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from codegen.verify import main
+    from codegen.cli.verify import main
 
     monkeypatch.chdir(ROOT)  # the report names the spec as given, relative to the root
     out = io.StringIO()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from codegen import load_spec
-from codegen.responses import reason, render_response, split, template_kind
+from codegen.render.response_formats import reason, render_response, split, template_kind
 from spellbook.responses import compose
 
 ROOT = Path(__file__).resolve().parent.parent

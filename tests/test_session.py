@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from codegen.markdown import Code, Table, read_blocks
+from codegen.read.markdown import Code, Table, read_blocks
 from spellbook import Workflow
 from spellbook.errors import UnknownSpell
 from spellbook.probes import Run, fingerprint

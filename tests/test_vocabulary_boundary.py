@@ -11,7 +11,7 @@ WORKFLOW_WORDS = re.compile(r"atlassian|acceptance|review-task|feature|comments\
 
 
 def test_generic_modules_do_not_name_a_workflow_s_words() -> None:
-    generic = sorted((ROOT / "codegen").glob("*.py")) + sorted(
+    generic = sorted((ROOT / "codegen").rglob("*.py")) + sorted(
         (ROOT / "src" / "spellbook").glob("*.py")
     )
     assert len(generic) > 20

@@ -37,8 +37,8 @@ from spellbook.probes import describe as core_words
 from spellbook.probes import implied as core_implied
 from spellbook.probes import implies
 
-from .lexicon import EMPTY, Lexicon, normal, workspace_path
-from .model import Atom, Condition, Literal
+from ..model import Atom, Condition, Literal
+from ..read.lexicon import EMPTY, Lexicon, normal, workspace_path
 
 ALWAYS = EMPTY | {"always"}
 # A condition whose alternatives multiply past this is not expanded.

@@ -16,7 +16,7 @@ from types import ModuleType
 from spellbook.probes import PROBES
 from spellbook.vocabulary import Noun, Verb, load, template_file
 
-from .errors import SpecError
+from ..spec_error import SpecError
 
 
 @dataclass(frozen=True)

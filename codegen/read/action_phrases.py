@@ -32,8 +32,8 @@ import re
 
 from spellbook.vocabulary import FILE
 
-from .lexicon import EMPTY, Lexicon, normal, workspace_path
-from .model import Action
+from ..model import Action
+from ..read.lexicon import EMPTY, Lexicon, normal, workspace_path
 
 _FILE = FILE
 

@@ -20,8 +20,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .conditions import describe, follows, implied
-from .model import Atom, Condition, Literal, Rule
+from ..model import Atom, Condition, Literal, Rule
+from ..read.conditions import describe, follows, implied
 
 # Cells whose conditions mention more atoms than this are not enumerated.
 MAX_ATOMS = 16

@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .check_behaviour import (
+from ..analyse.behaviour_checks import (
     check_advice,
     check_cells,
     check_dead_rules,
     check_graph,
     check_valid_actions,
 )
-from .check_spec import (
+from ..analyse.findings import SEVERITY, Analysis, Finding, Severity
+from ..analyse.spec_checks import (
     check_actions,
     check_consolidation,
     check_duplicates,
@@ -33,8 +34,7 @@ from .check_spec import (
     check_unknown_conditions,
     check_unresolved_names,
 )
-from .findings import SEVERITY, Analysis, Finding, Severity
-from .model import Spec
+from ..model import Spec
 
 __all__ = ["CHECKS", "SEVERITY", "Analysis", "Finding", "Severity", "analyse", "errors"]
 

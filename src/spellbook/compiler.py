@@ -47,7 +47,7 @@ def _run(module: str) -> int:
 
 def verify() -> int:
     """`spellbook-verify`: verify a spec (see `verify-state-machine.py --help`)."""
-    return _run("verify")
+    return _run("cli.verify")
 
 
 def generate() -> int:

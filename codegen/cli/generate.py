@@ -6,10 +6,10 @@ import os
 import tempfile
 from pathlib import Path
 
-from . import load_spec
-from .analyse import Finding, analyse, errors
-from .config import Config, Machine, relative
-from .render import fresh, machine_source, render_diagram
+from .. import load_spec
+from ..analyse.checks import Finding, analyse, errors
+from ..config import Config, Machine, relative
+from ..render.lower import fresh, machine_source, render_diagram
 
 SPEC_DIR = "spec"
 
@@ -47,7 +47,7 @@ class Made:
     @property
     def text(self) -> str:
         if self.source is not None and not self._text:
-            from .render import finish
+            from ..render.lower import finish
 
             self._text = finish(self.source)
         return self._text

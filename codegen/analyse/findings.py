@@ -11,8 +11,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .model import Rule, Spec
-from .worlds import CellResult, analyse_cell
+from ..analyse.cells import CellResult, analyse_cell
+from ..model import Rule, Spec
 
 
 class Severity(str, enum.Enum):

@@ -9,12 +9,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import load_spec
-from .analyse import analyse
-from .config import dialect_for
-from .errors import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError, quick
-from .lexicon import Dialect
-from .report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
+from .. import load_spec
+from ..analyse.checks import analyse
+from ..analyse.report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
+from ..config import dialect_for
+from ..read.lexicon import Dialect
+from ..spec_error import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError, quick
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 
@@ -100,9 +100,9 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _against(args: argparse.Namespace) -> int:
     """The behavioural diff of `--spec` against `--against`."""
-    from .diff import compare
-    from .diff_report import format_text, to_json, to_markdown
-    from .revisions import OldSpecError, load_old
+    from ..diff.changes import compare
+    from ..diff.report import format_text, to_json, to_markdown
+    from ..diff.revisions import OldSpecError, load_old
 
     if args.format == "sarif":
         print("error: --against reports as text, markdown or json, not sarif", file=sys.stderr)

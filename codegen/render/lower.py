@@ -30,10 +30,10 @@ from spellbook import schema as runtime
 from spellbook.responses import Writer
 from spellbook.vocabulary import module_name
 
-from .conditions import describe
-from .findings import Analysis
-from .model import Atom, Literal, Rule, Spec, Specificity
-from .responses import DEFAULT_TEMPLATE, split
+from ..analyse.findings import Analysis
+from ..model import Atom, Literal, Rule, Spec, Specificity
+from ..read.conditions import describe
+from ..render.response_formats import DEFAULT_TEMPLATE, split
 
 TEMPLATES = Path(__file__).parent / "templates"
 # How black formats a generated module (black is imported only to format one).

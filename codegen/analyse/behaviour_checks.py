@@ -13,9 +13,9 @@ from collections.abc import Iterator
 
 from spellbook.schema import lost_file_states
 
-from .findings import Analysis, Finding
-from .model import Kind, Rule, Spec
-from .worlds import holds
+from ..analyse.cells import holds
+from ..analyse.findings import Analysis, Finding
+from ..model import Kind, Rule, Spec
 
 
 def _states(names: list[str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .analyse import (
+from ..analyse.checks import (
     SEVERITY,
     Finding,
     Severity,
@@ -13,7 +13,7 @@ from .analyse import (
     family_coverage,
     state_coverage,
 )
-from .model import Spec, Specificity
+from ..model import Spec, Specificity
 
 WILDCARD_MARK = "*"
 MISSING = "MISSING"

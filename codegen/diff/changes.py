@@ -30,12 +30,12 @@ from functools import cache
 
 from spellbook.schema import PASSIVE_VERBS
 
-from .analyse import analyse
-from .conditions import describe
-from .findings import Finding
-from .lexicon import Term, normal
-from .model import Action, Atom, Kind, Literal, Rule, RuleRow, Spec
-from .worlds import MAX_ATOMS, clause_masks, closure, consistent_worlds
+from ..analyse.cells import MAX_ATOMS, clause_masks, closure, consistent_worlds
+from ..analyse.checks import analyse
+from ..analyse.findings import Finding
+from ..model import Action, Atom, Kind, Literal, Rule, RuleRow, Spec
+from ..read.conditions import describe
+from ..read.lexicon import Term, normal
 
 Clauses = tuple[tuple[Literal, ...], ...]
 

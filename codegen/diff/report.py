@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .diff import Change, SpecDiff
-from .findings import Finding
-from .report import finding_json
+from ..analyse.findings import Finding
+from ..analyse.report import finding_json
+from ..diff.changes import Change, SpecDiff
 
 
 def verdict(diff: SpecDiff) -> str:

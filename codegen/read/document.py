@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .conditions import Words, parse_indicators, split_outside
-from .errors import fail
-from .lexicon import Dialect, Lexicon, Term, normal
-from .markdown import (
+from ..model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, ValidAction
+from ..read.conditions import Words, parse_indicators, split_outside
+from ..read.lexicon import Dialect, Lexicon, Term, normal
+from ..read.markdown import (
     Block,
     BrokenTable,
     Code,
@@ -29,8 +29,7 @@ from .markdown import (
     Table,
     split_cells,
 )
-from .model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, ValidAction
-from .rows import (
+from ..read.rows import (
     REQUIRED,
     TERM_ROLES,
     Columns,
@@ -41,7 +40,8 @@ from .rows import (
     skipped,
     with_extra_names,
 )
-from .rows import title as role_title
+from ..read.rows import title as role_title
+from ..spec_error import fail
 
 _COMMA = re.compile(r"\s*,\s*")
 SPELL_SECTIONS = ("spells", "triggers")

@@ -30,8 +30,8 @@ from collections.abc import Sequence
 from spellbook.responses import SLOTS, Writer, reason
 from spellbook.schema import placeholder
 
-from .markdown import Heading, read_blocks
-from .model import Rule, Spec
+from ..model import Rule, Spec
+from ..read.markdown import Heading, read_blocks
 
 __all__ = ["DEFAULT_TEMPLATE", "reason", "render_response", "split", "template_kind"]
 
@@ -140,7 +140,7 @@ def _spells_section(body: str, spells: Sequence[str]) -> str:
 
 def template_kind(spec: Spec, rule: Rule) -> str:
     """The response format the rule answers in (see `spellbook.responses`)."""
-    from .render import tables
+    from ..render.lower import tables
 
     found = tables(spec)
     return found.writer.template_kind(found.rule(rule))
@@ -148,7 +148,7 @@ def template_kind(spec: Spec, rule: Rule) -> str:
 
 def render_response(spec: Spec, rule: Rule) -> str:
     """The rule's response as a cast makes it, before the runtime's placeholders are filled."""
-    from .render import tables
+    from ..render.lower import tables
 
     found = tables(spec)
     writer: Writer = found.writer

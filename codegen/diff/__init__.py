@@ -1,0 +1,1 @@
+"""Stage package (modules moved here; see codegen/__init__.py)."""
