@@ -341,14 +341,14 @@ CODEGEN = PEAK + (
     "import resource, shutil, sys\n"
     "shutil.rmtree('generated', ignore_errors=True)  # made afresh, black included\n"
     "sys.path.insert(0, {root!r})\n"
-    "from codegen.__main__ import main\n"
+    "from codegen.cli.generate import main\n"
     "main(['--spec', {spec!r}, '--allow-errors'])\n"
     "print(peak() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * {workers})\n"
 )
 CHECK = PEAK + (
     "import contextlib, io, sys\n"
     "sys.path.insert(0, {root!r})\n"
-    "from codegen.__main__ import main\n"
+    "from codegen.cli.generate import main\n"
     "with contextlib.redirect_stdout(io.StringIO()):\n"
     "    assert main(['--check']) == 0\n"
     "print(peak())\n"

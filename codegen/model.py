@@ -1,6 +1,7 @@
 """The IR: one normalized model of a state-machine spec.
 
-Everything after parsing works on these objects: the verifier's checks, the
+This module imports nothing of the compiler: every stage imports it. Everything
+after reading works on these objects: the verifier's checks, the
 coverage report and the code generator. They are plain frozen dataclasses with
 tuple fields; conditions are literals over named atoms and actions are text,
 never callables. Every object carries the source `line` it came from.
@@ -16,8 +17,6 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from functools import cached_property
-
-from .read.lexicon import Term
 
 
 class Kind(str, enum.Enum):
@@ -50,6 +49,15 @@ class Spell:
     def trigger(self) -> str:
         """The spell's trigger name in the generated machine."""
         return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Term:
+    """A phrase a spec or a vocabulary defines by other phrases; `line` 0 for a vocabulary's."""
+
+    phrase: str
+    means: str
+    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -175,7 +183,7 @@ class Target:
 
 @dataclass(frozen=True)
 class Action:
-    """One phrase of an Action cell, as a verb of the action vocabulary (`codegen.actions`).
+    """One phrase of an Action cell, as a verb of the action vocabulary (`read.action_phrases`).
 
     `files` are relative to the workspace folder; `target` is the template (create; ""
     for an empty file), the folder pattern (archive), the frontmatter key (extract; ""

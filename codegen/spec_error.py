@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import NoReturn
 
 
 class SpecError(Exception):
     """A spec that cannot be read: bad bytes, broken tables, missing sections.
 
-    `path` and `source_line` are filled in by `codegen.compile_spec`, which is
-    the one place that knows the file; the parsing stages only know lines.
+    `path` and `source_line` are filled in by `codegen.pipeline`, which is the one
+    place that knows the file; the reading stages only know lines.
     """
 
     def __init__(self, message: str, line: int) -> None:
@@ -50,18 +47,3 @@ def fail(message: str, line: int) -> NoReturn:
 EXIT_OK = 0  # verified / generated files fresh
 EXIT_FAILED = 1  # error-level findings, or stale generated files
 EXIT_BAD_INPUT = 2  # unusable input: missing file, not a spec, unreadable markdown
-
-
-@contextmanager
-def quick() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a command compiles a spec: reading
-    a spec makes many small objects and no cycles worth collecting, and the collector
-    walking them all, again and again, costs a large spec's verification a fifth of
-    its time. It is switched back on after (if it was on)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()

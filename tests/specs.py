@@ -77,6 +77,6 @@ NAME_KINDS = frozenset(
 def findings_of(text: str, kinds: frozenset[str] | set[str] = NAME_KINDS) -> list:  # type: ignore[type-arg]
     """The verifier's findings on a spec text, only of the given kinds."""
     from codegen import parse_spec_text
-    from codegen.analyse.checks import analyse
+    from codegen.analyse import analyse
 
     return [f for f in analyse(parse_spec_text(text)) if f.kind in kinds]

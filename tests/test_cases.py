@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from codegen import SpecError, load_spec
-from codegen.analyse.checks import SEVERITY, analyse
-from codegen.render.lower import render_machine
+from codegen.analyse import SEVERITY, analyse
+from codegen.render import render_machine
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "cases"

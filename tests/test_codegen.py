@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from codegen import parse_spec_text
-from codegen.render.lower import py, render_machine
+from codegen.render import render_machine
+from codegen.render.literals import py
 from tests.specs import fill, row, spec_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -262,7 +263,7 @@ def test_rows_for_every_kind_generate_a_working_module(tmp_path: Path) -> None:
 def test_check_formats_nothing_it_can_prove_fresh() -> None:
     code = (
         "import sys\n"
-        "from codegen.__main__ import main\n"
+        "from codegen.cli.generate import main\n"
         "assert main(['--check']) == 0\n"
         "print('black' in sys.modules)\n"
     )
@@ -283,7 +284,7 @@ def test_a_hand_edit_is_stale_even_with_the_fingerprint_kept(checkout: Path) -> 
 
 def test_fresh_holds_only_for_the_source_it_was_made_from() -> None:
     from codegen import load_spec
-    from codegen.render.lower import finish, fresh, machine_source
+    from codegen.render import finish, fresh, machine_source
 
     source = machine_source(load_spec(ROOT / "spec" / "SESSION_STATE_MACHINE.md"), "m")
     made = finish(source)
@@ -300,26 +301,26 @@ def test_rows_formatted_in_pieces_and_in_parallel_are_formatted_as_a_whole(
     from black.mode import Mode, TargetVersion
 
     from codegen import load_spec
-    from codegen.render import lower as render
+    from codegen.render import format, machine_source
 
-    source = render.machine_source(load_spec(ROOT / "spec" / "STATE_MACHINE.md"), "m")
+    source = machine_source(load_spec(ROOT / "spec" / "STATE_MACHINE.md"), "m")
     whole = black.format_str(
-        source, mode=Mode(line_length=render.LINE_LENGTH, target_versions={TargetVersion.PY310})
+        source, mode=Mode(line_length=format.LINE_LENGTH, target_versions={TargetVersion.PY310})
     )
-    monkeypatch.setattr(render, "CHUNK", 7)
-    monkeypatch.setattr(render.os, "cpu_count", lambda: 3)  # this process and 2 forked
-    assert render._black(source) == whole
-    monkeypatch.setattr(render.os, "cpu_count", lambda: 1)
-    assert render._black(source) == whole
-    monkeypatch.setattr(render.os, "cpu_count", lambda: 2)
-    monkeypatch.setattr(render, "CHUNK", 30)
-    monkeypatch.setattr(render, "PARALLEL", 1)  # 3 chunks: on fresh processes
-    assert render._black(source) == whole
+    monkeypatch.setattr(format, "CHUNK", 7)
+    monkeypatch.setattr(format.os, "cpu_count", lambda: 3)  # this process and 2 forked
+    assert format.black_format(source) == whole
+    monkeypatch.setattr(format.os, "cpu_count", lambda: 1)
+    assert format.black_format(source) == whole
+    monkeypatch.setattr(format.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(format, "CHUNK", 30)
+    monkeypatch.setattr(format, "PARALLEL", 1)  # 3 chunks: on fresh processes
+    assert format.black_format(source) == whole
 
 
 @given(st.text(st.sampled_from("ab \n\"'\\é"), max_size=400))
 def test_long_text_is_cut_into_pieces_that_join_to_it(text: str) -> None:
-    from codegen.render.lower import PIECE, _pieces
+    from codegen.render.literals import PIECE, _pieces
 
     pieces = _pieces(text)
     assert "".join(pieces) == text
@@ -364,7 +365,7 @@ def test_one_changed_word_of_a_response_changes_one_line(checkout: Path) -> None
 def test_an_edit_with_a_recomputed_fingerprint_is_still_stale(checkout: Path) -> None:
     """Whoever edits what the machine does and recomputes the file's hash is caught: the
     module's syntax tree must be the template's output, whatever the fingerprint says."""
-    from codegen.render.lower import FINGERPRINT, _hash, _header
+    from codegen.render.freshness import FINGERPRINT, _hash, _header
 
     module = checkout / "generated" / "spell_machine.py"
     head, rest = _header(module.read_text(encoding="utf-8"))

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from codegen import load_spec, parse_spec_text
-from codegen.model import Atom, Literal
-from codegen.read.conditions import Words, describe, implied, parse_condition
-from codegen.read.lexicon import Dialect, Lexicon, Term
+from codegen.logic import describe, implied
+from codegen.model import Atom, Literal, Term
+from codegen.read.conditions import Words, parse_condition
+from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.probes import PROBES
 from tests.specs import fill, findings_of, row, spec_text
 

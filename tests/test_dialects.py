@@ -17,12 +17,12 @@ from types import ModuleType
 import pytest
 
 from codegen import SpecError, load_spec, parse_spec_text
-from codegen.analyse.checks import analyse
+from codegen.analyse import analyse
 from codegen.config import load_config
 from codegen.model import Spec
 from codegen.read.lexicon import Dialect
-from codegen.render.lower import render_machine
-from codegen.render.response_formats import render_response
+from codegen.render import render_machine
+from codegen.render.lower import render_response
 from spellbook import Workflow
 from tests.specs import fill, row, spec_text
 from tests.workspaces import write

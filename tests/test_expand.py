@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from codegen import parse_spec_text
-from codegen.analyse.checks import analyse
+from codegen.analyse import analyse
 from codegen.model import Kind, Specificity
 from tests.specs import fill, findings_of, row, spec_text
 

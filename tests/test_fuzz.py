@@ -17,8 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codegen import SpecError, parse_spec_text
+from codegen.model import Term
 from codegen.read.conditions import parse_condition
-from codegen.read.lexicon import Dialect, Lexicon, Term
+from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.actions import frontmatter
 from spellbook.errors import ActionError
 from tests.specs import fill, spec_text

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from codegen import SpecError, load_spec, parse_spec_text
-from codegen.analyse.checks import analyse
+from codegen.analyse import analyse
 from codegen.config import load_config
 from codegen.read.lexicon import Dialect
 from tests.specs import fill, row, spec_text
@@ -132,7 +132,7 @@ def test_a_very_long_conjunction_and_a_very_long_word_are_read_in_bounded_time()
     result = run(
         f"""
         from codegen import parse_spec_text
-        from codegen.analyse.checks import analyse
+        from codegen.analyse import analyse
         from tests.specs import spec_text, row
         for condition in ({clauses!r}, {word!r}):
             text = spec_text(["A"], ["Go"], [row("T1", "A", "Go", condition)])

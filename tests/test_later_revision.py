@@ -25,8 +25,8 @@ from types import ModuleType
 import pytest
 
 from codegen import load_spec
-from codegen.analyse.checks import analyse, family_coverage, state_coverage
-from codegen.analyse.findings import Finding
+from codegen.analyse import Finding, analyse
+from codegen.analyse.coverage import family_coverage, state_coverage
 from spellbook import Workflow
 from spellbook.errors import Undefined
 from tests.workspaces import TASK, write

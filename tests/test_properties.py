@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codegen import parse_spec_text
-from codegen.analyse.checks import analyse
+from codegen.analyse import analyse
 from codegen.model import Spec
 from codegen.read.lexicon import Dialect
 from tests.specs import row, spec_text

@@ -35,7 +35,7 @@ def test_readme_example_runs(page: str, code: str) -> None:
 
 
 def test_readme_documents_every_finding_kind() -> None:
-    from codegen.analyse.checks import SEVERITY
+    from codegen.analyse import SEVERITY
 
     missing = [kind for kind in SEVERITY if f"`{kind}`" not in DOCS["verifier.md"]]
     assert not missing, missing

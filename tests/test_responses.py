@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from codegen import load_spec
-from codegen.render.response_formats import reason, render_response, split, template_kind
-from spellbook.responses import compose
+from codegen.render.lower import render_response, template_kind
+from codegen.render.response_formats import split
+from spellbook.responses import compose, reason
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from codegen import parse_spec_text
-from codegen.render.lower import render_machine
+from codegen.render import render_machine
 from spellbook import UnknownSpell, Workflow
 from spellbook.cli import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK, EXIT_UNHANDLED
 from tests.specs import row, spec_text

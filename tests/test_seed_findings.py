@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from codegen import load_spec
-from codegen.analyse.checks import Severity, analyse
+from codegen.analyse import Severity, analyse
 from codegen.config import load_config
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,12 +13,12 @@ from types import ModuleType
 import pytest
 
 from codegen import parse_spec_text
-from codegen.analyse.checks import analyse
+from codegen.analyse import analyse
 from codegen.config import load_config
-from codegen.diff.changes import Change, Renamed, SpecDiff, compare
+from codegen.diff import Change, Renamed, SpecDiff, compare
 from codegen.diff.report import format_text, to_json, to_markdown, verdict
 from codegen.diff.revisions import load_old
-from codegen.render.lower import render_machine
+from codegen.render import render_machine
 from spellbook import Workflow
 from spellbook.errors import StateFileError
 from tests.specs import row, spec_text

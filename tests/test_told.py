@@ -284,7 +284,7 @@ def test_the_session_says_its_current_feature_and_attempts(tmp_path: Path) -> No
 
 def test_the_verifier_warns_of_advice_that_leads_only_into_an_error_state() -> None:
     from codegen import parse_spec_text
-    from codegen.analyse.checks import analyse
+    from codegen.analyse import analyse
     from tests.specs import row, spec_text
 
     text = (

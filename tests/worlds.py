@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from itertools import product
 
+from codegen.logic import follows, implied
 from codegen.model import Atom, Condition, Rule, Spec
-from codegen.read.conditions import follows, implied
 
 World = dict[Atom, bool]
 

@@ -1,6 +1,6 @@
 """Checks of what the machine does under the conditions: gaps, overlaps, dead rules, the graph.
 
-A cell is examined in every world its conditions can see (`codegen.worlds`).
+A cell is examined in every world its conditions can see (`cells`).
 Between two casts the files may change in any way, so a rule that wins in some
 world can fire from any state that is reached. Findings that repeat across the
 members of a `NAME_[G/A]` family are reported once, naming the states.
@@ -13,9 +13,10 @@ from collections.abc import Iterator
 
 from spellbook.schema import lost_file_states
 
-from ..analyse.cells import holds
-from ..analyse.findings import Analysis, Finding
+from ..logic import holds
 from ..model import Kind, Rule, Spec
+from .analysis import Analysis
+from .findings import Finding
 
 
 def _states(names: list[str]) -> str:

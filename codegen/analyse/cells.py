@@ -1,4 +1,5 @@
-"""Worlds: every combination of the facts a cell's conditions can see, and who wins in each.
+"""One cell in every world: every combination of the facts its conditions can see, and
+who wins in each.
 
 A world assigns true or false to each atom a cell's rules mention, plus the
 atoms those imply (so `plan.md has unchecked items under Goals` can never be
@@ -16,15 +17,12 @@ some assignment of the known facts, for every value of the unknown ones.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from ..model import Atom, Condition, Literal, Rule
-from ..read.conditions import describe, follows, implied
-
-# Cells whose conditions mention more atoms than this are not enumerated.
-MAX_ATOMS = 16
+from ..logic import MAX_ATOMS, clause_masks, closure, consistent_worlds, describe
+from ..model import Atom, Literal, Rule
 
 Signature = tuple[tuple[int, tuple[tuple[Literal, ...], ...]], ...]
 
@@ -64,14 +62,6 @@ def signature(rules: Sequence[Rule]) -> Signature:
 
 def analyse_cell(rules: Sequence[Rule]) -> CellResult:
     return _analyse(signature(rules))
-
-
-def holds(condition: Condition, atoms: Sequence[Atom], world: int) -> bool:
-    index = {atom: i for i, atom in enumerate(atoms)}
-    return any(
-        all(bool(world >> index[lit.atom] & 1) == lit.positive for lit in clause)
-        for clause in condition.clauses
-    )
 
 
 @cache
@@ -115,40 +105,3 @@ def _analyse(sig: Signature) -> CellResult:
         gap,
         tuple((w, o, world) for (w, o), world in sorted(overlaps.items())),
     )
-
-
-def clause_masks(
-    atoms: Sequence[Atom], conditions: Iterable[tuple[tuple[Literal, ...], ...]]
-) -> list[list[tuple[int, int]]]:
-    """Each condition's alternatives as (required, forbidden) bit masks over `atoms`:
-    an alternative holds in `world` when `world & required == required` and not
-    `world & forbidden`."""
-    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
-    return [
-        [
-            (
-                sum(bit[lit.atom] for lit in clause if lit.positive),
-                sum(bit[lit.atom] for lit in clause if not lit.positive),
-            )
-            for clause in clauses
-        ]
-        for clauses in conditions
-    ]
-
-
-def consistent_worlds(atoms: Sequence[Atom]) -> Iterator[int]:
-    """Worlds over `atoms` (bit i = atoms[i]) in which no implication is broken."""
-    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
-    implications = [(bit[a], bit[b]) for a in atoms for b in atoms if follows(a, b)]
-    for world in range(1 << len(atoms)):
-        if not any(world & a and not world & b for a, b in implications):
-            yield world
-
-
-def closure(atoms: Iterable[Atom]) -> tuple[Atom, ...]:
-    """`atoms` and every atom they imply, in a stable order."""
-    found: set[Atom] = set()
-    for atom in atoms:
-        found.add(atom)
-        found.update(implied(atom))
-    return tuple(sorted(found))

@@ -1,18 +1,13 @@
-"""Findings and what the checks share: severities, and the per-spec analysis they read.
+"""Findings: what the verifier reports, and the one table of each kind's severity.
 
-`SEVERITY` is the one table of each finding kind's severity; a finding may
-carry its own where one kind covers cases of different weight.
+`SEVERITY` gives each finding kind's severity; a finding may carry its own where
+one kind covers cases of different weight.
 """
 
 from __future__ import annotations
 
 import enum
-from collections import deque
 from dataclasses import dataclass, field
-from functools import cached_property
-
-from ..analyse.cells import CellResult, analyse_cell
-from ..model import Rule, Spec
 
 
 class Severity(str, enum.Enum):
@@ -81,71 +76,3 @@ class Finding:
     @property
     def severity(self) -> Severity:
         return self.level if self.level is not None else SEVERITY[self.kind]
-
-
-class Analysis:
-    """A spec and what every check reads from it, computed once."""
-
-    def __init__(self, spec: Spec) -> None:
-        self.spec = spec
-
-    @cached_property
-    def cells(self) -> dict[tuple[str, str], CellResult]:
-        """Every non-empty cell's outcome in every world."""
-        spec = self.spec
-        return {
-            (st.name, sp.name): analyse_cell(spec.cell(st.name, sp.name))
-            for st in spec.states
-            for sp in spec.spells
-            if spec.cell(st.name, sp.name)
-        }
-
-    def winners(self, state: str, spell: str) -> list[Rule]:
-        """The cell's rules that win in at least one world, in priority order."""
-        rules = self.spec.cell(state, spell)
-        result = self.cells.get((state, spell))
-        if result is None:
-            return []
-        if result.too_big:
-            return list(rules)
-        return [r for r, world in zip(rules, result.wins, strict=True) if world is not None]
-
-    @cached_property
-    def moves(self) -> dict[str, list[Rule]]:
-        """From each state, the winning rules that lead to another state."""
-        return {
-            st.name: [
-                r
-                for sp in self.spec.spells
-                for r in self.winners(st.name, sp.name)
-                if r.changes_state
-            ]
-            for st in self.spec.states
-        }
-
-    @cached_property
-    def reachable(self) -> dict[str, Rule | None]:
-        """States reachable from the initial state, each with the rule that first reaches it."""
-        found: dict[str, Rule | None] = {self.spec.initial: None}
-        queue = deque([self.spec.initial])
-        while queue:
-            for rule in self.moves[queue.popleft()]:
-                if rule.dest not in found:
-                    found[rule.dest] = rule
-                    queue.append(rule.dest)
-        return found
-
-    def reaches_goal(self) -> set[str]:
-        """States from which some goal state can be reached."""
-        into: dict[str, set[str]] = {st.name: set() for st in self.spec.states}
-        for source, rules in self.moves.items():
-            for rule in rules:
-                into[rule.dest].add(source)
-        found = set(self.spec.goals)
-        queue = deque(self.spec.goals)
-        while queue:
-            for source in into[queue.popleft()]:
-                if source not in found:
-                    found.add(source)
-                    queue.append(source)
-        return found

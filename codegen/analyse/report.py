@@ -5,15 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..analyse.checks import (
-    SEVERITY,
-    Finding,
-    Severity,
-    family_cell,
-    family_coverage,
-    state_coverage,
-)
 from ..model import Spec, Specificity
+from .coverage import family_cell, family_coverage, state_coverage
+from .findings import SEVERITY, Finding, Severity
 
 WILDCARD_MARK = "*"
 MISSING = "MISSING"

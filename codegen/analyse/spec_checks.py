@@ -8,10 +8,11 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..analyse.findings import Analysis, Finding, Severity
 from ..model import Kind, RuleRow, Spec
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
 from ..read.lexicon import Dialect, Lexicon, normal
+from .analysis import Analysis
+from .findings import Finding, Severity
 
 _PREFIX = re.compile(r"[A-Za-z]+")
 # The vocabularies that ship with Spellbook, offered when one reads a phrase a spec's doesn't.

@@ -9,12 +9,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import load_spec
-from ..analyse.checks import analyse
+from ..analyse import analyse
 from ..analyse.report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
 from ..config import dialect_for
+from ..pipeline import load_spec, quick
 from ..read.lexicon import Dialect
-from ..spec_error import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError, quick
+from ..spec_error import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 
@@ -100,7 +100,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _against(args: argparse.Namespace) -> int:
     """The behavioural diff of `--spec` against `--against`."""
-    from ..diff.changes import compare
+    from ..diff import compare
     from ..diff.report import format_text, to_json, to_markdown
     from ..diff.revisions import OldSpecError, load_old
 

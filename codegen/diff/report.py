@@ -1,12 +1,12 @@
-"""The behavioural diff of two specs (`codegen.diff`) as text, markdown or JSON."""
+"""The behavioural diff of two specs (`changes.compare`) as text, markdown or JSON."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..analyse.findings import Finding
+from ..analyse import Finding
 from ..analyse.report import finding_json
-from ..diff.changes import Change, SpecDiff
+from .result import Change, SpecDiff
 
 
 def verdict(diff: SpecDiff) -> str:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 
-from .. import SPEC_LIMIT, load_spec, parse_spec_bytes
-from ..diff.changes import borrowed_terms
-from ..model import Spec
-from ..read.lexicon import Dialect, Term
+from ..model import Spec, Term
+from ..pipeline import SPEC_LIMIT, load_spec, parse_spec_bytes
+from ..read.lexicon import Dialect
+from .changes import borrowed_terms
 
 GIT_TIMEOUT = 60  # seconds: `git show` of one file, even from a slow network filesystem
 

@@ -33,7 +33,7 @@ import re
 from spellbook.vocabulary import FILE
 
 from ..model import Action
-from ..read.lexicon import EMPTY, Lexicon, normal, workspace_path
+from .lexicon import EMPTY, Lexicon, normal, workspace_path
 
 _FILE = FILE
 

@@ -31,24 +31,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import product
 
-from spellbook.probes import describe as core_words
-from spellbook.probes import implied as core_implied
-from spellbook.probes import implies
-
+from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
 from ..model import Atom, Condition, Literal
-from ..read.lexicon import EMPTY, Lexicon, normal, workspace_path
+from .lexicon import EMPTY, Lexicon, normal, workspace_path
 
 ALWAYS = EMPTY | {"always"}
-# A condition whose alternatives multiply past this is not expanded.
-MAX_CLAUSES = 64
 # Terms may name terms this deep.
 MAX_DEPTH = 64
 # Longer clauses are not phrases anyone writes; they are not read.
 MAX_PHRASE = 1000
-
-DNF = tuple[tuple[Literal, ...], ...]
 
 _FILE = r"(?P<file>`[^`\s]+`|[\w.\-/]*\w\.\w[\w\-]*)"
 _QUOTED = r"(?P<quoted>`[^`]+`|\"[^\"]+\"|“[^”]+”)"
@@ -57,10 +49,6 @@ _SECTION = r"(?P<section>`[^`]+`|\"[^\"]+\"|“[^”]+”|the [\w ]+? section)"
 _QUERY = re.compile(r"[\w-]+(?:\[[\w-]+!?=[^\[\]]*\])*(?:\.[\w-]+(?:\[[\w-]+!?=[^\[\]]*\])*)*")
 # A group whose content repeats, itself repeated: `(a+)+`, `(\w*)*`, `(x|y+){2,}`.
 _NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*[+*}]\)[+*{]")
-
-
-class TooComplex(Exception):
-    """A condition whose alternatives multiply past MAX_CLAUSES."""
 
 
 @dataclass
@@ -106,7 +94,7 @@ class _Reader:
             alternatives.extend(found)
             if len(alternatives) > MAX_CLAUSES:
                 raise TooComplex
-        return _simplify(alternatives)
+        return simplify(alternatives)
 
     def conjunction(self, text: str) -> DNF | None:
         context = [""]  # the file the procedure has read, for the clauses after it
@@ -120,9 +108,9 @@ class _Reader:
                 single.extend(found[0])
             else:
                 several.append(found)
-        result = _simplify([tuple(single)])
+        result = simplify([tuple(single)])
         for found in several:
-            result = _and(result, found)
+            result = conjoin(result, found)
         return result
 
     def clause(self, text: str, context: list[str]) -> DNF | None:
@@ -146,7 +134,7 @@ class _Reader:
         negated = re.fullmatch(r"NOT\s+(?P<rest>.+)", phrase)
         if negated:
             inner = self._known(negated.group("rest"), context)
-            return None if inner is None else _not(inner)
+            return None if inner is None else negate(inner)
         if _wrapped(phrase):
             return self._quietly(phrase[1:-1])
         for reader in (self._term, self._procedure, self._core, self._noun, self._labelled):
@@ -217,7 +205,7 @@ class _Reader:
                 "finds some, finds 0, finds none, exists, missing"
             )
             return None
-        return found if sign else _not(found)
+        return found if sign else negate(found)
 
     def _step(self, body: str, context: list[str]) -> DNF | None:
         checks = _CHECKS_EXISTS.fullmatch(body)
@@ -473,38 +461,6 @@ def _wrapped(phrase: str) -> bool:
     return True
 
 
-# -- alternatives of conjunctions -----------------------------------------------------
-
-
-def _and(left: DNF, right: DNF) -> DNF:
-    if len(left) * len(right) > MAX_CLAUSES * MAX_CLAUSES:
-        raise TooComplex
-    found = _simplify([a + b for a, b in product(left, right)])
-    if len(found) > MAX_CLAUSES:
-        raise TooComplex
-    return found
-
-
-def _not(dnf: DNF) -> DNF:
-    """NOT of alternatives: every alternative fails, i.e. one literal of each is false."""
-    result: DNF = ((),)
-    for clause in dnf:
-        result = _and(result, tuple((Literal(lit.atom, not lit.positive),) for lit in clause))
-    return result
-
-
-def _simplify(clauses: list[tuple[Literal, ...]] | DNF) -> DNF:
-    """Each conjunction's literals once, contradictions dropped, each conjunction once."""
-    seen: dict[tuple[Literal, ...], None] = {}
-    for clause in clauses:
-        literals = tuple(dict.fromkeys(clause))
-        atoms = {lit.atom: lit.positive for lit in literals}
-        if len(atoms) < len(literals):
-            continue  # a fact and its negation: never holds
-        seen.setdefault(literals, None)
-    return tuple(seen)
-
-
 # -- the module's interface ------------------------------------------------------------
 
 
@@ -558,27 +514,6 @@ def parse_indicators(
 
 
 _INDICATOR_SPLIT = re.compile(r"\s*;\s*|\s*,\s*|\s+(?:and|but|AND)\s+")
-
-
-def implied(atom: Atom) -> tuple[Atom, ...]:
-    """Every atom that must hold when `atom` holds (transitively), excluding itself."""
-    return tuple(Atom(*fact) for fact in core_implied(atom.probe, atom.file, atom.param))
-
-
-def follows(a: Atom, b: Atom) -> bool:
-    """Whether `b` must hold when `a` does: an implication, or a weaker limit of the same
-    counter (`attempts < 3` then `attempts < 5`)."""
-    return b in implied(a) or implies((a.probe, a.file, a.param), (b.probe, b.file, b.param))
-
-
-def describe(literal: Literal, words: dict[Atom, tuple[str, str]] | None = None) -> str:
-    """The literal in plain words: the spec's or vocabulary's where they have some
-    (a noun's `yes`/`no`, a term's phrase), else the core's (`task.md missing`)."""
-    said = (words or {}).get(literal.atom, ("", ""))[0 if literal.positive else 1]
-    if said:
-        return said
-    atom = literal.atom
-    return core_words(atom.probe, atom.file, atom.param, literal.positive)
 
 
 def examples(lexicon: Lexicon, files: list[str]) -> list[str]:

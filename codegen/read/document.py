@@ -1,8 +1,8 @@
 """Parsing the spec's sections: the Spells list, the States list and every transition table.
 
-Input is the located blocks of `codegen.markdown`; output is IR objects that
+Input is the located blocks of `read.markdown`; output is IR objects that
 still hold names as written. Resolving names and expanding notation is the
-next stage (`codegen.expand`).
+next stage (`expand`).
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, ValidAction
-from ..read.conditions import Words, parse_indicators, split_outside
-from ..read.lexicon import Dialect, Lexicon, Term, normal
-from ..read.markdown import (
+from ..model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, Term, ValidAction
+from ..spec_error import fail
+from .conditions import Words, parse_indicators, split_outside
+from .lexicon import Dialect, Lexicon, normal
+from .markdown import (
     Block,
     BrokenTable,
     Code,
@@ -29,7 +30,7 @@ from ..read.markdown import (
     Table,
     split_cells,
 )
-from ..read.rows import (
+from .rows import (
     REQUIRED,
     TERM_ROLES,
     Columns,
@@ -40,8 +41,7 @@ from ..read.rows import (
     skipped,
     with_extra_names,
 )
-from ..read.rows import title as role_title
-from ..spec_error import fail
+from .rows import title as role_title
 
 _COMMA = re.compile(r"\s*,\s*")
 SPELL_SECTIONS = ("spells", "triggers")

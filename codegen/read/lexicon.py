@@ -16,16 +16,8 @@ from types import ModuleType
 from spellbook.probes import PROBES
 from spellbook.vocabulary import Noun, Verb, load, template_file
 
+from ..model import Term
 from ..spec_error import SpecError
-
-
-@dataclass(frozen=True)
-class Term:
-    """A phrase a spec or a vocabulary defines by other phrases; `line` 0 for a vocabulary's."""
-
-    phrase: str
-    means: str
-    line: int = 0
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import Action, Condition, Kind, Notice, RuleRow, Selector, Target
-from ..read.action_phrases import parse_actions
-from ..read.conditions import Words, parse_condition
-from ..read.lexicon import Lexicon, Term, normal
-from ..read.markdown import Cell, Row, Table
+from ..model import Action, Condition, Kind, Notice, RuleRow, Selector, Target, Term
 from ..spec_error import fail
+from .action_phrases import parse_actions
+from .conditions import Words, parse_condition
+from .lexicon import Lexicon, normal
+from .markdown import Cell, Row, Table
 
 # Role -> the header names that mean it, preferred first (compared without case).
 ROLES: dict[str, tuple[str, ...]] = {

@@ -1,4 +1,4 @@
-"""Response formats: the spec's templates split into parts at generation time.
+"""Response formats: the spec's Response Format Templates split into parts.
 
 A generated machine carries each Response Format Template it uses as parts:
 literal text and, between, the name of a slot the runtime fills at cast time
@@ -18,8 +18,8 @@ so the runtime needs no markdown parser):
 slot; a section without slots is kept as written. A spec without one of the
 templates gets the built-in one of the same shape below.
 
-`render_response` is the preview of one rule's response, made by the runtime's
-own code from the tables the machine would declare.
+`lower.render_response` previews one rule's response, made by the runtime's own
+writer from these parts.
 """
 
 from __future__ import annotations
@@ -27,13 +27,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from spellbook.responses import SLOTS, Writer, reason
+from spellbook.responses import SLOTS
 from spellbook.schema import placeholder
 
-from ..model import Rule, Spec
 from ..read.markdown import Heading, read_blocks
-
-__all__ = ["DEFAULT_TEMPLATE", "reason", "render_response", "split", "template_kind"]
 
 DEFAULT_TEMPLATE = """## Response to the AI
 
@@ -136,20 +133,3 @@ def _spells_section(body: str, spells: Sequence[str]) -> str:
         return "\n".join(out)
     start = len(body) - len(body.lstrip())
     return body[:start] + placeholder("available_spells") + body[len(body.rstrip()) :]
-
-
-def template_kind(spec: Spec, rule: Rule) -> str:
-    """The response format the rule answers in (see `spellbook.responses`)."""
-    from ..render.lower import tables
-
-    found = tables(spec)
-    return found.writer.template_kind(found.rule(rule))
-
-
-def render_response(spec: Spec, rule: Rule) -> str:
-    """The rule's response as a cast makes it, before the runtime's placeholders are filled."""
-    from ..render.lower import tables
-
-    found = tables(spec)
-    writer: Writer = found.writer
-    return writer.response(found.rule(rule))

@@ -52,4 +52,4 @@ def verify() -> int:
 
 def generate() -> int:
     """`spellbook-codegen`: generate the machines, or `--check` that they are fresh."""
-    return _run("__main__")
+    return _run("cli.generate")

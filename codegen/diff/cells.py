@@ -1,0 +1,226 @@
+"""Two specs compared cell by cell: where the winning rule's outcome, or what it says,
+differs, in which worlds (`logic`), said in the facts that tell those worlds apart."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import cache
+
+from spellbook.schema import PASSIVE_VERBS
+
+from ..logic import MAX_ATOMS, clause_masks, closure, consistent_worlds, describer
+from ..model import Action, Atom, Kind, Literal, Rule
+from ..read.lexicon import normal
+from .result import Change, Outcome, SpecDiff
+
+Clauses = tuple[tuple[Literal, ...], ...]
+
+
+def _acts(actions: Iterable[Action]) -> tuple[str, ...]:
+    """The actions that change files or fields, as the spec writes them."""
+    return tuple(a.text for a in actions if a.verb not in PASSIVE_VERBS)
+
+
+def act_key(actions: Sequence[Action]) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+    """What the actions do: an extract of "every key the archive folders name" is said
+    by those keys, as when the spec names them."""
+    named = {v for a in actions if a.verb == "archive" for v in _VARIABLE.findall(a.target)}
+    wanted = ",".join(sorted(named - {"date"}))  # the date is the runtime's own
+    return tuple(
+        (a.verb, a.files, a.target or (wanted if a.verb == "extract" else ""))
+        for a in actions
+        if a.verb not in PASSIVE_VERBS
+    )
+
+
+_VARIABLE = re.compile(r"\$\{(\w+)\}")
+
+
+def instructions(actions: Iterable[Action]) -> tuple[str, ...]:
+    """What the AI is told to do beyond what the runtime does, as compared: "Archives
+    task files" and "Archive task files" say one thing."""
+    return tuple(imperative(plain(a.text).lower()) for a in actions if a.verb == "instruct")
+
+
+def imperative(text: str) -> str:
+    """The first word as an imperative: "copies" -> "copy", "archives" -> "archive"."""
+    word, space, rest = text.partition(" ")
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    return word + space + rest
+
+
+def _behaviour(rule: Rule | None, renames: dict[str, str]) -> tuple[object, ...]:
+    if rule is None:
+        return ("gap",)
+    dest = renames.get(rule.dest, rule.dest) if rule.kind == Kind.TRANSITION else ""
+    return (rule.kind, dest, act_key(rule.actions))
+
+
+def _told(rule: Rule | None) -> tuple[str, ...]:
+    if rule is None:
+        return ()
+    return (plain(rule.response or rule.response_ref), *instructions(rule.actions))
+
+
+def _outcome(rule: Rule | None, renames: dict[str, str]) -> Outcome:
+    if rule is None:
+        return Outcome(None, "", "")
+    dest = renames.get(rule.dest, rule.dest) if rule.kind == Kind.TRANSITION else ""
+    return Outcome(rule.id, rule.kind.value, dest, _acts(rule.actions))
+
+
+@cache
+def _pairs(
+    old: tuple[Clauses, ...], new: tuple[Clauses, ...]
+) -> tuple[tuple[Atom, ...], dict[tuple[int, int], tuple[int, ...]]] | None:
+    """For each (old winner, new winner), by index (-1: none fires), the worlds where
+    they win; None when the conditions see too many facts to go world by world."""
+    atoms = closure(lit.atom for clauses in (*old, *new) for c in clauses for lit in c)
+    if len(atoms) > MAX_ATOMS:
+        return None
+
+    def winner(alternatives: list[list[tuple[int, int]]], world: int) -> int:
+        for i, alts in enumerate(alternatives):
+            if any(world & need == need and not world & ban for need, ban in alts):
+                return i
+        return -1
+
+    was, now = clause_masks(atoms, old), clause_masks(atoms, new)
+    found: dict[tuple[int, int], list[int]] = {}
+    for world in consistent_worlds(atoms):
+        found.setdefault((winner(was, world), winner(now, world)), []).append(world)
+    return atoms, {k: tuple(v) for k, v in found.items()}
+
+
+def _differences(
+    old: Sequence[Rule], new: Sequence[Rule], renames: dict[str, str]
+) -> list[tuple[Rule | None, Rule | None, tuple[Atom, ...], tuple[int, ...], str]]:
+    """Where one cell's old and new rules do different things: (old winner, new winner,
+    atoms, worlds, "behaviour" or "told"); one entry with no worlds if the cell cannot
+    be compared world by world."""
+    paired = _pairs(
+        tuple(r.condition.clauses for r in old), tuple(r.condition.clauses for r in new)
+    )
+    if paired is None:
+        same = [(r.condition.clauses, _behaviour(r, renames)) for r in old] == [
+            (r.condition.clauses, _behaviour(r, {})) for r in new
+        ]
+        return [] if same else [(None, None, (), (), "too complex")]
+    atoms, pairs = paired
+    found = []
+    for (i, j), worlds in pairs.items():
+        was = old[i] if i >= 0 else None
+        now = new[j] if j >= 0 else None
+        changed = _behaviour(was, renames) != _behaviour(now, {})
+        if changed:
+            found.append((was, now, atoms, worlds, "behaviour"))
+        # What is said changes with the rule that wins; said apart when the rule is the
+        # same (or the behaviour is), so a new instruction is never hidden.
+        same_rule = was is not None and now is not None and was.id == now.id
+        if (same_rule or not changed) and _told(was) != _told(now):
+            found.append((was, now, atoms, worlds, "told"))
+    return found
+
+
+def acts_differently(old: Sequence[Rule], new: Sequence[Rule], renames: dict[str, str]) -> bool:
+    """Whether the cell behaves differently in some world (what it says aside: a renamed
+    state or spell is named in its texts)."""
+    return any(what != "told" for *_, what in _differences(old, new, renames))
+
+
+def compare_cells(diff: SpecDiff) -> None:
+    renames = diff.renames
+    back = {n: o for o, n in renames.items()}
+    old_states = diff.old.states_by_name
+    spells = diff.spell_map
+    # A fact in the words both specs give it; where they differ (a term redefined),
+    # in the core's own words, which mean the same in both.
+    old_terms = {normal(t.phrase): normal(t.means) for t in (*diff.old.terms, *diff.borrowed)}
+    new_terms = {normal(t.phrase): normal(t.means) for t in diff.new.terms}
+    redefined = {p for p in {*old_terms, *new_terms} if old_terms.get(p) != new_terms.get(p)}
+    when_in = describer(
+        {
+            atom: said
+            for atom, said in {**diff.old.words, **diff.new.words}.items()
+            if diff.old.words.get(atom, said) == diff.new.words.get(atom, said)
+            and not {normal(said[0]), normal(said[1])} & redefined
+        }
+    )
+    # (as said, the state in the old spec, the state in the new): each state both have,
+    # and each removed state whose workspaces another takes over, against that one.
+    pairs = [
+        (s.name, back.get(s.name, s.name), s.name)
+        for s in diff.new.states
+        if back.get(s.name, s.name) in old_states  # a new state is listed as added
+    ]
+    pairs += [(f"{was} (its workspaces in {now})", was, now) for was, now in diff.merged.items()]
+    grouped: dict[tuple[str, str, str, Outcome, Outcome], list[str]] = {}
+    for label, was_named, state in pairs:
+        for spell in diff.new.spells:
+            if spell.name not in spells:
+                continue
+            old_rules = diff.old.cell(was_named, spells[spell.name])
+            new_rules = diff.new.cell(state, spell.name)
+            for was, now, atoms, worlds, what in _differences(old_rules, new_rules, renames):
+                if what == "too complex":
+                    diff.not_compared.append((label, spell.name))
+                    continue
+                when = when_in(atoms, frozenset(worlds))
+                key = (
+                    what,
+                    spell.name,
+                    when,
+                    _relative(_outcome(was, renames), state, diff),
+                    _relative(_outcome(now, {}), state, diff),
+                )
+                grouped.setdefault(key, []).append(label)
+    for (what, spell_name, when, was_out, now_out), states in grouped.items():
+        change = Change(spell_name, _families_of(diff, states), when, was_out, now_out, what)
+        (diff.changes if what == "behaviour" else diff.told).append(change)
+
+
+def _relative(outcome: Outcome, source: str, diff: SpecDiff) -> Outcome:
+    """A destination that keeps the source state's family suffix, written `NAME_[G/A]`,
+    so the members of a family that change alike are said once."""
+    family = diff.new.family_of(source)
+    if len(family.members) < 2 or not outcome.state:
+        return outcome
+    suffix = source[len(family.base) + 1 :]
+    if not outcome.state.endswith("_" + suffix):
+        return outcome
+    if outcome.state not in diff.new.states_by_name:
+        return outcome
+    target = diff.new.family_of(outcome.state)
+    if len(target.members) < 2:
+        return outcome
+    return Outcome(outcome.rule, outcome.kind, target.name, outcome.actions)
+
+
+def _families_of(diff: SpecDiff, states: list[str]) -> tuple[str, ...]:
+    """The states, with a whole family said by its name."""
+    named: list[str] = []
+    for state in states:
+        if state not in diff.new.states_by_name:  # a removed state, said with its taker
+            named.append(state)
+            continue
+        family = diff.new.family_of(state)
+        if len(family.members) > 1 and all(m in states for m in family.members):
+            if family.name not in named:
+                named.append(family.name)
+        else:
+            named.append(state)
+    return tuple(named)
+
+
+_MARKS = re.compile(r"\\(?=[^\w\s])|[*_`]+")
+
+
+def plain(text: str) -> str:
+    """Text as compared: no emphasis marks or escapes, one space between words."""
+    return " ".join(_MARKS.sub("", text).split())

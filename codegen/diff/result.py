@@ -1,0 +1,182 @@
+"""What a comparison of two specs found: every difference, as records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..analyse import Finding
+from ..model import Kind, Spec, Term
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a cell's winning rule does, as far as the machine goes (or no rule: a gap)."""
+
+    rule: str | None
+    kind: str
+    state: str
+    actions: tuple[str, ...] = ()
+
+    def said(self, show_actions: bool) -> str:
+        if self.rule is None:
+            return "no rule fires"
+        if self.kind == Kind.BLOCKED:
+            what = "blocked"
+        elif self.kind == Kind.NOOP:
+            what = "no change"
+        else:
+            what = self.state
+        acts = f": {'; '.join(self.actions)}" if show_actions and self.actions else ""
+        return f"{what} ({self.rule}{acts})"
+
+    def json(self) -> dict[str, object]:
+        return {
+            "rule": self.rule,
+            "outcome": self.kind if self.rule else None,
+            "state": self.state or None,
+            "actions": list(self.actions),
+        }
+
+
+@dataclass(frozen=True)
+class Change:
+    """One difference in one spell, in some states, in the worlds `when` says."""
+
+    spell: str
+    states: tuple[str, ...]
+    when: str
+    was: Outcome
+    now: Outcome
+    # What differs: "behaviour" (next state, actions, blocked or no change) or "told".
+    what: str = "behaviour"
+
+    @property
+    def where(self) -> str:
+        return self.states[0] if len(self.states) == 1 else "states " + ", ".join(self.states)
+
+    def said(self) -> str:
+        when = f" when {self.when}" if self.when else ""
+        if self.what == "told":
+            ids = (
+                self.was.rule
+                if self.was.rule == self.now.rule
+                else f"{self.was.rule}, now {self.now.rule}"
+            )
+            return f"{self.spell} in {self.where}{when}: what it says changed (was {ids})"
+        acts = self.was.actions != self.now.actions
+        return (
+            f"{self.spell} in {self.where}{when}: was {self.was.said(acts)}, "
+            f"now {self.now.said(acts)}"
+        )
+
+    def json(self) -> dict[str, object]:
+        return {
+            "spell": self.spell,
+            "states": list(self.states),
+            "when": self.when,
+            "was": self.was.json(),
+            "now": self.now.json(),
+        }
+
+
+@dataclass(frozen=True)
+class Renamed:
+    old: str
+    new: str
+    migrated: bool  # the new one says it was `*Formerly*` the old one
+
+
+@dataclass
+class SpecDiff:
+    old: Spec
+    new: Spec
+    states_added: list[str] = field(default_factory=list)
+    states_removed: list[str] = field(default_factory=list)
+    states_renamed: list[Renamed] = field(default_factory=list)
+    # A removed state whose workspaces a state still standing takes over: old -> new.
+    merged: dict[str, str] = field(default_factory=dict)
+    families_added: list[str] = field(default_factory=list)
+    families_removed: list[str] = field(default_factory=list)
+    families_renamed: list[tuple[str, str]] = field(default_factory=list)
+    spells_added: list[str] = field(default_factory=list)
+    spells_removed: list[str] = field(default_factory=list)
+    rules_added: list[str] = field(default_factory=list)
+    rules_removed: list[str] = field(default_factory=list)
+    rules_renamed: list[tuple[str, str]] = field(default_factory=list)
+    rules_changed: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+    told: list[Change] = field(default_factory=list)
+    templates_changed: list[str] = field(default_factory=list)
+    not_compared: list[tuple[str, str]] = field(default_factory=list)
+    findings_new: list[Finding] = field(default_factory=list)
+    findings_gone: list[Finding] = field(default_factory=list)
+    spells_renamed: list[tuple[str, str]] = field(default_factory=list)
+    # Where the workspace and its state are kept, and where a new one starts: (was, now).
+    state_file: tuple[str, str] | None = None
+    state_key: tuple[str, str] | None = None
+    initial: tuple[str, str] | None = None
+    # Migrations the old spec made that the new one no longer makes: former name -> state.
+    migrations_dropped: dict[str, str] = field(default_factory=dict)
+    # Former names the new spec gives that the old spec had no state of.
+    formerly_unknown: list[tuple[str, str]] = field(default_factory=list)
+    indicators_changed: list[str] = field(default_factory=list)
+    descriptions_changed: list[str] = field(default_factory=list)
+    # Phrases the old spec uses without defining, read as the new spec defines them.
+    borrowed: tuple[Term, ...] = ()
+
+    @property
+    def renames(self) -> dict[str, str]:
+        """Each renamed state's old name -> its new name."""
+        return {r.old: r.new for r in self.states_renamed}
+
+    @property
+    def spell_map(self) -> dict[str, str]:
+        """new spell -> old spell, for the spells both have (renamed ones included)."""
+        old = {s.name for s in self.old.spells}
+        found = {s.name: s.name for s in self.new.spells if s.name in old}
+        found.update({now: was for was, now in self.spells_renamed})
+        return found
+
+    @property
+    def breaking(self) -> list[str]:
+        """Why a workspace left by the old machine could stop working with the new one."""
+        why = [
+            f"state {r.old} is renamed {r.new} with no migration: a state file naming "
+            f"{r.old} stops working (add `- *Formerly*: {r.old}` to {r.new})"
+            for r in self.states_renamed
+            if not r.migrated
+        ]
+        why += [
+            f"state {name} is removed with no migration: a state file naming it stops "
+            "working (add `- *Formerly*: " + name + "` to the state that takes its place)"
+            for name in self.states_removed
+            if name not in self.merged
+        ]
+        why += [
+            f"the migration from {old} to {new} is gone: a state file still naming {old} "
+            f"(a workspace not cast since) stops working (keep `- *Formerly*: {old}`)"
+            for old, new in self.migrations_dropped.items()
+        ]
+        if self.state_file:
+            why.append(
+                f"the state file moves from {self.state_file[0]} to {self.state_file[1]}: "
+                "every workspace's state file is left where the new machine does not look"
+            )
+        if self.state_key:
+            why.append(
+                f"the state file keeps the state under {self.state_key[1]!r}, not "
+                f"{self.state_key[0]!r}: every existing state file stops working"
+            )
+        return why
+
+    @property
+    def behaviour_changed(self) -> bool:
+        return bool(
+            self.changes
+            or self.states_added
+            or self.states_removed
+            or self.spells_added
+            or self.spells_removed
+            or self.not_compared
+            or self.initial
+        )

@@ -1,0 +1,89 @@
+"""The generated module of a spec (jinja2, then black) and its mermaid diagram.
+
+Names, imports and ordering are computed in Python (`lower`); the template
+(`templates/machine.py.j2`) only loops and prints, every value through `py`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from spellbook.vocabulary import module_name
+
+from ..model import Spec
+from .freshness import finish
+from .literals import declare, docstring, py
+from .lower import lower, moves
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    env.filters["py"] = py
+    env.filters["declare"] = declare
+    env.filters["docstring"] = docstring
+    return env
+
+
+def machine_context(spec: Spec, module: str) -> dict[str, Any]:
+    """Everything the template prints, computed here."""
+    found = lower(spec)
+    return {
+        "module": module,
+        "spec_path": spec.path,
+        "sha256": spec.sha256,
+        "title": spec.title or module,
+        "state_file": spec.state_file,
+        "workspace": spec.workspace,
+        "vocabulary": module_name(spec.vocabulary) if spec.vocabulary else "",
+        "initial": spec.initial,
+        "spells": found.spells,
+        "spell_word": spec.spell_word,
+        "spell_descriptions": {sp.name: _sentences(sp.description, sp.usage) for sp in spec.spells},
+        "targets": {sp.name: sp.target for sp in spec.spells if sp.target},
+        "formerly": spec.formerly,
+        "schema": spec.schema,
+        "triggers": found.triggers,
+        "states": found.states,
+        "guards": found.guards,
+        "templates": found.templates,
+        "rows": found.rows,
+    }
+
+
+def render_machine(spec: Spec, module: str) -> str:
+    """The generated module of `spec`, formatted, with its fingerprint."""
+    return finish(machine_source(spec, module))
+
+
+def machine_source(spec: Spec, module: str) -> str:
+    """The generated module as the template prints it, before black formats it."""
+    return _environment().get_template("machine.py.j2").render(machine_context(spec, module))
+
+
+def render_diagram(spec: Spec) -> str:
+    """A mermaid state diagram of the moves between states, drawn by `transitions`.
+
+    Only rules that win in some world are drawn: the moves that can happen.
+    """
+    from spellbook.diagram import mermaid
+
+    states = [st.name for st in spec.states]
+    return mermaid(states, moves(spec), spec.initial, spec.title)
+
+
+def _sentences(*texts: str) -> str:
+    """Texts joined as sentences: "Advances workflow. Progress through it."."""
+    joined = ". ".join(t.strip().rstrip(".") for t in texts if t.strip())
+    return joined + "." if joined else ""
