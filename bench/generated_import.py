@@ -39,7 +39,8 @@ TIMED = {
 
 
 def unpack(rev: str, into: Path) -> Path:
-    """REV's files, written under `into`."""
+    """REV's files, written under `into` (made if missing)."""
+    into.mkdir(parents=True, exist_ok=True)
     archive = into / "tree.tar"
     with archive.open("wb") as out:
         subprocess.run(["git", "-C", str(ROOT), "archive", rev], stdout=out, check=True)
