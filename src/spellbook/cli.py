@@ -23,6 +23,15 @@ from spellbook.errors import (
     UnsafePath,
     said,
 )
+from spellbook.exits import (
+    EXIT_BAD_INPUT,
+    EXIT_BLOCKED,
+    EXIT_FAILED,
+    EXIT_HOOK_BLOCK,
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_UNHANDLED,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,20 +39,10 @@ if TYPE_CHECKING:
 
     from spellbook.workflow import Workflow
 
-# Exit statuses, in one place.
-EXIT_OK = 0  # a transition or a no-op; status, repair and diagram done
-EXIT_FAILED = 1  # the cast could not run: another cast holds the lock, a disk error
-EXIT_BAD_INPUT = 2  # unknown spell, unusable state file, unsafe path, bad frontmatter,
-# a condition the spec does not define
-EXIT_BLOCKED = 3  # the spec refuses this spell in this state
-EXIT_UNHANDLED = 4  # no rule of the spec covers the spell for the files as they are
-
 MACHINES = {
     "spell": "spellbook.machines.spell_machine",
     "session": "spellbook.machines.session_machine",
 }
-EXIT_REFUSED = 1  # check-transition: the spec does not allow the move
-EXIT_HOOK_BLOCK = 2  # check-transition --claude-hook: Claude Code's "block this tool call"
 COMMANDS = ("status", "repair", "diagram", "mcp", "check-transition")
 
 
