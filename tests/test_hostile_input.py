@@ -21,7 +21,8 @@ import pytest
 
 from spellbook import Workflow
 from spellbook.errors import BadFile, Changed, StateFileError
-from spellbook.probes import READ_LIMIT, Run, fingerprint
+from spellbook.probes import Run, fingerprint
+from spellbook.store import READ_LIMIT
 from tests.workspaces import TASK, files, history, plan, set_state, task, write
 
 PROGRESS = ".claude/progress"

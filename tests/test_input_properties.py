@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 
 from spellbook.cli import _claude_hook
 from spellbook.errors import BadFile, StateFileError
-from spellbook.formats import Record, StateFormat, parse_json
+from spellbook.state_file import Record, StateFormat, parse_json
 
 SHOWN = "the input.json"
 EXAMPLES = settings(max_examples=200, deadline=None)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.formats import Record
 from spellbook.probes import Facts, checklist, implied, implies
+from spellbook.state_file import Record
 from spellbook.store import Workspace
 
 

@@ -33,10 +33,10 @@ import time
 import zlib
 
 from spellbook.errors import ActionError
-from spellbook.formats import Record
-from spellbook.formats import today as date_today
 from spellbook.schema import PASSIVE_VERBS, TRASH, Did, Done, Rule
-from spellbook.store import Workspace
+from spellbook.state_file import Record
+from spellbook.state_file import today as date_today
+from spellbook.store import READ_LIMIT, Workspace
 from spellbook.vocabulary import template
 
 TYPE_CHECKING = False
@@ -48,7 +48,6 @@ NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 NAME_LIMIT = 64
 FRONTMATTER_LIMIT = 65_536
 NESTING_LIMIT = 64  # brackets nested in frontmatter
-LOAD_LIMIT = 1_000_000
 MISSING_NAME = "untitled"
 _VARIABLE = r"\$\{(\w+)\}"
 
@@ -232,7 +231,7 @@ class _Files:
             return self.written[path]
         if path in self.gone:
             return None
-        return self.workspace.read_text(self.origin.get(path, path), LOAD_LIMIT)
+        return self.workspace.read_text(self.origin.get(path, path), READ_LIMIT)
 
 
 def apply(operations: list[list[str]], workspace: Workspace) -> list[str]:
@@ -267,7 +266,7 @@ def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) 
             workspace.create(path, texts[0])  # there already: made before an interruption
         elif verb == "update":
             text, checksum = texts
-            current = workspace.read_text(path, LOAD_LIMIT)
+            current = workspace.read_text(path, READ_LIMIT)
             if current is not None and checksum_of(current) == checksum:
                 workspace.replace(path, text.encode("utf-8"))
             elif current != text:

@@ -356,7 +356,7 @@ def _check_transition(argv: Sequence[str], machine: str) -> int:
     args = parser.parse_intermixed_args(argv)
     if args.claude_hook:
         return _claude_hook(args.root, machine, sys.stdin.buffer)
-    from spellbook.formats import STATE_LIMIT
+    from spellbook.state_file import STATE_LIMIT
 
     try:
         workflow = _workflow(args.root, machine)
@@ -404,7 +404,7 @@ def _claude_hook(root: str | None, machine: str, stdin: Any) -> int:
 
 def _judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str]:
     """(allowed, why) for one PreToolUse event."""
-    from spellbook.formats import parse_json
+    from spellbook.state_file import parse_json
 
     if len(data) > HOOK_LIMIT:
         return False, f"the hook event is larger than {HOOK_LIMIT / 1e6:.0f} MB"
@@ -510,7 +510,7 @@ def _same_file(target: str, folder: str) -> str | None:
 def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:
     """The file's text after the Write, Edit or MultiEdit in `tool`."""
     from spellbook.errors import BadFile
-    from spellbook.formats import STATE_LIMIT
+    from spellbook.state_file import STATE_LIMIT
 
     if "content" in tool:
         if not isinstance(tool["content"], str):
@@ -537,5 +537,8 @@ def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:
             )
         proposed = proposed.replace(old, new, -1 if every else 1)
         if len(proposed) > STATE_LIMIT:
-            raise BadFile(f"the edits make {workflow.workspace.shown(rel)} larger than 10 MB")
+            raise BadFile(
+                f"the edits make {workflow.workspace.shown(rel)} larger than "
+                f"{STATE_LIMIT / 1e6:.0f} MB"
+            )
     return proposed

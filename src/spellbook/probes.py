@@ -50,14 +50,13 @@ import re
 import time
 
 from spellbook.errors import ActionError, Undefined
-from spellbook.formats import Record, parse_json
-from spellbook.store import Workspace
+from spellbook.state_file import Record, parse_json
+from spellbook.store import READ_LIMIT, Workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-READ_LIMIT = 1_000_000
 COMMAND_TIMEOUT = 3600
 COMMAND_ENV = "SPELLBOOK_"
 

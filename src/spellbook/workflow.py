@@ -37,18 +37,6 @@ from spellbook.errors import (
     UnsafePath,
     said,
 )
-from spellbook.formats import (
-    REPAIR_LIMIT,
-    STATE_LIMIT,
-    Encoded,
-    Record,
-    StateFormat,
-    decode,
-    encodable,
-    encode,
-    now,
-    today,
-)
 from spellbook.lock import Lock
 from spellbook.probes import READS_CONTENT, Facts, NeedsRun, Run, command, run
 from spellbook.responses import (
@@ -65,6 +53,18 @@ from spellbook.responses import (
     with_notes,
 )
 from spellbook.schema import Done, Rule, Wanted, lost_file_states
+from spellbook.state_file import (
+    REPAIR_LIMIT,
+    STATE_LIMIT,
+    Encoded,
+    Record,
+    StateFormat,
+    decode,
+    encodable,
+    encode,
+    now,
+    today,
+)
 from spellbook.store import Looks, Workspace, random_hex
 
 TYPE_CHECKING = False
