@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from importlib import import_module
 
+from spellbook.commands import NeedsRun, Run, command, run
 from spellbook.errors import (
     ActionError,
     BadFile,
@@ -37,8 +37,9 @@ from spellbook.errors import (
     UnsafePath,
     said,
 )
+from spellbook.facts import Facts
 from spellbook.lock import Lock
-from spellbook.probes import READS_CONTENT, Facts, NeedsRun, Run, command, run
+from spellbook.probes import PROBES
 from spellbook.responses import (
     CannotTell,
     Foreseen,
@@ -426,7 +427,7 @@ class Workflow:
         # read now is a note in the response, not an error.
         done.notes[:0] = [*finished, *migrated]
         for ran in runs.values():
-            done.notes.append(_run_note(ran))
+            done.notes.append(ran.note())
         try:
             response = self._response(rule, name, before, after, done, record)
         except (SpellbookError, OSError) as err:
@@ -692,7 +693,7 @@ class Workflow:
                         for w in alternative
                         if w not in wanted
                         and w.guard.file in files
-                        and w.guard.probe in READS_CONTENT
+                        and PROBES[w.guard.probe].reads_content
                     ]
                     if best is None or (len(said), at) < best[:2]:
                         best = (len(said), at, said, other)
@@ -1130,7 +1131,7 @@ class Workflow:
                 continue
             held = [
                 getattr(model, w.guard.name)() == w.holds
-                and (w.guard.probe not in READS_CONTENT or facts.exists(w.guard.file))
+                and (not PROBES[w.guard.probe].reads_content or facts.exists(w.guard.file))
                 for w in state.evidence
             ]
             if all(held) and (best is None or (len(held), index) > best):
@@ -1215,15 +1216,6 @@ def _holds_in(rule: Rule, world: dict[str, bool | None]) -> bool:
     return any(
         all(world.get(w.guard.name) == w.holds for w in alternative) for alternative in rule.when
     )
-
-
-def _run_note(ran: Run) -> str:
-    verdict = "passed" if ran.status == 0 else f"failed (exit status {ran.status})"
-    said = f"ran {ran.key.replace('_', ' ')} `{ran.command}` ({ran.seconds:.1f} s): {verdict}"
-    if not ran.output.strip():
-        return said
-    fence = "`" * max(3, 1 + max((len(t) for t in re.findall("`+", ran.output)), default=0))
-    return f"{said}\n\n{fence}text\n{ran.output.rstrip()}\n{fence}"
 
 
 class _Locked(Lock):
