@@ -560,7 +560,7 @@ def _entries(n: int) -> list[dict[str, object]]:
 
 
 def test_9_history_past_its_limit_goes_to_a_file_no_cast_reads(tmp_path: Path) -> None:
-    from spellbook.workflow import HISTORY_KEEP, HISTORY_LIMIT
+    from spellbook.journal import HISTORY_KEEP, HISTORY_LIMIT
 
     set_state(tmp_path, "GATHER_EDITING", _entries(HISTORY_LIMIT))
     write(tmp_path, "plan.md", plan(unchecked=0))

@@ -33,7 +33,8 @@ import time
 import zlib
 
 from spellbook.errors import ActionError
-from spellbook.schema import PASSIVE_VERBS, TRASH, Did, Done, Rule
+from spellbook.outcome import Did, Done
+from spellbook.schema import PASSIVE_VERBS, TRASH, Rule
 from spellbook.state_file import Record
 from spellbook.state_file import today as date_today
 from spellbook.store import READ_LIMIT, Workspace
