@@ -37,14 +37,6 @@ GRACE = 1.0  # seconds a command's leftover processes may keep its output open
 FINGERPRINT_FILES = 200_000
 
 
-class NeedsRun(Exception):
-    """A guard that would have to run a command, asked where commands are not run."""
-
-    def __init__(self, fact: tuple[str, str, str]) -> None:
-        super().__init__(fact)
-        self.fact = fact
-
-
 class Run:
     """What running a command gave: its exit status (negative: killed by that signal; -1
     also when it timed out), the tail of its output, how long it took, and a fingerprint

@@ -7,7 +7,6 @@ stops the cast with an error naming it: it is never taken for an empty one.
 
 from __future__ import annotations
 
-from spellbook.commands import NeedsRun, command, fingerprint
 from spellbook.errors import ActionError
 from spellbook.probes import PROBES, real_items
 from spellbook.state_file import Record, parse_json
@@ -22,6 +21,14 @@ if TYPE_CHECKING:
 
 # Each probe's check, by name, as `Facts.check` looks it up for every guard.
 CHECKS = {name: probe.check for name, probe in PROBES.items()}
+
+
+class NeedsRun(Exception):
+    """A guard that would have to run a command, asked where commands are not run."""
+
+    def __init__(self, fact: tuple[str, str, str]) -> None:
+        super().__init__(fact)
+        self.fact = fact
 
 
 class Facts:
@@ -111,6 +118,8 @@ class Facts:
     def _recorded_status(self, name: str, key: str) -> int | None:
         """The exit status of the last run the state file records for `key`, if the
         command and the repository's files are what they were then; else None."""
+        from spellbook.commands import fingerprint  # only a judge of a move needs it
+
         last = self.record.extra.get("runs", {})
         last = last.get(key) if isinstance(last, dict) else None
         if (
@@ -124,6 +133,8 @@ class Facts:
         return None
 
     def _command_or_none(self, name: str, key: str) -> str | None:
+        from spellbook.commands import command
+
         try:
             return command(self, name, key)
         except ActionError:

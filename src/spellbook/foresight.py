@@ -10,8 +10,8 @@ something it depends on may have changed (`telling`).
 
 from __future__ import annotations
 
-from spellbook.commands import NeedsRun
 from spellbook.errors import ActionError, BadFile, SpellbookError, Undefined, UnsafePath, said
+from spellbook.facts import NeedsRun
 from spellbook.outcome import Preview
 from spellbook.probes import PROBES
 from spellbook.responses import files_said, spell_values

@@ -307,7 +307,7 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
     items: list[tuple[bool, str]] = []
     level = 0
     fenced = False
-    item = re.compile(_ITEM).match
+    item = None  # matches an item's line; compiled once a section is found
     for line in text.splitlines():
         start = line.lstrip()[:3]
         if start in ("```", "~~~") and len(line) - len(line.lstrip()) <= 3:
@@ -324,6 +324,8 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
                 level = depth
             continue
         if level:
+            if item is None:
+                item = re.compile(_ITEM).match
             box = item(line)
             if box:
                 items.append((box.group(1) != " ", " ".join(box.group(2).split())))

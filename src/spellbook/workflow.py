@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 from importlib import import_module
 
-from spellbook.commands import NeedsRun, command, run
 from spellbook.engine import Engine
 from spellbook.errors import (
     ActionError,
@@ -29,6 +28,7 @@ from spellbook.errors import (
     UnsafePath,
     said,
 )
+from spellbook.facts import NeedsRun
 from spellbook.foresight import Foresight
 from spellbook.journal import Journal
 from spellbook.outcome import CastResult, Done, outcome_of
@@ -95,7 +95,7 @@ class Workflow:
         state file changed meanwhile (another cast), this one stops with nothing
         changed. The run is recorded in the state file (`runs.<key>`).
         """
-        name = self.spell(spell)
+        name = self.engine.spell(spell)
         journal = self.journal
         runs: dict[tuple[str, str], Run] = {}
         finished: list[str] = []
@@ -125,6 +125,8 @@ class Workflow:
                 else:
                     return self._carry_out(name, record, model, runs, finished)
             # The lock is free while the command runs: other casts and status go on.
+            from spellbook.commands import command, run  # only casts that run one need it
+
             _, file, key = fact
             text = command(model.facts, file, key)
             runs[(file, key)] = run(key, text, self.workspace.root, self.workspace.folder)
@@ -187,7 +189,8 @@ class Workflow:
         # The cast has happened. What follows only tells about it: a file it cannot
         # read now is a note in the response, not an error.
         done.notes[:0] = [*finished, *migrated]
-        done.notes += [ran.note() for ran in runs.values()]
+        for ran in runs.values():
+            done.notes.append(ran.note())
         try:
             response = self._response(rule, name, before, after, done, record)
         except (SpellbookError, OSError) as err:
