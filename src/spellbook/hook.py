@@ -1,5 +1,4 @@
-"""`spell check-transition`: judge a move of the state made by hand, on the command line
-or as Claude Code's PreToolUse hook, which blocks what the spec does not allow."""
+"""`spell check-transition` and the Claude Code hook: judging moves of the state made by hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The record of a workspace's casts: its state file, its history and the commit point.
+"""The record of a workspace's casts: its state file and history, the commit point, the lock.
 
 A cast that changes files has one commit point. Its actions are planned first
 (nothing touched), then the plan, the new history entry and the state to move
