@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from spellbook.facts import Facts
 from spellbook.probes import PROBES, checklist, implied, implies
@@ -54,6 +56,14 @@ def test_queries_compare_json_values_as_json_writes_them(
 def test_checklist_reads_headings_without_a_regular_expression() -> None:
     text = "## Acceptance Criteria" + " " * 100_000 + "#" * 50_000 + "\n- [ ] one\n"
     assert checklist(text, "Acceptance Criteria") == [(False, "one")]
+
+
+@given(st.text(alphabet=" \t-*+.)[]xX ab019\u0663\u00b2\xa0", max_size=16))
+def test_an_item_is_read_as_the_pattern_of_a_checklist_item_reads_it(line: str) -> None:
+    pattern = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\](.*)")
+    found = pattern.match(line)
+    expected = [] if found is None else [(found.group(1) != " ", " ".join(found.group(2).split()))]
+    assert checklist("# Tasks\n" + line, "Tasks") == expected
 
 
 def test_the_template_s_own_items_and_empty_items_are_not_items(tmp_path: Path) -> None:

@@ -295,8 +295,28 @@ def _heading(line: str) -> tuple[int, str] | None:
     return level, rest.strip().rstrip("#").strip()
 
 
-# Patterns compiled when first used (`re` keeps them), not when a cast imports this.
-_ITEM = r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\](.*)"
+def _item(line: str) -> tuple[bool, str] | None:
+    """(checked, text) of a checklist item's line (`- [ ] text`, `1. [x] text`: a `-`, `*`
+    or `+` bullet, or up to 9 digits and `.` or `)`), read without a regular expression."""
+    rest = line.lstrip(" \t")
+    if rest[:1] in ("-", "*", "+"):
+        rest = rest[1:]
+    else:
+        digits = 0
+        while digits < len(rest) and rest[digits].isdecimal():
+            digits += 1
+        if not 1 <= digits <= 9 or rest[digits : digits + 1] not in (".", ")"):
+            return None
+        rest = rest[digits + 1 :]
+    box = rest.lstrip(" \t")
+    if len(box) == len(rest) or box[:1] != "[" or box[2:3] != "]":
+        return None
+    if box[1:2] not in (" ", "x", "X"):
+        return None
+    return box[1] != " ", box[3:]
+
+
+# Compiled when first used (`re` keeps it), not when a cast imports this.
 _STEP = r"([^.\[\]]+)|\[([^\]=!]+)(!?=)([^\]]*)\]"
 
 
@@ -307,7 +327,6 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
     items: list[tuple[bool, str]] = []
     level = 0
     fenced = False
-    item = None  # matches an item's line; compiled once a section is found
     for line in text.splitlines():
         start = line.lstrip()[:3]
         if start in ("```", "~~~") and len(line) - len(line.lstrip()) <= 3:
@@ -324,11 +343,9 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
                 level = depth
             continue
         if level:
-            if item is None:
-                item = re.compile(_ITEM).match
-            box = item(line)
-            if box:
-                items.append((box.group(1) != " ", " ".join(box.group(2).split())))
+            box = _item(line)
+            if box is not None:
+                items.append((box[0], " ".join(box[1].split())))
     return items
 
 
