@@ -37,8 +37,8 @@ import spellbook.store
 from codegen import load_spec
 from spellbook import Workflow
 from spellbook.errors import StateFileError
+from spellbook.journal import INTENT_FILE, Journal
 from spellbook.schema import PASSIVE_VERBS
-from spellbook.workflow import INTENT_FILE
 from tests.test_runtime_rules import lay_out
 from tests.workspaces import TASK, history, plan, set_state, task, write
 from tests.worlds import winning_world
@@ -282,7 +282,7 @@ def test_control_without_the_intent_record_an_interrupted_cast_is_half_done(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The checks above can fail: carry out the plan without writing its record first."""
-    monkeypatch.setattr(Workflow, "_commit", lambda self, rec, intent: self._finish(rec, intent))
+    monkeypatch.setattr(Journal, "commit", lambda self, rec, intent: self.finish(rec, intent))
     archive = next(s for s in SCENARIOS if s.name.startswith("A2@"))
     with pytest.raises(AssertionError):
         interrupt(tmp_path, archive, onward=False)
@@ -403,14 +403,14 @@ def stop_after_commit(monkeypatch: pytest.MonkeyPatch, flow: Workflow, *, files:
     """The next cast writes its intent record and stops: before its file operations, or
     (files=True) after them and the state file, just before deleting the record."""
 
-    def commit(self: Workflow, record: Any, intent: dict[str, Any]) -> list[str]:
+    def commit(self: Journal, record: Any, intent: dict[str, Any]) -> list[str]:
         self.workspace.replace(INTENT_FILE, json.dumps(intent).encode())
         if files:
             monkeypatch.setattr(self.workspace, "remove", lambda rel: None)
-            self._finish(record, intent)
+            self.finish(record, intent)
         raise KeyboardInterrupt  # the process stops here
 
-    monkeypatch.setattr(Workflow, "_commit", commit)
+    monkeypatch.setattr(Journal, "commit", commit)
     with pytest.raises(KeyboardInterrupt):
         flow.cast("accio")
     monkeypatch.undo()

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spellbook.formats import Record, StateFormat, dump
+from spellbook.state_file import Record, StateFormat, dump
 
 scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
 values = st.recursive(

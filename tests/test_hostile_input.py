@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from spellbook import Workflow
+from spellbook.commands import Run, fingerprint
 from spellbook.errors import BadFile, Changed, StateFileError
-from spellbook.probes import READ_LIMIT, Run, fingerprint
+from spellbook.store import READ_LIMIT
 from tests.workspaces import TASK, files, history, plan, set_state, task, write
 
 PROGRESS = ".claude/progress"
@@ -259,7 +260,7 @@ def _alive(pid: int) -> bool:
 def test_4_a_command_past_its_timeout_is_killed_with_everything_it_started(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("spellbook.probes.COMMAND_TIMEOUT", 1)
+    monkeypatch.setattr("spellbook.commands.COMMAND_TIMEOUT", 1)
     session_in(tmp_path, "TEST", "sleep 25 & echo $! > child.pid; sleep 25")
     result = session(tmp_path).cast("advance")
     assert result.rule == "R1" and "timed out after 1 s" in result.response
@@ -559,7 +560,7 @@ def _entries(n: int) -> list[dict[str, object]]:
 
 
 def test_9_history_past_its_limit_goes_to_a_file_no_cast_reads(tmp_path: Path) -> None:
-    from spellbook.workflow import HISTORY_KEEP, HISTORY_LIMIT
+    from spellbook.journal import HISTORY_KEEP, HISTORY_LIMIT
 
     set_state(tmp_path, "GATHER_EDITING", _entries(HISTORY_LIMIT))
     write(tmp_path, "plan.md", plan(unchecked=0))

@@ -6,7 +6,7 @@ nesting too deep for the parser, a byte order mark, CRLF, truncation, binary),
 it returns a value that can be written back as UTF-8 or raises BadFile naming
 the input; `StateFormat.read` returns a Record or raises StateFileError.
 
-The session machine's PreToolUse hook (`_claude_hook`) never raises and answers
+The session machine's PreToolUse hook (`claude_hook`) never raises and answers
 0 or 2 (2 with a reason on stderr) for any stdin, and never allows (0) what it
 cannot judge or must refuse: stdin that is not a JSON object, a Write of the
 state file that is not a valid state file, a Write, Edit or MultiEdit of the
@@ -29,9 +29,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from spellbook.cli import _claude_hook
 from spellbook.errors import BadFile, StateFileError
-from spellbook.formats import Record, StateFormat, parse_json
+from spellbook.hook import claude_hook
+from spellbook.state_file import Record, StateFormat, parse_json
 
 SHOWN = "the input.json"
 EXAMPLES = settings(max_examples=200, deadline=None)
@@ -325,7 +325,7 @@ def run_hook(root: Path, stdin: bytes, capsys: pytest.CaptureFixture[str]) -> in
     It changes no file of the repository."""
     before = snapshot(root)
     capsys.readouterr()
-    code = _claude_hook(str(root), "session", io.BytesIO(stdin))
+    code = claude_hook(str(root), "session", io.BytesIO(stdin))
     err = capsys.readouterr().err
     assert code in (0, 2), (code, stdin[:300])
     if code == 2:

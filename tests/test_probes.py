@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from spellbook.formats import Record
-from spellbook.probes import Facts, checklist, implied, implies
+from spellbook.facts import Facts
+from spellbook.probes import PROBES, checklist, implied, implies
+from spellbook.state_file import Record
 from spellbook.store import Workspace
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def facts(tmp_path: Path, files: dict[str, str], **extra: object) -> Facts:
@@ -52,6 +58,14 @@ def test_checklist_reads_headings_without_a_regular_expression() -> None:
     assert checklist(text, "Acceptance Criteria") == [(False, "one")]
 
 
+@given(st.text(alphabet=" \t-*+.)[]xX ab019\u0663\u00b2\xa0", max_size=16))
+def test_an_item_is_read_as_the_pattern_of_a_checklist_item_reads_it(line: str) -> None:
+    pattern = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\](.*)")
+    found = pattern.match(line)
+    expected = [] if found is None else [(found.group(1) != " ", " ".join(found.group(2).split()))]
+    assert checklist("# Tasks\n" + line, "Tasks") == expected
+
+
 def test_the_template_s_own_items_and_empty_items_are_not_items(tmp_path: Path) -> None:
     found = facts(tmp_path, {"plan.md": "## Goals\n- [ ] Example goal\n- [ ]\n"})
     found.template = lambda name: "## Goals\n- [ ] Example goal\n" if name == "plan.md" else ""
@@ -67,3 +81,12 @@ def test_limits_of_one_counter_imply_each_other() -> None:
     assert not implies(("below", "", "attempts<3"), ("below", "", "tries<5"))
     assert implies(("over_minutes", "", "30"), ("over_minutes", "", "10"))
     assert implied("field", "f.json", "x]") == [("exists", "f.json", "")]
+
+
+def test_the_probes_table_of_reading_specs_names_every_probe_but_unknown() -> None:
+    # The records in PROBES are the one source; the docs' table must not drift from them.
+    text = (ROOT / "docs" / "reading-specs.md").read_text(encoding="utf-8")
+    lines = text.split("| fact (probe) |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    first = [line.strip().split("|")[1] for line in lines if line.strip().startswith("|")]
+    listed = [name for cell in first for name in re.findall(r"`(\w+)`", cell)]
+    assert sorted(listed) == sorted(name for name in PROBES if name != "unknown")

@@ -13,7 +13,7 @@ import pytest
 from codegen import parse_spec_text
 from codegen.render import render_machine
 from spellbook import UnknownSpell, Workflow
-from spellbook.cli import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK, EXIT_UNHANDLED
+from spellbook.exits import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK, EXIT_UNHANDLED
 from tests.specs import row, spec_text
 from tests.workspaces import TASK, history, write
 

@@ -17,6 +17,7 @@ import pytest
 
 from spellbook import ActionError, StateFileError, UnsafePath, Workflow
 from spellbook import lock as lock_module
+from spellbook.journal import Journal
 from tests.workspaces import TASK, files, history, plan, set_state, task, write
 
 EXIT_BAD_INPUT = 2
@@ -261,9 +262,9 @@ def test_a_cast_that_waited_locks_the_workspace_folder_there_now(
 ) -> None:
     # The folder it waited on was moved away: its lock guards nothing any more.
     locked_there: list[bool] = []
-    load = Workflow._load
+    load = Journal.load
 
-    def load_and_look(flow: Workflow) -> Any:
+    def load_and_look(flow: Journal) -> Any:
         probe = os.open(flow.workspace.base, os.O_RDONLY)
         try:
             fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -275,7 +276,7 @@ def test_a_cast_that_waited_locks_the_workspace_folder_there_now(
             os.close(probe)
         return load(flow)
 
-    monkeypatch.setattr(Workflow, "_load", load_and_look)
+    monkeypatch.setattr(Journal, "load", load_and_look)
     outcome = _swapped_while_waiting(tmp_path, monkeypatch, tmp_path / "none")
     assert not isinstance(outcome, Exception)
     assert locked_there == [True]

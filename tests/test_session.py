@@ -18,8 +18,8 @@ import pytest
 
 from codegen.read.markdown import Code, Table, read_blocks
 from spellbook import Workflow
+from spellbook.commands import Run, fingerprint
 from spellbook.errors import UnknownSpell
-from spellbook.probes import Run, fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = (ROOT / "tests" / "fixtures" / "seed_session_patterns.md").read_text(encoding="utf-8")

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from spellbook import SpellbookError, Workflow
 from spellbook import store as store_module
-from spellbook.formats import Record
 from spellbook.machines import session_machine
+from spellbook.state_file import Record
 from tests.workspaces import TASK, plan, set_state, task, write
 
 SPELLS = ("Accio", "Expecto", "Reparo", "Reverto", "Finite", "Lumos")
@@ -28,13 +28,13 @@ SPELLS = ("Accio", "Expecto", "Reparo", "Reverto", "Finite", "Lumos")
 def counting(flow: Workflow) -> list[str]:
     """The states `flow` works out what each spell would do in, one per time."""
     worked: list[str] = []
-    foresee = flow.foresee
+    foresee = flow.foresight.foresee
 
     def counted(model: Any, machine: Any, state: str) -> Any:
         worked.append(state)
         return foresee(model, machine, state)
 
-    flow.foresee = counted  # type: ignore[method-assign]
+    flow.foresight.foresee = counted  # type: ignore[method-assign]
     return worked
 
 
@@ -42,7 +42,7 @@ def fresh_telling(root: Path) -> dict[str, str]:
     """What a workflow that has never looked at `root` tells of it now."""
     flow = Workflow(root)
     record = flow.read()
-    return flow._telling(record, record.state)
+    return flow.foresight.telling(record, record.state)
 
 
 def spells_said(response: str) -> str:
@@ -245,14 +245,14 @@ def test_what_a_long_lived_workflow_tells_is_what_a_new_one_would(
         set_state(root, "GATHER_NEEDS_PLAN")
         flow = Workflow(root)
         told: list[dict[str, str]] = []
-        telling = flow._telling
+        telling = flow.foresight.telling
 
         def kept(record: Record, state: str) -> dict[str, str]:
             values = telling(record, state)
             told.append(dict(values))  # as told, before the response adds its own
             return values
 
-        flow._telling = kept  # type: ignore[method-assign]
+        flow.foresight.telling = kept  # type: ignore[method-assign]
         for (kind, name), spell in steps:
             _change(root, kind, name)
             told.clear()

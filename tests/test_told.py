@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spellbook import Workflow
-from spellbook.cli import EXIT_BAD_INPUT
+from spellbook.exits import EXIT_BAD_INPUT
 from tests.workspaces import TASK, files, history, plan, set_state, task, write
 
 

@@ -30,7 +30,7 @@ _HOME = {
     "UnknownSpell": "spellbook.errors",
     "UnknownState": "spellbook.errors",
     "UnsafePath": "spellbook.errors",
-    "CastResult": "spellbook.workflow",
+    "CastResult": "spellbook.outcome",
     "Workflow": "spellbook.workflow",
 }
 
@@ -45,7 +45,8 @@ if TYPE_CHECKING:
         UnknownState,
         UnsafePath,
     )
-    from spellbook.workflow import CastResult, Workflow
+    from spellbook.outcome import CastResult
+    from spellbook.workflow import Workflow
 
 
 def __getattr__(name: str) -> object:

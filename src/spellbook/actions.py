@@ -30,13 +30,13 @@ from __future__ import annotations
 import os
 import re
 import time
-import zlib
 
 from spellbook.errors import ActionError
-from spellbook.formats import Record
-from spellbook.formats import today as date_today
-from spellbook.schema import PASSIVE_VERBS, TRASH, Did, Done, Rule
-from spellbook.store import Workspace
+from spellbook.outcome import Did, Done
+from spellbook.schema import PASSIVE_VERBS, TRASH, Rule
+from spellbook.state_file import Record
+from spellbook.state_file import today as date_today
+from spellbook.store import READ_LIMIT, Workspace
 from spellbook.vocabulary import template
 
 TYPE_CHECKING = False
@@ -48,7 +48,6 @@ NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 NAME_LIMIT = 64
 FRONTMATTER_LIMIT = 65_536
 NESTING_LIMIT = 64  # brackets nested in frontmatter
-LOAD_LIMIT = 1_000_000
 MISSING_NAME = "untitled"
 _VARIABLE = r"\$\{(\w+)\}"
 
@@ -232,7 +231,7 @@ class _Files:
             return self.written[path]
         if path in self.gone:
             return None
-        return self.workspace.read_text(self.origin.get(path, path), LOAD_LIMIT)
+        return self.workspace.read_text(self.origin.get(path, path), READ_LIMIT)
 
 
 def apply(operations: list[list[str]], workspace: Workspace) -> list[str]:
@@ -267,7 +266,7 @@ def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) 
             workspace.create(path, texts[0])  # there already: made before an interruption
         elif verb == "update":
             text, checksum = texts
-            current = workspace.read_text(path, LOAD_LIMIT)
+            current = workspace.read_text(path, READ_LIMIT)
             if current is not None and checksum_of(current) == checksum:
                 workspace.replace(path, text.encode("utf-8"))
             elif current != text:
@@ -276,6 +275,8 @@ def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) 
 
 def checksum_of(text: str) -> str:
     """Tells a file's text from another it might have become (not a security measure)."""
+    import zlib  # a library of its own to load: only casts that update a file need it
+
     data = text.encode("utf-8", "surrogatepass")
     return f"{len(data)}:{zlib.crc32(data):08x}"
 
@@ -352,8 +353,8 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
 
 # A frontmatter line YAML reads as a string key and a string value, whatever resolver:
 # `task_name: greet-cli`. Anything else (quotes, lists, a number, a date, yes/no,
-# null, 0x1f) goes to PyYAML.
-_PLAIN_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*): +([a-z0-9]+(?:-[a-z0-9]+)*) *")
+# null, 0x1f) goes to PyYAML. Compiled when first used, not by every cast's import.
+_PLAIN_LINE = r"([A-Za-z_][A-Za-z0-9_-]*): +([a-z0-9]+(?:-[a-z0-9]+)*) *"
 _YAML_WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
 
 
@@ -362,10 +363,11 @@ def _plain(block: str) -> dict[str, object] | None:
     plain words YAML can only read as strings; None otherwise. A cast that only needs
     `task_name` need not load PyYAML (16 ms of a 50 ms start)."""
     found: dict[str, object] = {}
+    plain_line = re.compile(_PLAIN_LINE).fullmatch
     for line in block.split("\n"):
         if not line.strip():
             continue
-        m = _PLAIN_LINE.fullmatch(line)
+        m = plain_line(line)
         if m is None:
             return None
         key, value = m.groups()

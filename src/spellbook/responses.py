@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import re
 
-from spellbook.schema import TRASH, Action, Did, Rule, State, placeholder
+from spellbook.schema import TRASH, Action, Rule, State, placeholder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
+
+    from spellbook.outcome import Did, Preview
 
 SLOTS = ("spell", "ai", "happened", "where")
 _EXPLAIN = re.compile(r"\s*explain:\s*[\"“](?P<reason>.+)[\"”]\s*", re.IGNORECASE | re.DOTALL)
@@ -132,13 +134,13 @@ class Writer:
             found = self._summaries[rule] = self._summary(rule)
         return found
 
-    def does(self, rule: Rule | str | None) -> str:
-        """What casting a spell does now, given the rule that would win (or a note)."""
-        if rule is None:
+    def does(self, preview: Preview | None) -> str:
+        """What casting a spell does now, as its preview tells it (None: no rule applies)."""
+        if preview is None:
             return "nothing: no rule of the spec applies now"
-        if isinstance(rule, str):
-            return rule
-        return self.summary(rule)
+        if preview.words or preview.rule is None:
+            return preview.words
+        return self.summary(preview.rule)
 
     def _summary(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
         if rule.kind == "blocked":
@@ -326,63 +328,8 @@ def _placeholders(text: str) -> Placeholders:
     return first, parts
 
 
-class CannotTell(str):
-    """What a spell would do, where a rule's condition is one the spec does not define
-    or a file it reads cannot be read: said ("cannot tell: WHY"), but never offered as
-    a next step (casting it is refused). `why` is the reason alone."""
-
-    why: str
-
-    @classmethod
-    def because(cls, why: str) -> CannotTell:
-        told = cls(f"cannot tell: {why}")
-        told.why = why
-        return told
-
-
-class Foreseen(str):
-    """What a spell would do now, told from the plan its cast would make with the
-    files as they are (what it would really create, archive or delete, and where);
-    `moves` says whether it changes the state."""
-
-    moves: bool
-    rule: Rule
-
-    @classmethod
-    def of(cls, rule: Rule, writer: Writer, did: Sequence[Did]) -> Foreseen:
-        told = cls(writer.summary(rule, did))
-        told.moves = rule.changes_state
-        told.rule = rule
-        return told
-
-
-class Refused(CannotTell):
-    """What a spell would do now, where its cast would be refused with nothing changed
-    (a value its actions need is unusable, say): said, and offered as a next step only
-    once that is put right. `rule` is the rule that would win."""
-
-    rule: Rule | None = None
-
-    @classmethod
-    def because(cls, why: str, rule: Rule | None = None) -> Refused:
-        told = cls(f"refused now: {why}")
-        told.why = why
-        told.rule = rule
-        return told
-
-
-def _offered(rule: Rule | str | None) -> bool:
-    """Whether a preview is a next step: it moves the workflow on (or may: it depends
-    on a command's outcome), and its cast would not be refused."""
-    if isinstance(rule, Rule):
-        return rule.changes_state
-    if isinstance(rule, Foreseen):
-        return rule.moves
-    return isinstance(rule, str) and not isinstance(rule, CannotTell)
-
-
 def spell_values(
-    previews: Mapping[str, Rule | str | None],
+    previews: Mapping[str, Preview | None],
     writer: Writer,
     word: str = "spell",
     first: Mapping[str, tuple[str, Rule]] | None = None,
@@ -393,21 +340,26 @@ def spell_values(
     (see `Workflow.first`): that step is told instead."""
     does = writer.does
     first = first or {}
-    values = {f"does:{spell}": does(rule) for spell, rule in previews.items()}
+    values = {f"does:{spell}": does(told) for spell, told in previews.items()}
     values["available_spells"] = "\n".join(
-        f"- **{spell}**: {does(rule)}" for spell, rule in previews.items()
+        f"- **{spell}**: {does(told)}" for spell, told in previews.items()
     )
     steps = []
-    for spell, rule in previews.items():
+    for spell, told in previews.items():
         if spell in first:
             once, other = first[spell]
-            now = f" (now: {does(rule)})"
+            now = f" (now: {does(told)})"
             steps.append(f"- Once {once}, cast **{spell}**: moves to **{other.dest}**{now}")
-        elif _offered(rule):
-            steps.append(f"- Cast **{spell}**: {does(rule)}")
-        elif isinstance(rule, Refused) and rule.rule is not None and rule.rule.changes_state:
-            moves = f"moves to **{rule.rule.dest}**"
-            steps.append(f"- Once this is put right, cast **{spell}** ({moves}): {rule.why}")
+        elif told is not None and told.offered:
+            steps.append(f"- Cast **{spell}**: {does(told)}")
+        elif (
+            told is not None
+            and told.kind == "refused"
+            and told.rule is not None
+            and told.rule.changes_state
+        ):
+            moves = f"moves to **{told.rule.dest}**"
+            steps.append(f"- Once this is put right, cast **{spell}** ({moves}): {told.why}")
     values["next_steps"] = (
         "\n".join(steps)
         if steps

@@ -504,41 +504,6 @@ PASSIVE_VERBS = frozenset({"set_state", "no_change", "instruct", "fill"})
 TRASH = ".trash"
 
 
-class Did(_Record):
-    """What one file action of a cast did (or, planned for a preview, would do):
-    `action` is its index in the rule's actions; `verb` is create, archive or delete;
-    `files` are the files it acted on, `absent` those it names that were not there
-    (for create: there already, so kept); `folder` is where archived or deleted
-    files went ("" if none was made)."""
-
-    __slots__ = ("action", "verb", "files", "absent", "folder")
-
-    def __init__(
-        self,
-        action: int,
-        verb: str,
-        files: tuple[str, ...] = (),
-        absent: tuple[str, ...] = (),
-        folder: str = "",
-    ) -> None:
-        self.action = action
-        self.verb = verb
-        self.files = files
-        self.absent = absent
-        self.folder = folder
-
-
-class Done:
-    """What a rule's actions did, for its response: `did` holds each file action's
-    outcome in the spec's order."""
-
-    def __init__(self) -> None:
-        self.archive_path = ""
-        self.contents: dict[str, str | None] = {}
-        self.notes: list[str] = []
-        self.did: list[Did] = []
-
-
 def lost_file_states(
     evidence: Mapping[str, Iterable[tuple[str, str, bool]]], moves: Iterable[tuple[str, str]]
 ) -> frozenset[str]:

@@ -19,6 +19,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from spellbook.errors import SpellbookError
+from spellbook.exits import EXIT_NOT_INSTALLED, EXIT_OK
 
 if TYPE_CHECKING:
     from spellbook.workflow import Workflow
@@ -112,6 +113,6 @@ def serve(workflow: Workflow) -> int:
         server = build(workflow)
     except ImportError:
         print(f"error: {MISSING_SDK}", file=sys.stderr)
-        return 2
+        return EXIT_NOT_INSTALLED
     server.run("stdio")
-    return 0
+    return EXIT_OK

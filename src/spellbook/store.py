@@ -24,6 +24,10 @@ import time
 from spellbook.errors import BadFile, UnsafePath
 from spellbook.lock import still_there
 
+# The most of a workspace file the runtime reads, for a guard, a loaded file or an update:
+# a larger file stops the cast (it is never taken for an empty one).
+READ_LIMIT = 1_000_000
+
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from spellbook.errors import ActionError, BadFile
-from spellbook.formats import parse_json
+from spellbook.state_file import parse_json
 from spellbook.vocabulary import FILE, Noun, Verb
 
 TYPE_CHECKING = False

@@ -1,4 +1,4 @@
-"""State file formats: how a machine's state, context and history are kept on disk.
+"""The state file: how a machine's state, context and history are kept on disk.
 
 Each machine's file has the shape of its spec's State Persistence example. The
 spell workflow keeps `.ai/task/state.json` as its spec describes:
@@ -8,7 +8,9 @@ spell workflow keeps `.ai/task/state.json` as its spec describes:
          "trigger": "Accio", "rule": "G1", "outcome": "transition", "cast": "3f9c..."}]}
 
 A file that cannot be read as such is never rewritten: `StateFileError` says
-why, and `spell repair` backs it up and starts over.
+why, and `spell repair` backs it up and starts over. Every JSON the runtime reads
+(a state file, an intent record, a vocabulary's JSON file, a hook event) goes through one
+decoder, `parse_json`.
 """
 
 from __future__ import annotations

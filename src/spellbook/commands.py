@@ -1,0 +1,214 @@
+"""Commands a guard asks about (`passes`): which one, running it, and its record.
+
+The command is the environment variable `SPELLBOOK_<KEY>` if it is set, else the
+text under the key in the JSON file; run by a cast in the repository root, at
+most once per cast, outside the workspace's lock (`run`). Guards never run one:
+previews ("what would each spell do now") say it depends, and a judge of a move
+made by hand uses the run the state file records, if the repository's files are
+as they were then (`fingerprint`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+from spellbook.errors import ActionError
+from spellbook.store import Workspace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class JsonFiles(Protocol):
+        """The workspace's JSON files, each read once (`spellbook.facts.Facts`)."""
+
+        workspace: Workspace
+
+        def json(self, name: str) -> object: ...
+
+
+COMMAND_TIMEOUT = 3600
+COMMAND_ENV = "SPELLBOOK_"
+OUTPUT_LINES = 20
+OUTPUT_BYTES = 65_536
+GRACE = 1.0  # seconds a command's leftover processes may keep its output open
+FINGERPRINT_FILES = 200_000
+
+
+class Run:
+    """What running a command gave: its exit status (negative: killed by that signal; -1
+    also when it timed out), the tail of its output, how long it took, and a fingerprint
+    of the repository's files just after it ran."""
+
+    def __init__(
+        self,
+        key: str,
+        command: str,
+        status: int,
+        output: str,
+        seconds: float = 0.0,
+        fingerprint: str = "",
+    ) -> None:
+        self.key = key
+        self.command = command
+        self.status = status
+        self.output = output
+        self.seconds = seconds
+        self.fingerprint = fingerprint
+
+    def recorded(self) -> dict[str, object]:
+        """How the state file keeps it (`runs.<key>`), for a later judge of the state."""
+        return {
+            "command": self.command,
+            "status": self.status,
+            "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "seconds": round(self.seconds, 1),
+            "fingerprint": self.fingerprint,
+        }
+
+    def note(self) -> str:
+        """The run, for the notes of the cast's response: the command, how long, the
+        verdict, and its output in a fence its own backticks cannot close."""
+        verdict = "passed" if self.status == 0 else f"failed (exit status {self.status})"
+        said = (
+            f"ran {self.key.replace('_', ' ')} `{self.command}` ({self.seconds:.1f} s): {verdict}"
+        )
+        if not self.output.strip():
+            return said
+        longest = max((len(t) for t in re.findall("`+", self.output)), default=0)
+        fence = "`" * max(3, 1 + longest)
+        return f"{said}\n\n{fence}text\n{self.output.rstrip()}\n{fence}"
+
+
+def command(facts: JsonFiles, file: str, key: str) -> str:
+    """The command under `key`: SPELLBOOK_<KEY> if set, else the JSON file's `key`."""
+    env = COMMAND_ENV + key.upper()
+    found = os.environ.get(env)
+    if not found:
+        value = facts.json(file)
+        found = value.get(key) if isinstance(value, dict) else None
+    if not isinstance(found, str) or not found.strip():
+        raise ActionError(f"no {key}: set {key} in {facts.workspace.shown(file)} or {env}")
+    return found
+
+
+def run(key: str, text: str, root: str, skip: str, timeout: float | None = None) -> Run:
+    """Run `text` through the shell in `root`, in a process group of its own.
+
+    Its output (stdout and stderr) is kept to its last OUTPUT_LINES lines and at most
+    OUTPUT_BYTES; when the timeout passes, or GRACE seconds after the shell exits
+    while something it started still holds the output open, the whole group is
+    killed, so nothing it started outlives it. The fingerprint of the repository's
+    files (`skip`, the workspace folder, left out) is taken when it has finished.
+    """
+    import contextlib
+    import select
+    import signal
+    import subprocess
+
+    timeout = COMMAND_TIMEOUT if timeout is None else timeout
+    started = time.monotonic()
+    deadline = started + timeout
+    if "\0" in text:
+        raise ActionError(f"the {key.replace('_', ' ')} holds a NUL character; it cannot run")
+    proc = subprocess.Popen(
+        text,
+        shell=True,
+        cwd=root,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    assert proc.stdout is not None
+    fd = proc.stdout.fileno()
+    tail = bytearray()
+    ended: float | None = None
+    timed_out = closed = False
+    try:
+        while True:
+            now = time.monotonic()
+            if ended is None and proc.poll() is not None:
+                ended = now
+            if ended is not None and (closed or now - ended > GRACE):
+                break  # the shell is done; what it left running may hold the output
+            if now > deadline:
+                timed_out = True
+                break
+            if closed:  # nothing holds the output: wait for the shell alone
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(timeout=max(0.0, min(1.0, deadline - now)))
+                continue
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                chunk = os.read(fd, 65_536)
+                if not chunk:
+                    closed = True  # everything that held the output has closed it
+                    continue
+                tail += chunk
+                if len(tail) > 2 * OUTPUT_BYTES:
+                    del tail[:-OUTPUT_BYTES]
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the shell's group: whatever is left
+        proc.wait()
+        proc.stdout.close()
+    said = bytes(tail[-OUTPUT_BYTES:]).decode("utf-8", "replace")
+    # No terminal control (escape sequences) reaches the developer's terminal.
+    said = "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in said)
+    lines = said.splitlines()[-OUTPUT_LINES:]
+    output = "\n".join(lines)
+    status = proc.returncode
+    if timed_out:
+        status = -1
+        output += f"\n(timed out after {timeout:g} s; its processes were stopped)"
+    seconds = time.monotonic() - started
+    return Run(key, text, status, output, seconds, fingerprint(root, skip))
+
+
+def fingerprint(workspace: Workspace | str, skip: str = "") -> str:
+    """A digest of the repository's files (name, size, modification time), the workspace
+    folder left out: git's tracked and untracked-but-not-ignored files where the root
+    is a git repository, else every file outside hidden folders and `__pycache__`.
+    Empty (matching nothing) where there are more than FINGERPRINT_FILES files."""
+    import hashlib
+    import subprocess
+
+    if isinstance(workspace, Workspace):
+        root, skip = workspace.root, workspace.folder
+    else:
+        root = workspace
+    prefix = skip.strip("/") + "/" if skip else "\0"
+    names: list[str] = []
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=root,
+            capture_output=True,
+            timeout=60,
+        )
+        if listed.returncode != 0:
+            raise OSError(listed.returncode)
+        names = [n for n in os.fsdecode(listed.stdout).split("\0") if n]
+    except (OSError, subprocess.SubprocessError):
+        for folder, subfolders, files in os.walk(root):
+            subfolders[:] = [d for d in subfolders if not d.startswith(".") and d != "__pycache__"]
+            rel = os.path.relpath(folder, root)
+            names += [f if rel == "." else f"{rel}/{f}".replace(os.sep, "/") for f in files]
+            if len(names) > FINGERPRINT_FILES:
+                return ""
+    if len(names) > FINGERPRINT_FILES:
+        return ""
+    digest = hashlib.sha256()
+    for name in sorted(names):
+        if name.startswith(prefix):
+            continue
+        try:
+            info = os.lstat(os.path.join(root, name))
+            said = f"{info.st_size}:{info.st_mtime_ns}"
+        except OSError:
+            said = "-"
+        digest.update(f"{name}\0{said}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:32]

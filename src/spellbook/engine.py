@@ -1,0 +1,141 @@
+"""A generated machine made ready to run against one workspace, for all who work with it."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from spellbook.errors import SpellbookError, UnknownSpell
+from spellbook.facts import Facts
+from spellbook.responses import Writer
+from spellbook.state_file import StateFormat
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any
+
+    from spellbook.commands import Run
+    from spellbook.schema import GeneratedMachine, Rule
+    from spellbook.state_file import Record
+    from spellbook.store import Workspace
+
+
+class Engine:
+    """The machine `machine` (a generated module) for `workspace`: its states, rules and
+    each (state, spell)'s rules by name, its state file's format, its words (`writer`,
+    `said`), its vocabulary and templates, and its model and `transitions` machine,
+    built once (`ready`)."""
+
+    def __init__(self, machine: GeneratedMachine, workspace: Workspace) -> None:
+        self.machine = machine
+        self.workspace = workspace
+        self.format = StateFormat(
+            machine.STATE_KEY,
+            machine.HISTORY_KEYS,
+            machine.STATE_FIELDS,
+            getattr(machine, "FORMERLY", {}),  # machines generated before migrations: none
+            machine.SPEC,
+        )
+        self.state_file = machine.STATE_FILE[len(machine.WORKSPACE) :].lstrip("/")
+        self.states = {s.name: s for s in machine.STATES}
+        self.rules: dict[tuple[str, str, str], Rule] = {
+            (r.source, r.spell, r.id): r for r in machine.RULES
+        }
+        # The files whose presence the rules ask, said with every response and status.
+        self.files = tuple(dict.fromkeys(g.file for g in machine.GUARDS if g.probe == "exists"))
+        self.writer = Writer(
+            machine.TEMPLATES,
+            machine.STATES,
+            machine.SPELLS,
+            machine.WORKSPACE,
+            machine.STATE_FIELDS,
+            self.files,
+        )
+        self.spells = {s.lower(): s for s in machine.SPELLS}
+        self.spells.update({t: s for s, t in machine.TRIGGERS.items()})
+        self._built: tuple[Any, Any] | None = None
+        self._loaded: set[str] = set()
+        self._vocabulary: ModuleType | None = None
+        self._templates: dict[str, str] = {}
+        self._cells: dict[tuple[str, str], list[Rule]] = {}
+
+    @property
+    def vocabulary(self) -> ModuleType | None:
+        """The machine's vocabulary module, imported the first time it is needed."""
+        name = getattr(self.machine, "VOCABULARY", "")
+        if self._vocabulary is None and name:
+            try:
+                self._vocabulary = import_module(name)
+            except Exception as err:  # not installed, or its own code failed
+                raise SpellbookError(
+                    f"the machine's vocabulary {name} cannot be imported "
+                    f"({type(err).__name__}: {err}); install it, or regenerate the machine"
+                ) from None
+        return self._vocabulary
+
+    def template(self, name: str) -> str:
+        """The text of a file's template ("" if the vocabulary has none)."""
+        found = self._templates.get(name)
+        if found is None:
+            from spellbook.vocabulary import template
+
+            found = self._templates[name] = template(self.vocabulary, name)
+        return found
+
+    def facts(
+        self,
+        record: Record | None = None,
+        runs: dict[tuple[str, str], Run] | None = None,
+        recorded: bool = False,
+    ) -> Facts:
+        return Facts(self.workspace, record, runs, self.template, recorded)
+
+    def spell(self, name: str) -> str:
+        """The spell's name as the spec writes it; `accio`, `Accio` and `ACCIO` are one spell."""
+        found: str | None = self.spells.get(name.strip().lower())
+        if found is None:
+            word = self.machine.SPELL_WORD
+            raise UnknownSpell(
+                f"unknown {word} {name!r}; the {word}s are {', '.join(self.machine.SPELLS)}"
+            )
+        return found
+
+    def ready(
+        self,
+        state: str,
+        record: Record | None = None,
+        runs: dict[tuple[str, str], Run] | None = None,
+        recorded: bool = False,
+    ) -> tuple[Any, Any]:
+        """The model and its machine, in `state`, with fresh facts; built once.
+
+        The machine gets a state's rules the first time it is in that state: a cast
+        needs only the rules from where it starts and from where it ends.
+        """
+        if self._built is None:
+            model = self.machine.Model(self.facts())
+            self._built = (model, self.machine.build(model, initial=state, sources=(state,)))
+            self._loaded.add(state)
+        model, machine = self._built
+        if state not in self._loaded:
+            machine.add_transitions(self.machine.transitions_from(state, model))
+            self._loaded.add(state)
+        model.facts = self.facts(record, runs, recorded)
+        model.fired = None
+        machine.set_state(state, model=model)
+        return model, machine
+
+    def cell(self, state: str, spell: str) -> list[Rule]:
+        """The rules of `spell` in `state`, in priority order."""
+        cells = self._cells
+        if not cells:
+            for each in self.machine.RULES:
+                cells.setdefault((each.source, each.spell), []).append(each)
+        return cells.get((state, spell), [])
+
+    def said(self, fact: tuple[str, str, str]) -> str:
+        """A fact in the spec's words (the words for when it holds)."""
+        for guard in self.machine.GUARDS:
+            if guard.fact == fact:
+                return guard.yes
+        return " ".join(fact)

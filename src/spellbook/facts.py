@@ -1,0 +1,141 @@
+"""`Facts`: the answers to a machine's guards for one cast, each file read once.
+
+Files are read at most once per cast, at most `READ_LIMIT` bytes, with bad bytes
+replaced; a file that is larger, not a regular file, or (for a query) not JSON
+stops the cast with an error naming it: it is never taken for an empty one.
+"""
+
+from __future__ import annotations
+
+from spellbook.errors import ActionError
+from spellbook.probes import PROBES, real_items
+from spellbook.state_file import Record, parse_json
+from spellbook.store import READ_LIMIT
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from spellbook.commands import Run
+    from spellbook.store import Workspace
+
+# Each probe's check, by name, as `Facts.check` looks it up for every guard.
+CHECKS = {name: probe.check for name, probe in PROBES.items()}
+
+
+class NeedsRun(Exception):
+    """A guard that would have to run a command, asked where commands are not run."""
+
+    def __init__(self, fact: tuple[str, str, str]) -> None:
+        super().__init__(fact)
+        self.fact = fact
+
+
+class Facts:
+    """Answers the guards for one cast; each file is read at most once.
+
+    `record` is the state file as read (for counters, the entry time and `$fields`
+    of queries). A guard on a command's outcome is answered from `runs` (the commands
+    the cast ran, outside the workspace's lock, before asking); with `recorded`, also
+    from the state file's record of the last run (`runs.<key>`) if the command and the
+    repository's files are what they were then. Otherwise it raises NeedsRun: guards
+    never run anything themselves. `template` gives the text of a file's template,
+    for checklist items that are only the template's own.
+    """
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        record: Record | None = None,
+        runs: dict[tuple[str, str], Run] | None = None,
+        template: Callable[[str], str] | None = None,
+        recorded: bool = False,
+    ) -> None:
+        self.workspace = workspace
+        self.record = record if record is not None else Record("")
+        self.template = template
+        self.recorded = recorded
+        self._text: dict[str, str] = {}
+        self._exists: dict[str, bool] = {}
+        self._json: dict[str, object] = {}
+        self._items: dict[tuple[str, str], list[bool]] = {}
+        self._commands: dict[tuple[str, str], Run] = dict(runs or {})
+        self._trusted: dict[tuple[str, str], int | None] = {}  # recorded runs, judged
+
+    def check(self, probe: str, file: str, param: str) -> bool:
+        return CHECKS[probe](self, file, param)
+
+    def exists(self, name: str) -> bool:
+        found = self._exists.get(name)
+        if found is None:
+            found = self._exists[name] = self.workspace.exists(name)
+        return found
+
+    def text(self, name: str) -> str:
+        """The file's text ("" if it does not exist). A file that cannot be read (too
+        large, a folder or FIFO, a symbolic link, no permission) is an error for the
+        cast that asks, never read as empty."""
+        found = self._text.get(name)
+        if found is None:
+            found = self._text[name] = self.workspace.read_text(name, READ_LIMIT) or ""
+        return found
+
+    def json(self, name: str) -> object:
+        """The file's JSON value (None if it does not exist or is empty); a file that is
+        not JSON is an error naming its line."""
+        if name not in self._json:
+            text = self.text(name)
+            self._json[name] = (
+                parse_json(text, self.workspace.shown(name))
+                if text.strip(" \t\r\n\ufeff")
+                else None
+            )
+        return self._json[name]
+
+    def items(self, name: str, section: str) -> list[bool]:
+        """The section's real checklist items, checked or not (`probes.real_items`)."""
+        found = self._items.get((name, section))
+        if found is None:
+            template = self.template(name) if self.template is not None else ""
+            found = self._items[(name, section)] = real_items(self.text(name), template, section)
+        return found
+
+    def status(self, name: str, key: str) -> int:
+        """The exit status of the command under `key` (of the JSON file `name`): of the
+        run this cast made, or, `recorded`, of the run the state file records if it
+        still holds; else NeedsRun."""
+        done = self._commands.get((name, key))
+        if done is not None:
+            return done.status
+        if self.recorded:
+            if (name, key) not in self._trusted:  # the fingerprint is taken once per cast
+                self._trusted[(name, key)] = self._recorded_status(name, key)
+            status = self._trusted[(name, key)]
+            if status is not None:
+                return status
+        raise NeedsRun(("passes", name, key))
+
+    def _recorded_status(self, name: str, key: str) -> int | None:
+        """The exit status of the last run the state file records for `key`, if the
+        command and the repository's files are what they were then; else None."""
+        from spellbook.commands import fingerprint  # only a judge of a move needs it
+
+        last = self.record.extra.get("runs", {})
+        last = last.get(key) if isinstance(last, dict) else None
+        if (
+            isinstance(last, dict)
+            and isinstance(last.get("status"), int)
+            and last.get("command") == self._command_or_none(name, key)
+            and last.get("fingerprint")
+            and last.get("fingerprint") == fingerprint(self.workspace)
+        ):
+            return int(last["status"])
+        return None
+
+    def _command_or_none(self, name: str, key: str) -> str | None:
+        from spellbook.commands import command
+
+        try:
+            return command(self, name, key)
+        except ActionError:
+            return None

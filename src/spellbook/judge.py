@@ -1,0 +1,123 @@
+"""Judging a move made by hand: a new state, a new state file, a write of a judged file."""
+
+from __future__ import annotations
+
+from spellbook.errors import StateFileError, UnknownState
+from spellbook.state_file import STATE_LIMIT
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from spellbook.engine import Engine
+    from spellbook.foresight import Foresight
+    from spellbook.journal import Journal
+
+
+class Judge:
+    """Whether the spec of `engine`'s machine allows a move made by hand, and why. No
+    command is run: a guard on a command's outcome is answered by the run the state
+    file records, if the command and the repository's files are what they were then."""
+
+    def __init__(self, engine: Engine, journal: Journal, foresight: Foresight) -> None:
+        self.engine = engine
+        self.journal = journal
+        self.foresight = foresight
+
+    def judge(self, before: str, after: str) -> tuple[bool, str]:
+        """Whether the spec allows the state to go from `before` to `after` now, and why.
+
+        Refused when the spell that asks for `after` (its Target) is blocked in `before`
+        now, with that rule's reason (so a move to START is refused even from START).
+        Otherwise allowed when `before` is `after`, or when some spell's winning rule in
+        `before`, with the files as they are, leads to `after`. A guard on a command's
+        outcome with no recorded run that still holds refuses the move, and names the
+        spell that runs it ("cast Advance instead").
+        """
+        engine = self.engine
+        formerly = engine.format.formerly
+        before = formerly.get(before, before)  # a former name is the state
+        after = formerly.get(after, after)
+        for name in (before, after):
+            if name not in engine.states:
+                raise UnknownState(
+                    f"unknown state {name!r}; the states are {', '.join(engine.states)}"
+                )
+        model, machine = engine.ready(before, self.journal.read(), recorded=True)
+        found = self.foresight.dry_run(model, machine, before)
+        for spell, target in engine.machine.TARGETS.items():
+            told = found.get(spell)
+            rule = told.rule if told is not None and told.kind == "rule" else None
+            if target == after and rule is not None and rule.kind == "blocked":
+                why = engine.writer.refusal(rule)
+                return (
+                    False,
+                    f"{before} → {after} refused: {why[:1].upper()}{why[1:]} (rule {rule.id})",
+                )
+        if before == after:
+            return True, f"{before} stays {before}"
+        for spell, told in found.items():
+            rule = told.rule if told is not None and told.kind == "rule" else None
+            if rule is not None and rule.changes_state and rule.dest == after:
+                return True, f"{before} → {after} by {spell} (rule {rule.id})"
+        could = [
+            spell
+            for spell, told in found.items()
+            if told is not None
+            and told.kind != "rule"
+            and any(r.dest == after and r.changes_state for r in engine.cell(before, spell))
+        ]
+        for spell in could:
+            told = found[spell]
+            if told is not None and told.kind == "depends":
+                return False, (
+                    f"{before} → {after} refused: it depends on whether "
+                    f"{engine.said(told.fact)}, and no run since the files last changed says "
+                    f"so; cast {spell} instead (it runs it)"
+                )
+        if could:
+            told = found[could[0]]
+            why = told.why if told is not None else ""
+            return False, (
+                f"{before} → {after} refused: {engine.machine.SPELL_WORD} {could[0]} might "
+                f"lead there, but {why}"
+            )
+        return False, f"{before} → {after} refused: no rule of the spec leads there now"
+
+    def judge_file(self, data: bytes) -> tuple[bool, str]:
+        """`judge` for a proposed new state file, against the state file as it is."""
+        engine = self.engine
+        shown = f"proposed {engine.workspace.shown(engine.state_file)}"
+        try:
+            proposed = engine.format.read(data, shown, engine.states)
+        except StateFileError as err:
+            return False, str(err).split("; run")[0]
+        current = self.journal.read()
+        if "runs" in proposed.extra and proposed.extra["runs"] != current.extra.get("runs"):
+            return False, (
+                f"{shown} changes `runs`, the record of the commands casts ran; only a cast "
+                "that runs them writes it"
+            )
+        for name in engine.format.fields:  # counters and the like: the casts' to keep
+            if name in proposed.extra and proposed.extra[name] != current.extra.get(name):
+                return False, f"{shown} changes `{name}`, which only casts change"
+        return self.judge(current.state, proposed.state)
+
+    def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:
+        """Whether a write made by hand of the workspace file `rel` (not the state file)
+        may happen: the vocabulary's `judge_write` says, where it has one."""
+        engine = self.engine
+        shown = engine.workspace.shown(rel)
+        judge = getattr(engine.vocabulary, "judge_write", None)
+        if judge is None or not judged(engine, rel):
+            return True, f"{shown} is not guarded"
+        engine.workspace.fresh()
+        current = engine.workspace.read_text(rel, STATE_LIMIT)
+        why = judge(rel, current, proposed)
+        if why:
+            return False, f"{shown}: refused: {why}"
+        return True, f"{shown}: allowed"
+
+
+def judged(engine: Engine, rel: str) -> bool:
+    """Whether a write made by hand of the workspace file `rel` is judged: the state
+    file, and the files the vocabulary names in `JUDGED` (its `judge_write` says)."""
+    return rel == engine.state_file or rel in getattr(engine.vocabulary, "JUDGED", ())
