@@ -41,9 +41,3 @@ class SpecError(Exception):
 
 def fail(message: str, line: int) -> NoReturn:
     raise SpecError(message, line)
-
-
-# Exit statuses of the command-line tools, in one place.
-EXIT_OK = 0  # verified / generated files fresh
-EXIT_FAILED = 1  # error-level findings, or stale generated files
-EXIT_BAD_INPUT = 2  # unusable input: missing file, not a spec, unreadable markdown

@@ -13,12 +13,14 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+
 from ..analyse import Finding, analyse, errors
 from ..analyse.report import format_finding
 from ..config import Config, Machine, importable, load_config, relative
 from ..pipeline import load_spec, quick
 from ..render import finish, fresh, machine_source, render_diagram
-from ..spec_error import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
+from ..spec_error import SpecError
 
 SPEC_DIR = "spec"
 

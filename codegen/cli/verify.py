@@ -9,12 +9,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+
 from ..analyse import analyse
 from ..analyse.report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
 from ..config import dialect_for
 from ..pipeline import load_spec, quick
 from ..read.lexicon import Dialect
-from ..spec_error import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK, SpecError
+from ..spec_error import SpecError
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 

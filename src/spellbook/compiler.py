@@ -1,4 +1,4 @@
-"""The spec compiler's commands, as installed with `pip install "spellbook[codegen]"`.
+"""The spec compiler's commands, as installed with `pip install "spellbook-md[codegen]"`.
 
 `spellbook-verify` is `verify-state-machine.py` and `spellbook-codegen` is
 `python -m codegen`, for repositories that keep their own specs (and for the
@@ -14,9 +14,11 @@ import sys
 from collections.abc import Callable
 from importlib import import_module
 
+from spellbook.exits import EXIT_NOT_INSTALLED
+
 MISSING = (
     "error: the spec compiler needs mistune, jinja2 and black, which are not installed: "
-    'pip install "spellbook[codegen]"'
+    'pip install "spellbook-md[codegen]"'
 )
 
 
@@ -41,7 +43,7 @@ def _run(module: str) -> int:
     main = _compiler(module)
     if main is None:
         print(MISSING, file=sys.stderr)
-        return 2
+        return EXIT_NOT_INSTALLED
     return main()
 
 
