@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from spellbook import Workflow
-from spellbook.commands import Run, fingerprint
+from spellbook.commands import Run, repository_digest
 from spellbook.errors import BadFile, Changed, StateFileError
 from spellbook.store import READ_LIMIT
 from tests.workspaces import TASK, files, history, plan, set_state, task, write
@@ -346,7 +346,7 @@ def test_5_the_hook_judges_test_to_complete_by_the_recorded_run(tmp_path: Path) 
     state = tmp_path / PROGRESS / "state.json"
     data = json.loads(state.read_text())
     (tmp_path / "app.py").write_text("print('v1')\n")
-    ran = Run("test_command", "true", 0, "", 1.0, fingerprint(str(tmp_path), PROGRESS))
+    ran = Run("test_command", "true", 0, "", 1.0, repository_digest(str(tmp_path), PROGRESS))
     data["runs"] = {"test_command": ran.recorded()}
     state.write_text(json.dumps(data))
     event = json.dumps(
@@ -787,7 +787,7 @@ def test_5_a_run_record_written_by_hand_is_refused(tmp_path: Path) -> None:
     """The record the hook trusts for TEST -> COMPLETE cannot be forged through it."""
     session_in(tmp_path, "IMPLEMENT", "true")
     state = tmp_path / PROGRESS / "state.json"
-    forged = Run("test_command", "true", 0, "", 1.0, fingerprint(str(tmp_path), PROGRESS))
+    forged = Run("test_command", "true", 0, "", 1.0, repository_digest(str(tmp_path), PROGRESS))
     content = json.dumps({"state": "TEST", "runs": {"test_command": forged.recorded()}})
     event = json.dumps(
         {"tool_name": "Write", "tool_input": {"file_path": str(state), "content": content}}

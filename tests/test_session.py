@@ -18,7 +18,7 @@ import pytest
 
 from codegen.read.markdown import Code, Table, read_blocks
 from spellbook import Workflow
-from spellbook.commands import Run, fingerprint
+from spellbook.commands import Run, repository_digest
 from spellbook.errors import UnknownSpell
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,7 +180,7 @@ def prepared(tmp_path: Path, source: str, *, passing: bool, pending: int | None)
         (tmp_path / "tests-pass").write_text("")
     # The tests' last run, as a cast records it: the judge never runs them itself.
     ran = Run("test_command", TEST_COMMAND, 0 if passing else 1, "", 1.0)
-    ran.fingerprint = fingerprint(str(tmp_path), PROGRESS)
+    ran.digest = repository_digest(str(tmp_path), PROGRESS)
     state = {
         "state": source,
         "feature_id": "F1",

@@ -5,7 +5,7 @@ text under the key in the JSON file; run by a cast in the repository root, at
 most once per cast, outside the workspace's lock (`run`). Guards never run one:
 previews ("what would each spell do now") say it depends, and a judge of a move
 made by hand uses the run the state file records, if the repository's files are
-as they were then (`fingerprint`).
+as they were then (`repository_digest`).
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ COMMAND_ENV = "SPELLBOOK_"
 OUTPUT_LINES = 20
 OUTPUT_BYTES = 65_536
 GRACE = 1.0  # seconds a command's leftover processes may keep its output open
-FINGERPRINT_FILES = 200_000
+DIGEST_FILES = 200_000
 
 
 class Run:
     """What running a command gave: its exit status (negative: killed by that signal; -1
-    also when it timed out), the tail of its output, how long it took, and a fingerprint
-    of the repository's files just after it ran."""
+    also when it timed out), the tail of its output, how long it took, and a digest of
+    the repository's files just after it ran (`repository_digest`; the state file keeps
+    it as `fingerprint`)."""
 
     def __init__(
         self,
@@ -49,14 +50,14 @@ class Run:
         status: int,
         output: str,
         seconds: float = 0.0,
-        fingerprint: str = "",
+        digest: str = "",
     ) -> None:
         self.key = key
         self.command = command
         self.status = status
         self.output = output
         self.seconds = seconds
-        self.fingerprint = fingerprint
+        self.digest = digest
 
     def recorded(self) -> dict[str, object]:
         """How the state file keeps it (`runs.<key>`), for a later judge of the state."""
@@ -65,7 +66,7 @@ class Run:
             "status": self.status,
             "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "seconds": round(self.seconds, 1),
-            "fingerprint": self.fingerprint,
+            "fingerprint": self.digest,
         }
 
     def note(self) -> str:
@@ -100,7 +101,7 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
     Its output (stdout and stderr) is kept to its last OUTPUT_LINES lines and at most
     OUTPUT_BYTES; when the timeout passes, or GRACE seconds after the shell exits
     while something it started still holds the output open, the whole group is
-    killed, so nothing it started outlives it. The fingerprint of the repository's
+    killed, so nothing it started outlives it. The digest of the repository's
     files (`skip`, the workspace folder, left out) is taken when it has finished.
     """
     import contextlib
@@ -165,14 +166,14 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
         status = -1
         output += f"\n(timed out after {timeout:g} s; its processes were stopped)"
     seconds = time.monotonic() - started
-    return Run(key, text, status, output, seconds, fingerprint(root, skip))
+    return Run(key, text, status, output, seconds, repository_digest(root, skip))
 
 
-def fingerprint(workspace: Workspace | str, skip: str = "") -> str:
+def repository_digest(workspace: Workspace | str, skip: str = "") -> str:
     """A digest of the repository's files (name, size, modification time), the workspace
     folder left out: git's tracked and untracked-but-not-ignored files where the root
     is a git repository, else every file outside hidden folders and `__pycache__`.
-    Empty (matching nothing) where there are more than FINGERPRINT_FILES files."""
+    Empty (matching nothing) where there are more than DIGEST_FILES files."""
     import hashlib
     import subprocess
 
@@ -197,9 +198,9 @@ def fingerprint(workspace: Workspace | str, skip: str = "") -> str:
             subfolders[:] = [d for d in subfolders if not d.startswith(".") and d != "__pycache__"]
             rel = os.path.relpath(folder, root)
             names += [f if rel == "." else f"{rel}/{f}".replace(os.sep, "/") for f in files]
-            if len(names) > FINGERPRINT_FILES:
+            if len(names) > DIGEST_FILES:
                 return ""
-    if len(names) > FINGERPRINT_FILES:
+    if len(names) > DIGEST_FILES:
         return ""
     digest = hashlib.sha256()
     for name in sorted(names):

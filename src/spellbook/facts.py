@@ -108,7 +108,7 @@ class Facts:
         if done is not None:
             return done.status
         if self.recorded:
-            if (name, key) not in self._trusted:  # the fingerprint is taken once per cast
+            if (name, key) not in self._trusted:  # the digest is taken once per cast
                 self._trusted[(name, key)] = self._recorded_status(name, key)
             status = self._trusted[(name, key)]
             if status is not None:
@@ -118,7 +118,7 @@ class Facts:
     def _recorded_status(self, name: str, key: str) -> int | None:
         """The exit status of the last run the state file records for `key`, if the
         command and the repository's files are what they were then; else None."""
-        from spellbook.commands import fingerprint  # only a judge of a move needs it
+        from spellbook.commands import repository_digest  # only a judge of a move needs it
 
         last = self.record.extra.get("runs", {})
         last = last.get(key) if isinstance(last, dict) else None
@@ -127,7 +127,7 @@ class Facts:
             and isinstance(last.get("status"), int)
             and last.get("command") == self._command_or_none(name, key)
             and last.get("fingerprint")
-            and last.get("fingerprint") == fingerprint(self.workspace)
+            and last.get("fingerprint") == repository_digest(self.workspace)
         ):
             return int(last["status"])
         return None
