@@ -29,6 +29,24 @@ STAGES = (
     ("codegen.render", "codegen.diff"),
     ("codegen.cli", "codegen.__main__"),
 )
+# The runtime's layers, in the same way (docs/development.md's table).
+RUNTIME = (
+    ("spellbook.schema", "spellbook.errors", "spellbook.exits", "spellbook.vocabulary"),
+    ("spellbook.diagram", "spellbook.machines"),
+    ("spellbook.lock",),
+    ("spellbook.state_file", "spellbook.store", "spellbook.outcome"),
+    ("spellbook.probes", "spellbook.commands"),
+    ("spellbook.facts",),
+    ("spellbook.actions", "spellbook.responses"),
+    ("spellbook.vocabularies",),
+    ("spellbook.engine",),
+    ("spellbook.journal", "spellbook.foresight"),
+    ("spellbook.judge", "spellbook.repair"),
+    ("spellbook.workflow",),
+    ("spellbook.repository", "spellbook.server"),
+    ("spellbook.hook",),
+    ("spellbook.cli", "spellbook.compiler", "spellbook.__main__"),
+)
 # The compiler's own libraries, which the runtime never loads.
 COMPILER_LIBRARIES = {"mistune", "jinja2", "black", "codegen"}
 
@@ -88,8 +106,8 @@ def _owner(imported: str) -> str | None:
 GRAPH = {name: _project_imports(name) for name in MODULES}
 
 
-def _stage(name: str) -> int | None:
-    for index, stage in enumerate(STAGES):
+def _stage(name: str, stages: tuple[tuple[str, ...], ...] = STAGES) -> int | None:
+    for index, stage in enumerate(stages):
         if any(name == prefix or name.startswith(prefix + ".") for prefix in stage):
             return index
     return None
@@ -127,6 +145,16 @@ def test_a_compiler_stage_imports_only_the_stages_before_it(name: str) -> None:
     assert stage is not None, f"{name} is in no stage of STAGES: add it, or move it"
     later = [m for m in GRAPH[name] if m.startswith("codegen") and (_stage(m) or 0) > stage]
     assert not later, f"{name} (stage {stage}) imports later stages: {later}"
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("spellbook.")))
+def test_a_runtime_module_imports_only_the_layers_before_it(name: str) -> None:
+    layer = _stage(name, RUNTIME)
+    assert layer is not None, f"{name} is in no layer of RUNTIME: add it, or move it"
+    later = [
+        m for m in GRAPH[name] if m.startswith("spellbook.") and (_stage(m, RUNTIME) or 0) > layer
+    ]
+    assert not later, f"{name} (layer {layer}) imports later layers: {later}"
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("spellbook")))
