@@ -141,7 +141,7 @@ def test_without_the_sdk_the_command_says_what_to_install(
     monkeypatch.setitem(sys.modules, "mcp", None)
     monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
     assert cli.main(["--root", str(tmp_path), "mcp"]) == 2
-    assert 'pip install "spellbook[mcp]"' in capsys.readouterr().err
+    assert 'pip install "spellbook-md[mcp]"' in capsys.readouterr().err
 
 
 def test_an_unusable_state_file_is_said_when_the_state_is_read(tmp_path: Path) -> None:

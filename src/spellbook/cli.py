@@ -55,7 +55,7 @@ def epilog(machine: str) -> str:
   status     the current state and what each {word} would do now
   repair     replace an unusable or missing state file with a state read off the files
   diagram    a mermaid diagram of the machine, the current state highlighted
-  mcp        serve the {word}s as MCP tools over stdio (needs spellbook[mcp])
+  mcp        serve the {word}s as MCP tools over stdio (needs spellbook-md[mcp])
   check-transition FROM TO | --state-file PATH | --claude-hook
              judge a move of the state made by hand ({prog} check-transition --help)
 

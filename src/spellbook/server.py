@@ -1,6 +1,6 @@
 """`spell mcp`: the spells as tools of an MCP server, for AI assistants.
 
-Built on the official MCP Python SDK (`pip install "spellbook[mcp]"`), served over
+Built on the official MCP Python SDK (`pip install "spellbook-md[mcp]"`), served over
 stdio. One tool per spell of the machine, without arguments, whose result is the
 cast's response (markdown); a failed cast is a tool error carrying the message
 the `spell` command would print. Two resources: the state (`spellbook://state`,
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from spellbook.workflow import Workflow
 
 MISSING_SDK = (
-    'spell mcp needs the MCP Python SDK, which is not installed: pip install "spellbook[mcp]"'
+    'spell mcp needs the MCP Python SDK, which is not installed: pip install "spellbook-md[mcp]"'
 )
 
 
