@@ -7,7 +7,7 @@ anything, and returns the file operations in the spec's order; a problem found
 then stops the cast before any file changes. `apply` carries them out. Every
 operation can be applied again with the same result, so a cast interrupted half
 way (a crash, a disk error) is finished by the next one from its intent record
-(see `spellbook.workflow`):
+(see `spellbook.journal`):
 
 - `create` writes the file from its template in the vocabulary's `TEMPLATES`
   folder (or empty), unless a file is already there: a developer's file is never

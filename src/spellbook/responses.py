@@ -337,7 +337,7 @@ def spell_values(
     """The placeholders about spells (or what the spec calls them, `word`): each one's
     effect, the full list, and next steps. `first` holds, for a spell that would not
     move the workflow nearer its goal now, what must hold first for a rule that would
-    (see `Workflow.first`): that step is told instead."""
+    (see `Foresight.first`): that step is told instead."""
     does = writer.does
     first = first or {}
     values = {f"does:{spell}": does(told) for spell, told in previews.items()}

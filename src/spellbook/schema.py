@@ -232,7 +232,7 @@ class State(_Record):
 
 class Action(_Record):
     """One verb of a rule's Action cell, with the phrase it was read from (see the action
-    vocabulary in `codegen.actions`): the `files` it works on, and its `target` (the
+    vocabulary in `codegen.read.action_phrases`): the `files` it works on, and its `target` (the
     template of a created file, the folder pattern of an archive, a key to extract).
     A `set_state` action's state is its rule's `dest`.
     """
