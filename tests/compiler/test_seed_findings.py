@@ -11,7 +11,7 @@ from codegen import load_spec
 from codegen.analyse import Severity, analyse
 from codegen.config import load_config
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "tests" / "fixtures" / "seed_spec.md"
 CHANGES = (ROOT / "docs" / "spec-changes.md").read_text(encoding="utf-8")
 

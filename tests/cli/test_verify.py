@@ -12,7 +12,7 @@ import pytest
 
 from tests.specs import fill, spec_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "verify-state-machine.py"
 SEED = ROOT / "tests" / "fixtures" / "seed_spec.md"
 

@@ -27,7 +27,7 @@ from spellbook import Workflow
 from tests.specs import fill, row, spec_text
 from tests.workspaces import write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
 DIALECT = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").dialect
 TEXT = PROJECT.read_text(encoding="utf-8")

@@ -21,7 +21,7 @@ from spellbook import Workflow
 from spellbook.commands import Run, repository_digest
 from spellbook.errors import UnknownSpell
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SEED = (ROOT / "tests" / "fixtures" / "seed_session_patterns.md").read_text(encoding="utf-8")
 MACHINE = import_module("spellbook.machines.session_machine")
 PROGRESS = ".claude/progress"

@@ -12,7 +12,7 @@ from codegen.model import Rule, Spec
 from spellbook.machines import spell_machine
 from tests.worlds import World, WorldFacts, cell_atoms, winner, winning_world, worlds
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md", shown="spec/STATE_MACHINE.md")
 
 

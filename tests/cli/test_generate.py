@@ -19,7 +19,7 @@ from codegen.render import render_machine
 from codegen.render.literals import py
 from tests.specs import fill, row, spec_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(

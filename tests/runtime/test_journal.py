@@ -39,11 +39,11 @@ from spellbook import Workflow
 from spellbook.errors import StateFileError
 from spellbook.journal import INTENT_FILE, Journal
 from spellbook.schema import PASSIVE_VERBS
-from tests.test_runtime_rules import lay_out
+from tests.runtime.test_facts import lay_out
 from tests.workspaces import TASK, history, plan, set_state, task, write
 from tests.worlds import winning_world
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
 SESSION = import_module("spellbook.machines.session_machine")
 FAULTY_CALLS = ("open", "write", "fsync", "replace", "rename", "mkdir", "link", "unlink")

@@ -4,7 +4,7 @@ Whatever the bytes, each reader either returns its result or raises its own
 error (SpecError, ActionError), never anything else. The default run makes
 10,000 examples in all (CI); a longer run is
 
-    SPELLBOOK_FUZZ=20 python -m pytest tests/test_fuzz.py
+    SPELLBOOK_FUZZ=20 python -m pytest tests/compiler/test_pipeline.py
 
 which multiplies every count by 20.
 """

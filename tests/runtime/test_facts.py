@@ -10,7 +10,7 @@ from spellbook import Workflow
 from tests.workspaces import history, plan, set_state, task, write
 from tests.worlds import World, winning_world
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
 
 

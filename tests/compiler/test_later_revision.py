@@ -31,7 +31,7 @@ from spellbook import Workflow
 from spellbook.errors import Undefined
 from tests.workspaces import TASK, write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 LATER = FIXTURES / "later_revision.md"
 NORMALIZED = FIXTURES / "later_revision_normalized.md"

@@ -2,7 +2,7 @@
 byte for byte the one recorded in `tests/goldens/` (times and dates masked).
 
 The goldens change only when the spec or the response wording is meant to change:
-regenerate them with `pytest tests/test_response_goldens.py --update-cases` and review
+regenerate them with `pytest tests/runtime/test_response_goldens.py --update-cases` and review
 the diff like any other change of what the developer and the AI are told.
 """
 
@@ -21,12 +21,12 @@ from codegen.model import Rule, Spec
 from spellbook import Workflow
 from spellbook.errors import SpellbookError
 from spellbook.machines import session_machine
-from tests.test_runtime_rules import lay_out
+from tests.runtime.test_facts import lay_out
 from tests.workspaces import set_state
 from tests.worlds import World, cell_atoms, winner, winning_world, worlds
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDENS = Path(__file__).resolve().parent / "goldens"
+ROOT = Path(__file__).resolve().parents[2]
+GOLDENS = Path(__file__).resolve().parents[1] / "goldens"
 PROGRESS = ".claude/progress"
 TEST_COMMAND = (
     f"{sys.executable} -c \"import os, sys; sys.exit(0 if os.path.exists('tests-pass') else 1)\""

@@ -15,7 +15,7 @@ from spellbook.probes import PROBES, checklist, implied, implies
 from spellbook.state_file import Record
 from spellbook.store import Workspace
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def facts(tmp_path: Path, files: dict[str, str], **extra: object) -> Facts:

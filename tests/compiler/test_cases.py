@@ -16,7 +16,7 @@ from codegen import SpecError, load_spec
 from codegen.analyse import SEVERITY, analyse
 from codegen.render import render_machine
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "cases"
 NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())
 EXPECTED = ("findings.txt", "error.txt", "machine.py")
@@ -48,7 +48,7 @@ def test_case_is_complete(case: str) -> None:
     assert (folder / "spec.md").is_file(), f"{case}: no spec.md"
     assert any((folder / name).is_file() for name in EXPECTED), (
         f"{case}: no expected output ({', '.join(EXPECTED)}); "
-        "create the file, then run pytest tests/test_cases.py --update-cases"
+        "create the file, then run pytest tests/compiler/test_cases.py --update-cases"
     )
 
 

@@ -38,11 +38,11 @@ from codegen import load_spec
 from codegen.model import Atom
 from spellbook import Workflow
 from spellbook.errors import ActionError, SpellbookError
-from tests.test_crashes import faults, tree
+from tests.runtime.test_journal import faults, tree
 from tests.workspaces import TASK, plan, task
 from tests.worlds import cell_atoms, winner
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
 FILES = sorted({a.file for r in SPEC.rules for a in r.condition.atoms} | {"plan.md", "task.md"})
 OTHER = ("task-results.md", "comments.md", "review-task.md", "review-task-results.md")

@@ -24,7 +24,7 @@ from spellbook.errors import StateFileError
 from tests.specs import row, spec_text
 from tests.workspaces import plan, write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
 FIXTURES = ROOT / "tests" / "fixtures"
 DIALECT = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").dialect

@@ -14,7 +14,7 @@ from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.probes import PROBES
 from tests.specs import fill, findings_of, row, spec_text
 
-SEED = Path(__file__).parent / "fixtures" / "seed_spec.md"
+SEED = Path(__file__).resolve().parents[1] / "fixtures" / "seed_spec.md"
 SPELL = Lexicon.of(Dialect("spell_workflow"))
 SESSION = Lexicon.of(Dialect("coding_session"))
 AC = "Acceptance Criteria"

@@ -11,7 +11,7 @@ from hypothesis import strategies as hs
 from codegen import load_spec
 from codegen.read.markdown import BrokenTable, ItemList, Paragraph, Table, read_blocks
 
-SEED = Path(__file__).parent / "fixtures" / "seed_spec.md"
+SEED = Path(__file__).resolve().parents[1] / "fixtures" / "seed_spec.md"
 
 
 def test_table_rows_carry_their_own_lines() -> None:
