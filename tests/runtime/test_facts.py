@@ -7,36 +7,11 @@ from pathlib import Path
 from codegen import load_spec
 from codegen.model import Rule
 from spellbook import Workflow
-from tests.workspaces import history, plan, set_state, task, write
-from tests.worlds import World, winning_world
+from tests.workspaces import history, set_state
+from tests.worlds import World, lay_out, winning_world
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
-
-
-def lay_out(root: Path, world: World) -> None:
-    """Files in .ai/task/ that make every atom of `world` true or false as it says."""
-    value = {(a.probe, a.file): v for a, v in world.items()}
-    for atom, present in world.items():
-        if atom.probe != "exists" or not present:
-            continue
-        if atom.file == "plan.md":
-            has_ac = value.get(("items", "plan.md"), False)
-            unchecked = value.get(("unchecked", "plan.md"), has_ac)
-            text = plan(
-                checked=1 if has_ac and not unchecked else 0,
-                unchecked=1 if unchecked else 0,
-                atlassian=value.get(("matches", "plan.md"), False),
-            )
-        elif atom.file == "task.md" and not value.get(("edited", "task.md"), True):
-            from spellbook.vocabulary import load, template
-
-            text = template(load("spell_workflow"), "task.md")  # left as it was made
-        elif atom.file == "task.md":
-            text = task("rule-check")
-        else:
-            text = f"# {atom.file}\n"
-        write(root, atom.file, text)
 
 
 def fire(tmp: Path, rule: Rule, world: World) -> tuple[str | None, str]:

@@ -12,96 +12,36 @@ Then a casting process is killed (SIGKILL) at random moments, with the same chec
 
 from __future__ import annotations
 
-import errno
 import itertools
 import json
 import os
 import random
-import re
 import shutil
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 import spellbook
-import spellbook.store
 from codegen import load_spec
 from spellbook import Workflow
 from spellbook.errors import StateFileError
 from spellbook.journal import INTENT_FILE, Journal
 from spellbook.schema import PASSIVE_VERBS
-from tests.runtime.test_facts import lay_out
+from tests.faults import TEMPORARY, faults, tree
 from tests.workspaces import TASK, history, plan, set_state, task, write
-from tests.worlds import winning_world
+from tests.worlds import lay_out, winning_world
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
 SESSION = import_module("spellbook.machines.session_machine")
-FAULTY_CALLS = ("open", "write", "fsync", "replace", "rename", "mkdir", "link", "unlink")
-# A temporary file of an atomic write (`.state.json.<pid>.<random>`) that a failed
-# or killed write left behind: a copy, never the only copy of anything.
-TEMPORARY = re.compile(r"\.[^/]+\.\d+\.[0-9a-f]{8}$")
 KILLS = int(os.environ.get("SPELLBOOK_KILLS", "200"))
-
-
-class FaultyOS:
-    """`os` for spellbook.store, with call number `k` (and with `onward`, every later
-    call) of the I/O functions failing with EIO."""
-
-    def __init__(self, k: int, onward: bool) -> None:
-        self.k = k
-        self.onward = onward
-        self.calls = 0
-        self.failed = 0
-
-    def __getattr__(self, name: str) -> Any:
-        real = getattr(os, name)
-        if name not in FAULTY_CALLS:
-            return real
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            self.calls += 1
-            if self.calls == self.k or (self.onward and self.calls > self.k):
-                self.failed += 1
-                raise OSError(errno.EIO, f"injected failure of os.{name} (call {self.calls})")
-            return real(*args, **kwargs)
-
-        return call
-
-
-@contextmanager
-def faults(k: int, onward: bool) -> Iterator[FaultyOS]:
-    faulty = FaultyOS(k, onward)
-    real: ModuleType = spellbook.store.os
-    spellbook.store.os = faulty  # type: ignore[assignment]
-    try:
-        yield faulty
-    finally:
-        spellbook.store.os = real
-
-
-def tree(root: Path) -> dict[str, bytes]:
-    """Every file under `root` but the state file, the lock and leftover temporaries,
-    with digits in names masked (archive and trash folders are named by the time, and
-    get a `-2` when a cast in the same second took the name: a cast a second later does
-    not)."""
-    found = {}
-    for path in sorted(root.rglob("*")):
-        if not path.is_file() or path.name in ("state.json", ".state.lock"):
-            continue
-        if TEMPORARY.search(path.name):
-            continue
-        found[re.sub(r"\d+(?:-\d+)*", "#", str(path.relative_to(root)))] = path.read_bytes()
-    return found
 
 
 def contents(root: Path) -> list[bytes]:

@@ -21,9 +21,8 @@ from codegen.model import Rule, Spec
 from spellbook import Workflow
 from spellbook.errors import SpellbookError
 from spellbook.machines import session_machine
-from tests.runtime.test_facts import lay_out
 from tests.workspaces import set_state
-from tests.worlds import World, cell_atoms, winner, winning_world, worlds
+from tests.worlds import World, cell_atoms, lay_out, winner, winning_world, worlds
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDENS = Path(__file__).resolve().parents[1] / "goldens"
