@@ -59,6 +59,20 @@ def fill(states: Sequence[str], spells: Sequence[str], skip: Sequence[str] = ())
     return rows
 
 
+def spec_with(condition: str, terms: str = "") -> str:
+    """States A and B, the spell Go: row T1 (A to B) has `condition`, T2 keeps A, and a
+    Terms table holds `terms` (`| phrase | meaning |` lines) if given."""
+    states, spells = ["A", "B"], ["Go"]
+    rows = [row("T1", "A", "Go", condition, "B", "Update state to B"), row("T2", "A", "Go")]
+    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go"]))
+    if terms:
+        text = text.replace(
+            "### Transition Rules",
+            "| Phrase | Means |\n|---|---|\n" + terms + "\n\n### Transition Rules",
+        )
+    return text
+
+
 # The kinds about names and coverage: what a test of notation or naming looks at.
 NAME_KINDS = frozenset(
     {

@@ -1,8 +1,7 @@
-"""Property tests: on small random machines, the verifier agrees with brute force.
+"""What the machine does in every world: on small random machines, the verifier agrees
+with brute force.
 
-Hypothesis writes specs with random rows (explicit and wildcard sources, random
-conditions over a few files and plan.md's acceptance criteria, with OR and with
-phrases nothing defines, all kinds of Next State). For every (state, spell,
+Hypothesis writes the specs (tests/random_specs.py). For every (state, spell,
 world) the oracle in tests/worlds.py picks the winner by the priority policy;
 gaps, overlaps, dead rules and unreachable states must be exactly what the
 verifier reports. A gap or an overlap counts only where it happens whatever the
@@ -15,63 +14,15 @@ from __future__ import annotations
 from collections import deque
 
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.model import Spec
-from codegen.read.lexicon import Dialect
-from tests.specs import row, spec_text
+from tests.random_specs import DIALECT, machines
+from tests.specs import fill, row, spec_text
 from tests.worlds import cell_atoms, holds, winner, worlds
 
-STATES = ["S0", "S1", "S2", "S3"]
-SPELLS = ["Go", "Hop"]
-PHRASES = [
-    "a.md exists",
-    "a.md missing",
-    "b.md exists",
-    "b.md missing",
-    "c.md exists",
-    "≥1 AC in p.md",
-    "No AC in p.md",
-    "No unchecked AC in p.md",
-    "≥1 unchecked AC in p.md",
-    "p.md missing",
-    "a.md exists OR b.md missing",
-    "c.md missing OR No AC in p.md",
-    "the moon is full",
-    "the tide is low",
-]
-DIALECT = Dialect("spell_workflow")
-
-
-@st.composite
-def machines(draw: st.DrawFn) -> str:
-    states = STATES[: draw(st.integers(2, 4))]
-    spells = SPELLS[: draw(st.integers(1, 2))]
-    rows = []
-    for i in range(draw(st.integers(1, 9))):
-        shape = draw(st.sampled_from(["list", "any", "except"]))
-        if shape == "list":
-            current = ", ".join(
-                draw(st.lists(st.sampled_from(states), min_size=1, max_size=3, unique=True))
-            )
-        elif shape == "any":
-            current = "Any state"
-        else:
-            current = "Any state except " + draw(st.sampled_from(states))
-        phrases = draw(st.lists(st.sampled_from(PHRASES), max_size=2, unique=True))
-        target = draw(st.sampled_from([*states, "Same state", "[BLOCKED]"]))
-        rows.append(
-            row(
-                f"R{i}",
-                current,
-                draw(st.sampled_from(spells)),
-                " AND ".join(phrases) or "-",
-                target,
-            )
-        )
-    return spec_text(states, spells, rows)
+STATES, SPELLS = ["A", "B"], ["Go"]
 
 
 def brute_force(spec: Spec) -> dict[str, set[object]]:
@@ -150,11 +101,15 @@ def test_verifier_agrees_with_brute_force(text: str) -> None:
     assert reported(spec) == brute_force(spec)
 
 
-@settings(max_examples=100, deadline=None)
-@given(machines())
-def test_every_cell_has_rules_in_priority_order(text: str) -> None:
-    spec = parse_spec_text(text, dialect=DIALECT)
-    for state in spec.states:
-        for spell in spec.spells:
-            priorities = [r.priority for r in spec.cell(state.name, spell.name)]
-            assert priorities == sorted(priorities)
+def test_counter_limits_imply_each_other() -> None:
+    rows = [
+        row("T1", "A", "Go", "attempts < 3", "B", "Update state to B"),
+        row("T2", "A", "Go", "attempts ≥ 3 AND attempts < 5", "B", "Update state to B"),
+        row("T3", "A", "Go", "attempts ≥ 5"),
+        row("T4", "A", "Go", "attempts < 2"),
+    ]
+    spec = parse_spec_text(spec_text(STATES, SPELLS, rows + fill(STATES, SPELLS, ["A/Go"])))
+    found = {(f.kind, f.rule) for f in analyse(spec)}
+    assert ("dead_rule", "T4") in found  # `attempts < 2` is within `attempts < 3`
+    # No gap, and no overlap in an impossible world (`attempts < 3` and `attempts ≥ 5`).
+    assert {(k, r) for k, r in found if k in ("gap", "overlap")} == {("overlap", "T4")}

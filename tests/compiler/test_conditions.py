@@ -1,23 +1,37 @@
-"""The condition language: core phrases, vocabulary nouns, terms, procedures, OR, unknowns."""
+"""The condition language: core phrases, vocabulary nouns, terms, procedures, OR, unknowns.
+
+What could hang the reader or change a meaning without a word (patterns that
+backtrack, malformed JSON queries, alternatives and terms that multiply, paths
+outside the workspace) is a finding that says why; and whatever the text, the
+reader returns a condition (fuzzed).
+"""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codegen import load_spec, parse_spec_text
-from codegen.logic import describe, implied
-from codegen.model import Atom, Literal, Term
+from codegen.analyse import analyse
+from codegen.logic import describe
+from codegen.model import Literal, Term
 from codegen.read.conditions import Words, parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
-from spellbook.probes import PROBES
-from tests.specs import fill, findings_of, row, spec_text
+from tests.fuzzing import TEXT, fuzz
+from tests.specs import fill, findings_of, row, spec_text, spec_with
 
 SEED = Path(__file__).resolve().parents[1] / "fixtures" / "seed_spec.md"
 SPELL = Lexicon.of(Dialect("spell_workflow"))
 SESSION = Lexicon.of(Dialect("coding_session"))
 AC = "Acceptance Criteria"
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def lits(text: str, lexicon: Lexicon = SPELL) -> list[tuple[str, str, str, bool]]:
@@ -123,11 +137,6 @@ def test_not_of_alternatives_is_every_alternative_false() -> None:
     assert found == [[("exists", "comments.md", False)]]
 
 
-def test_a_contradiction_never_holds() -> None:
-    cond = parse_condition("plan.md exists AND plan.md missing")
-    assert cond.clauses == () and not cond.always
-
-
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -216,27 +225,6 @@ def test_session_nouns_are_json_queries() -> None:
     assert lits("feature-list.json has no pending feature", SESSION) == [
         ("field", "feature-list.json", "features[status=pending]", False)
     ]
-
-
-def test_implications_are_transitive() -> None:
-    unchecked = Atom("unchecked", "plan.md", AC)
-    assert implied(unchecked) == (Atom("items", "plan.md", AC), Atom("exists", "plan.md"))
-    assert implied(Atom("matches", "plan.md", "x")) == (Atom("exists", "plan.md"),)
-    assert implied(Atom("exists", "plan.md")) == ()
-    narrower = Atom("field", "f.json", "a[b=c][d!=$e]")
-    assert implied(narrower) == (
-        Atom("exists", "f.json"),
-        Atom("field", "f.json", "a[b=c]"),
-        Atom("field", "f.json", "a"),
-    )
-    for probe in PROBES.values():
-        for other in probe.implies:
-            assert other in PROBES
-
-
-def test_describe_in_plain_words() -> None:
-    assert describe(Literal(Atom("exists", "task.md"), False)) == "task.md missing"
-    assert describe(Literal(Atom("exists", "plan.md"), True)) == "plan.md exists"
 
 
 def test_unknown_phrase_is_kept_and_reported_once_with_its_rows() -> None:
@@ -362,3 +350,161 @@ def test_paths_are_relative_to_the_workspace_the_same_way_everywhere() -> None:
     (create,) = parse_actions("Create ./.ai/task/plan.md from template", ".ai/task", SPELL)
     assert create.files == ("plan.md",)
     assert lits("`./.ai/task/plan.md` exists", Lexicon()) == [("exists", "plan.md", "", True)]
+
+
+# The vocabulary's nouns, and terms that name each other, for the condition parser.
+LEXICON = Lexicon.of(Dialect("spell_workflow")).with_terms(
+    [Term("busy", "comments.md exists OR idle"), Term("idle", "NOT busy AND plan.md missing")]
+)
+CONDITION_WORDS = st.lists(
+    st.sampled_from(
+        [
+            " AND ", " OR ", "; ", ", ", "NOT ", "(", ")", "`", "plan.md", " exists", " missing",
+            "≥1 AC in ", "No ", "Reads ", " content", "Counts ", "acceptance criteria",
+            " (finds ≥1)", " (finds none)", "Checks ", "busy", "idle", "attempts < 3",
+        ]
+    )
+    | st.text(max_size=5),
+    max_size=25,
+).map("".join)  # fmt: skip
+
+
+@fuzz(5_000)
+@given(TEXT | CONDITION_WORDS)
+def test_condition_parser_returns_a_condition(text: str) -> None:
+    condition = parse_condition(text, LEXICON, ".ai/task")
+    for literal in condition.literals:
+        assert literal.atom.name
+    assert condition.always or condition.clauses or not condition.unknown
+
+
+def unknown(text: str) -> list[str]:
+    return [f.message for f in analyse(parse_spec_text(text)) if f.kind == "unknown_condition"]
+
+
+def run(code: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-"],
+        input=textwrap.dedent(code),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("(a+)+$", "repeats a group that repeats itself"),
+        (r"(x\|y*){2,}", "repeats a group that repeats itself"),
+        ("a{99999999999}", "is not a regular expression"),
+        ("(unclosed", "is not a regular expression"),
+    ],
+)
+def test_a_pattern_that_could_hang_or_cannot_compile_is_refused_with_why(
+    pattern: str, why: str
+) -> None:
+    (message,) = unknown(spec_with(f"x.md matches `{pattern}`"))
+    assert why in message
+
+
+def test_a_bar_escaped_in_a_table_cell_is_a_bar_in_the_pattern() -> None:
+    spec = parse_spec_text(spec_with(r"x.md matches `foo\|bar`"))
+    (t1,) = [r for r in spec.rows if r.id == "T1"]
+    assert t1.condition.atoms[0].param == "foo|bar"
+
+
+def test_contains_is_literal_but_a_file_named_contain_is_not() -> None:
+    spec = parse_spec_text(spec_with(r"containers.md matches `^a+$`"))
+    (t1,) = [r for r in spec.rows if r.id == "T1"]
+    assert t1.condition.atoms[0].param == "^a+$"
+
+
+@pytest.mark.parametrize("query", ["x]", "[", "a[b=c", "items[status]", "$", "a..b"])
+def test_a_malformed_query_is_refused_with_what_a_query_is(query: str) -> None:
+    (message,) = unknown(spec_with(f"list.json has `{query}`"))
+    assert "is not a query" in message
+
+
+def test_a_query_on_a_file_that_is_not_json_says_to_use_contains() -> None:
+    (message,) = unknown(spec_with("notes.md has `TODO`"))
+    assert "not a JSON file" in message and "contains" in message
+
+
+def test_alternatives_are_kept_whole_up_to_the_limit_and_past_it_are_unknown() -> None:
+    def condition(n: int) -> tuple[str, str]:
+        terms = "\n".join(f"| p{k} | a{k}.md exists OR b{k}.md exists |" for k in range(1, n))
+        return " AND ".join(f"p{k}" for k in range(1, n)) + " AND a1.md missing", terms
+
+    # b1 and one of a_k, b_k for k = 2..7: all 64 alternatives, none dropped.
+    spec = parse_spec_text(spec_with(*condition(8)))
+    (t1,) = [r for r in spec.rows if r.id == "T1"]
+    assert len(t1.condition.clauses) == 64 and not t1.condition.unknown
+    (message,) = unknown(spec_with(*condition(9)))
+    assert "multiply past 64" in message
+
+
+def test_terms_that_fan_out_deeply_are_read_once_each() -> None:
+    terms = ["| t0 | x.md exists |"] + [
+        f"| t{k} | " + " AND ".join([f"t{k - 1}"] * 5) + " |" for k in range(1, 9)
+    ]
+    text = spec_with("t8", "\n".join(terms))
+    result = run(
+        f"""
+        from codegen import parse_spec_text
+        spec = parse_spec_text({text!r})
+        print(spec.rules[0].condition.clauses)
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert "x.md" in result.stdout
+
+
+def test_a_very_long_conjunction_and_a_very_long_word_are_read_in_bounded_time() -> None:
+    clauses = " AND ".join(f"f{i}.md exists" for i in range(3000))
+    word = "x" * 100_000
+    result = run(
+        f"""
+        from codegen import parse_spec_text
+        from codegen.analyse import analyse
+        from tests.specs import spec_text, row
+        for condition in ({clauses!r}, {word!r}):
+            text = spec_text(["A"], ["Go"], [row("T1", "A", "Go", condition)])
+            analyse(parse_spec_text(text))
+        print("ok")
+        """,
+        timeout=120,
+    )
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_terms_deeper_than_the_limit_say_so() -> None:
+    terms = ["| t0 | x.md exists |"] + [f"| t{k} | t{k - 1} |" for k in range(1, 70)]
+    messages = [
+        f.message
+        for f in analyse(parse_spec_text(spec_with("t69", "\n".join(terms))))
+        if f.kind == "unknown_term"
+    ]
+    assert any("more than 64 deep" in m for m in messages)
+
+
+def test_a_term_defined_twice_is_reported_and_the_first_definition_used() -> None:
+    text = spec_with("ready", "| ready | x.md exists |\n| Ready. | y.md exists |")
+    spec = parse_spec_text(text)
+    (t1,) = [r for r in spec.rows if r.id == "T1"]
+    assert [a.file for a in t1.condition.atoms] == ["x.md"]
+    (found,) = [f for f in analyse(spec) if f.kind == "term_conflict"]
+    assert found.severity.value == "error"
+
+
+def test_a_glossary_for_readers_does_not_fail_verification() -> None:
+    text = spec_with("-", "| idempotent | doing it twice does what doing it once does |")
+    (found,) = [f for f in analyse(parse_spec_text(text)) if f.kind == "unknown_term"]
+    assert found.severity.value == "info" and "no rule uses it" in found.message
+
+
+def test_a_path_outside_the_workspace_is_refused_by_the_verifier() -> None:
+    text = spec_with("../outside.md exists")
+    (message,) = unknown(text)
+    assert "outside the workspace folder" in message

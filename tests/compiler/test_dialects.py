@@ -5,7 +5,8 @@ The typical edits a spec goes through: a formatter's output (Prettier 2 and 3 of
 rows after a blank line, a `|` inside `[G|A]`, `OR`, plain synonyms, a fact the
 spec defines for itself. Each ends in the same machine (its states, rules,
 conditions, actions and responses, line numbers aside) or in a finding with the
-file and line; never in a silent change.
+file and line; never in a silent change. What a spec holds besides the machine (a
+summary table, a row run on from text, bold words in prose) changes nothing either.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from codegen.read.lexicon import Dialect
 from codegen.render import render_machine
 from codegen.render.lower import render_response
 from spellbook import Workflow
-from tests.specs import fill, row, spec_text
+from tests.specs import fill, row, spec_text, spec_with
 from tests.workspaces import write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -248,3 +249,36 @@ def test_the_later_revision_s_column_names_are_known_without_configuration() -> 
 def test_underscore_emphasis_field_names_read_like_asterisks() -> None:
     text = TEXT.replace("*Description*", "_Description_").replace("*Indicators*", "_Indicators_")
     assert machine(edited(text)) == machine(BASE)
+
+
+def test_a_summary_table_does_not_break_the_spec() -> None:
+    text = (
+        spec_with("-") + "\n### Summary\n\n| State | Next | Notes |\n|---|---|---|\n| A | B | x |\n"
+    )
+    spec = parse_spec_text(text)
+    assert [f.kind for f in analyse(spec) if f.kind == "table_skipped"] == ["table_skipped"]
+
+
+def test_a_row_run_on_from_text_is_read_and_reported() -> None:
+    text = spec_with("-") + "\nOne more rule:\n| T9 | B | Go | - | A | Update state to A | Back |\n"
+    spec = parse_spec_text(text)
+    assert "T9" in [r.id for r in spec.rows]
+    (found,) = [f for f in analyse(spec) if f.kind == "detached_row"]
+    assert "by text between them" in found.message
+
+
+def test_items_numbered_2c_right_under_another_item_are_states_of_their_own() -> None:
+    text = spec_with("-").replace("2. **B**\n", "2. **B**\n    - *Description*: b\n2c. **C**\n", 1)
+    spec = parse_spec_text(text)
+    assert [s.name for s in spec.states] == ["A", "B", "C"]
+
+
+def test_prose_with_a_bold_word_in_the_states_or_spells_section_is_not_an_item() -> None:
+    text = spec_with("-").replace("### States\n", "The **Go** spell moves on.\n\n### States\n", 1)
+    text = text.replace(
+        "### States\n", "### States\n\nStates marked **final** never change.\n\n", 1
+    )
+    spec = parse_spec_text(text)
+    assert [s.name for s in spec.spells] == ["Go"]
+    assert [s.name for s in spec.states] == ["A", "B"]
+    assert not [f for f in analyse(spec) if f.kind == "duplicate_spell"]

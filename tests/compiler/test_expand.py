@@ -1,10 +1,14 @@
-"""Notation expansion and the priority policy, each form on a small spec."""
+"""Notation expansion and the priority policy, each form on a small spec, and every cell's
+rules in priority order on random ones."""
 
 from __future__ import annotations
+
+from hypothesis import given, settings
 
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.model import Kind, Specificity
+from tests.random_specs import DIALECT, machines
 from tests.specs import fill, findings_of, row, spec_text
 
 STATES = ["START", "WORK_G", "WORK_A", "DONE_G", "DONE_A"]
@@ -179,3 +183,13 @@ def test_unknown_destination_on_a_multi_state_row_is_reported_once() -> None:
     text = spec_text(STATES, SPELLS, rows + fill(STATES, SPELLS))
     findings = [f for f in analyse(parse_spec_text(text)) if f.kind == "unknown_state"]
     assert [(f.rule, f.message.count("NOWHERE")) for f in findings] == [("X1", 1)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(machines())
+def test_every_cell_has_rules_in_priority_order(text: str) -> None:
+    spec = parse_spec_text(text, dialect=DIALECT)
+    for state in spec.states:
+        for spell in spec.spells:
+            priorities = [r.priority for r in spec.cell(state.name, spell.name)]
+            assert priorities == sorted(priorities)
