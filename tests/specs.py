@@ -1,7 +1,8 @@
-"""Small specs in the project's table dialect, written by tests."""
+"""Small specs in the project's table dialect, written by tests, and edits of a spec's text."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 HEADER = (
@@ -70,6 +71,14 @@ def spec_with(condition: str, terms: str = "") -> str:
             "### Transition Rules",
             "| Phrase | Means |\n|---|---|\n" + terms + "\n\n### Transition Rules",
         )
+    return text
+
+
+def renamed(text: str, old: str, new: str, migration: bool) -> str:
+    """`text` with the state `old` called `new` everywhere, saying `*Formerly*` if asked."""
+    text = re.sub(rf"\b{old}(?![A-Za-z0-9])", new, text)  # and OLD_G, OLD_[G/A]
+    if migration:
+        text = text.replace(f"**{new}**\n", f"**{new}**\n    - *Formerly*: {old}\n", 1)
     return text
 
 

@@ -448,7 +448,7 @@ def test_6_the_hook_refuses_a_feature_marked_tested_by_hand(tmp_path: Path) -> N
 
 # 7. The lock survives deletion of its file ---------------------------------------------
 
-WORKER = textwrap.dedent(
+LUMOS_WORKER = textwrap.dedent(
     """
     import os, sys
     from spellbook import Workflow, lock
@@ -486,7 +486,7 @@ def _race_deleting_the_lock_file(root: Path, mode: str) -> tuple[list[str], list
     remover.start()
     workers = [
         subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(root), "50", mode],
+            [sys.executable, "-c", LUMOS_WORKER, str(root), "50", mode],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -1,19 +1,12 @@
-"""Property tests of the runtime's input boundary: the JSON decoder and the Claude Code hook.
+"""The Claude Code hook and `check-transition`: what they allow and block, and how.
 
-`parse_json` is the one way any JSON the runtime reads is decoded: whatever the
-bytes (random values, lone surrogate escapes, integers too long for Python,
-nesting too deep for the parser, a byte order mark, CRLF, truncation, binary),
-it returns a value that can be written back as UTF-8 or raises BadFile naming
-the input; `StateFormat.read` returns a Record or raises StateFileError.
-
-The session machine's PreToolUse hook (`claude_hook`) never raises and answers
-0 or 2 (2 with a reason on stderr) for any stdin, and never allows (0) what it
-cannot judge or must refuse: stdin that is not a JSON object, a Write of the
-state file that is not a valid state file, a Write, Edit or MultiEdit of the
-state file that skips testing (IMPLEMENT -> COMPLETE), a hand-made mark of a
-feature as tested. It allows IMPLEMENT -> TEST (rule M1) and a Bash command.
-All run against one repository whose session is in IMPLEMENT, whose files no
-event may change.
+Property tests: the session machine's PreToolUse hook (`claude_hook`) never raises
+and answers 0 or 2 (2 with a reason on stderr) for any stdin, and never allows (0)
+what it cannot judge or must refuse: stdin that is not a JSON object, a Write of the
+state file that is not a valid state file, a Write, Edit or MultiEdit of the state
+file that skips testing (IMPLEMENT -> COMPLETE), a hand-made mark of a feature as
+tested. It allows IMPLEMENT -> TEST (rule M1) and a Bash command. All run against
+one repository whose session is in IMPLEMENT, whose files no event may change.
 """
 
 from __future__ import annotations
@@ -21,6 +14,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,267 +24,27 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from spellbook.errors import BadFile, StateFileError
 from spellbook.hook import claude_hook
-from spellbook.state_file import Record, StateFormat, parse_json
+from tests.json_inputs import (
+    BOM,
+    ESCAPED_SURROGATES,
+    documents,
+    hostile_fragments,
+    huge_integers,
+    json_values,
+    serialized,
+    to_bytes,
+    wild_text,
+    wild_values,
+)
+from tests.sessions import PROGRESS, prepared
 
-SHOWN = "the input.json"
-EXAMPLES = settings(max_examples=200, deadline=None)
 HOOK_EXAMPLES = settings(
     max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 
-# --- JSON values and the texts made of them -----------------------------------
-
-SURROGATES = ["\ud83d", "\ude00", "\ud800", "\udfff"]  # halves of a character
-ESCAPED_SURROGATES = ['"\\ud83d"', '"\\ude00"', '"\\uDBFF"', '"\\ude00\\ud83d"', '{"\\ud800": 1}']
-BOM = "\ufeff"
-
-scalars = (
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=20)
-)
-
-
-def _trees(leaves: st.SearchStrategy[Any], keys: st.SearchStrategy[str]) -> st.SearchStrategy[Any]:
-    return st.recursive(
-        leaves,
-        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(keys, inner, max_size=5),
-        max_leaves=20,
-    )
-
-
-# JSON values with no lone surrogate in them: they round-trip.
-json_values = _trees(scalars, st.text(max_size=8))
-# Text that may hold halves of a character, alone or in pairs.
-wild_text = st.text(st.characters() | st.sampled_from(SURROGATES), max_size=20)
-wild_values = _trees(scalars | wild_text, wild_text)
-
-
-def huge_integers(low: int = 4_301, high: int = 6_000) -> st.SearchStrategy[str]:
-    """An integer literal longer than Python reads (4,300 digits)."""
-    return st.builds(
-        lambda n, sign: sign + "1" * n, st.integers(low, high), st.sampled_from(["", "-"])
-    )
-
-
-def deep_nesting() -> st.SearchStrategy[str]:
-    return st.builds(
-        lambda n, shape: {
-            "open": "[" * n,
-            "closed": "[" * n + "]" * n,
-            "objects": '{"a":' * n + "1" + "}" * n,
-            "mixed": '[{"a":' * n,
-        }[shape],
-        st.integers(1, 200_000),
-        st.sampled_from(["open", "closed", "objects", "mixed"]),
-    )
-
-
-hostile_fragments = st.one_of(
-    st.sampled_from(ESCAPED_SURROGATES),
-    st.sampled_from(SURROGATES),
-    huge_integers(),
-    deep_nesting(),
-    st.sampled_from(["\r\n", BOM, "\x00", "NaN", "Infinity", "-", "1e999999", '"\\', "\\u12"]),
-    st.text(max_size=10),
-)
-
-
-def serialized(value: Any, ensure_ascii: bool, indent: int | None, crlf: bool, bom: bool) -> str:
-    text = json.dumps(value, ensure_ascii=ensure_ascii, indent=indent)
-    if crlf:
-        text = text.replace("\n", "\r\n")  # json.dumps writes a newline only between tokens
-    return BOM + text if bom else text
-
-
-def as_input(text: str, as_bytes: bool) -> bytes | str:
-    """The text as a str, or as the bytes a file holding it would (a lone surrogate
-    becomes the three bytes no UTF-8 decoder accepts)."""
-    return text.encode("utf-8", "surrogatepass") if as_bytes else text
-
-
-@st.composite
-def documents(draw: st.DrawFn) -> bytes | str:
-    """A file or an event, as the runtime might be given it."""
-    kind = draw(st.sampled_from(["value", "fragment", "binary"]))
-    if kind == "binary":
-        return draw(st.binary(max_size=200))
-    if kind == "fragment":
-        text = draw(hostile_fragments)
-    else:
-        text = serialized(
-            draw(wild_values),
-            draw(st.booleans()),
-            draw(st.none() | st.just(1)),
-            draw(st.booleans()),
-            draw(st.booleans()),
-        )
-    for _ in range(draw(st.integers(0, 2))):  # splice hostile pieces in
-        at = draw(st.integers(0, len(text)))
-        text = text[:at] + draw(hostile_fragments) + text[at:]
-    if draw(st.booleans()):
-        text = text[: draw(st.integers(0, len(text)))]  # cut short
-    if draw(st.booleans()):
-        text = text.replace("\n", "\r\n")
-    if draw(st.booleans()):
-        text = BOM + text
-    return as_input(text, draw(st.booleans()))
-
-
-def to_bytes(data: bytes | str) -> bytes:
-    return data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
-
-
-def encodable(value: Any) -> bool:
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-# --- parse_json --------------------------------------------------------------
-
-
-@EXAMPLES
-@given(documents())
-def test_parse_json_returns_a_writable_value_or_bad_file(data: bytes | str) -> None:
-    try:
-        value = parse_json(data, SHOWN)
-    except BadFile as err:
-        assert str(err).startswith(SHOWN), err
-        return
-    json.dumps(value, ensure_ascii=False).encode("utf-8")  # no lone surrogate got through
-
-
-@EXAMPLES
-@given(
-    json_values,
-    st.booleans(),
-    st.none() | st.integers(0, 2),
-    st.booleans(),
-    st.booleans(),
-    st.booleans(),
-)
-def test_parse_json_reads_back_what_json_wrote(
-    value: Any, ensure_ascii: bool, indent: int | None, crlf: bool, bom: bool, as_bytes: bool
-) -> None:
-    text = serialized(value, ensure_ascii, indent, crlf, bom)
-    assert parse_json(as_input(text, as_bytes), SHOWN) == value
-
-
-@EXAMPLES
-@given(
-    json_values,
-    st.sampled_from(SURROGATES),
-    st.booleans(),
-    st.booleans(),
-    st.booleans(),
-)
-def test_parse_json_refuses_a_lone_surrogate(
-    value: Any, half: str, ensure_ascii: bool, as_bytes: bool, first: bool
-) -> None:
-    document = [half + "x", value] if first else [value, {"note": "x" + half}]
-    text = json.dumps(document, ensure_ascii=ensure_ascii)
-    with pytest.raises(BadFile) as refused:
-        parse_json(as_input(text, as_bytes), SHOWN)
-    assert str(refused.value).startswith(SHOWN)
-
-
-@EXAMPLES
-@given(json_values, huge_integers(), st.integers(0, 3), st.booleans())
-def test_parse_json_refuses_an_integer_too_long_to_read(
-    value: Any, digits: str, where: int, as_bytes: bool
-) -> None:
-    shapes = [
-        digits,
-        f"[{json.dumps(value)}, {digits}]",
-        f'{{"a": {json.dumps(value)},\r\n "n": {digits}}}',
-        f"{BOM}[[[{digits}]]]",
-    ]
-    with pytest.raises(BadFile, match="digits") as refused:
-        parse_json(as_input(shapes[where], as_bytes), SHOWN)
-    assert str(refused.value).startswith(SHOWN)
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.integers(1, 200_000), st.sampled_from(["[", '{"a":', "[{}, "]))
-def test_parse_json_refuses_unclosed_deep_nesting(depth: int, opener: str) -> None:
-    with pytest.raises(BadFile) as refused:
-        parse_json(opener * depth, SHOWN)
-    assert str(refused.value).startswith(SHOWN)
-
-
-# --- StateFormat.read ----------------------------------------------------------
-
-STATES = {"A", "B"}
-
-
-def read_or_refuse(data: bytes) -> Record | None:
-    """The record, or None where StateFileError (and nothing else) refused it."""
-    try:
-        record = StateFormat().read(data, "state.json", STATES)
-    except StateFileError as err:
-        assert str(err).startswith("state.json"), err
-        return None
-    assert isinstance(record, Record)
-    assert record.state in STATES
-    assert isinstance(record.context, dict) and isinstance(record.history, list)
-    return record
-
-
-@EXAMPLES
-@given(documents())
-def test_state_format_reads_a_record_or_refuses_any_input(data: bytes | str) -> None:
-    read_or_refuse(to_bytes(data))
-
-
-@st.composite
-def state_objects(draw: st.DrawFn) -> dict[str, Any]:
-    value: dict[str, Any] = draw(st.dictionaries(wild_text, wild_values, max_size=3))  # junk
-    if draw(st.booleans()):
-        value["current_state"] = draw(st.sampled_from(["A", "B", "C", "", "a"]) | wild_values)
-    if draw(st.booleans()):
-        value["context"] = draw(st.dictionaries(wild_text, wild_values, max_size=3) | wild_values)
-    if draw(st.booleans()):
-        value["history"] = draw(st.lists(wild_values, max_size=3) | wild_values)
-    return value
-
-
-@EXAMPLES
-@given(state_objects(), st.booleans(), st.none() | st.just(1), st.booleans(), st.booleans())
-def test_state_format_reads_exactly_the_well_formed_objects(
-    value: dict[str, Any], ensure_ascii: bool, indent: int | None, crlf: bool, bom: bool
-) -> None:
-    text = serialized(value, ensure_ascii, indent, crlf, bom)
-    record = read_or_refuse(text.encode("utf-8", "surrogatepass"))
-    well_formed = (
-        isinstance(value.get("current_state"), str)
-        and value["current_state"] in STATES
-        and isinstance(value.get("context", {}), dict)
-        and isinstance(value.get("history", []), list)
-        and encodable(value)
-    )
-    if not well_formed:
-        return
-    assert record is not None, value
-    assert record.state == value["current_state"]
-    assert record.context == value.get("context", {})
-    assert record.history == value.get("history", [])
-    assert record.extra == {
-        k: v for k, v in value.items() if k not in ("current_state", "context", "history")
-    }
-
-
-# --- the Claude Code hook -------------------------------------------------------
-
-PROGRESS = ".claude/progress"
 SESSION_STATES = ["START", "INIT", "IMPLEMENT", "TEST", "COMPLETE"]
 CURRENT = {"state": "IMPLEMENT", "feature_id": "F1", "attempts": 1, "context": {}, "history": []}
 FEATURES = {
@@ -650,3 +405,81 @@ def test_hook_allows_a_bash_command(
     if cwd is not None:
         event["cwd"] = os.path.join(repo, cwd)
     assert run_hook(repo, event_bytes(event), capsys) == 0
+
+
+def hook(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "spellbook",
+            "session",
+            "check-transition",
+            "--root",
+            str(root),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=120,
+    )
+
+
+def test_check_transition_command(tmp_path: Path) -> None:
+    refused = hook(tmp_path, "INIT", "COMPLETE")
+    assert refused.returncode == 1
+    assert "It skips implementation and testing" in refused.stderr
+    allowed = hook(tmp_path, "START", "INIT")
+    assert allowed.returncode == 0 and "by Advance" in allowed.stdout
+    assert hook(tmp_path, "START", "NOWHERE").returncode == 2
+    answer = hook(tmp_path, "--json", "IMPLEMENT", "COMPLETE")
+    assert answer.returncode == 1
+    assert json.loads(answer.stdout) == {"allowed": False, "reason": answer.stderr.strip()}
+    assert json.loads(hook(tmp_path, "--json", "START", "INIT").stdout)["allowed"] is True
+
+
+def test_check_transition_judges_a_proposed_state_file(tmp_path: Path) -> None:
+    prepared(tmp_path, "IMPLEMENT", passing=False, pending=1)
+    proposed = tmp_path / "proposed.json"
+    proposed.write_text(json.dumps({"state": "COMPLETE", "context": {}, "history": []}))
+    result = hook(tmp_path, "--state-file", str(proposed))
+    assert result.returncode == 1 and "It skips testing" in result.stderr
+    proposed.write_text(json.dumps({"state": "TEST", "context": {}, "history": []}))
+    assert hook(tmp_path, "--state-file", str(proposed)).returncode == 0
+    proposed.write_text("{ not json")
+    assert hook(tmp_path, "--state-file", str(proposed)).returncode == 1
+
+
+def test_claude_code_hook_blocks_a_write_that_skips_testing(tmp_path: Path) -> None:
+    prepared(tmp_path, "IMPLEMENT", passing=False, pending=1)
+    state = tmp_path / PROGRESS / "state.json"
+    write = {
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(state), "content": json.dumps({"state": "COMPLETE"})},
+    }
+    blocked = hook(tmp_path, "--claude-hook", stdin=json.dumps(write))
+    assert blocked.returncode == 2 and "It skips testing" in blocked.stderr
+    edit = {
+        "tool_name": "Edit",
+        "tool_input": {
+            "file_path": str(state),
+            "old_string": '"state": "IMPLEMENT"',
+            "new_string": '"state": "TEST"',
+        },
+    }
+    assert hook(tmp_path, "--claude-hook", stdin=json.dumps(edit)).returncode == 0
+    relative = {
+        "cwd": str(tmp_path / "src"),  # a relative path is relative to the agent's folder
+        "tool_name": "Write",
+        "tool_input": {
+            "file_path": f"../{PROGRESS}/state.json",
+            "content": json.dumps({"state": "COMPLETE"}),
+        },
+    }
+    assert hook(tmp_path, "--claude-hook", stdin=json.dumps(relative)).returncode == 2
+    other = {
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(tmp_path / "x.py"), "content": ""},
+    }
+    assert hook(tmp_path, "--claude-hook", stdin=json.dumps(other)).returncode == 0

@@ -21,18 +21,15 @@ from codegen.model import Rule, Spec
 from spellbook import Workflow
 from spellbook.errors import SpellbookError
 from spellbook.machines import session_machine
+from tests.sessions import PROGRESS, TEST_COMMAND
 from tests.workspaces import set_state
 from tests.worlds import World, cell_atoms, lay_out, winner, winning_world, worlds
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDENS = Path(__file__).resolve().parents[1] / "goldens"
-PROGRESS = ".claude/progress"
-TEST_COMMAND = (
-    f"{sys.executable} -c \"import os, sys; sys.exit(0 if os.path.exists('tests-pass') else 1)\""
-)
+
 # Dates and times (archive folders, history stamps) differ from run to run.
 _STAMP = re.compile(r"\d{4}-?\d{2}-?\d{2}(?:[T_ -]?\d{2}:?\d{2}:?\d{2}(?:\.\d+)?Z?)?(?:-\d+)?")
-
 
 # How long a command ran differs too.
 _SECONDS = re.compile(r"\(\d+(?:\.\d+)? s\)")

@@ -1,14 +1,35 @@
-"""The state file's encoding: readable JSON, and the same with or without the cache."""
+"""The state file's encoding: readable JSON, and the same with or without the cache.
+
+`parse_json` is the one way any JSON the runtime reads is decoded: whatever the
+bytes (random values, lone surrogate escapes, integers too long for Python,
+nesting too deep for the parser, a byte order mark, CRLF, truncation, binary),
+it returns a value that can be written back as UTF-8 or raises BadFile naming
+the input; `StateFormat.read` returns a Record or raises StateFileError.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spellbook.state_file import Record, StateFormat, dump
+from spellbook.errors import BadFile, StateFileError
+from spellbook.state_file import Record, StateFormat, dump, parse_json
+from tests.json_inputs import (
+    BOM,
+    SURROGATES,
+    as_input,
+    documents,
+    huge_integers,
+    json_values,
+    serialized,
+    to_bytes,
+    wild_text,
+    wild_values,
+)
 
 scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
 values = st.recursive(
@@ -16,6 +37,9 @@ values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
     max_leaves=8,
 )
+
+SHOWN = "the input.json"
+EXAMPLES = settings(max_examples=200, deadline=None)
 
 
 @given(
@@ -48,3 +72,139 @@ def test_a_damaged_state_file_with_a_key_not_in_ascii_still_names_its_state() ->
     fmt = StateFormat("état", ("timestamp",), (), {}, "S")
     data = fmt.write(Record("DONE", {}, [{"timestamp": "x"}], {}))
     assert fmt.last_state({}, {"DONE"}, data[:40]) == "DONE"
+
+
+def encodable(value: Any) -> bool:
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+@EXAMPLES
+@given(documents())
+def test_parse_json_returns_a_writable_value_or_bad_file(data: bytes | str) -> None:
+    try:
+        value = parse_json(data, SHOWN)
+    except BadFile as err:
+        assert str(err).startswith(SHOWN), err
+        return
+    json.dumps(value, ensure_ascii=False).encode("utf-8")  # no lone surrogate got through
+
+
+@EXAMPLES
+@given(
+    json_values,
+    st.booleans(),
+    st.none() | st.integers(0, 2),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_parse_json_reads_back_what_json_wrote(
+    value: Any, ensure_ascii: bool, indent: int | None, crlf: bool, bom: bool, as_bytes: bool
+) -> None:
+    text = serialized(value, ensure_ascii, indent, crlf, bom)
+    assert parse_json(as_input(text, as_bytes), SHOWN) == value
+
+
+@EXAMPLES
+@given(
+    json_values,
+    st.sampled_from(SURROGATES),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_parse_json_refuses_a_lone_surrogate(
+    value: Any, half: str, ensure_ascii: bool, as_bytes: bool, first: bool
+) -> None:
+    document = [half + "x", value] if first else [value, {"note": "x" + half}]
+    text = json.dumps(document, ensure_ascii=ensure_ascii)
+    with pytest.raises(BadFile) as refused:
+        parse_json(as_input(text, as_bytes), SHOWN)
+    assert str(refused.value).startswith(SHOWN)
+
+
+@EXAMPLES
+@given(json_values, huge_integers(), st.integers(0, 3), st.booleans())
+def test_parse_json_refuses_an_integer_too_long_to_read(
+    value: Any, digits: str, where: int, as_bytes: bool
+) -> None:
+    shapes = [
+        digits,
+        f"[{json.dumps(value)}, {digits}]",
+        f'{{"a": {json.dumps(value)},\r\n "n": {digits}}}',
+        f"{BOM}[[[{digits}]]]",
+    ]
+    with pytest.raises(BadFile, match="digits") as refused:
+        parse_json(as_input(shapes[where], as_bytes), SHOWN)
+    assert str(refused.value).startswith(SHOWN)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(1, 200_000), st.sampled_from(["[", '{"a":', "[{}, "]))
+def test_parse_json_refuses_unclosed_deep_nesting(depth: int, opener: str) -> None:
+    with pytest.raises(BadFile) as refused:
+        parse_json(opener * depth, SHOWN)
+    assert str(refused.value).startswith(SHOWN)
+
+
+STATES = {"A", "B"}
+
+
+def read_or_refuse(data: bytes) -> Record | None:
+    """The record, or None where StateFileError (and nothing else) refused it."""
+    try:
+        record = StateFormat().read(data, "state.json", STATES)
+    except StateFileError as err:
+        assert str(err).startswith("state.json"), err
+        return None
+    assert isinstance(record, Record)
+    assert record.state in STATES
+    assert isinstance(record.context, dict) and isinstance(record.history, list)
+    return record
+
+
+@EXAMPLES
+@given(documents())
+def test_state_format_reads_a_record_or_refuses_any_input(data: bytes | str) -> None:
+    read_or_refuse(to_bytes(data))
+
+
+@st.composite
+def state_objects(draw: st.DrawFn) -> dict[str, Any]:
+    value: dict[str, Any] = draw(st.dictionaries(wild_text, wild_values, max_size=3))  # junk
+    if draw(st.booleans()):
+        value["current_state"] = draw(st.sampled_from(["A", "B", "C", "", "a"]) | wild_values)
+    if draw(st.booleans()):
+        value["context"] = draw(st.dictionaries(wild_text, wild_values, max_size=3) | wild_values)
+    if draw(st.booleans()):
+        value["history"] = draw(st.lists(wild_values, max_size=3) | wild_values)
+    return value
+
+
+@EXAMPLES
+@given(state_objects(), st.booleans(), st.none() | st.just(1), st.booleans(), st.booleans())
+def test_state_format_reads_exactly_the_well_formed_objects(
+    value: dict[str, Any], ensure_ascii: bool, indent: int | None, crlf: bool, bom: bool
+) -> None:
+    text = serialized(value, ensure_ascii, indent, crlf, bom)
+    record = read_or_refuse(text.encode("utf-8", "surrogatepass"))
+    well_formed = (
+        isinstance(value.get("current_state"), str)
+        and value["current_state"] in STATES
+        and isinstance(value.get("context", {}), dict)
+        and isinstance(value.get("history", []), list)
+        and encodable(value)
+    )
+    if not well_formed:
+        return
+    assert record is not None, value
+    assert record.state == value["current_state"]
+    assert record.context == value.get("context", {})
+    assert record.history == value.get("history", [])
+    assert record.extra == {
+        k: v for k, v in value.items() if k not in ("current_state", "context", "history")
+    }
