@@ -36,13 +36,13 @@ def set_state(root: Path, state: str, history: list[object] | None = None) -> No
     data = {"current_state": state, "context": {}, "history": history or []}
     (root / TASK / "state.json").write_text(json.dumps(data), encoding="utf-8")
 
+
 def executed(root: Path) -> None:
     """ACHIEVE_TASK_EXECUTED, ready for A2 (archive the task, draft the next)."""
     set_state(root, "ACHIEVE_TASK_EXECUTED")
     write(root, "plan.md", plan(unchecked=1))
     write(root, "task.md", task("safe-name"))
     write(root, "task-results.md", "the results\n")
-
 
 
 def history(root: Path) -> list[dict[str, object]]:
