@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 SURROGATES = ["\ud83d", "\ude00", "\ud800", "\udfff"]  # halves of a character
 ESCAPED_SURROGATES = ['"\\ud83d"', '"\\ude00"', '"\\uDBFF"', '"\\ude00\\ud83d"', '{"\\ud800": 1}']
 BOM = "\ufeff"
+# An integer longer than Python reads from text (4,300 digits).
+HUGE = "1" * 4400
 scalars = (
     st.none()
     | st.booleans()

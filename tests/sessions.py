@@ -59,3 +59,16 @@ def prepared(tmp_path: Path, source: str, *, passing: bool, pending: int | None)
     (tmp_path / PROGRESS).mkdir(parents=True, exist_ok=True)
     (tmp_path / PROGRESS / "state.json").write_text(json.dumps(state))
     return session(tmp_path)
+
+
+def session_in(root: Path, state: str, command: str, **extra: object) -> None:
+    """A session in `state` on feature F1 (pending), whose tests are `command`."""
+    folder = root / PROGRESS
+    folder.mkdir(parents=True, exist_ok=True)
+    features = [{"id": "F1", "description": "one", "status": "pending"}]
+    (folder / "feature-list.json").write_text(
+        json.dumps({"test_command": command, "features": features})
+    )
+    data = {"state": state, "feature_id": "F1", "attempts": 1, "context": {}, "history": []}
+    data.update(extra)
+    (folder / "state.json").write_text(json.dumps(data))

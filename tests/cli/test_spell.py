@@ -14,17 +14,15 @@ from codegen import parse_spec_text
 from codegen.render import render_machine
 from spellbook import UnknownSpell, Workflow
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK, EXIT_UNHANDLED
+from tests.commands import clean, spell
 from tests.specs import row, spec_text
-from tests.workspaces import TASK, history, write
-
-
-def spell(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "spellbook", "--root", str(root), *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+from tests.workspaces import (
+    TASK,
+    history,
+    plan,
+    set_state,
+    write,
+)
 
 
 def test_outcomes_and_exit_codes(tmp_path: Path) -> None:
@@ -212,3 +210,23 @@ def test_a_cast_that_changes_no_file_loads_no_more_than_it_needs(tmp_path: Path)
     loaded = set(result.stdout.split())
     assert "spellbook.workflow" in loaded
     assert not loaded & {"yaml", "codegen", "mistune", "jinja2", "black"}
+
+
+def test_a_reader_that_leaves_early_is_no_error(tmp_path: Path) -> None:
+    set_state(tmp_path, "GATHER_EDITING")
+    write(tmp_path, "plan.md", plan(unchecked=0))
+    piped = subprocess.run(
+        f"'{sys.executable}' -m spellbook --root '{tmp_path}' status | head -c 1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert piped.stdout and piped.stderr == ""
+
+
+def test_a_root_that_does_not_exist_is_named(tmp_path: Path) -> None:
+    result = spell(tmp_path / "nowhere", "lumos")
+    assert result.returncode == 2
+    assert f"the repository folder {tmp_path / 'nowhere'} does not exist" in clean(result)
+    assert not (tmp_path / "nowhere").exists()

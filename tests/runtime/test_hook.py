@@ -25,9 +25,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from spellbook.hook import claude_hook
+from tests.commands import clean, session_cli
 from tests.json_inputs import (
     BOM,
     ESCAPED_SURROGATES,
+    HUGE,
     documents,
     hostile_fragments,
     huge_integers,
@@ -37,7 +39,7 @@ from tests.json_inputs import (
     wild_text,
     wild_values,
 )
-from tests.sessions import PROGRESS, prepared
+from tests.sessions import PROGRESS, prepared, session_in
 
 HOOK_EXAMPLES = settings(
     max_examples=200,
@@ -117,7 +119,7 @@ def spellings(root: Path, name: str) -> st.SearchStrategy[tuple[str | None, str]
     )
 
 
-def write(cwd: str | None, file_path: str, tool: str, **tool_input: Any) -> dict[str, Any]:
+def hook_event(cwd: str | None, file_path: str, tool: str, **tool_input: Any) -> dict[str, Any]:
     event: dict[str, Any] = {
         "session_id": "s",
         "hook_event_name": "PreToolUse",
@@ -325,7 +327,7 @@ def test_hook_blocks_a_write_of_the_state_file_it_cannot_read(
 ) -> None:
     cwd, file_path = data.draw(spellings(repo, "state.json"))
     content = data.draw(invalid_state_contents())
-    event = write(cwd, file_path, "Write", content=content)
+    event = hook_event(cwd, file_path, "Write", content=content)
     assert run_hook(repo, event_bytes(event, data.draw(st.booleans())), capsys) == 2
 
 
@@ -336,15 +338,17 @@ def move_to(repo: Path, data: st.DataObject, state: str) -> bytes:
     if how == "Write":
         value = data.draw(proposed_states(st.just(state)))
         content = state_text(value, data.draw(st.none() | st.just(2)), data.draw(st.booleans()))
-        event = write(cwd, file_path, how, content=content)
+        event = hook_event(cwd, file_path, how, content=content)
     elif how == "Edit":
-        event = write(cwd, file_path, how, old_string='"IMPLEMENT"', new_string=json.dumps(state))
+        event = hook_event(
+            cwd, file_path, how, old_string='"IMPLEMENT"', new_string=json.dumps(state)
+        )
     else:
         steps = [
             {"old_string": '"context": {}', "new_string": '"context": {"note": "x"}'},
             {"old_string": '"IMPLEMENT"', "new_string": json.dumps(state)},
         ]
-        event = write(cwd, file_path, how, edits=steps)
+        event = hook_event(cwd, file_path, how, edits=steps)
     return event_bytes(event, data.draw(st.booleans()))
 
 
@@ -379,9 +383,9 @@ def test_hook_blocks_marking_a_feature_tested_by_hand(
             for i in others
         ]
         indent = data.draw(st.none() | st.just(2))
-        event = write(cwd, file_path, "Write", content=json.dumps(features, indent=indent))
+        event = hook_event(cwd, file_path, "Write", content=json.dumps(features, indent=indent))
     else:
-        event = write(cwd, file_path, "Edit", old_string='"pending"', new_string='"tested"')
+        event = hook_event(cwd, file_path, "Edit", old_string='"pending"', new_string='"tested"')
     assert run_hook(repo, event_bytes(event, data.draw(st.booleans())), capsys) == 2
 
 
@@ -483,3 +487,169 @@ def test_claude_code_hook_blocks_a_write_that_skips_testing(tmp_path: Path) -> N
         "tool_input": {"file_path": str(tmp_path / "x.py"), "content": ""},
     }
     assert hook(tmp_path, "--claude-hook", stdin=json.dumps(other)).returncode == 0
+
+
+def test_the_hook_blocks_a_write_holding_a_huge_integer_and_one_it_cannot_compare(
+    tmp_path: Path,
+) -> None:
+    session_in(tmp_path, "IMPLEMENT", "true")
+    state = tmp_path / PROGRESS / "state.json"
+    event = {
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(state), "content": f'{{"state": "COMPLETE", "n": {HUGE}}}'},
+    }
+    blocked = session_cli(
+        "check-transition", "--claude-hook", "--root", str(tmp_path), stdin=json.dumps(event)
+    )
+    assert blocked.returncode == 2 and b"4,400 digits" in blocked.stderr
+    clean(blocked)
+    state.write_text(f'{{"state": "IMPLEMENT", "n": {HUGE}}}')  # the current file itself
+    event["tool_input"]["content"] = '{"state": "TEST"}'  # type: ignore[index]
+    blocked = session_cli(
+        "check-transition", "--claude-hook", "--root", str(tmp_path), stdin=json.dumps(event)
+    )
+    assert blocked.returncode == 2 and b"spell repair" in blocked.stderr
+    raw = f'{{"tool_name": "Write", "n": {HUGE}}}'  # in the event itself
+    blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=raw)
+    assert blocked.returncode == 2 and b"hook event" in blocked.stderr
+
+
+def _write_complete(path: str, cwd: str | None = None) -> str:
+    event: dict[str, object] = {
+        "tool_name": "Write",
+        "tool_input": {"file_path": path, "content": '{"state": "COMPLETE"}'},
+    }
+    if cwd is not None:
+        event["cwd"] = cwd
+    return json.dumps(event)
+
+
+def test_the_hook_run_from_another_folder_finds_the_workspace(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    session_in(repo, "IMPLEMENT", "true")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
+    event = _write_complete(f"../{PROGRESS}/state.json", cwd=str(repo / "src"))
+    blocked = session_cli("check-transition", "--claude-hook", stdin=event, cwd=elsewhere, env=env)
+    assert blocked.returncode == 2 and b"It skips testing" in blocked.stderr
+    event = _write_complete(str(repo / PROGRESS / "state.json"))
+    env["CLAUDE_PROJECT_DIR"] = str(repo)
+    blocked = session_cli("check-transition", "--claude-hook", stdin=event, cwd=elsewhere, env=env)
+    assert blocked.returncode == 2 and b"It skips testing" in blocked.stderr
+
+
+def test_a_write_through_a_symbolic_link_is_judged_as_the_file_it_reaches(
+    tmp_path: Path,
+) -> None:
+    session_in(tmp_path, "IMPLEMENT", "true")
+    (tmp_path / "shortcut").symlink_to(tmp_path / PROGRESS)
+    event = _write_complete(str(tmp_path / "shortcut" / "state.json"))
+    blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert blocked.returncode == 2 and b"It skips testing" in blocked.stderr
+
+
+@pytest.mark.parametrize("stdin", [b"", b"not json", b"[1, 2]", b"\xff\xfe", b'{"tool_input": 3}'])
+def test_an_event_the_hook_cannot_read_is_blocked(tmp_path: Path, stdin: bytes) -> None:
+    session_in(tmp_path, "IMPLEMENT", "true")
+    blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=stdin)
+    assert blocked.returncode == 2 and blocked.stderr.strip()
+    clean(blocked)
+
+
+def test_the_hook_refuses_a_feature_marked_tested_by_hand(tmp_path: Path) -> None:
+    session_in(tmp_path, "TEST", "true")
+    features = tmp_path / PROGRESS / "feature-list.json"
+    data = json.loads(features.read_text())
+    data["features"][0]["status"] = "tested"
+    event = json.dumps(
+        {
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(features), "content": json.dumps(data)},
+        }
+    )
+    blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert blocked.returncode == 2 and b"only the session marks it" in blocked.stderr
+    edit = json.dumps(
+        {
+            "tool_name": "Edit",
+            "tool_input": {
+                "file_path": str(features),
+                "old_string": '"pending"',
+                "new_string": '"blocked"',
+            },
+        }
+    )
+    blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=edit)
+    assert blocked.returncode == 2
+    data["features"][0]["status"] = "pending"
+    data["features"].append({"id": "F2", "description": "two", "status": "pending"})
+    event = json.dumps(
+        {
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(features), "content": json.dumps(data)},
+        }
+    )
+    allowed = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert allowed.returncode == 0, allowed.stderr
+
+
+def test_the_hook_refuses_what_would_let_a_step_be_skipped_another_way(tmp_path: Path) -> None:
+    """The runtime's own files, hard links, a changed test command or counter, and edits
+    that match nowhere are refused; a command that closes its output is not killed."""
+    session_in(tmp_path, "IMPLEMENT", "exit 1")
+    root = str(tmp_path)
+    folder = tmp_path / PROGRESS
+
+    def hook(tool: dict[str, object], name: str = "Write") -> bytes:
+        event = json.dumps({"tool_name": name, "tool_input": tool})
+        result = session_cli("check-transition", "--claude-hook", "--root", root, stdin=event)
+        assert result.returncode == 2, result.stderr
+        return result.stderr
+
+    intent = {
+        "cast": "abc",
+        "before": "IMPLEMENT",
+        "after": "COMPLETE",
+        "extra": {},
+        "entry": {"cast": "abc", "trigger": "Finish"},
+        "operations": [],
+    }
+    said = hook({"file_path": str(folder / ".intent.json"), "content": json.dumps(intent)})
+    assert b"only casts write it" in said
+    os.link(folder / "state.json", tmp_path / "notes.json")
+    assert b"It skips testing" in hook(
+        {"file_path": str(tmp_path / "notes.json"), "content": '{"state": "COMPLETE"}'}
+    )
+    features = json.loads((folder / "feature-list.json").read_text())
+    features["test_command"] = "true"
+    assert b"test command would change" in hook(
+        {"file_path": str(folder / "feature-list.json"), "content": json.dumps(features)}
+    )
+    assert b"changes `attempts`" in hook(
+        {
+            "file_path": str(folder / "state.json"),
+            "content": '{"state": "IMPLEMENT", "attempts": 3}',
+        }
+    )
+    assert b"found 0 times" in hook(
+        {
+            "file_path": str(folder / "state.json"),
+            "old_string": "\u201cstate\u201d",
+            "new_string": "x",
+        },
+        "Edit",
+    )
+
+
+def test_the_hook_lets_files_it_does_not_guard_alone(tmp_path: Path) -> None:
+    """An Edit of a workspace file no rule guards passes, even one the hook could not
+    apply (it judges only the files it guards)."""
+    session_in(tmp_path, "IMPLEMENT", "true")
+    notes = tmp_path / PROGRESS / "notes.md"
+    notes.write_text("“curly” notes\n")
+    edit = {"file_path": str(notes), "old_string": '"curly"', "new_string": "plain"}
+    event = json.dumps({"tool_name": "Edit", "tool_input": edit})
+    result = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert result.returncode == 0, result.stderr

@@ -34,8 +34,19 @@ from spellbook import Workflow
 from spellbook.errors import StateFileError
 from spellbook.journal import INTENT_FILE, Journal
 from spellbook.schema import PASSIVE_VERBS
+from tests.commands import clean, obeying_permissions, spell
 from tests.faults import TEMPORARY, faults, tree
-from tests.workspaces import TASK, history, plan, set_state, task, write
+from tests.workspaces import (
+    TASK,
+    executed,
+    files,
+    history,
+    history_entries,
+    plan,
+    set_state,
+    task,
+    write,
+)
 from tests.worlds import lay_out, winning_world
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -330,7 +341,7 @@ def check_workspace(root: Path) -> None:
     assert not lost, f"lost the files marked {lost}"
 
 
-def executed(root: Path) -> Workflow:
+def executed_flow(root: Path) -> Workflow:
     """A workspace in ACHIEVE_TASK_EXECUTED with a task and its results (Accio archives both)."""
     write(root, "plan.md", plan(unchecked=1))
     write(root, "task.md", task("first"))
@@ -359,7 +370,7 @@ def stop_after_commit(monkeypatch: pytest.MonkeyPatch, flow: Workflow, *, files:
 def test_the_next_cast_finishes_an_interrupted_one_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    flow = executed(tmp_path)
+    flow = executed_flow(tmp_path)
     stop_after_commit(monkeypatch, flow, files=False)
     assert (tmp_path / TASK / "task-results.md").exists()  # nothing moved yet
     result = Workflow(tmp_path).cast("lumos")
@@ -378,7 +389,7 @@ def test_the_next_cast_finishes_an_interrupted_one_and_says_so(
 def test_a_finished_cast_whose_record_was_left_is_not_applied_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    flow = executed(tmp_path)
+    flow = executed_flow(tmp_path)
     stop_after_commit(monkeypatch, flow, files=True)
     assert (tmp_path / TASK / INTENT_FILE).exists()
     (tmp_path / TASK / "task.md").unlink()  # the developer removes the new task.md meanwhile
@@ -413,7 +424,7 @@ def test_a_finished_cast_whose_record_was_left_is_not_applied_again(
 def test_a_damaged_intent_record_stops_casts_until_repair_sets_it_aside(
     tmp_path: Path, record: bytes
 ) -> None:
-    flow = executed(tmp_path)
+    flow = executed_flow(tmp_path)
     (tmp_path / TASK / INTENT_FILE).write_bytes(record)
     before = tree(tmp_path)
     with pytest.raises(StateFileError, match=r"\.ai/task/\.intent\.json\b.*spell repair"):
@@ -429,7 +440,7 @@ def test_a_damaged_intent_record_stops_casts_until_repair_sets_it_aside(
 def test_an_intent_record_from_another_state_is_not_replayed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    flow = executed(tmp_path)
+    flow = executed_flow(tmp_path)
     stop_after_commit(monkeypatch, flow, files=False)
     set_state(tmp_path, "GATHER_EDITING")  # the state file was changed by hand since
     with pytest.raises(StateFileError, match="interrupted in ACHIEVE_TASK_EXECUTED"):
@@ -440,7 +451,7 @@ def test_an_intent_record_from_another_state_is_not_replayed(
 def test_applying_a_plan_again_changes_nothing_and_overwrites_nothing(tmp_path: Path) -> None:
     from spellbook.actions import apply, checksum_of
 
-    flow = executed(tmp_path)
+    flow = executed_flow(tmp_path)
     folder = tmp_path / TASK
     (folder / "list.json").write_text("old\n")
     operations = [
@@ -467,7 +478,7 @@ def test_applying_a_plan_again_changes_nothing_and_overwrites_nothing(tmp_path: 
 def test_a_file_gone_before_its_move_is_a_note_not_an_error(tmp_path: Path) -> None:
     from spellbook.actions import apply
 
-    flow = executed(tmp_path)
+    flow = executed_flow(tmp_path)
     (tmp_path / TASK / "task-results.md").unlink()
     notes = apply([["move", "task-results.md", "tasks/t-1/task-results.md"]], flow.workspace)
     assert notes == [".ai/task/task-results.md is gone; there was nothing to move"]
@@ -476,7 +487,7 @@ def test_a_file_gone_before_its_move_is_a_note_not_an_error(tmp_path: Path) -> N
 def test_status_says_an_interrupted_cast_will_be_finished(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    flow = executed(tmp_path)
+    flow = executed_flow(tmp_path)
     assert flow.status()["interrupted"] is None
     stop_after_commit(monkeypatch, flow, files=False)
     said = Workflow(tmp_path).status()["interrupted"]
@@ -493,3 +504,96 @@ def test_status_says_an_interrupted_cast_will_be_finished(
     assert f"Interrupted: {said}" in shown.stdout
     Workflow(tmp_path).cast("lumos")
     assert Workflow(tmp_path).status()["interrupted"] is None
+
+
+def test_history_past_its_limit_goes_to_a_file_no_cast_reads(tmp_path: Path) -> None:
+    from spellbook.journal import HISTORY_KEEP, HISTORY_LIMIT
+
+    set_state(tmp_path, "GATHER_EDITING", history_entries(HISTORY_LIMIT))
+    write(tmp_path, "plan.md", plan(unchecked=0))
+    assert spell(tmp_path, "lumos").returncode == 0
+    kept = history(tmp_path)
+    assert len(kept) == HISTORY_KEEP and kept[-1]["trigger"] == "Lumos"
+    (rotated,) = (tmp_path / TASK / ".history").iterdir()
+    older = [json.loads(line) for line in rotated.read_text().splitlines()]
+    assert [e["cast"] for e in older + kept] == [f"{i:012x}" for i in range(HISTORY_LIMIT)] + [
+        kept[-1]["cast"]
+    ]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX permissions")
+def test_a_file_unreadable_after_the_commit_point_is_a_note_not_an_error(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    executed(root)
+    kw = obeying_permissions()
+    (root / TASK / "plan.md").chmod(0o000)
+    result = spell(root, "--json", "accio", **kw)
+    assert result.returncode == 0, result.stderr
+    done = json.loads(result.stdout)
+    assert (done["rule"], done["after"]) == ("A2", "ACHIEVE_TASK_DRAFTING")
+    assert "the results" in done["response"]  # the task results reach the AI
+    assert "Permission denied" in done["response"]
+
+
+def test_a_folder_named_like_a_file_is_named_in_the_error(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    (tmp_path / TASK / "plan.md").mkdir()
+    result = spell(tmp_path, "accio")
+    assert result.returncode == 2
+    assert ".ai/task/plan.md is a folder, not a file" in clean(result)
+
+
+def test_a_trash_that_is_a_file_stops_the_cast_before_anything_moves(tmp_path: Path) -> None:
+    set_state(tmp_path, "PR_CONFIRM_RESTART_TASK_G")
+    write(tmp_path, "review-task.md", "old review\n")
+    write(tmp_path, ".trash", "not a folder\n")
+    before = files(tmp_path)
+    result = spell(tmp_path, "reparo")
+    assert result.returncode == 2
+    assert ".trash is a file where a folder is needed" in clean(result)
+    after = files(tmp_path)
+    assert {k: v for k, v in after.items() if not k.endswith("state.json")} == {
+        k: v for k, v in before.items() if not k.endswith("state.json")
+    }
+    assert not (tmp_path / TASK / ".intent.json").exists()
+    assert spell(tmp_path, "lumos").returncode == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX permissions")
+def test_an_archive_folder_that_is_not_writable_stops_the_cast_before_anything_moves(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    executed(root)
+    (root / TASK / "tasks").mkdir()
+    kw = obeying_permissions()
+    (root / TASK / "tasks").chmod(0o555)
+    result = spell(root, "accio", **kw)
+    assert result.returncode == 2
+    assert "tasks/ is not writable" in clean(result)
+    assert (root / TASK / "task.md").exists() and (root / TASK / "task-results.md").exists()
+    assert spell(root, "lumos", **kw).returncode == 0
+
+
+def test_an_archive_path_past_the_system_limit_stops_the_cast_before_anything_moves(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path
+    while len(str(root)) < 4096 - 90:  # the repository itself is deep, but usable
+        root = root / ("d" * min(200, 4096 - 90 - len(str(root))))
+    old = os.getcwd()
+    try:  # long paths are made relative to a working folder inside them
+        os.makedirs(root)
+    except OSError:
+        pytest.skip("this filesystem refuses paths this long")
+    finally:
+        os.chdir(old)
+    executed(root)
+    write(root, "task.md", task("a" * 60))
+    result = spell(root, "accio")
+    assert result.returncode == 2, result.stdout
+    assert "longer than this system allows" in clean(result)
+    assert (root / TASK / "task.md").exists() and (root / TASK / "task-results.md").exists()
+    assert spell(root, "lumos").returncode == 0

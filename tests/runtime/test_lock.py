@@ -13,10 +13,19 @@ import json
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
-from tests.workspaces import TASK, plan, set_state, write
+import pytest
+
+from tests.workspaces import (
+    TASK,
+    history,
+    plan,
+    set_state,
+    write,
+)
 
 PROCESSES = 8
 CASTS = 50
@@ -122,3 +131,80 @@ def test_readers_never_see_a_partial_state_file(tmp_path: Path) -> None:
 def test_control_without_the_lock_casts_are_lost(tmp_path: Path) -> None:
     _, history = race(tmp_path, locked=False)
     assert len(history) < PROCESSES * CASTS, "without the lock nothing was lost: no race seen"
+
+
+LUMOS_WORKER = textwrap.dedent(
+    """
+    import os, sys
+    from spellbook import Workflow, lock
+    def no_folder_lock(folder, fd=None):  # as where flock cannot lock a folder
+        if fd is not None:
+            os.close(fd)
+        return None
+    if sys.argv[3] == "file":  # the fallback where folders cannot be locked
+        lock._folder_lock = no_folder_lock
+    flow = Workflow(sys.argv[1])
+    print(" ".join(flow.cast("lumos").cast for _ in range(int(sys.argv[2]))))
+    """
+)
+
+
+def _race_deleting_the_lock_file(root: Path, mode: str) -> tuple[list[str], list[str], int]:
+    """8 processes x 50 Lumos while a thread deletes (and recreates) `.state.lock` as fast
+    as it can: the cast ids printed, the ids in the history, the deletions."""
+    set_state(root, "GATHER_EDITING")
+    write(root, "plan.md", plan(unchecked=0))
+    lock = root / TASK / ".state.lock"
+    stop = threading.Event()
+    unlinked = [0]
+
+    def unlink() -> None:
+        while not stop.is_set():
+            try:
+                lock.unlink()
+                unlinked[0] += 1
+            except FileNotFoundError:
+                lock.touch()  # in folder mode there is no lock file: one to delete
+            time.sleep(0.0005)
+
+    remover = threading.Thread(target=unlink)
+    remover.start()
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", LUMOS_WORKER, str(root), "50", mode],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(8)
+    ]
+    ids = []
+    try:
+        for worker in workers:
+            out, err = worker.communicate(timeout=200)
+            assert worker.returncode == 0, err
+            ids += out.split()
+    finally:
+        stop.set()
+        remover.join()
+    logged = [str(e["cast"]) for e in history(root)]
+    print(
+        f"\n8 x 50 Lumos, {mode} lock, lock file deleted {unlinked[0]} times: {len(logged)} entries"
+    )
+    return ids, logged, unlinked[0]
+
+
+@pytest.mark.timeout(240)
+def test_casts_lose_nothing_while_the_lock_file_is_deleted(tmp_path: Path) -> None:
+    ids, logged, unlinked = _race_deleting_the_lock_file(tmp_path, "folder")
+    assert unlinked > 0
+    assert len(ids) == 400 and sorted(logged) == sorted(ids)
+
+
+@pytest.mark.timeout(240)
+def test_control_a_lock_file_deleted_while_held_lets_casts_in_together(
+    tmp_path: Path,
+) -> None:
+    """Why the lock is on the folder: the file lock alone loses casts in the same race."""
+    ids, logged, _ = _race_deleting_the_lock_file(tmp_path, "file")
+    assert len(ids) == 400 and len(logged) < 400

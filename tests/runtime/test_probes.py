@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,12 @@ from hypothesis import strategies as st
 from spellbook.facts import Facts
 from spellbook.probes import PROBES, checklist, implied, implies
 from spellbook.state_file import Record
-from spellbook.store import Workspace
+from spellbook.store import READ_LIMIT, Workspace
+from tests.commands import clean, spell
+from tests.workspaces import (
+    set_state,
+    write,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,3 +96,30 @@ def test_the_probes_table_of_reading_specs_names_every_probe_but_unknown() -> No
     first = [line.strip().split("|")[1] for line in lines if line.strip().startswith("|")]
     listed = [name for cell in first for name in re.findall(r"`(\w+)`", cell)]
     assert sorted(listed) == sorted(name for name in PROBES if name != "unknown")
+
+
+ADVERSARIAL = {
+    "heading of spaces": "# Plan" + " " * (READ_LIMIT - 100) + "x\n",
+    "a line of URLs": ("https://acme.atlassian.net/browse/ENG-1?" * 30_000)[: READ_LIMIT - 100],
+    "almost URLs": ("https://acme.atlassian.ne" * 50_000)[: READ_LIMIT - 100],
+    "unclosed items": ("- [ " * 300_000)[: READ_LIMIT - 100],
+    "many headings": ("#" * 7 + " \n" + "## Acceptance Criteria\n- [ ] a\n" * 30_000)[
+        : READ_LIMIT - 100
+    ],
+    "fences": ("```\n- [ ] x\n" * 100_000)[: READ_LIMIT - 100],
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("case", list(ADVERSARIAL), ids=list(ADVERSARIAL))
+def test_probes_finish_on_adversarial_files_at_the_read_limit(tmp_path: Path, case: str) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    text = ADVERSARIAL[case]
+    assert len(text.encode()) <= READ_LIMIT
+    for name in ("plan.md", "task.md", "comments.md", "review-task.md"):
+        write(tmp_path, name, text)
+    start = time.perf_counter()
+    result = spell(tmp_path, "lumos")
+    took = time.perf_counter() - start
+    print(f"\n{case}: spell lumos on four {len(text) / 1e6:.1f} MB files: {took:.2f} s")
+    assert result.returncode == 0, clean(result)

@@ -4,6 +4,7 @@ the folders they really went to."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from spellbook import Workflow
 from spellbook.exits import EXIT_BAD_INPUT
+from spellbook.responses import fill
 from tests.workspaces import TASK, files, history, plan, set_state, task, write
 
 
@@ -645,3 +647,38 @@ def test_a_hard_link_inside_another_workspace_is_judged_as_the_file_it_is(
         "cwd": str(tmp_path),
     }
     assert hook(event).returncode == 2
+
+
+# Placeholder filling, against the definition it implements.
+# The definition: `{{name}}` or `{{name:arg}}`, replaced when its key is known.
+PATTERN = r"\{\{(\w+)(?::([^{}]*))?\}\}"
+KEYS = ["next_steps", "does:Accio", "content:plan.md", "x"]
+
+
+def by_pattern(text: str, values: dict[str, str]) -> str:
+    def value(m: re.Match[str]) -> str:
+        key = m.group(1) + (":" + m.group(2) if m.group(2) is not None else "")
+        return values.get(key, m.group(0))
+
+    return re.sub(PATTERN, value, text)
+
+
+pieces = st.sampled_from(["{{", "}}", "{", "}", ":", "a", " ", "\n", *KEYS])
+
+
+@given(
+    st.lists(pieces, max_size=30).map("".join),
+    st.dictionaries(st.sampled_from(KEYS), st.text(max_size=5)),
+)
+def test_fill_replaces_exactly_the_known_placeholders(text: str, values: dict[str, str]) -> None:
+    assert fill(text, values) == by_pattern(text, values)
+
+
+def test_fill_leaves_unknown_placeholders_and_does_not_refill_values() -> None:
+    values = {"x": "{{next_steps}}", "next_steps": "NEXT"}
+    assert fill("a {{x}} b {{y}} {{next_steps}}", values) == "a {{next_steps}} b {{y}} NEXT"
+
+
+def test_a_brace_before_a_placeholder_stays_a_brace() -> None:
+    assert fill("{{{next_steps}}", {"next_steps": ""}) == "{"
+    assert fill("a {{{{x}} b", {"x": "X"}) == "a {{X b"

@@ -10,16 +10,21 @@ the input; `StateFormat.read` returns a Record or raises StateFileError.
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spellbook import Workflow
 from spellbook.errors import BadFile, StateFileError
 from spellbook.state_file import Record, StateFormat, dump, parse_json
+from tests.commands import clean, session_cli, spell
 from tests.json_inputs import (
     BOM,
+    HUGE,
     SURROGATES,
     as_input,
     documents,
@@ -29,6 +34,13 @@ from tests.json_inputs import (
     to_bytes,
     wild_text,
     wild_values,
+)
+from tests.sessions import PROGRESS, session_in
+from tests.workspaces import (
+    TASK,
+    plan,
+    set_state,
+    write,
 )
 
 scalars = st.none() | st.booleans() | st.integers() | st.text(max_size=8)
@@ -208,3 +220,63 @@ def test_state_format_reads_exactly_the_well_formed_objects(
     assert record.extra == {
         k: v for k, v in value.items() if k not in ("current_state", "context", "history")
     }
+
+
+def test_a_lone_surrogate_in_the_feature_list_is_a_clear_error(tmp_path: Path) -> None:
+    session_in(tmp_path, "TEST", "true")
+    features = tmp_path / PROGRESS / "feature-list.json"
+    features.write_text(
+        '{"test_command": "true",\n "features": [{"id": "F1", "status": '
+        '"pending", "description": "\\udc80"}]}'
+    )
+    result = session_cli("--root", str(tmp_path), "advance")
+    assert result.returncode == 2
+    assert "feature-list.json:2" in clean(result)
+    assert json.loads((tmp_path / PROGRESS / "state.json").read_text())["state"] == "TEST"
+    features.write_text(
+        json.dumps(
+            {
+                "test_command": "true",
+                "features": [{"id": "F1", "status": "pending", "description": "fixed"}],
+            }
+        )
+    )
+    assert session_cli("--root", str(tmp_path), "advance").returncode == 0  # T2: not stuck
+
+
+def test_a_huge_integer_in_the_state_file_or_intent_record_is_refused(tmp_path: Path) -> None:
+    set_state(tmp_path, "GATHER_EDITING")
+    write(tmp_path, "plan.md", plan(unchecked=0))
+    state = tmp_path / TASK / "state.json"
+    state.write_text(f'{{"current_state": "GATHER_EDITING", "n": {HUGE}}}')
+    for command in ("lumos", "status"):
+        result = spell(tmp_path, command)
+        assert result.returncode == 2 and "4,400 digits" in clean(result)
+    repaired = spell(tmp_path, "repair")
+    assert repaired.returncode == 0 and "GATHER_EDITING" in repaired.stdout, repaired.stderr
+    intent = tmp_path / TASK / ".intent.json"
+    intent.write_text(f'{{"cast": {HUGE}}}')
+    result = spell(tmp_path, "lumos")
+    assert result.returncode == 2 and "intent.json" in clean(result)
+    repaired = spell(tmp_path, "repair")
+    assert repaired.returncode == 0 and "Set its record aside" in repaired.stdout
+    assert spell(tmp_path, "lumos").returncode == 0
+
+
+def test_a_byte_order_mark_in_the_state_file_is_read(tmp_path: Path) -> None:
+    set_state(tmp_path, "GATHER_EDITING")
+    write(tmp_path, "plan.md", plan(unchecked=0))
+    state = tmp_path / TASK / "state.json"
+    state.write_bytes(b"\xef\xbb\xbf" + state.read_bytes().replace(b"\n", b"\r\n"))
+    result = spell(tmp_path, "lumos")
+    assert result.returncode == 0, result.stderr
+
+
+def test_bad_file_errors_name_the_file(tmp_path: Path) -> None:
+    """The library raises its own errors, never a bare OSError or ValueError."""
+    set_state(tmp_path, "GATHER_EDITING")
+    (tmp_path / TASK / "state.json").write_text('{"current_state": "GATHER_EDITING", "x": [')
+    with pytest.raises(StateFileError, match=r"state.json:1: not valid JSON"):
+        Workflow(tmp_path).cast("lumos")
+    assert issubclass(StateFileError, BadFile)
+    shutil.rmtree(tmp_path / TASK)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -18,18 +17,18 @@ import pytest
 from spellbook import ActionError, StateFileError, UnsafePath, Workflow
 from spellbook import lock as lock_module
 from spellbook.journal import Journal
-from tests.workspaces import TASK, files, history, plan, set_state, task, write
+from tests.commands import clean, obeying_permissions, spell
+from tests.workspaces import (
+    TASK,
+    files,
+    history,
+    plan,
+    set_state,
+    task,
+    write,
+)
 
 EXIT_BAD_INPUT = 2
-
-
-def spell(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "spellbook", "--root", str(root), *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 BAD_STATES = {
@@ -392,3 +391,49 @@ def test_a_billion_laughs_task_name_is_refused_in_bounded_time(tmp_path: Path) -
     assert result.returncode == EXIT_BAD_INPUT and "Traceback" not in result.stderr
     assert "cannot name a folder" in result.stderr
     assert (tmp_path / TASK / "task.md").is_file()
+
+
+def test_a_plan_over_the_read_limit_stops_the_cast_instead_of_reading_as_done(
+    tmp_path: Path,
+) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    write(tmp_path, "plan.md", plan(unchecked=2) + "\n## Log\n\n" + "log line\n" * 130_000)
+    before = files(tmp_path)
+    result = spell(tmp_path, "accio")
+    assert result.returncode == 2
+    assert "plan.md is 1.2 MB" in clean(result)
+    assert files(tmp_path) == before  # not ACHIEVE_COMPLETE
+    status = spell(tmp_path, "status")
+    assert status.returncode == 0 and "cannot tell" in status.stdout
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("name", ["plan.md", "state.json"])
+def test_a_fifo_in_the_workspace_blocks_nothing(tmp_path: Path, name: str) -> None:
+    set_state(tmp_path, "GATHER_EDITING")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    (tmp_path / TASK / name).unlink()
+    os.mkfifo(tmp_path / TASK / name)
+    for command in ("accio", "lumos", "status"):
+        result = spell(tmp_path, command)
+        if name == "state.json" or command == "accio":
+            assert result.returncode == 2
+            assert "is a FIFO (named pipe), not a file" in clean(result)
+        else:  # what needs plan.md cannot tell, and says so
+            assert result.returncode == 0 and "cannot tell" in result.stdout
+    repaired = spell(tmp_path, "repair")
+    assert repaired.returncode == 0, repaired.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX permissions")
+def test_a_read_only_workspace_is_named_by_the_file_not_its_temporary(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    set_state(root, "GATHER_EDITING")
+    write(root, "plan.md", plan(unchecked=0))
+    kw = obeying_permissions()
+    (root / TASK).chmod(0o555)
+    result = spell(root, "lumos", **kw)
+    assert result.returncode == 1
+    assert "cannot write .ai/task/state.json: Permission denied" in clean(result)
+    assert ".state.json." not in result.stderr
