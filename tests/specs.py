@@ -1,7 +1,8 @@
-"""Small specs in the project's table dialect, written by tests."""
+"""Small specs in the project's table dialect, written by tests, and edits of a spec's text."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 HEADER = (
@@ -57,6 +58,28 @@ def fill(states: Sequence[str], spells: Sequence[str], skip: Sequence[str] = ())
             if f"{st}/{sp}" not in skip:
                 rows.append(row(f"Z{len(rows) + 1}", st, sp))
     return rows
+
+
+def spec_with(condition: str, terms: str = "") -> str:
+    """States A and B, the spell Go: row T1 (A to B) has `condition`, T2 keeps A, and a
+    Terms table holds `terms` (`| phrase | meaning |` lines) if given."""
+    states, spells = ["A", "B"], ["Go"]
+    rows = [row("T1", "A", "Go", condition, "B", "Update state to B"), row("T2", "A", "Go")]
+    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go"]))
+    if terms:
+        text = text.replace(
+            "### Transition Rules",
+            "| Phrase | Means |\n|---|---|\n" + terms + "\n\n### Transition Rules",
+        )
+    return text
+
+
+def renamed(text: str, old: str, new: str, migration: bool) -> str:
+    """`text` with the state `old` called `new` everywhere, saying `*Formerly*` if asked."""
+    text = re.sub(rf"\b{old}(?![A-Za-z0-9])", new, text)  # and OLD_G, OLD_[G/A]
+    if migration:
+        text = text.replace(f"**{new}**\n", f"**{new}**\n    - *Formerly*: {old}\n", 1)
+    return text
 
 
 # The kinds about names and coverage: what a test of notation or naming looks at.

@@ -37,6 +37,29 @@ def set_state(root: Path, state: str, history: list[object] | None = None) -> No
     (root / TASK / "state.json").write_text(json.dumps(data), encoding="utf-8")
 
 
+def executed(root: Path) -> None:
+    """ACHIEVE_TASK_EXECUTED, ready for A2 (archive the task, draft the next)."""
+    set_state(root, "ACHIEVE_TASK_EXECUTED")
+    write(root, "plan.md", plan(unchecked=1))
+    write(root, "task.md", task("safe-name"))
+    write(root, "task-results.md", "the results\n")
+
+
+def history_entries(n: int) -> list[dict[str, object]]:
+    """`n` history entries as casts write them, each with its own cast id."""
+    return [
+        {
+            "timestamp": "2026-01-01T00:00:00Z",
+            "transition": "A → B",
+            "trigger": "Lumos",
+            "rule": "L1",
+            "outcome": "noop",
+            "cast": f"{i:012x}",
+        }
+        for i in range(n)
+    ]
+
+
 def history(root: Path) -> list[dict[str, object]]:
     data = json.loads((root / TASK / "state.json").read_text(encoding="utf-8"))
     entries = data["history"]

@@ -2,16 +2,18 @@
 
 Tests compare the generated machine and the verifier against this, so it is
 written as plainly as possible and shares nothing with them but the core's
-implications.
+implications. `lay_out` writes a world as files in a workspace, for the runtime.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import product
+from pathlib import Path
 
 from codegen.logic import follows, implied
 from codegen.model import Atom, Condition, Rule, Spec
+from tests.workspaces import plan, task, write
 
 World = dict[Atom, bool]
 
@@ -76,3 +78,28 @@ class WorldFacts:
         atom = Atom(probe, file, param)
         self.asked.append(atom)
         return self.world[atom]
+
+
+def lay_out(root: Path, world: World) -> None:
+    """Files in .ai/task/ that make every atom of `world` true or false as it says."""
+    value = {(a.probe, a.file): v for a, v in world.items()}
+    for atom, present in world.items():
+        if atom.probe != "exists" or not present:
+            continue
+        if atom.file == "plan.md":
+            has_ac = value.get(("items", "plan.md"), False)
+            unchecked = value.get(("unchecked", "plan.md"), has_ac)
+            text = plan(
+                checked=1 if has_ac and not unchecked else 0,
+                unchecked=1 if unchecked else 0,
+                atlassian=value.get(("matches", "plan.md"), False),
+            )
+        elif atom.file == "task.md" and not value.get(("edited", "task.md"), True):
+            from spellbook.vocabulary import load, template
+
+            text = template(load("spell_workflow"), "task.md")  # left as it was made
+        elif atom.file == "task.md":
+            text = task("rule-check")
+        else:
+            text = f"# {atom.file}\n"
+        write(root, atom.file, text)

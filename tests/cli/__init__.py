@@ -1,0 +1,2 @@
+"""Tests of the commands as a user runs them: `spell`, the verifier, `python -m codegen`,
+the MCP server and the pre-commit hooks."""

@@ -1,0 +1,167 @@
+"""`python -m codegen`: reproducible output, --check and what it finds stale, refusal of
+broken specs, and a one-word change of the spec a one-line change of the module."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(
+    *args: str, cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+    )
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    """A copy of what codegen reads and writes: pyproject.toml, spec/ and generated/."""
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    shutil.copytree(
+        ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    return tmp_path
+
+
+def test_check_passes_on_the_committed_files() -> None:
+    result = run("-m", "codegen", "--check")
+    assert result.returncode == 0, result.stderr
+    assert "fresh" in result.stdout
+
+
+def test_check_fails_after_the_spec_changes_and_writes_nothing(checkout: Path) -> None:
+    spec = checkout / "spec" / "STATE_MACHINE.md"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("Initial state;", "First state;"))
+    before = {p.name: p.read_bytes() for p in (checkout / "generated").iterdir()}
+    result = run("-m", "codegen", "--check", cwd=checkout)
+    assert result.returncode == 1
+    assert "generated/spell_machine.py: stale" in result.stderr
+    assert {p.name: p.read_bytes() for p in (checkout / "generated").iterdir()} == before
+    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+    assert "First state;" in (checkout / "generated" / "spell_machine.py").read_text()
+
+
+def test_check_fails_on_a_generated_file_no_spec_makes(checkout: Path) -> None:
+    (checkout / "generated" / "old_machine.py").write_text("# left behind\n")
+    result = run("-m", "codegen", "--check", cwd=checkout)
+    assert result.returncode == 1
+    assert "generated/old_machine.py: no spec generates it" in result.stderr
+
+
+def test_output_is_identical_across_runs_and_hash_seeds(checkout: Path) -> None:
+    digests = set()
+    for seed in ("0", "1", "12345"):
+        shutil.rmtree(checkout / "generated")
+        assert run("-m", "codegen", cwd=checkout, env={"PYTHONHASHSEED": seed}).returncode == 0
+        digests.add(
+            tuple(
+                hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted((checkout / "generated").iterdir())
+            )
+        )
+    assert len(digests) == 1
+    committed = tuple(
+        hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted((ROOT / "generated").glob("*"))
+        if p.is_file()
+    )
+    assert digests == {committed}
+
+
+def test_spec_with_errors_is_not_generated(checkout: Path) -> None:
+    spec = checkout / "spec" / "STATE_MACHINE.md"
+    spec.write_text(
+        spec.read_text(encoding="utf-8").replace(
+            "| ER7 | ERROR_PLAN_MISSING |", "| ER7 | ERROR_PLAN_MISING |"
+        )
+    )
+    result = run("-m", "codegen", cwd=checkout)
+    assert result.returncode == 1
+    assert "unknown state 'ERROR_PLAN_MISING'" in result.stderr
+    assert "fix them before generating" in result.stderr
+
+
+def test_unreadable_spec_exits_2(checkout: Path) -> None:
+    (checkout / "spec" / "STATE_MACHINE.md").write_bytes(b"\xff\xfe garbage")
+    result = run("-m", "codegen", "--check", cwd=checkout)
+    assert result.returncode == 2
+    assert "spec/STATE_MACHINE.md:1: not UTF-8" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_check_formats_nothing_it_can_prove_fresh() -> None:
+    code = (
+        "import sys\n"
+        "from codegen.cli.generate import main\n"
+        "assert main(['--check']) == 0\n"
+        "print('black' in sys.modules)\n"
+    )
+    result = run("-c", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_a_hand_edit_is_stale_even_with_the_fingerprint_kept(checkout: Path) -> None:
+    module = checkout / "generated" / "spell_machine.py"
+    text = module.read_text(encoding="utf-8")
+    assert text.splitlines()[2].startswith("# Fingerprint: ")
+    module.write_text(text.replace("Initial state; no plan", "Initial state, no plan", 1))
+    result = run("-m", "codegen", "--check", cwd=checkout)
+    assert result.returncode == 1
+    assert result.stderr.strip() == "generated/spell_machine.py: stale; run python -m codegen"
+
+
+def test_one_changed_word_of_a_response_changes_one_line(checkout: Path) -> None:
+    spec = checkout / "spec" / "STATE_MACHINE.md"
+    text = spec.read_text(encoding="utf-8")
+    assert text.count("allowing us to start a fresh PR review process") == 1
+    phrase = "allowing us to start a fresh PR review process"
+    spec.write_text(text.replace(phrase, "letting us start a fresh PR review process"))
+    before = (checkout / "generated" / "spell_machine.py").read_text(encoding="utf-8")
+    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    after = (checkout / "generated" / "spell_machine.py").read_text(encoding="utf-8")
+    changed = [
+        (a, b) for a, b in zip(before.splitlines(), after.splitlines(), strict=True) if a != b
+    ]
+    # The spec's hash (header and SPEC_SHA256), the fingerprint, and the one line of the
+    # response's changed clause: the other clauses of its text are where they were.
+    hashes = [(a, b) for a, b in changed if "sha256" in a.lower() or "Fingerprint" in a]
+    assert len(hashes) == 3
+    assert [b for a, b in changed if (a, b) not in hashes] == [
+        '            "letting us start a fresh PR review process."'
+    ]
+
+
+def test_an_edit_with_a_recomputed_fingerprint_is_still_stale(checkout: Path) -> None:
+    """Whoever edits what the machine does and recomputes the file's hash is caught: the
+    module's syntax tree must be the template's output, whatever the fingerprint says."""
+    from codegen.render.freshness import FINGERPRINT, _hash, _header
+
+    module = checkout / "generated" / "spell_machine.py"
+    head, rest = _header(module.read_text(encoding="utf-8"))
+    line, _, body = rest.partition("\n")
+    assert body.count('dest="GATHER_EDITING"') >= 1
+    body = body.replace('dest="GATHER_EDITING"', 'dest="ACHIEVE_COMPLETE"', 1)
+    made = line[len(FINGERPRINT) :].split(" ")[0]
+    module.write_text(f"{head}{FINGERPRINT}{made} {_hash(head + body)}\n{body}")
+    result = run("-m", "codegen", "--check", cwd=checkout)
+    assert result.returncode == 1
+    assert "generated/spell_machine.py: stale" in result.stderr

@@ -1,0 +1,232 @@
+"""`spell` and the Workflow API: outcomes, exit codes, JSON, status, diagram, unhandled casts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from codegen import parse_spec_text
+from codegen.render import render_machine
+from spellbook import UnknownSpell, Workflow
+from spellbook.exits import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK, EXIT_UNHANDLED
+from tests.commands import clean, spell
+from tests.specs import row, spec_text
+from tests.workspaces import (
+    TASK,
+    history,
+    plan,
+    set_state,
+    write,
+)
+
+
+def test_outcomes_and_exit_codes(tmp_path: Path) -> None:
+    assert spell(tmp_path, "lumos").returncode == EXIT_OK
+    blocked = spell(tmp_path, "Reverto")
+    assert blocked.returncode == EXIT_BLOCKED
+    assert "You attempted to cast **Reverto** which cannot be used right now" in blocked.stdout
+    moved = spell(tmp_path, "ACCIO", "--json")
+    assert moved.returncode == EXIT_OK
+    result = json.loads(moved.stdout)
+    assert {k: result[k] for k in ("spell", "rule", "outcome", "before", "after")} == {
+        "spell": "Accio",
+        "rule": "G1",
+        "outcome": "transition",
+        "before": "GATHER_NEEDS_PLAN",
+        "after": "GATHER_EDITING",
+    }
+    assert [e["outcome"] for e in history(tmp_path)] == ["noop", "blocked", "transition"]
+
+
+def test_every_cast_appends_exactly_one_history_entry(tmp_path: Path) -> None:
+    flow = Workflow(tmp_path)
+    for n, name in enumerate(["lumos", "reverto", "accio", "finite", "expecto", "accio"], 1):
+        flow.cast(name)
+        assert len(history(tmp_path)) == n
+    casts = [e["cast"] for e in history(tmp_path)]
+    assert len(set(casts)) == len(casts)
+
+
+def test_unknown_spell_is_a_clear_error() -> None:
+    with pytest.raises(UnknownSpell, match="the spells are Accio, Expecto, Reparo, Reverto"):
+        Workflow("/nonexistent").cast("Avada")
+
+
+def test_help_documents_the_exit_codes() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "spellbook", "--help"], capture_output=True, text=True
+    ).stdout
+    for code, words in ((EXIT_BLOCKED, "blocked"), (EXIT_UNHANDLED, "unhandled")):
+        assert f"{code}  {words}" in out
+
+
+def test_status_lists_what_each_spell_would_do(tmp_path: Path) -> None:
+    out = spell(tmp_path, "status").stdout
+    assert out.startswith("GATHER_NEEDS_PLAN: Initial state")
+    assert "Accio: moves to GATHER_EDITING" in out
+    data = json.loads(spell(tmp_path, "status", "--json").stdout)
+    assert data["spells"]["Reverto"].startswith("blocked")
+    assert not (tmp_path / TASK / "state.json").exists()  # status casts nothing
+
+
+def test_diagram_highlights_the_current_state(tmp_path: Path) -> None:
+    Workflow(tmp_path).cast("accio")
+    out = spell(tmp_path, "diagram").stdout
+    assert out.startswith("---\ntitle: State Machine\n---\nstateDiagram-v2")
+    assert "Class GATHER_EDITING s_active" in out
+    assert "Class GATHER_NEEDS_PLAN s_default" in out
+    assert "GATHER_EDITING --> ACHIEVE_TASK_DRAFTING: Accio" in out
+
+
+def test_available_spells_follow_the_files(tmp_path: Path) -> None:
+    flow = Workflow(tmp_path)
+    flow.cast("accio")
+    write(tmp_path, "plan.md", "# Plan\n\n## Acceptance Criteria\n\nNone yet.\n")
+    no_ac = flow.cast("lumos").response
+    assert "- **Accio**: no state change: prompt user to add at least one" in no_ac
+    write(tmp_path, "plan.md", "# Plan\n\n## Acceptance Criteria\n\n- [ ] one\n")
+    with_ac = flow.cast("lumos").response
+    assert "- **Accio**: moves to **ACHIEVE_TASK_DRAFTING**" in with_ac
+
+
+GAP_SPEC = spec_text(
+    ["A", "B"],
+    ["Go"],
+    [
+        row("T1", "A", "Go", condition="ready.md exists", nxt="B", action="Update state to B"),
+        row("T2", "B", "Go", nxt="A", action="Update state to A"),
+    ],
+)
+
+
+def gap_machine() -> types.ModuleType:
+    module = types.ModuleType("gap_machine")
+    source = render_machine(parse_spec_text(GAP_SPEC), "gap_machine")
+    exec(compile(source, "gap_machine.py", "exec"), module.__dict__)
+    return module
+
+
+def test_unhandled_cast_changes_nothing_but_the_history(tmp_path: Path) -> None:
+    flow = Workflow(tmp_path, machine=gap_machine())  # type: ignore[arg-type]
+    result = flow.cast("go")
+    assert (result.outcome, result.rule, result.after) == ("unhandled", None, "A")
+    assert "no rule for it in **A** when ready.md missing" in result.response
+    (entry,) = json.loads((tmp_path / "state.json").read_text())["history"]
+    assert (entry["outcome"], entry["rule"]) == ("unhandled", None)
+    (tmp_path / "ready.md").write_text("yes\n")
+    assert flow.cast("go").after == "B"
+
+
+def test_a_workspace_at_the_top_of_a_repository_reached_through_a_link_casts(
+    tmp_path: Path,
+) -> None:
+    # Links are refused from the repository folder down, not in the path to it.
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "ready.md").write_text("yes\n")
+    flow = Workflow(tmp_path / "link", machine=gap_machine())  # type: ignore[arg-type]
+    assert flow.cast("go").after == "B"
+    assert json.loads((tmp_path / "real" / "state.json").read_text())["current_state"] == "B"
+
+
+def test_unhandled_exit_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from spellbook import cli
+
+    monkeypatch.setitem(sys.modules, "gap_machine", gap_machine())
+    monkeypatch.setitem(cli.MACHINES, "spell", "gap_machine")
+    assert cli.main(["--root", str(tmp_path), "go"]) == EXIT_UNHANDLED
+
+
+def test_bad_input_exit_code(tmp_path: Path) -> None:
+    assert spell(tmp_path, "nox").returncode == EXIT_BAD_INPUT
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["lumos"],
+        ["--json", "accio"],
+        ["--root", "/some/where", "reparo"],
+        ["--root=/x", "--json", "status"],
+        ["accio", "--json"],
+        ["--root", "a", "--root", "b", "diagram"],
+    ],
+)
+def test_quick_arguments_read_what_argparse_reads(argv: list[str]) -> None:
+    import argparse
+
+    from spellbook.cli import quick_arguments
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("command")
+    quick = quick_arguments(argv)
+    assert quick is not None and vars(quick) == vars(parser.parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", [[], ["--help"], ["--ro", "x", "lumos"], ["a", "b"], ["--", "x"]])
+def test_anything_else_goes_to_argparse(argv: list[str]) -> None:
+    from spellbook.cli import quick_arguments
+
+    assert quick_arguments(argv) is None
+
+
+def test_the_command_exits_with_mains_status_and_without_the_collector(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from spellbook.cli import run
+
+    monkeypatch.setattr(sys, "argv", ["spell", "--root", str(tmp_path), "reverto"])
+    monkeypatch.setattr(sys.stdout, "write", lambda text: len(text))
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            run()
+        assert exit_.value.code == EXIT_BLOCKED
+        assert not gc.isenabled()  # a one-shot process: no collections at start-up or exit
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert [e["outcome"] for e in history(tmp_path)] == ["blocked"]
+
+
+def test_a_cast_that_changes_no_file_loads_no_more_than_it_needs(tmp_path: Path) -> None:
+    """The cold path of `spell lumos`: PyYAML and the compiler stay unloaded (the
+    actions load: what Accio would do is told from the plan its cast would make)."""
+    code = (
+        "import sys\n"
+        "from spellbook.cli import main\n"
+        f"main(['--root', {str(tmp_path)!r}, 'lumos'])\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    loaded = set(result.stdout.split())
+    assert "spellbook.workflow" in loaded
+    assert not loaded & {"yaml", "codegen", "mistune", "jinja2", "black"}
+
+
+def test_a_reader_that_leaves_early_is_no_error(tmp_path: Path) -> None:
+    set_state(tmp_path, "GATHER_EDITING")
+    write(tmp_path, "plan.md", plan(unchecked=0))
+    piped = subprocess.run(
+        f"'{sys.executable}' -m spellbook --root '{tmp_path}' status | head -c 1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert piped.stdout and piped.stderr == ""
+
+
+def test_a_root_that_does_not_exist_is_named(tmp_path: Path) -> None:
+    result = spell(tmp_path / "nowhere", "lumos")
+    assert result.returncode == 2
+    assert f"the repository folder {tmp_path / 'nowhere'} does not exist" in clean(result)
+    assert not (tmp_path / "nowhere").exists()

@@ -1,0 +1,242 @@
+"""`verify-state-machine.py` as a user runs it: output, JSON schema, exit codes, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.specs import fill, spec_text
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "verify-state-machine.py"
+SEED = ROOT / "tests" / "fixtures" / "seed_spec.md"
+
+
+def verify(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_seed_json_reports_full_coverage_and_the_unknown_state() -> None:
+    result = verify("--spec", str(SEED), "--format", "json")
+    assert result.returncode == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert len(report["states"]) == 24
+    assert len(report["families"]) == 16
+    assert len(report["spells"]) == 6
+    assert report["coverage"] == {
+        "families": {"covered": 96, "total": 96},
+        "states": {"covered": 144, "total": 144},
+    }
+    unknown = [f for f in report["findings"] if f["kind"] == "unknown_state"]
+    assert [(f["rule"], f["line"], f["severity"]) for f in unknown] == [("ER7", 301, "error")]
+    assert "PR_APPLIED_PENDING_ARCHIVE_[G/A]" in unknown[0]["message"]
+    assert report["ok"] is False
+    assert set(report["findings"][0]) >= {"kind", "severity", "rule", "line", "state", "spell"}
+
+
+def test_seed_json_matrix_is_in_priority_order() -> None:
+    report = json.loads(verify("--spec", str(SEED), "--format", "json").stdout)
+    assert report["states"][:2] == ["GATHER_NEEDS_PLAN", "GATHER_EDITING"]
+    assert report["matrix"]["GATHER_EDITING"]["Accio"] == ["G2", "G2b", "G3", "G4"]
+    # ER5 names the state; F1 (`Any state except ...`) is a wildcard, so ER5 comes first.
+    assert report["matrix"]["ERROR_TASK_MISSING"]["Finite"] == ["ER5", "F1"]
+    assert report["family_matrix"]["PR_APPLIED_PENDING_ARCHIVE_[G/A]"]["Accio"] == [
+        "P3",
+        "P3b",
+        "P4a",
+        "P4b",
+    ]
+
+
+def test_project_spec_verifies_clean_with_the_default_path() -> None:
+    result = verify()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "OK: 96/96 family cells and 144/144 state cells covered; 0 errors" in result.stdout
+
+
+def test_text_output_shows_both_matrices_findings_and_verdict() -> None:
+    out = verify("--spec", str(SEED)).stdout
+    assert "Coverage by state family: 96/96 cells" in out
+    assert "Coverage by state: 144/144 cells" in out
+    assert f"{SEED}:301: error: rule ER7 names unknown state" in out
+    assert out.rstrip().splitlines()[-1].startswith("FAILED: 96/96 family cells")
+
+
+def test_missing_cell_fails_with_exit_1(tmp_path: Path) -> None:
+    path = tmp_path / "spec.md"
+    path.write_text(spec_text(["A", "B"], ["Go"], fill(["A", "B"], ["Go"], skip=["B/Go"])))
+    result = verify("--spec", str(path), "--format", "json")
+    assert result.returncode == 1
+    findings = json.loads(result.stdout)["findings"]
+    (finding,) = [f for f in findings if f["kind"] == "missing_cell"]
+    assert (finding["kind"], finding["state"], finding["spell"]) == ("missing_cell", "B", "Go")
+
+
+GOOD = spec_text(["A", "B"], ["Go"], fill(["A", "B"], ["Go"]))
+TABLE_LINE = next(i for i, ln in enumerate(GOOD.split("\n"), 1) if ln.startswith("| ID |"))
+
+
+def without_column(text: str, index: int) -> str:
+    """The spec with one column removed from every line of its table."""
+    lines = []
+    for ln in text.split("\n"):
+        if ln.startswith("|"):
+            cells = ln.split("|")
+            ln = "|".join(cells[: index + 1] + cells[index + 2 :])
+        lines.append(ln)
+    return "\n".join(lines)
+
+
+BAD_INPUTS = {
+    "empty file": (b"", 1, "empty"),
+    "whitespace only": (b"\n\n  \n", 1, "empty"),
+    "prose, no tables": (b"# Notes\n\nJust text.\n", 1, "not a state-machine spec"),
+    "no transition table": (
+        GOOD.split("### Transition Rules")[0].encode(),
+        1,
+        "no transition table",
+    ),
+    "table with a missing column": (
+        without_column(GOOD, 3).encode(),
+        TABLE_LINE,
+        "no 'Condition' column",
+    ),
+    "garbled row (too few cells)": (
+        GOOD.replace("| Z2 | B | Go | - |", "| Z2 | B |", 1).encode(),
+        TABLE_LINE + 3,
+        "row does not have the 7 cells",
+    ),
+    "garbled row (not a row)": (
+        (GOOD + "Z3 B Go garbage\n").encode(),
+        TABLE_LINE + 4,
+        "not a table row",
+    ),
+    "row with empty Current State": (
+        GOOD.replace("| Z2 | B |", "| Z2 |  |", 1).encode(),
+        TABLE_LINE + 3,
+        "empty 'Current State' cell",
+    ),
+    "non-UTF-8 bytes": (
+        GOOD.encode().replace(b"the B state", b"the \xff state"),
+        next(i for i, ln in enumerate(GOOD.split("\n"), 1) if "the B state" in ln),
+        "not UTF-8",
+    ),
+    "binary": (b"\x00\x01\x02PNG\x00", 1, "NUL bytes"),
+    "state name not an identifier": (
+        GOOD.replace("**B**", "**B state**").encode(),
+        next(i for i, ln in enumerate(GOOD.split("\n"), 1) if "**B**" in ln),
+        "not an identifier",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_INPUTS), ids=list(BAD_INPUTS))
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_bad_input_is_a_clean_error_with_file_and_line(tmp_path: Path, case: str, fmt: str) -> None:
+    data, line, words = BAD_INPUTS[case]
+    path = tmp_path / "spec.md"
+    path.write_bytes(data)
+    result = verify("--spec", str(path), "--format", fmt)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
+    assert f"{path}:{line}: " in result.stderr
+    assert words in result.stderr
+    if fmt == "json":
+        report = json.loads(result.stdout)
+        assert report["ok"] is False
+        assert report["findings"][0]["kind"] == "parse_error"
+        assert report["findings"][0]["line"] == line
+
+
+@pytest.mark.parametrize("target", ["missing.md", "."])
+def test_unreadable_path_exits_2(tmp_path: Path, target: str) -> None:
+    result = verify("--spec", str(tmp_path / target))
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert str(tmp_path / target) in result.stderr
+
+
+def test_default_spec_missing_in_other_directory_says_how_to_point_at_one(tmp_path: Path) -> None:
+    result = verify(cwd=tmp_path)
+    assert result.returncode == 2
+    assert "spec/STATE_MACHINE.md" in result.stderr and "no such file" in result.stderr
+
+
+def test_bad_arguments_exit_2() -> None:
+    result = verify("--format", "yaml")
+    assert result.returncode == 2
+    assert "invalid choice" in result.stderr
+
+
+def test_a_spec_over_the_size_limit_is_refused_before_parsing(tmp_path: Path) -> None:
+    from codegen import SPEC_LIMIT
+
+    path = tmp_path / "huge.md"
+    path.write_bytes(GOOD.encode() + b"| x | y |\n" * (SPEC_LIMIT // 2))  # 10 MB
+    start = time.monotonic()
+    result = verify("--spec", str(path))
+    elapsed = time.monotonic() - start
+    print(f"\n{path.stat().st_size / 1e6:.0f} MB spec refused in {elapsed:.2f} s")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"{path}: over 2 MB: not read" in result.stderr
+
+
+def test_a_table_with_10000_columns_is_a_short_clean_error(tmp_path: Path) -> None:
+    header = "| ID | Current State | Spell | " + " | ".join(f"c{i}" for i in range(10_000)) + " |"
+    rule = "|" + "---|" * 10_003
+    path = tmp_path / "wide.md"
+    path.write_text(GOOD + "\n" + header + "\n" + rule + "\n", encoding="utf-8")
+    result = verify("--spec", str(path))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "and 9993 more" in result.stderr and len(result.stderr) < 2000
+
+
+@pytest.mark.parametrize("share", [0.05, 0.2, 0.41, 0.63, 0.8, 0.97])
+def test_a_truncated_spec_is_a_clean_error_for_verify_and_codegen(
+    tmp_path: Path, share: float
+) -> None:
+    """The project spec cut off part way (mid-row, mid-list, mid-character): the verifier
+    and the code generator finish in bounded time, with file:line for anything wrong
+    (a cut that leaves a whole spec may pass)."""
+    data = (ROOT / "spec" / "STATE_MACHINE.md").read_bytes()
+    path = tmp_path / "spec.md"
+    path.write_bytes(data[: int(len(data) * share)])
+    for command in (
+        [sys.executable, str(SCRIPT), "--spec", str(path), "--format", "json"],
+        [sys.executable, "-m", "codegen", "--spec", str(path), "--check"],
+    ):
+        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert result.returncode in (0, 1, 2), result.stdout[-500:] + result.stderr[-500:]
+        assert "Traceback" not in result.stderr
+        if result.returncode == 2:
+            assert f"{path}:" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("typo", "meant"), [("plan.md exist", "plan.md exists"), ("task.md exsts", "task.md exists")]
+)
+def test_a_misspelt_condition_is_matched_to_one_on_the_same_file(
+    tmp_path: Path, typo: str, meant: str
+) -> None:
+    text = (ROOT / "spec" / "STATE_MACHINE.md").read_text(encoding="utf-8")
+    row = (
+        "| A2 | ACHIEVE_TASK_EXECUTED | Accio | task.md exists AND task-results.md exists AND "
+        "plan.md exists |"
+    )
+    assert row in text
+    spec = tmp_path / "spec.md"
+    spec.write_text(text.replace(row, row.replace(meant, typo, 1)), encoding="utf-8")
+    result = verify("--spec", str(spec))
+    assert f"condition {typo!r} in rule A2 is not a fact this spec's words define " in result.stdout
+    assert f"(did you mean {meant!r}?)" in result.stdout

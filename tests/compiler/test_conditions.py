@@ -1,0 +1,510 @@
+"""The condition language: core phrases, vocabulary nouns, terms, procedures, OR, unknowns.
+
+What could hang the reader or change a meaning without a word (patterns that
+backtrack, malformed JSON queries, alternatives and terms that multiply, paths
+outside the workspace) is a finding that says why; and whatever the text, the
+reader returns a condition (fuzzed).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from codegen import load_spec, parse_spec_text
+from codegen.analyse import analyse
+from codegen.logic import describe
+from codegen.model import Literal, Term
+from codegen.read.conditions import Words, parse_condition
+from codegen.read.lexicon import Dialect, Lexicon
+from tests.fuzzing import TEXT, fuzz
+from tests.specs import fill, findings_of, row, spec_text, spec_with
+
+SEED = Path(__file__).resolve().parents[1] / "fixtures" / "seed_spec.md"
+SPELL = Lexicon.of(Dialect("spell_workflow"))
+SESSION = Lexicon.of(Dialect("coding_session"))
+AC = "Acceptance Criteria"
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def lits(text: str, lexicon: Lexicon = SPELL) -> list[tuple[str, str, str, bool]]:
+    """The one alternative of a condition, as (probe, file, param, sign) each."""
+    cond = parse_condition(text, lexicon, ".ai/task")
+    assert cond.unknown == (), cond.unknown
+    (clause,) = cond.clauses
+    return [(lit.atom.probe, lit.atom.file, lit.atom.param, lit.positive) for lit in clause]
+
+
+def alternatives(text: str, lexicon: Lexicon = SPELL) -> list[list[tuple[str, str, bool]]]:
+    cond = parse_condition(text, lexicon, ".ai/task")
+    assert cond.unknown == (), cond.unknown
+    return [[(lit.atom.probe, lit.atom.file, lit.positive) for lit in c] for c in cond.clauses]
+
+
+@pytest.mark.parametrize("text", ["-", "", "  -  ", "—", "always"])
+def test_always(text: str) -> None:
+    cond = parse_condition(text)
+    assert cond.always and cond.unknown == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("task.md exists", [("exists", "task.md", "", True)]),
+        ("plan.md missing", [("exists", "plan.md", "", False)]),
+        ("plan.md is absent", [("exists", "plan.md", "", False)]),
+        ("there is no task.md", [("exists", "task.md", "", False)]),
+        ("task.md doesn't exist", [("exists", "task.md", "", False)]),
+        ("task.md does not exist", [("exists", "task.md", "", False)]),
+        ("`.ai/task/plan.md` is present", [("exists", "plan.md", "", True)]),
+        ("review-task-results.md is missing", [("exists", "review-task-results.md", "", False)]),
+        ("plan.md matches `^## Risks`", [("matches", "plan.md", "^## Risks", True)]),
+        ("plan.md contains `a.b`", [("matches", "plan.md", r"a\.b", True)]),
+        ('plan.md has checklist items under "Risks"', [("items", "plan.md", "Risks", True)]),
+        (
+            'plan.md has no unchecked items under "Risks"',
+            [("unchecked", "plan.md", "Risks", False)],
+        ),
+        ("x.json has `a[b=c]`", [("field", "x.json", "a[b=c]", True)]),
+        ("attempts < 3", [("below", "", "attempts<3", True)]),
+        ("attempts ≥ 3", [("below", "", "attempts<3", False)]),
+        ("in this state for more than 30 minutes", [("over_minutes", "", "30", True)]),
+        ("the command `lint` of x.json passes", [("passes", "x.json", "lint", True)]),
+        ("PR review in progress (comments.md exists)", [("exists", "comments.md", "", True)]),
+        (
+            "review started (comments.md exists, review-task.md missing)",
+            [("exists", "comments.md", "", True), ("exists", "review-task.md", "", False)],
+        ),
+        ("NOT plan.md exists", [("exists", "plan.md", "", False)]),
+    ],
+)
+def test_core_phrases(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
+    assert lits(text, Lexicon()) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("≥1 AC in plan.md", [("items", "plan.md", AC, True)]),
+        (">= 1 AC in plan.md", [("items", "plan.md", AC, True)]),
+        ("at least one acceptance criterion in plan.md", [("items", "plan.md", AC, True)]),
+        ("No AC in plan.md", [("items", "plan.md", AC, False)]),
+        ("No unchecked AC in plan.md", [("unchecked", "plan.md", AC, False)]),
+        ("≥1 unchecked AC in plan.md", [("unchecked", "plan.md", AC, True)]),
+        ("plan.md has no acceptance criteria", [("items", "plan.md", AC, False)]),
+    ],
+)
+def test_vocabulary_nouns(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
+    assert lits(text) == expected
+
+
+def test_atlassian_urls_default_to_the_plan() -> None:
+    ((probe, file, _, sign),) = lits("No Atlassian URLs found")
+    assert (probe, file, sign) == ("matches", "plan.md", False)
+
+
+def test_a_vocabulary_noun_is_unknown_without_the_vocabulary() -> None:
+    assert parse_condition("≥1 AC in plan.md", Lexicon()).unknown == ("≥1 AC in plan.md",)
+
+
+def test_clauses_join_with_and_semicolons_and_commas_in_order() -> None:
+    expected = [
+        ("items", "plan.md", AC, True),
+        ("exists", "task.md", "", False),
+        ("exists", "plan.md", "", True),
+    ]
+    assert lits("≥1 AC in plan.md AND task.md doesn't exist AND plan.md exists") == expected
+    assert lits("≥1 AC in plan.md; task.md doesn't exist; plan.md exists") == expected
+    assert lits("≥1 AC in plan.md, task.md doesn't exist, plan.md exists") == expected
+
+
+def test_or_gives_alternatives_and_binds_looser_than_and() -> None:
+    assert alternatives("plan.md is absent OR task.md exists AND comments.md missing") == [
+        [("exists", "plan.md", False)],
+        [("exists", "task.md", True), ("exists", "comments.md", False)],
+    ]
+
+
+def test_not_of_alternatives_is_every_alternative_false() -> None:
+    found = alternatives("NOT PR review (comments.md exists)")
+    assert found == [[("exists", "comments.md", False)]]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Reads `.ai/task/plan.md` content; Counts acceptance criteria (lines starting with "
+            "`- [ ]`) (finds ≥1); Checks `.ai/task/task.md` exists (doesn't exist)",
+            [
+                ("exists", "plan.md", "", True),
+                ("unchecked", "plan.md", AC, True),
+                ("exists", "task.md", "", False),
+            ],
+        ),
+        (
+            "Reads `.ai/task/plan.md` content; Counts acceptance criteria (finds 0)",
+            [("exists", "plan.md", "", True), ("items", "plan.md", AC, False)],
+        ),
+        (
+            "Reads `.ai/task/context.md` content; "
+            "Extracts Atlassian URLs from content (finds some)",
+            [("exists", "context.md", "", True), ("matches", "context.md", "*", True)],
+        ),
+        (
+            "Reads `.ai/task/context.md` content; "
+            "Extracts Atlassian URLs from content (finds none)",
+            [("exists", "context.md", "", True), ("matches", "context.md", "*", False)],
+        ),
+        ("Checks `.ai/task/plan.md` exists (missing)", [("exists", "plan.md", "", False)]),
+        ("Checks `.ai/task/plan.md` exists (exists)", [("exists", "plan.md", "", True)]),
+        ("Checks plan.md for acceptance criteria (finds some)", [("items", "plan.md", AC, True)]),
+    ],
+)
+def test_procedural_steps(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
+    found = lits(text)
+    # The pattern of a noun is the vocabulary's business; `*` stands for it here.
+    assert [(p, f, "*" if p == "matches" else a, s) for p, f, a, s in found] == expected
+
+
+def test_a_step_about_a_file_the_core_cannot_check_is_unknown() -> None:
+    text = (
+        "Reads `.ai/task/plan.md` content; Checks `.ai/task/.atlassian-refs` for processed "
+        "URLs (finds unprocessed URLs)"
+    )
+    cond = parse_condition(text, SPELL, ".ai/task")
+    assert cond.unknown == (
+        "Checks `.ai/task/.atlassian-refs` for processed URLs (finds unprocessed URLs)",
+    )
+
+
+def test_terms_are_read_by_their_meaning_and_the_spec_s_come_first() -> None:
+    own = SPELL.with_terms(
+        [
+            Term("No PR review in progress", "comments.md missing AND review-task.md missing"),
+            Term("plan.md mentions a GitHub issue", r"plan.md matches `github\.com/.+/issues/\d+`"),
+        ]
+    )
+    assert lits("No PR review in progress", own) == [
+        ("exists", "comments.md", "", False),
+        ("exists", "review-task.md", "", False),
+    ]
+    assert lits("plan.md mentions a GitHub issue", own) == [
+        ("matches", "plan.md", r"github\.com/.+/issues/\d+", True)
+    ]
+    # Without the spec's term, the phrase is not the compiler's to know.
+    assert parse_condition("No PR review in progress", SPELL).unknown == (
+        "No PR review in progress",
+    )
+
+
+def test_a_term_that_names_itself_is_unknown_not_a_hang() -> None:
+    own = Lexicon().with_terms([Term("loop", "loop AND plan.md exists")])
+    assert parse_condition("loop", own).unknown == ("loop",)
+
+
+def test_a_term_gives_its_words_to_the_fact_it_names() -> None:
+    words = Words()
+    cond = parse_condition("tests fail", SESSION, "", words)
+    (atom,) = cond.atoms
+    assert words.said[atom][1] == "tests fail"
+    assert describe(Literal(atom, False), words.said) == "tests fail"
+
+
+def test_session_nouns_are_json_queries() -> None:
+    assert lits("feature-list.json has another pending feature", SESSION) == [
+        ("field", "feature-list.json", "features[status=pending][id!=$feature_id]", True)
+    ]
+    assert lits("feature-list.json has no pending feature", SESSION) == [
+        ("field", "feature-list.json", "features[status=pending]", False)
+    ]
+
+
+def test_unknown_phrase_is_kept_and_reported_once_with_its_rows() -> None:
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row("U1", "A", "Go", condition="plan.md exists AND moon is full"),
+        row("U2", "B", "Go", condition="moon is full"),
+    ]
+    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go", "B/Go"]))
+    spec = parse_spec_text(text)
+    (rule,) = [r for r in spec.rows if r.id == "U1"]
+    assert rule.condition.unknown == ("moon is full",)
+    assert [lit.atom.probe for lit in rule.condition.literals] == ["exists", "unknown"]
+    (finding,) = findings_of(text)
+    assert (finding.kind, finding.rule, finding.line) == ("unknown_condition", "U1", rule.line)
+    assert "rules U1, U2" in finding.message
+    # The row still covers its cell.
+    assert [r.id for r in spec.cell("A", "Go")] == ["U1"]
+
+
+def test_unknown_phrase_gets_a_suggestion() -> None:
+    states, spells = ["A"], ["Go"]
+    text = spec_text(states, spells, [row("U1", "A", "Go", condition="task.md exsts")])
+    (finding,) = findings_of(text)
+    assert "did you mean 'task.md exists'?" in finding.message
+
+
+def test_seed_conditions_are_read_but_for_the_phrase_it_defines_only_in_prose() -> None:
+    spec = load_spec(SEED)
+    assert {u for r in spec.rows for u in r.condition.unknown} == {"No PR review in progress"}
+    atoms = sorted(
+        {(a.probe, a.file) for r in spec.rows for a in r.condition.atoms if a.probe != "unknown"}
+    )
+    assert atoms == [
+        ("exists", "comments.md"),
+        ("exists", "plan.md"),
+        ("exists", "review-task-results.md"),
+        ("exists", "review-task.md"),
+        ("exists", "task-results.md"),
+        ("exists", "task.md"),
+        ("items", "plan.md"),
+        ("matches", "plan.md"),
+        ("unchecked", "plan.md"),
+    ]
+
+
+def test_a_broken_term_is_reported_at_the_term_not_again_where_it_is_negated() -> None:
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row("U1", "A", "Go", condition="signed", nxt="B"),
+        row("U2", "A", "Go", condition="NOT signed"),
+    ]
+    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go"]))
+    text = text.replace(
+        "### Transition Rules",
+        "| Phrase | Means |\n|---|---|\n| signed | the ink is dry |\n\n### Transition Rules",
+    )
+    found = findings_of(text, {"unknown_condition", "unknown_term"})
+    assert [f.kind for f in found] == ["unknown_term"]
+    assert "rules U1, U2 use it" in found[0].message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A label is words, even when they start with "not": only NOT negates.
+        ("not started yet (task.md missing)", [[("exists", "task.md", False)]]),
+        # Parentheses group.
+        (
+            "(plan.md missing OR task.md exists) AND comments.md missing",
+            [
+                [("exists", "plan.md", False), ("exists", "comments.md", False)],
+                [("exists", "task.md", True), ("exists", "comments.md", False)],
+            ],
+        ),
+        (
+            "NOT (x.md exists OR y.md exists)",
+            [[("exists", "x.md", False), ("exists", "y.md", False)]],
+        ),
+    ],
+)
+def test_grouping_and_negation(text: str, expected: list[list[tuple[str, str, bool]]]) -> None:
+    assert [sorted(c) for c in alternatives(text, Lexicon())] == [sorted(c) for c in expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Counts acceptance criteria (finds 5)",  # not ≥1, not 0: an outcome the core cannot say
+        "plan.md has no unchecked items under Acceptance Criteria and the review is done",
+        "; ; ;",
+        "plan.md contains “a; b",  # an unclosed quote does not hide a separator
+    ],
+)
+def test_what_cannot_be_read_exactly_is_unknown_not_approximated(text: str) -> None:
+    assert parse_condition(text, SPELL, ".ai/task").unknown
+
+
+def test_curly_quotes_keep_their_separators() -> None:
+    assert lits("plan.md contains “a; b”", Lexicon()) == [("matches", "plan.md", "a;\\ b", True)]
+
+
+def test_the_outcome_the_core_cannot_say_is_named() -> None:
+    cond = parse_condition("Checks `.ai/task/plan.md` exists (twice)", SPELL, ".ai/task")
+    assert "the outcome (twice) is not one the core reads" in dict(cond.why)[cond.unknown[0]]
+
+
+def test_indicators_split_at_commas_and_keep_code() -> None:
+    from codegen.read.conditions import parse_indicators
+
+    found, complete = parse_indicators("`plan.md` exists, `task.md` missing", Lexicon())
+    assert complete and [(lit.atom.file, lit.positive) for lit in found] == [
+        ("plan.md", True),
+        ("task.md", False),
+    ]
+    found, complete = parse_indicators("plan.md contains `status: done`", Lexicon())
+    assert complete and found[0].atom.probe == "matches"
+
+
+def test_paths_are_relative_to_the_workspace_the_same_way_everywhere() -> None:
+    from codegen.read.action_phrases import parse_actions
+
+    (create,) = parse_actions("Create ./.ai/task/plan.md from template", ".ai/task", SPELL)
+    assert create.files == ("plan.md",)
+    assert lits("`./.ai/task/plan.md` exists", Lexicon()) == [("exists", "plan.md", "", True)]
+
+
+# The vocabulary's nouns, and terms that name each other, for the condition parser.
+LEXICON = Lexicon.of(Dialect("spell_workflow")).with_terms(
+    [Term("busy", "comments.md exists OR idle"), Term("idle", "NOT busy AND plan.md missing")]
+)
+CONDITION_WORDS = st.lists(
+    st.sampled_from(
+        [
+            " AND ", " OR ", "; ", ", ", "NOT ", "(", ")", "`", "plan.md", " exists", " missing",
+            "≥1 AC in ", "No ", "Reads ", " content", "Counts ", "acceptance criteria",
+            " (finds ≥1)", " (finds none)", "Checks ", "busy", "idle", "attempts < 3",
+        ]
+    )
+    | st.text(max_size=5),
+    max_size=25,
+).map("".join)  # fmt: skip
+
+
+@fuzz(5_000)
+@given(TEXT | CONDITION_WORDS)
+def test_condition_parser_returns_a_condition(text: str) -> None:
+    condition = parse_condition(text, LEXICON, ".ai/task")
+    for literal in condition.literals:
+        assert literal.atom.name
+    assert condition.always or condition.clauses or not condition.unknown
+
+
+def unknown(text: str) -> list[str]:
+    return [f.message for f in analyse(parse_spec_text(text)) if f.kind == "unknown_condition"]
+
+
+def run(code: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-"],
+        input=textwrap.dedent(code),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("(a+)+$", "repeats a group that repeats itself"),
+        (r"(x\|y*){2,}", "repeats a group that repeats itself"),
+        ("a{99999999999}", "is not a regular expression"),
+        ("(unclosed", "is not a regular expression"),
+    ],
+)
+def test_a_pattern_that_could_hang_or_cannot_compile_is_refused_with_why(
+    pattern: str, why: str
+) -> None:
+    (message,) = unknown(spec_with(f"x.md matches `{pattern}`"))
+    assert why in message
+
+
+def test_a_bar_escaped_in_a_table_cell_is_a_bar_in_the_pattern() -> None:
+    spec = parse_spec_text(spec_with(r"x.md matches `foo\|bar`"))
+    (t1,) = [r for r in spec.rows if r.id == "T1"]
+    assert t1.condition.atoms[0].param == "foo|bar"
+
+
+def test_contains_is_literal_but_a_file_named_contain_is_not() -> None:
+    spec = parse_spec_text(spec_with(r"containers.md matches `^a+$`"))
+    (t1,) = [r for r in spec.rows if r.id == "T1"]
+    assert t1.condition.atoms[0].param == "^a+$"
+
+
+@pytest.mark.parametrize("query", ["x]", "[", "a[b=c", "items[status]", "$", "a..b"])
+def test_a_malformed_query_is_refused_with_what_a_query_is(query: str) -> None:
+    (message,) = unknown(spec_with(f"list.json has `{query}`"))
+    assert "is not a query" in message
+
+
+def test_a_query_on_a_file_that_is_not_json_says_to_use_contains() -> None:
+    (message,) = unknown(spec_with("notes.md has `TODO`"))
+    assert "not a JSON file" in message and "contains" in message
+
+
+def test_alternatives_are_kept_whole_up_to_the_limit_and_past_it_are_unknown() -> None:
+    def condition(n: int) -> tuple[str, str]:
+        terms = "\n".join(f"| p{k} | a{k}.md exists OR b{k}.md exists |" for k in range(1, n))
+        return " AND ".join(f"p{k}" for k in range(1, n)) + " AND a1.md missing", terms
+
+    # b1 and one of a_k, b_k for k = 2..7: all 64 alternatives, none dropped.
+    spec = parse_spec_text(spec_with(*condition(8)))
+    (t1,) = [r for r in spec.rows if r.id == "T1"]
+    assert len(t1.condition.clauses) == 64 and not t1.condition.unknown
+    (message,) = unknown(spec_with(*condition(9)))
+    assert "multiply past 64" in message
+
+
+def test_terms_that_fan_out_deeply_are_read_once_each() -> None:
+    terms = ["| t0 | x.md exists |"] + [
+        f"| t{k} | " + " AND ".join([f"t{k - 1}"] * 5) + " |" for k in range(1, 9)
+    ]
+    text = spec_with("t8", "\n".join(terms))
+    result = run(
+        f"""
+        from codegen import parse_spec_text
+        spec = parse_spec_text({text!r})
+        print(spec.rules[0].condition.clauses)
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert "x.md" in result.stdout
+
+
+def test_a_very_long_conjunction_and_a_very_long_word_are_read_in_bounded_time() -> None:
+    clauses = " AND ".join(f"f{i}.md exists" for i in range(3000))
+    word = "x" * 100_000
+    result = run(
+        f"""
+        from codegen import parse_spec_text
+        from codegen.analyse import analyse
+        from tests.specs import spec_text, row
+        for condition in ({clauses!r}, {word!r}):
+            text = spec_text(["A"], ["Go"], [row("T1", "A", "Go", condition)])
+            analyse(parse_spec_text(text))
+        print("ok")
+        """,
+        timeout=120,
+    )
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_terms_deeper_than_the_limit_say_so() -> None:
+    terms = ["| t0 | x.md exists |"] + [f"| t{k} | t{k - 1} |" for k in range(1, 70)]
+    messages = [
+        f.message
+        for f in analyse(parse_spec_text(spec_with("t69", "\n".join(terms))))
+        if f.kind == "unknown_term"
+    ]
+    assert any("more than 64 deep" in m for m in messages)
+
+
+def test_a_term_defined_twice_is_reported_and_the_first_definition_used() -> None:
+    text = spec_with("ready", "| ready | x.md exists |\n| Ready. | y.md exists |")
+    spec = parse_spec_text(text)
+    (t1,) = [r for r in spec.rows if r.id == "T1"]
+    assert [a.file for a in t1.condition.atoms] == ["x.md"]
+    (found,) = [f for f in analyse(spec) if f.kind == "term_conflict"]
+    assert found.severity.value == "error"
+
+
+def test_a_glossary_for_readers_does_not_fail_verification() -> None:
+    text = spec_with("-", "| idempotent | doing it twice does what doing it once does |")
+    (found,) = [f for f in analyse(parse_spec_text(text)) if f.kind == "unknown_term"]
+    assert found.severity.value == "info" and "no rule uses it" in found.message
+
+
+def test_a_path_outside_the_workspace_is_refused_by_the_verifier() -> None:
+    text = spec_with("../outside.md exists")
+    (message,) = unknown(text)
+    assert "outside the workspace folder" in message

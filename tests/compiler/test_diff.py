@@ -1,0 +1,369 @@
+"""The behavioural diff of two specs (`verify-state-machine.py --against`): renames and
+migrations, conditions and order, dialects, the seed against docs/spec-changes.md, and
+what a change does to workspaces. (A workspace carried across a rename at run time:
+runtime/test_migrations.py.)"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codegen import parse_spec_text
+from codegen.analyse import analyse
+from codegen.config import load_config
+from codegen.diff import Change, Renamed, SpecDiff, compare
+from codegen.diff.report import format_text, to_json, to_markdown, verdict
+from codegen.diff.revisions import load_old
+from tests.specs import renamed, row, spec_text
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
+FIXTURES = ROOT / "tests" / "fixtures"
+DIALECT = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").dialect
+TEXT = PROJECT.read_text(encoding="utf-8")
+
+
+def diff(old: str, new: str) -> SpecDiff:
+    return compare(
+        parse_spec_text(old, "old.md", dialect=DIALECT),
+        parse_spec_text(new, "new.md", dialect=DIALECT),
+    )
+
+
+def said(found: SpecDiff) -> list[str]:
+    return [c.said() for c in found.changes]
+
+
+def verify(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "verify-state-machine.py"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_rename_with_a_migration_changes_no_behaviour_and_breaks_nothing() -> None:
+    found = diff(TEXT, renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=True))
+    assert found.states_renamed == [Renamed("ERROR_PLAN_MISSING", "ERROR_NO_PLAN", True)]
+    assert (found.states_added, found.states_removed) == ([], [])
+    assert found.changes == found.told == []
+    assert found.rules_changed == found.findings_new == found.findings_gone == []
+    assert found.breaking == []
+    assert verdict(found) == "no behaviour change"
+
+
+def test_a_rename_without_a_migration_is_found_and_breaks_workspaces(tmp_path: Path) -> None:
+    new = renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=False)
+    found = diff(TEXT, new)
+    assert found.states_renamed == [Renamed("ERROR_PLAN_MISSING", "ERROR_NO_PLAN", False)]
+    assert found.changes == []
+    (why,) = found.breaking
+    assert "add `- *Formerly*: ERROR_PLAN_MISSING` to ERROR_NO_PLAN" in why
+    (tmp_path / "new.md").write_text(new, encoding="utf-8")
+    result = verify("--spec", str(tmp_path / "new.md"), "--against", str(PROJECT))
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith(f"{tmp_path / 'new.md'} against {PROJECT}: BREAKING")
+
+
+def test_a_family_renamed_is_said_as_a_family() -> None:
+    new = renamed(TEXT, "PR_APPLIED_PENDING_ARCHIVE", "PR_AWAITING_ARCHIVE", migration=False)
+    for suffix in "GA":
+        new = new.replace(
+            f"**PR_AWAITING_ARCHIVE_{suffix}**\n",
+            f"**PR_AWAITING_ARCHIVE_{suffix}**\n"
+            f"    - *Formerly*: PR_APPLIED_PENDING_ARCHIVE_{suffix}\n",
+        )
+    found = diff(TEXT, new)
+    assert found.families_renamed == [
+        ("PR_APPLIED_PENDING_ARCHIVE_[G/A]", "PR_AWAITING_ARCHIVE_[G/A]")
+    ]
+    assert [(r.new, r.migrated) for r in found.states_renamed] == [
+        ("PR_AWAITING_ARCHIVE_G", True),
+        ("PR_AWAITING_ARCHIVE_A", True),
+    ]
+    assert found.changes == found.breaking == []
+
+
+def test_a_removed_state_taken_over_by_another_is_a_migration_and_a_behaviour_change() -> None:
+    states, spells = ["A", "B", "C"], ["Go"]
+    old = spec_text(
+        states,
+        spells,
+        [
+            row("R1", "A", "Go", nxt="B"),
+            row("R2", "B", "Go", nxt="C"),
+            row("R3", "C", "Go", nxt="A"),
+        ],
+    )
+    new = spec_text(
+        ["A", "C"], spells, [row("R1", "A", "Go", nxt="C"), row("R3", "C", "Go", nxt="A")]
+    )
+    assert diff(old, new).breaking  # B is gone, and nothing says where its workspaces go
+    new = new.replace("**C**\n", "**C**\n    - *Formerly*: B\n")
+    found = diff(old, new)
+    assert found.states_removed == ["B"] and found.merged == {"B": "C"}
+    assert found.breaking == []
+    assert said(found) == [
+        "Go in A: was B (R1), now C (R1)",
+        # what a workspace that was in B, now in C, sees
+        "Go in B (its workspaces in C): was C (R2), now A (R3)",
+    ]
+
+
+SMALL = ["A", "B", "C"], ["Go"]
+
+
+def small(*rows: str) -> str:
+    rest = [row("Z1", "B", "Go"), row("Z2", "C", "Go", nxt="A")]
+    return spec_text(*SMALL, [*rows, *rest])
+
+
+def test_reordering_overlapping_rows_changes_the_worlds_where_both_apply() -> None:
+    first = row("R1", "A", "Go", "x.md exists", "B")
+    second = row("R2", "A", "Go", "y.md exists", "C")
+    rest = row("R3", "A", "Go", "x.md missing AND y.md missing")
+    found = diff(small(first, second, rest), small(second, first, rest))
+    assert said(found) == ["Go in A when x.md exists, y.md exists: was B (R1), now C (R2)"]
+    assert found.rules_changed == [] and found.breaking == []
+
+
+def test_reordering_rows_that_never_both_apply_changes_nothing() -> None:
+    first = row("R1", "A", "Go", "x.md exists", "B")
+    second = row("R2", "A", "Go", "x.md missing", "C")
+    found = diff(small(first, second), small(second, first))
+    assert not found.behaviour_changed and found.told == []
+    assert format_text(found).endswith(": no behaviour change\n")
+
+
+def test_a_condition_reworded_with_the_same_meaning_changes_nothing() -> None:
+    first = row("R1", "A", "Go", "x.md exists", "B")
+    old = row("R2", "A", "Go", "x.md missing AND y.md missing")
+    new = row("R2", "A", "Go", "there is no y.md AND x.md is missing")
+    found = diff(
+        small(first, old, row("R3", "A", "Go", "x.md missing AND y.md exists", "C")),
+        small(first, new, row("R3", "A", "Go", "y.md exists AND x.md missing", "C")),
+    )
+    assert not found.behaviour_changed and found.rules_changed == []
+
+
+def test_a_condition_whose_meaning_changes_is_said_in_the_worlds_it_changes() -> None:
+    rows = [row("R2", "A", "Go", "x.md missing", "C")]
+    old = small(row("R1", "A", "Go", "x.md exists", "B"), *rows)
+    new = small(row("R1", "A", "Go", "x.md exists AND y.md missing", "B"), *rows)
+    found = diff(old, new)
+    assert said(found) == ["Go in A when x.md exists, y.md exists: was B (R1), now no rule fires"]
+    assert found.rules_changed == [("R1", ("condition",))]
+    assert [f.kind for f in found.findings_new] == ["gap"]
+
+
+def test_an_added_state_is_listed_and_the_cells_leading_to_it_changed() -> None:
+    old = spec_text(
+        ["A", "B"],
+        ["Go", "Look"],
+        [
+            row("R1", "A", "Go", nxt="B"),
+            row("R2", "B", "Go", nxt="A"),
+            row("L1", "Any state", "Look"),
+        ],
+    )
+    new = spec_text(
+        ["A", "B", "D"],
+        ["Go", "Look"],
+        [
+            row("R1", "A", "Go", nxt="B"),
+            row("R2", "B", "Go", nxt="A"),
+            row("R3", "D", "Go", nxt="A"),
+            row("L0", "A", "Look", nxt="D"),
+            row("L1", "Any state", "Look"),
+        ],
+    )
+    found = diff(old, new)
+    assert found.states_added == ["D"] and found.breaking == []
+    assert said(found) == ["Look in A: was no change (L1), now D (L0)"]
+    assert found.rules_added == ["R3", "L0"]
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        (PROJECT, FIXTURES / "prettier2_STATE_MACHINE.md"),
+        (PROJECT, FIXTURES / "prettier3_STATE_MACHINE.md"),
+        (FIXTURES / "later_revision.md", FIXTURES / "later_revision_normalized.md"),
+    ],
+    ids=["prettier2", "prettier3", "later revision"],
+)
+def test_the_same_spec_in_another_dialect_diffs_as_no_behaviour_change(
+    new: Path, old: Path
+) -> None:
+    result = verify("--spec", str(new), "--against", str(old), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["verdict"] == "no behaviour change"
+    assert report["changes"] == report["told"] == report["templates_changed"] == []
+    assert report["rules"] == {"added": [], "removed": [], "renamed": [], "changed": []}
+    assert report["findings"] == {"new": [], "gone": []}
+
+
+def _doc_rows(heading: str, columns: int) -> list[list[str]]:
+    """The rows of the first table after `heading` in docs/spec-changes.md."""
+    text = (ROOT / "docs" / "spec-changes.md").read_text(encoding="utf-8")
+    start = text.index(heading)
+    rows: list[list[str]] = []
+    for line in text[start:].splitlines()[1:]:
+        if line.startswith("| #") or line.startswith("|---"):
+            continue
+        if line.startswith("| "):
+            cells = [c.strip() for c in line.strip()[1:-1].split("|")]
+            assert len(cells) == columns, line
+            rows.append(cells)
+        elif rows:
+            break
+    return rows
+
+
+def test_the_seed_against_the_project_spec_lists_exactly_what_spec_changes_md_records() -> None:
+    project = parse_spec_text(TEXT, "spec/STATE_MACHINE.md", dialect=DIALECT)
+    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, DIALECT)
+    found = compare(old, project, borrowed)
+    doc = (ROOT / "docs" / "spec-changes.md").read_text(encoding="utf-8")
+    items = set(re.findall(r"^\| (\d+) \| [`(]", doc, re.M))  # the decisions table
+    behaviour = _doc_rows("## What the changes do", 6)
+    told = _doc_rows("What the developer and the AI are told changes", 5)
+    assert {r[0] for r in behaviour + told} <= items
+    assert sorted(tuple(r[1:]) for r in behaviour) == sorted(
+        (c.spell, ", ".join(c.states), c.when or "always", c.was.said(False), c.now.said(False))
+        for c in found.changes
+    )
+
+    def rule(c: Change) -> str:
+        return str(c.was.rule if c.was.rule == c.now.rule else f"{c.was.rule}, now {c.now.rule}")
+
+    assert sorted(tuple(r[1:]) for r in told if r[2]) == sorted(
+        (c.spell, ", ".join(c.states), c.when or "always", rule(c)) for c in found.told
+    )
+    assert [r[1] for r in told if not r[2]] == [
+        f"the {kind} response template" for kind in found.templates_changed
+    ]
+    rows = re.search(r"Rows added: (.*); removed: (.*)\.", doc)
+    assert rows is not None
+    assert re.findall(r"[A-Z]+\d+[a-z]?", rows.group(1)) == found.rules_added
+    assert re.findall(r"[A-Z]+\d+[a-z]?", rows.group(2)) == found.rules_removed
+    assert not (found.states_added or found.states_removed or found.states_renamed)
+    assert found.breaking == [] and [t.phrase for t in borrowed] == ["No PR review in progress"]
+
+
+def test_against_a_git_revision(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "spec").mkdir(parents=True)
+    spec = repo / "spec" / "STATE_MACHINE.md"
+    spec.write_text(TEXT, encoding="utf-8")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*git, "-C", str(repo), "add", "."], check=True)
+    subprocess.run([*git, "-C", str(repo), "commit", "-qm", "spec"], check=True)
+    spec.write_text(renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", False), encoding="utf-8")
+    result = verify(
+        "--spec",
+        str(spec),
+        "--against",
+        "HEAD:spec/STATE_MACHINE.md",
+        "--format",
+        "markdown",
+        "--vocabulary",
+        "spell_workflow",
+        cwd=repo,
+    )
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith(f"# Spec change: `{spec}` against `HEAD:spec/STATE_MACHINE.md`")
+    assert "renamed ERROR_PLAN_MISSING → ERROR_NO_PLAN (NO migration)" in result.stdout
+    missing = verify("--spec", str(spec), "--against", "HEAD~3:spec/STATE_MACHINE.md", cwd=repo)
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("error: HEAD~3:spec/STATE_MACHINE.md: git cannot show it")
+    assert "Traceback" not in missing.stderr
+
+
+def test_the_reports_agree(tmp_path: Path) -> None:
+    found = diff(TEXT, renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", False))
+    report = to_json(found)
+    assert report["states"]["renamed"] == [
+        {"old": "ERROR_PLAN_MISSING", "new": "ERROR_NO_PLAN", "migrated": False}
+    ]
+    assert report["breaking"] == found.breaking and report["verdict"].startswith("BREAKING")
+    markdown = to_markdown(found)
+    assert f"- :warning: {found.breaking[0]}" in markdown
+    assert "sarif" in verify("--against", str(PROJECT), "--format", "sarif").stderr
+
+
+def test_moving_the_state_file_or_renaming_its_key_breaks_workspaces() -> None:
+    moved = diff(TEXT, TEXT.replace("`.ai/task/state.json`", "`.ai/work/state.json`"))
+    assert moved.state_file == (".ai/task/state.json", ".ai/work/state.json")
+    assert any("the state file moves" in why for why in moved.breaking)
+    key = diff(TEXT, TEXT.replace('"current_state": ', '"state": '))
+    assert key.state_key == ("current_state", "state")
+    assert any("stops working" in why for why in key.breaking)
+
+
+def test_a_new_initial_state_is_a_behaviour_change() -> None:
+    first, second = TEXT.index("1. **GATHER_NEEDS_PLAN**"), TEXT.index("2. **GATHER_EDITING**")
+    third = TEXT.index("3. **ACHIEVE_TASK_DRAFTING**")
+    swapped = TEXT[:first] + TEXT[second:third] + TEXT[first:second] + TEXT[third:]
+    found = diff(TEXT, swapped)
+    assert found.initial == ("GATHER_NEEDS_PLAN", "GATHER_EDITING")
+    assert found.behaviour_changed and "Initial state" in format_text(found)
+
+
+def test_a_migration_dropped_breaks_the_workspaces_not_cast_since() -> None:
+    with_migration = renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=True)
+    without = renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=False)
+    found = diff(with_migration, without)
+    assert found.migrations_dropped == {"ERROR_PLAN_MISSING": "ERROR_NO_PLAN"}
+    assert any("keep `- *Formerly*: ERROR_PLAN_MISSING`" in why for why in found.breaking)
+
+
+def test_a_renamed_spell_is_found_and_its_cells_compared() -> None:
+    found = diff(TEXT, re.sub(r"\bExpecto\b", "Enrich", TEXT))
+    assert found.spells_renamed == [("Expecto", "Enrich")]
+    assert (found.spells_added, found.spells_removed, found.changes) == ([], [], [])
+
+
+def test_a_new_instruction_to_the_ai_is_said_even_when_the_actions_change_too() -> None:
+    found = diff(
+        TEXT, TEXT.replace("(2) Load task.md content into memory", "(2) Delete the repository")
+    )
+    assert [c.now.rule for c in found.changes] == ["G4"]
+    assert [c.now.rule for c in found.told] == ["G4"]
+
+
+def test_a_term_redefined_is_said_in_facts_that_mean_the_same_in_both() -> None:
+    new = TEXT.replace(
+        "| No PR review in progress | comments.md missing AND review-task.md missing |",
+        "| No PR review in progress | comments.md missing |",
+    )
+    found = diff(TEXT, new)
+    assert found.changes and not [c for c in found.changes if "No PR review" in c.when]
+
+
+def test_findings_naming_a_renamed_state_are_the_same_findings() -> None:
+    """F1 is shadowed in GATHER_NEEDS_PLAN and GATHER_EDITING; renamed, it still is."""
+    new = renamed(TEXT, "GATHER_EDITING", "GATHER_PLAN_EDITING", migration=True)
+    found = diff(TEXT, new)
+    assert any("GATHER_PLAN_EDITING" in f.message for f in analyse(found.new))
+    assert found.findings_new == found.findings_gone == []
+
+
+def test_the_markdown_report_carries_no_raw_html_from_the_spec() -> None:
+    """A condition the spec writes reaches the report (its worlds, its finding): an HTML
+    comment in it would hide the rest of the report on the pull request."""
+    hidden = TEXT.replace(
+        "| A4 | ACHIEVE_COMPLETE | Accio | - |",
+        "| A4 | ACHIEVE_COMPLETE | Accio | <!-- hidden --> holds |",
+    )
+    report = to_markdown(diff(TEXT, hidden))
+    assert "&lt;!-- hidden" in report and "<!--" not in report

@@ -1,0 +1,125 @@
+"""Line numbers recovered from mistune's AST: tables, list items, nested items, odd numbering."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
+
+from codegen import load_spec
+from codegen.read.markdown import BrokenTable, ItemList, Paragraph, Table, read_blocks
+
+SEED = Path(__file__).resolve().parents[1] / "fixtures" / "seed_spec.md"
+
+
+def test_table_rows_carry_their_own_lines() -> None:
+    text = "# T\n\nintro\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n"
+    (table,) = [b for b in read_blocks(text) if isinstance(b, Table)]
+    assert table.line == 5
+    assert [r.line for r in table.rows] == [7, 8]
+    assert [r.cells[0].plain for r in table.rows] == ["1", "3"]
+
+
+def test_list_items_and_nested_items_carry_their_lines() -> None:
+    text = (
+        "1. **ONE**\n"  # 1
+        "   - *Description*: first\n"  # 2
+        "\n"  # 3
+        "   - *Indicators*: x\n"  # 4
+        "2. **TWO**\n"  # 5
+        "\n"  # 6
+        "\n"  # 7
+        "3. **THREE**\n"  # 8
+        "   - *Description*: third\n"  # 9
+    )
+    (lst,) = [b for b in read_blocks(text) if isinstance(b, ItemList)]
+    assert [item.line for item in lst.items] == [1, 5, 8]
+    nested = next(b for b in lst.items[0].blocks if isinstance(b, ItemList))
+    assert [i.line for i in nested.items] == [2, 4]
+    third = next(b for b in lst.items[2].blocks if isinstance(b, ItemList))
+    assert third.items[0].line == 9
+
+
+def test_item_whose_marker_stands_alone_starts_on_the_next_line() -> None:
+    text = "intro\n\n-\n  **LATER**\n- **NEXT**\n"
+    (lst,) = [b for b in read_blocks(text) if isinstance(b, ItemList)]
+    first = lst.items[0].blocks[0]
+    assert isinstance(first, Paragraph)
+    assert first.lines[0].line == 4
+    assert lst.items[1].line == 5
+
+
+def test_block_quote_that_interrupts_a_list_does_not_shift_its_items() -> None:
+    text = "1. **ONE**\n2. **TWO**\n   text\n> quote\n\n- **THREE**\n- **FOUR**\n"
+    first, second = [b for b in read_blocks(text) if isinstance(b, ItemList)]
+    assert [i.line for i in first.items] == [1, 2]
+    assert [i.line for i in second.items] == [6, 7]
+    two = first.items[1].blocks[0]
+    assert isinstance(two, Paragraph)
+    assert [ln.line for ln in two.lines] == [2, 3]
+
+
+def test_crlf_line_ends_count_like_lf() -> None:
+    text = "# T\r\n\r\n| a | b |\r\n|---|---|\r\n| 1 | 2 |\r\n"
+    (table,) = [b for b in read_blocks(text) if isinstance(b, Table)]
+    assert table.rows[0].line == 5
+
+
+def test_row_with_wrong_cell_count_is_reported_on_its_line() -> None:
+    text = "## X\n\n| a | b |\n|---|---|\n| 1 | 2 |\n| 3 |\n| 5 | 6 |\n"
+    (broken,) = [b for b in read_blocks(text) if isinstance(b, BrokenTable)]
+    assert broken.bad_line == 6
+    assert "2 cells" in broken.reason
+
+
+def test_seed_lines_match_the_source() -> None:
+    """Every rule row and state of the seed points at the line that defines it."""
+    spec = load_spec(SEED)
+    source = SEED.read_text(encoding="utf-8").split("\n")
+    for r in spec.rows:
+        assert source[r.line - 1].startswith(f"| {r.id} |"), (r.id, r.line)
+    for st in spec.states:
+        assert f"**{st.name}**" in source[st.line - 1], (st.name, st.line)
+        for action in st.valid_actions:
+            assert "*Valid Actions*" in source[action.line - 1]
+    for sp in spec.spells:
+        assert f"**{sp.name}**" in source[sp.line - 1]
+
+
+@pytest.mark.parametrize(
+    ("name", "line"),
+    [
+        ("GATHER_NEEDS_PLAN", 60),
+        ("PR_CONFIRM_RESTART_TASK_A", 130),
+        ("ERROR_TASK_MISSING", 135),  # numbered 11 again after 15
+        ("ERROR_COMMENTS_MISSING_A", 155),  # numbered 14a: a paragraph, not a list item
+        ("ERROR_REVIEW_TASK_MISSING_A", 165),
+        ("ERROR_REVIEW_TASK_RESULTS_MISSING_A", 175),
+    ],
+)
+def test_seed_states_with_odd_numbering(name: str, line: int) -> None:
+    spec = load_spec(SEED)
+    state = spec.state(name)
+    assert state.line == line
+    assert state.description
+    assert state.valid_actions
+
+
+def test_seed_rule_lines() -> None:
+    spec = load_spec(SEED)
+    lines = {r.id: r.line for r in spec.rows}
+    assert lines["G1"] == 199
+    assert lines["ER7"] == 301
+    assert lines["E2"] == 348
+
+
+@given(hs.text(hs.sampled_from("aZ9 _*`[]<>&!~\\.,:-#|\n\té"), max_size=40))
+def test_text_read_as_plain_without_mistune_is_what_mistune_reads(text: str) -> None:
+    """The inline parser's shortcut: text with no markup is one text token, as mistune says."""
+    from codegen.read.markdown import _MARKUP, _parser
+
+    if _MARKUP.search(text) is None:
+        tokens = _parser().inline(text, _parser().block.state_cls())
+        assert tokens == [{"type": "text", "raw": text}]

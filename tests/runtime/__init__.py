@@ -1,0 +1,1 @@
+"""Tests of the runtime, `src/spellbook/`: a file for each module it names."""

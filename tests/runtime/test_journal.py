@@ -1,0 +1,599 @@
+"""Crash consistency: a cast that changes files has one commit point, its intent record.
+
+Fault injection makes the k-th I/O call of a cast fail (open, write, fsync,
+replace, rename, mkdir, link, unlink), for every k until the cast gets through,
+once failing only call k and once every call from k on. Then I/O works again and
+the next cast recovers. After each, the cast has fully happened or not at all:
+the state file parses; its history is the old one, or the old one and the cast;
+the files are exactly as before the cast, or exactly as a cast that was never
+interrupted leaves them; no file is lost, and nothing outside `.ai/task/` changed.
+Then a casting process is killed (SIGKILL) at random moments, with the same checks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import spellbook
+from codegen import load_spec
+from spellbook import Workflow
+from spellbook.errors import StateFileError
+from spellbook.journal import INTENT_FILE, Journal
+from spellbook.schema import PASSIVE_VERBS
+from tests.commands import clean, obeying_permissions, spell
+from tests.faults import TEMPORARY, faults, tree
+from tests.workspaces import (
+    TASK,
+    executed,
+    files,
+    history,
+    history_entries,
+    plan,
+    set_state,
+    task,
+    write,
+)
+from tests.worlds import lay_out, winning_world
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
+SESSION = import_module("spellbook.machines.session_machine")
+KILLS = int(os.environ.get("SPELLBOOK_KILLS", "200"))
+
+
+def contents(root: Path) -> list[bytes]:
+    return sorted(tree(root).values())
+
+
+def entries(root: Path, state_file: str) -> list[dict[str, Any]]:
+    data = json.loads((root / state_file).read_text(encoding="utf-8"))
+    found = data["history"]
+    assert isinstance(found, list)
+    return found
+
+
+class Scenario:
+    """One cast to interrupt: how to lay out its workspace and what it should do."""
+
+    def __init__(
+        self,
+        name: str,
+        prepare: Callable[[Path], None],
+        spell: str,
+        rule: str,
+        before: str,
+        after: str,
+        machine: Any = None,
+        state_file: str = f"{TASK}/state.json",
+        recover: str = "lumos",
+    ) -> None:
+        self.name = name
+        self.prepare = prepare
+        self.spell = spell
+        self.rule = rule
+        self.before = before
+        self.after = after
+        self.machine = machine
+        self.state_file = state_file
+        self.recover = recover
+
+    def workflow(self, root: Path) -> Workflow:
+        return Workflow(root, machine=self.machine)
+
+
+def spell_scenarios() -> list[Scenario]:
+    """Every rule of the spell workflow that changes files, in a workspace where it wins."""
+    found = []
+    for rule in SPEC.rules:
+        if all(a.verb in PASSIVE_VERBS for a in rule.actions):
+            continue
+        world = winning_world(SPEC, rule)
+        if world is None:
+            continue
+
+        def prepare(root: Path, rule: Any = rule, world: Any = world) -> None:
+            lay_out(root, world)
+            old = [{"trigger": "Lumos", "transition": "x → x", "cast": f"old{i}"} for i in range(3)]
+            set_state(root, rule.source, old)
+            (root / "outside.txt").write_text("not the workflow's\n")
+
+        found.append(
+            Scenario(
+                f"{rule.id}@{rule.source}", prepare, rule.spell, rule.id, rule.source, rule.dest
+            )
+        )
+    return found
+
+
+def session_scenario(name: str, rule: str, after: str, command: str) -> Scenario:
+    progress = ".claude/progress"
+
+    def prepare(root: Path) -> None:
+        (root / progress).mkdir(parents=True)
+        features = [{"id": i, "description": i, "status": "pending"} for i in ("F1", "F2")]
+        (root / progress / "feature-list.json").write_text(
+            json.dumps({"test_command": command, "features": features}, indent=2)
+        )
+        state = {"state": "TEST", "feature_id": "F1", "attempts": 1, "context": {}, "history": []}
+        (root / progress / "state.json").write_text(json.dumps(state))
+
+    return Scenario(
+        name, prepare, "Advance", rule, "TEST", after, SESSION, f"{progress}/state.json", "status"
+    )
+
+
+SCENARIOS = [
+    *spell_scenarios(),
+    session_scenario("session T1 (mark, select)", "T1", "IMPLEMENT", "true"),
+    session_scenario("session R1 (increment)", "R1", "IMPLEMENT", "false"),
+]
+
+
+def reference(tmp: Path, scenario: Scenario) -> dict[str, bytes]:
+    """The files after the cast, never interrupted."""
+    root = tmp / "reference"
+    scenario.prepare(root)
+    result = scenario.workflow(root).cast(scenario.spell)
+    assert (result.rule, result.after) == (scenario.rule, scenario.after), result
+    return tree(root)
+
+
+def recover(scenario: Scenario, root: Path) -> None:
+    flow = scenario.workflow(root)
+    if scenario.recover == "status":
+        flow.repair()  # the session's casts run its tests; repair finishes the cast alone
+        return
+    notes = flow.cast(scenario.recover).notes
+    # Finishing an interrupted cast finds nothing out of place: no other note.
+    assert [n for n in notes if not n.startswith("first finished the interrupted")] == []
+
+
+def check(
+    scenario: Scenario, root: Path, old: int, before: dict[str, bytes], after: dict[str, bytes]
+) -> str:
+    """The invariants after a failed cast and the recovery; which way the cast went."""
+    assert not (root / scenario.state_file).with_name(INTENT_FILE).exists()
+    found = entries(root, scenario.state_file)
+    if scenario.recover != "status":
+        assert found[-1]["trigger"].lower() == scenario.recover  # the recovering cast
+        found = found[:-1]
+    files = tree(root)
+    if scenario.machine is None:  # the spell workflow only moves and creates files
+        lost = [path for path, data in before.items() if data not in files.values()]
+        assert not lost, f"lost {lost}"
+    if len(found) == old:  # the state file says the cast did not happen: nor did its actions
+        assert files == before, sorted(set(files) ^ set(before)) or "contents differ"
+        return "not at all"
+    assert len(found) == old + 1  # it did happen, fully
+    assert (found[-1]["rule"], found[-1]["outcome"]) == (scenario.rule, outcome(scenario))
+    assert files == after, sorted(set(files) ^ set(after)) or "contents differ"
+    return "fully"
+
+
+def outcome(scenario: Scenario) -> str:
+    return "transition" if scenario.after != scenario.before else "noop"
+
+
+def interrupt(tmp: Path, scenario: Scenario, onward: bool) -> dict[str, int]:
+    """Fail call k of the cast, for k = 1, 2, ... until the cast gets through."""
+    after = reference(tmp, scenario)
+    counts = {"casts": 0, "failed": 0, "fully": 0, "not at all": 0}
+    for k in range(1, 500):
+        root = tmp / f"k{k}"
+        scenario.prepare(root)
+        before = tree(root)
+        old = len(entries(root, scenario.state_file))
+        with faults(k, onward) as faulty:
+            try:
+                scenario.workflow(root).cast(scenario.spell)
+            except (OSError, spellbook.SpellbookError):
+                counts["failed"] += 1
+        recover(scenario, root)
+        counts[check(scenario, root, old, before, after)] += 1
+        counts["casts"] += 1
+        if faulty.calls < k:  # no call failed: the cast got through
+            assert counts["fully"] and tree(root) == after
+            return counts
+    raise AssertionError("the cast never got through")
+
+
+@pytest.mark.parametrize("onward", [False, True], ids=["only call k fails", "calls k on fail"])
+def test_an_interrupted_cast_happens_fully_or_not_at_all(tmp_path: Path, onward: bool) -> None:
+    totals = {"casts": 0, "failed": 0, "fully": 0, "not at all": 0}
+    for n, scenario in enumerate(SCENARIOS):
+        counts = interrupt(tmp_path / str(n), scenario, onward)
+        for key, value in counts.items():
+            totals[key] += value
+        shutil.rmtree(tmp_path / str(n))
+    print(
+        f"\n{len(SCENARIOS)} casts that change files, each failed at every I/O call in turn "
+        f"({'that call and every later one' if onward else 'that call only'}): "
+        f"{totals['casts']} interrupted casts, {totals['failed']} raised; after the next cast "
+        f"{totals['fully']} had happened fully and {totals['not at all']} not at all"
+    )
+    assert len(SCENARIOS) >= 30
+    assert totals["fully"] and totals["not at all"] and totals["failed"]
+
+
+def test_control_without_the_intent_record_an_interrupted_cast_is_half_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checks above can fail: carry out the plan without writing its record first."""
+    monkeypatch.setattr(Journal, "commit", lambda self, rec, intent: self.finish(rec, intent))
+    archive = next(s for s in SCENARIOS if s.name.startswith("A2@"))
+    with pytest.raises(AssertionError):
+        interrupt(tmp_path, archive, onward=False)
+
+
+# A process that works through tasks for ever: it writes task.md, casts Accio (the
+# task runs), writes task-results.md, casts Accio (both are archived and a new task.md
+# is made), and so on. Every text it writes carries a mark, logged once written;
+# it never overwrites a marked file.
+WORKER = """
+import os, sys, time
+from spellbook import Workflow
+
+root = sys.argv[1]
+task = os.path.join(root, ".ai", "task")
+flow = Workflow(root)
+log = open(os.path.join(root, "written.log"), "a")
+
+
+def write(name, text):
+    path = os.path.join(task, name)
+    if os.path.exists(path) and "mark:" in open(path).read():
+        return  # written before this process was started: the developer's, kept
+    with open(path + ".new", "w") as f:
+        f.write(text)
+    os.replace(path + ".new", path)
+    mark = text.split("mark:")[1].split()[0]
+    log.write(mark + "\\n")
+    log.flush()
+
+
+print("ready", flush=True)
+while True:
+    state = flow.state
+    mark = f"{os.getpid()}-{time.perf_counter_ns()}"
+    if state == "GATHER_EDITING":
+        write("plan.md", f"# Plan\\n\\n## Acceptance Criteria\\n\\n- [ ] go\\n\\nmark:{mark}\\n")
+    elif state == "ACHIEVE_TASK_DRAFTING":
+        write("task.md", f"---\\ntask_name: t-{mark}\\n---\\n\\n# Task\\n\\nmark:{mark}\\n")
+    elif state == "ACHIEVE_TASK_EXECUTED":
+        write("task-results.md", f"# Results\\n\\nmark:{mark}\\n")
+    flow.cast("accio")
+"""
+
+
+def test_casts_killed_at_random_moments_lose_nothing(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    task_folder = root / TASK
+    root.mkdir()
+    (root / "outside.txt").write_text("not the workflow's\n")
+    rng = random.Random(8)
+    interrupted = unparsable = 0
+    for _ in range(KILLS):
+        worker = subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(root)], stdout=subprocess.PIPE, text=True
+        )
+        assert worker.stdout is not None and worker.stdout.readline() == "ready\n"
+        time.sleep(rng.uniform(0.0, 0.03))
+        worker.send_signal(signal.SIGKILL)
+        worker.wait()
+        # Before anything recovers: the state file is whole, old or new.
+        try:
+            Workflow(root).read()
+        except StateFileError:
+            unparsable += 1
+        interrupted += (task_folder / INTENT_FILE).exists()
+        Workflow(root).cast("lumos")  # the next cast recovers
+        check_workspace(root)
+    casts = len(history(root))
+    print(
+        f"\n{KILLS} casting processes killed at random moments: {casts} casts in the history, "
+        f"{interrupted} kills landed between a cast's commit point and its end (finished by "
+        f"the next cast), {unparsable} left a state file that does not parse; "
+        f"{len(list((task_folder / 'tasks').iterdir()))} tasks archived, no file lost"
+    )
+    assert unparsable == 0
+    assert interrupted > 0  # the kills did land inside casts that move files
+
+
+def check_workspace(root: Path) -> None:
+    task_folder = root / TASK
+    assert not (task_folder / INTENT_FILE).exists()
+    assert (root / "outside.txt").read_text() == "not the workflow's\n"
+    entries = history(root)
+    casts = [e["cast"] for e in entries]
+    assert len(set(casts)) == len(casts), "a cast was applied twice"
+    moves = [str(e["transition"]).split(" → ") for e in entries]
+    for earlier, later in itertools.pairwise(moves):  # the history is one path
+        assert earlier[1] == later[0]
+    state = Workflow(root).state
+    exists = {name: (task_folder / name).exists() for name in ("task.md", "task-results.md")}
+    if state == "ACHIEVE_TASK_DRAFTING":
+        assert exists == {"task.md": True, "task-results.md": False}
+    elif state == "ACHIEVE_TASK_EXECUTED":
+        assert exists["task.md"]
+    archives = task_folder / "tasks"
+    for folder in archives.iterdir() if archives.exists() else []:
+        assert sorted(p.name for p in folder.iterdir()) == ["task-results.md", "task.md"]
+    texts = "".join(
+        p.read_text() for p in task_folder.rglob("*.md") if not TEMPORARY.search(p.name)
+    )
+    log = (root / "written.log").read_text() if (root / "written.log").exists() else ""
+    marks = [line for line in log.split("\n")[:-1] if line]
+    lost = [mark for mark in marks if f"mark:{mark}\n" not in texts]
+    assert not lost, f"lost the files marked {lost}"
+
+
+def executed_flow(root: Path) -> Workflow:
+    """A workspace in ACHIEVE_TASK_EXECUTED with a task and its results (Accio archives both)."""
+    write(root, "plan.md", plan(unchecked=1))
+    write(root, "task.md", task("first"))
+    set_state(root, "ACHIEVE_TASK_EXECUTED")
+    write(root, "task-results.md", "# Results\n")
+    return Workflow(root)
+
+
+def stop_after_commit(monkeypatch: pytest.MonkeyPatch, flow: Workflow, *, files: bool) -> None:
+    """The next cast writes its intent record and stops: before its file operations, or
+    (files=True) after them and the state file, just before deleting the record."""
+
+    def commit(self: Journal, record: Any, intent: dict[str, Any]) -> list[str]:
+        self.workspace.replace(INTENT_FILE, json.dumps(intent).encode())
+        if files:
+            monkeypatch.setattr(self.workspace, "remove", lambda rel: None)
+            self.finish(record, intent)
+        raise KeyboardInterrupt  # the process stops here
+
+    monkeypatch.setattr(Journal, "commit", commit)
+    with pytest.raises(KeyboardInterrupt):
+        flow.cast("accio")
+    monkeypatch.undo()
+
+
+def test_the_next_cast_finishes_an_interrupted_one_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flow = executed_flow(tmp_path)
+    stop_after_commit(monkeypatch, flow, files=False)
+    assert (tmp_path / TASK / "task-results.md").exists()  # nothing moved yet
+    result = Workflow(tmp_path).cast("lumos")
+    assert result.notes[0].startswith(
+        "first finished the interrupted cast of Accio "
+        "(ACHIEVE_TASK_EXECUTED → ACHIEVE_TASK_DRAFTING, rule A2)"
+    )
+    assert "first finished the interrupted cast of Accio" in result.response
+    (archive,) = (tmp_path / TASK / "tasks").iterdir()
+    assert sorted(p.name for p in archive.iterdir()) == ["task-results.md", "task.md"]
+    assert (history(tmp_path)[0]["trigger"], history(tmp_path)[0]["rule"]) == ("Accio", "A2")
+    assert [e["trigger"] for e in history(tmp_path)] == ["Accio", "Lumos"]
+    assert result.before == "ACHIEVE_TASK_DRAFTING"
+
+
+def test_a_finished_cast_whose_record_was_left_is_not_applied_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flow = executed_flow(tmp_path)
+    stop_after_commit(monkeypatch, flow, files=True)
+    assert (tmp_path / TASK / INTENT_FILE).exists()
+    (tmp_path / TASK / "task.md").unlink()  # the developer removes the new task.md meanwhile
+    result = Workflow(tmp_path).cast("lumos")
+    assert not (tmp_path / TASK / INTENT_FILE).exists()
+    assert not (tmp_path / TASK / "task.md").exists()  # not made again by a replay
+    assert not any("interrupted" in note for note in result.notes)
+    assert (history(tmp_path)[0]["trigger"], history(tmp_path)[0]["rule"]) == ("Accio", "A2")
+    assert [e["trigger"] for e in history(tmp_path)] == ["Accio", "Lumos"]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        b"{ not json",
+        b"[]",
+        b'{"cast": 1}',
+        b'{"cast": "x", "before": "NOWHERE"}',
+        json.dumps(
+            {
+                "cast": "c",
+                "before": "ACHIEVE_TASK_EXECUTED",
+                "after": "ACHIEVE_TASK_DRAFTING",
+                "entry": {"cast": "c", "trigger": "Accio"},
+                "extra": {},
+                "operations": [["move", "plan.md", "../../outside.md"]],
+            }
+        ).encode(),
+    ],
+    ids=["not JSON", "an array", "wrong types", "unknown state", "a path outside"],
+)
+def test_a_damaged_intent_record_stops_casts_until_repair_sets_it_aside(
+    tmp_path: Path, record: bytes
+) -> None:
+    flow = executed_flow(tmp_path)
+    (tmp_path / TASK / INTENT_FILE).write_bytes(record)
+    before = tree(tmp_path)
+    with pytest.raises(StateFileError, match=r"\.ai/task/\.intent\.json\b.*spell repair"):
+        flow.cast("accio")
+    assert tree(tmp_path) == before
+    said = Workflow(tmp_path).repair()
+    assert "Set its record aside as .ai/task/.intent.json.bad-" in said
+    (kept,) = (tmp_path / TASK).glob(".intent.json.bad-*")
+    assert kept.read_bytes() == record
+    assert Workflow(tmp_path).cast("accio").rule == "A2"
+
+
+def test_an_intent_record_from_another_state_is_not_replayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flow = executed_flow(tmp_path)
+    stop_after_commit(monkeypatch, flow, files=False)
+    set_state(tmp_path, "GATHER_EDITING")  # the state file was changed by hand since
+    with pytest.raises(StateFileError, match="interrupted in ACHIEVE_TASK_EXECUTED"):
+        Workflow(tmp_path).cast("lumos")
+    assert (tmp_path / TASK / "task-results.md").exists()
+
+
+def test_applying_a_plan_again_changes_nothing_and_overwrites_nothing(tmp_path: Path) -> None:
+    from spellbook.actions import apply, checksum_of
+
+    flow = executed_flow(tmp_path)
+    folder = tmp_path / TASK
+    (folder / "list.json").write_text("old\n")
+    operations = [
+        ["folder", "tasks/t-1"],
+        ["move", "task.md", "tasks/t-1/task.md"],
+        ["move", "task-results.md", "tasks/t-1/task-results.md"],
+        ["create", "task.md", "new task\n"],
+        ["update", "list.json", "new\n", checksum_of("old\n")],
+    ]
+    assert apply(operations, flow.workspace) == []
+    once = tree(tmp_path)
+    assert apply(operations, flow.workspace) == []  # every operation found done
+    assert tree(tmp_path) == once
+    # Since then the developer wrote task-results.md again and changed list.json: both stay.
+    (folder / "task-results.md").write_text("newer results\n")
+    (folder / "list.json").write_text("edited\n")
+    notes = apply(operations, flow.workspace)
+    assert notes == [".ai/task/list.json changed since the cast read it; not updated"]
+    assert (folder / "task-results.md").read_text() == "newer results\n"
+    assert (folder / "list.json").read_text() == "edited\n"
+    assert (folder / "tasks/t-1/task-results.md").read_text() == "# Results\n"
+
+
+def test_a_file_gone_before_its_move_is_a_note_not_an_error(tmp_path: Path) -> None:
+    from spellbook.actions import apply
+
+    flow = executed_flow(tmp_path)
+    (tmp_path / TASK / "task-results.md").unlink()
+    notes = apply([["move", "task-results.md", "tasks/t-1/task-results.md"]], flow.workspace)
+    assert notes == [".ai/task/task-results.md is gone; there was nothing to move"]
+
+
+def test_status_says_an_interrupted_cast_will_be_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flow = executed_flow(tmp_path)
+    assert flow.status()["interrupted"] is None
+    stop_after_commit(monkeypatch, flow, files=False)
+    said = Workflow(tmp_path).status()["interrupted"]
+    assert said == (
+        "Accio (ACHIEVE_TASK_EXECUTED → ACHIEVE_TASK_DRAFTING, rule A2) was interrupted; "
+        "the next cast finishes it first"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-m", "spellbook", "--root", str(tmp_path), "status"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert f"Interrupted: {said}" in shown.stdout
+    Workflow(tmp_path).cast("lumos")
+    assert Workflow(tmp_path).status()["interrupted"] is None
+
+
+def test_history_past_its_limit_goes_to_a_file_no_cast_reads(tmp_path: Path) -> None:
+    from spellbook.journal import HISTORY_KEEP, HISTORY_LIMIT
+
+    set_state(tmp_path, "GATHER_EDITING", history_entries(HISTORY_LIMIT))
+    write(tmp_path, "plan.md", plan(unchecked=0))
+    assert spell(tmp_path, "lumos").returncode == 0
+    kept = history(tmp_path)
+    assert len(kept) == HISTORY_KEEP and kept[-1]["trigger"] == "Lumos"
+    (rotated,) = (tmp_path / TASK / ".history").iterdir()
+    older = [json.loads(line) for line in rotated.read_text().splitlines()]
+    assert [e["cast"] for e in older + kept] == [f"{i:012x}" for i in range(HISTORY_LIMIT)] + [
+        kept[-1]["cast"]
+    ]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX permissions")
+def test_a_file_unreadable_after_the_commit_point_is_a_note_not_an_error(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    executed(root)
+    kw = obeying_permissions()
+    (root / TASK / "plan.md").chmod(0o000)
+    result = spell(root, "--json", "accio", **kw)
+    assert result.returncode == 0, result.stderr
+    done = json.loads(result.stdout)
+    assert (done["rule"], done["after"]) == ("A2", "ACHIEVE_TASK_DRAFTING")
+    assert "the results" in done["response"]  # the task results reach the AI
+    assert "Permission denied" in done["response"]
+
+
+def test_a_folder_named_like_a_file_is_named_in_the_error(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    (tmp_path / TASK / "plan.md").mkdir()
+    result = spell(tmp_path, "accio")
+    assert result.returncode == 2
+    assert ".ai/task/plan.md is a folder, not a file" in clean(result)
+
+
+def test_a_trash_that_is_a_file_stops_the_cast_before_anything_moves(tmp_path: Path) -> None:
+    set_state(tmp_path, "PR_CONFIRM_RESTART_TASK_G")
+    write(tmp_path, "review-task.md", "old review\n")
+    write(tmp_path, ".trash", "not a folder\n")
+    before = files(tmp_path)
+    result = spell(tmp_path, "reparo")
+    assert result.returncode == 2
+    assert ".trash is a file where a folder is needed" in clean(result)
+    after = files(tmp_path)
+    assert {k: v for k, v in after.items() if not k.endswith("state.json")} == {
+        k: v for k, v in before.items() if not k.endswith("state.json")
+    }
+    assert not (tmp_path / TASK / ".intent.json").exists()
+    assert spell(tmp_path, "lumos").returncode == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX permissions")
+def test_an_archive_folder_that_is_not_writable_stops_the_cast_before_anything_moves(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    executed(root)
+    (root / TASK / "tasks").mkdir()
+    kw = obeying_permissions()
+    (root / TASK / "tasks").chmod(0o555)
+    result = spell(root, "accio", **kw)
+    assert result.returncode == 2
+    assert "tasks/ is not writable" in clean(result)
+    assert (root / TASK / "task.md").exists() and (root / TASK / "task-results.md").exists()
+    assert spell(root, "lumos", **kw).returncode == 0
+
+
+def test_an_archive_path_past_the_system_limit_stops_the_cast_before_anything_moves(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path
+    while len(str(root)) < 4096 - 90:  # the repository itself is deep, but usable
+        root = root / ("d" * min(200, 4096 - 90 - len(str(root))))
+    old = os.getcwd()
+    try:  # long paths are made relative to a working folder inside them
+        os.makedirs(root)
+    except OSError:
+        pytest.skip("this filesystem refuses paths this long")
+    finally:
+        os.chdir(old)
+    executed(root)
+    write(root, "task.md", task("a" * 60))
+    result = spell(root, "accio")
+    assert result.returncode == 2, result.stdout
+    assert "longer than this system allows" in clean(result)
+    assert (root / TASK / "task.md").exists() and (root / TASK / "task-results.md").exists()
+    assert spell(root, "lumos").returncode == 0

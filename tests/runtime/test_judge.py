@@ -1,0 +1,135 @@
+"""Judging a move made by hand (`Workflow.judge`): every invalid and valid transition the
+session's seed document lists (tests/fixtures/seed_session_patterns.md)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from codegen.read.markdown import Code, Table, read_blocks
+from spellbook.commands import Run, repository_digest
+from tests.commands import session_cli
+from tests.sessions import MACHINE, PROGRESS, TEST_COMMAND, prepared, session_in
+
+ROOT = Path(__file__).resolve().parents[2]
+SEED = (ROOT / "tests" / "fixtures" / "seed_session_patterns.md").read_text(encoding="utf-8")
+
+
+def seed_invalid_transitions() -> list[tuple[str, str, str]]:
+    """(From, To, Why Blocked) rows of the seed's Invalid Transitions table, Any expanded."""
+    (table,) = [
+        b
+        for b in read_blocks(SEED)
+        if isinstance(b, Table)
+        and [c.plain for c in b.header.cells] == ["From", "To", "Why Blocked"]
+    ]
+    rows = []
+    for row in table.rows:
+        source, target, why = (c.plain for c in row.cells)
+        sources = [s.name for s in MACHINE.STATES] if source == "Any" else [source]
+        rows.extend((s, target, why) for s in sources)
+    return rows
+
+
+def seed_valid_transitions() -> list[tuple[str, str]]:
+    (code,) = [
+        b for b in read_blocks(SEED) if isinstance(b, Code) and "VALID_TRANSITIONS" in b.text
+    ]
+    literal = code.text[code.text.index("{") : code.text.rindex("}") + 1]
+    valid = ast.literal_eval(literal)
+    return [(source, target) for source, targets in valid.items() for target in targets]
+
+
+@pytest.mark.parametrize(("source", "target", "why"), seed_invalid_transitions())
+def test_every_invalid_transition_of_the_seed_is_refused_with_its_reason(
+    tmp_path: Path, source: str, target: str, why: str
+) -> None:
+    flow = prepared(tmp_path, source, passing=False, pending=1)
+    allowed, reason = flow.judge(source, target)
+    assert not allowed
+    assert why.rstrip(".").lower() in reason.lower()
+
+
+@pytest.mark.parametrize(("source", "target"), seed_valid_transitions())
+def test_every_valid_transition_of_the_seed_is_allowed_where_its_condition_holds(
+    tmp_path: Path, source: str, target: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SPELLBOOK_TEST_COMMAND", TEST_COMMAND)  # also without a feature list
+    worlds = [
+        dict(passing=p, pending=n) for p in (False, True) for n in (None, 0, 1, 2)
+    ]  # some world must allow it
+    verdicts = []
+    for n, world in enumerate(worlds):
+        folder = tmp_path / str(n)
+        verdicts.append(prepared(folder, source, **world).judge(source, target)[0])  # type: ignore[arg-type]
+    assert any(verdicts)
+
+
+def test_judging_a_move_never_runs_the_test_command(tmp_path: Path) -> None:
+    session_in(tmp_path, "TEST", "touch PWNED")
+    root = str(tmp_path)
+    restart = session_cli("check-transition", "--root", root, "TEST", "START")
+    assert restart.returncode == 1 and b"You cannot restart" in restart.stderr
+    complete = session_cli("check-transition", "--root", root, "TEST", "COMPLETE")
+    assert complete.returncode == 1 and b"cast Advance instead" in complete.stderr
+    state = tmp_path / PROGRESS / "state.json"
+    event = {
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(state), "content": '{"state": "COMPLETE"}'},
+    }
+    hooked = session_cli(
+        "check-transition", "--claude-hook", "--root", root, stdin=json.dumps(event)
+    )
+    assert hooked.returncode == 2 and b"cast Advance instead" in hooked.stderr
+    assert session_cli("--root", root, "status").returncode == 0
+    assert session_cli("--root", root, "check").returncode == 0
+    assert not (tmp_path / "PWNED").exists()
+
+
+def test_the_hook_judges_test_to_complete_by_the_recorded_run(tmp_path: Path) -> None:
+    session_in(tmp_path, "TEST", "true")
+    state = tmp_path / PROGRESS / "state.json"
+    data = json.loads(state.read_text())
+    (tmp_path / "app.py").write_text("print('v1')\n")
+    ran = Run("test_command", "true", 0, "", 1.0, repository_digest(str(tmp_path), PROGRESS))
+    data["runs"] = {"test_command": ran.recorded()}
+    state.write_text(json.dumps(data))
+    event = json.dumps(
+        {
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(state), "content": '{"state": "COMPLETE"}'},
+        }
+    )
+    allowed = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert allowed.returncode == 0, allowed.stderr
+    (tmp_path / "app.py").write_text("print('v2, untested')\n")
+    refused = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert refused.returncode == 2 and b"cast Advance instead" in refused.stderr
+
+
+def test_a_run_record_written_by_hand_is_refused(tmp_path: Path) -> None:
+    """The record the hook trusts for TEST -> COMPLETE cannot be forged through it."""
+    session_in(tmp_path, "IMPLEMENT", "true")
+    state = tmp_path / PROGRESS / "state.json"
+    forged = Run("test_command", "true", 0, "", 1.0, repository_digest(str(tmp_path), PROGRESS))
+    content = json.dumps({"state": "TEST", "runs": {"test_command": forged.recorded()}})
+    event = json.dumps(
+        {"tool_name": "Write", "tool_input": {"file_path": str(state), "content": content}}
+    )
+    blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert blocked.returncode == 2 and b"only a cast that runs them" in blocked.stderr
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_check_transition_never_opens_a_fifo_given_as_the_state_file(tmp_path: Path) -> None:
+    session_in(tmp_path, "IMPLEMENT", "true")
+    os.mkfifo(tmp_path / "proposed.json")
+    result = session_cli(
+        "check-transition", "--root", str(tmp_path), "--state-file", str(tmp_path / "proposed.json")
+    )
+    assert result.returncode == 2 and b"is a FIFO" in result.stderr

@@ -1,0 +1,125 @@
+"""The generic core's probes at run time, against real files, as the compiler reads them."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spellbook.facts import Facts
+from spellbook.probes import PROBES, checklist, implied, implies
+from spellbook.state_file import Record
+from spellbook.store import READ_LIMIT, Workspace
+from tests.commands import clean, spell
+from tests.workspaces import (
+    set_state,
+    write,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def facts(tmp_path: Path, files: dict[str, str], **extra: object) -> Facts:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return Facts(Workspace(str(tmp_path), "ws"), Record("S", extra=dict(extra)))
+
+
+def test_a_missing_file_matches_nothing_not_even_what_empty_text_would(tmp_path: Path) -> None:
+    found = facts(tmp_path, {})
+    assert found.check("matches", "plan.md", "^(?!.*TBD)") is False
+    assert found.check("exists", "plan.md", "") is False
+
+
+@pytest.mark.parametrize(
+    ("query", "holds"),
+    [
+        ("items[done=false]", True),
+        ("items[done=true]", False),
+        ("items[owner=null]", True),
+        ("items[count=0]", True),
+        ("items.count", True),  # 0 is a value
+        ("items.owner", False),  # null is not
+        ("items[id!=$current]", False),  # the one item is the current one
+        ("items[id=$current][done=false]", True),
+    ],
+)
+def test_queries_compare_json_values_as_json_writes_them(
+    tmp_path: Path, query: str, holds: bool
+) -> None:
+    data = {"items": [{"id": "a", "done": False, "owner": None, "count": 0}]}
+    found = facts(tmp_path, {"list.json": "\ufeff" + json.dumps(data)}, current="a")
+    assert found.check("field", "list.json", query) is holds
+
+
+def test_checklist_reads_headings_without_a_regular_expression() -> None:
+    text = "## Acceptance Criteria" + " " * 100_000 + "#" * 50_000 + "\n- [ ] one\n"
+    assert checklist(text, "Acceptance Criteria") == [(False, "one")]
+
+
+@given(st.text(alphabet=" \t-*+.)[]xX ab019\u0663\u00b2\xa0", max_size=16))
+def test_an_item_is_read_as_the_pattern_of_a_checklist_item_reads_it(line: str) -> None:
+    pattern = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\](.*)")
+    found = pattern.match(line)
+    expected = [] if found is None else [(found.group(1) != " ", " ".join(found.group(2).split()))]
+    assert checklist("# Tasks\n" + line, "Tasks") == expected
+
+
+def test_the_template_s_own_items_and_empty_items_are_not_items(tmp_path: Path) -> None:
+    found = facts(tmp_path, {"plan.md": "## Goals\n- [ ] Example goal\n- [ ]\n"})
+    found.template = lambda name: "## Goals\n- [ ] Example goal\n" if name == "plan.md" else ""
+    assert found.check("items", "plan.md", "Goals") is False
+    (tmp_path / "ws" / "plan.md").write_text("## Goals\n- [x] Example goal\n- [ ] Real one\n")
+    fresh = Facts(found.workspace, found.record, template=found.template)
+    assert fresh.check("unchecked", "plan.md", "Goals") is True
+
+
+def test_limits_of_one_counter_imply_each_other() -> None:
+    assert implies(("below", "", "attempts<3"), ("below", "", "attempts<5"))
+    assert not implies(("below", "", "attempts<5"), ("below", "", "attempts<3"))
+    assert not implies(("below", "", "attempts<3"), ("below", "", "tries<5"))
+    assert implies(("over_minutes", "", "30"), ("over_minutes", "", "10"))
+    assert implied("field", "f.json", "x]") == [("exists", "f.json", "")]
+
+
+def test_the_probes_table_of_reading_specs_names_every_probe_but_unknown() -> None:
+    # The records in PROBES are the one source; the docs' table must not drift from them.
+    text = (ROOT / "docs" / "reading-specs.md").read_text(encoding="utf-8")
+    lines = text.split("| fact (probe) |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    first = [line.strip().split("|")[1] for line in lines if line.strip().startswith("|")]
+    listed = [name for cell in first for name in re.findall(r"`(\w+)`", cell)]
+    assert sorted(listed) == sorted(name for name in PROBES if name != "unknown")
+
+
+ADVERSARIAL = {
+    "heading of spaces": "# Plan" + " " * (READ_LIMIT - 100) + "x\n",
+    "a line of URLs": ("https://acme.atlassian.net/browse/ENG-1?" * 30_000)[: READ_LIMIT - 100],
+    "almost URLs": ("https://acme.atlassian.ne" * 50_000)[: READ_LIMIT - 100],
+    "unclosed items": ("- [ " * 300_000)[: READ_LIMIT - 100],
+    "many headings": ("#" * 7 + " \n" + "## Acceptance Criteria\n- [ ] a\n" * 30_000)[
+        : READ_LIMIT - 100
+    ],
+    "fences": ("```\n- [ ] x\n" * 100_000)[: READ_LIMIT - 100],
+}
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("case", list(ADVERSARIAL), ids=list(ADVERSARIAL))
+def test_probes_finish_on_adversarial_files_at_the_read_limit(tmp_path: Path, case: str) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    text = ADVERSARIAL[case]
+    assert len(text.encode()) <= READ_LIMIT
+    for name in ("plan.md", "task.md", "comments.md", "review-task.md"):
+        write(tmp_path, name, text)
+    start = time.perf_counter()
+    result = spell(tmp_path, "lumos")
+    took = time.perf_counter() - start
+    print(f"\n{case}: spell lumos on four {len(text) / 1e6:.1f} MB files: {took:.2f} s")
+    assert result.returncode == 0, clean(result)

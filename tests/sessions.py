@@ -1,0 +1,74 @@
+"""Coding-session workspaces for runtime tests: `.claude/progress/` as the session and a
+developer leave it, and the session machine to cast in it."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import import_module
+from pathlib import Path
+
+from spellbook import Workflow
+from spellbook.commands import Run, repository_digest
+
+MACHINE = import_module("spellbook.machines.session_machine")
+PROGRESS = ".claude/progress"
+# Passes when the repository has a file named tests-pass; the session runs it for real.
+TEST_COMMAND = (
+    f"{sys.executable} -c \"import os, sys; sys.exit(0 if os.path.exists('tests-pass') else 1)\""
+)
+
+
+def session(root: Path) -> Workflow:
+    return Workflow(root, machine=MACHINE)  # type: ignore[arg-type]
+
+
+def write_features(root: Path, *ids: str) -> None:
+    folder = root / PROGRESS
+    folder.mkdir(parents=True, exist_ok=True)
+    features = [{"id": i, "description": f"feature {i}", "status": "pending"} for i in ids]
+    (folder / "feature-list.json").write_text(
+        json.dumps({"test_command": TEST_COMMAND, "features": features}), encoding="utf-8"
+    )
+
+
+def prepared(tmp_path: Path, source: str, *, passing: bool, pending: int | None) -> Workflow:
+    """A session in `source`, with `pending` pending features (None: no feature list)
+    and tests passing or not."""
+    ids = ["F1", "F2"][: pending or 0]
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    if pending is not None:
+        write_features(tmp_path, *(ids or ["DONE"]))
+        if not pending:
+            data = json.loads((tmp_path / PROGRESS / "feature-list.json").read_text())
+            data["features"][0]["status"] = "tested"
+            (tmp_path / PROGRESS / "feature-list.json").write_text(json.dumps(data))
+    if passing:
+        (tmp_path / "tests-pass").write_text("")
+    # The tests' last run, as a cast records it: the judge never runs them itself.
+    ran = Run("test_command", TEST_COMMAND, 0 if passing else 1, "", 1.0)
+    ran.digest = repository_digest(str(tmp_path), PROGRESS)
+    state = {
+        "state": source,
+        "feature_id": "F1",
+        "attempts": 1,
+        "context": {},
+        "history": [],
+        "runs": {"test_command": ran.recorded()},
+    }
+    (tmp_path / PROGRESS).mkdir(parents=True, exist_ok=True)
+    (tmp_path / PROGRESS / "state.json").write_text(json.dumps(state))
+    return session(tmp_path)
+
+
+def session_in(root: Path, state: str, command: str, **extra: object) -> None:
+    """A session in `state` on feature F1 (pending), whose tests are `command`."""
+    folder = root / PROGRESS
+    folder.mkdir(parents=True, exist_ok=True)
+    features = [{"id": "F1", "description": "one", "status": "pending"}]
+    (folder / "feature-list.json").write_text(
+        json.dumps({"test_command": command, "features": features})
+    )
+    data = {"state": state, "feature_id": "F1", "attempts": 1, "context": {}, "history": []}
+    data.update(extra)
+    (folder / "state.json").write_text(json.dumps(data))
