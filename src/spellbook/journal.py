@@ -74,7 +74,9 @@ class Journal:
         """No state file: the initial state, unless the files contradict its Indicators
         (plan.md is there, say), when the workflow is past it and starting over would
         lose where it is: an error naming `spell repair`, which reads the state off
-        the files."""
+        the files. A cast from the initial state interrupted after its commit point
+        (its intent record is there) explains them: the workflow is in the initial
+        state until the next cast finishes that one."""
         engine = self.engine
         initial = engine.machine.INITIAL
         facts = engine.facts()
@@ -83,7 +85,7 @@ class Journal:
             for lit in engine.states[initial].evidence
             if facts.check(*lit.guard.fact) != lit.holds
         ]
-        if contradicted:
+        if contradicted and not self._interrupted_in(initial):
             shown = self.workspace.shown(self.state_file)
             raise StateFileError(
                 f"{shown} is missing, but the files say the workflow is past "
@@ -220,6 +222,15 @@ class Journal:
                 f"{self.workspace.shown(INTENT_FILE)}: {err}; the next cast tries again"
             ) from err
         return [f"first finished the interrupted cast of {cast_of(intent)}", *notes]
+
+    def _interrupted_in(self, state: str) -> bool:
+        """Whether the intent record of a cast interrupted in `state` is there (one that
+        is not what a cast writes is not)."""
+        try:
+            intent = self.intent()
+        except (StateFileError, UnsafePath):
+            return False
+        return intent is not None and intent["before"] == state
 
     def intent(self) -> dict[str, Any] | None:
         """The intent record of an interrupted cast, checked (StateFileError if it is not

@@ -597,3 +597,33 @@ def test_an_archive_path_past_the_system_limit_stops_the_cast_before_anything_mo
     assert "longer than this system allows" in clean(result)
     assert (root / TASK / "task.md").exists() and (root / TASK / "task-results.md").exists()
     assert spell(root, "lumos").returncode == 0
+
+
+def test_a_first_cast_interrupted_before_its_state_file_is_finished_by_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first cast (no state file yet) stops after creating plan.md and before
+    writing the state file: the files say "past GATHER_NEEDS_PLAN", but the intent
+    record explains them, so status and the next cast finish the cast instead of
+    refusing the workspace."""
+
+    def stop(self: Journal, *args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt  # the process stops between the files and the state file
+
+    monkeypatch.setattr(Journal, "save", stop)
+    with pytest.raises(KeyboardInterrupt):
+        Workflow(tmp_path).cast("accio")
+    monkeypatch.undo()
+    assert (tmp_path / TASK / "plan.md").exists()
+    assert not (tmp_path / TASK / "state.json").exists()
+    assert (tmp_path / TASK / INTENT_FILE).exists()
+    said = Workflow(tmp_path).status()
+    assert said["interrupted"] == (
+        "Accio (GATHER_NEEDS_PLAN → GATHER_EDITING, rule G1) was interrupted; "
+        "the next cast finishes it first"
+    )
+    result = Workflow(tmp_path).cast("lumos")
+    assert result.notes[0].startswith("first finished the interrupted cast of Accio")
+    assert [e["trigger"] for e in history(tmp_path)] == ["Accio", "Lumos"]
+    assert result.before == "GATHER_EDITING"
+    assert not (tmp_path / TASK / INTENT_FILE).exists()
