@@ -8,6 +8,12 @@ interpreter that has imported `transitions` already, with bytecode written and
 used, taking turns; the first round only writes the bytecode. Two figures: the
 import as `bench/run.py` times it (the `spellbook` package and the module), and
 the module alone (the package imported first). Prints the medians and their ratio.
+
+The cyclic garbage collector is off while the import is timed, as `timeit` has it
+and as `spell` runs: whether one of its young-generation collections (about a
+millisecond here, walking the objects `transitions` made) falls inside a 2 ms
+import depends on how much the process allocated before it, not on the module
+(importing `gc` first moved 1018ae4's `spell_machine` from 1.5 to 2.7 ms).
 The default REV is the last commit whose generated module held one `Rule(...)`
 per expanded rule, before the module declared the spec's rows.
 """
@@ -27,11 +33,13 @@ ROOT = Path(__file__).resolve().parent.parent
 BEFORE_ROWS = "29c3c34"
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 TIMED = {
-    "package and module": "import time, transitions\n"
+    "package and module": "import gc, time, transitions\n"
+    "gc.disable()\n"
     "start = time.perf_counter()\n"
     "import spellbook.machines.{module}\n"
     "print(time.perf_counter() - start)\n",
-    "module alone": "import time, transitions, spellbook, spellbook.machines\n"
+    "module alone": "import gc, time, transitions, spellbook, spellbook.machines\n"
+    "gc.disable()\n"
     "start = time.perf_counter()\n"
     "import spellbook.machines.{module}\n"
     "print(time.perf_counter() - start)\n",
