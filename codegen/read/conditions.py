@@ -17,7 +17,9 @@ joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
   (missing)`, `Counts NOUN (finds ≥1)` (a description such as `(lines starting with
   `- [ ]`)` before the outcome narrows a checklist to its unchecked items),
   `Extracts NOUN from content (finds none)`, `Checks F for NOUN (finds some)`;
-- `NOT clause`; `(clauses)`; `label (clauses)`, which means its clauses.
+- `NOT clause`; `(clauses)`; `label (clauses)`, which means its clauses (but never
+  when the parentheses hold a step's outcome: `Counts mitigation steps (finds ≥1)`
+  with no such noun is unknown, not a counter `finds`).
 
 Anything else is an unknown fact: kept as an opaque atom, so coverage is still
 computed, and reported (`unknown_condition`), with the reason where the reader
@@ -196,7 +198,7 @@ class _Reader:
         if m is None:
             return None
         sign = _sign(m.group("outcome"))
-        found = self._step(m.group("body").strip(), context)
+        found = self._step(m.group("body").strip(), context, m.group("outcome"))
         if found is None:
             return None
         if sign is None:
@@ -207,9 +209,17 @@ class _Reader:
             return None
         return found if sign else negate(found)
 
-    def _step(self, body: str, context: list[str]) -> DNF | None:
+    def _step(self, body: str, context: list[str], outcome: str = "") -> DNF | None:
         checks = _CHECKS_EXISTS.fullmatch(body)
         if checks:
+            if not checks.group("exists") and not _EXISTENCE.fullmatch(" ".join(outcome.split())):
+                # `Checks `responders[role=primary]` (finds some)`: a search, not a file.
+                self.reason = (
+                    f"({outcome}) is what a search finds, but `{body}` names nothing to "
+                    "search for: write `Checks F for NOUN (finds some)`, or "
+                    "`Checks F exists (missing)` for a file"
+                )
+                return None
             file = self.file(checks.group("file"))
             return None if file is None else _literal("exists", file)
         return self._by_noun(_NOUN_STEPS, body, context)
@@ -312,7 +322,20 @@ class _Reader:
         m = _LABELLED.fullmatch(phrase)
         if m is None:
             return None
-        return self._quietly(m.group("inner").strip())
+        inner = m.group("inner").strip()
+        reason = self.reason
+        found = self._quietly(inner)
+        if found is not None and (_sign(inner) is not None or _SEARCH_OUTCOME.match(inner)):
+            # `Counts mitigation steps (finds ≥1)`: the outcome of a step whose noun is
+            # not known, not a label and its clause (`finds ≥ 1` would be a counter).
+            self.reason = reason or (
+                f"({inner}) is the outcome of a procedure's step, but "
+                f"`{m.group('label').strip()}` is no step the core reads: name a noun of "
+                "the Terms table or the vocabulary (`Counts NOUN (finds ≥1)`, "
+                "`Checks F for NOUN (finds some)`), or a file (`Checks F exists (missing)`)"
+            )
+            return None
+        return found
 
 
 def pattern_problem(pattern: str) -> str:
@@ -321,11 +344,43 @@ def pattern_problem(pattern: str) -> str:
         re.compile(pattern)
     except (re.error, OverflowError, RecursionError, ValueError) as err:
         return f"`{pattern}` is not a regular expression ({err})"
+    variable = _end_then_text(pattern)
+    if variable:
+        return (
+            f"`{pattern}` has `{variable}`, which can never match: `$` is the end of a line, "
+            "and variables are not filled into patterns; write the text itself, or `\\$` "
+            "for a dollar sign"
+        )
     if _NESTED_REPEAT.search(pattern):
         return (
             f"`{pattern}` repeats a group that repeats itself, which can take exponential "
             "time on a long line; write it without the nested repeat"
         )
+    return ""
+
+
+def _end_then_text(pattern: str) -> str:
+    """The first `$` of `pattern` (not escaped, not in a character class) that a name or
+    `{` follows, with what follows it (`$version`, `${version}`), or ""."""
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "^":
+                i += 1
+            if pattern[i + 1 : i + 2] == "]":  # `[]...]`: the bracket is a member
+                i += 1
+        elif c == "$":
+            m = re.match(r"\{[^}]*\}?|\w+", pattern[i + 1 :])
+            if m:
+                return "$" + m.group()
+        i += 1
     return ""
 
 
@@ -339,8 +394,16 @@ OUTCOME = re.compile(r"(?P<body>.+?)\s*\((?P<outcome>[^()]*)\)")
 _TRAILING_DESC = re.compile(r"(?P<words>[^()]+?)\s*\((?P<desc>[^()]*)\)")
 _READS = re.compile(rf"reads? {_FILE}(?: (?:content|contents|text|frontmatter))?", re.I)
 _CHECKS_EXISTS = re.compile(
-    rf"checks? (?:(?:whether|if|that) )?{_FILE}(?: (?:exists|is present))?", re.I
+    rf"checks? (?:(?:whether|if|that) )?{_FILE}(?P<exists> (?:exists|is present))?", re.I
 )
+# The outcomes of `Checks F (...)` that speak of F itself, not of what a search finds.
+_EXISTENCE = re.compile(
+    r"exists|present|missing|absent|(?:doesn't|does not) exist|(?:not )?found|yes|no"
+    r"|true|false",
+    re.I,
+)
+# An outcome that tells what a search found, in any number (`finds 5`, `found none`).
+_SEARCH_OUTCOME = re.compile(r"(?:finds?|found)\b", re.I)
 _NOUN_STEPS = tuple(
     (re.compile(p, re.I), True)
     for p in (

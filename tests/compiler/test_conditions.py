@@ -508,3 +508,50 @@ def test_a_path_outside_the_workspace_is_refused_by_the_verifier() -> None:
     text = spec_with("../outside.md exists")
     (message,) = unknown(text)
     assert "outside the workspace folder" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        # Not a counter `finds ≥ 1` under the label "Counts mitigation steps".
+        ("Counts mitigation steps (finds ≥1)", "(finds ≥1) is the outcome of a procedure's step"),
+        ("Counts mitigation steps (finds ≥2)", "(finds ≥2) is the outcome of a procedure's step"),
+        # Not "a file named `responders[...]` exists".
+        (
+            "Checks `responders[role=primary][acked=true]` (finds some)",
+            "(finds some) is what a search finds",
+        ),
+        ("Checks `.ai/task/plan.md` (finds ≥1)", "names nothing to search for"),
+        # A pattern that can never match: `$` ends the line.
+        ("CHANGELOG.md matches `^## \\[$version\\]`", "has `$version`, which can never match"),
+        ("CHANGELOG.md matches `v${version}`", "has `${version}`, which can never match"),
+    ],
+)
+def test_words_that_would_read_as_another_fact_are_refused_with_why(text: str, why: str) -> None:
+    cond = parse_condition(text, SPELL, ".ai/task")
+    assert cond.unknown == (text,), cond.clauses
+    assert why in dict(cond.why)[text]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Plan ready (plan.md exists)", [("exists", "plan.md", "", True)]),
+        ("Checks `.ai/task/plan.md` (missing)", [("exists", "plan.md", "", False)]),
+        ("Checks `.ai/task/plan.md` (not found)", [("exists", "plan.md", "", False)]),
+        ("Counts acceptance criteria (finds ≥1)", [("items", "plan.md", AC, True)]),
+        ("plan.md matches `done$`", [("matches", "plan.md", "done$", True)]),
+        ("plan.md matches `^\\$version`", [("matches", "plan.md", "^\\$version", True)]),
+        ("plan.md matches `[$x]`", [("matches", "plan.md", "[$x]", True)]),
+        ("plan.md matches `(a|b$)`", [("matches", "plan.md", "(a|b$)", True)]),
+    ],
+)
+def test_the_forms_beside_them_still_read(
+    text: str, expected: list[tuple[str, str, str, bool]]
+) -> None:
+    assert lits(text) == expected
+
+
+def test_a_pattern_that_can_never_match_is_an_error_at_its_line() -> None:
+    (message,) = unknown(spec_with("x.md matches `^v$version`"))
+    assert "`$version`, which can never match" in message
