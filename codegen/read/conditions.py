@@ -215,7 +215,7 @@ class _Reader:
             if not checks.group("exists") and not _EXISTENCE.fullmatch(" ".join(outcome.split())):
                 # `Checks `responders[role=primary]` (finds some)`: a search, not a file.
                 self.reason = (
-                    f"({outcome}) is what a search finds, but `{body}` names nothing to "
+                    f"({outcome}) is what a search finds, but '{body}' names nothing to "
                     "search for: write `Checks F for NOUN (finds some)`, or "
                     "`Checks F exists (missing)` for a file"
                 )
@@ -330,7 +330,7 @@ class _Reader:
             # not known, not a label and its clause (`finds ≥ 1` would be a counter).
             self.reason = reason or (
                 f"({inner}) is the outcome of a procedure's step, but "
-                f"`{m.group('label').strip()}` is no step the core reads: name a noun of "
+                f"'{m.group('label').strip()}' is no step the core reads: name a noun of "
                 "the Terms table or the vocabulary (`Counts NOUN (finds ≥1)`, "
                 "`Checks F for NOUN (finds some)`), or a file (`Checks F exists (missing)`)"
             )
