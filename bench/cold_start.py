@@ -33,7 +33,12 @@ BUILD_MACHINE = (
     "    def check(self, probe, arg): return False\n"
     "m.build(m.Model(Facts()))",
 )
-TARGETS = {"import + build the spell machine": 1.15, "spell lumos": 1.25, "spell accio": 1.25}
+TARGETS = {
+    "import + build the spell machine": 1.15,
+    "spell lumos": 1.25,
+    "spell accio": 1.25,
+    "spell lumos, a project's own machine": 1.25,
+}
 SPELL = str(Path(sys.executable).parent / "spell")
 
 
@@ -84,7 +89,35 @@ def spell_commands() -> list[tuple[str, str | list[str]]]:
         ("spell lumos", [SPELL, "--root", lumos_root, "lumos"]),
         ("spell accio", [SPELL, "--root", accio_root, "accio"]),
         ("spell lumos, task executed", [SPELL, "--root", executed_root, "lumos"]),
+        (PROJECT, [SPELL, "--root", project(), "lumos"]),
     ]
+
+
+PROJECT = "spell lumos, a project's own machine"
+
+
+def project() -> str:
+    """A project of its own: a pyproject.toml (with other tools' tables, as real ones
+    have) listing a machine generated from a copy of the spec, found by `spell` from
+    `[tool.spellbook]` and imported from the project's `generated/` folder."""
+    root = tempfile.mkdtemp(prefix="bench-project-")
+    os.makedirs(os.path.join(root, "spec"))
+    os.makedirs(os.path.join(root, ".git"))
+    with open(ROOT / "spec" / "STATE_MACHINE.md", encoding="utf-8") as f:
+        spec = f.read()
+    with open(os.path.join(root, "spec", "FLOW.md"), "w", encoding="utf-8") as f:
+        f.write(spec)
+    with open(os.path.join(root, "pyproject.toml"), "w", encoding="utf-8") as f:
+        f.write(
+            '[project]\nname = "team"\nversion = "1.0"\ndependencies = ["spellbook-md"]\n\n'
+            "[tool.ruff]\nline-length = 100\n\n"
+            '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n\n'
+            "[tool.spellbook.machines]\n"
+            'flow = { spec = "spec/FLOW.md", vocabulary = "spell_workflow" }\n'
+        )
+    codegen = str(Path(sys.executable).parent / "spellbook-codegen")
+    subprocess.run([codegen], check=True, cwd=root, env=ENV, stdout=subprocess.DEVNULL)
+    return root
 
 
 def ratios(times: dict[str, list[float]], baseline: str) -> dict[str, tuple[float, float]]:

@@ -1,41 +1,26 @@
-"""A project's configuration: `[tool.spellbook]` in its pyproject.toml.
+"""How the compiler reads a project's `[tool.spellbook]` (pyproject.toml).
 
-    [tool.spellbook]
-    generated = "generated"          # where python -m codegen writes
-    vocabulary = "spell_workflow"    # for specs that are not listed below
-
-    [tool.spellbook.machines]
-    spell_machine = "spec/STATE_MACHINE.md"
-    session_machine = { spec = "spec/SESSION_STATE_MACHINE.md", vocabulary = "coding_session" }
-
-    [tool.spellbook.machines.later]
-    spec = "spec/LATER.md"
-    columns = { condition = ["Wenn"] }   # header names to read, before the built-in ones
-    allow_errors = true                  # generate even while the verifier finds errors
-
-A machine is a module name (a Python identifier) and its spec, or a table with
-`spec`, `vocabulary` (a module of `spellbook.vocabularies`, or a module of the
-project, importable from its root; "" for the core alone), `columns` and
-`allow_errors`. A spec that is not listed is read with the top-level
-`vocabulary` and `columns`. Any other key, or a value of the wrong type, is an
-error naming it.
+The table itself, its keys and what each may hold, belong to the runtime
+(`spellbook.project`, which documents them): `spell --machine NAME` and `python -m
+codegen` read the same machines from it. Here each machine gets its `Dialect`: the
+vocabulary module and the header names, by column role, that its spec is read
+with (`columns = { condition = ["Wenn"] }`; the roles are `codegen.read.rows.ROLES`).
+A spec that is not listed is read with the top-level `vocabulary` and `columns`.
 """
 
 from __future__ import annotations
 
-import posixpath
-import sys
-from dataclasses import dataclass
+import keyword
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
+
+from spellbook.project import Entry, Project, ProjectError, find_project, read_project
+from spellbook.project import importable as _importable
 
 from .read.lexicon import Dialect
 from .read.rows import ROLES
 from .spec_error import SpecError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 DEFAULT_OUT = "generated"
 
@@ -44,7 +29,7 @@ DEFAULT_OUT = "generated"
 class Machine:
     module: str
     spec: str
-    dialect: Dialect
+    dialect: Dialect  # with where its templates are found (`with_templates`)
     allow_errors: bool = False
 
 
@@ -53,100 +38,97 @@ class Config:
     out: str
     machines: tuple[Machine, ...]
     dialect: Dialect  # for specs no machine lists
+    templates: str = ""
+    root: str = ""
 
     def machine_for(self, spec: str) -> Machine:
         """The machine a spec (relative to the project root, with '/') is configured as."""
         for machine in self.machines:
             if machine.spec == spec:
                 return machine
-        return Machine(Path(spec).stem.lower(), spec, self.dialect)
+        dialect = self.dialect
+        if self.root:
+            dialect = with_templates(dialect, Path(self.root), spec, self.templates)
+        return Machine(module_for(spec), spec, dialect)
+
+
+def module_for(spec: str) -> str:
+    """The module an unlisted spec becomes: its file's name as an identifier, so the
+    module can be imported (`spec/Release plan.md` is `release_plan`)."""
+    name = re.sub(r"\W+", "_", Path(spec).stem.lower()).strip("_") or "machine"
+    return f"_{name}" if name[0].isdigit() or keyword.iskeyword(name) else name
 
 
 def _fail(message: str) -> SpecError:
-    return SpecError(f"[tool.spellbook] {message}", 0).locate("pyproject.toml", None)
+    return SpecError(message, 0).locate("pyproject.toml", None)
 
 
-def _dialect(table: dict[str, object], default: Dialect, where: str) -> Dialect:
-    vocabulary = table.get("vocabulary", default.vocabulary)
-    if not isinstance(vocabulary, str):
-        raise _fail(f'{where}vocabulary must be a module name, or "" for the core alone')
-    columns = table.get("columns")
+def _dialect(vocabulary: str, columns: dict[str, list[str]] | None, default: Dialect) -> Dialect:
     if columns is None:
         return Dialect(vocabulary, default.columns)
-    if not isinstance(columns, dict) or not all(
-        isinstance(v, list) and all(isinstance(n, str) for n in v) for v in columns.values()
-    ):
-        raise _fail(f'{where}columns must map a role to header names: condition = ["Guard"]')
-    unknown = [k for k in columns if str(k).replace("_", " ").lower() not in ROLES]
+    unknown = [k for k in columns if k.replace("_", " ").lower() not in ROLES]
     if unknown:
         raise _fail(
-            f"{where}columns: {', '.join(map(repr, unknown))} is not a column role; the roles "
-            f"are {', '.join(r.replace(' ', '_') for r in ROLES)}"
+            f"[tool.spellbook] columns: {', '.join(map(repr, unknown))} is not a column role; "
+            f"the roles are {', '.join(r.replace(' ', '_') for r in ROLES)}"
         )
-    return Dialect(vocabulary, tuple((str(k), tuple(v)) for k, v in columns.items()))
-
-
-_KEYS = {"generated", "vocabulary", "columns", "machines"}
-_MACHINE_KEYS = {"spec", "vocabulary", "columns", "allow_errors"}
+    return Dialect(vocabulary, tuple((k, tuple(v)) for k, v in columns.items()))
 
 
 def load_config(root: Path) -> Config:
-    """The project's `[tool.spellbook]`; defaults where there is none, an error (a
-    SpecError naming pyproject.toml) for anything it cannot take."""
-    path = root / "pyproject.toml"
-    table: dict[str, object] = {}
-    if path.is_file():
-        try:
-            with path.open("rb") as f:
-                tool = tomllib.load(f).get("tool", {})
-        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as err:
-            raise _fail(f"cannot be read: {err}") from None
-        found = tool.get("spellbook", {}) if isinstance(tool, dict) else {}
-        if not isinstance(found, dict):
-            raise _fail("must be a table")
-        table = found
-    unknown = sorted(set(table) - _KEYS)
-    if unknown:
-        raise _fail(f"unknown key {unknown[0]!r}; the keys are {', '.join(sorted(_KEYS))}")
-    out = table.get("generated", DEFAULT_OUT)
-    if not isinstance(out, str) or not out.strip():
-        raise _fail("generated must be the folder generated files go to")
-    default = _dialect(table, Dialect(), "")
-    listed = table.get("machines", {})
-    if not isinstance(listed, dict):
-        raise _fail('machines must be a table: module = "spec/FILE.md"')
-    machines = []
-    for module, entry in listed.items():
-        where = f"machines.{module}: "
-        if not str(module).isidentifier():
-            raise _fail(f"{where}a machine's name is its module's: a Python identifier")
-        if isinstance(entry, str):
-            machines.append(Machine(str(module), _spec_path(entry), default))
-            continue
-        if not isinstance(entry, dict) or not isinstance(entry.get("spec"), str):
-            raise _fail(f'{where}give the spec\'s path, or a table with spec = "..."')
-        extra = sorted(set(entry) - _MACHINE_KEYS)
-        if extra:
-            raise _fail(f"{where}unknown key {extra[0]!r}")
-        allow = entry.get("allow_errors", False)
-        if not isinstance(allow, bool):
-            raise _fail(f"{where}allow_errors must be true or false")
-        machines.append(
-            Machine(str(module), _spec_path(entry["spec"]), _dialect(entry, default, where), allow)
-        )
-    return Config(out, tuple(machines), default)
+    """The project's `[tool.spellbook]` (`spellbook.project`), with each machine's way of
+    reading its spec; defaults where there is none, an error (a SpecError naming
+    pyproject.toml) for anything it cannot take."""
+    try:
+        project = read_project(str(root))
+    except ProjectError as err:
+        raise _fail(str(err).removeprefix("pyproject.toml: ")) from None
+    return config_of(project)
 
 
-def _spec_path(written: str) -> str:
-    """A spec's path as the machines compare it: `./spec//A.md` is `spec/A.md`."""
-    return posixpath.normpath(written.replace("\\", "/"))
+def config_of(project: Project) -> Config:
+    default = _dialect(project.vocabulary, project.columns, Dialect())
+    return Config(
+        project.generated,
+        tuple(_machine(project, entry, default) for entry in project.machines),
+        default,
+        project.templates,
+        project.root,
+    )
+
+
+def _machine(project: Project, entry: Entry, default: Dialect) -> Machine:
+    vocabulary = default.vocabulary if entry.vocabulary is None else entry.vocabulary
+    dialect = with_templates(
+        _dialect(vocabulary, entry.columns, default),
+        Path(project.root),
+        entry.spec,
+        project.templates_of(entry),
+    )
+    return Machine(entry.name, entry.spec, dialect, entry.allow_errors)
+
+
+def with_templates(dialect: Dialect, root: Path, spec: str, templates: str) -> Dialect:
+    """The dialect, finding templates as the spec `spec` (relative to the project `root`)
+    does: `Create F from T` relative to the spec's folder; `Create F` in the configured
+    templates folder (relative to the root), else in `templates/` beside the spec; none
+    outside the root (the spec's folder, for a spec outside it)."""
+    folder = (root / spec).resolve().parent
+    root = root.resolve()
+    if root not in (folder, *folder.parents):
+        root = folder
+    found = root / templates if templates else folder / "templates"
+    return replace(
+        dialect,
+        folder=str(folder),
+        templates=str(found.resolve()) if found.is_dir() else "",
+        root=str(root),
+    )
 
 
 def importable(root: Path) -> None:
-    """Let a project's own vocabulary modules be imported, as `python -m` in it would."""
-    folder = str(root.resolve())
-    if folder not in sys.path:
-        sys.path.insert(0, folder)
+    """Let a project's own vocabulary modules be imported, as the runtime does."""
+    _importable(str(root))
 
 
 def relative(path: str | Path, root: Path) -> str:
@@ -159,18 +141,9 @@ def relative(path: str | Path, root: Path) -> str:
 
 
 def project_of(path: str | Path) -> Path | None:
-    """The folder of the nearest pyproject.toml above `path` that has [tool.spellbook]."""
-    here = Path(path).resolve().parent
-    for folder in (here, *here.parents):
-        candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                text = candidate.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            if "[tool.spellbook" in text:
-                return folder
-    return None
+    """The project that holds the file `path` (`spellbook.project.find_project`)."""
+    found = find_project(str(Path(path).resolve().parent))
+    return None if found is None else Path(found)
 
 
 def dialect_for(path: str | Path, fallback: Path | None = None) -> Dialect:
@@ -180,6 +153,12 @@ def dialect_for(path: str | Path, fallback: Path | None = None) -> Dialect:
     if root is None:
         root = fallback
     if root is None:
-        return Dialect()
+        spec = Path(path).resolve()
+        return with_templates(Dialect(), spec.parent, spec.name, "")
     importable(root)
-    return load_config(root).machine_for(relative(path, root)).dialect
+    config = load_config(root)
+    machine = config.machine_for(relative(path, root))
+    if machine.dialect.folder != str(Path(path).resolve().parent):  # outside the root
+        spec = Path(path).resolve()
+        return with_templates(machine.dialect, spec.parent, spec.name, config.templates)
+    return machine.dialect

@@ -198,6 +198,9 @@ class Action:
     problem: str = ""
     # Why a phrase that looks like a verb was not read as one (for `unknown_action`).
     hint: str = ""
+    # create: the template's text, when the spec's project keeps the template (`target`
+    # is then its path relative to the spec's folder); "" for a vocabulary's template.
+    content: str = ""
 
 
 @dataclass(frozen=True)

@@ -26,15 +26,27 @@ SPEC_DIR = "spec"
 
 
 def targets(root: Path, config: Config, specs: list[str] | None) -> list[Machine]:
-    """The machines to generate: the specs given, or every spec/*.md and listed spec."""
+    """The machines to generate: the specs given; else the machines the project lists
+    (a scratch copy in spec/ is not one), or every spec/*.md where it lists none."""
     if specs:
         chosen = [relative(s, root) for s in specs]
+    elif config.machines:
+        return list(config.machines)
     else:
-        chosen = sorted(
-            {relative(p, root) for p in (root / SPEC_DIR).glob("*.md")}
-            | {m.spec for m in config.machines}
-        )
+        chosen = sorted({relative(p, root) for p in (root / SPEC_DIR).glob("*.md")})
     return [config.machine_for(spec) for spec in chosen]
+
+
+def unlisted(root: Path, config: Config) -> list[str]:
+    """The specs in spec/ that a project listing its machines does not list."""
+    if not config.machines:
+        return []
+    listed = {m.spec for m in config.machines}
+    return sorted(
+        spec
+        for spec in (relative(p, root) for p in (root / SPEC_DIR).glob("*.md"))
+        if spec not in listed
+    )
 
 
 class NotGenerated(Exception):
@@ -212,4 +224,10 @@ def _main(argv: Sequence[str] | None) -> int:
         print(f"{'wrote' if write(path, file) else 'unchanged'} {path.relative_to(root)}")
     for path in leftover:
         print(f"warning: {path.relative_to(root)}: no spec generates it", file=sys.stderr)
+    if not args.spec:
+        for spec in unlisted(root, config):
+            print(
+                f"note: {spec} is not generated: [tool.spellbook.machines] does not list it",
+                file=sys.stderr,
+            )
     return EXIT_OK

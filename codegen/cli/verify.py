@@ -7,6 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
@@ -132,7 +133,7 @@ def _dialect(spec: str, vocabulary: str | None) -> Dialect:
     project in the current folder."""
     dialect = dialect_for(spec, fallback=Path.cwd())
     if vocabulary is not None:
-        dialect = Dialect(vocabulary, dialect.columns)
+        dialect = replace(dialect, vocabulary=vocabulary)
     return dialect
 
 

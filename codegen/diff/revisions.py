@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from dataclasses import replace
 
 from ..model import Spec, Term
 from ..pipeline import SPEC_LIMIT, load_spec, parse_spec_bytes
@@ -48,7 +49,7 @@ def load_old(
     old = read(dialect)
     borrowed = borrowed_terms(old, new)
     if borrowed:
-        old = read(Dialect(dialect.vocabulary, dialect.columns, (*dialect.terms, *borrowed)))
+        old = read(replace(dialect, terms=(*dialect.terms, *borrowed)))
     return old, borrowed
 
 

@@ -4,9 +4,11 @@ An Action cell is `-` (nothing), one phrase, or numbered phrases `(1) ...; (2) .
 Verbs may be imperative or third person (`Create` / `Creates`). The core's verbs,
 each carried out once by `spellbook.actions`:
 
-- `create`: `Create F from template`, `Creates F file`, `Create empty F`: write the
-  file from its template (when the vocabulary has one for it and the phrase does
-  not say `empty`), or empty.
+- `create`: `Create F from T` writes the file from the template file T (a path
+  relative to the spec's folder, read when the spec is compiled and carried in
+  the generated module; one that does not exist is an error); `Create F from
+  template`, `Creates F file`: from F's template by name (in the project's
+  templates folder, else the vocabulary's), else empty; `Create empty F`: empty.
 - `archive`: `Archive F and G to tasks/task-${task_name}/`: move the files into a
   new folder (`${date}`, `<date>` and frontmatter values fill its name).
 - `delete`: `Delete existing F`: move the files to the workspace's `.trash/`.
@@ -41,6 +43,13 @@ NOTHING = EMPTY | {"nothing"}
 _NUMBERED = re.compile(r"\(\d+\)\s*")
 _CREATE = re.compile(
     rf"creates? (?:an? )?(?:new )?(?P<empty>empty )?{_FILE}(?P<rest>.*)",
+    re.I,
+)
+# `Create F from T`, `... from `T``, `... from the template T`; `from template` and
+# `from its template` are F's template by name.
+_FROM = re.compile(
+    r"\s+from\s+(?:(?:the|its|a)\s+)?(?:template\s+(?=\S+\s*$))?"
+    r"(?P<template>`[^`]+`|[^\s`]+)(?:\s+template)?\s*",
     re.I,
 )
 _ARCHIVE = re.compile(
@@ -140,9 +149,19 @@ def parse_action(
     m = _CREATE.fullmatch(phrase)
     if m:
         file = _relative(m.group("file"), workspace)
+        source = _FROM.fullmatch(m.group("rest"))
+        if source and normal(source["template"]) != "template":
+            if lexicon.files is None:
+                return Action("create", phrase, (file,), problem="templates are not read here")
+            key, text, problem = lexicon.files.named(source["template"])
+            return _checked(Action("create", phrase, (file,), key, problem, content=text))
         rest = m.group("rest").lower()
-        empty = bool(m.group("empty")) or "empty" in rest
-        template = "" if empty or not lexicon.has_template(file) else file
+        if bool(m.group("empty")) or "empty" in rest:
+            return _checked(Action("create", phrase, (file,)))
+        key, text = lexicon.files.by_name(file) if lexicon.files else ("", "")
+        if key:
+            return _checked(Action("create", phrase, (file,), key, content=text))
+        template = file if lexicon.has_template(file) else ""
         return _checked(Action("create", phrase, (file,), template))
     m = _ARCHIVE.fullmatch(phrase)
     if m:

@@ -9,8 +9,10 @@ spec defines in its own Terms table, which come first.
 
 from __future__ import annotations
 
+import os
+import posixpath
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 from spellbook.probes import PROBES
@@ -30,6 +32,12 @@ class Dialect:
     # Terms read as if the spec defined them after its own (a phrase an older revision
     # of a spec uses, defined by the newer one it is compared with).
     terms: tuple[Term, ...] = ()
+    # Where templates are found (absolute paths; "" for none): the spec's own folder, which
+    # `Create F from T` finds T in, as a link in the spec would be; the folder `Create F`
+    # finds F's template in by name; the project's root, which no template may leave.
+    folder: str = ""
+    templates: str = ""
+    root: str = ""
 
 
 # What a cell with nothing in it may say: no condition (always), no action.
@@ -69,6 +77,7 @@ class Lexicon:
     file_groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
     verbs: list[tuple[re.Pattern[str], Verb]] = field(default_factory=list)
     templates: str = ""
+    files: TemplateFiles | None = None
 
     @classmethod
     def of(cls, dialect: Dialect) -> Lexicon:
@@ -98,6 +107,71 @@ class Lexicon:
 
     def has_template(self, name: str) -> bool:
         return bool(template_file(self.templates, name))
+
+    def with_files(self, dialect: Dialect) -> Lexicon:
+        """This lexicon, finding templates where the dialect's project keeps them."""
+        copy = replace(self)
+        copy.files = TemplateFiles(dialect.folder, dialect.templates, dialect.root)
+        return copy
+
+
+TEMPLATE_LIMIT = 1_000_000  # bytes of a template file: the runtime's READ_LIMIT
+
+
+class TemplateFiles:
+    """The template files a spec's `Create` actions name, read once and carried into the
+    generated module (a template changed is a machine to regenerate, as a spec changed)."""
+
+    def __init__(self, folder: str, templates: str, root: str) -> None:
+        self.folder = folder
+        self.templates = templates
+        self.root = root or folder
+
+    def named(self, written: str) -> tuple[str, str, str]:
+        """`Create F from T`: (T's key, its text, "") or ("", "", why it cannot be used).
+        T is relative to the spec's folder; its key is that path, with '/'."""
+        path = written.strip().strip("`").strip().replace("\\", "/")
+        if not path or path.startswith(("/", "~")) or ":" in path.split("/")[0]:
+            return "", "", f"the template {written!r} must be a path relative to the spec's folder"
+        key = posixpath.normpath(path)
+        return self._read(os.path.join(self.folder or os.getcwd(), key), key, written)
+
+    def by_name(self, file: str) -> tuple[str, str]:
+        """`Create F`: (key, text) of F's template in the templates folder, or ("", "")."""
+        if not self.templates:
+            return "", ""
+        candidate = os.path.join(self.templates, os.path.basename(file))
+        if not os.path.isfile(candidate):
+            return "", ""
+        key = os.path.relpath(candidate, self.folder or os.getcwd()).replace(os.sep, "/")
+        key, text, problem = self._read(candidate, key, key)
+        return (key, text) if not problem else ("", "")
+
+    def _read(self, path: str, key: str, written: str) -> tuple[str, str, str]:
+        real = os.path.realpath(path)
+        boundary = os.path.realpath(self.root or os.getcwd())
+        if os.path.commonpath([real, boundary]) != boundary:
+            return "", "", f"the template {written!r} is outside the project ({boundary})"
+        if not os.path.isfile(real):
+            where = self.folder or os.getcwd()
+            return (
+                "",
+                "",
+                f"the template {written!r} does not exist (looked for {path}; a "
+                f"template's path is relative to the spec's folder, {where})",
+            )
+        try:
+            with open(real, "rb") as f:
+                data = f.read(TEMPLATE_LIMIT + 1)
+        except OSError as err:
+            return "", "", f"the template {written!r} cannot be read: {err.strerror or err}"
+        if len(data) > TEMPLATE_LIMIT:
+            return "", "", f"the template {written!r} is over {TEMPLATE_LIMIT // 1_000_000} MB"
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return "", "", f"the template {written!r} is not UTF-8 text"
+        return key, text.replace("\r\n", "\n"), ""
 
 
 _LOADED: dict[str, Lexicon] = {}

@@ -59,10 +59,14 @@ class Lowered:
     declares), and the names of its guards and triggers."""
 
     def __init__(self, spec: Spec) -> None:
-        names = _Names(RESERVED | MODULE_NAMES)
+        # Triggers are the model's methods only (and MCP tools' names): `open` and `list`
+        # stay as the spec writes them, but not the names the model's annotations use.
+        # Guards are the module's names too.
+        names = _Names(RESERVED | {"str", "bool", "Callable"})
         self.triggers = [_Trigger(names.allocate(sp.trigger), sp.name) for sp in spec.spells]
         for t in self.triggers:
             names.taken.add(f"may_{t.name}")
+        names.taken |= MODULE_NAMES
         self.atoms = sorted(
             {lit.atom for rule in spec.rules for lit in rule.condition.literals}
             | {lit.atom for st in spec.states for lit in st.evidence}
@@ -97,6 +101,13 @@ class Lowered:
         self.spells = tuple(sp.name for sp in spec.spells)
         self._row_of = _rows(spec, self.guard_of, Analysis(spec), runtime.names(self.states))
         self.rows = tuple(self._row_of.values())
+        # The templates of the project's own that `create` actions write from, by key.
+        self.files = {
+            a.target: a.content
+            for rule in spec.rules
+            for a in rule.actions
+            if a.verb == "create" and a.target and a.content and not a.problem
+        }
         self.rules = runtime.expand(self.rows, self.states, self.spells)
         self._rules = {(id(r.row), r.source, r.spell): r for r in self.rules}
         kinds = {"standard", "blocked", "noop", "confirmation"}

@@ -58,6 +58,7 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "states": found.states,
         "guards": found.guards,
         "templates": found.templates,
+        "files": dict(sorted(found.files.items())),
         "rows": found.rows,
     }
 

@@ -9,9 +9,9 @@ operation can be applied again with the same result, so a cast interrupted half
 way (a crash, a disk error) is finished by the next one from its intent record
 (see `spellbook.journal`):
 
-- `create` writes the file from its template in the vocabulary's `TEMPLATES`
-  folder (or empty), unless a file is already there: a developer's file is never
-  overwritten.
+- `create` writes the file from its template (one the machine carries in `FILES`,
+  from `Create F from T`, else the vocabulary's `TEMPLATES` folder's; or empty),
+  unless a file is already there: a developer's file is never overwritten.
 - `archive` moves the files that exist into a new folder named by the pattern
   (`${date}` and extracted values filled in); if that folder exists, `-2`, `-3`...
 - `delete` moves the files into `.trash/<time>/` in the workspace: nothing is lost.
@@ -41,6 +41,7 @@ from spellbook.vocabulary import template
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from types import ModuleType
     from typing import Any
 
@@ -77,6 +78,7 @@ def plan(
     record: Record | None = None,
     today: str | None = None,
     vocabulary: ModuleType | None = None,
+    templates: Callable[[str], str] | None = None,
 ) -> Plan:
     """Read and check everything `rule`'s actions need, and say what they will do;
     raises ActionError (or UnsafePath) without changing anything."""
@@ -119,7 +121,12 @@ def plan(
             done.did.append(Did(index, action.verb, present, absent, made))
         elif action.verb == "create":
             name = action.files[0]
-            text = template(vocabulary, action.target) if action.target else ""
+            if not action.target:
+                text = ""
+            elif templates is not None:
+                text = templates(action.target)
+            else:
+                text = template(vocabulary, action.target)
             made_it = files.create(name, text)
             kept = () if made_it else (name,)
             done.did.append(Did(index, "create", (name,) if made_it else (), kept))

@@ -1,7 +1,8 @@
 """`spell`: cast a spell, show the status, repair the state file, draw the diagram.
 
-`spell session ...` does the same for the coding-session machine, and
-`spell session check-transition` judges a move of its state made by hand (a hook:
+`spell --machine NAME ...` does the same for a machine of the project
+(`spellbook.project`), `spell session ...` for the coding-session machine, and
+`spell check-transition` judges a move of the state made by hand (a hook:
 `spellbook.hook`).
 """
 
@@ -33,23 +34,24 @@ from spellbook.exits import (
     EXIT_REFUSED,
     EXIT_UNHANDLED,
 )
-from spellbook.repository import MACHINES, open_workflow
+from spellbook.repository import UnknownMachine, open_workflow, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
     from typing import NoReturn
 
 COMMANDS = ("status", "repair", "diagram", "mcp", "check-transition")
 
 
-def epilog(machine: str) -> str:
+def epilog(module: ModuleType | None, prog: str) -> str:
     """The commands and exit statuses, in the machine's words (`spell --help`)."""
-    from importlib import import_module
-
-    module = import_module(MACHINES[machine])
-    word = module.SPELL_WORD
-    prog = "spell" if machine == "spell" else f"spell {machine}"
-    names = ", ".join(name.lower() for name in module.SPELLS)
+    if module is None:
+        word, names, workspace = "spell", "the machine's", "its workspace"
+    else:
+        word = module.SPELL_WORD
+        names = ", ".join(name.lower() for name in module.SPELLS)
+        workspace = f"{module.WORKSPACE}/"
     return f"""commands:
   {word.upper():<10} {"cast" if word == "spell" else "fire"} it (case does not matter): {names}
   status     the current state and what each {word} would do now
@@ -59,13 +61,21 @@ def epilog(machine: str) -> str:
   check-transition FROM TO | --state-file PATH | --claude-hook
              judge a move of the state made by hand ({prog} check-transition --help)
 
-Without --root, {prog} works in the nearest folder at or above the current one that
-holds {module.WORKSPACE}/, else at the top of the git repository, else here.
+machines:
+  Without --machine, {prog} drives the default machine of the project it is run in (the
+  nearest pyproject.toml with [tool.spellbook.machines]: `default`, else the first
+  listed), else the AI Engineer workflow that ships with Spellbook (`spell`). `spell
+  session` is `spell --machine session`, the coding session that ships with it.
+
+Without --root, {prog} works in the project's folder for a machine the project lists;
+otherwise in the nearest folder at or above the current one that holds {workspace},
+else at the top of the git repository, else here.
 
 exit status:
   {EXIT_OK}  transition or no-op (and status, repair, diagram done)
   {EXIT_FAILED}  the cast could not run (another cast holds the lock, a disk error)
-  {EXIT_BAD_INPUT}  bad input: unknown {word}, unusable state file, unsafe path, bad frontmatter
+  {EXIT_BAD_INPUT}  bad input: unknown {word} or machine, unusable state file or configuration,
+     unsafe path, bad frontmatter
   {EXIT_BLOCKED}  blocked: the spec refuses the {word} in this state
   {EXIT_UNHANDLED}  unhandled: no rule covers the {word} for the files as they are
   check-transition: {EXIT_OK} allowed, {EXIT_REFUSED} refused (the reason on stderr);
@@ -73,59 +83,94 @@ exit status:
 
 
 def quick_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
-    """`[--root DIR] [--json] COMMAND`, read without argparse; None for anything else.
+    """`[--root DIR] [--machine NAME] [--json] COMMAND`, read without argparse; None for
+    anything else.
 
     argparse builds a help formatter on every parse, importing shutil, locale and
     gettext: about 5 ms, more than half of what starting `spell` may cost on top of
     `import transitions`. Anything but this common form goes to argparse.
     """
-    root: str | None = None
+    options: dict[str, str | None] = {"root": None, "machine": None}
     as_json, command = False, None
     items = list(argv)
     while items:
         item = items.pop(0)
+        name, equals, value = item.partition("=")
         if item == "--json":
             as_json = True
-        elif item == "--root" and items:
-            root = items.pop(0)
-        elif item.startswith("--root="):
-            root = item[len("--root=") :]
+        elif name in ("--root", "--machine") and (equals or items):
+            options[name[2:]] = value if equals else items.pop(0)
         elif item.startswith("-") or command is not None:
             return None
         else:
             command = item
     if command is None:
         return None
-    return SimpleNamespace(root=root, json=as_json, command=command)
+    return SimpleNamespace(json=as_json, command=command, **options)
 
 
 DESCRIPTIONS = {
-    "spell": "Cast a spell in a repository's AI Engineer workflow (.ai/task/).",
-    "session": "Drive a repository's coding session (.claude/progress/) with a trigger.",
+    "spellbook.machines.spell_machine": "Cast a spell in a repository's AI Engineer workflow "
+    "(.ai/task/).",
+    "spellbook.machines.session_machine": "Drive a repository's coding session "
+    "(.claude/progress/) with a trigger.",
 }
 
 
-def _arguments(argv: Sequence[str], machine: str = "spell") -> SimpleNamespace:
+def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
     quick = quick_arguments(argv)
     if quick is not None:
-        return quick
+        return _one_machine(quick, machine)
     import argparse
 
+    prog = "spell session" if machine == "session" else "spell"
+    module = _help_machine(argv, machine)
+    word = "spell" if module is None else module.SPELL_WORD
     parser = argparse.ArgumentParser(
-        prog="spell" if machine == "spell" else "spell session",
-        description=DESCRIPTIONS[machine],
-        epilog=epilog(machine),
+        prog=prog,
+        description=DESCRIPTIONS.get(getattr(module, "__name__", ""))
+        or f"Cast a {word} of the machine {getattr(module, 'TITLE', '')!r} "
+        f"({getattr(module, 'SPEC', 'its spec')}).",
+        epilog=epilog(module, prog),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--root",
-        help="the repository (default: the nearest folder at or above the current one "
-        "that holds the workspace, else the repository's top folder, else the current one)",
+        help="the repository (default: the project's folder, for a machine it lists; else the "
+        "nearest folder at or above the current one that holds the workspace, else the "
+        "repository's top folder, else the current one)",
+    )
+    parser.add_argument(
+        "--machine",
+        metavar="NAME",
+        help="a machine of the project's [tool.spellbook.machines], or spell or session (the "
+        "ones that ship); default: the project's default machine, else spell",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    word = "spell" if machine == "spell" else "trigger"
     parser.add_argument("command", help=f"a {word}, or {', '.join(COMMANDS)}")
-    return SimpleNamespace(**vars(parser.parse_args(argv)))
+    return _one_machine(SimpleNamespace(**vars(parser.parse_args(argv))), machine)
+
+
+def _one_machine(args: SimpleNamespace, machine: str | None) -> SimpleNamespace:
+    """`spell session --machine NAME` names two machines: refused, not one of them chosen."""
+    if machine is not None and args.machine is not None and args.machine != machine:
+        raise UnknownMachine(f"`spell {machine}` is `spell --machine {machine}`; give one machine")
+    args.machine = args.machine or machine
+    return args
+
+
+def _help_machine(argv: Sequence[str], machine: str | None) -> ModuleType | None:
+    """The machine `--help` speaks of, if it can be told; None if not (the help still shows)."""
+    items = list(argv)
+    found: dict[str, str | None] = {"--root": None, "--machine": machine}
+    for at, item in enumerate(items):
+        name, equals, value = item.partition("=")
+        if name in found:
+            found[name] = value if equals else (items[at + 1] if at + 1 < len(items) else None)
+    try:
+        return resolve(found["--root"], found["--machine"])[0]
+    except (SpellbookError, OSError):
+        return None
 
 
 def run() -> NoReturn:
@@ -147,7 +192,7 @@ BAD_INPUT = (UnknownSpell, UnknownState, BadFile, UnsafePath, ActionError, Undef
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    machine = "spell"
+    machine: str | None = None
     if args[:1] == ["session"]:
         machine, args = "session", args[1:]
     if "check-transition" in args:
@@ -176,10 +221,14 @@ def _emit(text: str) -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
-def _main(argv: Sequence[str], machine: str) -> int:
-    args = _arguments(argv, machine)
+def _main(argv: Sequence[str], machine: str | None) -> int:
     try:
-        workflow = open_workflow(args.root, machine)
+        args = _arguments(argv, machine)
+    except UnknownMachine as err:
+        print(f"error: {said(err)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        workflow = open_workflow(args.root, args.machine)
         command = args.command.lower()
         if command == "status":
             return _print(workflow.status(), args.json, _status_text)

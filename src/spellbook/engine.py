@@ -66,7 +66,7 @@ class Engine:
         if self._vocabulary is None and name:
             try:
                 self._vocabulary = import_module(name)
-            except Exception as err:  # not installed, or its own code failed
+            except (Exception, SystemExit) as err:  # not installed, or its own code failed
                 raise SpellbookError(
                     f"the machine's vocabulary {name} cannot be imported "
                     f"({type(err).__name__}: {err}); install it, or regenerate the machine"
@@ -74,13 +74,31 @@ class Engine:
         return self._vocabulary
 
     def template(self, name: str) -> str:
-        """The text of a file's template ("" if the vocabulary has none)."""
+        """The text of a template: one the machine carries (`FILES`), by its key or by the
+        workspace file a `Create F from T` writes from it; else the vocabulary's template
+        for a file of that name; "" if there is none."""
         found = self._templates.get(name)
         if found is None:
-            from spellbook.vocabulary import template
+            files: dict[str, str] = getattr(self.machine, "FILES", {})
+            key = name if name in files else self._written_from().get(name, "")
+            if key:
+                found = files[key]
+            else:
+                from spellbook.vocabulary import template
 
-            found = self._templates[name] = template(self.vocabulary, name)
+                found = template(self.vocabulary, name)
+            self._templates[name] = found
         return found
+
+    def _written_from(self) -> dict[str, str]:
+        """Workspace file -> the key of the template the machine creates it from."""
+        files: dict[str, str] = getattr(self.machine, "FILES", {})
+        return {
+            action.files[0]: action.target
+            for row in self.machine.ROWS
+            for action in row.actions
+            if action.verb == "create" and action.target in files
+        }
 
     def facts(
         self,

@@ -102,7 +102,11 @@ class Foresight:
 
             try:
                 planned = plan(
-                    rule, engine.workspace, model.facts.record, vocabulary=engine.vocabulary
+                    rule,
+                    engine.workspace,
+                    model.facts.record,
+                    vocabulary=engine.vocabulary,
+                    templates=engine.template,
                 )
             except (ActionError, UnsafePath, BadFile) as err:
                 found[spell] = Preview.refused(said(err), rule)

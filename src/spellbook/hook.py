@@ -8,7 +8,7 @@ import sys
 
 from spellbook.errors import BadFile, SpellbookError, said
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_HOOK_BLOCK, EXIT_OK, EXIT_REFUSED
-from spellbook.repository import MACHINES, find_root, open_workflow
+from spellbook.repository import find_root, open_workflow, resolve
 from spellbook.state_file import STATE_LIMIT, parse_json
 from spellbook.store import Workspace
 
@@ -23,7 +23,7 @@ HOOK_LIMIT = 10_000_000  # bytes of a hook event read from stdin
 MAX_EDITS = 100  # edits of one MultiEdit the hook judges
 
 
-def check_transition(argv: Sequence[str], machine: str) -> int:
+def check_transition(argv: Sequence[str], machine: str | None) -> int:
     """`spell [session] check-transition`: judge a move of the state made by hand (FROM
     TO, or a proposed state file), or, with --claude-hook, a Claude Code tool call."""
     import argparse
@@ -39,6 +39,12 @@ def check_transition(argv: Sequence[str], machine: str) -> int:
         help="the repository (default: found from the current folder as `spell` finds it; "
         "for --claude-hook, $CLAUDE_PROJECT_DIR or found from the event's folder)",
     )
+    parser.add_argument(
+        "--machine",
+        metavar="NAME",
+        help="a machine of the project's [tool.spellbook.machines], or spell or session; "
+        "default: the project's default machine, else spell",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("check", choices=["check-transition"], help=argparse.SUPPRESS)
     parser.add_argument("states", nargs="*", metavar="FROM TO")
@@ -53,6 +59,9 @@ def check_transition(argv: Sequence[str], machine: str) -> int:
         "may change; anything it cannot judge is blocked too",
     )
     args = parser.parse_intermixed_args(argv)
+    if machine is not None and args.machine not in (None, machine):
+        parser.error(f"`spell {machine}` is `spell --machine {machine}`; give one machine")
+    machine = args.machine or machine
     if args.claude_hook:
         return claude_hook(args.root, machine, sys.stdin.buffer)
     try:
@@ -78,7 +87,7 @@ def check_transition(argv: Sequence[str], machine: str) -> int:
     return EXIT_OK if ok else EXIT_REFUSED
 
 
-def claude_hook(root: str | None, machine: str, stdin: Any) -> int:
+def claude_hook(root: str | None, machine: str | None, stdin: Any) -> int:
     """A Claude Code PreToolUse hook. EXIT_OK allows the tool call; EXIT_HOOK_BLOCK blocks
     it, with the reason on stderr for the model. Every failure, this program's own included,
     blocks: a hook that crashed would otherwise let the call through."""
@@ -97,7 +106,7 @@ def claude_hook(root: str | None, machine: str, stdin: Any) -> int:
     return EXIT_HOOK_BLOCK
 
 
-def judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str]:
+def judge_event(root: str | None, machine: str | None, data: bytes) -> tuple[bool, str]:
     """(allowed, why) for one PreToolUse event."""
     if len(data) > HOOK_LIMIT:
         return False, f"the hook event is larger than {HOOK_LIMIT / 1e6:.0f} MB"
@@ -130,7 +139,9 @@ def judge_event(root: str | None, machine: str, data: bytes) -> tuple[bool, str]
     return said
 
 
-def _hook_roots(given: str | None, base: str, paths: tuple[str, ...], machine: str) -> list[str]:
+def _hook_roots(
+    given: str | None, base: str, paths: tuple[str, ...], machine: str | None
+) -> list[str]:
     """The repositories a hook event's file may belong to: --root if given; else each
     one whose workspace folder the file's path (as written, and with links resolved)
     goes through, and the repository of the folder the event names (whose files a
@@ -138,12 +149,10 @@ def _hook_roots(given: str | None, base: str, paths: tuple[str, ...], machine: s
     into, so no folder planted on its way (a `.git`, a second workspace) can hide it."""
     if given:
         return [given]
-    from importlib import import_module
-
-    workspace = import_module(MACHINES[machine]).WORKSPACE
     folder = os.path.abspath(base)
     while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
         folder = os.path.dirname(folder)
+    workspace = resolve(folder, machine)[0].WORKSPACE
     found = [_workspace_root(p, workspace) for p in paths] + [find_root(folder, workspace)]
     return [r for r in dict.fromkeys(found) if r]
 

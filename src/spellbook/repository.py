@@ -6,38 +6,68 @@ import os
 import sys
 
 from spellbook.errors import BadFile
+from spellbook.project import SHIPPED, find_project, load_machine, owned, read_project
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from spellbook.workflow import Workflow
 
-# The machines `spell` drives, by the name its arguments give them.
-MACHINES = {
-    "spell": "spellbook.machines.spell_machine",
-    "session": "spellbook.machines.session_machine",
-}
+
+class UnknownMachine(BadFile):
+    """`--machine NAME` names no machine of the project, nor one that ships."""
 
 
-def open_workflow(root: str | None, machine: str) -> Workflow:
-    """The workflow of the repository at `root`, or, without one, of the repository the
-    current folder is in (`find_root`), said on stderr when that is not the current
-    folder: a cast from a subfolder never starts a second workspace there."""
+def resolve(root: str | None, machine: str | None) -> tuple[ModuleType, str | None]:
+    """The machine a command drives, and the root of the project it belongs to (None for
+    a machine that ships with Spellbook, outside any project that lists it).
+
+    `machine` is a name of the project's `[tool.spellbook.machines]` or, if the project
+    lists none of that name, `spell` or `session` (the shipped ones); None is the
+    project's default machine, or `spell` where no project lists any. The project is
+    found from `root`, or from the current folder (`spellbook.project`)."""
     from importlib import import_module
 
+    folder = find_project(root if root else os.getcwd())
+    project = read_project(folder) if folder is not None else None
+    if machine is None:
+        machine = project.default if project is not None and project.default else "spell"
+    entry = project.machine(machine) if project is not None else None
+    if project is not None and entry is not None:
+        return load_machine(project, entry), project.root
+    if machine in SHIPPED:
+        return import_module(SHIPPED[machine]), None
+    if project is not None and project.machines:
+        listed = ", ".join(m.name for m in project.machines)
+        where = f"the project's ({project.root}/pyproject.toml) are {listed}; "
+        hint = ""
+    else:
+        where, hint = "", "; a project lists its own under [tool.spellbook.machines]"
+    raise UnknownMachine(
+        f"no machine {machine!r}: {where}{' and '.join(SHIPPED)} ship with Spellbook{hint}"
+    )
+
+
+def open_workflow(root: str | None, machine: str | None) -> Workflow:
+    """The workflow of the repository at `root`, or, without one, of the repository the
+    current folder is in: the project's root for a machine the project lists, else
+    `find_root`. Said on stderr when that is not the current folder: a cast from a
+    subfolder never starts a second workspace there."""
     from spellbook.workflow import Workflow  # not for `spell --help`
 
-    module = import_module(MACHINES[machine])
+    if root is not None and not root:
+        raise BadFile("--root needs a folder")
+    if root is not None and not os.path.isdir(root):
+        what = "is not a folder" if os.path.lexists(root) else "does not exist"
+        raise BadFile(f"the repository folder {os.path.abspath(root)} {what}")
+    module, home = resolve(root, machine)
     if root is None:
         here = os.getcwd()
-        root = find_root(here, module.WORKSPACE)
+        root = home if home is not None else find_root(here, module.WORKSPACE)
         if root != here:
             shown = os.path.join(os.path.relpath(root, here), module.WORKSPACE)
             print(f"spell: using the workspace {shown}/ ({root})", file=sys.stderr)
-    elif not root:
-        raise BadFile("--root needs a folder")
-    elif not os.path.isdir(root):
-        what = "is not a folder" if os.path.lexists(root) else "does not exist"
-        raise BadFile(f"the repository folder {os.path.abspath(root)} {what}")
     return Workflow(root, module)
 
 
@@ -54,7 +84,7 @@ def find_root(start: str, workspace: str) -> str:
     inside = ""  # the nearest folder with a .git (folder or a submodule's file)
     for folder in chain:
         found = os.path.join(folder, workspace)
-        if os.path.lexists(found) and (folder == chain[0] or _own(found)):
+        if os.path.lexists(found) and (folder == chain[0] or owned(found)):
             return folder
         git = os.path.join(folder, ".git")
         if os.path.isdir(git) and not os.path.islink(git):
@@ -62,11 +92,3 @@ def find_root(start: str, workspace: str) -> str:
         if not inside and os.path.lexists(git):
             inside = folder
     return inside or chain[0]
-
-
-def _own(path: str) -> bool:
-    """Whether `path` belongs to the user running this (always, where there are no users)."""
-    try:
-        return not hasattr(os, "geteuid") or os.lstat(path).st_uid == os.geteuid()
-    except OSError:
-        return False

@@ -161,7 +161,13 @@ class Workflow:
             from spellbook.actions import plan  # only rules that touch files need it
 
             try:
-                planned = plan(rule, self.workspace, record, vocabulary=self.vocabulary)
+                planned = plan(
+                    rule,
+                    self.workspace,
+                    record,
+                    vocabulary=self.vocabulary,
+                    templates=self.engine.template,
+                )
             except (ActionError, UnsafePath, BadFile) as err:
                 failed = fmt.entry(before, before, name, rule.id, "failed", cast)
                 journal.save(record, before, failed)

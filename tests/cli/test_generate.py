@@ -66,6 +66,23 @@ def test_check_fails_on_a_generated_file_no_spec_makes(checkout: Path) -> None:
     assert "generated/old_machine.py: no spec generates it" in result.stderr
 
 
+def test_only_the_listed_machines_are_generated_and_a_scratch_spec_is_named(
+    checkout: Path,
+) -> None:
+    shutil.copy(checkout / "spec" / "STATE_MACHINE.md", checkout / "spec" / "SCRATCH copy.md")
+    result = run("-m", "codegen", cwd=checkout)
+    assert result.returncode == 0, result.stderr
+    assert "spec/SCRATCH copy.md is not generated" in result.stderr
+    assert sorted(p.name for p in (checkout / "generated").glob("*.py")) == [
+        "session_machine.py",
+        "spell_machine.py",
+    ]
+    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+    alone = run("-m", "codegen", "--spec", "spec/SCRATCH copy.md", cwd=checkout)
+    assert alone.returncode == 0, alone.stderr
+    assert "wrote generated/scratch_copy.py" in alone.stdout  # a module that can be imported
+
+
 def test_output_is_identical_across_runs_and_hash_seeds(checkout: Path) -> None:
     digests = set()
     for seed in ("0", "1", "12345"):

@@ -134,11 +134,13 @@ def test_a_workspace_at_the_top_of_a_repository_reached_through_a_link_casts(
     assert json.loads((tmp_path / "real" / "state.json").read_text())["current_state"] == "B"
 
 
-def test_unhandled_exit_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unhandled_exit_code(tmp_path: Path) -> None:
     from spellbook import cli
 
-    monkeypatch.setitem(sys.modules, "gap_machine", gap_machine())
-    monkeypatch.setitem(cli.MACHINES, "spell", "gap_machine")
+    (tmp_path / "pyproject.toml").write_text('[tool.spellbook.machines]\ngap = "spec/GAP.md"\n')
+    (tmp_path / "generated").mkdir()
+    source = render_machine(parse_spec_text(GAP_SPEC), "gap")
+    (tmp_path / "generated" / "gap.py").write_text(source, encoding="utf-8")
     assert cli.main(["--root", str(tmp_path), "go"]) == EXIT_UNHANDLED
 
 
@@ -155,6 +157,8 @@ def test_bad_input_exit_code(tmp_path: Path) -> None:
         ["--root=/x", "--json", "status"],
         ["accio", "--json"],
         ["--root", "a", "--root", "b", "diagram"],
+        ["--machine", "release", "status"],
+        ["--machine=release", "--root", "x", "go"],
     ],
 )
 def test_quick_arguments_read_what_argparse_reads(argv: list[str]) -> None:
@@ -164,6 +168,7 @@ def test_quick_arguments_read_what_argparse_reads(argv: list[str]) -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--root")
+    parser.add_argument("--machine")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("command")
     quick = quick_arguments(argv)

@@ -1,0 +1,402 @@
+"""A project's `[tool.spellbook]` in its pyproject.toml: its machines, and where they live.
+
+    [tool.spellbook]
+    generated = "generated"          # where python -m codegen writes the machines
+    default = "release"              # the machine `spell` drives without --machine
+    templates = "templates"          # files `Create F from T` copies (relative to the root)
+    vocabulary = "spell_workflow"    # for specs that are not listed below
+    columns = { condition = ["Guard"] }
+
+    [tool.spellbook.machines]
+    release = "spec/RELEASE.md"
+    review = { spec = "spec/REVIEW.md", vocabulary = "", templates = "spec/review" }
+
+The runtime reads it to know which machine `spell --machine NAME` means (a listed
+one, generated into `<generated>/NAME.py`; `spell` and `session` are the machines
+that ship with Spellbook, unless the project lists its own of that name) and the
+compiler to know how each spec is read (`codegen.config` adds the column
+roles). Anything it cannot take is a `ProjectError` naming the key: never a
+default put in its place.
+
+A project is found the way git finds a repository: the nearest folder at or above
+the start holding a pyproject.toml with a `[tool.spellbook` table, without leaving
+the git repository the start is in, and only if the file belongs to the user (a
+project is code: its vocabulary and generated modules are imported).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+
+from spellbook.errors import BadFile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+
+PYPROJECT = "pyproject.toml"
+MARK = b"[tool.spellbook"
+PROJECT_LIMIT = 1_000_000  # bytes of pyproject.toml read
+DEFAULT_GENERATED = "generated"
+
+# The machines that ship with Spellbook, by the name `spell --machine` gives them.
+SHIPPED = {
+    "spell": "spellbook.machines.spell_machine",
+    "session": "spellbook.machines.session_machine",
+}
+
+KEYS = ("columns", "default", "generated", "machines", "templates", "vocabulary")
+MACHINE_KEYS = ("allow_errors", "columns", "spec", "templates", "vocabulary")
+
+
+class ProjectError(BadFile):
+    """`[tool.spellbook]` cannot be taken as written; the message names the key."""
+
+
+class Entry:
+    """One machine of the project: its name (its module's), spec, and settings. A
+    setting that is None is the project's (`Project.vocabulary`, ...)."""
+
+    __slots__ = ("name", "spec", "vocabulary", "columns", "allow_errors", "templates")
+
+    def __init__(
+        self,
+        name: str,
+        spec: str,
+        vocabulary: str | None = None,
+        columns: dict[str, list[str]] | None = None,
+        allow_errors: bool = False,
+        templates: str | None = None,
+    ) -> None:
+        self.name = name
+        self.spec = spec
+        self.vocabulary = vocabulary
+        self.columns = columns
+        self.allow_errors = allow_errors
+        self.templates = templates
+
+
+class Project:
+    """A project's `[tool.spellbook]`, read (`read_project`) from the folder `root`."""
+
+    __slots__ = (
+        "root",
+        "generated",
+        "default",
+        "templates",
+        "vocabulary",
+        "columns",
+        "machines",
+    )
+
+    def __init__(
+        self,
+        root: str,
+        generated: str = DEFAULT_GENERATED,
+        default: str | None = None,
+        templates: str = "",
+        vocabulary: str = "",
+        columns: dict[str, list[str]] | None = None,
+        machines: tuple[Entry, ...] = (),
+    ) -> None:
+        self.root = root
+        self.generated = generated
+        self.default = default
+        self.templates = templates
+        self.vocabulary = vocabulary
+        self.columns = columns
+        self.machines = machines
+
+    def machine(self, name: str) -> Entry | None:
+        """The listed machine called `name`, or None."""
+        for entry in self.machines:
+            if entry.name == name:
+                return entry
+        return None
+
+    def module_path(self, entry: Entry) -> str:
+        """Where `python -m codegen` writes the machine's module."""
+        return os.path.join(self.root, self.generated, f"{entry.name}.py")
+
+    def templates_of(self, entry: Entry) -> str:
+        """The machine's templates folder, relative to the root ("" for none)."""
+        return self.templates if entry.templates is None else entry.templates
+
+
+def owned(path: str) -> bool:
+    """Whether `path` belongs to the user running this (always, where there are no users)."""
+    try:
+        return not hasattr(os, "geteuid") or os.lstat(path).st_uid == os.geteuid()
+    except OSError:
+        return False
+
+
+def find_project(start: str) -> str | None:
+    """The folder of the project `start` is in (see the module's doc), or None."""
+    folder = os.path.abspath(start)
+    while True:
+        candidate = os.path.join(folder, PYPROJECT)
+        if _configures(candidate):
+            return folder
+        if os.path.lexists(os.path.join(folder, ".git")) or os.path.dirname(folder) == folder:
+            return None
+        folder = os.path.dirname(folder)
+
+
+def _configures(path: str) -> bool:
+    """Whether `path` is the user's own pyproject.toml with a [tool.spellbook] table."""
+    if not os.path.isfile(path) or os.path.islink(path) or not owned(path):
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(PROJECT_LIMIT + 1)
+    except OSError:
+        return False
+    return MARK in head
+
+
+def read_project(root: str) -> Project:
+    """The `[tool.spellbook]` of the pyproject.toml in `root` (defaults without one)."""
+    table = _table(os.path.join(root, PYPROJECT))
+    unknown = sorted(set(table) - set(KEYS))
+    if unknown:
+        raise _fail(f"unknown key {unknown[0]!r}; the keys are {', '.join(KEYS)}")
+    generated = _inside(table.get("generated", DEFAULT_GENERATED), "generated", "")
+    templates = _inside(table.get("templates", ""), "templates", "", empty=True)
+    vocabulary = _vocabulary(table, "", "")
+    columns = _columns(table, "")
+    listed = table.get("machines", {})
+    if not isinstance(listed, dict):
+        raise _fail('machines must be a table: name = "spec/FILE.md"')
+    machines = tuple(_entry(str(name), value) for name, value in listed.items())
+    default = table.get("default")
+    if default is not None:
+        if not isinstance(default, str) or default not in {m.name for m in machines}:
+            names = ", ".join(m.name for m in machines) or "none are listed"
+            raise _fail(f"default must name a machine of [tool.spellbook.machines] ({names})")
+    elif machines:
+        default = machines[0].name
+    return Project(
+        os.path.abspath(root), generated, default, templates, vocabulary, columns, machines
+    )
+
+
+def _table(path: str) -> dict[str, object]:
+    if not os.path.isfile(path):
+        return {}
+    try:
+        with open(path, "rb") as f:
+            data = f.read(PROJECT_LIMIT + 1)
+    except OSError as err:
+        raise _fail(f"cannot be read: {err}") from None
+    if len(data) > PROJECT_LIMIT:
+        raise _fail(f"pyproject.toml is larger than {PROJECT_LIMIT // 1_000_000} MB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise _fail(f"cannot be read: {err}") from None
+    cache = _cache_file(os.path.dirname(os.path.abspath(path)))
+    found = _cached(cache, path, text)
+    if found is None:
+        found = _parse(text)
+        _remember(cache, path, text, found)
+    return found
+
+
+def _parse(text: str) -> dict[str, object]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        tool = tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError as err:
+        raise _fail(f"cannot be read: {err}") from None
+    found = tool.get("spellbook", {}) if isinstance(tool, dict) else {}
+    if not isinstance(found, dict):
+        raise _fail("must be a table")
+    return found
+
+
+# Parsing TOML costs `spell` more than a cast does (importing tomllib and the typing
+# and datetime modules it needs). So the table is kept, with the exact text it was
+# read from, in the user's own cache folder: it is used only while pyproject.toml
+# holds that very text, and only from a file of the user's (a pull request cannot
+# plant one, as it could in the repository). Anything amiss is a miss: parsed again.
+CACHE_VERSION = 1
+
+
+def _cache_file(root: str) -> str | None:
+    base = os.environ.get("SPELLBOOK_CACHE") or os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        home = os.path.expanduser("~")
+        if home == "~":
+            return None
+        base = os.path.join(home, ".cache")
+    if os.environ.get("SPELLBOOK_CACHE") is None:
+        base = os.path.join(base, "spellbook")
+    import zlib
+
+    key = zlib.crc32(root.encode("utf-8", "surrogateescape"))
+    return os.path.join(base, "projects", f"{key:08x}.json")
+
+
+def _cached(cache: str | None, path: str, text: str) -> dict[str, object] | None:
+    if cache is None or not owned(cache) or os.path.islink(cache):
+        return None
+    import json
+
+    try:
+        with open(cache, encoding="utf-8") as f:
+            kept = json.loads(f.read(4 * PROJECT_LIMIT))
+    except (OSError, ValueError):
+        return None
+    if (
+        isinstance(kept, dict)
+        and kept.get("version") == CACHE_VERSION
+        and kept.get("path") == path
+        and kept.get("text") == text
+        and isinstance(kept.get("table"), dict)
+    ):
+        table: dict[str, object] = kept["table"]
+        return table
+    return None
+
+
+def _remember(cache: str | None, path: str, text: str, table: dict[str, object]) -> None:
+    if cache is None:
+        return
+    import json
+
+    try:
+        kept = json.dumps(
+            {"version": CACHE_VERSION, "path": path, "text": text, "table": table},
+            ensure_ascii=False,
+        )
+    except (TypeError, ValueError):  # a value JSON has no form for (a TOML date): not kept
+        return
+    folder = os.path.dirname(cache)
+    temporary = f"{cache}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(kept)
+        os.replace(temporary, cache)
+    except OSError:  # a cache that cannot be written is only slower
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
+def _fail(message: str) -> ProjectError:
+    return ProjectError(f"pyproject.toml: [tool.spellbook] {message}")
+
+
+def _inside(value: object, key: str, where: str, empty: bool = False) -> str:
+    """A folder or file of the project, relative to its root, with '/'; nothing outside."""
+    if not isinstance(value, str) or not (value.strip() or empty):
+        raise _fail(f"{where}{key} must be a path inside the project")
+    if not value:
+        return ""
+    import posixpath
+
+    path = posixpath.normpath(value.replace("\\", "/"))
+    if path.startswith(("/", "../")) or path == ".." or ":" in path.split("/")[0]:
+        raise _fail(f"{where}{key} = {value!r} is outside the project; give a path inside it")
+    return path
+
+
+def _vocabulary(table: dict[str, object], default: str, where: str) -> str:
+    value = table.get("vocabulary", default)
+    if not isinstance(value, str) or not all(p.isidentifier() for p in value.split(".") if value):
+        raise _fail(f'{where}vocabulary must be a module name, or "" for the core alone')
+    return value
+
+
+def _columns(table: dict[str, object], where: str) -> dict[str, list[str]] | None:
+    columns = table.get("columns")
+    if columns is None:
+        return None
+    if not isinstance(columns, dict) or not all(
+        isinstance(v, list) and all(isinstance(n, str) for n in v) for v in columns.values()
+    ):
+        raise _fail(f'{where}columns must map a role to header names: condition = ["Guard"]')
+    return {str(k): list(v) for k, v in columns.items()}
+
+
+def _entry(name: str, value: object) -> Entry:
+    where = f"machines.{name}: "
+    if not name.isidentifier():
+        raise _fail(f"{where}a machine's name is its module's: a Python identifier")
+    if isinstance(value, str):
+        return Entry(name, _inside(value, "spec", where))
+    if not isinstance(value, dict) or not isinstance(value.get("spec"), str):
+        raise _fail(f'{where}give the spec\'s path, or a table with spec = "..."')
+    extra = sorted(set(value) - set(MACHINE_KEYS))
+    if extra:
+        raise _fail(f"{where}unknown key {extra[0]!r}; the keys are {', '.join(MACHINE_KEYS)}")
+    allow = value.get("allow_errors", False)
+    if not isinstance(allow, bool):
+        raise _fail(f"{where}allow_errors must be true or false")
+    templates = value.get("templates")
+    return Entry(
+        name,
+        _inside(value["spec"], "spec", where),
+        _vocabulary(value, "", where) if "vocabulary" in value else None,
+        _columns(value, where),
+        allow,
+        None if templates is None else _inside(templates, "templates", where, empty=True),
+    )
+
+
+def importable(root: str) -> None:
+    """Let the project's own modules (a vocabulary) be imported from its root. Appended,
+    so neither the standard library nor an installed package can be shadowed by a
+    file of the project."""
+    folder = os.path.abspath(root)
+    if folder not in sys.path:
+        sys.path.append(folder)
+
+
+def load_machine(project: Project, entry: Entry) -> ModuleType:
+    """The project's generated module for `entry`, imported from its file."""
+    from importlib.machinery import ModuleSpec, SourceFileLoader  # not util: 2 ms more
+    from types import ModuleType
+
+    path = project.module_path(entry)
+    shown = os.path.relpath(path, project.root)
+    if not os.path.isfile(path) or os.path.islink(path):
+        raise ProjectError(
+            f"{shown} does not exist: the machine {entry.name} ({entry.spec}) is not "
+            "generated yet; run `python -m codegen` (or `spellbook-codegen`) in "
+            f"{project.root}"
+        )
+    name = f"_spellbook_project_{entry.name}"
+    found = sys.modules.get(name)
+    if found is not None and getattr(found, "__file__", None) == path:
+        return found
+    loader = SourceFileLoader(name, path)
+    module = ModuleType(name)
+    module.__spec__ = ModuleSpec(name, loader, origin=path)
+    module.__file__ = path
+    module.__loader__ = loader
+    importable(project.root)
+    sys.modules[name] = module
+    try:
+        loader.exec_module(module)
+    except (Exception, SystemExit) as err:  # its exit would end `spell` (a hook, allowing)
+        del sys.modules[name]
+        raise ProjectError(
+            f"{shown} cannot be imported ({type(err).__name__}: {err}); "
+            "regenerate it with `python -m codegen`"
+        ) from None
+    for needed in ("SPEC", "STATES", "RULES", "WORKSPACE", "build"):
+        if not hasattr(module, needed):
+            del sys.modules[name]
+            raise ProjectError(
+                f"{shown} is not a machine generated by Spellbook (it has no {needed}); "
+                "regenerate it with `python -m codegen`"
+            )
+    return module

@@ -1,0 +1,356 @@
+"""`spell --machine NAME`: a project's own machine, driven through the same front door as
+the shipped ones, found from `[tool.spellbook]` without PYTHONPATH or Python of its own."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spellbook.exits import EXIT_OK, EXIT_REFUSED
+from tests.commands import clean
+
+DOOR = """\
+# Door
+
+## Machine
+
+### Spells
+
+1. **Open**
+   - *Description*: open the door
+2. **Shut**
+   - *Description*: shut the door
+
+### States
+
+1. **CLOSED**
+    - *Description*: the door is closed
+    - *Indicators*: `.door/open.flag` missing
+    - *Valid Actions*: Open, Shut
+2. **OPEN**
+    - *Description*: the door is open
+    - *Indicators*: `.door/open.flag` exists
+    - *Valid Actions*: Open, Shut
+
+### State Persistence
+
+The state is kept in `.door/state.json`:
+
+```json
+{ "current_state": "CLOSED" }
+```
+
+### Terms
+
+| Phrase | Means |
+|---|---|
+| the key is turned | `key.txt` exists |
+
+### Transition Rules
+
+| ID | Current State | Spell | Condition | Next State | Action | Response |
+|----|---------------|-------|-----------|------------|--------|----------|
+| D1 | CLOSED | Open | the key is turned | OPEN | Create `open.flag` | The door opens. |
+| D2 | CLOSED | Open | NOT the key is turned | Same state | No state change | Turn the key first. |
+| D3 | OPEN | Shut | - | CLOSED | Delete `open.flag` | The door shuts. |
+| D4 | OPEN | Open | - | Same state | No state change | It is open already. |
+| D5 | CLOSED | Shut | - | Same state | No state change | It is shut already. |
+"""
+
+PYPROJECT = """\
+[project]
+name = "house"
+version = "0"
+
+[tool.spellbook]
+default = "door"
+
+[tool.spellbook.machines]
+door = "spec/DOOR.md"
+"""
+
+
+def run(
+    cwd: Path, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """A command as a user runs it in `cwd`: no PYTHONPATH, nothing of the test's sys.path."""
+    clean_env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**clean_env, **(env or {})},
+    )
+
+
+def spell(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run(cwd, "-m", "spellbook", *args)
+
+
+def generate(project: Path) -> None:
+    made = compiler(project, "generate")
+    assert made.returncode == 0, made.stdout + made.stderr
+
+
+@pytest.fixture
+def house(tmp_path: Path) -> Path:
+    """A git repository of a team's own: its spec, its configuration, its generated machine."""
+    project = tmp_path / "house"
+    (project / "spec").mkdir(parents=True)
+    (project / ".git").mkdir()
+    (project / "spec" / "DOOR.md").write_text(DOOR, encoding="utf-8")
+    (project / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    (project / "src" / "deep").mkdir(parents=True)
+    generate(project)
+    assert (project / "generated" / "door.py").is_file()
+    return project
+
+
+def test_spell_drives_the_project_s_default_machine_from_a_subfolder(house: Path) -> None:
+    below = house / "src" / "deep"
+    status = spell(below, "status")
+    assert status.returncode == 0, clean(status)
+    assert status.stdout.startswith("CLOSED: the door is closed"), status.stdout
+    assert "GATHER_NEEDS_PLAN" not in status.stdout
+    assert f"({house})" in status.stderr  # says which workspace it uses
+
+    refused = spell(below, "open")
+    assert refused.returncode == 0 and "Turn the key first." in refused.stdout
+    (house / ".door" / "key.txt").write_text("turned\n")
+    opened = spell(below, "--json", "open")
+    assert json.loads(opened.stdout)["after"] == "OPEN", clean(opened)
+    assert (house / ".door" / "open.flag").is_file()
+    state = json.loads((house / ".door" / "state.json").read_text())
+    assert state["current_state"] == "OPEN"
+    assert not (below / ".door").exists()  # no second workspace in the subfolder
+
+    shut = spell(house, "--machine", "door", "shut")
+    assert "The door shuts." in shut.stdout and not (house / ".door" / "open.flag").exists()
+
+
+def test_the_shipped_machines_stay_reachable_by_name(house: Path) -> None:
+    session = spell(house, "session", "status")
+    assert session.returncode == 0 and session.stdout.startswith("START"), clean(session)
+    workflow = spell(house, "--machine", "spell", "status")
+    assert workflow.stdout.startswith("GATHER_NEEDS_PLAN"), clean(workflow)
+
+
+def test_a_machine_the_project_does_not_have_is_an_error_naming_the_ones_it_has(
+    house: Path,
+) -> None:
+    result = spell(house, "--machine", "window", "status")
+    assert result.returncode == 2
+    assert "no machine 'window'" in clean(result) and "door" in result.stderr
+    both = spell(house, "session", "--machine", "door", "status")
+    assert both.returncode == 2 and "give one machine" in clean(both)
+
+
+def test_a_machine_not_generated_yet_says_how_to_generate_it(house: Path) -> None:
+    (house / "generated" / "door.py").unlink()
+    result = spell(house, "status")
+    assert result.returncode == 2
+    said = clean(result)
+    assert "generated/door.py does not exist" in said and "python -m codegen" in said
+
+
+@pytest.mark.parametrize(
+    ("table", "said"),
+    [
+        ('default = "window"\n[tool.spellbook.machines]\ndoor = "spec/DOOR.md"', "default must"),
+        ('generated = "../elsewhere"', "outside the project"),
+        ('generated = "/tmp"', "outside the project"),
+        ('[tool.spellbook.machines]\ndoor = { spec = "spec/DOOR.md", colour = 1 }', "'colour'"),
+        ("[tool.spellbook\n", "cannot be read"),
+    ],
+)
+def test_a_configuration_the_front_door_cannot_take_is_exit_2_naming_it(
+    house: Path, table: str, said: str
+) -> None:
+    (house / "pyproject.toml").write_text(f"[tool.spellbook]\n{table}\n", encoding="utf-8")
+    result = spell(house, "status")
+    assert result.returncode == 2, result.stdout
+    assert "pyproject.toml" in clean(result) and said in result.stderr
+
+
+def test_a_generated_file_that_is_not_a_machine_is_refused(house: Path) -> None:
+    (house / "generated" / "door.py").write_text("X = 1\n", encoding="utf-8")
+    result = spell(house, "status")
+    assert result.returncode == 2 and "not a machine generated by Spellbook" in clean(result)
+    (house / "generated" / "door.py").write_text("raise SystemExit(0)\n", encoding="utf-8")
+    result = spell(house, "status")
+    assert result.returncode == 2 and "cannot be imported" in clean(result)
+
+
+def test_the_project_s_vocabulary_is_imported_from_its_root_without_pythonpath(
+    house: Path,
+) -> None:
+    (house / "house_words.py").write_text(
+        'TERMS = {"the bell rang": "`bell.txt` exists"}\n', encoding="utf-8"
+    )
+    spec = house / "spec" / "DOOR.md"
+    spec.write_text(
+        DOOR.replace("| the key is turned | `key.txt` exists |\n", "").replace(
+            "the key is turned", "the bell rang"
+        ),
+        encoding="utf-8",
+    )
+    (house / "pyproject.toml").write_text(
+        PYPROJECT.replace(
+            'door = "spec/DOOR.md"', 'door = { spec = "spec/DOOR.md", vocabulary = "house_words" }'
+        ),
+        encoding="utf-8",
+    )
+    generate(house)
+    (house / ".door").mkdir()
+    (house / ".door" / "bell.txt").write_text("ding\n")
+    opened = spell(house / "src", "open")
+    assert "The door opens." in opened.stdout, clean(opened)
+
+
+def test_check_transition_and_diagram_take_the_machine(house: Path) -> None:
+    refused = spell(house, "--machine", "door", "check-transition", "CLOSED", "OPEN")
+    assert refused.returncode == EXIT_REFUSED, refused.stdout + refused.stderr
+    assert "CLOSED → OPEN refused" in clean(refused)
+    (house / ".door").mkdir()
+    (house / ".door" / "key.txt").write_text("turned\n")
+    allowed = spell(house, "check-transition", "CLOSED", "OPEN")
+    assert allowed.returncode == EXIT_OK, clean(allowed)
+    diagram = spell(house, "diagram")
+    assert "  CLOSED --> OPEN: Open" in diagram.stdout.splitlines(), clean(diagram)
+
+
+def test_a_project_above_the_repository_is_not_used(house: Path) -> None:
+    inner = house / "vendor" / "other"
+    (inner / ".git").mkdir(parents=True)
+    status = spell(inner, "status")
+    assert status.stdout.startswith("GATHER_NEEDS_PLAN"), clean(status)
+
+
+def test_a_project_file_that_is_a_link_is_not_followed(house: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / ".git").mkdir(parents=True)
+    (elsewhere / "pyproject.toml").symlink_to(house / "pyproject.toml")
+    status = spell(elsewhere, "status")
+    assert status.stdout.startswith("GATHER_NEEDS_PLAN"), clean(status)
+
+
+def test_mcp_serves_the_project_s_machine(house: Path) -> None:
+    from typing import Any
+
+    from mcp import Client
+
+    from tests.cli.test_mcp import run as serve
+
+    (house / ".door").mkdir()
+    (house / ".door" / "key.txt").write_text("turned\n")
+
+    async def body(client: Client) -> Any:
+        tools = [t.name for t in (await client.list_tools()).tools]
+        opened = await client.call_tool("open", {})
+        return tools, "".join(c.text for c in opened.content)
+
+    tools, said = serve(house, body, "--machine", "door")
+    assert tools == ["open", "shut"]
+    assert "The door opens." in said
+    assert json.loads((house / ".door" / "state.json").read_text())["current_state"] == "OPEN"
+
+
+def test_a_changed_configuration_is_read_again_never_taken_from_the_cache(
+    house: Path, tmp_path: Path
+) -> None:
+    cache = tmp_path / "cache"
+    env = {"SPELLBOOK_CACHE": str(cache)}
+    assert "machine 'Door'" in run(house, "-m", "spellbook", "--help", env=env).stdout
+    (kept,) = (cache / "projects").iterdir()
+    assert "door" in kept.read_text()
+    # Another default, of the same length: a machine whose title is Dorr.
+    text = (house / "pyproject.toml").read_text()
+    edited = text.replace('default = "door"', 'default = "dorr"').replace(
+        'door = "spec/DOOR.md"', 'door = "spec/DOOR.md"\ndorr = "spec/DOOR.md"'
+    )
+    (house / "pyproject.toml").write_text(edited)
+    generate(house)
+    (house / "generated" / "dorr.py").write_text(
+        (house / "generated" / "door.py").read_text().replace("Door", "Dorr"), encoding="utf-8"
+    )
+    said = run(house, "-m", "spellbook", "--help", env=env)
+    assert "machine 'Dorr'" in said.stdout, clean(said)
+    assert '"default": "dorr"' in kept.read_text()
+    # A cache that cannot be used (garbage, or a folder in its place) is only a miss.
+    kept.write_text("{not json")
+    assert run(house, "-m", "spellbook", "status", env=env).returncode == 0
+    kept.unlink()
+    kept.mkdir()
+    again = run(house, "-m", "spellbook", "status", env=env)
+    assert again.returncode == 0, clean(again)
+
+
+def compiler(project: Path, command: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`spellbook-verify` (command "verify") or `spellbook-codegen` ("generate") in `project`."""
+    code = f"import sys, spellbook.compiler as c; del sys.argv[1]; raise SystemExit(c.{command}())"
+    return run(project, "-c", code, "--", *args)
+
+
+def test_create_from_a_template_file_of_the_project_without_python(house: Path) -> None:
+    spec = house / "spec" / "DOOR.md"
+    spec.write_text(
+        DOOR.replace(
+            "| OPEN | Create `open.flag` |",
+            "| OPEN | (1) Create `open.flag` from `templates/flag.txt`; (2) Create `log.md` |",
+        ),
+        encoding="utf-8",
+    )
+    (house / "spec" / "templates").mkdir()
+    (house / "spec" / "templates" / "flag.txt").write_text("opened\n- [ ] air the room\n")
+    (house / "house-templates").mkdir()
+    (house / "house-templates" / "log.md").write_text("# Log\n")
+    with (house / "pyproject.toml").open("a") as f:
+        f.write("")
+    text = (house / "pyproject.toml").read_text()
+    (house / "pyproject.toml").write_text(
+        text.replace('default = "door"', 'default = "door"\ntemplates = "house-templates"')
+    )
+    generate(house)
+    (house / ".door").mkdir()
+    (house / ".door" / "key.txt").write_text("turned\n")
+    opened = spell(house, "open")
+    assert "The door opens." in opened.stdout, clean(opened)
+    assert (house / ".door" / "open.flag").read_text() == "opened\n- [ ] air the room\n"
+    assert (house / ".door" / "log.md").read_text() == "# Log\n"  # by name, from the folder
+
+    # The template is part of the machine: changed, the machine is stale until regenerated.
+    (house / "spec" / "templates" / "flag.txt").write_text("opened, again\n")
+    check = compiler(house, "generate", "--check")
+    assert check.returncode == 1 and "generated/door.py: stale" in check.stderr, check.stderr
+
+
+@pytest.mark.parametrize(
+    ("template", "said"),
+    [
+        ("`templates/nowhere.txt`", "does not exist"),
+        ("`../../outside.txt`", "outside the project"),
+        ("`/etc/hostname`", "relative to the spec's folder"),
+    ],
+)
+def test_a_template_that_cannot_be_used_is_an_error_at_its_row(
+    house: Path, template: str, said: str
+) -> None:
+    (house.parent / "outside.txt").write_text("not the project's\n")
+    spec = house / "spec" / "DOOR.md"
+    spec.write_text(
+        DOOR.replace(
+            "| OPEN | Create `open.flag` |", f"| OPEN | Create `open.flag` from {template} |"
+        ),
+        encoding="utf-8",
+    )
+    result = compiler(house, "verify", "--spec", "spec/DOOR.md")
+    assert result.returncode == 1, result.stdout + result.stderr
+    line = DOOR.splitlines().index(next(x for x in DOOR.splitlines() if x.startswith("| D1"))) + 1
+    assert f"spec/DOOR.md:{line}" in result.stdout and said in result.stdout, result.stdout
