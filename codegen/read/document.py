@@ -44,7 +44,9 @@ from .rows import (
 from .rows import title as role_title
 
 _COMMA = re.compile(r"\s*,\s*")
-SPELL_SECTIONS = ("spells", "triggers")
+# The names a spec may give the list of its spells, in order of preference: a spec
+# with a Spells section and an Actions section (of something else) reads the first.
+SPELL_SECTIONS = ("spells", "triggers", "commands", "events", "actions")
 STATE_SECTIONS = ("states",)
 DEFAULT_STATE_FILE = "state.json"
 TEMPLATE_KINDS = (
@@ -113,7 +115,11 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
             1,
         )
     if not spells:
-        fail("not a state-machine spec: no 'Spells' section with a list of **Spell** items", 1)
+        fail(
+            "not a state-machine spec: no 'Spells' section (or 'Triggers', 'Commands', "
+            "'Events', 'Actions') with a list of **Spell** items",
+            1,
+        )
     if not rows:
         fail(
             "not a state-machine spec: no transition table (a table with columns "
@@ -153,10 +159,19 @@ def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
 
 
 def _spells(placed: list[_Placed]) -> Iterator[Spell]:
+    section = _spell_section(placed)
     for p in placed:
-        if p.within(SPELL_SECTIONS):
+        if p.within(section):
             for lines in _entries(p.block):
                 yield parse_spell_item(lines)
+
+
+def _spell_section(placed: list[_Placed]) -> tuple[str, ...]:
+    """The name of the spec's list of spells: the first of SPELL_SECTIONS it has a list under."""
+    for name in SPELL_SECTIONS:
+        if any(p.within((name,)) and next(_entries(p.block), None) for p in placed):
+            return (name,)
+    return ()
 
 
 def _states(
@@ -248,13 +263,8 @@ def _unjoin(line: Inline) -> list[Inline]:
 
 def _spell_word(placed: list[_Placed]) -> str:
     """What the spec calls its spells, from the heading of their list: "spell", "trigger"."""
-    for p in placed:
-        if isinstance(p.block, ItemList):
-            for h in reversed(p.headings):
-                name = h.text.strip().lower()
-                if name in SPELL_SECTIONS:
-                    return name.removesuffix("s")
-    return "spell"
+    section = _spell_section(placed)
+    return section[0].removesuffix("s") if section else "spell"
 
 
 def parse_spell_item(lines: tuple[Inline, ...]) -> Spell:

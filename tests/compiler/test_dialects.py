@@ -282,3 +282,51 @@ def test_prose_with_a_bold_word_in_the_states_or_spells_section_is_not_an_item()
     assert [s.name for s in spec.spells] == ["Go"]
     assert [s.name for s in spec.states] == ["A", "B"]
     assert not [f for f in analyse(spec) if f.kind == "duplicate_spell"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "word"),
+    [
+        ("Spells", "spell"),
+        ("Triggers", "trigger"),
+        ("Commands", "command"),
+        ("Events", "event"),
+        ("Actions", "action"),
+    ],
+)
+def test_the_spells_list_may_be_headed_as_its_authors_call_it(heading: str, word: str) -> None:
+    text = spec_text(["A", "B"], ["Go", "Stop"], fill(["A", "B"], ["Go", "Stop"]))
+    spec = parse_spec_text(text.replace("### Spells", f"### {heading}"))
+    assert [s.name for s in spec.spells] == ["Go", "Stop"]
+    assert spec.spell_word == word
+
+
+def test_a_spells_list_is_read_before_a_list_of_something_else_called_actions() -> None:
+    text = spec_text(["A", "B"], ["Go"], fill(["A", "B"], ["Go"]))
+    text = text.replace(
+        "### States", "### Actions\n\n1. **Archive**\n   - *Description*: files go\n\n### States"
+    )
+    spec = parse_spec_text(text)
+    assert [s.name for s in spec.spells] == ["Go"] and spec.spell_word == "spell"
+
+
+@pytest.mark.parametrize(
+    ("role", "header", "name"),
+    [
+        ("id", "ID", "Nr"),
+        ("current_state", "Current State", "Von"),
+        ("trigger", "Trigger", "Zauber"),
+        ("next_state", "Next State", "Danach"),
+        ("action", "Action", "Tun"),
+        ("response", "Response", "Antwort"),
+    ],
+)
+def test_every_column_role_may_be_renamed(role: str, header: str, name: str) -> None:
+    text = spec_with("-").replace(f"| {header} |", f"| {name} |", 1)
+    if role == "response":  # optional: without its name, the table has no Response
+        assert parse_spec_text(text).rows[0].response == ""
+    else:
+        with pytest.raises(SpecError):
+            parse_spec_text(text)
+    spec = parse_spec_text(text, dialect=Dialect(columns=((role, (name,)),)))
+    assert [r.id for r in spec.rows][:2] == ["T1", "T2"] and spec.rows[0].response == "Say so"
