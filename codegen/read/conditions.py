@@ -15,17 +15,21 @@ joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 - a step of a procedure, with its outcome in parentheses: `Reads F content` (F
   exists and can be read; the clauses after it are about F), `Checks F exists
   (missing)`, `Counts NOUN (finds ≥1)` (a description such as `(lines starting with
-  `- [ ]`)` before the outcome narrows a checklist to its unchecked items),
-  `Extracts NOUN from content (finds none)`, `Checks F for NOUN (finds some)`;
+  `- [ ]`)` before the outcome narrows a checklist to its unchecked items; any
+  other description is unknown), `Extracts NOUN from content (finds none)`,
+  `Checks F for NOUN (finds some)`;
 - `NOT clause`; `(clauses)`; `label (clauses)`, which means its clauses (but never
   when the parentheses hold a step's outcome: `Counts mitigation steps (finds ≥1)`
-  with no such noun is unknown, not a counter `finds`).
+  with no such noun is unknown, not a counter `finds`; nor when the label is no
+  label: `not (x.md exists)`, `a.md exists (b.md exists)`, `Checks a.md exists
+  (b.md exists)`, whose words reading the parentheses alone would drop).
 
 Anything else is an unknown fact: kept as an opaque atom, so coverage is still
 computed, and reported (`unknown_condition`), with the reason where the reader
 has one (a pattern that is not a regular expression, a path outside the
-workspace, ...). Files may be written with the workspace folder in front
-(`.ai/task/plan.md`); atoms name them relative to it.
+workspace, a name that is a glob or a placeholder, ...). Files may be written
+with the workspace folder in front (`.ai/task/plan.md`); atoms name them
+relative to it.
 """
 
 from __future__ import annotations
@@ -44,11 +48,26 @@ MAX_DEPTH = 64
 # Longer clauses are not phrases anyone writes; they are not read.
 MAX_PHRASE = 1000
 
-_FILE = r"(?P<file>`[^`\s]+`|[\w.\-/]*\w\.\w[\w\-]*)"
+_FILE = r"(?P<file>`[^`\s]+`|~?[\w.\-/]*\w\.\w[\w\-]*)"
 _QUOTED = r"(?P<quoted>`[^`]+`|\"[^\"]+\"|“[^”]+”)"
 _SECTION = r"(?P<section>`[^`]+`|\"[^\"]+\"|“[^”]+”|the [\w ]+? section)"
 # A JSON query: keys joined by dots, each with filters `[key=value]` / `[key!=value]`.
 _QUERY = re.compile(r"[\w-]+(?:\[[\w-]+!?=[^\[\]]*\])*(?:\.[\w-]+(?:\[[\w-]+!?=[^\[\]]*\])*)*")
+# A filter's value that is not one: `[status==open]`, `[status="open"]`.
+_ODD_VALUE = re.compile(r"!?=\s*(?:=|\"|'|“)")
+# What a file's name does not hold: globs, placeholders, queries, separators.
+_NOT_IN_A_NAME = re.compile(r"[*?\[\]{}<>$|;,\"'()!=#:\s]")
+# The file read is not known: alternatives before the clause read different files.
+_UNSURE = "\0"
+# A procedure's verbs; those that count or search always have a count as outcome.
+_STEP_VERB = re.compile(r"(?:reads?|counts?|checks?|extracts?|finds?|looks? for|searches?)\b", re.I)
+# Words a label does not end in: the parentheses after them continue a sentence.
+_OPERATOR_WORDS = frozenset(
+    {
+        "and", "or", "xor", "but", "not", "no", "nor", "never", "neither", "either",
+        "unless", "except", "if", "when", "whether", "without", "then", "than",
+    }
+)  # fmt: skip
 # A group whose content repeats, itself repeated: `(a+)+`, `(\w*)*`, `(x|y+){2,}`.
 _NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*[+*}]\)[+*{]")
 
@@ -80,26 +99,61 @@ class _Reader:
         self.expanded: dict[str, DNF | None] = {}
 
     def file(self, written: str) -> str | None:
+        name = written.strip().strip("`").strip()
+        odd = _NOT_IN_A_NAME.search(name)
+        if odd:
+            # `*.md`, `task-${name}.md`, `responders[role=primary]`: not one file's name.
+            self.reason = (
+                f"`{name}` is not a file's name (`{odd.group()}` is no part of one: a pattern, "
+                "a query or a placeholder is not read as a file)"
+            )
+            return None
         path = workspace_path(written, self.workspace)
         if path is None:
-            self.reason = f"{written.strip('`')} is outside the workspace folder"
+            self.reason = f"{name} is outside the workspace folder"
+            return None
+        if any(part in ("", ".") for part in path.rstrip("/").split("/")):
+            self.reason = f"`{name}` is not a plain path (an empty or `.` folder in it)"
+            return None
+        top = self.workspace.strip("/").split("/")[0]
+        if top and path.rstrip("/") == self.workspace.strip("/"):
+            self.reason = f"{name} is the workspace folder itself, not a file in it"
+            return None
+        if top and (path + "/").startswith(top + "/"):
+            # `.ai/plan.md` in the workspace `.ai/task`: named from the repository root,
+            # not `.ai/task/.ai/plan.md`.
+            self.reason = (
+                f"{name} is not in the workspace folder {self.workspace.strip('/')} (files "
+                "are named relative to it, or with it in front)"
+            )
+            return None
         return path
 
     # -- the cell --
 
-    def condition(self, text: str) -> DNF | None:
+    def condition(self, text: str, context: list[str] | None = None) -> DNF | None:
+        """`text` read as alternatives; `context` (the file a procedure has read) is the
+        group's surroundings: its clauses start from it, and a file read inside the group
+        is the one read after it (if its alternatives read different files, none is)."""
+        start = context[0] if context is not None else ""
+        ends: set[str] = set()
         alternatives: list[tuple[Literal, ...]] = []
         for alternative in split_outside(text, _OR):
-            found = self.conjunction(alternative)
+            local = [start]
+            found = self.conjunction(alternative, local)
             if found is None:
                 return None
+            ends.add(local[0])
             alternatives.extend(found)
             if len(alternatives) > MAX_CLAUSES:
                 raise TooComplex
+        if context is not None and ends and ends != {start}:
+            context[0] = ends.pop() if len(ends) == 1 else _UNSURE
         return simplify(alternatives)
 
-    def conjunction(self, text: str) -> DNF | None:
-        context = [""]  # the file the procedure has read, for the clauses after it
+    def conjunction(self, text: str, context: list[str] | None = None) -> DNF | None:
+        # The file the procedure has read, for the clauses after it.
+        context = context if context is not None else [""]
         single: list[Literal] = []
         several: list[DNF] = []
         for clause in split_outside(text, _AND):
@@ -117,7 +171,7 @@ class _Reader:
 
     def clause(self, text: str, context: list[str]) -> DNF | None:
         """The clause as alternatives of literals; unknown clauses become opaque atoms."""
-        phrase = " ".join(text.split()).rstrip(".").strip()
+        phrase = _squeeze(text).rstrip(".").strip()
         if not phrase:
             return ((),)
         self.reason = ""
@@ -133,28 +187,35 @@ class _Reader:
         return _literal("unknown", "", phrase)
 
     def _known(self, phrase: str, context: list[str]) -> DNF | None:
-        negated = re.fullmatch(r"NOT\s+(?P<rest>.+)", phrase)
+        negated = re.fullmatch(r"NOT(?:\s+|(?=\())(?P<rest>.+)", phrase)
         if negated:
             inner = self._known(negated.group("rest"), context)
             return None if inner is None else negate(inner)
         if _wrapped(phrase):
-            return self._quietly(phrase[1:-1])
+            if _blank(phrase[1:-1]):
+                self.reason = "the parentheses hold no condition"
+                return None
+            return self._quietly(phrase[1:-1], context)
         for reader in (self._term, self._procedure, self._core, self._noun, self._labelled):
             found = reader(phrase, context)
             if found is not None:
                 return found
         return None
 
-    def _quietly(self, text: str) -> DNF | None:
+    def _quietly(self, text: str, context: list[str] | None = None) -> DNF | None:
         """`text` read as a whole condition, or None (and nothing reported) if any of it
-        is unknown; the reason of its first unknown clause, if any, is kept."""
+        is unknown; the reason of its first unknown clause, if any, is kept. `context`
+        changes only if it is read."""
         before, reason = len(self.unknown), self.reason
-        found = self.condition(text)
+        local = list(context) if context is not None else None
+        found = self.condition(text, local)
         if found is None or len(self.unknown) > before:
             reasons = [self.why.get(p, "") for p in self.unknown[before:]]
             self.reason = next((r for r in reasons if r), reason)
             del self.unknown[before:]
             return None
+        if context is not None and local is not None:
+            context[0] = local[0]
         return found
 
     # -- terms: the spec's, then the vocabulary's --
@@ -237,6 +298,12 @@ class _Reader:
             file = self.file(groups["file"]) if groups.get("file") else context[0]
             if file is None:
                 return None
+            if file == _UNSURE:
+                self.reason = (
+                    "the alternatives before it read different files, so which file's content "
+                    "it is about is not said: name the file (`Counts NOUN in F (finds ≥1)`)"
+                )
+                return None
             found = self.noun(groups["noun"], file)
             if found is not None:
                 return _literal(*found, positive=positive)
@@ -255,11 +322,26 @@ class _Reader:
         if not file:
             return None
         probe = noun.probe
-        if "- [x]" in description.lower():
-            self.reason = "checked items alone are not a fact the core checks"
-            return None
-        if "- [ ]" in description and probe == "items":
+        if description:
+            # `(lines starting with `- [ ]`)`: a checklist's unchecked items. Any other
+            # description says something the fact would not check: it is not read.
+            wording = " ".join(description.lower().split())
+            if re.search(r"\[x\]|(?<!un)(?<!not )\bchecked\b", wording):
+                self.reason = "checked items alone are not a fact the core checks"
+                return None
+            if probe not in ("items", "unchecked") or not re.search(
+                r"\[ \]|\bunchecked\b", wording
+            ):
+                self.reason = (
+                    f"the description ({description}) is not one the core reads: only "
+                    "(lines starting with `- [ ]`) is, which narrows a checklist to its "
+                    "unchecked items"
+                )
+                return None
             probe = "unchecked"
+        if probe == "field" and not file.endswith(".json"):
+            self.reason = f"{file} is not a JSON file, and {noun.name} is a query of one"
+            return None
         atom = Atom(probe, file, noun.param)
         for fact in (atom, *implied(atom)):
             said = self.lexicon.noun_for(fact.probe, fact.param)
@@ -284,7 +366,13 @@ class _Reader:
 
     def _param(self, probe: str, groups: dict[str, str], file: str) -> str | None:
         if probe in ("items", "unchecked"):
-            return _unquote(groups["section"]).removeprefix("the ").removesuffix(" section")
+            section = _unquote(groups["section"]).removeprefix("the ").removesuffix(" section")
+            # `"## Risks"`: the heading's words, without the marks that make it one.
+            section = section.strip().lstrip("#").strip()
+            if not section:
+                self.reason = "the section has no name"
+                return None
+            return section
         if probe == "matches":
             text = _unquote(groups["quoted"])
             pattern = re.escape(text) if groups["verb"].lower().startswith("contain") else text
@@ -298,19 +386,41 @@ class _Reader:
             if not file.endswith(".json"):
                 self.reason = f"{file} is not a JSON file (to look for text, say `contains`)"
                 return None
-            if not _QUERY.fullmatch(query):
+            if not _QUERY.fullmatch(query) or _ODD_VALUE.search(query):
                 self.reason = (
                     f"`{query}` is not a query: keys joined by dots, each with filters "
-                    "like [status=open] or [id!=$field]"
+                    "like [status=open] or [id!=$field] (one `=`, values unquoted)"
                 )
                 return None
             return query
         if probe == "below":
-            return f"{groups['counter']}<{groups['limit']}"
+            counter = groups["counter"]
+            if counter.lower() in ("find", "finds", "found"):
+                # `finds ≥ 1` is what a step finds, not a counter of the state file.
+                self.reason = (
+                    f"'{counter}' is the outcome of a procedure's step, not a counter of the "
+                    "state file: write it in parentheses after the step, `Counts NOUN "
+                    "(finds ≥1)`"
+                )
+                return None
+            return f"{counter}<{int(groups['limit'])}"
         if probe == "passes":
-            return _unquote(groups["quoted"])
+            key = _unquote(groups["quoted"])
+            if not file.endswith(".json"):
+                # `of Makefile`: the command is looked up under its key in a JSON file.
+                self.reason = f"{file} is not a JSON file, which holds the command under KEY"
+                return None
+            if not re.fullmatch(r"[A-Za-z_][\w-]*", key):
+                # `npm test`: the command itself, not the key that holds it; `scripts.test`:
+                # a path, where the key is looked up at the top of the file.
+                self.reason = (
+                    f"`{key}` is not a key: the command's KEY names the text of {file} (or "
+                    "the environment variable SPELLBOOK_KEY) that holds the command"
+                )
+                return None
+            return key
         if probe == "over_minutes":
-            return groups["minutes"]
+            return str(int(groups["minutes"]))
         return ""
 
     # -- nouns of the vocabulary: `≥1 NOUN in FILE`, `NOUN found` --
@@ -323,19 +433,68 @@ class _Reader:
         if m is None:
             return None
         inner = m.group("inner").strip()
+        label = m.group("label").strip()
         reason = self.reason
-        found = self._quietly(inner)
-        if found is not None and (_sign(inner) is not None or _SEARCH_OUTCOME.match(inner)):
+        local = list(context)
+        found = self._quietly(inner, local)
+        refused = self.reason != reason  # `finds ≥1` is no counter: refused with why
+        if (found is not None or refused) and (
+            _sign(inner) is not None or _SEARCH_OUTCOME.match(inner)
+        ):
             # `Counts mitigation steps (finds ≥1)`: the outcome of a step whose noun is
             # not known, not a label and its clause (`finds ≥ 1` would be a counter).
             self.reason = reason or (
                 f"({inner}) is the outcome of a procedure's step, but "
-                f"'{m.group('label').strip()}' is no step the core reads: name a noun of "
+                f"'{label}' is no step the core reads: name a noun of "
                 "the Terms table or the vocabulary (`Counts NOUN (finds ≥1)`, "
                 "`Checks F for NOUN (finds some)`), or a file (`Checks F exists (missing)`)"
             )
             return None
+        if found is None:
+            return None
+        why = self._not_a_label(label, inner, found, context)
+        if why:
+            self.reason = reason or why
+            return None
+        context[0] = local[0]
         return found
+
+    def _not_a_label(self, label: str, inner: str, found: DNF, context: list[str]) -> str:
+        """Why `label (inner)` is not a name and the clause it stands for, or "": the words
+        before the parentheses say something of their own, which reading only the
+        parentheses would drop."""
+        last = label.split()[-1]
+        if last.lower() in _OPERATOR_WORDS or re.fullmatch(r"[&|/+=<>≥≤≠!~^]+", last):
+            # `not (x.md exists)`, `a.md exists and (b.md exists)`: no label.
+            return (
+                f"'{last}' before ({inner}) continues the condition, so the words before the "
+                "parentheses are no label: write NOT, AND and OR in capitals"
+            )
+        step = _STEP_VERB.match(label)
+        if step:
+            counts = not step.group().lower().startswith(("check", "read"))
+            before = self.reason
+            a_step = counts or self._step(label, list(context), "exists") is not None
+            self.reason = before
+            if a_step or any(lit.atom.probe == "below" for c in found for lit in c):
+                # `Checks plan.md exists (task.md exists)`, `Counts AC (attempts < 3)`.
+                return (
+                    f"'{label}' is a procedure's step, so ({inner}) is its outcome, and not "
+                    "one the core reads: finds ≥1, finds some, finds 0, finds none, exists, "
+                    "missing"
+                )
+        named = [f for f in files_in(label) if f not in files_in(inner)]
+        if named:
+            # `a.md exists XOR (b.md exists)`: the label is about another file.
+            return (
+                f"'{label}' names {named[0]}, which ({inner}) does not: the words before "
+                "the parentheses are part of the condition, not a label"
+            )
+        said = self._quietly(label, list(context))
+        if said is not None and _as_set(said) != _as_set(found):
+            # `ready (plan.md exists)` where `ready` is a term that means more.
+            return f"'{label}' is itself a condition, and not the same as ({inner})"
+        return ""
 
 
 def pattern_problem(pattern: str) -> str:
@@ -511,6 +670,26 @@ def split_outside(text: str, separator: re.Pattern[str]) -> Iterator[str]:
     yield text[start:]
 
 
+def _as_set(found: DNF) -> frozenset[frozenset[Literal]]:
+    return frozenset(frozenset(clause) for clause in found)
+
+
+def _blank(text: str) -> bool:
+    """Whether `text` holds nothing but separators."""
+    return not re.sub(r"[\s;,]|AND|OR", "", text)
+
+
+def _squeeze(text: str) -> str:
+    """One space between words, but not inside code spans: `a  b` keeps its two spaces."""
+    out, start = [], 0
+    for m in re.finditer(r"`[^`]*`", text):
+        out.append(re.sub(r"\s+", " ", text[start : m.start()]))
+        out.append(m.group())
+        start = m.end()
+    out.append(re.sub(r"\s+", " ", text[start:]))
+    return "".join(out).strip()
+
+
 def _wrapped(phrase: str) -> bool:
     """Whether the whole phrase is one parenthesised group: `(a OR b)`."""
     if not (phrase.startswith("(") and phrase.endswith(")")):
@@ -532,7 +711,7 @@ def parse_condition(
 ) -> Condition:
     """Read a Condition cell; unknown phrases are kept as opaque atoms, never raised."""
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
-    normal_text = " ".join(text.split())
+    normal_text = _squeeze(text)
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
     why = ""
@@ -540,7 +719,7 @@ def parse_condition(
         found = reader.condition(normal_text)
     except TooComplex:
         found, why = None, f"its alternatives multiply past {MAX_CLAUSES}"
-    if found is None or not re.sub(r"[\s;,]|AND|OR", "", normal_text):
+    if found is None or _blank(normal_text):
         why = why or "there is nothing but separators in it"
         reader.unknown, reader.why = [normal_text], {normal_text: why}
         found = _literal("unknown", "", normal_text)
@@ -561,7 +740,7 @@ def parse_indicators(
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
     literals: list[Literal] = []
     complete = True
-    for part in split_outside(" ".join(text.split()), _INDICATOR_SPLIT):
+    for part in split_outside(_squeeze(text), _INDICATOR_SPLIT):
         part = part.strip().rstrip(".")
         if not part:
             continue
