@@ -118,6 +118,11 @@ def with_templates(dialect: Dialect, root: Path, spec: str, templates: str) -> D
     if root not in (folder, *folder.parents):
         root = folder
     found = root / templates if templates else folder / "templates"
+    if templates and not found.is_dir():  # a `Create F` would make F empty, saying nothing
+        raise _fail(
+            f"[tool.spellbook] templates = {templates!r} is not a folder of the project "
+            f"({found}); create it, or remove the key"
+        )
     return replace(
         dialect,
         folder=str(folder),

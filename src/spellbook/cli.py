@@ -34,7 +34,7 @@ from spellbook.exits import (
     EXIT_REFUSED,
     EXIT_UNHANDLED,
 )
-from spellbook.repository import UnknownMachine, open_workflow, resolve
+from spellbook.repository import MACHINE_HELP, UnknownMachine, one_machine, open_workflow, resolve
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -140,22 +140,14 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
         "nearest folder at or above the current one that holds the workspace, else the "
         "repository's top folder, else the current one)",
     )
-    parser.add_argument(
-        "--machine",
-        metavar="NAME",
-        help="a machine of the project's [tool.spellbook.machines], or spell or session (the "
-        "ones that ship); default: the project's default machine, else spell",
-    )
+    parser.add_argument("--machine", metavar="NAME", help=MACHINE_HELP)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("command", help=f"a {word}, or {', '.join(COMMANDS)}")
     return _one_machine(SimpleNamespace(**vars(parser.parse_args(argv))), machine)
 
 
 def _one_machine(args: SimpleNamespace, machine: str | None) -> SimpleNamespace:
-    """`spell session --machine NAME` names two machines: refused, not one of them chosen."""
-    if machine is not None and args.machine is not None and args.machine != machine:
-        raise UnknownMachine(f"`spell {machine}` is `spell --machine {machine}`; give one machine")
-    args.machine = args.machine or machine
+    args.machine = one_machine(machine, args.machine)
     return args
 
 

@@ -8,7 +8,7 @@ import sys
 
 from spellbook.errors import BadFile, SpellbookError, said
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_HOOK_BLOCK, EXIT_OK, EXIT_REFUSED
-from spellbook.repository import find_root, open_workflow, resolve
+from spellbook.repository import MACHINE_HELP, find_root, one_machine, open_workflow, resolve
 from spellbook.state_file import STATE_LIMIT, parse_json
 from spellbook.store import Workspace
 
@@ -39,12 +39,7 @@ def check_transition(argv: Sequence[str], machine: str | None) -> int:
         help="the repository (default: found from the current folder as `spell` finds it; "
         "for --claude-hook, $CLAUDE_PROJECT_DIR or found from the event's folder)",
     )
-    parser.add_argument(
-        "--machine",
-        metavar="NAME",
-        help="a machine of the project's [tool.spellbook.machines], or spell or session; "
-        "default: the project's default machine, else spell",
-    )
+    parser.add_argument("--machine", metavar="NAME", help=MACHINE_HELP)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("check", choices=["check-transition"], help=argparse.SUPPRESS)
     parser.add_argument("states", nargs="*", metavar="FROM TO")
@@ -59,9 +54,10 @@ def check_transition(argv: Sequence[str], machine: str | None) -> int:
         "may change; anything it cannot judge is blocked too",
     )
     args = parser.parse_intermixed_args(argv)
-    if machine is not None and args.machine not in (None, machine):
-        parser.error(f"`spell {machine}` is `spell --machine {machine}`; give one machine")
-    machine = args.machine or machine
+    try:
+        machine = one_machine(machine, args.machine)
+    except SpellbookError as err:
+        parser.error(said(err))
     if args.claude_hook:
         return claude_hook(args.root, machine, sys.stdin.buffer)
     try:

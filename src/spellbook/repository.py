@@ -19,6 +19,20 @@ class UnknownMachine(BadFile):
     """`--machine NAME` names no machine of the project, nor one that ships."""
 
 
+MACHINE_HELP = (
+    "a machine of the project's [tool.spellbook.machines], or spell or session (the ones "
+    "that ship); default: the project's default machine, else spell"
+)
+
+
+def one_machine(command: str | None, option: str | None) -> str | None:
+    """The machine `spell session` (command) and `--machine NAME` (option) name together;
+    naming two is refused, not settled by picking one."""
+    if command is not None and option not in (None, command):
+        raise UnknownMachine(f"`spell {command}` is `spell --machine {command}`; give one machine")
+    return option or command
+
+
 def resolve(root: str | None, machine: str | None) -> tuple[ModuleType, str | None]:
     """The machine a command drives, and the root of the project it belongs to (None for
     a machine that ships with Spellbook, outside any project that lists it).

@@ -311,8 +311,6 @@ def test_create_from_a_template_file_of_the_project_without_python(house: Path) 
     (house / "spec" / "templates" / "flag.txt").write_text("opened\n- [ ] air the room\n")
     (house / "house-templates").mkdir()
     (house / "house-templates" / "log.md").write_text("# Log\n")
-    with (house / "pyproject.toml").open("a") as f:
-        f.write("")
     text = (house / "pyproject.toml").read_text()
     (house / "pyproject.toml").write_text(
         text.replace('default = "door"', 'default = "door"\ntemplates = "house-templates"')
@@ -354,3 +352,48 @@ def test_a_template_that_cannot_be_used_is_an_error_at_its_row(
     assert result.returncode == 1, result.stdout + result.stderr
     line = DOOR.splitlines().index(next(x for x in DOOR.splitlines() if x.startswith("| D1"))) + 1
     assert f"spec/DOOR.md:{line}" in result.stdout and said in result.stdout, result.stdout
+
+
+def test_a_configured_templates_folder_that_is_not_there_is_an_error(house: Path) -> None:
+    text = (house / "pyproject.toml").read_text()
+    (house / "pyproject.toml").write_text(
+        text.replace('default = "door"', 'default = "door"\ntemplates = "tmpl"')
+    )
+    result = compiler(house, "verify", "--spec", "spec/DOOR.md")
+    assert result.returncode == 2
+    assert "templates = 'tmpl' is not a folder of the project" in clean(result)
+
+
+def hook(project: Path, path: str, content: str) -> subprocess.CompletedProcess[str]:
+    event = {
+        "tool_name": "Write",
+        "cwd": str(project),
+        "tool_input": {"file_path": path, "content": content},
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "spellbook", "check-transition", "--claude-hook"],
+        input=json.dumps(event),
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+    )
+    return done
+
+
+def test_the_hook_judges_by_the_project_s_machine_and_blocks_what_it_cannot_read(
+    house: Path,
+) -> None:
+    (house / ".door").mkdir()
+    state = {"current_state": "CLOSED", "history": []}
+    (house / ".door" / "state.json").write_text(json.dumps(state))
+    moved = json.dumps({**state, "current_state": "OPEN"})
+    blocked = hook(house, ".door/state.json", moved)  # no key: no rule leads there
+    assert blocked.returncode == 2 and "CLOSED → OPEN refused" in clean(blocked)
+    (house / ".door" / "key.txt").write_text("turned\n")
+    assert hook(house, ".door/state.json", moved).returncode == 0
+    # A configuration the hook cannot read: the move is blocked, not allowed.
+    (house / "pyproject.toml").write_text("[tool.spellbook\n")
+    broken = hook(house, ".door/state.json", moved)
+    assert broken.returncode == 2 and "could not judge" in clean(broken)
