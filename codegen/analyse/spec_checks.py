@@ -8,7 +8,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..model import Kind, RuleRow, Spec
+from ..model import Kind, RuleRow, Spec, Term
+from ..read.action_phrases import parse_actions, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
 from ..read.lexicon import Dialect, Lexicon, normal
 from .analysis import Analysis
@@ -142,10 +143,16 @@ def check_terms(analysis: Analysis) -> Iterator[Finding]:
     """A term of the spec whose meaning has words nothing defines."""
     spec = analysis.spec
     lexicon = _lexicon(analysis)
+    acted = _acted(spec)
     for term in spec.terms:
+        if normal(term.phrase) in acted:
+            yield from _action_term(term, spec, lexicon)
+            continue
         meaning = parse_condition(term.means, lexicon, spec.workspace, Words())
         if not meaning.unknown:
             continue
+        if not parse_condition(term.means, lexicon, spec.workspace, Words(), "F").unknown:
+            continue  # about the file a procedure reads first: read where rows use it
         why = dict(meaning.why)
         said = ", ".join(repr(u) + (f" ({why[u]})" if u in why else "") for u in meaning.unknown)
         phrase = normal(term.phrase)
@@ -170,11 +177,34 @@ def check_terms(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
+def _acted(spec: Spec) -> set[str]:
+    """The phrases of the spec's Action cells (`normal`)."""
+    return {normal(p) for row in spec.rows for p in split_phrases(row.action)}
+
+
+def _action_term(term: Term, spec: Spec, lexicon: Lexicon) -> Iterator[Finding]:
+    """A term that Action cells use, whose meaning has phrases the core does not read
+    as actions (the rows pass the term to the AI as an instruction)."""
+    phrase = normal(term.phrase)
+    unread = [a for a in parse_actions(term.means, spec.workspace, lexicon) if a.verb == "instruct"]
+    if unread:
+        users = [r.id for r in spec.rows if phrase in map(normal, split_phrases(r.action))]
+        said = "; ".join(repr(a.text) for a in unread)
+        yield Finding(
+            "unknown_term",
+            f"term {term.phrase!r} means {term.means!r}, but {said} in it is not an action "
+            f"the core reads; rule{'s' if len(users) > 1 else ''} {', '.join(users)} "
+            f"use{'' if len(users) > 1 else 's'} it in Actions",
+            line=term.line,
+        )
+
+
 def check_term_conflicts(analysis: Analysis) -> Iterator[Finding]:
     """A phrase the Terms table defines twice, or one the core or the vocabulary already
     reads (the term wins, so rows that use the phrase mean something else than it says)."""
     spec = analysis.spec
     words = Lexicon.of(Dialect(spec.vocabulary))
+    acted = _acted(spec)
     first: dict[str, int] = {}
     for term in spec.terms:
         key = normal(term.phrase)
@@ -187,6 +217,18 @@ def check_term_conflicts(analysis: Analysis) -> Iterator[Finding]:
             )
             continue
         first[key] = term.line
+        if key in acted:
+            # A term for an action redefines only an action the core reads.
+            reads = parse_actions(term.phrase, spec.workspace, words)
+            if reads and all(a.verb != "instruct" for a in reads):
+                yield Finding(
+                    "term_conflict",
+                    f"term {term.phrase!r} redefines an action the core or the vocabulary "
+                    f"reads on its own; where a row says it, it means {term.means!r}",
+                    line=term.line,
+                    level=Severity.WARNING,
+                )
+            continue
         plain = parse_condition(term.phrase, words, spec.workspace, Words())
         if not plain.unknown and not plain.always:
             yield Finding(

@@ -1,7 +1,8 @@
 """Actions: what an Action cell asks the runtime to do, as verbs of the generic core.
 
 An Action cell is `-` (nothing), one phrase, or numbered phrases `(1) ...; (2) ...`.
-Verbs may be imperative or third person (`Create` / `Creates`). The core's verbs,
+Verbs may be imperative or third person (`Create` / `Creates`); a phrase the spec's
+Terms table defines means its meaning's phrases. The core's verbs,
 each carried out once by `spellbook.actions`:
 
 - `create`: `Create F from T` writes the file from the template file T (a path
@@ -17,6 +18,11 @@ each carried out once by `spellbook.actions`:
 - `extract`: `Extract KEY from F frontmatter`, `Reads F frontmatter`: read
   frontmatter values for folder names.
 - `increment`: `Increment COUNTER`: add one to a counter of the state file.
+- `reset`: `Reset COUNTER`, `Reset COUNTER to N`, `Set COUNTER to N`: set it.
+- `record`: `Record NOUN of F in G`, ``Append matches of `RE` from F to G``: add
+  the matches (of a noun that is a pattern) that the ledger file G does not list
+  yet, one line each; without `of F`, of the file the cell read last.
+- `find`: `Extracts all NOUN from F`: a read, naming the file later phrases are about.
 - `set_state`: `Update state to STATE`: the rule's Next State.
 - `fill`: `Replaces `[X]` in response with ...`: the response carries the loaded
   content anyway; nothing to do.
@@ -35,6 +41,7 @@ import re
 from spellbook.vocabulary import FILE
 
 from ..model import Action
+from .conditions import pattern_problem
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
 
 _FILE = FILE
@@ -69,10 +76,34 @@ _EXTRACT = re.compile(rf"extracts? (?P<key>\w+) from {_FILE} frontmatter", re.I)
 _FRONTMATTER = re.compile(rf"reads? {_FILE} frontmatter", re.I)
 _SET_STATE = re.compile(r"updates? (?:the )?state to `?(?P<state>[\w\[\]/]+)`?", re.I)
 _INCREMENT = re.compile(r"increments? (?:the )?(?P<counter>\w+)", re.I)
+# `Reset rounds`, `Reset rounds to 1`, `Set rounds to 0`: a counter set to a number.
+_RESET = re.compile(
+    r"(?:resets? (?:the )?(?P<counter>\w+)(?: (?:counter )?to (?P<value>\d+))?"
+    r"|sets? (?:the )?(?P<set>\w+) (?:counter )?to (?P<to>\d+))",
+    re.I,
+)
 _FILL = re.compile(
     r"replaces? `?\[\w+\]`?(?:,? (?:and )?`?\[\w+\]`?)* in (?:the )?response with .+", re.I
 )
 _NO_CHANGE = re.compile(r"no state change", re.I)
+# A ledger or its source: a name with an extension, or any name in backticks (`.refs`).
+_ANY_FILE = r"(?P<file>`[^`\s]+`|[\w.\-/]*\w\.\w[\w\-]*)"
+_LEDGER = _ANY_FILE.replace("?P<file>", "?P<ledger>")
+_SOURCE = _ANY_FILE.replace("?P<file>", "?P<source>")
+# `Record NOUN of notes.md in .seen`, ``Append matches of `RE` from F to G``.
+_RECORD = re.compile(
+    rf"(?:records?|appends?|adds?|writes?) (?:the |all )?(?P<what>.+?)"
+    rf"(?: (?:of|from) {_SOURCE})? (?:in|to|into) {_LEDGER}",
+    re.I,
+)
+_MATCHES_OF = re.compile(
+    r"(?:new |unlisted )?(?:matches|lines) (?:of|matching) `(?P<re>[^`]+)`", re.I
+)
+# `Extracts all NOUN from notes.md`: a read, which later steps are about.
+_FIND = re.compile(
+    rf"(?:extracts?|finds?|collects?) (?:the |all )?(?P<what>.+?) (?:from|in) {_FILE}", re.I
+)
+MAX_TERM_DEPTH = 16
 _ANGLE_VARIABLE = re.compile(r"<(\w+)>")
 _VARIABLE = re.compile(r"\$\{(\w+)\}")
 BUILTIN_VARIABLES = frozenset({"date"})
@@ -90,20 +121,64 @@ def split_phrases(text: str) -> list[str]:
 
 
 def parse_actions(text: str, workspace: str, lexicon: Lexicon | None = None) -> tuple[Action, ...]:
-    """Parse an Action cell (plain text) into verbs; unknown phrases become `instruct`."""
+    """Parse an Action cell (plain text) into verbs; unknown phrases become `instruct`.
+    A phrase the spec's Terms table defines is its meaning's actions (`-`: none)."""
     lexicon = lexicon or Lexicon()
-    actions: list[Action] = []
-    extracted: set[str] = set()
-    reads_frontmatter = False
+    cell = _Cell(workspace, lexicon)
     for phrase in split_phrases(text):
-        action = parse_action(phrase, workspace, extracted, lexicon, reads_frontmatter)
+        cell.phrase(phrase)
+    return tuple(cell.actions)
+
+
+class _Cell:
+    """The actions of one cell, read in order: what earlier phrases extracted or read
+    is known to later ones."""
+
+    def __init__(self, workspace: str, lexicon: Lexicon) -> None:
+        self.workspace = workspace
+        self.lexicon = lexicon
+        self.actions: list[Action] = []
+        self.extracted: set[str] = set()
+        self.reads_frontmatter = False
+        self.read = ""  # the file the last phrase that reads one read
+        self.terms: list[str] = []
+
+    def phrase(self, phrase: str) -> None:
+        term = self.lexicon.terms.get(normal(phrase))
+        if term is not None and normal(phrase) not in self.terms:
+            self._term(phrase, term.means)
+            return
+        action = parse_action(
+            phrase, self.workspace, self.extracted, self.lexicon, self.reads_frontmatter, self.read
+        )
         if action.verb == "extract":
             if action.target:
-                extracted.add(action.target)
+                self.extracted.add(action.target)
             else:
-                reads_frontmatter = True
-        actions.append(action)
-    return tuple(actions)
+                self.reads_frontmatter = True
+        if action.verb in ("find", "load", "extract"):
+            self.read = action.files[0]
+        self.actions.append(action)
+
+    def _term(self, phrase: str, means: str) -> None:
+        """A term used as an action: its meaning's actions, if the core reads them all;
+        else the phrase is an instruction, with why."""
+        if len(self.terms) >= MAX_TERM_DEPTH:
+            self.actions.append(Action("instruct", phrase, hint="terms nest too deep"))
+            return
+        before = len(self.actions)
+        self.terms.append(normal(phrase))
+        try:
+            for part in split_phrases(means):
+                self.phrase(part)
+        finally:
+            self.terms.pop()
+        unread = [a for a in self.actions[before:] if a.verb == "instruct"]
+        if unread:
+            del self.actions[before:]
+            said = "; ".join(repr(a.text) for a in unread)
+            hint = f"the Terms table's meaning {means!r} has {said}, which the core does not read"
+            self.actions.append(Action("instruct", phrase, hint=hint))
 
 
 def parse_action(
@@ -112,7 +187,9 @@ def parse_action(
     extracted: set[str] | None = None,
     lexicon: Lexicon | None = None,
     any_key: bool = False,
+    read: str = "",
 ) -> Action:
+    """One phrase as a verb; `read` is the file an earlier phrase of the cell read."""
     lexicon = lexicon or Lexicon()
     m = _NO_CHANGE.fullmatch(phrase)
     if m:
@@ -131,6 +208,12 @@ def parse_action(
     m = _INCREMENT.fullmatch(phrase)
     if m:
         return Action("increment", phrase, target=m.group("counter"))
+    m = _RESET.fullmatch(phrase)
+    if m:
+        counter, value = m["counter"] or m["set"], m["value"] or m["to"] or "0"
+        if len(value) > 9:
+            return Action("reset", phrase, target=counter, problem=f"{value} is too large")
+        return Action("reset", phrase, target=f"{counter}={int(value)}")
     m = _FILL.fullmatch(phrase)
     if m:
         return Action("fill", phrase)
@@ -177,6 +260,14 @@ def parse_action(
                     "archive", phrase, files, action.target, f"{names} is not known here"
                 )
             return action
+    m = _RECORD.fullmatch(phrase)
+    if m:
+        recorded = _record(m, workspace, lexicon, read, phrase)
+        if recorded is not None:
+            return recorded
+    m = _FIND.fullmatch(phrase)
+    if m and _pattern_of(m["what"], lexicon):
+        return _checked(Action("find", phrase, (_relative(m["file"], workspace),)))
     m = _DELETE.fullmatch(phrase)
     if m:
         files = _files(m.group("files"), workspace, lexicon)
@@ -187,16 +278,50 @@ def parse_action(
     return Action("instruct", phrase)
 
 
+def _pattern_of(what: str, lexicon: Lexicon) -> str:
+    """The pattern a ledger records: ``matches of `RE` `` or a noun that is one; "" if none."""
+    m = _MATCHES_OF.fullmatch(what.strip())
+    if m:
+        return m["re"]
+    noun = lexicon.noun(re.sub(r"^(?:new|unlisted|unprocessed) ", "", what.strip(), flags=re.I))
+    return noun.param if noun is not None and noun.probe == "matches" else ""
+
+
+def _record(
+    m: re.Match[str], workspace: str, lexicon: Lexicon, read: str, phrase: str
+) -> Action | None:
+    """`Record NOUN of F in G`: a ledger action, or None if `what` is no pattern."""
+    pattern = _pattern_of(m["what"], lexicon)
+    if not pattern:
+        return None
+    ledger = _relative(m["ledger"], workspace)
+    source = _relative(m["source"], workspace) if m["source"] else read
+    odd = next((f for f in (source, ledger) if f and not re.fullmatch(r"[\w.\-/]+", f)), "")
+    if odd:
+        return Action("record", phrase, (source, ledger), pattern, f"`{odd}` is not a file's name")
+    if not source:
+        return Action(
+            "record",
+            phrase,
+            ("", ledger),
+            pattern,
+            "it names no file to find them in: say `of F`, or read F first in the cell",
+        )
+    return _checked(Action("record", phrase, (source, ledger), pattern, pattern_problem(pattern)))
+
+
 def _files(text: str, workspace: str, lexicon: Lexicon) -> tuple[str, ...] | None:
     """`a.md and b.md`, `a.md, b.md` or a group the vocabulary names; None if not all are
     files."""
     group = lexicon.file_groups.get(normal(re.sub(r"^existing ", "", text.strip(), flags=re.I)))
     if group is not None:
         return group
-    names = [n.strip().strip("`") for n in re.split(r",\s*|\s+and\s+", text) if n.strip()]
-    if not names or not all(re.fullmatch(r"[\w.\-/]*\w\.\w+", n) for n in names):
+    written = [n.strip() for n in re.split(r",\s*|\s+and\s+", text) if n.strip()]
+    # A name with an extension, or any plain name in backticks (`VERSION`).
+    plain = r"`?[\w.\-/]*\w\.\w+`?|`[\w.\-/]*[\w\-]`"
+    if not written or not all(re.fullmatch(plain, n) for n in written):
         return None
-    return tuple(_relative(n, workspace) for n in names)
+    return tuple(_relative(n.strip("`"), workspace) for n in written)
 
 
 def _relative(path: str, workspace: str) -> str:

@@ -96,7 +96,8 @@ class _Reader:
         self.why: dict[str, str] = {}  # an unknown phrase -> why it could not be read
         self.reason = ""  # why the clause being read was refused, if a reader knows
         self.terms: list[str] = []  # terms being expanded, against cycles
-        self.expanded: dict[str, DNF | None] = {}
+        # A term read in a context (the file read) -> its meaning, and the file read after.
+        self.expanded: dict[tuple[str, str], tuple[DNF | None, str]] = {}
 
     def file(self, written: str) -> str | None:
         name = written.strip().strip("`").strip()
@@ -225,8 +226,10 @@ class _Reader:
         term = self.lexicon.terms.get(key)
         if term is None:
             return None
-        if key in self.expanded:
-            return self.expanded[key]
+        cached = (key, context[0])
+        if cached in self.expanded:
+            found, context[0] = self.expanded[cached]
+            return found
         if key in self.terms:
             self.reason = f"the term {term.phrase!r} is defined by itself"
             return None
@@ -234,11 +237,15 @@ class _Reader:
             self.reason = f"terms are defined by terms more than {MAX_DEPTH} deep"
             return None
         self.terms.append(key)
+        # A term's meaning may be about the file a procedure has read (`NOUN not
+        # listed in .seen found`), so it is read in the clause's context.
+        local = [context[0]]
         try:
-            found = self._quietly(term.means)
+            found = self._quietly(term.means, local)
         finally:
             self.terms.pop()
-        self.expanded[key] = found
+        context[0] = local[0]
+        self.expanded[cached] = (found, local[0])
         if found is not None and len(found) == 1 and len(found[0]) == 1:
             (lit,) = found[0]
             said = " ".join(phrase.split())
@@ -295,6 +302,10 @@ class _Reader:
             if m is None:
                 continue
             groups = m.groupdict()
+            ledger = f"{groups['noun']} in {groups.get('file')}"
+            if groups.get("file") and _NOT_LISTED.fullmatch(ledger):
+                # `Counts NOUN not listed in G`: G is the ledger, not the file counted.
+                groups = {"noun": ledger, "file": ""}
             file = self.file(groups["file"]) if groups.get("file") else context[0]
             if file is None:
                 return None
@@ -315,6 +326,9 @@ class _Reader:
         desc = _TRAILING_DESC.fullmatch(words)
         if desc:
             words, description = desc.group("words"), desc.group("desc")
+        ledger = _NOT_LISTED.fullmatch(words)
+        if ledger:
+            words = ledger.group("words")
         noun = self.lexicon.noun(words)
         if noun is None:
             return None
@@ -342,7 +356,19 @@ class _Reader:
         if probe == "field" and not file.endswith(".json"):
             self.reason = f"{file} is not a JSON file, and {noun.name} is a query of one"
             return None
-        atom = Atom(probe, file, noun.param)
+        param = noun.param
+        if ledger:
+            # `NOUN not listed in .seen`: the noun's matches the ledger lacks.
+            if probe != "matches":
+                self.reason = (
+                    f"{noun.name} are not matches of a pattern, so no ledger can list them"
+                )
+                return None
+            listed = self.file(ledger.group("ledger"))
+            if listed is None:
+                return None
+            probe, param = "unlisted", f"{listed} {noun.param}"
+        atom = Atom(probe, file, param)
         for fact in (atom, *implied(atom)):
             said = self.lexicon.noun_for(fact.probe, fact.param)
             if said is not None:
@@ -421,6 +447,14 @@ class _Reader:
             return key
         if probe == "over_minutes":
             return str(int(groups["minutes"]))
+        if probe == "unlisted":
+            pattern = _unquote(groups["quoted"])
+            problem = pattern_problem(pattern)
+            if problem:
+                self.reason = problem
+                return None
+            ledger = self.file(groups["ledger"])
+            return None if ledger is None else f"{ledger} {pattern}"
         return ""
 
     # -- nouns of the vocabulary: `≥1 NOUN in FILE`, `NOUN found` --
@@ -550,6 +584,11 @@ _AND = re.compile(r"\s+AND\s+|\s*;\s*|\s*,\s*")
 _LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
 # A procedure's step and its outcome; `subject` is the step without the outcome.
 OUTCOME = re.compile(r"(?P<body>.+?)\s*\((?P<outcome>[^()]*)\)")
+_LEDGER = _FILE.replace("?P<file>", "?P<ledger>")
+# `NOUN not listed in LEDGER`: the noun's matches that a ledger file does not list.
+_NOT_LISTED = re.compile(
+    rf"(?P<words>.+?) (?:that are )?not (?:yet )?(?:listed|recorded) in {_LEDGER}", re.I
+)
 _TRAILING_DESC = re.compile(r"(?P<words>[^()]+?)\s*\((?P<desc>[^()]*)\)")
 _READS = re.compile(rf"reads? {_FILE}(?: (?:content|contents|text|frontmatter))?", re.I)
 _CHECKS_EXISTS = re.compile(
@@ -606,6 +645,24 @@ _CORE = tuple(
         (rf"{_FILE} has no checklist items? under {_SECTION}", "items", False),
         (rf"{_FILE} has {_QUOTED}", "field", True),
         (rf"{_FILE} has no {_QUOTED}", "field", False),
+        (
+            rf"{_FILE} has (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?not "
+            rf"(?:yet )?(?:listed|recorded) in {_LEDGER}",
+            "unlisted",
+            True,
+        ),
+        (
+            rf"{_FILE} has no (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?not "
+            rf"(?:yet )?(?:listed|recorded) in {_LEDGER}",
+            "unlisted",
+            False,
+        ),
+        (
+            rf"(?:every|each) (?:match|line) of {_QUOTED} in {_FILE} is (?:already )?"
+            rf"(?:listed|recorded) in {_LEDGER}",
+            "unlisted",
+            False,
+        ),
         (r"(?P<counter>\w+)\s*<\s*(?P<limit>\d+)", "below", True),
         (r"(?P<counter>\w+)\s*(?:>=|≥)\s*(?P<limit>\d+)", "below", False),
         (r"in this state (?:for )?more than (?P<minutes>\d+) min(?:utes?)?", "over_minutes", True),
@@ -707,16 +764,21 @@ def _wrapped(phrase: str) -> bool:
 
 
 def parse_condition(
-    text: str, lexicon: Lexicon | None = None, workspace: str = "", words: Words | None = None
+    text: str,
+    lexicon: Lexicon | None = None,
+    workspace: str = "",
+    words: Words | None = None,
+    read: str = "",
 ) -> Condition:
-    """Read a Condition cell; unknown phrases are kept as opaque atoms, never raised."""
+    """Read a Condition cell; unknown phrases are kept as opaque atoms, never raised.
+    `read` is the file a procedure has read before the cell, if any."""
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
     normal_text = _squeeze(text)
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
     why = ""
     try:
-        found = reader.condition(normal_text)
+        found = reader.condition(normal_text, [read] if read else None)
     except TooComplex:
         found, why = None, f"its alternatives multiply past {MAX_CLAUSES}"
     if found is None or _blank(normal_text):

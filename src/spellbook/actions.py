@@ -20,7 +20,10 @@ way (a crash, a disk error) is finished by the next one from its intent record
 - `extract` reads a value from a file's YAML frontmatter, for folder names (every
   value the folders name, if the action names none); it must be lower-case
   letters, digits and dashes, at most 64 characters.
-- `increment` adds one to a counter of the state file.
+- `increment` adds one to a counter of the state file; `reset` sets it (to 0, or
+  the number the spec names).
+- `record` appends to a ledger file the matches of a pattern in a file that it does
+  not list yet, one per line (creating the ledger).
 - any other verb is the vocabulary's: its `plan_<verb>(step, action)` is given a
   `Step`, through which it reads files, updates them and sets state-file fields.
 """
@@ -33,7 +36,8 @@ import time
 
 from spellbook.errors import ActionError
 from spellbook.outcome import Did, Done
-from spellbook.schema import PASSIVE_VERBS, TRASH, Rule
+from spellbook.probes import unlisted_matches
+from spellbook.schema import PASSIVE_VERBS, TRASH, Action, Rule
 from spellbook.state_file import Record
 from spellbook.state_file import today as date_today
 from spellbook.store import READ_LIMIT, Workspace
@@ -132,9 +136,14 @@ def plan(
             done.did.append(Did(index, "create", (name,) if made_it else (), kept))
         elif action.verb == "load":
             done.contents[action.files[0]] = files.read(action.files[0])
+        elif action.verb == "record":
+            _record(action, index, files, step)
         elif action.verb == "increment":
             count = step.fields.get(action.target, 0)
             step.fields[action.target] = (count if isinstance(count, int) else 0) + 1
+        elif action.verb == "reset":
+            counter, _, value = action.target.partition("=")
+            step.fields[counter] = int(value or 0)
         elif action.verb not in ("extract", *PASSIVE_VERBS):
             own = getattr(vocabulary, f"plan_{action.verb}", None)
             if own is None:
@@ -147,6 +156,26 @@ def plan(
             if problem:
                 raise ActionError(f"{problem}; fix that, then cast again")
     return planned
+
+
+def _record(action: Action, index: int, files: _Files, step: Step) -> None:
+    """Append to the ledger the matches of the pattern in the source file it does not
+    list yet, one per line; a missing ledger is created, a missing source adds nothing."""
+    source, ledger = action.files
+    text = files.read(source)
+    old = files.read(ledger)
+    new = unlisted_matches(text or "", action.target, old or "")
+    if new:
+        body = old or ""
+        if body and not body.endswith("\n"):
+            body += "\n"
+        body += "".join(entry + "\n" for entry in new)
+        if old is None:
+            files.create(ledger, body)
+        else:
+            step.update(ledger, body)
+    missing = () if text is not None else (source,)
+    step.done.did.append(Did(index, "record", tuple(new), missing, ledger))
 
 
 class Step:

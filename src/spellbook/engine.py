@@ -20,6 +20,23 @@ if TYPE_CHECKING:
     from spellbook.store import Workspace
 
 
+def kept_fields(machine: GeneratedMachine) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The fields the state file keeps, and which of them are counters: those the spec's
+    State Persistence example shows, every counter a rule compares (`rounds < 3`) or
+    counts (`Increment rounds`, `Reset rounds`), and `entered_at` if a condition asks
+    how long the state has lasted; time in a state is recorded wherever it is asked."""
+    counters = {g.param.partition("<")[0] for g in machine.GUARDS if g.probe == "below"}
+    counters |= {
+        a.target.partition("=")[0]
+        for r in machine.RULES
+        for a in r.actions
+        if a.verb in ("increment", "reset")
+    }
+    timed = any(g.probe == "over_minutes" for g in machine.GUARDS)
+    fields = [*machine.STATE_FIELDS, *sorted(counters), *(["entered_at"] if timed else [])]
+    return tuple(dict.fromkeys(f for f in fields if f)), frozenset(counters)
+
+
 class Engine:
     """The machine `machine` (a generated module) for `workspace`: its states, rules and
     each (state, spell)'s rules by name, its state file's format, its words (`writer`,
@@ -29,26 +46,34 @@ class Engine:
     def __init__(self, machine: GeneratedMachine, workspace: Workspace) -> None:
         self.machine = machine
         self.workspace = workspace
+        fields, counters = kept_fields(machine)
         self.format = StateFormat(
             machine.STATE_KEY,
             machine.HISTORY_KEYS,
-            machine.STATE_FIELDS,
+            fields,
             getattr(machine, "FORMERLY", {}),  # machines generated before migrations: none
             machine.SPEC,
+            counters,
         )
         self.state_file = machine.STATE_FILE[len(machine.WORKSPACE) :].lstrip("/")
         self.states = {s.name: s for s in machine.STATES}
         self.rules: dict[tuple[str, str, str], Rule] = {
             (r.source, r.spell, r.id): r for r in machine.RULES
         }
-        # The files whose presence the rules ask, said with every response and status.
-        self.files = tuple(dict.fromkeys(g.file for g in machine.GUARDS if g.probe == "exists"))
+        # The files the rules look at (a ledger too), said with every response and status.
+        looked_at = [g.file for g in machine.GUARDS if g.probe == "exists"] + [
+            name
+            for g in machine.GUARDS
+            for name in (g.file, g.param.partition(" ")[0] if g.probe == "unlisted" else "")
+            if name
+        ]
+        self.files = tuple(dict.fromkeys(looked_at))
         self.writer = Writer(
             machine.TEMPLATES,
             machine.STATES,
             machine.SPELLS,
             machine.WORKSPACE,
-            machine.STATE_FIELDS,
+            tuple(f for f in fields if f in machine.STATE_FIELDS or f in counters),
             self.files,
         )
         self.spells = {s.lower(): s for s in machine.SPELLS}

@@ -133,8 +133,7 @@ class Journal:
     def save(self, record: Record, after: str, entry: dict[str, Any]) -> None:
         """Append `entry` to the history, move to `after` and write the state file."""
         try:
-            if after != record.state:
-                self.format.moved(record)
+            self.format.moved(record, after != record.state)
             record.history.append(entry)
             record.state = after
             if len(record.history) > HISTORY_LIMIT:

@@ -15,6 +15,10 @@ are `- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets too) outside code fences.
 An item with no text, or with the text of an item of the file's own template, is
 not counted: a fresh file made from its template has no items yet.
 
+Ledgers (`unlisted`): the parameter is the ledger file and the pattern, joined by one
+space (a file name has none): some match of the pattern in the file is not a line of
+the ledger. `record` (`spellbook.actions`) appends them to it.
+
 Queries (`field`): keys joined by dots, each optionally followed by filters on
 list items, `[key=value]` or `[key!=value]`; `$name` in a value is the state
 file's field `name`. `items[status=open][id!=$current]` selects the open items
@@ -114,8 +118,10 @@ def _field(facts: Answers, file: str, query: str) -> bool:
 
 def _below(facts: Answers, _: str, param: str) -> bool:
     counter, _, limit = param.partition("<")
-    value = facts.record.extra.get(counter, 0)
-    return isinstance(value, int) and value < int(limit)
+    value = facts.record.extra.get(counter)
+    if value is None:  # not counted yet
+        value = 0
+    return isinstance(value, int) and not isinstance(value, bool) and value < int(limit)
 
 
 def _over_minutes(facts: Answers, _: str, minutes: str) -> bool:
@@ -129,6 +135,35 @@ def _over_minutes(facts: Answers, _: str, minutes: str) -> bool:
     except ValueError:
         return False
     return time.time() - since > int(minutes) * 60
+
+
+def _unlisted(facts: Answers, file: str, param: str) -> bool:
+    ledger, _, pattern = param.partition(" ")
+    if not facts.exists(file):
+        return False
+    return bool(unlisted_matches(facts.text(file), pattern, facts.text(ledger)))
+
+
+def entry(text: str) -> str:
+    """A match as a ledger line: its words joined by one space."""
+    return " ".join(text.split())
+
+
+def listed_lines(text: str) -> set[str]:
+    """The entries of a ledger: its lines that are not empty."""
+    return {entry(line) for line in text.splitlines() if line.strip()}
+
+
+def unlisted_matches(text: str, pattern: str, ledger: str) -> list[str]:
+    """The matches of `pattern` in `text` that the ledger's text does not list, once
+    each, in the order they are found."""
+    listed = listed_lines(ledger)
+    found: dict[str, None] = {}
+    for m in re.finditer(pattern, text, re.MULTILINE):
+        line = entry(m.group())
+        if line and line not in listed:
+            found.setdefault(line, None)
+    return list(found)
 
 
 def _passes(facts: Answers, file: str, key: str) -> bool:
@@ -202,6 +237,16 @@ PROBES: dict[str, Probe] = {
             reads_content=True,
         ),
         Probe(
+            "unlisted",
+            "{file} has matches of `{pattern}` not listed in {ledger}",
+            "every match of `{pattern}` in {file} is listed in {ledger}",
+            "Some match of the regular expression in the file is not a line of the ledger "
+            "file (a missing ledger lists nothing): the ledger records what was processed.",
+            _unlisted,
+            ("matches",),
+            reads_content=True,
+        ),
+        Probe(
             "below",
             "{counter} < {limit}",
             "{counter} ≥ {limit}",
@@ -245,9 +290,7 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
     stack = [(probe, file, param)]
     while stack:
         name, arg, detail = stack.pop()
-        found = [
-            (p, arg, detail if p in ("items", "unchecked") else "") for p in PROBES[name].implies
-        ]
+        found = [(p, arg, _implied_param(name, p, detail)) for p in PROBES[name].implies]
         if name == "field" and detail.endswith("]") and "[" in detail:
             found.append(("field", arg, detail[: detail.rindex("[")]))
         for fact in found:
@@ -255,6 +298,16 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
                 out.append(fact)
                 stack.append(fact)
     return out
+
+
+def _implied_param(probe: str, implied: str, param: str) -> str:
+    """The parameter of a fact `probe` implies: a checklist's section stays; a ledger's
+    pattern is the `matches` it implies; existence has none."""
+    if implied in ("items", "unchecked"):
+        return param
+    if probe == "unlisted" and implied == "matches":
+        return param.partition(" ")[2]
+    return ""
 
 
 def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
@@ -280,7 +333,10 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
     """The fact in the core's plain words, e.g. `plan.md exists` or `task.md missing`."""
     words = PROBES[probe].yes if positive else PROBES[probe].no
     counter, _, limit = param.partition("<")
-    return words.format(file=file, param=param, counter=counter, limit=limit)
+    ledger, _, pattern = param.partition(" ")
+    return words.format(
+        file=file, param=param, counter=counter, limit=limit, ledger=ledger, pattern=pattern
+    )
 
 
 def _heading(line: str) -> tuple[int, str] | None:

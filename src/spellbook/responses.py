@@ -42,6 +42,7 @@ _VERBS = {
     "archive": ("archives", "archived"),
     "delete": ("deletes", "deleted"),
     "load": ("loads", "loaded"),
+    "record": ("records", "recorded"),
 }
 # The subject a reason's first word asks for when the spec leaves it out.
 _SUBJECTS = {
@@ -166,12 +167,20 @@ class Writer:
         """What an action did (or, `would`, does), in the developer's words; None for
         actions with nothing to show. `did` is what it found when carried out (or
         planned); without it, the action is told as declared, every file there."""
+        if action.verb == "increment":
+            return f"{'adds' if would else 'added'} one to {action.target}"
+        if action.verb == "reset":
+            counter, _, value = action.target.partition("=")
+            return f"{'sets' if would else 'set'} {counter} to {value}"
         verb = _VERBS.get(action.verb)
         if verb is None:
             return None
         says = verb[0] if would else verb[1]
         if action.verb == "load":
             return f"{says} {self._path(action.files[0])} for the AI"
+        if action.verb == "record":
+            return self._recorded(action, would, did)
+
         files, absent = (did.files, did.absent) if did is not None else (action.files, ())
         if action.verb == "create":
             if not files:
@@ -195,6 +204,19 @@ class Writer:
             folder = action.target if would else placeholder("archive_path")
             said = f"{says} {self._files(files)} to `{folder}`"
         return f"{said} ({'; '.join(asides)})" if asides else said
+
+    def _recorded(self, action: Action, would: bool, did: Did | None) -> str:
+        source, ledger = (self._path(f) for f in action.files)
+        if did is None:
+            said = "records" if would else "recorded"
+            return f"{said} in {ledger} what {source} has that it does not list yet"
+        if did.absent:
+            return f"nothing to record in {ledger}: {source} {'is' if would else 'was'} not there"
+        if not did.files:
+            return f"nothing new to record in {ledger}: it lists all of {source}'s"
+        count = len(did.files)
+        entries = f"{count} new entr{'y' if count == 1 else 'ies'}"
+        return f"{'records' if would else 'recorded'} {entries} of {source} in {ledger}"
 
     def _done(self, rule: Rule, did: Sequence[Did] | None, would: bool = False) -> list[str]:
         """What the rule's actions did, in order: as `did` says (a cast's outcome, or a
@@ -247,7 +269,8 @@ class Writer:
 
     def _ai_text(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
         parts = [rule.response or f"{rule.spell} fired rule {rule.id}; tell the developer."]
-        steps = [a.text for a in rule.actions if a.verb == "instruct"]
+        # A `find` reads the file for the steps after it: the AI is told it too.
+        steps = [a.text for a in rule.actions if a.verb in ("instruct", "find")]
         if steps:
             parts.append(
                 "Steps from the spec's Action column:\n"

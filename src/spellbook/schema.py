@@ -497,7 +497,7 @@ def transitions(
 # The verbs that need nothing done at run time: every other verb is carried out by
 # `spellbook.actions` or by the machine's vocabulary. `fill` names a placeholder of the
 # response that the runtime fills anyway (a loaded file's text, an archive's folder).
-PASSIVE_VERBS = frozenset({"set_state", "no_change", "instruct", "fill"})
+PASSIVE_VERBS = frozenset({"set_state", "no_change", "instruct", "fill", "find"})
 
 
 # The folder of the workspace that deleted files are moved into (`.trash/<time>/`).

@@ -262,7 +262,9 @@ def decode(data: bytes, shown: str, limit: int = STATE_LIMIT) -> dict[str, Any]:
 
 # Fields a state file may keep, with the meaning the runtime gives them.
 TIME_FIELDS = frozenset({"entered_at"})  # when the current state was entered
-COUNTER_FIELDS = frozenset({"attempts"})  # counted by `increment`, reset by `select`
+# Counted by `increment`, set by `reset` (and by the session's `select`); a machine's
+# own counters are the fields its rules count or compare (`spellbook.engine`).
+COUNTER_FIELDS = frozenset({"attempts"})
 
 
 class StateFormat:
@@ -281,12 +283,14 @@ class StateFormat:
         fields: tuple[str, ...] = (),
         formerly: dict[str, str] | None = None,
         spec: str = "the spec",
+        counters: Collection[str] = (),
     ) -> None:
         self.state_key = state_key
         self.entry_keys = entry_keys
         self.fields = fields
         self.formerly = formerly or {}  # a state's former name -> the state
         self.spec = spec
+        self.counters = COUNTER_FIELDS | frozenset(counters)
 
     def read(
         self, data: bytes, shown: str, states: Collection[str], limit: int = STATE_LIMIT
@@ -317,34 +321,35 @@ class StateFormat:
             )
         for name in self.fields:
             if not self.field_fits(name, value.get(name)):
-                raise StateFileError(
-                    f"{shown}: {name} must be "
-                    f"{'a whole number' if name in COUNTER_FIELDS else 'text'}; run `spell repair`"
-                )
+                kind = "a whole number" if name in self.counters else "text or a number"
+                raise StateFileError(f"{shown}: {name} must be {kind}; run `spell repair`")
         extra = {k: v for k, v in value.items() if k not in (self.state_key, "context", "history")}
         record = Record(state, context, history, extra)
         record.former = former
         return record
 
-    @staticmethod
-    def field_fits(name: str, item: object) -> bool:
+    def field_fits(self, name: str, item: object) -> bool:
         """Whether a field's value is what the runtime keeps there (or absent): a whole
-        number for a counter, text for the others."""
-        expected = int if name in COUNTER_FIELDS else str
-        return item is None or (isinstance(item, expected) and not isinstance(item, bool))
+        number for a counter; text or a number (true/false too) for the others."""
+        if name in self.counters:
+            return item is None or (isinstance(item, int) and not isinstance(item, bool))
+        return item is None or isinstance(item, (str, int, float))
 
     def write(self, record: Record, known: Encoded | None = None) -> bytes:
         """The file's bytes; `known` caches the encoded history (see `dump`)."""
         value: dict[str, Any] = {self.state_key: record.state}
-        value.update({name: record.extra.get(name) for name in self.fields})
+        for name in self.fields:  # a counter nobody counted yet is 0
+            found = record.extra.get(name)
+            value[name] = 0 if found is None and name in self.counters else found
         value.update({"context": record.context, "history": record.history})
         value.update({k: v for k, v in record.extra.items() if k not in value})
         return dump(value, known)
 
-    def moved(self, record: Record) -> None:
-        """The state changed: note when, for fields that keep it."""
+    def moved(self, record: Record, changed: bool = True) -> None:
+        """The state changed (or, not `changed`, is written: a state file written for
+        the first time): note when, for fields that keep it."""
         for name in self.fields:
-            if name in TIME_FIELDS:
+            if name in TIME_FIELDS and (changed or not isinstance(record.extra.get(name), str)):
                 record.extra[name] = now()
 
     def entry(

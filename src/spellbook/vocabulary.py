@@ -36,8 +36,9 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 PACKAGE = "spellbook.vocabularies"
-# A file named in an action phrase, for a Verb's pattern: `list.json`, `.ai/task/a.md`.
-FILE = r"`?(?P<file>[\w.\-/]*\w\.\w+)`?"
+# A file named in an action phrase, for a Verb's pattern: `list.json`, `.ai/task/a.md`;
+# a name without an extension in backticks (`VERSION`, `.refs`).
+FILE = r"`?(?P<file>(?<=`)[\w.\-/]*[\w\-](?=`)|[\w.\-/]*\w\.\w+)`?"
 
 
 class Noun:

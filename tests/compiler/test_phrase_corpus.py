@@ -52,6 +52,14 @@ LEXICONS = {
             Term("retry allowed", "attempts < 3"),
             Term("has criteria", "Counts AC (finds some)"),
             Term("spin", "spin OR a.md exists"),
+            Term(
+                "Checks `.atlassian-refs` for processed URLs (finds new)",
+                "Atlassian URLs not listed in `.atlassian-refs` found",
+            ),
+            Term(
+                "Checks `.atlassian-refs` for processed URLs (all done)",
+                "no Atlassian URLs not listed in `.atlassian-refs` found",
+            ),
         ]
     ),
 }
@@ -1481,6 +1489,88 @@ TERMS: list[Any] = [
     refused("spell", "No review under way"),
 ]
 
+URL = r"https://\S+"
+REFS = ".atlassian-refs"
+
+LEDGERS: list[Any] = [
+    # -- a ledger: matches of a file not yet listed in another (`unlisted`) ------------
+    one(
+        "core",
+        "context.md has matches of `https://\\S+` not listed in `.refs`",
+        yes("unlisted", "context.md", f".refs {URL}"),
+    ),
+    one(
+        "core",
+        "context.md has lines matching `https://\\S+` that are not yet recorded in seen.txt",
+        yes("unlisted", "context.md", f"seen.txt {URL}"),
+    ),
+    one(
+        "core",
+        "context.md has no matches of `https://\\S+` not listed in `.refs`",
+        no("unlisted", "context.md", f".refs {URL}"),
+    ),
+    one(
+        "core",
+        "every match of `https://\\S+` in context.md is listed in `.refs`",
+        no("unlisted", "context.md", f".refs {URL}"),
+    ),
+    one(
+        "spell",
+        "Atlassian URLs not listed in `.ai/task/.atlassian-refs` found in context.md",
+        yes("unlisted", "context.md", f"{REFS} {ATLASSIAN_URL}"),
+    ),
+    one(
+        "spell",
+        "Reads context.md content; Counts Atlassian URLs not yet listed in `.atlassian-refs` "
+        "(finds ≥1)",
+        yes("exists", "context.md"),
+        yes("unlisted", "context.md", f"{REFS} {ATLASSIAN_URL}"),
+    ),
+    one(
+        "spell",
+        "plan.md has no Jira links not recorded in `.atlassian-refs`",
+        no("unlisted", "plan.md", f"{REFS} {ATLASSIAN_URL}"),
+    ),
+    # A term about the file a procedure read: read where a row uses it, about that file.
+    one(
+        "terms",
+        "Reads plan.md content; Checks `.atlassian-refs` for processed URLs (finds new)",
+        yes("exists", "plan.md"),
+        yes("unlisted", "plan.md", f"{REFS} {ATLASSIAN_URL}"),
+    ),
+    one(
+        "terms",
+        "Reads context.md content; Checks `.atlassian-refs` for processed URLs (all done)",
+        yes("exists", "context.md"),
+        no("unlisted", "context.md", f"{REFS} {ATLASSIAN_URL}"),
+    ),
+    # Near misses.
+    refused("core", "context.md has matches of `(a+)+` not listed in `.refs`", "repeats"),
+    refused(
+        "core",
+        "context.md has matches of `https://\\S+` not listed in `../refs`",
+        "outside the workspace",
+    ),
+    refused("core", "context.md has matches of `x` not listed in `*.txt`", "not a file's name"),
+    refused("core", "context.md has matches of https://x not listed in `.refs`"),
+    refused("core", "context.md has matches of `x` not listed in .refs"),  # no backticks
+    refused("core", "context.md has `x` not listed in `.refs`"),
+    refused(
+        "spell",
+        "acceptance criteria not listed in `.refs` found in plan.md",
+        "not matches of a pattern",
+    ),
+    refused("spell", "Mitigations not listed in `.refs` found in plan.md"),
+    refused("core", "Checks `.atlassian-refs` for processed URLs (finds unprocessed URLs)"),
+    # Without a file read first, the noun's usual file (plan.md for Atlassian URLs).
+    one(
+        "terms",
+        "Checks `.atlassian-refs` for processed URLs (finds new)",
+        yes("unlisted", "plan.md", f"{REFS} {ATLASSIAN_URL}"),
+    ),
+]
+
+
 CORPUS = [
     *ALWAYS,
     *EXISTENCE,
@@ -1497,6 +1587,7 @@ CORPUS = [
     *PROCEDURES,
     *SESSION,
     *TERMS,
+    *LEDGERS,
 ]
 
 

@@ -16,13 +16,15 @@ import os
 from spellbook.vocabulary import Noun
 
 # A link to Jira or Confluence: a URL on an `atlassian.net` host, or a `/browse/KEY-123`
-# or `/wiki/` path. Hosts and path segments stop at the next `/` and every repeat is
-# bounded, so a line costs time in proportion to its length (a 1 MB line of `http://`
-# takes a quarter of a second).
+# or `/wiki/` path. A match is the whole link (for a ledger of links processed), up to
+# a space, `)`, `>` or `]`, without a sentence's final punctuation. Hosts and path
+# segments stop at the next `/` and every repeat is bounded, so a line costs time in
+# proportion to its length.
+_REST = r"[^\s)>\]]{0,2000}(?<![.,;:!?'\"])"
 ATLASSIAN_URL = (
-    r"https?://[^\s/)>\]]{1,253}(?<=atlassian\.net)(?![^\s/)>\]])"
+    rf"https?://[^\s/)>\]]{{1,253}}(?<=atlassian\.net)(?![^\s/)>\]]){_REST}"
     r"|https?://[^\s/)>\]]{1,253}(?:/[^\s/)>\]]{0,200}){0,12}?/"
-    r"(?:browse/[A-Z][A-Z0-9]{0,30}-\d|wiki/)"
+    rf"(?:browse/[A-Z][A-Z0-9]{{0,30}}-\d|wiki/){_REST}"
 )
 
 _AC = r"(?:acs?|acceptance criteri(?:on|a)|acceptance-criteri(?:on|a))"

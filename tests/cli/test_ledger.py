@@ -1,0 +1,122 @@
+"""A ledger with no Python: `F has matches of `RE` not listed in G` and `Append matches
+of `RE` from F to G`, proven by the verifier and driven through `spell --machine`."""
+
+# ruff: noqa: E501 (the spec's table rows are one line each)
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spellbook.exits import EXIT_OK
+from tests.cli.test_project_machines import compiler, generate, spell
+from tests.commands import clean
+
+INBOX = """\
+# Inbox
+
+## Machine
+
+### Spells
+
+1. **Sweep**
+   - *Description*: take in the links of inbox.md not taken in yet
+
+### States
+
+1. **OPEN**
+    - *Description*: links are collected in inbox.md
+    - *Valid Actions*: Sweep
+    - *Goal*: yes
+
+### State Persistence
+
+The state is kept in `.inbox/state.json`:
+
+```json
+{ "current_state": "OPEN" }
+```
+
+### Terms
+
+| Phrase | Means |
+|---|---|
+| a new link | inbox.md has matches of `https?://\\S+` not listed in `seen` |
+| a link | inbox.md matches `https?://\\S+` |
+
+### Transition Rules
+
+| ID | Current State | Spell | Condition | Next State | Action | Response |
+|----|---------------|-------|-----------|------------|--------|----------|
+| S1 | OPEN | Sweep | a new link | Same state | Append matches of `https?://\\S+` from inbox.md to `seen` | Read the new links. |
+| S2 | OPEN | Sweep | NOT a link | Same state | No state change | Nothing to sweep. |
+COVERED
+"""
+
+EVERY = "| S3 | OPEN | Sweep | a link AND NOT a new link | Same state | - | Seen them all. |\n"
+PYPROJECT = """\
+[project]
+name = "inbox"
+version = "0"
+
+[tool.spellbook.machines]
+inbox = { spec = "spec/INBOX.md", vocabulary = "" }
+"""
+
+
+def project(tmp_path: Path, covered: str) -> Path:
+    root = tmp_path / "inbox"
+    (root / "spec").mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / "spec" / "INBOX.md").write_text(INBOX.replace("COVERED\n", covered))
+    (root / "pyproject.toml").write_text(PYPROJECT)
+    return root
+
+
+def test_a_gap_that_only_the_ledger_leaves_is_found(tmp_path: Path) -> None:
+    """Links there, all of them listed: neither S1 nor S2 fires."""
+    verified = compiler(project(tmp_path, ""), "verify", "--spec", "spec/INBOX.md")
+    assert verified.returncode == 1, clean(verified)
+    assert "no rule fires when" in verified.stdout and "[gap]" in verified.stdout
+    assert "is listed in seen" in verified.stdout
+
+
+@pytest.mark.parametrize("overlap", [False, True])
+def test_the_ledger_covered_and_an_overlap_on_it(tmp_path: Path, overlap: bool) -> None:
+    row = EVERY.replace("AND NOT a new link", "") if overlap else EVERY
+    verified = compiler(project(tmp_path, row), "verify", "--spec", "spec/INBOX.md")
+    if overlap:  # S3 says only "a link": it fires with S1 wherever a link is new
+        assert "rules S1 and S3 both fire" in verified.stdout, clean(verified)
+    else:
+        assert verified.returncode == 0, verified.stdout
+        assert "0 errors, 0 warnings" in verified.stdout
+
+
+def test_sweeping_records_each_new_link_once(tmp_path: Path) -> None:
+    root = project(tmp_path, EVERY)
+    generate(root)
+    inbox, seen = root / ".inbox" / "inbox.md", root / ".inbox" / "seen"
+
+    def sweep(expected: str) -> str:
+        done = spell(root, "--machine", "inbox", "sweep")
+        assert done.returncode == EXIT_OK, done.stdout + clean(done)
+        assert expected in done.stdout
+        return done.stdout
+
+    sweep("Nothing to sweep")
+    assert not seen.exists()
+    (root / ".inbox").mkdir(exist_ok=True)
+    inbox.write_text("- https://a.example/1\n- https://b.example/2 https://a.example/1\n")
+    said = sweep("recorded 2 new entries of `.inbox/inbox.md` in `.inbox/seen`")
+    assert "Read the new links" in said
+    assert seen.read_text() == "https://a.example/1\nhttps://b.example/2\n"
+    sweep("Seen them all")
+    inbox.write_text(inbox.read_text() + "https://c.example/3\n")
+    status = spell(root, "--machine", "inbox", "status")
+    assert "recorded 1 new entry" in status.stdout or "records" in status.stdout, status.stdout
+    sweep("recorded 1 new entry")
+    assert seen.read_text().splitlines() == [
+        "https://a.example/1",
+        "https://b.example/2",
+        "https://c.example/3",
+    ]
