@@ -19,7 +19,8 @@ way (a crash, a disk error) is finished by the next one from its intent record
   earlier archive moved it).
 - `extract` reads a value from a file's YAML frontmatter, for folder names (every
   value the folders name, if the action names none); it must be lower-case
-  letters, digits and dashes, at most 64 characters.
+  letters and digits, with dashes or dots between them (`1.2.0`), at most 64
+  characters.
 - `increment` adds one to a counter of the state file; `reset` sets it (to 0, or
   the number the spec names).
 - `record` appends to a ledger file the matches of a pattern in a file that it does
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-NAME = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+NAME = r"[a-z0-9]+(?:[-.][a-z0-9]+)*"  # `greet-me`, `1.2.0`; never `..` or a leading dot
 NAME_LIMIT = 64
 FRONTMATTER_LIMIT = 65_536
 NESTING_LIMIT = 64  # brackets nested in frontmatter
@@ -345,7 +346,8 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
         shown = repr(value[:80]) if isinstance(value, str) else f"(a {type(value).__name__})"
         raise ActionError(
             f"{workspace.shown(name)}: {key} {shown} cannot name a folder; use lower-case "
-            f"letters, digits and dashes, at most {NAME_LIMIT} characters"
+            f"letters and digits, with dashes or dots between them, at most {NAME_LIMIT} "
+            "characters"
         )
     return value
 

@@ -104,7 +104,10 @@ def test_repair_keeps_a_state_the_damaged_file_still_names(tmp_path: Path) -> No
 
 @pytest.mark.parametrize(
     "name",
-    ["..", "../../etc", "a/b", "/etc/passwd", "with\x00nul", "x" * 300, "Upper", "", "-lead"],
+    [
+        *("..", "../../etc", "a/b", "/etc/passwd", "with\x00nul", "x" * 300, "Upper", "", "-lead"),
+        *(".", ".hidden", "trail.", "a..b", "a.-b", "1.2.0/.."),
+    ],
 )
 def test_task_names_that_could_escape_are_refused(tmp_path: Path, name: str) -> None:
     set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
@@ -120,6 +123,15 @@ def test_task_names_that_could_escape_are_refused(tmp_path: Path, name: str) -> 
     assert after == before  # nothing moved, nothing created
     assert json.loads(state)["history"][-1]["outcome"] == "failed"
     assert json.loads(state)["current_state"] == "ACHIEVE_TASK_EXECUTED"
+
+
+def test_a_version_with_dots_names_its_archive_folder(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    write(tmp_path, "task.md", "---\ntask_name: release-1.2.0\n---\n")
+    write(tmp_path, "task-results.md", "results\n")
+    archive = Workflow(tmp_path).cast("accio").archive
+    assert archive.startswith(f"{TASK}/tasks/task-release-1.2.0-")
 
 
 @pytest.mark.parametrize(
