@@ -35,6 +35,7 @@ from .spec_checks import (
     check_unknown_conditions,
     check_unresolved_names,
 )
+from .state_checks import check_indicators
 
 CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_reading,
@@ -45,6 +46,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_term_conflicts,
     check_duplicates,
     check_formerly,
+    check_indicators,
     check_cells,
     check_dead_rules,
     check_graph,

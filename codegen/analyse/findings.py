@@ -57,6 +57,8 @@ SEVERITY: dict[str, Severity] = {
     "name_recovered": Severity.INFO,
     "column_choice": Severity.INFO,
     "table_skipped": Severity.INFO,
+    "indicators_unread": Severity.INFO,
+    "indicators_alike": Severity.WARNING,
 }
 
 

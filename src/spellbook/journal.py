@@ -77,14 +77,8 @@ class Journal:
         the files. A cast from the initial state interrupted after its commit point
         (its intent record is there) explains them: the workflow is in the initial
         state until the next cast finishes that one."""
-        engine = self.engine
-        initial = engine.machine.INITIAL
-        facts = engine.facts()
-        contradicted = [
-            (~lit).said
-            for lit in engine.states[initial].evidence
-            if facts.check(*lit.guard.fact) != lit.holds
-        ]
+        initial = self.engine.machine.INITIAL
+        contradicted = self.contradicting(initial)
         if contradicted and not self._interrupted_in(initial):
             shown = self.workspace.shown(self.state_file)
             raise StateFileError(
@@ -93,6 +87,16 @@ class Journal:
                 "to choose the state from the files"
             )
         return Record(initial)
+
+    def contradicting(self, state: str) -> list[str]:
+        """What the files say against `state`'s Indicators, in the spec's words."""
+        engine = self.engine
+        facts = engine.facts()
+        return [
+            (~lit).said
+            for lit in engine.states[state].evidence
+            if facts.check(*lit.guard.fact) != lit.holds
+        ]
 
     def load(self) -> Record:
         """The state file under the lock, reusing the parse of bytes this journal wrote."""

@@ -86,6 +86,17 @@ class Repair:
             self.journal.initial()
         except StateFileError:
             state, why, _, _ = self._salvage()
+            if state == initial:
+                # No state's Indicators match, and the files rule the initial state out:
+                # casts would refuse forever. Start there, and say what does not fit.
+                contradicted = ", ".join(self.journal.contradicting(initial))
+                self._restart(state, [], {})
+                return [
+                    f"There was no {shown}, and no state's Indicators match the files.",
+                    f"Chose {state}, the initial state, though the files do not look like it "
+                    f"({contradicted}): check that this is where the workflow is.",
+                    f"Started a new {shown} in {state}.",
+                ]
         else:
             state = initial
             why = "nothing in the files says the workflow is past it"

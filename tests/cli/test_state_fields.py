@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.exits import EXIT_BLOCKED, EXIT_OK, EXIT_BAD_INPUT
+from spellbook.exits import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK
 from tests.cli.test_project_machines import compiler, generate, spell
 from tests.commands import clean
 
