@@ -18,9 +18,8 @@ way (a crash, a disk error) is finished by the next one from its intent record
 - `load` puts the file's text in the response for the AI (from wherever an
   earlier archive moved it).
 - `extract` reads a value from a file's YAML frontmatter, for folder names (every
-  value the folders name, if the action names none); it must be lower-case
-  letters and digits, with dashes or dots between them (`1.2.0`), at most 64
-  characters.
+  value the folders name, if the action names none), at most 64 characters, made
+  a folder's name by `folder_name` (`Greet Me` is `greet-me`; `1.2.0` stays).
 - `increment` adds one to a counter of the state file; `reset` sets it (to 0, or
   the number the spec names).
 - `record` appends to a ledger file the matches of a pattern in a file that it does
@@ -341,15 +340,31 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
         value = str(value)
     elif type(value).__name__ in ("date", "datetime"):  # and 2024-01-01 as a date
         value = value.isoformat()  # type: ignore[attr-defined]
-    if not isinstance(value, str) or len(value) > NAME_LIMIT or not re.fullmatch(NAME, value):
+    if isinstance(value, str) and "\ufffd" in value:
+        raise ActionError(
+            f"{workspace.shown(name)}: {key} is not UTF-8 text; save the file as UTF-8"
+        )
+    named = folder_name(value) if isinstance(value, str) and len(value) <= NAME_LIMIT else ""
+    if not named:
         # Never the repr of a structure: YAML aliases can make a small file a huge one.
         shown = repr(value[:80]) if isinstance(value, str) else f"(a {type(value).__name__})"
         raise ActionError(
-            f"{workspace.shown(name)}: {key} {shown} cannot name a folder; use lower-case "
-            f"letters and digits, with dashes or dots between them, at most {NAME_LIMIT} "
-            "characters"
+            f"{workspace.shown(name)}: {key} {shown} cannot name a folder; use letters and "
+            f"digits (dashes, dots or spaces between them), at most {NAME_LIMIT} characters"
         )
-    return value
+    if named != value:
+        done.notes.append(f"{workspace.shown(name)}: {key} {value!r} names the folder {named!r}")
+    return named
+
+
+def folder_name(value: str) -> str:
+    """A frontmatter value as part of a folder's name: lower case; a run of anything but
+    ASCII letters, digits and dots is one dash; dots only between letters and digits
+    (`Greet Me` is `greet-me`, `v1.2.0` stays); "" if nothing is left (`..`, `!!!`)."""
+    text = re.sub(r"[^a-z0-9.]+", "-", value.lower())
+    text = re.sub(r"[-.]*-[-.]*", "-", text)  # a dash beside dots is a dash
+    text = re.sub(r"\.{2,}", ".", text).strip("-.")
+    return text if re.fullmatch(NAME, text) else ""
 
 
 def frontmatter(text: str, shown: str) -> dict[str, object]:

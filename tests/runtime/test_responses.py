@@ -75,12 +75,12 @@ def test_what_a_spell_would_archive_names_the_folder_its_cast_makes(tmp_path: Pa
 def test_a_cast_that_would_be_refused_is_said_so_and_not_offered(tmp_path: Path) -> None:
     set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
     write(tmp_path, "plan.md", plan())
-    write(tmp_path, "task.md", task("Not A Name"))
+    write(tmp_path, "task.md", task("---"))
     write(tmp_path, "task-results.md", "It greets.\n")
     flow = Workflow(tmp_path)
     foreseen = flow.status()["spells"]["Accio"]
     assert foreseen.startswith("refused now: ")
-    assert "task_name 'Not A Name' cannot name a folder" in foreseen
+    assert "task_name '---' cannot name a folder" in foreseen
     before = files(tmp_path)
     response = flow.cast("lumos").response
     assert "- **Accio**: refused now: " in response
@@ -435,12 +435,12 @@ def test_a_missing_state_file_never_starts_over_past_the_initial_state(tmp_path:
 def test_a_refused_way_on_is_a_next_step_once_it_is_put_right(tmp_path: Path) -> None:
     set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
     write(tmp_path, "plan.md", plan())
-    write(tmp_path, "task.md", task("Not A Name"))
+    write(tmp_path, "task.md", task("---"))
     write(tmp_path, "task-results.md", "It greets.\n")
     steps = next_steps(Workflow(tmp_path).cast("lumos").response)
     assert steps.startswith(
         "- Once this is put right, cast **Accio** (moves to **ACHIEVE_TASK_DRAFTING**): "
-        ".ai/task/task.md: task_name 'Not A Name' cannot name a folder"
+        ".ai/task/task.md: task_name '---' cannot name a folder"
     )
 
 

@@ -103,12 +103,36 @@ def test_repair_keeps_a_state_the_damaged_file_still_names(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("name", "folder"),
     [
-        *("..", "../../etc", "a/b", "/etc/passwd", "with\x00nul", "x" * 300, "Upper", "", "-lead"),
-        *(".", ".hidden", "trail.", "a..b", "a.-b", "1.2.0/.."),
+        ("../../etc", "etc"),
+        ("a/b", "a-b"),
+        ("/etc/passwd", "etc-passwd"),
+        ("with\x00nul", "with-nul"),
+        ("Upper Case", "upper-case"),
+        ("-lead", "lead"),
+        (".hidden", "hidden"),
+        ("a..b", "a.b"),
+        ("1.2.0/..", "1.2.0"),
+        ("C:\\Windows", "c-windows"),
     ],
 )
+def test_a_task_name_becomes_a_folder_name_inside_the_workspace(
+    tmp_path: Path, name: str, folder: str
+) -> None:
+    """Any text with letters or digits names a folder: lower case, other characters
+    a dash, never a path; the developer is told how it was named."""
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    write(tmp_path, "task.md", f"---\ntask_name: {json.dumps(name)}\n---\n")
+    write(tmp_path, "task-results.md", "results\n")
+    result = Workflow(tmp_path).cast("accio")
+    assert result.archive.startswith(f"{TASK}/tasks/task-{folder}-")
+    assert (tmp_path / result.archive / "task.md").is_file()
+    assert f"names the folder {folder!r}" in result.response
+
+
+@pytest.mark.parametrize("name", ["..", ".", "x" * 300, "", "---", "!?", "\u00e9\u00e8"])
 def test_task_names_that_could_escape_are_refused(tmp_path: Path, name: str) -> None:
     set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
     write(tmp_path, "plan.md", plan(unchecked=1))
