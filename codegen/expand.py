@@ -1,7 +1,8 @@
 """Notation expansion: rows as written become concrete rules, one per (source state, spell).
 
 `NAME_[G/A]` in Current State means each member of the family; in Next State it
-means the member whose suffix is the source state's suffix. `Any state` and
+means the member whose suffix is the source state's suffix; as a States list item,
+it declares each member, with the item's fields. `Any state` and
 `Any state except ...` are wildcards (lower priority than rows naming the
 state). Names that do not resolve are kept as `Unresolved` for the verifier,
 never raised: the rest of the row still expands.
@@ -12,6 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from typing import TypeVar
 
 from .model import (
@@ -35,7 +37,8 @@ _FAMILY_REF = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_\[(?P<suffixes>[^\]]*)\]")
 
 def build_spec(document: Document, path: str, sha256: str) -> Spec:
     """Resolve and expand a parsed document into the model."""
-    states = _first_of_each(document.states)
+    declared = tuple(_declared(document.states))
+    states = _first_of_each(declared)
     spells = _first_of_each(document.spells)
     families = group_families(states)
     resolver = _Resolver(states, spells, families)
@@ -70,7 +73,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         rows=document.rows,
         rules=tuple(rules),
         unresolved=tuple(resolver.unresolved),
-        duplicates=tuple(_duplicates(document)),
+        duplicates=tuple(_duplicates(document, declared)),
         schema=state_schema(document.state_example, {s.name for s in states}),
         spell_word=document.spell_word,
         vocabulary=document.vocabulary,
@@ -106,9 +109,43 @@ def _first_of_each(items: Iterable[_Named]) -> tuple[_Named, ...]:
     return tuple(seen.values())
 
 
-def _duplicates(document: Document) -> Iterator[Duplicate]:
+def _declared(states: Iterable[State]) -> Iterator[State]:
+    """The States list's items, each family (`**NAME_[G/A]**`) as its members in the
+    notation's order, each with the family's fields. A *Formerly* family name,
+    `OLD_[G/A]`, names the former state with the member's own suffix."""
+    for state in states:
+        family = _family(state.name)
+        if family is None:
+            yield state
+            continue
+        base, suffixes = family
+        for suffix in suffixes:
+            formerly = tuple(dict.fromkeys(_with_suffix(old, suffix) for old in state.formerly))
+            yield replace(state, name=f"{base}_{suffix}", formerly=formerly)
+
+
+def _with_suffix(name: str, suffix: str) -> str:
+    """`OLD_[G/A]` with the suffix `G` is `OLD_G`; any other name stays as written."""
+    family = _family(name)
+    return f"{family[0]}_{suffix}" if family is not None and suffix in family[1] else name
+
+
+def _family(name: str) -> tuple[str, list[str]] | None:
+    """A name written `BASE_[G/A]` as its base and suffixes; None for any other name."""
+    ref = _FAMILY_REF.fullmatch(name)
+    return (ref.group("base"), _suffixes(ref.group("suffixes"))) if ref else None
+
+
+def family_members(name: str) -> tuple[str, ...] | None:
+    """The states `NAME_[G/A]` stands for, in the notation's order (NAME_G, NAME_A);
+    None for a name not written as a family."""
+    family = _family(name)
+    return tuple(f"{family[0]}_{suffix}" for suffix in family[1]) if family else None
+
+
+def _duplicates(document: Document, states: tuple[State, ...]) -> Iterator[Duplicate]:
     for what, items in (
-        ("state", [(s.name, s.line) for s in document.states]),
+        ("state", [(s.name, s.line) for s in states]),
         ("spell", [(s.name, s.line) for s in document.spells]),
         ("rule ID", [(r.id, r.line) for r in document.rows if r.id_written]),
     ):
@@ -221,11 +258,10 @@ class _Resolver:
     def _states_named(self, name: str, row: RuleRow) -> list[str]:
         if name in self.known_states:
             return [name]
-        ref = _FAMILY_REF.fullmatch(name)
-        if ref:
+        members = family_members(name)
+        if members is not None:
             found: list[str] = []
-            for suffix in _suffixes(ref.group("suffixes")):
-                member = f"{ref.group('base')}_{suffix}"
+            for member in members:
                 if member in self.known_states:
                     found.append(member)
                 else:

@@ -57,6 +57,7 @@ SEVERITY: dict[str, Severity] = {
     "name_recovered": Severity.INFO,
     "column_choice": Severity.INFO,
     "table_skipped": Severity.INFO,
+    "unknown_column": Severity.WARNING,
     "indicators_unread": Severity.INFO,
     "indicators_alike": Severity.WARNING,
 }

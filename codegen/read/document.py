@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, Term, ValidAction
-from ..spec_error import fail
+from ..spec_error import SpecError, fail
 from .conditions import Words, parse_indicators, split_outside
 from .lexicon import Dialect, Lexicon, normal
 from .markdown import (
@@ -57,6 +57,10 @@ TEMPLATE_KINDS = (
     ("standard", "standard"),
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A family of states, `NAME_[G/A]`, as a States list may declare it: expansion (`expand`)
+# makes it its members, NAME_G and NAME_A; here only that each member is a name.
+_FAMILY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*_\[\s*[A-Za-z0-9_]+(?:\s*[/|]\s*[A-Za-z0-9_]+)*\s*\]")
+_STATE = re.compile(f"{_IDENTIFIER.pattern}|{_FAMILY.pattern}")
 
 
 @dataclass(frozen=True)
@@ -121,6 +125,12 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
             1,
         )
     if not rows:
+        unread = next((n for n in reader.notices if n.kind == "unknown_column"), None)
+        if unread is not None:
+            fail(
+                f"not a state-machine spec as read (no transition table): {unread.message}",
+                unread.line,
+            )
         fail(
             "not a state-machine spec: no transition table (a table with columns "
             + ", ".join(role_title(c) for c in REQUIRED)
@@ -181,13 +191,15 @@ def _states(
         if p.within(STATE_SECTIONS):
             for lines in _entries(p.block):
                 state = parse_state_item(lines, workspace, lexicon, words)
-                notices.extend(_recovered(state.name, lines[1:]))
+                notices.extend(_recovered(state.name, lines))
                 yield state
 
 
 def _recovered(state: str, lines: tuple[Inline, ...]) -> Iterator[Notice]:
-    """A name a formatter mangled in a state's fields, and how it was read."""
-    for line in lines:
+    """A name a formatter mangled in a state's title or fields, and how it was read."""
+    title = next((s for s in lines[0].segments if s.kind == "strong"), None)
+    named = (Inline(lines[0].line, (title,)),) if title is not None else ()
+    for line in (*named, *lines[1:]):
         _, fragments = line.recovered()
         if fragments:
             shown = "; ".join(f"'{w}' as '{r}'" for w, r in fragments[:4])
@@ -285,7 +297,9 @@ def parse_state_item(
     lexicon: Lexicon | None = None,
     words: Words | None = None,
 ) -> State:
-    name, line = _title(lines[0], "state")
+    """A States list item: one state, or a family of states written `**NAME_[G/A]**`
+    (one State named so, which expansion makes one per member, each with its fields)."""
+    name, line = _title(lines[0], "state", families=True)
     fields = _fields(lines[1:])
     actions_text, actions_line = fields.get("valid actions", ("", line))
     indicators = fields.get("indicators", ("", line))[0]
@@ -336,12 +350,14 @@ def _item_lines(item: Item) -> tuple[Inline, ...]:
     return tuple(lines)
 
 
-def _title(line: Inline, what: str) -> tuple[str, int]:
+def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:
+    """An item's name, in bold: an identifier, or with `families` a family `NAME_[G/A]`."""
     strong = next((s.text.strip() for s in line.segments if s.kind == "strong"), None)
     name = strong if strong is not None else line.plain
-    if not _IDENTIFIER.fullmatch(name):
+    if not (_STATE if families else _IDENTIFIER).fullmatch(name):
+        example = "**NAME**, or **NAME_[G/A]** for a family of states" if families else "**NAME**"
         fail(
-            f"{what} name {name!r} is not an identifier (write it in bold, e.g. **NAME**)",
+            f"{what} name {name!r} is not an identifier (write it in bold, e.g. {example})",
             line.line,
         )
     return name, line.line
@@ -451,9 +467,9 @@ def _rows(
         if isinstance(block, Table):
             if columns_of(block, TERM_ROLES, tuple(TERM_ROLES)) is not None:
                 continue
-            columns = columns_of(block, roles)
+            columns = _columns(block, roles)
             last = (block, columns, p.headings) if columns else None
-            note = skipped(block, roles) if columns is None else None
+            note = _not_read(block, roles) if columns is None else None
             if note is not None:
                 reader.notices.append(note)
             if columns:
@@ -470,6 +486,68 @@ def _rows(
             if after_rule_table or _names_rule_columns(block.text, roles):
                 fail(block.reason, block.bad_line)
             last = None
+
+
+def _columns(table: Table, roles: dict[str, tuple[str, ...]]) -> Columns | None:
+    """The table's columns by role (`rows.columns_of`). A transition table that lacks
+    roles and has columns no role is called may be written for a project's own names:
+    the error says how to name them as well."""
+    try:
+        return columns_of(table, roles)
+    except SpecError as err:
+        found, unknown = _headers(table, roles)
+        if not unknown:
+            raise
+        missing = [r for r in REQUIRED if r not in found]
+        fail(
+            f"{err.message}; or, for a project's own names, {_naming(found, missing, unknown)}",
+            err.line,
+        )
+
+
+def _not_read(table: Table, roles: dict[str, tuple[str, ...]]) -> Notice | None:
+    """Why a table that names some transition roles, too few to be read, is not read.
+
+    Where its other columns are named for no role and it looks like a transition table
+    (an ID column and another role's, or three roles'), it may be one whose columns a
+    project names in its configuration (`columns` under `[tool.spellbook]`), read here
+    without it: a warning (`unknown_column`) names those columns and how to name them,
+    since its rows would be missing from the machine without a word. Otherwise a note
+    (`table_skipped`, a summary like `| From | To |`)."""
+    found, unknown = _headers(table, roles)
+    present = [r for r in REQUIRED if r in found]
+    if not unknown or not (len(present) >= 3 or ("id" in present and len(present) >= 2)):
+        return skipped(table, roles)
+    missing = [r for r in REQUIRED if r not in found]
+    named = ", ".join(repr(h) for h in unknown[:-1]) + (" or " if len(unknown) > 1 else "")
+    return Notice(
+        "unknown_column",
+        "this table is not read as transition rules: it has columns for "
+        f"{', '.join(role_title(r) for r in present)} but none for "
+        f"{', '.join(role_title(r) for r in missing)}, and no column role is called "
+        f"{named}{unknown[-1]!r}; if it is a transition table, "
+        f"{_naming(found, missing, unknown)}, or verify the spec where its project's "
+        "configuration applies",
+        table.line,
+    )
+
+
+def _headers(table: Table, roles: dict[str, tuple[str, ...]]) -> tuple[set[str], list[str]]:
+    """The roles a table's header names, and its columns that no role is called."""
+    role_of = {normal(n): role for role, names in roles.items() for n in names}
+    headers = [c.plain for c in table.header.cells]
+    found = {role_of[normal(h)] for h in headers if normal(h) in role_of}
+    return found, [h for h in headers if h.strip() and normal(h) not in role_of]
+
+
+def _naming(found: set[str], missing: list[str], unknown: list[str]) -> str:
+    """How a project names its own columns, for the roles a table lacks."""
+    keys = [r.replace(" ", "_") for r in missing] + ([] if "response" in found else ["response"])
+    example = f"columns = {{ {keys[0]} = [{json.dumps(unknown[0])}] }}"
+    return (
+        "name each column's role under [tool.spellbook] in pyproject.toml, e.g. "
+        f"{example} (the keys: {', '.join(keys)})"
+    )
 
 
 def _detached(

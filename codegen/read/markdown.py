@@ -49,11 +49,17 @@ def _glued_start(seg: Segment) -> str:
 
 @dataclass(frozen=True)
 class Segment:
-    """A run of inline text: plain, `code`, **strong**, *emphasis* or a [link](target)."""
+    """A run of inline text: plain, `code`, **strong**, *emphasis* or a [link](target).
+
+    `written` is set on strong or emphasis text that held emphasis a formatter glued
+    into a name (`**PR*GATHERING_COMMENTS*[G/A]**`): the text as written, where `text`
+    is read back with the underscores it was (`PR_GATHERING_COMMENTS_[G/A]`).
+    """
 
     kind: str
     text: str
     target: str = ""
+    written: str = ""
 
     @property
     def markdown(self) -> str:
@@ -101,6 +107,8 @@ class Inline:
         for i, seg in enumerate(segs):
             before = _glued_end(segs[i - 1]) if i > 0 else ""
             after = _glued_start(segs[i + 1]) if i + 1 < len(segs) else ""
+            if seg.written:
+                fragments.append((seg.written, seg.text))
             if seg.kind in ("emphasis", "strong") and (before or after):
                 mark = "_" if seg.kind == "emphasis" else "__"
                 star = "*" if seg.kind == "emphasis" else "**"
@@ -494,7 +502,7 @@ def _flatten(token: Token, out: list[Segment]) -> None:
     elif kind in ("softbreak", "linebreak"):
         out.append(Segment("text", " "))
     elif kind in ("strong", "emphasis"):
-        out.append(Segment(kind, _text_of(token)))
+        out.append(_emphasis(kind, token))
     elif kind == "link":
         out.append(Segment("link", _text_of(token), token.get("attrs", {}).get("url", "")))
     elif "children" in token:
@@ -502,6 +510,19 @@ def _flatten(token: Token, out: list[Segment]) -> None:
             _flatten(child, out)
     elif "raw" in token:
         out.append(Segment("text", token["raw"]))
+
+
+def _emphasis(kind: str, token: Token) -> Segment:
+    """Strong or emphasis text; emphasis a formatter glued into a name inside it is read
+    back as the underscores it was, and the text as written kept (`Segment.written`)."""
+    parts: list[Segment] = []
+    for child in token.get("children", ()):
+        _flatten(child, parts)
+    inner = Inline(0, _merge(parts))
+    read, fragments = inner.recovered()
+    if not fragments:
+        return Segment(kind, "".join(p.text for p in parts))
+    return Segment(kind, read, written="".join(p.markdown for p in inner.segments).strip())
 
 
 def _text_of(token: Token) -> str:
