@@ -287,4 +287,5 @@ def _lost(spec: Spec) -> frozenset[str]:
             for st in spec.states
         },
         [(r.source, r.dest) for r in spec.rules if r.changes_state],
+        spec.goals,
     )

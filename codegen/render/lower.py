@@ -95,6 +95,7 @@ class Lowered:
                 tuple(_wanted(self.guard_of, lit) for lit in st.evidence),
                 st.inferable,
                 _is_confirmation(spec, st.name),
+                st.goal,
             )
             for st in spec.states
         )

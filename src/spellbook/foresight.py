@@ -174,6 +174,7 @@ class Foresight:
                     for st in machine.STATES
                 },
                 [(r.source, r.dest) for r in machine.RULES if r.changes_state],
+                [st.name for st in machine.STATES if st.goal],
             )
         return state in self._lost
 

@@ -198,7 +198,8 @@ class State(_Record):
     may choose it.
     `confirmation` says its Valid Actions offer a confirm and a cancel spell: a rule
     into it answers in the spec's confirmation format. `family` is the family it is a
-    member of (`NAME_[G/A]`), or "" for a state without siblings.
+    member of (`NAME_[G/A]`), or "" for a state without siblings. `goal` says the spec
+    declares it a state the workflow aims for (`*Goal*`): never an error state.
     """
 
     __slots__ = (
@@ -209,6 +210,7 @@ class State(_Record):
         "evidence",
         "inferable",
         "confirmation",
+        "goal",
     )
 
     def __init__(
@@ -220,6 +222,7 @@ class State(_Record):
         evidence: tuple[Wanted, ...] = (),
         inferable: bool = False,
         confirmation: bool = False,
+        goal: bool = False,
     ) -> None:
         self.name = name
         self.family = family
@@ -228,6 +231,7 @@ class State(_Record):
         self.evidence = evidence
         self.inferable = inferable
         self.confirmation = confirmation
+        self.goal = goal
 
 
 class Action(_Record):
@@ -505,7 +509,9 @@ TRASH = ".trash"
 
 
 def lost_file_states(
-    evidence: Mapping[str, Iterable[tuple[str, str, bool]]], moves: Iterable[tuple[str, str]]
+    evidence: Mapping[str, Iterable[tuple[str, str, bool]]],
+    moves: Iterable[tuple[str, str]],
+    goals: Iterable[str] = (),
 ) -> frozenset[str]:
     """The states that stand for a lost file (error states): their Indicators say only
     that files are missing, and some rule leads to them from a state whose Indicators
@@ -513,7 +519,8 @@ def lost_file_states(
     (probe, file, holds); `moves` the (source, dest) of the rules that change state.
 
     A state a workflow starts in because a file is not written yet (the session's
-    INIT, say) is not one: nothing leads to it from where the file was."""
+    INIT, say) is not one: nothing leads to it from where the file was. Nor is a goal
+    (`goals`): the files are gone because the work is done (archived, say)."""
     missing: dict[str, set[str]] = {}
     present: dict[str, set[str]] = {}
     for state, facts in evidence.items():
@@ -521,6 +528,9 @@ def lost_file_states(
         present[state] = {file for probe, file, holds in facts if probe == "exists" and holds}
         if facts and all(probe == "exists" and not holds for probe, file, holds in facts):
             missing[state] = {file for _, file, _ in facts}
+    reached = set(goals)
     return frozenset(
-        dest for source, dest in moves if missing.get(dest, set()) & present.get(source, set())
+        dest
+        for source, dest in moves
+        if dest not in reached and missing.get(dest, set()) & present.get(source, set())
     )
