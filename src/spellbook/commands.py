@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
         def json(self, name: str) -> object: ...
 
+        def exists(self, name: str) -> bool: ...
+
 
 COMMAND_TIMEOUT = 3600
 COMMAND_ENV = "SPELLBOOK_"
@@ -91,7 +93,10 @@ def command(facts: JsonFiles, file: str, key: str) -> str:
         value = facts.json(file)
         found = value.get(key) if isinstance(value, dict) else None
     if not isinstance(found, str) or not found.strip():
-        raise ActionError(f"no {key}: set {key} in {facts.workspace.shown(file)} or {env}")
+        shown = facts.workspace.shown(file)
+        if not found and not facts.exists(file):
+            raise ActionError(f"{shown} is missing, and {env} is not set: no {key} to run")
+        raise ActionError(f"no {key}: set {key} in {shown} or {env}")
     return found
 
 

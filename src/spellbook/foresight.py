@@ -253,13 +253,18 @@ def _wanted(
     rule: Rule, facts: dict[str, bool | None]
 ) -> list[tuple[tuple[Wanted, ...], list[Wanted]]]:
     """Each alternative of `rule`'s condition that some facts keep from holding now,
-    with those guards (`~g`: one that must be false); none where a fact cannot be
-    told now (a command's outcome)."""
+    with those guards (`~g`: one that must be false). A command's outcome, which is
+    not told before the cast runs it, is among what must hold ("and the tests pass");
+    an alternative with another fact that cannot be told now is none."""
     found = []
     for alternative in rule.when:
-        if any(facts.get(w.guard.name) is None for w in alternative):
+        if any(
+            facts.get(w.guard.name) is None and w.guard.probe != "passes" for w in alternative
+        ):
             continue
         wanted = [w for w in alternative if facts.get(w.guard.name) != w.holds]
+        if all(w.guard.probe == "passes" for w in wanted):
+            continue  # only the command's outcome: the spell's own preview says so
         if wanted:
             found.append((alternative, wanted))
     return found

@@ -113,7 +113,9 @@ class Repair:
     def _unexplained(self, state: str) -> list[str]:
         """The files there that the chosen state's Indicators do not speak of (a PR
         review's, say), said so that nothing is passed over in silence."""
-        spoken = {w.guard.file for w in self.engine.states[state].evidence}
+        guards = [w.guard for w in self.engine.states[state].evidence]
+        spoken = {g.file for g in guards}  # a ledger is spoken of too
+        spoken |= {g.param.partition(" ")[0] for g in guards if g.probe == "unlisted"}
         facts = self.engine.facts()
         there = [f for f in self.engine.files if f not in spoken and facts.exists(f)]
         if not there:

@@ -54,7 +54,7 @@ def resolve(root: str | None, machine: str | None) -> tuple[ModuleType, str | No
         return import_module(SHIPPED[machine]), None
     if project is not None and project.machines:
         listed = ", ".join(m.name for m in project.machines)
-        where = f"the project's ({project.root}/pyproject.toml) are {listed}; "
+        where = f"{project.root}/pyproject.toml lists {listed}; "
         hint = ""
     else:
         where, hint = "", "; a project lists its own under [tool.spellbook.machines]"

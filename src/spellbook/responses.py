@@ -249,8 +249,8 @@ class Writer:
         unless it starts with a name."""
         text = " ".join(text.split()).rstrip(".")
         first = text.split(" ", 1)[0].strip("\"'*`,")
-        # Lower-case an ordinary capitalised word ("Cannot"), not a name ("INIT's").
-        ordinary = len(first) > 1 and first[0].isupper() and first[1].islower()
+        # Lower-case an ordinary capitalised word ("Cannot", "A"), not a name ("INIT's").
+        ordinary = (len(first) > 1 and first[0].isupper() and first[1].islower()) or first == "A"
         if ordinary and first not in self.names:
             text = text[0].lower() + text[1:]
         # A reason written without its subject ("Must Accio first", "Skips testing")
