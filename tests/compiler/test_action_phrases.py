@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from codegen import parse_spec_text
+from codegen.model import Term
 from codegen.read.action_phrases import parse_actions, split_phrases
 from codegen.read.lexicon import Dialect, Lexicon
 from tests.specs import fill, findings_of, row, spec_text
@@ -188,3 +189,96 @@ def test_family_state_update_follows_the_source_suffix() -> None:
         ("S_A", "T_A"),
     ]
     assert findings_of(spec_text(states, spells, rows), {"action_state"}) == []
+
+
+# -- the verbs a workflow writes with no Python: ledgers, counters, files without an
+# extension, and a Terms table's own action phrases; each with its near misses ------
+
+CORE = Lexicon.of(Dialect(""))
+URL = r"https://\S+"
+TERMS = SPELL.with_terms(
+    [
+        Term("Reads `.ai/task/.refs`", "-"),
+        Term("Updates .refs with processed URLs", "Record Atlassian URLs in `.refs`"),
+        Term("Files the task", "Archive task.md to done/"),
+        Term("Tidies up", "(1) Files the task; (2) Reset attempts"),
+        Term("Does magic", "Wave a wand"),
+        Term("Loops", "Loops"),
+    ]
+)
+ATLASSIAN = SPELL.noun("Atlassian URLs")
+assert ATLASSIAN is not None
+
+
+@pytest.mark.parametrize(
+    ("lexicon", "text", "expected"),
+    [
+        # record: a ledger of matches, from a named file or the one the cell read last
+        (
+            CORE,
+            f"Append matches of `{URL}` from notes.md to `.seen`",
+            [("record", ("notes.md", ".seen"), URL)],
+        ),
+        (
+            CORE,
+            f"Records lines matching `{URL}` of notes.md in seen.txt",
+            [("record", ("notes.md", "seen.txt"), URL)],
+        ),
+        (
+            SPELL,
+            "Record Atlassian URLs of context.md in `.ai/task/.atlassian-refs`",
+            [("record", ("context.md", ".atlassian-refs"), ATLASSIAN.param)],
+        ),
+        (
+            SPELL,
+            "(1) Extracts all Atlassian URLs from plan.md; (2) Adds new Atlassian URLs to `.refs`",
+            [("find", ("plan.md",), ""), ("record", ("plan.md", ".refs"), ATLASSIAN.param)],
+        ),
+        (
+            SPELL,
+            "(1) Load plan.md content; (2) Record Jira links in `.refs`",
+            [("load", ("plan.md",), ""), ("record", ("plan.md", ".refs"), ATLASSIAN.param)],
+        ),
+        # near misses: no pattern, no noun that is one, a path that leaves, a glob
+        (CORE, "Append notes.md to `.seen`", [("instruct", (), "")]),
+        (SPELL, "Record acceptance criteria of plan.md in `.refs`", [("instruct", (), "")]),
+        (CORE, "Append matches of `x` from notes.md to seen", [("instruct", (), "")]),
+        # counters
+        (CORE, "Reset rounds", [("reset", (), "rounds=0")]),
+        (CORE, "Resets the rounds counter to 2", [("reset", (), "rounds=2")]),
+        (CORE, "Set rounds to 1", [("reset", (), "rounds=1")]),
+        (CORE, "Increment rounds", [("increment", (), "rounds")]),
+        (CORE, "Set rounds to one", [("instruct", (), "")]),
+        (CORE, "Reset rounds to -1", [("instruct", (), "")]),
+        # files without an extension, in backticks only
+        (CORE, "Create `VERSION`", [("create", ("VERSION",), "")]),
+        (CORE, "Delete `TAG` and notes.md", [("delete", ("TAG", "notes.md"), "")]),
+        (CORE, "Create VERSION", [("instruct", (), "")]),
+        (CORE, "Create `*.md`", [("instruct", (), "")]),
+        # a Terms table's phrases: their meaning's actions, `-` for none
+        (
+            TERMS,
+            "(1) Reads `.ai/task/.refs`; (2) Load context.md content; "
+            "(3) Updates .refs with processed URLs",
+            [("load", ("context.md",), ""), ("record", ("context.md", ".refs"), ATLASSIAN.param)],
+        ),
+        (TERMS, "Tidies up", [("archive", ("task.md",), "done/"), ("reset", (), "attempts=0")]),
+        (TERMS, "Does magic", [("instruct", (), "")]),
+        (TERMS, "Loops", [("instruct", (), "")]),
+    ],
+)
+def test_the_verbs_of_a_workflow_without_python(
+    lexicon: Lexicon, text: str, expected: list[tuple[str, tuple[str, ...], str]]
+) -> None:
+    assert verbs(text, lexicon) == expected
+
+
+def test_a_record_with_no_file_to_read_says_how_to_name_one() -> None:
+    (action,) = parse_actions("Record Atlassian URLs in `.refs`", WS, SPELL)
+    assert action.verb == "record" and "say `of F`" in action.problem
+    (action,) = parse_actions("Append matches of `(a+)+` from a.md to `.seen`", WS, CORE)
+    assert "repeats" in action.problem
+    (action,) = parse_actions("Append matches of `x` from a.md to `../seen`", WS, CORE)
+    assert "outside the workspace" in action.problem
+    (term,) = parse_actions("Does magic", WS, TERMS)
+    assert "'Wave a wand', which the core does not read" in term.hint
