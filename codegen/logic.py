@@ -3,8 +3,10 @@
 A condition is a DNF: alternatives (OR) of conjunctions (AND) of literals, each an
 atom (a fact of the generic core) that must hold or must not. Facts imply others
 (`plan.md has unchecked items under Goals` implies `plan.md exists`; see
-`spellbook.probes`). A world assigns true or false to each of a few atoms, as a
-bitmask (bit i for atoms[i]); only worlds that break no implication can be. The
+`spellbook.probes`), and a few exclude each other (`a.md is newer than b.md`, `b.md
+is newer than a.md`). A world assigns true or false to each of a few atoms, as a
+bitmask (bit i for atoms[i]); only worlds that break no implication and hold no
+two excluding facts can be. The
 verifier (`analyse`), the diff of two specs (`diff`) and the generated module's
 words (`render`) all reason with these.
 """
@@ -16,8 +18,8 @@ from functools import cache
 from itertools import product
 
 from spellbook.probes import describe as core_words
+from spellbook.probes import excludes, implies
 from spellbook.probes import implied as core_implied
-from spellbook.probes import implies
 
 from .model import Atom, Condition, Literal
 
@@ -102,11 +104,20 @@ def closure(atoms: Iterable[Atom]) -> tuple[Atom, ...]:
 
 
 def consistent_worlds(atoms: Sequence[Atom]) -> Iterator[int]:
-    """Worlds over `atoms` (bit i = atoms[i]) in which no implication is broken."""
+    """Worlds over `atoms` (bit i = atoms[i]) in which no implication is broken and no
+    two facts that exclude each other hold (F newer than G, G newer than F)."""
     bit = {atom: 1 << i for i, atom in enumerate(atoms)}
     implications = [(bit[a], bit[b]) for a in atoms for b in atoms if follows(a, b)]
+    exclusive = [
+        bit[a] | bit[b]
+        for a in atoms
+        for b in atoms
+        if a < b and excludes((a.probe, a.file, a.param), (b.probe, b.file, b.param))
+    ]
     for world in range(1 << len(atoms)):
-        if not any(world & a and not world & b for a, b in implications):
+        if not any(world & a and not world & b for a, b in implications) and not any(
+            world & both == both for both in exclusive
+        ):
             yield world
 
 

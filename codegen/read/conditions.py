@@ -6,9 +6,16 @@ joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 - a core phrase: `F exists`, `F is missing`, `F is absent`, `F doesn't exist`,
   `there is no F`, `F is filled in`, `F is still its template`, `F matches `RE``,
   `F contains `TEXT``, `F has checklist items
-  under "SECTION"`, `F has unchecked items under "SECTION"`, `F.json has `QUERY``,
-  `COUNTER < N`, `COUNTER ≥ N`, `in this state for more than N minutes`, `the
-  command `KEY` of F passes` (or `fails`), each with its negation (`F has no ...`);
+  under "SECTION"`, `F has unchecked items under "SECTION"`, `F has at least N
+  checklist (or unchecked) items under "SECTION"` (`more than N`; negated, `fewer
+  than N`, `at most N`), `F has text under "SECTION"`, `F.json has `QUERY``,
+  `F.json has `QUERY` OP VALUE` (`=`, `≠`, `<`, `≤`, `>`, `≥`, a JSON value),
+  `F.json has `QUERY` matching `RE``, `F is newer than G` (`F is older than G` is
+  `G is newer than F`), `GLOB exists` / `no GLOB` / `some file matches GLOB` (a name
+  with `*` or `?`), `COUNTER < N`, `COUNTER ≥ N`, `in this state for more than N
+  minutes` (or hours, days, weeks: read in minutes), `the command `KEY` of F
+  passes` (or `fails`), each with its negation (`F has no ...`, `... or less`,
+  `F is not newer than G`);
 - a noun of the machine's vocabulary: `≥1 NOUN in F`, `at least one NOUN in F`,
   `no NOUN in F`, `NOUN found [in F]`, `no NOUN found`, `F has [a] NOUN`, `F has no NOUN`;
 - a term, from the spec's Terms table or the vocabulary: its meaning, read the same way;
@@ -27,16 +34,21 @@ joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 Anything else is an unknown fact: kept as an opaque atom, so coverage is still
 computed, and reported (`unknown_condition`), with the reason where the reader
 has one (a pattern that is not a regular expression, a path outside the
-workspace, a name that is a glob or a placeholder, ...). Files may be written
+workspace, a name that is a placeholder, a unit of time with no fixed length, text
+compared by order, an exact count, ...). Files may be written
 with the workspace folder in front (`.ai/task/plan.md`); atoms name them
 relative to it.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+
+from spellbook.probes import UNITS, comparison_param, duration
 
 from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
 from ..model import Atom, Condition, Literal
@@ -57,6 +69,18 @@ _QUERY = re.compile(r"[\w-]+(?:\[[\w-]+!?=[^\[\]]*\])*(?:\.[\w-]+(?:\[[\w-]+!?=[
 _ODD_VALUE = re.compile(r"!?=\s*(?:=|\"|'|“)")
 # What a file's name does not hold: globs, placeholders, queries, separators.
 _NOT_IN_A_NAME = re.compile(r"[*?\[\]{}<>$|;,\"'()!=#:\s]")
+# What a glob does not hold: placeholders, queries, separators, brace alternatives, and
+# `[...]` (`[NAME]` is a placeholder more often than a class of characters).
+_NOT_IN_A_GLOB = re.compile(r"[\[\]{}<>$|;,\"'()=#:\s\\^]")
+# Units of time in a state, in minutes: `probes.UNITS`, singular or plural, and `min`.
+_UNITS = {name: size for unit, size in UNITS for name in (unit, unit + "s")} | {"min": 1}
+# Comparisons of a JSON value as written, and as `probes.comparison` has them.
+_OPS = {"=": "=", "!=": "!=", "≠": "!=", "<": "<", "<=": "<=", "≤": "<="}
+_OPS.update({">": ">", ">=": ">=", "≥": ">="})
+# No JSON value could be read (`_Reader._operand`).
+_NO_VALUE = object()
+# A fact of the core read with its sign: (probe, file, param, holds).
+_Fact = tuple[str, str, str, bool]
 # The file read is not known: alternatives before the clause read different files.
 _UNSURE = "\0"
 # A procedure's verbs; those that count or search always have a count as outcome.
@@ -109,6 +133,10 @@ class _Reader:
                 "a query or a placeholder is not read as a file)"
             )
             return None
+        return self._inside(written, name)
+
+    def _inside(self, written: str, name: str) -> str | None:
+        """`written` relative to the workspace folder, if it names a path inside it."""
         path = workspace_path(written, self.workspace)
         if path is None:
             self.reason = f"{name} is outside the workspace folder"
@@ -386,12 +414,22 @@ class _Reader:
             file = self.file(groups["file"]) if groups.get("file") else ""
             if file is None:
                 return None
+            if probe in _FACTS:
+                fact = _FACTS[probe](self, groups, file)
+                if fact is None:
+                    return None
+                return _literal(fact[0], fact[1], fact[2], positive == fact[3])
             param = self._param(probe, groups, file)
             return None if param is None else _literal(probe, file, param, positive)
+        for regex, why in _NEAR_MISSES:
+            m = regex.fullmatch(phrase)
+            if m is not None:
+                self.reason = why.format(**m.groupdict())
+                return None
         return None
 
     def _param(self, probe: str, groups: dict[str, str], file: str) -> str | None:
-        if probe in ("items", "unchecked"):
+        if probe in ("items", "unchecked", "section_text"):
             section = _unquote(groups["section"]).removeprefix("the ").removesuffix(" section")
             # `"## Risks"`: the heading's words, without the marks that make it one.
             section = section.strip().lstrip("#").strip()
@@ -446,7 +484,7 @@ class _Reader:
                 return None
             return key
         if probe == "over_minutes":
-            return str(int(groups["minutes"]))
+            return self._minutes(groups["amount"], groups["unit"])
         if probe == "unlisted":
             pattern = _unquote(groups["quoted"])
             problem = pattern_problem(pattern)
@@ -456,6 +494,178 @@ class _Reader:
             ledger = self.file(groups["ledger"])
             return None if ledger is None else f"{ledger} {pattern}"
         return ""
+
+    def _minutes(self, amount: str, unit: str) -> str | None:
+        """A time in a state in whole minutes: `2 days` is 2880."""
+        size = _UNITS.get(unit.lower())
+        if size is None:
+            word = unit.lower().rstrip("s")
+            if word in ("second", "sec"):
+                self.reason = "time in a state is counted in whole minutes, not seconds"
+            elif word in ("month", "year"):
+                self.reason = (
+                    f"a {word} has no fixed length: write the time in days or weeks (`30 days`)"
+                )
+            else:
+                self.reason = (
+                    f"`{unit}` is not a unit of time the core reads: minutes (min), hours, "
+                    "days or weeks"
+                )
+            return None
+        if not amount.isdecimal() or not amount.isascii():
+            self.reason = f"`{amount}` is not a whole number of {unit}"
+            if re.fullmatch(r"\d+\.\d+", amount):
+                from fractions import Fraction
+
+                minutes = Fraction(amount) * size
+                smaller = f" ({duration(int(minutes))})" if minutes.denominator == 1 else ""
+                self.reason += f": write it in a smaller unit{smaller}"
+            return None
+        return str(int(amount) * size)
+
+    # -- the core's facts that are more than a file and a parameter --
+
+    def _counted(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """`F has at least N checklist items under S` (more than, fewer than, at most):
+        at least N, or at least N + 1, of the section's items or unchecked items. At
+        least 1 is the fact `items` (`unchecked`) itself."""
+        kind = " ".join((groups["kind"] or "").lower().split())
+        if kind not in ("checklist", "unchecked", "unchecked checklist"):
+            self.reason = (
+                "checked items alone are not a fact the core counts"
+                if kind in ("checked", "checked checklist", "ticked", "done")
+                else f"{f'{kind!r} items are' if kind else 'items is'} not a checklist's "
+                "items or unchecked items: write checklist items or unchecked items"
+            )
+            return None
+        count = "1" if groups["count"].lower() == "one" else groups["count"]
+        if not count.isdecimal() or not count.isascii():
+            self.reason = f"`{count}` is not a whole number of items: write it in digits"
+            return None
+        section = self._param("items", groups, file)
+        if section is None:
+            return None
+        bound = " ".join(groups["bound"].lower().split())
+        least = int(count) + (bound in ("more than", "at most", "no more than"))
+        if least == 0:
+            self.reason = (
+                f"{bound} 0 items {'always' if bound == 'at least' else 'never'} holds: "
+                "it says nothing of the file"
+            )
+            return None
+        probe = "unchecked" if kind.startswith("unchecked") else "items"
+        if least == 1:
+            return probe, file, section, True
+        return f"{probe}_at_least", file, f"{least} {section}", True
+
+    def _compared(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """``F.json has `QUERY` ≥ 2``, ``... = true``, ``... matching `RE` ``: some value
+        the query selects compares so (`probes.comparison`)."""
+        query = self._param("field", groups, file)
+        if query is None:
+            return None
+        holds = not groups.get("no")
+        if groups.get("pattern"):
+            pattern = _unquote(groups["pattern"])
+            problem = pattern_problem(pattern)
+            if problem:
+                self.reason = problem
+                return None
+            return "value", file, comparison_param(query, "~", pattern), holds
+        op = _OPS.get(groups["op"])
+        if op is None:
+            self.reason = (
+                f"`{groups['op']}` is not a comparison the core reads: =, ≠ (!=), <, "
+                "≤ (<=), > or ≥ (>=)"
+            )
+            return None
+        operand = self._operand(groups["operand"])
+        if operand is _NO_VALUE:
+            return None
+        if op in ("<", "<=", ">", ">=") and (
+            not isinstance(operand, (int, float)) or isinstance(operand, bool)
+        ):
+            self.reason = (
+                f"only numbers have an order, and {json.dumps(operand, ensure_ascii=False)} "
+                "is none: compare text, true, false and null with = or ≠"
+            )
+            return None
+        return "value", file, comparison_param(query, op, operand), holds
+
+    def _operand(self, written: str) -> object:
+        """A JSON value as a condition writes it (`2`, `true`, `"done"`, in backticks or
+        not; `“done”` is text too), or _NO_VALUE with the reason."""
+        text = written.strip()
+        if len(text) > 1 and text[0] == text[-1] == "`":
+            text = text[1:-1].strip()
+        if len(text) > 1 and text[0] + text[-1] == "“”":
+            return text[1:-1]
+        try:
+            value = json.loads(text, parse_constant=_not_finite)
+        except (ValueError, RecursionError):
+            value = _NO_VALUE
+        if isinstance(value, float) and not math.isfinite(value):
+            value = _NO_VALUE
+        if value is _NO_VALUE:
+            hint = (
+                "JSON writes true, false and null in lower case"
+                if text.lower() in ("true", "false", "null", "none")
+                else f'text is written in double quotes ("{text}")'
+            )
+            self.reason = (
+                f"`{text}` is not a JSON value to compare with: a number, true, false, null "
+                f"or text; {hint}"
+            )
+        elif isinstance(value, (list, dict)):
+            self.reason = (
+                f"`{text}` is a JSON {'list' if isinstance(value, list) else 'object'}: "
+                "compare with a number, true, false, null or text"
+            )
+            value = _NO_VALUE
+        return value
+
+    def _newer(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """`F is newer than G`; `F is older than G` is `G is newer than F`."""
+        other = self.file(groups["other"])
+        if other is None:
+            return None
+        if other == file:
+            self.reason = f"{file} is never newer, nor older, than itself"
+            return None
+        if groups["comparison"].lower() == "older":
+            return "newer", other, file, True
+        return "newer", file, other, True
+
+    def _globbed(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """`docs/*.md exists`, `some file matches docs/*.md`: some name in the workspace
+        folder matches the glob (one with `*` or `?`)."""
+        written = groups["glob"]
+        name = written.strip().strip("`").strip()
+        odd = _NOT_IN_A_GLOB.search(name)
+        if odd:
+            self.reason = (
+                f"`{name}` is not a glob the core reads (`{odd.group()}` is no part of one: "
+                "`*` and `?` within a name, `**` for any folders)"
+            )
+            return None
+        path = self._inside(written, name)
+        if path is None:
+            return None
+        parts = path.split("/")
+        if any("**" in part and part != "**" for part in parts):
+            self.reason = f"`{name}` has `**` within a name: `**` is a whole part, `docs/**/*.md`"
+            return None
+        if parts[-1] == "**":
+            self.reason = f"`{name}` ends in `**`: end it with the names to match, `**/*.md`"
+            return None
+        if not any(c in path for c in "*?"):
+            # `some file matches TODO`: a search of text, or one file? Neither is read.
+            self.reason = (
+                f"`{name}` has no `*` or `?`: for one file write `{name} exists`, and to "
+                "search a file's text `F matches `RE``"
+            )
+            return None
+        return "glob", "", path, True
 
     # -- nouns of the vocabulary: `≥1 NOUN in FILE`, `NOUN found` --
 
@@ -624,9 +834,22 @@ _NOUN_PHRASES = tuple(
         (rf"{_FILE} (?:has|contains) (?:an? |some |any )?(?P<noun>.+)", True),
     )
 )
+_OTHER = _FILE.replace("?P<file>", "?P<other>")
+_PATTERN = _QUOTED.replace("?P<quoted>", "?P<pattern>")
+# A glob: a name with `*` (or `?`, in backticks); after `some file matches`, any name,
+# so that one without a wildcard is refused with the reason.
+_GLOB = r"(?P<glob>`[^`\s]*[*?][^`\s]*`|[\w.\-/]*\*[\w.\-/*?]*)"
+_GLOB_ANY = r"(?P<glob>`[^`\s]+`|[\w.\-/*?]+)"
+_COUNTED = rf"(?P<count>\S+) (?:(?P<kind>[\w ]+?) )?items? under {_SECTION}"
 _CORE = tuple(
     (re.compile(p, re.I), probe, positive)
     for p, probe, positive in (
+        (rf"{_GLOB} (?:exists|is present)", "globbed", True),
+        (rf"{_GLOB} (?:is )?(?:missing|absent)", "globbed", False),
+        (rf"{_GLOB} (?:doesn't|does not|don't|do not) exist", "globbed", False),
+        (rf"(?:there is )?no {_GLOB}", "globbed", False),
+        (rf"(?:some|a|any) file matches {_GLOB_ANY}", "globbed", True),
+        (rf"no file matches {_GLOB_ANY}", "globbed", False),
         (rf"{_FILE} (?:exists|is present)", "exists", True),
         (rf"{_FILE} (?:is )?(?:missing|absent)", "exists", False),
         (rf"{_FILE} (?:doesn't|does not|don't|do not) exist", "exists", False),
@@ -643,8 +866,28 @@ _CORE = tuple(
         (rf"{_FILE} has no unchecked (?:checklist )?items? under {_SECTION}", "unchecked", False),
         (rf"{_FILE} has (?:a )?checklist items? under {_SECTION}", "items", True),
         (rf"{_FILE} has no checklist items? under {_SECTION}", "items", False),
+        (rf"{_FILE} has (?P<bound>at least|more than) {_COUNTED}", "counted", True),
+        (
+            rf"{_FILE} has (?P<bound>fewer than|less than|at most|no more than) {_COUNTED}",
+            "counted",
+            False,
+        ),
+        (rf"{_FILE} has (?:some )?text under {_SECTION}", "section_text", True),
+        (rf"{_FILE} has no text under {_SECTION}", "section_text", False),
         (rf"{_FILE} has {_QUOTED}", "field", True),
         (rf"{_FILE} has no {_QUOTED}", "field", False),
+        (
+            rf"{_FILE} has (?P<no>no )?{_QUOTED} ?(?P<op>[=!<>≠≤≥⩾⩽≦≧]+) ?(?P<operand>\S.*)",
+            "compared",
+            True,
+        ),
+        (
+            rf"{_FILE} has (?P<no>no )?{_QUOTED} (?:matching|that matches) {_PATTERN}",
+            "compared",
+            True,
+        ),
+        (rf"{_FILE} is (?P<comparison>newer|older) than {_OTHER}", "newer", True),
+        (rf"{_FILE} (?:is not|isn't) (?P<comparison>newer|older) than {_OTHER}", "newer", False),
         (
             rf"{_FILE} has (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?not "
             rf"(?:yet )?(?:listed|recorded) in {_LEDGER}",
@@ -665,10 +908,27 @@ _CORE = tuple(
         ),
         (r"(?P<counter>\w+)\s*<\s*(?P<limit>\d+)", "below", True),
         (r"(?P<counter>\w+)\s*(?:>=|≥)\s*(?P<limit>\d+)", "below", False),
-        (r"in this state (?:for )?more than (?P<minutes>\d+) min(?:utes?)?", "over_minutes", True),
-        (r"in this state for (?P<minutes>\d+) min(?:utes?)? or less", "over_minutes", False),
+        (r"in this state (?:for )?more than (?P<amount>\S+) (?P<unit>\S+)", "over_minutes", True),
+        (r"in this state for (?P<amount>\S+) (?P<unit>\S+) or less", "over_minutes", False),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} (?:passes|succeeds)", "passes", True),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} fails", "passes", False),
+    )
+)
+# Phrases close to a fact of the core that it does not read, and why.
+_NEAR_MISSES = tuple(
+    (re.compile(p, re.I), why)
+    for p, why in (
+        (
+            rf"{_FILE} has (?:exactly )?\d+ (?:unchecked |checklist )+items? under {_SECTION}",
+            "an exact count is not a fact the core checks: write at least N, more than N or "
+            "fewer than N (at least 2 AND fewer than 3 for exactly 2)",
+        ),
+        (
+            rf"{_FILE} (?:is newer|is older|was modified|was changed) (?:then|after|before) "
+            rf"{_OTHER}",
+            "write `{file} is newer than {other}` (or `is older than`): the files' "
+            "modification times",
+        ),
     )
 )
 _POSITIVE = re.compile(
@@ -681,6 +941,20 @@ _NEGATIVE = re.compile(
     r"|no|none|nothing|0|zero|false)",
     re.I,
 )
+
+
+def _not_finite(constant: str) -> object:
+    """`NaN` and `Infinity`, which Python's JSON reader takes and JSON has not."""
+    raise ValueError(constant)
+
+
+# The facts `_Reader._core` reads with a method of their own, by their name in `_CORE`.
+_FACTS: dict[str, Callable[[_Reader, dict[str, str], str], _Fact | None]] = {
+    "counted": _Reader._counted,
+    "compared": _Reader._compared,
+    "newer": _Reader._newer,
+    "globbed": _Reader._globbed,
+}
 
 
 def _sign(outcome: str) -> bool | None:

@@ -2,13 +2,15 @@
 
 Files are read at most once per cast, at most `READ_LIMIT` bytes, with bad bytes
 replaced; a file that is larger, not a regular file, or (for a query) not JSON
-stops the cast with an error naming it: it is never taken for an empty one.
+stops the cast with an error naming it: it is never taken for an empty one. The
+same holds of a file's modification time, and a glob that would look at more than
+`store.GLOB_LIMIT` names stops the cast too (`Workspace.glob`).
 """
 
 from __future__ import annotations
 
 from spellbook.errors import ActionError
-from spellbook.probes import PROBES, real_items
+from spellbook.probes import PROBES, real_items, real_lines
 from spellbook.state_file import Record, parse_json
 from spellbook.store import READ_LIMIT
 
@@ -59,6 +61,9 @@ class Facts:
         self._exists: dict[str, bool] = {}
         self._json: dict[str, object] = {}
         self._items: dict[tuple[str, str], list[bool]] = {}
+        self._lines: dict[tuple[str, str], list[str]] = {}
+        self._mtimes: dict[str, int | None] = {}
+        self._globs: dict[str, list[str]] = {}
         self._commands: dict[tuple[str, str], Run] = dict(runs or {})
         self._trusted: dict[tuple[str, str], int | None] = {}  # recorded runs, judged
 
@@ -98,6 +103,28 @@ class Facts:
         if found is None:
             template = self.template(name) if self.template is not None else ""
             found = self._items[(name, section)] = real_items(self.text(name), template, section)
+        return found
+
+    def lines(self, name: str, section: str) -> list[str]:
+        """The section's lines of text, not its template's (`probes.real_lines`)."""
+        found = self._lines.get((name, section))
+        if found is None:
+            template = self.template(name) if self.template is not None else ""
+            found = self._lines[(name, section)] = real_lines(self.text(name), template, section)
+        return found
+
+    def mtime(self, name: str) -> int | None:
+        """When the file was last modified (ns), None if it does not exist; a file that
+        cannot be read (a folder, a symbolic link) is an error, as for `text`."""
+        if name not in self._mtimes:
+            self._mtimes[name] = self.workspace.mtime(name)
+        return self._mtimes[name]
+
+    def glob(self, pattern: str) -> list[str]:
+        """The paths in the workspace folder the glob names (`Workspace.glob`)."""
+        found = self._globs.get(pattern)
+        if found is None:
+            found = self._globs[pattern] = self.workspace.glob(pattern)
         return found
 
     def status(self, name: str, key: str) -> int:

@@ -258,9 +258,7 @@ def _wanted(
     an alternative with another fact that cannot be told now is none."""
     found = []
     for alternative in rule.when:
-        if any(
-            facts.get(w.guard.name) is None and w.guard.probe != "passes" for w in alternative
-        ):
+        if any(facts.get(w.guard.name) is None and w.guard.probe != "passes" for w in alternative):
             continue
         wanted = [w for w in alternative if facts.get(w.guard.name) != w.holds]
         if all(w.guard.probe == "passes" for w in wanted):

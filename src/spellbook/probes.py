@@ -13,7 +13,12 @@ Checklists (`items`, `unchecked`): a section is a heading whose words contain
 the parameter, up to the next heading of the same or a higher level; its items
 are `- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets too) outside code fences.
 An item with no text, or with the text of an item of the file's own template, is
-not counted: a fresh file made from its template has no items yet.
+not counted: a fresh file made from its template has no items yet. Text under a
+heading (`section_text`) is read alike: a line of the template's own section is not.
+
+Globs (`glob`): `*` and `?` within a name, `**` as a whole part for any folders; a
+name starting with `.` matches only a part that starts with one. `Workspace.glob`
+walks the folder, bounded, entering no symbolic link.
 
 Ledgers (`unlisted`): the parameter is the ledger file and the pattern, joined by one
 space (a file name has none): some match of the pattern in the file is not a line of
@@ -23,6 +28,12 @@ Queries (`field`): keys joined by dots, each optionally followed by filters on
 list items, `[key=value]` or `[key!=value]`; `$name` in a value is the state
 file's field `name`. `items[status=open][id!=$current]` selects the open items
 other than the state file's current one.
+
+The parameters of the other probes: `value`, a JSON list `[query, op, operand]` (op
+one of `=`, `!=`, `<`, `<=`, `>`, `>=`, or `~` for a regular expression the text
+must match); `items_at_least` / `unchecked_at_least`, the count and the section
+joined by one space (`2 Risks`); `section_text`, the section; `newer`, the other
+file; `glob`, the pattern (with no file); `over_minutes`, whole minutes.
 """
 
 from __future__ import annotations
@@ -35,8 +46,8 @@ from spellbook.errors import Undefined
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-    from typing import Protocol
+    from collections.abc import Callable, Iterator, Mapping
+    from typing import Protocol, TypeGuard
 
     from spellbook.state_file import Record
 
@@ -55,6 +66,12 @@ if TYPE_CHECKING:
         def items(self, name: str, section: str) -> list[bool]: ...
 
         def status(self, name: str, key: str) -> int: ...
+
+        def lines(self, name: str, section: str) -> list[str]: ...
+
+        def mtime(self, name: str) -> int | None: ...
+
+        def glob(self, pattern: str) -> list[str]: ...
 
     Check = Callable[[Answers, str, str], bool]
 
@@ -114,6 +131,38 @@ def _edited(facts: Answers, file: str, _: str) -> bool:
 
 def _field(facts: Answers, file: str, query: str) -> bool:
     return any(_has_value(v) for v in select(facts.json(file), query, facts.record.extra))
+
+
+def _items_at_least(facts: Answers, file: str, param: str) -> bool:
+    count, _, section = param.partition(" ")
+    return count.isdigit() and len(facts.items(file, section)) >= int(count)
+
+
+def _unchecked_at_least(facts: Answers, file: str, param: str) -> bool:
+    count, _, section = param.partition(" ")
+    return count.isdigit() and facts.items(file, section).count(False) >= int(count)
+
+
+def _section_text(facts: Answers, file: str, section: str) -> bool:
+    return bool(facts.lines(file, section))
+
+
+def _value(facts: Answers, file: str, param: str) -> bool:
+    query, op, operand = comparison(param)
+    found = select(facts.json(file), query, facts.record.extra)
+    return any(compare(v, op, operand) for v in _each(found))
+
+
+def _newer(facts: Answers, file: str, other: str) -> bool:
+    mine = facts.mtime(file)
+    if mine is None:
+        return False
+    theirs = facts.mtime(other)
+    return theirs is not None and mine > theirs
+
+
+def _glob(facts: Answers, _: str, pattern: str) -> bool:
+    return bool(facts.glob(pattern))
 
 
 def _below(facts: Answers, _: str, param: str) -> bool:
@@ -217,6 +266,37 @@ PROBES: dict[str, Probe] = {
             reads_content=True,
         ),
         Probe(
+            "items_at_least",
+            "{file} has at least {count} checklist items under {section}",
+            "{file} has fewer than {count} checklist items under {section}",
+            "The file's section with this heading has at least so many checklist items (as "
+            "`items` counts them).",
+            _items_at_least,
+            ("items",),
+            reads_content=True,
+        ),
+        Probe(
+            "unchecked_at_least",
+            "{file} has at least {count} unchecked items under {section}",
+            "{file} has fewer than {count} unchecked items under {section}",
+            "The file's section with this heading has at least so many unchecked items (as "
+            "`unchecked` counts them).",
+            _unchecked_at_least,
+            ("unchecked",),
+            reads_content=True,
+        ),
+        Probe(
+            "section_text",
+            "{file} has text under {param}",
+            "{file} has no text under {param}",
+            "The file's section with this heading has a line that is not blank, a heading, a "
+            "code fence's marker or an empty checklist item, and not a line of its template's "
+            "own section.",
+            _section_text,
+            ("exists",),
+            reads_content=True,
+        ),
+        Probe(
             "edited",
             "{file} is filled in",
             "{file} is still its template",
@@ -237,6 +317,35 @@ PROBES: dict[str, Probe] = {
             reads_content=True,
         ),
         Probe(
+            "value",
+            "{file} has `{query}` {comparison}",
+            "{file} has no `{query}` {comparison}",
+            "Some value the query selects in the JSON file (an item of a list it selects) "
+            "compares so: numbers as numbers, `true`, `false` and `null` as themselves, text "
+            "as text, or text matching a regular expression.",
+            _value,
+            ("exists",),
+            reads_content=True,
+        ),
+        Probe(
+            "newer",
+            "{file} is newer than {param}",
+            "{file} is not newer than {param}",
+            "Both files exist and the file was modified after the other one.",
+            _newer,
+            ("exists",),
+            reads_content=True,
+        ),
+        Probe(
+            "glob",
+            "some file matches `{param}`",
+            "no file matches `{param}`",
+            "Some name in the workspace folder matches the pattern (`*` and `?` within a "
+            "name, `**` for any folders; no name starting with `.` unless the pattern's "
+            "part does; no symbolic link entered).",
+            _glob,
+        ),
+        Probe(
             "unlisted",
             "{file} has matches of `{pattern}` not listed in {ledger}",
             "every match of `{pattern}` in {file} is listed in {ledger}",
@@ -255,8 +364,8 @@ PROBES: dict[str, Probe] = {
         ),
         Probe(
             "over_minutes",
-            "in this state for more than {param} minutes",
-            "in this state for {param} minutes or less",
+            "in this state for more than {duration}",
+            "in this state for {duration} or less",
             "The current state was entered (`entered_at` in the state file) more than so many "
             "minutes ago.",
             _over_minutes,
@@ -284,7 +393,9 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
     """Every fact that must hold when this one does (transitively), excluding itself.
 
     A query with more filters implies the same query with fewer:
-    `items[status=open][id!=$x]` implies `items[status=open]`.
+    `items[status=open][id!=$x]` implies `items[status=open]`. A comparison that only
+    a value can pass implies its query has one (`count ≥ 2`, `approved = true`); a
+    file newer than another implies both exist.
     """
     out: list[tuple[str, str, str]] = []
     stack = [(probe, file, param)]
@@ -293,6 +404,12 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
         found = [(p, arg, _implied_param(name, p, detail)) for p in PROBES[name].implies]
         if name == "field" and detail.endswith("]") and "[" in detail:
             found.append(("field", arg, detail[: detail.rindex("[")]))
+        if name == "value":
+            query, op, operand = comparison(detail)
+            if op in _ORDER or (op == "=" and _has_value(operand)):
+                found.append(("field", arg, query))
+        if name == "newer":
+            found.append(("exists", detail, ""))
         for fact in found:
             if fact not in out:
                 out.append(fact)
@@ -301,32 +418,64 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
 
 
 def _implied_param(probe: str, implied: str, param: str) -> str:
-    """The parameter of a fact `probe` implies: a checklist's section stays; a ledger's
-    pattern is the `matches` it implies; existence has none."""
+    """The parameter of a fact `probe` implies: a checklist's section stays (a count's
+    section is after the count); a ledger's pattern is the `matches` it implies;
+    existence has none."""
     if implied in ("items", "unchecked"):
-        return param
+        return param.partition(" ")[2] if probe.endswith("_at_least") else param
     if probe == "unlisted" and implied == "matches":
         return param.partition(" ")[2]
     return ""
 
 
 def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
-    """Whether fact `b` must hold when fact `a` does, for two limits of one measure:
-    `attempts < 3` implies `attempts < 5`; more than 30 minutes implies more than 10."""
-    if a[0] != b[0] or a == b:
+    """Whether fact `b` must hold when fact `a` does, beyond what `implied` lists: two
+    limits of one measure (`attempts < 3` implies `attempts < 5`; more than 30 minutes
+    implies more than 10; at least 3 items under a heading imply at least 2; `count ≥ 3`
+    implies `count ≥ 2`), and facts that say more of the same thing (at least 3
+    unchecked items are at least 3 items; a checklist item is text; a file that exists
+    matches the globs its path does; a glob that names fewer files than another)."""
+    if a == b:
         return False
-    if a[0] == "below":
+    kind, other = a[0], b[0]
+    if kind == "below" == other:
         counter, _, limit = a[2].partition("<")
-        other, _, other_limit = b[2].partition("<")
+        name, _, other_limit = b[2].partition("<")
         return (
-            counter == other
+            counter == name
             and limit.isdigit()
             and other_limit.isdigit()
             and (int(limit) <= int(other_limit))
         )
-    if a[0] == "over_minutes":
+    if kind == "over_minutes" == other:
         return a[2].isdigit() and b[2].isdigit() and int(a[2]) >= int(b[2])
+    if kind == "glob" == other:
+        return glob_within(a[2], b[2])
+    if kind == "exists" and other == "glob":
+        return glob_path(a[1], b[2])
+    if a[1] != b[1]:
+        return False
+    if kind == "value" == other:
+        query, op, operand = comparison(a[2])
+        same, other_op, other_operand = comparison(b[2])
+        return query == same and _narrower(op, operand, other_op, other_operand)
+    if kind == "items" and other == "section_text":
+        return a[2] == b[2]
+    if kind.endswith("_at_least") and other in ("items_at_least", kind):
+        count, _, section = a[2].partition(" ")
+        fewer, _, same_section = b[2].partition(" ")
+        return (
+            section == same_section
+            and count.isdigit()
+            and fewer.isdigit()
+            and int(count) >= int(fewer)
+        )
     return False
+
+
+def excludes(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
+    """Whether facts `a` and `b` never hold together: F newer than G, and G newer than F."""
+    return a[0] == b[0] == "newer" and (a[1], a[2]) == (b[2], b[1])
 
 
 def describe(probe: str, file: str, param: str, positive: bool) -> str:
@@ -334,9 +483,175 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
     words = PROBES[probe].yes if positive else PROBES[probe].no
     counter, _, limit = param.partition("<")
     ledger, _, pattern = param.partition(" ")
-    return words.format(
-        file=file, param=param, counter=counter, limit=limit, ledger=ledger, pattern=pattern
-    )
+    fields = {"counter": counter, "limit": limit, "ledger": ledger, "pattern": pattern}
+    fields.update(count=ledger, section=pattern, duration="", query="", comparison="")
+    if probe == "over_minutes" and param.isdigit():
+        fields["duration"] = duration(int(param))
+    if probe == "value":
+        query, op, operand = comparison(param)
+        fields.update(query=query, comparison=said_comparison(op, operand))
+    return words.format(file=file, param=param, **fields)
+
+
+# Units of time in a state, in minutes, the largest first.
+UNITS = (("week", 10080), ("day", 1440), ("hour", 60), ("minute", 1))
+
+
+def duration(minutes: int) -> str:
+    """Minutes in the largest unit that counts them whole: `2 days`, `90 minutes`."""
+    for unit, size in UNITS:
+        if (minutes and minutes % size == 0) or size == 1:
+            count = minutes // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    raise AssertionError  # pragma: no cover - minutes count every number
+
+
+# Comparisons of a JSON value (`value`): by order (numbers only), equality, a pattern.
+_ORDER = ("<", "<=", ">", ">=")
+_SHOWN = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
+_COMPARISONS: dict[str, tuple[str, str, object]] = {}
+
+
+def comparison(param: str) -> tuple[str, str, object]:
+    """A `value` fact's parameter: (query, op, operand), read once."""
+    found = _COMPARISONS.get(param)
+    if found is None:
+        try:
+            query, op, operand = json.loads(param)
+        except (ValueError, TypeError):  # not one the reader writes: compares nothing
+            query, op, operand = param, "", None
+        found = _COMPARISONS[param] = (str(query), str(op), operand)
+    return found
+
+
+def comparison_param(query: str, op: str, operand: object) -> str:
+    """The parameter of the fact that `query`'s values compare so (see `comparison`)."""
+    return json.dumps([query, op, operand], ensure_ascii=False)
+
+
+def said_comparison(op: str, operand: object) -> str:
+    """`≥ 2`, `= "done"`, `matching `^1\\.``: a comparison as a condition says it."""
+    if op == "~":
+        return f"matching `{operand}`"
+    return f"{_SHOWN.get(op, op)} {json.dumps(operand, ensure_ascii=False)}"
+
+
+def _number(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _same(a: object, b: object) -> bool:
+    """JSON's equality: `true` is not 1, 1 is 1.0, a list or object is no scalar."""
+    if _number(a) and _number(b):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def compare(value: object, op: str, operand: object) -> bool:
+    """Whether a JSON value compares so with the operand; never raises: text, `true`,
+    lists and objects have no order, and only text matches a pattern."""
+    if op == "~":
+        return isinstance(value, str) and re.search(str(operand), value) is not None
+    if op in ("=", "!="):
+        return _same(value, operand) == (op == "=")
+    if _number(value) and _number(operand):  # Python orders an int and a float exactly
+        if op == "<":
+            return value < operand
+        if op == "<=":
+            return value <= operand
+        if op == ">":
+            return value > operand
+        return op == ">=" and value >= operand
+    return False
+
+
+def _each(values: list[object]) -> Iterator[object]:
+    """The values a query selects, a list's items in place of the list."""
+    for value in values:
+        if isinstance(value, list):
+            yield from value
+        else:
+            yield value
+
+
+def _narrower(op: str, operand: object, other: str, limit: object) -> bool:
+    """Whether every value that compares `op operand` compares `other limit` too."""
+    if op == "=":
+        return compare(operand, other, limit)  # the value is the operand
+    if op == "~":
+        return other == "!=" and not isinstance(limit, str)  # text is never a non-text
+    if op not in _ORDER:
+        return False
+    if other == "!=":  # a number, never one outside the range
+        return not _number(limit) or not compare(limit, op, operand)
+    if other not in _ORDER or not (_number(operand) and _number(limit)):
+        return False
+    if (op in ("<", "<=")) != (other in ("<", "<=")):
+        return False  # a lower bound never implies an upper one, nor the reverse
+    if op == other or other in (">=", "<="):
+        return compare(operand, "<=" if op in ("<", "<=") else ">=", limit)
+    return compare(operand, "<" if op == "<=" else ">", limit)
+
+
+def glob_path(path: str, pattern: str) -> bool:
+    """Whether a path (relative, `/` between folders) is one `pattern` names: its parts
+    name by name (`store.glob_name`), `**` for any number of folders whose names do not
+    start with `.`; what `Workspace.glob` finds, without a folder to look in."""
+    from spellbook.store import glob_name
+
+    parts = pattern.split("/")
+    at = _past_any(parts, {0})
+    for name in path.split("/"):
+        nxt = set()
+        for j in at:
+            if j < len(parts) and parts[j] == "**":
+                if not name.startswith("."):
+                    nxt.add(j)
+            elif j < len(parts) and glob_name(name, parts[j]):
+                nxt.add(j + 1)
+        at = _past_any(parts, nxt)
+    return len(parts) in at
+
+
+def _past_any(parts: list[str], at: set[int]) -> set[int]:
+    """`at`, and past each `**` there, which may name no folder."""
+    found = set(at)
+    for j in sorted(at):
+        while j < len(parts) and parts[j] == "**":
+            j += 1
+            found.add(j)
+    return found
+
+
+def glob_within(narrow: str, wide: str) -> bool:
+    """Whether every path `narrow` names, `wide` names too, as far as a part-by-part
+    comparison tells (never wrongly yes): `docs/a*.md` is within `docs/*.md`."""
+    parts, others = narrow.split("/"), wide.split("/")
+    if "**" in parts or "**" in others or len(parts) != len(others):
+        return narrow == wide
+    return all(_part_within(p, q) for p, q in zip(parts, others, strict=True))
+
+
+def _part_within(narrow: str, wide: str) -> bool:
+    if narrow.startswith(".") and not wide.startswith("."):
+        return False  # `wide` names no hidden file
+    known: dict[tuple[int, int], bool] = {}
+
+    def within(i: int, j: int) -> bool:
+        """Whether every name narrow[i:] matches, wide[j:] matches too."""
+        if (i, j) not in known:
+            if j == len(wide):
+                found = i == len(narrow)
+            elif wide[j] == "*":  # takes any of `narrow`'s, a `*` too
+                found = within(i, j + 1) or (i < len(narrow) and within(i + 1, j))
+            elif i == len(narrow) or narrow[i] == "*":
+                found = False
+            else:
+                found = wide[j] in ("?", narrow[i]) and within(i + 1, j + 1)
+            known[(i, j)] = found
+        return known[(i, j)]
+
+    return within(0, 0)
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -376,11 +691,10 @@ def _item(line: str) -> tuple[bool, str] | None:
 _STEP = r"([^.\[\]]+)|\[([^\]=!]+)(!?=)([^\]]*)\]"
 
 
-def checklist(text: str, section: str) -> list[tuple[bool, str]]:
-    """The checklist items of the section whose heading has `section`'s words:
-    (checked, text) each."""
+def _section(text: str, section: str) -> Iterator[tuple[str, bool]]:
+    """The lines of the sections whose heading has `section`'s words, but their headings
+    and code fences' markers: (line, whether it is outside a code fence) each."""
     wanted = section.lower()
-    items: list[tuple[bool, str]] = []
     level = 0
     fenced = False
     for line in text.splitlines():
@@ -389,6 +703,8 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
             fenced = not fenced
             continue
         if fenced:
+            if level:
+                yield line, False
             continue
         heading = _heading(line)
         if heading is not None:
@@ -399,26 +715,56 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
                 level = depth
             continue
         if level:
-            box = _item(line)
-            if box is not None:
-                items.append((box[0], " ".join(box[1].split())))
+            yield line, True
+
+
+def checklist(text: str, section: str) -> list[tuple[bool, str]]:
+    """The checklist items of the section whose heading has `section`'s words:
+    (checked, text) each."""
+    items: list[tuple[bool, str]] = []
+    for line, plain in _section(text, section):
+        box = _item(line) if plain else None
+        if box is not None:
+            items.append((box[0], " ".join(box[1].split())))
     return items
 
 
 def real_items(text: str, template: str, section: str) -> list[bool]:
     """The section's real items, checked or not: none empty, none the template's own."""
-    own = _own(template, section) if template else frozenset()
+    own = _own(template, section)[0] if template else frozenset()
     return [done for done, item in checklist(text, section) if item and item not in own]
 
 
-_OWN: dict[tuple[str, str], frozenset[str]] = {}
+def real_lines(text: str, template: str, section: str) -> list[str]:
+    """The section's lines of text, whitespace squeezed: not blank, not a heading or a
+    code fence's marker, not a checklist item that `real_items` does not count, not a
+    line of the template's own section. An item it counts is always text."""
+    items, lines = _own(template, section) if template else (frozenset(), frozenset())
+    found = []
+    for line, plain in _section(text, section):
+        words = " ".join(line.split())
+        box = _item(line) if plain else None
+        if box is not None:
+            item = " ".join(box[1].split())
+            if item and item not in items:
+                found.append(words)
+        elif words and words not in lines:
+            found.append(words)
+    return found
 
 
-def _own(template: str, section: str) -> frozenset[str]:
-    """The item texts of a template's section (templates do not change while we run)."""
+_OWN: dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def _own(template: str, section: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The item texts and the lines of a template's section (templates do not change
+    while we run)."""
     found = _OWN.get((template, section))
     if found is None:
-        found = _OWN[(template, section)] = frozenset(t for _, t in checklist(template, section))
+        found = _OWN[(template, section)] = (
+            frozenset(t for _, t in checklist(template, section)),
+            frozenset(" ".join(line.split()) for line, _ in _section(template, section)),
+        )
     return found
 
 

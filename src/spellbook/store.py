@@ -28,6 +28,11 @@ from spellbook.lock import still_there
 # a larger file stops the cast (it is never taken for an empty one).
 READ_LIMIT = 1_000_000
 
+# The most names a glob looks at, and the deepest folder it enters (`Workspace.glob`):
+# past either, the cast stops with an error rather than answer from part of the folder.
+GLOB_LIMIT = 10_000
+GLOB_DEPTH = 32
+
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -329,6 +334,64 @@ class Workspace:
         data = self.read_bytes(rel, limit)
         return None if data is None else data.decode("utf-8", "replace")
 
+    def mtime(self, rel: str) -> int | None:
+        """When the file was last modified (ns), or None if it does not exist. As for
+        reading, a symbolic link is refused (UnsafePath), and anything but a regular file
+        is a BadFile naming it."""
+        self.check(rel.rpartition("/")[0])
+        try:
+            info = self._lstat(self.path(rel))
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as err:
+            raise _unreadable(err, self.shown(rel)) from None
+        if stat.S_ISLNK(info.st_mode):
+            raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not reading it")
+        if not stat.S_ISREG(info.st_mode):
+            raise BadFile(f"{self.shown(rel)} is {kind_of(info.st_mode)}, not a file; move it away")
+        return info.st_mtime_ns
+
+    def glob(self, pattern: str, limit: int = GLOB_LIMIT) -> list[str]:
+        """The paths in the workspace folder that `pattern` names (`probes.glob_path`:
+        `glob_name` part by part, `**` for any folders not starting with `.`), sorted. A
+        name is looked up, not listed, where the pattern's part has no wildcard. No
+        symbolic link is entered (one whose own name matches the last part counts, as
+        for `exists`). Looking at more than `limit` names, or going more than GLOB_DEPTH
+        folders deep, is a BadFile: no answer from part of the folder. What the folders
+        list is not noted while observed (`observe`), so what was told then is not
+        kept."""
+        parts = pattern.split("/")
+        if (
+            pattern.startswith(("/", "~"))
+            or "\\" in pattern
+            or "\0" in pattern
+            or any(p in ("", ".", "..") for p in parts)
+        ):
+            raise UnsafePath(
+                f"{pattern!r} is not a pattern inside {self.folder or 'the repository'}/"
+            )
+        if self._looks is not None:
+            self._looks.settled = False
+        self.check()
+        by_fd = bool(_DIRECTORY and _NOFOLLOW) and os.scandir in os.supports_fd
+        try:
+            top: int | str = (
+                os.open(self.base, os.O_RDONLY | _DIRECTORY | (_NOFOLLOW if self.folder else 0))
+                if by_fd
+                else self.base
+            )
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        except OSError as err:
+            raise _unreadable(err, self.shown()) from None
+        walk = _Glob(self, pattern, limit)
+        try:
+            walk.into(top, "", parts, 0)
+        finally:
+            if isinstance(top, int):
+                os.close(top)
+        return sorted(walk.found)
+
     # -- writing --
 
     def unwritable(self, rel: str) -> str | None:
@@ -474,6 +537,109 @@ class Workspace:
                 return  # as `_sync_folder`: a folder that cannot sync
         else:
             _sync_folder(folder)
+
+
+class _Glob:
+    """One `Workspace.glob`: the names each folder lists (read once), how many so far,
+    and the paths found. A folder is an open descriptor where the system has them (no
+    link can be swapped in on the way down), else a path (Windows)."""
+
+    def __init__(self, workspace: Workspace, pattern: str, limit: int) -> None:
+        self.workspace = workspace
+        self.pattern = pattern
+        self.limit = limit
+        self.seen = 0
+        self.found: set[str] = set()
+        self.listed: dict[str, list[tuple[str, bool]]] = {}
+
+    def into(self, at: int | str, rel: str, parts: list[str], depth: int) -> None:
+        """Find what `parts` name in the folder `at` (`rel` in the workspace folder)."""
+        if not parts:
+            return
+        part, rest = parts[0], parts[1:]
+        if part == "**":
+            self.into(at, rel, rest, depth)
+            for name, folder in self.names(at, rel):
+                if folder and not name.startswith("."):
+                    self.enter(at, rel, name, parts, depth)
+            return
+        if "*" in part or "?" in part:
+            names = [name for name, _ in self.names(at, rel) if glob_name(name, part)]
+        else:
+            names = [part]
+        for name in names:
+            try:
+                mode = _lstat_at(at, name).st_mode
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError as err:
+                raise _unreadable(err, self.workspace.shown(rel + name)) from None
+            if not rest:
+                self.found.add(rel + name)
+            elif stat.S_ISDIR(mode):
+                self.enter(at, rel, name, rest, depth)
+
+    def enter(self, at: int | str, rel: str, name: str, parts: list[str], depth: int) -> None:
+        if depth >= GLOB_DEPTH:
+            raise BadFile(
+                f"`{self.pattern}` goes more than {GLOB_DEPTH} folders deep in "
+                f"{self.workspace.shown() or 'the repository'}; name the folders to look in"
+            )
+        try:
+            inner: int | str = (
+                os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=at)
+                if isinstance(at, int)
+                else os.path.join(at, name)
+            )
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        except OSError as err:
+            if err.errno == errno.ELOOP:  # a link put in its place since it was listed
+                return
+            raise _unreadable(err, self.workspace.shown(rel + name)) from None
+        try:
+            self.into(inner, f"{rel}{name}/", parts, depth + 1)
+        finally:
+            if isinstance(inner, int):
+                os.close(inner)
+
+    def names(self, at: int | str, rel: str) -> list[tuple[str, bool]]:
+        """The folder's names, each with whether it is a folder (not a link to one)."""
+        found = self.listed.get(rel)
+        if found is None:
+            found = []
+            try:
+                with os.scandir(at) as entries:
+                    for entry in entries:
+                        self.seen += 1
+                        if self.seen > self.limit:
+                            raise BadFile(
+                                f"`{self.pattern}` looks at more than {self.limit:,} names in "
+                                f"{self.workspace.shown() or 'the repository'}; name the "
+                                "folders to look in"
+                            )
+                        found.append((entry.name, entry.is_dir(follow_symlinks=False)))
+            except OSError as err:
+                raise _unreadable(err, self.workspace.shown(rel.rstrip("/"))) from None
+            self.listed[rel] = found
+        return found
+
+
+def glob_name(name: str, part: str) -> bool:
+    """Whether a name matches one part of a glob: `*` any characters, `?` one, the
+    others themselves (case and all); a name starting with `.` only a part that does
+    too, as a shell has it."""
+    if name.startswith(".") and not part.startswith("."):
+        return False
+    from fnmatch import fnmatchcase  # compiles a pattern: only for globs
+
+    return fnmatchcase(name, part.replace("[", "[[]"))  # no classes: `[` is itself
+
+
+def _lstat_at(at: int | str, name: str) -> os.stat_result:
+    if isinstance(at, int):
+        return os.stat(name, dir_fd=at, follow_symlinks=False)
+    return os.lstat(os.path.join(at, name))
 
 
 class Looks:

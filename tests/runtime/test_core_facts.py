@@ -1,0 +1,419 @@
+"""The core's facts of time, JSON values, counts, text under a heading, modification
+times and globs at run time, against real files; and their implications, each checked
+against what the checks answer, so the verifier's worlds are the ones that can be."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spellbook.errors import BadFile, UnsafePath
+from spellbook.facts import Facts
+from spellbook.probes import (
+    compare,
+    comparison_param,
+    describe,
+    excludes,
+    glob_path,
+    glob_within,
+    implied,
+    implies,
+    real_items,
+    real_lines,
+)
+from spellbook.state_file import Record
+from spellbook.store import GLOB_DEPTH, Workspace
+
+
+def facts(tmp_path: Path, files: dict[str, str], **extra: object) -> Facts:
+    folder = tmp_path / "ws"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    return Facts(Workspace(str(tmp_path), "ws"), Record("S", extra=dict(extra)))
+
+
+# -- time in a state, in any unit -----------------------------------------------------
+
+
+def test_time_in_a_state_is_said_in_the_largest_whole_unit() -> None:
+    said = [describe("over_minutes", "", str(n), True) for n in (2880, 90, 60, 1, 10080, 0)]
+    assert said == [
+        "in this state for more than 2 days",
+        "in this state for more than 90 minutes",
+        "in this state for more than 1 hour",
+        "in this state for more than 1 minute",
+        "in this state for more than 1 week",
+        "in this state for more than 0 minutes",
+    ]
+    assert describe("over_minutes", "", "180", False) == "in this state for 3 hours or less"
+    assert implies(("over_minutes", "", "2880"), ("over_minutes", "", "60"))
+    assert not implies(("over_minutes", "", "60"), ("over_minutes", "", "2880"))
+
+
+def test_more_than_two_days_in_a_state(tmp_path: Path) -> None:
+    entered = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - 3 * 86400))
+    found = facts(tmp_path, {}, entered_at=entered)
+    assert found.check("over_minutes", "", "2880") is True
+    assert found.check("over_minutes", "", "10080") is False
+
+
+# -- JSON values compared -------------------------------------------------------------
+
+
+def value(query: str, op: str, operand: object) -> tuple[str, str, str]:
+    return ("value", "r.json", comparison_param(query, op, operand))
+
+
+@pytest.mark.parametrize(
+    ("data", "query", "op", "operand", "holds"),
+    [
+        ({"approved": True}, "approved", "=", True, True),
+        ({"approved": 1}, "approved", "=", True, False),  # 1 is not true
+        ({"approved": True}, "approved", "=", 1, False),
+        ({"n": 2}, "n", "=", 2.0, True),  # numbers as numbers
+        ({"n": 2}, "n", ">=", 2, True),
+        ({"n": 1.5}, "n", ">", 1, True),
+        ({"n": "3"}, "n", ">", 1, False),  # text has no order
+        ({"n": True}, "n", ">", 0, False),  # nor has true
+        ({"n": None}, "n", "<", 1, False),
+        ({"n": [0, 5]}, "n", ">", 4, True),  # a list's items are the values
+        ({"n": [[5]]}, "n", ">", 4, False),  # but not a list's lists
+        ({"n": {"a": 5}}, "n", ">", 4, False),
+        ({"n": {"a": 5}}, "n", "!=", 4, True),  # an object is not 4
+        ({"n": 10**301}, "n", ">", 1e300, True),  # exactly, not as floats
+        ({"n": 10**300}, "n", ">", 1e300, False),  # 1e300 is a little more than 10**300
+        ({"n": -(10**301)}, "n", "<", -1e300, True),
+        ({"n": None}, "n", "=", None, True),
+        ({"n": None}, "n", "!=", None, False),
+        ({}, "n", "!=", 2, False),  # a missing key compares with nothing
+        ({"s": "done"}, "s", "=", "done", True),
+        ({"s": "Done"}, "s", "=", "done", False),
+        ({"v": "1.2.0"}, "v", "~", r"^1\.", True),
+        ({"v": 1.2}, "v", "~", r"^1\.", False),  # only text matches a pattern
+        ({"v": ["2.0", "1.0"]}, "v", "~", r"^1\.", True),
+        (
+            {"items": [{"s": "open", "p": 3}, {"s": "done", "p": 9}]},
+            "items[s=open].p",
+            ">",
+            5,
+            False,
+        ),
+        ({"items": [{"s": "open", "p": 3}, {"s": "done", "p": 9}]}, "items.p", ">", 5, True),
+        (
+            {"items": [{"id": "a", "p": 3}, {"id": "b", "p": 9}]},
+            "items[id!=$current].p",
+            "=",
+            9,
+            True,
+        ),
+        ([1, 2], "n", "=", 1, False),  # a list at the top has no keys
+        ("text", "n", "=", "text", False),
+    ],
+)
+def test_json_values_compare_as_json(
+    tmp_path: Path, data: object, query: str, op: str, operand: object, holds: bool
+) -> None:
+    found = facts(tmp_path, {"r.json": json.dumps(data)}, current="a")
+    assert found.check(*value(query, op, operand)) is holds
+
+
+def test_a_missing_or_empty_file_compares_with_nothing(tmp_path: Path) -> None:
+    assert facts(tmp_path, {}).check(*value("n", "!=", 2)) is False
+    assert facts(tmp_path, {"r.json": " \n"}).check(*value("n", "!=", 2)) is False
+
+
+def test_a_file_that_is_not_json_is_an_error_naming_it(tmp_path: Path) -> None:
+    found = facts(tmp_path, {"r.json": '{"n": NaN}'})
+    with pytest.raises(BadFile, match=r"r\.json"):
+        found.check(*value("n", ">", 1))
+
+
+def test_comparisons_are_said_as_a_condition_writes_them() -> None:
+    assert describe(*value("count", ">=", 2), True) == "r.json has `count` ≥ 2"
+    assert describe(*value("s", "=", "done"), False) == 'r.json has no `s` = "done"'
+    assert describe(*value("v", "~", r"^1\."), True) == r"r.json has `v` matching `^1\.`"
+
+
+def test_a_comparison_only_a_value_passes_implies_its_query_has_one() -> None:
+    assert ("field", "r.json", "count") in implied(*value("count", ">=", 0))
+    assert ("field", "r.json", "s") in implied(*value("s", "=", "done"))
+    assert ("field", "r.json", "n") in implied(*value("n", "=", 0))  # 0 is a value
+    for op, operand in (("=", None), ("=", False), ("=", ""), ("!=", 2), ("~", "x*")):
+        assert implied(*value("n", op, operand)) == [("exists", "r.json", "")], (op, operand)
+
+
+SCALARS = st.one_of(
+    st.integers(-3, 3),
+    st.sampled_from([0.5, -1.5, 2.0, True, False, None, "", "a", "1.0", "b1"]),
+)
+COMPARISONS = st.one_of(
+    st.tuples(st.sampled_from(["<", "<=", ">", ">="]), st.integers(-3, 3) | st.just(1.5)),
+    st.tuples(st.sampled_from(["=", "!="]), SCALARS),
+    st.tuples(st.just("~"), st.sampled_from(["^1", "a", "^$", "."])),
+)
+
+
+@given(COMPARISONS, COMPARISONS, st.lists(SCALARS, max_size=4))
+def test_one_comparison_implies_another_only_where_every_value_passing_it_passes_both(
+    first: tuple[str, object], second: tuple[str, object], values: list[object]
+) -> None:
+    a, b = value("n", *first), value("n", *second)
+    if implies(a, b):
+        for each in values:
+            assert not compare(each, *first) or compare(each, *second), (each, first, second)
+
+
+def test_limits_of_one_query_imply_each_other() -> None:
+    assert implies(value("n", ">=", 3), value("n", ">=", 2))
+    assert implies(value("n", ">=", 3), value("n", ">", 2))
+    assert not implies(value("n", ">=", 2), value("n", ">", 2))
+    assert implies(value("n", "<", 2), value("n", "<=", 2))
+    assert implies(value("n", "=", 3), value("n", ">", 2))
+    assert implies(value("n", "=", 3), value("n", "!=", 2))
+    assert implies(value("n", ">", 3), value("n", "!=", "x"))
+    assert not implies(value("n", ">=", 3), value("m", ">=", 2))  # another query
+    assert not implies(value("n", ">=", 2), value("n", "<", 5))
+
+
+def test_a_parameter_the_reader_would_not_write_compares_with_nothing(tmp_path: Path) -> None:
+    found = facts(tmp_path, {"r.json": '{"n": 1}'})
+    assert found.check("value", "r.json", "n > 0") is False
+    assert not implies(("value", "r.json", "x"), ("value", "r.json", "y"))
+
+
+# -- counts of checklist items, and text under a heading ------------------------------
+
+PLAN = "## Risks\n\n- [ ] Example risk\n\n## Summary\n\nWrite the summary here.\n"
+
+
+def test_counts_of_items_leave_the_template_s_own_out(tmp_path: Path) -> None:
+    text = PLAN + "## Risks again\n- [ ] Fire\n- [x] Flood\n- [ ] Drought\n- [ ]\n"
+    found = facts(tmp_path, {"plan.md": text})
+    found.template = lambda name: PLAN
+    assert found.check("items_at_least", "plan.md", "3 Risks") is True
+    assert found.check("items_at_least", "plan.md", "4 Risks") is False
+    assert found.check("unchecked_at_least", "plan.md", "2 Risks") is True
+    assert found.check("unchecked_at_least", "plan.md", "3 Risks") is False
+    assert facts(tmp_path / "x", {}).check("items_at_least", "plan.md", "2 Risks") is False
+
+
+def test_counts_imply_smaller_counts_and_the_checklist_itself() -> None:
+    assert implied("unchecked_at_least", "p.md", "3 Open Questions") == [
+        ("unchecked", "p.md", "Open Questions"),
+        ("items", "p.md", "Open Questions"),
+        ("exists", "p.md", ""),
+    ]
+    assert implies(("items_at_least", "p.md", "3 S"), ("items_at_least", "p.md", "2 S"))
+    assert implies(("unchecked_at_least", "p.md", "3 S"), ("items_at_least", "p.md", "3 S"))
+    assert not implies(("items_at_least", "p.md", "3 S"), ("unchecked_at_least", "p.md", "2 S"))
+    assert not implies(("items_at_least", "p.md", "3 S"), ("items_at_least", "p.md", "2 T"))
+    assert not implies(("items_at_least", "p.md", "3 S"), ("items_at_least", "q.md", "2 S"))
+    assert describe("items_at_least", "p.md", "3 S", False) == (
+        "p.md has fewer than 3 checklist items under S"
+    )
+
+
+def test_text_under_a_heading_is_neither_headings_nor_the_template_s_own(
+    tmp_path: Path,
+) -> None:
+    found = facts(tmp_path, {"plan.md": PLAN})
+    found.template = lambda name: PLAN
+    assert found.check("section_text", "plan.md", "Summary") is False
+    assert facts(tmp_path / "b", {"plan.md": PLAN}).check("section_text", "plan.md", "Summary")
+    assert real_lines(PLAN + "\nShip it.\n", PLAN, "Summary") == ["Ship it."]
+    # Sub-headings, fences' markers, empty items and blank lines are not text ...
+    empty = "## Summary\n\n### Details\n\n```\n```\n- [ ]\n  \n## Next\nx\n"
+    assert real_lines(empty, "", "Summary") == []
+    # ... what a fence holds is, and so is an item the template does not have.
+    assert real_lines("## Summary\n```\n# not a heading\n```\n", "", "Summary") == [
+        "# not a heading"
+    ]
+    assert real_lines(PLAN.replace("Example risk", "Fire"), PLAN, "Risks") == ["- [ ] Fire"]
+    assert real_lines(PLAN.replace("[ ] Example", "[x] Example"), PLAN, "Risks") == []
+    assert facts(tmp_path / "c", {}).check("section_text", "plan.md", "Summary") is False
+
+
+LINES = st.lists(
+    st.sampled_from(
+        ["## S", "### T", "## U", "```", "- [ ] a", "- [x] a", "- [ ] b", "- [ ]", "a", "", " "]
+    ),
+    max_size=10,
+)
+
+
+@given(LINES, LINES)
+def test_a_checklist_item_that_counts_is_always_text(text: list[str], template: list[str]) -> None:
+    """`items` implies `section_text` (`probes.implies`): never one without the other."""
+    body, own = "\n".join(text), "\n".join(template)
+    if real_items(body, own, "S"):
+        assert real_lines(body, own, "S")
+    assert implies(("items", "p.md", "S"), ("section_text", "p.md", "S"))
+
+
+# -- newer than -----------------------------------------------------------------------
+
+
+def test_newer_compares_modification_times_of_two_files(tmp_path: Path) -> None:
+    found = facts(tmp_path, {"a.md": "a", "b.md": "b"})
+    os.utime(tmp_path / "ws" / "a.md", ns=(2_000_000_000_000, 2_000_000_000_000))
+    os.utime(tmp_path / "ws" / "b.md", ns=(1_000_000_000_000, 1_000_000_000_001))
+    assert found.check("newer", "a.md", "b.md") is True
+    assert found.check("newer", "b.md", "a.md") is False
+    assert found.check("newer", "a.md", "missing.md") is False
+    assert found.check("newer", "missing.md", "a.md") is False
+    assert implied("newer", "a.md", "b.md") == [("exists", "a.md", ""), ("exists", "b.md", "")]
+    assert excludes(("newer", "a.md", "b.md"), ("newer", "b.md", "a.md"))
+    assert not excludes(("newer", "a.md", "b.md"), ("newer", "a.md", "c.md"))
+
+
+def test_newer_refuses_a_folder_and_a_link_as_reading_does(tmp_path: Path) -> None:
+    found = facts(tmp_path, {"a.md": "a"})
+    (tmp_path / "ws" / "folder.md").mkdir()
+    (tmp_path / "ws" / "link.md").symlink_to(tmp_path / "ws" / "a.md")
+    with pytest.raises(BadFile, match=r"folder\.md is a folder"):
+        found.check("newer", "folder.md", "a.md")
+    with pytest.raises(UnsafePath, match=r"link\.md is a symbolic link"):
+        found.check("newer", "a.md", "link.md")
+
+
+def test_a_modification_time_seen_while_observed_is_noted(tmp_path: Path) -> None:
+    found = facts(tmp_path, {"a.md": "a"})
+    workspace = found.workspace
+    looks = workspace.observe()
+    assert workspace.mtime("a.md") is not None
+    workspace.unobserve()
+    assert workspace.unchanged(looks)
+    os.utime(tmp_path / "ws" / "a.md", ns=(1, 1))
+    assert not workspace.unchanged(looks)
+
+
+# -- globs ----------------------------------------------------------------------------
+
+
+def tree(root: Path, paths: list[str]) -> None:
+    for path in paths:
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.write_text("x")
+
+
+def test_a_glob_names_files_in_the_workspace_folder(tmp_path: Path) -> None:
+    tree(tmp_path / "ws", ["a.md", "docs/b.md", "docs/deep/c.md", "docs/.hidden/d.md", ".e.md"])
+    workspace = Workspace(str(tmp_path), "ws")
+    assert workspace.glob("*.md") == ["a.md"]  # `*` crosses no `/`, names no hidden file
+    assert workspace.glob(".*.md") == [".e.md"]
+    assert workspace.glob("docs/*.md") == ["docs/b.md"]
+    assert workspace.glob("docs/**/*.md") == ["docs/b.md", "docs/deep/c.md"]
+    assert workspace.glob("**/?.md") == ["a.md", "docs/b.md", "docs/deep/c.md"]
+    assert workspace.glob("docs/*") == ["docs/b.md", "docs/deep"]  # a folder is a name
+    assert workspace.glob("nowhere/*.md") == []
+    assert Workspace(str(tmp_path), "missing").glob("*.md") == []
+    assert Workspace(str(tmp_path / "ws"), "").glob("*.md") == ["a.md"]
+
+
+def test_a_glob_enters_no_symbolic_link(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    tree(outside, ["secret.md", "sub/x.md"])
+    tree(tmp_path / "ws", ["docs/a.md"])
+    (tmp_path / "ws" / "docs" / "linked").symlink_to(outside)
+    (tmp_path / "ws" / "docs" / "link.md").symlink_to(outside / "secret.md")
+    workspace = Workspace(str(tmp_path), "ws")
+    assert workspace.glob("docs/**/*.md") == ["docs/a.md", "docs/link.md"]
+    assert workspace.glob("docs/linked/*.md") == []
+    assert workspace.glob("docs/*/*.md") == []
+    (tmp_path / "link").symlink_to(tmp_path / "ws")
+    with pytest.raises(UnsafePath, match="symbolic link"):
+        Workspace(str(tmp_path), "link").glob("*.md")
+
+
+def test_a_glob_that_would_look_too_far_is_an_error_not_part_of_an_answer(
+    tmp_path: Path,
+) -> None:
+    tree(tmp_path / "ws", [f"n{i}.txt" for i in range(6)])
+    workspace = Workspace(str(tmp_path), "ws")
+    with pytest.raises(BadFile, match=r"`\*\.md` looks at more than 5 names in ws"):
+        workspace.glob("*.md", limit=5)
+    assert workspace.glob("*.md", limit=6) == []
+    assert workspace.glob("n1.txt", limit=0) == ["n1.txt"]  # looked up, not listed
+    deep = "/".join(["d"] * (GLOB_DEPTH + 1))
+    tree(tmp_path / "ws", [f"{deep}/x.md"])
+    with pytest.raises(BadFile, match=f"more than {GLOB_DEPTH} folders deep"):
+        workspace.glob("**/x.md")
+    with pytest.raises(UnsafePath):
+        workspace.glob("../*.md")
+
+
+def test_a_glob_seen_while_observed_is_not_kept(tmp_path: Path) -> None:
+    """What a folder lists is not noted, so what was told from it is worked out again."""
+    workspace = Workspace(str(tmp_path), "ws")
+    looks = workspace.observe()
+    workspace.glob("*.md")
+    workspace.unobserve()
+    assert not looks.settled
+
+
+def test_a_glob_through_facts(tmp_path: Path) -> None:
+    found = facts(tmp_path, {"notes/a.md": "x"})
+    assert found.check("glob", "", "notes/*.md") is True
+    assert found.check("glob", "", "notes/*.txt") is False
+    assert describe("glob", "", "notes/*.md", False) == "no file matches `notes/*.md`"
+
+
+def test_a_file_implies_the_globs_its_path_matches_and_globs_their_wider_globs() -> None:
+    assert implies(("exists", "docs/a.md", ""), ("glob", "", "docs/*.md"))
+    assert implies(("exists", "docs/x/a.md", ""), ("glob", "", "**/*.md"))
+    assert not implies(("exists", "docs/.a.md", ""), ("glob", "", "docs/*.md"))
+    assert not implies(("exists", "a.md", ""), ("glob", "", "docs/*.md"))
+    assert implies(("glob", "", "docs/a*.md"), ("glob", "", "docs/*.md"))
+    assert implies(("glob", "", "docs/a?.md"), ("glob", "", "docs/a*"))
+    assert not implies(("glob", "", "docs/*.md"), ("glob", "", "docs/a*.md"))
+    assert not implies(("glob", "", "docs/*"), ("glob", "", "docs/?"))
+
+
+NAMES = st.sampled_from(["a", "b", ".h", "x.md", "y.txt", "ab.md"])
+PARTS = st.sampled_from(["*", "*.md", "a", "?", ".h", ".*", "x.*", "a*", "*b*", "?.md"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.lists(NAMES, min_size=1, max_size=3).map("/".join), max_size=8),
+    st.lists(PARTS | st.just("**"), min_size=1, max_size=3).map("/".join),
+)
+def test_the_walk_finds_exactly_the_paths_the_glob_names(paths: list[str], pattern: str) -> None:
+    """`Workspace.glob` and `probes.glob_path` (which the implications use) agree."""
+    if pattern.endswith("**"):
+        pattern += "/*"
+    with tempfile.TemporaryDirectory() as top:
+        folder = Path(top) / "ws"
+        folder.mkdir()
+        for path in paths:
+            try:
+                tree(folder, [path])
+            except (FileExistsError, NotADirectoryError, IsADirectoryError):
+                continue  # a file where a folder would be, or the reverse
+        there = {str(p.relative_to(folder)) for p in folder.rglob("*")}
+        found = Workspace(top, "ws").glob(pattern)
+        assert set(found) == {p for p in there if glob_path(p, pattern)}, (pattern, there)
+
+
+@given(
+    st.lists(PARTS, min_size=1, max_size=2).map("/".join),
+    st.lists(PARTS, min_size=1, max_size=2).map("/".join),
+    st.lists(st.lists(NAMES, min_size=1, max_size=2).map("/".join), max_size=6),
+)
+def test_a_glob_within_another_names_nothing_the_other_does_not(
+    narrow: str, wide: str, paths: list[str]
+) -> None:
+    if glob_within(narrow, wide):
+        for path in paths:
+            assert not glob_path(path, narrow) or glob_path(path, wide), (path, narrow, wide)
