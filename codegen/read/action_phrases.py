@@ -41,7 +41,7 @@ import re
 from spellbook.vocabulary import FILE
 
 from ..model import Action
-from .conditions import pattern_problem
+from .core_phrases import pattern_problem
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
 
 _FILE = FILE

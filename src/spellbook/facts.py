@@ -10,7 +10,8 @@ same holds of a file's modification time, and a glob that would look at more tha
 from __future__ import annotations
 
 from spellbook.errors import ActionError
-from spellbook.probes import PROBES, real_items, real_lines
+from spellbook.probes import PROBES
+from spellbook.sections import real_items, real_lines
 from spellbook.state_file import Record, parse_json
 from spellbook.store import READ_LIMIT
 
@@ -98,7 +99,7 @@ class Facts:
         return self._json[name]
 
     def items(self, name: str, section: str) -> list[bool]:
-        """The section's real checklist items, checked or not (`probes.real_items`)."""
+        """The section's real checklist items, checked or not (`sections.real_items`)."""
         found = self._items.get((name, section))
         if found is None:
             template = self.template(name) if self.template is not None else ""
@@ -106,7 +107,7 @@ class Facts:
         return found
 
     def lines(self, name: str, section: str) -> list[str]:
-        """The section's lines of text, not its template's (`probes.real_lines`)."""
+        """The section's lines of text, not its template's (`sections.real_lines`)."""
         found = self._lines.get((name, section))
         if found is None:
             template = self.template(name) if self.template is not None else ""

@@ -9,12 +9,8 @@ checks with `spellbook.facts.Facts`. A workflow's own words for facts are
 defined in its vocabulary module (`spellbook.vocabularies`), and a spec's in its
 Terms table, always in terms of these probes.
 
-Checklists (`items`, `unchecked`): a section is a heading whose words contain
-the parameter, up to the next heading of the same or a higher level; its items
-are `- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets too) outside code fences.
-An item with no text, or with the text of an item of the file's own template, is
-not counted: a fresh file made from its template has no items yet. Text under a
-heading (`section_text`) is read alike: a line of the template's own section is not.
+Checklists (`items`, `unchecked`) and text under a heading (`section_text`) are
+read by `spellbook.sections`: the template's own items and lines do not count.
 
 Globs (`glob`): `*` and `?` within a name, `**` as a whole part for any folders; a
 name starting with `.` matches only a part that starts with one. `Workspace.glob`
@@ -24,10 +20,9 @@ Ledgers (`unlisted`): the parameter is the ledger file and the pattern, joined b
 space (a file name has none): some match of the pattern in the file is not a line of
 the ledger. `record` (`spellbook.actions`) appends them to it.
 
-Queries (`field`): keys joined by dots, each optionally followed by filters on
-list items, `[key=value]` or `[key!=value]`; `$name` in a value is the state
-file's field `name`. `items[status=open][id!=$current]` selects the open items
-other than the state file's current one.
+Queries (`field`) and comparisons (`value`) are read by `spellbook.values`:
+`items[status=open][id!=$current]` selects the open items other than the state
+file's current one.
 
 The parameters of the other probes: `value`, a JSON list `[query, op, operand]` (op
 one of `=`, `!=`, `<`, `<=`, `>`, `>=`, or `~` for a regular expression the text
@@ -38,16 +33,26 @@ file; `glob`, the pattern (with no file); `over_minutes`, whole minutes.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
 from spellbook.errors import Undefined
+from spellbook.globs import glob_path, glob_within
+from spellbook.values import (
+    ORDER,
+    compare,
+    comparison,
+    each_value,
+    has_value,
+    narrower,
+    said_comparison,
+    select,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Mapping
-    from typing import Protocol, TypeGuard
+    from collections.abc import Callable
+    from typing import Protocol
 
     from spellbook.state_file import Record
 
@@ -130,7 +135,7 @@ def _edited(facts: Answers, file: str, _: str) -> bool:
 
 
 def _field(facts: Answers, file: str, query: str) -> bool:
-    return any(_has_value(v) for v in select(facts.json(file), query, facts.record.extra))
+    return any(has_value(v) for v in select(facts.json(file), query, facts.record.extra))
 
 
 def _items_at_least(facts: Answers, file: str, param: str) -> bool:
@@ -150,7 +155,7 @@ def _section_text(facts: Answers, file: str, section: str) -> bool:
 def _value(facts: Answers, file: str, param: str) -> bool:
     query, op, operand = comparison(param)
     found = select(facts.json(file), query, facts.record.extra)
-    return any(compare(v, op, operand) for v in _each(found))
+    return any(compare(v, op, operand) for v in each_value(found))
 
 
 def _newer(facts: Answers, file: str, other: str) -> bool:
@@ -406,7 +411,7 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
             found.append(("field", arg, detail[: detail.rindex("[")]))
         if name == "value":
             query, op, operand = comparison(detail)
-            if op in _ORDER or (op == "=" and _has_value(operand)):
+            if op in ORDER or (op == "=" and has_value(operand)):
                 found.append(("field", arg, query))
         if name == "newer":
             found.append(("exists", detail, ""))
@@ -458,7 +463,7 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     if kind == "value" == other:
         query, op, operand = comparison(a[2])
         same, other_op, other_operand = comparison(b[2])
-        return query == same and _narrower(op, operand, other_op, other_operand)
+        return query == same and narrower(op, operand, other_op, other_operand)
     if kind == "items" and other == "section_text":
         return a[2] == b[2]
     if kind.endswith("_at_least") and other in ("items_at_least", kind):
@@ -504,305 +509,3 @@ def duration(minutes: int) -> str:
             count = minutes // size
             return f"{count} {unit}{'' if count == 1 else 's'}"
     raise AssertionError  # pragma: no cover - minutes count every number
-
-
-# Comparisons of a JSON value (`value`): by order (numbers only), equality, a pattern.
-_ORDER = ("<", "<=", ">", ">=")
-_SHOWN = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
-_COMPARISONS: dict[str, tuple[str, str, object]] = {}
-
-
-def comparison(param: str) -> tuple[str, str, object]:
-    """A `value` fact's parameter: (query, op, operand), read once."""
-    found = _COMPARISONS.get(param)
-    if found is None:
-        try:
-            query, op, operand = json.loads(param)
-        except (ValueError, TypeError):  # not one the reader writes: compares nothing
-            query, op, operand = param, "", None
-        found = _COMPARISONS[param] = (str(query), str(op), operand)
-    return found
-
-
-def comparison_param(query: str, op: str, operand: object) -> str:
-    """The parameter of the fact that `query`'s values compare so (see `comparison`)."""
-    return json.dumps([query, op, operand], ensure_ascii=False)
-
-
-def said_comparison(op: str, operand: object) -> str:
-    """`≥ 2`, `= "done"`, `matching `^1\\.``: a comparison as a condition says it."""
-    if op == "~":
-        return f"matching `{operand}`"
-    return f"{_SHOWN.get(op, op)} {json.dumps(operand, ensure_ascii=False)}"
-
-
-def _number(value: object) -> TypeGuard[int | float]:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _same(a: object, b: object) -> bool:
-    """JSON's equality: `true` is not 1, 1 is 1.0, a list or object is no scalar."""
-    if _number(a) and _number(b):
-        return a == b
-    return type(a) is type(b) and a == b
-
-
-def compare(value: object, op: str, operand: object) -> bool:
-    """Whether a JSON value compares so with the operand; never raises: text, `true`,
-    lists and objects have no order, and only text matches a pattern."""
-    if op == "~":
-        return isinstance(value, str) and re.search(str(operand), value) is not None
-    if op in ("=", "!="):
-        return _same(value, operand) == (op == "=")
-    if _number(value) and _number(operand):  # Python orders an int and a float exactly
-        if op == "<":
-            return value < operand
-        if op == "<=":
-            return value <= operand
-        if op == ">":
-            return value > operand
-        return op == ">=" and value >= operand
-    return False
-
-
-def _each(values: list[object]) -> Iterator[object]:
-    """The values a query selects, a list's items in place of the list."""
-    for value in values:
-        if isinstance(value, list):
-            yield from value
-        else:
-            yield value
-
-
-def _narrower(op: str, operand: object, other: str, limit: object) -> bool:
-    """Whether every value that compares `op operand` compares `other limit` too."""
-    if op == "=":
-        return compare(operand, other, limit)  # the value is the operand
-    if op == "~":
-        return other == "!=" and not isinstance(limit, str)  # text is never a non-text
-    if op not in _ORDER:
-        return False
-    if other == "!=":  # a number, never one outside the range
-        return not _number(limit) or not compare(limit, op, operand)
-    if other not in _ORDER or not (_number(operand) and _number(limit)):
-        return False
-    if (op in ("<", "<=")) != (other in ("<", "<=")):
-        return False  # a lower bound never implies an upper one, nor the reverse
-    if op == other or other in (">=", "<="):
-        return compare(operand, "<=" if op in ("<", "<=") else ">=", limit)
-    return compare(operand, "<" if op == "<=" else ">", limit)
-
-
-def glob_path(path: str, pattern: str) -> bool:
-    """Whether a path (relative, `/` between folders) is one `pattern` names: its parts
-    name by name (`store.glob_name`), `**` for any number of folders whose names do not
-    start with `.`; what `Workspace.glob` finds, without a folder to look in."""
-    from spellbook.store import glob_name
-
-    parts = pattern.split("/")
-    at = _past_any(parts, {0})
-    for name in path.split("/"):
-        nxt = set()
-        for j in at:
-            if j < len(parts) and parts[j] == "**":
-                if not name.startswith("."):
-                    nxt.add(j)
-            elif j < len(parts) and glob_name(name, parts[j]):
-                nxt.add(j + 1)
-        at = _past_any(parts, nxt)
-    return len(parts) in at
-
-
-def _past_any(parts: list[str], at: set[int]) -> set[int]:
-    """`at`, and past each `**` there, which may name no folder."""
-    found = set(at)
-    for j in sorted(at):
-        while j < len(parts) and parts[j] == "**":
-            j += 1
-            found.add(j)
-    return found
-
-
-def glob_within(narrow: str, wide: str) -> bool:
-    """Whether every path `narrow` names, `wide` names too, as far as a part-by-part
-    comparison tells (never wrongly yes): `docs/a*.md` is within `docs/*.md`."""
-    parts, others = narrow.split("/"), wide.split("/")
-    if "**" in parts or "**" in others or len(parts) != len(others):
-        return narrow == wide
-    return all(_part_within(p, q) for p, q in zip(parts, others, strict=True))
-
-
-def _part_within(narrow: str, wide: str) -> bool:
-    if narrow.startswith(".") and not wide.startswith("."):
-        return False  # `wide` names no hidden file
-    known: dict[tuple[int, int], bool] = {}
-
-    def within(i: int, j: int) -> bool:
-        """Whether every name narrow[i:] matches, wide[j:] matches too."""
-        if (i, j) not in known:
-            if j == len(wide):
-                found = i == len(narrow)
-            elif wide[j] == "*":  # takes any of `narrow`'s, a `*` too
-                found = within(i, j + 1) or (i < len(narrow) and within(i + 1, j))
-            elif i == len(narrow) or narrow[i] == "*":
-                found = False
-            else:
-                found = wide[j] in ("?", narrow[i]) and within(i + 1, j + 1)
-            known[(i, j)] = found
-        return known[(i, j)]
-
-    return within(0, 0)
-
-
-def _heading(line: str) -> tuple[int, str] | None:
-    """(level, title) of an ATX heading line, read without a regular expression."""
-    stripped = line.lstrip(" ")
-    if len(line) - len(stripped) > 3 or not stripped.startswith("#"):
-        return None
-    level = len(stripped) - len(stripped.lstrip("#"))
-    rest = stripped[level:]
-    if level > 6 or (rest and rest[0] not in " \t"):
-        return None
-    return level, rest.strip().rstrip("#").strip()
-
-
-def _item(line: str) -> tuple[bool, str] | None:
-    """(checked, text) of a checklist item's line (`- [ ] text`, `1. [x] text`: a `-`, `*`
-    or `+` bullet, or up to 9 digits and `.` or `)`), read without a regular expression."""
-    rest = line.lstrip(" \t")
-    if rest[:1] in ("-", "*", "+"):
-        rest = rest[1:]
-    else:
-        digits = 0
-        while digits < len(rest) and rest[digits].isdecimal():
-            digits += 1
-        if not 1 <= digits <= 9 or rest[digits : digits + 1] not in (".", ")"):
-            return None
-        rest = rest[digits + 1 :]
-    box = rest.lstrip(" \t")
-    if len(box) == len(rest) or box[:1] != "[" or box[2:3] != "]":
-        return None
-    if box[1:2] not in (" ", "x", "X"):
-        return None
-    return box[1] != " ", box[3:]
-
-
-# Compiled when first used (`re` keeps it), not when a cast imports this.
-_STEP = r"([^.\[\]]+)|\[([^\]=!]+)(!?=)([^\]]*)\]"
-
-
-def _section(text: str, section: str) -> Iterator[tuple[str, bool]]:
-    """The lines of the sections whose heading has `section`'s words, but their headings
-    and code fences' markers: (line, whether it is outside a code fence) each."""
-    wanted = section.lower()
-    level = 0
-    fenced = False
-    for line in text.splitlines():
-        start = line.lstrip()[:3]
-        if start in ("```", "~~~") and len(line) - len(line.lstrip()) <= 3:
-            fenced = not fenced
-            continue
-        if fenced:
-            if level:
-                yield line, False
-            continue
-        heading = _heading(line)
-        if heading is not None:
-            depth, title = heading
-            if level and depth <= level:
-                level = 0
-            if not level and wanted in title.lower():
-                level = depth
-            continue
-        if level:
-            yield line, True
-
-
-def checklist(text: str, section: str) -> list[tuple[bool, str]]:
-    """The checklist items of the section whose heading has `section`'s words:
-    (checked, text) each."""
-    items: list[tuple[bool, str]] = []
-    for line, plain in _section(text, section):
-        box = _item(line) if plain else None
-        if box is not None:
-            items.append((box[0], " ".join(box[1].split())))
-    return items
-
-
-def real_items(text: str, template: str, section: str) -> list[bool]:
-    """The section's real items, checked or not: none empty, none the template's own."""
-    own = _own(template, section)[0] if template else frozenset()
-    return [done for done, item in checklist(text, section) if item and item not in own]
-
-
-def real_lines(text: str, template: str, section: str) -> list[str]:
-    """The section's lines of text, whitespace squeezed: not blank, not a heading or a
-    code fence's marker, not a checklist item that `real_items` does not count, not a
-    line of the template's own section. An item it counts is always text."""
-    items, lines = _own(template, section) if template else (frozenset(), frozenset())
-    found = []
-    for line, plain in _section(text, section):
-        words = " ".join(line.split())
-        box = _item(line) if plain else None
-        if box is not None:
-            item = " ".join(box[1].split())
-            if item and item not in items:
-                found.append(words)
-        elif words and words not in lines:
-            found.append(words)
-    return found
-
-
-_OWN: dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]] = {}
-
-
-def _own(template: str, section: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The item texts and the lines of a template's section (templates do not change
-    while we run)."""
-    found = _OWN.get((template, section))
-    if found is None:
-        found = _OWN[(template, section)] = (
-            frozenset(t for _, t in checklist(template, section)),
-            frozenset(" ".join(line.split()) for line, _ in _section(template, section)),
-        )
-    return found
-
-
-def _has_value(value: object) -> bool:
-    """null, false and empty text, lists and objects are no value; 0 is one."""
-    return not (value is None or value is False or value in ("", [], {}))
-
-
-def _as_json(value: object) -> str:
-    """A JSON value as a query writes it: `true`, `null`, `3`, `done`."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    return str(value)
-
-
-def select(value: object, query: str, fields: Mapping[str, object]) -> list[object]:
-    """The values `query` selects in `value` (see the module's docstring); `fields` are
-    the state file's, for `$name`."""
-    found: list[object] = [value]
-    for m in re.compile(_STEP).finditer(query):
-        key, field, op, wanted = m.groups()
-        if key is not None:
-            nxt: list[object] = []
-            for item in found:
-                for each in item if isinstance(item, list) else [item]:
-                    if isinstance(each, dict) and key.strip() in each:
-                        nxt.append(each[key.strip()])
-            found = nxt
-        else:
-            target = wanted.strip()
-            if target.startswith("$"):
-                target = _as_json(fields.get(target[1:]))
-            nxt = []
-            for item in found:
-                for each in item if isinstance(item, list) else [item]:
-                    if isinstance(each, dict) and field.strip() in each:
-                        same = _as_json(each[field.strip()]) == target
-                        if same == (op == "="):
-                            nxt.append(each)
-            found = nxt
-    return found

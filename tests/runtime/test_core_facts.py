@@ -16,20 +16,12 @@ from hypothesis import strategies as st
 
 from spellbook.errors import BadFile, UnsafePath
 from spellbook.facts import Facts
-from spellbook.probes import (
-    compare,
-    comparison_param,
-    describe,
-    excludes,
-    glob_path,
-    glob_within,
-    implied,
-    implies,
-    real_items,
-    real_lines,
-)
+from spellbook.globs import glob_path, glob_within
+from spellbook.probes import describe, excludes, implied, implies
+from spellbook.sections import real_items, real_lines
 from spellbook.state_file import Record
 from spellbook.store import GLOB_DEPTH, Workspace
+from spellbook.values import compare, comparison_param
 
 
 def facts(tmp_path: Path, files: dict[str, str], **extra: object) -> Facts:
@@ -417,3 +409,11 @@ def test_a_glob_within_another_names_nothing_the_other_does_not(
     if glob_within(narrow, wide):
         for path in paths:
             assert not glob_path(path, narrow) or glob_path(path, wide), (path, narrow, wide)
+
+
+def test_a_long_glob_is_compared_without_exhausting_the_stack() -> None:
+    """Two globs as long as a clause may be: compared by a table, not by recursion."""
+    long = "a" * 995
+    assert not glob_within(long + "*", "*" + long)
+    assert glob_within(long + "b.md", "*b.md")
+    assert glob_within(long + "?", long + "?")

@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spellbook.facts import Facts
-from spellbook.probes import PROBES, checklist, implied, implies
+from spellbook.probes import PROBES, implied, implies
+from spellbook.sections import checklist
 from spellbook.state_file import Record
 from spellbook.store import READ_LIMIT, Workspace
 from tests.commands import clean, spell

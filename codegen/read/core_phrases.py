@@ -1,0 +1,491 @@
+"""The core's own phrases: `F exists`, `F matches `RE``, `COUNTER < N`, `in this state
+for more than 2 days`, ``F.json has `count` ≥ 2``, `docs/*.md exists`, ... each read into
+one fact of the generic core (`spellbook.probes`), or refused with the reason.
+
+`CorePhrases` is the part of the condition reader (`conditions._Reader`) that reads
+them: a table of phrases (`_CORE`) and, for each fact, what its parameter must be.
+Near misses (`_NEAR_MISSES`) are refused with what to write instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+
+from spellbook.probes import UNITS, duration
+from spellbook.values import comparison_param
+
+from ..logic import DNF
+from ..model import Atom, Literal
+
+_FILE = r"(?P<file>`[^`\s]+`|~?[\w.\-/]*\w\.\w[\w\-]*)"
+_QUOTED = r"(?P<quoted>`[^`]+`|\"[^\"]+\"|“[^”]+”)"
+_SECTION = r"(?P<section>`[^`]+`|\"[^\"]+\"|“[^”]+”|the [\w ]+? section)"
+
+# A JSON query: keys joined by dots, each with filters `[key=value]` / `[key!=value]`.
+_QUERY = re.compile(r"[\w-]+(?:\[[\w-]+!?=[^\[\]]*\])*(?:\.[\w-]+(?:\[[\w-]+!?=[^\[\]]*\])*)*")
+# A filter's value that is not one: `[status==open]`, `[status="open"]`.
+_ODD_VALUE = re.compile(r"!?=\s*(?:=|\"|'|“)")
+# What a glob does not hold: placeholders, queries, separators, brace alternatives, and
+# `[...]` (`[NAME]` is a placeholder more often than a class of characters).
+_NOT_IN_A_GLOB = re.compile(r"[\[\]{}<>$|;,\"'()=#:\s\\^]")
+# Units of time in a state, in minutes: `probes.UNITS`, singular or plural, and `min`.
+_UNITS = {name: size for unit, size in UNITS for name in (unit, unit + "s")} | {"min": 1}
+# Comparisons of a JSON value as written, and as `probes.comparison` has them.
+_OPS = {"=": "=", "!=": "!=", "≠": "!=", "<": "<", "<=": "<=", "≤": "<="}
+_OPS.update({">": ">", ">=": ">=", "≥": ">="})
+# No JSON value could be read (`CorePhrases._operand`).
+_NO_VALUE = object()
+# A fact of the core read with its sign: (probe, file, param, holds).
+_Fact = tuple[str, str, str, bool]
+# A group whose content repeats, itself repeated: `(a+)+`, `(\w*)*`, `(x|y+){2,}`.
+_NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*[+*}]\)[+*{]")
+_LEDGER = _FILE.replace("?P<file>", "?P<ledger>")
+_OTHER = _FILE.replace("?P<file>", "?P<other>")
+_PATTERN = _QUOTED.replace("?P<quoted>", "?P<pattern>")
+# A glob: a name with `*` (or `?`, in backticks); after `some file matches`, any name,
+# so that one without a wildcard is refused with the reason.
+_GLOB = r"(?P<glob>`[^`\s]*[*?][^`\s]*`|[\w.\-/]*\*[\w.\-/*?]*)"
+_GLOB_ANY = r"(?P<glob>`[^`\s]+`|[\w.\-/*?]+)"
+_COUNTED = rf"(?P<count>\S+) (?:(?P<kind>[\w ]+?) )?items? under {_SECTION}"
+_CORE = tuple(
+    (re.compile(p, re.I), probe, positive)
+    for p, probe, positive in (
+        (rf"{_GLOB} (?:exists|is present)", "globbed", True),
+        (rf"{_GLOB} (?:is )?(?:missing|absent)", "globbed", False),
+        (rf"{_GLOB} (?:doesn't|does not|don't|do not) exist", "globbed", False),
+        (rf"(?:there is )?no {_GLOB}", "globbed", False),
+        (rf"(?:some|a|any) file matches {_GLOB_ANY}", "globbed", True),
+        (rf"no file matches {_GLOB_ANY}", "globbed", False),
+        (rf"{_FILE} (?:exists|is present)", "exists", True),
+        (rf"{_FILE} (?:is )?(?:missing|absent)", "exists", False),
+        (rf"{_FILE} (?:doesn't|does not|don't|do not) exist", "exists", False),
+        (rf"(?:there is )?no {_FILE}", "exists", False),
+        (rf"{_FILE} is filled in", "edited", True),
+        (rf"{_FILE} is (?:still )?(?:its|the) template", "edited", False),
+        (rf"{_FILE} (?P<verb>matches|contains) {_QUOTED}", "matches", True),
+        (rf"{_FILE} (?:doesn't|does not) (?P<verb>match|contain) {_QUOTED}", "matches", False),
+        (
+            rf"{_FILE} has (?:an? )?unchecked (?:checklist )?items? under {_SECTION}",
+            "unchecked",
+            True,
+        ),
+        (rf"{_FILE} has no unchecked (?:checklist )?items? under {_SECTION}", "unchecked", False),
+        (rf"{_FILE} has (?:a )?checklist items? under {_SECTION}", "items", True),
+        (rf"{_FILE} has no checklist items? under {_SECTION}", "items", False),
+        (rf"{_FILE} has (?P<bound>at least|more than) {_COUNTED}", "counted", True),
+        (
+            rf"{_FILE} has (?P<bound>fewer than|less than|at most|no more than) {_COUNTED}",
+            "counted",
+            False,
+        ),
+        (rf"{_FILE} has (?:some )?text under {_SECTION}", "section_text", True),
+        (rf"{_FILE} has no text under {_SECTION}", "section_text", False),
+        (rf"{_FILE} has {_QUOTED}", "field", True),
+        (rf"{_FILE} has no {_QUOTED}", "field", False),
+        (
+            rf"{_FILE} has (?P<no>no )?{_QUOTED} ?(?P<op>[=!<>≠≤≥⩾⩽≦≧]+) ?(?P<operand>\S.*)",
+            "compared",
+            True,
+        ),
+        (
+            rf"{_FILE} has (?P<no>no )?{_QUOTED} (?:matching|that matches) {_PATTERN}",
+            "compared",
+            True,
+        ),
+        (rf"{_FILE} is (?P<comparison>newer|older) than {_OTHER}", "newer", True),
+        (rf"{_FILE} (?:is not|isn't) (?P<comparison>newer|older) than {_OTHER}", "newer", False),
+        (
+            rf"{_FILE} has (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?not "
+            rf"(?:yet )?(?:listed|recorded) in {_LEDGER}",
+            "unlisted",
+            True,
+        ),
+        (
+            rf"{_FILE} has no (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?not "
+            rf"(?:yet )?(?:listed|recorded) in {_LEDGER}",
+            "unlisted",
+            False,
+        ),
+        (
+            rf"(?:every|each) (?:match|line) of {_QUOTED} in {_FILE} is (?:already )?"
+            rf"(?:listed|recorded) in {_LEDGER}",
+            "unlisted",
+            False,
+        ),
+        (r"(?P<counter>\w+)\s*<\s*(?P<limit>\d+)", "below", True),
+        (r"(?P<counter>\w+)\s*(?:>=|≥)\s*(?P<limit>\d+)", "below", False),
+        (r"in this state (?:for )?more than (?P<amount>\S+) (?P<unit>\S+)", "over_minutes", True),
+        (r"in this state for (?P<amount>\S+) (?P<unit>\S+) or less", "over_minutes", False),
+        (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} (?:passes|succeeds)", "passes", True),
+        (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} fails", "passes", False),
+    )
+)
+# Phrases close to a fact of the core that it does not read, and why.
+_NEAR_MISSES = tuple(
+    (re.compile(p, re.I), why)
+    for p, why in (
+        (
+            rf"{_FILE} has (?:exactly )?\d+ (?:unchecked |checklist )+items? under {_SECTION}",
+            "an exact count is not a fact the core checks: write at least N, more than N or "
+            "fewer than N (at least 2 AND fewer than 3 for exactly 2)",
+        ),
+        (
+            rf"{_FILE} (?:is newer|is older|was modified|was changed) (?:then|after|before) "
+            rf"{_OTHER}",
+            "write `{file} is newer than {other}` (or `is older than`): the files' "
+            "modification times",
+        ),
+    )
+)
+
+
+def _not_finite(constant: str) -> object:
+    """`NaN` and `Infinity`, which Python's JSON reader takes and JSON has not."""
+    raise ValueError(constant)
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) > 1 and text[0] + text[-1] in ("``", '""', "“”"):
+        return text[1:-1]
+    return text
+
+
+def pattern_problem(pattern: str) -> str:
+    """Why a pattern cannot be a guard's regular expression, or ""."""
+    try:
+        re.compile(pattern)
+    except (re.error, OverflowError, RecursionError, ValueError) as err:
+        return f"`{pattern}` is not a regular expression ({err})"
+    variable = _end_then_text(pattern)
+    if variable:
+        return (
+            f"`{pattern}` has `{variable}`, which can never match: `$` is the end of a line, "
+            "and variables are not filled into patterns; write the text itself, or `\\$` "
+            "for a dollar sign"
+        )
+    if _NESTED_REPEAT.search(pattern):
+        return (
+            f"`{pattern}` repeats a group that repeats itself, which can take exponential "
+            "time on a long line; write it without the nested repeat"
+        )
+    return ""
+
+
+def _end_then_text(pattern: str) -> str:
+    """The first `$` of `pattern` (not escaped, not in a character class) that a name or
+    `{` follows, with what follows it (`$version`, `${version}`), or ""."""
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if pattern[i + 1 : i + 2] == "^":
+                i += 1
+            if pattern[i + 1 : i + 2] == "]":  # `[]...]`: the bracket is a member
+                i += 1
+        elif c == "$":
+            m = re.match(r"\{[^}]*\}?|\w+", pattern[i + 1 :])
+            if m:
+                return "$" + m.group()
+        i += 1
+    return ""
+
+
+def literal(probe: str, file: str, param: str = "", positive: bool = True) -> DNF:
+    """One fact, holding or not, as a condition."""
+    return ((Literal(Atom(probe, file, param), positive),),)
+
+
+class CorePhrases:
+    """Reads the core's own phrases; the reader it is part of says what a file is
+    (`file`, `_inside`) and keeps why a phrase was refused (`reason`)."""
+
+    reason: str
+
+    def file(self, written: str) -> str | None:
+        raise NotImplementedError
+
+    def _inside(self, written: str, name: str) -> str | None:
+        raise NotImplementedError
+
+    # -- the core's own phrases --
+
+    def _core(self, phrase: str, context: list[str]) -> DNF | None:
+        for regex, probe, positive in _CORE:
+            m = regex.fullmatch(phrase)
+            if m is None:
+                continue
+            groups = m.groupdict()
+            file = self.file(groups["file"]) if groups.get("file") else ""
+            if file is None:
+                return None
+            if probe in _FACTS:
+                fact = _FACTS[probe](self, groups, file)
+                if fact is None:
+                    return None
+                return literal(fact[0], fact[1], fact[2], positive == fact[3])
+            param = self._param(probe, groups, file)
+            return None if param is None else literal(probe, file, param, positive)
+        for regex, why in _NEAR_MISSES:
+            m = regex.fullmatch(phrase)
+            if m is not None:
+                self.reason = why.format(**m.groupdict())
+                return None
+        return None
+
+    def _param(self, probe: str, groups: dict[str, str], file: str) -> str | None:
+        if probe in ("items", "unchecked", "section_text"):
+            section = _unquote(groups["section"]).removeprefix("the ").removesuffix(" section")
+            # `"## Risks"`: the heading's words, without the marks that make it one.
+            section = section.strip().lstrip("#").strip()
+            if not section:
+                self.reason = "the section has no name"
+                return None
+            return section
+        if probe == "matches":
+            text = _unquote(groups["quoted"])
+            pattern = re.escape(text) if groups["verb"].lower().startswith("contain") else text
+            problem = pattern_problem(pattern)
+            if problem:
+                self.reason = problem
+                return None
+            return pattern
+        if probe == "field":
+            query = _unquote(groups["quoted"])
+            if not file.endswith(".json"):
+                self.reason = f"{file} is not a JSON file (to look for text, say `contains`)"
+                return None
+            if not _QUERY.fullmatch(query) or _ODD_VALUE.search(query):
+                self.reason = (
+                    f"`{query}` is not a query: keys joined by dots, each with filters "
+                    "like [status=open] or [id!=$field] (one `=`, values unquoted)"
+                )
+                return None
+            return query
+        if probe == "below":
+            counter = groups["counter"]
+            if counter.lower() in ("find", "finds", "found"):
+                # `finds ≥ 1` is what a step finds, not a counter of the state file.
+                self.reason = (
+                    f"'{counter}' is the outcome of a procedure's step, not a counter of the "
+                    "state file: write it in parentheses after the step, `Counts NOUN "
+                    "(finds ≥1)`"
+                )
+                return None
+            return f"{counter}<{int(groups['limit'])}"
+        if probe == "passes":
+            key = _unquote(groups["quoted"])
+            if not file.endswith(".json"):
+                # `of Makefile`: the command is looked up under its key in a JSON file.
+                self.reason = f"{file} is not a JSON file, which holds the command under KEY"
+                return None
+            if not re.fullmatch(r"[A-Za-z_][\w-]*", key):
+                # `npm test`: the command itself, not the key that holds it; `scripts.test`:
+                # a path, where the key is looked up at the top of the file.
+                self.reason = (
+                    f"`{key}` is not a key: the command's KEY names the text of {file} (or "
+                    "the environment variable SPELLBOOK_KEY) that holds the command"
+                )
+                return None
+            return key
+        if probe == "over_minutes":
+            return self._minutes(groups["amount"], groups["unit"])
+        if probe == "unlisted":
+            pattern = _unquote(groups["quoted"])
+            problem = pattern_problem(pattern)
+            if problem:
+                self.reason = problem
+                return None
+            ledger = self.file(groups["ledger"])
+            return None if ledger is None else f"{ledger} {pattern}"
+        return ""
+
+    def _minutes(self, amount: str, unit: str) -> str | None:
+        """A time in a state in whole minutes: `2 days` is 2880."""
+        size = _UNITS.get(unit.lower())
+        if size is None:
+            word = unit.lower().rstrip("s")
+            if word in ("second", "sec"):
+                self.reason = "time in a state is counted in whole minutes, not seconds"
+            elif word in ("month", "year"):
+                self.reason = (
+                    f"a {word} has no fixed length: write the time in days or weeks (`30 days`)"
+                )
+            else:
+                self.reason = (
+                    f"`{unit}` is not a unit of time the core reads: minutes (min), hours, "
+                    "days or weeks"
+                )
+            return None
+        if not amount.isdecimal() or not amount.isascii():
+            self.reason = f"`{amount}` is not a whole number of {unit}"
+            if re.fullmatch(r"\d+\.\d+", amount):
+                from fractions import Fraction
+
+                minutes = Fraction(amount) * size
+                smaller = f" ({duration(int(minutes))})" if minutes.denominator == 1 else ""
+                self.reason += f": write it in a smaller unit{smaller}"
+            return None
+        return str(int(amount) * size)
+
+    # -- the core's facts that are more than a file and a parameter --
+
+    def _counted(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """`F has at least N checklist items under S` (more than, fewer than, at most):
+        at least N, or at least N + 1, of the section's items or unchecked items. At
+        least 1 is the fact `items` (`unchecked`) itself."""
+        kind = " ".join((groups["kind"] or "").lower().split())
+        if kind not in ("checklist", "unchecked", "unchecked checklist"):
+            self.reason = (
+                "checked items alone are not a fact the core counts"
+                if kind in ("checked", "checked checklist", "ticked", "done")
+                else f"{f'{kind!r} items are' if kind else 'items is'} not a checklist's "
+                "items or unchecked items: write checklist items or unchecked items"
+            )
+            return None
+        count = "1" if groups["count"].lower() == "one" else groups["count"]
+        if not count.isdecimal() or not count.isascii():
+            self.reason = f"`{count}` is not a whole number of items: write it in digits"
+            return None
+        section = self._param("items", groups, file)
+        if section is None:
+            return None
+        bound = " ".join(groups["bound"].lower().split())
+        least = int(count) + (bound in ("more than", "at most", "no more than"))
+        if least == 0:
+            self.reason = (
+                f"{bound} 0 items {'always' if bound == 'at least' else 'never'} holds: "
+                "it says nothing of the file"
+            )
+            return None
+        probe = "unchecked" if kind.startswith("unchecked") else "items"
+        if least == 1:
+            return probe, file, section, True
+        return f"{probe}_at_least", file, f"{least} {section}", True
+
+    def _compared(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """``F.json has `QUERY` ≥ 2``, ``... = true``, ``... matching `RE` ``: some value
+        the query selects compares so (`probes.comparison`)."""
+        query = self._param("field", groups, file)
+        if query is None:
+            return None
+        holds = not groups.get("no")
+        if groups.get("pattern"):
+            pattern = _unquote(groups["pattern"])
+            problem = pattern_problem(pattern)
+            if problem:
+                self.reason = problem
+                return None
+            return "value", file, comparison_param(query, "~", pattern), holds
+        op = _OPS.get(groups["op"])
+        if op is None:
+            self.reason = (
+                f"`{groups['op']}` is not a comparison the core reads: =, ≠ (!=), <, "
+                "≤ (<=), > or ≥ (>=)"
+            )
+            return None
+        operand = self._operand(groups["operand"])
+        if operand is _NO_VALUE:
+            return None
+        if op in ("<", "<=", ">", ">=") and (
+            not isinstance(operand, (int, float)) or isinstance(operand, bool)
+        ):
+            self.reason = (
+                f"only numbers have an order, and {json.dumps(operand, ensure_ascii=False)} "
+                "is none: compare text, true, false and null with = or ≠"
+            )
+            return None
+        return "value", file, comparison_param(query, op, operand), holds
+
+    def _operand(self, written: str) -> object:
+        """A JSON value as a condition writes it (`2`, `true`, `"done"`, in backticks or
+        not; `“done”` is text too), or _NO_VALUE with the reason."""
+        text = written.strip()
+        if len(text) > 1 and text[0] == text[-1] == "`":
+            text = text[1:-1].strip()
+        if len(text) > 1 and text[0] + text[-1] == "“”":
+            return text[1:-1]
+        try:
+            value = json.loads(text, parse_constant=_not_finite)
+        except (ValueError, RecursionError):
+            value = _NO_VALUE
+        if isinstance(value, float) and not math.isfinite(value):
+            value = _NO_VALUE
+        if value is _NO_VALUE:
+            hint = (
+                "JSON writes true, false and null in lower case"
+                if text.lower() in ("true", "false", "null", "none")
+                else f'text is written in double quotes ("{text}")'
+            )
+            self.reason = (
+                f"`{text}` is not a JSON value to compare with: a number, true, false, null "
+                f"or text; {hint}"
+            )
+        elif isinstance(value, (list, dict)):
+            self.reason = (
+                f"`{text}` is a JSON {'list' if isinstance(value, list) else 'object'}: "
+                "compare with a number, true, false, null or text"
+            )
+            value = _NO_VALUE
+        return value
+
+    def _newer(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """`F is newer than G`; `F is older than G` is `G is newer than F`."""
+        other = self.file(groups["other"])
+        if other is None:
+            return None
+        if other == file:
+            self.reason = f"{file} is never newer, nor older, than itself"
+            return None
+        if groups["comparison"].lower() == "older":
+            return "newer", other, file, True
+        return "newer", file, other, True
+
+    def _globbed(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """`docs/*.md exists`, `some file matches docs/*.md`: some name in the workspace
+        folder matches the glob (one with `*` or `?`)."""
+        written = groups["glob"]
+        name = written.strip().strip("`").strip()
+        odd = _NOT_IN_A_GLOB.search(name)
+        if odd:
+            self.reason = (
+                f"`{name}` is not a glob the core reads (`{odd.group()}` is no part of one: "
+                "`*` and `?` within a name, `**` for any folders)"
+            )
+            return None
+        path = self._inside(written, name)
+        if path is None:
+            return None
+        parts = path.split("/")
+        if any("**" in part and part != "**" for part in parts):
+            self.reason = f"`{name}` has `**` within a name: `**` is a whole part, `docs/**/*.md`"
+            return None
+        if parts[-1] == "**":
+            self.reason = f"`{name}` ends in `**`: end it with the names to match, `**/*.md`"
+            return None
+        if not any(c in path for c in "*?"):
+            # `some file matches TODO`: a search of text, or one file? Neither is read.
+            self.reason = (
+                f"`{name}` has no `*` or `?`: for one file write `{name} exists`, and to "
+                "search a file's text `F matches `RE``"
+            )
+            return None
+        return "glob", "", path, True
+
+
+# The facts `CorePhrases._core` reads with a method of their own, by their name in `_CORE`.
+_FACTS: dict[str, Callable[[CorePhrases, dict[str, str], str], _Fact | None]] = {
+    "counted": CorePhrases._counted,
+    "compared": CorePhrases._compared,
+    "newer": CorePhrases._newer,
+    "globbed": CorePhrases._globbed,
+}

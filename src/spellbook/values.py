@@ -1,0 +1,148 @@
+"""JSON values as facts see them: what a query selects, and how a value compares.
+
+Queries: keys joined by dots, each optionally followed by filters on list items,
+`[key=value]` or `[key!=value]`; `$name` in a value is the state file's field
+`name`. Comparisons (the `value` probe): by order for numbers only, by JSON's
+equality, or text matching a regular expression; they never raise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import TypeGuard
+
+
+# Comparisons of a JSON value (`value`): by order (numbers only), equality, a pattern.
+ORDER = ("<", "<=", ">", ">=")
+_SHOWN = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
+_COMPARISONS: dict[str, tuple[str, str, object]] = {}
+
+
+def comparison(param: str) -> tuple[str, str, object]:
+    """A `value` fact's parameter: (query, op, operand), read once."""
+    found = _COMPARISONS.get(param)
+    if found is None:
+        try:
+            query, op, operand = json.loads(param)
+        except (ValueError, TypeError):  # not one the reader writes: compares nothing
+            query, op, operand = param, "", None
+        found = _COMPARISONS[param] = (str(query), str(op), operand)
+    return found
+
+
+def comparison_param(query: str, op: str, operand: object) -> str:
+    """The parameter of the fact that `query`'s values compare so (see `comparison`)."""
+    return json.dumps([query, op, operand], ensure_ascii=False)
+
+
+def said_comparison(op: str, operand: object) -> str:
+    """`≥ 2`, `= "done"`, `matching `^1\\.``: a comparison as a condition says it."""
+    if op == "~":
+        return f"matching `{operand}`"
+    return f"{_SHOWN.get(op, op)} {json.dumps(operand, ensure_ascii=False)}"
+
+
+def _number(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _same(a: object, b: object) -> bool:
+    """JSON's equality: `true` is not 1, 1 is 1.0, a list or object is no scalar."""
+    if _number(a) and _number(b):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def compare(value: object, op: str, operand: object) -> bool:
+    """Whether a JSON value compares so with the operand; never raises: text, `true`,
+    lists and objects have no order, and only text matches a pattern."""
+    if op == "~":
+        return isinstance(value, str) and re.search(str(operand), value) is not None
+    if op in ("=", "!="):
+        return _same(value, operand) == (op == "=")
+    if _number(value) and _number(operand):  # Python orders an int and a float exactly
+        if op == "<":
+            return value < operand
+        if op == "<=":
+            return value <= operand
+        if op == ">":
+            return value > operand
+        return op == ">=" and value >= operand
+    return False
+
+
+def each_value(values: list[object]) -> Iterator[object]:
+    """The values a query selects, a list's items in place of the list."""
+    for value in values:
+        if isinstance(value, list):
+            yield from value
+        else:
+            yield value
+
+
+def narrower(op: str, operand: object, other: str, limit: object) -> bool:
+    """Whether every value that compares `op operand` compares `other limit` too."""
+    if op == "=":
+        return compare(operand, other, limit)  # the value is the operand
+    if op == "~":
+        return other == "!=" and not isinstance(limit, str)  # text is never a non-text
+    if op not in ORDER:
+        return False
+    if other == "!=":  # a number, never one outside the range
+        return not _number(limit) or not compare(limit, op, operand)
+    if other not in ORDER or not (_number(operand) and _number(limit)):
+        return False
+    if (op in ("<", "<=")) != (other in ("<", "<=")):
+        return False  # a lower bound never implies an upper one, nor the reverse
+    if op == other or other in (">=", "<="):
+        return compare(operand, "<=" if op in ("<", "<=") else ">=", limit)
+    return compare(operand, "<" if op == "<=" else ">", limit)
+
+
+# Compiled when first used (`re` keeps it), not when a cast imports this.
+_STEP = r"([^.\[\]]+)|\[([^\]=!]+)(!?=)([^\]]*)\]"
+
+
+def has_value(value: object) -> bool:
+    """null, false and empty text, lists and objects are no value; 0 is one."""
+    return not (value is None or value is False or value in ("", [], {}))
+
+
+def _as_json(value: object) -> str:
+    """A JSON value as a query writes it: `true`, `null`, `3`, `done`."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return str(value)
+
+
+def select(value: object, query: str, fields: Mapping[str, object]) -> list[object]:
+    """The values `query` selects in `value` (see the module's docstring); `fields` are
+    the state file's, for `$name`."""
+    found: list[object] = [value]
+    for m in re.compile(_STEP).finditer(query):
+        key, field, op, wanted = m.groups()
+        if key is not None:
+            nxt: list[object] = []
+            for item in found:
+                for each in item if isinstance(item, list) else [item]:
+                    if isinstance(each, dict) and key.strip() in each:
+                        nxt.append(each[key.strip()])
+            found = nxt
+        else:
+            target = wanted.strip()
+            if target.startswith("$"):
+                target = _as_json(fields.get(target[1:]))
+            nxt = []
+            for item in found:
+                for each in item if isinstance(item, list) else [item]:
+                    if isinstance(each, dict) and field.strip() in each:
+                        same = _as_json(each[field.strip()]) == target
+                        if same == (op == "="):
+                            nxt.append(each)
+            found = nxt
+    return found
