@@ -2,9 +2,10 @@
 
 A section is a heading whose words contain the name, up to the next heading of
 the same or a higher level; its items are `- [ ]` / `- [x]` lines (`*`, `+` and
-`1.` bullets too) outside code fences. An item with no text, or with the text of
-an item of the file's own template, is not counted: a fresh file made from its
-template has no items yet. Its lines of text are read alike.
+`1.` bullets too) outside code fences. An item with no text is not counted, nor
+are the items of a section still exactly its template's (a fresh file made from
+its template has no items yet); once the section differs, every item counts. Its
+lines of text are read alike, the template's own lines never counting.
 """
 
 from __future__ import annotations
@@ -86,39 +87,51 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
 
 
 def real_items(text: str, template: str, section: str) -> list[bool]:
-    """The section's real items, checked or not: none empty, none the template's own."""
-    own = _own(template, section)[0] if template else frozenset()
-    return [done for done, item in checklist(text, section) if item and item not in own]
+    """The section's real items, checked or not, none empty. While the section's
+    checklist is still its template's, item for item and box for box, it has none (a
+    fresh file is not filled in); once anything in it differs (an item ticked, added,
+    removed or reworded), every item counts, the template's own too."""
+    items = checklist(text, section)
+    if template and _untouched(items, template, section):
+        return []
+    return [done for done, item in items if item]
 
 
 def real_lines(text: str, template: str, section: str) -> list[str]:
     """The section's lines of text, whitespace squeezed: not blank, not a heading or a
-    code fence's marker, not a checklist item that `real_items` does not count, not a
-    line of the template's own section. An item it counts is always text."""
-    items, lines = _own(template, section) if template else (frozenset(), frozenset())
+    code fence's marker, not a line of the template's own section other than an item
+    `real_items` counts (an item it counts is always text), not an empty item."""
+    lines = _own(template, section)[1] if template else frozenset()
+    untouched = bool(template) and _untouched(checklist(text, section), template, section)
     found = []
     for line, plain in _section(text, section):
         words = " ".join(line.split())
         box = _item(line) if plain else None
         if box is not None:
-            item = " ".join(box[1].split())
-            if item and item not in items:
+            if " ".join(box[1].split()) and not untouched:
                 found.append(words)
         elif words and words not in lines:
             found.append(words)
     return found
 
 
-_OWN: dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]] = {}
+def _untouched(items: list[tuple[bool, str]], template: str, section: str) -> bool:
+    """Whether a section's checklist is its template's own, unchanged, empty items aside
+    (a template with no checklist there has nothing to leave untouched)."""
+    own = [item for item in _own(template, section)[0] if item[1]]
+    return bool(own) and [item for item in items if item[1]] == own
 
 
-def _own(template: str, section: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The item texts and the lines of a template's section (templates do not change
+_OWN: dict[tuple[str, str], tuple[tuple[tuple[bool, str], ...], frozenset[str]]] = {}
+
+
+def _own(template: str, section: str) -> tuple[tuple[tuple[bool, str], ...], frozenset[str]]:
+    """The checklist and the lines of a template's section (templates do not change
     while we run)."""
     found = _OWN.get((template, section))
     if found is None:
         found = _OWN[(template, section)] = (
-            frozenset(t for _, t in checklist(template, section)),
+            tuple(checklist(template, section)),
             frozenset(" ".join(line.split()) for line, _ in _section(template, section)),
         )
     return found

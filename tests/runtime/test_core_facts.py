@@ -187,14 +187,19 @@ def test_a_parameter_the_reader_would_not_write_compares_with_nothing(tmp_path: 
 PLAN = "## Risks\n\n- [ ] Example risk\n\n## Summary\n\nWrite the summary here.\n"
 
 
-def test_counts_of_items_leave_the_template_s_own_out(tmp_path: Path) -> None:
+def test_counts_of_items_count_the_template_s_own_once_the_section_is_touched(
+    tmp_path: Path,
+) -> None:
+    untouched = facts(tmp_path / "fresh", {"plan.md": PLAN})
+    untouched.template = lambda name: PLAN
+    assert untouched.check("items", "plan.md", "Risks") is False  # not filled in yet
     text = PLAN + "## Risks again\n- [ ] Fire\n- [x] Flood\n- [ ] Drought\n- [ ]\n"
     found = facts(tmp_path, {"plan.md": text})
     found.template = lambda name: PLAN
-    assert found.check("items_at_least", "plan.md", "3 Risks") is True
-    assert found.check("items_at_least", "plan.md", "4 Risks") is False
-    assert found.check("unchecked_at_least", "plan.md", "2 Risks") is True
-    assert found.check("unchecked_at_least", "plan.md", "3 Risks") is False
+    assert found.check("items_at_least", "plan.md", "4 Risks") is True  # Example risk too
+    assert found.check("items_at_least", "plan.md", "5 Risks") is False  # not the empty one
+    assert found.check("unchecked_at_least", "plan.md", "3 Risks") is True
+    assert found.check("unchecked_at_least", "plan.md", "4 Risks") is False
     assert facts(tmp_path / "x", {}).check("items_at_least", "plan.md", "2 Risks") is False
 
 
@@ -230,7 +235,11 @@ def test_text_under_a_heading_is_neither_headings_nor_the_template_s_own(
         "# not a heading"
     ]
     assert real_lines(PLAN.replace("Example risk", "Fire"), PLAN, "Risks") == ["- [ ] Fire"]
-    assert real_lines(PLAN.replace("[ ] Example", "[x] Example"), PLAN, "Risks") == []
+    # A template's item ticked is the section touched: it counts, as an item does.
+    assert real_lines(PLAN.replace("[ ] Example", "[x] Example"), PLAN, "Risks") == [
+        "- [x] Example risk"
+    ]
+    assert real_lines(PLAN + "\n## Risks again\n- [ ]\n", PLAN, "Risks") == []
     assert facts(tmp_path / "c", {}).check("section_text", "plan.md", "Summary") is False
 
 
