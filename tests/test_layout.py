@@ -38,7 +38,7 @@ RUNTIME = (
     ("spellbook.values", "spellbook.globs", "spellbook.sections"),
     ("spellbook.probes", "spellbook.commands"),
     ("spellbook.facts",),
-    ("spellbook.actions", "spellbook.responses"),
+    ("spellbook.actions", "spellbook.edits", "spellbook.responses"),
     ("spellbook.vocabularies",),
     ("spellbook.engine",),
     ("spellbook.journal", "spellbook.foresight"),

@@ -23,6 +23,10 @@ each carried out once by `spellbook.actions`:
   the matches (of a noun that is a pattern) that the ledger file G does not list
   yet, one line each; without `of F`, of the file the cell read last.
 - `find`: `Extracts all NOUN from F`: a read, naming the file later phrases are about.
+- `copy`, `move`: `Copy F to G`, `Move F to G` (`Rename`), `Move F to done/`.
+- `append`: `Append "TEXT" to F`: a line (`${date}` and extracted values fill it).
+- `set_field`: `Set KEY in F.json to VALUE`: a key of the JSON object, a JSON value.
+- `extract` of a JSON file: `Extract KEY from F.json`, its top-level key.
 - `set_state`: `Update state to STATE`: the rule's Next State.
 - `fill`: `Replaces `[X]` in response with ...`: the response carries the loaded
   content anyway; nothing to do.
@@ -36,6 +40,7 @@ are named relative to the workspace folder (a leading `.ai/task/` is dropped).
 
 from __future__ import annotations
 
+import json
 import re
 
 from spellbook.vocabulary import FILE
@@ -104,6 +109,17 @@ _FIND = re.compile(
     rf"(?:extracts?|finds?|collects?) (?:the |all )?(?P<what>.+?) (?:from|in) {_FILE}", re.I
 )
 MAX_TERM_DEPTH = 16
+# Where a copy or move goes: a file's name, or a folder (ending in `/`).
+_TARGET = r"(?P<dest>`[^`\s]+`|(?:[\w.\-]|\$\{\w+\})(?:[\w.\-/]|\$\{\w+\})*)"
+# `Copy F to G`, `Move F to done/`, `Rename F to G`.
+_COPY = re.compile(rf"(?P<verb>cop(?:y|ies)|moves?|renames?) {_ANY_FILE} (?:in)?to {_TARGET}", re.I)
+# `Append "Shipped ${date}" to CHANGES.md`: a line, quoted.
+_APPEND = re.compile(
+    rf"appends? (?:the line |a line )?(?P<line>`[^`]*`|\"[^\"]*\"|“[^”]*”) to {_ANY_FILE}", re.I
+)
+# `Set `approved` in review.json to true`: a key of a JSON object, a JSON value.
+_SET_FIELD = re.compile(rf"sets? `?(?P<key>[\w-]+)`? (?:in|of) {_ANY_FILE} to (?P<value>.+)", re.I)
+_EXTRACT_JSON = re.compile(rf"extracts? (?P<key>\w+) from {_ANY_FILE}", re.I)
 _ANGLE_VARIABLE = re.compile(r"<(\w+)>")
 _VARIABLE = re.compile(r"\$\{(\w+)\}")
 BUILTIN_VARIABLES = frozenset({"date"})
@@ -205,6 +221,9 @@ def parse_action(
                 (_relative(groups["file"], workspace),) if groups.get("file") else ()
             )
             return _checked(Action(verb.name, phrase, named, (groups.get("target") or "").lower()))
+    m = _SET_FIELD.fullmatch(phrase)
+    if m:
+        return _set_field(m, workspace, phrase)
     m = _INCREMENT.fullmatch(phrase)
     if m:
         return Action("increment", phrase, target=m.group("counter"))
@@ -219,6 +238,11 @@ def parse_action(
         return Action("fill", phrase)
     m = _EXTRACT.fullmatch(phrase)
     if m:
+        return _checked(
+            Action("extract", phrase, (_relative(m.group("file"), workspace),), m["key"])
+        )
+    m = _EXTRACT_JSON.fullmatch(phrase)
+    if m and m["file"].strip("`").endswith(".json"):
         return _checked(
             Action("extract", phrase, (_relative(m.group("file"), workspace),), m["key"])
         )
@@ -260,6 +284,18 @@ def parse_action(
                     "archive", phrase, files, action.target, f"{names} is not known here"
                 )
             return action
+    m = _APPEND.fullmatch(phrase)
+    if m:
+        line = m["line"][1:-1]
+        action = _checked(Action("append", phrase, (_relative(m["file"], workspace),), line))
+        unknown = set(_VARIABLE.findall(line)) - BUILTIN_VARIABLES - (extracted or set())
+        if unknown and not action.problem:
+            names = ", ".join("${" + v + "}" for v in sorted(unknown))
+            return Action("append", phrase, action.files, line, f"{names} is not known here")
+        return action
+    m = _COPY.fullmatch(phrase)
+    if m:
+        return _copied(m, workspace, phrase, extracted or set())
     m = _RECORD.fullmatch(phrase)
     if m:
         recorded = _record(m, workspace, lexicon, read, phrase)
@@ -276,6 +312,39 @@ def parse_action(
     if _ARCHIVE_NOWHERE.fullmatch(phrase):
         return Action("instruct", phrase, hint="an archive needs a folder: `Archive F to FOLDER/`")
     return Action("instruct", phrase)
+
+
+def _copied(m: re.Match[str], workspace: str, phrase: str, extracted: set[str]) -> Action:
+    """`Copy F to G`, `Move F to G`, `Rename F to G`, `Move F to done/`."""
+    kind = "copy" if m["verb"].lower().startswith("cop") else "move"
+    source, dest = _relative(m["file"], workspace), _relative(m["dest"], workspace)
+    if dest.rstrip("/") == source:
+        done = "copied" if kind == "copy" else "moved"
+        return Action(kind, phrase, (source, dest), problem=f"{source} would be {done} onto itself")
+    action = _checked(Action(kind, phrase, (source, dest)))
+    unknown = set(_VARIABLE.findall(dest)) - BUILTIN_VARIABLES - extracted
+    if unknown and not action.problem:
+        names = ", ".join("${" + v + "}" for v in sorted(unknown))
+        return Action(kind, phrase, action.files, problem=f"{names} is not known here")
+    return action
+
+
+def _set_field(m: re.Match[str], workspace: str, phrase: str) -> Action:
+    """`Set KEY in F.json to VALUE`: the value as JSON writes it (`true`, `2`, `"done"`)."""
+    file = _relative(m["file"], workspace)
+    written = m["value"].strip().strip("`").strip()
+    try:
+        value = json.loads(written)
+    except ValueError:
+        return Action(
+            "instruct",
+            phrase,
+            hint=f'`{written}` is not a JSON value: true, false, null, a number, or "text"',
+        )
+    if not file.endswith(".json"):
+        return Action("set_field", phrase, (file,), problem=f"{file} is not a JSON file")
+    target = json.dumps([m["key"], value], ensure_ascii=False)
+    return _checked(Action("set_field", phrase, (file,), target))
 
 
 def _pattern_of(what: str, lexicon: Lexicon) -> str:

@@ -121,6 +121,16 @@ _CORE = tuple(
         (r"in this state for (?P<amount>\S+) (?P<unit>\S+) or less", "over_minutes", False),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} (?:passes|succeeds)", "passes", True),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} fails", "passes", False),
+        (
+            rf"(?:the )?last (?:recorded )?run of {_QUOTED} (?:passed|succeeded)",
+            "last_passed",
+            True,
+        ),
+        (
+            rf"(?:the )?last (?:recorded )?run of {_QUOTED} (?:did not|didn't) (?:pass|succeed)",
+            "last_passed",
+            False,
+        ),
     )
 )
 # Phrases close to a fact of the core that it does not read, and why.
@@ -294,6 +304,15 @@ class CorePhrases:
                 self.reason = (
                     f"`{key}` is not a key: the command's KEY names the text of {file} (or "
                     "the environment variable SPELLBOOK_KEY) that holds the command"
+                )
+                return None
+            return key
+        if probe == "last_passed":
+            key = _unquote(groups["quoted"])
+            if not re.fullmatch(r"[A-Za-z_][\w-]*", key):
+                self.reason = (
+                    f"`{key}` is not a key: the last run is recorded under the key that "
+                    "holds the command (`test_command`)"
                 )
                 return None
             return key

@@ -34,11 +34,12 @@ import os
 import re
 import time
 
-from spellbook.errors import ActionError
+from spellbook.edits import EDITS, edit, variables_of
+from spellbook.errors import ActionError, BadFile
 from spellbook.outcome import Did, Done
 from spellbook.probes import unlisted_matches
 from spellbook.schema import PASSIVE_VERBS, TRASH, Action, Rule
-from spellbook.state_file import Record
+from spellbook.state_file import Record, parse_json
 from spellbook.state_file import today as date_today
 from spellbook.store import READ_LIMIT, Workspace
 from spellbook.vocabulary import template
@@ -94,7 +95,7 @@ def plan(
     variables = {"date": today or date_today()}
     wanted = {
         v for a in rule.actions if a.verb == "archive" for v in re.findall(_VARIABLE, a.target)
-    }
+    } | {v for a in rule.actions for v in variables_of(a)}
     for action in rule.actions:
         if action.verb == "extract":
             for key in [action.target] if action.target else sorted(wanted - set(variables)):
@@ -104,7 +105,8 @@ def plan(
         for action in rule.actions
         if action.verb == "archive"
     }
-    for path in [f for a in rule.actions for f in a.files] + list(folders.values()):
+    named = [f for a in rule.actions for f in (a.files[:1] if a.verb in EDITS else a.files)]
+    for path in named + list(folders.values()):
         workspace.path(path)  # every path is inside the workspace, or we stop here
     for folder in [*folders.values(), TRASH]:
         workspace.check(folder)  # and no folder we would write into is a symbolic link
@@ -138,6 +140,8 @@ def plan(
             done.contents[action.files[0]] = files.read(action.files[0])
         elif action.verb == "record":
             _record(action, index, files, step)
+        elif action.verb in EDITS:
+            edit(action, index, step, variables)
         elif action.verb == "increment":
             count = step.fields.get(action.target, 0)
             step.fields[action.target] = (count if isinstance(count, int) else 0) + 1
@@ -318,15 +322,26 @@ def checksum_of(text: str) -> str:
 
 
 def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
-    """A checked frontmatter value of `name`, for a folder name."""
+    """A checked value of `name`, for a folder name: its YAML frontmatter's `key`, or
+    for a JSON file, the top-level key."""
     text = workspace.read_text(name, FRONTMATTER_LIMIT * 16)
     if text is None:
         done.notes.append(f"{workspace.shown(name)} is missing; {key} is '{MISSING_NAME}'")
         return MISSING_NAME
-    found = frontmatter(text, workspace.shown(name))
+    found: dict[str, object]
+    if name.endswith(".json"):
+        try:
+            data = parse_json(text, workspace.shown(name))
+        except BadFile as err:
+            raise ActionError(str(err)) from None
+        found = data if isinstance(data, dict) else {}
+    else:
+        found = frontmatter(text, workspace.shown(name))
     value = found.get(key)
     if value is None:
         said = f"an empty {key}" if key in found else f"no {key}"
+        if name.endswith(".json"):
+            raise ActionError(f"{workspace.shown(name)} has {said}; set {key} to a name in it")
         raise ActionError(
             f"{workspace.shown(name)} has {said} in its frontmatter; add `{key}: some-name` "
             "between the --- lines at its top"

@@ -10,7 +10,8 @@ defined in its vocabulary module (`spellbook.vocabularies`), and a spec's in its
 Terms table, always in terms of these probes.
 
 Checklists (`items`, `unchecked`) and text under a heading (`section_text`) are
-read by `spellbook.sections`: the template's own items and lines do not count.
+read by `spellbook.sections`: a section still its template's, untouched, has no
+items, and the template's own lines are no text.
 
 Globs (`glob`): `*` and `?` within a name, `**` as a whole part for any folders; a
 name starting with `.` matches only a part that starts with one. `Workspace.glob`
@@ -224,6 +225,13 @@ def _passes(facts: Answers, file: str, key: str) -> bool:
     return facts.status(file, key) == 0
 
 
+def _last_passed(facts: Answers, _: str, key: str) -> bool:
+    runs = facts.record.extra.get("runs")
+    last = runs.get(key) if isinstance(runs, dict) else None
+    status = last.get("status") if isinstance(last, dict) else None
+    return isinstance(status, int) and not isinstance(status, bool) and status == 0
+
+
 def _unknown(facts: Answers, _: str, phrase: str) -> bool:
     raise Undefined(
         f"the spec's condition {phrase!r} is not defined, so no guard can check it; "
@@ -255,7 +263,7 @@ PROBES: dict[str, Probe] = {
             "{file} has checklist items under {param}",
             "{file} has no checklist items under {param}",
             "The file's section with this heading has a checklist item (`- [ ]` or `- [x]`) "
-            "that is not empty and not its template's own.",
+            "that is not empty; a section still its template's, untouched, has none.",
             _items,
             ("exists",),
             reads_content=True,
@@ -265,7 +273,7 @@ PROBES: dict[str, Probe] = {
             "{file} has unchecked items under {param}",
             "{file} has no unchecked items under {param}",
             "The file's section with this heading has an unchecked item (`- [ ]`) that is "
-            "not empty and not its template's own.",
+            "not empty; a section still its template's, untouched, has none.",
             _unchecked,
             ("items",),
             reads_content=True,
@@ -382,6 +390,15 @@ PROBES: dict[str, Probe] = {
             "The command exits with status 0: the environment variable SPELLBOOK_<KEY> if set, "
             "else the text under the key in the JSON file. It is run, not judged.",
             _passes,
+        ),
+        Probe(
+            "last_passed",
+            "the last recorded run of `{param}` passed",
+            "the last recorded run of `{param}` did not pass",
+            "The state file records a run of the command under the key (`runs.<key>`, written "
+            "when a cast runs it) that exited with status 0. Nothing is run; a command never "
+            "run has no run that passed.",
+            _last_passed,
         ),
         Probe(
             "unknown",

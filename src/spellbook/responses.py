@@ -24,6 +24,7 @@ spec's own answer for the current files.
 
 from __future__ import annotations
 
+import json
 import re
 
 from spellbook.schema import TRASH, Action, Rule, State, placeholder
@@ -167,6 +168,8 @@ class Writer:
         """What an action did (or, `would`, does), in the developer's words; None for
         actions with nothing to show. `did` is what it found when carried out (or
         planned); without it, the action is told as declared, every file there."""
+        if action.verb in ("copy", "move", "append", "set_field"):
+            return self._edited(action, would, did)
         if action.verb == "increment":
             return f"{'adds' if would else 'added'} one to {action.target}"
         if action.verb == "reset":
@@ -204,6 +207,24 @@ class Writer:
             folder = action.target if would else placeholder("archive_path")
             said = f"{says} {self._files(files)} to `{folder}`"
         return f"{said} ({'; '.join(asides)})" if asides else said
+
+    def _edited(self, action: Action, would: bool, did: Did | None) -> str:
+        """What a copy, move, appended line or JSON field did (or, `would`, does)."""
+        file = self._path(action.files[0])
+        if action.verb == "append":
+            return f"{'appends' if would else 'appended'} a line to {file}"
+        if action.verb == "set_field":
+            key = json.loads(action.target)[0] if action.target.startswith("[") else "?"
+            return f"{'sets' if would else 'set'} {key} in {file}"
+        copies = action.verb == "copy"
+        says = ("copies" if copies else "moves") if would else ("copied" if copies else "moved")
+        dest = did.folder if did is not None and did.folder else action.files[1]
+        if did is not None and did.absent:
+            return f"nothing to {action.verb}: {file} {'is' if would else 'was'} not there"
+        if did is not None and not did.files:
+            kept = "keeps" if would else "kept"
+            return f"{kept} {self._path(dest)} as it is (it already exists)"
+        return f"{says} {file} to {self._path(dest)}"
 
     def _recorded(self, action: Action, would: bool, did: Did | None) -> str:
         source, ledger = (self._path(f) for f in action.files)

@@ -282,3 +282,52 @@ def test_a_record_with_no_file_to_read_says_how_to_name_one() -> None:
     assert "outside the workspace" in action.problem
     (term,) = parse_actions("Does magic", WS, TERMS)
     assert "'Wave a wand', which the core does not read" in term.hint
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Copy notes.md to notes-old.md", [("copy", ("notes.md", "notes-old.md"), "")]),
+        ("Copies `VERSION` to `VERSION.bak`", [("copy", ("VERSION", "VERSION.bak"), "")]),
+        ("Move draft.md to done/", [("move", ("draft.md", "done/"), "")]),
+        ("Renames draft.md to final.md", [("move", ("draft.md", "final.md"), "")]),
+        (
+            'Append "Shipped ${date}" to CHANGES.md',
+            [("append", ("CHANGES.md",), "Shipped ${date}")],
+        ),
+        ("Append `- [ ] review` to notes.md", [("append", ("notes.md",), "- [ ] review")]),
+        (
+            "Set approved in review.json to true",
+            [("set_field", ("review.json",), '["approved", true]')],
+        ),
+        (
+            'Sets `status` of review.json to "done"',
+            [("set_field", ("review.json",), '["status", "done"]')],
+        ),
+        ("Extract version from release.json", [("extract", ("release.json",), "version")]),
+        # near misses: not a JSON value, no line in quotes, no destination
+        ("Set approved in review.json to yes", [("instruct", (), "")]),
+        ("Append shipped to CHANGES.md", [("instruct", (), "")]),
+        ("Copy notes.md", [("instruct", (), "")]),
+        ("Move notes.md somewhere", [("instruct", (), "")]),
+    ],
+)
+def test_the_verbs_that_edit_files(
+    text: str, expected: list[tuple[str, tuple[str, ...], str]]
+) -> None:
+    assert verbs(text, CORE) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("Copy notes.md to notes.md", "would be copied onto itself"),
+        ("Move notes.md to ../elsewhere.md", "outside the workspace"),
+        ('Append "by ${who}" to log.md', "${who} is not known here"),
+        ("Move a.md to done-${who}/", "${who} is not known here"),
+        ("Set approved in notes.md to true", "not a JSON file"),
+    ],
+)
+def test_an_edit_that_cannot_be_done_as_written_is_refused(text: str, problem: str) -> None:
+    (action,) = parse_actions(text, WS, CORE)
+    assert problem in action.problem

@@ -1926,6 +1926,19 @@ GLOBS: list[Any] = [
     refused("core", "a file matching docs/*.md exists"),
 ]
 
+LAST_RUN: list[Any] = [
+    # -- the last recorded run of a command, read without running it ----------------
+    one("core", "the last run of `test_command` passed", yes("last_passed", "", "test_command")),
+    one("core", "last recorded run of `lint` succeeded", yes("last_passed", "", "lint")),
+    one("core", "the last run of `lint` did not pass", no("last_passed", "", "lint")),
+    one("core", "the last recorded run of `lint` didn't succeed", no("last_passed", "", "lint")),
+    refused("core", "the last run of `npm test` passed", "not a key"),
+    refused("core", "the last run of test passed"),
+    refused("core", "the last run of `lint` failed"),
+    refused("core", "the first run of `lint` passed"),
+]
+
+
 CORPUS = [
     *ALWAYS,
     *EXISTENCE,
@@ -1943,6 +1956,7 @@ CORPUS = [
     *SESSION,
     *TERMS,
     *LEDGERS,
+    *LAST_RUN,
     *DURATIONS,
     *COMPARISONS,
     *COUNTS,

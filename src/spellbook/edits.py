@@ -1,0 +1,135 @@
+"""The core's verbs that edit files in place: copy, move, append a line, set a JSON
+field. Each is planned like every other action (`spellbook.actions.plan`): it reads
+what it needs through the plan's view of the files, and its writes are operations
+applied once, after every action of the rule was checked.
+
+- `copy`: F's text as a new file G; a G already there is kept, never overwritten.
+  G may hold `${date}` and extracted values, as archive folders do.
+- `move`: F renamed G (into the folder, for a G ending in `/`); a G already there
+  stops the cast, since one of the two would be lost.
+- `append`: a line at the end of F (made if missing); `${date}` and values an
+  earlier Extract read fill it.
+- `set_field`: a key of the JSON object in F set to a JSON value (F made as `{}` if
+  missing); anything else in the file is kept, and the file is written again with
+  two spaces of indent.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from spellbook.errors import ActionError, BadFile
+from spellbook.outcome import Did
+from spellbook.state_file import parse_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    from spellbook.outcome import Done
+    from spellbook.schema import Action
+    from spellbook.store import Workspace
+
+    class Files(Protocol):
+        """The files as the operations planned so far leave them (`actions._Files`)."""
+
+        def read(self, name: str) -> str | None: ...
+
+        def exists(self, path: str) -> bool: ...
+
+        def where(self, name: str) -> str: ...
+
+        def create(self, name: str, text: str) -> bool: ...
+
+        def move(self, name: str, dest: str) -> None: ...
+
+    class Step(Protocol):
+        """What an edit sees of the cast being planned (`actions.Step`)."""
+
+        workspace: Workspace
+        done: Done
+
+        @property
+        def files(self) -> Files: ...
+
+        def update(self, name: str, text: str) -> None: ...
+
+        def shown(self, name: str) -> str: ...
+
+_VARIABLE = r"\$\{(\w+)\}"
+EDITS = frozenset({"copy", "move", "append", "set_field"})
+
+
+def edit(action: Action, index: int, step: Step, variables: dict[str, str]) -> None:
+    """Plan one edit through `step` (the plan's view of the files); ActionError if it
+    cannot be done, with nothing changed."""
+    files = step.files
+    if action.verb in ("copy", "move"):
+        source, dest = action.files[0], _filled(action.files[1], variables)
+        if dest.endswith("/"):
+            dest += source.rsplit("/", 1)[-1]
+        step.workspace.path(dest)  # inside the workspace, or the cast stops here
+        text = files.read(source)
+        if text is None:
+            step.done.did.append(Did(index, action.verb, (), (source,)))
+            return
+        if files.exists(files.where(dest)):
+            if action.verb == "move":
+                raise ActionError(
+                    f"{step.shown(dest)} is already there, and moving {step.shown(source)} "
+                    "onto it would lose one of them; move or delete it first"
+                )
+            step.done.did.append(Did(index, "copy", (), (), dest))  # kept as it is
+            return
+        if action.verb == "copy":
+            files.create(dest, text)
+        else:
+            files.move(source, dest)
+        step.done.did.append(Did(index, action.verb, (source,), (), dest))
+    elif action.verb == "append":
+        name = action.files[0]
+        line = _filled(action.target, variables)
+        old = files.read(name)
+        text = (old or "") + ("\n" if old and not old.endswith("\n") else "") + line + "\n"
+        if old is None:
+            files.create(name, text)
+        else:
+            step.update(name, text)
+        step.done.did.append(Did(index, "append", (name,)))
+    elif action.verb == "set_field":
+        name = action.files[0]
+        key, value = json.loads(action.target)
+        old = files.read(name)
+        found: object = {}
+        if old is not None:
+            try:
+                found = parse_json(old, step.shown(name))
+            except BadFile as err:
+                raise ActionError(f"{err}; cannot set {key} in it") from None
+        if not isinstance(found, dict):
+            raise ActionError(f"{step.shown(name)} is not a JSON object; cannot set {key} in it")
+        text = json.dumps({**found, key: value}, indent=2, ensure_ascii=False) + "\n"
+        if old is None:
+            files.create(name, text)
+        else:
+            step.update(name, text)
+        step.done.did.append(Did(index, "set_field", (name,)))
+
+
+def variables_of(action: Action) -> set[str]:
+    """The `${name}`s an edit's line or destination uses."""
+    if action.verb == "append":
+        return set(re.findall(_VARIABLE, action.target))
+    if action.verb in ("copy", "move"):
+        return set(re.findall(_VARIABLE, action.files[1]))
+    return set()
+
+
+def _filled(text: str, variables: dict[str, str]) -> str:
+    def fill(m: re.Match[str]) -> str:
+        if m.group(1) not in variables:
+            raise ActionError(f"{text!r} uses ${{{m.group(1)}}}, which is not known")
+        return variables[m.group(1)]
+
+    return re.sub(_VARIABLE, fill, text)
