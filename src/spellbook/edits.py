@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
         def shown(self, name: str) -> str: ...
 
+
 _VARIABLE = r"\$\{(\w+)\}"
 EDITS = frozenset({"copy", "move", "append", "set_field"})
 
