@@ -34,7 +34,6 @@ import os
 import re
 import time
 
-from spellbook.edits import EDITS, edit, variables_of
 from spellbook.errors import ActionError, BadFile
 from spellbook.outcome import Did, Done
 from spellbook.probes import unlisted_matches
@@ -61,6 +60,8 @@ _VARIABLE = r"\$\{(\w+)\}"
 # ["folder", path], ["move", from, to], ["create", path, text],
 # ["update", path, new text, checksum of the text it replaces].
 OPERATIONS = {"folder": 1, "move": 2, "create": 2, "update": 3}
+# The verbs `spellbook.edits` carries out, imported only by a rule that has one.
+EDITS = frozenset({"copy", "move", "append", "set_field"})
 
 
 def paths_of(operation: list[str]) -> list[str]:
@@ -95,7 +96,11 @@ def plan(
     variables = {"date": today or date_today()}
     wanted = {
         v for a in rule.actions if a.verb == "archive" for v in re.findall(_VARIABLE, a.target)
-    } | {v for a in rule.actions for v in variables_of(a)}
+    }
+    if any(a.verb in EDITS for a in rule.actions):
+        from spellbook.edits import variables_of  # only a rule that edits files needs it
+
+        wanted |= {v for a in rule.actions for v in variables_of(a)}
     for action in rule.actions:
         if action.verb == "extract":
             for key in [action.target] if action.target else sorted(wanted - set(variables)):
@@ -141,6 +146,8 @@ def plan(
         elif action.verb == "record":
             _record(action, index, files, step)
         elif action.verb in EDITS:
+            from spellbook.edits import edit
+
             edit(action, index, step, variables)
         elif action.verb == "increment":
             count = step.fields.get(action.target, 0)

@@ -59,7 +59,6 @@ if TYPE_CHECKING:
 
 
 _VARIABLE = r"\$\{(\w+)\}"
-EDITS = frozenset({"copy", "move", "append", "set_field"})
 
 
 def edit(action: Action, index: int, step: Step, variables: dict[str, str]) -> None:

@@ -38,7 +38,6 @@ import re
 import time
 
 from spellbook.errors import Undefined
-from spellbook.globs import glob_path, glob_within
 from spellbook.values import (
     ORDER,
     compare,
@@ -472,8 +471,12 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     if kind == "over_minutes" == other:
         return a[2].isdigit() and b[2].isdigit() and int(a[2]) >= int(b[2])
     if kind == "glob" == other:
+        from spellbook.globs import glob_within  # only a spec with globs needs it
+
         return glob_within(a[2], b[2])
     if kind == "exists" and other == "glob":
+        from spellbook.globs import glob_path
+
         return glob_path(a[1], b[2])
     if a[1] != b[1]:
         return False
