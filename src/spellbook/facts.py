@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from spellbook.errors import ActionError
 from spellbook.probes import PROBES
-from spellbook.sections import real_items, real_lines
 from spellbook.state_file import Record, parse_json
 from spellbook.store import READ_LIMIT
 
@@ -103,6 +102,8 @@ class Facts:
         found = self._items.get((name, section))
         if found is None:
             template = self.template(name) if self.template is not None else ""
+            from spellbook.sections import real_items  # only a spec with checklists needs it
+
             found = self._items[(name, section)] = real_items(self.text(name), template, section)
         return found
 
@@ -111,6 +112,8 @@ class Facts:
         found = self._lines.get((name, section))
         if found is None:
             template = self.template(name) if self.template is not None else ""
+            from spellbook.sections import real_lines
+
             found = self._lines[(name, section)] = real_lines(self.text(name), template, section)
         return found
 

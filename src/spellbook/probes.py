@@ -38,16 +38,6 @@ import re
 import time
 
 from spellbook.errors import Undefined
-from spellbook.values import (
-    ORDER,
-    compare,
-    comparison,
-    each_value,
-    has_value,
-    narrower,
-    said_comparison,
-    select,
-)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -135,6 +125,8 @@ def _edited(facts: Answers, file: str, _: str) -> bool:
 
 
 def _field(facts: Answers, file: str, query: str) -> bool:
+    from spellbook.values import has_value, select  # a spec with no JSON fact needs neither
+
     return any(has_value(v) for v in select(facts.json(file), query, facts.record.extra))
 
 
@@ -153,6 +145,8 @@ def _section_text(facts: Answers, file: str, section: str) -> bool:
 
 
 def _value(facts: Answers, file: str, param: str) -> bool:
+    from spellbook.values import compare, comparison, each_value, select
+
     query, op, operand = comparison(param)
     found = select(facts.json(file), query, facts.record.extra)
     return any(compare(v, op, operand) for v in each_value(found))
@@ -418,6 +412,8 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
     a value can pass implies its query has one (`count ≥ 2`, `approved = true`); a
     file newer than another implies both exist.
     """
+    from spellbook.values import ORDER, comparison, has_value  # the compiler's, not a cast's
+
     out: list[tuple[str, str, str]] = []
     stack = [(probe, file, param)]
     while stack:
@@ -456,6 +452,8 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     implies `count ≥ 2`), and facts that say more of the same thing (at least 3
     unchecked items are at least 3 items; a checklist item is text; a file that exists
     matches the globs its path does; a glob that names fewer files than another)."""
+    from spellbook.values import comparison, narrower
+
     if a == b:
         return False
     kind, other = a[0], b[0]
@@ -505,6 +503,8 @@ def excludes(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
 
 def describe(probe: str, file: str, param: str, positive: bool) -> str:
     """The fact in the core's plain words, e.g. `plan.md exists` or `task.md missing`."""
+    from spellbook.values import comparison, said_comparison
+
     words = PROBES[probe].yes if positive else PROBES[probe].no
     counter, _, limit = param.partition("<")
     ledger, _, pattern = param.partition(" ")
