@@ -35,7 +35,7 @@ RUNTIME = (
     ("spellbook.diagram", "spellbook.machines", "spellbook.project"),
     ("spellbook.lock",),
     ("spellbook.state_file", "spellbook.store", "spellbook.outcome"),
-    ("spellbook.values", "spellbook.globs", "spellbook.sections"),
+    ("spellbook.values", "spellbook.globs", "spellbook.sections", "spellbook.names"),
     ("spellbook.probes", "spellbook.commands"),
     ("spellbook.facts",),
     ("spellbook.actions", "spellbook.edits", "spellbook.responses"),

@@ -43,6 +43,7 @@ from __future__ import annotations
 import json
 import re
 
+from spellbook.schema import RUNTIME_FILES
 from spellbook.vocabulary import FILE
 
 from ..model import Action
@@ -121,6 +122,8 @@ _APPEND = re.compile(
 _SET_FIELD = re.compile(rf"sets? `?(?P<key>[\w-]+)`? (?:in|of) {_ANY_FILE} to (?P<value>.+)", re.I)
 _EXTRACT_JSON = re.compile(rf"extracts? (?P<key>\w+) from {_ANY_FILE}", re.I)
 _ANGLE_VARIABLE = re.compile(r"<(\w+)>")
+# What a file's name in an action does not hold: globs, placeholders, queries.
+_ODD_NAME = re.compile(r"[*?\[\]{}<>$|;\"'\s]")
 _VARIABLE = re.compile(r"\$\{(\w+)\}")
 BUILTIN_VARIABLES = frozenset({"date"})
 
@@ -329,12 +332,18 @@ def _copied(m: re.Match[str], workspace: str, phrase: str, extracted: set[str]) 
     return action
 
 
+def _no_constant(written: str) -> object:
+    """`NaN` and `Infinity`, which Python's JSON reader takes and JSON has not."""
+    raise ValueError(written)
+
+
 def _set_field(m: re.Match[str], workspace: str, phrase: str) -> Action:
     """`Set KEY in F.json to VALUE`: the value as JSON writes it (`true`, `2`, `"done"`)."""
     file = _relative(m["file"], workspace)
     written = m["value"].strip().strip("`").strip()
     try:
-        value = json.loads(written)
+        value = json.loads(written, parse_constant=_no_constant)
+        json.dumps(value, allow_nan=False)  # 1e400 is read as infinity, which JSON has not
     except ValueError:
         return Action(
             "instruct",
@@ -376,7 +385,10 @@ def _record(
             pattern,
             "it names no file to find them in: say `of F`, or read F first in the cell",
         )
-    return _checked(Action("record", phrase, (source, ledger), pattern, pattern_problem(pattern)))
+    # A pattern the spec writes is checked; a vocabulary's noun is its author's to bound.
+    written = _MATCHES_OF.fullmatch(m["what"].strip())
+    problem = pattern_problem(pattern) if written else ""
+    return _checked(Action("record", phrase, (source, ledger), pattern, problem))
 
 
 def _files(text: str, workspace: str, lexicon: Lexicon) -> tuple[str, ...] | None:
@@ -401,15 +413,23 @@ def _relative(path: str, workspace: str) -> str:
 
 
 def _checked(action: Action) -> Action:
-    """Refuse paths that would leave the workspace folder."""
+    """Refuse paths that would leave the workspace folder, go into a `.git` folder, touch
+    the runtime's own files, or hold a glob or a placeholder."""
+    # `${date}` and extracted values fill an archive folder and a copy's destination.
+    filled = {action.target} if action.verb == "archive" else set()
+    if action.verb in ("copy", "move"):
+        filled.add(action.files[1])
     for path in (*action.files, action.target if action.verb == "archive" else ""):
         parts = path.split("/")
+        problem = ""
         if path.startswith(("/", "~")) or ".." in parts or "\\" in path:
-            return Action(
-                action.verb,
-                action.text,
-                action.files,
-                action.target,
-                f"{path} is outside the workspace folder",
-            )
+            problem = f"{path} is outside the workspace folder"
+        elif any(p.rstrip(". ").lower() == ".git" for p in parts):
+            problem = f"{path} is in a .git folder, which Spellbook never touches"
+        elif parts[0] in RUNTIME_FILES and action.verb not in ("load", "find"):
+            problem = f"{path} is Spellbook's own file; no action of a spec touches it"
+        elif _ODD_NAME.search(_VARIABLE.sub("", path) if path in filled else path):
+            problem = f"`{path}` is not a file's name (a glob or a placeholder is not read)"
+        if problem:
+            return Action(action.verb, action.text, action.files, action.target, problem)
     return action

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from spellbook.probes import UNITS, duration
 from spellbook.values import comparison_param
@@ -177,7 +177,7 @@ def pattern_problem(pattern: str) -> str:
             "and variables are not filled into patterns; write the text itself, or `\\$` "
             "for a dollar sign"
         )
-    if _NESTED_REPEAT.search(pattern):
+    if _NESTED_REPEAT.search(pattern) or _repeated_choice(pattern):
         return (
             f"`{pattern}` repeats a group that repeats itself, which can take exponential "
             "time on a long line; write it without the nested repeat"
@@ -185,9 +185,9 @@ def pattern_problem(pattern: str) -> str:
     return ""
 
 
-def _end_then_text(pattern: str) -> str:
-    """The first `$` of `pattern` (not escaped, not in a character class) that a name or
-    `{` follows, with what follows it (`$version`, `${version}`), or ""."""
+def _syntax(pattern: str) -> Iterator[int]:
+    """The positions of `pattern`'s characters that are syntax: not escaped (`\\(`), not
+    inside a character class (`[(+]`, `[]x]`, `[^]x]`)."""
     i, in_class = 0, False
     while i < len(pattern):
         c = pattern[i]
@@ -202,11 +202,44 @@ def _end_then_text(pattern: str) -> str:
                 i += 1
             if pattern[i + 1 : i + 2] == "]":  # `[]...]`: the bracket is a member
                 i += 1
-        elif c == "$":
+        else:
+            yield i
+        i += 1
+
+
+def _repeated_choice(pattern: str) -> bool:
+    """Whether a group that repeats (`(...)+`, `*`, `{2,}`) holds a repeat, an optional
+    part or alternatives inside: `(\\w+\\s?)+`, `(a|aa)+`, `((a+))+`. Each can match one
+    text in many ways, which backtracking tries one by one: exponential time on a line
+    that almost matches."""
+    inner: list[bool] = []  # whether each open group holds a repeat or a choice
+    for i in _syntax(pattern):
+        c = pattern[i]
+        if c == "(":
+            inner.append(False)
+        elif c == ")" and inner:
+            held = inner.pop()
+            after = pattern[i + 1 : i + 2]
+            repeats = after in ("+", "*") or (
+                after == "{" and re.match(r"\{\d*,\}|\{\d*,\d{2,}\}|\{\d{2,}\}", pattern[i + 1 :])
+            )
+            if held and repeats:
+                return True
+            if inner:
+                inner[-1] = inner[-1] or held or bool(repeats) or after == "?"
+        elif inner and (c in "+*{|" or (c == "?" and pattern[i - 1 : i] != "(")):
+            inner[-1] = True  # a repeat or a choice (the `?` of `(?:` is neither)
+    return False
+
+
+def _end_then_text(pattern: str) -> str:
+    """The first `$` of `pattern` (not escaped, not in a character class) that a name or
+    `{` follows, with what follows it (`$version`, `${version}`), or ""."""
+    for i in _syntax(pattern):
+        if pattern[i] == "$":
             m = re.match(r"\{[^}]*\}?|\w+", pattern[i + 1 :])
             if m:
                 return "$" + m.group()
-        i += 1
     return ""
 
 
@@ -487,6 +520,9 @@ class CorePhrases:
         parts = path.split("/")
         if any("**" in part and part != "**" for part in parts):
             self.reason = f"`{name}` has `**` within a name: `**` is a whole part, `docs/**/*.md`"
+            return None
+        if not parts[-1]:
+            self.reason = f"`{name}` ends in `/`: a glob names files, `docs/*/*.md`"
             return None
         if parts[-1] == "**":
             self.reason = f"`{name}` ends in `**`: end it with the names to match, `**/*.md`"

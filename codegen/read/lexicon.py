@@ -61,8 +61,11 @@ def workspace_path(written: str, workspace: str) -> str | None:
         path = path[len(prefix) :]
     while path.startswith("./"):
         path = path[2:]
-    if not path or path.startswith(("/", "~")) or "\\" in path or ".." in path.split("/"):
+    parts = path.split("/")
+    if not path or path.startswith(("/", "~")) or "\\" in path or ".." in parts:
         return None
+    if any(p.rstrip(". ").lower() == ".git" for p in parts):
+        return None  # git's own folder, which runs what it holds: never a workspace file
     return path
 
 

@@ -35,9 +35,10 @@ import re
 import time
 
 from spellbook.errors import ActionError, BadFile
+from spellbook.names import folder_name, folder_of
 from spellbook.outcome import Did, Done
 from spellbook.probes import unlisted_matches
-from spellbook.schema import PASSIVE_VERBS, TRASH, Action, Rule
+from spellbook.schema import PASSIVE_VERBS, RUNTIME_FILES, TRASH, Action, Rule
 from spellbook.state_file import Record, parse_json
 from spellbook.state_file import today as date_today
 from spellbook.store import READ_LIMIT, Workspace
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-NAME = r"[a-z0-9]+(?:[-.][a-z0-9]+)*"  # `greet-me`, `1.2.0`; never `..` or a leading dot
+
 NAME_LIMIT = 64
 FRONTMATTER_LIMIT = 65_536
 NESTING_LIMIT = 64  # brackets nested in frontmatter
@@ -85,9 +86,12 @@ def plan(
     today: str | None = None,
     vocabulary: ModuleType | None = None,
     templates: Callable[[str], str] | None = None,
+    own: tuple[str, ...] = (),
 ) -> Plan:
     """Read and check everything `rule`'s actions need, and say what they will do;
-    raises ActionError (or UnsafePath) without changing anything."""
+    raises ActionError (or UnsafePath) without changing anything. `own` names the
+    machine's files (its state file), which no action touches, nor the runtime's own
+    (`schema.RUNTIME_FILES`)."""
     planned = Plan()
     if not rule.acts:
         return planned  # nothing to do
@@ -106,10 +110,16 @@ def plan(
             for key in [action.target] if action.target else sorted(wanted - set(variables)):
                 variables[key] = extract(workspace, action.files[0], key, done)
     folders = {
-        id(action): _folder(action.target, variables)
+        id(action): folder_of(action.target, variables, done).strip("/")
         for action in rule.actions
         if action.verb == "archive"
     }
+    for path in [f for a in rule.actions if a.verb not in ("load", "find") for f in a.files]:
+        top = path.split("/", 1)[0]
+        if path in own or top in RUNTIME_FILES:
+            raise ActionError(
+                f"{workspace.shown(path)} is Spellbook's own file; no action of a spec touches it"
+            )
     named = [f for a in rule.actions for f in (a.files[:1] if a.verb in EDITS else a.files)]
     for path in named + list(folders.values()):
         workspace.path(path)  # every path is inside the workspace, or we stop here
@@ -156,10 +166,10 @@ def plan(
             counter, _, value = action.target.partition("=")
             step.fields[counter] = int(value or 0)
         elif action.verb not in ("extract", *PASSIVE_VERBS):
-            own = getattr(vocabulary, f"plan_{action.verb}", None)
-            if own is None:
+            planner = getattr(vocabulary, f"plan_{action.verb}", None)
+            if planner is None:
                 raise ActionError(f"no vocabulary carries out {action.verb!r} ({action.text!r})")
-            own(step, action)
+            planner(step, action)
     planned.extra = {k: v for k, v in step.fields.items() if record.extra.get(k, ...) != v}
     for operation in planned.operations:  # what would stop the cast half way, found now
         for path in paths_of(operation):
@@ -174,7 +184,7 @@ def _record(action: Action, index: int, files: _Files, step: Step) -> None:
     list yet, one per line; a missing ledger is created, a missing source adds nothing."""
     source, ledger = action.files
     text = files.read(source)
-    old = files.read(ledger)
+    old = files.read_exact(ledger)
     new = unlisted_matches(text or "", action.target, old or "")
     if new:
         body = old or ""
@@ -280,6 +290,23 @@ class _Files:
             return None
         return self.workspace.read_text(self.origin.get(path, path), READ_LIMIT)
 
+    def read_exact(self, name: str) -> str | None:
+        """`read`, for a text the cast writes again: a file that is not UTF-8 text is an
+        ActionError, since rewriting it would change bytes that are not its text's."""
+        path = self.where(name)
+        if path in self.written or path in self.gone:
+            return self.read(name)
+        data = self.workspace.read_bytes(self.origin.get(path, path), READ_LIMIT)
+        if data is None:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ActionError(
+                f"{self.workspace.shown(name)} is not UTF-8 text (byte {err.start}); a cast "
+                "would change its bytes by writing it again, so it does not"
+            ) from None
+
 
 def apply(operations: list[list[str]], workspace: Workspace) -> list[str]:
     """Carry out planned operations; applying them again, after an interruption at any
@@ -329,8 +356,9 @@ def checksum_of(text: str) -> str:
 
 
 def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
-    """A checked value of `name`, for a folder name: its YAML frontmatter's `key`, or
-    for a JSON file, the top-level key."""
+    """A checked value of `name`: its YAML frontmatter's `key`, or for a JSON file, the
+    top-level key; text on one line, at most NAME_LIMIT characters, that can name a
+    folder (`folder_name` makes it one where a folder or file name uses it)."""
     text = workspace.read_text(name, FRONTMATTER_LIMIT * 16)
     if text is None:
         done.notes.append(f"{workspace.shown(name)} is missing; {key} is '{MISSING_NAME}'")
@@ -367,26 +395,16 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
             f"{workspace.shown(name)}: {key} is not UTF-8 text; save the file as UTF-8"
         )
     named = folder_name(value) if isinstance(value, str) and len(value) <= NAME_LIMIT else ""
-    if not named:
+    if not named or not isinstance(value, str):
         # Never the repr of a structure: YAML aliases can make a small file a huge one.
         shown = repr(value[:80]) if isinstance(value, str) else f"(a {type(value).__name__})"
         raise ActionError(
             f"{workspace.shown(name)}: {key} {shown} cannot name a folder; use letters and "
             f"digits (dashes, dots or spaces between them), at most {NAME_LIMIT} characters"
         )
-    if named != value:
-        done.notes.append(f"{workspace.shown(name)}: {key} {value!r} names the folder {named!r}")
-    return named
-
-
-def folder_name(value: str) -> str:
-    """A frontmatter value as part of a folder's name: lower case; a run of anything but
-    ASCII letters, digits and dots is one dash; dots only between letters and digits
-    (`Greet Me` is `greet-me`, `v1.2.0` stays); "" if nothing is left (`..`, `!!!`)."""
-    text = re.sub(r"[^a-z0-9.]+", "-", value.lower())
-    text = re.sub(r"[-.]*-[-.]*", "-", text)  # a dash beside dots is a dash
-    text = re.sub(r"\.{2,}", ".", text).strip("-.")
-    return text if re.fullmatch(NAME, text) else ""
+    if "\n" in value or "\r" in value:
+        raise ActionError(f"{workspace.shown(name)}: {key} holds a line break; write one line")
+    return value
 
 
 def frontmatter(text: str, shown: str) -> dict[str, object]:
@@ -466,14 +484,3 @@ def _flow_depth(text: str) -> int:
         elif char in "]}":
             depth = max(0, depth - 1)
     return deepest
-
-
-def _folder(pattern: str, variables: dict[str, str]) -> str:
-    def fill(m: re.Match[str]) -> str:
-        if m.group(1) not in variables:
-            raise ActionError(
-                f"archive folder {pattern!r} uses ${{{m.group(1)}}}, which is not known"
-            )
-        return variables[m.group(1)]
-
-    return re.sub(_VARIABLE, fill, pattern).strip("/")

@@ -20,6 +20,7 @@ import json
 import re
 
 from spellbook.errors import ActionError, BadFile
+from spellbook.names import folder_of
 from spellbook.outcome import Did
 from spellbook.state_file import parse_json
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     class Files(Protocol):
         """The files as the operations planned so far leave them (`actions._Files`)."""
 
-        def read(self, name: str) -> str | None: ...
+        def read_exact(self, name: str) -> str | None: ...
 
         def exists(self, path: str) -> bool: ...
 
@@ -66,15 +67,16 @@ def edit(action: Action, index: int, step: Step, variables: dict[str, str]) -> N
     cannot be done, with nothing changed."""
     files = step.files
     if action.verb in ("copy", "move"):
-        source, dest = action.files[0], _filled(action.files[1], variables)
+        source, dest = action.files[0], folder_of(action.files[1], variables, step.done)
         if dest.endswith("/"):
             dest += source.rsplit("/", 1)[-1]
         step.workspace.path(dest)  # inside the workspace, or the cast stops here
-        text = files.read(source)
-        if text is None:
+        # A copy writes the text again (so it must be UTF-8); a move only renames.
+        text = files.read_exact(source) if action.verb == "copy" else ""
+        if text is None or not files.exists(files.where(source)):
             step.done.did.append(Did(index, action.verb, (), (source,)))
             return
-        if files.exists(files.where(dest)):
+        if files.exists(dest):  # what is at `dest` now, not where a file once there went
             if action.verb == "move":
                 raise ActionError(
                     f"{step.shown(dest)} is already there, and moving {step.shown(source)} "
@@ -90,7 +92,7 @@ def edit(action: Action, index: int, step: Step, variables: dict[str, str]) -> N
     elif action.verb == "append":
         name = action.files[0]
         line = _filled(action.target, variables)
-        old = files.read(name)
+        old = files.read_exact(name)
         text = (old or "") + ("\n" if old and not old.endswith("\n") else "") + line + "\n"
         if old is None:
             files.create(name, text)
@@ -100,7 +102,7 @@ def edit(action: Action, index: int, step: Step, variables: dict[str, str]) -> N
     elif action.verb == "set_field":
         name = action.files[0]
         key, value = json.loads(action.target)
-        old = files.read(name)
+        old = files.read_exact(name)
         found: object = {}
         if old is not None:
             try:

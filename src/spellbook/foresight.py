@@ -107,6 +107,7 @@ class Foresight:
                     model.facts.record,
                     vocabulary=engine.vocabulary,
                     templates=engine.template,
+                    own=(engine.state_file,),
                 )
             except (ActionError, UnsafePath, BadFile) as err:
                 found[spell] = Preview.refused(said(err), rule)

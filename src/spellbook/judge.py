@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from spellbook.errors import StateFileError, UnknownState
-from spellbook.state_file import STATE_LIMIT
+from spellbook.state_file import STATE_LIMIT, TIME_FIELDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,10 +96,21 @@ class Judge:
                 f"{shown} changes `runs`, the record of the commands casts ran; only a cast "
                 "that runs them writes it"
             )
+        allowed, why = self.judge(current.state, proposed.state)
+        if not allowed:
+            return allowed, why  # the move itself is refused: that is the reason to give
+        counters = engine.format.counters
         for name in engine.format.fields:  # counters and the like: the casts' to keep
-            if name in proposed.extra and proposed.extra[name] != current.extra.get(name):
-                return False, f"{shown} changes `{name}`, which only casts change"
-        return self.judge(current.state, proposed.state)
+            if name in proposed.extra:
+                if proposed.extra[name] != current.extra.get(name):
+                    return False, f"{shown} changes `{name}`, which only casts change"
+            elif (current.extra.get(name) or 0) != 0 and (
+                name in counters or (name in TIME_FIELDS and proposed.state == current.state)
+            ):
+                # Left out, a counter would count from 0 again, and the time in a state
+                # the file stays in from now: changes only casts make.
+                return False, f"{shown} leaves out `{name}`, which only casts change"
+        return allowed, why
 
     def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:
         """Whether a write made by hand of the workspace file `rel` (not the state file)

@@ -506,6 +506,9 @@ PASSIVE_VERBS = frozenset({"set_state", "no_change", "instruct", "fill", "find"}
 
 # The folder of the workspace that deleted files are moved into (`.trash/<time>/`).
 TRASH = ".trash"
+# The runtime's own files and folders in a workspace, which no action of a spec touches
+# (the journal's intent record, the state file's lock and old history, the trash).
+RUNTIME_FILES = frozenset({TRASH, ".history", ".intent.json", ".state.lock"})
 
 
 def lost_file_states(

@@ -161,6 +161,9 @@ class Workspace:
             or (len(rel) > 1 and rel[1] == ":")
         ):
             raise UnsafePath(f"{rel!r} is not a path inside {self.folder or 'the repository'}/")
+        if any(p.rstrip(". ").lower() == ".git" for p in parts):
+            # Git's own folder runs what it holds (hooks, config): never read or written.
+            raise UnsafePath(f"{rel!r} is in a .git folder, which Spellbook never touches")
         path = self._paths[rel] = os.path.join(self.base, *parts)
         return path
 
@@ -255,7 +258,12 @@ class Workspace:
     # -- reading --
 
     def exists(self, rel: str) -> bool:
+        """Whether something is at `rel`. A symbolic link on the way to it is refused
+        (UnsafePath), as for reading: a file outside the workspace is never said to be in
+        it (and a glob, which enters no link, agrees)."""
         path = self.path(rel)
+        if "/" in rel:
+            self.check(rel.rpartition("/")[0])
         if self._looks is None:
             return os.path.lexists(path)
         try:
@@ -551,11 +559,15 @@ class _Glob:
         self.seen = 0
         self.found: set[str] = set()
         self.listed: dict[str, list[tuple[str, bool]]] = {}
+        # (folder, parts left) already looked into: `**/**/...` reaches one folder by
+        # many ways, and each is looked into once (time in proportion to folders x parts).
+        self.visited: set[tuple[str, int]] = set()
 
     def into(self, at: int | str, rel: str, parts: list[str], depth: int) -> None:
         """Find what `parts` name in the folder `at` (`rel` in the workspace folder)."""
-        if not parts:
+        if not parts or (rel, len(parts)) in self.visited:
             return
+        self.visited.add((rel, len(parts)))
         part, rest = parts[0], parts[1:]
         if part == "**":
             self.into(at, rel, rest, depth)

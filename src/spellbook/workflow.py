@@ -167,6 +167,7 @@ class Workflow:
                     record,
                     vocabulary=self.vocabulary,
                     templates=self.engine.template,
+                    own=(self.engine.state_file,),
                 )
             except (ActionError, UnsafePath, BadFile) as err:
                 failed = fmt.entry(before, before, name, rule.id, "failed", cast)

@@ -138,12 +138,12 @@ def state_text(value: dict[str, Any], indent: int | None, crlf: bool) -> str:
 @st.composite
 def proposed_states(draw: st.DrawFn, state: st.SearchStrategy[Any]) -> dict[str, Any]:
     """A state file as a hand might write it: the given state, the session's fields as
-    they are (only casts change them), and any context and history."""
+    they are (only casts change them; a counter left out would count from 0 again, which
+    the hook refuses, so it is kept), and any context and history."""
     value: dict[str, Any] = {"state": draw(state)}
     if draw(st.booleans()):
         value["feature_id"] = "F1"
-    if draw(st.booleans()):
-        value["attempts"] = 1
+    value["attempts"] = 1
     value["context"] = draw(st.dictionaries(st.text(max_size=8), json_values, max_size=3))
     value["history"] = draw(st.lists(json_values, max_size=3))
     return value
@@ -449,8 +449,12 @@ def test_check_transition_judges_a_proposed_state_file(tmp_path: Path) -> None:
     proposed.write_text(json.dumps({"state": "COMPLETE", "context": {}, "history": []}))
     result = hook(tmp_path, "--state-file", str(proposed))
     assert result.returncode == 1 and "It skips testing" in result.stderr
-    proposed.write_text(json.dumps({"state": "TEST", "context": {}, "history": []}))
+    kept = json.loads((tmp_path / PROGRESS / "state.json").read_text()).get("attempts")
+    proposed.write_text(json.dumps({"state": "TEST", "attempts": kept}))
     assert hook(tmp_path, "--state-file", str(proposed)).returncode == 0
+    if kept:  # a counter left out would count from 0 again: only casts change it
+        proposed.write_text(json.dumps({"state": "TEST"}))
+        assert "leaves out `attempts`" in hook(tmp_path, "--state-file", str(proposed)).stderr
     proposed.write_text("{ not json")
     assert hook(tmp_path, "--state-file", str(proposed)).returncode == 1
 

@@ -101,7 +101,10 @@ def test_the_hook_judges_test_to_complete_by_the_recorded_run(tmp_path: Path) ->
     event = json.dumps(
         {
             "tool_name": "Write",
-            "tool_input": {"file_path": str(state), "content": '{"state": "COMPLETE"}'},
+            "tool_input": {
+                "file_path": str(state),
+                "content": '{"state": "COMPLETE", "attempts": 1}',  # the counter kept
+            },
         }
     )
     allowed = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
