@@ -35,7 +35,6 @@ import re
 import time
 
 from spellbook.errors import ActionError, BadFile
-from spellbook.names import folder_name, folder_of
 from spellbook.outcome import Did, Done
 from spellbook.probes import unlisted_matches
 from spellbook.schema import PASSIVE_VERBS, RUNTIME_FILES, TRASH, Action, Rule
@@ -109,11 +108,12 @@ def plan(
         if action.verb == "extract":
             for key in [action.target] if action.target else sorted(wanted - set(variables)):
                 variables[key] = extract(workspace, action.files[0], key, done)
-    folders = {
-        id(action): folder_of(action.target, variables, done).strip("/")
-        for action in rule.actions
-        if action.verb == "archive"
-    }
+    folders: dict[int, str] = {}
+    archives = [action for action in rule.actions if action.verb == "archive"]
+    if archives:
+        from spellbook.names import folder_of  # only a rule that archives names a folder
+
+        folders = {id(a): folder_of(a.target, variables, done).strip("/") for a in archives}
     for path in [f for a in rule.actions if a.verb not in ("load", "find") for f in a.files]:
         top = path.split("/", 1)[0]
         if path in own or top in RUNTIME_FILES:
@@ -394,6 +394,8 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
         raise ActionError(
             f"{workspace.shown(name)}: {key} is not UTF-8 text; save the file as UTF-8"
         )
+    from spellbook.names import folder_name
+
     named = folder_name(value) if isinstance(value, str) and len(value) <= NAME_LIMIT else ""
     if not named or not isinstance(value, str):
         # Never the repr of a structure: YAML aliases can make a small file a huge one.
