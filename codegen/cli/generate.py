@@ -102,9 +102,21 @@ def stale(out: Path, files: dict[str, Made]) -> list[Path]:
     found = []
     for name, made in sorted(files.items()):
         path = out / name
-        if not path.is_file() or not made.matches(path.read_text(encoding="utf-8")):
+        if not path.is_file() or not made.matches(_as_written(path)):
             found.append(path)
     return found
+
+
+def _as_written(path: Path) -> str:
+    """A generated file's text, as Python would read a module with no coding line: UTF-8,
+    strictly, with no byte order mark ("" if it is not, which no generated file is)."""
+    data = path.read_bytes()
+    if data.startswith(b"\xef\xbb\xbf"):
+        return ""
+    try:
+        return data.decode("utf-8").replace("\r\n", "\n")
+    except UnicodeDecodeError:
+        return ""
 
 
 def orphans(out: Path, files: dict[str, Made]) -> list[Path]:
@@ -120,7 +132,7 @@ def orphans(out: Path, files: dict[str, Made]) -> list[Path]:
 
 def write(path: Path, made: Made) -> bool:
     """Write atomically; False if the file already had this content."""
-    if path.is_file() and made.matches(path.read_text(encoding="utf-8")):
+    if path.is_file() and made.matches(_as_written(path)):
         return False
     text = made.text
     path.parent.mkdir(parents=True, exist_ok=True)

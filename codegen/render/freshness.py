@@ -24,19 +24,39 @@ def fresh(text: str, source: str) -> bool:
     without black: its fingerprint says it was made from this very source by this black
     and that nothing in it has changed since, and its syntax tree is the source's.
 
-    The hashes catch any edit; the tree comparison does not trust them, so an edit of
-    what the code does is caught even if whoever made it recomputed the fingerprint."""
+    The hashes catch any edit; the tree and the comments are compared without trusting
+    them, so an edit is caught even if whoever made it recomputed the fingerprint: the
+    module is the generator's output token for token, layout (spaces, blank lines, line
+    ends) aside. The header must be the source's own, so no line can change how Python
+    decodes the rest (a coding declaration); `text` is read as strict UTF-8 with no byte
+    order mark (`stale`), as Python reads a module without one."""
     head, rest = _header(text)
-    if not rest.startswith(FINGERPRINT):
+    if not rest.startswith(FINGERPRINT) or head != _header(source)[0]:
+        # Only the generator's own header lines: a line it did not write there, such as
+        # `# -*- coding: utf-7 -*-`, changes how Python reads the comments below, which
+        # the syntax tree does not hold.
         return False
     line, _, rest = rest.partition("\n")
     made, _, own = line[len(FINGERPRINT) :].partition(" ")
     if made != _source_hash(source) or own != _hash(head + rest):
         return False
     try:
-        return ast.dump(ast.parse(rest)) == ast.dump(ast.parse(source))
+        same_code = ast.dump(ast.parse(rest)) == ast.dump(ast.parse(source))
+        return same_code and _comments(rest) == _comments(_header(source)[1])
     except (SyntaxError, ValueError):
         return False
+
+
+def _comments(text: str) -> list[str]:
+    """The comments of a module, in order: what its syntax tree leaves out."""
+    import io
+    import tokenize
+
+    try:
+        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        return [t.string for t in tokens if t.type == tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError):
+        return ["(cannot be read)"]
 
 
 def _header(text: str) -> tuple[str, str]:
