@@ -398,16 +398,32 @@ def _valid_actions(text: str, line: int) -> tuple[ValidAction, ...]:
 
 def _state_file(placed: list[_Placed]) -> str:
     """The state file the spec names, preferably in its State Persistence section."""
-    found: list[tuple[bool, str]] = []
+    found: list[tuple[bool, str, int]] = []
     for p in placed:
         if isinstance(p.block, Paragraph):
-            for line in p.block.lines:
-                for seg in line.segments:
+            for inline in p.block.lines:
+                for seg in inline.segments:
                     if seg.kind == "code" and seg.text.strip().endswith("state.json"):
-                        found.append((p.within(["state persistence"]), seg.text.strip()))
-    preferred = [path for in_section, path in found if in_section] or [path for _, path in found]
-    path = preferred[0] if preferred else DEFAULT_STATE_FILE
-    return path[2:] if path.startswith("./") else path
+                        where = (p.within(["state persistence"]), seg.text.strip(), inline.line)
+                        found.append(where)
+    preferred = [(path, at) for in_section, path, at in found if in_section] or [
+        (path, at) for _, path, at in found
+    ]
+    path, line = preferred[0] if preferred else (DEFAULT_STATE_FILE, 1)
+    path = path[2:] if path.startswith("./") else path
+    parts = path.replace("\\", "/").split("/")
+    if (
+        path.startswith(("/", "~"))
+        or (len(path) > 1 and path[1] == ":")
+        or any(p in ("", ".", "..") or p.rstrip(". ").lower() == ".git" for p in parts)
+    ):
+        fail(
+            f"the state file `{path}` is not a path inside the repository: name it relative "
+            "to the repository's top folder, with no `..`, `~`, drive or `.git` in it "
+            "(`.ai/task/state.json`)",
+            line,
+        )
+    return path
 
 
 def _state_example(placed: list[_Placed]) -> dict[str, object] | None:

@@ -64,6 +64,8 @@ def workspace_path(written: str, workspace: str) -> str | None:
     parts = path.split("/")
     if not path or path.startswith(("/", "~")) or "\\" in path or ".." in parts:
         return None
+    if len(path) > 1 and path[1] == ":":
+        return None  # `C:/x.md`: a drive, which the runtime refuses too
     if any(p.rstrip(". ").lower() == ".git" for p in parts):
         return None  # git's own folder, which runs what it holds: never a workspace file
     return path

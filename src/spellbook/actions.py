@@ -386,10 +386,17 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
             f"{workspace.shown(name)}: {key} is read by YAML as {str(value).lower()}, not a "
             f'name; quote it (`{key}: "..."`) or choose another name'
         )
-    if isinstance(value, int):  # YAML reads 123 as a number
-        value = str(value)
-    elif type(value).__name__ in ("date", "datetime"):  # and 2024-01-01 as a date
-        value = value.isoformat()  # type: ignore[attr-defined]
+    if isinstance(value, (int, float)) or type(value).__name__ in ("date", "datetime"):
+        # YAML reads 123 as a number and 2024-01-01 as a date: taken as written, but never
+        # renamed (`0x1f` is 31, `017` is 15, `1:20` is 80, `1e3` is 1000.0).
+        shown = value.isoformat() if hasattr(value, "isoformat") else str(value)
+        written = _written(text, key) if not name.endswith(".json") else shown
+        if written != shown:
+            raise ActionError(
+                f"{workspace.shown(name)}: {key} `{written}` is read by YAML as {shown}, not "
+                f'as written; quote it (`{key}: "{written}"`)'
+            )
+        value = shown
     if isinstance(value, str) and "\ufffd" in value:
         raise ActionError(
             f"{workspace.shown(name)}: {key} is not UTF-8 text; save the file as UTF-8"
@@ -451,6 +458,18 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
 # null, 0x1f) goes to PyYAML. Compiled when first used, not by every cast's import.
 _PLAIN_LINE = r"([A-Za-z_][A-Za-z0-9_-]*): +([a-z0-9]+(?:-[a-z0-9]+)*) *"
 _YAML_WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+
+
+def _written(text: str, key: str) -> str:
+    """The value of `key: value` in a file's frontmatter as written (quotes and a
+    comment aside), "" if no line has it."""
+    for line in text.split("\n")[1:]:
+        if line.strip() in ("---", "..."):
+            break
+        name, colon, rest = line.partition(":")
+        if colon and name.strip() == key:
+            return rest.split(" #", 1)[0].strip().strip("'\"")
+    return ""
 
 
 def _plain(block: str) -> dict[str, object] | None:

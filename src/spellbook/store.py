@@ -44,6 +44,15 @@ class Workspace:
     def __init__(self, root: str, folder: str, durable: bool = True) -> None:
         self.root = os.path.abspath(root)
         self.folder = folder.strip("/")
+        parts = self.folder.replace("\\", "/").split("/") if self.folder else []
+        if (
+            folder.startswith(("/", "~"))
+            or (len(folder) > 1 and folder[1] == ":")
+            or "\0" in folder
+            or any(p in ("", ".", "..") or p.rstrip(". ").lower() == ".git" for p in parts)
+        ):
+            # Whatever a machine's module says: its workspace is a folder in the repository.
+            raise UnsafePath(f"the workspace {folder!r} is not a folder inside the repository")
         self.base = os.path.join(self.root, self.folder) if self.folder else self.root
         # Sync files and folders to the disk before a write counts as done. Off only
         # for benchmarks of the rest of the work; a crash may then lose the last casts.
