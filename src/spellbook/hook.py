@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from spellbook.workflow import Workflow
 
 HOOK_LIMIT = 10_000_000  # bytes of a hook event read from stdin
+PATH_KEYS = ("file_path", "notebook_path", "path")  # where tools name the file they touch
 MAX_EDITS = 100  # edits of one MultiEdit the hook judges
 
 
@@ -114,9 +115,14 @@ def judge_event(root: str | None, machine: str | None, data: bytes) -> tuple[boo
         return True, "not a tool call on a file"
     if not isinstance(tool, dict):
         return False, "the hook event's tool_input is not an object"
-    file_path = tool.get("file_path")
-    if file_path is None:
+    # Write, Edit, MultiEdit name `file_path`; NotebookEdit `notebook_path`; MCP file
+    # tools `path`: a tool that names a file is judged whatever its name.
+    named = [tool[key] for key in PATH_KEYS if tool.get(key) is not None]
+    if not named:
         return True, "not a tool call on a file"
+    if len(named) > 1:
+        return False, "the hook event names more than one file; it is judged one at a time"
+    file_path = named[0]
     cwd = event.get("cwd")
     if not isinstance(file_path, str) or not (cwd is None or isinstance(cwd, str)):
         return False, "the hook event's file_path or cwd is not text"
@@ -174,6 +180,7 @@ def _judge_in(workflow: Workflow, target: str, tool: dict[str, Any]) -> tuple[bo
         rel = _same_file(target, folder)  # a hard link to a workspace file, say
     if rel is None:
         return True, "not a file of the workspace"
+    rel = _judged_name(workflow, target, folder, rel)
     if rel.startswith("."):
         return False, (
             f"{workflow.workspace.shown(rel)} is the runtime's own (an interrupted cast's "
@@ -181,10 +188,36 @@ def _judge_in(workflow: Workflow, target: str, tool: dict[str, Any]) -> tuple[bo
         )
     if not workflow.guards(rel):
         return True, f"{workflow.workspace.shown(rel)} is not guarded"
+    if not ("content" in tool or "edits" in tool or "old_string" in tool):
+        return False, (
+            f"{workflow.workspace.shown(rel)} is guarded, and the hook cannot tell what this "
+            "tool would write in it; cast a spell instead"
+        )
     proposed = _proposed(workflow, rel, tool)
     if rel == workflow.state_file:
         return workflow.judge_file(proposed.encode("utf-8", "surrogatepass"))
     return workflow.judge_write(rel, proposed)
+
+
+def _judged_name(workflow: Workflow, target: str, folder: str, rel: str) -> str:
+    """The name the workspace knows a file written as `rel` by: the file it is (a hard
+    link, a name a case-insensitive filesystem folds), or a guarded file whose name it
+    is but for case, Unicode normalization and trailing dots or spaces (`State.json`,
+    `state.json.`), which some filesystems take for the same file."""
+    if os.path.lexists(target):
+        same = _same_file(target, folder)
+        if same is not None:
+            return same
+    key = _folded(rel)
+    guarded = [workflow.state_file, *getattr(workflow.engine.vocabulary, "JUDGED", ())]
+    return next((name for name in guarded if _folded(name) == key), rel)
+
+
+def _folded(rel: str) -> str:
+    import unicodedata
+
+    parts = rel.replace("\\", "/").split("/")
+    return "/".join(unicodedata.normalize("NFC", p).casefold().rstrip(". ") for p in parts)
 
 
 def _same_file(target: str, folder: str) -> str | None:
