@@ -145,8 +145,12 @@ def format_text(diff: SpecDiff) -> str:
 
 def _md(text: str) -> str:
     """Text for a markdown cell or line: no table breaks, no raw HTML (a comment would
-    hide the rest of the report)."""
-    return printable(text).replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
+    hide the rest of the report), no mention or reference a host links (`@octocat`,
+    `@org/team`, `other/repo#1`, `#12` ping people and link issues when a report is
+    posted), and no unmatched backtick, which would open a code span to the line's end."""
+    text = printable(text).replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
+    text = text.translate({ord("@"): "&#64;", ord("#"): "&#35;"})
+    return text.replace("`", "&#96;") if text.count("`") % 2 else text
 
 
 def printable(text: str) -> str:
@@ -164,7 +168,7 @@ def _md_outcome(change: Change, now: bool) -> str:
 def to_markdown(diff: SpecDiff) -> str:
     """A report to paste into a pull request."""
     out = [
-        f"# Spec change: `{diff.new.path}` against `{diff.old.path}`",
+        f"# Spec change: `{_md(diff.new.path)}` against `{_md(diff.old.path)}`",
         "",
         f"**{verdict(diff)}**",
         "",
@@ -182,14 +186,14 @@ def to_markdown(diff: SpecDiff) -> str:
         ]
         for c in diff.changes:
             out.append(
-                f"| {c.spell} | {_md(', '.join(c.states))} | {_md(c.when) or 'always'} "
+                f"| {_md(c.spell)} | {_md(', '.join(c.states))} | {_md(c.when) or 'always'} "
                 f"| {_md_outcome(c, False)} | {_md_outcome(c, True)} |"
             )
         out.append("")
     if diff.not_compared:
         out += [
             "Not compared world by world (over 16 facts), and changed: "
-            + ", ".join(f"{sp} in {st}" for st, sp in diff.not_compared),
+            + _md(", ".join(f"{sp} in {st}" for st, sp in diff.not_compared)),
             "",
         ]
     structure = _structure(diff)

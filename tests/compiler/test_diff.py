@@ -367,3 +367,16 @@ def test_the_markdown_report_carries_no_raw_html_from_the_spec() -> None:
     )
     report = to_markdown(diff(TEXT, hidden))
     assert "&lt;!-- hidden" in report and "<!--" not in report
+
+
+def test_the_markdown_report_pings_nobody_and_links_nothing() -> None:
+    """Names a spec gives (a rule ID here) reach a pull request's comment: no mention, team,
+    issue reference or unmatched backtick survives as markdown."""
+    hostile = "D3 @octocat @some-org/security other/repo#1 `x"
+    old = parse_spec_text(spec_text(["A", "B"], ["Go"], [row(hostile, "A, B", "Go")]))
+    new = parse_spec_text(spec_text(["A", "B"], ["Go"], [row("D4", "A, B", "Go", nxt="A")]))
+    report = to_markdown(compare(old, new))
+    assert "octocat" in report  # the row is reported ...
+    assert "@octocat" not in report and "@some-org" not in report and "repo#1" not in report
+    assert "&#64;octocat" in report and "repo&#35;1" in report  # ... and shown, not linked
+    assert all(line.count("`") % 2 == 0 for line in report.splitlines())
