@@ -30,6 +30,7 @@ from spellbook.exits import (
     EXIT_BLOCKED,
     EXIT_FAILED,
     EXIT_HOOK_BLOCK,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_UNHANDLED,
@@ -78,6 +79,7 @@ exit status:
      unsafe path, bad frontmatter
   {EXIT_BLOCKED}  blocked: the spec refuses the {word} in this state
   {EXIT_UNHANDLED}  unhandled: no rule covers the {word} for the files as they are
+  {EXIT_INTERRUPTED}  interrupted (Ctrl-C): a cast cut short is finished by the next one
   check-transition: {EXIT_OK} allowed, {EXIT_REFUSED} refused (the reason on stderr);
   with --claude-hook, {EXIT_HOOK_BLOCK} refused (Claude Code blocks the tool call)"""
 
@@ -173,7 +175,13 @@ def run() -> NoReturn:
     # off here and in `python -m spellbook`; the long-running `spell mcp` turns it
     # back on, and `main()` called from Python leaves it alone.
     gc.disable()
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        # Ctrl-C: no traceback. A cast cut short is finished by the next one from its
+        # intent record (`spellbook.journal`); a hook cut short blocks what it judged.
+        print("spell: interrupted; nothing half done is lost", file=sys.stderr)
+        sys.exit(EXIT_HOOK_BLOCK if "check-transition" in sys.argv else EXIT_INTERRUPTED)
     gc.freeze()  # what is left is freed at exit without another full collection
     sys.exit(code)
 

@@ -11,3 +11,4 @@ EXIT_BLOCKED = 3  # a cast the spec refuses in this state
 EXIT_UNHANDLED = 4  # a cast no rule of the spec covers for the files as they are
 EXIT_REFUSED = 1  # check-transition: the spec does not allow the move
 EXIT_HOOK_BLOCK = 2  # check-transition --claude-hook: Claude Code's "block this tool call"
+EXIT_INTERRUPTED = 130  # Ctrl-C (SIGINT), as shells report it
