@@ -476,6 +476,10 @@ class Workspace:
             while view:
                 view = view[os.write(fd, view) :]
             self._sync(fd)
+        except OSError as err:  # a full disk, say: named by the file the user knows
+            os.close(fd)
+            os.unlink(tmp)
+            raise OSError(err.errno, f"cannot write {self.shown(rel)}: {err.strerror}") from None
         except BaseException:
             os.close(fd)
             os.unlink(tmp)
