@@ -37,10 +37,16 @@ class _Names:
     def __init__(self, taken: frozenset[str] = RESERVED) -> None:
         self.taken: set[str] = set(taken)
 
-    def allocate(self, wanted: str) -> str:
+    @staticmethod
+    def clean(wanted: str) -> str:
+        """`wanted` as an identifier, before it is made unique."""
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in wanted).strip("_") or "x"
         if name[0].isdigit() or keyword.iskeyword(name):
             name = "_" + name
+        return name
+
+    def allocate(self, wanted: str) -> str:
+        name = self.clean(wanted)
         candidate, n = name, 2
         while candidate in self.taken:
             candidate, n = f"{name}_{n}", n + 1
@@ -63,6 +69,10 @@ class Lowered:
         # stay as the spec writes them, but not the names the model's annotations use.
         # Guards are the module's names too.
         names = _Names(RESERVED | {"str", "bool", "Callable"})
+        # `transitions` gives the model `may_<trigger>` for each trigger and `is_<state>`
+        # for each state: no trigger may take one (a spell `May_open` beside `Open`).
+        names.taken |= {f"may_{_Names.clean(sp.trigger)}" for sp in spec.spells}
+        names.taken |= {f"is_{st.name}" for st in spec.states}
         self.triggers = [_Trigger(names.allocate(sp.trigger), sp.name) for sp in spec.spells]
         for t in self.triggers:
             names.taken.add(f"may_{t.name}")
