@@ -44,9 +44,11 @@ import json
 import re
 
 from spellbook.schema import RUNTIME_FILES
+from spellbook.store import is_git
 from spellbook.vocabulary import FILE
 
 from ..model import Action
+from .core_phrases import _FILE as _ANY_FILE  # a name with an extension, or any in backticks
 from .core_phrases import pattern_problem
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
 
@@ -93,7 +95,6 @@ _FILL = re.compile(
 )
 _NO_CHANGE = re.compile(r"no state change", re.I)
 # A ledger or its source: a name with an extension, or any name in backticks (`.refs`).
-_ANY_FILE = r"(?P<file>`[^`\s]+`|[\w.\-/]*\w\.\w[\w\-]*)"
 _LEDGER = _ANY_FILE.replace("?P<file>", "?P<ledger>")
 _SOURCE = _ANY_FILE.replace("?P<file>", "?P<source>")
 # `Record NOUN of notes.md in .seen`, ``Append matches of `RE` from F to G``.
@@ -424,7 +425,7 @@ def _checked(action: Action) -> Action:
         problem = ""
         if path.startswith(("/", "~")) or ".." in parts or "\\" in path:
             problem = f"{path} is outside the workspace folder"
-        elif any(p.rstrip(". ").lower() == ".git" for p in parts):
+        elif any(is_git(p) for p in parts):
             problem = f"{path} is in a .git folder, which Spellbook never touches"
         elif parts[0] in RUNTIME_FILES and action.verb not in ("load", "find"):
             problem = f"{path} is Spellbook's own file; no action of a spec touches it"

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from spellbook.store import path_problem
+
 from ..model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, Term, ValidAction
 from ..spec_error import SpecError, fail
 from .conditions import Words, parse_indicators, split_outside
@@ -411,12 +413,7 @@ def _state_file(placed: list[_Placed]) -> str:
     ]
     path, line = preferred[0] if preferred else (DEFAULT_STATE_FILE, 1)
     path = path[2:] if path.startswith("./") else path
-    parts = path.replace("\\", "/").split("/")
-    if (
-        path.startswith(("/", "~"))
-        or (len(path) > 1 and path[1] == ":")
-        or any(p in ("", ".", "..") or p.rstrip(". ").lower() == ".git" for p in parts)
-    ):
+    if path_problem(path):
         fail(
             f"the state file `{path}` is not a path inside the repository: name it relative "
             "to the repository's top folder, with no `..`, `~`, drive or `.git` in it "

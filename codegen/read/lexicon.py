@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 from spellbook.probes import PROBES
+from spellbook.store import is_git
 from spellbook.vocabulary import Noun, Verb, load, template_file
 
 from ..model import Term
@@ -66,7 +67,7 @@ def workspace_path(written: str, workspace: str) -> str | None:
         return None
     if len(path) > 1 and path[1] == ":":
         return None  # `C:/x.md`: a drive, which the runtime refuses too
-    if any(p.rstrip(". ").lower() == ".git" for p in parts):
+    if any(is_git(p) for p in parts):
         return None  # git's own folder, which runs what it holds: never a workspace file
     return path
 

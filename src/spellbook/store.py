@@ -38,19 +38,36 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 
 
+def is_git(name: str) -> bool:
+    """Whether a path's part names git's own folder, which runs what it holds (hooks,
+    config): `.git`, in any case, with trailing dots or spaces (which Windows drops)."""
+    return name.rstrip(". ").lower() == ".git"
+
+
+def path_problem(path: str) -> str:
+    """Why a relative path (`/` or `\\` between folders) names nothing Spellbook may touch
+    inside its folder, or "": "outside" (empty, absolute, `~`, a drive, a NUL, an empty,
+    `.` or `..` part) or ".git" (a part is git's own folder). One rule, which the
+    compiler checks a spec's paths by and the runtime every path it opens."""
+    parts = path.replace("\\", "/").split("/")
+    if (
+        not path
+        or path.startswith(("/", "~"))
+        or "\0" in path
+        or (len(path) > 1 and path[1] == ":")
+        or any(p in ("", ".", "..") for p in parts)
+    ):
+        return "outside"
+    return ".git" if any(is_git(p) for p in parts) else ""
+
+
 class Workspace:
     """The workspace folder `folder` (relative, e.g. `.ai/task`) of the repository `root`."""
 
     def __init__(self, root: str, folder: str, durable: bool = True) -> None:
         self.root = os.path.abspath(root)
         self.folder = folder.strip("/")
-        parts = self.folder.replace("\\", "/").split("/") if self.folder else []
-        if (
-            folder.startswith(("/", "~"))
-            or (len(folder) > 1 and folder[1] == ":")
-            or "\0" in folder
-            or any(p in ("", ".", "..") or p.rstrip(". ").lower() == ".git" for p in parts)
-        ):
+        if folder and path_problem(folder.rstrip("/")):
             # Whatever a machine's module says: its workspace is a folder in the repository.
             raise UnsafePath(f"the workspace {folder!r} is not a folder inside the repository")
         self.base = os.path.join(self.root, self.folder) if self.folder else self.root
@@ -161,19 +178,12 @@ class Workspace:
         known = self._paths.get(rel)
         if known is not None:
             return known
-        parts = rel.replace("\\", "/").split("/")
-        if (
-            not rel
-            or rel.startswith(("/", "~"))
-            or "\0" in rel
-            or any(p in ("", ".", "..") for p in parts)
-            or (len(rel) > 1 and rel[1] == ":")
-        ):
+        problem = path_problem(rel)
+        if problem == "outside":
             raise UnsafePath(f"{rel!r} is not a path inside {self.folder or 'the repository'}/")
-        if any(p.rstrip(". ").lower() == ".git" for p in parts):
-            # Git's own folder runs what it holds (hooks, config): never read or written.
+        if problem:
             raise UnsafePath(f"{rel!r} is in a .git folder, which Spellbook never touches")
-        path = self._paths[rel] = os.path.join(self.base, *parts)
+        path = self._paths[rel] = os.path.join(self.base, *rel.replace("\\", "/").split("/"))
         return path
 
     def shown(self, rel: str = "") -> str:
