@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 HOOK_LIMIT = 10_000_000  # bytes of a hook event read from stdin
 PATH_KEYS = ("file_path", "notebook_path", "path")  # where tools name the file they touch
+# Claude Code's tools that only read: any other tool naming a guarded file is judged.
+READ_ONLY_TOOLS = frozenset({"Read", "Glob", "Grep", "LS", "NotebookRead"})
 MAX_EDITS = 100  # edits of one MultiEdit the hook judges
 
 
@@ -118,8 +120,8 @@ def judge_event(root: str | None, machine: str | None, data: bytes) -> tuple[boo
     # Write, Edit, MultiEdit name `file_path`; NotebookEdit `notebook_path`; MCP file
     # tools `path`: a tool that names a file is judged whatever its name.
     named = [tool[key] for key in PATH_KEYS if tool.get(key) is not None]
-    if not named:
-        return True, "not a tool call on a file"
+    if not named or event.get("tool_name") in READ_ONLY_TOOLS:
+        return True, "not a tool call that writes a file"
     if len(named) > 1:
         return False, "the hook event names more than one file; it is judged one at a time"
     file_path = named[0]

@@ -105,3 +105,12 @@ def test_a_tool_whose_change_the_hook_cannot_read_is_blocked_on_a_guarded_file(
     # A file of no workspace stays the tool's business.
     event["tool_input"] = {"notebook_path": str(repo / "notes.ipynb"), "new_source": "x"}
     assert judge_event(None, "session", json.dumps(event).encode())[0]
+
+
+def test_a_tool_that_only_reads_the_state_file_is_let_through(repo: Path) -> None:
+    """Reading is no move: a Read of the state file is allowed, whatever the matcher."""
+    state = str(repo / PROGRESS / "state.json")
+    read = {"tool_name": "Read", "cwd": str(repo), "tool_input": {"file_path": state}}
+    assert judge_event(None, "session", json.dumps(read).encode())[0]
+    read["tool_name"] = "Write"  # the same event from a tool that writes: judged, refused
+    assert not judge_event(None, "session", json.dumps(read).encode())[0]
