@@ -17,6 +17,7 @@ from pathlib import Path
 
 from spellbook.project import Entry, Project, ProjectError, find_project, read_project
 from spellbook.project import importable as _importable
+from spellbook.vocabulary import PACKAGE, module_name
 
 from .read.lexicon import Dialect
 from .read.rows import ROLES
@@ -151,19 +152,55 @@ def project_of(path: str | Path) -> Path | None:
     return None if found is None else Path(found)
 
 
-def dialect_for(path: str | Path, fallback: Path | None = None) -> Dialect:
+def dialect_for(
+    path: str | Path,
+    fallback: Path | None = None,
+    trust: bool = False,
+    vocabulary: str | None = None,
+) -> Dialect:
     """How the project that holds `path` reads it (or the project at `fallback`, for a
-    file outside any project); the core alone when neither configures one."""
+    file outside any project); the core alone when neither configures one. `vocabulary`
+    replaces the one the project names.
+
+    The trust boundary: a vocabulary is Python, so one that does not ship with
+    Spellbook is imported only from the project this command runs in (the current
+    folder's), or with `trust`. A spec someone sent, in a project of its own, is read
+    with the shipped vocabularies only, and a SpecError says why any other is not."""
     root = project_of(path)
+    trusted = trust or root is None or _here() == root.resolve()
     if root is None:
         root = fallback
     if root is None:
         spec = Path(path).resolve()
         return with_templates(Dialect(), spec.parent, spec.name, "")
-    importable(root)
     config = load_config(root)
-    machine = config.machine_for(relative(path, root))
-    if machine.dialect.folder != str(Path(path).resolve().parent):  # outside the root
+    dialect = config.machine_for(relative(path, root)).dialect
+    if vocabulary is not None:
+        dialect = replace(dialect, vocabulary=vocabulary)
+    if not trusted:
+        _refuse_untrusted(dialect.vocabulary, root)
+    else:
+        importable(root)
+    if dialect.folder != str(Path(path).resolve().parent):  # outside the root
         spec = Path(path).resolve()
-        return with_templates(machine.dialect, spec.parent, spec.name, config.templates)
-    return machine.dialect
+        return with_templates(dialect, spec.parent, spec.name, config.templates)
+    return dialect
+
+
+def _here() -> Path | None:
+    """The project the command runs in: the one that holds the current folder."""
+    found = find_project(str(Path.cwd()))
+    return None if found is None else Path(found).resolve()
+
+
+def _refuse_untrusted(vocabulary: str, root: Path) -> None:
+    """A SpecError unless `vocabulary` is none or one that ships with Spellbook."""
+    if not vocabulary or module_name(vocabulary).startswith(f"{PACKAGE}."):
+        return
+    raise SpecError(
+        f"the project at {root} names the vocabulary {vocabulary!r}, a Python module of "
+        "its own; it is imported only from the project this command runs in, since "
+        "importing it runs its code. Run the command in that project, or pass --trust "
+        "if you trust its code",
+        0,
+    ).locate(str(root / "pyproject.toml"), None)

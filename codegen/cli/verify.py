@@ -7,7 +7,6 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
@@ -55,6 +54,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="the workflow's vocabulary module (default: the one [tool.spellbook] in "
         "pyproject.toml names for this spec; '' for the core alone)",
     )
+    parser.add_argument(
+        "--trust",
+        action="store_true",
+        help="import the vocabulary module a spec's own project names even when that is "
+        "not the project this command runs in (importing it runs its code; without this "
+        "flag such a spec is read with the shipped vocabularies only)",
+    )
     return parser.parse_args(argv)
 
 
@@ -77,7 +83,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.against is not None:
         return _against(args)
     try:
-        spec = load_spec(args.spec, dialect=_dialect(args.spec, args.vocabulary))
+        spec = load_spec(args.spec, dialect=_dialect(args))
     except SpecError as err:
         print(f"error: {err}", file=sys.stderr)
         if args.format in ("json", "sarif"):
@@ -110,8 +116,8 @@ def _against(args: argparse.Namespace) -> int:
     if args.format == "sarif":
         print("error: --against reports as text, markdown or json, not sarif", file=sys.stderr)
         return EXIT_BAD_INPUT
-    dialect = _dialect(args.spec, args.vocabulary)
     try:
+        dialect = _dialect(args)
         new = load_spec(args.spec, dialect=dialect)
         old, borrowed = load_old(args.against, new, dialect, args.spec)
     except (SpecError, OldSpecError) as err:
@@ -128,13 +134,10 @@ def _against(args: argparse.Namespace) -> int:
     return EXIT_FAILED if diff.breaking else EXIT_OK
 
 
-def _dialect(spec: str, vocabulary: str | None) -> Dialect:
+def _dialect(args: argparse.Namespace) -> Dialect:
     """How to read the spec: as the project that holds it configures it, or else the
-    project in the current folder."""
-    dialect = dialect_for(spec, fallback=Path.cwd())
-    if vocabulary is not None:
-        dialect = replace(dialect, vocabulary=vocabulary)
-    return dialect
+    project in the current folder; another project's own vocabulary only with --trust."""
+    return dialect_for(args.spec, Path.cwd(), args.trust, args.vocabulary)
 
 
 def _error_json(err: SpecError) -> dict[str, object]:

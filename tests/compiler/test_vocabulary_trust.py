@@ -1,0 +1,116 @@
+"""Verifying a spec someone sent never runs Python from its folder: a vocabulary that
+does not ship with Spellbook is imported only from the project the command runs in,
+or with --trust."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.commands import clean
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = """# Sent
+
+## States
+- **A**: start
+- **B**: done
+
+## Spells
+- **Go**: move on
+
+## Spell Transitions
+
+| Rule | From | Spell | Condition | Action | Next State |
+|---|---|---|---|---|---|
+| R1 | A | Go | - | - | B |
+| R2 | B | Go | - | - | Same state |
+"""
+
+
+def _sent(folder: Path, vocabulary: str) -> Path:
+    """A project as someone sends it: a spec and a vocabulary module that leaves a mark."""
+    folder.mkdir()
+    (folder / ".git").mkdir()
+    (folder / "pyproject.toml").write_text(
+        f'[project]\nname = "sent"\n\n[tool.spellbook]\nvocabulary = "{vocabulary}"\n'
+    )
+    (folder / "evil.py").write_text(
+        "from pathlib import Path\nPath(__file__).with_name('RAN').write_text('ran')\n"
+    )
+    (folder / "spec").mkdir()
+    spec = folder / "spec" / "SENT.md"
+    spec.write_text(SPEC)
+    return spec
+
+
+def _verify(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "verify-state-machine.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize("vocabulary", ["evil", "this", "antigravity"])
+def test_a_spec_s_own_vocabulary_is_not_imported_from_elsewhere(
+    tmp_path: Path, vocabulary: str
+) -> None:
+    spec = _sent(tmp_path / "sent", vocabulary)
+    here = tmp_path / "reviewer"
+    here.mkdir()
+    result = _verify("--spec", str(spec), cwd=here)
+    err = clean(result)
+    assert result.returncode == 2, err
+    assert f"names the vocabulary {vocabulary!r}" in err and "--trust" in err
+    assert "pyproject.toml" in err
+    assert "Beautiful is better" not in result.stdout
+    assert not (tmp_path / "sent" / "RAN").exists()
+
+
+def test_the_against_diff_does_not_import_it_either(tmp_path: Path) -> None:
+    spec = _sent(tmp_path / "sent", "evil")
+    here = tmp_path / "reviewer"
+    here.mkdir()
+    result = _verify("--spec", str(spec), "--against", str(spec), cwd=here)
+    assert result.returncode == 2, clean(result)
+    assert not (tmp_path / "sent" / "RAN").exists()
+
+
+def test_trust_imports_it(tmp_path: Path) -> None:
+    spec = _sent(tmp_path / "sent", "evil")
+    here = tmp_path / "reviewer"
+    here.mkdir()
+    result = _verify("--spec", str(spec), "--trust", cwd=here)
+    clean(result)
+    assert (tmp_path / "sent" / "RAN").exists()
+
+
+def test_the_project_the_command_runs_in_is_trusted(tmp_path: Path) -> None:
+    spec = _sent(tmp_path / "sent", "evil")
+    result = _verify("--spec", "spec/SENT.md", cwd=tmp_path / "sent")
+    clean(result)
+    assert (tmp_path / "sent" / "RAN").exists()
+    assert spec.exists()
+
+
+def test_a_shipped_vocabulary_is_read_from_anywhere(tmp_path: Path) -> None:
+    spec = _sent(tmp_path / "sent", "spell_workflow")
+    here = tmp_path / "reviewer"
+    here.mkdir()
+    result = _verify("--spec", str(spec), cwd=here)
+    assert result.returncode == 0, clean(result)
+
+
+def test_the_core_alone_reads_it_without_importing(tmp_path: Path) -> None:
+    spec = _sent(tmp_path / "sent", "evil")
+    here = tmp_path / "reviewer"
+    here.mkdir()
+    result = _verify("--spec", str(spec), "--vocabulary", "", cwd=here)
+    assert result.returncode == 0, clean(result)
+    assert not (tmp_path / "sent" / "RAN").exists()
