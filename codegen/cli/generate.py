@@ -90,8 +90,17 @@ def render(
     found = errors(analyse(spec))
     if found and not (allow_errors or target.allow_errors):
         raise NotGenerated(target.spec, found)
+    source = machine_source(spec, target.module)
+    try:  # a module that would not even compile is never written
+        compile(source, f"{target.module}.py", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as err:
+        raise SpecError(
+            f"the module generated from it does not compile ({err}); nothing was written. "
+            "This is a defect of the generator: please report it with the spec",
+            0,
+        ).locate(target.spec, None) from None
     files = {
-        f"{target.module}.py": Made(source=machine_source(spec, target.module)),
+        f"{target.module}.py": Made(source=source),
         f"{target.module}.mmd": Made(render_diagram(spec)),
     }
     return files, found

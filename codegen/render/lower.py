@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import unicodedata
 from dataclasses import dataclass
 
 from spellbook import schema as runtime
@@ -39,8 +40,11 @@ class _Names:
 
     @staticmethod
     def clean(wanted: str) -> str:
-        """`wanted` as an identifier, before it is made unique."""
-        name = "".join(c if c.isalnum() or c == "_" else "_" for c in wanted).strip("_") or "x"
+        """`wanted` as an ASCII identifier, before it is made unique. ASCII only: Python
+        reads identifiers in NFKC, so full-width `key` would be the name `key`, and `x²` is no
+        identifier at all; letters are decomposed (`é` is `e`), the rest dropped."""
+        plain = unicodedata.normalize("NFKD", wanted).encode("ascii", "ignore").decode()
+        name = "".join(c if c.isalnum() or c == "_" else "_" for c in plain).strip("_") or "x"
         if name[0].isdigit() or keyword.iskeyword(name):
             name = "_" + name
         return name
