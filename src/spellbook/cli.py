@@ -19,6 +19,7 @@ from spellbook.errors import (
     ActionError,
     BadFile,
     SpellbookError,
+    Stopped,
     Undefined,
     UnknownSpell,
     UnknownState,
@@ -182,6 +183,14 @@ def run() -> NoReturn:
         # intent record (`spellbook.journal`); a hook cut short blocks what it judged.
         print("spell: interrupted; nothing half done is lost", file=sys.stderr)
         sys.exit(EXIT_HOOK_BLOCK if "check-transition" in sys.argv else EXIT_INTERRUPTED)
+    except Stopped as stopped:
+        # SIGTERM or SIGHUP while a command ran: its processes are already stopped.
+        print(
+            "spell: stopped by a signal while the command ran; its processes were stopped, "
+            "and nothing half done is lost",
+            file=sys.stderr,
+        )
+        sys.exit(128 + stopped.signum)
     gc.freeze()  # what is left is freed at exit without another full collection
     sys.exit(code)
 

@@ -14,12 +14,12 @@ import os
 import re
 import time
 
-from spellbook.errors import ActionError
+from spellbook.errors import ActionError, Stopped
 from spellbook.store import Workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol
+    from typing import Any, Protocol
 
     class JsonFiles(Protocol):
         """The workspace's JSON files, each read once (`spellbook.facts.Facts`)."""
@@ -111,7 +111,6 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
     """
     import contextlib
     import select
-    import signal
     import subprocess
 
     timeout = COMMAND_TIMEOUT if timeout is None else timeout
@@ -128,6 +127,7 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    kept = _stop_on_signals(proc.pid)
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     tail = bytearray()
@@ -157,8 +157,8 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
                 if len(tail) > 2 * OUTPUT_BYTES:
                     del tail[:-OUTPUT_BYTES]
     finally:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGKILL)  # the shell's group: whatever is left
+        _kill_group(proc.pid)  # the shell's group: whatever is left
+        _restore(kept)
         proc.wait()
         proc.stdout.close()
     said = bytes(tail[-OUTPUT_BYTES:]).decode("utf-8", "replace")
@@ -172,6 +172,49 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
         output += f"\n(timed out after {timeout:g} s; its processes were stopped)"
     seconds = time.monotonic() - started
     return Run(key, text, status, output, seconds, repository_digest(root, skip))
+
+
+def _kill_group(pid: int) -> None:
+    import contextlib
+    import signal
+
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+# Signals that end `spell` while a command runs: the command's group dies with it.
+_ENDING = ("SIGTERM", "SIGHUP")
+
+
+def _stop_on_signals(group: int) -> dict[int, Any]:
+    """Handlers for SIGTERM and SIGHUP, while the command runs, that kill its process
+    group and raise `Stopped`: the group is in a session of its own, so a signal to
+    `spell` (or its terminal closing) would otherwise leave it running, without a time
+    limit. Only the main thread can set handlers; elsewhere (a server's worker) the
+    group is still killed when the command ends. The handlers replaced, to restore."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+
+    def stop(signum: int, frame: object) -> None:
+        _kill_group(group)
+        raise Stopped(signum)
+
+    kept: dict[int, Any] = {}
+    for name in _ENDING:
+        number = getattr(signal, name, None)
+        if number is not None:
+            kept[number] = signal.signal(number, stop)
+    return kept
+
+
+def _restore(kept: dict[int, Any]) -> None:
+    import signal
+
+    for number, handler in kept.items():
+        signal.signal(number, handler)
 
 
 def repository_digest(workspace: Workspace | str, skip: str = "") -> str:

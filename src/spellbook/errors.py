@@ -61,3 +61,12 @@ class Interrupted(SpellbookError):
 class Changed(SpellbookError):
     """The state file changed while a cast ran a command without the lock (another
     cast happened meanwhile); the cast stops with nothing changed."""
+
+
+class Stopped(BaseException):
+    """The process was told to end (SIGTERM, SIGHUP) while it ran a command: the
+    command's process group is already killed; `spell` ends with 128 + the signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
