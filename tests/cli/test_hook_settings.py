@@ -1,0 +1,95 @@
+"""The hook's settings as docs/session.md gives them block every call they cannot judge:
+`spell` missing from PATH, a refused move; and let an allowed one through. Claude Code
+blocks only on exit status 2, so anything else would let the call go ahead."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.sessions import PROGRESS, session_in
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "session.md"
+
+
+def _settings() -> dict[str, Any]:
+    text = DOC.read_text(encoding="utf-8")
+    blocks = re.findall(r"```json\n(.*?)```", text, re.S)
+    found = [json.loads(b) for b in blocks if '"PreToolUse"' in b]
+    assert len(found) == 1, "docs/session.md shows one settings.json with the hook"
+    return found[0]  # type: ignore[no-any-return]
+
+
+def _hook() -> dict[str, Any]:
+    (entry,) = _settings()["hooks"]["PreToolUse"]
+    (hook,) = entry["hooks"]
+    return hook  # type: ignore[no-any-return]
+
+
+def _run(root: Path, event: dict[str, Any], path: str) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PATH": path, "CLAUDE_PROJECT_DIR": str(root)}
+    return subprocess.run(
+        ["/bin/sh", "-c", _hook()["command"]],
+        input=json.dumps(event).encode(),
+        capture_output=True,
+        timeout=60,
+        env=env,
+        cwd=root,
+    )
+
+
+def _write(root: Path, state: str) -> dict[str, Any]:
+    """A Write of the state file that keeps everything but the state."""
+    data = json.loads((root / PROGRESS / "state.json").read_text())
+    data["state"] = state
+    return {
+        "tool_name": "Write",
+        "cwd": str(root),
+        "tool_input": {
+            "file_path": str(root / PROGRESS / "state.json"),
+            "content": json.dumps(data),
+        },
+    }
+
+
+@pytest.fixture
+def spell_on_path(tmp_path: Path) -> str:
+    """A PATH whose `spell` is this checkout's, and nothing else of the test's."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    shim = folder / "spell"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m spellbook "$@"\n')
+    shim.chmod(0o755)
+    return f"{folder}:/usr/bin:/bin"
+
+
+def test_the_documented_settings_fail_closed() -> None:
+    hook = _hook()
+    assert hook["type"] == "command" and hook.get("onFailure") == "block"
+    assert hook["command"].endswith("|| exit 2") and hook["timeout"] > 5
+    matcher = re.compile(_settings()["hooks"]["PreToolUse"][0]["matcher"])
+    for tool in ("Write", "Edit", "MultiEdit", "NotebookEdit", "mcp__files__write_file"):
+        assert matcher.fullmatch(tool), tool
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell")
+def test_without_spell_on_path_the_call_is_blocked(tmp_path: Path) -> None:
+    session_in(tmp_path, "IMPLEMENT", "true")
+    result = _run(tmp_path, _write(tmp_path, "TEST"), "/nonexistent")
+    assert result.returncode == 2, result.stderr
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell")
+def test_with_spell_it_judges_the_move(tmp_path: Path, spell_on_path: str) -> None:
+    session_in(tmp_path, "IMPLEMENT", "true")
+    refused = _run(tmp_path, _write(tmp_path, "COMPLETE"), spell_on_path)
+    assert refused.returncode == 2 and b"Traceback" not in refused.stderr, refused.stderr
+    allowed = _run(tmp_path, _write(tmp_path, "TEST"), spell_on_path)
+    assert allowed.returncode == 0, allowed.stderr
