@@ -81,7 +81,7 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
     for row in spec.rows:
         why = dict(row.condition.why)
         for phrase in row.condition.unknown:
-            if normal(re.sub(_NOT, "", phrase)) in terms:
+            if phrase not in why and normal(re.sub(_NOT, "", phrase)) in terms:
                 continue  # a term of the spec whose meaning is reported as unknown_term
             m = OUTCOME.fullmatch(phrase)
             subject, outcome = (m["body"], m["outcome"]) if m else (phrase, "")

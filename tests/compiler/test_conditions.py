@@ -555,3 +555,13 @@ def test_the_forms_beside_them_still_read(
 def test_a_pattern_that_can_never_match_is_an_error_at_its_line() -> None:
     (message,) = unknown(spec_with("x.md matches `^v$version`"))
     assert "`$version`, which can never match" in message
+
+
+def test_the_negation_of_a_term_too_large_to_negate_is_an_error_not_a_silent_fact() -> None:
+    # NOT of 16 alternatives of two facts each: 2^16 clauses, past the limit. The row is
+    # read as a fact nothing defines; before, no finding said so, and the cell's worlds
+    # counted it as a 17th fact the files could make true.
+    term = " OR ".join(f"(a{k}.md exists AND b{k}.md exists)" for k in range(16))
+    (message,) = unknown(spec_with("NOT ready", f"| ready | {term} |"))
+    assert "'NOT ready'" in message and "multiply past 64" in message
+    assert "`-`" in message  # and how to write it instead
