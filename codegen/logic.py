@@ -14,14 +14,15 @@ words (`render`) all reason with these.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import cache
+from functools import lru_cache
 from itertools import product
 
 from spellbook.probes import describe as core_words
 from spellbook.probes import excludes, implies
 from spellbook.probes import implied as core_implied
 
-from .model import Atom, Condition, Literal
+from .budget import check
+from .model import Atom, Literal
 
 DNF = tuple[tuple[Literal, ...], ...]
 # A condition whose alternatives multiply past this is not expanded.
@@ -103,74 +104,122 @@ def closure(atoms: Iterable[Atom]) -> tuple[Atom, ...]:
     return tuple(sorted(found))
 
 
+class Worlds:
+    """Every world over `atoms` (bit i of a world = atoms[i]), and sets of them, each
+    one int whose bit w is world w: a condition's worlds, the worlds a rule wins in,
+    are a few operations on ints of 2^len(atoms) bits (8 KB at 16 atoms), never a walk
+    through the worlds one by one in Python."""
+
+    def __init__(self, atoms: Sequence[Atom]) -> None:
+        self.atoms = tuple(atoms)
+        count = 1 << len(self.atoms)
+        self.every = (1 << count) - 1
+        # of[i]: the worlds in which atoms[i] holds.
+        self.of = [
+            _repeat(((1 << (1 << i)) - 1) << (1 << i), 2 << i, count) for i in range(len(atoms))
+        ]
+        index = {atom: i for i, atom in enumerate(self.atoms)}
+        broken = 0
+        for a in self.atoms:
+            for b in self.atoms:
+                if a is not b and follows(a, b):
+                    broken |= self.of[index[a]] & ~self.of[index[b]]
+                if a < b and excludes((a.probe, a.file, a.param), (b.probe, b.file, b.param)):
+                    broken |= self.of[index[a]] & self.of[index[b]]
+        # The worlds that can be: no implication broken, no two excluding facts.
+        self.consistent = self.every & ~broken
+        self._index = index
+
+    def condition(self, clauses: DNF) -> int:
+        """The worlds (consistent or not) in which some alternative of `clauses` holds."""
+        found = 0
+        for clause in clauses:
+            worlds = self.every
+            for lit in clause:
+                held = self.of[self._index[lit.atom]]
+                worlds &= held if lit.positive else ~held
+            found |= worlds
+        return found
+
+    def cube(self, fixed: int, world: int) -> int:
+        """The worlds that agree with `world` on the atoms whose bits `fixed` sets."""
+        found = self.every
+        for i, held in enumerate(self.of):
+            if fixed >> i & 1:
+                found &= held if world >> i & 1 else ~held
+        return found
+
+    def exists(self, worlds: int, bits: int) -> int:
+        """The worlds, with the atoms of `bits` false, for which some value of those
+        atoms gives a world of `worlds`."""
+        for i, held in enumerate(self.of):
+            if bits >> i & 1:
+                worlds = (worlds & ~held) | ((worlds & held) >> (1 << i))
+        return worlds
+
+    def forall(self, worlds: int, bits: int) -> int:
+        """The worlds, with the atoms of `bits` false, for which every value of those
+        atoms gives a world of `worlds`."""
+        for i, held in enumerate(self.of):
+            if bits >> i & 1:
+                worlds = (worlds & ~held) & ((worlds & held) >> (1 << i))
+        return worlds
+
+
+def _repeat(block: int, width: int, total: int) -> int:
+    """`block` (of `width` bits) repeated to fill `total` bits."""
+    while width < total:
+        block |= block << width
+        width *= 2
+    return block & ((1 << total) - 1)
+
+
+def lowest(worlds: int) -> int | None:
+    """The first world of a set, or None for none."""
+    return (worlds & -worlds).bit_length() - 1 if worlds else None
+
+
 def consistent_worlds(atoms: Sequence[Atom]) -> Iterator[int]:
     """Worlds over `atoms` (bit i = atoms[i]) in which no implication is broken and no
     two facts that exclude each other hold (F newer than G, G newer than F)."""
-    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
-    implications = [(bit[a], bit[b]) for a in atoms for b in atoms if follows(a, b)]
-    exclusive = [
-        bit[a] | bit[b]
-        for a in atoms
-        for b in atoms
-        if a < b and excludes((a.probe, a.file, a.param), (b.probe, b.file, b.param))
-    ]
-    for world in range(1 << len(atoms)):
-        if not any(world & a and not world & b for a, b in implications) and not any(
-            world & both == both for both in exclusive
-        ):
-            yield world
+    return members(Worlds(atoms).consistent)
 
 
-def clause_masks(atoms: Sequence[Atom], conditions: Iterable[DNF]) -> list[list[tuple[int, int]]]:
-    """Each condition's alternatives as (required, forbidden) bit masks over `atoms`:
-    an alternative holds in `world` when `world & required == required` and not
-    `world & forbidden`."""
-    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
-    return [
-        [
-            (
-                sum(bit[lit.atom] for lit in clause if lit.positive),
-                sum(bit[lit.atom] for lit in clause if not lit.positive),
-            )
-            for clause in clauses
-        ]
-        for clauses in conditions
-    ]
-
-
-def holds(condition: Condition, atoms: Sequence[Atom], world: int) -> bool:
-    """Whether some alternative of `condition` holds in `world` (over `atoms`)."""
-    index = {atom: i for i, atom in enumerate(atoms)}
-    return any(
-        all(bool(world >> index[lit.atom] & 1) == lit.positive for lit in clause)
-        for clause in condition.clauses
-    )
+def members(worlds: int) -> Iterator[int]:
+    """The worlds of a set, in order."""
+    while worlds:
+        low = worlds & -worlds
+        yield low.bit_length() - 1
+        worlds ^= low
 
 
 def describer(
     words: dict[Atom, tuple[str, str]],
-) -> Callable[[tuple[Atom, ...], frozenset[int]], str]:
-    """`when(atoms, worlds)`: the worlds in plain words, in `words`, each description
-    made once per comparison."""
+) -> Callable[[tuple[Atom, ...], int], str]:
+    """`when(atoms, worlds)`: the worlds (a set, `Worlds`) in plain words, in `words`,
+    each description made once per comparison (the last few hundred kept)."""
 
-    @cache
-    def when(atoms: tuple[Atom, ...], worlds: frozenset[int]) -> str:
+    @lru_cache(maxsize=256)
+    def when(atoms: tuple[Atom, ...], worlds: int) -> str:
         """The fewest facts that pick the worlds out among the worlds that can be,
         alternatives joined by "or" ("" when it is every world)."""
-        every = list(consistent_worlds(atoms))
-        if len(worlds) == len(every):
+        space = Worlds(atoms)
+        every = space.consistent
+        if worlds & every == every:
             return ""
         full = (1 << len(atoms)) - 1
-        remaining = set(worlds)
+        remaining = worlds & every
         said: list[str] = []
         while remaining:
-            start = min(remaining)
+            check("describing where a change applies")
+            start = lowest(remaining)
+            assert start is not None
             fixed = full
             for i in range(len(atoms)):
                 trial = fixed & ~(1 << i)
-                if all(w in worlds for w in every if w & trial == start & trial):
+                if not space.cube(trial, start) & every & ~worlds:
                     fixed = trial
-            remaining -= {w for w in every if w & fixed == start & fixed}
+            remaining &= ~space.cube(fixed, start)
             said.append(
                 ", ".join(
                     describe(Literal(atom, bool(start >> i & 1)), words)

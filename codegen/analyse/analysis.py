@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import deque
 from functools import cached_property
 
+from ..budget import check
 from ..model import Rule, Spec
 from .cells import CellResult, analyse_cell
 
@@ -20,12 +21,14 @@ class Analysis:
     def cells(self) -> dict[tuple[str, str], CellResult]:
         """Every non-empty cell's outcome in every world."""
         spec = self.spec
-        return {
-            (st.name, sp.name): analyse_cell(spec.cell(st.name, sp.name))
-            for st in spec.states
-            for sp in spec.spells
-            if spec.cell(st.name, sp.name)
-        }
+        found = {}
+        for st in spec.states:
+            for sp in spec.spells:
+                rules = spec.cell(st.name, sp.name)
+                if rules:
+                    check(f"checking {sp.name} in {st.name}")
+                    found[(st.name, sp.name)] = analyse_cell(rules)
+        return found
 
     def winners(self, state: str, spell: str) -> list[Rule]:
         """The cell's rules that win in at least one world, in priority order."""

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 
 from spellbook.schema import lost_file_states
 
-from ..logic import holds
 from ..model import Kind, Rule, Spec
 from .analysis import Analysis
 from .findings import Finding
@@ -134,16 +133,10 @@ def _why_dead(analysis: Analysis, rule: Rule) -> str:
     rules = analysis.spec.cell(rule.source, rule.spell)
     result = analysis.cells[(rule.source, rule.spell)]
     where = f"in {rule.source}"
-    ahead = rules[: rules.index(rule)]
-    beaten_by: dict[str, None] = {}
-    possible = False
-    for world in result.worlds():
-        if holds(rule.condition, result.atoms, world):
-            possible = True
-            winner = next(r for r in ahead if holds(r.condition, result.atoms, world))
-            beaten_by.setdefault(winner.id, None)
-    if not possible:
+    at = rules.index(rule)
+    if not result.fires[at]:
         return f"{where} its condition ({rule.condition.text}) can never hold"
+    beaten_by = list(dict.fromkeys(rules[j].id for j in result.beaten[at]))
     verb = "comes" if len(beaten_by) == 1 else "come"
     return f"{where}, {', '.join(beaten_by)} {verb} first wherever it applies"
 

@@ -17,11 +17,12 @@ some assignment of the known facts, for every value of the unknown ones.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
-from ..logic import MAX_ATOMS, clause_masks, closure, consistent_worlds, describe
+from ..budget import check
+from ..logic import MAX_ATOMS, Worlds, closure, describe, lowest
 from ..model import Atom, Literal, Rule
 
 Signature = tuple[tuple[int, tuple[tuple[Literal, ...], ...]], ...]
@@ -34,6 +35,9 @@ class CellResult:
     `wins[i]`: an example world in which rule i wins, or None if it never does.
     `gap`: an example world in which no rule fires, or None.
     `overlaps`: (winner, loser, world) where both fire, with the same priority.
+    `fires[i]`: whether rule i's condition holds in some world that can be.
+    `beaten[i]`: for a rule that never wins, the rules ahead of it that win where it
+    fires, in the order of the first world each does.
     """
 
     atoms: tuple[Atom, ...]
@@ -41,10 +45,8 @@ class CellResult:
     gap: int | None
     overlaps: tuple[tuple[int, int, int], ...]
     too_big: bool = False
-
-    def worlds(self) -> Iterator[int]:
-        """Every world that respects the implications between facts."""
-        return consistent_worlds(self.atoms)
+    fires: tuple[bool, ...] = ()
+    beaten: tuple[tuple[int, ...], ...] = ()
 
     def describe(self, world: int, words: dict[Atom, tuple[str, str]] | None = None) -> str:
         """A world in plain words: `plan.md exists, task.md missing` (facts the spec does
@@ -64,44 +66,60 @@ def analyse_cell(rules: Sequence[Rule]) -> CellResult:
     return _analyse(signature(rules))
 
 
-@cache
+@lru_cache(maxsize=1024)
 def _analyse(sig: Signature) -> CellResult:
     atoms = closure(lit.atom for _, clauses in sig for clause in clauses for lit in clause)
     if len(atoms) > MAX_ATOMS:
         return CellResult(atoms, tuple(None for _ in sig), None, (), too_big=True)
-    bit = {atom: 1 << i for i, atom in enumerate(atoms)}
-    unknown = sum(bit[a] for a in atoms if a.probe == "unknown")
-    masks = clause_masks(atoms, [clauses for _, clauses in sig])
-    wins: list[int | None] = [None] * len(sig)
-    # For each assignment of the known facts: the rules that fire for every value of the
-    # unknown facts (for overlaps), and whether any fires for some value (for gaps).
-    always: dict[int, set[int]] = {}
-    sometimes: dict[int, bool] = {}
-    for world in consistent_worlds(atoms):
-        firing = [
-            i
-            for i, alternatives in enumerate(masks)
-            if any(world & need == need and not world & ban for need, ban in alternatives)
-        ]
-        if firing and wins[firing[0]] is None:
-            wins[firing[0]] = world
-        known = world & ~unknown
-        held = always.get(known)
-        always[known] = set(firing) if held is None else held & set(firing)
-        sometimes[known] = sometimes.get(known, False) or bool(firing)
-    gap = next((known for known, fired in sometimes.items() if not fired), None)
-    overlaps: dict[tuple[int, int], int] = {}
-    for known, fired in always.items():
-        ordered = sorted(fired)
-        if len(ordered) < 2:
+    space = Worlds(atoms)
+    can_be = space.consistent
+    unknown = sum(1 << i for i, a in enumerate(atoms) if a.probe == "unknown")
+    held: dict[tuple[tuple[Literal, ...], ...], int] = {}
+    fires = [can_be & held.setdefault(c, space.condition(c)) for _, c in sig]
+    # Where each rule wins: it fires and no rule ahead of it does.
+    won: list[int] = []
+    taken = 0
+    for worlds in fires:
+        won.append(worlds & ~taken)
+        taken |= worlds
+    # Facts the spec does not define may mean anything: a gap is an assignment of the
+    # known facts in which no rule fires whatever they mean, an overlap one in which two
+    # rules fire whatever they mean (worlds with the unknown facts false stand for each).
+    known = space.exists(can_be, unknown)
+    gap = lowest(known & ~space.exists(taken, unknown))
+    always = [space.forall(worlds | ~can_be, unknown) & known for worlds in fires]
+    overlaps: list[tuple[int, int, int]] = []
+    before = 0
+    for i, worlds in enumerate(always):
+        first = worlds & ~before  # rule i is the first of those that always fire here
+        before |= worlds
+        if not first:
             continue
-        winner = ordered[0]
-        for other in ordered[1:]:
-            if sig[other][0] == sig[winner][0]:
-                overlaps.setdefault((winner, other), known)
+        check("comparing the rules of one cell")
+        for j in range(i + 1, len(sig)):
+            if sig[j][0] == sig[i][0]:
+                example = lowest(first & always[j])
+                if example is not None:
+                    overlaps.append((i, j, example))
+    # Each rule against the rules ahead that win somewhere (at most one per world).
+    winning = [(j, worlds) for j, worlds in enumerate(won) if worlds]
+    beaten = tuple(
+        _beaten(fires[i], [(j, w) for j, w in winning if j < i]) if not won[i] else ()
+        for i in range(len(sig))
+    )
     return CellResult(
         atoms,
-        tuple(wins),
+        tuple(lowest(w) for w in won),
         gap,
-        tuple((w, o, world) for (w, o), world in sorted(overlaps.items())),
+        tuple(overlaps),
+        fires=tuple(bool(w) for w in fires),
+        beaten=beaten,
     )
+
+
+def _beaten(fires: int, ahead: list[tuple[int, int]]) -> tuple[int, ...]:
+    """The rules of `ahead` ((index, where it wins)) that win somewhere in `fires`, in
+    the order of the first world each does."""
+    check("finding what hides a rule that never fires")
+    first = {j: at for j, won in ahead if (at := lowest(fires & won)) is not None}
+    return tuple(sorted(first, key=first.__getitem__))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import lru_cache
 
 from spellbook.schema import PASSIVE_VERBS
 
-from ..logic import MAX_ATOMS, clause_masks, closure, consistent_worlds, describer
+from ..budget import check
+from ..logic import MAX_ATOMS, Worlds, closure, describer, lowest
 from ..model import Action, Atom, Kind, Literal, Rule
 from ..read.lexicon import normal
 from .result import Change, Outcome, SpecDiff
@@ -75,35 +76,41 @@ def _outcome(rule: Rule | None, renames: dict[str, str]) -> Outcome:
     return Outcome(rule.id, rule.kind.value, dest, _acts(rule.actions))
 
 
-@cache
+@lru_cache(maxsize=256)
 def _pairs(
     old: tuple[Clauses, ...], new: tuple[Clauses, ...]
-) -> tuple[tuple[Atom, ...], dict[tuple[int, int], tuple[int, ...]]] | None:
+) -> tuple[tuple[Atom, ...], dict[tuple[int, int], int]] | None:
     """For each (old winner, new winner), by index (-1: none fires), the worlds where
-    they win; None when the conditions see too many facts to go world by world."""
+    they win (a set, `Worlds`), in the order of the first world of each; None when the
+    conditions see too many facts to go world by world."""
     atoms = closure(lit.atom for clauses in (*old, *new) for c in clauses for lit in c)
     if len(atoms) > MAX_ATOMS:
         return None
+    space = Worlds(atoms)
 
-    def winner(alternatives: list[list[tuple[int, int]]], world: int) -> int:
-        for i, alts in enumerate(alternatives):
-            if any(world & need == need and not world & ban for need, ban in alts):
-                return i
-        return -1
+    def winners(conditions: tuple[Clauses, ...]) -> list[tuple[int, int]]:
+        found, taken = [], 0
+        for i, clauses in enumerate(conditions):
+            worlds = space.condition(clauses) & space.consistent & ~taken
+            taken |= worlds
+            found.append((i, worlds))
+        return [*found, (-1, space.consistent & ~taken)]
 
-    was, now = clause_masks(atoms, old), clause_masks(atoms, new)
-    found: dict[tuple[int, int], list[int]] = {}
-    for world in consistent_worlds(atoms):
-        found.setdefault((winner(was, world), winner(now, world)), []).append(world)
-    return atoms, {k: tuple(v) for k, v in found.items()}
+    found = {}
+    for i, was in winners(old):
+        for j, now in winners(new):
+            if was & now:
+                found[(i, j)] = was & now
+    ordered = sorted(found.items(), key=lambda item: lowest(item[1]) or 0)
+    return atoms, dict(ordered)
 
 
 def _differences(
     old: Sequence[Rule], new: Sequence[Rule], renames: dict[str, str]
-) -> list[tuple[Rule | None, Rule | None, tuple[Atom, ...], tuple[int, ...], str]]:
+) -> list[tuple[Rule | None, Rule | None, tuple[Atom, ...], int, str]]:
     """Where one cell's old and new rules do different things: (old winner, new winner,
-    atoms, worlds, "behaviour" or "told"); one entry with no worlds if the cell cannot
-    be compared world by world."""
+    atoms, worlds (a set, `Worlds`), "behaviour" or "told"); one entry with no worlds if
+    the cell cannot be compared world by world."""
     paired = _pairs(
         tuple(r.condition.clauses for r in old), tuple(r.condition.clauses for r in new)
     )
@@ -111,7 +118,7 @@ def _differences(
         same = [(r.condition.clauses, _behaviour(r, renames)) for r in old] == [
             (r.condition.clauses, _behaviour(r, {})) for r in new
         ]
-        return [] if same else [(None, None, (), (), "too complex")]
+        return [] if same else [(None, None, (), 0, "too complex")]
     atoms, pairs = paired
     found = []
     for (i, j), worlds in pairs.items():
@@ -165,13 +172,14 @@ def compare_cells(diff: SpecDiff) -> None:
         for spell in diff.new.spells:
             if spell.name not in spells:
                 continue
+            check(f"comparing {spell.name} in {state}")
             old_rules = diff.old.cell(was_named, spells[spell.name])
             new_rules = diff.new.cell(state, spell.name)
             for was, now, atoms, worlds, what in _differences(old_rules, new_rules, renames):
                 if what == "too complex":
                     diff.not_compared.append((label, spell.name))
                     continue
-                when = when_in(atoms, frozenset(worlds))
+                when = when_in(atoms, worlds)
                 key = (
                     what,
                     spell.name,

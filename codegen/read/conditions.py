@@ -597,10 +597,13 @@ def parse_condition(
     try:
         found = reader.condition(normal_text, [read] if read else None)
     except TooComplex:
-        found, why = None, (
-            f"its alternatives multiply past {MAX_CLAUSES} (a NOT of many ORs, or an AND of "
-            "ORs): split it over rows, or let a later row whose condition is `-` take the "
-            "other cases"
+        found, why = (
+            None,
+            (
+                f"its alternatives multiply past {MAX_CLAUSES} (a NOT of many ORs, or an AND of "
+                "ORs): split it over rows, or let a later row whose condition is `-` take the "
+                "other cases"
+            ),
         )
     if found is None or _blank(normal_text):
         why = why or "there is nothing but separators in it"
