@@ -20,7 +20,7 @@ PACKAGES = {"codegen": ROOT / "codegen", "spellbook": ROOT / "src" / "spellbook"
 # The compiler's stages in order: a module may import its own stage's modules and
 # those of the stages before it, never a later stage's.
 STAGES = (
-    ("codegen.model", "codegen.spec_error"),
+    ("codegen.model", "codegen.spec_error", "codegen.budget"),
     ("codegen.logic",),
     ("codegen.read",),
     ("codegen.expand", "codegen.config"),

@@ -17,6 +17,8 @@ from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import Finding, analyse, errors
 from ..analyse.report import format_finding
+from ..budget import DEFAULT as DEFAULT_BUDGET
+from ..budget import budget
 from ..config import Config, Machine, importable, load_config, relative
 from ..pipeline import load_spec, quick
 from ..render import finish, fresh, machine_source, render_diagram
@@ -87,7 +89,10 @@ def render(
     it was generated despite. A spec with error-level findings is refused, unless its
     machine (or the caller) allows errors."""
     spec = load_spec(root / target.spec, shown=target.spec, dialect=target.dialect)
-    found = errors(analyse(spec))
+    try:
+        found = errors(analyse(spec))
+    except SpecError as err:
+        raise err.locate(target.spec, None) from None
     if found and not (allow_errors or target.allow_errors):
         raise NotGenerated(target.spec, found)
     source = machine_source(spec, target.module)
@@ -183,6 +188,14 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="generate even from a spec with error-level findings (they are printed as "
         "warnings); a machine can allow this for itself with allow_errors = true",
     )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help=f"stop with an error (exit {EXIT_BAD_INPUT}) if checking the specs takes longer "
+        f"(default {DEFAULT_BUDGET:g}; 0 for none)",
+    )
     return parser.parse_args(argv)
 
 
@@ -193,6 +206,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
+    with budget(args.budget):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     root = Path.cwd()
     importable(root)
     try:

@@ -13,6 +13,8 @@ from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import analyse
 from ..analyse.report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
+from ..budget import DEFAULT as DEFAULT_BUDGET
+from ..budget import budget
 from ..config import dialect_for
 from ..pipeline import load_spec, quick
 from ..read.lexicon import Dialect
@@ -55,6 +57,14 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "pyproject.toml names for this spec; '' for the core alone)",
     )
     parser.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help=f"stop with an error (exit {EXIT_BAD_INPUT}) past this time rather than run on "
+        f"(default {DEFAULT_BUDGET:g}; 0 for none)",
+    )
+    parser.add_argument(
         "--trust",
         action="store_true",
         help="import the vocabulary module a spec's own project names even when that is "
@@ -77,6 +87,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
+    with budget(args.budget):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
@@ -84,14 +99,16 @@ def _main(argv: Sequence[str] | None) -> int:
         return _against(args)
     try:
         spec = load_spec(args.spec, dialect=_dialect(args))
+        findings = analyse(spec)
     except SpecError as err:
+        if err.path == "<spec>":
+            err.locate(args.spec, None)
         print(f"error: {err}", file=sys.stderr)
         if args.format in ("json", "sarif"):
             data = _error_json(err) if args.format == "json" else _error_sarif(err)
             json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
             sys.stdout.write("\n")
         return EXIT_BAD_INPUT
-    findings = analyse(spec)
     if args.format in ("json", "sarif"):
         data = (
             to_json(spec, findings, args.strict)
@@ -120,10 +137,12 @@ def _against(args: argparse.Namespace) -> int:
         dialect = _dialect(args)
         new = load_spec(args.spec, dialect=dialect)
         old, borrowed = load_old(args.against, new, dialect, args.spec)
+        diff = compare(old, new, borrowed)
     except (SpecError, OldSpecError) as err:
+        if isinstance(err, SpecError) and err.path == "<spec>":
+            err.locate(args.spec, None)
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    diff = compare(old, new, borrowed)
     if args.format == "json":
         json.dump(to_json(diff), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
