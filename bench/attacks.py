@@ -8,6 +8,8 @@ The specs are made here, small files written to exhaust the analysis:
 - `alternatives-N`: N copies of one row whose condition is a term of 64
   alternatives over 16 facts (every copy after the first is dead, and each dead
   rule is explained), N = 4, 10, 40.
+- `alike-20000`: one cell of 20,000 rows over 64 conditions (1.4 MB): 19,936 dead
+  rules, and 1.3 million pairs of overlapping rows (50 listed, the rest counted).
 - `pairs-K` (`--against`): one cell whose new outcome depends on 8 pairs of facts,
   in K cells (K = 1, 2), against the spec where the cell always moves.
 - `title-S` (`--against`): two specs of S states, each state a cell of 16 facts of
@@ -85,6 +87,18 @@ def alternatives(copies: int) -> str:
         "| N2 | B | Go | - | - | Same state |",
     ]
     return _spec("Alternatives", ["A", "B"], rows, [f"| the work is ready | {term} |"])
+
+
+def alike_rows(count: int, side: int = 8) -> str:
+    """One cell of `count` rows over side² conditions of two facts each (2 x side facts):
+    every row past the first side² is dead, and rows overlap in pairs by the million."""
+    rows = [
+        f"| R{i} | A | Go | `f{i % side}.md` exists AND NOT `g{i // side % side}.md` exists "
+        "| - | B |"
+        for i in range(count)
+    ]
+    rows += ["| K | A | Go | - | - | Same state |", "| D | B | Go | - | - | Same state |"]
+    return _spec("Alike", ["A", "B"], rows)
 
 
 def pairs(cells: int, changed: bool) -> str:
@@ -168,6 +182,8 @@ def cases(folder: Path) -> list[Case]:
                 lambda f, s=spec: ["--spec", str(s), "--allow-errors"],
             )
         )
+    spec = write("alike-20000.md", alike_rows(20_000))
+    found.append(("verify alike-20000", VERIFY, lambda f, s=spec: ["--spec", str(s)]))
     for k in (1, 2):
         new, old = (
             write(f"pairs-{k}.md", pairs(k, True)),

@@ -13,8 +13,10 @@ from collections.abc import Iterator
 
 from spellbook.schema import lost_file_states
 
-from ..model import Kind, Rule, Spec
+from ..budget import check
+from ..model import Atom, Kind, Rule, Spec
 from .analysis import Analysis
+from .cells import CellResult
 from .findings import Finding
 
 
@@ -31,7 +33,16 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
     spec = analysis.spec
     gaps: dict[tuple[str, tuple[str, ...], str, int], list[str]] = {}
     pairs: dict[tuple[str, str, str, str, str, int], list[str]] = {}
+    said: dict[tuple[tuple[Atom, ...], int], str] = {}  # each example world said once
+
+    def described(result: CellResult, world: int) -> str:
+        key = (result.atoms, world)
+        if key not in said:
+            said[key] = result.describe(world, spec.words)
+        return said[key]
+
     for (state, spell), result in analysis.cells.items():
+        check(f"reporting on {spell} in {state}")
         rules = spec.cell(state, spell)
         if result.too_big:
             yield Finding(
@@ -44,16 +55,26 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
             )
             continue
         if result.gap is not None:
-            described = result.describe(result.gap, spec.words)
             gaps.setdefault(
-                (spell, tuple(r.id for r in rules), described, rules[0].line), []
+                (spell, tuple(r.id for r in rules), described(result, result.gap), rules[0].line),
+                [],
             ).append(state)
         for winner, loser, example in result.overlaps:
             won, lost = rules[winner], rules[loser]
             both_always = won.condition.always and lost.condition.always
             kind = "conflict" if both_always and _outcome(won) != _outcome(lost) else "overlap"
-            pair = (kind, spell, won.id, lost.id, result.describe(example, spec.words), lost.line)
+            pair = (kind, spell, won.id, lost.id, described(result, example), lost.line)
             pairs.setdefault(pair, []).append(state)
+        if result.more_overlaps:
+            yield Finding(
+                "overlap",
+                f"{spell} in {state}: {result.more_overlaps} more pairs of rules of equal "
+                f"priority both fire in some world, beyond the {len(result.overlaps)} listed; "
+                "rows this alike are better written as one",
+                line=rules[0].line,
+                state=state,
+                spell=spell,
+            )
     for (gap_spell, ids, world, line), states in gaps.items():
         when = f"when {world}" if world else "whatever the files are"
         yield Finding(
@@ -94,46 +115,47 @@ def check_dead_rules(analysis: Analysis) -> Iterator[Finding]:
     """dead_rule: a row that wins in no world of any of its source states;
     shadowed_rule: a row that never wins in some of its source states."""
     spec = analysis.spec
-    by_row: dict[tuple[str, int], list[tuple[Rule, bool]]] = {}
+    by_row: dict[tuple[str, int], list[tuple[Rule, bool, int]]] = {}
     for (state, spell), result in analysis.cells.items():
-        for rule, world in zip(spec.cell(state, spell), result.wins, strict=True):
+        for at, (rule, world) in enumerate(zip(spec.cell(state, spell), result.wins, strict=True)):
             by_row.setdefault((rule.id, rule.line), []).append(
-                (rule, result.too_big or world is not None)
+                (rule, result.too_big or world is not None, at)
             )
     for (rule_id, line), outcomes in sorted(by_row.items(), key=lambda item: item[0][1]):
-        losing = [rule for rule, wins in outcomes if not wins]
+        check(f"reporting on rule {rule_id}")
+        losing = [(rule, at) for rule, wins, at in outcomes if not wins]
         if not losing:
             continue
-        states = list(dict.fromkeys(r.source for r in losing))
+        states = list(dict.fromkeys(r.source for r, _ in losing))
         if len(losing) == len(outcomes):
             yield Finding(
                 "dead_rule",
-                f"rule {rule_id} never fires: {_why_dead(analysis, losing[0])}"
+                f"rule {rule_id} never fires: {_why_dead(analysis, *losing[0])}"
                 + (f" (and likewise in {', '.join(states[1:])})" if len(states) > 1 else ""),
                 line=line,
                 rule=rule_id,
-                state=losing[0].source,
-                spell=losing[0].spell,
+                state=losing[0][0].source,
+                spell=losing[0][0].spell,
                 states=tuple(states),
             )
         else:
             yield Finding(
                 "shadowed_rule",
                 f"rule {rule_id} never fires in {_states(states)}: "
-                f"{_why_dead(analysis, losing[0])}",
+                f"{_why_dead(analysis, *losing[0])}",
                 line=line,
                 rule=rule_id,
                 state=states[0],
-                spell=losing[0].spell,
+                spell=losing[0][0].spell,
                 states=tuple(states),
             )
 
 
-def _why_dead(analysis: Analysis, rule: Rule) -> str:
+def _why_dead(analysis: Analysis, rule: Rule, at: int) -> str:
+    """Why `rule`, at `at` in its cell's priority order, never wins there."""
     rules = analysis.spec.cell(rule.source, rule.spell)
     result = analysis.cells[(rule.source, rule.spell)]
     where = f"in {rule.source}"
-    at = rules.index(rule)
     if not result.fires[at]:
         return f"{where} its condition ({rule.condition.text}) can never hold"
     beaten_by = list(dict.fromkeys(rules[j].id for j in result.beaten[at]))

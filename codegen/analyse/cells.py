@@ -17,15 +17,23 @@ some assignment of the known facts, for every value of the unknown ones.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from heapq import merge
+from itertools import islice
 
 from ..budget import check
 from ..logic import MAX_ATOMS, Worlds, closure, describe, lowest
 from ..model import Atom, Literal, Rule
 
-Signature = tuple[tuple[int, tuple[tuple[Literal, ...], ...]], ...]
+# The pairs of overlapping rules one cell lists; a cell of thousands of alike rows would
+# otherwise list millions.
+MAX_OVERLAPS = 50
+
+Clauses = tuple[tuple[Literal, ...], ...]
+Signature = tuple[tuple[int, Clauses], ...]
 
 
 @dataclass(frozen=True)
@@ -34,7 +42,8 @@ class CellResult:
 
     `wins[i]`: an example world in which rule i wins, or None if it never does.
     `gap`: an example world in which no rule fires, or None.
-    `overlaps`: (winner, loser, world) where both fire, with the same priority.
+    `overlaps`: (winner, loser, world) where both fire, with the same priority: the
+    first MAX_OVERLAPS pairs, and `more_overlaps` how many more there are.
     `fires[i]`: whether rule i's condition holds in some world that can be.
     `beaten[i]`: for a rule that never wins, the rules ahead of it that win where it
     fires, in the order of the first world each does.
@@ -47,6 +56,7 @@ class CellResult:
     too_big: bool = False
     fires: tuple[bool, ...] = ()
     beaten: tuple[tuple[int, ...], ...] = ()
+    more_overlaps: int = 0
 
     def describe(self, world: int, words: dict[Atom, tuple[str, str]] | None = None) -> str:
         """A world in plain words: `plan.md exists, task.md missing` (facts the spec does
@@ -74,8 +84,11 @@ def _analyse(sig: Signature) -> CellResult:
     space = Worlds(atoms)
     can_be = space.consistent
     unknown = sum(1 << i for i, a in enumerate(atoms) if a.probe == "unknown")
-    held: dict[tuple[tuple[Literal, ...], ...], int] = {}
-    fires = [can_be & held.setdefault(c, space.condition(c)) for _, c in sig]
+    held: dict[Clauses, int] = {}  # alike rules share one set of worlds
+    for _, clauses in sig:
+        if clauses not in held:
+            held[clauses] = can_be & space.condition(clauses)
+    fires = [held[clauses] for _, clauses in sig]
     # Where each rule wins: it fires and no rule ahead of it does.
     won: list[int] = []
     taken = 0
@@ -87,8 +100,44 @@ def _analyse(sig: Signature) -> CellResult:
     # rules fire whatever they mean (worlds with the unknown facts false stand for each).
     known = space.exists(can_be, unknown)
     gap = lowest(known & ~space.exists(taken, unknown))
-    always = [space.forall(worlds | ~can_be, unknown) & known for worlds in fires]
-    overlaps: list[tuple[int, int, int]] = []
+    sure = {c: space.forall(worlds | ~can_be, unknown) & known for c, worlds in held.items()}
+    always = [sure[clauses] for _, clauses in sig]
+    overlaps, more = _overlaps(sig, always)
+    # Each rule that never wins against the rules ahead that win somewhere (at most one
+    # per world); alike rules past the same winners are told apart once.
+    winning = [(j, worlds) for j, worlds in enumerate(won) if worlds]
+    told: dict[tuple[Clauses, int], tuple[int, ...]] = {}
+    beaten: list[tuple[int, ...]] = []
+    for i, (_, clauses) in enumerate(sig):
+        if won[i]:
+            beaten.append(())
+            continue
+        ahead = bisect_left(winning, (i, 0))
+        key = (clauses, ahead)
+        if key not in told:
+            told[key] = _beaten(fires[i], winning[:ahead])
+        beaten.append(told[key])
+    return CellResult(
+        atoms,
+        tuple(lowest(w) for w in won),
+        gap,
+        tuple(overlaps),
+        fires=tuple(bool(w) for w in fires),
+        beaten=tuple(beaten),
+        more_overlaps=more,
+    )
+
+
+def _overlaps(sig: Signature, always: list[int]) -> tuple[list[tuple[int, int, int]], int]:
+    """(winner, loser, example) for the first MAX_OVERLAPS pairs of rules of equal
+    priority that both fire whatever the unknown facts mean, the winner being the
+    first that does, in (winner, loser) order; and how many more pairs there are.
+    Rules of one condition and priority share their worlds, so each is tried once."""
+    alike: dict[tuple[int, Clauses], list[int]] = {}
+    for j, (priority, clauses) in enumerate(sig):
+        alike.setdefault((priority, clauses), []).append(j)
+    found: list[tuple[int, int, int]] = []
+    more = 0
     before = 0
     for i, worlds in enumerate(always):
         first = worlds & ~before  # rule i is the first of those that always fire here
@@ -96,25 +145,15 @@ def _analyse(sig: Signature) -> CellResult:
         if not first:
             continue
         check("comparing the rules of one cell")
-        for j in range(i + 1, len(sig)):
-            if sig[j][0] == sig[i][0]:
-                example = lowest(first & always[j])
-                if example is not None:
-                    overlaps.append((i, j, example))
-    # Each rule against the rules ahead that win somewhere (at most one per world).
-    winning = [(j, worlds) for j, worlds in enumerate(won) if worlds]
-    beaten = tuple(
-        _beaten(fires[i], [(j, w) for j, w in winning if j < i]) if not won[i] else ()
-        for i in range(len(sig))
-    )
-    return CellResult(
-        atoms,
-        tuple(lowest(w) for w in won),
-        gap,
-        tuple(overlaps),
-        fires=tuple(bool(w) for w in fires),
-        beaten=beaten,
-    )
+        losers: list[list[int]] = []
+        for (priority, _), indices in alike.items():
+            if priority == sig[i][0] and first & always[indices[0]]:
+                losers.append(indices[bisect_right(indices, i) :])
+        room = MAX_OVERLAPS - len(found)
+        for j in islice(merge(*losers), room):
+            found.append((i, j, lowest(first & always[j]) or 0))
+        more += max(0, sum(len(x) for x in losers) - room)
+    return found, more
 
 
 def _beaten(fires: int, ahead: list[tuple[int, int]]) -> tuple[int, ...]:

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bench.attacks import alternatives, pairs, title
+from bench.attacks import alike_rows, alternatives, pairs, title
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.cli import generate, verify
+from tests.worlds import cell_atoms, holds, worlds
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -78,3 +79,28 @@ def test_past_its_budget_codegen_stops_before_writing(
     err = capsys.readouterr().err
     assert "spec/STATE_MACHINE.md: stopped after" in err, err
     assert not (tmp_path / "generated").exists()
+
+
+@pytest.mark.timeout(120)
+def test_thousands_of_alike_rows_list_fifty_overlaps_and_count_the_rest() -> None:
+    spec = parse_spec_text(alike_rows(3000), "spec/ALIKE.md")
+    found = analyse(spec)
+    dead = [f for f in found if f.kind == "dead_rule"]
+    assert len(dead) == 3000 - 64  # all but the first row of each condition
+    overlaps = [f for f in found if f.kind == "overlap"]
+    assert len(overlaps) == 51
+    assert [f.rule for f in overlaps].count(None) == 1  # the one that counts the rest
+
+
+def test_the_overlaps_left_out_are_counted_exactly() -> None:
+    # 300 rows over 4 conditions of 4 facts (and K, `-`): count the pairs by brute
+    # force, world by world, as the first rule that fires and each other that does.
+    spec = parse_spec_text(alike_rows(300, side=2), "spec/ALIKE.md")
+    rules = spec.cell("A", "Go")
+    atoms = cell_atoms(spec, "A", "Go")
+    pairs = set()
+    for world in worlds(atoms):
+        firing = [i for i, rule in enumerate(rules) if holds(rule.condition, world)]
+        pairs |= {(firing[0], j) for j in firing[1:]}
+    (more,) = [f for f in analyse(spec) if f.kind == "overlap" and f.rule is None]
+    assert f": {len(pairs) - 50} more pairs" in more.message, (len(pairs), more.message)
