@@ -118,22 +118,28 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
     deadline = started + timeout
     if "\0" in text:
         raise ActionError(f"the {key.replace('_', ' ')} holds a NUL character; it cannot run")
-    proc = subprocess.Popen(
-        text,
-        shell=True,
-        cwd=root,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    kept = _stop_on_signals(proc.pid)
+    signals = _Signals()  # set before the command starts: no moment without them
+    try:
+        proc = subprocess.Popen(
+            text,
+            shell=True,
+            cwd=root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        _RUNNING.add(proc.pid)
+    except BaseException:
+        signals.restore()
+        raise
     assert proc.stdout is not None
     fd = proc.stdout.fileno()
     tail = bytearray()
     ended: float | None = None
     timed_out = closed = False
     try:
+        signals.started()
         while True:
             now = time.monotonic()
             if ended is None and proc.poll() is not None:
@@ -158,7 +164,8 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
                     del tail[:-OUTPUT_BYTES]
     finally:
         _kill_group(proc.pid)  # the shell's group: whatever is left
-        _restore(kept)
+        _RUNNING.discard(proc.pid)
+        signals.restore()
         proc.wait()
         proc.stdout.close()
     said = bytes(tail[-OUTPUT_BYTES:]).decode("utf-8", "replace")
@@ -184,37 +191,70 @@ def _kill_group(pid: int) -> None:
 
 # Signals that end `spell` while a command runs: the command's group dies with it.
 _ENDING = ("SIGTERM", "SIGHUP")
+# The process groups of the commands running now, in any thread.
+_RUNNING: set[int] = set()
 
 
-def _stop_on_signals(group: int) -> dict[int, Any]:
-    """Handlers for SIGTERM and SIGHUP, while the command runs, that kill its process
-    group and raise `Stopped`: the group is in a session of its own, so a signal to
-    `spell` (or its terminal closing) would otherwise leave it running, without a time
-    limit. Only the main thread can set handlers; elsewhere (a server's worker) the
-    group is still killed when the command ends. The handlers replaced, to restore."""
+def stop_commands_on_signals() -> None:
+    """For a server whose casts may run commands in other threads (`spell mcp`): on
+    SIGTERM or SIGHUP, kill every running command's process group, then end as the
+    signal would have ended the process. Call it from the main thread."""
     import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        return {}
 
     def stop(signum: int, frame: object) -> None:
-        _kill_group(group)
-        raise Stopped(signum)
+        for group in list(_RUNNING):
+            _kill_group(group)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
 
-    kept: dict[int, Any] = {}
     for name in _ENDING:
         number = getattr(signal, name, None)
         if number is not None:
-            kept[number] = signal.signal(number, stop)
-    return kept
+            signal.signal(number, stop)
 
 
-def _restore(kept: dict[int, Any]) -> None:
-    import signal
+class _Signals:
+    """Handlers for SIGTERM and SIGHUP while a command runs, that kill its process group
+    and raise `Stopped`: the group is in a session of its own, so a signal to `spell`
+    (or its terminal closing) would otherwise leave it running, without a time limit.
+    Set before the command starts; a signal that comes before it is known (`started`)
+    is held until then. Only the main thread can set handlers; elsewhere (a server's
+    worker, see `stop_commands_on_signals`) the group is killed when the command ends."""
 
-    for number, handler in kept.items():
-        signal.signal(number, handler)
+    def __init__(self) -> None:
+        import signal
+        import threading
+
+        self.kept: dict[int, Any] = {}
+        self.pending = 0
+        self.starting = True
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for name in _ENDING:
+            number = getattr(signal, name, None)
+            if number is not None:
+                self.kept[number] = signal.signal(number, self._stop)
+
+    def _stop(self, signum: int, frame: object) -> None:
+        for group in list(_RUNNING):
+            _kill_group(group)
+        if self.starting:
+            self.pending = signum
+            return
+        raise Stopped(signum)
+
+    def started(self) -> None:
+        """The command's group is known: a signal held until now stops it."""
+        self.starting = False
+        if self.pending:
+            raise Stopped(self.pending)
+
+    def restore(self) -> None:
+        import signal
+
+        for number, handler in self.kept.items():
+            signal.signal(number, handler)
+        self.kept = {}
 
 
 def repository_digest(workspace: Workspace | str, skip: str = "") -> str:

@@ -114,5 +114,8 @@ def serve(workflow: Workflow) -> int:
     except ImportError:
         print(f"error: {MISSING_SDK}", file=sys.stderr)
         return EXIT_NOT_INSTALLED
+    from spellbook.commands import stop_commands_on_signals
+
+    stop_commands_on_signals()  # a test command a cast runs dies with the server
     server.run("stdio")
     return EXIT_OK

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from spellbook.machines import session_machine, spell_machine
+from tests.sessions import session_in
 
 STATE = Path(".ai/task/state.json")
 
@@ -193,3 +197,32 @@ def test_arguments_a_spell_does_not_take_are_refused(tmp_path: Path) -> None:
     result = run(tmp_path, body)
     assert result.is_error and "Accio takes no arguments (given: x)" in text(result)
     assert not (tmp_path / STATE).exists()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_sigterm_to_the_server_stops_the_test_command_a_cast_runs(tmp_path: Path) -> None:
+    # The cast runs in a worker thread of the server: the server's own handler kills
+    # the command's process group (a session of its own) before the server ends.
+    session_in(tmp_path, "TEST", "echo $PPID > server.pid; sleep 600 & echo $! > child.pid; wait")
+    child = tmp_path / "child.pid"
+
+    async def body(client: Client) -> Any:
+        cast = asyncio.create_task(client.call_tool("advance", {}))
+        for _ in range(600):
+            if child.exists() and child.read_text().strip():
+                break
+            await asyncio.sleep(0.05)
+        os.kill(int((tmp_path / "server.pid").read_text()), signal.SIGTERM)
+        with pytest.raises(Exception):  # noqa: B017 - the connection closes, in the SDK's words
+            await asyncio.wait_for(cast, 20)
+
+    run(tmp_path, body, "session")
+    time.sleep(0.3)
+    pid = int(child.read_text())
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            alive = f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        alive = False
+    assert not alive, "the test command outlived the server"
