@@ -10,10 +10,12 @@ The specs are made here, small files written to exhaust the analysis:
   rule is explained), N = 4, 10, 40.
 - `alike-20000`: one cell of 20,000 rows over 64 conditions (1.4 MB): 19,936 dead
   rules, and 1.3 million pairs of overlapping rows (50 listed, the rest counted).
+- `wide-F`: one cell of F facts (64, 200), checked with a SAT solver; `--against` the
+  same cell where R2 reads the g files the other way round.
 - `pairs-K` (`--against`): one cell whose new outcome depends on 8 pairs of facts,
   in K cells (K = 1, 2), against the spec where the cell always moves.
 - `title-S` (`--against`): two specs of S states, each state a cell of 16 facts of
-  its own, that differ only in their title, S = 100, 200, 400.
+  its own, that differ only in their title, S = 100, 200, 400; and verify of S = 30.
 
 Each run is a fresh interpreter, ended after `--limit` seconds (default 400). The
 promise (docs/reliability.md): none of these runs longer than 10 s or larger than
@@ -101,6 +103,22 @@ def alike_rows(count: int, side: int = 8) -> str:
     return _spec("Alike", ["A", "B"], rows)
 
 
+def wide(facts: int, changed: bool = False) -> str:
+    """One cell whose rules use `facts` files: R1 when every f exists, R2 when some g is
+    missing (`changed`: when some g exists), K otherwise, and R3, a dead copy of R1."""
+    ored = min(facts // 2, 50)  # a condition has at most 64 alternatives
+    first = " AND ".join(f"`f{i}.md` exists" for i in range(facts - ored))
+    second = " OR ".join(f"`g{i}.md` {'exists' if changed else 'missing'}" for i in range(ored))
+    rows = [
+        f"| R1 | A | Go | {first} | - | B |",
+        f"| R2 | A | Go | {second} | - | B |",
+        f"| R3 | A | Go | {first} | - | Same state |",
+        "| K | A | Go | - | - | Same state |",
+        "| D | B | Go | - | - | Same state |",
+    ]
+    return _spec("Wide", ["A", "B"], rows)
+
+
 def pairs(cells: int, changed: bool) -> str:
     """`cells` states whose Go moves on when one of 8 pairs of facts holds (`changed`),
     or always (not `changed`)."""
@@ -184,6 +202,26 @@ def cases(folder: Path) -> list[Case]:
         )
     spec = write("alike-20000.md", alike_rows(20_000))
     found.append(("verify alike-20000", VERIFY, lambda f, s=spec: ["--spec", str(s)]))
+    for facts in (64, 200):
+        spec, old = (
+            write(f"wide-{facts}.md", wide(facts)),
+            write(f"wide-{facts}-old.md", wide(facts, True)),
+        )
+        found.append((f"verify wide-{facts}", VERIFY, lambda f, s=spec: ["--spec", str(s)]))
+        found.append(
+            (
+                f"--against wide-{facts}",
+                VERIFY,
+                lambda f, n=spec, o=old: [
+                    "--spec",
+                    str(n),
+                    "--against",
+                    str(o),
+                    "--format",
+                    "json",
+                ],
+            )
+        )
     for k in (1, 2):
         new, old = (
             write(f"pairs-{k}.md", pairs(k, True)),
@@ -196,6 +234,8 @@ def cases(folder: Path) -> list[Case]:
                 lambda f, n=new, o=old: ["--spec", str(n), "--against", str(o), "--format", "json"],
             )
         )
+    spec = write("title-30.md", title(30, "Thirty"))
+    found.append(("verify title-30", VERIFY, lambda f, s=spec: ["--spec", str(s)]))
     for s in (100, 200, 400):
         new = write(f"title-{s}.md", title(s, "New title"))
         old = write(f"title-{s}-old.md", title(s, "Old title"))

@@ -13,9 +13,10 @@ words (`render`) all reason with these.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import product
+from typing import Protocol
 
 from spellbook.probes import describe as core_words
 from spellbook.probes import excludes, implies
@@ -25,10 +26,25 @@ from .budget import check
 from .model import Atom, Literal
 
 DNF = tuple[tuple[Literal, ...], ...]
+
+
+class Held(Hashable, Protocol):
+    """A set of worlds held as a formula (`solver.Held`), for a cell of many facts."""
+
+    def describe(self, say: Callable[[int, int], str]) -> str:
+        """The worlds in the fewest facts, each alternative worded by `say(fixed, world)`."""
+        ...
+
+
+# A set of worlds: one int (`Worlds`), or a formula for a cell of many facts.
+WorldSet = int | Held
 # A condition whose alternatives multiply past this is not expanded.
 MAX_CLAUSES = 64
-# Cells whose conditions mention more atoms than this are not enumerated world by world.
+# Cells whose conditions mention at most this many atoms are checked on sets of worlds
+# (`Worlds`); larger ones with a SAT solver (`codegen.solver`), up to MAX_FACTS.
 MAX_ATOMS = 16
+# Cells of more facts than this are not checked (`cell_too_complex`).
+MAX_FACTS = 400
 
 
 class TooComplex(Exception):
@@ -104,6 +120,34 @@ def closure(atoms: Iterable[Atom]) -> tuple[Atom, ...]:
     return tuple(sorted(found))
 
 
+def implications(atoms: Sequence[Atom]) -> Iterator[tuple[Atom, Atom]]:
+    """Every (a, b) of `atoms` where b must hold when a does (`follows`). Only atoms that
+    can be related are compared: of one file, or limits, durations and globs."""
+    by_file: dict[str, list[Atom]] = {}
+    for atom in atoms:
+        by_file.setdefault(atom.file, []).append(atom)
+    members = set(atoms)
+    loose = [a for a in atoms if a.probe in ("below", "over_minutes", "glob")]
+    for a in atoms:
+        for b in dict.fromkeys([*by_file[a.file], *loose, *implied(a)]):
+            if b != a and b in members and follows(a, b):
+                yield a, b
+
+
+def exclusions(atoms: Sequence[Atom]) -> Iterator[tuple[Atom, Atom]]:
+    """Every (a, b) of `atoms`, a < b, that never hold together."""
+    seen = set(atoms)
+    for a in atoms:
+        if a.probe == "newer":
+            b = Atom("newer", a.param, a.file)
+            if (
+                b in seen
+                and a < b
+                and excludes((a.probe, a.file, a.param), (b.probe, b.file, b.param))
+            ):
+                yield a, b
+
+
 class Worlds:
     """Every world over `atoms` (bit i of a world = atoms[i]), and sets of them, each
     one int whose bit w is world w: a condition's worlds, the worlds a rule wins in,
@@ -120,12 +164,10 @@ class Worlds:
         ]
         index = {atom: i for i, atom in enumerate(self.atoms)}
         broken = 0
-        for a in self.atoms:
-            for b in self.atoms:
-                if a is not b and follows(a, b):
-                    broken |= self.of[index[a]] & ~self.of[index[b]]
-                if a < b and excludes((a.probe, a.file, a.param), (b.probe, b.file, b.param)):
-                    broken |= self.of[index[a]] & self.of[index[b]]
+        for a, b in implications(self.atoms):
+            broken |= self.of[index[a]] & ~self.of[index[b]]
+        for a, b in exclusions(self.atoms):
+            broken |= self.of[index[a]] & self.of[index[b]]
         # The worlds that can be: no implication broken, no two excluding facts.
         self.consistent = self.every & ~broken
         self._index = index
@@ -195,14 +237,25 @@ def members(worlds: int) -> Iterator[int]:
 
 def describer(
     words: dict[Atom, tuple[str, str]],
-) -> Callable[[tuple[Atom, ...], int], str]:
-    """`when(atoms, worlds)`: the worlds (a set, `Worlds`) in plain words, in `words`,
-    each description made once per comparison (the last few hundred kept)."""
+) -> Callable[[tuple[Atom, ...], WorldSet], str]:
+    """`when(atoms, worlds)`: the worlds (a set, `Worlds`, or for a cell of many facts a
+    formula, `solver.Held`) in plain words, in `words`, each description made once per
+    comparison (the last few hundred kept)."""
 
     @lru_cache(maxsize=256)
-    def when(atoms: tuple[Atom, ...], worlds: int) -> str:
+    def when(atoms: tuple[Atom, ...], worlds: WorldSet) -> str:
         """The fewest facts that pick the worlds out among the worlds that can be,
         alternatives joined by "or" ("" when it is every world)."""
+
+        def say(fixed: int, world: int) -> str:
+            return ", ".join(
+                describe(Literal(atom, bool(world >> i & 1)), words)
+                for i, atom in enumerate(atoms)
+                if fixed >> i & 1
+            )
+
+        if not isinstance(worlds, int):
+            return worlds.describe(say)
         space = Worlds(atoms)
         every = space.consistent
         if worlds & every == every:
@@ -220,13 +273,7 @@ def describer(
                 if not space.cube(trial, start) & every & ~worlds:
                     fixed = trial
             remaining &= ~space.cube(fixed, start)
-            said.append(
-                ", ".join(
-                    describe(Literal(atom, bool(start >> i & 1)), words)
-                    for i, atom in enumerate(atoms)
-                    if fixed >> i & 1
-                )
-            )
+            said.append(say(fixed, start))
         return " or ".join(said)
 
     return when

@@ -21,7 +21,7 @@ PACKAGES = {"codegen": ROOT / "codegen", "spellbook": ROOT / "src" / "spellbook"
 # those of the stages before it, never a later stage's.
 STAGES = (
     ("codegen.model", "codegen.spec_error", "codegen.budget"),
-    ("codegen.logic",),
+    ("codegen.logic", "codegen.solver"),
     ("codegen.read",),
     ("codegen.expand", "codegen.config"),
     ("codegen.pipeline",),

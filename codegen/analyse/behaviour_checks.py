@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from spellbook.schema import lost_file_states
 
 from ..budget import check
+from ..logic import MAX_CLAUSES, MAX_FACTS
 from ..model import Atom, Kind, Rule, Spec
 from .analysis import Analysis
 from .cells import CellResult
@@ -47,8 +48,13 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
         if result.too_big:
             yield Finding(
                 "cell_too_complex",
-                f"{spell} in {state}: its conditions use {len(result.atoms)} facts; "
-                "cells with more than 16 are not checked world by world",
+                f"{spell} in {state}: its conditions use {len(result.atoms)} facts"
+                + (
+                    f"; cells of more than {MAX_FACTS} facts are not checked"
+                    if len(result.atoms) > MAX_FACTS
+                    else ", and what holds whatever its undefined facts mean takes more "
+                    f"than {MAX_CLAUSES} alternatives; it is not checked"
+                ),
                 line=rules[0].line,
                 state=state,
                 spell=spell,

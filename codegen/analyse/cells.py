@@ -18,15 +18,19 @@ some assignment of the known facts, for every value of the unknown ones.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import merge
 from itertools import islice
 
 from ..budget import check
-from ..logic import MAX_ATOMS, Worlds, closure, describe, lowest
+from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, describe, lowest
 from ..model import Atom, Literal, Rule
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..solver import Formula
 
 # The pairs of overlapping rules one cell lists; a cell of thousands of alike rows would
 # otherwise list millions.
@@ -80,7 +84,8 @@ def analyse_cell(rules: Sequence[Rule]) -> CellResult:
 def _analyse(sig: Signature) -> CellResult:
     atoms = closure(lit.atom for _, clauses in sig for clause in clauses for lit in clause)
     if len(atoms) > MAX_ATOMS:
-        return CellResult(atoms, tuple(None for _ in sig), None, (), too_big=True)
+        found = _symbolic(sig, atoms) if len(atoms) <= MAX_FACTS else None
+        return found or CellResult(atoms, tuple(None for _ in sig), None, (), too_big=True)
     space = Worlds(atoms)
     can_be = space.consistent
     unknown = sum(1 << i for i, a in enumerate(atoms) if a.probe == "unknown")
@@ -162,3 +167,72 @@ def _beaten(fires: int, ahead: list[tuple[int, int]]) -> tuple[int, ...]:
     check("finding what hides a rule that never fires")
     first = {j: at for j, won in ahead if (at := lowest(fires & won)) is not None}
     return tuple(sorted(first, key=first.__getitem__))
+
+
+def _symbolic(sig: Signature, atoms: tuple[Atom, ...]) -> CellResult | None:
+    """The cell's result found with a SAT solver (`codegen.solver`), question by
+    question, for a cell of more facts than its worlds can be listed: the same result,
+    the same example worlds, as `_analyse` gives. None for a condition whose value
+    whatever the unknown facts mean takes more than MAX_CLAUSES alternatives."""
+    from ..solver import Formula, exists, forall
+
+    unknown = frozenset(a for a in atoms if a.probe == "unknown")
+    sure: dict[Clauses, Clauses | None] = {c: forall(c, unknown) for _, c in sig}
+    if any(c is None for c in sure.values()):
+        return None
+    f = Formula(atoms)
+    try:
+        return _ask(sig, f, [-f.var[a] for a in unknown], exists, unknown, sure)
+    finally:
+        f.close()
+
+
+def _ask(
+    sig: Signature,
+    f: Formula,
+    unknown_false: list[int],
+    exists: Callable[[Clauses, frozenset[Atom]], Clauses],
+    unknown: frozenset[Atom],
+    sure: dict[Clauses, Clauses | None],
+) -> CellResult:
+    fires = [f.condition(c) for _, c in sig]
+    # Where each rule wins: it fires and no rule ahead of it does.
+    won = [f.all_of([v, *(-u for u in dict.fromkeys(fires[:i]))]) for i, v in enumerate(fires)]
+    wins = [f.least([w]) for w in won]
+    # A gap: known facts under which no rule fires whatever the unknown ones mean.
+    some = [f.condition(exists(c, unknown)) for _, c in sig]
+    gap = f.least([*unknown_false, *(-v for v in dict.fromkeys(some))])
+    always = [f.condition(sure[c] or ()) for _, c in sig]
+    overlaps: list[tuple[int, int, int]] = []
+    more = 0
+    for i in range(len(sig)):
+        first = f.all_of([always[i], *(-a for a in dict.fromkeys(always[:i]))])
+        if not f.holds([*unknown_false, first]):
+            continue
+        for j in range(i + 1, len(sig)):
+            if sig[j][0] != sig[i][0] or not f.holds([*unknown_false, first, always[j]]):
+                continue
+            if len(overlaps) == MAX_OVERLAPS:
+                more += 1
+                continue
+            overlaps.append((i, j, f.least([*unknown_false, first, always[j]]) or 0))
+    beaten: list[tuple[int, ...]] = []
+    for i in range(len(sig)):
+        if wins[i] is not None:
+            beaten.append(())
+            continue
+        first_world = {
+            j: at
+            for j in range(i)
+            if wins[j] is not None and (at := f.least([fires[i], won[j]])) is not None
+        }
+        beaten.append(tuple(sorted(first_world, key=first_world.__getitem__)))
+    return CellResult(
+        f.atoms,
+        tuple(wins),
+        gap,
+        tuple(overlaps),
+        fires=tuple(f.holds([v]) for v in fires),
+        beaten=tuple(beaten),
+        more_overlaps=more,
+    )

@@ -10,7 +10,7 @@ from functools import lru_cache
 from spellbook.schema import PASSIVE_VERBS
 
 from ..budget import check
-from ..logic import MAX_ATOMS, Worlds, closure, describer, lowest
+from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, WorldSet, closure, describer, lowest
 from ..model import Action, Atom, Kind, Literal, Rule
 from ..read.lexicon import normal
 from .result import Change, Outcome, SpecDiff
@@ -79,13 +79,15 @@ def _outcome(rule: Rule | None, renames: dict[str, str]) -> Outcome:
 @lru_cache(maxsize=256)
 def _pairs(
     old: tuple[Clauses, ...], new: tuple[Clauses, ...]
-) -> tuple[tuple[Atom, ...], dict[tuple[int, int], int]] | None:
+) -> tuple[tuple[Atom, ...], dict[tuple[int, int], WorldSet]] | None:
     """For each (old winner, new winner), by index (-1: none fires), the worlds where
-    they win (a set, `Worlds`), in the order of the first world of each; None when the
-    conditions see too many facts to go world by world."""
+    they win (a set, `Worlds`, or past MAX_ATOMS facts a formula), in the order of the
+    first world of each; None past MAX_FACTS facts."""
     atoms = closure(lit.atom for clauses in (*old, *new) for c in clauses for lit in c)
-    if len(atoms) > MAX_ATOMS:
+    if len(atoms) > MAX_FACTS:
         return None
+    if len(atoms) > MAX_ATOMS:
+        return atoms, _held_pairs(old, new, atoms)
     space = Worlds(atoms)
 
     def winners(conditions: tuple[Clauses, ...]) -> list[tuple[int, int]]:
@@ -96,18 +98,41 @@ def _pairs(
             found.append((i, worlds))
         return [*found, (-1, space.consistent & ~taken)]
 
-    found = {}
+    found: dict[tuple[int, int], WorldSet] = {}
     for i, was in winners(old):
         for j, now in winners(new):
             if was & now:
                 found[(i, j)] = was & now
-    ordered = sorted(found.items(), key=lambda item: lowest(item[1]) or 0)
+    ordered = sorted(found.items(), key=lambda item: lowest(item[1]) or 0)  # type: ignore[arg-type]
     return atoms, dict(ordered)
+
+
+def _held_pairs(
+    old: tuple[Clauses, ...], new: tuple[Clauses, ...], atoms: tuple[Atom, ...]
+) -> dict[tuple[int, int], WorldSet]:
+    """`_pairs` with a SAT solver, for a cell of more than MAX_ATOMS facts."""
+    from ..solver import Formula, Held
+
+    f = Formula(atoms)
+
+    def winners(conditions: tuple[Clauses, ...]) -> list[tuple[int, int]]:
+        fires = [f.condition(c) for c in conditions]
+        won = [f.all_of([v, *(-u for u in dict.fromkeys(fires[:i]))]) for i, v in enumerate(fires)]
+        return [*enumerate(won), (-1, f.all_of(-u for u in dict.fromkeys(fires)))]
+
+    first: dict[tuple[int, int], tuple[int, WorldSet]] = {}
+    for i, was in winners(old):
+        for j, now in winners(new):
+            both = f.all_of([was, now])
+            at = f.least([both])
+            if at is not None:
+                first[(i, j)] = (at, Held(f, both))
+    return {k: held for k, (_, held) in sorted(first.items(), key=lambda item: item[1][0])}
 
 
 def _differences(
     old: Sequence[Rule], new: Sequence[Rule], renames: dict[str, str]
-) -> list[tuple[Rule | None, Rule | None, tuple[Atom, ...], int, str]]:
+) -> list[tuple[Rule | None, Rule | None, tuple[Atom, ...], WorldSet, str]]:
     """Where one cell's old and new rules do different things: (old winner, new winner,
     atoms, worlds (a set, `Worlds`), "behaviour" or "told"); one entry with no worlds if
     the cell cannot be compared world by world."""
