@@ -35,6 +35,8 @@ class Formula:
         self._next = len(self.atoms) + 1
         self._solver: Any = Minisat22()
         self._defined: dict[object, int] = {}
+        # Facts false unless they must be true: the first model found is near the least.
+        self._solver.set_phases(literals=[-(i + 1) for i in range(len(self.atoms))])
         for a, b in implications(self.atoms):
             self._solver.add_clause([-self.var[a], self.var[b]])
         for a, b in exclusions(self.atoms):
@@ -115,8 +117,14 @@ class Formula:
 
     def core(self) -> set[int]:
         """The assumptions the last question failed for, or a subset of them that is
-        enough for it to fail."""
-        return set(self._solver.get_core() or ())
+        enough for it to fail (asked again with only those, while that narrows it)."""
+        found = list(self._solver.get_core() or ())
+        while found and not self._solver.solve(assumptions=found):
+            narrower = list(self._solver.get_core() or ())
+            if len(narrower) >= len(found):
+                break
+            found = narrower
+        return set(found)
 
     def add(self, clause: list[int]) -> None:
         self._solver.add_clause(clause)
@@ -149,15 +157,23 @@ def describe_held(held: Held, say: Callable[[int, int], str]) -> str:
     said_so_far = f.fresh()
     while (start := f.least([inside, said_so_far])) is not None:
         fixed = full
+        kept = f.cube_literals(full, start)  # the facts still said, atoms[i] at kept[at]
+        at = 0
         core: set[int] | None = None  # why the last trial held only worlds of `held`
         for i in range(len(f.atoms)):
-            literal = (i + 1) if start >> i & 1 else -(i + 1)
-            trial = fixed & ~(1 << i)
-            if core is not None and literal not in core:
-                fixed = trial  # that reason still stands without this fact: drop it too
-            elif not f.holds([*f.cube_literals(trial, start), -inside]):
-                fixed, core = trial, f.core()
-        f.add([-said_so_far, *(-lit for lit in f.cube_literals(fixed, start))])
+            if core is not None and kept[at] not in core:
+                drop = True  # that reason still stands without this fact
+            else:
+                # The facts still to try go first, so a reason found rests on them as
+                # late as it can, and the facts before them are dropped unasked.
+                drop = not f.holds([-inside, *kept[:at:-1], *kept[:at]])
+                core = f.core() if drop else core
+            if drop:
+                del kept[at]
+                fixed &= ~(1 << i)
+            else:
+                at += 1
+        f.add([-said_so_far, *(-lit for lit in kept)])
         said.append(say(fixed, start))
     return " or ".join(said)
 
