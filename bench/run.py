@@ -20,7 +20,9 @@
    time and peak memory of a fresh process each; `python -m codegen --check` on the
    project's specs against `verify-state-machine.py` on the project spec; the
    behavioural diff (`--against`) of the two 40x clones against verifying one.
-5. The generated machines: source and bytecode size, longest line, and import time,
+5. Verify on the seed against the upstream project's regex verifier (`bench/peers/`),
+   side by side; and the resource attacks of `bench/attacks.py`, once each.
+6. The generated machines: source and bytecode size, longest line, and import time,
    also side by side with the modules of the commit before they declared the spec's
    rows (`bench/generated_import.py`, which needs the repository's history).
 
@@ -483,6 +485,61 @@ def check(table: Table, runs: int) -> None:
     )
 
 
+def peer(table: Table, runs: int, folder: Path) -> None:
+    """`verify-state-machine.py` on the seed spec against the upstream project's regex
+    verifier (`bench/peers/`) on the same file, with the same interpreter, taking turns;
+    and `python -c pass`, the floor of both."""
+    seed = folder / "state-machine.md"  # the name the upstream script reads
+    seed.write_bytes((ROOT / "tests" / "fixtures" / "seed_spec.md").read_bytes())
+    ours = [sys.executable, str(ROOT / "verify-state-machine.py"), "--spec", str(seed)]
+    upstream = [sys.executable, str(ROOT / "bench" / "peers" / "upstream-verify-state-machine.py")]
+    floor = [sys.executable, "-c", "pass"]
+    times: dict[str, list[float]] = {"ours": [], "upstream": [], "floor": []}
+    for round_ in range(max(runs, 5) * 3 + 1):
+        order = [("ours", ours), ("upstream", upstream), ("floor", floor)]
+        for name, command in order if round_ % 2 else order[::-1]:
+            start = time.perf_counter()
+            subprocess.run(command, capture_output=True, env=ENV, cwd=folder)
+            if round_:  # the first round warms the bytecode caches
+                times[name].append(time.perf_counter() - start)
+    ratio = statistics.median(o / u for o, u in zip(times["ours"], times["upstream"], strict=True))
+    median = {name: statistics.median(found) for name, found in times.items()}
+    table.add(
+        "verify",
+        f"the seed: {median['ours']:.2f} s, against upstream's regex verifier "
+        f"({median['upstream']:.2f} s; `python -c pass` {median['floor']:.2f} s)",
+        f"{ratio:.1f}x",
+        "<= 2x",
+        ratio <= 2,
+    )
+    table.headline.append(
+        f"verifying the seed: {ratio:.1f}x the upstream regex verifier's time on the same "
+        f"interpreter ({verdict(ratio <= 2)} 2x)"
+    )
+
+
+def attacks(table: Table) -> None:
+    """The resource attacks of `bench/attacks.py`, once each in a fresh process: the
+    specs of issue 29's table within 2 s and 200 MB, the rest within 10 s and 500 MB."""
+    from bench import attacks as attack
+
+    strict = ("alternatives", "pairs", "title-30", "wide")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "pyproject.toml").write_text('[project]\nname = "attacks"\n\n[tool.spellbook]\n')
+        for name, template, make in attack.cases(folder):
+            seconds, mb, ended = attack.run(template, make(folder), folder, 120.0)
+            limit = (2.0, 200.0) if any(k in name for k in strict) else (10.0, 500.0)
+            met = seconds <= limit[0] and mb <= limit[1] and "exit" in ended
+            table.add(
+                "attacks",
+                f"{name} ({ended.split(':')[0]})",
+                f"{seconds:.2f} s, {mb:.0f} MB",
+                f"<= {limit[0]:g} s, {limit[1]:g} MB",
+                met,
+            )
+
+
 # -- 5. the generated machines --
 
 IMPORT = (
@@ -647,6 +704,8 @@ def main() -> int:
     ]
     with tempfile.TemporaryDirectory() as tmp:
         steps += [
+            lambda: peer(table, 1 if quick else 5, Path(tmp)),
+            lambda: attacks(table),
             lambda: scale(table, 1 if quick else 3, Path(tmp)),
             lambda: generated(table, 3 if quick else 11, Path(tmp)),
         ]
