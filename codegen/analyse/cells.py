@@ -197,36 +197,45 @@ def _ask(
 ) -> CellResult:
     fires = [f.condition(c) for _, c in sig]
     # Where each rule wins: it fires and no rule ahead of it does.
-    won = [f.all_of([v, *(-u for u in dict.fromkeys(fires[:i]))]) for i, v in enumerate(fires)]
+    won = _firsts(f, fires)
     wins = [f.least([w]) for w in won]
     # A gap: known facts under which no rule fires whatever the unknown ones mean.
     some = [f.condition(exists(c, unknown)) for _, c in sig]
     gap = f.least([*unknown_false, *(-v for v in dict.fromkeys(some))])
     always = [f.condition(sure[c] or ()) for _, c in sig]
+    firsts = _firsts(f, always)
     overlaps: list[tuple[int, int, int]] = []
     more = 0
-    for i in range(len(sig)):
-        first = f.all_of([always[i], *(-a for a in dict.fromkeys(always[:i]))])
+    asked: dict[tuple[int, int], bool] = {}  # alike rules share their variables
+    for i, first in enumerate(firsts):
         if not f.holds([*unknown_false, first]):
             continue
         for j in range(i + 1, len(sig)):
-            if sig[j][0] != sig[i][0] or not f.holds([*unknown_false, first, always[j]]):
+            if sig[j][0] != sig[i][0]:
+                continue
+            key = (first, always[j])
+            if key not in asked:
+                asked[key] = f.holds([*unknown_false, first, always[j]])
+            if not asked[key]:
                 continue
             if len(overlaps) == MAX_OVERLAPS:
                 more += 1
                 continue
             overlaps.append((i, j, f.least([*unknown_false, first, always[j]]) or 0))
     beaten: list[tuple[int, ...]] = []
+    told: dict[tuple[int, int], tuple[int, ...]] = {}
+    winners = [j for j, at in enumerate(wins) if at is not None]
     for i in range(len(sig)):
         if wins[i] is not None:
             beaten.append(())
             continue
-        first_world = {
-            j: at
-            for j in range(i)
-            if wins[j] is not None and (at := f.least([fires[i], won[j]])) is not None
-        }
-        beaten.append(tuple(sorted(first_world, key=first_world.__getitem__)))
+        before = sum(1 for j in winners if j < i)
+        if (fires[i], before) not in told:
+            first_world = {
+                j: at for j in winners[:before] if (at := f.least([fires[i], won[j]])) is not None
+            }
+            told[(fires[i], before)] = tuple(sorted(first_world, key=first_world.__getitem__))
+        beaten.append(told[(fires[i], before)])
     return CellResult(
         f.atoms,
         tuple(wins),
@@ -236,3 +245,15 @@ def _ask(
         beaten=tuple(beaten),
         more_overlaps=more,
     )
+
+
+def _firsts(f: Formula, conditions: list[int]) -> list[int]:
+    """For each condition, a variable true where it holds and none before it does (each
+    from one variable for "one before holds", so the formula grows with the rules, not
+    with their square)."""
+    firsts: list[int] = []
+    before = 0  # no variable: nothing before the first
+    for v in conditions:
+        firsts.append(f.all_of([v, -before]) if before else v)
+        before = f.any_of([before, v]) if before else v
+    return firsts
