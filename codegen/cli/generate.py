@@ -65,9 +65,10 @@ class Made:
     formatted only when the text is asked for (`stale` can tell a fresh module from
     its fingerprint without formatting it)."""
 
-    def __init__(self, text: str = "", source: str | None = None) -> None:
+    def __init__(self, text: str = "", source: str | None = None, spec: str = "") -> None:
         self._text = text
         self.source = source
+        self.spec = spec  # the spec a module is made from
 
     @property
     def text(self) -> str:
@@ -95,20 +96,38 @@ def render(
         raise err.locate(target.spec, None) from None
     if found and not (allow_errors or target.allow_errors):
         raise NotGenerated(target.spec, found)
-    source = machine_source(spec, target.module)
-    try:  # a module that would not even compile is never written
-        compile(source, f"{target.module}.py", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError) as err:
-        raise SpecError(
-            f"the module generated from it does not compile ({err}); nothing was written. "
-            "This is a defect of the generator: please report it with the spec",
-            0,
-        ).locate(target.spec, None) from None
     files = {
-        f"{target.module}.py": Made(source=source),
+        f"{target.module}.py": Made(source=machine_source(spec, target.module), spec=target.spec),
         f"{target.module}.mmd": Made(render_diagram(spec)),
     }
     return files, found
+
+
+# Compiling a module of thousands of rows takes tens of megabytes for its syntax tree:
+# done in a process of its own, so the generator's memory stays what its spec needs.
+_COMPILE = (
+    "import sys\n"
+    "try:\n"
+    "    compile(sys.stdin.buffer.read(), sys.argv[1], 'exec', dont_inherit=True)\n"
+    "except (SyntaxError, ValueError) as err:\n"
+    "    print(err)\n"
+    "    sys.exit(1)\n"
+)
+
+
+def _compiles(text: str, name: str) -> str:
+    """Why `text` does not compile as Python, or "" if it does."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", _COMPILE, name],
+        input=text.encode("utf-8"),
+        capture_output=True,
+        timeout=600,
+    )
+    if done.returncode == 0:
+        return ""
+    return done.stdout.decode("utf-8", "replace").strip() or "the compiler failed"
 
 
 def stale(out: Path, files: dict[str, Made]) -> list[Path]:
@@ -258,6 +277,16 @@ def _run(args: argparse.Namespace) -> int:
             return EXIT_FAILED
         print(f"{len(files)} generated files are fresh")
         return EXIT_OK
+    for name, file in sorted(files.items()):
+        problem = "" if file.source is None else _compiles(file.text, name)
+        if problem:  # a module that would not even compile is never written, nor any other
+            print(
+                f"error: {file.spec}: the module generated from it does not compile "
+                f"({problem}); nothing was written. This is a defect of the generator: "
+                "please report it with the spec",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_INPUT
     for name, file in sorted(files.items()):
         path = out / name
         print(f"{'wrote' if write(path, file) else 'unchanged'} {path.relative_to(root)}")
