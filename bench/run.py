@@ -345,8 +345,11 @@ CODEGEN = PEAK + (
     "sys.path.insert(0, {root!r})\n"
     "from codegen.cli.generate import main\n"
     "main(['--spec', {spec!r}, '--allow-errors'])\n"
-    "print(peak() + resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * {workers})\n"
+    "print(peak(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
 )
+# Codegen runs black's workers, then a compile of the module, in processes of their own:
+# where /proc can be read, its memory is the most its process tree held at once (sampled
+# every 10 ms), else its own peak plus, for each CPU, its largest child's.
 CHECK = PEAK + (
     "import contextlib, io, sys\n"
     "sys.path.insert(0, {root!r})\n"
@@ -355,24 +358,61 @@ CHECK = PEAK + (
     "    assert main(['--check']) == 0\n"
     "print(peak())\n"
 )
-# Black works on as many processes as there are CPUs for a large spec: its memory is
-# counted as the codegen process's plus, for each CPU, its largest worker's.
+# Black works on as many processes as there are CPUs for a large spec.
 WORKERS = os.cpu_count() or 1
 
 
 def fresh(template: str, spec: Path, cwd: Path | None = None) -> tuple[float, float]:
-    """Wall seconds and peak MB of one fresh interpreter running `template` on `spec`."""
+    """Wall seconds and peak MB of one fresh interpreter running `template` on `spec`
+    (for codegen, the most its process tree held at once, where /proc tells)."""
     code = template.format(root=str(ROOT), spec=str(spec), workers=WORKERS)
     start = time.perf_counter()
-    out = subprocess.run(
+    proc = subprocess.Popen(
         [sys.executable, "-c", code],
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        check=True,
         env=ENV,
         cwd=cwd,
     )
-    return time.perf_counter() - start, int(out.stdout.split()[-1]) / 1024
+    tree = 0
+    sampled = template is CODEGEN and os.path.isdir("/proc/self")
+    while sampled and proc.poll() is None:
+        tree = max(tree, _tree_kb(proc.pid))
+        time.sleep(0.01)
+    out, err = proc.communicate()
+    seconds = time.perf_counter() - start
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, "codegen", out, err)
+    if template is not CODEGEN:
+        return seconds, int(out.split()[-1]) / 1024
+    own, children = (int(n) for n in out.split()[-2:])
+    peak = max(tree, own) if sampled else own + children * WORKERS
+    return seconds, peak / 1024
+
+
+def _tree_kb(root: int) -> int:
+    """The resident memory of a process and all its descendants now, in KB."""
+    parents: dict[int, int] = {}
+    sizes: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
+                parents[int(entry)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/status", encoding="utf-8") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        sizes[int(entry)] = int(line.split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+    found, total = [root], 0
+    while found:
+        pid = found.pop()
+        total += sizes.get(pid, 0)
+        found += [child for child, parent in parents.items() if parent == pid]
+    return total
 
 
 def scale(table: Table, runs: int, folder: Path) -> None:
