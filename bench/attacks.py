@@ -119,6 +119,25 @@ def wide(facts: int, changed: bool = False) -> str:
     return _spec("Wide", ["A", "B"], rows)
 
 
+def repeated_term(count: int) -> str:
+    """One row whose condition is `count` copies of a term of 64 alternatives over 6
+    files, joined by AND: each copy multiplies 64 by 64 alternatives, simplified back to
+    64, all while the row is read (no loop of the analysis to check the budget in)."""
+    alternatives = (
+        "("
+        + " AND ".join(f"`b{k}.md` {'exists' if i >> k & 1 else 'missing'}" for k in range(6))
+        + ")"
+        for i in range(64)
+    )
+    condition = "`z.md` exists AND " + " AND ".join(["t"] * count)
+    rows = [
+        f"| R1 | A | Go | {condition} | - | B |",
+        "| K | A | Go | - | - | Same state |",
+        "| D | B | Go | - | - | Same state |",
+    ]
+    return _spec("Repeated", ["A", "B"], rows, [f"| t | {' OR '.join(alternatives)} |"])
+
+
 def pairs(cells: int, changed: bool) -> str:
     """`cells` states whose Go moves on when one of 8 pairs of facts holds (`changed`),
     or always (not `changed`)."""

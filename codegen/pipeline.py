@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from .budget import stage
 from .config import dialect_for
 from .expand import build_spec
 from .model import Spec
@@ -35,6 +36,7 @@ def load_spec(path: str | Path, shown: str | None = None, dialect: Dialect | Non
     project that holds the file configures it (`config.dialect_for`).
     """
     shown = shown if shown is not None else str(path)
+    stage("reading the spec")
     if dialect is None:
         dialect = dialect_for(path)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from ..budget import stage
 from ..model import Spec
 from .analysis import Analysis
 from .behaviour_checks import (
@@ -63,7 +64,10 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
 def analyse(spec: Spec) -> list[Finding]:
     """Every finding of every check, ordered by line."""
     analysis = Analysis(spec)
-    findings = [f for check in CHECKS for f in check(analysis)]
+    findings: list[Finding] = []
+    for each in CHECKS:
+        stage(f"checking the spec ({each.__name__.removeprefix('check_').replace('_', ' ')})")
+        findings += each(analysis)
     return sorted(findings, key=lambda f: (f.line or 0, f.kind))
 
 

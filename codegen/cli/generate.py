@@ -18,7 +18,7 @@ from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from ..analyse import Finding, analyse, errors
 from ..analyse.report import format_finding
 from ..budget import DEFAULT as DEFAULT_BUDGET
-from ..budget import budget
+from ..budget import budget, disarm, stage
 from ..config import Config, Machine, importable, load_config, relative
 from ..pipeline import load_spec, quick
 from ..render import finish, fresh, machine_source, render_diagram
@@ -89,6 +89,7 @@ def render(
     """The files one spec generates, by name (the module and its diagram), and the errors
     it was generated despite. A spec with error-level findings is refused, unless its
     machine (or the caller) allows errors."""
+    stage("reading the spec", target.spec)
     spec = load_spec(root / target.spec, shown=target.spec, dialect=target.dialect)
     try:
         found = errors(analyse(spec))
@@ -278,6 +279,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{len(files)} generated files are fresh")
         return EXIT_OK
     for name, file in sorted(files.items()):
+        stage("formatting the generated module with black", file.spec or None)
         problem = "" if file.source is None else _compiles(file.text, name)
         if problem:  # a module that would not even compile is never written, nor any other
             print(
@@ -287,6 +289,7 @@ def _run(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_BAD_INPUT
+    disarm()  # every file is made: writing them is never cut short
     for name, file in sorted(files.items()):
         path = out / name
         print(f"{'wrote' if write(path, file) else 'unchanged'} {path.relative_to(root)}")

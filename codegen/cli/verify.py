@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
-    with budget(args.budget):
+    with budget(args.budget, args.spec):
         return _run(args)
 
 

@@ -25,6 +25,7 @@ import os
 import re
 
 from ..analyse import Finding, analyse
+from ..budget import stage
 from ..model import RuleRow, Spec, Term
 from ..read.lexicon import normal
 from .cells import act_key, compare_cells, imperative, instructions, plain
@@ -39,14 +40,17 @@ READING_KINDS = frozenset({"name_recovered", "column_choice", "table_skipped"})
 def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
     """Everything that differs between what `old` and `new` make the machine do."""
     diff = SpecDiff(old, new, borrowed=borrowed)
+    stage("matching the states and spells of the two specs")
     match_states(diff)
     match_spells(diff)
     match_families(diff)
     _storage(diff)
+    stage("comparing the rows of the two specs")
     _described(diff)
     _rows(diff)
     compare_cells(diff)
     _templates(diff)
+    stage("comparing the findings of the two specs")
     _findings(diff)
     return diff
 
