@@ -14,6 +14,7 @@ import difflib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from functools import lru_cache
 from typing import TypeVar
 
 from .model import (
@@ -118,7 +119,7 @@ def _declared(states: Iterable[State]) -> Iterator[State]:
         if family is None:
             yield state
             continue
-        base, suffixes = family
+        base, _, suffixes = family
         for suffix in suffixes:
             formerly = tuple(dict.fromkeys(_with_suffix(old, suffix) for old in state.formerly))
             yield replace(state, name=f"{base}_{suffix}", formerly=formerly)
@@ -130,17 +131,22 @@ def _with_suffix(name: str, suffix: str) -> str:
     return f"{family[0]}_{suffix}" if family is not None and suffix in family[1] else name
 
 
-def _family(name: str) -> tuple[str, list[str]] | None:
-    """A name written `BASE_[G/A]` as its base and suffixes; None for any other name."""
+@lru_cache(maxsize=256)
+def _family(name: str) -> tuple[str, frozenset[str], tuple[str, ...]] | None:
+    """A name written `BASE_[G/A]` as its base and suffixes (as a set, and in order); None
+    for any other name. Read once per name: a family of thousands asks it per member."""
     ref = _FAMILY_REF.fullmatch(name)
-    return (ref.group("base"), _suffixes(ref.group("suffixes"))) if ref else None
+    if not ref:
+        return None
+    suffixes = tuple(_suffixes(ref.group("suffixes")))
+    return ref.group("base"), frozenset(suffixes), suffixes
 
 
 def family_members(name: str) -> tuple[str, ...] | None:
     """The states `NAME_[G/A]` stands for, in the notation's order (NAME_G, NAME_A);
     None for a name not written as a family."""
     family = _family(name)
-    return tuple(f"{family[0]}_{suffix}" for suffix in family[1]) if family else None
+    return tuple(f"{family[0]}_{suffix}" for suffix in family[2]) if family else None
 
 
 def _duplicates(document: Document, states: tuple[State, ...]) -> Iterator[Duplicate]:

@@ -31,25 +31,41 @@ def check_indicators(analysis: Analysis) -> Iterator[Finding]:
                 state=state.name,
             )
     readable = [s for s in states if s.inferable and s.evidence]
-    for at, first in enumerate(readable):
-        for later in readable[at + 1 :]:
-            if set(first.evidence) == set(later.evidence):
-                initial = states[0].name
-                unless = (
-                    f" (or {initial}, the initial state, when the state file is simply gone)"
-                    if initial == first.name
-                    else ""
-                )
-                yield Finding(
-                    "indicators_alike",
-                    f"states {first.name} and {later.name}: their Indicators say the same "
-                    f"({_said(first)}; {_said(later)}), so the files never tell them apart: "
-                    f"`spell repair` of a lost or unreadable state file chooses {later.name}, "
-                    f"listed later{unless}; give one an Indicator that tells them apart, or "
-                    "`-` if the files cannot",
-                    line=later.line,
-                    states=(first.name, later.name),
-                )
+    alike: dict[frozenset[object], list[State]] = {}  # one finding per group, not per pair
+    for state in readable:
+        alike.setdefault(frozenset(state.evidence), []).append(state)
+    for group in alike.values():
+        if len(group) < 2:
+            continue
+        first, last = group[0], group[-1]
+        initial = states[0].name
+        unless = (
+            f" (or {initial}, the initial state, when the state file is simply gone)"
+            if initial == first.name
+            else ""
+        )
+        if len(group) == 2:
+            named, said, listed = (
+                f"{first.name} and {last.name}",
+                f"{_said(first)}; {_said(last)}",
+                "later",
+            )
+        else:
+            shown = [s.name for s in group[:10]]
+            more = f" and {len(group) - 10} more" if len(group) > 10 else ""
+            named = ", ".join(shown[:-1]) + (
+                f", {shown[-1]}{more}" if more else f" and {shown[-1]}"
+            )
+            said, listed = f"{_said(first)}, and likewise the others", "last"
+        yield Finding(
+            "indicators_alike",
+            f"states {named}: their Indicators say the same ({said}), so the files never "
+            f"tell them apart: `spell repair` of a lost or unreadable state file chooses "
+            f"{last.name}, listed {listed}{unless}; give one an Indicator that tells them "
+            "apart, or `-` if the files cannot",
+            line=last.line,
+            states=tuple(s.name for s in group),
+        )
 
 
 def _said(state: State) -> str:

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import difflib
 
+from ..budget import check
 from .cells import acts_differently
 from .result import Renamed, SpecDiff
+
+# A removed state's candidates (added states with its Indicators) are ranked by how alike
+# their names are when there are at most this many: ranking thousands costs minutes.
+MAX_RANKED = 200
 
 
 def match_states(diff: SpecDiff) -> None:
@@ -24,28 +29,34 @@ def match_states(diff: SpecDiff) -> None:
             diff.merged[old_name] = taker
     # Renames it does not: the same Indicators, and every spell doing the same.
     evidence = {s.name: s.evidence for s in diff.old.states}
+    taken = set(renames.values())
+    by_evidence: dict[object, list[str]] = {}
+    for n in added:
+        if n not in taken:
+            by_evidence.setdefault(diff.new.state(n).evidence, []).append(n)
     candidates: dict[str, list[str]] = {}
     for old_name in removed:
         if old_name in renames or old_name in diff.merged:
             continue
-        alike = [
-            n
-            for n in added
-            if n not in renames.values() and diff.new.state(n).evidence == evidence[old_name]
-        ]
-        alike.sort(key=lambda n: -difflib.SequenceMatcher(None, old_name, n).ratio())
+        check("matching removed states to added ones")
+        alike = list(by_evidence.get(evidence[old_name], ()))
+        if len(alike) <= MAX_RANKED:  # the closest name first; past that, in their order
+            alike.sort(key=lambda n: -difflib.SequenceMatcher(None, old_name, n).ratio())
         candidates[old_name] = alike
     tentative = dict(renames)
+    chosen = set(tentative.values())
     for old_name, alike in candidates.items():
         for n in alike:
-            if n not in tentative.values():
+            if n not in chosen:
                 tentative[old_name] = n
+                chosen.add(n)
                 break
     spells = diff.spell_map
     for old_name in candidates:
         taker = tentative.get(old_name)
         if taker is None:
             continue
+        check("matching removed states to added ones")
         alike_everywhere = all(
             not acts_differently(
                 diff.old.cell(old_name, spells[sp.name]), diff.new.cell(taker, sp.name), tentative
@@ -73,6 +84,7 @@ def match_spells(diff: SpecDiff) -> None:
     common = [s.name for s in diff.new.states if back.get(s.name, s.name) in old_states]
     for was in removed:
         for now in added:
+            check("matching removed spells to added ones")
             if all(
                 not acts_differently(
                     diff.old.cell(back.get(st, st), was), diff.new.cell(st, now), renames

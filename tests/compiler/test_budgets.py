@@ -5,15 +5,21 @@ spec and what it was doing."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from bench.attacks import alike_rows, alternatives, pairs, title
+from bench.attacks import _spec, alike_rows, alternatives, pairs, repeated_term, title
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.cli import generate, verify
 from tests.worlds import cell_atoms, holds, worlds
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -104,3 +110,69 @@ def test_the_overlaps_left_out_are_counted_exactly() -> None:
         pairs |= {(firing[0], j) for j in firing[1:]}
     (more,) = [f for f in analyse(spec) if f.kind == "overlap" and f.rule is None]
     assert f": {len(pairs) - 50} more pairs" in more.message, (len(pairs), more.message)
+
+
+@pytest.mark.timeout(60)
+def test_work_that_cannot_check_the_budget_is_ended_by_the_watchdog(tmp_path: Path) -> None:
+    # Reading this row takes about 30 s and has no loop that checks the budget: the
+    # watchdog ends the run 2 s after the deadline, with the same error.
+    spec = _write(tmp_path, "repeated.md", repeated_term(1000))
+    started = time.monotonic()
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "verify-state-machine.py"),
+            "--spec",
+            str(spec),
+            "--budget",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"error: {spec}: stopped after 1 s, its time budget, while ")
+    assert "Traceback" not in done.stderr
+    assert time.monotonic() - started < 20
+
+
+def _alike_states(count: int) -> str:
+    lines = ["# Alike", "", "## States", ""]
+    for i in range(count):
+        lines += [f"- **S{i}**: state {i}", "  - *Indicators*: `x.md` exists"]
+    lines += ["", "## Spells", "", "- **Go**: go", "", "## Spell Transitions", ""]
+    lines += [
+        "| Rule | From | Spell | Condition | Action | Next State |",
+        "|---|---|---|---|---|---|",
+    ]
+    lines += ["| R | Any state | Go | - | - | Same state |", ""]
+    return "\n".join(lines)
+
+
+@pytest.mark.timeout(120)
+def test_states_with_the_same_indicators_are_one_finding_not_one_per_pair() -> None:
+    # 1,000 such states were 499,500 findings (849 MB, 172 MB of text).
+    found = analyse(parse_spec_text(_alike_states(1000), "spec/ALIKE.md"))
+    (alike,) = [f for f in found if f.kind == "indicators_alike"]
+    assert len(alike.states) == 1000 and "S0, S1, S2" in alike.message
+    assert "and 990 more" in alike.message and "chooses S999, listed last" in alike.message
+    (pair,) = [
+        f
+        for f in analyse(parse_spec_text(_alike_states(2), "s.md"))
+        if f.kind == "indicators_alike"
+    ]
+    assert pair.message.startswith("states S0 and S1: their Indicators say the same (S0: ")
+
+
+@pytest.mark.timeout(120)
+def test_many_states_renamed_at_once_are_matched_in_seconds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 3,000 removed and 3,000 added states alike in everything took over 300 s.
+    rows = ["| R | Any state | Go | - | - | Same state |"]
+    new = _write(tmp_path, "new.md", _spec("New", [f"FRESH_{i}_STATE" for i in range(1500)], rows))
+    old = _write(tmp_path, "old.md", _spec("Old", [f"OLD_NUMBER_{i}" for i in range(1500)], rows))
+    verify.main(["--spec", str(new), "--against", str(old), "--format", "json"])
+    states = json.loads(capsys.readouterr().out)["states"]
+    assert len(states["renamed"]) == 1500 and not states["added"] and not states["removed"]
