@@ -239,6 +239,8 @@ class Foresight:
                 words.append(guard.words(getattr(model, guard.name)()))
             except Undefined:
                 words.append(f"whether {guard.yes}")
+            except NeedsRun:  # no rule got as far as needing the command: it was not run
+                words.append(f"whether {guard.yes} (not run: no rule needed it)")
         return words
 
 

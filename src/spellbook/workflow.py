@@ -199,8 +199,8 @@ class Workflow:
         for ran in runs.values():
             done.notes.append(ran.note())
         try:
-            response = self._response(rule, name, before, after, done, record)
-        except (SpellbookError, OSError) as err:
+            response = self._response(rule, name, before, after, done, record, runs)
+        except (SpellbookError, OSError, NeedsRun) as err:
             response = with_notes(
                 f"You cast **{name}**: {before} → {after}{f' (rule {rule.id})' if rule else ''}.\n",
                 [*done.notes, f"the rest of this response could not be made: {said(err)}"],
@@ -219,15 +219,18 @@ class Workflow:
         after: str,
         done: Done,
         record: Record,
+        runs: dict[tuple[str, str], Run] | None = None,
     ) -> str:
         """The response to a cast of `spell` that went from `before` to `after` by `rule`
-        (None: unhandled), with `record` as written. The machine, with facts as the files
-        are now, is made ready only if something must be worked out again."""
+        (None: unhandled), with `record` as written and the commands the cast ran. The
+        machine, with facts as the files are now, is made ready only if something must be
+        worked out again."""
         machine = self.machine
         values = self.foresight.telling(record, after)
         values["fields"] = fields_said(self.format.fields, record.extra)
         if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
-            facts = self.foresight.unhandled(before, spell, self.engine.ready(after, record)[0])
+            model = self.engine.ready(after, record, runs or {})[0]
+            facts = self.foresight.unhandled(before, spell, model)
             description = self.engine.states[before].description
             text = unhandled(spell, before, description, facts, machine.SPEC, machine.SPELL_WORD)
         else:
