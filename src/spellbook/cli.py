@@ -62,6 +62,7 @@ def epilog(module: ModuleType | None, prog: str) -> str:
   mcp        serve the {word}s as MCP tools over stdio (needs spellbook-md[mcp])
   check-transition FROM TO | --state-file PATH | --claude-hook
              judge a move of the state made by hand ({prog} check-transition --help)
+  session    the same commands for the coding session that ships (spell session --help)
 
 machines:
   Without --machine, {prog} drives the default machine of the project it is run in (the
@@ -81,6 +82,8 @@ exit status:
   {EXIT_BLOCKED}  blocked: the spec refuses the {word} in this state
   {EXIT_UNHANDLED}  unhandled: no rule covers the {word} for the files as they are
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C): a cast cut short is finished by the next one
+  129, 143  ended by SIGHUP or SIGTERM while a command of the cast ran: its processes
+     were stopped, and nothing moved
   check-transition: {EXIT_OK} allowed, {EXIT_REFUSED} refused (the reason on stderr);
   with --claude-hook, {EXIT_HOOK_BLOCK} refused (Claude Code blocks the tool call)"""
 

@@ -63,6 +63,12 @@ def test_help_documents_the_exit_codes() -> None:
     ).stdout
     for code, words in ((EXIT_BLOCKED, "blocked"), (EXIT_UNHANDLED, "unhandled")):
         assert f"{code}  {words}" in out
+    # The statuses a signal ends a cast with (tests/cli/test_interrupted.py), and the
+    # session's own commands, are listed too.
+    import signal
+
+    assert f"{128 + signal.SIGHUP}, {128 + signal.SIGTERM}  ended by SIGHUP or SIGTERM" in out
+    assert "\n  session    " in out
 
 
 def test_status_lists_what_each_spell_would_do(tmp_path: Path) -> None:
