@@ -221,20 +221,6 @@ def lowest(worlds: int) -> int | None:
     return (worlds & -worlds).bit_length() - 1 if worlds else None
 
 
-def consistent_worlds(atoms: Sequence[Atom]) -> Iterator[int]:
-    """Worlds over `atoms` (bit i = atoms[i]) in which no implication is broken and no
-    two facts that exclude each other hold (F newer than G, G newer than F)."""
-    return members(Worlds(atoms).consistent)
-
-
-def members(worlds: int) -> Iterator[int]:
-    """The worlds of a set, in order."""
-    while worlds:
-        low = worlds & -worlds
-        yield low.bit_length() - 1
-        worlds ^= low
-
-
 def describer(
     words: dict[Atom, tuple[str, str]],
 ) -> Callable[[tuple[Atom, ...], WorldSet], str]:

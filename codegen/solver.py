@@ -80,6 +80,17 @@ class Formula:
             for c in clauses
         )
 
+    def firsts(self, conditions: Sequence[int]) -> tuple[list[int], int]:
+        """For each condition, a literal true where it holds and none before it does,
+        and one true where none of them holds. Each is made from one variable for "one
+        before holds", so the formula grows with the conditions, not their square."""
+        found: list[int] = []
+        before = 0  # no variable: nothing before the first
+        for v in conditions:
+            found.append(self.all_of([v, -before]) if before else v)
+            before = self.any_of([before, v]) if before else v
+        return found, -before if before else self.all_of(())
+
     def holds(self, assumptions: Sequence[int]) -> bool:
         """Whether some world that can be makes every literal of `assumptions` true."""
         check("checking a cell of many facts")

@@ -18,7 +18,7 @@ some assignment of the known facts, for every value of the unknown ones.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import merge
@@ -174,7 +174,7 @@ def _symbolic(sig: Signature, atoms: tuple[Atom, ...]) -> CellResult | None:
     question, for a cell of more facts than its worlds can be listed: the same result,
     the same example worlds, as `_analyse` gives. None for a condition whose value
     whatever the unknown facts mean takes more than MAX_CLAUSES alternatives."""
-    from ..solver import Formula, exists, forall
+    from ..solver import Formula, forall
 
     unknown = frozenset(a for a in atoms if a.probe == "unknown")
     sure: dict[Clauses, Clauses | None] = {c: forall(c, unknown) for _, c in sig}
@@ -182,28 +182,26 @@ def _symbolic(sig: Signature, atoms: tuple[Atom, ...]) -> CellResult | None:
         return None
     f = Formula(atoms)
     try:
-        return _ask(sig, f, [-f.var[a] for a in unknown], exists, unknown, sure)
+        return _ask(sig, f, unknown, sure)
     finally:
         f.close()
 
 
 def _ask(
-    sig: Signature,
-    f: Formula,
-    unknown_false: list[int],
-    exists: Callable[[Clauses, frozenset[Atom]], Clauses],
-    unknown: frozenset[Atom],
-    sure: dict[Clauses, Clauses | None],
+    sig: Signature, f: Formula, unknown: frozenset[Atom], sure: dict[Clauses, Clauses | None]
 ) -> CellResult:
+    from ..solver import exists
+
+    unknown_false = [-f.var[a] for a in unknown]
     fires = [f.condition(c) for _, c in sig]
     # Where each rule wins: it fires and no rule ahead of it does.
-    won = _firsts(f, fires)
+    won, _ = f.firsts(fires)
     wins = [f.least([w]) for w in won]
     # A gap: known facts under which no rule fires whatever the unknown ones mean.
     some = [f.condition(exists(c, unknown)) for _, c in sig]
     gap = f.least([*unknown_false, *(-v for v in dict.fromkeys(some))])
     always = [f.condition(sure[c] or ()) for _, c in sig]
-    firsts = _firsts(f, always)
+    firsts, _ = f.firsts(always)
     overlaps: list[tuple[int, int, int]] = []
     more = 0
     asked: dict[tuple[int, int], bool] = {}  # alike rules share their variables
@@ -245,15 +243,3 @@ def _ask(
         beaten=tuple(beaten),
         more_overlaps=more,
     )
-
-
-def _firsts(f: Formula, conditions: list[int]) -> list[int]:
-    """For each condition, a variable true where it holds and none before it does (each
-    from one variable for "one before holds", so the formula grows with the rules, not
-    with their square)."""
-    firsts: list[int] = []
-    before = 0  # no variable: nothing before the first
-    for v in conditions:
-        firsts.append(f.all_of([v, -before]) if before else v)
-        before = f.any_of([before, v]) if before else v
-    return firsts

@@ -116,9 +116,8 @@ def _held_pairs(
     f = Formula(atoms)
 
     def winners(conditions: tuple[Clauses, ...]) -> list[tuple[int, int]]:
-        fires = [f.condition(c) for c in conditions]
-        won = [f.all_of([v, *(-u for u in dict.fromkeys(fires[:i]))]) for i, v in enumerate(fires)]
-        return [*enumerate(won), (-1, f.all_of(-u for u in dict.fromkeys(fires)))]
+        won, none = f.firsts([f.condition(c) for c in conditions])
+        return [*enumerate(won), (-1, none)]
 
     first: dict[tuple[int, int], tuple[int, WorldSet]] = {}
     for i, was in winners(old):
