@@ -67,3 +67,12 @@ def obeying_permissions() -> dict[str, object]:
                 raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
 
     return {"preexec_fn": drop}
+
+
+def alive(pid: int) -> bool:
+    """Whether process `pid` is running (read from /proc; a zombie is dead)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

@@ -15,6 +15,7 @@ import pytest
 
 from spellbook import cli
 from spellbook.exits import EXIT_HOOK_BLOCK, EXIT_INTERRUPTED
+from tests.commands import alive
 from tests.sessions import PROGRESS, session_in
 
 
@@ -41,14 +42,6 @@ def test_ctrl_c_is_one_line_and_an_exit_status(
     assert err == "spell: interrupted; nothing half done is lost\n" and "Traceback" not in err
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"  # a zombie is dead
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.timeout(60)
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
@@ -68,12 +61,12 @@ def test_a_signal_while_the_tests_run_stops_their_processes_too(
         assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
         time.sleep(0.05)
     child = int(pid_file.read_text())
-    assert _alive(child)
+    assert alive(child)
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 128 + signum, err
     assert "Traceback" not in err and "stopped by a signal" in err, err
     time.sleep(0.2)
-    assert not _alive(child), "the test command's process outlived spell"
+    assert not alive(child), "the test command's process outlived spell"
     state = json.loads((tmp_path / PROGRESS / "state.json").read_text())
     assert state["state"] == "TEST"  # nothing moved

@@ -18,6 +18,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from spellbook.machines import session_machine, spell_machine
+from tests.commands import alive
 from tests.sessions import session_in
 
 STATE = Path(".ai/task/state.json")
@@ -219,10 +220,4 @@ def test_sigterm_to_the_server_stops_the_test_command_a_cast_runs(tmp_path: Path
 
     run(tmp_path, body, "session")
     time.sleep(0.3)
-    pid = int(child.read_text())
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            alive = f.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
-        alive = False
-    assert not alive, "the test command outlived the server"
+    assert not alive(int(child.read_text())), "the test command outlived the server"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from spellbook.errors import Changed
-from tests.commands import clean, session_cli
+from tests.commands import alive, clean, session_cli
 from tests.sessions import PROGRESS, session, session_in
 
 
@@ -24,15 +24,7 @@ def test_a_command_that_leaves_a_child_holding_its_output_does_not_keep_the_cast
     assert result.rule == "T2"
     child = int((tmp_path / "child.pid").read_text())
     time.sleep(0.2)
-    assert not _alive(child), "the command's leftover child outlived it"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"  # a zombie is dead
-    except FileNotFoundError:
-        return False
+    assert not alive(child), "the command's leftover child outlived it"
 
 
 @pytest.mark.timeout(30)
@@ -44,7 +36,7 @@ def test_a_command_past_its_timeout_is_killed_with_everything_it_started(
     result = session(tmp_path).cast("advance")
     assert result.rule == "R1" and "timed out after 1 s" in result.response
     time.sleep(0.2)
-    assert not _alive(int((tmp_path / "child.pid").read_text()))
+    assert not alive(int((tmp_path / "child.pid").read_text()))
 
 
 @pytest.mark.timeout(60)
