@@ -36,6 +36,7 @@ RUNTIME = (
     ("spellbook.lock",),
     ("spellbook.state_file", "spellbook.store", "spellbook.outcome"),
     ("spellbook.values", "spellbook.globs", "spellbook.sections", "spellbook.names"),
+    ("spellbook.frontmatter",),
     ("spellbook.probes", "spellbook.commands"),
     ("spellbook.facts",),
     ("spellbook.actions", "spellbook.edits", "spellbook.responses"),

@@ -22,6 +22,8 @@ from ..model import Atom, Literal
 
 _FILE = r"(?P<file>`[^`\s]+`|~?[\w.\-/]*\w\.\w[\w\-]*)"
 _QUOTED = r"(?P<quoted>`[^`]+`|\"[^\"]+\"|“[^”]+”)"
+# A Markdown file's YAML frontmatter, where a key is looked up: `task.md frontmatter has`.
+_FM = r"(?P<fm>(?:'s)? frontmatter)?"
 _SECTION = r"(?P<section>`[^`]+`|\"[^\"]+\"|“[^”]+”|the [\w ]+? section)"
 
 # A JSON query: keys joined by dots, each with filters `[key=value]` / `[key!=value]`.
@@ -83,15 +85,15 @@ _CORE = tuple(
         ),
         (rf"{_FILE} has (?:some )?text under {_SECTION}", "section_text", True),
         (rf"{_FILE} has no text under {_SECTION}", "section_text", False),
-        (rf"{_FILE} has {_QUOTED}", "field", True),
-        (rf"{_FILE} has no {_QUOTED}", "field", False),
+        (rf"{_FILE}{_FM} has {_QUOTED}", "field", True),
+        (rf"{_FILE}{_FM} has no {_QUOTED}", "field", False),
         (
-            rf"{_FILE} has (?P<no>no )?{_QUOTED} ?(?P<op>[=!<>≠≤≥⩾⩽≦≧]+) ?(?P<operand>\S.*)",
+            rf"{_FILE}{_FM} has (?P<no>no )?{_QUOTED} ?(?P<op>[=!<>≠≤≥⩾⩽≦≧]+) ?(?P<operand>\S.*)",
             "compared",
             True,
         ),
         (
-            rf"{_FILE} has (?P<no>no )?{_QUOTED} (?:matching|that matches) {_PATTERN}",
+            rf"{_FILE}{_FM} has (?P<no>no )?{_QUOTED} (?:matching|that matches) {_PATTERN}",
             "compared",
             True,
         ),
@@ -304,8 +306,14 @@ class CorePhrases:
             return pattern
         if probe == "field":
             query = _unquote(groups["quoted"])
-            if not file.endswith(".json"):
-                self.reason = f"{file} is not a JSON file (to look for text, say `contains`)"
+            if file.endswith(".json") and groups.get("fm"):
+                self.reason = f"{file} is a JSON file, which has no frontmatter: `{file} has`"
+                return None
+            if not file.endswith(".json") and not groups.get("fm"):
+                self.reason = (
+                    f"{file} is not a JSON file (to look for text, say `contains`; for a key "
+                    f"of its YAML frontmatter, `{file} frontmatter has `{query}``)"
+                )
                 return None
             if not _QUERY.fullmatch(query) or _ODD_VALUE.search(query):
                 self.reason = (

@@ -9,7 +9,7 @@ same holds of a file's modification time, and a glob that would look at more tha
 
 from __future__ import annotations
 
-from spellbook.errors import ActionError
+from spellbook.errors import ActionError, BadFile
 from spellbook.probes import PROBES
 from spellbook.state_file import Record, parse_json
 from spellbook.store import READ_LIMIT
@@ -87,14 +87,17 @@ class Facts:
 
     def json(self, name: str) -> object:
         """The file's JSON value (None if it does not exist or is empty); a file that is
-        not JSON is an error naming its line."""
+        not JSON is an error naming its line. Any other file's value is its YAML
+        frontmatter, a mapping ({} without one; dates as their ISO text); frontmatter
+        that cannot be read is an error naming the file."""
         if name not in self._json:
             text = self.text(name)
-            self._json[name] = (
-                parse_json(text, self.workspace.shown(name))
-                if text.strip(" \t\r\n\ufeff")
-                else None
-            )
+            if not text.strip(" \t\r\n\ufeff"):
+                self._json[name] = None
+            elif name.endswith(".json"):
+                self._json[name] = parse_json(text, self.workspace.shown(name))
+            else:
+                self._json[name] = _frontmatter(text, self.workspace.shown(name))
         return self._json[name]
 
     def items(self, name: str, section: str) -> list[bool]:
@@ -170,3 +173,15 @@ class Facts:
             return command(self, name, key)
         except ActionError:
             return None
+
+
+def _frontmatter(text: str, shown: str) -> dict[str, object]:
+    """A Markdown file's frontmatter as a fact reads it: values as YAML reads them, a
+    date as its ISO text; frontmatter that cannot be read is a BadFile."""
+    from spellbook.frontmatter import frontmatter  # only a spec that reads frontmatter
+
+    try:
+        found = frontmatter(text, shown)
+    except ActionError as err:
+        raise BadFile(str(err)) from None
+    return {k: v.isoformat() if hasattr(v, "isoformat") else v for k, v in found.items()}

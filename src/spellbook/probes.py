@@ -317,7 +317,8 @@ PROBES: dict[str, Probe] = {
             "field",
             "{file} has `{param}`",
             "{file} has no `{param}`",
-            "The query selects a value in the JSON file.",
+            "The query selects a value in the JSON file (in a Markdown file, its YAML "
+            "frontmatter).",
             _field,
             ("exists",),
             reads_content=True,
@@ -326,7 +327,8 @@ PROBES: dict[str, Probe] = {
             "value",
             "{file} has `{query}` {comparison}",
             "{file} has no `{query}` {comparison}",
-            "Some value the query selects in the JSON file (an item of a list it selects) "
+            "Some value the query selects in the JSON file or a Markdown file's frontmatter "
+            "(an item of a list it selects) "
             "compares so: numbers as numbers, `true`, `false` and `null` as themselves, text "
             "as text, or text matching a regular expression.",
             _value,
@@ -409,7 +411,8 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
 
     A query with more filters implies the same query with fewer:
     `items[status=open][id!=$x]` implies `items[status=open]`. A comparison that only
-    a value can pass implies its query has one (`count ≥ 2`, `approved = true`); a
+    a value can pass implies its query has one (`count ≥ 2`, `approved = true`, text
+    matching a pattern that the empty text does not); a
     file newer than another implies both exist.
     """
     from spellbook.values import ORDER, comparison, has_value  # the compiler's, not a cast's
@@ -423,7 +426,12 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
             found.append(("field", arg, detail[: detail.rindex("[")]))
         if name == "value":
             query, op, operand = comparison(detail)
-            if op in ORDER or (op == "=" and has_value(operand)):
+            # Text a pattern matches that cannot match "" is a value too.
+            if (
+                op in ORDER
+                or (op == "=" and has_value(operand))
+                or (op == "~" and re.search(str(operand), "") is None)
+            ):
                 found.append(("field", arg, query))
         if name == "newer":
             found.append(("exists", detail, ""))
@@ -515,6 +523,8 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
     if probe == "value":
         query, op, operand = comparison(param)
         fields.update(query=query, comparison=said_comparison(op, operand))
+    if probe in ("field", "value") and not file.endswith(".json"):
+        file += " frontmatter"  # a Markdown file's keys are its frontmatter's
     return words.format(file=file, param=param, **fields)
 
 

@@ -463,7 +463,7 @@ QUERIES: list[Any] = [
     refused("core", "notes.md has `items`", "not a JSON file"),
     refused("core", "tasks.yaml has `items`", "not a JSON file"),
     refused("core", "tasks.JSON has `items`", "not a JSON file"),
-    refused("core", "task.md has `task_name`", "not a JSON file"),
+    refused("core", "task.md has `task_name`", "frontmatter has `task_name`"),
     refused("core", "../tasks.json has `items`", "outside the workspace folder"),
     # Other words.
     refused("core", "tasks.json has items"),
@@ -476,7 +476,23 @@ QUERIES: list[Any] = [
     refused("core", "tasks.json lacks `items`"),
     refused("core", "tasks.json has `items`, `x`"),
     refused("core", "tasks.json has no `items` yet"),
-    refused("core", "task.md frontmatter has `task_name`"),
+    # A Markdown file's YAML frontmatter: said so, then a key (or a query) of it.
+    one("core", "task.md frontmatter has `task_name`", yes("field", "task.md", "task_name")),
+    one("core", "task.md's frontmatter has `task_name`", yes("field", "task.md", "task_name")),
+    one("core", "task.md frontmatter has no `task_name`", no("field", "task.md", "task_name")),
+    one(
+        "core",
+        "task.md frontmatter has `task_name` matching `[a-z]`",
+        yes("value", "task.md", '["task_name", "~", "[a-z]"]'),
+    ),
+    one(
+        "core",
+        "task.md frontmatter has `priority` ≥ 2",
+        yes("value", "task.md", '["priority", ">=", 2]'),
+    ),
+    refused("core", "tasks.json frontmatter has `items`", "a JSON file, which has no frontmatter"),
+    refused("core", "task.md frontmatter has task_name"),
+    refused("core", "task.md frontmatter has `task name`", "is not a query"),
     refused("spell", "Reads task.md front matter"),
 ]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spellbook.actions import frontmatter
 from spellbook.errors import ActionError
+from spellbook.frontmatter import frontmatter
 from tests.fuzzing import fuzz
 
 

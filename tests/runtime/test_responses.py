@@ -619,7 +619,7 @@ def test_frontmatter_read_without_pyyaml_is_what_pyyaml_reads(
 ) -> None:
     import yaml
 
-    from spellbook.actions import _plain
+    from spellbook.frontmatter import _plain
 
     block = "\n".join(f"{key}{sep}{value}{end}" for key, value, sep, end in lines)
     plain = _plain(block)
