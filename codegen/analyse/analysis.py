@@ -9,6 +9,7 @@ from functools import cached_property
 from ..budget import check
 from ..model import Rule, Spec
 from .cells import CellResult, analyse_cell
+from .effects import Effects
 
 
 class Analysis:
@@ -29,6 +30,16 @@ class Analysis:
                     check(f"checking {sp.name} in {st.name}")
                     found[(st.name, sp.name)] = analyse_cell(rules)
         return found
+
+    def close(self) -> None:
+        """Let go of what the effects' solvers hold (`Effects.close`)."""
+        if "effects" in self.__dict__:
+            self.effects.close()
+
+    @cached_property
+    def effects(self) -> Effects:
+        """What each rule's actions do to the files, computed once per rule and state."""
+        return Effects(self.spec)
 
     def winners(self, state: str, spell: str) -> list[Rule]:
         """The cell's rules that win in at least one world, in priority order."""

@@ -20,6 +20,7 @@ from .behaviour_checks import (
     check_graph,
     check_valid_actions,
 )
+from .effect_checks import check_effects
 from .findings import Finding, Severity
 from .spec_checks import (
     check_actions,
@@ -55,6 +56,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_advice,
     check_suffix_preservation,
     check_actions,
+    check_effects,
     check_ids,
     check_responses,
     check_consolidation,
@@ -65,9 +67,12 @@ def analyse(spec: Spec) -> list[Finding]:
     """Every finding of every check, ordered by line."""
     analysis = Analysis(spec)
     findings: list[Finding] = []
-    for each in CHECKS:
-        stage(f"checking the spec ({each.__name__.removeprefix('check_').replace('_', ' ')})")
-        findings += each(analysis)
+    try:
+        for each in CHECKS:
+            stage(f"checking the spec ({each.__name__.removeprefix('check_').replace('_', ' ')})")
+            findings += each(analysis)
+    finally:
+        analysis.close()
     return sorted(findings, key=lambda f: (f.line or 0, f.kind))
 
 

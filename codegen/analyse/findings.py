@@ -45,6 +45,11 @@ SEVERITY: dict[str, Severity] = {
     "suffix_preservation": Severity.WARNING,
     "action_path": Severity.ERROR,
     "action_state": Severity.WARNING,
+    # what the actions do to the files
+    "action_no_effect": Severity.WARNING,
+    "indicators_broken": Severity.WARNING,
+    "indicators_unchecked": Severity.INFO,
+    "action_input": Severity.WARNING,
     "id_pattern": Severity.INFO,
     "unknown_action": Severity.INFO,
     "missing_response": Severity.INFO,

@@ -140,6 +140,9 @@ def _templates(diff: SpecDiff) -> None:
 
 
 _LINE = re.compile(r" \(line \d+\)|\blines? \d+(?:(?:, | and | to )\d+)*")
+# An action quoted after its number, `action (2) ('Archives task files')`: its number says
+# which one, whatever words the spec's dialect gives it.
+_QUOTED_ACTION = re.compile(r"(action \(\d+\)) \((?:'[^']*'|\"[^\"]*\")\)")
 
 
 def _findings(diff: SpecDiff) -> None:
@@ -149,7 +152,7 @@ def _findings(diff: SpecDiff) -> None:
     def key(f: Finding, mapped: bool) -> tuple[str, str]:
         # The same finding, moved, or quoting a phrase reworded in another person, is
         # the same finding.
-        message = _LINE.sub("", f.message)
+        message = _QUOTED_ACTION.sub(r"\1", _LINE.sub("", f.message))
         if mapped and pattern is not None:
             message = pattern.sub(lambda m: renames[m.group(1)], message)
         return f.kind, " ".join(imperative(w) for w in message.lower().split())

@@ -193,8 +193,8 @@ def test_an_added_state_is_listed_and_the_cells_leading_to_it_changed() -> None:
 @pytest.mark.parametrize(
     ("new", "old"),
     [
-        (PROJECT, FIXTURES / "prettier2_STATE_MACHINE.md"),
-        (PROJECT, FIXTURES / "prettier3_STATE_MACHINE.md"),
+        (FIXTURES / "prettier_source_STATE_MACHINE.md", FIXTURES / "prettier2_STATE_MACHINE.md"),
+        (FIXTURES / "prettier_source_STATE_MACHINE.md", FIXTURES / "prettier3_STATE_MACHINE.md"),
         (FIXTURES / "later_revision.md", FIXTURES / "later_revision_normalized.md"),
     ],
     ids=["prettier2", "prettier3", "later revision"],

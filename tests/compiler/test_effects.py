@@ -1,0 +1,105 @@
+"""What the actions do (`codegen.analyse.effects`): the findings on the user's later
+revision, the two engines agreeing, and a checked value carried through the states."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codegen import load_spec
+from codegen.analyse import analyse
+from codegen.pipeline import parse_spec_text
+
+ROOT = Path(__file__).resolve().parents[2]
+KINDS = ("action_no_effect", "indicators_broken", "indicators_unchecked", "action_input")
+SPECS = [
+    ROOT / "spec" / "STATE_MACHINE.md",
+    ROOT / "spec" / "SESSION_STATE_MACHINE.md",
+    ROOT / "tests" / "fixtures" / "seed_spec.md",
+    ROOT / "tests" / "fixtures" / "later_revision.md",
+    *sorted((ROOT / "tests" / "cases").glob("*/spec.md")),
+]
+
+
+def effects(spec_path: Path) -> list[tuple[object, ...]]:
+    try:
+        spec = load_spec(spec_path)
+    except Exception:  # a case of a spec that cannot be read
+        return []
+    return [(f.kind, f.line, f.message, f.level) for f in analyse(spec) if f.kind in KINDS]
+
+
+def test_the_later_revision_as_published_names_c1_c2_r2_r3_and_a2() -> None:
+    found = {
+        (f.kind, f.rule, f.line)
+        for f in analyse(load_spec(ROOT / "tests" / "fixtures" / "later_revision.md"))
+        if f.kind in KINDS
+    }
+    assert ("action_no_effect", "C1", 302) in found  # comments.md is always there
+    assert ("action_no_effect", "C2", 303) in found  # comments.md may be there
+    assert ("indicators_broken", "R2", 314) in found  # task-results.md left behind
+    assert ("action_no_effect", "R3", 315) in found  # the archive is text: task.md kept
+    assert ("action_input", "A2", 261) in found  # task_name not guaranteed
+
+
+def test_the_project_specs_have_none_to_fix() -> None:
+    for name in ("STATE_MACHINE.md", "SESSION_STATE_MACHINE.md"):
+        found = [f for f in analyse(load_spec(ROOT / "spec" / name)) if f.kind in KINDS]
+        assert not found, found
+
+
+@pytest.mark.parametrize("path", SPECS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_solver_and_the_world_sets_agree(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every region asked of the SAT solver (as a cell of more than 16 facts is) gives
+    the findings the world sets give."""
+    listed = effects(path)
+    monkeypatch.setattr("codegen.analyse.effects.MAX_ATOMS", 0)
+    assert effects(path) == listed
+
+
+CARRIED = """# Carried
+
+### Spells
+
+1. **Go**
+
+### States
+
+1. **IDLE**
+    - *Description*: nothing in progress
+    - *Indicators*: -
+    - *Valid Actions*: Go
+    - *Goal*: yes
+2. **READY**
+    - *Description*: the task is written
+    - *Indicators*: `task.md` exists
+    - *Valid Actions*: Go
+3. **WORKING**
+    - *Description*: the task is done
+    - *Indicators*: `task.md` exists
+    - *Valid Actions*: Go
+
+### Transitions
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+| W1 | IDLE | Go | `task.md` frontmatter has `name` | READY | - | Ready. |
+| W2 | IDLE | Go | NOT `task.md` frontmatter has `name` | Same state | No state change | Name it. |
+| W3 | READY | Go | `task.md` exists | WORKING | TOUCH | Working. |
+| W4 | READY | Go | `task.md` missing | IDLE | - | Gone. |
+| F1 | WORKING | Go | `task.md` exists | IDLE | (1) Extract name from `task.md` frontmatter; (2) Archive `task.md` to `done/${name}/` | Filed. |
+| F2 | WORKING | Go | `task.md` missing | IDLE | - | Gone. |
+"""
+
+
+def test_a_value_checked_two_states_back_holds_until_an_action_touches_its_file() -> None:
+    kept = parse_spec_text(CARRIED.replace("TOUCH", "-"), "carried.md")
+    assert not [f for f in analyse(kept) if f.kind == "action_input"]
+    touched = parse_spec_text(
+        CARRIED.replace("TOUCH", "Append `- started` to `task.md`"), "carried.md"
+    )
+    (found,) = [f for f in analyse(touched) if f.kind == "action_input"]
+    assert found.rule == "F1" and "nothing makes sure task.md has a name" in found.message
+    # W3 writes task.md itself, so it is no place to check; no rule into WORKING is.
+    assert "in this rule's condition" in found.message
