@@ -98,6 +98,8 @@ def lay_out(root: Path, world: World) -> None:
             from spellbook.vocabulary import load, template
 
             text = template(load("spell_workflow"), "task.md")  # left as it was made
+        elif atom.file == "task.md" and not value.get(("value", "task.md"), True):
+            text = "---\nowner: someone\n---\n\n# Task\n\nDo the thing.\n"  # no task_name
         elif atom.file == "task.md":
             text = task("rule-check")
         else:

@@ -105,9 +105,11 @@ def test_a_failed_cast_after_a_migration_says_the_move_was_made(tmp_path: Path) 
 
     _editing(tmp_path)
     Workflow(tmp_path).cast("accio")  # ACHIEVE_TASK_DRAFTING, task.md from its template
-    write(tmp_path, "task.md", "---\ntask_name: [unclosed\n---\n# Task\n\nDo it.\n")
+    write(tmp_path, "task.md", "---\ntask_name: do-it\n---\n# Task\n\nDo it.\n")
     write(tmp_path, "task-results.md", "# Results\n")
     Workflow(tmp_path).cast("accio")  # ACHIEVE_TASK_EXECUTED
+    # The frontmatter broken after A1 checked it: A2 cannot read task_name to archive.
+    write(tmp_path, "task.md", "---\ntask_name: [unclosed\n---\n# Task\n\nDo it.\n")
     text = renamed(TEXT, "ACHIEVE_TASK_EXECUTED", "ACHIEVE_TASK_DONE", migration=True)
     new = Workflow(tmp_path, machine=machine_of(text, "renamed"))  # type: ignore[arg-type]
     with pytest.raises(ActionError) as raised:

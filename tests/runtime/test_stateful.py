@@ -19,6 +19,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter
@@ -57,6 +58,13 @@ def fact(workspace: Path, atom: Atom) -> bool:
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     if atom.probe == "edited":  # not the template left as the cast made it
         return path.exists() and "task_name: next-task" not in text
+    if atom.probe in ("field", "value") and atom.file == "task.md":
+        # task_name has a value (field), one with a letter or digit (value).
+        head = text.split("\n---", 1)[0] if text.startswith("---") else ""
+        named = re.search(r"^task_name: *(.*?) *$", head, re.MULTILINE)
+        if named is None or named.group(1) in ("", "''", '""', "null", "~"):
+            return False
+        return atom.probe == "field" or re.search("[A-Za-z0-9]", named.group(1)) is not None
     section = text.split("## Acceptance Criteria", 1)[1].split("\n## ", 1)[0] if text else ""
     # Items only the template has are not criteria; the oracle's plans have none.
     if atom.probe == "items":
@@ -153,7 +161,7 @@ class Workflows(RuleBasedStateMachine):
         self.workspace.mkdir(parents=True, exist_ok=True)
         (self.workspace / "plan.md").write_text(plan(checked, unchecked, atlassian))
 
-    @rule(name=st.sampled_from(["first-task", "fix-42", "Bad Name", "../escape"]))
+    @rule(name=st.sampled_from(["first-task", "fix-42", "Bad Name", "../escape", "", "--"]))
     def write_task(self, name: str) -> None:
         self.workspace.mkdir(parents=True, exist_ok=True)
         (self.workspace / "task.md").write_text(task(name))

@@ -135,7 +135,7 @@ def test_pr_review_from_achieve_keeps_its_origin(flow: Workflow) -> None:
             "ERROR_TASK_RESULTS_MISSING",
             ("R3", "ACHIEVE_TASK_DRAFTING"),
         ),
-        ("editing", ("accio", "G2b"), "ERROR_PLAN_MISSING", ("R4", "GATHER_NEEDS_PLAN")),
+        ("editing", ("accio", "G2b"), "ERROR_PLAN_MISSING", ("R4", "GATHER_EDITING")),
         (
             "comments",
             ("accio", "P1b"),
@@ -193,3 +193,39 @@ def test_responses_are_filled(flow: Workflow) -> None:
     result = flow.cast("lumos")
     assert "{{" not in result.response
     assert "- **Accio**: moves to **GATHER_EDITING**" in result.response
+
+
+@pytest.mark.parametrize(
+    "frontmatter", ["owner: someone", "task_name:", "task_name: '--'", "task_name: ''"]
+)
+def test_a_task_without_a_usable_task_name_is_not_executed(
+    flow: Workflow, frontmatter: str
+) -> None:
+    """A1 checks the name A2 archives the task under, before the work is done (A1d)."""
+    root = Path(flow.workspace.root)
+    cast(flow, "accio", "G1", "GATHER_EDITING")
+    write(root, "plan.md", plan(unchecked=1))
+    cast(flow, "accio", "G2", "ACHIEVE_TASK_DRAFTING")
+    write(root, "task.md", f"---\n{frontmatter}\n---\n\n# Task\n\nDo the thing.\n")
+    result = flow.cast("accio")
+    assert (result.rule, result.after) == ("A1d", "ACHIEVE_TASK_DRAFTING")
+    assert "task_name" in result.response
+    write(root, "task.md", "---\ntask_name: Greet Me\n---\n\n# Task\n\nDo the thing.\n")
+    cast(flow, "accio", "A1", "ACHIEVE_TASK_EXECUTED")
+    write(root, "task-results.md", "# Results\n")
+    result = flow.cast("accio")
+    assert (result.rule, result.after) == ("A2", "ACHIEVE_TASK_DRAFTING")
+    assert Path(result.archive).name.startswith("task-greet-me-")
+
+
+def test_a_task_whose_frontmatter_cannot_be_read_stops_the_cast_at_a1(flow: Workflow) -> None:
+    from spellbook.errors import BadFile
+
+    root = Path(flow.workspace.root)
+    cast(flow, "accio", "G1", "GATHER_EDITING")
+    write(root, "plan.md", plan(unchecked=1))
+    cast(flow, "accio", "G2", "ACHIEVE_TASK_DRAFTING")
+    write(root, "task.md", "---\ntask_name: [unclosed\n---\n\n# Task\n")
+    with pytest.raises(BadFile, match=r"task\.md: its frontmatter is not valid YAML"):
+        flow.cast("accio")
+    assert flow.state == "ACHIEVE_TASK_DRAFTING"
