@@ -88,9 +88,11 @@ CARRIED = """# Carried
 | W2 | IDLE | Go | NOT `task.md` frontmatter has `name` | Same state | No state change | Name it. |
 | W3 | READY | Go | `task.md` exists | WORKING | TOUCH | Working. |
 | W4 | READY | Go | `task.md` missing | IDLE | - | Gone. |
-| F1 | WORKING | Go | `task.md` exists | IDLE | (1) Extract name from `task.md` frontmatter; (2) Archive `task.md` to `done/${name}/` | Filed. |
+| F1 | WORKING | Go | `task.md` exists | IDLE | FILE | Filed. |
 | F2 | WORKING | Go | `task.md` missing | IDLE | - | Gone. |
-"""
+""".replace(
+    "FILE", "(1) Extract name from `task.md` frontmatter; (2) Archive `task.md` to `done/${name}/`"
+)
 
 
 def test_a_value_checked_two_states_back_holds_until_an_action_touches_its_file() -> None:
