@@ -74,7 +74,6 @@ class Effect:
     # instructions that move or remove files without naming any.
     by_ai: dict[str, tuple[int, Action]] = field(default_factory=dict)
     unnamed: list[tuple[int, Action]] = field(default_factory=list)
-    created: set[str] = field(default_factory=set)
     touched: set[str] = field(default_factory=set)
 
 
@@ -270,7 +269,6 @@ class Effects:
 def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern[str]]) -> None:
     """One action, carried out on what is known of the files."""
     now, why = done.after, done.why
-    said = f"action ({index}) {action.verb}s it"
     verb = action.verb
     if verb == "create":
         name = action.files[0]
@@ -280,7 +278,6 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
             done.no_effect.append(NoEffect(index, action, name, why.get(name, ""), False))
         now[name] = Known.THERE
         why[name] = f"action ({index}) creates it"
-        done.created.add(name)
         done.touched.add(name)
     elif verb in ("archive", "delete"):
         for name in action.files:
@@ -290,9 +287,7 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
             why[name] = f"action ({index}) {'archives' if verb == 'archive' else 'deletes'} it"
             done.touched.add(name)
     elif verb in ("copy", "move") and len(action.files) > 1:
-        source, dest = action.files[0], action.files[1]
-        if dest.endswith("/"):
-            dest += source.rsplit("/", 1)[-1]
+        source, dest = action.files[0], _destination(action)
         if now.get(source) is Known.GONE:
             done.no_effect.append(NoEffect(index, action, source, why.get(source, "")))
         if "${" not in dest:
@@ -301,7 +296,7 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
                 now[dest] = Known.THERE
             elif was is not Known.THERE:
                 now[dest] = Known.EITHER
-            why[dest] = said
+            why[dest] = f"action ({index}) {'copies' if verb == 'copy' else 'moves'} it there"
             done.touched.add(dest)
         if verb == "move":
             now[source] = Known.GONE
@@ -333,15 +328,20 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
             done.touched.add(name)
 
 
+def _destination(action: Action) -> str:
+    """Where a copy or a move puts its file: the name given, or the file's own name in
+    the folder given (one ending in `/`), as `spellbook.edits` does."""
+    source, dest = action.files[0], action.files[1]
+    return dest + source.rsplit("/", 1)[-1] if dest.endswith("/") else dest
+
+
 def _touched(action: Action) -> Sequence[str]:
     """The files an action may change, as written (a copy's or a move's destination
     with a `${name}` in it is not a file the verifier can name)."""
     if action.verb in _READS or action.verb == "instruct":
         return ()
     if action.verb in ("copy", "move") and len(action.files) > 1:
-        source, dest = action.files[0], action.files[1]
-        if dest.endswith("/"):
-            dest += source.rsplit("/", 1)[-1]
+        source, dest = action.files[0], _destination(action)
         return (source,) if "${" in dest else (source, dest)
     if action.verb == "record" and len(action.files) > 1:
         return action.files[1:2]

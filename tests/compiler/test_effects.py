@@ -105,3 +105,38 @@ def test_a_value_checked_two_states_back_holds_until_an_action_touches_its_file(
     assert found.rule == "F1" and "nothing makes sure task.md has a name" in found.message
     # W3 writes task.md itself, so it is no place to check; no rule into WORKING is.
     assert "in this rule's condition" in found.message
+
+
+COPIED = """# Copied
+
+### Spells
+
+1. **Go**
+
+### States
+
+1. **A**
+    - *Description*: a is written
+    - *Indicators*: `a.md` exists
+    - *Valid Actions*: Go
+    - *Goal*: yes
+2. **B**
+    - *Description*: no b yet
+    - *Indicators*: `b.md` missing
+    - *Valid Actions*: Go
+
+### Transitions
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+| T1 | A | Go | - | B | Copy `a.md` to `b.md` | Copied. |
+| T2 | B | Go | - | A | - | Back. |
+"""
+
+
+def test_a_copy_that_leaves_a_file_the_next_state_rules_out_says_which_action() -> None:
+    (found,) = [
+        f for f in analyse(parse_spec_text(COPIED, "copied.md")) if f.kind == "indicators_broken"
+    ]
+    assert found.rule == "T1"
+    assert "b.md is still there after the rule (action (1) copies it there" in found.message
