@@ -1,15 +1,18 @@
-"""The time one compiler run may take: past it, a clear error, never a hang.
+"""The time and memory one compiler run may take: past either, a clear error, never a
+hang or an exhausted machine.
 
 The analysis is exact, and some specs are costly to check (a cell of many facts,
 thousands of rules in one cell). `verify-state-machine.py` and `python -m codegen`
-give each run a budget (`--budget SECONDS`, default `DEFAULT`); the long loops of the
-analysis and the diff call `check` with what they are doing, and past the deadline
+give each run a budget: `--budget SECONDS` (default `DEFAULT`) and `--memory MB`
+(default `DEFAULT_MEMORY`, the process's resident size). The long loops of the
+analysis and the diff call `check` with what they are doing, and past either bound
 `OverBudget` (a `SpecError`, exit 2) names it. The shipped specs take well under a
-second; the budget is for a spec written to exhaust the verifier.
+second and under 100 MB; the budget is for a spec written to exhaust the verifier.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import threading
@@ -22,58 +25,129 @@ from spellbook.exits import EXIT_BAD_INPUT
 from .spec_error import SpecError
 
 DEFAULT = 120.0
+DEFAULT_MEMORY = 1024.0  # MB
 
-# The watchdog's grace after the deadline: time for a loop to reach its next check.
+# The watchdog's grace past a bound: time for a loop to reach its next check.
 GRACE = 2.0
+# How often the watchdog looks at the clock and the process's size.
+POLL = 0.05
 
 _deadline: float | None = None
 _seconds = 0.0
+_memory = 0.0  # MB; 0 for no bound
 _where = ""
 _doing = "reading the spec"
-_watchdog: threading.Timer | None = None
+_over: str | None = None  # the message, once the watchdog has seen the memory bound passed
+_watchdog: _Watchdog | None = None
 
 
 class OverBudget(SpecError):
-    """The run went past its time budget."""
+    """The run went past its time or memory budget."""
+
+
+def size_mb() -> float | None:
+    """The process's resident size now, in MB (its peak so far where the size now
+    cannot be read; None where neither can)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError, AttributeError):
+        pass
+    try:
+        import resource
+    except ImportError:  # not on this platform (Windows): no memory bound
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024
+
+
+class _Watchdog(threading.Thread):
+    """Looks at the clock and the process's size every POLL seconds. Past the memory
+    bound it tells `check` to stop the run; past either bound by GRACE seconds (work
+    that has no loop of ours to check in), it ends the process with the same error."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True, name="spellbook-budget")
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        global _over
+        over_since: float | None = None
+        while not self.stop.wait(POLL):
+            now = time.monotonic()
+            if _deadline is not None and now > _deadline + GRACE and not self.stop.is_set():
+                return _expire(_message(_doing))
+            size = size_mb() if _memory else None
+            if size is not None and size > _memory:
+                _over = _memory_message(size, _doing)
+                over_since = over_since if over_since is not None else now
+                if now - over_since > GRACE and not self.stop.is_set():
+                    return _expire(_over)
+
+
+def add_arguments(parser: argparse.ArgumentParser, doing: str) -> None:
+    """`--budget SECONDS` and `--memory MB` for a command whose costly part is `doing`."""
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT,
+        metavar="SECONDS",
+        help=f"stop with an error (exit {EXIT_BAD_INPUT}) if {doing} takes longer "
+        f"(default {DEFAULT:g}; 0 for none)",
+    )
+    parser.add_argument(
+        "--memory",
+        type=float,
+        default=DEFAULT_MEMORY,
+        metavar="MB",
+        help=f"stop with an error (exit {EXIT_BAD_INPUT}) if the process grows past this "
+        f"size while {doing} (default {DEFAULT_MEMORY:g}; 0 for none)",
+    )
 
 
 @contextmanager
-def budget(seconds: float | None, where: str = "") -> Iterator[None]:
-    """A deadline `seconds` from now for what runs inside (None or 0: none); `where`
-    names the spec in the error.
+def budget(
+    seconds: float | None, where: str = "", memory: float | None = DEFAULT_MEMORY
+) -> Iterator[None]:
+    """A deadline `seconds` from now, and a bound of `memory` MB on the process's
+    resident size, for what runs inside (None or 0: none); `where` names the spec in the error.
 
-    The long loops `check` it and raise OverBudget, naming what they were doing. Some
+    The long loops `check` them and raise OverBudget, naming what they were doing. Some
     work has no loop of ours to check in (mistune reading a table, black formatting a
     module, difflib comparing names): a watchdog ends the process GRACE seconds after
-    the deadline with the same error (exit 2), so no run outlives its budget for long.
-    `disarm` it before writing files."""
-    global _deadline, _seconds, _where, _watchdog
-    kept = _deadline, _seconds, _where, _watchdog
+    a bound is passed with the same error (exit 2), so no run outlives its budget for
+    long. `disarm` it before writing files."""
+    global _deadline, _seconds, _memory, _where, _watchdog, _over
+    kept = _deadline, _seconds, _memory, _where, _watchdog, _over
     _deadline = time.monotonic() + seconds if seconds else None
-    _seconds, _where, _watchdog = seconds or 0.0, where, None
-    if seconds:
-        _watchdog = threading.Timer(seconds + GRACE, _expire)
-        _watchdog.daemon = True
+    _seconds, _memory, _where, _watchdog, _over = seconds or 0.0, memory or 0.0, where, None, None
+    if seconds or memory:
+        _watchdog = _Watchdog()
         _watchdog.start()
     try:
         yield
     finally:
         disarm()
-        _deadline, _seconds, _where, _watchdog = kept
+        if _watchdog is not None:
+            _watchdog.join()  # before the outer budget is back: it must not see this one's
+        _deadline, _seconds, _memory, _where, _watchdog, _over = kept
 
 
 def disarm() -> None:
-    """No deadline from here on: the checking is done (files are about to be written)."""
-    global _deadline
+    """No bound from here on: the checking is done (files are about to be written)."""
+    global _deadline, _memory, _over
     if _watchdog is not None:
-        _watchdog.cancel()
-    _deadline = None
+        _watchdog.stop.set()
+    _deadline, _memory, _over = None, 0.0, None
 
 
 def check(doing: str) -> None:
-    """Raise OverBudget if the deadline has passed, saying what was being done."""
+    """Raise OverBudget if the deadline or the memory bound has passed, saying what was
+    being done."""
     global _doing
     _doing = doing
+    if _over is not None:
+        raise OverBudget(_over, 0)
     if _deadline is not None and time.monotonic() > _deadline:
         raise OverBudget(_message(doing), 0)
 
@@ -94,10 +168,33 @@ def _message(doing: str) -> str:
     )
 
 
-def _expire() -> None:
-    """The watchdog: the deadline passed long ago in work that could not check it."""
+def _memory_message(size: float, doing: str) -> str:
+    return (
+        f"stopped at {size:.0f} MB, past its memory budget of {_memory:g} MB, while "
+        f"{doing}: the spec is too large to check in that memory (cells of many facts, "
+        "many rules in one cell, many states or spells); split it, or allow more with "
+        "--memory MB"
+    )
+
+
+def out_of_memory() -> OverBudget:
+    """The error for a MemoryError: the machine (or a limit set on the process) gave
+    out before the memory budget did."""
+    err = OverBudget(
+        f"ran out of memory while {_doing}: the spec is too large to check on this "
+        "machine (cells of many facts, many rules in one cell, many states or spells); "
+        "split it",
+        0,
+    )
+    if _where:
+        err.locate(_where, None)
+    return err
+
+
+def _expire(message: str) -> None:
+    """The watchdog: a bound passed long ago in work that could not check it."""
     where = f"{_where}: " if _where else ""
-    sys.stderr.write(f"error: {where}{_message(_doing)}\n")
+    sys.stderr.write(f"error: {where}{message}\n")
     sys.stderr.flush()
     if "multiprocessing" in sys.modules:  # black's workers would wait for work for ever
         import multiprocessing

@@ -17,8 +17,7 @@ from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import Finding, analyse, errors
 from ..analyse.report import format_finding
-from ..budget import DEFAULT as DEFAULT_BUDGET
-from ..budget import budget, disarm, stage
+from ..budget import add_arguments, budget, disarm, out_of_memory, stage
 from ..config import Config, Machine, importable, load_config, relative
 from ..pipeline import load_spec, quick
 from ..render import finish, fresh, machine_source, render_diagram
@@ -208,14 +207,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="generate even from a spec with error-level findings (they are printed as "
         "warnings); a machine can allow this for itself with allow_errors = true",
     )
-    parser.add_argument(
-        "--budget",
-        type=float,
-        default=DEFAULT_BUDGET,
-        metavar="SECONDS",
-        help=f"stop with an error (exit {EXIT_BAD_INPUT}) if checking the specs takes longer "
-        f"(default {DEFAULT_BUDGET:g}; 0 for none)",
-    )
+    add_arguments(parser, "checking the specs")
     return parser.parse_args(argv)
 
 
@@ -226,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
-    with budget(args.budget):
+    with budget(args.budget, memory=args.memory):
         return _run(args)
 
 
@@ -254,6 +246,9 @@ def _run(args: argparse.Namespace) -> int:
                     f"(`{VERIFY} --spec {target.spec}`)",
                     file=sys.stderr,
                 )
+    except MemoryError:
+        print(f"error: {out_of_memory()}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except SpecError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT

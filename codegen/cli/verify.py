@@ -13,8 +13,7 @@ from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import analyse
 from ..analyse.report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
-from ..budget import DEFAULT as DEFAULT_BUDGET
-from ..budget import budget
+from ..budget import add_arguments, budget, out_of_memory
 from ..config import dialect_for
 from ..pipeline import load_spec, quick
 from ..read.lexicon import Dialect
@@ -56,14 +55,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="the workflow's vocabulary module (default: the one [tool.spellbook] in "
         "pyproject.toml names for this spec; '' for the core alone)",
     )
-    parser.add_argument(
-        "--budget",
-        type=float,
-        default=DEFAULT_BUDGET,
-        metavar="SECONDS",
-        help=f"stop with an error (exit {EXIT_BAD_INPUT}) past this time rather than run on "
-        f"(default {DEFAULT_BUDGET:g}; 0 for none)",
-    )
+    add_arguments(parser, "checking the spec")
     parser.add_argument(
         "--trust",
         action="store_true",
@@ -87,7 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
-    with budget(args.budget, args.spec):
+    with budget(args.budget, args.spec, args.memory):
         return _run(args)
 
 
@@ -100,15 +92,10 @@ def _run(args: argparse.Namespace) -> int:
     try:
         spec = load_spec(args.spec, dialect=_dialect(args))
         findings = analyse(spec)
+    except MemoryError:
+        return _failed(args, out_of_memory())
     except SpecError as err:
-        if err.path == "<spec>":
-            err.locate(args.spec, None)
-        print(f"error: {err}", file=sys.stderr)
-        if args.format in ("json", "sarif"):
-            data = _error_json(err) if args.format == "json" else _error_sarif(err)
-            json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-            sys.stdout.write("\n")
-        return EXIT_BAD_INPUT
+        return _failed(args, err)
     if args.format in ("json", "sarif"):
         data = (
             to_json(spec, findings, args.strict)
@@ -138,6 +125,8 @@ def _against(args: argparse.Namespace) -> int:
         new = load_spec(args.spec, dialect=dialect)
         old, borrowed = load_old(args.against, new, dialect, args.spec)
         diff = compare(old, new, borrowed)
+    except MemoryError:
+        return _failed(args, out_of_memory())
     except (SpecError, OldSpecError) as err:
         if isinstance(err, SpecError) and err.path == "<spec>":
             err.locate(args.spec, None)
@@ -151,6 +140,19 @@ def _against(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_text(diff))
     return EXIT_FAILED if diff.breaking else EXIT_OK
+
+
+def _failed(args: argparse.Namespace, err: SpecError) -> int:
+    """The spec could not be checked: the error on stderr (and as a report on stdout
+    for a machine reader), exit 2."""
+    if err.path == "<spec>":
+        err.locate(args.spec, None)
+    print(f"error: {err}", file=sys.stderr)
+    if args.format in ("json", "sarif") and args.against is None:
+        data = _error_json(err) if args.format == "json" else _error_sarif(err)
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    return EXIT_BAD_INPUT
 
 
 def _dialect(args: argparse.Namespace) -> Dialect:

@@ -176,3 +176,110 @@ def test_many_states_renamed_at_once_are_matched_in_seconds(
     verify.main(["--spec", str(new), "--against", str(old), "--format", "json"])
     states = json.loads(capsys.readouterr().out)["states"]
     assert len(states["renamed"]) == 1500 and not states["added"] and not states["removed"]
+
+
+@pytest.mark.timeout(60)
+def test_past_its_memory_budget_verify_stops_with_a_clear_error(tmp_path: Path) -> None:
+    # This cell of 20,000 rows grows verify to about 150 MB: with 60 MB allowed it
+    # stops, naming the size it reached and what it was doing.
+    spec = _write(tmp_path, "alike.md", alike_rows(20000))
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "verify-state-machine.py"),
+            "--spec",
+            str(spec),
+            "--memory",
+            "60",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"error: {spec}: stopped at "), done.stderr
+    assert "MB, past its memory budget of 60 MB, while " in done.stderr
+    assert "--memory MB" in done.stderr and "Traceback" not in done.stderr
+    (finding,) = json.loads(done.stdout)["findings"]
+    assert finding["message"].startswith("stopped at ")
+
+
+@pytest.mark.timeout(30)
+def test_work_that_cannot_check_the_memory_budget_is_ended_by_the_watchdog() -> None:
+    # Work with no loop of ours (here, a sleep) in a process past its bound: the
+    # watchdog ends it GRACE seconds later with the same error.
+    program = (
+        "import sys, time\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from codegen import budget\n"
+        "budget.size_mb = lambda: 999.0\n"
+        "with budget.budget(None, 'x.md', memory=10):\n"
+        "    budget.stage('formatting')\n"
+        "    time.sleep(20)\n"
+    )
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=25
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "error: x.md: stopped at 999 MB, past its memory budget of 10 MB, while formatting: "
+        "the spec is too large to check in that memory (cells of many facts, many rules in "
+        "one cell, many states or spells); split it, or allow more with --memory MB\n"
+    )
+    assert time.monotonic() - started < 15
+
+
+def test_a_process_past_its_memory_budget_stops_at_the_next_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from codegen import budget
+
+    monkeypatch.setattr(budget, "size_mb", lambda: 999.0)
+    past = "past its memory budget of 10 MB, while "
+    with pytest.raises(budget.OverBudget, match=past), budget.budget(None, "x.md", memory=10):
+        time.sleep(budget.POLL * 4)
+        budget.check("counting")
+    with budget.budget(None, "x.md", memory=0):  # 0: no bound
+        time.sleep(budget.POLL * 4)
+        budget.check("counting")
+
+
+@pytest.mark.parametrize("against", [False, True])
+def test_out_of_memory_verify_stops_with_a_clear_error(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    against: bool,
+) -> None:
+    def exhausted(*args: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(verify, "analyse", exhausted)
+    monkeypatch.setattr("codegen.diff.compare", exhausted)
+    spec = _write(tmp_path, "alt.md", alternatives(2))
+    args = ["--spec", str(spec)] + (["--against", str(spec)] if against else [])
+    assert verify.main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {spec}: ran out of memory while "), err
+    assert "split it" in err and "Traceback" not in err
+
+
+def test_out_of_memory_codegen_stops_before_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def exhausted(*args: object) -> None:
+        raise MemoryError
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "a"\n\n[tool.spellbook]\n')
+    (tmp_path / "spec").mkdir()
+    _write(tmp_path / "spec", "STATE_MACHINE.md", alternatives(2))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(generate, "analyse", exhausted)
+    assert generate.main([]) == 2
+    assert capsys.readouterr().err.startswith(
+        "error: spec/STATE_MACHINE.md: ran out of memory while "
+    )
+    assert not (tmp_path / "generated").exists()
