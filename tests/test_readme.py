@@ -8,6 +8,8 @@ import contextlib
 import io
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,8 +47,6 @@ def test_readme_five_minute_walk_runs_as_written(tmp_path: Path) -> None:
     """Each line of the walk, in a new git repository, with `spell` on PATH; a cast
     commented `-> STATE` leaves the workflow there."""
     import os
-    import subprocess
-    import sys
 
     walk = README.split("## Five minutes in your own repository", 1)[1].split("\n## ", 1)[0]
     (block,) = re.findall(r"```bash\n(.*?)```", walk, re.DOTALL)
@@ -73,8 +73,6 @@ def test_readme_five_minute_walk_runs_as_written(tmp_path: Path) -> None:
 
 
 def test_readme_shows_the_verifier_output_as_it_is() -> None:
-    import subprocess
-    import sys
 
     root = Path(__file__).resolve().parent.parent
     shown = DOCS["verifier.md"].split("$ python verify-state-machine.py\n", 1)[1].split("```", 1)[0]
@@ -106,8 +104,6 @@ def test_readme_feature_list_example_drives_a_session(tmp_path: Path) -> None:
 
 def test_readme_hook_settings_block_a_skipped_step(tmp_path: Path) -> None:
     import shlex
-    import subprocess
-    import sys
 
     (settings,) = [b for b in JSON_BLOCKS if "hooks" in b]
     (entry,) = settings["hooks"]["PreToolUse"]
@@ -188,8 +184,6 @@ def test_every_command_of_the_docs_runs(tmp_path: Path) -> None:
     commands in a new git repository, the compiler's in a copy of this one."""
     import os
     import shutil
-    import subprocess
-    import sys
 
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -235,3 +229,27 @@ def test_every_command_of_the_docs_runs(tmp_path: Path) -> None:
                 ran.append(line)
     assert len(ran) >= 10, ran
     assert (copy / "docs" / "verification.md").read_text() == DOCS["verification.md"]
+
+
+def _python_blocks(doc: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", DOCS[doc], re.DOTALL)
+
+
+@pytest.mark.parametrize("number", range(3))
+def test_the_examples_of_using_the_generated_machine_run_as_written(number: int) -> None:
+    blocks = _python_blocks("generating.md")
+    assert len(blocks) == 3
+    done = subprocess.run(
+        [sys.executable, "-c", blocks[number]],
+        capture_output=True,
+        text=True,
+        cwd=ROOT / "tests",  # not the root: the installed package, as a user imports it
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    said = {
+        0: "",
+        1: "entered GATHER_EDITING by rule G1\nGB1 refused Reverto: ",
+        2: "stateDiagram-v2",
+    }[number]
+    assert said in done.stdout, done.stdout

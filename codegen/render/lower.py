@@ -24,7 +24,19 @@ from ..model import Atom, Literal, Rule, Spec, Specificity
 from .response_formats import DEFAULT_TEMPLATE, split
 
 # Attributes the model has besides its guards, triggers and state checks.
-RESERVED = frozenset({"state", "fired", "facts", "guards", "trigger", "may_trigger"})
+RESERVED = frozenset(
+    {
+        "state",
+        "fired",
+        "refused",
+        "clear_rule",
+        "unrefused",
+        "facts",
+        "guards",
+        "trigger",
+        "may_trigger",
+    }
+)
 # A guard is also a name of the generated module: none of the module's own names, nor a
 # builtin (an annotation such as `tuple[str, ...]` must still mean the builtin).
 MODULE_NAMES = frozenset(

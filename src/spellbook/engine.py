@@ -164,7 +164,7 @@ class Engine:
             machine.add_transitions(self.machine.transitions_from(state, model))
             self._loaded.add(state)
         model.facts = self.facts(record, runs, recorded)
-        model.fired = None
+        model.fired = model.refused = None
         machine.set_state(state, model=model)
         return model, machine
 

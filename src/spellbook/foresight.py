@@ -1,8 +1,8 @@
 """What each spell would do now, and what to do first, told without casting anything.
 
-What each spell would do comes from the machine's `may_<trigger>` and a dry run
-of each trigger (`preview`); a spell whose rule acts on files is told from the
-plan its cast would make now (`foresee`). A spell that would not move the
+What each spell would do comes from a dry run of each trigger (`preview`); a
+spell whose rule acts on files is told from the plan its cast would make now
+(`foresee`). A spell that would not move the
 workflow on is told what must hold first for one of its rules that would
 (`first`). A workflow that casts again works all this out again only when
 something it depends on may have changed (`telling`).
@@ -63,13 +63,13 @@ class Foresight:
         rules = self.engine.rules
         found: Previews = {}
         for spell, trigger in self.engine.machine.TRIGGERS.items():
-            model.fired = None
+            model.fired = model.refused = None
             told: Preview | None = None
             try:
-                if getattr(model, f"may_{trigger}")():
-                    getattr(model, trigger)()
-                    rule = rules.get((state, spell, model.fired))
-                    told = Preview.of(rule) if rule is not None else None
+                getattr(model, trigger)()
+                chosen = model.fired or model.refused
+                rule = rules.get((state, spell, chosen)) if chosen else None
+                told = Preview.of(rule) if rule is not None else None
             except NeedsRun as need:
                 told = Preview.depends(need.fact, self.engine.said(need.fact))
             except (SpellbookError, OSError) as err:  # undefined, or a file it cannot read

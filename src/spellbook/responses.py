@@ -17,9 +17,8 @@ are a confirm/cancel choice; `standard` for the rest. The slots:
 | `happened`  | the reason (blocked, no-op) or what the actions did          |
 | `where`     | the state after the rule, with its description               |
 
-What each spell would do now comes from dry-running its trigger on the machine
-(after `may_<trigger>` says whether any rule applies), so the list is always the
-spec's own answer for the current files.
+What each spell would do now comes from dry-running its trigger on the machine,
+so the list is always the spec's own answer for the current files.
 """
 
 from __future__ import annotations

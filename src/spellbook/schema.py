@@ -63,10 +63,15 @@ if TYPE_CHECKING:
         Model: Any
 
         def build(
-            self, model: Any, initial: str = ..., sources: Collection[str] | None = ...
+            self,
+            model: Any,
+            initial: str = ...,
+            sources: Collection[str] | None = ...,
+            machine_cls: Any = ...,
+            **options: Any,
         ) -> Any: ...
 
-        def transitions_from(self, state: str, model: Any) -> list[dict[str, Any]]: ...
+        def transitions_from(self, state: str, model: Any = ...) -> list[dict[str, Any]]: ...
 
 
 def placeholder(name: str, arg: str = "") -> str:
@@ -161,10 +166,23 @@ class Literal(_Record):
 Wanted = Guard | Literal
 
 
+# The names of the model's callbacks that record which rule a trigger chose: the
+# transitions of a rule call `fired:<ID>` before they change the state, and those of a
+# rule that refuses the spell end with `refused:<ID>` (in `unless`), which records it
+# and fails the transition; `unrefused` (first of every transition's conditions) then
+# fails the rules after it, and `clear_rule` (the `prepare` of a cell's first
+# transition) starts each trigger afresh.
+FIRED, REFUSED = "fired:", "refused:"
+
+
 class GuardedModel:
     """The base of a generated machine's model. `facts` answers its guards, one method per
-    `Guard` of the class's `guards`, each made when the class is defined; `fired` is the
-    ID of the row whose rule fired last. The machine binds its triggers and state checks."""
+    `Guard` of the class's `guards`, each made when the class is defined. After a trigger
+    (or a `may_<trigger>`), `fired` is the ID of the row whose rule fired and `refused`
+    that of the row whose rule refused the spell (a blocked rule: the trigger returns
+    False); both are None when no rule applies. `fired` is set before the state changes,
+    so `on_exit_*` and `on_enter_*` callbacks read it. The machine binds its triggers
+    and state checks."""
 
     guards: tuple[Guard, ...] = ()
 
@@ -176,6 +194,33 @@ class GuardedModel:
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
         self.fired: str | None = None
+        self.refused: str | None = None
+
+    def clear_rule(self, *args: Any, **kwargs: Any) -> None:
+        """A trigger starts: no rule chosen yet."""
+        self.fired = self.refused = None
+
+    def unrefused(self, *args: Any, **kwargs: Any) -> bool:
+        """No rule before this one refused the spell."""
+        return self.refused is None
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        # Only names not found otherwise: the callbacks of one rule, by its ID.
+        if name.startswith(FIRED):
+            return partial(_fire, self, name[len(FIRED) :])
+        if name.startswith(REFUSED):
+            return partial(_refuse, self, name[len(REFUSED) :])
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+def _fire(model: GuardedModel, rule: str, *args: Any, **kwargs: Any) -> None:
+    model.fired = rule
+
+
+def _refuse(model: GuardedModel, rule: str, *args: Any, **kwargs: Any) -> bool:
+    """In `unless`: True fails the transition."""
+    model.refused = rule
+    return True
 
 
 def _checker(guard: Guard) -> Callable[[GuardedModel], bool]:
@@ -410,21 +455,23 @@ class Rule(_Record):
         """Whether any of its actions has something to do at run time."""
         return any(a.verb not in PASSIVE_VERBS for a in self.actions)
 
-    def transitions(self, trigger: str, model: Any) -> list[dict[str, Any]]:
+    def transitions(self, trigger: str, first: bool = False) -> list[dict[str, Any]]:
         """This rule as `transitions` transitions, one per alternative of its condition;
-        a rule that keeps the state is internal. When one fires, `model.fired` is the
-        rule's ID."""
-        fired = partial(setattr, model, "fired", self.row.id)
+        a rule that keeps the state is internal. When one fires, the model's `fired` is
+        the rule's ID; a blocked rule's fail once its condition holds, leaving its ID in
+        `refused` (see `GuardedModel`). `first`: the first rule of its cell."""
+        refuses = [REFUSED + self.row.id] if self.kind == "blocked" else []
         return [
             {
                 "trigger": trigger,
                 "source": self.source,
                 "dest": self.dest if self.changes_state else None,
-                "conditions": [lit.guard.name for lit in clause if lit.holds],
-                "unless": [lit.guard.name for lit in clause if not lit.holds],
-                "after": fired,
+                "prepare": ["clear_rule"] if first and n == 0 else [],
+                "conditions": ["unrefused"] + [lit.guard.name for lit in clause if lit.holds],
+                "unless": [lit.guard.name for lit in clause if not lit.holds] + refuses,
+                "before": FIRED + self.row.id,
             }
-            for clause in self.row.when
+            for n, clause in enumerate(self.row.when)
         ]
 
 
@@ -487,15 +534,22 @@ def moves(rules: Iterable[Rule]) -> list[tuple[str, str, str]]:
 
 
 def transitions(
-    rules: Iterable[Rule], triggers: Mapping[str, str], model: Any, sources: Collection[str] | None
+    rules: Iterable[Rule],
+    triggers: Mapping[str, str],
+    model: Any = None,
+    sources: Collection[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """The transitions of `rules` (those from `sources`, if given), in priority order."""
-    return [
-        t
-        for rule in rules
-        if sources is None or rule.source in sources
-        for t in rule.transitions(triggers[rule.spell], model)
-    ]
+    """The transitions of `rules` (those from `sources`, if given), in priority order.
+    They are the same for every model (`model` is not read)."""
+    found: list[dict[str, Any]] = []
+    started: set[tuple[str, str]] = set()
+    for rule in rules:
+        if sources is not None and rule.source not in sources:
+            continue
+        cell = (rule.source, rule.spell)
+        found += rule.transitions(triggers[rule.spell], cell not in started)
+        started.add(cell)
+    return found
 
 
 # The verbs that need nothing done at run time: every other verb is carried out by

@@ -140,10 +140,12 @@ class Workflow:
         runs: dict[tuple[str, str], Run],
         finished: list[str],
     ) -> CastResult:
-        """The rest of a cast whose rule is chosen (`model.fired`), under the lock."""
+        """The rest of a cast whose rule is chosen (`model.fired`, or `model.refused`
+        for a rule that refuses the spell), under the lock."""
         journal, fmt = self.journal, self.format
         before = record.state
-        rule = self.engine.rules.get((before, name, model.fired)) if model.fired else None
+        chosen = model.fired or model.refused
+        rule = self.engine.rules.get((before, name, chosen)) if chosen else None
         cast = random_hex(6)
         former = record.former
         migrated = journal.migrate(record, cast)

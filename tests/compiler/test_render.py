@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from codegen import load_spec, parse_spec_text
-from codegen.model import Rule, Spec
+from codegen.model import Kind, Rule, Spec
 from codegen.render import render_machine
 from codegen.render.literals import py
 from spellbook.machines import spell_machine
@@ -45,7 +45,10 @@ def test_rule_fires_where_it_wins(rule: Rule) -> None:
             assert fire(SPEC, rule.source, rule.spell, other).fired != rule.id
         return
     model = fire(SPEC, rule.source, rule.spell, world)
-    assert model.fired == rule.id
+    if rule.kind is Kind.BLOCKED:  # it refuses the spell: no transition
+        assert (model.fired, model.refused) == (None, rule.id)
+    else:
+        assert (model.fired, model.refused) == (rule.id, None)
     assert model.state == rule.dest
 
 
@@ -67,11 +70,22 @@ def test_machine_agrees_with_the_priority_policy_in_every_world(
                 expected = winner(spec, state.name, spell.name, world)
                 model = machine.Model(WorldFacts(world))
                 machine.build(model, initial=state.name)
-                getattr(model, machine.TRIGGERS[spell.name])()
+                trigger = machine.TRIGGERS[spell.name]
+                may = getattr(model, f"may_{trigger}")()
+                moved = getattr(model, trigger)()
+                # A trigger succeeds (and `may_` says it would) where a rule fires;
+                # where one refuses the spell, or none applies, it fails.
+                done = expected is not None and expected.kind is not Kind.BLOCKED
+                assert may is moved is done
                 if expected is None:
-                    assert (model.fired, model.state) == (None, state.name)
+                    got = (model.fired, model.refused, model.state)
+                    assert got == (None, None, state.name)
+                elif expected.kind is Kind.BLOCKED:
+                    got = (model.fired, model.refused, model.state)
+                    assert got == (None, expected.id, state.name)
                 else:
-                    assert (model.fired, model.state) == (expected.id, expected.dest)
+                    got = (model.fired, model.refused, model.state)
+                    assert got == (expected.id, None, expected.dest)
                 checked += 1
     print(f"\n{module}: {checked} (state, spell, world) combinations agree with the spec")
     assert checked > len(spec.states) * len(spec.spells)
@@ -258,10 +272,10 @@ def test_rows_for_every_kind_generate_a_working_module(tmp_path: Path) -> None:
     for present, fired, state in ((True, "G1", "B"), (False, "G2", "A")):
         model = model_cls(Facts(present))  # type: ignore[operator]
         build(model)  # type: ignore[operator]
-        model.go()
-        assert (model.fired, model.state) == (fired, state)
-        model.stop()
-        assert model.fired == "S1" and model.state == state
+        assert model.go() is True
+        assert (model.fired, model.refused, model.state) == (fired, None, state)
+        assert model.may_stop() is False and model.stop() is False  # refused
+        assert (model.fired, model.refused, model.state) == (None, "S1", state)
 
 
 def test_fresh_holds_only_for_the_source_it_was_made_from() -> None:
