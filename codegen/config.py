@@ -32,6 +32,7 @@ class Machine:
     spec: str
     dialect: Dialect  # with where its templates are found (`with_templates`)
     allow_errors: bool = False
+    report: str = ""  # the verification report written beside the module ("" for none)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Config:
     dialect: Dialect  # for specs no machine lists
     templates: str = ""
     root: str = ""
+    documents: tuple[str, ...] = ()  # markdown whose spellbook parts codegen refreshes
 
     def machine_for(self, spec: str) -> Machine:
         """The machine a spec (relative to the project root, with '/') is configured as."""
@@ -95,6 +97,7 @@ def config_of(project: Project) -> Config:
         default,
         project.templates,
         project.root,
+        project.documents,
     )
 
 
@@ -106,7 +109,7 @@ def _machine(project: Project, entry: Entry, default: Dialect) -> Machine:
         entry.spec,
         project.templates_of(entry),
     )
-    return Machine(entry.name, entry.spec, dialect, entry.allow_errors)
+    return Machine(entry.name, entry.spec, dialect, entry.allow_errors, entry.report)
 
 
 def with_templates(dialect: Dialect, root: Path, spec: str, templates: str) -> Dialect:

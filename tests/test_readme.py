@@ -4,8 +4,6 @@ shown outputs are what the tools print now."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 import subprocess
@@ -72,16 +70,6 @@ def test_readme_five_minute_walk_runs_as_written(tmp_path: Path) -> None:
     assert len(archived) == 1 and archived[0].name.startswith("task-greet-")
 
 
-def test_readme_shows_the_verifier_output_as_it_is() -> None:
-
-    root = Path(__file__).resolve().parent.parent
-    shown = DOCS["verifier.md"].split("$ python verify-state-machine.py\n", 1)[1].split("```", 1)[0]
-    actual = subprocess.run(
-        [sys.executable, "verify-state-machine.py"], cwd=root, capture_output=True, text=True
-    ).stdout
-    assert shown == actual, "README's verifier output is stale; paste the current output"
-
-
 JSON_BLOCKS = [
     json.loads(b)
     for text in PAGES.values()
@@ -127,30 +115,31 @@ def test_readme_hook_settings_block_a_skipped_step(tmp_path: Path) -> None:
     assert done.returncode == 2 and "COMPLETE" in done.stderr
 
 
-def test_readme_embeds_the_spell_machine_diagram_as_generated() -> None:
-    diagram = (ROOT / "generated" / "spell_machine.mmd").read_text(encoding="utf-8")
-    (embedded,) = re.findall(r"```mermaid\n(.*?)```", DOCS["generating.md"], re.DOTALL)
-    assert embedded == diagram
+def test_the_docs_show_the_verifier_output_and_the_diagram_as_codegen_writes_them() -> None:
+    """docs/verifier.md quotes the verifier and docs/generating.md the diagram, as parts
+    `python -m codegen` refreshes (its --check, run by the suite and CI, tells them
+    stale), and the reports are the verifier's markdown."""
+    from codegen.cli.generate import Checked, render
+    from codegen.config import load_config
+    from codegen.render.documents import refresh
 
-
-@pytest.mark.parametrize(
-    ("report", "spec"),
-    [
-        ("docs/verification.md", "spec/STATE_MACHINE.md"),
-        ("docs/verification-session.md", "spec/SESSION_STATE_MACHINE.md"),
-    ],
-)
-def test_committed_verification_reports_are_fresh(
-    report: str, spec: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from codegen.cli.verify import main
-
-    monkeypatch.chdir(ROOT)  # the report names the spec as given, relative to the root
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["--spec", spec, "--format", "markdown"]) == 0
-    committed = (ROOT / report).read_text(encoding="utf-8")
-    assert out.getvalue() == committed, f"{report} is stale: regenerate it (see README)"
+    config = load_config(ROOT)
+    checked: dict[str, Checked] = {}
+    for machine in config.machines:
+        checked[machine.module] = render(machine, ROOT)[2]
+        assert machine.report, machine.module
+        report = (ROOT / machine.report).read_text(encoding="utf-8")
+        assert report.startswith(f"# Verification of `{machine.spec}`"), report[:80]
+    verifier, generating = DOCS["verifier.md"], DOCS["generating.md"]
+    assert (
+        "<!-- spellbook: verify spell_machine -->\n```text\n$ python verify-state-machine.py\n"
+        in verifier
+    )
+    assert "<!-- spellbook: diagram spell_machine -->\n```mermaid\n" in generating
+    for text in (verifier, generating):
+        assert refresh("doc", text, lambda kind, m: checked[m].part(kind)) == text, (
+            "stale: run .venv/bin/python -m codegen"
+        )
 
 
 def test_github_workflow_runs_the_readme_quickstart_as_written() -> None:

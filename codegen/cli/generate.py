@@ -16,11 +16,13 @@ from pathlib import Path
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import Finding, analyse, errors
-from ..analyse.report import format_finding
+from ..analyse.report import format_finding, format_text, to_markdown
 from ..budget import add_arguments, budget, disarm, out_of_memory, stage
 from ..config import Config, Machine, importable, load_config, relative
+from ..model import Spec
 from ..pipeline import load_spec, quick
 from ..render import finish, fresh, machine_source, render_diagram
+from ..render.documents import fenced, refresh
 from ..spec_error import SpecError
 
 SPEC_DIR = "spec"
@@ -82,25 +84,83 @@ class Made:
         return found == self.text
 
 
+class Checked:
+    """A spec as it was generated: the model, every finding, and its diagram."""
+
+    def __init__(self, target: Machine, spec: Spec, findings: list[Finding], diagram: str):
+        self.target = target
+        self.spec = spec
+        self.findings = findings
+        self.diagram = diagram
+
+    def part(self, kind: str) -> str:
+        """What a document's `<!-- spellbook: KIND MACHINE -->` part shows of it."""
+        if kind == "diagram":
+            return fenced("mermaid", self.diagram)
+        command = VERIFY
+        if self.target.spec != DEFAULT_SPEC:
+            command += f" --spec {self.target.spec}"
+        return fenced("text", f"$ {command}\n{format_text(self.spec, self.findings)}")
+
+
 def render(
     target: Machine, root: Path, allow_errors: bool = False
-) -> tuple[dict[str, Made], list[Finding]]:
-    """The files one spec generates, by name (the module and its diagram), and the errors
-    it was generated despite. A spec with error-level findings is refused, unless its
-    machine (or the caller) allows errors."""
+) -> tuple[dict[str, Made], list[Finding], Checked]:
+    """The files one spec generates, by name (the module and its diagram), the errors
+    it was generated despite, and the spec as checked. A spec with error-level findings
+    is refused, unless its machine (or the caller) allows errors."""
     stage("reading the spec", target.spec)
     spec = load_spec(root / target.spec, shown=target.spec, dialect=target.dialect)
     try:
-        found = errors(analyse(spec))
+        findings = analyse(spec)
     except SpecError as err:
         raise err.locate(target.spec, None) from None
+    found = errors(findings)
     if found and not (allow_errors or target.allow_errors):
         raise NotGenerated(target.spec, found)
+    diagram = render_diagram(spec)
     files = {
         f"{target.module}.py": Made(source=machine_source(spec, target.module), spec=target.spec),
-        f"{target.module}.mmd": Made(render_diagram(spec)),
+        f"{target.module}.mmd": Made(diagram),
     }
-    return files, found
+    return files, found, Checked(target, spec, findings, diagram)
+
+
+def documents(
+    root: Path, config: Config, checked: dict[str, Checked], every: bool
+) -> dict[str, Made]:
+    """The files that show the machines, by path from the root: each machine's
+    verification report, and (when `every` machine was generated) the project's
+    documents with their spellbook parts refreshed."""
+    found = {
+        c.target.report: Made(to_markdown(c.spec, c.findings))
+        for c in checked.values()
+        if c.target.report
+    }
+    if not every:
+        return found
+    for shown in config.documents:
+        path = root / shown
+        if path.is_symlink():  # refreshing it would replace the link with a file
+            raise SpecError(
+                "listed in [tool.spellbook] documents, but it is a symbolic link; list the "
+                "file it points to",
+                0,
+            ).locate(shown, None)
+        try:
+            text = _as_written(path) if path.is_file() else None
+        except OSError:
+            text = None
+        if text is None:
+            raise SpecError(
+                "listed in [tool.spellbook] documents, but there is no such file", 0
+            ).locate(shown, None)
+
+        def part(kind: str, machine: str) -> str | None:
+            return checked[machine].part(kind) if machine in checked else None
+
+        found[shown] = Made(refresh(shown, text, part))
+    return found
 
 
 # Compiling a module of thousands of rows takes tens of megabytes for its syntax tree:
@@ -181,12 +241,20 @@ def write(path: Path, made: Made) -> bool:
     return True
 
 
-# How to see a spec's findings: the checkout's script, or the installed command.
+# How to see a spec's findings and regenerate: the checkout's own commands, or the
+# installed ones (the commands that work where this runs).
 VERIFY = (
     "python verify-state-machine.py"
     if (Path.cwd() / "verify-state-machine.py").is_file()
     else "spellbook-verify"
 )
+CODEGEN = (
+    "python -m codegen"
+    if (Path.cwd() / "codegen" / "__main__.py").is_file()
+    else "spellbook-codegen"
+)
+# The spec the verifier reads when it is given none.
+DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -236,9 +304,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"error: no specs found in {root / 'spec'} (use --spec PATH)", file=sys.stderr)
         return EXIT_BAD_INPUT
     files: dict[str, Made] = {}
+    checked: dict[str, Checked] = {}
     try:
         for target in chosen:
-            made, despite = render(target, root, args.allow_errors)
+            made, despite, checked[target.module] = render(target, root, args.allow_errors)
             files.update(made)
             if despite and not args.check:
                 print(
@@ -262,16 +331,21 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_FAILED
+    try:
+        shown = documents(root, config, checked, every=not args.spec)
+    except SpecError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     leftover = orphans(out, files) if not args.spec else []
     if args.check:
-        outdated = stale(out, files)
+        outdated = stale(out, files) + stale(root, shown)
         for path in outdated:
-            print(f"{path.relative_to(root)}: stale; run python -m codegen", file=sys.stderr)
+            print(f"{path.relative_to(root)}: stale; run {CODEGEN}", file=sys.stderr)
         for path in leftover:
             print(f"{path.relative_to(root)}: no spec generates it; delete it", file=sys.stderr)
         if outdated or leftover:
             return EXIT_FAILED
-        print(f"{len(files)} generated files are fresh")
+        print(f"{len(files) + len(shown)} generated files are fresh")
         return EXIT_OK
     for name, file in sorted(files.items()):
         stage("formatting the generated module with black", file.spec or None)
@@ -288,6 +362,9 @@ def _run(args: argparse.Namespace) -> int:
     for name, file in sorted(files.items()):
         path = out / name
         print(f"{'wrote' if write(path, file) else 'unchanged'} {path.relative_to(root)}")
+    for name, file in sorted(shown.items()):
+        path = root / name
+        print(f"{'wrote' if write(path, file) else 'unchanged'} {name}")
     for path in leftover:
         print(f"warning: {path.relative_to(root)}: no spec generates it", file=sys.stderr)
     if not args.spec:

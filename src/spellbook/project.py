@@ -2,6 +2,7 @@
 
     [tool.spellbook]
     generated = "generated"          # where python -m codegen writes the machines
+    documents = ["README.md"]        # markdown whose <!-- spellbook: ... --> parts it refreshes
     default = "release"              # the machine `spell` drives without --machine
     templates = "templates"          # files `Create F from T` copies (relative to the root)
     vocabulary = "spell_workflow"    # for specs that are not listed below
@@ -10,6 +11,8 @@
     [tool.spellbook.machines]
     release = "spec/RELEASE.md"
     review = { spec = "spec/REVIEW.md", vocabulary = "", templates = "spec/review" }
+    # report: where python -m codegen writes the machine's verification report
+    audit = { spec = "spec/AUDIT.md", report = "docs/verification.md" }
 
 The runtime reads it to know which machine `spell --machine NAME` means (a listed
 one, generated into `<generated>/NAME.py`; `spell` and `session` are the machines
@@ -47,8 +50,8 @@ SHIPPED = {
     "session": "spellbook.machines.session_machine",
 }
 
-KEYS = ("columns", "default", "generated", "machines", "templates", "vocabulary")
-MACHINE_KEYS = ("allow_errors", "columns", "spec", "templates", "vocabulary")
+KEYS = ("columns", "default", "documents", "generated", "machines", "templates", "vocabulary")
+MACHINE_KEYS = ("allow_errors", "columns", "report", "spec", "templates", "vocabulary")
 
 
 class ProjectError(BadFile):
@@ -59,7 +62,7 @@ class Entry:
     """One machine of the project: its name (its module's), spec, and settings. A
     setting that is None is the project's (`Project.vocabulary`, ...)."""
 
-    __slots__ = ("name", "spec", "vocabulary", "columns", "allow_errors", "templates")
+    __slots__ = ("name", "spec", "vocabulary", "columns", "allow_errors", "templates", "report")
 
     def __init__(
         self,
@@ -69,6 +72,7 @@ class Entry:
         columns: dict[str, list[str]] | None = None,
         allow_errors: bool = False,
         templates: str | None = None,
+        report: str = "",
     ) -> None:
         self.name = name
         self.spec = spec
@@ -76,6 +80,7 @@ class Entry:
         self.columns = columns
         self.allow_errors = allow_errors
         self.templates = templates
+        self.report = report  # where python -m codegen writes its verification report
 
 
 class Project:
@@ -89,6 +94,7 @@ class Project:
         "vocabulary",
         "columns",
         "machines",
+        "documents",
     )
 
     def __init__(
@@ -100,8 +106,10 @@ class Project:
         vocabulary: str = "",
         columns: dict[str, list[str]] | None = None,
         machines: tuple[Entry, ...] = (),
+        documents: tuple[str, ...] = (),
     ) -> None:
         self.root = root
+        self.documents = documents
         self.generated = generated
         self.default = default
         self.templates = templates
@@ -178,8 +186,18 @@ def read_project(root: str) -> Project:
             raise _fail(f"default must name a machine of [tool.spellbook.machines] ({names})")
     elif machines:
         default = machines[0].name
+    documents = table.get("documents", [])
+    if not isinstance(documents, list):
+        raise _fail('documents must be a list of paths: ["README.md", "docs/verifier.md"]')
     return Project(
-        os.path.abspath(root), generated, default, templates, vocabulary, columns, machines
+        os.path.abspath(root),
+        generated,
+        default,
+        templates,
+        vocabulary,
+        columns,
+        machines,
+        tuple(_inside(d, "documents", "") for d in documents),
     )
 
 
@@ -341,6 +359,7 @@ def _entry(name: str, value: object) -> Entry:
     if not isinstance(allow, bool):
         raise _fail(f"{where}allow_errors must be true or false")
     templates = value.get("templates")
+    report = value.get("report", "")
     return Entry(
         name,
         _inside(value["spec"], "spec", where),
@@ -348,6 +367,7 @@ def _entry(name: str, value: object) -> Entry:
         _columns(value, where),
         allow,
         None if templates is None else _inside(templates, "templates", where, empty=True),
+        _inside(report, "report", where, empty=True),
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,11 +30,26 @@ def run(
     )
 
 
+def split_a_row(text: str) -> tuple[str, str]:
+    """The spec with its first row of a named state and no condition split in two: a
+    new row before it for worlds where comments.md exists, the row for the others (the
+    verifier's matrix shows the new row); and the new row's ID."""
+    found = re.search(r"^\| (\w+) \| ([A-Z][A-Z_]*) \| (\w+) \| - \|(.*)$", text, re.M)
+    assert found is not None
+    rid, state, spell, rest = found.groups()
+    new = f"| {rid}z | {state} | {spell} | comments.md exists |{rest}"
+    old = f"| {rid} | {state} | {spell} | comments.md missing |{rest}"
+    return text[: found.start()] + new + "\n" + old + text[found.end() :], f"{rid}z {rid}"
+
+
 @pytest.fixture
 def checkout(tmp_path: Path) -> Path:
-    """A copy of what codegen reads and writes: pyproject.toml, spec/ and generated/."""
+    """A copy of what codegen reads and writes: pyproject.toml, spec/, generated/ and
+    docs/ (the reports and the documents that show the machines)."""
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     shutil.copytree(ROOT / "spec", tmp_path / "spec")
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    shutil.copy(ROOT / "verify-state-machine.py", tmp_path)  # the command docs/ shows
     shutil.copytree(
         ROOT / "generated", tmp_path / "generated", ignore=shutil.ignore_patterns("__pycache__")
     )
@@ -143,7 +159,8 @@ def test_a_hand_edit_is_stale_even_with_the_fingerprint_kept(checkout: Path) -> 
     module.write_text(text.replace("Initial state; no plan", "Initial state, no plan", 1))
     result = run("-m", "codegen", "--check", cwd=checkout)
     assert result.returncode == 1
-    assert result.stderr.strip() == "generated/spell_machine.py: stale; run python -m codegen"
+    # Outside a checkout of Spellbook, the command that works there is named.
+    assert result.stderr.strip() == "generated/spell_machine.py: stale; run spellbook-codegen"
 
 
 def test_one_changed_word_of_a_response_changes_one_line(checkout: Path) -> None:
@@ -182,3 +199,81 @@ def test_an_edit_with_a_recomputed_fingerprint_is_still_stale(checkout: Path) ->
     result = run("-m", "codegen", "--check", cwd=checkout)
     assert result.returncode == 1
     assert "generated/spell_machine.py: stale" in result.stderr
+
+
+def test_a_spec_change_refreshes_the_reports_and_the_documents_parts_only(
+    checkout: Path,
+) -> None:
+    spec = checkout / "spec" / "STATE_MACHINE.md"
+    text, shown_ids = split_a_row(spec.read_text(encoding="utf-8"))
+    spec.write_text(text, encoding="utf-8")
+    docs = checkout / "docs"
+    before = {p.name: p.read_text(encoding="utf-8") for p in docs.glob("*.md")}
+    result = run("-m", "codegen", "--check", cwd=checkout)
+    assert result.returncode == 1
+    stale = {line.split(":")[0] for line in result.stderr.splitlines()}
+    assert {"docs/verification.md", "docs/verifier.md", "generated/spell_machine.py"} <= stale
+    assert "docs/verification-session.md" not in stale and "docs/generating.md" not in stale
+    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+    after = {p.name: p.read_text(encoding="utf-8") for p in docs.glob("*.md")}
+    assert {n for n in after if after[n] != before[n]} == {"verification.md", "verifier.md"}
+    # The verifier's output for the new spec, between the markers; the rest kept.
+    shown = run("verify-state-machine.py", "--spec", str(spec), cwd=checkout).stdout
+    assert shown_ids in shown
+    assert shown.replace(str(spec), "spec/STATE_MACHINE.md") in after["verifier.md"]
+    outside = before["verifier.md"].split("<!-- spellbook: verify spell_machine -->")
+    assert after["verifier.md"].startswith(outside[0])
+    assert after["verifier.md"].endswith(outside[1].split("<!-- /spellbook -->")[1])
+
+
+@pytest.mark.parametrize(
+    ("document", "said"),
+    [
+        (
+            "x\n<!-- spellbook: verify nobody -->\n<!-- /spellbook -->\n",
+            "x.md:2: no machine 'nobody'",
+        ),
+        (
+            "<!-- spellbook: table spell_machine -->\n<!-- /spellbook -->\n",
+            "x.md:1: no part of kind 'table'",
+        ),
+        (
+            "a\nb\n<!-- spellbook: diagram spell_machine -->\nold\n",
+            "x.md:3: the part opened here has no closing",
+        ),
+        ("<!-- spellbook:diagram -->\n", "x.md:1: a spellbook part opens with"),
+        (None, "x.md: listed in [tool.spellbook] documents, but there is no such file"),
+    ],
+)
+def test_a_document_part_that_cannot_be_taken_is_an_error_naming_its_line(
+    checkout: Path, document: str | None, said: str
+) -> None:
+    pyproject = checkout / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(
+        text.replace(
+            'documents = ["docs/generating.md", "docs/verifier.md"]', 'documents = ["x.md"]'
+        )
+    )
+    if document is not None:
+        (checkout / "x.md").write_text(document, encoding="utf-8")
+    for check in (["--check"], []):
+        result = run("-m", "codegen", *check, cwd=checkout)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == f"error: {said}" + result.stderr.split(said, 1)[1], result.stderr
+        assert "Traceback" not in result.stderr
+    if document is not None:
+        assert (checkout / "x.md").read_text(encoding="utf-8") == document
+
+
+def test_a_document_that_is_a_link_is_refused(
+    checkout: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside") / "doc.md"
+    outside.write_text("<!-- spellbook: diagram spell_machine -->\n<!-- /spellbook -->\n")
+    (checkout / "docs" / "generating.md").unlink()
+    (checkout / "docs" / "generating.md").symlink_to(outside)
+    result = run("-m", "codegen", cwd=checkout)
+    assert result.returncode == 2 and "is a symbolic link" in result.stderr
+    assert outside.read_text() == "<!-- spellbook: diagram spell_machine -->\n<!-- /spellbook -->\n"

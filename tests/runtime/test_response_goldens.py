@@ -129,4 +129,8 @@ def test_every_winning_rule_says_what_its_golden_says(
         golden.parent.mkdir(exist_ok=True)
         golden.write_text(got, encoding="utf-8")
     assert golden.exists(), f"no {golden.name}: record it with --update-cases"
-    assert got == golden.read_text(encoding="utf-8")
+    assert got == golden.read_text(encoding="utf-8"), (
+        f"tests/goldens/{golden.name} is not what the spec's rules say now; if the change "
+        "is meant, record it with `.venv/bin/python -m pytest "
+        "tests/runtime/test_response_goldens.py --update-cases` and review the diff"
+    )

@@ -1,0 +1,129 @@
+"""A spec change made as the README says: on a copy of the repository, a row is added
+and a condition changed, the README's "When the spec changes" steps are run as
+written, and then CI's checks (`.ci/run`: verify both specs, `--check` everything
+derived) and the tests that pin the project spec's behaviour pass.
+
+The README's last step, the whole suite, is this suite: here the copy runs the
+tests that read the project spec, its generated machine and the docs derived from
+them (the ones a spec change can break), not every test again.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A row added before A4, and A4's condition changed to leave it the other worlds.
+A4 = "| A4 | ACHIEVE_COMPLETE | Accio | - |"
+CHANGED = (
+    "| A4a | ACHIEVE_COMPLETE | Accio | comments.md exists | ACHIEVE_COMPLETE | No state "
+    "change | Remind user that review comments are waiting and suggest Reparo | "
+    "[A4.md](responses/achieve_transitions/A4.md) |\n"
+    "| A4 | ACHIEVE_COMPLETE | Accio | comments.md missing |"
+)
+
+# The tests that read the project spec, its machine or what is derived from them.
+PINNED = [
+    "tests/test_readme.py",
+    "tests/runtime/test_response_goldens.py",
+    "tests/runtime/test_facts.py",
+    "tests/compiler/test_dialects.py",
+    "tests/compiler/test_diff.py",
+    "tests/compiler/test_render.py",
+    "tests/cli/test_generate.py",
+    "tests/cli/test_precommit_hooks.py",
+]
+
+
+def readme_steps() -> list[str]:
+    """The commands of the README's "When the spec changes", as written."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## When the spec changes", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```bash\n(.*?)```", section, re.DOTALL)
+    return [line.strip() for line in block.strip().splitlines()]
+
+
+def ci_checks() -> list[str]:
+    """`.ci/run`'s checks of the specs and of what is derived from them."""
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    return [
+        line.strip()
+        for line in script.splitlines()
+        if re.match(r"\.venv/bin/python (verify-state-machine\.py|-m codegen)", line.strip())
+    ]
+
+
+def test_the_readme_steps_use_the_quickstart_s_interpreter() -> None:
+    steps = readme_steps()
+    assert steps[0].startswith(".venv/bin/python verify-state-machine.py --strict")
+    assert ".venv/bin/python -m codegen" in steps
+    assert all(step.startswith(".venv/bin/python ") for step in steps), steps
+    assert len(ci_checks()) >= 3, ci_checks()
+
+
+@pytest.mark.timeout(600)
+def test_a_spec_change_made_with_the_readme_s_steps_leaves_ci_green(tmp_path: Path) -> None:
+    copy = tmp_path / "repo"
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "__pycache__", "*.egg-info", ".pytest_cache", ".mypy_cache"
+        ),
+    )
+    # The quickstart's environment, as `.venv/` of the copy; the copy's own code first.
+    (copy / ".venv").symlink_to(Path(sys.executable).parent.parent)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(copy / "src"), str(copy)]),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    env.pop("PYTEST_ADDOPTS", None)
+
+    def run(command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            shlex.split(command),
+            cwd=copy,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=540,
+        )
+
+    # The branch the change will merge into: the copy as it is, as origin/main.
+    for git in ("git init -q", "git add -A", "git commit -qm main"):
+        assert run(git).returncode == 0
+    assert run("git update-ref refs/remotes/origin/main HEAD").returncode == 0
+
+    spec = copy / "spec" / "STATE_MACHINE.md"
+    text = spec.read_text(encoding="utf-8")
+    assert text.count(A4) == 1
+    spec.write_text(text.replace(A4, CHANGED), encoding="utf-8")
+
+    said: dict[str, str] = {}
+    for step in readme_steps():
+        if step == ".venv/bin/python -m pytest":
+            step += " -q -p no:cacheprovider " + " ".join(PINNED)
+        done = run(step)
+        assert done.returncode == 0, (step, done.stdout[-3000:], done.stderr[-3000:])
+        said[step] = done.stdout
+    # The change is what was meant: the diff names the new row, and the checks hold.
+    (against,) = [out for step, out in said.items() if "--against" in step]
+    assert "A4a" in against and "comments.md exists" in against, against
+    for check in ci_checks():
+        done = run(check)
+        assert done.returncode == 0, (check, done.stdout[-3000:], done.stderr[-3000:])
+    goldens = (copy / "tests" / "goldens" / "responses-state_machine.txt").read_text()
+    assert "A4a" in goldens
