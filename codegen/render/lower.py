@@ -35,6 +35,7 @@ RESERVED = frozenset(
         "guards",
         "trigger",
         "may_trigger",
+        "repair_state_file",  # the MCP server's tool (spellbook.server.REPAIR_TOOL)
     }
 )
 # A guard is also a name of the generated module: none of the module's own names, nor a

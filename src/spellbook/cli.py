@@ -149,6 +149,12 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
     parser.add_argument("--machine", metavar="NAME", help=MACHINE_HELP)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("command", help=f"a {word}, or {', '.join(COMMANDS)}")
+    if "--json" in argv:  # a usage error is a JSON error object too (`_failed`)
+
+        def refuse(message: str) -> NoReturn:
+            raise UsageError(f"{prog}: {message} (see {prog} --help)")
+
+        parser.error = refuse  # type: ignore[method-assign]
     return _one_machine(SimpleNamespace(**vars(parser.parse_args(argv))), machine)
 
 
@@ -216,11 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: said in one line (SPELLBOOK_DEBUG=1 for the traceback)
         if os.environ.get("SPELLBOOK_DEBUG"):
             raise
-        print(
-            f"error: internal error ({type(err).__name__}: {err}); please report it",
-            file=sys.stderr,
-        )
-        return EXIT_FAILED
+        message = f"internal error ({type(err).__name__}: {err}); please report it"
+        return _failed(message, EXIT_FAILED, "--json" in args, "internal_error")
 
 
 def _emit(text: str) -> None:
@@ -233,12 +236,32 @@ def _emit(text: str) -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+class UsageError(Exception):
+    """The command line cannot be taken (with --json: said as a JSON error object)."""
+
+
+def _failed(message: str, code: int, as_json: bool, kind: str) -> int:
+    """The error on stderr, and with --json as an object on stdout; its exit status."""
+    print(f"error: {message}", file=sys.stderr)
+    if as_json:
+        error = {"kind": kind, "message": message, "exit_code": code}
+        _emit(json.dumps({"error": error}, indent=2, ensure_ascii=False) + "\n")
+    return code
+
+
+def _kind(err: BaseException) -> str:
+    """The error's kind for a JSON reader: its class's name in snake case."""
+    import re
+
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(err).__name__).lower()
+
+
 def _main(argv: Sequence[str], machine: str | None) -> int:
+    as_json = "--json" in argv
     try:
         args = _arguments(argv, machine)
-    except UnknownMachine as err:
-        print(f"error: {said(err)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (UnknownMachine, UsageError) as err:
+        return _failed(said(err), EXIT_BAD_INPUT, as_json, _kind(err))
     try:
         workflow = open_workflow(args.root, args.machine)
         command = args.command.lower()
@@ -256,14 +279,13 @@ def _main(argv: Sequence[str], machine: str | None) -> int:
         result = workflow.cast(command)
     except UnknownSpell as err:
         known = [name.lower() for name in workflow.machine.SPELLS] + [*COMMANDS]
-        print(f"error: {said(err)}{_did_you_mean(args.command.lower(), known)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        message = f"{said(err)}{_did_you_mean(args.command.lower(), known)}"
+        return _failed(message, EXIT_BAD_INPUT, args.json, _kind(err))
     except BAD_INPUT as err:
-        print(f"error: {said(err)}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _failed(said(err), EXIT_BAD_INPUT, args.json, _kind(err))
     except (SpellbookError, OSError) as err:
-        print(f"error: {said(err)}", file=sys.stderr)
-        return EXIT_FAILED
+        kind = _kind(err) if isinstance(err, SpellbookError) else "os_error"
+        return _failed(said(err), EXIT_FAILED, args.json, kind)
     if args.json:
         _emit(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
     else:
@@ -311,7 +333,7 @@ def _status_text(data: dict[str, object]) -> str:
     spells = data["spells"]
     assert isinstance(spells, dict)
     for spell, summary in spells.items():
-        said = str(summary or "nothing (no rule applies now)").replace("**", "")  # plain text
+        said = str(summary or "nothing (no rule applies now)")
         lines.append(f"  {spell}: {said}")
     history = data["history"]
     assert isinstance(history, list)

@@ -65,9 +65,20 @@ def reason(text: str) -> str | None:
 
 
 def compose(parts: Sequence[str], values: Mapping[str, str]) -> str:
-    """A template's parts joined: literal text, then a slot's value, in turn."""
-    text = "".join(values[p] if i % 2 else p for i, p in enumerate(parts))
+    """A template's parts joined: literal text, then a slot's value, in turn. A value
+    that follows the template's own "because" says its own reason with "as" (never
+    "... because X because Y")."""
+    text = "".join(
+        (_as_reason(values[p]) if parts[i - 1].endswith("because ") else values[p]) if i % 2 else p
+        for i, p in enumerate(parts)
+    )
     return text.rstrip("\n") + "\n"
+
+
+def _as_reason(text: str) -> str:
+    """`text`, to follow "because": its first sentence's own " because " said ", as"."""
+    sentence, stop, rest = text.partition(". ")
+    return sentence.replace(" because ", ", as ", 1) + stop + rest
 
 
 class Writer:
@@ -246,12 +257,23 @@ class Writer:
         for index, action in enumerate(rule.actions):
             outcome = outcomes.get(index)
             told = self._did(action, would, outcome)
+            if told and action.verb == "load" and did is not None:
+                # Loaded where an earlier action of the cast moved it (archived).
+                moved = self._moved(action.files[0], [d for d in did if d.action < index])
+                if moved:
+                    told = f"{told.split(' ', 1)[0]} {moved} for the AI"
             if told:
                 said.append(told)
         return said
 
     def _folder(self, folder: str) -> str:
         return f"{self.workspace}/{folder}" if self.workspace else folder
+
+    def _moved(self, file: str, did: Sequence[Did] | None) -> str:
+        """Where an action of the cast (`did`) moved `file` to (an archive), as a path to
+        show; "" if none did."""
+        moved = [d.folder for d in (did or ()) if d.folder and file in d.files]
+        return f"`{self._folder(moved[-1])}/{file.rsplit('/', 1)[-1]}`" if moved else ""
 
     def _happened(self, rule: Rule, kind: str, did: Sequence[Did] | None = None) -> str:
         if kind in ("blocked", "noop"):
@@ -307,11 +329,8 @@ class Writer:
                     parts.append(told[:1].upper() + told[1:] + ".")
             elif action.verb == "load":
                 file = action.files[0]
-                moved = [d.folder for d in (did or ()) if d.folder and file in d.files]
-                where = f"`{self._folder(moved[-1])}/{file.rsplit('/', 1)[-1]}`" if moved else ""
-                parts.append(
-                    f"Content of {where or self._path(file)}:\n\n" + placeholder("content", file)
-                )
+                where = self._moved(file, did) or self._path(file)
+                parts.append(f"Content of {where}:\n\n" + placeholder("content", file))
         return "\n\n".join(parts)
 
 

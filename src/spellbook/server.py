@@ -2,8 +2,14 @@
 
 Built on the official MCP Python SDK (`pip install "spellbook-md[mcp]"`), served over
 stdio. One tool per spell of the machine, without arguments, whose result is the
-cast's response (markdown); a failed cast is a tool error carrying the message
-the `spell` command would print. Two resources: the state (`spellbook://state`,
+cast's response (markdown) and its outcome as structured content (`CastOutcome`,
+the tool's output schema); a failed cast is a tool error carrying the message the
+`spell` command would print, naming the `repair_state_file` tool where the command
+would name `spell repair`. Each spell's annotations are read off the spec: a spell
+none of whose rules changes the state or acts on files is read-only and idempotent
+(its cast only adds an entry to the history); one whose rules archive or delete
+files is destructive (they go to folders of the workspace, never away). The
+`repair_state_file` tool is `spell repair`. Two resources: the state (`spellbook://state`,
 JSON: the current state, what each spell would do now, the history) and the
 machine's mermaid diagram (`spellbook://diagram`, the current state highlighted).
 
@@ -16,13 +22,51 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from spellbook.errors import SpellbookError
+from spellbook.errors import SpellbookError, said
 from spellbook.exits import EXIT_NOT_INSTALLED, EXIT_OK
 
 if TYPE_CHECKING:
     from spellbook.workflow import Workflow
+
+# The MCP tool that is `spell repair` (a trigger never takes this name: codegen's RESERVED).
+REPAIR_TOOL = "repair_state_file"
+
+
+class CastOutcome(TypedDict):
+    """A cast's structured result: `spellbook.outcome.CastResult` without the response
+    (the tool's text content)."""
+
+    spell: str
+    rule: str | None
+    outcome: str
+    before: str
+    after: str
+    archive: str
+    notes: list[str]
+    cast: str
+
+
+class RepairOutcome(TypedDict):
+    """What `repair_state_file` did, as `spell repair` says it."""
+
+    message: str
+
+
+def _over_mcp(err: BaseException) -> str:
+    """An error's message, with the command it names said as the tool that does it."""
+    return said(err).replace("run `spell repair`", f"call the {REPAIR_TOOL} tool")
+
+
+def annotations_of(machine: Any, spell: str) -> tuple[bool, bool]:
+    """What the spec says a spell's casts do to the workspace: whether they leave it as
+    it is (read-only, and so idempotent), whether they archive or delete files."""
+    rules = [r for r in machine.RULES if r.spell == spell]
+    moves = any(r.changes_state or r.acts for r in rules)
+    removes = any(a.verb in ("archive", "delete") for r in rules for a in r.actions)
+    return not moves, removes
+
 
 MISSING_SDK = (
     'spell mcp needs the MCP Python SDK, which is not installed: pip install "spellbook-md[mcp]"'
@@ -31,9 +75,11 @@ MISSING_SDK = (
 
 def build(workflow: Workflow, name: str = "spellbook") -> Any:
     """An MCP server (the SDK's `MCPServer`) casting spells with `workflow`."""
+    from typing import Annotated
+
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-    from mcp_types import CallToolResult, TextContent
+    from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
     # transitions logs every callback at INFO; a server's stderr is for problems.
     logging.getLogger("transitions").setLevel(logging.WARNING)
@@ -41,12 +87,22 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     word = machine.SPELL_WORD
     server = MCPServer(
         name,
+        version=_version(),
         log_level="WARNING",
         instructions=(
             f"{machine.TITLE}: cast a {word} by calling its tool; each returns the response "
             "for the AI and the developer. Read spellbook://state for where the workflow is."
         ),
     )
+
+    def annotations(spell: str) -> ToolAnnotations:
+        still, removes = annotations_of(machine, spell)
+        return ToolAnnotations(
+            read_only_hint=still,
+            idempotent_hint=still,
+            destructive_hint=removes,
+            open_world_hint=False,
+        )
 
     def caster(spell: str) -> Any:
         def cast(ctx: Context) -> CallToolResult:
@@ -57,16 +113,20 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             try:
                 result = workflow.cast(spell)
             except (SpellbookError, OSError) as err:
-                raise ToolError(str(err)) from None
+                raise ToolError(_over_mcp(err)) from None
             outcome = {k: v for k, v in result.to_dict().items() if k != "response"}
             return CallToolResult(
                 content=[TextContent(type="text", text=result.response)],
                 structured_content={**outcome, "notes": list(result.notes)},
             )
 
-        # The SDK reads the annotations to find the context parameter; this module's
-        # are strings (`from __future__ import annotations`) naming lazy imports.
-        cast.__annotations__ = {"ctx": Context, "return": CallToolResult}
+        # The SDK reads the annotations to find the context parameter and the output
+        # schema (the structured content of the CallToolResult); this module's are
+        # strings (`from __future__ import annotations`) naming lazy imports.
+        cast.__annotations__ = {
+            "ctx": Context,
+            "return": Annotated[CallToolResult, CastOutcome],
+        }
         return cast
 
     for spell, trigger in machine.TRIGGERS.items():
@@ -75,8 +135,29 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             name=trigger,
             title=spell,
             description=f"Cast {spell}. {machine.SPELL_DESCRIPTIONS.get(spell, '')}".strip(),
-            structured_output=False,
+            annotations=annotations(spell),
         )
+
+    def repair() -> RepairOutcome:
+        try:
+            return {"message": workflow.repair()}
+        except (SpellbookError, OSError) as err:
+            raise ToolError(said(err)) from None
+
+    server.add_tool(
+        repair,
+        name=REPAIR_TOOL,
+        title="Repair the state file",
+        description="What `spell repair` does: replace an unusable, missing or oversized "
+        "state file, keeping the old one as a backup, with the state the workspace's files "
+        "show; an interrupted cast is finished first. Says what it did.",
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            idempotent_hint=True,
+            destructive_hint=False,
+            open_world_hint=False,
+        ),
+    )
 
     @server.resource(
         "spellbook://state",
@@ -105,6 +186,16 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             raise ResourceError(str(err)) from None
 
     return server
+
+
+def _version() -> str:
+    """The installed package's version ("" when it is not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("spellbook-md")
+    except PackageNotFoundError:
+        return ""
 
 
 def serve(workflow: Workflow) -> int:

@@ -218,7 +218,7 @@ def parse_json(data: bytes | str, shown: str) -> Any:
     try:
         value = json.loads(text, parse_int=_integer, parse_float=_finite, parse_constant=_constant)
     except json.JSONDecodeError as err:
-        said = f"not valid JSON ({err.msg}, column {err.colno})"
+        said = f"not valid JSON at column {err.colno}: {_json_problem(err)}"
         raise BadFile(f"{shown}:{err.lineno}: {said}") from None
     except _Digits as err:
         line = _line(text, text.find(err.digits))
@@ -240,6 +240,17 @@ def parse_json(data: bytes | str, shown: str) -> Any:
             f"{lone.group() if lone else 'escaped'}), which no file can hold"
         )
     return value
+
+
+def _json_problem(err: json.JSONDecodeError) -> str:
+    """json's message, said whole: it writes a control character's as "... at" (for the
+    position it appends itself) and names no character."""
+    if err.msg.startswith("Invalid control character"):
+        code = ord(err.doc[err.pos]) if 0 <= err.pos < len(err.doc) else None
+        named = {9: "a tab", 10: "a line break", 13: "a carriage return"}.get(code or -1)
+        what = named or (f"the control character U+{code:04X}" if code is not None else "")
+        return f"{what or 'a control character'} inside a string, where JSON wants it escaped"
+    return err.msg
 
 
 def decode(data: bytes, shown: str, limit: int = STATE_LIMIT) -> dict[str, Any]:

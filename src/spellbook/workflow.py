@@ -254,7 +254,7 @@ class Workflow:
         return {
             "state": record.state,
             "description": self.engine.states[record.state].description,
-            "spells": {s: self.writer.does(told) for s, told in previews.items()},
+            "spells": {s: _plain(self.writer.does(told)) for s, told in previews.items()},
             "history": record.history[-5:],
             "interrupted": self.journal.interrupted(record),
             "workspace": self.workspace.base,
@@ -307,3 +307,11 @@ class Workflow:
 
         machine = self.machine
         return mermaid(self.engine.states, moves(machine.RULES), self.state, machine.TITLE)
+
+
+def _plain(text: str) -> str:
+    """A response's phrase as plain text, for status (a terminal, a JSON reader): the
+    bold of a state's name dropped (`moves to **X**` is `moves to X`)."""
+    import re
+
+    return re.sub(r"\*\*([^*\n]+)\*\*", r"\1", text)

@@ -52,10 +52,55 @@ def test_one_tool_per_spell_without_arguments(tmp_path: Path) -> None:
         return (await client.list_tools()).tools
 
     tools = run(tmp_path, body)
-    assert [t.name for t in tools] == list(spell_machine.TRIGGERS.values())
-    for tool in tools:
+    assert [t.name for t in tools] == [*spell_machine.TRIGGERS.values(), "repair_state_file"]
+    for tool in tools[:-1]:
         assert tool.input_schema.get("properties") == {}
         assert tool.description.startswith(f"Cast {tool.title}. ") and len(tool.description) > 20
+
+
+def test_every_tool_declares_its_output_and_what_it_does_to_the_workspace(
+    tmp_path: Path,
+) -> None:
+    async def body(client: Client) -> Any:
+        return (await client.list_tools()).tools, client.server_info
+
+    tools, initialized = run(tmp_path, body)
+    from importlib.metadata import version
+
+    assert initialized.version == version("spellbook-md") != ""
+    by_name = {t.name: t for t in tools}
+    for tool in tools:
+        assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+        assert tool.annotations is not None and tool.annotations.open_world_hint is False
+    assert set(by_name["accio"].output_schema["required"]) >= {"spell", "rule", "outcome"}
+    # Lumos only shows; Accio moves the workflow and archives files; Expecto (its rules
+    # keep the state and act on no file: it asks the AI to) changes nothing itself.
+    lumos, accio = by_name["lumos"].annotations, by_name["accio"].annotations
+    assert lumos.read_only_hint is True and lumos.idempotent_hint is True
+    assert accio.read_only_hint is False and accio.destructive_hint is True
+    assert by_name["expecto"].annotations.read_only_hint is True
+    repair = by_name["repair_state_file"]
+    assert repair.annotations.idempotent_hint is True and repair.annotations.read_only_hint is False
+    assert repair.output_schema["required"] == ["message"]
+
+
+def test_the_state_file_is_repaired_over_mcp_as_the_error_says(tmp_path: Path) -> None:
+    (tmp_path / STATE).parent.mkdir(parents=True)
+    (tmp_path / STATE).write_text("{ not json", encoding="utf-8")
+
+    async def body(client: Client) -> Any:
+        refused = await client.call_tool("accio", {})
+        repaired = await client.call_tool("repair_state_file", {})
+        await client.session.validate_tool_result("repair_state_file", repaired)
+        return refused, repaired, await client.call_tool("lumos", {})
+
+    refused, repaired, lumos = run(tmp_path, body)
+    assert refused.is_error and "call the repair_state_file tool" in text(refused)
+    assert "spell repair" not in text(refused)
+    assert not repaired.is_error and repaired.structured_content["message"]
+    assert not lumos.is_error
+    backups = [p.name for p in (tmp_path / STATE).parent.iterdir() if p.name != "state.json"]
+    assert any("state" in name for name in backups), backups
 
 
 def test_a_sequence_of_casts_moves_the_workflow_and_writes_the_files(tmp_path: Path) -> None:
@@ -96,7 +141,7 @@ def test_a_cast_that_cannot_run_is_a_tool_error_and_changes_nothing(tmp_path: Pa
         return await client.call_tool("accio", {})
 
     result = run(tmp_path, body)
-    assert result.is_error and "spell repair" in text(result)
+    assert result.is_error and "repair_state_file" in text(result)
     assert (tmp_path / STATE).read_text(encoding="utf-8") == "{ not json"
 
 
@@ -106,7 +151,7 @@ def test_the_session_machine_serves_its_triggers(tmp_path: Path) -> None:
         return names, await client.call_tool("advance", {})
 
     names, advanced = run(tmp_path, body, "session")
-    assert names == list(session_machine.TRIGGERS.values())
+    assert names == [*session_machine.TRIGGERS.values(), "repair_state_file"]
     assert not advanced.is_error
     assert json.loads((tmp_path / ".claude/progress/state.json").read_text())["state"] == "INIT"
 
@@ -177,7 +222,10 @@ def test_an_unusable_state_file_is_said_when_the_state_is_read(tmp_path: Path) -
 
 def test_a_cast_returns_its_outcome_as_structured_content(tmp_path: Path) -> None:
     async def body(client: Client) -> Any:
-        return await client.call_tool("reverto", {}), await client.call_tool("accio", {})
+        blocked, moved = await client.call_tool("reverto", {}), await client.call_tool("accio", {})
+        for result in (blocked, moved):  # as the client did: against the output schema
+            await client.session.validate_tool_result("accio", result)
+        return blocked, moved
 
     blocked, moved = run(tmp_path, body)
     assert not blocked.is_error and "cannot be used right now" in text(blocked)

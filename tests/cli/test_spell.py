@@ -77,6 +77,9 @@ def test_status_lists_what_each_spell_would_do(tmp_path: Path) -> None:
     assert "Accio: moves to GATHER_EDITING" in out
     data = json.loads(spell(tmp_path, "status", "--json").stdout)
     assert data["spells"]["Reverto"].startswith("blocked")
+    # Plain text for a JSON reader: no markdown bold around the state's name.
+    assert data["spells"]["Accio"].startswith("moves to GATHER_EDITING: ")
+    assert "**" not in json.dumps(data["spells"])
     assert not (tmp_path / TASK / "state.json").exists()  # status casts nothing
 
 
@@ -152,6 +155,28 @@ def test_unhandled_exit_code(tmp_path: Path) -> None:
 
 def test_bad_input_exit_code(tmp_path: Path) -> None:
     assert spell(tmp_path, "nox").returncode == EXIT_BAD_INPUT
+
+
+@pytest.mark.parametrize(
+    ("args", "kind", "code", "said"),
+    [
+        (["nox"], "unknown_spell", EXIT_BAD_INPUT, "unknown spell 'nox'"),
+        (["--machine", "nobody", "status"], "unknown_machine", EXIT_BAD_INPUT, "nobody"),
+        (["--bogus", "accio"], "usage_error", EXIT_BAD_INPUT, "unrecognized arguments"),
+        ([], "usage_error", EXIT_BAD_INPUT, "the following arguments are required"),
+        (["accio"], "state_file_error", EXIT_BAD_INPUT, "state.json"),
+    ],
+)
+def test_every_json_failure_is_a_json_error_object_on_stdout(
+    tmp_path: Path, args: list[str], kind: str, code: int, said: str
+) -> None:
+    if kind == "state_file_error":
+        write(tmp_path, "state.json", "{not json")
+    done = spell(tmp_path, "--json", *args)
+    assert done.returncode == code, done.stderr
+    error = json.loads(done.stdout)["error"]
+    assert error["kind"] == kind and error["exit_code"] == code, error
+    assert said in error["message"] and done.stderr == f"error: {error['message']}\n"
 
 
 @pytest.mark.parametrize(

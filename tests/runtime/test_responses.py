@@ -682,3 +682,36 @@ def test_fill_leaves_unknown_placeholders_and_does_not_refill_values() -> None:
 def test_a_brace_before_a_placeholder_stays_a_brace() -> None:
     assert fill("{{{next_steps}}", {"next_steps": ""}) == "{"
     assert fill("a {{{{x}} b", {"x": "X"}) == "a {{X b"
+
+
+def test_a_file_loaded_after_the_cast_archived_it_is_named_where_it_now_is(
+    tmp_path: Path,
+) -> None:
+    # A2 archives task.md and task-results.md, then loads task-results.md: the
+    # developer is told it was loaded from the archive, not from where it no longer is.
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", task("greet"))
+    write(tmp_path, "task-results.md", "It prints hello.\n")
+    result = Workflow(tmp_path).cast("accio")
+    assert result.rule == "A2"
+    folder = result.archive.rstrip("/")
+    assert folder.startswith(".ai/task/tasks/task-greet-")
+    moved = f"`{folder}/task-results.md`"
+    assert f"; loaded {moved} for the AI;" in result.response
+    assert "loaded `.ai/task/task-results.md`" not in result.response
+    assert f"Content of {moved}:" in result.response
+
+
+def test_a_reason_with_its_own_because_follows_the_template_s_because_once(
+    tmp_path: Path,
+) -> None:
+    # AB3's reason says "... only allowed in GATHER states because it enriches ...";
+    # the blocked template says "cannot be used right now because <reason>".
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    write(tmp_path, "plan.md", plan())
+    result = Workflow(tmp_path).cast("expecto")
+    assert result.outcome == "blocked"
+    told = result.response.split("## Response to the Developer", 1)[1]
+    assert "because Expecto is only allowed in GATHER states, as it enriches" in told
+    assert not re.search(r"because[^.]*because", told), told

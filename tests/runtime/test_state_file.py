@@ -280,3 +280,23 @@ def test_bad_file_errors_name_the_file(tmp_path: Path) -> None:
         Workflow(tmp_path).cast("lumos")
     assert issubclass(StateFileError, BadFile)
     shutil.rmtree(tmp_path / TASK)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"current_state": "A\tB"}', "not valid JSON at column 21: a tab inside a string, "),
+        ('{"a": "x\ny"}', "not valid JSON at column 9: a line break inside a string, "),
+        ('{"a": "x\x01"}', "column 9: the control character U+0001 inside a string, where JSON"),
+        ('{"a": 1,}', "not valid JSON at column 9: Expecting property name enclosed in"),
+    ],
+)
+def test_json_that_cannot_be_read_is_said_in_a_whole_sentence(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    (tmp_path / TASK).mkdir(parents=True)
+    (tmp_path / TASK / "state.json").write_text(text, encoding="utf-8")
+    with pytest.raises(StateFileError) as raised:
+        Workflow(tmp_path).cast("lumos")
+    assert said in str(raised.value), str(raised.value)
+    assert " at," not in str(raised.value)
