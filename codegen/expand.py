@@ -266,11 +266,11 @@ class _Resolver:
             return [name]
         members = family_members(name)
         if members is not None:
-            found: list[str] = []
-            for member in members:
-                if member in self.known_states:
-                    found.append(member)
-                else:
+            found = [member for member in members if member in self.known_states]
+            if not found:  # the family itself is unknown (a typo): said once
+                self._unknown_state(name, "Current State", row)
+            for member in members if found else ():
+                if member not in self.known_states:
                     self._unknown_state(name, "Current State", row, f"no state {member}")
             return found
         self._unknown_state(name, "Current State", row)
@@ -303,7 +303,11 @@ class _Resolver:
             return None
         member = f"{ref.group('base')}_{suffix}"
         if member not in self.known_states:
-            self._unknown_state(name, "Next State", row, f"no state {member}")
+            family = [f"{ref.group('base')}_{s}" for s in suffixes]
+            if not any(m in self.known_states for m in family):  # a typo: said once
+                self._unknown_state(name, "Next State", row)
+            else:
+                self._unknown_state(name, "Next State", row, f"no state {member}")
             return None
         return member
 

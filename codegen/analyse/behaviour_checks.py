@@ -33,7 +33,7 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
     """gap, overlap, conflict and cell_too_complex, one finding per kind of problem."""
     spec = analysis.spec
     gaps: dict[tuple[str, tuple[str, ...], str, int], list[str]] = {}
-    pairs: dict[tuple[str, str, str, str, str, int], list[str]] = {}
+    pairs: dict[tuple[str, str, str, str, str, int, bool], list[str]] = {}
     said: dict[tuple[tuple[Atom, ...], int], str] = {}  # each example world said once
 
     def described(result: CellResult, world: int) -> str:
@@ -69,7 +69,8 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
             won, lost = rules[winner], rules[loser]
             both_always = won.condition.always and lost.condition.always
             kind = "conflict" if both_always and _outcome(won) != _outcome(lost) else "overlap"
-            pair = (kind, spell, won.id, lost.id, described(result, example), lost.line)
+            fallback = lost.condition.always and not won.condition.always
+            pair = (kind, spell, won.id, lost.id, described(result, example), lost.line, fallback)
             pairs.setdefault(pair, []).append(state)
         if result.more_overlaps:
             yield Finding(
@@ -93,7 +94,7 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
             world=world,
             states=tuple(states),
         )
-    for (kind, pair_spell, first, second, world, line), states in pairs.items():
+    for (kind, pair_spell, first, second, world, line, fallback), states in pairs.items():
         if kind == "conflict":
             message = (
                 f"{pair_spell} in {_states(states)}: rules {first} and {second} both always apply, "
@@ -105,6 +106,12 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
                 f"{pair_spell} in {_states(states)}: rules {first} and {second} {when}; "
                 f"{first} wins because it comes first"
             )
+            if fallback:  # a catch-all row after a specific one: say how to write it
+                message += (
+                    f". If {second} is meant for every other case, give it the condition "
+                    f"under which {first} does not apply, so the rows say which applies "
+                    "and not their order"
+                )
         yield Finding(
             kind,
             message,
@@ -238,7 +245,9 @@ def check_valid_actions(analysis: Analysis) -> Iterator[Finding]:
         ]
         listed = [a.spell for a in state.valid_actions if a.spell in names]
         missing = [s for s in allowed if s not in listed]
-        extra = [s for s in listed if s not in allowed]
+        # A listed spell no rule answers here is a missing_cell (or a name that did not
+        # resolve), not a blocked one.
+        extra = [s for s in listed if s not in allowed and analysis.winners(state.name, s)]
         if not missing and not extra:
             continue
         parts = []

@@ -20,11 +20,12 @@ SEVERITY: dict[str, Severity] = {
     # the file cannot be read (exit status 2)
     "parse_error": Severity.ERROR,
     # coverage and names
-    "missing_cell": Severity.ERROR,
+    # (a name that does not resolve first: the cells it leaves empty follow from it)
     "unknown_state": Severity.ERROR,
     "unknown_spell": Severity.ERROR,
     "unknown_condition": Severity.ERROR,
     "ga_notation": Severity.ERROR,
+    "missing_cell": Severity.ERROR,
     "duplicate_id": Severity.ERROR,
     "duplicate_state": Severity.ERROR,
     "duplicate_spell": Severity.ERROR,

@@ -163,19 +163,45 @@ def format_text(spec: Spec, findings: Sequence[Finding], strict: bool = False) -
         f"Findings: {_plural(counts['errors'], 'error')}, "
         f"{_plural(counts['warnings'], 'warning')}, {counts['info']} info"
     )
-    kinds = sorted({f.kind for f in findings}, key=lambda k: (_rank(findings, k), k))
+    kinds = sorted({f.kind for f in findings}, key=lambda k: (_rank(findings, k), _order(k), k))
     for kind in kinds:
         group = [f for f in findings if f.kind == kind]
         out.append(f"  {kind} ({len(group)})")
         out.extend("    " + format_finding(spec.path, f) for f in group)
     out.append("")
-    verdict = "OK" if is_ok(findings, strict) else "FAILED"
-    out.append(
-        f"{verdict}: {families_cov} family cells and {states_cov} state cells covered; "
-        f"{_plural(counts['errors'], 'error')}, {_plural(counts['warnings'], 'warning')}"
-        + (" (strict: warnings fail)" if strict else "")
-    )
+    out.append(_verdict(spec, findings, strict))
     return "\n".join(out) + "\n"
+
+
+def format_brief(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> str:
+    """Only what fails (errors; warnings too with `strict`), most severe first, then the
+    one-line verdict: for a hook, where the whole report would bury the one line."""
+    failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
+    kinds = sorted({f.kind for f in findings}, key=lambda k: (_rank(findings, k), _order(k), k))
+    out = [
+        format_finding(spec.path, f)
+        for kind in kinds
+        for f in findings
+        if f.kind == kind and f.severity in failing
+    ]
+    return "\n".join([*out, _verdict(spec, findings, strict)]) + "\n"
+
+
+def _verdict(spec: Spec, findings: Sequence[Finding], strict: bool) -> str:
+    counts = _counts(findings)
+    verdict = "OK" if is_ok(findings, strict) else "FAILED"
+    return (
+        f"{verdict}: {family_coverage(spec)} family cells and {state_coverage(spec)} state "
+        f"cells covered; {_plural(counts['errors'], 'error')}, "
+        f"{_plural(counts['warnings'], 'warning')}" + (" (strict: warnings fail)" if strict else "")
+    )
+
+
+def _order(kind: str) -> int:
+    """Kinds of one severity in SEVERITY's order: a name that does not resolve (the
+    cause) before the gap or dead rule it leaves (the consequence)."""
+    kinds = list(SEVERITY)
+    return kinds.index(kind) if kind in kinds else len(kinds)
 
 
 def _rank(findings: Sequence[Finding], kind: str) -> int:
@@ -231,7 +257,7 @@ def to_markdown(spec: Spec, findings: Sequence[Finding], strict: bool = False) -
     ]
     if not findings:
         out.append("No findings.")
-    kinds = sorted({f.kind for f in findings}, key=lambda k: (_rank(findings, k), k))
+    kinds = sorted({f.kind for f in findings}, key=lambda k: (_rank(findings, k), _order(k), k))
     for kind in kinds:
         group = [f for f in findings if f.kind == kind]
         out += [f"### `{kind}` ({len(group)})", ""]

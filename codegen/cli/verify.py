@@ -12,7 +12,15 @@ from pathlib import Path
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import analyse
-from ..analyse.report import SARIF_SCHEMA, format_text, is_ok, to_json, to_markdown, to_sarif
+from ..analyse.report import (
+    SARIF_SCHEMA,
+    format_brief,
+    format_text,
+    is_ok,
+    to_json,
+    to_markdown,
+    to_sarif,
+)
 from ..budget import add_arguments, budget, out_of_memory
 from ..config import dialect_for
 from ..pipeline import load_spec, quick
@@ -41,6 +49,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="text (default), json, markdown (a report for a pull request) or sarif (2.1.0)",
     )
     parser.add_argument("--strict", action="store_true", help="fail on warnings too")
+    parser.add_argument(
+        "--brief",
+        action="store_true",
+        help="text format: only the findings that fail, then a one-line verdict (for hooks)",
+    )
     parser.add_argument(
         "--against",
         metavar="OLD_SPEC",
@@ -106,6 +119,8 @@ def _run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     elif args.format == "markdown":
         sys.stdout.write(to_markdown(spec, findings, args.strict))
+    elif args.brief:
+        sys.stdout.write(format_brief(spec, findings, args.strict))
     else:
         sys.stdout.write(format_text(spec, findings, args.strict))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED

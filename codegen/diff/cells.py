@@ -56,11 +56,18 @@ def imperative(text: str) -> str:
     return word + space + rest
 
 
+def _kind(rule: Rule) -> Kind:
+    """What the rule does as the runtime says it (`CastResult.outcome`): a transition
+    that leads back to its own state is a no-op."""
+    return Kind.NOOP if rule.kind == Kind.TRANSITION and not rule.changes_state else rule.kind
+
+
 def _behaviour(rule: Rule | None, renames: dict[str, str]) -> tuple[object, ...]:
     if rule is None:
         return ("gap",)
-    dest = renames.get(rule.dest, rule.dest) if rule.kind == Kind.TRANSITION else ""
-    return (rule.kind, dest, act_key(rule.actions))
+    kind = _kind(rule)
+    dest = renames.get(rule.dest, rule.dest) if kind == Kind.TRANSITION else ""
+    return (kind, dest, act_key(rule.actions))
 
 
 def _told(rule: Rule | None) -> tuple[str, ...]:
@@ -72,8 +79,9 @@ def _told(rule: Rule | None) -> tuple[str, ...]:
 def _outcome(rule: Rule | None, renames: dict[str, str]) -> Outcome:
     if rule is None:
         return Outcome(None, "", "")
-    dest = renames.get(rule.dest, rule.dest) if rule.kind == Kind.TRANSITION else ""
-    return Outcome(rule.id, rule.kind.value, dest, _acts(rule.actions))
+    kind = _kind(rule)
+    dest = renames.get(rule.dest, rule.dest) if kind == Kind.TRANSITION else ""
+    return Outcome(rule.id, kind.value, dest, _acts(rule.actions))
 
 
 @lru_cache(maxsize=256)

@@ -382,3 +382,21 @@ def test_the_markdown_report_pings_nobody_and_links_nothing() -> None:
     assert "@octocat" not in report and "@some-org" not in report and "repo#1" not in report
     assert "&#64;octocat" in report and "repo&#35;1" in report  # ... and shown, not linked
     assert all(line.count("`") % 2 == 0 for line in report.splitlines())
+
+
+def test_a_rule_that_leads_back_to_its_own_state_is_a_noop_as_the_runtime_says() -> None:
+    # G1 names A as its Next State (a transition in the table, the state kept): the
+    # runtime reports such a cast as "noop", and so does the diff.
+    rows = [row("G1", "A", "Go", "`x.md` exists", "A"), row("G2", "A", "Go", "`x.md` missing")]
+    old = spec_text(["A", "B"], ["Go"], [*rows, row("G3", "B", "Go")])
+    new = old.replace("| G1 | A | Go | `x.md` exists | A |", "| G1 | A | Go | `x.md` exists | B |")
+    assert new != old
+    (change,) = diff(old, new).changes
+    assert change.was.json() == {"rule": "G1", "outcome": "noop", "state": None, "actions": []}
+    assert change.now.json()["outcome"] == "transition" and change.now.state == "B"
+    assert change.said().endswith("was no change (G1), now B (G1)")
+    # Written as a move to itself or as `Same state`, it is the same behaviour.
+    same = old.replace(
+        "| G1 | A | Go | `x.md` exists | A |", "| G1 | A | Go | `x.md` exists | Same state |"
+    )
+    assert same != old and not diff(old, same).changes

@@ -30,3 +30,17 @@ def test_a_spell_named_may_open_beside_open_is_cast_by_its_own_rules(tmp_path: P
     result = flow.cast("may_open")
     assert (result.rule, result.after) == ("R3", "A")
     assert flow.cast("is_a").rule == "R4"
+
+
+def test_spells_named_like_the_model_s_callbacks_or_the_repair_tool_get_triggers_of_their_own(
+    tmp_path: Path,
+) -> None:
+    # `clear_rule`, `unrefused` and `refused` are the model's (the rule a trigger chose);
+    # `repair_state_file` is the MCP server's tool beside the triggers.
+    names = ["Clear_rule", "Unrefused", "Refused", "Repair_state_file"]
+    rows = [row(f"R{i}", "A", name) for i, name in enumerate(names)]
+    module = machine_of(spec_text(["A"], names, rows), "named")
+    taken = {"clear_rule", "unrefused", "refused", "repair_state_file"}
+    assert not taken & set(module.TRIGGERS.values()), module.TRIGGERS
+    flow = Workflow(tmp_path, machine=module)
+    assert [flow.cast(name).rule for name in names] == ["R0", "R1", "R2", "R3"]

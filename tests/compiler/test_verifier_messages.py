@@ -1,0 +1,94 @@
+"""What the verifier says about a mistake: the cause once and first, never a
+consequence said as something else, and how to resolve what fails --strict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from codegen import parse_spec_text
+from codegen.analyse import analyse
+from codegen.analyse.report import format_text
+from tests.specs import row, spec_text
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = (ROOT / "spec" / "STATE_MACHINE.md").read_text(encoding="utf-8")
+FAMILY_ROW = "| P1 | PR_GATHERING_COMMENTS_[G/A] | Accio | comments.md exists | "
+
+
+def _errors(text: str) -> list[str]:
+    spec = parse_spec_text(text, "spec/X.md")
+    report = format_text(spec, analyse(spec))
+    return [line.strip() for line in report.splitlines() if ": error: " in line]
+
+
+def test_a_typo_in_a_family_s_name_is_said_once_and_before_the_gap_it_leaves() -> None:
+    assert PROJECT.count(FAMILY_ROW) == 1
+    typo = PROJECT.replace(FAMILY_ROW, FAMILY_ROW.replace("COMMENTS", "COMENTS", 1))
+    errors = _errors(typo)
+    unknown = [e for e in errors if "[unknown_state]" in e]
+    assert len(unknown) == 1, unknown
+    assert "'PR_GATHERING_COMENTS_[G/A]' in Current State (did you mean " in unknown[0]
+    assert "no state PR_GATHERING_COMENTS_G" not in unknown[0]
+    assert errors[0] == unknown[0]  # the cause, then the gap
+    assert any("[gap]" in e for e in errors[1:])
+
+
+def test_a_typo_in_a_family_next_state_is_said_once() -> None:
+    typo = PROJECT.replace(
+        FAMILY_ROW + "PR_REVIEW_TASK_DRAFT_[G/A]", FAMILY_ROW + "PR_REVIEW_TASK_DRAFTT_[G/A]"
+    )
+    assert typo != PROJECT
+    unknown = [e for e in _errors(typo) if "[unknown_state]" in e]
+    assert len(unknown) == 1 and "'PR_REVIEW_TASK_DRAFTT_[G/A]' in Next State" in unknown[0]
+
+
+def test_a_spell_with_no_rule_in_a_state_is_not_said_to_be_blocked_there() -> None:
+    rows = [row("G1", "A", "Go", "-", "NOWHERE"), row("G2", "B", "Go")]
+    text = spec_text(["A", "B"], ["Go"], rows)
+    errors = _errors(text)
+    assert "[unknown_state]" in errors[0] and "[missing_cell]" in errors[1], errors
+    found = analyse(parse_spec_text(text, "spec/X.md"))
+    assert not [f for f in found if "always blocked" in f.message]
+
+
+def test_a_catch_all_row_after_a_specific_one_says_how_to_write_it() -> None:
+    rows = [
+        row("G1", "A", "Go", "`x.md` exists", "B"),
+        row("G2", "A", "Go"),
+        row("G3", "B", "Go"),
+    ]
+    spec = parse_spec_text(spec_text(["A", "B"], ["Go"], rows), "spec/X.md")
+    (overlap,) = [f for f in analyse(spec) if f.kind == "overlap"]
+    assert overlap.message == (
+        "Go in A: rules G1 and G2 both fire when x.md exists; G1 wins because it comes "
+        "first. If G2 is meant for every other case, give it the condition under which G1 "
+        "does not apply, so the rows say which applies and not their order"
+    )
+    fixed = spec_text(
+        ["A", "B"], ["Go"], [rows[0], row("G2", "A", "Go", "`x.md` missing"), rows[2]]
+    )
+    assert not [f for f in analyse(parse_spec_text(fixed, "s.md")) if f.kind == "overlap"]
+
+
+def test_brief_output_is_what_fails_then_the_verdict(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    typo = tmp_path / "typo.md"
+    typo.write_text(
+        PROJECT.replace(FAMILY_ROW, FAMILY_ROW.replace("COMMENTS", "COMENTS", 1)),
+        encoding="utf-8",
+    )
+    for args, code in (([], 0), (["--spec", str(typo)], 1)):
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "verify-state-machine.py"), "--brief", "--strict", *args],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == code, done.stderr
+        lines = done.stdout.splitlines()
+        assert lines[-1].startswith("OK: " if code == 0 else "FAILED: ")
+        assert all(": error: " in x or ": warning: " in x for x in lines[:-1])
+        assert len(lines) == 1 if code == 0 else "[unknown_state]" in lines[0]
