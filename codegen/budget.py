@@ -38,6 +38,7 @@ _memory = 0.0  # MB; 0 for no bound
 _where = ""
 _doing = "reading the spec"
 _over: str | None = None  # the message, once the watchdog has seen the memory bound passed
+_stopping = False  # `check` has raised: the run is ending with the error, not to be cut short
 _watchdog: _Watchdog | None = None
 
 
@@ -75,6 +76,8 @@ class _Watchdog(threading.Thread):
         over_since: float | None = None
         while not self.stop.wait(POLL):
             now = time.monotonic()
+            if _stopping:  # the run is saying the error itself
+                continue
             if _deadline is not None and now > _deadline + GRACE and not self.stop.is_set():
                 return _expire(_message(_doing))
             size = size_mb() if _memory else None
@@ -89,7 +92,7 @@ def add_arguments(parser: argparse.ArgumentParser, doing: str) -> None:
     """`--budget SECONDS` and `--memory MB` for a command whose costly part is `doing`."""
     parser.add_argument(
         "--budget",
-        type=float,
+        type=_amount,
         default=DEFAULT,
         metavar="SECONDS",
         help=f"stop with an error (exit {EXIT_BAD_INPUT}) if {doing} takes longer "
@@ -97,12 +100,23 @@ def add_arguments(parser: argparse.ArgumentParser, doing: str) -> None:
     )
     parser.add_argument(
         "--memory",
-        type=float,
+        type=_amount,
         default=DEFAULT_MEMORY,
         metavar="MB",
         help=f"stop with an error (exit {EXIT_BAD_INPUT}) if the process grows past this "
         f"size while {doing} (default {DEFAULT_MEMORY:g}; 0 for none)",
     )
+
+
+def _amount(text: str) -> float:
+    """A budget given on the command line: a finite number, 0 or more (0: none)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not (0 <= value < float("inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of 0 or more (0: none)")
+    return value
 
 
 @contextmanager
@@ -117,10 +131,11 @@ def budget(
     module, difflib comparing names): a watchdog ends the process GRACE seconds after
     a bound is passed with the same error (exit 2), so no run outlives its budget for
     long. `disarm` it before writing files."""
-    global _deadline, _seconds, _memory, _where, _watchdog, _over
-    kept = _deadline, _seconds, _memory, _where, _watchdog, _over
+    global _deadline, _seconds, _memory, _where, _watchdog, _over, _stopping
+    kept = _deadline, _seconds, _memory, _where, _watchdog, _over, _stopping
     _deadline = time.monotonic() + seconds if seconds else None
     _seconds, _memory, _where, _watchdog, _over = seconds or 0.0, memory or 0.0, where, None, None
+    _stopping = False
     if seconds or memory:
         _watchdog = _Watchdog()
         _watchdog.start()
@@ -130,7 +145,7 @@ def budget(
         disarm()
         if _watchdog is not None:
             _watchdog.join()  # before the outer budget is back: it must not see this one's
-        _deadline, _seconds, _memory, _where, _watchdog, _over = kept
+        _deadline, _seconds, _memory, _where, _watchdog, _over, _stopping = kept
 
 
 def disarm() -> None:
@@ -144,11 +159,13 @@ def disarm() -> None:
 def check(doing: str) -> None:
     """Raise OverBudget if the deadline or the memory bound has passed, saying what was
     being done."""
-    global _doing
+    global _doing, _stopping
     _doing = doing
     if _over is not None:
+        _stopping = True
         raise OverBudget(_over, 0)
     if _deadline is not None and time.monotonic() > _deadline:
+        _stopping = True
         raise OverBudget(_message(doing), 0)
 
 

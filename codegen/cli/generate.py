@@ -66,10 +66,15 @@ class Made:
     formatted only when the text is asked for (`stale` can tell a fresh module from
     its fingerprint without formatting it)."""
 
-    def __init__(self, text: str = "", source: str | None = None, spec: str = "") -> None:
+    def __init__(
+        self, text: str = "", source: str | None = None, spec: str = "", exact: bool = False
+    ) -> None:
         self._text = text
         self.source = source
         self.spec = spec  # the spec a module is made from
+        # A document of the user's: compared and written as it is, its line endings
+        # and byte order mark kept (a generated file is LF, UTF-8 without one).
+        self.exact = exact
 
     @property
     def text(self) -> str:
@@ -97,7 +102,7 @@ class Checked:
         """What a document's `<!-- spellbook: KIND MACHINE -->` part shows of it."""
         if kind == "diagram":
             return fenced("mermaid", self.diagram)
-        command = VERIFY
+        command = verify_command()
         if self.target.spec != DEFAULT_SPEC:
             command += f" --spec {self.target.spec}"
         return fenced("text", f"$ {command}\n{format_text(self.spec, self.findings)}")
@@ -131,36 +136,63 @@ def documents(
 ) -> dict[str, Made]:
     """The files that show the machines, by path from the root: each machine's
     verification report, and (when `every` machine was generated) the project's
-    documents with their spellbook parts refreshed."""
-    found = {
-        c.target.report: Made(to_markdown(c.spec, c.findings))
-        for c in checked.values()
-        if c.target.report
-    }
+    documents with their spellbook parts refreshed. A path that is a spec, a generated
+    file, another report or document, or that leads out of the root (through a
+    symbolic link) is refused: codegen never writes over what it does not own."""
+    own = {"pyproject.toml", *(m.spec for m in config.machines)}
+    own |= {f"{config.out}/{m.module}.{ext}" for m in config.machines for ext in ("py", "mmd")}
+    own |= {c.target.spec for c in checked.values()}
+    found: dict[str, Made] = {}
+    for c in checked.values():
+        if c.target.report:
+            _writable(root, c.target.report, "a machine's report", own | set(found))
+            found[c.target.report] = Made(to_markdown(c.spec, c.findings))
     if not every:
         return found
     for shown in config.documents:
-        path = root / shown
-        if path.is_symlink():  # refreshing it would replace the link with a file
-            raise SpecError(
-                "listed in [tool.spellbook] documents, but it is a symbolic link; list the "
-                "file it points to",
-                0,
-            ).locate(shown, None)
-        try:
-            text = _as_written(path) if path.is_file() else None
-        except OSError:
-            text = None
-        if text is None:
+        path = _writable(root, shown, "listed in [tool.spellbook] documents", own | set(found))
+        data = path.read_bytes() if path.is_file() else None
+        if data is None:
             raise SpecError(
                 "listed in [tool.spellbook] documents, but there is no such file", 0
             ).locate(shown, None)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SpecError(
+                "listed in [tool.spellbook] documents, but it is not UTF-8 text", 0
+            ).locate(shown, None) from None
+        crlf = "\r\n" in text
+        bom = text.startswith("\ufeff")
+        body = text.removeprefix("\ufeff").replace("\r\n", "\n")
 
         def part(kind: str, machine: str) -> str | None:
             return checked[machine].part(kind) if machine in checked else None
 
-        found[shown] = Made(refresh(shown, text, part))
+        refreshed = refresh(shown, body, part)
+        if crlf:  # the document's own line endings and byte order mark, kept
+            refreshed = refreshed.replace("\n", "\r\n")
+        found[shown] = Made(("\ufeff" if bom else "") + refreshed, exact=True)
     return found
+
+
+def _writable(root: Path, shown: str, what: str, taken: set[str]) -> Path:
+    """`root / shown`, if codegen may write it; else a SpecError naming it."""
+    if shown in taken:
+        raise SpecError(
+            f"{what}, but codegen already reads or writes this file (a spec, a generated "
+            "file, pyproject.toml, or another report or document); give it a path of its own",
+            0,
+        ).locate(shown, None)
+    path = root / shown
+    inside = path.parent.resolve()
+    if root.resolve() not in (inside, *inside.parents) or path.is_symlink():
+        raise SpecError(
+            f"{what}, but it is a symbolic link or in a folder that leads out of the "
+            "project; list the file itself",
+            0,
+        ).locate(shown, None)
+    return path
 
 
 # Compiling a module of thousands of rows takes tens of megabytes for its syntax tree:
@@ -195,9 +227,16 @@ def stale(out: Path, files: dict[str, Made]) -> list[Path]:
     found = []
     for name, made in sorted(files.items()):
         path = out / name
-        if not path.is_file() or not made.matches(_as_written(path)):
+        if not path.is_file() or not made.matches(_on_disk(path, made)):
             found.append(path)
     return found
+
+
+def _on_disk(path: Path, made: Made) -> str:
+    """The file's text, as `made` is compared with it."""
+    if made.exact:
+        return path.read_bytes().decode("utf-8", "replace")
+    return _as_written(path)
 
 
 def _as_written(path: Path) -> str:
@@ -225,13 +264,13 @@ def orphans(out: Path, files: dict[str, Made]) -> list[Path]:
 
 def write(path: Path, made: Made) -> bool:
     """Write atomically; False if the file already had this content."""
-    if path.is_file() and made.matches(_as_written(path)):
+    if path.is_file() and made.matches(_on_disk(path, made)):
         return False
     text = made.text
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="" if made.exact else "\n") as f:
             f.write(text)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
@@ -243,16 +282,18 @@ def write(path: Path, made: Made) -> bool:
 
 # How to see a spec's findings and regenerate: the checkout's own commands, or the
 # installed ones (the commands that work where this runs).
-VERIFY = (
-    "python verify-state-machine.py"
-    if (Path.cwd() / "verify-state-machine.py").is_file()
-    else "spellbook-verify"
-)
-CODEGEN = (
-    "python -m codegen"
-    if (Path.cwd() / "codegen" / "__main__.py").is_file()
-    else "spellbook-codegen"
-)
+def verify_command() -> str:
+    """How to see a spec's findings here: the checkout's script, or the installed one."""
+    here = Path.cwd() / "verify-state-machine.py"
+    return "python verify-state-machine.py" if here.is_file() else "spellbook-verify"
+
+
+def codegen_command() -> str:
+    """How to regenerate here: the checkout's module, or the installed command."""
+    here = Path.cwd() / "codegen" / "__main__.py"
+    return "python -m codegen" if here.is_file() else "spellbook-codegen"
+
+
 # The spec the verifier reads when it is given none.
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 
@@ -287,7 +328,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
     with budget(args.budget, memory=args.memory):
-        return _run(args)
+        try:
+            return _run(args)
+        except MemoryError:  # anywhere: reading, checking, formatting, comparing
+            print(f"error: {out_of_memory()}", file=sys.stderr)
+            return EXIT_BAD_INPUT
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -312,12 +357,9 @@ def _run(args: argparse.Namespace) -> int:
             if despite and not args.check:
                 print(
                     f"warning: {target.spec}: generated despite {len(despite)} error(s) "
-                    f"(`{VERIFY} --spec {target.spec}`)",
+                    f"(`{verify_command()} --spec {target.spec}`)",
                     file=sys.stderr,
                 )
-    except MemoryError:
-        print(f"error: {out_of_memory()}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except SpecError as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -326,7 +368,7 @@ def _run(args: argparse.Namespace) -> int:
             print(format_finding(err.spec, finding), file=sys.stderr)
         print(
             f"error: {err.spec} has {len(err.findings)} error(s); fix them before generating "
-            f"(see them all with `{VERIFY} --spec {err.spec}`), or generate anyway with "
+            f"(see them all with `{verify_command()} --spec {err.spec}`), or generate anyway with "
             "--allow-errors or, for this machine, allow_errors = true under [tool.spellbook]",
             file=sys.stderr,
         )
@@ -340,7 +382,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.check:
         outdated = stale(out, files) + stale(root, shown)
         for path in outdated:
-            print(f"{path.relative_to(root)}: stale; run {CODEGEN}", file=sys.stderr)
+            print(f"{path.relative_to(root)}: stale; run {codegen_command()}", file=sys.stderr)
         for path in leftover:
             print(f"{path.relative_to(root)}: no spec generates it; delete it", file=sys.stderr)
         if outdated or leftover:

@@ -93,7 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
     with budget(args.budget, args.spec, args.memory):
-        return _run(args)
+        try:
+            return _run(args)
+        except MemoryError:  # writing the report, say: the checks catch their own
+            print(f"error: {out_of_memory()}", file=sys.stderr)
+            return EXIT_BAD_INPUT
 
 
 def _run(args: argparse.Namespace) -> int:

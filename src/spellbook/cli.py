@@ -139,6 +139,7 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
         f"({getattr(module, 'SPEC', 'its spec')}).",
         epilog=epilog(module, prog),
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,  # `--js` is not `--json`: a JSON reader is told by `--json` alone
     )
     parser.add_argument(
         "--root",

@@ -76,9 +76,11 @@ def compose(parts: Sequence[str], values: Mapping[str, str]) -> str:
 
 
 def _as_reason(text: str) -> str:
-    """`text`, to follow "because": its first sentence's own " because " said ", as"."""
-    sentence, stop, rest = text.partition(". ")
-    return sentence.replace(" because ", ", as ", 1) + stop + rest
+    """`text`, to follow "because": a "because" it starts with dropped, and its own
+    first (", ")"because" said ", as"."""
+    if text[:8].lower() == "because ":
+        text = text[8:]
+    return re.sub(r",? because ", ", as ", text, count=1)
 
 
 class Writer:

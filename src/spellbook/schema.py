@@ -168,21 +168,26 @@ Wanted = Guard | Literal
 
 # The names of the model's callbacks that record which rule a trigger chose: the
 # transitions of a rule call `fired:<ID>` before they change the state, and those of a
-# rule that refuses the spell end with `refused:<ID>` (in `unless`), which records it
-# and fails the transition; `unrefused` (first of every transition's conditions) then
-# fails the rules after it, and `clear_rule` (the `prepare` of a cell's first
-# transition) starts each trigger afresh.
+# rule that refuses the spell end with `refused:<JSON>` (in `unless`), which always
+# fails the transition, and records the rule (its ID, first in the JSON) when the
+# alternative of its condition (the guards after it) holds: it checks them itself, so
+# that it is right where a Machine checks every condition (AsyncMachine gathers them).
+# `unrefused` (first of every transition's conditions) then fails the rules after it,
+# and `clear_rule` (the `prepare` of a cell's first transition) starts each trigger
+# afresh.
 FIRED, REFUSED = "fired:", "refused:"
 
 
 class GuardedModel:
     """The base of a generated machine's model. `facts` answers its guards, one method per
     `Guard` of the class's `guards`, each made when the class is defined. After a trigger
-    (or a `may_<trigger>`), `fired` is the ID of the row whose rule fired and `refused`
-    that of the row whose rule refused the spell (a blocked rule: the trigger returns
-    False); both are None when no rule applies. `fired` is set before the state changes,
-    so `on_exit_*` and `on_enter_*` callbacks read it. The machine binds its triggers
-    and state checks."""
+    in a state that has rules for it, `fired` is the ID of the row whose rule fired and
+    `refused` that of the row whose rule refused the spell (a blocked rule: the trigger
+    returns False); both are None when none of its rules applies. `may_<trigger>()`
+    asks afresh: `fired` None, and `refused` the rule that would refuse. A trigger the
+    state has no rules for changes neither. `fired` is set before the state changes, so
+    `on_exit_*` and `on_enter_*` callbacks read it. The machine binds its triggers and
+    state checks."""
 
     guards: tuple[Guard, ...] = ()
 
@@ -217,9 +222,14 @@ def _fire(model: GuardedModel, rule: str, *args: Any, **kwargs: Any) -> None:
     model.fired = rule
 
 
-def _refuse(model: GuardedModel, rule: str, *args: Any, **kwargs: Any) -> bool:
-    """In `unless`: True fails the transition."""
-    model.refused = rule
+def _refuse(model: GuardedModel, said: str, *args: Any, **kwargs: Any) -> bool:
+    """In `unless`, last: fails the transition (True), recording the rule if its
+    condition's alternative holds."""
+    import json
+
+    rule, wanted = json.loads(said)
+    if all(bool(getattr(model, name)()) == holds for name, holds in wanted):
+        model.refused = rule
     return True
 
 
@@ -460,7 +470,7 @@ class Rule(_Record):
         a rule that keeps the state is internal. When one fires, the model's `fired` is
         the rule's ID; a blocked rule's fail once its condition holds, leaving its ID in
         `refused` (see `GuardedModel`). `first`: the first rule of its cell."""
-        refuses = [REFUSED + self.row.id] if self.kind == "blocked" else []
+        blocked = self.kind == "blocked"
         return [
             {
                 "trigger": trigger,
@@ -468,11 +478,20 @@ class Rule(_Record):
                 "dest": self.dest if self.changes_state else None,
                 "prepare": ["clear_rule"] if first and n == 0 else [],
                 "conditions": ["unrefused"] + [lit.guard.name for lit in clause if lit.holds],
-                "unless": [lit.guard.name for lit in clause if not lit.holds] + refuses,
+                "unless": [lit.guard.name for lit in clause if not lit.holds]
+                + ([_refusal(self.row.id, clause)] if blocked else []),
                 "before": FIRED + self.row.id,
             }
             for n, clause in enumerate(self.row.when)
         ]
+
+
+def _refusal(rule: str, clause: tuple[Wanted, ...]) -> str:
+    """The name of the callback that refuses the spell for `rule` where `clause` holds."""
+    import json
+
+    wanted = [[lit.guard.name, lit.holds] for lit in clause]
+    return REFUSED + json.dumps([rule, wanted], separators=(",", ":"))
 
 
 def expand(rows: Iterable[Row], states: Iterable[State], spells: Iterable[str]) -> tuple[Rule, ...]:
@@ -547,8 +566,10 @@ def transitions(
         if sources is not None and rule.source not in sources:
             continue
         cell = (rule.source, rule.spell)
-        found += rule.transitions(triggers[rule.spell], cell not in started)
-        started.add(cell)
+        made = rule.transitions(triggers[rule.spell], cell not in started)
+        if made:  # a rule that can never fire (no alternative) makes none
+            found += made
+            started.add(cell)
     return found
 
 

@@ -59,13 +59,23 @@ def _over_mcp(err: BaseException) -> str:
     return said(err).replace("run `spell repair`", f"call the {REPAIR_TOOL} tool")
 
 
+# The verbs that only add to the workspace (a file made where there was none, text
+# loaded or appended, a count or a record kept): every other verb that acts rewrites,
+# moves or removes files, which MCP calls destructive.
+ADDITIVE = frozenset({"create", "load", "record", "increment", "append"})
+
+
 def annotations_of(machine: Any, spell: str) -> tuple[bool, bool]:
     """What the spec says a spell's casts do to the workspace: whether they leave it as
-    it is (read-only, and so idempotent), whether they archive or delete files."""
+    it is (read-only, and so idempotent), whether they may rewrite, move or remove
+    files (destructive)."""
+    from spellbook.schema import PASSIVE_VERBS
+
     rules = [r for r in machine.RULES if r.spell == spell]
     moves = any(r.changes_state or r.acts for r in rules)
-    removes = any(a.verb in ("archive", "delete") for r in rules for a in r.actions)
-    return not moves, removes
+    keeps = ADDITIVE | PASSIVE_VERBS
+    rewrites = any(a.verb not in keeps for r in rules for a in r.actions)
+    return not moves, rewrites
 
 
 MISSING_SDK = (
@@ -170,7 +180,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             status = workflow.status()
             status["history"] = workflow.read().history
         except (SpellbookError, OSError) as err:  # the message, not "Error reading resource"
-            raise ResourceError(str(err)) from None
+            raise ResourceError(_over_mcp(err)) from None
         return json.dumps(status, ensure_ascii=False, indent=2)
 
     @server.resource(
@@ -183,7 +193,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
         try:
             return workflow.diagram()
         except (SpellbookError, OSError) as err:
-            raise ResourceError(str(err)) from None
+            raise ResourceError(_over_mcp(err)) from None
 
     return server
 

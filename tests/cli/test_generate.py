@@ -277,3 +277,107 @@ def test_a_document_that_is_a_link_is_refused(
     result = run("-m", "codegen", cwd=checkout)
     assert result.returncode == 2 and "is a symbolic link" in result.stderr
     assert outside.read_text() == "<!-- spellbook: diagram spell_machine -->\n<!-- /spellbook -->\n"
+
+
+def _list_documents(checkout: Path, documents: str, machine: str | None = None) -> None:
+    pyproject = checkout / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    text = text.replace('documents = ["docs/generating.md", "docs/verifier.md"]', documents)
+    if machine is not None:
+        text = text.replace(
+            'spell_machine = { spec = "spec/STATE_MACHINE.md", report = "docs/verification.md" }',
+            machine,
+        )
+    pyproject.write_text(text, encoding="utf-8")
+
+
+REPORTED = 'spell_machine = {{ spec = "spec/STATE_MACHINE.md", report = "{}" }}'
+PART = "<!-- spellbook: diagram spell_machine -->\nold\n<!-- /spellbook -->\n"
+
+
+def test_a_document_keeps_its_line_endings_and_byte_order_mark(checkout: Path) -> None:
+    _list_documents(checkout, 'documents = ["crlf.md", "bom.md"]')
+    crlf = ("# Title\n\n" + PART + "\nThe end.\n").replace("\n", "\r\n").encode()
+    (checkout / "crlf.md").write_bytes(crlf)
+    (checkout / "bom.md").write_bytes(b"\xef\xbb\xbf# Title\n\n" + PART.encode())
+    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 1
+    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    done = (checkout / "crlf.md").read_bytes()
+    assert done.startswith(
+        b"# Title\r\n\r\n<!-- spellbook: diagram spell_machine -->\r\n```mermaid"
+    )
+    assert done.endswith(b"<!-- /spellbook -->\r\n\r\nThe end.\r\n") and b"\r\r" not in done
+    assert done.count(b"\n") == done.count(b"\r\n")
+    assert (checkout / "bom.md").read_bytes().startswith(b"\xef\xbb\xbf# Title\n\n<!-- spellbook")
+    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+
+
+def test_markers_in_a_code_block_are_an_example_and_an_indented_part_keeps_its_indent(
+    checkout: Path,
+) -> None:
+    example = "```markdown\n<!-- spellbook: diagram MACHINE -->\n<!-- /spellbook -->\n```\n"
+    listed = (
+        "- The diagram:\n\n  <!-- spellbook: diagram spell_machine -->\n  <!-- /spellbook -->\n"
+    )
+    _list_documents(checkout, 'documents = ["doc.md"]')
+    (checkout / "doc.md").write_text(example + "\n" + listed, encoding="utf-8")
+    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    text = (checkout / "doc.md").read_text(encoding="utf-8")
+    assert text.startswith(example)  # untouched
+    assert "\n  ```mermaid\n  ---\n  title: State Machine\n" in text
+    assert text.endswith("\n  ```\n  <!-- /spellbook -->\n")
+
+
+def test_a_document_that_is_not_utf8_is_an_error(checkout: Path) -> None:
+    _list_documents(checkout, 'documents = ["latin.md"]')
+    (checkout / "latin.md").write_bytes("caf\xe9\n".encode("latin-1") + PART.encode())
+    done = run("-m", "codegen", "--check", cwd=checkout)
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: latin.md: listed in [tool.spellbook] documents, but")
+
+
+@pytest.mark.parametrize(
+    ("machine", "documents", "refused"),
+    [
+        (
+            'spell_machine = { spec = "spec/STATE_MACHINE.md", report = "spec/STATE_MACHINE.md" }',
+            None,
+            "spec/STATE_MACHINE.md",
+        ),
+        (
+            REPORTED.format("generated/spell_machine.py"),
+            None,
+            "generated/spell_machine.py",
+        ),
+        (
+            REPORTED.format("docs/verification-session.md"),
+            None,
+            "docs/verification-session.md",
+        ),
+        (None, 'documents = ["docs/verification.md"]', "docs/verification.md"),
+        (None, 'documents = ["pyproject.toml"]', "pyproject.toml"),
+    ],
+)
+def test_codegen_never_writes_a_report_or_document_over_a_file_it_reads_or_writes(
+    checkout: Path, machine: str | None, documents: str | None, refused: str
+) -> None:
+    _list_documents(checkout, documents or 'documents = ["docs/verifier.md"]', machine)
+    before = {p: p.read_bytes() for p in checkout.rglob("*") if p.is_file()}
+    for check in (["--check"], []):
+        done = run("-m", "codegen", *check, cwd=checkout)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"error: {refused}: "), done.stderr
+        assert "already reads or writes this file" in done.stderr
+    assert {p: p.read_bytes() for p in checkout.rglob("*") if p.is_file()} == before
+
+
+def test_a_document_or_report_in_a_folder_that_leads_out_is_refused(
+    checkout: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (checkout / "linked").symlink_to(outside)
+    machine = 'spell_machine = { spec = "spec/STATE_MACHINE.md", report = "linked/report.md" }'
+    _list_documents(checkout, 'documents = ["docs/verifier.md"]', machine)
+    done = run("-m", "codegen", cwd=checkout)
+    assert done.returncode == 2 and "leads out of the project" in done.stderr
+    assert not list(outside.iterdir())

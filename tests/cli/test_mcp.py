@@ -216,7 +216,7 @@ def test_an_unusable_state_file_is_said_when_the_state_is_read(tmp_path: Path) -
                 return await body(client)
 
         said = asyncio.run(main())
-    assert said is not None and "spell repair" in said and "state.json" in said
+    assert said is not None and "call the repair_state_file tool" in said and "state.json" in said
     assert "Traceback" not in errors.read_text(encoding="utf-8")
 
 

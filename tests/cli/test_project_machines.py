@@ -257,7 +257,7 @@ def test_mcp_serves_the_project_s_machine(house: Path) -> None:
         return tools, "".join(c.text for c in opened.content)
 
     tools, said = serve(house, body, "--machine", "door")
-    assert tools == ["open", "shut"]
+    assert tools == ["open", "shut", "repair_state_file"]
     assert "The door opens." in said
     assert json.loads((house / ".door" / "state.json").read_text())["current_state"] == "OPEN"
 

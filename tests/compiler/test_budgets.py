@@ -283,3 +283,26 @@ def test_out_of_memory_codegen_stops_before_writing(
         "error: spec/STATE_MACHINE.md: ran out of memory while "
     )
     assert not (tmp_path / "generated").exists()
+
+
+@pytest.mark.timeout(30)
+def test_a_run_that_has_raised_its_budget_error_is_not_cut_short_while_saying_it() -> None:
+    # Once `check` has raised, the run ends by writing the error (a JSON report, say):
+    # the watchdog's grace must not end the process half way through.
+    program = (
+        "import sys, time\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from codegen import budget\n"
+        "budget.size_mb = lambda: 999.0\n"
+        "with budget.budget(None, 'x.md', memory=10):\n"
+        "    time.sleep(budget.POLL * 4)\n"
+        "    try:\n"
+        "        budget.check('counting')\n"
+        "    except budget.OverBudget:\n"
+        "        time.sleep(budget.GRACE + 1)  # slow to write the error\n"
+        "print('said in full')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=25
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "said in full\n", "")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,7 @@ ROWS = [
     row("G2", "A", "Go", "`x.md` missing"),
     row("G3", "B", "Go", "-", "A", "Update state to A"),
     row("S1", "Any state", "Stop", "-", "[BLOCKED]", "No state change", "Not now"),
+    row("B1", "A", "Look", "`y.md` exists", "[BLOCKED]", "No state change", "Not with y"),
     row("L1", "Any state", "Look"),
 ]
 
@@ -132,3 +134,48 @@ def test_build_makes_an_async_machine_whose_triggers_are_awaited(m: Any) -> None
         return [*seen, await model.stop(), model.refused, model.fired]
 
     assert asyncio.run(cast()) == [True, "G1", "B", False, "S1", None]
+
+
+@pytest.mark.parametrize("machine_cls", [None, AsyncMachine])
+def test_a_rule_refuses_only_where_its_condition_holds_whatever_the_machine_class(
+    m: Any, machine_cls: Any
+) -> None:
+    # B1 refuses Look in A when y.md exists; otherwise L1 (a wildcard row) answers.
+    # AsyncMachine checks every condition of a transition at once, not in order.
+    async def look(*present: str) -> tuple[object, ...]:
+        model = m.Model(Files(*present))
+        if machine_cls is None:
+            m.build(model)
+            may, done = model.may_look(), model.look()
+        else:
+            m.build(model, machine_cls=machine_cls)
+            may, done = await model.may_look(), await model.look()
+        return may, done, model.fired, model.refused
+
+    assert asyncio.run(look()) == (True, True, "L1", None)
+    assert asyncio.run(look("y.md")) == (False, False, None, "B1")
+
+
+def test_a_rule_with_no_alternative_first_in_its_cell_leaves_no_refusal_behind(
+    tmp_path: Path,
+) -> None:
+    # G0's condition can never hold (generated despite the error): the cell's first
+    # transition is G1's, which must still start each trigger afresh.
+    rows = [
+        row("S1", "A", "Stop", "-", "[BLOCKED]", "No state change", "Not now"),
+        row("G0", "A", "Go", "`x.md` exists AND `x.md` missing", "B"),
+        row("G1", "A", "Go"),
+        row("G2", "B", "Go, Stop"),
+    ]
+    text = spec_text(["A", "B"], ["Go", "Stop"], rows)
+    path = tmp_path / "never.py"
+    path.write_text(render_machine(parse_spec_text(text, "spec/N.md"), "never"), encoding="utf-8")
+    found = importlib.util.spec_from_file_location("never_machine", path)
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    model = module.Model(Files())
+    module.build(model)
+    assert model.go() is True and model.fired == "G1"
+    assert model.stop() is False and model.refused == "S1"
+    assert model.go() is True and (model.fired, model.refused) == ("G1", None)

@@ -715,3 +715,21 @@ def test_a_reason_with_its_own_because_follows_the_template_s_because_once(
     told = result.response.split("## Response to the Developer", 1)[1]
     assert "because Expecto is only allowed in GATHER states, as it enriches" in told
     assert not re.search(r"because[^.]*because", told), told
+
+
+@pytest.mark.parametrize(
+    ("reason", "said"),
+    [
+        ("X is only for Y because Z. Do W.", "because X is only for Y, as Z. Do W."),
+        ("Not now, because plan.md is missing", "because Not now, as plan.md is missing"),
+        ("Use e.g. Accio because X", "because Use e.g. Accio, as X"),
+        ("because plan.md is missing", "because plan.md is missing"),
+        ("plan.md is missing", "because plan.md is missing"),
+    ],
+)
+def test_a_reason_after_the_template_s_because_says_because_once(reason: str, said: str) -> None:
+    from spellbook.responses import compose
+
+    assert compose(["cannot be used because ", "happened", "."], {"happened": reason}) == (
+        f"cannot be used {said}.\n"
+    )
