@@ -206,19 +206,21 @@ def test_past_its_memory_budget_verify_stops_with_a_clear_error(tmp_path: Path) 
     assert finding["message"].startswith("stopped at ")
 
 
+# A process whose size is always past a memory budget of 10 MB, in that budget.
+PAST_MEMORY = (
+    "import sys, time\n"
+    f"sys.path.insert(0, {str(ROOT)!r})\n"
+    "from codegen import budget\n"
+    "budget.size_mb = lambda: 999.0\n"
+    "with budget.budget(None, 'x.md', memory=10):\n"
+)
+
+
 @pytest.mark.timeout(30)
 def test_work_that_cannot_check_the_memory_budget_is_ended_by_the_watchdog() -> None:
     # Work with no loop of ours (here, a sleep) in a process past its bound: the
     # watchdog ends it GRACE seconds later with the same error.
-    program = (
-        "import sys, time\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
-        "from codegen import budget\n"
-        "budget.size_mb = lambda: 999.0\n"
-        "with budget.budget(None, 'x.md', memory=10):\n"
-        "    budget.stage('formatting')\n"
-        "    time.sleep(20)\n"
-    )
+    program = PAST_MEMORY + ("    budget.stage('formatting')\n    time.sleep(20)\n")
     started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, timeout=25
@@ -289,12 +291,7 @@ def test_out_of_memory_codegen_stops_before_writing(
 def test_a_run_that_has_raised_its_budget_error_is_not_cut_short_while_saying_it() -> None:
     # Once `check` has raised, the run ends by writing the error (a JSON report, say):
     # the watchdog's grace must not end the process half way through.
-    program = (
-        "import sys, time\n"
-        f"sys.path.insert(0, {str(ROOT)!r})\n"
-        "from codegen import budget\n"
-        "budget.size_mb = lambda: 999.0\n"
-        "with budget.budget(None, 'x.md', memory=10):\n"
+    program = PAST_MEMORY + (
         "    time.sleep(budget.POLL * 4)\n"
         "    try:\n"
         "        budget.check('counting')\n"
