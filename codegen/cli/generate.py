@@ -136,12 +136,11 @@ def documents(
 ) -> dict[str, Made]:
     """The files that show the machines, by path from the root: each machine's
     verification report, and (when `every` machine was generated) the project's
-    documents with their spellbook parts refreshed. A path that is a spec, a generated
-    file, another report or document, or that leads out of the root (through a
-    symbolic link) is refused: codegen never writes over what it does not own."""
-    own = {"pyproject.toml", *(m.spec for m in config.machines)}
-    own |= {f"{config.out}/{m.module}.{ext}" for m in config.machines for ext in ("py", "mmd")}
-    own |= {c.target.spec for c in checked.values()}
+    documents with their spellbook parts refreshed. A path that is not markdown, is a
+    spec, another report or document, or leads out of the root (through a symbolic
+    link) is refused: codegen never writes over what it does not own."""
+    # The markdown codegen reads (generated files and pyproject.toml are not markdown).
+    own = {m.spec for m in (*config.machines, *(c.target for c in checked.values()))}
     found: dict[str, Made] = {}
     for c in checked.values():
         if c.target.report:
@@ -177,14 +176,22 @@ def documents(
 
 
 def _writable(root: Path, shown: str, what: str, taken: set[str]) -> Path:
-    """`root / shown`, if codegen may write it; else a SpecError naming it."""
-    if shown in taken:
+    """`root / shown`, if codegen may write it; else a SpecError naming it. Reports and
+    documents are markdown files of the project's own, outside `.git`; a name that is
+    another's but for its case (a case-insensitive filesystem) is that file."""
+    if not shown.lower().endswith(".md") or ".git" in shown.lower().split("/"):
         raise SpecError(
-            f"{what}, but codegen already reads or writes this file (a spec, a generated "
-            "file, pyproject.toml, or another report or document); give it a path of its own",
-            0,
+            f"{what}, but it is not a markdown file (.md) of the project outside .git", 0
         ).locate(shown, None)
     path = root / shown
+    if shown.casefold() in {t.casefold() for t in taken} or any(
+        _same(path, root / t) for t in taken
+    ):
+        raise SpecError(
+            f"{what}, but codegen already reads or writes this file (a spec, or another "
+            "report or document); give it a path of its own",
+            0,
+        ).locate(shown, None)
     inside = path.parent.resolve()
     if root.resolve() not in (inside, *inside.parents) or path.is_symlink():
         raise SpecError(
@@ -193,6 +200,14 @@ def _writable(root: Path, shown: str, what: str, taken: set[str]) -> Path:
             0,
         ).locate(shown, None)
     return path
+
+
+def _same(one: Path, other: Path) -> bool:
+    """Whether both name one existing file (a hard link, another case of its name)."""
+    try:
+        return one.exists() and other.exists() and os.path.samefile(one, other)
+    except OSError:
+        return False
 
 
 # Compiling a module of thousands of rows takes tens of megabytes for its syntax tree:

@@ -176,7 +176,9 @@ class Writer:
         named = [self._path(f) for f in files]
         return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
 
-    def _did(self, action: Action, would: bool = False, did: Did | None = None) -> str | None:
+    def _did(
+        self, action: Action, would: bool = False, did: Did | None = None, at: str = ""
+    ) -> str | None:
         """What an action did (or, `would`, does), in the developer's words; None for
         actions with nothing to show. `did` is what it found when carried out (or
         planned); without it, the action is told as declared, every file there."""
@@ -192,7 +194,7 @@ class Writer:
             return None
         says = verb[0] if would else verb[1]
         if action.verb == "load":
-            return f"{says} {self._path(action.files[0])} for the AI"
+            return f"{says} {at or self._path(action.files[0])} for the AI"
         if action.verb == "record":
             return self._recorded(action, would, did)
 
@@ -258,12 +260,10 @@ class Writer:
         said = []
         for index, action in enumerate(rule.actions):
             outcome = outcomes.get(index)
-            told = self._did(action, would, outcome)
-            if told and action.verb == "load" and did is not None:
-                # Loaded where an earlier action of the cast moved it (archived).
-                moved = self._moved(action.files[0], [d for d in did if d.action < index])
-                if moved:
-                    told = f"{told.split(' ', 1)[0]} {moved} for the AI"
+            at = ""  # a file loaded from where an earlier action of the cast moved it
+            if action.verb == "load" and did is not None:
+                at = self._moved(action.files[0], [d for d in did if d.action < index])
+            told = self._did(action, would, outcome, at)
             if told:
                 said.append(told)
         return said

@@ -292,6 +292,8 @@ def _list_documents(checkout: Path, documents: str, machine: str | None = None) 
 
 
 REPORTED = 'spell_machine = {{ spec = "spec/STATE_MACHINE.md", report = "{}" }}'
+TAKEN = "already reads or writes this file"
+MD = "not a markdown file (.md) of the project outside .git"
 PART = "<!-- spellbook: diagram spell_machine -->\nold\n<!-- /spellbook -->\n"
 
 
@@ -337,29 +339,25 @@ def test_a_document_that_is_not_utf8_is_an_error(checkout: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("machine", "documents", "refused"),
+    ("machine", "documents", "refused", "said"),
     [
-        (
-            'spell_machine = { spec = "spec/STATE_MACHINE.md", report = "spec/STATE_MACHINE.md" }',
-            None,
-            "spec/STATE_MACHINE.md",
-        ),
-        (
-            REPORTED.format("generated/spell_machine.py"),
-            None,
-            "generated/spell_machine.py",
-        ),
+        (REPORTED.format("spec/STATE_MACHINE.md"), None, "spec/STATE_MACHINE.md", TAKEN),
+        # Another case of the spec's name: the same file on a case-insensitive filesystem.
+        (REPORTED.format("SPEC/State_Machine.MD"), None, "SPEC/State_Machine.MD", TAKEN),
+        (REPORTED.format("generated/spell_machine.py"), None, "generated/spell_machine.py", MD),
         (
             REPORTED.format("docs/verification-session.md"),
             None,
             "docs/verification-session.md",
+            TAKEN,
         ),
-        (None, 'documents = ["docs/verification.md"]', "docs/verification.md"),
-        (None, 'documents = ["pyproject.toml"]', "pyproject.toml"),
+        (REPORTED.format(".git/hooks/notes.md"), None, ".git/hooks/notes.md", MD),
+        (None, 'documents = ["docs/verification.md"]', "docs/verification.md", TAKEN),
+        (None, 'documents = ["pyproject.toml"]', "pyproject.toml", MD),
     ],
 )
 def test_codegen_never_writes_a_report_or_document_over_a_file_it_reads_or_writes(
-    checkout: Path, machine: str | None, documents: str | None, refused: str
+    checkout: Path, machine: str | None, documents: str | None, refused: str, said: str
 ) -> None:
     _list_documents(checkout, documents or 'documents = ["docs/verifier.md"]', machine)
     before = {p: p.read_bytes() for p in checkout.rglob("*") if p.is_file()}
@@ -367,7 +365,7 @@ def test_codegen_never_writes_a_report_or_document_over_a_file_it_reads_or_write
         done = run("-m", "codegen", *check, cwd=checkout)
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith(f"error: {refused}: "), done.stderr
-        assert "already reads or writes this file" in done.stderr
+        assert said in done.stderr
     assert {p: p.read_bytes() for p in checkout.rglob("*") if p.is_file()} == before
 
 
