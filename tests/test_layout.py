@@ -32,6 +32,7 @@ STAGES = (
 # The runtime's layers, in the same way (docs/development.md's table).
 RUNTIME = (
     ("spellbook.schema", "spellbook.errors", "spellbook.exits", "spellbook.vocabulary"),
+    ("spellbook.git",),
     ("spellbook.diagram", "spellbook.machines", "spellbook.project"),
     ("spellbook.lock",),
     ("spellbook.state_file", "spellbook.store", "spellbook.outcome"),

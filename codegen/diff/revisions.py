@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import replace
+
+from spellbook import git
 
 from ..model import Spec, Term
 from ..pipeline import SPEC_LIMIT, load_spec, parse_spec_bytes
 from ..read.lexicon import Dialect
 from .changes import borrowed_terms
-
-GIT_TIMEOUT = 60  # seconds: `git show` of one file, even from a slow network filesystem
 
 
 class OldSpecError(Exception):
@@ -24,18 +23,11 @@ def load_old(
     """The older spec `where` names, read in `dialect`; phrases it uses without defining
     that `new` defines are read as `new` defines them (and returned, to be said).
 
-    `REV:` with no path is the file `spec` (the new spec's path) at revision REV."""
-    if where.endswith(":") and spec is not None and not os.path.exists(where):
-        # The spec's own file at that revision, asked of the repository that holds it.
-        folder = os.path.dirname(os.path.abspath(spec))
-        shown = f"{spec} at {where[:-1]}"
-        data = git_show(f"{where}./{os.path.basename(spec)}", folder, shown)
-        where = shown
-    elif os.path.exists(where):
-        data = None
-    elif ":" in where:
-        data = git_show(where)
-    else:
+    `where` is read as a git revision first (`REV:PATH`; `REV:` alone is the file `spec`,
+    the new spec's path, at REV), of the repository the command runs in, and else as a
+    file; one that is both is refused. The older spec's name says which it was."""
+    shown, data = _revision(where, spec)
+    if data is None and not os.path.exists(where):
         raise OldSpecError(
             f"{where}: no such file (a git revision is written REV:PATH, "
             "e.g. origin/main:spec/STATE_MACHINE.md)"
@@ -44,7 +36,7 @@ def load_old(
     def read(with_dialect: Dialect) -> Spec:
         if data is None:
             return load_spec(where, dialect=with_dialect)
-        return parse_spec_bytes(data, where, with_dialect)
+        return parse_spec_bytes(data, shown, with_dialect)
 
     old = read(dialect)
     borrowed = borrowed_terms(old, new)
@@ -53,29 +45,63 @@ def load_old(
     return old, borrowed
 
 
-def git_show(where: str, folder: str | None = None, shown: str | None = None) -> bytes:
-    """`git show REV:PATH`, run in `folder` (default: the current one; a PATH starting
-    `./` is relative to it, otherwise to the repository's top, as git reads it)."""
-    revision = where.partition(":")[0]
-    name = shown or where
-    if revision.startswith("-"):
-        raise OldSpecError(f"{name}: a revision cannot start with '-'")
+def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
+    """(its name, the bytes) of the file at a revision that `where` names, or (where,
+    None) when `where` is no revision of the repository the command runs in.
+
+    git is run only against that repository, found from the current folder and named
+    explicitly (`spellbook.git`): never one git would find from the spec's folder, whose
+    files a pull request writes."""
+    revision, colon, path = where.partition(":")
+    if not colon or not revision or (os.name == "nt" and len(revision) == 1):
+        return where, None  # a plain path, or a drive letter (C:\\...)
     try:
-        done = subprocess.run(
-            ["git", "show", "--no-textconv", where, "--"],
-            capture_output=True,
-            cwd=folder,
-            timeout=GIT_TIMEOUT,
-            check=False,
+        repository = git.find(os.getcwd())
+    except OSError:
+        repository = None
+    commit = repository.commit(revision) if repository is not None else None
+    if repository is None or commit is None:
+        if os.path.exists(where):
+            return where, None
+        why = (
+            f"{revision!r} is no revision of the repository at {repository.top}"
+            if repository is not None
+            else "the current folder is in no git repository"
         )
-    except FileNotFoundError:
-        raise OldSpecError(f"{name}: git is not installed, so no revision can be read") from None
-    except subprocess.TimeoutExpired:
-        raise OldSpecError(f"{name}: git took over {GIT_TIMEOUT} s to show it") from None
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        why = said[0].removeprefix("fatal: ") if said else f"git exited {done.returncode}"
-        raise OldSpecError(f"{name}: git cannot show it ({why})")
-    if len(done.stdout) > SPEC_LIMIT:
-        raise OldSpecError(f"{name}: over {SPEC_LIMIT // 1_000_000} MB, not read")
-    return done.stdout
+        raise OldSpecError(f"{where}: no such file, and {why}")
+    if os.path.exists(where):
+        raise OldSpecError(
+            f"{where}: both a file and a revision ({revision} is commit {commit[:12]}); "
+            f"write ./{where} for the file, or {commit}:{path} for the revision"
+        )
+    rel = _in_repository(repository, path, spec, where)
+    shown = f"{rel} at {revision} (commit {commit[:12]})"
+    try:
+        data = repository.blob(commit, rel, SPEC_LIMIT)
+    except git.GitError as err:
+        raise OldSpecError(f"{shown}: git cannot show it ({err})") from None
+    if data is None:
+        raise OldSpecError(f"{shown}: no such file at that revision")
+    return shown, data
+
+
+def _in_repository(repository: git.Repository, path: str, spec: str | None, where: str) -> str:
+    """The file a revision's PATH names, relative to the repository's top: `spec` for an
+    empty PATH; a PATH starting `./` or `../` from the current folder (as git reads it);
+    any other PATH from the top."""
+    if not path:
+        if spec is None:
+            raise OldSpecError(f"{where}: a revision alone needs the spec's path")
+        rel = repository.relative(spec)
+        if rel is None:
+            raise OldSpecError(
+                f"{where}: {spec} is not in the repository the command runs in "
+                f"({repository.top}); run it there, or name the file as REV:PATH"
+            )
+        return rel
+    if path.startswith(("./", "../")) or path in (".", ".."):
+        rel = repository.relative(os.path.join(os.getcwd(), path))
+        if rel is None:
+            raise OldSpecError(f"{where}: {path} is outside the repository")
+        return rel
+    return path

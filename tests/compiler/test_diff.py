@@ -284,11 +284,24 @@ def test_against_a_git_revision(tmp_path: Path) -> None:
         cwd=repo,
     )
     assert result.returncode == 1, result.stderr
-    assert result.stdout.startswith(f"# Spec change: `{spec}` against `HEAD:spec/STATE_MACHINE.md`")
+    commit = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout[:12]
+    assert result.stdout.startswith(
+        f"# Spec change: `{spec}` against `spec/STATE_MACHINE.md at HEAD (commit {commit})`"
+    )
     assert "renamed ERROR_PLAN_MISSING → ERROR_NO_PLAN (NO migration)" in result.stdout
     missing = verify("--spec", str(spec), "--against", "HEAD~3:spec/STATE_MACHINE.md", cwd=repo)
     assert missing.returncode == 2
-    assert missing.stderr.startswith("error: HEAD~3:spec/STATE_MACHINE.md: git cannot show it")
+    assert missing.stderr.startswith(
+        "error: HEAD~3:spec/STATE_MACHINE.md: no such file, and 'HEAD~3' is no revision of "
+        f"the repository at {repo}"
+    )
+    gone = verify("--spec", str(spec), "--against", "HEAD:spec/GONE.md", cwd=repo)
+    assert gone.returncode == 2
+    assert gone.stderr == (
+        f"error: spec/GONE.md at HEAD (commit {commit}): no such file at that revision\n"
+    )
     assert "Traceback" not in missing.stderr
 
 

@@ -1,0 +1,158 @@
+"""The older spec `--against` reads from git: only from the repository the command runs
+in, running no program the repository's content names, and never a file mistaken for a
+revision (or a revision for a file)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import git_traps
+from tests.specs import renamed
+
+ROOT = Path(__file__).resolve().parents[2]
+TEXT = (ROOT / "spec" / "STATE_MACHINE.md").read_text(encoding="utf-8")
+SPEC = "spec/STATE_MACHINE.md"
+VERIFY = [sys.executable, str(ROOT / "verify-state-machine.py")]
+WORKFLOW = ("--vocabulary", "spell_workflow")
+RENAME = "renamed ERROR_PLAN_MISSING → ERROR_NO_PLAN (NO migration)"
+
+
+def against(repository: Path, where: str, *more: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*VERIFY, "--spec", SPEC, *WORKFLOW, "--against", where, *more],
+        cwd=repository,
+        env=git_traps.environment(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _renamed_since_origin(repository: Path) -> str:
+    """A repository whose spec renames a state (no migration) since `origin/main`; the
+    commit `origin/main` is."""
+    git_traps.init(repository)
+    (repository / "spec").mkdir()
+    (repository / SPEC).write_text(TEXT, encoding="utf-8")
+    commit = git_traps.commit_all(repository, "spec")
+    subprocess.run(
+        ["git", "-C", str(repository), "update-ref", "refs/remotes/origin/main", commit],
+        check=True,
+    )
+    changed = renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=False)
+    (repository / SPEC).write_text(changed, encoding="utf-8")
+    return commit
+
+
+def test_a_spec_folder_made_to_look_like_a_repository_runs_none_of_its_programs(
+    tmp_path: Path,
+) -> None:
+    repository, marks = tmp_path / "repo", tmp_path / "marks"
+    commit = _renamed_since_origin(repository)
+    git_traps.plant_lookalike(repository / "spec", marks)
+    git_traps.commit_all(repository, "a pull request's files")
+
+    done = against(repository, "origin/main:")
+
+    assert git_traps.ran(marks) == []
+    assert done.returncode == 1, done.stderr
+    assert f"against {SPEC} at origin/main (commit {commit[:12]}):" in done.stdout
+    assert RENAME in done.stdout
+
+
+def test_the_repository_s_own_command_settings_are_off(tmp_path: Path) -> None:
+    repository, marks = tmp_path / "repo", tmp_path / "marks"
+    _renamed_since_origin(repository)
+    git_traps.plant_in_config(repository, marks)
+
+    done = against(repository, "origin/main:")
+
+    assert git_traps.ran(marks) == []
+    assert done.returncode == 1, done.stderr
+    assert RENAME in done.stdout
+
+
+def test_an_object_a_partial_clone_would_fetch_is_not_fetched(tmp_path: Path) -> None:
+    repository, marks = tmp_path / "repo", tmp_path / "marks"
+    commit = _renamed_since_origin(repository)
+    git_traps.plant_in_config(repository, marks)
+    blob = subprocess.run(
+        ["git", "-C", str(repository), "rev-parse", f"{commit}:{SPEC}"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    (repository / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    with (repository / ".git" / "config").open("a", encoding="utf-8") as f:
+        f.write("[extensions]\n\tpartialClone = origin\n")
+        f.write(f'[remote "origin"]\n\turl = {marks / "nowhere"}\n\tpromisor = true\n')
+    subprocess.run(
+        ["git", "-C", str(repository), "config", "core.repositoryformatversion", "1"], check=True
+    )
+
+    done = against(repository, "origin/main:")
+
+    assert git_traps.ran(marks) == []
+    assert done.returncode == 2
+    assert done.stderr.startswith(
+        f"error: {SPEC} at origin/main (commit {commit[:12]}): git cannot show it ("
+    ), done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("where", ["origin/main:", f"origin/main:{SPEC}"])
+def test_a_file_named_like_the_revision_is_refused_not_read(tmp_path: Path, where: str) -> None:
+    repository = tmp_path / "repo"
+    _renamed_since_origin(repository)
+    decoy = repository / where
+    decoy.parent.mkdir(parents=True, exist_ok=True)
+    decoy.write_bytes((repository / SPEC).read_bytes())  # "no behaviour change"
+    git_traps.commit_all(repository, "a pull request's files")
+
+    done = against(repository, where)
+
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"error: {where}: both a file and a revision"), done.stderr
+    assert f"write ./{where} for the file" in done.stderr
+
+
+def test_a_file_is_read_as_a_file_when_written_so(tmp_path: Path) -> None:
+    repository = tmp_path / "repo"
+    _renamed_since_origin(repository)
+    decoy = repository / "origin" / "main:"
+    decoy.parent.mkdir(parents=True)
+    decoy.write_bytes((repository / SPEC).read_bytes())
+
+    done = against(repository, "./origin/main:")
+
+    assert done.returncode == 0, done.stderr
+    assert "against ./origin/main::" in done.stdout and "no behaviour change" in done.stdout
+
+
+def test_a_spec_outside_the_repository_the_command_runs_in_is_named(tmp_path: Path) -> None:
+    repository = tmp_path / "repo"
+    _renamed_since_origin(repository)
+    elsewhere = tmp_path / "elsewhere"
+    git_traps.init(elsewhere)
+    (elsewhere / "x.md").write_text("x", encoding="utf-8")
+    git_traps.commit_all(elsewhere)
+
+    done = subprocess.run(
+        [*VERIFY, "--spec", str(repository / SPEC), "--against", "HEAD:", *WORKFLOW],
+        cwd=elsewhere,
+        env=git_traps.environment(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"error: HEAD:: {repository / SPEC} is not in the repository the command runs in "
+        f"({elsewhere}); run it there, or name the file as REV:PATH\n"
+    )
