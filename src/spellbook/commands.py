@@ -260,28 +260,19 @@ class _Signals:
 def repository_digest(workspace: Workspace | str, skip: str = "") -> str:
     """A digest of the repository's files (name, size, modification time), the workspace
     folder left out: git's tracked and untracked-but-not-ignored files where the root
-    is a git repository, else every file outside hidden folders and `__pycache__`.
+    is in a git repository (git run by `spellbook.git`, which no file of the repository
+    can make run a program), else every file outside hidden folders and `__pycache__`.
     Empty (matching nothing) where there are more than DIGEST_FILES files."""
     import hashlib
-    import subprocess
 
     if isinstance(workspace, Workspace):
         root, skip = workspace.root, workspace.folder
     else:
         root = workspace
     prefix = skip.strip("/") + "/" if skip else "\0"
-    names: list[str] = []
-    try:
-        listed = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=root,
-            capture_output=True,
-            timeout=60,
-        )
-        if listed.returncode != 0:
-            raise OSError(listed.returncode)
-        names = [n for n in os.fsdecode(listed.stdout).split("\0") if n]
-    except (OSError, subprocess.SubprocessError):
+    names = _tracked(root)
+    if names is None:
+        names = []
         for folder, subfolders, files in os.walk(root):
             subfolders[:] = [d for d in subfolders if not d.startswith(".") and d != "__pycache__"]
             rel = os.path.relpath(folder, root)
@@ -301,3 +292,23 @@ def repository_digest(workspace: Workspace | str, skip: str = "") -> str:
             said = "-"
         digest.update(f"{name}\0{said}\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()[:32]
+
+
+def _tracked(root: str) -> list[str] | None:
+    """The files under `root` that git tracks or would (not ignored), relative to `root`;
+    None where `root` is in no git repository or git cannot say."""
+    from spellbook import git
+
+    repository = git.find(root)
+    below = repository.relative(root) if repository is not None else None
+    if repository is None or below is None:
+        return None
+    inside = "" if below == "." else below + "/"
+    try:
+        listed = repository.run(
+            "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", inside or "."
+        )
+    except git.GitError:
+        return None
+    names = os.fsdecode(listed).split("\0")
+    return [n[len(inside) :] for n in names if n and n.startswith(inside)]

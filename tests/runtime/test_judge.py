@@ -12,6 +12,7 @@ import pytest
 
 from codegen.read.markdown import Code, Table, read_blocks
 from spellbook.commands import Run, repository_digest
+from tests import git_traps
 from tests.commands import session_cli
 from tests.sessions import MACHINE, PROGRESS, TEST_COMMAND, prepared, session_in
 
@@ -136,3 +137,30 @@ def test_check_transition_never_opens_a_fifo_given_as_the_state_file(tmp_path: P
         "check-transition", "--root", str(tmp_path), "--state-file", str(tmp_path / "proposed.json")
     )
     assert result.returncode == 2 and b"is a FIFO" in result.stderr
+
+
+def test_judging_a_move_runs_no_program_a_workspace_s_files_name(tmp_path: Path) -> None:
+    """The repository's files are listed without git where the workspace is in no
+    repository: files that make its root look like one name no program that runs."""
+    marks = tmp_path / "marks"
+    root = tmp_path / "root"
+    root.mkdir()
+    session_in(root, "TEST", "true")
+    git_traps.plant_lookalike(root, marks)
+    state = root / PROGRESS / "state.json"
+    data = json.loads(state.read_text())
+    ran = Run("test_command", "true", 0, "", 1.0, repository_digest(str(root), PROGRESS))
+    data["runs"] = {"test_command": ran.recorded()}
+    state.write_text(json.dumps(data))
+    event = json.dumps(
+        {
+            "tool_name": "Write",
+            "tool_input": {
+                "file_path": str(state),
+                "content": '{"state": "COMPLETE", "attempts": 1}',
+            },
+        }
+    )
+    judged = session_cli("check-transition", "--claude-hook", "--root", str(root), stdin=event)
+    assert git_traps.ran(marks) == []
+    assert judged.returncode == 0, judged.stderr
