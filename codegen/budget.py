@@ -13,11 +13,12 @@ second and under 100 MB; the budget is for a spec written to exhaust the verifie
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from spellbook.exits import EXIT_BAD_INPUT
@@ -37,13 +38,56 @@ _seconds = 0.0
 _memory = 0.0  # MB; 0 for no bound
 _where = ""
 _doing = "reading the spec"
-_over: str | None = None  # the message, once the watchdog has seen the memory bound passed
-_stopping = False  # `check` has raised: the run is ending with the error, not to be cut short
+_over: str | None = None  # the message, once the memory bound is seen passed
+_measured = 0.0  # when the process's size was last read by `check`
 _watchdog: _Watchdog | None = None
+_on_end: Callable[[str], None] | None = None  # says an error as the run's caller asked
+# Held by whoever says how the run ended: the run itself (its report, or the error
+# `check` raised) or the watchdog (its error, then the process ends). So the two never
+# both write, and a run that has begun to say its ending is never cut short.
+_end = threading.RLock()
+_ending = False  # this run holds _end
 
 
 class OverBudget(SpecError):
     """The run went past its time or memory budget."""
+
+
+class Stopped(SpecError):
+    """The run was told to stop by a signal (SIGTERM, SIGHUP, SIGINT): it ends saying so,
+    with the exit status shells give a process a signal ended (128 + its number)."""
+
+    def __init__(self, signum: int) -> None:
+        import signal
+
+        super().__init__(f"stopped by {signal.Signals(signum).name} before it was done", 0)
+        self.exit_code = 128 + signum
+
+
+@contextmanager
+def signals() -> Iterator[None]:
+    """SIGTERM, SIGHUP and SIGINT raise Stopped in what runs inside, so a run told to stop
+    says it in the form its caller asked for. Only in the main thread (the only one that
+    can set handlers); elsewhere, nothing changes."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        if not _ending:  # else the run is saying how it ended already
+            raise Stopped(signum)
+
+    numbers = [signal.SIGTERM, signal.SIGINT]
+    if hasattr(signal, "SIGHUP"):
+        numbers.append(signal.SIGHUP)
+    kept = {number: signal.signal(number, stop) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in kept.items():
+            signal.signal(number, handler)
 
 
 def size_mb() -> float | None:
@@ -76,15 +120,13 @@ class _Watchdog(threading.Thread):
         over_since: float | None = None
         while not self.stop.wait(POLL):
             now = time.monotonic()
-            if _stopping:  # the run is saying the error itself
-                continue
-            if _deadline is not None and now > _deadline + GRACE and not self.stop.is_set():
+            if _deadline is not None and now > _deadline + GRACE:
                 return _expire(_message(_doing))
             size = size_mb() if _memory else None
             if size is not None and size > _memory:
                 _over = _memory_message(size, _doing)
                 over_since = over_since if over_since is not None else now
-                if now - over_since > GRACE and not self.stop.is_set():
+                if now - over_since > GRACE:
                     return _expire(_over)
 
 
@@ -121,7 +163,10 @@ def _amount(text: str) -> float:
 
 @contextmanager
 def budget(
-    seconds: float | None, where: str = "", memory: float | None = DEFAULT_MEMORY
+    seconds: float | None,
+    where: str = "",
+    memory: float | None = DEFAULT_MEMORY,
+    on_end: Callable[[str], None] | None = None,
 ) -> Iterator[None]:
     """A deadline `seconds` from now, and a bound of `memory` MB on the process's
     resident size, for what runs inside (None or 0: none); `where` names the spec in the error.
@@ -129,13 +174,15 @@ def budget(
     The long loops `check` them and raise OverBudget, naming what they were doing. Some
     work has no loop of ours to check in (mistune reading a table, black formatting a
     module, difflib comparing names): a watchdog ends the process GRACE seconds after
-    a bound is passed with the same error (exit 2), so no run outlives its budget for
-    long. `disarm` it before writing files."""
-    global _deadline, _seconds, _memory, _where, _watchdog, _over, _stopping
-    kept = _deadline, _seconds, _memory, _where, _watchdog, _over, _stopping
+    a bound is passed with the same error (exit 2) on stderr, said also by `on_end`
+    (a JSON report of the error on stdout, say), so no run outlives its budget for long
+    and every run ends saying so in the form its caller asked for. Call `ending` before
+    writing the run's result, and `disarm` before writing files."""
+    global _deadline, _seconds, _memory, _where, _watchdog, _over, _measured, _on_end, _ending
+    kept = _deadline, _seconds, _memory, _where, _watchdog, _over, _measured, _on_end, _ending
     _deadline = time.monotonic() + seconds if seconds else None
     _seconds, _memory, _where, _watchdog, _over = seconds or 0.0, memory or 0.0, where, None, None
-    _stopping = False
+    _measured, _on_end, _ending = time.monotonic(), on_end, False
     if seconds or memory:
         _watchdog = _Watchdog()
         _watchdog.start()
@@ -145,12 +192,25 @@ def budget(
         disarm()
         if _watchdog is not None:
             _watchdog.join()  # before the outer budget is back: it must not see this one's
-        _deadline, _seconds, _memory, _where, _watchdog, _over, _stopping = kept
+        if _ending:
+            _end.release()
+        (_deadline, _seconds, _memory, _where, _watchdog, _over, _measured, _on_end, _ending) = kept
+
+
+def ending() -> None:
+    """The run is about to say how it ended (its result, or its error): from here the
+    watchdog never cuts it short, nor says an error of its own. Waits (for the process
+    to end) if the watchdog is saying one already."""
+    global _ending
+    if not _ending:
+        _end.acquire()
+        _ending = True
 
 
 def disarm() -> None:
     """No bound from here on: the checking is done (files are about to be written)."""
     global _deadline, _memory, _over
+    ending()
     if _watchdog is not None:
         _watchdog.stop.set()
     _deadline, _memory, _over = None, 0.0, None
@@ -158,14 +218,22 @@ def disarm() -> None:
 
 def check(doing: str) -> None:
     """Raise OverBudget if the deadline or the memory bound has passed, saying what was
-    being done."""
-    global _doing, _stopping
+    being done. The process's size is read here too when the watchdog has not read it
+    for a while (a busy machine may not have run it), so the bound holds at each check."""
+    global _doing, _over, _measured
     _doing = doing
+    if _memory and _over is None:
+        now = time.monotonic()
+        if now - _measured > POLL:
+            _measured = now
+            size = size_mb()
+            if size is not None and size > _memory:
+                _over = _memory_message(size, doing)
     if _over is not None:
-        _stopping = True
+        ending()
         raise OverBudget(_over, 0)
     if _deadline is not None and time.monotonic() > _deadline:
-        _stopping = True
+        ending()
         raise OverBudget(_message(doing), 0)
 
 
@@ -209,10 +277,17 @@ def out_of_memory() -> OverBudget:
 
 
 def _expire(message: str) -> None:
-    """The watchdog: a bound passed long ago in work that could not check it."""
+    """The watchdog: a bound passed long ago in work that could not check it. The error
+    is said (on stderr, and by the run's `on_end`) and the process ends, unless the run
+    has begun to say its own ending."""
+    if not _end.acquire(blocking=False):
+        return
     where = f"{_where}: " if _where else ""
-    sys.stderr.write(f"error: {where}{message}\n")
-    sys.stderr.flush()
+    with contextlib.suppress(BaseException):  # a closed stream: the exit status says it
+        sys.stderr.write(f"error: {where}{message}\n")
+        sys.stderr.flush()
+        if _on_end is not None:
+            _on_end(message)
     if "multiprocessing" in sys.modules:  # black's workers would wait for work for ever
         import multiprocessing
 

@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
@@ -21,7 +21,7 @@ from ..analyse.report import (
     to_markdown,
     to_sarif,
 )
-from ..budget import add_arguments, budget, out_of_memory
+from ..budget import Stopped, add_arguments, budget, ending, out_of_memory, signals
 from ..config import dialect_for
 from ..pipeline import load_spec, quick
 from ..read.lexicon import Dialect
@@ -92,18 +92,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _arguments(argv)
-    with budget(args.budget, args.spec, args.memory):
-        try:
-            return _run(args)
-        except MemoryError:  # writing the report, say: the checks catch their own
-            print(f"error: {out_of_memory()}", file=sys.stderr)
-            return EXIT_BAD_INPUT
-
-
-def _run(args: argparse.Namespace) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    said = _error_form(args)
+    on_end = None if said is None else (lambda message: _say_error(said, args, message))
+    try:
+        with signals(), budget(args.budget, args.spec, args.memory, on_end):
+            try:
+                return _run(args)
+            except MemoryError:  # writing the report, say: the checks catch their own
+                return _failed(args, out_of_memory())
+    except Stopped as err:  # a signal, wherever it came
+        return _failed(args, err)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.against is not None:
         return _against(args)
     try:
@@ -113,6 +117,7 @@ def _run(args: argparse.Namespace) -> int:
         return _failed(args, out_of_memory())
     except SpecError as err:
         return _failed(args, err)
+    ending()
     if args.format in ("json", "sarif"):
         data = (
             to_json(spec, findings, args.strict)
@@ -146,11 +151,11 @@ def _against(args: argparse.Namespace) -> int:
         diff = compare(old, new, borrowed)
     except MemoryError:
         return _failed(args, out_of_memory())
-    except (SpecError, OldSpecError) as err:
-        if isinstance(err, SpecError) and err.path == "<spec>":
-            err.locate(args.spec, None)
-        print(f"error: {err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except OldSpecError as err:
+        return _failed(args, SpecError(str(err), 0).locate(args.against, None), shown=str(err))
+    except SpecError as err:
+        return _failed(args, err)
+    ending()
     if args.format == "json":
         json.dump(to_json(diff), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -161,17 +166,41 @@ def _against(args: argparse.Namespace) -> int:
     return EXIT_FAILED if diff.breaking else EXIT_OK
 
 
-def _failed(args: argparse.Namespace, err: SpecError) -> int:
-    """The spec could not be checked: the error on stderr (and as a report on stdout
-    for a machine reader), exit 2."""
+def _failed(args: argparse.Namespace, err: SpecError, shown: str | None = None) -> int:
+    """The spec could not be checked, or the run was stopped: the error on stderr (and,
+    for a format a machine or a pull request reads, its error form on stdout), exit 2
+    (128 + the signal's number for a signal)."""
+    ending()
     if err.path == "<spec>":
         err.locate(args.spec, None)
-    print(f"error: {err}", file=sys.stderr)
-    if args.format in ("json", "sarif") and args.against is None:
-        data = _error_json(err) if args.format == "json" else _error_sarif(err)
+    print(f"error: {shown or err}", file=sys.stderr)
+    said = _error_form(args)
+    if said is not None:
+        _write(said(args, err))
+    return err.exit_code if isinstance(err, Stopped) else EXIT_BAD_INPUT
+
+
+ErrorForm = Callable[[argparse.Namespace, SpecError], "str | dict[str, object]"]
+
+
+def _error_form(args: argparse.Namespace) -> ErrorForm | None:
+    """How the run's format says an error on stdout, if it does (text says it on stderr
+    alone)."""
+    return (_AGAINST_ERRORS if args.against is not None else _ERRORS).get(args.format)
+
+
+def _say_error(said: ErrorForm, args: argparse.Namespace, message: str) -> None:
+    """The error the budget's watchdog ends the run with, in the run's format."""
+    _write(said(args, SpecError(message, 0).locate(args.spec, None)))
+
+
+def _write(data: str | dict[str, object]) -> None:
+    if isinstance(data, str):
+        sys.stdout.write(data)
+    else:
         json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
-    return EXIT_BAD_INPUT
+    sys.stdout.flush()
 
 
 def _dialect(args: argparse.Namespace) -> Dialect:
@@ -199,6 +228,28 @@ def _error_json(err: SpecError) -> dict[str, object]:
     }
 
 
+def _error_markdown(err: SpecError) -> str:
+    where = f"{err.path}:{err.line}" if err.line else err.path
+    return f"# Verification of `{err.path}`\n\n**Not verified**: `{where}`: {err.message}\n"
+
+
+def _against_error_json(args: argparse.Namespace, err: SpecError) -> dict[str, object]:
+    return {
+        "old": {"spec": args.against, "sha256": None},
+        "new": {"spec": args.spec, "sha256": None},
+        "verdict": "not compared",
+        "error": {"spec": err.path, "line": err.line or None, "message": err.message},
+    }
+
+
+def _against_error_markdown(args: argparse.Namespace, err: SpecError) -> str:
+    where = f"{err.path}:{err.line}" if err.line else err.path
+    return (
+        f"# Spec change: `{args.spec}` against `{args.against}`\n\n"
+        f"**Not compared**: `{where}`: {err.message}\n"
+    )
+
+
 def _error_sarif(err: SpecError) -> dict[str, object]:
     location: dict[str, object] = {"artifactLocation": {"uri": err.path}}
     if err.line:
@@ -222,3 +273,15 @@ def _error_sarif(err: SpecError) -> dict[str, object]:
             }
         ],
     }
+
+
+# Each format's error form, for every way a run ends without its report.
+_ERRORS: dict[str, ErrorForm] = {
+    "json": lambda args, err: _error_json(err),
+    "sarif": lambda args, err: _error_sarif(err),
+    "markdown": lambda args, err: _error_markdown(err),
+}
+_AGAINST_ERRORS: dict[str, ErrorForm] = {
+    "json": _against_error_json,
+    "markdown": _against_error_markdown,
+}

@@ -20,6 +20,7 @@ from codegen.cli import generate, verify
 from tests.worlds import cell_atoms, holds, worlds
 
 ROOT = Path(__file__).resolve().parents[2]
+VERIFY = (sys.executable, str(ROOT / "verify-state-machine.py"))
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -117,7 +118,6 @@ def test_work_that_cannot_check_the_budget_is_ended_by_the_watchdog(tmp_path: Pa
     # Reading this row takes about 30 s and has no loop that checks the budget: the
     # watchdog ends the run 2 s after the deadline, with the same error.
     spec = _write(tmp_path, "repeated.md", repeated_term(1000))
-    started = time.monotonic()
     done = subprocess.run(
         [
             sys.executable,
@@ -134,7 +134,6 @@ def test_work_that_cannot_check_the_budget_is_ended_by_the_watchdog(tmp_path: Pa
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith(f"error: {spec}: stopped after 1 s, its time budget, while ")
     assert "Traceback" not in done.stderr
-    assert time.monotonic() - started < 20
 
 
 def _alike_states(count: int) -> str:
@@ -221,7 +220,6 @@ def test_work_that_cannot_check_the_memory_budget_is_ended_by_the_watchdog() -> 
     # Work with no loop of ours (here, a sleep) in a process past its bound: the
     # watchdog ends it GRACE seconds later with the same error.
     program = PAST_MEMORY + ("    budget.stage('formatting')\n    time.sleep(20)\n")
-    started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, timeout=25
     )
@@ -231,7 +229,6 @@ def test_work_that_cannot_check_the_memory_budget_is_ended_by_the_watchdog() -> 
         "the spec is too large to check in that memory (cells of many facts, many rules in "
         "one cell, many states or spells); split it, or allow more with --memory MB\n"
     )
-    assert time.monotonic() - started < 15
 
 
 def test_a_process_past_its_memory_budget_stops_at_the_next_check(
@@ -303,3 +300,104 @@ def test_a_run_that_has_raised_its_budget_error_is_not_cut_short_while_saying_it
         [sys.executable, "-c", program], capture_output=True, text=True, timeout=25
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "said in full\n", "")
+
+
+# verify, in a process whose size is always past its memory budget, at work that has no
+# check (the analysis, made to sleep): only the watchdog can end it.
+UNCHECKED = (
+    "import sys, time\n"
+    f"sys.path.insert(0, {str(ROOT)!r})\n"
+    "from codegen import budget\n"
+    "from codegen.cli import verify\n"
+    "import codegen.diff\n"
+    "budget.size_mb = lambda: 999.0\n"
+    "def unchecked(*args):\n"
+    "    time.sleep(60)\n"
+    "verify.analyse = codegen.diff.compare = unchecked\n"
+    "sys.exit(verify.main(sys.argv[1:]))\n"
+)
+# The same, told to stop by a signal while it works.
+SIGNALLED = UNCHECKED.replace(
+    "    time.sleep(60)\n",
+    "    import os, signal\n    os.kill(os.getpid(), signal.SIGTERM)\n    time.sleep(60)\n",
+)
+
+
+def _verify_with(program: str, spec: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", program, "--spec", str(spec), "--memory", "10", *args],
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+
+
+MEMORY = "stopped at 999 MB, past its memory budget of 10 MB, while "
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("form", ["json", "sarif", "markdown"])
+def test_a_run_the_watchdog_ends_says_so_in_the_format_asked_for(tmp_path: Path, form: str) -> None:
+    spec = _write(tmp_path, "alt.md", alternatives(2))
+    done = _verify_with(UNCHECKED, spec, "--format", form)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"error: {spec}: {MEMORY}"), done.stderr
+    if form == "json":
+        report = json.loads(done.stdout)
+        assert (report["spec"], report["ok"]) == (str(spec), False)
+        (finding,) = report["findings"]
+        assert finding["message"].startswith(MEMORY) and finding["severity"] == "error"
+    elif form == "sarif":
+        (result,) = json.loads(done.stdout)["runs"][0]["results"]
+        assert result["message"]["text"].startswith(MEMORY)
+    else:
+        assert done.stdout.startswith(f"# Verification of `{spec}`\n\n**Not verified**: ")
+        assert MEMORY in done.stdout
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("form", ["json", "markdown"])
+def test_a_diff_the_watchdog_ends_says_so_in_the_format_asked_for(
+    tmp_path: Path, form: str
+) -> None:
+    spec = _write(tmp_path, "alt.md", alternatives(2))
+    done = _verify_with(UNCHECKED, spec, "--against", str(spec), "--format", form)
+    assert done.returncode == 2, done.stderr
+    if form == "json":
+        report = json.loads(done.stdout)
+        assert report["verdict"] == "not compared"
+        assert report["error"]["message"].startswith(MEMORY)
+        assert report["new"]["spec"] == report["old"]["spec"] == str(spec)
+    else:
+        assert done.stdout.startswith(f"# Spec change: `{spec}` against `{spec}`\n\n")
+        assert "**Not compared**: " in done.stdout and MEMORY in done.stdout
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("against", [False, True])
+def test_a_run_stopped_by_a_signal_says_so_in_the_format_asked_for(
+    tmp_path: Path, against: bool
+) -> None:
+    spec = _write(tmp_path, "alt.md", alternatives(2))
+    more = ["--against", str(spec)] if against else []
+    done = _verify_with(SIGNALLED, spec, "--memory", "0", "--format", "json", *more)
+    assert done.returncode == 128 + 15, done.stderr
+    assert done.stderr == f"error: {spec}: stopped by SIGTERM before it was done\n"
+    report = json.loads(done.stdout)
+    said = report["error"]["message"] if against else report["findings"][0]["message"]
+    assert said == "stopped by SIGTERM before it was done"
+
+
+def test_a_bad_revision_is_said_in_the_json_asked_for(tmp_path: Path) -> None:
+    spec = _write(tmp_path, "alt.md", alternatives(2))
+    done = subprocess.run(
+        [*VERIFY, "--spec", str(spec), "--against", str(tmp_path / "gone.md"), "--format", "json"],
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["error"]["message"].endswith(
+        "gone.md: no such file (a git "
+        "revision is written REV:PATH, e.g. origin/main:spec/STATE_MACHINE.md)"
+    )
