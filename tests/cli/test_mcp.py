@@ -269,3 +269,86 @@ def test_sigterm_to_the_server_stops_the_test_command_a_cast_runs(tmp_path: Path
     run(tmp_path, body, "session")
     time.sleep(0.3)
     assert not alive(int(child.read_text())), "the test command outlived the server"
+
+
+class Wire:
+    """`spell mcp` spoken to line by line, as raw JSON-RPC (what a client may send that
+    the SDK's own client never would)."""
+
+    def __init__(self, root: Path) -> None:
+        import queue
+        import threading
+
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "spellbook", "--root", str(root), "mcp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        self.lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "wire", "version": "1"},
+                },
+            }
+        )
+        assert self.answer()["id"] == 1
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        assert self.process.stdin is not None
+        line = message if isinstance(message, str) else json.dumps(message)
+        self.process.stdin.write(line.encode("utf-8") + b"\n")
+        self.process.stdin.flush()
+
+    def answer(self) -> dict[str, Any]:
+        found: dict[str, Any] = json.loads(self.lines.get(timeout=60))
+        return found
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=60)
+
+
+@pytest.mark.timeout(120)
+def test_every_request_is_answered_even_one_the_sdk_cannot_read(tmp_path: Path) -> None:
+    deep = "[" * 250 + "]" * 250
+    wire = Wire(tmp_path)
+    try:
+        wire.send(
+            '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", '
+            f'"params": {{"name": "lumos", "arguments": {{"a": {deep}}}}}}}'
+        )
+        assert wire.answer() == {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "error": {
+                "code": -32600,
+                "message": "Invalid request: nested deeper than the server reads",
+            },
+        }
+        wire.send("this is not json")
+        said = wire.answer()
+        assert (said["id"], said["error"]["code"]) == (None, -32700)
+        wire.send({"jsonrpc": "2.0", "id": "x", "params": 3})
+        said = wire.answer()
+        assert (said["id"], said["error"]["code"]) == ("x", -32600)
+        # A notification it cannot read is owed no answer; the next request still is.
+        wire.send('{"jsonrpc": "2.0", "method": "notifications/x", "params": ' + deep + "}")
+        wire.send({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})
+        said = wire.answer()
+        assert said["id"] == 3 and "lumos" in {t["name"] for t in said["result"]["tools"]}
+    finally:
+        wire.close()
