@@ -76,3 +76,16 @@ def alive(pid: int) -> bool:
             return f.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def ends(pid: int, within: float = 30.0) -> bool:
+    """Whether process `pid` is gone (or a zombie) within `within` seconds: a process
+    sent SIGKILL ends when the kernel gets to it, later on a busy machine."""
+    import time
+
+    deadline = time.monotonic() + within
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True

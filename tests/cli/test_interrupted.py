@@ -15,7 +15,7 @@ import pytest
 
 from spellbook import cli
 from spellbook.exits import EXIT_HOOK_BLOCK, EXIT_INTERRUPTED
-from tests.commands import alive
+from tests.commands import alive, ends
 from tests.sessions import PROGRESS, session_in
 
 
@@ -66,7 +66,6 @@ def test_a_signal_while_the_tests_run_stops_their_processes_too(
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 128 + signum, err
     assert "Traceback" not in err and "stopped by a signal" in err, err
-    time.sleep(0.2)
-    assert not alive(child), "the test command's process outlived spell"
+    assert ends(child), "the test command's process outlived spell"
     state = json.loads((tmp_path / PROGRESS / "state.json").read_text())
     assert state["state"] == "TEST"  # nothing moved

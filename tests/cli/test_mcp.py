@@ -8,7 +8,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from spellbook.machines import session_machine, spell_machine
-from tests.commands import alive
+from tests.commands import ends
 from tests.sessions import session_in
 
 STATE = Path(".ai/task/state.json")
@@ -267,8 +266,7 @@ def test_sigterm_to_the_server_stops_the_test_command_a_cast_runs(tmp_path: Path
             await asyncio.wait_for(cast, 20)
 
     run(tmp_path, body, "session")
-    time.sleep(0.3)
-    assert not alive(int(child.read_text())), "the test command outlived the server"
+    assert ends(int(child.read_text())), "the test command outlived the server"
 
 
 class Wire:

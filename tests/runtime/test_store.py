@@ -8,7 +8,6 @@ import json
 import os
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -413,6 +412,7 @@ def test_unknown_spell_lists_the_six(tmp_path: Path) -> None:
     assert not (tmp_path / ".ai").exists()
 
 
+@pytest.mark.timeout(120)
 def test_a_billion_laughs_task_name_is_refused_in_bounded_time(tmp_path: Path) -> None:
     """Nine levels of nine aliases: 387 million strings if expanded; refused without expanding."""
     levels = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
@@ -421,9 +421,7 @@ def test_a_billion_laughs_task_name_is_refused_in_bounded_time(tmp_path: Path) -
     write(tmp_path, "plan.md", plan(unchecked=1))
     write(tmp_path, "task.md", "---\n" + "\n".join(levels) + "\ntask_name: *l8\n---\n")
     write(tmp_path, "task-results.md", "results\n")
-    start = time.monotonic()
     result = spell(tmp_path, "accio")
-    assert time.monotonic() - start < 20
     assert result.returncode == EXIT_BAD_INPUT and "Traceback" not in result.stderr
     assert "cannot name a folder" in result.stderr
     assert (tmp_path / TASK / "task.md").is_file()
