@@ -214,7 +214,10 @@ def _table(path: str) -> dict[str, object]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise _fail(f"cannot be read: {err}") from None
+        line = data.count(b"\n", 0, err.start) + 1
+        raise _fail(
+            f"cannot be read: it is not UTF-8 (byte 0x{data[err.start]:02x} at line {line})"
+        ) from None
     cache = _cache_file(os.path.dirname(os.path.abspath(path)))
     found = _cached(cache, path, text)
     if found is None:
@@ -228,14 +231,35 @@ def _parse(text: str) -> dict[str, object]:
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
+    # Besides TOMLDecodeError, the parser fails on what it is given, anywhere in the file
+    # (another tool's table too), with arrays or inline tables nested past Python's
+    # recursion limit and an integer of more digits than Python converts (4,300).
     try:
         tool = tomllib.loads(text).get("tool", {})
     except tomllib.TOMLDecodeError as err:
         raise _fail(f"cannot be read: {err}") from None
+    except RecursionError as err:
+        raise _fail(f"cannot be read: arrays or tables nested too deeply{_at(err)}") from None
+    except ValueError as err:
+        raise _fail(f"cannot be read: {str(err).split(';')[0]}{_at(err)}") from None
     found = tool.get("spellbook", {}) if isinstance(tool, dict) else {}
     if not isinstance(found, dict):
         raise _fail("must be a table")
     return found
+
+
+def _at(err: BaseException) -> str:
+    """Where in the text the parser was when it raised `err` (" (at line N)"), read off
+    its innermost frame that holds the text and a position in it; "" if none does."""
+    found: tuple[str, int] | None = None
+    trace = err.__traceback__
+    while trace is not None:
+        names = trace.tb_frame.f_locals
+        src, pos = names.get("src"), names.get("pos")
+        if isinstance(src, str) and isinstance(pos, int):
+            found = (src, pos)
+        trace = trace.tb_next
+    return "" if found is None else f" (at line {found[0].count(chr(10), 0, found[1]) + 1})"
 
 
 # Parsing TOML costs `spell` more than a cast does (importing tomllib and the typing

@@ -3,16 +3,20 @@ error naming the key or the module, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codegen import SpecError, load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.config import load_config
 from codegen.read.lexicon import Dialect
+from spellbook.project import ProjectError, _parse
 from tests.specs import spec_with
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,3 +103,73 @@ def test_the_project_spec_still_reads_with_its_configuration() -> None:
         for f in analyse(load_spec(ROOT / "spec" / "STATE_MACHINE.md"))
         if f.severity.value != "info"
     ]
+
+
+# What the TOML parser raises besides TOMLDecodeError, on text it is given: nesting past
+# Python's recursion limit (in another tool's table too), an integer of more digits than
+# Python converts; and bytes that are not UTF-8.
+UNREADABLE = {
+    "a deep array": b"[tool.other]\nx = " + b"[" * 500 + b"]" * 500 + b"\n\n[tool.spellbook]\n",
+    "a deep inline table": b"[tool.spellbook]\nx = " + b"{a=" * 500 + b"1" + b"}" * 500 + b"\n",
+    "a long integer": b"[tool.other]\nx = " + b"9" * 5000 + b"\n\n[tool.spellbook]\n",
+    "a byte that is not UTF-8": b"[tool.spellbook]\n# caf\xe9\n",
+}
+
+
+@pytest.mark.parametrize("content", UNREADABLE.values(), ids=UNREADABLE.keys())
+@pytest.mark.parametrize("command", ["verify", "codegen", "spell"])
+def test_a_pyproject_toml_the_parser_cannot_take_is_exit_2_naming_it(
+    tmp_path: Path, content: bytes, command: str
+) -> None:
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "door.md").write_text(spec_with("-"), encoding="utf-8")
+    argv = {
+        "verify": [str(ROOT / "verify-state-machine.py"), "--spec", "spec/door.md"],
+        "codegen": ["-m", "codegen", "--check"],
+        "spell": ["-m", "spellbook", "--root", str(tmp_path), "lumos"],
+    }[command]
+    done = subprocess.run(
+        [sys.executable, *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "SPELLBOOK_CACHE": str(tmp_path / "cache")},
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith("error: pyproject.toml: ") and "line 2" in done.stderr, (
+        done.stderr
+    )
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+TOML_PIECES = st.sampled_from(
+    (
+        *("[", "]", "{", "}", "=", ",", ".", '"', "'", '"""', "\\", "#", " ", "\n", "a", "1"),
+        *("x = ", "0x", "1e5", "inf", "nan", "true", "2024-02-30", "T25:00", "+", "-", "\\u"),
+        *("[tool.spellbook]\n", "[tool.other]\n", "[[a]]\n", "9" * 5000, "\x00", "\ud800"),
+    )
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(TOML_PIECES, max_size=30).map("".join),
+    st.integers(0, 1500),
+    st.sampled_from(["[", "{a=", "[{a="]),
+)
+def test_any_text_is_a_table_or_an_error_naming_pyproject_toml(
+    text: str, depth: int, opening: str
+) -> None:
+    """Whatever the text (nested as deep as it likes), the parser's answer is the table
+    or a ProjectError: never another exception."""
+    closing = "".join({"[": "]", "{": "}"}[c] for c in opening if c in "[{")[::-1]
+    nested = f"{text}\nx = {opening * depth}1{closing * depth}\n"
+    for candidate in (text, nested):
+        try:
+            table = _parse(candidate)
+        except ProjectError as err:
+            assert str(err).startswith("pyproject.toml: "), err
+        else:
+            assert isinstance(table, dict)
