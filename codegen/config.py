@@ -11,11 +11,20 @@ A spec that is not listed is read with the top-level `vocabulary` and `columns`.
 from __future__ import annotations
 
 import keyword
+import posixpath
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from spellbook.project import Entry, Project, ProjectError, find_project, read_project
+from spellbook.project import (
+    PROJECT_LIMIT,
+    PYPROJECT,
+    Entry,
+    Project,
+    ProjectError,
+    find_project,
+    read_project,
+)
 from spellbook.project import importable as _importable
 from spellbook.vocabulary import PACKAGE, module_name
 
@@ -64,6 +73,51 @@ def module_for(spec: str) -> str:
 
 def _fail(message: str) -> SpecError:
     return SpecError(message, 0).locate("pyproject.toml", None)
+
+
+def setting_error(root: Path, key: str, value: str, message: str) -> SpecError:
+    """A SpecError at the line of the project's pyproject.toml that sets `key` to the
+    path `value` under `[tool.spellbook]` (with that line shown); at the file as a whole
+    where no line can be told (a default, a spelling this does not follow)."""
+    try:
+        with open(root / PYPROJECT, "rb") as f:
+            text = f.read(PROJECT_LIMIT).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return SpecError(message, 0).locate(PYPROJECT, None)
+    return SpecError(message, _line_of(text, key, value)).locate(PYPROJECT, text)
+
+
+_HEADER = re.compile(r"\s*\[\[?([^\]]*)\]")
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'')
+
+
+def _line_of(text: str, key: str, value: str) -> int:
+    """The line of a `[tool.spellbook...]` table holding `key` and a string that is the
+    path `value` (a list spread over lines: the line of the string; else the key's), or 0."""
+    wanted = _path(value)
+    assigns = re.compile(rf"(?:^|[\s{{,]){re.escape(key)}\s*=")
+    keyed = valued = 0
+    inside = False
+    for number, line in enumerate(text.split("\n"), 1):
+        header = _HEADER.match(line)
+        if header is not None:
+            name = re.sub(r"[\s\"']", "", header.group(1))
+            inside = name == "tool.spellbook" or name.startswith("tool.spellbook.")
+            continue
+        if not inside:
+            continue
+        has_key = assigns.search(line) is not None
+        has_value = any(_path(a or b) == wanted for a, b in _STRING.findall(line))
+        if has_key and has_value:
+            return number
+        valued = valued or (number if has_value else 0)
+        keyed = keyed or (number if has_key else 0)
+    return valued or keyed
+
+
+def _path(value: str) -> str:
+    """A path as `spellbook.project` keeps one: '/' between folders, `.` and `//` gone."""
+    return posixpath.normpath(value.replace("\\", "/")) if value else ""
 
 
 def _dialect(vocabulary: str, columns: dict[str, list[str]] | None, default: Dialect) -> Dialect:

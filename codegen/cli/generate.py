@@ -24,6 +24,7 @@ from ..pipeline import load_spec, quick
 from ..render import finish, fresh, machine_source, render_diagram
 from ..render.documents import fenced, refresh
 from ..spec_error import SpecError
+from .outputs import check_outputs, unwritten
 
 SPEC_DIR = "spec"
 
@@ -136,20 +137,16 @@ def documents(
 ) -> dict[str, Made]:
     """The files that show the machines, by path from the root: each machine's
     verification report, and (when `every` machine was generated) the project's
-    documents with their spellbook parts refreshed. A path that is not markdown, is a
-    spec, another report or document, or leads out of the root (through a symbolic
-    link) is refused: codegen never writes over what it does not own."""
-    # The markdown codegen reads (generated files and pyproject.toml are not markdown).
-    own = {m.spec for m in (*config.machines, *(c.target for c in checked.values()))}
+    documents with their spellbook parts refreshed. Where they go is checked first
+    (`outputs.check_outputs`): codegen never writes over what it does not own."""
     found: dict[str, Made] = {}
     for c in checked.values():
         if c.target.report:
-            _writable(root, c.target.report, "a machine's report", own | set(found))
             found[c.target.report] = Made(to_markdown(c.spec, c.findings))
     if not every:
         return found
     for shown in config.documents:
-        path = _writable(root, shown, "listed in [tool.spellbook] documents", own | set(found))
+        path = root / shown
         data = path.read_bytes() if path.is_file() else None
         if data is None:
             raise SpecError(
@@ -173,41 +170,6 @@ def documents(
             refreshed = refreshed.replace("\n", "\r\n")
         found[shown] = Made(("\ufeff" if bom else "") + refreshed, exact=True)
     return found
-
-
-def _writable(root: Path, shown: str, what: str, taken: set[str]) -> Path:
-    """`root / shown`, if codegen may write it; else a SpecError naming it. Reports and
-    documents are markdown files of the project's own, outside `.git`; a name that is
-    another's but for its case (a case-insensitive filesystem) is that file."""
-    if not shown.lower().endswith(".md") or ".git" in shown.lower().split("/"):
-        raise SpecError(
-            f"{what}, but it is not a markdown file (.md) of the project outside .git", 0
-        ).locate(shown, None)
-    path = root / shown
-    if shown.casefold() in {t.casefold() for t in taken} or any(
-        _same(path, root / t) for t in taken
-    ):
-        raise SpecError(
-            f"{what}, but codegen already reads or writes this file (a spec, or another "
-            "report or document); give it a path of its own",
-            0,
-        ).locate(shown, None)
-    inside = path.parent.resolve()
-    if root.resolve() not in (inside, *inside.parents) or path.is_symlink():
-        raise SpecError(
-            f"{what}, but it is a symbolic link or in a folder that leads out of the "
-            "project; list the file itself",
-            0,
-        ).locate(shown, None)
-    return path
-
-
-def _same(one: Path, other: Path) -> bool:
-    """Whether both name one existing file (a hard link, another case of its name)."""
-    try:
-        return one.exists() and other.exists() and os.path.samefile(one, other)
-    except OSError:
-        return False
 
 
 # Compiling a module of thousands of rows takes tens of megabytes for its syntax tree:
@@ -363,6 +325,11 @@ def _run(args: argparse.Namespace) -> int:
     if not chosen:
         print(f"error: no specs found in {root / 'spec'} (use --spec PATH)", file=sys.stderr)
         return EXIT_BAD_INPUT
+    try:  # before anything is read, made or written
+        check_outputs(root, config, chosen, every=not args.spec, writing=not args.check)
+    except SpecError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     files: dict[str, Made] = {}
     checked: dict[str, Checked] = {}
     try:
@@ -416,12 +383,15 @@ def _run(args: argparse.Namespace) -> int:
             )
             return EXIT_BAD_INPUT
     disarm()  # every file is made: writing them is never cut short
-    for name, file in sorted(files.items()):
-        path = out / name
-        print(f"{'wrote' if write(path, file) else 'unchanged'} {path.relative_to(root)}")
-    for name, file in sorted(shown.items()):
-        path = root / name
-        print(f"{'wrote' if write(path, file) else 'unchanged'} {name}")
+    written = [(out / name, file) for name, file in sorted(files.items())]
+    written += [(root / name, file) for name, file in sorted(shown.items())]
+    for path, file in written:
+        try:
+            done = write(path, file)
+        except OSError as err:  # its place was checked: a full disk, a file made since
+            print(f"error: {unwritten(err, path.relative_to(root).as_posix())}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        print(f"{'wrote' if done else 'unchanged'} {path.relative_to(root).as_posix()}")
     for path in leftover:
         print(f"warning: {path.relative_to(root)}: no spec generates it", file=sys.stderr)
     if not args.spec:

@@ -292,8 +292,27 @@ def _list_documents(checkout: Path, documents: str, machine: str | None = None) 
 
 
 REPORTED = 'spell_machine = {{ spec = "spec/STATE_MACHINE.md", report = "{}" }}'
-TAKEN = "already reads or writes this file"
-MD = "not a markdown file (.md) of the project outside .git"
+TAKEN = "codegen already reads or writes this file"
+MD = "it is not a markdown file (.md)"
+GIT = "it is in .git"
+
+
+def line_of(checkout: Path, start: str) -> int:
+    """The number of pyproject.toml's first line that starts with `start`."""
+    lines = (checkout / "pyproject.toml").read_text(encoding="utf-8").split("\n")
+    return next(n for n, line in enumerate(lines, 1) if line.startswith(start))
+
+
+def everything(*folders: Path) -> dict[Path, bytes | str]:
+    """Every file and link under the folders, with its bytes (a link: where it points)."""
+    return {
+        p: os.readlink(p) if p.is_symlink() else p.read_bytes()
+        for folder in folders
+        for p in folder.rglob("*")
+        if p.is_symlink() or p.is_file()
+    }
+
+
 PART = "<!-- spellbook: diagram spell_machine -->\nold\n<!-- /spellbook -->\n"
 
 
@@ -351,7 +370,7 @@ def test_a_document_that_is_not_utf8_is_an_error(checkout: Path) -> None:
             "docs/verification-session.md",
             TAKEN,
         ),
-        (REPORTED.format(".git/hooks/notes.md"), None, ".git/hooks/notes.md", MD),
+        (REPORTED.format(".git/hooks/notes.md"), None, ".git/hooks/notes.md", GIT),
         (None, 'documents = ["docs/verification.md"]', "docs/verification.md", TAKEN),
         (None, 'documents = ["pyproject.toml"]', "pyproject.toml", MD),
     ],
@@ -360,12 +379,13 @@ def test_codegen_never_writes_a_report_or_document_over_a_file_it_reads_or_write
     checkout: Path, machine: str | None, documents: str | None, refused: str, said: str
 ) -> None:
     _list_documents(checkout, documents or 'documents = ["docs/verifier.md"]', machine)
+    line = line_of(checkout, "spell_machine =" if machine else "documents =")
     before = {p: p.read_bytes() for p in checkout.rglob("*") if p.is_file()}
     for check in (["--check"], []):
         done = run("-m", "codegen", *check, cwd=checkout)
         assert done.returncode == 2, done.stderr
-        assert done.stderr.startswith(f"error: {refused}: "), done.stderr
-        assert said in done.stderr
+        assert done.stderr.startswith(f"error: pyproject.toml:{line}: "), done.stderr
+        assert f'"{refused}": {said}' in done.stderr
     assert {p: p.read_bytes() for p in checkout.rglob("*") if p.is_file()} == before
 
 
@@ -377,5 +397,137 @@ def test_a_document_or_report_in_a_folder_that_leads_out_is_refused(
     machine = 'spell_machine = { spec = "spec/STATE_MACHINE.md", report = "linked/report.md" }'
     _list_documents(checkout, 'documents = ["docs/verifier.md"]', machine)
     done = run("-m", "codegen", cwd=checkout)
-    assert done.returncode == 2 and "leads out of the project" in done.stderr
+    assert done.returncode == 2 and "linked is a symbolic link" in done.stderr
     assert not list(outside.iterdir())
+
+
+def make_stale(checkout: Path) -> None:
+    """Change the spec, so that codegen would write the modules and the report."""
+    spec = checkout / "spec" / "STATE_MACHINE.md"
+    spec.write_text(spec.read_text(encoding="utf-8").replace("Initial state;", "First state;"))
+
+
+def set_generated(checkout: Path, folder: str) -> None:
+    pyproject = checkout / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(text.replace('generated = "generated"', f'generated = "{folder}"'))
+
+
+@pytest.mark.parametrize("linked", ["the folder", "a folder on the way", "the module"])
+def test_codegen_never_writes_through_a_symbolic_link(
+    checkout: Path, tmp_path_factory: pytest.TempPathFactory, linked: str
+) -> None:
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "spell_machine.py").write_text("# someone else's file\n")
+    if linked == "the folder":  # committed as a link: a pull request can
+        shutil.rmtree(checkout / "generated")
+        (checkout / "generated").symlink_to(outside)
+    elif linked == "a folder on the way":
+        set_generated(checkout, "build/generated")
+        (checkout / "build").symlink_to(outside)
+    else:
+        (checkout / "generated" / "spell_machine.py").unlink()
+        (checkout / "generated" / "spell_machine.py").symlink_to(outside / "spell_machine.py")
+    make_stale(checkout)
+    before = everything(checkout, outside)
+    for check in (["--check"], []):
+        done = run("-m", "codegen", *check, cwd=checkout)
+        assert done.returncode == 2, done.stdout + done.stderr
+        line = line_of(checkout, "generated =")
+        assert done.stderr.startswith(f"error: pyproject.toml:{line}: the generated folder ")
+        assert "is a symbolic link, and codegen never writes through one" in done.stderr
+        assert "Traceback" not in done.stderr
+    assert everything(checkout, outside) == before
+
+
+@pytest.mark.parametrize("folder", [".git/hooks", ".GIT/hooks", "tools/.Git."])
+def test_codegen_never_writes_into_git(checkout: Path, folder: str) -> None:
+    (checkout / ".git" / "hooks").mkdir(parents=True)
+    set_generated(checkout, folder)
+    before = everything(checkout)
+    for check in (["--check"], []):
+        done = run("-m", "codegen", *check, cwd=checkout)
+        assert done.returncode == 2, done.stdout + done.stderr
+        line = line_of(checkout, "generated =")
+        assert done.stderr.startswith(
+            f'error: pyproject.toml:{line}: the generated folder "{folder}'
+        )
+        assert GIT in done.stderr
+    assert everything(checkout) == before
+
+
+def _planted(checkout: Path, place: str) -> tuple[str, str]:
+    """Plant what `place` says; the start of pyproject.toml's line that names it, and
+    what the error must say."""
+    if place == "a report that is a folder":
+        _list_documents(checkout, 'documents = ["docs/verifier.md"]', REPORTED.format("docs.md"))
+        (checkout / "docs.md").mkdir()
+        return "spell_machine =", "docs.md is a folder, not a file"
+    if place == "a report that is a FIFO":
+        _list_documents(checkout, 'documents = ["docs/verifier.md"]', REPORTED.format("docs.md"))
+        os.mkfifo(checkout / "docs.md")
+        return "spell_machine =", "docs.md is a FIFO (named pipe), not a file"
+    if place == "a document that is a folder":
+        _list_documents(checkout, 'documents = ["docs/verifier.md", "shown.md"]')
+        (checkout / "shown.md").mkdir()
+        return "documents =", "shown.md is a folder, not a file"
+    if place == "a diagram that is a folder":
+        (checkout / "generated" / "spell_machine.mmd").unlink()
+        (checkout / "generated" / "spell_machine.mmd").mkdir()
+        return "generated =", "generated/spell_machine.mmd is a folder, not a file"
+    shutil.rmtree(checkout / "generated")
+    (checkout / "generated").write_text("a file where the folder should be\n")
+    return "generated =", "generated is a file, where a folder should be"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize(
+    "place",
+    [
+        "a report that is a folder",
+        "a report that is a FIFO",
+        "a document that is a folder",
+        "a diagram that is a folder",
+        "a folder that is a file",
+    ],
+)
+def test_every_output_is_checked_before_any_is_written(checkout: Path, place: str) -> None:
+    start, said = _planted(checkout, place)
+    make_stale(checkout)
+    before = everything(checkout)
+    for check in (["--check"], []):
+        done = run("-m", "codegen", *check, cwd=checkout)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr.startswith(f"error: pyproject.toml:{line_of(checkout, start)}: ")
+        assert f"{said}" in done.stderr and "nothing was written" in done.stderr
+        assert "Traceback" not in done.stderr
+    assert everything(checkout) == before
+
+
+def test_a_folder_codegen_cannot_write_in_stops_it_before_anything_is_written(
+    checkout: Path,
+) -> None:
+    from tests.commands import obeying_permissions
+
+    _list_documents(
+        checkout, 'documents = ["docs/verifier.md"]', REPORTED.format("reports/checked.md")
+    )
+    (checkout / "reports").mkdir(mode=0o555)
+    make_stale(checkout)
+    before = everything(checkout)
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for check, status in ((["--check"], 1), ([], 2)):  # --check writes nothing: stale
+        done = subprocess.run(
+            [sys.executable, "-m", "codegen", *check],
+            cwd=checkout,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=environment,
+            **obeying_permissions(),  # type: ignore[call-overload]
+        )
+        assert done.returncode == status, done.stdout + done.stderr
+    line = line_of(checkout, "spell_machine =")
+    assert done.stderr.startswith(f"error: pyproject.toml:{line}: spell_machine's report ")
+    assert "the folder reports cannot be written in; nothing was written" in done.stderr
+    assert everything(checkout) == before
