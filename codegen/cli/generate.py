@@ -158,16 +158,13 @@ def documents(
             raise SpecError(
                 "listed in [tool.spellbook] documents, but it is not UTF-8 text", 0
             ).locate(shown, None) from None
-        crlf = "\r\n" in text
         bom = text.startswith("\ufeff")
-        body = text.removeprefix("\ufeff").replace("\r\n", "\n")
 
         def part(kind: str, machine: str) -> str | None:
             return checked[machine].part(kind) if machine in checked else None
 
-        refreshed = refresh(shown, body, part)
-        if crlf:  # the document's own line endings and byte order mark, kept
-            refreshed = refreshed.replace("\n", "\r\n")
+        # Each line keeps its own ending, and the document its byte order mark.
+        refreshed = refresh(shown, text.removeprefix("\ufeff"), part)
         found[shown] = Made(("\ufeff" if bom else "") + refreshed, exact=True)
     return found
 

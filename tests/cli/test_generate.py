@@ -333,6 +333,18 @@ def test_a_document_keeps_its_line_endings_and_byte_order_mark(checkout: Path) -
     assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
 
 
+def test_a_document_with_one_crlf_line_keeps_each_line_s_own_ending(checkout: Path) -> None:
+    _list_documents(checkout, 'documents = ["mixed.md"]')
+    head, tail = b"# Title\r\n\n", b"\nThe end.\r\nBye\r"
+    (checkout / "mixed.md").write_bytes(head + PART.encode() + tail)
+    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    done = (checkout / "mixed.md").read_bytes()
+    assert done.startswith(head + b"<!-- spellbook: diagram spell_machine -->\n```mermaid\n")
+    assert done.endswith(b"```\n<!-- /spellbook -->\n" + tail)
+    assert done.count(b"\r") == 3  # the three lines that had one
+    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+
+
 def test_markers_in_a_code_block_are_an_example_and_an_indented_part_keeps_its_indent(
     checkout: Path,
 ) -> None:
