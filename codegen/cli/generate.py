@@ -21,7 +21,7 @@ from ..budget import add_arguments, budget, disarm, out_of_memory, stage
 from ..config import Config, Machine, importable, load_config, relative
 from ..model import Spec
 from ..pipeline import load_spec, quick
-from ..render import finish, fresh, machine_source, render_diagram
+from ..render import finish, fresh, machine_source, render_diagram, stray_bytecode
 from ..render.documents import fenced, refresh
 from ..spec_error import SpecError
 from .outputs import check_outputs, unwritten
@@ -254,6 +254,20 @@ def write(path: Path, made: Made) -> bool:
     return True
 
 
+def _stray(root: Path, out: Path) -> list[str]:
+    """A line for each piece of compiled code that Python could run in place of a
+    generated module (`stray_bytecode`), saying how to delete it."""
+    found = []
+    for path, why in stray_bytecode(out):
+        shown = path.relative_to(root).as_posix()
+        if path.parent.name == "__pycache__":  # Python makes its cache again from the source
+            command = f"rm -r {path.parent.relative_to(root).as_posix()}"
+        else:
+            command = f"rm {'-r ' if path.is_dir() else ''}{shown}"
+        found.append(f"{shown}: {why}; delete it: {command}")
+    return found
+
+
 # How to see a spec's findings and regenerate: the checkout's own commands, or the
 # installed ones (the commands that work where this runs).
 def verify_command() -> str:
@@ -364,7 +378,10 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{path.relative_to(root)}: stale; run {codegen_command()}", file=sys.stderr)
         for path in leftover:
             print(f"{path.relative_to(root)}: no spec generates it; delete it", file=sys.stderr)
-        if outdated or leftover:
+        stray = _stray(root, out)
+        for line in stray:
+            print(line, file=sys.stderr)
+        if outdated or leftover or stray:
             return EXIT_FAILED
         print(f"{len(files) + len(shown)} generated files are fresh")
         return EXIT_OK
@@ -391,6 +408,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{'wrote' if done else 'unchanged'} {path.relative_to(root).as_posix()}")
     for path in leftover:
         print(f"warning: {path.relative_to(root)}: no spec generates it", file=sys.stderr)
+    for line in _stray(root, out):
+        print(f"warning: {line}", file=sys.stderr)
     if not args.spec:
         for spec in unlisted(root, config):
             print(

@@ -3,13 +3,21 @@
 `lower` turns the model into the runtime's own records (`spellbook.schema`);
 `literals` prints them as Python; `module` fills the template (jinja2) with them;
 `format` runs black; `freshness` writes and checks the fingerprint that tells a
-generated module is what its spec makes now; `response_formats` splits the spec's
-Response Format Templates into parts.
+generated module is what its spec makes now, and finds compiled code Python would run
+in its place; `documents` refreshes the parts of markdown documents that show a
+machine; `response_formats` splits the spec's Response Format Templates into parts.
 """
 
 from __future__ import annotations
 
-from .freshness import finish, fresh
+from .freshness import finish, fresh, stray_bytecode
 from .module import machine_source, render_diagram, render_machine
 
-__all__ = ["finish", "fresh", "machine_source", "render_diagram", "render_machine"]
+__all__ = [
+    "finish",
+    "fresh",
+    "machine_source",
+    "render_diagram",
+    "render_machine",
+    "stray_bytecode",
+]

@@ -1,8 +1,11 @@
-"""The fingerprint a generated module carries, and whether a module on disk is fresh."""
+"""The fingerprint a generated module carries, whether a module on disk is fresh, and
+whether Python would run it: no compiled code beside it runs in its place."""
 
 from __future__ import annotations
 
 import ast
+import sys
+from pathlib import Path
 
 from .format import LINE_LENGTH, black_format
 
@@ -77,3 +80,81 @@ def _hash(text: str) -> str:
     import hashlib
 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+# Run in a process of its own (marshal is not meant for data made to hurt): for each
+# source, whether the code Python's import would run for it, from a cached .pyc of
+# this interpreter where it takes one, is the code of the source itself.
+_RUNS_ITS_SOURCE = (
+    "import sys\n"
+    "from importlib.machinery import SourceFileLoader\n"
+    "for source in sys.argv[1:]:\n"
+    "    try:\n"
+    "        code = SourceFileLoader('_checked', source).get_code('_checked')\n"
+    "        with open(source, 'rb') as f:\n"
+    "            own = compile(f.read(), source, 'exec', dont_inherit=True)\n"
+    "        print(int(code == own))\n"
+    "    except Exception:\n"
+    "        print(0)\n"
+)
+_OPTIMIZED = {"": (), "opt-1": ("-O",), "opt-2": ("-OO",)}  # a .pyc's level, by its name
+
+
+def stray_bytecode(folder: Path) -> list[tuple[Path, str]]:
+    """Compiled code in the folder of generated modules that Python could run in place
+    of a module's checked source, each with why: bytecode (`.pyc`) or an extension
+    module beside the modules, which Python imports without a source (an extension even
+    before it); a package folder named like a module; and, in `__pycache__/`, bytecode
+    that is not the code of the source beside it yet would be run for it (hash-based,
+    which Python runs without looking at the source unless it checks the hash, or
+    written with the source's time and size, which an archive of a commit gives its
+    files). Python's own cache of a source is the code of that source; bytecode for
+    another Python can be checked only by that one, and is stray here."""
+    from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES
+
+    if not folder.is_dir():
+        return []
+    found = []
+    compiled = (*BYTECODE_SUFFIXES, *EXTENSION_SUFFIXES)
+    for entry in sorted(folder.iterdir()):
+        if entry.name.endswith(compiled) and not entry.is_dir():
+            found.append((entry, "compiled code, which Python imports without a source"))
+        elif (folder / f"{entry.name}.py").is_file() and any(entry.glob("__init__.*")):
+            found.append((entry, f"a package, which Python imports in place of {entry.name}.py"))
+    cache = folder / "__pycache__"
+    checked: dict[str, list[tuple[Path, Path]]] = {}
+    for pyc in sorted(cache.glob("*.pyc")) if cache.is_dir() else []:
+        parts = pyc.name.split(".")
+        source = folder / f"{parts[0]}.py"
+        level = parts[2] if len(parts) == 4 else ""
+        if len(parts) not in (3, 4) or level not in _OPTIMIZED or not source.is_file():
+            continue  # a cache Python never reads: no source of its name, no such level
+        if parts[1] == sys.implementation.cache_tag:
+            checked.setdefault(level, []).append((pyc, source))
+        else:
+            found.append(
+                (pyc, f"bytecode for another Python ({parts[1]}), which this one cannot check")
+            )
+    for level, pairs in checked.items():
+        runs = _runs_its_source([source for _, source in pairs], _OPTIMIZED[level])
+        found += [
+            (pyc, f"bytecode that Python would run in place of {source.name}, but not its code")
+            for (pyc, source), same in zip(pairs, runs, strict=True)
+            if not same
+        ]
+    return found
+
+
+def _runs_its_source(sources: list[Path], options: tuple[str, ...]) -> list[bool]:
+    """For each source, whether Python (with `options`) runs its own code for it."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-B", *options, "-c", _RUNS_ITS_SOURCE, *map(str, sources)],
+        capture_output=True,
+        timeout=300,
+    )
+    said = done.stdout.split()
+    if done.returncode != 0 or len(said) != len(sources):
+        return [False] * len(sources)  # bytecode that crashes its reader is no module's
+    return [line == b"1" for line in said]

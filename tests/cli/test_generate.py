@@ -543,3 +543,104 @@ def test_a_folder_codegen_cannot_write_in_stops_it_before_anything_is_written(
     assert done.stderr.startswith(f"error: pyproject.toml:{line}: spell_machine's report ")
     assert "the folder reports cannot be written in; nothing was written" in done.stderr
     assert everything(checkout) == before
+
+
+def python_s_own_cache(checkout: Path, *options: str) -> None:
+    """Import the generated modules as Python does, which writes its cache of them."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    code = "import sys\nsys.path.insert(0, 'generated')\nimport session_machine, spell_machine\n"
+    subprocess.run(
+        [sys.executable, *options, "-c", code],
+        cwd=checkout,
+        check=True,
+        timeout=120,
+        env={**environment, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def test_python_s_own_cache_of_the_modules_passes_the_check(checkout: Path) -> None:
+    python_s_own_cache(checkout)
+    python_s_own_cache(checkout, "-O")
+    assert len(list((checkout / "generated" / "__pycache__").glob("*.pyc"))) == 4
+    done = run("-m", "codegen", "--check", cwd=checkout)
+    assert done.returncode == 0, done.stderr
+
+
+def _hidden_code(checkout: Path) -> bytes:
+    """The spell machine's code with a line of its own: what a planted .pyc holds."""
+    import marshal
+
+    source = (checkout / "generated" / "spell_machine.py").read_text(encoding="utf-8")
+    code = compile(source + "HIDDEN = 'ran'\n", "spell_machine.py", "exec", dont_inherit=True)
+    return marshal.dumps(code)
+
+
+def _pyc(checkout: Path, how: str) -> Path:
+    """Plant bytecode of the kind `how` says; where it is."""
+    import importlib.util
+
+    folder = checkout / "generated"
+    module = folder / "spell_machine.py"
+    cached = Path(importlib.util.cache_from_source(str(module)))
+    cached.parent.mkdir(exist_ok=True)
+    magic = importlib.util.MAGIC_NUMBER
+    size, mtime = module.stat().st_size, int(module.stat().st_mtime)
+    if how == "an unchecked hash":
+        data = magic + (1).to_bytes(4, "little") + bytes(8) + _hidden_code(checkout)
+    elif how == "a checked hash of the source":
+        digest = importlib.util.source_hash(module.read_bytes())
+        data = magic + (3).to_bytes(4, "little") + digest + _hidden_code(checkout)
+    elif how == "the source's time and size":
+        stamp = (mtime & 0xFFFFFFFF).to_bytes(4, "little") + size.to_bytes(4, "little")
+        data = magic + bytes(4) + stamp + _hidden_code(checkout)
+    elif how.startswith("another Python's"):  # what only that Python could check
+        other = "cpython-312" if sys.implementation.cache_tag != "cpython-312" else "cpython-313"
+        cached = cached.with_name(f"spell_machine.{other}.pyc")
+        flags = (1 if how.endswith("hash") else 0).to_bytes(4, "little")
+        stamp = (mtime & 0xFFFFFFFF).to_bytes(4, "little") + size.to_bytes(4, "little")
+        data = b"\0\0\r\n" + flags + stamp + b"code"
+    elif how == "a .pyc beside the module":
+        cached = folder / "spell_machine.pyc"
+        data = magic + bytes(12) + _hidden_code(checkout)
+    elif how == "an extension beside the module":
+        cached, data = folder / "spell_machine.abi3.so", b"\x7fELF"
+    else:  # a package of the module's name, which Python imports in its place
+        (folder / "spell_machine").mkdir()
+        (folder / "spell_machine" / "__init__.py").write_text("HIDDEN = 'ran'\n")
+        return folder / "spell_machine"
+    cached.write_bytes(data)
+    return cached
+
+
+RUN_BY_PYTHON = ["an unchecked hash", "a checked hash of the source", "the source's time and size"]
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        *RUN_BY_PYTHON,
+        "another Python's unchecked hash",
+        "another Python's bytecode stamped with the source's time and size",
+        "a .pyc beside the module",
+        "an extension beside the module",
+        "a package",
+    ],
+)
+def test_check_fails_on_compiled_code_python_would_run_in_place_of_a_module(
+    checkout: Path, how: str
+) -> None:
+    planted = _pyc(checkout, how)
+    if how in RUN_BY_PYTHON:  # the attack: Python runs the planted code, not the module's
+        code = "import sys\nsys.path.insert(0, 'generated')\nimport spell_machine\n"
+        imported = run("-c", code + "print(spell_machine.HIDDEN)", cwd=checkout)
+        assert imported.stdout.strip() == "ran", imported.stderr
+    done = run("-m", "codegen", "--check", cwd=checkout)
+    assert done.returncode == 1, done.stdout + done.stderr
+    shown = planted.relative_to(checkout).as_posix()
+    command = "rm -r generated/__pycache__" if "__pycache__" in shown else f"rm -r {shown}"
+    if planted.is_file() and "__pycache__" not in shown:
+        command = f"rm {shown}"
+    assert done.stderr.startswith(f"{shown}: "), done.stderr
+    assert done.stderr.strip().endswith(f"; delete it: {command}"), done.stderr
+    written = run("-m", "codegen", cwd=checkout)  # writing it says the same, as a warning
+    assert written.returncode == 0 and f"warning: {shown}: " in written.stderr
