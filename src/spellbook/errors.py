@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _E = TypeVar("_E", bound=BaseException)
+
 
 class SpellbookError(Exception):
     """Base of the runtime's errors; the message says what to do."""
@@ -12,6 +18,13 @@ def said(err: BaseException) -> str:
     if isinstance(err, OSError) and err.strerror:
         return f"{err.strerror}: {err.filename}" if err.filename else err.strerror
     return str(err)
+
+
+def restated(err: _E, message: str) -> _E:
+    """`err` saying `message` instead, of its own kind: a kind whose constructor takes
+    more than a message (`store.TooLarge`) is never built anew, so none fails to be."""
+    err.args = (message,)
+    return err.with_traceback(None)
 
 
 class UnknownSpell(SpellbookError):

@@ -26,6 +26,7 @@ from spellbook.errors import (
     SpellbookError,
     Undefined,
     UnsafePath,
+    restated,
     said,
 )
 from spellbook.facts import NeedsRun
@@ -180,7 +181,7 @@ class Workflow:
                     if former
                     else "nothing was changed"
                 )
-                raise type(err)(f"{name} in {before}: {err} ({unchanged})") from None
+                raise restated(err, f"{name} in {before}: {err} ({unchanged})") from None
             done = planned.done
             if runs:
                 planned.extra["runs"] = record.extra["runs"]

@@ -545,6 +545,24 @@ def test_a_folder_named_like_a_file_is_named_in_the_error(tmp_path: Path) -> Non
     assert ".ai/task/plan.md is a folder, not a file" in clean(result)
 
 
+def test_a_file_over_the_read_limit_met_while_planning_stops_the_cast_naming_it(
+    tmp_path: Path,
+) -> None:
+    executed(tmp_path)
+    write(tmp_path, "task-results.md", "x" * 2_000_000)  # A2 loads it, then archives it
+    before = files(tmp_path)
+    result = spell(tmp_path, "--json", "accio")
+    assert result.returncode == 2, result.stdout + result.stderr
+    error = json.loads(result.stdout)["error"]
+    assert error["kind"] == "too_large", error
+    assert ".ai/task/task-results.md is 2.0 MB" in error["message"], error
+    assert "nothing was changed" in clean(result)
+    after = files(tmp_path)
+    assert {k: v for k, v in after.items() if not k.endswith("state.json")} == {
+        k: v for k, v in before.items() if not k.endswith("state.json")
+    }
+
+
 def test_a_trash_that_is_a_file_stops_the_cast_before_anything_moves(tmp_path: Path) -> None:
     set_state(tmp_path, "PR_CONFIRM_RESTART_TASK_G")
     write(tmp_path, "review-task.md", "old review\n")
