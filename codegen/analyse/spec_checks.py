@@ -8,6 +8,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from spellbook.schema import OWN_FILE, own_file
+
 from ..model import Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
@@ -304,9 +306,12 @@ def check_formerly(analysis: Analysis) -> Iterator[Finding]:
 
 
 def check_actions(analysis: Analysis) -> Iterator[Finding]:
-    """Action phrases outside the vocabulary, unsafe paths, and state updates that
-    disagree with the rule's Next State."""
-    for row in analysis.spec.rows:
+    """Action phrases outside the vocabulary, unsafe paths (the machine's state file
+    among them: the runtime refuses every cast of a rule that acts on it), and state
+    updates that disagree with the rule's Next State."""
+    spec = analysis.spec
+    state_file = spec.state_file[len(spec.workspace) :].lstrip("/")
+    for row in spec.rows:
         unknown = [a for a in row.actions if a.verb == "instruct"]
         if unknown:
             listed = "; ".join(repr(a.text) + (f" ({a.hint})" if a.hint else "") for a in unknown)
@@ -318,11 +323,14 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                 rule=row.id,
             )
         for action in row.actions:
-            if action.problem:
+            problem = action.problem or next(
+                (f"{f} {OWN_FILE}" for f in action.files if own_file(f, action.verb, [state_file])),
+                "",
+            )
+            if problem:
                 yield Finding(
                     "action_path",
-                    f"rule {row.id}: cannot {action.verb} as written ({action.text!r}): "
-                    f"{action.problem}",
+                    f"rule {row.id}: cannot {action.verb} as written ({action.text!r}): {problem}",
                     line=row.line,
                     rule=row.id,
                 )

@@ -43,7 +43,7 @@ from __future__ import annotations
 import json
 import re
 
-from spellbook.schema import RUNTIME_FILES
+from spellbook.schema import OWN_FILE, own_file
 from spellbook.store import is_git
 from spellbook.vocabulary import FILE
 
@@ -427,8 +427,8 @@ def _checked(action: Action) -> Action:
             problem = f"{path} is outside the workspace folder"
         elif any(is_git(p) for p in parts):
             problem = f"{path} is in a .git folder, which Spellbook never touches"
-        elif parts[0] in RUNTIME_FILES and action.verb not in ("load", "find"):
-            problem = f"{path} is Spellbook's own file; no action of a spec touches it"
+        elif own_file(path, action.verb):  # the state file: `check_actions`, which knows it
+            problem = f"{path} {OWN_FILE}"
         elif _ODD_NAME.search(_VARIABLE.sub("", path) if path in filled else path):
             problem = f"`{path}` is not a file's name (a glob or a placeholder is not read)"
         if problem:

@@ -30,7 +30,6 @@ way (a crash, a disk error) is finished by the next one from its intent record
 
 from __future__ import annotations
 
-import os
 import re
 import time
 
@@ -38,7 +37,7 @@ from spellbook.errors import ActionError, BadFile
 from spellbook.frontmatter import FRONTMATTER_LIMIT, frontmatter
 from spellbook.outcome import Did, Done
 from spellbook.probes import unlisted_matches
-from spellbook.schema import PASSIVE_VERBS, RUNTIME_FILES, TRASH, Action, Rule
+from spellbook.schema import OWN_FILE, PASSIVE_VERBS, TRASH, Action, Rule, folded, own_file
 from spellbook.state_file import Record, parse_json
 from spellbook.state_file import today as date_today
 from spellbook.store import READ_LIMIT, Workspace
@@ -93,6 +92,10 @@ def plan(
     planned = Plan()
     if not rule.acts:
         return planned  # nothing to do
+    for action in rule.actions:  # before anything is read
+        for path in action.files:
+            if own_file(path, action.verb, own):
+                raise ActionError(f"{workspace.shown(path)} {OWN_FILE}")
     record = record if record is not None else Record("")
     done = planned.done
     variables = {"date": today or date_today()}
@@ -113,12 +116,9 @@ def plan(
         from spellbook.names import folder_of  # only a rule that archives names a folder
 
         folders = {id(a): folder_of(a.target, variables, done).strip("/") for a in archives}
-    for path in [f for a in rule.actions if a.verb not in ("load", "find") for f in a.files]:
-        top = path.split("/", 1)[0]
-        if path in own or top in RUNTIME_FILES:
-            raise ActionError(
-                f"{workspace.shown(path)} is Spellbook's own file; no action of a spec touches it"
-            )
+    for action in archives:  # a folder filled from values (`${name}`): as it will be
+        if own_file(folders[id(action)], action.verb, own):
+            raise ActionError(f"{workspace.shown(folders[id(action)])} {OWN_FILE}")
     named = [f for a in rule.actions for f in (a.files[:1] if a.verb in EDITS else a.files)]
     for path in named + list(folders.values()):
         workspace.path(path)  # every path is inside the workspace, or we stop here
@@ -127,18 +127,22 @@ def plan(
     workspace.check()
     files = _Files(workspace, planned.operations)
     step = Step(workspace, files, dict(record.extra), done)
+    trash: list[str] = []  # the folders in the trash this cast's deletes fill
     for index, action in enumerate(rule.actions):
         if action.verb in ("archive", "delete"):
-            present = tuple(f for f in action.files if files.exists(files.where(f)))
-            absent = tuple(f for f in action.files if f not in present)
+            each = tuple(dict.fromkeys(action.files))  # a file named twice is moved once
+            present = tuple(f for f in each if files.exists(files.where(f)))
+            absent = tuple(f for f in each if f not in present)
             made = ""  # no folder is made for nothing
             if present and action.verb == "archive":
                 made = done.archive_path = files.new_folder(folders[id(action)])
             elif present:
                 made = files.new_folder(f"{TRASH}/{time.strftime('%Y-%m-%d-%H%M%S')}")
-            for name in present:
-                files.move(name, f"{made}/{os.path.basename(name)}")
-            done.did.append(Did(index, action.verb, present, absent, made))
+                trash.append(made)
+            to = tuple(f"{made}/{name}" for name in distinct_names(present))
+            for name, dest in zip(present, to, strict=True):
+                files.move(name, dest)
+            done.did.append(Did(index, action.verb, present, absent, made, to))
         elif action.verb == "create":
             name = action.files[0]
             if not action.target:
@@ -172,6 +176,10 @@ def plan(
     planned.extra = {k: v for k, v in step.fields.items() if record.extra.get(k, ...) != v}
     for operation in planned.operations:  # what would stop the cast half way, found now
         for path in paths_of(operation):
+            # A name filled from a value (`Copy F to ${name}.json`) is checked as written.
+            thrown = any(path == t or path.startswith(t + "/") for t in trash)
+            if not thrown and own_file(path, operation[0], own):
+                raise ActionError(f"{workspace.shown(path)} {OWN_FILE}")
             problem = workspace.unwritable(path)
             if problem:
                 raise ActionError(f"{problem}; fix that, then cast again")
@@ -263,6 +271,8 @@ class _Files:
 
     def move(self, name: str, dest: str) -> None:
         src = self.where(name)
+        if src not in self.written:  # a file on disk: one the move can take, or we stop now
+            self.workspace.is_file(self.origin.get(src, src), "moving")
         self.operations.append(["move", src, dest])
         if src in self.written:
             self.written[dest] = self.written.pop(src)
@@ -344,6 +354,30 @@ def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) 
                 workspace.replace(path, text.encode("utf-8"))
             elif current != text:
                 notes.append(f"{workspace.shown(path)} changed since the cast read it; not updated")
+
+
+def distinct_names(paths: tuple[str, ...]) -> list[str]:
+    """The names the files `paths` take in the one folder they are moved into: each its
+    own, but where files of several folders share a name (`a/notes.md`, `b/notes.md`),
+    the later ones `-2`, `-3`... before the extension (`notes-2.md`), no two alike as a
+    filesystem that ignores case tells names apart (`schema.folded`)."""
+    names = [path.rsplit("/", 1)[-1] for path in paths]
+    first: dict[tuple[str, ...], int] = {}
+    for at, name in enumerate(names):
+        first.setdefault(folded(name), at)
+    taken = set(first)
+    found = []
+    for at, name in enumerate(names):
+        if first[folded(name)] != at:
+            dotted = "." in name.lstrip(".")  # `.env` has no extension
+            stem, dot, extension = name.rpartition(".") if dotted else (name, "", "")
+            count = 2
+            while folded(f"{stem}-{count}{dot}{extension}") in taken:
+                count += 1
+            name = f"{stem}-{count}{dot}{extension}"
+            taken.add(folded(name))
+        found.append(name)
+    return found
 
 
 def checksum_of(text: str) -> str:

@@ -88,7 +88,8 @@ def edit(action: Action, index: int, step: Step, variables: dict[str, str]) -> N
             files.create(dest, text)
         else:
             files.move(source, dest)
-        step.done.did.append(Did(index, action.verb, (source,), (), dest))
+        moved = (dest,) if action.verb == "move" else ()
+        step.done.did.append(Did(index, action.verb, (source,), (), dest, moved))
     elif action.verb == "append":
         name = action.files[0]
         line = _filled(action.target, variables)

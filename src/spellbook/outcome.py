@@ -75,9 +75,11 @@ class Did(_Record):
     `action` is its index in the rule's actions; `verb` is create, archive or delete;
     `files` are the files it acted on, `absent` those it names that were not there
     (for create: there already, so kept); `folder` is where archived or deleted
-    files went ("" if none was made)."""
+    files went ("" if none was made); `to` is where each of `files` went, for a verb
+    that moves them (archive, delete, move): in `folder`, each under its own name unless
+    two of them share it (`notes.md`, `notes-2.md`)."""
 
-    __slots__ = ("action", "verb", "files", "absent", "folder")
+    __slots__ = ("action", "verb", "files", "absent", "folder", "to")
 
     def __init__(
         self,
@@ -86,12 +88,14 @@ class Did(_Record):
         files: tuple[str, ...] = (),
         absent: tuple[str, ...] = (),
         folder: str = "",
+        to: tuple[str, ...] = (),
     ) -> None:
         self.action = action
         self.verb = verb
         self.files = files
         self.absent = absent
         self.folder = folder
+        self.to = to
 
 
 class Done:

@@ -211,6 +211,12 @@ class Writer:
         if not files:
             return f"nothing to {action.verb}: {missing}"
         asides = [missing] if missing else []
+        if did is not None:  # files of one name from several folders: `notes-2.md`
+            asides += [
+                f"{self._path(file)} as {to.rsplit('/', 1)[-1]}"
+                for file, to in zip(files, did.to, strict=False)
+                if to.rsplit("/", 1)[-1] != file.rsplit("/", 1)[-1]
+            ]
         if action.verb == "delete":  # a preview names the trash, not the second it will be
             folder = self._folder(did.folder if did is not None and not would else TRASH)
             said = f"{says} {self._files(files)} into `{folder}/`"
@@ -274,8 +280,8 @@ class Writer:
     def _moved(self, file: str, did: Sequence[Did] | None) -> str:
         """Where an action of the cast (`did`) moved `file` to (an archive), as a path to
         show; "" if none did."""
-        moved = [d.folder for d in (did or ()) if d.folder and file in d.files]
-        return f"`{self._folder(moved[-1])}/{file.rsplit('/', 1)[-1]}`" if moved else ""
+        moved = [d.to[d.files.index(file)] for d in (did or ()) if d.to and file in d.files]
+        return f"`{self._folder(moved[-1])}`" if moved else ""
 
     def _happened(self, rule: Rule, kind: str, did: Sequence[Did] | None = None) -> str:
         if kind in ("blocked", "noop"):

@@ -584,6 +584,36 @@ TRASH = ".trash"
 # The runtime's own files and folders in a workspace, which no action of a spec touches
 # (the journal's intent record, the state file's lock and old history, the trash).
 RUNTIME_FILES = frozenset({TRASH, ".history", ".intent.json", ".state.lock"})
+# The verbs that only read the files they name, and so may name the state file.
+READING_VERBS = frozenset({"load", "find"})
+OWN_FILE = "is Spellbook's own file; no action of a spec touches it"
+
+
+def own_file(path: str, verb: str, own: Collection[str] = ()) -> bool:
+    """Whether an action of `verb` naming `path` (relative to the workspace folder) would
+    touch a file only Spellbook writes: one of `own` (the machine's state file), or one
+    of the runtime's at the top of the workspace (`RUNTIME_FILES`, a folder's content
+    too); a verb that only reads (`READING_VERBS`) touches none. Names are compared as a
+    filesystem that ignores case and Unicode normalization, or drops trailing dots and
+    spaces (macOS, Windows), takes them: `State.json` is the state file there. One rule,
+    which the compiler checks a spec's actions by and the runtime every action it plans."""
+    if verb in READING_VERBS or not path:
+        return False
+    parts = folded(path)  # RUNTIME_FILES are folded already
+    return bool(parts) and (parts[0] in RUNTIME_FILES or any(parts == folded(f) for f in own))
+
+
+def folded(path: str) -> tuple[str, ...]:
+    """A path's names as a filesystem that ignores case and Unicode normalization, and
+    drops trailing dots and spaces, tells them apart: two paths that fold alike may be
+    one file there."""
+    import unicodedata  # only a rule that acts on files asks
+
+    return tuple(
+        unicodedata.normalize("NFC", part).casefold().rstrip(". ")
+        for part in path.replace("\\", "/").split("/")
+        if part
+    )
 
 
 def lost_file_states(

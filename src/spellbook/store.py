@@ -365,6 +365,17 @@ class Workspace:
         """When the file was last modified (ns), or None if it does not exist. As for
         reading, a symbolic link is refused (UnsafePath), and anything but a regular file
         is a BadFile naming it."""
+        info = self._file(rel, "reading")
+        return None if info is None else info.st_mtime_ns
+
+    def is_file(self, rel: str, doing: str = "reading") -> bool:
+        """Whether a regular file is at `rel` (False if nothing is); a symbolic link is
+        refused (UnsafePath: not `doing` it), and anything else but a regular file (a
+        folder, a FIFO) is a BadFile naming it. A cast plans a move only of a file that
+        this says is one, so that the move cannot fail once the cast has committed."""
+        return self._file(rel, doing) is not None
+
+    def _file(self, rel: str, doing: str) -> os.stat_result | None:
         self.check(rel.rpartition("/")[0])
         try:
             info = self._lstat(self.path(rel))
@@ -373,10 +384,10 @@ class Workspace:
         except OSError as err:
             raise _unreadable(err, self.shown(rel)) from None
         if stat.S_ISLNK(info.st_mode):
-            raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not reading it")
+            raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not {doing} it")
         if not stat.S_ISREG(info.st_mode):
             raise BadFile(f"{self.shown(rel)} is {kind_of(info.st_mode)}, not a file; move it away")
-        return info.st_mtime_ns
+        return info
 
     def glob(self, pattern: str, limit: int = GLOB_LIMIT) -> list[str]:
         """The paths in the workspace folder that `pattern` names (`probes.glob_path`:

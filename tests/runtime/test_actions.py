@@ -1,13 +1,32 @@
-"""The core's verbs at run time: task frontmatter read safely, whatever its bytes."""
+"""The core's verbs at run time: task frontmatter read safely, whatever its bytes; no
+action on Spellbook's own files, as the verifier says; a move planned only of a file it
+can take; files of one name moved into one folder each under a name of its own."""
 
 from __future__ import annotations
 
+import os
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spellbook.errors import ActionError
+from codegen.analyse import analyse
+from codegen.pipeline import parse_spec_text
+from codegen.read.action_phrases import parse_actions
+from codegen.read.lexicon import Dialect, Lexicon
+from codegen.render import render_machine
+from spellbook import Workflow
+from spellbook.actions import Plan, apply, plan
+from spellbook.errors import ActionError, BadFile, UnsafePath
 from spellbook.frontmatter import frontmatter
+from spellbook.schema import Action, Row, Rule
+from spellbook.state_file import Record
+from spellbook.store import Workspace
 from tests.fuzzing import fuzz
+from tests.specs import fill, findings_of, spec_text
 
 
 @st.composite
@@ -38,3 +57,163 @@ def test_frontmatter_reader_returns_a_mapping_or_an_action_error(text: str) -> N
         assert str(err).startswith("task.md")
     else:
         assert isinstance(data, dict) and all(isinstance(k, str) for k in data)
+
+
+def _rule(*actions: Action) -> Rule:
+    return Rule(Row("R1", "Go", ("A",), actions=actions), "A", "Go", "A", (0, 0))
+
+
+def _read(phrase: str) -> Action:
+    """The phrase as the compiler reads it, as the machine declares it."""
+    (read,) = parse_actions(phrase, "", Lexicon.of(Dialect("")))
+    return Action(read.verb, read.text, read.files, read.target)
+
+
+def _plan(tmp_path: Path, *actions: Action, own: tuple[str, ...] = ()) -> Plan:
+    """`plan` of a rule with `actions` in the workspace `tmp_path` (its top folder): what
+    a cast would do, checked, with nothing done yet."""
+    return plan(_rule(*actions), Workspace(str(tmp_path), ""), Record("A"), own=own)
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        "Set `x` in state.json to 1",
+        'Append "x" to state.json',
+        "Delete state.json",
+        "Archive state.json to done/",
+        "Copy notes.md to state.json",
+        "Copy state.json to notes-copy.json",
+        "Move state.json to old/",
+        "Move notes.md to state.json",
+        "Record matches of `x-\\d` from notes.md in state.json",
+        "Extract name from state.json",
+        "Delete State.json",  # the same file where the filesystem ignores case
+        'Append "x" to `.trash/note`',
+        "Archive notes.md to .history/",
+    ],
+)
+def test_an_action_on_spellbook_s_own_files_is_refused_by_the_verifier_as_at_run_time(
+    tmp_path: Path, phrase: str
+) -> None:
+    row = f"| T1 | A | Go | - | B | {phrase} | Done. |"
+    text = spec_text(["A", "B"], ["Go"], [row, *fill(["A", "B"], ["Go"], ["A/Go"])])
+    (finding,) = findings_of(text, {"action_path"})
+    assert finding.rule == "T1" and "Spellbook's own file" in finding.message, finding
+    (tmp_path / "state.json").write_text('{"current_state": "A"}\n')
+    (tmp_path / "notes.md").write_text("x-1\n")
+    with pytest.raises(ActionError, match="Spellbook's own file"):
+        _plan(tmp_path, _read(phrase), own=("state.json",))
+
+
+def test_reading_the_state_file_is_taken_by_the_verifier_and_at_run_time(tmp_path: Path) -> None:
+    phrase = "Load state.json content"
+    row = f"| T1 | A | Go | - | B | {phrase} | Done. |"
+    text = spec_text(["A", "B"], ["Go"], [row, *fill(["A", "B"], ["Go"], ["A/Go"])])
+    assert findings_of(text, {"action_path"}) == []
+    (tmp_path / "state.json").write_text('{"current_state": "A"}\n')
+    planned = _plan(tmp_path, _read(phrase), own=("state.json",))
+    apply(planned.operations, Workspace(str(tmp_path), ""))
+    done = planned.done
+    assert done.contents == {"state.json": '{"current_state": "A"}\n'}
+
+
+def _machine(text: str) -> ModuleType:
+    """The module `python -m codegen` generates from a spec's text."""
+    spec = parse_spec_text(text, "spec.md")
+    module = ModuleType("moved")
+    exec(compile(render_machine(spec, "moved"), "moved.py", "exec"), module.__dict__)
+    return module
+
+
+MOVED = """# Moved
+
+### Spells
+
+1. **Go**
+
+### States
+
+1. **A**
+    - *Description*: both notes are written
+    - *Indicators*: `a/notes.md` exists, `b/notes.md` exists
+    - *Valid Actions*: Go
+    - *Goal*: yes
+2. **B**
+    - *Description*: both notes are put away
+    - *Indicators*: `a/notes.md` missing, `b/notes.md` missing
+    - *Valid Actions*: Go
+
+### State Persistence
+
+The state is kept in `.w/state.json`.
+
+### Transitions
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+| T1 | A | Go | - | B | (1) MOVE; (2) Load `b/notes.md` content | Put away. |
+| T2 | B | Go | - | Same state | No state change | Nothing to do. |
+"""
+
+
+@pytest.mark.parametrize(
+    ("phrase", "folder"),
+    [
+        ("Archive a/notes.md and b/notes.md to done/", "done"),
+        ("Delete a/notes.md and b/notes.md", ".trash/"),
+    ],
+)
+def test_files_of_one_name_are_moved_each_under_its_own_name_as_the_verifier_says(
+    tmp_path: Path, phrase: str, folder: str
+) -> None:
+    text = MOVED.replace("MOVE", phrase)
+    findings = analyse(parse_spec_text(text, "spec.md"))
+    # The verifier: the rule leaves neither file, as the Indicators of B say.
+    assert not [f for f in findings if f.kind == "indicators_broken" or f.severity == "error"]
+    for name in ("a", "b"):
+        (tmp_path / ".w" / name).mkdir(parents=True)
+        (tmp_path / ".w" / name / "notes.md").write_text(f"{name}'s notes\n")
+    flow = Workflow(tmp_path, machine=_machine(text))  # type: ignore[arg-type]
+    result = flow.cast("go")
+    assert result.after == "B", result
+    assert not (tmp_path / ".w" / "a" / "notes.md").exists()
+    assert not (tmp_path / ".w" / "b" / "notes.md").exists()
+    (into,) = [p for p in (tmp_path / ".w").rglob("notes.md") if folder in str(p)]
+    assert (into.parent / "notes.md").read_text() == "a's notes\n"
+    assert (into.parent / "notes-2.md").read_text() == "b's notes\n"
+    shown = into.parent.relative_to(tmp_path).as_posix()
+    assert "`.w/b/notes.md` as notes-2.md" in result.response, result.response
+    assert f"Content of `{shown}/notes-2.md`" in result.response, result.response
+    assert flow.status()["state"] == "B"
+
+
+def test_names_in_one_folder_are_told_apart_as_a_filesystem_that_ignores_case_does() -> None:
+    from spellbook.actions import distinct_names
+
+    paths = ("a/notes.md", "b/notes.md", "c/NOTES.md", "notes-2.md", ".env", "d/.env", "e/x")
+    assert distinct_names(paths) == [
+        "notes.md", "notes-3.md", "NOTES-4.md", "notes-2.md", ".env", ".env-2", "x"
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "phrase", ["Delete notes.md", "Archive notes.md to done/", "Move notes.md to done/"]
+)
+@pytest.mark.parametrize("kind", ["a symbolic link", "a folder", "a FIFO (named pipe)"])
+def test_a_move_of_anything_but_a_file_is_refused_before_anything_is_done(
+    tmp_path: Path, phrase: str, kind: str
+) -> None:
+    (tmp_path / "elsewhere.md").write_text("kept\n")
+    notes = tmp_path / "notes.md"
+    if kind == "a symbolic link":
+        notes.symlink_to("elsewhere.md")
+    elif kind == "a folder":
+        notes.mkdir()
+    elif hasattr(os, "mkfifo"):
+        os.mkfifo(notes)
+    else:
+        pytest.skip("no FIFOs here")
+    with pytest.raises((UnsafePath, BadFile), match=f"notes.md is {re.escape(kind)}"):
+        _plan(tmp_path, _read(phrase))
+    assert sorted(os.listdir(tmp_path)) == ["elsewhere.md", "notes.md"]  # nothing was made

@@ -563,6 +563,30 @@ def test_a_file_over_the_read_limit_met_while_planning_stops_the_cast_naming_it(
     }
 
 
+def test_a_link_where_a_file_to_delete_is_stops_the_cast_before_its_commit_point(
+    tmp_path: Path,
+) -> None:
+    set_state(tmp_path, "PR_CONFIRM_RESTART_TASK_G")
+    write(tmp_path, "comments.md", "comments\n")
+    write(tmp_path, "elsewhere.md", "not the review task\n")
+    (tmp_path / TASK / "review-task.md").symlink_to("elsewhere.md")
+    before = files(tmp_path)
+    result = spell(tmp_path, "reparo")  # C2: delete the review files
+    assert result.returncode == 2, result.stdout
+    assert ".ai/task/review-task.md is a symbolic link; not moving it" in clean(result)
+    assert "nothing was changed" in result.stderr
+    assert not (tmp_path / TASK / ".intent.json").exists()  # no half-done cast to finish
+    after = files(tmp_path)
+    assert {k: v for k, v in after.items() if not k.endswith("state.json")} == {
+        k: v for k, v in before.items() if not k.endswith("state.json")
+    }
+    (tmp_path / TASK / "review-task.md").unlink()
+    write(tmp_path, "review-task.md", "the review task\n")
+    again = spell(tmp_path, "reparo")  # the next cast is not held up
+    assert again.returncode == 0, clean(again)
+    assert not (tmp_path / TASK / "review-task.md").exists()
+
+
 def test_a_trash_that_is_a_file_stops_the_cast_before_anything_moves(tmp_path: Path) -> None:
     set_state(tmp_path, "PR_CONFIRM_RESTART_TASK_G")
     write(tmp_path, "review-task.md", "old review\n")
