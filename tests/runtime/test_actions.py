@@ -217,3 +217,13 @@ def test_a_move_of_anything_but_a_file_is_refused_before_anything_is_done(
     with pytest.raises((UnsafePath, BadFile), match=f"notes.md is {re.escape(kind)}"):
         _plan(tmp_path, _read(phrase))
     assert sorted(os.listdir(tmp_path)) == ["elsewhere.md", "notes.md"]  # nothing was made
+
+
+def test_a_name_filled_from_a_value_never_names_spellbook_s_own_files(tmp_path: Path) -> None:
+    (tmp_path / "task.md").write_text("---\nname: State\n---\n")
+    (tmp_path / "notes.md").write_text("notes\n")
+    extract = Action("extract", "Extract name from task.md frontmatter", ("task.md",), "name")
+    copy = Action("copy", "Copy notes.md to ${name}.json", ("notes.md", "${name}.json"))
+    with pytest.raises(ActionError, match=r"state\.json is Spellbook's own file"):
+        _plan(tmp_path, extract, copy, own=("state.json",))  # the first cast: none there yet
+    assert sorted(os.listdir(tmp_path)) == ["notes.md", "task.md"]
