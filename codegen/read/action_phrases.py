@@ -269,9 +269,9 @@ def parse_action(
         rest = m.group("rest").lower()
         if bool(m.group("empty")) or "empty" in rest:
             return _checked(Action("create", phrase, (file,)))
-        key, text = lexicon.files.by_name(file) if lexicon.files else ("", "")
-        if key:
-            return _checked(Action("create", phrase, (file,), key, content=text))
+        key, text, problem = lexicon.files.by_name(file) if lexicon.files else ("", "", "")
+        if key or problem:
+            return _checked(Action("create", phrase, (file,), key, problem, content=text))
         template = file if lexicon.has_template(file) else ""
         return _checked(Action("create", phrase, (file,), template))
     m = _ARCHIVE.fullmatch(phrase)

@@ -126,38 +126,69 @@ TEMPLATE_LIMIT = 1_000_000  # bytes of a template file: the runtime's READ_LIMIT
 
 class TemplateFiles:
     """The template files a spec's `Create` actions name, read once and carried into the
-    generated module (a template changed is a machine to regenerate, as a spec changed)."""
+    generated module (a template changed is a machine to regenerate, as a spec changed).
+
+    A template is a file of the project's template folders: the spec's own folder (for
+    `Create F from T`, T written without `..`) and its templates folder (for `Create F`
+    by name), as the file is once links are resolved; never in a `.git` folder, and
+    never a file git ignores (the secrets a repository keeps out of its commits, `.env`
+    say), which the generated module, a committed file, would otherwise carry."""
 
     def __init__(self, folder: str, templates: str, root: str) -> None:
         self.folder = folder
         self.templates = templates
         self.root = root or folder
+        self._ignored: dict[str, str] = {}  # a file's real path -> why git ignores it, or ""
 
     def named(self, written: str) -> tuple[str, str, str]:
         """`Create F from T`: (T's key, its text, "") or ("", "", why it cannot be used).
         T is relative to the spec's folder; its key is that path, with '/'."""
         path = written.strip().strip("`").strip().replace("\\", "/")
-        if not path or path.startswith(("/", "~")) or ":" in path.split("/")[0]:
+        parts = path.split("/")
+        if not path or path.startswith(("/", "~")) or ":" in parts[0]:
             return "", "", f"the template {written!r} must be a path relative to the spec's folder"
+        if ".." in parts:
+            return (
+                "",
+                "",
+                (
+                    f"the template {written!r} leads out of the spec's folder (`..`); keep "
+                    "templates in the spec's folder, or in the project's templates folder and "
+                    "write `Create F from template`"
+                ),
+            )
         key = posixpath.normpath(path)
-        return self._read(os.path.join(self.folder or os.getcwd(), key), key, written)
+        folder = self.folder or os.getcwd()
+        return self._read(os.path.join(folder, key), key, written, folder)
 
-    def by_name(self, file: str) -> tuple[str, str]:
-        """`Create F`: (key, text) of F's template in the templates folder, or ("", "")."""
+    def by_name(self, file: str) -> tuple[str, str, str]:
+        """`Create F`: (key, text, "") of F's template in the templates folder; ("", "", "")
+        if it has none there, ("", "", why) if it has one that cannot be used."""
         if not self.templates:
-            return "", ""
+            return "", "", ""
         candidate = os.path.join(self.templates, os.path.basename(file))
-        if not os.path.isfile(candidate):
-            return "", ""
+        if not (os.path.isfile(candidate) or os.path.islink(candidate)):
+            return "", "", ""
         key = os.path.relpath(candidate, self.folder or os.getcwd()).replace(os.sep, "/")
-        key, text, problem = self._read(candidate, key, key)
-        return (key, text) if not problem else ("", "")
+        return self._read(candidate, key, key, self.templates)
 
-    def _read(self, path: str, key: str, written: str) -> tuple[str, str, str]:
+    def _read(self, path: str, key: str, written: str, within: str) -> tuple[str, str, str]:
         real = os.path.realpath(path)
         boundary = os.path.realpath(self.root or os.getcwd())
         if os.path.commonpath([real, boundary]) != boundary:
             return "", "", f"the template {written!r} is outside the project ({boundary})"
+        folder = os.path.realpath(within)
+        if os.path.commonpath([real, folder]) != folder:  # a link that leads out of it
+            return (
+                "",
+                "",
+                (
+                    f"the template {written!r} is {os.path.relpath(real, boundary)}, not a file "
+                    f"of the project's template folder {os.path.relpath(folder, boundary)}"
+                ),
+            )
+        if any(is_git(part) for part in os.path.relpath(real, boundary).split(os.sep)):
+            return "", "", f"the template {written!r} is in a .git folder, which is no template"
         if not os.path.isfile(real):
             where = self.folder or os.getcwd()
             return (
@@ -166,6 +197,9 @@ class TemplateFiles:
                 f"the template {written!r} does not exist (looked for {path}; a "
                 f"template's path is relative to the spec's folder, {where})",
             )
+        ignored = self._git_ignores(real)
+        if ignored:
+            return "", "", f"the template {written!r} {ignored}"
         try:
             with open(real, "rb") as f:
                 data = f.read(TEMPLATE_LIMIT + 1)
@@ -178,6 +212,37 @@ class TemplateFiles:
         except UnicodeDecodeError:
             return "", "", f"the template {written!r} is not UTF-8 text"
         return key, text.replace("\r\n", "\n"), ""
+
+    def _git_ignores(self, real: str) -> str:
+        """Why git keeps the file `real` out of its repository's commits ("" if it does
+        not): it is untracked and ignored (`.gitignore`, `.git/info/exclude`, the user's
+        excludes file). git is run as `spellbook.git` runs it (the repository named, every
+        setting that runs a program off); a file in no repository is ignored by none, and
+        one git cannot be asked about is not taken."""
+        if real not in self._ignored:
+            from spellbook.git import GitError, find
+
+            repository = find(os.path.dirname(real))
+            relative = repository.relative(real) if repository is not None else None
+            said = ""
+            if repository is not None and relative is not None:
+                try:
+                    listed = repository.run(
+                        "ls-files", "--others", "--ignored", "--exclude-standard", "-z", "--",
+                        relative,
+                    )  # fmt: skip
+                except GitError as err:
+                    if not str(err).startswith("not a git repository"):
+                        said = f"cannot be checked against what git ignores ({err})"
+                else:
+                    if listed.split(b"\0")[0] == os.fsencode(relative):
+                        said = (
+                            "is a file git ignores, kept out of the repository's commits; a "
+                            "template is carried in the generated module, which is committed: "
+                            "commit the template, or keep it out of what git ignores"
+                        )
+            self._ignored[real] = said
+        return self._ignored[real]
 
 
 _LOADED: dict[str, Lexicon] = {}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from spellbook.errors import SpellbookError, UnknownSpell
+from spellbook.errors import ActionError, SpellbookError, UnknownSpell
 from spellbook.facts import Facts
 from spellbook.responses import Writer
 from spellbook.state_file import StateFormat
+from spellbook.store import path_problem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,6 +19,25 @@ if TYPE_CHECKING:
     from spellbook.schema import GeneratedMachine, Rule
     from spellbook.state_file import Record
     from spellbook.store import Workspace
+
+
+def foreign_template(key: str, spec: str) -> bool:
+    """Whether the template a generated module carries under `key` (its path from the
+    folder of the spec `spec`, which is relative to the repository) cannot be a file of
+    the project's template folders, as the compiler takes only those: its key leads into
+    a `.git` folder or, from the spec's folder, out of the repository. (That git does
+    not ignore it is the compiler's to check: the runtime runs no program.)"""
+    import posixpath
+
+    inner = key.split("/")
+    while inner[:1] == [".."]:  # the project's templates folder, beside the spec's folder
+        inner = inner[1:]
+    if path_problem("/".join(inner)):
+        return True
+    folder = posixpath.dirname(spec)
+    if folder and (folder.startswith("/") or path_problem(folder)):
+        return False  # a spec outside the repository: its own folder is the project's
+    return bool(path_problem(posixpath.normpath(posixpath.join(folder, key))))
 
 
 def kept_fields(machine: GeneratedMachine) -> tuple[tuple[str, ...], frozenset[str]]:
@@ -107,6 +127,12 @@ class Engine:
             files: dict[str, str] = getattr(self.machine, "FILES", {})
             key = name if name in files else self._written_from().get(name, "")
             if key:
+                if foreign_template(key, self.machine.SPEC):
+                    raise ActionError(
+                        f"the machine's template {key!r} is not a file of the project's "
+                        "template folders (it leads into a .git folder or out of the "
+                        "repository), so it is not used; generate the machine again"
+                    )
                 found = files[key]
             else:
                 from spellbook.vocabulary import template

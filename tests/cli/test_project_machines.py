@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from spellbook.exits import EXIT_OK, EXIT_REFUSED
+from tests import git_traps
 from tests.commands import clean
 
 DOOR = """\
@@ -333,14 +335,22 @@ def test_create_from_a_template_file_of_the_project_without_python(house: Path) 
     ("template", "said"),
     [
         ("`templates/nowhere.txt`", "does not exist"),
-        ("`../../outside.txt`", "outside the project"),
+        ("`../../outside.txt`", "leads out of the spec's folder"),
         ("`/etc/hostname`", "relative to the spec's folder"),
+        ("`../.git/config`", "leads out of the spec's folder"),
+        ("`../.env`", "leads out of the spec's folder"),
+        ("`.git/config`", "in a .git folder"),
+        ("`templates/env.txt`", "not a file of the project's template folder"),
     ],
 )
 def test_a_template_that_cannot_be_used_is_an_error_at_its_row(
     house: Path, template: str, said: str
 ) -> None:
     (house.parent / "outside.txt").write_text("not the project's\n")
+    (house / ".git" / "config").write_text('[remote "origin"]\n\turl = https://TOKEN@x/y\n')
+    (house / ".env").write_text("SECRET=1\n")
+    (house / "spec" / "templates").mkdir()
+    (house / "spec" / "templates" / "env.txt").symlink_to("../../.env")
     spec = house / "spec" / "DOOR.md"
     spec.write_text(
         DOOR.replace(
@@ -352,6 +362,41 @@ def test_a_template_that_cannot_be_used_is_an_error_at_its_row(
     assert result.returncode == 1, result.stdout + result.stderr
     line = DOOR.splitlines().index(next(x for x in DOOR.splitlines() if x.startswith("| D1"))) + 1
     assert f"spec/DOOR.md:{line}" in result.stdout and said in result.stdout, result.stdout
+
+
+@pytest.mark.parametrize("committed", [False, True], ids=["ignored", "committed"])
+@pytest.mark.parametrize("create", ["from `templates/secret.txt`", "by name"])
+def test_a_template_git_ignores_is_an_error_at_its_row_and_never_carried(
+    house: Path, create: str, committed: bool
+) -> None:
+    shutil.rmtree(house / ".git")
+    git_traps.init(house)
+    (house / ".gitignore").write_text("secret.txt\n")
+    (house / "spec" / "templates").mkdir()
+    (house / "spec" / "templates" / "secret.txt").write_text("TOKEN=abc123\n")
+    if committed:  # tracked, though it matches .gitignore: it is in the commits already
+        add = ["git", "-C", str(house), "add", "-f", "spec/templates/secret.txt"]
+        subprocess.run(add, check=True, env=git_traps.environment())
+    marks = house.parent / "marks"
+    git_traps.plant_in_config(house, marks)  # every setting that would run a program
+    written = "" if create == "by name" else f" {create}"
+    spec = house / "spec" / "DOOR.md"
+    spec.write_text(
+        DOOR.replace("| OPEN | Create `open.flag` |", f"| OPEN | Create `secret.txt`{written} |"),
+        encoding="utf-8",
+    )
+    result = compiler(house, "verify", "--spec", "spec/DOOR.md")
+    made = compiler(house, "generate")
+    carried = [p for p in (house / "generated").iterdir() if "abc123" in p.read_text()]
+    assert git_traps.ran(marks) == []
+    if committed:
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert made.returncode == 0 and carried, made.stderr
+        return
+    assert result.returncode == 1, result.stdout + result.stderr
+    line = DOOR.splitlines().index(next(x for x in DOOR.splitlines() if x.startswith("| D1"))) + 1
+    assert f"spec/DOOR.md:{line}" in result.stdout and "a file git ignores" in result.stdout
+    assert made.returncode != 0 and not carried, made.stdout + made.stderr
 
 
 def test_a_configured_templates_folder_that_is_not_there_is_an_error(house: Path) -> None:

@@ -227,3 +227,23 @@ def test_a_name_filled_from_a_value_never_names_spellbook_s_own_files(tmp_path: 
     with pytest.raises(ActionError, match=r"state\.json is Spellbook's own file"):
         _plan(tmp_path, extract, copy, own=("state.json",))  # the first cast: none there yet
     assert sorted(os.listdir(tmp_path)) == ["notes.md", "task.md"]
+
+
+RELEASE = Path(__file__).resolve().parents[2] / "examples" / "release" / "generated" / "release.py"
+
+
+@pytest.mark.parametrize(
+    "key", ["../.git/config", "../../outside.txt", "templates/../../.git/config"]
+)
+def test_a_machine_carrying_a_template_from_outside_its_folders_creates_nothing_from_it(
+    tmp_path: Path, key: str
+) -> None:
+    text = RELEASE.read_text(encoding="utf-8").replace('"templates/notes.md"', repr(key))
+    module = ModuleType("release")
+    exec(compile(text, "release.py", "exec"), module.__dict__)
+    assert key in module.FILES  # as a module made by hand, or by an older compiler, has it
+    flow = Workflow(tmp_path, machine=module)  # type: ignore[arg-type]
+    with pytest.raises(ActionError, match="not a file of the project's template folders"):
+        flow.cast("cut")
+    assert not (tmp_path / ".release" / "notes.md").exists()
+    assert flow.status()["state"] == "IDLE"
