@@ -607,13 +607,17 @@ def folded(path: str) -> tuple[str, ...]:
     """A path's names as a filesystem that ignores case and Unicode normalization, and
     drops trailing dots and spaces, tells them apart: two paths that fold alike may be
     one file there."""
-    import unicodedata  # only a rule that acts on files asks
-
     return tuple(
-        unicodedata.normalize("NFC", part).casefold().rstrip(". ")
+        (part if part.isascii() else _nfc(part)).casefold().rstrip(". ")
         for part in path.replace("\\", "/").split("/")
         if part
     )
+
+
+def _nfc(text: str) -> str:
+    import unicodedata  # only for a name that is not ASCII: most casts never load it
+
+    return unicodedata.normalize("NFC", text)
 
 
 def lost_file_states(
