@@ -3,7 +3,9 @@ the shipped ones, found from `[tool.spellbook]` without PYTHONPATH or Python of 
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -442,3 +444,27 @@ def test_the_hook_judges_by_the_project_s_machine_and_blocks_what_it_cannot_read
     (house / "pyproject.toml").write_text("[tool.spellbook\n")
     broken = hook(house, ".door/state.json", moved)
     assert broken.returncode == 2 and "could not judge" in clean(broken)
+
+
+# Python that leaves a mark beside the project, were it ever run.
+PLANTED = (
+    "\nimport pathlib; pathlib.Path(__file__).resolve().parents[{up}].joinpath('{mark}').touch()\n"
+)
+
+
+def test_only_the_checked_source_of_a_generated_module_runs(house: Path) -> None:
+    """A bytecode file beside the module (one Python would load without checking it
+    against the source) is never run: the module's own bytes are compiled."""
+    module = house / "generated" / "door.py"
+    source = module.read_bytes()
+    hidden = compile(source + PLANTED.format(up=1, mark="bytecode-ran").encode(), module, "exec")
+    unchecked = 0b01  # hash-based, the hash not checked
+    pyc = importlib.util.MAGIC_NUMBER + unchecked.to_bytes(4, "little")
+    pyc += importlib.util.source_hash(source) + marshal.dumps(hidden)
+    (house / "generated" / "__pycache__").mkdir(exist_ok=True)
+    (house / "generated" / "__pycache__" / f"door.{sys.implementation.cache_tag}.pyc").write_bytes(
+        pyc
+    )
+    status = spell(house, "status")
+    assert status.returncode == 0 and status.stdout.startswith("CLOSED"), clean(status)
+    assert not (house / "bytecode-ran").exists()
