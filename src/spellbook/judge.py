@@ -91,25 +91,25 @@ class Judge:
         except StateFileError as err:
             return False, str(err).split("; run")[0]
         current = self.journal.read()
+        ran = "the record of the commands casts ran; only a cast that runs them writes it"
         if "runs" in proposed.extra and proposed.extra["runs"] != current.extra.get("runs"):
-            return False, (
-                f"{shown} changes `runs`, the record of the commands casts ran; only a cast "
-                "that runs them writes it"
-            )
+            return False, f"{shown} changes `runs`, {ran}"
         allowed, why = self.judge(current.state, proposed.state)
         if not allowed:
             return allowed, why  # the move itself is refused: that is the reason to give
-        counters = engine.format.counters
-        for name in engine.format.fields:  # counters and the like: the casts' to keep
-            if name in proposed.extra:
-                if proposed.extra[name] != current.extra.get(name):
-                    return False, f"{shown} changes `{name}`, which only casts change"
-            elif (current.extra.get(name) or 0) != 0 and (
-                name in counters or (name in TIME_FIELDS and proposed.state == current.state)
-            ):
-                # Left out, a counter would count from 0 again, and the time in a state
-                # the file stays in from now: changes only casts make.
-                return False, f"{shown} leaves out `{name}`, which only casts change"
+        fields = engine.format.fields  # counters, the current feature...: the casts' to keep
+        for name in fields:
+            if name in proposed.extra and proposed.extra[name] != current.extra.get(name):
+                return False, f"{shown} changes `{name}`, which only casts change"
+        for name in ("runs", *fields):
+            # Left out, the record of a run would be gone, a counter would count from 0
+            # again, the current feature would be none, and the time in a state the
+            # file stays in would be from now: changes only casts make. (A move made
+            # by hand starts the time in the new state afresh.)
+            kept = name in proposed.extra or current.extra.get(name) in (None, 0, "")
+            if not kept and (name not in TIME_FIELDS or proposed.state == current.state):
+                said = ran if name == "runs" else "which only casts change"
+                return False, f"{shown} leaves out `{name}`, {said}"
         return allowed, why
 
     def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from spellbook.hook import claude_hook
+from spellbook.hook import claude_hook, judge_event
 from tests.commands import clean, session_cli
 from tests.json_inputs import (
     BOM,
@@ -138,12 +138,10 @@ def state_text(value: dict[str, Any], indent: int | None, crlf: bool) -> str:
 @st.composite
 def proposed_states(draw: st.DrawFn, state: st.SearchStrategy[Any]) -> dict[str, Any]:
     """A state file as a hand might write it: the given state, the session's fields as
-    they are (only casts change them; a counter left out would count from 0 again, which
-    the hook refuses, so it is kept), and any context and history."""
-    value: dict[str, Any] = {"state": draw(state)}
-    if draw(st.booleans()):
-        value["feature_id"] = "F1"
-    value["attempts"] = 1
+    they are (only casts change them; left out, a counter would count from 0 again and
+    the current feature would be none, which the hook refuses, so they are kept), and
+    any context and history."""
+    value: dict[str, Any] = {"state": draw(state), "feature_id": "F1", "attempts": 1}
     value["context"] = draw(st.dictionaries(st.text(max_size=8), json_values, max_size=3))
     value["history"] = draw(st.lists(json_values, max_size=3))
     return value
@@ -449,12 +447,14 @@ def test_check_transition_judges_a_proposed_state_file(tmp_path: Path) -> None:
     proposed.write_text(json.dumps({"state": "COMPLETE", "context": {}, "history": []}))
     result = hook(tmp_path, "--state-file", str(proposed))
     assert result.returncode == 1 and "It skips testing" in result.stderr
-    kept = json.loads((tmp_path / PROGRESS / "state.json").read_text()).get("attempts")
-    proposed.write_text(json.dumps({"state": "TEST", "attempts": kept}))
+    kept = json.loads((tmp_path / PROGRESS / "state.json").read_text())
+    proposed.write_text(json.dumps({**kept, "state": "TEST"}))
     assert hook(tmp_path, "--state-file", str(proposed)).returncode == 0
-    if kept:  # a counter left out would count from 0 again: only casts change it
-        proposed.write_text(json.dumps({"state": "TEST"}))
-        assert "leaves out `attempts`" in hook(tmp_path, "--state-file", str(proposed)).stderr
+    for field in ("attempts", "feature_id", "runs"):  # only casts change them
+        left = {k: v for k, v in kept.items() if k != field}
+        proposed.write_text(json.dumps({**left, "state": "TEST"}))
+        said = hook(tmp_path, "--state-file", str(proposed)).stderr
+        assert f"leaves out `{field}`" in said, said
     proposed.write_text("{ not json")
     assert hook(tmp_path, "--state-file", str(proposed)).returncode == 1
 
@@ -657,3 +657,62 @@ def test_the_hook_lets_files_it_does_not_guard_alone(tmp_path: Path) -> None:
     event = json.dumps({"tool_name": "Edit", "tool_input": edit})
     result = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
     assert result.returncode == 0, result.stderr
+
+
+LISTED = [
+    {"id": "F0", "description": "done", "status": "tested"},
+    {"id": "F1", "description": "the current one", "status": "pending"},
+    {"id": "F2", "description": "next", "status": "pending"},
+]
+
+
+def _listed(*features: dict[str, Any], command: str = "true") -> str:
+    return json.dumps({"test_command": command, "features": list(features)})
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (_listed(LISTED[0]), "feature F1 would be removed"),  # every pending one gone
+        (_listed(*LISTED[:2]), "feature F2 would be removed"),
+        (_listed(*LISTED[:2], {**LISTED[2], "id": "F9"}), "F2's id would change to F9"),
+        (_listed({**LISTED[0], "status": "pending"}, *LISTED[1:]), "F0 would be marked pending"),
+        (_listed(*LISTED[:2], {**LISTED[2], "status": "blocked"}), "F2 would be marked blocked"),
+        (_listed(*LISTED, LISTED[2]), "feature F2 would be listed twice"),
+        (_listed(*LISTED, {"id": "F3", "status": "pending"}, {"id": "F3"}), "F3 would be listed"),
+        (_listed(*LISTED, command="exit 0"), "the test command would change"),
+        (json.dumps({"test_command": "true", "features": {"F1": "pending"}}), '"features" list'),
+        (_listed(*LISTED, {"description": "no id", "status": "pending"}), 'a text "id"'),
+    ],
+)
+def test_the_hook_refuses_a_feature_list_that_drops_or_rewrites_a_feature(
+    tmp_path: Path, content: str, said: str
+) -> None:
+    """A hand may add pending features and edit descriptions; a write that removes a
+    feature (the current one or any pending one: the session would end with them never
+    done), changes an id or a status, lists one twice or changes the command is refused."""
+    session_in(tmp_path, "IMPLEMENT", "true")
+    features = tmp_path / PROGRESS / "feature-list.json"
+    features.write_text(_listed(*LISTED))
+    event = hook_event(None, str(features), "Write", content=content)
+    allowed, why = judge_event(str(tmp_path), "session", event_bytes(event))
+    assert not allowed and said in why, why
+    for kept in (
+        _listed(*LISTED, {"id": "F3", "description": "new", "status": "pending"}),
+        _listed(LISTED[0], {**LISTED[1], "description": "reworded"}, LISTED[2]),
+        _listed(LISTED[2], LISTED[0], LISTED[1]),
+    ):
+        event = hook_event(None, str(features), "Write", content=kept)
+        allowed, why = judge_event(str(tmp_path), "session", event_bytes(event))
+        assert allowed, why
+
+
+def test_an_edit_that_drops_the_current_feature_is_refused(tmp_path: Path) -> None:
+    session_in(tmp_path, "IMPLEMENT", "true")
+    features = tmp_path / PROGRESS / "feature-list.json"
+    features.write_text(json.dumps({"test_command": "true", "features": LISTED}, indent=2))
+    current = json.dumps(LISTED[1], indent=2).replace("\n", "\n    ")
+    event = hook_event(None, str(features), "Edit", old_string=f"    {current},\n", new_string="")
+    assert f"    {current},\n" in features.read_text()
+    allowed, why = judge_event(str(tmp_path), "session", event_bytes(event))
+    assert not allowed and "feature F1 would be removed" in why, why

@@ -104,7 +104,7 @@ def test_the_hook_judges_test_to_complete_by_the_recorded_run(tmp_path: Path) ->
             "tool_name": "Write",
             "tool_input": {
                 "file_path": str(state),
-                "content": '{"state": "COMPLETE", "attempts": 1}',  # the counter kept
+                "content": json.dumps({**data, "state": "COMPLETE"}),  # the rest kept
             },
         }
     )
@@ -157,7 +157,7 @@ def test_judging_a_move_runs_no_program_a_workspace_s_files_name(tmp_path: Path)
             "tool_name": "Write",
             "tool_input": {
                 "file_path": str(state),
-                "content": '{"state": "COMPLETE", "attempts": 1}',
+                "content": json.dumps({**data, "state": "COMPLETE"}),
             },
         }
     )

@@ -113,9 +113,10 @@ JUDGED = frozenset({"feature-list.json"})  # files whose hand-made writes judge_
 
 def judge_write(name: str, before: str | None, after: str) -> str | None:
     """Why a hand-made write of `name` (text `before` -> `after`) must be refused, or
-    None: a feature is written `pending` (only the session's casts mark it tested or
-    blocked, after running the tests), and the test command, once written, is left
-    as it is."""
+    None. Of the feature list, a hand may add pending features and edit what else a
+    feature says (its description); nothing else: only the session's casts mark a
+    feature tested or blocked (after running the tests), and no hand removes a feature,
+    changes its id or status, lists one twice, or changes the test command once written."""
     if name != "feature-list.json":
         return None
     try:
@@ -125,20 +126,36 @@ def judge_write(name: str, before: str | None, after: str) -> str | None:
     try:
         current = parse_json(before, name) if before and before.strip() else {}
     except BadFile:
-        current = {}  # the file on disk is broken: any feature marked now is new
-    was = {
-        f.get("id"): f.get("status")
-        for f in _features(current)
-        if isinstance(f.get("id"), (str, int))
-    }
-    for feature in _features(proposed):
-        status = feature.get("status")
-        if status != "pending" and was.get(feature.get("id")) != status:
-            return (
-                f"feature {str(feature.get('id'))[:80]} would be marked {str(status)[:40]} by "
-                "hand; a feature is written pending, and only the session marks it, after "
-                "running the tests: cast Advance instead"
-            )
+        current = {}  # the file on disk is broken: every feature written now is new
+    problem = _shape(proposed)
+    if problem:
+        return problem
+    was, now = _features(current), _features(proposed)
+    was_ids, now_ids = [f.get("id") for f in was], [f.get("id") for f in now]
+    for at, feature in enumerate(was):
+        wanted = feature.get("id")
+        if wanted not in now_ids:
+            other = now_ids[at] if at < len(now_ids) else None
+            if other is not None and other not in was_ids:
+                return f"feature {_said(wanted)}'s id would change to {_said(other)}; {KEPT}"
+            return f"feature {_said(wanted)} would be removed; {KEPT}"
+        statuses = [f.get("status") for f in was if f.get("id") == wanted]
+        written = [f.get("status") for f in now if f.get("id") == wanted]
+        if len(written) > len(statuses):
+            return f"feature {_said(wanted)} would be listed twice; {KEPT}"
+        changed = [s for s in written if s not in statuses] or [
+            s for s in written if written.count(s) != statuses.count(s)
+        ]
+        if changed:
+            return f"{_marked(wanted, changed[0])} by hand; {MARKS}"
+    for feature in now:
+        wanted, status = feature.get("id"), feature.get("status")
+        if wanted in was_ids:
+            continue
+        if now_ids.count(wanted) > 1:
+            return f"feature {_said(wanted)} would be listed twice; {KEPT}"
+        if status != "pending":
+            return f"{_marked(wanted, status)} by hand; a feature is written pending, and {MARKS}"
     before_command = current.get("test_command") if isinstance(current, dict) else None
     after_command = proposed.get("test_command") if isinstance(proposed, dict) else None
     if before_command and after_command != before_command:
@@ -146,6 +163,31 @@ def judge_write(name: str, before: str | None, after: str) -> str | None:
             "the test command would change; what counts as the tests passing is the "
             "developer's to change, not the session's"
         )
+    return None
+
+
+KEPT = (
+    "a hand may add pending features and edit their descriptions, but every feature "
+    "stays, once, with its id and status"
+)
+MARKS = "only the session marks it, after running the tests: cast Advance instead"
+
+
+def _marked(feature: object, status: object) -> str:
+    return f"feature {_said(feature)} would be marked {str(status)[:40]}"
+
+
+def _said(value: object) -> str:
+    return str(value)[:80]
+
+
+def _shape(value: object) -> str | None:
+    """What keeps `value` from being a feature list the session's casts can read."""
+    entries = value.get("features") if isinstance(value, dict) else None
+    if not isinstance(entries, list):
+        return 'the new file must be an object with a "features" list'
+    if not all(isinstance(f, dict) and isinstance(f.get("id"), str) for f in entries):
+        return 'every feature of the new file must be an object with a text "id"'
     return None
 
 
