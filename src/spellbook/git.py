@@ -17,7 +17,6 @@ the command line, which wins over any configuration file, and no transport is al
 from __future__ import annotations
 
 import os
-import subprocess
 
 from spellbook.errors import SpellbookError
 
@@ -81,6 +80,8 @@ class Repository:
 
     def run(self, *args: str, stdin: bytes | None = None) -> bytes:
         """What `git ARGS` prints, run against this repository only (GitError if it fails)."""
+        import subprocess  # not for finding a repository: the hook finds one for every call
+
         command = ["git", "--no-pager", "--no-replace-objects", "--literal-pathspecs"]
         command += [f"--git-dir={self.git_dir}", f"--work-tree={self.top}"]
         for setting in SAFE_CONFIG:
