@@ -34,6 +34,7 @@ RUNTIME = (
     ("spellbook.schema", "spellbook.errors", "spellbook.exits", "spellbook.vocabulary"),
     ("spellbook.git",),
     ("spellbook.diagram", "spellbook.machines", "spellbook.project"),
+    ("spellbook.committed",),
     ("spellbook.lock",),
     ("spellbook.state_file", "spellbook.store", "spellbook.outcome"),
     ("spellbook.values", "spellbook.globs", "spellbook.sections", "spellbook.names"),
@@ -47,6 +48,7 @@ RUNTIME = (
     ("spellbook.judge", "spellbook.repair"),
     ("spellbook.workflow",),
     ("spellbook.repository", "spellbook.server"),
+    ("spellbook.guarded", "spellbook.tool_paths"),
     ("spellbook.hook",),
     ("spellbook.cli", "spellbook.compiler", "spellbook.__main__"),
 )

@@ -8,22 +8,56 @@ import sys
 
 from spellbook.errors import BadFile, SpellbookError, said
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_HOOK_BLOCK, EXIT_OK, EXIT_REFUSED
+from spellbook.guarded import CONFIG, FOLDER, GENERATED, GIT, RUNTIME, Hit, Place
+from spellbook.project import MARK, PROJECT_LIMIT
 from spellbook.repository import MACHINE_HELP, find_root, one_machine, open_workflow, resolve
 from spellbook.state_file import STATE_LIMIT, parse_json
 from spellbook.store import Workspace
+from spellbook.tool_paths import Resolver, TooBig, strings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-    from spellbook.workflow import Workflow
-
 HOOK_LIMIT = 10_000_000  # bytes of a hook event read from stdin
-PATH_KEYS = ("file_path", "notebook_path", "path")  # where tools name the file they touch
-# Claude Code's tools that only read: any other tool naming a guarded file is judged.
-READ_ONLY_TOOLS = frozenset({"Read", "Glob", "Grep", "LS", "NotebookRead"})
+PATH_KEYS = ("file_path", "notebook_path", "path")  # where a tool that writes names its file
+# Claude Code's tools that only read, or write no file by a path (a shell command is no
+# path: guard Bash with Claude Code's permissions). Any other tool is judged by the
+# strings of its input.
+NOT_JUDGED = frozenset(
+    {
+        "Read",
+        "Glob",
+        "Grep",
+        "LS",
+        "NotebookRead",
+        "Bash",
+        "BashOutput",
+        "KillShell",
+        "TodoWrite",
+        "Task",
+        "WebFetch",
+        "WebSearch",
+        "ExitPlanMode",
+    }
+)
+# What Claude Code's own file tools write, not where: never read as a path.
+DATA_KEYS = {
+    "Write": ("content",),
+    "Edit": ("old_string", "new_string"),
+    "MultiEdit": ("edits",),
+    "NotebookEdit": ("new_source",),
+}
+# The inputs whose effect the hook can judge, besides the one key of PATH_KEYS naming
+# the file: a Write's content, an Edit's strings, a MultiEdit's edits.
+SHAPES = (
+    frozenset({"content"}),
+    frozenset({"old_string", "new_string", "replace_all"}),
+    frozenset({"edits"}),
+)
 MAX_EDITS = 100  # edits of one MultiEdit the hook judges
+MAX_PLACES = 16  # repositories one event may name
 
 
 def check_transition(argv: Sequence[str], machine: str | None) -> int:
@@ -117,48 +151,179 @@ def judge_event(root: str | None, machine: str | None, data: bytes) -> tuple[boo
         return True, "not a tool call on a file"
     if not isinstance(tool, dict):
         return False, "the hook event's tool_input is not an object"
-    # Write, Edit, MultiEdit name `file_path`; NotebookEdit `notebook_path`; MCP file
-    # tools `path`: a tool that names a file is judged whatever its name.
-    named = [tool[key] for key in PATH_KEYS if tool.get(key) is not None]
-    if not named or event.get("tool_name") in READ_ONLY_TOOLS:
-        return True, "not a tool call that writes a file"
-    if len(named) > 1:
-        return False, "the hook event names more than one file; it is judged one at a time"
-    file_path = named[0]
+    name = event.get("tool_name")
+    name = name if isinstance(name, str) else ""  # none, or not text: a tool of no known kind
+    if name in NOT_JUDGED:
+        return True, f"{name} only reads, or writes no file by a path"
     cwd = event.get("cwd")
-    if not isinstance(file_path, str) or not (cwd is None or isinstance(cwd, str)):
-        return False, "the hook event's file_path or cwd is not text"
-    if "\0" in file_path or (cwd and "\0" in cwd):
-        return False, "the hook event's file_path or cwd holds a NUL byte"
-    if file_path.startswith("~"):
-        return False, "the hook event's file_path starts with ~, which the hook cannot resolve"
+    if not (cwd is None or isinstance(cwd, str)) or (cwd and "\0" in cwd):
+        return False, "the hook event's cwd is not text (or holds a NUL byte)"
+    named = [tool[key] for key in PATH_KEYS if tool.get(key) is not None]
+    for path in named:
+        if isinstance(path, str) and "\0" in path:
+            return False, "the hook event's file_path holds a NUL byte"
+        if isinstance(path, str) and path.startswith("~"):
+            return False, "the hook event's file_path starts with ~, which the hook cannot resolve"
     base = cwd or os.environ.get("CLAUDE_PROJECT_DIR") or root or os.getcwd()
-    written = os.path.normpath(os.path.join(os.path.abspath(base), file_path))
-    target = os.path.realpath(written)
-    said = (True, "not a file of the workspace")
-    for found in _hook_roots(root, base, (written, target), machine):
-        said = _judge_in(open_workflow(found, machine), target, tool)
+    from spellbook import committed
+
+    try:
+        texts = strings(tool, DATA_KEYS.get(name, ()))
+        if not texts:
+            return True, "the tool call names no file"
+        with committed.loading():  # a project's machine, as HEAD holds it
+            return _judge(_Guard(root, machine, base), name, tool, texts)
+    except TooBig as err:
+        return False, f"{err}: too much for the hook to judge, so it is blocked"
+
+
+def _judge(
+    guard: _Guard, name: str, tool: dict[str, Any], texts: list[tuple[str, str]]
+) -> tuple[bool, str]:
+    """(allowed, why) for a tool call whose input holds `texts` (where, string)."""
+    keys = [key for key in PATH_KEYS if tool.get(key) is not None]
+    written = keys[0] if len(keys) == 1 and isinstance(tool[keys[0]], str) else None
+    judgeable = _judgeable(name, tool, written)
+    found = [
+        (where, hit)
+        for where, text in texts
+        for hit in guard.hits(text, where == written, not (judgeable and where == written))
+    ]
+    if not found:
+        return True, "the tool call names no file the hook guards"
+    elsewhere = [(where, hit) for where, hit in found if where != written]
+    if elsewhere or not judgeable:
+        where, hit = (elsewhere or found)[0]
+        tool_name = name[:80] or "the tool"
+        return False, (
+            f"{hit.shown()} is guarded ({hit.what()}), and the hook cannot tell what this "
+            f"tool would write in it ({tool_name} names it as `{where[:80]}`): it judges "
+            "only a Write, Edit or MultiEdit of one file; any other tool naming a guarded "
+            "file or folder (a move, copy or delete of it, as source or destination) is "
+            "blocked: cast a spell instead"
+        )
+    said = (True, "")
+    for _, hit in found:
+        said = _judge_write(hit, tool)
         if not said[0]:
             return said
     return said
 
 
-def _hook_roots(
-    given: str | None, base: str, paths: tuple[str, ...], machine: str | None
-) -> list[str]:
-    """The repositories a hook event's file may belong to: --root if given; else each
-    one whose workspace folder the file's path (as written, and with links resolved)
-    goes through, and the repository of the folder the event names (whose files a
-    hard link elsewhere may be). A file is judged by the workspace it is written
-    into, so no folder planted on its way (a `.git`, a second workspace) can hide it."""
-    if given:
-        return [given]
-    folder = os.path.abspath(base)
-    while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
-        folder = os.path.dirname(folder)
-    workspace = resolve(folder, machine)[0].WORKSPACE
-    found = [_workspace_root(p, workspace) for p in paths] + [find_root(folder, workspace)]
-    return [r for r in dict.fromkeys(found) if r]
+def _judgeable(name: str, tool: dict[str, Any], written: str | None) -> bool:
+    """Whether the tool call writes the one file `written` names in a way the hook can
+    read: Claude Code's Write, Edit or MultiEdit, or a tool whose input has their shape."""
+    if written is None:
+        return False
+    keys = set(tool) - {written}
+    if not keys & {"content", "old_string", "edits"}:
+        return False
+    if name in ("Write", "Edit", "MultiEdit"):
+        return True
+    return name not in DATA_KEYS and any(keys <= shape for shape in SHAPES)
+
+
+def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
+    """(allowed, why) for a Write, Edit or MultiEdit of the guarded thing `hit`."""
+    shown = hit.shown()
+    if hit.kind == RUNTIME:
+        return False, (
+            f"{shown} is the runtime's own (an interrupted cast's record, history, trash, "
+            "lock): only casts write it"
+        )
+    if hit.kind in (FOLDER, GIT):
+        return False, f"{shown} is {hit.what()}: no write by hand is judged there"
+    if hit.kind == GENERATED:
+        return False, (
+            f"{shown} is {hit.what()} from the spec: regenerate them with spellbook-codegen "
+            "(`python -m codegen`) instead of writing them by hand"
+        )
+    if hit.kind == CONFIG:
+        real = os.path.realpath(shown)
+        current = Workspace(os.path.dirname(real), "").read_text(
+            os.path.basename(real), PROJECT_LIMIT
+        )
+        return judge_config(shown, current or "", _proposed(shown, current or "", tool))
+    workflow = hit.place.workflow
+    current = workflow.workspace.read_text(hit.name, STATE_LIMIT)
+    proposed = _proposed(shown, current or "", tool)
+    if hit.name == workflow.state_file:
+        return workflow.judge_file(proposed.encode("utf-8", "surrogatepass"))
+    return workflow.judge_write(hit.name, proposed)
+
+
+def judge_config(shown: str, before: str, after: str) -> tuple[bool, str]:
+    """(allowed, why) for a write of a pyproject.toml: refused if it changes the file's
+    `[tool.spellbook]` (which machines run, from which modules, with which words)."""
+    from spellbook.project import ProjectError, spellbook_table
+
+    mark = MARK.decode()
+    if mark not in before and mark not in after:
+        return True, f"{shown} does not configure Spellbook"
+    try:
+        old: dict[str, object] | None = spellbook_table(before)
+    except ProjectError:
+        old = None
+    try:
+        new = spellbook_table(after)
+    except ProjectError as err:
+        return False, f"{shown}: refused: the new file cannot be read ({said(err)})"
+    if old != new:
+        return False, (
+            f"{shown}: refused: it changes [tool.spellbook] (which machines run, from which "
+            "modules, with which vocabulary): the developer changes it, not the session"
+        )
+    return True, f"{shown}: [tool.spellbook] stays as it is"
+
+
+class _Guard:
+    """The repositories one event may touch, and what each guards (`spellbook.guarded`):
+    --root if given; else each one whose workspace folder a path goes through (as
+    written, and with links resolved), and the repository of the folder the event
+    names (whose files a hard link elsewhere may be). A file is judged by the
+    workspace it is written into, so no folder planted on its way (a `.git`, a second
+    workspace) can hide it."""
+
+    def __init__(self, given: str | None, machine: str | None, base: str) -> None:
+        self.given = given
+        self.machine = machine
+        project = os.environ.get("CLAUDE_PROJECT_DIR") or ""
+        # A relative path is read from the event's folder, and from the project's folder
+        # and the repository's, where a tool (an MCP server) may take it from.
+        self.resolver = Resolver([base, project, given or ""])
+        self.places: dict[str, Place] = {}
+        self.workspace = ""
+        self.home = given or ""
+        if not given:
+            folder = os.path.abspath(base)
+            while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
+                folder = os.path.dirname(folder)
+            self.workspace = resolve(folder, machine, from_head=True)[0].WORKSPACE
+            self.home = find_root(folder, self.workspace)
+            self.resolver.bases.append(os.path.abspath(self.home))
+
+    def hits(self, text: str, strict: bool, patterns: bool) -> list[Hit]:
+        """What `text` names that is guarded (read as a glob too, with `patterns`). Not
+        `strict` (a string that may not be a path at all), a workspace it names counts
+        only if its repository's folder exists."""
+        paths = self.resolver.paths(text)
+        if not paths:
+            return []
+        roots = [self.home] if self.given else [_workspace_root(p, self.workspace) for p in paths]
+        found: list[Hit] = []
+        for root in dict.fromkeys([*roots, self.home]):
+            if root and (strict or root == self.home or os.path.isdir(root)):
+                found += self.place(root).hits(paths, patterns)
+        return found
+
+    def place(self, root: str) -> Place:
+        place = self.places.get(root)
+        if place is None:
+            if len(self.places) >= MAX_PLACES:
+                raise TooBig(f"the tool's input names more than {MAX_PLACES} repositories")
+            workflow = open_workflow(root, self.machine, from_head=True)
+            place = self.places[root] = Place(root, workflow)
+        return place
 
 
 def _workspace_root(path: str, workspace: str) -> str:
@@ -172,81 +337,13 @@ def _workspace_root(path: str, workspace: str) -> str:
     return ""
 
 
-def _judge_in(workflow: Workflow, target: str, tool: dict[str, Any]) -> tuple[bool, str]:
-    """(allowed, why) for a write of `target` (links resolved), as `workflow`'s."""
-    folder = os.path.realpath(workflow.workspace.base)
-    rel: str | None = None
-    if os.path.commonpath([target, folder]) == folder:
-        rel = os.path.relpath(target, folder).replace(os.sep, "/")
-    else:
-        rel = _same_file(target, folder)  # a hard link to a workspace file, say
-    if rel is None:
-        return True, "not a file of the workspace"
-    rel = _judged_name(workflow, target, folder, rel)
-    if rel.startswith("."):
-        return False, (
-            f"{workflow.workspace.shown(rel)} is the runtime's own (an interrupted cast's "
-            "record, history, trash, lock): only casts write it"
-        )
-    if not workflow.guards(rel):
-        return True, f"{workflow.workspace.shown(rel)} is not guarded"
-    if not ("content" in tool or "edits" in tool or "old_string" in tool):
-        return False, (
-            f"{workflow.workspace.shown(rel)} is guarded, and the hook cannot tell what this "
-            "tool would write in it; cast a spell instead"
-        )
-    proposed = _proposed(workflow, rel, tool)
-    if rel == workflow.state_file:
-        return workflow.judge_file(proposed.encode("utf-8", "surrogatepass"))
-    return workflow.judge_write(rel, proposed)
-
-
-def _judged_name(workflow: Workflow, target: str, folder: str, rel: str) -> str:
-    """The name the workspace knows a file written as `rel` by: the file it is (a hard
-    link, a name a case-insensitive filesystem folds), or a guarded file whose name it
-    is but for case, Unicode normalization and trailing dots or spaces (`State.json`,
-    `state.json.`), which some filesystems take for the same file."""
-    if os.path.lexists(target):
-        same = _same_file(target, folder)
-        if same is not None:
-            return same
-    key = _folded(rel)
-    guarded = [workflow.state_file, *getattr(workflow.engine.vocabulary, "JUDGED", ())]
-    return next((name for name in guarded if _folded(name) == key), rel)
-
-
-def _folded(rel: str) -> str:
-    import unicodedata
-
-    parts = rel.replace("\\", "/").split("/")
-    return "/".join(unicodedata.normalize("NFC", p).casefold().rstrip(". ") for p in parts)
-
-
-def _same_file(target: str, folder: str) -> str | None:
-    """The workspace file (relative to `folder`) that `target` is the same file as (a
-    hard link, or a name that differs only in case on a filesystem that ignores it)."""
-    try:
-        info = os.stat(target)
-        entries = os.listdir(folder)
-    except (OSError, ValueError):
-        return None
-    for name in entries:
-        try:
-            other = os.stat(os.path.join(folder, name))
-        except OSError:
-            continue
-        if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
-            return name
-    return None
-
-
-def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:
-    """The file's text after the Write, Edit or MultiEdit in `tool`."""
+def _proposed(shown: str, current: str, tool: dict[str, Any]) -> str:
+    """The file's text after the Write, Edit or MultiEdit in `tool` (`current` before)."""
     if "content" in tool:
         if not isinstance(tool["content"], str):
             raise BadFile("the hook event's content is not text")
         return tool["content"]
-    proposed = workflow.workspace.read_text(rel, STATE_LIMIT) or ""
+    proposed = current
     edits = tool.get("edits") if "edits" in tool else [tool]
     if not isinstance(edits, list) or not edits or len(edits) > MAX_EDITS:
         raise BadFile(f"the hook event's edits are not a list of 1 to {MAX_EDITS} edits")
@@ -262,13 +359,10 @@ def _proposed(workflow: Workflow, rel: str, tool: dict[str, Any]) -> str:
             # Judged only as the edit the tool makes: one that matches nowhere, or in
             # several places without replace_all, is one it refuses too.
             raise BadFile(
-                f"the edit's old_string is found {found} times in "
-                f"{workflow.workspace.shown(rel)}; the hook judges only an exact, unique match"
+                f"the edit's old_string is found {found} times in {shown}; the hook judges "
+                "only an exact, unique match"
             )
         proposed = proposed.replace(old, new, -1 if every else 1)
         if len(proposed) > STATE_LIMIT:
-            raise BadFile(
-                f"the edits make {workflow.workspace.shown(rel)} larger than "
-                f"{STATE_LIMIT / 1e6:.0f} MB"
-            )
+            raise BadFile(f"the edits make {shown} larger than {STATE_LIMIT / 1e6:.0f} MB")
     return proposed

@@ -167,7 +167,21 @@ def _configures(path: str) -> bool:
 
 def read_project(root: str) -> Project:
     """The `[tool.spellbook]` of the pyproject.toml in `root` (defaults without one)."""
-    table = _table(os.path.join(root, PYPROJECT))
+    return project_from(root, _table(os.path.join(root, PYPROJECT)))
+
+
+def project_from_text(root: str, text: str) -> Project:
+    """The project at `root` whose pyproject.toml holds `text` (its committed text, say)."""
+    return project_from(root, _parse(text))
+
+
+def spellbook_table(text: str) -> dict[str, object]:
+    """The `[tool.spellbook]` table of a pyproject.toml's text ({} if it has none)."""
+    return _parse(text)
+
+
+def project_from(root: str, table: dict[str, object]) -> Project:
+    """The project at `root` whose `[tool.spellbook]` is `table`."""
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
         raise _fail(f"unknown key {unknown[0]!r}; the keys are {', '.join(KEYS)}")

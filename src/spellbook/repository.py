@@ -12,6 +12,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
 
+    from spellbook.committed import Tree
+    from spellbook.project import Project
     from spellbook.workflow import Workflow
 
 
@@ -33,22 +35,36 @@ def one_machine(command: str | None, option: str | None) -> str | None:
     return option or command
 
 
-def resolve(root: str | None, machine: str | None) -> tuple[ModuleType, str | None]:
+def resolve(
+    root: str | None, machine: str | None, from_head: bool = False
+) -> tuple[ModuleType, str | None]:
     """The machine a command drives, and the root of the project it belongs to (None for
     a machine that ships with Spellbook, outside any project that lists it).
 
     `machine` is a name of the project's `[tool.spellbook.machines]` or, if the project
     lists none of that name, `spell` or `session` (the shipped ones); None is the
     project's default machine, or `spell` where no project lists any. The project is
-    found from `root`, or from the current folder (`spellbook.project`)."""
+    found from `root`, or from the current folder (`spellbook.project`).
+
+    `from_head`: the project's configuration and machine as the commit HEAD holds them
+    (`spellbook.committed`, for the hook), not as the working tree does."""
     from importlib import import_module
 
     folder = find_project(root if root else os.getcwd())
-    project = read_project(folder) if folder is not None else None
+    project: Project | None = None
+    tree: Tree | str | None = None
+    if folder is not None and from_head:
+        from spellbook import committed
+
+        project, tree = committed.read_project(folder)
+    elif folder is not None:
+        project = read_project(folder)
     if machine is None:
         machine = project.default if project is not None and project.default else "spell"
     entry = project.machine(machine) if project is not None else None
     if project is not None and entry is not None:
+        if tree is not None:
+            return committed.load_machine(project, entry, tree), project.root
         return load_machine(project, entry), project.root
     if machine in SHIPPED:
         return import_module(SHIPPED[machine]), None
@@ -63,11 +79,11 @@ def resolve(root: str | None, machine: str | None) -> tuple[ModuleType, str | No
     )
 
 
-def open_workflow(root: str | None, machine: str | None) -> Workflow:
+def open_workflow(root: str | None, machine: str | None, from_head: bool = False) -> Workflow:
     """The workflow of the repository at `root`, or, without one, of the repository the
     current folder is in: the project's root for a machine the project lists, else
     `find_root`. Said on stderr when that is not the current folder: a cast from a
-    subfolder never starts a second workspace there."""
+    subfolder never starts a second workspace there. `from_head`: see `resolve`."""
     from spellbook.workflow import Workflow  # not for `spell --help`
 
     if root is not None and not root:
@@ -75,7 +91,7 @@ def open_workflow(root: str | None, machine: str | None) -> Workflow:
     if root is not None and not os.path.isdir(root):
         what = "is not a folder" if os.path.lexists(root) else "does not exist"
         raise BadFile(f"the repository folder {os.path.abspath(root)} {what}")
-    module, home = resolve(root, machine)
+    module, home = resolve(root, machine, from_head)
     if root is None:
         here = os.getcwd()
         root = home if home is not None else find_root(here, module.WORKSPACE)

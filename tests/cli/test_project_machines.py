@@ -411,12 +411,13 @@ def test_a_configured_templates_folder_that_is_not_there_is_an_error(house: Path
     assert "templates = 'tmpl' is not a folder of the project" in clean(result)
 
 
-def hook(project: Path, path: str, content: str) -> subprocess.CompletedProcess[str]:
-    event = {
-        "tool_name": "Write",
-        "cwd": str(project),
-        "tool_input": {"file_path": path, "content": content},
-    }
+def hook(
+    project: Path, path: str, content: str, tool: str = "Write", **tool_input: object
+) -> subprocess.CompletedProcess[str]:
+    """The hook's answer to a tool call naming `path` (with `content`, unless `tool_input`
+    says otherwise), run as Claude Code runs it in `project`."""
+    given = tool_input or {"file_path": path, "content": content}
+    event = {"tool_name": tool, "cwd": str(project), "tool_input": given}
     done = subprocess.run(
         [sys.executable, "-m", "spellbook", "check-transition", "--claude-hook"],
         input=json.dumps(event),
@@ -424,32 +425,154 @@ def hook(project: Path, path: str, content: str) -> subprocess.CompletedProcess[
         capture_output=True,
         text=True,
         timeout=120,
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        env={k: v for k, v in git_traps.environment().items() if k != "PYTHONPATH"},
     )
     return done
 
 
-def test_the_hook_judges_by_the_project_s_machine_and_blocks_what_it_cannot_read(
-    house: Path,
-) -> None:
+@pytest.fixture
+def committed(house: Path) -> Path:
+    """The house as a git repository, everything committed, the door closed and locked."""
+    (house / ".git").rmdir()
+    git_traps.init(house)
     (house / ".door").mkdir()
-    state = {"current_state": "CLOSED", "history": []}
-    (house / ".door" / "state.json").write_text(json.dumps(state))
-    moved = json.dumps({**state, "current_state": "OPEN"})
-    blocked = hook(house, ".door/state.json", moved)  # no key: no rule leads there
-    assert blocked.returncode == 2 and "CLOSED → OPEN refused" in clean(blocked)
-    (house / ".door" / "key.txt").write_text("turned\n")
-    assert hook(house, ".door/state.json", moved).returncode == 0
-    # A configuration the hook cannot read: the move is blocked, not allowed.
-    (house / "pyproject.toml").write_text("[tool.spellbook\n")
-    broken = hook(house, ".door/state.json", moved)
-    assert broken.returncode == 2 and "could not judge" in clean(broken)
+    (house / ".door" / "state.json").write_text(json.dumps(CLOSED))
+    git_traps.commit_all(house)
+    return house
 
 
+CLOSED = {"current_state": "CLOSED", "history": []}
+OPENED = json.dumps({**CLOSED, "current_state": "OPEN"})
 # Python that leaves a mark beside the project, were it ever run.
 PLANTED = (
     "\nimport pathlib; pathlib.Path(__file__).resolve().parents[{up}].joinpath('{mark}').touch()\n"
 )
+
+
+def test_the_hook_judges_by_the_project_s_committed_machine(committed: Path) -> None:
+    blocked = hook(committed, ".door/state.json", OPENED)  # no key: no rule leads there
+    assert blocked.returncode == 2 and "CLOSED → OPEN refused" in clean(blocked)
+    (committed / ".door" / "key.txt").write_text("turned\n")
+    assert hook(committed, ".door/state.json", OPENED).returncode == 0
+    # A configuration in HEAD the hook cannot read: the move is blocked, not allowed.
+    (committed / "pyproject.toml").write_text("[tool.spellbook\n")
+    git_traps.commit_all(committed)
+    broken = hook(committed, ".door/state.json", OPENED)
+    assert broken.returncode == 2 and "could not judge" in clean(broken)
+
+
+def test_the_hook_never_runs_python_of_the_working_tree(committed: Path) -> None:
+    """The working tree's generated module, project vocabulary and configuration (each
+    a file an agent may write) are not what the hook runs: it runs HEAD's."""
+    house = committed
+    (house / "house_words.py").write_text(
+        'TERMS = {"the bell rang": "`bell.txt` exists"}\n', encoding="utf-8"
+    )
+    (house / "spec" / "DOOR.md").write_text(
+        DOOR.replace("| the key is turned | `key.txt` exists |\n", "").replace(
+            "the key is turned", "the bell rang"
+        ),
+        encoding="utf-8",
+    )
+    (house / "pyproject.toml").write_text(
+        PYPROJECT.replace(
+            'door = "spec/DOOR.md"', 'door = { spec = "spec/DOOR.md", vocabulary = "house_words" }'
+        ),
+        encoding="utf-8",
+    )
+    generate(house)
+    git_traps.commit_all(house)
+    # What an agent may write, none of it guarded before: code in the module and in the
+    # vocabulary; then a machine of its own, listed as the default.
+    door = house / "generated" / "door.py"
+    door.write_text(door.read_text() + PLANTED.format(up=1, mark="module-ran"))
+    words = house / "house_words.py"
+    words.write_text(words.read_text() + PLANTED.format(up=0, mark="words-ran"))
+    for step in ("code", "machine"):
+        if step == "machine":
+            (house / "generated" / "evil.py").write_text(PLANTED.format(up=1, mark="evil-ran"))
+            config = (house / "pyproject.toml").read_text()
+            config = config.replace('default = "door"', 'default = "evil"')
+            config += 'evil = "spec/DOOR.md"\n'
+            (house / "pyproject.toml").write_text(config)
+        (house / ".door" / "bell.txt").write_text("ding\n")
+        allowed = hook(house, ".door/state.json", OPENED)  # the bell rang: HEAD's D1
+        assert allowed.returncode == 0, clean(allowed)
+        (house / ".door" / "bell.txt").unlink()
+        refused = hook(house, ".door/state.json", OPENED)
+        assert refused.returncode == 2 and "CLOSED → OPEN refused" in clean(refused)
+        assert not [p.name for p in house.glob("*-ran")], step
+    # A module of the project's own that HEAD does not hold is not run from the working tree.
+    for command in (["rm", "-q", "--cached", "house_words.py"], ["commit", "-qm", "x"]):
+        subprocess.run([*git_traps.GIT, "-C", str(house), *command], check=True)
+    untracked = hook(house, ".door/state.json", OPENED)
+    assert untracked.returncode == 2 and "house_words.py is not committed" in clean(untracked)
+    assert not [p.name for p in house.glob("*-ran")]
+
+
+def test_the_hook_refuses_a_project_machine_it_cannot_read_from_head(house: Path) -> None:
+    (house / ".door").mkdir()
+    (house / ".door" / "state.json").write_text(json.dumps(CLOSED))
+    nothing = hook(house, ".door/state.json", OPENED)  # `.git` is an empty folder
+    assert nothing.returncode == 2 and "has no commit yet" in clean(nothing)
+    (house / ".git").rmdir()
+    git_traps.init(house)
+    (house / ".gitignore").write_text("generated/\n")
+    git_traps.commit_all(house)
+    untracked = hook(house, ".door/state.json", OPENED)
+    said = clean(untracked)
+    assert untracked.returncode == 2 and "generated/door.py is not committed" in said, said
+    # A machine that ships with Spellbook needs no commit.
+    session = subprocess.run(
+        [sys.executable, "-m", "spellbook", "session", "check-transition", "--claude-hook"],
+        input=json.dumps({"tool_name": "Write", "tool_input": {"file_path": "x.py"}}),
+        cwd=house,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert session.returncode == 0, clean(session)
+
+
+def test_the_hook_guards_the_configuration_and_the_generated_modules(committed: Path) -> None:
+    house = committed
+    config = (house / "pyproject.toml").read_text()
+    changed = hook(house, "pyproject.toml", config.replace('"spec/DOOR.md"', '"spec/X.md"'))
+    assert changed.returncode == 2 and "changes [tool.spellbook]" in clean(changed)
+    added = hook(house, "src/pyproject.toml", '[tool.spellbook]\ndefault = "x"\n')
+    assert added.returncode == 2 and "changes [tool.spellbook]" in clean(added)
+    edited = hook(
+        house,
+        "pyproject.toml",
+        "",
+        "Edit",
+        file_path=str(house / "pyproject.toml"),
+        old_string='version = "0"',
+        new_string='version = "1"',
+    )
+    assert edited.returncode == 0, clean(edited)  # the rest of the file is the project's
+    for path in ("generated/door.py", "generated/__pycache__/door.cpython-311.pyc"):
+        written = hook(house, path, "X = 1\n")
+        assert written.returncode == 2 and "regenerate them with" in clean(written)
+    moved = hook(
+        house, "", "", "mcp__fs__move_file", source="/tmp/door.py", destination="generated/"
+    )
+    assert moved.returncode == 2 and "cannot tell what this tool would write" in clean(moved)
+
+
+def test_the_hook_runs_no_program_the_repository_names(committed: Path, tmp_path: Path) -> None:
+    """Reading the committed machine runs git, and git runs no program the repository's
+    content names: every setting that would is planted in the workspace folder (made
+    to look like a repository) and in the repository's own configuration."""
+    marks = tmp_path / "marks"
+    git_traps.plant_lookalike(committed / ".door", marks)
+    git_traps.plant_in_config(committed, marks)
+    (committed / ".door" / "key.txt").write_text("turned\n")
+    allowed = hook(committed, ".door/state.json", OPENED)
+    assert allowed.returncode == 0, clean(allowed)
+    refused = hook(committed, ".door/state.json", json.dumps({"current_state": "NOWHERE"}))
+    assert refused.returncode == 2, clean(refused)
+    assert git_traps.ran(marks) == []
 
 
 def test_only_the_checked_source_of_a_generated_module_runs(house: Path) -> None:

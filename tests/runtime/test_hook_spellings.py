@@ -5,16 +5,21 @@ spelling lets a move the spec forbids through (IMPLEMENT -> COMPLETE skips testi
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import json
 import os
 import unicodedata
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spellbook.hook import judge_event
+from spellbook.hook import claude_hook, judge_event
+from tests.json_inputs import json_values
 from tests.sessions import PROGRESS, session_in
 
 FORBIDDEN = json.dumps({"state": "COMPLETE", "attempts": 1, "feature_id": "F1"})
@@ -114,3 +119,216 @@ def test_a_tool_that_only_reads_the_state_file_is_let_through(repo: Path) -> Non
     assert judge_event(None, "session", json.dumps(read).encode())[0]
     read["tool_name"] = "Write"  # the same event from a tool that writes: judged, refused
     assert not judge_event(None, "session", json.dumps(read).encode())[0]
+
+
+# -- any tool, any key: a move, copy or delete naming a guarded file or folder --
+
+MOVERS = [
+    "mcp__filesystem__move_file",
+    "mcp__fs__copy_file",
+    "mcp__files__delete",
+    "mcp__serena__rename_file",
+    "mcp__x__write_files",
+    "Move",
+    "NotebookEdit",
+    "Write",
+]
+ORDINARY = ["src/app.py", "/tmp/elsewhere/forged.json", f"{PROGRESS}/notes.md", "README.md"]
+# Keys a move, copy or delete may name its files by (never a Write's or Edit's data).
+PAIRS = [
+    ("source", "destination"),
+    ("from", "to"),
+    ("src", "dst"),
+    ("path", "new_path"),
+    ("old_path", "target"),
+    ("file_path", "destination"),
+]
+
+
+def hook(event: dict[str, Any]) -> tuple[bool, str]:
+    """(allowed, why) as the hook answers `event`: whatever error it meets blocks."""
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        code = claude_hook(None, "session", io.BytesIO(json.dumps(event).encode()))
+    assert code in (0, 2), code
+    return code == 0, said.getvalue()
+
+
+@pytest.fixture(scope="module")
+def linked(repo: Path) -> Path:
+    """The repository with links to its workspace: `shortcut` to the progress folder,
+    `dotclaude` to `.claude`, and a folder `src` to be the agent's folder."""
+    (repo / "src").mkdir(exist_ok=True)
+    for name, target in (("shortcut", repo / PROGRESS), ("dotclaude", repo / ".claude")):
+        if not (repo / name).is_symlink():
+            (repo / name).symlink_to(target)
+    return repo
+
+
+def guarded_spellings(root: Path, cwd: Path) -> st.SearchStrategy[str]:
+    """Spellings of a guarded file or folder of `root`'s workspace, for an agent in `cwd`:
+    absolute, relative (through `..` where `cwd` is below the root), through a link to
+    the workspace, a hard link, a file: URI, in another case or normalization."""
+    up = os.path.relpath(root, cwd)
+    files = ["state.json", "feature-list.json", ".intent.json", ".history/1.jsonl"]
+    spellings = []
+    for name in files:
+        spellings += [
+            f"{root}/{PROGRESS}/{name}",
+            f"{up}/{PROGRESS}/{name}",
+            f"{up}/./{PROGRESS}//{name}",
+            f"{up}/{PROGRESS}/../progress/{name}",
+            f"{up}/shortcut/{name}",
+            f"{up}/dotclaude/progress/{name}",
+            f"{up}/shortcut/../progress/{name}",
+            f"file://{root}/{PROGRESS}/{name}",
+        ]
+    spellings += [
+        f"{up}/{PROGRESS}/State.json",
+        f"{up}/{PROGRESS}/STATE.JSON.",
+        f"{up}/{PROGRESS}/\u017ftate.json",  # a long s, which case folding makes an s
+        f"{up}/{PROGRESS}/second-name.json",  # a hard link to the state file
+        f"{up}/outside.json",  # the same, outside the workspace
+        f"{up}/{PROGRESS}",  # the workspace folder
+        f"{up}/{PROGRESS}/",
+        f"{up}/.claude",  # a folder that holds it
+        f"{up}/.Claude/",
+        f"{up}/shortcut",
+        f"{root}",  # the repository's folder
+        up,
+        # Globs and the like, for a tool that expands them.
+        f"{up}/{PROGRESS}/*.json",
+        f"{up}/{PROGRESS}/st?te.json",
+        f"{up}/{PROGRESS}/[s]tate.json",
+        f"{up}/{PROGRESS}/{{notes,state}}.json",
+        f"{up}/{{src,.claude}}/progress/",
+        f"{up}/.claude/**",
+        f"{up}/**/state.json",
+        f"{up}/.cl*",
+        f"{up}/{PROGRESS}/.*",
+        f"{up}\\.claude\\progress\\state.json",  # a tool that takes a backslash for /
+        # git's own folder, whose HEAD the hook reads a project's machine from.
+        f"{up}/.git/HEAD",
+        f"{up}/.git/refs/heads/main",
+    ]
+    return st.sampled_from(spellings)
+
+
+@st.composite
+def move_inputs(draw: st.DrawFn, guarded: str) -> dict[str, Any]:
+    """A tool's input that names `guarded` as the source or the destination of a move,
+    a copy or a delete, under any key, at any depth: flat, nested, in a list, as a key
+    of an object; beside other keys of any value."""
+    other = draw(st.sampled_from(ORDINARY))
+    source, destination = (guarded, other) if draw(st.booleans()) else (other, guarded)
+    first, second = draw(st.sampled_from(PAIRS))
+    shape = draw(st.sampled_from(["flat", "nested", "listed", "paths", "keyed", "delete"]))
+    if shape == "flat":
+        found: dict[str, Any] = {first: source, second: destination}
+    elif shape == "nested":
+        found = {"operation": {"arguments": {first: source, second: destination}}}
+    elif shape == "listed":
+        found = {"moves": [{"dry_run": False}, {first: source, second: destination}]}
+    elif shape == "paths":
+        found = {"paths": [[source], destination] if draw(st.booleans()) else [source, destination]}
+    elif shape == "keyed":
+        found = {"renames": {source: destination}}
+    else:
+        found = {first: guarded, "recursive": True}
+    extra = draw(st.dictionaries(st.sampled_from(["mode", "overwrite", "note"]), json_values))
+    return {**extra, **found}
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_no_tool_naming_a_guarded_file_or_folder_gets_a_move_of_it_allowed(
+    linked: Path, data: st.DataObject
+) -> None:
+    cwd = data.draw(st.sampled_from([linked, linked / "src"]))
+    guarded = data.draw(guarded_spellings(linked, cwd))
+    tool = data.draw(st.sampled_from(MOVERS) | st.text(min_size=1, max_size=20))
+    event = {"tool_name": tool, "cwd": str(cwd), "tool_input": data.draw(move_inputs(guarded))}
+    allowed, why = hook(event)
+    assert not allowed, (event, why)
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_a_tool_naming_only_ordinary_files_is_let_through(
+    linked: Path, data: st.DataObject
+) -> None:
+    """The same shapes, naming files the hook does not guard: nothing to block."""
+    cwd = data.draw(st.sampled_from([linked, linked / "src"]))
+    names = st.sampled_from([*ORDINARY, f"{linked}/src/deep/x.py", "notes.txt"])
+    first, second = data.draw(st.sampled_from(PAIRS))
+    tool_input = {first: data.draw(names), second: data.draw(names), "overwrite": True}
+    tool = data.draw(st.sampled_from(MOVERS))
+    event = {"tool_name": tool, "cwd": str(cwd), "tool_input": tool_input}
+    allowed, why = hook(event)
+    assert allowed, (event, why)
+
+
+def test_two_allowed_calls_cannot_put_a_hand_made_state_file_in_place(
+    linked: Path, tmp_path: Path
+) -> None:
+    """A Write of a file nobody guards is allowed; moving it onto the state file, or the
+    state file away, names a guarded file as destination or source: blocked."""
+    forged = tmp_path / "forged.json"
+    write = {"tool_name": "Write", "cwd": str(linked), "tool_input": {"file_path": str(forged)}}
+    write["tool_input"]["content"] = FORBIDDEN
+    assert judge_event(None, "session", json.dumps(write).encode())[0]
+    state = f"{PROGRESS}/state.json"
+    for source, destination in ((str(forged), state), (state, str(tmp_path / "away.json"))):
+        move = {
+            "tool_name": "mcp__filesystem__move_file",
+            "cwd": str(linked),
+            "tool_input": {"source": source, "destination": destination},
+        }
+        allowed, why = judge_event(None, "session", json.dumps(move).encode())
+        assert not allowed and "cannot tell what this tool would write" in why, why
+        assert "as `source`" in why or "as `destination`" in why, why
+
+
+DEEP = "/".join(["d"] * 100)  # folders 100 deep, made by the test
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("tool_input", "said"),
+    [
+        ({"a": functools.reduce(lambda inner, _: [inner], range(40), "x")}, "nested more than"),
+        ({"paths": [f"f{i}" for i in range(20_000)]}, "more than 10,000 strings"),
+        ({"paths": [f"{DEEP}/{i}" for i in range(3000)]}, "path components"),
+        ({"glob": "{a,b}" * 10}, "expands to more than 64 paths"),
+    ],
+)
+def test_a_tool_input_too_large_to_walk_is_refused(
+    linked: Path, tmp_path: Path, tool_input: dict[str, Any], said: str
+) -> None:
+    """Past a bound (depth, strings, components of folders that exist), refused."""
+    (tmp_path / DEEP).mkdir(parents=True)
+    event = {"tool_name": "mcp__x__y", "cwd": str(tmp_path), "tool_input": tool_input}
+    allowed, why = judge_event(None, "session", json.dumps(event).encode())
+    assert not allowed and said in why, why
+
+
+def test_a_write_the_hook_judges_takes_its_path_as_written_and_git_s_folder_is_guarded(
+    linked: Path,
+) -> None:
+    """The path of a Write is the file it writes, never a glob: a file named `*.json` in
+    the workspace is only that file. A write into `.git` is blocked: the hook reads a
+    project's machine from HEAD."""
+    star = {"file_path": f"{linked}/{PROGRESS}/*.json", "content": "{}"}
+    event = {"tool_name": "Write", "cwd": str(linked), "tool_input": star}
+    assert hook(event)[0]
+    event["tool_name"] = "mcp__fs__delete_files"
+    event["tool_input"] = {"paths": [star["file_path"]]}
+    assert not hook(event)[0]
+    event["tool_name"] = "Write"
+    event["tool_input"] = {"file_path": f"{linked}/.git/HEAD", "content": "ref: refs/heads/x\n"}
+    allowed, why = hook(event)
+    assert not allowed and "git's own folder" in why, why
