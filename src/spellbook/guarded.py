@@ -6,8 +6,9 @@ A `Place` is a repository a tool call may touch, with its workflow. Guarded ther
 - the runtime's own files in the workspace (`.intent.json`, `.history/`, `.trash/`...);
 - the workspace folder and every folder that holds it (moved or deleted, they take
   the workspace along);
-- every pyproject.toml of the repository (its `[tool.spellbook]` says which machine
-  runs, from which module, with which vocabulary);
+- every pyproject.toml of the repository, and of each folder above it (its
+  `[tool.spellbook]` says which machine runs, from which module, with which
+  vocabulary);
 - the project's generated folder and what is in it (the modules `spell` runs), and
   the folders that hold it;
 - the repository's `.git` (its HEAD is the machine the hook judges by).
@@ -128,6 +129,7 @@ class Place:
         self.folder = _forms(self.base)
         repository = git.find(self.root)
         self.top = _forms(repository.top if repository is not None else self.root)
+        self.above = _forms(self.root)  # a pyproject.toml of a folder holding it counts
         self.git = [form for path in _git_folders(repository) for form in _forms(path)]
         self.project = find_project(self.root)
         self.generated_folder = ""
@@ -175,7 +177,8 @@ class Place:
                 found.append(Hit(GENERATED, self, path))
         found += [Hit(GIT, self, path) for git in self.git if _under(parts, git, fits)][:1]
         config = deep is None and parts and fits(parts[-1], "pyproject.toml")
-        if config and any(_under(parts, top, fits) for top in self.top):
+        below = any(_under(parts, top, fits) for top in self.top)
+        if config and (below or any(_holds(parts[:-1], root, fits) for root in self.above)):
             found.append(Hit(CONFIG, self, path))
         return found
 

@@ -539,8 +539,9 @@ def test_the_hook_guards_the_configuration_and_the_generated_modules(committed: 
     config = (house / "pyproject.toml").read_text()
     changed = hook(house, "pyproject.toml", config.replace('"spec/DOOR.md"', '"spec/X.md"'))
     assert changed.returncode == 2 and "changes [tool.spellbook]" in clean(changed)
-    added = hook(house, "src/pyproject.toml", '[tool.spellbook]\ndefault = "x"\n')
-    assert added.returncode == 2 and "changes [tool.spellbook]" in clean(added)
+    for where in ("src/pyproject.toml", "../pyproject.toml"):  # a project below, or above
+        added = hook(house, where, '[tool.spellbook]\ndefault = "x"\n')
+        assert added.returncode == 2 and "changes [tool.spellbook]" in clean(added)
     edited = hook(
         house,
         "pyproject.toml",
