@@ -235,6 +235,11 @@ def move_inputs(draw: st.DrawFn, guarded: str) -> dict[str, Any]:
         found = {"renames": {source: destination}}
     else:
         found = {first: guarded, "recursive": True}
+    data = {"content", "edits", "old_string", "new_string", "new_source"}  # a Write's text...
+    keys = st.sampled_from(["args", "request", "0", "ops"]) | st.text(min_size=1, max_size=6)
+    keys = keys.filter(lambda key: key not in data)
+    for _ in range(draw(st.integers(0, 3))):  # wrapped in objects and lists, at random
+        found = {draw(keys): found if draw(st.booleans()) else [draw(json_values), found]}
     extra = draw(st.dictionaries(st.sampled_from(["mode", "overwrite", "note"]), json_values))
     return {**extra, **found}
 
