@@ -11,7 +11,9 @@ A `Place` is a repository a tool call may touch, with its workflow. Guarded ther
   vocabulary);
 - the project's generated folder and what is in it (the modules `spell` runs), and
   the folders that hold it;
-- the repository's `.git` (its HEAD is the machine the hook judges by).
+- the repository's `.git` (its HEAD is the machine the hook judges by);
+- Spellbook's cache folder (the `[tool.spellbook]` tables `spell` reads in place of
+  parsing pyproject.toml again).
 
 A path is matched by what it is where it exists (the same file or folder, by device
 and inode, whatever it is called: a hard link, a name the filesystem folds) and by
@@ -38,6 +40,7 @@ FOLDER = "folder"  # the workspace folder, or a folder that holds it or the gene
 CONFIG = "config"  # a pyproject.toml of the repository
 GENERATED = "generated"  # the generated folder, or a file in it
 GIT = "git"  # the repository's .git folder (or a worktree's), or a file in it
+CACHE = "cache"  # Spellbook's cache folder, or a file in it
 
 
 class Hit:
@@ -68,6 +71,7 @@ class Hit:
             CONFIG: "a pyproject.toml, whose [tool.spellbook] says which machine runs",
             GENERATED: "the project's generated modules, which spellbook-codegen writes",
             GIT: "git's own folder, whose HEAD holds the machine the hook judges by",
+            CACHE: "Spellbook's cache, whose tables spell takes for pyproject.toml's",
         }[self.kind]
 
 
@@ -121,7 +125,13 @@ class Place:
 
     def __init__(self, root: str, workflow: Workflow) -> None:
         from spellbook import git
-        from spellbook.project import DEFAULT_GENERATED, ProjectError, find_project, read_project
+        from spellbook.project import (
+            DEFAULT_GENERATED,
+            ProjectError,
+            cache_folder,
+            find_project,
+            read_project,
+        )
 
         self.root = os.path.abspath(root)
         self.workflow = workflow
@@ -131,6 +141,8 @@ class Place:
         self.top = _forms(repository.top if repository is not None else self.root)
         self.above = _forms(self.root)  # a pyproject.toml of a folder holding it counts
         self.git = [form for path in _git_folders(repository) for form in _forms(path)]
+        cache = cache_folder()
+        self.cache = _forms(cache) if cache else []
         self.project = find_project(self.root)
         self.generated_folder = ""
         if self.project is not None:
@@ -176,6 +188,7 @@ class Place:
             elif _under(parts, generated, fits):
                 found.append(Hit(GENERATED, self, path))
         found += [Hit(GIT, self, path) for git in self.git if _under(parts, git, fits)][:1]
+        found += [Hit(CACHE, self, path) for c in self.cache if _under(parts, c, fits)][:1]
         config = deep is None and parts and fits(parts[-1], "pyproject.toml")
         below = any(_under(parts, top, fits) for top in self.top)
         if config and (below or any(_holds(parts[:-1], root, fits) for root in self.above)):

@@ -8,7 +8,7 @@ import sys
 
 from spellbook.errors import BadFile, SpellbookError, said
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_HOOK_BLOCK, EXIT_OK, EXIT_REFUSED
-from spellbook.guarded import CONFIG, FOLDER, GENERATED, GIT, RUNTIME, Hit, Place
+from spellbook.guarded import CACHE, CONFIG, FOLDER, GENERATED, GIT, RUNTIME, Hit, Place
 from spellbook.project import MARK, PROJECT_LIMIT
 from spellbook.repository import MACHINE_HELP, find_root, one_machine, open_workflow, resolve
 from spellbook.state_file import STATE_LIMIT, parse_json
@@ -231,7 +231,7 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
             f"{shown} is the runtime's own (an interrupted cast's record, history, trash, "
             "lock): only casts write it"
         )
-    if hit.kind in (FOLDER, GIT):
+    if hit.kind in (FOLDER, GIT, CACHE):
         return False, f"{shown} is {hit.what()}: no write by hand is judged there"
     if hit.kind == GENERATED:
         return False, (

@@ -299,6 +299,12 @@ def _cache_file(root: str) -> str | None:
     return os.path.join(base, "projects", f"{key:08x}.json")
 
 
+def cache_folder() -> str | None:
+    """The folder of Spellbook's cache of `[tool.spellbook]` tables, if there is one."""
+    found = _cache_file("")
+    return os.path.dirname(os.path.dirname(found)) if found else None
+
+
 def _cached(cache: str | None, path: str, text: str) -> dict[str, object] | None:
     if cache is None or not owned(cache) or os.path.islink(cache):
         return None

@@ -337,3 +337,14 @@ def test_a_write_the_hook_judges_takes_its_path_as_written_and_git_s_folder_is_g
     event["tool_input"] = {"file_path": f"{linked}/.git/HEAD", "content": "ref: refs/heads/x\n"}
     allowed, why = hook(event)
     assert not allowed and "git's own folder" in why, why
+
+
+def test_spellbook_s_cache_is_guarded(
+    linked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table planted in the cache would be what `spell` takes for pyproject.toml's."""
+    monkeypatch.setenv("SPELLBOOK_CACHE", str(tmp_path / "cache"))
+    kept = {"file_path": str(tmp_path / "cache" / "projects" / "0badcafe.json"), "content": "{}"}
+    event = {"tool_name": "Write", "cwd": str(linked), "tool_input": kept}
+    allowed, why = hook(event)
+    assert not allowed and "Spellbook's cache" in why, why
