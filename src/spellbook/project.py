@@ -37,7 +37,7 @@ from spellbook.errors import BadFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from types import ModuleType
+    from types import CodeType, ModuleType
 
 PYPROJECT = "pyproject.toml"
 MARK = b"[tool.spellbook"
@@ -299,6 +299,44 @@ def _cache_file(root: str) -> str | None:
     return os.path.join(base, "projects", f"{key:08x}.json")
 
 
+def compiled(data: bytes, path: str) -> CodeType:
+    """The code of the Python source `data` (the bytes of `path`): compiled, or this
+    user's cache of exactly that compilation. Only Spellbook writes the cache, in the
+    user's own cache folder (outside any repository), and a cache file is taken only when
+    the source it keeps beside the code is byte for byte `data`, the Python the same and
+    the path the same: so no bytecode a repository holds, or code of other bytes, ever
+    runs in its place (parsing a 58 KB module costs about 11 ms a cold start, its cached
+    code 0.2 ms)."""
+    import marshal
+    from types import CodeType
+
+    cache = _code_file(path)
+    head = f"spellbook code 1 {sys.implementation.cache_tag} {len(data)}\n".encode()
+    if cache is not None and owned(cache) and not os.path.islink(cache):
+        try:
+            with open(cache, "rb") as f:
+                kept = f.read(len(head) + 5 * len(data) + 1_000_000)
+            if kept.startswith(head) and kept[len(head) : len(head) + len(data)] == data:
+                code = marshal.loads(kept[len(head) + len(data) :])
+                if isinstance(code, CodeType) and code.co_filename == path:
+                    return code
+        except (OSError, ValueError, EOFError, TypeError):
+            pass  # no cache, or one that is not ours to read: compiled afresh
+    code = compile(data, path, "exec", dont_inherit=True)
+    if cache is not None:
+        _keep(cache, head + data + marshal.dumps(code))
+    return code
+
+
+def _code_file(path: str) -> str | None:
+    """Where the cache keeps the compiled code of the module at `path`."""
+    projects = _cache_file(path)
+    if projects is None:
+        return None
+    base = os.path.dirname(os.path.dirname(projects))
+    return os.path.join(base, "code", os.path.basename(projects).replace(".json", ".code"))
+
+
 def cache_folder() -> str | None:
     """The folder of Spellbook's cache of `[tool.spellbook]` tables, if there is one."""
     found = _cache_file("")
@@ -339,15 +377,20 @@ def _remember(cache: str | None, path: str, text: str, table: dict[str, object])
         )
     except (TypeError, ValueError):  # a value JSON has no form for (a TOML date): not kept
         return
-    folder = os.path.dirname(cache)
+    _keep(cache, kept.encode("utf-8"))
+
+
+def _keep(cache: str, data: bytes) -> None:
+    """Write `data` to the cache file `cache`, readable by this user alone, atomically;
+    a cache that cannot be written is only slower."""
     temporary = f"{cache}.{os.getpid()}.tmp"
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
+        os.makedirs(os.path.dirname(cache), mode=0o700, exist_ok=True)
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(kept)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(temporary, cache)
-    except OSError:  # a cache that cannot be written is only slower
+    except OSError:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
 
@@ -466,8 +509,7 @@ def run_machine(name: str, path: str, shown: str, data: bytes) -> ModuleType:
     module.__file__ = path
     sys.modules[name] = module
     try:
-        code = compile(data, path, "exec", dont_inherit=True)
-        exec(code, module.__dict__)
+        exec(compiled(data, path), module.__dict__)
     except (Exception, SystemExit) as err:  # its exit would end `spell` (a hook, allowing)
         del sys.modules[name]
         raise ProjectError(

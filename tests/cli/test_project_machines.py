@@ -592,3 +592,27 @@ def test_only_the_checked_source_of_a_generated_module_runs(house: Path) -> None
     status = spell(house, "status")
     assert status.returncode == 0 and status.stdout.startswith("CLOSED"), clean(status)
     assert not (house / "bytecode-ran").exists()
+
+
+def test_cached_code_runs_only_for_the_very_bytes_it_was_compiled_from(
+    house: Path, tmp_path: Path
+) -> None:
+    """A cold start takes a module's compiled code from the user's cache, which keeps the
+    source it was compiled from beside it: code kept for other bytes never runs."""
+    cache = tmp_path / "cache"
+    env = {"SPELLBOOK_CACHE": str(cache)}
+    first = run(house, "-m", "spellbook", "status", env=env)
+    assert first.returncode == 0 and first.stdout.startswith("CLOSED"), clean(first)
+    (kept,) = (cache / "code").iterdir()
+    module = house / "generated" / "door.py"
+    source = module.read_bytes()
+    assert source in kept.read_bytes()
+    planted = source + PLANTED.format(up=1, mark="cached-code-ran").encode()
+    same_length = source[:-1] + b" "
+    for other in (planted, same_length):
+        head = f"spellbook code 1 {sys.implementation.cache_tag} {len(other)}\n".encode()
+        kept.write_bytes(head + other + marshal.dumps(compile(planted, str(module), "exec")))
+        again = run(house, "-m", "spellbook", "status", env=env)
+        assert again.returncode == 0 and again.stdout.startswith("CLOSED"), clean(again)
+        assert not (house / "cached-code-ran").exists()
+        assert source in kept.read_bytes()  # compiled afresh, and kept for these bytes
