@@ -259,10 +259,13 @@ class _Signals:
 
 def repository_digest(workspace: Workspace | str, skip: str = "") -> str:
     """A digest of the repository's files (name, size, modification time), the workspace
-    folder left out: git's tracked and untracked-but-not-ignored files where the root
-    is in a git repository (git run by `spellbook.git`, which no file of the repository
-    can make run a program), else every file outside hidden folders and `__pycache__`.
-    Empty (matching nothing) where there are more than DIGEST_FILES files."""
+    folder left out: where the root is in a git repository, git's tracked and
+    untracked-but-not-ignored files, and the names of the files and folders it ignores
+    (a folder once, its content not looked at: a `.gitignore` written to hide a new file
+    changes the digest, as the file itself would), git run by `spellbook.git`, which no
+    file of the repository can make run a program; else every file outside hidden
+    folders and `__pycache__`. Empty (matching nothing) where there are more than
+    DIGEST_FILES files."""
     import hashlib
 
     if isinstance(workspace, Workspace):
@@ -270,16 +273,16 @@ def repository_digest(workspace: Workspace | str, skip: str = "") -> str:
     else:
         root = workspace
     prefix = skip.strip("/") + "/" if skip else "\0"
-    names = _tracked(root)
-    if names is None:
-        names = []
+    listed = _listed(root)
+    names, ignored = listed if listed is not None else ([], [])
+    if listed is None:
         for folder, subfolders, files in os.walk(root):
             subfolders[:] = [d for d in subfolders if not d.startswith(".") and d != "__pycache__"]
             rel = os.path.relpath(folder, root)
             names += [f if rel == "." else f"{rel}/{f}".replace(os.sep, "/") for f in files]
             if len(names) > DIGEST_FILES:
                 return ""
-    if len(names) > DIGEST_FILES:
+    if len(names) + len(ignored) > DIGEST_FILES:
         return ""
     digest = hashlib.sha256()
     for name in sorted(names):
@@ -291,12 +294,16 @@ def repository_digest(workspace: Workspace | str, skip: str = "") -> str:
         except OSError:
             said = "-"
         digest.update(f"{name}\0{said}\0".encode("utf-8", "surrogateescape"))
+    for name in sorted(ignored):
+        if not name.startswith(prefix):
+            digest.update(f"{name}\0ignored\0".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()[:32]
 
 
-def _tracked(root: str) -> list[str] | None:
-    """The files under `root` that git tracks or would (not ignored), relative to `root`;
-    None where `root` is in no git repository or git cannot say."""
+def _listed(root: str) -> tuple[list[str], list[str]] | None:
+    """The files under `root` that git tracks or would (not ignored), and the files and
+    folders it ignores (a folder once), relative to `root`; None where `root` is in no
+    git repository or git cannot say."""
     from spellbook import git
 
     repository = git.find(root)
@@ -304,11 +311,21 @@ def _tracked(root: str) -> list[str] | None:
     if repository is None or below is None:
         return None
     inside = "" if below == "." else below + "/"
-    try:
-        listed = repository.run(
-            "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", inside or "."
-        )
-    except git.GitError:
-        return None
-    names = os.fsdecode(listed).split("\0")
-    return [n[len(inside) :] for n in names if n and n.startswith(inside)]
+    found: list[list[str]] = []
+    for more in ((), ("--ignored", "--directory")):
+        try:
+            listed = repository.run(
+                "ls-files",
+                "-z",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                *more,
+                "--",
+                inside or ".",
+            )
+        except git.GitError:
+            return None
+        names = os.fsdecode(listed).split("\0")
+        found.append([n[len(inside) :] for n in names if n and n.startswith(inside)])
+    return found[0], found[1]

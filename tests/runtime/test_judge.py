@@ -164,3 +164,28 @@ def test_judging_a_move_runs_no_program_a_workspace_s_files_name(tmp_path: Path)
     judged = session_cli("check-transition", "--claude-hook", "--root", str(root), stdin=event)
     assert git_traps.ran(marks) == []
     assert judged.returncode == 0, judged.stderr
+
+
+def test_a_gitignore_written_to_hide_new_files_does_not_keep_the_recorded_run(
+    tmp_path: Path,
+) -> None:
+    """Files git ignores are in the run's fingerprint by name: a `.gitignore` that hides
+    itself and a new, untested file changes it, as the file would."""
+    git_traps.init(tmp_path)
+    session_in(tmp_path, "TEST", "true")
+    (tmp_path / "app.py").write_text("print('v1')\n")
+    state = tmp_path / PROGRESS / "state.json"
+    data = json.loads(state.read_text())
+    ran = Run("test_command", "true", 0, "", 1.0, repository_digest(str(tmp_path), PROGRESS))
+    data["runs"] = {"test_command": ran.recorded()}
+    state.write_text(json.dumps(data))
+    complete = json.dumps({**data, "state": "COMPLETE"})
+    event = json.dumps(
+        {"tool_name": "Write", "tool_input": {"file_path": str(state), "content": complete}}
+    )
+    allowed = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert allowed.returncode == 0, allowed.stderr
+    (tmp_path / ".gitignore").write_text("/.gitignore\n/untested.py\n")
+    (tmp_path / "untested.py").write_text("print('never run')\n")
+    refused = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert refused.returncode == 2 and b"cast Advance instead" in refused.stderr
