@@ -31,7 +31,13 @@ STAGES = (
 )
 # The runtime's layers, in the same way (docs/development.md's table).
 RUNTIME = (
-    ("spellbook.schema", "spellbook.errors", "spellbook.exits", "spellbook.vocabulary"),
+    (
+        "spellbook.schema",
+        "spellbook.errors",
+        "spellbook.exits",
+        "spellbook.vocabulary",
+        "spellbook.terminal",
+    ),
     ("spellbook.git",),
     ("spellbook.diagram", "spellbook.machines", "spellbook.project"),
     ("spellbook.committed",),

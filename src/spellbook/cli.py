@@ -9,12 +9,12 @@
 from __future__ import annotations
 
 import gc
-import json
 import os
 import sys
 from collections.abc import Sequence
 from types import SimpleNamespace
 
+from spellbook import terminal
 from spellbook.errors import (
     ActionError,
     BadFile,
@@ -228,7 +228,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _emit(text: str) -> None:
-    """Write to stdout; a reader that has gone (`spell status | head -1`) is no error."""
+    """Write text to stdout, made safe for a terminal (`spellbook.terminal`); a reader
+    that has gone (`spell status | head -1`) is no error."""
+    _write(terminal.text(text))
+
+
+def _emit_json(data: object) -> None:
+    """Write `data` to stdout as JSON, every terminal control in it escaped."""
+    _write(terminal.json_text(data) + "\n")
+
+
+def _write(text: str) -> None:
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -243,10 +253,9 @@ class UsageError(Exception):
 
 def _failed(message: str, code: int, as_json: bool, kind: str) -> int:
     """The error on stderr, and with --json as an object on stdout; its exit status."""
-    print(f"error: {message}", file=sys.stderr)
+    print(terminal.text(f"error: {message}"), file=sys.stderr)
     if as_json:
-        error = {"kind": kind, "message": message, "exit_code": code}
-        _emit(json.dumps({"error": error}, indent=2, ensure_ascii=False) + "\n")
+        _emit_json({"error": {"kind": kind, "message": message, "exit_code": code}})
     return code
 
 
@@ -288,7 +297,7 @@ def _main(argv: Sequence[str], machine: str | None) -> int:
         kind = _kind(err) if isinstance(err, SpellbookError) else "os_error"
         return _failed(said(err), EXIT_FAILED, args.json, kind)
     if args.json:
-        _emit(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        _emit_json(result.to_dict())
     else:
         _emit(result.response)
     return {"blocked": EXIT_BLOCKED, "unhandled": EXIT_UNHANDLED}.get(result.outcome, EXIT_OK)
@@ -303,7 +312,7 @@ def _did_you_mean(word: str, known: Sequence[str]) -> str:
 
 def _print(data: dict[str, object], as_json: bool, text: object) -> int:
     if as_json:
-        _emit(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        _emit_json(data)
     else:
         _emit(text(data) + "\n")  # type: ignore[operator]
     return EXIT_OK

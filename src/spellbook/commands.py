@@ -168,9 +168,10 @@ def run(key: str, text: str, root: str, skip: str, timeout: float | None = None)
         signals.restore()
         proc.wait()
         proc.stdout.close()
-    said = bytes(tail[-OUTPUT_BYTES:]).decode("utf-8", "replace")
+    from spellbook.terminal import text as safe_text
+
     # No terminal control (escape sequences) reaches the developer's terminal.
-    said = "".join(c if c.isprintable() or c in "\n\t" else "\ufffd" for c in said)
+    said = safe_text(bytes(tail[-OUTPUT_BYTES:]).decode("utf-8", "replace"))
     lines = said.splitlines()[-OUTPUT_LINES:]
     output = "\n".join(lines)
     status = proc.returncode

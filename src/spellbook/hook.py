@@ -6,6 +6,7 @@ import json
 import os
 import sys
 
+from spellbook import terminal
 from spellbook.errors import BadFile, SpellbookError, said
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_HOOK_BLOCK, EXIT_OK, EXIT_REFUSED
 from spellbook.guarded import CACHE, CONFIG, FOLDER, GENERATED, GIT, RUNTIME, Hit, Place
@@ -111,12 +112,12 @@ def check_transition(argv: Sequence[str], machine: str | None) -> int:
         else:
             parser.error("give FROM TO, --state-file PATH or --claude-hook")
     except (SpellbookError, OSError) as err:
-        print(f"error: {said(err)}", file=sys.stderr)
+        print(terminal.text(f"error: {said(err)}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
         print(json.dumps({"allowed": ok, "reason": reason}))
     if not (args.json and ok):
-        print(reason, file=sys.stdout if ok else sys.stderr)
+        print(terminal.text(reason), file=sys.stdout if ok else sys.stderr)
     return EXIT_OK if ok else EXIT_REFUSED
 
 
@@ -135,7 +136,7 @@ def claude_hook(root: str | None, machine: str | None, stdin: Any) -> int:
         ok, reason = False, f"the spellbook hook could not judge this tool call: {why}"
     if ok:
         return EXIT_OK
-    print(reason, file=sys.stderr)
+    print(terminal.text(reason), file=sys.stderr)
     return EXIT_HOOK_BLOCK
 
 

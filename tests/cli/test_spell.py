@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import types
@@ -18,6 +19,7 @@ from tests.commands import clean, spell
 from tests.specs import row, spec_text
 from tests.workspaces import (
     TASK,
+    executed,
     history,
     plan,
     set_state,
@@ -266,3 +268,46 @@ def test_a_root_that_does_not_exist_is_named(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert f"the repository folder {tmp_path / 'nowhere'} does not exist" in clean(result)
     assert not (tmp_path / "nowhere").exists()
+
+
+# A task's results written to hurt whoever reads them in a terminal: a clipboard write
+# (OSC 52), a window title, a cleared screen, a C1 control sequence, a right-to-left
+# override, DEL and a carriage return that would write over the line.
+HOSTILE = (
+    "hi \x1b]52;c;cHduZWQ=\x07 \x1b]0;title\x07\x1b[2J\x9b31m \u202eevil\x7f done\r\n"
+    "\tnext line\rover\n"
+)
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]")
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_loaded_content_reaches_the_terminal_without_its_controls(
+    tmp_path: Path, as_json: bool
+) -> None:
+    executed(tmp_path)
+    write(tmp_path, "task-results.md", HOSTILE)
+    done = spell(tmp_path, "accio", *(["--json"] if as_json else []))
+    assert done.returncode == EXIT_OK, clean(done)
+    assert not CONTROLS.search(done.stdout)
+    if as_json:  # the same text, every control escaped: nothing lost
+        assert HOSTILE.rstrip("\n") in json.loads(done.stdout)["response"]
+        assert "\\u001b]52;c;" in done.stdout and "\\u009b31m" in done.stdout
+    else:  # readable: lines and tabs stay, a control is U+FFFD
+        assert "hi \ufffd]52;c;cHduZWQ=\ufffd \ufffd]0;title" in done.stdout
+        assert "\ufffd31m \ufffdevil\ufffd done\n\tnext line\nover\n" in done.stdout
+
+
+def test_errors_reach_the_terminal_without_controls(tmp_path: Path) -> None:
+    hostile = str(tmp_path / "\x1b]0;title\x07")  # a folder name is the disk's, not ours
+    for args in (["lumos"], ["check-transition", "--state-file", f"{hostile}/state.json"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "spellbook", "--root", hostile, *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == EXIT_BAD_INPUT
+        assert not CONTROLS.search(clean(done)) and "\ufffd]0;title\ufffd" in done.stderr
+    failed = spell(Path(hostile), "lumos", "--json")
+    assert json.loads(failed.stdout)["error"]["message"].endswith("\x1b]0;title\x07 does not exist")
+    assert not CONTROLS.search(failed.stdout)

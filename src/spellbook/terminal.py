@@ -1,0 +1,41 @@
+"""Text made safe to print: what `spell` writes never drives the terminal it lands on.
+
+A response can carry what a workspace file holds (a task's results loaded for the AI),
+what a command printed, or a name read off the disk; any of them may hold a
+terminal's controls: an escape sequence that writes the clipboard (OSC 52), sets the
+window's title or clears the screen, a C1 control that starts one in a single byte, a
+carriage return that writes over a line, a right-to-left override that reorders what
+is shown. Every path that prints (the text and the JSON of `spell`, its errors,
+`check-transition`, a command's output kept in the state file) passes its text
+through here, whether or not it is printed to a terminal.
+"""
+
+from __future__ import annotations
+
+import re
+
+# What a terminal acts on or that reorders what it shows: C0 controls but tab and line
+# feed, DEL and the C1 controls; the bidirectional marks, embeddings, overrides and
+# isolates; the line and paragraph separators; and lone surrogates, which are no text.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+REPLACEMENT = "\ufffd"
+
+
+def text(said: str) -> str:
+    """`said` for a reader: a line ends in a line feed (`\\r\\n` and a lone `\\r` are one),
+    tabs stay, and every other character a terminal would act on is U+FFFD."""
+    if "\r" in said:
+        said = said.replace("\r\n", "\n").replace("\r", "\n")
+    return _UNSAFE.sub(REPLACEMENT, said)
+
+
+def json_text(value: object) -> str:
+    """`value` as JSON (two spaces of indent, text as it is), with every character a
+    terminal would act on written as a `\\uXXXX` escape: the same JSON value, safe to
+    print. (JSON escapes the C0 controls itself; DEL, C1 and the rest it leaves raw.)"""
+    import json
+
+    dumped = json.dumps(value, indent=2, ensure_ascii=False)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
