@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable, Iterator
 
+from spellbook.patterns import problem
 from spellbook.probes import UNITS, duration
 from spellbook.values import comparison_param
 
@@ -42,8 +43,6 @@ _OPS.update({">": ">", ">=": ">=", "≥": ">="})
 _NO_VALUE = object()
 # A fact of the core read with its sign: (probe, file, param, holds).
 _Fact = tuple[str, str, str, bool]
-# A group whose content repeats, itself repeated: `(a+)+`, `(\w*)*`, `(x|y+){2,}`.
-_NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*[+*}]\)[+*{]")
 _LEDGER = _FILE.replace("?P<file>", "?P<ledger>")
 _OTHER = _FILE.replace("?P<file>", "?P<other>")
 _PATTERN = _QUOTED.replace("?P<quoted>", "?P<pattern>")
@@ -167,7 +166,9 @@ def _unquote(text: str) -> str:
 
 
 def pattern_problem(pattern: str) -> str:
-    """Why a pattern cannot be a guard's regular expression, or ""."""
+    """Why a pattern cannot be a guard's regular expression, or "": it must be one (as
+    Python reads it, so it means what its author tested), not end in a variable, and
+    run in linear time (`spellbook.patterns`: RE2, which the runtime runs it with)."""
     try:
         re.compile(pattern)
     except (re.error, OverflowError, RecursionError, ValueError) as err:
@@ -179,12 +180,7 @@ def pattern_problem(pattern: str) -> str:
             "and variables are not filled into patterns; write the text itself, or `\\$` "
             "for a dollar sign"
         )
-    if _NESTED_REPEAT.search(pattern) or _repeated_choice(pattern):
-        return (
-            f"`{pattern}` repeats a group that repeats itself, which can take exponential "
-            "time on a long line; write it without the nested repeat"
-        )
-    return ""
+    return problem(pattern)
 
 
 def _syntax(pattern: str) -> Iterator[int]:
@@ -207,31 +203,6 @@ def _syntax(pattern: str) -> Iterator[int]:
         else:
             yield i
         i += 1
-
-
-def _repeated_choice(pattern: str) -> bool:
-    """Whether a group that repeats (`(...)+`, `*`, `{2,}`) holds a repeat, an optional
-    part or alternatives inside: `(\\w+\\s?)+`, `(a|aa)+`, `((a+))+`. Each can match one
-    text in many ways, which backtracking tries one by one: exponential time on a line
-    that almost matches."""
-    inner: list[bool] = []  # whether each open group holds a repeat or a choice
-    for i in _syntax(pattern):
-        c = pattern[i]
-        if c == "(":
-            inner.append(False)
-        elif c == ")" and inner:
-            held = inner.pop()
-            after = pattern[i + 1 : i + 2]
-            repeats = after in ("+", "*") or (
-                after == "{" and re.match(r"\{\d*,\}|\{\d*,\d{2,}\}|\{\d{2,}\}", pattern[i + 1 :])
-            )
-            if held and repeats:
-                return True
-            if inner:
-                inner[-1] = inner[-1] or held or bool(repeats) or after == "?"
-        elif inner and (c in "+*{|" or (c == "?" and pattern[i - 1 : i] != "(")):
-            inner[-1] = True  # a repeat or a choice (the `?` of `(?:` is neither)
-    return False
 
 
 def _end_then_text(pattern: str) -> str:

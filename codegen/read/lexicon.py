@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 
+from spellbook.patterns import VOCABULARY
 from spellbook.probes import PROBES
 from spellbook.store import is_git
 from spellbook.vocabulary import Noun, Verb, load, template_file
@@ -299,7 +300,7 @@ def _compiled(name: str, module: ModuleType | None) -> Lexicon:
     try:
         return Lexicon(
             name,
-            [(re.compile(n.pattern, re.IGNORECASE), n) for n in nouns],
+            [(re.compile(n.pattern, re.IGNORECASE), _marked(n)) for n in nouns],
             {normal(phrase): Term(phrase, means) for phrase, means in terms.items()},
             {normal(k): tuple(v) for k, v in groups.items()},
             [(re.compile(v.pattern, re.IGNORECASE), v) for v in verbs],
@@ -307,3 +308,13 @@ def _compiled(name: str, module: ModuleType | None) -> Lexicon:
         )
     except (re.error, OverflowError, RecursionError) as err:
         raise wrong(f"a pattern is not a regular expression ({err})") from None
+
+
+def _marked(noun: Noun) -> Noun:
+    """A noun whose fact is a regular expression, with its pattern marked as the
+    vocabulary's (`spellbook.patterns.VOCABULARY`): the vocabulary's Python code, run with
+    Python's `re` and bounded by its author, where a spec's patterns run with RE2."""
+    if noun.probe != "matches":
+        return noun
+    param = VOCABULARY + noun.param.removeprefix(VOCABULARY)
+    return Noun(noun.name, noun.pattern, noun.probe, param, noun.file, noun.yes, noun.no)

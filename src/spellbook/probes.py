@@ -34,7 +34,6 @@ file; `glob`, the pattern (with no file); `over_minutes`, whole minutes.
 
 from __future__ import annotations
 
-import re
 import time
 
 from spellbook.errors import Undefined
@@ -105,7 +104,11 @@ def _exists(facts: Answers, file: str, _: str) -> bool:
 
 def _matches(facts: Answers, file: str, pattern: str) -> bool:
     # A missing file matches nothing, not even a pattern that an empty text would.
-    return facts.exists(file) and re.search(pattern, facts.text(file), re.MULTILINE) is not None
+    if not facts.exists(file):
+        return False
+    from spellbook.patterns import search  # only a spec with patterns runs one
+
+    return search(pattern, facts.text(file))
 
 
 def _items(facts: Answers, file: str, section: str) -> bool:
@@ -205,10 +208,12 @@ def listed_lines(text: str) -> set[str]:
 def unlisted_matches(text: str, pattern: str, ledger: str) -> list[str]:
     """The matches of `pattern` in `text` that the ledger's text does not list, once
     each, in the order they are found."""
+    from spellbook.patterns import found as matches
+
     listed = listed_lines(ledger)
     found: dict[str, None] = {}
-    for m in re.finditer(pattern, text, re.MULTILINE):
-        line = entry(m.group())
+    for match in matches(pattern, text):
+        line = entry(match)
         if line and line not in listed:
             found.setdefault(line, None)
     return list(found)
@@ -430,7 +435,7 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
             if (
                 op in ORDER
                 or (op == "=" and has_value(operand))
-                or (op == "~" and re.search(str(operand), "") is None)
+                or (op == "~" and not _matches_nothing_too(str(operand)))
             ):
                 found.append(("field", arg, query))
         if name == "newer":
@@ -440,6 +445,17 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
                 out.append(fact)
                 stack.append(fact)
     return out
+
+
+def _matches_nothing_too(pattern: str) -> bool:
+    """Whether a value's pattern matches the empty text (a pattern that cannot run says
+    nothing of it)."""
+    from spellbook.patterns import search
+
+    try:
+        return search(pattern, "", lines=False)
+    except Undefined:
+        return True
 
 
 def _implied_param(probe: str, implied: str, param: str) -> str:
@@ -525,6 +541,10 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
         fields.update(query=query, comparison=said_comparison(op, operand))
     if probe in ("field", "value") and not file.endswith(".json"):
         file += " frontmatter"  # a Markdown file's keys are its frontmatter's
+    if probe in ("matches", "unlisted"):  # a vocabulary's pattern, as its author wrote it
+        from spellbook.patterns import shown
+
+        param, fields["pattern"] = shown(param), shown(pattern)
     return words.format(file=file, param=param, **fields)
 
 

@@ -3,7 +3,7 @@
 Queries: keys joined by dots, each optionally followed by filters on list items,
 `[key=value]` or `[key!=value]`; `$name` in a value is the state file's field
 `name`. Comparisons (the `value` probe): by order for numbers only, by JSON's
-equality, or text matching a regular expression; they never raise.
+equality, or text matching a regular expression (`spellbook.patterns`).
 """
 
 from __future__ import annotations
@@ -59,10 +59,15 @@ def _same(a: object, b: object) -> bool:
 
 
 def compare(value: object, op: str, operand: object) -> bool:
-    """Whether a JSON value compares so with the operand; never raises: text, `true`,
-    lists and objects have no order, and only text matches a pattern."""
+    """Whether a JSON value compares so with the operand: text, `true`, lists and
+    objects have no order, and only text matches a pattern (`spellbook.patterns`: a
+    pattern RE2 cannot run is the one error, Undefined)."""
     if op == "~":
-        return isinstance(value, str) and re.search(str(operand), value) is not None
+        if not isinstance(value, str):
+            return False
+        from spellbook.patterns import search
+
+        return search(str(operand), value, lines=False)
     if op in ("=", "!="):
         return _same(value, operand) == (op == "=")
     if _number(value) and _number(operand):  # Python orders an int and a float exactly

@@ -396,17 +396,29 @@ def run(code: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     ("pattern", "why"),
     [
-        ("(a+)+$", "repeats a group that repeats itself"),
-        (r"(x\|y*){2,}", "repeats a group that repeats itself"),
+        (r"(\w+)-\1", "a backreference needs backtracking"),
+        ("(?P<n>a)(?P=n)", "a backreference needs backtracking"),
+        ("(?<=v)[0-9]+", "a lookahead or lookbehind needs backtracking"),
+        ("TODO(?!:)", "a lookahead or lookbehind needs backtracking"),
+        (r"done\Z", "RE2 has no `\\Z`"),
+        (r"(a\|b)*a(a\|b){400}x", "more than 1000"),
         ("a{99999999999}", "is not a regular expression"),
         ("(unclosed", "is not a regular expression"),
     ],
 )
-def test_a_pattern_that_could_hang_or_cannot_compile_is_refused_with_why(
+def test_a_pattern_that_cannot_run_in_linear_time_or_compile_is_refused_with_why(
     pattern: str, why: str
 ) -> None:
-    (message,) = unknown(spec_with(f"x.md matches `{pattern}`"))
-    assert why in message
+    text = spec_with(f"x.md matches `{pattern}`")
+    (finding,) = [f for f in analyse(parse_spec_text(text)) if f.kind == "unknown_condition"]
+    assert why in finding.message
+    assert "cannot run in linear time" in finding.message or "not a regular" in finding.message
+    assert text.splitlines()[finding.line - 1].startswith("| T1 |")  # the row is named
+
+
+@pytest.mark.parametrize("pattern", ["(a+)+$", r"(x\|y*){2,}", r"^(\w+\s?)+$", "[A-Z]+-\\d+"])
+def test_a_nested_or_adjacent_repeat_is_read_since_it_runs_in_linear_time(pattern: str) -> None:
+    assert unknown(spec_with(f"x.md matches `{pattern}`")) == []
 
 
 def test_a_bar_escaped_in_a_table_cell_is_a_bar_in_the_pattern() -> None:
