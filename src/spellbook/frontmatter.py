@@ -25,11 +25,13 @@ NUMBER_BITS = 14_000
 
 def frontmatter(text: str, shown: str) -> dict[str, object]:
     """The YAML mapping between the `---` lines that open a file; {} if there are none."""
-    lines = text.lstrip("\ufeff").split("\n")
-    if not lines or lines[0].strip() != "---":
+    from spellbook.sections import lines_of
+
+    lines = lines_of(text.lstrip("\ufeff"))
+    if not lines or lines[0].strip(" \t") != "---":
         return {}
     try:
-        end = next(i for i in range(1, len(lines)) if lines[i].strip() in ("---", "..."))
+        end = next(i for i in range(1, len(lines)) if lines[i].strip(" \t") in ("---", "..."))
     except StopIteration:
         raise ActionError(f"{shown}: its frontmatter has no closing --- line") from None
     block = "\n".join(lines[1:end])
@@ -106,7 +108,7 @@ def _plain(block: str) -> dict[str, object] | None:
     `task_name` need not load PyYAML (16 ms of a 50 ms start)."""
     found: dict[str, object] = {}
     plain_line = re.compile(_PLAIN_LINE).fullmatch
-    for line in block.split("\n"):
+    for line in block.split("\n"):  # joined by line feeds (`frontmatter`)
         if not line.strip():
             continue
         m = plain_line(line)

@@ -201,8 +201,11 @@ def entry(text: str) -> str:
 
 
 def listed_lines(text: str) -> set[str]:
-    """The entries of a ledger: its lines that are not empty."""
-    return {entry(line) for line in text.splitlines() if line.strip()}
+    """The entries of a ledger: its lines (as markdown ends them, `sections.lines_of`)
+    that are not empty."""
+    from spellbook.sections import lines_of
+
+    return {entry(line) for line in lines_of(text) if line.strip()}
 
 
 def unlisted_matches(text: str, pattern: str, ledger: str) -> list[str]:

@@ -1,11 +1,16 @@
-"""A markdown file's sections and checklists, read without regular expressions.
+"""A markdown file's lines, sections and checklists, read without regular expressions.
 
-A section is a heading whose words contain the name, up to the next heading of
-the same or a higher level; its items are `- [ ]` / `- [x]` lines (`*`, `+` and
-`1.` bullets too) outside code fences. An item with no text is not counted, nor
-are the items of a section still exactly its template's (a fresh file made from
-its template has no items yet); once the section differs, every item counts. Its
-lines of text are read alike, the template's own lines never counting.
+A line ends where markdown ends one (CommonMark): at a line feed, a carriage return,
+or the two together, and nowhere else (`lines_of`): not at a form feed, a U+2028 line
+separator or the other characters Python's `str.splitlines` splits at, which would
+show a reader (GitHub, any markdown renderer) one line and the runtime two.
+
+A section is a heading whose words contain the name, up to the next heading of the
+same or a higher level; its items are `- [ ]` / `- [x]` lines (`*`, `+` and `1.`
+bullets too) outside code fences. An item with no text is not counted, nor are the
+items of a section still exactly its template's (a fresh file made from its template
+has no items yet); once the section differs, every item counts. Its lines of text
+are read alike, the template's own lines never counting.
 """
 
 from __future__ import annotations
@@ -13,6 +18,17 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+
+def lines_of(text: str) -> list[str]:
+    """`text`'s lines as markdown reads them: each ends at `\n`, `\r\n` or `\r`, which
+    it does not hold; a text that ends with one has no empty last line."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    found = text.split("\n")
+    if found[-1] == "":
+        found.pop()
+    return found
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -54,9 +70,9 @@ def _section(text: str, section: str) -> Iterator[tuple[str, bool]]:
     wanted = section.lower()
     level = 0
     fenced = False
-    for line in text.splitlines():
-        start = line.lstrip()[:3]
-        if start in ("```", "~~~") and len(line) - len(line.lstrip()) <= 3:
+    for line in lines_of(text):
+        indented = line.lstrip(" ")  # markdown indents with spaces, not a form feed
+        if indented[:3] in ("```", "~~~") and len(line) - len(indented) <= 3:
             fenced = not fenced
             continue
         if fenced:
