@@ -227,7 +227,7 @@ class Step:
         return self.files.read(name)
 
     def update(self, name: str, text: str) -> None:
-        old = self.files.read(name) or ""
+        old = self.files.read_exact(name) or ""  # never a text read with bytes replaced
         path = self.files.where(name)
         self.files.operations.append(["update", path, text, checksum_of(old)])
         self.files.written[path] = text  # later steps read the new text
@@ -312,8 +312,9 @@ class _Files:
             return data.decode("utf-8")
         except UnicodeDecodeError as err:
             raise ActionError(
-                f"{self.workspace.shown(name)} is not UTF-8 text (byte {err.start}); a cast "
-                "would change its bytes by writing it again, so it does not"
+                f"{self.workspace.shown(name)} is not UTF-8 text (byte 0x{data[err.start]:02X} "
+                f"at offset {err.start}); a cast would change its bytes by writing it again, "
+                "so it does not"
             ) from None
 
 

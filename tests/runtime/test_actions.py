@@ -1,6 +1,7 @@
 """The core's verbs at run time: task frontmatter read safely, whatever its bytes; no
 action on Spellbook's own files, as the verifier says; a move planned only of a file it
-can take; files of one name moved into one folder each under a name of its own."""
+can take; files of one name moved into one folder each under a name of its own; a file
+read with bytes replaced never written again."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from spellbook.schema import Action, Row, Rule
 from spellbook.state_file import Record
 from spellbook.store import Workspace
 from tests.fuzzing import fuzz
+from tests.sessions import PROGRESS, session, write_features
 from tests.specs import fill, findings_of, spec_text
 
 
@@ -247,3 +249,23 @@ def test_a_machine_carrying_a_template_from_outside_its_folders_creates_nothing_
         flow.cast("cut")
     assert not (tmp_path / ".release" / "notes.md").exists()
     assert flow.status()["state"] == "IDLE"
+
+
+def test_a_file_read_with_bytes_replaced_is_never_written_again(tmp_path: Path) -> None:
+    """A vocabulary's verb reads a file (bad bytes replaced) and writes it again: the
+    write is refused, naming the byte, as the session's "mark tested" does."""
+    write_features(tmp_path, "F1")
+    features = tmp_path / PROGRESS / "feature-list.json"
+    latin = features.read_bytes().replace(b"feature F1", b"caf\xe9 F1")
+    features.write_bytes(latin)
+    (tmp_path / "tests-pass").write_text("")
+    flow = session(tmp_path)
+    assert flow.cast("advance").after == "IMPLEMENT"
+    assert flow.cast("advance").after == "TEST"
+    with pytest.raises(ActionError) as raised:
+        flow.cast("advance")  # marks F1 tested: feature-list.json is written again
+    offset = latin.index(b"\xe9")
+    assert f"feature-list.json is not UTF-8 text (byte 0xE9 at offset {offset})" in str(
+        raised.value
+    )
+    assert features.read_bytes() == latin
