@@ -175,6 +175,13 @@ def plan(
             planner(step, action)
     planned.extra = {k: v for k, v in step.fields.items() if record.extra.get(k, ...) != v}
     for operation in planned.operations:  # what would stop the cast half way, found now
+        if operation[0] in ("create", "update"):  # never a file no cast could read again
+            size = len(operation[2].encode("utf-8", "surrogatepass"))
+            if size > READ_LIMIT:
+                raise ActionError(
+                    f"{workspace.shown(operation[1])} would be {size:,} bytes, more than the "
+                    f"{READ_LIMIT:,} a cast reads again, so it is not written"
+                )
         for path in paths_of(operation):
             # A name filled from a value (`Copy F to ${name}.json`) is checked as written.
             thrown = any(path == t or path.startswith(t + "/") for t in trash)

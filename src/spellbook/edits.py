@@ -10,8 +10,13 @@ applied once, after every action of the rule was checked.
 - `append`: a line at the end of F (made if missing); `${date}` and values an
   earlier Extract read fill it.
 - `set_field`: a key of the JSON object in F set to a JSON value (F made as `{}` if
-  missing); anything else in the file is kept, and the file is written again with
-  two spaces of indent.
+  missing); anything else in the file is kept, and the file is written again in its
+  own layout (`layout`): its indent, or on one line as it was (compact, or with JSON's
+  default spaces), its line ends and final line end; a new file with two spaces of
+  indent.
+
+Every text a cast writes is at most the size a cast reads (`store.READ_LIMIT`), or the
+cast stops before anything moves (`actions.plan`).
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from spellbook.state_file import parse_json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Protocol
+    from collections.abc import Callable
+    from typing import Any, Protocol
 
     from spellbook.outcome import Done
     from spellbook.schema import Action
@@ -112,7 +118,7 @@ def edit(action: Action, index: int, step: Step, variables: dict[str, str]) -> N
                 raise ActionError(f"{err}; cannot set {key} in it") from None
         if not isinstance(found, dict):
             raise ActionError(f"{step.shown(name)} is not a JSON object; cannot set {key} in it")
-        text = json.dumps({**found, key: value}, indent=2, ensure_ascii=False) + "\n"
+        text = layout(old)({**found, key: value})
         if old is None:
             files.create(name, text)
         else:
@@ -136,3 +142,35 @@ def _filled(text: str, variables: dict[str, str]) -> str:
         return variables[m.group(1)]
 
     return re.sub(_VARIABLE, fill, text)
+
+
+# A JSON text's strings, which say nothing of its layout.
+_STRING = r'"(?:[^"\\\n]|\\.)*"'
+
+
+def layout(old: str | None) -> Callable[[object], str]:
+    """How to write a JSON value as `old` was written: with its indent (spaces or a
+    tab, as its first indented line has it), or on one line, compact (`{"a":1}`) or
+    with JSON's default spaces (`{"a": 1}`); with its line ends (`\\r\\n`), byte order
+    mark and final line end. A file that is not there yet: two spaces of indent."""
+    if old is None or not old.strip(" \t\r\n\ufeff"):
+        return lambda value: json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    bom = "\ufeff" if old.startswith("\ufeff") else ""
+    body = old.lstrip("\ufeff").strip(" \t\r\n")
+    end = old[len(old.rstrip(" \t\r\n")) :]
+    newline = "\r\n" if "\r\n" in old else "\n"
+    options: dict[str, Any] = {"ensure_ascii": False}
+    if "\n" in body:
+        indented = next((line for line in body.split("\n")[1:] if line[:1] in (" ", "\t")), "  ")
+        margin = indented[: len(indented) - len(indented.lstrip(" \t"))]
+        options["indent"] = margin if "\t" in margin else len(margin)
+    else:
+        bare = re.sub(_STRING, '""', body)
+        if ": " not in bare and ", " not in bare:
+            options["separators"] = (",", ":")
+
+    def write(value: object) -> str:
+        text = json.dumps(value, **options).replace("\n", newline)
+        return bom + text + end
+
+    return write
