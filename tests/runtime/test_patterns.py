@@ -15,7 +15,7 @@ import pytest
 
 from codegen import parse_spec_text
 from codegen.render import render_machine
-from spellbook import Workflow, patterns
+from spellbook import Workflow
 from spellbook.errors import Undefined
 from spellbook.facts import Facts
 from spellbook.state_file import Record
@@ -87,6 +87,8 @@ def test_a_cast_status_the_judge_and_a_worker_thread_end_on_a_long_line(tmp_path
     "pattern", [r"(\w+) \1", "(?<=v)[0-9]+", "TODO(?!:)", r"end\Z", "(a|b)*a(a|b){400}x"]
 )
 def test_a_pattern_re2_cannot_run_is_never_run_another_way(tmp_path: Path, pattern: str) -> None:
+    from spellbook import patterns
+
     # A module written by hand, or before the verifier refused such patterns.
     found = facts(tmp_path, {"notes.md": "word word v1 TODO end", "r.json": '{"k": "v1"}'})
     with pytest.raises(Undefined, match="cannot run in linear time"):
@@ -97,6 +99,8 @@ def test_a_pattern_re2_cannot_run_is_never_run_another_way(tmp_path: Path, patte
 
 
 def test_a_vocabulary_pattern_runs_with_python_re(tmp_path: Path) -> None:
+    from spellbook import patterns
+
     found = facts(tmp_path, {"notes.md": "see https://acme.atlassian.net/browse/ENG-1.\n"})
     from spellbook.vocabularies.spell_workflow import ATLASSIAN_URL
 
@@ -126,6 +130,8 @@ def test_a_vocabulary_pattern_runs_with_python_re(tmp_path: Path) -> None:
 )
 def test_a_pattern_means_what_python_re_says(pattern: str, text: str) -> None:
     import re
+
+    from spellbook import patterns
 
     assert patterns.search(pattern, text) == bool(re.search(pattern, text, re.MULTILINE))
     # What a ledger records: each match's first group if it has one (`re.findall`).

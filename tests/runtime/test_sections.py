@@ -14,7 +14,7 @@ import pytest
 from spellbook import Workflow
 from spellbook.frontmatter import frontmatter
 from spellbook.probes import listed_lines, unlisted_matches
-from spellbook.sections import checklist, lines_of, real_items, real_lines
+from spellbook.sections import checklist, real_items, real_lines
 from tests.workspaces import executed, write
 
 # What `str.splitlines` splits at and markdown does not.
@@ -23,6 +23,8 @@ NOT_LINE_ENDS = ["\u2028", "\u2029", "\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x
 
 @pytest.mark.parametrize("sep", NOT_LINE_ENDS, ids=[f"U+{ord(c):04X}" for c in NOT_LINE_ENDS])
 def test_lines_end_where_markdown_ends_them(sep: str) -> None:
+    from spellbook.sections import lines_of
+
     assert lines_of(f"a{sep}b\nc\r\nd\re\n") == [f"a{sep}b", "c", "d", "e"]
     assert lines_of("") == [] and lines_of("\n") == [""] and lines_of("x") == ["x"]
 
