@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import NoReturn
 
+    from _typeshed import SupportsWrite
+
 COMMANDS = ("status", "repair", "diagram", "mcp", "check-transition")
 
 
@@ -132,7 +134,15 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
     prog = "spell session" if machine == "session" else "spell"
     module = _help_machine(argv, machine)
     word = "spell" if module is None else module.SPELL_WORD
-    parser = argparse.ArgumentParser(
+
+    class Parser(argparse.ArgumentParser):
+        """argparse, printing its help, usage and errors as `spellbook.terminal` makes
+        them safe (an argument is echoed in an error)."""
+
+        def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+            super()._print_message(terminal.text(message), file)
+
+    parser = Parser(
         prog=prog,
         description=DESCRIPTIONS.get(getattr(module, "__name__", ""))
         or f"Cast a {word} of the machine {getattr(module, 'TITLE', '')!r} "

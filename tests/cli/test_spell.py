@@ -308,6 +308,9 @@ def test_errors_reach_the_terminal_without_controls(tmp_path: Path) -> None:
         )
         assert done.returncode == EXIT_BAD_INPUT
         assert not CONTROLS.search(clean(done)) and "\ufffd]0;title\ufffd" in done.stderr
+    usage = spell(tmp_path, "--bogus=\x1b]0;title\x07", "lumos")  # argparse echoes it
+    assert usage.returncode == EXIT_BAD_INPUT
+    assert not CONTROLS.search(clean(usage)) and "\ufffd]0;title\ufffd" in usage.stderr
     failed = spell(Path(hostile), "lumos", "--json")
     assert json.loads(failed.stdout)["error"]["message"].endswith("\x1b]0;title\x07 does not exist")
     assert not CONTROLS.search(failed.stdout)
