@@ -12,14 +12,11 @@ through here, whether or not it is printed to a terminal.
 
 from __future__ import annotations
 
-import re
-
 # What a terminal acts on or that reorders what it shows: C0 controls but tab and line
 # feed, DEL and the C1 controls; the bidirectional marks, embeddings, overrides and
 # isolates; the line and paragraph separators; and lone surrogates, which are no text.
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
-)
+# A regular expression, compiled (by `re`, once) only for a text that may hold one.
+UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
 REPLACEMENT = "\ufffd"
 
 
@@ -28,7 +25,11 @@ def text(said: str) -> str:
     tabs stay, and every other character a terminal would act on is U+FFFD."""
     if "\r" in said:
         said = said.replace("\r\n", "\n").replace("\r", "\n")
-    return _UNSAFE.sub(REPLACEMENT, said)
+    if _printable(said):
+        return said
+    import re
+
+    return re.sub(UNSAFE, REPLACEMENT, said)
 
 
 def json_text(value: object) -> str:
@@ -38,4 +39,14 @@ def json_text(value: object) -> str:
     import json
 
     dumped = json.dumps(value, indent=2, ensure_ascii=False)
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", dumped)
+    if _printable(dumped):
+        return dumped
+    import re
+
+    return re.sub(UNSAFE, lambda m: f"\\u{ord(m.group()):04x}", dumped)
+
+
+def _printable(said: str) -> bool:
+    """Whether `said` holds nothing but printable characters, line feeds and tabs (the
+    usual case, told at C speed); every unsafe character is unprintable to Python."""
+    return said.replace("\n", "").replace("\t", "").isprintable()

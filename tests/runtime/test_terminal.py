@@ -53,3 +53,10 @@ def test_an_escape_sequence_is_shown_not_obeyed() -> None:
         terminal.json_text(said)
         == '"done \\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m\\r\\nnext\\tline\\rover"'
     )
+
+
+def test_every_unsafe_character_is_unprintable_so_a_printable_text_is_left_as_it_is() -> None:
+    unsafe = re.compile(terminal.UNSAFE)
+    assert not [c for c in map(chr, range(0x110000)) if unsafe.match(c) and c.isprintable()]
+    said = "Plain text → café, tabs\tand lines\n"
+    assert terminal.text(said) is said
