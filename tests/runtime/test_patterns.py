@@ -12,6 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codegen import parse_spec_text
 from codegen.render import render_machine
@@ -21,6 +23,7 @@ from spellbook.facts import Facts
 from spellbook.state_file import Record
 from spellbook.store import READ_LIMIT, Workspace
 from spellbook.values import comparison_param
+from tests.fuzzing import fuzz
 from tests.specs import row, spec_text
 
 # A line that almost matches, over and over: a backtracking engine tries every start
@@ -151,8 +154,45 @@ def test_re2_is_loaded_only_when_a_spec_pattern_runs() -> None:
         "from spellbook.vocabularies.spell_workflow import ATLASSIAN_URL\n"
         "patterns.search(patterns.VOCABULARY + ATLASSIAN_URL, 'https://a.atlassian.net/')\n"
         "print('re2' in sys.modules)\n"
+        "patterns.search('[A-Za-z0-9]', 'ship-it', lines=False)\n"  # no choice in it
+        "print('re2' in sys.modules)\n"
         "patterns.search('x+', 'xx')\n"
         "print('re2' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.stdout.split() == ["False", "True"], done.stderr
+    assert done.stdout.split() == ["False", "False", "True"], done.stderr
+
+
+PLAIN = st.lists(
+    st.sampled_from(["a", "b", ".", "^", "$", "[ab]", "[^a]", "[]a]", r"\.", r"\-", " ", "(", ")"]),
+    max_size=8,
+).map("".join)
+
+
+@fuzz(300)
+@given(PLAIN, st.text("ab.- \n]", max_size=12), st.booleans())
+def test_a_pattern_with_no_choice_means_the_same_in_python_re_and_re2(
+    pattern: str, text: str, lines: bool
+) -> None:
+    """Such a pattern runs with Python's `re` (already loaded); RE2 would say the same."""
+    import re
+
+    from spellbook import patterns
+
+    if not patterns._without_choices(pattern, lines):
+        return
+    try:
+        re.compile(pattern)
+    except re.error:
+        return
+    assert not patterns.problem(pattern)
+    python = patterns._python(pattern, lines)
+    program = patterns._compiled(pattern, lines)
+    assert (python.search(text) is None) == (program.search(text.encode()) is None)
+    if lines:
+        ours = [m.group(1 if python.groups else 0) for m in python.finditer(text)]
+        theirs = [
+            (m.group(1 if program.groups else 0) or b"").decode()
+            for m in program.finditer(text.encode())
+        ]
+        assert [m for m in ours if m] == [m for m in theirs if m]
