@@ -40,8 +40,20 @@ _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 
 def is_git(name: str) -> bool:
     """Whether a path's part names git's own folder, which runs what it holds (hooks,
-    config): `.git`, in any case, with trailing dots or spaces (which Windows drops)."""
-    return name.rstrip(". ").lower() == ".git"
+    config), as git itself refuses such a name on any filesystem: `.git` in any case,
+    with trailing dots or spaces (which Windows drops), with an NTFS stream after a colon
+    (`.git::$INDEX_ALLOCATION`), as its NTFS short name `git~1`, or with characters
+    macOS ignores in names (zero-width joiners, direction marks, U+FEFF) inside it."""
+    if not name.isascii():
+        name = "".join(c for c in name if c not in _IGNORED_BY_HFS)
+    return name.partition(":")[0].rstrip(". ").lower() in (".git", "git~1")
+
+
+# The code points HFS+ leaves out of a name when it compares names (git's is_hfs_dotgit).
+_IGNORED_BY_HFS = frozenset(
+    "\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+    "\u206a\u206b\u206c\u206d\u206e\u206f\ufeff"
+)
 
 
 def path_problem(path: str) -> str:

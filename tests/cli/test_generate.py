@@ -452,7 +452,18 @@ def test_codegen_never_writes_through_a_symbolic_link(
     assert everything(checkout, outside) == before
 
 
-@pytest.mark.parametrize("folder", [".git/hooks", ".GIT/hooks", "tools/.Git."])
+@pytest.mark.parametrize(
+    "folder",
+    # git's own folder as git refuses its names on any filesystem: NTFS's short name and
+    # a stream of it, and HFS+'s ignored characters inside it.
+    [
+        ".git/hooks",
+        ".GIT/hooks",
+        "tools/.Git.",
+        "GIT~1/hooks",
+        ".g\u200cit/hooks",
+    ],
+)
 def test_codegen_never_writes_into_git(checkout: Path, folder: str) -> None:
     (checkout / ".git" / "hooks").mkdir(parents=True)
     set_generated(checkout, folder)
