@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 TASK = ".ai/task"
@@ -74,3 +75,13 @@ def files(root: Path) -> dict[str, bytes]:
         for p in sorted(root.rglob("*"))
         if p.is_file() and p.name != ".state.lock"
     }
+
+
+# A task's results written to hurt whoever reads them in a terminal: a clipboard write
+# (OSC 52), a window title, a cleared screen, a C1 control sequence, a right-to-left
+# override, DEL and a carriage return that would write over the line.
+HOSTILE = (
+    "hi \x1b]52;c;cHduZWQ=\x07 \x1b]0;title\x07\x1b[2J\x9b31m \u202eevil\x7f done\r\n"
+    "\tnext line\rover\n"
+)
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]")

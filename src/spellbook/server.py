@@ -59,7 +59,9 @@ class RepairOutcome(TypedDict):
 
 def _over_mcp(err: BaseException) -> str:
     """An error's message, with the command it names said as the tool that does it."""
-    return said(err).replace("run `spell repair`", f"call the {REPAIR_TOOL} tool")
+    from spellbook.terminal import text
+
+    return text(said(err).replace("run `spell repair`", f"call the {REPAIR_TOOL} tool"))
 
 
 # The verbs that only add to the workspace (a file made where there was none, text
@@ -93,6 +95,8 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
     from mcp_types import CallToolResult, TextContent, ToolAnnotations
+
+    from spellbook.terminal import json_text, text
 
     # transitions logs every callback at INFO; a server's stderr is for problems.
     logging.getLogger("transitions").setLevel(logging.WARNING)
@@ -129,8 +133,8 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
                 raise ToolError(_over_mcp(err)) from None
             outcome = {k: v for k, v in result.to_dict().items() if k != "response"}
             return CallToolResult(
-                content=[TextContent(type="text", text=result.response)],
-                structured_content={**outcome, "notes": list(result.notes)},
+                content=[TextContent(type="text", text=text(result.response))],
+                structured_content={**outcome, "notes": [text(n) for n in result.notes]},
             )
 
         # The SDK reads the annotations to find the context parameter and the output
@@ -184,7 +188,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             status["history"] = workflow.read().history
         except (SpellbookError, OSError) as err:  # the message, not "Error reading resource"
             raise ResourceError(_over_mcp(err)) from None
-        return json.dumps(status, ensure_ascii=False, indent=2)
+        return json_text(status)
 
     @server.resource(
         "spellbook://diagram",

@@ -19,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from spellbook.machines import session_machine, spell_machine
 from tests.commands import ends
 from tests.sessions import session_in
+from tests.workspaces import CONTROLS, HOSTILE, executed, write
 
 STATE = Path(".ai/task/state.json")
 
@@ -350,3 +351,19 @@ def test_every_request_is_answered_even_one_the_sdk_cannot_read(tmp_path: Path) 
         assert said["id"] == 3 and "lumos" in {t["name"] for t in said["result"]["tools"]}
     finally:
         wire.close()
+
+
+def test_what_the_server_sends_carries_no_terminal_control(tmp_path: Path) -> None:
+    """A task's results loaded into the response reach the client (whose terminal may show
+    them) with every control made U+FFFD, as `spell` prints them."""
+    executed(tmp_path)
+    write(tmp_path, "task-results.md", HOSTILE)
+
+    async def body(client: Client) -> Any:
+        cast = await client.call_tool("accio", {})
+        state = await client.read_resource("spellbook://state")
+        return text(cast), state.contents[0].text
+
+    response, state = run(tmp_path, body)
+    assert "]52;c;cHduZWQ=" in response and not CONTROLS.search(response)
+    assert not CONTROLS.search(state)

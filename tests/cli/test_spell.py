@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 import types
@@ -18,6 +17,8 @@ from spellbook.exits import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK, EXIT_UNHANDLE
 from tests.commands import clean, spell
 from tests.specs import row, spec_text
 from tests.workspaces import (
+    CONTROLS,
+    HOSTILE,
     TASK,
     executed,
     history,
@@ -268,16 +269,6 @@ def test_a_root_that_does_not_exist_is_named(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert f"the repository folder {tmp_path / 'nowhere'} does not exist" in clean(result)
     assert not (tmp_path / "nowhere").exists()
-
-
-# A task's results written to hurt whoever reads them in a terminal: a clipboard write
-# (OSC 52), a window title, a cleared screen, a C1 control sequence, a right-to-left
-# override, DEL and a carriage return that would write over the line.
-HOSTILE = (
-    "hi \x1b]52;c;cHduZWQ=\x07 \x1b]0;title\x07\x1b[2J\x9b31m \u202eevil\x7f done\r\n"
-    "\tnext line\rover\n"
-)
-CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]")
 
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
