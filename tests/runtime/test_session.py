@@ -89,6 +89,18 @@ def test_passing_tests_move_to_the_next_feature(tmp_path: Path) -> None:
     assert state_file(tmp_path)["feature_id"] == "B"
 
 
+def test_marking_a_feature_keeps_the_feature_list_s_layout(tmp_path: Path) -> None:
+    write_features(tmp_path, "A", "B")  # one line, as json.dumps writes it
+    listed = tmp_path / PROGRESS / "feature-list.json"
+    (tmp_path / "tests-pass").write_text("")
+    flow = session(tmp_path)
+    advance(flow, "S2", "IMPLEMENT")
+    advance(flow, "M1", "TEST")
+    advance(flow, "T1", "IMPLEMENT")
+    marked = listed.read_text(encoding="utf-8")
+    assert "\n" not in marked and '"status": "tested"' in marked
+
+
 def test_check_asks_for_compression_after_30_minutes_in_implement(tmp_path: Path) -> None:
     write_features(tmp_path, "A")
     flow = session(tmp_path)

@@ -15,8 +15,7 @@ are this workflow's own verbs, planned by `plan_mark` and `plan_select`.
 
 from __future__ import annotations
 
-import json
-
+from spellbook.edits import layout
 from spellbook.errors import ActionError, BadFile
 from spellbook.state_file import parse_json
 from spellbook.vocabulary import FILE, Noun, Verb
@@ -92,7 +91,7 @@ def plan_mark(step: Step, action: Action) -> None:
     for feature in entries:
         if feature.get("id") == current:
             feature["status"] = action.target
-            step.update(name, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+            step.update(name, layout(step.read(name))(value))  # as the file was written
             step.note(f"feature {current} is now {action.target}")
             return
     step.note(f"no current feature to mark {action.target} in {step.shown(name)}")
