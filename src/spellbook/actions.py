@@ -460,7 +460,9 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
 def _written(text: str, key: str) -> str:
     """The value of `key: value` in a file's frontmatter as written (quotes and a
     comment aside), "" if no line has it."""
-    for line in text.split("\n")[1:]:
+    from spellbook.sections import lines_of
+
+    for line in lines_of(text)[1:]:
         if line.strip() in ("---", "..."):
             break
         name, colon, rest = line.partition(":")

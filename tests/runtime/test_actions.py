@@ -26,9 +26,11 @@ from spellbook.frontmatter import frontmatter
 from spellbook.schema import Action, Row, Rule
 from spellbook.state_file import Record
 from spellbook.store import Workspace
+from tests import workspaces
 from tests.fuzzing import fuzz
 from tests.sessions import PROGRESS, session, write_features
 from tests.specs import fill, findings_of, spec_text
+from tests.workspaces import TASK, set_state, write
 
 
 @st.composite
@@ -269,3 +271,15 @@ def test_a_file_read_with_bytes_replaced_is_never_written_again(tmp_path: Path) 
         raised.value
     )
     assert features.read_bytes() == latin
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_a_task_name_yaml_reads_as_written_names_the_folder_whatever_the_line_ends(
+    tmp_path: Path, end: str
+) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", workspaces.plan(unchecked=1))
+    write(tmp_path, "task.md", end.join(["---", "task_name: 2024-01-01", "---", ""]))
+    write(tmp_path, "task-results.md", "results\n")
+    archive = Workflow(tmp_path).cast("accio").archive
+    assert archive.startswith(f"{TASK}/tasks/task-2024-01-01-")
