@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from spellbook.terminal import text
 
 from ..analyse import analyse
 from ..analyse.report import (
@@ -129,9 +130,9 @@ def _run(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         sys.stdout.write(to_markdown(spec, findings, args.strict))
     elif args.brief:
-        sys.stdout.write(format_brief(spec, findings, args.strict))
+        sys.stdout.write(text(format_brief(spec, findings, args.strict)))
     else:
-        sys.stdout.write(format_text(spec, findings, args.strict))
+        sys.stdout.write(text(format_text(spec, findings, args.strict)))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
 
 
@@ -162,7 +163,7 @@ def _against(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         sys.stdout.write(to_markdown(diff))
     else:
-        sys.stdout.write(format_text(diff))
+        sys.stdout.write(text(format_text(diff)))
     return EXIT_FAILED if diff.breaking else EXIT_OK
 
 
@@ -173,7 +174,7 @@ def _failed(args: argparse.Namespace, err: SpecError, shown: str | None = None) 
     ending()
     if err.path == "<spec>":
         err.locate(args.spec, None)
-    print(f"error: {shown or err}", file=sys.stderr)
+    print(text(f"error: {shown or err}"), file=sys.stderr)
     said = _error_form(args)
     if said is not None:
         _write(said(args, err))

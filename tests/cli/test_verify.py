@@ -240,3 +240,16 @@ def test_a_misspelt_condition_is_matched_to_one_on_the_same_file(
     result = verify("--spec", str(spec))
     assert f"condition {typo!r} in rule A2 is not a fact this spec's words define " in result.stdout
     assert f"(did you mean {meant!r}?)" in result.stdout
+
+
+def test_a_spec_s_terminal_controls_never_reach_the_terminal(tmp_path: Path) -> None:
+    """A pull request's spec can hold escape sequences (a window title, a clipboard
+    write): the source line an error quotes is printed with each control U+FFFD."""
+    title = "\x1b]0;owned\x07"
+    broken = tmp_path / "broken.md"
+    broken.write_text(f"# Title{title}\n\n| a | b |\n|---|\n| {title} |\n", encoding="utf-8")
+    for args in (("--format", "text"), ("--brief",), ("--against", str(broken))):
+        done = verify("--spec", str(broken), *args)
+        said = done.stdout + done.stderr
+        assert done.returncode == 2 and "\ufffd]0;owned\ufffd" in done.stderr, said
+        assert "\x1b" not in said and "\x07" not in said, said
