@@ -38,6 +38,7 @@ from spellbook.errors import BadFile
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import CodeType, ModuleType
+    from typing import Any
 
 PYPROJECT = "pyproject.toml"
 MARK = b"[tool.spellbook"
@@ -162,7 +163,18 @@ def _configures(path: str) -> bool:
             head = f.read(PROJECT_LIMIT + 1)
     except OSError:
         return False
-    return MARK in head
+    if MARK in head:  # as the table is nearly always written: no need to parse
+        return True
+    if b"spellbook" not in head and b"\\u" not in head and b"\\U" not in head:
+        return False  # no key of TOML can say `spellbook` without these bytes
+    # `[ tool.spellbook ]`, `[tool."spellbook"]`, `tool.spellbook.x = ...`, a `\u` escape:
+    # the same table to TOML, found as the parser finds it.
+    try:
+        text = head.decode("utf-8")
+        tool = _toml().loads(text).get("tool", {})
+    except Exception:  # not TOML: read_project says what is wrong with it
+        return True
+    return isinstance(tool, dict) and "spellbook" in tool
 
 
 def read_project(root: str) -> Project:
@@ -240,11 +252,16 @@ def _table(path: str) -> dict[str, object]:
     return found
 
 
-def _parse(text: str) -> dict[str, object]:
+def _toml() -> Any:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
+    return tomllib
+
+
+def _parse(text: str) -> dict[str, object]:
+    tomllib = _toml()
     # Besides TOMLDecodeError, the parser fails on what it is given, anywhere in the file
     # (another tool's table too), with arrays or inline tables nested past Python's
     # recursion limit and an integer of more digits than Python converts (4,300).

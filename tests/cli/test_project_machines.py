@@ -266,6 +266,24 @@ def test_mcp_serves_the_project_s_machine(house: Path) -> None:
     assert json.loads((house / ".door" / "state.json").read_text())["current_state"] == "OPEN"
 
 
+@pytest.mark.parametrize(
+    "table",
+    [
+        '[ tool.spellbook ]\ndefault = "door"\n[ tool.spellbook.machines ]\ndoor = "spec/DOOR.md"',
+        '[tool."spellbook"]\ndefault = "door"\n[tool."spellbook".machines]\ndoor = "spec/DOOR.md"',
+        '[tool]\nspellbook.default = "door"\nspellbook.machines.door = "spec/DOOR.md"\n',
+        '[tool."spell\\u0062ook"]\ndefault = "door"\nmachines = { door = "spec/DOOR.md" }\n',
+    ],
+    ids=["spaced", "quoted", "dotted keys", "an escape"],
+)
+def test_a_project_is_found_however_toml_writes_its_table(house: Path, table: str) -> None:
+    """The table TOML reads as [tool.spellbook] makes a project, however it is written:
+    else a hand-made state file of the project's machine would be judged as no one's."""
+    (house / "pyproject.toml").write_text(f'[project]\nname = "house"\n\n{table}')
+    status = spell(house, "status")
+    assert status.returncode == 0 and status.stdout.startswith("CLOSED"), clean(status)
+
+
 def test_a_changed_configuration_is_read_again_never_taken_from_the_cache(
     house: Path, tmp_path: Path
 ) -> None:
