@@ -302,33 +302,42 @@ CACHE_VERSION = 1
 
 
 def _cache_file(root: str) -> str | None:
-    base = os.environ.get("SPELLBOOK_CACHE") or os.environ.get("XDG_CACHE_HOME")
-    if not base:
-        home = os.path.expanduser("~")
-        if home == "~":
-            return None
-        base = os.path.join(home, ".cache")
-    if os.environ.get("SPELLBOOK_CACHE") is None:
-        base = os.path.join(base, "spellbook")
+    """Where the cache keeps the `[tool.spellbook]` table of the project at `root`."""
+    return _cache_entry("projects", root, ".json")
+
+
+def _cache_entry(kind: str, of: str, suffix: str) -> str | None:
+    """The cache file of `kind` for the file or folder `of`; None where there is no cache
+    folder, or where it is inside the repository `of` is in: a repository's content is
+    never taken for what Spellbook kept (a checkout could hold a cache of its own)."""
+    base = cache_folder()
+    if base is None:
+        return None
+    from spellbook import git
+
+    repository = git.find(of if os.path.isdir(of) else os.path.dirname(of))
+    if repository is not None and repository.relative(base) is not None:
+        return None
     import zlib
 
-    key = zlib.crc32(root.encode("utf-8", "surrogateescape"))
-    return os.path.join(base, "projects", f"{key:08x}.json")
+    key = zlib.crc32(of.encode("utf-8", "surrogateescape"))
+    return os.path.join(base, kind, f"{key:08x}{suffix}")
 
 
 def compiled(data: bytes, path: str) -> CodeType:
     """The code of the Python source `data` (the bytes of `path`): compiled, or this
     user's cache of exactly that compilation. Only Spellbook writes the cache, in the
-    user's own cache folder (outside any repository), and a cache file is taken only when
-    the source it keeps beside the code is byte for byte `data`, the Python the same and
-    the path the same: so no bytecode a repository holds, or code of other bytes, ever
-    runs in its place (parsing a 58 KB module costs about 11 ms a cold start, its cached
-    code 0.2 ms)."""
+    user's own cache folder (never one inside the module's repository), and a cache file
+    is taken only when the source it keeps beside the code is byte for byte `data`, the
+    Python and its optimization level the same and the path the same: so no bytecode a
+    repository holds, or code of other bytes, ever runs in its place (parsing a 58 KB
+    module costs about 11 ms a cold start, its cached code 0.2 ms)."""
     import marshal
     from types import CodeType
 
     cache = _code_file(path)
-    head = f"spellbook code 1 {sys.implementation.cache_tag} {len(data)}\n".encode()
+    python = f"{sys.implementation.cache_tag} -O{sys.flags.optimize}"
+    head = f"spellbook code 1 {python} {len(data)}\n".encode()
     if cache is not None and owned(cache) and not os.path.islink(cache):
         try:
             with open(cache, "rb") as f:
@@ -347,17 +356,24 @@ def compiled(data: bytes, path: str) -> CodeType:
 
 def _code_file(path: str) -> str | None:
     """Where the cache keeps the compiled code of the module at `path`."""
-    projects = _cache_file(path)
-    if projects is None:
-        return None
-    base = os.path.dirname(os.path.dirname(projects))
-    return os.path.join(base, "code", os.path.basename(projects).replace(".json", ".code"))
+    return _cache_entry("code", path, ".code")
 
 
 def cache_folder() -> str | None:
-    """The folder of Spellbook's cache of `[tool.spellbook]` tables, if there is one."""
-    found = _cache_file("")
-    return os.path.dirname(os.path.dirname(found)) if found else None
+    """Spellbook's cache folder for this user: `$SPELLBOOK_CACHE`, else
+    `$XDG_CACHE_HOME/spellbook`, else `~/.cache/spellbook`; None where none can be named.
+    A relative path in either variable is ignored (as XDG says of its own), so the
+    current folder, a repository's, is never taken for it."""
+    chosen = os.environ.get("SPELLBOOK_CACHE")
+    if chosen is not None:
+        return chosen if os.path.isabs(chosen) else None
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if home == "~" or not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "spellbook")
 
 
 def _cached(cache: str | None, path: str, text: str) -> dict[str, object] | None:

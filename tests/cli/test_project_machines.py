@@ -284,6 +284,29 @@ def test_a_project_is_found_however_toml_writes_its_table(house: Path, table: st
     assert status.returncode == 0 and status.stdout.startswith("CLOSED"), clean(status)
 
 
+@pytest.mark.parametrize("where", ["relative", "inside the repository"])
+def test_a_cache_the_repository_could_hold_is_never_used(house: Path, where: str) -> None:
+    """A cache folder named relative to the current folder, or inside the project's own
+    repository, could be a checkout's: neither its code nor its tables are taken."""
+    import zlib
+
+    module = house / "generated" / "door.py"
+    source = module.read_bytes()
+    planted = source + PLANTED.format(up=1, mark="cached-code-ran").encode()
+    folder = house / ".sbcache"
+    key = zlib.crc32(str(module).encode())
+    head = f"spellbook code 1 {sys.implementation.cache_tag} -O0 {len(source)}\n".encode()
+    (folder / "code").mkdir(parents=True)
+    (folder / "code" / f"{key:08x}.code").write_bytes(
+        head + source + marshal.dumps(compile(planted, str(module), "exec"))
+    )
+    env = {"SPELLBOOK_CACHE": ".sbcache" if where == "relative" else str(folder)}
+    status = run(house, "-m", "spellbook", "status", env=env)
+    assert status.returncode == 0 and status.stdout.startswith("CLOSED"), clean(status)
+    assert not (house / "cached-code-ran").exists()
+    assert not (folder / "projects").exists()  # nor a table kept there
+
+
 def test_a_changed_configuration_is_read_again_never_taken_from_the_cache(
     house: Path, tmp_path: Path
 ) -> None:
