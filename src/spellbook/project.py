@@ -37,6 +37,7 @@ from spellbook.errors import BadFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from types import CodeType, ModuleType
     from typing import Any
 
@@ -494,10 +495,75 @@ def _entry(name: str, value: object) -> Entry:
 def importable(root: str) -> None:
     """Let the project's own modules (a vocabulary) be imported from its root. Appended,
     so neither the standard library nor an installed package can be shadowed by a
-    file of the project."""
+    file of the project; and from their source alone (`source_only`)."""
     folder = os.path.abspath(root)
+    source_only(folder)
     if folder not in sys.path:
         sys.path.append(folder)
+
+
+_SOURCE_ONLY: set[str] = set()  # folders whose modules run from their source alone
+
+
+def source_only(folder: str) -> None:
+    """Modules and packages imported from `folder` (and the folders below it) run from
+    their own source, compiled by `compiled`: no bytecode is read or written there (a
+    `__pycache__` file beside a module, which Python would run without looking at the
+    source), and no sourceless `.pyc` or compiled extension is imported from there. A
+    repository's files are data until their source is what runs."""
+    if not _SOURCE_ONLY:
+        sys.path_hooks.insert(0, _source_only_hook())
+    _SOURCE_ONLY.add(os.path.realpath(folder))
+    for entry in list(sys.path_importer_cache):  # a finder made before: made again
+        if _under_source_only(entry):
+            del sys.path_importer_cache[entry]
+
+
+def _under_source_only(path: str) -> bool:
+    """Whether modules found in `path` run from their source alone: it is under a
+    `source_only` folder, and not where this Python's packages are installed (a
+    virtual environment inside a project is the user's installation, not its files)."""
+    full = os.path.realpath(path or os.curdir)
+    return _within(full, _SOURCE_ONLY) and not _within(full, _installed())
+
+
+def _within(full: str, folders: Collection[str]) -> bool:
+    return any(full == f or full.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
+
+
+_INSTALLED: list[str] = []
+
+
+def _installed() -> list[str]:
+    """The folders this Python's own files and installed packages are in."""
+    if not _INSTALLED:
+        prefixes = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix}
+        _INSTALLED.extend(os.path.realpath(p) for p in prefixes if p)
+    return _INSTALLED
+
+
+def _source_only_hook() -> Any:
+    """The path hook of `source_only`: for a folder under one of its folders, a finder of
+    `.py` sources only, each loaded by a loader that compiles its bytes (made here, as
+    the hook runs inside the import system and must import nothing)."""
+    from importlib.machinery import SOURCE_SUFFIXES, FileFinder, SourceFileLoader
+
+    class SourceOnly(SourceFileLoader):
+        """A module's source, compiled by `compiled`; no bytecode read or written."""
+
+        def get_code(self, fullname: str) -> CodeType:
+            path = self.get_filename(fullname)
+            return compiled(self.get_data(path), path)
+
+        def set_data(self, path: str, data: Any, *, _mode: int = 0o666) -> None:
+            return None  # never writes bytecode
+
+    def hook(path: str) -> FileFinder:
+        if not _under_source_only(path):
+            raise ImportError("not a folder whose modules run from their source alone")
+        return FileFinder(path, (SourceOnly, SOURCE_SUFFIXES))
+
+    return hook
 
 
 MODULE_LIMIT = 50_000_000  # bytes of a generated module read
