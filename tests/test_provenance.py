@@ -38,3 +38,10 @@ def test_no_file_carries_another_project_s_licence_notice() -> None:
         and NOTICE.search((ROOT / name).read_bytes()[:200_000])
     ]
     assert found == []
+
+
+def test_no_compiled_code_is_committed() -> None:
+    """Bytecode or a compiled extension in the repository would run in place of the
+    source it claims to be (and an installed wheel would carry it): none is committed."""
+    compiled = (".pyc", ".pyo", ".so", ".pyd", ".dylib")
+    assert [name for name in tracked() if name.endswith(compiled)] == []

@@ -307,6 +307,67 @@ def test_a_cache_the_repository_could_hold_is_never_used(house: Path, where: str
     assert not (folder / "projects").exists()  # nor a table kept there
 
 
+def test_a_project_s_own_modules_run_from_their_source_alone(house: Path) -> None:
+    """A vocabulary module of the project runs from its source: bytecode planted beside it
+    (which Python would run without looking at the source) never runs, in spell, verify
+    or codegen; nor does a sourceless module or extension planted in the project."""
+    import py_compile
+
+    (house / "pyproject.toml").write_text(
+        PYPROJECT.replace('default = "door"', 'default = "door"\nvocabulary = "words"')
+    )
+    (house / "words.py").write_text("NOUNS = ()\n")
+    generate(house)
+    evil = house / "evil.py"
+    evil.write_text("NOUNS = ()" + PLANTED.format(up=0, mark="bytecode-ran"))
+    cache = house / "__pycache__" / f"words.{sys.implementation.cache_tag}.pyc"
+    py_compile.compile(
+        str(evil), cfile=str(cache), invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
+    )
+    py_compile.compile(str(evil), cfile=str(house / "sourceless.pyc"))
+    evil.unlink()
+    for done in (
+        spell(house, "status"),
+        compiler(house, "generate", "--check"),
+        compiler(house, "verify", "--spec", "spec/DOOR.md"),
+    ):
+        assert done.returncode == 0, clean(done)
+        assert not (house / "bytecode-ran").exists(), done.args
+    probe = "import spellbook.project as p; p.importable('.')\n"
+    probe += "try:\n    import sourceless\nexcept ImportError:\n    print('refused')\n"
+    done = run(house, "-c", probe)
+    assert done.stdout == "refused\n" and not (house / "bytecode-ran").exists(), clean(done)
+
+
+def test_the_shipped_machines_of_a_checkout_run_from_their_source_alone(tmp_path: Path) -> None:
+    """In a source checkout `spellbook.machines` is the `generated/` folder: no compiled
+    file beside the package or the modules runs in a module's place."""
+    import py_compile
+
+    root = Path(__file__).resolve().parents[2]
+    shutil.copytree(root / "src" / "spellbook", tmp_path / "src" / "spellbook")
+    shutil.copytree(root / "generated", tmp_path / "generated")
+    source = tmp_path / "generated" / "spell_machine.py"
+    evil = tmp_path / "evil.py"
+    evil.write_text(source.read_text(encoding="utf-8") + PLANTED.format(up=1, mark="ran"))
+    tag = sys.implementation.cache_tag
+    py_compile.compile(
+        str(evil),
+        cfile=str(tmp_path / "generated" / "__pycache__" / f"spell_machine.{tag}.pyc"),
+        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+    )
+    machines = tmp_path / "src" / "spellbook" / "machines"
+    py_compile.compile(str(evil), cfile=str(machines / "spell_machine.pyc"))
+    done = run(
+        tmp_path,
+        "-c",
+        "import spellbook.machines.spell_machine as m; print(m.__file__)",
+        env={"PYTHONPATH": str(tmp_path / "src")},
+    )
+    assert done.stdout == f"{source}\n", clean(done)
+    assert not (tmp_path / "ran").exists()
+
+
 def test_a_changed_configuration_is_read_again_never_taken_from_the_cache(
     house: Path, tmp_path: Path
 ) -> None:
