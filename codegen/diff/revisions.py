@@ -46,30 +46,38 @@ def load_old(
 
 
 def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
-    """(its name, the bytes) of the file at a revision that `where` names, or (where,
-    None) when `where` is no revision of the repository the command runs in.
+    """(its name, the bytes) of the file at the revision `where` names (`REV:PATH`), or
+    (where, None) for a file: one written as a path (`./`, `../`, absolute), or with no
+    colon. A `REV:` whose REV names no commit is an error, never a file of that name.
 
-    git is run only against that repository, found from the current folder and named
-    explicitly (`spellbook.git`): never one git would find from the spec's folder, whose
-    files a pull request writes."""
+    git is run only against the repository the command runs in, found from the current
+    folder and named explicitly (`spellbook.git`): never one git would find from the
+    spec's folder, whose files a pull request writes."""
     revision, colon, path = where.partition(":")
-    if not colon or not revision or (os.name == "nt" and len(revision) == 1):
-        return where, None  # a plain path, or a drive letter (C:\\...)
+    if not colon or not revision or _written_as_path(where):
+        return where, None
+    as_file = f"a file is written ./{where}"
     try:
         repository = git.find(os.getcwd())
     except OSError:
         repository = None
-    commit = repository.commit(revision) if repository is not None else None
-    if repository is None or commit is None:
-        if os.path.exists(where):
-            return where, None
-        why = (
-            f"{revision!r} is no revision of the repository at {repository.top}"
-            if repository is not None
-            else "the current folder is in no git repository"
+    if repository is None:
+        raise OldSpecError(
+            f"{where}: the current folder is in no git repository, so {revision!r} names "
+            f"no revision; {as_file}"
         )
-        raise OldSpecError(f"{where}: no such file, and {why}")
-    if os.path.exists(where):
+    try:
+        commit = repository.commit(revision)
+    except git.GitError as err:
+        raise OldSpecError(
+            f"{where}: git cannot tell whether {revision!r} is a revision ({err})"
+        ) from None
+    if commit is None:
+        raise OldSpecError(
+            f"{where}: {revision!r} is no revision of the repository at {repository.top} "
+            f"(not fetched yet? `git fetch` it first); {as_file}"
+        )
+    if os.path.lexists(where):
         raise OldSpecError(
             f"{where}: both a file and a revision ({revision} is commit {commit[:12]}); "
             f"write ./{where} for the file, or {commit}:{path} for the revision"
@@ -85,6 +93,14 @@ def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
     return shown, data
 
 
+def _written_as_path(where: str) -> bool:
+    """Whether `where` is written as a path, not as `REV:PATH`: from the current folder
+    (`./`, `../`), absolute, or a drive (`C:\\`)."""
+    if where.startswith(("./", "../", ".\\", "..\\")) or os.path.isabs(where):
+        return True
+    return os.name == "nt" and len(where) > 1 and where[1] == ":"
+
+
 def _in_repository(repository: git.Repository, path: str, spec: str | None, where: str) -> str:
     """The file a revision's PATH names, relative to the repository's top: `spec` for an
     empty PATH; a PATH starting `./` or `../` from the current folder (as git reads it);
@@ -92,7 +108,7 @@ def _in_repository(repository: git.Repository, path: str, spec: str | None, wher
     if not path:
         if spec is None:
             raise OldSpecError(f"{where}: a revision alone needs the spec's path")
-        rel = repository.relative(spec)
+        rel = repository.relative(spec, as_named=True)
         if rel is None:
             raise OldSpecError(
                 f"{where}: {spec} is not in the repository the command runs in "
@@ -100,7 +116,7 @@ def _in_repository(repository: git.Repository, path: str, spec: str | None, wher
             )
         return rel
     if path.startswith(("./", "../")) or path in (".", ".."):
-        rel = repository.relative(os.path.join(os.getcwd(), path))
+        rel = repository.relative(os.path.join(os.getcwd(), path), as_named=True)
         if rel is None:
             raise OldSpecError(f"{where}: {path} is outside the repository")
         return rel

@@ -70,6 +70,11 @@ _UNSAFE_ENVIRONMENT = (
 class GitError(SpellbookError):
     """git could not answer (no repository, git missing, an unknown revision...)."""
 
+    def __init__(self, message: str, status: int = 0, said: str = "") -> None:
+        super().__init__(message)
+        self.status = status  # git's exit status (0: git did not run to its end)
+        self.said = said  # what git said on stderr
+
 
 class Repository:
     """A git repository, found from a folder without asking git to find it."""
@@ -91,7 +96,6 @@ class Repository:
             GIT_NO_LAZY_FETCH="1",  # git 2.44 and newer; protocol.allow=never before
             GIT_TERMINAL_PROMPT="0",
             GIT_OPTIONAL_LOCKS="0",  # reading never rewrites the index
-            GIT_CONFIG_NOSYSTEM="1",
             LC_ALL="C",
         )
         try:
@@ -112,19 +116,23 @@ class Repository:
         except OSError as err:
             raise GitError(f"git could not be started ({err.strerror})") from None
         if done.returncode != 0:
-            said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            why = said[0].removeprefix("fatal: ") if said else f"git exited {done.returncode}"
-            raise GitError(why)
+            said = done.stderr.decode("utf-8", "replace").strip()
+            lines = said.splitlines()
+            why = lines[0].removeprefix("fatal: ") if lines else f"git exited {done.returncode}"
+            raise GitError(why, done.returncode, said)
         return done.stdout
 
     def commit(self, revision: str) -> str | None:
-        """The commit `revision` names in this repository, or None if it names none."""
+        """The commit `revision` names in this repository, or None if it names none;
+        GitError where git cannot tell."""
         if not revision or revision.startswith("-") or "\0" in revision:
             return None
         try:
             found = self.run("rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}")
-        except GitError:
-            return None
+        except GitError as err:
+            if err.status == 1 and not err.said:  # --quiet: no such commit, said so
+                return None
+            raise  # git could not tell (not installed, a repository it refuses, ...)
         return found.decode("ascii", "replace").strip() or None
 
     def blob(self, commit: str, path: str, limit: int) -> bytes | None:
@@ -138,14 +146,22 @@ class Repository:
         fields = info.split()  # mode, type, object
         if len(fields) != 3 or name != path or fields[1] != "blob":
             return None
+        if fields[0] == "120000":
+            raise GitError("a symbolic link there, not a file")
         size = int(self.run("cat-file", "-s", fields[2]).decode("ascii", "replace").strip() or 0)
         if size > limit:
             raise GitError(f"larger than {limit // 1_000_000} MB")
         return self.run("cat-file", "blob", fields[2])
 
-    def relative(self, path: str) -> str | None:
-        """`path` relative to the top, `/`-separated; None if it is not inside it."""
-        full = os.path.realpath(path)
+    def relative(self, path: str, as_named: bool = False) -> str | None:
+        """`path` relative to the top, `/`-separated; None if it is not inside it. With
+        `as_named`, the file keeps its own name (only its folder's links are resolved):
+        a link is a file of its own to git, never the file it points to."""
+        if as_named:
+            folder, name = os.path.split(os.path.abspath(path))
+            full = os.path.join(os.path.realpath(folder), name)
+        else:
+            full = os.path.realpath(path)
         top = os.path.realpath(self.top)
         if os.path.commonpath([full, top]) != top:
             return None

@@ -294,8 +294,8 @@ def test_against_a_git_revision(tmp_path: Path) -> None:
     missing = verify("--spec", str(spec), "--against", "HEAD~3:spec/STATE_MACHINE.md", cwd=repo)
     assert missing.returncode == 2
     assert missing.stderr.startswith(
-        "error: HEAD~3:spec/STATE_MACHINE.md: no such file, and 'HEAD~3' is no revision of "
-        f"the repository at {repo}"
+        f"error: HEAD~3:spec/STATE_MACHINE.md: 'HEAD~3' is no revision of the repository at "
+        f"{repo} (not fetched yet?"
     )
     gone = verify("--spec", str(spec), "--against", "HEAD:spec/GONE.md", cwd=repo)
     assert gone.returncode == 2

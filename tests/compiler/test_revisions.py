@@ -156,3 +156,82 @@ def test_a_spec_outside_the_repository_the_command_runs_in_is_named(tmp_path: Pa
         f"error: HEAD:: {repository / SPEC} is not in the repository the command runs in "
         f"({elsewhere}); run it there, or name the file as REV:PATH\n"
     )
+
+
+def test_a_spec_made_a_link_is_compared_by_its_own_name(tmp_path: Path) -> None:
+    """A pull request that makes the spec a link to another spec is compared with the
+    spec of that name at the revision, never with the file the link points to."""
+    repository = tmp_path / "repo"
+    _renamed_since_origin(repository)
+    other = repository / "spec" / "OTHER.md"
+    other.write_bytes((repository / SPEC).read_bytes())  # the renamed spec
+    (repository / SPEC).write_text(TEXT, encoding="utf-8")
+    git_traps.commit_all(repository, "another spec")
+    subprocess.run(
+        ["git", "-C", str(repository), "update-ref", "refs/remotes/origin/main", "HEAD"],
+        check=True,
+    )
+    (repository / SPEC).unlink()
+    (repository / SPEC).symlink_to("OTHER.md")
+
+    done = against(repository, "origin/main:")
+
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"against {SPEC} at origin/main" in done.stdout and RENAME in done.stdout
+
+
+def test_a_spec_that_is_a_link_at_the_revision_is_refused(tmp_path: Path) -> None:
+    repository = tmp_path / "repo"
+    _renamed_since_origin(repository)
+    kept = (repository / SPEC).read_bytes()
+    (repository / "spec" / "OTHER.md").write_bytes(kept)
+    (repository / SPEC).unlink()
+    (repository / SPEC).symlink_to("OTHER.md")
+    git_traps.commit_all(repository, "the spec, a link")
+    (repository / SPEC).unlink()
+    (repository / SPEC).write_bytes(kept)
+
+    done = against(repository, "HEAD:")
+
+    assert done.returncode == 2
+    assert "git cannot show it (a symbolic link there, not a file)" in done.stderr
+
+
+def test_a_revision_not_fetched_is_an_error_never_a_file_of_its_name(tmp_path: Path) -> None:
+    repository = tmp_path / "repo"
+    git_traps.init(repository)
+    (repository / "spec").mkdir()
+    (repository / SPEC).write_text(TEXT, encoding="utf-8")
+    decoy = repository / "origin" / "main:"
+    decoy.parent.mkdir()
+    decoy.write_text(TEXT, encoding="utf-8")  # "no behaviour change", were it read
+    git_traps.commit_all(repository, "no origin/main ref")
+
+    done = against(repository, "origin/main:")
+
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        f"error: origin/main:: 'origin/main' is no revision of the repository at "
+        f"{repository} (not fetched yet? `git fetch` it first); a file is written "
+        "./origin/main:\n"
+    )
+
+
+def test_git_that_cannot_answer_is_said_never_taken_for_no_revision(tmp_path: Path) -> None:
+    repository = tmp_path / "repo"
+    _renamed_since_origin(repository)
+    nowhere = tmp_path / "bin"
+    nowhere.mkdir()
+    done = subprocess.run(
+        [*VERIFY, "--spec", SPEC, *WORKFLOW, "--against", "origin/main:"],
+        cwd=repository,
+        env={**git_traps.environment(), "PATH": str(nowhere)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert done.stderr == (
+        "error: origin/main:: git cannot tell whether 'origin/main' is a revision "
+        "(git is not installed)\n"
+    )
