@@ -54,7 +54,9 @@ def problem(pattern: str) -> str:
 
 def search(pattern: str, text: str, lines: bool = True) -> bool:
     """Whether `pattern` matches somewhere in `text`; with `lines`, `^` and `$` match at
-    each line's start and end (`re.MULTILINE`)."""
+    each line's start and end (`re.MULTILINE`), a line ending as markdown ends one."""
+    if lines:
+        text = _lines(text)
     if pattern.startswith(VOCABULARY) or _without_choices(pattern, lines):
         return _python(pattern, lines).search(text) is not None
     return _compiled(pattern, lines).search(_bytes(text)) is not None
@@ -65,6 +67,7 @@ def found(pattern: str, text: str) -> list[str]:
     none empty: its first group's text if the pattern has a group (as `re.findall`
     has it: `^- \\[x\\] (\\S+)` finds the word after a ticked box), else the whole
     match's."""
+    text = _lines(text)
     if pattern.startswith(VOCABULARY) or _without_choices(pattern, True):
         python = _python(pattern, True)
         group = 1 if python.groups else 0
@@ -77,6 +80,12 @@ def found(pattern: str, text: str) -> list[str]:
             for m in program.finditer(_bytes(text))
         ]
     return [match for match in matches if match]
+
+
+def _lines(text: str) -> str:
+    """`text` with every line ending as markdown reads one (`\\r\\n`, `\\r`) a line feed,
+    the only one at which either engine's `^` and `$` match (`spellbook.sections`)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def shown(pattern: str) -> str:

@@ -196,3 +196,16 @@ def test_a_pattern_with_no_choice_means_the_same_in_python_re_and_re2(
             for m in program.finditer(text.encode())
         ]
         assert [m for m in ours if m] == [m for m in theirs if m]
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_a_pattern_s_lines_end_where_markdown_s_do(end: str) -> None:
+    """`^` and `$` match at every line ending markdown reads (CR and CRLF too), with
+    either engine: an unchecked item in a file of CR line ends is never hidden."""
+    from spellbook import patterns
+
+    text = end.join(["# Plan", "", "- [x] done", "- [ ] open item", ""])
+    assert patterns.search(r"^- \[ \]", text)  # no choice in it: Python's re
+    assert patterns.search(r"^- \[ \] \w+ \w+$", text)  # RE2
+    assert patterns.found(r"^- \[.\] (\w+)", text) == ["done", "open"]
+    assert not patterns.search(r"^item$", text)
