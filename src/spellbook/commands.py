@@ -304,7 +304,7 @@ def repository_digest(workspace: Workspace | str, skip: str = "") -> str:
 def _listed(root: str) -> tuple[list[str], list[str]] | None:
     """The files under `root` that git tracks or would (not ignored), and the files and
     folders it ignores (a folder once), relative to `root`; None where `root` is in no
-    git repository or git cannot say."""
+    git repository, is itself ignored by git, or git cannot say."""
     from spellbook import git
 
     repository = git.find(root)
@@ -312,6 +312,13 @@ def _listed(root: str) -> tuple[list[str], list[str]] | None:
     if repository is None or below is None:
         return None
     inside = "" if below == "." else below + "/"
+    if inside:  # a root git ignores (a folder above it ignored): git lists nothing of it
+        try:
+            repository.run("check-ignore", "-q", "--", inside)
+            return None
+        except git.GitError as err:
+            if err.status != 1:  # 1: not ignored
+                return None
     found: list[list[str]] = []
     for more in ((), ("--ignored", "--directory")):
         try:

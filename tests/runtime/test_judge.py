@@ -189,3 +189,16 @@ def test_a_gitignore_written_to_hide_new_files_does_not_keep_the_recorded_run(
     (tmp_path / "untested.py").write_text("print('never run')\n")
     refused = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
     assert refused.returncode == 2 and b"cast Advance instead" in refused.stderr
+
+
+def test_a_root_git_ignores_has_its_files_in_the_fingerprint(tmp_path: Path) -> None:
+    """A workspace root inside a folder the repository ignores: git lists none of its
+    files, so they are listed by walking the folder, and a change there is seen."""
+    git_traps.init(tmp_path)
+    (tmp_path / ".gitignore").write_text("proj/\n")
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "app.py").write_text("print('v1')\n")
+    before = repository_digest(str(root), PROGRESS)
+    (root / "untested.py").write_text("print('new')\n")
+    assert repository_digest(str(root), PROGRESS) != before
