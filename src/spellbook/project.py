@@ -33,6 +33,7 @@ import contextlib
 import os
 import sys
 
+from spellbook import git
 from spellbook.errors import BadFile
 
 TYPE_CHECKING = False
@@ -314,8 +315,6 @@ def _cache_entry(kind: str, of: str, suffix: str) -> str | None:
     base = cache_folder()
     if base is None:
         return None
-    from spellbook import git
-
     repository = git.find(of if os.path.isdir(of) else os.path.dirname(of))
     if repository is not None and repository.relative(base) is not None:
         return None
@@ -535,10 +534,12 @@ _INSTALLED: list[str] = []
 
 
 def _installed() -> list[str]:
-    """The folders this Python's own files and installed packages are in."""
+    """The folders this Python's own files and installed packages are in, and Spellbook's
+    own package (in a source checkout, a folder of the project it is)."""
     if not _INSTALLED:
         prefixes = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix}
         _INSTALLED.extend(os.path.realpath(p) for p in prefixes if p)
+        _INSTALLED.append(os.path.dirname(os.path.realpath(__file__)))
     return _INSTALLED
 
 
