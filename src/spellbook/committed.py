@@ -106,7 +106,10 @@ def _read_project(folder: str) -> tuple[Project, Tree | str]:
     from spellbook import git
 
     repository = git.find(folder)
-    commit = repository.commit("HEAD") if repository is not None else None
+    try:
+        commit = repository.commit("HEAD") if repository is not None else None
+    except git.GitError:  # no repository git can read there: said as no commit below
+        commit = None
     tree = Tree(repository, commit) if repository is not None and commit is not None else None
     path = os.path.join(folder, PYPROJECT)
     data = tree.read(path, PROJECT_LIMIT) if tree is not None else None
