@@ -59,6 +59,7 @@ RUNTIME = (
     ("spellbook.journal", "spellbook.foresight"),
     ("spellbook.judge", "spellbook.repair"),
     ("spellbook.workflow",),
+    ("spellbook.wire",),
     ("spellbook.repository", "spellbook.server"),
     ("spellbook.guarded", "spellbook.tool_paths"),
     ("spellbook.hook",),

@@ -19,18 +19,14 @@ a second server) can cast in the same repository at once without losing a cast.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import sys
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from spellbook.errors import SpellbookError, said
-from spellbook.exits import EXIT_NOT_INSTALLED, EXIT_OK
+from spellbook.exits import EXIT_BAD_INPUT, EXIT_NOT_INSTALLED, EXIT_OK
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterator, Iterator
-
     from spellbook.workflow import Workflow
 
 # The MCP tool that is `spell repair` (a trigger never takes this name: codegen's RESERVED).
@@ -83,6 +79,7 @@ def annotations_of(machine: Any, spell: str) -> tuple[bool, bool]:
     return not moves, rewrites
 
 
+CLOSED = "spell mcp serves over its standard input and output, and its standard {} is closed"
 MISSING_SDK = (
     'spell mcp needs the MCP Python SDK, which is not installed: pip install "spellbook-md[mcp]"'
 )
@@ -217,6 +214,13 @@ def _version() -> str:
 
 def serve(workflow: Workflow) -> int:
     """Serve over stdio until the client closes the connection."""
+    for stream, role in ((sys.stdin, "input"), (sys.stdout, "output")):
+        if stream is None:  # the descriptor was closed when the process started
+            print(f"error: {CLOSED.format(role)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    from spellbook.wire import null_stderr
+
+    null_stderr()
     try:
         server = build(workflow)
         import anyio
@@ -231,103 +235,16 @@ def serve(workflow: Workflow) -> int:
 
 
 async def _serve_stdio(server: Any) -> None:
-    """The SDK's stdio transport, every message of which is answered: one the SDK cannot
-    read (not JSON, not JSON-RPC, nested deeper than its parser goes) gets a JSON-RPC
-    error instead of no answer at all (the SDK drops it)."""
+    """The SDK's stdio transport, reading the client's lines as `spellbook.wire` does:
+    each with a bound, and every request answered, even one the SDK cannot read."""
     from mcp.server.stdio import stdio_server
 
-    with _stdin() as lines:
-        checked = _CheckedLines(lines)
+    from spellbook.wire import CheckedLines, Lines, stdin
+
+    with stdin() as reader:
+        checked = CheckedLines(Lines(reader))
         async with stdio_server(stdin=checked) as (read_stream, write_stream):  # type: ignore[arg-type]
             checked.answers = write_stream
             # MCPServer.run("stdio") is this, on the SDK's own reading of stdin.
             lowlevel = server._lowlevel_server
             await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
-
-
-@contextlib.contextmanager
-def _stdin() -> Iterator[Any]:
-    """The wire's stdin as lines of text, read from a descriptor of its own while fd 0
-    points at the null device (so nothing a cast runs reads the client's messages), as
-    the SDK's transport does when it claims stdin itself."""
-    import io
-    import os
-
-    import anyio
-
-    try:
-        wire = os.dup(sys.stdin.fileno())
-        os.set_inheritable(wire, False)
-        null = os.open(os.devnull, os.O_RDONLY)
-    except (OSError, ValueError, AttributeError):  # no descriptor: read it where it is
-        yield anyio.wrap_file(
-            io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
-        )
-        return
-    os.dup2(null, 0)
-    os.close(null)
-    try:
-        text = io.TextIOWrapper(
-            os.fdopen(wire, "rb", closefd=False), encoding="utf-8", errors="replace"
-        )
-        yield anyio.wrap_file(text)
-    finally:
-        os.dup2(wire, 0)
-        os.close(wire)
-
-
-class _CheckedLines:
-    """The client's lines as the SDK's transport reads them, less those it cannot read,
-    which are answered here (`answers`: the transport's write stream)."""
-
-    def __init__(self, lines: Any) -> None:
-        self.lines = lines
-        self.answers: Any = None
-
-    def __aiter__(self) -> AsyncIterator[str]:
-        return self._read()
-
-    async def _read(self) -> AsyncIterator[str]:
-        from mcp.shared.message import SessionMessage
-
-        async for line in self.lines:
-            answer = unreadable(line)
-            if answer is None:
-                yield line
-            elif answer is not False and self.answers is not None:
-                await self.answers.send(SessionMessage(answer))
-
-
-# JSON-RPC's codes for a message that is not JSON, and for JSON that is not a request.
-PARSE_ERROR, INVALID_REQUEST = -32700, -32600
-
-
-def unreadable(line: str) -> Any:
-    """None for a line the SDK reads; else the JSON-RPC error that answers it, or False
-    for one no answer is owed (a blank line, a notification)."""
-    import mcp_types as types
-    from pydantic import ValidationError
-
-    if not line.strip():
-        return False
-    try:
-        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-        return None
-    except ValidationError as err:
-        why = err.errors()[0].get("msg", "unreadable") if err.errors() else "unreadable"
-    try:
-        message = json.loads(line)
-    except (ValueError, RecursionError):
-        message = None
-    if isinstance(message, dict) and "id" not in message and "method" in message:
-        return False  # a notification: JSON-RPC answers none
-    ident = message.get("id") if isinstance(message, dict) else None
-    if isinstance(ident, bool) or not isinstance(ident, (str, int)):
-        ident = None
-    code = INVALID_REQUEST if message is not None else PARSE_ERROR
-    if "recursion limit" in why:
-        why = "nested deeper than the server reads"
-    said = "Parse error" if code == PARSE_ERROR else "Invalid request"
-    return types.JSONRPCError(
-        jsonrpc="2.0", id=ident, error=types.ErrorData(code=code, message=f"{said}: {why}")
-    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -274,12 +275,15 @@ class Wire:
     """`spell mcp` spoken to line by line, as raw JSON-RPC (what a client may send that
     the SDK's own client never would)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, redirect: str = "") -> None:
         import queue
         import threading
 
+        command = [sys.executable, "-m", "spellbook", "--root", str(root), "mcp"]
+        if redirect:  # a standard descriptor closed, as a shell closes it
+            command = ["sh", "-c", f'exec "$@" {redirect}', "sh", *command]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "spellbook", "--root", str(root), "mcp"],
+            command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -311,6 +315,18 @@ class Wire:
         line = message if isinstance(message, str) else json.dumps(message)
         self.process.stdin.write(line.encode("utf-8") + b"\n")
         self.process.stdin.flush()
+
+    def send_bytes(self, *parts: bytes) -> None:
+        assert self.process.stdin is not None
+        for part in parts:
+            self.process.stdin.write(part)
+        self.process.stdin.flush()
+
+    def peak_mb(self) -> float:
+        """The server's peak resident size so far (Linux's VmHWM)."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        kb = next(line.split()[1] for line in status.splitlines() if line.startswith("VmHWM"))
+        return int(kb) / 1024
 
     def answer(self) -> dict[str, Any]:
         found: dict[str, Any] = json.loads(self.lines.get(timeout=60))
@@ -367,3 +383,112 @@ def test_what_the_server_sends_carries_no_terminal_control(tmp_path: Path) -> No
     response, state = run(tmp_path, body)
     assert "]52;c;cHduZWQ=" in response and not CONTROLS.search(response)
     assert not CONTROLS.search(state)
+
+
+@pytest.mark.timeout(120)
+def test_a_request_the_sdk_cannot_read_is_answered_as_json_rpc_says(tmp_path: Path) -> None:
+    """Not JSON, a lone surrogate's escape too: a parse error, id null. Nested past any
+    parser's depth: the id is still found. A response (or an error) from the client,
+    malformed or not, is never answered."""
+    deep = "[" * 100_000 + "]" * 100_000
+    wire = Wire(tmp_path)
+    try:
+        wire.send('{"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"a": "\\ud800"}}')
+        said = wire.answer()
+        assert (said["id"], said["error"]["code"]) == (None, -32700)
+        wire.send('{"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": ' + deep + "}")
+        said = wire.answer()
+        assert (said["id"], said["error"]["code"]) == (4, -32600)
+        wire.send('{"jsonrpc": "2.0", "method": "tools/call", "params": ' + deep + ', "id": "z"}')
+        said = wire.answer()
+        assert (said["id"], said["error"]["code"]) == ("z", -32600)
+        wire.send({"jsonrpc": "2.0", "id": 5, "result": 3})
+        wire.send({"jsonrpc": "2.0", "id": 6, "error": "no"})
+        wire.send('{"jsonrpc": "2.0", "id": 8, "result": ' + deep + "}")
+        wire.send({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})
+        assert wire.answer()["id"] == 9  # nothing was said to the responses before it
+    finally:
+        wire.close()
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_line_past_the_bound_is_read_past_and_answered(tmp_path: Path) -> None:
+    """A 100 MB line is never held whole: the server reads past it, answers it with an
+    error carrying the id its start shows, and serves the next request."""
+    wire = Wire(tmp_path)
+    try:
+        before = wire.peak_mb()
+        head = b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "lumos", '
+        pad = b"x" * 2**20
+        wire.send_bytes(head, b'"arguments": {"pad": "', *[pad] * 100, b'"}}}\n')
+        said = wire.answer()
+        assert (said["id"], said["error"]["code"]) == (7, -32600)
+        assert "longer than 10 MB" in said["error"]["message"]
+        assert wire.peak_mb() - before < 60, "the line was held whole"
+        wire.send({"jsonrpc": "2.0", "id": 8, "method": "tools/list"})
+        assert wire.answer()["id"] == 8
+    finally:
+        wire.close()
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("redirect", "stream"), [("<&-", "input"), (">&-", "output")])
+def test_a_closed_standard_stream_is_said_in_one_line(
+    tmp_path: Path, redirect: str, stream: str
+) -> None:
+    server = [sys.executable, "-m", "spellbook", "--root", str(tmp_path), "mcp"]
+    done = subprocess.run(
+        ["sh", "-c", f'exec "$@" {redirect}', "sh", *server],
+        capture_output=True,
+        timeout=50,
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        "error: spell mcp serves over its standard input and output, and its standard "
+        f"{stream} is closed\n"
+    )
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(not Path("/proc/self/fd").exists(), reason="reads /proc")
+def test_a_closed_stderr_is_the_null_device_while_serving(tmp_path: Path) -> None:
+    """With stderr closed, no standard descriptor of the server is its client's pipe or
+    anything else of its own (the event loop's, say): a stray read or write reaches the
+    null device. The copy of stdin the server reads is numbered above 2."""
+    wire = Wire(tmp_path, "2>&-")
+    try:
+        assert wire.process.stdin is not None
+        pipe = f"pipe:[{os.fstat(wire.process.stdin.fileno()).st_ino}]"
+        held = {}
+        for fd in os.listdir(f"/proc/{wire.process.pid}/fd"):
+            with contextlib.suppress(OSError):
+                held[int(fd)] = os.readlink(f"/proc/{wire.process.pid}/fd/{fd}")
+        assert [held.get(fd) for fd in (0, 1, 2)] == ["/dev/null"] * 3
+        assert any(what == pipe for what in held.values())
+        wire.send({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})
+        assert wire.answer()["id"] == 3
+    finally:
+        wire.close()
+
+
+def test_the_wire_stays_open_for_a_reader_still_blocked_on_it() -> None:
+    """Leaving the server's stdin never closes the descriptor it read from (a worker
+    thread may still be blocked reading it): a file opened after never takes its number."""
+    script = (
+        "import os, sys\n"
+        "from spellbook.wire import stdin\n"
+        "with stdin() as reader:\n"
+        "    fd = reader.fileno()\n"
+        "os.open(os.devnull, os.O_RDONLY)\n"
+        "print(os.fstat(fd).st_ino == os.fstat(0).st_ino)\n"
+    )
+    read, write = os.pipe()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", script], stdin=read, capture_output=True, timeout=50
+        )
+    finally:
+        os.close(read)
+        os.close(write)
+    assert done.stdout.decode().strip() == "True", done.stderr.decode()
