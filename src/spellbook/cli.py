@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import sys
@@ -80,7 +81,7 @@ exit status:
   {EXIT_OK}  transition or no-op (and status, repair, diagram done)
   {EXIT_FAILED}  the cast could not run (another cast holds the lock, a disk error)
   {EXIT_BAD_INPUT}  bad input: unknown {word} or machine, unusable state file or configuration,
-     unsafe path, bad frontmatter
+     unsafe path, bad frontmatter; a stdout that cannot take the output
   {EXIT_BLOCKED}  blocked: the spec refuses the {word} in this state
   {EXIT_UNHANDLED}  unhandled: no rule covers the {word} for the files as they are
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C): a cast cut short is finished by the next one
@@ -140,7 +141,10 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
         them safe (an argument is echoed in an error)."""
 
         def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-            super()._print_message(terminal.text(message), file)
+            if file is None or file is sys.stdout:  # the help: written as the output is
+                _write(terminal.text(message))
+            else:
+                _say(message.rstrip("\n"))
 
     parser = Parser(
         prog=prog,
@@ -224,17 +228,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     machine: str | None = None
     if args[:1] == ["session"]:
         machine, args = "session", args[1:]
-    if "check-transition" in args:
-        from spellbook.hook import check_transition
-
-        return check_transition(args, machine)
     try:
-        return _main(args, machine)
+        if "check-transition" in args:
+            return _check_transition(args, machine)
+        code = _main(args, machine)
+        _flush()
+        return code
+    except Unwritten as err:
+        _say(f"error: cannot write the output: {err}")
+        return EXIT_BAD_INPUT
     except Exception as err:  # a bug: said in one line (SPELLBOOK_DEBUG=1 for the traceback)
         if os.environ.get("SPELLBOOK_DEBUG"):
             raise
         message = f"internal error ({type(err).__name__}: {err}); please report it"
-        return _failed(message, EXIT_FAILED, "--json" in args, "internal_error")
+        try:
+            return _failed(message, EXIT_FAILED, "--json" in args, "internal_error")
+        except Unwritten:
+            return EXIT_FAILED
+
+
+def _check_transition(args: list[str], machine: str | None) -> int:
+    """`spell check-transition`, its verdict and reason written as `_write` writes (its
+    own reading catches its errors: an OSError out of it is a failed write)."""
+    from spellbook.hook import check_transition
+
+    if sys.stdout is None and "--claude-hook" not in args:  # print would drop the verdict
+        raise Unwritten("standard output is closed")
+    try:
+        code = check_transition(args, machine)
+    except SystemExit:  # its help, or a usage error: what it wrote is flushed first
+        _flush()
+        raise
+    except BrokenPipeError:
+        _drop_stdout()
+        return EXIT_FAILED
+    except OSError as err:
+        _drop_stdout()
+        raise Unwritten(err.strerror or str(err)) from None
+    _flush()
+    return code
 
 
 def _emit(text: str) -> None:
@@ -249,12 +281,50 @@ def _emit_json(data: object) -> None:
 
 
 def _write(text: str) -> None:
+    """Write to stdout, now. A reader that has gone is no error (the rest is dropped); a
+    stdout that cannot take it (a full disk, closed) raises Unwritten."""
+    if sys.stdout is None:
+        raise Unwritten("standard output is closed")
     try:
         sys.stdout.write(text)
-        sys.stdout.flush()
     except BrokenPipeError:
+        _drop_stdout()
+    except OSError as err:
+        _drop_stdout()
+        raise Unwritten(err.strerror or str(err)) from None
+    _flush()
+
+
+def _flush() -> None:
+    """Flush stdout, so a failure to write is said here, not at exit."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+    except OSError as err:
+        _drop_stdout()
+        raise Unwritten(err.strerror or str(err)) from None
+
+
+def _drop_stdout() -> None:
+    """What is left to write to stdout goes to the null device (the exit flushes it)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _say(line: str) -> None:
+    """A line on stderr, made safe for a terminal; nothing if stderr cannot take it."""
+    if sys.stderr is None:  # closed: print would write to stdout instead
+        return
+    with contextlib.suppress(OSError, ValueError):
+        print(terminal.text(line), file=sys.stderr)
+
+
+class Unwritten(Exception):
+    """stdout cannot take what the command says: why."""
 
 
 class UsageError(Exception):
@@ -263,7 +333,7 @@ class UsageError(Exception):
 
 def _failed(message: str, code: int, as_json: bool, kind: str) -> int:
     """The error on stderr, and with --json as an object on stdout; its exit status."""
-    print(terminal.text(f"error: {message}"), file=sys.stderr)
+    _say(f"error: {message}")
     if as_json:
         _emit_json({"error": {"kind": kind, "message": message, "exit_code": code}})
     return code

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
+from spellbook import terminal
 from spellbook.errors import BadFile
 from spellbook.project import SHIPPED, find_project, load_machine, owned, read_project
 
@@ -97,7 +98,8 @@ def open_workflow(root: str | None, machine: str | None, from_head: bool = False
         root = home if home is not None else find_root(here, module.WORKSPACE)
         if root != here:
             shown = os.path.join(os.path.relpath(root, here), module.WORKSPACE)
-            print(f"spell: using the workspace {shown}/ ({root})", file=sys.stderr)
+            said = f"spell: using the workspace {shown}/ ({root})"
+            print(terminal.text(said), file=sys.stderr)
     return Workflow(root, module)
 
 

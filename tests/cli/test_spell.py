@@ -305,3 +305,54 @@ def test_errors_reach_the_terminal_without_controls(tmp_path: Path) -> None:
     failed = spell(Path(hostile), "lumos", "--json")
     assert json.loads(failed.stdout)["error"]["message"].endswith("\x1b]0;title\x07 does not exist")
     assert not CONTROLS.search(failed.stdout)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="writes to /dev/full")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["status"],
+        ["--json", "status"],
+        ["session", "status", "--json"],
+        ["diagram"],
+        ["lumos"],
+        ["--json", "lumos"],
+        ["--help"],
+        ["check-transition", "GATHER_EDITING", "GATHER_EDITING"],
+        ["check-transition", "--json", "GATHER_EDITING", "GATHER_EDITING"],
+    ],
+)
+def test_a_stdout_that_cannot_take_the_output_is_one_line_exit_2(
+    tmp_path: Path, args: list[str]
+) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    for stdout, why in (("> /dev/full", "No space left on device"), (">&-", "closed")):
+        done = subprocess.run(
+            ["sh", "-c", f'exec "$@" {stdout}', "sh", sys.executable, "-m", "spellbook", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        said = clean(done)
+        assert done.returncode == 2, said
+        assert said.startswith("error: cannot write the output: ") and why in said, said
+        assert said.count("\n") == 1, said
+
+
+def test_the_workspace_a_subfolder_uses_is_said_without_controls(tmp_path: Path) -> None:
+    top = tmp_path / "repo\x1b]0;title\x07"
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    set_state(top, "ACHIEVE_COMPLETE")
+    deep = top / "src"
+    deep.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "spellbook", "lumos"],
+        cwd=deep,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == EXIT_OK, clean(done)
+    assert "using the workspace ../.ai/task/ (" in done.stderr
+    assert not CONTROLS.search(done.stderr) and "repo\ufffd]0;title\ufffd)" in done.stderr
