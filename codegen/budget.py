@@ -20,8 +20,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from spellbook.exits import EXIT_BAD_INPUT
+from spellbook.terminal import text
 
 from .spec_error import SpecError
 
@@ -47,6 +49,9 @@ _on_end: Callable[[str], None] | None = None  # says an error as the run's calle
 # both write, and a run that has begun to say its ending is never cut short.
 _end = threading.RLock()
 _ending = False  # this run holds _end
+# The run has begun to say how it ended (or a signal has stopped it): from here a signal
+# is ignored, after the budget too (which resets `_ending`), until `signals` ends.
+_said = False
 
 
 class OverBudget(SpecError):
@@ -76,18 +81,25 @@ def signals() -> Iterator[None]:
         return
 
     def stop(signum: int, frame: object) -> None:
-        if not _ending:  # else the run is saying how it ended already
+        global _said
+        if not _said:  # else the run is saying how it ended already: once is enough
+            _said = True
             raise Stopped(signum)
 
+    global _said
+    said, _said = _said, False
     numbers = [signal.SIGTERM, signal.SIGINT]
     if hasattr(signal, "SIGHUP"):
         numbers.append(signal.SIGHUP)
-    kept = {number: signal.signal(number, stop) for number in numbers}
+    kept: dict[int, Any] = {}
     try:
+        for number in numbers:
+            kept[number] = signal.signal(number, stop)
         yield
     finally:
-        for number, handler in kept.items():
-            signal.signal(number, handler)
+        for kept_number, handler in kept.items():
+            signal.signal(kept_number, handler)
+        _said = said
 
 
 def size_mb() -> float | None:
@@ -201,7 +213,8 @@ def ending() -> None:
     """The run is about to say how it ended (its result, or its error): from here the
     watchdog never cuts it short, nor says an error of its own. Waits (for the process
     to end) if the watchdog is saying one already."""
-    global _ending
+    global _ending, _said
+    _said = True
     if not _ending:
         _end.acquire()
         _ending = True
@@ -284,7 +297,7 @@ def _expire(message: str) -> None:
         return
     where = f"{_where}: " if _where else ""
     with contextlib.suppress(BaseException):  # a closed stream: the exit status says it
-        sys.stderr.write(f"error: {where}{message}\n")
+        sys.stderr.write(text(f"error: {where}{message}\n"))
         sys.stderr.flush()
         if _on_end is not None:
             _on_end(message)

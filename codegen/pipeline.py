@@ -9,8 +9,11 @@ dialect its project configures (`config`). Every problem with the spec is a
 
 from __future__ import annotations
 
+import errno
 import gc
 import hashlib
+import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,14 +43,19 @@ def load_spec(path: str | Path, shown: str | None = None, dialect: Dialect | Non
     if dialect is None:
         dialect = dialect_for(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read(SPEC_LIMIT + 1)
+        data = _read_file(path)
     except FileNotFoundError:
         raise SpecError("no such file", 0).locate(shown, None) from None
     except IsADirectoryError:
         raise SpecError("is a directory, not a spec file", 0).locate(shown, None) from None
     except OSError as err:
         raise SpecError(f"cannot read: {err.strerror or err}", 0).locate(shown, None) from None
+    if data is None:
+        raise SpecError(
+            "is not a regular file (a FIFO, a device or a socket): a spec is read from a "
+            "file, never waited for",
+            0,
+        ).locate(shown, None)
     if len(data) > SPEC_LIMIT:
         raise SpecError(
             f"over {SPEC_LIMIT // 1_000_000} MB: not read (a spec of 24 states is about 60 kB; "
@@ -55,6 +63,21 @@ def load_spec(path: str | Path, shown: str | None = None, dialect: Dialect | Non
             0,
         ).locate(shown, None)
     return parse_spec_bytes(data, shown, dialect)
+
+
+def _read_file(path: str | Path) -> bytes | None:
+    """The first SPEC_LIMIT + 1 bytes of the regular file at `path`; None for anything
+    else that can be opened (a FIFO, which would block until a writer came, a device).
+    Opened without blocking, and looked at before anything is read."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    with open(fd, "rb") as f:
+        found = os.fstat(fd).st_mode
+        if stat.S_ISDIR(found):
+            raise IsADirectoryError(errno.EISDIR, "is a directory")
+        if not stat.S_ISREG(found):
+            return None
+        return f.read(SPEC_LIMIT + 1)
 
 
 def parse_spec_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Spec:

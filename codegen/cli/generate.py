@@ -25,6 +25,7 @@ from ..render import finish, fresh, machine_source, render_diagram, stray_byteco
 from ..render.documents import fenced, refresh
 from ..spec_error import SpecError
 from .outputs import check_outputs, unwritten
+from .streams import Parser, Unwritten, cannot_write, emit, say
 
 SPEC_DIR = "spec"
 
@@ -287,7 +288,7 @@ DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 
 
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m codegen",
         description="Generate a transitions machine and a mermaid diagram from each spec "
         "(every spec/*.md, or the ones given), into the generated/ folder.",
@@ -309,8 +310,11 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    with quick():
-        return _main(argv)
+    try:
+        with quick():
+            return _main(argv)
+    except Unwritten as err:
+        return cannot_write(err, "the output")
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -319,7 +323,7 @@ def _main(argv: Sequence[str] | None) -> int:
         try:
             return _run(args)
         except MemoryError:  # anywhere: reading, checking, formatting, comparing
-            print(f"error: {out_of_memory()}", file=sys.stderr)
+            say(f"error: {out_of_memory()}")
             return EXIT_BAD_INPUT
 
 
@@ -329,17 +333,17 @@ def _run(args: argparse.Namespace) -> int:
     try:
         config = load_config(root)
     except SpecError as err:
-        print(f"error: {err}", file=sys.stderr)
+        say(f"error: {err}")
         return EXIT_BAD_INPUT
     out = root / config.out
     chosen = targets(root, config, args.spec)
     if not chosen:
-        print(f"error: no specs found in {root / 'spec'} (use --spec PATH)", file=sys.stderr)
+        say(f"error: no specs found in {root / 'spec'} (use --spec PATH)")
         return EXIT_BAD_INPUT
     try:  # before anything is read, made or written
         check_outputs(root, config, chosen, every=not args.spec, writing=not args.check)
     except SpecError as err:
-        print(f"error: {err}", file=sys.stderr)
+        say(f"error: {err}")
         return EXIT_BAD_INPUT
     files: dict[str, Made] = {}
     checked: dict[str, Checked] = {}
@@ -348,72 +352,69 @@ def _run(args: argparse.Namespace) -> int:
             made, despite, checked[target.module] = render(target, root, args.allow_errors)
             files.update(made)
             if despite and not args.check:
-                print(
+                say(
                     f"warning: {target.spec}: generated despite {len(despite)} error(s) "
-                    f"(`{verify_command()} --spec {target.spec}`)",
-                    file=sys.stderr,
+                    f"(`{verify_command()} --spec {target.spec}`)"
                 )
     except SpecError as err:
-        print(f"error: {err}", file=sys.stderr)
+        say(f"error: {err}")
         return EXIT_BAD_INPUT
     except NotGenerated as err:
         for finding in err.findings:
-            print(format_finding(err.spec, finding), file=sys.stderr)
-        print(
+            say(format_finding(err.spec, finding))
+        say(
             f"error: {err.spec} has {len(err.findings)} error(s); fix them before generating "
             f"(see them all with `{verify_command()} --spec {err.spec}`), or generate anyway with "
-            "--allow-errors or, for this machine, allow_errors = true under [tool.spellbook]",
-            file=sys.stderr,
+            "--allow-errors or, for this machine, allow_errors = true under [tool.spellbook]"
         )
         return EXIT_FAILED
     try:
         shown = documents(root, config, checked, every=not args.spec)
     except SpecError as err:
-        print(f"error: {err}", file=sys.stderr)
+        say(f"error: {err}")
         return EXIT_BAD_INPUT
     leftover = orphans(out, files) if not args.spec else []
     if args.check:
         outdated = stale(out, files) + stale(root, shown)
         for path in outdated:
-            print(f"{path.relative_to(root)}: stale; run {codegen_command()}", file=sys.stderr)
+            say(f"{path.relative_to(root)}: stale; run {codegen_command()}")
         for path in leftover:
-            print(f"{path.relative_to(root)}: no spec generates it; delete it", file=sys.stderr)
+            say(f"{path.relative_to(root)}: no spec generates it; delete it")
         stray = _stray(root, out)
         for line in stray:
-            print(line, file=sys.stderr)
+            say(line)
         if outdated or leftover or stray:
             return EXIT_FAILED
-        print(f"{len(files) + len(shown)} generated files are fresh")
+        emit(f"{len(files) + len(shown)} generated files are fresh\n")
         return EXIT_OK
     for name, file in sorted(files.items()):
         stage("formatting the generated module with black", file.spec or None)
         problem = "" if file.source is None else _compiles(file.text, name)
         if problem:  # a module that would not even compile is never written, nor any other
-            print(
+            say(
                 f"error: {file.spec}: the module generated from it does not compile "
                 f"({problem}); nothing was written. This is a defect of the generator: "
-                "please report it with the spec",
-                file=sys.stderr,
+                "please report it with the spec"
             )
             return EXIT_BAD_INPUT
     disarm()  # every file is made: writing them is never cut short
     written = [(out / name, file) for name, file in sorted(files.items())]
     written += [(root / name, file) for name, file in sorted(shown.items())]
+    said: list[str] = []  # written once every file is: a failing stdout never leaves one unwritten
     for path, file in written:
         try:
             done = write(path, file)
         except OSError as err:  # its place was checked: a full disk, a file made since
-            print(f"error: {unwritten(err, path.relative_to(root).as_posix())}", file=sys.stderr)
+            emit("".join(said))
+            say(f"error: {unwritten(err, path.relative_to(root).as_posix())}")
             return EXIT_BAD_INPUT
-        print(f"{'wrote' if done else 'unchanged'} {path.relative_to(root).as_posix()}")
+        said.append(f"{'wrote' if done else 'unchanged'} {path.relative_to(root).as_posix()}\n")
+    emit("".join(said))
     for path in leftover:
-        print(f"warning: {path.relative_to(root)}: no spec generates it", file=sys.stderr)
+        say(f"warning: {path.relative_to(root)}: no spec generates it")
     for line in _stray(root, out):
-        print(f"warning: {line}", file=sys.stderr)
+        say(f"warning: {line}")
     if not args.spec:
         for spec in unlisted(root, config):
-            print(
-                f"note: {spec} is not generated: [tool.spellbook.machines] does not list it",
-                file=sys.stderr,
-            )
+            say(f"note: {spec} is not generated: [tool.spellbook.machines] does not list it")
     return EXIT_OK

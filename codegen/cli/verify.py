@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
-import os
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
-from spellbook.terminal import text
 
 from ..analyse import analyse
 from ..analyse.report import (
@@ -27,12 +26,56 @@ from ..config import dialect_for
 from ..pipeline import load_spec, quick
 from ..read.lexicon import Dialect
 from ..spec_error import SpecError
+from .streams import Parser, Unwritten, cannot_write, emit, say
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 
 
+class _Parser(Parser):
+    """The verifier's arguments: a usage error is said on stdout too, in the error form
+    of the format the command line asks for, where that can be told (as a run that
+    cannot read its spec says it)."""
+
+    def __init__(self, argv: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.argv = argv
+
+    def error(self, message: str) -> NoReturn:
+        options = [name for action in self._actions for name in action.option_strings]
+        asked = _asked(self.argv, options)
+        said = _error_form(asked)
+        if said is not None:
+            with contextlib.suppress(Unwritten):  # argparse says it on stderr next
+                emit(said(asked, SpecError(message, 0).locate(asked.spec, None)))
+        super().error(message)
+
+
+def _asked(argv: Sequence[str], options: Sequence[str]) -> argparse.Namespace:
+    """What a command line argparse cannot take says of its format, spec and older spec,
+    read as argparse reads them (an option may be shortened to a prefix of no other of
+    `options`, its value given after `=`)."""
+    found = {"format": "text", "spec": DEFAULT_SPEC, "against": None}
+    items = list(argv)
+    for at, item in enumerate(items):
+        name, equals, value = item.partition("=")
+        whole = [o for o in options if name == o] or [
+            o for o in options if name.startswith("--") and o.startswith(name)
+        ]
+        key = whole[0].removeprefix("--") if len(whole) == 1 else ""
+        if key in found and (equals or at + 1 < len(items)):
+            found[key] = value if equals else items[at + 1]
+    if found["format"] not in FORMATS:
+        found["format"] = "text"
+    return argparse.Namespace(**found)
+
+
+FORMATS = ("text", "json", "markdown", "sarif")
+
+
 def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    given = sys.argv[1:] if argv is None else list(argv)
+    parser = _Parser(
+        given,
         prog="verify-state-machine.py",
         description="Check that a markdown state-machine spec defines every "
         "(state, spell) combination, and report what it finds.",
@@ -45,7 +88,7 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--format",
-        choices=("text", "json", "markdown", "sarif"),
+        choices=FORMATS,
         default="text",
         help="text (default), json, markdown (a report for a pull request) or sarif (2.1.0)",
     )
@@ -77,34 +120,35 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "not the project this command runs in (importing it runs its code; without this "
         "flag such a spec is read with the shipped vocabularies only)",
     )
-    return parser.parse_args(argv)
+    return parser.parse_args(given)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         with quick():
             return _main(argv)
-    except BrokenPipeError:
-        # The reader went away (`... | head`): stop quietly, as other tools do.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_FAILED
+    except Unwritten as err:
+        return cannot_write(err, "the report")
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = _arguments(argv)
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
+    args = _arguments(argv)
     said = _error_form(args)
     on_end = None if said is None else (lambda message: _say_error(said, args, message))
     try:
-        with signals(), budget(args.budget, args.spec, args.memory, on_end):
+        with signals():
             try:
-                return _run(args)
-            except MemoryError:  # writing the report, say: the checks catch their own
-                return _failed(args, out_of_memory())
-    except Stopped as err:  # a signal, wherever it came
+                with budget(args.budget, args.spec, args.memory, on_end):
+                    try:
+                        return _run(args)
+                    except MemoryError:  # writing the report, say: the checks catch their own
+                        return _failed(args, out_of_memory())
+            except Stopped as err:  # a signal, wherever it came: said while the handlers
+                return _failed(args, err)  # are still ours, so no other one cuts it short
+    except Stopped as err:  # one that came while they were being set
         return _failed(args, err)
 
 
@@ -119,20 +163,16 @@ def _run(args: argparse.Namespace) -> int:
     except SpecError as err:
         return _failed(args, err)
     ending()
-    if args.format in ("json", "sarif"):
-        data = (
-            to_json(spec, findings, args.strict)
-            if args.format == "json"
-            else to_sarif(spec, findings)
-        )
-        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+    if args.format == "json":
+        emit(to_json(spec, findings, args.strict))
+    elif args.format == "sarif":
+        emit(to_sarif(spec, findings))
     elif args.format == "markdown":
-        sys.stdout.write(to_markdown(spec, findings, args.strict))
+        emit(to_markdown(spec, findings, args.strict))
     elif args.brief:
-        sys.stdout.write(text(format_brief(spec, findings, args.strict)))
+        emit(format_brief(spec, findings, args.strict))
     else:
-        sys.stdout.write(text(format_text(spec, findings, args.strict)))
+        emit(format_text(spec, findings, args.strict))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
 
 
@@ -143,7 +183,7 @@ def _against(args: argparse.Namespace) -> int:
     from ..diff.revisions import OldSpecError, load_old
 
     if args.format == "sarif":
-        print("error: --against reports as text, markdown or json, not sarif", file=sys.stderr)
+        say("error: --against reports as text, markdown or json, not sarif")
         return EXIT_BAD_INPUT
     try:
         dialect = _dialect(args)
@@ -158,12 +198,11 @@ def _against(args: argparse.Namespace) -> int:
         return _failed(args, err)
     ending()
     if args.format == "json":
-        json.dump(to_json(diff), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        emit(to_json(diff))
     elif args.format == "markdown":
-        sys.stdout.write(to_markdown(diff))
+        emit(to_markdown(diff))
     else:
-        sys.stdout.write(text(format_text(diff)))
+        emit(format_text(diff))
     return EXIT_FAILED if diff.breaking else EXIT_OK
 
 
@@ -174,10 +213,10 @@ def _failed(args: argparse.Namespace, err: SpecError, shown: str | None = None) 
     ending()
     if err.path == "<spec>":
         err.locate(args.spec, None)
-    print(text(f"error: {shown or err}"), file=sys.stderr)
+    say(f"error: {shown or err}")
     said = _error_form(args)
     if said is not None:
-        _write(said(args, err))
+        emit(said(args, err))
     return err.exit_code if isinstance(err, Stopped) else EXIT_BAD_INPUT
 
 
@@ -192,16 +231,7 @@ def _error_form(args: argparse.Namespace) -> ErrorForm | None:
 
 def _say_error(said: ErrorForm, args: argparse.Namespace, message: str) -> None:
     """The error the budget's watchdog ends the run with, in the run's format."""
-    _write(said(args, SpecError(message, 0).locate(args.spec, None)))
-
-
-def _write(data: str | dict[str, object]) -> None:
-    if isinstance(data, str):
-        sys.stdout.write(data)
-    else:
-        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-    sys.stdout.flush()
+    emit(said(args, SpecError(message, 0).locate(args.spec, None)))
 
 
 def _dialect(args: argparse.Namespace) -> Dialect:

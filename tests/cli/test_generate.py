@@ -140,6 +140,49 @@ def test_unreadable_spec_exits_2(checkout: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="makes a FIFO")
+def test_a_listed_spec_that_is_a_fifo_is_refused_at_once_naming_it(checkout: Path) -> None:
+    """A FIFO would block the read until a writer came (the budget then called the spec
+    too costly): it is refused before anything is read, by name."""
+    spec = checkout / "spec" / "STATE_MACHINE.md"
+    spec.unlink()
+    os.mkfifo(spec)
+    result = run("-m", "codegen", "--check", "--budget", "10", cwd=checkout)
+    assert result.returncode == 2, result.stderr
+    assert "error: spec/STATE_MACHINE.md: is not a regular file (a FIFO, " in result.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="writes to /dev/full")
+@pytest.mark.parametrize("args", [["--check"], [], ["--help"]])
+def test_a_stdout_that_cannot_take_the_output_is_one_line_exit_2(
+    checkout: Path, args: list[str]
+) -> None:
+    if not args:
+        make_stale(checkout)  # the modules and the report to write
+    for stdout, why in (("> /dev/full", "No space left on device"), (">&-", "closed")):
+        command = [sys.executable, "-m", "codegen", *args]
+        result = subprocess.run(
+            ["sh", "-c", f'exec "$@" {stdout}', "sh", *command],
+            cwd=checkout,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.startswith("error: cannot write the output: "), result.stderr
+        assert why in result.stderr and result.stderr.count("\n") == 1, result.stderr
+    if not args:  # every file was written all the same
+        assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+
+
+def test_a_spec_path_s_terminal_controls_never_reach_the_terminal(checkout: Path) -> None:
+    result = run("-m", "codegen", "--check", "--spec", "m\x1b]0;T\x07\x9b.md", cwd=checkout)
+    assert result.returncode == 2
+    assert "m\ufffd]0;T\ufffd\ufffd.md: no such file" in result.stderr
+
+
 def test_check_formats_nothing_it_can_prove_fresh() -> None:
     code = (
         "import sys\n"

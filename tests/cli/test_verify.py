@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import shutil
 import subprocess
 import sys
 import time
@@ -253,3 +256,85 @@ def test_a_spec_s_terminal_controls_never_reach_the_terminal(tmp_path: Path) -> 
         said = done.stdout + done.stderr
         assert done.returncode == 2 and "\ufffd]0;owned\ufffd" in done.stderr, said
         assert "\x1b" not in said and "\x07" not in said, said
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="makes a FIFO")
+@pytest.mark.parametrize("where", ["--spec", "--against"])
+def test_a_fifo_given_as_a_spec_is_refused_at_once_naming_it(tmp_path: Path, where: str) -> None:
+    """A FIFO would block the read until a writer came (the budget then called the spec
+    too costly): it is refused before anything is read, by name."""
+    fifo = tmp_path / "pipe.md"
+    os.mkfifo(fifo)
+    args = ["--spec", str(fifo)] if where == "--spec" else ["--spec", str(SEED)]
+    if where == "--against":
+        args += ["--against", str(fifo)]
+    result = verify(*args, "--budget", "10")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"error: {fifo}: is not a regular file (a FIFO, ")
+
+
+HOSTILE_NAME = "m\x1b]0;T\x07 \x9b31m \u202eevil \x85.md"  # ESC, C1 controls, a bidi override
+UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]")
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json", "sarif", "text"])
+def test_a_spec_path_s_terminal_controls_never_reach_stdout(tmp_path: Path, fmt: str) -> None:
+    """The report names the spec by its path, a name the disk gives: every report format
+    prints it without a control (JSON escapes each, the same value), report or error."""
+    spec = tmp_path / HOSTILE_NAME
+    shutil.copy(SEED, spec)
+    for path in (spec, tmp_path / f"gone {HOSTILE_NAME}"):
+        result = verify("--spec", str(path), "--format", fmt)
+        assert result.returncode in (1, 2), result.stderr
+        assert not UNSAFE.search(result.stdout + result.stderr)
+        if fmt == "json":
+            assert json.loads(result.stdout)["spec"] == str(path)
+        elif fmt == "markdown":
+            assert result.stdout.startswith("# Verification of `")
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "markdown"])
+@pytest.mark.parametrize("bad", [["--budget", "abc"], ["--memory=-5"], ["--bogus"]])
+def test_a_usage_error_is_said_in_the_format_asked_for(fmt: str, bad: list[str]) -> None:
+    result = verify("--form", fmt, "--spec", "mine.md", *bad)
+    assert result.returncode == 2
+    assert "usage: verify-state-machine.py" in result.stderr
+    if fmt == "json":
+        report = json.loads(result.stdout)
+        assert (report["spec"], report["ok"]) == ("mine.md", False)
+        assert report["findings"][0]["message"] in result.stderr
+    elif fmt == "sarif":
+        (said,) = json.loads(result.stdout)["runs"][0]["results"]
+        assert said["message"]["text"] in result.stderr
+    else:
+        assert result.stdout.startswith("# Verification of `mine.md`\n\n**Not verified**: ")
+
+
+def test_a_usage_error_of_a_comparison_is_said_as_one() -> None:
+    result = verify("--format=json", "--against", "old.md", "--budget", "x")
+    assert result.returncode == 2
+    report = json.loads(result.stdout)
+    assert (report["verdict"], report["old"]["spec"]) == ("not compared", "old.md")
+    assert "--budget" in report["error"]["message"]
+
+
+def test_a_format_argparse_cannot_take_is_said_on_stderr_alone() -> None:
+    result = verify("--format", "yaml", "--bogus")
+    assert (result.returncode, result.stdout) == (2, "")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="writes to /dev/full")
+@pytest.mark.parametrize("args", [[], ["--format", "json"], ["--against", str(SEED)], ["--help"]])
+def test_a_stdout_that_cannot_take_the_report_is_one_line_exit_2(args: list[str]) -> None:
+    for stdout, why in (("> /dev/full", "No space left on device"), (">&-", "closed")):
+        command = [sys.executable, str(SCRIPT), "--spec", str(SEED), *args]
+        result = subprocess.run(
+            ["sh", "-c", f'exec "$@" {stdout}', "sh", *command],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.startswith("error: cannot write the report: "), result.stderr
+        assert why in result.stderr and result.stderr.count("\n") == 1, result.stderr

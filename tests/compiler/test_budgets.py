@@ -401,3 +401,42 @@ def test_a_bad_revision_is_said_in_the_json_asked_for(tmp_path: Path) -> None:
         "gone.md: no such file (a git "
         "revision is written REV:PATH, e.g. origin/main:spec/STATE_MACHINE.md)"
     )
+
+
+# verify, sent SIGTERM just after its budget has ended (its report written), while its
+# own signal handlers are still on.
+SIGNALLED_AFTER = (
+    "import contextlib, os, signal, sys\n"
+    f"sys.path.insert(0, {str(ROOT)!r})\n"
+    "from codegen.cli import verify\n"
+    "within = verify.budget\n"
+    "@contextlib.contextmanager\n"
+    "def budget(*args, **kwargs):\n"
+    "    with within(*args, **kwargs):\n"
+    "        yield\n"
+    "    os.kill(os.getpid(), signal.SIGTERM)\n"
+    "verify.budget = budget\n"
+    "sys.exit(verify.main(sys.argv[1:]))\n"
+)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("form", ["json", "sarif", "markdown"])
+def test_a_run_that_has_said_how_it_ended_says_nothing_more_when_signalled(
+    tmp_path: Path, form: str
+) -> None:
+    """Once the report is written, a signal changes neither it nor the exit status: one
+    document on stdout, whatever the timing (after the budget has ended too)."""
+    spec = _write(tmp_path, "alt.md", alternatives(2))
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNALLED_AFTER, "--spec", str(spec), "--format", form],
+        capture_output=True,
+        text=True,
+        timeout=50,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert "stopped by" not in done.stdout + done.stderr
+    if form == "markdown":
+        assert done.stdout.count("# Verification of ") == 1, done.stdout
+    else:
+        json.loads(done.stdout)  # one document, nothing after it
