@@ -29,7 +29,6 @@ project is code: its vocabulary and generated modules are imported).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -424,6 +423,8 @@ def _keep(cache: str, data: bytes) -> None:
             f.write(data)
         os.replace(temporary, cache)
     except OSError:
+        import contextlib  # not at start-up: `spell` need not load it
+
         with contextlib.suppress(OSError):
             os.unlink(temporary)
 
