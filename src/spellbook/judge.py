@@ -94,6 +94,11 @@ class Judge:
         ran = "the record of the commands casts ran; only a cast that runs them writes it"
         if "runs" in proposed.extra and proposed.extra["runs"] != current.extra.get("runs"):
             return False, f"{shown} changes `runs`, {ran}"
+        if _exact(proposed.history) != _exact(current.history):
+            return False, (
+                f"{shown} changes `history`, the record of the casts: only a cast writes it "
+                "(an entry added, changed or removed by hand would tell of casts never made)"
+            )
         allowed, why = self.judge(current.state, proposed.state)
         if not allowed:
             return allowed, why  # the move itself is refused: that is the reason to give
@@ -126,6 +131,13 @@ class Judge:
         if why:
             return False, f"{shown}: refused: {why}"
         return True, f"{shown}: allowed"
+
+
+def _exact(value: object) -> str:
+    """`value` (JSON) as text that tells apart what `==` does not (`1`, `1.0`, `true`)."""
+    import json
+
+    return json.dumps(value, sort_keys=True, allow_nan=True)
 
 
 def judged(engine: Engine, rel: str) -> bool:

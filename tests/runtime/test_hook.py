@@ -137,13 +137,13 @@ def state_text(value: dict[str, Any], indent: int | None, crlf: bool) -> str:
 
 @st.composite
 def proposed_states(draw: st.DrawFn, state: st.SearchStrategy[Any]) -> dict[str, Any]:
-    """A state file as a hand might write it: the given state, the session's fields as
-    they are (only casts change them; left out, a counter would count from 0 again and
-    the current feature would be none, which the hook refuses, so they are kept), and
-    any context and history."""
+    """A state file as a hand might write it: the given state, the session's fields and
+    history as they are (only casts change them; left out, a counter would count from 0
+    again and the current feature would be none, which the hook refuses, so they are
+    kept), and any context."""
     value: dict[str, Any] = {"state": draw(state), "feature_id": "F1", "attempts": 1}
     value["context"] = draw(st.dictionaries(st.text(max_size=8), json_values, max_size=3))
-    value["history"] = draw(st.lists(json_values, max_size=3))
+    value["history"] = []
     return value
 
 
@@ -364,6 +364,22 @@ def test_hook_allows_a_move_from_implement_to_test(
     repo: Path, capsys: pytest.CaptureFixture[str], data: st.DataObject
 ) -> None:
     assert run_hook(repo, move_to(repo, data, "TEST"), capsys) == 0  # rule M1
+
+
+@HOOK_EXAMPLES
+@given(st.data())
+def test_hook_blocks_a_state_file_that_writes_history_by_hand(
+    repo: Path, capsys: pytest.CaptureFixture[str], data: st.DataObject
+) -> None:
+    """History is the record of the casts: a move the spec allows (IMPLEMENT -> TEST) is
+    refused when the file also adds, changes or drops an entry of it, whatever its shape."""
+    cwd, file_path = data.draw(spellings(repo, "state.json"))
+    value = data.draw(proposed_states(st.just("TEST")))
+    value["history"] = data.draw(st.lists(json_values, min_size=1, max_size=3))
+    content = state_text(value, data.draw(st.none() | st.just(2)), data.draw(st.booleans()))
+    event = event_bytes(hook_event(cwd, file_path, "Write", content=content))
+    allowed, why = judge_event(str(repo), "session", event)
+    assert not allowed and "changes `history`" in why, why
 
 
 @HOOK_EXAMPLES

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from codegen.read.markdown import Code, Table, read_blocks
+from spellbook import Workflow
 from spellbook.commands import Run, repository_digest
 from tests import git_traps
 from tests.commands import session_cli
@@ -126,6 +127,45 @@ def test_a_run_record_written_by_hand_is_refused(tmp_path: Path) -> None:
     )
     blocked = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
     assert blocked.returncode == 2 and b"only a cast that runs them" in blocked.stderr
+
+
+CAST = {
+    "state": "IMPLEMENT",
+    "at": "2026-01-01T00:00:00Z",
+    "trigger": "Advance",
+    "rule": "I1",
+    "outcome": "transition",
+    "cast": "c0ffee000001",
+    "tries": 1,
+}
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        [CAST, {**CAST, "state": "TEST", "cast": "deadbeef0001"}],  # a cast never made
+        [],  # emptied
+        [{**CAST, "cast": "deadbeef0001"}],  # an entry rewritten
+        [{**CAST, "tries": True}],  # the same to `==`, not to a reader
+        None,  # left out
+    ],
+    ids=["appended", "emptied", "rewritten", "retyped", "left-out"],
+)
+def test_a_state_file_that_writes_history_by_hand_is_refused(
+    tmp_path: Path, history: list[object] | None
+) -> None:
+    """Only casts write `history` (a forged cast id would also tell recovery that an
+    interrupted cast is done): a hand-made state file that changes it in any way is
+    refused, naming it, even with a move the spec allows (IMPLEMENT -> TEST)."""
+    session_in(tmp_path, "IMPLEMENT", "true", history=[CAST])
+    workflow = Workflow(tmp_path, MACHINE)  # type: ignore[arg-type]
+    kept = json.loads((tmp_path / PROGRESS / "state.json").read_text())
+    assert workflow.judge_file(json.dumps({**kept, "state": "TEST"}).encode())[0]
+    proposed = {**kept, "state": "TEST", "history": history}
+    if history is None:
+        del proposed["history"]
+    allowed, why = workflow.judge_file(json.dumps(proposed).encode())
+    assert not allowed and "changes `history`" in why, why
 
 
 @pytest.mark.timeout(60)
