@@ -26,6 +26,7 @@ MAX_DEPTH = 32  # levels of objects and lists in a tool's input
 MAX_STRINGS = 10_000  # strings (keys and values) in a tool's input
 MAX_PARTS = 200_000  # path components resolved (links looked up) for one event
 PATH_MAX = 4096  # bytes: no system call takes a longer path
+WHERE = 200  # characters of where a string is (`a.b[2].c`) kept: a reason shows fewer
 
 
 class TooBig(BadFile):
@@ -34,7 +35,8 @@ class TooBig(BadFile):
 
 def strings(value: object, skip: Collection[str] = ()) -> list[tuple[str, str]]:
     """(where, text) for every string of a tool's input, keys and values: `where` says
-    where it is (`destination`, `edits[2].path`, `files{}` for a key of `files`). The
+    where it is (`destination`, `edits[2].path`, `files{}` for a key of `files`; its
+    first WHERE characters, so a deep input of long keys is walked in linear time). The
     top-level keys in `skip` (a tool's own data, as a Write's `content`) are left out."""
     found: list[tuple[str, str]] = []
     stack: list[tuple[object, str, int]] = [(value, "", 0)]
@@ -50,12 +52,12 @@ def strings(value: object, skip: Collection[str] = ()) -> list[tuple[str, str]]:
         if depth >= MAX_DEPTH:
             raise TooBig(f"the tool's input is nested more than {MAX_DEPTH} levels deep")
         if isinstance(item, list):
-            stack += [(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(item)]
+            stack += [(v, f"{where}[{i}]"[:WHERE], depth + 1) for i, v in enumerate(item)]
             continue
         for key, v in item.items():
             if depth == 0 and key in skip:
                 continue
-            inner = f"{where}.{key}" if where else str(key)
+            inner = f"{where}.{str(key)[:WHERE]}"[:WHERE] if where else str(key)[:WHERE]
             stack += [(key, f"{inner}{{}}", depth + 1), (v, inner, depth + 1)]
     found.reverse()  # in the order of the input
     return found
@@ -90,6 +92,13 @@ class Resolver:
                 found.append(self._real(joined))
         return list(dict.fromkeys(found))
 
+    def charge(self, parts: int) -> None:
+        """Count `parts` more path components looked up (a folder listed counts its
+        entries): TooBig past MAX_PARTS for the event."""
+        self.parts += parts
+        if self.parts > MAX_PARTS:
+            raise TooBig(f"the tool's input names more than {MAX_PARTS:,} path components")
+
     def _real(self, path: str) -> str:
         """`path` (absolute) as the system resolves it: its links (and `..` after them)
         resolved as far as it exists; the rest, which no link can be in, as written."""
@@ -102,16 +111,16 @@ class Resolver:
                 low = middle
             except (OSError, ValueError):
                 high = middle - 1
-        self.parts += low
-        if self.parts > MAX_PARTS:
-            raise TooBig(f"the tool's input names more than {MAX_PARTS:,} path components")
+        self.charge(low)
         found = os.path.realpath(os.sep.join(parts[:low]) or os.sep)
         return os.path.normpath(os.path.join(found, *parts[low:])) if low < len(parts) else found
 
 
 MAX_READINGS = 64  # ways one string is read (its braces expanded)
 BRACE_STEPS = 1_000  # groups expanded in one string
-_GROUP = re.compile(r"\{([^{}]*,[^{}]*)\}")
+# An innermost `{...}` with a comma. Its first comma ends the first run (`[^{},]*`), so
+# no text is tried two ways: a search is linear in the string's length.
+_GROUP = re.compile(r"\{([^{},]*,[^{}]*)\}")
 
 
 def _readings(text: str) -> list[str]:

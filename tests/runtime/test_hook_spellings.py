@@ -321,6 +321,35 @@ def test_a_tool_input_too_large_to_walk_is_refused(
     assert not allowed and said in why, why
 
 
+def _deep_keys() -> dict[str, Any]:
+    """An input 30 objects deep, each named by a key of 90,000 characters or more, over
+    an object of 5,000 keys: where each string is would be 3 MB long if kept whole."""
+    found: dict[str, Any] = {str(i): 1 for i in range(5000)}
+    for level in range(30):
+        found = {f"k{level}" * 30_000: found}
+    return found
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        {"globs": ["{" + "," * 16383] * 20},  # a brace never closed, before many commas
+        _deep_keys(),
+    ],
+    ids=["unclosed-brace", "deep-long-keys"],
+)
+def test_the_walk_of_a_tool_input_takes_time_linear_in_its_size(
+    tmp_path: Path, tool_input: dict[str, Any]
+) -> None:
+    """Each step of the walk (a string's braces, where each string is) is linear in
+    what it reads: an input of a few MB is judged in well under the bound, not in
+    minutes."""
+    event = {"tool_name": "mcp__x__y", "cwd": str(tmp_path), "tool_input": tool_input}
+    _, why = judge_event(None, "session", json.dumps(event).encode())
+    assert "internal error" not in why, why
+
+
 def test_a_write_the_hook_judges_takes_its_path_as_written_and_git_s_folder_is_guarded(
     linked: Path,
 ) -> None:
