@@ -40,9 +40,9 @@ RUNTIME = (
     ),
     ("spellbook.git",),
     ("spellbook.diagram", "spellbook.machines", "spellbook.project"),
-    ("spellbook.committed",),
     ("spellbook.lock",),
     ("spellbook.state_file", "spellbook.store", "spellbook.outcome"),
+    ("spellbook.committed",),
     (
         "spellbook.values",
         "spellbook.globs",

@@ -34,6 +34,7 @@ from spellbook.project import (
     project_from_text,
     run_machine,
 )
+from spellbook.store import is_git
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,13 +60,14 @@ class Tree:
 
     def name(self, path: str) -> str | None:
         """`path`'s name in the tree (`/`-separated, relative to the top): its folder with
-        links resolved, its own name as written; None outside the work tree or in .git."""
+        links resolved, its own name as written; None outside the work tree or in git's
+        own folder (a part that `store.is_git`, at any depth)."""
         folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
         full = os.path.join(folder, os.path.basename(path))
         if os.path.commonpath([full, self.top]) != self.top or full == self.top:
             return None
         rel = os.path.relpath(full, self.top).replace(os.sep, "/")
-        return None if rel.split("/")[0].casefold() == ".git" else rel
+        return None if any(is_git(part) for part in rel.split("/")) else rel
 
     def read(self, path: str, limit: int) -> bytes | None:
         """The committed bytes of the file at `path`, or None if the commit has no file

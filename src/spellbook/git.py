@@ -153,6 +153,27 @@ class Repository:
             raise GitError(f"larger than {limit // 1_000_000} MB")
         return self.run("cat-file", "blob", fields[2])
 
+    def folders(self) -> list[str]:
+        """Git's own folders for this repository: its `.git` (a folder, or a worktree's or
+        submodule's `gitdir:` file), the folder that file names, and the common folder a
+        worktree shares with its repository (its `commondir`)."""
+        found = [self.git_dir]
+        folder = self.git_dir
+        if os.path.isfile(folder):
+            named = gitdir_of(folder)
+            if named is None:
+                return found
+            found.append(named)
+            folder = named
+        common = os.path.join(folder, "commondir")
+        if os.path.isfile(common):  # never a FIFO, which would block the read
+            try:
+                with open(common, encoding="utf-8", errors="replace") as f:
+                    found.append(os.path.join(folder, f.read(4096).strip()))
+            except OSError:
+                pass
+        return found
+
     def relative(self, path: str, as_named: bool = False) -> str | None:
         """`path` relative to the top, `/`-separated; None if it is not inside it. With
         `as_named`, the file keeps its own name (only its folder's links are resolved):
@@ -187,13 +208,22 @@ def find(start: str) -> Repository | None:
 
 def _gitfile(path: str) -> bool:
     """Whether `path` is a `gitdir:` file naming a folder that exists."""
+    named = gitdir_of(path)
+    return named is not None and os.path.isdir(named)
+
+
+def gitdir_of(path: str) -> str | None:
+    """The folder the `gitdir:` file `path` names (a worktree's or a submodule's `.git`),
+    relative to the file's folder as git reads it; None if `path` is not a regular file
+    starting `gitdir:`."""
+    if not os.path.isfile(path):  # never a FIFO, which would block the read
+        return None
     try:
         with open(path, "rb") as f:
             head = f.read(4096)
     except OSError:
-        return False
+        return None
     text = head.decode("utf-8", "replace").strip()
     if not text.startswith("gitdir:"):
-        return False
-    target = text.removeprefix("gitdir:").strip()
-    return os.path.isdir(os.path.join(os.path.dirname(path), target))
+        return None
+    return os.path.join(os.path.dirname(path), text.removeprefix("gitdir:").strip())

@@ -607,11 +607,12 @@ def folded(path: str) -> tuple[str, ...]:
     """A path's names as a filesystem that ignores case and Unicode normalization, and
     drops trailing dots and spaces, tells them apart: two paths that fold alike may be
     one file there."""
-    return tuple(
-        (part if part.isascii() else _nfc(part)).casefold().rstrip(". ")
-        for part in path.replace("\\", "/").split("/")
-        if part
-    )
+    return tuple(folded_name(part) for part in path.replace("\\", "/").split("/") if part)
+
+
+def folded_name(name: str) -> str:
+    """One name as `folded` folds each of a path's."""
+    return (name if name.isascii() else _nfc(name)).casefold().rstrip(". ")
 
 
 def _nfc(text: str) -> str:

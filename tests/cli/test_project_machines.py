@@ -663,6 +663,22 @@ def test_the_hook_guards_the_configuration_and_the_generated_modules(committed: 
     assert moved.returncode == 2 and "cannot tell what this tool would write" in clean(moved)
 
 
+def test_the_committed_tree_names_nothing_in_git_s_own_folder(committed: Path) -> None:
+    """A path with a part that is git's own folder, at any depth and in any spelling git
+    refuses, is no file of the commit: nothing is read for it, nothing served from it."""
+    from spellbook import committed as committed_module
+    from spellbook import git
+
+    repository = git.find(str(committed))
+    assert repository is not None
+    head = repository.commit("HEAD")
+    assert head is not None
+    tree = committed_module.Tree(repository, head)
+    assert tree.name(str(committed / "src" / "words.py")) == "src/words.py"
+    for inside in (".git/x.py", ".Git./x.py", "git~1/x.py", "src/.git/x.py", "src/.GIT /x.py"):
+        assert tree.name(str(committed / inside)) is None, inside
+
+
 def test_the_hook_runs_no_program_the_repository_names(committed: Path, tmp_path: Path) -> None:
     """Reading the committed machine runs git, and git runs no program the repository's
     content names: every setting that would is planted in the workspace folder (made
