@@ -19,8 +19,10 @@ A path is matched by what it is where it exists (the same file or folder, by dev
 and inode, whatever it is called: a hard link, a name the filesystem folds) and by
 name, compared as filesystems that fold names do (case, Unicode normalization,
 trailing dots and spaces: `State.json`, `state.json.`). A string that may be a
-pattern (any but the path of a write the hook judges) matches as a glob would:
-`*`, `?` and `[...]` in a name, `**` for any folders below.
+pattern (any but the path of a write the hook judges) matches as a glob would,
+over-approximated where the syntax is beyond `*` and `?` (see `wildcards`): it may
+name more than a shell or a glob library would, never less; `**` names any folders
+below.
 """
 
 from __future__ import annotations
@@ -86,13 +88,62 @@ def _parts(path: str) -> list[str]:
     return [p for p in path.split(os.sep) if p]
 
 
-def _fits(pattern: str, name: str) -> bool:
-    """Whether a glob's name (folded) matches a name (folded)."""
-    if "*" in pattern or "?" in pattern or "[" in pattern:
-        import fnmatch
+_SPECIAL = frozenset("*?[]{}()\\")  # and `@`, `+`, `!` before `(`: extglob
+_CLOSING = {"[": "]", "(": ")", "{": "}"}
 
-        return fnmatch.fnmatchcase(name, pattern)
-    return pattern == name
+
+def wildcards(part: str) -> str | None:
+    """One part of a glob (no `/`) as an fnmatch pattern of `*`, `?` and literal
+    characters (`[`, `*` and `?` escaped) that matches every name the part matches in
+    bash (with extglob), minimatch or picomatch; None if the part is a plain name.
+
+    Beyond `*` and `?`, every construct is an over-approximation, never read
+    precisely: a bracket expression (`[^x]`, `[!x]`, `[[:alpha:]]`, `[a-z]`), from its
+    `[` to the part's last `]`, an extglob (`@(..)`, `+(..)`, `!(..)`, `*(..)`,
+    `?(..)`, a group) from its `(` to the last `)`, and braces left unexpanded (a
+    range `{a..b}`) from `{` to the last `}`, each as `*`; so is a backslash and the
+    character it escapes. An opening with no closing after it runs to the end of the
+    part. One pass over the part: linear in its length."""
+    if not any(c in _SPECIAL for c in part):
+        return None
+    out: list[str] = []
+    at, end = 0, len(part)
+    while at < end:
+        c = part[at]
+        if c in "@+!*?" and part[at + 1 : at + 2] == "(":
+            c, at = "(", at + 1  # an extglob: its prefix is part of the group
+        if c in _CLOSING:
+            close = part.rfind(_CLOSING[c], at + 1)
+            at = close + 1 if close >= 0 else end
+            c = "*"
+        elif c == "\\":
+            at += 2
+            c = "*"
+        else:
+            at += 1
+            if c in "])}":  # a closing with no opening in this part: one in an earlier part
+                c = "*"
+            elif c == "[":
+                c = "[[]"
+        if c != "*" or not out or out[-1] != "*":
+            out.append(c)
+    return "".join(out)
+
+
+def _deep(part: str) -> bool:
+    """Whether a glob's part may name anything below its folder too: `**`, or a group
+    (`@(`, `{`) opened and not closed in the part, which may hold a `/`."""
+    return "**" in part or part.rfind("(") > part.rfind(")") or part.rfind("{") > part.rfind("}")
+
+
+def may_match(pattern: str, name: str) -> bool:
+    """Whether a glob's part (folded) may match a name (folded)."""
+    wild = wildcards(pattern)
+    if wild is None:
+        return pattern == name
+    import fnmatch  # compiles a pattern once (its cache): only for globs
+
+    return fnmatch.fnmatchcase(name, wild)
 
 
 def _same(name: str, other: str) -> bool:
@@ -172,8 +223,8 @@ class Place:
     def _by_name(self, path: str, patterns: bool) -> list[Hit]:
         written = _parts(path)
         parts = [folded(p) for p in written]
-        fits = _fits if patterns else _same
-        deep = next((i for i, p in enumerate(parts) if "**" in p), None) if patterns else None
+        fits = may_match if patterns else _same
+        deep = next((i for i, p in enumerate(parts) if _deep(p)), None) if patterns else None
         if deep is not None:  # a glob naming anything below its folder
             written, parts = written[:deep], parts[:deep]
         found = []
@@ -201,7 +252,7 @@ class Place:
         and trailing dots or spaces; a glob, by every name of the folder it matches."""
         key = "/".join(folded(p) for p in rest)
         name = self.names.get(key)
-        if name is None and fits is _fits and rest:
+        if name is None and fits is may_match and rest:
             from spellbook.schema import RUNTIME_FILES
 
             if self._entries is None:
@@ -210,7 +261,7 @@ class Place:
             return [
                 hit
                 for other in sorted(known)
-                if _fits(folded(rest[0]), folded(other))
+                if may_match(folded(rest[0]), folded(other))
                 for hit in self._in_workspace([other, *rest[1:]], _same)
             ]
         name = name or "/".join(rest)

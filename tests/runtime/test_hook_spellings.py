@@ -321,6 +321,37 @@ def test_a_tool_input_too_large_to_walk_is_refused(
     assert not allowed and said in why, why
 
 
+# Globs naming `feature-list.json` in syntax beyond `*`, `?` and `[...]` of plain names:
+# bash (with extglob), minimatch or picomatch each match the file by some of them.
+GLOBS = [
+    "feature-list.jso[^x]",
+    "feature-list.jso[!x]",
+    "[[:alpha:]]eature-list.json",
+    "[]f]eature-list.json",
+    "feature-list.js\\on",
+    "@(feature-list).json",
+    "+(feature-list).json",
+    "*(feature-list).json",
+    "?(f)eature-list.json",
+    "!(state).json",
+    "(feature-list|notes).json",
+    "feature-list.{js..js}on",
+    "f{e..e}ature-list.json",
+    "{feature-list,notes}.json",
+    "../@(progress/feature-list).json",  # a group with a `/` in it
+]
+
+
+@pytest.mark.parametrize("glob", GLOBS)
+def test_a_glob_the_hook_cannot_read_exactly_is_taken_to_name_more(linked: Path, glob: str) -> None:
+    """A glob's syntax beyond `*` and `?` is read as naming at least what any of them
+    would name (a bracket, a group, an escape, a range as `*`): never less."""
+    tool_input = {"glob": f"{PROGRESS}/{glob}", "search": '"pending"', "replace": '"tested"'}
+    event = {"tool_name": "mcp__files__replace_in_files", "cwd": str(linked)}
+    allowed, why = hook({**event, "tool_input": tool_input})
+    assert not allowed and "is guarded" in why, why
+
+
 def _deep_keys() -> dict[str, Any]:
     """An input 30 objects deep, each named by a key of 90,000 characters or more, over
     an object of 5,000 keys: where each string is would be 3 MB long if kept whole."""
