@@ -62,6 +62,7 @@ RUNTIME = (
     ("spellbook.wire",),
     ("spellbook.repository", "spellbook.server"),
     ("spellbook.guarded", "spellbook.tool_paths"),
+    ("spellbook.places",),
     ("spellbook.hook",),
     ("spellbook.cli", "spellbook.compiler", "spellbook.__main__"),
 )

@@ -1,39 +1,45 @@
-"""What the hook guards in one repository, and whether a path is one of those things.
+"""What the hook guards, and whether a path is one of those things.
 
-A `Place` is a repository a tool call may touch, with its workflow. Guarded there:
+A `Site` is a repository a tool call may touch, a `Place` the workspace of one machine
+there (its workflow read when a path needs it), and `Everywhere` what is guarded
+wherever a tool call writes. Guarded:
 
-- the workspace's state file and the files its vocabulary judges (`JUDGED`);
-- the runtime's own files in the workspace (`.intent.json`, `.history/`, `.trash/`...);
-- the workspace folder and every folder that holds it (moved or deleted, they take
-  the workspace along);
-- every pyproject.toml of the repository, and of each folder above it (its
-  `[tool.spellbook]` says which machine runs, from which module, with which
-  vocabulary);
-- the project's generated folder and what is in it (the modules `spell` runs), and
-  the folders that hold it;
-- the repository's `.git` (its HEAD is the machine the hook judges by);
-- Spellbook's cache folder (the `[tool.spellbook]` tables `spell` reads in place of
-  parsing pyproject.toml again).
+- in a place: the workspace's state file and the files its vocabulary judges
+  (`JUDGED`); the runtime's own files in the workspace (`.intent.json`,
+  `.history/`, `.trash/`...); the workspace folder and every folder that holds it
+  (moved or deleted, they take the workspace along);
+- in a site: every pyproject.toml of the repository, and of each folder above it
+  (its `[tool.spellbook]` says which machine runs, from which module, with which
+  vocabulary); the project's generated folder and what is in it (the modules
+  `spell` runs), and the folders that hold it; the repository's git folders (its
+  HEAD is the machine the hook judges by);
+- everywhere: any path with a part that is git's own folder (`store.is_git`: `.git`
+  in any spelling git refuses, a file or a folder, in any repository: one planted in
+  a subfolder would end the search for the project above it); Spellbook's cache
+  folder (the `[tool.spellbook]` tables `spell` reads in place of parsing
+  pyproject.toml again).
 
 A path is matched by what it is where it exists (the same file or folder, by device
 and inode, whatever it is called: a hard link, a name the filesystem folds) and by
-name, compared as filesystems that fold names do (case, Unicode normalization,
-trailing dots and spaces: `State.json`, `state.json.`). A string that may be a
-pattern (any but the path of a write the hook judges) matches as a glob would,
-over-approximated where the syntax is beyond `*` and `?` (see `wildcards`): it may
-name more than a shell or a glob library would, never less; `**` names any folders
-below.
+name, compared as filesystems that fold names do (`schema.folded_name`: case,
+Unicode normalization, trailing dots and spaces: `State.json`, `state.json.`). A
+string that may be a pattern (any but the path of a write the hook judges) matches
+as a glob would, over-approximated where the syntax is beyond `*` and `?` (see
+`wildcards`): it may name more than a shell or a glob library would, never less.
 """
 
 from __future__ import annotations
 
 import os
 
+from spellbook.schema import folded_name
+from spellbook.store import Workspace, is_git
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
 
-    from spellbook.git import Repository
     from spellbook.workflow import Workflow
 
 WORKSPACE = "workspace"  # a file of the workspace that is judged (the state file, JUDGED)
@@ -41,52 +47,47 @@ RUNTIME = "runtime"  # a file of the workspace only casts write (`.intent.json`,
 FOLDER = "folder"  # the workspace folder, or a folder that holds it or the generated folder
 CONFIG = "config"  # a pyproject.toml of the repository
 GENERATED = "generated"  # the generated folder, or a file in it
-GIT = "git"  # the repository's .git folder (or a worktree's), or a file in it
+GIT = "git"  # git's own folder (any `.git`, or a worktree's), or a file in it
 CACHE = "cache"  # Spellbook's cache folder, or a file in it
 
 
 class Hit:
-    """A guarded thing a path names: its kind, its place, and its name (a workspace
-    file's relative to the workspace folder; else the path)."""
+    """A guarded thing a path names: its kind, its name (a workspace file's relative to
+    the workspace folder; else the path), and the place whose workspace it is in or
+    holds (None for what is guarded whatever the workspace)."""
 
     __slots__ = ("kind", "name", "place")
 
-    def __init__(self, kind: str, place: Place, name: str) -> None:
+    def __init__(self, kind: str, name: str, place: Place | None = None) -> None:
         self.kind = kind
-        self.place = place
         self.name = name
+        self.place = place
 
     def shown(self) -> str:
-        if self.kind in (WORKSPACE, RUNTIME):
-            return self.place.workflow.workspace.shown(self.name)
+        if self.kind in (WORKSPACE, RUNTIME) and self.place is not None:
+            return self.place.workspace.shown(self.name)
         return self.name
 
     def what(self) -> str:
         """What it is, as a reason says it."""
-        workspace = self.place.workflow.workspace.shown()
-        if self.kind == WORKSPACE and self.name == self.place.workflow.state_file:
+        place = self.place
+        if self.kind == WORKSPACE and place is not None and self.name == place.state_file():
             return "the state file"
+        if self.kind == FOLDER:
+            held = f"{place.workspace.shown()}/" if place is not None else "the generated modules"
+            return f"a folder that holds {held} (moved or deleted, it takes them along)"
         return {
             WORKSPACE: "a file whose changes the workflow judges",
             RUNTIME: "the runtime's own (an interrupted cast's record, history, trash, lock)",
-            FOLDER: f"a folder that holds {workspace}/ or the project's generated modules",
             CONFIG: "a pyproject.toml, whose [tool.spellbook] says which machine runs",
             GENERATED: "the project's generated modules, which spellbook-codegen writes",
-            GIT: "git's own folder, whose HEAD holds the machine the hook judges by",
+            GIT: "git's own folder, whose HEAD holds the machine the hook judges by (and "
+            "where a repository ends)",
             CACHE: "Spellbook's cache, whose tables spell takes for pyproject.toml's",
         }[self.kind]
 
 
-def folded(name: str) -> str:
-    """A name as filesystems that fold names compare it."""
-    import unicodedata
-
-    return unicodedata.normalize("NFC", name).casefold().rstrip(". ")
-
-
-def _parts(path: str) -> list[str]:
-    return [p for p in path.split(os.sep) if p]
-
+# -- names and globs --
 
 _SPECIAL = frozenset("*?[]{}()\\")  # and `@`, `+`, `!` before `(`: extglob
 _CLOSING = {"[": "]", "(": ")", "{": "}"}
@@ -130,7 +131,7 @@ def wildcards(part: str) -> str | None:
     return "".join(out)
 
 
-def _deep(part: str) -> bool:
+def deep(part: str) -> bool:
     """Whether a glob's part may name anything below its folder too: `**`, or a group
     (`@(`, `{`) opened and not closed in the part, which may hold a `/`."""
     return "**" in part or part.rfind("(") > part.rfind(")") or part.rfind("{") > part.rfind("}")
@@ -150,6 +151,10 @@ def _same(name: str, other: str) -> bool:
     return name == other
 
 
+def _parts(path: str) -> list[str]:
+    return [p for p in path.split(os.sep) if p]
+
+
 def _holds(pattern: list[str], names: list[str], fits: Callable[[str, str], bool]) -> bool:
     """Whether the path `pattern` (folded parts) names `names` or a folder holding it."""
     if len(pattern) > len(names):
@@ -166,34 +171,89 @@ def _under(pattern: list[str], names: list[str], fits: Callable[[str, str], bool
 
 def _forms(path: str) -> list[list[str]]:
     """The folded parts of `path` as written and with links resolved."""
-    found = [[folded(p) for p in _parts(os.path.abspath(path))]]
-    real = [folded(p) for p in _parts(os.path.realpath(path))]
+    found = [[folded_name(p) for p in _parts(os.path.abspath(path))]]
+    real = [folded_name(p) for p in _parts(os.path.realpath(path))]
     return found if real == found[0] else [*found, real]
 
 
-class Place:
-    """A repository a tool call may touch (its root and workflow): what is guarded there."""
+class Named:
+    """A path as the guards compare it: its parts as written and folded, cut before a
+    part that names anything below (`**`), the matcher its parts take (a glob's, with
+    `patterns`), and whether it was cut."""
 
-    def __init__(self, root: str, workflow: Workflow) -> None:
-        from spellbook import git
-        from spellbook.project import (
-            DEFAULT_GENERATED,
-            ProjectError,
-            cache_folder,
-            find_project,
-            read_project,
+    __slots__ = ("path", "written", "parts", "fits", "deep", "_identity", "_looked")
+
+    def __init__(self, path: str, patterns: bool) -> None:
+        self.path = path
+        self._identity: tuple[int, int] | None = None
+        self._looked = False
+        self.written = _parts(path)
+        self.parts = [folded_name(p) for p in self.written]
+        self.fits = may_match if patterns else _same
+        cut = next((i for i, p in enumerate(self.parts) if deep(p)), None) if patterns else None
+        self.deep = cut is not None
+        if cut is not None:  # a glob naming anything below its folder
+            self.written, self.parts = self.written[:cut], self.parts[:cut]
+
+    def identity(self) -> tuple[int, int] | None:
+        """The device and inode of what the path is, where it exists."""
+        if not self._looked:
+            self._looked = True
+            try:
+                info = os.stat(self.path)
+                self._identity = (info.st_dev, info.st_ino)
+            except (OSError, ValueError):
+                pass
+        return self._identity
+
+    def names(self, folder: list[str]) -> bool:
+        """Whether it names `folder` (folded parts) or something in it; a glob cut
+        before `**` above it names something in it too."""
+        return _under(self.parts, folder, self.fits) or (
+            self.deep and _holds(self.parts, folder, self.fits)
         )
 
+
+def names_git(path: str) -> bool:
+    """Whether a part of `path` is git's own folder (`store.is_git`), as written or with
+    its backslashes dropped (as a tool that reads them as escapes would)."""
+    return any(is_git(p) or ("\\" in p and is_git(p.replace("\\", ""))) for p in _parts(path))
+
+
+# -- what is guarded --
+
+
+class Everywhere:
+    """What is guarded wherever a tool call writes: any `.git`, and Spellbook's cache."""
+
+    def __init__(self) -> None:
+        from spellbook.project import cache_folder
+
+        cache = cache_folder()
+        self.cache = _forms(cache) if cache else []
+
+    def hits(self, named: Named) -> list[Hit]:
+        path, parts, fits = named.path, named.parts, named.fits
+        found = [Hit(GIT, path)] if names_git(path) else []
+        if any(_holds(parts, c, fits) or _under(parts, c, fits) for c in self.cache):
+            found.append(Hit(CACHE, path))
+        return found
+
+
+class Site:
+    """A repository a tool call may touch (its root): what is guarded there whatever the
+    machine (its pyproject.toml files, the project's generated folder, its git folders)."""
+
+    def __init__(self, root: str) -> None:
+        from spellbook import git
+        from spellbook.project import DEFAULT_GENERATED, ProjectError, find_project, read_project
+
         self.root = os.path.abspath(root)
-        self.workflow = workflow
-        self.base = workflow.workspace.base
-        self.folder = _forms(self.base)
         repository = git.find(self.root)
         self.top = _forms(repository.top if repository is not None else self.root)
         self.above = _forms(self.root)  # a pyproject.toml of a folder holding it counts
-        self.git = [form for path in _git_folders(repository) for form in _forms(path)]
-        cache = cache_folder()
-        self.cache = _forms(cache) if cache else []
+        folders = repository.folders() if repository is not None else []
+        self.git = [form for path in folders for form in _forms(path)]
         self.project = find_project(self.root)
         self.generated_folder = ""
         if self.project is not None:
@@ -203,118 +263,151 @@ class Place:
                 generated = DEFAULT_GENERATED
             self.generated_folder = os.path.join(self.project, generated)
         self.generated = _forms(self.generated_folder) if self.generated_folder else []
-        self.names = {folded(n): n for n in self._judged()}
+        self._inodes: dict[tuple[int, int], Hit] | None = None
+
+    def hits(self, named: Named) -> list[Hit]:
+        path, parts, fits = named.path, named.parts, named.fits
+        found = []
+        for generated in self.generated:
+            if _holds(parts, generated, fits):
+                found.append(Hit(GENERATED if len(parts) == len(generated) else FOLDER, path))
+            elif _under(parts, generated, fits):
+                found.append(Hit(GENERATED, path))
+        found += [Hit(GIT, path) for git in self.git if named.names(git)][:1]
+        config = not named.deep and parts and fits(parts[-1], "pyproject.toml")
+        below = any(_under(parts, top, fits) for top in self.top)
+        if config and (below or any(_holds(parts[:-1], root, fits) for root in self.above)):
+            found.append(Hit(CONFIG, path))
+        return found + _by_identity(named, self.inodes)
+
+    def inodes(self) -> dict[tuple[int, int], Hit]:
+        """What each guarded file and folder of the site that exists is, by device and
+        inode: the project's pyproject.toml, its generated folder and what it holds."""
+        if self._inodes is None:
+            found: dict[tuple[int, int], Hit] = {}
+            if self.project is not None:
+                _note(found, os.path.join(self.project, "pyproject.toml"), CONFIG)
+            if self.generated_folder:
+                folder = self.generated_folder
+                _note(found, folder, GENERATED, holders=True)
+                for name in _listed(folder):
+                    _note(found, os.path.join(folder, name), GENERATED)
+            self._inodes = found
+        return self._inodes
+
+
+class Place:
+    """The workspace of one machine (`module`) of a site, rooted at `root` (the site's
+    root unless given): what is guarded there. Its workflow is made when a path names
+    something in the workspace."""
+
+    def __init__(self, site: Site, module: ModuleType, root: str | None = None) -> None:
+        self.site = site
+        self.module = module
+        self.root = os.path.abspath(root) if root is not None else site.root
+        self.workspace = Workspace(self.root, module.WORKSPACE)  # UnsafePath if not a folder in it
+        self.base = self.workspace.base
+        self.folder = _forms(self.base)
+        self._workflow: Workflow | None = None
+        self._names: dict[str, str] | None = None
         self._inodes: dict[tuple[int, int], Hit] | None = None
         self._entries: list[str] | None = None  # the workspace folder's, once listed
 
-    def _judged(self) -> list[str]:
-        vocabulary = self.workflow.engine.vocabulary
-        return [self.workflow.state_file, *getattr(vocabulary, "JUDGED", ())]
+    @property
+    def workflow(self) -> Workflow:
+        if self._workflow is None:
+            from spellbook.errors import BadFile
+            from spellbook.workflow import Workflow
 
-    def hits(self, paths: list[str], patterns: bool = False) -> list[Hit]:
-        """The guarded things of this place that the absolute `paths` name; as globs
-        too, with `patterns`."""
-        found: dict[tuple[str, str], Hit] = {}
-        for path in paths:
-            for hit in [*self._by_name(path, patterns), *self._by_identity(path)]:
-                found.setdefault((hit.kind, hit.name), hit)
-        return list(found.values())
+            if not os.path.isdir(self.root):
+                what = "is not a folder" if os.path.lexists(self.root) else "does not exist"
+                raise BadFile(f"the repository folder {self.root} {what}")
+            self._workflow = Workflow(self.root, self.module)
+        return self._workflow
 
-    def _by_name(self, path: str, patterns: bool) -> list[Hit]:
-        written = _parts(path)
-        parts = [folded(p) for p in written]
-        fits = may_match if patterns else _same
-        deep = next((i for i, p in enumerate(parts) if _deep(p)), None) if patterns else None
-        if deep is not None:  # a glob naming anything below its folder
-            written, parts = written[:deep], parts[:deep]
+    def state_file(self) -> str:
+        return self.workflow.state_file
+
+    def names(self) -> dict[str, str]:
+        """The judged files (the state file, JUDGED), by their folded names."""
+        if self._names is None:
+            vocabulary = self.workflow.engine.vocabulary
+            judged = [self.workflow.state_file, *getattr(vocabulary, "JUDGED", ())]
+            self._names = {"/".join(folded_name(p) for p in n.split("/")): n for n in judged}
+        return self._names
+
+    def hits(self, named: Named) -> list[Hit]:
+        """The guarded things of this place that `named` names."""
         found = []
         for folder in self.folder:
-            if _holds(parts, folder, fits):
-                found.append(Hit(FOLDER, self, path))
-            elif _under(parts, folder, fits):
-                found += self._in_workspace(written[len(folder) :], fits)
-        for generated in self.generated:
-            if _holds(parts, generated, fits):
-                found.append(Hit(GENERATED if len(parts) == len(generated) else FOLDER, self, path))
-            elif _under(parts, generated, fits):
-                found.append(Hit(GENERATED, self, path))
-        found += [Hit(GIT, self, path) for git in self.git if _under(parts, git, fits)][:1]
-        found += [Hit(CACHE, self, path) for c in self.cache if _under(parts, c, fits)][:1]
-        config = deep is None and parts and fits(parts[-1], "pyproject.toml")
-        below = any(_under(parts, top, fits) for top in self.top)
-        if config and (below or any(_holds(parts[:-1], root, fits) for root in self.above)):
-            found.append(Hit(CONFIG, self, path))
-        return found
+            if _holds(named.parts, folder, named.fits):
+                found.append(Hit(FOLDER, named.path, self))
+            elif _under(named.parts, folder, named.fits):
+                found += self._in_workspace(named.written[len(folder) :], named.fits)
+        return found + _by_identity(named, self.inodes)
 
     def _in_workspace(self, rest: list[str], fits: Callable[[str, str], bool]) -> list[Hit]:
         """The hits for the workspace file written as `rest` (its parts below the folder),
         if it is guarded: known by the guarded name it is but for case, normalization
         and trailing dots or spaces; a glob, by every name of the folder it matches."""
-        key = "/".join(folded(p) for p in rest)
-        name = self.names.get(key)
+        key = "/".join(folded_name(p) for p in rest)
+        name = self.names().get(key)
         if name is None and fits is may_match and rest:
             from spellbook.schema import RUNTIME_FILES
 
             if self._entries is None:
                 self._entries = _listed(self.base)
-            known = {*self.names.values(), *RUNTIME_FILES, *self._entries}
+            known = {*self.names().values(), *RUNTIME_FILES, *self._entries}
             return [
                 hit
                 for other in sorted(known)
-                if may_match(folded(rest[0]), folded(other))
+                if may_match(folded_name(rest[0]), folded_name(other))
                 for hit in self._in_workspace([other, *rest[1:]], _same)
             ]
         name = name or "/".join(rest)
         if not name or name.startswith("."):
-            return [Hit(RUNTIME, self, name)] if name else []
-        return [Hit(WORKSPACE, self, name)] if self.workflow.guards(name) else []
-
-    def _by_identity(self, path: str) -> list[Hit]:
-        try:
-            info = os.stat(path)
-        except (OSError, ValueError):
-            return []
-        hit = self.inodes().get((info.st_dev, info.st_ino))
-        return [hit] if hit is not None else []
+            return [Hit(RUNTIME, name, self)] if name else []
+        return [Hit(WORKSPACE, name, self)] if self.workflow.guards(name) else []
 
     def inodes(self) -> dict[tuple[int, int], Hit]:
-        """What each guarded file and folder that exists is, by device and inode."""
+        """What each guarded file and folder of the workspace that exists is, by device
+        and inode: the folder and those holding it, each file it guards."""
         if self._inodes is None:
             found: dict[tuple[int, int], Hit] = {}
-            self._note(found, self.base, FOLDER, holders=True)
+            _note(found, self.base, FOLDER, holders=True, place=self)
             for name in _listed(self.base):
                 for hit in self._in_workspace([name], _same):
-                    self._note(found, os.path.join(self.base, name), hit.kind, hit.name)
-            if self.project is not None:
-                self._note(found, os.path.join(self.project, "pyproject.toml"), CONFIG)
-            if self.generated_folder:
-                folder = self.generated_folder
-                self._note(found, folder, GENERATED, holders=True)
-                for name in _listed(folder):
-                    self._note(found, os.path.join(folder, name), GENERATED)
+                    _note(found, os.path.join(self.base, name), hit.kind, hit.name, place=self)
             self._inodes = found
         return self._inodes
 
-    def _note(
-        self,
-        found: dict[tuple[int, int], Hit],
-        path: str,
-        kind: str,
-        name: str = "",
-        holders: bool = False,
-    ) -> None:
-        """Note what `path` is, and, with `holders`, that each folder above it holds it."""
-        while True:
-            try:
-                info = os.stat(path)
-            except (OSError, ValueError):
-                info = None
-            if info is not None:
-                found.setdefault((info.st_dev, info.st_ino), Hit(kind, self, name or path))
-            parent = os.path.dirname(path)
-            if not holders or parent == path:
-                return
-            path, kind, name = parent, FOLDER, ""
+
+def _by_identity(named: Named, inodes: Callable[[], dict[tuple[int, int], Hit]]) -> list[Hit]:
+    identity = named.identity()
+    hit = inodes().get(identity) if identity is not None else None
+    return [hit] if hit is not None else []
+
+
+def _note(
+    found: dict[tuple[int, int], Hit],
+    path: str,
+    kind: str,
+    name: str = "",
+    holders: bool = False,
+    place: Place | None = None,
+) -> None:
+    """Note what `path` is, and, with `holders`, that each folder above it holds it."""
+    while True:
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError):
+            info = None
+        if info is not None:
+            found.setdefault((info.st_dev, info.st_ino), Hit(kind, name or path, place))
+        parent = os.path.dirname(path)
+        if not holders or parent == path:
+            return
+        path, kind, name = parent, FOLDER, ""
 
 
 def _listed(folder: str) -> list[str]:
@@ -322,26 +415,3 @@ def _listed(folder: str) -> list[str]:
         return os.listdir(folder)
     except (OSError, ValueError):
         return []
-
-
-def _git_folders(repository: Repository | None) -> list[str]:
-    """The repository's `.git` (a folder, or a worktree's `gitdir:` file) and, for a
-    worktree, the folders that file names (its own, and the repository's common one)."""
-    if repository is None:
-        return []
-    found = [repository.git_dir]
-    folder = repository.git_dir
-    if os.path.isfile(folder):
-        try:
-            with open(folder, encoding="utf-8", errors="replace") as f:
-                named = f.read(4096).strip().removeprefix("gitdir:").strip()
-        except OSError:
-            return found
-        folder = os.path.join(os.path.dirname(repository.git_dir), named)
-        found.append(folder)
-    try:
-        with open(os.path.join(folder, "commondir"), encoding="utf-8", errors="replace") as f:
-            found.append(os.path.join(folder, f.read(4096).strip()))
-    except OSError:
-        pass
-    return found

@@ -9,12 +9,13 @@ import sys
 from spellbook import terminal
 from spellbook.errors import BadFile, SpellbookError, said
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_HOOK_BLOCK, EXIT_OK, EXIT_REFUSED
-from spellbook.guarded import CACHE, CONFIG, FOLDER, GENERATED, GIT, RUNTIME, Hit, Place
+from spellbook.guarded import CACHE, CONFIG, FOLDER, GENERATED, GIT, RUNTIME, Hit
+from spellbook.places import Guard
 from spellbook.project import MARK, PROJECT_LIMIT
-from spellbook.repository import MACHINE_HELP, find_root, one_machine, open_workflow, resolve
+from spellbook.repository import MACHINE_HELP, one_machine, open_workflow
 from spellbook.state_file import STATE_LIMIT, parse_json
 from spellbook.store import Workspace
-from spellbook.tool_paths import Resolver, TooBig, strings
+from spellbook.tool_paths import TooBig, strings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ NOT_JUDGED = frozenset(
         "ExitPlanMode",
     }
 )
+# Claude Code's own tools that write a file, by a path relative to the event's `cwd`.
+CLAUDE_CODE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 # What Claude Code's own file tools write, not where: never read as a path.
 DATA_KEYS = {
     "Write": ("content",),
@@ -58,7 +61,6 @@ SHAPES = (
     frozenset({"edits"}),
 )
 MAX_EDITS = 100  # edits of one MultiEdit the hook judges
-MAX_PLACES = 16  # repositories one event may name
 
 
 def check_transition(argv: Sequence[str], machine: str | None) -> int:
@@ -173,22 +175,25 @@ def judge_event(root: str | None, machine: str | None, data: bytes) -> tuple[boo
         if not texts:
             return True, "the tool call names no file"
         with committed.loading():  # a project's machine, as HEAD holds it
-            return _judge(_Guard(root, machine, base), name, tool, texts)
+            return _judge(Guard(root, machine, base), name, tool, texts)
     except TooBig as err:
         return False, f"{err}: too much for the hook to judge, so it is blocked"
 
 
 def _judge(
-    guard: _Guard, name: str, tool: dict[str, Any], texts: list[tuple[str, str]]
+    guard: Guard, name: str, tool: dict[str, Any], texts: list[tuple[str, str]]
 ) -> tuple[bool, str]:
     """(allowed, why) for a tool call whose input holds `texts` (where, string)."""
     keys = [key for key in PATH_KEYS if tool.get(key) is not None]
     written = keys[0] if len(keys) == 1 and isinstance(tool[keys[0]], str) else None
     judgeable = _judgeable(name, tool, written)
+    own = name in CLAUDE_CODE_TOOLS  # a path relative to the event's folder
     found = [
         (where, hit)
         for where, text in texts
-        for hit in guard.hits(text, where == written, not (judgeable and where == written))
+        for hit in guard.hits(
+            text, where == written, not (judgeable and where == written), own and where == written
+        )
     ]
     if not found:
         return True, "the tool call names no file the hook guards"
@@ -244,10 +249,17 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
         current = Workspace(os.path.dirname(real), "").read_text(
             os.path.basename(real), PROJECT_LIMIT
         )
-        return judge_config(shown, current or "", _proposed(shown, current or "", tool))
+        proposed = _proposed(shown, current, tool)
+        if proposed is None:
+            return True, f"{shown} does not exist: an edit of it changes nothing"
+        return judge_config(shown, current or "", proposed)
+    if hit.place is None:  # a workspace's file always has its place; fail closed
+        return False, f"{shown}: the hook found no workspace to judge it by"
     workflow = hit.place.workflow
     current = workflow.workspace.read_text(hit.name, STATE_LIMIT)
-    proposed = _proposed(shown, current or "", tool)
+    proposed = _proposed(shown, current, tool)
+    if proposed is None:
+        return True, f"{shown} does not exist: an edit of it changes nothing"
     if hit.name == workflow.state_file:
         return workflow.judge_file(proposed.encode("utf-8", "surrogatepass"))
     return workflow.judge_write(hit.name, proposed)
@@ -277,74 +289,16 @@ def judge_config(shown: str, before: str, after: str) -> tuple[bool, str]:
     return True, f"{shown}: [tool.spellbook] stays as it is"
 
 
-class _Guard:
-    """The repositories one event may touch, and what each guards (`spellbook.guarded`):
-    --root if given; else each one whose workspace folder a path goes through (as
-    written, and with links resolved), and the repository of the folder the event
-    names (whose files a hard link elsewhere may be). A file is judged by the
-    workspace it is written into, so no folder planted on its way (a `.git`, a second
-    workspace) can hide it."""
-
-    def __init__(self, given: str | None, machine: str | None, base: str) -> None:
-        self.given = given
-        self.machine = machine
-        project = os.environ.get("CLAUDE_PROJECT_DIR") or ""
-        # A relative path is read from the event's folder, and from the project's folder
-        # and the repository's, where a tool (an MCP server) may take it from.
-        self.resolver = Resolver([base, project, given or ""])
-        self.places: dict[str, Place] = {}
-        self.workspace = ""
-        self.home = given or ""
-        if not given:
-            folder = os.path.abspath(base)
-            while not os.path.isdir(folder) and os.path.dirname(folder) != folder:
-                folder = os.path.dirname(folder)
-            self.workspace = resolve(folder, machine, from_head=True)[0].WORKSPACE
-            self.home = find_root(folder, self.workspace)
-            self.resolver.bases.append(os.path.abspath(self.home))
-
-    def hits(self, text: str, strict: bool, patterns: bool) -> list[Hit]:
-        """What `text` names that is guarded (read as a glob too, with `patterns`). Not
-        `strict` (a string that may not be a path at all), a workspace it names counts
-        only if its repository's folder exists."""
-        paths = self.resolver.paths(text)
-        if not paths:
-            return []
-        roots = [self.home] if self.given else [_workspace_root(p, self.workspace) for p in paths]
-        found: list[Hit] = []
-        for root in dict.fromkeys([*roots, self.home]):
-            if root and (strict or root == self.home or os.path.isdir(root)):
-                found += self.place(root).hits(paths, patterns)
-        return found
-
-    def place(self, root: str) -> Place:
-        place = self.places.get(root)
-        if place is None:
-            if len(self.places) >= MAX_PLACES:
-                raise TooBig(f"the tool's input names more than {MAX_PLACES} repositories")
-            workflow = open_workflow(root, self.machine, from_head=True)
-            place = self.places[root] = Place(root, workflow)
-        return place
-
-
-def _workspace_root(path: str, workspace: str) -> str:
-    """The folder whose `workspace` (`.claude/progress`) `path` is in, or is; "" if none.
-    The outermost one: a workspace folder inside another is that one's file."""
-    parts = path.split(os.sep)
-    inner = workspace.strip("/").split("/")
-    for at in range(len(parts) - len(inner) + 1):
-        if parts[at : at + len(inner)] == inner:
-            return os.sep.join(parts[:at]) or os.sep
-    return ""
-
-
-def _proposed(shown: str, current: str, tool: dict[str, Any]) -> str:
-    """The file's text after the Write, Edit or MultiEdit in `tool` (`current` before)."""
+def _proposed(shown: str, current: str | None, tool: dict[str, Any]) -> str | None:
+    """The file's text after the Write, Edit or MultiEdit in `tool` (`current` before,
+    None where there is no file); None for edits of a file that is not there, which the
+    tool cannot make (an edit whose `old_string` is empty, which would make the file,
+    is refused)."""
     if "content" in tool:
         if not isinstance(tool["content"], str):
             raise BadFile("the hook event's content is not text")
         return tool["content"]
-    proposed = current
+    proposed = current or ""
     edits = tool.get("edits") if "edits" in tool else [tool]
     if not isinstance(edits, list) or not edits or len(edits) > MAX_EDITS:
         raise BadFile(f"the hook event's edits are not a list of 1 to {MAX_EDITS} edits")
@@ -354,6 +308,8 @@ def _proposed(shown: str, current: str, tool: dict[str, Any]) -> str:
         old, new = edit.get("old_string"), edit.get("new_string")
         if not isinstance(old, str) or not isinstance(new, str) or not old:
             raise BadFile("the hook event's old_string or new_string is not text")
+        if current is None:
+            continue  # checked for what it is; it edits nothing
         found = proposed.count(old)
         every = edit.get("replace_all") is True
         if found == 0 or (found > 1 and not every):
@@ -366,4 +322,4 @@ def _proposed(shown: str, current: str, tool: dict[str, Any]) -> str:
         proposed = proposed.replace(old, new, -1 if every else 1)
         if len(proposed) > STATE_LIMIT:
             raise BadFile(f"the edits make {shown} larger than {STATE_LIMIT / 1e6:.0f} MB")
-    return proposed
+    return None if current is None else proposed

@@ -72,14 +72,16 @@ class Resolver:
         self.bases = [os.path.abspath(b) for b in dict.fromkeys(bases) if b]
         self.parts = 0
 
-    def paths(self, text: str) -> list[str]:
+    def paths(self, text: str, first: bool = False) -> list[str]:
         """The absolute paths `text` may name: as written with `.`, `..` and doubled `/`
         folded away (as tools normalise), with links resolved, and, where `..` follows a
         link, as the system resolves it (the link, then `..`). A path no system call
-        could take (longer than PATH_MAX) names nothing."""
+        could take (longer than PATH_MAX) names nothing. With `first`, relative to the
+        first base only (the event's folder, which Claude Code's own tools take it from)."""
         found: list[str] = []
         readings = _readings(text)
-        bases = self.bases if any(not os.path.isabs(r) for r in readings) else self.bases[:1]
+        relative = any(not os.path.isabs(r) for r in readings)
+        bases = self.bases if relative and not first else self.bases[:1]
         for written, base in ((r, b) for r in readings for b in dict.fromkeys(bases)):
             joined = os.path.join(base, written)
             lexical = os.path.normpath(joined)

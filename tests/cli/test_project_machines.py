@@ -514,20 +514,31 @@ def test_a_configured_templates_folder_that_is_not_there_is_an_error(house: Path
 
 
 def hook(
-    project: Path, path: str, content: str, tool: str = "Write", **tool_input: object
+    project: Path,
+    path: str,
+    content: str,
+    tool: str = "Write",
+    cwd: Path | None = None,
+    machine: str | None = None,
+    **tool_input: object,
 ) -> subprocess.CompletedProcess[str]:
     """The hook's answer to a tool call naming `path` (with `content`, unless `tool_input`
-    says otherwise), run as Claude Code runs it in `project`."""
+    says otherwise), run as Claude Code runs it in `project` (or in `cwd`, the project's
+    folder unknown), started for `machine` (`spell session check-transition`, say)."""
     given = tool_input or {"file_path": path, "content": content}
-    event = {"tool_name": tool, "cwd": str(project), "tool_input": given}
+    event = {"tool_name": tool, "cwd": str(cwd or project), "tool_input": given}
+    command = [sys.executable, "-m", "spellbook", *([machine] if machine else [])]
+    environment = git_traps.environment()
+    for name in ("PYTHONPATH", "CLAUDE_PROJECT_DIR"):
+        environment.pop(name, None)
     done = subprocess.run(
-        [sys.executable, "-m", "spellbook", "check-transition", "--claude-hook"],
+        [*command, "check-transition", "--claude-hook"],
         input=json.dumps(event),
-        cwd=project,
+        cwd=cwd or project,
         capture_output=True,
         text=True,
         timeout=120,
-        env={k: v for k, v in git_traps.environment().items() if k != "PYTHONPATH"},
+        env=environment,
     )
     return done
 
@@ -624,16 +635,22 @@ def test_the_hook_refuses_a_project_machine_it_cannot_read_from_head(house: Path
     untracked = hook(house, ".door/state.json", OPENED)
     said = clean(untracked)
     assert untracked.returncode == 2 and "generated/door.py is not committed" in said, said
-    # A machine that ships with Spellbook needs no commit.
-    session = subprocess.run(
-        [sys.executable, "-m", "spellbook", "session", "check-transition", "--claude-hook"],
-        input=json.dumps({"tool_name": "Write", "tool_input": {"file_path": "x.py"}}),
-        cwd=house,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert session.returncode == 0, clean(session)
+    # The hook of a machine that ships with Spellbook guards the project's machines too:
+    # in the project, it cannot tell where their workspace is, and blocks, saying why.
+    # Outside any project, a machine that ships with Spellbook needs no commit.
+    elsewhere = house.parent / "elsewhere"
+    elsewhere.mkdir()
+    for folder, said in ((house, "generated/door.py is not committed"), (elsewhere, "")):
+        session = subprocess.run(
+            [sys.executable, "-m", "spellbook", "session", "check-transition", "--claude-hook"],
+            input=json.dumps({"tool_name": "Write", "tool_input": {"file_path": "x.py"}}),
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert session.returncode == (2 if said else 0), clean(session)
+        assert said in clean(session)
 
 
 def test_the_hook_guards_the_configuration_and_the_generated_modules(committed: Path) -> None:
@@ -661,6 +678,67 @@ def test_the_hook_guards_the_configuration_and_the_generated_modules(committed: 
         house, "", "", "mcp__fs__move_file", source="/tmp/door.py", destination="generated/"
     )
     assert moved.returncode == 2 and "cannot tell what this tool would write" in clean(moved)
+
+
+def test_the_hook_judges_a_project_s_machine_from_any_folder(
+    committed: Path, tmp_path: Path
+) -> None:
+    """The project of each path is found from the path itself: a move the house's machine
+    refuses is refused whatever folder the event comes from, whichever machine the hook
+    was started for (`spell session check-transition`), however the path is spelt."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    state = committed / ".door" / "state.json"
+    for cwd, path, machine in (
+        (outside, str(state), None),
+        (outside, os.path.relpath(state, outside), None),
+        (outside, str(state), "session"),
+        (committed / "src", str(state), "session"),
+    ):
+        refused = hook(committed, path, OPENED, cwd=cwd, machine=machine)
+        assert refused.returncode == 2 and "CLOSED → OPEN refused" in clean(refused), path
+    pattern = f"{committed.parent}/h*/.door/state.json"  # a glob, from a folder above
+    deleted = hook(committed, "", "", "mcp__fs__delete", cwd=outside, pattern=pattern)
+    assert deleted.returncode == 2 and "is guarded (the state file)" in clean(deleted)
+    (committed / ".door" / "key.txt").write_text("turned\n")  # now the machine allows it
+    allowed = hook(committed, str(state), OPENED, cwd=outside, machine="session")
+    assert allowed.returncode == 0, clean(allowed)
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        "src/.git",
+        "src/.GIT",
+        "src/.git./config",
+        "src/.git /HEAD",
+        "src/git~1/HEAD",
+        "src/.git::$INDEX_ALLOCATION/HEAD",
+        "src/.gi\u200ct/HEAD",  # a character macOS leaves out of a name
+    ],
+)
+def test_no_tool_plants_git_s_folder(committed: Path, planted: str) -> None:
+    """A `.git` file or folder, anywhere, in any spelling git refuses, is git's own
+    folder: written in a subfolder, it would end the search for the project there."""
+    written = hook(committed, planted, "gitdir: /elsewhere\n")
+    assert written.returncode == 2 and "git's own folder" in clean(written), planted
+    moved = hook(committed, "", "", "mcp__fs__move", source="/tmp/x", destination=planted)
+    assert moved.returncode == 2 and "git's own folder" in clean(moved), planted
+
+
+def test_a_git_folder_planted_another_way_does_not_cut_the_project_off(committed: Path) -> None:
+    """A `.git` in a subfolder (from a shell command, which the hook does not judge) ends
+    the search for the project from there; the state file's own path still finds it."""
+    (committed / "src" / ".git").write_text("gitdir: /nowhere\n")
+    for machine in (None, "session"):
+        refused = hook(
+            committed,
+            str(committed / ".door" / "state.json"),
+            OPENED,
+            cwd=committed / "src",
+            machine=machine,
+        )
+        assert refused.returncode == 2 and "CLOSED → OPEN refused" in clean(refused)
 
 
 def test_the_committed_tree_names_nothing_in_git_s_own_folder(committed: Path) -> None:

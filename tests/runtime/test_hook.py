@@ -723,6 +723,26 @@ def test_the_hook_refuses_a_feature_list_that_drops_or_rewrites_a_feature(
         assert allowed, why
 
 
+def test_an_edit_of_a_state_file_that_is_not_there_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An Edit needs the text it replaces: of a file that is not there it changes nothing,
+    so it passes; one whose old_string is empty (which would make the file) is refused,
+    and so is a Write that starts a workspace in a state no cast leads to from START."""
+    session_in(tmp_path, "IMPLEMENT", "true")
+    (tmp_path / "sub").mkdir()
+    missing = str(tmp_path / "sub" / PROGRESS / "state.json")  # a workspace not made yet
+    edit = hook_event(None, missing, "Edit", old_string='"START"', new_string='"COMPLETE"')
+    allowed, why = judge_event(str(tmp_path), "session", event_bytes(edit))
+    assert allowed and "does not exist" in why, why
+    made = hook_event(None, missing, "Edit", old_string="", new_string='{"state": "COMPLETE"}')
+    assert claude_hook(str(tmp_path), "session", io.BytesIO(event_bytes(made))) == 2
+    assert "old_string" in capsys.readouterr().err
+    write = hook_event(None, missing, "Write", content='{"state": "COMPLETE"}')
+    allowed, why = judge_event(str(tmp_path), "session", event_bytes(write))
+    assert not allowed and "START → COMPLETE refused" in why, why
+
+
 def test_an_edit_that_drops_the_current_feature_is_refused(tmp_path: Path) -> None:
     session_in(tmp_path, "IMPLEMENT", "true")
     features = tmp_path / PROGRESS / "feature-list.json"

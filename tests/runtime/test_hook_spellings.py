@@ -207,9 +207,20 @@ def guarded_spellings(root: Path, cwd: Path) -> st.SearchStrategy[str]:
         f"{up}/.cl*",
         f"{up}/{PROGRESS}/.*",
         f"{up}\\.claude\\progress\\state.json",  # a tool that takes a backslash for /
+        # Glob syntax beyond `*`, `?` and `[...]`, read as naming at least as much.
+        f"{up}/{PROGRESS}/@(state).json",
+        f"{up}/{PROGRESS}/+(s)tate.json",
+        f"{up}/{PROGRESS}/[[:alpha:]]tate.json",
+        f"{up}/{PROGRESS}/[^x]tate.json",
+        f"{up}/{PROGRESS}/st\\ate.json",
+        f"{up}/{PROGRESS}/state.{{js..js}}on",
+        f"{up}/.cl{{a..a}}ude/progress",
         # git's own folder, whose HEAD the hook reads a project's machine from.
         f"{up}/.git/HEAD",
         f"{up}/.git/refs/heads/main",
+        f"{up}/.gi[t]/config",
+        f"{up}/src/.git",  # any `.git`: one planted in a subfolder would end a search there
+        f"{up}/src/.GIT./config",
     ]
     return st.sampled_from(spellings)
 
@@ -257,6 +268,8 @@ def test_no_tool_naming_a_guarded_file_or_folder_gets_a_move_of_it_allowed(
     event = {"tool_name": tool, "cwd": str(cwd), "tool_input": data.draw(move_inputs(guarded))}
     allowed, why = hook(event)
     assert not allowed, (event, why)
+    # Blocked because it names what is guarded, not because the hook failed on the way.
+    assert "is guarded (" in why and "could not judge" not in why, (event, why)
 
 
 @settings(
@@ -350,6 +363,15 @@ def test_a_glob_the_hook_cannot_read_exactly_is_taken_to_name_more(linked: Path,
     event = {"tool_name": "mcp__files__replace_in_files", "cwd": str(linked)}
     allowed, why = hook({**event, "tool_input": tool_input})
     assert not allowed and "is guarded" in why, why
+
+
+def test_a_negated_glob_is_taken_to_name_everything(linked: Path) -> None:
+    """minimatch and picomatch read a leading `!` as every path but the pattern's."""
+    event = {"tool_name": "mcp__fs__delete_files", "cwd": str(linked / "src")}
+    allowed, why = hook({**event, "tool_input": {"glob": "!notes.txt"}})
+    assert not allowed and "is guarded" in why, why
+    allowed, why = hook({**event, "tool_input": {"glob": "!(notes).txt"}})  # an extglob: not all
+    assert allowed, why
 
 
 def _deep_keys() -> dict[str, Any]:

@@ -576,8 +576,8 @@ def test_no_folder_planted_on_the_way_hides_the_workspace_from_the_hook(tmp_path
         event = {"tool_name": "Write", "tool_input": {"file_path": str(path), "content": content}}
         return hook(event).returncode
 
-    assert write(tmp_path / ".claude/.git/HEAD", "ref: x\n") == 0  # allowed: not a workspace file
-    (tmp_path / ".claude/.git").mkdir()
+    assert write(tmp_path / ".claude/.git/HEAD", "ref: x\n") == 2  # git's own folder, anywhere
+    (tmp_path / ".claude/.git").mkdir()  # planted another way (a shell command)
     (tmp_path / ".claude/.git/HEAD").write_text("ref: x\n")
     (tmp_path / ".claude/.claude/progress").mkdir(parents=True)
     assert write(state, skipped) == 2
