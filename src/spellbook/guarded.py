@@ -17,7 +17,10 @@ wherever a tool call writes. Guarded:
   in any spelling git refuses, a file or a folder, in any repository: one planted in
   a subfolder would end the search for the project above it); Spellbook's cache
   folder (the `[tool.spellbook]` tables `spell` reads in place of parsing
-  pyproject.toml again).
+  pyproject.toml again); the Python that runs the hook (its prefix, its standard
+  library, site-packages, the user's site-packages, Spellbook's own package: a
+  `.pth` file written there runs at the hook's next call), and the folders that
+  hold those.
 
 A path is matched by what it is where it exists (the same file or folder, by device
 and inode, whatever it is called: a hard link, a name the filesystem folds) and by
@@ -31,6 +34,7 @@ as a glob would, over-approximated where the syntax is beyond `*` and `?` (see
 from __future__ import annotations
 
 import os
+import sys
 
 from spellbook.schema import folded_name
 from spellbook.store import Workspace, is_git
@@ -49,6 +53,7 @@ CONFIG = "config"  # a pyproject.toml of the repository
 GENERATED = "generated"  # the generated folder, or a file in it
 GIT = "git"  # git's own folder (any `.git`, or a worktree's), or a file in it
 CACHE = "cache"  # Spellbook's cache folder, or a file in it
+INTERPRETER = "interpreter"  # a folder the hook's Python loads code from, or one holding it
 
 
 class Hit:
@@ -84,6 +89,8 @@ class Hit:
             GIT: "git's own folder, whose HEAD holds the machine the hook judges by (and "
             "where a repository ends)",
             CACHE: "Spellbook's cache, whose tables spell takes for pyproject.toml's",
+            INTERPRETER: "where the Python that runs the hook loads its code from (a `.pth` "
+            "or module written there would run at its next call), or a folder that holds it",
         }[self.kind]
 
 
@@ -224,20 +231,39 @@ def names_git(path: str) -> bool:
 
 
 class Everywhere:
-    """What is guarded wherever a tool call writes: any `.git`, and Spellbook's cache."""
+    """What is guarded wherever a tool call writes: any `.git`, Spellbook's cache, and the
+    Python that runs the hook (`interpreter_folders`)."""
 
     def __init__(self) -> None:
         from spellbook.project import cache_folder
 
         cache = cache_folder()
         self.cache = _forms(cache) if cache else []
+        self.interpreter = [form for path in interpreter_folders() for form in _forms(path)]
 
     def hits(self, named: Named) -> list[Hit]:
         path, parts, fits = named.path, named.parts, named.fits
         found = [Hit(GIT, path)] if names_git(path) else []
+        if any(_holds(parts, f, fits) or _under(parts, f, fits) for f in self.interpreter):
+            found.append(Hit(INTERPRETER, path))
         if any(_holds(parts, c, fits) or _under(parts, c, fits) for c in self.cache):
             found.append(Hit(CACHE, path))
         return found
+
+
+def interpreter_folders() -> list[str]:
+    """The folders the Python running the hook loads code from: its prefixes (a virtual
+    environment's, where its scripts are too), its standard library, site-packages and
+    the user's site-packages, and Spellbook's own package and machines."""
+    import site
+
+    from spellbook import machines
+
+    found = [sys.prefix, sys.exec_prefix, os.path.dirname(os.__file__)]  # os: the standard library
+    found += site.getsitepackages() if hasattr(site, "getsitepackages") else []
+    user = site.getusersitepackages() if hasattr(site, "getusersitepackages") else ""
+    found += [user, os.path.dirname(os.path.abspath(__file__)), *machines.__path__]
+    return [f for f in dict.fromkeys(found) if f]
 
 
 class Site:

@@ -9,7 +9,7 @@ import sys
 from spellbook import terminal
 from spellbook.errors import BadFile, SpellbookError, said
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_HOOK_BLOCK, EXIT_OK, EXIT_REFUSED
-from spellbook.guarded import CACHE, CONFIG, FOLDER, GENERATED, GIT, RUNTIME, Hit
+from spellbook.guarded import CACHE, CONFIG, FOLDER, GENERATED, GIT, INTERPRETER, RUNTIME, Hit
 from spellbook.places import Guard
 from spellbook.project import MARK, PROJECT_LIMIT
 from spellbook.repository import MACHINE_HELP, one_machine, open_workflow
@@ -237,7 +237,7 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
             f"{shown} is the runtime's own (an interrupted cast's record, history, trash, "
             "lock): only casts write it"
         )
-    if hit.kind in (FOLDER, GIT, CACHE):
+    if hit.kind in (FOLDER, GIT, CACHE, INTERPRETER):
         return False, f"{shown} is {hit.what()}: no write by hand is judged there"
     if hit.kind == GENERATED:
         return False, (

@@ -10,6 +10,7 @@ import functools
 import io
 import json
 import os
+import sys
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -372,6 +373,34 @@ def test_a_negated_glob_is_taken_to_name_everything(linked: Path) -> None:
     assert not allowed and "is guarded" in why, why
     allowed, why = hook({**event, "tool_input": {"glob": "!(notes).txt"}})  # an extglob: not all
     assert allowed, why
+
+
+def test_the_python_that_runs_the_hook_is_guarded(linked: Path, tmp_path: Path) -> None:
+    """A file written where the hook's Python loads code from (a `.pth` in site-packages,
+    a module of the standard library or of Spellbook, a script of its environment, a
+    virtual environment inside the repository included) would run at its next call."""
+    import site
+
+    import spellbook
+
+    targets = [
+        os.path.join(site.getsitepackages()[0], "planted.pth"),
+        os.path.join(site.getusersitepackages(), "planted.pth"),
+        os.path.join(sys.prefix, "bin", "spell"),
+        os.path.join(sys.exec_prefix, "lib", "planted.py"),
+        os.path.join(os.path.dirname(os.__file__), "json", "__init__.py"),
+        os.path.join(os.path.dirname(spellbook.__file__), "hook.py"),
+    ]
+    for path in targets:
+        tool_input = {"file_path": path, "content": "import os\n"}
+        allowed, why = hook({"tool_name": "Write", "cwd": str(linked), "tool_input": tool_input})
+        assert not allowed and "the Python that runs the hook" in why, (path, why)
+    planted = str(tmp_path / "venv")  # put in the environment's place
+    tool_input = {"source": planted, "destination": sys.prefix}
+    allowed, why = hook(
+        {"tool_name": "mcp__fs__move", "cwd": str(linked), "tool_input": tool_input}
+    )
+    assert not allowed and "the Python that runs the hook" in why, why
 
 
 def _deep_keys() -> dict[str, Any]:
