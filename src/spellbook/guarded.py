@@ -341,13 +341,11 @@ class Place:
 
     @property
     def workflow(self) -> Workflow:
+        """The machine's workflow at the root (one not made yet: a workspace a write would
+        start, whose state file is not there)."""
         if self._workflow is None:
-            from spellbook.errors import BadFile
             from spellbook.workflow import Workflow
 
-            if not os.path.isdir(self.root):
-                what = "is not a folder" if os.path.lexists(self.root) else "does not exist"
-                raise BadFile(f"the repository folder {self.root} {what}")
             self._workflow = Workflow(self.root, self.module)
         return self._workflow
 

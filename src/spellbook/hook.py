@@ -9,7 +9,17 @@ import sys
 from spellbook import terminal
 from spellbook.errors import BadFile, SpellbookError, said
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_HOOK_BLOCK, EXIT_OK, EXIT_REFUSED
-from spellbook.guarded import CACHE, CONFIG, FOLDER, GENERATED, GIT, INTERPRETER, RUNTIME, Hit
+from spellbook.guarded import (
+    CACHE,
+    CONFIG,
+    FOLDER,
+    GENERATED,
+    GIT,
+    INTERPRETER,
+    RUNTIME,
+    WORKSPACE,
+    Hit,
+)
 from spellbook.places import Guard
 from spellbook.project import MARK, PROJECT_LIMIT
 from spellbook.repository import MACHINE_HELP, one_machine, open_workflow
@@ -188,13 +198,13 @@ def _judge(
     written = keys[0] if len(keys) == 1 and isinstance(tool[keys[0]], str) else None
     judgeable = _judgeable(name, tool, written)
     own = name in CLAUDE_CODE_TOOLS  # a path relative to the event's folder
-    found = [
-        (where, hit)
-        for where, text in texts
-        for hit in guard.hits(
-            text, where == written, not (judgeable and where == written), own and where == written
-        )
-    ]
+    found: list[tuple[str, Hit]] = []
+    for where, text in texts:
+        path = where == written
+        hits = guard.hits(text, path, not (judgeable and path), own and path)
+        found += [(where, hit) for hit in hits]
+        if any(not (judgeable and path) or hit.kind not in (WORKSPACE, CONFIG) for hit in hits):
+            break  # blocked whatever the rest names
     if not found:
         return True, "the tool call names no file the hook guards"
     elsewhere = [(where, hit) for where, hit in found if where != written]

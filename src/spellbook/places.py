@@ -83,7 +83,9 @@ class Guard:
         paths = (p for reading in readings for p in self.resolver.paths(reading, own))
         for path in paths:
             named = Named(path, patterns)
-            found += self.everywhere.hits(named)
+            blocking = self.everywhere.hits(named)
+            if blocking:  # never written by hand, whatever else the string names
+                return blocking
             places = list(self.homes)
             for place in self._places_of(path, strict):
                 if place not in places:

@@ -291,6 +291,20 @@ def test_a_tool_naming_only_ordinary_files_is_let_through(
     assert allowed, (event, why)
 
 
+def test_a_path_read_into_a_folder_that_is_not_there_is_still_judged_as_guarded(
+    linked: Path,
+) -> None:
+    """`file:///...` read as a relative path names a workspace in a folder that does not
+    exist (`./file:/...`): a workspace a write would start, guarded as any other, not a
+    failure to judge."""
+    state = f"file://{linked}/{PROGRESS}/state.json"
+    tool_input = {"path": state, "new_path": "elsewhere.json"}
+    allowed, why = hook(
+        {"tool_name": "mcp__fs__move", "cwd": str(linked), "tool_input": tool_input}
+    )
+    assert not allowed and "is guarded (the state file)" in why, why
+
+
 def test_two_allowed_calls_cannot_put_a_hand_made_state_file_in_place(
     linked: Path, tmp_path: Path
 ) -> None:
