@@ -102,13 +102,13 @@ class Judge:
         allowed, why = self.judge(current.state, proposed.state)
         if not allowed:
             return allowed, why  # the move itself is refused: that is the reason to give
-        fields = engine.format.fields  # counters, the current feature...: the casts' to keep
+        fields = engine.format.fields  # counters, the current item...: the casts' to keep
         for name in fields:
             if name in proposed.extra and proposed.extra[name] != current.extra.get(name):
                 return False, f"{shown} changes `{name}`, which only casts change"
         for name in ("runs", *fields):
             # Left out, the record of a run would be gone, a counter would count from 0
-            # again, the current feature would be none, and the time in a state the
+            # again, the current item would be none, and the time in a state the
             # file stays in would be from now: changes only casts make. (A move made
             # by hand starts the time in the new state afresh.)
             kept = name in proposed.extra or current.extra.get(name) in (None, 0, "")
