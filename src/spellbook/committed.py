@@ -24,13 +24,13 @@ import os
 import sys
 
 from spellbook.project import (
-    MARK,
     MODULE_LIMIT,
     PROJECT_LIMIT,
     PYPROJECT,
     Entry,
     Project,
     ProjectError,
+    has_table,
     project_from_text,
     run_machine,
 )
@@ -115,7 +115,7 @@ def _read_project(folder: str) -> tuple[Project, Tree | str]:
     tree = Tree(repository, commit) if repository is not None and commit is not None else None
     path = os.path.join(folder, PYPROJECT)
     data = tree.read(path, PROJECT_LIMIT) if tree is not None else None
-    if tree is not None and data is not None and MARK in data:
+    if tree is not None and data is not None and has_table(data):
         return project_from_text(os.path.abspath(folder), _text(data, f"{PYPROJECT} in HEAD")), tree
     if repository is None:
         why = f"{folder} is in no git repository"

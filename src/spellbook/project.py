@@ -164,15 +164,20 @@ def _configures(path: str) -> bool:
             head = f.read(PROJECT_LIMIT + 1)
     except OSError:
         return False
-    if MARK in head:  # as the table is nearly always written: no need to parse
+    return has_table(head)
+
+
+def has_table(data: bytes) -> bool:
+    """Whether the bytes of a pyproject.toml hold a [tool.spellbook] table, as TOML reads
+    it (bytes that are not TOML but may hold one count: reading them says what is wrong)."""
+    if MARK in data:  # as the table is nearly always written: no need to parse
         return True
-    if b"spellbook" not in head and b"\\u" not in head and b"\\U" not in head:
+    if b"spellbook" not in data and b"\\u" not in data and b"\\U" not in data:
         return False  # no key of TOML can say `spellbook` without these bytes
     # `[ tool.spellbook ]`, `[tool."spellbook"]`, `tool.spellbook.x = ...`, a `\u` escape:
     # the same table to TOML, found as the parser finds it.
     try:
-        text = head.decode("utf-8")
-        tool = _toml().loads(text).get("tool", {})
+        tool = _toml().loads(data.decode("utf-8")).get("tool", {})
     except Exception:  # not TOML: read_project says what is wrong with it
         return True
     return isinstance(tool, dict) and "spellbook" in tool

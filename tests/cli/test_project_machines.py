@@ -562,6 +562,14 @@ PLANTED = (
 )
 
 
+def test_the_hook_reads_head_s_table_however_toml_writes_it(committed: Path) -> None:
+    spaced = (committed / "pyproject.toml").read_text().replace("[tool.", "[ tool.")
+    (committed / "pyproject.toml").write_text(spaced.replace("]\n", " ]\n"))
+    git_traps.commit_all(committed)
+    blocked = hook(committed, ".door/state.json", OPENED)  # no key: no rule leads there
+    assert blocked.returncode == 2 and "CLOSED → OPEN refused" in clean(blocked)
+
+
 def test_the_hook_judges_by_the_project_s_committed_machine(committed: Path) -> None:
     blocked = hook(committed, ".door/state.json", OPENED)  # no key: no rule leads there
     assert blocked.returncode == 2 and "CLOSED → OPEN refused" in clean(blocked)
