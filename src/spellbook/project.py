@@ -164,7 +164,9 @@ def _configures(path: str) -> bool:
             head = f.read(PROJECT_LIMIT + 1)
     except OSError:
         return False
-    return has_table(head)
+    # Past the read limit the table may be anywhere: the file counts as a project's, and
+    # reading it says it is too large (a project never hides behind a padded file).
+    return len(head) > PROJECT_LIMIT or has_table(head)
 
 
 def has_table(data: bytes) -> bool:
@@ -540,12 +542,20 @@ _INSTALLED: list[str] = []
 
 
 def _installed() -> list[str]:
-    """The folders this Python's own files and installed packages are in, and Spellbook's
-    own package (in a source checkout, a folder of the project it is)."""
+    """The folders of this Python's standard library and installed packages (a virtual
+    environment's, inside a project too), and Spellbook's own package (in a source
+    checkout, a folder of the project it is): never a whole prefix, which may hold a
+    project (`/usr/src/app`)."""
     if not _INSTALLED:
-        prefixes = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix}
-        _INSTALLED.extend(os.path.realpath(p) for p in prefixes if p)
-        _INSTALLED.append(os.path.dirname(os.path.realpath(__file__)))
+        import site
+        import sysconfig
+
+        paths = sysconfig.get_paths()
+        found = [paths.get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+        found += site.getsitepackages() if hasattr(site, "getsitepackages") else []
+        found.append(site.getusersitepackages() if hasattr(site, "getusersitepackages") else "")
+        found.append(os.path.dirname(os.path.realpath(__file__)))
+        _INSTALLED.extend(os.path.realpath(p) for p in dict.fromkeys(found) if p)
     return _INSTALLED
 
 
