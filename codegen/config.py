@@ -176,7 +176,7 @@ def with_templates(dialect: Dialect, root: Path, spec: str, templates: str) -> D
     if root not in (folder, *folder.parents):
         root = folder
     found = root / templates if templates else folder / "templates"
-    if templates and not found.is_dir():  # a `Create F` would make F empty, saying nothing
+    if templates and not _is_folder(found):  # a `Create F` would make F empty, saying nothing
         raise _fail(
             f"[tool.spellbook] templates = {templates!r} is not a folder of the project "
             f"({found}); create it, or remove the key"
@@ -184,9 +184,18 @@ def with_templates(dialect: Dialect, root: Path, spec: str, templates: str) -> D
     return replace(
         dialect,
         folder=str(folder),
-        templates=str(found.resolve()) if found.is_dir() else "",
+        templates=str(found.resolve()) if _is_folder(found) else "",
         root=str(root),
     )
+
+
+def _is_folder(path: Path) -> bool:
+    """Whether `path` is a folder; a name too long to look up, or one this user may not
+    look at, is none (Path.is_dir raises on those before Python 3.12)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def importable(root: Path) -> None:

@@ -216,9 +216,11 @@ def _error(code: int, ident: str | int | None, why: str) -> Any:
     )
 
 
-# A JSON text's tokens: a string, a run of opening or of closing brackets, a colon or a
-# comma, a bare word (a number, true, false, null), blanks.
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[{]+|[\]}]+|[:,]|[^\s"\[\]{}:,]+|\s+')
+# A JSON text's tokens: a string (one never closed runs to the end of the text, in one
+# token: else each of its quotes would start a scan to the end again), a run of opening
+# or of closing brackets, a colon or a comma, a bare word (a number, true, false, null),
+# blanks.
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[{]+|[\]}]+|[:,]|[^\s"\[\]{}:,]+|\s+')
 
 
 def top_level(text: str) -> _Keys:

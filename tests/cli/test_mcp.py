@@ -492,3 +492,15 @@ def test_the_wire_stays_open_for_a_reader_still_blocked_on_it() -> None:
         os.close(read)
         os.close(write)
     assert done.stdout.decode().strip() == "True", done.stderr.decode()
+
+
+@pytest.mark.timeout(60)
+def test_a_line_of_escaped_quotes_is_read_in_time_linear_in_its_length() -> None:
+    """An unclosed string of escaped quotes is one token: before, each quote began a scan
+    to the end of the line (69 KB took 14 s, a 10 MB line would take hours)."""
+    from spellbook import wire
+
+    head = '{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": '
+    for size in (32_000, 3_000_000):
+        answer = wire.unreadable(head + "[" * 5000 + '\\"' * size)
+        assert answer.id == 7 and answer.error.code == -32600

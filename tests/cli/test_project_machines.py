@@ -368,6 +368,46 @@ def test_the_shipped_machines_of_a_checkout_run_from_their_source_alone(tmp_path
     assert not (tmp_path / "ran").exists()
 
 
+def test_a_pyproject_past_the_read_limit_is_a_project_s_that_cannot_be_read(house: Path) -> None:
+    """Padding before the table must not hide a project: a pyproject.toml past the read
+    limit is taken as a project's, and reading it says it is too large (exit 2)."""
+    padding = ("#" + "x" * 999 + "\n") * 1_001
+    (house / "pyproject.toml").write_text(padding + PYPROJECT)
+    status = spell(house, "status")
+    assert status.returncode == 2 and "pyproject.toml is larger than 1 MB" in status.stderr, clean(
+        status
+    )
+
+
+def test_a_project_inside_an_interpreter_s_prefix_runs_from_its_source_alone(
+    tmp_path: Path,
+) -> None:
+    """A project may live under a Python's prefix (`/usr/src/app`): only the standard
+    library's and the installed packages' folders load as installed, never a whole
+    prefix, so bytecode beside the project's module still never runs."""
+    import py_compile
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(dir=sys.prefix, prefix="spellbook-test-"))
+    try:
+        (folder / "words.py").write_text("SAID = 'source'\n")
+        evil = folder / "evil.py"
+        evil.write_text("SAID = 'bytecode'\n")
+        tag = sys.implementation.cache_tag
+        py_compile.compile(
+            str(evil),
+            cfile=str(folder / "__pycache__" / f"words.{tag}.pyc"),
+            invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+        )
+        evil.unlink()
+        probe = f"import spellbook.project as p; p.importable({str(folder)!r})\n"
+        probe += "import words; print(words.SAID)\n"
+        done = run(tmp_path, "-c", probe)
+        assert done.stdout == "source\n", clean(done)
+    finally:
+        shutil.rmtree(folder)
+
+
 def test_a_changed_configuration_is_read_again_never_taken_from_the_cache(
     house: Path, tmp_path: Path
 ) -> None:

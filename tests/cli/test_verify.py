@@ -338,3 +338,10 @@ def test_a_stdout_that_cannot_take_the_report_is_one_line_exit_2(args: list[str]
         assert result.returncode == 2, result.stderr
         assert result.stderr.startswith("error: cannot write the report: "), result.stderr
         assert why in result.stderr and result.stderr.count("\n") == 1, result.stderr
+
+
+def test_a_spec_path_too_long_to_look_up_is_an_error_in_the_form_asked_for() -> None:
+    done = verify("--spec", "a" * 256 + "/x.md", "--format", "json")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (finding,) = json.loads(done.stdout)["findings"]
+    assert finding["message"] == "cannot read: File name too long"
