@@ -34,6 +34,7 @@ as a glob would, over-approximated where the syntax is beyond `*` and `?` (see
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from spellbook.schema import folded_name
@@ -96,46 +97,65 @@ class Hit:
 
 # -- names and globs --
 
-_SPECIAL = frozenset("*?[]{}()\\")  # and `@`, `+`, `!` before `(`: extglob
 _CLOSING = {"[": "]", "(": ")", "{": "}"}
+_SPECIAL = re.compile(r"[*?\[\]{}()\\]")  # a character that makes a part a glob
+_ESCAPE = re.compile(r"\\(?s:.)")  # a backslash and the character it escapes
+_OPENING = re.compile(r"[@+!*?]\(|[\[({]")  # a bracket, a brace, a group (an extglob's)
+_ODD = re.compile(r"[\0\])}]")  # an escape's character (as `wildcards` marks it), a closing
+_STARS = re.compile(r"\*\*+")
+_KNOWN: dict[str, tuple[str | None, int]] = {}  # each part met, as `_known` says it
+KNOWN_LIMIT = 100_000  # parts kept: past it, forgotten (each is then worked out once more)
 
 
 def wildcards(part: str) -> str | None:
     """One part of a glob (no `/`) as an fnmatch pattern of `*`, `?` and literal
-    characters (`[`, `*` and `?` escaped) that matches every name the part matches in
-    bash (with extglob), minimatch or picomatch; None if the part is a plain name.
+    characters that matches every name the part matches in bash (with extglob),
+    minimatch or picomatch; None if the part is a plain name.
 
     Beyond `*` and `?`, every construct is an over-approximation, never read
     precisely: a bracket expression (`[^x]`, `[!x]`, `[[:alpha:]]`, `[a-z]`), from its
     `[` to the part's last `]`, an extglob (`@(..)`, `+(..)`, `!(..)`, `*(..)`,
     `?(..)`, a group) from its `(` to the last `)`, and braces left unexpanded (a
     range `{a..b}`) from `{` to the last `}`, each as `*`; so is a backslash and the
-    character it escapes. An opening with no closing after it runs to the end of the
-    part. One pass over the part: linear in its length."""
-    if not any(c in _SPECIAL for c in part):
+    character it escapes, and a closing with no opening. An opening with no closing
+    after it runs to the end of the part. Linear in the part's length: regular
+    expressions but for the openings, each of which jumps to the last closing of its
+    kind (so there are at most four: one of each kind, then one to the end)."""
+    if _SPECIAL.search(part) is None:
         return None
+    # The escapes marked (a NUL for each character: a NUL ends a path, so no part has
+    # one), the rest where it is: an escaped opening opens nothing.
+    marked = _ESCAPE.sub("\0\0", part)
+    marked = marked[:-1] + "\0" if marked.endswith("\\") else marked
     out: list[str] = []
     at, end = 0, len(part)
     while at < end:
-        c = part[at]
-        if c in "@+!*?" and part[at + 1 : at + 2] == "(":
-            c, at = "(", at + 1  # an extglob: its prefix is part of the group
-        if c in _CLOSING:
-            close = part.rfind(_CLOSING[c], at + 1)
-            at = close + 1 if close >= 0 else end
-            c = "*"
-        elif c == "\\":
-            at += 2
-            c = "*"
-        else:
-            at += 1
-            if c in "])}":  # a closing with no opening in this part: one in an earlier part
-                c = "*"
-            elif c == "[":
-                c = "[[]"
-        if c != "*" or not out or out[-1] != "*":
-            out.append(c)
-    return "".join(out)
+        opening = _OPENING.search(marked, at)
+        stop = end if opening is None else opening.start()
+        out.append(_ODD.sub("*", marked[at:stop]))
+        if opening is None:
+            break
+        close = part.rfind(_CLOSING[marked[opening.end() - 1]], opening.end())
+        out.append("*")
+        at = close + 1 if close >= 0 else end
+    return _STARS.sub("*", "".join(out))
+
+
+def _known(part: str) -> tuple[str | None, int]:
+    """`wildcards(part)`, and the fewest characters a name it matches has: worked out
+    once for each part, however many names and guarded folders it is matched against."""
+    found = _KNOWN.get(part)
+    if found is None:
+        if len(_KNOWN) >= KNOWN_LIMIT:
+            _KNOWN.clear()
+        wild = wildcards(part)
+        found = _KNOWN[part] = (wild, 0 if wild is None else len(wild) - wild.count("*"))
+    return found
+
+
+def is_glob(part: str) -> bool:
+    """Whether one part of a path is a glob rather than a name."""
+    return _known(part)[0] is not None
 
 
 def deep(part: str) -> bool:
@@ -145,10 +165,13 @@ def deep(part: str) -> bool:
 
 
 def may_match(pattern: str, name: str) -> bool:
-    """Whether a glob's part (folded) may match a name (folded)."""
-    wild = wildcards(pattern)
+    """Whether a glob's part (folded) may match a name (folded). A part that needs
+    more characters than the name has matches nothing, whatever its length."""
+    wild, least = _known(pattern)
     if wild is None:
         return pattern == name
+    if least > len(name):
+        return False
     import fnmatch  # compiles a pattern once (its cache): only for globs
 
     return fnmatch.fnmatchcase(name, wild)

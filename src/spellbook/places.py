@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 
-from spellbook.guarded import GIT, Everywhere, Hit, Named, Place, Site, deep, may_match, wildcards
+from spellbook.guarded import GIT, Everywhere, Hit, Named, Place, Site, deep, is_glob, may_match
 from spellbook.schema import folded_name
 from spellbook.store import is_git
 from spellbook.tool_paths import Resolver, TooBig
@@ -80,7 +80,7 @@ class Guard:
         readings = [text]
         if patterns and text.startswith("!") and not text.startswith("!("):
             readings.append("**")  # minimatch's negation: every path but the rest's
-        paths = (p for reading in readings for p in self.resolver.paths(reading, own))
+        paths = (p for r in readings for p in self.resolver.paths(r, own, patterns))
         for path in paths:
             named = Named(path, patterns)
             blocking = self.everywhere.hits(named)
@@ -176,7 +176,7 @@ class Guard:
         of it may name, as written and with links resolved; and the `.git` it may name
         there. Every folder listed counts its entries against the event's bound."""
         parts = path.split(os.sep)
-        first = next((i for i, p in enumerate(parts) if wildcards(p) is not None), len(parts))
+        first = next((i for i, p in enumerate(parts) if is_glob(p)), len(parts))
         current = [os.sep.join(parts[:first]) or os.sep]
         found: list[str] = []
         gits: list[str] = []
@@ -222,7 +222,7 @@ class Guard:
 
 def _wildcards_in(path: str) -> bool:
     """Whether a part of `path` is a glob rather than a name."""
-    return any(wildcards(p) is not None for p in path.split(os.sep))
+    return any(is_glob(p) for p in path.split(os.sep))
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:

@@ -6,9 +6,9 @@ move's `source` and `destination`, a list of `paths`, a key that is itself a pat
 every string counts, keys included. Each is read relative to the event's folder: as
 written with `..` and `.` folded away (as tools normalise a path), and as the system
 resolves it (links first, then `..`); a `file:` URI and a leading `~` as well; a NUL
-ends it (as C does). Nothing is opened. The walk is bounded (`MAX_DEPTH` levels,
-`MAX_STRINGS` strings, `MAX_PARTS` path components resolved): past a bound the event
-is refused (`TooBig`), never judged slowly.
+ends it (as C does), in a `file:` URI's path too (`%00`). Nothing is opened. The walk
+is bounded (`MAX_DEPTH` levels, `MAX_STRINGS` strings, `MAX_PARTS` path components
+resolved): past a bound the event is refused (`TooBig`), never judged slowly.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import os
 import re
 
 from spellbook.errors import BadFile
+from spellbook.guarded import is_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,12 +73,14 @@ class Resolver:
         self.bases = [os.path.abspath(b) for b in dict.fromkeys(bases) if b]
         self.parts = 0
 
-    def paths(self, text: str, first: bool = False) -> list[str]:
+    def paths(self, text: str, first: bool = False, glob: bool = False) -> list[str]:
         """The absolute paths `text` may name: as written with `.`, `..` and doubled `/`
         folded away (as tools normalise), with links resolved, and, where `..` follows a
         link, as the system resolves it (the link, then `..`). A path no system call
-        could take (longer than PATH_MAX) names nothing. With `first`, relative to the
-        first base only (the event's folder, which Claude Code's own tools take it from)."""
+        could take (longer than PATH_MAX) names nothing; a `glob` longer than that may
+        (a shell or glob library expands it part by part, to names that fit). With
+        `first`, relative to the first base only (the event's folder, which Claude
+        Code's own tools take it from)."""
         found: list[str] = []
         readings = _readings(text)
         relative = any(not os.path.isabs(r) for r in readings)
@@ -85,12 +88,13 @@ class Resolver:
         for written, base in ((r, b) for r in readings for b in dict.fromkeys(bases)):
             joined = os.path.join(base, written)
             lexical = os.path.normpath(joined)
-            if len(os.fsencode(lexical)) >= PATH_MAX:
+            long = len(os.fsencode(lexical)) >= PATH_MAX
+            if long and not (glob and any(is_glob(p) for p in lexical.split(os.sep))):
                 continue
             found.append(lexical)
             found.append(self._real(lexical))
             climbs = ".." in written.replace("\\", "/").split("/")
-            if climbs and len(os.fsencode(joined)) < PATH_MAX:
+            if climbs and (long or len(os.fsencode(joined)) < PATH_MAX):
                 found.append(self._real(joined))
         return list(dict.fromkeys(found))
 
@@ -127,14 +131,15 @@ _GROUP = re.compile(r"\{([^{},]*,[^{}]*)\}")
 
 def _readings(text: str) -> list[str]:
     """The ways a tool may read `text` as a path: as written (up to a NUL), a `file:`
-    URI's path, `~` as the home folder, `\\` as `/`, and, in one line of at most four
-    times PATH_MAX (a glob, not a file's content), `{a,b}` as each of a and b."""
+    URI's path (up to a NUL, `%00` too), `~` as the home folder, `\\` as `/`, and, in
+    one line of at most four times PATH_MAX (a glob, not a file's content), `{a,b}` as
+    each of a and b."""
     text = text.partition("\0")[0]
     found = [text] if text else []
     if text[:5].casefold() == "file:":
         from urllib.parse import unquote, urlsplit
 
-        found.append(unquote(urlsplit(text).path))
+        found.append(unquote(urlsplit(text).path).partition("\0")[0])  # `%00` ends it too
     found += [os.path.expanduser(t) for t in found if t.startswith("~")]
     found += [t.replace("\\", "/") for t in found if "\\" in t]
     if "{" in text and "," in text and "\n" not in text and len(text) <= 4 * PATH_MAX:

@@ -11,6 +11,7 @@ import subprocess
 
 import pytest
 
+from spellbook import guarded
 from spellbook.guarded import may_match, wildcards
 
 # Each construct bash reads in a pattern, with names of the kind it may match.
@@ -96,3 +97,27 @@ def test_the_matcher_still_tells_names_apart() -> None:
 def test_a_long_glob_is_matched_in_linear_time() -> None:
     for pattern in ("*a" * 2000 + "*b", "[a" * 2000, "\\a" * 2000, "@(" * 2000, "?*" * 2000):
         may_match(pattern, "a" * 255)
+
+
+def test_a_glob_s_part_is_read_once_whatever_it_is_matched_against(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A part is matched against every guarded folder's name and every name of a folder
+    listed: it is read (`wildcards`, linear in its length) once, not once for each."""
+    read: list[str] = []
+
+    def counted(part: str) -> str | None:
+        read.append(part)
+        return wildcards(part)
+
+    monkeypatch.setattr(guarded, "wildcards", counted)
+    part = f"{id(read)}*" + "q*" * 2000  # a part no other test has read
+    for name in ("state.json", ".claude", "progress", "q" * 255, *map(str, range(50))):
+        may_match(part, name)
+    assert read == [part]
+
+
+def test_a_part_longer_than_any_name_matches_none() -> None:
+    assert not may_match("q?" * 200, "q" * 255)
+    assert may_match("q?" * 100, "qx" * 100)
+    assert not may_match("st" + "e" * 300 + "*.json", "state.json")

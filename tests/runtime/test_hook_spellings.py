@@ -473,3 +473,72 @@ def test_spellbook_s_cache_is_guarded(
     event = {"tool_name": "Write", "cwd": str(linked), "tool_input": kept}
     allowed, why = hook(event)
     assert not allowed and "Spellbook's cache" in why, why
+
+
+LONG = "e" * 4100  # a glob longer than PATH_MAX (4,096 bytes): still one a tool may expand
+
+
+@pytest.mark.parametrize(
+    "glob",
+    [
+        f"{PROGRESS}/stat[{LONG}].json",
+        f"{PROGRESS}/@(state.json|{LONG})",
+        f"{PROGRESS}/st{'*' * 4100}.json",
+    ],
+)
+def test_a_glob_longer_than_a_path_can_be_still_names_what_it_matches(
+    linked: Path, glob: str
+) -> None:
+    """No system call takes a path past PATH_MAX, but a shell or a glob library expands
+    a glob part by part, into names that fit: only a literal path that long names
+    nothing."""
+    event = {"tool_name": "mcp__fs__delete", "cwd": str(linked), "tool_input": {"pattern": glob}}
+    allowed, why = hook(event)
+    assert not allowed and "is guarded (" in why and "could not judge" not in why, why
+
+
+@pytest.mark.parametrize("uri", ["file://{}%00", "file://{}%00.txt", "file:{}%00x"])
+def test_a_file_uri_ends_at_an_encoded_nul(linked: Path, uri: str) -> None:
+    """A tool that decodes a `file:` URI and hands the path to the system ends it at a
+    NUL, `%00` too: the state file is what it names."""
+    named = uri.format(f"{linked}/{PROGRESS}/state.json")
+    event = {"tool_name": "mcp__fs__delete", "cwd": str(linked), "tool_input": {"uri": named}}
+    allowed, why = hook(event)
+    assert not allowed and "is guarded (the state file)" in why, why
+
+
+def _at_the_bound(make: Any, root: Path) -> dict[str, Any]:
+    """An MCP tool's input of strings `make(i, root)`, as many as fit in 10 MB."""
+    found, size = [], 0
+    while True:
+        text = make(len(found), root)
+        size += len(json.dumps(text)) + 2
+        if size > 9_900_000 or len(found) >= 9_999:
+            return {"p": found}
+        found.append(text)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda i, root: "/" + "q*" * 2000,  # the same glob, of 2,000 parts that are globs
+        lambda i, root: "/" + f"q{i}*" * 1500,  # each string another glob
+        lambda i, root: f"q{i}*" * 1500,  # relative: read from each folder the event names
+        lambda i, root: "file:///" + f"%71{i}*" * 1200,
+        lambda i, root: f"{root}/src/" + "/".join([f"x{i}*"] * 1500),  # in a folder listed
+    ],
+    ids=["same", "distinct", "relative", "file-uri", "parts"],
+)
+def test_an_event_at_the_size_bound_is_judged_in_time_linear_in_its_size(
+    linked: Path, make: Any
+) -> None:
+    """Each glob's part is read once, whatever it is matched against (every guarded
+    folder, every name of a folder listed): an event of 10 MB is judged well within the
+    bound, not in minutes."""
+    tool_input = _at_the_bound(make, linked)
+    event = {"tool_name": "mcp__x__y", "cwd": str(linked / "src"), "tool_input": tool_input}
+    data = json.dumps(event).encode()
+    assert len(data) < 10_000_000
+    _, why = judge_event(None, "session", data)
+    assert "internal error" not in why and "larger than" not in why, why
