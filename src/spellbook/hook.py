@@ -21,7 +21,7 @@ from spellbook.guarded import (
     Hit,
 )
 from spellbook.places import Guard
-from spellbook.project import MARK, PROJECT_LIMIT
+from spellbook.project import PROJECT_LIMIT
 from spellbook.repository import MACHINE_HELP, one_machine, open_workflow
 from spellbook.state_file import STATE_LIMIT, parse_json
 from spellbook.store import Workspace
@@ -256,13 +256,14 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
         )
     if hit.kind == CONFIG:
         real = os.path.realpath(shown)
-        current = Workspace(os.path.dirname(real), "").read_text(
+        data = Workspace(os.path.dirname(real), "").read_bytes(
             os.path.basename(real), PROJECT_LIMIT
         )
+        current = None if data is None else data.decode("utf-8", "replace")
         proposed = _proposed(shown, current, tool)
         if proposed is None:
             return True, f"{shown} does not exist: an edit of it changes nothing"
-        return judge_config(shown, current or "", proposed)
+        return judge_config(shown, data or b"", proposed.encode("utf-8", "surrogatepass"))
     if hit.place is None:  # a workspace's file always has its place; fail closed
         return False, f"{shown}: the hook found no workspace to judge it by"
     workflow = hit.place.workflow
@@ -275,20 +276,37 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
     return workflow.judge_write(hit.name, proposed)
 
 
-def judge_config(shown: str, before: str, after: str) -> tuple[bool, str]:
-    """(allowed, why) for a write of a pyproject.toml: refused if it changes the file's
-    `[tool.spellbook]` (which machines run, from which modules, with which words)."""
-    from spellbook.project import ProjectError, spellbook_table
+def judge_config(shown: str, before: bytes, after: bytes) -> tuple[bool, str]:
+    """(allowed, why) for a write of a pyproject.toml (`before`: its bytes, b"" if there
+    is none): refused if it adds or removes a `[tool.spellbook]` table, however TOML
+    writes it (`project.has_table`, as `spell` finds a project), changes what the
+    table says (which machines run, from which modules, with which words), or would
+    make the file larger than `spell` reads of one (PROJECT_LIMIT)."""
+    from spellbook.project import ProjectError, has_table, spellbook_table
 
-    mark = MARK.decode()
-    if mark not in before and mark not in after:
+    if len(after) > PROJECT_LIMIT:
+        return False, (
+            f"{shown}: refused: it would be larger than {PROJECT_LIMIT // 1_000_000} MB, "
+            "more than spell reads of a pyproject.toml to find a project"
+        )
+    had, has = has_table(before), has_table(after)
+    if not had and not has:
         return True, f"{shown} does not configure Spellbook"
+    if had != has:
+        done = "removes the" if had else "adds a"
+        return False, (
+            f"{shown}: refused: it {done} [tool.spellbook] table, which makes a project of "
+            "its folder (which machines run, from which modules): the developer changes "
+            "it, not the session"
+        )
     try:
-        old: dict[str, object] | None = spellbook_table(before)
-    except ProjectError:
+        old: dict[str, object] | None = spellbook_table(before.decode("utf-8"))
+    except (ProjectError, UnicodeDecodeError):
         old = None
     try:
-        new = spellbook_table(after)
+        new = spellbook_table(after.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        return False, f"{shown}: refused: the new file is not UTF-8 (byte {err.start})"
     except ProjectError as err:
         return False, f"{shown}: refused: the new file cannot be read ({said(err)})"
     if old != new:

@@ -608,6 +608,18 @@ def test_the_hook_reads_head_s_table_however_toml_writes_it(committed: Path) -> 
     git_traps.commit_all(committed)
     blocked = hook(committed, ".door/state.json", OPENED)  # no key: no rule leads there
     assert blocked.returncode == 2 and "CLOSED → OPEN refused" in clean(blocked)
+    # The table dropped, however it is written: no project left to judge by. Refused.
+    dropped = hook(committed, "pyproject.toml", '[project]\nname = "house"\n')
+    assert dropped.returncode == 2 and "removes the [tool.spellbook] table" in clean(dropped)
+
+
+def test_the_hook_refuses_a_configuration_padded_past_what_spell_reads(committed: Path) -> None:
+    """`spell` reads 1 MB of a pyproject.toml to find a project: the same table after a
+    megabyte of comments would be read as none (or fail), and the project with it."""
+    config = (committed / "pyproject.toml").read_text()
+    padded = config.replace("[tool.spellbook]\n", f"{'#' * 999}\n" * 1001 + "[tool.spellbook]\n")
+    refused = hook(committed, "pyproject.toml", padded)
+    assert refused.returncode == 2 and "larger than 1 MB" in clean(refused)
 
 
 def test_the_hook_judges_by_the_project_s_committed_machine(committed: Path) -> None:
@@ -708,7 +720,7 @@ def test_the_hook_guards_the_configuration_and_the_generated_modules(committed: 
     assert changed.returncode == 2 and "changes [tool.spellbook]" in clean(changed)
     for where in ("src/pyproject.toml", "../pyproject.toml"):  # a project below, or above
         added = hook(house, where, '[tool.spellbook]\ndefault = "x"\n')
-        assert added.returncode == 2 and "changes [tool.spellbook]" in clean(added)
+        assert added.returncode == 2 and "adds a [tool.spellbook] table" in clean(added)
     edited = hook(
         house,
         "pyproject.toml",

@@ -752,3 +752,70 @@ def test_an_edit_that_drops_the_current_feature_is_refused(tmp_path: Path) -> No
     assert f"    {current},\n" in features.read_text()
     allowed, why = judge_event(str(tmp_path), "session", event_bytes(event))
     assert not allowed and "feature F1 would be removed" in why, why
+
+
+SPACED = '[ tool.spellbook ]\ngenerated = "gen"\n'  # a table as TOML may write it: no machines
+COMMENT = f"# {'x' * 997}\n"  # a line of 1,000 bytes
+PADDED = COMMENT * 1001 + SPACED  # the same table, past 1 MB
+
+
+@pytest.mark.parametrize(
+    ("before", "written", "after", "said"),
+    [
+        (SPACED, "pyproject.toml", '[project]\nname = "x"\n', "removes the [tool.spellbook]"),
+        ("[tool.spellbook]\n", "pyproject.toml", "", "removes the [tool.spellbook]"),
+        (None, f"{PROGRESS}/pyproject.toml", "[tool.spellbook]\n", "adds a [tool.spellbook]"),
+        (None, "src/pyproject.toml", 'tool.spellbook.generated = "g"\n', "adds a [tool.spellbook]"),
+        ("[project]\n", "pyproject.toml", '[project]\n[tool."spellbook"]\n', "adds a [tool."),
+        (SPACED, "pyproject.toml", PADDED, "larger than 1 MB"),
+    ],
+    ids=[
+        "spaced-dropped",
+        "empty-dropped",
+        "empty-added",
+        "dotted-added",
+        "quoted-added",
+        "padded",
+    ],
+)
+def test_a_write_that_makes_or_unmakes_a_project_is_refused(
+    tmp_path: Path, before: str | None, written: str, after: str, said: str
+) -> None:
+    """`spell` finds a project by a [tool.spellbook] table in a pyproject.toml of at most
+    1 MB, however TOML writes the table (spaced, quoted, dotted keys, empty): a write
+    that adds or removes one, or pads the file past what `spell` reads, changes which
+    machine runs (or whether any does), from whatever folder the event comes from."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "src").mkdir()
+    session_in(root, "IMPLEMENT", "true")
+    if before is not None:
+        (root / written).write_text(before, encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for cwd in (root, elsewhere):
+        event = hook_event(str(cwd), str(root / written), "Write", content=after)
+        allowed, why = judge_event(None, "session", event_bytes(event))
+        assert not allowed and said in why, (cwd, why)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (SPACED, f'[project]\nname = "x"\n\n{SPACED}'),  # the rest of the file is the project's
+        ('[project]\nname = "x"\n', '[project]\nname = "y"\n'),  # no table before or after
+        (None, '[project]\nname = "x"\n'),
+        (COMMENT * 600 + SPACED, COMMENT * 900 + SPACED),  # within what spell reads
+    ],
+    ids=["table-kept", "no-table", "made-without-table", "long-kept"],
+)
+def test_a_write_that_keeps_the_table_as_it_is_is_allowed(
+    tmp_path: Path, before: str | None, after: str
+) -> None:
+    (tmp_path / ".git").mkdir()
+    config = tmp_path / "pyproject.toml"
+    if before is not None:
+        config.write_text(before, encoding="utf-8")
+    event = hook_event(str(tmp_path), str(config), "Write", content=after)
+    allowed, why = judge_event(None, "session", event_bytes(event))
+    assert allowed, why
