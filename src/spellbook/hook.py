@@ -71,6 +71,7 @@ SHAPES = (
     frozenset({"edits"}),
 )
 MAX_EDITS = 100  # edits of one MultiEdit the hook judges
+TEXT_KEYS = ("old_string", "new_string")  # an edit's text
 
 
 def check_transition(argv: Sequence[str], machine: str | None) -> int:
@@ -181,7 +182,7 @@ def judge_event(root: str | None, machine: str | None, data: bytes) -> tuple[boo
     from spellbook import committed
 
     try:
-        texts = strings(tool, DATA_KEYS.get(name, ()))
+        texts = strings(tool, _data_keys(name, tool))
         if not texts:
             return True, "the tool call names no file"
         with committed.loading():  # a project's machine, as HEAD holds it
@@ -194,8 +195,7 @@ def _judge(
     guard: Guard, name: str, tool: dict[str, Any], texts: list[tuple[str, str]]
 ) -> tuple[bool, str]:
     """(allowed, why) for a tool call whose input holds `texts` (where, string)."""
-    keys = [key for key in PATH_KEYS if tool.get(key) is not None]
-    written = keys[0] if len(keys) == 1 and isinstance(tool[keys[0]], str) else None
+    written = _written(tool)
     judgeable = _judgeable(name, tool, written)
     own = name in CLAUDE_CODE_TOOLS  # a path relative to the event's folder
     found: list[tuple[str, Hit]] = []
@@ -226,9 +226,16 @@ def _judge(
     return said
 
 
+def _written(tool: dict[str, Any]) -> str | None:
+    """The key of PATH_KEYS naming the one file the tool writes; None unless one does."""
+    keys = [key for key in PATH_KEYS if tool.get(key) is not None]
+    return keys[0] if len(keys) == 1 and isinstance(tool[keys[0]], str) else None
+
+
 def _judgeable(name: str, tool: dict[str, Any], written: str | None) -> bool:
     """Whether the tool call writes the one file `written` names in a way the hook can
-    read: Claude Code's Write, Edit or MultiEdit, or a tool whose input has their shape."""
+    read: Claude Code's Write, Edit or MultiEdit, or a tool whose input has their shape
+    (and their types: text, or a list of edits of text)."""
     if written is None:
         return False
     keys = set(tool) - {written}
@@ -236,7 +243,29 @@ def _judgeable(name: str, tool: dict[str, Any], written: str | None) -> bool:
         return False
     if name in ("Write", "Edit", "MultiEdit"):
         return True
-    return name not in DATA_KEYS and any(keys <= shape for shape in SHAPES)
+    if name in DATA_KEYS or not any(keys <= shape for shape in SHAPES):
+        return False
+    if "edits" in keys:  # MultiEdit's shape: each edit of Edit's
+        edits = tool["edits"]
+        return isinstance(edits, list) and all(
+            isinstance(edit, dict) and set(edit) <= SHAPES[1] and _text(edit) for edit in edits
+        )
+    return _text(tool)
+
+
+def _text(fields: dict[str, Any]) -> bool:
+    """Whether the content, old and new strings that `fields` holds are text."""
+    return all(isinstance(fields.get(key, ""), str) for key in ("content", *TEXT_KEYS))
+
+
+def _data_keys(name: str, tool: dict[str, Any]) -> tuple[str, ...]:
+    """The keys of the tool's input that say what it writes, not where: never read as
+    paths. Those of Claude Code's own tools (DATA_KEYS), and of a tool judged as one of
+    them (an MCP `write_file` of `path` and `content`)."""
+    if name in DATA_KEYS:
+        return DATA_KEYS[name]
+    written = _written(tool)
+    return tuple(set(tool) - {written}) if _judgeable(name, tool, written) else ()
 
 
 def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:

@@ -507,6 +507,38 @@ def test_a_file_uri_ends_at_an_encoded_nul(linked: Path, uri: str) -> None:
     assert not allowed and "is guarded (the state file)" in why, why
 
 
+def test_an_mcp_tool_of_a_write_s_shape_is_judged_as_one(repo: Path) -> None:
+    """An MCP tool whose input is a Write's, an Edit's or a MultiEdit's (`path` and
+    `content`, or the edits, and nothing else) is judged by what it writes: its text is
+    not a path. One of any other shape naming the state file is blocked."""
+    state = str(repo / PROGRESS / "state.json")
+    moved = json.dumps({**json.loads(Path(state).read_text()), "state": "TEST"})
+    edit = {"old_string": '"IMPLEMENT"', "new_string": '"TEST"'}
+    shapes = [
+        ("mcp__fs__write_file", {"path": state, "content": moved}),
+        ("mcp__fs__edit_file", {"path": state, **edit}),
+        ("mcp__fs__edit_file", {"path": state, **edit, "replace_all": False}),
+        ("mcp__fs__edit_file", {"file_path": state, "edits": [edit]}),
+    ]
+    for tool, tool_input in shapes:
+        event = {"tool_name": tool, "cwd": str(repo), "tool_input": tool_input}
+        allowed, why = hook(event)
+        assert allowed, (tool_input, why)
+    skipped = {"path": state, "content": FORBIDDEN}  # IMPLEMENT -> COMPLETE
+    allowed, why = hook(
+        {"tool_name": "mcp__fs__write_file", "cwd": str(repo), "tool_input": skipped}
+    )
+    assert not allowed and "skips testing" in why, why
+    for other in (
+        {"path": state, "edits": [{**edit, "path": "notes.md"}]},  # an edit naming a file
+        {"path": state, "content": {"text": moved}},  # content that is not text
+        {"path": state, "content": moved, "mode": "append"},
+    ):
+        event = {"tool_name": "mcp__fs__write_file", "cwd": str(repo), "tool_input": other}
+        allowed, why = hook(event)
+        assert not allowed and "cannot tell what this tool would write" in why, (other, why)
+
+
 def _at_the_bound(make: Any, root: Path) -> dict[str, Any]:
     """An MCP tool's input of strings `make(i, root)`, as many as fit in 10 MB."""
     found, size = [], 0
