@@ -150,6 +150,11 @@ def load_machine(project: Project, entry: Entry, tree: Tree | str) -> ModuleType
         raise ProjectError(f"{COMMITTED} ({shown}), and {tree}; commit them")
     if not _loading():
         raise RuntimeError("committed.load_machine is called only inside committed.loading()")
+    root = os.path.abspath(project.root)
+    if root not in sys.path:  # its own modules (a vocabulary) are imported from its root,
+        sys.path.append(root)  # last: no module installed or of the standard library shadowed
+        _ROOTS.append(root)
+    _TREES.setdefault(tree.top, tree)  # its modules are served from it, the machine cached too
     name = f"_spellbook_committed_{entry.name}_{tree.commit}"
     found = sys.modules.get(name)
     if found is not None and getattr(found, "__file__", None) == path:
@@ -160,7 +165,6 @@ def load_machine(project: Project, entry: Entry, tree: Tree | str) -> ModuleType
             f"{shown} is not committed; {COMMITTED}: generate it (`spellbook-codegen`) and "
             "commit it"
         )
-    _TREES.setdefault(tree.top, tree)
     return run_machine(name, path, shown, data)
 
 
@@ -169,17 +173,20 @@ def _loading() -> bool:
 
 
 # The trees of the repositories whose machines are loaded, by their top (real path),
-# and the projects read, by their folder: while `loading` lasts.
+# the projects read, by their folder, and the roots put on the module path for them:
+# while `loading` lasts.
 _TREES: dict[str, Tree] = {}
 _PROJECTS: dict[str, tuple[Project, Tree | str]] = {}
+_ROOTS: list[str] = []
 
 
 @contextlib.contextmanager
 def loading() -> Iterator[None]:
     """While this lasts, a module whose file is in a repository a committed machine was
     loaded from (not an installed one, nor Spellbook's own) runs as HEAD holds it; one
-    HEAD does not hold is an ImportError saying so. Afterwards those modules are
-    forgotten, so nothing else in this process runs them."""
+    HEAD does not hold is an ImportError saying so. A project's root is on the module
+    path (last) while it lasts. Afterwards those modules and roots are forgotten, so
+    nothing else in this process runs them."""
     finder = _FromHead()
     before = set(sys.modules)
     sys.meta_path.insert(0, finder)
@@ -192,6 +199,11 @@ def loading() -> Iterator[None]:
                 del sys.modules[name]
         _TREES.clear()
         _PROJECTS.clear()
+        for root in _ROOTS:
+            if root in sys.path:
+                sys.path.remove(root)
+            sys.path_importer_cache.pop(root, None)
+        _ROOTS.clear()
 
 
 class _FromHead:

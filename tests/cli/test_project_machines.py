@@ -560,25 +560,30 @@ def hook(
     tool: str = "Write",
     cwd: Path | None = None,
     machine: str | None = None,
+    started: tuple[list[str], Path] | None = None,
+    env: dict[str, str] | None = None,
     **tool_input: object,
 ) -> subprocess.CompletedProcess[str]:
     """The hook's answer to a tool call naming `path` (with `content`, unless `tool_input`
     says otherwise), run as Claude Code runs it in `project` (or in `cwd`, the project's
-    folder unknown), started for `machine` (`spell session check-transition`, say)."""
+    folder unknown), started for `machine` (`spell session check-transition`, say), as
+    `python -m spellbook` in that folder unless `started` says which command in which
+    folder, with `env` added to the environment."""
     given = tool_input or {"file_path": path, "content": content}
     event = {"tool_name": tool, "cwd": str(cwd or project), "tool_input": given}
-    command = [sys.executable, "-m", "spellbook", *([machine] if machine else [])]
+    program, folder = started or ([sys.executable, "-m", "spellbook"], cwd or project)
+    command = [*program, *([machine] if machine else [])]
     environment = git_traps.environment()
     for name in ("PYTHONPATH", "CLAUDE_PROJECT_DIR"):
         environment.pop(name, None)
     done = subprocess.run(
         [*command, "check-transition", "--claude-hook"],
         input=json.dumps(event),
-        cwd=cwd or project,
+        cwd=folder,
         capture_output=True,
         text=True,
         timeout=120,
-        env=environment,
+        env={**environment, **(env or {})},
     )
     return done
 
@@ -634,10 +639,9 @@ def test_the_hook_judges_by_the_project_s_committed_machine(committed: Path) -> 
     assert broken.returncode == 2 and "could not judge" in clean(broken)
 
 
-def test_the_hook_never_runs_python_of_the_working_tree(committed: Path) -> None:
-    """The working tree's generated module, project vocabulary and configuration (each
-    a file an agent may write) are not what the hook runs: it runs HEAD's."""
-    house = committed
+def with_words(house: Path) -> None:
+    """The house's door answers to a bell its own vocabulary (`house_words.py`) names,
+    committed."""
     (house / "house_words.py").write_text(
         'TERMS = {"the bell rang": "`bell.txt` exists"}\n', encoding="utf-8"
     )
@@ -655,6 +659,13 @@ def test_the_hook_never_runs_python_of_the_working_tree(committed: Path) -> None
     )
     generate(house)
     git_traps.commit_all(house)
+
+
+def test_the_hook_never_runs_python_of_the_working_tree(committed: Path) -> None:
+    """The working tree's generated module, project vocabulary and configuration (each
+    a file an agent may write) are not what the hook runs: it runs HEAD's."""
+    house = committed
+    with_words(house)
     # What an agent may write, none of it guarded before: code in the module and in the
     # vocabulary; then a machine of its own, listed as the default.
     door = house / "generated" / "door.py"
@@ -681,6 +692,29 @@ def test_the_hook_never_runs_python_of_the_working_tree(committed: Path) -> None
     untracked = hook(house, ".door/state.json", OPENED)
     assert untracked.returncode == 2 and "house_words.py is not committed" in clean(untracked)
     assert not [p.name for p in house.glob("*-ran")]
+
+
+def test_the_hook_imports_the_project_s_vocabulary_however_it_is_started(
+    committed: Path, tmp_path: Path
+) -> None:
+    """Started as documented, `spell check-transition --claude-hook` in the project (its
+    folder is not on Python's path then) or `python -m spellbook` in another folder,
+    the hook imports the project's own vocabulary from the project's root."""
+    house = committed
+    with_words(house)
+    (house / ".door" / "bell.txt").write_text("ding\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    starts = [([sys.executable, "-m", "spellbook"], outside)]
+    script = Path(sys.executable).with_name("spell")
+    if script.is_file():
+        starts.append(([str(script)], house))
+    for started in starts:
+        allowed = hook(house, ".door/state.json", OPENED, started=started)
+        assert allowed.returncode == 0, (started, clean(allowed))
+    (house / ".door" / "bell.txt").unlink()
+    refused = hook(house, ".door/state.json", OPENED, started=starts[0])
+    assert refused.returncode == 2 and "CLOSED → OPEN refused" in clean(refused)
 
 
 def test_the_hook_refuses_a_project_machine_it_cannot_read_from_head(house: Path) -> None:
