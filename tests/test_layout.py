@@ -42,7 +42,7 @@ RUNTIME = (
     ("spellbook.diagram", "spellbook.machines", "spellbook.project"),
     ("spellbook.lock",),
     ("spellbook.state_file", "spellbook.store", "spellbook.outcome"),
-    ("spellbook.committed",),
+    ("spellbook.interpreter", "spellbook.committed"),
     (
         "spellbook.values",
         "spellbook.globs",

@@ -184,9 +184,10 @@ _ROOTS: list[str] = []
 def loading() -> Iterator[None]:
     """While this lasts, a module whose file is in a repository a committed machine was
     loaded from (not an installed one, nor Spellbook's own) runs as HEAD holds it; one
-    HEAD does not hold is an ImportError saying so. A project's root is on the module
-    path (last) while it lasts. Afterwards those modules and roots are forgotten, so
-    nothing else in this process runs them."""
+    HEAD does not hold is an ImportError saying so; one neither installed nor in such a
+    repository is an ImportError too. A project's root is on the module path (last)
+    while it lasts. Afterwards those modules and roots are forgotten, so nothing else
+    in this process runs them."""
     finder = _FromHead()
     before = set(sys.modules)
     sys.meta_path.insert(0, finder)
@@ -211,7 +212,7 @@ class _FromHead:
     a file in a repository of `_TREES` in its place (see `loading`)."""
 
     def __init__(self) -> None:
-        self.installed: set[str] | None = None  # the standard library's, site-packages
+        self.installed: list[str] | None = None  # the standard library's, site-packages
         self.asking = False  # while it finds out where those are (importing sysconfig)
 
     def find_spec(
@@ -230,10 +231,15 @@ class _FromHead:
         origin = found.origin if found is not None else None
         if found is None or not origin or not found.has_location:
             return None
-        tree = next((t for t in _TREES.values() if t.name(origin) is not None), None)
         real = os.path.realpath(origin)
-        if tree is None or any(os.path.commonpath([real, f]) == f for f in self._installed()):
+        if any(os.path.commonpath([real, f]) == f for f in self._installed()):
             return None
+        tree = next((t for t in _TREES.values() if t.name(origin) is not None), None)
+        if tree is None:  # a folder of the module path an agent may write (spellbook.interpreter)
+            raise ImportError(
+                f"{origin} is neither installed nor in the repository of the project's "
+                f"machine; {COMMITTED}, and runs no other module: install it, or commit it"
+            )
         shown = tree.name(origin)
         if not origin.endswith(".py"):
             raise ImportError(f"{shown} is not Python source; the hook runs only committed source")
@@ -252,19 +258,18 @@ class _FromHead:
         spec.has_location = True
         return spec
 
-    def _installed(self) -> set[str]:
-        """The folders of the standard library and of installed packages (a virtual
-        environment's may be inside the repository)."""
+    def _installed(self) -> list[str]:
+        """The installation of the Python that runs this (`spellbook.interpreter`): its
+        standard library, its site-packages (a virtual environment's may be inside the
+        repository), Spellbook's own package."""
         if self.installed is None:
             self.asking = True
             try:
-                import sysconfig
+                from spellbook import interpreter
 
-                paths = sysconfig.get_paths()
+                self.installed = interpreter.installed()
             finally:
                 self.asking = False
-            found = {paths.get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-            self.installed = {os.path.realpath(f) for f in found if f}
         return self.installed
 
 

@@ -17,10 +17,10 @@ wherever a tool call writes. Guarded:
   in any spelling git refuses, a file or a folder, in any repository: one planted in
   a subfolder would end the search for the project above it); Spellbook's cache
   folder (the `[tool.spellbook]` tables `spell` reads in place of parsing
-  pyproject.toml again); the Python that runs the hook (its prefix, its standard
-  library, site-packages, the user's site-packages, Spellbook's own package: a
-  `.pth` file written there runs at the hook's next call), and the folders that
-  hold those.
+  pyproject.toml again); where the Python that runs the hook loads code from
+  (`spellbook.interpreter`: its installation, its module path; a `.pth` file or
+  module written there runs at the hook's next call), and the folders that hold
+  those.
 
 A path is matched by what it is where it exists (the same file or folder, by device
 and inode, whatever it is called: a hard link, a name the filesystem folds) and by
@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 
 from spellbook.schema import folded_name
 from spellbook.store import Workspace, is_git
@@ -255,38 +254,56 @@ def names_git(path: str) -> bool:
 
 class Everywhere:
     """What is guarded wherever a tool call writes: any `.git`, Spellbook's cache, and the
-    Python that runs the hook (`interpreter_folders`)."""
+    Python that runs the hook (`spellbook.interpreter`)."""
 
     def __init__(self) -> None:
+        from spellbook import interpreter
         from spellbook.project import cache_folder
 
         cache = cache_folder()
         self.cache = _forms(cache) if cache else []
-        self.interpreter = [form for path in interpreter_folders() for form in _forms(path)]
+        trees, entries = interpreter.guarded()
+        self.interpreter = [form for path in trees for form in _installed_forms(path)]
+        self.entries = [form for path in entries for form in _forms(path)]
 
     def hits(self, named: Named) -> list[Hit]:
         path, parts, fits = named.path, named.parts, named.fits
         found = [Hit(GIT, path)] if names_git(path) else []
-        if any(_holds(parts, f, fits) or _under(parts, f, fits) for f in self.interpreter):
+        if any(_holds(parts, f, fits) or _under(parts, f, fits) for f in self.interpreter) or any(
+            _imports(named, entry) for entry in self.entries
+        ):
             found.append(Hit(INTERPRETER, path))
         if any(_holds(parts, c, fits) or _under(parts, c, fits) for c in self.cache):
             found.append(Hit(CACHE, path))
         return found
 
 
-def interpreter_folders() -> list[str]:
-    """The folders the Python running the hook loads code from: its prefixes (a virtual
-    environment's, where its scripts are too), its standard library, site-packages and
-    the user's site-packages, and Spellbook's own package and machines."""
-    import site
+_INSTALLED: dict[str, list[list[str]]] = {}  # `_forms` of the installation's paths
 
-    from spellbook import machines
 
-    found = [sys.prefix, sys.exec_prefix, os.path.dirname(os.__file__)]  # os: the standard library
-    found += site.getsitepackages() if hasattr(site, "getsitepackages") else []
-    user = site.getusersitepackages() if hasattr(site, "getusersitepackages") else ""
-    found += [user, os.path.dirname(os.path.abspath(__file__)), *machines.__path__]
-    return [f for f in dict.fromkeys(found) if f]
+def _installed_forms(path: str) -> list[list[str]]:
+    """`_forms(path)` of a path of the installation, worked out once in a process."""
+    found = _INSTALLED.get(path)
+    if found is None:
+        found = _INSTALLED[path] = _forms(path)
+    return found
+
+
+def _imports(named: Named, entry: list[str]) -> bool:
+    """Whether `named` is the module path's `entry` (folded parts), a folder holding it,
+    or what it holds under a name the hook's Python imports (`interpreter.imported`);
+    a glob there may be any name."""
+    parts, fits = named.parts, named.fits
+    if _holds(parts, entry, fits):
+        return True
+    if len(parts) <= len(entry) or not _under(parts, entry, fits):
+        return False
+    from spellbook import interpreter
+
+    first = parts[len(entry)]
+    return (fits is may_match and is_glob(first)) or (
+        interpreter.module_name(first) in interpreter.imported()
+    )
 
 
 class Site:

@@ -717,6 +717,27 @@ def test_the_hook_imports_the_project_s_vocabulary_however_it_is_started(
     assert refused.returncode == 2 and "CLOSED → OPEN refused" in clean(refused)
 
 
+def test_the_hook_runs_no_module_from_outside_the_repository_and_the_installation(
+    committed: Path, tmp_path: Path
+) -> None:
+    """A module the project's vocabulary imports from a folder of Python's path that is
+    neither the repository nor the installation (PYTHONPATH, a folder a `.pth` adds:
+    guarded only by the names the hook imports of its own accord) is never run."""
+    house = committed
+    libs = tmp_path / "libs"
+    libs.mkdir()
+    (libs / "door_helper.py").write_text(PLANTED.format(up=0, mark="helper-ran"))
+    with_words(house)
+    words = house / "house_words.py"
+    words.write_text(f"import door_helper\n{words.read_text()}")
+    git_traps.commit_all(house)
+    (house / ".door" / "bell.txt").write_text("ding\n")
+    refused = hook(house, ".door/state.json", OPENED, env={"PYTHONPATH": str(libs)})
+    said = clean(refused)
+    assert refused.returncode == 2 and "neither installed nor in the repository" in said, said
+    assert not (libs / "helper-ran").exists()
+
+
 def test_the_hook_refuses_a_project_machine_it_cannot_read_from_head(house: Path) -> None:
     (house / ".door").mkdir()
     (house / ".door" / "state.json").write_text(json.dumps(CLOSED))

@@ -539,6 +539,52 @@ def test_an_mcp_tool_of_a_write_s_shape_is_judged_as_one(repo: Path) -> None:
         assert not allowed and "cannot tell what this tool would write" in why, (other, why)
 
 
+def test_every_entry_of_the_hook_s_module_path_is_guarded(
+    linked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond its installation, the hook's Python loads code from each entry of its module
+    path (a folder a `.pth` adds, as an editable install's `src/`; PYTHONPATH; a zip):
+    a `sitecustomize` there, or a module of a name it imports, would run at its next
+    call. The rest of such a folder stays writable (a project's own modules, which the
+    hook runs only as HEAD holds them); one packages are installed in is guarded whole.
+    The base installation's interpreter, shared library and standard library zip are
+    guarded too."""
+    src, zipped, packages = tmp_path / "src", tmp_path / "lib.zip", tmp_path / "packages"
+    src.mkdir()
+    (packages / "door_bell-1.0.dist-info").mkdir(parents=True)  # packages installed there
+    monkeypatch.setattr(sys, "path", [*sys.path, str(src), str(zipped), str(packages)])
+    version = f"{sys.version_info.major}{sys.version_info.minor}"
+    base = sys.base_prefix
+    guarded = [
+        src / "sitecustomize.py",
+        src / "SiteCustomize.PY",
+        src / "usercustomize" / "__init__.py",
+        src / "json.py",  # a module of the standard library: first found here, or missing
+        src / "yaml" / "__init__.py",  # an installed package's
+        src / "spellbook" / "hook.py",
+        src / "__pycache__" / "sitecustomize.cpython.pyc",
+        src,
+        zipped,
+        packages / "door_bell" / "__init__.py",  # guarded whole, as site-packages
+        packages / "anything.py",
+        os.path.realpath(sys.executable),
+        os.path.join(base, "bin", "python3"),
+        os.path.join(base, "lib", f"python{version}.zip"),
+        os.path.join(base, "lib", "libpython3.so"),
+    ]
+    for path in guarded:
+        event = {"tool_name": "Write", "cwd": str(linked)}
+        allowed, why = hook({**event, "tool_input": {"file_path": str(path), "content": "x"}})
+        assert not allowed and "the Python that runs the hook" in why, (path, why)
+    pattern = {"tool_name": "mcp__fs__delete", "cwd": str(linked)}
+    allowed, why = hook({**pattern, "tool_input": {"glob": f"{src}/site*"}})
+    assert not allowed and "the Python that runs the hook" in why, why
+    for path in (src / "house" / "words.py", src / "notes.md", tmp_path / "json.py"):
+        event = {"tool_name": "Write", "cwd": str(linked)}
+        allowed, why = hook({**event, "tool_input": {"file_path": str(path), "content": "x"}})
+        assert allowed, (path, why)
+
+
 def _at_the_bound(make: Any, root: Path) -> dict[str, Any]:
     """An MCP tool's input of strings `make(i, root)`, as many as fit in 10 MB."""
     found, size = [], 0
