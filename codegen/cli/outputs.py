@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spellbook.errors import said
-from spellbook.store import is_git
+from spellbook.store import is_git, kind_of
 
 from ..config import Config, Machine, setting_error
 from ..spec_error import SpecError
@@ -97,28 +97,14 @@ def place_problem(root: Path, path: str, writing: bool) -> str:
             )
         if at < len(parts):
             if not stat.S_ISDIR(mode):
-                return f"{name} is {_kind(mode)}, where a folder should be"
+                return f"{name} is {kind_of(mode)}, where a folder should be"
             deepest = here
         elif not stat.S_ISREG(mode):
-            return f"{name} is {_kind(mode)}, not a file codegen can write"
+            return f"{name} is {kind_of(mode)}, not a file codegen can write"
     if writing and not os.access(deepest, os.W_OK | os.X_OK):
         where = deepest.relative_to(root).as_posix()
         return f"the folder {'of the project' if where == '.' else where} cannot be written in"
     return ""
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISREG(mode):
-        return "a file"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
 
 
 def _markdown_problem(root: Path, path: str, taken: set[str]) -> str:

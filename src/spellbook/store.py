@@ -820,9 +820,11 @@ def _limit(name: str, default: int) -> int:
 
 
 def kind_of(mode: int) -> str:
-    """What a file that is not a regular file is, in words."""
+    """What a file of `mode` is, in words (a folder, a FIFO, ...; "a file" if regular)."""
     if stat.S_ISDIR(mode):
         return "a folder"
+    if stat.S_ISREG(mode):
+        return "a file"
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     if stat.S_ISSOCK(mode):
