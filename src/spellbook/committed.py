@@ -32,6 +32,7 @@ from spellbook.project import (
     ProjectError,
     has_table,
     project_from_text,
+    read_at_most,
     run_machine,
 )
 from spellbook.store import is_git
@@ -123,13 +124,7 @@ def _read_project(folder: str) -> tuple[Project, Tree | str]:
         why = f"the repository at {repository.top} has no commit yet (or git cannot read HEAD)"
     else:
         why = f"the [tool.spellbook] of {path} is not committed"
-    try:
-        with open(path, "rb") as f:
-            data = f.read(PROJECT_LIMIT + 1)
-    except OSError as err:
-        raise ProjectError(f"{path} cannot be read ({err.strerror})") from None
-    if len(data) > PROJECT_LIMIT:
-        raise ProjectError(f"{path} is larger than {PROJECT_LIMIT // 1_000_000} MB")
+    data = read_at_most(path, PROJECT_LIMIT, path)
     return project_from_text(os.path.abspath(folder), _text(data, path)), why
 
 

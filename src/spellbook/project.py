@@ -603,15 +603,22 @@ def load_machine(project: Project, entry: Entry) -> ModuleType:
     found = sys.modules.get(name)
     if found is not None and getattr(found, "__file__", None) == path:
         return found
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MODULE_LIMIT + 1)
-    except OSError as err:
-        raise ProjectError(f"{shown} cannot be read ({err.strerror})") from None
-    if len(data) > MODULE_LIMIT:
-        raise ProjectError(f"{shown} is larger than {MODULE_LIMIT // 1_000_000} MB")
+    data = read_at_most(path, MODULE_LIMIT, shown)
     importable(project.root)
     return run_machine(name, path, shown, data)
+
+
+def read_at_most(path: str, limit: int, shown: str) -> bytes:
+    """The bytes of the file `path` (named `shown`), a ProjectError if it cannot be read
+    or holds more than `limit` bytes (read no further than that)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as err:
+        raise ProjectError(f"{shown} cannot be read ({err.strerror})") from None
+    if len(data) > limit:
+        raise ProjectError(f"{shown} is larger than {limit // 1_000_000} MB")
+    return data
 
 
 def run_machine(name: str, path: str, shown: str, data: bytes) -> ModuleType:
