@@ -195,23 +195,7 @@ def test_a_generated_file_that_is_not_a_machine_is_refused(house: Path) -> None:
 def test_the_project_s_vocabulary_is_imported_from_its_root_without_pythonpath(
     house: Path,
 ) -> None:
-    (house / "house_words.py").write_text(
-        'TERMS = {"the bell rang": "`bell.txt` exists"}\n', encoding="utf-8"
-    )
-    spec = house / "spec" / "DOOR.md"
-    spec.write_text(
-        DOOR.replace("| the key is turned | `key.txt` exists |\n", "").replace(
-            "the key is turned", "the bell rang"
-        ),
-        encoding="utf-8",
-    )
-    (house / "pyproject.toml").write_text(
-        PYPROJECT.replace(
-            'door = "spec/DOOR.md"', 'door = { spec = "spec/DOOR.md", vocabulary = "house_words" }'
-        ),
-        encoding="utf-8",
-    )
-    generate(house)
+    with_words(house, commit=False)
     (house / ".door").mkdir()
     (house / ".door" / "bell.txt").write_text("ding\n")
     opened = spell(house / "src", "open")
@@ -639,9 +623,9 @@ def test_the_hook_judges_by_the_project_s_committed_machine(committed: Path) -> 
     assert broken.returncode == 2 and "could not judge" in clean(broken)
 
 
-def with_words(house: Path) -> None:
+def with_words(house: Path, commit: bool = True) -> None:
     """The house's door answers to a bell its own vocabulary (`house_words.py`) names,
-    committed."""
+    generated (and committed)."""
     (house / "house_words.py").write_text(
         'TERMS = {"the bell rang": "`bell.txt` exists"}\n', encoding="utf-8"
     )
@@ -658,7 +642,8 @@ def with_words(house: Path) -> None:
         encoding="utf-8",
     )
     generate(house)
-    git_traps.commit_all(house)
+    if commit:
+        git_traps.commit_all(house)
 
 
 def test_the_hook_never_runs_python_of_the_working_tree(committed: Path) -> None:

@@ -92,23 +92,24 @@ def test_judging_a_move_never_runs_the_test_command(tmp_path: Path) -> None:
     assert not (tmp_path / "PWNED").exists()
 
 
-def test_the_hook_judges_test_to_complete_by_the_recorded_run(tmp_path: Path) -> None:
-    session_in(tmp_path, "TEST", "true")
-    state = tmp_path / PROGRESS / "state.json"
+def completed_after_a_run(root: Path) -> str:
+    """A session in TEST whose tests just passed (the run recorded now, with the
+    repository as it is): the event of a hand-made move to COMPLETE, the rest kept."""
+    state = root / PROGRESS / "state.json"
     data = json.loads(state.read_text())
-    (tmp_path / "app.py").write_text("print('v1')\n")
-    ran = Run("test_command", "true", 0, "", 1.0, repository_digest(str(tmp_path), PROGRESS))
+    ran = Run("test_command", "true", 0, "", 1.0, repository_digest(str(root), PROGRESS))
     data["runs"] = {"test_command": ran.recorded()}
     state.write_text(json.dumps(data))
-    event = json.dumps(
-        {
-            "tool_name": "Write",
-            "tool_input": {
-                "file_path": str(state),
-                "content": json.dumps({**data, "state": "COMPLETE"}),  # the rest kept
-            },
-        }
+    complete = json.dumps({**data, "state": "COMPLETE"})
+    return json.dumps(
+        {"tool_name": "Write", "tool_input": {"file_path": str(state), "content": complete}}
     )
+
+
+def test_the_hook_judges_test_to_complete_by_the_recorded_run(tmp_path: Path) -> None:
+    session_in(tmp_path, "TEST", "true")
+    (tmp_path / "app.py").write_text("print('v1')\n")
+    event = completed_after_a_run(tmp_path)
     allowed = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
     assert allowed.returncode == 0, allowed.stderr
     (tmp_path / "app.py").write_text("print('v2, untested')\n")
@@ -187,20 +188,7 @@ def test_judging_a_move_runs_no_program_a_workspace_s_files_name(tmp_path: Path)
     root.mkdir()
     session_in(root, "TEST", "true")
     git_traps.plant_lookalike(root, marks)
-    state = root / PROGRESS / "state.json"
-    data = json.loads(state.read_text())
-    ran = Run("test_command", "true", 0, "", 1.0, repository_digest(str(root), PROGRESS))
-    data["runs"] = {"test_command": ran.recorded()}
-    state.write_text(json.dumps(data))
-    event = json.dumps(
-        {
-            "tool_name": "Write",
-            "tool_input": {
-                "file_path": str(state),
-                "content": json.dumps({**data, "state": "COMPLETE"}),
-            },
-        }
-    )
+    event = completed_after_a_run(root)
     judged = session_cli("check-transition", "--claude-hook", "--root", str(root), stdin=event)
     assert git_traps.ran(marks) == []
     assert judged.returncode == 0, judged.stderr
@@ -214,15 +202,7 @@ def test_a_gitignore_written_to_hide_new_files_does_not_keep_the_recorded_run(
     git_traps.init(tmp_path)
     session_in(tmp_path, "TEST", "true")
     (tmp_path / "app.py").write_text("print('v1')\n")
-    state = tmp_path / PROGRESS / "state.json"
-    data = json.loads(state.read_text())
-    ran = Run("test_command", "true", 0, "", 1.0, repository_digest(str(tmp_path), PROGRESS))
-    data["runs"] = {"test_command": ran.recorded()}
-    state.write_text(json.dumps(data))
-    complete = json.dumps({**data, "state": "COMPLETE"})
-    event = json.dumps(
-        {"tool_name": "Write", "tool_input": {"file_path": str(state), "content": complete}}
-    )
+    event = completed_after_a_run(tmp_path)
     allowed = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
     assert allowed.returncode == 0, allowed.stderr
     (tmp_path / ".gitignore").write_text("/.gitignore\n/untested.py\n")
