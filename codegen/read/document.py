@@ -30,6 +30,7 @@ from .markdown import (
     Paragraph,
     Segment,
     Table,
+    as_written,
     split_cells,
 )
 from .rows import (
@@ -365,8 +366,15 @@ def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:
     return name, line.line
 
 
+# Fields whose value is read as written (`as_written`): facts, never rendered markdown.
+_WRITTEN_FIELDS = frozenset({"indicators"})
+# A field's key as written at the start of its line: `*Key*:`, `**Key:**`, `_Key_`.
+_WRITTEN_KEY = re.compile(r"\s*(?P<mark>\*\*|__|\*|_)(?P<key>.+?)(?P=mark)")
+
+
 def _fields(lines: Iterable[Inline]) -> dict[str, tuple[str, int]]:
-    """`- *Key*: value` lines as {key: (value as markdown, line)}; first one wins."""
+    """`- *Key*: value` lines as {key: (value as markdown, line)}; first one wins. The
+    value of a field in `_WRITTEN_FIELDS` is its text as written."""
     fields: dict[str, tuple[str, int]] = {}
     for line in lines:
         index = next(
@@ -375,13 +383,25 @@ def _fields(lines: Iterable[Inline]) -> dict[str, tuple[str, int]]:
         if index is not None:
             key = line.segments[index].text
             value = Inline(line.line, line.segments[index + 1 :]).recovered(markdown=True)[0]
+            written = _WRITTEN_KEY.match(line.source)
+            if (
+                written is not None
+                and _field_key(written.group("key")) in _WRITTEN_FIELDS
+                and _field_key(written.group("key")) == _field_key(key)
+            ):
+                value = as_written(line.source[written.end() :])
+                for was, read in line.recovered()[1]:
+                    value = value.replace(was, read)
         elif ":" in line.plain:
             key, value = line.plain.lstrip("-*+ ").split(":", 1)
         else:
             continue
-        key = " ".join(key.strip().rstrip(":").split()).lower()
-        fields.setdefault(key, (value.strip().lstrip(":").strip(), line.line))
+        fields.setdefault(_field_key(key), (value.strip().lstrip(":").strip(), line.line))
     return fields
+
+
+def _field_key(key: str) -> str:
+    return " ".join(key.strip().rstrip(":").split()).lower()
 
 
 def _valid_actions(text: str, line: int) -> tuple[ValidAction, ...]:

@@ -76,10 +76,12 @@ class Segment:
 
 @dataclass(frozen=True)
 class Inline:
-    """One source line of inline markdown, as segments."""
+    """One source line of inline markdown, as segments, and as written (`source`, where
+    the line is a paragraph's)."""
 
     line: int
     segments: tuple[Segment, ...]
+    source: str = ""
 
     @property
     def plain(self) -> str:
@@ -149,6 +151,25 @@ class Cell:
     def plain(self) -> str:
         return self.inline.plain
 
+    @property
+    def written(self) -> str:
+        """The cell's text as written (`as_written`), emphasis a formatter glued into a
+        name read back as the underscores it was."""
+        return self.written_and_recovered[0]
+
+    @property
+    def written_and_recovered(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The cell's text as written, and each fragment read back from a formatter's
+        emphasis as (written, read)."""
+        text = as_written(self.source)
+        _, fragments = self.inline.recovered()
+        found: list[tuple[str, str]] = []
+        for written, read in fragments:
+            if written in text:
+                text = text.replace(written, read)
+                found.append((written, read))
+        return text.strip(), tuple(found)
+
 
 @dataclass(frozen=True)
 class Row:
@@ -209,6 +230,44 @@ class ItemList:
 
 
 Block = Heading | Paragraph | Table | Code | BrokenTable | LooseRows | ItemList
+
+
+# ASCII punctuation: what a backslash escapes in markdown (CommonMark, "Backslash escapes").
+_ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_BACKTICKS = re.compile(r"`+")
+
+
+def as_written(source: str) -> str:
+    """A cell's or line's text as its author wrote it: markdown's backslash escapes
+    taken out (`\\*` is `*`, `\\_` is `_`, `\\|` is `|`), code spans kept whole with
+    their backticks (in a table, `\\|` is a bar inside one too), and nothing else
+    changed: `*` and `_` are never read as emphasis, so `sql/*.up.sql` and
+    `src/__init__.py` are the names they look like."""
+    out: list[str] = []
+    i, n = 0, len(source)
+    while i < n:
+        char = source[i]
+        if char == "`":
+            run = _BACKTICKS.match(source, i)
+            assert run is not None
+            ticks = run.group(0)
+            end = next(
+                (m.end() for m in _BACKTICKS.finditer(source, run.end()) if m.group(0) == ticks),
+                None,
+            )
+            if end is None:  # no closing run of as many backticks: they are text
+                out.append(ticks)
+                i = run.end()
+                continue
+            out.append(source[i:end].replace("\\|", "|"))
+            i = end
+        elif char == "\\" and i + 1 < n and source[i + 1] in _ESCAPABLE:
+            out.append(source[i + 1])
+            i += 2
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out)
 
 
 def normalize_newlines(text: str) -> str:
@@ -430,7 +489,7 @@ def _block(token: Token, previous: Block | None) -> Block | None:
         broken = _broken_table(token, previous)
         if broken is not None:
             return broken
-        return Paragraph(line, _inline_lines(token["children"], line))
+        return Paragraph(line, _inline_lines(token["children"], line, token.get("source", "")))
     if kind == "table":
         return _table(token, line)
     if kind == "list":
@@ -473,7 +532,7 @@ def _cell_inline(children: list[Token], line: int) -> Inline:
     )
 
 
-def _inline_lines(children: list[Token], line: int) -> tuple[Inline, ...]:
+def _inline_lines(children: list[Token], line: int, source: str = "") -> tuple[Inline, ...]:
     lines: list[Inline] = []
     current: list[Token] = []
     for child in children:
@@ -483,7 +542,10 @@ def _inline_lines(children: list[Token], line: int) -> tuple[Inline, ...]:
         else:
             current.append(child)
     lines.append(_inline(current, line + len(lines)))
-    return tuple(lines)
+    written = source.rstrip("\n").split("\n")
+    if len(written) != len(lines):  # each line's text as written only where they pair up
+        return tuple(lines)
+    return tuple(Inline(i.line, i.segments, w) for i, w in zip(lines, written, strict=True))
 
 
 def _inline(children: list[Token], line: int) -> Inline:

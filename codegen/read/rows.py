@@ -48,6 +48,8 @@ TERM_ROLES: dict[str, tuple[str, ...]] = {
 RESPONSE_TEXT = "old response"
 # The cells read with mangled names recovered.
 NAME_ROLES = ("current state", "trigger", "condition", "next state", "action")
+# Cells whose text is read as written (`Cell.written`), never as markdown renders it.
+WRITTEN_ROLES = ("condition", "action")
 
 
 TITLES = {
@@ -196,8 +198,12 @@ class RowReader:
                 return ""
             if role not in NAME_ROLES:
                 return found.plain
-            # Conditions and actions keep their code spans: patterns, queries, paths.
-            read, fragments = found.inline.recovered(code=role in ("condition", "action"))
+            if role in WRITTEN_ROLES:
+                # Conditions and actions are read as written: `*` and `_` are never
+                # emphasis there, and code spans keep their backticks.
+                read, fragments = found.written_and_recovered
+            else:
+                read, fragments = found.inline.recovered()
             recovered.extend(f for f in fragments if f not in recovered)
             if "\\_" in found.source:
                 for m in re.finditer(r"[\w\\]*\\_[\w\\\[\]/]*", found.source):
@@ -283,8 +289,8 @@ def parse_terms(table: Table, columns: Columns) -> list[Term]:
         phrase_at, means_at = columns.roles["phrase"], columns.roles["means"]
         if max(phrase_at, means_at) >= len(cells):
             continue
-        phrase = cells[phrase_at].inline.recovered()[0]
-        means = cells[means_at].inline.recovered(code=True)[0]
+        phrase = cells[phrase_at].written
+        means = cells[means_at].written
         if phrase.strip() and means.strip():
             terms.append(Term(" ".join(phrase.split()), " ".join(means.split()), row.line))
     return terms

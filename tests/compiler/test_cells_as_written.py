@@ -1,0 +1,106 @@
+"""Conditions, actions, Terms and Indicators are read from the text as written.
+
+Markdown's inline rendering would take `*` and `_` for emphasis: `sql/*.up.sql exists AND
+no sql/*.down.sql` would lose its stars and `src/__init__.py` its underscores. The
+reader takes the cell's characters instead, with markdown's own escapes (`\\*`, `\\_`,
+`\\|`) and code spans kept; emphasis a formatter glued into a name is still read back
+as the underscores it was.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+from codegen import parse_spec_text
+from codegen.analyse import analyse
+from codegen.model import Atom, Literal
+from codegen.read.markdown import as_written, read_blocks
+from codegen.render import render_machine
+from spellbook.workflow import Workflow
+from tests.specs import fill, row, spec_text, spec_with
+
+UP_NOT_DOWN = "sql/*.up.sql exists AND no sql/*.down.sql"
+UP_NOT_DOWN_FACTS = (
+    (
+        Literal(Atom("glob", "", "sql/*.up.sql"), True),
+        Literal(Atom("glob", "", "sql/*.down.sql"), False),
+    ),
+)
+
+
+def _t1(text: str):  # type: ignore[no-untyped-def]
+    spec = parse_spec_text(text)
+    return next(r for r in spec.rules if r.id == "T1")
+
+
+def test_as_written_keeps_stars_and_underscores_and_takes_out_escapes() -> None:
+    assert as_written(UP_NOT_DOWN) == UP_NOT_DOWN
+    assert as_written("src/__init__.py exists") == "src/__init__.py exists"
+    assert as_written(r"src/\_\_init\_\_.py and a\*b") == "src/__init__.py and a*b"
+    assert as_written(r"plan.md matches `a\|b` \| c") == "plan.md matches `a|b` | c"
+    # Inside a code span a backslash is the character it is (only `\|` is a bar there).
+    assert as_written(r"`a\_b\\c`") == r"`a\_b\\c`"
+    # A longer run of backticks holds a shorter one; an unclosed run is text.
+    assert as_written("``a`b`` and ` alone") == "``a`b`` and ` alone"
+
+
+def test_a_glob_condition_keeps_its_stars() -> None:
+    assert _t1(spec_with(UP_NOT_DOWN)).condition.clauses == UP_NOT_DOWN_FACTS
+
+
+def test_a_dunder_name_keeps_its_underscores_escaped_or_not() -> None:
+    for written in ("src/__init__.py exists", r"src/\_\_init\_\_.py exists"):
+        (clause,) = _t1(spec_with(written)).condition.clauses
+        assert clause == (Literal(Atom("exists", "src/__init__.py"), True),), written
+
+
+def test_a_pattern_with_an_escaped_bar_in_a_code_span() -> None:
+    (clause,) = _t1(spec_with(r"plan.md matches `^(up\|down)$`")).condition.clauses
+    assert clause[-1] == Literal(Atom("matches", "plan.md", "^(up|down)$"), True)
+
+
+def test_a_term_means_what_its_cell_says() -> None:
+    text = spec_with("up without down", f"| up without down | {UP_NOT_DOWN} |")
+    assert _t1(text).condition.clauses == UP_NOT_DOWN_FACTS
+
+
+def test_an_action_names_the_file_as_written() -> None:
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row("T1", "A", "Go", "-", "B", "(1) Create empty src/__init__.py; (2) Update state to B")
+    ]
+    spec = parse_spec_text(spec_text(states, spells, rows + fill(states, spells, ["A/Go"])))
+    (rule,) = [r for r in spec.rules if r.id == "T1"]
+    assert rule.actions[0].verb == "create"
+    assert rule.actions[0].files == ("src/__init__.py",)
+
+
+def test_indicators_are_read_as_written() -> None:
+    text = spec_with("-").replace(
+        "    - *Indicators*: none", f"    - *Indicators*: {UP_NOT_DOWN}", 1
+    )
+    state = parse_spec_text(text).states[0]
+    assert state.indicators == UP_NOT_DOWN
+    assert state.evidence == UP_NOT_DOWN_FACTS[0]
+    (blocks,) = [b for b in read_blocks("- *Indicators*: a\\_b `c*d`\n") if hasattr(b, "items")]
+    line = blocks.items[0].blocks[0].lines[0]  # type: ignore[attr-defined]
+    assert line.source == "*Indicators*: a\\_b `c*d`"
+
+
+def test_the_gate_stops_an_up_script_without_its_down_script(tmp_path: Path) -> None:
+    """Cast with real files: the rule fires only while an up script has no down script."""
+    spec = parse_spec_text(spec_with(UP_NOT_DOWN))
+    assert not [f for f in analyse(spec) if f.kind == "unknown_condition"]
+    namespace: dict[str, object] = {}
+    exec(compile(render_machine(spec, "gate"), "gate.py", "exec"), namespace)
+    module = ModuleType("gate")
+    module.__dict__.update(namespace)
+    sql = tmp_path / spec.workspace / "sql"  # the spec's workspace: the repository's top
+    sql.mkdir()
+    (sql / "001.up.sql").write_text("create table t (id int);\n", encoding="utf-8")
+    (sql / "001.down.sql").write_text("drop table t;\n", encoding="utf-8")
+    flow = Workflow(tmp_path, machine=module)  # type: ignore[arg-type]
+    assert flow.cast("go").rule == "T2"  # both scripts: no gap to stop
+    (sql / "001.down.sql").unlink()
+    assert flow.cast("go").rule == "T1"  # an up script alone
