@@ -22,6 +22,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from spellbook.actions import VERBS
+
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, implied
 from ..model import Action, Atom, Literal, Rule, Spec
 from .cells import CellResult, Signature, signature
@@ -34,9 +36,9 @@ _GIVEN = frozenset({"date"})
 _FILE_VERB = re.compile(
     r"(?:\(\d+\)\s*)?(?:archive|delete|remove|move|rename|clean|clear|trash)s?\b", re.I
 )
-# Verbs that change no file (`spellbook.schema.PASSIVE_VERBS`, and the reads).
-_READS = frozenset({"load", "extract", "find", "increment", "reset", "fill", "set_state"})
-_READS |= {"no_change"}
+# Verbs of the core that change no file (`spellbook.actions.Verb.files`); an instruction
+# to the AI may change any file it names, and is taken on its own.
+_READS = frozenset(n for n, v in VERBS.items() if v.files == "none" and n != "instruct")
 
 
 class Known(enum.Enum):

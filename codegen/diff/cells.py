@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from spellbook.schema import PASSIVE_VERBS
+from spellbook.actions import passive
 
 from ..budget import check
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, WorldSet, closure, describer, lowest
@@ -20,7 +20,7 @@ Clauses = tuple[tuple[Literal, ...], ...]
 
 def _acts(actions: Iterable[Action]) -> tuple[str, ...]:
     """The actions that change files or fields, as the spec writes them."""
-    return tuple(a.text for a in actions if a.verb not in PASSIVE_VERBS)
+    return tuple(a.text for a in actions if not passive(a.verb))
 
 
 def act_key(actions: Sequence[Action]) -> tuple[tuple[str, tuple[str, ...], str], ...]:
@@ -31,7 +31,7 @@ def act_key(actions: Sequence[Action]) -> tuple[tuple[str, tuple[str, ...], str]
     return tuple(
         (a.verb, a.files, a.target or (wanted if a.verb == "extract" else ""))
         for a in actions
-        if a.verb not in PASSIVE_VERBS
+        if not passive(a.verb)
     )
 
 

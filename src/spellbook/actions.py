@@ -37,7 +37,7 @@ from spellbook.errors import ActionError, BadFile
 from spellbook.frontmatter import FRONTMATTER_LIMIT, frontmatter
 from spellbook.outcome import Did, Done
 from spellbook.probes import unlisted_matches
-from spellbook.schema import OWN_FILE, PASSIVE_VERBS, TRASH, Action, Rule, folded, own_file
+from spellbook.schema import OWN_FILE, TRASH, Action, Rule, folded, own_file
 from spellbook.state_file import Record, parse_json
 from spellbook.state_file import today as date_today
 from spellbook.store import READ_LIMIT, Workspace
@@ -58,8 +58,6 @@ _VARIABLE = r"\$\{(\w+)\}"
 # ["folder", path], ["move", from, to], ["create", path, text],
 # ["update", path, new text, checksum of the text it replaces].
 OPERATIONS = {"folder": 1, "move": 2, "create": 2, "update": 3}
-# The verbs `spellbook.edits` carries out, imported only by a rule that has one.
-EDITS = frozenset({"copy", "move", "append", "set_field"})
 
 
 def paths_of(operation: list[str]) -> list[str]:
@@ -90,7 +88,7 @@ def plan(
     machine's files (its state file), which no action touches, nor the runtime's own
     (`schema.RUNTIME_FILES`)."""
     planned = Plan()
-    if not rule.acts:
+    if not acts(rule):
         return planned  # nothing to do
     for action in rule.actions:  # before anything is read
         for path in action.files:
@@ -127,52 +125,17 @@ def plan(
     workspace.check()
     files = _Files(workspace, planned.operations)
     step = Step(workspace, files, dict(record.extra), done)
-    trash: list[str] = []  # the folders in the trash this cast's deletes fill
+    cast = _Cast(step, folders, variables, templates, vocabulary)
     for index, action in enumerate(rule.actions):
-        if action.verb in ("archive", "delete"):
-            each = tuple(dict.fromkeys(action.files))  # a file named twice is moved once
-            present = tuple(f for f in each if files.exists(files.where(f)))
-            absent = tuple(f for f in each if f not in present)
-            made = ""  # no folder is made for nothing
-            if present and action.verb == "archive":
-                made = done.archive_path = files.new_folder(folders[id(action)])
-            elif present:
-                made = files.new_folder(f"{TRASH}/{time.strftime('%Y-%m-%d-%H%M%S')}")
-                trash.append(made)
-            to = tuple(f"{made}/{name}" for name in distinct_names(present))
-            for name, dest in zip(present, to, strict=True):
-                files.move(name, dest)
-            done.did.append(Did(index, action.verb, present, absent, made, to))
-        elif action.verb == "create":
-            name = action.files[0]
-            if not action.target:
-                text = ""
-            elif templates is not None:
-                text = templates(action.target)
-            else:
-                text = template(vocabulary, action.target)
-            made_it = files.create(name, text)
-            kept = () if made_it else (name,)
-            done.did.append(Did(index, "create", (name,) if made_it else (), kept))
-        elif action.verb == "load":
-            done.contents[action.files[0]] = files.read(action.files[0])
-        elif action.verb == "record":
-            _record(action, index, files, step)
-        elif action.verb in EDITS:
-            from spellbook.edits import edit
-
-            edit(action, index, step, variables)
-        elif action.verb == "increment":
-            count = step.fields.get(action.target, 0)
-            step.fields[action.target] = (count if isinstance(count, int) else 0) + 1
-        elif action.verb == "reset":
-            counter, _, value = action.target.partition("=")
-            step.fields[counter] = int(value or 0)
-        elif action.verb not in ("extract", *PASSIVE_VERBS):
-            planner = getattr(vocabulary, f"plan_{action.verb}", None)
-            if planner is None:
-                raise ActionError(f"no vocabulary carries out {action.verb!r} ({action.text!r})")
-            planner(step, action)
+        verb = VERBS.get(action.verb)
+        if verb is not None:
+            verb.carry_out(cast, action, index)
+            continue
+        planner = getattr(vocabulary, f"plan_{action.verb}", None)
+        if planner is None:
+            raise ActionError(f"no vocabulary carries out {action.verb!r} ({action.text!r})")
+        planner(step, action)
+    trash = cast.trash
     planned.extra = {k: v for k, v in step.fields.items() if record.extra.get(k, ...) != v}
     for operation in planned.operations:  # what would stop the cast half way, found now
         if operation[0] in ("create", "update"):  # never a file no cast could read again
@@ -193,9 +156,10 @@ def plan(
     return planned
 
 
-def _record(action: Action, index: int, files: _Files, step: Step) -> None:
+def _record(cast: _Cast, action: Action, index: int) -> None:
     """Append to the ledger the matches of the pattern in the source file it does not
     list yet, one per line; a missing ledger is created, a missing source adds nothing."""
+    files, step = cast.files, cast.step
     source, ledger = action.files
     text = files.read(source)
     old = files.read_exact(ledger)
@@ -211,6 +175,183 @@ def _record(action: Action, index: int, files: _Files, step: Step) -> None:
             step.update(ledger, body)
     missing = () if text is not None else (source,)
     step.done.did.append(Did(index, "record", tuple(new), missing, ledger))
+
+
+class _Cast:
+    """What the verbs' carry-out functions share while a rule's actions are planned."""
+
+    def __init__(
+        self,
+        step: Step,
+        folders: dict[int, str],
+        variables: dict[str, str],
+        templates: Callable[[str], str] | None,
+        vocabulary: ModuleType | None,
+    ) -> None:
+        self.step = step
+        self.files = step.files
+        self.done = step.done
+        self.folders = folders
+        self.variables = variables
+        self.templates = templates
+        self.vocabulary = vocabulary
+        self.trash: list[str] = []  # the folders in the trash this cast's deletes fill
+
+
+def _move_away(cast: _Cast, action: Action, index: int) -> None:
+    """`archive` into its new folder, `delete` into `.trash/<time>/`: the files there."""
+    files, done = cast.files, cast.done
+    each = tuple(dict.fromkeys(action.files))  # a file named twice is moved once
+    present = tuple(f for f in each if files.exists(files.where(f)))
+    absent = tuple(f for f in each if f not in present)
+    made = ""  # no folder is made for nothing
+    if present and action.verb == "archive":
+        made = done.archive_path = files.new_folder(cast.folders[id(action)])
+    elif present:
+        made = files.new_folder(f"{TRASH}/{time.strftime('%Y-%m-%d-%H%M%S')}")
+        cast.trash.append(made)
+    to = tuple(f"{made}/{name}" for name in distinct_names(present))
+    for name, dest in zip(present, to, strict=True):
+        files.move(name, dest)
+    done.did.append(Did(index, action.verb, present, absent, made, to))
+
+
+def _create(cast: _Cast, action: Action, index: int) -> None:
+    name = action.files[0]
+    if not action.target:
+        text = ""
+    elif cast.templates is not None:
+        text = cast.templates(action.target)
+    else:
+        text = template(cast.vocabulary, action.target)
+    made_it = cast.files.create(name, text)
+    kept = () if made_it else (name,)
+    cast.done.did.append(Did(index, "create", (name,) if made_it else (), kept))
+
+
+def _load(cast: _Cast, action: Action, index: int) -> None:
+    cast.done.contents[action.files[0]] = cast.files.read(action.files[0])
+
+
+def _edit(cast: _Cast, action: Action, index: int) -> None:
+    from spellbook.edits import edit  # only a rule that edits files needs it
+
+    edit(action, index, cast.step, cast.variables)
+
+
+def _increment(cast: _Cast, action: Action, index: int) -> None:
+    count = cast.step.fields.get(action.target, 0)
+    cast.step.fields[action.target] = (count if isinstance(count, int) else 0) + 1
+
+
+def _reset(cast: _Cast, action: Action, index: int) -> None:
+    counter, _, value = action.target.partition("=")
+    cast.step.fields[counter] = int(value or 0)
+
+
+def _nothing(cast: _Cast, action: Action, index: int) -> None:
+    """Read before the other verbs (`extract`), or nothing to do at cast time."""
+
+
+class Verb:
+    """A verb of the generic core: its meaning, what it changes, and how a cast carries
+    it out (`carry_out`, in the order of the rule's actions). What it changes is what
+    the verifier (`codegen.analyse.effects`), the MCP server's hints and the engine know
+    of it: `files` is "none" (it changes no file), "adds" (it only makes files or adds
+    to them) or "rewrites" (it moves, removes or rewrites them); `fields` is "none",
+    "adds" (it counts a field of the state file up) or "rewrites" (it sets one);
+    `passive` that a cast does nothing for it at all (a rule of only such verbs has
+    nothing to carry out). The compiler's phrases for each
+    verb are `codegen.read.action_phrases`', keyed by the same names."""
+
+    __slots__ = ("name", "meaning", "files", "fields", "passive", "carry_out")
+
+    def __init__(
+        self,
+        name: str,
+        meaning: str,
+        carry_out: Callable[[_Cast, Action, int], None],
+        files: str = "none",
+        fields: str = "none",
+        passive: bool = False,
+    ) -> None:
+        self.name = name
+        self.meaning = meaning
+        self.carry_out = carry_out
+        self.files = files
+        self.fields = fields
+        self.passive = passive
+
+
+VERBS: dict[str, Verb] = {
+    v.name: v
+    for v in (
+        Verb(
+            "create",
+            "Write the file from its template (or empty), unless a file is already there.",
+            _create,
+            files="adds",
+        ),
+        Verb(
+            "archive",
+            "Move the files that exist into a new folder named by the pattern.",
+            _move_away,
+            files="rewrites",
+        ),
+        Verb(
+            "delete",
+            "Move the files that exist into the workspace's `.trash/<time>/`.",
+            _move_away,
+            files="rewrites",
+        ),
+        Verb("load", "Put the file's text in the response for the AI.", _load),
+        Verb(
+            "extract",
+            "Read values of a file's frontmatter (or a JSON file's keys) for names.",
+            _nothing,
+        ),
+        Verb(
+            "record",
+            "Append to a ledger the matches of a pattern in a file it does not list yet.",
+            _record,
+            files="adds",
+        ),
+        Verb("copy", "Copy a file to a new name or into a folder.", _edit, files="rewrites"),
+        Verb("move", "Move a file to a new name or into a folder.", _edit, files="rewrites"),
+        Verb("append", "Add a line to the end of a file.", _edit, files="adds"),
+        Verb("set_field", "Set a key of a JSON file to a value.", _edit, files="rewrites"),
+        Verb("increment", "Add one to a counter of the state file.", _increment, fields="adds"),
+        Verb(
+            "reset",
+            "Set a counter of the state file (to 0, or a number).",
+            _reset,
+            fields="rewrites",
+        ),
+        Verb(
+            "set_state", "Say the rule's next state (the rule moves there).", _nothing, passive=True
+        ),
+        Verb("no_change", "Nothing.", _nothing, passive=True),
+        Verb("fill", "Nothing: the response carries the loaded content.", _nothing, passive=True),
+        Verb("find", "Name the file later phrases are about (a read).", _nothing, passive=True),
+        Verb("instruct", "Passed to the AI as an instruction.", _nothing, passive=True),
+    )
+}
+
+
+def acts(rule: Rule) -> bool:
+    """Whether any of the rule's actions has something to do at run time (a verb that
+    is not `passive`, or a vocabulary's own)."""
+    return not all(passive(a.verb) for a in rule.actions)
+
+
+def passive(verb: str) -> bool:
+    """Whether a cast does nothing for the verb (a vocabulary's own verb is not)."""
+    found = VERBS.get(verb)
+    return found is not None and found.passive
+
+
+# The verbs `spellbook.edits` carries out, imported only by a rule that has one.
+EDITS = frozenset(name for name, verb in VERBS.items() if verb.carry_out is _edit)
 
 
 class Step:

@@ -45,12 +45,14 @@ def kept_fields(machine: GeneratedMachine) -> tuple[tuple[str, ...], frozenset[s
     State Persistence example shows, every counter a rule compares (`rounds < 3`) or
     counts (`Increment rounds`, `Reset rounds`), and `entered_at` if a condition asks
     how long the state has lasted; time in a state is recorded wherever it is asked."""
+    from spellbook.actions import VERBS  # a verb that sets fields: `Verb.fields`
+
     counters = {g.param.partition("<")[0] for g in machine.GUARDS if g.probe == "below"}
     counters |= {
         a.target.partition("=")[0]
         for r in machine.RULES
         for a in r.actions
-        if a.verb in ("increment", "reset")
+        if a.verb in VERBS and VERBS[a.verb].fields != "none"
     }
     timed = any(g.probe == "over_minutes" for g in machine.GUARDS)
     fields = [*machine.STATE_FIELDS, *sorted(counters), *(["entered_at"] if timed else [])]

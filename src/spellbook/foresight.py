@@ -10,6 +10,7 @@ something it depends on may have changed (`telling`).
 
 from __future__ import annotations
 
+from spellbook.actions import acts
 from spellbook.errors import ActionError, BadFile, SpellbookError, Undefined, UnsafePath, said
 from spellbook.facts import NeedsRun
 from spellbook.outcome import Preview
@@ -96,7 +97,7 @@ class Foresight:
         engine = self.engine
         for spell, told in found.items():
             rule = told.rule if told is not None and told.kind == "rule" else None
-            if rule is None or not rule.acts:
+            if rule is None or not acts(rule):
                 continue
             from spellbook.actions import plan
 

@@ -460,11 +460,6 @@ class Rule(_Record):
         """False where the spec's analysis found it never fires (see `Row.never`)."""
         return (self.source, self.spell) not in self.row.never
 
-    @property
-    def acts(self) -> bool:
-        """Whether any of its actions has something to do at run time."""
-        return any(a.verb not in PASSIVE_VERBS for a in self.actions)
-
     def transitions(self, trigger: str, first: bool = False) -> list[dict[str, Any]]:
         """This rule as `transitions` transitions, one per alternative of its condition;
         a rule that keeps the state is internal. When one fires, the model's `fired` is
@@ -571,12 +566,6 @@ def transitions(
             found += made
             started.add(cell)
     return found
-
-
-# The verbs that need nothing done at run time: every other verb is carried out by
-# `spellbook.actions` or by the machine's vocabulary. `fill` names a placeholder of the
-# response that the runtime fills anyway (a loaded file's text, an archive's folder).
-PASSIVE_VERBS = frozenset({"set_state", "no_change", "instruct", "fill", "find"})
 
 
 # The folder of the workspace that deleted files are moved into (`.trash/<time>/`).

@@ -60,22 +60,22 @@ def _over_mcp(err: BaseException) -> str:
     return text(said(err).replace("run `spell repair`", f"call the {REPAIR_TOOL} tool"))
 
 
-# The verbs that only add to the workspace (a file made where there was none, text
-# loaded or appended, a count or a record kept): every other verb that acts rewrites,
-# moves or removes files, which MCP calls destructive.
-ADDITIVE = frozenset({"create", "load", "record", "increment", "append"})
-
-
 def annotations_of(machine: Any, spell: str) -> tuple[bool, bool]:
     """What the spec says a spell's casts do to the workspace: whether they leave it as
     it is (read-only, and so idempotent), whether they may rewrite, move or remove
     files (destructive)."""
-    from spellbook.schema import PASSIVE_VERBS
+    from spellbook.actions import VERBS, acts
 
     rules = [r for r in machine.RULES if r.spell == spell]
-    moves = any(r.changes_state or r.acts for r in rules)
-    keeps = ADDITIVE | PASSIVE_VERBS
-    rewrites = any(a.verb not in keeps for r in rules for a in r.actions)
+    moves = any(r.changes_state or acts(r) for r in rules)
+    # A verb that only adds to the workspace (a file made where there was none, text
+    # added, a count kept) or changes no file is not destructive, as MCP means it; one
+    # that rewrites, moves or removes files is, and so is a vocabulary's own.
+    rewrites = any(
+        a.verb not in VERBS or "rewrites" in (VERBS[a.verb].files, VERBS[a.verb].fields)
+        for r in rules
+        for a in r.actions
+    )
     return not moves, rewrites
 
 

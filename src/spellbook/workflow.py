@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from importlib import import_module
 
+from spellbook.actions import acts
 from spellbook.engine import Engine
 from spellbook.errors import (
     ActionError,
@@ -160,7 +161,7 @@ class Workflow:
                 **{key: ran.recorded() for (_, key), ran in runs.items()},
             }
         done = Done()
-        if rule is not None and rule.acts:
+        if rule is not None and acts(rule):
             from spellbook.actions import plan  # only rules that touch files need it
 
             try:
@@ -237,7 +238,7 @@ class Workflow:
             description = self.engine.states[before].description
             text = unhandled(spell, before, description, facts, machine.SPEC, machine.SPELL_WORD)
         else:
-            text = self.writer.response(rule, done.did if rule.acts else None)
+            text = self.writer.response(rule, done.did if acts(rule) else None)
             values["archive_path"] = (
                 self.workspace.shown(done.archive_path) + "/"
                 if done.archive_path

@@ -283,3 +283,45 @@ def test_a_task_name_yaml_reads_as_written_names_the_folder_whatever_the_line_en
     write(tmp_path, "task-results.md", "results\n")
     archive = Workflow(tmp_path).cast("accio").archive
     assert archive.startswith(f"{TASK}/tasks/task-2024-01-01-")
+
+
+def test_every_verb_of_the_core_has_its_meaning_effect_and_carry_out_in_one_record() -> None:
+    """`actions.VERBS` is each verb's one home in the runtime: what it means, what it
+    changes (files, state-file fields, or nothing at all) and how a cast carries it out;
+    the lists the verifier, the MCP server and the engine use are drawn from it."""
+    from spellbook.actions import EDITS, VERBS, passive
+
+    assert set(VERBS) >= {"create", "archive", "delete", "load", "extract", "increment"}
+    for name, verb in VERBS.items():
+        assert verb.name == name
+        assert verb.meaning.endswith("."), name
+        assert callable(verb.carry_out), name
+        assert verb.files in ("none", "adds", "rewrites"), name
+        assert verb.fields in ("none", "adds", "rewrites"), name
+        # A verb a cast does nothing for changes nothing.
+        assert not verb.passive or (verb.files, verb.fields) == ("none", "none"), name
+    assert {"copy", "move", "append", "set_field"} == EDITS
+    assert passive("instruct") and not passive("create")
+    assert not passive("a_vocabulary_s_own_verb")  # carried out by its vocabulary
+
+
+def test_a_spell_that_only_reads_values_is_not_destructive_and_a_reset_is() -> None:
+    """The MCP hints are drawn from what each verb changes: extracting a frontmatter
+    value changes no file; setting a counter back rewrites a value."""
+    from types import SimpleNamespace
+
+    from spellbook.schema import Action
+    from spellbook.server import annotations_of
+
+    def machine(*actions: Action) -> SimpleNamespace:
+        rule = SimpleNamespace(spell="go", changes_state=False, actions=actions)
+        return SimpleNamespace(RULES=[rule])
+
+    reads = machine(
+        Action("extract", "Extract name from task.md frontmatter", ("task.md",), "name")
+    )
+    assert annotations_of(reads, "go") == (False, False)
+    counts = machine(Action("increment", "Increment rounds", (), "rounds"))
+    assert annotations_of(counts, "go") == (False, False)
+    resets = machine(Action("reset", "Reset rounds", (), "rounds=0"))
+    assert annotations_of(resets, "go") == (False, True)

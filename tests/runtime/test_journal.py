@@ -31,9 +31,9 @@ import pytest
 import spellbook
 from codegen import load_spec
 from spellbook import Workflow
+from spellbook.actions import passive
 from spellbook.errors import StateFileError
 from spellbook.journal import INTENT_FILE, Journal
-from spellbook.schema import PASSIVE_VERBS
 from tests.commands import clean, obeying_permissions, spell
 from tests.faults import TEMPORARY, faults, tree
 from tests.workspaces import (
@@ -99,7 +99,7 @@ def spell_scenarios() -> list[Scenario]:
     """Every rule of the spell workflow that changes files, in a workspace where it wins."""
     found = []
     for rule in SPEC.rules:
-        if all(a.verb in PASSIVE_VERBS for a in rule.actions):
+        if all(passive(a.verb) for a in rule.actions):
             continue
         world = winning_world(SPEC, rule)
         if world is None:
