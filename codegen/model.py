@@ -201,6 +201,9 @@ class Action:
     # create: the template's text, when the spec's project keeps the template (`target`
     # is then its path relative to the spec's folder); "" for a vocabulary's template.
     content: str = ""
+    # The state file's fields it sets: a counter it counts or resets, a vocabulary
+    # verb's `writes`.
+    writes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

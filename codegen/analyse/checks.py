@@ -21,6 +21,7 @@ from .behaviour_checks import (
     check_valid_actions,
 )
 from .effect_checks import check_effects
+from .field_checks import check_fields
 from .findings import Finding, Severity
 from .spec_checks import (
     check_actions,
@@ -44,6 +45,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_missing_cells,
     check_unresolved_names,
     check_unknown_conditions,
+    check_fields,
     check_terms,
     check_term_conflicts,
     check_duplicates,

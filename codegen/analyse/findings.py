@@ -24,6 +24,7 @@ SEVERITY: dict[str, Severity] = {
     "unknown_state": Severity.ERROR,
     "unknown_spell": Severity.ERROR,
     "unknown_condition": Severity.ERROR,
+    "undefined_field": Severity.ERROR,
     "ga_notation": Severity.ERROR,
     "missing_cell": Severity.ERROR,
     "duplicate_id": Severity.ERROR,
@@ -38,6 +39,8 @@ SEVERITY: dict[str, Severity] = {
     "overlap": Severity.WARNING,
     "dead_end": Severity.WARNING,
     "cannot_complete": Severity.WARNING,
+    "never_counted": Severity.WARNING,
+    "never_set": Severity.WARNING,
     "shadowed_rule": Severity.INFO,
     "cell_too_complex": Severity.WARNING,
     # consistency of what is written

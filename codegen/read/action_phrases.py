@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 from spellbook.schema import OWN_FILE, own_file
 from spellbook.store import is_git
@@ -224,19 +225,20 @@ def parse_action(
             named: tuple[str, ...] = (
                 (_relative(groups["file"], workspace),) if groups.get("file") else ()
             )
-            return _checked(Action(verb.name, phrase, named, (groups.get("target") or "").lower()))
+            target = (groups.get("target") or "").lower()
+            return _checked(Action(verb.name, phrase, named, target, writes=verb.writes))
     m = _SET_FIELD.fullmatch(phrase)
     if m:
         return _set_field(m, workspace, phrase)
     m = _INCREMENT.fullmatch(phrase)
     if m:
-        return Action("increment", phrase, target=m.group("counter"))
+        return Action("increment", phrase, target=m["counter"], writes=(m["counter"],))
     m = _RESET.fullmatch(phrase)
     if m:
         counter, value = m["counter"] or m["set"], m["value"] or m["to"] or "0"
         if len(value) > 9:
             return Action("reset", phrase, target=counter, problem=f"{value} is too large")
-        return Action("reset", phrase, target=f"{counter}={int(value)}")
+        return Action("reset", phrase, target=f"{counter}={int(value)}", writes=(counter,))
     m = _FILL.fullmatch(phrase)
     if m:
         return Action("fill", phrase)
@@ -432,5 +434,5 @@ def _checked(action: Action) -> Action:
         elif _ODD_NAME.search(_VARIABLE.sub("", path) if path in filled else path):
             problem = f"`{path}` is not a file's name (a glob or a placeholder is not read)"
         if problem:
-            return Action(action.verb, action.text, action.files, action.target, problem)
+            return replace(action, problem=problem, hint="", content="")
     return action

@@ -283,6 +283,8 @@ def _compiled(name: str, module: ModuleType | None) -> Lexicon:
         raise wrong("NOUNS must be a tuple of spellbook.vocabulary.Noun")
     if not isinstance(verbs, (tuple, list)) or not all(isinstance(v, Verb) for v in verbs):
         raise wrong("VERBS must be a tuple of spellbook.vocabulary.Verb")
+    if not all(isinstance(w, str) for v in verbs for w in v.writes):
+        raise wrong("a Verb's writes must be the names of state-file fields")
     if not isinstance(terms, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in terms.items()
     ):

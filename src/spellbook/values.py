@@ -113,6 +113,17 @@ def narrower(op: str, operand: object, other: str, limit: object) -> bool:
 _STEP = r"([^.\[\]]+)|\[([^\]=!]+)(!?=)([^\]]*)\]"
 
 
+def variables(query: str) -> list[str]:
+    """The state file's fields a query's filters name (`$name`), in order: `select` reads
+    each from the state file, null where it has none."""
+    found = []
+    for m in re.compile(_STEP).finditer(query):
+        wanted = (m.group(4) or "").strip()
+        if m.group(1) is None and wanted.startswith("$"):
+            found.append(wanted[1:])
+    return found
+
+
 def has_value(value: object) -> bool:
     """null, false and empty text, lists and objects are no value; 0 is one."""
     return not (value is None or value is False or value in ("", [], {}))

@@ -16,7 +16,9 @@ module may define:
 - `FILE_GROUPS`: names for groups of files in actions (`Archive review files ...`).
 - `VERBS`: actions of the workflow's own, each a `Verb` (a pattern with the
   groups `file` and `target`) and a `plan_<name>(step, action)` function of the
-  module that plans it at run time (see `spellbook.actions.Step`).
+  module that plans it at run time (see `spellbook.actions.Step`), and the state
+  file's fields that plan sets (`writes`): the verifier refuses a condition that reads
+  a field nothing sets.
 - `TEMPLATES`: the folder of templates that `create` actions write new files from.
 - `JUDGED` and `judge_write(name, before, after)`: workspace files that only the
   workflow's casts may change in some way, and why a hand-made write of one (its
@@ -72,13 +74,15 @@ class Noun:
 
 class Verb:
     """An action a workflow has a name for: `pattern` (matched whole, ignoring case) may
-    have the groups `file` (relative to the workspace) and `target`."""
+    have the groups `file` (relative to the workspace) and `target`. `writes` names the
+    state file's fields its plan sets (`step.fields`), which conditions may then read."""
 
-    __slots__ = ("name", "pattern")
+    __slots__ = ("name", "pattern", "writes")
 
-    def __init__(self, name: str, pattern: str) -> None:
+    def __init__(self, name: str, pattern: str, writes: tuple[str, ...] = ()) -> None:
         self.name = name
         self.pattern = pattern
+        self.writes = tuple(writes)
 
 
 def module_name(name: str) -> str:

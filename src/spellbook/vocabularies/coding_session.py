@@ -59,7 +59,11 @@ VERBS = (
         "mark",
         rf"marks? the (?:current )?feature (?:as )?(?P<target>tested|blocked|pending) in {FILE}",
     ),
-    Verb("select", rf"selects? the next pending feature (?:in|from) {FILE}"),
+    Verb(
+        "select",
+        rf"selects? the next pending feature (?:in|from) {FILE}",
+        writes=("feature_id", "attempts"),
+    ),
 )
 
 

@@ -1,0 +1,268 @@
+"""The state file's fields that conditions read: each is set by something, or a finding
+says it is not (`codegen.analyse.field_checks`)."""
+
+from __future__ import annotations
+
+import json
+import types
+from pathlib import Path
+
+import pytest
+
+from codegen import load_spec, parse_spec_text
+from codegen.analyse import Finding, Severity, analyse
+from codegen.config import Dialect
+from codegen.render import render_machine
+from spellbook import Workflow
+from spellbook.vocabularies import coding_session
+from tests.specs import row, spec_text
+
+ROOT = Path(__file__).resolve().parents[2]
+KINDS = ("undefined_field", "never_counted", "never_set")
+
+
+def persisted(text: str, example: dict[str, object]) -> str:
+    """`text` with a State Persistence section showing `example`."""
+    return text + f"\n### State Persistence\n\n```json\n{json.dumps(example)}\n```\n"
+
+
+def found(text: str, dialect: Dialect | None = None) -> list[Finding]:
+    spec = parse_spec_text(text, "spec.md", dialect=dialect)
+    return [f for f in analyse(spec) if f.kind in KINDS]
+
+
+def seen(findings: list[Finding]) -> set[tuple[str, str | None]]:
+    return {(f.kind, f.rule) for f in findings}
+
+
+# A sauce reduced until it is thick and tasted: `thickness` is counted, `taste` is not.
+SAUCE = spec_text(
+    ["SIMMER", "SERVED"],
+    ["Stir"],
+    [
+        row(
+            "S1",
+            "SIMMER",
+            "Stir",
+            "thickness ≥ 4 AND taste ≥ 7",
+            "SERVED",
+            "Update state to SERVED",
+        ),
+        row(
+            "S2",
+            "SIMMER",
+            "Stir",
+            "thickness < 4 OR taste < 7",
+            "Same state",
+            "Increment thickness",
+        ),
+        row("S3", "SERVED", "Stir"),
+    ],
+)
+
+
+def test_a_counter_nothing_sets_is_an_error_naming_the_row_and_the_counter() -> None:
+    findings = found(SAUCE)
+    assert seen(findings) == {("undefined_field", "S1"), ("undefined_field", "S2")}
+    first = findings[0]
+    assert first.severity is Severity.ERROR
+    assert SAUCE.splitlines()[first.line - 1].startswith("| S1 |")
+    assert "`taste`" in first.message and "nothing sets it" in first.message
+    assert "`taste ≥ 7` never holds" in first.message
+    assert "`taste < 7` always holds" in findings[1].message
+    assert not any("`thickness`" in f.message for f in findings)  # S2 counts it
+
+
+def test_a_counter_the_example_shows_is_defined_but_never_counted_is_a_warning() -> None:
+    text = persisted(SAUCE, {"current_state": "SIMMER", "taste": 0, "thickness": 0})
+    findings = found(text)
+    assert seen(findings) == {("never_counted", "S1")}
+    assert findings[0].severity is Severity.WARNING
+    assert "rules S1, S2 compare the counter `taste`" in findings[0].message
+    # Set, but still never counted.
+    reset = text.replace("| Increment thickness |", "| (1) Increment thickness; (2) Reset taste |")
+    assert seen(found(reset)) == {("never_counted", "S1")}
+    counted = text.replace(
+        "| Increment thickness |", "| (1) Increment thickness; (2) Increment taste |"
+    )
+    assert found(counted) == []
+
+
+# A queue of orders in a cafe: the order being made is `$order`.
+CAFE = spec_text(
+    ["IDLE", "MAKING"],
+    ["Next"],
+    [
+        row(
+            "C1",
+            "IDLE",
+            "Next",
+            "`orders.json` has `orders[made=false]`",
+            "MAKING",
+            "Update state to MAKING",
+        ),
+        row("C2", "IDLE", "Next", "`orders.json` has no `orders[made=false]`"),
+        row(
+            "C3",
+            "MAKING",
+            "Next",
+            "`orders.json` has `orders[made=false][id!=$order]`",
+            "Same state",
+        ),
+        row(
+            "C4",
+            "MAKING",
+            "Next",
+            "`orders.json` has no `orders[made=false][id!=$order]` AND "
+            "`orders.json` has `orders[table=$current].size` ≥ 2",
+            "IDLE",
+            "Update state to IDLE",
+        ),
+        row(
+            "C5",
+            "MAKING",
+            "Next",
+            "`orders.json` has no `orders[made=false][id!=$order]` AND "
+            "`orders.json` has no `orders[table=$current].size` ≥ 2",
+            "IDLE",
+            "Update state to IDLE",
+        ),
+    ],
+)
+
+
+def test_a_dollar_name_nothing_sets_is_an_error_and_current_named_nowhere_too() -> None:
+    findings = found(CAFE)
+    assert seen(findings) == {("undefined_field", r) for r in ("C3", "C4", "C5")}
+    assert {f.rule for f in findings if "`$current`" in f.message} == {"C4", "C5"}
+    assert {f.rule for f in findings if "`$order`" in f.message} == {"C3", "C4", "C5"}
+    assert all(f.severity is Severity.ERROR for f in findings)
+
+
+def test_a_dollar_name_only_the_example_shows_is_a_warning() -> None:
+    text = persisted(CAFE, {"current_state": "IDLE", "order": "A-1", "current": 3})
+    findings = found(text)
+    assert seen(findings) == {("never_set", "C3"), ("never_set", "C4")}
+    assert all(f.severity is Severity.WARNING for f in findings)
+    assert "rules C3, C4, C5 read `$order`" in findings[0].message
+
+
+def test_the_state_key_is_not_a_field_a_query_reads() -> None:
+    text = CAFE.replace("$current", "$current_state")
+    said = [f.message for f in found(text) if "current_state" in f.message]
+    assert said and all("where the state file keeps its state" in m for m in said)
+
+
+def test_fields_the_runtime_writes_are_defined() -> None:
+    text = spec_text(
+        ["WAIT", "DONE"],
+        ["Go"],
+        [
+            row(
+                "W1",
+                "WAIT",
+                "Go",
+                "in this state for more than 2 hours AND `log.json` has "
+                "`entries[at=$entered_at]` AND the command `check` of `log.json` passes",
+                "DONE",
+                "Update state to DONE",
+            ),
+            row(
+                "W2",
+                "WAIT",
+                "Go",
+                "in this state for 2 hours or less OR `log.json` has no "
+                "`entries[at=$entered_at]` OR the command `check` of `log.json` fails",
+            ),
+            row("D1", "DONE", "Go", "the last run of `check` passed"),
+            row("D2", "DONE", "Go", "the last run of `check` did not pass"),
+        ],
+    )
+    assert found(text) == []
+    # No condition runs `check`: no run of it is ever recorded.
+    unrun = text.replace("the command `check` of `log.json` passes", "`log.json` exists")
+    unrun = unrun.replace("the command `check` of `log.json` fails", "`log.json` missing")
+    findings = found(unrun)
+    assert seen(findings) == {("undefined_field", "D1"), ("undefined_field", "D2")}
+    assert "no condition of the spec runs it" in findings[0].message
+
+
+def test_a_vocabulary_verb_sets_the_fields_it_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "spec" / "SESSION_STATE_MACHINE.md").read_text(encoding="utf-8")
+    start = text.index("```json\n// .claude")
+    bare = text[:start] + text[text.index("```", start + 3) + 3 :]  # no State Persistence
+    session = Dialect("coding_session")
+    assert found(bare, session) == []  # `Select the next pending feature` writes feature_id
+    select = next(v for v in coding_session.VERBS if v.name == "select")
+    monkeypatch.setattr(select, "writes", ())
+    findings = found(bare, session)
+    assert {f.rule for f in findings if "`$feature_id`" in f.message} == {
+        "T1",
+        "T2",
+        "R2",
+        "R3",
+        "B9",
+        "E1",
+    }
+    assert {f.kind for f in findings} == {"undefined_field"}
+
+
+@pytest.mark.parametrize("name", ["STATE_MACHINE.md", "SESSION_STATE_MACHINE.md"])
+def test_the_project_specs_define_every_field_they_read(name: str) -> None:
+    assert [f for f in analyse(load_spec(ROOT / "spec" / name)) if f.kind in KINDS] == []
+
+
+def machine(text: str) -> types.ModuleType:
+    module = types.ModuleType("fields_machine")
+    exec(
+        compile(render_machine(parse_spec_text(text), "fields_machine"), "m.py", "exec"),
+        module.__dict__,
+    )
+    return module
+
+
+def test_what_the_findings_say_is_what_casts_do(tmp_path: Path) -> None:
+    """A counter nothing sets stays 0, and a `$name` only the example shows is null: the
+    rules the findings name never fire, however often the spell is cast."""
+    (tmp_path / "sauce").mkdir()
+    module = machine(SAUCE)
+    flow = Workflow(tmp_path / "sauce", machine=module)  # type: ignore[arg-type]
+    for _ in range(10):
+        assert flow.cast("stir").rule == "S2"  # thickness counts up; taste stays 0
+    state = json.loads((tmp_path / "sauce" / module.STATE_FILE).read_text())
+    assert (state["thickness"], state["taste"]) == (10, 0)
+    cafe = persisted(CAFE.replace("$current", "$order"), {"current_state": "IDLE", "order": "A-1"})
+    (tmp_path / "cafe").mkdir()
+    module = machine(cafe)
+    flow = Workflow(tmp_path / "cafe", machine=module)  # type: ignore[arg-type]
+    orders = tmp_path / "cafe" / module.WORKSPACE / "orders.json"
+    orders.parent.mkdir(parents=True, exist_ok=True)
+    orders.write_text('{"orders": [{"id": "A-1", "made": false, "table": 1, "size": 1}]}')
+    assert flow.cast("next").after == "MAKING"
+    # The one order left is the one being made, but `$order` is null: it is "another".
+    assert flow.cast("next").rule == "C3"
+    state = json.loads((tmp_path / "cafe" / module.STATE_FILE).read_text())
+    assert state["order"] is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "features[status=pending][id!=$feature_id]",
+        "a[x=$one].b[y!= $two ][z=3]",
+        "items[tag=$]",
+        "plain.key",
+        "a[x=1$]",
+    ],
+)
+def test_the_names_a_query_reads_are_those_select_looks_up(query: str) -> None:
+    from spellbook.values import select, variables
+
+    class Asked(dict[str, object]):
+        def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
+            asked.append(key)
+            return default
+
+    asked: list[str] = []
+    select({}, query, Asked())  # each filter's `$name` is looked up, items or none
+    assert variables(query) == asked
