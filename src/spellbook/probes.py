@@ -27,8 +27,9 @@ file's current one.
 
 The parameters of the other probes: `value`, a JSON list `[query, op, operand]` (op
 one of `=`, `!=`, `<`, `<=`, `>`, `>=`, or `~` for a regular expression the text
-must match); `items_at_least` / `unchecked_at_least`, the count and the section
-joined by one space (`2 Risks`); `section_text`, the section; `newer`, the other
+must match); `items_at_least` / `unchecked_at_least` / `checked_at_least`, the count
+and the section joined by one space (`2 Risks`); `count_at_least`, the count and the
+query (`2 features[status=pending]`); `section_text`, the section; `newer`, the other
 file; `glob`, the pattern (with no file); `over_minutes`, whole minutes.
 """
 
@@ -141,6 +142,19 @@ def _items_at_least(facts: Answers, file: str, param: str) -> bool:
 def _unchecked_at_least(facts: Answers, file: str, param: str) -> bool:
     count, _, section = param.partition(" ")
     return count.isdigit() and facts.items(file, section).count(False) >= int(count)
+
+
+def _checked_at_least(facts: Answers, file: str, param: str) -> bool:
+    count, _, section = param.partition(" ")
+    return count.isdigit() and facts.items(file, section).count(True) >= int(count)
+
+
+def _count_at_least(facts: Answers, file: str, param: str) -> bool:
+    from spellbook.values import count_of  # a spec with no count needs none of it
+
+    count, _, query = param.partition(" ")
+    found = count_of(facts.json(file), query, facts.record.extra)
+    return count.isdigit() and found >= int(count)
 
 
 def _section_text(facts: Answers, file: str, section: str) -> bool:
@@ -297,6 +311,27 @@ PROBES: dict[str, Probe] = {
             "`unchecked` counts them).",
             _unchecked_at_least,
             ("unchecked",),
+            reads_content=True,
+        ),
+        Probe(
+            "checked_at_least",
+            '{file} has at least {count} checked items under "{section}"',
+            '{file} has fewer than {count} checked items under "{section}"',
+            "The file's section with this heading has at least so many checked items (`- [x]`, "
+            "as `items` counts them).",
+            _checked_at_least,
+            ("items",),
+            reads_content=True,
+        ),
+        Probe(
+            "count_at_least",
+            "{file} has at least {count} `{query}`",
+            "{file} has fewer than {count} `{query}`",
+            "The query selects at least so many values in the JSON file (in a Markdown file, "
+            "its YAML frontmatter), a list it selects counted by its items: "
+            "`features[status=pending]` counts the pending features.",
+            _count_at_least,
+            ("exists",),
             reads_content=True,
         ),
         Probe(
@@ -476,7 +511,8 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     """Whether fact `b` must hold when fact `a` does, beyond what `implied` lists: two
     limits of one measure (`attempts < 3` implies `attempts < 5`; more than 30 minutes
     implies more than 10; at least 3 items under a heading imply at least 2; `count ≥ 3`
-    implies `count ≥ 2`), and facts that say more of the same thing (at least 3
+    implies `count ≥ 2`; at least 3 `features[status=pending]` imply at least 2
+    `features`), and facts that say more of the same thing (at least 3
     unchecked items are at least 3 items; a checklist item is text; a file that exists
     matches the globs its path does; a glob that names fewer files than another)."""
     from spellbook.values import comparison, narrower
@@ -511,7 +547,9 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
         return query == same and narrower(op, operand, other_op, other_operand)
     if kind == "items" and other == "section_text":
         return a[2] == b[2]
-    if kind.endswith("_at_least") and other in ("items_at_least", kind):
+    if kind == "count_at_least" == other:
+        return _fewer_of_more(a[2], b[2])
+    if kind in _CHECKLIST_COUNTS and other in ("items_at_least", kind):
         count, _, section = a[2].partition(" ")
         fewer, _, same_section = b[2].partition(" ")
         return (
@@ -521,6 +559,24 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
             and int(count) >= int(fewer)
         )
     return False
+
+
+# Counts of a section's checklist items: `items_at_least` counts them all.
+_CHECKLIST_COUNTS = ("items_at_least", "unchecked_at_least", "checked_at_least")
+
+
+def _fewer_of_more(more: str, fewer: str) -> bool:
+    """Whether at least `more`'s count of its query implies at least `fewer`'s of its own:
+    a count no larger, of the same query or of it with fewer filters at its end
+    (`features[status=pending]` selects no more than `features` counts)."""
+    count, _, query = more.partition(" ")
+    least, _, other = fewer.partition(" ")
+    if not (count.isdigit() and least.isdigit() and int(count) >= int(least)):
+        return False
+    import re  # the compiler's question, never a cast's
+
+    rest = query[len(other) :]
+    return query.startswith(other) and re.fullmatch(r"(?:\[[^\[\]]*\])*", rest) is not None
 
 
 def excludes(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
@@ -542,7 +598,9 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
     if probe == "value":
         query, op, operand = comparison(param)
         fields.update(query=query, comparison=said_comparison(op, operand))
-    if probe in ("field", "value") and not file.endswith(".json"):
+    if probe == "count_at_least":
+        fields["query"] = pattern
+    if probe in ("field", "value", "count_at_least") and not file.endswith(".json"):
         file += " frontmatter"  # a Markdown file's keys are its frontmatter's
     if probe in ("matches", "unlisted"):  # a vocabulary's pattern, as its author wrote it
         from spellbook.patterns import shown

@@ -577,3 +577,38 @@ def test_the_negation_of_a_term_too_large_to_negate_is_an_error_not_a_silent_fac
     (message,) = unknown(spec_with("NOT ready", f"| ready | {term} |"))
     assert "'NOT ready'" in message and "multiply past 64" in message
     assert "`-`" in message  # and how to write it instead
+
+
+def test_a_file_s_template_in_the_project_says_which_sections_and_keys_it_has(
+    tmp_path: Path,
+) -> None:
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "checks.md").write_text("# Checks\n\n## Preflight\n\n- [ ] Backups\n")
+    (templates / "list.json").write_text('{"features": [{"id": "F-1"}], "owner": null}\n')
+    (templates / "blank.md").write_text("Anything goes.\n")
+    dialect = Dialect(folder=str(tmp_path), templates=str(templates), root=str(tmp_path))
+    rows = {
+        'checks.md has no unchecked items under "Pre-flight"': 'did you mean "Preflight"?',
+        'checks.md has at least 2 checked items under "Rollback"': '"Checks", "Preflight"',
+        "list.json has `feature[id=F-1]`": "no key `feature`: its keys are `features`, `owner`",
+        "list.json has `features` = true": "selects objects",
+        "list.json has `features` ≥ 2": "count of `features` in list.json ≥ N",
+    }
+    for condition, why in rows.items():
+        spec = parse_spec_text(spec_with(condition), dialect=dialect)
+        found = [f for f in analyse(spec) if f.kind == "unknown_condition"]
+        assert len(found) == 1 and why in found[0].message, (condition, found)
+        assert "T1" in found[0].message, found[0].message
+    # What the template has reads; a file with no template, or one with no heading, is
+    # not checked.
+    for condition in (
+        'checks.md has no unchecked items under "preflight"',
+        'list.json has `features[id=F-1].id` = "F-1"',
+        "list.json has at least 2 `features`",
+        "list.json has `owner` = null",
+        'notes.md has text under "Anything"',
+        'blank.md has text under "Anything"',
+    ):
+        spec = parse_spec_text(spec_with(condition), dialect=dialect)
+        assert not [f for f in analyse(spec) if f.kind == "unknown_condition"], condition
