@@ -549,6 +549,13 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
         return a[2] == b[2]
     if kind == "count_at_least" == other:
         return _fewer_of_more(a[2], b[2])
+    if {kind, other} == {"count_at_least", "field"}:
+        # What a filter keeps is an object with the filter's key, so a value: one is there
+        # exactly when the query has a value.
+        count, _, query = (a if kind == "count_at_least" else b)[2].partition(" ")
+        field = (b if kind == "count_at_least" else a)[2]
+        least = count.isdigit() and (int(count) >= 1 if kind == "count_at_least" else count == "1")
+        return least and query == field and query.endswith("]")
     if kind in _CHECKLIST_COUNTS and other in ("items_at_least", kind):
         count, _, section = a[2].partition(" ")
         fewer, _, same_section = b[2].partition(" ")

@@ -612,3 +612,32 @@ def test_a_file_s_template_in_the_project_says_which_sections_and_keys_it_has(
     ):
         spec = parse_spec_text(spec_with(condition), dialect=dialect)
         assert not [f for f in analyse(spec) if f.kind == "unknown_condition"], condition
+
+
+def test_the_verifier_reasons_with_counts_of_a_query() -> None:
+    pending = "features[status=pending]"
+    # Some pending feature, or none: every world, and never both.
+    cells = [
+        (f"feature-list.json has `{pending}`", f"count of {pending} in feature-list.json = 0"),
+        (
+            f"feature-list.json has at least 2 `{pending}`",
+            f"feature-list.json has fewer than 2 `{pending}`",
+        ),
+        (
+            f"count of {pending} in feature-list.json ≥ 3",
+            f"count of {pending} in feature-list.json < 2",
+        ),
+    ]
+    for first, second in cells:
+        rows = [
+            row("T1", "A", "Go", first, "B", "Update state to B"),
+            row("T2", "A", "Go", second),
+        ]
+        found = analyse(
+            parse_spec_text(
+                spec_text(["A", "B"], ["Go"], rows + fill(["A", "B"], ["Go"], ["A/Go"]))
+            )
+        )
+        kinds = {f.kind for f in found if f.kind in ("gap", "overlap", "unknown_condition")}
+        expected = {"gap"} if "≥ 3" in first else set()  # exactly 2 falls between
+        assert kinds == expected, (first, second, [f.message for f in found])

@@ -511,3 +511,24 @@ def test_checked_items_are_counted_as_items_are(tmp_path: Path) -> None:
     assert describe("checked_at_least", "p.md", "2 S", False) == (
         'p.md has fewer than 2 checked items under "S"'
     )
+
+
+def test_a_count_of_what_a_filter_keeps_is_at_least_one_exactly_when_the_query_has_a_value(
+    tmp_path: Path,
+) -> None:
+    pending = "features[status=pending]"
+    some, two = ("field", "l.json", pending), ("count_at_least", "l.json", f"2 {pending}")
+    assert implies(two, some) and implies(some, ("count_at_least", "l.json", f"1 {pending}"))
+    assert not implies(some, two)
+    # A key's values may be null: counted, but no value.
+    assert not implies(
+        ("count_at_least", "l.json", "2 features.id"), ("field", "l.json", "features.id")
+    )
+    assert not implies(("field", "l.json", "features"), ("count_at_least", "l.json", "1 features"))
+    for statuses in ((), ("done",), ("pending",), ("pending", "pending")):
+        found = facts(
+            tmp_path / str(len(statuses)) / "_".join(statuses), {"l.json": _features(*statuses)}
+        )
+        for a, b in ((two, some), (some, ("count_at_least", "l.json", f"1 {pending}"))):
+            assert not found.check(*a) or found.check(*b), (statuses, a, b)
+        assert found.check(*some) == found.check("count_at_least", "l.json", f"1 {pending}")
