@@ -3,8 +3,9 @@ of a JSON template, and which queries select objects (a list of them, or one).
 
 A query's own syntax says some of it: a filter (`features[status=pending]`) selects the
 objects it keeps. Where the vocabulary's nouns filter a key of a file, that key holds
-objects there; where the file has a template by name (`Lexicon.template_of`), its
-headings are the sections the file has, and a JSON template's top-level keys and values
+objects there; where the file has a template (`Lexicon.template_of`: by name, or the
+one a row creates it from, which `document` adds), its headings are the sections the
+file has, and a JSON template's top-level keys and values
 show the rest. A file with no template, or one that says nothing (no heading; not a
 JSON object with keys), is not checked.
 """

@@ -641,3 +641,26 @@ def test_the_verifier_reasons_with_counts_of_a_query() -> None:
         kinds = {f.kind for f in found if f.kind in ("gap", "overlap", "unknown_condition")}
         expected = {"gap"} if "≥ 3" in first else set()  # exactly 2 falls between
         assert kinds == expected, (first, second, [f.message for f in found])
+
+
+def test_a_template_the_spec_creates_a_file_from_says_which_sections_it_has(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "notes.md").write_text("# Notes\n\n## Highlights\n\n## Fixes\n")
+    dialect = Dialect(folder=str(tmp_path), root=str(tmp_path))
+    create = "Create `notes.md` from `templates/notes.md`"
+    for section, refused in (("Hilights", 'did you mean "Highlights"?'), ("fixes", "")):
+        condition = f'notes.md has text under "{section}"'
+        rows = [
+            row("T1", "A", "Go", "-", "B", create),
+            row("T2", "B", "Go", condition, "A", "Update state to A"),
+            row("T3", "B", "Go"),
+        ]
+        text = spec_text(["A", "B"], ["Go"], rows)
+        found = [
+            f.message
+            for f in analyse(parse_spec_text(text, dialect=dialect))
+            if f.kind == "unknown_condition"
+        ]
+        assert (refused in found[0] and "rule T2" in found[0]) if refused else not found, found
