@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from spellbook.values import comparison, variables
+from spellbook.probes import PROBES
+from spellbook.values import variables
 
 from ..logic import describe
 from ..model import Literal, RuleRow, Spec
@@ -36,9 +37,8 @@ def _reads(row: RuleRow) -> Iterator[_Read]:
         atom = lit.atom
         if atom.probe == "below":
             yield _Read(atom.param.partition("<")[0], "counter", lit)
-        elif atom.probe in ("field", "value"):
-            query = atom.param if atom.probe == "field" else comparison(atom.param)[0]
-            for name in dict.fromkeys(variables(query)):
+        elif (query_of := PROBES[atom.probe].query) is not None:
+            for name in dict.fromkeys(variables(query_of(atom.param))):
                 yield _Read(name, "variable", lit)
         elif atom.probe == "last_passed":
             yield _Read(atom.param, "run", lit)

@@ -7,8 +7,9 @@ joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
   `there is no F`, `F is filled in`, `F is still its template`, `F matches `RE``,
   `F contains `TEXT``, `F has checklist items
   under "SECTION"`, `F has unchecked items under "SECTION"`, `F has at least N
-  checklist (or unchecked) items under "SECTION"` (`more than N`; negated, `fewer
-  than N`, `at most N`), `F has text under "SECTION"`, `F.json has `QUERY``,
+  checklist (or unchecked, or checked) items under "SECTION"` (`more than N`; negated,
+  `fewer than N`, `at most N`), `F has text under "SECTION"`, `F.json has `QUERY``,
+  `count of QUERY in F.json ≥ N` (or `F.json has at least N `QUERY``),
   `F.json has `QUERY` OP VALUE` (`=`, `≠`, `<`, `≤`, `>`, `≥`, a JSON value),
   `F.json has `QUERY` matching `RE``, `F is newer than G` (`F is older than G` is
   `G is newer than F`), `GLOB exists` / `no GLOB` / `some file matches GLOB` (a name
@@ -35,7 +36,8 @@ Anything else is an unknown fact: kept as an opaque atom, so coverage is still
 computed, and reported (`unknown_condition`), with the reason where the reader
 has one (a pattern that is not a regular expression, a path outside the
 workspace, a name that is a placeholder, a unit of time with no fixed length, text
-compared by order, an exact count, ...). Files may be written
+compared by order, an exact count, objects compared with a value, a section the
+file's template has no heading for, ...). Files may be written
 with the workspace folder in front (`.ai/task/plan.md`); atoms name them
 relative to it.
 """

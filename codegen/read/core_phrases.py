@@ -4,7 +4,8 @@ one fact of the generic core (`spellbook.probes`), or refused with the reason.
 
 `CorePhrases` is the part of the condition reader (`conditions._Reader`) that reads
 them: a table of phrases (`_CORE`) and, for each fact, what its parameter must be.
-Near misses (`_NEAR_MISSES`) are refused with what to write instead.
+Near misses (`_NEAR_MISSES`) are refused with what to write instead, and so are queries
+and sections that what is known of the file (`shapes`) says can never match.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from spellbook.values import comparison_param
 
 from ..logic import DNF
 from ..model import Atom, Literal
+from .lexicon import Lexicon
+from .shapes import Shapes
 
 _FILE = r"(?P<file>`[^`\s]+`|~?[\w.\-/]*\w\.\w[\w\-]*)"
 _QUOTED = r"(?P<quoted>`[^`]+`|\"[^\"]+\"|“[^”]+”)"
@@ -51,6 +54,11 @@ _PATTERN = _QUOTED.replace("?P<quoted>", "?P<pattern>")
 _GLOB = r"(?P<glob>`[^`\s]*[*?][^`\s]*`|[\w.\-/]*\*[\w.\-/*?]*)"
 _GLOB_ANY = r"(?P<glob>`[^`\s]+`|[\w.\-/*?]+)"
 _COUNTED = rf"(?P<count>\S+) (?:(?P<kind>[\w ]+?) )?items? under {_SECTION}"
+# What a count of a query counts: the query, quoted or not (`count of features[x=y] in F`).
+_QUERIED = r"(?P<quoted>`[^`]+`|\"[^\"]+\"|“[^”]+”|[^\s`\"“]+)"
+# A checklist's items counted, by the words for them: all of them, unchecked, checked.
+_KINDS = {"checklist": "items", "unchecked": "unchecked", "unchecked checklist": "unchecked"}
+_KINDS.update({"checked": "checked", "checked checklist": "checked", "ticked": "checked"})
 _CORE = tuple(
     (re.compile(p, re.I), probe, positive)
     for p, probe, positive in (
@@ -81,6 +89,23 @@ _CORE = tuple(
             rf"{_FILE} has (?P<bound>fewer than|less than|at most|no more than) {_COUNTED}",
             "counted",
             False,
+        ),
+        (
+            rf"{_FILE}{_FM} has (?P<bound>at least|more than) (?P<count>\S+) {_QUOTED}",
+            "queried",
+            True,
+        ),
+        (
+            rf"{_FILE}{_FM} has (?P<bound>fewer than|less than|at most|no more than) "
+            rf"(?P<count>\S+) {_QUOTED}",
+            "queried",
+            False,
+        ),
+        (
+            rf"(?:the )?(?:count|number) of {_QUERIED} in {_FILE}{_FM} ?(?P<op>[=!<>≠≤≥⩾⩽≦≧]+) ?"
+            r"(?P<count>\S.*)",
+            "queried",
+            True,
         ),
         (rf"{_FILE} has (?:some )?text under {_SECTION}", "section_text", True),
         (rf"{_FILE} has no text under {_SECTION}", "section_text", False),
@@ -226,6 +251,7 @@ class CorePhrases:
     (`file`, `_inside`) and keeps why a phrase was refused (`reason`)."""
 
     reason: str
+    lexicon: Lexicon
 
     def file(self, written: str) -> str | None:
         raise NotImplementedError
@@ -244,6 +270,8 @@ class CorePhrases:
             file = self.file(groups["file"]) if groups.get("file") else ""
             if file is None:
                 return None
+            if probe == "queried":
+                return self._queried(groups, file, positive)
             if probe in _FACTS:
                 fact = _FACTS[probe](self, groups, file)
                 if fact is None:
@@ -265,6 +293,10 @@ class CorePhrases:
             section = section.strip().lstrip("#").strip()
             if not section:
                 self.reason = "the section has no name"
+                return None
+            missing = Shapes(self.lexicon).missing_section(file, section)
+            if missing:
+                self.reason = missing
                 return None
             return section
         if probe == "matches":
@@ -292,7 +324,8 @@ class CorePhrases:
                     "like [status=open] or [id!=$field] (one `=`, values unquoted)"
                 )
                 return None
-            return query
+            self.reason = _untyped(Shapes(self.lexicon), file, query, groups.get("fm") or "")
+            return None if self.reason else query
         if probe == "below":
             counter = groups["counter"]
             if counter.lower() in ("find", "finds", "found"):
@@ -375,12 +408,11 @@ class CorePhrases:
         at least N, or at least N + 1, of the section's items or unchecked items. At
         least 1 is the fact `items` (`unchecked`) itself."""
         kind = " ".join((groups["kind"] or "").lower().split())
-        if kind not in ("checklist", "unchecked", "unchecked checklist"):
+        if kind not in _KINDS:
             self.reason = (
-                "checked items alone are not a fact the core counts"
-                if kind in ("checked", "checked checklist", "ticked", "done")
-                else f"{f'{kind!r} items are' if kind else 'items is'} not a checklist's "
-                "items or unchecked items: write checklist items or unchecked items"
+                f"{f'{kind!r} items are' if kind else 'items is'} not a checklist's items, "
+                "unchecked items or checked items: write checklist items, unchecked items "
+                "or checked items"
             )
             return None
         count = "1" if groups["count"].lower() == "one" else groups["count"]
@@ -398,8 +430,8 @@ class CorePhrases:
                 "it says nothing of the file"
             )
             return None
-        probe = "unchecked" if kind.startswith("unchecked") else "items"
-        if least == 1:
+        probe = _KINDS[kind]
+        if least == 1 and probe != "checked":  # no fact of its own: one checked item
             return probe, file, section, True
         return f"{probe}_at_least", file, f"{least} {section}", True
 
@@ -416,6 +448,9 @@ class CorePhrases:
             if problem:
                 self.reason = problem
                 return None
+            if Shapes(self.lexicon).objects(file, query):
+                self.reason = _objects(file, query, groups.get("fm") or "", "matching a pattern")
+                return None
             return "value", file, comparison_param(query, "~", pattern), holds
         op = _OPS.get(groups["op"])
         if op is None:
@@ -426,6 +461,11 @@ class CorePhrases:
             return None
         operand = self._operand(groups["operand"])
         if operand is _NO_VALUE:
+            return None
+        if Shapes(self.lexicon).objects(file, query):
+            # `features[status=pending] = true`: an object is never a number, text or true.
+            said = f"{_SAID[op]} {json.dumps(operand, ensure_ascii=False)}"
+            self.reason = _objects(file, query, groups.get("fm") or "", said)
             return None
         if op in ("<", "<=", ">", ">=") and (
             not isinstance(operand, (int, float)) or isinstance(operand, bool)
@@ -468,6 +508,51 @@ class CorePhrases:
             )
             value = _NO_VALUE
         return value
+
+    def _queried(self, groups: dict[str, str], file: str, positive: bool) -> DNF | None:
+        """``F has at least N `QUERY` `` (more than, fewer than, at most) and `count of
+        QUERY in F ≥ N` (>, <, ≤, =, ≠): how many values the query selects, a list's
+        items counted (`count_at_least`)."""
+        query = self._param("field", groups, file)
+        if query is None:
+            return None
+        written = _unquote(groups["count"])
+        count = "1" if written.lower() == "one" else written
+        if not count.isdecimal() or not count.isascii():
+            self.reason = f"`{written}` is not a whole number to count to: write it in digits"
+            return None
+        n = int(count)
+        if not groups.get("op"):
+            bound = " ".join(groups["bound"].lower().split())
+            least = n + (bound in ("more than", "at most", "no more than"))
+            if least == 0:
+                self.reason = (
+                    f"{bound} 0 {'always' if positive else 'never'} holds: it says nothing of "
+                    "the file"
+                )
+                return None
+            return literal("count_at_least", file, f"{least} {query}", positive)
+        op = _OPS.get(groups["op"])
+        if op is None:
+            self.reason = (
+                f"`{groups['op']}` is not a comparison the core reads: =, ≠ (!=), <, "
+                "≤ (<=), > or ≥ (>=)"
+            )
+            return None
+        at_least = {">=": (n, True), ">": (n + 1, True), "<": (n, False), "<=": (n + 1, False)}
+        if op in at_least:
+            least, holds = at_least[op]
+            if least == 0:
+                self.reason = f"a count {_SAID[op]} {n} {'always' if holds else 'never'} holds"
+                return None
+            return literal("count_at_least", file, f"{least} {query}", holds)
+        fewer = Atom("count_at_least", file, f"{n} {query}")
+        more = Atom("count_at_least", file, f"{n + 1} {query}")
+        if n == 0:  # `= 0`: fewer than 1; `≠ 0`: at least 1
+            return ((Literal(more, op != "="),),)
+        if op == "=":  # exactly N: at least N, and fewer than N + 1
+            return ((Literal(fewer, True), Literal(more, False)),)
+        return ((Literal(fewer, False),), (Literal(more, True),))
 
     def _newer(self, groups: dict[str, str], file: str) -> _Fact | None:
         """`F is newer than G`; `F is older than G` is `G is newer than F`."""
@@ -514,6 +599,42 @@ class CorePhrases:
             )
             return None
         return "glob", "", path, True
+
+
+# Comparisons as a reason says them.
+_SAID = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
+
+
+def _counting(file: str, query: str, fm: str) -> str:
+    """The phrases that count what a query selects, for a reason."""
+    where = f"{file}{' frontmatter' if fm else ''}"
+    return f"`count of `{query}` in {where} ≥ N` (or `{where} has at least N `{query}``)"
+
+
+def _objects(file: str, query: str, fm: str, said: str) -> str:
+    """Why a query that selects only objects is compared with a value: it never is one."""
+    return (
+        f"`{query}` selects objects (what a filter keeps, or what {file}'s template or "
+        f"vocabulary holds there), and no object compares {said}: to count them write "
+        f"{_counting(file, query, fm)}; to ask whether there is one, "
+        f"`{file}{' frontmatter' if fm else ''} has `{query}``; to compare a key of each, "
+        f"`{query}.KEY`"
+    )
+
+
+def _untyped(shapes: Shapes, file: str, query: str, fm: str) -> str:
+    """Why a well-formed query is not one of the file, or "": a key its JSON template
+    does not have, or `.length` / `.size` / `.count` where a count is meant."""
+    m = re.fullmatch(r"(?P<base>.+)\.(?P<key>length|size|count|len)", query)
+    if m and (
+        shapes.objects(file, m["base"]) or (m["key"] != "count" and not shapes.has_key(file, query))
+    ):
+        return (
+            f"`{query}` asks for a key called `{m['key']}` (JSON has no {m['key']} of a "
+            f"list): to count what `{m['base']}` selects, write "
+            f"{_counting(file, m['base'], fm)}"
+        )
+    return shapes.missing_key(file, query)
 
 
 # The facts `CorePhrases._core` reads with a method of their own, by their name in `_CORE`.

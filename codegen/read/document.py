@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from spellbook.store import path_problem
 
 from ..model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, Term, ValidAction
 from ..spec_error import SpecError, fail
-from .conditions import Words, parse_indicators, split_outside
+from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .lexicon import Dialect, Lexicon, normal
 from .markdown import (
     Block,
@@ -116,6 +116,7 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
     spells = tuple(_spells(placed))
     states = tuple(_states(placed, workspace, lexicon, words, reader.notices))
     rows = tuple(_rows(placed, reader, with_extra_names(dialect.columns)))
+    rows = _with_templates(rows, lexicon, workspace, words)
     if not states:
         fail(
             "not a state-machine spec: no 'States' section with a list of **STATE_NAME** items",
@@ -154,6 +155,38 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
         words.said,
         tuple(reader.notices),
         lexicon.vocabulary,
+    )
+
+
+# Facts about a file's sections or JSON keys, which its template says it can have.
+_SHAPED = frozenset(
+    {"items", "unchecked", "section_text", "items_at_least", "unchecked_at_least"}
+    | {"checked_at_least", "field", "value", "count_at_least"}
+)
+
+
+def _with_templates(
+    rows: tuple[RuleRow, ...], lexicon: Lexicon, workspace: str, words: Words
+) -> tuple[RuleRow, ...]:
+    """The rows, where a file is made `from` a template of the spec's own (`Create F from
+    T`, which rows read after the conditions that ask of F), with the conditions about
+    F's sections and keys read again against T (`shapes`). A file made from two
+    templates is checked against neither."""
+    named: dict[str, set[tuple[str, str]]] = {}
+    for r in rows:
+        for a in r.actions:
+            if a.verb == "create" and a.target and a.content and not a.problem:
+                named.setdefault(a.files[0], set()).add((a.target, a.content))
+    known = {f: next(iter(t)) if len(t) == 1 else ("", "") for f, t in named.items()}
+    changed = {f for f, t in known.items() if lexicon.template_of(f) != t}
+    if not changed:
+        return rows
+    lexicon.known.update({f: known[f] for f in changed})
+    return tuple(
+        replace(r, condition=parse_condition(r.condition.text, lexicon, workspace, words))
+        if any(a.file in changed and a.probe in _SHAPED for a in r.condition.atoms)
+        else r
+        for r in rows
     )
 
 

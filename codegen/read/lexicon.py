@@ -85,6 +85,8 @@ class Lexicon:
     verbs: list[tuple[re.Pattern[str], Verb]] = field(default_factory=list)
     templates: str = ""
     files: TemplateFiles | None = None
+    # A file's name -> its template by name (`template_of`), read once.
+    known: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, dialect: Dialect) -> Lexicon:
@@ -117,9 +119,23 @@ class Lexicon:
 
     def with_files(self, dialect: Dialect) -> Lexicon:
         """This lexicon, finding templates where the dialect's project keeps them."""
-        copy = replace(self)
+        copy = replace(self, known={})
         copy.files = TemplateFiles(dialect.folder, dialect.templates, dialect.root)
         return copy
+
+    def template_of(self, file: str) -> tuple[str, str]:
+        """(where, text) of the template `Create F` makes the file from by its name: the
+        project's templates folder's, else the vocabulary's; ("", "") where it has none,
+        or none that can be used."""
+        found = self.known.get(file)
+        if found is None:
+            key, text, problem = self.files.by_name(file) if self.files else ("", "", "")
+            if not key and not problem:
+                path = template_file(self.templates, file)
+                where = f"the {self.vocabulary} vocabulary's {os.path.basename(path)}"
+                key, text = (where, _read_text(path)) if path else ("", "")
+            found = self.known[file] = (key, text) if key and not problem else ("", "")
+        return found
 
 
 TEMPLATE_LIMIT = 1_000_000  # bytes of a template file: the runtime's READ_LIMIT
@@ -244,6 +260,15 @@ class TemplateFiles:
                         )
             self._ignored[real] = said
         return self._ignored[real]
+
+
+def _read_text(path: str) -> str:
+    """A vocabulary's template, as `spellbook.vocabulary.template` reads it (bounded)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(TEMPLATE_LIMIT).decode("utf-8", "replace").replace("\r\n", "\n")
+    except OSError:
+        return ""
 
 
 _LOADED: dict[str, Lexicon] = {}

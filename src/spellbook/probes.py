@@ -27,8 +27,9 @@ file's current one.
 
 The parameters of the other probes: `value`, a JSON list `[query, op, operand]` (op
 one of `=`, `!=`, `<`, `<=`, `>`, `>=`, or `~` for a regular expression the text
-must match); `items_at_least` / `unchecked_at_least`, the count and the section
-joined by one space (`2 Risks`); `section_text`, the section; `newer`, the other
+must match); `items_at_least` / `unchecked_at_least` / `checked_at_least`, the count
+and the section joined by one space (`2 Risks`); `count_at_least`, the count and the
+query (`2 features[status=pending]`); `section_text`, the section; `newer`, the other
 file; `glob`, the pattern (with no file); `over_minutes`, whole minutes.
 """
 
@@ -77,7 +78,7 @@ class Probe:
     of a missing file ("plan.md has no unchecked criteria") holds for want of the
     file: it is no evidence of a state."""
 
-    __slots__ = ("name", "yes", "no", "meaning", "check", "implies", "reads_content")
+    __slots__ = ("name", "yes", "no", "meaning", "check", "implies", "reads_content", "query")
 
     def __init__(
         self,
@@ -88,6 +89,7 @@ class Probe:
         check: Check,
         implies: tuple[str, ...] = (),
         reads_content: bool = False,
+        query: Callable[[str], str] | None = None,
     ) -> None:
         self.name = name
         self.yes = yes
@@ -96,6 +98,9 @@ class Probe:
         self.check = check
         self.implies = implies
         self.reads_content = reads_content
+        # The JSON query in its parameter, for a kind that reads one (its `$name`s are
+        # state-file fields the verifier checks something sets).
+        self.query = query
 
 
 def _exists(facts: Answers, file: str, _: str) -> bool:
@@ -143,6 +148,19 @@ def _unchecked_at_least(facts: Answers, file: str, param: str) -> bool:
     return count.isdigit() and facts.items(file, section).count(False) >= int(count)
 
 
+def _checked_at_least(facts: Answers, file: str, param: str) -> bool:
+    count, _, section = param.partition(" ")
+    return count.isdigit() and facts.items(file, section).count(True) >= int(count)
+
+
+def _count_at_least(facts: Answers, file: str, param: str) -> bool:
+    from spellbook.values import count_of  # a spec with no count needs none of it
+
+    count, _, query = param.partition(" ")
+    found = count_of(facts.json(file), query, facts.record.extra)
+    return count.isdigit() and found >= int(count)
+
+
 def _section_text(facts: Answers, file: str, section: str) -> bool:
     return bool(facts.lines(file, section))
 
@@ -153,6 +171,12 @@ def _value(facts: Answers, file: str, param: str) -> bool:
     query, op, operand = comparison(param)
     found = select(facts.json(file), query, facts.record.extra)
     return any(compare(v, op, operand) for v in each_value(found))
+
+
+def _query_compared(param: str) -> str:
+    from spellbook.values import comparison
+
+    return comparison(param)[0]
 
 
 def _newer(facts: Answers, file: str, other: str) -> bool:
@@ -300,6 +324,28 @@ PROBES: dict[str, Probe] = {
             reads_content=True,
         ),
         Probe(
+            "checked_at_least",
+            '{file} has at least {count} checked items under "{section}"',
+            '{file} has fewer than {count} checked items under "{section}"',
+            "The file's section with this heading has at least so many checked items (`- [x]`, "
+            "as `items` counts them).",
+            _checked_at_least,
+            ("items",),
+            reads_content=True,
+        ),
+        Probe(
+            "count_at_least",
+            "{file} has at least {count} `{query}`",
+            "{file} has fewer than {count} `{query}`",
+            "The query selects at least so many values in the JSON file (in a Markdown file, "
+            "its YAML frontmatter), a list it selects counted by its items: "
+            "`features[status=pending]` counts the pending features.",
+            _count_at_least,
+            ("exists",),
+            reads_content=True,
+            query=lambda param: param.partition(" ")[2],
+        ),
+        Probe(
             "section_text",
             "{file} has text under {param}",
             "{file} has no text under {param}",
@@ -330,6 +376,7 @@ PROBES: dict[str, Probe] = {
             _field,
             ("exists",),
             reads_content=True,
+            query=lambda param: param,
         ),
         Probe(
             "value",
@@ -342,6 +389,7 @@ PROBES: dict[str, Probe] = {
             _value,
             ("exists",),
             reads_content=True,
+            query=_query_compared,
         ),
         Probe(
             "newer",
@@ -476,7 +524,8 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     """Whether fact `b` must hold when fact `a` does, beyond what `implied` lists: two
     limits of one measure (`attempts < 3` implies `attempts < 5`; more than 30 minutes
     implies more than 10; at least 3 items under a heading imply at least 2; `count ≥ 3`
-    implies `count ≥ 2`), and facts that say more of the same thing (at least 3
+    implies `count ≥ 2`; at least 3 `features[status=pending]` imply at least 2
+    `features`), and facts that say more of the same thing (at least 3
     unchecked items are at least 3 items; a checklist item is text; a file that exists
     matches the globs its path does; a glob that names fewer files than another)."""
     from spellbook.values import comparison, narrower
@@ -511,7 +560,16 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
         return query == same and narrower(op, operand, other_op, other_operand)
     if kind == "items" and other == "section_text":
         return a[2] == b[2]
-    if kind.endswith("_at_least") and other in ("items_at_least", kind):
+    if kind == "count_at_least" == other:
+        return _fewer_of_more(a[2], b[2])
+    if {kind, other} == {"count_at_least", "field"}:
+        # What a filter keeps is an object with the filter's key, so a value: one is there
+        # exactly when the query has a value.
+        count, _, query = (a if kind == "count_at_least" else b)[2].partition(" ")
+        field = (b if kind == "count_at_least" else a)[2]
+        least = count.isdigit() and (int(count) >= 1 if kind == "count_at_least" else count == "1")
+        return least and query == field and query.endswith("]")
+    if kind in _CHECKLIST_COUNTS and other in ("items_at_least", kind):
         count, _, section = a[2].partition(" ")
         fewer, _, same_section = b[2].partition(" ")
         return (
@@ -521,6 +579,24 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
             and int(count) >= int(fewer)
         )
     return False
+
+
+# Counts of a section's checklist items: `items_at_least` counts them all.
+_CHECKLIST_COUNTS = ("items_at_least", "unchecked_at_least", "checked_at_least")
+
+
+def _fewer_of_more(more: str, fewer: str) -> bool:
+    """Whether at least `more`'s count of its query implies at least `fewer`'s of its own:
+    a count no larger, of the same query or of it with fewer filters at its end
+    (`features[status=pending]` selects no more than `features` counts)."""
+    count, _, query = more.partition(" ")
+    least, _, other = fewer.partition(" ")
+    if not (count.isdigit() and least.isdigit() and int(count) >= int(least)):
+        return False
+    import re  # the compiler's question, never a cast's
+
+    rest = query[len(other) :]
+    return query.startswith(other) and re.fullmatch(r"(?:\[[^\[\]]*\])*", rest) is not None
 
 
 def excludes(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
@@ -542,7 +618,9 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
     if probe == "value":
         query, op, operand = comparison(param)
         fields.update(query=query, comparison=said_comparison(op, operand))
-    if probe in ("field", "value") and not file.endswith(".json"):
+    if probe == "count_at_least":
+        fields["query"] = pattern
+    if probe in ("field", "value", "count_at_least") and not file.endswith(".json"):
         file += " frontmatter"  # a Markdown file's keys are its frontmatter's
     if probe in ("matches", "unlisted"):  # a vocabulary's pattern, as its author wrote it
         from spellbook.patterns import shown

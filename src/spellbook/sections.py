@@ -91,6 +91,22 @@ def _section(text: str, section: str) -> Iterator[tuple[str, bool]]:
             yield line, True
 
 
+def headings(text: str) -> list[str]:
+    """The titles of the text's headings, outside code fences, in order: the sections a
+    condition may name (a section is a heading whose title has its words)."""
+    found: list[str] = []
+    fenced = False
+    for line in lines_of(text):
+        indented = line.lstrip(" ")
+        if indented[:3] in ("```", "~~~") and len(line) - len(indented) <= 3:
+            fenced = not fenced
+        elif not fenced:
+            heading = _heading(line)
+            if heading is not None and heading[1]:
+                found.append(heading[1])
+    return found
+
+
 def checklist(text: str, section: str) -> list[tuple[bool, str]]:
     """The checklist items of the section whose heading has `section`'s words:
     (checked, text) each."""

@@ -90,6 +90,13 @@ def each_value(values: list[object]) -> Iterator[object]:
             yield value
 
 
+def count_of(value: object, query: str, fields: Mapping[str, object]) -> int:
+    """How many values `query` selects in `value`, a list's items counted in its place
+    (as `each_value` gives them): `features[status=pending]` counts the pending features,
+    `features` the features."""
+    return sum(1 for _ in each_value(select(value, query, fields)))
+
+
 def narrower(op: str, operand: object, other: str, limit: object) -> bool:
     """Whether every value that compares `op operand` compares `other limit` too."""
     if op == "=":

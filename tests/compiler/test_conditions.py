@@ -577,3 +577,90 @@ def test_the_negation_of_a_term_too_large_to_negate_is_an_error_not_a_silent_fac
     (message,) = unknown(spec_with("NOT ready", f"| ready | {term} |"))
     assert "'NOT ready'" in message and "multiply past 64" in message
     assert "`-`" in message  # and how to write it instead
+
+
+def test_a_file_s_template_in_the_project_says_which_sections_and_keys_it_has(
+    tmp_path: Path,
+) -> None:
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "checks.md").write_text("# Checks\n\n## Preflight\n\n- [ ] Backups\n")
+    (templates / "list.json").write_text('{"features": [{"id": "F-1"}], "owner": null}\n')
+    (templates / "blank.md").write_text("Anything goes.\n")
+    dialect = Dialect(folder=str(tmp_path), templates=str(templates), root=str(tmp_path))
+    rows = {
+        'checks.md has no unchecked items under "Pre-flight"': 'did you mean "Preflight"?',
+        'checks.md has at least 2 checked items under "Rollback"': '"Checks", "Preflight"',
+        "list.json has `feature[id=F-1]`": "no key `feature`: its keys are `features`, `owner`",
+        "list.json has `features` = true": "selects objects",
+        "list.json has `features` ≥ 2": "count of `features` in list.json ≥ N",
+    }
+    for condition, why in rows.items():
+        spec = parse_spec_text(spec_with(condition), dialect=dialect)
+        found = [f for f in analyse(spec) if f.kind == "unknown_condition"]
+        assert len(found) == 1 and why in found[0].message, (condition, found)
+        assert "T1" in found[0].message, found[0].message
+    # What the template has reads; a file with no template, or one with no heading, is
+    # not checked.
+    for condition in (
+        'checks.md has no unchecked items under "preflight"',
+        'list.json has `features[id=F-1].id` = "F-1"',
+        "list.json has at least 2 `features`",
+        "list.json has `owner` = null",
+        'notes.md has text under "Anything"',
+        'blank.md has text under "Anything"',
+    ):
+        spec = parse_spec_text(spec_with(condition), dialect=dialect)
+        assert not [f for f in analyse(spec) if f.kind == "unknown_condition"], condition
+
+
+def test_the_verifier_reasons_with_counts_of_a_query() -> None:
+    pending = "features[status=pending]"
+    # Some pending feature, or none: every world, and never both.
+    cells = [
+        (f"feature-list.json has `{pending}`", f"count of {pending} in feature-list.json = 0"),
+        (
+            f"feature-list.json has at least 2 `{pending}`",
+            f"feature-list.json has fewer than 2 `{pending}`",
+        ),
+        (
+            f"count of {pending} in feature-list.json ≥ 3",
+            f"count of {pending} in feature-list.json < 2",
+        ),
+    ]
+    for first, second in cells:
+        rows = [
+            row("T1", "A", "Go", first, "B", "Update state to B"),
+            row("T2", "A", "Go", second),
+        ]
+        found = analyse(
+            parse_spec_text(
+                spec_text(["A", "B"], ["Go"], rows + fill(["A", "B"], ["Go"], ["A/Go"]))
+            )
+        )
+        kinds = {f.kind for f in found if f.kind in ("gap", "overlap", "unknown_condition")}
+        expected = {"gap"} if "≥ 3" in first else set()  # exactly 2 falls between
+        assert kinds == expected, (first, second, [f.message for f in found])
+
+
+def test_a_template_the_spec_creates_a_file_from_says_which_sections_it_has(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "notes.md").write_text("# Notes\n\n## Highlights\n\n## Fixes\n")
+    dialect = Dialect(folder=str(tmp_path), root=str(tmp_path))
+    create = "Create `notes.md` from `templates/notes.md`"
+    for section, refused in (("Hilights", 'did you mean "Highlights"?'), ("fixes", "")):
+        condition = f'notes.md has text under "{section}"'
+        rows = [
+            row("T1", "A", "Go", "-", "B", create),
+            row("T2", "B", "Go", condition, "A", "Update state to A"),
+            row("T3", "B", "Go"),
+        ]
+        text = spec_text(["A", "B"], ["Go"], rows)
+        found = [
+            f.message
+            for f in analyse(parse_spec_text(text, dialect=dialect))
+            if f.kind == "unknown_condition"
+        ]
+        assert (refused in found[0] and "rule T2" in found[0]) if refused else not found, found

@@ -15,7 +15,7 @@ from codegen.config import Dialect
 from codegen.render import render_machine
 from spellbook import Workflow
 from spellbook.vocabularies import coding_session
-from tests.specs import row, spec_text
+from tests.specs import row, spec_text, spec_with
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("undefined_field", "never_counted", "never_set")
@@ -114,7 +114,7 @@ CAFE = spec_text(
             "MAKING",
             "Next",
             "`orders.json` has no `orders[made=false][id!=$order]` AND "
-            "`orders.json` has `orders[table=$current].size` ≥ 2",
+            "`orders.json` has `orders[table=$current].seats` ≥ 2",
             "IDLE",
             "Update state to IDLE",
         ),
@@ -123,7 +123,7 @@ CAFE = spec_text(
             "MAKING",
             "Next",
             "`orders.json` has no `orders[made=false][id!=$order]` AND "
-            "`orders.json` has no `orders[table=$current].size` ≥ 2",
+            "`orders.json` has no `orders[table=$current].seats` ≥ 2",
             "IDLE",
             "Update state to IDLE",
         ),
@@ -266,3 +266,12 @@ def test_the_names_a_query_reads_are_those_select_looks_up(query: str) -> None:
     asked: list[str] = []
     select({}, query, Asked())  # each filter's `$name` is looked up, items or none
     assert variables(query) == asked
+
+
+def test_a_dollar_name_in_a_count_s_query_is_checked_too() -> None:
+    """Each kind of fact says where its JSON query is (`Probe.query`): a count's `$name`
+    is a field like any other query's."""
+    text = spec_with("count of tickets[owner!=$desk] in queue.json ≥ 2")
+    findings = found(text)
+    assert seen(findings) == {("undefined_field", "T1")}
+    assert "`$desk`" in findings[0].message

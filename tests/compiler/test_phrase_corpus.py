@@ -1830,11 +1830,29 @@ COUNTS: list[Any] = [
     refused("core", 'plan.md has fewer than 0 checklist items under "Risks"', "never holds"),
     refused("core", 'plan.md has 2 checklist items under "Risks"', "an exact count"),
     refused("core", 'plan.md has exactly 2 unchecked items under "Risks"', "an exact count"),
-    refused(
+    # Checked items are counted too: at least N of the section's items are ticked.
+    one(
         "core",
         'plan.md has at least 2 checked items under "Risks"',
-        "checked items alone are not",
+        yes("checked_at_least", "plan.md", "2 Risks"),
     ),
+    one(
+        "core",
+        'plan.md has at least one checked checklist item under "Risks"',
+        yes("checked_at_least", "plan.md", "1 Risks"),
+    ),
+    one(
+        "core",
+        'plan.md has fewer than 2 ticked items under "Risks"',
+        no("checked_at_least", "plan.md", "2 Risks"),
+    ),
+    one(
+        "core",
+        'plan.md has at most 2 checked items under "Risks"',
+        no("checked_at_least", "plan.md", "3 Risks"),
+    ),
+    refused("core", 'plan.md has at least 2 done items under "Risks"', "'done' items are not"),
+    refused("core", 'plan.md has exactly 2 checked items under "Risks"'),
     refused("core", 'plan.md has at least two checklist items under "Risks"', "in digits"),
     refused("core", 'plan.md has at least 2.5 checklist items under "Risks"', "in digits"),
     refused("core", 'plan.md has at least 2 open items under "Risks"', "'open' items are not"),
@@ -1844,6 +1862,160 @@ COUNTS: list[Any] = [
     refused("core", 'plan.md has 2 or more checklist items under "Risks"'),
     refused("core", 'plan.md has over 2 checklist items under "Risks"'),
     refused("core", 'plan.md has at least 2 items under "Risks"', "write checklist items"),
+]
+
+FEATURES = "feature-list.json"
+
+TYPED_QUERIES: list[Any] = [
+    # -- what a query selects, from its syntax: a filter selects objects, a key a value;
+    # objects compared with a value never match, and counting is its own phrase ---------
+    one(
+        "core",
+        "count of features[status=pending] in feature-list.json ≥ 2",
+        yes("count_at_least", FEATURES, f"2 {PENDING}"),
+    ),
+    one(
+        "core",
+        "the number of `features[status=pending]` in feature-list.json > 2",
+        yes("count_at_least", FEATURES, f"3 {PENDING}"),
+    ),
+    one(
+        "core",
+        "count of features[status=pending] in feature-list.json < 2",
+        no("count_at_least", FEATURES, f"2 {PENDING}"),
+    ),
+    one(
+        "core",
+        "count of features[status=pending] in feature-list.json <= 2",
+        no("count_at_least", FEATURES, f"3 {PENDING}"),
+    ),
+    one(
+        "core",
+        "count of features[status=pending] in feature-list.json = 2",
+        yes("count_at_least", FEATURES, f"2 {PENDING}"),
+        no("count_at_least", FEATURES, f"3 {PENDING}"),
+    ),
+    one(
+        "core",
+        "count of features[status=pending] in feature-list.json = 0",
+        no("count_at_least", FEATURES, f"1 {PENDING}"),
+    ),
+    read(
+        "core",
+        "count of features[status=pending] in feature-list.json ≠ 1",
+        [no("count_at_least", FEATURES, f"1 {PENDING}")],
+        [yes("count_at_least", FEATURES, f"2 {PENDING}")],
+    ),
+    one(
+        "core",
+        "feature-list.json has at least 2 `features[status=pending]`",
+        yes("count_at_least", FEATURES, f"2 {PENDING}"),
+    ),
+    one(
+        "core",
+        "feature-list.json has more than one `features`",
+        yes("count_at_least", FEATURES, "2 features"),
+    ),
+    one(
+        "core",
+        "feature-list.json has fewer than 3 `features[status=pending]`",
+        no("count_at_least", FEATURES, f"3 {PENDING}"),
+    ),
+    one(
+        "core",
+        "feature-list.json has at most 2 `features[status=pending]`",
+        no("count_at_least", FEATURES, f"3 {PENDING}"),
+    ),
+    one(
+        "core",
+        "task.md frontmatter has at least 2 `tags`",
+        yes("count_at_least", "task.md", "2 tags"),
+    ),
+    refused("core", "count of features[status=pending] in feature-list.json ≥ 0", "always"),
+    refused("core", "feature-list.json has fewer than 0 `features`", "never holds"),
+    refused("core", "count of features in feature-list.json ≥ two", "in digits"),
+    refused("core", "count of features in feature-list.json ≥ 1.5", "whole number"),
+    refused("core", "count of features in feature-list.json == 2", "`==` is not a comparison"),
+    refused("core", "count of features in notes.md ≥ 2", "not a JSON file"),
+    refused("core", "count of features[status==open] in feature-list.json ≥ 2", "not a query"),
+    refused("core", "task.md has at least 2 `tags`", "frontmatter has `tags`"),
+    refused("core", "count features in feature-list.json ≥ 2"),
+    # Objects (what a filter keeps) compared with a value: never true, so never read.
+    refused(
+        "core",
+        "feature-list.json has `features[status=pending]` = true",
+        "selects objects",
+    ),
+    refused(
+        "core",
+        "feature-list.json has `features[status=pending]` != true",
+        "count of `features[status=pending]` in feature-list.json",
+    ),
+    refused("core", "feature-list.json has `features[status=pending]` ≥ 2", "selects objects"),
+    refused(
+        "core",
+        "feature-list.json has `features[status=pending]` matching `^x`",
+        "selects objects",
+    ),
+    refused("core", "task.md frontmatter has `links[kind=jira]` = null", "selects objects"),
+    # A key of the objects is a value: it compares.
+    one(
+        "core",
+        'feature-list.json has `features[status=pending].id` = "PT-1"',
+        yes("value", FEATURES, '["features[status=pending].id", "=", "PT-1"]'),
+    ),
+    one(
+        "core",
+        "feature-list.json has `features[status=pending].points` ≥ 2",
+        yes("value", FEATURES, '["features[status=pending].points", ">=", 2]'),
+    ),
+    # A key alone may be a number: read, unless the vocabulary filters it (objects).
+    one(
+        "core",
+        "feature-list.json has `features` ≥ 2",
+        yes("value", FEATURES, '["features", ">=", 2]'),
+    ),
+    refused("session", "feature-list.json has `features` ≥ 2", "count of `features`"),
+    refused("session", "feature-list.json has `features` = true", "selects objects"),
+    one(
+        "session",
+        'feature-list.json has `features.id` = "PT-1"',
+        yes("value", FEATURES, '["features.id", "=", "PT-1"]'),
+    ),
+    # `.length`, `.size`: a list's length in other languages, a key in JSON; `.count`
+    # where a list or objects are before it. Each points at the count.
+    refused("core", "feature-list.json has `features.length` ≥ 2", "count of `features`"),
+    refused("core", "feature-list.json has `features.size` > 0", "count of `features`"),
+    refused("core", "feature-list.json has `features[status=pending].count` ≥ 2", "to count"),
+    refused("session", "feature-list.json has `features.count` ≥ 2", "count of `features`"),
+    refused("core", "task.md frontmatter has `tags.length` ≥ 2", "task.md frontmatter"),
+    refused("core", "feature-list.json has `features.length`", "to count what `features`"),
+    one(
+        "core",
+        "stats.json has `stats.count` ≥ 2",
+        yes("value", "stats.json", '["stats.count", ">=", 2]'),
+    ),
+    one("core", "stats.json has `count` ≥ 2", yes("value", "stats.json", '["count", ">=", 2]')),
+    # A section the file's template (here the vocabulary's plan.md) has no heading for.
+    one(
+        "spell",
+        'plan.md has no unchecked items under "Acceptance Criteria"',
+        no("unchecked", "plan.md", AC),
+    ),
+    one("spell", 'plan.md has text under "goal"', yes("section_text", "plan.md", "goal")),
+    refused(
+        "spell",
+        'plan.md has no unchecked items under "Acceptance Critera"',
+        'did you mean "Acceptance Criteria"?',
+    ),
+    refused(
+        "spell",
+        'plan.md has at least 2 checked items under "Pre-flight"',
+        '"Plan", "Goal", "Context", "Acceptance Criteria", "Notes"',
+    ),
+    refused("spell", 'plan.md has text under "Risks"', 'has no heading with "Risks"'),
+    # A file with no template is not checked.
+    one("spell", 'notes.md has text under "Risks"', yes("section_text", "notes.md", "Risks")),
 ]
 
 SECTION_TEXT: list[Any] = [
@@ -1981,6 +2153,7 @@ CORPUS = [
     *DURATIONS,
     *COMPARISONS,
     *COUNTS,
+    *TYPED_QUERIES,
     *SECTION_TEXT,
     *NEWER,
     *GLOBS,
@@ -2017,3 +2190,26 @@ def test_the_corpus_is_large_and_names_each_phrase_once() -> None:
     assert len(set(ids)) == len(ids), [i for i in ids if ids.count(i) > 1]
     refusals = sum(p.values[3] is None for p in CORPUS)
     assert 0.3 < refusals / len(CORPUS) < 0.7  # near misses beside every form
+
+
+# Facts whose canonical words (`spellbook.probes.describe`) must read back to themselves.
+CANONICAL = [
+    ("count_at_least", FEATURES, f"2 {PENDING}"),
+    ("count_at_least", FEATURES, f"1 {OTHER_PENDING}"),
+    ("count_at_least", FEATURES, "3 features"),
+    ("count_at_least", "task.md", "2 tags"),
+    ("checked_at_least", "plan.md", "2 Risks"),
+    ("checked_at_least", "plan.md", "1 Open Questions"),
+]
+
+
+@pytest.mark.parametrize("fact", CANONICAL, ids=[" ".join(f) for f in CANONICAL])
+@pytest.mark.parametrize("holds", [True, False], ids=["holds", "not"])
+def test_canonical_words_read_back_to_the_same_fact(
+    fact: tuple[str, str, str], holds: bool
+) -> None:
+    from spellbook.probes import describe
+
+    words = describe(*fact, holds)
+    found, reason = _reading(words, "core", WORKSPACE)
+    assert found == [[(*fact, holds)]], (words, reason)

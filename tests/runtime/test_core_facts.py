@@ -426,3 +426,109 @@ def test_a_long_glob_is_compared_without_exhausting_the_stack() -> None:
     assert not glob_within(long + "*", "*" + long)
     assert glob_within(long + "b.md", "*b.md")
     assert glob_within(long + "?", long + "?")
+
+
+# -- counts of what a JSON query selects, and of checked items --------------------------
+
+
+def _features(*statuses: str) -> str:
+    listed = [{"id": f"F-{i}", "status": s} for i, s in enumerate(statuses)]
+    return json.dumps({"features": listed})
+
+
+def test_a_count_of_a_query_counts_the_objects_it_selects(tmp_path: Path) -> None:
+    pending = "features[status=pending]"
+    two = facts(tmp_path / "two", {"list.json": _features("pending", "done", "pending")})
+    one = facts(tmp_path / "one", {"list.json": _features("pending", "done", "done")})
+    assert two.check("count_at_least", "list.json", f"2 {pending}") is True
+    assert one.check("count_at_least", "list.json", f"2 {pending}") is False
+    assert one.check("count_at_least", "list.json", f"1 {pending}") is True
+    # A key's list counts by its items; a missing file or key counts none.
+    assert one.check("count_at_least", "list.json", "3 features") is True
+    assert one.check("count_at_least", "list.json", "4 features") is False
+    assert one.check("count_at_least", "list.json", "1 nothing") is False
+    assert facts(tmp_path / "none", {}).check("count_at_least", "list.json", "1 features") is False
+    # `$name` in a filter is the state file's field, as in any query.
+    other = facts(
+        tmp_path / "other",
+        {"list.json": _features("pending", "pending")},
+        current="F-0",
+    )
+    assert other.check("count_at_least", "list.json", f"1 {pending}[id!=$current]") is True
+    assert other.check("count_at_least", "list.json", f"2 {pending}[id!=$current]") is False
+    # A Markdown file's frontmatter is counted the same way.
+    tags = facts(tmp_path / "md", {"task.md": "---\ntags: [a, b]\n---\n# Task\n"})
+    assert tags.check("count_at_least", "task.md", "2 tags") is True
+    assert tags.check("count_at_least", "task.md", "3 tags") is False
+
+
+def test_a_count_implies_smaller_counts_of_the_query_and_of_it_with_fewer_filters() -> None:
+    pending = "features[status=pending]"
+    assert implies(
+        ("count_at_least", "l.json", f"3 {pending}"), ("count_at_least", "l.json", f"2 {pending}")
+    )
+    assert implies(
+        ("count_at_least", "l.json", f"2 {pending}"), ("count_at_least", "l.json", "2 features")
+    )
+    assert implies(
+        ("count_at_least", "l.json", f"2 {pending}[id!=$x]"),
+        ("count_at_least", "l.json", f"1 {pending}"),
+    )
+    assert not implies(
+        ("count_at_least", "l.json", "2 features"), ("count_at_least", "l.json", f"2 {pending}")
+    )
+    assert not implies(
+        ("count_at_least", "l.json", f"2 {pending}"), ("count_at_least", "l.json", f"3 {pending}")
+    )
+    assert not implies(
+        ("count_at_least", "l.json", f"2 {pending}.id"), ("count_at_least", "l.json", "2 features")
+    )
+    assert not implies(
+        ("count_at_least", "l.json", "2 features"), ("count_at_least", "m.json", "2 features")
+    )
+    assert not implies(("count_at_least", "l.md", "2 Risks"), ("items_at_least", "l.md", "2 Risks"))
+    assert implied("count_at_least", "l.json", f"2 {pending}") == [("exists", "l.json", "")]
+    assert describe("count_at_least", "l.json", f"2 {pending}", True) == (
+        f"l.json has at least 2 `{pending}`"
+    )
+    assert describe("count_at_least", "t.md", "3 tags", False) == (
+        "t.md frontmatter has fewer than 3 `tags`"
+    )
+
+
+def test_checked_items_are_counted_as_items_are(tmp_path: Path) -> None:
+    text = "## Risks\n- [x] Fire\n- [X] Flood\n- [ ] Drought\n- [x]\n"
+    found = facts(tmp_path, {"plan.md": text})
+    assert found.check("checked_at_least", "plan.md", "2 Risks") is True
+    assert found.check("checked_at_least", "plan.md", "3 Risks") is False  # not the empty one
+    assert facts(tmp_path / "x", {}).check("checked_at_least", "plan.md", "1 Risks") is False
+    assert implies(("checked_at_least", "p.md", "3 S"), ("items_at_least", "p.md", "2 S"))
+    assert not implies(("checked_at_least", "p.md", "3 S"), ("unchecked_at_least", "p.md", "1 S"))
+    assert implied("checked_at_least", "p.md", "2 S") == [
+        ("items", "p.md", "S"),
+        ("exists", "p.md", ""),
+    ]
+    assert describe("checked_at_least", "p.md", "2 S", False) == (
+        'p.md has fewer than 2 checked items under "S"'
+    )
+
+
+def test_a_count_of_what_a_filter_keeps_is_at_least_one_exactly_when_the_query_has_a_value(
+    tmp_path: Path,
+) -> None:
+    pending = "features[status=pending]"
+    some, two = ("field", "l.json", pending), ("count_at_least", "l.json", f"2 {pending}")
+    assert implies(two, some) and implies(some, ("count_at_least", "l.json", f"1 {pending}"))
+    assert not implies(some, two)
+    # A key's values may be null: counted, but no value.
+    assert not implies(
+        ("count_at_least", "l.json", "2 features.id"), ("field", "l.json", "features.id")
+    )
+    assert not implies(("field", "l.json", "features"), ("count_at_least", "l.json", "1 features"))
+    for statuses in ((), ("done",), ("pending",), ("pending", "pending")):
+        found = facts(
+            tmp_path / str(len(statuses)) / "_".join(statuses), {"l.json": _features(*statuses)}
+        )
+        for a, b in ((two, some), (some, ("count_at_least", "l.json", f"1 {pending}"))):
+            assert not found.check(*a) or found.check(*b), (statuses, a, b)
+        assert found.check(*some) == found.check("count_at_least", "l.json", f"1 {pending}")

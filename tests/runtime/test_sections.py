@@ -78,3 +78,10 @@ def test_the_workflow_is_not_complete_while_a_criterion_hides_behind_a_line_sepa
         "# Plan\n\n## Acceptance Criteria\n\n- [x] one\n\nAll done.\u2028## Notes\n\n- [ ] two\n",
     )
     assert flow.cast("accio").after != "ACHIEVE_COMPLETE"
+
+
+def test_headings_are_the_titles_outside_code_fences() -> None:
+    from spellbook.sections import headings
+
+    text = "# Plan\n\n## Pre-flight ##\n```\n## not one\n```\n#nope\n    # code\n### \n## Notes\n"
+    assert headings(text) == ["Plan", "Pre-flight", "Notes"]
