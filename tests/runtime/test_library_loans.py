@@ -358,7 +358,7 @@ PAIRS = [
         "Inspect",
         {},
         {"loans/current.loan.md": None},
-        "I5",
+        "I5b",
         "I6",
     ),
     Pair(
@@ -368,7 +368,7 @@ PAIRS = [
         {"renewals.json": '{"renewals": [], "renewed": true}'},
         {"renewals.json": '{"renewals": [], "renewed": false}'},
         "I4",
-        "I5",
+        "I5b",
     ),
     Pair(
         "`renewed` = true: `true` is not `1`",
@@ -377,7 +377,25 @@ PAIRS = [
         {"renewals.json": '{"renewals": [], "renewed": true}'},
         {"renewals.json": '{"renewals": [], "renewed": 1}'},
         "I4",
+        "I5b",
+    ),
+    Pair(
+        "count of renewals[status=pending] in renewals.json ≥ 1 / has fewer than 1 `...`",
+        "ON_LOAN",
+        "Inspect",
+        {"renewals.json": '{"renewals": [{"status": "pending"}], "renewed": false}'},
+        {"renewals.json": '{"renewals": [{"status": "refused"}], "renewed": false}'},
         "I5",
+        "I5b",
+    ),
+    Pair(
+        "count of renewals[status=pending] ...: a missing key counts 0",
+        "ON_LOAN",
+        "Inspect",
+        {"renewals.json": '{"renewals": [{"status": "pending"}], "renewed": false}'},
+        {"renewals.json": '{"renewed": false}'},
+        "I5",
+        "I5b",
     ),
     Pair(
         "loans/current.loan.md frontmatter has `due`",
@@ -432,6 +450,15 @@ PAIRS = [
         {"return.md": checklist(1, 2)},
         "I12",
         "I13",
+    ),
+    Pair(
+        'return.md has at least 1 checked item under "Condition check"',
+        "RETURNING",
+        "Inspect",
+        {"return.md": checklist(1, 2)},
+        {"return.md": checklist(0, 3).replace("- [ ] barcode readable", "- [ ] barcode legible")},
+        "I13",
+        "I14",
     ),
     # LOST, Return
     Pair(
@@ -737,7 +764,7 @@ def test_inspect_loads_what_it_names(machine: ModuleType, tmp_path: Path) -> Non
     lost = desk(tmp_path / "l", machine, "LOST", BASES["LOST"])
     assert "On the bus." in cast(lost, "Inspect", "I9", "LOST").response
     on_loan = desk(tmp_path / "n", machine, "ON_LOAN", ON_LOAN)
-    assert "Copy BC-1234 of the book." in cast(on_loan, "Inspect", "I5", "ON_LOAN").response
+    assert "Copy BC-1234 of the book." in cast(on_loan, "Inspect", "I5b", "ON_LOAN").response
 
 
 def _lend_and_shelve(root: Path, machine: ModuleType) -> Workflow:
