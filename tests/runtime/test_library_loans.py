@@ -22,7 +22,7 @@ import pytest
 from codegen import Dialect, parse_spec_text
 from codegen.analyse import analyse
 from codegen.render import render_machine
-from spellbook import CastResult, Workflow
+from spellbook import ActionError, CastResult, Workflow
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SPEC = FIXTURES / "library_loans.md"
@@ -721,6 +721,22 @@ def test_a_found_copy_moves_its_report_aside_and_is_checked(
     assert found.read_text(encoding="utf-8") == "# Reported lost\n\nOn the bus.\n"
     returned = (ws(tmp_path) / "return.md").read_text(encoding="utf-8")
     assert returned == (BY_NAME / "return.md").read_text(encoding="utf-8")
+
+
+def test_a_move_onto_a_file_already_there_stops_the_cast(
+    machine: ModuleType, tmp_path: Path
+) -> None:
+    flow = desk(tmp_path, machine, "LOST", BASES["LOST"])
+    earlier = flow.cast("Return")  # found once, then lost again the same day
+    assert earlier.rule == "F1"
+    (ws(tmp_path) / "return.md").unlink()
+    (ws(tmp_path) / "lost.md").write_text("# Reported lost again\n", encoding="utf-8")
+    flow = desk(tmp_path, machine, "LOST", {})  # the state file says LOST again
+    with pytest.raises(ActionError, match="already there"):
+        flow.cast("Return")
+    assert (ws(tmp_path) / "lost.md").read_text(encoding="utf-8") == "# Reported lost again\n"
+    assert not (ws(tmp_path) / "return.md").exists()
+    assert flow.state == "LOST"
 
 
 def test_shelving_files_the_loan_under_its_borrower(machine: ModuleType, tmp_path: Path) -> None:
