@@ -1,6 +1,6 @@
 """Conditions: a Condition cell's words, read as facts of the generic core.
 
-A cell is `-` (always), or clauses joined by `AND`, `;` or `,`, in alternatives
+A cell is `-` (always), `never`, or clauses joined by `AND`, `;` or `,`, in alternatives
 joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 
 - a core phrase: `F exists`, `F is missing`, `F is absent`, `F doesn't exist`,
@@ -54,6 +54,9 @@ from .core_phrases import _FILE, _LEDGER, CorePhrases, literal
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
 
 ALWAYS = EMPTY | {"always"}
+# A cell that never holds: the reading of a condition whose alternatives all contradict
+# themselves (`a.md exists AND a.md missing`), said back.
+NEVER = "never"
 # Terms may name terms this deep.
 MAX_DEPTH = 64
 # Longer clauses are not phrases anyone writes; they are not read.
@@ -595,6 +598,8 @@ def parse_condition(
     normal_text = _squeeze(text)
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
+    if normal_text.lower() == NEVER:
+        return Condition(text, ())
     why = ""
     try:
         found = reader.condition(normal_text, [read] if read else None)
