@@ -5,9 +5,10 @@ A fact kind is a `spellbook.probes.Probe`: its words when it holds and when not 
 canonical words the reading report shows), its meaning, its runtime check and what
 the verifier knows of it (the facts it implies). A verb is a `spellbook.actions.Verb`:
 its meaning, what it changes and its carry-out. The compiler's phrases and canonical
-words live in `codegen.read` keyed by the same names (`codegen.read.canonical`). Adding a kind means its definition, a sample
-here and its row in docs/reading-specs.md' table of kinds (checked by
-`tests/runtime/test_probes.py`): the tests fail until all three are there.
+words live in `codegen.read` keyed by the same names (`codegen.read.canonical`).
+Adding a kind means its definition, a sample here and its row in
+docs/reading-specs.md's table of kinds (checked by `tests/runtime/test_probes.py`):
+the tests fail until all three are there.
 """
 
 from __future__ import annotations
