@@ -22,7 +22,7 @@ from spellbook.probes import describe, named
 
 from ..logic import DNF
 from ..model import Action, Condition, Literal
-from .conditions import NEVER, parse_condition
+from .conditions import NEVER
 from .lexicon import Dialect, Lexicon
 
 # What a condition that always holds is said as (`-` is too, in a cell).
@@ -45,19 +45,7 @@ def fact_words(literal: Literal, lexicon: Lexicon | None = None) -> str:
         said = _vocabulary_words(literal, lexicon)
         if said:
             return said
-    core = describe(atom.probe, atom.file, atom.param, literal.positive)
-    noun = lexicon.noun_for(atom.probe, atom.param) if lexicon is not None else None
-    if noun is None or lexicon is None or _reads_as(core, literal, lexicon):
-        return core
-    # The core's phrase is refused for this file (a section its template lacks), where
-    # the vocabulary's noun for the same fact is read: said by the noun.
-    said = (noun.yes if literal.positive else noun.no).format(file=named(atom.file))
-    return said if _reads_as(said, literal, lexicon) else core
-
-
-def _reads_as(words: str, literal: Literal, lexicon: Lexicon) -> bool:
-    """Whether `words` read (files as named, from the workspace) as `literal` alone."""
-    return parse_condition(words, lexicon).clauses == ((literal,),)
+    return describe(atom.probe, atom.file, atom.param, literal.positive)
 
 
 def _vocabulary_words(literal: Literal, lexicon: Lexicon) -> str:

@@ -52,6 +52,7 @@ from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simp
 from ..model import Atom, Condition, Literal
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
+from .shapes import Shapes
 
 ALWAYS = EMPTY | {"always"}
 # A cell that never holds: the reading of a condition whose alternatives all contradict
@@ -362,6 +363,11 @@ class _Reader(CorePhrases):
             self.reason = f"{file} is not a JSON file, and {noun.name} is a query of one"
             return None
         param = noun.param
+        if probe in ("items", "unchecked", "section_text"):  # a section the template lacks
+            missing = Shapes(self.lexicon).missing_section(file, param)
+            if missing:
+                self.reason = missing
+                return None
         if ledger:
             # `NOUN not listed in .seen`: the noun's matches the ledger lacks.
             if probe != "matches":
