@@ -1,4 +1,5 @@
-"""Verifier output: the coverage matrices and findings as text or JSON."""
+"""Verifier output: the coverage matrices, findings and reading as text, JSON, markdown
+or SARIF."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..model import Spec, Specificity
+from ..read.lexicon import Dialect
 from .coverage import family_cell, family_coverage, state_coverage
 from .findings import SEVERITY, Finding, Severity
+from .reading import read_spec
 
 WILDCARD_MARK = "*"
 MISSING = "MISSING"
@@ -43,7 +46,9 @@ def finding_json(finding: Finding) -> dict[str, Any]:
     }
 
 
-def to_json(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> dict[str, Any]:
+def to_json(
+    spec: Spec, findings: Sequence[Finding], strict: bool = False, dialect: Dialect | None = None
+) -> dict[str, Any]:
     spells = [sp.name for sp in spec.spells]
     states_cov, families_cov = state_coverage(spec), family_coverage(spec)
     return {
@@ -73,6 +78,7 @@ def to_json(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> di
         "findings": [finding_json(f) for f in findings],
         "summary": _counts(findings),
         "ok": is_ok(findings, strict),
+        "reading": read_spec(spec, dialect).json(),
     }
 
 
@@ -138,7 +144,14 @@ def _words(spec: Spec) -> str:
     )
 
 
-def format_text(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> str:
+def format_text(
+    spec: Spec,
+    findings: Sequence[Finding],
+    strict: bool = False,
+    explain: bool = False,
+    dialect: Dialect | None = None,
+) -> str:
+    """The report; with `explain`, every row's and term's reading before the findings."""
     families_cov, states_cov = family_coverage(spec), state_coverage(spec)
     out = [
         f"{spec.path}: {len(spec.states)} states in {len(spec.families)} families, "
@@ -158,6 +171,8 @@ def format_text(spec: Spec, findings: Sequence[Finding], strict: bool = False) -
         f"wildcard rows ({WILDCARD_MARK}); within each, document order.",
         "",
     ]
+    if explain:
+        out += _explained(spec, dialect)
     counts = _counts(findings)
     out.append(
         f"Findings: {_plural(counts['errors'], 'error')}, "
@@ -173,9 +188,27 @@ def format_text(spec: Spec, findings: Sequence[Finding], strict: bool = False) -
     return "\n".join(out) + "\n"
 
 
-def format_brief(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> str:
+def _explained(spec: Spec, dialect: Dialect | None) -> list[str]:
+    """Every row's and every term's reading, in the core's canonical words."""
+    reading = read_spec(spec, dialect)
+    rows, terms = len(reading.rows), len(reading.terms)
+    return [
+        f"Reading: {_plural(rows, 'row')} and {_plural(terms, 'term')}, in the core's words",
+        *(f"  {line}" for line in reading.lines()),
+        "",
+    ]
+
+
+def format_brief(
+    spec: Spec,
+    findings: Sequence[Finding],
+    strict: bool = False,
+    explain: bool = False,
+    dialect: Dialect | None = None,
+) -> str:
     """Only what fails (errors; warnings too with `strict`), most severe first, then the
-    one-line verdict: for a hook, where the whole report would bury the one line."""
+    one-line verdict: for a hook, where the whole report would bury the one line (with
+    `explain`, every reading first)."""
     failing = {Severity.ERROR, Severity.WARNING} if strict else {Severity.ERROR}
     kinds = sorted({f.kind for f in findings}, key=lambda k: (_rank(findings, k), _order(k), k))
     out = [
@@ -184,7 +217,8 @@ def format_brief(spec: Spec, findings: Sequence[Finding], strict: bool = False) 
         for f in findings
         if f.kind == kind and f.severity in failing
     ]
-    return "\n".join([*out, _verdict(spec, findings, strict)]) + "\n"
+    shown = _explained(spec, dialect) if explain else []
+    return "\n".join([*shown, *out, _verdict(spec, findings, strict)]) + "\n"
 
 
 def _verdict(spec: Spec, findings: Sequence[Finding], strict: bool) -> str:
@@ -220,8 +254,11 @@ def _md_cell(text: str) -> str:
     return text.replace("|", "\\|") or " "
 
 
-def to_markdown(spec: Spec, findings: Sequence[Finding], strict: bool = False) -> str:
-    """A report to paste into a pull request: verdict, family matrix, findings as a checklist."""
+def to_markdown(
+    spec: Spec, findings: Sequence[Finding], strict: bool = False, dialect: Dialect | None = None
+) -> str:
+    """A report to paste into a pull request: verdict, family matrix, findings as a
+    checklist, and what every row and term was read as."""
     families_cov, states_cov = family_coverage(spec), state_coverage(spec)
     counts = _counts(findings)
     verdict = "OK" if is_ok(findings, strict) else "FAILED"
@@ -265,7 +302,33 @@ def to_markdown(spec: Spec, findings: Sequence[Finding], strict: bool = False) -
             where = f"line {f.line}" if f.line else "spec"
             out.append(f"- [ ] **{f.severity.value}** {where}: {f.message}")
         out.append("")
+    if out[-1]:
+        out.append("")
+    out += _md_reading(spec, dialect)
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _md_reading(spec: Spec, dialect: Dialect | None) -> list[str]:
+    """The reading as tables: each row, each term, in the core's canonical words."""
+    reading = read_spec(spec, dialect)
+    out = [
+        "## Reading",
+        "",
+        "What each row and term was read as, in the core's words (which read back as the "
+        "same facts and actions).",
+        "",
+        "| Row | In | On | When | Then | Next |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in reading.rows:
+        when = r.when + (f" (not read: {'; '.join(map(repr, r.unread))})" if r.unread else "")
+        cells = (r.id, r.states, " or ".join(r.spells), when, "; ".join(r.then) or "-", r.next)
+        out.append("| " + " | ".join(_md_cell(c) for c in cells) + " |")
+    if reading.terms:
+        out += ["", "| Term | Read as | Reading |", "|---|---|---|"]
+        for t in reading.terms:
+            out.append(f"| {_md_cell(t.phrase)} | {t.kind} | {_md_cell(t.reading)} |")
+    return out
 
 
 # --- SARIF --------------------------------------------------------------------

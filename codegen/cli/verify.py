@@ -99,6 +99,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         help="text format: only the findings that fail, then a one-line verdict (for hooks)",
     )
     parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="text format: also every row's and every term's reading in the core's words "
+        "(the json and markdown reports always carry it, and --against always names the "
+        "rows whose reading changed)",
+    )
+    parser.add_argument(
         "--against",
         metavar="OLD_SPEC",
         help="compare the spec's behaviour with an older revision of it instead: a file, a "
@@ -156,7 +163,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.against is not None:
         return _against(args)
     try:
-        spec = load_spec(args.spec, dialect=_dialect(args))
+        dialect = _dialect(args)
+        spec = load_spec(args.spec, dialect=dialect)
         findings = analyse(spec)
     except MemoryError:
         return _failed(args, out_of_memory())
@@ -164,15 +172,15 @@ def _run(args: argparse.Namespace) -> int:
         return _failed(args, err)
     ending()
     if args.format == "json":
-        emit(to_json(spec, findings, args.strict))
+        emit(to_json(spec, findings, args.strict, dialect))
     elif args.format == "sarif":
         emit(to_sarif(spec, findings))
     elif args.format == "markdown":
-        emit(to_markdown(spec, findings, args.strict))
+        emit(to_markdown(spec, findings, args.strict, dialect))
     elif args.brief:
-        emit(format_brief(spec, findings, args.strict))
+        emit(format_brief(spec, findings, args.strict, args.explain, dialect))
     else:
-        emit(format_text(spec, findings, args.strict))
+        emit(format_text(spec, findings, args.strict, args.explain, dialect))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
 
 

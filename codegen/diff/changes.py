@@ -25,6 +25,7 @@ import os
 import re
 
 from ..analyse import Finding, analyse
+from ..analyse.reading import changed, read_spec
 from ..budget import stage
 from ..model import RuleRow, Spec, Term
 from ..read.lexicon import normal
@@ -48,6 +49,7 @@ def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
     stage("comparing the rows of the two specs")
     _described(diff)
     _rows(diff)
+    diff.readings_changed = changed(read_spec(old), read_spec(new), diff.renames)
     compare_cells(diff)
     _templates(diff)
     stage("comparing the findings of the two specs")

@@ -133,6 +133,11 @@ def format_text(diff: SpecDiff) -> str:
         out.append(f"What the developer and the AI are told ({len(told)}):")
         out += [f"  {line}" for line in told]
         out.append("")
+    if diff.readings_changed:
+        out.append(f"Rows read differently ({len(diff.readings_changed)}):")
+        for rid, was, now in diff.readings_changed:
+            out += [f"  {rid} was read: {was}", f"  {rid} now reads: {now}"]
+        out.append("")
     if diff.findings_new or diff.findings_gone:
         out.append(f"Findings: {len(diff.findings_new)} new, {len(diff.findings_gone)} gone")
         out += [f"  new   {_finding(f, diff.new.path)}" for f in diff.findings_new]
@@ -204,6 +209,15 @@ def to_markdown(diff: SpecDiff) -> str:
     if told:
         out += [f"## What the developer and the AI are told ({len(told)})", ""]
         out += [f"- {_md(line)}" for line in told] + [""]
+    if diff.readings_changed:
+        out += [
+            f"## Rows read differently ({len(diff.readings_changed)})",
+            "",
+            "| Row | Was read | Now reads |",
+            "|---|---|---|",
+        ]
+        out += [f"| {_md(i)} | {_md(was)} | {_md(now)} |" for i, was, now in diff.readings_changed]
+        out.append("")
     if diff.findings_new or diff.findings_gone:
         out += [
             f"## Findings: {len(diff.findings_new)} new, {len(diff.findings_gone)} gone",
@@ -254,6 +268,9 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
             "renamed": [{"old": o, "new": n} for o, n in diff.rules_renamed],
             "changed": [{"rule": i, "what": list(w)} for i, w in diff.rules_changed],
         },
+        "read_differently": [
+            {"rule": i, "was": was, "now": now} for i, was, now in diff.readings_changed
+        ],
         "told": [c.json() for c in diff.told],
         "templates_changed": diff.templates_changed,
         "findings": {

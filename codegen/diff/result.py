@@ -104,6 +104,9 @@ class SpecDiff:
     rules_removed: list[str] = field(default_factory=list)
     rules_renamed: list[tuple[str, str]] = field(default_factory=list)
     rules_changed: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    # Rows of one ID that both specs have, read as something else: (ID, was, now), each
+    # reading in the core's canonical words (`analyse.reading`).
+    readings_changed: list[tuple[str, str, str]] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
     told: list[Change] = field(default_factory=list)
     templates_changed: list[str] = field(default_factory=list)

@@ -1,6 +1,6 @@
 """Conditions: a Condition cell's words, read as facts of the generic core.
 
-A cell is `-` (always), or clauses joined by `AND`, `;` or `,`, in alternatives
+A cell is `-` (always), `never`, or clauses joined by `AND`, `;` or `,`, in alternatives
 joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 
 - a core phrase: `F exists`, `F is missing`, `F is absent`, `F doesn't exist`,
@@ -52,8 +52,12 @@ from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simp
 from ..model import Atom, Condition, Literal
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
+from .shapes import Shapes
 
 ALWAYS = EMPTY | {"always"}
+# A cell that never holds: the reading of a condition whose alternatives all contradict
+# themselves (`a.md exists AND a.md missing`), said back.
+NEVER = "never"
 # Terms may name terms this deep.
 MAX_DEPTH = 64
 # Longer clauses are not phrases anyone writes; they are not read.
@@ -359,6 +363,11 @@ class _Reader(CorePhrases):
             self.reason = f"{file} is not a JSON file, and {noun.name} is a query of one"
             return None
         param = noun.param
+        if probe in ("items", "unchecked", "section_text"):  # a section the template lacks
+            missing = Shapes(self.lexicon).missing_section(file, param)
+            if missing:
+                self.reason = missing
+                return None
         if ledger:
             # `NOUN not listed in .seen`: the noun's matches the ledger lacks.
             if probe != "matches":
@@ -595,6 +604,8 @@ def parse_condition(
     normal_text = _squeeze(text)
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
+    if normal_text.lower() == NEVER:
+        return Condition(text, ())
     why = ""
     try:
         found = reader.condition(normal_text, [read] if read else None)

@@ -285,8 +285,8 @@ PROBES: dict[str, Probe] = {
         ),
         Probe(
             "items",
-            "{file} has checklist items under {param}",
-            "{file} has no checklist items under {param}",
+            '{file} has checklist items under "{param}"',
+            '{file} has no checklist items under "{param}"',
             "The file's section with this heading has a checklist item (`- [ ]` or `- [x]`) "
             "that is not empty; a section still its template's, untouched, has none.",
             _items,
@@ -295,8 +295,8 @@ PROBES: dict[str, Probe] = {
         ),
         Probe(
             "unchecked",
-            "{file} has unchecked items under {param}",
-            "{file} has no unchecked items under {param}",
+            '{file} has unchecked items under "{param}"',
+            '{file} has no unchecked items under "{param}"',
             "The file's section with this heading has an unchecked item (`- [ ]`) that is "
             "not empty; a section still its template's, untouched, has none.",
             _unchecked,
@@ -305,8 +305,8 @@ PROBES: dict[str, Probe] = {
         ),
         Probe(
             "items_at_least",
-            "{file} has at least {count} checklist items under {section}",
-            "{file} has fewer than {count} checklist items under {section}",
+            '{file} has at least {count} checklist items under "{section}"',
+            '{file} has fewer than {count} checklist items under "{section}"',
             "The file's section with this heading has at least so many checklist items (as "
             "`items` counts them).",
             _items_at_least,
@@ -315,8 +315,8 @@ PROBES: dict[str, Probe] = {
         ),
         Probe(
             "unchecked_at_least",
-            "{file} has at least {count} unchecked items under {section}",
-            "{file} has fewer than {count} unchecked items under {section}",
+            '{file} has at least {count} unchecked items under "{section}"',
+            '{file} has fewer than {count} unchecked items under "{section}"',
             "The file's section with this heading has at least so many unchecked items (as "
             "`unchecked` counts them).",
             _unchecked_at_least,
@@ -347,8 +347,8 @@ PROBES: dict[str, Probe] = {
         ),
         Probe(
             "section_text",
-            "{file} has text under {param}",
-            "{file} has no text under {param}",
+            '{file} has text under "{param}"',
+            '{file} has no text under "{param}"',
             "The file's section with this heading has a line that is not blank, a heading, a "
             "code fence's marker or an empty checklist item, and not a line of its template's "
             "own section.",
@@ -393,8 +393,8 @@ PROBES: dict[str, Probe] = {
         ),
         Probe(
             "newer",
-            "{file} is newer than {param}",
-            "{file} is not newer than {param}",
+            "{file} is newer than {other}",
+            "{file} is not newer than {other}",
             "Both files exist and the file was modified after the other one.",
             _newer,
             ("exists",),
@@ -611,8 +611,10 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
     words = PROBES[probe].yes if positive else PROBES[probe].no
     counter, _, limit = param.partition("<")
     ledger, _, pattern = param.partition(" ")
-    fields = {"counter": counter, "limit": limit, "ledger": ledger, "pattern": pattern}
+    # Files as a condition names them (`named`), so that the words read back as the fact.
+    fields = {"counter": counter, "limit": limit, "ledger": named(ledger), "pattern": pattern}
     fields.update(count=ledger, section=pattern, duration="", query="", comparison="")
+    fields["other"] = named(param)
     if probe == "over_minutes" and param.isdigit():
         fields["duration"] = duration(int(param))
     if probe == "value":
@@ -620,13 +622,23 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
         fields.update(query=query, comparison=said_comparison(op, operand))
     if probe == "count_at_least":
         fields["query"] = pattern
+    shown = named(file)
     if probe in ("field", "value", "count_at_least") and not file.endswith(".json"):
-        file += " frontmatter"  # a Markdown file's keys are its frontmatter's
+        shown += " frontmatter"  # a Markdown file's keys are its frontmatter's
     if probe in ("matches", "unlisted"):  # a vocabulary's pattern, as its author wrote it
-        from spellbook.patterns import shown
+        from spellbook.patterns import shown as written
 
-        param, fields["pattern"] = shown(param), shown(pattern)
-    return words.format(file=file, param=param, **fields)
+        param, fields["pattern"] = written(param), written(pattern)
+    return words.format(file=shown, param=param, **fields)
+
+
+def named(file: str) -> str:
+    """A file's name as a condition writes it: bare where the reader takes it so
+    (`plan.md`, `docs/a.md`), else in backticks (`VERSION`, `.refs`, `notes/`)."""
+    import re
+
+    plain = re.fullmatch(r"[\w.\-/]*\w\.\w[\w\-]*", file)
+    return file if plain or not file else f"`{file}`"
 
 
 # Units of time in a state, in minutes, the largest first.

@@ -160,9 +160,9 @@ def test_without_the_implications_each_rule_pair_would_overlap(
 GAPS = {
     "A2": "in this state for more than 1 hour, in this state for 2 days or less",
     "V2": "review.json has `score` > 0, review.json has no `score` ≥ 3",
-    "C2": "plan.md has checklist items under Risks, plan.md has fewer than 3 checklist items under Risks",
-    "U2": "plan.md has at least 2 checklist items under Risks, plan.md has fewer than 2 unchecked items under Risks",
-    "T2": "plan.md has no checklist items under Summary, plan.md has text under Summary",
+    "C2": 'plan.md has checklist items under "Risks", plan.md has fewer than 3 checklist items under "Risks"',
+    "U2": 'plan.md has at least 2 checklist items under "Risks", plan.md has fewer than 2 unchecked items under "Risks"',
+    "T2": 'plan.md has no checklist items under "Summary", plan.md has text under "Summary"',
     "F3": "report.md is not newer than data.json, data.json is not newer than report.md",
     "D2": "notes/todo.md missing, some file matches `notes/*.md`",
 }

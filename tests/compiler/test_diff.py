@@ -413,3 +413,36 @@ def test_a_rule_that_leads_back_to_its_own_state_is_a_noop_as_the_runtime_says()
         "| G1 | A | Go | `x.md` exists | A |", "| G1 | A | Go | `x.md` exists | Same state |"
     )
     assert same != old and not diff(old, same).changes
+
+
+def test_a_row_read_as_something_else_is_named_with_both_readings() -> None:
+    """A term redefined: the rows that use it keep their words and their ID, and are read
+    as other facts; the diff names each, with what it was and is read as."""
+    new = TEXT.replace(
+        "| No PR review in progress | comments.md missing AND review-task.md missing |",
+        "| No PR review in progress | comments.md missing |",
+    )
+    found = diff(TEXT, new)
+    assert [rid for rid, _, _ in found.readings_changed] == ["G5", "A5a", "A5b"]
+    _, was, now = found.readings_changed[0]
+    assert "when: comments.md missing AND review-task.md missing; then:" in was
+    assert "when: comments.md missing; then:" in now
+    text = format_text(found)
+    assert "Rows read differently (3):" in text
+    assert f"  G5 was read: {was}\n  G5 now reads: {now}\n" in text
+    assert "## Rows read differently (3)" in to_markdown(found)
+    (first, *_) = to_json(found)["read_differently"]
+    assert first == {"rule": "G5", "was": was, "now": now}
+
+
+def test_rows_reworded_reordered_or_renamed_are_not_read_differently() -> None:
+    first = row("R1", "A", "Go", "x.md exists", "B")
+    old = row("R2", "A", "Go", "x.md missing AND y.md missing")
+    new = row("R2", "A", "Go", "there is no y.md AND x.md is missing")
+    found = diff(small(first, old), small(first, new))
+    assert found.readings_changed == []
+    assert "read differently" not in format_text(found)
+    moved = diff(TEXT, renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=True))
+    assert moved.readings_changed == []
+    changed = diff(small(first, old), small(first, row("R2", "A", "Go", "x.md missing")))
+    assert [rid for rid, _, _ in changed.readings_changed] == ["R2"]

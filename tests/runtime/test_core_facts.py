@@ -215,7 +215,7 @@ def test_counts_imply_smaller_counts_and_the_checklist_itself() -> None:
     assert not implies(("items_at_least", "p.md", "3 S"), ("items_at_least", "p.md", "2 T"))
     assert not implies(("items_at_least", "p.md", "3 S"), ("items_at_least", "q.md", "2 S"))
     assert describe("items_at_least", "p.md", "3 S", False) == (
-        "p.md has fewer than 3 checklist items under S"
+        'p.md has fewer than 3 checklist items under "S"'
     )
 
 

@@ -1,0 +1,192 @@
+"""What the spec was read as: every row's and every term's reading in canonical words
+(`read.canonical`), which the reader reads back as the same facts and actions.
+
+`--explain` prints it, the markdown and JSON reports carry it, and the diff of two
+specs names the rows whose reading changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from spellbook.actions import passive
+
+from ..logic import DNF
+from ..model import Kind, Literal, RuleRow, Spec, Term
+from ..read.action_phrases import parse_actions
+from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
+from ..read.conditions import parse_condition
+from ..read.lexicon import Dialect, Lexicon
+
+# The Next State of a row that does not move the state.
+_STAYS = {Kind.BLOCKED: "[BLOCKED]", Kind.NOOP: "same state"}
+
+
+@dataclass(frozen=True)
+class RowReading:
+    """One row read: where and on what it fires, when, what it does, where it goes."""
+
+    id: str
+    line: int
+    states: str
+    spells: tuple[str, ...]
+    when: str
+    then: tuple[str, ...]
+    next: str
+    # The condition's phrases no fact reads, shown as written in `when`.
+    unread: tuple[str, ...] = ()
+    # What two revisions of the row compare by: `when` with its alternatives and facts in
+    # a fixed order (one meaning written in another order is the same), and the actions
+    # that do something (not an instruction to the AI, whose words the diff compares as
+    # what the AI is told, nor a verb that only says what Next State says).
+    same: str = ""
+    does: tuple[str, ...] = ()
+
+    def said(self) -> str:
+        """`R1 fires in A on Go when: ...; then: ...; → B`."""
+        return f"{self.id} fires {self.body()}"
+
+    def body(self) -> str:
+        """What the row does, without its ID (two revisions' rows compare by it)."""
+        then = "; ".join(self.then) or "nothing"
+        on = " or ".join(self.spells)
+        unread = f" (not read: {'; '.join(map(repr, self.unread))})" if self.unread else ""
+        return f"in {self.states} on {on} when: {self.when}{unread}; then: {then}; → {self.next}"
+
+    def key(self) -> str:
+        """What the row does, in words two revisions of it compare by."""
+        on = " or ".join(self.spells)
+        does = "; ".join(self.does)
+        return f"in {self.states} on {on} when: {self.same}; does: {does}; → {self.next}"
+
+    def json(self) -> dict[str, object]:
+        return {
+            "rule": self.id,
+            "line": self.line,
+            "states": self.states,
+            "spells": list(self.spells),
+            "when": self.when,
+            "then": list(self.then),
+            "next": self.next,
+            "unread": list(self.unread),
+            "reading": self.said(),
+        }
+
+
+@dataclass(frozen=True)
+class TermReading:
+    """One term of the spec's Terms table read: as a condition, as actions, or neither
+    (`unread`, with the phrases no fact or verb reads)."""
+
+    phrase: str
+    line: int
+    means: str
+    reading: str
+    kind: str  # "condition", "action" or "unread"
+
+    def said(self) -> str:
+        if self.kind == "unread":
+            return f"term {self.phrase!r} is not read: {self.reading}"
+        return f"term {self.phrase!r} means the {self.kind}: {self.reading}"
+
+    def json(self) -> dict[str, object]:
+        return {
+            "phrase": self.phrase,
+            "line": self.line,
+            "means": self.means,
+            "as": self.kind,
+            "reading": self.reading,
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    rows: tuple[RowReading, ...]
+    terms: tuple[TermReading, ...]
+
+    def lines(self) -> list[str]:
+        return [r.said() for r in self.rows] + [t.said() for t in self.terms]
+
+    def json(self) -> dict[str, object]:
+        return {"rows": [r.json() for r in self.rows], "terms": [t.json() for t in self.terms]}
+
+
+def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
+    """The spec's reading; `dialect` says where its project keeps templates (a `Create`
+    from a template by name is said so only where that can be told)."""
+    dialect = dialect or Dialect(spec.vocabulary)
+    words = lexicon_for(dialect)
+    own = Lexicon.of(dialect).with_terms([*spec.terms, *dialect.terms]).with_files(dialect)
+    rows = tuple(_row(row, words) for row in spec.rows)
+    return Reading(rows, tuple(_term(t, spec.workspace, own, words) for t in spec.terms))
+
+
+def _row(row: RuleRow, words: Lexicon) -> RowReading:
+    current = row.current
+    if current.wildcard:
+        states = "any state" + (f" except {', '.join(current.names)}" if current.names else "")
+    else:
+        states = ", ".join(current.names)
+    target = _STAYS.get(row.target.kind) or row.target.name or ""
+    return RowReading(
+        row.id,
+        row.line,
+        states,
+        tuple(row.triggers),
+        condition_words(row.condition, words),
+        tuple(shown(a, words) for a in row.actions),
+        target,
+        row.condition.unknown,
+        dnf_words(_sorted(row.condition.clauses)),
+        tuple(action_words(a, words) for a in row.actions if not passive(a.verb)),
+    )
+
+
+def _sorted(clauses: DNF) -> DNF:
+    """Alternatives and their facts in one order, whatever order they were written in."""
+    each = (tuple(sorted(clause, key=_order)) for clause in clauses)
+    return tuple(sorted(each, key=lambda clause: [_order(lit) for lit in clause]))
+
+
+def _order(literal: Literal) -> tuple[str, str, str, bool]:
+    atom = literal.atom
+    return (atom.probe, atom.file, atom.param, literal.positive)
+
+
+def _term(term: Term, workspace: str, own: Lexicon, words: Lexicon) -> TermReading:
+    """A term as the spec reads it (its own terms and vocabulary), said in the core's."""
+    condition = parse_condition(term.means, own, workspace)
+    if not condition.unknown:
+        said = condition_words(condition, words)
+        return TermReading(term.phrase, term.line, term.means, said, "condition")
+    actions = parse_actions(term.means, workspace, own)
+    if actions and all(a.verb != "instruct" for a in actions):
+        said = "; ".join(shown(a, words) for a in actions)
+        return TermReading(term.phrase, term.line, term.means, said, "action")
+    unread = "; ".join(repr(p) for p in condition.unknown)
+    said = f"no fact of the core reads {unread}, nor any verb all of it"
+    return TermReading(term.phrase, term.line, term.means, said, "unread")
+
+
+def changed(
+    old: Reading, new: Reading, renames: dict[str, str] | None = None
+) -> list[tuple[str, str, str]]:
+    """(row ID, was, now) for each row both revisions have whose reading differs; a state
+    renamed (`renames`, old name -> new) is no difference of its own."""
+    if renames:
+        names = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")(?![\w\[])")
+
+        def renamed(text: str) -> str:
+            return names.sub(lambda m: renames[m.group(1)], text)
+
+        old = Reading(
+            tuple(replace(r, states=renamed(r.states), next=renamed(r.next)) for r in old.rows),
+            old.terms,
+        )
+    was = {r.id: r for r in old.rows}
+    return [
+        (r.id, was[r.id].body(), r.body())
+        for r in new.rows
+        if r.id in was and was[r.id].key() != r.key()
+    ]

@@ -1,0 +1,190 @@
+"""The reading in canonical words: each fact, condition and action cell said as the
+core says it, in words the reader reads back to the same facts (`conditions`) and
+the same actions (`action_phrases`).
+
+A fact is said in its probe's own words (`spellbook.probes.describe`, from the
+`Probe` record's `yes` and `no`), whatever words the spec wrote it in: a term's
+name or a vocabulary's noun is spelt out. The one exception is a fact about a
+vocabulary's pattern, which only the vocabulary's noun names (the same pattern
+written in a spec would be run as a spec's pattern). A condition is its
+alternatives joined by `OR`, each its facts joined by `AND`; a phrase the reader
+could not read is shown as written. An action is its verb's canonical form
+(`_VERBS`), one per verb; an instruction to the AI is its words as written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+
+from spellbook.patterns import VOCABULARY
+from spellbook.probes import describe, named
+
+from ..logic import DNF
+from ..model import Action, Condition, Literal
+from .conditions import NEVER
+from .lexicon import Dialect, Lexicon
+
+# What a condition that always holds is said as (`-` is too, in a cell).
+ALWAYS = "always"
+
+
+def lexicon_for(dialect: Dialect) -> Lexicon:
+    """The words canonical words are read back with: the core's and the vocabulary's (its
+    nouns, its templates), never a spec's own Terms, which may give a core phrase another
+    meaning (a term `task.md exists` meaning `other.md exists`)."""
+    return Lexicon.of(Dialect(dialect.vocabulary)).with_files(dialect)
+
+
+def fact_words(literal: Literal, lexicon: Lexicon | None = None) -> str:
+    """One fact, holding or not, in the words the reader reads back as it."""
+    atom = literal.atom
+    if atom.probe == "unknown":  # not read: the phrase as written
+        return atom.param if literal.positive else f"NOT {atom.param}"
+    if VOCABULARY in atom.param and lexicon is not None:
+        said = _vocabulary_words(literal, lexicon)
+        if said:
+            return said
+    return describe(atom.probe, atom.file, atom.param, literal.positive)
+
+
+def _vocabulary_words(literal: Literal, lexicon: Lexicon) -> str:
+    """A fact about a vocabulary's pattern, in its noun's words: the noun itself (`plan.md
+    has Atlassian URLs`), or its matches a ledger lacks (`... not listed in .refs`)."""
+    atom = literal.atom
+    noun = lexicon.noun_for(atom.probe, atom.param)
+    if noun is not None:
+        return (noun.yes if literal.positive else noun.no).format(file=named(atom.file))
+    ledger, _, pattern = atom.param.partition(" ")
+    noun = lexicon.noun_for("matches", pattern)
+    if noun is None:
+        return ""
+    has = "has" if literal.positive else "has no"
+    return f"{named(atom.file)} {has} {noun.name} not listed in {named(ledger)}"
+
+
+def dnf_words(clauses: DNF, lexicon: Lexicon | None = None) -> str:
+    """Alternatives of facts: `a AND b OR c` (AND binds tighter, as the reader reads it)."""
+    if any(not clause for clause in clauses):
+        return ALWAYS
+    if not clauses:
+        return NEVER
+    return " OR ".join(
+        " AND ".join(fact_words(lit, lexicon) for lit in clause) for clause in clauses
+    )
+
+
+def condition_words(condition: Condition, lexicon: Lexicon | None = None) -> str:
+    """A Condition cell's reading (one that can never hold, whose alternatives all
+    contradict themselves, is `never`)."""
+    return dnf_words(condition.clauses, lexicon)
+
+
+def action_words(action: Action, lexicon: Lexicon | None = None) -> str:
+    """One action in its verb's canonical words; a phrase no verb reads, an action that
+    cannot be carried out, and a vocabulary's own verb, as written."""
+    form = _VERBS.get(action.verb)
+    said = form(action, lexicon) if form is not None and not action.problem else ""
+    return said or " ".join(action.text.split())
+
+
+def actions_words(actions: Sequence[Action], lexicon: Lexicon | None = None) -> str:
+    """An Action cell's reading, as a cell writes it: `-`, one phrase, or `(1) ...; (2) ...`."""
+    if not actions:
+        return "-"
+    said = [action_words(a, lexicon) for a in actions]
+    if len(said) == 1:
+        return said[0]
+    return "; ".join(f"({i}) {words}" for i, words in enumerate(said, 1))
+
+
+def shown(action: Action, lexicon: Lexicon | None = None) -> str:
+    """One action for a reader: an instruction to the AI said to be one."""
+    words = action_words(action, lexicon)
+    return f"instruction to the AI: {words}" if action.verb == "instruct" else words
+
+
+def _quoted(text: str) -> str:
+    """Text in the first quotes it holds none of: backticks, double quotes, curly ones."""
+    for left, right in (("`", "`"), ('"', '"'), ("“", "”")):
+        if left not in text and right not in text:
+            return f"{left}{text}{right}"
+    return ""
+
+
+def _files(files: Sequence[str]) -> str:
+    return " and ".join(_name(f) for f in files)
+
+
+def _name(file: str) -> str:
+    """A file as an action names it: bare with an extension, else in backticks."""
+    return named(file)
+
+
+def _create(action: Action, lexicon: Lexicon | None) -> str:
+    file = _name(action.files[0])
+    if not action.target:
+        return f"Create empty {file}"
+    by_name = lexicon.files.by_name(action.files[0])[0] if lexicon and lexicon.files else ""
+    if action.target == by_name or (not action.content and action.target == action.files[0]):
+        return f"Create {file} from its template"
+    return f"Create {file} from `{action.target}`"
+
+
+def _reset(action: Action, lexicon: Lexicon | None) -> str:
+    counter, _, value = action.target.partition("=")
+    return f"Reset {counter} to {value}"
+
+
+def _extract(action: Action, lexicon: Lexicon | None) -> str:
+    file = action.files[0]
+    if not action.target:
+        return f"Read {_name(file)} frontmatter"
+    place = "" if file.endswith(".json") else " frontmatter"
+    return f"Extract {action.target} from {_name(file)}{place}"
+
+
+def _append(action: Action, lexicon: Lexicon | None) -> str:
+    line = _quoted(action.target)
+    return f"Append {line} to {_name(action.files[0])}" if line else ""
+
+
+def _set_field(action: Action, lexicon: Lexicon | None) -> str:
+    key, value = json.loads(action.target)
+    said = json.dumps(value, ensure_ascii=False)
+    return f"Set `{key}` in {_name(action.files[0])} to {said}"
+
+
+def _record(action: Action, lexicon: Lexicon | None) -> str:
+    source, ledger = action.files
+    noun = lexicon.noun_for("matches", action.target) if lexicon is not None else None
+    if noun is not None:
+        what = noun.name
+    elif VOCABULARY in action.target or "`" in action.target:
+        return ""
+    else:
+        what = f"matches of `{action.target}`"
+    return f"Record {what} of {_name(source)} in {_name(ledger)}"
+
+
+# The core's verbs whose words as written are their canonical words: `fill` and `find`
+# keep nothing the words do not say, and `instruct` is the words themselves. So is a
+# vocabulary's own verb (`mark`, `select`): its vocabulary's pattern reads it.
+AS_WRITTEN = frozenset({"fill", "find", "instruct"})
+# Each other verb's canonical form.
+_VERBS: dict[str, Callable[[Action, Lexicon | None], str]] = {
+    "no_change": lambda a, _: "No state change",
+    "set_state": lambda a, _: f"Update state to {a.target}",
+    "increment": lambda a, _: f"Increment {a.target}",
+    "reset": _reset,
+    "create": _create,
+    "archive": lambda a, _: f"Archive {_files(a.files)} to {a.target}",
+    "delete": lambda a, _: f"Delete {_files(a.files)}",
+    "load": lambda a, _: f"Load {_name(a.files[0])} content",
+    "extract": _extract,
+    "copy": lambda a, _: f"Copy {_name(a.files[0])} to {_name(a.files[1])}",
+    "move": lambda a, _: f"Move {_name(a.files[0])} to {_name(a.files[1])}",
+    "append": _append,
+    "set_field": _set_field,
+    "record": _record,
+}

@@ -1,0 +1,136 @@
+"""`verify-state-machine.py --explain`: every row's and every term's reading, in the
+core's canonical words, in text; the JSON and markdown reports carry it too."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.specs import row, spec_text
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "verify-state-machine.py"
+
+MIGRATIONS = spec_text(
+    ["A", "B"],
+    ["Go"],
+    [
+        row(
+            "R1",
+            "A",
+            "Go",
+            "`sql/*.up.sql` exists AND no `sql/*.down.sql`",
+            "B",
+            "(1) Increments attempts; (2) Tell the user which script has no down script",
+        ),
+        row("R2", "A", "Go", "up scripts ready OR plan.md has text under `Rollback`"),
+        row("R3", "A", "Go", "the moon is full"),
+        row("R4", "B", "Go", "-", "[BLOCKED]"),
+    ],
+).replace(
+    "### Transition Rules",
+    "| Phrase | Means |\n|---|---|\n"
+    "| up scripts ready | `sql/*.up.sql` exists AND `VERSION` exists |\n"
+    "| log it | Append `ran ${date}` to log.md |\n\n### Transition Rules",
+)
+
+
+def verify(spec: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--spec", str(spec), "--vocabulary", "", *args],
+        cwd=spec.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _spec(tmp_path: Path) -> Path:
+    path = tmp_path / "MIGRATIONS.md"
+    path.write_text(MIGRATIONS, encoding="utf-8")
+    return path
+
+
+R1 = (
+    "R1 fires in A on Go when: some file matches `sql/*.up.sql` AND no file matches "
+    "`sql/*.down.sql`; then: Increment attempts; instruction to the AI: Tell the user "
+    "which script has no down script; → B"
+)
+R2_WHEN = (
+    'some file matches `sql/*.up.sql` AND `VERSION` exists OR plan.md has text under "Rollback"'
+)
+
+
+def test_explain_prints_every_row_s_and_term_s_reading_in_canonical_words(
+    tmp_path: Path,
+) -> None:
+    result = verify(_spec(tmp_path), "--explain")
+    assert result.returncode == 1, result.stderr  # R3's condition is not read: an error
+    out = result.stdout
+    assert "Reading: 4 rows and 2 terms, in the core's words" in out
+    assert f"  {R1}\n" in out
+    assert f"R2 fires in A on Go when: {R2_WHEN}; then: No state change; → same state" in out
+    assert "R3 fires in A on Go when: the moon is full (not read: 'the moon is full')" in out
+    assert "R4 fires in B on Go when: always; then: No state change; → [BLOCKED]" in out
+    assert (
+        "term 'up scripts ready' means the condition: some file matches `sql/*.up.sql` AND "
+        "`VERSION` exists" in out
+    )
+    assert "term 'log it' means the action: Append `ran ${date}` to log.md" in out
+    # The reading comes before the findings, and the verdict stays the last line.
+    assert out.index("Reading:") < out.index("Findings:")
+    assert out.rstrip().splitlines()[-1].startswith("FAILED")
+
+
+def test_without_explain_the_text_report_has_no_reading(tmp_path: Path) -> None:
+    out = verify(_spec(tmp_path)).stdout
+    assert "Reading:" not in out and "R1 fires" not in out
+
+
+def test_explain_with_brief_prints_the_reading_then_what_fails(tmp_path: Path) -> None:
+    out = verify(_spec(tmp_path), "--brief", "--explain").stdout
+    assert out.startswith("Reading: 4 rows")
+    assert R1 in out
+    assert "[unknown_condition]" in out
+
+
+def test_the_json_report_carries_the_reading(tmp_path: Path) -> None:
+    for args in ([], ["--explain"]):
+        report = json.loads(verify(_spec(tmp_path), "--format", "json", *args).stdout)
+        rows = {r["rule"]: r for r in report["reading"]["rows"]}
+        assert rows["R1"]["reading"] == R1
+        assert rows["R1"]["when"].startswith("some file matches `sql/*.up.sql` AND")
+        assert rows["R1"]["then"] == [
+            "Increment attempts",
+            "instruction to the AI: Tell the user which script has no down script",
+        ]
+        assert (rows["R1"]["states"], rows["R1"]["spells"], rows["R1"]["next"]) == (
+            "A",
+            ["Go"],
+            "B",
+        )
+        assert rows["R3"]["unread"] == ["the moon is full"]
+        terms = {t["phrase"]: t for t in report["reading"]["terms"]}
+        assert terms["up scripts ready"]["as"] == "condition"
+        assert terms["log it"] == {
+            "phrase": "log it",
+            "line": terms["log it"]["line"],
+            "means": "Append `ran ${date}` to log.md",
+            "as": "action",
+            "reading": "Append `ran ${date}` to log.md",
+        }
+
+
+def test_the_markdown_report_carries_the_reading(tmp_path: Path) -> None:
+    for args in ([], ["--explain"]):
+        out = verify(_spec(tmp_path), "--format", "markdown", *args).stdout
+        assert "## Reading" in out
+        assert (
+            "| R1 | A | Go | some file matches `sql/*.up.sql` AND no file matches "
+            "`sql/*.down.sql` | Increment attempts; instruction to the AI: Tell the user "
+            "which script has no down script | B |"
+        ) in out
+        assert f"| R2 | A | Go | {R2_WHEN} | No state change | same state |" in out
+        assert "| up scripts ready | condition | some file matches `sql/*.up.sql` AND" in out

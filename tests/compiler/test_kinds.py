@@ -1,0 +1,104 @@
+"""Every fact kind and every verb of the core has one home, and the reader, the runtime
+and the verifier take what they know of it from there.
+
+A fact kind is a `spellbook.probes.Probe`: its words when it holds and when not (the
+canonical words the reading report shows), its meaning, its runtime check and what
+the verifier knows of it (the facts it implies). A verb is a `spellbook.actions.Verb`:
+its meaning, what it changes and its carry-out. The compiler's phrases and canonical
+words live in `codegen.read` keyed by the same names (`codegen.read.canonical`).
+Adding a kind means its definition, a sample here and its row in
+docs/reading-specs.md's table of kinds (checked by `tests/runtime/test_probes.py`):
+the tests fail until all three are there.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from codegen.model import Atom, Literal
+from codegen.read.conditions import parse_condition
+from codegen.read.lexicon import Dialect, Lexicon
+from spellbook.actions import VERBS
+from spellbook.probes import PROBES, describe
+
+# One fact of each kind, as (file, parameter): its canonical words must read back to it.
+SAMPLES: dict[str, tuple[str, str]] = {
+    "exists": ("plan.md", ""),
+    "matches": ("plan.md", r"^## Risks$"),
+    "items": ("plan.md", "Acceptance Criteria"),
+    "unchecked": ("plan.md", "Acceptance Criteria"),
+    "items_at_least": ("plan.md", "2 Acceptance Criteria"),
+    "unchecked_at_least": ("plan.md", "3 Risks"),
+    "checked_at_least": ("plan.md", "1 Risks"),
+    "count_at_least": ("review.json", "2 approvals[state=approved]"),
+    "section_text": ("notes.md", "Summary"),
+    "edited": ("plan.md", ""),
+    "field": ("review.json", "approvals[role=lead]"),
+    "value": ("review.json", '["score", ">=", 70]'),
+    "newer": ("task.md", "plan.md"),
+    "glob": ("", "sql/*.up.sql"),
+    "unlisted": ("notes.md", ".seen ticket-\\d+"),
+    "below": ("", "attempts<3"),
+    "over_minutes": ("", "120"),
+    "passes": ("commands.json", "test"),
+    "last_passed": ("", "test"),
+}
+# Kinds the reader never produces from words: a phrase nothing defines.
+NOT_WRITTEN = {"unknown"}
+
+
+def test_every_fact_kind_has_a_sample_here() -> None:
+    assert set(SAMPLES) == set(PROBES) - NOT_WRITTEN
+
+
+@pytest.mark.parametrize("kind", sorted(set(PROBES) - NOT_WRITTEN))
+def test_a_fact_kind_has_words_meaning_check_and_what_it_implies(kind: str) -> None:
+    probe = PROBES[kind]
+    assert probe.name == kind
+    assert probe.yes and probe.no and probe.yes != probe.no
+    assert probe.meaning.endswith(".")
+    assert callable(probe.check)
+    assert set(probe.implies) <= set(PROBES)
+    # A kind that reads a file's content says something of the file's existence.
+    assert not probe.reads_content or probe.implies
+
+
+@pytest.mark.parametrize("kind", sorted(SAMPLES))
+@pytest.mark.parametrize("holds", [True, False])
+def test_a_fact_s_canonical_words_read_back_to_the_same_fact(kind: str, holds: bool) -> None:
+    file, param = SAMPLES[kind]
+    words = describe(kind, file, param, holds)
+    read = parse_condition(words, Lexicon.of(Dialect("")))
+    assert not read.unknown, (words, read.why)
+    assert read.clauses == ((Literal(Atom(kind, file, param), holds),),), words
+
+
+def test_every_verb_has_a_phrase_the_reader_reads_as_it() -> None:
+    from codegen.read.action_phrases import parse_actions
+
+    phrases = {
+        "create": "Create plan.md from template",
+        "archive": "Archive task.md to tasks/${date}/",
+        "delete": "Delete existing task.md",
+        "load": "Load plan.md content into memory",
+        "extract": "Extract task_name from task.md frontmatter",
+        "record": "Append matches of `ticket-\\d+` from notes.md to `.seen`",
+        "copy": "Copy plan.md to plan-copy.md",
+        "move": "Move plan.md to done/",
+        "append": 'Append "shipped ${date}" to CHANGES.md',
+        "set_field": "Set `approved` in review.json to true",
+        "increment": "Increment attempts",
+        "reset": "Reset attempts",
+        "set_state": "Update state to DONE",
+        "no_change": "No state change",
+        "fill": "Replaces `[PLAN]` in response with the plan",
+        "find": "Extracts all ticket references from notes.md",
+        "instruct": "Ask the developer to review the plan",
+    }
+    assert set(phrases) == set(VERBS)
+    lexicon = Lexicon.of(Dialect("")).with_terms([])
+    for verb, phrase in phrases.items():
+        if verb == "find":  # a noun the spec defines as a pattern
+            continue
+        (action,) = parse_actions(phrase, "", lexicon)
+        assert action.verb == verb, (phrase, action)
