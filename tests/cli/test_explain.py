@@ -134,3 +134,38 @@ def test_the_markdown_report_carries_the_reading(tmp_path: Path) -> None:
         ) in out
         assert f"| R2 | A | Go | {R2_WHEN} | No state change | same state |" in out
         assert "| up scripts ready | condition | some file matches `sql/*.up.sql` AND" in out
+
+
+LOAN_DESK = ROOT / "tests" / "fixtures" / "library_loans.md"
+
+
+def test_explain_reads_the_loan_desk_s_rules_and_terms_as_their_author_meant() -> None:
+    """A spec written from the docs alone: two rows and two terms, spelt out."""
+    result = verify(LOAN_DESK, "--explain", "--brief", "--strict")
+    assert result.returncode == 0, result.stdout + result.stderr
+    readings = result.stdout.splitlines()
+    assert (
+        "  N5 fires in ON_LOAN on Renew when: loans/current.loan.md is filled in AND "
+        "notes/__desk__.md does not match `NO\\ RENEWALS` AND no file matches "
+        "`holds/*.hold` AND renewals.json has no `renewals[status=refused]` AND "
+        'fines.json has `amount` > 0 AND fines.json has `status` ≠ "waived"; then: '
+        "Extract amount from fines.json; Append `renewal refused: fine ${amount}` to "
+        "notes/__desk__.md; → same state"
+    ) in readings
+    assert (
+        "  S1 fires in RETURNING on Shelve when: loans/current.loan.md frontmatter has "
+        "`borrower` matching `[A-Za-z0-9]` AND return.md has at least 3 checklist items "
+        'under "Condition check" AND return.md has no unchecked items under "Condition '
+        'check" AND return.md has no text under "Damage"; then: Extract borrower from '
+        "loans/current.loan.md frontmatter; Archive loans/current.loan.md and return.md "
+        "and fines.json to history/${borrower}-${date}/; Delete renewals.json and "
+        "notice.md; Reset renewal_count to 0; → AVAILABLE"
+    ) in readings
+    assert (
+        "  term 'the desk is closed' means the condition: notes/__desk__.md matches "
+        "`^CLOSED\\b` OR `CLOSED` exists"
+    ) in readings
+    assert (
+        "  term 'Record the barcode as lost' means the action: Record matches of "
+        "`BC-\\d{4}` of loans/current.loan.md in lost-ledger.txt"
+    ) in readings
