@@ -385,7 +385,7 @@ PROBES: dict[str, Probe] = {
             "Some value the query selects in the JSON file or a Markdown file's frontmatter "
             "(an item of a list it selects) "
             "compares so: numbers as numbers, `true`, `false` and `null` as themselves, text "
-            "as text, or text matching a regular expression.",
+            "as text, or text (or a number, as written plainly) matching a regular expression.",
             _value,
             ("exists",),
             reads_content=True,

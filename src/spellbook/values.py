@@ -60,9 +60,13 @@ def _same(a: object, b: object) -> bool:
 
 def compare(value: object, op: str, operand: object) -> bool:
     """Whether a JSON value compares so with the operand: text, `true`, lists and
-    objects have no order, and only text matches a pattern (`spellbook.patterns`: a
-    pattern RE2 cannot run is the one error, Undefined)."""
+    objects have no order, and text and numbers match a pattern (a number as Python
+    writes it, `1234`, `1.5`, as an action takes it: `borrower: 1234` has a digit;
+    `spellbook.patterns`: a pattern RE2 cannot run is the one error, Undefined);
+    `true`, `false`, `null`, lists and objects match none."""
     if op == "~":
+        if _number(value):
+            value = str(value)
         if not isinstance(value, str):
             return False
         from spellbook.patterns import search

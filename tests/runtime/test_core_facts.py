@@ -90,7 +90,8 @@ def value(query: str, op: str, operand: object) -> tuple[str, str, str]:
         ({"s": "done"}, "s", "=", "done", True),
         ({"s": "Done"}, "s", "=", "done", False),
         ({"v": "1.2.0"}, "v", "~", r"^1\.", True),
-        ({"v": 1.2}, "v", "~", r"^1\.", False),  # only text matches a pattern
+        ({"v": 1.2}, "v", "~", r"^1\.", True),  # a number matches as it is written plainly
+        ({"v": 1.20}, "v", "~", r"^1\.20$", False),  # 1.20 is the number 1.2: quote it
         ({"v": ["2.0", "1.0"]}, "v", "~", r"^1\.", True),
         (
             {"items": [{"s": "open", "p": 3}, {"s": "done", "p": 9}]},
@@ -532,3 +533,14 @@ def test_a_count_of_what_a_filter_keeps_is_at_least_one_exactly_when_the_query_h
         for a, b in ((two, some), (some, ("count_at_least", "l.json", f"1 {pending}"))):
             assert not found.check(*a) or found.check(*b), (statuses, a, b)
         assert found.check(*some) == found.check("count_at_least", "l.json", f"1 {pending}")
+
+
+def test_a_number_matches_a_pattern_as_it_is_written_and_true_matches_none() -> None:
+    from spellbook.values import compare
+
+    assert compare(1234, "~", "^[0-9]+$")
+    assert compare(1.5, "~", r"^1\.5$")
+    assert not compare(1234, "~", "[A-Za-z]")
+    assert not compare(True, "~", "true")  # `true` is no text
+    assert not compare(None, "~", ".*")
+    assert not compare([1, 2], "~", "1")
