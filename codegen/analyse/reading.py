@@ -129,6 +129,17 @@ def _row(row: RuleRow, words: Lexicon) -> RowReading:
     else:
         states = ", ".join(current.names)
     target = _STAYS.get(row.target.kind) or row.target.name or ""
+    if row.target.kind is Kind.TRANSITION and (row.target.name in current.names) != (
+        current.wildcard
+    ):
+        # A row that names the state it fires in as its Next State keeps it there, as
+        # `Same state` does (its time in the state too): said, since it reads as a move.
+        alone = not current.wildcard and current.names == (target,)
+        target += (
+            " (it stays, as with Same state)"
+            if alone
+            else (f" (from {target} itself it stays, as with Same state)")
+        )
     return RowReading(
         row.id,
         row.line,

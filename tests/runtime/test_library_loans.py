@@ -615,19 +615,21 @@ def test_setting_a_field_keeps_a_one_line_file_as_written(
     assert fines == '{ "amount": 30, "status": "open" }\n'
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a rule whose Next State names the state it is in (N7: ON_LOAN -> ON_LOAN) keeps "
-    "`entered_at`, as `Same state` does; your-own-workflow.md says only that `Same state` "
-    "keeps it, and the verifier says nothing of the difference",
-)
-def test_a_state_named_as_next_state_is_entered_again(machine: ModuleType, tmp_path: Path) -> None:
-    """N7's Next State is ON_LOAN, not `Same state`: the loan's two weeks start again."""
+def test_a_state_named_as_its_own_next_state_stays_and_the_reading_says_so(
+    machine: ModuleType, tmp_path: Path
+) -> None:
+    """N7's Next State is ON_LOAN, the state it fires in: as with `Same state`, the loan
+    stays where it is, its time in the state kept; `--explain` says it stays."""
+    from codegen.analyse.reading import read_spec
+
     flow = desk(tmp_path, machine, "ON_LOAN", ON_LOAN, in_state=20 * DAYS)
     before = state_file(tmp_path)["entered_at"]
     cast(flow, "Renew", "N7", "ON_LOAN")
-    assert state_file(tmp_path)["entered_at"] != before
-    cast(flow, "Remind", "M2", "ON_LOAN")
+    assert state_file(tmp_path)["entered_at"] == before
+    dialect = Dialect(vocabulary="", folder=str(FIXTURES), templates=str(BY_NAME))
+    spec = parse_spec_text(SPEC.read_text(encoding="utf-8"), str(SPEC), dialect=dialect)
+    (n7,) = [r for r in read_spec(spec, dialect).rows if r.id == "N7"]
+    assert n7.next == "ON_LOAN (it stays, as with Same state)"
 
 
 def test_same_state_keeps_the_time_the_state_was_entered(
