@@ -392,10 +392,19 @@ def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:
     name = strong if strong is not None else line.plain
     if not (_STATE if families else _IDENTIFIER).fullmatch(name):
         example = "**NAME**, or **NAME_[G/A]** for a family of states" if families else "**NAME**"
-        fail(
-            f"{what} name {name!r} is not an identifier (write it in bold, e.g. {example})",
-            line.line,
-        )
+        if strong is None:
+            how = f"write it in bold, e.g. {example}"
+        else:  # in bold already: its characters are what is wrong
+            joined = re.sub(r"\W+", "_", name).strip("_")
+            camel = "".join(w[:1].upper() + w[1:] for w in re.split(r"\W+", name) if w)
+            suggest = joined and camel and "[" not in name
+            how = (
+                "a name is letters, digits and underscores, starting with a letter, with no "
+                "spaces or other marks"
+                + (f", e.g. **{camel}** or **{joined}**" if suggest else "")
+                + ("; a family of states is written **NAME_[G/A]**" if families else "")
+            )
+        fail(f"{what} name {name!r} is not an identifier ({how})", line.line)
     return name, line.line
 
 

@@ -123,3 +123,19 @@ def test_text_read_as_plain_without_mistune_is_what_mistune_reads(text: str) -> 
     if _MARKUP.search(text) is None:
         tokens = _parser().inline(text, _parser().block.state_cls())
         assert tokens == [{"type": "text", "raw": text}]
+
+
+def test_a_bold_name_with_a_space_is_told_what_a_name_may_hold() -> None:
+    from codegen import parse_spec_text
+    from codegen.spec_error import SpecError
+    from tests.specs import fill, spec_text
+
+    text = spec_text(["A", "B"], ["Go"], fill(["A", "B"], ["Go"])).replace(
+        "1. **Go**", "1. **Report Lost**"
+    )
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    said = str(raised.value)
+    assert "'Report Lost' is not an identifier" in said
+    assert "write it in bold" not in said  # it is in bold already
+    assert "**ReportLost** or **Report_Lost**" in said
