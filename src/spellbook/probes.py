@@ -629,7 +629,9 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
         from spellbook.patterns import shown as written
 
         param, fields["pattern"] = written(param), written(pattern)
-    return words.format(file=shown, param=param, **fields)
+    said = words.format(file=shown, param=param, **fields)
+    # One item is an item: `at least 1 checked item under "Risks"`.
+    return said.replace(" items under ", " item under ") if fields["count"] == "1" else said
 
 
 def named(file: str) -> str:

@@ -124,3 +124,14 @@ def test_probes_finish_on_adversarial_files_at_the_read_limit(tmp_path: Path, ca
     took = time.perf_counter() - start
     print(f"\n{case}: spell lumos on four {len(text) / 1e6:.1f} MB files: {took:.2f} s")
     assert result.returncode == 0, clean(result)
+
+
+def test_one_item_is_said_as_one() -> None:
+    from spellbook.probes import describe
+
+    assert describe("checked_at_least", "plan.md", "1 Risks", True) == (
+        'plan.md has at least 1 checked item under "Risks"'
+    )
+    assert describe("items_at_least", "plan.md", "2 Risks", False) == (
+        'plan.md has fewer than 2 checklist items under "Risks"'
+    )
