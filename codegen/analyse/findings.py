@@ -55,6 +55,7 @@ SEVERITY: dict[str, Severity] = {
     "indicators_unchecked": Severity.INFO,
     "action_input": Severity.WARNING,
     "id_pattern": Severity.INFO,
+    "unread_verb": Severity.WARNING,
     "unknown_action": Severity.INFO,
     "missing_response": Severity.INFO,
     "consolidation": Severity.INFO,

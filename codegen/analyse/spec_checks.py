@@ -10,10 +10,11 @@ from pathlib import Path
 
 from spellbook.schema import OWN_FILE, own_file
 
-from ..model import Kind, RuleRow, Spec, Term
+from ..model import Action, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
 from ..read.lexicon import Dialect, Lexicon, normal
+from ..read.near_verbs import Aim, aimed_at
 from .analysis import Analysis
 from .findings import Finding, Severity
 
@@ -311,8 +312,15 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
     updates that disagree with the rule's Next State."""
     spec = analysis.spec
     state_file = spec.state_file[len(spec.workspace) :].lstrip("/")
+    lexicon, counters = _lexicon(analysis), _counters(spec)
     for row in spec.rows:
-        unknown = [a for a in row.actions if a.verb == "instruct"]
+        unknown = []
+        for action in row.actions:
+            aim = aimed_at(action.text, lexicon, counters) if action.verb == "instruct" else None
+            if aim is not None:
+                yield _unread_verb(row, action, aim)
+            elif action.verb == "instruct":
+                unknown.append(action)
         if unknown:
             listed = "; ".join(repr(a.text) + (f" ({a.hint})" if a.hint else "") for a in unknown)
             yield Finding(
@@ -349,6 +357,32 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                     rule=rule.id,
                     state=rule.source,
                 )
+
+
+def _unread_verb(row: RuleRow, action: Action, aim: Aim) -> Finding:
+    """A phrase aimed at a core verb that does not read as it: the core would not do it."""
+    why = f" ({action.hint})" if action.hint else ""
+    return Finding(
+        "unread_verb",
+        f"rule {row.id}: {action.text!r} does not read as the core's verb `{aim.verb}`{why}, "
+        f"so the core would not do it and the AI would be told it instead; {aim.said()}, or "
+        "begin it with `Ask the AI to` if it is the AI's to do",
+        line=row.line,
+        rule=row.id,
+    )
+
+
+def _counters(spec: Spec) -> set[str]:
+    """The counters of the state file that the spec's conditions compare or its actions count."""
+    found = {
+        atom.param.split("<")[0]
+        for rule in spec.rules
+        for atom in rule.condition.atoms
+        if atom.probe == "below"
+    }
+    for row in spec.rows:
+        found |= {a.target.split("=")[0] for a in row.actions if a.verb in ("increment", "reset")}
+    return found
 
 
 def check_suffix_preservation(analysis: Analysis) -> Iterator[Finding]:

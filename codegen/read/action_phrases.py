@@ -31,7 +31,8 @@ each carried out once by `spellbook.actions`:
 - `fill`: `Replaces `[X]` in response with ...`: the response carries the loaded
   content anyway; nothing to do.
 - `no_change`: `No state change`: nothing.
-- `instruct`: any other phrase, passed to the AI as an instruction.
+- `instruct`: any other phrase, passed to the AI as an instruction (the verifier warns
+  of one aimed at a verb all the same: `near_verbs`).
 
 The machine's vocabulary adds names for groups of files (`review files`) and
 verbs of its own (see `spellbook.vocabulary`). Files

@@ -345,3 +345,33 @@ def test_a_spec_path_too_long_to_look_up_is_an_error_in_the_form_asked_for() -> 
     assert done.returncode == 2 and "Traceback" not in done.stderr
     (finding,) = json.loads(done.stdout)["findings"]
     assert finding["message"] == "cannot read: File name too long"
+
+
+@pytest.mark.parametrize(
+    ("step", "code"),
+    [
+        ("Incremnt attempts", 1),  # misspelt: the counter would never count
+        ("Increase attempts", 1),  # a synonym of a counter the spec compares
+        ("Ask the developer to review the plan", 0),  # plainly the AI's
+    ],
+)
+def test_strict_fails_on_a_verb_that_does_not_read_and_passes_an_instruction(
+    tmp_path: Path, step: str, code: int
+) -> None:
+    from tests.specs import row
+
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row("X1", "A", "Go", "attempts < 3", "A", f"(1) {step}; (2) Update state to A"),
+        row("X2", "A", "Go", "attempts ≥ 3", "B", "Update state to B"),
+        row("X3", "B", "Go", "-", "A", "(1) Reset attempts; (2) Update state to A"),
+    ]
+    path = tmp_path / "spec.md"
+    path.write_text(spec_text(states, spells, rows), encoding="utf-8")
+    assert verify("--spec", str(path)).returncode == 0
+    result = verify("--spec", str(path), "--strict")
+    assert result.returncode == code, result.stdout + result.stderr
+    if code:
+        assert "[unread_verb]" in result.stdout and "`Increment attempts`" in result.stdout
+    else:
+        assert "[unknown_action]" in result.stdout

@@ -8,6 +8,7 @@ from codegen import parse_spec_text
 from codegen.model import Term
 from codegen.read.action_phrases import parse_actions, split_phrases
 from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.near_verbs import aimed_at
 from tests.specs import fill, findings_of, row, spec_text
 
 WS = ".ai/task"
@@ -331,3 +332,117 @@ def test_the_verbs_that_edit_files(
 def test_an_edit_that_cannot_be_done_as_written_is_refused(text: str, problem: str) -> None:
     (action,) = parse_actions(text, WS, CORE)
     assert problem in action.problem
+
+
+# -- read or refused: a phrase aimed at a core verb that does not read is a warning with
+# the forms that read; only a phrase plainly the AI's is passed to it as an instruction --
+
+COUNTERS = {"attempts", "rounds"}
+
+
+@pytest.mark.parametrize(
+    ("text", "verb", "form"),
+    [
+        # misspelt by one edit: a letter dropped, added, changed, two swapped
+        ("Incremnt attempts", "increment", "Increment attempts"),
+        ("Icnrement rounds", "increment", "Increment rounds"),
+        ("Delet old-notes.md", "delete", "Delete old-notes.md"),
+        ("Creat `VERSION`", "create", "Create `VERSION`"),
+        ("Archve a.md and b.md to done", "archive", "Archive a.md and b.md to FOLDER/"),
+        ("Renmae draft.md to final.md", "move", "Move draft.md to final.md"),
+        ("Resett rounds", "reset", "Reset rounds"),
+        ("Apend shipped to CHANGES.md", "append", 'Append "TEXT" to CHANGES.md'),
+        ("Updaet state to DONE", "set_state", "Update state to DONE"),
+        # synonyms, with what the verb acts on
+        ("Increase attempts", "increment", "Increment attempts"),
+        ("Bumps the rounds counter", "increment", "Increment rounds"),
+        ("Increase the timeout by 5", "increment", "Increment timeout"),
+        ("Add 1 to attempts", "increment", "Increment attempts"),
+        ("Adds one to the rounds counter", "increment", "Increment rounds"),
+        ("Remove scratch.md", "delete", "Delete scratch.md"),
+        ("Erases `TAG` and notes.md", "delete", "Delete `TAG` and notes.md"),
+        ("Clear attempts", "reset", "Reset attempts"),
+        ("Duplicate notes.md to notes-old.md", "copy", "Copy notes.md to notes-old.md"),
+        ("Change the state to REVIEW", "set_state", "Update state to REVIEW"),
+        # the verb's own word, in a form it does not take
+        ("Set attempts = 1", "reset", "Set attempts to 1"),
+        ("Set rounds to one", "reset", "Set rounds to N"),
+        ("Increments attempts by 2", "increment", "Increment attempts"),
+        (
+            "Set approved in review.json to yes",
+            "set_field",
+            "Set approved in review.json to VALUE",
+        ),
+        ("Copy notes.md", "copy", "Copy notes.md to G"),
+        ("Moves notes.md somewhere", "move", "Move notes.md to FOLDER/"),
+        ("Load notes.md into the response", "load", "Load notes.md content"),
+        (
+            "Extract version from release.json please",
+            "extract",
+            "Extract version from release.json",
+        ),
+        ("Append notes.md to `.seen`", "append", 'Append "TEXT" to `.seen`'),
+        (
+            "Record acceptance criteria of plan.md in seen.txt",
+            "record",
+            "Record NOUN of plan.md in seen.txt",
+        ),
+        # code, written as a step
+        ("attempts++", "increment", "Increment attempts"),
+        ("rounds = 0", "reset", "Set rounds to 0"),
+    ],
+)
+def test_a_phrase_aimed_at_a_core_verb_says_the_forms_that_read(
+    text: str, verb: str, form: str
+) -> None:
+    (action,) = parse_actions(text, WS, SPELL)
+    assert action.verb == "instruct"  # not read: never carried out with another meaning
+    aim = aimed_at(text, SPELL, COUNTERS)
+    assert aim is not None and aim.verb == verb
+    assert form in aim.forms
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ask the developer to review the plan",
+        "Summarise the diff for the reviewer",
+        "Set up the CI pipeline",
+        "Create a pull request",
+        "Get approval from the team lead",
+        "Test the build",
+        "Remove the TODO markers from notes.md",  # an edit of the file, not the file gone
+        "Increase the timeout",  # a synonym, and no counter of the spec
+        "Clear the cache",
+        "Update plan.md with the references",
+        "Read state.json",  # a bare read is the AI's, as documented
+        "Move on to the next feature",
+        "Record a short demo video",
+        "Archives task files",  # no file named: the AI's (told it needs a folder)
+        "Fetch content via Atlassian MCP",
+        "File `draft.md` with the published papers",
+    ],
+)
+def test_a_phrase_plainly_for_the_ai_is_an_instruction(text: str) -> None:
+    (action,) = parse_actions(text, WS, SPELL)
+    assert action.verb == "instruct"
+    assert aimed_at(text, SPELL, COUNTERS) is None
+
+
+def test_the_verifier_warns_of_a_misspelt_verb_and_notes_an_instruction() -> None:
+    states, spells = ["A", "B"], ["Go"]
+    action = "(1) Incremnt attempts; (2) Ask the developer to review; (3) Update state to B"
+    rows = [
+        row("X1", "A", "Go", "attempts < 3", "B", action),
+        row("X2", "A", "Go", "attempts ≥ 3"),
+        *fill(states, spells, skip=["A/Go"]),
+    ]
+    findings = findings_of(spec_text(states, spells, rows), {"unread_verb", "unknown_action"})
+    assert sorted((f.kind, f.severity.value) for f in findings) == [
+        ("unknown_action", "info"),
+        ("unread_verb", "warning"),
+    ]
+    (unread,) = [f for f in findings if f.kind == "unread_verb"]
+    assert "'Incremnt attempts'" in unread.message and "`Increment attempts`" in unread.message
+    (note,) = [f for f in findings if f.kind == "unknown_action"]
+    assert "'Ask the developer to review'" in note.message and "Incremnt" not in note.message

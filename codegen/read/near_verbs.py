@@ -1,0 +1,295 @@
+"""Near misses of the core's verbs: an Action phrase that does not read as a verb but is
+aimed at one all the same, and the forms of that verb that would read.
+
+A phrase is aimed at a verb when its first word is one of the verb's words, in any
+person (`Delete`, `Deletes`), misspelt by one edit (a letter added, dropped or changed,
+or two swapped: `Delet`, `Incremnt`; only in words of five letters or more, since a
+shorter word one edit away is another word: `get`, `test`), or a synonym (`Remove`,
+`Increase`, `Bump`, `Add 1 to`); and when what follows has the shape of what the verb
+acts on: a file (a name in backticks or with an extension, or a file group of the
+vocabulary) after a file's verb, one word (a counter) after a counter's, `state` after
+`Update`. A synonym of a counter's verb needs a counter the spec compares or counts, or
+a number (`Increase the timeout` is the AI's to do). Every other phrase is plainly the
+AI's (`Ask the developer to review`, `Summarise the diff`, `Set up the CI`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+
+from .lexicon import Lexicon, normal
+
+# A file as an action names one: in backticks, or a name with an extension.
+_FILE = r"`[^`\s]+`|[\w.\-/$<>{}]*\w\.[A-Za-z][\w\-]*"
+_FILES = re.compile(_FILE)
+_LEADING = re.compile(r"^(?:(?:the|a|an|new|empty|existing|all|this|that)\s+)*", re.I)
+# One counter, maybe with a number: `attempts`, `the attempts counter`, `attempts = 1`.
+_COUNTER = re.compile(
+    r"(?:the\s+)?(?P<w>[A-Za-z_]\w*)(?:\s+counter)?"
+    r"(?:\s*(?P<op>to|=|:=|by|at)\s*(?P<n>\S+))?",
+    re.I,
+)
+# `Add 1 to attempts`, `Add one to the attempts counter`.
+_ADD = re.compile(r"(?P<n>\d+|one|an?)\s+to\s+(?:the\s+)?(?P<w>[A-Za-z_]\w*)(?:\s+counter)?", re.I)
+_STATE = re.compile(r"(?:the\s+)?(?P<s>\w+)(?:.*?\bto\s+`?(?P<to>[\w\[\]/]+)`?)?", re.I)
+# `attempts++`, `attempts += 1`: a counter counted; `attempts = 0`: set.
+_PLUS = re.compile(r"(?P<w>[A-Za-z_]\w*)\s*(?:\+\+|\+=\s*\d+)")
+_ASSIGN = re.compile(r"(?P<w>[A-Za-z_]\w*)\s*:?=\s*(?P<n>\d+)")
+_RECORD_NOUN = "NOUN a pattern: a vocabulary's noun, or a Terms row meaning ``matches of `RE` ``"
+
+
+@dataclass(frozen=True)
+class Aim:
+    """The verb an unread phrase is aimed at, and the forms of it that would read."""
+
+    verb: str
+    forms: tuple[str, ...]
+    note: str = ""
+
+    def said(self) -> str:
+        """`write `A` or `B` (note)`, for a finding."""
+        forms = " or ".join(f"`` {f} ``" if "`" in f else f"`{f}`" for f in self.forms)
+        return f"write {forms}" + (f" ({self.note})" if self.note else "")
+
+
+# What follows a verb's word -> the names the forms are filled with, or None if it is
+# not what the verb acts on.
+Shape = Callable[[str, Lexicon, Collection[str], bool], "dict[str, str] | None"]
+
+
+def _files_first(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    """A file (or a file group) right after the verb: `Remove a.md`, `Delet the old a.md`."""
+    body = _LEADING.sub("", rest)
+    for group in lexicon.file_groups:
+        if normal(body).startswith(group):
+            return {"F": body[: len(group)], "G": "G", "all": body[: len(group)]}
+    if not re.match(rf"(?:{_FILE})(?:[\s,;:]|$)", body):
+        return None
+    files = _FILES.findall(body)
+    to = re.search(rf"\sto\s+(?P<g>{_FILE})", body)
+    if not to and re.search(r"\sfrom\s", body):  # `Copies a.md from elsewhere`: a.md is made
+        return {"F": "F", "G": files[0], "all": " and ".join(files)}
+    return {"F": files[0], "G": to["g"] if to else "G", "all": " and ".join(files)}
+
+
+def _to_file(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    """A file it goes to: `Append shipped to CHANGES.md`, `Record keys of a.md in .seen`."""
+    to = re.search(rf"(?:^|\s)(?:to|into|in)\s+(?P<g>{_FILE})$", rest)
+    if not to:
+        return None
+    source = re.search(rf"(?:^|\s)(?:of|from)\s+(?P<f>{_FILE})\s", rest)
+    return {"F": source["f"] if source else "F", "G": to["g"]}
+
+
+def _key_from_file(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    """`Extract version from release.md`, `Extract the version of package.json`."""
+    m = re.match(rf"(?:the\s+)?`?(?P<w>[\w-]+)`?\s+(?:from|of|in)\s+(?P<f>{_FILE})", rest)
+    return {"w": m["w"], "F": m["f"]} if m else None
+
+
+def _field_of_file(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    """`Set approved = true in review.json`: a JSON file's key, with a value."""
+    m = re.match(r"(?:the\s+)?`?(?P<w>[\w-]+)`?\s", rest)
+    files = [f for f in _FILES.findall(rest) if f.strip("`").endswith(".json")]
+    return {"w": m["w"], "F": files[0]} if m and files else None
+
+
+def _counter(
+    rest: str, counters: Collection[str], exact: bool, valued: bool
+) -> dict[str, str] | None:
+    m = _COUNTER.fullmatch(rest.strip())
+    if not m or (valued and not m["op"]):
+        return None
+    if not exact and m["w"] not in counters and not m["op"]:
+        return None  # `Increase the timeout`: a synonym, and no counter of the spec
+    n = m["n"] if m["n"] and m["n"].isdigit() else "N"
+    return {"w": m["w"], "n": n}
+
+
+def _counted(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    return _counter(rest, counters, exact, valued=False)
+
+
+def _valued(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    return _counter(rest, counters, exact, valued=True)
+
+
+def _added(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    m = _ADD.fullmatch(rest.strip())
+    return {"w": m["w"]} if m else None
+
+
+def _state(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    m = _STATE.match(rest.strip())
+    if not m or not _near(m["s"].lower(), "state"):
+        return None
+    return {"to": m["to"] or "STATE"}
+
+
+@dataclass(frozen=True)
+class _Verb:
+    verb: str
+    words: tuple[str, ...]  # its own words: exact, or misspelt
+    synonyms: tuple[str, ...]  # other words for it
+    shape: Shape
+    forms: tuple[str, ...]  # filled from the shape's names
+    note: str = ""
+
+
+# In order: the first whose word and shape fit is the aim (`Set state to X` is the state,
+# `Set approved in review.json to true` a JSON key, `Set attempts = 1` a counter).
+VERBS: tuple[_Verb, ...] = (
+    _Verb("set_state", ("update",), ("set", "change", "switch"), _state, ("Update state to {to}",)),
+    _Verb(
+        "increment",
+        ("increment",),
+        ("increase", "bump", "raise", "incr", "inc"),
+        _counted,
+        ("Increment {w}",),
+    ),
+    _Verb("increment", (), ("add",), _added, ("Increment {w}",)),
+    _Verb("reset", ("reset",), ("zero", "clear"), _counted, ("Reset {w}", "Reset {w} to {n}")),
+    _Verb(
+        "set_field",
+        ("set",),
+        (),
+        _field_of_file,
+        ("Set {w} in {F} to VALUE",),
+        'VALUE a JSON value: true, 2, "done"',
+    ),
+    _Verb("reset", ("set",), (), _valued, ("Set {w} to {n}",), "N a whole number"),
+    _Verb(
+        "create",
+        ("create",),
+        (),
+        _files_first,
+        ("Create {F}", "Create empty {F}", "Create {F} from T"),
+    ),
+    _Verb("archive", ("archive",), (), _files_first, ("Archive {all} to FOLDER/",)),
+    _Verb(
+        "delete",
+        ("delete",),
+        ("remove", "erase", "trash", "rm", "discard"),
+        _files_first,
+        ("Delete {all}",),
+    ),
+    _Verb("load", ("load",), (), _files_first, ("Load {F} content",)),
+    _Verb(
+        "extract",
+        ("extract",),
+        (),
+        _key_from_file,
+        ("Extract {w} from {F} frontmatter", "Extract {w} from FILE.json"),
+    ),
+    _Verb("copy", ("copy",), ("duplicate",), _files_first, ("Copy {F} to {G}",)),
+    _Verb(
+        "move",
+        ("move", "rename"),
+        ("mv",),
+        _files_first,
+        ("Move {F} to {G}", "Move {F} to FOLDER/"),
+    ),
+    _Verb("append", ("append",), (), _to_file, ('Append "TEXT" to {G}',)),
+    _Verb(
+        "record",
+        ("record",),
+        (),
+        _to_file,
+        ("Record NOUN of {F} in {G}", "Append matches of `RE` from {F} to {G}"),
+        _RECORD_NOUN,
+    ),
+)
+
+
+def aimed_at(phrase: str, lexicon: Lexicon, counters: Collection[str] = ()) -> Aim | None:
+    """The core verb an unread Action phrase is aimed at, or None if it is plainly the AI's.
+    `counters`: the counters the spec compares or counts."""
+    text = " ".join(phrase.split())
+    for shape, verb in ((_PLUS, "increment"), (_ASSIGN, "reset")):
+        m = shape.fullmatch(text)
+        if m:
+            form = f"Increment {m['w']}" if verb == "increment" else f"Set {m['w']} to {m['n']}"
+            return Aim(verb, (form,))
+    first, _, rest = text.partition(" ")
+    word = first.lower().rstrip(":,.")
+    for entry in VERBS:
+        exact = _said(word, entry.words)
+        if exact is None and _said(word, entry.synonyms) is None:
+            continue
+        names = entry.shape(rest.strip(), lexicon, counters, exact is not None)
+        if names is None:
+            continue
+        forms = tuple(_filled(f, names) for f in entry.forms)
+        if entry.verb == "extract" and names.get("F", "").strip("`").endswith(".json"):
+            forms = (f"Extract {names['w']} from {names['F']}",)
+        # The note says what a placeholder left in the forms stands for.
+        note = entry.note if entry.note.split(" ")[0] in " ".join(forms).split() else ""
+        return Aim(entry.verb, forms, note)
+    return None
+
+
+def _filled(form: str, names: dict[str, str]) -> str:
+    return re.sub(r"\{(\w+)\}", lambda m: names.get(m[1], m[1].upper()), form)
+
+
+def _said(word: str, words: tuple[str, ...]) -> str | None:
+    """Which of `words` `word` says, in any person or misspelt by one edit; None if none.
+    A misspelling counts only in a word of five letters or more."""
+    for candidate in _persons(word):
+        if candidate in words:
+            return candidate
+    if len(word) < 5:
+        return None
+    return next((w for w in words if any(_near(c, w) for c in _persons(word))), None)
+
+
+def _persons(word: str) -> tuple[str, ...]:
+    """`copies` -> copy, `deletes` -> delete, `moves` -> move: the word and its stems."""
+    stems = [word]
+    if word.endswith("ies"):
+        stems.append(word[:-3] + "y")
+    if word.endswith("es"):
+        stems.append(word[:-2])
+    if word.endswith("s"):
+        stems.append(word[:-1])
+    return tuple(stems)
+
+
+def _near(a: str, b: str) -> bool:
+    """`a` is `b` or one edit from it (a letter added, dropped or changed, two swapped),
+    where `b` has five letters or more."""
+    return a == b or (len(b) >= 5 and _distance(a, b) <= 1)
+
+
+def _distance(a: str, b: str) -> int:
+    """Edits from `a` to `b`: letters added, dropped or changed, and neighbours swapped
+    (the optimal string alignment distance)."""
+    if abs(len(a) - len(b)) > 1:
+        return 2  # more than one edit: all a caller asks
+    rows = [list(range(len(b) + 1))]
+    for i, x in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, y in enumerate(b, 1):
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (x != y))
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
