@@ -11,7 +11,7 @@ from pathlib import Path
 from spellbook.schema import OWN_FILE, own_file
 
 from ..model import Action, Kind, RuleRow, Spec, Term
-from ..read.action_phrases import parse_actions, split_phrases
+from ..read.action_phrases import parse_actions, record_noun, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
 from ..read.lexicon import Dialect, Lexicon, normal
 from ..read.near_verbs import Aim, aimed_at
@@ -143,26 +143,39 @@ def _defined_elsewhere(row: RuleRow, spec: Spec) -> str:
 
 
 def check_terms(analysis: Analysis) -> Iterator[Finding]:
-    """A term of the spec whose meaning has words nothing defines."""
+    """A term of the spec whose meaning has words nothing defines. A term a rule uses
+    through other terms is used: in a Condition, in an Action, or as the noun of a
+    `Record` (a Terms row naming a pattern)."""
     spec = analysis.spec
     lexicon = _lexicon(analysis)
-    acted = _acted(spec)
+    acted = _acted(spec, lexicon)
+    named = _pattern_nouns(spec)
+    # Each term's meaning read as a condition: the phrases in it that are not read.
+    meanings = {
+        normal(t.phrase): parse_condition(t.means, lexicon, spec.workspace, Words())
+        for t in spec.terms
+        if normal(t.phrase) not in acted
+    }
+    inside = {key: {normal(re.sub(_NOT, "", u)) for u in m.unknown} for key, m in meanings.items()}
     for term in spec.terms:
-        if normal(term.phrase) in acted:
-            yield from _action_term(term, spec, lexicon)
+        phrase = normal(term.phrase)
+        if phrase in acted:
+            yield from _action_term(term, spec, lexicon, acted[phrase])
             continue
-        meaning = parse_condition(term.means, lexicon, spec.workspace, Words())
+        if phrase in named:
+            continue  # the pattern a rule's `Record` reads (or is told to name): no condition
+        meaning = meanings[phrase]
         if not meaning.unknown:
             continue
         if not parse_condition(term.means, lexicon, spec.workspace, Words(), "F").unknown:
             continue  # about the file a procedure reads first: read where rows use it
         why = dict(meaning.why)
         said = ", ".join(repr(u) + (f" ({why[u]})" if u in why else "") for u in meaning.unknown)
-        phrase = normal(term.phrase)
         users = [
             r.id
             for r in spec.rows
-            if any(normal(re.sub(_NOT, "", u)) == phrase for u in r.condition.unknown)
+            if phrase
+            in _reached({normal(re.sub(_NOT, "", u)) for u in r.condition.unknown}, inside)
         ]
         used = (
             f"; rule{'s' if len(users) > 1 else ''} {', '.join(users)} "
@@ -180,19 +193,53 @@ def check_terms(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-def _acted(spec: Spec) -> set[str]:
-    """The phrases of the spec's Action cells (`normal`)."""
-    return {normal(p) for row in spec.rows for p in split_phrases(row.action)}
+def _reached(phrases: set[str], inside: dict[str, set[str]]) -> set[str]:
+    """`phrases` and every phrase in the meaning of a term among them, and so on."""
+    reached, todo = set(phrases), list(phrases)
+    while todo:
+        for phrase in inside.get(todo.pop(), ()):
+            if phrase not in reached:
+                reached.add(phrase)
+                todo.append(phrase)
+    return reached
 
 
-def _action_term(term: Term, spec: Spec, lexicon: Lexicon) -> Iterator[Finding]:
-    """A term that Action cells use, whose meaning has phrases the core does not read
-    as actions (the rows pass the term to the AI as an instruction)."""
-    phrase = normal(term.phrase)
+def _acted(spec: Spec, lexicon: Lexicon | None = None) -> dict[str, list[str]]:
+    """The phrases of the spec's Action cells (`normal`), and of the meanings of the
+    terms among them, and so on -> the rules that use each."""
+    terms = (lexicon or Lexicon().with_terms(list(spec.terms))).terms
+    acted: dict[str, list[str]] = {}
+    for row in spec.rows:
+        todo = [normal(p) for p in split_phrases(row.action)]
+        while todo:
+            phrase = todo.pop()
+            users = acted.setdefault(phrase, [])
+            if row.id in users:
+                continue
+            users.append(row.id)
+            term = terms.get(phrase)
+            if term is not None:
+                todo += [normal(p) for p in split_phrases(term.means)]
+    return acted
+
+
+def _pattern_nouns(spec: Spec) -> set[str]:
+    """The nouns (`normal`) of the `Record NOUN ...` and `Extracts all NOUN from F` phrases
+    of the rules' actions: a term among them names a pattern, or the row is told it must."""
+    return {record_noun(a.text) for r in spec.rows for a in r.actions} - {""}
+
+
+def _action_term(term: Term, spec: Spec, lexicon: Lexicon, users: list[str]) -> Iterator[Finding]:
+    """A term that Action cells use (`users`), whose meaning has phrases the core does
+    not read as actions (the rows pass the term to the AI as an instruction)."""
     unread = [a for a in parse_actions(term.means, spec.workspace, lexicon) if a.verb == "instruct"]
     if unread:
-        users = [r.id for r in spec.rows if phrase in map(normal, split_phrases(r.action))]
-        said = "; ".join(repr(a.text) for a in unread)
+        counters = _counters(spec)
+        said = "; ".join(
+            repr(a.text) + (f" ({aim.said()})" if aim else "")
+            for a in unread
+            for aim in [aimed_at(a.text, lexicon, counters)]
+        )
         yield Finding(
             "unknown_term",
             f"term {term.phrase!r} means {term.means!r}, but {said} in it is not an action "

@@ -20,8 +20,9 @@ each carried out once by `spellbook.actions`:
 - `increment`: `Increment COUNTER`: add one to a counter of the state file.
 - `reset`: `Reset COUNTER`, `Reset COUNTER to N`, `Set COUNTER to N`: set it.
 - `record`: `Record NOUN of F in G`, ``Append matches of `RE` from F to G``: add
-  the matches (of a noun that is a pattern) that the ledger file G does not list
-  yet, one line each; without `of F`, of the file the cell read last.
+  the matches (of a noun that is a pattern: a vocabulary's, or one a Terms row names,
+  ``| NOUN | matches of `RE` |``) that the ledger file G does not list yet, one line
+  each; without `of F`, of the file the cell read last.
 - `find`: `Extracts all NOUN from F`: a read, naming the file later phrases are about.
 - `copy`, `move`: `Copy F to G`, `Move F to G` (`Rename`), `Move F to done/`.
 - `append`: `Append "TEXT" to F`: a line (`${date}` and extracted values fill it).
@@ -45,6 +46,7 @@ import json
 import re
 from dataclasses import replace
 
+from spellbook.patterns import VOCABULARY
 from spellbook.schema import OWN_FILE, own_file
 from spellbook.store import is_git
 from spellbook.vocabulary import FILE
@@ -108,6 +110,8 @@ _RECORD = re.compile(
 _MATCHES_OF = re.compile(
     r"(?:new |unlisted )?(?:matches|lines) (?:of|matching) `(?P<re>[^`]+)`", re.I
 )
+# A Terms row's meaning that names a pattern: `` `RE` ``, or ``F matches `RE` ``.
+_TERM_PATTERN = re.compile(r"(?:\S+ matches )?`(?P<re>[^`]+)`", re.I)
 # `Extracts all NOUN from notes.md`: a read, which later steps are about.
 _FIND = re.compile(
     rf"(?:extracts?|finds?|collects?) (?:the |all )?(?P<what>.+?) (?:from|in) {_FILE}", re.I
@@ -361,12 +365,34 @@ def _set_field(m: re.Match[str], workspace: str, phrase: str) -> Action:
 
 
 def _pattern_of(what: str, lexicon: Lexicon) -> str:
-    """The pattern a ledger records: ``matches of `RE` `` or a noun that is one; "" if none."""
+    """The pattern a ledger records: ``matches of `RE` ``, or a noun that is one (the
+    spec's Terms row naming a pattern first, then the vocabulary's); "" if none."""
     m = _MATCHES_OF.fullmatch(what.strip())
     if m:
         return m["re"]
-    noun = lexicon.noun(re.sub(r"^(?:new|unlisted|unprocessed) ", "", what.strip(), flags=re.I))
+    name = re.sub(r"^(?:new|unlisted|unprocessed) ", "", what.strip(), flags=re.I)
+    term = lexicon.terms.get(normal(name))
+    if term is not None and term_pattern(term.means):
+        return term_pattern(term.means)
+    noun = lexicon.noun(name)
     return noun.param if noun is not None and noun.probe == "matches" else ""
+
+
+def record_noun(phrase: str) -> str:
+    """The noun (`normal`) a `Record NOUN ...` or `Extracts all NOUN from F` phrase names
+    for what it records or finds; "" for another phrase."""
+    m = _RECORD.fullmatch(phrase) or _FIND.fullmatch(phrase)
+    if m is None:
+        return ""
+    return normal(re.sub(r"^(?:new|unlisted|unprocessed) ", "", m["what"].strip(), flags=re.I))
+
+
+def term_pattern(means: str) -> str:
+    """The pattern a Terms row names for a noun of `Record NOUN ...`: its meaning is
+    ``matches of `RE` ``, `` `RE` `` alone, or ``F matches `RE` ``; "" if it names none."""
+    text = " ".join(means.split())
+    m = _MATCHES_OF.fullmatch(text) or _TERM_PATTERN.fullmatch(text)
+    return m["re"] if m else ""
 
 
 def _record(
@@ -375,6 +401,10 @@ def _record(
     """`Record NOUN of F in G`: a ledger action, or None if `what` is no pattern."""
     pattern = _pattern_of(m["what"], lexicon)
     if not pattern:
+        term = lexicon.terms.get(record_noun(phrase))
+        if term is not None:  # a Terms row for the noun, which names no pattern
+            hint = f"the Terms row {term.phrase!r} means {term.means!r}, which names no pattern"
+            return Action("instruct", phrase, hint=hint)
         return None
     ledger = _relative(m["ledger"], workspace)
     source = _relative(m["source"], workspace) if m["source"] else read
@@ -389,8 +419,9 @@ def _record(
             pattern,
             "it names no file to find them in: say `of F`, or read F first in the cell",
         )
-    # A pattern the spec writes is checked; a vocabulary's noun is its author's to bound.
-    written = _MATCHES_OF.fullmatch(m["what"].strip())
+    # A pattern the spec writes (in the cell or its Terms) is checked; a vocabulary's noun
+    # is its author's to bound.
+    written = not pattern.startswith(VOCABULARY)
     problem = pattern_problem(pattern) if written else ""
     return _checked(Action("record", phrase, (source, ledger), pattern, problem))
 

@@ -120,3 +120,25 @@ def test_sweeping_records_each_new_link_once(tmp_path: Path) -> None:
         "https://b.example/2",
         "https://c.example/3",
     ]
+
+
+def test_a_terms_row_naming_the_pattern_is_the_noun_a_record_takes(tmp_path: Path) -> None:
+    """`| links | matches of `RE` |`: `Record links of F in G` is the ledger's verb, read
+    and carried out, not an instruction passed to the AI."""
+    root = project(tmp_path, EVERY)
+    spec = root / "spec" / "INBOX.md"
+    text = spec.read_text()
+    written = "Append matches of `https?://\\S+` from inbox.md to `seen`"
+    assert written in text
+    text = text.replace(written, "Record links of inbox.md in `seen`")
+    text = text.replace("| a link |", "| links | matches of `https?://\\S+` |\n| a link |")
+    spec.write_text(text)
+    verified = compiler(root, "verify", "--spec", "spec/INBOX.md", "--strict")
+    assert verified.returncode == 0, verified.stdout + clean(verified)
+    assert "unknown_action" not in verified.stdout and "unknown_term" not in verified.stdout
+    generate(root)
+    (root / ".inbox").mkdir(exist_ok=True)
+    (root / ".inbox" / "inbox.md").write_text("- https://a.example/1 and https://b.example/2\n")
+    done = spell(root, "--machine", "inbox", "sweep")
+    assert done.returncode == EXIT_OK, done.stdout + clean(done)
+    assert (root / ".inbox" / "seen").read_text() == "https://a.example/1\nhttps://b.example/2\n"

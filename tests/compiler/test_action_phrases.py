@@ -446,3 +446,85 @@ def test_the_verifier_warns_of_a_misspelt_verb_and_notes_an_instruction() -> Non
     assert "'Incremnt attempts'" in unread.message and "`Increment attempts`" in unread.message
     (note,) = [f for f in findings if f.kind == "unknown_action"]
     assert "'Ask the developer to review'" in note.message and "Incremnt" not in note.message
+
+
+# -- a Terms row naming a pattern: the noun of `Record NOUN of F in G` ------------------
+
+JIRA = r"[A-Z][A-Z0-9]+-\d+"
+
+
+@pytest.mark.parametrize(
+    "means",
+    [f"matches of `{JIRA}`", f"`{JIRA}`", f"notes.md matches `{JIRA}`"],
+)
+def test_a_terms_row_naming_a_pattern_is_the_noun_a_ledger_records(means: str) -> None:
+    lexicon = CORE.with_terms([Term("Jira keys", means)])
+    assert verbs("Record Jira keys of notes.md in `.seen`", lexicon) == [
+        ("record", ("notes.md", ".seen"), JIRA)
+    ]
+    assert verbs(
+        "(1) Extracts all Jira keys from notes.md; (2) Records new Jira keys in seen.txt", lexicon
+    ) == [
+        ("find", ("notes.md",), ""),
+        ("record", ("notes.md", "seen.txt"), JIRA),
+    ]
+
+
+def test_a_terms_row_naming_a_pattern_is_checked_as_the_spec_s_own() -> None:
+    lexicon = CORE.with_terms([Term("echoes", r"matches of `(a)\1`")])
+    (action,) = parse_actions("Record echoes of a.md in `.seen`", WS, lexicon)
+    assert action.verb == "record" and "cannot run in linear time" in action.problem
+
+
+def test_a_terms_row_naming_no_pattern_is_a_record_refused_with_the_forms_that_read() -> None:
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row(
+            "X1",
+            "A",
+            "Go",
+            "-",
+            "B",
+            "(1) Record Jira keys of notes.md in `.seen`; (2) Update state to B",
+        ),
+        *fill(states, spells, skip=["A/Go"]),
+    ]
+    text = spec_text(states, spells, rows).replace(
+        "### Transition Rules",
+        "| Phrase | Means |\n|---|---|\n| Jira keys | Jira tickets |\n\n### Transition Rules",
+    )
+    findings = findings_of(text, {"unread_verb", "unknown_action", "unknown_term"})
+    (found,) = findings
+    assert (found.kind, found.severity.value) == ("unread_verb", "warning")
+    assert "'Jira keys' means 'Jira tickets', which names no pattern" in found.message
+    assert "Record NOUN of notes.md in `.seen`" in found.message
+
+
+@pytest.mark.parametrize(
+    ("means", "kinds"),
+    [
+        # read through the other term: nothing to say
+        ("Archive a.md to done/", []),
+        # not read: an error naming the rule that uses it, with the form that reads
+        ("Incremnt attempts", [("unknown_term", "error"), ("unknown_term", "error")]),
+    ],
+)
+def test_a_term_used_only_through_another_action_term_is_used(
+    means: str, kinds: list[tuple[str, str]]
+) -> None:
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row("X1", "A", "Go", "-", "B", "(1) Tidy up; (2) Update state to B"),
+        *fill(states, spells, skip=["A/Go"]),
+    ]
+    terms = f"| Tidy up | (1) File the task; (2) Reset attempts |\n| File the task | {means} |"
+    text = spec_text(states, spells, rows).replace(
+        "### Transition Rules", f"| Phrase | Means |\n|---|---|\n{terms}\n\n### Transition Rules"
+    )
+    found = findings_of(text, {"unknown_term"})
+    assert sorted((f.kind, f.severity.value) for f in found) == kinds
+    assert not [f for f in found if "no rule uses it" in f.message]
+    if found:
+        (inner,) = [f for f in found if "'File the task' means" in f.message]
+        assert "rule X1 uses it in Actions" in inner.message
+        assert "`Increment attempts`" in inner.message

@@ -516,6 +516,20 @@ def test_a_glossary_for_readers_does_not_fail_verification() -> None:
     assert found.severity.value == "info" and "no rule uses it" in found.message
 
 
+def test_a_term_a_rule_uses_through_another_term_is_never_unused() -> None:
+    terms = "| door open | open.flag exists AND hinges creak |\n| hinges creak | the hinges creak |"
+    found = [
+        f
+        for f in analyse(parse_spec_text(spec_with("door open", terms)))
+        if f.kind == "unknown_term"
+    ]
+    assert sorted((f.message.split("'")[1], f.severity.value) for f in found) == [
+        ("door open", "error"),
+        ("hinges creak", "error"),
+    ]
+    assert all(f.message.endswith("rule T1 uses it") for f in found)
+
+
 def test_a_path_outside_the_workspace_is_refused_by_the_verifier() -> None:
     text = spec_with("../outside.md exists")
     (message,) = unknown(text)
