@@ -420,15 +420,12 @@ def _unread_verb(row: RuleRow, action: Action, aim: Aim) -> Finding:
 
 
 def _counters(spec: Spec) -> set[str]:
-    """The counters of the state file that the spec's conditions compare or its actions count."""
-    found = {
-        atom.param.split("<")[0]
-        for rule in spec.rules
-        for atom in rule.condition.atoms
-        if atom.probe == "below"
-    }
+    """The state file's counters that the spec's conditions compare or its actions set."""
+    found: set[str] = set()
     for row in spec.rows:
-        found |= {a.target.split("=")[0] for a in row.actions if a.verb in ("increment", "reset")}
+        found |= {a.param.partition("<")[0] for a in row.condition.atoms if a.probe == "below"}
+        for action in row.actions:
+            found.update(action.writes)
     return found
 
 

@@ -348,21 +348,22 @@ def test_a_spec_path_too_long_to_look_up_is_an_error_in_the_form_asked_for() -> 
 
 
 @pytest.mark.parametrize(
-    ("step", "code"),
+    ("step", "code", "form"),
     [
-        ("Incremnt attempts", 1),  # misspelt: the counter would never count
-        ("Increase attempts", 1),  # a synonym of a counter the spec compares
-        ("Ask the developer to review the plan", 0),  # plainly the AI's
+        ("Delet notes.md", 1, "`Delete notes.md`"),  # misspelt: the file would stay
+        ("Remove notes.md", 1, "`Delete notes.md`"),  # a synonym, naming the file
+        ("Set attempts = 1", 1, "`Set attempts to 1`"),  # the verb's word, not its form
+        ("Ask the developer to review the plan", 0, ""),  # plainly the AI's
     ],
 )
 def test_strict_fails_on_a_verb_that_does_not_read_and_passes_an_instruction(
-    tmp_path: Path, step: str, code: int
+    tmp_path: Path, step: str, code: int, form: str
 ) -> None:
     from tests.specs import row
 
     states, spells = ["A", "B"], ["Go"]
     rows = [
-        row("X1", "A", "Go", "attempts < 3", "A", f"(1) {step}; (2) Update state to A"),
+        row("X1", "A", "Go", "attempts < 3", "A", f"(1) Increment attempts; (2) {step}"),
         row("X2", "A", "Go", "attempts ≥ 3", "B", "Update state to B"),
         row("X3", "B", "Go", "-", "A", "(1) Reset attempts; (2) Update state to A"),
     ]
@@ -372,6 +373,6 @@ def test_strict_fails_on_a_verb_that_does_not_read_and_passes_an_instruction(
     result = verify("--spec", str(path), "--strict")
     assert result.returncode == code, result.stdout + result.stderr
     if code:
-        assert "[unread_verb]" in result.stdout and "`Increment attempts`" in result.stdout
+        assert "[unread_verb]" in result.stdout and form in result.stdout
     else:
         assert "[unknown_action]" in result.stdout

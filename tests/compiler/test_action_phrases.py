@@ -528,3 +528,13 @@ def test_a_term_used_only_through_another_action_term_is_used(
         (inner,) = [f for f in found if "'File the task' means" in f.message]
         assert "rule X1 uses it in Actions" in inner.message
         assert "`Increment attempts`" in inner.message
+
+
+def test_the_near_misses_know_every_verb_that_does_something_by_the_runtime_s_name() -> None:
+    """Each verb a cast carries out (and `Update state`) has its words for near misses,
+    keyed by its name in the runtime's one table of verbs."""
+    from codegen.read.near_verbs import VERBS as NEAR
+    from spellbook.actions import VERBS
+
+    doing = {name for name, verb in VERBS.items() if not verb.passive} | {"set_state"}
+    assert {v.verb for v in NEAR} == doing
