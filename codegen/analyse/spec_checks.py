@@ -363,7 +363,9 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
     for row in spec.rows:
         unknown = []
         for action in row.actions:
-            aim = aimed_at(action.text, lexicon, counters) if action.verb == "instruct" else None
+            # A Terms phrase whose meaning is not read is the term's finding (unknown_term).
+            unread = action.verb == "instruct" and normal(action.text) not in lexicon.terms
+            aim = aimed_at(action.text, lexicon, counters) if unread else None
             if aim is not None:
                 yield _unread_verb(row, action, aim)
             elif action.verb == "instruct":

@@ -18,12 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from itertools import pairwise
 
 from .lexicon import Lexicon, normal
 
-# A file as an action names one: in backticks, or a name with an extension.
-_FILE = r"`[^`\s]+`|[\w.\-/$<>{}]*\w\.[A-Za-z][\w\-]*"
-_FILES = re.compile(_FILE)
+# A file as an action names one: in backticks, or a name with an extension. Phrases are
+# cut into words first, so each word is matched once (in time linear in its length).
+_FILE = re.compile(r"`[^`\s]+`|[\w.\-/$<>{}]*\w\.[A-Za-z][\w\-]*")
 _LEADING = re.compile(r"^(?:(?:the|a|an|new|empty|existing|all|this|that)\s+)*", re.I)
 # One counter, maybe with a number: `attempts`, `the attempts counter`, `attempts = 1`.
 _COUNTER = re.compile(
@@ -59,6 +60,23 @@ class Aim:
 Shape = Callable[[str, Lexicon, Collection[str], bool], "dict[str, str] | None"]
 
 
+def _words(text: str) -> list[str]:
+    """The phrase's words, without the commas and colons after them."""
+    return [w.rstrip(",;:") for w in text.split()]
+
+
+def _file(word: str) -> bool:
+    return bool(word) and _FILE.fullmatch(word) is not None
+
+
+def _after(words: list[str], marks: tuple[str, ...]) -> str:
+    """The first file that follows one of the words `marks`, or ""."""
+    return next(
+        (b for a, b in pairwise(words) if a.lower() in marks and _file(b)),
+        "",
+    )
+
+
 def _files_first(
     rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
 ) -> dict[str, str] | None:
@@ -67,41 +85,49 @@ def _files_first(
     for group in lexicon.file_groups:
         if normal(body).startswith(group):
             return {"F": body[: len(group)], "G": "G", "all": body[: len(group)]}
-    if not re.match(rf"(?:{_FILE})(?:[\s,;:]|$)", body):
+    words = _words(body)
+    if not words or not _file(words[0]):
         return None
-    files = _FILES.findall(body)
-    to = re.search(rf"\sto\s+(?P<g>{_FILE})", body)
-    if not to and re.search(r"\sfrom\s", body):  # `Copies a.md from elsewhere`: a.md is made
+    files = [w for w in words if _file(w)]
+    to = _after(words, ("to",))
+    if not to and "from" in (w.lower() for w in words):  # `Copies a.md from elsewhere`
         return {"F": "F", "G": files[0], "all": " and ".join(files)}
-    return {"F": files[0], "G": to["g"] if to else "G", "all": " and ".join(files)}
+    return {"F": files[0], "G": to or "G", "all": " and ".join(files)}
 
 
 def _to_file(
     rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
 ) -> dict[str, str] | None:
     """A file it goes to: `Append shipped to CHANGES.md`, `Record keys of a.md in .seen`."""
-    to = re.search(rf"(?:^|\s)(?:to|into|in)\s+(?P<g>{_FILE})$", rest)
-    if not to:
+    words = rest.split()
+    if len(words) < 2 or words[-2].lower() not in ("to", "into", "in") or not _file(words[-1]):
         return None
-    source = re.search(rf"(?:^|\s)(?:of|from)\s+(?P<f>{_FILE})\s", rest)
-    return {"F": source["f"] if source else "F", "G": to["g"]}
+    return {"F": _after(words[:-2], ("of", "from")) or "F", "G": words[-1]}
 
 
 def _key_from_file(
     rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
 ) -> dict[str, str] | None:
     """`Extract version from release.md`, `Extract the version of package.json`."""
-    m = re.match(rf"(?:the\s+)?`?(?P<w>[\w-]+)`?\s+(?:from|of|in)\s+(?P<f>{_FILE})", rest)
-    return {"w": m["w"], "F": m["f"]} if m else None
+    words = _words(rest)
+    if words and words[0].lower() == "the":
+        words = words[1:]
+    if len(words) < 3 or words[1].lower() not in ("from", "of", "in") or not _file(words[2]):
+        return None
+    key = words[0].strip("`")
+    return {"w": key, "F": words[2]} if re.fullmatch(r"[\w-]+", key) else None
 
 
 def _field_of_file(
     rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
 ) -> dict[str, str] | None:
     """`Set approved = true in review.json`: a JSON file's key, with a value."""
-    m = re.match(r"(?:the\s+)?`?(?P<w>[\w-]+)`?\s", rest)
-    files = [f for f in _FILES.findall(rest) if f.strip("`").endswith(".json")]
-    return {"w": m["w"], "F": files[0]} if m and files else None
+    words = _words(rest)
+    if words and words[0].lower() == "the":
+        words = words[1:]
+    files = [w for w in words[1:] if _file(w) and w.strip("`").endswith(".json")]
+    key = words[0].strip("`") if words else ""
+    return {"w": key, "F": files[0]} if files and re.fullmatch(r"[\w-]+", key) else None
 
 
 def _counter(

@@ -538,3 +538,20 @@ def test_the_near_misses_know_every_verb_that_does_something_by_the_runtime_s_na
 
     doing = {name for name, verb in VERBS.items() if not verb.passive} | {"set_state"}
     assert {v.verb for v in NEAR} == doing
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("Delete a.md " + "x" * 100_000, "delete"),
+        ("Copy a.md " + "/" * 100_000, "copy"),
+        ("Set " + "a" * 100_000 + " in b.json to 1", "set_field"),
+        ("Record " + "in a " * 20_000 + "to b.md", "record"),
+        ("Remove a.md " + "a.b" * 30_000, "delete"),
+    ],
+)
+def test_a_long_phrase_is_weighed_in_time_linear_in_its_length(text: str, verb: str) -> None:
+    """Each word is matched once: a long word cannot make the near-miss test slow."""
+    aim = aimed_at(text, SPELL, COUNTERS)
+    assert aim is not None and aim.verb == verb
