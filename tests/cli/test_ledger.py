@@ -78,7 +78,7 @@ def test_a_gap_that_only_the_ledger_leaves_is_found(tmp_path: Path) -> None:
     verified = compiler(project(tmp_path, ""), "verify", "--spec", "spec/INBOX.md")
     assert verified.returncode == 1, clean(verified)
     assert "no rule fires when" in verified.stdout and "[gap]" in verified.stdout
-    assert "is listed in seen" in verified.stdout
+    assert "is listed in `seen`" in verified.stdout
 
 
 @pytest.mark.parametrize("overlap", [False, True])
