@@ -1,6 +1,6 @@
 """Checks of the state file's fields that conditions read: each must be set by something.
 
-A counter (`attempts < 3`), a `$name` in a query (`features[id!=$feature_id]`) and
+A counter (`attempts < 3`), a `$name` in a query (`tickets[id!=$ticket]`) and
 the recorded run of a command (`the last run of `test_command` passed`) are read from
 the state file. Casts write them: an action that counts or sets the field
 (`Increment attempts`, `Reset attempts`, a vocabulary verb's `writes`), the runtime

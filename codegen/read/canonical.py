@@ -50,7 +50,7 @@ def fact_words(literal: Literal, lexicon: Lexicon | None = None) -> str:
 
 def _vocabulary_words(literal: Literal, lexicon: Lexicon) -> str:
     """A fact about a vocabulary's pattern, in its noun's words: the noun itself (`plan.md
-    has Atlassian URLs`), or its matches a ledger lacks (`... not listed in .refs`)."""
+    has ticket links`), or its matches a ledger lacks (`... not listed in .refs`)."""
     atom = literal.atom
     noun = lexicon.noun_for(atom.probe, atom.param)
     if noun is not None:

@@ -54,7 +54,7 @@ _PATTERN = _QUOTED.replace("?P<quoted>", "?P<pattern>")
 _GLOB = r"(?P<glob>`[^`\s]*[*?][^`\s]*`|[\w.\-/]*\*[\w.\-/*?]*)"
 _GLOB_ANY = r"(?P<glob>`[^`\s]+`|[\w.\-/*?]+)"
 _COUNTED = rf"(?P<count>\S+) (?:(?P<kind>[\w ]+?) )?items? under {_SECTION}"
-# What a count of a query counts: the query, quoted or not (`count of features[x=y] in F`).
+# What a count of a query counts: the query, quoted or not (`count of tickets[x=y] in F`).
 _QUERIED = r"(?P<quoted>`[^`]+`|\"[^\"]+\"|“[^”]+”|[^\s`\"“]+)"
 # A checklist's items counted, by the words for them: all of them, unchecked, checked.
 _KINDS = {"checklist": "items", "unchecked": "unchecked", "unchecked checklist": "unchecked"}
@@ -463,7 +463,7 @@ class CorePhrases:
         if operand is _NO_VALUE:
             return None
         if Shapes(self.lexicon).objects(file, query):
-            # `features[status=pending] = true`: an object is never a number, text or true.
+            # `tickets[status=open] = true`: an object is never a number, text or true.
             said = f"{_SAID[op]} {json.dumps(operand, ensure_ascii=False)}"
             self.reason = _objects(file, query, groups.get("fm") or "", said)
             return None

@@ -1,7 +1,7 @@
 """What a file a condition reads is known to hold: the headings of its template, the keys
 of a JSON template, and which queries select objects (a list of them, or one).
 
-A query's own syntax says some of it: a filter (`features[status=pending]`) selects the
+A query's own syntax says some of it: a filter (`tickets[status=open]`) selects the
 objects it keeps. Where the vocabulary's nouns filter a key of a file, that key holds
 objects there; where the file has a template (`Lexicon.template_of`: by name, or the
 one a row creates it from, which `document` adds), its headings are the sections the
@@ -26,7 +26,7 @@ _STEP = re.compile(r"([^.\[\]]+)|\[[^\]]*\]")
 
 
 def keys_of(query: str) -> str:
-    """The query without its filters: `features[status=pending].id` is `features.id`."""
+    """The query without its filters: `tickets[status=open].id` is `tickets.id`."""
     return ".".join(m.group(1).strip() for m in _STEP.finditer(query) if m.group(1))
 
 

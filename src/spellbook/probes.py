@@ -29,7 +29,7 @@ The parameters of the other probes: `value`, a JSON list `[query, op, operand]` 
 one of `=`, `!=`, `<`, `<=`, `>`, `>=`, or `~` for a regular expression the text
 must match); `items_at_least` / `unchecked_at_least` / `checked_at_least`, the count
 and the section joined by one space (`2 Risks`); `count_at_least`, the count and the
-query (`2 features[status=pending]`); `section_text`, the section; `newer`, the other
+query (`2 tickets[status=open]`); `section_text`, the section; `newer`, the other
 file; `glob`, the pattern (with no file); `over_minutes`, whole minutes.
 """
 
@@ -339,7 +339,7 @@ PROBES: dict[str, Probe] = {
             "{file} has fewer than {count} `{query}`",
             "The query selects at least so many values in the JSON file (in a Markdown file, "
             "its YAML frontmatter), a list it selects counted by its items: "
-            "`features[status=pending]` counts the pending features.",
+            "`tickets[status=open]` counts the open tickets.",
             _count_at_least,
             ("exists",),
             reads_content=True,
@@ -524,8 +524,8 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     """Whether fact `b` must hold when fact `a` does, beyond what `implied` lists: two
     limits of one measure (`attempts < 3` implies `attempts < 5`; more than 30 minutes
     implies more than 10; at least 3 items under a heading imply at least 2; `count ≥ 3`
-    implies `count ≥ 2`; at least 3 `features[status=pending]` imply at least 2
-    `features`), and facts that say more of the same thing (at least 3
+    implies `count ≥ 2`; at least 3 `tickets[status=open]` imply at least 2
+    `tickets`), and facts that say more of the same thing (at least 3
     unchecked items are at least 3 items; a checklist item is text; a file that exists
     matches the globs its path does; a glob that names fewer files than another)."""
     from spellbook.values import comparison, narrower
@@ -588,7 +588,7 @@ _CHECKLIST_COUNTS = ("items_at_least", "unchecked_at_least", "checked_at_least")
 def _fewer_of_more(more: str, fewer: str) -> bool:
     """Whether at least `more`'s count of its query implies at least `fewer`'s of its own:
     a count no larger, of the same query or of it with fewer filters at its end
-    (`features[status=pending]` selects no more than `features` counts)."""
+    (`tickets[status=open]` selects no more than `tickets` counts)."""
     count, _, query = more.partition(" ")
     least, _, other = fewer.partition(" ")
     if not (count.isdigit() and least.isdigit() and int(count) >= int(least)):

@@ -96,8 +96,8 @@ def each_value(values: list[object]) -> Iterator[object]:
 
 def count_of(value: object, query: str, fields: Mapping[str, object]) -> int:
     """How many values `query` selects in `value`, a list's items counted in its place
-    (as `each_value` gives them): `features[status=pending]` counts the pending features,
-    `features` the features."""
+    (as `each_value` gives them): `tickets[status=open]` counts the open tickets,
+    `tickets` the tickets."""
     return sum(1 for _ in each_value(select(value, query, fields)))
 
 
