@@ -94,6 +94,8 @@ def lay_out(root: Path, world: World) -> None:
                 unchecked=1 if unchecked else 0,
                 atlassian=value.get(("matches", "plan.md"), False),
             )
+            if not value.get(("section", "plan.md"), True):  # the heading renamed
+                text = text.replace("## Acceptance Criteria", "## Criteria")
         elif atom.file == "task.md" and not value.get(("edited", "task.md"), True):
             from spellbook.vocabulary import load, template
 

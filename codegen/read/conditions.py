@@ -4,12 +4,15 @@ A cell is `-` (always), `never`, or clauses joined by `AND`, `;` or `,`, in alte
 joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 
 - a core phrase: `F exists`, `F is missing`, `F is absent`, `F doesn't exist`,
-  `there is no F`, `F is filled in`, `F is still its template`, `F matches `RE``,
-  `F contains `TEXT``, `F has checklist items
-  under "SECTION"`, `F has unchecked items under "SECTION"`, `F has at least N
-  checklist (or unchecked, or checked) items under "SECTION"` (`more than N`; negated,
-  `fewer than N`, `at most N`), `F has text under "SECTION"`, `F.json has `QUERY``,
-  `count of QUERY in F.json ≥ N` (or `F.json has at least N `QUERY``),
+  `there is no F`, `F is filled in`, `F is not filled in` (`F is still its
+  template`), `F matches `RE``, `F contains `TEXT``, `F has a section "SECTION"`,
+  `F has checklist items under "SECTION"`, `F has unchecked items under "SECTION"`,
+  `F has at least N checklist (or unchecked, or checked) items under "SECTION"`
+  (`more than N`; negated, `fewer than N`, `at most N`), `F has text under
+  "SECTION"` (each "no" of a section, `F has no unchecked items under "SECTION"`,
+  says the section is there too; `F has no section "SECTION" with unchecked items`
+  is the negation alone), `F.json has `QUERY``, `count of QUERY in F.json ≥ N` (or
+  `F.json has at least N `QUERY``),
   `F.json has `QUERY` OP VALUE` (`=`, `≠`, `<`, `≤`, `>`, `≥`, a JSON value),
   `F.json has `QUERY` matching `RE``, `F is newer than G` (`F is older than G` is
   `G is newer than F`), `GLOB exists` / `no GLOB` / `some file matches GLOB` (a name
@@ -50,7 +53,7 @@ from dataclasses import dataclass, field
 
 from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
 from ..model import Atom, Condition, Literal
-from .core_phrases import _FILE, _LEDGER, CorePhrases, literal
+from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
 from .shapes import Shapes
 
@@ -281,7 +284,13 @@ class _Reader(CorePhrases):
                 "finds some, finds 0, finds none, exists, missing"
             )
             return None
-        return found if sign else negate(found)
+        if sign:
+            return found
+        if len(found) == 1 and len(found[0]) == 1:
+            # `Counts NOUN (finds 0)`: "no" of a section says the section is there.
+            (lit,) = found[0]
+            return said_of(lit.atom.probe, lit.atom.file, lit.atom.param, not lit.positive)
+        return negate(found)
 
     def _step(self, body: str, context: list[str], outcome: str = "") -> DNF | None:
         checks = _CHECKS_EXISTS.fullmatch(body)
@@ -323,7 +332,7 @@ class _Reader(CorePhrases):
                 return None
             found = self.noun(groups["noun"], file)
             if found is not None:
-                return literal(*found, positive=positive)
+                return said_of(*found, positive)
         return None
 
     def noun(self, words: str, file: str) -> tuple[str, str, str] | None:

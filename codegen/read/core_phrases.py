@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 
 from spellbook.patterns import problem
 from spellbook.probes import UNITS, duration
+from spellbook.probes import implied as core_implied
 from spellbook.values import comparison_param
 
 from ..logic import DNF
@@ -73,6 +74,7 @@ _CORE = tuple(
         (rf"{_FILE} (?:doesn't|does not|don't|do not) exist", "exists", False),
         (rf"(?:there is )?no {_FILE}", "exists", False),
         (rf"{_FILE} is filled in", "edited", True),
+        (rf"{_FILE} (?:is not|isn't) filled in", "edited", False),
         (rf"{_FILE} is (?:still )?(?:its|the) template", "edited", False),
         (rf"{_FILE} (?P<verb>matches|contains) {_QUOTED}", "matches", True),
         (rf"{_FILE} (?:doesn't|does not) (?P<verb>match|contain) {_QUOTED}", "matches", False),
@@ -109,6 +111,18 @@ _CORE = tuple(
         ),
         (rf"{_FILE} has (?:some )?text under {_SECTION}", "section_text", True),
         (rf"{_FILE} has no text under {_SECTION}", "section_text", False),
+        # `F has no section S with ...`: the fact's negation alone (F, or S, may be missing).
+        (rf"{_FILE} has (?:a|the) section {_SECTION}", "section", True),
+        (rf"{_FILE} has (?P<alone>no) section {_SECTION}", "section", False),
+        (rf"{_FILE} has (?P<alone>no) section {_SECTION} with unchecked items", "unchecked", False),
+        (rf"{_FILE} has (?P<alone>no) section {_SECTION} with checklist items", "items", False),
+        (rf"{_FILE} has (?P<alone>no) section {_SECTION} with text", "section_text", False),
+        (
+            rf"{_FILE} has (?P<alone>no) section {_SECTION} with (?P<bound>at least|more than) "
+            r"(?P<count>\S+) (?:(?P<kind>[\w ]+?) )?items?",
+            "counted",
+            False,
+        ),
         (rf"{_FILE}{_FM} has {_QUOTED}", "field", True),
         (rf"{_FILE}{_FM} has no {_QUOTED}", "field", False),
         (
@@ -246,6 +260,20 @@ def literal(probe: str, file: str, param: str = "", positive: bool = True) -> DN
     return ((Literal(Atom(probe, file, param), positive),),)
 
 
+def said_of(probe: str, file: str, param: str, positive: bool) -> DNF:
+    """A fact as a phrase says it: one that says "no" of a section (`F has no unchecked
+    items under S`, `fewer than 2 ...`, `no text under S`) also says F has the section,
+    so a missing file or section is never "no items" (the fact's negation alone is
+    `F has no section S with unchecked items`)."""
+    found = literal(probe, file, param, positive)
+    if positive:
+        return found
+    for fact in core_implied(probe, file, param):
+        if fact[0] == "section":
+            return ((found[0][0], Literal(Atom(*fact), True)),)
+    return found
+
+
 class CorePhrases:
     """Reads the core's own phrases; the reader it is part of says what a file is
     (`file`, `_inside`) and keeps why a phrase was refused (`reason`)."""
@@ -276,9 +304,12 @@ class CorePhrases:
                 fact = _FACTS[probe](self, groups, file)
                 if fact is None:
                     return None
-                return literal(fact[0], fact[1], fact[2], positive == fact[3])
+                said = literal if groups.get("alone") else said_of
+                return said(fact[0], fact[1], fact[2], positive == fact[3])
             param = self._param(probe, groups, file)
-            return None if param is None else literal(probe, file, param, positive)
+            if param is None:
+                return None
+            return (literal if groups.get("alone") else said_of)(probe, file, param, positive)
         for regex, why in _NEAR_MISSES:
             m = regex.fullmatch(phrase)
             if m is not None:
@@ -287,7 +318,7 @@ class CorePhrases:
         return None
 
     def _param(self, probe: str, groups: dict[str, str], file: str) -> str | None:
-        if probe in ("items", "unchecked", "section_text"):
+        if probe in ("items", "unchecked", "section_text", "section"):
             section = _unquote(groups["section"]).removeprefix("the ").removesuffix(" section")
             # `"## Risks"`: the heading's words, without the marks that make it one.
             section = section.strip().lstrip("#").strip()

@@ -148,6 +148,7 @@ class Foresight:
                     if any(not w.holds and w.guard.probe == "exists" for w in wanted):
                         continue  # advice never asks to delete a file
                     world = {**facts, **{w.guard.name: w.holds for w in wanted}}
+                    world.update(self.implied(wanted))
                     if any(_holds_in(earlier, world) for earlier in cell[:at]):
                         continue  # an earlier rule would still win
                     # What it asks of a file not there yet must hold too.
@@ -165,6 +166,20 @@ class Foresight:
                 words = [w.said for w in best[2]]
                 found[spell] = (" and ".join(dict.fromkeys(words)), best[3])
         return found
+
+    def implied(self, wanted: list[Wanted]) -> dict[str, bool]:
+        """The guards that hold wherever the wanted facts that must hold do (unchecked
+        items are a section of a file that exists: `probes.implied`), by name."""
+        from spellbook.probes import implied
+
+        names = {g.fact: g.name for g in self.engine.machine.GUARDS}
+        return {
+            names[fact]: True
+            for w in wanted
+            if w.holds
+            for fact in implied(w.guard.probe, w.guard.file, w.guard.param)
+            if fact in names
+        }
 
     def missing(self, state: str) -> bool:
         """Whether `state` stands for a lost file (an error state: `schema.lost_file_states`)."""

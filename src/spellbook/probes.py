@@ -11,7 +11,8 @@ Terms table, always in terms of these probes.
 
 Checklists (`items`, `unchecked`) and text under a heading (`section_text`) are
 read by `spellbook.sections`: a section still its template's, untouched, has no
-items, and the template's own lines are no text.
+items, and the template's own lines are no text. Each implies the section is there
+(`section`); a file without it has neither items nor text, nor "no items".
 
 Globs (`glob`): `*` and `?` within a name, `**` as a whole part for any folders; a
 name starting with `.` matches only a part that starts with one. `Workspace.glob`
@@ -73,10 +74,12 @@ if TYPE_CHECKING:
 
 class Probe:
     """A kind of fact: its words when it holds and when not, its meaning, its check, the
-    probes it implies for the same file (`exists` for every probe that reads a file),
-    and whether it reads the file's content. What a probe that reads the content says
-    of a missing file ("plan.md has no unchecked criteria") holds for want of the
-    file: it is no evidence of a state."""
+    probes it implies for the same file (`exists` for every probe that reads a file,
+    `section` for every probe that reads a section), and whether it reads the file's
+    content. A probe that reads the content never holds of a missing file, nor one about
+    a section of a file without it; its negation does, so the phrases that say "no"
+    of a section ("plan.md has no unchecked items under Risks") are read as the
+    section being there and the probe not holding."""
 
     __slots__ = ("name", "yes", "no", "meaning", "check", "implies", "reads_content", "query")
 
@@ -127,9 +130,15 @@ def _unchecked(facts: Answers, file: str, section: str) -> bool:
 def _edited(facts: Answers, file: str, _: str) -> bool:
     if not facts.exists(file):
         return False
+    words = facts.text(file).lstrip("\ufeff").split()  # a byte order mark is no edit
     template = facts.template(file) if facts.template is not None else ""
-    text = facts.text(file).lstrip("\ufeff")  # a byte order mark is no edit
-    return not template.strip() or text.split() != template.lstrip("\ufeff").split()
+    return bool(words) and words != template.lstrip("\ufeff").split()
+
+
+def _section(facts: Answers, file: str, section: str) -> bool:
+    from spellbook.sections import has_section  # only a spec with sections needs it
+
+    return facts.exists(file) and has_section(facts.text(file), section)
 
 
 def _field(facts: Answers, file: str, query: str) -> bool:
@@ -286,17 +295,17 @@ PROBES: dict[str, Probe] = {
         Probe(
             "items",
             '{file} has checklist items under "{param}"',
-            '{file} has no checklist items under "{param}"',
+            '{file} has no section "{param}" with checklist items',
             "The file's section with this heading has a checklist item (`- [ ]` or `- [x]`) "
             "that is not empty; a section still its template's, untouched, has none.",
             _items,
-            ("exists",),
+            ("section",),
             reads_content=True,
         ),
         Probe(
             "unchecked",
             '{file} has unchecked items under "{param}"',
-            '{file} has no unchecked items under "{param}"',
+            '{file} has no section "{param}" with unchecked items',
             "The file's section with this heading has an unchecked item (`- [ ]`) that is "
             "not empty; a section still its template's, untouched, has none.",
             _unchecked,
@@ -306,7 +315,7 @@ PROBES: dict[str, Probe] = {
         Probe(
             "items_at_least",
             '{file} has at least {count} checklist items under "{section}"',
-            '{file} has fewer than {count} checklist items under "{section}"',
+            '{file} has no section "{section}" with at least {count} checklist items',
             "The file's section with this heading has at least so many checklist items (as "
             "`items` counts them).",
             _items_at_least,
@@ -316,7 +325,7 @@ PROBES: dict[str, Probe] = {
         Probe(
             "unchecked_at_least",
             '{file} has at least {count} unchecked items under "{section}"',
-            '{file} has fewer than {count} unchecked items under "{section}"',
+            '{file} has no section "{section}" with at least {count} unchecked items',
             "The file's section with this heading has at least so many unchecked items (as "
             "`unchecked` counts them).",
             _unchecked_at_least,
@@ -326,7 +335,7 @@ PROBES: dict[str, Probe] = {
         Probe(
             "checked_at_least",
             '{file} has at least {count} checked items under "{section}"',
-            '{file} has fewer than {count} checked items under "{section}"',
+            '{file} has no section "{section}" with at least {count} checked items',
             "The file's section with this heading has at least so many checked items (`- [x]`, "
             "as `items` counts them).",
             _checked_at_least,
@@ -348,21 +357,31 @@ PROBES: dict[str, Probe] = {
         Probe(
             "section_text",
             '{file} has text under "{param}"',
-            '{file} has no text under "{param}"',
+            '{file} has no section "{param}" with text',
             "The file's section with this heading has a line that is not blank, a heading, a "
             "code fence's marker or an empty checklist item, and not a line of its template's "
             "own section.",
             _section_text,
+            ("section",),
+            reads_content=True,
+        ),
+        Probe(
+            "section",
+            '{file} has a section "{param}"',
+            '{file} has no section "{param}"',
+            "The file has a heading with these words (`## Risks` for Risks, in any case; "
+            "not in a code fence), as the facts about a section's items and text find it.",
+            _section,
             ("exists",),
             reads_content=True,
         ),
         Probe(
             "edited",
             "{file} is filled in",
-            "{file} is still its template",
-            "The file exists and is not its template left as it was (the vocabulary's "
-            "template for it, whitespace aside); a file without a template is filled in "
-            "once it exists.",
+            "{file} is not filled in",
+            "The file exists and has text that is not blank and not its template's (the "
+            "template it is created from, whitespace aside): a file emptied, or still as it "
+            "was created, is not filled in.",
             _edited,
             ("exists",),
             reads_content=True,
@@ -513,7 +532,7 @@ def _implied_param(probe: str, implied: str, param: str) -> str:
     """The parameter of a fact `probe` implies: a checklist's section stays (a count's
     section is after the count); a ledger's pattern is the `matches` it implies;
     existence has none."""
-    if implied in ("items", "unchecked"):
+    if implied in ("items", "unchecked", "section"):
         return param.partition(" ")[2] if probe.endswith("_at_least") else param
     if probe == "unlisted" and implied == "matches":
         return param.partition(" ")[2]
@@ -631,7 +650,11 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
         param, fields["pattern"] = written(param), written(pattern)
     said = words.format(file=shown, param=param, **fields)
     # One item is an item: `at least 1 checked item under "Risks"`.
-    return said.replace(" items under ", " item under ") if fields["count"] == "1" else said
+    if fields["count"] == "1":
+        said = said.replace(" items under ", " item under ")
+        if probe.endswith("_at_least") and said.endswith(" items"):
+            said = said[:-1]  # `no section "Risks" with at least 1 checked item`
+    return said
 
 
 def named(file: str) -> str:

@@ -5,9 +5,11 @@ or the two together, and nowhere else (`lines_of`): not at a form feed, a U+2028
 separator or the other characters Python's `str.splitlines` splits at, which would
 show a reader (GitHub, any markdown renderer) one line and the runtime two.
 
-A section is a heading whose words contain the name, up to the next heading of the
-same or a higher level; its items are `- [ ]` / `- [x]` lines (`*`, `+` and `1.`
-bullets too) outside code fences. An item with no text is not counted, nor are the
+A section is a heading whose words contain the name (in any case: `Risks` is in
+`## Open risks`; `Pre-flight` is not in `## Preflight`), up to the next heading of
+the same or a higher level; a file with no such heading has no such section
+(`has_section`). Its items are `- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets
+too) outside code fences. An item with no text is not counted, nor are the
 items of a section still exactly its template's (a fresh file made from its template
 has no items yet); once the section differs, every item counts. Its lines of text
 are read alike, the template's own lines never counting.
@@ -29,6 +31,12 @@ def lines_of(text: str) -> list[str]:
     if found[-1] == "":
         found.pop()
     return found
+
+
+def _fence(line: str) -> bool:
+    """Whether the line opens or closes a code fence."""
+    indented = line.lstrip(" ")  # markdown indents with spaces, not a form feed
+    return indented[:3] in ("```", "~~~") and len(line) - len(indented) <= 3
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -71,8 +79,7 @@ def _section(text: str, section: str) -> Iterator[tuple[str, bool]]:
     level = 0
     fenced = False
     for line in lines_of(text):
-        indented = line.lstrip(" ")  # markdown indents with spaces, not a form feed
-        if indented[:3] in ("```", "~~~") and len(line) - len(indented) <= 3:
+        if _fence(line):
             fenced = not fenced
             continue
         if fenced:
@@ -97,14 +104,20 @@ def headings(text: str) -> list[str]:
     found: list[str] = []
     fenced = False
     for line in lines_of(text):
-        indented = line.lstrip(" ")
-        if indented[:3] in ("```", "~~~") and len(line) - len(indented) <= 3:
+        if _fence(line):
             fenced = not fenced
         elif not fenced:
             heading = _heading(line)
             if heading is not None and heading[1]:
                 found.append(heading[1])
     return found
+
+
+def has_section(text: str, section: str) -> bool:
+    """Whether a heading outside code fences has `section`'s words, as `_section` finds
+    one (a heading with no lines under it is a section too)."""
+    wanted = section.lower()
+    return any(wanted in title.lower() for title in headings(text))
 
 
 def checklist(text: str, section: str) -> list[tuple[bool, str]]:

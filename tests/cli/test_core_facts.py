@@ -80,13 +80,13 @@ The state is kept in `.desk/state.json`:
 | R2 | OPEN | Release | review.json has no `version` matching `^1\\.` | Same state | No state change | Another version. |
 | C1 | OPEN | Risks | plan.md has at least 3 checklist items under "Risks" | Same state | No state change | Many risks. |
 | C2 | OPEN | Risks | plan.md has checklist items under "Risks" AND plan.md has fewer than 3 checklist items under "Risks" | Same state | No state change | Few risks. |
-| C3 | OPEN | Risks | plan.md has no checklist items under "Risks" | Same state | No state change | No risks. |
+| C3 | OPEN | Risks | plan.md has no section "Risks" with checklist items | Same state | No state change | No risks. |
 | U1 | OPEN | Open | plan.md has more than 1 unchecked items under "Risks" | Same state | No state change | Risks open. |
 | U2 | OPEN | Open | plan.md has at least 2 checklist items under "Risks" AND plan.md has at most 1 unchecked item under "Risks" | Same state | No state change | Risks mostly done. |
-| U3 | OPEN | Open | plan.md has fewer than 2 checklist items under "Risks" | Same state | No state change | Too few risks. |
+| U3 | OPEN | Open | plan.md has no section "Risks" with at least 2 checklist items | Same state | No state change | Too few risks. |
 | T1 | OPEN | Summary | plan.md has checklist items under "Summary" | Same state | No state change | A checklist for a summary. |
 | T2 | OPEN | Summary | plan.md has text under "Summary" AND plan.md has no checklist items under "Summary" | Same state | No state change | Summary written. |
-| T3 | OPEN | Summary | plan.md has no text under "Summary" | Same state | No state change | No summary. |
+| T3 | OPEN | Summary | plan.md has no section "Summary" with text | Same state | No state change | No summary. |
 | F1 | OPEN | Fresh | report.md is newer than data.json | Same state | No state change | Report is fresh. |
 | F2 | OPEN | Fresh | report.md is older than data.json | Same state | No state change | Report is stale. |
 | F3 | OPEN | Fresh | report.md is not newer than data.json AND data.json is not newer than report.md | Same state | No state change | Cannot tell. |
@@ -160,9 +160,10 @@ def test_without_the_implications_each_rule_pair_would_overlap(
 GAPS = {
     "A2": "in this state for more than 1 hour, in this state for 2 days or less",
     "V2": "review.json has `score` > 0, review.json has no `score` ≥ 3",
-    "C2": 'plan.md has checklist items under "Risks", plan.md has fewer than 3 checklist items under "Risks"',
-    "U2": 'plan.md has at least 2 checklist items under "Risks", plan.md has fewer than 2 unchecked items under "Risks"',
-    "T2": 'plan.md has no checklist items under "Summary", plan.md has text under "Summary"',
+    # The negation alone of a fact about a section, in its words (the section is said).
+    "C2": 'plan.md has checklist items under "Risks", plan.md has no section "Risks" with at least 3 checklist items',
+    "U2": 'plan.md has at least 2 checklist items under "Risks", plan.md has no section "Risks" with at least 2 unchecked items',
+    "T2": 'plan.md has no section "Summary" with checklist items, plan.md has text under "Summary"',
     "F3": "report.md is not newer than data.json, data.json is not newer than report.md",
     "D2": "notes/todo.md missing, some file matches `notes/*.md`",
 }
@@ -294,6 +295,12 @@ def test_counts_and_text_under_a_heading_leave_the_template_s_own_out(desk: Path
     plan.write_text(text.replace("Ship on Monday.", "- [ ] Decide the date"))
     cast(desk, "summary", "A checklist for a summary")
     plan.write_text(text.replace("Ship on Monday.", "### Notes\n\n```\n```\n- [ ]"))
+    cast(desk, "summary", "No summary")
+    # `no section "S" with ...`: a plan without the section, or none at all, has none.
+    plan.write_text("# Plan\n\n## Risk\n\n- [ ] Fire\n- [ ] Flood\n")
+    cast(desk, "risks", "No risks")
+    cast(desk, "open", "Too few risks")
+    plan.unlink()
     cast(desk, "summary", "No summary")
 
 

@@ -70,7 +70,7 @@ def test_always(text: str) -> None:
         ('plan.md has checklist items under "Risks"', [("items", "plan.md", "Risks", True)]),
         (
             'plan.md has no unchecked items under "Risks"',
-            [("unchecked", "plan.md", "Risks", False)],
+            [("unchecked", "plan.md", "Risks", False), ("section", "plan.md", "Risks", True)],
         ),
         ("x.json has `a[b=c]`", [("field", "x.json", "a[b=c]", True)]),
         ("attempts < 3", [("below", "", "attempts<3", True)]),
@@ -95,10 +95,16 @@ def test_core_phrases(text: str, expected: list[tuple[str, str, str, bool]]) -> 
         ("≥1 AC in plan.md", [("items", "plan.md", AC, True)]),
         (">= 1 AC in plan.md", [("items", "plan.md", AC, True)]),
         ("at least one acceptance criterion in plan.md", [("items", "plan.md", AC, True)]),
-        ("No AC in plan.md", [("items", "plan.md", AC, False)]),
-        ("No unchecked AC in plan.md", [("unchecked", "plan.md", AC, False)]),
+        ("No AC in plan.md", [("items", "plan.md", AC, False), ("section", "plan.md", AC, True)]),
+        (
+            "No unchecked AC in plan.md",
+            [("unchecked", "plan.md", AC, False), ("section", "plan.md", AC, True)],
+        ),
         ("≥1 unchecked AC in plan.md", [("unchecked", "plan.md", AC, True)]),
-        ("plan.md has no acceptance criteria", [("items", "plan.md", AC, False)]),
+        (
+            "plan.md has no acceptance criteria",
+            [("items", "plan.md", AC, False), ("section", "plan.md", AC, True)],
+        ),
     ],
 )
 def test_vocabulary_nouns(text: str, expected: list[tuple[str, str, str, bool]]) -> None:
@@ -151,7 +157,11 @@ def test_not_of_alternatives_is_every_alternative_false() -> None:
         ),
         (
             "Reads `.ai/task/plan.md` content; Counts acceptance criteria (finds 0)",
-            [("exists", "plan.md", "", True), ("items", "plan.md", AC, False)],
+            [
+                ("exists", "plan.md", "", True),
+                ("items", "plan.md", AC, False),
+                ("section", "plan.md", AC, True),
+            ],
         ),
         (
             "Reads `.ai/task/context.md` content; "
@@ -267,6 +277,7 @@ def test_seed_conditions_are_read_but_for_the_phrase_it_defines_only_in_prose() 
         ("exists", "task.md"),
         ("items", "plan.md"),
         ("matches", "plan.md"),
+        ("section", "plan.md"),
         ("unchecked", "plan.md"),
     ]
 

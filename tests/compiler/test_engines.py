@@ -27,7 +27,6 @@ from codegen.spec_error import SpecError
 PHRASES = [
     "a.md exists",
     "b.md exists",
-    "c.md exists",
     'p.md has checklist items under "Goals"',
     "≥1 AC in p.md",
     "≥1 unchecked AC in p.md",

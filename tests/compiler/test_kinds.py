@@ -32,6 +32,7 @@ SAMPLES: dict[str, tuple[str, str]] = {
     "checked_at_least": ("plan.md", "1 Risks"),
     "count_at_least": ("review.json", "2 approvals[state=approved]"),
     "section_text": ("notes.md", "Summary"),
+    "section": ("notes.md", "Pre-flight"),
     "edited": ("plan.md", ""),
     "field": ("review.json", "approvals[role=lead]"),
     "value": ("review.json", '["score", ">=", 70]'),

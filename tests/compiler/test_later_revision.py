@@ -77,7 +77,10 @@ def test_the_unchanged_file_and_the_normalized_copy_have_the_same_findings() -> 
     # leaves ACHIEVE_COMPLETE unreachable.
     assert ("dead_rule", "A3", ("ACHIEVE_TASK_DRAFTING",), "Accio") in errors
     assert ("unreachable_state", None, ("ACHIEVE_COMPLETE",), None) in errors
-    assert len(errors) == 16
+    # A plan.md without its Acceptance Criteria section: G3 ("finds 0" of a count of a
+    # section) needs the section, and no rule speaks for the plan without one.
+    assert ("gap", None, ("GATHER_EDITING",), "Accio") in errors
+    assert len(errors) == 17
 
 
 def test_mangled_names_are_read_back_and_each_reading_is_noted() -> None:
@@ -138,14 +141,14 @@ def generated(project: Path, spec: bytes, errors: int) -> ModuleType:
 @pytest.fixture(scope="module")
 def later(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """The later revision as published, generated as a project's third machine."""
-    return generated(tmp_path_factory.mktemp("project"), LATER.read_bytes(), 17)
+    return generated(tmp_path_factory.mktemp("project"), LATER.read_bytes(), 18)
 
 
 @pytest.fixture(scope="module")
 def ledger(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """The later revision with the Terms table that says what its ledger steps mean."""
     spec = LATER.read_bytes() + TERMS.read_bytes()
-    return generated(tmp_path_factory.mktemp("project"), spec, 16)
+    return generated(tmp_path_factory.mktemp("project"), spec, 17)
 
 
 def cast(flow: Workflow, spell: str, rule: str, after: str) -> str:
@@ -268,7 +271,9 @@ def test_with_its_terms_every_phrase_of_the_later_revision_is_read(tmp_path: Pat
     assert e1b.actions[-1].files == ("context.md", ".atlassian-refs")
     gaps = {(f.rule, f.line) for f in findings if f.kind == "gap"}
     assert {f.line for f in findings if f.kind == "gap" and "context.md missing" in f.message}
-    assert len(gaps) == 7
+    missing = 'no section "Acceptance Criteria"'
+    assert {f.line for f in findings if f.kind == "gap" and missing in f.message}
+    assert len(gaps) == 8
     unknown = [f.rule for f in findings if f.kind == "unknown_action"]
     assert "E1b" not in unknown and "E2" not in unknown
 

@@ -18,7 +18,11 @@ def test_a_contradiction_never_holds() -> None:
 
 def test_implications_are_transitive() -> None:
     unchecked = Atom("unchecked", "plan.md", AC)
-    assert implied(unchecked) == (Atom("items", "plan.md", AC), Atom("exists", "plan.md"))
+    assert implied(unchecked) == (
+        Atom("items", "plan.md", AC),
+        Atom("section", "plan.md", AC),
+        Atom("exists", "plan.md"),
+    )
     assert implied(Atom("matches", "plan.md", "x")) == (Atom("exists", "plan.md"),)
     assert implied(Atom("exists", "plan.md")) == ()
     narrower = Atom("field", "f.json", "a[b=c][d!=$e]")

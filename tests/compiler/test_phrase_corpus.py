@@ -215,7 +215,7 @@ EXISTENCE: list[Any] = [
 ]
 
 EDITED: list[Any] = [
-    # -- `F is filled in`, `F is still its template` --------------------------------
+    # -- `F is filled in`, `F is not filled in` (`F is still its template`) ------------
     one("core", "plan.md is filled in", yes("edited", "plan.md")),
     one("core", "`.ai/task/plan.md` is filled in", yes("edited", "plan.md")),
     one("core", "task.md is still its template", no("edited", "task.md")),
@@ -226,8 +226,10 @@ EDITED: list[Any] = [
     refused("core", "plan.md is filled"),
     refused("core", "plan.md is filled out"),
     refused("core", "plan.md filled in"),
-    refused("core", "plan.md is not filled in"),
-    refused("core", "plan.md isn't filled in"),
+    one("core", "plan.md is not filled in", no("edited", "plan.md")),
+    one("core", "plan.md isn't filled in", no("edited", "plan.md")),
+    refused("core", "plan.md is not filled"),
+    refused("core", "plan.md is not yet filled in"),
     refused("core", "plan.md is a template"),
     refused("core", "plan.md is still template"),
     refused("core", "plan.md is no longer its template"),
@@ -335,11 +337,13 @@ CHECKLISTS: list[Any] = [
         "core",
         'plan.md has no checklist items under "Open Questions"',
         no("items", "plan.md", "Open Questions"),
+        yes("section", "plan.md", "Open Questions"),
     ),
     one(
         "core",
         'plan.md has no checklist item under "Open Questions"',
         no("items", "plan.md", "Open Questions"),
+        yes("section", "plan.md", "Open Questions"),
     ),
     one(
         "core",
@@ -360,11 +364,13 @@ CHECKLISTS: list[Any] = [
         "core",
         'plan.md has no unchecked checklist items under "Open Questions"',
         no("unchecked", "plan.md", "Open Questions"),
+        yes("section", "plan.md", "Open Questions"),
     ),
     one(
         "core",
         "plan.md has no unchecked items under the Open Questions section",
         no("unchecked", "plan.md", "Open Questions"),
+        yes("section", "plan.md", "Open Questions"),
     ),
     # The heading's words, as the author wrote the heading, or with spaces around.
     one(
@@ -393,6 +399,76 @@ CHECKLISTS: list[Any] = [
         yes("items", "plan.md", "Open Questions"),
         yes("exists", "task.md"),
     ),
+    # -- "no" of a section says the section is there (a missing file or section is
+    # never "no unchecked items"); `F has no section S with ...` is the negation alone --
+    one(
+        "core",
+        'plan.md has no unchecked items under "Pre-flight"',
+        no("unchecked", "plan.md", "Pre-flight"),
+        yes("section", "plan.md", "Pre-flight"),
+    ),
+    one(
+        "core",
+        'plan.md has no text under "Risks"',
+        no("section_text", "plan.md", "Risks"),
+        yes("section", "plan.md", "Risks"),
+    ),
+    one(
+        "core",
+        'plan.md has fewer than 2 checklist items under "Risks"',
+        no("items_at_least", "plan.md", "2 Risks"),
+        yes("section", "plan.md", "Risks"),
+    ),
+    one(
+        "core",
+        'plan.md has at most 1 unchecked items under "Risks"',
+        no("unchecked_at_least", "plan.md", "2 Risks"),
+        yes("section", "plan.md", "Risks"),
+    ),
+    one("core", 'plan.md has a section "Risks"', yes("section", "plan.md", "Risks")),
+    one("core", "plan.md has the section `Risks`", yes("section", "plan.md", "Risks")),
+    one("core", 'plan.md has no section "Risks"', no("section", "plan.md", "Risks")),
+    one(
+        "core",
+        'plan.md has no section "Risks" with unchecked items',
+        no("unchecked", "plan.md", "Risks"),
+    ),
+    one(
+        "core",
+        'plan.md has no section "Risks" with checklist items',
+        no("items", "plan.md", "Risks"),
+    ),
+    one("core", 'plan.md has no section "Risks" with text', no("section_text", "plan.md", "Risks")),
+    one(
+        "core",
+        'plan.md has no section "Risks" with at least 2 unchecked items',
+        no("unchecked_at_least", "plan.md", "2 Risks"),
+    ),
+    one(
+        "core",
+        'NOT plan.md has unchecked items under "Risks"',
+        no("unchecked", "plan.md", "Risks"),
+    ),
+    read(
+        "core",
+        'NOT plan.md has no unchecked items under "Risks"',
+        [yes("unchecked", "plan.md", "Risks")],
+        [no("section", "plan.md", "Risks")],
+    ),
+    one(
+        "spell",
+        "No unchecked AC in plan.md",
+        no("unchecked", "plan.md", AC),
+        yes("section", "plan.md", AC),
+    ),
+    one(
+        "spell",
+        "plan.md has no acceptance criteria",
+        no("items", "plan.md", AC),
+        yes("section", "plan.md", AC),
+    ),
+    refused("core", "plan.md has section Risks"),
+    refused("core", 'plan.md has no section "Risks" with unchecked items under "Risks"'),
     refused("core", 'plan.md has checklist items under "#"', "the section has no name"),
     refused("core", 'plan.md has checklist items under ""'),
     refused("core", "plan.md has checklist items under Open Questions"),
@@ -811,35 +887,58 @@ SPELL_NOUNS: list[Any] = [
     one("spell", "some AC in plan.md", yes("items", "plan.md", AC)),
     one("spell", "any AC in plan.md", yes("items", "plan.md", AC)),
     one("spell", "some ACs in plan.md", yes("items", "plan.md", AC)),
-    one("spell", "no AC in plan.md", no("items", "plan.md", AC)),
-    one("spell", "No ACs in plan.md", no("items", "plan.md", AC)),
-    one("spell", "no AC in `plan.md`", no("items", "plan.md", AC)),
+    one("spell", "no AC in plan.md", no("items", "plan.md", AC), yes("section", "plan.md", AC)),
+    one("spell", "No ACs in plan.md", no("items", "plan.md", AC), yes("section", "plan.md", AC)),
+    one("spell", "no AC in `plan.md`", no("items", "plan.md", AC), yes("section", "plan.md", AC)),
     one("spell", "≥1 unchecked acceptance criteria in plan.md", yes("unchecked", "plan.md", AC)),
-    one("spell", "no unchecked acceptance criteria in plan.md", no("unchecked", "plan.md", AC)),
+    one(
+        "spell",
+        "no unchecked acceptance criteria in plan.md",
+        no("unchecked", "plan.md", AC),
+        yes("section", "plan.md", AC),
+    ),
     one("spell", "AC found", yes("items", "plan.md", AC)),
     one("spell", "AC found in plan.md", yes("items", "plan.md", AC)),
     one("spell", "ACs found", yes("items", "plan.md", AC)),
-    one("spell", "no AC found", no("items", "plan.md", AC)),
-    one("spell", "No AC found in plan.md", no("items", "plan.md", AC)),
+    one("spell", "no AC found", no("items", "plan.md", AC), yes("section", "plan.md", AC)),
+    one(
+        "spell", "No AC found in plan.md", no("items", "plan.md", AC), yes("section", "plan.md", AC)
+    ),
     one("spell", "plan.md has AC", yes("items", "plan.md", AC)),
     one("spell", "plan.md has an AC", yes("items", "plan.md", AC)),
     one("spell", "plan.md has some AC", yes("items", "plan.md", AC)),
     one("spell", "plan.md contains AC", yes("items", "plan.md", AC)),
     one("spell", "plan.md contains an acceptance criterion", yes("items", "plan.md", AC)),
-    one("spell", "plan.md has no AC", no("items", "plan.md", AC)),
+    one("spell", "plan.md has no AC", no("items", "plan.md", AC), yes("section", "plan.md", AC)),
     one("spell", "plan.md has unchecked AC", yes("unchecked", "plan.md", AC)),
-    one("spell", "plan.md has no unchecked AC", no("unchecked", "plan.md", AC)),
+    one(
+        "spell",
+        "plan.md has no unchecked AC",
+        no("unchecked", "plan.md", AC),
+        yes("section", "plan.md", AC),
+    ),
     # A description that narrows the checklist to its unchecked items, as it says.
     one("spell", "≥1 AC (unchecked) in plan.md", yes("unchecked", "plan.md", AC)),
     one(
         "spell",
         "no AC (lines starting with `- [ ]`) in plan.md",
         no("unchecked", "plan.md", AC),
+        yes("section", "plan.md", AC),
     ),
     refused("spell", "≥1 AC (checked) in plan.md", "checked items alone"),
-    one("spell", "no AC (unchecked) found", no("unchecked", "plan.md", AC)),
+    one(
+        "spell",
+        "no AC (unchecked) found",
+        no("unchecked", "plan.md", AC),
+        yes("section", "plan.md", AC),
+    ),
     one("spell", "AC (unchecked) found", yes("unchecked", "plan.md", AC)),
-    one("spell", "plan.md has no AC (unchecked)", no("unchecked", "plan.md", AC)),
+    one(
+        "spell",
+        "plan.md has no AC (unchecked)",
+        no("unchecked", "plan.md", AC),
+        yes("section", "plan.md", AC),
+    ),
     refused("spell", "≥1 AC (in the Risks section) in plan.md", "the description"),
     # Counts the core cannot say, words it does not know.
     refused("spell", "≥2 AC in plan.md"),
@@ -939,6 +1038,7 @@ PROCEDURES: list[Any] = [
             f"Reads plan.md content; Counts AC ({outcome})",
             yes("exists", "plan.md"),
             no("items", "plan.md", AC),
+            yes("section", "plan.md", AC),
         )
         for outcome in ("finds 0", "finds none", "finds nothing", "finds zero")
     ),
@@ -961,7 +1061,12 @@ PROCEDURES: list[Any] = [
         yes("items", "brief.md", AC),
     ),
     one("spell", "Counts AC (finds some)", yes("items", "plan.md", AC)),  # its usual file
-    one("spell", "Counts unchecked AC (finds none)", no("unchecked", "plan.md", AC)),
+    one(
+        "spell",
+        "Counts unchecked AC (finds none)",
+        no("unchecked", "plan.md", AC),
+        yes("section", "plan.md", AC),
+    ),
     one(
         "spell",
         "Counts acceptance criteria (unchecked) (finds ≥1)",
@@ -981,6 +1086,7 @@ PROCEDURES: list[Any] = [
         "spell",
         "Counts unchecked acceptance criteria (lines starting with `- [ ]`) (finds 0)",
         no("unchecked", "plan.md", AC),
+        yes("section", "plan.md", AC),
     ),
     refused("spell", "Reads plan.md content; Counts AC (finds 1)", "not one the core reads"),
     refused("spell", "Reads plan.md content; Counts AC (finds ≥2)", "not one the core reads"),
@@ -1091,8 +1197,18 @@ PROCEDURES: list[Any] = [
     refused("spell", "Checks `*.md` exists (missing)", "not a file's name"),
     # -- `Checks F for NOUN (finds some)` ----------------------------------------------
     one("spell", "Checks plan.md for AC (finds some)", yes("items", "plan.md", AC)),
-    one("spell", "Checks plan.md for AC (finds none)", no("items", "plan.md", AC)),
-    one("spell", "Checks plan.md for AC (missing)", no("items", "plan.md", AC)),
+    one(
+        "spell",
+        "Checks plan.md for AC (finds none)",
+        no("items", "plan.md", AC),
+        yes("section", "plan.md", AC),
+    ),
+    one(
+        "spell",
+        "Checks plan.md for AC (missing)",
+        no("items", "plan.md", AC),
+        yes("section", "plan.md", AC),
+    ),
     one("spell", "Checks plan.md for unchecked AC (finds ≥1)", yes("unchecked", "plan.md", AC)),
     one(
         "spell",
@@ -1208,6 +1324,7 @@ PROCEDURES: list[Any] = [
         "Reads notes.md content; no AC found",
         yes("exists", "notes.md"),
         no("items", "notes.md", AC),
+        yes("section", "notes.md", AC),
     ),
     one(
         "spell",
@@ -1229,6 +1346,7 @@ PROCEDURES: list[Any] = [
         yes("exists", "plan.md"),
         yes("items", "brief.md", AC),
         no("items", "plan.md", AC),
+        yes("section", "plan.md", AC),
     ),
     one(
         "spell",
@@ -1767,21 +1885,25 @@ COUNTS: list[Any] = [
         "core",
         'plan.md has fewer than 3 checklist items under "Risks"',
         no("items_at_least", "plan.md", "3 Risks"),
+        yes("section", "plan.md", "Risks"),
     ),
     one(
         "core",
         'plan.md has less than 3 checklist items under "Risks"',
         no("items_at_least", "plan.md", "3 Risks"),
+        yes("section", "plan.md", "Risks"),
     ),
     one(
         "core",
         'plan.md has at most 2 checklist items under "Risks"',
         no("items_at_least", "plan.md", "3 Risks"),
+        yes("section", "plan.md", "Risks"),
     ),
     one(
         "core",
         'plan.md has no more than 2 checklist items under "Risks"',
         no("items_at_least", "plan.md", "3 Risks"),
+        yes("section", "plan.md", "Risks"),
     ),
     one(
         "core",
@@ -1797,6 +1919,7 @@ COUNTS: list[Any] = [
         "core",
         'plan.md has fewer than 3 unchecked items under "## Risks"',
         no("unchecked_at_least", "plan.md", "3 Risks"),
+        yes("section", "plan.md", "Risks"),
     ),
     # One item is the fact `items` itself; none, its negation.
     one(
@@ -1813,11 +1936,13 @@ COUNTS: list[Any] = [
         "core",
         'plan.md has fewer than 1 unchecked item under "Risks"',
         no("unchecked", "plan.md", "Risks"),
+        yes("section", "plan.md", "Risks"),
     ),
     one(
         "core",
         'plan.md has at most 0 checklist items under "Risks"',
         no("items", "plan.md", "Risks"),
+        yes("section", "plan.md", "Risks"),
     ),
     one(
         "core",
@@ -1848,11 +1973,13 @@ COUNTS: list[Any] = [
         "core",
         'plan.md has fewer than 2 ticked items under "Risks"',
         no("checked_at_least", "plan.md", "2 Risks"),
+        yes("section", "plan.md", "Risks"),
     ),
     one(
         "core",
         'plan.md has at most 2 checked items under "Risks"',
         no("checked_at_least", "plan.md", "3 Risks"),
+        yes("section", "plan.md", "Risks"),
     ),
     refused("core", 'plan.md has at least 2 done items under "Risks"', "'done' items are not"),
     refused("core", 'plan.md has exactly 2 checked items under "Risks"'),
@@ -2004,6 +2131,7 @@ TYPED_QUERIES: list[Any] = [
         "spell",
         'plan.md has no unchecked items under "Acceptance Criteria"',
         no("unchecked", "plan.md", AC),
+        yes("section", "plan.md", AC),
     ),
     one("spell", 'plan.md has text under "goal"', yes("section_text", "plan.md", "goal")),
     refused(
@@ -2043,11 +2171,13 @@ SECTION_TEXT: list[Any] = [
         "core",
         'plan.md has no text under "Summary"',
         no("section_text", "plan.md", "Summary"),
+        yes("section", "plan.md", "Summary"),
     ),
     one(
         "core",
         "plan.md has no text under `Open Questions`",
         no("section_text", "plan.md", "Open Questions"),
+        yes("section", "plan.md", "Open Questions"),
     ),
     refused("core", 'plan.md has text under "#"', "the section has no name"),
     refused("core", "plan.md has text under Summary"),

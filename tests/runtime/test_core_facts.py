@@ -208,6 +208,7 @@ def test_counts_imply_smaller_counts_and_the_checklist_itself() -> None:
     assert implied("unchecked_at_least", "p.md", "3 Open Questions") == [
         ("unchecked", "p.md", "Open Questions"),
         ("items", "p.md", "Open Questions"),
+        ("section", "p.md", "Open Questions"),
         ("exists", "p.md", ""),
     ]
     assert implies(("items_at_least", "p.md", "3 S"), ("items_at_least", "p.md", "2 S"))
@@ -216,7 +217,7 @@ def test_counts_imply_smaller_counts_and_the_checklist_itself() -> None:
     assert not implies(("items_at_least", "p.md", "3 S"), ("items_at_least", "p.md", "2 T"))
     assert not implies(("items_at_least", "p.md", "3 S"), ("items_at_least", "q.md", "2 S"))
     assert describe("items_at_least", "p.md", "3 S", False) == (
-        'p.md has fewer than 3 checklist items under "S"'
+        'p.md has no section "S" with at least 3 checklist items'
     )
 
 
@@ -507,10 +508,11 @@ def test_checked_items_are_counted_as_items_are(tmp_path: Path) -> None:
     assert not implies(("checked_at_least", "p.md", "3 S"), ("unchecked_at_least", "p.md", "1 S"))
     assert implied("checked_at_least", "p.md", "2 S") == [
         ("items", "p.md", "S"),
+        ("section", "p.md", "S"),
         ("exists", "p.md", ""),
     ]
     assert describe("checked_at_least", "p.md", "2 S", False) == (
-        'p.md has fewer than 2 checked items under "S"'
+        'p.md has no section "S" with at least 2 checked items'
     )
 
 

@@ -82,6 +82,126 @@ def test_the_template_s_own_items_and_empty_items_are_not_items(tmp_path: Path) 
     assert fresh.check("unchecked", "plan.md", "Goals") is True
 
 
+# -- `F is filled in`: text that is neither blank nor the template's ------------------
+
+TEMPLATE = "# Plan\n\n## Goal\n\nWhat should be true when this work is done.\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "template", "filled"),
+    [
+        (None, TEMPLATE, False),  # missing
+        ("", TEMPLATE, False),  # emptied to 0 bytes
+        (" \n\t\n", TEMPLATE, False),  # blank
+        ("\ufeff\n", TEMPLATE, False),  # a byte order mark and a line feed
+        (TEMPLATE, TEMPLATE, False),  # as it was created
+        ("# Plan\n## Goal\nWhat should be  true\nwhen this work is done.", TEMPLATE, False),
+        ("# Plan\n\n## Goal\n\nThe greeter prints hello.\n", TEMPLATE, True),
+        ("", "", False),  # made empty, with no template
+        ("\n \n", "", False),
+        ("Notes.\n", "", True),
+    ],
+    ids=[
+        "missing",
+        "empty",
+        "blank",
+        "bom",
+        "template",
+        "template reflowed",
+        "written",
+        "no template, empty",
+        "no template, blank",
+        "no template, written",
+    ],
+)
+def test_filled_in_is_text_neither_blank_nor_the_template_s(
+    tmp_path: Path, text: str | None, template: str, filled: bool
+) -> None:
+    found = facts(tmp_path, {} if text is None else {"plan.md": text})
+    found.template = lambda name: template
+    assert found.check("edited", "plan.md", "") is filled
+
+
+# -- "no" of a section: the section is there, and none of what it counts -------------
+
+
+def reads(tmp_path: Path, condition: str, text: str | None, template: str = "") -> bool:
+    """Whether `condition`, read as the compiler reads it, holds of plan.md's `text`
+    (None: no plan.md)."""
+    from codegen.read.conditions import parse_condition
+
+    read = parse_condition(condition)
+    assert not read.unknown, read.why
+    tmp_path.mkdir()
+    found = facts(tmp_path, {} if text is None else {"plan.md": text})
+    found.template = lambda name: template
+    return any(
+        all(found.check(lit.atom.probe, lit.atom.file, lit.atom.param) is lit.positive for lit in c)
+        for c in read.clauses
+    )
+
+
+PREFLIGHT = "# Release\n\n## Pre-flight\n\n- [x] tests pass\n- [x] notes written\n"
+SECTIONS = {
+    "missing": None,
+    "no heading": "# Release\n\n- [x] tests pass\n",
+    "heading spelt otherwise": PREFLIGHT.replace("Pre-flight", "Preflight"),
+    "heading in a code fence": "# Release\n\n```\n## Pre-flight\n```\n- [x] tests pass\n",
+    "all checked": PREFLIGHT,
+    "one unchecked": PREFLIGHT.replace("[x] notes", "[ ] notes"),
+    "empty section": "# Release\n\n## Pre-flight\n\n## Notes\n\nShip it.\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("condition", "holds"),
+    [
+        (
+            'plan.md has no unchecked items under "Pre-flight"',
+            {"all checked", "empty section"},
+        ),
+        ('plan.md has no checklist items under "Pre-flight"', {"empty section"}),
+        ('plan.md has no text under "Pre-flight"', {"empty section"}),
+        (
+            'plan.md has fewer than 2 unchecked items under "Pre-flight"',
+            {"all checked", "one unchecked", "empty section"},
+        ),
+        ('plan.md has a section "Pre-flight"', {"all checked", "one unchecked", "empty section"}),
+        ('plan.md has unchecked items under "Pre-flight"', {"one unchecked"}),
+        # The negation alone: a missing file, or a missing section, has no unchecked items.
+        (
+            'plan.md has no section "Pre-flight" with unchecked items',
+            {
+                "missing",
+                "no heading",
+                "heading spelt otherwise",
+                "heading in a code fence",
+                "all checked",
+                "empty section",
+            },
+        ),
+        (
+            'NOT plan.md has no unchecked items under "Pre-flight"',
+            {"missing", "no heading", "heading spelt otherwise", "heading in a code fence"}
+            | {"one unchecked"},
+        ),
+    ],
+)
+def test_no_items_under_a_section_holds_only_where_the_section_is(
+    tmp_path: Path, condition: str, holds: set[str]
+) -> None:
+    found = {case for case, text in SECTIONS.items() if reads(tmp_path / case, condition, text)}
+    assert found == holds
+
+
+def test_a_template_s_untouched_section_is_there_with_no_items(tmp_path: Path) -> None:
+    template = "# Plan\n\n## Acceptance Criteria\n\n- [ ] A first criterion\n"
+    no_unchecked = 'plan.md has no unchecked items under "Acceptance Criteria"'
+    assert reads(tmp_path / "a", no_unchecked, template, template) is True
+    emptied = template.replace("## Acceptance Criteria", "## Criteria")
+    assert reads(tmp_path / "b", no_unchecked, emptied, template) is False
+
+
 def test_limits_of_one_counter_imply_each_other() -> None:
     assert implies(("below", "", "attempts<3"), ("below", "", "attempts<5"))
     assert not implies(("below", "", "attempts<5"), ("below", "", "attempts<3"))
@@ -133,5 +253,8 @@ def test_one_item_is_said_as_one() -> None:
         'plan.md has at least 1 checked item under "Risks"'
     )
     assert describe("items_at_least", "plan.md", "2 Risks", False) == (
-        'plan.md has fewer than 2 checklist items under "Risks"'
+        'plan.md has no section "Risks" with at least 2 checklist items'
+    )
+    assert describe("checked_at_least", "plan.md", "1 Risks", False) == (
+        'plan.md has no section "Risks" with at least 1 checked item'
     )

@@ -56,8 +56,8 @@ def fact(workspace: Path, atom: Atom) -> bool:
     if atom.probe == "exists":
         return path.exists()
     text = path.read_text(encoding="utf-8") if path.exists() else ""
-    if atom.probe == "edited":  # not the template left as the cast made it
-        return path.exists() and "task_name: next-task" not in text
+    if atom.probe == "edited":  # text, and not the template left as the cast made it
+        return path.exists() and bool(text.strip()) and "task_name: next-task" not in text
     if atom.probe in ("field", "value") and atom.file == "task.md":
         # task_name has a value (field), one with a letter or digit (value).
         head = text.split("\n---", 1)[0] if text.startswith("---") else ""
@@ -65,7 +65,10 @@ def fact(workspace: Path, atom: Atom) -> bool:
         if named is None or named.group(1) in ("", "''", '""', "null", "~"):
             return False
         return atom.probe == "field" or re.search("[A-Za-z0-9]", named.group(1)) is not None
-    section = text.split("## Acceptance Criteria", 1)[1].split("\n## ", 1)[0] if text else ""
+    if atom.probe == "section":
+        return "\n## Acceptance Criteria\n" in text
+    heading = "\n## Acceptance Criteria\n"
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0] if heading in text else ""
     # Items only the template has are not criteria; the oracle's plans have none.
     if atom.probe == "items":
         return "- [ ] to do" in section or "- [x] done" in section
@@ -156,15 +159,28 @@ class Workflows(RuleBasedStateMachine):
             OUTCOMES["failed at an I/O call: did not happen"] += 1
         shutil.rmtree(copy.parent)
 
-    @rule(checked=st.integers(0, 2), unchecked=st.integers(0, 2), atlassian=st.booleans())
-    def write_plan(self, checked: int, unchecked: int, atlassian: bool) -> None:
+    @rule(
+        checked=st.integers(0, 2),
+        unchecked=st.integers(0, 2),
+        atlassian=st.booleans(),
+        section=st.booleans(),
+    )
+    def write_plan(self, checked: int, unchecked: int, atlassian: bool, section: bool) -> None:
         self.workspace.mkdir(parents=True, exist_ok=True)
-        (self.workspace / "plan.md").write_text(plan(checked, unchecked, atlassian))
+        text = plan(checked, unchecked, atlassian)
+        if not section:  # the criteria's heading renamed: no such section
+            text = text.replace("## Acceptance Criteria", "## Criteria")
+        (self.workspace / "plan.md").write_text(text)
 
     @rule(name=st.sampled_from(["first-task", "fix-42", "Bad Name", "../escape", "", "--"]))
     def write_task(self, name: str) -> None:
         self.workspace.mkdir(parents=True, exist_ok=True)
         (self.workspace / "task.md").write_text(task(name))
+
+    @rule(name=st.sampled_from(["task.md", "plan.md"]), text=st.sampled_from(["", " \n"]))
+    def empty(self, name: str, text: str) -> None:
+        self.workspace.mkdir(parents=True, exist_ok=True)
+        (self.workspace / name).write_text(text)
 
     @rule(name=st.sampled_from(OTHER))
     def write_other(self, name: str) -> None:

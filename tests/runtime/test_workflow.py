@@ -229,3 +229,36 @@ def test_a_task_whose_frontmatter_cannot_be_read_stops_the_cast_at_a1(flow: Work
     with pytest.raises(BadFile, match=r"task\.md: its frontmatter is not valid YAML"):
         flow.cast("accio")
     assert flow.state == "ACHIEVE_TASK_DRAFTING"
+
+
+def test_an_emptied_task_is_not_a_task_done(flow: Workflow) -> None:
+    """`task.md is filled in` (A1) means text that is neither blank nor the template."""
+    root = Path(flow.workspace.root)
+    cast(flow, "accio", "G1", "GATHER_EDITING")
+    write(root, "plan.md", plan(unchecked=1))
+    cast(flow, "accio", "G2", "ACHIEVE_TASK_DRAFTING")
+    for text in ("", "\n  \n"):
+        write(root, "task.md", text)
+        cast(flow, "accio", "A1c", "ACHIEVE_TASK_DRAFTING")
+    write(root, "task.md", task("greet"))
+    cast(flow, "accio", "A1", "ACHIEVE_TASK_EXECUTED")
+
+
+def test_a_plan_without_its_criteria_section_is_neither_complete_nor_worked_on(
+    flow: Workflow,
+) -> None:
+    """`No unchecked AC in plan.md` (A3) says the section is there: a plan whose heading
+    was renamed has no criteria met, so A3 does not complete the workflow (G3b)."""
+    root = Path(flow.workspace.root)
+    cast(flow, "accio", "G1", "GATHER_EDITING")
+    renamed = plan(checked=1, unchecked=0).replace("## Acceptance Criteria", "## Criteria")
+    write(root, "plan.md", renamed)
+    cast(flow, "accio", "G3b", "GATHER_EDITING")
+    write(root, "plan.md", plan(unchecked=1))
+    cast(flow, "accio", "G2", "ACHIEVE_TASK_DRAFTING")
+    write(root, "plan.md", renamed)
+    result = flow.cast("accio")
+    assert (result.rule, result.after) == ("G3b", "ACHIEVE_TASK_DRAFTING")
+    assert "Acceptance Criteria" in result.response
+    write(root, "plan.md", plan(checked=1, unchecked=0))
+    cast(flow, "accio", "A3", "ACHIEVE_COMPLETE")
