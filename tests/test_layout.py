@@ -190,3 +190,17 @@ def test_the_generated_machines_import_only_the_runtime() -> None:
             path.name,
             roots,
         )
+
+
+def test_whether_a_file_holds_json_or_frontmatter_is_decided_in_one_place() -> None:
+    """`spellbook.values.is_json` decides whether a file's values are its JSON or its
+    frontmatter, for facts, actions, the reader and the verifier alike."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for folder in PACKAGES.values()
+        for path in sorted(folder.rglob("*.py"))
+        if path.name != "values.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if 'endswith(".json")' in line
+    ]
+    assert not found, found

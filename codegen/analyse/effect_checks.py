@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from spellbook.values import is_json
+
 from ..budget import check
 from ..model import Action, Atom, Literal, Rule, Spec
 from .analysis import Analysis
@@ -332,10 +334,8 @@ def _input_finding(
     file: str,
     name: str,
 ) -> Finding:
-    check_phrase = (
-        f"{file} has `{name}`" if file.endswith(".json") else f"{file} frontmatter has `{name}`"
-    )
-    read = "key" if file.endswith(".json") else "frontmatter"
+    check_phrase = f"{file} has `{name}`" if is_json(file) else f"{file} frontmatter has `{name}`"
+    read = "key" if is_json(file) else "frontmatter"
     at_first = _first_check(analysis, effects, rule, file)
     key = re.compile(rf"\^?\s*{re.escape(name)}\s*:")
     text = next(

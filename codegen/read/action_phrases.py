@@ -49,6 +49,7 @@ from dataclasses import replace
 from spellbook.patterns import VOCABULARY
 from spellbook.schema import OWN_FILE, own_file
 from spellbook.store import is_git
+from spellbook.values import is_json
 from spellbook.vocabulary import FILE
 
 from ..model import Action
@@ -253,7 +254,7 @@ def parse_action(
             Action("extract", phrase, (_relative(m.group("file"), workspace),), m["key"])
         )
     m = _EXTRACT_JSON.fullmatch(phrase)
-    if m and m["file"].strip("`").endswith(".json"):
+    if m and is_json(m["file"]):
         return _checked(
             Action("extract", phrase, (_relative(m.group("file"), workspace),), m["key"])
         )
@@ -358,7 +359,7 @@ def _set_field(m: re.Match[str], workspace: str, phrase: str) -> Action:
             phrase,
             hint=f'`{written}` is not a JSON value: true, false, null, a number, or "text"',
         )
-    if not file.endswith(".json"):
+    if not is_json(file):
         return Action("set_field", phrase, (file,), problem=f"{file} is not a JSON file")
     target = json.dumps([m["key"], value], ensure_ascii=False)
     return _checked(Action("set_field", phrase, (file,), target))

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from spellbook.patterns import VOCABULARY
 from spellbook.probes import describe, named
+from spellbook.values import is_json
 
 from ..logic import DNF
 from ..model import Action, Condition, Literal
@@ -140,7 +141,7 @@ def _extract(action: Action, lexicon: Lexicon | None) -> str:
     file = action.files[0]
     if not action.target:
         return f"Read {_name(file)} frontmatter"
-    place = "" if file.endswith(".json") else " frontmatter"
+    place = "" if is_json(file) else " frontmatter"
     return f"Extract {action.target} from {_name(file)}{place}"
 
 

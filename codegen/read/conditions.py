@@ -51,6 +51,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from spellbook.values import is_json
+
 from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
 from ..model import Atom, Condition, Literal
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
@@ -368,7 +370,7 @@ class _Reader(CorePhrases):
                 )
                 return None
             probe = "unchecked"
-        if probe == "field" and not file.endswith(".json"):
+        if probe == "field" and not is_json(file):
             self.reason = f"{file} is not a JSON file, and {noun.name} is a query of one"
             return None
         param = noun.param

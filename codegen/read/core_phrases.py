@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator
 from spellbook.patterns import problem
 from spellbook.probes import UNITS, duration
 from spellbook.probes import implied as core_implied
-from spellbook.values import comparison_param
+from spellbook.values import comparison_param, is_json
 
 from ..logic import DNF
 from ..model import Atom, Literal
@@ -340,10 +340,10 @@ class CorePhrases:
             return pattern
         if probe == "field":
             query = _unquote(groups["quoted"])
-            if file.endswith(".json") and groups.get("fm"):
+            if is_json(file) and groups.get("fm"):
                 self.reason = f"{file} is a JSON file, which has no frontmatter: `{file} has`"
                 return None
-            if not file.endswith(".json") and not groups.get("fm"):
+            if not is_json(file) and not groups.get("fm"):
                 self.reason = (
                     f"{file} is not a JSON file (to look for text, say `contains`; for a key "
                     f"of its YAML frontmatter, `{file} frontmatter has `{query}``)"
@@ -370,7 +370,7 @@ class CorePhrases:
             return f"{counter}<{int(groups['limit'])}"
         if probe == "passes":
             key = _unquote(groups["quoted"])
-            if not file.endswith(".json"):
+            if not is_json(file):
                 # `of Makefile`: the command is looked up under its key in a JSON file.
                 self.reason = f"{file} is not a JSON file, which holds the command under KEY"
                 return None

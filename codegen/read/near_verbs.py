@@ -20,6 +20,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from itertools import pairwise
 
+from spellbook.values import is_json
+
 from .lexicon import Lexicon, normal
 
 # A file as an action names one: in backticks, or a name with an extension. Phrases are
@@ -125,7 +127,7 @@ def _field_of_file(
     words = _words(rest)
     if words and words[0].lower() == "the":
         words = words[1:]
-    files = [w for w in words[1:] if _file(w) and w.strip("`").endswith(".json")]
+    files = [w for w in words[1:] if _file(w) and is_json(w)]
     key = words[0].strip("`") if words else ""
     return {"w": key, "F": files[0]} if files and re.fullmatch(r"[\w-]+", key) else None
 
@@ -264,7 +266,7 @@ def aimed_at(phrase: str, lexicon: Lexicon, counters: Collection[str] = ()) -> A
         if names is None:
             continue
         forms = tuple(_filled(f, names) for f in entry.forms)
-        if entry.verb == "extract" and names.get("F", "").strip("`").endswith(".json"):
+        if entry.verb == "extract" and is_json(names.get("F", "")):
             forms = (f"Extract {names['w']} from {names['F']}",)
         # The note says what a placeholder left in the forms stands for.
         note = entry.note if entry.note.split(" ")[0] in " ".join(forms).split() else ""

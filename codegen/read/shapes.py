@@ -17,7 +17,7 @@ import json
 import re
 
 from spellbook.sections import headings
-from spellbook.values import comparison, select
+from spellbook.values import comparison, is_json, select
 
 from .lexicon import Lexicon
 
@@ -59,7 +59,7 @@ class Shapes:
     def headings(self, file: str) -> tuple[str, list[str]]:
         """(template, headings) of a Markdown file's template; no headings when it has no
         template or its template has none (a template that gives the file no sections)."""
-        if file.endswith(".json"):
+        if is_json(file):
             return "", []
         where, text = self.template(file)
         return where, headings(text) if where else []
@@ -82,7 +82,7 @@ class Shapes:
 
     def json_template(self, file: str) -> tuple[str, dict[str, object]]:
         """(template, its object) of a JSON file whose template is an object with keys."""
-        if not file.endswith(".json"):
+        if not is_json(file):
             return "", {}
         where, text = self.template(file)
         try:

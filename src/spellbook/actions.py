@@ -541,12 +541,14 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
     """A checked value of `name`: its YAML frontmatter's `key`, or for a JSON file, the
     top-level key; text on one line, at most NAME_LIMIT characters, that can name a
     folder (`folder_name` makes it one where a folder or file name uses it)."""
+    from spellbook.values import is_json  # only a rule that extracts needs it
+
     text = workspace.read_text(name, FRONTMATTER_LIMIT * 16)
     if text is None:
         done.notes.append(f"{workspace.shown(name)} is missing; {key} is '{MISSING_NAME}'")
         return MISSING_NAME
     found: dict[str, object]
-    if name.endswith(".json"):
+    if is_json(name):
         try:
             data = parse_json(text, workspace.shown(name))
         except BadFile as err:
@@ -557,7 +559,7 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
     value = found.get(key)
     if value is None:
         said = f"an empty {key}" if key in found else f"no {key}"
-        if name.endswith(".json"):
+        if is_json(name):
             raise ActionError(f"{workspace.shown(name)} has {said}; set {key} to a name in it")
         raise ActionError(
             f"{workspace.shown(name)} has {said} in its frontmatter; add `{key}: some-name` "
@@ -572,7 +574,7 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
         # YAML reads 123 as a number and 2024-01-01 as a date: taken as written, but never
         # renamed (`0x1f` is 31, `017` is 15, `1:20` is 80, `1e3` is 1000.0).
         shown = value.isoformat() if hasattr(value, "isoformat") else str(value)
-        written = _written(text, key) if not name.endswith(".json") else shown
+        written = _written(text, key) if not is_json(name) else shown
         if written != shown:
             raise ActionError(
                 f"{workspace.shown(name)}: {key} `{written}` is read by YAML as {shown}, not "

@@ -90,11 +90,13 @@ class Facts:
         not JSON is an error naming its line. Any other file's value is its YAML
         frontmatter, a mapping ({} without one; dates as their ISO text); frontmatter
         that cannot be read is an error naming the file."""
+        from spellbook.values import is_json  # a JSON fact needs values anyway
+
         if name not in self._json:
             text = self.text(name)
             if not text.strip(" \t\r\n\ufeff"):
                 self._json[name] = None
-            elif name.endswith(".json"):
+            elif is_json(name):
                 self._json[name] = parse_json(text, self.workspace.shown(name))
             else:
                 self._json[name] = _frontmatter(text, self.workspace.shown(name))

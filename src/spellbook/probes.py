@@ -625,7 +625,7 @@ def excludes(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
 
 def describe(probe: str, file: str, param: str, positive: bool) -> str:
     """The fact in the core's plain words, e.g. `plan.md exists` or `task.md missing`."""
-    from spellbook.values import comparison, said_comparison
+    from spellbook.values import comparison, is_json, said_comparison
 
     words = PROBES[probe].yes if positive else PROBES[probe].no
     counter, _, limit = param.partition("<")
@@ -642,7 +642,7 @@ def describe(probe: str, file: str, param: str, positive: bool) -> str:
     if probe == "count_at_least":
         fields["query"] = pattern
     shown = named(file)
-    if probe in ("field", "value", "count_at_least") and not file.endswith(".json"):
+    if probe in ("field", "value", "count_at_least") and not is_json(file):
         shown += " frontmatter"  # a Markdown file's keys are its frontmatter's
     if probe in ("matches", "unlisted"):  # a vocabulary's pattern, as its author wrote it
         from spellbook.patterns import shown as written

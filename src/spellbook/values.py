@@ -47,6 +47,12 @@ def said_comparison(op: str, operand: object) -> str:
     return f"{_SHOWN.get(op, op)} {json.dumps(operand, ensure_ascii=False)}"
 
 
+def is_json(name: str) -> bool:
+    """Whether a file's values are its JSON (a `.json` file) or, for any other file, its
+    YAML frontmatter: the one place that decides it, for facts, actions and the reader."""
+    return name.strip("`").endswith(".json")
+
+
 def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
