@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from spellbook.patterns import VOCABULARY
-from spellbook.probes import describe, named
+from spellbook.probes import PROBES, describe, implied, named
 from spellbook.values import is_json
 
 from ..logic import DNF
@@ -70,9 +70,37 @@ def dnf_words(clauses: DNF, lexicon: Lexicon | None = None) -> str:
         return ALWAYS
     if not clauses:
         return NEVER
-    return " OR ".join(
-        " AND ".join(fact_words(lit, lexicon) for lit in clause) for clause in clauses
-    )
+    return " OR ".join(_clause_words(clause, lexicon) for clause in clauses)
+
+
+def _clause_words(clause: Sequence[Literal], lexicon: Lexicon | None) -> str:
+    """Facts joined by AND; a fact about a section that does not hold, beside the fact
+    that the section is there, said in one phrase as the reader reads it (`plan.md has
+    no unchecked items under "Risks"`)."""
+    said: list[str] = []
+    taken: set[int] = set()
+    for i, lit in enumerate(clause):
+        if i in taken:
+            continue
+        atom = lit.atom
+        if not lit.positive and PROBES[atom.probe].absent:
+            there = [f for f in implied(atom.probe, atom.file, atom.param) if f[0] == "section"]
+            pair = next(
+                (
+                    j
+                    for j, other in enumerate(clause)
+                    if j not in taken
+                    and other.positive
+                    and (other.atom.probe, other.atom.file, other.atom.param) in there
+                ),
+                None,
+            )
+            if pair is not None:
+                taken.add(pair)
+                said.append(describe(atom.probe, atom.file, atom.param, False, absent=True))
+                continue
+        said.append(fact_words(lit, lexicon))
+    return " AND ".join(said)
 
 
 def condition_words(condition: Condition, lexicon: Lexicon | None = None) -> str:

@@ -81,7 +81,17 @@ class Probe:
     of a section ("plan.md has no unchecked items under Risks") are read as the
     section being there and the probe not holding."""
 
-    __slots__ = ("name", "yes", "no", "meaning", "check", "implies", "reads_content", "query")
+    __slots__ = (
+        "name",
+        "yes",
+        "no",
+        "meaning",
+        "check",
+        "implies",
+        "reads_content",
+        "query",
+        "absent",
+    )
 
     def __init__(
         self,
@@ -93,6 +103,7 @@ class Probe:
         implies: tuple[str, ...] = (),
         reads_content: bool = False,
         query: Callable[[str], str] | None = None,
+        absent: str = "",
     ) -> None:
         self.name = name
         self.yes = yes
@@ -104,6 +115,10 @@ class Probe:
         # The JSON query in its parameter, for a kind that reads one (its `$name`s are
         # state-file fields the verifier checks something sets).
         self.query = query
+        # For a kind about a section: its words when it does not hold of a section that
+        # is there (`plan.md has no unchecked items under "Risks"`), which the reader
+        # reads as the section being there and the fact not holding.
+        self.absent = absent
 
 
 def _exists(facts: Answers, file: str, _: str) -> bool:
@@ -301,6 +316,7 @@ PROBES: dict[str, Probe] = {
             _items,
             ("section",),
             reads_content=True,
+            absent='{file} has no checklist items under "{param}"',
         ),
         Probe(
             "unchecked",
@@ -311,6 +327,7 @@ PROBES: dict[str, Probe] = {
             _unchecked,
             ("items",),
             reads_content=True,
+            absent='{file} has no unchecked items under "{param}"',
         ),
         Probe(
             "items_at_least",
@@ -321,6 +338,7 @@ PROBES: dict[str, Probe] = {
             _items_at_least,
             ("items",),
             reads_content=True,
+            absent='{file} has fewer than {count} checklist items under "{section}"',
         ),
         Probe(
             "unchecked_at_least",
@@ -331,6 +349,7 @@ PROBES: dict[str, Probe] = {
             _unchecked_at_least,
             ("unchecked",),
             reads_content=True,
+            absent='{file} has fewer than {count} unchecked items under "{section}"',
         ),
         Probe(
             "checked_at_least",
@@ -341,6 +360,7 @@ PROBES: dict[str, Probe] = {
             _checked_at_least,
             ("items",),
             reads_content=True,
+            absent='{file} has fewer than {count} checked items under "{section}"',
         ),
         Probe(
             "count_at_least",
@@ -364,6 +384,7 @@ PROBES: dict[str, Probe] = {
             _section_text,
             ("section",),
             reads_content=True,
+            absent='{file} has no text under "{param}"',
         ),
         Probe(
             "section",
@@ -623,11 +644,14 @@ def excludes(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     return a[0] == b[0] == "newer" and (a[1], a[2]) == (b[2], b[1])
 
 
-def describe(probe: str, file: str, param: str, positive: bool) -> str:
-    """The fact in the core's plain words, e.g. `plan.md exists` or `task.md missing`."""
+def describe(probe: str, file: str, param: str, positive: bool, absent: bool = False) -> str:
+    """The fact in the core's plain words, e.g. `plan.md exists` or `task.md missing`;
+    with `absent`, a fact about a section that does not hold of the section that is
+    there (`Probe.absent`)."""
     from spellbook.values import comparison, is_json, said_comparison
 
-    words = PROBES[probe].yes if positive else PROBES[probe].no
+    kind = PROBES[probe]
+    words = kind.yes if positive else (kind.absent if absent and kind.absent else kind.no)
     counter, _, limit = param.partition("<")
     ledger, _, pattern = param.partition(" ")
     # Files as a condition names them (`named`), so that the words read back as the fact.

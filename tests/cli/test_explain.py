@@ -155,9 +155,8 @@ def test_explain_reads_the_loan_desk_s_rules_and_terms_as_their_author_meant() -
     assert (
         "  S1 fires in RETURNING on Shelve when: loans/current.loan.md frontmatter has "
         "`borrower` matching `[A-Za-z0-9]` AND return.md has at least 3 checklist items "
-        'under "Condition check" AND return.md has no section "Condition check" with '
-        'unchecked items AND return.md has a section "Condition check" AND return.md has '
-        'no section "Damage" with text; then: Extract borrower from '
+        'under "Condition check" AND return.md has no unchecked items under "Condition '
+        'check" AND return.md has no section "Damage" with text; then: Extract borrower from '
         "loans/current.loan.md frontmatter; Archive loans/current.loan.md and return.md "
         "and fines.json to history/${borrower}-${date}/; Delete renewals.json and "
         "notice.md; Reset renewal_count to 0; → AVAILABLE"
