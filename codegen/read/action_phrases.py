@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from spellbook.patterns import VOCABULARY
@@ -208,6 +209,33 @@ class _Cell:
             self.actions.append(Action("instruct", phrase, hint=hint))
 
 
+class _Phrase:
+    """One phrase of a cell, being read, and what the cell's earlier phrases told:
+    the keys they extracted (`any_key`: every key, from a whole frontmatter) and the
+    file the last one read."""
+
+    __slots__ = ("text", "workspace", "extracted", "lexicon", "any_key", "read")
+
+    def __init__(
+        self,
+        text: str,
+        workspace: str,
+        extracted: set[str],
+        lexicon: Lexicon,
+        any_key: bool,
+        read: str,
+    ) -> None:
+        self.text = text
+        self.workspace = workspace
+        self.extracted = extracted
+        self.lexicon = lexicon
+        self.any_key = any_key
+        self.read = read
+
+    def file(self, written: str) -> str:
+        return _relative(written, self.workspace)
+
+
 def parse_action(
     phrase: str,
     workspace: str,
@@ -216,114 +244,175 @@ def parse_action(
     any_key: bool = False,
     read: str = "",
 ) -> Action:
-    """One phrase as a verb; `read` is the file an earlier phrase of the cell read."""
-    lexicon = lexicon or Lexicon()
-    m = _NO_CHANGE.fullmatch(phrase)
-    if m:
-        return Action("no_change", phrase)
-    m = _SET_STATE.fullmatch(phrase)
-    if m:
-        return Action("set_state", phrase, target=m.group("state"))
-    for regex, verb in lexicon.verbs:
-        m = regex.fullmatch(phrase)
-        if m:
-            groups = m.groupdict()
-            named: tuple[str, ...] = (
-                (_relative(groups["file"], workspace),) if groups.get("file") else ()
-            )
-            target = (groups.get("target") or "").lower()
-            return _checked(Action(verb.name, phrase, named, target, writes=verb.writes))
-    m = _SET_FIELD.fullmatch(phrase)
-    if m:
-        return _set_field(m, workspace, phrase)
-    m = _INCREMENT.fullmatch(phrase)
-    if m:
-        return Action("increment", phrase, target=m["counter"], writes=(m["counter"],))
-    m = _RESET.fullmatch(phrase)
-    if m:
-        counter, value = m["counter"] or m["set"], m["value"] or m["to"] or "0"
-        if len(value) > 9:
-            return Action("reset", phrase, target=counter, problem=f"{value} is too large")
-        return Action("reset", phrase, target=f"{counter}={int(value)}", writes=(counter,))
-    m = _FILL.fullmatch(phrase)
-    if m:
-        return Action("fill", phrase)
-    m = _EXTRACT.fullmatch(phrase)
-    if m:
-        return _checked(
-            Action("extract", phrase, (_relative(m.group("file"), workspace),), m["key"])
-        )
-    m = _EXTRACT_JSON.fullmatch(phrase)
-    if m and is_json(m["file"]):
-        return _checked(
-            Action("extract", phrase, (_relative(m.group("file"), workspace),), m["key"])
-        )
-    m = _FRONTMATTER.fullmatch(phrase)
-    if m:
-        return _checked(Action("extract", phrase, (_relative(m.group("file"), workspace),)))
-    m = _LOAD.fullmatch(phrase)
-    if m:
-        file = m.group("file") or m.group("read")
-        return _checked(Action("load", phrase, (_relative(file, workspace),)))
-    m = _CREATE.fullmatch(phrase)
-    if m:
-        file = _relative(m.group("file"), workspace)
-        source = _FROM.fullmatch(m.group("rest"))
-        if source and normal(source["template"]) != "template":
-            if lexicon.files is None:
-                return Action("create", phrase, (file,), problem="templates are not read here")
-            key, text, problem = lexicon.files.named(source["template"])
-            return _checked(Action("create", phrase, (file,), key, problem, content=text))
-        rest = m.group("rest").lower()
-        if bool(m.group("empty")) or "empty" in rest:
-            return _checked(Action("create", phrase, (file,)))
-        key, text, problem = lexicon.files.by_name(file) if lexicon.files else ("", "", "")
-        if key or problem:
-            return _checked(Action("create", phrase, (file,), key, problem, content=text))
-        template = file if lexicon.has_template(file) else ""
-        return _checked(Action("create", phrase, (file,), template))
-    m = _ARCHIVE.fullmatch(phrase)
-    if m:
-        files = _files(m.group("files"), workspace, lexicon)
-        if files is not None:
-            folder = _ANGLE_VARIABLE.sub(r"${\1}", _relative(m.group("folder"), workspace))
-            action = _checked(Action("archive", phrase, files, folder.rstrip("/") + "/"))
-            known = BUILTIN_VARIABLES | (extracted or set())
-            unknown = set(_VARIABLE.findall(folder)) - known
-            if unknown and not action.problem and not any_key:
-                names = ", ".join("${" + v + "}" for v in sorted(unknown))
-                action = Action(
-                    "archive", phrase, files, action.target, f"{names} is not known here"
-                )
-            return action
-    m = _APPEND.fullmatch(phrase)
-    if m:
-        line = m["line"][1:-1]
-        action = _checked(Action("append", phrase, (_relative(m["file"], workspace),), line))
-        unknown = set(_VARIABLE.findall(line)) - BUILTIN_VARIABLES - (extracted or set())
-        if unknown and not action.problem:
-            names = ", ".join("${" + v + "}" for v in sorted(unknown))
-            return Action("append", phrase, action.files, line, f"{names} is not known here")
-        return action
-    m = _COPY.fullmatch(phrase)
-    if m:
-        return _copied(m, workspace, phrase, extracted or set())
-    m = _RECORD.fullmatch(phrase)
-    if m:
-        recorded = _record(m, workspace, lexicon, read, phrase)
-        if recorded is not None:
-            return recorded
-    m = _FIND.fullmatch(phrase)
-    if m and _pattern_of(m["what"], lexicon):
-        return _checked(Action("find", phrase, (_relative(m["file"], workspace),)))
-    m = _DELETE.fullmatch(phrase)
-    if m:
-        files = _files(m.group("files"), workspace, lexicon)
-        if files is not None:
-            return _checked(Action("delete", phrase, files))
+    """One phrase as a verb (`PHRASES`, the first that reads it); `read` is the file an
+    earlier phrase of the cell read. A phrase no verb reads is an instruction."""
+    said = _Phrase(phrase, workspace, extracted or set(), lexicon or Lexicon(), any_key, read)
+    for _, pattern, reading in PHRASES:
+        m = pattern.fullmatch(phrase) if pattern is not None else None
+        if pattern is None or m is not None:
+            action = reading(m, said)
+            if action is not None:
+                return action
     if _ARCHIVE_NOWHERE.fullmatch(phrase):
         return Action("instruct", phrase, hint="an archive needs a folder: `Archive F to FOLDER/`")
     return Action("instruct", phrase)
+
+
+def _no_change(m: re.Match[str] | None, said: _Phrase) -> Action:
+    return Action("no_change", said.text)
+
+
+def _set_state(m: re.Match[str] | None, said: _Phrase) -> Action:
+    assert m is not None
+    return Action("set_state", said.text, target=m["state"])
+
+
+def _vocabulary(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+    """A verb of the machine's vocabulary (`spellbook.vocabulary`), by its own pattern."""
+    for regex, verb in said.lexicon.verbs:
+        found = regex.fullmatch(said.text)
+        if found:
+            groups = found.groupdict()
+            named: tuple[str, ...] = (said.file(groups["file"]),) if groups.get("file") else ()
+            target = (groups.get("target") or "").lower()
+            return _checked(Action(verb.name, said.text, named, target, writes=verb.writes))
+    return None
+
+
+def _field_set(m: re.Match[str] | None, said: _Phrase) -> Action:
+    assert m is not None
+    return _set_field(m, said.workspace, said.text)
+
+
+def _increment(m: re.Match[str] | None, said: _Phrase) -> Action:
+    assert m is not None
+    return Action("increment", said.text, target=m["counter"], writes=(m["counter"],))
+
+
+def _reset(m: re.Match[str] | None, said: _Phrase) -> Action:
+    assert m is not None
+    counter, value = m["counter"] or m["set"], m["value"] or m["to"] or "0"
+    if len(value) > 9:
+        return Action("reset", said.text, target=counter, problem=f"{value} is too large")
+    return Action("reset", said.text, target=f"{counter}={int(value)}", writes=(counter,))
+
+
+def _fill(m: re.Match[str] | None, said: _Phrase) -> Action:
+    return Action("fill", said.text)
+
+
+def _extract(m: re.Match[str] | None, said: _Phrase) -> Action:
+    """`Extract KEY from F frontmatter`, `Extract KEY from F.json`, `Reads F frontmatter`."""
+    assert m is not None
+    key = m.groupdict().get("key") or ""
+    return _checked(Action("extract", said.text, (said.file(m["file"]),), key))
+
+
+def _extract_json(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+    assert m is not None
+    return _extract(m, said) if is_json(m["file"]) else None
+
+
+def _load(m: re.Match[str] | None, said: _Phrase) -> Action:
+    assert m is not None
+    return _checked(Action("load", said.text, (said.file(m["file"] or m["read"]),)))
+
+
+def _create(m: re.Match[str] | None, said: _Phrase) -> Action:
+    assert m is not None
+    phrase, lexicon = said.text, said.lexicon
+    file = said.file(m["file"])
+    source = _FROM.fullmatch(m["rest"])
+    if source and normal(source["template"]) != "template":
+        if lexicon.files is None:
+            return Action("create", phrase, (file,), problem="templates are not read here")
+        key, text, problem = lexicon.files.named(source["template"])
+        return _checked(Action("create", phrase, (file,), key, problem, content=text))
+    rest = m["rest"].lower()
+    if bool(m["empty"]) or "empty" in rest:
+        return _checked(Action("create", phrase, (file,)))
+    key, text, problem = lexicon.files.by_name(file) if lexicon.files else ("", "", "")
+    if key or problem:
+        return _checked(Action("create", phrase, (file,), key, problem, content=text))
+    template = file if lexicon.has_template(file) else ""
+    return _checked(Action("create", phrase, (file,), template))
+
+
+def _archive(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+    assert m is not None
+    phrase = said.text
+    files = _files(m["files"], said.workspace, said.lexicon)
+    if files is None:
+        return None
+    folder = _ANGLE_VARIABLE.sub(r"${\1}", said.file(m["folder"]))
+    action = _checked(Action("archive", phrase, files, folder.rstrip("/") + "/"))
+    unknown = set(_VARIABLE.findall(folder)) - BUILTIN_VARIABLES - said.extracted
+    if unknown and not action.problem and not said.any_key:
+        names = ", ".join("${" + v + "}" for v in sorted(unknown))
+        return Action("archive", phrase, files, action.target, f"{names} is not known here")
+    return action
+
+
+def _append(m: re.Match[str] | None, said: _Phrase) -> Action:
+    assert m is not None
+    phrase, line = said.text, m["line"][1:-1]
+    action = _checked(Action("append", phrase, (said.file(m["file"]),), line))
+    unknown = set(_VARIABLE.findall(line)) - BUILTIN_VARIABLES - said.extracted
+    if unknown and not action.problem:
+        names = ", ".join("${" + v + "}" for v in sorted(unknown))
+        return Action("append", phrase, action.files, line, f"{names} is not known here")
+    return action
+
+
+def _copy_or_move(m: re.Match[str] | None, said: _Phrase) -> Action:
+    assert m is not None
+    return _copied(m, said.workspace, said.text, said.extracted)
+
+
+def _recorded(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+    assert m is not None
+    return _record(m, said.workspace, said.lexicon, said.read, said.text)
+
+
+def _find(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+    assert m is not None
+    if not _pattern_of(m["what"], said.lexicon):
+        return None
+    return _checked(Action("find", said.text, (said.file(m["file"]),)))
+
+
+def _delete(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+    assert m is not None
+    files = _files(m["files"], said.workspace, said.lexicon)
+    return _checked(Action("delete", said.text, files)) if files is not None else None
+
+
+# Each verb's phrases, in the order they are tried: the verbs a phrase can be read as
+# (by the runtime's names, `spellbook.actions.VERBS`), its pattern and its reading (None
+# when the words match but say something else; the next phrase is tried). The
+# machine's vocabulary's own verbs (no pattern here: their own) come after the state's.
+# A verb's canonical words are `canonical._VERBS`', its near misses `near_verbs.VERBS`'.
+Reading = Callable[[re.Match[str] | None, _Phrase], Action | None]
+PHRASES: tuple[tuple[tuple[str, ...], re.Pattern[str] | None, Reading], ...] = (
+    (("no_change",), _NO_CHANGE, _no_change),
+    (("set_state",), _SET_STATE, _set_state),
+    ((), None, _vocabulary),
+    (("set_field",), _SET_FIELD, _field_set),
+    (("increment",), _INCREMENT, _increment),
+    (("reset",), _RESET, _reset),
+    (("fill",), _FILL, _fill),
+    (("extract",), _EXTRACT, _extract),
+    (("extract",), _EXTRACT_JSON, _extract_json),
+    (("extract",), _FRONTMATTER, _extract),
+    (("load",), _LOAD, _load),
+    (("create",), _CREATE, _create),
+    (("archive",), _ARCHIVE, _archive),
+    (("append",), _APPEND, _append),
+    (("copy", "move"), _COPY, _copy_or_move),
+    (("record",), _RECORD, _recorded),
+    (("find",), _FIND, _find),
+    (("delete",), _DELETE, _delete),
+)
 
 
 def _copied(m: re.Match[str], workspace: str, phrase: str, extracted: set[str]) -> Action:

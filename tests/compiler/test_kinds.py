@@ -116,3 +116,18 @@ def test_no_such_items_under_a_section_that_is_there_is_said_in_one_phrase(kind:
     read = parse_condition(words, Lexicon.of(Dialect("")))
     assert not read.unknown and len(read.clauses[0]) == 2  # the section, and not the fact
     assert condition_words(read) == words
+
+
+def test_the_reader_s_phrases_read_every_verb_of_the_runtime_and_no_other() -> None:
+    """`action_phrases.PHRASES` is keyed by the runtime's verb names: every verb a cast
+    carries out has its phrases, and no phrase names a verb the runtime does not have
+    (an instruction to the AI is whatever no phrase reads)."""
+    from codegen.read.action_phrases import PHRASES
+    from codegen.read.canonical import _VERBS, AS_WRITTEN
+    from codegen.read.near_verbs import VERBS as NEAR
+
+    read = {verb for verbs, _, _ in PHRASES for verb in verbs}
+    assert read | {"instruct"} == set(VERBS)
+    assert set(_VERBS) | AS_WRITTEN == set(VERBS)  # each said in its canonical words
+    acting = {name for name, verb in VERBS.items() if not verb.passive}
+    assert acting <= {entry.verb for entry in NEAR}  # each near miss of it answered
