@@ -431,9 +431,7 @@ def _fields(lines: Iterable[Inline]) -> dict[str, tuple[str, int]]:
                 and _field_key(written.group("key")) in _WRITTEN_FIELDS
                 and _field_key(written.group("key")) == _field_key(key)
             ):
-                value = as_written(line.source[written.end() :])
-                for was, read in line.recovered()[1]:
-                    value = value.replace(was, read)
+                value = as_written(line.source[written.end() :])  # facts: no state names
         elif ":" in line.plain:
             key, value = line.plain.lstrip("-*+ ").split(":", 1)
         else:

@@ -161,14 +161,7 @@ class Cell:
     def written_and_recovered(self) -> tuple[str, tuple[tuple[str, str], ...]]:
         """The cell's text as written, and each fragment read back from a formatter's
         emphasis as (written, read)."""
-        text = as_written(self.source)
-        _, fragments = self.inline.recovered()
-        found: list[tuple[str, str]] = []
-        for written, read in fragments:
-            if written in text:
-                text = text.replace(written, read)
-                found.append((written, read))
-        return text.strip(), tuple(found)
+        return recover_state_names(as_written(self.source), self.inline.recovered()[1])
 
 
 @dataclass(frozen=True)
@@ -268,6 +261,31 @@ def as_written(source: str) -> str:
             out.append(char)
             i += 1
     return "".join(out)
+
+
+# A state's name, as `Update state to NAME` names it: an identifier, maybe a family's.
+_STATE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:\[[^\]\s]*\])?")
+# Where a cell's text names a state: after `state to` (`Update state to NAME`).
+_NAMES_A_STATE = r"(?i:\bstate\s+to\s+)"
+
+
+def recover_state_names(
+    text: str, fragments: tuple[tuple[str, str], ...]
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """`text` (as written) with each state name a formatter glued emphasis into read back
+    as the underscores it was (`Update state to PR*GATHERING_COMMENTS*[G/A]`), and the
+    fragments so read. Only a whole state name where the text names a state is: a path,
+    a glob, a quotation or a code span is read as written, stars and all."""
+    found: list[tuple[str, str]] = []
+    for written, read in fragments:
+        if not _STATE_NAME.fullmatch(read):
+            continue
+        pattern = re.compile(f"(?P<lead>{_NAMES_A_STATE})" + re.escape(written) + r"(?![\w.*/`\-])")
+        new = pattern.sub(lambda m, read=read: m["lead"] + read, text)  # type: ignore[misc]
+        if new != text:
+            text = new
+            found.append((written, read))
+    return text.strip(), tuple(found)
 
 
 def normalize_newlines(text: str) -> str:

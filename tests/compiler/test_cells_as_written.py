@@ -104,3 +104,25 @@ def test_the_gate_stops_an_up_script_without_its_down_script(tmp_path: Path) -> 
     assert flow.cast("go").rule == "T2"  # both scripts: no gap to stop
     (sql / "001.down.sql").unlink()
     assert flow.cast("go").rule == "T1"  # an up script alone
+
+
+def test_only_a_state_name_is_read_back_from_a_formatter_s_emphasis() -> None:
+    """Emphasis glued to a word is read back as underscores only in a state's name where
+    the cell names a state (`Update state to NAME`); a path, a glob, a quotation and a
+    code span keep their stars."""
+    cases = {
+        "logs/run*2024*.txt exists": Literal(Atom("glob", "", "logs/run*2024*.txt"), True),
+        "no build*debug*.log": Literal(Atom("glob", "", "build*debug*.log"), False),
+        'plan.md contains "a*b*c"': Literal(Atom("matches", "plan.md", r"a\*b\*c"), True),
+        "plan.md matches `x*y*z`": Literal(Atom("matches", "plan.md", "x*y*z"), True),
+    }
+    for written, fact in cases.items():
+        (clause,) = _t1(spec_with(written)).condition.clauses
+        assert fact in clause, (written, clause)
+    states, spells = ["A", "PR_DRAFT_G"], ["Go"]
+    rows = [row("T1", "A", "Go", "-", "PR_DRAFT_G", "Update state to PR*DRAFT*G")]
+    spec = parse_spec_text(spec_text(states, spells, rows + fill(states, spells, ["A/Go"])))
+    (rule,) = [r for r in spec.rules if r.id == "T1"]
+    assert rule.actions[0].verb == "set_state"
+    assert rule.actions[0].target == "PR_DRAFT_G"
+    assert [n.kind for n in spec.notices if n.rule == "T1"] == ["name_recovered"]
