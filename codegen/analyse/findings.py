@@ -65,6 +65,7 @@ SEVERITY: dict[str, Severity] = {
     "unknown_term": Severity.ERROR,
     "term_conflict": Severity.ERROR,
     "name_recovered": Severity.INFO,
+    "rendered_differently": Severity.WARNING,
     "column_choice": Severity.INFO,
     "table_skipped": Severity.INFO,
     "unknown_column": Severity.WARNING,

@@ -109,10 +109,12 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
     placed = list(_place(blocks))
     state_file = _state_file(placed)
     workspace = state_file.rpartition("/")[0]
-    terms = _terms(placed)
+    term_notices: list[Notice] = []
+    terms = _terms(placed, term_notices)
     lexicon = Lexicon.of(dialect).with_terms([*terms, *dialect.terms]).with_files(dialect)
     words = Words()
     reader = RowReader(lexicon, workspace, words)
+    reader.notices.extend(term_notices)
     spells = tuple(_spells(placed))
     states = tuple(_states(placed, workspace, lexicon, words, reader.notices))
     rows = tuple(_rows(placed, reader, with_extra_names(dialect.columns)))
@@ -514,14 +516,14 @@ def _templates(placed: list[_Placed]) -> Iterator[ResponseTemplate]:
             yield ResponseTemplate(kind, p.block.text, p.block.line)
 
 
-def _terms(placed: list[_Placed]) -> list[Term]:
+def _terms(placed: list[_Placed], notices: list[Notice]) -> list[Term]:
     """The spec's own terms: the rows of every `| Phrase | Means |` table."""
     terms: list[Term] = []
     for p in placed:
         if isinstance(p.block, Table):
             columns = columns_of(p.block, TERM_ROLES, tuple(TERM_ROLES))
             if columns is not None:
-                terms.extend(parse_terms(p.block, columns))
+                terms.extend(parse_terms(p.block, columns, notices))
     return terms
 
 

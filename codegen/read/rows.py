@@ -202,6 +202,20 @@ class RowReader:
                 # Conditions and actions are read as written: `*` and `_` are never
                 # emphasis there, and code spans keep their backticks.
                 read, fragments = found.written_and_recovered
+                shown = rendered_otherwise(found, read)
+                if shown is not None:
+                    self.notices.append(
+                        Notice(
+                            "rendered_differently",
+                            f"rule {rule_label()}: its {role.title()} cell is read as written, "
+                            f"{read!r}, but markdown shows it as {shown!r} (stars or "
+                            "underscores taken for emphasis), so the spec as a reader sees "
+                            "it says something else; write the name in backticks, or "
+                            "escape the marks (`\\*`, `\\_`)",
+                            row.line,
+                            rule_label(),
+                        )
+                    )
             else:
                 read, fragments = found.inline.recovered()
             recovered.extend(f for f in fragments if f not in recovered)
@@ -217,6 +231,10 @@ class RowReader:
             if not found:
                 fail(f"rule row has an empty {role.title()!r} cell", row.line)
             return found
+
+        def rule_label() -> str:
+            id_cell = cell("id")
+            return (id_cell.plain if id_cell is not None else "") or f"#{row.line}"
 
         written_id = text("id")
         rule_id = written_id or f"#{row.line}"
@@ -277,12 +295,23 @@ class RowReader:
         return parsed
 
 
+def rendered_otherwise(cell: Cell, read: str) -> str | None:
+    """What markdown shows of a cell read as written (`read`), where that says another
+    thing: its stars or underscores rendered as emphasis (`sql/*.up.sql exists AND no
+    sql/*.down.sql` shows as `sql/.up.sql exists AND no sql/.down.sql`)."""
+    shown, _ = cell.inline.recovered(code=True)
+    if " ".join(shown.split()) == " ".join(read.split()):
+        return None
+    return " ".join(shown.split())
+
+
 def _only_links(cell: Cell) -> bool:
     return all(s.kind == "link" or not s.text.strip() for s in cell.inline.segments)
 
 
-def parse_terms(table: Table, columns: Columns) -> list[Term]:
-    """The rows of a Terms table: `| Phrase | Means |`."""
+def parse_terms(table: Table, columns: Columns, notices: list[Notice] | None = None) -> list[Term]:
+    """The rows of a Terms table: `| Phrase | Means |`; a cell markdown shows as saying
+    another thing is a `rendered_differently` notice."""
     terms = []
     for row in table.rows:
         cells = row.cells
@@ -291,6 +320,21 @@ def parse_terms(table: Table, columns: Columns) -> list[Term]:
             continue
         phrase = cells[phrase_at].written
         means = cells[means_at].written
+        for role, found, read in (
+            ("Phrase", cells[phrase_at], phrase),
+            ("Means", cells[means_at], means),
+        ):
+            shown = rendered_otherwise(found, read)
+            if shown is not None and notices is not None:
+                notices.append(
+                    Notice(
+                        "rendered_differently",
+                        f"term {phrase!r}: its {role} cell is read as written, {read!r}, but "
+                        f"markdown shows it as {shown!r} (stars or underscores taken for "
+                        "emphasis); write the name in backticks, or escape the marks",
+                        row.line,
+                    )
+                )
         if phrase.strip() and means.strip():
             terms.append(Term(" ".join(phrase.split()), " ".join(means.split()), row.line))
     return terms

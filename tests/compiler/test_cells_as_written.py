@@ -126,3 +126,15 @@ def test_only_a_state_name_is_read_back_from_a_formatter_s_emphasis() -> None:
     assert rule.actions[0].verb == "set_state"
     assert rule.actions[0].target == "PR_DRAFT_G"
     assert [n.kind for n in spec.notices if n.rule == "T1"] == ["name_recovered"]
+
+
+def test_a_cell_markdown_shows_otherwise_is_read_as_written_with_a_warning() -> None:
+    def rendered(condition: str) -> list[str]:
+        spec = parse_spec_text(spec_with(condition))
+        return [f.message for f in analyse(spec) if f.kind == "rendered_differently"]
+
+    (said,) = rendered("src/__init__.py exists")
+    assert "'src/__init__.py exists'" in said and "'src/init.py exists'" in said
+    assert rendered(UP_NOT_DOWN)
+    for alike in ("`src/__init__.py` exists", r"src/\_\_init\_\_.py exists", "plan.md exists"):
+        assert rendered(alike) == [], alike
