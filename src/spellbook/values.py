@@ -103,8 +103,9 @@ def each_value(values: list[object]) -> Iterator[object]:
 def count_of(value: object, query: str, fields: Mapping[str, object]) -> int:
     """How many values `query` selects in `value`, a list's items counted in its place
     (as `each_value` gives them): `tickets[status=open]` counts the open tickets,
-    `tickets` the tickets."""
-    return sum(1 for _ in each_value(select(value, query, fields)))
+    `tickets` the tickets. What is no value (`has_value`: null, false, empty text, lists
+    and objects) is not counted: `{"tickets": null}` has no tickets."""
+    return sum(1 for found in each_value(select(value, query, fields)) if has_value(found))
 
 
 def narrower(op: str, operand: object, other: str, limit: object) -> bool:
