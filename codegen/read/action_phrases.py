@@ -335,7 +335,28 @@ def _create(m: re.Match[str] | None, said: _Phrase) -> Action:
     if key or problem:
         return _checked(Action("create", phrase, (file,), key, problem, content=text))
     template = file if lexicon.has_template(file) else ""
-    return _checked(Action("create", phrase, (file,), template))
+    action = _checked(Action("create", phrase, (file,), template))
+    words = " ".join(m["rest"].split())
+    if not template and not action.problem and set(words.lower().split()) - _PLAIN_CREATE:
+        # `Create tests/test_new.py with failing tests`: words about what the file holds,
+        # which an empty file does not carry out.
+        return Action(
+            "create",
+            phrase,
+            (file,),
+            problem=(
+                f"{file} has no template, so it would be made empty and {words!r} would not "
+                f"be carried out: give it a template (`Create {file} from T`, or one named "
+                f"for it in the project's templates folder), or write `Create empty {file}` "
+                "and tell the AI the rest in words of its own"
+            ),
+        )
+    return action
+
+
+# The words that may follow a created file's name (`Create F file`, `Create new F
+# from its template`) when no template is found for it: they say nothing of its text.
+_PLAIN_CREATE = frozenset({"file", "template", "from", "its", "the", "with", "a", "an", "new"})
 
 
 def _archive(m: re.Match[str] | None, said: _Phrase) -> Action | None:

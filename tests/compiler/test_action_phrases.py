@@ -555,3 +555,19 @@ def test_a_long_phrase_is_weighed_in_time_linear_in_its_length(text: str, verb: 
     """Each word is matched once: a long word cannot make the near-miss test slow."""
     aim = aimed_at(text, SPELL, COUNTERS)
     assert aim is not None and aim.verb == verb
+
+
+def test_words_of_what_a_created_file_holds_are_not_dropped() -> None:
+    """`Create F with failing tests` for a file with no template would make it empty and
+    drop the words: refused with the forms that read. With a template, the template
+    holds what the words describe."""
+
+    (dropped,) = parse_actions("Create tests/test_new.py with failing tests", "")
+    assert dropped.verb == "create" and "'with failing tests' would not" in dropped.problem
+    assert "Create empty tests/test_new.py" in dropped.problem
+    for plain in ("Create notes.md", "Create notes.md file", "Create new notes.md from template"):
+        (action,) = parse_actions(plain, "")
+        assert (action.verb, action.problem) == ("create", ""), plain
+    spell = Lexicon.of(Dialect("spell_workflow"))
+    (templated,) = parse_actions("Create plan.md with sections for the criteria", "", spell)
+    assert (templated.target, templated.problem) == ("plan.md", "")
