@@ -93,8 +93,33 @@ def check_fields(analysis: Analysis) -> Iterator[Finding]:
     for counter, rows in compared.items():
         if counter not in counted:
             yield _never_counted(counter, rows)
+    read_anywhere = {read.field for row in spec.rows for read in _reads(row)}
+    yield from _unread_counters(spec, read_anywhere | set(spec.schema.fields))
     for name, rows in shown.items():
         yield _never_set(name, rows)
+
+
+def _unread_counters(spec: Spec, read: set[str]) -> Iterator[Finding]:
+    """A counter an action counts or sets (`Increment X`, `Reset X`) that no condition
+    reads and the State Persistence example does not show: nothing ever asks it, so
+    the words were most likely meant for the AI (`Reset the environment`)."""
+    for row in spec.rows:
+        for action in row.actions:
+            if action.verb not in ("increment", "reset"):
+                continue
+            counter = action.target.partition("=")[0]
+            if counter and counter not in read:
+                yield Finding(
+                    "unread_counter",
+                    f"rule {row.id}: {action.text!r} is read as "
+                    f"{'counting' if action.verb == 'increment' else 'setting'} the state "
+                    f"file's counter `{counter}`, which no condition reads and the State "
+                    "Persistence example does not show, so nothing ever asks it: if the "
+                    "words are for the AI, say so in words of its own (`Ask the AI to "
+                    f"{action.text[:1].lower() + action.text[1:]}`)",
+                    line=row.line,
+                    rule=row.id,
+                )
 
 
 def _holds(read: _Read) -> str:

@@ -66,6 +66,7 @@ SEVERITY: dict[str, Severity] = {
     "term_conflict": Severity.ERROR,
     "name_recovered": Severity.INFO,
     "rendered_differently": Severity.WARNING,
+    "unread_counter": Severity.WARNING,
     "column_choice": Severity.INFO,
     "table_skipped": Severity.INFO,
     "unknown_column": Severity.WARNING,
