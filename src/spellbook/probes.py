@@ -598,8 +598,15 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
         query, op, operand = comparison(a[2])
         same, other_op, other_operand = comparison(b[2])
         return query == same and narrower(op, operand, other_op, other_operand)
+    # A section is found by its words in any case (`sections.has_section`): the same
+    # words in another case are the same section, and a heading with "Risks" in it has
+    # "Risk" in it too.
+    if kind == "section" == other:
+        return b[2].lower() in a[2].lower()
+    if kind == other and kind in ("items", "unchecked", "section_text"):
+        return a[2].lower() == b[2].lower()
     if kind == "items" and other == "section_text":
-        return a[2] == b[2]
+        return a[2].lower() == b[2].lower()
     if kind == "count_at_least" == other:
         return _fewer_of_more(a[2], b[2])
     if {kind, other} == {"count_at_least", "field"}:
@@ -613,7 +620,7 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
         count, _, section = a[2].partition(" ")
         fewer, _, same_section = b[2].partition(" ")
         return (
-            section == same_section
+            section.lower() == same_section.lower()
             and count.isdigit()
             and fewer.isdigit()
             and int(count) >= int(fewer)

@@ -689,3 +689,16 @@ def test_a_template_the_spec_creates_a_file_from_says_which_sections_it_has(
             if f.kind == "unknown_condition"
         ]
         assert (refused in found[0] and "rule T2" in found[0]) if refused else not found, found
+
+
+def test_a_section_written_in_another_case_leaves_no_false_gap() -> None:
+    from tests.specs import fill, row, spec_text
+
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row("T1", "A", "Go", 'plan.md has a section "Risks"', "B", "Update state to B"),
+        row("T2", "A", "Go", 'plan.md has no section "risks"'),
+    ]
+    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go"]))
+    kinds = {f.kind for f in analyse(parse_spec_text(text))}
+    assert not kinds & {"gap", "overlap", "conflict"}

@@ -258,3 +258,20 @@ def test_one_item_is_said_as_one() -> None:
     assert describe("checked_at_least", "plan.md", "1 Risks", False) == (
         'plan.md has no section "Risks" with at least 1 checked item'
     )
+
+
+def test_a_section_s_words_in_another_case_are_the_same_section() -> None:
+    """At cast time a section is a heading with its words, in any case; the verifier
+    reasons the same way."""
+    from spellbook.probes import implies
+    from spellbook.sections import has_section
+
+    text = "# Plan\n\n## Known Risks\n\n- [ ] one\n"
+    assert has_section(text, "risks") and has_section(text, "Risk")
+    assert implies(("section", "plan.md", "Known Risks"), ("section", "plan.md", "risk"))
+    assert not implies(("section", "plan.md", "risk"), ("section", "plan.md", "Known Risks"))
+    for kind in ("unchecked", "items", "section_text"):
+        assert implies((kind, "plan.md", "Risks"), (kind, "plan.md", "RISKS"))
+    assert implies(
+        ("unchecked_at_least", "plan.md", "2 Risks"), ("items_at_least", "plan.md", "1 risks")
+    )
