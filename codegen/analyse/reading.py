@@ -14,7 +14,7 @@ from spellbook.actions import passive
 
 from ..logic import DNF
 from ..model import Kind, Literal, RuleRow, Spec, Term
-from ..read.action_phrases import parse_actions
+from ..read.action_phrases import parse_actions, term_pattern
 from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
 from ..read.conditions import parse_condition
 from ..read.lexicon import Dialect, Lexicon
@@ -83,7 +83,7 @@ class TermReading:
     line: int
     means: str
     reading: str
-    kind: str  # "condition", "action" or "unread"
+    kind: str  # "condition", "action", "pattern" or "unread"
 
     def said(self) -> str:
         if self.kind == "unread":
@@ -175,6 +175,10 @@ def _term(term: Term, workspace: str, own: Lexicon, words: Lexicon) -> TermReadi
     if actions and all(a.verb != "instruct" for a in actions):
         said = "; ".join(shown(a, words) for a in actions)
         return TermReading(term.phrase, term.line, term.means, said, "action")
+    pattern = term_pattern(term.means)
+    if pattern:  # a noun `Record NOUN of F in G` and `Extract all NOUN from F` read
+        said = f"matches of `{pattern}`, a noun the ledger verbs read"
+        return TermReading(term.phrase, term.line, term.means, said, "pattern")
     unread = "; ".join(repr(p) for p in condition.unknown)
     said = f"no fact of the core reads {unread}, nor any verb all of it"
     return TermReading(term.phrase, term.line, term.means, said, "unread")

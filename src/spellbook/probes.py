@@ -679,6 +679,11 @@ def describe(probe: str, file: str, param: str, positive: bool, absent: bool = F
         from spellbook.patterns import shown as written
 
         param, fields["pattern"] = written(param), written(pattern)
+    for name in ("param", "pattern", "query"):  # a value with a backtick, in quotes
+        value = param if name == "param" else fields[name]
+        if "`" in value and f"`{{{name}}}`" in words:
+            left, right = ('"', '"') if '"' not in value else ("“", "”")
+            words = words.replace(f"`{{{name}}}`", f"{left}{{{name}}}{right}")
     said = words.format(file=shown, param=param, **fields)
     # One item is an item: `at least 1 checked item under "Risks"`.
     if fields["count"] == "1":

@@ -169,3 +169,24 @@ def test_explain_reads_the_loan_desk_s_rules_and_terms_as_their_author_meant() -
         "  term 'Record the barcode as lost' means the action: Record matches of "
         "`BC-\\d{4}` of loans/current.loan.md in lost-ledger.txt"
     ) in readings
+
+
+def test_a_terms_row_naming_a_pattern_is_read_as_the_pattern(tmp_path: Path) -> None:
+    """A Terms row a `Record` reads as its noun is shown as the pattern it names, not as
+    a phrase nothing reads."""
+    from codegen import parse_spec_text
+    from codegen.analyse.reading import read_spec
+    from tests.specs import fill, row, spec_text
+
+    states, spells = ["A"], ["Go"]
+    rows = [row("T1", "A", "Go", "-", "Same state", "Record jira keys of notes.md in `seen`")]
+    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go"])).replace(
+        "### Transition Rules",
+        "| Phrase | Means |\n|---|---|\n| jira keys | matches of `[A-Z]+-\\d+` |\n\n"
+        "### Transition Rules",
+    )
+    (term,) = read_spec(parse_spec_text(text)).terms
+    assert term.kind == "pattern"
+    assert term.said() == (
+        "term 'jira keys' means the pattern: matches of `[A-Z]+-\\d+`, a noun the ledger verbs read"
+    )

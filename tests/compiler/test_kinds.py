@@ -131,3 +131,10 @@ def test_the_reader_s_phrases_read_every_verb_of_the_runtime_and_no_other() -> N
     assert set(_VERBS) | AS_WRITTEN == set(VERBS)  # each said in its canonical words
     acting = {name for name, verb in VERBS.items() if not verb.passive}
     assert acting <= {entry.verb for entry in NEAR}  # each near miss of it answered
+
+
+@pytest.mark.parametrize("pattern", ["a`b", "`", 'say "`hi`"'])
+def test_a_pattern_with_a_backtick_is_said_in_quotes_and_reads_back(pattern: str) -> None:
+    words = describe("matches", "plan.md", pattern, True)
+    read = parse_condition(words, Lexicon.of(Dialect("")))
+    assert read.clauses == ((Literal(Atom("matches", "plan.md", pattern), True),),), words
