@@ -83,20 +83,12 @@ def _clause_words(clause: Sequence[Literal], lexicon: Lexicon | None) -> str:
         if i in taken:
             continue
         atom = lit.atom
-        if not lit.positive and PROBES[atom.probe].absent:
+        if not lit.positive and PROBES[atom.probe].absent and i + 1 < len(clause):
+            # The reader reads the one phrase as the two facts, in this order.
             there = [f for f in implied(atom.probe, atom.file, atom.param) if f[0] == "section"]
-            pair = next(
-                (
-                    j
-                    for j, other in enumerate(clause)
-                    if j not in taken
-                    and other.positive
-                    and (other.atom.probe, other.atom.file, other.atom.param) in there
-                ),
-                None,
-            )
-            if pair is not None:
-                taken.add(pair)
+            after = clause[i + 1]
+            if after.positive and (after.atom.probe, after.atom.file, after.atom.param) in there:
+                taken.add(i + 1)
                 said.append(describe(atom.probe, atom.file, atom.param, False, absent=True))
                 continue
         said.append(fact_words(lit, lexicon))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from codegen.config import dialect_for
@@ -99,6 +99,15 @@ def _conditions(draw: Any) -> tuple[str, str, str]:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_conditions())
+# A section's "no" said in one phrase only where the reader puts its two facts together.
+@example(
+    (
+        "spell",
+        ".ai/task",
+        "(No unchecked AC in plan.md) OR NOT (Searches for AC in plan.md (finds some)) "
+        "AND (No unchecked AC in plan.md)",
+    )
+)
 def test_conditions_of_corpus_phrases_read_back_as_their_facts(
     made: tuple[str, str, str],
 ) -> None:
