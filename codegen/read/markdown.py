@@ -236,6 +236,8 @@ def as_written(source: str) -> str:
     their backticks (in a table, `\\|` is a bar inside one too), and nothing else
     changed: `*` and `_` are never read as emphasis, so `sql/*.up.sql` and
     `src/__init__.py` are the names they look like."""
+    if "\\" not in source and "`" not in source:
+        return source  # no escape and no code span: the text is as it is
     out: list[str] = []
     i, n = 0, len(source)
     while i < n:
@@ -446,6 +448,11 @@ def _parser() -> mistune.Markdown:
 # underscore between two letters or digits (`GATHER_EDITING`) can neither open nor
 # close emphasis.
 _MARKUP = re.compile(r"[\\`*\[\]<>&!~\n]|  $|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
+def has_markup(text: str) -> bool:
+    """Whether markdown's inline parser could read `text` as more than plain text."""
+    return _MARKUP.search(text) is not None
 
 
 class _RepeatedInline:

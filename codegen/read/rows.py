@@ -23,7 +23,7 @@ from ..spec_error import fail
 from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
 from .lexicon import Lexicon, normal
-from .markdown import Cell, Row, Table
+from .markdown import Cell, Row, Table, has_markup
 
 # Role -> the header names that mean it, preferred first (compared without case).
 ROLES: dict[str, tuple[str, ...]] = {
@@ -299,6 +299,8 @@ def rendered_otherwise(cell: Cell, read: str) -> str | None:
     """What markdown shows of a cell read as written (`read`), where that says another
     thing: its stars or underscores rendered as emphasis (`sql/*.up.sql exists AND no
     sql/*.down.sql` shows as `sql/.up.sql exists AND no sql/.down.sql`)."""
+    if not has_markup(cell.source):
+        return None  # nothing markdown would show otherwise
     shown, _ = cell.inline.recovered(code=True)
     if " ".join(shown.split()) == " ".join(read.split()):
         return None
