@@ -74,9 +74,11 @@ def check_fields(analysis: Analysis) -> Iterator[Finding]:
     declared |= runtime
     compared: dict[str, list[RuleRow]] = {}  # counters some action or the example sets
     shown: dict[str, list[RuleRow]] = {}  # other fields only the example shows
+    read_anywhere = set(spec.schema.fields)
     for row in spec.rows:
         seen: set[tuple[str, str]] = set()
         for read in _reads(row):
+            read_anywhere.add(read.field)
             if (read.field, read.how) in seen:
                 continue
             seen.add((read.field, read.how))
@@ -93,8 +95,7 @@ def check_fields(analysis: Analysis) -> Iterator[Finding]:
     for counter, rows in compared.items():
         if counter not in counted:
             yield _never_counted(counter, rows)
-    read_anywhere = {read.field for row in spec.rows for read in _reads(row)}
-    yield from _unread_counters(spec, read_anywhere | set(spec.schema.fields))
+    yield from _unread_counters(spec, read_anywhere)
     for name, rows in shown.items():
         yield _never_set(name, rows)
 

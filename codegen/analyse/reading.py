@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from spellbook.actions import passive
 
 from ..logic import DNF
-from ..model import Kind, Literal, RuleRow, Spec, Term
+from ..model import Action, Condition, Kind, Literal, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, term_pattern
 from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
 from ..read.conditions import parse_condition
@@ -118,11 +118,41 @@ def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
     dialect = dialect or Dialect(spec.vocabulary)
     words = lexicon_for(dialect)
     own = Lexicon.of(dialect).with_terms([*spec.terms, *dialect.terms]).with_files(dialect)
-    rows = tuple(_row(row, words) for row in spec.rows)
+    said = _Said(words)
+    rows = tuple(_row(row, said) for row in spec.rows)
     return Reading(rows, tuple(_term(t, spec.workspace, own, words) for t in spec.terms))
 
 
-def _row(row: RuleRow, words: Lexicon) -> RowReading:
+class _Said:
+    """Canonical words, each worked out once: specs repeat cells word for word."""
+
+    def __init__(self, words: Lexicon) -> None:
+        self.words = words
+        self._conditions: dict[str, tuple[str, str]] = {}
+        self._actions: dict[Action, tuple[str, str]] = {}
+
+    def condition(self, condition: Condition) -> tuple[str, str]:
+        """The condition's words, and its words in a fixed order (`RowReading.same`)."""
+        found = self._conditions.get(condition.text)
+        if found is None:
+            found = self._conditions[condition.text] = (
+                condition_words(condition, self.words),
+                dnf_words(_sorted(condition.clauses)),
+            )
+        return found
+
+    def action(self, action: Action) -> tuple[str, str]:
+        """The action shown (an instruction said to be one), and in its verb's words."""
+        found = self._actions.get(action)
+        if found is None:
+            found = self._actions[action] = (
+                shown(action, self.words),
+                action_words(action, self.words),
+            )
+        return found
+
+
+def _row(row: RuleRow, said: _Said) -> RowReading:
     current = row.current
     if current.wildcard:
         states = "any state" + (f" except {', '.join(current.names)}" if current.names else "")
@@ -140,17 +170,18 @@ def _row(row: RuleRow, words: Lexicon) -> RowReading:
             if alone
             else (f" (from {target} itself it stays, as with Same state)")
         )
+    when, same = said.condition(row.condition)
     return RowReading(
         row.id,
         row.line,
         states,
         tuple(row.triggers),
-        condition_words(row.condition, words),
-        tuple(shown(a, words) for a in row.actions),
+        when,
+        tuple(said.action(a)[0] for a in row.actions),
         target,
         row.condition.unknown,
-        dnf_words(_sorted(row.condition.clauses)),
-        tuple(action_words(a, words) for a in row.actions if not passive(a.verb)),
+        same,
+        tuple(said.action(a)[1] for a in row.actions if not passive(a.verb)),
     )
 
 

@@ -360,12 +360,15 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
     spec = analysis.spec
     state_file = spec.state_file[len(spec.workspace) :].lstrip("/")
     lexicon, counters = _lexicon(analysis), _counters(spec)
+    aims: dict[str, Aim | None] = {}  # specs repeat phrases word for word
     for row in spec.rows:
         unknown = []
         for action in row.actions:
             # A Terms phrase whose meaning is not read is the term's finding (unknown_term).
             unread = action.verb == "instruct" and normal(action.text) not in lexicon.terms
-            aim = aimed_at(action.text, lexicon, counters) if unread else None
+            if unread and action.text not in aims:
+                aims[action.text] = aimed_at(action.text, lexicon, counters)
+            aim = aims[action.text] if unread else None
             if aim is not None:
                 yield _unread_verb(row, action, aim)
             elif action.verb == "instruct":

@@ -161,6 +161,8 @@ class Cell:
     def written_and_recovered(self) -> tuple[str, tuple[tuple[str, str], ...]]:
         """The cell's text as written, and each fragment read back from a formatter's
         emphasis as (written, read)."""
+        if not has_markup(self.source):
+            return self.source.strip(), ()  # plain text: as written, nothing to recover
         return recover_state_names(as_written(self.source), self.inline.recovered()[1])
 
 
