@@ -36,9 +36,13 @@ _GIVEN = frozenset({"date"})
 _FILE_VERB = re.compile(
     r"(?:\(\d+\)\s*)?(?:archive|delete|remove|move|rename|clean|clear|trash)s?\b", re.I
 )
-# Verbs of the core that change no file (`spellbook.actions.Verb.files`); an instruction
-# to the AI may change any file it names, and is taken on its own.
-_READS = frozenset(n for n, v in VERBS.items() if v.files == "none" and n != "instruct")
+
+
+def _effect(verb: str) -> str:
+    """What a verb does to the files it names (`Verb.effect`); a vocabulary's own verb
+    may do anything to them ("changes")."""
+    found = VERBS.get(verb)
+    return found.effect if found is not None else "changes"
 
 
 class Known(enum.Enum):
@@ -271,8 +275,8 @@ class Effects:
 def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern[str]]) -> None:
     """One action, carried out on what is known of the files."""
     now, why = done.after, done.why
-    verb = action.verb
-    if verb == "create":
+    verb, effect = action.verb, _effect(action.verb)
+    if effect == "makes":
         name = action.files[0]
         if now.get(name) is Known.THERE:
             done.no_effect.append(NoEffect(index, action, name, why.get(name, "")))
@@ -281,14 +285,14 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
         now[name] = Known.THERE
         why[name] = f"action ({index}) creates it"
         done.touched.add(name)
-    elif verb in ("archive", "delete"):
+    elif effect == "removes":
         for name in action.files:
             if now.get(name) is Known.GONE:
                 done.no_effect.append(NoEffect(index, action, name, why.get(name, "")))
             now[name] = Known.GONE
-            why[name] = f"action ({index}) {'archives' if verb == 'archive' else 'deletes'} it"
+            why[name] = f"action ({index}) {verb}s it"
             done.touched.add(name)
-    elif verb in ("copy", "move") and len(action.files) > 1:
+    elif effect in ("copies", "moves") and len(action.files) > 1:
         source, dest = action.files[0], _destination(action)
         if now.get(source) is Known.GONE:
             done.no_effect.append(NoEffect(index, action, source, why.get(source, "")))
@@ -298,31 +302,31 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
                 now[dest] = Known.THERE
             elif was is not Known.THERE:
                 now[dest] = Known.EITHER
-            why[dest] = f"action ({index}) {'copies' if verb == 'copy' else 'moves'} it there"
+            why[dest] = f"action ({index}) {effect} it there"
             done.touched.add(dest)
-        if verb == "move":
+        if effect == "moves":
             now[source] = Known.GONE
             why[source] = f"action ({index}) moves it"
         done.touched.add(source)
-    elif verb in ("append", "set_field"):
+    elif effect == "writes":
         name = action.files[0]
         now[name] = Known.THERE
         why[name] = f"action ({index}) writes it"
         done.touched.add(name)
-    elif verb == "record" and len(action.files) > 1:
+    elif effect == "records" and len(action.files) > 1:
         ledger = action.files[1]
         if now.get(ledger) is not Known.THERE:
             now[ledger] = Known.EITHER
         why[ledger] = f"action ({index}) may write it"
         done.touched.add(ledger)
-    elif verb == "instruct":
+    elif effect == "anything":
         mentioned = [f for f, pattern in named.items() if pattern.search(action.text)]
         for name in mentioned:
             done.by_ai.setdefault(name, (index, action))
             done.touched.add(name)
         if not mentioned and _FILE_VERB.match(action.text.strip()):
             done.unnamed.append((index, action))
-    elif verb not in _READS:
+    elif effect == "changes":
         for name in action.files:  # a vocabulary's verb: anything may happen to them
             if now.get(name) is not None:
                 now[name] = Known.EITHER
@@ -340,12 +344,13 @@ def _destination(action: Action) -> str:
 def _touched(action: Action) -> Sequence[str]:
     """The files an action may change, as written (a copy's or a move's destination
     with a `${name}` in it is not a file the verifier can name)."""
-    if action.verb in _READS or action.verb == "instruct":
+    effect = _effect(action.verb)
+    if effect in ("", "anything"):
         return ()
-    if action.verb in ("copy", "move") and len(action.files) > 1:
+    if effect in ("copies", "moves") and len(action.files) > 1:
         source, dest = action.files[0], _destination(action)
         return (source,) if "${" in dest else (source, dest)
-    if action.verb == "record" and len(action.files) > 1:
+    if effect == "records" and len(action.files) > 1:
         return action.files[1:2]
     return action.files
 

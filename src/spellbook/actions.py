@@ -261,10 +261,16 @@ class Verb:
     to them) or "rewrites" (it moves, removes or rewrites them); `fields` is "none",
     "adds" (it counts a field of the state file up) or "rewrites" (it sets one);
     `passive` that a cast does nothing for it at all (a rule of only such verbs has
-    nothing to carry out). The compiler's phrases for each
-    verb are `codegen.read.action_phrases`', keyed by the same names."""
+    nothing to carry out). `effect` is what the verifier knows it does to the files it
+    names (`codegen.analyse.effects`): "" nothing; "makes" the first is there after
+    (kept if it was); "writes" the first is there after (made if missing); "removes"
+    each is gone after; "copies" the second is there after if the first was; "moves"
+    that, and the first is gone; "records" the second may be there after; "anything"
+    (an instruction to the AI) whatever the AI does to the files its words name. The
+    compiler's phrases for each verb are `codegen.read.action_phrases`', keyed by the
+    same names."""
 
-    __slots__ = ("name", "meaning", "files", "fields", "passive", "carry_out")
+    __slots__ = ("name", "meaning", "files", "fields", "passive", "carry_out", "effect")
 
     def __init__(
         self,
@@ -274,6 +280,7 @@ class Verb:
         files: str = "none",
         fields: str = "none",
         passive: bool = False,
+        effect: str = "",
     ) -> None:
         self.name = name
         self.meaning = meaning
@@ -281,6 +288,7 @@ class Verb:
         self.files = files
         self.fields = fields
         self.passive = passive
+        self.effect = effect
 
 
 VERBS: dict[str, Verb] = {
@@ -291,18 +299,21 @@ VERBS: dict[str, Verb] = {
             "Write the file from its template (or empty), unless a file is already there.",
             _create,
             files="adds",
+            effect="makes",
         ),
         Verb(
             "archive",
             "Move the files that exist into a new folder named by the pattern.",
             _move_away,
             files="rewrites",
+            effect="removes",
         ),
         Verb(
             "delete",
             "Move the files that exist into the workspace's `.trash/<time>/`.",
             _move_away,
             files="rewrites",
+            effect="removes",
         ),
         Verb("load", "Put the file's text in the response for the AI.", _load),
         Verb(
@@ -315,11 +326,30 @@ VERBS: dict[str, Verb] = {
             "Append to a ledger the matches of a pattern in a file it does not list yet.",
             _record,
             files="adds",
+            effect="records",
         ),
-        Verb("copy", "Copy a file to a new name or into a folder.", _edit, files="rewrites"),
-        Verb("move", "Move a file to a new name or into a folder.", _edit, files="rewrites"),
-        Verb("append", "Add a line to the end of a file.", _edit, files="adds"),
-        Verb("set_field", "Set a key of a JSON file to a value.", _edit, files="rewrites"),
+        Verb(
+            "copy",
+            "Copy a file to a new name or into a folder.",
+            _edit,
+            files="rewrites",
+            effect="copies",
+        ),
+        Verb(
+            "move",
+            "Move a file to a new name or into a folder.",
+            _edit,
+            files="rewrites",
+            effect="moves",
+        ),
+        Verb("append", "Add a line to the end of a file.", _edit, files="adds", effect="writes"),
+        Verb(
+            "set_field",
+            "Set a key of a JSON file to a value.",
+            _edit,
+            files="rewrites",
+            effect="writes",
+        ),
         Verb("increment", "Add one to a counter of the state file.", _increment, fields="adds"),
         Verb(
             "reset",
@@ -333,7 +363,13 @@ VERBS: dict[str, Verb] = {
         Verb("no_change", "Nothing.", _nothing, passive=True),
         Verb("fill", "Nothing: the response carries the loaded content.", _nothing, passive=True),
         Verb("find", "Name the file later phrases are about (a read).", _nothing, passive=True),
-        Verb("instruct", "Passed to the AI as an instruction.", _nothing, passive=True),
+        Verb(
+            "instruct",
+            "Passed to the AI as an instruction.",
+            _nothing,
+            passive=True,
+            effect="anything",
+        ),
     )
 }
 

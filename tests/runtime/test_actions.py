@@ -287,8 +287,9 @@ def test_a_task_name_yaml_reads_as_written_names_the_folder_whatever_the_line_en
 
 def test_every_verb_of_the_core_has_its_meaning_effect_and_carry_out_in_one_record() -> None:
     """`actions.VERBS` is each verb's one home in the runtime: what it means, what it
-    changes (files, state-file fields, or nothing at all) and how a cast carries it out;
-    the lists the verifier, the MCP server and the engine use are drawn from it."""
+    changes (files, state-file fields, or nothing at all), what the verifier knows it
+    does to its files, and how a cast carries it out; the lists the verifier, the MCP
+    server and the engine use are drawn from it."""
     from spellbook.actions import EDITS, VERBS, passive
 
     assert set(VERBS) >= {"create", "archive", "delete", "load", "extract", "increment"}
@@ -298,8 +299,12 @@ def test_every_verb_of_the_core_has_its_meaning_effect_and_carry_out_in_one_reco
         assert callable(verb.carry_out), name
         assert verb.files in ("none", "adds", "rewrites"), name
         assert verb.fields in ("none", "adds", "rewrites"), name
-        # A verb a cast does nothing for changes nothing.
+        # A verb a cast does nothing for changes nothing (what the AI does is the AI's).
         assert not verb.passive or (verb.files, verb.fields) == ("none", "none"), name
+        # What the verifier knows it does to its files agrees with what it changes.
+        effects = ("", "makes", "writes", "removes", "copies", "moves", "records", "anything")
+        assert verb.effect in effects, name
+        assert (verb.effect in ("", "anything")) == (verb.files == "none"), name
     assert {"copy", "move", "append", "set_field"} == EDITS
     assert passive("instruct") and not passive("create")
     assert not passive("a_vocabulary_s_own_verb")  # carried out by its vocabulary
