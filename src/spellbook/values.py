@@ -112,8 +112,8 @@ def narrower(op: str, operand: object, other: str, limit: object) -> bool:
     """Whether every value that compares `op operand` compares `other limit` too."""
     if op == "=":
         return compare(operand, other, limit)  # the value is the operand
-    if op == "~":
-        return other == "!=" and not isinstance(limit, str)  # text is never a non-text
+    if op == "~":  # what matches is text or a number, never `true`, `false` or `null`
+        return other == "!=" and (limit is None or isinstance(limit, bool))
     if op not in ORDER:
         return False
     if other == "!=":  # a number, never one outside the range
