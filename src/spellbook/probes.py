@@ -190,10 +190,23 @@ def _section_text(facts: Answers, file: str, section: str) -> bool:
 
 
 def _value(facts: Answers, file: str, param: str) -> bool:
-    from spellbook.values import compare, comparison, each_value, select
+    from spellbook.values import ORDER, compare, comparison, each_value, said_comparison, select
 
     query, op, operand = comparison(param)
     found = select(facts.json(file), query, facts.record.extra)
+    typed = op in ORDER or isinstance(operand, (bool, int, float))
+    for value in each_value(found):
+        if typed and isinstance(value, (dict, list)):
+            # Objects (or lists in a list) never compare with a number or `true`: the
+            # words meant something the file does not hold, most likely a count.
+            from spellbook.errors import BadFile
+
+            held = "objects" if isinstance(value, dict) else "lists"
+            raise BadFile(
+                f"{file}: `{query}` holds {held}, which are never {said_comparison(op, operand)}; "
+                f"to count them, write `count of {query} in {file} ≥ N`, or name a key of "
+                f"each (`{query}.KEY`)"
+            )
     return any(compare(v, op, operand) for v in each_value(found))
 
 
@@ -425,7 +438,8 @@ PROBES: dict[str, Probe] = {
             "Some value the query selects in the JSON file or a Markdown file's frontmatter "
             "(an item of a list it selects) "
             "compares so: numbers as numbers, `true`, `false` and `null` as themselves, text "
-            "as text, or text (or a number, as written plainly) matching a regular expression.",
+            "as text, or text (or a number, as written plainly) matching a regular expression; "
+            "objects compared with a number or `true` stop the cast (they never compare).",
             _value,
             ("exists",),
             reads_content=True,

@@ -254,12 +254,6 @@ def _ago(seconds: int) -> str:
             "Not approved",
             "Version one",
         ),
-        (
-            {"score": {"a": 5}, "approved": {"x": True}, "version": None},
-            "No score",
-            "Not approved",
-            "Another",
-        ),
         ({"score": 10**300, "approved": False}, "High score", "Not approved", "Another"),
         ({"score": -1e300, "items": [[1, 2]]}, "No score", "Not approved", "Another"),
     ],
@@ -272,6 +266,30 @@ def test_json_values_compared_as_json(
     cast(desk, "score", score)
     cast(desk, "approve", approve)
     cast(desk, "release", release)
+
+
+@pytest.mark.parametrize(
+    ("review", "spell_name", "query"),
+    [
+        ({"score": {"a": 5}}, "score", "score"),
+        ({"score": [{"a": 5}, {"a": 1}]}, "score", "score"),
+        ({"approved": {"x": True}}, "approve", "approved"),
+        ({"score": [[1, 2]]}, "score", "score"),
+    ],
+)
+def test_objects_compared_with_a_number_or_true_stop_the_cast_saying_so(
+    desk: Path, review: object, spell_name: str, query: str
+) -> None:
+    """Objects (or lists in a list) never compare with a number or `true`: the cast
+    stops with an error naming the file and the query and the count that was likely
+    meant, never reads the rule as not holding."""
+    write(desk, "review.json", json.dumps(review))
+    done = spell(desk, "--machine", "desk", spell_name)
+    said = done.stdout + done.stderr
+    assert done.returncode != EXIT_OK, said
+    assert f"review.json: `{query}` holds" in said
+    assert f"count of {query} in review.json" in said
+    assert "Traceback" not in done.stderr
 
 
 def test_a_review_that_is_not_json_is_an_error_naming_it(desk: Path) -> None:
