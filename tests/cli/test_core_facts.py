@@ -290,6 +290,9 @@ def test_objects_compared_with_a_number_or_true_stop_the_cast_saying_so(
     assert f"review.json: `{query}` holds" in said
     assert f"count of {query} in review.json" in said
     assert "Traceback" not in done.stderr
+    status = spell(desk, "--machine", "desk", "status")  # what each spell would do
+    assert "Traceback" not in status.stderr
+    assert f"`{query}` holds" in status.stdout + status.stderr
 
 
 def test_a_review_that_is_not_json_is_an_error_naming_it(desk: Path) -> None:
