@@ -49,7 +49,12 @@ class RowReading:
 
     def body(self) -> str:
         """What the row does, without its ID (two revisions' rows compare by it)."""
-        then = "; ".join(self.then) or "nothing"
+        # Numbered as a cell numbers them, so one phrase holding a `;` is not two.
+        then = (
+            "; ".join(f"({i}) {t}" for i, t in enumerate(self.then, 1))
+            if len(self.then) > 1
+            else (self.then[0] if self.then else "nothing")
+        )
         on = " or ".join(self.spells)
         unread = f" (not read: {'; '.join(map(repr, self.unread))})" if self.unread else ""
         return f"in {self.states} on {on} when: {self.when}{unread}; then: {then}; → {self.next}"

@@ -55,8 +55,8 @@ def _spec(tmp_path: Path) -> Path:
 
 R1 = (
     "R1 fires in A on Go when: some file matches `sql/*.up.sql` AND no file matches "
-    "`sql/*.down.sql`; then: Increment attempts; instruction to the AI: Tell the user "
-    "which script has no down script; → B"
+    "`sql/*.down.sql`; then: (1) Increment attempts; (2) instruction to the AI: Tell the "
+    "user which script has no down script; → B"
 )
 R2_WHEN = (
     'some file matches `sql/*.up.sql` AND `VERSION` exists OR plan.md has text under "Rollback"'
@@ -149,17 +149,17 @@ def test_explain_reads_the_loan_desk_s_rules_and_terms_as_their_author_meant() -
         "notes/__desk__.md does not match `NO\\ RENEWALS` AND no file matches "
         "`holds/*.hold` AND renewals.json has no `renewals[status=refused]` AND "
         'fines.json has `amount` > 0 AND fines.json has `status` ≠ "waived"; then: '
-        "Extract amount from fines.json; Append `renewal refused: fine ${amount}` to "
-        "notes/__desk__.md; → same state"
+        "(1) Extract amount from fines.json; (2) Append `renewal refused: fine ${amount}` "
+        "to notes/__desk__.md; → same state"
     ) in readings
     assert (
         "  S1 fires in RETURNING on Shelve when: loans/current.loan.md frontmatter has "
         "`borrower` matching `[A-Za-z0-9]` AND return.md has at least 3 checklist items "
         'under "Condition check" AND return.md has no unchecked items under "Condition '
-        'check" AND return.md has no section "Damage" with text; then: Extract borrower from '
-        "loans/current.loan.md frontmatter; Archive loans/current.loan.md and return.md "
-        "and fines.json to history/${borrower}-${date}/; Delete renewals.json and "
-        "notice.md; Reset renewal_count to 0; → AVAILABLE"
+        'check" AND return.md has no section "Damage" with text; then: (1) Extract borrower '
+        "from loans/current.loan.md frontmatter; (2) Archive loans/current.loan.md and "
+        "return.md and fines.json to history/${borrower}-${date}/; (3) Delete renewals.json "
+        "and notice.md; (4) Reset renewal_count to 0; → AVAILABLE"
     ) in readings
     assert (
         "  term 'the desk is closed' means the condition: notes/__desk__.md matches "
@@ -189,4 +189,25 @@ def test_a_terms_row_naming_a_pattern_is_read_as_the_pattern(tmp_path: Path) -> 
     assert term.kind == "pattern"
     assert term.said() == (
         "term 'jira keys' means the pattern: matches of `[A-Z]+-\\d+`, a noun the ledger verbs read"
+    )
+
+
+def test_one_phrase_holding_a_semicolon_is_not_read_as_two() -> None:
+    """An unnumbered Action cell is one phrase: `A; B` in it is one instruction, which
+    the reading shows apart from the two phrases `(1) A; (2) B`."""
+    from codegen import parse_spec_text
+    from codegen.analyse.reading import read_spec
+    from tests.specs import fill, row, spec_text
+
+    def then(action: str) -> str:
+        rows = [row("T1", "A", "Go", "-", "Same state", action)]
+        spec = parse_spec_text(spec_text(["A"], ["Go"], rows + fill(["A"], ["Go"], ["A/Go"])))
+        (reading,) = [r for r in read_spec(spec).rows if r.id == "T1"]
+        return reading.said().split("; then: ")[1]
+
+    assert then("Ping the team; Increment pings") == (
+        "instruction to the AI: Ping the team; Increment pings; → same state"
+    )
+    assert then("(1) Ping the team; (2) Increment pings") == (
+        "(1) instruction to the AI: Ping the team; (2) Increment pings; → same state"
     )
