@@ -44,6 +44,9 @@ class Spell:
     usage: str
     line: int
     target: str = ""
+    # The name as a table wrote it, where that is not an identifier (`Facilitator
+    # pauses`); `name` is the identifier code uses (`read.identifiers`). "" otherwise.
+    title: str = ""
 
     @property
     def trigger(self) -> str:
@@ -86,6 +89,9 @@ class State:
     # Names the state had in earlier revisions of the spec (`*Formerly*`): a state file
     # naming one of them is moved to this state.
     formerly: tuple[str, ...] = ()
+    # The name as written, where that is not an identifier (`paused-manual`, `Deleted
+    # logically`); `name` is the identifier code uses (`read.identifiers`). "" otherwise.
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -235,6 +241,8 @@ class RuleRow:
     # Columns that have no role (`Implementation`, `Notes`, `Old Response`, a column
     # read in another one's place): (header, cell as written).
     extra: tuple[tuple[str, str], ...] = ()
+    # The ID is the row's place (`R3`), its table having no ID column (`read.light_tables`).
+    numbered: bool = False
 
     @property
     def specificity(self) -> Specificity:

@@ -72,6 +72,9 @@ SEVERITY: dict[str, Severity] = {
     "unknown_column": Severity.WARNING,
     "indicators_unread": Severity.INFO,
     "indicators_alike": Severity.WARNING,
+    "names_from_tables": Severity.INFO,
+    "ragged_row": Severity.WARNING,
+    "target_note": Severity.WARNING,
 }
 
 

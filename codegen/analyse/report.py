@@ -192,7 +192,19 @@ def _explained(spec: Spec, dialect: Dialect | None) -> list[str]:
     """Every row's and every term's reading, in the core's canonical words."""
     reading = read_spec(spec, dialect)
     rows, terms = len(reading.rows), len(reading.terms)
+    titled = [("state", s.title, s.name) for s in spec.states if s.title]
+    titled += [(spec.spell_word, s.title, s.name) for s in spec.spells if s.title]
+    names = (
+        [
+            "Names as written, and the identifiers code uses for them:",
+            *(f"  {what} {title!r}: {name}" for what, title, name in titled),
+            "",
+        ]
+        if titled
+        else []
+    )
     return [
+        *names,
         f"Reading: {_plural(rows, 'row')} and {_plural(terms, 'term')}, in the core's words",
         *(f"  {line}" for line in reading.lines()),
         "",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from spellbook.store import path_problem
@@ -17,7 +18,9 @@ from spellbook.store import path_problem
 from ..model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, Term, ValidAction
 from ..spec_error import SpecError, fail
 from .conditions import Words, parse_condition, parse_indicators, split_outside
+from .identifiers import identifier
 from .lexicon import Dialect, Lexicon, normal
+from .light_tables import LightReader, LightReading, from_tables, light_columns, terminal_rows
 from .markdown import (
     Block,
     BrokenTable,
@@ -41,6 +44,7 @@ from .rows import (
     columns_of,
     group_kind,
     parse_terms,
+    roles_found,
     skipped,
     with_extra_names,
 )
@@ -116,20 +120,11 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
     reader = RowReader(lexicon, workspace, words)
     reader.notices.extend(term_notices)
     spells = tuple(_spells(placed))
-    states = tuple(_states(placed, workspace, lexicon, words, reader.notices))
-    rows = tuple(_rows(placed, reader, with_extra_names(dialect.columns)))
+    states, prose = _states(placed, workspace, lexicon, words, reader.notices)
+    roles = with_extra_names(dialect.columns)
+    light = None if _has_id_table(placed, roles) else LightReader(reader)
+    rows = tuple(_rows(placed, reader, roles, light))
     rows = _with_templates(rows, lexicon, workspace, words)
-    if not states:
-        fail(
-            "not a state-machine spec: no 'States' section with a list of **STATE_NAME** items",
-            1,
-        )
-    if not spells:
-        fail(
-            "not a state-machine spec: no 'Spells' section (or 'Triggers', 'Commands', "
-            "'Events', 'Actions') with a list of **Spell** items",
-            1,
-        )
     if not rows:
         unread = next((n for n in reader.notices if n.kind == "unknown_column"), None)
         if unread is not None:
@@ -140,9 +135,15 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
         fail(
             "not a state-machine spec: no transition table (a table with columns "
             + ", ".join(role_title(c) for c in REQUIRED)
-            + ")",
+            + ", or one with From and To columns and maybe an Event column, "
+            "`| From | Event | To |`)",
             1,
         )
+    reading = light.reading if light is not None else LightReading()
+    if not states:
+        states = _states_line(placed)
+    states, spells = from_tables(states, spells, rows, reading, prose, reader.notices)
+    rows += terminal_rows(reading, spells)
     title = next((b.text for b in blocks if isinstance(b, Heading)), "")
     return Document(
         title,
@@ -224,13 +225,62 @@ def _spell_section(placed: list[_Placed]) -> tuple[str, ...]:
 
 def _states(
     placed: list[_Placed], workspace: str, lexicon: Lexicon, words: Words, notices: list[Notice]
-) -> Iterator[State]:
+) -> tuple[tuple[State, ...], int]:
+    """The States list, and 0; or, where the States section holds prose (an item that is
+    neither a bold title nor a name: `- Story newly created`), no states and the line
+    of that item: such a section describes states, it does not list them."""
+    entries = [lines for p in placed if p.within(STATE_SECTIONS) for lines in _entries(p.block)]
+    prose = next((lines[0].line for lines in entries if _prose(lines[0])), 0)
+    if prose:
+        return (), prose
+    states = []
+    for lines in entries:
+        state = parse_state_item(lines, workspace, lexicon, words)
+        notices.extend(_recovered(state.name, lines))
+        states.append(state)
+    return tuple(states), 0
+
+
+def _prose(line: Inline) -> bool:
+    """A list item's title that is no state's name: not bold, not a name."""
+    if any(s.kind == "strong" for s in line.segments):
+        return False
+    return _STATE.fullmatch(line.plain) is None
+
+
+# `**States**: `a` (default), `b`, `c``: a machine's states on one line.
+_STATES_LINE = re.compile(r"states?:?", re.IGNORECASE)
+_INITIAL_MARK = re.compile(r"\((?:default|initial|start)\)", re.IGNORECASE)
+
+
+def _states_line(placed: list[_Placed]) -> tuple[State, ...]:
+    """The states a `**States**: `a` (default), `b`` line names, as written (the table
+    reading makes them identifiers); the one marked `(default)` or `(initial)` first."""
+    found: list[State] = []
+    initial: State | None = None
     for p in placed:
-        if p.within(STATE_SECTIONS):
-            for lines in _entries(p.block):
-                state = parse_state_item(lines, workspace, lexicon, words)
-                notices.extend(_recovered(state.name, lines))
-                yield state
+        if not isinstance(p.block, Paragraph):
+            continue
+        for line in p.block.lines:
+            segs = line.segments
+            if not segs or segs[0].kind != "strong" or not _STATES_LINE.fullmatch(segs[0].text):
+                continue
+            rest = segs[1:]
+            for i, seg in enumerate(rest):
+                if seg.kind != "code" or not seg.text.strip():
+                    continue
+                after = rest[i + 1].text if i + 1 < len(rest) and rest[i + 1].kind == "text" else ""
+                written = seg.text.strip()
+                name = identifier(written) or written
+                title = written if name != written else ""
+                state = State(name, "", "", (), line.line, title=title)
+                found.append(state)
+                if initial is None and _INITIAL_MARK.match(after.split(",")[0].strip()):
+                    initial = state
+    if initial is not None:
+        found.remove(initial)
+        found.insert(0, initial)
+    return tuple(found)
 
 
 def _recovered(state: str, lines: tuple[Inline, ...]) -> Iterator[Notice]:
@@ -527,8 +577,54 @@ def _terms(placed: list[_Placed], notices: list[Notice]) -> list[Term]:
     return terms
 
 
+def _has_id_table(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> bool:
+    """Whether a table of the document has an ID column: a spec in the full dialect,
+    whose tables without one are summaries, not rules (`light_tables`)."""
+    return any(isinstance(p.block, Table) and "id" in roles_found(p.block, roles) for p in placed)
+
+
+def _cells(count: int) -> str:
+    return f"{count} cell" + ("s" if count != 1 else "")
+
+
+def _ragged(table: Table) -> Iterator[Notice]:
+    """A warning for each row of a table read that has more or fewer cells than its header."""
+    width = len(table.header.cells)
+    for line, count in table.ragged:
+        how = (
+            f"{_cells(count - width)} past the last column dropped"
+            if count > width
+            else f"{_cells(width - count)} it lacks read as empty"
+        )
+        yield Notice(
+            "ragged_row",
+            f"this row has {count} cells where its table's header (line {table.line}) has "
+            f"{width}: read as GitHub shows it, {how}; give the row {width} cells",
+            line,
+        )
+
+
+@contextmanager
+def _short(table: Table, line: int = 0) -> Iterator[None]:
+    """An error reading a row written with too few or too many cells says so."""
+    try:
+        yield
+    except SpecError as err:
+        count = dict(table.ragged).get(err.line) if not line or err.line == line else None
+        if count is None or "empty" not in err.message:
+            raise
+        raise SpecError(
+            f"{err.message} (the row has {count} cells where its table's header, line "
+            f"{table.line}, has {len(table.header.cells)})",
+            err.line,
+        ) from None
+
+
 def _rows(
-    placed: list[_Placed], reader: RowReader, roles: dict[str, tuple[str, ...]]
+    placed: list[_Placed],
+    reader: RowReader,
+    roles: dict[str, tuple[str, ...]],
+    light: LightReader | None = None,
 ) -> Iterator[RuleRow]:
     # The last rule table, with the headings above it: rows cut off from it below, in
     # the same section, are its rows.
@@ -542,6 +638,15 @@ def _rows(
         if isinstance(block, Table):
             if columns_of(block, TERM_ROLES, tuple(TERM_ROLES)) is not None:
                 continue
+            light_read = light_columns(block, roles) if light is not None else None
+            if light is not None and light_read is not None:
+                last = None
+                reader.notices.extend(light_read.notices)
+                reader.notices.extend(_ragged(block))
+                with _short(block):
+                    read = light.rows(block, light_read, p.group)
+                yield from read
+                continue
             columns = _columns(block, roles)
             last = (block, columns, p.headings) if columns else None
             note = _not_read(block, roles) if columns is None else None
@@ -549,9 +654,12 @@ def _rows(
                 reader.notices.append(note)
             if columns:
                 reader.notices.extend(columns.notices)
+                reader.notices.extend(_ragged(block))
                 kind = group_kind(p.group)
                 for row in block.rows:
-                    yield reader.rule(row, columns, p.group, kind)
+                    with _short(block, row.line):
+                        rule = reader.rule(row, columns, p.group, kind)
+                    yield rule
         elif isinstance(block, LooseRows):
             if last is not None:
                 blank = before is last[0] and not block.after_text

@@ -177,6 +177,9 @@ class Table:
     line: int
     header: Row
     rows: tuple[Row, ...]
+    # Rows written with more or fewer cells than the header, as (line, cells written):
+    # read as GitHub shows them, extra cells dropped and missing ones empty (`_ragged`).
+    ragged: tuple[tuple[int, int], ...] = ()
 
     @property
     def end_line(self) -> int:
@@ -659,6 +662,9 @@ def _broken_table(token: Token, previous: Block | None) -> Block | None:
         reason = "table header and delimiter row do not have the same cells"
         return BrokenTable(line, line + 1, _pipe_hint(reason, lines[0]), lines[0])
     columns = _column_count("\n".join(lines[:2]))
+    ragged = _ragged(lines, line, columns)
+    if ragged is not None:
+        return ragged
     for offset, row in enumerate(lines[2:], start=2):
         if row.strip() and not _is_table("\n".join([*lines[:2], row])):
             reason = f"row does not have the {columns} cells of the table header"
@@ -666,6 +672,33 @@ def _broken_table(token: Token, previous: Block | None) -> Block | None:
     return BrokenTable(
         line, line, "lines that look like a table could not be read as one", lines[0]
     )
+
+
+def _ragged(lines: list[str], line: int, width: int) -> Table | None:
+    """A table whose rows have more or fewer cells than its header, read as GitHub
+    renders it (GFM: the excess ignored, missing cells empty), each such row kept in
+    `Table.ragged`. None where a line is not a `|` row, or where a bar inside
+    `NAME_[G|A]` is what split a cell (an error that names the fix)."""
+    body = [(offset, row) for offset, row in enumerate(lines[2:], start=2) if row.strip()]
+    if not width or not body or any(not _PIPE_ROW.match(row) for _, row in body):
+        return None
+    if any(_FAMILY_PIPE.search(row) for _, row in body):
+        return None
+    header = _loose_row(lines[0], line)
+    if len(header.cells) != width:
+        return None
+    rows: list[Row] = []
+    ragged: list[tuple[int, int]] = []
+    for offset, text in body:
+        read = _loose_row(text, line + offset)
+        count = len(split_cells(text))
+        if count != width:
+            ragged.append((read.line, count))
+        empty = tuple(Cell(read.line, "", Inline(read.line, ())) for _ in range(width))
+        rows.append(Row(read.line, (*read.cells, *empty)[:width]))
+    if not ragged:
+        return None
+    return Table(line, header, tuple(rows), tuple(ragged))
 
 
 def _rows_in_text(token: Token, paragraph: Paragraph) -> LooseRows | None:

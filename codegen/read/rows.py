@@ -28,11 +28,20 @@ from .markdown import Cell, Row, Table, has_markup
 # Role -> the header names that mean it, preferred first (compared without case).
 ROLES: dict[str, tuple[str, ...]] = {
     "id": ("ID", "Rule", "Rule ID"),
-    "current state": ("Current State", "From", "From State", "Source State", "State"),
-    "trigger": ("Trigger", "Triggers", "Spell", "Spells", "Event"),
-    "condition": ("MCP Condition", "Condition", "Conditions", "Guard", "Guards", "When"),
-    "next state": ("Next State", "To", "To State", "Target State", "Next"),
-    "action": ("MCP Actions", "MCP Action", "Action", "Actions"),
+    "current state": ("Current State", "From", "From State", "Source State", "State", "fromState"),
+    "trigger": (
+        *("Trigger", "Triggers", "Spell", "Spells", "Event", "Events", "Command"),
+        "Event / command",
+    ),
+    "condition": (
+        *("MCP Condition", "Condition", "Conditions", "Guard", "Guards", "When"),
+        *("Quality Gate", "Precondition", "Preconditions", "requiredPreconditions"),
+    ),
+    "next state": ("Next State", "To", "To State", "Target State", "Next", "toState"),
+    "action": (
+        *("MCP Actions", "MCP Action", "Action", "Actions"),
+        *("Side Effects", "sideEffects", "Effects"),
+    ),
     "response": ("Response", "Responses"),
 }
 REQUIRED = ("id", "current state", "trigger", "condition", "next state", "action")
@@ -77,6 +86,11 @@ class Columns:
     roles: dict[str, int]
     extra: tuple[tuple[str, int], ...]
     notices: tuple[Notice, ...] = ()
+
+
+def roles_found(table: Table, roles: dict[str, tuple[str, ...]]) -> dict[str, list[int]]:
+    """Each role the table's header names -> the columns that name it, in order."""
+    return _found(table, roles)
 
 
 def _found(table: Table, roles: dict[str, tuple[str, ...]]) -> dict[str, list[int]]:

@@ -117,7 +117,7 @@ class Lowered:
             runtime.State(
                 st.name,
                 "" if spec.family_of(st.name).name == st.name else spec.family_of(st.name).name,
-                st.description,
+                st.description or st.title,
                 tuple(a.spell for a in st.valid_actions),
                 tuple(_wanted(self.guard_of, lit) for lit in st.evidence),
                 st.inferable,

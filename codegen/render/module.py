@@ -50,7 +50,9 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "initial": spec.initial,
         "spells": found.spells,
         "spell_word": spec.spell_word,
-        "spell_descriptions": {sp.name: _sentences(sp.description, sp.usage) for sp in spec.spells},
+        "spell_descriptions": {
+            sp.name: _sentences(sp.description or sp.title, sp.usage) for sp in spec.spells
+        },
         "targets": {sp.name: sp.target for sp in spec.spells if sp.target},
         "formerly": spec.formerly,
         "schema": spec.schema,

@@ -115,8 +115,8 @@ BAD_INPUTS = {
         TABLE_LINE,
         "no 'Condition' column",
     ),
-    "garbled row (too few cells)": (
-        GOOD.replace("| Z2 | B | Go | - |", "| Z2 | B |", 1).encode(),
+    "garbled row (a bar splits a family's cell)": (
+        GOOD.replace("| Z2 | B |", "| Z2 | B_[G|A] |", 1).encode(),
         TABLE_LINE + 3,
         "row does not have the 7 cells",
     ),

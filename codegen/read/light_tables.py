@@ -1,0 +1,405 @@
+"""Transition tables as people write them: `| From | Event | To |` and its kin, read into rule rows.
+
+A table with a Current State and a Next State column (`From`/`To`, `From State`/`To
+State`, `Current State`/`Next State`, `fromState`/`toState`) and no ID column is a
+transition table of this kind, in a document where no table has an ID column (a spec
+in the full dialect keeps such a table as a summary, `table_skipped`). Its rows:
+
+- are numbered by position: `R1`, `R2`, ... in document order over every such table
+  (the first row of the first table is R1), the ID every finding shows;
+- read `-` (nothing) for a Condition or Action column the table does not have;
+- keep the columns no role is called (`Actor`, `Idempotent`) as notes (`RuleRow.extra`);
+- take the trigger `to_<state>` where the table has no trigger column: the `transitions`
+  library's name for the move to a state (`to_SHIPPED`).
+
+Names are kept as written (`paused-manual`, `Deleted logically`, `Facilitator
+archives`) as the display names of the states and triggers (`State.title`,
+`Spell.title`), and code uses their identifiers (`read.identifiers.identifier`). Two
+names written differently that give one identifier are refused, naming both lines.
+A trigger cell is one trigger, commas and all, unless every comma-separated part is an
+identifier (`submit, resubmit`); a parenthesis that ends it (`Facilitator archives
+(read-only retention)`) is a note, not part of the name.
+
+A From cell `(start)`, `[*]`, `(none)`, `initial` or `start` names no state: its row
+says which state the machine starts in, and its trigger is the creation event, kept as a
+note (no trigger of the machine: `transitions` starts a model in its initial state). A
+To cell `(none)` declares the From state terminal: a row (numbered after the tables'
+rows) refuses every trigger there, and the state counts as a goal (no `dead_end`);
+its trigger cell, `Terminal state`, is a note. A To cell with more than a state
+(`LIVE + EXTENDED`) is read as the state, the rest kept as a note, with a `target_note`
+warning. A From cell that is a selector (`Any state`, `any non-terminal`, `same`,
+`A / B`) reaches `rows.parse_selector` as written; a list `A, B` has each name made an
+identifier. Under a heading that says its moves are refused (`Invalid transitions`,
+`Blocked`), a table's rows refuse their trigger (`[BLOCKED]`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, State, Target
+from ..spec_error import fail
+from .identifiers import identifier, is_identifier
+from .lexicon import normal
+from .markdown import Cell, Inline, Row, Segment, Table
+from .rows import Columns, RowReader, columns_of, group_kind, roles_found
+
+# The From cells that name no state but the start of the machine.
+START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)", "*"})
+# The To cells that say the From state has no way out.
+TERMINAL = frozenset({"(none)", "[*]", "(end)"})
+# A From cell the selector reading takes as written: a wildcard, a state kept, alternatives.
+_SELECTOR = re.compile(r"^(?:any|all|every|same)\b|/| except ", re.IGNORECASE)
+# A To cell the target reading takes as written.
+_TARGET_WORDS = frozenset({"[blocked]", "same state", "no state change", "same"})
+# A note at the end of a name: `Facilitator archives (read-only retention)`.
+_NOTE = re.compile(r"^(?P<name>.*?\S)\s*\((?P<note>[^()]*)\)$")
+# A state and what else a To cell says: `LIVE + AUCTION_EXTENDED`.
+_MORE = re.compile(r"^(?P<name>[^+]*?\S)\s*(?P<rest>\+.*)$")
+
+# A heading over a table of moves that are refused: its rows block their trigger.
+_REFUSED = re.compile(
+    r"\b(?:invalid|blocked|rejected|forbidden|illegal|disallowed|not allowed|denied)\b",
+    re.IGNORECASE,
+)
+
+# Where the cells a row is read from sit in the row handed to `RowReader.rule`.
+_ROLES = ("id", "current state", "trigger", "condition", "next state", "action")
+
+
+def light_columns(table: Table, roles: dict[str, tuple[str, ...]]) -> Columns | None:
+    """The columns of a transition table of this kind, by role: one with a Current State
+    and a Next State column and no ID column; None for any other table, and for one whose
+    first column no role is called (`| Nr | Current State | ... |`: most likely an ID
+    column a project names, read without its configuration, which the full dialect's
+    reading refuses naming the `columns` key)."""
+    found = roles_found(table, roles)
+    if "current state" not in found or "next state" not in found or "id" in found:
+        return None
+    if not any(0 in columns for columns in found.values()):
+        return None  # a first column no role is called: an ID column of the project's own
+    return columns_of(table, roles, ("current state", "next state"), 2)
+
+
+@dataclass
+class Named:
+    """A name as written, where it was first written, and its identifier."""
+
+    written: str
+    line: int
+
+
+@dataclass
+class LightReading:
+    """What the light tables of a document say beyond their rows."""
+
+    states: dict[str, Named] = field(default_factory=dict)
+    triggers: dict[str, Named] = field(default_factory=dict)
+    # (state, line, the creation event as written) of a row from `(start)`.
+    initial: tuple[str, int, str] | None = None
+    # A state a row declares terminal -> (its line, the row's table's heading).
+    terminal: dict[str, tuple[int, str]] = field(default_factory=dict)
+    count: int = 0
+    first_line: int = 0
+
+
+class LightReader:
+    """Reads the rows of a document's light tables, numbering them in document order."""
+
+    def __init__(self, reader: RowReader) -> None:
+        self.reader = reader
+        self.reading = LightReading()
+
+    def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
+        if not self.reading.first_line:
+            self.reading.first_line = table.line
+        read = []
+        for row in table.rows:
+            rule = self._row(row, columns, group)
+            if rule is not None:
+                read.append(rule)
+        return read
+
+    # -- names --
+
+    def _name(self, names: dict[str, Named], written: str, line: int, what: str) -> str:
+        """The identifier of a name as written; the first spelling of an identifier is
+        its display name, and another spelling of it is refused."""
+        name = identifier(written)
+        if not name:
+            fail(
+                f"{what} {written!r} has no letter or digit to name it by: write a name "
+                "(`SHIPPED`, `Parcel shipped`)",
+                line,
+            )
+        key = name.lower() if what == "trigger" else name
+        seen = names.get(key)
+        if seen is None:
+            names[key] = Named(written, line)
+        elif " ".join(seen.written.split()) != " ".join(written.split()):
+            fail(
+                f"{what} {written!r} and {seen.written!r} (line {seen.line}) are two names for "
+                f"one identifier, {name}: write them alike",
+                line,
+            )
+        return name
+
+    def state(self, written: str, line: int) -> str:
+        return self._name(self.reading.states, written, line, "state")
+
+    def trigger(self, written: str, line: int) -> str:
+        return self._name(self.reading.triggers, written, line, "trigger")
+
+    # -- one row --
+
+    def _row(self, row: Row, columns: Columns, group: str) -> RuleRow | None:
+        def cell(role: str) -> Cell | None:
+            index = columns.roles.get(role)
+            return row.cells[index] if index is not None and index < len(row.cells) else None
+
+        def plain(role: str) -> str:
+            found = cell(role)
+            return " ".join(found.plain.split()) if found is not None else ""
+
+        line = row.line
+        notes: list[tuple[str, str]] = []
+        source, target = plain("current state"), plain("next state")
+        trigger_text = plain("trigger")
+        if normal(target) in TERMINAL:
+            if source and normal(source) not in START:
+                self.reading.terminal.setdefault(self.state(source, line), (line, group))
+            return None
+        start = normal(source) in START
+        if not source:
+            fail(
+                "rule row has an empty 'From' cell: name the state the row leaves, "
+                "`(start)` for the state the machine starts in, or `Any state`",
+                line,
+            )
+        from_cell = "" if start else self._source(source, line)
+        if not target:
+            fail(
+                "rule row has an empty 'To' cell: name the state the row leads to, "
+                "`(none)` for a state with no way out, or `Same state`",
+                line,
+            )
+        target_cell, more = self._target(target, line)
+        if more:
+            notes.append(("Next State note", more))
+        if start:
+            if self.reading.initial is None:
+                self.reading.initial = (target_cell, line, trigger_text)
+            elif self.reading.initial[0] != target_cell:
+                fail(
+                    f"two rows say where the machine starts: line {self.reading.initial[1]} "
+                    f"in {self.reading.initial[0]}, this one in {target_cell}; keep one",
+                    line,
+                )
+            return None
+        self.reading.count += 1
+        rule_id = f"R{self.reading.count}"
+        has_trigger = "trigger" in columns.roles
+        triggers = self._triggers(trigger_text, target_cell, line, notes, has_trigger)
+        refused = _REFUSED.search(group) is not None
+        cells = (
+            _cell(line, rule_id),
+            _cell(line, from_cell),
+            _cell(line, ", ".join(triggers)),
+            cell("condition") or _cell(line, "-"),
+            _cell(line, "[BLOCKED]" if refused else target_cell),
+            cell("action") or _cell(line, "-"),
+        )
+        extra = tuple(
+            (name, row.cells[i] if i < len(row.cells) else _cell(line, ""))
+            for name, i in columns.extra
+        )
+        width = len(cells)
+        standard = Columns(
+            {role: i for i, role in enumerate(_ROLES)},
+            tuple((name, width + i) for i, (name, _) in enumerate(extra)),
+        )
+        rule = self.reader.rule(
+            Row(line, (*cells, *(c for _, c in extra))), standard, group, group_kind(group)
+        )
+        return replace(
+            rule,
+            action=rule.action if "action" in columns.roles else "",
+            extra=rule.extra + tuple(notes),
+            id_written=False,
+            numbered=True,
+        )
+
+    def _source(self, written: str, line: int) -> str:
+        """A From cell: a state's identifier, a list's identifiers, or a selector as written."""
+        if _SELECTOR.search(written):
+            return written
+        return ", ".join(self.state(part.strip(), line) for part in written.split(",") if part)
+
+    def _target(self, written: str, line: int) -> tuple[str, str]:
+        """A To cell's state (its identifier) and what else it says."""
+        if normal(written) in _TARGET_WORDS:
+            return written, ""
+        more = _MORE.match(written)
+        if more is not None:
+            state = more.group("name")
+            self.reader.notices.append(
+                Notice(
+                    "target_note",
+                    f"the To cell {written!r} names a state and more: read as the state "
+                    f"{state!r}, {more.group('rest')!r} kept as a note (what else happens "
+                    "belongs in an Action column)",
+                    line,
+                    f"R{self.reading.count + 1}",
+                )
+            )
+            return self.state(state, line), more.group("rest")
+        return self.state(written, line), ""
+
+    def _triggers(
+        self, written: str, target: str, line: int, notes: list[tuple[str, str]], column: bool
+    ) -> list[str]:
+        if not column:
+            return [f"to_{target}"] if is_identifier(target) else [f"to_{identifier(target)}"]
+        if not written:
+            fail(
+                "rule row has an empty trigger cell: write the event that makes the move, "
+                "or leave the table without a trigger column for `to_<state>` triggers",
+                line,
+            )
+        note = _NOTE.match(written)
+        if note is not None:
+            written = note.group("name")
+            notes.append(("Trigger note", note.group("note")))
+        parts = [p.strip() for p in written.split(",")]
+        if len(parts) > 1 and all(is_identifier(p) for p in parts):
+            return [self.trigger(p, line) for p in parts]
+        return [self.trigger(written, line)]
+
+
+def _cell(line: int, text: str) -> Cell:
+    return Cell(line, text, Inline(line, (Segment("text", text),) if text else ()))
+
+
+def from_tables(
+    states: tuple[State, ...],
+    spells: tuple[Spell, ...],
+    rows: tuple[RuleRow, ...],
+    reading: LightReading,
+    prose: int,
+    notices: list[Notice],
+) -> tuple[tuple[State, ...], tuple[Spell, ...]]:
+    """The states and spells of a document: its lists where it has them, else those its
+    transition tables name (in the order they first name them, the state a `(start)` row
+    names first), each once; one `names_from_tables` note says which were read so.
+
+    States listed as written (a `**States**:` line) become identifiers, and a state a
+    table declares terminal is a goal (no `dead_end` for it)."""
+    said: list[str] = []
+    if not states:
+        states = _table_states(rows, reading)
+        where = (
+            f"the States section (line {prose}) describes states in prose rather than "
+            "listing their names, so "
+            if prose
+            else "no States list, so "
+        )
+        said.append(f"{where}its {len(states)} states are read from the transition tables")
+    if not spells:
+        spells = _table_spells(rows, reading)
+        said.append(f"no Spells list, so its {len(spells)} triggers are read from them")
+    if reading.terminal:
+        states = tuple(replace(s, goal=True) if s.name in reading.terminal else s for s in states)
+    if said:
+        titled = [f"{s.title!r} as {s.name}" for s in states if s.title]
+        titled += [f"{s.title!r} as {s.name}" for s in spells if s.title]
+        named = (
+            "; names written otherwise are used in code as identifiers: "
+            + ", ".join(titled[:4])
+            + (f" and {len(titled) - 4} more" if len(titled) > 4 else "")
+            if titled
+            else ""
+        )
+        start = (
+            f"; it starts in {reading.initial[0]} (line {reading.initial[1]}"
+            + (f", on {reading.initial[2]!r}, kept as a note" if reading.initial[2] else "")
+            + ")"
+            if reading.initial is not None
+            else ""
+        )
+        notices.append(
+            Notice(
+                "names_from_tables",
+                "; ".join(said) + start + named,
+                prose or reading.first_line or (rows[0].line if rows else 1),
+            )
+        )
+    return states, spells
+
+
+def _table_states(rows: tuple[RuleRow, ...], reading: LightReading) -> tuple[State, ...]:
+    """The states the tables name, in the order they first name them, the state a
+    `(start)` row names first. Light tables (`reading`) name them in From and To cells
+    (a selector names none); other tables by the identifiers their rows name."""
+    found: dict[str, int] = {}
+    if reading.initial is not None:
+        found[reading.initial[0]] = reading.initial[1]
+    if reading.states:
+        for name, named in reading.states.items():
+            found.setdefault(name, named.line)
+    else:
+        for row in rows:
+            names = [] if row.current.wildcard else list(row.current.names)
+            if row.target.kind is Kind.TRANSITION and row.target.name is not None:
+                names.append(row.target.name)
+            for name in names:
+                if is_identifier(name):
+                    found.setdefault(name, row.line)
+    return tuple(
+        State(name, "", "", (), line, title=_title(reading.states.get(name), name))
+        for name, line in found.items()
+    )
+
+
+def _table_spells(rows: tuple[RuleRow, ...], reading: LightReading) -> tuple[Spell, ...]:
+    found: dict[str, int] = {}
+    for row in rows:
+        for trigger in row.triggers:
+            found.setdefault(trigger, row.line)
+    return tuple(
+        Spell(name, "", "", line, title=_title(reading.triggers.get(name.lower()), name))
+        for name, line in found.items()
+    )
+
+
+def _title(named: Named | None, name: str) -> str:
+    """The name as written, where it is not the identifier."""
+    return named.written if named is not None and named.written != name else ""
+
+
+def terminal_rows(reading: LightReading, spells: tuple[Spell, ...]) -> tuple[RuleRow, ...]:
+    """For each state a table declares terminal (`| merged | (none) | Terminal state |`),
+    a row that refuses every trigger there, numbered after the tables' rows: a terminal
+    state has no way out."""
+    rows = []
+    for number, (state, (line, group)) in enumerate(reading.terminal.items(), reading.count + 1):
+        rows.append(
+            RuleRow(
+                id=f"R{number}",
+                id_written=False,
+                line=line,
+                group=group,
+                group_kind=Kind.BLOCKED,
+                current=Selector(False, (state,)),
+                triggers=tuple(s.name for s in spells),
+                condition=Condition("-", ((),)),
+                target=Target(Kind.BLOCKED, None),
+                action="",
+                actions=(),
+                response="",
+                response_ref="",
+                extra=(("Next State note", "(none): a terminal state"),),
+                numbered=True,
+            )
+        )
+    return tuple(rows)

@@ -1,0 +1,277 @@
+"""Transition tables as people write them (`read.light_tables`): `| From | Event | To |` and
+its kin, without ID, Condition, Action or Response columns, states and triggers taken
+from the tables, names as written with identifiers for code, `(start)` and `(none)`
+markers, and rows with more or fewer cells than their header read as GitHub shows them."""
+
+from __future__ import annotations
+
+import pytest
+
+from codegen import SpecError, parse_spec_text
+from codegen.analyse import analyse
+from codegen.analyse.report import format_text
+from codegen.model import Kind, Spec
+from codegen.read.rows import parse_selector
+from codegen.render import render_machine
+
+# A generated event log, one row per legal move, `(start)` before the first event.
+LOANS = """\
+# Library loan lifecycle
+
+Each row is a legal `(from, event) -> to` move; `(start)` is before the first event.
+
+| from | event | to |
+|------|-------|----|
+| `(start)` | `book_catalogued` | `ON_SHELF` |
+| `ON_SHELF` | `loan_opened` | `ON_LOAN` |
+| `ON_SHELF` | `book_withdrawn` | `WITHDRAWN` |
+| `ON_LOAN` | `loan_renewed` | `ON_LOAN` |
+| `ON_LOAN` | `loan_closed` | `ON_SHELF` |
+| `ON_LOAN` | `loan_overdue` | `OVERDUE` |
+| `OVERDUE` | `loan_closed` | `ON_SHELF` |
+"""
+
+# A story lifecycle with prose under its States section and a terminal marker row.
+PARCELS = """\
+# Parcel lifecycle
+
+## States
+
+### 1. waiting
+**Entry Conditions:**
+- Parcel label newly printed
+- Or parcel sent back to the depot
+
+### 2. on-the-road
+**Exit Conditions:**
+- Courier hands it over
+
+## Moves
+
+| From State  | To State    | Trigger                         | Quality Gate |
+|-------------|-------------|---------------------------------|--------------|
+| waiting     | on-the-road | Courier collects, scans label   | -            |
+| on-the-road | delivered   | Recipient signs                 | -            |
+| on-the-road | waiting     | Nobody home (second attempt)    | -            |
+| delivered   | (none)      | Terminal state                  | N/A          |
+"""
+
+# A catalogue line of states, `(default)` marking the first, and a row one cell long.
+SUBSCRIPTION = """\
+# Subscription
+
+**States**: `trial`, `active` (default), `paused-by-user`, `cancelled`
+
+| From | To | Trigger | Idempotent |
+|---|---|---|---|
+| `trial` | `active` | Card accepted | yes |
+| `active` | `paused-by-user` | Member pauses (keeps the seat) | yes |
+| `paused-by-user` | `active` | Member resumes | yes |
+| `active` | `cancelled` | Member cancels | terminal | final |
+| `paused-by-user` | `cancelled` | Member cancels |
+"""
+
+# A full table of commands and actors, with a state written as words.
+ESCROW = """\
+# Deposit
+
+| Current State | Command       | Actor    | Next State       |
+| ------------- | ------------- | -------- | ---------------- |
+| OPEN          | LodgeDeposit  | Tenant   | HELD             |
+| OPEN          | Abandon       | Landlord | Closed unfunded  |
+| HELD          | ReturnDeposit | Agent    | RETURNED         |
+| HELD          | ReturnDeposit | Agent    | HELD + `AUDITED` |
+"""
+
+# Rules without a trigger column: `to_<state>` triggers, and core actions.
+ORDERS = """\
+# Order rules
+
+| fromState | toState | actorRole | requiredPreconditions | sideEffects |
+| --- | --- | --- | --- | --- |
+| `NEW` | `PAID` | `buyer` | - | Create receipt.md |
+| `PAID` | `SHIPPED` | warehouse | receipt.md exists | Delete receipt.md |
+"""
+
+
+def read(text: str) -> Spec:
+    return parse_spec_text(text)
+
+
+def notices(spec: Spec, kind: str) -> list[str]:
+    return [f.message for f in analyse(spec) if f.kind == kind]
+
+
+def test_a_from_event_to_table_is_the_machine() -> None:
+    spec = read(LOANS)
+    assert [s.name for s in spec.states] == ["ON_SHELF", "ON_LOAN", "WITHDRAWN", "OVERDUE"]
+    assert spec.initial == "ON_SHELF"  # the `(start)` row's state, not the first row's
+    assert [s.name for s in spec.spells] == [
+        *("loan_opened", "book_withdrawn", "loan_renewed", "loan_closed", "loan_overdue"),
+    ]
+    # Numbered by position, the `(start)` row not a rule: R1 is the first move.
+    assert [(r.id, r.line) for r in spec.rows][:2] == [("R1", 8), ("R2", 9)]
+    assert all(r.numbered and not r.id_written for r in spec.rows)
+    assert {r.condition.text for r in spec.rows} == {"-"} and {r.actions for r in spec.rows} == {()}
+    (said,) = notices(spec, "names_from_tables")
+    assert "its 4 states are read from the transition tables" in said
+    assert "its 5 triggers are read from them" in said
+    assert "it starts in ON_SHELF (line 7, on 'book_catalogued', kept as a note)" in said
+    assert not notices(spec, "id_pattern")  # a table with no ID column is no row without one
+
+
+def test_states_and_triggers_written_as_words_get_identifiers_and_keep_their_names() -> None:
+    spec = read(PARCELS)
+    assert [(s.name, s.title) for s in spec.states] == [
+        ("waiting", ""),
+        ("on_the_road", "on-the-road"),
+        ("delivered", ""),
+    ]
+    # One trigger, commas and all; a closing parenthesis is a note, not part of the name.
+    assert [(s.name, s.title) for s in spec.spells] == [
+        ("courier_collects_scans_label", "Courier collects, scans label"),
+        ("recipient_signs", "Recipient signs"),
+        ("nobody_home", "Nobody home"),
+    ]
+    third = spec.rows[2]
+    assert third.triggers == ("nobody_home",)
+    assert ("Trigger note", "second attempt") in third.extra
+    # The prose States section is no list: the states come from the table, said once.
+    (said,) = notices(spec, "names_from_tables")
+    assert said.startswith("the States section (line 7) describes states in prose")
+
+
+def test_a_terminal_marker_row_refuses_every_trigger_in_its_state() -> None:
+    spec = read(PARCELS)
+    (terminal,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    assert terminal.current.names == ("delivered",) and terminal.id == "R4"
+    assert set(terminal.triggers) == {s.name for s in spec.spells}
+    assert spec.state("delivered").goal
+    about = {(f.kind, f.state) for f in analyse(spec)}
+    assert not about & {("missing_cell", "delivered"), ("dead_end", "delivered")}
+
+
+def test_display_names_show_in_the_report_and_the_generated_module() -> None:
+    spec = read(PARCELS)
+    report = format_text(spec, analyse(spec), explain=True)
+    assert "state 'on-the-road': on_the_road" in report
+    assert "spell 'Nobody home': nobody_home" in report
+    module = render_machine(spec, "parcels")
+    assert 'State("on_the_road", description="on-the-road")' in module
+    assert '"nobody_home": "Nobody home."' in module
+
+
+def test_a_states_line_names_the_states_and_its_default_first() -> None:
+    spec = read(SUBSCRIPTION)
+    assert [(s.name, s.title) for s in spec.states] == [
+        ("active", ""),
+        ("trial", ""),
+        ("paused_by_user", "paused-by-user"),
+        ("cancelled", ""),
+    ]
+    assert spec.initial == "active"
+    said = notices(spec, "names_from_tables")
+    assert len(said) == 1 and "States list" not in said[0]  # the states were listed
+    assert "no Spells list, so its 4 triggers" in said[0]
+    assert spec.rows[0].extra == (("Idempotent", "yes"),)
+
+
+def test_rows_with_more_or_fewer_cells_are_read_as_github_shows_them() -> None:
+    spec = read(SUBSCRIPTION)
+    assert [r.target.name for r in spec.rows[-2:]] == ["cancelled", "cancelled"]
+    assert spec.rows[-2].extra == (("Idempotent", "terminal"),)  # `final` dropped
+    assert spec.rows[-1].extra == (("Idempotent", ""),)
+    found = [f for f in analyse(spec) if f.kind == "ragged_row"]
+    assert [(f.line, f.severity.value) for f in found] == [(10, "warning"), (11, "warning")]
+    assert "5 cells where its table's header (line 5) has 4" in found[0].message
+    assert "1 cell past the last column dropped" in found[0].message
+    assert "1 cell it lacks read as empty" in found[1].message
+
+
+def test_a_ragged_row_that_lacks_a_needed_cell_says_why_it_is_empty() -> None:
+    text = SUBSCRIPTION.replace("| `paused-by-user` | `cancelled` | Member cancels |", "| x |")
+    with pytest.raises(SpecError, match=r"empty 'To' cell.*1 cells where.*has 4") as err:
+        read(text)
+    assert err.value.line == 11
+
+
+def test_other_columns_are_notes_and_a_state_with_more_keeps_the_rest_as_a_note() -> None:
+    spec = read(ESCROW)
+    assert spec.rows[0].extra == (("Actor", "Tenant"),)
+    assert spec.state("closed_unfunded").title == "Closed unfunded"
+    last = spec.rows[3]
+    assert last.target.name == "HELD"
+    assert ("Next State note", "+ AUDITED") in last.extra
+    (note,) = [f for f in analyse(spec) if f.kind == "target_note"]
+    assert (note.line, note.rule, note.severity.value) == (8, "R4", "warning")
+    assert "read as the state 'HELD'" in note.message
+
+
+def test_a_table_without_a_trigger_column_moves_by_to_state() -> None:
+    spec = read(ORDERS)
+    assert [s.name for s in spec.spells] == ["to_PAID", "to_SHIPPED"]
+    assert [r.triggers for r in spec.rows] == [("to_PAID",), ("to_SHIPPED",)]
+    assert [a.verb for a in spec.rows[0].actions] == ["create"]
+    assert [lit.atom.probe for lit in spec.rows[1].condition.literals] == ["exists"]
+    assert spec.rows[0].extra == (("actorRole", "`buyer`"),)  # as written
+
+
+def test_a_list_wins_over_the_table_and_a_name_missing_from_it_is_an_error() -> None:
+    listed = (
+        "# Loans\n\n### Spells\n\n1. **lend**\n\n### States\n\n1. **SHELF**\n"
+        "    - *Description*: x\n    - *Valid Actions*: lend\n\n### Moves\n\n"
+        "| From | Event | To |\n|---|---|---|\n| SHELF | lend | LENT |\n"
+    )
+    spec = read(listed)
+    assert [s.name for s in spec.states] == ["SHELF"]
+    assert not notices(spec, "names_from_tables")
+    (unknown,) = [f for f in analyse(spec) if f.kind == "unknown_state"]
+    assert "'LENT'" in unknown.message
+
+
+def test_two_spellings_of_one_identifier_are_refused_naming_both_lines() -> None:
+    text = LOANS.replace("| `ON_LOAN` | `loan_overdue` |", "| `ON_LOAN` | `Loan Closed` |")
+    with pytest.raises(SpecError, match=r"'Loan Closed' and 'loan_closed' \(line 11\)") as err:
+        read(text)
+    assert err.value.line == 12
+
+
+def test_a_selector_in_a_from_cell_reaches_the_selector_reading_as_written() -> None:
+    text = LOANS + "| ON_SHELF / OVERDUE | book_lost | WITHDRAWN |\n"
+    (row,) = [r for r in read(text).rows if r.triggers == ("book_lost",)]
+    assert row.current == parse_selector("ON_SHELF / OVERDUE")
+    text = LOANS + "| Any state except WITHDRAWN | book_lost | WITHDRAWN |\n"
+    (row,) = [r for r in read(text).rows if r.triggers == ("book_lost",)]
+    assert row.current == parse_selector("Any state except WITHDRAWN")
+
+
+def test_a_table_of_moves_that_are_refused_blocks_them() -> None:
+    text = LOANS + "\n## Invalid moves\n\n| From | To |\n|---|---|\n| WITHDRAWN | ON_LOAN |\n"
+    spec = read(text)
+    (row,) = [r for r in spec.rows if r.group == "Invalid moves"]
+    assert row.target.kind is Kind.BLOCKED and row.triggers == ("to_ON_LOAN",)
+
+
+def test_a_summary_table_in_a_spec_of_the_full_dialect_is_still_a_summary() -> None:
+    """A spec with an ID column anywhere reads its `| From | To |` tables as before."""
+    full = (
+        "# S\n\n### Spells\n\n1. **Go**\n\n### States\n\n1. **A**\n    - *Valid Actions*: Go\n"
+        "2. **B**\n    - *Valid Actions*: Go\n\n### Rules\n\n"
+        "| ID | Current State | Trigger | Condition | Next State | Action | Response |\n"
+        "|---|---|---|---|---|---|---|\n| T1 | A, B | Go | - | B | - | ok |\n\n"
+        "### Summary\n\n| From | To | Event |\n|---|---|---|\n| A | B | Go |\n"
+    )
+    spec = read(full)
+    assert [r.id for r in spec.rows] == ["T1"]
+    assert notices(spec, "table_skipped")
+
+
+def test_refusals_name_the_forms_that_read() -> None:
+    with pytest.raises(SpecError, match=r"`\| From \| Event \| To \|`"):
+        read("# Notes\n\nNo table here.\n")
+    with pytest.raises(SpecError, match=r"`\(none\)` for a state with no way out"):
+        read("| From | To |\n|---|---|\n| A |  |\n")
+    with pytest.raises(SpecError, match=r"`\(start\)` for the state the machine starts in"):
+        read("| From | To |\n|---|---|\n|  | B |\n")
+    with pytest.raises(SpecError, match="leave the table without a trigger column"):
+        read("| From | Event | To |\n|---|---|---|\n| A |  | B |\n")
