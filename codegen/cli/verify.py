@@ -328,8 +328,7 @@ def _say_error(said: ErrorForm, args: argparse.Namespace, message: str) -> None:
 def _dialect(args: argparse.Namespace) -> Dialect:
     """How to read the spec: as the project that holds it configures it, or else the
     project in the current folder; another project's own vocabulary only with --trust."""
-    dialect = dialect_for(args.spec, Path.cwd(), args.trust, args.vocabulary)
-    return dialect if args.section is None else replace(dialect, section=args.section)
+    return dialect_for(args.spec, Path.cwd(), args.trust, args.vocabulary, args.section)
 
 
 def _error_json(err: SpecError) -> dict[str, object]:

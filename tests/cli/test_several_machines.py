@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "verify-state-machine.py"
@@ -119,3 +122,54 @@ def test_comparing_a_file_of_several_machines_needs_a_section() -> None:
     assert "2 machines, one per section" in result.stderr
     chosen = verify("--spec", str(DECLARED), "--against", str(DECLARED), "--section", "Refund")
     assert chosen.returncode == 0, chosen.stderr
+
+
+@pytest.fixture
+def shop(tmp_path: Path) -> Path:
+    """A project whose spec/shop.md holds a payment machine and a refund machine."""
+    (tmp_path / "spec").mkdir()
+    shutil.copy(DECLARED, tmp_path / "spec" / "shop.md")
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, timeout=60)
+    return tmp_path
+
+
+def _configure(project: Path, machines: str) -> None:
+    (project / "pyproject.toml").write_text(
+        f"[tool.spellbook]\n[tool.spellbook.machines]\n{machines}", encoding="utf-8"
+    )
+
+
+def test_codegen_asks_for_a_listed_file_of_several_machines_to_be_listed_by_section(
+    shop: Path,
+) -> None:
+    _configure(shop, 'shop = "spec/shop.md"\n')
+    result = run("-m", "codegen", cwd=shop)
+    assert result.returncode == 2
+    assert "spec/shop.md:6: this file holds 2 machines, one per section" in result.stderr
+    assert 'shop_payment = { spec = "spec/shop.md", section = "Payment" }' in result.stderr
+    assert 'shop_refund = { spec = "spec/shop.md", section = "Refund" }' in result.stderr
+    assert not (shop / "generated").exists()
+
+
+def test_codegen_generates_a_module_per_listed_section(shop: Path) -> None:
+    _configure(
+        shop,
+        'pay = { spec = "spec/shop.md", section = "Payment" }\n'
+        'refund = { spec = "spec/shop.md", section = "refund" }\n',
+    )
+    result = run("-m", "codegen", cwd=shop)
+    assert result.returncode == 0, result.stderr
+    pay = (shop / "generated" / "pay.py").read_text(encoding="utf-8")
+    refund = (shop / "generated" / "refund.py").read_text(encoding="utf-8")
+    assert 'INITIAL = "CREATED"' in pay and "REQUESTED" not in pay
+    assert 'INITIAL = "REQUESTED"' in refund and "CREATED" not in refund
+    assert run("-m", "codegen", "--check", cwd=shop).returncode == 0
+    # The one file, verified in its project: each machine on its own.
+    verified = verify("--spec", "spec/shop.md", "--brief", cwd=shop)
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout.count("== spec/shop.md: section") == 2
+    # `python -m codegen --spec` of that file makes both of its machines.
+    again = run("-m", "codegen", "--spec", "spec/shop.md", cwd=shop)
+    assert again.returncode == 0, again.stderr
+    assert "unchanged generated/pay.py" in again.stdout
+    assert "unchanged generated/refund.py" in again.stdout
