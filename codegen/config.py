@@ -28,7 +28,7 @@ from spellbook.project import (
 from spellbook.project import importable as _importable
 from spellbook.vocabulary import PACKAGE, module_name
 
-from .read.lexicon import Dialect
+from .read.lexicon import Dialect, normal
 from .read.rows import ROLES
 from .spec_error import SpecError
 
@@ -53,11 +53,25 @@ class Config:
     root: str = ""
     documents: tuple[str, ...] = ()  # markdown whose spellbook parts codegen refreshes
 
-    def machine_for(self, spec: str) -> Machine:
-        """The machine a spec (relative to the project root, with '/') is configured as."""
-        for machine in self.machines:
-            if machine.spec == spec:
-                return machine
+    def machines_for(self, spec: str) -> list[Machine]:
+        """Every machine the project lists for a spec (one per section of a file of
+        several), or the one it reads an unlisted spec as."""
+        return [m for m in self.machines if m.spec == spec] or [self.machine_for(spec)]
+
+    def machine_for(self, spec: str, section: str | None = None) -> Machine:
+        """The machine a spec (relative to the project root, with '/') is configured as:
+        with `section`, read from that section (as the entry listing it is, if one
+        does). A spec listed for several sections is read whole, with the first one's
+        settings: each of its machines on its own."""
+        listed = [m for m in self.machines if m.spec == spec]
+        if section is not None:
+            found = next((m for m in listed if normal(m.dialect.section) == normal(section)), None)
+            chosen = found or (listed[0] if listed else self.machine_for(spec))
+            return replace(chosen, dialect=replace(chosen.dialect, section=section))
+        if len(listed) > 1:
+            return replace(listed[0], dialect=replace(listed[0].dialect, section=""))
+        if listed:
+            return listed[0]
         dialect = self.dialect
         if self.root:
             dialect = with_templates(dialect, Path(self.root), spec, self.templates)
@@ -158,7 +172,7 @@ def config_of(project: Project) -> Config:
 def _machine(project: Project, entry: Entry, default: Dialect) -> Machine:
     vocabulary = default.vocabulary if entry.vocabulary is None else entry.vocabulary
     dialect = with_templates(
-        _dialect(vocabulary, entry.columns, default),
+        replace(_dialect(vocabulary, entry.columns, default), section=entry.section),
         Path(project.root),
         entry.spec,
         project.templates_of(entry),
@@ -223,10 +237,12 @@ def dialect_for(
     fallback: Path | None = None,
     trust: bool = False,
     vocabulary: str | None = None,
+    section: str | None = None,
 ) -> Dialect:
     """How the project that holds `path` reads it (or the project at `fallback`, for a
     file outside any project); the core alone when neither configures one. `vocabulary`
-    replaces the one the project names.
+    replaces the one the project names; `section` the section it reads (as the entry
+    listing that section does, if one does).
 
     The trust boundary: a vocabulary is Python, so one that does not ship with
     Spellbook is imported only from the project this command runs in (the current
@@ -238,9 +254,9 @@ def dialect_for(
         root = fallback
     if root is None:
         spec = Path(path).resolve()
-        return with_templates(Dialect(), spec.parent, spec.name, "")
+        return with_templates(Dialect(section=section or ""), spec.parent, spec.name, "")
     config = load_config(root)
-    dialect = config.machine_for(relative(path, root)).dialect
+    dialect = config.machine_for(relative(path, root), section).dialect
     if vocabulary is not None:
         dialect = replace(dialect, vocabulary=vocabulary)
     if not trusted:

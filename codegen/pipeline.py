@@ -5,6 +5,9 @@ document still named as written (`read.document`) -> the model, names resolved
 and notation expanded (`expand`). `load_spec` starts from a file, read with the
 dialect its project configures (`config`). Every problem with the spec is a
 `SpecError` naming the file and line.
+
+A file of several machines, one per section (`read.sections`), is read one section
+at a time: the section its dialect names (`load_spec`), or each (`load_machines`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import os
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .budget import stage
@@ -24,24 +28,56 @@ from .expand import build_spec
 from .model import Spec
 from .read.document import parse_document
 from .read.lexicon import Dialect
-from .read.markdown import normalize_newlines, read_blocks
+from .read.markdown import Block, normalize_newlines, read_blocks
+from .read.rows import with_extra_names
+from .read.sections import Section, machines, read_from, select
 from .spec_error import SpecError
 
 # Larger files are refused before parsing: time and memory grow with the file.
 SPEC_LIMIT = 2_000_000
 
 
+@dataclass(frozen=True)
+class SectionSpec:
+    """One machine of a spec file: the section it is read from ("" and 0 for the whole
+    file), where that section starts, and the machine."""
+
+    section: str
+    line: int
+    spec: Spec
+
+
 def load_spec(path: str | Path, shown: str | None = None, dialect: Dialect | None = None) -> Spec:
     """Read and compile one spec file; any problem with it raises `SpecError` with file:line.
 
     `shown` is how the file is named in messages and generated files (default: `path`);
-    `dialect` says how to read it (its vocabulary and column names); by default, as the
-    project that holds the file configures it (`config.dialect_for`).
+    `dialect` says how to read it (its vocabulary and column names, and which section
+    is the machine in a file of several); by default, as the project that holds the
+    file configures it (`config.dialect_for`).
     """
     shown = shown if shown is not None else str(path)
-    stage("reading the spec")
     if dialect is None:
         dialect = dialect_for(path)
+    return parse_spec_bytes(_load(path, shown), shown, dialect)
+
+
+def load_machines(
+    path: str | Path, shown: str | None = None, dialect: Dialect | None = None
+) -> tuple[SectionSpec, ...]:
+    """Every machine of one spec file, read and compiled: one per section in a file of
+    several machines (`read.sections`), else the file's one (or the section `dialect`
+    names)."""
+    shown = shown if shown is not None else str(path)
+    if dialect is None:
+        dialect = dialect_for(path)
+    text, _, sha256 = _decoded(_load(path, shown), shown)
+    return parse_machines_text(text, shown, sha256, dialect)
+
+
+def _load(path: str | Path, shown: str) -> bytes:
+    """The bytes of the spec file at `path` (named `shown`): a SpecError for anything
+    that is not a regular file of at most SPEC_LIMIT bytes."""
+    stage("reading the spec")
     try:
         data = _read_file(path)
     except FileNotFoundError:
@@ -62,7 +98,7 @@ def load_spec(path: str | Path, shown: str | None = None, dialect: Dialect | Non
             "this limit keeps a runaway file from taking minutes and gigabytes)",
             0,
         ).locate(shown, None)
-    return parse_spec_bytes(data, shown, dialect)
+    return data
 
 
 def _read_file(path: str | Path) -> bytes | None:
@@ -81,6 +117,12 @@ def _read_file(path: str | Path) -> bytes | None:
 
 
 def parse_spec_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Spec:
+    return parse_spec_text(*_decoded(data, path), dialect)
+
+
+def _decoded(data: bytes, path: str) -> tuple[str, str, str]:
+    """The text of a spec's bytes, its name and their sha256; a SpecError where they are
+    not UTF-8."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -89,12 +131,27 @@ def parse_spec_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> 
         raise SpecError(
             f"not UTF-8 text: byte 0x{data[err.start]:02x} at column {column}", line
         ).locate(path, normalize_newlines(data.decode("utf-8", "replace"))) from None
-    return parse_spec_text(text, path, hashlib.sha256(data).hexdigest(), dialect)
+    return text, path, hashlib.sha256(data).hexdigest()
 
 
 def parse_spec_text(
     text: str, path: str = "<spec>", sha256: str | None = None, dialect: Dialect | None = None
 ) -> Spec:
+    """The spec `text` as one machine: the file's, or the section its dialect names; a
+    SpecError for a file of several machines without one named."""
+    found = parse_machines_text(text, path, sha256, dialect, one=True)
+    return found[0].spec
+
+
+def parse_machines_text(
+    text: str,
+    path: str = "<spec>",
+    sha256: str | None = None,
+    dialect: Dialect | None = None,
+    one: bool = False,
+) -> tuple[SectionSpec, ...]:
+    """Every machine of the spec `text` (see `load_machines`); with `one`, a file of
+    several machines without a section named is an error saying how to name one."""
     if sha256 is None:
         sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
     text = normalize_newlines(text)
@@ -102,12 +159,71 @@ def parse_spec_text(
         if "\x00" in text:
             line = text.count("\n", 0, text.index("\x00")) + 1
             raise SpecError("contains NUL bytes: this is not a text file", line)
-        document = parse_document(read_blocks(text), dialect)
-        return build_spec(document, path, sha256)
+        blocks = read_blocks(text)
+        roles = with_extra_names(dialect.columns if dialect else ())
+        if dialect is not None and dialect.section:
+            chosen, read = select(blocks, dialect.section, roles)
+            return (SectionSpec(chosen.name, chosen.line, _build(read, dialect, path, sha256)),)
+        found = machines(blocks, roles)
+        if not found:
+            return (SectionSpec("", 0, _build(blocks, dialect, path, sha256)),)
+        if one:
+            _several(found)
+        return tuple(
+            SectionSpec(s.name, s.line, _build_section(blocks, s, found, dialect, path, sha256))
+            for s in found
+        )
     except SpecError as err:
         raise err.locate(path, text) from None
     except RecursionError:
         raise SpecError("markdown nested too deeply to read", 1).locate(path, None) from None
+
+
+def _build(blocks: tuple[Block, ...], dialect: Dialect | None, path: str, sha256: str) -> Spec:
+    return build_spec(parse_document(blocks, dialect), path, sha256)
+
+
+def _build_section(
+    blocks: tuple[Block, ...],
+    section: Section,
+    found: tuple[Section, ...],
+    dialect: Dialect | None,
+    path: str,
+    sha256: str,
+) -> Spec:
+    """One machine of a file of several, read from its section; an error in it says which
+    section it is in (one about the file as a whole, at its first line, at the section's)."""
+    try:
+        return _build(
+            read_from(blocks, section, found),
+            replace(dialect or Dialect(), section=section.name),
+            path,
+            sha256,
+        )
+    except SpecError as err:
+        err.message = f"in section {section.name!r}: {err.message}"
+        err.line = section.line if err.line == 1 else err.line
+        raise
+
+
+class SeveralMachines(SpecError):
+    """A file of several machines read as one: `sections` are its machines."""
+
+    def __init__(self, message: str, sections: tuple[Section, ...]) -> None:
+        super().__init__(message, sections[0].line)
+        self.sections = sections
+
+
+def _several(found: tuple[Section, ...]) -> None:
+    """The error for a file of several machines read as one."""
+    listed = ", ".join(f"{s.name!r} (line {s.line})" for s in found)
+    raise SeveralMachines(
+        f"this file holds {len(found)} machines, one per section: {listed}; read one with "
+        f'section = "{found[0].name}" in its entry of [tool.spellbook.machines] (or '
+        "verify-state-machine.py --section), or verify each on its own with "
+        "verify-state-machine.py and no section",
+        found,
+    )
 
 
 @contextmanager

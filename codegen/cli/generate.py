@@ -7,6 +7,7 @@ writing them or telling whether the files on disk are fresh (`stale`, `orphans`)
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -20,7 +21,8 @@ from ..analyse.report import format_finding, format_text, to_markdown
 from ..budget import add_arguments, budget, disarm, out_of_memory, stage
 from ..config import Config, Machine, importable, load_config, relative
 from ..model import Spec
-from ..pipeline import load_spec, quick
+from ..pipeline import SeveralMachines, load_spec, quick
+from ..read.identifiers import identifier
 from ..render import finish, fresh, machine_source, render_diagram, stray_bytecode
 from ..render.documents import fenced, refresh
 from ..spec_error import SpecError
@@ -39,7 +41,7 @@ def targets(root: Path, config: Config, specs: list[str] | None) -> list[Machine
         return list(config.machines)
     else:
         chosen = sorted({relative(p, root) for p in (root / SPEC_DIR).glob("*.md")})
-    return [config.machine_for(spec) for spec in chosen]
+    return [m for spec in dict.fromkeys(chosen) for m in config.machines_for(spec)]
 
 
 def unlisted(root: Path, config: Config) -> list[str]:
@@ -117,7 +119,10 @@ def render(
     it was generated despite, and the spec as checked. A spec with error-level findings
     is refused, unless its machine (or the caller) allows errors."""
     stage("reading the spec", target.spec)
-    spec = load_spec(root / target.spec, shown=target.spec, dialect=target.dialect)
+    try:
+        spec = load_spec(root / target.spec, shown=target.spec, dialect=target.dialect)
+    except SeveralMachines as err:
+        raise _list_them(target, err) from None
     try:
         findings = analyse(spec)
     except SpecError as err:
@@ -131,6 +136,23 @@ def render(
         f"{target.module}.mmd": Made(diagram),
     }
     return files, found, Checked(target, spec, findings, diagram)
+
+
+def _list_them(target: Machine, err: SeveralMachines) -> SpecError:
+    """The error for a spec of several machines that one machine names without saying
+    its section: each is a module of its own, which the project lists one by one."""
+    entries = "; ".join(
+        f"{target.module}_{identifier(s.name).lower() or 'section'} = "
+        f'{{ spec = "{target.spec}", section = {json.dumps(s.name)} }}'
+        for s in err.sections
+    )
+    listed = ", ".join(f"{s.name!r} (line {s.line})" for s in err.sections)
+    err.message = (
+        f"this file holds {len(err.sections)} machines, one per section: {listed}; each is "
+        "generated as a module of its own, from an entry of its own: list them under "
+        f"[tool.spellbook.machines], each with its section: {entries}"
+    )
+    return err
 
 
 def documents(

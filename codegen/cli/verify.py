@@ -6,12 +6,13 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
-from ..analyse import analyse
+from ..analyse import Finding, analyse
 from ..analyse.report import (
     SARIF_SCHEMA,
     format_brief,
@@ -23,7 +24,7 @@ from ..analyse.report import (
 )
 from ..budget import Stopped, add_arguments, budget, ending, out_of_memory, signals
 from ..config import dialect_for
-from ..pipeline import load_spec, quick
+from ..pipeline import SectionSpec, load_machines, load_spec, quick
 from ..read.lexicon import Dialect
 from ..spec_error import SpecError
 from .streams import Parser, Unwritten, cannot_write, emit, say
@@ -114,6 +115,13 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         "existing workspaces (a state removed or renamed with no migration)",
     )
     parser.add_argument(
+        "--section",
+        metavar="TEXT",
+        help="in a file of several machines, one per section, verify only the section whose "
+        "heading is TEXT (without its number, in any case); without it, each machine is "
+        "verified on its own",
+    )
+    parser.add_argument(
         "--vocabulary",
         metavar="NAME",
         help="the workflow's vocabulary module (default: the one [tool.spellbook] in "
@@ -164,13 +172,16 @@ def _run(args: argparse.Namespace) -> int:
         return _against(args)
     try:
         dialect = _dialect(args)
-        spec = load_spec(args.spec, dialect=dialect)
-        findings = analyse(spec)
+        found = load_machines(args.spec, dialect=dialect)
+        checked = [(m, analyse(m.spec)) for m in found]
     except MemoryError:
         return _failed(args, out_of_memory())
     except SpecError as err:
         return _failed(args, err)
     ending()
+    if len(checked) > 1:
+        return _several(args, dialect, checked)
+    spec, findings = checked[0][0].spec, checked[0][1]
     if args.format == "json":
         emit(to_json(spec, findings, args.strict, dialect))
     elif args.format == "sarif":
@@ -182,6 +193,78 @@ def _run(args: argparse.Namespace) -> int:
     else:
         emit(format_text(spec, findings, args.strict, args.explain, dialect))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
+
+
+def _several(
+    args: argparse.Namespace,
+    dialect: Dialect,
+    checked: list[tuple[SectionSpec, list[Finding]]],
+) -> int:
+    """The reports of a file of several machines, each verified on its own: one per
+    machine, headed by its section (json: one object holding them; sarif: one run
+    each); the exit status is the worst of theirs."""
+    ok = all(is_ok(findings, args.strict) for _, findings in checked)
+    if args.format == "json":
+        emit(
+            {
+                "spec": args.spec,
+                "ok": ok,
+                "machines": [
+                    {
+                        "section": m.section,
+                        "line": m.line,
+                        **to_json(m.spec, findings, args.strict, _of(dialect, m)),
+                    }
+                    for m, findings in checked
+                ],
+            }
+        )
+    elif args.format == "sarif":
+        runs = [_sarif_run(m, findings) for m, findings in checked]
+        emit({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs})
+    elif args.format == "markdown":
+        emit(
+            f"# Verification of `{args.spec}`: {len(checked)} machines, one per section\n\n"
+            + "\n".join(
+                _demoted(
+                    to_markdown(m.spec, findings, args.strict, _of(dialect, m)),
+                    f"Section {m.section!r} (line {m.line})",
+                )
+                for m, findings in checked
+            )
+        )
+    else:
+        write = format_brief if args.brief else format_text
+        emit(
+            "\n".join(
+                f"== {args.spec}: section {m.section!r} (line {m.line}) ==\n"
+                + write(m.spec, findings, args.strict, args.explain, _of(dialect, m))
+                for m, findings in checked
+            )
+        )
+    return EXIT_OK if ok else EXIT_FAILED
+
+
+def _of(dialect: Dialect, machine: SectionSpec) -> Dialect:
+    return replace(dialect, section=machine.section)
+
+
+def _sarif_run(machine: SectionSpec, findings: list[Finding]) -> dict[str, object]:
+    """One machine's SARIF run, saying its section."""
+    run: dict[str, object] = to_sarif(machine.spec, findings)["runs"][0]
+    run["automationDetails"] = {"id": f"verify-state-machine/{machine.section}"}
+    run["properties"] = {"section": machine.section, "line": machine.line}
+    return run
+
+
+def _demoted(report: str, title: str) -> str:
+    """A machine's markdown report as a section of the file's: its headings one level
+    down, its title the machine's section."""
+    lines = report.split("\n")
+    lines[0] = f"## {title}"
+    return "\n".join(
+        f"#{line}" if line.startswith("#") and i else line for i, line in enumerate(lines)
+    )
 
 
 def _against(args: argparse.Namespace) -> int:
@@ -245,7 +328,7 @@ def _say_error(said: ErrorForm, args: argparse.Namespace, message: str) -> None:
 def _dialect(args: argparse.Namespace) -> Dialect:
     """How to read the spec: as the project that holds it configures it, or else the
     project in the current folder; another project's own vocabulary only with --trust."""
-    return dialect_for(args.spec, Path.cwd(), args.trust, args.vocabulary)
+    return dialect_for(args.spec, Path.cwd(), args.trust, args.vocabulary, args.section)
 
 
 def _error_json(err: SpecError) -> dict[str, object]:

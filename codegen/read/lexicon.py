@@ -40,6 +40,8 @@ class Dialect:
     folder: str = ""
     templates: str = ""
     root: str = ""
+    # The section of a file of several machines that is this machine ("" for the file).
+    section: str = ""
 
 
 # What a cell with nothing in it may say: no condition (always), no action.

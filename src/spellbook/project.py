@@ -13,6 +13,8 @@
     review = { spec = "spec/REVIEW.md", vocabulary = "", templates = "spec/review" }
     # report: where python -m codegen writes the machine's verification report
     audit = { spec = "spec/AUDIT.md", report = "docs/verification.md" }
+    # section: in a file of several machines, one per section, the one this is
+    refund = { spec = "spec/PAYMENTS.md", section = "Refund" }
 
 The runtime reads it to know which machine `spell --machine NAME` means (a listed
 one, generated into `<generated>/NAME.py`; `spell` and `session` are the machines
@@ -53,7 +55,15 @@ SHIPPED = {
 }
 
 KEYS = ("columns", "default", "documents", "generated", "machines", "templates", "vocabulary")
-MACHINE_KEYS = ("allow_errors", "columns", "report", "spec", "templates", "vocabulary")
+MACHINE_KEYS = (
+    "allow_errors",
+    "columns",
+    "report",
+    "section",
+    "spec",
+    "templates",
+    "vocabulary",
+)
 
 
 class ProjectError(BadFile):
@@ -64,7 +74,16 @@ class Entry:
     """One machine of the project: its name (its module's), spec, and settings. A
     setting that is None is the project's (`Project.vocabulary`, ...)."""
 
-    __slots__ = ("name", "spec", "vocabulary", "columns", "allow_errors", "templates", "report")
+    __slots__ = (
+        "name",
+        "spec",
+        "vocabulary",
+        "columns",
+        "allow_errors",
+        "templates",
+        "report",
+        "section",
+    )
 
     def __init__(
         self,
@@ -75,6 +94,7 @@ class Entry:
         allow_errors: bool = False,
         templates: str | None = None,
         report: str = "",
+        section: str = "",
     ) -> None:
         self.name = name
         self.spec = spec
@@ -83,6 +103,7 @@ class Entry:
         self.allow_errors = allow_errors
         self.templates = templates
         self.report = report  # where python -m codegen writes its verification report
+        self.section = section  # the section of its spec it is read from ("" for all of it)
 
 
 class Project:
@@ -488,6 +509,9 @@ def _entry(name: str, value: object) -> Entry:
         raise _fail(f"{where}allow_errors must be true or false")
     templates = value.get("templates")
     report = value.get("report", "")
+    section = value.get("section", "")
+    if not isinstance(section, str) or ("section" in value and not section.strip()):
+        raise _fail(f'{where}section must be the heading of a section of the spec: "Refund"')
     return Entry(
         name,
         _inside(value["spec"], "spec", where),
@@ -496,6 +520,7 @@ def _entry(name: str, value: object) -> Entry:
         allow,
         None if templates is None else _inside(templates, "templates", where, empty=True),
         _inside(report, "report", where, empty=True),
+        section.strip(),
     )
 
 

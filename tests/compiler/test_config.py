@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
         ('[tool.spellbook.machines]\n"../../pwned" = "spec/a.md"', "Python identifier"),
         ('[tool.spellbook.machines.m]\nspec = "spec/a.md"\nallow_errors = "yes"', "true or false"),
         ('columns = { bogus = ["X"] }', "not a column role"),
+        ('[tool.spellbook.machines.m]\nspec = "spec/a.md"\nsection = 3', "section must be"),
+        ('[tool.spellbook.machines.m]\nspec = "spec/a.md"\nsection = " "', "section must be"),
         ("typo = 1", "unknown key 'typo'"),
     ],
 )
@@ -47,6 +49,29 @@ def test_a_spec_path_written_with_dot_slash_is_the_same_machine(tmp_path: Path) 
         encoding="utf-8",
     )
     assert load_config(tmp_path).machine_for("spec/door.md").module == "door"
+
+
+def test_a_machine_s_section_reaches_the_way_its_spec_is_read(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.spellbook.machines]\n"
+        'pay = { spec = "spec/shop.md", section = "Payment" }\n'
+        'refund = { spec = "spec/shop.md", section = "Refund", vocabulary = "" }\n'
+        'door = "spec/door.md"\n',
+        encoding="utf-8",
+    )
+    config = load_config(tmp_path)
+    assert [(m.module, m.dialect.section) for m in config.machines] == [
+        ("pay", "Payment"),
+        ("refund", "Refund"),
+        ("door", ""),
+    ]
+    assert [m.module for m in config.machines_for("spec/shop.md")] == ["pay", "refund"]
+    # A file listed for several sections is verified whole (each machine on its own),
+    # or as the entry of the section asked for.
+    assert config.machine_for("spec/shop.md").dialect.section == ""
+    assert config.machine_for("spec/shop.md", "refund").module == "refund"
+    assert config.machine_for("spec/shop.md", "refund").dialect.section == "refund"
+    assert config.machine_for("spec/door.md", "Hall").dialect.section == "Hall"
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,335 @@
+"""Several machines in one file: which sections of a document are machines of their own.
+
+Input is the located blocks of `read.markdown`, before `read.document` reads one
+machine from them. A document is one machine, read as always, unless its
+transition tables (any table with a Current State and a Next State column, as
+`rows.columns_of` finds them, whatever else it has) sit under two or more
+different sections: the headings of the shallowest level that tells the tables
+apart. Then:
+
+- a document that declares states outside every such section (a States list, or a
+  `**States**:` line) is one machine: it said which states it has;
+- each section is a machine of its own when each declares its own states, or when
+  no two sections' tables name the same state (a row's `Any state` names them all);
+- otherwise it is an error naming the sections, the state they share and the ways
+  to say which reading is meant: never one machine merged out of several.
+
+`select` gives the blocks one section is read from: the document's title, its
+Terms tables outside every machine's section, and the section.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..spec_error import fail
+from .lexicon import normal
+from .markdown import Block, Heading, ItemList, Paragraph, Table
+from .rows import ROLES, TERM_ROLES, columns_of
+
+# The roles a table needs to count as a transition table here: where it came from and
+# where it goes. Reading it (what its other columns must be) is `read.document`'s job.
+MOVES = ("current state", "next state")
+# A section's number as written before its name: `1.`, `3.2`, `7)`.
+_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*[.)]?\s+")
+# Where a cell names more than one state: `A, B`, `A / B`.
+_SEPARATOR = re.compile(r"\s*,\s*|\s+/\s+")
+# Cells that name no state: empty, a start marker, no state at all.
+_NO_STATE = frozenset({"", "-", "\u2013", "\u2014", "(start)", "[*]", "(none)", "none", "initial"})
+# A cell that names states by what they are, not by name: `Any state`, `any`, `*`.
+_EVERY = re.compile(r"^(?:any|all|every)\b|^\*$")
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section that holds transition tables: its heading and its blocks (the heading
+    first, up to the next heading of its level or above)."""
+
+    heading: Heading
+    blocks: tuple[Block, ...]
+
+    @property
+    def name(self) -> str:
+        """The heading's text without its number (`1. Session lifecycle` is `Session
+        lifecycle`)."""
+        return _NUMBER.sub("", self.heading.text, count=1).strip() or self.heading.text
+
+    @property
+    def line(self) -> int:
+        return self.heading.line
+
+    def matches(self, wanted: str) -> bool:
+        """Whether `wanted` names this section: its text with or without its number, in
+        any case."""
+        return normal(wanted) in (normal(self.name), normal(self.heading.text))
+
+
+def machines(
+    blocks: tuple[Block, ...], roles: dict[str, tuple[str, ...]] = ROLES
+) -> tuple[Section, ...]:
+    """The sections that are machines of their own, in document order; () for a document
+    that is one machine. A SpecError where the sections may be one machine or several
+    and the document does not say which."""
+    found = sections(blocks, roles)
+    if len(found) < 2 or _declared_outside(blocks, found):
+        return ()
+    if all(_declares_states(s.blocks) for s in found):
+        return found
+    shared = _shared(found, roles)
+    if shared is None:
+        return found
+    (first, first_line), (second, second_line), what = shared
+    undeclared = [s for s in found if not _declares_states(s.blocks)]
+    fail(
+        f"the transition tables under {_named(first)} and {_named(second)} {what} "
+        f"(lines {first_line} and {second_line}), and "
+        + ("neither section declares" if len(undeclared) > 1 else _lacks(undeclared[0]))
+        + " its states, so this file may be one machine or several: "
+        + _choices(found),
+        second_line,
+    )
+
+
+def sections(
+    blocks: tuple[Block, ...], roles: dict[str, tuple[str, ...]] = ROLES
+) -> tuple[Section, ...]:
+    """The sections that hold the document's transition tables, where they sit under two
+    or more: the headings of the shallowest level that tells the tables apart; () where
+    they all sit under one (or some sit outside every heading of that level)."""
+    placed = list(_placed(blocks))
+    tables = [(i, stack) for i, block, stack in placed if _moves(block, roles)]
+    if not tables:
+        return ()
+    levels = sorted({h.level for _, stack in tables for _, h in stack})
+    for level in levels:
+        owners = [next((at for at, h in stack if h.level == level), None) for _, stack in tables]
+        if any(o is None for o in owners):
+            if all(o is None for o in owners):
+                continue  # no table sits under a heading of this level: look deeper
+            return ()
+        distinct = sorted({o for o in owners if o is not None})
+        if len(distinct) > 1:
+            return tuple(_section(blocks, at) for at in distinct)
+    return ()
+
+
+def select(
+    blocks: tuple[Block, ...], wanted: str, roles: dict[str, tuple[str, ...]] = ROLES
+) -> tuple[Section, tuple[Block, ...]]:
+    """The section named `wanted` and the blocks it is read from (`read_from`). An error
+    for a name no section has (listing those it has), and for a document of one
+    machine."""
+    found = sections(blocks, roles)
+    if not found or _declared_outside(blocks, found):
+        whole = _holding_all(blocks, wanted, roles)
+        if whole is not None:  # the one machine's own section: the file, read as ever
+            return whole, blocks
+        fail(
+            f"section {wanted!r} was chosen, but this file is one machine, not one per "
+            "section"
+            + (" (its states are declared above its sections)" if found else "")
+            + ": remove the section setting (`section` in [tool.spellbook.machines], "
+            "--section)",
+            0,
+        )
+    chosen = next((s for s in found if s.matches(wanted)), None)
+    if chosen is None:
+        fail(
+            f"no section {wanted!r} holds a transition table; the sections are "
+            + ", ".join(f"{s.name!r} (line {s.line})" for s in found),
+            0,
+        )
+    return chosen, read_from(blocks, chosen, found)
+
+
+def _holding_all(
+    blocks: tuple[Block, ...], wanted: str, roles: dict[str, tuple[str, ...]]
+) -> Section | None:
+    """The section named `wanted` that holds every transition table of a file of one
+    machine, if it has one."""
+    stacks = [stack for _, block, stack in _placed(blocks) if _moves(block, roles)]
+    if not stacks:
+        return None
+    common = set.intersection(*({at for at, _ in stack} for stack in stacks))
+    return next(
+        (s for s in (_section(blocks, at) for at in sorted(common)) if s.matches(wanted)), None
+    )
+
+
+def read_from(
+    blocks: tuple[Block, ...], chosen: Section, found: tuple[Section, ...]
+) -> tuple[Block, ...]:
+    """The blocks one machine's section is read from, of the document's `blocks` and its
+    machines' sections `found`: the document's title, its Terms tables outside every
+    section, and the section's own blocks, in document order."""
+    inside = {id(b) for s in found for b in s.blocks}
+    own = {id(b) for b in chosen.blocks}
+    title = next((b for b in blocks if isinstance(b, Heading)), None)
+    return tuple(
+        b
+        for b in blocks
+        if id(b) in own
+        or (b is title and id(b) not in inside)
+        or (id(b) not in inside and isinstance(b, Table) and _terms(b))
+    )
+
+
+def _placed(
+    blocks: tuple[Block, ...],
+) -> Iterator[tuple[int, Block, tuple[tuple[int, Heading], ...]]]:
+    """Each block that is not a heading, with the headings above it (and where they
+    are), innermost last."""
+    stack: list[tuple[int, Heading]] = []
+    for i, block in enumerate(blocks):
+        if isinstance(block, Heading):
+            while stack and stack[-1][1].level >= block.level:
+                stack.pop()
+            stack.append((i, block))
+            continue
+        yield i, block, tuple(stack)
+
+
+def _section(blocks: tuple[Block, ...], at: int) -> Section:
+    heading = blocks[at]
+    assert isinstance(heading, Heading)
+    end = next(
+        (
+            i
+            for i in range(at + 1, len(blocks))
+            if isinstance(blocks[i], Heading) and blocks[i].level <= heading.level  # type: ignore[union-attr]
+        ),
+        len(blocks),
+    )
+    return Section(heading, blocks[at:end])
+
+
+def _moves(block: Block, roles: dict[str, tuple[str, ...]]) -> bool:
+    """Whether `block` is a transition table: a Current State and a Next State column."""
+    return (
+        isinstance(block, Table)
+        and not _terms(block)
+        and columns_of(block, roles, MOVES, len(MOVES)) is not None
+    )
+
+
+def _terms(table: Table) -> bool:
+    return columns_of(table, TERM_ROLES, tuple(TERM_ROLES)) is not None
+
+
+def _declares_states(blocks: tuple[Block, ...] | list[Block]) -> bool:
+    """Whether these blocks declare states: a list under a `States` heading, or a line
+    that starts `**States**:` (or `States:`)."""
+    under_states = False
+    for block in blocks:
+        if isinstance(block, Heading):
+            under_states = normal(block.text).rstrip(":") == "states"
+        elif (isinstance(block, ItemList) and under_states) or (
+            isinstance(block, Paragraph) and _states_line(block)
+        ):
+            return True
+    return False
+
+
+def _states_line(paragraph: Paragraph) -> bool:
+    segments = [s for s in paragraph.lines[0].segments if s.text.strip()]
+    if not segments:
+        return False
+    first = segments[0]
+    if first.kind == "strong":
+        return normal(first.text).rstrip(":").strip() == "states"
+    return first.kind == "text" and re.match(r"\s*states\s*:", first.text, re.I) is not None
+
+
+def _declared_outside(blocks: tuple[Block, ...], found: tuple[Section, ...]) -> bool:
+    """Whether the document declares states outside every section of the machines'
+    level (one without a transition table too, which may be a machine whose table
+    could not be read): states said once for the whole file, which is one machine."""
+    level = found[0].heading.level
+    every = [_section(blocks, i) for i, b in enumerate(blocks) if _beside(b, level)]
+    inside = {id(b) for s in every for b in s.blocks}
+    return _declares_states([b for b in blocks if id(b) not in inside])
+
+
+def _beside(block: Block, level: int) -> bool:
+    """Whether `block` heads a section of the machines' level that is not the States
+    section itself (`### States` beside `### Transitions` declares the file's states)."""
+    return (
+        isinstance(block, Heading)
+        and block.level == level
+        and normal(block.text).rstrip(":") != "states"
+    )
+
+
+def _names(section: Section, roles: dict[str, tuple[str, ...]]) -> dict[str, int]:
+    """The states a section's tables name, each at the first line naming it (a cell
+    naming states by what they are, `Any state`, as "" for all of them)."""
+    found: dict[str, int] = {}
+    for block in section.blocks:
+        if not isinstance(block, Table) or not _moves(block, roles):
+            continue
+        columns = columns_of(block, roles, MOVES, len(MOVES))
+        assert columns is not None
+        for row in block.rows:
+            for role in MOVES:
+                index = columns.roles[role]
+                if index >= len(row.cells):
+                    continue
+                for part in _SEPARATOR.split(row.cells[index].plain.strip()):
+                    name = part.strip().strip("`*_").strip()
+                    if normal(name) in _NO_STATE:
+                        continue
+                    key = "" if _EVERY.match(normal(name)) else name
+                    found.setdefault(key, row.line)
+    return found
+
+
+def _shared(
+    found: tuple[Section, ...], roles: dict[str, tuple[str, ...]]
+) -> tuple[tuple[Section, int], tuple[Section, int], str] | None:
+    """The first two sections whose tables name the same state (or one naming every
+    state), where, and what they share; None if each names states of its own."""
+    named = [(s, _names(s, roles)) for s in found]
+    for i, (first, mine) in enumerate(named):
+        for second, theirs in named[i + 1 :]:
+            both = sorted(set(mine) & set(theirs) - {""}, key=lambda n: mine[n])
+            if both:
+                state = both[0]
+                return (first, mine[state]), (second, theirs[state]), f"share the state {state!r}"
+            every = next(((s, n) for s, n in ((first, mine), (second, theirs)) if "" in n), None)
+            if every is not None:
+                at = every[1][""]
+                other = theirs if every[0] is first else mine
+                line = min(other.values(), default=every[0].line)
+                return (
+                    (first, mine[""] if every[0] is first else line),
+                    (second, theirs[""] if every[0] is second else line),
+                    f"may share states (a row of {_named(every[0])} at line {at} names "
+                    "states by what they are, not by name)",
+                )
+    return None
+
+
+def _named(section: Section) -> str:
+    return f"{section.name!r} (line {section.line})"
+
+
+def _lacks(section: Section) -> str:
+    return f"{section.name!r} does not declare"
+
+
+def _choices(found: tuple[Section, ...]) -> str:
+    first = found[0].name
+    return (
+        "for one machine per section, declare each section's states in it (a **States**: "
+        "line, or a States list); for one machine, declare its states once, above the "
+        f"sections; or read one section alone: section = {json.dumps(first)} in its "
+        "entry of [tool.spellbook.machines], or verify-state-machine.py --section "
+        f"{_quoted(first)}"
+    )
+
+
+def _quoted(name: str) -> str:
+    return name if re.fullmatch(r"[\w.-]+", name) else f"'{name}'"

@@ -1,0 +1,182 @@
+"""Several machines in one file (`codegen.read.sections`, `pipeline.load_machines`): one
+machine per section where the sections say so or share no state, an error naming the
+sections where they may be one machine or several, never one machine merged silently;
+a file of one machine read exactly as before."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from codegen import SpecError, parse_spec_text
+from codegen.analyse import analyse, errors
+from codegen.pipeline import load_machines, parse_machines_text
+from codegen.read.document import parse_document
+from codegen.read.lexicon import Dialect
+from codegen.read.markdown import Heading, read_blocks
+from codegen.read.sections import machines, sections, select
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "machines"
+DECLARED = (FIXTURES / "declared.md").read_text(encoding="utf-8")
+UNDECLARED = (FIXTURES / "undeclared.md").read_text(encoding="utf-8")
+DISJOINT = (FIXTURES / "disjoint.md").read_text(encoding="utf-8")
+ONE_SECTION = (FIXTURES / "one_section.md").read_text(encoding="utf-8")
+
+
+def _line(text: str, start: str) -> int:
+    return next(i for i, line in enumerate(text.split("\n"), 1) if line.startswith(start))
+
+
+def test_sections_that_declare_their_own_states_are_read_as_one_machine_each() -> None:
+    found = parse_machines_text(DECLARED, "shop.md", dialect=Dialect())
+    assert [(m.section, m.line) for m in found] == [
+        ("Payment", _line(DECLARED, "## Payment")),
+        ("Refund", _line(DECLARED, "## Refund")),
+    ]
+    payment, refund = (m.spec for m in found)
+    assert [s.name for s in payment.states] == ["CREATED", "PROCESSING", "PAID"]
+    assert [s.name for s in refund.states] == ["REQUESTED", "PROCESSING", "REFUNDED"]
+    assert [r.id for r in payment.rows] == ["P1", "P2", "P3", "P4", "P5", "P6"]
+    assert [r.id for r in refund.rows] == ["R1", "R2", "R3", "R4", "R5", "R6"]
+    assert refund.initial == "REQUESTED"
+    # Merged, the refund's rows were the payment's and REQUESTED a false unreachable state.
+    assert [errors(analyse(m.spec)) for m in found] == [[], []]
+
+
+def test_a_file_of_several_machines_read_as_one_is_an_error_not_a_merge() -> None:
+    with pytest.raises(SpecError) as caught:
+        parse_spec_text(DECLARED, "shop.md", dialect=Dialect())
+    message = str(caught.value)
+    assert caught.value.line == _line(DECLARED, "## Payment")
+    assert "2 machines, one per section" in message
+    assert "'Payment' (line 6)" in message and "'Refund' (line 37)" in message
+    assert 'section = "Payment"' in message and "--section" in message
+
+
+def test_sections_that_share_a_state_and_declare_none_are_an_error_naming_both() -> None:
+    with pytest.raises(SpecError) as caught:
+        parse_machines_text(UNDECLARED, "shop.md", dialect=Dialect())
+    err = caught.value
+    payment, refund = _line(UNDECLARED, "## Payment"), _line(UNDECLARED, "## Refund")
+    assert err.line == _line(UNDECLARED, "| R1 |")
+    assert f"'Payment' (line {payment}) and 'Refund' (line {refund})" in err.message
+    assert "share the state 'PROCESSING'" in err.message
+    assert f"lines {_line(UNDECLARED, '| P1 |')} and {err.line}" in err.message
+    assert "neither section declares its states" in err.message
+    # The ways to say which reading is meant: one machine per section, one machine, or one.
+    assert "declare each section's states in it" in err.message
+    assert "declare its states once, above the sections" in err.message
+    assert 'section = "Payment"' in err.message
+
+
+def test_sections_that_share_no_state_are_two_machines() -> None:
+    found = machines(read_blocks(DISJOINT))
+    assert [(s.name, s.line) for s in found] == [("Door", 3), ("Lamp", 12)]
+    assert found[0].blocks[0] is found[0].heading
+
+
+def test_a_section_naming_states_by_what_they_are_may_share_any_of_them() -> None:
+    text = DISJOINT.replace("| `on` | `off` |", "| any | `off` |")
+    with pytest.raises(SpecError, match="may share states"):
+        machines(read_blocks(text))
+
+
+def test_states_declared_above_the_sections_make_the_file_one_machine() -> None:
+    text = DISJOINT.replace("## Door", "**States**: closed, open, locked, off, on\n\n## Door")
+    assert machines(read_blocks(text)) == ()
+
+
+def test_a_one_section_file_reads_exactly_as_before() -> None:
+    blocks = read_blocks(ONE_SECTION)
+    assert machines(blocks) == ()
+    assert sections(blocks) == ()
+    (found,) = parse_machines_text(ONE_SECTION, "kettle.md")
+    assert (found.section, found.line) == ("", 0)
+    assert found.spec == parse_spec_text(ONE_SECTION, "kettle.md")
+    assert parse_document(blocks) == parse_document(select(blocks, "kettle")[1])
+
+
+def test_a_chosen_section_reads_only_its_blocks_the_title_and_the_terms_outside() -> None:
+    terms = (
+        "## Terms\n\n| Phrase | Means |\n|---|---|\n| the bank paid back | `refund.md` exists |\n\n"
+    )
+    text = DECLARED.replace("\n## Payment\n", f"\n{terms}## Payment\n").replace(
+        "| refund.md exists |", "| the bank paid back |"
+    )
+    chosen, blocks = select(read_blocks(text), "REFUND")
+    assert chosen.name == "Refund"
+    headings = [b.text for b in blocks if isinstance(b, Heading)]
+    assert headings == [
+        "Shop payments: two machines, one per section",
+        "Refund",
+        "Spells",
+        "States",
+        "Refund Transitions",
+    ]
+    (found,) = parse_machines_text(text, "shop.md", dialect=Dialect(section="refund"))
+    assert found.section == "Refund"
+    assert [r.id for r in found.spec.rows] == ["R1", "R2", "R3", "R4", "R5", "R6"]
+    assert [t.phrase for t in found.spec.terms] == ["the bank paid back"]
+    assert found.spec.title == "Shop payments: two machines, one per section"
+    assert "Pay" not in [s.name for s in found.spec.spells]
+    assert not errors(analyse(found.spec))
+
+
+def test_a_section_is_named_without_its_number_in_any_case() -> None:
+    text = DECLARED.replace("\n## Payment\n", "\n## 1. Payment\n").replace(
+        "\n## Refund\n", "\n## 2. Refund\n"
+    )
+    assert [m.section for m in parse_machines_text(text)] == ["Payment", "Refund"]
+    assert parse_spec_text(text, dialect=Dialect(section="payment")).states[0].name == "CREATED"
+    assert parse_spec_text(text, dialect=Dialect(section="2. refund")).states[0].name == (
+        "REQUESTED"
+    )
+
+
+def test_an_unknown_section_is_an_error_listing_the_sections() -> None:
+    with pytest.raises(SpecError) as caught:
+        parse_spec_text(DECLARED, "shop.md", dialect=Dialect(section="Shipping"))
+    assert caught.value.message == (
+        "no section 'Shipping' holds a transition table; the sections are "
+        "'Payment' (line 6), 'Refund' (line 37)"
+    )
+    with pytest.raises(SpecError, match="this file is one machine"):
+        parse_spec_text(ONE_SECTION, "kettle.md", dialect=Dialect(section="Teapot"))
+
+
+def test_an_error_in_one_machine_names_its_section() -> None:
+    text = DECLARED.replace("### States\n\n1. **REQUESTED**", "### States\n\n1. **NOT A NAME**")
+    with pytest.raises(SpecError) as caught:
+        parse_machines_text(text, "shop.md")
+    assert caught.value.message.startswith("in section 'Refund': state name 'NOT A NAME'")
+
+
+def _specs() -> list[Path]:
+    found = [
+        *sorted((ROOT / "spec").glob("*.md")),
+        *sorted((ROOT / "examples").glob("*/spec/*.md")),
+        *sorted((ROOT / "tests" / "cases").glob("*/spec.md")),
+        *sorted(p for p in (ROOT / "tests" / "fixtures").glob("*.md")),
+    ]
+    seed = Path("/work/shared/seeds/004_0cd903b1ded8a194.txt")
+    later = sorted(Path("/work/shared/specs").glob("*.md"))
+    return found + ([seed] if seed.is_file() else []) + later
+
+
+@pytest.mark.parametrize(
+    "path", _specs(), ids=lambda p: p.name if "cases" not in str(p) else p.parent.name
+)
+def test_every_spec_of_one_machine_stays_one(path: Path) -> None:
+    assert machines(read_blocks(path.read_text(encoding="utf-8-sig"))) == ()
+
+
+def test_load_machines_reads_a_file_as_its_project_configures_it(tmp_path: Path) -> None:
+    spec = tmp_path / "shop.md"
+    spec.write_text(DECLARED, encoding="utf-8")
+    found = load_machines(spec, "shop.md", Dialect())
+    assert [m.section for m in found] == ["Payment", "Refund"]
+    (one,) = load_machines(spec, "shop.md", replace(Dialect(), section="Refund"))
+    assert one.section == "Refund"
