@@ -20,7 +20,14 @@ from ..spec_error import SpecError, fail
 from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .identifiers import identifier
 from .lexicon import Dialect, Lexicon, normal
-from .light_tables import LightReader, LightReading, from_tables, light_columns, terminal_rows
+from .light_tables import (
+    KEEPING,
+    LightReader,
+    LightReading,
+    from_tables,
+    light_columns,
+    terminal_rows,
+)
 from .markdown import (
     Block,
     BrokenTable,
@@ -660,6 +667,9 @@ def _rows(
                     with _short(block, row.line):
                         rule = reader.rule(row, columns, p.group, kind)
                     yield rule
+        elif isinstance(block, ItemList) and light is not None and KEEPING.search(p.group):
+            items = [line for item in block.items for line in _item_lines(item)[:1]]
+            yield from light.keeping(items, p.group, block.line)
         elif isinstance(block, LooseRows):
             if last is not None:
                 blank = before is last[0] and not block.after_text

@@ -64,6 +64,14 @@ _REFUSED = re.compile(
     re.IGNORECASE,
 )
 
+# A heading over a list of events that are legal everywhere and keep the state
+# (`Events that never change state`): each item is a row `Any state | e | Same state`.
+KEEPING = re.compile(
+    r"\b(?:never|not|n't|without) chang\w* (?:the )?state|\bleaves? the state unchanged"
+    r"|\bno state change|\bkeep\w* the state\b",
+    re.IGNORECASE,
+)
+
 # Where the cells a row is read from sit in the row handed to `RowReader.rule`.
 _ROLES = ("id", "current state", "trigger", "condition", "next state", "action")
 
@@ -120,6 +128,48 @@ class LightReader:
             if rule is not None:
                 read.append(rule)
         return read
+
+    def keeping(self, items: list[Inline], group: str, line: int) -> list[RuleRow]:
+        """The rows of a list of events under a heading that says they keep the state
+        (`KEEPING`): each item, a name alone (`` `pr_opened` ``), is the row `Any state |
+        e | Same state`, numbered after the rows before it. A list with an item that is
+        not a name is not read, and a note says which."""
+        names = [_list_name(item) for item in items]
+        if not names or any(n is None for n in names):
+            bad = next((i for i, n in zip(items, names, strict=True) if n is None), None)
+            self.reader.notices.append(
+                Notice(
+                    "table_skipped",
+                    f"the list under {group!r} is not read as events that keep the state: "
+                    + (
+                        f"its item at line {bad.line} is not a name alone"
+                        if bad is not None
+                        else "it has no items"
+                    )
+                    + "; write each event as its name (`pr_opened`), or as a row "
+                    "`| Any state | pr_opened | Same state |`",
+                    line,
+                )
+            )
+            return []
+        rows = []
+        for item, name in zip(items, names, strict=True):
+            assert name is not None
+            self.reading.count += 1
+            rule_id = f"R{self.reading.count}"
+            at = item.line
+            cells = (
+                _cell(at, rule_id),
+                _cell(at, "Any state"),
+                _cell(at, self.trigger(name, at)),
+                _cell(at, "-"),
+                _cell(at, "Same state"),
+                _cell(at, "-"),
+            )
+            standard = Columns({role: i for i, role in enumerate(_ROLES)}, ())
+            rule = self.reader.rule(Row(at, cells), standard, group, Kind.NOOP)
+            rows.append(replace(rule, action="", id_written=False, numbered=True))
+        return rows
 
     # -- names --
 
@@ -275,6 +325,15 @@ class LightReader:
         if len(parts) > 1 and all(is_identifier(p) for p in parts):
             return [self.trigger(p, line) for p in parts]
         return [self.trigger(written, line)]
+
+
+def _list_name(item: Inline) -> str | None:
+    """The name an item of a list is, written alone (`` `pr_opened` ``, `pr_opened`)."""
+    parts = [seg for seg in item.segments if seg.text.strip()]
+    if len(parts) == 1 and parts[0].kind in ("code", "text"):
+        text = parts[0].text.strip()
+        return text if is_identifier(text) else None
+    return None
 
 
 def _cell(line: int, text: str) -> Cell:

@@ -275,3 +275,23 @@ def test_refusals_name_the_forms_that_read() -> None:
         read("| From | To |\n|---|---|\n|  | B |\n")
     with pytest.raises(SpecError, match="leave the table without a trigger column"):
         read("| From | Event | To |\n|---|---|---|\n| A |  | B |\n")
+
+
+def test_a_list_of_events_that_keep_the_state_is_read_as_rows_for_every_state() -> None:
+    text = LOANS + (
+        "\n## Events that never change state\n\nThese are legal anywhere and change nothing:\n\n"
+        "- `barcode_scanned`\n- `shelf_audited`\n"
+    )
+    spec = parse_spec_text(text, "loans.md")
+    assert [s.name for s in spec.spells][-2:] == ["barcode_scanned", "shelf_audited"]
+    kept = [r for r in spec.rules if r.spell == "barcode_scanned"]
+    assert {r.source for r in kept} == {s.name for s in spec.states}
+    assert all(r.kind is Kind.NOOP and r.id == "R7" for r in kept)
+
+
+def test_a_list_under_such_a_heading_that_is_not_names_is_noted_not_read() -> None:
+    text = LOANS + ("\n## Events that never change state\n\n- a reader asks where the book is\n")
+    spec = parse_spec_text(text, "loans.md")
+    assert "a_reader_asks_where_the_book_is" not in {s.name for s in spec.spells}
+    notes = [n for n in spec.notices if n.kind == "table_skipped"]
+    assert notes and "not a name alone" in notes[0].message
