@@ -167,10 +167,15 @@ class Condition:
 
 @dataclass(frozen=True)
 class Selector:
-    """A Current State cell: listed names, or every state except the listed names."""
+    """A Current State cell: listed names, or every state except the listed names.
+
+    `scope` narrows a wildcard: "terminal" (`any terminal`) is every state no row
+    leads out of, "non-terminal" (`any non-terminal`) every other state, wildcard
+    rows not counted (`expand.terminal_states`); "" is every state."""
 
     wildcard: bool
     names: tuple[str, ...]
+    scope: str = ""
 
 
 @dataclass(frozen=True)

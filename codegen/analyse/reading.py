@@ -124,8 +124,16 @@ def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
     words = lexicon_for(dialect)
     own = Lexicon.of(dialect).with_terms([*spec.terms, *dialect.terms]).with_files(dialect)
     said = _Said(words)
-    rows = tuple(_row(row, said) for row in spec.rows)
-    return Reading(rows, tuple(_term(t, spec.workspace, own, words) for t in spec.terms))
+    scoped: dict[int, list[str]] = {}
+    for rule in spec.rules:
+        if rule.order < len(spec.rows) and spec.rows[rule.order].current.scope:
+            scoped.setdefault(rule.order, []).append(rule.source)
+    rows = tuple(
+        _row(row, said, list(dict.fromkeys(scoped.get(order, []))))
+        for order, row in enumerate(spec.rows)
+    )
+    terms = tuple(_term(t, spec.workspace, own, words) for t in spec.terms)
+    return Reading(rows, terms)
 
 
 class _Said:
@@ -157,16 +165,21 @@ class _Said:
         return found
 
 
-def _row(row: RuleRow, said: _Said) -> RowReading:
+def _row(row: RuleRow, said: _Said, scoped: list[str] | None = None) -> RowReading:
     current = row.current
-    if current.wildcard:
+    if current.scope:
+        # Which states `any terminal` stood for is worked out from the rows: said.
+        states = f"any {current.scope} state ({', '.join(scoped or []) or 'none'})"
+    elif current.wildcard:
         states = "any state" + (f" except {', '.join(current.names)}" if current.names else "")
     else:
         states = ", ".join(current.names)
     target = _STAYS.get(row.target.kind) or row.target.name or ""
-    if row.target.kind is Kind.TRANSITION and (row.target.name in current.names) != (
-        current.wildcard
-    ):
+    if current.scope:
+        selects_target = row.target.name in (scoped or [])
+    else:
+        selects_target = (row.target.name in current.names) != current.wildcard
+    if row.target.kind is Kind.TRANSITION and selects_target:
         # A row that names the state it fires in as its Next State keeps it there, as
         # `Same state` does (its time in the state too): said, since it reads as a move.
         alone = not current.wildcard and current.names == (target,)
