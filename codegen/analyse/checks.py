@@ -23,6 +23,7 @@ from .behaviour_checks import (
 from .effect_checks import check_effects
 from .field_checks import check_fields
 from .findings import Finding, Severity
+from .knock_on import knock_on
 from .spec_checks import (
     check_actions,
     check_consolidation,
@@ -73,6 +74,7 @@ def analyse(spec: Spec) -> list[Finding]:
         for each in CHECKS:
             stage(f"checking the spec ({each.__name__.removeprefix('check_').replace('_', ' ')})")
             findings += each(analysis)
+        findings = knock_on(analysis, findings)
     finally:
         analysis.close()
     return sorted(findings, key=lambda f: (f.line or 0, f.kind))
