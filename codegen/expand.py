@@ -12,6 +12,9 @@ state. Names that do not resolve are kept as `Unresolved` for the verifier,
 never raised: the rest of the row still expands, and the hint it carries is a
 form that reads, never a name of the opposite meaning (`any non-completed` is
 not `completed`).
+
+Where the spec says transitions not listed are rejected (`Policy`), each
+(state, spell) no row names gets a rule of the policy's: blocked, always.
 """
 
 from __future__ import annotations
@@ -25,12 +28,15 @@ from typing import TypeVar
 
 from .model import (
     Action,
+    Condition,
     Duplicate,
     Family,
     Kind,
+    Policy,
     Rule,
     RuleRow,
     Spec,
+    Specificity,
     Spell,
     State,
     StateSchema,
@@ -57,6 +63,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
     for state in states:
         for action in state.valid_actions:
             resolver.spell(action.spell, "Valid Actions", action.line, None, state.name)
+    rules += policy_rules(document.unlisted, states, spells, rules, len(document.rows))
     for spell in spells:
         if spell.target and spell.target not in resolver.known_states:
             resolver.unresolved.append(
@@ -89,7 +96,54 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         words=dict(document.words),
         terms=document.terms,
         notices=document.notices,
+        unlisted=document.unlisted,
+        layout=document.layout,
     )
+
+
+# The ID of the rules that stand for "transitions not listed are rejected".
+POLICY_ID = "not listed"
+_ALWAYS = Condition("-", ((),))
+
+
+def policy_rules(
+    policy: Policy | None,
+    states: tuple[State, ...],
+    spells: tuple[Spell, ...],
+    rules: list[Rule],
+    after: int,
+) -> list[Rule]:
+    """With the policy, a blocked rule for each (state, spell) no rule names, one
+    group per spell (ordered after the spec's `after` rows); none without it."""
+    if policy is None:
+        return []
+    covered = {(r.source, r.spell) for r in rules}
+    found = []
+    for at, spell in enumerate(spells):
+        for state in states:
+            if (state.name, spell.name) in covered:
+                continue
+            found.append(
+                Rule(
+                    id=POLICY_ID,
+                    line=policy.line,
+                    order=after + at,
+                    group="",
+                    kind=Kind.BLOCKED,
+                    source=state.name,
+                    spell=spell.name,
+                    condition=_ALWAYS,
+                    dest=state.name,
+                    action="",
+                    actions=(),
+                    response=f"{spell.name} is not listed for this state, and transitions "
+                    "not listed are rejected.",
+                    response_ref="",
+                    specificity=Specificity.EXPLICIT,
+                    policy=True,
+                )
+            )
+    return found
 
 
 def state_schema(example: dict[str, object] | None, states: set[str]) -> StateSchema:

@@ -264,6 +264,8 @@ class Rule:
     response: str
     response_ref: str
     specificity: Specificity
+    # A rule no row wrote: the spec's policy that transitions not listed are rejected.
+    policy: bool = False
 
     @property
     def priority(self) -> tuple[int, int]:
@@ -289,6 +291,20 @@ class Unresolved:
     suggestion: str | None
     detail: str = ""
     state: str | None = None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """ "Transitions not listed are rejected": every (state, spell) no row names is
+    blocked. `said` is the sentence of the spec that says so (at `line`), or the
+    project's setting (`line` 0)."""
+
+    said: str
+    line: int = 0
+
+    @property
+    def where(self) -> str:
+        return f"line {self.line}" if self.line else "[tool.spellbook] in pyproject.toml"
 
 
 @dataclass(frozen=True)
@@ -345,6 +361,11 @@ class Spec:
     words: dict[Atom, tuple[str, str]] = field(default_factory=dict, compare=False)
     terms: tuple[Term, ...] = ()
     notices: tuple[Notice, ...] = ()
+    # Where the spec says that transitions not listed are rejected (None: it does not).
+    unlisted: Policy | None = None
+    # The roles of the first transition table's columns, in order ("" for a column with
+    # none): a row suggested to the author is written in them.
+    layout: tuple[str, ...] = ()
 
     @property
     def workspace(self) -> str:

@@ -37,6 +37,7 @@ from .spec_checks import (
     check_term_conflicts,
     check_terms,
     check_unknown_conditions,
+    check_unlisted,
     check_unresolved_names,
 )
 from .state_checks import check_indicators
@@ -44,6 +45,7 @@ from .state_checks import check_indicators
 CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_reading,
     check_missing_cells,
+    check_unlisted,
     check_unresolved_names,
     check_unknown_conditions,
     check_fields,

@@ -109,12 +109,22 @@ class TermReading:
 class Reading:
     rows: tuple[RowReading, ...]
     terms: tuple[TermReading, ...]
+    # "Transitions not listed are rejected", as the spec or its project says it, and the
+    # cells it blocks ("" where it says no such thing).
+    policy: str = ""
 
     def lines(self) -> list[str]:
-        return [r.said() for r in self.rows] + [t.said() for t in self.terms]
+        said = [r.said() for r in self.rows] + [t.said() for t in self.terms]
+        return said + ([self.policy] if self.policy else [])
 
     def json(self) -> dict[str, object]:
-        return {"rows": [r.json() for r in self.rows], "terms": [t.json() for t in self.terms]}
+        found: dict[str, object] = {
+            "rows": [r.json() for r in self.rows],
+            "terms": [t.json() for t in self.terms],
+        }
+        if self.policy:
+            found["policy"] = self.policy
+        return found
 
 
 def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
@@ -133,7 +143,23 @@ def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
         for order, row in enumerate(spec.rows)
     )
     terms = tuple(_term(t, spec.workspace, own, words) for t in spec.terms)
-    return Reading(rows, terms)
+    return Reading(rows, terms, policy_said(spec))
+
+
+def policy_said(spec: Spec) -> str:
+    """The policy that transitions not listed are rejected, where it is said, and the
+    cells it blocks; "" for a spec without it."""
+    policy = spec.unlisted
+    if policy is None:
+        return ""
+    blocked = [r for r in spec.rules if r.policy]
+    cells = ", ".join(f"{r.spell} in {r.source}" for r in blocked[:8])
+    more = f" and {len(blocked) - 8} more" if len(blocked) > 8 else ""
+    return (
+        f"policy ({policy.where}: {policy.said!r}): transitions not listed are rejected; "
+        + (f"it blocks {len(blocked)} cells no row names: {cells}{more}" if blocked else "")
+        + ("every cell is named by a row, so it blocks none" if not blocked else "")
+    )
 
 
 class _Said:

@@ -40,6 +40,8 @@ class Dialect:
     folder: str = ""
     templates: str = ""
     root: str = ""
+    # "rejected": every (state, spell) no row names is blocked ("" : a missing cell).
+    unlisted: str = ""
 
 
 # What a cell with nothing in it may say: no condition (always), no action.

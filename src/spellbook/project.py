@@ -7,12 +7,15 @@
     templates = "templates"          # files `Create F from T` copies (relative to the root)
     vocabulary = "spell_workflow"    # for specs that are not listed below
     columns = { condition = ["Guard"] }
+    unlisted = "rejected"            # a (state, spell) no row names is blocked, not an error
 
     [tool.spellbook.machines]
     release = "spec/RELEASE.md"
     review = { spec = "spec/REVIEW.md", vocabulary = "", templates = "spec/review" }
     # report: where python -m codegen writes the machine's verification report
     audit = { spec = "spec/AUDIT.md", report = "docs/verification.md" }
+    # unlisted: "rejected" for this machine alone (the top-level key is every machine's)
+    orders = { spec = "spec/ORDERS.md", unlisted = "rejected" }
 
 The runtime reads it to know which machine `spell --machine NAME` means (a listed
 one, generated into `<generated>/NAME.py`; `spell` and `session` are the machines
@@ -52,8 +55,19 @@ SHIPPED = {
     "session": "spellbook.machines.session_machine",
 }
 
-KEYS = ("columns", "default", "documents", "generated", "machines", "templates", "vocabulary")
-MACHINE_KEYS = ("allow_errors", "columns", "report", "spec", "templates", "vocabulary")
+KEYS = (
+    "columns",
+    "default",
+    "documents",
+    "generated",
+    "machines",
+    "templates",
+    "unlisted",
+    "vocabulary",
+)
+MACHINE_KEYS = ("allow_errors", "columns", "report", "spec", "templates", "unlisted", "vocabulary")
+# What `unlisted` may say: "" (a cell no row names is an error) or "rejected".
+UNLISTED = ("", "rejected")
 
 
 class ProjectError(BadFile):
@@ -64,7 +78,16 @@ class Entry:
     """One machine of the project: its name (its module's), spec, and settings. A
     setting that is None is the project's (`Project.vocabulary`, ...)."""
 
-    __slots__ = ("name", "spec", "vocabulary", "columns", "allow_errors", "templates", "report")
+    __slots__ = (
+        "name",
+        "spec",
+        "vocabulary",
+        "columns",
+        "allow_errors",
+        "templates",
+        "report",
+        "unlisted",
+    )
 
     def __init__(
         self,
@@ -75,6 +98,7 @@ class Entry:
         allow_errors: bool = False,
         templates: str | None = None,
         report: str = "",
+        unlisted: str | None = None,
     ) -> None:
         self.name = name
         self.spec = spec
@@ -83,6 +107,7 @@ class Entry:
         self.allow_errors = allow_errors
         self.templates = templates
         self.report = report  # where python -m codegen writes its verification report
+        self.unlisted = unlisted  # None: the project's
 
 
 class Project:
@@ -97,6 +122,7 @@ class Project:
         "columns",
         "machines",
         "documents",
+        "unlisted",
     )
 
     def __init__(
@@ -109,8 +135,10 @@ class Project:
         columns: dict[str, list[str]] | None = None,
         machines: tuple[Entry, ...] = (),
         documents: tuple[str, ...] = (),
+        unlisted: str = "",
     ) -> None:
         self.root = root
+        self.unlisted = unlisted
         self.documents = documents
         self.generated = generated
         self.default = default
@@ -232,7 +260,18 @@ def project_from(root: str, table: dict[str, object]) -> Project:
         columns,
         machines,
         tuple(_inside(d, "documents", "") for d in documents),
+        _unlisted(table, ""),
     )
+
+
+def _unlisted(table: dict[str, object], where: str) -> str:
+    value = table.get("unlisted", "")
+    if value not in UNLISTED:
+        raise _fail(
+            f'{where}unlisted must be "rejected" (a (state, spell) no row names is blocked) '
+            'or "" (it is an error)'
+        )
+    return str(value)
 
 
 def _table(path: str) -> dict[str, object]:
@@ -496,6 +535,7 @@ def _entry(name: str, value: object) -> Entry:
         allow,
         None if templates is None else _inside(templates, "templates", where, empty=True),
         _inside(report, "report", where, empty=True),
+        _unlisted(value, where) if "unlisted" in value else None,
     )
 
 

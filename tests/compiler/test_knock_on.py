@@ -62,8 +62,10 @@ def test_cells_a_row_with_an_unknown_spell_would_fill_say_so() -> None:
     said = {f.state: f.message for f in found["missing_cell"]}
     assert set(said) == {"START", "MIDDLE", "ASIDE"}
     assert "may follow from row L1" in said["START"] and "may follow from row L1" in said["MIDDLE"]
-    # L1 never named ASIDE: its missing cell is its own.
-    assert "may follow" not in said["ASIDE"]
+    # L1 never named ASIDE: its missing cell is its own, and says how to refuse the spell.
+    assert "may follow" not in said["ASIDE"] and "[BLOCKED]" in said["ASIDE"]
+    # Where the drop is the cause, the fix is the row's, not a policy.
+    assert "[BLOCKED]" not in said["START"]
 
 
 def test_an_unknown_name_with_no_close_name_may_stand_for_any() -> None:
