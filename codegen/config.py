@@ -5,7 +5,7 @@ The table itself, its keys and what each may hold, belong to the runtime
 codegen` read the same machines from it. Here each machine gets its `Dialect`: the
 vocabulary module and the header names, by column role, that its spec is read
 with (`columns = { condition = ["Wenn"] }`; the roles are `codegen.read.rows.ROLES`).
-A spec that is not listed is read with the top-level `vocabulary` and `columns`.
+A spec that is not listed is read with the top-level `vocabulary`, `columns` and `unlisted`.
 """
 
 from __future__ import annotations
@@ -158,7 +158,9 @@ def load_config(root: Path) -> Config:
 
 
 def config_of(project: Project) -> Config:
-    default = _dialect(project.vocabulary, project.columns, Dialect())
+    default = replace(
+        _dialect(project.vocabulary, project.columns, Dialect()), unlisted=project.unlisted
+    )
     return Config(
         project.generated,
         tuple(_machine(project, entry, default) for entry in project.machines),
@@ -171,8 +173,11 @@ def config_of(project: Project) -> Config:
 
 def _machine(project: Project, entry: Entry, default: Dialect) -> Machine:
     vocabulary = default.vocabulary if entry.vocabulary is None else entry.vocabulary
+    unlisted = default.unlisted if entry.unlisted is None else entry.unlisted
     dialect = with_templates(
-        replace(_dialect(vocabulary, entry.columns, default), section=entry.section),
+        replace(
+            _dialect(vocabulary, entry.columns, default), section=entry.section, unlisted=unlisted
+        ),
         Path(project.root),
         entry.spec,
         project.templates_of(entry),

@@ -4,8 +4,17 @@
 means the member whose suffix is the source state's suffix; as a States list item,
 it declares each member, with the item's fields. `Any state` and
 `Any state except ...` are wildcards (lower priority than rows naming the
-state). Names that do not resolve are kept as `Unresolved` for the verifier,
-never raised: the rest of the row still expands.
+state); so are `any terminal` and `any non-terminal`, where a terminal state is
+one no row leads out of (a row naming it whose Next State is another state;
+wildcard rows are not counted, so `any terminal -> idle` does not make its own
+states non-terminal). `A / B` in Current State is `A, B` where every part is a
+state. Names that do not resolve are kept as `Unresolved` for the verifier,
+never raised: the rest of the row still expands, and the hint it carries is a
+form that reads, never a name of the opposite meaning (`any non-completed` is
+not `completed`).
+
+Where the spec says transitions not listed are rejected (`Policy`), each
+(state, spell) no row names gets a rule of the policy's: blocked, always.
 """
 
 from __future__ import annotations
@@ -19,18 +28,22 @@ from typing import TypeVar
 
 from .model import (
     Action,
+    Condition,
     Duplicate,
     Family,
     Kind,
+    Policy,
     Rule,
     RuleRow,
     Spec,
+    Specificity,
     Spell,
     State,
     StateSchema,
     Unresolved,
 )
 from .read.document import Document
+from .read.lexicon import normal
 
 _FAMILY_MEMBER = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_(?P<suffix>[A-Z])")
 _FAMILY_REF = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_\[(?P<suffixes>[^\]]*)\]")
@@ -43,12 +56,14 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
     spells = _first_of_each(document.spells)
     families = group_families(states)
     resolver = _Resolver(states, spells, families)
+    resolver.rows = document.rows
     rules: list[Rule] = []
     for order, row in enumerate(document.rows):
         rules.extend(resolver.expand(row, order))
     for state in states:
         for action in state.valid_actions:
             resolver.spell(action.spell, "Valid Actions", action.line, None, state.name)
+    rules += policy_rules(document.unlisted, states, spells, rules, len(document.rows))
     for spell in spells:
         if spell.target and spell.target not in resolver.known_states:
             resolver.unresolved.append(
@@ -81,7 +96,54 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         words=dict(document.words),
         terms=document.terms,
         notices=document.notices,
+        unlisted=document.unlisted,
+        layout=document.layout,
     )
+
+
+# The ID of the rules that stand for "transitions not listed are rejected".
+POLICY_ID = "not listed"
+_ALWAYS = Condition("-", ((),))
+
+
+def policy_rules(
+    policy: Policy | None,
+    states: tuple[State, ...],
+    spells: tuple[Spell, ...],
+    rules: list[Rule],
+    after: int,
+) -> list[Rule]:
+    """With the policy, a blocked rule for each (state, spell) no rule names, one
+    group per spell (ordered after the spec's `after` rows); none without it."""
+    if policy is None:
+        return []
+    covered = {(r.source, r.spell) for r in rules}
+    found = []
+    for at, spell in enumerate(spells):
+        for state in states:
+            if (state.name, spell.name) in covered:
+                continue
+            found.append(
+                Rule(
+                    id=POLICY_ID,
+                    line=policy.line,
+                    order=after + at,
+                    group="",
+                    kind=Kind.BLOCKED,
+                    source=state.name,
+                    spell=spell.name,
+                    condition=_ALWAYS,
+                    dest=state.name,
+                    action="",
+                    actions=(),
+                    response=f"{spell.name} is not listed for this state, and transitions "
+                    "not listed are rejected.",
+                    response_ref="",
+                    specificity=Specificity.EXPLICIT,
+                    policy=True,
+                )
+            )
+    return found
 
 
 def state_schema(example: dict[str, object] | None, states: set[str]) -> StateSchema:
@@ -213,6 +275,8 @@ class _Resolver:
         self._seen: set[tuple[str, str, str, int, str]] = set()
         self.suggest_state = Suggester([f.name for f in families] + self.state_names)
         self.suggest_spell = Suggester(list(self.spells.values()))
+        self.rows: tuple[RuleRow, ...] = ()
+        self._terminal: set[str] | None = None
 
     # -- reporting --
 
@@ -237,7 +301,15 @@ class _Resolver:
         )
 
     def _unknown_state(self, name: str, column: str, row: RuleRow, detail: str = "") -> None:
-        self._unknown("unknown_state", name, column, (row.line, row.id), self.suggest_state, detail)
+        suggest = self.suggest_state
+        if column == "Current State" and not detail:
+            hint, detail = selector_hint(name, self.suggest_state, self.known_states)
+            suggest = Suggester.fixed(name, hint)
+        elif column == "Next State" and not detail:
+            hint = target_hint(name)
+            if hint is not None:
+                suggest = Suggester.fixed(name, hint)
+        self._unknown("unknown_state", name, column, (row.line, row.id), suggest, detail)
 
     # -- names --
 
@@ -259,11 +331,37 @@ class _Resolver:
         if not row.current.wildcard:
             return list(dict.fromkeys(named))
         excluded = set(named)
+        scope = row.current.scope
+        if scope:
+            terminal = self.terminal()
+            excluded |= {s for s in self.state_names if (s in terminal) != (scope == "terminal")}
         return [s for s in self.state_names if s not in excluded]
+
+    def terminal(self) -> set[str]:
+        """The states no row leads out of: no row naming the state (wildcard rows are not
+        counted) has a Next State other than the state itself."""
+        if self._terminal is None:
+            saved = (self.unresolved, self._seen)
+            self.unresolved, self._seen = [], set()  # names are reported by `expand`
+            try:
+                out = {
+                    source
+                    for row in self.rows
+                    if not row.current.wildcard and row.target.kind is Kind.TRANSITION
+                    for source in self.sources(row)
+                    if self.dest(row, source) != source
+                }
+            finally:
+                self.unresolved, self._seen = saved
+            self._terminal = {s for s in self.state_names if s not in out}
+        return self._terminal
 
     def _states_named(self, name: str, row: RuleRow) -> list[str]:
         if name in self.known_states:
             return [name]
+        parts = _slashed(name)
+        if parts:
+            return self._parts(name, parts, row)
         members = family_members(name)
         if members is not None:
             found = [member for member in members if member in self.known_states]
@@ -321,6 +419,37 @@ class _Resolver:
             return action
         return Action(action.verb, action.text, action.files, f"{ref.group('base')}_{suffix}")
 
+    def _parts(self, name: str, parts: list[str], row: RuleRow) -> list[str]:
+        """`A / B` as `A, B`, where every part is a state or a family; else the name is
+        unknown, with the parts that are not and the list that would read."""
+        found: list[str] = []
+        unknown = []
+        for part in parts:
+            members = family_members(part)
+            if part in self.known_states:
+                found.append(part)
+            elif members and all(m in self.known_states for m in members):
+                found.extend(members)
+            else:
+                unknown.append(part)
+        if not unknown:
+            return found
+        fixed = [part if part not in unknown else self.suggest_state(part) for part in parts]
+        listed = ", ".join(f or "NAME" for f in fixed)
+        detail = (
+            f"{', '.join(unknown)} {'is not a state' if len(unknown) == 1 else 'are not states'}"
+            f"; several states are written `{listed}`"
+        )
+        self._unknown(
+            "unknown_state",
+            name,
+            "Current State",
+            (row.line, row.id),
+            Suggester.fixed(name, None),
+            detail,
+        )
+        return []
+
     # -- rows --
 
     def expand(self, row: RuleRow, order: int) -> Iterator[Rule]:
@@ -347,6 +476,99 @@ class _Resolver:
                     response_ref=row.response_ref,
                     specificity=row.specificity,
                 )
+
+
+def _slashed(name: str) -> list[str]:
+    """`A / B` (or `A/B/C`) as its parts; [] for a name with no `/` outside a family's
+    brackets (`NAME_[G/A]` is one name)."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(name):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if char == "/" and depth == 0:
+            parts.append(name[start:at])
+            start = at + 1
+    if not parts:
+        return []
+    parts.append(name[start:])
+    found = [p.strip().strip("`").strip() for p in parts]
+    return found if all(found) else []
+
+
+# The forms a Current State cell reads in, offered where one does not.
+SELECTOR_FORMS = (
+    "the forms that read are `Any state`, `Any state except NAME`, `any terminal`, "
+    "`any non-terminal`, or the states themselves, `A, B`"
+)
+# A negated selector: `any non-X`, `not X`, `anything except X`, `all but X`, ...
+_NEGATED = re.compile(
+    r"(?:(?:any|all|every)(?:thing)?\s+)?(?:states?\s+)?"
+    r"(?:non[-_ ]?|not[-_ ]|except\s+|but\s+|other\s+than\s+|besides\s+)"
+    r"(?P<rest>.+?)(?:\s+states?)?"
+)
+_QUANTIFIED = re.compile(r"(?:any|all|every|each)(?:thing|one)?\b.*|\*.*")
+
+
+def selector_hint(name: str, suggest: Suggester, known: set[str]) -> tuple[str | None, str]:
+    """What to offer for a Current State name that does not resolve: (did-you-mean,
+    detail). A negated name is offered `Any state except X` (never X, its opposite);
+    one that says `any ...` the forms that read; any other name the closest state."""
+    text = " ".join(name.split())
+    # A name written as an identifier (`NOT_STARTED`) is a name, offered the closest.
+    worded = " " in text or re.match(r"non-\w", text, re.IGNORECASE) is not None
+    negated = _NEGATED.fullmatch(text) if worded else None
+    if negated:
+        rest = negated.group("rest").strip("` ")
+        parts = [p.strip("` ") for p in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", rest)]
+        found = [suggest(p) if p not in known else p for p in parts if p]
+        if found and all(found):
+            return f"`Any state except {', '.join(str(f) for f in found)}`", ""
+        return None, f"every state but some is written `Any state except NAME`; {SELECTOR_FORMS}"
+    if _QUANTIFIED.fullmatch(text.lower()):
+        return None, SELECTOR_FORMS
+    parts = [p.strip("` ") for p in re.split(r"\s+(?:and|or|&|\+)\s+|\s*;\s*", text)]
+    if len(parts) > 1 and all(p in known for p in parts):
+        return f"`{', '.join(parts)}`", ""  # `A and B`, `A or B`: several states
+    return suggest(name), ""
+
+
+_SAME_WORDS = re.compile(r"\b(?:same|unchanged|stays?|remains?|itself|no[- ]change|current)\b")
+_BLOCKED_WORDS = re.compile(r"\b(?:blocked|rejected|reject|denied|refused|invalid|forbidden)\b")
+
+
+def target_hint(name: str) -> str | None:
+    """The form a Next State that is no state may mean: `Same state` or `[BLOCKED]`."""
+    text = normal(name)
+    if _SAME_WORDS.search(text):
+        return "`Same state`"
+    if _BLOCKED_WORDS.search(text):
+        return "`[BLOCKED]`"
+    return None
+
+
+def _polarity(name: str) -> tuple[bool, str]:
+    """Whether a name is negated (`non-X`, `NOT_X`, `no X`, `X except ...`), and the rest."""
+    text = name.lower().strip()
+    m = re.match(r"(?:non|not|no|without)[-_ ]?(.+)", text)
+    if m and (text.startswith(("non", "not_", "not ", "not-", "no_", "no ", "no-", "without"))):
+        return True, m.group(1)
+    if re.search(r"\b(?:except|but)\b", text.replace("_", " ")):
+        return True, text
+    return False, text
+
+
+def inverts(name: str, candidate: str) -> bool:
+    """Whether `candidate` says the opposite of `name`: one is negated and the other not
+    (`non-completed` and `completed`, `NOT_STARTED` and `STARTED`, `unpaid` and `paid`)."""
+    negated, other = _polarity(name)[0], _polarity(candidate)[0]
+    if negated != other:
+        return True
+    a, b = name.lower(), candidate.lower()
+    for x, y in ((a, b), (b, a)):
+        if x.startswith("un") and not y.startswith("un"):
+            stem = x[2:].lstrip("-_ ")
+            if difflib.SequenceMatcher(None, stem, y).ratio() >= 0.8:
+                return True
+    return False
 
 
 def _suffixes(text: str) -> list[str]:
@@ -390,6 +612,13 @@ class Suggester:
             self.found[name] = self._closest(name)
         return self.found[name]
 
+    @staticmethod
+    def fixed(name: str, hint: str | None) -> Suggester:
+        """A suggester that offers `hint` for `name` (a form, not a name)."""
+        found = Suggester([])
+        found.found[name] = hint
+        return found
+
     def _closest(self, name: str) -> str | None:
         upper = name.upper()
         found = self.exact.get(upper) or self.bases.get(upper)
@@ -404,8 +633,9 @@ class Suggester:
             if 2 * min(size, len(c)) >= self.CUTOFF * (size + len(c))
         }
         pool = sorted(near, key=lambda c: (-_common_start(c, upper), c))[: self.POOL]
-        close = difflib.get_close_matches(upper, pool, n=1, cutoff=self.CUTOFF)
-        return self.exact[close[0]] if close else None
+        close = difflib.get_close_matches(upper, pool, n=3, cutoff=self.CUTOFF)
+        # Never a name that says the opposite (`non-completed` is not `completed`).
+        return next((self.exact[c] for c in close if not inverts(name, c)), None)
 
 
 def _common_start(a: str, b: str) -> int:

@@ -173,10 +173,15 @@ class Condition:
 
 @dataclass(frozen=True)
 class Selector:
-    """A Current State cell: listed names, or every state except the listed names."""
+    """A Current State cell: listed names, or every state except the listed names.
+
+    `scope` narrows a wildcard: "terminal" (`any terminal`) is every state no row
+    leads out of, "non-terminal" (`any non-terminal`) every other state, wildcard
+    rows not counted (`expand.terminal_states`); "" is every state."""
 
     wildcard: bool
     names: tuple[str, ...]
+    scope: str = ""
 
 
 @dataclass(frozen=True)
@@ -267,6 +272,8 @@ class Rule:
     response: str
     response_ref: str
     specificity: Specificity
+    # A rule no row wrote: the spec's policy that transitions not listed are rejected.
+    policy: bool = False
 
     @property
     def priority(self) -> tuple[int, int]:
@@ -292,6 +299,20 @@ class Unresolved:
     suggestion: str | None
     detail: str = ""
     state: str | None = None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """ "Transitions not listed are rejected": every (state, spell) no row names is
+    blocked. `said` is the sentence of the spec that says so (at `line`), or the
+    project's setting (`line` 0)."""
+
+    said: str
+    line: int = 0
+
+    @property
+    def where(self) -> str:
+        return f"line {self.line}" if self.line else "[tool.spellbook] in pyproject.toml"
 
 
 @dataclass(frozen=True)
@@ -348,6 +369,11 @@ class Spec:
     words: dict[Atom, tuple[str, str]] = field(default_factory=dict, compare=False)
     terms: tuple[Term, ...] = ()
     notices: tuple[Notice, ...] = ()
+    # Where the spec says that transitions not listed are rejected (None: it does not).
+    unlisted: Policy | None = None
+    # The roles of the first transition table's columns, in order ("" for a column with
+    # none): a row suggested to the author is written in them.
+    layout: tuple[str, ...] = ()
 
     @property
     def workspace(self) -> str:

@@ -131,6 +131,8 @@ def check_dead_rules(analysis: Analysis) -> Iterator[Finding]:
     by_row: dict[tuple[str, int], list[tuple[Rule, bool, int]]] = {}
     for (state, spell), result in analysis.cells.items():
         for at, (rule, world) in enumerate(zip(spec.cell(state, spell), result.wins, strict=True)):
+            if rule.policy:  # no row of the spec: the policy that unlisted cells are blocked
+                continue
             by_row.setdefault((rule.id, rule.line), []).append(
                 (rule, result.too_big or world is not None, at)
             )
@@ -287,7 +289,9 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
             if not winners:
                 continue
             ids = ", ".join(dict.fromkeys(w.id for w in winners))
-            if all(w.kind is Kind.BLOCKED for w in winners):
+            if all(w.policy for w in winners):
+                why = "is not listed there, so it is rejected"
+            elif all(w.kind is Kind.BLOCKED for w in winners):
                 why = f"is blocked there (rule {ids})"
             elif all(w.changes_state and w.dest in lost for w in winners):
                 into = " or ".join(dict.fromkeys(w.dest for w in winners))

@@ -23,6 +23,7 @@ from .behaviour_checks import (
 from .effect_checks import check_effects
 from .field_checks import check_fields
 from .findings import Finding, Severity
+from .knock_on import knock_on
 from .spec_checks import (
     check_actions,
     check_consolidation,
@@ -36,6 +37,7 @@ from .spec_checks import (
     check_term_conflicts,
     check_terms,
     check_unknown_conditions,
+    check_unlisted,
     check_unresolved_names,
 )
 from .state_checks import check_indicators
@@ -43,6 +45,7 @@ from .state_checks import check_indicators
 CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_reading,
     check_missing_cells,
+    check_unlisted,
     check_unresolved_names,
     check_unknown_conditions,
     check_fields,
@@ -73,6 +76,7 @@ def analyse(spec: Spec) -> list[Finding]:
         for each in CHECKS:
             stage(f"checking the spec ({each.__name__.removeprefix('check_').replace('_', ' ')})")
             findings += each(analysis)
+        findings = knock_on(analysis, findings)
     finally:
         analysis.close()
     return sorted(findings, key=lambda f: (f.line or 0, f.kind))

@@ -27,6 +27,7 @@ SEVERITY: dict[str, Severity] = {
     "undefined_field": Severity.ERROR,
     "ga_notation": Severity.ERROR,
     "missing_cell": Severity.ERROR,
+    "unlisted_rejected": Severity.INFO,
     "duplicate_id": Severity.ERROR,
     "duplicate_state": Severity.ERROR,
     "duplicate_spell": Severity.ERROR,

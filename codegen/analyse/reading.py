@@ -109,12 +109,22 @@ class TermReading:
 class Reading:
     rows: tuple[RowReading, ...]
     terms: tuple[TermReading, ...]
+    # "Transitions not listed are rejected", as the spec or its project says it, and the
+    # cells it blocks ("" where it says no such thing).
+    policy: str = ""
 
     def lines(self) -> list[str]:
-        return [r.said() for r in self.rows] + [t.said() for t in self.terms]
+        said = [r.said() for r in self.rows] + [t.said() for t in self.terms]
+        return said + ([self.policy] if self.policy else [])
 
     def json(self) -> dict[str, object]:
-        return {"rows": [r.json() for r in self.rows], "terms": [t.json() for t in self.terms]}
+        found: dict[str, object] = {
+            "rows": [r.json() for r in self.rows],
+            "terms": [t.json() for t in self.terms],
+        }
+        if self.policy:
+            found["policy"] = self.policy
+        return found
 
 
 def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
@@ -124,8 +134,32 @@ def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
     words = lexicon_for(dialect)
     own = Lexicon.of(dialect).with_terms([*spec.terms, *dialect.terms]).with_files(dialect)
     said = _Said(words)
-    rows = tuple(_row(row, said) for row in spec.rows)
-    return Reading(rows, tuple(_term(t, spec.workspace, own, words) for t in spec.terms))
+    scoped: dict[int, list[str]] = {}
+    for rule in spec.rules:
+        if rule.order < len(spec.rows) and spec.rows[rule.order].current.scope:
+            scoped.setdefault(rule.order, []).append(rule.source)
+    rows = tuple(
+        _row(row, said, list(dict.fromkeys(scoped.get(order, []))))
+        for order, row in enumerate(spec.rows)
+    )
+    terms = tuple(_term(t, spec.workspace, own, words) for t in spec.terms)
+    return Reading(rows, terms, policy_said(spec))
+
+
+def policy_said(spec: Spec) -> str:
+    """The policy that transitions not listed are rejected, where it is said, and the
+    cells it blocks; "" for a spec without it."""
+    policy = spec.unlisted
+    if policy is None:
+        return ""
+    blocked = [r for r in spec.rules if r.policy]
+    cells = ", ".join(f"{r.spell} in {r.source}" for r in blocked[:8])
+    more = f" and {len(blocked) - 8} more" if len(blocked) > 8 else ""
+    return (
+        f"policy ({policy.where}: {policy.said!r}): transitions not listed are rejected; "
+        + (f"it blocks {len(blocked)} cells no row names: {cells}{more}" if blocked else "")
+        + ("every cell is named by a row, so it blocks none" if not blocked else "")
+    )
 
 
 class _Said:
@@ -157,16 +191,21 @@ class _Said:
         return found
 
 
-def _row(row: RuleRow, said: _Said) -> RowReading:
+def _row(row: RuleRow, said: _Said, scoped: list[str] | None = None) -> RowReading:
     current = row.current
-    if current.wildcard:
+    if current.scope:
+        # Which states `any terminal` stood for is worked out from the rows: said.
+        states = f"any {current.scope} state ({', '.join(scoped or []) or 'none'})"
+    elif current.wildcard:
         states = "any state" + (f" except {', '.join(current.names)}" if current.names else "")
     else:
         states = ", ".join(current.names)
     target = _STAYS.get(row.target.kind) or row.target.name or ""
-    if row.target.kind is Kind.TRANSITION and (row.target.name in current.names) != (
-        current.wildcard
-    ):
+    if current.scope:
+        selects_target = row.target.name in (scoped or [])
+    else:
+        selects_target = (row.target.name in current.names) != current.wildcard
+    if row.target.kind is Kind.TRANSITION and selects_target:
         # A row that names the state it fires in as its Next State keeps it there, as
         # `Same state` does (its time in the state too): said, since it reads as a move.
         alone = not current.wildcard and current.names == (target,)

@@ -62,7 +62,7 @@ def to_json(
         "spells": spells,
         "initial": spec.initial,
         "rows": len(spec.rows),
-        "rules": len(spec.rules),
+        "rules": sum(1 for r in spec.rules if not r.policy),
         "coverage": {
             "families": {"covered": families_cov.covered, "total": families_cov.total},
             "states": {"covered": states_cov.covered, "total": states_cov.total},
@@ -156,7 +156,7 @@ def format_text(
     out = [
         f"{spec.path}: {len(spec.states)} states in {len(spec.families)} families, "
         f"{len(spec.spells)} spells, {len(spec.rows)} rule rows expanding to "
-        f"{len(spec.rules)} rules",
+        f"{_rules(spec)}",
         f"Read with {_words(spec)}",
         "",
         f"Coverage by state family: {families_cov} cells "
@@ -340,6 +340,8 @@ def _md_reading(spec: Spec, dialect: Dialect | None) -> list[str]:
         out += ["", "| Term | Read as | Reading |", "|---|---|---|"]
         for t in reading.terms:
             out.append(f"| {_md_cell(t.phrase)} | {t.kind} | {_md_cell(t.reading)} |")
+    if reading.policy:
+        out += ["", _md_cell(reading.policy[0].upper() + reading.policy[1:])]
     return out
 
 
@@ -387,3 +389,11 @@ def to_sarif(spec: Spec, findings: Sequence[Finding]) -> dict[str, Any]:
             }
         ],
     }
+
+
+def _rules(spec: Spec) -> str:
+    """`12 rules`, and the cells the policy that transitions not listed are rejected blocks."""
+    written = sum(1 for r in spec.rules if not r.policy)
+    blocked = len(spec.rules) - written
+    policy = f" (and {_plural(blocked, 'cell')} not listed, rejected)" if blocked else ""
+    return f"{written} rules{policy}"

@@ -17,6 +17,7 @@ from ..read.lexicon import Dialect, Lexicon, normal
 from ..read.near_verbs import Aim, aimed_at
 from .analysis import Analysis
 from .findings import Finding, Severity
+from .knock_on import dropped_rows
 
 _PREFIX = re.compile(r"[A-Za-z]+")
 # The vocabularies that ship with Spellbook, offered when one reads a phrase a spec's doesn't.
@@ -25,17 +26,72 @@ _FAMILY_REF = re.compile(r"\w+_\[[^\]]*\]")
 
 
 def check_missing_cells(analysis: Analysis) -> Iterator[Finding]:
+    """A (state, spell) no rule names; the first of each spell says the two ways to
+    reject such cells: one wildcard row, or the policy that transitions not listed are."""
     spec = analysis.spec
+    drops = dropped_rows(spec)  # a cell a row not read would fill is that row's to fix
+    told: set[str] = set()
     for state in spec.states:
         for spell in spec.spells:
             if not spec.cell(state.name, spell.name):
+                fix = ""
+                if spell.name not in told and not any(
+                    d.touches(state.name, spell.name) for d in drops
+                ):
+                    fix = _reject_unlisted(spec, spell.name)
+                    told.add(spell.name)
                 yield Finding(
                     "missing_cell",
-                    f"no rule says what {spell.name} does in state {state.name}",
+                    f"no rule says what {spell.name} does in state {state.name}{fix}",
                     line=state.line,
                     state=state.name,
                     spell=spell.name,
                 )
+
+
+def _reject_unlisted(spec: Spec, spell: str) -> str:
+    """How to say that `spell` is refused wherever no row names it: a row in the spec's
+    own columns, or the sentence (or setting) that makes every such cell refused."""
+    taken = {r.id for r in spec.rows}
+    number = next(n for n in range(1, len(taken) + 2) if f"B{n}" not in taken)
+    said = {
+        "id": f"B{number}",
+        "current state": "Any state",
+        "trigger": spell,
+        "condition": "-",
+        "next state": "[BLOCKED]",
+        "action": "-",
+        "response": f"{spell} is not available here.",
+    }
+    layout = spec.layout or ("id", "current state", "trigger", "condition", "next state")
+    row = "| " + " | ".join(said.get(role, "") for role in layout) + " |"
+    return (
+        f"; if {spell} is refused wherever no row names it, add the row `{row}`; if every "
+        "transition not listed is refused, say so once: `Transitions not listed are "
+        'rejected.` in the spec, or `unlisted = "rejected"` under [tool.spellbook]'
+    )
+
+
+def check_unlisted(analysis: Analysis) -> Iterator[Finding]:
+    """The policy that transitions not listed are rejected, and the cells it blocks: once."""
+    spec = analysis.spec
+    policy = spec.unlisted
+    if policy is None:
+        return
+    blocked = [r for r in spec.rules if r.policy]
+    spells = ", ".join(dict.fromkeys(r.spell for r in blocked))
+    what = (
+        f"{len(blocked)} (state, spell) cell{'s' if len(blocked) != 1 else ''} no row names "
+        f"{'are' if len(blocked) != 1 else 'is'} blocked ({spells})"
+        if blocked
+        else "every (state, spell) has a row, so it blocks nothing"
+    )
+    where = f"as {policy.where} says ({policy.said!r})"
+    yield Finding(
+        "unlisted_rejected",
+        f"transitions not listed are rejected, {where}: {what}",
+        line=policy.line or None,
+    )
 
 
 def check_unresolved_names(analysis: Analysis) -> Iterator[Finding]:

@@ -15,7 +15,17 @@ from dataclasses import dataclass, field, replace
 
 from spellbook.store import path_problem
 
-from ..model import Atom, Notice, ResponseTemplate, RuleRow, Spell, State, Term, ValidAction
+from ..model import (
+    Atom,
+    Notice,
+    Policy,
+    ResponseTemplate,
+    RuleRow,
+    Spell,
+    State,
+    Term,
+    ValidAction,
+)
 from ..spec_error import SpecError, fail
 from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .identifiers import identifier
@@ -43,6 +53,7 @@ from .markdown import (
     as_written,
     split_cells,
 )
+from .policies import unlisted_policy
 from .rows import (
     REQUIRED,
     TERM_ROLES,
@@ -93,6 +104,8 @@ class Document:
     words: dict[Atom, tuple[str, str]] = field(default_factory=dict)
     notices: tuple[Notice, ...] = ()
     vocabulary: str = ""
+    unlisted: Policy | None = None  # "transitions not listed are rejected", where said
+    layout: tuple[str, ...] = ()  # the first transition table's roles, by column
 
 
 @dataclass(frozen=True)
@@ -165,7 +178,27 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
         words.said,
         tuple(reader.notices),
         lexicon.vocabulary,
+        unlisted_policy(blocks) or _configured(dialect),
+        _layout(placed, with_extra_names(dialect.columns)),
     )
+
+
+def _configured(dialect: Dialect) -> Policy | None:
+    """The project's `unlisted = "rejected"`, as a policy said outside the spec."""
+    return Policy(f'unlisted = "{dialect.unlisted}"') if dialect.unlisted else None
+
+
+def _layout(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The roles of the first transition table's columns, in order ("" for none)."""
+    for p in placed:
+        if not isinstance(p.block, Table):
+            continue
+        if columns_of(p.block, TERM_ROLES, tuple(TERM_ROLES)) is None:
+            columns = _columns(p.block, roles)
+            if columns:
+                at = {i: role for role, i in columns.roles.items()}
+                return tuple(at.get(i, "") for i in range(len(p.block.header.cells)))
+    return ()
 
 
 # Facts about a file's sections or JSON keys, which its template says it can have.

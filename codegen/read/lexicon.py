@@ -42,6 +42,8 @@ class Dialect:
     root: str = ""
     # The section of a file of several machines that is this machine ("" for the file).
     section: str = ""
+    # "rejected": every (state, spell) no row names is blocked ("" : a missing cell).
+    unlisted: str = ""
 
 
 # What a cell with nothing in it may say: no condition (always), no action.

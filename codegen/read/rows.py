@@ -357,22 +357,42 @@ def parse_terms(table: Table, columns: Columns, notices: list[Notice] | None = N
 
 
 _WILDCARD = re.compile(r"(?:any|all) states?(?:\s+except\s+(?P<rest>.+))?", re.IGNORECASE)
+# Other ways of writing `Any state`: `any`, `*`, `any status`.
+_EVERY = frozenset({"any", "*", "any status", "every state"})
+# `any terminal` / `any non-terminal` (state), and the scope each selects.
+_SCOPED = re.compile(r"any (?P<scope>non-?terminal|terminal)(?: states?)?", re.IGNORECASE)
+# Next State cells that say the state does not change.
+SAME = frozenset(
+    {"same state", "no state change", "same", "same status", "unchanged", "(no change)"}
+    | {"no change", "(unchanged)", "(same)", "(same state)"}
+)
 
 
 def parse_selector(text: str) -> Selector:
-    """`A, B` / `Any state` / `Any state except A, NAME_[G/A]`."""
-    m = _WILDCARD.fullmatch(text.strip())
+    """`A, B` / `Any state` / `Any state except A, NAME_[G/A]`; `any`, `*` as `Any
+    state`; `any terminal` and `any non-terminal` as the states with no way out and
+    those with one (resolved in `expand`). A name `A / B` stays whole here: it is
+    several states only where each part is one (`expand`)."""
+    stripped = " ".join(text.split())
+    m = _WILDCARD.fullmatch(stripped)
     if m:
         return Selector(True, _names(m.group("rest") or ""))
+    if normal(stripped) in _EVERY:
+        return Selector(True, ())
+    scoped = _SCOPED.fullmatch(stripped)
+    if scoped:
+        scope = scoped.group("scope").lower()
+        return Selector(True, (), "terminal" if scope == "terminal" else "non-terminal")
     return Selector(False, _names(text))
 
 
 def parse_target(text: str) -> Target:
-    """`STATE` / `NAME_[G/A]` / `[BLOCKED]` / `Same state` / `No state change`."""
+    """`STATE` / `NAME_[G/A]` / `[BLOCKED]` / `Same state` (or `No state change`, `same`,
+    `same status`, `unchanged`, `(no change)`)."""
     words = normal(text)
     if words == "[blocked]":
         return Target(Kind.BLOCKED, None)
-    if words in ("same state", "no state change"):
+    if words in SAME:
         return Target(Kind.NOOP, None)
     return Target(Kind.TRANSITION, text.strip())
 

@@ -7,6 +7,7 @@
     templates = "templates"          # files `Create F from T` copies (relative to the root)
     vocabulary = "spell_workflow"    # for specs that are not listed below
     columns = { condition = ["Guard"] }
+    unlisted = "rejected"            # a (state, spell) no row names is blocked, not an error
 
     [tool.spellbook.machines]
     release = "spec/RELEASE.md"
@@ -15,6 +16,8 @@
     audit = { spec = "spec/AUDIT.md", report = "docs/verification.md" }
     # section: in a file of several machines, one per section, the one this is
     refund = { spec = "spec/PAYMENTS.md", section = "Refund" }
+    # unlisted: "rejected" for this machine alone (the top-level key is every machine's)
+    orders = { spec = "spec/ORDERS.md", unlisted = "rejected" }
 
 The runtime reads it to know which machine `spell --machine NAME` means (a listed
 one, generated into `<generated>/NAME.py`; `spell` and `session` are the machines
@@ -54,7 +57,16 @@ SHIPPED = {
     "session": "spellbook.machines.session_machine",
 }
 
-KEYS = ("columns", "default", "documents", "generated", "machines", "templates", "vocabulary")
+KEYS = (
+    "columns",
+    "default",
+    "documents",
+    "generated",
+    "machines",
+    "templates",
+    "unlisted",
+    "vocabulary",
+)
 MACHINE_KEYS = (
     "allow_errors",
     "columns",
@@ -62,8 +74,11 @@ MACHINE_KEYS = (
     "section",
     "spec",
     "templates",
+    "unlisted",
     "vocabulary",
 )
+# What `unlisted` may say: "" (a cell no row names is an error) or "rejected".
+UNLISTED = ("", "rejected")
 
 
 class ProjectError(BadFile):
@@ -83,6 +98,7 @@ class Entry:
         "templates",
         "report",
         "section",
+        "unlisted",
     )
 
     def __init__(
@@ -95,6 +111,7 @@ class Entry:
         templates: str | None = None,
         report: str = "",
         section: str = "",
+        unlisted: str | None = None,
     ) -> None:
         self.name = name
         self.spec = spec
@@ -104,6 +121,7 @@ class Entry:
         self.templates = templates
         self.report = report  # where python -m codegen writes its verification report
         self.section = section  # the section of its spec it is read from ("" for all of it)
+        self.unlisted = unlisted  # None: the project's
 
 
 class Project:
@@ -118,6 +136,7 @@ class Project:
         "columns",
         "machines",
         "documents",
+        "unlisted",
     )
 
     def __init__(
@@ -130,8 +149,10 @@ class Project:
         columns: dict[str, list[str]] | None = None,
         machines: tuple[Entry, ...] = (),
         documents: tuple[str, ...] = (),
+        unlisted: str = "",
     ) -> None:
         self.root = root
+        self.unlisted = unlisted
         self.documents = documents
         self.generated = generated
         self.default = default
@@ -253,7 +274,18 @@ def project_from(root: str, table: dict[str, object]) -> Project:
         columns,
         machines,
         tuple(_inside(d, "documents", "") for d in documents),
+        _unlisted(table, ""),
     )
+
+
+def _unlisted(table: dict[str, object], where: str) -> str:
+    value = table.get("unlisted", "")
+    if value not in UNLISTED:
+        raise _fail(
+            f'{where}unlisted must be "rejected" (a (state, spell) no row names is blocked) '
+            'or "" (it is an error)'
+        )
+    return str(value)
 
 
 def _table(path: str) -> dict[str, object]:
@@ -521,6 +553,7 @@ def _entry(name: str, value: object) -> Entry:
         None if templates is None else _inside(templates, "templates", where, empty=True),
         _inside(report, "report", where, empty=True),
         section.strip(),
+        _unlisted(value, where) if "unlisted" in value else None,
     )
 
 

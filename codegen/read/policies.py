@@ -1,0 +1,67 @@
+"""Policies a spec states in one sentence: "Transitions not listed are rejected".
+
+A sentence of a paragraph or a list item that says every transition the tables do
+not list is refused (`Any transition not listed here is denied.`, `Transitions not
+listed are rejected`, `Anything else is rejected.`) is the spec's `Policy`: the
+(state, spell) cells no row names are blocked (`expand.policy_rules`). Only a whole
+sentence counts: `In archived, anything else is rejected` is about one state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from ..model import Policy
+from .lexicon import normal
+from .markdown import Block, Inline, ItemList, Paragraph
+
+_REFUSED = (
+    r"(?:denied|rejected|refused|blocked|invalid|forbidden|disallowed|illegal"
+    r"|not (?:allowed|permitted|valid))"
+)
+_MOVES = r"(?:transitions?|moves?|state changes?|changes? of state|events?|triggers?)"
+_WHERE = r"(?: (?:here|above|below|in (?:this|the) (?:table|document|spec|section|list)s?))?"
+_UNLISTED = (
+    rf"(?:(?:any|all|every) (?:other )?)?{_MOVES} (?:that (?:is|are) )?"
+    rf"(?:not (?:listed|shown|defined|specified|documented|in (?:this|the) table)|unlisted)"
+    rf"{_WHERE}"
+    rf"|unlisted {_MOVES}{_WHERE}"
+    rf"|(?:any|all) other {_MOVES}"
+    r"|(?:anything|everything|all) else"
+)
+_SENTENCE = re.compile(
+    rf"(?:{_UNLISTED}) (?:is|are|will be|must be|should be) (?:always )?{_REFUSED}"
+    r"(?:\b[ ,;:(].*)?"
+)
+_SPLIT = re.compile(r"(?<=[.!?])\s+")
+
+
+def says_unlisted_rejected(sentence: str) -> bool:
+    """Whether one sentence says every transition not listed is refused."""
+    return _SENTENCE.fullmatch(normal(sentence.strip(" -*>"))) is not None
+
+
+def unlisted_policy(blocks: Iterable[Block]) -> Policy | None:
+    """The first sentence of the document's prose saying transitions not listed are
+    rejected, as the spec's policy; None where no sentence says so."""
+    for line, text in _prose(blocks):
+        for sentence in _SPLIT.split(text):
+            if says_unlisted_rejected(sentence):
+                return Policy(sentence.strip(), line)
+    return None
+
+
+def _prose(blocks: Iterable[Block]) -> Iterator[tuple[int, str]]:
+    """(line, text) of each paragraph and list item, lines joined."""
+    for block in blocks:
+        if isinstance(block, Paragraph):
+            yield from _joined(block.lines)
+        elif isinstance(block, ItemList):
+            for item in block.items:
+                yield from _prose(item.blocks)
+
+
+def _joined(lines: tuple[Inline, ...]) -> Iterator[tuple[int, str]]:
+    if lines:
+        yield lines[0].line, " ".join(line.plain for line in lines)

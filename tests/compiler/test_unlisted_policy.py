@@ -1,0 +1,206 @@
+""" "Transitions not listed are rejected": said once in the spec or its project, every
+(state, spell) no row names is blocked: by the generated machine, and in the verifier's
+findings once, never per cell, and never as a row of the spec. Without it, a missing
+cell says both ways to say so."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from codegen import SpecError, load_spec, parse_spec_text
+from codegen.analyse import analyse
+from codegen.analyse.reading import read_spec
+from codegen.read.lexicon import Dialect
+from codegen.read.policies import says_unlisted_rejected
+from codegen.render import render_machine
+from tests.specs import row, spec_text
+
+STATES = ["DRAFT", "OPEN", "DONE"]
+SPELLS = ["Open", "Finish", "Look"]
+ROWS = [
+    row("T1", "DRAFT", "Open", nxt="OPEN", action="Update state to OPEN", response="Opened"),
+    row("T2", "OPEN", "Finish", nxt="DONE", action="Update state to DONE", response="Finished"),
+    row("T3", "Any state", "Look", response="Where you are"),
+]
+# Open in OPEN and DONE, Finish in DRAFT and DONE: four cells no row names.
+UNLISTED = 4
+POLICY = "Any transition not listed here is denied."
+
+
+def _text(sentence: str = POLICY) -> str:
+    return spec_text(STATES, SPELLS, ROWS) + f"\n{sentence}\n"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        POLICY,
+        "Transitions not listed are rejected",
+        "Anything else is rejected.",
+        "All other transitions are invalid and answered with HTTP 409.",
+        "Unlisted transitions are refused.",
+        "- Any transition not listed in this table is not allowed.",
+    ],
+)
+def test_a_sentence_saying_unlisted_transitions_are_refused_is_the_policy(sentence: str) -> None:
+    assert says_unlisted_rejected(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "In `archived`, anything else is rejected.",
+        "`archived` → anything except `deleted` is rejected with HTTP 409.",
+        "Direct `pending` → `paused-*` transitions are rejected.",
+        "Every transition requires an allowed actorRole.",
+    ],
+)
+def test_a_sentence_about_some_states_is_not_the_policy(sentence: str) -> None:
+    assert not says_unlisted_rejected(sentence)
+
+
+def test_with_the_policy_unlisted_cells_are_blocked_and_reported_once() -> None:
+    text = _text()
+    spec = parse_spec_text(text, "spec/P.md")
+    line = text.split("\n").index(POLICY) + 1
+    findings = analyse(spec)
+    assert not [f for f in findings if f.kind == "missing_cell"]
+    (said,) = [f for f in findings if f.kind == "unlisted_rejected"]
+    assert said.line == line and f"{UNLISTED} (state, spell) cells" in said.message
+    assert POLICY in said.message and f"line {line}" in said.message
+    blocked = {(r.source, r.spell) for r in spec.rules if r.policy}
+    assert blocked == {("OPEN", "Open"), ("DONE", "Open"), ("DRAFT", "Finish"), ("DONE", "Finish")}
+    # Nothing is said of the policy's rules as if they were rows.
+    assert not [f for f in findings if f.rule == "not listed"]
+    assert not [f for f in findings if f.severity.value == "error"]
+
+
+def test_the_policy_is_shown_as_the_policy_not_as_a_row() -> None:
+    reading = read_spec(parse_spec_text(_text(), "spec/P.md"))
+    assert [r.id for r in reading.rows] == ["T1", "T2", "T3"]
+    assert reading.policy.startswith("policy (line ")
+    assert "Open in OPEN" in reading.policy and "4 cells" in reading.policy
+    assert reading.lines()[-1] == reading.policy and reading.json()["policy"] == reading.policy
+
+
+def test_cells_a_row_names_are_not_the_policy_s_even_where_a_gap_is_left() -> None:
+    rows = [*ROWS, row("T4", "DONE", "Open", "`x.md` exists", "OPEN", "Update state to OPEN")]
+    spec = parse_spec_text(spec_text(STATES, SPELLS, rows) + f"\n{POLICY}\n", "spec/P.md")
+    assert ("DONE", "Open") not in {(r.source, r.spell) for r in spec.rules if r.policy}
+    assert [f.state for f in analyse(spec) if f.kind == "gap"] == ["DONE"]
+
+
+@pytest.fixture(scope="module")
+def machine(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    path = tmp_path_factory.mktemp("policy") / "p_machine.py"
+    path.write_text(render_machine(parse_spec_text(_text(), "spec/P.md"), "p"), encoding="utf-8")
+    found = importlib.util.spec_from_file_location("p_machine", path)
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return module
+
+
+class _NoFiles:
+    def check(self, probe: str, file: str, param: str) -> bool:
+        return False
+
+
+def test_the_generated_machine_refuses_an_unlisted_spell(machine: Any) -> None:
+    model = machine.Model(_NoFiles())
+    machine.build(model)
+    assert model.may_finish() is False and model.finish() is False
+    assert (model.refused, model.state) == ("not listed", "DRAFT")
+    assert model.open() is True and model.state == "OPEN"
+    assert model.open() is False and model.refused == "not listed"
+
+
+def test_without_the_policy_a_missing_cell_says_both_ways_to_refuse_it() -> None:
+    spec = parse_spec_text(spec_text(STATES, SPELLS, ROWS), "spec/P.md")
+    missing = [f.message for f in analyse(spec) if f.kind == "missing_cell"]
+    assert len(missing) == UNLISTED
+    first_open = next(m for m in missing if "what Open does" in m)
+    assert (
+        "`| B1 | Any state | Open | - | [BLOCKED] | - | Open is not available here. |`"
+        in first_open
+    )
+    assert "`Transitions not listed are rejected.`" in first_open
+    assert 'unlisted = "rejected"' in first_open
+    # Said once per spell, not on every cell.
+    assert sum("[BLOCKED]" in m for m in missing) == 2
+
+
+def test_the_suggested_row_is_in_the_spec_s_own_columns() -> None:
+    text = spec_text(STATES, SPELLS, ROWS).replace(
+        "| ID | Current State | Trigger | Condition | Next State | Action | Response |",
+        "| ID | Trigger | Current State | Condition | Next State | Action | Notes |",
+    )
+    text = text.replace("| T1 | DRAFT | Open |", "| T1 | Open | DRAFT |")
+    text = text.replace("| T2 | OPEN | Finish |", "| T2 | Finish | OPEN |")
+    text = text.replace("| T3 | Any state | Look |", "| T3 | Look | Any state |")
+    missing = [f.message for f in analyse(parse_spec_text(text, "spec/P.md"))]
+    assert any("`| B1 | Open | Any state | - | [BLOCKED] | - |  |`" in m for m in missing)
+
+
+def _project(tmp_path: Path, table: str) -> Path:
+    (tmp_path / "spec").mkdir()
+    spec = tmp_path / "spec" / "P.md"
+    spec.write_text(spec_text(STATES, SPELLS, ROWS), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(f"[tool.spellbook]\n{table}\n", encoding="utf-8")
+    return spec
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        'unlisted = "rejected"',
+        '[tool.spellbook.machines]\np = { spec = "spec/P.md", unlisted = "rejected" }',
+        'unlisted = "rejected"\n[tool.spellbook.machines]\np = "spec/P.md"',
+    ],
+)
+def test_the_project_may_say_it_under_tool_spellbook(tmp_path: Path, table: str) -> None:
+    findings = analyse(load_spec(_project(tmp_path, table)))
+    assert not [f for f in findings if f.kind == "missing_cell"]
+    (said,) = [f for f in findings if f.kind == "unlisted_rejected"]
+    assert said.line is None and "[tool.spellbook]" in said.message
+    assert 'unlisted = "rejected"' in said.message
+
+
+def test_a_machine_may_keep_missing_cells_errors_when_the_project_rejects(tmp_path: Path) -> None:
+    table = (
+        'unlisted = "rejected"\n[tool.spellbook.machines]\n'
+        'p = { spec = "spec/P.md", unlisted = "" }'
+    )
+    findings = analyse(load_spec(_project(tmp_path, table)))
+    assert len([f for f in findings if f.kind == "missing_cell"]) == UNLISTED
+
+
+def test_an_unlisted_setting_it_cannot_take_is_an_error_naming_the_key(tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match='unlisted must be "rejected"'):
+        load_spec(_project(tmp_path, 'unlisted = "yes"'))
+
+
+def test_the_dialect_carries_the_setting() -> None:
+    spec = parse_spec_text(
+        spec_text(STATES, SPELLS, ROWS), "spec/P.md", None, Dialect(unlisted="rejected")
+    )
+    assert spec.unlisted is not None and spec.unlisted.line == 0
+    assert len([r for r in spec.rules if r.policy]) == UNLISTED
+
+
+def test_the_reports_carry_the_policy_not_a_row() -> None:
+    from codegen.analyse.report import to_json, to_markdown
+
+    spec = parse_spec_text(_text(), "spec/P.md")
+    findings = analyse(spec)
+    report = to_json(spec, findings)
+    assert report["rules"] == 5 and "policy" in report["reading"]
+    markdown = to_markdown(spec, findings)
+    assert "Policy (line " in markdown
+    # In the coverage matrix the policy's cells say `not listed`; no row of Reading does.
+    assert "| `OPEN` | not listed | T2 | T3* |" in markdown
+    assert "\n| not listed |" not in markdown
