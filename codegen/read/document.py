@@ -190,11 +190,16 @@ def _configured(dialect: Dialect) -> Policy | None:
 
 def _layout(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
     """The roles of the first transition table's columns, in order ("" for none)."""
+    full = _has_id_table(placed, roles)
     for p in placed:
         if not isinstance(p.block, Table):
             continue
         if columns_of(p.block, TERM_ROLES, tuple(TERM_ROLES)) is None:
-            columns = _columns(p.block, roles)
+            try:
+                light = None if full else light_columns(p.block, roles)
+                columns = light or columns_of(p.block, roles)
+            except SpecError:
+                continue  # a table the reading of the rows refuses, or says why it skips
             if columns:
                 at = {i: role for role, i in columns.roles.items()}
                 return tuple(at.get(i, "") for i in range(len(p.block.header.cells)))

@@ -46,11 +46,11 @@ from .markdown import Cell, Inline, Row, Segment, Table
 from .rows import Columns, RowReader, columns_of, group_kind, roles_found
 
 # The From cells that name no state but the start of the machine.
-START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)", "*"})
+START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)"})
 # The To cells that say the From state has no way out.
 TERMINAL = frozenset({"(none)", "[*]", "(end)"})
 # A From cell the selector reading takes as written: a wildcard, a state kept, alternatives.
-_SELECTOR = re.compile(r"^(?:any|all|every|same)\b|/| except ", re.IGNORECASE)
+_SELECTOR = re.compile(r"^(?:any|all|every|same)\b|^\*$|/| except ", re.IGNORECASE)
 # A To cell the target reading takes as written.
 _TARGET_WORDS = frozenset({"[blocked]", "same state", "no state change", "same"})
 # A note at the end of a name: `Facilitator archives (read-only retention)`.

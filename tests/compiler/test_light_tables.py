@@ -295,3 +295,48 @@ def test_a_list_under_such_a_heading_that_is_not_names_is_noted_not_read() -> No
     assert "a_reader_asks_where_the_book_is" not in {s.name for s in spec.spells}
     notes = [n for n in spec.notices if n.kind == "table_skipped"]
     assert notes and "not a name alone" in notes[0].message
+
+
+# A ticket lifecycle in the words such tables use for several states at once.
+TICKETS = """\
+# Ticket lifecycle
+
+| From | To | Trigger |
+|---|---|---|
+| (none) | `new` | Customer writes in |
+| `new` / `reopened` | `assigned` | Agent picks it up |
+| `assigned` | `solved` | Agent answers |
+| `solved` | `reopened` | Customer replies |
+| `solved` | `closed` | Seven days pass |
+| any non-terminal | `spam` | Agent marks spam |
+| any terminal | `archived` | Nightly sweep |
+| * | `new` | Customer writes in |
+
+Any transition not listed here is rejected.
+"""
+
+
+def test_several_states_in_one_from_cell_read_as_the_author_means() -> None:
+    spec = parse_spec_text(TICKETS, "tickets.md")
+    by_row: dict[str, set[str]] = {}
+    for rule in spec.rules:
+        if rule.id.startswith("R"):
+            by_row.setdefault(rule.id, set()).add(rule.source)
+    states = {s.name for s in spec.states}
+    assert by_row["R1"] == {"new", "reopened"}
+    # new, reopened, assigned and solved have a way out; spam, closed, archived do not
+    assert by_row["R5"] == {"new", "reopened", "assigned", "solved"}
+    assert by_row["R6"] == {"closed", "spam", "archived"}
+    # `*` is every state (a wildcard, below the rows naming one), never the start marker
+    assert by_row["R7"] == states
+    assert spec.initial == "new"
+
+
+def test_a_light_table_with_the_policy_sentence_has_no_missing_cell() -> None:
+    spec = parse_spec_text(TICKETS, "tickets.md")
+    kinds = [f.kind for f in analyse(spec)]
+    assert "missing_cell" not in kinds
+    assert kinds.count("unlisted_rejected") == 1
+    without = parse_spec_text(TICKETS.replace("Any transition not listed here is rejected.", ""))
+    missing = [f for f in analyse(without) if f.kind == "missing_cell"]
+    assert missing and any("Transitions not listed are rejected." in f.message for f in missing)
