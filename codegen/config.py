@@ -4,8 +4,10 @@ The table itself, its keys and what each may hold, belong to the runtime
 (`spellbook.project`, which documents them): `spell --machine NAME` and `python -m
 codegen` read the same machines from it. Here each machine gets its `Dialect`: the
 vocabulary module and the header names, by column role, that its spec is read
-with (`columns = { condition = ["Wenn"] }`; the roles are `codegen.read.rows.ROLES`).
-A spec that is not listed is read with the top-level `vocabulary`, `columns` and `unlisted`.
+with (`columns = { condition = ["Wenn"] }`; the roles are `codegen.read.rows.ROLES`),
+and whether its unread phrases are the project's own code (`own_code`).
+A spec that is not listed is read with the top-level `vocabulary`, `columns`, `unlisted`
+and `own_code`.
 """
 
 from __future__ import annotations
@@ -134,16 +136,18 @@ def _path(value: str) -> str:
     return posixpath.normpath(value.replace("\\", "/")) if value else ""
 
 
-def _dialect(vocabulary: str, columns: dict[str, list[str]] | None, default: Dialect) -> Dialect:
+def _dialect(
+    vocabulary: str, columns: dict[str, list[str]] | None, default: Dialect, own_code: bool
+) -> Dialect:
     if columns is None:
-        return Dialect(vocabulary, default.columns)
+        return Dialect(vocabulary, default.columns, own_code=own_code)
     unknown = [k for k in columns if k.replace("_", " ").lower() not in ROLES]
     if unknown:
         raise _fail(
             f"[tool.spellbook] columns: {', '.join(map(repr, unknown))} is not a column role; "
             f"the roles are {', '.join(r.replace(' ', '_') for r in ROLES)}"
         )
-    return Dialect(vocabulary, tuple((k, tuple(v)) for k, v in columns.items()))
+    return Dialect(vocabulary, tuple((k, tuple(v)) for k, v in columns.items()), own_code=own_code)
 
 
 def load_config(root: Path) -> Config:
@@ -159,7 +163,8 @@ def load_config(root: Path) -> Config:
 
 def config_of(project: Project) -> Config:
     default = replace(
-        _dialect(project.vocabulary, project.columns, Dialect()), unlisted=project.unlisted
+        _dialect(project.vocabulary, project.columns, Dialect(), project.own_code),
+        unlisted=project.unlisted,
     )
     return Config(
         project.generated,
@@ -176,7 +181,9 @@ def _machine(project: Project, entry: Entry, default: Dialect) -> Machine:
     unlisted = default.unlisted if entry.unlisted is None else entry.unlisted
     dialect = with_templates(
         replace(
-            _dialect(vocabulary, entry.columns, default), section=entry.section, unlisted=unlisted
+            _dialect(vocabulary, entry.columns, default, project.own_code_of(entry)),
+            section=entry.section,
+            unlisted=unlisted,
         ),
         Path(project.root),
         entry.spec,

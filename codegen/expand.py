@@ -93,6 +93,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         schema=state_schema(document.state_example, {s.name for s in states}),
         spell_word=document.spell_word,
         vocabulary=document.vocabulary,
+        own_code=document.own_code,
         words=dict(document.words),
         terms=document.terms,
         notices=document.notices,

@@ -101,9 +101,12 @@ def follows(a: Atom, b: Atom) -> bool:
 def describe(literal: Literal, words: dict[Atom, tuple[str, str]] | None = None) -> str:
     """The literal in plain words: the spec's or vocabulary's where they have some
     (a noun's `yes`/`no`, a term's phrase), else the core's (`task.md missing`)."""
-    said = (words or {}).get(literal.atom, ("", ""))[0 if literal.positive else 1]
+    yes, no = (words or {}).get(literal.atom, ("", ""))
+    said = yes if literal.positive else no
     if said:
         return said
+    if yes and literal.atom.probe == "own":  # a guard of the project's own code
+        return f"not {yes}"
     atom = literal.atom
     return core_words(atom.probe, atom.file, atom.param, literal.positive)
 

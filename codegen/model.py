@@ -18,6 +18,12 @@ import enum
 from dataclasses import dataclass, field
 from functools import cached_property
 
+# The probe of a guard of the project's own code, and the verb of its callback: a phrase
+# the core does not read, in a machine whose project says so (`own_code`). The atom's
+# parameter is the guard's identifier; the action's target the callback's.
+OWN = "own"
+CALL = "call"
+
 
 class Kind(str, enum.Enum):
     """What a rule does to the state: move it, refuse the spell, or leave it."""
@@ -365,6 +371,9 @@ class Spec:
     schema: StateSchema = StateSchema()
     spell_word: str = "spell"
     vocabulary: str = ""
+    # `own_code`: phrases the core does not read are the project's guards (`own` atoms)
+    # and callbacks (`call` actions).
+    own_code: bool = False
     # How the facts the conditions use are said: atom -> (when it holds, when not).
     words: dict[Atom, tuple[str, str]] = field(default_factory=dict, compare=False)
     terms: tuple[Term, ...] = ()
@@ -380,6 +389,23 @@ class Spec:
         """The folder the rules' files live in: the state file's folder."""
         folder, _, _ = self.state_file.rpartition("/")
         return folder
+
+    @cached_property
+    def own_guards(self) -> tuple[Atom, ...]:
+        """The project's own guards its conditions name, each once, in the rows' order."""
+        return tuple(
+            dict.fromkeys(a for row in self.rows for a in row.condition.atoms if a.probe == OWN)
+        )
+
+    @cached_property
+    def callbacks(self) -> tuple[Action, ...]:
+        """The project's own callbacks its actions name, each once, in the rows' order."""
+        found: dict[str, Action] = {}
+        for row in self.rows:
+            for action in row.actions:
+                if action.verb == CALL:
+                    found.setdefault(action.target, action)
+        return tuple(found.values())
 
     @property
     def initial(self) -> str:

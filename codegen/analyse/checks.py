@@ -24,6 +24,7 @@ from .effect_checks import check_effects
 from .field_checks import check_fields
 from .findings import Finding, Severity
 from .knock_on import knock_on
+from .own_code_checks import check_own_code
 from .spec_checks import (
     check_actions,
     check_consolidation,
@@ -48,6 +49,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_unlisted,
     check_unresolved_names,
     check_unknown_conditions,
+    check_own_code,
     check_fields,
     check_terms,
     check_term_conflicts,

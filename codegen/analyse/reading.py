@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from spellbook.actions import passive
 
 from ..logic import DNF
-from ..model import Action, Condition, Kind, Literal, RuleRow, Spec, Term
+from ..model import CALL, Action, Condition, Kind, Literal, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, term_pattern
 from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
 from ..read.conditions import parse_condition
@@ -106,16 +106,39 @@ class TermReading:
 
 
 @dataclass(frozen=True)
+class OwnReading:
+    """A phrase read as a guard or a callback of the project's own code (`own_code`)."""
+
+    kind: str  # "guard" or "callback"
+    name: str  # its identifier, the model's method
+    phrases: tuple[str, ...]  # the spec's words for it
+    rows: tuple[str, ...]
+
+    def said(self) -> str:
+        words = ", ".join(repr(p) for p in self.phrases)
+        return f"{self.kind} {self.name}: {words} (rows {', '.join(self.rows)})"
+
+    def json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "phrases": list(self.phrases),
+            "rows": list(self.rows),
+        }
+
+
+@dataclass(frozen=True)
 class Reading:
     rows: tuple[RowReading, ...]
     terms: tuple[TermReading, ...]
     # "Transitions not listed are rejected", as the spec or its project says it, and the
     # cells it blocks ("" where it says no such thing).
     policy: str = ""
+    own: tuple[OwnReading, ...] = ()
 
     def lines(self) -> list[str]:
         said = [r.said() for r in self.rows] + [t.said() for t in self.terms]
-        return said + ([self.policy] if self.policy else [])
+        return said + ([self.policy] if self.policy else []) + [o.said() for o in self.own]
 
     def json(self) -> dict[str, object]:
         found: dict[str, object] = {
@@ -124,13 +147,15 @@ class Reading:
         }
         if self.policy:
             found["policy"] = self.policy
+        if self.own:
+            found["own_code"] = [o.json() for o in self.own]
         return found
 
 
 def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
     """The spec's reading; `dialect` says where its project keeps templates (a `Create`
     from a template by name is said so only where that can be told)."""
-    dialect = dialect or Dialect(spec.vocabulary)
+    dialect = dialect or Dialect(spec.vocabulary, own_code=spec.own_code)
     words = lexicon_for(dialect)
     own = Lexicon.of(dialect).with_terms([*spec.terms, *dialect.terms]).with_files(dialect)
     said = _Said(words)
@@ -143,7 +168,7 @@ def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
         for order, row in enumerate(spec.rows)
     )
     terms = tuple(_term(t, spec.workspace, own, words) for t in spec.terms)
-    return Reading(rows, terms, policy_said(spec))
+    return Reading(rows, terms, policy_said(spec), _own_code(spec))
 
 
 def policy_said(spec: Spec) -> str:
@@ -160,6 +185,27 @@ def policy_said(spec: Spec) -> str:
         + (f"it blocks {len(blocked)} cells no row names: {cells}{more}" if blocked else "")
         + ("every cell is named by a row, so it blocks none" if not blocked else "")
     )
+
+
+def _own_code(spec: Spec) -> tuple[OwnReading, ...]:
+    """Each guard and callback of the project's own code, with the spec's words for it
+    (a guard's when it holds and, where the spec says it, when not)."""
+    found = []
+    for atom in spec.own_guards:
+        rows = tuple(dict.fromkeys(r.id for r in spec.rows if atom in r.condition.atoms))
+        said = tuple(p for p in spec.words.get(atom, ("", "")) if p)
+        found.append(OwnReading("guard", atom.param, said or (atom.param,), rows))
+    for action in spec.callbacks:
+        rows = tuple(
+            dict.fromkeys(
+                r.id
+                for r in spec.rows
+                for a in r.actions
+                if a.verb == CALL and a.target == action.target
+            )
+        )
+        found.append(OwnReading("callback", action.target, (action.text,), rows))
+    return tuple(found)
 
 
 class _Said:

@@ -123,7 +123,8 @@ def check_unresolved_names(analysis: Analysis) -> Iterator[Finding]:
 
 def _lexicon(analysis: Analysis) -> Lexicon:
     spec = analysis.spec
-    return Lexicon.of(Dialect(spec.vocabulary)).with_terms(list(spec.terms))
+    own = Dialect(spec.vocabulary, own_code=spec.own_code)
+    return Lexicon.of(own).with_terms(list(spec.terms))
 
 
 _NOT = re.compile(r"^NOT\s+")
@@ -177,6 +178,11 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
                 "(a file exists or matches a regular expression, a checklist, a JSON field, "
                 "a counter, time in a state, a command's outcome), or give the workflow's "
                 "vocabulary module a noun for it"
+            )
+        if not spec.own_code:
+            fix += (
+                "; or, if it is a guard of the project's own code (a method of a "
+                "`transitions` model), set own_code = true under [tool.spellbook]"
             )
         yield Finding(
             "unknown_condition",

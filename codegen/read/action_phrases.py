@@ -34,6 +34,8 @@ each carried out once by `spellbook.actions`:
 - `no_change`: `No state change`: nothing.
 - `instruct`: any other phrase, passed to the AI as an instruction (the verifier warns
   of one aimed at a verb all the same: `near_verbs`).
+- `call`: with `own_code = true`, any other phrase instead, split at `;`: callbacks of
+  the project's own code (`read.own_phrases`), the model's methods.
 
 The machine's vocabulary adds names for groups of files (`review files`) and
 verbs of its own (see `spellbook.vocabulary`). Files
@@ -57,6 +59,7 @@ from ..model import Action
 from .core_phrases import _FILE as _ANY_FILE  # a name with an extension, or any in backticks
 from .core_phrases import pattern_problem
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
+from .own_phrases import callbacks
 
 _FILE = FILE
 
@@ -186,6 +189,11 @@ class _Cell:
                 self.reads_frontmatter = True
         if action.verb in ("find", "load", "extract"):
             self.read = action.files[0]
+        if action.verb == "instruct" and not action.hint and self.lexicon.own_code:
+            own = callbacks(phrase)  # the project's own code (`read.own_phrases`)
+            if own:
+                self.actions.extend(own)
+                return
         self.actions.append(action)
 
     def _term(self, phrase: str, means: str) -> None:

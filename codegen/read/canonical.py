@@ -34,7 +34,7 @@ def lexicon_for(dialect: Dialect) -> Lexicon:
     """The words canonical words are read back with: the core's and the vocabulary's (its
     nouns, its templates), never a spec's own Terms, which may give a core phrase another
     meaning (a term `task.md exists` meaning `other.md exists`)."""
-    return Lexicon.of(Dialect(dialect.vocabulary)).with_files(dialect)
+    return Lexicon.of(Dialect(dialect.vocabulary, own_code=dialect.own_code)).with_files(dialect)
 
 
 def fact_words(literal: Literal, lexicon: Lexicon | None = None) -> str:
@@ -120,8 +120,11 @@ def actions_words(actions: Sequence[Action], lexicon: Lexicon | None = None) -> 
 
 
 def shown(action: Action, lexicon: Lexicon | None = None) -> str:
-    """One action for a reader: an instruction to the AI said to be one."""
+    """One action for a reader: an instruction to the AI said to be one, and a callback
+    of the project's own code with its method's name."""
     words = action_words(action, lexicon)
+    if action.verb == "call":  # the project's own code (`own_code`)
+        return f"callback {action.target}: {words}"
     return f"instruction to the AI: {words}" if action.verb == "instruct" else words
 
 
@@ -191,7 +194,7 @@ def _record(action: Action, lexicon: Lexicon | None) -> str:
 # The core's verbs whose words as written are their canonical words: `fill` and `find`
 # keep nothing the words do not say, and `instruct` is the words themselves. So is a
 # vocabulary's own verb (`mark`, `select`): its vocabulary's pattern reads it.
-AS_WRITTEN = frozenset({"fill", "find", "instruct"})
+AS_WRITTEN = frozenset({"fill", "find", "instruct", "call"})
 # Each other verb's canonical form.
 _VERBS: dict[str, Callable[[Action, Lexicon | None], str]] = {
     "no_change": lambda a, _: "No state change",

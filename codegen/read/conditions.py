@@ -57,6 +57,7 @@ from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simp
 from ..model import Atom, Condition, Literal
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
+from .own_phrases import own_condition
 from .shapes import Shapes
 
 ALWAYS = EMPTY | {"always"}
@@ -105,6 +106,27 @@ class _Reader(CorePhrases):
         self.terms: list[str] = []  # terms being expanded, against cycles
         # A term read in a context (the file read) -> its meaning, and the file read after.
         self.expanded: dict[tuple[str, str], tuple[DNF | None, str]] = {}
+        self.labelling = 0  # reading a label's parentheses: no guard of the project's own
+
+    def _own(self, phrase: str) -> DNF | None:
+        """The phrase as guards of the project's own code (`read.own_phrases`), unless the
+        core refused it with a reason, or it names a file (the core's to read)."""
+        if self.reason or len(phrase) > MAX_PHRASE:
+            return None
+        named = files_in(phrase)
+        if named:
+            self.reason = (
+                f"it names the file {named[0]}, and a phrase about a file is the core's to "
+                "read, never a guard of the project's own code"
+            )
+            return None
+        found = own_condition(phrase)
+        if isinstance(found, str):
+            self.reason = found
+            return None
+        for atom, yes, no in found[1]:
+            self.words.learn(atom, yes, no)
+        return found[0]
 
     def file(self, written: str) -> str | None:
         name = written.strip().strip("`").strip()
@@ -188,6 +210,8 @@ class _Reader(CorePhrases):
             return ((),)
         self.reason = ""
         found = self._known(phrase, context) if len(phrase) <= MAX_PHRASE else None
+        if found is None and self.lexicon.own_code and not self.labelling:
+            found = self._own(phrase)
         if found is not None:
             return found
         if len(phrase) > MAX_PHRASE:
@@ -410,6 +434,15 @@ class _Reader(CorePhrases):
         label = m.group("label").strip()
         reason = self.reason
         local = list(context)
+        self.labelling += 1
+        try:
+            return self._label(label, inner, reason, local, context)
+        finally:
+            self.labelling -= 1
+
+    def _label(
+        self, label: str, inner: str, reason: str, local: list[str], context: list[str]
+    ) -> DNF | None:
         found = self._quietly(inner, local)
         refused = self.reason != reason  # `finds ≥1` is no counter: refused with why
         if (found is not None or refused) and (

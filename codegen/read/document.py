@@ -106,6 +106,7 @@ class Document:
     vocabulary: str = ""
     unlisted: Policy | None = None  # "transitions not listed are rejected", where said
     layout: tuple[str, ...] = ()  # the first transition table's roles, by column
+    own_code: bool = False
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,7 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
         lexicon.vocabulary,
         unlisted_policy(blocks) or _configured(dialect),
         _layout(placed, with_extra_names(dialect.columns)),
+        lexicon.own_code,
     )
 
 

@@ -44,6 +44,9 @@ class Dialect:
     section: str = ""
     # "rejected": every (state, spell) no row names is blocked ("" : a missing cell).
     unlisted: str = ""
+    # `own_code = true`: a phrase the core does not read is the project's own guard (a
+    # condition) or callback (an action), not an error.
+    own_code: bool = False
 
 
 # What a cell with nothing in it may say: no condition (always), no action.
@@ -91,10 +94,13 @@ class Lexicon:
     files: TemplateFiles | None = None
     # A file's name -> its template by name (`template_of`), read once.
     known: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # Phrases the core does not read are the project's own guards and callbacks.
+    own_code: bool = False
 
     @classmethod
     def of(cls, dialect: Dialect) -> Lexicon:
-        return _lexicon(dialect.vocabulary)
+        found = _lexicon(dialect.vocabulary)
+        return replace(found, own_code=True) if dialect.own_code else found
 
     def with_terms(self, terms: list[Term]) -> Lexicon:
         """This lexicon with a spec's own terms, which take precedence."""
@@ -108,6 +114,7 @@ class Lexicon:
             self.file_groups,
             self.verbs,
             self.templates,
+            own_code=self.own_code,
         )
 
     def noun(self, words: str) -> Noun | None:

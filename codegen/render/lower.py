@@ -20,7 +20,7 @@ from spellbook.responses import Writer
 
 from ..analyse import Analysis
 from ..logic import describe
-from ..model import Atom, Literal, Rule, Spec, Specificity
+from ..model import CALL, OWN, Action, Atom, Literal, Rule, Spec, Specificity
 from .response_formats import DEFAULT_TEMPLATE, split
 
 # Attributes the model has besides its guards, triggers and state checks.
@@ -113,6 +113,9 @@ class Lowered:
             for a in self.atoms
         }
         self.guards = [self.guard_of[a] for a in self.atoms]
+        # The callbacks of the project's own code, by their identifier (`Action.target`).
+        self.callback_of = {a.target: names.allocate(a.target) for a in spec.callbacks}
+        self.own = _own_code(spec, self.guard_of, self.callback_of)
         self.states = tuple(
             runtime.State(
                 st.name,
@@ -127,7 +130,9 @@ class Lowered:
             for st in spec.states
         )
         self.spells = tuple(sp.name for sp in spec.spells)
-        self._row_of = _rows(spec, self.guard_of, Analysis(spec), runtime.names(self.states))
+        self._row_of = _rows(
+            spec, self.guard_of, Analysis(spec), runtime.names(self.states), self.callback_of
+        )
         self.rows = tuple(self._row_of.values())
         # The templates of the project's own that `create` actions write from, by key.
         self.files = {
@@ -179,6 +184,7 @@ def _rows(
     guard_of: dict[Atom, runtime.Guard],
     analysis: Analysis,
     named_as: dict[str, list[str]],
+    callback_of: dict[str, str],
 ) -> dict[int, runtime.Row]:
     """One `Row` per row of the spec that applies somewhere, in the spec's order, by the
     order of the model's rules. A family all of whose members a row names is named by
@@ -221,7 +227,7 @@ def _rows(
             kind=first.kind.value,
             dest=dest,
             actions=tuple(
-                runtime.Action(a.verb, a.text, a.files, "" if a.verb == "set_state" else a.target)
+                runtime.Action(a.verb, a.text, a.files, _target(a, callback_of))
                 for a in first.actions
             ),
             response=first.response,
@@ -229,6 +235,54 @@ def _rows(
                 (r.source, r.spell) for r in group if r not in analysis.winners(r.source, r.spell)
             ),
         )
+    return found
+
+
+def _target(action: Action, callback_of: dict[str, str]) -> str:
+    """An action's target as the machine declares it: a callback's, its method's name."""
+    if action.verb == "set_state":
+        return ""
+    return callback_of[action.target] if action.verb == CALL else action.target
+
+
+@dataclass(frozen=True)
+class OwnMethod:
+    """A method of the project's own code the model defines: a guard (`returns` "bool")
+    or a callback ("None"), the spec's words for it, and the rows that need it."""
+
+    name: str
+    returns: str
+    words: str
+    rows: tuple[str, ...]
+
+    @property
+    def doc(self) -> str:
+        """Its docstring: the spec's words, and the rows that need it."""
+        return f"{self.words} Row{'s' if len(self.rows) > 1 else ''} {', '.join(self.rows)}."
+
+
+def _own_code(
+    spec: Spec, guard_of: dict[Atom, runtime.Guard], callback_of: dict[str, str]
+) -> list[OwnMethod]:
+    """The guards, then the callbacks, of the project's own code, in the spec's order."""
+    found = []
+    for atom in spec.own_guards:
+        rows = tuple(dict.fromkeys(r.id for r in spec.rows if atom in r.condition.atoms))
+        said = spec.words.get(atom, ("", ""))
+        no = f" (not: {said[1]})" if said[1] and said[1] != f"not {said[0]}" else ""
+        words = f"Whether {said[0] or atom.param}{no}"
+        found.append(OwnMethod(guard_of[atom].name, "bool", words + ".", rows))
+    for action in spec.callbacks:
+        rows = tuple(
+            dict.fromkeys(
+                r.id
+                for r in spec.rows
+                for a in r.actions
+                if (a.verb, a.target) == (CALL, action.target)
+            )
+        )
+        text = action.text[:1].upper() + action.text[1:]
+        found.append(OwnMethod(callback_of[action.target], "None", text + ".", rows))
     return found
 
 
@@ -256,6 +310,8 @@ def _by_family(
 def _guard_name(atom: Atom, words: dict[Atom, tuple[str, str]]) -> str:
     """The spec's own words for the fact where it has short ones (a term `tests pass`
     is the guard `tests_pass`), else the file, probe and parameter."""
+    if atom.probe == OWN:  # the project's own guard: its identifier (`read.own_phrases`)
+        return atom.param
     said = words.get(atom, ("", ""))[0]
     slug = "_".join("".join(c if c.isalnum() else " " for c in said.lower()).split())
     return slug if slug and len(slug) <= 48 else atom.name

@@ -62,6 +62,8 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "templates": found.templates,
         "files": dict(sorted(found.files.items())),
         "rows": found.rows,
+        # The methods of the project's own code (`own_code`): none for most machines.
+        "own": found.own,
     }
 
 

@@ -370,6 +370,13 @@ VERBS: dict[str, Verb] = {
             passive=True,
             effect="anything",
         ),
+        Verb(
+            "call",
+            "A callback of the project's own code: the model's method of its name, which "
+            "`build(model)` calls after the rule fires (`spell` drives no such machine).",
+            _nothing,
+            passive=True,
+        ),
     )
 }
 

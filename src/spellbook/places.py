@@ -140,7 +140,9 @@ class Guard:
             if project is not None:
                 config, tree = committed.read_project(project)
                 for entry in config.machines:
-                    known.append((config.root, committed.load_machine(config, entry, tree), True))
+                    module = committed.load_machine(config, entry, tree)
+                    if not getattr(module, "OWN_CODE", None):  # `spell` drives no other
+                        known.append((config.root, module, True))
             names = {entry.name for entry in config.machines} if project is not None else set()
             for name, module_name in SHIPPED.items():
                 if name not in names:

@@ -301,6 +301,13 @@ def _unknown(facts: Answers, _: str, phrase: str) -> bool:
     )
 
 
+def _own(facts: Answers, _: str, name: str) -> bool:
+    raise Undefined(
+        f"the guard {name!r} is the project's own code: the model's method answers it, "
+        "through the generated module's build(model)"
+    )
+
+
 PROBES: dict[str, Probe] = {
     p.name: p
     for p in (
@@ -511,6 +518,14 @@ PROBES: dict[str, Probe] = {
             "'{param}' does not hold",
             "A phrase the spec does not define; no guard can check it.",
             _unknown,
+        ),
+        Probe(
+            "own",
+            "{param}",
+            "not {param}",
+            "A guard of the project's own code (`own_code`): the model's method of its name "
+            "answers it; `spell` drives no such machine.",
+            _own,
         ),
     )
 }

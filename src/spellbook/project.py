@@ -8,6 +8,7 @@
     vocabulary = "spell_workflow"    # for specs that are not listed below
     columns = { condition = ["Guard"] }
     unlisted = "rejected"            # a (state, spell) no row names is blocked, not an error
+    own_code = false                 # true: phrases the core does not read are the project's code
 
     [tool.spellbook.machines]
     release = "spec/RELEASE.md"
@@ -18,13 +19,18 @@
     refund = { spec = "spec/PAYMENTS.md", section = "Refund" }
     # unlisted: "rejected" for this machine alone (the top-level key is every machine's)
     orders = { spec = "spec/ORDERS.md", unlisted = "rejected" }
+    # own_code: this machine's unread phrases are the project's guards and callbacks
+    shop = { spec = "spec/SHOP.md", own_code = true }
 
 The runtime reads it to know which machine `spell --machine NAME` means (a listed
 one, generated into `<generated>/NAME.py`; `spell` and `session` are the machines
 that ship with Spellbook, unless the project lists its own of that name) and the
 compiler to know how each spec is read (`codegen.config` adds the column
-roles). Anything it cannot take is a `ProjectError` naming the key: never a
-default put in its place.
+roles). `own_code = true` (for every spec, or one machine's) lets a condition phrase the
+core does not read be a guard of the project's own code, and an action phrase a
+callback: the generated module lists them as methods for the model to define
+(docs/for-transitions-users.md); without it such a phrase is refused. Anything it
+cannot take is a `ProjectError` naming the key: never a default put in its place.
 
 A project is found the way git finds a repository: the nearest folder at or above
 the start holding a pyproject.toml with a `[tool.spellbook` table, without leaving
@@ -63,6 +69,7 @@ KEYS = (
     "documents",
     "generated",
     "machines",
+    "own_code",
     "templates",
     "unlisted",
     "vocabulary",
@@ -70,6 +77,7 @@ KEYS = (
 MACHINE_KEYS = (
     "allow_errors",
     "columns",
+    "own_code",
     "report",
     "section",
     "spec",
@@ -99,6 +107,7 @@ class Entry:
         "report",
         "section",
         "unlisted",
+        "own_code",
     )
 
     def __init__(
@@ -112,6 +121,7 @@ class Entry:
         report: str = "",
         section: str = "",
         unlisted: str | None = None,
+        own_code: bool | None = None,
     ) -> None:
         self.name = name
         self.spec = spec
@@ -122,6 +132,7 @@ class Entry:
         self.report = report  # where python -m codegen writes its verification report
         self.section = section  # the section of its spec it is read from ("" for all of it)
         self.unlisted = unlisted  # None: the project's
+        self.own_code = own_code  # unread phrases are the project's guards and callbacks
 
 
 class Project:
@@ -137,6 +148,7 @@ class Project:
         "machines",
         "documents",
         "unlisted",
+        "own_code",
     )
 
     def __init__(
@@ -150,9 +162,11 @@ class Project:
         machines: tuple[Entry, ...] = (),
         documents: tuple[str, ...] = (),
         unlisted: str = "",
+        own_code: bool = False,
     ) -> None:
         self.root = root
         self.unlisted = unlisted
+        self.own_code = own_code
         self.documents = documents
         self.generated = generated
         self.default = default
@@ -175,6 +189,10 @@ class Project:
     def templates_of(self, entry: Entry) -> str:
         """The machine's templates folder, relative to the root ("" for none)."""
         return self.templates if entry.templates is None else entry.templates
+
+    def own_code_of(self, entry: Entry) -> bool:
+        """Whether the machine's unread phrases are the project's guards and callbacks."""
+        return self.own_code if entry.own_code is None else entry.own_code
 
 
 def owned(path: str) -> bool:
@@ -275,6 +293,7 @@ def project_from(root: str, table: dict[str, object]) -> Project:
         machines,
         tuple(_inside(d, "documents", "") for d in documents),
         _unlisted(table, ""),
+        _own_code(table, ""),
     )
 
 
@@ -525,6 +544,13 @@ def _columns(table: dict[str, object], where: str) -> dict[str, list[str]] | Non
     return {str(k): list(v) for k, v in columns.items()}
 
 
+def _own_code(table: dict[str, object], where: str) -> bool:
+    value = table.get("own_code", False)
+    if not isinstance(value, bool):
+        raise _fail(f"{where}own_code must be true or false")
+    return value
+
+
 def _entry(name: str, value: object) -> Entry:
     where = f"machines.{name}: "
     if not name.isidentifier():
@@ -554,6 +580,7 @@ def _entry(name: str, value: object) -> Entry:
         _inside(report, "report", where, empty=True),
         section.strip(),
         _unlisted(value, where) if "unlisted" in value else None,
+        _own_code(value, where) if "own_code" in value else None,
     )
 
 

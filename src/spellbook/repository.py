@@ -28,6 +28,25 @@ MACHINE_HELP = (
 )
 
 
+class OwnCodeMachine(BadFile):
+    """The machine's guards or callbacks are the project's own code: `spell` cannot drive it."""
+
+
+def drivable(module: ModuleType, name: str) -> ModuleType:
+    """The machine, unless its guards or callbacks are the project's own code (a generated
+    `OWN_CODE`): only its model's methods can answer them, never `spell`."""
+    own = getattr(module, "OWN_CODE", None)
+    if own:
+        methods = ", ".join(list(own)[:3]) + (", ..." if len(own) > 3 else "")
+        raise OwnCodeMachine(
+            f"the machine {name} has guards and callbacks of the project's own code "
+            f"(own_code: {methods}), which only its model's methods answer, so `spell` "
+            f"cannot drive it; drive it through its generated build(model) in your code "
+            "(docs/for-transitions-users.md)"
+        )
+    return module
+
+
 def one_machine(command: str | None, option: str | None) -> str | None:
     """The machine `spell session` (command) and `--machine NAME` (option) name together;
     naming two is refused, not settled by picking one."""
@@ -65,8 +84,10 @@ def resolve(
     entry = project.machine(machine) if project is not None else None
     if project is not None and entry is not None:
         if tree is not None:
-            return committed.load_machine(project, entry, tree), project.root
-        return load_machine(project, entry), project.root
+            found = committed.load_machine(project, entry, tree)
+        else:
+            found = load_machine(project, entry)
+        return drivable(found, entry.name), project.root
     if machine in SHIPPED:
         return import_module(SHIPPED[machine]), None
     if project is not None and project.machines:

@@ -176,6 +176,39 @@ Wanted = Guard | Literal
 # and `clear_rule` (the `prepare` of a cell's first transition) starts each trigger
 # afresh.
 FIRED, REFUSED = "fired:", "refused:"
+# The probe of a guard, and the verb of an action, of the project's own code
+# (`own_code`): the model's methods, which `build(model)` needs (`require`).
+OWN, CALL = "own", "call"
+
+
+class MissingCode(TypeError):
+    """A model lacks a method of the project's own code that rows of the machine need."""
+
+
+class _NoFacts:
+    """The facts of a model whose guards are all its own methods: none to ask."""
+
+    def check(self, probe: str, file: str, param: str) -> bool:
+        raise MissingCode(f"the guard {probe} {file} {param} is no method of the model")
+
+
+NO_FACTS = _NoFacts()
+
+
+def require(model: object, needed: Mapping[str, tuple[str, ...]]) -> None:
+    """A MissingCode naming each method of `needed` (name -> the rows that need it) the
+    model does not define, or leaves abstract; nothing when it defines them all."""
+    missing = [
+        f"{name} (row{'s' if len(rows) > 1 else ''} {', '.join(rows)})"
+        for name, rows in needed.items()
+        if not callable(method := getattr(model, name, None))
+        or getattr(method, "__isabstractmethod__", False)
+    ]
+    if missing:
+        raise MissingCode(
+            f"{type(model).__name__} does not define {'; '.join(missing)}: the machine's "
+            "guards and callbacks of the project's own code are the model's methods"
+        )
 
 
 class GuardedModel:
@@ -194,7 +227,8 @@ class GuardedModel:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for guard in cls.guards:
-            setattr(cls, guard.name, _checker(guard))
+            if guard.probe != OWN:  # the project's own guard: the subclass's method
+                setattr(cls, guard.name, _checker(guard))
 
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
@@ -464,8 +498,10 @@ class Rule(_Record):
         """This rule as `transitions` transitions, one per alternative of its condition;
         a rule that keeps the state is internal. When one fires, the model's `fired` is
         the rule's ID; a blocked rule's fail once its condition holds, leaving its ID in
-        `refused` (see `GuardedModel`). `first`: the first rule of its cell."""
+        `refused` (see `GuardedModel`). The callbacks of the project's own code (`call`
+        actions) are its `after`. `first`: the first rule of its cell."""
         blocked = self.kind == "blocked"
+        calls = [a.target for a in self.row.actions if a.verb == CALL]
         return [
             {
                 "trigger": trigger,
@@ -476,6 +512,7 @@ class Rule(_Record):
                 "unless": [lit.guard.name for lit in clause if not lit.holds]
                 + ([_refusal(self.row.id, clause)] if blocked else []),
                 "before": FIRED + self.row.id,
+                **({"after": list(calls)} if calls and not blocked else {}),
             }
             for n, clause in enumerate(self.row.when)
         ]

@@ -1,0 +1,89 @@
+"""The project's own code: phrases the core does not read, as its guards and callbacks.
+
+With `own_code = true` in `[tool.spellbook]`, a clause of a Condition cell that no core
+phrase, noun or term reads is a guard of the project's own: a boolean the model's method
+answers. The grammar splits the cell first (`AND`, `;`, `,`, `OR`); a clause it leaves
+whole is split again at ` or ` and ` and ` in lower case. Each part is one guard,
+named by `identifier` of its words, with its negation understood:
+
+- `not X`, `no X` are X not holding (`no blockers` is `blockers` not holding);
+- `X fails` (`fail`, `failed`, `failing`) is `X passes` (`pass`, ...) not holding;
+- `X is not Y` (`isn't`, `are not`, `aren't`, `was not`, `were not`) is `X is Y`
+  not holding;
+- a term of the spec's Terms table means its meaning (`| card declined | NOT card
+  authorised |`), as for the core's facts.
+
+Phrases whose words give one identifier are one guard (`Payment accepted.` and
+`payment accepted`). An Action cell's phrase no verb reads is split at `;` (outside
+backticks and quotes) into callbacks, each named by `identifier` of its words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import CALL, OWN, Action, Atom, Literal
+from .identifiers import identifier
+
+DNF = tuple[tuple[Literal, ...], ...]
+
+_OR = re.compile(r"\s+or\s+")
+_AND = re.compile(r"\s+and\s+")
+_NOT = re.compile(r"(?:not|no)\s+(?P<rest>.+)", re.I)
+_IS_NOT = re.compile(
+    r"(?P<subject>.+?)\s+(?P<verb>is|are|was|were)(?:\s+not|n't)\s+(?P<rest>.+)", re.I
+)
+_FAILS = re.compile(r"(?P<subject>.+?)\s+(?P<verb>fails|fail|failed|failing)", re.I)
+_PASSES = {"fails": "passes", "fail": "pass", "failed": "passed", "failing": "passing"}
+# A `;` outside backticks and quotes.
+_SEMICOLON = re.compile(r";(?=(?:[^`\"]*[`\"][^`\"]*[`\"])*[^`\"]*$)")
+
+
+def guard(phrase: str) -> tuple[str, str, bool]:
+    """(identifier, the words of the guard holding, whether the phrase says it holds);
+    the identifier is "" for a phrase with no word to name it by."""
+    text = " ".join(phrase.split()).rstrip(".").strip()
+    positive = True
+    m = _NOT.fullmatch(text)
+    if m:
+        text, positive = m.group("rest"), False
+    elif (m := _IS_NOT.fullmatch(text)) is not None:
+        text, positive = f"{m['subject']} {m['verb'].lower()} {m['rest']}", False
+    elif (m := _FAILS.fullmatch(text)) is not None:
+        text, positive = f"{m['subject']} {_PASSES[m['verb'].lower()]}", False
+    return identifier(text), text, positive
+
+
+def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
+    """A clause as guards of the project's own (alternatives at ` or `, conjunctions at
+    ` and `), with each guard's words when it holds and when not; or why it cannot be."""
+    alternatives: list[tuple[Literal, ...]] = []
+    said: list[tuple[Atom, str, str]] = []
+    for alternative in _OR.split(phrase):
+        clause: list[Literal] = []
+        for part in _AND.split(alternative):
+            name, words, positive = guard(part)
+            if not name:
+                return f"'{part.strip()}' has no word to name a guard of the project's code by"
+            atom = Atom(OWN, "", name)
+            # Its words when it does not hold: the phrase, where it says more than `not X`.
+            plain = positive or _NOT.fullmatch(part.strip()) is not None
+            said.append((atom, words, "" if plain else " ".join(part.split()).rstrip(".")))
+            clause.append(Literal(atom, positive))
+        alternatives.append(tuple(dict.fromkeys(clause)))
+    return tuple(dict.fromkeys(alternatives)), said
+
+
+def callbacks(phrase: str) -> list[Action] | None:
+    """An Action phrase no verb reads, as callbacks of the project's own (split at `;`
+    outside backticks and quotes); None if a part has no word to name one by."""
+    found: list[Action] = []
+    for part in _SEMICOLON.split(phrase):
+        text = " ".join(part.split()).rstrip(".")
+        if not text:
+            continue
+        name = identifier(text)
+        if not name:
+            return None
+        found.append(Action(CALL, text, target=name))
+    return found

@@ -1,0 +1,282 @@
+"""Guards and callbacks of the project's own code (`own_code = true`): how phrases the
+core does not read become named guards and callbacks, and how the verifier reasons
+about them as about any fact."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codegen import parse_spec_text
+from codegen.analyse import analyse
+from codegen.analyse.reading import read_spec
+from codegen.config import load_config
+from codegen.model import CALL, OWN, Atom, Literal
+from codegen.read.conditions import Words, parse_condition
+from codegen.read.lexicon import Dialect, Lexicon
+from spellbook.probes import describe
+from spellbook.project import ProjectError, project_from
+
+OWN_CODE = Dialect(own_code=True)
+
+
+def spec(rows: str, terms: str = "", spells: tuple[str, ...] = ("Go", "Stop")) -> str:
+    listed = "\n".join(f"{i}. **{name}**" for i, name in enumerate(spells, 1))
+    text = f"""# orders
+
+### Spells
+
+{listed}
+
+### States
+
+1. **OPEN**
+    - *Description*: open
+    - *Valid Actions*: {", ".join(spells)}
+2. **DONE**
+    - *Description*: done
+    - *Goal*: yes
+
+### Transitions
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+{rows}
+| Z1 | DONE | {", ".join(spells)} | - | [BLOCKED] | - | Done |
+"""
+    if terms:
+        text += f"\n### Terms\n\n| Phrase | Means |\n|--------|-------|\n{terms}\n"
+    return text
+
+
+def findings(text: str, dialect: Dialect = OWN_CODE) -> list[tuple[str, str]]:
+    return [(f.kind, f.message) for f in analyse(parse_spec_text(text, dialect=dialect))]
+
+
+def kinds(text: str, dialect: Dialect = OWN_CODE) -> list[str]:
+    return [kind for kind, _ in findings(text, dialect)]
+
+
+def own(phrase: str, positive: bool = True) -> Literal:
+    return Literal(Atom(OWN, "", phrase), positive)
+
+
+def read(text: str) -> tuple[tuple[Literal, ...], ...]:
+    condition = parse_condition(text, Lexicon.of(OWN_CODE), "", Words())
+    assert not condition.unknown, condition.why
+    return condition.clauses
+
+
+# -- reading --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "clauses"),
+    [
+        ("payment accepted", ((own("payment_accepted"),),)),
+        ("Payment accepted.", ((own("payment_accepted"),),)),
+        ("not payment accepted", ((own("payment_accepted", False),),)),
+        ("NOT payment accepted", ((own("payment_accepted", False),),)),
+        ("no blockers", ((own("blockers", False),),)),
+        ("ALL acceptance criteria tests pass", ((own("all_acceptance_criteria_tests_pass"),),)),
+        ("acceptance tests fail", ((own("acceptance_tests_pass", False),),)),
+        ("fraud check fails", ((own("fraud_check_passes", False),),)),
+        ("the order is not paid", ((own("the_order_is_paid", False),),)),
+        ("the order isn't paid", ((own("the_order_is_paid", False),),)),
+        (
+            "payment accepted; escrow hold successful",
+            ((own("payment_accepted"), own("escrow_hold_successful")),),
+        ),
+        (
+            "PR approved, CI passing, mergeable",
+            ((own("pr_approved"), own("ci_passing"), own("mergeable")),),
+        ),
+        (
+            "pricing snapshot locked and order invariants valid",
+            ((own("pricing_snapshot_locked"), own("order_invariants_valid")),),
+        ),
+        (
+            "Confirmed by reviewer or PR state",
+            ((own("confirmed_by_reviewer"),), (own("pr_state"),)),
+        ),
+        ("a OR b", ((own("a"),), (own("b"),))),
+    ],
+)
+def test_a_phrase_the_core_does_not_read_is_a_guard_of_the_projects_own(
+    cell: str, clauses: tuple[tuple[Literal, ...], ...]
+) -> None:
+    assert read(cell) == clauses
+
+
+@pytest.mark.parametrize("holds", [True, False])
+def test_a_guard_s_canonical_words_read_back_to_the_same_guard(holds: bool) -> None:
+    words = describe(OWN, "", "payment_accepted", holds)
+    assert read(words) == ((own("payment_accepted", holds),),)
+
+
+def test_a_phrase_about_a_file_is_never_a_guard_of_the_projects_own() -> None:
+    condition = parse_condition("reviewer signed notes.md", Lexicon.of(OWN_CODE), "", Words())
+    assert condition.unknown == ("reviewer signed notes.md",)
+    assert "names the file notes.md" in dict(condition.why)["reviewer signed notes.md"]
+
+
+def test_the_core_reads_its_own_phrases_first() -> None:
+    (clause,) = read("plan.md exists")
+    assert [lit.atom.probe for lit in clause] == ["exists"]
+
+
+def test_a_term_relates_two_phrases_of_the_projects_own() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | card authorised | DONE | - | Paid |\n"
+        "| G2 | OPEN | Go | card declined | [BLOCKED] | - | Declined |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |",
+        "| card declined | NOT card authorised |",
+    )
+    found = parse_spec_text(text, dialect=OWN_CODE)
+    assert found.rows[1].condition.clauses == ((own("card_authorised", False),),)
+    assert kinds(text) == []
+
+
+def test_an_action_the_core_does_not_read_is_callbacks_split_at_semicolons() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | - | DONE | emit `ORDER_CREATED`; write audit record | Done |\n"
+        "| S1 | OPEN | Stop | - | Same state | Register with orchestrator | Stopped |"
+    )
+    found = parse_spec_text(text, dialect=OWN_CODE)
+    assert [(a.verb, a.target, a.text) for a in found.rows[0].actions] == [
+        (CALL, "emit_order_created", "emit `ORDER_CREATED`"),
+        (CALL, "write_audit_record", "write audit record"),
+    ]
+    assert [a.target for a in found.callbacks] == [
+        "emit_order_created",
+        "write_audit_record",
+        "register_with_orchestrator",
+    ]
+
+
+# -- the default stays fail-closed ----------------------------------------------------
+
+
+def test_without_the_opt_in_such_a_phrase_is_refused_naming_the_opt_in() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | payment accepted | DONE | - | Paid |\n"
+        "| G2 | OPEN | Go | NOT payment accepted | [BLOCKED] | - | No |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    found = findings(text, Dialect())
+    messages = [m for k, m in found if k == "unknown_condition"]
+    assert messages and "'payment accepted'" in messages[0]
+    assert all("set own_code = true under [tool.spellbook]" in m for m in messages)
+
+
+# -- the verifier proves gaps, overlaps and dead rules over them ----------------------
+
+
+def test_a_guard_and_its_negation_cover_the_cell() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | stock reserved | DONE | book courier | Shipped |\n"
+        "| G2 | OPEN | Go | not stock reserved | [BLOCKED] | - | No stock |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    assert kinds(text) == []
+
+
+def test_a_gap_between_two_guards_is_found() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | stock reserved | DONE | - | Shipped |\n"
+        "| G2 | OPEN | Go | order cancelled | [BLOCKED] | - | Cancelled |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    (gap,) = [m for k, m in findings(text) if k == "gap"]
+    assert "no rule fires when" in gap
+    assert "not stock reserved" in gap and "not order cancelled" in gap
+
+
+def test_an_overlap_of_two_guards_is_found() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | tests pass | DONE | - | Shipped |\n"
+        "| G2 | OPEN | Go | review requested | [BLOCKED] | - | Wait |\n"
+        "| G3 | OPEN | Go | tests fail AND NOT review requested | [BLOCKED] | - | Fix |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    (overlap,) = [m for k, m in findings(text) if k == "overlap"]
+    assert "G1 and G2 both fire when" in overlap
+    assert "gap" not in kinds(text)
+
+
+def test_a_rule_hidden_by_guards_is_dead() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | tests pass | DONE | - | Shipped |\n"
+        "| G2 | OPEN | Go | tests fail | [BLOCKED] | - | Fix |\n"
+        "| G3 | OPEN | Go | tests pass AND review requested | [BLOCKED] | - | Wait |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    assert "dead_rule" in kinds(text)
+
+
+# -- a machine is the core's or the project's, never half of each --------------------
+
+
+def test_core_facts_and_actions_in_a_machine_of_own_code_are_errors() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | approved AND plan.md exists | DONE | Create plan.md | Done |\n"
+        "| G2 | OPEN | Go | NOT approved | Same state | - | Wait |\n"
+        "| G3 | OPEN | Go | NOT plan.md exists | [BLOCKED] | tell the author | No |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    messages = [m for k, m in findings(text) if k == "own_code"]
+    assert any("rule G1: 'plan.md exists' is a fact the core checks" in m for m in messages)
+    assert any("rule G1: 'Create plan.md' is an action the core carries out" in m for m in messages)
+    assert any("rule G3 refuses the trigger" in m for m in messages)
+
+
+def test_a_machine_without_own_code_is_the_cores_as_before() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | plan.md exists | DONE | Create notes.md | Done |\n"
+        "| G2 | OPEN | Go | plan.md missing | [BLOCKED] | - | No |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    assert "own_code" not in kinds(text)
+    assert kinds(text) == kinds(text, Dialect())
+
+
+# -- --explain ------------------------------------------------------------------------
+
+
+def test_explain_names_each_guard_and_callback_with_its_identifier() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | card authorised | DONE | notify buyer | Paid |\n"
+        "| G2 | OPEN | Go | card declined | Same state | - | Declined |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |",
+        "| card declined | NOT card authorised |",
+    )
+    reading = read_spec(parse_spec_text(text, dialect=OWN_CODE), OWN_CODE)
+    lines = reading.lines()
+    assert "guard card_authorised: 'card authorised', 'card declined' (rows G1, G2)" in lines
+    assert "callback notify_buyer: 'notify buyer' (rows G1)" in lines
+    assert any("then: callback notify_buyer: notify buyer" in line for line in lines)
+    assert json.loads(json.dumps(reading.json()))["own_code"][0]["name"] == "card_authorised"
+
+
+# -- the configuration ------------------------------------------------------------------
+
+
+def test_own_code_is_configured_at_the_top_and_per_machine(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.spellbook]\nown_code = true\n\n[tool.spellbook.machines]\n"
+        'a = "spec/A.md"\nb = { spec = "spec/B.md", own_code = false }\n',
+        encoding="utf-8",
+    )
+    config = load_config(tmp_path)
+    assert [m.dialect.own_code for m in config.machines] == [True, False]
+    assert config.dialect.own_code is True
+    assert project_from(str(tmp_path), {}).own_code is False
+
+
+def test_own_code_that_is_not_a_boolean_is_refused() -> None:
+    with pytest.raises(ProjectError, match="own_code must be true or false"):
+        project_from("/x", {"own_code": "yes"})
+    with pytest.raises(ProjectError, match=r"machines\.m: own_code must be true or false"):
+        project_from("/x", {"machines": {"m": {"spec": "s.md", "own_code": 1}}})

@@ -1,0 +1,217 @@
+"""A generated machine whose guards and callbacks are the project's own code
+(`own_code = true`): its `Model` lists them as methods, `build(model)` wires them into
+`transitions` and names a missing one at build time, and `spell` refuses to drive it."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from codegen import parse_spec_text
+from codegen.read.lexicon import Dialect
+from codegen.render import render_machine
+from spellbook.exits import EXIT_BAD_INPUT
+from spellbook.repository import OwnCodeMachine, drivable
+from spellbook.schema import MissingCode
+from tests.cli.test_project_machines import spell
+
+SPEC = """\
+# Parcel lockers
+
+### Spells
+
+1. **Drop**
+2. **Collect**
+
+### States
+
+1. **EMPTY**
+    - *Description*: no parcel inside
+    - *Valid Actions*: Drop, Collect
+2. **FULL**
+    - *Description*: a parcel waits
+    - *Valid Actions*: Drop, Collect
+    - *Goal*: yes
+
+### Transitions
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+| D1 | EMPTY | Drop | parcel fits; door closes | FULL | text the recipient; log the drop | Dropped |
+| D2 | EMPTY | Drop | parcel too big | Same state | suggest a bigger locker | Too big |
+| D3 | EMPTY | Drop | parcel fits AND door jams | [BLOCKED] | - | Door jammed |
+| D4 | FULL | Drop | - | [BLOCKED] | - | Occupied |
+| C1 | FULL | Collect | code matches | EMPTY | log the collection | Collected |
+| C2 | FULL | Collect | code is not right | [BLOCKED] | - | Wrong code |
+| C3 | EMPTY | Collect | - | [BLOCKED] | - | Nothing here |
+
+### Terms
+
+| Phrase | Means |
+|--------|-------|
+| parcel too big | NOT parcel fits |
+| door jams | NOT door closes |
+| code is not right | NOT code matches |
+"""
+METHODS = (
+    "parcel_fits",
+    "door_closes",
+    "code_matches",
+    "text_the_recipient",
+    "log_the_drop",
+    "suggest_a_bigger_locker",
+    "log_the_collection",
+)
+
+
+def generated(folder: Path, text: str = SPEC) -> Path:
+    spec = parse_spec_text(text, "spec/LOCKER.md", dialect=Dialect(own_code=True))
+    path = folder / "locker.py"
+    path.write_text(render_machine(spec, "locker"), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def locker(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    path = generated(tmp_path_factory.mktemp("locker"))
+    found = importlib.util.spec_from_file_location("_own_code_locker", path)
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return module
+
+
+def model_class(locker: ModuleType) -> type[Any]:
+    class Locker(locker.Model):  # type: ignore[name-defined,misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.fits = True
+            self.closes = True
+            self.code = "1234"
+            self.typed = ""
+            self.log: list[str] = []
+
+        def parcel_fits(self, *args: Any, **kwargs: Any) -> bool:
+            return self.fits
+
+        def door_closes(self, *args: Any, **kwargs: Any) -> bool:
+            return self.closes
+
+        def code_matches(self, *args: Any, **kwargs: Any) -> bool:
+            return self.typed == self.code
+
+        def text_the_recipient(self, *args: Any, **kwargs: Any) -> None:
+            self.log.append(f"text {self.code}")
+
+        def log_the_drop(self, *args: Any, **kwargs: Any) -> None:
+            self.log.append(f"dropped in {self.state}")
+
+        def suggest_a_bigger_locker(self, *args: Any, **kwargs: Any) -> None:
+            self.log.append("bigger")
+
+        def log_the_collection(self, *args: Any, **kwargs: Any) -> None:
+            self.log.append("collected")
+
+    return Locker
+
+
+def test_the_model_lists_each_guard_and_callback_with_the_spec_s_words(
+    locker: ModuleType,
+) -> None:
+    assert tuple(locker.OWN_CODE) == METHODS
+    assert locker.OWN_CODE["parcel_fits"] == ("D1", "D2", "D3")
+    assert locker.Model.parcel_fits.__doc__ == (
+        "Whether parcel fits (not: parcel too big). Rows D1, D2, D3."
+    )
+    assert locker.Model.text_the_recipient.__doc__ == "Text the recipient. Row D1."
+    assert all(getattr(locker.Model, m).__isabstractmethod__ for m in METHODS)
+
+
+def test_guards_decide_and_callbacks_run_through_transitions(locker: ModuleType) -> None:
+    model = model_class(locker)()
+    locker.build(model)
+    model.fits = False
+    assert model.may_drop() and model.log == []  # asking calls no callback
+    assert model.drop() and model.fired == "D2" and model.state == "EMPTY"
+    assert model.log == ["bigger"]
+    model.fits, model.closes = True, False
+    assert not model.drop() and model.refused == "D3" and model.state == "EMPTY"
+    model.closes = True
+    assert model.drop() and model.fired == "D1" and model.state == "FULL"
+    # after the transition, in the row's order
+    assert model.log == ["bigger", "text 1234", "dropped in FULL"]
+    model.typed = "0000"
+    assert not model.collect() and model.refused == "C2" and model.state == "FULL"
+    model.typed = "1234"
+    assert model.collect() and model.state == "EMPTY" and model.log[-1] == "collected"
+
+
+def test_a_missing_method_is_named_at_build_time_with_the_rows_that_need_it(
+    locker: ModuleType,
+) -> None:
+    class Partial(model_class(locker)):  # type: ignore[misc]
+        code_matches = locker.Model.code_matches  # left abstract
+        log_the_drop = None
+
+    with pytest.raises(MissingCode) as raised:
+        locker.build(Partial())
+    said = str(raised.value)
+    assert "code_matches (rows C1, C2)" in said
+    assert "log_the_drop (row D1)" in said
+    assert "parcel_fits" not in said
+
+
+@pytest.mark.timeout(600)
+def test_the_generated_module_passes_mypy_strict(tmp_path: Path) -> None:
+    path = generated(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / ".mypy"), path],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_machine_without_own_code_generates_no_own_model(tmp_path: Path) -> None:
+    text = SPEC.replace("parcel fits; door closes", "-").split("| D2 |")[0] + (
+        "| D4 | FULL | Drop | - | [BLOCKED] | - | Occupied |\n"
+        "| C1 | FULL | Collect | - | EMPTY | - | Collected |\n"
+        "| C3 | EMPTY | Collect | - | [BLOCKED] | - | Nothing here |\n"
+    )
+    text = text.replace("text the recipient; log the drop", "-")
+    source = generated(tmp_path, text).read_text(encoding="utf-8")
+    assert "OWN_CODE" not in source and "abstractmethod" not in source
+    assert "NO_FACTS" not in source
+
+
+def test_spell_refuses_a_machine_of_the_project_s_own_code(
+    locker: ModuleType, tmp_path: Path
+) -> None:
+    with pytest.raises(OwnCodeMachine, match="drive it through its generated build"):
+        drivable(locker, "locker")
+    project = tmp_path / "lockers"
+    (project / "spec").mkdir(parents=True)
+    (project / ".git").mkdir()
+    (project / "spec" / "LOCKER.md").write_text(SPEC, encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        "[tool.spellbook]\nown_code = true\n\n"
+        '[tool.spellbook.machines]\nlocker = "spec/LOCKER.md"\n',
+        encoding="utf-8",
+    )
+    (project / "generated").mkdir()
+    generated(project / "generated")
+    for args in (("status",), ("--machine", "locker", "drop")):
+        done = spell(project, *args)
+        assert done.returncode == EXIT_BAD_INPUT, done.stdout + done.stderr
+        assert "the machine locker has guards and callbacks of the project's own code" in (
+            done.stderr
+        )
+        assert "Traceback" not in done.stderr
