@@ -15,6 +15,7 @@ from ..read.action_phrases import parse_actions, record_noun, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
 from ..read.lexicon import Dialect, Lexicon, normal
 from ..read.near_verbs import Aim, aimed_at
+from ..read.own_phrases import path_in
 from .analysis import Analysis
 from .findings import Finding, Severity
 from .knock_on import dropped_rows
@@ -179,7 +180,7 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
                 "a counter, time in a state, a command's outcome), or give the workflow's "
                 "vocabulary module a noun for it"
             )
-        if not spec.own_code:
+        if not spec.own_code and not (files_in(subject) or path_in(subject)):
             fix += (
                 "; or, if it is a guard of the project's own code (a method of a "
                 "`transitions` model), set own_code = true under [tool.spellbook]"

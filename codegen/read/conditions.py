@@ -57,7 +57,7 @@ from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simp
 from ..model import Atom, Condition, Literal
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
-from .own_phrases import own_condition
+from .own_phrases import own_condition, path_in
 from .shapes import Shapes
 
 ALWAYS = EMPTY | {"always"}
@@ -113,11 +113,11 @@ class _Reader(CorePhrases):
         core refused it with a reason, or it names a file (the core's to read)."""
         if self.reason or len(phrase) > MAX_PHRASE:
             return None
-        named = files_in(phrase)
-        if named:
+        named = [*files_in(phrase), path_in(phrase)]
+        if any(named):
             self.reason = (
-                f"it names the file {named[0]}, and a phrase about a file is the core's to "
-                "read, never a guard of the project's own code"
+                f"it names the file {next(n for n in named if n)}, and a phrase about a file "
+                "is the core's to read, never a guard of the project's own code"
             )
             return None
         found = own_condition(phrase)

@@ -39,6 +39,16 @@ _PASSES = {"fails": "passes", "fail": "pass", "failed": "passed", "failing": "pa
 _SEMICOLON = re.compile(r";(?=(?:[^`\"]*[`\"][^`\"]*[`\"])*[^`\"]*$)")
 
 
+# A name in backticks that is a path (`.ai/task/.refs`, `docs/a`): a file, not a word.
+_PATH = re.compile(r"`([^`\s]*(?:/|^\.|\.\w)[^`\s]*)`")
+
+
+def path_in(phrase: str) -> str:
+    """A path the phrase names in backticks, or ""."""
+    m = _PATH.search(phrase)
+    return m.group(1) if m else ""
+
+
 def guard(phrase: str) -> tuple[str, str, bool]:
     """(identifier, the words of the guard holding, whether the phrase says it holds);
     the identifier is "" for a phrase with no word to name it by."""

@@ -116,10 +116,27 @@ def test_a_guard_s_canonical_words_read_back_to_the_same_guard(holds: bool) -> N
     assert read(words) == ((own("payment_accepted", holds),),)
 
 
-def test_a_phrase_about_a_file_is_never_a_guard_of_the_projects_own() -> None:
-    condition = parse_condition("reviewer signed notes.md", Lexicon.of(OWN_CODE), "", Words())
-    assert condition.unknown == ("reviewer signed notes.md",)
-    assert "names the file notes.md" in dict(condition.why)["reviewer signed notes.md"]
+@pytest.mark.parametrize(
+    ("phrase", "file"),
+    [
+        ("reviewer signed notes.md", "notes.md"),
+        ("Checks `.ai/task/.refs` for processed URLs", ".ai/task/.refs"),
+        ("`docs/review` approved", "docs/review"),
+    ],
+)
+def test_a_phrase_about_a_file_is_never_a_guard_of_the_projects_own(phrase: str, file: str) -> None:
+    condition = parse_condition(phrase, Lexicon.of(OWN_CODE), "", Words())
+    assert condition.unknown == (phrase,)
+    assert f"names the file {file}" in dict(condition.why)[phrase]
+
+
+def test_the_opt_in_is_not_offered_for_a_phrase_about_a_file() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | Checks `.refs` for processed URLs | DONE | - | Done |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    messages = [m for k, m in findings(text, Dialect()) if k == "unknown_condition"]
+    assert messages and not any("own_code" in m for m in messages)
 
 
 def test_the_core_reads_its_own_phrases_first() -> None:
