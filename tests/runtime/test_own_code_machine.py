@@ -215,3 +215,89 @@ def test_spell_refuses_a_machine_of_the_project_s_own_code(
             done.stderr
         )
         assert "Traceback" not in done.stderr
+
+
+# A table as people write them: From | To | Event, with the project's columns for its
+# guards and effects, and transitions not listed rejected.
+LOANS = """\
+# Library loans
+
+| From | To | Event | Guard | Effects |
+|------|----|-------|-------|---------|
+| on shelf | on loan | lend | member in good standing | stamp the card; email the due date |
+| on shelf | on shelf | lend | {refused} | ask for the fines |
+| on loan | on shelf | return | - | thank the member |
+"""
+LOANS_DIALECT = Dialect(
+    own_code=True,
+    unlisted="rejected",
+    columns=(("condition", ("Guard",)), ("action", ("Effects",))),
+)
+
+
+def test_a_from_to_event_table_s_own_guards_drive_a_typed_model(tmp_path: Path) -> None:
+    from codegen.analyse import analyse
+
+    text = LOANS.format(refused="not member in good standing")
+    spec = parse_spec_text(text, "spec/LOANS.md", dialect=LOANS_DIALECT)
+    assert not [f for f in analyse(spec) if f.severity.value != "info"]
+    path = tmp_path / "loans.py"
+    path.write_text(render_machine(spec, "loans"), encoding="utf-8")
+    checked = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "c"), path],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    found = importlib.util.spec_from_file_location("_own_code_loans", path)
+    assert found is not None and found.loader is not None
+    loans = importlib.util.module_from_spec(found)
+    found.loader.exec_module(loans)
+
+    class Loan(loans.Model):  # type: ignore[name-defined,misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.good = False
+            self.done: list[str] = []
+
+        def member_in_good_standing(self, *args: Any, **kwargs: Any) -> bool:
+            return self.good
+
+        def stamp_the_card(self, *args: Any, **kwargs: Any) -> None:
+            self.done.append("stamped")
+
+        def email_the_due_date(self, *args: Any, **kwargs: Any) -> None:
+            self.done.append("emailed")
+
+        def ask_for_the_fines(self, *args: Any, **kwargs: Any) -> None:
+            self.done.append("fines")
+
+    with pytest.raises(MissingCode, match=r"thank_the_member \(row R3\)"):
+        loans.build(Loan())
+
+    class Kept(Loan):
+        def thank_the_member(self, *args: Any, **kwargs: Any) -> None:
+            self.done.append("thanks")
+
+    loan = Kept()
+    loans.build(loan)
+    assert loan.lend() and loan.state == "on_shelf" and loan.done == ["fines"]
+    give_back = getattr(loan, loans.TRIGGERS["return_"])
+    assert not give_back() and loan.state == "on_shelf"  # not listed: rejected
+    loan.good = True
+    assert loan.lend() and loan.state == "on_loan"
+    assert loan.done == ["fines", "stamped", "emailed"]
+
+
+def test_a_gap_between_two_guards_of_a_from_to_event_table_is_found() -> None:
+    from codegen.analyse import analyse
+
+    text = LOANS.format(refused="member owes fines")
+    spec = parse_spec_text(text, "spec/LOANS.md", dialect=LOANS_DIALECT)
+    gaps = [f.message for f in analyse(spec) if f.kind == "gap"]
+    assert gaps == [
+        "lend in on_shelf: no rule fires when not member in good standing, not member "
+        "owes fines (the cell's rules: R1, R2)"
+    ]
