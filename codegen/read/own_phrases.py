@@ -54,13 +54,12 @@ def guard(phrase: str) -> tuple[str, str, bool]:
     the identifier is "" for a phrase with no word to name it by."""
     text = " ".join(phrase.split()).rstrip(".").strip()
     positive = True
-    m = _NOT.fullmatch(text)
-    if m:
-        text, positive = m.group("rest"), False
-    elif (m := _IS_NOT.fullmatch(text)) is not None:
-        text, positive = f"{m['subject']} {m['verb'].lower()} {m['rest']}", False
+    while (m := _NOT.fullmatch(text)) is not None:  # `NOT no blockers` is `blockers`
+        text, positive = m.group("rest"), not positive
+    if (m := _IS_NOT.fullmatch(text)) is not None:
+        text, positive = f"{m['subject']} {m['verb'].lower()} {m['rest']}", not positive
     elif (m := _FAILS.fullmatch(text)) is not None:
-        text, positive = f"{m['subject']} {_PASSES[m['verb'].lower()]}", False
+        text, positive = f"{m['subject']} {_PASSES[m['verb'].lower()]}", not positive
     return identifier(text), text, positive
 
 
@@ -77,7 +76,7 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
                 return f"'{part.strip()}' has no word to name a guard of the project's code by"
             atom = Atom(OWN, "", name)
             # Its words when it does not hold: the phrase, where it says more than `not X`.
-            plain = positive or _NOT.fullmatch(part.strip()) is not None
+            plain = positive or re.match(r"not\s", part.strip(), re.I) is not None
             said.append((atom, words, "" if plain else " ".join(part.split()).rstrip(".")))
             clause.append(Literal(atom, positive))
         alternatives.append(tuple(dict.fromkeys(clause)))

@@ -273,6 +273,13 @@ def test_explain_names_each_guard_and_callback_with_its_identifier() -> None:
     lines = reading.lines()
     assert "guard card_authorised: 'card authorised', 'card declined' (rows G1, G2)" in lines
     assert "callback notify_buyer: 'notify buyer' (rows G1)" in lines
+    again = spec(
+        "| G1 | OPEN | Go | no blockers | DONE | - | Done |\n"
+        "| G2 | OPEN | Go | NOT no blockers | Same state | - | Wait |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    said = read_spec(parse_spec_text(again, dialect=OWN_CODE), OWN_CODE).lines()
+    assert "guard blockers: 'blockers', 'no blockers' (rows G1, G2)" in said
     assert any("then: callback notify_buyer: notify buyer" in line for line in lines)
     assert json.loads(json.dumps(reading.json()))["own_code"][0]["name"] == "card_authorised"
 
