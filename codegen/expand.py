@@ -115,20 +115,26 @@ def policy_rules(
     after: int,
 ) -> list[Rule]:
     """With the policy, a blocked rule for each (state, spell) no rule names, one
-    group per spell (ordered after the spec's `after` rows); none without it."""
+    group per spell (ordered after the spec's `after` rows); and, last in each cell
+    whose rules all have conditions, one that refuses the spell where none of them
+    fires (a gap the policy covers: `Specificity.POLICY`, below every row, one group
+    per spell after those); none without it."""
     if policy is None:
         return []
     covered = {(r.source, r.spell) for r in rules}
+    always = {(r.source, r.spell) for r in rules if r.condition.always}
     found = []
     for at, spell in enumerate(spells):
         for state in states:
-            if (state.name, spell.name) in covered:
+            cell = (state.name, spell.name)
+            if cell in always:
                 continue
+            gap = cell in covered
             found.append(
                 Rule(
                     id=POLICY_ID,
                     line=policy.line,
-                    order=after + at,
+                    order=after + at + (len(spells) if gap else 0),
                     group="",
                     kind=Kind.BLOCKED,
                     source=state.name,
@@ -137,10 +143,11 @@ def policy_rules(
                     dest=state.name,
                     action="",
                     actions=(),
-                    response=f"{spell.name} is not listed for this state, and transitions "
-                    "not listed are rejected.",
+                    response=f"{spell.name} is not listed for this state"
+                    + (" when none of its rows' conditions holds" if gap else "")
+                    + ", and transitions not listed are rejected.",
                     response_ref="",
-                    specificity=Specificity.EXPLICIT,
+                    specificity=Specificity.POLICY if gap else Specificity.EXPLICIT,
                     policy=True,
                 )
             )

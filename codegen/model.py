@@ -38,6 +38,7 @@ class Specificity(enum.IntEnum):
 
     EXPLICIT = 0  # the row names the state
     WILDCARD = 1  # `Any state` / `Any state except ...`
+    POLICY = 2  # transitions not listed are rejected: below every row, in a cell with rows
 
 
 @dataclass(frozen=True)
@@ -280,6 +281,11 @@ class Rule:
     specificity: Specificity
     # A rule no row wrote: the spec's policy that transitions not listed are rejected.
     policy: bool = False
+
+    @property
+    def fills_gap(self) -> bool:
+        """A rule of the policy in a cell with rows: it refuses where none of them fires."""
+        return self.specificity is Specificity.POLICY
 
     @property
     def priority(self) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from spellbook.schema import lost_file_states
 
 from ..budget import check
 from ..logic import MAX_CLAUSES, MAX_FACTS
-from ..model import Atom, Kind, Rule, Spec
+from ..model import Atom, Kind, Rule, Spec, Specificity
 from .analysis import Analysis
 from .cells import CellResult
 from .findings import Finding
@@ -30,9 +30,11 @@ def _outcome(rule: Rule) -> tuple[object, ...]:
 
 
 def check_cells(analysis: Analysis) -> Iterator[Finding]:
-    """gap, overlap, conflict and cell_too_complex, one finding per kind of problem."""
+    """gap, overlap, conflict and cell_too_complex, one finding per kind of problem; and
+    unlisted_gap, where the policy that transitions not listed are rejected covers a gap."""
     spec = analysis.spec
     gaps: dict[tuple[str, tuple[str, ...], str, int], list[str]] = {}
+    rejected: dict[tuple[str, tuple[str, ...], str, int], list[str]] = {}
     pairs: dict[tuple[str, str, str, str, str, int, bool], list[str]] = {}
     said: dict[tuple[tuple[Atom, ...], int], str] = {}  # each example world said once
 
@@ -60,6 +62,12 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
                 spell=spell,
             )
             continue
+        for rule, won in zip(rules, result.wins, strict=True):
+            if rule.specificity is Specificity.POLICY and won is not None:
+                ids = tuple(r.id for r in rules if not r.policy)
+                rejected.setdefault((spell, ids, described(result, won), rules[0].line), []).append(
+                    state
+                )
         if result.gap is not None:
             gaps.setdefault(
                 (spell, tuple(r.id for r in rules), described(result, result.gap), rules[0].line),
@@ -82,6 +90,22 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
                 state=state,
                 spell=spell,
             )
+    for (gap_spell, ids, world, line), states in rejected.items():
+        when = f"when {world}" if world else "whatever the files are"
+        policy = spec.unlisted
+        yield Finding(
+            "unlisted_gap",
+            f"{gap_spell} in {_states(states)}: no row fires {when} (the cell's rows: "
+            f"{', '.join(ids)}), so the spell is rejected there, as "
+            + (f"{policy.where} says" if policy is not None else "the policy says")
+            + " (transitions not listed are rejected); if it should do something else "
+            "there, give it a row",
+            line=line,
+            state=states[0],
+            spell=gap_spell,
+            world=world,
+            states=tuple(states),
+        )
     for (gap_spell, ids, world, line), states in gaps.items():
         when = f"when {world}" if world else "whatever the files are"
         yield Finding(

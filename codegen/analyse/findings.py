@@ -35,6 +35,7 @@ SEVERITY: dict[str, Severity] = {
     "former_name": Severity.ERROR,
     # behaviour under the conditions
     "gap": Severity.ERROR,
+    "unlisted_gap": Severity.INFO,
     "conflict": Severity.ERROR,
     "dead_rule": Severity.ERROR,
     "unreachable_state": Severity.ERROR,

@@ -177,7 +177,7 @@ def policy_said(spec: Spec) -> str:
     policy = spec.unlisted
     if policy is None:
         return ""
-    blocked = [r for r in spec.rules if r.policy]
+    blocked = [r for r in spec.rules if r.policy and not r.fills_gap]
     cells = ", ".join(f"{r.spell} in {r.source}" for r in blocked[:8])
     more = f" and {len(blocked) - 8} more" if len(blocked) > 8 else ""
     return (

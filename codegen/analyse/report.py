@@ -394,6 +394,6 @@ def to_sarif(spec: Spec, findings: Sequence[Finding]) -> dict[str, Any]:
 def _rules(spec: Spec) -> str:
     """`12 rules`, and the cells the policy that transitions not listed are rejected blocks."""
     written = sum(1 for r in spec.rules if not r.policy)
-    blocked = len(spec.rules) - written
+    blocked = sum(1 for r in spec.rules if r.policy and not r.fills_gap)
     policy = f" (and {_plural(blocked, 'cell')} not listed, rejected)" if blocked else ""
     return f"{written} rules{policy}"

@@ -79,7 +79,7 @@ def check_unlisted(analysis: Analysis) -> Iterator[Finding]:
     policy = spec.unlisted
     if policy is None:
         return
-    blocked = [r for r in spec.rules if r.policy]
+    blocked = [r for r in spec.rules if r.policy and not r.fills_gap]
     spells = ", ".join(dict.fromkeys(r.spell for r in blocked))
     what = (
         f"{len(blocked)} (state, spell) cell{'s' if len(blocked) != 1 else ''} no row names "

@@ -199,7 +199,7 @@ def _rows(
     for order, group in by_row.items():
         first = group[0]
         dests = {r.source: r.dest for r in group}
-        wildcard = first.specificity is Specificity.WILDCARD
+        wildcard = first.specificity is not Specificity.EXPLICIT  # the policy's: last
         named = _by_family(
             [s for s in every if s not in dests] if wildcard else list(dests), members, family_of
         )

@@ -87,11 +87,20 @@ def test_the_policy_is_shown_as_the_policy_not_as_a_row() -> None:
     assert reading.lines()[-1] == reading.policy and reading.json()["policy"] == reading.policy
 
 
-def test_cells_a_row_names_are_not_the_policy_s_even_where_a_gap_is_left() -> None:
+def test_a_gap_a_row_leaves_is_rejected_by_the_policy_and_said_where() -> None:
     rows = [*ROWS, row("T4", "DONE", "Open", "`x.md` exists", "OPEN", "Update state to OPEN")]
     spec = parse_spec_text(spec_text(STATES, SPELLS, rows) + f"\n{POLICY}\n", "spec/P.md")
-    assert ("DONE", "Open") not in {(r.source, r.spell) for r in spec.rules if r.policy}
-    assert [f.state for f in analyse(spec) if f.kind == "gap"] == ["DONE"]
+    last = spec.cell("DONE", "Open")
+    assert [r.id for r in last] == ["T4", "not listed"] and last[-1].fills_gap
+    findings = analyse(spec)
+    assert not [f for f in findings if f.kind in ("gap", "overlap", "dead_rule")]
+    said = [f for f in findings if f.kind == "unlisted_gap"]
+    assert [f.state for f in said] == ["DONE"] and "when x.md missing" in said[0].message
+    # the cell is no cell "not listed": the summary counts the cells no row names
+    unlisted = next(f for f in findings if f.kind == "unlisted_rejected")
+    assert "3 (state, spell) cells" in unlisted.message
+    without = parse_spec_text(spec_text(STATES, SPELLS, rows), "spec/P.md")
+    assert [f.state for f in analyse(without) if f.kind == "gap"] == ["DONE"]
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -291,13 +292,53 @@ def test_a_from_to_event_table_s_own_guards_drive_a_typed_model(tmp_path: Path) 
     assert loan.done == ["fines", "stamped", "emailed"]
 
 
-def test_a_gap_between_two_guards_of_a_from_to_event_table_is_found() -> None:
+def test_a_gap_between_two_guards_of_a_from_to_event_table_is_found(tmp_path: Path) -> None:
     from codegen.analyse import analyse
 
     text = LOANS.format(refused="member owes fines")
-    spec = parse_spec_text(text, "spec/LOANS.md", dialect=LOANS_DIALECT)
+    strict = replace(LOANS_DIALECT, unlisted="")
+    spec = parse_spec_text(text, "spec/LOANS.md", dialect=strict)
     gaps = [f.message for f in analyse(spec) if f.kind == "gap"]
     assert gaps == [
         "lend in on_shelf: no rule fires when not member in good standing, not member "
         "owes fines (the cell's rules: R1, R2)"
     ]
+    # where transitions not listed are rejected, the gap is rejected, and said so
+    spec = parse_spec_text(text, "spec/LOANS.md", dialect=LOANS_DIALECT)
+    findings = analyse(spec)
+    assert not [f for f in findings if f.kind == "gap"]
+    said = [f.message for f in findings if f.kind == "unlisted_gap"]
+    assert len(said) == 1 and said[0].startswith(
+        "lend in on_shelf: no row fires when not member in good standing, not member owes "
+        "fines (the cell's rows: R1, R2), so the spell is rejected there"
+    )
+    # and the generated machine rejects it there, naming the policy
+    path = tmp_path / "gap_loans.py"
+    path.write_text(render_machine(spec, "gap_loans"), encoding="utf-8")
+    found = importlib.util.spec_from_file_location("_own_code_gap_loans", path)
+    assert found is not None and found.loader is not None
+    loans = importlib.util.module_from_spec(found)
+    found.loader.exec_module(loans)
+
+    class Loan(loans.Model):  # type: ignore[name-defined,misc]
+        good = owes = False
+
+        def member_in_good_standing(self, *args: Any, **kwargs: Any) -> bool:
+            return self.good
+
+        def member_owes_fines(self, *args: Any, **kwargs: Any) -> bool:
+            return self.owes
+
+        def stamp_the_card(self, *args: Any, **kwargs: Any) -> None: ...
+
+        def email_the_due_date(self, *args: Any, **kwargs: Any) -> None: ...
+
+        def ask_for_the_fines(self, *args: Any, **kwargs: Any) -> None: ...
+
+        def thank_the_member(self, *args: Any, **kwargs: Any) -> None: ...
+
+    loan = Loan()
+    loans.build(loan)
+    assert not loan.lend() and loan.state == "on_shelf" and loan.refused == "not listed"
+    loan.owes = True
+    assert loan.lend() and loan.fired == "R2"
