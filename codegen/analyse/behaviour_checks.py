@@ -62,12 +62,12 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
                 spell=spell,
             )
             continue
-        for rule, won in zip(rules, result.wins, strict=True):
-            if rule.specificity is Specificity.POLICY and won is not None:
+        for rule, wins_in in zip(rules, result.wins, strict=True):
+            if rule.specificity is Specificity.POLICY and wins_in is not None:
                 ids = tuple(r.id for r in rules if not r.policy)
-                rejected.setdefault((spell, ids, described(result, won), rules[0].line), []).append(
-                    state
-                )
+                rejected.setdefault(
+                    (spell, ids, described(result, wins_in), rules[0].line), []
+                ).append(state)
         if result.gap is not None:
             gaps.setdefault(
                 (spell, tuple(r.id for r in rules), described(result, result.gap), rules[0].line),
