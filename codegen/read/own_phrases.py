@@ -2,9 +2,11 @@
 
 With `own_code = true` in `[tool.spellbook]`, a clause of a Condition cell that no core
 phrase, noun or term reads is a guard of the project's own: a boolean the model's method
-answers. The grammar splits the cell first (`AND`, `;`, `,`, `OR`); a clause it leaves
-whole is split again at ` or ` and ` and ` in lower case. Each part is one guard,
-named by `identifier` of its words, with its negation understood:
+answers. The grammar splits the cell (`AND`, `;`, `,`, `OR`); a clause it leaves whole
+is one guard, ` and ` and ` or ` in lower case included: `confirmed by reviewer or PR
+state` is one question for the project's code (was it confirmed, by either?), never
+two guards of which one is `PR state`. Each guard is named by `identifier` of its
+words, with its negation understood:
 
 - `not X`, `no X` are X not holding (`no blockers` is `blockers` not holding);
 - `X fails` (`fail`, `failed`, `failing`) is `X passes` (`pass`, ...) not holding;
@@ -27,8 +29,6 @@ from .identifiers import identifier
 
 DNF = tuple[tuple[Literal, ...], ...]
 
-_OR = re.compile(r"\s+or\s+")
-_AND = re.compile(r"\s+and\s+")
 _NOT = re.compile(r"(?:not|no)\s+(?P<rest>.+)", re.I)
 _IS_NOT = re.compile(
     r"(?P<subject>.+?)\s+(?P<verb>is|are|was|were)(?:\s+not|n't)\s+(?P<rest>.+)", re.I
@@ -64,23 +64,16 @@ def guard(phrase: str) -> tuple[str, str, bool]:
 
 
 def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
-    """A clause as guards of the project's own (alternatives at ` or `, conjunctions at
-    ` and `), with each guard's words when it holds and when not; or why it cannot be."""
-    alternatives: list[tuple[Literal, ...]] = []
-    said: list[tuple[Atom, str, str]] = []
-    for alternative in _OR.split(phrase):
-        clause: list[Literal] = []
-        for part in _AND.split(alternative):
-            name, words, positive = guard(part)
-            if not name:
-                return f"'{part.strip()}' has no word to name a guard of the project's code by"
-            atom = Atom(OWN, "", name)
-            # Its words when it does not hold: the phrase, where it says more than `not X`.
-            plain = positive or re.match(r"not\s", part.strip(), re.I) is not None
-            said.append((atom, words, "" if plain else " ".join(part.split()).rstrip(".")))
-            clause.append(Literal(atom, positive))
-        alternatives.append(tuple(dict.fromkeys(clause)))
-    return tuple(dict.fromkeys(alternatives)), said
+    """A clause as one guard of the project's own, with its words when it holds and when
+    not; or why it cannot be."""
+    name, words, positive = guard(phrase)
+    if not name:
+        return f"'{phrase.strip()}' has no word to name a guard of the project's code by"
+    atom = Atom(OWN, "", name)
+    # Its words when it does not hold: the phrase, where it says more than `not X`.
+    plain = positive or re.match(r"not\s", phrase.strip(), re.I) is not None
+    said = [(atom, words, "" if plain else " ".join(phrase.split()).rstrip("."))]
+    return ((Literal(atom, positive),),), said
 
 
 def callbacks(phrase: str) -> list[Action] | None:

@@ -94,12 +94,19 @@ def read(text: str) -> tuple[tuple[Literal, ...], ...]:
             ((own("pr_approved"), own("ci_passing"), own("mergeable")),),
         ),
         (
-            "pricing snapshot locked and order invariants valid",
+            "pricing snapshot locked; order invariants valid",
             ((own("pricing_snapshot_locked"), own("order_invariants_valid")),),
         ),
+        # lower-case `and`/`or` inside a phrase is the phrase's own: one question for the
+        # project's code, never a guard `PR state` cut out of `confirmed by (reviewer or PR
+        # state)`
         (
             "Confirmed by reviewer or PR state",
-            ((own("confirmed_by_reviewer"),), (own("pr_state"),)),
+            ((own("confirmed_by_reviewer_or_pr_state"),),),
+        ),
+        (
+            "pricing snapshot locked and order invariants valid",
+            ((own("pricing_snapshot_locked_and_order_invariants_valid"),),),
         ),
         ("a OR b", ((own("a"),), (own("b"),))),
     ],
