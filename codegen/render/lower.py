@@ -56,6 +56,8 @@ class _Names:
         """`wanted` as an ASCII identifier, before it is made unique. ASCII only: Python
         reads identifiers in NFKC, so full-width `key` would be the name `key`, and `x²` is no
         identifier at all; letters are decomposed (`é` is `e`), the rest dropped."""
+        if wanted.isascii() and wanted.isidentifier() and not keyword.iskeyword(wanted):
+            return wanted  # an identifier already (`return_`, as the reading made it)
         plain = unicodedata.normalize("NFKD", wanted).encode("ascii", "ignore").decode()
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in plain).strip("_") or "x"
         if name[0].isdigit() or keyword.iskeyword(name):
