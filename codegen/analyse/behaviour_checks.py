@@ -212,7 +212,13 @@ def check_graph(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(
             "no_goal",
             "no state is declared a goal, so whether every state can still reach one is "
-            "not checked; add `- *Goal*: yes` to the states the workflow aims for",
+            "not checked; "
+            + (
+                "give each state the workflow ends in a row `| STATE | (none) | Terminal "
+                "state |` (its states are read from its tables)"
+                if any(n.kind == "names_from_tables" for n in spec.notices)
+                else "add `- *Goal*: yes` to the states the workflow aims for"
+            ),
             line=spec.states[0].line,
         )
     to_goal = analysis.reaches_goal()
