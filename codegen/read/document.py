@@ -164,7 +164,7 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
     if not states:
         states = _states_line(placed)
     states, spells = from_tables(states, spells, rows, reading, prose, reader.notices)
-    rows += terminal_rows(reading, spells)
+    rows += terminal_rows(reading, spells, rows)
     title = next((b.text for b in blocks if isinstance(b, Heading)), "")
     return Document(
         title,

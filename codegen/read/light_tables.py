@@ -218,6 +218,17 @@ class LightReader:
         trigger_text = plain("trigger")
         if normal(target) in TERMINAL:
             if source and normal(source) not in START:
+                unread = _unread(trigger_text, plain("condition"), plain("action"), NO_EVENT)
+                if unread:
+                    fail(
+                        f"the To cell `(none)` says {source} has no way out, and this row also "
+                        f"names {unread}, which a terminal state cannot have: to make the "
+                        f"event lead somewhere, name the state it leads to (`| {source} | "
+                        f"ENDED | {trigger_text or 'EVENT'} |`); to declare {source} "
+                        "terminal, leave the other cells `-` (or write `Terminal state` as "
+                        "its event)",
+                        line,
+                    )
                 self.reading.terminal.setdefault(self.state(source, line), (line, group))
             return None
         start = normal(source) in START
@@ -238,6 +249,16 @@ class LightReader:
         if more:
             notes.append(("Next State note", more))
         if start:
+            unread = _unread("", plain("condition"), plain("action"), NO_EVENT)
+            if unread:
+                fail(
+                    f"a `{source}` row says where the machine starts ({target_cell}); it also "
+                    f"names {unread}, which the start cannot have (a `transitions` model "
+                    "starts in its initial state: no guard is asked, no callback runs); "
+                    "leave those cells `-`, or give the start a state of its own and make "
+                    "this a row from it",
+                    line,
+                )
             if self.reading.initial is None:
                 self.reading.initial = (target_cell, line, trigger_text)
             elif self.reading.initial[0] != target_cell:
@@ -334,6 +355,24 @@ def _list_name(item: Inline) -> str | None:
         text = parts[0].text.strip()
         return text if is_identifier(text) else None
     return None
+
+
+# What an event cell of a `(none)` row may say: no event, only that the state ends.
+NO_EVENT = frozenset(
+    {"", "-", "\u2013", "\u2014", "n/a", "none", "(none)", "terminal", "terminal state"}
+    | {"end", "final", "final state", "done"}
+)
+
+
+def _unread(event: str, guard: str, effects: str, empty: frozenset[str]) -> str:
+    """What a marker row says beyond the marker: its event, guard and effects, as written
+    ("" where they say nothing)."""
+    said = [
+        f"{what} {text!r}"
+        for what, text in (("the event", event), ("the guard", guard), ("the effects", effects))
+        if normal(text) not in empty
+    ]
+    return " and ".join(said)
 
 
 def _cell(line: int, text: str) -> Cell:
@@ -436,10 +475,24 @@ def _title(named: Named | None, name: str) -> str:
     return named.written if named is not None and named.written != name else ""
 
 
-def terminal_rows(reading: LightReading, spells: tuple[Spell, ...]) -> tuple[RuleRow, ...]:
+def terminal_rows(
+    reading: LightReading, spells: tuple[Spell, ...], rows_read: tuple[RuleRow, ...] = ()
+) -> tuple[RuleRow, ...]:
     """For each state a table declares terminal (`| merged | (none) | Terminal state |`),
     a row that refuses every trigger there, numbered after the tables' rows: a terminal
-    state has no way out."""
+    state has no way out. A row of the tables naming such a state in its From cell is an
+    error (the spec says both that the state ends and that something leads out of it)."""
+    for row in rows_read:
+        if row.current.wildcard:
+            continue
+        for state, (line, _) in reading.terminal.items():
+            if state in row.current.names:
+                fail(
+                    f"{state} is declared terminal at line {line} (a `(none)` row), but row "
+                    f"{row.id} (line {row.line}) leads out of it on {', '.join(row.triggers)}: "
+                    "a terminal state has no way out; drop the `(none)` row, or that row",
+                    row.line,
+                )
     rows = []
     for number, (state, (line, group)) in enumerate(reading.terminal.items(), reading.count + 1):
         rows.append(

@@ -340,3 +340,27 @@ def test_a_light_table_with_the_policy_sentence_has_no_missing_cell() -> None:
     without = parse_spec_text(TICKETS.replace("Any transition not listed here is rejected.", ""))
     missing = [f for f in analyse(without) if f.kind == "missing_cell"]
     assert missing and any("Transitions not listed are rejected." in f.message for f in missing)
+
+
+@pytest.mark.parametrize(
+    ("row", "said"),
+    [
+        ("| `ON_LOAN` | `loan_archived` | `(none)` |", "the event 'loan_archived'"),
+        ("| (start) | ON_SHELF | book_catalogued | stock checked | - |", "the guard"),
+        ("| (start) | ON_SHELF | book_catalogued | - | print a label |", "the effects"),
+    ],
+)
+def test_a_marker_row_that_says_more_than_the_marker_is_refused(row: str, said: str) -> None:
+    header = "| from | to | event | guard | effects |\n|---|---|---|---|---|\n"
+    if "(start)" in row:
+        text = "# Loans\n\n" + header + row + "\n| ON_SHELF | ON_LOAN | loan_opened | - | - |\n"
+    else:
+        text = LOANS.replace("| `OVERDUE` | `loan_closed` | `ON_SHELF` |", row)
+    with pytest.raises(SpecError, match=said):
+        parse_spec_text(text, "loans.md")
+
+
+def test_a_terminal_state_with_a_row_out_of_it_is_refused_naming_both() -> None:
+    text = LOANS + "| `OVERDUE` | Terminal state | `(none)` |\n"
+    with pytest.raises(SpecError, match=r"OVERDUE is declared terminal at line 14 .* row R6"):
+        parse_spec_text(text, "loans.md")
