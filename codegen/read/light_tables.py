@@ -187,6 +187,10 @@ class LightReader:
         seen = names.get(key)
         if seen is None:
             names[key] = Named(written, line)
+        elif written.strip() == name:
+            pass  # the identifier itself (as a suggestion of the verifier writes it)
+        elif seen.written == name:
+            names[key] = Named(written, seen.line)  # the name as written, seen later
         elif " ".join(seen.written.split()) != " ".join(written.split()):
             fail(
                 f"{what} {written!r} and {seen.written!r} (line {seen.line}) are two names for "
@@ -303,6 +307,9 @@ class LightReader:
 
     def _source(self, written: str, line: int) -> str:
         """A From cell: a state's identifier, a list's identifiers, or a selector as written."""
+        parts = _alternatives(written)
+        if parts:  # `awaiting-payment / vending`: each part a state
+            return ", ".join(self.state(part, line) for part in parts)
         if _SELECTOR.search(written):
             return written
         return ", ".join(self.state(part.strip(), line) for part in written.split(",") if part)
@@ -362,6 +369,19 @@ NO_EVENT = frozenset(
     {"", "-", "\u2013", "\u2014", "n/a", "none", "(none)", "terminal", "terminal state"}
     | {"end", "final", "final state", "done"}
 )
+
+
+def _alternatives(written: str) -> list[str]:
+    """The states of a From cell `A / B` (each part a name; no family `NAME_[G/A]`, list,
+    wildcard or `except`), or []."""
+    if any(mark in written for mark in "[,*") or re.match(
+        r"\s*(?:any|all|every|same)\b", written, re.I
+    ):
+        return []
+    if " except " in f" {written.lower()} " or "/" not in written:
+        return []
+    parts = [part.strip() for part in written.split("/")]
+    return parts if all(parts) else []
 
 
 def _unread(event: str, guard: str, effects: str, empty: frozenset[str]) -> str:

@@ -230,8 +230,9 @@ def test_a_list_wins_over_the_table_and_a_name_missing_from_it_is_an_error() -> 
 
 
 def test_two_spellings_of_one_identifier_are_refused_naming_both_lines() -> None:
-    text = LOANS.replace("| `ON_LOAN` | `loan_overdue` |", "| `ON_LOAN` | `Loan Closed` |")
-    with pytest.raises(SpecError, match=r"'Loan Closed' and 'loan_closed' \(line 11\)") as err:
+    text = LOANS.replace("| `ON_LOAN` | `loan_closed` |", "| `ON_LOAN` | Loan closed |")
+    text = text.replace("| `ON_LOAN` | `loan_overdue` |", "| `ON_LOAN` | Loan-Closed |")
+    with pytest.raises(SpecError, match=r"'Loan-Closed' and 'Loan closed' \(line 11\)") as err:
         read(text)
     assert err.value.line == 12
 
@@ -239,7 +240,7 @@ def test_two_spellings_of_one_identifier_are_refused_naming_both_lines() -> None
 def test_a_selector_in_a_from_cell_reaches_the_selector_reading_as_written() -> None:
     text = LOANS + "| ON_SHELF / OVERDUE | book_lost | WITHDRAWN |\n"
     (row,) = [r for r in read(text).rows if r.triggers == ("book_lost",)]
-    assert row.current == parse_selector("ON_SHELF / OVERDUE")
+    assert row.current.names == ("ON_SHELF", "OVERDUE")  # each part a state of the tables
     text = LOANS + "| Any state except WITHDRAWN | book_lost | WITHDRAWN |\n"
     (row,) = [r for r in read(text).rows if r.triggers == ("book_lost",)]
     assert row.current == parse_selector("Any state except WITHDRAWN")
@@ -364,3 +365,24 @@ def test_a_terminal_state_with_a_row_out_of_it_is_refused_naming_both() -> None:
     text = LOANS + "| `OVERDUE` | Terminal state | `(none)` |\n"
     with pytest.raises(SpecError, match=r"OVERDUE is declared terminal at line 14 .* row R6"):
         parse_spec_text(text, "loans.md")
+
+
+def test_states_written_as_words_read_in_a_slash_list_and_by_their_identifiers() -> None:
+    text = """\
+# Vending
+
+| From | To | Event |
+|---|---|---|
+| (start) | idle | Machine powered on |
+| idle | awaiting-payment | Customer selects |
+| awaiting-payment / vending | idle | Customer cancels |
+| awaiting_payment | vending | Customer pays |
+| vending | idle | customer_pays |
+"""
+    spec = parse_spec_text(text, "vending.md")
+    assert {s.name for s in spec.states} == {"idle", "awaiting_payment", "vending"}
+    assert {r.source for r in spec.rules if r.id == "R2"} == {"awaiting_payment", "vending"}
+    # a name written as its identifier is that name, and keeps the words it was given
+    titles = {s.name: s.title for s in spec.spells}
+    assert titles["customer_pays"] == "Customer pays"
+    assert {s.name: s.title for s in spec.states}["awaiting_payment"] == "awaiting-payment"
