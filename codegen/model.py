@@ -14,6 +14,7 @@ not resolve as an `Unresolved` reference, so the verifier can report it.
 
 from __future__ import annotations
 
+import builtins
 import enum
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -23,6 +24,28 @@ from functools import cached_property
 # parameter is the guard's identifier; the action's target the callback's.
 OWN = "own"
 CALL = "call"
+
+
+# Attributes the model has besides its guards, triggers and state checks.
+RESERVED = frozenset(
+    {
+        "state",
+        "fired",
+        "refused",
+        "clear_rule",
+        "unrefused",
+        "facts",
+        "guards",
+        "trigger",
+        "may_trigger",
+        "repair_state_file",  # the MCP server's tool (spellbook.server.REPAIR_TOOL)
+    }
+)
+# A guard is also a name of the generated module: none of the module's own names, nor a
+# builtin (an annotation such as `tuple[str, ...]` must still mean the builtin).
+MODULE_NAMES = frozenset(
+    {"annotations", "build", "expand", "transitions", "transitions_from"} | set(dir(builtins))
+)
 
 
 class Kind(str, enum.Enum):

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from spellbook.actions import passive
 
 from ..logic import describe
-from ..model import CALL, OWN, Kind, Literal
+from ..model import CALL, MODULE_NAMES, OWN, RESERVED, Kind, Literal, Spec
 from .analysis import Analysis
 from .findings import Finding
 
@@ -31,6 +31,7 @@ def check_own_code(analysis: Analysis) -> Iterator[Finding]:
     spec = analysis.spec
     if not (spec.own_guards or spec.callbacks):
         return
+    yield from _names_taken(spec)
     for row in spec.rows:
         core = [a for a in row.condition.atoms if a.probe not in (OWN, "unknown")]
         if core:
@@ -75,3 +76,47 @@ def check_own_code(analysis: Analysis) -> Iterator[Finding]:
                 line=row.line,
                 rule=row.id,
             )
+
+
+def _names_taken(spec: Spec) -> Iterator[Finding]:
+    """A guard or callback whose name the model or the module has for something else (a
+    trigger, `may_<trigger>`, `is_<state>`, the model's own attributes, a builtin): the
+    model's method can be only one of them, so the name would have to change in the
+    generated module, away from the one `--explain` shows. Each is an error naming both."""
+    taken: dict[str, str] = {}
+    for spell in spec.spells:
+        taken[spell.trigger] = f"the trigger {spell.title or spell.name!r}"
+        taken[f"may_{spell.trigger}"] = f"`may_{spell.trigger}`, which asks the trigger"
+    for state in spec.states:
+        taken[f"is_{state.name}"] = f"`is_{state.name}`, which asks the state"
+    for name in RESERVED | {"str", "bool", "Callable"}:
+        taken[name] = f"the model's own attribute `{name}`"
+    for name in MODULE_NAMES:
+        taken.setdefault(name, f"the generated module's (or Python's builtin) `{name}`")
+    named: list[tuple[str, str, str]] = [
+        (a.param, "guard", spec.words.get(a, (a.param, ""))[0] or a.param) for a in spec.own_guards
+    ]
+    named += [(a.target, "callback", a.text) for a in spec.callbacks]
+    for name, what, words in named:
+        other = taken.get(name)
+        if other is None:
+            taken[name] = f"the {what} {words!r}"
+            continue
+        row = next(
+            (
+                r
+                for r in spec.rows
+                if (what == "guard" and any(a.param == name for a in r.condition.atoms))
+                or (what == "callback" and any(a.target == name for a in r.actions))
+            ),
+            None,
+        )
+        yield Finding(
+            "own_code",
+            f"the {what} {words!r} would be the model's method {name}, which is {other}: "
+            "a method is one of them; reword the "
+            + ("guard (`" + words + " holds`, say)" if what == "guard" else "callback")
+            + " so that its name is its own",
+            line=row.line if row is not None else None,
+            rule=row.id if row is not None else None,
+        )

@@ -10,7 +10,6 @@ writer on them.
 
 from __future__ import annotations
 
-import builtins
 import keyword
 import unicodedata
 from dataclasses import dataclass
@@ -20,29 +19,19 @@ from spellbook.responses import Writer
 
 from ..analyse import Analysis
 from ..logic import describe
-from ..model import CALL, OWN, Action, Atom, Literal, Rule, Spec, Specificity
+from ..model import (
+    CALL,
+    MODULE_NAMES,
+    OWN,
+    RESERVED,
+    Action,
+    Atom,
+    Literal,
+    Rule,
+    Spec,
+    Specificity,
+)
 from .response_formats import DEFAULT_TEMPLATE, split
-
-# Attributes the model has besides its guards, triggers and state checks.
-RESERVED = frozenset(
-    {
-        "state",
-        "fired",
-        "refused",
-        "clear_rule",
-        "unrefused",
-        "facts",
-        "guards",
-        "trigger",
-        "may_trigger",
-        "repair_state_file",  # the MCP server's tool (spellbook.server.REPAIR_TOOL)
-    }
-)
-# A guard is also a name of the generated module: none of the module's own names, nor a
-# builtin (an annotation such as `tuple[str, ...]` must still mean the builtin).
-MODULE_NAMES = frozenset(
-    {"annotations", "build", "expand", "transitions", "transitions_from"} | set(dir(builtins))
-)
 
 
 class _Names:

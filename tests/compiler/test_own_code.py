@@ -311,3 +311,25 @@ def test_own_code_that_is_not_a_boolean_is_refused() -> None:
         project_from("/x", {"own_code": "yes"})
     with pytest.raises(ProjectError, match=r"machines\.m: own_code must be true or false"):
         project_from("/x", {"machines": {"m": {"spec": "s.md", "own_code": 1}}})
+
+
+def test_a_guard_or_callback_named_like_a_trigger_or_a_builtin_is_an_error_naming_both() -> None:
+    text = """\
+# Vending
+
+| From | To | Event | Guard | Effects |
+|---|---|---|---|---|
+| (start) | idle | Machine on | - | - |
+| idle | vending | Customer pays | payment authorised | product dispensed |
+| vending | idle | Product dispensed | product dispensed | - |
+| vending | idle | Refund | open | - |
+"""
+    spec = parse_spec_text(text, "spec/V.md", dialect=Dialect(own_code=True))
+    said = dict((f.line, f.message) for f in analyse(spec) if f.kind == "own_code")
+    assert sorted(said) == [6, 7, 8]
+    assert said[7].startswith(
+        "the guard 'product dispensed' would be the model's method product_dispensed, "
+        "which is the trigger 'Product dispensed'"
+    )
+    assert said[6].startswith("the callback 'product dispensed'")
+    assert "(or Python's builtin) `open`" in said[8]
