@@ -41,7 +41,7 @@ from .spec_checks import (
     check_unlisted,
     check_unresolved_names,
 )
-from .state_checks import check_indicators
+from .state_checks import check_indicators, check_similar_names
 
 CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_reading,
@@ -56,6 +56,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_duplicates,
     check_formerly,
     check_indicators,
+    check_similar_names,
     check_cells,
     check_dead_rules,
     check_graph,

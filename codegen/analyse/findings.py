@@ -63,6 +63,7 @@ SEVERITY: dict[str, Severity] = {
     "missing_response": Severity.INFO,
     "consolidation": Severity.INFO,
     "no_goal": Severity.INFO,
+    "similar_names": Severity.WARNING,
     # how the markdown was read
     "detached_row": Severity.ERROR,
     "unknown_term": Severity.ERROR,
