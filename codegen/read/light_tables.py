@@ -25,7 +25,9 @@ says which state the machine starts in, and its trigger is the creation event, k
 note (no trigger of the machine: `transitions` starts a model in its initial state). A
 To cell `(none)` declares the From state terminal: a row (numbered after the tables'
 rows) refuses every trigger there, and the state counts as a goal (no `dead_end`);
-its trigger cell, `Terminal state`, is a note. A To cell with more than a state
+its trigger cell, `Terminal state`, is a note. A row to such a marker on an event (`|
+ASSIGNED | resolve | [*] |`, a statechart's way to end on it) is refused, naming both
+forms that read: the marker is no state `resolve` could lead to. A To cell with more than a state
 (`LIVE + EXTENDED`) is read as the state, the rest kept as a note, with a `target_note`
 warning. A From cell that is a selector (`Any state`, `any non-terminal`, `same`,
 `A / B`) reaches `rows.parse_selector` as written; a list `A, B` has each name made an
@@ -49,6 +51,8 @@ from .rows import Columns, RowReader, columns_of, group_kind, roles_found
 START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)"})
 # The To cells that say the From state has no way out.
 TERMINAL = frozenset({"(none)", "[*]", "(end)"})
+# A trigger cell of a row to a terminal marker that names no event (`Terminal state`).
+_NO_EVENT = re.compile(r"^(?:-|—|n/?a|none)$|\b(?:terminal|final)\b", re.IGNORECASE)
 # A From cell the selector reading takes as written: a wildcard, a state kept, alternatives.
 _SELECTOR = re.compile(r"^(?:any|all|every|same)\b|^\*$|/| except ", re.IGNORECASE)
 # A To cell the target reading takes as written.
@@ -217,6 +221,15 @@ class LightReader:
         source, target = plain("current state"), plain("next state")
         trigger_text = plain("trigger")
         if normal(target) in TERMINAL:
+            if trigger_text and not _NO_EVENT.search(trigger_text):
+                fail(
+                    f"rule row leads from {source} to {target} on {trigger_text!r}: {target} is "
+                    "no state, and a To cell of it says the From state has no way out, not "
+                    f"where {trigger_text!r} leads; name the state it leads to, `| {source} | "
+                    f"{trigger_text} | <state> |`, or say {source} has no way out: `| "
+                    f"{source} | (none) | Terminal state |`",
+                    line,
+                )
             if source and normal(source) not in START:
                 self.reading.terminal.setdefault(self.state(source, line), (line, group))
             return None

@@ -151,6 +151,30 @@ def test_a_terminal_marker_row_refuses_every_trigger_in_its_state() -> None:
     assert not about & {("missing_cell", "delivered"), ("dead_end", "delivered")}
 
 
+@pytest.mark.parametrize("end", ["[*]", "(none)", "(end)"])
+def test_a_row_to_the_end_marker_on_an_event_is_refused_never_a_dropped_trigger(end: str) -> None:
+    # `ASSIGNED --> [*] : resolve` in a statechart: the event ends the machine. Reading the
+    # row as "ASSIGNED has no way out" dropped `resolve` and refused `unassign` there.
+    text = (
+        "# Ticket\n\n| From | Event | To |\n|---|---|---|\n"
+        "| (start) | created | OPEN |\n| OPEN | assign | ASSIGNED |\n"
+        f"| ASSIGNED | unassign | OPEN |\n| ASSIGNED | resolve | {end} |\n"
+    )
+    with pytest.raises(SpecError) as raised:
+        read(text)
+    said = str(raised.value)
+    assert raised.value.line == 8
+    assert "'resolve'" in said and "| ASSIGNED | resolve | <state> |" in said
+    assert "| ASSIGNED | (none) | Terminal state |" in said
+
+
+@pytest.mark.parametrize("trigger", ["Terminal state", "-", "", "N/A", "final"])
+def test_a_terminal_marker_row_whose_trigger_cell_names_no_event_is_read(trigger: str) -> None:
+    text = PARCELS.replace("| Terminal state                  |", f"| {trigger} |")
+    (terminal,) = [r for r in read(text).rows if r.target.kind is Kind.BLOCKED]
+    assert terminal.current.names == ("delivered",)
+
+
 def test_display_names_show_in_the_report_and_the_generated_module() -> None:
     spec = read(PARCELS)
     report = format_text(spec, analyse(spec), explain=True)
