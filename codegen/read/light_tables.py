@@ -32,7 +32,8 @@ forms that read: the marker is no state `resolve` could lead to. A To cell with 
 warning. A From cell that is a selector (`Any state`, `any non-terminal`, `same`,
 `A / B`) reaches `rows.parse_selector` as written; a list `A, B` has each name made an
 identifier. Under a heading that says its moves are refused (`Invalid transitions`,
-`Blocked`), a table's rows refuse their trigger (`[BLOCKED]`).
+`Blocked`), a table's rows refuse their trigger (`[BLOCKED]`); a heading that says so of
+something else (`Handling rejected payments`) keeps them as moves.
 """
 
 from __future__ import annotations
@@ -62,9 +63,17 @@ _NOTE = re.compile(r"^(?P<name>.*?\S)\s*\((?P<note>[^()]*)\)$")
 # A state and what else a To cell says: `LIVE + AUCTION_EXTENDED`.
 _MORE = re.compile(r"^(?P<name>[^+]*?\S)\s*(?P<rest>\+.*)$")
 
-# A heading over a table of moves that are refused: its rows block their trigger.
+# A heading over a table of moves that are refused: its rows block their trigger. The
+# word of refusal must be about the moves (`Invalid transitions`, `Transitions not
+# allowed`) or the whole heading (`Blocked`): `Handling rejected payments` is about
+# payments, and its rows are moves the machine makes.
+_REFUSAL = r"(?:invalid|blocked|rejected|forbidden|illegal|disallowed|not allowed|denied)"
+_MOVE_NOUNS = (
+    r"(?:state )?(?:transitions|moves|events|triggers|changes|paths|(?:transition|move) examples)"
+)
 _REFUSED = re.compile(
-    r"\b(?:invalid|blocked|rejected|forbidden|illegal|disallowed|not allowed|denied)\b",
+    rf"^(?:[\d.]+ *)?{_REFUSAL}$|\b{_REFUSAL} {_MOVE_NOUNS}\b"
+    rf"|\b{_MOVE_NOUNS} (?:that|which)? ?(?:are )?{_REFUSAL}\b",
     re.IGNORECASE,
 )
 
@@ -264,7 +273,7 @@ class LightReader:
         rule_id = f"R{self.reading.count}"
         has_trigger = "trigger" in columns.roles
         triggers = self._triggers(trigger_text, target_cell, line, notes, has_trigger)
-        refused = _REFUSED.search(group) is not None
+        refused = _REFUSED.search(" ".join(group.split())) is not None
         cells = (
             _cell(line, rule_id),
             _cell(line, from_cell),

@@ -276,6 +276,45 @@ def test_a_table_of_moves_that_are_refused_blocks_them() -> None:
     assert row.target.kind is Kind.BLOCKED and row.triggers == ("to_ON_LOAN",)
 
 
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Blocked",
+        "Not allowed",
+        "Invalid transitions",
+        "Forbidden moves",
+        "Illegal state changes",
+        "Transitions that are not allowed",
+        "Moves rejected",
+        "4. Invalid transition examples",
+    ],
+)
+def test_a_heading_that_refuses_the_moves_blocks_them(heading: str) -> None:
+    text = LOANS + f"\n## {heading}\n\n| From | To |\n|---|---|\n| WITHDRAWN | ON_LOAN |\n"
+    (row,) = [r for r in read(text).rows if r.group == heading]
+    assert row.target.kind is Kind.BLOCKED
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Handling rejected payments",
+        "When a card is declined or blocked",
+        "Rejected transition",
+        "Invalid addresses",
+        "Returns of forbidden items",
+    ],
+)
+def test_a_heading_that_uses_a_word_of_refusal_about_something_else_keeps_the_moves(
+    heading: str,
+) -> None:
+    # "Handling rejected payments" is about payments a bank rejected: its rows are moves
+    # the machine makes, and blocking them hid a whole path.
+    text = LOANS + f"\n## {heading}\n\n| From | To |\n|---|---|\n| WITHDRAWN | ON_LOAN |\n"
+    (row,) = [r for r in read(text).rows if r.group == heading]
+    assert row.target.kind is Kind.TRANSITION and row.target.name == "ON_LOAN"
+
+
 def test_a_summary_table_in_a_spec_of_the_full_dialect_is_still_a_summary() -> None:
     """A spec with an ID column anywhere reads its `| From | To |` tables as before."""
     full = (
