@@ -200,6 +200,27 @@ def test_a_states_line_names_the_states_and_its_default_first() -> None:
     assert spec.rows[0].extra == (("Idempotent", "yes"),)
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "**States**: NEW (default), PAID, SHIPPED, REFUNDED",
+        "**States:** NEW (default), PAID, SHIPPED, REFUNDED",
+        "States: NEW (default), PAID, SHIPPED, REFUNDED",
+    ],
+)
+def test_a_states_line_without_backticks_names_the_states(line: str) -> None:
+    # The line was taken as declaring states (one machine for the file) but its names
+    # were not read: REFUNDED, which no row reaches, vanished without a word.
+    text = (
+        f"# Orders\n\n{line}\n\n| From | Event | To |\n|---|---|---|\n"
+        "| PAID | ship | SHIPPED |\n| NEW | pay | PAID |\n| SHIPPED | return | NEW |\n"
+    )
+    spec = read(text)
+    assert [s.name for s in spec.states] == ["NEW", "PAID", "SHIPPED", "REFUNDED"]
+    assert spec.initial == "NEW"
+    assert "REFUNDED" in {f.state for f in analyse(spec) if f.kind == "unreachable_state"}
+
+
 def test_rows_with_more_or_fewer_cells_are_read_as_github_shows_them() -> None:
     spec = read(SUBSCRIPTION)
     assert [r.target.name for r in spec.rows[-2:]] == ["cancelled", "cancelled"]
