@@ -109,6 +109,9 @@ def read(text: str) -> tuple[tuple[Literal, ...], ...]:
             ((own("pricing_snapshot_locked_and_order_invariants_valid"),),),
         ),
         ("a OR b", ((own("a"),), (own("b"),))),
+        # a comma between digits groups them: `1,000` is one number, not two guards
+        ("amount under 1,000", ((own("amount_under_1_000"),),)),
+        ("amount 1,000 or more, card valid", ((own("amount_1_000_or_more"), own("card_valid")),)),
     ],
 )
 def test_a_phrase_the_core_does_not_read_is_a_guard_of_the_projects_own(
