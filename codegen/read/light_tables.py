@@ -131,6 +131,7 @@ class LightReader:
     def __init__(self, reader: RowReader) -> None:
         self.reader = reader
         self.reading = LightReading()
+        self._folded: dict[tuple[str, str], Named] = {}
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if not self.reading.first_line:
@@ -197,13 +198,14 @@ class LightReader:
                 line,
             )
         key = name.lower() if what == "trigger" else name
-        seen = names.get(key)
+        # `Draft` and `draft` are one name to a reader: never two states
+        seen = names.get(key) or self._folded.get((what, name.lower()))
         if seen is None:
-            names[key] = Named(written, line)
+            names[key] = self._folded[(what, name.lower())] = Named(written, line)
         elif " ".join(seen.written.split()) != " ".join(written.split()):
             fail(
                 f"{what} {written!r} and {seen.written!r} (line {seen.line}) are two names for "
-                f"one identifier, {name}: write them alike",
+                f"one identifier, {name} (in any case): write them alike",
                 line,
             )
         return name

@@ -281,6 +281,16 @@ def test_two_spellings_of_one_identifier_are_refused_naming_both_lines() -> None
     assert err.value.line == 12
 
 
+def test_two_states_written_alike_but_for_case_are_refused_naming_both_lines() -> None:
+    # `Draft` and `draft` were two states: the move back to `draft` led to a dead end.
+    text = LOANS.replace(
+        "| `OVERDUE` | `loan_closed` | `ON_SHELF` |", "| `OVERDUE` | `loan_closed` | `on_shelf` |"
+    )
+    with pytest.raises(SpecError, match=r"'on_shelf' and 'ON_SHELF' \(line 7\)") as err:
+        read(text)
+    assert err.value.line == 13
+
+
 def test_a_selector_in_a_from_cell_reaches_the_selector_reading_as_written() -> None:
     text = LOANS + "| ON_SHELF / OVERDUE | book_lost | WITHDRAWN |\n"
     (row,) = [r for r in read(text).rows if r.triggers == ("book_lost",)]
