@@ -232,6 +232,8 @@ class LightReader:
         source, target = plain("current state"), plain("next state")
         trigger_text = plain("trigger")
         if normal(target) in TERMINAL:
+            if normal(source) in START:
+                fail(f"rule row leads from {source} to {target}: it names no state", line)
             if trigger_text and not _NO_EVENT.search(trigger_text):
                 fail(
                     f"rule row leads from {source} to {target} on {trigger_text!r}: {target} is "

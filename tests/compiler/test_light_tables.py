@@ -168,6 +168,12 @@ def test_a_row_to_the_end_marker_on_an_event_is_refused_never_a_dropped_trigger(
     assert "| ASSIGNED | (none) | Terminal state |" in said
 
 
+def test_a_row_from_the_start_to_the_end_marker_is_refused_never_dropped() -> None:
+    text = LOANS + "| (start) | book_lost | (none) |\n"
+    with pytest.raises(SpecError, match=r"from \(start\) to \(none\): it names no state"):
+        read(text)
+
+
 @pytest.mark.parametrize("trigger", ["Terminal state", "-", "", "N/A", "final"])
 def test_a_terminal_marker_row_whose_trigger_cell_names_no_event_is_read(trigger: str) -> None:
     text = PARCELS.replace("| Terminal state                  |", f"| {trigger} |")
