@@ -304,13 +304,15 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
     leaves the workflow in, is blocked whatever the files, or only moves into a state
     that stands for a lost file (an error state, `_lost`). The spell
     the rule itself answers, named where it leaves the state as it was, is what the
-    text explains, not advice."""
+    text explains, not advice; the policy's rules (`not listed`) give none."""
     spec = analysis.spec
     lost = _lost(spec)
     names = [sp.name for sp in spec.spells]
     named = re.compile(r"\b(" + "|".join(re.escape(n) for n in names) + r")\b")
     said: dict[tuple[str, int, str, str], list[str]] = {}
     for rule in spec.rules:
+        if rule.policy:
+            continue  # its Response is the policy's own words, no advice of the spec's
         where = rule.dest if rule.changes_state else rule.source
         for spell in dict.fromkeys(named.findall(rule.response)):
             if spell == rule.spell and where == rule.source:

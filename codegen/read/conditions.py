@@ -507,7 +507,7 @@ class _Reader(CorePhrases):
 # -- the grammar's patterns ---------------------------------------------------------
 
 _OR = re.compile(r"\s+OR\s+")
-_AND = re.compile(r"\s+AND\s+|\s*;\s*|\s*,\s*")
+_AND = re.compile(r"\s+AND\s+|\s*;\s*|\s*(?:(?<!\d),|,(?!\d))\s*")  # not `1,000`
 _LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
 # A procedure's step and its outcome; `subject` is the step without the outcome.
 OUTCOME = re.compile(r"(?P<body>.+?)\s*\((?P<outcome>[^()]*)\)")

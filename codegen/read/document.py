@@ -28,7 +28,7 @@ from ..model import (
 )
 from ..spec_error import SpecError, fail
 from .conditions import Words, parse_condition, parse_indicators, split_outside
-from .identifiers import identifier
+from .identifiers import identifier, is_identifier
 from .lexicon import Dialect, Lexicon, normal
 from .light_tables import (
     KEEPING,
@@ -310,9 +310,13 @@ def _states_line(placed: list[_Placed]) -> tuple[State, ...]:
             continue
         for line in p.block.lines:
             segs = line.segments
+            if segs and segs[0].kind == "text" and (plain := _PLAIN_STATES.match(segs[0].text)):
+                segs = (Segment("strong", "States"), Segment("text", plain["rest"]), *segs[1:])
             if not segs or segs[0].kind != "strong" or not _STATES_LINE.fullmatch(segs[0].text):
                 continue
             rest = segs[1:]
+            if not any(seg.kind == "code" for seg in rest):
+                rest = _plain_names(rest)
             for i, seg in enumerate(rest):
                 if seg.kind != "code" or not seg.text.strip():
                     continue
@@ -327,6 +331,27 @@ def _states_line(placed: list[_Placed]) -> tuple[State, ...]:
     if initial is not None:
         found.remove(initial)
         found.insert(0, initial)
+    return tuple(found)
+
+
+# `States: a, b` written without bold.
+_PLAIN_STATES = re.compile(r"\s*states\s*:(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
+# A name of a States line without backticks, and its note: `PAID (default)`.
+_PLAIN_NAME = re.compile(r"\s*(?P<name>[^\s,()]+)\s*(?P<note>\([^()]*\))?\s*")
+
+
+def _plain_names(rest: tuple[Segment, ...]) -> tuple[Segment, ...]:
+    """A States line's names written without backticks (`NEW (default), PAID`) as the
+    segments of one written with them; none where a part is not a name and its note."""
+    if any(seg.kind != "text" for seg in rest):
+        return ()
+    text = "".join(seg.text for seg in rest).strip().removeprefix(":").rstrip(".")
+    found: list[Segment] = []
+    for part in text.split(","):
+        name = _PLAIN_NAME.fullmatch(part)
+        if name is None or not is_identifier(name["name"]):
+            return ()
+        found += [Segment("code", name["name"]), Segment("text", f" {name['note'] or ''},")]
     return tuple(found)
 
 

@@ -25,12 +25,15 @@ says which state the machine starts in, and its trigger is the creation event, k
 note (no trigger of the machine: `transitions` starts a model in its initial state). A
 To cell `(none)` declares the From state terminal: a row (numbered after the tables'
 rows) refuses every trigger there, and the state counts as a goal (no `dead_end`);
-its trigger cell, `Terminal state`, is a note. A To cell with more than a state
+its trigger cell, `Terminal state`, is a note. A row to such a marker on an event (`|
+ASSIGNED | resolve | [*] |`, a statechart's way to end on it) is refused, naming both
+forms that read: the marker is no state `resolve` could lead to. A To cell with more than a state
 (`LIVE + EXTENDED`) is read as the state, the rest kept as a note, with a `target_note`
 warning. A From cell that is a selector (`Any state`, `any non-terminal`, `same`,
 `A / B`) reaches `rows.parse_selector` as written; a list `A, B` has each name made an
 identifier. Under a heading that says its moves are refused (`Invalid transitions`,
-`Blocked`), a table's rows refuse their trigger (`[BLOCKED]`).
+`Blocked`), a table's rows refuse their trigger (`[BLOCKED]`); a heading that says so of
+something else (`Handling rejected payments`) keeps them as moves.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, State, Target
 from ..spec_error import fail
 from .identifiers import identifier, is_identifier
-from .lexicon import normal
+from .lexicon import EMPTY, normal
 from .markdown import Cell, Inline, Row, Segment, Table
 from .rows import Columns, RowReader, columns_of, group_kind, roles_found
 
@@ -49,6 +52,8 @@ from .rows import Columns, RowReader, columns_of, group_kind, roles_found
 START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)"})
 # The To cells that say the From state has no way out.
 TERMINAL = frozenset({"(none)", "[*]", "(end)"})
+# A trigger cell of a row to a terminal marker that names no event (`Terminal state`).
+_NO_EVENT = re.compile(r"^(?:-|—|n/?a|none)$|\b(?:terminal|final)\b", re.IGNORECASE)
 # A From cell the selector reading takes as written: a wildcard, a state kept, alternatives.
 _SELECTOR = re.compile(r"^(?:any|all|every|same)\b|^\*$|/| except ", re.IGNORECASE)
 # A To cell the target reading takes as written.
@@ -58,9 +63,17 @@ _NOTE = re.compile(r"^(?P<name>.*?\S)\s*\((?P<note>[^()]*)\)$")
 # A state and what else a To cell says: `LIVE + AUCTION_EXTENDED`.
 _MORE = re.compile(r"^(?P<name>[^+]*?\S)\s*(?P<rest>\+.*)$")
 
-# A heading over a table of moves that are refused: its rows block their trigger.
+# A heading over a table of moves that are refused: its rows block their trigger. The
+# word of refusal must be about the moves (`Invalid transitions`, `Transitions not
+# allowed`) or the whole heading (`Blocked`): `Handling rejected payments` is about
+# payments, and its rows are moves the machine makes.
+_REFUSAL = r"(?:invalid|blocked|rejected|forbidden|illegal|disallowed|not allowed|denied)"
+_MOVE_NOUNS = (
+    r"(?:state )?(?:transitions|moves|events|triggers|changes|paths|(?:transition|move) examples)"
+)
 _REFUSED = re.compile(
-    r"\b(?:invalid|blocked|rejected|forbidden|illegal|disallowed|not allowed|denied)\b",
+    rf"^(?:[\d.]+ *)?{_REFUSAL}$|\b{_REFUSAL} {_MOVE_NOUNS}\b"
+    rf"|\b{_MOVE_NOUNS} (?:that|which)? ?(?:are )?{_REFUSAL}\b",
     re.IGNORECASE,
 )
 
@@ -118,6 +131,7 @@ class LightReader:
     def __init__(self, reader: RowReader) -> None:
         self.reader = reader
         self.reading = LightReading()
+        self._folded: dict[tuple[str, str], Named] = {}
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if not self.reading.first_line:
@@ -184,17 +198,19 @@ class LightReader:
                 line,
             )
         key = name.lower() if what == "trigger" else name
-        seen = names.get(key)
+        # `Draft` and `draft` are one name to a reader: never two states
+        seen = names.get(key) or self._folded.get((what, name.lower()))
         if seen is None:
-            names[key] = Named(written, line)
-        elif written.strip() == name:
+            names[key] = self._folded[(what, name.lower())] = Named(written, line)
+        elif identifier(seen.written) == name and written.strip() == name:
             pass  # the identifier itself (as a suggestion of the verifier writes it)
-        elif seen.written == name:
-            names[key] = Named(written, seen.line)  # the name as written, seen later
+        elif identifier(seen.written) == name and seen.written == name:
+            # the name as written, seen after its identifier
+            names[key] = self._folded[(what, name.lower())] = Named(written, seen.line)
         elif " ".join(seen.written.split()) != " ".join(written.split()):
             fail(
                 f"{what} {written!r} and {seen.written!r} (line {seen.line}) are two names for "
-                f"one identifier, {name}: write them alike",
+                f"one identifier, {name} (in any case): write them alike",
                 line,
             )
         return name
@@ -221,16 +237,25 @@ class LightReader:
         source, target = plain("current state"), plain("next state")
         trigger_text = plain("trigger")
         if normal(target) in TERMINAL:
+            if normal(source) in START:
+                fail(f"rule row leads from {source} to {target}: it names no state", line)
+            if trigger_text and not _NO_EVENT.search(trigger_text):
+                fail(
+                    f"rule row leads from {source} to {target} on {trigger_text!r}: {target} is "
+                    "no state, and a To cell of it says the From state has no way out, not "
+                    f"where {trigger_text!r} leads; name the state it leads to, `| {source} | "
+                    f"{trigger_text} | <state> |`, or say {source} has no way out: `| "
+                    f"{source} | (none) | Terminal state |`",
+                    line,
+                )
             if source and normal(source) not in START:
-                unread = _unread(trigger_text, plain("condition"), plain("action"), NO_EVENT)
+                unread = _unread("", plain("condition"), plain("action"), _NOTHING)
                 if unread:
                     fail(
-                        f"the To cell `(none)` says {source} has no way out, and this row also "
-                        f"names {unread}, which a terminal state cannot have: to make the "
-                        f"event lead somewhere, name the state it leads to (`| {source} | "
-                        f"ENDED | {trigger_text or 'EVENT'} |`); to declare {source} "
-                        "terminal, leave the other cells `-` (or write `Terminal state` as "
-                        "its event)",
+                        f"the To cell {target} says {source} has no way out, and this row also "
+                        f"names {unread}, which a terminal state cannot have: leave those "
+                        f"cells `-`, or make the row a move to a state of its own (`| {source} "
+                        "| ENDED |`)",
                         line,
                     )
                 self.reading.terminal.setdefault(self.state(source, line), (line, group))
@@ -253,7 +278,7 @@ class LightReader:
         if more:
             notes.append(("Next State note", more))
         if start:
-            unread = _unread("", plain("condition"), plain("action"), NO_EVENT)
+            unread = _unread("", plain("condition"), plain("action"), _NOTHING)
             if unread:
                 fail(
                     f"a `{source}` row says where the machine starts ({target_cell}); it also "
@@ -276,7 +301,7 @@ class LightReader:
         rule_id = f"R{self.reading.count}"
         has_trigger = "trigger" in columns.roles
         triggers = self._triggers(trigger_text, target_cell, line, notes, has_trigger)
-        refused = _REFUSED.search(group) is not None
+        refused = _REFUSED.search(" ".join(group.split())) is not None
         cells = (
             _cell(line, rule_id),
             _cell(line, from_cell),
@@ -364,19 +389,16 @@ def _list_name(item: Inline) -> str | None:
     return None
 
 
-# What an event cell of a `(none)` row may say: no event, only that the state ends.
-NO_EVENT = frozenset(
-    {"", "-", "\u2013", "\u2014", "n/a", "none", "(none)", "terminal", "terminal state"}
-    | {"end", "final", "final state", "done"}
-)
+# What a guard or effects cell of a marker row may say: nothing.
+_NOTHING = EMPTY | {"n/a"}
 
 
 def _alternatives(written: str) -> list[str]:
     """The states of a From cell `A / B` (each part a name; no family `NAME_[G/A]`, list,
     wildcard or `except`), or []."""
-    if any(mark in written for mark in "[,*") or re.match(
-        r"\s*(?:any|all|every|same)\b", written, re.I
-    ):
+    if any(mark in written for mark in "[,*"):
+        return []
+    if re.match(r"\s*(?:any|all|every|same)\b", written, re.I):
         return []
     if " except " in f" {written.lower()} " or "/" not in written:
         return []

@@ -12,6 +12,9 @@ words, with its negation understood:
 - `X fails` (`fail`, `failed`, `failing`) is `X passes` (`pass`, ...) not holding;
 - `X is not Y` (`isn't`, `are not`, `aren't`, `was not`, `were not`) is `X is Y`
   not holding;
+- except where X counts (`all tests fail`, `some items are not shipped`, `at least one
+  check failed`): `all tests fail` is not `not all tests pass`, so it is a guard of its
+  own;
 - a term of the spec's Terms table means its meaning (`| card declined | NOT card
   authorised |`), as for the core's facts.
 
@@ -35,6 +38,13 @@ _IS_NOT = re.compile(
 )
 _FAILS = re.compile(r"(?P<subject>.+?)\s+(?P<verb>fails|fail|failed|failing)", re.I)
 _PASSES = {"fails": "passes", "fail": "pass", "failed": "passed", "failing": "passing"}
+# A subject that counts (`all tests`, `some items`, `at least one check`, `3 retries`):
+# `all tests fail` is not `not all tests pass`, so such a phrase is a guard of its own.
+_QUANTIFIED = re.compile(
+    r"(?:all|any|some|every|each|most|many|few|several|both|either|neither|none|at least"
+    r"|at most|more than|less than|fewer than|one of|\d+)\b",
+    re.I,
+)
 # A `;` outside backticks and quotes.
 _SEMICOLON = re.compile(r";(?=(?:[^`\"]*[`\"][^`\"]*[`\"])*[^`\"]*$)")
 
@@ -56,7 +66,9 @@ def guard(phrase: str) -> tuple[str, str, bool]:
     positive = True
     while (m := _NOT.fullmatch(text)) is not None:  # `NOT no blockers` is `blockers`
         text, positive = m.group("rest"), not positive
-    if (m := _IS_NOT.fullmatch(text)) is not None:
+    if _QUANTIFIED.match(text):
+        pass  # its own guard: a count's negation is not its opposite's
+    elif (m := _IS_NOT.fullmatch(text)) is not None:
         text, positive = f"{m['subject']} {m['verb'].lower()} {m['rest']}", not positive
     elif (m := _FAILS.fullmatch(text)) is not None:
         text, positive = f"{m['subject']} {_PASSES[m['verb'].lower()]}", not positive

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..spec_error import fail
+from .identifiers import identifier
 from .lexicon import normal
 from .markdown import Block, Heading, ItemList, Paragraph, Table
 from .rows import ROLES, TERM_ROLES, columns_of
@@ -263,9 +264,12 @@ def _beside(block: Block, level: int) -> bool:
     )
 
 
-def _names(section: Section, roles: dict[str, tuple[str, ...]]) -> dict[str, int]:
-    """The states a section's tables name, each at the first line naming it (a cell
-    naming states by what they are, `Any state`, as "" for all of them)."""
+def _names(
+    section: Section, roles: dict[str, tuple[str, ...]], written: dict[str, str]
+) -> dict[str, int]:
+    """The states a section's tables name, by the lower case of their identifiers, each
+    at the first line naming it (a cell naming states by what they are, `Any state`, as
+    "" for all of them); `written` gets each one's first spelling."""
     found: dict[str, int] = {}
     for block in section.blocks:
         if not isinstance(block, Table) or not _moves(block, roles):
@@ -281,8 +285,10 @@ def _names(section: Section, roles: dict[str, tuple[str, ...]]) -> dict[str, int
                     name = part.strip().strip("`*_").strip()
                     if normal(name) in _NO_STATE:
                         continue
-                    key = "" if _EVERY.match(normal(name)) else name
+                    # a state written otherwise (`In review`, `in-review`) is the same
+                    key = "" if _EVERY.match(normal(name)) else identifier(name).lower() or name
                     found.setdefault(key, row.line)
+                    written.setdefault(key, name)
     return found
 
 
@@ -291,13 +297,15 @@ def _shared(
 ) -> tuple[tuple[Section, int], tuple[Section, int], str] | None:
     """The first two sections whose tables name the same state (or one naming every
     state), where, and what they share; None if each names states of its own."""
-    named = [(s, _names(s, roles)) for s in found]
+    written: dict[str, str] = {}
+    named = [(s, _names(s, roles, written)) for s in found]
     for i, (first, mine) in enumerate(named):
         for second, theirs in named[i + 1 :]:
             both = sorted(set(mine) & set(theirs) - {""}, key=lambda n: mine[n])
             if both:
                 state = both[0]
-                return (first, mine[state]), (second, theirs[state]), f"share the state {state!r}"
+                shared = f"share the state {written[state]!r}"
+                return (first, mine[state]), (second, theirs[state]), shared
             every = next(((s, n) for s, n in ((first, mine), (second, theirs)) if "" in n), None)
             if every is not None:
                 at = every[1][""]

@@ -151,6 +151,36 @@ def test_a_terminal_marker_row_refuses_every_trigger_in_its_state() -> None:
     assert not about & {("missing_cell", "delivered"), ("dead_end", "delivered")}
 
 
+@pytest.mark.parametrize("end", ["[*]", "(none)", "(end)"])
+def test_a_row_to_the_end_marker_on_an_event_is_refused_never_a_dropped_trigger(end: str) -> None:
+    # `ASSIGNED --> [*] : resolve` in a statechart: the event ends the machine. Reading the
+    # row as "ASSIGNED has no way out" dropped `resolve` and refused `unassign` there.
+    text = (
+        "# Ticket\n\n| From | Event | To |\n|---|---|---|\n"
+        "| (start) | created | OPEN |\n| OPEN | assign | ASSIGNED |\n"
+        f"| ASSIGNED | unassign | OPEN |\n| ASSIGNED | resolve | {end} |\n"
+    )
+    with pytest.raises(SpecError) as raised:
+        read(text)
+    said = str(raised.value)
+    assert raised.value.line == 8
+    assert "'resolve'" in said and "| ASSIGNED | resolve | <state> |" in said
+    assert "| ASSIGNED | (none) | Terminal state |" in said
+
+
+def test_a_row_from_the_start_to_the_end_marker_is_refused_never_dropped() -> None:
+    text = LOANS + "| (start) | book_lost | (none) |\n"
+    with pytest.raises(SpecError, match=r"from \(start\) to \(none\): it names no state"):
+        read(text)
+
+
+@pytest.mark.parametrize("trigger", ["Terminal state", "-", "", "N/A", "final"])
+def test_a_terminal_marker_row_whose_trigger_cell_names_no_event_is_read(trigger: str) -> None:
+    text = PARCELS.replace("| Terminal state                  |", f"| {trigger} |")
+    (terminal,) = [r for r in read(text).rows if r.target.kind is Kind.BLOCKED]
+    assert terminal.current.names == ("delivered",)
+
+
 def test_display_names_show_in_the_report_and_the_generated_module() -> None:
     spec = read(PARCELS)
     report = format_text(spec, analyse(spec), explain=True)
@@ -174,6 +204,27 @@ def test_a_states_line_names_the_states_and_its_default_first() -> None:
     assert len(said) == 1 and "States list" not in said[0]  # the states were listed
     assert "no Spells list, so its 4 triggers" in said[0]
     assert spec.rows[0].extra == (("Idempotent", "yes"),)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "**States**: NEW (default), PAID, SHIPPED, REFUNDED",
+        "**States:** NEW (default), PAID, SHIPPED, REFUNDED",
+        "States: NEW (default), PAID, SHIPPED, REFUNDED",
+    ],
+)
+def test_a_states_line_without_backticks_names_the_states(line: str) -> None:
+    # The line was taken as declaring states (one machine for the file) but its names
+    # were not read: REFUNDED, which no row reaches, vanished without a word.
+    text = (
+        f"# Orders\n\n{line}\n\n| From | Event | To |\n|---|---|---|\n"
+        "| PAID | ship | SHIPPED |\n| NEW | pay | PAID |\n| SHIPPED | return | NEW |\n"
+    )
+    spec = read(text)
+    assert [s.name for s in spec.states] == ["NEW", "PAID", "SHIPPED", "REFUNDED"]
+    assert spec.initial == "NEW"
+    assert "REFUNDED" in {f.state for f in analyse(spec) if f.kind == "unreachable_state"}
 
 
 def test_rows_with_more_or_fewer_cells_are_read_as_github_shows_them() -> None:
@@ -237,6 +288,16 @@ def test_two_spellings_of_one_identifier_are_refused_naming_both_lines() -> None
     assert err.value.line == 12
 
 
+def test_two_states_written_alike_but_for_case_are_refused_naming_both_lines() -> None:
+    # `Draft` and `draft` were two states: the move back to `draft` led to a dead end.
+    text = LOANS.replace(
+        "| `OVERDUE` | `loan_closed` | `ON_SHELF` |", "| `OVERDUE` | `loan_closed` | `on_shelf` |"
+    )
+    with pytest.raises(SpecError, match=r"'on_shelf' and 'ON_SHELF' \(line 7\)") as err:
+        read(text)
+    assert err.value.line == 13
+
+
 def test_a_selector_in_a_from_cell_reaches_the_selector_reading_as_written() -> None:
     text = LOANS + "| ON_SHELF / OVERDUE | book_lost | WITHDRAWN |\n"
     (row,) = [r for r in read(text).rows if r.triggers == ("book_lost",)]
@@ -251,6 +312,45 @@ def test_a_table_of_moves_that_are_refused_blocks_them() -> None:
     spec = read(text)
     (row,) = [r for r in spec.rows if r.group == "Invalid moves"]
     assert row.target.kind is Kind.BLOCKED and row.triggers == ("to_ON_LOAN",)
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Blocked",
+        "Not allowed",
+        "Invalid transitions",
+        "Forbidden moves",
+        "Illegal state changes",
+        "Transitions that are not allowed",
+        "Moves rejected",
+        "4. Invalid transition examples",
+    ],
+)
+def test_a_heading_that_refuses_the_moves_blocks_them(heading: str) -> None:
+    text = LOANS + f"\n## {heading}\n\n| From | To |\n|---|---|\n| WITHDRAWN | ON_LOAN |\n"
+    (row,) = [r for r in read(text).rows if r.group == heading]
+    assert row.target.kind is Kind.BLOCKED
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Handling rejected payments",
+        "When a card is declined or blocked",
+        "Rejected transition",
+        "Invalid addresses",
+        "Returns of forbidden items",
+    ],
+)
+def test_a_heading_that_uses_a_word_of_refusal_about_something_else_keeps_the_moves(
+    heading: str,
+) -> None:
+    # "Handling rejected payments" is about payments a bank rejected: its rows are moves
+    # the machine makes, and blocking them hid a whole path.
+    text = LOANS + f"\n## {heading}\n\n| From | To |\n|---|---|\n| WITHDRAWN | ON_LOAN |\n"
+    (row,) = [r for r in read(text).rows if r.group == heading]
+    assert row.target.kind is Kind.TRANSITION and row.target.name == "ON_LOAN"
 
 
 def test_a_summary_table_in_a_spec_of_the_full_dialect_is_still_a_summary() -> None:
@@ -346,7 +446,7 @@ def test_a_light_table_with_the_policy_sentence_has_no_missing_cell() -> None:
 @pytest.mark.parametrize(
     ("row", "said"),
     [
-        ("| `ON_LOAN` | `loan_archived` | `(none)` |", "the event 'loan_archived'"),
+        ("| `ON_LOAN` | `loan_archived` | `(none)` |", "on 'loan_archived'"),
         ("| (start) | ON_SHELF | book_catalogued | stock checked | - |", "the guard"),
         ("| (start) | ON_SHELF | book_catalogued | - | print a label |", "the effects"),
     ],

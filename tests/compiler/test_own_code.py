@@ -109,12 +109,44 @@ def read(text: str) -> tuple[tuple[Literal, ...], ...]:
             ((own("pricing_snapshot_locked_and_order_invariants_valid"),),),
         ),
         ("a OR b", ((own("a"),), (own("b"),))),
+        # a comma between digits groups them: `1,000` is one number, not two guards
+        ("amount under 1,000", ((own("amount_under_1_000"),),)),
+        ("amount 1,000 or more, card valid", ((own("amount_1_000_or_more"), own("card_valid")),)),
     ],
 )
 def test_a_phrase_the_core_does_not_read_is_a_guard_of_the_projects_own(
     cell: str, clauses: tuple[tuple[Literal, ...], ...]
 ) -> None:
     assert read(cell) == clauses
+
+
+@pytest.mark.parametrize(
+    ("cell", "clauses"),
+    [
+        ("all tests fail", ((own("all_tests_fail"),),)),
+        ("some tests fail", ((own("some_tests_fail"),),)),
+        ("at least one check failed", ((own("at_least_one_check_failed"),),)),
+        ("any payment fails", ((own("any_payment_fails"),),)),
+        ("some items are not shipped", ((own("some_items_are_not_shipped"),),)),
+        ("every order isn't paid", ((own("every_order_isn_t_paid"),),)),
+        ("3 retries failed", ((own("_3_retries_failed"),),)),
+    ],
+)
+def test_a_quantified_phrase_is_never_read_as_the_negation_of_another(
+    cell: str, clauses: tuple[tuple[Literal, ...], ...]
+) -> None:
+    # "all tests fail" is not "not all tests pass" (one test failing is the latter), nor
+    # "some items are not shipped" "not some items are shipped": each is its own guard.
+    assert read(cell) == clauses
+
+
+def test_all_pass_and_all_fail_leave_the_world_where_some_fail_uncovered() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | all tests pass | DONE | - | Shipped |\n"
+        "| G2 | OPEN | Go | all tests fail | [BLOCKED] | - | Fix |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    assert "gap" in kinds(text)
 
 
 @pytest.mark.parametrize("holds", [True, False])

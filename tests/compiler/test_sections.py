@@ -72,6 +72,20 @@ def test_sections_that_share_a_state_and_declare_none_are_an_error_naming_both()
     assert 'section = "Payment"' in err.message
 
 
+@pytest.mark.parametrize("other", ["in review", "in-review", "`In review`", "IN REVIEW"])
+def test_a_state_written_otherwise_in_another_section_is_still_shared(other: str) -> None:
+    # `In review` and `in review` are one state of the tables' reading (`in_review`): the
+    # sections were read as two machines, each with half of the moves.
+    text = (
+        "# Articles\n\n## Writing\n\n| From | Event | To |\n|---|---|---|\n"
+        "| (start) | created | Draft |\n| Draft | submit | In review |\n\n"
+        "## Reviewing\n\n| From | Event | To |\n|---|---|---|\n"
+        f"| {other} | approve | Published |\n"
+    )
+    with pytest.raises(SpecError, match="share the state 'In review'"):
+        machines(read_blocks(text))
+
+
 def test_sections_that_share_no_state_are_two_machines() -> None:
     found = machines(read_blocks(DISJOINT))
     assert [(s.name, s.line) for s in found] == [("Door", 3), ("Lamp", 12)]

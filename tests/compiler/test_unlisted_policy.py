@@ -79,6 +79,20 @@ def test_with_the_policy_unlisted_cells_are_blocked_and_reported_once() -> None:
     assert not [f for f in findings if f.severity.value == "error"]
 
 
+@pytest.mark.parametrize("spell", ["state", "listed", "rejected", "transitions"])
+def test_the_policy_s_own_words_are_no_advice_about_a_spell_of_that_name(spell: str) -> None:
+    # The policy's refusal says "... is not listed for this state, and transitions not
+    # listed are rejected.": a spell named by one of those words is not advised by it.
+    text = (
+        "# Desk\n\n| From | Event | To |\n|---|---|---|\n| (start) | created | OPEN |\n"
+        f"| OPEN | {spell} | OPEN |\n| OPEN | close | CLOSED |\n| CLOSED | reopen | OPEN |\n"
+        f"\n{POLICY}\n"
+    )
+    findings = analyse(parse_spec_text(text, "spec/P.md"))
+    assert not [f for f in findings if f.kind == "misleading_advice"]
+    assert not [f for f in findings if f.rule == "not listed"]
+
+
 def test_the_policy_is_shown_as_the_policy_not_as_a_row() -> None:
     reading = read_spec(parse_spec_text(_text(), "spec/P.md"))
     assert [r.id for r in reading.rows] == ["T1", "T2", "T3"]
