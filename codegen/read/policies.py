@@ -35,11 +35,23 @@ _SENTENCE = re.compile(
     r"(?:\b[ ,;:(].*)?"
 )
 _SPLIT = re.compile(r"(?<=[.!?])\s+")
+# Words after the refusal that make it less than every transition, everywhere: `...
+# rejected, except in DRAFT`, `... rejected only by the gateway`, `... until paid`.
+_QUALIFIED = re.compile(
+    r"\b(?:except|unless|until|only|but|if|when|where|while|ignored|sometimes|usually)\b"
+)
 
 
 def says_unlisted_rejected(sentence: str) -> bool:
-    """Whether one sentence says every transition not listed is refused."""
-    return _SENTENCE.fullmatch(normal(sentence.strip(" -*>"))) is not None
+    """Whether one sentence says every transition not listed is refused (with no word
+    after it that limits where or when: `except`, `unless`, `until`, `only`, ...)."""
+    text = normal(sentence.strip(" -*>"))
+    found = _SENTENCE.fullmatch(text)
+    if found is None:
+        return False
+    refused = re.search(_REFUSED, text[: found.end()])
+    tail = text[refused.end() :] if refused is not None else ""
+    return _QUALIFIED.search(tail) is None
 
 
 def unlisted_policy(blocks: Iterable[Block]) -> Policy | None:

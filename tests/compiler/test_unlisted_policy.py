@@ -57,6 +57,11 @@ def test_a_sentence_saying_unlisted_transitions_are_refused_is_the_policy(senten
         "`archived` → anything except `deleted` is rejected with HTTP 409.",
         "Direct `pending` → `paused-*` transitions are rejected.",
         "Every transition requires an allowed actorRole.",
+        # a refusal limited after it is not every transition refused everywhere
+        "Unlisted events are rejected, except in DRAFT where they are ignored.",
+        "Any other events are rejected only by the API gateway; the machine ignores them.",
+        "Everything else is blocked until the order is paid.",
+        "Transitions not listed are rejected unless an admin overrides them.",
     ],
 )
 def test_a_sentence_about_some_states_is_not_the_policy(sentence: str) -> None:
