@@ -426,6 +426,18 @@ class Spec:
             dict.fromkeys(a for row in self.rows for a in row.condition.atoms if a.probe == OWN)
         )
 
+    def rows_asking(self, atom: Atom) -> tuple[str, ...]:
+        """The IDs of the rows whose condition asks `atom`, each once, in order."""
+        return tuple(dict.fromkeys(r.id for r in self.rows if atom in r.condition.atoms))
+
+    def rows_calling(self, callback: str) -> tuple[str, ...]:
+        """The IDs of the rows with the project's own callback `callback`, each once."""
+        return tuple(
+            dict.fromkeys(
+                r.id for r in self.rows for a in r.actions if (a.verb, a.target) == (CALL, callback)
+            )
+        )
+
     @cached_property
     def callbacks(self) -> tuple[Action, ...]:
         """The project's own callbacks its actions name, each once, in the rows' order."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from spellbook.actions import passive
 
 from ..logic import DNF
-from ..model import CALL, Action, Condition, Kind, Literal, RuleRow, Spec, Term
+from ..model import Action, Condition, Kind, Literal, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, term_pattern
 from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
 from ..read.conditions import parse_condition
@@ -192,18 +192,10 @@ def _own_code(spec: Spec) -> tuple[OwnReading, ...]:
     (a guard's when it holds and, where the spec says it, when not)."""
     found = []
     for atom in spec.own_guards:
-        rows = tuple(dict.fromkeys(r.id for r in spec.rows if atom in r.condition.atoms))
         said = tuple(p for p in spec.words.get(atom, ("", "")) if p)
-        found.append(OwnReading("guard", atom.param, said or (atom.param,), rows))
+        found.append(OwnReading("guard", atom.param, said or (atom.param,), spec.rows_asking(atom)))
     for action in spec.callbacks:
-        rows = tuple(
-            dict.fromkeys(
-                r.id
-                for r in spec.rows
-                for a in r.actions
-                if a.verb == CALL and a.target == action.target
-            )
-        )
+        rows = spec.rows_calling(action.target)
         found.append(OwnReading("callback", action.target, (action.text,), rows))
     return tuple(found)
 

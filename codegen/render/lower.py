@@ -258,20 +258,13 @@ def _own_code(
     """The guards, then the callbacks, of the project's own code, in the spec's order."""
     found = []
     for atom in spec.own_guards:
-        rows = tuple(dict.fromkeys(r.id for r in spec.rows if atom in r.condition.atoms))
+        rows = spec.rows_asking(atom)
         said = spec.words.get(atom, ("", ""))
         no = f" (not: {said[1]})" if said[1] and said[1] != f"not {said[0]}" else ""
         words = f"Whether {said[0] or atom.param}{no}"
         found.append(OwnMethod(guard_of[atom].name, "bool", words + ".", rows))
     for action in spec.callbacks:
-        rows = tuple(
-            dict.fromkeys(
-                r.id
-                for r in spec.rows
-                for a in r.actions
-                if (a.verb, a.target) == (CALL, action.target)
-            )
-        )
+        rows = spec.rows_calling(action.target)
         text = action.text[:1].upper() + action.text[1:]
         found.append(OwnMethod(callback_of[action.target], "None", text + ".", rows))
     return found
