@@ -8,6 +8,7 @@ import os
 from spellbook.errors import BadFile, Interrupted, SpellbookError, StateFileError, UnsafePath
 from spellbook.journal import HISTORY_KEEP, INTENT_FILE
 from spellbook.probes import PROBES
+from spellbook.recall import Kept, Recall, read_kept
 from spellbook.state_file import REPAIR_LIMIT, STATE_LIMIT, Record, decode, encodable, now
 from spellbook.store import random_hex
 
@@ -62,9 +63,10 @@ class Repair:
             trimmed = self._trim()
             if trimmed:
                 return "\n".join([*notes, *trimmed])
-            state, why, history, fields = self._salvage()
+            state, why, history, damaged = self._salvage()
+            restored = Recall(self.engine).recall(damaged)
             backup = self._backup(self.state_file)
-            self._restart(state, history, fields)
+            self._restart(state, history, restored.fields)
         return "\n".join(
             [
                 *notes,
@@ -72,6 +74,7 @@ class Repair:
                 f"Kept it as {backup}.",
                 f"Chose {state}: {why}.",
                 *self._unexplained(state),
+                *restored.said,
                 f"Started a new {shown} in {state}.",
             ]
         )
@@ -90,11 +93,13 @@ class Repair:
                 # No state's Indicators match, and the files rule the initial state out:
                 # casts would refuse forever. Start there, and say what does not fit.
                 contradicted = ", ".join(self.journal.contradicting(initial))
-                self._restart(state, [], {})
+                restored = Recall(self.engine).recall(None)
+                self._restart(state, [], restored.fields)
                 return [
                     f"There was no {shown}, and no state's Indicators match the files.",
                     f"Chose {state}, the initial state, though the files do not look like it "
                     f"({contradicted}): check that this is where the workflow is.",
+                    *restored.said,
                     f"Started a new {shown} in {state}.",
                 ]
         else:
@@ -102,11 +107,13 @@ class Repair:
             why = "nothing in the files says the workflow is past it"
         if state == initial:
             return [f"There is no {shown}; the workflow is in {state} ({why}): nothing to repair."]
-        self._restart(state, [], {})
+        restored = Recall(self.engine).recall(None)
+        self._restart(state, [], restored.fields)
         return [
             f"There was no {shown}.",
             f"Chose {state}: {why}.",
             *self._unexplained(state),
+            *restored.said,
             f"Started a new {shown} in {state}.",
         ]
 
@@ -124,8 +131,10 @@ class Repair:
         return [f"Also there, which {state}'s Indicators do not speak of: {named}."]
 
     def _restart(self, state: str, history: list[Any], fields: dict[str, Any]) -> None:
-        """Write a new state file in `state`, its history ending with the repair."""
+        """Write a new state file in `state`, its history ending with the repair, which
+        names the values the fields start with (for a later repair to restore)."""
         record = Record(state, {}, history, fields)
+        counters = self.format.counters
         record.history.append(
             {
                 "timestamp": now(),
@@ -134,6 +143,10 @@ class Repair:
                 "rule": None,
                 "outcome": "repair",
                 "cast": random_hex(6),
+                "fields": {
+                    name: fields.get(name, 0 if name in counters else None)
+                    for name in self.format.fields
+                },
             }
         )
         self.journal.forget()
@@ -182,34 +195,28 @@ class Repair:
             f"The workflow is in {record.state}.",
         ]
 
-    def _salvage(self) -> tuple[str, str, list[Any], dict[str, Any]]:
-        """The state to start again from, why, and any history and fields (the counters
-        and the like of the state file's format) worth keeping."""
-        value: dict[str, Any] = {}
-        head = b""
+    def _salvage(self) -> tuple[str, str, list[Any], Kept]:
+        """The state to start again from, why, the history worth keeping, and what the
+        damaged file still says of its fields and history (`recall.Kept`)."""
+        data = head = b""
         try:
             data = self.workspace.read_bytes(self.state_file, REPAIR_LIMIT) or b""
             head = data[:65_536]
+        except (SpellbookError, OSError):
+            pass  # whatever is wrong with the file, the workspace's files still tell
+        shown = self.workspace.shown(self.state_file)
+        damaged = read_kept(shown, data, self.format.fields, self.format.field_fits)
+        history: list[Any] = [e for e in damaged.entries if e is not None and encodable(e)]
+        history = history[-HISTORY_KEEP:]
+        states = self.engine.states
+        value: dict[str, Any] = {}
+        try:
             value = decode(data, "", REPAIR_LIMIT)
         except StateFileError:
             value = _lenient(data)  # JSON all the same (a lone surrogate, say): what it says
-        except (SpellbookError, OSError):
-            pass  # whatever is wrong with the file, the workspace's files still tell
-        found = value.get("history")
-        history: list[Any] = (
-            [e for e in found[-HISTORY_KEEP:] if encodable(e)] if isinstance(found, list) else []
-        )
-        states = self.engine.states
         named = self.format.last_state(value, states, head)
         if named is not None:
-            fields = {
-                name: value[name]
-                for name in self.format.fields
-                if name in value
-                and self.format.field_fits(name, value[name])
-                and encodable(value[name])
-            }
-            return named, "the damaged file still names it", list(history or []), fields
+            return named, "the damaged file still names it", history, damaged
         machine = self.engine.machine
         facts = self.engine.facts()
         model = machine.Model(facts)
@@ -229,7 +236,7 @@ class Repair:
                 because = "its Indicators match the files: " + ", ".join(
                     w.said for w in state.evidence
                 )
-        return chosen, because, list(history or []), {}
+        return chosen, because, history, damaged
 
     def _backup(self, rel: str) -> str:
         """Move `rel` aside as `<rel>.bad-<time>`; the new name, as shown."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.commands import clean, session_cli, spell
-from tests.sessions import PROGRESS, session_in
+from tests.sessions import PROGRESS, session_in, write_features
 from tests.workspaces import (
     TASK,
     executed,
@@ -99,3 +99,123 @@ def test_repair_keeps_the_fields_a_damaged_state_file_still_holds(tmp_path: Path
     assert repaired.returncode == 0, repaired.stderr
     kept = json.loads(state.read_text())
     assert (kept["state"], kept["feature_id"], kept["attempts"]) == ("TEST", "F1", 2)
+
+
+def _session_failing_twice(root: Path) -> Path:
+    """A session driven by `spell session advance` on F1 (F2 pending after it) until its
+    tests have failed twice: in TEST, attempts at 3. Its state file."""
+    write_features(root, "F1", "F2")
+    for _ in range(6):  # S2, M1, R1, M1, R1, M1: the tests fail, for real, each time
+        cast = session_cli("--root", str(root), "advance")
+        assert cast.returncode == 0, cast.stderr
+    state = root / PROGRESS / "state.json"
+    kept = json.loads(state.read_text())
+    assert (kept["state"], kept["attempts"]) == ("TEST", 3)
+    assert [e["rule"] for e in kept["history"]] == ["S2", "M1", "R1", "M1", "R1", "M1"]
+    return state
+
+
+def _repair(root: Path) -> str:
+    repaired = session_cli("--root", str(root), "repair")
+    assert repaired.returncode == 0, repaired.stderr
+    return repaired.stdout.decode()
+
+
+def test_a_session_repaired_mid_retry_keeps_its_attempts(tmp_path: Path) -> None:
+    state = _session_failing_twice(tmp_path)
+    text = state.read_text()
+    state.write_text(text[: text.index('"rule": "R1"')])  # cut short inside its history
+    said = _repair(tmp_path)
+    kept = json.loads(state.read_text())
+    assert (kept["state"], kept["feature_id"], kept["attempts"]) == ("TEST", "F1", 3)
+    assert "Restored attempts = 3: .claude/progress/state.json holds 3." in said
+    assert 'Restored feature_id = "F1"' in said
+    assert kept["history"][-1]["fields"] == {
+        "feature_id": "F1",
+        "entered_at": kept["entered_at"],
+        "attempts": 3,
+    }
+    # The third failure blocks F1 and moves on (R2), rather than a fresh first retry (R1).
+    cast = session_cli("--root", str(tmp_path), "advance")
+    assert cast.returncode == 0, cast.stderr
+    after = json.loads(state.read_text())
+    assert (after["history"][-1]["rule"], after["feature_id"]) == ("R2", "F2")
+    features = json.loads((tmp_path / PROGRESS / "feature-list.json").read_text())["features"]
+    assert [f["status"] for f in features] == ["blocked", "pending"]
+
+
+def test_repair_counts_from_the_history_and_says_what_it_could_not_restore(
+    tmp_path: Path,
+) -> None:
+    state = _session_failing_twice(tmp_path)
+    kept = json.loads(state.read_text())
+    kept["attempts"] = "three"  # a hand edit: no counter holds that
+    del kept["feature_id"]
+    state.write_text(json.dumps(kept, indent=2))
+    said = _repair(tmp_path)
+    # S2 selected F1 with attempts at a value the history does not keep; R1 counted
+    # twice since: at least 2, never the 0 a fresh start would give.
+    assert (
+        "Restored attempts = 2: the history shows at least 2 (rule R1 twice, since rule S2 "
+        "set it to a value the history does not keep)"
+    ) in said
+    assert '.claude/progress/state.json holds "three", which attempts cannot be' in said
+    assert (
+        "Could not restore feature_id (rule S2 set it to a value the history does not keep); "
+        "left at its start value (none)."
+    ) in said
+    repaired = json.loads(state.read_text())
+    assert (repaired["attempts"], repaired["feature_id"]) == (2, None)
+    assert [e["rule"] for e in repaired["history"][:-1]] == [e["rule"] for e in kept["history"]]
+
+
+def test_repair_restores_fields_from_an_earlier_backup(tmp_path: Path) -> None:
+    state = _session_failing_twice(tmp_path)
+    earlier = json.loads(state.read_text())
+    earlier["attempts"] = 2
+    earlier["history"] = earlier["history"][:4]  # as it was after the first failure
+    backup = state.with_name("state.json.bad-20260101T000000Z")
+    backup.write_text(json.dumps(earlier, indent=2))
+    state.write_bytes(b'{"state": "TEST", ' + b"\0" * 64)  # nothing else left to read
+    said = _repair(tmp_path)
+    shown = ".claude/progress/state.json.bad-20260101T000000Z"
+    assert (
+        f'Restored feature_id = "F1": {shown} holds "F1" (nothing kept tells what happened '
+        "after it)."
+    ) in said
+    assert f"Restored attempts = 2: {shown} holds 2" in said
+    kept = json.loads(state.read_text())
+    assert (kept["state"], kept["feature_id"], kept["attempts"]) == ("TEST", "F1", 2)
+
+
+def test_repair_says_a_history_it_cannot_read_and_does_not_guess_past_it(
+    tmp_path: Path,
+) -> None:
+    state = _session_failing_twice(tmp_path)
+    lines = state.read_text().splitlines()
+    lines = [line for line in lines if not line.startswith('  "attempts"')]  # lost
+    newest = max(i for i, line in enumerate(lines) if '"rule": "R1"' in line)
+    lines[newest] = lines[newest][:40]  # the newest failure's entry, half there
+    state.write_text("\n".join(lines))
+    said = _repair(tmp_path)
+    assert "1 history entry could not be read; what came before them is not counted" in said
+    assert (
+        "Could not restore attempts (a history entry cannot be read); left at its start value (0)."
+    ) in said
+    assert json.loads(state.read_text())["attempts"] == 0
+
+
+def test_repair_counts_through_the_older_history_kept_in_its_own_folder(tmp_path: Path) -> None:
+    state = _session_failing_twice(tmp_path)
+    lines = state.read_text().splitlines()
+    entries = [i for i, line in enumerate(lines) if line.startswith("    {")]
+    older = [lines[i].strip().rstrip(",") for i in entries[:3]]  # S2, M1, R1
+    rotated = tmp_path / PROGRESS / ".history" / "state.json-20261127T000000Z-x.jsonl"
+    rotated.parent.mkdir()
+    rotated.write_text("".join(line + "\n" for line in older))
+    kept = [line for i, line in enumerate(lines) if i not in entries[:3]]
+    kept = [line for line in kept if not line.startswith('  "attempts"')]
+    state.write_text("\n".join(kept)[:-3])  # the newest M1, R1, M1 and a file cut short
+    said = _repair(tmp_path)
+    assert "Restored attempts = 2: the history shows at least 2 (rule R1 twice" in said
+    assert json.loads(state.read_text())["attempts"] == 2
