@@ -22,6 +22,10 @@ Ledgers (`unlisted`): the parameter is the ledger file and the pattern, joined b
 space (a file name has none): some match of the pattern in the file is not a line of
 the ledger. `record` (`spellbook.actions`) appends them to it.
 
+Pairs of globs (`paired`): the parameter is the two globs joined by one space (a glob
+has none), each with one `*` (`globs.partner`): every name the first matches has the
+file the second names with the same part in place of its star.
+
 Queries (`field`) and comparisons (`value`) are read by `spellbook.values`:
 `items[status=open][id!=$current]` selects the open items other than the state
 file's current one.
@@ -226,6 +230,17 @@ def _newer(facts: Answers, file: str, other: str) -> bool:
 
 def _glob(facts: Answers, _: str, pattern: str) -> bool:
     return bool(facts.glob(pattern))
+
+
+def _paired(facts: Answers, _: str, param: str) -> bool:
+    from spellbook.globs import partner  # only a spec with pairs of globs needs it
+
+    first, _, second = param.partition(" ")
+    for path in facts.glob(first):
+        name = partner(path, first, second)
+        if name is None or not facts.exists(name):
+            return False
+    return True
 
 
 def _below(facts: Answers, _: str, param: str) -> bool:
@@ -471,6 +486,16 @@ PROBES: dict[str, Probe] = {
             _glob,
         ),
         Probe(
+            "paired",
+            "every `{first}` has a `{second}`",
+            "some `{first}` has no `{second}`",
+            "For each name the first glob matches (as `glob` finds them), the file named by "
+            "putting what its `*` matched in place of the second glob's `*` exists: "
+            "`sql/003.up.sql` has `sql/003.down.sql`. Where the first glob matches no name, "
+            "none lacks its pair.",
+            _paired,
+        ),
+        Probe(
             "unlisted",
             "{file} has matches of `{pattern}` not listed in {ledger}",
             "every match of `{pattern}` in {file} is listed in {ledger}",
@@ -693,6 +718,7 @@ def describe(probe: str, file: str, param: str, positive: bool, absent: bool = F
     # Files as a condition names them (`named`), so that the words read back as the fact.
     fields = {"counter": counter, "limit": limit, "ledger": named(ledger), "pattern": pattern}
     fields.update(count=ledger, section=pattern, duration="", query="", comparison="")
+    fields.update(first=ledger, second=pattern)  # a pair of globs
     fields["other"] = named(param)
     if probe == "over_minutes" and param.isdigit():
         fields["duration"] = duration(int(param))

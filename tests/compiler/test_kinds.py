@@ -38,6 +38,7 @@ SAMPLES: dict[str, tuple[str, str]] = {
     "value": ("review.json", '["score", ">=", 70]'),
     "newer": ("task.md", "plan.md"),
     "glob": ("", "sql/*.up.sql"),
+    "paired": ("", "sql/*.up.sql sql/*.down.sql"),
     "unlisted": ("notes.md", ".seen ticket-\\d+"),
     "below": ("", "attempts<3"),
     "over_minutes": ("", "120"),

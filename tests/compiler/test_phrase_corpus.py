@@ -2252,6 +2252,40 @@ GLOBS: list[Any] = [
     refused("core", "a file matching docs/*.md exists"),
 ]
 
+UP, DOWN = "sql/*.up.sql", "sql/*.down.sql"
+PAIR = f"{UP} {DOWN}"
+
+PAIRS: list[Any] = [
+    # -- `every sql/*.up.sql has a sql/*.down.sql`: by the part the star matched ---------
+    one("core", "every sql/*.up.sql has a sql/*.down.sql", yes("paired", "", PAIR)),
+    one("core", "each `sql/*.up.sql` has its `sql/*.down.sql`", yes("paired", "", PAIR)),
+    one("core", "every sql/*.up.sql has a matching sql/*.down.sql", yes("paired", "", PAIR)),
+    one("core", "every sql/*.up.sql has sql/*.down.sql", yes("paired", "", PAIR)),
+    one("core", "every `.ai/task/sql/*.up.sql` has a sql/*.down.sql", yes("paired", "", PAIR)),
+    one(
+        "core",
+        "every src/*.py has a tests/test_*.py",
+        yes("paired", "", "src/*.py tests/test_*.py"),
+    ),
+    one("core", "some sql/*.up.sql has no sql/*.down.sql", no("paired", "", PAIR)),
+    one("core", "an `sql/*.up.sql` has no matching `sql/*.down.sql`", no("paired", "", PAIR)),
+    one("core", "NOT every sql/*.up.sql has a sql/*.down.sql", no("paired", "", PAIR)),
+    # Near misses: a glob of a pair has one star; "no A has a B" is another fact.
+    refused("core", "every sql/*.up.sql has no sql/*.down.sql", "not a fact the core checks"),
+    refused("core", "each sql/*.up.sql has no matching sql/*.down.sql", "some sql/*.up.sql has no"),
+    refused("core", "every sql/001.up.sql has a sql/*.down.sql", "not a glob of a pair"),
+    refused("core", "every sql/*.up.sql has a sql/001.down.sql", "one `*`"),
+    refused("core", "every sql/*/*.up.sql has a sql/*/*.down.sql", "one `*`"),
+    refused("core", "every `sql/**/*.up.sql` has a `sql/**/*.down.sql`", "no `?` or `**`"),
+    refused("core", "every sql/*.up.sql has a sql/?.down.sql", "no `?` or `**`"),
+    refused("core", "every sql/*.sql has a sql/*.sql", "its own pair"),
+    refused("core", "every ../sql/*.up.sql has a sql/*.down.sql", "outside the workspace folder"),
+    refused("core", "every `sql/*.{up,do}.sql` has a sql/*.down.sql", "`{` is no part of one"),
+    refused("core", "every sql/*.up.sql has a down script"),
+    refused("core", "all sql/*.up.sql have a sql/*.down.sql"),
+    refused("core", "any sql/*.up.sql has no sql/*.down.sql"),
+]
+
 LAST_RUN: list[Any] = [
     # -- the last recorded run of a command, read without running it ----------------
     one("core", "the last run of `test_command` passed", yes("last_passed", "", "test_command")),
@@ -2290,6 +2324,7 @@ CORPUS = [
     *SECTION_TEXT,
     *NEWER,
     *GLOBS,
+    *PAIRS,
 ]
 
 
@@ -2333,6 +2368,8 @@ CANONICAL = [
     ("count_at_least", "task.md", "2 tags"),
     ("checked_at_least", "plan.md", "2 Risks"),
     ("checked_at_least", "plan.md", "1 Open Questions"),
+    ("paired", "", PAIR),
+    ("paired", "", ".*.up .*.down"),
 ]
 
 
