@@ -163,6 +163,30 @@ _CORE = tuple(
             "unlisted",
             False,
         ),
+        (
+            rf"(?:some|a|any) (?:match|line) of {_QUOTED} in {_FILE} is (?:already )?"
+            rf"(?:listed|recorded) in {_LEDGER}",
+            "listed",
+            True,
+        ),
+        (
+            rf"no (?:match|line) of {_QUOTED} in {_FILE} is (?:yet )?(?:listed|recorded) in "
+            rf"{_LEDGER}",
+            "listed",
+            False,
+        ),
+        (
+            rf"{_FILE} has (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?(?:already )?"
+            rf"(?:listed|recorded) in {_LEDGER}",
+            "listed",
+            True,
+        ),
+        (
+            rf"{_FILE} has no (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?"
+            rf"(?:already )?(?:listed|recorded) in {_LEDGER}",
+            "listed",
+            False,
+        ),
         (r"(?P<counter>\w+)\s*<\s*(?P<limit>\d+)", "below", True),
         (r"(?P<counter>\w+)\s*(?:>=|≥)\s*(?P<limit>\d+)", "below", False),
         (r"in this state (?:for )?more than (?P<amount>\S+) (?P<unit>\S+)", "over_minutes", True),
@@ -194,6 +218,13 @@ _NEAR_MISSES = tuple(
             rf"(?:every|each) {_GLOB_ANY} has no (?:matching )?{_PARTNER}",
             "that no `{glob}` has a `{partner}` is not a fact the core checks: write `every "
             "{glob} has a {partner}` or `some {glob} has no {partner}`",
+        ),
+        (
+            rf"(?:some|an?|any|every|each) (?:item|entry|line) (?:of|in) {_FILE} is (?:already )?"
+            rf"(?:listed|recorded) in {_LEDGER}",
+            "what an item of {file} is, a pattern says: write ``some match of `RE` in {file} "
+            "is listed in {ledger}`` (or ``{file} has matches of `RE` not listed in "
+            "{ledger}``)",
         ),
         (
             rf"{_FILE} (?:is newer|is older|was modified|was changed) (?:then|after|before) "
@@ -407,7 +438,7 @@ class CorePhrases:
             return key
         if probe == "over_minutes":
             return self._minutes(groups["amount"], groups["unit"])
-        if probe == "unlisted":
+        if probe in ("unlisted", "listed"):
             pattern = _unquote(groups["quoted"])
             problem = pattern_problem(pattern)
             if problem:

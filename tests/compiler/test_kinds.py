@@ -40,6 +40,7 @@ SAMPLES: dict[str, tuple[str, str]] = {
     "glob": ("", "sql/*.up.sql"),
     "paired": ("", "sql/*.up.sql sql/*.down.sql"),
     "unlisted": ("notes.md", ".seen ticket-\\d+"),
+    "listed": ("notes.md", ".seen ticket-\\d+"),
     "below": ("", "attempts<3"),
     "over_minutes": ("", "120"),
     "passes": ("commands.json", "test"),

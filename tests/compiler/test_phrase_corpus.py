@@ -1705,6 +1705,40 @@ LEDGERS: list[Any] = [
         "not matches of a pattern",
     ),
     refused("spell", "Mitigations not listed in `.refs` found in plan.md"),
+    # -- its counterpart: some match of a file already listed in a ledger (`listed`) ---
+    one(
+        "core",
+        "some match of `https://\\S+` in context.md is listed in `.refs`",
+        yes("listed", "context.md", f".refs {URL}"),
+    ),
+    one(
+        "core",
+        "a line of `https://\\S+` in context.md is already recorded in seen.txt",
+        yes("listed", "context.md", f"seen.txt {URL}"),
+    ),
+    one(
+        "core",
+        "context.md has matches of `https://\\S+` that are already listed in `.refs`",
+        yes("listed", "context.md", f".refs {URL}"),
+    ),
+    one(
+        "core",
+        "no match of `https://\\S+` in context.md is listed in `.refs`",
+        no("listed", "context.md", f".refs {URL}"),
+    ),
+    one(
+        "core",
+        "context.md has no lines matching `https://\\S+` listed in seen.txt",
+        no("listed", "context.md", f"seen.txt {URL}"),
+    ),
+    refused("core", "some item of context.md is listed in `.refs`", "a pattern says"),
+    refused("core", "each entry in context.md is listed in seen.txt", "some match of `RE`"),
+    refused("core", "some match of https://x in context.md is listed in `.refs`"),
+    refused("core", "some match of `x` in context.md is listed in .refs"),  # no backticks
+    refused("core", "some match of `x` in context.md is listed in `../refs`", "outside the"),
+    refused("core", "some match of `x` in context.md is listed in `*.txt`", "not a file's name"),
+    refused("core", r"some match of `(a)\1` in context.md is listed in `.refs`", "linear time"),
+    refused("core", "some matches of `x` in context.md are listed in `.refs`"),
     refused("core", "Checks `.atlassian-refs` for processed URLs (finds unprocessed URLs)"),
     # Without a file read first, the noun's usual file (plan.md for Atlassian URLs).
     one(
@@ -2370,6 +2404,8 @@ CANONICAL = [
     ("checked_at_least", "plan.md", "1 Open Questions"),
     ("paired", "", PAIR),
     ("paired", "", ".*.up .*.down"),
+    ("listed", "context.md", f".refs {URL}"),
+    ("listed", "context.md", "seen.txt ^- \\[x\\] (\\S+)"),
 ]
 
 

@@ -429,6 +429,25 @@ def test_a_pair_looks_through_no_link(tmp_path: Path) -> None:
         found.check("paired", "", "sql/*.up.sql down/*.down.sql")
 
 
+def test_some_match_listed_in_a_ledger(tmp_path: Path) -> None:
+    param = r".seen T-\d+"
+    found = facts(tmp_path, {"notes.md": "T-1 and T-2\n", ".seen": "T-2\n"})
+    assert found.check("listed", "notes.md", param) is True
+    assert found.check("unlisted", "notes.md", param) is True  # T-1: both at once
+    found = facts(tmp_path / "b", {"notes.md": "T-1\n", ".seen": "T-10\nT-1 x\n"})
+    assert found.check("listed", "notes.md", param) is False  # a line, not part of one
+    assert facts(tmp_path / "c", {"notes.md": "T-1\n"}).check("listed", "notes.md", param) is False
+    assert facts(tmp_path / "d", {".seen": "T-1\n"}).check("listed", "notes.md", param) is False
+    assert set(implied("listed", "notes.md", param)) == {
+        ("matches", "notes.md", r"T-\d+"),
+        ("exists", ".seen", ""),  # a missing ledger lists nothing
+        ("exists", "notes.md", ""),
+    }
+    assert describe("listed", "notes.md", param, False) == (
+        "no match of `T-\\d+` in notes.md is listed in `.seen`"
+    )
+
+
 def test_a_file_implies_the_globs_its_path_matches_and_globs_their_wider_globs() -> None:
     assert implies(("exists", "docs/a.md", ""), ("glob", "", "docs/*.md"))
     assert implies(("exists", "docs/x/a.md", ""), ("glob", "", "**/*.md"))
