@@ -58,7 +58,7 @@ def _vocabulary_words(literal: Literal, lexicon: Lexicon) -> str:
         return (noun.yes if literal.positive else noun.no).format(file=named(atom.file))
     ledger, _, pattern = atom.param.partition(" ")
     noun = lexicon.noun_for("matches", pattern)
-    if noun is None:
+    if noun is None or atom.probe != "unlisted":
         return ""
     has = "has" if literal.positive else "has no"
     return f"{named(atom.file)} {has} {noun.name} not listed in {named(ledger)}"

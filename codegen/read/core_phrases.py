@@ -54,6 +54,8 @@ _PATTERN = _QUOTED.replace("?P<quoted>", "?P<pattern>")
 # so that one without a wildcard is refused with the reason.
 _GLOB = r"(?P<glob>`[^`\s]*[*?][^`\s]*`|[\w.\-/]*\*[\w.\-/*?]*)"
 _GLOB_ANY = r"(?P<glob>`[^`\s]+`|[\w.\-/*?]+)"
+# The second glob of a pair (`every sql/*.up.sql has a sql/*.down.sql`).
+_PARTNER = _GLOB_ANY.replace("?P<glob>", "?P<partner>")
 _COUNTED = rf"(?P<count>\S+) (?:(?P<kind>[\w ]+?) )?items? under {_SECTION}"
 # What a count of a query counts: the query, quoted or not (`count of tickets[x=y] in F`).
 _QUERIED = r"(?P<quoted>`[^`]+`|\"[^\"]+\"|“[^”]+”|[^\s`\"“]+)"
@@ -69,6 +71,12 @@ _CORE = tuple(
         (rf"(?:there is )?no {_GLOB}", "globbed", False),
         (rf"(?:some|a|any) file matches {_GLOB_ANY}", "globbed", True),
         (rf"no file matches {_GLOB_ANY}", "globbed", False),
+        (
+            rf"(?:every|each) {_GLOB_ANY} has (?:(?:a|an|its) )?(?:matching )?{_PARTNER}",
+            "paired",
+            True,
+        ),
+        (rf"(?:some|an?) {_GLOB_ANY} has no (?:matching )?{_PARTNER}", "paired", False),
         (rf"{_FILE} (?:exists|is present)", "exists", True),
         (rf"{_FILE} (?:is )?(?:missing|absent)", "exists", False),
         (rf"{_FILE} (?:doesn't|does not|don't|do not) exist", "exists", False),
@@ -155,6 +163,30 @@ _CORE = tuple(
             "unlisted",
             False,
         ),
+        (
+            rf"(?:some|a|any) (?:match|line) of {_QUOTED} in {_FILE} is (?:already )?"
+            rf"(?:listed|recorded) in {_LEDGER}",
+            "listed",
+            True,
+        ),
+        (
+            rf"no (?:match|line) of {_QUOTED} in {_FILE} is (?:yet )?(?:listed|recorded) in "
+            rf"{_LEDGER}",
+            "listed",
+            False,
+        ),
+        (
+            rf"{_FILE} has (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?(?:already )?"
+            rf"(?:listed|recorded) in {_LEDGER}",
+            "listed",
+            True,
+        ),
+        (
+            rf"{_FILE} has no (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?"
+            rf"(?:already )?(?:listed|recorded) in {_LEDGER}",
+            "listed",
+            False,
+        ),
         (r"(?P<counter>\w+)\s*<\s*(?P<limit>\d+)", "below", True),
         (r"(?P<counter>\w+)\s*(?:>=|≥)\s*(?P<limit>\d+)", "below", False),
         (r"in this state (?:for )?more than (?P<amount>\S+) (?P<unit>\S+)", "over_minutes", True),
@@ -181,6 +213,18 @@ _NEAR_MISSES = tuple(
             rf"{_FILE} has (?:exactly )?\d+ (?:unchecked |checklist )+items? under {_SECTION}",
             "an exact count is not a fact the core checks: write at least N, more than N or "
             "fewer than N (at least 2 AND fewer than 3 for exactly 2)",
+        ),
+        (
+            rf"(?:every|each) {_GLOB_ANY} has no (?:matching )?{_PARTNER}",
+            "that no `{glob}` has a `{partner}` is not a fact the core checks: write `every "
+            "{glob} has a {partner}` or `some {glob} has no {partner}`",
+        ),
+        (
+            rf"(?:some|an?|any|every|each) (?:item|entry|line) (?:of|in) {_FILE} is (?:already )?"
+            rf"(?:listed|recorded) in {_LEDGER}",
+            "what an item of {file} is, a pattern says: write ``some match of `RE` in {file} "
+            "is listed in {ledger}`` (or ``{file} has matches of `RE` not listed in "
+            "{ledger}``)",
         ),
         (
             rf"{_FILE} (?:is newer|is older|was modified|was changed) (?:then|after|before) "
@@ -394,7 +438,7 @@ class CorePhrases:
             return key
         if probe == "over_minutes":
             return self._minutes(groups["amount"], groups["unit"])
-        if probe == "unlisted":
+        if probe in ("unlisted", "listed"):
             pattern = _unquote(groups["quoted"])
             problem = pattern_problem(pattern)
             if problem:
@@ -631,6 +675,32 @@ class CorePhrases:
             return None
         return "glob", "", path, True
 
+    def _paired(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """`every sql/*.up.sql has a sql/*.down.sql`: each name the first glob matches has
+        the file the second names with what the first's `*` matched in place of its own."""
+        globs = []
+        for written in (groups["glob"], groups["partner"]):
+            self.reason = _pair_problem(written.strip().strip("`").strip())
+            fact = None if self.reason else self._globbed({"glob": written}, "")
+            if fact is None:
+                return None
+            globs.append(fact[2])
+        first, second = globs
+        if first == second:
+            self.reason = f"`{first}` twice: every name it matches is its own pair"
+            return None
+        return "paired", "", f"{first} {second}", True
+
+
+def _pair_problem(path: str) -> str:
+    """Why a glob cannot be one of a pair, or "": it has one `*`, and no `?` or `**`."""
+    if "**" in path.split("/") or path.count("*") != 1 or "?" in path:
+        return (
+            f"`{path}` is not a glob of a pair: each has one `*`, which the same part of the "
+            "names fills, and no `?` or `**` (`every sql/*.up.sql has a sql/*.down.sql`)"
+        )
+    return ""
+
 
 # Comparisons as a reason says them.
 _SAID = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
@@ -674,4 +744,5 @@ _FACTS: dict[str, Callable[[CorePhrases, dict[str, str], str], _Fact | None]] = 
     "compared": CorePhrases._compared,
     "newer": CorePhrases._newer,
     "globbed": CorePhrases._globbed,
+    "paired": CorePhrases._paired,
 }

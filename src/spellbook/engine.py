@@ -86,7 +86,10 @@ class Engine:
         looked_at = [g.file for g in machine.GUARDS if g.probe == "exists"] + [
             name
             for g in machine.GUARDS
-            for name in (g.file, g.param.partition(" ")[0] if g.probe == "unlisted" else "")
+            for name in (
+                g.file,
+                g.param.partition(" ")[0] if g.probe in ("unlisted", "listed") else "",
+            )
             if name
         ]
         self.files = tuple(dict.fromkeys(looked_at))

@@ -63,3 +63,21 @@ def _part_within(narrow: str, wide: str) -> bool:
                 row[j] = wide[j] in ("?", narrow[i]) and later[j + 1]
         later = row
     return later[0]
+
+
+def partner(path: str, first: str, second: str) -> str | None:
+    """The file `second` names for a path `first` names (each glob with one `*` and no
+    `?` or `**`): what the star matched, put in place of `second`'s star
+    (`sql/003.up.sql` by `sql/*.up.sql` is `sql/003.down.sql` by `sql/*.down.sql`);
+    None where that is no plain path (a part `.` or `..`)."""
+    parts, names = first.split("/"), path.split("/")
+    if len(parts) != len(names):
+        return None
+    at = next(i for i, part in enumerate(parts) if "*" in part)
+    before, _, after = parts[at].partition("*")
+    name = names[at]
+    if len(name) < len(before) + len(after):
+        return None
+    star = name[len(before) : len(name) - len(after)]
+    found = second.replace("*", star, 1)
+    return None if any(p in ("", ".", "..") for p in found.split("/")) else found

@@ -18,9 +18,13 @@ Globs (`glob`): `*` and `?` within a name, `**` as a whole part for any folders;
 name starting with `.` matches only a part that starts with one. `Workspace.glob`
 walks the folder, bounded, entering no symbolic link.
 
-Ledgers (`unlisted`): the parameter is the ledger file and the pattern, joined by one
-space (a file name has none): some match of the pattern in the file is not a line of
-the ledger. `record` (`spellbook.actions`) appends them to it.
+Ledgers (`unlisted`, `listed`): the parameter is the ledger file and the pattern,
+joined by one space (a file name has none): some match of the pattern in the file is
+not (is) a line of the ledger. `record` (`spellbook.actions`) appends them to it.
+
+Pairs of globs (`paired`): the parameter is the two globs joined by one space (a glob
+has none), each with one `*` (`globs.partner`): every name the first matches has the
+file the second names with the same part in place of its star.
 
 Queries (`field`) and comparisons (`value`) are read by `spellbook.values`:
 `items[status=open][id!=$current]` selects the open items other than the state
@@ -228,6 +232,17 @@ def _glob(facts: Answers, _: str, pattern: str) -> bool:
     return bool(facts.glob(pattern))
 
 
+def _paired(facts: Answers, _: str, param: str) -> bool:
+    from spellbook.globs import partner  # only a spec with pairs of globs needs it
+
+    first, _, second = param.partition(" ")
+    for path in facts.glob(first):
+        name = partner(path, first, second)
+        if name is None or not facts.exists(name):
+            return False
+    return True
+
+
 def _below(facts: Answers, _: str, param: str) -> bool:
     counter, _, limit = param.partition("<")
     value = facts.record.extra.get(counter)
@@ -254,6 +269,16 @@ def _unlisted(facts: Answers, file: str, param: str) -> bool:
     if not facts.exists(file):
         return False
     return bool(unlisted_matches(facts.text(file), pattern, facts.text(ledger)))
+
+
+def _listed(facts: Answers, file: str, param: str) -> bool:
+    from spellbook.patterns import found as matches
+
+    ledger, _, pattern = param.partition(" ")
+    if not facts.exists(file):
+        return False
+    listed = listed_lines(facts.text(ledger))
+    return any(entry(match) in listed for match in matches(pattern, facts.text(file)))
 
 
 def entry(text: str) -> str:
@@ -471,12 +496,32 @@ PROBES: dict[str, Probe] = {
             _glob,
         ),
         Probe(
+            "paired",
+            "every `{first}` has a `{second}`",
+            "some `{first}` has no `{second}`",
+            "For each name the first glob matches (as `glob` finds them), the file named by "
+            "putting what its `*` matched in place of the second glob's `*` exists: "
+            "`sql/003.up.sql` has `sql/003.down.sql`. Where the first glob matches no name, "
+            "none lacks its pair.",
+            _paired,
+        ),
+        Probe(
             "unlisted",
             "{file} has matches of `{pattern}` not listed in {ledger}",
             "every match of `{pattern}` in {file} is listed in {ledger}",
             "Some match of the regular expression in the file is not a line of the ledger "
             "file (a missing ledger lists nothing): the ledger records what was processed.",
             _unlisted,
+            ("matches",),
+            reads_content=True,
+        ),
+        Probe(
+            "listed",
+            "some match of `{pattern}` in {file} is listed in {ledger}",
+            "no match of `{pattern}` in {file} is listed in {ledger}",
+            "Some match of the regular expression in the file (as `unlisted` finds them) is "
+            "a line of the ledger file: the ledger has recorded it.",
+            _listed,
             ("matches",),
             reads_content=True,
         ),
@@ -560,6 +605,8 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
                 found.append(("field", arg, query))
         if name == "newer":
             found.append(("exists", detail, ""))
+        if name == "listed":  # a missing ledger lists nothing
+            found.append(("exists", detail.partition(" ")[0], ""))
         for fact in found:
             if fact not in out:
                 out.append(fact)
@@ -584,7 +631,7 @@ def _implied_param(probe: str, implied: str, param: str) -> str:
     existence has none."""
     if implied in ("items", "unchecked", "section"):
         return param.partition(" ")[2] if probe.endswith("_at_least") else param
-    if probe == "unlisted" and implied == "matches":
+    if probe in ("unlisted", "listed") and implied == "matches":
         return param.partition(" ")[2]
     return ""
 
@@ -693,6 +740,7 @@ def describe(probe: str, file: str, param: str, positive: bool, absent: bool = F
     # Files as a condition names them (`named`), so that the words read back as the fact.
     fields = {"counter": counter, "limit": limit, "ledger": named(ledger), "pattern": pattern}
     fields.update(count=ledger, section=pattern, duration="", query="", comparison="")
+    fields.update(first=ledger, second=pattern)  # a pair of globs
     fields["other"] = named(param)
     if probe == "over_minutes" and param.isdigit():
         fields["duration"] = duration(int(param))
@@ -704,7 +752,7 @@ def describe(probe: str, file: str, param: str, positive: bool, absent: bool = F
     shown = named(file)
     if probe in ("field", "value", "count_at_least") and not is_json(file):
         shown += " frontmatter"  # a Markdown file's keys are its frontmatter's
-    if probe in ("matches", "unlisted"):  # a vocabulary's pattern, as its author wrote it
+    if probe in ("matches", "unlisted", "listed"):  # a vocabulary's pattern, as its author wrote it
         from spellbook.patterns import shown as written
 
         param, fields["pattern"] = written(param), written(pattern)

@@ -122,7 +122,7 @@ class Repair:
         review's, say), said so that nothing is passed over in silence."""
         guards = [w.guard for w in self.engine.states[state].evidence]
         spoken = {g.file for g in guards}  # a ledger is spoken of too
-        spoken |= {g.param.partition(" ")[0] for g in guards if g.probe == "unlisted"}
+        spoken |= {g.param.partition(" ")[0] for g in guards if g.probe in ("unlisted", "listed")}
         facts = self.engine.facts()
         there = [f for f in self.engine.files if f not in spoken and facts.exists(f)]
         if not there:

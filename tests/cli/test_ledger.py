@@ -142,3 +142,89 @@ def test_a_terms_row_naming_the_pattern_is_the_noun_a_record_takes(tmp_path: Pat
     done = spell(root, "--machine", "inbox", "sweep")
     assert done.returncode == EXIT_OK, done.stdout + clean(done)
     assert (root / ".inbox" / "seen").read_text() == "https://a.example/1\nhttps://b.example/2\n"
+
+
+# A spell that asks whether some link was taken in already: its counterpart.
+REVIEW = INBOX.replace("**Sweep**", "**Review**").replace(
+    "take in the links of inbox.md not taken in yet", "whether some link of inbox.md was seen"
+)
+REVIEW = REVIEW.replace("*Valid Actions*: Sweep", "*Valid Actions*: Review")
+REVIEW = REVIEW.split("| S1 |")[0] + (
+    "| V1 | OPEN | Review | some match of `https?://\\S+` in inbox.md is listed in `seen` | Same state | - | Some links were seen before. |\n"
+    "| V2 | OPEN | Review | no match of `https?://\\S+` in inbox.md is listed in `seen` | Same state | - | No link seen yet. |\n"
+)
+
+
+def reviewing(tmp_path: Path, spec: str = REVIEW) -> Path:
+    root = project(tmp_path, "")
+    (root / "spec" / "INBOX.md").write_text(spec)
+    return root
+
+
+def test_some_match_listed_in_the_ledger_is_read_and_its_gap_found(tmp_path: Path) -> None:
+    verified = compiler(reviewing(tmp_path / "a"), "verify", "--spec", "spec/INBOX.md")
+    assert verified.returncode == 0, verified.stdout + clean(verified)
+    assert "0 errors, 0 warnings" in verified.stdout, verified.stdout
+    only_some = REVIEW.split("| V2 |")[0]
+    verified = compiler(reviewing(tmp_path / "b", only_some), "verify", "--spec", "spec/INBOX.md")
+    assert verified.returncode == 1, verified.stdout
+    (gap,) = [line for line in verified.stdout.splitlines() if "[gap]" in line]
+    assert "no match of `https?://\\S+` in inbox.md is listed in `seen`" in gap, gap
+
+
+def test_some_match_listed_in_the_ledger_through_spell(tmp_path: Path) -> None:
+    root = reviewing(tmp_path)
+    generate(root)
+
+    def review(expected: str) -> None:
+        done = spell(root, "--machine", "inbox", "review")
+        assert done.returncode == EXIT_OK, done.stdout + clean(done)
+        assert expected in done.stdout, done.stdout
+
+    review("No link seen yet")  # no inbox, no ledger
+    (root / ".inbox").mkdir(exist_ok=True)
+    (root / ".inbox" / "inbox.md").write_text("- https://a.example/1\n")
+    (root / ".inbox" / "seen").write_text("https://a.example/10\n")  # a line, not part of one
+    review("No link seen yet")
+    (root / ".inbox" / "seen").write_text("https://a.example/10\nhttps://a.example/1\n")
+    review("Some links were seen before")
+    # The ledger is one of the files the rules look at, said with the status.
+    status = spell(root, "--machine", "inbox", "status")
+    assert "Files there: inbox.md, seen" in status.stdout, status.stdout
+
+
+def test_repair_takes_the_ledger_as_spoken_of_by_the_indicators_that_name_it(
+    tmp_path: Path,
+) -> None:
+    """A state whose Indicators say some match is listed in the ledger speaks of the
+    ledger too: repair, choosing it, does not say the ledger is there unexplained."""
+    listed = "some match of `https?://\\S+` in inbox.md is listed in `seen`"
+    unseen = "no match of `https?://\\S+` in inbox.md is listed in `seen`"
+    spec = REVIEW.replace("    - *Goal*: yes\n", "", 1)
+    spec = spec.replace(
+        "links are collected in inbox.md\n",
+        f"links are collected in inbox.md\n    - *Indicators*: {unseen}\n",
+        1,
+    ).replace(
+        "\n### State Persistence",
+        "2. **SEEN**\n    - *Description*: some link was seen before\n"
+        f"    - *Indicators*: {listed}\n    - *Valid Actions*: Review\n    - *Goal*: yes\n"
+        "\n### State Persistence",
+        1,
+    )
+    spec = spec.split("| V1 |")[0] + (
+        f"| V1 | OPEN | Review | {listed} | SEEN | - | Some links were seen before. |\n"
+        f"| V2 | OPEN | Review | {unseen} | Same state | - | No link seen yet. |\n"
+        "| V3 | SEEN | Review | - | Same state | - | Seen already. |\n"
+    )
+    root = reviewing(tmp_path, spec)
+    verified = compiler(root, "verify", "--spec", "spec/INBOX.md")
+    assert verified.returncode == 0, verified.stdout + clean(verified)
+    generate(root)
+    (root / ".inbox").mkdir()
+    (root / ".inbox" / "inbox.md").write_text("- https://a.example/1\n")
+    (root / ".inbox" / "seen").write_text("https://a.example/1\n")
+    repaired = spell(root, "--machine", "inbox", "repair")
+    assert repaired.returncode == EXIT_OK, repaired.stdout + clean(repaired)
+    assert "Chose SEEN" in repaired.stdout, repaired.stdout
+    assert "Also there" not in repaired.stdout, repaired.stdout

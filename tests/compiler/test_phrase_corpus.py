@@ -1705,6 +1705,40 @@ LEDGERS: list[Any] = [
         "not matches of a pattern",
     ),
     refused("spell", "Mitigations not listed in `.refs` found in plan.md"),
+    # -- its counterpart: some match of a file already listed in a ledger (`listed`) ---
+    one(
+        "core",
+        "some match of `https://\\S+` in context.md is listed in `.refs`",
+        yes("listed", "context.md", f".refs {URL}"),
+    ),
+    one(
+        "core",
+        "a line of `https://\\S+` in context.md is already recorded in seen.txt",
+        yes("listed", "context.md", f"seen.txt {URL}"),
+    ),
+    one(
+        "core",
+        "context.md has matches of `https://\\S+` that are already listed in `.refs`",
+        yes("listed", "context.md", f".refs {URL}"),
+    ),
+    one(
+        "core",
+        "no match of `https://\\S+` in context.md is listed in `.refs`",
+        no("listed", "context.md", f".refs {URL}"),
+    ),
+    one(
+        "core",
+        "context.md has no lines matching `https://\\S+` listed in seen.txt",
+        no("listed", "context.md", f"seen.txt {URL}"),
+    ),
+    refused("core", "some item of context.md is listed in `.refs`", "a pattern says"),
+    refused("core", "each entry in context.md is listed in seen.txt", "some match of `RE`"),
+    refused("core", "some match of https://x in context.md is listed in `.refs`"),
+    refused("core", "some match of `x` in context.md is listed in .refs"),  # no backticks
+    refused("core", "some match of `x` in context.md is listed in `../refs`", "outside the"),
+    refused("core", "some match of `x` in context.md is listed in `*.txt`", "not a file's name"),
+    refused("core", r"some match of `(a)\1` in context.md is listed in `.refs`", "linear time"),
+    refused("core", "some matches of `x` in context.md are listed in `.refs`"),
     refused("core", "Checks `.atlassian-refs` for processed URLs (finds unprocessed URLs)"),
     # Without a file read first, the noun's usual file (plan.md for Atlassian URLs).
     one(
@@ -2252,6 +2286,40 @@ GLOBS: list[Any] = [
     refused("core", "a file matching docs/*.md exists"),
 ]
 
+UP, DOWN = "sql/*.up.sql", "sql/*.down.sql"
+PAIR = f"{UP} {DOWN}"
+
+PAIRS: list[Any] = [
+    # -- `every sql/*.up.sql has a sql/*.down.sql`: by the part the star matched ---------
+    one("core", "every sql/*.up.sql has a sql/*.down.sql", yes("paired", "", PAIR)),
+    one("core", "each `sql/*.up.sql` has its `sql/*.down.sql`", yes("paired", "", PAIR)),
+    one("core", "every sql/*.up.sql has a matching sql/*.down.sql", yes("paired", "", PAIR)),
+    one("core", "every sql/*.up.sql has sql/*.down.sql", yes("paired", "", PAIR)),
+    one("core", "every `.ai/task/sql/*.up.sql` has a sql/*.down.sql", yes("paired", "", PAIR)),
+    one(
+        "core",
+        "every src/*.py has a tests/test_*.py",
+        yes("paired", "", "src/*.py tests/test_*.py"),
+    ),
+    one("core", "some sql/*.up.sql has no sql/*.down.sql", no("paired", "", PAIR)),
+    one("core", "an `sql/*.up.sql` has no matching `sql/*.down.sql`", no("paired", "", PAIR)),
+    one("core", "NOT every sql/*.up.sql has a sql/*.down.sql", no("paired", "", PAIR)),
+    # Near misses: a glob of a pair has one star; "no A has a B" is another fact.
+    refused("core", "every sql/*.up.sql has no sql/*.down.sql", "not a fact the core checks"),
+    refused("core", "each sql/*.up.sql has no matching sql/*.down.sql", "some sql/*.up.sql has no"),
+    refused("core", "every sql/001.up.sql has a sql/*.down.sql", "not a glob of a pair"),
+    refused("core", "every sql/*.up.sql has a sql/001.down.sql", "one `*`"),
+    refused("core", "every sql/*/*.up.sql has a sql/*/*.down.sql", "one `*`"),
+    refused("core", "every `sql/**/*.up.sql` has a `sql/**/*.down.sql`", "no `?` or `**`"),
+    refused("core", "every sql/*.up.sql has a sql/?.down.sql", "no `?` or `**`"),
+    refused("core", "every sql/*.sql has a sql/*.sql", "its own pair"),
+    refused("core", "every ../sql/*.up.sql has a sql/*.down.sql", "outside the workspace folder"),
+    refused("core", "every `sql/*.{up,do}.sql` has a sql/*.down.sql", "`{` is no part of one"),
+    refused("core", "every sql/*.up.sql has a down script"),
+    refused("core", "all sql/*.up.sql have a sql/*.down.sql"),
+    refused("core", "any sql/*.up.sql has no sql/*.down.sql"),
+]
+
 LAST_RUN: list[Any] = [
     # -- the last recorded run of a command, read without running it ----------------
     one("core", "the last run of `test_command` passed", yes("last_passed", "", "test_command")),
@@ -2290,6 +2358,7 @@ CORPUS = [
     *SECTION_TEXT,
     *NEWER,
     *GLOBS,
+    *PAIRS,
 ]
 
 
@@ -2333,6 +2402,10 @@ CANONICAL = [
     ("count_at_least", "task.md", "2 tags"),
     ("checked_at_least", "plan.md", "2 Risks"),
     ("checked_at_least", "plan.md", "1 Open Questions"),
+    ("paired", "", PAIR),
+    ("paired", "", ".*.up .*.down"),
+    ("listed", "context.md", f".refs {URL}"),
+    ("listed", "context.md", "seen.txt ^- \\[x\\] (\\S+)"),
 ]
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from spellbook.errors import BadFile, UnsafePath
 from spellbook.facts import Facts
-from spellbook.globs import glob_path, glob_within
+from spellbook.globs import glob_path, glob_within, partner
 from spellbook.probes import describe, excludes, implied, implies
 from spellbook.sections import real_items, real_lines
 from spellbook.state_file import Record
@@ -389,6 +389,63 @@ def test_a_glob_through_facts(tmp_path: Path) -> None:
     assert found.check("glob", "", "notes/*.md") is True
     assert found.check("glob", "", "notes/*.txt") is False
     assert describe("glob", "", "notes/*.md", False) == "no file matches `notes/*.md`"
+
+
+PAIR = "sql/*.up.sql sql/*.down.sql"
+
+
+def test_a_pair_of_globs_pairs_names_by_the_part_the_star_matched() -> None:
+    assert partner("sql/003.up.sql", "sql/*.up.sql", "sql/*.down.sql") == "sql/003.down.sql"
+    assert partner("src/a.b.py", "src/*.py", "tests/test_*.py") == "tests/test_a.b.py"
+    assert partner("x", "*", "done/*.md") == "done/x.md"
+    assert partner("up/a", "up/*", "down/*.sql") == "down/a.sql"
+    # What would leave the plain path is no file: `...` by `.*` puts `..` in a folder.
+    assert partner("...", ".*", "x/*/y") is None
+    assert partner("sql/a/b.up.sql", "sql/*.up.sql", "sql/*.down.sql") is None
+
+
+def test_every_up_script_has_its_down_script(tmp_path: Path) -> None:
+    found = facts(tmp_path, {"sql/001.up.sql": "", "sql/001.down.sql": "", "sql/x.txt": ""})
+    assert found.check("paired", "", PAIR) is True
+    found = facts(tmp_path, {"sql/002.up.sql": ""})
+    assert found.check("paired", "", PAIR) is False
+    # The down script of another name, a folder of the name, a hidden one: none pairs.
+    found = facts(tmp_path / "b", {"sql/003.up.sql": "", "sql/3.down.sql": ""})
+    assert found.check("paired", "", PAIR) is False
+    (tmp_path / "b" / "ws" / "sql" / "003.down.sql").mkdir()
+    assert facts(tmp_path / "b", {}).check("paired", "", PAIR) is True  # something is there
+    assert facts(tmp_path / "c", {}).check("paired", "", PAIR) is True  # no up script at all
+    assert describe("paired", "", PAIR, True) == "every `sql/*.up.sql` has a `sql/*.down.sql`"
+    assert describe("paired", "", PAIR, False) == "some `sql/*.up.sql` has no `sql/*.down.sql`"
+
+
+def test_a_pair_looks_through_no_link(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    tree(outside, ["001.down.sql"])
+    tree(tmp_path / "ws", ["sql/001.up.sql"])
+    (tmp_path / "ws" / "down").symlink_to(outside)
+    found = Facts(Workspace(str(tmp_path), "ws"), Record("S"))
+    with pytest.raises(UnsafePath, match="symbolic link"):
+        found.check("paired", "", "sql/*.up.sql down/*.down.sql")
+
+
+def test_some_match_listed_in_a_ledger(tmp_path: Path) -> None:
+    param = r".seen T-\d+"
+    found = facts(tmp_path, {"notes.md": "T-1 and T-2\n", ".seen": "T-2\n"})
+    assert found.check("listed", "notes.md", param) is True
+    assert found.check("unlisted", "notes.md", param) is True  # T-1: both at once
+    found = facts(tmp_path / "b", {"notes.md": "T-1\n", ".seen": "T-10\nT-1 x\n"})
+    assert found.check("listed", "notes.md", param) is False  # a line, not part of one
+    assert facts(tmp_path / "c", {"notes.md": "T-1\n"}).check("listed", "notes.md", param) is False
+    assert facts(tmp_path / "d", {".seen": "T-1\n"}).check("listed", "notes.md", param) is False
+    assert set(implied("listed", "notes.md", param)) == {
+        ("matches", "notes.md", r"T-\d+"),
+        ("exists", ".seen", ""),  # a missing ledger lists nothing
+        ("exists", "notes.md", ""),
+    }
+    assert describe("listed", "notes.md", param, False) == (
+        "no match of `T-\\d+` in notes.md is listed in `.seen`"
+    )
 
 
 def test_a_file_implies_the_globs_its_path_matches_and_globs_their_wider_globs() -> None:
