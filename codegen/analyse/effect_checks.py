@@ -8,6 +8,7 @@ naming the states.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -175,6 +176,8 @@ def _indicators(spec: Spec, effect: Effect) -> Iterator[tuple[tuple[object, ...]
     dest = spec.state(rule.dest)
     for lit in dest.evidence:
         file = lit.atom.file
+        if lit.atom.probe == "value":
+            yield from _value_indicator(effect, lit)
         if not file or file not in effect.after:
             continue
         if implies_exists(lit):
@@ -242,6 +245,39 @@ def _indicators(spec: Spec, effect: Effect) -> Iterator[tuple[tuple[object, ...]
                 world=f"{file} {'missing' if need else 'exists'} after {rule.id}",
             ),
         )
+
+
+def _value_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[object, ...], Finding]]:
+    """A next state's Indicator about a value of a JSON file that an action of the rule
+    sets otherwise (`Set `tickets[id=$ticket].status` in F to "open"`, into a
+    state whose Indicators say it is "closed")."""
+    from spellbook.probes import describe
+    from spellbook.values import compare, comparison, each_value
+
+    rule, atom = effect.rule, lit.atom
+    query, op, operand = comparison(atom.param)
+    found = effect.values.get((atom.file, query))
+    if found is None:
+        return
+    value, why = found
+    if any(compare(v, op, operand) for v in each_value([value])) == lit.positive:
+        return
+    said = describe(atom.probe, atom.file, atom.param, lit.positive)
+    shown = json.dumps(value, ensure_ascii=False)
+    yield (
+        ("broken", rule.id, atom.file, atom.param),
+        Finding(
+            "indicators_broken",
+            f"rule {rule.id} leads to {rule.dest}, whose Indicators say {said}, but {why} "
+            f"{shown} (`{query}` in {atom.file}); set the value they say, or lead to a state "
+            "whose Indicators allow it",
+            line=rule.line,
+            rule=rule.id,
+            state=rule.source,
+            spell=rule.spell,
+            world=f"`{query}` in {atom.file} is {shown} after {rule.id}",
+        ),
+    )
 
 
 def established(analysis: Analysis, effects: Effects, fact: Atom) -> dict[str, bool]:

@@ -18,11 +18,13 @@ action since touching the file (a greatest fixpoint over the states).
 from __future__ import annotations
 
 import enum
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from spellbook.actions import VERBS
+from spellbook.values import variables
 
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, implied
 from ..model import Action, Atom, Literal, Rule, Spec
@@ -81,6 +83,10 @@ class Effect:
     by_ai: dict[str, tuple[int, Action]] = field(default_factory=dict)
     unnamed: list[tuple[int, Action]] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)
+    # What the actions leave at a place of a JSON file: (file, query) -> (value, the
+    # action that set it). A Set of `tickets[id=$ticket].status` to "closed" makes
+    # that query select "closed" (the cast stops where it names no one item).
+    values: dict[tuple[str, str], tuple[object, str]] = field(default_factory=dict)
 
 
 class Region:
@@ -274,6 +280,7 @@ class Effects:
 
 def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern[str]]) -> None:
     """One action, carried out on what is known of the files."""
+    _carry_values(done, index, action)
     now, why = done.after, done.why
     verb, effect = action.verb, _effect(action.verb)
     if effect == "makes":
@@ -332,6 +339,26 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
                 now[name] = Known.EITHER
             why[name] = f"action ({index}) ({action.text!r}) may change it"
             done.touched.add(name)
+
+
+def _carry_values(done: Effect, index: int, action: Action) -> None:
+    """What one action leaves at places of JSON files: a `set_field` the value it sets,
+    where the query it writes selects it; any other change to a file (or to a state
+    file field a query names, `$name`) leaves nothing known of the file's places."""
+    sets = action.verb == "set_field" and not action.problem and action.target.startswith("[")
+    if not done.values and not sets:
+        return
+    changed = set(_touched(action))
+    if _effect(action.verb) == "anything":
+        changed |= {file for file, _ in done.values}  # the AI may change any of them
+    written = set(action.writes)
+    for place in list(done.values):
+        file, query = place
+        if file in changed or written & set(variables(query)):
+            del done.values[place]
+    if sets:
+        query, value = json.loads(action.target)
+        done.values[(action.files[0], query)] = (value, f"action ({index}) sets it to")
 
 
 def _destination(action: Action) -> str:

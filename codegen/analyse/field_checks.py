@@ -11,14 +11,15 @@ state file gives it (0, null, no run) for ever.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from spellbook.probes import PROBES
-from spellbook.values import variables
+from spellbook.values import fields_in, variables
 
 from ..logic import describe
-from ..model import Literal, RuleRow, Spec
+from ..model import Action, Literal, RuleRow, Spec
 from .analysis import Analysis
 from .findings import Finding
 
@@ -42,6 +43,18 @@ def _reads(row: RuleRow) -> Iterator[_Read]:
                 yield _Read(name, "variable", lit)
         elif atom.probe == "last_passed":
             yield _Read(atom.param, "run", lit)
+
+
+def _action_reads(row: RuleRow) -> Iterator[tuple[int, Action, str]]:
+    """The state file's fields the row's JSON actions read: the `$name`s of a query's
+    filters (`tickets[id=$ticket].status`) and of an appended value; with the
+    action's number in the cell."""
+    for index, action in enumerate(row.actions, start=1):
+        if action.verb in ("set_field", "append_item") and action.target.startswith("["):
+            query, value = json.loads(action.target)
+            names = variables(query) + (fields_in(value) if action.verb == "append_item" else [])
+            for name in dict.fromkeys(names):
+                yield index, action, name
 
 
 def _set(spec: Spec) -> tuple[set[str], set[str], set[str]]:
@@ -92,6 +105,10 @@ def check_fields(analysis: Analysis) -> Iterator[Finding]:
                 compared.setdefault(read.field, []).append(row)
             elif read.field not in written and read.field not in runtime:
                 shown.setdefault(read.field, []).append(row)
+        for index, action, name in _action_reads(row):
+            read_anywhere.add(name)
+            if name not in written and name not in declared:
+                yield _undefined_for_action(row, index, action, name)
     for counter, rows in compared.items():
         if counter not in counted:
             yield _never_counted(counter, rows)
@@ -158,6 +175,18 @@ def _undefined(row: RuleRow, read: _Read, spec: Spec) -> Finding:
         f"rule {row.id}: its condition reads the state file's "
         f"{'counter' if read.how == 'counter' else 'field'} `{name}` "
         f"(`{said}`), but nothing sets it: {why}, {stays}",
+        line=row.line,
+        rule=row.id,
+    )
+
+
+def _undefined_for_action(row: RuleRow, index: int, action: Action, name: str) -> Finding:
+    return Finding(
+        "undefined_field",
+        f"rule {row.id}: action ({index}) ({action.text!r}) reads the state file's field "
+        f"`{name}`, but nothing sets it: no action of the spec sets it (a vocabulary verb "
+        "that does names it in its `writes`), and the State Persistence example does not "
+        f"show it, so `${name}` is always null there and the cast always stops",
         line=row.line,
         rule=row.id,
     )

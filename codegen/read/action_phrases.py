@@ -26,7 +26,11 @@ each carried out once by `spellbook.actions`:
 - `find`: `Extracts all NOUN from F`: a read, naming the file later phrases are about.
 - `copy`, `move`: `Copy F to G`, `Move F to G` (`Rename`), `Move F to done/`.
 - `append`: `Append "TEXT" to F`: a line (`${date}` and extracted values fill it).
-- `set_field`: `Set KEY in F.json to VALUE`: a key of the JSON object, a JSON value.
+- `set_field`: `Set KEY in F.json to VALUE`: a key of the JSON object, a JSON value;
+  ``Set `tickets[id=$ticket].status` in F.json to "closed"``: a key of the one
+  list item each filter keeps (none or several stop the cast, nothing written).
+- `append_item`: ``Append {"id": "$ticket"} to `done` in F.json``: a JSON value
+  at the end of a list (made if missing); a string `"$name"` is the state file's field.
 - `extract` of a JSON file: `Extract KEY from F.json`, its top-level key.
 - `set_state`: `Update state to STATE`: the rule's Next State.
 - `fill`: `Replaces `[X]` in response with ...`: the response carries the loaded
@@ -57,7 +61,7 @@ from spellbook.vocabulary import FILE
 
 from ..model import Action
 from .core_phrases import _FILE as _ANY_FILE  # a name with an extension, or any in backticks
-from .core_phrases import pattern_problem
+from .core_phrases import _ODD_VALUE, _QUERY, pattern_problem
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
 from .own_phrases import callbacks
 
@@ -130,8 +134,15 @@ _COPY = re.compile(rf"(?P<verb>cop(?:y|ies)|moves?|renames?) {_ANY_FILE} (?:in)?
 _APPEND = re.compile(
     rf"appends? (?:the line |a line )?(?P<line>`[^`]*`|\"[^\"]*\"|“[^”]*”) to {_ANY_FILE}", re.I
 )
-# `Set `approved` in review.json to true`: a key of a JSON object, a JSON value.
-_SET_FIELD = re.compile(rf"sets? `?(?P<key>[\w-]+)`? (?:in|of) {_ANY_FILE} to (?P<value>.+)", re.I)
+# `Set `approved` in review.json to true`: a key of a JSON object, a JSON value; or a
+# query naming one place (`tickets[id=$ticket].status`).
+_SET_FIELD = re.compile(
+    rf"sets? (?P<key>`[^`]+`|[^\s`]+) (?:in|of) {_ANY_FILE} to (?P<value>.+)", re.I
+)
+# ``Append {"id": "$ticket"} to `done` in progress.json``: a JSON value, a list.
+_APPEND_ITEM = re.compile(
+    rf"appends? (?P<value>.+) to (?P<key>`[^`]+`|[\w-]+) (?:in|of) {_ANY_FILE}", re.I
+)
 _EXTRACT_JSON = re.compile(rf"extracts? (?P<key>\w+) from {_ANY_FILE}", re.I)
 _ANGLE_VARIABLE = re.compile(r"<(\w+)>")
 # What a file's name in an action does not hold: globs, placeholders, queries.
@@ -292,6 +303,22 @@ def _field_set(m: re.Match[str] | None, said: _Phrase) -> Action:
     return _set_field(m, said.workspace, said.text)
 
 
+def _append_item(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+    """``Append VALUE to `LIST` in F.json``: a JSON value added at the end of a list; a
+    value that is no JSON is another verb's (`Append "TEXT" to F`, `Append matches ...`)."""
+    assert m is not None
+    file = said.file(m["file"])
+    written = m["value"].strip()
+    try:
+        value = _json_value(written)
+    except ValueError:
+        if not written.startswith(("{", "[")):
+            return None
+        hint = f'`{written}` is not a JSON value: an object, a list, a number or "text"'
+        return Action("instruct", said.text, hint=hint)
+    return _json_edit("append_item", said.text, file, m["key"], value)
+
+
 def _increment(m: re.Match[str] | None, said: _Phrase) -> Action:
     assert m is not None
     return Action("increment", said.text, target=m["counter"], writes=(m["counter"],))
@@ -436,6 +463,7 @@ PHRASES: tuple[tuple[tuple[str, ...], re.Pattern[str] | None, Reading], ...] = (
     (("load",), _LOAD, _load),
     (("create",), _CREATE, _create),
     (("archive",), _ARCHIVE, _archive),
+    (("append_item",), _APPEND_ITEM, _append_item),
     (("append",), _APPEND, _append),
     (("copy", "move"), _COPY, _copy_or_move),
     (("record",), _RECORD, _recorded),
@@ -464,23 +492,50 @@ def _no_constant(written: str) -> object:
     raise ValueError(written)
 
 
+def _json_value(written: str) -> object:
+    """A JSON value as an action writes it (ValueError if it is none)."""
+    value = json.loads(written, parse_constant=_no_constant)
+    json.dumps(value, allow_nan=False)  # 1e400 is read as infinity, which JSON has not
+    return value
+
+
 def _set_field(m: re.Match[str], workspace: str, phrase: str) -> Action:
-    """`Set KEY in F.json to VALUE`: the value as JSON writes it (`true`, `2`, `"done"`)."""
+    """`Set KEY in F.json to VALUE`: the value as JSON writes it (`true`, `2`, `"done"`);
+    KEY a query naming one place (`tickets[id=$ticket].status`)."""
     file = _relative(m["file"], workspace)
     written = m["value"].strip().strip("`").strip()
     try:
-        value = json.loads(written, parse_constant=_no_constant)
-        json.dumps(value, allow_nan=False)  # 1e400 is read as infinity, which JSON has not
+        value = _json_value(written)
     except ValueError:
         return Action(
             "instruct",
             phrase,
             hint=f'`{written}` is not a JSON value: true, false, null, a number, or "text"',
         )
+    return _json_edit("set_field", phrase, file, m["key"], value)
+
+
+def _json_edit(verb: str, phrase: str, file: str, written: str, value: object) -> Action:
+    """A `set_field` or `append_item` of `value` at the place the query `written` names
+    in the JSON file `file`; each filter keeps one item (`=`), and the query ends in a
+    key (`spellbook.values.place`)."""
+    query = written.strip("`").strip()
     if not is_json(file):
-        return Action("set_field", phrase, (file,), problem=f"{file} is not a JSON file")
-    target = json.dumps([m["key"], value], ensure_ascii=False)
-    return _checked(Action("set_field", phrase, (file,), target))
+        return Action(verb, phrase, (file,), problem=f"{file} is not a JSON file")
+    problem = ""
+    if not _QUERY.fullmatch(query) or _ODD_VALUE.search(query):
+        problem = (
+            f"`{query}` is not a query: keys joined by dots, each with filters "
+            "`[key=value]` (`tickets[id=$ticket].status`)"
+        )
+    elif "!=" in query:
+        problem = f"`{query}` filters with `!=`, which keeps many items; name one with `=`"
+    elif query.endswith("]"):
+        problem = f"`{query}` ends in a filter; name the key to write (`{query}.status`)"
+    if problem:
+        return Action(verb, phrase, (file,), problem=problem)
+    target = json.dumps([query, value], ensure_ascii=False)
+    return _checked(Action(verb, phrase, (file,), target))
 
 
 def _pattern_of(what: str, lexicon: Lexicon) -> str:

@@ -179,6 +179,12 @@ def _set_field(action: Action, lexicon: Lexicon | None) -> str:
     return f"Set `{key}` in {_name(action.files[0])} to {said}"
 
 
+def _append_item(action: Action, lexicon: Lexicon | None) -> str:
+    key, value = json.loads(action.target)
+    said = json.dumps(value, ensure_ascii=False)
+    return f"Append {said} to `{key}` in {_name(action.files[0])}"
+
+
 def _record(action: Action, lexicon: Lexicon | None) -> str:
     source, ledger = action.files
     noun = lexicon.noun_for("matches", action.target) if lexicon is not None else None
@@ -210,5 +216,6 @@ _VERBS: dict[str, Callable[[Action, Lexicon | None], str]] = {
     "move": lambda a, _: f"Move {_name(a.files[0])} to {_name(a.files[1])}",
     "append": _append,
     "set_field": _set_field,
+    "append_item": _append_item,
     "record": _record,
 }

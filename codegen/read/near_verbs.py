@@ -129,7 +129,25 @@ def _field_of_file(
         words = words[1:]
     files = [w for w in words[1:] if _file(w) and is_json(w)]
     key = words[0].strip("`") if words else ""
-    return {"w": key, "F": files[0]} if files and re.fullmatch(r"[\w-]+", key) else None
+    # A key, or a query naming one place (`tickets[id=$ticket].status`).
+    named = re.fullmatch(r"[\w-]+|[\w\-.\[\]=$]+", key)
+    return {"w": key, "F": files[0]} if files and named else None
+
+
+def _item_to_list(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    """`Append {"id": 1} to done of progress.json`, `Push 3 to `done` in p.json`: a value
+    added to a JSON file's list."""
+    words = rest.split()
+    if len(words) < 4 or words[-2].lower() not in ("in", "of", "into") or not is_json(words[-1]):
+        return None
+    lowered = [w.lower() for w in words[:-2]]
+    if "to" not in lowered[1:] or not _file(words[-1]):
+        return None
+    after = len(lowered) - 1 - lowered[::-1].index("to")
+    key = " ".join(words[after + 1 : -2]).strip("`")
+    return {"w": key, "F": words[-1]} if re.fullmatch(r"[\w\-.\[\]=$]+", key) else None
 
 
 def _counter(
@@ -234,6 +252,14 @@ VERBS: tuple[_Verb, ...] = (
         ("mv",),
         _files_first,
         ("Move {F} to {G}", "Move {F} to FOLDER/"),
+    ),
+    _Verb(
+        "append_item",
+        ("append",),
+        ("push",),
+        _item_to_list,
+        ("Append VALUE to `{w}` in {F}",),
+        'VALUE a JSON value: {"id": "$ticket"}, 2, "done"',
     ),
     _Verb("append", ("append",), (), _to_file, ('Append "TEXT" to {G}',)),
     _Verb(

@@ -24,6 +24,9 @@ way (a crash, a disk error) is finished by the next one from its intent record
   the number the spec names).
 - `record` appends to a ledger file the matches of a pattern in a file that it does
   not list yet, one per line (creating the ledger).
+- `copy`, `move`, `append`, `set_field` and `append_item` edit files in place
+  (`spellbook.edits`): a JSON value is set, or added to a list, where a query names
+  one place, or the cast stops with nothing written.
 - any other verb is the vocabulary's: its `plan_<verb>(step, action)` is given a
   `Step`, through which it reads files, updates them and sets state-file fields.
 """
@@ -345,7 +348,14 @@ VERBS: dict[str, Verb] = {
         Verb("append", "Add a line to the end of a file.", _edit, files="adds", effect="writes"),
         Verb(
             "set_field",
-            "Set a key of a JSON file to a value.",
+            "Set a key of a JSON file (or of the one list item a filter keeps) to a value.",
+            _edit,
+            files="rewrites",
+            effect="writes",
+        ),
+        Verb(
+            "append_item",
+            "Add a value at the end of a list in a JSON file.",
             _edit,
             files="rewrites",
             effect="writes",

@@ -1,7 +1,8 @@
 """The core's verbs that edit files in place: copy, move, append a line, set a JSON
-field. Each is planned like every other action (`spellbook.actions.plan`): it reads
-what it needs through the plan's view of the files, and its writes are operations
-applied once, after every action of the rule was checked.
+value, append an item to a JSON list. Each is planned like every other action
+(`spellbook.actions.plan`): it reads what it needs through the plan's view of the
+files, and its writes are operations applied once, after every action of the rule was
+checked.
 
 - `copy`: F's text as a new file G; a G already there is kept, never overwritten.
   G may hold `${date}` and extracted values, as archive folders do.
@@ -9,11 +10,16 @@ applied once, after every action of the rule was checked.
   stops the cast, since one of the two would be lost.
 - `append`: a line at the end of F (made if missing); `${date}` and values an
   earlier Extract read fill it.
-- `set_field`: a key of the JSON object in F set to a JSON value (F made as `{}` if
-  missing); anything else in the file is kept, and the file is written again in its
-  own layout (`layout`): its indent, or on one line as it was (compact, or with JSON's
-  default spaces), its line ends and final line end; a new file with two spaces of
-  indent.
+- `set_field`: the place a query names in the JSON object in F set to a JSON value (F
+  made as `{}` if missing): a top-level key (`approved`), or a key inside the one item
+  a filter keeps (`tickets[id=$ticket].status`, `spellbook.values.place`); no item
+  or several stop the cast with nothing written.
+- `append_item`: a JSON value added at the end of the list a query names in F (the
+  list made if missing), each string `"$name"` in it the state file's field.
+
+The JSON verbs keep anything else in the file, and write it again in its own layout
+(`layout`): its indent, or on one line as it was (compact, or with JSON's default
+spaces), its line ends and final line end; a new file with two spaces of indent.
 
 Every text a cast writes is at most the size a cast reads (`store.READ_LIMIT`), or the
 cast stops before anything moves (`actions.plan`).
@@ -56,6 +62,7 @@ if TYPE_CHECKING:
 
         workspace: Workspace
         done: Done
+        fields: dict[str, Any]
 
         @property
         def files(self) -> Files: ...
@@ -106,24 +113,66 @@ def edit(action: Action, index: int, step: Step, variables: dict[str, str]) -> N
         else:
             step.update(name, text)
         step.done.did.append(Did(index, "append", (name,)))
-    elif action.verb == "set_field":
-        name = action.files[0]
-        key, value = json.loads(action.target)
-        old = files.read_exact(name)
-        found: object = {}
-        if old is not None:
-            try:
-                found = parse_json(old, step.shown(name))
-            except BadFile as err:
-                raise ActionError(f"{err}; cannot set {key} in it") from None
-        if not isinstance(found, dict):
-            raise ActionError(f"{step.shown(name)} is not a JSON object; cannot set {key} in it")
-        text = layout(old)({**found, key: value})
-        if old is None:
-            files.create(name, text)
-        else:
-            step.update(name, text)
-        step.done.did.append(Did(index, "set_field", (name,)))
+    elif action.verb in ("set_field", "append_item"):
+        _set_in_json(action, index, step)
+
+
+def _set_in_json(action: Action, index: int, step: Step) -> None:
+    """`set_field`: the place a query names set to a value; `append_item`: a value added
+    at the end of the list a query names (made if missing), a string `"$name"` in it the
+    state file's field. Nothing is written where the query names no one place."""
+    from spellbook.values import Unplaced, place
+
+    files = step.files
+    name = action.files[0]
+    query, value = json.loads(action.target)
+    old = files.read_exact(name)
+    found: object = {}
+    doing = f"cannot {'set' if action.verb == 'set_field' else 'append to'} `{query}` in it"
+    if old is not None:
+        try:
+            found = parse_json(old, step.shown(name))
+        except BadFile as err:
+            raise ActionError(f"{err}; {doing}") from None
+    if not isinstance(found, dict):
+        raise ActionError(f"{step.shown(name)} is not a JSON object; {doing}")
+    try:
+        where, key = place(found, query, step.fields)
+    except Unplaced as err:
+        raise ActionError(f"{step.shown(name)}: {err}; {doing}") from None
+    if action.verb == "set_field":
+        where[key] = value
+    else:
+        items = where.setdefault(key, [])
+        if not isinstance(items, list):
+            raise ActionError(f"{step.shown(name)}: `{query}` is not a list; {doing}")
+        items.append(_filled_value(value, step.fields, name, step))
+    text = layout(old)(found)
+    if old is None:
+        files.create(name, text)
+    else:
+        step.update(name, text)
+    step.done.did.append(Did(index, action.verb, (name,)))
+
+
+def _filled_value(value: object, fields: dict[str, Any], name: str, step: Step) -> object:
+    """`value` with each string `"$name"` in it the state file's field `name` (one that
+    is not set stops the cast: an item that names nothing is not added)."""
+    from spellbook.values import FIELD
+
+    if isinstance(value, str) and re.fullmatch(FIELD, value):
+        field = fields.get(value[1:])
+        if field is None:
+            raise ActionError(
+                f"{value[1:]} is not set in the state file, so {value} names nothing; "
+                f"nothing is appended to {step.shown(name)}"
+            )
+        return field
+    if isinstance(value, list):
+        return [_filled_value(v, fields, name, step) for v in value]
+    if isinstance(value, dict):
+        return {k: _filled_value(v, fields, name, step) for k, v in value.items()}
+    return value
 
 
 def variables_of(action: Action) -> set[str]:

@@ -182,7 +182,7 @@ class Writer:
         """What an action did (or, `would`, does), in the developer's words; None for
         actions with nothing to show. `did` is what it found when carried out (or
         planned); without it, the action is told as declared, every file there."""
-        if action.verb in ("copy", "move", "append", "set_field"):
+        if action.verb in ("copy", "move", "append", "set_field", "append_item"):
             return self._edited(action, would, did)
         if action.verb == "increment":
             return f"{'adds' if would else 'added'} one to {action.target}"
@@ -233,8 +233,10 @@ class Writer:
         file = self._path(action.files[0])
         if action.verb == "append":
             return f"{'appends' if would else 'appended'} a line to {file}"
-        if action.verb == "set_field":
+        if action.verb in ("set_field", "append_item"):
             key = json.loads(action.target)[0] if action.target.startswith("[") else "?"
+            if action.verb == "append_item":
+                return f"{'appends' if would else 'appended'} an item to {key} in {file}"
             return f"{'sets' if would else 'set'} {key} in {file}"
         copies = action.verb == "copy"
         says = ("copies" if copies else "moves") if would else ("copied" if copies else "moved")

@@ -2,8 +2,9 @@
 
 Queries: keys joined by dots, each optionally followed by filters on list items,
 `[key=value]` or `[key!=value]`; `$name` in a value is the state file's field
-`name`. Comparisons (the `value` probe): by order for numbers only, by JSON's
-equality, or text matching a regular expression (`spellbook.patterns`).
+`name`. A query also names the one place an action writes (`place`): each filter
+keeps exactly one item there. Comparisons (the `value` probe): by order for numbers
+only, by JSON's equality, or text matching a regular expression (`spellbook.patterns`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
-    from typing import TypeGuard
+    from typing import Any, TypeGuard
 
 
 # Comparisons of a JSON value (`value`): by order (numbers only), equality, a pattern.
@@ -142,6 +143,23 @@ def variables(query: str) -> list[str]:
     return found
 
 
+# A string of a value an action adds (`{"id": "$ticket"}`) that is a state file field.
+FIELD = r"\$(\w+)"
+
+
+def fields_in(value: object) -> list[str]:
+    """The state file's fields a JSON value an action writes names: each string that is
+    `$name` alone, in lists and objects too (`spellbook.edits` fills them)."""
+    if isinstance(value, str):
+        m = re.fullmatch(FIELD, value)
+        return [m.group(1)] if m else []
+    if isinstance(value, list):
+        return [name for each in value for name in fields_in(each)]
+    if isinstance(value, dict):
+        return [name for each in value.values() for name in fields_in(each)]
+    return []
+
+
 def has_value(value: object) -> bool:
     """null, false and empty text, lists and objects are no value; 0 is one."""
     return not (value is None or value is False or value in ("", [], {}))
@@ -152,6 +170,23 @@ def _as_json(value: object) -> str:
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     return str(value)
+
+
+def _kept(
+    found: list[object], field: str, op: str, wanted: str, fields: Mapping[str, object]
+) -> list[object]:
+    """The objects of `found` (a list's items in its place) a filter `[field op wanted]` keeps."""
+    target = wanted.strip()
+    if target.startswith("$"):
+        target = _as_json(fields.get(target[1:]))
+    kept: list[object] = []
+    for item in found:
+        for each in item if isinstance(item, list) else [item]:
+            if isinstance(each, dict) and field.strip() in each:
+                same = _as_json(each[field.strip()]) == target
+                if same == (op == "="):
+                    kept.append(each)
+    return kept
 
 
 def select(value: object, query: str, fields: Mapping[str, object]) -> list[object]:
@@ -168,15 +203,52 @@ def select(value: object, query: str, fields: Mapping[str, object]) -> list[obje
                         nxt.append(each[key.strip()])
             found = nxt
         else:
-            target = wanted.strip()
-            if target.startswith("$"):
-                target = _as_json(fields.get(target[1:]))
-            nxt = []
-            for item in found:
-                for each in item if isinstance(item, list) else [item]:
-                    if isinstance(each, dict) and field.strip() in each:
-                        same = _as_json(each[field.strip()]) == target
-                        if same == (op == "="):
-                            nxt.append(each)
-            found = nxt
+            found = _kept(found, field, op, wanted, fields)
     return found
+
+
+class Unplaced(ValueError):
+    """A query names no one place to write in a JSON value; the message says why."""
+
+
+def place(value: object, query: str, fields: Mapping[str, object]) -> tuple[dict[str, Any], str]:
+    """The one object and key `query` names in `value`, to write there: each key leads
+    into an object (the last one may be missing: a write makes it), each filter keeps
+    exactly one item of a list (as `select` keeps them). Unplaced says why there is none:
+    a key missing on the way, a value that is no object or no list, no item or several."""
+    steps = list(re.compile(_STEP).finditer(query))
+    here, said = value, ""
+    for at, m in enumerate(steps):
+        key, field, op, wanted = m.groups()
+        if key is not None:
+            key = key.strip()
+            where = f"`{said}`" if said else "the file"
+            if not isinstance(here, dict):
+                raise Unplaced(f"{where} is not a JSON object, so it has no key {key!r}")
+            said = f"{said}.{key}" if said else key
+            if at == len(steps) - 1:
+                return here, key
+            if key not in here:
+                raise Unplaced(f"it has no `{said}`")
+            here = here[key]
+        else:
+            if not isinstance(here, list):
+                raise Unplaced(f"`{said}` is not a list, so no item of it has {field.strip()}")
+            kept = _kept([here], field, op, wanted, fields)
+            variable = wanted.strip()
+            if variable.startswith("$") and fields.get(variable[1:]) is None:
+                raise Unplaced(
+                    f"{variable[1:]} is not set in the state file, so `{said}{m.group(0)}` "
+                    "names no item"
+                )
+            if len(kept) != 1:
+                shown = f"{_as_json(fields.get(variable[1:]))} (`{variable}`)"
+                filtered = shown if variable.startswith("$") else variable
+                how = f"{len(kept)} items" if kept else "no item"
+                raise Unplaced(
+                    f"{how} of `{said}` {'have' if kept else 'has'} {field.strip()} "
+                    f"{_SHOWN.get(op, op)} {filtered}, where one is meant"
+                )
+            here = kept[0]
+            said += m.group(0)
+    raise Unplaced(f"`{query}` names no key to write")

@@ -123,3 +123,102 @@ def test_a_set_field_on_a_file_that_is_not_json_is_refused_with_nothing_changed(
     assert done.returncode == EXIT_BAD_INPUT, clean(done)
     after = {p: p.read_bytes() for p in work.rglob("*") if p.is_file() and p.name != "state.json"}
     assert after == before
+
+
+FEATURES = """\
+# Features
+
+## Machine
+
+### Spells
+
+1. **Pass**
+   - *Description*: the current feature's tests passed
+2. **GiveUp**
+   - *Description*: the current feature cannot be done
+
+### States
+
+1. **WORK**
+    - *Description*: a feature is being built
+    - *Indicators*: feature-list.json exists
+    - *Valid Actions*: Pass, GiveUp
+    - *Goal*: yes
+
+### State Persistence
+
+The state is kept in `.feat/state.json`:
+
+```json
+{
+  "state": "WORK",
+  "feature_id": "F1",
+  "history": []
+}
+```
+
+### Transition Rules
+
+| ID | Current State | Spell | Condition | Next State | Action | Response |
+|----|---------------|-------|-----------|------------|--------|----------|
+| P1 | WORK | Pass | - | Same state | (1) Set `features[id=$feature_id].status` in feature-list.json to "tested"; (2) Append {"id": "$feature_id", "by": "pass"} to `done` in progress.json | Marked tested. |
+| G1 | WORK | GiveUp | - | Same state | (1) Append "$feature_id" to `blocked` in progress.json; (2) Set `features[id=$feature_id].status` in feature-list.json to "blocked" | Marked blocked. |
+"""
+
+
+def test_a_list_item_is_marked_by_a_filter_and_an_item_appended_through_real_files(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "feat"
+    (root / "spec").mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / "spec" / "FEATURES.md").write_text(FEATURES)
+    (root / "pyproject.toml").write_text(
+        '[tool.spellbook.machines]\nfeat = { spec = "spec/FEATURES.md", vocabulary = "" }\n'
+    )
+    verified = compiler(root, "verify", "--spec", "spec/FEATURES.md", "--explain")
+    assert verified.returncode == 0, verified.stdout + clean(verified)
+    assert "unknown_action" not in verified.stdout and "instruction" not in verified.stdout
+    assert '(2) Append {"id": "$feature_id", "by": "pass"} to `done` in progress.json' in (
+        verified.stdout
+    )
+    generate(root)
+    work = root / ".feat"
+    work.mkdir()
+    listed = work / "feature-list.json"
+    listed.write_text(
+        '{"features": [{"id": "F1", "status": "pending"}, {"id": "F2", "status": "pending"}]}\n'
+    )
+
+    def cast(spell_name: str, code: int = EXIT_OK) -> str:
+        done = spell(root, "--machine", "feat", spell_name)
+        assert done.returncode == code, done.stdout + clean(done)
+        return done.stdout + done.stderr
+
+    # No feature chosen yet: the Set names no item, so nothing is written.
+    refused = cast("pass", code=EXIT_BAD_INPUT)
+    assert "feature_id is not set in the state file" in refused
+    assert "nothing was changed" in refused
+    assert json.loads(listed.read_text())["features"][1]["status"] == "pending"
+    assert not (work / "progress.json").exists()
+    state = json.loads((work / "state.json").read_text())
+    (work / "state.json").write_text(json.dumps({**state, "feature_id": "F2"}))
+    said = cast("pass")
+    assert "set features[id=$feature_id].status in `.feat/feature-list.json`" in said
+    assert "appended an item to done in `.feat/progress.json`" in said
+    assert json.loads(listed.read_text()) == {
+        "features": [{"id": "F1", "status": "pending"}, {"id": "F2", "status": "tested"}]
+    }
+    cast("giveup")
+    assert json.loads(listed.read_text())["features"][1] == {"id": "F2", "status": "blocked"}
+    assert json.loads((work / "progress.json").read_text()) == {
+        "done": [{"id": "F2", "by": "pass"}],
+        "blocked": ["F2"],
+    }
+    # Two features of one id: the append planned first is not written either.
+    listed.write_text('{"features": [{"id": "F2"}, {"id": "F2"}]}')
+    progress = (work / "progress.json").read_bytes()
+    refused = cast("giveup", code=EXIT_BAD_INPUT)
+    assert "2 items of `features` have id = F2 (`$feature_id`), where one is meant" in refused
+    assert (work / "progress.json").read_bytes() == progress
+    assert listed.read_text() == '{"features": [{"id": "F2"}, {"id": "F2"}]}'

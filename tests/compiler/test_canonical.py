@@ -220,6 +220,18 @@ def test_a_new_kind_of_fact_is_said_in_its_probe_s_own_words(
         ("Copies a.md into done/", "Copy a.md to `done/`"),
         ('Appends "x `y`" to log.md', 'Append "x `y`" to log.md'),
         ("Sets done in review.json to  true", "Set `done` in review.json to true"),
+        (
+            'Sets features[id=$feature_id].status in feature-list.json to  "tested"',
+            'Set `features[id=$feature_id].status` in feature-list.json to "tested"',
+        ),
+        (
+            'Appends {"id":"$feature_id"} to done in progress.json',
+            'Append {"id": "$feature_id"} to `done` in progress.json',
+        ),
+        (
+            'Append "go to bed" to `lists[name=home].todo` of p.json',
+            'Append "go to bed" to `lists[name=home].todo` in p.json',
+        ),
         ("Reads `.ai/task/task.md` frontmatter", "Read task.md frontmatter"),
         ("Extracts id from review.json", "Extract id from review.json"),
         ("Reads plan.md content into memory", "Load plan.md content"),

@@ -140,3 +140,55 @@ def test_a_copy_that_leaves_a_file_the_next_state_rules_out_says_which_action() 
     ]
     assert found.rule == "T1"
     assert "b.md is still there after the rule (action (1) copies it there" in found.message
+
+
+MARKED = """# Marked
+
+### Spells
+
+1. **Pass**
+2. **Next**
+
+### States
+
+1. **WORK**
+    - *Description*: a feature is being built
+    - *Indicators*: `feature-list.json` exists
+    - *Valid Actions*: Pass
+    - *Goal*: yes
+2. **TESTED**
+    - *Description*: the feature's tests passed
+    - *Indicators*: `feature-list.json` has `features[id=$feature_id].status` = "tested"
+    - *Valid Actions*: Next
+
+### State Persistence
+
+```json
+{"state": "WORK", "feature_id": "F1", "history": []}
+```
+
+### Transitions
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+| P1 | WORK | Pass | - | TESTED | MARK | Marked. |
+| N1 | TESTED | Next | - | WORK | - | Next. |
+"""
+
+
+def marked(action: str) -> list[str]:
+    spec = parse_spec_text(MARKED.replace("MARK", action), "marked.md")
+    return [f.message for f in analyse(spec) if f.kind == "indicators_broken"]
+
+
+def test_a_value_the_next_state_s_indicators_rule_out_is_found_where_an_action_sets_it() -> None:
+    query = "`features[id=$feature_id].status` in feature-list.json"
+    (found,) = marked(f'Set {query} to "blocked"')
+    assert found.startswith("rule P1 leads to TESTED, whose Indicators say feature-list.json has")
+    assert 'but action (1) sets it to "blocked" (`features[id=$feature_id].status`' in found
+    assert not marked(f'Set {query} to "tested"')
+    # The value set, then the file changed again: what it holds is not known, not refused.
+    assert not marked(f'(1) Set {query} to "blocked"; (2) Append 1 to `runs` in feature-list.json')
+    # The field the filter names set again: another item's value, not known.
+    assert not marked(f'(1) Set {query} to "blocked"; (2) Reset feature_id to 3')
+    assert marked(f'(1) Set {query} to "tested"; (2) Set {query} to "blocked"')

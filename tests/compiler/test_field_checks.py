@@ -275,3 +275,33 @@ def test_a_dollar_name_in_a_count_s_query_is_checked_too() -> None:
     findings = found(text)
     assert seen(findings) == {("undefined_field", "T1")}
     assert "`$desk`" in findings[0].message
+
+
+# A feature marked, and listed as done, by the state file's `$feature_id`.
+MARKING = spec_text(
+    ["WORK"],
+    ["Pass"],
+    [
+        row(
+            "P1",
+            "WORK",
+            "Pass",
+            "-",
+            "Same state",
+            '(1) Set `features[id=$feature_id].status` in feature-list.json to "tested"; '
+            '(2) Append {"id": "$who", "at": ["$when"]} to `done` in progress.json',
+        ),
+    ],
+)
+
+
+def test_a_dollar_name_a_json_action_reads_and_nothing_sets_is_an_error() -> None:
+    findings = found(MARKING)
+    assert seen(findings) == {("undefined_field", "P1")}
+    said = sorted(f.message for f in findings)
+    assert len(said) == 3
+    assert sum("action (1)" in m for m in said) == 1
+    for name in ("feature_id", "who", "when"):
+        assert any(f"field `{name}`" in m and "the cast always stops" in m for m in said), name
+    example = {"current_state": "WORK", "feature_id": "F1", "who": "", "when": ""}
+    assert found(persisted(MARKING, example)) == []

@@ -91,6 +91,7 @@ def test_every_verb_has_a_phrase_the_reader_reads_as_it() -> None:
         "move": "Move plan.md to done/",
         "append": 'Append "shipped ${date}" to CHANGES.md',
         "set_field": "Set `approved` in review.json to true",
+        "append_item": 'Append {"id": "$feature_id"} to `done` in progress.json',
         "increment": "Increment attempts",
         "reset": "Reset attempts",
         "set_state": "Update state to DONE",

@@ -305,7 +305,7 @@ def test_every_verb_of_the_core_has_its_meaning_effect_and_carry_out_in_one_reco
         effects = ("", "makes", "writes", "removes", "copies", "moves", "records", "anything")
         assert verb.effect in effects, name
         assert (verb.effect in ("", "anything")) == (verb.files == "none"), name
-    assert {"copy", "move", "append", "set_field"} == EDITS
+    assert {"copy", "move", "append", "set_field", "append_item"} == EDITS
     assert passive("instruct") and not passive("create")
     assert not passive("a_vocabulary_s_own_verb")  # carried out by its vocabulary
 

@@ -5,6 +5,7 @@ set a field keeps its own layout, and no edit writes a file larger than a cast r
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,139 @@ def test_an_edit_past_the_read_limit_stops_the_cast_naming_the_file(tmp_path: Pa
         ):
             plan(rule(edit), workspace, Record("A"))
     assert (tmp_path / ".w" / "data.json").read_text() == big  # nothing written
+
+
+FEATURES = {"features": [{"id": "F1", "status": "pending"}, {"id": "F2", "status": "pending"}]}
+
+
+def json_edit(verb: str, file: str, query: str, value: object) -> Action:
+    return Action(verb, f"{verb} {query}", (file,), json.dumps([query, value]))
+
+
+def cast(tmp_path: Path, *actions: Action, **fields: object) -> Path:
+    """Plans and applies the actions on `.w/`, the state file holding `fields`."""
+    workspace = Workspace(str(tmp_path), ".w")
+    record = Record("A")
+    record.extra.update(fields)
+    apply(plan(rule(*actions), workspace, record).operations, workspace)
+    return tmp_path / ".w"
+
+
+def features(tmp_path: Path, value: object = None) -> Path:
+    (tmp_path / ".w").mkdir(exist_ok=True)
+    path = tmp_path / ".w" / "feature-list.json"
+    path.write_text(json.dumps(FEATURES if value is None else value, indent=2) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("query", "fields"),
+    [("features[id=F2].status", {}), ("features[id=$feature_id].status", {"feature_id": "F2"})],
+    ids=["literal", "state file field"],
+)
+def test_a_set_reaches_the_one_list_item_a_filter_keeps(
+    tmp_path: Path, query: str, fields: dict[str, object]
+) -> None:
+    path = features(tmp_path)
+    cast(tmp_path, json_edit("set_field", "feature-list.json", query, "tested"), **fields)
+    assert json.loads(path.read_text()) == {
+        "features": [{"id": "F1", "status": "pending"}, {"id": "F2", "status": "tested"}]
+    }
+
+
+def test_a_set_makes_the_key_missing_in_the_item_it_reaches(tmp_path: Path) -> None:
+    path = features(tmp_path, {"features": [{"id": 7}]})
+    cast(tmp_path, json_edit("set_field", "feature-list.json", "features[id=7].notes", ["a"]))
+    assert json.loads(path.read_text()) == {"features": [{"id": 7, "notes": ["a"]}]}
+
+
+@pytest.mark.parametrize(
+    ("value", "query", "fields", "said"),
+    [
+        (FEATURES, "features[id=F9].status", {}, "no item of `features` has id = F9"),
+        (FEATURES, "features[id=$feature_id].status", {}, "feature_id is not set"),
+        (
+            FEATURES,
+            "features[id=$feature_id].status",
+            {"feature_id": "F9"},
+            "no item of `features` has id = F9 (`$feature_id`)",
+        ),
+        (
+            {"features": [{"id": "F1"}, {"id": "F1"}]},
+            "features[id=F1].status",
+            {},
+            "2 items of `features` have id = F1, where one is meant",
+        ),
+        ({"items": []}, "features[id=F1].status", {}, "it has no `features`"),
+        ({"features": {"id": "F1"}}, "features[id=F1].status", {}, "`features` is not a list"),
+        ({"features": [1, 2]}, "features.status", {}, "is not a JSON object"),
+    ],
+    ids=["no match", "unset", "matches none", "two matches", "no key", "no list", "list"],
+)
+def test_a_set_that_names_no_one_place_stops_the_cast_with_nothing_written(
+    tmp_path: Path, value: object, query: str, fields: dict[str, object], said: str
+) -> None:
+    path = features(tmp_path, value)
+    before = path.read_bytes()
+    first = json_edit("append_item", "progress.json", "done", "F1")  # planned, then not applied
+    with pytest.raises(ActionError, match=re.escape(said)):
+        cast(tmp_path, first, json_edit("set_field", "feature-list.json", query, "x"), **fields)
+    assert path.read_bytes() == before
+    assert not (tmp_path / ".w" / "progress.json").exists()
+
+
+def test_an_item_is_appended_to_a_list_made_if_missing_with_state_file_fields(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / ".w").mkdir()
+    item = {"id": "$feature_id", "tags": ["$feature_id", "$other"], "note": "costs $5"}
+    append = json_edit("append_item", "progress.json", "done", item)
+    work = cast(tmp_path, append, feature_id="F2", other=3)
+    assert json.loads((work / "progress.json").read_text()) == {
+        "done": [{"id": "F2", "tags": ["F2", 3], "note": "costs $5"}]
+    }
+    work = cast(tmp_path, append, feature_id="F3", other=4)
+    done = json.loads((work / "progress.json").read_text())["done"]
+    assert [d["id"] for d in done] == ["F2", "F3"]
+
+
+def test_an_item_is_appended_inside_the_one_item_a_filter_keeps(tmp_path: Path) -> None:
+    path = features(tmp_path, {"features": [{"id": "F1", "log": ["made"]}, {"id": "F2"}]})
+    cast(tmp_path, json_edit("append_item", "feature-list.json", "features[id=F1].log", "tried"))
+    assert json.loads(path.read_text())["features"][0]["log"] == ["made", "tried"]
+
+
+@pytest.mark.parametrize(
+    ("value", "item", "fields", "said"),
+    [
+        ({"done": 3}, "x", {}, "`done` is not a list"),
+        ({"done": []}, {"id": "$feature_id"}, {}, "feature_id is not set in the state file"),
+        ([1], "x", {}, "is not a JSON object"),
+    ],
+    ids=["not a list", "field unset", "not an object"],
+)
+def test_an_append_that_cannot_be_done_stops_the_cast_with_nothing_written(
+    tmp_path: Path, value: object, item: object, fields: dict[str, object], said: str
+) -> None:
+    (tmp_path / ".w").mkdir()
+    path = tmp_path / ".w" / "progress.json"
+    path.write_text(json.dumps(value))
+    with pytest.raises(ActionError, match=re.escape(said)):
+        cast(tmp_path, json_edit("append_item", "progress.json", "done", item), **fields)
+    assert path.read_text() == json.dumps(value)
+
+
+def test_a_cast_interrupted_after_its_append_appends_once_when_finished(tmp_path: Path) -> None:
+    """The intent record's operations applied again (`spellbook.journal`) finish the
+    cast: the update is of the text the plan read, so the item is not added twice."""
+    (tmp_path / ".w").mkdir()
+    path = tmp_path / ".w" / "progress.json"
+    path.write_text('{"done": []}\n')
+    workspace = Workspace(str(tmp_path), ".w")
+    record = Record("A")
+    record.extra["feature_id"] = "F1"
+    append = json_edit("append_item", "progress.json", "done", "$feature_id")
+    operations = plan(rule(append), workspace, record).operations
+    apply(operations, workspace)
+    apply(operations, workspace)  # the next cast finishing it
+    assert json.loads(path.read_text()) == {"done": ["F1"]}
