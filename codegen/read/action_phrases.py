@@ -55,7 +55,7 @@ from dataclasses import replace
 
 from spellbook.patterns import VOCABULARY
 from spellbook.schema import OWN_FILE, own_file
-from spellbook.store import is_git
+from spellbook.store import is_git, path_problem
 from spellbook.values import is_json
 from spellbook.vocabulary import FILE
 
@@ -631,7 +631,12 @@ def _checked(action: Action) -> Action:
     for path in (*action.files, action.target if action.verb == "archive" else ""):
         parts = path.split("/")
         problem = ""
-        if path.startswith(("/", "~")) or ".." in parts or "\\" in path:
+        if path.startswith("/") and not path_problem(path[1:]):
+            problem = (
+                f"{path} is a file of the repository outside the workspace folder: conditions "
+                "may read it, but actions change only files of the workspace folder"
+            )
+        elif path.startswith(("/", "~")) or ".." in parts or "\\" in path:
             problem = f"{path} is outside the workspace folder"
         elif any(is_git(p) for p in parts):
             problem = f"{path} is in a .git folder, which Spellbook never touches"

@@ -56,7 +56,7 @@ from spellbook.values import is_json
 from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
 from ..model import Atom, Condition, Literal
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
-from .lexicon import EMPTY, Lexicon, normal, workspace_path
+from .lexicon import EMPTY, Lexicon, normal, outside_hint, repository_path, workspace_path
 from .own_phrases import own_condition, path_in
 from .shapes import Shapes
 
@@ -141,10 +141,15 @@ class _Reader(CorePhrases):
         return self._inside(written, name)
 
     def _inside(self, written: str, name: str) -> str | None:
-        """`written` relative to the workspace folder, if it names a path inside it."""
+        """`written` relative to the workspace folder, if it names a path inside it; or
+        from the repository's top, written so (`/tests/a.py`, `repository_path`)."""
+        if name.startswith("/"):
+            found, self.reason = repository_path(name, self.workspace)
+            return found
         path = workspace_path(written, self.workspace)
         if path is None:
-            self.reason = f"{name} is outside the workspace folder"
+            hint = outside_hint(name, self.workspace)
+            self.reason = f"{name} is outside the workspace folder{hint}"
             return None
         if any(part in ("", ".") for part in path.rstrip("/").split("/")):
             self.reason = f"`{name}` is not a plain path (an empty or `.` folder in it)"
@@ -158,7 +163,8 @@ class _Reader(CorePhrases):
             # not `.ai/task/.ai/plan.md`.
             self.reason = (
                 f"{name} is not in the workspace folder {self.workspace.strip('/')} (files "
-                "are named relative to it, or with it in front)"
+                "are named relative to it, or with it in front; a file of the repository "
+                f"outside it from the repository's top, `/{path}`)"
             )
             return None
         return path

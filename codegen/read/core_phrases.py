@@ -205,6 +205,14 @@ _CORE = tuple(
         ),
     )
 )
+# Facts only of a workspace file, and why (a file from the repository's top, `/a.json`,
+# is only read): a command is run, a template is the workspace's.
+_WORKSPACE_ONLY = {
+    "passes": "a command is run from a workspace file (or SPELLBOOK_KEY), and {file} is "
+    "a file of the repository outside it",
+    "edited": "{file} is a file of the repository outside the workspace folder, which has "
+    "no template to be filled in from",
+}
 # Phrases close to a fact of the core that it does not read, and why.
 _NEAR_MISSES = tuple(
     (re.compile(p, re.I), why)
@@ -225,6 +233,12 @@ _NEAR_MISSES = tuple(
             "what an item of {file} is, a pattern says: write ``some match of `RE` in {file} "
             "is listed in {ledger}`` (or ``{file} has matches of `RE` not listed in "
             "{ledger}``)",
+        ),
+        (
+            r"(?:the )?(?:repository|repo)(?:'s|\u2019s| file| folder)? `?(?P<path>[\w.\-*?/]+)`? "
+            r"(?P<rest>.+)",
+            "a file of the repository is named from its top, with a leading `/`: "
+            "write ``/{path}` {rest}`",
         ),
         (
             rf"{_FILE} (?:is newer|is older|was modified|was changed) (?:then|after|before) "
@@ -341,6 +355,9 @@ class CorePhrases:
             groups = m.groupdict()
             file = self.file(groups["file"]) if groups.get("file") else ""
             if file is None:
+                return None
+            if file.startswith("/") and probe in _WORKSPACE_ONLY:
+                self.reason = _WORKSPACE_ONLY[probe].format(file=file)
                 return None
             if probe == "queried":
                 return self._queried(groups, file, positive)

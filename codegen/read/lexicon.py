@@ -17,7 +17,7 @@ from types import ModuleType
 
 from spellbook.patterns import VOCABULARY
 from spellbook.probes import PROBES
-from spellbook.store import is_git
+from spellbook.store import glob_name, is_git, path_problem
 from spellbook.vocabulary import Noun, Verb, load, template_file
 
 from ..model import Term
@@ -78,6 +78,62 @@ def workspace_path(written: str, workspace: str) -> str | None:
     if any(is_git(p) for p in parts):
         return None  # git's own folder, which runs what it holds: never a workspace file
     return path
+
+
+def repository_path(written: str, workspace: str) -> tuple[str | None, str]:
+    """A file (or glob) named from the repository's top (`/tests/test_a.py`): the path as
+    a fact keeps it and "", or None and why it is not one. A workspace at the top has
+    its files named so too; no other may reach into the workspace folder, in any case
+    (its files are named from it, so that a fact about one has one name)."""
+    name = written.strip().strip("`").strip()
+    inner = name[1:]
+    problem = path_problem(inner)
+    if problem == ".git":
+        return None, f"`{name}` is in a .git folder, which Spellbook never touches"
+    if problem:
+        return None, (
+            f"`{name}` is not a path inside the repository: name its files from its top, "
+            "`/tests/test_a.py`, with no `..`, `.`, `~` or empty folder"
+        )
+    folders = [p for p in workspace.strip("/").split("/") if p]
+    if not folders:
+        return inner, ""  # the workspace is the repository's top
+    if _reaches(inner.split("/"), folders):
+        top = "/".join(folders)
+        rest = inner[len(top) + 1 :] if inner.startswith(top + "/") else ""
+        return None, (
+            f"`{name}` is (or may be) in the workspace folder {top}/: name the workspace's "
+            f"files from it, without `/`{f' (`{rest}`)' if rest else ''}"
+        )
+    return name, ""
+
+
+def outside_hint(written: str, workspace: str) -> str:
+    """For a path that leaves the workspace folder (`../../tests/a.py`): how to name it
+    from the repository's top, if it is in the repository; else ""."""
+    name = written.strip().strip("`").strip()
+    if name.startswith(("/", "~")) or "\\" in name:
+        return ""
+    joined = posixpath.normpath(posixpath.join(workspace.strip("/") or ".", name))
+    if path_problem(joined):
+        return ""
+    return f": to read a file of the repository, name it from its top, `/{joined}`"
+
+
+def _reaches(parts: list[str], folders: list[str]) -> bool:
+    """Whether some path the pattern's `parts` name is the workspace folder (`folders`)
+    or inside it, without case (`**` enters no folder starting with `.`)."""
+    if not folders:
+        return True
+    if not parts:
+        return False
+    if parts[0] == "**":
+        return _reaches(parts[1:], folders) or (
+            not folders[0].startswith(".") and _reaches(parts, folders[1:])
+        )
+    return glob_name(folders[0].casefold(), parts[0].casefold()) and _reaches(
+        parts[1:], folders[1:]
+    )
 
 
 @dataclass

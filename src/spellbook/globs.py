@@ -10,6 +10,8 @@ def glob_path(path: str, pattern: str) -> bool:
     start with `.`; what `Workspace.glob` finds, without a folder to look in."""
     from spellbook.store import glob_name
 
+    if path.startswith("/") != pattern.startswith("/"):
+        return False  # one from the repository's top, one from the workspace folder
     parts = pattern.split("/")
     at = _past_any(parts, {0})
     for name in path.split("/"):
@@ -37,6 +39,8 @@ def _past_any(parts: list[str], at: set[int]) -> set[int]:
 def glob_within(narrow: str, wide: str) -> bool:
     """Whether every path `narrow` names, `wide` names too, as far as a part-by-part
     comparison tells (never wrongly yes): `docs/a*.md` is within `docs/*.md`."""
+    if narrow.startswith("/") != wide.startswith("/"):
+        return False  # one from the repository's top, one from the workspace folder
     parts, others = narrow.split("/"), wide.split("/")
     if "**" in parts or "**" in others or len(parts) != len(others):
         return narrow == wide
@@ -69,7 +73,10 @@ def partner(path: str, first: str, second: str) -> str | None:
     """The file `second` names for a path `first` names (each glob with one `*` and no
     `?` or `**`): what the star matched, put in place of `second`'s star
     (`sql/003.up.sql` by `sql/*.up.sql` is `sql/003.down.sql` by `sql/*.down.sql`);
-    None where that is no plain path (a part `.` or `..`)."""
+    None where that is no plain path (a part `.` or `..`). A glob from the repository's
+    top (`/sql/*.up.sql`) names such paths (`/sql/003.up.sql`)."""
+    lead = "/" if second.startswith("/") else ""
+    path, first, second = path.removeprefix("/"), first.removeprefix("/"), second.removeprefix("/")
     parts, names = first.split("/"), path.split("/")
     if len(parts) != len(names):
         return None
@@ -80,4 +87,4 @@ def partner(path: str, first: str, second: str) -> str | None:
         return None
     star = name[len(before) : len(name) - len(after)]
     found = second.replace("*", star, 1)
-    return None if any(p in ("", ".", "..") for p in found.split("/")) else found
+    return None if any(p in ("", ".", "..") for p in found.split("/")) else lead + found

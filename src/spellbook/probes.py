@@ -1,7 +1,9 @@
 """The generic core: every kind of fact a guard can ask about a workspace, one `Probe` each.
 
-A fact is a probe applied to a file (named relative to the workspace folder) and
-a parameter. Each `Probe` record in `PROBES` holds all that is known of its kind:
+A fact is a probe applied to a file (named relative to the workspace folder, or
+from the repository's top with a leading `/`, `/tests/test_a.py`: such a file is only
+read, by the same path rules, `store.Workspace.path`) and a parameter. Each `Probe`
+record in `PROBES` holds all that is known of its kind:
 its words, its meaning, the facts it implies, whether it reads the file's
 content, and its check. The compiler reads the words, meanings and implications
 from here (`PROBES`, `implied`, `implies`, `describe`); the runtime answers the
@@ -340,7 +342,7 @@ PROBES: dict[str, Probe] = {
             "exists",
             "{file} exists",
             "{file} missing",
-            "The file exists in the workspace folder.",
+            "The file exists in the workspace folder (written `/F`, at the repository's top).",
             _exists,
         ),
         Probe(
@@ -490,7 +492,8 @@ PROBES: dict[str, Probe] = {
             "glob",
             "some file matches `{param}`",
             "no file matches `{param}`",
-            "Some name in the workspace folder matches the pattern (`*` and `?` within a "
+            "Some name in the workspace folder (for `/G`, the repository) matches the "
+            "pattern (`*` and `?` within a "
             "name, `**` for any folders; no name starting with `.` unless the pattern's "
             "part does; no symbolic link entered).",
             _glob,

@@ -56,6 +56,19 @@ _IGNORED_BY_HFS = frozenset(
 )
 
 
+def is_repository(rel: str) -> bool:
+    """Whether a fact's file is named from the repository's top (`/tests/a.py`), not from
+    the workspace folder: such a file is only read, never written."""
+    return rel.startswith("/")
+
+
+def _above(rel: str) -> str:
+    """The folder `rel` is in, as `Workspace.check` takes it (`/` for the repository's
+    top)."""
+    folder = rel.rpartition("/")[0]
+    return folder or ("/" if is_repository(rel) else "")
+
+
 def path_problem(path: str) -> str:
     """Why a relative path (`/` or `\\` between folders) names nothing Spellbook may touch
     inside its folder, or "": "outside" (empty, absolute, `~`, a drive, a NUL, an empty,
@@ -185,28 +198,43 @@ class Workspace:
 
     # -- paths --
 
-    def path(self, rel: str) -> str:
-        """The absolute path of `rel`, after checking it names something inside the folder."""
+    def path(self, rel: str, reading: bool = False) -> str:
+        """The absolute path of `rel`, after checking it names something inside the folder;
+        `reading`, also a repository file (`/tests/a.py`, from the repository's top), which
+        is only ever read."""
+        repository = is_repository(rel)
+        if repository and not reading:
+            raise UnsafePath(
+                f"{rel!r} is a file of the repository outside {self.folder or 'it'}/, which "
+                "Spellbook only reads: actions change files of the workspace folder"
+            )
         known = self._paths.get(rel)
         if known is not None:
             return known
-        problem = path_problem(rel)
+        inner = rel[1:] if repository else rel
+        problem = path_problem(inner)
         if problem == "outside":
-            raise UnsafePath(f"{rel!r} is not a path inside {self.folder or 'the repository'}/")
+            where = "the repository" if repository else self.folder or "the repository"
+            raise UnsafePath(f"{rel!r} is not a path inside {where}/")
         if problem:
             raise UnsafePath(f"{rel!r} is in a .git folder, which Spellbook never touches")
-        path = self._paths[rel] = os.path.join(self.base, *rel.replace("\\", "/").split("/"))
+        base = self.root if repository else self.base
+        path = self._paths[rel] = os.path.join(base, *inner.replace("\\", "/").split("/"))
         return path
 
     def shown(self, rel: str = "") -> str:
         """How a path is named to the developer: relative to the repository root."""
+        if is_repository(rel):
+            return rel[1:]
         return "/".join(p for p in (self.folder, rel) if p)
 
     def _chain(self, rel: str) -> tuple[str, ...]:
-        """Each path from the root down to `rel`, the workspace folder first."""
+        """Each path from the root down to `rel`, the workspace folder first (a repository
+        path's from the root, `is_repository`)."""
         chain = self._chains.get(rel)
         if chain is None:
-            parts = [p for p in self.folder.split("/") if p] + [p for p in rel.split("/") if p]
+            top = [] if is_repository(rel) else [p for p in self.folder.split("/") if p]
+            parts = top + [p for p in rel.split("/") if p]
             links = []
             current = self.root
             for part in parts:
@@ -292,9 +320,9 @@ class Workspace:
         """Whether something is at `rel`. A symbolic link on the way to it is refused
         (UnsafePath), as for reading: a file outside the workspace is never said to be in
         it (and a glob, which enters no link, agrees)."""
-        path = self.path(rel)
+        path = self.path(rel, reading=True)
         if "/" in rel:
-            self.check(rel.rpartition("/")[0])
+            self.check(_above(rel))
         if self._looks is None:
             return os.path.lexists(path)
         try:
@@ -318,12 +346,12 @@ class Workspace:
                 self._looks.settled = False  # a file that could not be read: ask again
             raise
         if data is not None and self._looks is not None:
-            self._looks.read(self.path(rel))
+            self._looks.read(self.path(rel, reading=True))
         return data
 
     def _read_bytes(self, rel: str, limit: int) -> bytes | None:
-        self.check(rel.rpartition("/")[0])  # the folders; the file itself is looked at here
-        path = self.path(rel)
+        path = self.path(rel, reading=True)
+        self.check(_above(rel))  # the folders; the file itself is looked at here
         try:
             mode = self._lstat(path).st_mode
         except (FileNotFoundError, NotADirectoryError):
@@ -388,9 +416,10 @@ class Workspace:
         return self._file(rel, doing) is not None
 
     def _file(self, rel: str, doing: str) -> os.stat_result | None:
-        self.check(rel.rpartition("/")[0])
+        path = self.path(rel, reading=doing == "reading")
+        self.check(_above(rel))
         try:
-            info = self._lstat(self.path(rel))
+            info = self._lstat(path)
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as err:
@@ -410,25 +439,29 @@ class Workspace:
         folders deep, is a BadFile: no answer from part of the folder. What the folders
         list is not noted while observed (`observe`), so what was told then is not
         kept."""
-        parts = pattern.split("/")
+        repository = is_repository(pattern)
+        inner = pattern[1:] if repository else pattern
+        parts = inner.split("/")
         if (
-            pattern.startswith(("/", "~"))
+            inner.startswith(("/", "~"))
             or "\\" in pattern
             or "\0" in pattern
             or any(p in ("", ".", "..") for p in parts)
+            or any(is_git(p) for p in parts)
         ):
-            raise UnsafePath(
-                f"{pattern!r} is not a pattern inside {self.folder or 'the repository'}/"
-            )
+            where = "the repository" if repository else self.folder or "the repository"
+            raise UnsafePath(f"{pattern!r} is not a pattern inside {where}/")
         if self._looks is not None:
             self._looks.settled = False
-        self.check()
+        # The repository folder itself may be reached through a link, as it was given.
+        base, follow = (self.root, True) if repository else (self.base, not self.folder)
+        self.check("/" if repository else "")
         by_fd = bool(_DIRECTORY and _NOFOLLOW) and os.scandir in os.supports_fd
         try:
             top: int | str = (
-                os.open(self.base, os.O_RDONLY | _DIRECTORY | (_NOFOLLOW if self.folder else 0))
+                os.open(base, os.O_RDONLY | _DIRECTORY | (0 if follow else _NOFOLLOW))
                 if by_fd
-                else self.base
+                else base
             )
         except (FileNotFoundError, NotADirectoryError):
             return []
@@ -436,7 +469,7 @@ class Workspace:
             raise _unreadable(err, self.shown()) from None
         walk = _Glob(self, pattern, limit)
         try:
-            walk.into(top, "", parts, 0)
+            walk.into(top, "/" if repository else "", parts, 0)
         finally:
             if isinstance(top, int):
                 os.close(top)
@@ -604,6 +637,9 @@ class _Glob:
         self.limit = limit
         self.seen = 0
         self.found: set[str] = set()
+        self.where = (
+            "the repository" if is_repository(pattern) else workspace.shown() or "the repository"
+        )
         self.listed: dict[str, list[tuple[str, bool]]] = {}
         # (folder, parts left) already looked into: `**/**/...` reaches one folder by
         # many ways, and each is looked into once (time in proportion to folders x parts).
@@ -618,11 +654,12 @@ class _Glob:
         if part == "**":
             self.into(at, rel, rest, depth)
             for name, folder in self.names(at, rel):
-                if folder and not name.startswith("."):
+                if folder and not name.startswith(".") and not is_git(name):
                     self.enter(at, rel, name, parts, depth)
             return
         if "*" in part or "?" in part:
-            names = [name for name, _ in self.names(at, rel) if glob_name(name, part)]
+            # Git's own folder is never looked into, nor named (`.*` at the top).
+            names = [n for n, _ in self.names(at, rel) if glob_name(n, part) and not is_git(n)]
         else:
             names = [part]
         for name in names:
@@ -641,7 +678,7 @@ class _Glob:
         if depth >= GLOB_DEPTH:
             raise BadFile(
                 f"`{self.pattern}` goes more than {GLOB_DEPTH} folders deep in "
-                f"{self.workspace.shown() or 'the repository'}; name the folders to look in"
+                f"{self.where}; name the folders to look in"
             )
         try:
             inner: int | str = (
@@ -673,12 +710,12 @@ class _Glob:
                         if self.seen > self.limit:
                             raise BadFile(
                                 f"`{self.pattern}` looks at more than {self.limit:,} names in "
-                                f"{self.workspace.shown() or 'the repository'}; name the "
+                                f"{self.where}; name the "
                                 "folders to look in"
                             )
                         found.append((entry.name, entry.is_dir(follow_symlinks=False)))
             except OSError as err:
-                raise _unreadable(err, self.workspace.shown(rel.rstrip("/"))) from None
+                raise _unreadable(err, self.workspace.shown(rel[:-1] or rel)) from None
             self.listed[rel] = found
         return found
 

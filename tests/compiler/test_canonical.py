@@ -262,3 +262,25 @@ def test_every_verb_of_the_core_has_its_canonical_words() -> None:
     documented = {verb for pair in found for verb in pair if verb}
     assert set(VERBS) == documented == set(_VERBS) | AS_WRITTEN
     assert not set(_VERBS) & AS_WRITTEN
+
+
+@pytest.mark.parametrize(
+    "atom",
+    [
+        Atom("exists", "/tests/test_feature.py"),
+        Atom("exists", "/VERSION"),
+        Atom("glob", "", "/tests/**/test_*.py"),
+        Atom("matches", "/src/app.py", "def main"),
+        Atom("paired", "", "/sql/*.up.sql /sql/*.down.sql"),
+        Atom("newer", "plan.md", "/src/app.py"),
+    ],
+    ids=lambda atom: f"{atom.probe} {atom.file or atom.param}",
+)
+@pytest.mark.parametrize("holds", [True, False], ids=["holds", "not"])
+def test_a_fact_of_a_repository_file_is_said_from_its_top_and_read_back(
+    atom: Atom, holds: bool
+) -> None:
+    said = fact_words(Literal(atom, holds))
+    assert re.search(r"(?:^|[\s`])/\w", said), said  # named from the repository's top
+    again = parse_condition(said, Lexicon(), ".ai/task")
+    assert again.clauses == ((Literal(atom, holds),),), (said, again.why)

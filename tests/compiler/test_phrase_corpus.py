@@ -170,10 +170,12 @@ EXISTENCE: list[Any] = [
     refused("core", "../context.md exists", "outside the workspace folder"),
     refused("core", ".ai/task/../context.md exists", "outside the workspace folder"),
     refused("core", "~/context.md exists", "outside the workspace folder"),
-    refused("core", "`/tmp/context.md` exists", "outside the workspace folder"),
+    # From the repository's top, a file outside the workspace (see REPOSITORY_FILES).
+    one("core", "`/tmp/context.md` exists", yes("exists", "/tmp/context.md")),
     refused("core", "no ~/context.md", "outside the workspace folder"),
     refused("core", "`C:\\context.md` exists", "not a file's name"),
     refused("core", ".ai/context.md exists", "not in the workspace folder .ai/task"),
+    refused("core", ".ai/notes/a.md exists", "from the repository's top, `/.ai/notes/a.md`"),
     refused("core", ".ai/tasks/context.md exists", "not in the workspace folder .ai/task"),
     refused("core", "`.ai/task` exists", "the workspace folder itself"),
     # A glob is a fact of its own (see GLOBS), not a file's name.
@@ -1005,7 +1007,8 @@ PROCEDURES: list[Any] = [
     refused("spell", "Reads plan.md content (exists)"),
     refused("spell", "Reading plan.md content"),
     refused("spell", "Reads ../plan.md content", "outside the workspace folder"),
-    refused("spell", "Reads `/tmp/plan.md` content", "outside the workspace folder"),
+    one("spell", "Reads `/tmp/plan.md` content", yes("exists", "/tmp/plan.md")),
+    refused("spell", "Reads `/../plan.md` content", "not a path inside the repository"),
     # -- `Counts NOUN (finds ≥1)` / `(finds some)` / `(finds 0)` / `(finds none)` -----
     one(
         "spell",
@@ -2275,7 +2278,7 @@ GLOBS: list[Any] = [
     refused("core", "`docs/[ab].md` exists", "not a file's name"),
     refused("core", "some file matches `docs/[ab]*.md`", "`[` is no part of one"),
     refused("core", "`../*.md` exists", "outside the workspace folder"),
-    refused("core", "`/tmp/*.md` exists", "outside the workspace folder"),
+    one("core", "`/tmp/*.md` exists", yes("glob", "", "/tmp/*.md")),
     refused("core", "`.ai/*.md` exists", "not in the workspace folder .ai/task"),
     refused("core", "`docs//*.md` exists", "not a plain path"),
     refused("core", "some file matches `$name*.md`", "`$` is no part of one"),
@@ -2333,6 +2336,51 @@ LAST_RUN: list[Any] = [
 ]
 
 
+REPOSITORY_FILES: list[Any] = [
+    # -- a file of the repository outside the workspace, named from its top with `/` -----
+    one("core", "`/tests/test_feature.py` exists", yes("exists", "/tests/test_feature.py")),
+    one("core", "/tests/test_feature.py exists", yes("exists", "/tests/test_feature.py")),
+    one("core", "`/tests/test_feature.py` is missing", no("exists", "/tests/test_feature.py")),
+    one("core", "there is no `/VERSION`", no("exists", "/VERSION")),
+    one("core", "`/tests/test_*.py` exists", yes("glob", "", "/tests/test_*.py")),
+    one("core", "no file matches `/tests/**/test_*.py`", no("glob", "", "/tests/**/test_*.py")),
+    one("core", "some file matches /scripts/*.sh", yes("glob", "", "/scripts/*.sh")),
+    one("core", "/src/app.py matches `def main`", yes("matches", "/src/app.py", "def main")),
+    one("core", "`/Makefile` contains `test:`", yes("matches", "/Makefile", "test:")),
+    one(
+        "core",
+        "every /sql/*.up.sql has a /sql/*.down.sql",
+        yes("paired", "", "/sql/*.up.sql /sql/*.down.sql"),
+    ),
+    one(
+        "core",
+        '/CHANGELOG.md has text under "Unreleased"',
+        yes("section_text", "/CHANGELOG.md", "Unreleased"),
+    ),
+    one("core", "/package.json has `version`", yes("field", "/package.json", "version")),
+    one("core", "plan.md is newer than /src/app.py", yes("newer", "plan.md", "/src/app.py")),
+    # A workspace at the repository's top names its files so too: the same file.
+    one("core", "`/tests/test_a.py` exists", yes("exists", "tests/test_a.py"), workspace=""),
+    # Near misses: out of the repository, into `.git`, into the workspace folder, a form
+    # the reader does not take, and facts only of a workspace file.
+    refused("core", "`/../tests/a.py` exists", "is not a path inside the repository"),
+    refused("core", "`//tests/a.py` exists", "is not a path inside the repository"),
+    refused("core", "`/tests/./a.py` exists", "is not a path inside the repository"),
+    refused("core", "`/.git/config` exists", "in a .git folder"),
+    refused("core", "`/.GIT/hooks/*` exists", "in a .git folder"),
+    refused("core", "`/.ai/task/plan.md` exists", "without `/` (`plan.md`)"),
+    refused("core", "`/.AI/Task/plan.md` exists", "in the workspace folder .ai/task/"),
+    refused("core", "`/.ai/*/plan.md` exists", "in the workspace folder .ai/task/"),
+    refused("core", "`/.ai/task` exists", "in the workspace folder .ai/task/"),
+    refused("core", "`../../tests/a.py` exists", "name it from its top, `/tests/a.py`"),
+    refused("core", "`../../../a.py` exists", "outside the workspace folder"),
+    refused("core", "the repository's `tests/a.py` exists", "write ``/tests/a.py` exists`"),
+    refused("core", "repository file tests/*.py exists", "write ``/tests/*.py` exists`"),
+    refused("core", "the command `test` of /package.json passes", "run from a workspace file"),
+    refused("core", "/docs/a.md is filled in", "no template"),
+]
+
+
 CORPUS = [
     *ALWAYS,
     *EXISTENCE,
@@ -2359,6 +2407,7 @@ CORPUS = [
     *NEWER,
     *GLOBS,
     *PAIRS,
+    *REPOSITORY_FILES,
 ]
 
 
@@ -2406,6 +2455,11 @@ CANONICAL = [
     ("paired", "", ".*.up .*.down"),
     ("listed", "context.md", f".refs {URL}"),
     ("listed", "context.md", "seen.txt ^- \\[x\\] (\\S+)"),
+    ("exists", "/tests/test_feature.py", ""),
+    ("glob", "", "/tests/test_*.py"),
+    ("matches", "/src/app.py", "def main"),
+    ("paired", "", "/sql/*.up.sql /sql/*.down.sql"),
+    ("listed", "/CHANGELOG.md", "/docs/seen.txt ^- (\\S+)"),
 ]
 
 

@@ -633,3 +633,122 @@ def test_what_is_no_value_is_not_counted() -> None:
     assert count_of({"tickets": [None, False, "", {}, []]}, "tickets", {}) == 0
     assert count_of({"tickets": [0, {"id": 1}, "a"]}, "tickets", {}) == 3
     assert count_of({"approved": False}, "approved", {}) == 0
+
+
+# -- files of the repository, named from its top (`/tests/a.py`) -----------------------
+
+
+def repository(tmp_path: Path) -> Facts:
+    """A repository with a workspace `ws`, tests at its top, git's own folder, a link out
+    of the repository, and a link to a file beside the tests."""
+    root = tmp_path / "repo"
+    for name, text in {
+        "ws/plan.md": "# Plan\n",
+        "ws/tests/test_feature.py": "in the workspace\n",
+        "tests/test_feature.py": "def test_feature(): pass\n",
+        "sql/001.up.sql": "create table a;\n",
+        "sql/001.down.sql": "drop table a;\n",
+        ".git/config": "[core]\n",
+        "git~1/config": "[core]\n",
+    }.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.py").write_text("def test_secret(): pass\n", encoding="utf-8")
+    os.symlink(outside, root / "out")
+    os.symlink(outside / "secret.py", root / "tests" / "test_link.py")
+    return Facts(Workspace(str(root), "ws"), Record("S"))
+
+
+def test_a_repository_file_is_read_from_the_repository_s_top(tmp_path: Path) -> None:
+    found = repository(tmp_path)
+    assert found.check("exists", "/tests/test_feature.py", "")
+    assert found.check("exists", "tests/test_feature.py", "")  # the workspace's own
+    assert not found.check("exists", "/tests/nothing.py", "")
+    assert not found.check("exists", "/plan.md", "")  # the workspace's is not at the top
+    assert found.check("matches", "/tests/test_feature.py", "def test_")
+    assert not found.check("matches", "tests/test_feature.py", "def test_")
+    assert found.check("glob", "", "/tests/test_*.py")
+    assert found.check("glob", "", "/**/test_feature.py")
+    assert found.check("paired", "", "/sql/*.up.sql /sql/*.down.sql")
+    assert not found.check("paired", "", "/sql/*.down.sql /sql/*.sql.bak")
+    assert found.workspace.glob("/tests/*.py") == ["/tests/test_feature.py", "/tests/test_link.py"]
+
+
+@pytest.mark.parametrize(
+    ("probe", "file", "param"),
+    [
+        ("exists", "/../outside/secret.py", ""),
+        ("exists", "/tests/../../outside/secret.py", ""),
+        ("exists", "//outside/secret.py", ""),
+        ("exists", "/.git/config", ""),
+        ("matches", "/.GIT/config", "core"),
+        ("exists", "/git~1/config", ""),
+        ("glob", "", "/../outside/*.py"),
+        ("glob", "", "/.git/*"),
+        ("matches", "/tests/test_link.py", "def"),  # a link to a file outside
+        ("exists", "/out/secret.py", ""),  # a link on the way
+        ("newer", "/out/secret.py", "plan.md"),
+    ],
+)
+def test_a_repository_path_out_of_it_into_git_or_through_a_link_is_refused(
+    tmp_path: Path, probe: str, file: str, param: str
+) -> None:
+    found = repository(tmp_path)
+    with pytest.raises(UnsafePath):
+        found.check(probe, file, param)
+
+
+def test_a_repository_glob_enters_no_link_and_never_names_git_s_folder(tmp_path: Path) -> None:
+    found = repository(tmp_path)
+    assert not found.check("glob", "", "/out/*.py")
+    assert not found.check("glob", "", "/*/secret.py")
+    assert found.workspace.glob("/.*") == []  # `.git` is never named
+    assert found.workspace.glob("/*/config") == []  # nor `git~1`, its short name
+    # Read only; the compiler refuses a glob that may reach into the workspace folder.
+    assert "/ws/plan.md" in found.workspace.glob("/*/plan.md")
+
+
+def test_a_repository_file_is_read_within_the_read_limit(tmp_path: Path) -> None:
+    found = repository(tmp_path)
+    (tmp_path / "repo" / "big.log").write_bytes(b"x" * 20)
+    found.workspace.fresh()
+    assert found.workspace.read_text("/big.log", 20) == "x" * 20
+    with pytest.raises(BadFile, match=r"big\.log"):
+        found.workspace.read_text("/big.log", 19)
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda w: w.create("/tests/new.py", "x"),
+        lambda w: w.replace("/tests/test_feature.py", b"x"),
+        lambda w: w.remove("/tests/test_feature.py"),
+        lambda w: w.move("plan.md", "/plan.md"),
+        lambda w: w.is_file("/tests/test_feature.py", "moving"),
+        lambda w: w.unwritable("/tests/new.py"),
+    ],
+)
+def test_a_repository_file_is_never_written(tmp_path: Path, write: object) -> None:
+    found = repository(tmp_path)
+    before = sorted(p.name for p in (tmp_path / "repo").rglob("*"))
+    with pytest.raises(UnsafePath, match="only reads"):
+        write(found.workspace)  # type: ignore[operator]
+    assert sorted(p.name for p in (tmp_path / "repo").rglob("*")) == before
+    assert (tmp_path / "repo" / "tests" / "test_feature.py").read_text().startswith("def")
+
+
+def test_a_repository_file_and_a_workspace_glob_imply_nothing_of_each_other() -> None:
+    """`/x.py` is at the repository's top, `**/*.py` in the workspace folder: neither
+    says anything of the other (a `**` that took the leading `/` for a folder would)."""
+    assert not glob_path("/x.py", "**/*.py")
+    assert not glob_path("x.py", "/*.py")
+    assert glob_path("/tests/x.py", "/tests/*.py")
+    assert not glob_within("/*.py", "*/*.py")
+    assert not glob_within("*.py", "/*.py")
+    assert glob_within("/tests/a*.py", "/tests/*.py")
+    assert not implies(("exists", "/x.py", ""), ("glob", "", "**/*.py"))
+    assert implies(("exists", "/tests/x.py", ""), ("glob", "", "/tests/*.py"))
+    assert partner("/sql/003.up.sql", "/sql/*.up.sql", "/sql/*.down.sql") == "/sql/003.down.sql"
+    assert partner("/sql/003.up.sql", "/sql/*.up.sql", "down/*.sql") == "down/003.sql"
