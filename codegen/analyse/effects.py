@@ -87,6 +87,9 @@ class Effect:
     # action that set it). A Set of `tickets[id=$ticket].status` to "closed" makes
     # that query select "closed" (the cast stops where it names no one item).
     values: dict[tuple[str, str], tuple[object, str]] = field(default_factory=dict)
+    # The state file's fields the actions set to a literal: name -> (value, the action
+    # that set it). A field set from a query's first result is not known.
+    fields: dict[str, tuple[object, str]] = field(default_factory=dict)
 
 
 class Region:
@@ -342,6 +345,7 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
 
 
 def _carry_values(done: Effect, index: int, action: Action) -> None:
+    _carry_fields(done, index, action)
     """What one action leaves at places of JSON files: a `set_field` the value it sets,
     where the query it writes selects it; any other change to a file (or to a state
     file field a query names, `$name`) leaves nothing known of the file's places."""
@@ -359,6 +363,18 @@ def _carry_values(done: Effect, index: int, action: Action) -> None:
     if sets:
         query, value = json.loads(action.target)
         done.values[(action.files[0], query)] = (value, f"action ({index}) sets it to")
+
+
+def _carry_fields(done: Effect, index: int, action: Action) -> None:
+    """What one action leaves in the state file's fields: a literal a Set gives one is
+    known after it; any other write of a field (a query's first result, a counter, a
+    vocabulary's verb) leaves nothing known of it."""
+    for name in action.writes:
+        done.fields.pop(name, None)
+    if action.verb == "set_state_field" and not action.problem:
+        name, how, value = json.loads(action.target)
+        if how == "value":
+            done.fields[name] = (value, f"action ({index}) sets it to")
 
 
 def _destination(action: Action) -> str:

@@ -3,7 +3,8 @@
 A counter (`attempts < 3`), a `$name` in a query (`tickets[id!=$ticket]`) and
 the recorded run of a command (`the last run of `test_command` passed`) are read from
 the state file. Casts write them: an action that counts or sets the field
-(`Increment attempts`, `Reset attempts`, a vocabulary verb's `writes`), the runtime
+(`Increment attempts`, `Reset attempts`, ``Set `ticket` in the state file to ...``,
+a vocabulary verb's `writes`), the runtime
 itself (`entered_at`, the record of a command a condition runs), or the State
 Persistence example shows the field. A field none of them writes keeps the value a new
 state file gives it (0, null, no run) for ever.
@@ -163,8 +164,9 @@ def _undefined(row: RuleRow, read: _Read, spec: Spec) -> Finding:
         )
     else:
         why = (
-            "no action of the spec sets it (a vocabulary verb that does names it in its "
-            "`writes`), and the State Persistence example does not show it"
+            f"no action of the spec sets it (``Set `{name}` in the state file to ...``, or "
+            "a vocabulary verb that names it in its `writes`), and the State Persistence "
+            "example does not show it"
         )
     if read.how == "counter":
         stays = f"so it stays 0 and `{said}` {_holds(read)} holds"
@@ -184,9 +186,10 @@ def _undefined_for_action(row: RuleRow, index: int, action: Action, name: str) -
     return Finding(
         "undefined_field",
         f"rule {row.id}: action ({index}) ({action.text!r}) reads the state file's field "
-        f"`{name}`, but nothing sets it: no action of the spec sets it (a vocabulary verb "
-        "that does names it in its `writes`), and the State Persistence example does not "
-        f"show it, so `${name}` is always null there and the cast always stops",
+        f"`{name}`, but nothing sets it: no action of the spec sets it (``Set `{name}` in "
+        "the state file to ...``, or a vocabulary verb that names it in its `writes`), and "
+        f"the State Persistence example does not show it, so `${name}` is always null there "
+        "and the cast always stops",
         line=row.line,
         rule=row.id,
     )
@@ -227,9 +230,10 @@ def _never_set(name: str, rows: list[RuleRow]) -> Finding:
     return Finding(
         "never_set",
         f"{_rows(rows)} read{'' if len(rows) > 1 else 's'} `${name}` from the state file, "
-        f"which the State Persistence example shows but no action of the spec sets (a "
-        f"vocabulary verb that does names it in its `writes`): a new state file holds "
-        f"null there and only casts change it, so it is always null",
+        f"which the State Persistence example shows but no action of the spec sets "
+        f"(``Set `{name}` in the state file to ...``, or a vocabulary verb that names it in "
+        f"its `writes`): a new state file holds null there and only casts change it, so it "
+        "is always null",
         line=rows[0].line,
         rule=rows[0].id,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -450,6 +451,14 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                 (f"{f} {OWN_FILE}" for f in action.files if own_file(f, action.verb, [state_file])),
                 "",
             )
+            if action.verb == "set_state_field" and not problem:
+                problem = _state_field_problem(action, spec)
+            elif action.verb == "set_field" and problem.endswith(OWN_FILE):
+                key, value = json.loads(action.target)
+                problem += (
+                    "; to set a field the State Persistence example declares, write "
+                    f"``Set `{key}` in the state file to {json.dumps(value)}``"
+                )
             if problem:
                 yield Finding(
                     "action_path",
@@ -493,8 +502,34 @@ def _counters(spec: Spec) -> set[str]:
     for row in spec.rows:
         found |= {a.param.partition("<")[0] for a in row.condition.atoms if a.probe == "below"}
         for action in row.actions:
-            found.update(action.writes)
+            if action.verb != "set_state_field":  # a field set to a value is no counter
+                found.update(action.writes)
     return found
+
+
+def _state_field_problem(action: Action, spec: Spec) -> str:
+    """Why ``Set `NAME` in the state file to ...`` cannot set NAME ("" if it can): it
+    must be a field the State Persistence example declares, and not the state, the
+    history, a field the runtime writes, or a counter (as `spellbook.engine` keeps them)."""
+    from spellbook.state_file import COUNTER_FIELDS, RUNTIME_FIELDS
+
+    name = json.loads(action.target)[0]
+    counters = set(COUNTER_FIELDS)
+    for row in spec.rows:
+        counters |= {a.param.partition("<")[0] for a in row.condition.atoms if a.probe == "below"}
+        counters |= {
+            a.target.partition("=")[0] for a in row.actions if a.verb in ("increment", "reset")
+        }
+    if name in (spec.schema.state_key, "context", "history") or name in RUNTIME_FIELDS:
+        return f"`{name}` is the state file's own, which only the runtime writes"
+    if name in counters:
+        return f"`{name}` is a counter: set it with `Reset {name} to N`"
+    if name not in spec.schema.fields:
+        return (
+            f"`{name}` is not a field the State Persistence example declares; add "
+            f'`"{name}": null` to its JSON example'
+        )
+    return ""
 
 
 def check_suffix_preservation(analysis: Analysis) -> Iterator[Finding]:

@@ -29,6 +29,10 @@ each carried out once by `spellbook.actions`:
 - `set_field`: `Set KEY in F.json to VALUE`: a key of the JSON object, a JSON value;
   ``Set `tickets[id=$ticket].status` in F.json to "closed"``: a key of the one
   list item each filter keeps (none or several stop the cast, nothing written).
+- `set_state_field`: ``Set `NAME` in the state file to VALUE``: a field the State
+  Persistence example declares, a literal (text, a number, true, false, null);
+  ``Set `NAME` in the state file to the first `QUERY` of F.json``: the first value
+  the query selects (none stops the cast, nothing written).
 - `append_item`: ``Append {"id": "$ticket"} to `done` in F.json``: a JSON value
   at the end of a list (made if missing); a string `"$name"` is the state file's field.
 - `extract` of a JSON file: `Extract KEY from F.json`, its top-level key.
@@ -138,6 +142,13 @@ _APPEND = re.compile(
 # query naming one place (`tickets[id=$ticket].status`).
 _SET_FIELD = re.compile(
     rf"sets? (?P<key>`[^`]+`|[^\s`]+) (?:in|of) {_ANY_FILE} to (?P<value>.+)", re.I
+)
+# ``Set `feature_id` in the state file to "F1"``, ``... to the first `features[status=
+# pending].id` of feature-list.json``: a field of the state file, a literal or a query's.
+_SET_STATE_FIELD = re.compile(
+    r"sets? (?:the )?(?P<field>`[^`]+`|[^\s`]+) (?:field )?(?:in|of) the state file to "
+    rf"(?:(?:the )?first (?P<query>`[^`]+`|[^\s`]+) (?:of|in|from) {_ANY_FILE}|(?P<value>.+))",
+    re.I,
 )
 # ``Append {"id": "$ticket"} to `done` in progress.json``: a JSON value, a list.
 _APPEND_ITEM = re.compile(
@@ -303,6 +314,43 @@ def _field_set(m: re.Match[str] | None, said: _Phrase) -> Action:
     return _set_field(m, said.workspace, said.text)
 
 
+def _state_field(m: re.Match[str] | None, said: _Phrase) -> Action:
+    """``Set `NAME` in the state file to VALUE`` or ``... to the first `QUERY` of F``: a
+    field of the state file (which one the State Persistence example declares is the
+    verifier's to check, `check_actions`), a literal or a query's first value."""
+    assert m is not None
+    field = m["field"].strip("`").strip()
+    problem = "" if re.fullmatch(r"[A-Za-z_]\w*", field) else f"`{field}` is not a field's name"
+    if m["query"]:
+        file, query = said.file(m["file"]), m["query"].strip("`").strip()
+        if not is_json(file):
+            problem = problem or f"{file} is not a JSON file"
+        elif not _QUERY.fullmatch(query) or _ODD_VALUE.search(query):
+            problem = problem or (
+                f"`{query}` is not a query: keys joined by dots, each with filters "
+                "`[key=value]` (`features[status=pending].id`)"
+            )
+        target = json.dumps([field, "first", query], ensure_ascii=False)
+        action = Action("set_state_field", said.text, (file,), target, writes=(field,))
+        return replace(action, problem=problem) if problem else _checked(action)
+    written = m["value"].strip().strip("`").strip()
+    try:
+        value = _json_value(written)
+    except ValueError:
+        hint = (
+            f'`{written}` is not a value: "text", a number, true, false or null, or '
+            f"the first `QUERY` of F.json"
+        )
+        return Action("instruct", said.text, hint=hint)
+    if isinstance(value, (list, dict)):
+        problem = problem or (
+            f"`{written}` is a JSON {'list' if isinstance(value, list) else 'object'}; a "
+            'field of the state file holds "text", a number, true, false or null'
+        )
+    target = json.dumps([field, "value", value], ensure_ascii=False)
+    return Action("set_state_field", said.text, (), target, problem, writes=(field,))
+
+
 def _append_item(m: re.Match[str] | None, said: _Phrase) -> Action | None:
     """``Append VALUE to `LIST` in F.json``: a JSON value added at the end of a list; a
     value that is no JSON is another verb's (`Append "TEXT" to F`, `Append matches ...`)."""
@@ -453,6 +501,7 @@ PHRASES: tuple[tuple[tuple[str, ...], re.Pattern[str] | None, Reading], ...] = (
     (("no_change",), _NO_CHANGE, _no_change),
     (("set_state",), _SET_STATE, _set_state),
     ((), None, _vocabulary),
+    (("set_state_field",), _SET_STATE_FIELD, _state_field),
     (("set_field",), _SET_FIELD, _field_set),
     (("increment",), _INCREMENT, _increment),
     (("reset",), _RESET, _reset),

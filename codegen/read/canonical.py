@@ -179,6 +179,13 @@ def _set_field(action: Action, lexicon: Lexicon | None) -> str:
     return f"Set `{key}` in {_name(action.files[0])} to {said}"
 
 
+def _set_state_field(action: Action, lexicon: Lexicon | None) -> str:
+    name, how, value = json.loads(action.target)
+    if how == "first":
+        return f"Set `{name}` in the state file to the first `{value}` of {_name(action.files[0])}"
+    return f"Set `{name}` in the state file to {json.dumps(value, ensure_ascii=False)}"
+
+
 def _append_item(action: Action, lexicon: Lexicon | None) -> str:
     key, value = json.loads(action.target)
     said = json.dumps(value, ensure_ascii=False)
@@ -216,6 +223,7 @@ _VERBS: dict[str, Callable[[Action, Lexicon | None], str]] = {
     "move": lambda a, _: f"Move {_name(a.files[0])} to {_name(a.files[1])}",
     "append": _append,
     "set_field": _set_field,
+    "set_state_field": _set_state_field,
     "append_item": _append_item,
     "record": _record,
 }

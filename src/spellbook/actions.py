@@ -22,6 +22,10 @@ way (a crash, a disk error) is finished by the next one from its intent record
   a folder's name by `folder_name` (`Greet Me` is `greet-me`; `1.2.0` stays).
 - `increment` adds one to a counter of the state file; `reset` sets it (to 0, or
   the number the spec names).
+- `set_state_field` sets a field the State Persistence example declares (never the
+  state, the history or a counter) to a literal, or to the first value a query selects
+  in a JSON file (`spellbook.values.select`); a query that selects nothing stops the
+  cast with nothing written. The state file is written with the rest of the cast.
 - `record` appends to a ledger file the matches of a pattern in a file that it does
   not list yet, one per line (creating the ledger).
 - `copy`, `move`, `append`, `set_field` and `append_item` edit files in place
@@ -48,7 +52,7 @@ from spellbook.vocabulary import template
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection
     from types import ModuleType
     from typing import Any
 
@@ -85,11 +89,13 @@ def plan(
     vocabulary: ModuleType | None = None,
     templates: Callable[[str], str] | None = None,
     own: tuple[str, ...] = (),
+    settable: Collection[str] = (),
 ) -> Plan:
     """Read and check everything `rule`'s actions need, and say what they will do;
     raises ActionError (or UnsafePath) without changing anything. `own` names the
     machine's files (its state file), which no action touches, nor the runtime's own
-    (`schema.RUNTIME_FILES`)."""
+    (`schema.RUNTIME_FILES`); `settable` the state file's fields an action may set
+    (`Engine.settable`)."""
     planned = Plan()
     if not acts(rule):
         return planned  # nothing to do
@@ -129,6 +135,7 @@ def plan(
     files = _Files(workspace, planned.operations)
     step = Step(workspace, files, dict(record.extra), done)
     cast = _Cast(step, folders, variables, templates, vocabulary)
+    cast.settable = settable
     for index, action in enumerate(rule.actions):
         verb = VERBS.get(action.verb)
         if verb is not None:
@@ -199,6 +206,7 @@ class _Cast:
         self.templates = templates
         self.vocabulary = vocabulary
         self.trash: list[str] = []  # the folders in the trash this cast's deletes fill
+        self.settable: Collection[str] = ()  # the state file's fields an action may set
 
 
 def _move_away(cast: _Cast, action: Action, index: int) -> None:
@@ -252,6 +260,51 @@ def _reset(cast: _Cast, action: Action, index: int) -> None:
     cast.step.fields[counter] = int(value or 0)
 
 
+def _set_state_field(cast: _Cast, action: Action, index: int) -> None:
+    """A declared field of the state file set to a literal, or to the first value a
+    query selects in a JSON file; the state file is written with the rest of the cast."""
+    import json  # only a rule that sets a field needs it
+
+    field, how, value = json.loads(action.target)
+    step = cast.step
+    if field not in cast.settable:
+        raise ActionError(
+            f"{action.text!r} sets `{field}`, which is not a field of the state file the "
+            "State Persistence example declares (the state, its history and counters are "
+            "the runtime's)"
+        )
+    if how == "first":
+        value = _first(step, action.files[0], value)
+    step.fields[field] = value
+
+
+def _first(step: Step, name: str, query: str) -> object:
+    """The first value `query` selects in the JSON file `name` (a list's items in its
+    place), which a state file field can hold; ActionError if there is none."""
+    from spellbook.values import each_value, select
+
+    text = step.files.read(name)
+    found: object = None
+    if text is not None and text.strip(" \t\r\n\ufeff"):
+        try:
+            found = parse_json(text, step.shown(name))
+        except BadFile as err:
+            raise ActionError(f"{err}; cannot read `{query}` in it") from None
+    missing = " (it is missing)" if text is None else ""
+    for value in each_value(select(found, query, step.fields)):
+        if value is not None and not isinstance(value, (str, int, float)):
+            kind = "a list" if isinstance(value, list) else "an object"
+            raise ActionError(
+                f"the first `{query}` of {step.shown(name)} is {kind}, which a field of the "
+                "state file cannot hold (text, a number, true or false)"
+            )
+        return value
+    raise ActionError(
+        f"`{query}` selects nothing in {step.shown(name)}{missing}, so there is no first "
+        "value to set"
+    )
+
+
 def _nothing(cast: _Cast, action: Action, index: int) -> None:
     """Read before the other verbs (`extract`), or nothing to do at cast time."""
 
@@ -262,7 +315,8 @@ class Verb:
     the verifier (`codegen.analyse.effects`), the MCP server's hints and the engine know
     of it: `files` is "none" (it changes no file), "adds" (it only makes files or adds
     to them) or "rewrites" (it moves, removes or rewrites them); `fields` is "none",
-    "adds" (it counts a field of the state file up) or "rewrites" (it sets one);
+    "adds" (it counts a counter of the state file up), "rewrites" (it sets a counter)
+    or "sets" (it sets a field that is no counter to a value);
     `passive` that a cast does nothing for it at all (a rule of only such verbs has
     nothing to carry out). `effect` is what the verifier knows it does to the files it
     names (`codegen.analyse.effects`): "" nothing; "makes" the first is there after
@@ -366,6 +420,13 @@ VERBS: dict[str, Verb] = {
             "Set a counter of the state file (to 0, or a number).",
             _reset,
             fields="rewrites",
+        ),
+        Verb(
+            "set_state_field",
+            "Set a field the State Persistence example declares to a value, or to the "
+            "first value a query selects in a JSON file.",
+            _set_state_field,
+            fields="sets",
         ),
         Verb(
             "set_state", "Say the rule's next state (the rule moves there).", _nothing, passive=True

@@ -7,7 +7,7 @@ from importlib import import_module
 from spellbook.errors import ActionError, SpellbookError, UnknownSpell
 from spellbook.facts import Facts
 from spellbook.responses import Writer
-from spellbook.state_file import StateFormat
+from spellbook.state_file import RUNTIME_FIELDS, StateFormat
 from spellbook.store import path_problem
 
 TYPE_CHECKING = False
@@ -52,7 +52,7 @@ def kept_fields(machine: GeneratedMachine) -> tuple[tuple[str, ...], frozenset[s
         a.target.partition("=")[0]
         for r in machine.RULES
         for a in r.actions
-        if a.verb in VERBS and VERBS[a.verb].fields != "none"
+        if a.verb in VERBS and VERBS[a.verb].fields in ("adds", "rewrites")
     }
     timed = any(g.probe == "over_minutes" for g in machine.GUARDS)
     fields = [*machine.STATE_FIELDS, *sorted(counters), *(["entered_at"] if timed else [])]
@@ -78,6 +78,10 @@ class Engine:
             counters,
         )
         self.state_file = machine.STATE_FILE[len(machine.WORKSPACE) :].lstrip("/")
+        # The fields an action may set to a value: those the State Persistence example
+        # declares, but the counters and the ones the runtime writes itself.
+        owned = {machine.STATE_KEY, "context", "history", *RUNTIME_FIELDS}
+        self.settable = frozenset(machine.STATE_FIELDS) - self.format.counters - owned
         self.states = {s.name: s for s in machine.STATES}
         self.rules: dict[tuple[str, str, str], Rule] = {
             (r.source, r.spell, r.id): r for r in machine.RULES

@@ -109,6 +109,7 @@ class Foresight:
                     vocabulary=engine.vocabulary,
                     templates=engine.template,
                     own=(engine.state_file,),
+                    settable=engine.settable,
                 )
             except (ActionError, UnsafePath, BadFile) as err:
                 found[spell] = Preview.refused(said(err), rule)

@@ -6,10 +6,11 @@ one line per field, one per history entry), the backups earlier repairs set asid
 (`state.json.bad-<time>`), and the older history (`.history/`). Their history entries
 make one chain, oldest first (each cast once, by its id). A field is restored from the
 newest of the files that names it and the history after it: a rule's `Increment`
-adds one, its `Reset` sets the number it names, a repair's entry the values it
-started with (`fields`), a move to another state sets `entered_at` to the move's
-time. A verb that sets a field to a value the history does not keep (a vocabulary's),
-a rule the spec no longer has, or an entry that cannot be read ends what the history
+adds one, its `Reset` sets the number it names, a Set of a field to a literal sets
+that value, a repair's entry the values it started with (`fields`), a move to another
+state sets `entered_at` to the move's time. A verb that sets a field to a value the
+history does not keep (a vocabulary's, a Set to a query's first result), a rule the
+spec no longer has, or an entry that cannot be read ends what the history
 can tell: a counter is then at least what it counted since, any other field is not
 restored. A counter is never lower than the history shows. Nothing is invented: a
 field nothing names, or that the files contradict, is said and left at its start
@@ -348,7 +349,7 @@ class Recall:
 
     def effects(self) -> dict[str, list[tuple[str, str, Any]]]:
         """Each rule's doings to the state file's fields, in order, by the rule's id:
-        (field, "add", None), (field, "set", number), or (field, "unknown", None); a
+        (field, "add", None), (field, "set", value), or (field, "unknown", None); a
         field "*" is every field."""
         if self._effects is not None:
             return self._effects
@@ -375,6 +376,9 @@ class Recall:
                     ops.append((field, "add", None))
                 elif action.verb == "reset" and (not number or number.isdigit()):
                     ops.append((field, "set", int(number or 0)))
+                elif action.verb == "set_state_field":  # a literal is known, a query's not
+                    name, how, value = json.loads(action.target)
+                    ops.append((name, "set", value) if how == "value" else (name, "unknown", None))
                 else:
                     known = field if field in self.format.fields else "*"
                     ops.append((known, "unknown", None))

@@ -189,6 +189,14 @@ class Writer:
         if action.verb == "reset":
             counter, _, value = action.target.partition("=")
             return f"{'sets' if would else 'set'} {counter} to {value}"
+        if action.verb == "set_state_field":
+            name, how, value = json.loads(action.target)
+            to = (
+                f"the first `{value}` of {self._path(action.files[0])}"
+                if how == "first"
+                else json.dumps(value, ensure_ascii=False)
+            )
+            return f"{'sets' if would else 'set'} {name} in the state file to {to}"
         verb = _VERBS.get(action.verb)
         if verb is None:
             return None

@@ -72,7 +72,9 @@ def annotations_of(machine: Any, spell: str) -> tuple[bool, bool]:
     # added, a count kept) or changes no file is not destructive, as MCP means it; one
     # that rewrites, moves or removes files is, and so is a vocabulary's own.
     rewrites = any(
-        a.verb not in VERBS or "rewrites" in (VERBS[a.verb].files, VERBS[a.verb].fields)
+        a.verb not in VERBS
+        or "rewrites" in (VERBS[a.verb].files, VERBS[a.verb].fields)
+        or VERBS[a.verb].fields == "sets"
         for r in rules
         for a in r.actions
     )

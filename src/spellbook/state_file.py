@@ -276,6 +276,8 @@ TIME_FIELDS = frozenset({"entered_at"})  # when the current state was entered
 # Counted by `increment`, set by `reset` (and by the session's `select`); a machine's
 # own counters are the fields its rules count or compare (`spellbook.engine`).
 COUNTER_FIELDS = frozenset({"attempts"})
+# Written by the runtime alone: the time the state was entered, the runs of commands.
+RUNTIME_FIELDS = TIME_FIELDS | {"runs"}
 
 
 class StateFormat:

@@ -172,6 +172,7 @@ class Workflow:
                     vocabulary=self.vocabulary,
                     templates=self.engine.template,
                     own=(self.engine.state_file,),
+                    settable=self.engine.settable,
                 )
             except (ActionError, UnsafePath, BadFile) as err:
                 failed = fmt.entry(before, before, name, rule.id, "failed", cast)

@@ -1,7 +1,9 @@
 """A machine's own state fields with no Python: a counter the spec compares and counts
-is a whole number from 0 (`Increment`, `Reset`), and time in a state is recorded
+is a whole number from 0 (`Increment`, `Reset`), time in a state is recorded
 whenever a condition asks for it, whether or not the State Persistence example shows
-the field."""
+the field, and a field the example declares is set to a literal or to the first value
+a query selects (``Set `feature_id` in the state file to ...``), for a later cast's
+`$feature_id`."""
 
 # ruff: noqa: E501 (the spec's table rows are one line each)
 from __future__ import annotations
@@ -145,3 +147,180 @@ def test_time_in_a_state_is_recorded_though_the_example_does_not_show_it(retry: 
     state.write_text(json.dumps({**fields(retry), "entered_at": "2020-01-01T00:00:00Z"}))
     assert "Taking long" in cast(retry, "nudge")
     assert "Nudge: no state change: taking long" in cast(retry, "status")  # previewed alike
+
+
+FEATURES_SPEC = """\
+# Features
+
+## Machine
+
+### Spells
+
+1. **Next**
+   - *Description*: choose the next pending feature
+2. **Pass**
+   - *Description*: the current feature's tests passed
+3. **Drop**
+   - *Description*: let go of the current feature
+
+### States
+
+1. **WORK**
+    - *Description*: features are being built
+    - *Indicators*: feature-list.json exists
+    - *Valid Actions*: Next, Pass, Drop
+    - *Goal*: yes
+
+### State Persistence
+
+The state is kept in `.feat/state.json`:
+
+```json
+{
+  "state": "WORK",
+  "feature_id": null,
+  "history": []
+}
+```
+
+### Transition Rules
+
+| ID | Current State | Spell | Condition | Next State | Action | Response |
+|----|---------------|-------|-----------|------------|--------|----------|
+| N1 | WORK | Next | - | Same state | Set `feature_id` in the state file to the first `features[status=pending].id` of feature-list.json | Build it. |
+| P1 | WORK | Pass | - | Same state | Set `features[id=$feature_id].status` in feature-list.json to "tested" | Marked tested. |
+| D1 | WORK | Drop | - | Same state | Set `feature_id` in the state file to "none" | Dropped. |
+"""
+
+
+def _features(tmp_path: Path, spec: str = FEATURES_SPEC) -> Path:
+    root = tmp_path / "feat"
+    (root / "spec").mkdir(parents=True)
+    (root / ".git").mkdir()
+    (root / "spec" / "FEATURES.md").write_text(spec)
+    (root / "pyproject.toml").write_text(
+        '[tool.spellbook.machines]\nfeat = { spec = "spec/FEATURES.md", vocabulary = "" }\n'
+    )
+    return root
+
+
+def test_a_cast_selects_the_next_pending_feature_and_a_later_cast_marks_it(
+    tmp_path: Path,
+) -> None:
+    root = _features(tmp_path)
+    verified = compiler(root, "verify", "--spec", "spec/FEATURES.md", "--explain")
+    assert verified.returncode == 0, verified.stdout + clean(verified)
+    for kind in ("unknown_action", "unread_verb", "undefined_field", "never_set", "action_path"):
+        assert kind not in verified.stdout, verified.stdout
+    assert (
+        "Set `feature_id` in the state file to the first `features[status=pending].id` of "
+        "feature-list.json" in verified.stdout
+    )
+    generate(root)
+    work = root / ".feat"
+    work.mkdir()
+    listed = work / "feature-list.json"
+    listed.write_text(
+        '{"features": [{"id": "F1", "status": "tested"}, {"id": "F2", "status": "pending"},'
+        ' {"id": "F3", "status": "pending"}]}\n'
+    )
+
+    def cast(spell_name: str, code: int = EXIT_OK) -> str:
+        done = spell(root, "--machine", "feat", spell_name)
+        assert done.returncode == code, done.stdout + clean(done)
+        return done.stdout + done.stderr
+
+    def state() -> dict[str, object]:
+        found: dict[str, object] = json.loads((work / "state.json").read_text())
+        return found
+
+    said = cast("next")
+    assert "set feature_id in the state file to the first `features[status=pending].id`" in said
+    assert state()["feature_id"] == "F2"
+    cast("pass")
+    assert [f["status"] for f in json.loads(listed.read_text())["features"]] == [
+        "tested",
+        "tested",
+        "pending",
+    ]
+    cast("next")
+    assert state()["feature_id"] == "F3"
+    cast("pass")
+    assert all(f["status"] == "tested" for f in json.loads(listed.read_text())["features"])
+    # No pending feature is left: the cast stops, naming the query and the file, and the
+    # state file keeps the feature it had.
+    refused = cast("next", code=EXIT_BAD_INPUT)
+    assert (
+        "`features[status=pending].id` selects nothing in .feat/feature-list.json, so there is no first value"
+        in refused
+    )
+    assert "nothing was changed" in refused
+    assert state()["feature_id"] == "F3"
+    assert state()["history"][-1]["outcome"] == "failed"  # type: ignore[index]
+    # A literal.
+    cast("drop")
+    assert state()["feature_id"] == "none"
+    listed.unlink()  # no file: nothing selected, nothing written
+    assert "(it is missing)" in cast("next", code=EXIT_BAD_INPUT)
+    assert state()["feature_id"] == "none"
+
+
+def test_a_first_value_no_field_can_hold_stops_the_cast_with_nothing_written(
+    tmp_path: Path,
+) -> None:
+    root = _features(tmp_path)
+    generate(root)
+    work = root / ".feat"
+    work.mkdir()
+    (work / "feature-list.json").write_text('{"features": [{"id": {"a": 1}, "status": "pending"}]}')
+    refused = spell(root, "--machine", "feat", "next")
+    assert refused.returncode == EXIT_BAD_INPUT, clean(refused)
+    assert "is an object, which a field of the state file cannot hold" in refused.stdout + (
+        refused.stderr
+    )
+    assert json.loads((work / "state.json").read_text()).get("feature_id") is None
+
+
+def test_the_state_file_s_own_keys_and_undeclared_fields_are_refused(tmp_path: Path) -> None:
+    cell = "Set `feature_id` in the state file to the first `features[status=pending].id` of feature-list.json"
+    refused = [
+        ('Set `state` in the state file to "WORK"', "`state` is the state file's own"),
+        ("Set `history` in the state file to null", "`history` is the state file's own"),
+        ('Set `ticket` in the state file to "T1"', "`ticket` is not a field the State Persistence"),
+        ('Set `state` in state.json to "X"', 'write ``Set `state` in the state file to "X"``'),
+    ]
+    for at, (written, said) in enumerate(refused):
+        root = _features(tmp_path / str(at), FEATURES_SPEC.replace(cell, written))
+        verified = compiler(root, "verify", "--spec", "spec/FEATURES.md")
+        assert verified.returncode != EXIT_OK, verified.stdout
+        assert "action_path" in verified.stdout and said in verified.stdout, verified.stdout
+
+
+def test_repair_restores_a_field_set_to_a_literal_and_says_a_query_s_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    root = _features(tmp_path)
+    generate(root)
+    work = root / ".feat"
+    work.mkdir()
+    (work / "feature-list.json").write_text('{"features": [{"id": "F2", "status": "pending"}]}')
+    state = work / "state.json"
+
+    def repaired() -> tuple[str, object]:
+        lines = state.read_text().splitlines(keepends=True)
+        # Damaged: the line of feature_id lost, and the file cut short.
+        state.write_text("".join(line for line in lines if "feature_id" not in line)[:-3])
+        done = spell(root, "--machine", "feat", "repair")
+        assert done.returncode == EXIT_OK, done.stdout + clean(done)
+        return done.stdout, json.loads(state.read_text()).get("feature_id")
+
+    assert spell(root, "--machine", "feat", "next").returncode == EXIT_OK
+    said, value = repaired()
+    assert (
+        "Could not restore feature_id (rule N1 set it to a value the history does not keep)" in said
+    )
+    assert value is None
+    assert spell(root, "--machine", "feat", "drop").returncode == EXIT_OK
+    said, value = repaired()
+    assert 'Restored feature_id = "none" from the history (rule D1 set it to "none")' in said
+    assert value == "none"

@@ -229,6 +229,16 @@ def test_a_new_kind_of_fact_is_said_in_its_probe_s_own_words(
             'Append {"id": "$feature_id"} to `done` in progress.json',
         ),
         (
+            'Sets the feature_id field of the state file to  "F1"',
+            'Set `feature_id` in the state file to "F1"',
+        ),
+        (
+            "Set feature_id in the state file to first features[status=pending].id in "
+            "`.ai/task/feature-list.json`",
+            "Set `feature_id` in the state file to the first `features[status=pending].id` of "
+            "feature-list.json",
+        ),
+        (
             'Append "go to bed" to `lists[name=home].todo` of p.json',
             'Append "go to bed" to `lists[name=home].todo` in p.json',
         ),

@@ -192,3 +192,24 @@ def test_a_value_the_next_state_s_indicators_rule_out_is_found_where_an_action_s
     # The field the filter names set again: another item's value, not known.
     assert not marked(f'(1) Set {query} to "blocked"; (2) Reset feature_id to 3')
     assert marked(f'(1) Set {query} to "tested"; (2) Set {query} to "blocked"')
+
+
+def test_the_value_a_set_of_a_state_file_field_leaves_is_known_after_the_rule() -> None:
+    from codegen.analyse.effects import Effects
+
+    def fields_after(action: str) -> dict[str, object]:
+        spec = parse_spec_text(MARKED.replace("MARK", action), "marked.md")
+        (rule,) = [r for r in spec.rules if r.id == "P1"]
+        effect = Effects(spec).effect(rule, 0)
+        assert effect is not None
+        return {name: value for name, (value, _) in effect.fields.items()}
+
+    assert fields_after('Set `feature_id` in the state file to "F2"') == {"feature_id": "F2"}
+    first = (
+        "Set `feature_id` in the state file to the first `features[status=pending].id` of "
+        "feature-list.json"
+    )
+    assert fields_after(f'(1) Set `feature_id` in the state file to "F2"; (2) {first}') == {}
+    assert fields_after(f"(1) {first}; (2) Set `feature_id` in the state file to null") == {
+        "feature_id": None
+    }

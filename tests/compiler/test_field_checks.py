@@ -305,3 +305,48 @@ def test_a_dollar_name_a_json_action_reads_and_nothing_sets_is_an_error() -> Non
         assert any(f"field `{name}`" in m and "the cast always stops" in m for m in said), name
     example = {"current_state": "WORK", "feature_id": "F1", "who": "", "when": ""}
     assert found(persisted(MARKING, example)) == []
+
+
+# A feature chosen into the state file, then marked by the `$feature_id` it set.
+def chosen(cell: str, example: dict[str, object]) -> str:
+    return persisted(
+        spec_text(
+            ["WORK"],
+            ["Next", "Pass"],
+            [
+                row("N1", "WORK", "Next", "-", "Same state", cell),
+                row(
+                    "P1",
+                    "WORK",
+                    "Pass",
+                    "feature-list.json has `features[id=$feature_id]`",
+                    "Same state",
+                    'Set `features[id=$feature_id].status` in feature-list.json to "tested"',
+                ),
+                row("P2", "WORK", "Pass", "feature-list.json has no `features[id=$feature_id]`"),
+            ],
+        ),
+        example,
+    )
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "Set `feature_id` in the state file to the first `features[status=pending].id` of "
+        "feature-list.json",
+        'Set `feature_id` in the state file to "F1"',
+    ],
+)
+def test_a_field_set_in_the_state_file_is_one_that_something_sets(cell: str) -> None:
+    declared = {"current_state": "WORK", "feature_id": None}
+    assert found(chosen(cell, declared)) == []
+    # Without the Set, the `$feature_id` the conditions and the marking read is never set.
+    assert seen(found(chosen("No state change", declared))) == {("never_set", "P1")}
+    # A field the example does not declare is not set: the spec is refused where it says so.
+    undeclared = chosen(cell, {"current_state": "WORK"})
+    refused = [f for f in analyse(parse_spec_text(undeclared, "spec.md")) if f.rule == "N1"]
+    assert [f.kind for f in refused] == ["action_path"]
+    assert "`feature_id` is not a field the State Persistence example declares" in (
+        refused[0].message
+    )

@@ -92,6 +92,7 @@ def test_every_verb_has_a_phrase_the_reader_reads_as_it() -> None:
         "append": 'Append "shipped ${date}" to CHANGES.md',
         "set_field": "Set `approved` in review.json to true",
         "append_item": 'Append {"id": "$feature_id"} to `done` in progress.json',
+        "set_state_field": 'Set `feature_id` in the state file to "F1"',
         "increment": "Increment attempts",
         "reset": "Reset attempts",
         "set_state": "Update state to DONE",

@@ -2487,6 +2487,13 @@ def act(text: str, verb: str, file: str, query: str, value: object) -> Any:
     return pytest.param(text, (verb, file, query, value), "", "", id=text)
 
 
+def state_field(text: str, field: str, value: object, query: str = "", file: str = "") -> Any:
+    """A field of the state file set to a literal, or to the first value `query`
+    selects in `file`."""
+    how = ["first", query] if query else ["value", value]
+    return pytest.param(text, ("set_state_field", file, field, how), "", "", id=text)
+
+
 def act_refused(text: str, why: str, aimed: str = "") -> Any:
     """Refused, saying `why`; `aimed`: a near miss of that verb (`near_verbs`)."""
     return pytest.param(text, None, why, aimed, id=text)
@@ -2563,6 +2570,52 @@ JSON_VERBS = [
     act_refused("Append 1 to `features[id!=F1].runs` in feature-list.json", "keeps many"),
     act_refused("Append 1 to `features[id=F1]` in feature-list.json", "ends in a filter"),
     act_refused("Append 1 to `done` in .git/progress.json", ".git"),
+    state_field('Set `feature_id` in the state file to "F1"', "feature_id", "F1"),
+    state_field("Sets the feature_id field of the state file to null", "feature_id", None),
+    state_field("Set `round` in the state file to 2", "round", 2),
+    state_field(
+        "Set `feature_id` in the state file to the first `features[status=pending].id` of "
+        "feature-list.json",
+        "feature_id",
+        None,
+        "features[status=pending].id",
+        FEATURES,
+    ),
+    state_field(
+        "Set feature_id in the state file to first features[status=pending].id in "
+        "`.ai/task/feature-list.json`",
+        "feature_id",
+        None,
+        "features[status=pending].id",
+        FEATURES,
+    ),
+    act_refused("Set `feature_id` in the state file to F1", "not a value", "set_state_field"),
+    act_refused('Set feature_id to "F1"', "", "set_state_field"),
+    act_refused('Store `feature_id` in the state file as "F1"', "", "set_state_field"),
+    act_refused(
+        "Set feature_id to the next pending feature in the state file", "", "set_state_field"
+    ),
+    act_refused(
+        "Set `feature_id` in the state file to the next pending feature",
+        "the first `QUERY` of F.json",
+        "set_state_field",
+    ),
+    act_refused('Set `feature_id` in the state file to ["F1"]', "a JSON list"),
+    act_refused('Set `feature-id` in the state file to "F1"', "not a field's name"),
+    act_refused(
+        "Set `feature_id` in the state file to the first `features[status=pending].id` of "
+        "features.md",
+        "not a JSON file",
+    ),
+    act_refused(
+        "Set `feature_id` in the state file to the first `features[status=pending.id` of "
+        "feature-list.json",
+        "not a query",
+    ),
+    act_refused(
+        "Set `feature_id` in the state file to the first `features.id` of ../f.json",
+        "outside the workspace",
+    ),
 ]
 
 
@@ -2587,5 +2640,6 @@ def test_json_verb_phrase(
     else:
         verb, file, query, value = expected
         assert not action.problem, action.problem
-        assert (action.verb, action.files) == (verb, (file,))
-        assert json.loads(action.target) == [query, value]
+        assert (action.verb, action.files) == (verb, (file,) if file else ())
+        said = [query, *value] if verb == "set_state_field" else [query, value]  # type: ignore[misc]
+        assert json.loads(action.target) == said

@@ -298,7 +298,7 @@ def test_every_verb_of_the_core_has_its_meaning_effect_and_carry_out_in_one_reco
         assert verb.meaning.endswith("."), name
         assert callable(verb.carry_out), name
         assert verb.files in ("none", "adds", "rewrites"), name
-        assert verb.fields in ("none", "adds", "rewrites"), name
+        assert verb.fields in ("none", "adds", "rewrites", "sets"), name
         # A verb a cast does nothing for changes nothing (what the AI does is the AI's).
         assert not verb.passive or (verb.files, verb.fields) == ("none", "none"), name
         # What the verifier knows it does to its files agrees with what it changes.
@@ -330,3 +330,32 @@ def test_a_spell_that_only_reads_values_is_not_destructive_and_a_reset_is() -> N
     assert annotations_of(counts, "go") == (False, False)
     resets = machine(Action("reset", "Reset rounds", (), "rounds=0"))
     assert annotations_of(resets, "go") == (False, True)
+    chooses = machine(Action("set_state_field", "Set", (), '["feature_id", "value", "F2"]'))
+    assert annotations_of(chooses, "go") == (False, True)  # the field's old value is gone
+
+
+def test_a_field_set_in_the_state_file_is_one_the_machine_lets_actions_set(
+    tmp_path: Path,
+) -> None:
+    literal = _read('Set `feature_id` in the state file to "F1"')
+    query = _read(
+        "Set `feature_id` in the state file to the first `features[status=pending].id` of f.json"
+    )
+    (tmp_path / "f.json").write_text(
+        '{"features": [{"id": "F1"}, {"id": "F2", "status": "pending"}]}'
+    )
+    rule, workspace = _rule(literal), Workspace(str(tmp_path), "")
+    # A field the machine does not let actions set (not declared, or the runtime's own,
+    # or a counter: `Engine.settable`) is refused even in a machine generated anyway.
+    with pytest.raises(ActionError, match="not a field of the state file the State Persistence"):
+        plan(rule, workspace, Record("A"))
+    assert plan(rule, workspace, Record("A"), settable={"feature_id"}).extra == {"feature_id": "F1"}
+    planned = plan(
+        _rule(query), workspace, Record("A", extra={"feature_id": "F1"}), settable={"feature_id"}
+    )
+    assert planned.extra == {"feature_id": "F2"} and planned.operations == []
+    (tmp_path / "f.json").write_text('{"features": []}')
+    with pytest.raises(
+        ActionError, match=r"`features\[status=pending\].id` selects nothing in f.json"
+    ):
+        plan(_rule(query), workspace, Record("A"), settable={"feature_id"})
