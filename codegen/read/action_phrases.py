@@ -143,8 +143,8 @@ _APPEND = re.compile(
 _SET_FIELD = re.compile(
     rf"sets? (?P<key>`[^`]+`|[^\s`]+) (?:in|of) {_ANY_FILE} to (?P<value>.+)", re.I
 )
-# ``Set `feature_id` in the state file to "F1"``, ``... to the first `features[status=
-# pending].id` of feature-list.json``: a field of the state file, a literal or a query's.
+# ``Set `ticket_id` in the state file to "T1"``, ``... to the first `tickets[status=
+# open].id` of tickets.json``: a field of the state file, a literal or a query's.
 _SET_STATE_FIELD = re.compile(
     r"sets? (?:the )?(?P<field>`[^`]+`|[^\s`]+) (?:field )?(?:in|of) the state file to "
     rf"(?:(?:the )?first (?P<query>`[^`]+`|[^\s`]+) (?:of|in|from) {_ANY_FILE}|(?P<value>.+))",
@@ -328,7 +328,7 @@ def _state_field(m: re.Match[str] | None, said: _Phrase) -> Action:
         elif not _QUERY.fullmatch(query) or _ODD_VALUE.search(query):
             problem = problem or (
                 f"`{query}` is not a query: keys joined by dots, each with filters "
-                "`[key=value]` (`features[status=pending].id`)"
+                "`[key=value]` (`tickets[status=open].id`)"
             )
         target = json.dumps([field, "first", query], ensure_ascii=False)
         action = Action("set_state_field", said.text, (file,), target, writes=(field,))

@@ -150,11 +150,11 @@ def _item_to_list(
     return {"w": key, "F": words[-1]} if re.fullmatch(r"[\w\-.\[\]=$]+", key) else None
 
 
-# `feature_id in the state file ...`, `the feature_id field to X in the state file`.
+# `ticket_id in the state file ...`, `the ticket_id field to X in the state file`.
 _IN_STATE_FILE = re.compile(
     r"(?:the\s+)?`?(?P<w>[A-Za-z_]\w*)`?\s.*?\bstate\s+file\b.*", re.I | re.S
 )
-# `feature_id to "F1"`, `feature_id = null`: a value that is no number, so no counter's.
+# `ticket_id to "T1"`, `ticket_id = null`: a value that is no number, so no counter's.
 _TO_VALUE = re.compile(
     r"(?:the\s+)?`?(?P<w>[A-Za-z_]\w*)`?\s*(?:to|=|:=)\s*(?:\"[^\"]*\"|true|false|null)", re.I
 )
@@ -163,8 +163,8 @@ _TO_VALUE = re.compile(
 def _state_field(
     rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
 ) -> dict[str, str] | None:
-    """`Set feature_id in the state file to F1`, `Store feature_id in the state file`,
-    `Set feature_id to "F1"`: a field of the state file, with a value that is no number."""
+    """`Set ticket_id in the state file to T1`, `Store ticket_id in the state file`,
+    `Set ticket_id to "T1"`: a field of the state file, with a value that is no number."""
     m = _IN_STATE_FILE.fullmatch(rest.strip()) or (exact and _TO_VALUE.fullmatch(rest.strip()))
     return {"w": m["w"]} if m and m["w"].lower() not in ("up", "out") else None
 
@@ -250,7 +250,7 @@ VERBS: tuple[_Verb, ...] = (
             "Set `{w}` in the state file to the first `QUERY` of F.json",
         ),
         'VALUE "text", a number, true, false or null; QUERY as a condition\'s: '
-        "`features[status=pending].id`",
+        "`tickets[status=open].id`",
     ),
     _Verb("reset", ("set",), (), _valued, ("Set {w} to {n}",), "N a whole number"),
     _Verb(
