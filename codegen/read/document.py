@@ -504,10 +504,28 @@ def _item_lines(item: Item) -> tuple[Inline, ...]:
             for sub in block.items:
                 first = next((b for b in sub.blocks if isinstance(b, Paragraph)), None)
                 if first is not None:
-                    lines.extend(first.lines)
+                    lines.extend(_continued(first.lines))
     if not lines:
         fail("list item is empty", item.line)
     return tuple(lines)
+
+
+def _continued(lines: tuple[Inline, ...]) -> list[Inline]:
+    """A field's lines, a value that goes on over several lines joined into its first
+    (`- *Indicators*: a.md exists AND` then `b.md exists`); a line that starts a field
+    of its own (`*Goal*: yes`) or a numbered item that ran into it stays a line."""
+    joined: list[Inline] = []
+    for line in lines:
+        starts = next((s for s in line.segments if s.text.strip()), None)
+        if not joined or _numbered(line) or (starts and starts.kind in ("emphasis", "strong")):
+            joined.append(line)
+            continue
+        last = joined[-1]
+        source = f"{last.source.rstrip()} {line.source.strip()}" if last.source else ""
+        joined[-1] = Inline(
+            last.line, (*last.segments, Segment("text", " "), *line.segments), source
+        )
+    return joined
 
 
 def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:
@@ -569,6 +587,10 @@ def _field_key(key: str) -> str:
 
 
 def _valid_actions(text: str, line: int) -> tuple[ValidAction, ...]:
+    """The spells a Valid Actions field lists; `-` or `none` (a state where no spell
+    does anything) lists none."""
+    if text.strip().strip("*_()").strip().lower() in _NONE_LISTED:
+        return ()
     actions: list[ValidAction] = []
     for part in split_outside(text, _COMMA):
         part = part.strip().strip("*").strip()
@@ -577,6 +599,9 @@ def _valid_actions(text: str, line: int) -> tuple[ValidAction, ...]:
         name, _, note = part.partition("(")
         actions.append(ValidAction(name.strip().strip("*"), note.rstrip(")").strip(), line))
     return tuple(actions)
+
+
+_NONE_LISTED = frozenset({"-", "—", "none", "n/a"})
 
 
 # --- Transition tables --------------------------------------------------------

@@ -150,3 +150,67 @@ def test_a_bold_name_with_a_space_is_told_what_a_name_may_hold() -> None:
     assert "'Report Lost' is not an identifier" in said
     assert "write it in bold" not in said  # it is in bold already
     assert "**ReportLost** or **Report_Lost**" in said
+
+
+SPREAD = """\
+## Machine
+
+### Spells
+
+1. **Go**
+   - *Description*: go on to the next step, whatever the files say, and tell
+     the developer where it went
+
+### States
+
+1. **A**
+    - *Description*: the first state
+    - *Indicators*: a.md exists AND
+      b.md exists
+    - *Valid Actions*: Go,
+      Stop
+2. **B**
+    - *Description*: the last state, where no spell does anything
+    - *Indicators*: c.md exists
+    - *Valid Actions*: none
+    - *Goal*: yes
+3. **C**
+    - *Description*: another state
+      *Goal*: yes
+    - *Valid Actions*: -
+
+### Transition Rules
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+| R1 | A | Go | - | B | - | Gone. |
+"""
+
+
+def test_a_field_written_over_several_lines_is_read_whole() -> None:
+    """A field's value that goes on to the next line, as markdown lets a list item's text
+    go on, is one value: never its first line alone (Indicators cut at `AND`, a Valid
+    Actions list cut at its comma)."""
+    from codegen import parse_spec_text
+
+    spec = parse_spec_text(SPREAD)
+    (go,) = spec.spells
+    assert go.description == (
+        "go on to the next step, whatever the files say, and tell the developer where it went"
+    )
+    a, _, c = spec.states
+    assert a.indicators == "a.md exists AND b.md exists"
+    assert [(fact.atom.file, fact.positive) for fact in a.evidence] == [
+        ("a.md", True),
+        ("b.md", True),
+    ]
+    assert [action.spell for action in a.valid_actions] == ["Go", "Stop"]
+    # A field's key on a line of its own is a field, not the value before it.
+    assert (c.description, c.goal) == ("another state", True)
+
+
+def test_valid_actions_of_none_or_a_dash_list_no_spell() -> None:
+    from codegen import parse_spec_text
+
+    _, b, c = parse_spec_text(SPREAD).states
+    assert b.valid_actions == () and c.valid_actions == ()
