@@ -88,7 +88,7 @@ def state(root: Path) -> dict[str, object]:
 def where(root: Path) -> tuple[object, object, object]:
     """The state, the current feature and its attempts, as the state file keeps them."""
     kept = state(root)
-    return kept.get("state", kept.get("current_state")), kept.get("feature_id"), kept["attempts"]
+    return kept["state"], kept.get("feature_id"), kept["attempts"]
 
 
 def statuses(root: Path) -> list[str]:
@@ -113,7 +113,7 @@ def verdict(root: Path, said: str) -> None:
 def test_a_session_written_from_the_seed_runs_through_real_files(project: Path) -> None:
     # No feature list: the session starts by writing one, and waits for it.
     assert "There is no feature list" in cast(project, "step")
-    assert state(project).get("state", state(project).get("current_state")) == "INIT"
+    assert state(project)["state"] == "INIT"
     assert "Write `feature-list.json` first" in cast(project, "step", EXIT_BLOCKED)
     assert "Nothing is implemented" in cast(project, "finish", EXIT_BLOCKED)
 
@@ -152,9 +152,17 @@ def test_a_session_written_from_the_seed_runs_through_real_files(project: Path) 
     assert where(project) == ("IMPLEMENT", "F3", 1)
     assert statuses(project) == ["blocked", "tested", "pending"]
 
-    # The last feature: its passing run completes the session.
+    # The last feature, its code changed since the tests last ran: a state file written by
+    # hand cannot complete the session before a run of the tests says they pass; a cast
+    # that runs them does.
     cast(project, "step")
     assert where(project) == ("TEST", "F3", 1)
+    (project / "leave.py").write_text("def leave() -> str:\n    return 'bye'\n")
+    skipped = hook(
+        project, f"{PROGRESS}/state.json", json.dumps({**state(project), "state": "COMPLETE"})
+    )
+    assert skipped.returncode == 2, skipped.stdout + clean(skipped)
+    assert "TEST → COMPLETE refused: it depends on whether the tests pass" in clean(skipped)
     assert "the last feature is tested" in cast(project, "step")
     assert where(project) == ("COMPLETE", "F3", 1)
     assert statuses(project) == ["blocked", "tested", "tested"]
@@ -198,19 +206,18 @@ def write_test(project: Path) -> None:
 
 def test_the_hook_refuses_a_state_file_that_skips_testing(project: Path) -> None:
     kept = implementing(project)
-    key = "state" if "state" in kept else "current_state"
-    skipped = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, key: "COMPLETE"}))
+    skipped = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, "state": "COMPLETE"}))
     assert skipped.returncode == 2, skipped.stdout + clean(skipped)
     assert "IMPLEMENT → COMPLETE refused" in clean(skipped)
-    restarted = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, key: "START"}))
+    restarted = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, "state": "START"}))
     assert restarted.returncode == 2, restarted.stdout + clean(restarted)
     assert "IMPLEMENT → START refused" in clean(restarted)
     # IMPLEMENT -> TEST is a move a rule makes, once a test is written in tests/.
-    untested = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, key: "TEST"}))
+    untested = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, "state": "TEST"}))
     assert untested.returncode == 2, untested.stdout + clean(untested)
     assert "IMPLEMENT → TEST refused" in clean(untested)
     write_test(project)
-    tested = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, key: "TEST"}))
+    tested = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, "state": "TEST"}))
     assert tested.returncode == 0, tested.stdout + clean(tested)
 
 
