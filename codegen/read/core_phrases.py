@@ -77,6 +77,15 @@ _CORE = tuple(
             True,
         ),
         (rf"(?:some|an?) {_GLOB_ANY} has no (?:matching )?{_PARTNER}", "paired", False),
+        (rf"(?:some|a|any) {_GLOB_ANY} is newer than {_OTHER}", "newer_some", True),
+        (rf"no {_GLOB_ANY} is newer than {_OTHER}", "newer_some", False),
+        # Read only to say what does: a glob alone, every glob, older.
+        (
+            rf"(?:(?:every|each|all|some|a|any|no) )?{_GLOB} (?:is|are) (?:not )?"
+            rf"(?:newer|older) than {_OTHER}",
+            "newer_glob",
+            True,
+        ),
         (rf"{_FILE} (?:exists|is present)", "exists", True),
         (rf"{_FILE} (?:is )?(?:missing|absent)", "exists", False),
         (rf"{_FILE} (?:doesn't|does not|don't|do not) exist", "exists", False),
@@ -658,6 +667,25 @@ class CorePhrases:
             return "newer", other, file, True
         return "newer", file, other, True
 
+    def _newer_some(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """``some `tests/test_*.py` is newer than feature-list.json``: a name the glob
+        matches was modified after the file."""
+        glob = self._globbed(groups, "")
+        if glob is None:
+            return None
+        other = self.file(groups["other"])
+        return None if other is None else ("newer_some", other, glob[2], True)
+
+    def _newer_glob(self, groups: dict[str, str], file: str) -> _Fact | None:
+        """A glob's names compared with a file any other way than `some`: what reads."""
+        glob, other = groups["glob"].strip("`"), groups["other"].strip("`")
+        self.reason = (
+            "of the names a glob matches the core reads whether some is newer than a file: "
+            f"write ``some `{glob}` is newer than {other}`` (or ``no `{glob}` is newer than "
+            f"{other}``)"
+        )
+        return None
+
     def _globbed(self, groups: dict[str, str], file: str) -> _Fact | None:
         """`docs/*.md exists`, `some file matches docs/*.md`: some name in the workspace
         folder matches the glob (one with `*` or `?`)."""
@@ -762,4 +790,6 @@ _FACTS: dict[str, Callable[[CorePhrases, dict[str, str], str], _Fact | None]] = 
     "newer": CorePhrases._newer,
     "globbed": CorePhrases._globbed,
     "paired": CorePhrases._paired,
+    "newer_some": CorePhrases._newer_some,
+    "newer_glob": CorePhrases._newer_glob,
 }

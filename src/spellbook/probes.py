@@ -230,6 +230,13 @@ def _newer(facts: Answers, file: str, other: str) -> bool:
     return theirs is not None and mine > theirs
 
 
+def _newer_some(facts: Answers, file: str, pattern: str) -> bool:
+    theirs = facts.mtime(file)
+    if theirs is None:
+        return False
+    return any((facts.mtime(name) or 0) > theirs for name in facts.glob(pattern))
+
+
 def _glob(facts: Answers, _: str, pattern: str) -> bool:
     return bool(facts.glob(pattern))
 
@@ -489,6 +496,16 @@ PROBES: dict[str, Probe] = {
             reads_content=True,
         ),
         Probe(
+            "newer_some",
+            "some `{param}` is newer than {file}",
+            "no `{param}` is newer than {file}",
+            "The file exists and some name the glob matches (as `glob` finds them) was "
+            "modified after it: a test written since the feature list was.",
+            _newer_some,
+            ("exists",),
+            reads_content=True,
+        ),
+        Probe(
             "glob",
             "some file matches `{param}`",
             "no file matches `{param}`",
@@ -608,6 +625,8 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
                 found.append(("field", arg, query))
         if name == "newer":
             found.append(("exists", detail, ""))
+        if name == "newer_some":  # some name matches the glob
+            found.append(("glob", "", detail))
         if name == "listed":  # a missing ledger lists nothing
             found.append(("exists", detail.partition(" ")[0], ""))
         for fact in found:

@@ -10,6 +10,7 @@ shares): the hook judges `.claude/progress/` by this spec alone."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import subprocess
@@ -143,6 +144,10 @@ def test_a_session_written_from_the_seed_runs_through_real_files(project: Path) 
     assert where(project) == ("IMPLEMENT", "F2", 1)
     assert statuses(project) == ["blocked", "pending", "pending"]
 
+    # F2 needs tests of its own: F1's test is older than the list the cast just marked.
+    assert "Write the feature's tests" in cast(project, "step", EXIT_BLOCKED)
+    write_test(project, "test_wave.py")
+
     # F2's tests pass: it is marked tested and F3 is chosen.
     cast(project, "step")
     assert where(project) == ("TEST", "F2", 1)
@@ -155,6 +160,7 @@ def test_a_session_written_from_the_seed_runs_through_real_files(project: Path) 
     # The last feature, its code changed since the tests last ran: a state file written by
     # hand cannot complete the session before a run of the tests says they pass; a cast
     # that runs them does.
+    write_test(project, "test_leave.py")
     cast(project, "step")
     assert where(project) == ("TEST", "F3", 1)
     (project / "leave.py").write_text("def leave() -> str:\n    return 'bye'\n")
@@ -199,9 +205,15 @@ def implementing(project: Path) -> dict[str, object]:
     return state(project)
 
 
-def write_test(project: Path) -> None:
-    (project / "tests").mkdir()
-    (project / "tests" / "test_x.py").write_text("def test_x() -> None:\n    pass\n")
+def write_test(project: Path, name: str = "test_x.py") -> None:
+    """A test written in the repository's tests/ folder after the feature list last
+    changed: its time is set just after the list's, whatever the clock's grain, and
+    before any later cast (a process of its own) writes the list again."""
+    (project / "tests").mkdir(exist_ok=True)
+    test = project / "tests" / name
+    test.write_text("def test_x() -> None:\n    pass\n")
+    later = (project / PROGRESS / "feature-list.json").stat().st_mtime_ns + 1_000
+    os.utime(test, ns=(later, later))
 
 
 def test_the_hook_refuses_a_state_file_that_skips_testing(project: Path) -> None:

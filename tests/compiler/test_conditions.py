@@ -702,3 +702,18 @@ def test_a_section_written_in_another_case_leaves_no_false_gap() -> None:
     text = spec_text(states, spells, rows + fill(states, spells, ["A/Go"]))
     kinds = {f.kind for f in analyse(parse_spec_text(text))}
     assert not kinds & {"gap", "overlap", "conflict"}
+
+
+def test_a_gap_only_a_newer_glob_leaves_is_found() -> None:
+    """A cell whose rows say only that some test is newer than the list leaves the worlds
+    where none is (the list missing among them) to a `gap`; its negation closes it."""
+    states, spells = ["A", "B"], ["Go"]
+    newer = "some `tests/test_*.py` is newer than list.json"
+    rows = [row("T1", "A", "Go", newer, "B", "Update state to B")]
+    text = spec_text(states, spells, rows + fill(states, spells, ["A/Go"]))
+    gaps = findings_of(text, {"gap"})
+    assert len(gaps) == 1 and "no `tests/test_*.py` is newer than list.json" in gaps[0].message
+    closed = text.replace(
+        rows[0], rows[0] + "\n" + row("T2", "A", "Go", newer.replace("some", "no", 1))
+    )
+    assert findings_of(closed, {"gap", "overlap"}) == []

@@ -2380,6 +2380,34 @@ REPOSITORY_FILES: list[Any] = [
     refused("core", "/docs/a.md is filled in", "no template"),
 ]
 
+NEWER_SOME: list[Any] = [
+    # -- ``some `G` is newer than F``: a name the glob matches modified after the file ----
+    one(
+        "core",
+        "some `/tests/test_*.py` is newer than feature-list.json",
+        yes("newer_some", "feature-list.json", "/tests/test_*.py"),
+    ),
+    one(
+        "core",
+        "a tests/test_*.py is newer than list.json",
+        yes("newer_some", "list.json", "tests/test_*.py"),
+    ),
+    one(
+        "core",
+        "no `/tests/test_*.py` is newer than feature-list.json",
+        no("newer_some", "feature-list.json", "/tests/test_*.py"),
+    ),
+    # Near misses: a glob alone, every, older, and a glob out of the workspace.
+    refused(
+        "core",
+        "`/tests/test_*.py` is newer than list.json",
+        "some `/tests/test_*.py` is newer than list.json",
+    ),
+    refused("core", "every tests/*.py is newer than list.json", "some `tests/*.py` is newer"),
+    refused("core", "some tests/*.py is older than list.json", "some `tests/*.py` is newer"),
+    refused("core", "some ../tests/*.py is newer than list.json", "outside the workspace"),
+]
+
 
 CORPUS = [
     *ALWAYS,
@@ -2408,6 +2436,7 @@ CORPUS = [
     *GLOBS,
     *PAIRS,
     *REPOSITORY_FILES,
+    *NEWER_SOME,
 ]
 
 

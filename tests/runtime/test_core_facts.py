@@ -752,3 +752,24 @@ def test_a_repository_file_and_a_workspace_glob_imply_nothing_of_each_other() ->
     assert implies(("exists", "/tests/x.py", ""), ("glob", "", "/tests/*.py"))
     assert partner("/sql/003.up.sql", "/sql/*.up.sql", "/sql/*.down.sql") == "/sql/003.down.sql"
     assert partner("/sql/003.up.sql", "/sql/*.up.sql", "down/*.sql") == "down/003.sql"
+
+
+def test_some_file_a_glob_matches_is_newer_than_a_file(tmp_path: Path) -> None:
+    """A test written since the feature list was: some name the glob matches was modified
+    after the file; none, or a missing file, is not."""
+    found = facts(tmp_path, {"list.json": "{}", "tests/test_a.py": "", "tests/test_b.py": ""})
+    ws = tmp_path / "ws"
+    os.utime(ws / "list.json", ns=(2_000, 2_000))
+    os.utime(ws / "tests" / "test_a.py", ns=(1_000, 1_000))
+    os.utime(ws / "tests" / "test_b.py", ns=(2_000, 2_000))  # as old: not newer
+    param = "tests/test_*.py"
+    assert found.check("newer_some", "list.json", param) is False
+    os.utime(ws / "tests" / "test_b.py", ns=(3_000, 3_000))
+    assert facts(tmp_path, {}).check("newer_some", "list.json", param) is True
+    assert facts(tmp_path, {}).check("newer_some", "gone.json", param) is False
+    assert facts(tmp_path, {}).check("newer_some", "list.json", "tests/x_*.py") is False
+    assert ("glob", "", param) in implied("newer_some", "list.json", param)
+    assert ("exists", "list.json", "") in implied("newer_some", "list.json", param)
+    said = describe("newer_some", "list.json", param, True)
+    assert said == "some `tests/test_*.py` is newer than list.json"
+    assert describe("newer_some", "list.json", param, False).startswith("no `tests/")
