@@ -486,6 +486,15 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
 def _unread_verb(row: RuleRow, action: Action, aim: Aim) -> Finding:
     """A phrase aimed at a core verb that does not read as it: the core would not do it."""
     why = f" ({action.hint})" if action.hint else ""
+    if aim.verb == "steps":
+        return Finding(
+            "unread_verb",
+            f"rule {row.id}: {action.text!r} is several steps written as one, so the core "
+            f"would do none of them and the AI would be told them instead; {aim.said()}, or "
+            "begin it with `Ask the AI to` if it is the AI's to do",
+            line=row.line,
+            rule=row.id,
+        )
     return Finding(
         "unread_verb",
         f"rule {row.id}: {action.text!r} does not read as the core's verb `{aim.verb}`{why}, "

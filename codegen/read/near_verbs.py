@@ -308,6 +308,9 @@ def aimed_at(phrase: str, lexicon: Lexicon, counters: Collection[str] = ()) -> A
     """The core verb an unread Action phrase is aimed at, or None if it is plainly the AI's.
     `counters`: the counters the spec compares or counts."""
     text = " ".join(phrase.split())
+    steps = _steps(text, lexicon)
+    if steps is not None:
+        return steps
     for shape, verb in ((_PLUS, "increment"), (_ASSIGN, "reset")):
         m = shape.fullmatch(text)
         if m:
@@ -329,6 +332,30 @@ def aimed_at(phrase: str, lexicon: Lexicon, counters: Collection[str] = ()) -> A
         note = entry.note if entry.note.split(" ")[0] in " ".join(forms).split() else ""
         return Aim(entry.verb, forms, note)
     return None
+
+
+# A `;` outside backticks: where a cell written without numbers would part its steps.
+_STEP = re.compile(r";\s*(?=(?:[^`]*`[^`]*`)*[^`]*$)")
+
+
+def _steps(text: str, lexicon: Lexicon) -> Aim | None:
+    """Several steps written as one phrase, without numbers (`Increment attempts; Set
+    ...`), one of which the core reads: the numbered form that it would carry out."""
+    parts = [p.strip().rstrip(".") for p in _STEP.split(text) if p.strip().rstrip(".")]
+    if len(parts) < 2:
+        return None
+    from .action_phrases import parse_action  # which imports this module's neighbours
+
+    read = [p for p in parts if parse_action(p, "", lexicon=lexicon).verb != "instruct"]
+    if not read:
+        return None
+    numbered = "; ".join(f"({i}) {p}" for i, p in enumerate(parts, start=1))
+    return Aim(
+        "steps",
+        (numbered,),
+        f"a cell's steps are numbered; unnumbered it is one phrase, and {read[0]!r} "
+        "reads as a step of the core",
+    )
 
 
 def _filled(form: str, names: dict[str, str]) -> str:

@@ -448,6 +448,27 @@ def test_the_verifier_warns_of_a_misspelt_verb_and_notes_an_instruction() -> Non
     assert "'Ask the developer to review'" in note.message and "Incremnt" not in note.message
 
 
+def test_steps_written_without_numbers_are_a_warning_giving_the_numbered_form() -> None:
+    """`Increment attempts; Reset tries` unnumbered is one phrase the AI would be told:
+    the verifier says so, with the numbered form the core carries out; prose with a `;`
+    that no core verb reads stays the AI's, and a `;` inside backticks parts nothing."""
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row("X1", "A", "Go", "attempts < 3", "B", "Increment attempts; Reset tries"),
+        row("X2", "A", "Go", "attempts ≥ 3", "B", "Tell the developer; then stop"),
+        row("X3", "B", "Go", "tries < 2", "B", "Append `a; b` to notes.md"),
+        row("X4", "B", "Go", "tries ≥ 2"),
+        *fill(states, spells, skip=["A/Go", "B/Go"]),
+    ]
+    findings = findings_of(spec_text(states, spells, rows), {"unread_verb", "unknown_action"})
+    (unread,) = [f for f in findings if f.kind == "unread_verb"]
+    assert unread.rule == "X1" and "several steps written as one" in unread.message
+    assert "`(1) Increment attempts; (2) Reset tries`" in unread.message
+    assert all(f.rule != "X3" for f in findings)  # one step, read as the core's
+    (note,) = [f for f in findings if f.kind == "unknown_action"]
+    assert note.rule == "X2"
+
+
 # -- a Terms row naming a pattern: the noun of `Record NOUN of F in G` ------------------
 
 JIRA = r"[A-Z][A-Z0-9]+-\d+"
