@@ -178,6 +178,8 @@ def _indicators(spec: Spec, effect: Effect) -> Iterator[tuple[tuple[object, ...]
         file = lit.atom.file
         if lit.atom.probe == "value":
             yield from _value_indicator(effect, lit)
+        if lit.atom.probe == "unlisted" and lit.positive:
+            yield from _ledger_indicator(effect, lit)
         if not file or file not in effect.after:
             continue
         if implies_exists(lit):
@@ -276,6 +278,33 @@ def _value_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[objec
             state=rule.source,
             spell=rule.spell,
             world=f"`{query}` in {atom.file} is {shown} after {rule.id}",
+        ),
+    )
+
+
+def _ledger_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[object, ...], Finding]]:
+    """A next state's Indicator that a file has matches a ledger does not list, where an
+    action of the rule records every one of them (of the whole file, or of the section
+    the Indicator asks about)."""
+    from spellbook.probes import describe
+
+    rule, atom = effect.rule, lit.atom
+    why = effect.all_listed(atom)
+    if not why:
+        return
+    said = describe(atom.probe, atom.file, atom.param, True)
+    yield (
+        ("broken", rule.id, atom.file, atom.param),
+        Finding(
+            "indicators_broken",
+            f"rule {rule.id} leads to {rule.dest}, whose Indicators say {said}, but {why}, "
+            "so every one is listed after it; lead to a state whose Indicators say they are "
+            'listed, or record another section (`under "S"`)',
+            line=rule.line,
+            rule=rule.id,
+            state=rule.source,
+            spell=rule.spell,
+            world=f"every match is listed after {rule.id}",
         ),
     )
 

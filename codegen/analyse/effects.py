@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from spellbook.actions import VERBS
+from spellbook.probes import ledger_parts, record_parts
 from spellbook.values import variables
 
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, implied
@@ -90,6 +91,26 @@ class Effect:
     # The state file's fields the actions set to a literal: name -> (value, the action
     # that set it). A field set from a query's first result is not known.
     fields: dict[str, tuple[object, str]] = field(default_factory=dict)
+    # What the actions leave recorded in a ledger: (source, ledger, pattern, section) ->
+    # the action that recorded it. After a Record, every match of the pattern in the
+    # source (in its section, for one scoped to a section) is listed in the ledger, until
+    # another action changes either file.
+    recorded: dict[tuple[str, str, str, str], str] = field(default_factory=dict)
+
+    def all_listed(self, atom: Atom) -> str:
+        """The action after which the ledger fact `atom` (`unlisted`) is known not to hold
+        (every match it asks about is listed), or "": a Record of the same pattern of the
+        same file in the same ledger, of the whole file or of a section whose words the
+        fact's section has (a Record under "Tables" says nothing of the file's other
+        lines)."""
+        if atom.probe != "unlisted":
+            return ""
+        ledger, pattern, section = ledger_parts(atom.param)
+        for (source, into, recorded, scope), why in self.recorded.items():
+            same = (source, into, recorded) == (atom.file, ledger, pattern)
+            if same and (not scope or (section and scope.lower() in section.lower())):
+                return why
+        return ""
 
 
 class Region:
@@ -344,8 +365,25 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
             done.touched.add(name)
 
 
+def _carry_records(done: Effect, index: int, action: Action) -> None:
+    """What one action leaves recorded in ledgers: a Record, its matches; any other
+    change to a source or a ledger leaves nothing known of what it records."""
+    records = action.verb == "record" and not action.problem and len(action.files) > 1
+    changed = set(_touched(action)) if not records else set()
+    if _effect(action.verb) == "anything":
+        changed |= {name for key in done.recorded for name in key[:2]}
+    for key in list(done.recorded):
+        if changed & set(key[:2]):
+            del done.recorded[key]
+    if records:
+        pattern, section = record_parts(action.target)
+        key = (action.files[0], action.files[1], pattern, section)
+        done.recorded[key] = f"action ({index}) records them"
+
+
 def _carry_values(done: Effect, index: int, action: Action) -> None:
     _carry_fields(done, index, action)
+    _carry_records(done, index, action)
     """What one action leaves at places of JSON files: a `set_field` the value it sets,
     where the query it writes selects it; any other change to a file (or to a state
     file field a query names, `$name`) leaves nothing known of the file's places."""

@@ -19,7 +19,8 @@ each carried out once by `spellbook.actions`:
   frontmatter values for folder names.
 - `increment`: `Increment COUNTER`: add one to a counter of the state file.
 - `reset`: `Reset COUNTER`, `Reset COUNTER to N`, `Set COUNTER to N`: set it.
-- `record`: `Record NOUN of F in G`, ``Append matches of `RE` from F to G``: add
+- `record`: `Record NOUN of F in G`, ``Append matches of `RE` from F to G``
+  (``Record matches of `RE` under "Tables" of F in G``: of that section only): add
   the matches (of a noun that is a pattern: a vocabulary's, or one a Terms row names,
   ``| NOUN | matches of `RE` |``) that the ledger file G does not list yet, one line
   each; without `of F`, of the file the cell read last.
@@ -58,6 +59,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from spellbook.patterns import VOCABULARY
+from spellbook.probes import record_target
 from spellbook.schema import OWN_FILE, own_file
 from spellbook.store import is_git, path_problem
 from spellbook.values import is_json
@@ -65,7 +67,7 @@ from spellbook.vocabulary import FILE
 
 from ..model import Action
 from .core_phrases import _FILE as _ANY_FILE  # a name with an extension, or any in backticks
-from .core_phrases import _ODD_VALUE, _QUERY, pattern_problem
+from .core_phrases import _ODD_VALUE, _QUERY, _SECTION, pattern_problem, section_name
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
 from .own_phrases import callbacks
 
@@ -120,6 +122,10 @@ _RECORD = re.compile(
     rf"(?: (?:of|from) {_SOURCE})? (?:in|to|into) {_LEDGER}",
     re.I,
 )
+# What a Record records, scoped to a section: ``matches of `RE` under "Tables"`` (`of F`
+# before or after it).
+_UNDER = re.compile(rf"(?P<what>.+?) under {_SECTION}", re.I)
+_OF_UNDER = re.compile(rf"(?P<what>.+?) (?:of|from) {_SOURCE} under {_SECTION}", re.I)
 _MATCHES_OF = re.compile(
     r"(?:new |unlisted )?(?:matches|lines) (?:of|matching) `(?P<re>[^`]+)`", re.I
 )
@@ -587,6 +593,14 @@ def _json_edit(verb: str, phrase: str, file: str, written: str, value: object) -
     return _checked(Action(verb, phrase, (file,), target))
 
 
+def _scope(what: str, lexicon: Lexicon) -> re.Match[str] | None:
+    """What a Record with no `of F` after the section records, and from which section:
+    ``matches of `RE` of F under "S"`` where what comes before `of F` is a pattern
+    (`` `x` `` may be a file's name too), else ``matches of `RE` under "S"``."""
+    m = _OF_UNDER.fullmatch(what)
+    return m if m is not None and _pattern_of(m["what"], lexicon) else _UNDER.fullmatch(what)
+
+
 def _pattern_of(what: str, lexicon: Lexicon) -> str:
     """The pattern a ledger records: ``matches of `RE` ``, or a noun that is one (the
     spec's Terms row naming a pattern first, then the vocabulary's); "" if none."""
@@ -607,7 +621,11 @@ def record_noun(phrase: str) -> str:
     m = _RECORD.fullmatch(phrase) or _FIND.fullmatch(phrase)
     if m is None:
         return ""
-    return normal(re.sub(r"^(?:new|unlisted|unprocessed) ", "", m["what"].strip(), flags=re.I))
+    under = _UNDER.fullmatch(m["what"])
+    what = under["what"] if under is not None else m["what"]
+    if under is not None and not m.groupdict().get("source"):
+        what = re.sub(rf" (?:of|from) {_SOURCE}$", "", what, flags=re.I)
+    return normal(re.sub(r"^(?:new|unlisted|unprocessed) ", "", what.strip(), flags=re.I))
 
 
 def term_pattern(means: str) -> str:
@@ -621,8 +639,14 @@ def term_pattern(means: str) -> str:
 def _record(
     m: re.Match[str], workspace: str, lexicon: Lexicon, read: str, phrase: str
 ) -> Action | None:
-    """`Record NOUN of F in G`: a ledger action, or None if `what` is no pattern."""
-    pattern = _pattern_of(m["what"], lexicon)
+    """`Record NOUN of F in G`: a ledger action, or None if `what` is no pattern;
+    ``Record matches of `RE` under "Tables" of F in G``: of that section only."""
+    what, written, section = m["what"], m["source"], ""
+    under = _scope(what, lexicon) if not written else _UNDER.fullmatch(what)
+    if under is not None:
+        what, written = under["what"], written or under.groupdict().get("source")
+        section = section_name(under["section"])
+    pattern = _pattern_of(what, lexicon)
     if not pattern:
         term = lexicon.terms.get(record_noun(phrase))
         if term is not None:  # a Terms row for the noun, which names no pattern
@@ -630,23 +654,24 @@ def _record(
             return Action("instruct", phrase, hint=hint)
         return None
     ledger = _relative(m["ledger"], workspace)
-    source = _relative(m["source"], workspace) if m["source"] else read
+    source = _relative(written, workspace) if written else read
+    target = record_target(pattern, section)
     odd = next((f for f in (source, ledger) if f and not re.fullmatch(r"[\w.\-/]+", f)), "")
     if odd:
-        return Action("record", phrase, (source, ledger), pattern, f"`{odd}` is not a file's name")
+        return Action("record", phrase, (source, ledger), target, f"`{odd}` is not a file's name")
     if not source:
         return Action(
             "record",
             phrase,
             ("", ledger),
-            pattern,
+            target,
             "it names no file to find them in: say `of F`, or read F first in the cell",
         )
     # A pattern the spec writes (in the cell or its Terms) is checked; a vocabulary's noun
     # is its author's to bound.
-    written = not pattern.startswith(VOCABULARY)
-    problem = pattern_problem(pattern) if written else ""
-    return _checked(Action("record", phrase, (source, ledger), pattern, problem))
+    own = not pattern.startswith(VOCABULARY)
+    problem = pattern_problem(pattern) if own else ""
+    return _checked(Action("record", phrase, (source, ledger), target, problem))
 
 
 def _files(text: str, workspace: str, lexicon: Lexicon) -> tuple[str, ...] | None:

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Sequence
 
 from spellbook.patterns import VOCABULARY
-from spellbook.probes import PROBES, describe, implied, named
+from spellbook.probes import PROBES, describe, implied, named, record_parts
 from spellbook.values import is_json
 
 from ..logic import DNF
@@ -194,13 +194,16 @@ def _append_item(action: Action, lexicon: Lexicon | None) -> str:
 
 def _record(action: Action, lexicon: Lexicon | None) -> str:
     source, ledger = action.files
-    noun = lexicon.noun_for("matches", action.target) if lexicon is not None else None
+    pattern, section = record_parts(action.target)
+    noun = lexicon.noun_for("matches", pattern) if lexicon is not None else None
     if noun is not None:
         what = noun.name
-    elif VOCABULARY in action.target or "`" in action.target:
+    elif VOCABULARY in pattern or "`" in pattern:
         return ""
     else:
-        what = f"matches of `{action.target}`"
+        what = f"matches of `{pattern}`"
+    if section:
+        what += f' under "{section}"'
     return f"Record {what} of {_name(source)} in {_name(ledger)}"
 
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from spellbook.patterns import problem
-from spellbook.probes import UNITS, duration
+from spellbook.probes import UNITS, duration, ledger_param
 from spellbook.probes import implied as core_implied
 from spellbook.values import comparison_param, is_json
 
@@ -48,6 +48,8 @@ _NO_VALUE = object()
 # A fact of the core read with its sign: (probe, file, param, holds).
 _Fact = tuple[str, str, str, bool]
 _LEDGER = _FILE.replace("?P<file>", "?P<ledger>")
+# A ledger's pattern scoped to a section: ``matches of `RE` under "Tables"``.
+_UNDER = rf"(?: under {_SECTION})?"
 _OTHER = _FILE.replace("?P<file>", "?P<other>")
 _PATTERN = _QUOTED.replace("?P<quoted>", "?P<pattern>")
 # A glob: a name with `*` (or `?`, in backticks); after `some file matches`, any name,
@@ -155,44 +157,57 @@ _CORE = tuple(
         (rf"{_FILE} is (?P<comparison>newer|older) than {_OTHER}", "newer", True),
         (rf"{_FILE} (?:is not|isn't) (?P<comparison>newer|older) than {_OTHER}", "newer", False),
         (
-            rf"{_FILE} has (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?not "
+            rf"{_FILE} has (?:lines|matches) (?:of|matching) {_QUOTED}{_UNDER} (?:that are )?not "
             rf"(?:yet )?(?:listed|recorded) in {_LEDGER}",
             "unlisted",
             True,
         ),
         (
-            rf"{_FILE} has no (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?not "
-            rf"(?:yet )?(?:listed|recorded) in {_LEDGER}",
+            rf"{_FILE} has no (?:lines|matches) (?:of|matching) {_QUOTED}{_UNDER} "
+            rf"(?:that are )?not (?:yet )?(?:listed|recorded) in {_LEDGER}",
             "unlisted",
             False,
         ),
         (
-            rf"(?:every|each) (?:match|line) of {_QUOTED} in {_FILE} is (?:already )?"
+            rf"(?:every|each) (?:match|line) of {_QUOTED}{_UNDER} in {_FILE} is (?:already )?"
             rf"(?:listed|recorded) in {_LEDGER}",
             "unlisted",
             False,
         ),
         (
-            rf"(?:some|a|any) (?:match|line) of {_QUOTED} in {_FILE} is (?:already )?"
+            rf"(?:some|a|any) (?:match|line) of {_QUOTED}{_UNDER} in {_FILE} is (?:already )?"
             rf"(?:listed|recorded) in {_LEDGER}",
             "listed",
             True,
         ),
         (
-            rf"no (?:match|line) of {_QUOTED} in {_FILE} is (?:yet )?(?:listed|recorded) in "
-            rf"{_LEDGER}",
+            rf"no (?:match|line) of {_QUOTED}{_UNDER} in {_FILE} is (?:yet )?"
+            rf"(?:listed|recorded) in {_LEDGER}",
             "listed",
             False,
         ),
         (
-            rf"{_FILE} has (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?(?:already )?"
-            rf"(?:listed|recorded) in {_LEDGER}",
-            "listed",
-            True,
-        ),
-        (
-            rf"{_FILE} has no (?:lines|matches) (?:of|matching) {_QUOTED} (?:that are )?"
+            rf"{_FILE} has (?:lines|matches) (?:of|matching) {_QUOTED}{_UNDER} (?:that are )?"
             rf"(?:already )?(?:listed|recorded) in {_LEDGER}",
+            "listed",
+            True,
+        ),
+        (
+            rf"{_FILE} has no (?:lines|matches) (?:of|matching) {_QUOTED}{_UNDER} (?:that are )?"
+            rf"(?:already )?(?:listed|recorded) in {_LEDGER}",
+            "listed",
+            False,
+        ),
+        # `F has no section S with matches ...`: the fact's negation alone (S may be missing).
+        (
+            rf"{_FILE} has (?P<alone>no) section {_SECTION} with (?:lines|matches) (?:of|matching) "
+            rf"{_QUOTED} (?:that are )?not (?:yet )?(?:listed|recorded) in {_LEDGER}",
+            "unlisted",
+            False,
+        ),
+        (
+            rf"{_FILE} has (?P<alone>no) section {_SECTION} with (?:lines|matches) (?:of|matching) "
+            rf"{_QUOTED} (?:that are )?(?:already )?(?:listed|recorded) in {_LEDGER}",
             "listed",
             False,
         ),
@@ -269,6 +284,13 @@ def _unquote(text: str) -> str:
     if len(text) > 1 and text[0] + text[-1] in ("``", '""', "“”"):
         return text[1:-1]
     return text
+
+
+def section_name(written: str) -> str:
+    """A section as a phrase names it (`"Risks"`, `the Risks section`, `"## Risks"`): the
+    heading's words, without the marks that make it one."""
+    section = _unquote(written).removeprefix("the ").removesuffix(" section")
+    return section.strip().lstrip("#").strip()
 
 
 def pattern_problem(pattern: str) -> str:
@@ -389,9 +411,7 @@ class CorePhrases:
 
     def _param(self, probe: str, groups: dict[str, str], file: str) -> str | None:
         if probe in ("items", "unchecked", "section_text", "section"):
-            section = _unquote(groups["section"]).removeprefix("the ").removesuffix(" section")
-            # `"## Risks"`: the heading's words, without the marks that make it one.
-            section = section.strip().lstrip("#").strip()
+            section = section_name(groups["section"])
             if not section:
                 self.reason = "the section has no name"
                 return None
@@ -471,7 +491,10 @@ class CorePhrases:
                 self.reason = problem
                 return None
             ledger = self.file(groups["ledger"])
-            return None if ledger is None else f"{ledger} {pattern}"
+            if ledger is None:
+                return None
+            scope = self._param("section", groups, file) if groups.get("section") else ""
+            return None if scope is None else ledger_param(ledger, pattern, scope)
         return ""
 
     def _minutes(self, amount: str, unit: str) -> str | None:

@@ -26,8 +26,8 @@ way (a crash, a disk error) is finished by the next one from its intent record
   state, the history or a counter) to a literal, or to the first value a query selects
   in a JSON file (`spellbook.values.select`); a query that selects nothing stops the
   cast with nothing written. The state file is written with the rest of the cast.
-- `record` appends to a ledger file the matches of a pattern in a file that it does
-  not list yet, one per line (creating the ledger).
+- `record` appends to a ledger file the matches of a pattern in a file (or in one of
+  its sections) that it does not list yet, one per line (creating the ledger).
 - `copy`, `move`, `append`, `set_field` and `append_item` edit files in place
   (`spellbook.edits`): a JSON value is set, or added to a list, where a query names
   one place, or the cast stops with nothing written.
@@ -43,7 +43,7 @@ import time
 from spellbook.errors import ActionError, BadFile
 from spellbook.frontmatter import FRONTMATTER_LIMIT, frontmatter
 from spellbook.outcome import Did, Done
-from spellbook.probes import unlisted_matches
+from spellbook.probes import record_parts, scoped, unlisted_matches
 from spellbook.schema import OWN_FILE, TRASH, Action, Rule, folded, own_file
 from spellbook.state_file import Record, parse_json
 from spellbook.state_file import today as date_today
@@ -167,13 +167,15 @@ def plan(
 
 
 def _record(cast: _Cast, action: Action, index: int) -> None:
-    """Append to the ledger the matches of the pattern in the source file it does not
-    list yet, one per line; a missing ledger is created, a missing source adds nothing."""
+    """Append to the ledger the matches of the pattern in the source file (or in its
+    section) it does not list yet, one per line; a missing ledger is created, a missing
+    source (or section) adds nothing."""
     files, step = cast.files, cast.step
     source, ledger = action.files
+    pattern, section = record_parts(action.target)
     text = files.read(source)
     old = files.read_exact(ledger)
-    new = unlisted_matches(text or "", action.target, old or "")
+    new = unlisted_matches(scoped(text or "", section), pattern, old or "")
     if new:
         body = old or ""
         if body and not body.endswith("\n"):

@@ -6,6 +6,7 @@ from importlib import import_module
 
 from spellbook.errors import ActionError, SpellbookError, UnknownSpell
 from spellbook.facts import Facts
+from spellbook.probes import ledger_parts
 from spellbook.responses import Writer
 from spellbook.state_file import RUNTIME_FIELDS, StateFormat
 from spellbook.store import path_problem
@@ -92,7 +93,7 @@ class Engine:
             for g in machine.GUARDS
             for name in (
                 g.file,
-                g.param.partition(" ")[0] if g.probe in ("unlisted", "listed") else "",
+                ledger_parts(g.param)[0] if g.probe in ("unlisted", "listed") else "",
             )
             if name
         ]

@@ -23,6 +23,9 @@ walks the folder, bounded, entering no symbolic link.
 Ledgers (`unlisted`, `listed`): the parameter is the ledger file and the pattern,
 joined by one space (a file name has none): some match of the pattern in the file is
 not (is) a line of the ledger. `record` (`spellbook.actions`) appends them to it.
+Scoped to a section (`ledger_param`), it is the JSON list `[ledger, pattern, section]`
+and only the section's lines are searched (`sections.section_text`); a file without
+the section has no matches there, and the fact implies the section.
 
 Pairs of globs (`paired`): the parameter is the two globs joined by one space (a glob
 has none), each with one `*` (`globs.partner`): every name the first matches has the
@@ -274,20 +277,83 @@ def _over_minutes(facts: Answers, _: str, minutes: str) -> bool:
 
 
 def _unlisted(facts: Answers, file: str, param: str) -> bool:
-    ledger, _, pattern = param.partition(" ")
+    ledger, pattern, section = ledger_parts(param)
     if not facts.exists(file):
         return False
-    return bool(unlisted_matches(facts.text(file), pattern, facts.text(ledger)))
+    text = scoped(facts.text(file), section)
+    return bool(unlisted_matches(text, pattern, facts.text(ledger)))
 
 
 def _listed(facts: Answers, file: str, param: str) -> bool:
     from spellbook.patterns import found as matches
 
-    ledger, _, pattern = param.partition(" ")
+    ledger, pattern, section = ledger_parts(param)
     if not facts.exists(file):
         return False
     listed = listed_lines(facts.text(ledger))
-    return any(entry(match) in listed for match in matches(pattern, facts.text(file)))
+    text = scoped(facts.text(file), section)
+    return any(entry(match) in listed for match in matches(pattern, text))
+
+
+def ledger_param(ledger: str, pattern: str, section: str = "") -> str:
+    """A ledger fact's parameter: `LEDGER PATTERN`, or, scoped to a section (or where
+    the plain form would read as a scoped one), the JSON list `[LEDGER, PATTERN, SECTION]`."""
+    plain = f"{ledger} {pattern}"
+    if not section and ledger_parts(plain) == (ledger, pattern, ""):
+        return plain
+    import json
+
+    return json.dumps([ledger, pattern, section], ensure_ascii=False)
+
+
+def ledger_parts(param: str) -> tuple[str, str, str]:
+    """A ledger fact's parameter read back: (ledger, pattern, section; "" for the file)."""
+    scope = _scope(param, 3)
+    if scope is not None:
+        return scope[0], scope[1], scope[2]
+    ledger, _, pattern = param.partition(" ")
+    return ledger, pattern, ""
+
+
+def record_target(pattern: str, section: str = "") -> str:
+    """What a `record` action records: its pattern, or, scoped to a section (or where the
+    pattern would read as a scoped one), the JSON list `[PATTERN, SECTION]`."""
+    if not section and _scope(pattern, 2) is None:
+        return pattern
+    import json
+
+    return json.dumps([pattern, section], ensure_ascii=False)
+
+
+def record_parts(target: str) -> tuple[str, str]:
+    """A `record` action's target read back: (pattern, section; "" for the file)."""
+    scope = _scope(target, 2)
+    return (scope[0], scope[1]) if scope is not None else (target, "")
+
+
+def _scope(text: str, size: int) -> list[str] | None:
+    """`text` as a JSON list of `size` strings, or None."""
+    if not text.startswith('["'):
+        return None
+    import json
+
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return None
+    if isinstance(found, list) and len(found) == size and all(isinstance(s, str) for s in found):
+        return found
+    return None
+
+
+def scoped(text: str, section: str) -> str:
+    """The text a ledger's pattern is searched in: the file's, or its section's lines
+    (`sections.section_text`; "" where the file has no such section)."""
+    if not section:
+        return text
+    from spellbook.sections import section_text
+
+    return section_text(text, section)
 
 
 def entry(text: str) -> str:
@@ -527,23 +593,28 @@ PROBES: dict[str, Probe] = {
         ),
         Probe(
             "unlisted",
-            "{file} has matches of `{pattern}` not listed in {ledger}",
-            "every match of `{pattern}` in {file} is listed in {ledger}",
-            "Some match of the regular expression in the file is not a line of the ledger "
-            "file (a missing ledger lists nothing): the ledger records what was processed.",
+            "{file} has matches of `{pattern}`{scope} not listed in {ledger}",
+            "every match of `{pattern}`{scope} in {file} is listed in {ledger}",
+            "Some match of the regular expression in the file (under a section, in the "
+            "section's lines: a file without the section has none there, and its negation "
+            "says the section is there) is not a line of the ledger file (a missing ledger "
+            "lists nothing): the ledger records what was processed.",
             _unlisted,
             ("matches",),
             reads_content=True,
+            absent="every match of `{pattern}`{scope} in {file} is listed in {ledger}",
         ),
         Probe(
             "listed",
-            "some match of `{pattern}` in {file} is listed in {ledger}",
-            "no match of `{pattern}` in {file} is listed in {ledger}",
-            "Some match of the regular expression in the file (as `unlisted` finds them) is "
-            "a line of the ledger file: the ledger has recorded it.",
+            "some match of `{pattern}`{scope} in {file} is listed in {ledger}",
+            "no match of `{pattern}`{scope} in {file} is listed in {ledger}",
+            "Some match of the regular expression in the file (as `unlisted` finds them, in "
+            "the file or under a section) is a line of the ledger file: the ledger has "
+            "recorded it.",
             _listed,
             ("matches",),
             reads_content=True,
+            absent="no match of `{pattern}`{scope} in {file} is listed in {ledger}",
         ),
         Probe(
             "below",
@@ -628,7 +699,9 @@ def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
         if name == "newer_some":  # some name matches the glob
             found.append(("glob", "", detail))
         if name == "listed":  # a missing ledger lists nothing
-            found.append(("exists", detail.partition(" ")[0], ""))
+            found.append(("exists", ledger_parts(detail)[0], ""))
+        if name in ("unlisted", "listed") and ledger_parts(detail)[2]:
+            found.append(("section", arg, ledger_parts(detail)[2]))
         for fact in found:
             if fact not in out:
                 out.append(fact)
@@ -654,7 +727,7 @@ def _implied_param(probe: str, implied: str, param: str) -> str:
     if implied in ("items", "unchecked", "section"):
         return param.partition(" ")[2] if probe.endswith("_at_least") else param
     if probe in ("unlisted", "listed") and implied == "matches":
-        return param.partition(" ")[2]
+        return ledger_parts(param)[1]
     return ""
 
 
@@ -707,6 +780,10 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
         return a[2].lower() == b[2].lower()
     if kind == "count_at_least" == other:
         return _fewer_of_more(a[2], b[2])
+    if kind == other and kind in ("unlisted", "listed"):
+        # A match under a section is a match of the file: scoped implies the whole file.
+        ledger, pattern, section = ledger_parts(a[2])
+        return bool(section) and ledger_parts(b[2]) == (ledger, pattern, "")
     if {kind, other} == {"count_at_least", "field"}:
         # What a filter keeps is an object with the filter's key, so a value: one is there
         # exactly when the query has a value.
@@ -761,9 +838,16 @@ def describe(probe: str, file: str, param: str, positive: bool, absent: bool = F
     ledger, _, pattern = param.partition(" ")
     # Files as a condition names them (`named`), so that the words read back as the fact.
     fields = {"counter": counter, "limit": limit, "ledger": named(ledger), "pattern": pattern}
+    fields["scope"] = ""  # a ledger's section
     fields.update(count=ledger, section=pattern, duration="", query="", comparison="")
     fields.update(first=ledger, second=pattern)  # a pair of globs
     fields["other"] = named(param)
+    if probe in ("unlisted", "listed"):
+        ledger, pattern, section = ledger_parts(param)
+        fields.update(ledger=named(ledger), pattern=pattern, section=section)
+        fields["scope"] = f' under "{section}"' if section else ""
+        if section and not positive and not absent:  # the negation alone: F may lack S
+            words = _SCOPED_NO[probe]
     if probe == "over_minutes" and param.isdigit():
         fields["duration"] = duration(int(param))
     if probe == "value":
@@ -777,7 +861,7 @@ def describe(probe: str, file: str, param: str, positive: bool, absent: bool = F
     if probe in ("matches", "unlisted", "listed"):  # a vocabulary's pattern, as its author wrote it
         from spellbook.patterns import shown as written
 
-        param, fields["pattern"] = written(param), written(pattern)
+        param, fields["pattern"] = written(param), written(fields["pattern"])
     for name in ("param", "pattern", "query"):  # a value with a backtick, in quotes
         value = param if name == "param" else fields[name]
         if "`" in value and f"`{{{name}}}`" in words:
@@ -790,6 +874,14 @@ def describe(probe: str, file: str, param: str, positive: bool, absent: bool = F
         if probe.endswith("_at_least") and said.endswith(" items"):
             said = said[:-1]  # `no section "Risks" with at least 1 checked item`
     return said
+
+
+# A ledger fact scoped to a section, not holding, said alone (the section may be missing).
+_SCOPED_NO = {
+    "unlisted": '{file} has no section "{section}" with matches of `{pattern}` not listed in '
+    "{ledger}",
+    "listed": '{file} has no section "{section}" with matches of `{pattern}` listed in {ledger}',
+}
 
 
 def named(file: str) -> str:

@@ -7,7 +7,7 @@ import os
 
 from spellbook.errors import BadFile, Interrupted, SpellbookError, StateFileError, UnsafePath
 from spellbook.journal import HISTORY_KEEP, INTENT_FILE
-from spellbook.probes import PROBES
+from spellbook.probes import PROBES, ledger_parts
 from spellbook.recall import Kept, Recall, read_kept
 from spellbook.state_file import REPAIR_LIMIT, STATE_LIMIT, Record, decode, encodable, now
 from spellbook.store import random_hex
@@ -122,7 +122,7 @@ class Repair:
         review's, say), said so that nothing is passed over in silence."""
         guards = [w.guard for w in self.engine.states[state].evidence]
         spoken = {g.file for g in guards}  # a ledger is spoken of too
-        spoken |= {g.param.partition(" ")[0] for g in guards if g.probe in ("unlisted", "listed")}
+        spoken |= {ledger_parts(g.param)[0] for g in guards if g.probe in ("unlisted", "listed")}
         facts = self.engine.facts()
         there = [f for f in self.engine.files if f not in spoken and facts.exists(f)]
         if not there:

@@ -257,17 +257,21 @@ class Writer:
         return f"{says} {file} to {self._path(dest)}"
 
     def _recorded(self, action: Action, would: bool, did: Did | None) -> str:
+        from spellbook.probes import record_parts
+
         source, ledger = (self._path(f) for f in action.files)
+        section = record_parts(action.target)[1]
+        under = f' under "{section}"' if section else ""
         if did is None:
             said = "records" if would else "recorded"
-            return f"{said} in {ledger} what {source} has that it does not list yet"
+            return f"{said} in {ledger} what {source} has{under} that it does not list yet"
         if did.absent:
             return f"nothing to record in {ledger}: {source} {'is' if would else 'was'} not there"
         if not did.files:
-            return f"nothing new to record in {ledger}: it lists all of {source}'s"
+            return f"nothing new to record in {ledger}: it lists all of {source}'s{under}"
         count = len(did.files)
         entries = f"{count} new entr{'y' if count == 1 else 'ies'}"
-        return f"{'records' if would else 'recorded'} {entries} of {source} in {ledger}"
+        return f"{'records' if would else 'recorded'} {entries} of {source}{under} in {ledger}"
 
     def _done(self, rule: Rule, did: Sequence[Did] | None, would: bool = False) -> list[str]:
         """What the rule's actions did, in order: as `did` says (a cast's outcome, or a

@@ -72,15 +72,18 @@ def _item(line: str) -> tuple[bool, str] | None:
     return box[1] != " ", box[3:]
 
 
-def _section(text: str, section: str) -> Iterator[tuple[str, bool]]:
+def _section(text: str, section: str, fences: bool = False) -> Iterator[tuple[str, bool]]:
     """The lines of the sections whose heading has `section`'s words, but their headings
-    and code fences' markers: (line, whether it is outside a code fence) each."""
+    and (unless `fences`) code fences' markers: (line, whether it is outside a code
+    fence) each."""
     wanted = section.lower()
     level = 0
     fenced = False
     for line in lines_of(text):
         if _fence(line):
             fenced = not fenced
+            if fences and level:
+                yield line, False
             continue
         if fenced:
             if level:
@@ -118,6 +121,13 @@ def has_section(text: str, section: str) -> bool:
     one (a heading with no lines under it is a section too)."""
     wanted = section.lower()
     return any(wanted in title.lower() for title in headings(text))
+
+
+def section_text(text: str, section: str) -> str:
+    """The lines of the sections whose heading has `section`'s words (as `has_section`
+    finds one), their headings left out, each ended by a line feed; "" where there is
+    none. A ledger's pattern scoped to a section is searched in it."""
+    return "".join(line + "\n" for line, _ in _section(text, section, fences=True))
 
 
 def checklist(text: str, section: str) -> list[tuple[bool, str]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from codegen import parse_spec_text
@@ -240,7 +242,29 @@ assert ATLASSIAN is not None
             "(1) Load plan.md content; (2) Record Jira links in `.refs`",
             [("load", ("plan.md",), ""), ("record", ("plan.md", ".refs"), ATLASSIAN.param)],
         ),
+        # scoped to a section, `of F` before or after it: the pattern and the section
+        (
+            CORE,
+            'Record matches of `^- (\\w+)$` under "Tables" of plan.md in `.applied`',
+            [("record", ("plan.md", ".applied"), '["^- (\\\\w+)$", "Tables"]')],
+        ),
+        (
+            CORE,
+            "Record matches of `x` of plan.md under the Tables section in `.applied`",
+            [("record", ("plan.md", ".applied"), '["x", "Tables"]')],
+        ),
+        (
+            SPELL,
+            'Record Atlassian URLs under "## Links" of context.md in `.refs`',
+            [("record", ("context.md", ".refs"), json.dumps([ATLASSIAN.param, "Links"]))],
+        ),
         # near misses: no pattern, no noun that is one, a path that leaves, a glob
+        (CORE, 'Record matches of `x` under "" of plan.md in `.applied`', [("instruct", (), "")]),
+        (
+            CORE,
+            "Record matches of `x` under Tables of plan.md in `.applied`",
+            [("instruct", (), "")],
+        ),
         (CORE, "Append notes.md to `.seen`", [("instruct", (), "")]),
         (SPELL, "Record acceptance criteria of plan.md in `.refs`", [("instruct", (), "")]),
         (CORE, "Append matches of `x` from notes.md to seen", [("instruct", (), "")]),

@@ -250,6 +250,10 @@ def test_a_new_kind_of_fact_is_said_in_its_probe_s_own_words(
             "Appends matches of `x+` from a.md to `.seen`",
             "Record matches of `x+` of a.md in `.seen`",
         ),
+        (
+            "Records matches of `x+` of plan.md under the Tables section in `.applied`",
+            'Record matches of `x+` under "Tables" of plan.md in `.applied`',
+        ),
     ],
 )
 def test_an_action_is_said_in_its_verb_s_canonical_words(written: str, said: str) -> None:

@@ -213,3 +213,116 @@ def test_the_value_a_set_of_a_state_file_field_leaves_is_known_after_the_rule() 
     assert fields_after(f"(1) {first}; (2) Set `feature_id` in the state file to null") == {
         "feature_id": None
     }
+
+
+LEDGER = """# Ledger
+
+### Spells
+
+1. **Apply**
+2. **Next**
+
+### States
+
+1. **PLANNED**
+    - *Description*: the plan names its tables
+    - *Indicators*: plan.md exists
+    - *Valid Actions*: Apply
+    - *Goal*: yes
+2. **APPLIED**
+    - *Description*: the tables were applied
+    - *Indicators*: plan.md exists AND INDICATOR
+    - *Valid Actions*: Next
+
+Transitions not listed are rejected.
+
+### Transitions
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+| A1 | PLANNED | Apply | - | APPLIED | RECORD | Done. |
+| N1 | APPLIED | Next | - | PLANNED | - | Back to planning. |
+"""
+TABLES = 'matches of `^- (\\w+)$` under "Tables"'
+
+
+def ledger_findings(indicator: str, record: str) -> list[str]:
+    text = LEDGER.replace("INDICATOR", indicator).replace("RECORD", record)
+    found = analyse(parse_spec_text(text, "ledger.md"))
+    return [f"{f.kind}: {f.message}" for f in found if f.kind != "unlisted_rejected"]
+
+
+@pytest.mark.parametrize(
+    ("indicator", "record", "broken"),
+    [
+        # Recorded under "Tables": every match there is listed after the rule.
+        (
+            f"plan.md has {TABLES} not listed in `.applied`",
+            f"Record {TABLES} of plan.md in `.applied`",
+            True,
+        ),
+        # The whole file recorded: its section's matches too.
+        (
+            f"plan.md has {TABLES} not listed in `.applied`",
+            "Record matches of `^- (\\w+)$` of plan.md in `.applied`",
+            True,
+        ),
+        # Another section recorded, or the file's other lines asked about: not known.
+        (
+            f"plan.md has {TABLES} not listed in `.applied`",
+            'Record matches of `^- (\\w+)$` under "Checklist" of plan.md in `.applied`',
+            False,
+        ),
+        (
+            "plan.md has matches of `^- (\\w+)$` not listed in `.applied`",
+            f"Record {TABLES} of plan.md in `.applied`",
+            False,
+        ),
+        # What the Indicators say after the Record is what it leaves.
+        (
+            'every match of `^- (\\w+)$` under "Tables" in plan.md is listed in `.applied`',
+            f"Record {TABLES} of plan.md in `.applied`",
+            False,
+        ),
+        # The source changed after the Record: nothing is known of what it lists.
+        (
+            f"plan.md has {TABLES} not listed in `.applied`",
+            f'(1) Record {TABLES} of plan.md in `.applied`; (2) Append "- more" to plan.md',
+            False,
+        ),
+    ],
+)
+def test_a_record_scoped_to_a_section_lists_only_that_section_s_matches(
+    indicator: str, record: str, broken: bool
+) -> None:
+    found = ledger_findings(indicator, record)
+    assert [f for f in found if f.startswith("indicators_broken")] == (
+        [
+            "indicators_broken: rule A1 leads to APPLIED, whose Indicators say plan.md has "
+            f"{TABLES} not listed in `.applied`, but action (1) records them, so every one "
+            "is listed after it; lead to a state whose Indicators say they are listed, or "
+            'record another section (`under "S"`)'
+        ]
+        if broken
+        else []
+    )
+    assert len(found) == (1 if broken else 0), found  # the spec's only finding, or none
+
+
+def test_after_a_record_under_a_section_its_matches_are_known_listed_and_no_others() -> None:
+    from codegen.analyse.effects import Effects
+    from codegen.model import Atom
+    from spellbook.probes import ledger_param
+
+    text = LEDGER.replace("INDICATOR", "plan.md exists").replace(
+        "RECORD", f"Record {TABLES} of plan.md in `.applied`"
+    )
+    spec = parse_spec_text(text, "ledger.md")
+    (rule,) = [r for r in spec.rules if r.id == "A1"]
+    effect = Effects(spec).effect(rule, 0)
+    assert effect is not None
+    pattern = r"^- (\w+)$"
+    tables = Atom("unlisted", "plan.md", ledger_param(".applied", pattern, "Tables"))
+    whole = Atom("unlisted", "plan.md", ledger_param(".applied", pattern))
+    assert effect.all_listed(tables) == "action (1) records them"
+    assert effect.all_listed(whole) == ""

@@ -16,6 +16,7 @@ name a fragment of the reason the reader must give.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -1638,6 +1639,13 @@ TERMS: list[Any] = [
 
 URL = r"https://\S+"
 REFS = ".atlassian-refs"
+TABLE = r"^- (\w+)$"
+
+
+def under(ledger: str, pattern: str, section: str) -> str:
+    """A ledger fact's parameter scoped to a section: a JSON list of the three."""
+    return json.dumps([ledger, pattern, section])
+
 
 LEDGERS: list[Any] = [
     # -- a ledger: matches of a file not yet listed in another (`unlisted`) ------------
@@ -1748,6 +1756,67 @@ LEDGERS: list[Any] = [
         "terms",
         "Checks `.atlassian-refs` for processed URLs (finds new)",
         yes("unlisted", "plan.md", f"{REFS} {ATLASSIAN_URL}"),
+    ),
+    # -- a ledger scoped to a section: only the section's lines are searched -------------
+    one(
+        "core",
+        'plan.md has matches of `^- (\\w+)$` under "Tables" not listed in `.applied`',
+        yes("unlisted", "plan.md", under(".applied", TABLE, "Tables")),
+    ),
+    one(
+        "core",
+        "plan.md has lines matching `^- (\\w+)$` under the Tables section that are not yet "
+        "recorded in applied.txt",
+        yes("unlisted", "plan.md", under("applied.txt", TABLE, "Tables")),
+    ),
+    # Saying "no" of a section says it is there, as `items` does.
+    one(
+        "core",
+        'plan.md has no matches of `^- (\\w+)$` under "## Tables" not listed in `.applied`',
+        no("unlisted", "plan.md", under(".applied", TABLE, "Tables")),
+        yes("section", "plan.md", "Tables"),
+    ),
+    one(
+        "core",
+        'every match of `^- (\\w+)$` under "Tables" in plan.md is listed in `.applied`',
+        no("unlisted", "plan.md", under(".applied", TABLE, "Tables")),
+        yes("section", "plan.md", "Tables"),
+    ),
+    one(
+        "core",
+        'plan.md has no section "Tables" with matches of `^- (\\w+)$` not listed in `.applied`',
+        no("unlisted", "plan.md", under(".applied", TABLE, "Tables")),
+    ),
+    one(
+        "core",
+        'some match of `^- (\\w+)$` under "Tables" in plan.md is listed in `.applied`',
+        yes("listed", "plan.md", under(".applied", TABLE, "Tables")),
+    ),
+    one(
+        "core",
+        'no match of `^- (\\w+)$` under "Tables" in plan.md is listed in `.applied`',
+        no("listed", "plan.md", under(".applied", TABLE, "Tables")),
+        yes("section", "plan.md", "Tables"),
+    ),
+    one(
+        "core",
+        'plan.md has no section "Tables" with matches of `^- (\\w+)$` listed in `.applied`',
+        no("listed", "plan.md", under(".applied", TABLE, "Tables")),
+    ),
+    # A name that would start the scoped form's list is no file's name.
+    refused("core", 'plan.md has matches of `x` not listed in `["a",`', "not a file's name"),
+    # Near misses.
+    refused("core", 'plan.md has matches of `x` under "" not listed in `.applied`'),
+    refused("core", "plan.md has matches of `x` under Tables not listed in `.applied`"),
+    refused("core", 'plan.md has matches of `x` not listed in `.applied` under "Tables"'),
+    refused("core", 'some match of `x` in plan.md under "Tables" is listed in `.applied`'),
+    refused(
+        "core", 'plan.md has matches of `x` under "Tables" not listed in `../applied`', "outside"
+    ),
+    refused(
+        "core",
+        r'plan.md has matches of `(a)\1` under "Tables" not listed in `.applied`',
+        "linear time",
     ),
 ]
 

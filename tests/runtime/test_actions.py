@@ -359,3 +359,25 @@ def test_a_field_set_in_the_state_file_is_one_the_machine_lets_actions_set(
         ActionError, match=r"`features\[status=pending\].id` selects nothing in f.json"
     ):
         plan(_rule(query), workspace, Record("A"), settable={"feature_id"})
+
+
+PLAN = "# Plan\n\n## Tables\n\n- orders\n- invoices\n\n## Checklist\n\n- a\n- the\n"
+
+
+@pytest.mark.parametrize(
+    ("plan_md", "ledger", "after"),
+    [
+        (PLAN, None, "orders\ninvoices\n"),  # the checklist's `a` and `the` are not tables
+        (PLAN, "orders", "orders\ninvoices\n"),  # only what it does not list yet, after a line end
+        ("# Plan\n\n- orders\n", "x\n", "x\n"),  # no section "Tables": nothing to record
+    ],
+)
+def test_a_record_scoped_to_a_section_appends_only_that_section_s_matches(
+    tmp_path: Path, plan_md: str, ledger: str | None, after: str
+) -> None:
+    (tmp_path / "plan.md").write_text(plan_md)
+    if ledger is not None:
+        (tmp_path / ".applied").write_text(ledger)
+    action = _read('Record matches of `^- (\\w+)$` under "Tables" of plan.md in `.applied`')
+    apply(_plan(tmp_path, action).operations, Workspace(str(tmp_path), ""))
+    assert (tmp_path / ".applied").read_text() == after

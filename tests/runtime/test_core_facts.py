@@ -17,7 +17,16 @@ from hypothesis import strategies as st
 from spellbook.errors import BadFile, UnsafePath
 from spellbook.facts import Facts
 from spellbook.globs import glob_path, glob_within, partner
-from spellbook.probes import describe, excludes, implied, implies
+from spellbook.probes import (
+    describe,
+    excludes,
+    implied,
+    implies,
+    ledger_param,
+    ledger_parts,
+    record_parts,
+    record_target,
+)
 from spellbook.sections import real_items, real_lines
 from spellbook.state_file import Record
 from spellbook.store import GLOB_DEPTH, Workspace
@@ -446,6 +455,64 @@ def test_some_match_listed_in_a_ledger(tmp_path: Path) -> None:
     assert describe("listed", "notes.md", param, False) == (
         "no match of `T-\\d+` in notes.md is listed in `.seen`"
     )
+
+
+TABLES_PLAN = """# Plan
+
+## Tables
+
+- orders
+- invoices
+
+## Checklist
+
+- a
+- the
+"""
+TABLE_NAME = r"^- (\w+)$"
+
+
+def test_a_ledger_scoped_to_a_section_reads_only_that_section(tmp_path: Path) -> None:
+    scoped = ledger_param(".applied", TABLE_NAME, "Tables")
+    whole = ledger_param(".applied", TABLE_NAME)
+    assert whole == ".applied ^- (\\w+)$"  # unscoped: the parameter it always had
+    assert ledger_parts(scoped) == (".applied", TABLE_NAME, "Tables")
+    found = facts(tmp_path, {"plan.md": TABLES_PLAN, ".applied": "orders\ninvoices\n"})
+    assert found.check("unlisted", "plan.md", scoped) is False  # the checklist is not asked
+    assert found.check("unlisted", "plan.md", whole) is True  # `a` and `the` are not listed
+    assert found.check("listed", "plan.md", scoped) is True
+    found = facts(tmp_path / "b", {"plan.md": TABLES_PLAN, ".applied": "a\nthe\n"})
+    assert found.check("unlisted", "plan.md", scoped) is True
+    assert found.check("listed", "plan.md", scoped) is False
+    assert found.check("listed", "plan.md", whole) is True
+    # Under a section the file lacks there are no matches: neither fact holds, and the
+    # phrases that say "no" of it say the section is there (as `items` does).
+    found = facts(tmp_path / "c", {"plan.md": "# Plan\n\n- orders\n"})
+    assert found.check("unlisted", "plan.md", scoped) is False
+    assert found.check("listed", "plan.md", scoped) is False
+    assert found.check("section", "plan.md", "Tables") is False
+    assert ("section", "plan.md", "Tables") in implied("unlisted", "plan.md", scoped)
+    assert ("section", "plan.md", "Tables") not in implied("unlisted", "plan.md", whole)
+    assert implies(("unlisted", "plan.md", scoped), ("unlisted", "plan.md", whole))
+    assert not implies(("unlisted", "plan.md", whole), ("unlisted", "plan.md", scoped))
+    assert describe("unlisted", "plan.md", scoped, True) == (
+        'plan.md has matches of `^- (\\w+)$` under "Tables" not listed in `.applied`'
+    )
+    assert describe("unlisted", "plan.md", scoped, False, absent=True) == (
+        'every match of `^- (\\w+)$` under "Tables" in plan.md is listed in `.applied`'
+    )
+    assert describe("listed", "plan.md", scoped, False) == (
+        'plan.md has no section "Tables" with matches of `^- (\\w+)$` listed in `.applied`'
+    )
+
+
+def test_a_ledger_parameter_that_would_read_as_scoped_is_written_scoped() -> None:
+    odd = ledger_param('["a",', '"b", "c"]')
+    assert odd.startswith("[") and ledger_parts(odd) == ('["a",', '"b", "c"]', "")
+    assert record_target('["a", "b"]') == '["[\\"a\\", \\"b\\"]", ""]'
+    assert record_parts(record_target('["a", "b"]')) == ('["a", "b"]', "")
+    assert record_target("x") == "x" and record_parts("x") == ("x", "")
+    assert record_parts(record_target("x", "Tables")) == ("x", "Tables")
 
 
 def test_a_file_implies_the_globs_its_path_matches_and_globs_their_wider_globs() -> None:
