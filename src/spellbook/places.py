@@ -124,8 +124,10 @@ class Guard:
     def machines(self, folder: str) -> list[Machine]:
         """The machines whose workspace a path in `folder` (one that exists) may be in:
         those of its project (at the project's root), and those that ship with
-        Spellbook and that the project does not list one of that name for (each at the
-        root `spell` uses from `folder`)."""
+        Spellbook and that the project does not list one of that name for, nor one whose
+        workspace folder is theirs, or holds it, or is in it (each at the root `spell`
+        uses from `folder`): a folder the project's own machine keeps is judged by its
+        spec alone."""
         known = self._machines.get(folder)
         if known is None:
             from importlib import import_module
@@ -144,9 +146,13 @@ class Guard:
                     if not getattr(module, "OWN_CODE", None):  # `spell` drives no other
                         known.append((config.root, module, True))
             names = {entry.name for entry in config.machines} if project is not None else set()
+            kept = [_folder(module.WORKSPACE) for _, module, _ in known]
             for name, module_name in SHIPPED.items():
                 if name not in names:
                     module = import_module(module_name)
+                    mine = _folder(module.WORKSPACE)
+                    if any(mine.startswith(k) or k.startswith(mine) for k in kept):
+                        continue  # the project's machine keeps that folder
                     known.append((find_root(folder, module.WORKSPACE), module, False))
             for _, module, _ in known:
                 self.modules.setdefault(module.__name__, module)
@@ -251,3 +257,8 @@ def _workspace_root(path: str, workspace: str) -> str:
         if parts[at : at + len(inner)] == inner:
             return os.sep.join(parts[:at]) or os.sep
     return ""
+
+
+def _folder(workspace: str) -> str:
+    """A workspace folder as compared with another: `.claude/progress/`."""
+    return workspace.strip("/") + "/"

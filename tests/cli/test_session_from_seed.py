@@ -61,15 +61,24 @@ def compiler(root: Path, command: str, *args: str) -> subprocess.CompletedProces
 def project(tmp_path: Path) -> Path:
     """A git repository holding the session's project, verified, generated and
     committed (the hook judges by the machine `HEAD` holds)."""
-    root = tmp_path / "app"
+    return made(tmp_path / "app")
+
+
+def made(root: Path, machine: str = MACHINE) -> Path:
+    """The session's project at `root`, its machine named `machine`, verified, generated
+    and committed."""
     shutil.copytree(FIXTURE, root)
+    if machine != MACHINE:
+        pyproject = root / "pyproject.toml"
+        text = pyproject.read_text().replace(f"{MACHINE} = ", f"{machine} = ")
+        pyproject.write_text(text.replace(f'default = "{MACHINE}"', f'default = "{machine}"'))
     git_traps.init(root)
     verified = compiler(root, "verify", "--spec", "spec/CODING.md", "--strict")
     assert verified.returncode == EXIT_OK, verified.stdout + clean(verified)
     assert "0 errors, 0 warnings" in verified.stdout
-    made = compiler(root, "generate")
-    assert made.returncode == EXIT_OK, made.stdout + clean(made)
-    assert (root / "generated" / f"{MACHINE}.py").is_file()
+    generated = compiler(root, "generate")
+    assert generated.returncode == EXIT_OK, generated.stdout + clean(generated)
+    assert (root / "generated" / f"{machine}.py").is_file()
     (root / "verdict.txt").write_text("fail\n")
     git_traps.commit_all(root)
     return root
@@ -256,3 +265,38 @@ def test_the_hook_refuses_hand_edits_of_the_feature_list(project: Path) -> None:
     added = {**listed, "features": [*features, {"id": "F4", "status": "pending"}]}
     allowed = hook(project, f"{PROGRESS}/feature-list.json", json.dumps(added))
     assert allowed.returncode == 0, allowed.stdout + clean(allowed)
+
+
+def test_a_project_machine_of_another_name_alone_judges_the_folder_it_keeps(
+    tmp_path: Path,
+) -> None:
+    """The project's machine `coding` keeps `.claude/progress/`, the folder of the coding
+    session that ships: the hook judges a write there by the project's spec alone, never
+    by the shipped session's rules or words (its spell Advance)."""
+    root = made(tmp_path / "app", "coding")
+    for step in ("INIT", "IMPLEMENT"):  # the project's default machine, `coding`
+        done = run(root, "-m", "spellbook", "step")
+        assert done.returncode == EXIT_OK, done.stdout + clean(done)
+        assert state(root)["state"] == step
+        if step == "INIT":
+            write_feature_list(root)
+    kept = state(root)
+    assert kept["state"] == "IMPLEMENT"
+    listed = json.loads((root / PROGRESS / "feature-list.json").read_text())
+    marked = [{**listed["features"][0], "status": "tested"}, *listed["features"][1:]]
+    for path, content in (
+        (f"{PROGRESS}/state.json", json.dumps({**kept, "state": "COMPLETE"})),
+        (f"{PROGRESS}/feature-list.json", json.dumps({**listed, "features": marked})),
+    ):
+        event = {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "cwd": str(root),
+            "tool_input": {"file_path": str(root / path), "content": content},
+        }
+        said = run(
+            root, "-m", "spellbook", "check-transition", "--claude-hook", stdin=json.dumps(event)
+        )
+        assert "Advance" not in said.stdout + said.stderr, (path, said.stderr)
+        if path.endswith("state.json"):
+            assert said.returncode == 2 and "IMPLEMENT → COMPLETE refused" in clean(said)
