@@ -28,9 +28,10 @@ from spellbook.project import (
     read_project,
 )
 from spellbook.project import importable as _importable
+from spellbook.store import is_git
 from spellbook.vocabulary import PACKAGE, module_name
 
-from .read.lexicon import Dialect, normal
+from .read.lexicon import Dialect, is_data, normal
 from .read.rows import ROLES
 from .spec_error import SpecError
 
@@ -137,8 +138,14 @@ def _path(value: str) -> str:
 
 
 def _dialect(
-    vocabulary: str, columns: dict[str, list[str]] | None, default: Dialect, own_code: bool
+    vocabulary: str,
+    columns: dict[str, list[str]] | None,
+    default: Dialect,
+    own_code: bool,
+    root: str = "",
 ) -> Dialect:
+    if root and vocabulary.endswith(".md") and not Path(vocabulary).is_absolute():
+        vocabulary = vocabulary_file(vocabulary, Path(root))  # once: the default's is made so
     if columns is None:
         return Dialect(vocabulary, default.columns, own_code=own_code)
     unknown = [k for k in columns if k.replace("_", " ").lower() not in ROLES]
@@ -163,7 +170,7 @@ def load_config(root: Path) -> Config:
 
 def config_of(project: Project) -> Config:
     default = replace(
-        _dialect(project.vocabulary, project.columns, Dialect(), project.own_code),
+        _dialect(project.vocabulary, project.columns, Dialect(), project.own_code, project.root),
         unlisted=project.unlisted,
     )
     return Config(
@@ -181,7 +188,7 @@ def _machine(project: Project, entry: Entry, default: Dialect) -> Machine:
     unlisted = default.unlisted if entry.unlisted is None else entry.unlisted
     dialect = with_templates(
         replace(
-            _dialect(vocabulary, entry.columns, default, project.own_code_of(entry)),
+            _dialect(vocabulary, entry.columns, default, project.own_code_of(entry), project.root),
             section=entry.section,
             unlisted=unlisted,
         ),
@@ -270,7 +277,7 @@ def dialect_for(
     config = load_config(root)
     dialect = config.machine_for(relative(path, root), section).dialect
     if vocabulary is not None:
-        dialect = replace(dialect, vocabulary=vocabulary)
+        dialect = replace(dialect, vocabulary=_own_file(vocabulary, root, cli=True))
     if not trusted:
         _refuse_untrusted(dialect.vocabulary, root)
     else:
@@ -287,9 +294,50 @@ def _here() -> Path | None:
     return None if found is None else Path(found).resolve()
 
 
+def _own_file(vocabulary: str, root: Path, cli: bool = False) -> str:
+    """`vocabulary`, a project's own vocabulary file (`.md`) made an absolute path."""
+    return vocabulary_file(vocabulary, root, cli) if vocabulary.endswith(".md") else vocabulary
+
+
+def vocabulary_file(written: str, root: Path, cli: bool = False) -> str:
+    """The absolute path of the project's own vocabulary file `written` (relative to the
+    project's `root`): a file of the project, as a template is, with no `..` out of it,
+    not in a `.git` folder, no link out of it, and not one git ignores (a generated
+    module made from it is committed). A SpecError at the pyproject.toml line naming it
+    (or `--vocabulary`, with `cli`) says why not."""
+    from .read.lexicon import TemplateFiles
+
+    def refused(why: str) -> SpecError:
+        message = f"vocabulary = {written!r}: {why}"
+        if cli:
+            return SpecError(f"--vocabulary {written!r}: {why}", 0).locate("--vocabulary", None)
+        return setting_error(root, "vocabulary", written, message)
+
+    path = written.strip().replace("\\", "/")
+    parts = path.split("/")
+    if not path or path.startswith(("/", "~")) or ":" in parts[0] or ".." in parts:
+        raise refused(
+            "a vocabulary file's path is relative to the project's root, inside it, "
+            f"with no `..` ({root})"
+        )
+    full = (root / path).resolve()
+    boundary = root.resolve()
+    if boundary != full and boundary not in full.parents:
+        raise refused(f"it is {full}, outside the project ({boundary}): a link leads out")
+    if any(is_git(part) for part in full.relative_to(boundary).parts):
+        raise refused("it is in a .git folder, which Spellbook never reads")
+    if not full.is_file():
+        raise refused(f"there is no such file in the project (looked for {full})")
+    ignored = TemplateFiles(str(boundary), "", str(boundary))._git_ignores(str(full))
+    if ignored:
+        raise refused(ignored.replace("a template is carried", "its words are carried"))
+    return str(full)
+
+
 def _refuse_untrusted(vocabulary: str, root: Path) -> None:
-    """A SpecError unless `vocabulary` is none or one that ships with Spellbook."""
-    if not vocabulary or module_name(vocabulary).startswith(f"{PACKAGE}."):
+    """A SpecError unless `vocabulary` is none, data (a file of words: shipped with
+    Spellbook, or the project's own `.md`), or a Python module that ships with Spellbook."""
+    if not vocabulary or is_data(vocabulary) or module_name(vocabulary).startswith(f"{PACKAGE}."):
         return
     raise SpecError(
         f"the project at {root} names the vocabulary {vocabulary!r}, a Python module of "

@@ -1,5 +1,5 @@
 """The compiler's stages and the runtime's cast never name a workflow's own words: those
-live in the vocabulary modules (`spellbook/vocabularies/`)."""
+live in the vocabulary files (`spellbook/vocabularies/NAME/vocabulary.md`)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,16 @@ def test_generic_modules_do_not_name_a_workflow_s_words() -> None:
 
 def test_the_vocabularies_are_where_those_words_are() -> None:
     vocabularies = ROOT / "src" / "spellbook" / "vocabularies"
-    text = "".join(p.read_text(encoding="utf-8") for p in vocabularies.rglob("*.py"))
+    text = "".join(p.read_text(encoding="utf-8") for p in vocabularies.rglob("vocabulary.md"))
     for word in ("Atlassian", "acceptance criteria", "review files", "pending feature"):
         assert word.lower() in text.lower(), word
+
+
+def test_the_shipped_vocabularies_are_data_with_no_python() -> None:
+    vocabularies = ROOT / "src" / "spellbook" / "vocabularies"
+    modules = sorted(p.relative_to(vocabularies).as_posix() for p in vocabularies.rglob("*.py"))
+    assert modules == ["__init__.py"]  # the package's marker, a docstring alone
+    assert sorted(p.parent.name for p in vocabularies.glob("*/vocabulary.md")) == [
+        "coding_session",
+        "spell_workflow",
+    ]

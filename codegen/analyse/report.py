@@ -3,6 +3,7 @@ or SARIF."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -54,7 +55,7 @@ def to_json(
     return {
         "spec": spec.path,
         "sha256": spec.sha256,
-        "vocabulary": spec.vocabulary,
+        "vocabulary": shown_vocabulary(spec.vocabulary),
         "terms": [t.phrase for t in spec.terms],
         "states": [st.name for st in spec.states],
         "families": [fam.name for fam in spec.families],
@@ -135,9 +136,21 @@ def format_finding(path: str, finding: Finding) -> str:
     return f"{where}: {finding.severity.value}: {finding.message} [{finding.kind}]"
 
 
+def shown_vocabulary(name: str) -> str:
+    """A vocabulary as a report names it: a project's own file (kept by its absolute
+    path) from the current folder, as the spec is named."""
+    if not os.path.isabs(name):
+        return name
+    try:
+        return os.path.relpath(name).replace(os.sep, "/")
+    except ValueError:  # another drive
+        return name
+
+
 def _words(spec: Spec) -> str:
     """Whose words the spec was read with: the core's, its vocabulary's, its own Terms."""
-    vocabulary = f"the `{spec.vocabulary}` vocabulary" if spec.vocabulary else "no vocabulary"
+    shown = shown_vocabulary(spec.vocabulary)
+    vocabulary = f"the `{shown}` vocabulary" if shown else "no vocabulary"
     terms = len(spec.terms)
     return f"the core's words, {vocabulary} and " + (
         f"{terms} term{'s' if terms != 1 else ''} of its own" if terms else "no terms of its own"

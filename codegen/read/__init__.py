@@ -6,3 +6,6 @@ reads by column role; the cells' words are read by `conditions` (facts) and
 `action_phrases` (verbs), with the words of `lexicon` (the workflow's vocabulary
 and the spec's own Terms).
 """
+
+# The reader of vocabularies that are data plugs itself into `lexicon` as it is imported.
+from . import vocabulary_file as _vocabulary_file  # noqa: F401

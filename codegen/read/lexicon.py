@@ -1,10 +1,11 @@
 """The words a spec may use beyond the core's: its vocabulary's and its own Terms.
 
-A `Dialect` says how one machine's spec is read: which vocabulary module
-(`spellbook.vocabularies.<name>`, see `spellbook.vocabulary`) and which extra
-column names (`[tool.spellbook]` in pyproject.toml). A `Lexicon` is that
-vocabulary loaded for the compiler (its patterns compiled), plus the terms the
-spec defines in its own Terms table, which come first.
+A `Dialect` says how one machine's spec is read: which vocabulary (a file of words
+that ships with Spellbook or is the project's own, read by `vocabulary_file`, or a
+module in Python; see `spellbook.vocabulary`) and which extra column names
+(`[tool.spellbook]` in pyproject.toml). A `Lexicon` is that vocabulary loaded for
+the compiler (its patterns compiled), plus the terms the spec defines in its own
+Terms table, which come first.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 from spellbook.patterns import VOCABULARY
 from spellbook.probes import PROBES
 from spellbook.store import glob_name, is_git, path_problem
-from spellbook.vocabulary import Noun, Verb, load, template_file
+from spellbook.vocabulary import Noun, Verb, load, module_name, template_file
 
 from ..model import Term
 from ..spec_error import SpecError
@@ -26,7 +28,8 @@ from ..spec_error import SpecError
 
 @dataclass(frozen=True)
 class Dialect:
-    """How a machine's spec is read: its vocabulary module ("" for the core alone) and,
+    """How a machine's spec is read: its vocabulary ("" for the core alone; a project's
+    own vocabulary file by its absolute path, `codegen.config`) and,
     by column role, extra header names to look for, preferred to the built-in ones."""
 
     vocabulary: str = ""
@@ -152,6 +155,11 @@ class Lexicon:
     known: dict[str, tuple[str, str]] = field(default_factory=dict)
     # Phrases the core does not read are the project's own guards and callbacks.
     own_code: bool = False
+    # The module the runtime imports for the vocabulary's verbs and templates: a Python
+    # vocabulary's; "" for a data vocabulary, whose templates (by a file's name) the
+    # generated module carries instead (`carried`).
+    module: str = ""
+    carried: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, dialect: Dialect) -> Lexicon:
@@ -171,6 +179,8 @@ class Lexicon:
             self.verbs,
             self.templates,
             own_code=self.own_code,
+            module=self.module,
+            carried=self.carried,
         )
 
     def noun(self, words: str) -> Noun | None:
@@ -338,18 +348,58 @@ def _read_text(path: str) -> str:
         return ""
 
 
+FILE_NAME = "vocabulary.md"  # a shipped data vocabulary's file, in the folder of its name
 _LOADED: dict[str, Lexicon] = {}
+# The reader of vocabularies that are data (`vocabulary_file.data_lexicon`): it reads
+# tables and conditions, which read with lexicons, so it plugs itself in here
+# (`reads_data`) as the package `codegen.read` is imported.
+_DATA: list[Callable[[str, str], Lexicon]] = []
+
+
+def reads_data(reader: Callable[[str, str], Lexicon]) -> Callable[[str, str], Lexicon]:
+    """Make `reader(name, shipped file)` the reader of vocabularies that are data."""
+    _DATA[:] = [reader]
+    return reader
+
+
+def shipped_file(name: str) -> str:
+    """The file of the data vocabulary called `name` that ships with Spellbook
+    (`spellbook/vocabularies/NAME/vocabulary.md`), or ""."""
+    if not name.isidentifier():
+        return ""
+    import spellbook.vocabularies as shipped
+
+    folder = os.path.dirname(os.path.abspath(shipped.__file__))
+    path = os.path.join(folder, name, FILE_NAME)
+    return path if os.path.isfile(path) else ""
+
+
+def is_data(name: str) -> bool:
+    """Whether the vocabulary `name` is data (a file of words), not a Python module."""
+    return name.endswith(".md") or bool(shipped_file(name))
 
 
 def _lexicon(name: str) -> Lexicon:
-    found = _LOADED.get(name)
+    key = name
+    if name.endswith(".md"):  # the project's own file: read again once it changes
+        try:
+            stat = os.stat(name)
+            key = f"{name}\0{stat.st_mtime_ns}\0{stat.st_size}"
+        except OSError:
+            pass  # read_vocabulary says why it cannot be read
+    found = _LOADED.get(key)
     if found is None:
+        shipped = shipped_file(name)
+        if name.endswith(".md") or shipped:
+            found = _LOADED[key] = _DATA[0](name, shipped)
+            return found
         try:
             module: ModuleType | None = load(name)
         except ImportError as err:
             raise SpecError(
-                f"vocabulary {name!r} cannot be loaded ({err}); name a module of "
-                "spellbook.vocabularies, or an importable module, under [tool.spellbook]",
+                f"vocabulary {name!r} cannot be loaded ({err}); name a vocabulary of "
+                "Spellbook's, a file of the project's ending in .md, or an importable "
+                "module, under [tool.spellbook]",
                 0,
             ) from None
         except Exception as err:  # its own code failed: say so, never a traceback
@@ -399,6 +449,7 @@ def _compiled(name: str, module: ModuleType | None) -> Lexicon:
             {normal(k): tuple(v) for k, v in groups.items()},
             [(re.compile(v.pattern, re.IGNORECASE), v) for v in verbs],
             templates,
+            module=module_name(name) if name else "",
         )
     except (re.error, OverflowError, RecursionError) as err:
         raise wrong(f"a pattern is not a regular expression ({err})") from None

@@ -11,9 +11,8 @@ from typing import Any
 
 import jinja2
 
-from spellbook.vocabulary import module_name
-
 from ..model import Spec
+from ..read.lexicon import Dialect, Lexicon
 from .freshness import finish
 from .literals import declare, docstring, py
 from .lower import lower, moves
@@ -39,6 +38,7 @@ def _environment() -> jinja2.Environment:
 def machine_context(spec: Spec, module: str) -> dict[str, Any]:
     """Everything the template prints, computed here."""
     found = lower(spec)
+    words = Lexicon.of(Dialect(spec.vocabulary)) if spec.vocabulary else None
     return {
         "module": module,
         "spec_path": spec.path,
@@ -46,7 +46,8 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "title": spec.title or module,
         "state_file": spec.state_file,
         "workspace": spec.workspace,
-        "vocabulary": module_name(spec.vocabulary) if spec.vocabulary else "",
+        "vocabulary": words.module if words else "",
+        "vocabulary_files": _carried(spec, words.carried) if words else {},
         "initial": spec.initial,
         "spells": found.spells,
         "spell_word": spec.spell_word,
@@ -65,6 +66,21 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         # The methods of the project's own code (`own_code`): none for most machines.
         "own": found.own,
     }
+
+
+def _carried(spec: Spec, templates: dict[str, str]) -> dict[str, str]:
+    """The templates of a data vocabulary the machine asks for, by a file's name: those of
+    the files its rules create or look at (a ledger too), as the runtime asks for them."""
+    named = {a.file for a in lower(spec).atoms}
+    named |= {a.param.partition(" ")[0] for a in lower(spec).atoms if a.probe in _LEDGERS}
+    for rule in spec.rules:
+        for action in rule.actions:
+            named.update((*action.files, action.target))
+    names = {name.rpartition("/")[2] for name in named}
+    return {k: v for k, v in sorted(templates.items()) if k in names}
+
+
+_LEDGERS = ("unlisted", "listed")  # facts whose parameter starts with a ledger's name
 
 
 def render_machine(spec: Spec, module: str) -> str:

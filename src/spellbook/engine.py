@@ -131,7 +131,8 @@ class Engine:
     def template(self, name: str) -> str:
         """The text of a template: one the machine carries (`FILES`), by its key or by the
         workspace file a `Create F from T` writes from it; else the vocabulary's template
-        for a file of that name; "" if there is none."""
+        for a file of that name (carried in the machine for a vocabulary that is data); ""
+        if there is none."""
         found = self._templates.get(name)
         if found is None:
             files: dict[str, str] = getattr(self.machine, "FILES", {})
@@ -144,6 +145,9 @@ class Engine:
                         "repository), so it is not used; generate the machine again"
                     )
                 found = files[key]
+            elif hasattr(self.machine, "VOCABULARY_FILES"):  # a vocabulary that is data
+                carried: dict[str, str] = self.machine.VOCABULARY_FILES
+                found = carried.get(name.rpartition("/")[2], "")
             else:
                 from spellbook.vocabulary import template
 

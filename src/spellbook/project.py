@@ -5,7 +5,7 @@
     documents = ["README.md"]        # markdown whose <!-- spellbook: ... --> parts it refreshes
     default = "release"              # the machine `spell` drives without --machine
     templates = "templates"          # files `Create F from T` copies (relative to the root)
-    vocabulary = "spell_workflow"    # for specs that are not listed below
+    vocabulary = "spell_workflow"    # for specs not listed below (or "words/ours.md")
     columns = { condition = ["Guard"] }
     unlisted = "rejected"            # a (state, spell) no row names is blocked, not an error
     own_code = false                 # true: phrases the core does not read are the project's code
@@ -35,7 +35,8 @@ cannot take is a `ProjectError` naming the key: never a default put in its place
 A project is found the way git finds a repository: the nearest folder at or above
 the start holding a pyproject.toml with a `[tool.spellbook` table, without leaving
 the git repository the start is in, and only if the file belongs to the user (a
-project is code: its vocabulary and generated modules are imported).
+project is code: its generated modules, and a vocabulary it has in Python, are
+imported).
 """
 
 from __future__ import annotations
@@ -528,8 +529,13 @@ def _inside(value: object, key: str, where: str, empty: bool = False) -> str:
 
 def _vocabulary(table: dict[str, object], default: str, where: str) -> str:
     value = table.get("vocabulary", default)
+    if isinstance(value, str) and value.endswith(".md"):  # the project's own words, as data
+        return _inside(value, "vocabulary", where)
     if not isinstance(value, str) or not all(p.isidentifier() for p in value.split(".") if value):
-        raise _fail(f'{where}vocabulary must be a module name, or "" for the core alone')
+        raise _fail(
+            f"{where}vocabulary must be the name of a vocabulary (a module's), the path of "
+            'a vocabulary file of the project ending in .md, or "" for the core alone'
+        )
     return value
 
 

@@ -1,16 +1,25 @@
-"""Vocabularies: a workflow's own words, in one module the compiler and the runtime both load.
+"""Vocabularies: a workflow's own words, which the compiler reads and the runtime may load.
 
 The compiler and the runtime know only the generic core (`spellbook.probes` for
 facts, `spellbook.actions` for file actions). What a workflow calls things is
-in its vocabulary module, chosen per machine in `[tool.spellbook]`
-(`spellbook.vocabularies.<name>`, or any importable module). A vocabulary
-module may define:
+in its vocabulary, chosen per machine in `[tool.spellbook]` (`vocabulary = NAME`):
+
+- most often a file of words, data: a markdown file of `Nouns`, `Terms` and `File
+  groups` tables, with a `templates/` folder beside it (`codegen.read.vocabulary_file`
+  reads it; docs/your-own-workflow.md shows one). `NAME` is a vocabulary that ships
+  with Spellbook (`spellbook/vocabularies/NAME/vocabulary.md`: `spell_workflow`,
+  `coding_session`), or the path of the project's own file, ending in `.md`. Being data,
+  it needs no `--trust`; the generated module carries the templates it needs, so the
+  runtime never reads the file;
+- or, for a team whose workflow needs code, a Python module (`my_project.words`),
+  imported only from the project a command runs in (or with `--trust`). A module may
+  define:
 
 - `NOUNS`: facts about a file's content, each named by a `Noun` (a pattern of
   words, the core probe and parameter that check it, the file it is usually
   about). Conditions then read `≥1 NOUN in FILE`, `no NOUN in FILE`, `NOUN found`,
   `FILE has a NOUN`, `Counts NOUN (finds ≥1)`, `Extracts NOUN from content (finds
-  none)` and so on.
+  none)` and so on. (A vocabulary file's Nouns table says the same.)
 - `TERMS`: phrases defined by other phrases, `{"tests pass": "the command
   `test_command` of tasks.json passes"}`, as a spec's Terms table does.
 - `FILE_GROUPS`: names for groups of files in actions (`Archive review files ...`).
@@ -86,9 +95,10 @@ class Verb:
 
 
 def module_name(name: str) -> str:
-    """The module a vocabulary name means: a vocabulary that ships with Spellbook
-    (`spell_workflow` is `spellbook.vocabularies.spell_workflow`), else the module of
-    that name (a project's own, `words` or `my_project.words`)."""
+    """The module a vocabulary name means, for a vocabulary in Python: a module of
+    `spellbook.vocabularies` of that name, else the module of that name (a project's
+    own, `words` or `my_project.words`). (The vocabularies Spellbook ships are files of
+    words, which `codegen.read.lexicon` finds first.)"""
     if "." in name:
         return name
     from importlib.util import find_spec

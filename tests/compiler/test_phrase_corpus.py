@@ -26,10 +26,10 @@ from codegen.model import Term
 from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.patterns import VOCABULARY
-from spellbook.vocabularies import spell_workflow
+from tests.vocabularies import ATLASSIAN_URL as WRITTEN
 
 # The vocabulary's pattern as a guard has it: marked as the vocabulary's, run with `re`.
-ATLASSIAN_URL = VOCABULARY + spell_workflow.ATLASSIAN_URL
+ATLASSIAN_URL = VOCABULARY + WRITTEN
 
 Lit = tuple[str, str, str, bool]
 

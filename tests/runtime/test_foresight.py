@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 from typing import Any
 
@@ -272,15 +273,28 @@ def test_a_spell_that_could_not_be_told_is_told_again_next_time(
     monkeypatch.setattr(store_module.Looks, "RECENT_NS", -(10**10))
     set_state(tmp_path, "GATHER_EDITING")
     write(tmp_path, "plan.md", plan(checked=1, unchecked=0))
-    name = "spellbook.vocabularies.spell_workflow"
+    name = "tests.vocabularies.own_words"  # a vocabulary in Python, imported to cast
+    machine = with_python_vocabulary(name)
     vocabulary = importlib.import_module(name)
     monkeypatch.setitem(sys.modules, name, None)
-    flow = Workflow(tmp_path)
+    flow = Workflow(tmp_path, machine=machine)  # type: ignore[arg-type]
     assert "cannot tell" in spells_said(flow.cast("lumos").response)
     monkeypatch.setitem(sys.modules, name, vocabulary)
     said = spells_said(flow.cast("lumos").response)
     assert "cannot tell" not in said
-    assert said == spells_said(Workflow(tmp_path).cast("lumos").response)
+    again = Workflow(tmp_path, machine=machine)  # type: ignore[arg-type]
+    assert said == spells_said(again.cast("lumos").response)
+
+
+def with_python_vocabulary(name: str) -> types.ModuleType:
+    """The spell machine, as if generated with the Python vocabulary module `name`."""
+    from spellbook.machines import spell_machine
+
+    module = types.ModuleType("spell_machine_in_python")
+    module.__dict__.update(vars(spell_machine))
+    module.VOCABULARY = name
+    del module.VOCABULARY_FILES  # a Python vocabulary's templates are its own
+    return module
 
 
 def test_a_name_written_in_another_case_makes_the_check_look_again(tmp_path: Path) -> None:

@@ -105,7 +105,7 @@ def test_a_vocabulary_pattern_runs_with_python_re(tmp_path: Path) -> None:
     from spellbook import patterns
 
     found = facts(tmp_path, {"notes.md": "see https://acme.atlassian.net/browse/ENG-1.\n"})
-    from spellbook.vocabularies.spell_workflow import ATLASSIAN_URL
+    from tests.vocabularies import ATLASSIAN_URL
 
     assert found.check("matches", "notes.md", patterns.VOCABULARY + ATLASSIAN_URL)
     assert patterns.found(patterns.VOCABULARY + ATLASSIAN_URL, "x https://a.atlassian.net/x.") == [
@@ -148,10 +148,12 @@ def test_re2_is_loaded_only_when_a_spec_pattern_runs() -> None:
     import subprocess
     import sys
 
+    from tests.vocabularies import ATLASSIAN_URL
+
     code = (
         "import sys\n"
         "from spellbook import patterns\n"
-        "from spellbook.vocabularies.spell_workflow import ATLASSIAN_URL\n"
+        f"ATLASSIAN_URL = {ATLASSIAN_URL!r}\n"
         "patterns.search(patterns.VOCABULARY + ATLASSIAN_URL, 'https://a.atlassian.net/')\n"
         "print('re2' in sys.modules)\n"
         "patterns.search('[A-Za-z0-9]', 'ship-it', lines=False)\n"  # no choice in it

@@ -1,16 +1,16 @@
-"""The coding session's words: a feature list, its pending features, the tests passing.
+"""A vocabulary written in Python, of the tests' own: the coding session's words as code.
 
-The session's spec (`spec/SESSION_STATE_MACHINE.md`) keeps its features in
-`feature-list.json`:
+Spellbook's own vocabularies are data (`spellbook/vocabularies/NAME/vocabulary.md`); a
+team whose workflow needs code may still name a Python module (`vocabulary =
+"my_project.words"`, imported only from the project a command runs in, or with
+`--trust`). This one proves that mechanism: its `NOUNS` and `TERMS`, its own verbs
+(`VERBS`, planned by `plan_mark` and `plan_select`, `Verb.writes`) and its judge of
+hand-made writes (`JUDGED`, `judge_write`). A spec read with it says, for example,
+`Mark the current feature tested in feature-list.json` and `Select the next pending
+feature in feature-list.json`; its features are kept in `feature-list.json`:
 
     {"test_command": "python -m pytest -q",
      "features": [{"id": "PT-001", "description": "...", "status": "pending"}]}
-
-`feature-list.json has a pending feature`, `... has another pending feature`
-(one other than the session's current `feature_id`) and `tests pass` are
-defined here in the generic core's terms; `Mark the current feature tested in
-feature-list.json` and `Select the next pending feature in feature-list.json`
-are this workflow's own verbs, planned by `plan_mark` and `plan_select`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,259 @@
+"""A vocabulary written as data: a project's own markdown file of Nouns, Terms and File
+groups (`vocabulary = "words/tickets.md"`), with its templates beside it. It is read
+with no --trust (it is data), carried into the generated module, and never read by
+`spell`; a row it cannot take is exit 2 naming the file and line."""
+
+# ruff: noqa: E501 (the tables' rows are one line each)
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.commands import clean
+
+ROOT = Path(__file__).resolve().parents[2]
+
+WORDS = """\
+# The ticket workflow's words
+
+## Nouns
+
+| Noun | Also written | Fact | File | Said |
+| --- | --- | --- | --- | --- |
+| open ticket | open tickets | `tickets[status=open]` | board.json | {file} has an open ticket / {file} has no open ticket |
+| unchecked risk | unchecked risks | unchecked items under "Risks" | notes.md | |
+| ticket key | ticket keys, keys | matches of `[A-Z]+-[0-9]+` | notes.md | |
+
+## Terms
+
+| Phrase | Means |
+| --- | --- |
+| the work is done | no open ticket in board.json AND no unchecked risk in notes.md |
+
+## File groups
+
+| Group | Files |
+| --- | --- |
+| work files | board.json, notes.md |
+"""
+NOTES = "# Notes\n\n## Risks\n\n- [ ] a risk to weigh\n"
+DESK = """\
+# Desk
+
+## Machine
+
+### Spells
+1. **Start**
+   - *Description*: start the work
+2. **Finish**
+   - *Description*: finish the work
+
+### States
+1. **NEW**
+    - *Description*: nothing started
+    - *Valid Actions*: Start, Finish
+2. **WORK**
+    - *Description*: at work
+    - *Valid Actions*: Start, Finish
+3. **DONE**
+    - *Description*: done
+    - *Valid Actions*: Start, Finish
+    - *Goal*: yes
+
+### State Persistence
+The state is kept in `.desk/state.json`:
+```json
+{ "current_state": "NEW" }
+```
+
+### Transition Rules
+| ID | Current State | Spell | Condition | Next State | Action | Response |
+|----|---------------|-------|-----------|------------|--------|----------|
+| D1 | NEW | Start | - | WORK | Create `notes.md` | Notes made. |
+| D2 | WORK | Finish | the work is done AND ≥1 ticket key in notes.md | DONE | Archive work files to `archive/` | Done. |
+| D3 | WORK | Finish | ≥1 open ticket in board.json | Same state | No state change | Close the open tickets first. |
+| D4 | WORK | Finish | ≥1 unchecked risk in notes.md | Same state | No state change | Weigh the risks first. |
+| D5 | WORK | Finish | - | Same state | No state change | Name a ticket in the notes. |
+| D6 | NEW | Finish | - | Same state | No state change | Start first. |
+| D7 | WORK | Start | - | Same state | No state change | Started already. |
+| D8 | DONE | Start | - | Same state | No state change | Done already. |
+| D9 | DONE | Finish | - | Same state | No state change | Done already. |
+"""
+PYPROJECT = """\
+[project]
+name = "desk"
+version = "0"
+
+[tool.spellbook]
+default = "desk"
+vocabulary = "words/tickets.md"
+
+[tool.spellbook.machines]
+desk = "spec/DESK.md"
+"""
+
+
+def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """A command as a user runs it in `cwd`: no PYTHONPATH, nothing of the test's path."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=120, env=env
+    )
+
+
+def compiler(cwd: Path, command: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`spellbook-verify` (command "verify") or `spellbook-codegen` ("generate") in `cwd`."""
+    code = f"import sys, spellbook.compiler as c; del sys.argv[1]; raise SystemExit(c.{command}())"
+    return run(cwd, "-c", code, "--", *args)
+
+
+def desk(folder: Path, words: str = WORDS) -> Path:
+    """A project of a team's own whose words are a vocabulary file, no Python."""
+    (folder / "spec").mkdir(parents=True)
+    (folder / "words" / "templates").mkdir(parents=True)
+    (folder / ".git").mkdir()
+    (folder / "words" / "tickets.md").write_text(words, encoding="utf-8")
+    (folder / "words" / "templates" / "notes.md").write_text(NOTES, encoding="utf-8")
+    (folder / "spec" / "DESK.md").write_text(DESK, encoding="utf-8")
+    (folder / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    return folder
+
+
+def cast(project: Path, spell: str) -> dict[str, object]:
+    result = run(project, "-m", "spellbook", "--json", spell)
+    clean(result)
+    found: dict[str, object] = json.loads(result.stdout)
+    return found
+
+
+def test_a_project_s_vocabulary_file_verifies_generates_and_runs_with_no_trust(
+    tmp_path: Path,
+) -> None:
+    project = desk(tmp_path / "desk")
+    elsewhere = tmp_path / "reviewer"
+    elsewhere.mkdir()
+    # Read from another project's folder, with no --trust: it is data, not code.
+    verified = compiler(elsewhere, "verify", "--spec", str(project / "spec" / "DESK.md"))
+    assert verified.returncode == 0, clean(verified) + verified.stdout
+    assert "words/tickets.md` vocabulary" in verified.stdout
+    made = compiler(project, "generate")
+    assert made.returncode == 0, clean(made) + made.stdout
+    module = (project / "generated" / "desk.py").read_text(encoding="utf-8")
+    assert 'VOCABULARY = ""' in module  # no module to import
+    assert "a risk to weigh" in module  # the template travels in the machine
+    # `spell` never reads the vocabulary file: the generated module says it all.
+    os.rename(project / "words", project / "words-gone")
+
+    assert cast(project, "start")["after"] == "WORK"
+    workspace = project / ".desk"
+    assert (workspace / "notes.md").read_text(encoding="utf-8") == NOTES
+    (workspace / "board.json").write_text('{"tickets": [{"status": "open"}]}')
+    assert "Close the open tickets first." in str(cast(project, "finish")["response"])
+    (workspace / "board.json").write_text('{"tickets": [{"status": "closed"}]}')
+    notes = NOTES + "- [ ] the rollback\n"  # a risk of its own: the template's is none
+    (workspace / "notes.md").write_text(notes, encoding="utf-8")
+    assert "Weigh the risks first." in str(cast(project, "finish")["response"])
+    weighed = notes.replace("[ ]", "[x]")
+    (workspace / "notes.md").write_text(weighed, encoding="utf-8")
+    assert "Name a ticket in the notes." in str(cast(project, "finish")["response"])
+    (workspace / "notes.md").write_text(weighed + "ENG-12\n", encoding="utf-8")
+    done = cast(project, "finish")
+    assert done["after"] == "DONE", done
+    archived = sorted(p.name for p in (workspace / "archive").iterdir())
+    assert archived == ["board.json", "notes.md"]  # the file group's files
+
+
+BAD_NOUNS = [
+    ("| open ticket | open tickets | | board.json | |", "has no fact"),
+    ("| open ticket | open tickets | `tickets[status=open] | board.json | |", "not one the core"),
+    ("| open ticket | open tickets | tickets are open | board.json | |", "not one the core"),
+    ("| | open tickets | `tickets[status=open]` | board.json | |", "has no name"),
+    ("| open ticket | `open` | `tickets[status=open]` | board.json | |", "no backticks"),
+    ("| open ticket | | `tickets[status=open]` | board.json | {file} is open |", "' / '"),
+    ("| open ticket | | `tickets[status=open]` | board.json | {x} / {file} no |", "only {file}"),
+]
+
+
+@pytest.mark.parametrize(("row", "said"), BAD_NOUNS, ids=[s for _, s in BAD_NOUNS])
+def test_a_nouns_row_the_reader_cannot_take_is_exit_2_at_its_line(
+    tmp_path: Path, row: str, said: str
+) -> None:
+    lines = WORDS.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("| open ticket |"))
+    lines[at] = row
+    project = desk(tmp_path / "desk", "\n".join(lines))
+    for result in (
+        compiler(project, "verify", "--spec", "spec/DESK.md"),
+        compiler(project, "generate"),
+    ):
+        err = clean(result)
+        assert result.returncode == 2, err
+        assert f"words/tickets.md:{at + 1}: vocabulary:" in err, err
+        assert said in err, err
+    assert not (project / "generated").exists()
+
+
+def test_a_vocabulary_file_s_table_of_no_known_kind_is_an_error_at_its_line(
+    tmp_path: Path,
+) -> None:
+    words = WORDS.replace("| Group | Files |", "| Group | Members |")
+    project = desk(tmp_path / "desk", words)
+    result = compiler(project, "verify", "--spec", "spec/DESK.md")
+    line = words.split("\n").index("| Group | Members |") + 1
+    assert result.returncode == 2 and f"words/tickets.md:{line}: " in clean(result)
+    assert "'members' is not one of this table's" in result.stderr
+
+
+def test_a_project_vocabulary_s_pattern_re2_refuses_is_refused(tmp_path: Path) -> None:
+    words = WORDS.replace("`[A-Z]+-[0-9]+`", "`(?<=key )[A-Z]+-[0-9]+`")
+    project = desk(tmp_path / "desk", words)
+    line = next(i for i, t in enumerate(words.split("\n"), 1) if t.startswith("| ticket key"))
+    result = compiler(project, "verify", "--spec", "spec/DESK.md")
+    err = clean(result)
+    assert result.returncode == 2, err
+    assert f"words/tickets.md:{line}: vocabulary: noun 'ticket key'" in err
+    assert "RE2" in err and "linear time" in err
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("../words.md", "outside the project"),
+        ("words/missing.md", "no such file"),
+        (".git/words.md", ".git"),
+    ],
+)
+def test_a_vocabulary_file_outside_the_project_s_files_is_refused(
+    tmp_path: Path, written: str, said: str
+) -> None:
+    project = desk(tmp_path / "desk")
+    (tmp_path / "words.md").write_text(WORDS, encoding="utf-8")
+    (project / ".git" / "words.md").write_text(WORDS, encoding="utf-8")
+    config = PYPROJECT.replace("words/tickets.md", written)
+    (project / "pyproject.toml").write_text(config, encoding="utf-8")
+    result = compiler(project, "verify", "--spec", "spec/DESK.md")
+    err = clean(result)
+    assert result.returncode == 2, err
+    assert "pyproject.toml" in err and said in err, err
+
+
+def test_a_link_out_of_the_project_is_no_vocabulary_file(tmp_path: Path) -> None:
+    project = desk(tmp_path / "desk")
+    (tmp_path / "theirs.md").write_text(WORDS, encoding="utf-8")
+    (project / "words" / "tickets.md").unlink()
+    (project / "words" / "tickets.md").symlink_to(tmp_path / "theirs.md")
+    result = compiler(project, "verify", "--spec", "spec/DESK.md")
+    assert result.returncode == 2 and "a link leads out" in clean(result)
+
+
+def test_the_docs_worked_example_is_the_vocabulary_driven_here() -> None:
+    page = (ROOT / "docs" / "your-own-workflow.md").read_text(encoding="utf-8")
+    section = page[page.index("### A vocabulary of your own") :]
+    example = section[section.index("```markdown\n") + len("```markdown\n") :]
+    assert example[: example.index("```")] == WORDS
