@@ -13,6 +13,7 @@ import jinja2
 
 from spellbook.vocabulary import module_name
 
+from ..analyse.kept import kept
 from ..model import Spec
 from .freshness import finish
 from .literals import declare, docstring, py
@@ -64,6 +65,8 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "rows": found.rows,
         # The methods of the project's own code (`own_code`): none for most machines.
         "own": found.own,
+        # What a hand-made write of a workspace JSON file may not do: none for most.
+        "kept": kept(spec),
     }
 
 
