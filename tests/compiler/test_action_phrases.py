@@ -14,6 +14,8 @@ from tests.specs import fill, findings_of, row, spec_text
 WS = ".ai/task"
 SPELL = Lexicon.of(Dialect("spell_workflow"))
 SESSION = Lexicon.of(Dialect("coding_session"))
+# A session whose Mark and Select are verbs of a Python vocabulary of its own.
+SESSION_CODE = Lexicon.of(Dialect("tests.vocabularies.session_code"))
 
 
 def verbs(text: str, lexicon: Lexicon = SPELL) -> list[tuple[str, tuple[str, ...], str]]:
@@ -117,11 +119,11 @@ def test_frontmatter_read_whole_makes_its_values_known_to_archives() -> None:
     assert (archive.verb, archive.problem) == ("archive", "")
 
 
-def test_the_session_s_own_verbs() -> None:
-    assert verbs("Mark the current feature tested in feature-list.json", SESSION) == [
+def test_a_python_vocabulary_s_own_verbs() -> None:
+    assert verbs("Mark the current feature tested in feature-list.json", SESSION_CODE) == [
         ("mark", ("feature-list.json",), "tested")
     ]
-    assert verbs("Select the next pending feature in feature-list.json", SESSION) == [
+    assert verbs("Select the next pending feature in feature-list.json", SESSION_CODE) == [
         ("select", ("feature-list.json",), "")
     ]
     # Not the spell workflow's words.

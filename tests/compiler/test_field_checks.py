@@ -14,8 +14,8 @@ from codegen.analyse import Finding, Severity, analyse
 from codegen.config import Dialect
 from codegen.render import render_machine
 from spellbook import Workflow
-from spellbook.vocabularies import coding_session
 from tests.specs import row, spec_text, spec_with
+from tests.vocabularies import session_code
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("undefined_field", "never_counted", "never_set")
@@ -191,9 +191,11 @@ def test_a_vocabulary_verb_sets_the_fields_it_writes(monkeypatch: pytest.MonkeyP
     text = (ROOT / "spec" / "SESSION_STATE_MACHINE.md").read_text(encoding="utf-8")
     start = text.index("```json\n// .claude")
     bare = text[:start] + text[text.index("```", start + 3) + 3 :]  # no State Persistence
-    session = Dialect("coding_session")
+    terms = bare.index("### Terms")  # Mark and Select: the Python vocabulary's verbs
+    bare = bare[:terms] + bare[bare.index("### Transition Rules") :]
+    session = Dialect("tests.vocabularies.session_code")
     assert found(bare, session) == []  # `Select the next pending feature` writes feature_id
-    select = next(v for v in coding_session.VERBS if v.name == "select")
+    select = next(v for v in session_code.VERBS if v.name == "select")
     monkeypatch.setattr(select, "writes", ())
     findings = found(bare, session)
     assert {f.rule for f in findings if "`$feature_id`" in f.message} == {

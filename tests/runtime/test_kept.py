@@ -16,7 +16,7 @@ from codegen import parse_spec_text
 from codegen.render import render_machine
 from spellbook import Workflow
 from tests.kept_specs import TICKETS
-from tests.sessions import session_in
+from tests.sessions import PROGRESS, code_session, session_in
 
 LISTED = [
     {"id": "T1", "title": "one", "state": "closed"},
@@ -100,3 +100,18 @@ def test_the_judge_of_kept_files_is_imported_only_when_one_is_written(tmp_path: 
     )
     assert ran.stdout.split() == ["False", "True"], ran.stderr
 
+
+def test_a_python_vocabulary_still_judges_the_writes_it_names(tmp_path: Path) -> None:
+    """A team's vocabulary module may judge hand-made writes of its own (`JUDGED`,
+    `judge_write`), beside what the spec keeps; its verbs still carry the casts."""
+    session_in(tmp_path, "IMPLEMENT", "true")
+    flow = code_session(tmp_path)
+    dropped = json.dumps({"test_command": "true", "features": []})
+    allowed, why = flow.judge_write("feature-list.json", dropped)
+    assert not allowed and "feature F1 would be removed; a hand may add pending features" in why
+    (tmp_path / "tests-pass").write_text("")
+    assert flow.cast("Advance").rule is not None  # M1: to TEST
+    done = flow.cast("Advance")  # T2: the vocabulary's Mark
+    assert "feature F1 is now tested" in done.notes, done.notes
+    listed = json.loads((tmp_path / PROGRESS / "feature-list.json").read_text())
+    assert listed["features"][0]["status"] == "tested"
