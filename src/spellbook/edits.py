@@ -162,7 +162,7 @@ def _set_in_json(action: Action, index: int, step: Step) -> None:
 
 
 def _filled_query(query: str, fields: dict[str, Any]) -> str:
-    """`query` with each `$name` the state file's field (`features[id=F1].status`)."""
+    """`query` with each `$name` the state file's field (`tickets[id=T1].state`)."""
     from spellbook.values import FIELD
 
     return re.sub(FIELD, lambda m: str(fields.get(m[1]))[:80], query)

@@ -5,7 +5,7 @@ what the spec's casts write) says it: a list the casts address by a key keeps ev
 item, once, with its key, and the key they set on its items is set only by them (a new
 item carries none of the values they write); a command a guard runs stays as written.
 A hand may add items and edit their other keys. The words of a refusal are the spec's
-names: the list `features` has items called "feature", `test_command` is "the test
+names: the list `tickets` has items called "ticket", `check_command` is "the check
 command". Imported only when such a file is written.
 """
 
@@ -117,7 +117,7 @@ def _items(value: object, items: str) -> list[dict[str, object]]:
 
 
 def _item_word(items: str) -> str:
-    """What one item of the list `items` is called: `features` -> "feature"."""
+    """What one item of the list `items` is called: `tickets` -> "ticket"."""
     word = items.replace("_", " ")
     if word.endswith("ies") and len(word) > 3:
         return word[:-3] + "y"
