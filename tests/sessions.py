@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import cache
 from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 
 from spellbook import Workflow
 from spellbook.commands import Run, repository_digest
 
 MACHINE = import_module("spellbook.machines.session_machine")
 PROGRESS = ".claude/progress"
+ROOT = Path(__file__).resolve().parents[1]
+CODE = "tests.vocabularies.own_words"  # a vocabulary of Python, the tests' own
 # Passes when the repository has a file named tests-pass; the session runs it for real.
 TEST_COMMAND = (
     f"{sys.executable} -c \"import os, sys; sys.exit(0 if os.path.exists('tests-pass') else 1)\""
@@ -21,6 +25,29 @@ TEST_COMMAND = (
 
 def session(root: Path) -> Workflow:
     return Workflow(root, machine=MACHINE)  # type: ignore[arg-type]
+
+
+@cache
+def code_machine() -> ModuleType:
+    """The session's spec read with `tests.vocabularies.own_words` instead of its Terms:
+    Mark and Select are that Python vocabulary's own verbs, and its `judge_write` judges
+    hand-made writes of the feature list. Generated in memory, once."""
+    from codegen import parse_spec_text
+    from codegen.config import Dialect
+    from codegen.render import render_machine
+
+    text = (ROOT / "spec" / "SESSION_STATE_MACHINE.md").read_text(encoding="utf-8")
+    text = text[: text.index("### Terms")] + text[text.index("### Transition Rules") :]
+    spec = parse_spec_text(text, "spec/SESSION_STATE_MACHINE.md", dialect=Dialect(CODE))
+    module = ModuleType("session_code_machine")
+    source = render_machine(spec, "session_code_machine")
+    exec(compile(source, "session_code_machine.py", "exec"), module.__dict__)
+    return module
+
+
+def code_session(root: Path) -> Workflow:
+    """A session whose Mark and Select are the Python vocabulary's (`code_machine`)."""
+    return Workflow(root, machine=code_machine())  # type: ignore[arg-type]
 
 
 def write_features(root: Path, *ids: str) -> None:

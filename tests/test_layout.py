@@ -57,7 +57,7 @@ RUNTIME = (
     ("spellbook.vocabularies",),
     ("spellbook.engine",),
     ("spellbook.journal", "spellbook.foresight"),
-    ("spellbook.recall",),
+    ("spellbook.recall", "spellbook.kept"),
     ("spellbook.judge", "spellbook.repair"),
     ("spellbook.workflow",),
     ("spellbook.wire",),

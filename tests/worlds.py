@@ -97,9 +97,7 @@ def lay_out(root: Path, world: World) -> None:
             if not value.get(("section", "plan.md"), True):  # the heading renamed
                 text = text.replace("## Acceptance Criteria", "## Criteria")
         elif atom.file == "task.md" and not value.get(("edited", "task.md"), True):
-            from spellbook.vocabulary import load, template
-
-            text = template(load("spell_workflow"), "task.md")  # left as it was made
+            text = shipped_template("task.md")  # left as it was made
         elif atom.file == "task.md" and not value.get(("value", "task.md"), True):
             text = "---\nowner: someone\n---\n\n# Task\n\nDo the thing.\n"  # no task_name
         elif atom.file == "task.md":
@@ -107,3 +105,11 @@ def lay_out(root: Path, world: World) -> None:
         else:
             text = f"# {atom.file}\n"
         write(root, atom.file, text)
+
+
+def shipped_template(name: str) -> str:
+    """The shipped `spell_workflow` vocabulary's template for the file `name`, as the
+    generated module carries it (`VOCABULARY_FILES`)."""
+    from spellbook.machines import spell_machine
+
+    return spell_machine.VOCABULARY_FILES[name]

@@ -18,6 +18,7 @@ from ..read.action_phrases import parse_actions, term_pattern
 from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
 from ..read.conditions import parse_condition
 from ..read.lexicon import Dialect, Lexicon
+from .kept import kept_said
 
 # The Next State of a row that does not move the state.
 _STAYS = {Kind.BLOCKED: "[BLOCKED]", Kind.NOOP: "same state"}
@@ -135,10 +136,13 @@ class Reading:
     # cells it blocks ("" where it says no such thing).
     policy: str = ""
     own: tuple[OwnReading, ...] = ()
+    # What a hand-made write of a workspace JSON file may not do, from what casts write.
+    kept: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         said = [r.said() for r in self.rows] + [t.said() for t in self.terms]
-        return said + ([self.policy] if self.policy else []) + [o.said() for o in self.own]
+        said += [self.policy] if self.policy else []
+        return said + [o.said() for o in self.own] + list(self.kept)
 
     def json(self) -> dict[str, object]:
         found: dict[str, object] = {
@@ -149,6 +153,8 @@ class Reading:
             found["policy"] = self.policy
         if self.own:
             found["own_code"] = [o.json() for o in self.own]
+        if self.kept:
+            found["kept"] = list(self.kept)
         return found
 
 
@@ -168,7 +174,7 @@ def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
         for order, row in enumerate(spec.rows)
     )
     terms = tuple(_term(t, spec.workspace, own, words) for t in spec.terms)
-    return Reading(rows, terms, policy_said(spec), _own_code(spec))
+    return Reading(rows, terms, policy_said(spec), _own_code(spec), kept_said(spec))
 
 
 def policy_said(spec: Spec) -> str:

@@ -355,6 +355,8 @@ def _md_reading(spec: Spec, dialect: Dialect | None) -> list[str]:
             out.append(f"| {_md_cell(t.phrase)} | {t.kind} | {_md_cell(t.reading)} |")
     if reading.policy:
         out += ["", _md_cell(reading.policy[0].upper() + reading.policy[1:])]
+    if reading.kept:
+        out += ["", *(f"- {_md_cell(k[0].upper() + k[1:])}." for k in reading.kept)]
     return out
 
 

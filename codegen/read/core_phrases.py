@@ -691,7 +691,7 @@ class CorePhrases:
         return "newer", file, other, True
 
     def _newer_some(self, groups: dict[str, str], file: str) -> _Fact | None:
-        """``some `tests/test_*.py` is newer than feature-list.json``: a name the glob
+        """``some `tests/test_*.py` is newer than tickets.json``: a name the glob
         matches was modified after the file."""
         glob = self._globbed(groups, "")
         if glob is None:

@@ -98,7 +98,7 @@ _COMMAS = re.compile(r"[^\n]+?(?:, (?=\S)|\n+|$)|\n+")
 
 # How many of a record's arguments are printed by position; the rest by keyword,
 # and only where they differ from the default.
-_POSITIONAL = {"State": 1, "Row": 2, "Action": 4, "Guard": 4}
+_POSITIONAL = {"State": 1, "Row": 2, "Action": 4, "Guard": 4, "Kept": 1}
 
 
 _PARAMETERS: dict[str, list[inspect.Parameter]] = {}

@@ -11,6 +11,7 @@ from typing import Any
 
 import jinja2
 
+from ..analyse.kept import kept
 from ..model import Spec
 from ..read.lexicon import Dialect, Lexicon
 from .freshness import finish
@@ -65,6 +66,8 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "rows": found.rows,
         # The methods of the project's own code (`own_code`): none for most machines.
         "own": found.own,
+        # What a hand-made write of a workspace JSON file may not do: none for most.
+        "kept": kept(spec),
     }
 
 

@@ -276,7 +276,9 @@ def _set_state_field(cast: _Cast, action: Action, index: int) -> None:
             "the runtime's)"
         )
     if how == "first":
-        value = _first(step, action.files[0], value)
+        query, value = value, _first(step, action.files[0], value)
+        shown = json.dumps(value, ensure_ascii=False)[:80]
+        step.note(f"{field} is now {shown}: the first `{query}` of {step.shown(action.files[0])}")
     step.fields[field] = value
 
 

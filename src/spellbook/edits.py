@@ -69,6 +69,8 @@ if TYPE_CHECKING:
 
         def update(self, name: str, text: str) -> None: ...
 
+        def note(self, text: str) -> None: ...
+
         def shown(self, name: str) -> str: ...
 
 
@@ -142,6 +144,10 @@ def _set_in_json(action: Action, index: int, step: Step) -> None:
         raise ActionError(f"{step.shown(name)}: {err}; {doing}") from None
     if action.verb == "set_field":
         where[key] = value
+        if "$" in query:  # which item the state file's fields chose: the words do not say
+            step.note(
+                f"`{_filled_query(query, step.fields)}` of {step.shown(name)} is now {_json(value)}"
+            )
     else:
         items = where.setdefault(key, [])
         if not isinstance(items, list):
@@ -153,6 +159,17 @@ def _set_in_json(action: Action, index: int, step: Step) -> None:
     else:
         step.update(name, text)
     step.done.did.append(Did(index, action.verb, (name,)))
+
+
+def _filled_query(query: str, fields: dict[str, Any]) -> str:
+    """`query` with each `$name` the state file's field (`tickets[id=T1].state`)."""
+    from spellbook.values import FIELD
+
+    return re.sub(FIELD, lambda m: str(fields.get(m[1]))[:80], query)
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)[:80]
 
 
 def _filled_value(value: object, fields: dict[str, Any], name: str, step: Step) -> object:

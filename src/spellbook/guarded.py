@@ -4,10 +4,10 @@ A `Site` is a repository a tool call may touch, a `Place` the workspace of one m
 there (its workflow read when a path needs it), and `Everywhere` what is guarded
 wherever a tool call writes. Guarded:
 
-- in a place: the workspace's state file and the files its vocabulary judges
-  (`JUDGED`); the runtime's own files in the workspace (`.intent.json`,
-  `.history/`, `.trash/`...); the workspace folder and every folder that holds it
-  (moved or deleted, they take the workspace along);
+- in a place: the workspace's state file and the files whose hand-made writes are
+  judged (the machine's `KEPT`, the vocabulary's `JUDGED`); the runtime's own files
+  in the workspace (`.intent.json`, `.history/`, `.trash/`...); the workspace folder
+  and every folder that holds it (moved or deleted, they take the workspace along);
 - in a site: every pyproject.toml of the repository, and of each folder above it
   (its `[tool.spellbook]` says which machine runs, from which module, with which
   vocabulary); the project's generated folder and what is in it (the modules
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from spellbook.workflow import Workflow
 
-WORKSPACE = "workspace"  # a file of the workspace that is judged (the state file, JUDGED)
+WORKSPACE = "workspace"  # a file of the workspace that is judged (state file, KEPT, JUDGED)
 RUNTIME = "runtime"  # a file of the workspace only casts write (`.intent.json`, `.history/`)
 FOLDER = "folder"  # the workspace folder, or a folder that holds it or the generated folder
 CONFIG = "config"  # a pyproject.toml of the repository
@@ -393,10 +393,11 @@ class Place:
         return self.workflow.state_file
 
     def names(self) -> dict[str, str]:
-        """The judged files (the state file, JUDGED), by their folded names."""
+        """The judged files (the state file, KEPT's, JUDGED), by their folded names."""
         if self._names is None:
-            vocabulary = self.workflow.engine.vocabulary
-            judged = [self.workflow.state_file, *getattr(vocabulary, "JUDGED", ())]
+            from spellbook.judge import judged_files
+
+            judged = judged_files(self.workflow.engine)
             self._names = {"/".join(folded_name(p) for p in n.split("/")): n for n in judged}
         return self._names
 

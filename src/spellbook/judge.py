@@ -119,15 +119,22 @@ class Judge:
 
     def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:
         """Whether a write made by hand of the workspace file `rel` (not the state file)
-        may happen: the vocabulary's `judge_write` says, where it has one."""
+        may happen: what the machine's `KEPT` keeps of it (`spellbook.kept`), then the
+        vocabulary's `judge_write`, where it has one."""
         engine = self.engine
         shown = engine.workspace.shown(rel)
         judge = getattr(engine.vocabulary, "judge_write", None)
-        if judge is None or not judged(engine, rel):
+        if not judged(engine, rel):
             return True, f"{shown} is not guarded"
         engine.workspace.fresh()
         current = engine.workspace.read_text(rel, STATE_LIMIT)
-        why = judge(rel, current, proposed)
+        why = None
+        if rel in _kept_files(engine):
+            from spellbook.kept import refusal  # only a write of a kept file needs it
+
+            why = refusal(engine.machine, rel, current, proposed)
+        if not why and judge is not None and rel in getattr(engine.vocabulary, "JUDGED", ()):
+            why = judge(rel, current, proposed)
         if why:
             return False, f"{shown}: refused: {why}"
         return True, f"{shown}: allowed"
@@ -142,5 +149,18 @@ def _exact(value: object) -> str:
 
 def judged(engine: Engine, rel: str) -> bool:
     """Whether a write made by hand of the workspace file `rel` is judged: the state
-    file, and the files the vocabulary names in `JUDGED` (its `judge_write` says)."""
-    return rel == engine.state_file or rel in getattr(engine.vocabulary, "JUDGED", ())
+    file, the files the machine's `KEPT` names (what only casts change there), and the
+    files the vocabulary names in `JUDGED` (its `judge_write` says)."""
+    return rel in judged_files(engine)
+
+
+def judged_files(engine: Engine) -> tuple[str, ...]:
+    """The state file, then every other workspace file a hand-made write of is judged."""
+    judged = (*_kept_files(engine), *getattr(engine.vocabulary, "JUDGED", ()))
+    return (engine.state_file, *dict.fromkeys(judged))
+
+
+def _kept_files(engine: Engine) -> tuple[str, ...]:
+    """The files the machine's `KEPT` names, each once (no import for a machine with none)."""
+    kept = getattr(engine.machine, "KEPT", ())
+    return tuple(dict.fromkeys(k.file for k in kept))

@@ -566,7 +566,7 @@ PROBES: dict[str, Probe] = {
             "some `{param}` is newer than {file}",
             "no `{param}` is newer than {file}",
             "The file exists and some name the glob matches (as `glob` finds them) was "
-            "modified after it: a test written since the feature list was.",
+            "modified after it: a test written since the ticket list was.",
             _newer_some,
             ("exists",),
             reads_content=True,

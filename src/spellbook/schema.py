@@ -339,6 +339,39 @@ class Action(_Record):
         self.target = target
 
 
+class Kept(_Record):
+    """What a write made by hand of the workspace JSON file `file` may not do, drawn from
+    what the spec's casts write there (`spellbook.kept` judges it). Either a list the
+    casts address by a key, ``Set `items[key=...].marks` ...``: `items` keeps every item,
+    once, with its `key`; `marks` is set only by casts (to the JSON values `marked`,
+    which no new item may carry), casts of `spells`, whose rules all run the command
+    `after` of the file first ("" if not all do). Or a command a guard runs (``the command
+    `command` of F passes``), which stays as written.
+    """
+
+    __slots__ = ("file", "items", "key", "marks", "marked", "spells", "after", "command")
+
+    def __init__(
+        self,
+        file: str,
+        items: str = "",
+        key: str = "",
+        marks: str = "",
+        marked: tuple[str, ...] = (),
+        spells: tuple[str, ...] = (),
+        after: str = "",
+        command: str = "",
+    ) -> None:
+        self.file = file
+        self.items = items
+        self.key = key
+        self.marks = marks
+        self.marked = marked
+        self.spells = spells
+        self.after = after
+        self.command = command
+
+
 class Row(_Record):
     """One row of the spec's transition tables, as the machine declares it: for `spell`
     (or, a row with several Triggers, each of a tuple of spells).

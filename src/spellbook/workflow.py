@@ -286,14 +286,16 @@ class Workflow:
 
     def guards(self, rel: str) -> bool:
         """Whether a write made by hand of the workspace file `rel` is judged (the state
-        file, and the files the vocabulary names in `JUDGED`)."""
+        file, the files whose lists and commands only casts change (the machine's
+        `KEPT`), and the files the vocabulary names in `JUDGED`)."""
         from spellbook.judge import judged
 
         return judged(self.engine, rel)
 
     def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:
         """Whether a write made by hand of the workspace file `rel` (not the state file)
-        may happen: the vocabulary's `judge_write` says, where it has one."""
+        may happen: what only casts change there (`KEPT`) is kept, and the vocabulary's
+        `judge_write` says, where it has one."""
         return self.judgement.judge_write(rel, proposed)
 
     def repair(self) -> str:

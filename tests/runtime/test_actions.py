@@ -354,6 +354,10 @@ def test_a_field_set_in_the_state_file_is_one_the_machine_lets_actions_set(
         _rule(query), workspace, Record("A", extra={"feature_id": "F1"}), settable={"feature_id"}
     )
     assert planned.extra == {"feature_id": "F2"} and planned.operations == []
+    # The words name the query, not what it found: the note says.
+    assert planned.done.notes == [
+        'feature_id is now "F2": the first `features[status=pending].id` of f.json'
+    ]
     (tmp_path / "f.json").write_text('{"features": []}')
     with pytest.raises(
         ActionError, match=r"`features\[status=pending\].id` selects nothing in f.json"

@@ -128,6 +128,23 @@ def test_a_set_reaches_the_one_list_item_a_filter_keeps(
     }
 
 
+def test_a_set_through_a_state_file_field_says_which_item_it_set(tmp_path: Path) -> None:
+    """The words (`features[id=$feature_id].status`) do not say which item; the note does.
+    A query that names its item in its words needs no note."""
+    features(tmp_path)
+    workspace = Workspace(str(tmp_path), ".w")
+    record = Record("A")
+    record.extra["feature_id"] = "F2"
+    chosen = json_edit(
+        "set_field", "feature-list.json", "features[id=$feature_id].status", "tested"
+    )
+    assert plan(rule(chosen), workspace, record).done.notes == [
+        '`features[id=F2].status` of .w/feature-list.json is now "tested"'
+    ]
+    named = json_edit("set_field", "feature-list.json", "features[id=F1].status", "tested")
+    assert plan(rule(named), workspace, record).done.notes == []
+
+
 def test_a_set_makes_the_key_missing_in_the_item_it_reaches(tmp_path: Path) -> None:
     path = features(tmp_path, {"features": [{"id": 7}]})
     cast(tmp_path, json_edit("set_field", "feature-list.json", "features[id=7].notes", ["a"]))

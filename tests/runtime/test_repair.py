@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.commands import clean, session_cli, spell
-from tests.sessions import PROGRESS, session_in, write_features
+from tests.sessions import PROGRESS, code_session, session_in, write_features
 from tests.workspaces import (
     TASK,
     executed,
@@ -101,11 +101,16 @@ def test_repair_keeps_the_fields_a_damaged_state_file_still_holds(tmp_path: Path
     assert (kept["state"], kept["feature_id"], kept["attempts"]) == ("TEST", "F1", 2)
 
 
-def _session_failing_twice(root: Path) -> Path:
+def _session_failing_twice(root: Path, code: bool = False) -> Path:
     """A session driven by `spell session advance` on F1 (F2 pending after it) until its
-    tests have failed twice: in TEST, attempts at 3. Its state file."""
+    tests have failed twice: in TEST, attempts at 3. Its state file. With `code`, the
+    session whose Select is a Python vocabulary's verb, which sets attempts to a value
+    the history does not keep (`tests.sessions.code_session`), cast in this process."""
     write_features(root, "F1", "F2")
     for _ in range(6):  # S2, M1, R1, M1, R1, M1: the tests fail, for real, each time
+        if code:
+            assert code_session(root).cast("Advance").rule is not None
+            continue
         cast = session_cli("--root", str(root), "advance")
         assert cast.returncode == 0, cast.stderr
     state = root / PROGRESS / "state.json"
@@ -115,7 +120,9 @@ def _session_failing_twice(root: Path) -> Path:
     return state
 
 
-def _repair(root: Path) -> str:
+def _repair(root: Path, code: bool = False) -> str:
+    if code:
+        return code_session(root).repair() + "\n"
     repaired = session_cli("--root", str(root), "repair")
     assert repaired.returncode == 0, repaired.stderr
     return repaired.stdout.decode()
@@ -147,12 +154,12 @@ def test_a_session_repaired_mid_retry_keeps_its_attempts(tmp_path: Path) -> None
 def test_repair_counts_from_the_history_and_says_what_it_could_not_restore(
     tmp_path: Path,
 ) -> None:
-    state = _session_failing_twice(tmp_path)
+    state = _session_failing_twice(tmp_path, code=True)
     kept = json.loads(state.read_text())
     kept["attempts"] = "three"  # a hand edit: no counter holds that
     del kept["feature_id"]
     state.write_text(json.dumps(kept, indent=2))
-    said = _repair(tmp_path)
+    said = _repair(tmp_path, code=True)
     # S2 selected F1 with attempts at a value the history does not keep; R1 counted
     # twice since: at least 2, never the 0 a fresh start would give.
     assert (
@@ -206,7 +213,7 @@ def test_repair_says_a_history_it_cannot_read_and_does_not_guess_past_it(
 
 
 def test_repair_counts_through_the_older_history_kept_in_its_own_folder(tmp_path: Path) -> None:
-    state = _session_failing_twice(tmp_path)
+    state = _session_failing_twice(tmp_path, code=True)
     lines = state.read_text().splitlines()
     entries = [i for i, line in enumerate(lines) if line.startswith("    {")]
     older = [lines[i].strip().rstrip(",") for i in entries[:3]]  # S2, M1, R1
@@ -216,6 +223,29 @@ def test_repair_counts_through_the_older_history_kept_in_its_own_folder(tmp_path
     kept = [line for i, line in enumerate(lines) if i not in entries[:3]]
     kept = [line for line in kept if not line.startswith('  "attempts"')]
     state.write_text("\n".join(kept)[:-3])  # the newest M1, R1, M1 and a file cut short
-    said = _repair(tmp_path)
+    said = _repair(tmp_path, code=True)
     assert "Restored attempts = 2: the history shows at least 2 (rule R1 twice" in said
     assert json.loads(state.read_text())["attempts"] == 2
+
+
+def test_repair_of_the_shipped_session_counts_attempts_from_the_select_that_set_them(
+    tmp_path: Path,
+) -> None:
+    """The shipped session's Select says `Reset attempts to 1` in the core's words, so the
+    history tells attempts exactly; the feature it chose came from a query of the feature
+    list, which the history does not keep."""
+    state = _session_failing_twice(tmp_path)
+    kept = json.loads(state.read_text())
+    kept["attempts"] = "three"
+    del kept["feature_id"]
+    state.write_text(json.dumps(kept, indent=2))
+    said = _repair(tmp_path)
+    assert "Restored attempts = 3 from the history (rule R1 twice, since rule S2 set it to 1)" in (
+        said
+    )
+    assert (
+        "Could not restore feature_id (rule S2 set it to a value the history does not keep); "
+        "left at its start value (none)."
+    ) in said
+    repaired = json.loads(state.read_text())
+    assert (repaired["attempts"], repaired["feature_id"]) == (3, None)

@@ -495,11 +495,11 @@ def test_repair_where_there_is_no_workspace_makes_none(tmp_path: Path) -> None:
 
 
 def test_a_template_saved_with_a_byte_order_mark_is_still_the_template(tmp_path: Path) -> None:
-    from spellbook.vocabulary import load, template
+    from tests.worlds import shipped_template
 
     set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
     write(tmp_path, "plan.md", plan())
-    write(tmp_path, "task.md", "\ufeff" + template(load("spell_workflow"), "task.md"))
+    write(tmp_path, "task.md", "\ufeff" + shipped_template("task.md"))
     assert Workflow(tmp_path).cast("accio").rule == "A1c"
 
 
