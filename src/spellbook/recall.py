@@ -7,9 +7,10 @@ one line per field, one per history entry), the backups earlier repairs set asid
 make one chain, oldest first (each cast once, by its id). A field is restored from the
 newest of the files that names it and the history after it: a rule's `Increment`
 adds one, its `Reset` sets the number it names, a Set of a field to a literal sets
-that value, a repair's entry the values it started with (`fields`), a move to another
-state sets `entered_at` to the move's time. A verb that sets a field to a value the
-history does not keep (a vocabulary's, a Set to a query's first result), a rule the
+that value, a repair's entry the values it started with (`fields`), a Set to a
+query's first result the value its cast kept in its entry (`fields` too), a move to
+another state sets `entered_at` to the move's time. A verb that sets a field to a value
+the history does not keep (a Python vocabulary's), a rule the
 spec no longer has, or an entry that cannot be read ends what the history
 can tell: a counter is then at least what it counted since, any other field is not
 restored. A counter is never lower than the history shows. Nothing is invented: a
@@ -345,6 +346,12 @@ class Recall:
                 kind, value, adds = "set", number, 0
             else:
                 kind, value, adds = "unknown", None, 0
+        if kind == "unknown":  # a query chose it: as the cast recorded it
+            chosen = entry.get("fields")
+            if isinstance(chosen, dict) and name in chosen:
+                value = chosen[name]
+                if self.format.field_fits(name, value) and encodable(value):
+                    return "set", value, 0, said
         return kind if kind != "add" else "", value, adds, said
 
     def effects(self) -> dict[str, list[tuple[str, str, Any]]]:

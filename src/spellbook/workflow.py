@@ -187,6 +187,9 @@ class Workflow:
             done = planned.done
             if runs:
                 planned.extra["runs"] = record.extra["runs"]
+            chosen = chosen_fields(rule, planned.extra)
+            if chosen:  # what a query chose, which a later repair cannot work out
+                entry["fields"] = chosen
             intent = {
                 "cast": cast,
                 "before": before,
@@ -320,3 +323,19 @@ def _plain(text: str) -> str:
     import re
 
     return re.sub(r"\*\*([^*\n]+)\*\*", r"\1", text)
+
+
+def chosen_fields(rule: Rule, extra: dict[str, Any]) -> dict[str, Any]:
+    """The fields of the state file the rule's actions set to a query's first result,
+    with the values the cast gave them (kept in its history entry for `spell repair`)."""
+    import json  # only a rule that sets a field from a query needs it
+
+    chosen: dict[str, Any] = {}
+    for action in rule.actions:
+        if action.verb == "set_state_field":
+            name, how, _ = json.loads(action.target)
+            if how == "first" and name in extra:
+                chosen[name] = extra[name]
+            else:
+                chosen.pop(name, None)  # a later literal: the rule's own words say it
+    return chosen

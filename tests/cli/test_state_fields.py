@@ -296,7 +296,7 @@ def test_the_state_file_s_own_keys_and_undeclared_fields_are_refused(tmp_path: P
         assert "action_path" in verified.stdout and said in verified.stdout, verified.stdout
 
 
-def test_repair_restores_a_field_set_to_a_literal_and_says_a_query_s_is_not_kept(
+def test_repair_restores_a_field_set_to_a_literal_or_to_a_query_s_result_the_cast_kept(
     tmp_path: Path,
 ) -> None:
     root = _features(tmp_path)
@@ -309,17 +309,16 @@ def test_repair_restores_a_field_set_to_a_literal_and_says_a_query_s_is_not_kept
     def repaired() -> tuple[str, object]:
         lines = state.read_text().splitlines(keepends=True)
         # Damaged: the line of feature_id lost, and the file cut short.
-        state.write_text("".join(line for line in lines if "feature_id" not in line)[:-3])
+        kept = [line for line in lines if not line.startswith('  "feature_id"')]
+        state.write_text("".join(kept)[:-3])
         done = spell(root, "--machine", "feat", "repair")
         assert done.returncode == EXIT_OK, done.stdout + clean(done)
         return done.stdout, json.loads(state.read_text()).get("feature_id")
 
     assert spell(root, "--machine", "feat", "next").returncode == EXIT_OK
     said, value = repaired()
-    assert (
-        "Could not restore feature_id (rule N1 set it to a value the history does not keep)" in said
-    )
-    assert value is None
+    assert 'Restored feature_id = "F2" from the history (rule N1 set it to "F2")' in said, said
+    assert value == "F2"
     assert spell(root, "--machine", "feat", "drop").returncode == EXIT_OK
     said, value = repaired()
     assert 'Restored feature_id = "none" from the history (rule D1 set it to "none")' in said

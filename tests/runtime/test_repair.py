@@ -233,9 +233,10 @@ def test_repair_of_the_shipped_session_counts_attempts_from_the_select_that_set_
 ) -> None:
     """The shipped session's Select says `Reset attempts to 1` in the core's words, so the
     history tells attempts exactly; the feature it chose came from a query of the feature
-    list, which the history does not keep."""
+    list, whose result the cast kept in its history entry."""
     state = _session_failing_twice(tmp_path)
     kept = json.loads(state.read_text())
+    chosen = kept["feature_id"]
     kept["attempts"] = "three"
     del kept["feature_id"]
     state.write_text(json.dumps(kept, indent=2))
@@ -244,8 +245,7 @@ def test_repair_of_the_shipped_session_counts_attempts_from_the_select_that_set_
         said
     )
     assert (
-        "Could not restore feature_id (rule S2 set it to a value the history does not keep); "
-        "left at its start value (none)."
-    ) in said
+        f'Restored feature_id = "{chosen}" from the history (rule S2 set it to "{chosen}")'
+    ) in said, said
     repaired = json.loads(state.read_text())
-    assert (repaired["attempts"], repaired["feature_id"]) == (3, None)
+    assert (repaired["attempts"], repaired["feature_id"]) == (3, chosen)
