@@ -39,6 +39,7 @@ SAMPLES: dict[str, tuple[str, str]] = {
     "field": ("review.json", "approvals[role=lead]"),
     "value": ("review.json", '["score", ">=", 70]'),
     "newer": ("task.md", "plan.md"),
+    "newer_some": ("plan.md", "tests/test_*.py"),
     "glob": ("", "sql/*.up.sql"),
     "paired": ("", "sql/*.up.sql sql/*.down.sql"),
     "unlisted": ("notes.md", ".seen ticket-\\d+"),
