@@ -103,7 +103,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     word = machine.SPELL_WORD
     server = MCPServer(
         name,
-        version=_version(),
+        version=version(),
         log_level="WARNING",
         instructions=(
             f"{machine.TITLE}: cast a {word} by calling its tool; each returns the response "
@@ -204,14 +204,16 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     return server
 
 
-def _version() -> str:
-    """The installed package's version ("" when it is not installed)."""
-    from importlib.metadata import PackageNotFoundError, version
+def version() -> str:
+    """The installed package's version (the package's own where it is run uninstalled)."""
+    from importlib import metadata
 
     try:
-        return version("spellbook-md")
-    except PackageNotFoundError:
-        return ""
+        return metadata.version("spellbook-md")
+    except metadata.PackageNotFoundError:
+        from spellbook import __version__
+
+        return __version__
 
 
 def serve(workflow: Workflow) -> int:
