@@ -154,11 +154,18 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             annotations=annotations(spell),
         )
 
-    def repair() -> RepairOutcome:
+    def repair() -> CallToolResult:
         try:
-            return {"message": workflow.repair()}
+            message = text(workflow.repair())
         except (SpellbookError, OSError) as err:
             raise ToolError(said(err)) from None
+        # The sentences `spell repair` prints, as the text; the same as structured content.
+        return CallToolResult(
+            content=[TextContent(type="text", text=message)],
+            structured_content={"message": message},
+        )
+
+    repair.__annotations__ = {"return": Annotated[CallToolResult, RepairOutcome]}
 
     server.add_tool(
         repair,
