@@ -38,7 +38,6 @@ from spellbook.exits import (
     EXIT_UNHANDLED,
 )
 from spellbook.repository import MACHINE_HELP, UnknownMachine, one_machine, open_workflow, resolve
-from spellbook.subcommands import COMMANDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -176,6 +175,8 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
             parser.exit()
 
     parser.add_argument("--version", action=Version, nargs=0, help="print the version and exit")
+    from spellbook.subcommands import COMMANDS  # not on a cast's path
+
     parser.add_argument("command", nargs="?", help=f"a {word}, or {', '.join(COMMANDS)}")
     parser.add_argument("spell", nargs="?", metavar="NAME", help=f"after cast: the {word}")
     if "--json" in argv:  # a usage error is a JSON error object too (`_failed`)
@@ -400,6 +401,8 @@ def _main(argv: Sequence[str], machine: str | None) -> int:
     except UnknownSpell as err:
         known = [name.lower() for name in workflow.machine.SPELLS]
         if args.command.lower() != "cast":
+            from spellbook.subcommands import COMMANDS
+
             known += COMMANDS
         message = f"{said(err)}{_did_you_mean(args.spell.lower(), known)}"
         return _failed(message, EXIT_BAD_INPUT, args.json, _kind(err))

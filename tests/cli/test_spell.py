@@ -431,3 +431,21 @@ def test_spell_alone_shows_the_help_and_is_no_error(tmp_path: Path) -> None:
     assert done.returncode == EXIT_OK and done.stderr == ""
     assert done.stdout.startswith("usage: spell ") and "\ncommands:\n" in done.stdout
     assert not (tmp_path / TASK).exists()  # it reads nothing and starts no workspace
+
+
+def test_every_command_of_the_table_the_verifier_reads_is_a_command_of_spell(
+    tmp_path: Path,
+) -> None:
+    """`spellbook.subcommands.COMMANDS`, which `spell_shadowed` keeps spells from, is
+    what `spell NAME` runs instead of a cast (`mcp` is served in test_mcp.py)."""
+    from spellbook.subcommands import COMMANDS
+
+    root = ["--root", str(tmp_path), "--json"]
+    for name in sorted(set(COMMANDS) - {"mcp"}):
+        # `session` is a command as the first word: `spell session --root DIR ...`
+        words = ["session", *root] if name == "session" else [*root, name]
+        done = subprocess.run(
+            [sys.executable, "-m", "spellbook", *words], capture_output=True, text=True, timeout=120
+        )
+        assert "unknown_spell" not in done.stdout and "unknown spell" not in done.stderr, name
+    assert "unknown spell 'statuses'" in spell(tmp_path, "statuses").stderr
