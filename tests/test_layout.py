@@ -37,6 +37,7 @@ RUNTIME = (
         "spellbook.exits",
         "spellbook.vocabulary",
         "spellbook.terminal",
+        "spellbook.subcommands",
     ),
     ("spellbook.git",),
     ("spellbook.diagram", "spellbook.machines", "spellbook.project"),

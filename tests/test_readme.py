@@ -242,3 +242,45 @@ def test_the_examples_of_using_the_generated_machine_run_as_written(number: int)
         2: "stateDiagram-v2",
     }[number]
     assert said in done.stdout, done.stdout
+
+
+def test_the_gitignore_of_runtime_md_ignores_the_runtime_s_own_files_and_no_work(
+    tmp_path: Path,
+) -> None:
+    """What docs/runtime.md says to ignore is every file the runtime keeps for itself
+    (`schema.RUNTIME_FILES`, repair's backups), in both shipped workspaces, and none
+    of the workflow's files or its state file."""
+    from spellbook.machines import session_machine, spell_machine
+    from spellbook.schema import RUNTIME_FILES
+
+    section = DOCS["runtime.md"].split("### What to commit", 1)[1].split("\n## ", 1)[0]
+    (ignore,) = re.findall(r"```gitignore\n(.*?)```", section, re.DOTALL)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / ".gitignore").write_text(ignore, encoding="utf-8")
+    own = [f"{name}/x" if "." not in name[1:] else name for name in RUNTIME_FILES]
+    own += ["state.json.bad-20261127T101500Z", ".intent.json.bad-20261127T101500Z-2"]
+    work = ["state.json", "plan.md", "tasks/task-greet-2026-11-27/task.md"]
+    for workspace in (spell_machine.WORKSPACE, session_machine.WORKSPACE):
+        paths = [f"{workspace}/{name}" for name in (*own, *work)]
+        checked = subprocess.run(
+            ["git", "check-ignore", "--no-index", *paths],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert checked.stdout.split() == paths[: len(own)], checked.stdout
+
+    # A real backup `spell repair` makes is left out of what git sees; the state is not.
+    task = tmp_path / spell_machine.WORKSPACE
+    task.mkdir(parents=True)
+    (task / "state.json").write_text("{ not json", encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "spellbook", "repair"], cwd=tmp_path, check=True)
+    seen = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert f"?? {spell_machine.WORKSPACE}/state.json\n" in seen and ".bad-" not in seen, seen
+    assert [p.name for p in task.iterdir() if ".bad-" in p.name]

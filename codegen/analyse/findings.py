@@ -32,6 +32,7 @@ SEVERITY: dict[str, Severity] = {
     "duplicate_id": Severity.ERROR,
     "duplicate_state": Severity.ERROR,
     "duplicate_spell": Severity.ERROR,
+    "spell_shadowed": Severity.ERROR,
     "former_name": Severity.ERROR,
     # behaviour under the conditions
     "gap": Severity.ERROR,

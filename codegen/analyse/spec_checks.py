@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from spellbook.schema import OWN_FILE, own_file
+from spellbook.subcommands import COMMANDS
 
 from ..model import Action, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
@@ -373,6 +374,23 @@ def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
             state=dup.name if dup.what == "state" else None,
             spell=dup.name if dup.what == "spell" else None,
         )
+
+
+def check_spell_names(analysis: Analysis) -> Iterator[Finding]:
+    """spell_shadowed: a spell named like a command of `spell` (`status`, `repair`, ...,
+    `spellbook.subcommands`), which `spell NAME` runs instead of casting it."""
+    for spell in analysis.spec.spells:
+        for name in dict.fromkeys((spell.title or spell.name, spell.name)):
+            if name.lower() in COMMANDS:
+                yield Finding(
+                    "spell_shadowed",
+                    f"spell {name} cannot be cast as `spell {name.lower()}`: that runs "
+                    f"the command {name.lower()} of `spell`; rename the spell, or cast it "
+                    f"as `spell cast {name.lower()}`",
+                    line=spell.line,
+                    spell=spell.name,
+                )
+                break
 
 
 def check_formerly(analysis: Analysis) -> Iterator[Finding]:

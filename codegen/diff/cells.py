@@ -4,7 +4,7 @@ differs, in which worlds (`logic`), said in the facts that tell those worlds apa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from spellbook.actions import passive
@@ -199,7 +199,7 @@ def compare_cells(diff: SpecDiff) -> None:
         if back.get(s.name, s.name) in old_states  # a new state is listed as added
     ]
     pairs += [(f"{was} (its workspaces in {now})", was, now) for was, now in diff.merged.items()]
-    grouped: dict[tuple[str, str, str, Outcome, Outcome], list[str]] = {}
+    grouped: dict[tuple[str, str, str, Outcome, Outcome], list[tuple[str, str]]] = {}
     for label, was_named, state in pairs:
         for spell in diff.new.spells:
             if spell.name not in spells:
@@ -219,10 +219,31 @@ def compare_cells(diff: SpecDiff) -> None:
                     _relative(_outcome(was, renames), state, diff),
                     _relative(_outcome(now, {}), state, diff),
                 )
-                grouped.setdefault(key, []).append(label)
-    for (what, spell_name, when, was_out, now_out), states in grouped.items():
-        change = Change(spell_name, _families_of(diff, states), when, was_out, now_out, what)
-        (diff.changes if what == "behaviour" else diff.told).append(change)
+                grouped.setdefault(key, []).append((label, state))
+    for (what, spell_name, when, was_out, now_out), members in grouped.items():
+        for states, before, after in _said(diff, members, was_out, now_out):
+            change = Change(spell_name, states, when, before, after, what)
+            (diff.changes if what == "behaviour" else diff.told).append(change)
+
+
+def _said(
+    diff: SpecDiff, members: list[tuple[str, str]], was: Outcome, now: Outcome
+) -> Iterator[tuple[tuple[str, ...], Outcome, Outcome]]:
+    """The states of one change (each `(label, state)`), with its outcomes: a family whose
+    members all changed alike said once with its destination's family (`_relative`), and
+    a state said alone with its own destination (`ROLLING_BACK_S`, not `_[S/P]`)."""
+    labels = [label for label, _ in members]
+    relative = {was.state, now.state} & {f.name for f in diff.new.families if len(f.members) > 1}
+    whole = [m for m in members if not relative or _whole_family(diff, m[1], labels)]
+    if whole:
+        yield _families_of(diff, [label for label, _ in whole]), was, now
+    alone: dict[tuple[Outcome, Outcome], list[str]] = {}
+    for label, state in members:
+        if (label, state) not in whole:
+            outcomes = (_member(was, state, diff), _member(now, state, diff))
+            alone.setdefault(outcomes, []).append(label)
+    for (before, after), said in alone.items():
+        yield tuple(said), before, after
 
 
 def _relative(outcome: Outcome, source: str, diff: SpecDiff) -> Outcome:
@@ -240,6 +261,27 @@ def _relative(outcome: Outcome, source: str, diff: SpecDiff) -> Outcome:
     if len(target.members) < 2:
         return outcome
     return Outcome(outcome.rule, outcome.kind, target.name, outcome.actions)
+
+
+def _whole_family(diff: SpecDiff, state: str, labels: list[str]) -> bool:
+    """Whether `state` is of a family of several states all of which are in `labels`."""
+    if state not in diff.new.states_by_name:
+        return False
+    family = diff.new.family_of(state)
+    return len(family.members) > 1 and all(m in labels for m in family.members)
+
+
+def _member(outcome: Outcome, source: str, diff: SpecDiff) -> Outcome:
+    """An outcome said for one state: a destination `_relative` wrote as its family
+    (`ROLLING_BACK_[S/P]`) is the member of the source's suffix (`ROLLING_BACK_S`)."""
+    if not outcome.state or outcome.state in diff.new.states_by_name:
+        return outcome
+    family = diff.new.family_of(source)
+    target = next((f for f in diff.new.families if f.name == outcome.state), None)
+    if target is None or len(family.members) < 2:
+        return outcome
+    member = f"{target.base}_{source[len(family.base) + 1 :]}"
+    return Outcome(outcome.rule, outcome.kind, member, outcome.actions)
 
 
 def _families_of(diff: SpecDiff, states: list[str]) -> tuple[str, ...]:

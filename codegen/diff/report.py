@@ -145,7 +145,28 @@ def format_text(diff: SpecDiff) -> str:
         out.append("")
     for why in diff.breaking:
         out.append(f"breaking: {why}")
-    return printable("\n".join(out).rstrip("\n") + "\n")
+    # The verdict stays one line, for a reader that looks for it (`BREAKING`).
+    return printable("\n".join([out[0], *map(_wrapped, out[1:])]).rstrip("\n") + "\n")
+
+
+WIDTH = 100  # the text report's lines, each item's own lines indented under its first
+
+
+def _wrapped(line: str) -> str:
+    """A line of the text report, wrapped at WIDTH between words (a path or a name longer
+    than that stays whole), its later lines indented four more than its first."""
+    import textwrap
+
+    if len(line) <= WIDTH:
+        return line
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+    return textwrap.fill(
+        line,
+        WIDTH,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 def _md(text: str) -> str:

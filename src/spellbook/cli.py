@@ -46,8 +46,6 @@ if TYPE_CHECKING:
 
     from _typeshed import SupportsWrite
 
-COMMANDS = ("status", "repair", "diagram", "mcp", "check-transition")
-
 
 def epilog(module: ModuleType | None, prog: str) -> str:
     """The commands and exit statuses, in the machine's words (`spell --help`)."""
@@ -59,6 +57,7 @@ def epilog(module: ModuleType | None, prog: str) -> str:
         workspace = f"{module.WORKSPACE}/"
     return f"""commands:
   {word.upper():<10} {"cast" if word == "spell" else "fire"} it (case does not matter): {names}
+  cast {word.upper():<5} the same, and only that: `{prog} cast status` casts a {word} named Status
   status     the current state and what each {word} would do now
   repair     replace an unusable or missing state file with a state read off the files
   diagram    a mermaid diagram of the machine, the current state highlighted
@@ -92,15 +91,16 @@ exit status:
 
 
 def quick_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
-    """`[--root DIR] [--machine NAME] [--json] COMMAND`, read without argparse; None for
-    anything else.
+    """`[--root DIR] [--machine NAME] [--json] COMMAND` (or `cast NAME`), read without
+    argparse; None for anything else.
 
     argparse builds a help formatter on every parse, importing shutil, locale and
     gettext: about 5 ms, more than half of what starting `spell` may cost on top of
     `import transitions`. Anything but this common form goes to argparse.
     """
     options: dict[str, str | None] = {"root": None, "machine": None}
-    as_json, command = False, None
+    as_json = False
+    words: list[str] = []  # the command, or cast and the spell's name
     items = list(argv)
     while items:
         item = items.pop(0)
@@ -109,13 +109,13 @@ def quick_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
             as_json = True
         elif name in ("--root", "--machine") and (equals or items):
             options[name[2:]] = value if equals else items.pop(0)
-        elif item.startswith("-") or command is not None:
+        elif item.startswith("-") or len(words) == 2:
             return None
         else:
-            command = item
-    if command is None:
+            words.append(item)
+    if not words or (len(words) == 2) != (words[0].lower() == "cast"):
         return None
-    return SimpleNamespace(json=as_json, command=command, **options)
+    return SimpleNamespace(json=as_json, command=words[0], spell=words[-1], **options)
 
 
 DESCRIPTIONS = {
@@ -163,14 +163,42 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
     )
     parser.add_argument("--machine", metavar="NAME", help=MACHINE_HELP)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("command", help=f"a {word}, or {', '.join(COMMANDS)}")
+
+    class Version(argparse.Action):
+        """`--version`: `spell (spellbook-md) 0.1.0`, read off the package's metadata only
+        when asked (a cast never pays for it)."""
+
+        def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+            from spellbook.server import version
+
+            parser._print_message(f"{prog} (spellbook-md) {version()}\n")
+            parser.exit()
+
+    parser.add_argument("--version", action=Version, nargs=0, help="print the version and exit")
+    from spellbook.subcommands import COMMANDS  # not on a cast's path
+
+    parser.add_argument("command", nargs="?", help=f"a {word}, or {', '.join(COMMANDS)}")
+    parser.add_argument("spell", nargs="?", metavar="NAME", help=f"after cast: the {word}")
     if "--json" in argv:  # a usage error is a JSON error object too (`_failed`)
 
         def refuse(message: str) -> NoReturn:
             raise UsageError(f"{prog}: {message} (see {prog} --help)")
 
         parser.error = refuse  # type: ignore[method-assign]
-    return _one_machine(SimpleNamespace(**vars(parser.parse_args(argv))), machine)
+    args = parser.parse_args(argv)
+    if args.command is None and not args.json:  # `spell` alone: what it can do, not an error
+        parser.print_help()
+        parser.exit()
+    if args.command is None:
+        parser.error(f"give a {word} or a command")
+    if (args.command.lower() == "cast") != (args.spell is not None):
+        parser.error(
+            f"cast needs the {word} to cast: {prog} cast NAME"
+            if args.spell is None
+            else f"unrecognized arguments: {args.spell} (to cast a {word}: {prog} cast NAME)"
+        )
+    args.spell = args.spell or args.command
+    return _one_machine(SimpleNamespace(**vars(args)), machine)
 
 
 def _one_machine(args: SimpleNamespace, machine: str | None) -> SimpleNamespace:
@@ -355,21 +383,28 @@ def _main(argv: Sequence[str], machine: str | None) -> int:
     try:
         workflow = open_workflow(args.root, args.machine)
         command = args.command.lower()
-        if command == "status":
+        if command == "cast":  # `spell cast NAME`: a spell, whatever its name
+            result = workflow.cast(args.spell.lower())
+        elif command == "status":
             return _print(workflow.status(), args.json, _status_text)
-        if command == "repair":
+        elif command == "repair":
             return _print({"message": workflow.repair()}, args.json, lambda d: d["message"])
-        if command == "diagram":
+        elif command == "diagram":
             return _print({"diagram": workflow.diagram()}, args.json, lambda d: d["diagram"])
-        if command == "mcp":
+        elif command == "mcp":
             from spellbook.server import serve
 
             gc.enable()
             return serve(workflow)
-        result = workflow.cast(command)
+        else:
+            result = workflow.cast(command)
     except UnknownSpell as err:
-        known = [name.lower() for name in workflow.machine.SPELLS] + [*COMMANDS]
-        message = f"{said(err)}{_did_you_mean(args.command.lower(), known)}"
+        known = [name.lower() for name in workflow.machine.SPELLS]
+        if args.command.lower() != "cast":
+            from spellbook.subcommands import COMMANDS
+
+            known += COMMANDS
+        message = f"{said(err)}{_did_you_mean(args.spell.lower(), known)}"
         return _failed(message, EXIT_BAD_INPUT, args.json, _kind(err))
     except BAD_INPUT as err:
         return _failed(said(err), EXIT_BAD_INPUT, args.json, _kind(err))

@@ -7,7 +7,7 @@ import sys
 
 from spellbook import terminal
 from spellbook.errors import BadFile
-from spellbook.project import SHIPPED, find_project, load_machine, owned, read_project
+from spellbook.project import SHIPPED, find_project, load_machine, owned, read_project, stale
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,6 +87,9 @@ def resolve(
             found = committed.load_machine(project, entry, tree)
         else:
             found = load_machine(project, entry)
+            note = stale(project, entry, found)
+            if note is not None:  # a word, never a refusal: the machine is run as it is
+                print(terminal.text(f"spell: note: {note}"), file=sys.stderr)
         return drivable(found, entry.name), project.root
     if machine in SHIPPED:
         return import_module(SHIPPED[machine]), None

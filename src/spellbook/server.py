@@ -103,7 +103,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     word = machine.SPELL_WORD
     server = MCPServer(
         name,
-        version=_version(),
+        version=version(),
         log_level="WARNING",
         instructions=(
             f"{machine.TITLE}: cast a {word} by calling its tool; each returns the response "
@@ -154,11 +154,18 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             annotations=annotations(spell),
         )
 
-    def repair() -> RepairOutcome:
+    def repair() -> CallToolResult:
         try:
-            return {"message": workflow.repair()}
+            message = text(workflow.repair())
         except (SpellbookError, OSError) as err:
             raise ToolError(said(err)) from None
+        # The sentences `spell repair` prints, as the text; the same as structured content.
+        return CallToolResult(
+            content=[TextContent(type="text", text=message)],
+            structured_content={"message": message},
+        )
+
+    repair.__annotations__ = {"return": Annotated[CallToolResult, RepairOutcome]}
 
     server.add_tool(
         repair,
@@ -204,14 +211,16 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     return server
 
 
-def _version() -> str:
-    """The installed package's version ("" when it is not installed)."""
-    from importlib.metadata import PackageNotFoundError, version
+def version() -> str:
+    """The installed package's version (the package's own where it is run uninstalled)."""
+    from importlib import metadata
 
     try:
-        return version("spellbook-md")
-    except PackageNotFoundError:
-        return ""
+        return metadata.version("spellbook-md")
+    except metadata.PackageNotFoundError:
+        from spellbook import __version__
+
+        return __version__
 
 
 def serve(workflow: Workflow) -> int:

@@ -99,6 +99,10 @@ def test_the_state_file_is_repaired_over_mcp_as_the_error_says(tmp_path: Path) -
     assert refused.is_error and "call the repair_state_file tool" in text(refused)
     assert "spell repair" not in text(refused)
     assert not repaired.is_error and repaired.structured_content["message"]
+    # The text is what `spell repair` says, in sentences, not its JSON.
+    (content,) = repaired.content
+    assert content.text == repaired.structured_content["message"]
+    assert content.text.startswith(".ai/task/state.json could not be used: "), content.text
     assert not lumos.is_error
     backups = [p.name for p in (tmp_path / STATE).parent.iterdir() if p.name != "state.json"]
     assert any("state" in name for name in backups), backups

@@ -912,3 +912,30 @@ def test_cached_code_runs_only_for_the_very_bytes_it_was_compiled_from(
         assert again.returncode == 0 and again.stdout.startswith("CLOSED"), clean(again)
         assert not (house / "cached-code-ran").exists()
         assert source in kept.read_bytes()  # compiled afresh, and kept for these bytes
+
+
+def test_a_spec_changed_since_its_module_was_generated_is_said_never_refused(
+    house: Path, tmp_path: Path
+) -> None:
+    spec, module = house / "spec" / "DOOR.md", house / "generated" / "door.py"
+    env = {"SPELLBOOK_CACHE": str(tmp_path / "cache")}
+    spec.write_text(DOOR.replace("The door opens.", "The door swings open."), encoding="utf-8")
+    later = module.stat().st_mtime_ns + 5_000_000_000
+    os.utime(spec, ns=(later, later))
+    for args in (["status"], ["shut"], ["--json", "status"]):
+        done = run(house, "-m", "spellbook", *args, env=env)
+        assert done.returncode == 0, clean(done)
+        assert (
+            "spell: note: spec/DOOR.md has changed since generated/door.py was generated from "
+            "it: this runs the machine as generated; regenerate it with `spellbook-codegen`"
+        ) in done.stderr
+    generate(house)
+    fresh = run(house, "-m", "spellbook", "status", env=env)
+    assert fresh.returncode == 0 and "has changed" not in clean(fresh)
+
+    later = module.stat().st_mtime_ns + 5_000_000_000
+    os.utime(spec, ns=(later, later))  # newer, as a checkout leaves it, but the same bytes
+    for _ in range(2):  # the second time from the cache's word that it is fresh
+        same = run(house, "-m", "spellbook", "status", env=env)
+        assert same.returncode == 0 and "has changed" not in clean(same), same.stderr
+    assert list((tmp_path / "cache" / "fresh").iterdir())

@@ -166,7 +166,8 @@ def test_bad_input_exit_code(tmp_path: Path) -> None:
         (["nox"], "unknown_spell", EXIT_BAD_INPUT, "unknown spell 'nox'"),
         (["--machine", "nobody", "status"], "unknown_machine", EXIT_BAD_INPUT, "nobody"),
         (["--bogus", "accio"], "usage_error", EXIT_BAD_INPUT, "unrecognized arguments"),
-        ([], "usage_error", EXIT_BAD_INPUT, "the following arguments are required"),
+        ([], "usage_error", EXIT_BAD_INPUT, "give a spell or a command"),
+        (["cast"], "usage_error", EXIT_BAD_INPUT, "cast needs the spell to cast"),
         (["accio"], "state_file_error", EXIT_BAD_INPUT, "state.json"),
     ],
 )
@@ -193,6 +194,8 @@ def test_every_json_failure_is_a_json_error_object_on_stdout(
         ["--root", "a", "--root", "b", "diagram"],
         ["--machine", "release", "status"],
         ["--machine=release", "--root", "x", "go"],
+        ["cast", "status"],
+        ["--json", "CAST", "Lumos"],
     ],
 )
 def test_quick_arguments_read_what_argparse_reads(argv: list[str]) -> None:
@@ -205,11 +208,16 @@ def test_quick_arguments_read_what_argparse_reads(argv: list[str]) -> None:
     parser.add_argument("--machine")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("command")
+    parser.add_argument("spell", nargs="?")
+    parsed = parser.parse_args(argv)
+    parsed.spell = parsed.spell or parsed.command  # `spell NAME` and `spell cast NAME`
     quick = quick_arguments(argv)
-    assert quick is not None and vars(quick) == vars(parser.parse_args(argv))
+    assert quick is not None and vars(quick) == vars(parsed)
 
 
-@pytest.mark.parametrize("argv", [[], ["--help"], ["--ro", "x", "lumos"], ["a", "b"], ["--", "x"]])
+@pytest.mark.parametrize(
+    "argv", [[], ["--help"], ["--ro", "x", "lumos"], ["a", "b"], ["--", "x"], ["cast"]]
+)
 def test_anything_else_goes_to_argparse(argv: list[str]) -> None:
     from spellbook.cli import quick_arguments
 
@@ -356,3 +364,88 @@ def test_the_workspace_a_subfolder_uses_is_said_without_controls(tmp_path: Path)
     assert done.returncode == EXIT_OK, clean(done)
     assert "using the workspace ../.ai/task/ (" in done.stderr
     assert not CONTROLS.search(done.stderr) and "repo\ufffd]0;title\ufffd)" in done.stderr
+
+
+SHADOWED = Path(__file__).resolve().parents[1] / "cases" / "spell_shadowed" / "spec.md"
+
+
+def shadowed_project(root: Path) -> Path:
+    """A project whose machine has a spell named Status, like the command."""
+    (root / "pyproject.toml").write_text('[tool.spellbook.machines]\nshadow = "spec.md"\n')
+    (root / "generated").mkdir()
+    source = render_machine(parse_spec_text(SHADOWED.read_text(encoding="utf-8")), "shadow")
+    (root / "generated" / "shadow.py").write_text(source, encoding="utf-8")
+    return root
+
+
+def test_spell_cast_casts_a_spell_named_like_a_command(tmp_path: Path) -> None:
+    shadowed_project(tmp_path)
+    command = spell(tmp_path, "status")
+    assert command.returncode == EXIT_OK and command.stdout.startswith("A: first"), clean(command)
+    for words in (["cast", "status"], ["CAST", "Status"], ["--json", "cast", "STATUS"]):
+        cast = spell(tmp_path, *words)
+        assert cast.returncode == EXIT_OK, clean(cast)
+        assert "Where we are." in cast.stdout and not cast.stdout.startswith("A: first")
+    cast = spell(tmp_path, "cast", "go", "--json")
+    assert json.loads(cast.stdout)["after"] == "B", clean(cast)
+    entries = json.loads((tmp_path / "state.json").read_text())["history"]
+    assert [e["trigger"] for e in entries] == ["Status", "Status", "Status", "Go"]
+
+
+def test_spell_cast_names_only_spells_and_needs_one(tmp_path: Path) -> None:
+    unknown = spell(tmp_path, "cast", "statu")
+    assert unknown.returncode == EXIT_BAD_INPUT
+    assert "unknown spell 'statu'" in unknown.stderr and "did you mean" not in unknown.stderr
+    for words, said in (
+        (["cast"], "cast needs the spell to cast: spell cast NAME"),
+        (["lumos", "accio"], "unrecognized arguments: accio (to cast a spell: spell cast NAME)"),
+    ):
+        done = spell(tmp_path, *words)
+        assert done.returncode == EXIT_BAD_INPUT and said in clean(done), done.stderr
+    assert not (tmp_path / TASK).exists()
+
+
+def test_help_says_how_to_cast_a_spell_whatever_its_name() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "spellbook", "--help"], capture_output=True, text=True
+    ).stdout
+    assert "\n  cast SPELL the same, and only that: `spell cast status` casts" in out
+
+
+def test_version_is_the_installed_package_s() -> None:
+    from importlib.metadata import version
+
+    for words in (["--version"], ["session", "--version"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "spellbook", *words], capture_output=True, text=True
+        )
+        assert done.returncode == EXIT_OK, clean(done)
+        name = " ".join(["spell", *words[:-1]])
+        assert done.stdout == f"{name} (spellbook-md) {version('spellbook-md')}\n"
+
+
+def test_spell_alone_shows_the_help_and_is_no_error(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "spellbook"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert done.returncode == EXIT_OK and done.stderr == ""
+    assert done.stdout.startswith("usage: spell ") and "\ncommands:\n" in done.stdout
+    assert not (tmp_path / TASK).exists()  # it reads nothing and starts no workspace
+
+
+def test_every_command_of_the_table_the_verifier_reads_is_a_command_of_spell(
+    tmp_path: Path,
+) -> None:
+    """`spellbook.subcommands.COMMANDS`, which `spell_shadowed` keeps spells from, is
+    what `spell NAME` runs instead of a cast (`mcp` is served in test_mcp.py)."""
+    from spellbook.subcommands import COMMANDS
+
+    root = ["--root", str(tmp_path), "--json"]
+    for name in sorted(set(COMMANDS) - {"mcp"}):
+        # `session` is a command as the first word: `spell session --root DIR ...`
+        words = ["session", *root] if name == "session" else [*root, name]
+        done = subprocess.run(
+            [sys.executable, "-m", "spellbook", *words], capture_output=True, text=True, timeout=120
+        )
+        assert "unknown_spell" not in done.stdout and "unknown spell" not in done.stderr, name
+    assert "unknown spell 'statuses'" in spell(tmp_path, "statuses").stderr

@@ -429,7 +429,8 @@ def test_a_row_read_as_something_else_is_named_with_both_readings() -> None:
     assert "when: comments.md missing; then:" in now
     text = format_text(found)
     assert "Rows read differently (3):" in text
-    assert f"  G5 was read: {was}\n  G5 now reads: {now}\n" in text
+    unwrapped = re.sub(r"\n {6,}", " ", text)  # a long line's later lines, joined again
+    assert f"  G5 was read: {was}\n  G5 now reads: {now}\n" in unwrapped
     assert "## Rows read differently (3)" in to_markdown(found)
     (first, *_) = to_json(found)["read_differently"]
     assert first == {"rule": "G5", "was": was, "now": now}
@@ -446,3 +447,30 @@ def test_rows_reworded_reordered_or_renamed_are_not_read_differently() -> None:
     assert moved.readings_changed == []
     changed = diff(small(first, old), small(first, row("R2", "A", "Go", "x.md missing")))
     assert [rid for rid, _, _ in changed.readings_changed] == ["R2"]
+
+
+def test_a_state_said_alone_has_its_own_destination_and_a_whole_family_its_family() -> None:
+    from tests.compiler.test_families_declared import FAMILIES, HEAD, TABLE
+
+    old = HEAD + FAMILIES + TABLE
+    resolves = "| T1 | ON_CALL_[P/S] | Resolve |"
+    waits = "| T5 | {} | Resolve | - | Same state | No state change | Not yet |\n| T2 |"
+    one = old.replace(resolves, "| T1 | ON_CALL_P | Resolve |")
+    one = one.replace("| T2 |", waits.format("ON_CALL_S"))
+    assert said(diff(old, one)) == ["Resolve in ON_CALL_S: was RESOLVED_S (T1), now no change (T5)"]
+    row_t1 = next(line for line in old.splitlines() if line.startswith(resolves))
+    everyone = old.replace(row_t1 + "\n", "").replace("| T2 |", waits.format("ON_CALL_[P/S]"))
+    assert said(diff(old, everyone)) == [
+        "Resolve in ON_CALL_[P/S]: was RESOLVED_[P/S] (T1), now no change (T5)"
+    ]
+
+
+def test_the_text_report_s_lines_are_of_a_readable_width() -> None:
+    recorded = (FIXTURES / "spec_changes_STATE_MACHINE.md").read_text(encoding="utf-8")
+    project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", dialect=DIALECT)
+    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, DIALECT)
+    first, *lines = format_text(compare(old, project, borrowed)).splitlines()
+    assert first.startswith("spec/STATE_MACHINE.md against ") and first.endswith("carry across")
+    assert len(lines) > 100 and max(map(len, lines)) <= 100
+    # A long item goes on under itself, four spaces in.
+    assert any(ln.startswith("      ") and not ln.startswith("       ") for ln in lines)
