@@ -137,6 +137,31 @@ def implications(atoms: Sequence[Atom]) -> Iterator[tuple[Atom, Atom]]:
                 yield a, b
 
 
+def unimplied(literals: Sequence[Literal]) -> list[Literal]:
+    """The literals of a world that no other literal of it implies (strictly): the
+    facts that say the world, the rest following from them (`task.md missing` implies
+    that task.md is not filled in). Their order is kept."""
+    atoms = [lit.atom for lit in literals]
+    pairs = {(a, True, b, True) for a, b in implications(atoms)}
+    pairs |= {(b, False, a, False) for a, _, b, _ in pairs}
+    for a, b in exclusions(atoms):
+        pairs |= {(a, True, b, False), (b, True, a, False)}
+    held = {(lit.atom, lit.positive) for lit in literals}
+
+    def gives(x: tuple[Atom, bool], y: tuple[Atom, bool]) -> bool:
+        return (*x, *y) in pairs
+
+    return [
+        lit
+        for lit in literals
+        if not any(
+            gives(other, (lit.atom, lit.positive)) and not gives((lit.atom, lit.positive), other)
+            for other in held
+            if other != (lit.atom, lit.positive)
+        )
+    ]
+
+
 def exclusions(atoms: Sequence[Atom]) -> Iterator[tuple[Atom, Atom]]:
     """Every (a, b) of `atoms`, a < b, that never hold together."""
     seen = set(atoms)

@@ -93,7 +93,7 @@ def test_readme_feature_list_example_drives_a_session(tmp_path: Path) -> None:
 def test_readme_hook_settings_block_a_skipped_step(tmp_path: Path) -> None:
     import shlex
 
-    (settings,) = [b for b in JSON_BLOCKS if "hooks" in b]
+    (settings,) = [b for b in JSON_BLOCKS if "hooks" in b and "spell session" in json.dumps(b)]
     (entry,) = settings["hooks"]["PreToolUse"]
     assert re.fullmatch(entry["matcher"], "Write") and re.fullmatch(entry["matcher"], "Edit")
     command = shlex.split(entry["hooks"][0]["command"])

@@ -25,7 +25,7 @@ from heapq import merge
 from itertools import islice
 
 from ..budget import check
-from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, describe, lowest
+from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, describe, lowest, unimplied
 from ..model import Atom, Literal, Rule
 
 TYPE_CHECKING = False
@@ -64,12 +64,15 @@ class CellResult:
 
     def describe(self, world: int, words: dict[Atom, tuple[str, str]] | None = None) -> str:
         """A world in plain words: `plan.md exists, task.md missing` (facts the spec does
-        not define are left out: the world is the same whatever they mean)."""
-        return ", ".join(
-            describe(Literal(atom, bool(world >> i & 1)), words)
+        not define are left out: the world is the same whatever they mean; so is a fact
+        another fact of the world implies: `draft.md missing`, never beside it
+        `draft.md is still its template`)."""
+        literals = [
+            Literal(atom, bool(world >> i & 1))
             for i, atom in enumerate(self.atoms)
             if atom.probe != "unknown"
-        )
+        ]
+        return ", ".join(describe(lit, words) for lit in unimplied(literals))
 
 
 def signature(rules: Sequence[Rule]) -> Signature:

@@ -35,7 +35,7 @@ from .result import SpecDiff
 
 # Findings about how the markdown was read, not about what the machine does: a
 # formatter's rewriting shows up here and means nothing to the machine.
-READING_KINDS = frozenset({"name_recovered", "column_choice", "table_skipped"})
+READING_KINDS = frozenset({"name_recovered", "column_choice", "table_skipped", "blocked_reasons"})
 
 
 def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:

@@ -36,7 +36,9 @@ from .light_tables import (
     LightReading,
     from_tables,
     light_columns,
+    reason_rows,
     terminal_rows,
+    why_column,
 )
 from .markdown import (
     Block,
@@ -144,7 +146,7 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
     states, prose = _states(placed, workspace, lexicon, words, reader.notices)
     roles = with_extra_names(dialect.columns)
     light = None if _has_id_table(placed, roles) else LightReader(reader)
-    rows = tuple(_rows(placed, reader, roles, light))
+    rows = tuple(_rows(placed, reader, roles, light, spells))
     rows = _with_templates(rows, lexicon, workspace, words)
     if not rows:
         unread = next((n for n in reader.notices if n.kind == "unknown_column"), None)
@@ -722,11 +724,13 @@ def _rows(
     reader: RowReader,
     roles: dict[str, tuple[str, ...]],
     light: LightReader | None = None,
+    spells: tuple[Spell, ...] = (),
 ) -> Iterator[RuleRow]:
     # The last rule table, with the headings above it: rows cut off from it below, in
     # the same section, are its rows.
     last: tuple[Table, Columns, tuple[Heading, ...]] | None = None
     previous: Block | None = None
+    reasons = 0  # rows read from tables of refused moves (`reason_rows`)
     for p in placed:
         block, before = p.block, previous
         previous = block
@@ -742,6 +746,14 @@ def _rows(
                 reader.notices.extend(_ragged(block))
                 with _short(block):
                     read = light.rows(block, light_read, p.group)
+                yield from read
+                continue
+            why = why_column(block, roles) if light is None else None
+            if why is not None:
+                last = None
+                with _short(block):
+                    read = reason_rows(block, why, p.group, spells, reader, reasons)
+                reasons += len(read)
                 yield from read
                 continue
             columns = _columns(block, roles)

@@ -33,7 +33,13 @@ warning. A From cell that is a selector (`Any state`, `any non-terminal`, `same`
 `A / B`) reaches `rows.parse_selector` as written; a list `A, B` has each name made an
 identifier. Under a heading that says its moves are refused (`Invalid transitions`,
 `Blocked`), a table's rows refuse their trigger (`[BLOCKED]`); a heading that says so of
-something else (`Handling rejected payments`) keeps them as moves.
+something else (`Handling rejected payments`) keeps them as moves. A column that says
+why a move is refused (`Why Blocked`, `WHY`) refuses the rows' trigger too, and is
+their Response.
+
+In a spec whose tables have an ID column, a table of refused moves with their reasons
+(`| From | To | Why Blocked |`, `why_column`) is read as blocked rows of the spells
+whose `*Target*` is each To (`reason_rows`), not skipped.
 """
 
 from __future__ import annotations
@@ -86,7 +92,10 @@ KEEPING = re.compile(
 )
 
 # Where the cells a row is read from sit in the row handed to `RowReader.rule`.
-_ROLES = ("id", "current state", "trigger", "condition", "next state", "action")
+_ROLES = ("id", "current state", "trigger", "condition", "next state", "action", "response")
+# The column of a table of refused moves that says why each is refused: its rows'
+# Response (`| From | To | Why Blocked |`).
+WHY = frozenset({"why blocked", "why refused", "why rejected", "why not allowed"})
 
 
 def light_columns(table: Table, roles: dict[str, tuple[str, ...]]) -> Columns | None:
@@ -179,6 +188,7 @@ class LightReader:
                 _cell(at, "-"),
                 _cell(at, "Same state"),
                 _cell(at, "-"),
+                _cell(at, ""),
             )
             standard = Columns({role: i for i, role in enumerate(_ROLES)}, ())
             rule = self.reader.rule(Row(at, cells), standard, group, Kind.NOOP)
@@ -301,7 +311,9 @@ class LightReader:
         rule_id = f"R{self.reading.count}"
         has_trigger = "trigger" in columns.roles
         triggers = self._triggers(trigger_text, target_cell, line, notes, has_trigger)
-        refused = _REFUSED.search(" ".join(group.split())) is not None
+        refused = _REFUSED.search(" ".join(group.split())) is not None or any(
+            normal(name) in WHY for name, _ in columns.extra
+        )
         cells = (
             _cell(line, rule_id),
             _cell(line, from_cell),
@@ -309,10 +321,12 @@ class LightReader:
             cell("condition") or _cell(line, "-"),
             _cell(line, "[BLOCKED]" if refused else target_cell),
             cell("action") or _cell(line, "-"),
+            cell("response") or _why(row, columns) or _cell(line, ""),
         )
         extra = tuple(
             (name, row.cells[i] if i < len(row.cells) else _cell(line, ""))
             for name, i in columns.extra
+            if normal(name) not in WHY
         )
         width = len(cells)
         standard = Columns(
@@ -415,6 +429,100 @@ def _unread(event: str, guard: str, effects: str, empty: frozenset[str]) -> str:
         if normal(text) not in empty
     ]
     return " and ".join(said)
+
+
+def _why(row: Row, columns: Columns) -> Cell | None:
+    """The row's cell of a column that says why a move is refused (`WHY`), if any."""
+    for name, i in columns.extra:
+        if normal(name) in WHY and i < len(row.cells):
+            return row.cells[i]
+    return None
+
+
+def why_column(table: Table, roles: dict[str, tuple[str, ...]]) -> Columns | None:
+    """The columns of a table of refused moves with their reasons, `| From | To | Why
+    Blocked |`: a From and a To column, one that says why (`WHY`), and no ID or trigger
+    column. None for any other table."""
+    columns = light_columns(table, roles)
+    if columns is None or "trigger" in columns.roles:
+        return None
+    if not any(normal(name) in WHY for name, _ in columns.extra):
+        return None
+    return columns
+
+
+def reason_rows(
+    table: Table,
+    columns: Columns,
+    group: str,
+    spells: tuple[Spell, ...],
+    reader: RowReader,
+    first: int,
+) -> list[RuleRow]:
+    """The rows of a table of refused moves (`why_column`) in a spec whose transition
+    tables have an ID column: each row `| From | To | Why |` is the blocked row `| From
+    | <the spell whose *Target* is To> | - | [BLOCKED] | - | Why |`, numbered `WB<n>`
+    from `first`. A To no spell asks for is an error saying what to add; a note says how
+    the table was read."""
+    asking: dict[str, list[str]] = {}
+    for spell in spells:
+        if spell.target:
+            asking.setdefault(spell.target, []).append(spell.name)
+    rows: list[RuleRow] = []
+    read = []
+    for row in table.rows:
+        line = row.line
+
+        def plain(role: str, row: Row = row) -> str:
+            index = columns.roles.get(role)
+            found = row.cells[index] if index is not None and index < len(row.cells) else None
+            return " ".join(found.plain.split()) if found is not None else ""
+
+        source, target = plain("current state"), plain("next state")
+        if not source or not target:
+            fail(
+                f"a row of the table of refused moves under {group!r} has an empty "
+                f"{'From' if not source else 'To'} cell: name the state",
+                line,
+            )
+        names = asking.get(target) or asking.get(identifier(target), [])
+        if len(names) != 1:
+            told = (
+                f"no spell asks for {target}: give the spell a hook judges this move by "
+                f"`- *Target*: {target}` in the Spells list"
+                if not names
+                else f"spells {', '.join(names)} all ask for {target}: keep one `*Target*`"
+            )
+            fail(
+                f"the table of refused moves under {group!r} refuses {source} → {target}, "
+                f"and {told}, or write the row in a transition table (`| ID | {source} | "
+                f"<spell> | - | [BLOCKED] | - | {plain('response') or '<why>'} |`)",
+                line,
+            )
+        rule_id = f"WB{first + len(rows) + 1}"
+        cells = (
+            _cell(line, rule_id),
+            _cell(line, "Any state" if normal(source) == "any" else source),
+            _cell(line, names[0]),
+            _cell(line, "-"),
+            _cell(line, "[BLOCKED]"),
+            _cell(line, "-"),
+            _why(row, columns) or _cell(line, ""),
+        )
+        standard = Columns({role: i for i, role in enumerate(_ROLES)}, ())
+        rule = reader.rule(Row(line, cells), standard, group, Kind.BLOCKED)
+        rows.append(replace(rule, id_written=False, numbered=True))
+        where = "every state" if normal(source) == "any" else source
+        read.append(f"{rule_id} {source} → {target} as {names[0]} refused in {where}")
+    reader.notices.append(
+        Notice(
+            "blocked_reasons",
+            f"the table of refused moves under {group!r} is read as blocked rows, its "
+            f"reasons their responses: {'; '.join(read)}",
+            table.line,
+        )
+    )
+    return rows
 
 
 def _cell(line: int, text: str) -> Cell:

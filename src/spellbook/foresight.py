@@ -21,6 +21,7 @@ from spellbook.state_file import encode, today
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from spellbook.engine import Engine
@@ -138,35 +139,53 @@ class Foresight:
             rule = told.wins if told is not None else None
             if rule is not None and rule.changes_state and not self.missing(rule.dest):
                 continue  # it moves on
-            cell = self.engine.cell(state, spell)
-            best: tuple[int, int, list[Wanted], Rule] | None = None
-            for at, other in enumerate(cell):
-                if not other.changes_state or self.missing(other.dest):
-                    continue
-                if rule is not None and other.dest == rule.dest:
-                    continue
-                for alternative, wanted in _wanted(other, facts):
-                    if any(not w.holds and w.guard.probe == "exists" for w in wanted):
-                        continue  # advice never asks to delete a file
-                    world = {**facts, **{w.guard.name: w.holds for w in wanted}}
-                    world.update(self.implied(wanted))
-                    if any(_holds_in(earlier, world) for earlier in cell[:at]):
-                        continue  # an earlier rule would still win
-                    # What it asks of a file not there yet must hold too.
-                    files = {w.guard.file for w in wanted if w.holds and w.guard.probe == "exists"}
-                    asked = wanted + [
-                        w
-                        for w in alternative
-                        if w not in wanted
-                        and w.guard.file in files
-                        and PROBES[w.guard.probe].reads_content
-                    ]
-                    if best is None or (len(asked), at) < best[:2]:
-                        best = (len(asked), at, asked, other)
+            elsewhere = rule.dest if rule is not None else None
+
+            def onward(other: Rule, elsewhere: str | None = elsewhere) -> bool:
+                return not self.missing(other.dest) and other.dest != elsewhere
+
+            best = self._best(self.engine.cell(state, spell), facts, onward)
             if best is not None:
-                words = [w.said for w in best[2]]
-                found[spell] = (" and ".join(dict.fromkeys(words)), best[3])
+                found[spell] = best
         return found
+
+    def toward(self, model: Any, state: str, spell: str, dest: str) -> tuple[str, Rule] | None:
+        """What must hold for a rule of `spell` in `state` that moves to `dest` to win (as
+        `first` tells it), and that rule; None if no such rule would win by facts changed."""
+        cell = self.engine.cell(state, spell)
+        return self._best(cell, self.guards(model), lambda other: other.dest == dest)
+
+    def _best(
+        self, cell: list[Rule], facts: dict[str, bool | None], wanted_rule: Callable[[Rule], bool]
+    ) -> tuple[str, Rule] | None:
+        """Of the rules of `cell` that move the state and that `wanted_rule` takes, the
+        one needing the fewest facts changed to win (the other facts as they are now),
+        then the earlier; what must hold for it, in the spec's words."""
+        best: tuple[int, int, list[Wanted], Rule] | None = None
+        for at, other in enumerate(cell):
+            if not other.changes_state or not wanted_rule(other):
+                continue
+            for alternative, wanted in _wanted(other, facts):
+                if any(not w.holds and w.guard.probe == "exists" for w in wanted):
+                    continue  # advice never asks to delete a file
+                world = {**facts, **{w.guard.name: w.holds for w in wanted}}
+                world.update(self.implied(wanted))
+                if any(_holds_in(earlier, world) for earlier in cell[:at]):
+                    continue  # an earlier rule would still win
+                # What it asks of a file not there yet must hold too.
+                files = {w.guard.file for w in wanted if w.holds and w.guard.probe == "exists"}
+                asked = wanted + [
+                    w
+                    for w in alternative
+                    if w not in wanted
+                    and w.guard.file in files
+                    and PROBES[w.guard.probe].reads_content
+                ]
+                if best is None or (len(asked), at) < best[:2]:
+                    best = (len(asked), at, asked, other)
+        if best is None:
+            return None
+        return " and ".join(dict.fromkeys(w.said for w in best[2])), best[3]
 
     def implied(self, wanted: list[Wanted]) -> dict[str, bool]:
         """The guards that hold wherever the wanted facts that must hold do (unchecked

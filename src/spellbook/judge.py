@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from spellbook.actions import acts
 from spellbook.errors import StateFileError, UnknownState
 from spellbook.state_file import STATE_LIMIT, TIME_FIELDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from spellbook.engine import Engine
     from spellbook.foresight import Foresight
     from spellbook.journal import Journal
+    from spellbook.schema import Rule
 
 
 class Judge:
@@ -30,8 +34,15 @@ class Judge:
         Otherwise allowed when `before` is `after`, or when some spell's winning rule in
         `before`, with the files as they are, leads to `after`. A guard on a command's
         outcome with no recorded run that still holds refuses the move, and names the
-        spell that runs it ("cast Advance instead").
+        spell that runs it ("cast Advance instead"). Any other refusal names the rule
+        that leads there and what it needs that does not hold now, or says that no
+        rule leads from `before` to `after`.
         """
+        allowed, why, _ = self._judged(before, after)
+        return allowed, why
+
+    def _judged(self, before: str, after: str) -> tuple[bool, str, tuple[str, Rule] | None]:
+        """`judge`, with the spell and its rule that allow the move (None if none does)."""
         engine = self.engine
         formerly = engine.format.formerly
         before = formerly.get(before, before)  # a former name is the state
@@ -43,21 +54,24 @@ class Judge:
                 )
         model, machine = engine.ready(before, self.journal.read(), recorded=True)
         found = self.foresight.dry_run(model, machine, before)
+        refused = f"{before} → {after} refused"
         for spell, target in engine.machine.TARGETS.items():
             told = found.get(spell)
             rule = told.rule if told is not None and told.kind == "rule" else None
             if target == after and rule is not None and rule.kind == "blocked":
                 why = engine.writer.refusal(rule)
-                return (
-                    False,
-                    f"{before} → {after} refused: {why[:1].upper()}{why[1:]} (rule {rule.id})",
-                )
+                return False, f"{refused}: {why[:1].upper()}{why[1:]} (rule {rule.id})", None
         if before == after:
-            return True, f"{before} stays {before}"
-        for spell, told in found.items():
-            rule = told.rule if told is not None and told.kind == "rule" else None
-            if rule is not None and rule.changes_state and rule.dest == after:
-                return True, f"{before} → {after} by {spell} (rule {rule.id})"
+            return True, f"{before} stays {before}", None
+        leading = [
+            (spell, rule)
+            for spell, told in found.items()
+            for rule in [told.rule if told is not None and told.kind == "rule" else None]
+            if rule is not None and rule.changes_state and rule.dest == after
+        ]
+        if leading:
+            spell, rule = min(leading, key=lambda each: acts(each[1]))  # one without actions
+            return True, f"{before} → {after} by {spell} (rule {rule.id})", (spell, rule)
         could = [
             spell
             for spell, told in found.items()
@@ -68,19 +82,52 @@ class Judge:
         for spell in could:
             told = found[spell]
             if told is not None and told.kind == "depends":
-                return False, (
-                    f"{before} → {after} refused: it depends on whether "
-                    f"{engine.said(told.fact)}, and no run since the files last changed says "
-                    f"so; cast {spell} instead (it runs it)"
+                return (
+                    False,
+                    (
+                        f"{refused}: it depends on whether "
+                        f"{engine.said(told.fact)}, and no run since the files last changed says "
+                        f"so; cast {spell} instead (it runs it)"
+                    ),
+                    None,
                 )
+        word = engine.machine.SPELL_WORD
         if could:
             told = found[could[0]]
             why = told.why if told is not None else ""
-            return False, (
-                f"{before} → {after} refused: {engine.machine.SPELL_WORD} {could[0]} might "
-                f"lead there, but {why}"
+            return False, f"{refused}: {word} {could[0]} might lead there, but {why}", None
+        return False, f"{refused}: {self._missing(model, before, after)}", None
+
+    def _missing(self, model: Any, before: str, after: str) -> str:
+        """Why no rule leads from `before` to `after` now: the rule that would, and
+        every fact it needs that does not hold now; or that no rule of the spec does."""
+        engine = self.engine
+        word = engine.machine.SPELL_WORD
+        for spell in engine.machine.TRIGGERS:
+            needed = self.foresight.toward(model, before, spell, after)
+            if needed is not None:
+                needs, rule = needed
+                return (
+                    f"rule {rule.id} ({word} {spell}) leads there once {needs}; that does not "
+                    f"hold now: once it does, cast {spell} instead"
+                )
+        for spell in engine.machine.TRIGGERS:
+            for rule in engine.cell(before, spell):
+                if rule.changes_state and rule.dest == after:
+                    return (
+                        f"rule {rule.id} ({word} {spell}) leads there, but not with the files "
+                        f"as they are now (another rule of {spell} wins); cast {spell} to see "
+                        "what it needs"
+                    )
+        sources = sorted(
+            {r.source for r in engine.machine.RULES if r.changes_state and r.dest == after}
+        )
+        if sources:
+            return (
+                f"no rule of the spec leads from {before} to {after}: rules lead there from "
+                f"{', '.join(sources)} only"
             )
-        return False, f"{before} → {after} refused: no rule of the spec leads there now"
+        return f"no rule of the spec leads to {after} from any state"
 
     def judge_file(self, data: bytes) -> tuple[bool, str]:
         """`judge` for a proposed new state file, against the state file as it is."""
@@ -99,9 +146,17 @@ class Judge:
                 f"{shown} changes `history`, the record of the casts: only a cast writes it "
                 "(an entry added, changed or removed by hand would tell of casts never made)"
             )
-        allowed, why = self.judge(current.state, proposed.state)
+        allowed, why, by = self._judged(current.state, proposed.state)
         if not allowed:
             return allowed, why  # the move itself is refused: that is the reason to give
+        if by is not None and acts(by[1]):
+            spell, rule = by
+            return False, (
+                f"{why.rsplit(' by ', 1)[0]} refused as a move made by hand: rule {rule.id} "
+                f"({engine.machine.SPELL_WORD} {spell}) makes it and "
+                f"{engine.writer.effects(rule) or 'acts on files'}, which a state file "
+                f"written by hand would leave undone; cast {spell} instead"
+            )
         fields = engine.format.fields  # counters, the current item...: the casts' to keep
         for name in fields:
             if name in proposed.extra and proposed.extra[name] != current.extra.get(name):

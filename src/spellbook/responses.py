@@ -148,6 +148,10 @@ class Writer:
             found = self._summaries[rule] = self._summary(rule)
         return found
 
+    def effects(self, rule: Rule) -> str:
+        """What the rule's actions do, as declared, in one clause ("" if nothing)."""
+        return "; ".join(self._done(rule, None, would=True))
+
     def does(self, preview: Preview | None) -> str:
         """What casting a spell does now, as its preview tells it (None: no rule applies)."""
         if preview is None:

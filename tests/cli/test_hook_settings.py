@@ -93,3 +93,60 @@ def test_with_spell_it_judges_the_move(tmp_path: Path, spell_on_path: str) -> No
     assert refused.returncode == 2 and b"Traceback" not in refused.stderr, refused.stderr
     allowed = _run(tmp_path, _write(tmp_path, "TEST"), spell_on_path)
     assert allowed.returncode == 0, allowed.stderr
+
+
+RUNTIME = DOC.parent / "runtime.md"
+
+
+def _machine_settings() -> dict[str, Any]:
+    """The settings docs/runtime.md gives for a machine of the project's own."""
+    blocks = re.findall(r"```json\n(.*?)```", RUNTIME.read_text(encoding="utf-8"), re.S)
+    found = [json.loads(b) for b in blocks if '"PreToolUse"' in b]
+    assert len(found) == 1, "docs/runtime.md shows one settings.json with the hook"
+    return found[0]  # type: ignore[no-any-return]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell")
+def test_the_settings_documented_for_any_machine_judge_its_moves(
+    tmp_path: Path, spell_on_path: str
+) -> None:
+    """docs/runtime.md's settings, for the machine its example names (`release`), run
+    through `sh` as Claude Code runs them, with an event on stdin: a state file written
+    by hand that skips a step is blocked with the rule that leads there; a move the
+    spec allows now passes; and the same settings fail closed."""
+    from tests.cli import test_session_from_seed as seed
+
+    settings = _machine_settings()
+    (entry,) = settings["hooks"]["PreToolUse"]
+    (hook,) = entry["hooks"]
+    assert hook["type"] == "command" and hook.get("onFailure") == "block"
+    command = hook["command"]
+    machine = re.search(r"--machine (\S+)", command)
+    assert machine is not None and command.endswith("|| exit 2"), command
+    root = seed.made(tmp_path / "app", machine.group(1))
+    for step in ("INIT", "IMPLEMENT"):  # to the first feature, no test written yet
+        cast = seed.run(root, "-m", "spellbook", "--machine", machine.group(1), "step")
+        assert cast.returncode == 0, cast.stdout + cast.stderr
+        if step == "INIT":
+            seed.write_feature_list(root)
+    assert json.loads((root / PROGRESS / "state.json").read_text())["state"] == "IMPLEMENT"
+
+    def run(state: str, path: str = spell_on_path) -> subprocess.CompletedProcess[bytes]:
+        env = {**os.environ, "PATH": path, "CLAUDE_PROJECT_DIR": str(root)}
+        env.pop("PYTHONPATH", None)
+        return subprocess.run(
+            ["/bin/sh", "-c", command],
+            input=json.dumps(_write(root, state)).encode(),
+            capture_output=True,
+            timeout=60,
+            env=env,
+            cwd=root,
+        )
+
+    untested = run("TEST")
+    assert untested.returncode == 2, untested.stderr
+    assert b"rule I1 (spell Step) leads there once tests are written" in untested.stderr
+    assert run("TEST", "/nonexistent").returncode == 2
+    seed.write_test(root)
+    tested = run("TEST")
+    assert tested.returncode == 0, tested.stderr

@@ -236,7 +236,10 @@ def test_the_hook_refuses_a_state_file_that_skips_testing(project: Path) -> None
     # IMPLEMENT -> TEST is a move a rule makes, once a test is written in tests/.
     untested = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, "state": "TEST"}))
     assert untested.returncode == 2, untested.stdout + clean(untested)
-    assert "IMPLEMENT → TEST refused" in clean(untested)
+    assert (
+        "IMPLEMENT → TEST refused: rule I1 (spell Step) leads there once tests are written; "
+        "that does not hold now: once it does, cast Step instead"
+    ) in clean(untested)
     write_test(project)
     tested = hook(project, f"{PROGRESS}/state.json", json.dumps({**kept, "state": "TEST"}))
     assert tested.returncode == 0, tested.stdout + clean(tested)

@@ -11,6 +11,7 @@ from codegen import SpecError, parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.report import format_text
 from codegen.model import Kind, Spec
+from codegen.read.lexicon import Dialect
 from codegen.read.rows import parse_selector
 from codegen.render import render_machine
 
@@ -486,3 +487,68 @@ def test_states_written_as_words_read_in_a_slash_list_and_by_their_identifiers()
     titles = {s.name: s.title for s in spec.spells}
     assert titles["customer_pays"] == "Customer pays"
     assert {s.name: s.title for s in spec.states}["awaiting_payment"] == "awaiting-payment"
+
+
+# -- tables of refused moves with their reasons ------------------------------------------
+
+_ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+_PATTERNS = (_ROOT / "tests" / "fixtures" / "seed_session_patterns.md").read_text(encoding="utf-8")
+_REASONS = _PATTERNS[
+    _PATTERNS.index("## Invalid Transitions (Blocked by Hooks)") : _PATTERNS.index(
+        "## State File Schema"
+    )
+].replace("## ", "### ", 1)
+_SESSION = (_ROOT / "spec" / "SESSION_STATE_MACHINE.md").read_text(encoding="utf-8")
+
+
+def _session_with_reasons(session: str = _SESSION) -> str:
+    """The coding session's spec with its rows B1-B4 left out and the seed's table of
+    refused moves, `| From | To | Why Blocked |`, in their place at the end."""
+    kept = [
+        line
+        for line in session.splitlines()
+        if not line.startswith(("| B1 ", "| B2 ", "| B3 ", "| B4 "))
+    ]
+    return "\n".join(kept) + "\n\n" + _REASONS
+
+
+def test_a_light_table_s_why_column_is_each_refusal_s_response() -> None:
+    spec = parse_spec_text(_PATTERNS)
+    read = {
+        (r.current.names or ("Any",))[0]: (r.triggers, r.target.kind, r.response) for r in spec.rows
+    }
+    assert read["INIT"] == (("to_COMPLETE",), Kind.BLOCKED, "Skips implementation and testing")
+    assert read["Any"] == (("to_START",), Kind.BLOCKED, "Cannot restart")
+    assert all(not r.extra for r in spec.rows)  # the reason is no note beside the response
+
+
+def test_a_table_of_refused_moves_is_read_as_blocked_rows_of_the_spells_that_ask() -> None:
+    """Beside tables with an ID column, `| From | To | Why Blocked |` is no summary to skip:
+    each row refuses the spell whose *Target* is To, in From, with its reason."""
+    spec = parse_spec_text(_session_with_reasons(), dialect=Dialect("coding_session"))
+    read = {
+        r.id: (r.current.names or ("Any",), r.triggers, r.target.kind, r.response)
+        for r in spec.rows
+        if r.id.startswith("WB")
+    }
+    assert read == {
+        "WB1": (("INIT",), ("Finish",), Kind.BLOCKED, "Skips implementation and testing"),
+        "WB2": (("IMPLEMENT",), ("Finish",), Kind.BLOCKED, "Skips testing"),
+        "WB3": (("TEST",), ("Finish",), Kind.BLOCKED, "Without passing tests (code verified)"),
+        "WB4": (("Any",), ("Restart",), Kind.BLOCKED, "Cannot restart"),
+    }
+    findings = analyse(spec)
+    (note,) = [f for f in findings if f.kind == "blocked_reasons"]
+    assert "WB4 Any → START as Restart refused in every state" in note.message
+    assert not [f for f in findings if f.kind == "table_skipped"]
+    # TEST -> COMPLETE is refused only while the tests fail: the verifier says so.
+    overlaps = [f.message for f in findings if f.kind == "overlap"]
+    assert overlaps and all("and WB3 both fire when" in m for m in overlaps), overlaps
+
+
+def test_a_refused_move_no_spell_asks_for_is_an_error_saying_what_to_add() -> None:
+    session = _SESSION.replace("   - *Target*: START\n", "")
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(_session_with_reasons(session), dialect=Dialect("coding_session"))
+    assert "refuses Any → START, and no spell asks for START" in raised.value.message
+    assert "`- *Target*: START` in the Spells list" in raised.value.message

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -106,15 +107,25 @@ def completed_after_a_run(root: Path) -> str:
     )
 
 
-def test_the_hook_judges_test_to_complete_by_the_recorded_run(tmp_path: Path) -> None:
+def complete(root: Path) -> subprocess.CompletedProcess[bytes]:
+    """`spell session check-transition TEST COMPLETE`: the move judged as things are."""
+    return session_cli("check-transition", "--root", str(root), "TEST", "COMPLETE")
+
+
+def test_test_to_complete_is_judged_by_the_recorded_run(tmp_path: Path) -> None:
     session_in(tmp_path, "TEST", "true")
     (tmp_path / "app.py").write_text("print('v1')\n")
     event = completed_after_a_run(tmp_path)
-    allowed = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    allowed = complete(tmp_path)
     assert allowed.returncode == 0, allowed.stderr
+    # Written by hand, the move would leave the feature pending: the cast marks it tested.
+    by_hand = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    assert by_hand.returncode == 2, by_hand.stderr
+    assert b"refused as a move made by hand: rule T2 (trigger Advance)" in by_hand.stderr
+    assert b"sets features" in by_hand.stderr and b"cast Advance instead" in by_hand.stderr
     (tmp_path / "app.py").write_text("print('v2, untested')\n")
-    refused = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
-    assert refused.returncode == 2 and b"cast Advance instead" in refused.stderr
+    refused = complete(tmp_path)
+    assert refused.returncode == 1 and b"cast Advance instead" in refused.stderr
 
 
 def test_a_run_record_written_by_hand_is_refused(tmp_path: Path) -> None:
@@ -188,8 +199,8 @@ def test_judging_a_move_runs_no_program_a_workspace_s_files_name(tmp_path: Path)
     root.mkdir()
     session_in(root, "TEST", "true")
     git_traps.plant_lookalike(root, marks)
-    event = completed_after_a_run(root)
-    judged = session_cli("check-transition", "--claude-hook", "--root", str(root), stdin=event)
+    completed_after_a_run(root)
+    judged = complete(root)
     assert git_traps.ran(marks) == []
     assert judged.returncode == 0, judged.stderr
 
@@ -202,13 +213,13 @@ def test_a_gitignore_written_to_hide_new_files_does_not_keep_the_recorded_run(
     git_traps.init(tmp_path)
     session_in(tmp_path, "TEST", "true")
     (tmp_path / "app.py").write_text("print('v1')\n")
-    event = completed_after_a_run(tmp_path)
-    allowed = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
+    completed_after_a_run(tmp_path)
+    allowed = complete(tmp_path)
     assert allowed.returncode == 0, allowed.stderr
     (tmp_path / ".gitignore").write_text("/.gitignore\n/untested.py\n")
     (tmp_path / "untested.py").write_text("print('never run')\n")
-    refused = session_cli("check-transition", "--claude-hook", "--root", str(tmp_path), stdin=event)
-    assert refused.returncode == 2 and b"cast Advance instead" in refused.stderr
+    refused = complete(tmp_path)
+    assert refused.returncode == 1 and b"cast Advance instead" in refused.stderr
 
 
 def test_a_root_git_ignores_has_its_files_in_the_fingerprint(tmp_path: Path) -> None:
@@ -222,3 +233,64 @@ def test_a_root_git_ignores_has_its_files_in_the_fingerprint(tmp_path: Path) -> 
     before = repository_digest(str(root), PROGRESS)
     (root / "untested.py").write_text("print('new')\n")
     assert repository_digest(str(root), PROGRESS) != before
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "pending", "said"),
+    [
+        (
+            "START",
+            "IMPLEMENT",
+            0,
+            "START → IMPLEMENT refused: rule S2 (trigger Advance) leads there once "
+            "feature-list.json has a pending feature; that does not hold now: once it does, "
+            "cast Advance instead",
+        ),
+        (
+            "INIT",
+            "TEST",
+            1,
+            "INIT → TEST refused: no rule of the spec leads from INIT to TEST: rules lead "
+            "there from IMPLEMENT only",
+        ),
+    ],
+)
+def test_a_refused_move_names_the_rule_that_leads_there_and_what_it_lacks(
+    tmp_path: Path, source: str, target: str, pending: int, said: str
+) -> None:
+    """A move no rule makes now says which rule would, every fact it needs that does
+    not hold now and the spell to cast once they do; or that no rule leads there."""
+    allowed, why = prepared(tmp_path, source, passing=False, pending=pending).judge(source, target)
+    assert not allowed and why == said, why
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "rule", "does"),
+    [
+        ("START", "IMPLEMENT", "S2", "sets feature_id in the state file"),
+        ("TEST", "IMPLEMENT", "R1", "adds one to attempts"),
+    ],
+)
+def test_a_move_by_hand_whose_rule_acts_is_refused_naming_the_spell(
+    tmp_path: Path, source: str, target: str, rule: str, does: str
+) -> None:
+    """The spec allows the move, but its rule does more than move the state: a state file
+    written by hand would leave that undone (a feature left pending), so it is refused,
+    naming the spell whose cast does both. The move itself is still allowed."""
+    flow = prepared(tmp_path, source, passing=False, pending=1)
+    assert flow.judge(source, target)[0]
+    kept = json.loads((tmp_path / PROGRESS / "state.json").read_text())
+    allowed, why = flow.judge_file(json.dumps({**kept, "state": target}).encode())
+    assert not allowed
+    assert why.startswith(
+        f"{source} → {target} refused as a move made by hand: rule {rule} (trigger Advance) "
+        "makes it and "
+    ), why
+    assert does in why and why.endswith("cast Advance instead"), why
+
+
+def test_a_move_by_hand_whose_rule_only_moves_is_allowed(tmp_path: Path) -> None:
+    flow = prepared(tmp_path, "IMPLEMENT", passing=False, pending=1)
+    kept = json.loads((tmp_path / PROGRESS / "state.json").read_text())
+    allowed, why = flow.judge_file(json.dumps({**kept, "state": "TEST"}).encode())
+    assert allowed, why
