@@ -144,3 +144,15 @@ def test_without_the_codegen_extra_the_commands_say_how_to_add_it_where_installe
     err = capsys.readouterr().err
     assert said in err and "codegen extra" in err
     assert 'pip install "spellbook-md[codegen]"\n' not in err  # not on the package index
+
+
+def test_without_python_sat_a_cell_of_many_facts_is_said_not_a_traceback(tmp_path: Path) -> None:
+    spec = Path(__file__).resolve().parents[1] / "cases" / "many_facts" / "spec.md"
+    code = (
+        "import sys; sys.modules['pysat'] = sys.modules['pysat.solvers'] = None; "
+        "import spellbook.compiler as c; del sys.argv[1]; raise SystemExit(c.verify())"
+    )
+    done = run(tmp_path, "-c", code, "--", "--spec", str(spec))
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "a cell of 17 facts needs the SAT solver python-sat" in done.stderr
+    assert "codegen extra" in done.stderr
