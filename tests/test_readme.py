@@ -132,8 +132,8 @@ def test_the_docs_show_the_verifier_output_and_the_diagram_as_codegen_writes_the
         assert report.startswith(f"# Verification of `{machine.spec}`"), report[:80]
     verifier, generating = DOCS["verifier.md"], DOCS["generating.md"]
     assert (
-        "<!-- spellbook: verify spell_machine -->\n```text\n$ python verify-state-machine.py\n"
-        in verifier
+        "<!-- spellbook: verify spell_machine -->\n```text\n"
+        "$ spellbook-verify --spec spec/STATE_MACHINE.md\n" in verifier
     )
     assert "<!-- spellbook: diagram spell_machine -->\n```mermaid\n" in generating
     for text in (verifier, generating):
