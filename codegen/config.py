@@ -36,6 +36,7 @@ from .read.rows import ROLES
 from .spec_error import SpecError
 
 DEFAULT_OUT = "generated"
+SPEC_DIR = "spec"  # where specs no machine lists are found
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,18 @@ class Config:
         if self.root:
             dialect = with_templates(dialect, Path(self.root), spec, self.templates)
         return Machine(module_for(spec), spec, dialect)
+
+
+def targets(root: Path, config: Config, specs: list[str] | None) -> list[Machine]:
+    """The machines to generate or verify: the specs given; else the machines the project
+    lists (a scratch copy in spec/ is not one), or every spec/*.md where it lists none."""
+    if specs:
+        chosen = [relative(s, root) for s in specs]
+    elif config.machines:
+        return list(config.machines)
+    else:
+        chosen = sorted({relative(p, root) for p in (root / SPEC_DIR).glob("*.md")})
+    return [m for spec in dict.fromkeys(chosen) for m in config.machines_for(spec)]
 
 
 def module_for(spec: str) -> str:

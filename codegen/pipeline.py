@@ -220,8 +220,8 @@ def _several(found: tuple[Section, ...]) -> None:
     raise SeveralMachines(
         f"this file holds {len(found)} machines, one per section: {listed}; read one with "
         f'section = "{found[0].name}" in its entry of [tool.spellbook.machines] (or '
-        "verify-state-machine.py --section), or verify each on its own with "
-        "verify-state-machine.py and no section",
+        "spellbook-verify --section), or verify each on its own with "
+        "spellbook-verify and no section",
         found,
     )
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from .budget import check
 from .model import Atom, Literal
+from .spec_error import SpecError
 
 DNF = tuple[tuple[Literal, ...], ...]
 
@@ -26,7 +27,14 @@ class Formula:
     """The worlds over `atoms` that can be, and the conditions defined on them."""
 
     def __init__(self, atoms: Sequence[Atom]) -> None:
-        from pysat.solvers import Minisat22
+        try:
+            from pysat.solvers import Minisat22
+        except ImportError:  # the codegen extra installed without it: said, not a traceback
+            raise SpecError(
+                f"a cell of {len(atoms)} facts needs the SAT solver python-sat, which is not "
+                "installed; install Spellbook with its codegen extra",
+                0,
+            ) from None
 
         from .logic import exclusions, implications
 

@@ -132,8 +132,8 @@ def test_the_docs_show_the_verifier_output_and_the_diagram_as_codegen_writes_the
         assert report.startswith(f"# Verification of `{machine.spec}`"), report[:80]
     verifier, generating = DOCS["verifier.md"], DOCS["generating.md"]
     assert (
-        "<!-- spellbook: verify spell_machine -->\n```text\n$ python verify-state-machine.py\n"
-        in verifier
+        "<!-- spellbook: verify spell_machine -->\n```text\n"
+        "$ spellbook-verify --spec spec/STATE_MACHINE.md\n" in verifier
     )
     assert "<!-- spellbook: diagram spell_machine -->\n```mermaid\n" in generating
     for text in (verifier, generating):
@@ -202,7 +202,7 @@ def test_every_command_of_the_docs_runs(tmp_path: Path) -> None:
             for line in block.strip().splitlines():
                 if NOT_RUN.search(line):
                     continue
-                where = repo if line.startswith("spell") else copy
+                where = repo if re.match(r"spell\b(?!book-)", line) else copy
                 if page == "docs/your-own-workflow.md":
                     where = example
                 done = subprocess.run(
@@ -284,3 +284,48 @@ def test_the_gitignore_of_runtime_md_ignores_the_runtime_s_own_files_and_no_work
     ).stdout
     assert f"?? {spell_machine.WORKSPACE}/state.json\n" in seen and ".bad-" not in seen, seen
     assert [p.name for p in task.iterdir() if ".bad-" in p.name]
+
+
+# Pages for working on this repository, which may name the checkout's own commands;
+# README's sections for it say so in their headings.
+CHECKOUT_PAGES = {
+    "docs/development.md",  # the checkout's commands, by design
+    "docs/performance.md",  # bench/run.py's table of this checkout's commands
+    "docs/reliability.md",  # the tests of this repository
+    "docs/spec-changes.md",  # this repository's record of its spec's edits
+}
+CHECKOUT_SECTION = "working on this repository"
+
+
+def user_text(page: str, text: str) -> str:
+    """What a user of the installed package reads on `page`: README without its sections
+    for working on this repository and the benchmark figures bench/run.py writes."""
+    if page != "README.md":
+        return text
+    kept = [
+        part
+        for part in re.split(r"\n(?=## )", text)
+        if CHECKOUT_SECTION not in part.split("\n", 1)[0]
+    ]
+    return re.sub(r"<!-- bench/run.py: headline -->.*?<!--", "", "\n".join(kept), flags=re.DOTALL)
+
+
+def test_no_user_page_tells_a_user_to_run_the_checkout_s_commands() -> None:
+    checkout_forms = re.compile(r"python -m codegen|verify-state-machine\.py|spellbook-md\[\w+\]\"")
+    pages = {page: text for page, text in PAGES.items() if page not in CHECKOUT_PAGES}
+    assert {
+        "README.md",
+        "docs/your-own-workflow.md",
+        "docs/generating.md",
+        "docs/runtime.md",
+    } <= set(pages)
+    assert {"docs/mcp.md", "docs/session.md", "docs/spec-diff.md", "docs/verifier.md"} <= set(pages)
+    found = [
+        (page, line)
+        for page, text in pages.items()
+        for line in user_text(page, text).splitlines()
+        if checkout_forms.search(line)
+    ]
+    assert not found, found
+    sections = [h for h in re.findall(r"^## (.*)$", README, re.MULTILINE) if CHECKOUT_SECTION in h]
+    assert len(sections) == 2, sections  # the quickstart and "When the spec changes"

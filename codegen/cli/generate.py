@@ -1,6 +1,7 @@
-"""`python -m codegen`: generate the machines from the specs, or check they are fresh.
+"""`spellbook-codegen` (in a checkout, `python -m codegen`): generate the machines from
+the specs, or check they are fresh.
 
-Which specs become which generated files (`targets`), rendering them (`render`), and
+Which specs become which generated files (`config.targets`), rendering them (`render`), and
 writing them or telling whether the files on disk are fresh (`stale`, `orphans`).
 """
 
@@ -19,7 +20,7 @@ from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from ..analyse import Finding, analyse, errors
 from ..analyse.report import format_finding, format_text, to_markdown
 from ..budget import add_arguments, budget, disarm, out_of_memory, stage
-from ..config import Config, Machine, importable, load_config, relative
+from ..config import SPEC_DIR, Config, Machine, importable, load_config, relative, targets
 from ..model import Spec
 from ..pipeline import SeveralMachines, load_spec, quick
 from ..read.identifiers import identifier
@@ -28,20 +29,6 @@ from ..render.documents import fenced, refresh
 from ..spec_error import SpecError
 from .outputs import check_outputs, unwritten
 from .streams import Parser, Unwritten, cannot_write, emit, say
-
-SPEC_DIR = "spec"
-
-
-def targets(root: Path, config: Config, specs: list[str] | None) -> list[Machine]:
-    """The machines to generate: the specs given; else the machines the project lists
-    (a scratch copy in spec/ is not one), or every spec/*.md where it lists none."""
-    if specs:
-        chosen = [relative(s, root) for s in specs]
-    elif config.machines:
-        return list(config.machines)
-    else:
-        chosen = sorted({relative(p, root) for p in (root / SPEC_DIR).glob("*.md")})
-    return [m for spec in dict.fromkeys(chosen) for m in config.machines_for(spec)]
 
 
 def unlisted(root: Path, config: Config) -> list[str]:
@@ -106,9 +93,7 @@ class Checked:
         """What a document's `<!-- spellbook: KIND MACHINE -->` part shows of it."""
         if kind == "diagram":
             return fenced("mermaid", self.diagram)
-        command = verify_command()
-        if self.target.spec != DEFAULT_SPEC:
-            command += f" --spec {self.target.spec}"
+        command = f"{VERIFY} --spec {self.target.spec}"
         return fenced("text", f"$ {command}\n{format_text(self.spec, self.findings)}")
 
 
@@ -291,27 +276,15 @@ def _stray(root: Path, out: Path) -> list[str]:
     return found
 
 
-# How to see a spec's findings and regenerate: the checkout's own commands, or the
-# installed ones (the commands that work where this runs).
-def verify_command() -> str:
-    """How to see a spec's findings here: the checkout's script, or the installed one."""
-    here = Path.cwd() / "verify-state-machine.py"
-    return "python verify-state-machine.py" if here.is_file() else "spellbook-verify"
+# How to see a spec's findings and regenerate, in what the commands tell the user: the
+# installed commands (a checkout's development install has them too).
+VERIFY = "spellbook-verify"
+CODEGEN = "spellbook-codegen"
 
 
-def codegen_command() -> str:
-    """How to regenerate here: the checkout's module, or the installed command."""
-    here = Path.cwd() / "codegen" / "__main__.py"
-    return "python -m codegen" if here.is_file() else "spellbook-codegen"
-
-
-# The spec the verifier reads when it is given none.
-DEFAULT_SPEC = "spec/STATE_MACHINE.md"
-
-
-def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+def _arguments(argv: Sequence[str] | None, prog: str) -> argparse.Namespace:
     parser = Parser(
-        prog="python -m codegen",
+        prog=prog,
         description="Generate a transitions machine and a mermaid diagram from each spec "
         "(every spec/*.md, or the ones given), into the generated/ folder.",
         epilog=f"Exit status: {EXIT_OK} done (or fresh, with --check), {EXIT_FAILED} stale "
@@ -331,16 +304,16 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, prog: str = "python -m codegen") -> int:
     try:
         with quick():
-            return _main(argv)
+            return _main(argv, prog)
     except Unwritten as err:
         return cannot_write(err, "the output")
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    args = _arguments(argv)
+def _main(argv: Sequence[str] | None, prog: str) -> int:
+    args = _arguments(argv, prog)
     with budget(args.budget, memory=args.memory):
         try:
             return _run(args)
@@ -376,7 +349,7 @@ def _run(args: argparse.Namespace) -> int:
             if despite and not args.check:
                 say(
                     f"warning: {target.spec}: generated despite {len(despite)} error(s) "
-                    f"(`{verify_command()} --spec {target.spec}`)"
+                    f"(`{VERIFY} --spec {target.spec}`)"
                 )
     except SpecError as err:
         say(f"error: {err}")
@@ -386,7 +359,7 @@ def _run(args: argparse.Namespace) -> int:
             say(format_finding(err.spec, finding))
         say(
             f"error: {err.spec} has {len(err.findings)} error(s); fix them before generating "
-            f"(see them all with `{verify_command()} --spec {err.spec}`), or generate anyway with "
+            f"(see them all with `{VERIFY} --spec {err.spec}`), or generate anyway with "
             "--allow-errors or, for this machine, allow_errors = true under [tool.spellbook]"
         )
         return EXIT_FAILED
@@ -399,7 +372,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.check:
         outdated = stale(out, files) + stale(root, shown)
         for path in outdated:
-            say(f"{path.relative_to(root)}: stale; run {codegen_command()}")
+            say(f"{path.relative_to(root)}: stale; run {CODEGEN}")
         for path in leftover:
             say(f"{path.relative_to(root)}: no spec generates it; delete it")
         stray = _stray(root, out)

@@ -1,9 +1,11 @@
-"""`verify-state-machine.py`: coverage matrix and findings for a spec, as text or JSON."""
+"""`spellbook-verify` (in a checkout, `verify-state-machine.py`): coverage matrix and
+findings for a spec, or for every machine the project configures, as text or JSON."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -11,6 +13,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from spellbook.project import PYPROJECT
 
 from ..analyse import Finding, analyse
 from ..analyse.report import (
@@ -23,7 +26,7 @@ from ..analyse.report import (
     to_sarif,
 )
 from ..budget import Stopped, add_arguments, budget, ending, out_of_memory, signals
-from ..config import dialect_for
+from ..config import SPEC_DIR, dialect_for, load_config, project_of, targets
 from ..pipeline import SectionSpec, load_machines, load_spec, quick
 from ..read.lexicon import Dialect
 from ..spec_error import SpecError
@@ -73,11 +76,11 @@ def _asked(argv: Sequence[str], options: Sequence[str]) -> argparse.Namespace:
 FORMATS = ("text", "json", "markdown", "sarif")
 
 
-def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+def _arguments(argv: Sequence[str] | None, prog: str, default: str | None) -> argparse.Namespace:
     given = sys.argv[1:] if argv is None else list(argv)
     parser = _Parser(
         given,
-        prog="verify-state-machine.py",
+        prog=prog,
         description="Check that a markdown state-machine spec defines every "
         "(state, spell) combination, and report what it finds.",
         epilog=f"Exit status: {EXIT_OK} no errors, {EXIT_FAILED} errors found "
@@ -85,7 +88,12 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
         f"workspaces), {EXIT_BAD_INPUT} unusable input.",
     )
     parser.add_argument(
-        "--spec", default=DEFAULT_SPEC, help=f"spec file to verify (default: {DEFAULT_SPEC})"
+        "--spec",
+        default=default,
+        help=f"spec file to verify (default: {default})"
+        if default
+        else "spec file to verify (default: every machine [tool.spellbook.machines] in "
+        "pyproject.toml lists, or every spec/*.md where it lists none, each on its own)",
     )
     parser.add_argument(
         "--format",
@@ -138,19 +146,87 @@ def _arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(given)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    prog: str = "verify-state-machine.py",
+    default: str | None = DEFAULT_SPEC,
+) -> int:
+    """The verifier, as `prog`; with no --spec it reads `default`, or where that is None
+    every machine of the project it runs in (`_project`)."""
     try:
         with quick():
-            return _main(argv)
+            return _main(argv, prog, default)
     except Unwritten as err:
         return cannot_write(err, "the report")
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, prog: str, default: str | None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    args = _arguments(argv)
+    args = _arguments(argv, prog, default)
+    if args.spec is None:
+        return _project(args)
+    return _verify(args)
+
+
+def _project(args: argparse.Namespace) -> int:
+    """Every machine the project in the current folder configures (or every spec/*.md
+    where it lists none), each verified and reported on its own; the exit status is the
+    worst of theirs."""
+    cwd = Path.cwd()
+    root = project_of(cwd / PYPROJECT) or cwd
+    try:
+        chosen = targets(root, load_config(root), None)
+    except SpecError as err:
+        say(f"error: {err}")
+        return EXIT_BAD_INPUT
+    if not chosen:
+        say(
+            f"error: no spec to verify: pass --spec PATH (the markdown file of the machine), "
+            f"or run this in a project whose pyproject.toml lists its machines under "
+            f"[tool.spellbook.machines] (or that keeps its specs in {SPEC_DIR}/)"
+        )
+        return EXIT_BAD_INPUT
+    runs = [
+        _for(args, os.path.relpath(root / m.spec), m.dialect.section or args.section)
+        for m in chosen
+    ]
+    if len(runs) > 1 and (args.format in ("json", "sarif") or _one_file(args.against)):
+        listed = ", ".join(dict.fromkeys(run.spec for run in runs))
+        say(
+            f"error: this project configures {len(runs)} machines ({listed}); "
+            + (
+                f"--format {args.format} reports one"
+                if args.format in ("json", "sarif")
+                else f"--against {args.against} is one file"
+            )
+            + ": pass --spec PATH for each"
+        )
+        return EXIT_BAD_INPUT
+    worst = EXIT_OK
+    for at, run in enumerate(runs):
+        if len(runs) > 1 and args.format == "text":
+            section = f", section {run.section!r}" if run.section else ""
+            emit(("\n" if at else "") + f"== {run.spec}{section} ==\n")
+        elif at and args.format == "markdown":
+            emit("\n")
+        worst = max(worst, _verify(run))
+    return worst
+
+
+def _one_file(against: str | None) -> bool:
+    """Whether --against names one older file (not a revision alone, `REV:`)."""
+    return against is not None and not against.endswith(":")
+
+
+def _for(args: argparse.Namespace, spec: str, section: str | None) -> argparse.Namespace:
+    """`args`, for the spec `spec` (and its `section`)."""
+    return argparse.Namespace(**{**vars(args), "spec": spec, "section": section or None})
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """One spec (`--spec`) verified, or compared with --against."""
     said = _error_form(args)
     on_end = None if said is None else (lambda message: _say_error(said, args, message))
     try:

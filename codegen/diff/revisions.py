@@ -73,10 +73,7 @@ def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
             f"{where}: git cannot tell whether {revision!r} is a revision ({err})"
         ) from None
     if commit is None:
-        raise OldSpecError(
-            f"{where}: {revision!r} is no revision of the repository at {repository.top} "
-            f"(not fetched yet? `git fetch` it first); {as_file}"
-        )
+        raise OldSpecError(f"{where}: {_missing(repository, revision)}; {as_file}")
     if os.path.lexists(where):
         raise OldSpecError(
             f"{where}: both a file and a revision ({revision} is commit {commit[:12]}); "
@@ -121,3 +118,25 @@ def _in_repository(repository: git.Repository, path: str, spec: str | None, wher
             raise OldSpecError(f"{where}: {path} is outside the repository")
         return rel
     return path
+
+
+def _missing(repository: git.Repository, revision: str) -> str:
+    """Why `revision` names no commit: a remote the repository does not have, said
+    plainly (with the ones it has), or a revision not fetched yet."""
+    remote, slash, _ = revision.partition("/")
+    if slash and remote:
+        try:
+            remotes = repository.run("remote").decode("utf-8", "replace").split()
+        except git.GitError:
+            remotes = None
+        if remotes is not None and remote not in remotes:
+            have = f"its remotes are {', '.join(remotes)}" if remotes else "it has no remote"
+            return (
+                f"the repository at {repository.top} has no remote named {remote!r} ({have}); "
+                f"add it (`git remote add {remote} URL` and `git fetch {remote}`) or compare "
+                f"with a revision it has, --against REVISION:"
+            )
+    return (
+        f"{revision!r} is no revision of the repository at {repository.top} "
+        "(not fetched yet? `git fetch` it first)"
+    )

@@ -334,7 +334,7 @@ def _choices(found: tuple[Section, ...]) -> str:
         "for one machine per section, declare each section's states in it (a **States**: "
         "line, or a States list); for one machine, declare its states once, above the "
         f"sections; or read one section alone: section = {json.dumps(first)} in its "
-        "entry of [tool.spellbook.machines], or verify-state-machine.py --section "
+        "entry of [tool.spellbook.machines], or spellbook-verify --section "
         f"{_quoted(first)}"
     )
 

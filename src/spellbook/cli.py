@@ -61,7 +61,7 @@ def epilog(module: ModuleType | None, prog: str) -> str:
   status     the current state and what each {word} would do now
   repair     replace an unusable or missing state file with a state read off the files
   diagram    a mermaid diagram of the machine, the current state highlighted
-  mcp        serve the {word}s as MCP tools over stdio (needs spellbook-md[mcp])
+  mcp        serve the {word}s as MCP tools over stdio (needs the mcp extra)
   check-transition FROM TO | --state-file PATH | --claude-hook
              judge a move of the state made by hand ({prog} check-transition --help)
   session    the same commands for the coding session that ships (spell session --help)

@@ -1,10 +1,10 @@
-"""The spec compiler's commands, as installed with `pip install "spellbook-md[codegen]"`.
+"""The spec compiler's commands, installed with the `codegen` extra.
 
-`spellbook-verify` is `verify-state-machine.py` and `spellbook-codegen` is
-`python -m codegen`, for repositories that keep their own specs (and for the
-pre-commit hooks in `.pre-commit-hooks.yaml`). A wheel carries the compiler as
-`spellbook.codegen`; in a source checkout it is the repository's `codegen`
-folder. Without the `codegen` extra the commands say what to install.
+`spellbook-verify` and `spellbook-codegen` (a checkout's `verify-state-machine.py` and
+`python -m codegen`), for repositories that keep their own specs (and for the
+pre-commit hooks in `.pre-commit-hooks.yaml`); each says its own name. A wheel carries
+the compiler as `spellbook.codegen`; in a source checkout it is the repository's
+`codegen` folder. Without the `codegen` extra the commands say what to install.
 """
 
 from __future__ import annotations
@@ -14,15 +14,16 @@ import sys
 from collections.abc import Callable
 from importlib import import_module
 
+from spellbook.errors import install_hint
 from spellbook.exits import EXIT_NOT_INSTALLED
 
 MISSING = (
-    "error: the spec compiler needs mistune, jinja2 and black, which are not installed: "
-    'pip install "spellbook-md[codegen]"'
+    "error: the spec compiler needs mistune, jinja2 and black, which are not installed; "
+    "install Spellbook with its codegen extra: {}"
 )
 
 
-def _compiler(module: str) -> Callable[[], int] | None:
+def _compiler(module: str) -> Callable[..., int] | None:
     """`main` of the compiler's `module`, from the wheel or from the source checkout."""
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     checkout = os.path.dirname(src)
@@ -33,25 +34,25 @@ def _compiler(module: str) -> Callable[[], int] | None:
     else:
         package = "spellbook.codegen"
     try:
-        main: Callable[[], int] = import_module(f"{package}.{module}").main
+        main: Callable[..., int] = import_module(f"{package}.{module}").main
     except ImportError:
         return None
     return main
 
 
-def _run(module: str) -> int:
+def _run(module: str, **how: str | None) -> int:
     main = _compiler(module)
     if main is None:
-        print(MISSING, file=sys.stderr)
+        print(MISSING.format(install_hint("codegen")), file=sys.stderr)
         return EXIT_NOT_INSTALLED
-    return main()
+    return main(None, **how)
 
 
 def verify() -> int:
-    """`spellbook-verify`: verify a spec (see `verify-state-machine.py --help`)."""
-    return _run("cli.verify")
+    """`spellbook-verify`: verify a spec, or every machine the project configures."""
+    return _run("cli.verify", prog="spellbook-verify", default=None)
 
 
 def generate() -> int:
     """`spellbook-codegen`: generate the machines, or `--check` that they are fresh."""
-    return _run("cli.generate")
+    return _run("cli.generate", prog="spellbook-codegen")

@@ -83,3 +83,26 @@ class Stopped(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(signum)
         self.signum = signum
+
+
+def install_hint(extra: str) -> str:
+    """The command that adds the extra `extra` to this installation, made from where it was
+    installed from (a checkout, a built wheel, a git URL: pip's `direct_url.json`), since
+    `spellbook-md` is not on the package index."""
+    import json
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        found = json.loads(distribution("spellbook-md").read_text("direct_url.json") or "{}")
+    except (PackageNotFoundError, ValueError, OSError):
+        found = {}
+    url = found.get("url") if isinstance(found, dict) else None
+    if not isinstance(url, str):  # run from a checkout, or installed by name
+        return f'pip install ".[{extra}]" in a checkout of Spellbook (see its README, Installing)'
+    vcs = found.get("vcs_info")
+    if isinstance(vcs, dict) and isinstance(vcs.get("vcs"), str):
+        commit = vcs.get("commit_id")
+        url = f"{vcs['vcs']}+{url}" + (f"@{commit}" if isinstance(commit, str) else "")
+    info = found.get("dir_info")
+    editable = isinstance(info, dict) and info.get("editable") is True
+    return f'pip install {"-e " if editable else ""}"spellbook-md[{extra}] @ {url}"'

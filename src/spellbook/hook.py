@@ -281,7 +281,7 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
     if hit.kind == GENERATED:
         return False, (
             f"{shown} is {hit.what()} from the spec: regenerate them with spellbook-codegen "
-            "(`python -m codegen`) instead of writing them by hand"
+            "instead of writing them by hand"
         )
     if hit.kind == CONFIG:
         real = os.path.realpath(shown)

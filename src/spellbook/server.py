@@ -1,6 +1,6 @@
 """`spell mcp`: the spells as tools of an MCP server, for AI assistants.
 
-Built on the official MCP Python SDK (`pip install "spellbook-md[mcp]"`), served over
+Built on the official MCP Python SDK (Spellbook's `mcp` extra), served over
 stdio. One tool per spell of the machine, without arguments, whose result is the
 cast's response (markdown) and its outcome as structured content (`CastOutcome`,
 the tool's output schema); a failed cast is a tool error carrying the message the
@@ -83,7 +83,8 @@ def annotations_of(machine: Any, spell: str) -> tuple[bool, bool]:
 
 CLOSED = "spell mcp serves over its standard input and output, and its standard {} is closed"
 MISSING_SDK = (
-    'spell mcp needs the MCP Python SDK, which is not installed: pip install "spellbook-md[mcp]"'
+    "spell mcp needs the MCP Python SDK, which is not installed; install Spellbook with its "
+    "mcp extra: {}"
 )
 
 
@@ -236,7 +237,9 @@ def serve(workflow: Workflow) -> int:
         server = build(workflow)
         import anyio
     except ImportError:
-        print(f"error: {MISSING_SDK}", file=sys.stderr)
+        from spellbook.errors import install_hint
+
+        print(f"error: {MISSING_SDK.format(install_hint('mcp'))}", file=sys.stderr)
         return EXIT_NOT_INSTALLED
     from spellbook.commands import stop_commands_on_signals
 

@@ -30,8 +30,7 @@ SCRIPTS: dict[str, str] = tomllib.loads((ROOT / "pyproject.toml").read_text())["
 
 
 def checkout(tmp_path: Path) -> Path:
-    """What the hooks look at, as in a clean checkout (the docs quote the verifier as
-    this repository runs it: `python verify-state-machine.py`)."""
+    """What the hooks look at, as in a clean checkout."""
     for name in ("spec", "generated", "docs"):
         shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
@@ -139,4 +138,92 @@ def test_the_spec_diff_hook_fails_a_push_that_strands_workspaces(tmp_path: Path)
 def test_this_repository_runs_the_hooks_it_publishes(hook_id: str) -> None:
     local = {h["id"]: h for r in LOCAL["repos"] if r["repo"] == "local" for h in r["hooks"]}
     assert local[hook_id]["entry"] == hook(hook_id)["entry"]
+    assert local[hook_id].get("args") == hook(hook_id).get("args")
     assert {"ruff-check", "ruff-format"} <= set(local)
+
+
+def test_the_hooks_declare_the_compiler_s_dependencies() -> None:
+    """Each hook installs the `codegen` extra (but `transitions`, which the package itself
+    needs): python-sat included, which a cell of more than 16 facts needs."""
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    needed = [
+        d for d in extra["optional-dependencies"]["codegen"] if d not in extra["dependencies"]
+    ]
+    assert any(d.startswith("python-sat") for d in needed)
+    for h in HOOKS:
+        assert sorted(h["additional_dependencies"]) == sorted(needed), h["id"]
+
+
+WIDE = (ROOT / "tests" / "cases" / "many_facts" / "spec.md").read_text(encoding="utf-8")
+
+
+def twenty_facts() -> str:
+    """A spec whose cell (A, Go) reads 20 facts: the verifier asks its SAT solver."""
+    more = " AND f18.md exists AND f19.md exists AND f20.md exists"
+    text = WIDE.replace("AND f17.md exists |", f"AND f17.md exists{more} |")
+    assert "f20.md exists" in text
+    return text
+
+
+SAT = "python-sat>=1.8.dev16,<2"
+
+
+def index_reachable(scratch: Path) -> bool:
+    """Whether pip can fetch python-sat from its package index (into `scratch`; nothing
+    is installed)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "--dest", str(scratch), SAT],
+            capture_output=True,
+            timeout=120,
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    return done.returncode == 0
+
+
+@pytest.mark.timeout(900)
+def test_the_hooks_declared_dependencies_alone_verify_a_twenty_fact_cell(tmp_path: Path) -> None:
+    """As pre-commit installs a hook: a fresh environment with this repository and exactly
+    the hook's additional_dependencies, no more."""
+    if not index_reachable(tmp_path / "probe"):
+        pytest.skip("no package index is reachable to install the hooks' dependencies from")
+    import venv
+
+    env = tmp_path / "env"
+    venv.create(env, with_pip=True)
+    python = env / "bin" / "python"
+    deps = hook("verify-state-machine")["additional_dependencies"]
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", str(ROOT), *deps],
+        capture_output=True,
+        text=True,
+        timeout=800,
+    )
+    assert installed.returncode == 0, installed.stderr[-3000:]
+    repo = tmp_path / "repo"
+    (repo / "spec").mkdir(parents=True)
+    (repo / "spec" / "WIDE.md").write_text(twenty_facts(), encoding="utf-8")
+    script, *args = shlex.split(hook("verify-state-machine")["entry"])
+    done = subprocess.run(
+        [str(env / "bin" / script), *args, "--spec", "spec/WIDE.md"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "f20.md exists" in done.stdout  # the overlap the solver found, named
+    assert done.returncode == 1  # --strict: that overlap is a warning
+
+
+def test_the_spec_diff_hook_shows_its_report_and_names_a_missing_remote(tmp_path: Path) -> None:
+    assert hook("spec-diff")["verbose"] is True  # pre-commit shows it when it passes too
+    repo = checkout(tmp_path)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], check=True)
+    done = run_hook(hook("spec-diff"), repo)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "has no remote named 'origin' (it has no remote)" in done.stderr

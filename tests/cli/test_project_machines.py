@@ -161,7 +161,7 @@ def test_a_machine_not_generated_yet_says_how_to_generate_it(house: Path) -> Non
     result = spell(house, "status")
     assert result.returncode == 2
     said = clean(result)
-    assert "generated/door.py does not exist" in said and "python -m codegen" in said
+    assert "generated/door.py does not exist" in said and "run `spellbook-codegen` in" in said
 
 
 @pytest.mark.parametrize(
