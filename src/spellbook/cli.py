@@ -33,6 +33,7 @@ from spellbook.exits import (
     EXIT_FAILED,
     EXIT_HOOK_BLOCK,
     EXIT_INTERRUPTED,
+    EXIT_NOT_INSTALLED,
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_UNHANDLED,
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
     from _typeshed import SupportsWrite
+
+    from spellbook.workflow import Workflow
 
 COMMANDS = ("status", "repair", "diagram", "mcp", "check-transition")
 
@@ -115,7 +118,7 @@ def quick_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
             command = item
     if command is None:
         return None
-    return SimpleNamespace(json=as_json, command=command, **options)
+    return SimpleNamespace(json=as_json, command=command, format="mermaid", **options)
 
 
 DESCRIPTIONS = {
@@ -163,6 +166,12 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
     )
     parser.add_argument("--machine", metavar="NAME", help=MACHINE_HELP)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument(
+        "--format",
+        choices=("mermaid", "svg", "png"),  # spellbook.diagram.FORMATS
+        default="mermaid",
+        help="diagram: mermaid text (the default), or SVG or PNG drawn by Graphviz",
+    )
     parser.add_argument("command", help=f"a {word}, or {', '.join(COMMANDS)}")
     if "--json" in argv:  # a usage error is a JSON error object too (`_failed`)
 
@@ -350,6 +359,8 @@ def _main(argv: Sequence[str], machine: str | None) -> int:
     as_json = "--json" in argv
     try:
         args = _arguments(argv, machine)
+        if args.format != "mermaid" and args.command.lower() != "diagram":
+            raise UsageError(f"--format is for diagram, not {args.command}")
     except (UnknownMachine, UsageError) as err:
         return _failed(said(err), EXIT_BAD_INPUT, as_json, _kind(err))
     try:
@@ -360,6 +371,8 @@ def _main(argv: Sequence[str], machine: str | None) -> int:
         if command == "repair":
             return _print({"message": workflow.repair()}, args.json, lambda d: d["message"])
         if command == "diagram":
+            if args.format != "mermaid":
+                return _drawn(workflow, args.format, args.json)
             return _print({"diagram": workflow.diagram()}, args.json, lambda d: d["diagram"])
         if command == "mcp":
             from spellbook.server import serve
@@ -395,6 +408,30 @@ def _print(data: dict[str, object], as_json: bool, text: object) -> int:
         _emit_json(data)
     else:
         _emit(text(data) + "\n")  # type: ignore[operator]
+    return EXIT_OK
+
+
+def _drawn(workflow: Workflow, format: str, as_json: bool) -> int:
+    """`spell diagram --format svg|png`: the drawing's bytes on stdout (SVG with --json
+    is its text; a PNG is no text)."""
+    from spellbook.diagram import NoGraphviz
+
+    if as_json and format == "png":
+        return _failed("a PNG is no text: --json takes --format svg", EXIT_BAD_INPUT, True, "usage")
+    try:
+        drawn = workflow.drawing(format)
+    except NoGraphviz as err:
+        return _failed(said(err), EXIT_NOT_INSTALLED, as_json, _kind(err))
+    if as_json:
+        return _print({"diagram": drawn.decode("utf-8"), "format": format}, True, None)
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        return _failed("standard output takes no bytes", EXIT_FAILED, False, "os_error")
+    try:
+        out.write(drawn)
+        out.flush()
+    except BrokenPipeError:
+        _drop_stdout()
     return EXIT_OK
 
 
