@@ -36,6 +36,8 @@ RESERVED = frozenset(
         "unrefused",
         "facts",
         "guards",
+        "triggers",
+        "available_spells",
         "trigger",
         "may_trigger",
         "repair_state_file",  # the MCP server's tool (spellbook.server.REPAIR_TOOL)
@@ -44,7 +46,8 @@ RESERVED = frozenset(
 # A guard is also a name of the generated module: none of the module's own names, nor a
 # builtin (an annotation such as `tuple[str, ...]` must still mean the builtin).
 MODULE_NAMES = frozenset(
-    {"annotations", "build", "expand", "transitions", "transitions_from"} | set(dir(builtins))
+    {"annotations", "build", "expand", "make_machine", "transitions", "transitions_from"}
+    | set(dir(builtins))
 )
 
 

@@ -31,6 +31,7 @@ STAGES = (
 )
 # The runtime's layers, in the same way (docs/development.md's table).
 RUNTIME = (
+    ("spellbook.drawn",),
     (
         "spellbook.schema",
         "spellbook.errors",
@@ -57,7 +58,7 @@ RUNTIME = (
     ("spellbook.actions", "spellbook.edits", "spellbook.responses"),
     ("spellbook.vocabularies",),
     ("spellbook.engine",),
-    ("spellbook.journal", "spellbook.foresight"),
+    ("spellbook.journal", "spellbook.foresight", "spellbook.adapter"),
     ("spellbook.recall", "spellbook.kept"),
     ("spellbook.judge", "spellbook.repair"),
     ("spellbook.workflow",),

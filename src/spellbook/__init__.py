@@ -20,6 +20,7 @@ __all__ = [
     "UnknownState",
     "UnsafePath",
     "Workflow",
+    "attach",
 ]
 
 _HOME = {
@@ -32,10 +33,12 @@ _HOME = {
     "UnsafePath": "spellbook.errors",
     "CastResult": "spellbook.outcome",
     "Workflow": "spellbook.workflow",
+    "attach": "spellbook.adapter",
 }
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from spellbook.adapter import attach
     from spellbook.errors import (
         ActionError,
         LockTimeout,

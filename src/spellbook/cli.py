@@ -33,6 +33,7 @@ from spellbook.exits import (
     EXIT_FAILED,
     EXIT_HOOK_BLOCK,
     EXIT_INTERRUPTED,
+    EXIT_NOT_INSTALLED,
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_UNHANDLED,
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
     from _typeshed import SupportsWrite
+
+    from spellbook.workflow import Workflow
 
 
 def epilog(module: ModuleType | None, prog: str) -> str:
@@ -115,7 +118,9 @@ def quick_arguments(argv: Sequence[str]) -> SimpleNamespace | None:
             words.append(item)
     if not words or (len(words) == 2) != (words[0].lower() == "cast"):
         return None
-    return SimpleNamespace(json=as_json, command=words[0], spell=words[-1], **options)
+    return SimpleNamespace(
+        json=as_json, command=words[0], spell=words[-1], format="mermaid", **options
+    )
 
 
 DESCRIPTIONS = {
@@ -175,6 +180,12 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
             parser.exit()
 
     parser.add_argument("--version", action=Version, nargs=0, help="print the version and exit")
+    parser.add_argument(
+        "--format",
+        choices=("mermaid", "svg", "png"),  # spellbook.diagram.FORMATS
+        default="mermaid",
+        help="diagram: mermaid text (the default), or SVG or PNG drawn by Graphviz",
+    )
     from spellbook.subcommands import COMMANDS  # not on a cast's path
 
     parser.add_argument("command", nargs="?", help=f"a {word}, or {', '.join(COMMANDS)}")
@@ -378,6 +389,8 @@ def _main(argv: Sequence[str], machine: str | None) -> int:
     as_json = "--json" in argv
     try:
         args = _arguments(argv, machine)
+        if args.format != "mermaid" and args.command.lower() != "diagram":
+            raise UsageError(f"--format is for diagram, not {args.command}")
     except (UnknownMachine, UsageError) as err:
         return _failed(said(err), EXIT_BAD_INPUT, as_json, _kind(err))
     try:
@@ -390,6 +403,8 @@ def _main(argv: Sequence[str], machine: str | None) -> int:
         elif command == "repair":
             return _print({"message": workflow.repair()}, args.json, lambda d: d["message"])
         elif command == "diagram":
+            if args.format != "mermaid":
+                return _drawn(workflow, args.format, args.json)
             return _print({"diagram": workflow.diagram()}, args.json, lambda d: d["diagram"])
         elif command == "mcp":
             from spellbook.server import serve
@@ -430,6 +445,30 @@ def _print(data: dict[str, object], as_json: bool, text: object) -> int:
         _emit_json(data)
     else:
         _emit(text(data) + "\n")  # type: ignore[operator]
+    return EXIT_OK
+
+
+def _drawn(workflow: Workflow, format: str, as_json: bool) -> int:
+    """`spell diagram --format svg|png`: the drawing's bytes on stdout (SVG with --json
+    is its text; a PNG is no text)."""
+    from spellbook.diagram import NoGraphviz
+
+    if as_json and format == "png":
+        return _failed("a PNG is no text: --json takes --format svg", EXIT_BAD_INPUT, True, "usage")
+    try:
+        drawn = workflow.drawing(format)
+    except NoGraphviz as err:
+        return _failed(said(err), EXIT_NOT_INSTALLED, as_json, _kind(err))
+    if as_json:
+        return _print({"diagram": drawn.decode("utf-8"), "format": format}, True, None)
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        return _failed("standard output takes no bytes", EXIT_FAILED, False, "os_error")
+    try:
+        out.write(drawn)
+        out.flush()
+    except BrokenPipeError:
+        _drop_stdout()
     return EXIT_OK
 
 

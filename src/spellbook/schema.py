@@ -223,12 +223,13 @@ class GuardedModel:
     state checks."""
 
     guards: tuple[Guard, ...] = ()
+    triggers: Mapping[str, str] = {}  # spell -> its trigger method (the machine's TRIGGERS)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for guard in cls.guards:
             if guard.probe != OWN:  # the project's own guard: the subclass's method
-                setattr(cls, guard.name, _checker(guard))
+                setattr(cls, guard.name, guard_method(guard))
 
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
@@ -243,20 +244,49 @@ class GuardedModel:
         """No rule before this one refused the spell."""
         return self.refused is None
 
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        # Only names not found otherwise: the callbacks of one rule, by its ID.
-        if name.startswith(FIRED):
-            return partial(_fire, self, name[len(FIRED) :])
-        if name.startswith(REFUSED):
-            return partial(_refuse, self, name[len(REFUSED) :])
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    def available_spells(self, *args: Any, **kwargs: Any) -> list[str]:
+        """The spells a trigger would carry out now (`may_<trigger>()` holds), in the
+        spec's order: none the state refuses, whatever the machine's `get_triggers`
+        lists (every trigger with a rule from the state, a refusing one too). The
+        arguments are passed on to the guards."""
+        return available_spells(self, self.triggers, *args, **kwargs)
+
+    if not TYPE_CHECKING:  # unseen by a type checker, so `model.submitt()` is an error there
+
+        def __getattr__(self, name: str) -> Callable[..., Any]:
+            # Only names not found otherwise: the callbacks of one rule, by its ID.
+            found = rule_callback(self, name)
+            if found is None:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            return found
 
 
-def _fire(model: GuardedModel, rule: str, *args: Any, **kwargs: Any) -> None:
+def rule_callback(model: object, name: str) -> Callable[..., Any] | None:
+    """The callback of one rule that the machine names `name` (`fired:ID`, `refused:...`),
+    bound to `model`; None for any other name."""
+    if name.startswith(FIRED):
+        return partial(_fire, model, name[len(FIRED) :])
+    if name.startswith(REFUSED):
+        return partial(_refuse, model, name[len(REFUSED) :])
+    return None
+
+
+def available_spells(
+    model: object, triggers: Mapping[str, str], *args: Any, **kwargs: Any
+) -> list[str]:
+    """The spells of `triggers` (spell -> trigger) whose `may_<trigger>` holds for `model`."""
+    return [
+        spell
+        for spell, trigger in triggers.items()
+        if getattr(model, "may_" + trigger)(*args, **kwargs) is True
+    ]
+
+
+def _fire(model: Any, rule: str, *args: Any, **kwargs: Any) -> None:
     model.fired = rule
 
 
-def _refuse(model: GuardedModel, said: str, *args: Any, **kwargs: Any) -> bool:
+def _refuse(model: Any, said: str, *args: Any, **kwargs: Any) -> bool:
     """In `unless`, last: fails the transition (True), recording the rule if its
     condition's alternative holds."""
     import json
@@ -267,7 +297,7 @@ def _refuse(model: GuardedModel, said: str, *args: Any, **kwargs: Any) -> bool:
     return True
 
 
-def _checker(guard: Guard) -> Callable[[GuardedModel], bool]:
+def guard_method(guard: Guard) -> Callable[[GuardedModel], bool]:
     """The model's method that checks `guard`."""
     probe, file, param = guard.fact
 
@@ -636,6 +666,59 @@ def transitions(
             found += made
             started.add(cell)
     return found
+
+
+# What `build(model)` gives a `transitions` Machine unless its caller says otherwise: no
+# `to_<STATE>()` (a move no rule of the spec makes), and a trigger the state has no rules
+# for (a machine built with `sources`) answering False rather than raising MachineError.
+MACHINE_DEFAULTS: dict[str, Any] = {"auto_transitions": False, "ignore_invalid_triggers": True}
+
+
+def make_machine(
+    machine_cls: type[Any],
+    model: object,
+    states: Iterable[State],
+    rules: Iterable[Rule],
+    triggers: Mapping[str, str],
+    sources: Collection[str] | None,
+    initial: str,
+    title: str,
+    options: Mapping[str, Any],
+) -> Any:
+    """A Machine of `machine_cls` over `model` with the transitions of `rules` (those from
+    `sources`, if given), and `options` over `MACHINE_DEFAULTS`. A `GraphMachine` is
+    titled with the spec's title and draws only the moves between states that can
+    happen, labelled with the spells (`spellbook.drawn`)."""
+    import sys
+
+    if not isinstance(model, GuardedModel) and not hasattr(model, "clear_rule"):
+        raise TypeError(
+            f"{type(model).__name__} is no model of this machine: make it of the generated "
+            "module's Model, or give it what the machine needs with "
+            "spellbook.attach(model, machine, workspace)"
+        )
+    rules = tuple(rules)
+    options = {**MACHINE_DEFAULTS, **options}
+    diagrams = sys.modules.get("transitions.extensions.diagrams")  # loaded to pass one
+    graph = diagrams is not None and issubclass(machine_cls, diagrams.GraphMachine)
+    if graph:
+        options.setdefault("title", title)
+    machine = machine_cls(
+        model=model,
+        states=[state.name for state in states],
+        transitions=transitions(rules, triggers, sources=sources),
+        initial=initial,
+        **options,
+    )
+    if graph:
+        from spellbook.drawn import drawing_moves_only
+
+        spells = {trigger: spell for spell, trigger in triggers.items()}
+        never = {(rule.source, FIRED + rule.row.id) for rule in rules if not rule.can_fire}
+        machine.graph_cls = drawing_moves_only(machine.graph_cls, spells, never)
+        for each in machine.models:
+            each.get_graph(force_new=True)
+    return machine
 
 
 # The folder of the workspace that deleted files are moved into (`.trash/<time>/`).

@@ -316,6 +316,14 @@ class Workflow:
         machine = self.machine
         return mermaid(self.engine.states, moves(machine.RULES), self.state, machine.TITLE)
 
+    def drawing(self, format: str) -> bytes:
+        """The diagram drawn by Graphviz, as SVG or PNG (`spellbook.diagram.drawing`)."""
+        from spellbook.diagram import drawing
+        from spellbook.schema import moves
+
+        machine = self.machine
+        return drawing(self.engine.states, moves(machine.RULES), self.state, machine.TITLE, format)
+
 
 def _plain(text: str) -> str:
     """A response's phrase as plain text, for status (a terminal, a JSON reader): the

@@ -95,6 +95,69 @@ def test_diagram_highlights_the_current_state(tmp_path: Path) -> None:
     assert "GATHER_EDITING --> ACHIEVE_TASK_DRAFTING: Accio" in out
 
 
+def _graphviz_missing() -> str:
+    import importlib.util
+    import shutil
+
+    if importlib.util.find_spec("graphviz") is None:
+        return 'the graphviz package is not installed (pip install ".[diagrams]")'
+    if shutil.which("dot") is None:
+        return "Graphviz's dot program is not installed (apt-get install graphviz)"
+    return ""
+
+
+@pytest.mark.skipif(bool(_graphviz_missing()), reason=_graphviz_missing())
+def test_diagram_draws_svg_and_png_with_graphviz(tmp_path: Path) -> None:
+    Workflow(tmp_path).cast("accio")
+    svg = spell(tmp_path, "diagram", "--format", "svg")
+    assert svg.returncode == EXIT_OK, svg.stderr
+    assert svg.stdout.startswith("<?xml") and "<svg" in svg.stdout
+    assert "<title>State Machine</title>" in svg.stdout  # the spec's title
+    assert ">Accio</text>" in svg.stdout and "internal" not in svg.stdout
+    as_json = json.loads(spell(tmp_path, "diagram", "--format", "svg", "--json").stdout)
+    assert as_json["format"] == "svg" and as_json["diagram"].startswith("<?xml")
+    png = subprocess.run(
+        [sys.executable, "-m", "spellbook", "--root", str(tmp_path), "diagram", "--format", "png"],
+        capture_output=True,
+        timeout=120,
+    )
+    assert png.returncode == EXIT_OK and png.stdout.startswith(b"\x89PNG\r\n\x1a\n")
+    refused = spell(tmp_path, "diagram", "--format", "png", "--json")
+    assert refused.returncode == EXIT_BAD_INPUT and "a PNG is no text" in refused.stderr
+
+
+def test_format_is_for_the_diagram_only(tmp_path: Path) -> None:
+    done = spell(tmp_path, "accio", "--format", "svg")
+    assert done.returncode == EXIT_BAD_INPUT and "--format is for diagram, not accio" in done.stderr
+    assert not (tmp_path / TASK / "state.json").exists()  # nothing cast
+
+
+def test_diagram_without_graphviz_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spellbook.cli import main
+    from spellbook.exits import EXIT_NOT_INSTALLED
+
+    monkeypatch.setitem(sys.modules, "graphviz", None)  # its import fails
+    assert main(["--root", str(tmp_path), "diagram", "--format", "svg"]) == EXIT_NOT_INSTALLED
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert "spell diagram --format svg draws with Graphviz, which is not installed" in said.err
+    assert "[diagrams]" in said.err and "Traceback" not in said.err
+
+
+def test_diagram_without_the_dot_program_says_what_to_install(tmp_path: Path) -> None:
+    pytest.importorskip("graphviz", reason="the graphviz package is not installed")
+    nowhere = tmp_path / "bin"
+    nowhere.mkdir()
+    import os
+
+    done = spell(tmp_path, "diagram", "--format", "png", env={**os.environ, "PATH": str(nowhere)})
+    assert done.returncode == 2 and done.stdout == ""
+    assert "draws with Graphviz, which is not installed" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_available_spells_follow_the_files(tmp_path: Path) -> None:
     flow = Workflow(tmp_path)
     flow.cast("accio")
@@ -207,6 +270,7 @@ def test_quick_arguments_read_what_argparse_reads(argv: list[str]) -> None:
     parser.add_argument("--root")
     parser.add_argument("--machine")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--format", default="mermaid")
     parser.add_argument("command")
     parser.add_argument("spell", nargs="?")
     parsed = parser.parse_args(argv)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import os
 from pathlib import Path
 from typing import Any
 
@@ -107,8 +108,147 @@ def test_build_makes_a_graph_machine_whose_diagram_has_the_spec_s_moves(m: Any) 
     machine = m.build(model, machine_cls=GraphMachine, graph_engine="mermaid")
     assert isinstance(machine, GraphMachine)
     drawn = str(model.get_graph().draw(None))
-    assert "A --> B: go" in drawn and "B --> A: go" in drawn
+    assert "A --> B: Go" in drawn and "B --> A: Go" in drawn
     assert model.go() is True and model.fired == "G1"
+
+
+@pytest.mark.parametrize("conditions", [False, True])
+def test_a_graph_machine_draws_the_moves_only_with_the_spec_s_title(
+    m: Any, conditions: bool
+) -> None:
+    # Stop (refused everywhere) and Look (refused or staying put) move nothing: no
+    # self-loop for them, none of the machine's own callbacks in a label.
+    model = m.Model(Files())
+    m.build(model, machine_cls=GraphMachine, graph_engine="mermaid", show_conditions=conditions)
+    drawn = str(model.get_graph().draw(None))
+    edges = sorted(line.strip() for line in drawn.splitlines() if "-->" in line)
+    if conditions:
+        assert edges == ["A --> B: Go [x_md_exists]", "B --> A: Go", "[*] --> A"]
+    else:
+        assert edges == ["A --> B: Go", "B --> A: Go", "[*] --> A"]
+    assert drawn.startswith(f"---\n{m.TITLE}\n---\n") and m.TITLE != "State Machine"
+    for leak in ("[internal]", "unrefused", "refused:", "fired:", "Stop", "Look"):
+        assert leak not in drawn
+    # The machine still refuses as before: only the drawing leaves the refusals out.
+    assert model.stop() is False and model.refused == "S1"
+
+
+def test_a_graph_machine_s_title_may_still_be_given(m: Any) -> None:
+    model = m.Model(Files())
+    m.build(model, machine_cls=GraphMachine, graph_engine="mermaid", title="Mine")
+    assert str(model.get_graph().draw(None)).startswith("---\nMine\n---\n")
+
+
+def test_options_pass_through_to_the_machine(m: Any) -> None:
+    from transitions.core import MachineError
+
+    # By default: no `to_<STATE>()`, and a trigger with no rule here answers False.
+    model = m.Model(Files())
+    m.build(model, initial="B", sources=("A",))
+    assert not hasattr(model, "to_A") and model.go() is False
+    # ignore_invalid_triggers=False: such a trigger raises, as in `transitions`.
+    strict = m.Model(Files())
+    m.build(strict, initial="B", sources=("A",), ignore_invalid_triggers=False)
+    with pytest.raises(MachineError):
+        strict.go()
+    # auto_transitions=True: `to_<STATE>()` moves without any rule of the spec.
+    free = m.Model(Files())
+    m.build(free, auto_transitions=True)
+    assert free.to_B() is True and free.state == "B"
+
+
+def test_a_queued_machine_says_true_for_every_trigger_so_refused_tells(m: Any) -> None:
+    # `transitions` queues a trigger and answers True for it, refused or not (its result
+    # is not known when a trigger fired from a callback is queued): `refused` says.
+    model = m.Model(Files())
+    m.build(model, queued=True)
+    assert model.stop() is True
+    assert (model.fired, model.refused, model.state) == (None, "S1", "A")
+    assert model.go() is True and (model.fired, model.state) == ("G2", "A")
+
+
+def test_available_spells_leaves_out_those_refused_now(m: Any) -> None:
+    model = m.Model(Files("x.md", "y.md"))
+    machine = m.build(model)
+    # `get_triggers` is transitions': every trigger with a rule from the state, a
+    # refusing one too (the refusal is a transition that fails, so `refused` says why).
+    assert sorted(machine.get_triggers("A")) == ["go", "look", "stop"]
+    assert model.available_spells() == ["Go"]  # Stop refused (S1), Look refused (B1)
+    model.facts = Files("x.md")
+    assert model.available_spells() == ["Go", "Look"]
+    assert model.state == "A" and model.fired is None  # asking moves nothing
+
+
+class Ticket:
+    """A model of one's own: no base class of Spellbook's."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+
+
+def test_attach_drives_a_model_of_one_s_own_class(m: Any) -> None:
+    from spellbook import attach
+
+    ticket = attach(Ticket("t1"), m, Files("x.md"))
+    m.build(ticket)
+    assert ticket.go() is True and (ticket.fired, ticket.state) == ("G1", "B")
+    assert ticket.stop() is False and (ticket.fired, ticket.refused) == (None, "S1")
+    assert ticket.available_spells() == ["Go", "Look"] and ticket.title == "t1"
+
+
+def test_attach_reads_a_workspace_folder_afresh(m: Any, tmp_path: Path) -> None:
+    from spellbook import attach
+
+    ticket = attach(Ticket("t2"), m, tmp_path)
+    m.build(ticket)
+    assert ticket.go() is True and (ticket.fired, ticket.state) == ("G2", "A")
+    folder = tmp_path / m.WORKSPACE
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "x.md").write_text("x\n", encoding="utf-8")
+    assert ticket.go() is True and (ticket.fired, ticket.state) == ("G1", "B")
+
+
+def test_attach_never_overwrites_a_name_the_model_has(m: Any) -> None:
+    from spellbook import attach
+
+    class Busy(Ticket):
+        def x_md_exists(self) -> bool:  # the name of one of the machine's guards
+            return True
+
+    with pytest.raises(TypeError, match="Busy already has x_md_exists"):
+        attach(Busy("t3"), m, Files())
+    with pytest.raises(TypeError, match="needs a repository's folder"):
+        attach(Ticket("t4"), m)
+
+
+def test_build_refuses_a_model_of_one_s_own_class_not_attached(m: Any) -> None:
+    # Not an AttributeError about the machine's own callbacks at the first trigger.
+    with pytest.raises(TypeError, match=r"Ticket is no model of this machine.*spellbook\.attach"):
+        m.build(Ticket("t5"))
+
+
+def test_mypy_strict_catches_a_trigger_typo(m: Any, tmp_path: Path) -> None:
+    """The model declares its triggers; no catch-all `__getattr__` is seen by mypy."""
+    mypy = pytest.importorskip("mypy.api")
+    (tmp_path / "ab_machine.py").write_text(Path(m.__file__).read_text(encoding="utf-8"))
+    (tmp_path / "use.py").write_text(
+        "import ab_machine\n\n\n"
+        "class NoFiles:\n"
+        "    def check(self, probe: str, file: str, param: str) -> bool:\n"
+        "        return False\n\n\n"
+        "model = ab_machine.Model(NoFiles())\n"
+        "ab_machine.build(model)\n"
+        "done: bool = model.go()\n"
+        "spells: list[str] = model.available_spells()\n"
+        "model.goo()\n",
+        encoding="utf-8",
+    )
+    out, err, status = mypy.run(
+        ["--strict", "--no-incremental", "--cache-dir", os.devnull, str(tmp_path / "use.py")]
+    )
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1, out + err
+    assert len(errors) == 1 and 'use.py:13: error: "Model" has no attribute "goo"' in errors[0]
 
 
 def test_build_makes_a_locked_machine_that_casts_from_threads(m: Any) -> None:

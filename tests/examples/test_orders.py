@@ -62,3 +62,38 @@ def test_the_shop_and_its_machine_pass_mypy_strict(tmp_path: Path) -> None:
             timeout=600,
         )
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_an_order_of_one_s_own_class_is_attached_with_no_workspace() -> None:
+    import importlib.util
+
+    from spellbook import attach
+    from spellbook.schema import MissingCode
+
+    found = importlib.util.spec_from_file_location(
+        "orders_attached", EXAMPLE / "generated" / "orders.py"
+    )
+    assert found is not None and found.loader is not None
+    orders = importlib.util.module_from_spec(found)
+    found.loader.exec_module(orders)
+    guards = {guard.name for guard in orders.GUARDS}
+
+    class Basket:
+        """Not the generated Model: every guard and callback a method of its own."""
+
+        done: list[str]
+
+    answers = {"card_authorised": True, "basket_empty": False}
+    for name in orders.OWN_CODE:
+        if name in guards:
+            setattr(Basket, name, lambda self, *a, _n=name, **k: answers.get(_n, True))
+        else:
+            setattr(Basket, name, lambda self, *a, _n=name, **k: self.done.append(_n))
+    basket = Basket()
+    basket.done = []
+    orders.build(attach(basket, orders))  # own code only: no workspace to read
+    assert basket.pay() is True and (basket.fired, basket.state) == ("P1", "PAID")  # type: ignore[attr-defined]
+    assert basket.done == ["charge_the_card", "send_a_receipt"]
+    del Basket.card_authorised  # type: ignore[attr-defined]
+    with pytest.raises(MissingCode, match="Basket does not define card_authorised"):
+        orders.build(attach(Basket(), orders))
