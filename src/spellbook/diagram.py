@@ -16,10 +16,16 @@ from spellbook.errors import SpellbookError
 FORMATS = ("mermaid", "svg", "png")
 NO_GRAPHVIZ = (
     "spell diagram --format {format} draws with Graphviz, which is not installed: "
-    'pip install "spellbook-md[diagrams]" (the graphviz package), and Graphviz\'s dot '
-    "program (apt-get install graphviz, brew install graphviz); or leave out --format "
-    "for the mermaid text"
+    "{install} (the graphviz package), and Graphviz's dot program (apt-get install "
+    "graphviz, brew install graphviz); or leave out --format for the mermaid text"
 )
+
+
+def no_graphviz(format: str) -> NoGraphviz:
+    """What to install for a diagram in `format`, said for this installation."""
+    from spellbook.errors import install_hint
+
+    return NoGraphviz(NO_GRAPHVIZ.format(format=format, install=install_hint("diagrams")))
 
 
 class NoGraphviz(SpellbookError):
@@ -66,7 +72,7 @@ def drawing(
     try:
         import graphviz
     except ImportError:
-        raise NoGraphviz(NO_GRAPHVIZ.format(format=format)) from None
+        raise no_graphviz(format) from None
     from transitions.extensions.diagrams import GraphMachine
 
     class Diagram:
@@ -88,5 +94,5 @@ def drawing(
     try:
         drawn = model.get_graph().draw(None, format=format, prog="dot")  # type: ignore[attr-defined]
     except graphviz.ExecutableNotFound:
-        raise NoGraphviz(NO_GRAPHVIZ.format(format=format)) from None
+        raise no_graphviz(format) from None
     return bytes(drawn)
