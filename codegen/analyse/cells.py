@@ -64,15 +64,19 @@ class CellResult:
 
     def describe(self, world: int, words: dict[Atom, tuple[str, str]] | None = None) -> str:
         """A world in plain words: `plan.md exists, task.md missing` (facts the spec does
-        not define are left out: the world is the same whatever they mean; so is a fact
-        another fact of the world implies: `draft.md missing`, never beside it
-        `draft.md is still its template`)."""
+        not define are left out: the world is the same whatever they mean). The facts
+        that pick the world come first; those they imply follow, as following from them:
+        `draft.md missing (so draft.md is not filled in)`, never two facts side by side
+        that read as if they contradicted each other."""
         literals = [
             Literal(atom, bool(world >> i & 1))
             for i, atom in enumerate(self.atoms)
             if atom.probe != "unknown"
         ]
-        return ", ".join(describe(lit, words) for lit in unimplied(literals))
+        picking = unimplied(literals)
+        said = ", ".join(describe(lit, words) for lit in picking)
+        following = [describe(lit, words) for lit in literals if lit not in picking]
+        return said + (f" (so {', '.join(following)})" if following else "")
 
 
 def signature(rules: Sequence[Rule]) -> Signature:

@@ -115,15 +115,15 @@ def test_counter_limits_imply_each_other() -> None:
     assert {(k, r) for k, r in found if k in ("gap", "overlap")} == {("overlap", "T4")}
 
 
-def test_a_gap_names_no_fact_another_fact_of_it_implies() -> None:
-    """A world is said by the facts that pick it: `draft.md missing` alone, never beside
-    it `draft.md is not filled in`, which it implies (read together, the two seem to
-    contradict each other)."""
+def test_a_gap_says_the_facts_another_fact_of_it_implies_as_following_from_it() -> None:
+    """A world is said by the facts that pick it: `draft.md missing`, and what that
+    implies after it, as following from it (`so draft.md is not filled in`), never side
+    by side, where the two seem to contradict each other."""
     rows = [
         row("T1", "A", "Go", "draft.md is filled in", "B", "Update state to B"),
         row("T2", "A", "Go", "draft.md exists AND draft.md is not filled in", "[BLOCKED]"),
     ]
     spec = parse_spec_text(spec_text(STATES, SPELLS, rows + fill(STATES, SPELLS, ["A/Go"])))
     (gap,) = [f for f in analyse(spec) if f.kind == "gap"]
-    assert gap.world == "draft.md missing", gap.message
-    assert "no rule fires when draft.md missing (the cell's rules: T1, T2)" in gap.message
+    assert gap.world == "draft.md missing (so draft.md is not filled in)", gap.message
+    assert "when draft.md missing (so draft.md is not filled in) (the cell's" in gap.message

@@ -470,7 +470,11 @@ def test_the_text_report_s_lines_are_of_a_readable_width() -> None:
     project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", dialect=DIALECT)
     old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, DIALECT)
     first, *lines = format_text(compare(old, project, borrowed)).splitlines()
-    assert first.startswith("spec/STATE_MACHINE.md against ") and first.endswith("carry across")
-    assert len(lines) > 100 and max(map(len, lines)) <= 100
+    assert first.startswith("spec/STATE_MACHINE.md against ")  # the verdict, whole
+    assert len(lines) > 100
+    # Over 100 only where one word is: a path or a name longer than a line stays whole.
+    assert all(len(ln) <= 100 or len(ln.split()) == 1 for ln in lines), [
+        ln for ln in lines if len(ln) > 100
+    ]
     # A long item goes on under itself, four spaces in.
     assert any(ln.startswith("      ") and not ln.startswith("       ") for ln in lines)

@@ -211,10 +211,19 @@ def test_a_revision_not_fetched_is_an_error_never_a_file_of_its_name(tmp_path: P
 
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (
-        f"error: origin/main:: 'origin/main' is no revision of the repository at "
-        f"{repository} (not fetched yet? `git fetch` it first); a file is written "
-        "./origin/main:\n"
+        f"error: origin/main:: the repository at {repository} has no remote named "
+        "'origin' (it has no remote); add it (`git remote add origin URL` and `git fetch "
+        "origin`) or compare with a revision it has, --against REVISION:; a file is "
+        "written ./origin/main:\n"
     )
+    # With the remote there but the branch not fetched, it says to fetch.
+    subprocess.run(
+        ["git", "remote", "add", "origin", str(tmp_path / "elsewhere")],
+        cwd=repository,
+        check=True,
+    )
+    fetched = against(repository, "origin/main:")
+    assert fetched.returncode == 2 and "not fetched yet? `git fetch` it first" in fetched.stderr
 
 
 def test_git_that_cannot_answer_is_said_never_taken_for_no_revision(tmp_path: Path) -> None:
