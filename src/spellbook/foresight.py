@@ -160,8 +160,10 @@ class Foresight:
     ) -> tuple[str, Rule] | None:
         """Of the rules of `cell` that move the state and that `wanted_rule` takes, the
         one needing the fewest facts changed to win (the other facts as they are now),
-        then the earlier; what must hold for it, in the spec's words."""
-        best: tuple[int, int, list[Wanted], Rule] | None = None
+        then the earlier; what must hold for it, in the spec's words, and what holds now
+        of the files to change that must still hold then (`keeping: ...`), so that
+        following the advice is not refused."""
+        best: tuple[int, int, list[Wanted], Rule, list[Wanted]] | None = None
         for at, other in enumerate(cell):
             if not other.changes_state or not wanted_rule(other):
                 continue
@@ -181,11 +183,22 @@ class Foresight:
                     and w.guard.file in files
                     and PROBES[w.guard.probe].reads_content
                 ]
+                # What holds now of the files to change, and must still hold then.
+                edited = {w.guard.file for w in asked}
+                kept = [
+                    w
+                    for w in alternative
+                    if w not in asked
+                    and w.guard.file in edited
+                    and PROBES[w.guard.probe].reads_content
+                ]
                 if best is None or (len(asked), at) < best[:2]:
-                    best = (len(asked), at, asked, other)
+                    best = (len(asked), at, asked, other, kept)
         if best is None:
             return None
-        return " and ".join(dict.fromkeys(w.said for w in best[2])), best[3]
+        said = " and ".join(dict.fromkeys(w.said for w in best[2]))
+        keeping = " and ".join(dict.fromkeys(w.said for w in best[4]))
+        return said + (f" (keeping: {keeping})" if keeping else ""), best[3]
 
     def implied(self, wanted: list[Wanted]) -> dict[str, bool]:
         """The guards that hold wherever the wanted facts that must hold do (unchecked

@@ -733,3 +733,23 @@ def test_a_reason_after_the_template_s_because_says_because_once(reason: str, sa
     assert compose(["cannot be used because ", "happened", "."], {"happened": reason}) == (
         f"cannot be used {said}.\n"
     )
+
+
+def test_next_steps_say_what_must_keep_holding_so_following_them_is_not_refused(
+    tmp_path: Path,
+) -> None:
+    """A task.md still its template has a task_name: the step says to fill it in keeping
+    that, since a task.md filled in without one is refused; done so, the cast moves on."""
+    from tests.worlds import shipped_template
+
+    set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
+    write(tmp_path, "plan.md", plan())
+    write(tmp_path, "task.md", shipped_template("task.md"))
+    steps = next_steps(Workflow(tmp_path).cast("accio").response)
+    assert (
+        "Once task.md is filled in (keeping: task.md frontmatter has `task_name` matching" in steps
+    ), steps
+    write(tmp_path, "task.md", "# Task\n\nPrint hello.\n")  # filled in, the name dropped
+    assert Workflow(tmp_path).cast("accio").rule != "A1"
+    write(tmp_path, "task.md", "---\ntask_name: greet\n---\n\n# Task\n\nPrint hello.\n")
+    assert Workflow(tmp_path).cast("accio").rule == "A1"
