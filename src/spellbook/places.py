@@ -127,7 +127,8 @@ class Guard:
         Spellbook and that the project does not list one of that name for, nor one whose
         workspace folder is theirs, or holds it, or is in it (each at the root `spell`
         uses from `folder`): a folder the project's own machine keeps is judged by its
-        spec alone."""
+        spec alone. A project machine whose workspace is the repository's top keeps no
+        shipped machine's folder from it: both judge (never fewer guards than named)."""
         known = self._machines.get(folder)
         if known is None:
             from importlib import import_module
@@ -146,7 +147,7 @@ class Guard:
                     if not getattr(module, "OWN_CODE", None):  # `spell` drives no other
                         known.append((config.root, module, True))
             names = {entry.name for entry in config.machines} if project is not None else set()
-            kept = [_folder(module.WORKSPACE) for _, module, _ in known]
+            kept = [_folder(m.WORKSPACE) for _, m, _ in known if m.WORKSPACE.strip("/")]
             for name, module_name in SHIPPED.items():
                 if name not in names:
                     module = import_module(module_name)
