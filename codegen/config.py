@@ -16,6 +16,7 @@ import keyword
 import posixpath
 import re
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 from spellbook.project import (
@@ -117,8 +118,14 @@ def setting_error(root: Path, key: str, value: str, message: str) -> SpecError:
     return SpecError(message, _line_of(text, key, value)).locate(PYPROJECT, text)
 
 
-_HEADER = re.compile(r"\s*\[\[?([^\]]*)\]")
-_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'')
+@cache
+def _header() -> re.Pattern[str]:
+    return re.compile(r"\s*\[\[?([^\]]*)\]")
+
+
+@cache
+def _string() -> re.Pattern[str]:
+    return re.compile(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'')
 
 
 def _line_of(text: str, key: str, value: str) -> int:
@@ -129,7 +136,7 @@ def _line_of(text: str, key: str, value: str) -> int:
     keyed = valued = 0
     inside = False
     for number, line in enumerate(text.split("\n"), 1):
-        header = _HEADER.match(line)
+        header = _header().match(line)
         if header is not None:
             name = re.sub(r"[\s\"']", "", header.group(1))
             inside = name == "tool.spellbook" or name.startswith("tool.spellbook.")
@@ -137,7 +144,7 @@ def _line_of(text: str, key: str, value: str) -> int:
         if not inside:
             continue
         has_key = assigns.search(line) is not None
-        has_value = any(_path(a or b) == wanted for a, b in _STRING.findall(line))
+        has_value = any(_path(a or b) == wanted for a, b in _string().findall(line))
         if has_key and has_value:
             return number
         valued = valued or (number if has_value else 0)

@@ -23,7 +23,7 @@ import difflib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TypeVar
 
 from .model import (
@@ -507,12 +507,18 @@ SELECTOR_FORMS = (
     "the forms that read are `Any state`, `Any state except NAME`, `any terminal`, "
     "`any non-terminal`, or the states themselves, `A, B`"
 )
+
+
 # A negated selector: `any non-X`, `not X`, `anything except X`, `all but X`, ...
-_NEGATED = re.compile(
-    r"(?:(?:any|all|every)(?:thing)?\s+)?(?:states?\s+)?"
-    r"(?:non[-_ ]?|not[-_ ]|except\s+|but\s+|other\s+than\s+|besides\s+)"
-    r"(?P<rest>.+?)(?:\s+states?)?"
-)
+@cache
+def _negated() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:(?:any|all|every)(?:thing)?\s+)?(?:states?\s+)?"
+        r"(?:non[-_ ]?|not[-_ ]|except\s+|but\s+|other\s+than\s+|besides\s+)"
+        r"(?P<rest>.+?)(?:\s+states?)?"
+    )
+
+
 _QUANTIFIED = re.compile(r"(?:any|all|every|each)(?:thing|one)?\b.*|\*.*")
 
 
@@ -523,7 +529,7 @@ def selector_hint(name: str, suggest: Suggester, known: set[str]) -> tuple[str |
     text = " ".join(name.split())
     # A name written as an identifier (`NOT_STARTED`) is a name, offered the closest.
     worded = " " in text or re.match(r"non-\w", text, re.IGNORECASE) is not None
-    negated = _NEGATED.fullmatch(text) if worded else None
+    negated = _negated().fullmatch(text) if worded else None
     if negated:
         rest = negated.group("rest").strip("` ")
         parts = [p.strip("` ") for p in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", rest)]
@@ -539,16 +545,22 @@ def selector_hint(name: str, suggest: Suggester, known: set[str]) -> tuple[str |
     return suggest(name), ""
 
 
-_SAME_WORDS = re.compile(r"\b(?:same|unchanged|stays?|remains?|itself|no[- ]change|current)\b")
-_BLOCKED_WORDS = re.compile(r"\b(?:blocked|rejected|reject|denied|refused|invalid|forbidden)\b")
+@cache
+def _same_words() -> re.Pattern[str]:
+    return re.compile(r"\b(?:same|unchanged|stays?|remains?|itself|no[- ]change|current)\b")
+
+
+@cache
+def _blocked_words() -> re.Pattern[str]:
+    return re.compile(r"\b(?:blocked|rejected|reject|denied|refused|invalid|forbidden)\b")
 
 
 def target_hint(name: str) -> str | None:
     """The form a Next State that is no state may mean: `Same state` or `[BLOCKED]`."""
     text = normal(name)
-    if _SAME_WORDS.search(text):
+    if _same_words().search(text):
         return "`Same state`"
-    if _BLOCKED_WORDS.search(text):
+    if _blocked_words().search(text):
         return "`[BLOCKED]`"
     return None
 

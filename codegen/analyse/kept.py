@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 
 from spellbook import schema as runtime
 from spellbook.values import is_json
 
 from ..model import Spec
 
+
 # `items[key=value].marks`: one item of a top-level list, chosen by its key.
-_ADDRESSED = re.compile(r"(?P<items>[^.\[\]]+)\[(?P<key>[^\]=!<>]+)=[^\]]*\]\.(?P<marks>[^.\[\]]+)")
+@cache
+def _addressed() -> re.Pattern[str]:
+    return re.compile(r"(?P<items>[^.\[\]]+)\[(?P<key>[^\]=!<>]+)=[^\]]*\]\.(?P<marks>[^.\[\]]+)")
 
 
 def kept(spec: Spec) -> tuple[runtime.Kept, ...]:
@@ -34,7 +38,7 @@ def kept(spec: Spec) -> tuple[runtime.Kept, ...]:
             if action.verb != "set_field" or action.problem or not action.files:
                 continue
             query, value = json.loads(action.target)
-            m = _ADDRESSED.fullmatch(query)
+            m = _addressed().fullmatch(query)
             if m is None:
                 continue
             file = action.files[0]

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from spellbook.store import path_problem
 
@@ -31,10 +32,10 @@ from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .identifiers import identifier, is_identifier
 from .lexicon import Dialect, Lexicon, normal
 from .light_tables import (
-    KEEPING,
     LightReader,
     LightReading,
     from_tables,
+    keeping,
     light_columns,
     reason_rows,
     terminal_rows,
@@ -298,8 +299,14 @@ def _prose(line: Inline) -> bool:
 
 
 # `**States**: `a` (default), `b`, `c``: a machine's states on one line.
-_STATES_LINE = re.compile(r"states?:?", re.IGNORECASE)
-_INITIAL_MARK = re.compile(r"\((?:default|initial|start)\)", re.IGNORECASE)
+@cache
+def _states_word() -> re.Pattern[str]:
+    return re.compile(r"states?:?", re.IGNORECASE)
+
+
+@cache
+def _initial_mark() -> re.Pattern[str]:
+    return re.compile(r"\((?:default|initial|start)\)", re.IGNORECASE)
 
 
 def _states_line(placed: list[_Placed]) -> tuple[State, ...]:
@@ -312,9 +319,9 @@ def _states_line(placed: list[_Placed]) -> tuple[State, ...]:
             continue
         for line in p.block.lines:
             segs = line.segments
-            if segs and segs[0].kind == "text" and (plain := _PLAIN_STATES.match(segs[0].text)):
+            if segs and segs[0].kind == "text" and (plain := _plain_states().match(segs[0].text)):
                 segs = (Segment("strong", "States"), Segment("text", plain["rest"]), *segs[1:])
-            if not segs or segs[0].kind != "strong" or not _STATES_LINE.fullmatch(segs[0].text):
+            if not segs or segs[0].kind != "strong" or not _states_word().fullmatch(segs[0].text):
                 continue
             rest = segs[1:]
             if not any(seg.kind == "code" for seg in rest):
@@ -328,7 +335,7 @@ def _states_line(placed: list[_Placed]) -> tuple[State, ...]:
                 title = written if name != written else ""
                 state = State(name, "", "", (), line.line, title=title)
                 found.append(state)
-                if initial is None and _INITIAL_MARK.match(after.split(",")[0].strip()):
+                if initial is None and _initial_mark().match(after.split(",")[0].strip()):
                     initial = state
     if initial is not None:
         found.remove(initial)
@@ -337,9 +344,15 @@ def _states_line(placed: list[_Placed]) -> tuple[State, ...]:
 
 
 # `States: a, b` written without bold.
-_PLAIN_STATES = re.compile(r"\s*states\s*:(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
+@cache
+def _plain_states() -> re.Pattern[str]:
+    return re.compile(r"\s*states\s*:(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
+
+
 # A name of a States line without backticks, and its note: `PAID (default)`.
-_PLAIN_NAME = re.compile(r"\s*(?P<name>[^\s,()]+)\s*(?P<note>\([^()]*\))?\s*")
+@cache
+def _plain_name() -> re.Pattern[str]:
+    return re.compile(r"\s*(?P<name>[^\s,()]+)\s*(?P<note>\([^()]*\))?\s*")
 
 
 def _plain_names(rest: tuple[Segment, ...]) -> tuple[Segment, ...]:
@@ -350,7 +363,7 @@ def _plain_names(rest: tuple[Segment, ...]) -> tuple[Segment, ...]:
     text = "".join(seg.text for seg in rest).strip().removeprefix(":").rstrip(".")
     found: list[Segment] = []
     for part in text.split(","):
-        name = _PLAIN_NAME.fullmatch(part)
+        name = _plain_name().fullmatch(part)
         if name is None or not is_identifier(name["name"]):
             return ()
         found += [Segment("code", name["name"]), Segment("text", f" {name['note'] or ''},")]
@@ -769,7 +782,7 @@ def _rows(
                     with _short(block, row.line):
                         rule = reader.rule(row, columns, p.group, kind)
                     yield rule
-        elif isinstance(block, ItemList) and light is not None and KEEPING.search(p.group):
+        elif isinstance(block, ItemList) and light is not None and keeping().search(p.group):
             items = [line for item in block.items for line in _item_lines(item)[:1]]
             yield from light.keeping(items, p.group, block.line)
         elif isinstance(block, LooseRows):

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, State, Target
 from ..spec_error import fail
@@ -58,14 +59,26 @@ from .rows import Columns, RowReader, columns_of, group_kind, roles_found
 START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)"})
 # The To cells that say the From state has no way out.
 TERMINAL = frozenset({"(none)", "[*]", "(end)"})
+
+
 # A trigger cell of a row to a terminal marker that names no event (`Terminal state`).
-_NO_EVENT = re.compile(r"^(?:-|—|n/?a|none)$|\b(?:terminal|final)\b", re.IGNORECASE)
+@cache
+def _no_event() -> re.Pattern[str]:
+    return re.compile(r"^(?:-|—|n/?a|none)$|\b(?:terminal|final)\b", re.IGNORECASE)
+
+
 # A From cell the selector reading takes as written: a wildcard, a state kept, alternatives.
 _SELECTOR = re.compile(r"^(?:any|all|every|same)\b|^\*$|/| except ", re.IGNORECASE)
 # A To cell the target reading takes as written.
 _TARGET_WORDS = frozenset({"[blocked]", "same state", "no state change", "same"})
+
+
 # A note at the end of a name: `Facilitator archives (read-only retention)`.
-_NOTE = re.compile(r"^(?P<name>.*?\S)\s*\((?P<note>[^()]*)\)$")
+@cache
+def _note() -> re.Pattern[str]:
+    return re.compile(r"^(?P<name>.*?\S)\s*\((?P<note>[^()]*)\)$")
+
+
 # A state and what else a To cell says: `LIVE + AUCTION_EXTENDED`.
 _MORE = re.compile(r"^(?P<name>[^+]*?\S)\s*(?P<rest>\+.*)$")
 
@@ -83,13 +96,17 @@ _REFUSED = re.compile(
     re.IGNORECASE,
 )
 
+
 # A heading over a list of events that are legal everywhere and keep the state
 # (`Events that never change state`): each item is a row `Any state | e | Same state`.
-KEEPING = re.compile(
-    r"\b(?:never|not|n't|without) chang\w* (?:the )?state|\bleaves? the state unchanged"
-    r"|\bno state change|\bkeep\w* the state\b",
-    re.IGNORECASE,
-)
+@cache
+def keeping() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:never|not|n't|without) chang\w* (?:the )?state|\bleaves? the state unchanged"
+        r"|\bno state change|\bkeep\w* the state\b",
+        re.IGNORECASE,
+    )
+
 
 # Where the cells a row is read from sit in the row handed to `RowReader.rule`.
 _ROLES = ("id", "current state", "trigger", "condition", "next state", "action", "response")
@@ -154,7 +171,7 @@ class LightReader:
 
     def keeping(self, items: list[Inline], group: str, line: int) -> list[RuleRow]:
         """The rows of a list of events under a heading that says they keep the state
-        (`KEEPING`): each item, a name alone (`` `pr_opened` ``), is the row `Any state |
+        (`keeping()`): each item, a name alone (`` `pr_opened` ``), is the row `Any state |
         e | Same state`, numbered after the rows before it. A list with an item that is
         not a name is not read, and a note says which."""
         names = [_list_name(item) for item in items]
@@ -249,7 +266,7 @@ class LightReader:
         if normal(target) in TERMINAL:
             if normal(source) in START:
                 fail(f"rule row leads from {source} to {target}: it names no state", line)
-            if trigger_text and not _NO_EVENT.search(trigger_text):
+            if trigger_text and not _no_event().search(trigger_text):
                 fail(
                     f"rule row leads from {source} to {target} on {trigger_text!r}: {target} is "
                     "no state, and a To cell of it says the From state has no way out, not "
@@ -384,7 +401,7 @@ class LightReader:
                 "or leave the table without a trigger column for `to_<state>` triggers",
                 line,
             )
-        note = _NOTE.match(written)
+        note = _note().match(written)
         if note is not None:
             written = note.group("name")
             notes.append(("Trigger note", note.group("note")))

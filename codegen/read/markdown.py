@@ -14,6 +14,7 @@ import bisect
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import mistune
@@ -635,7 +636,11 @@ def _merge(segments: list[Segment]) -> tuple[Segment, ...]:
 
 
 _PIPE_ROW = re.compile(r"^ {0,3}\|")
-_FAMILY_PIPE = re.compile(r"\w_?\[[^\]|/]*\|[^\]]*\]")
+
+
+@cache
+def _family_pipe() -> re.Pattern[str]:
+    return re.compile(r"\w_?\[[^\]|/]*\|[^\]]*\]")
 
 
 def _is_delimiter(line: str) -> bool:
@@ -682,7 +687,7 @@ def _ragged(lines: list[str], line: int, width: int) -> Table | None:
     body = [(offset, row) for offset, row in enumerate(lines[2:], start=2) if row.strip()]
     if not width or not body or any(not _PIPE_ROW.match(row) for _, row in body):
         return None
-    if any(_FAMILY_PIPE.search(row) for _, row in body):
+    if any(_family_pipe().search(row) for _, row in body):
         return None
     header = _loose_row(lines[0], line)
     if len(header.cells) != width:
@@ -719,7 +724,7 @@ def _rows_in_text(token: Token, paragraph: Paragraph) -> LooseRows | None:
 
 def _pipe_hint(reason: str, row: str) -> str:
     """The reason, with the fix when a `|` inside `NAME_[G|A]` is what split a cell."""
-    pipe = _FAMILY_PIPE.search(row)
+    pipe = _family_pipe().search(row)
     if not pipe:
         return reason
     return (

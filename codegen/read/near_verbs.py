@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 
 from spellbook.values import is_json
@@ -28,14 +29,26 @@ from .lexicon import Lexicon, normal
 # cut into words first, so each word is matched once (in time linear in its length).
 _FILE = re.compile(r"`[^`\s]+`|[\w.\-/$<>{}]*\w\.[A-Za-z][\w\-]*")
 _LEADING = re.compile(r"^(?:(?:the|a|an|new|empty|existing|all|this|that)\s+)*", re.I)
+
+
 # One counter, maybe with a number: `attempts`, `the attempts counter`, `attempts = 1`.
-_COUNTER = re.compile(
-    r"(?:the\s+)?(?P<w>[A-Za-z_]\w*)(?:\s+counter)?"
-    r"(?:\s*(?P<op>to|=|:=|by|at)\s*(?P<n>\S+))?",
-    re.I,
-)
+@cache
+def _counter_phrase() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:the\s+)?(?P<w>[A-Za-z_]\w*)(?:\s+counter)?"
+        r"(?:\s*(?P<op>to|=|:=|by|at)\s*(?P<n>\S+))?",
+        re.I,
+    )
+
+
 # `Add 1 to attempts`, `Add one to the attempts counter`.
-_ADD = re.compile(r"(?P<n>\d+|one|an?)\s+to\s+(?:the\s+)?(?P<w>[A-Za-z_]\w*)(?:\s+counter)?", re.I)
+@cache
+def _add() -> re.Pattern[str]:
+    return re.compile(
+        r"(?P<n>\d+|one|an?)\s+to\s+(?:the\s+)?(?P<w>[A-Za-z_]\w*)(?:\s+counter)?", re.I
+    )
+
+
 _STATE = re.compile(r"(?:the\s+)?(?P<s>\w+)(?:.*?\bto\s+`?(?P<to>[\w\[\]/]+)`?)?", re.I)
 # `attempts++`, `attempts += 1`: a counter counted; `attempts = 0`: set.
 _PLUS = re.compile(r"(?P<w>[A-Za-z_]\w*)\s*(?:\+\+|\+=\s*\d+)")
@@ -154,10 +167,14 @@ def _item_to_list(
 _IN_STATE_FILE = re.compile(
     r"(?:the\s+)?`?(?P<w>[A-Za-z_]\w*)`?\s.*?\bstate\s+file\b.*", re.I | re.S
 )
+
+
 # `ticket_id to "T1"`, `ticket_id = null`: a value that is no number, so no counter's.
-_TO_VALUE = re.compile(
-    r"(?:the\s+)?`?(?P<w>[A-Za-z_]\w*)`?\s*(?:to|=|:=)\s*(?:\"[^\"]*\"|true|false|null)", re.I
-)
+@cache
+def _to_value() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:the\s+)?`?(?P<w>[A-Za-z_]\w*)`?\s*(?:to|=|:=)\s*(?:\"[^\"]*\"|true|false|null)", re.I
+    )
 
 
 def _state_field(
@@ -165,14 +182,14 @@ def _state_field(
 ) -> dict[str, str] | None:
     """`Set ticket_id in the state file to T1`, `Store ticket_id in the state file`,
     `Set ticket_id to "T1"`: a field of the state file, with a value that is no number."""
-    m = _IN_STATE_FILE.fullmatch(rest.strip()) or (exact and _TO_VALUE.fullmatch(rest.strip()))
+    m = _IN_STATE_FILE.fullmatch(rest.strip()) or (exact and _to_value().fullmatch(rest.strip()))
     return {"w": m["w"]} if m and m["w"].lower() not in ("up", "out") else None
 
 
 def _counter(
     rest: str, counters: Collection[str], exact: bool, valued: bool
 ) -> dict[str, str] | None:
-    m = _COUNTER.fullmatch(rest.strip())
+    m = _counter_phrase().fullmatch(rest.strip())
     if not m or (valued and not m["op"]):
         return None
     if not exact and m["w"] not in counters and not m["op"]:
@@ -196,7 +213,7 @@ def _valued(
 def _added(
     rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
 ) -> dict[str, str] | None:
-    m = _ADD.fullmatch(rest.strip())
+    m = _add().fullmatch(rest.strip())
     return {"w": m["w"]} if m else None
 
 

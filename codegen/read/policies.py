@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from ..model import Policy
 from .lexicon import normal
@@ -35,11 +36,15 @@ _SENTENCE = re.compile(
     r"(?:\b[ ,;:(].*)?"
 )
 _SPLIT = re.compile(r"(?<=[.!?])\s+")
+
+
 # Words after the refusal that make it less than every transition, everywhere: `...
 # rejected, except in DRAFT`, `... rejected only by the gateway`, `... until paid`.
-_QUALIFIED = re.compile(
-    r"\b(?:except|unless|until|only|but|if|when|where|while|ignored|sometimes|usually)\b"
-)
+@cache
+def _qualified() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:except|unless|until|only|but|if|when|where|while|ignored|sometimes|usually)\b"
+    )
 
 
 def says_unlisted_rejected(sentence: str) -> bool:
@@ -51,7 +56,7 @@ def says_unlisted_rejected(sentence: str) -> bool:
         return False
     refused = re.search(_REFUSED, text[: found.end()])
     tail = text[refused.end() :] if refused is not None else ""
-    return _QUALIFIED.search(tail) is None
+    return _qualified().search(tail) is None
 
 
 def unlisted_policy(blocks: Iterable[Block]) -> Policy | None:

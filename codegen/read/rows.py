@@ -98,7 +98,8 @@ def _found(table: Table, roles: dict[str, tuple[str, ...]]) -> dict[str, list[in
     found: dict[str, list[int]] = {}
     for role, names in roles.items():
         for name in names:
-            found.setdefault(role, []).extend(i for i, h in enumerate(headers) if h == normal(name))
+            wanted = normal(name)
+            found.setdefault(role, []).extend(i for i, h in enumerate(headers) if h == wanted)
     return {role: idx for role, idx in found.items() if idx}
 
 

@@ -24,6 +24,7 @@ import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
 from ..spec_error import fail
 from .identifiers import identifier
@@ -34,14 +35,28 @@ from .rows import ROLES, TERM_ROLES, columns_of
 # The roles a table needs to count as a transition table here: where it came from and
 # where it goes. Reading it (what its other columns must be) is `read.document`'s job.
 MOVES = ("current state", "next state")
+
+
 # A section's number as written before its name: `1.`, `3.2`, `7)`.
-_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*[.)]?\s+")
+@cache
+def _number() -> re.Pattern[str]:
+    return re.compile(r"^\s*\d+(?:\.\d+)*[.)]?\s+")
+
+
 # Where a cell names more than one state: `A, B`, `A / B`.
-_SEPARATOR = re.compile(r"\s*,\s*|\s+/\s+")
+@cache
+def _separator() -> re.Pattern[str]:
+    return re.compile(r"\s*,\s*|\s+/\s+")
+
+
 # Cells that name no state: empty, a start marker, no state at all.
 _NO_STATE = frozenset({"", "-", "\u2013", "\u2014", "(start)", "[*]", "(none)", "none", "initial"})
+
+
 # A cell that names states by what they are, not by name: `Any state`, `any`, `*`.
-_EVERY = re.compile(r"^(?:any|all|every)\b|^\*$")
+@cache
+def _every() -> re.Pattern[str]:
+    return re.compile(r"^(?:any|all|every)\b|^\*$")
 
 
 @dataclass(frozen=True)
@@ -56,7 +71,7 @@ class Section:
     def name(self) -> str:
         """The heading's text without its number (`1. Session lifecycle` is `Session
         lifecycle`)."""
-        return _NUMBER.sub("", self.heading.text, count=1).strip() or self.heading.text
+        return _number().sub("", self.heading.text, count=1).strip() or self.heading.text
 
     @property
     def line(self) -> int:
@@ -281,12 +296,12 @@ def _names(
                 index = columns.roles[role]
                 if index >= len(row.cells):
                     continue
-                for part in _SEPARATOR.split(row.cells[index].plain.strip()):
+                for part in _separator().split(row.cells[index].plain.strip()):
                     name = part.strip().strip("`*_").strip()
                     if normal(name) in _NO_STATE:
                         continue
                     # a state written otherwise (`In review`, `in-review`) is the same
-                    key = "" if _EVERY.match(normal(name)) else identifier(name).lower() or name
+                    key = "" if _every().match(normal(name)) else identifier(name).lower() or name
                     found.setdefault(key, row.line)
                     written.setdefault(key, name)
     return found

@@ -376,3 +376,58 @@ def test_strict_fails_on_a_verb_that_does_not_read_and_passes_an_instruction(
         assert "[unread_verb]" in result.stdout and form in result.stdout
     else:
         assert "[unknown_action]" in result.stdout
+
+
+# Patterns only some specs need (a light table's notes, a States line written as prose,
+# a hint for a Next State that is no state, ...): built on first use, never at import.
+_ON_FIRST_USE = {
+    "codegen.config": ("_header", "_string"),
+    "codegen.expand": ("_negated", "_same_words", "_blocked_words"),
+    "codegen.analyse.kept": ("_addressed",),
+    "codegen.read.document": ("_states_word", "_initial_mark", "_plain_states", "_plain_name"),
+    "codegen.read.light_tables": ("_no_event", "_note", "keeping"),
+    "codegen.read.markdown": ("_family_pipe",),
+    "codegen.read.near_verbs": ("_counter_phrase", "_add", "_to_value"),
+    "codegen.read.policies": ("_qualified",),
+    "codegen.read.sections": ("_number", "_separator", "_every"),
+}
+
+
+def test_importing_the_verifier_compiles_no_pattern_only_some_specs_need() -> None:
+    code = (
+        "import importlib, re, sys\n"
+        "compiled = []\n"
+        "real = re.compile\n"
+        "re.compile = lambda p, flags=0: compiled.append(p) or real(p, flags)\n"
+        "import codegen.cli.verify\n"
+        "re.compile = real\n"
+        f"for module, names in {_ON_FIRST_USE!r}.items():\n"
+        "    for name in names:\n"
+        "        build = getattr(importlib.import_module(module), name)\n"
+        "        assert build() is build(), (module, name)  # built once\n"
+        "        if build().pattern in compiled:\n"
+        "            print(f'{module}.{name}')\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["ok"]
+
+
+def test_verifying_imports_no_stage_it_does_not_use() -> None:
+    code = (
+        "import contextlib, io, sys\n"
+        "from codegen.cli.verify import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['--spec', {str(SEED)!r}, '--format', 'json'])\n"
+        "stages = ('jinja2', 'black', 'codegen.render', 'codegen.diff', 'transitions')\n"
+        "print(sorted(m for m in sys.modules if any(m == s or m.startswith(s + '.') "
+        "for s in stages)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
