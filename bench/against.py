@@ -28,6 +28,9 @@ that alternates every round, so a noisy stretch of the machine weighs on both.
    `python -m codegen --check` run in the tree, which must exit 0 in both.
 4. The behavioural diff: `verify-state-machine.py --spec <40x clone> --against
    <40x clone whose wildcard rows name the original states>` (`clone_spec --unknown`).
+5. Verify of the seed (`tests/fixtures/seed_spec.md`, here's, given to both), where
+   start-up is most of the time, and of one cell whose rules hold 400 facts
+   (`bench/attacks.py` `wide(400)`, written once and given to both).
 
 here/then is the median, over rounds, of here's time over then's run next to it
 (or of the two peaks); the short commands of 2. and 3. (the project spec's verify
@@ -56,6 +59,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.attacks import wide  # noqa: E402
 from bench.generated_import import unpack  # noqa: E402
 
 DEFAULT_REV = "1018ae4"  # the commit before the reorganisation of codegen/ and src/spellbook/
@@ -270,7 +274,7 @@ class Job:
     repeat: int = 1  # pairs per round: more of the short ones, whose noise is the largest
 
 
-def jobs(x40: Path, unknown40: Path) -> list[Job]:
+def jobs(x40: Path, unknown40: Path, seed: Path, wide400: Path) -> list[Job]:
     verify = [PYTHON, "verify-state-machine.py"]
     codegen = [PYTHON, "-m", "codegen"]
     findings = frozenset({0, 1})  # 1: the spec has errors, or a state went without a migration
@@ -313,6 +317,14 @@ def jobs(x40: Path, unknown40: Path) -> list[Job]:
             findings,
             memory=True,
         ),
+        Job("verify the seed", [*verify, "--spec", str(seed)], True, findings, repeat=3),
+        Job(
+            "verify a cell of 400 facts (`wide-400`)",
+            [*verify, "--spec", str(wide400)],
+            True,
+            findings,
+            memory=True,
+        ),
     ]
 
 
@@ -331,7 +343,7 @@ def run_job(job: Job, tree: Path, scratch_in: Path) -> Run:
 
 
 def compiler(
-    trees: dict[str, Path], folder: Path, specs: tuple[Path, Path], rounds: int
+    trees: dict[str, Path], folder: Path, specs: tuple[Path, Path, Path, Path], rounds: int
 ) -> tuple[list[Job], list[Figure]]:
     todo = jobs(*specs)
     figures = {job.name: Figure(job.name) for job in todo}
@@ -455,7 +467,10 @@ def main() -> int:
         for tree in trees.values():
             check_origin(tree, neutral)
         same = (here / PROJECT_SPEC).read_bytes() == (then / PROJECT_SPEC).read_bytes()
-        specs = clone_specs([here, then], folder)
+        seed, wide400 = folder / "seed.md", folder / "wide-400.md"
+        shutil.copyfile(ROOT / "tests" / "fixtures" / "seed_spec.md", seed)
+        wide400.write_text(wide(400), encoding="utf-8")
+        specs = (*clone_specs([here, then], folder), seed, wide400)
         floor, cold_figures = cold(trees, neutral, cold_rounds)
         todo, figures = compiler(trees, neutral, specs, rounds)
     seconds = time.perf_counter() - started

@@ -11,7 +11,8 @@ The specs are made here, small files written to exhaust the analysis:
 - `alike-20000`: one cell of 20,000 rows over 64 conditions (1.4 MB): 19,936 dead
   rules, and 1.3 million pairs of overlapping rows (50 listed, the rest counted).
 - `wide-F`: one cell of F facts (64, 200), checked with a SAT solver; `--against` the
-  same cell where R2 reads the g files the other way round.
+  same cell where R2 reads the g files the other way round. And verify of `wide-400`:
+  one (state, spell) cell whose rules hold 400 facts in all (350 ANDed, 50 ORed).
 - `pairs-K` (`--against`): one cell whose new outcome depends on 8 pairs of facts,
   in K cells (K = 1, 2), against the spec where the cell always moves.
 - `title-S` (`--against`): two specs of S states, each state a cell of 16 facts of
@@ -241,6 +242,8 @@ def cases(folder: Path) -> list[Case]:
                 ],
             )
         )
+    spec = write("wide-400.md", wide(400))
+    found.append(("verify wide-400", VERIFY, lambda f, s=spec: ["--spec", str(s)]))
     for k in (1, 2):
         new, old = (
             write(f"pairs-{k}.md", pairs(k, True)),
