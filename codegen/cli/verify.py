@@ -25,17 +25,17 @@ from ..analyse.report import (
     to_markdown,
     to_sarif,
 )
-from ..budget import Stopped, add_arguments, budget, ending, out_of_memory, signals
+from ..budget import StoppedBySignal, add_arguments, budget, ending, out_of_memory, signals
 from ..config import SPEC_DIR, dialect_for, load_config, project_of, targets
 from ..pipeline import SectionSpec, load_machines, load_spec, quick
 from ..read.lexicon import Dialect
 from ..spec_error import SpecError
-from .streams import Parser, Unwritten, cannot_write, emit, say
+from .streams import SafeArgumentParser, UnwrittenOutput, cannot_write, emit, say
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 
 
-class _Parser(Parser):
+class _Parser(SafeArgumentParser):
     """The verifier's arguments: a usage error is said on stdout too, in the error form
     of the format the command line asks for, where that can be told (as a run that
     cannot read its spec says it)."""
@@ -49,7 +49,7 @@ class _Parser(Parser):
         asked = _asked(self.argv, options)
         said = _error_form(asked)
         if said is not None:
-            with contextlib.suppress(Unwritten):  # argparse says it on stderr next
+            with contextlib.suppress(UnwrittenOutput):  # argparse says it on stderr next
                 emit(said(asked, SpecError(message, 0).locate(asked.spec, None)))
         super().error(message)
 
@@ -156,7 +156,7 @@ def main(
     try:
         with quick():
             return _main(argv, prog, default)
-    except Unwritten as err:
+    except UnwrittenOutput as err:
         return cannot_write(err, "the report")
 
 
@@ -237,9 +237,9 @@ def _verify(args: argparse.Namespace) -> int:
                         return _run(args)
                     except MemoryError:  # writing the report, say: the checks catch their own
                         return _failed(args, out_of_memory())
-            except Stopped as err:  # a signal, wherever it came: said while the handlers
+            except StoppedBySignal as err:  # a signal, wherever it came: said while the handlers
                 return _failed(args, err)  # are still ours, so no other one cuts it short
-    except Stopped as err:  # one that came while they were being set
+    except StoppedBySignal as err:  # one that came while they were being set
         return _failed(args, err)
 
 
@@ -384,7 +384,7 @@ def _failed(args: argparse.Namespace, err: SpecError, shown: str | None = None) 
     said = _error_form(args)
     if said is not None:
         emit(said(args, err))
-    return err.exit_code if isinstance(err, Stopped) else EXIT_BAD_INPUT
+    return err.exit_code if isinstance(err, StoppedBySignal) else EXIT_BAD_INPUT
 
 
 ErrorForm = Callable[[argparse.Namespace, SpecError], "str | dict[str, object]"]

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from spellbook.values import is_json
 
 from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
-from ..model import Atom, Condition, Literal
+from ..model import Atom, Condition, LiteralSpec
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .lexicon import EMPTY, Lexicon, normal, outside_hint, repository_path, workspace_path
 from .own_phrases import own_condition, path_in
@@ -177,7 +177,7 @@ class _Reader(CorePhrases):
         is the one read after it (if its alternatives read different files, none is)."""
         start = context[0] if context is not None else ""
         ends: set[str] = set()
-        alternatives: list[tuple[Literal, ...]] = []
+        alternatives: list[tuple[LiteralSpec, ...]] = []
         for alternative in split_outside(text, _OR):
             local = [start]
             found = self.conjunction(alternative, local)
@@ -194,7 +194,7 @@ class _Reader(CorePhrases):
     def conjunction(self, text: str, context: list[str] | None = None) -> DNF | None:
         # The file the procedure has read, for the clauses after it.
         context = context if context is not None else [""]
-        single: list[Literal] = []
+        single: list[LiteralSpec] = []
         several: list[DNF] = []
         for clause in split_outside(text, _AND):
             found = self.clause(clause, context)
@@ -605,7 +605,7 @@ def split_outside(text: str, separator: re.Pattern[str]) -> Iterator[str]:
     yield text[start:]
 
 
-def _as_set(found: DNF) -> frozenset[frozenset[Literal]]:
+def _as_set(found: DNF) -> frozenset[frozenset[LiteralSpec]]:
     return frozenset(frozenset(clause) for clause in found)
 
 
@@ -679,7 +679,7 @@ def parse_condition(
 
 def parse_indicators(
     text: str, lexicon: Lexicon | None = None, workspace: str = "", words: Words | None = None
-) -> tuple[tuple[Literal, ...], bool]:
+) -> tuple[tuple[LiteralSpec, ...], bool]:
     """The file facts a state's Indicators name, and whether every part was understood.
 
     `.ai/task/task.md exists; .ai/task/task-results.md doesn't exist` gives two
@@ -687,7 +687,7 @@ def parse_indicators(
     facts about the workspace's files, so such a state cannot be told from its files.
     """
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
-    literals: list[Literal] = []
+    literals: list[LiteralSpec] = []
     complete = True
     for part in split_outside(_squeeze(text), _INDICATOR_SPLIT):
         part = part.strip().rstrip(".")

@@ -24,10 +24,10 @@ from ..model import (
     MODULE_NAMES,
     OWN,
     RESERVED,
-    Action,
+    ActionSpec,
     Atom,
-    Literal,
-    Rule,
+    LiteralSpec,
+    RuleSpec,
     Spec,
     Specificity,
 )
@@ -98,8 +98,8 @@ class Lowered:
                 a.probe,
                 a.file,
                 a.param,
-                describe(Literal(a, True), words),
-                describe(Literal(a, False), words),
+                describe(LiteralSpec(a, True), words),
+                describe(LiteralSpec(a, False), words),
             )
             for a in self.atoms
         }
@@ -146,7 +146,7 @@ class Lowered:
         order = [t.kind for t in spec.templates] + sorted(kinds)
         self.templates = {k: every[k] for k in dict.fromkeys(order) if k in used}
 
-    def rule(self, rule: Rule) -> runtime.Rule:
+    def rule(self, rule: RuleSpec) -> runtime.Rule:
         """The runtime's rule for a rule of the model."""
         return self._rules[(id(self._row_of[rule.order]), rule.source, rule.spell)]
 
@@ -180,7 +180,7 @@ def _rows(
     """One `Row` per row of the spec that applies somewhere, in the spec's order, by the
     order of the model's rules. A family all of whose members a row names is named by
     the family."""
-    by_row: dict[int, list[Rule]] = {}
+    by_row: dict[int, list[RuleSpec]] = {}
     for rule in spec.rules:
         by_row.setdefault(rule.order, []).append(rule)
     members = {fam.name: fam.members for fam in spec.families if len(fam.members) > 1}
@@ -229,7 +229,7 @@ def _rows(
     return found
 
 
-def _target(action: Action, callback_of: dict[str, str]) -> str:
+def _target(action: ActionSpec, callback_of: dict[str, str]) -> str:
     """An action's target as the machine declares it: a callback's, its method's name."""
     if action.verb == "set_state":
         return ""
@@ -270,7 +270,7 @@ def _own_code(
     return found
 
 
-def _wanted(guard_of: dict[Atom, runtime.Guard], lit: Literal) -> runtime.Wanted:
+def _wanted(guard_of: dict[Atom, runtime.Guard], lit: LiteralSpec) -> runtime.Wanted:
     """The guard of a literal of the model, or its negation."""
     guard = guard_of[lit.atom]
     return guard if lit.positive else ~guard
@@ -307,13 +307,13 @@ def moves(spec: Spec) -> list[tuple[str, str, str]]:
     return runtime.moves(lower(spec).rules)
 
 
-def template_kind(spec: Spec, rule: Rule) -> str:
+def template_kind(spec: Spec, rule: RuleSpec) -> str:
     """The response format the rule answers in (see `spellbook.responses`)."""
     found = lower(spec)
     return found.writer.template_kind(found.rule(rule))
 
 
-def render_response(spec: Spec, rule: Rule) -> str:
+def render_response(spec: Spec, rule: RuleSpec) -> str:
     """The rule's response as a cast makes it, before the runtime's placeholders are filled."""
     found = lower(spec)
     return found.writer.response(found.rule(rule))

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from codegen import load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.logic import describe
-from codegen.model import Literal, Term
+from codegen.model import LiteralSpec, Term
 from codegen.read.conditions import Words, parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from tests.fuzzing import TEXT, fuzz
@@ -225,7 +225,7 @@ def test_a_term_gives_its_words_to_the_fact_it_names() -> None:
     cond = parse_condition("tests fail", SESSION, "", words)
     (atom,) = cond.atoms
     assert words.said[atom][1] == "tests fail"
-    assert describe(Literal(atom, False), words.said) == "tests fail"
+    assert describe(LiteralSpec(atom, False), words.said) == "tests fail"
 
 
 def test_session_nouns_are_json_queries() -> None:
