@@ -1,6 +1,7 @@
-"""Lowering: the model as the runtime's own records, what a generated module declares.
+"""The machine's records: the model as the runtime's own records, what a generated
+module declares.
 
-`lower(spec)` gives the spec's machine as `spellbook.schema` objects: its guards
+`machine_records(spec)` gives the spec's machine as `spellbook.schema` objects: its guards
 (one per fact its conditions and Indicators use, each with a Python name), its
 states, one `Row` per row that applies somewhere, the response formats split into
 parts, and the names of its triggers. The generated module prints them (`module`);
@@ -68,7 +69,7 @@ class _Trigger:
     spell: str
 
 
-class Lowered:
+class MachineRecords:
     """A spec's machine as the runtime's own records (what its generated module
     declares), and the names of its guards and triggers."""
 
@@ -151,17 +152,17 @@ class Lowered:
         return self._rules[(id(self._row_of[rule.order]), rule.source, rule.spell)]
 
 
-def lower(spec: Spec) -> Lowered:
+def machine_records(spec: Spec) -> MachineRecords:
     """`spec`'s machine as the runtime's records (the last spec's are kept: previews ask
     again)."""
     if _LAST and _LAST[0][0] is spec:
         return _LAST[0][1]
-    found = Lowered(spec)
+    found = MachineRecords(spec)
     _LAST[:] = [(spec, found)]
     return found
 
 
-_LAST: list[tuple[Spec, Lowered]] = []
+_LAST: list[tuple[Spec, MachineRecords]] = []
 
 
 def _is_confirmation(spec: Spec, state: str) -> bool:
@@ -304,16 +305,16 @@ def _guard_name(atom: Atom, words: dict[Atom, tuple[str, str]]) -> str:
 def moves(spec: Spec) -> list[tuple[str, str, str]]:
     """(source, dest, spells) for every move between states that can happen: the rules
     that win in some world (as the machine's `spellbook.schema.moves` draws them)."""
-    return runtime.moves(lower(spec).rules)
+    return runtime.moves(machine_records(spec).rules)
 
 
 def template_kind(spec: Spec, rule: RuleSpec) -> str:
     """The response format the rule answers in (see `spellbook.responses`)."""
-    found = lower(spec)
+    found = machine_records(spec)
     return found.writer.template_kind(found.rule(rule))
 
 
 def render_response(spec: Spec, rule: RuleSpec) -> str:
     """The rule's response as a cast makes it, before the runtime's placeholders are filled."""
-    found = lower(spec)
+    found = machine_records(spec)
     return found.writer.response(found.rule(rule))
