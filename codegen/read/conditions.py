@@ -3,7 +3,12 @@
 A cell is `-` (always), `never`, or clauses joined by `AND`, `;` or `,`, in alternatives
 joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 
-- a core phrase: `F exists`, `F is missing`, `F is absent`, `F doesn't exist`,
+- a fact of the generic core, in the words its kind gives it: `spellbook.probes.PROBES`
+  is the one list of the kinds of fact, each with its words when it holds (`yes`)
+  and when not (`no`), every one of which reads back as that fact (`F exists`, `some
+  `GLOB` is newer than F`, `every `GLOB` has a `GLOB``, `F has matches of `RE` not
+  listed in LEDGER`, `the last recorded run of `KEY` passed`, ...). Spellings read
+  besides (`read.core_phrases`), with those words: `F is missing`, `F is absent`, `F doesn't exist`,
   `there is no F`, `F is filled in`, `F is not filled in` (`F is still its
   template`), `F matches `RE``, `F contains `TEXT``, `F has a section "SECTION"`,
   `F has checklist items under "SECTION"`, `F has unchecked items under "SECTION"`,
