@@ -23,6 +23,8 @@ import enum
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from spellbook.schema import priority
+
 # The probe of a guard of the project's own code, and the verb of its callback: a phrase
 # the core does not read, in a machine whose project says so (`own_code`). The atom's
 # parameter is the guard's identifier; the action's target the callback's.
@@ -319,7 +321,10 @@ class RuleSpec:
 
     @property
     def priority(self) -> tuple[int, int]:
-        return (int(self.specificity), self.order)
+        """Its place in its cell, as the generated machine orders it (`spellbook.schema.
+        priority`): a rule of the policy, whose order is after every row's, is below every
+        wildcard row as it is below every row naming the state."""
+        return priority(self.specificity is not Specificity.EXPLICIT, self.order)
 
     @property
     def changes_state(self) -> bool:
