@@ -195,8 +195,6 @@ def _rows(
         named = _by_family(
             [s for s in every if s not in dests] if wildcard else list(dests), members, family_of
         )
-        # In the order the runtime lists them (`Row.states`), which `dest` follows.
-        sources = [s for name in named for s in named_as[name]]
         if all(d == s for s, d in dests.items()):
             dest: str | tuple[str, ...] | dict[str, str] = ""
         elif len(set(dests.values())) == 1:
@@ -204,7 +202,9 @@ def _rows(
         elif wildcard:
             dest = dests
         else:
-            dest = tuple(dests[source] for source in sources)
+            # One per source, in the order the runtime lists a row's states (`Row.states`).
+            listed = runtime.Row(first.id, first.spell, sources=named).states(named_as)
+            dest = tuple(dests[source] for source in listed)
         found[order] = runtime.Row(
             first.id,
             spells
