@@ -58,7 +58,7 @@ class OverBudget(SpecError):
     """The run went past its time or memory budget."""
 
 
-class Stopped(SpecError):
+class StoppedBySignal(SpecError):
     """The run was told to stop by a signal (SIGTERM, SIGHUP, SIGINT): it ends saying so,
     with the exit status shells give a process a signal ended (128 + its number)."""
 
@@ -71,8 +71,8 @@ class Stopped(SpecError):
 
 @contextmanager
 def signals() -> Iterator[None]:
-    """SIGTERM, SIGHUP and SIGINT raise Stopped in what runs inside, so a run told to stop
-    says it in the form its caller asked for. Only in the main thread (the only one that
+    """SIGTERM, SIGHUP and SIGINT raise StoppedBySignal in what runs inside, so a run told
+    to stop says it in the form its caller asked for. Only in the main thread (the only one that
     can set handlers); elsewhere, nothing changes."""
     import signal
 
@@ -84,7 +84,7 @@ def signals() -> Iterator[None]:
         global _said
         if not _said:  # else the run is saying how it ended already: once is enough
             _said = True
-            raise Stopped(signum)
+            raise StoppedBySignal(signum)
 
     global _said
     said, _said = _said, False

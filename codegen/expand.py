@@ -27,19 +27,19 @@ from functools import cache, lru_cache
 from typing import TypeVar
 
 from .model import (
-    Action,
+    ActionSpec,
     Condition,
     Duplicate,
     Family,
     Kind,
     Policy,
-    Rule,
     RuleRow,
+    RuleSpec,
     Spec,
     Specificity,
     Spell,
-    State,
     StateSchema,
+    StateSpec,
     Unresolved,
 )
 from .read.document import Document
@@ -57,7 +57,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
     families = group_families(states)
     resolver = _Resolver(states, spells, families)
     resolver.rows = document.rows
-    rules: list[Rule] = []
+    rules: list[RuleSpec] = []
     for order, row in enumerate(document.rows):
         rules.extend(resolver.expand(row, order))
     for state in states:
@@ -109,11 +109,11 @@ _ALWAYS = Condition("-", ((),))
 
 def policy_rules(
     policy: Policy | None,
-    states: tuple[State, ...],
+    states: tuple[StateSpec, ...],
     spells: tuple[Spell, ...],
-    rules: list[Rule],
+    rules: list[RuleSpec],
     after: int,
-) -> list[Rule]:
+) -> list[RuleSpec]:
     """With the policy, a blocked rule for each (state, spell) no rule names, one
     group per spell (ordered after the spec's `after` rows); and, last in each cell
     whose rules all have conditions, one that refuses the spell where none of them
@@ -131,7 +131,7 @@ def policy_rules(
                 continue
             gap = cell in covered
             found.append(
-                Rule(
+                RuleSpec(
                     id=POLICY_ID,
                     line=policy.line,
                     order=after + at + (len(spells) if gap else 0),
@@ -169,7 +169,7 @@ def state_schema(example: dict[str, object] | None, states: set[str]) -> StateSc
     return StateSchema(state_key, entry_keys, fields)
 
 
-_Named = TypeVar("_Named", State, Spell)
+_Named = TypeVar("_Named", StateSpec, Spell)
 
 
 def _first_of_each(items: Iterable[_Named]) -> tuple[_Named, ...]:
@@ -180,7 +180,7 @@ def _first_of_each(items: Iterable[_Named]) -> tuple[_Named, ...]:
     return tuple(seen.values())
 
 
-def _declared(states: Iterable[State]) -> Iterator[State]:
+def _declared(states: Iterable[StateSpec]) -> Iterator[StateSpec]:
     """The States list's items, each family (`**NAME_[G/A]**`) as its members in the
     notation's order, each with the family's fields. A *Formerly* family name,
     `OLD_[G/A]`, names the former state with the member's own suffix."""
@@ -219,7 +219,7 @@ def family_members(name: str) -> tuple[str, ...] | None:
     return tuple(f"{family[0]}_{suffix}" for suffix in family[2]) if family else None
 
 
-def _duplicates(document: Document, states: tuple[State, ...]) -> Iterator[Duplicate]:
+def _duplicates(document: Document, states: tuple[StateSpec, ...]) -> Iterator[Duplicate]:
     for what, items in (
         ("state", [(s.name, s.line) for s in states]),
         ("spell", [(s.name, s.line) for s in document.spells]),
@@ -233,9 +233,9 @@ def _duplicates(document: Document, states: tuple[State, ...]) -> Iterator[Dupli
                 first[name] = line
 
 
-def group_families(states: tuple[State, ...]) -> tuple[Family, ...]:
+def group_families(states: tuple[StateSpec, ...]) -> tuple[Family, ...]:
     """States `BASE_X` sharing a base with another `BASE_Y` form the family `BASE_[X/Y]`."""
-    by_base: dict[str, list[State]] = {}
+    by_base: dict[str, list[StateSpec]] = {}
     for state in states:
         m = _FAMILY_MEMBER.fullmatch(state.name)
         if m:
@@ -267,7 +267,7 @@ def group_families(states: tuple[State, ...]) -> tuple[Family, ...]:
 
 class _Resolver:
     def __init__(
-        self, states: tuple[State, ...], spells: tuple[Spell, ...], families: tuple[Family, ...]
+        self, states: tuple[StateSpec, ...], spells: tuple[Spell, ...], families: tuple[Family, ...]
     ) -> None:
         self.state_names = [s.name for s in states]
         self.known_states = set(self.state_names)
@@ -417,7 +417,7 @@ class _Resolver:
             return None
         return member
 
-    def _action(self, action: Action, source: str) -> Action:
+    def _action(self, action: ActionSpec, source: str) -> ActionSpec:
         """`Update state to NAME_[G/A]` names the member with the source's suffix."""
         if action.verb != "set_state":
             return action
@@ -425,7 +425,7 @@ class _Resolver:
         suffix = self.suffix_of.get(source)
         if ref is None or suffix is None or suffix not in _suffixes(ref.group("suffixes")):
             return action
-        return Action(action.verb, action.text, action.files, f"{ref.group('base')}_{suffix}")
+        return ActionSpec(action.verb, action.text, action.files, f"{ref.group('base')}_{suffix}")
 
     def _parts(self, name: str, parts: list[str], row: RuleRow) -> list[str]:
         """`A / B` as `A, B`, where every part is a state or a family; else the name is
@@ -460,7 +460,7 @@ class _Resolver:
 
     # -- rows --
 
-    def expand(self, row: RuleRow, order: int) -> Iterator[Rule]:
+    def expand(self, row: RuleRow, order: int) -> Iterator[RuleSpec]:
         resolved = (self.spell(t, "Trigger", row.line, row.id) for t in row.triggers)
         spells = list(dict.fromkeys(s for s in resolved if s is not None))
         for source in self.sources(row):
@@ -468,7 +468,7 @@ class _Resolver:
             if dest is None:
                 continue
             for spell in spells:
-                yield Rule(
+                yield RuleSpec(
                     id=row.id,
                     line=row.line,
                     order=order,

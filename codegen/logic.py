@@ -23,9 +23,9 @@ from spellbook.probes import excludes, implies
 from spellbook.probes import implied as core_implied
 
 from .budget import check
-from .model import Atom, Literal
+from .model import Atom, LiteralSpec
 
-DNF = tuple[tuple[Literal, ...], ...]
+DNF = tuple[tuple[LiteralSpec, ...], ...]
 
 
 class Held(Hashable, Protocol):
@@ -68,13 +68,15 @@ def negate(dnf: DNF) -> DNF:
     """NOT of alternatives: every alternative fails, i.e. one literal of each is false."""
     result: DNF = ((),)
     for clause in dnf:
-        result = conjoin(result, tuple((Literal(lit.atom, not lit.positive),) for lit in clause))
+        result = conjoin(
+            result, tuple((LiteralSpec(lit.atom, not lit.positive),) for lit in clause)
+        )
     return result
 
 
-def simplify(clauses: list[tuple[Literal, ...]] | DNF) -> DNF:
+def simplify(clauses: list[tuple[LiteralSpec, ...]] | DNF) -> DNF:
     """Each conjunction's literals once, contradictions dropped, each conjunction once."""
-    seen: dict[tuple[Literal, ...], None] = {}
+    seen: dict[tuple[LiteralSpec, ...], None] = {}
     for clause in clauses:
         literals = tuple(dict.fromkeys(clause))
         atoms = {lit.atom: lit.positive for lit in literals}
@@ -98,7 +100,7 @@ def follows(a: Atom, b: Atom) -> bool:
     return b in implied(a) or implies((a.probe, a.file, a.param), (b.probe, b.file, b.param))
 
 
-def describe(literal: Literal, words: dict[Atom, tuple[str, str]] | None = None) -> str:
+def describe(literal: LiteralSpec, words: dict[Atom, tuple[str, str]] | None = None) -> str:
     """The literal in plain words: the spec's or vocabulary's where they have some
     (a noun's `yes`/`no`, a term's phrase), else the core's (`task.md missing`)."""
     yes, no = (words or {}).get(literal.atom, ("", ""))
@@ -137,7 +139,7 @@ def implications(atoms: Sequence[Atom]) -> Iterator[tuple[Atom, Atom]]:
                 yield a, b
 
 
-def unimplied(literals: Sequence[Literal]) -> list[Literal]:
+def unimplied(literals: Sequence[LiteralSpec]) -> list[LiteralSpec]:
     """The literals of a world that no other literal of it implies (strictly): the
     facts that say the world, the rest following from them (`task.md missing` implies
     that task.md is not filled in). Their order is kept."""
@@ -263,7 +265,7 @@ def describer(
 
         def say(fixed: int, world: int) -> str:
             return ", ".join(
-                describe(Literal(atom, bool(world >> i & 1)), words)
+                describe(LiteralSpec(atom, bool(world >> i & 1)), words)
                 for i, atom in enumerate(atoms)
                 if fixed >> i & 1
             )

@@ -8,8 +8,12 @@ never callables. Every object carries the source `line` it came from.
 
 A `RuleRow` is one table row as written (its Current State cell still a
 selector, its Next State cell still a target). Expansion turns each row into
-`Rule`s, one per concrete (source state, spell), and keeps every name it could
+`RuleSpec`s, one per concrete (source state, spell), and keeps every name it could
 not resolve as an `Unresolved` reference, so the verifier can report it.
+
+A record with a twin among the generated machine's (`spellbook.schema`: `State`,
+`Rule`, `Action`, `Literal`) is named with `Spec` after it (`StateSpec`, `RuleSpec`,
+...): the spec's state as read, against the state a generated module declares.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import builtins
 import enum
 from dataclasses import dataclass, field
 from functools import cached_property
+
+from spellbook.schema import priority
 
 # The probe of a guard of the project's own code, and the verb of its callback: a phrase
 # the core does not read, in a machine whose project says so (`own_code`). The atom's
@@ -106,7 +112,7 @@ class ValidAction:
 
 
 @dataclass(frozen=True)
-class State:
+class StateSpec:
     """A state. `evidence` is what its Indicators say about the workspace's files;
     `inferable` is true when that is all they say, so the files alone point to it.
     `goal` is true when the spec declares it a state the workflow aims for (`*Goal*`)."""
@@ -116,7 +122,7 @@ class State:
     indicators: str
     valid_actions: tuple[ValidAction, ...]
     line: int
-    evidence: tuple[Literal, ...] = ()
+    evidence: tuple[LiteralSpec, ...] = ()
     inferable: bool = False
     goal: bool = False
     # Names the state had in earlier revisions of the spec (`*Formerly*`): a state file
@@ -171,7 +177,7 @@ def _slug(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Literal:
+class LiteralSpec:
     atom: Atom
     positive: bool
 
@@ -185,7 +191,7 @@ class Condition:
     """
 
     text: str
-    clauses: tuple[tuple[Literal, ...], ...]
+    clauses: tuple[tuple[LiteralSpec, ...], ...]
     unknown: tuple[str, ...] = ()
     # (unknown phrase, why it could not be read), where the reader knows why.
     why: tuple[tuple[str, str], ...] = ()
@@ -195,7 +201,7 @@ class Condition:
         return any(not clause for clause in self.clauses)
 
     @property
-    def literals(self) -> tuple[Literal, ...]:
+    def literals(self) -> tuple[LiteralSpec, ...]:
         """Every literal of every alternative, each once."""
         return tuple(dict.fromkeys(lit for clause in self.clauses for lit in clause))
 
@@ -226,7 +232,7 @@ class Target:
 
 
 @dataclass(frozen=True)
-class Action:
+class ActionSpec:
     """One phrase of an Action cell, as a verb of the action vocabulary (`read.action_phrases`).
 
     `files` are relative to the workspace folder; `target` is the template (create; ""
@@ -273,7 +279,7 @@ class RuleRow:
     condition: Condition
     target: Target
     action: str
-    actions: tuple[Action, ...]
+    actions: tuple[ActionSpec, ...]
     response: str
     response_ref: str
     # Columns that have no role (`Implementation`, `Notes`, `Old Response`, a column
@@ -288,7 +294,7 @@ class RuleRow:
 
 
 @dataclass(frozen=True)
-class Rule:
+class RuleSpec:
     """One row expanded to one concrete (source state, spell)."""
 
     id: str
@@ -301,7 +307,7 @@ class Rule:
     condition: Condition
     dest: str
     action: str
-    actions: tuple[Action, ...]
+    actions: tuple[ActionSpec, ...]
     response: str
     response_ref: str
     specificity: Specificity
@@ -315,7 +321,10 @@ class Rule:
 
     @property
     def priority(self) -> tuple[int, int]:
-        return (int(self.specificity), self.order)
+        """Its place in its cell, as the generated machine orders it (`spellbook.schema.
+        priority`): a rule of the policy, whose order is after every row's, is below every
+        wildcard row as it is below every row naming the state."""
+        return priority(self.specificity is not Specificity.EXPLICIT, self.order)
 
     @property
     def changes_state(self) -> bool:
@@ -394,10 +403,10 @@ class Spec:
     state_file: str
     templates: tuple[ResponseTemplate, ...]
     spells: tuple[Spell, ...]
-    states: tuple[State, ...]
+    states: tuple[StateSpec, ...]
     families: tuple[Family, ...]
     rows: tuple[RuleRow, ...]
-    rules: tuple[Rule, ...]
+    rules: tuple[RuleSpec, ...]
     unresolved: tuple[Unresolved, ...]
     duplicates: tuple[Duplicate, ...]
     schema: StateSchema = StateSchema()
@@ -442,9 +451,9 @@ class Spec:
         )
 
     @cached_property
-    def callbacks(self) -> tuple[Action, ...]:
+    def callbacks(self) -> tuple[ActionSpec, ...]:
         """The project's own callbacks its actions name, each once, in the rows' order."""
-        found: dict[str, Action] = {}
+        found: dict[str, ActionSpec] = {}
         for row in self.rows:
             for action in row.actions:
                 if action.verb == CALL:
@@ -483,15 +492,15 @@ class Spec:
         return tuple(s.name for s in self.states if s.goal)
 
     @cached_property
-    def _cells(self) -> dict[tuple[str, str], tuple[Rule, ...]]:
-        cells: dict[tuple[str, str], list[Rule]] = {
+    def _cells(self) -> dict[tuple[str, str], tuple[RuleSpec, ...]]:
+        cells: dict[tuple[str, str], list[RuleSpec]] = {
             (st.name, sp.name): [] for st in self.states for sp in self.spells
         }
         for rule in self.rules:
             cells.setdefault((rule.source, rule.spell), []).append(rule)
         return {key: tuple(sorted(rules, key=lambda r: r.priority)) for key, rules in cells.items()}
 
-    def cell(self, state: str, spell: str) -> tuple[Rule, ...]:
+    def cell(self, state: str, spell: str) -> tuple[RuleSpec, ...]:
         """The rules for one (state, spell), in priority order: the first whose
         condition holds fires."""
         return self._cells.get((state, spell), ())
@@ -504,8 +513,8 @@ class Spec:
         return self._family_of[state]
 
     @cached_property
-    def states_by_name(self) -> dict[str, State]:
+    def states_by_name(self) -> dict[str, StateSpec]:
         return {s.name: s for s in self.states}
 
-    def state(self, name: str) -> State:
+    def state(self, name: str) -> StateSpec:
         return self.states_by_name[name]

@@ -17,10 +17,10 @@ from itertools import product
 from typing import Any
 
 from .budget import check
-from .model import Atom, Literal
+from .model import Atom, LiteralSpec
 from .spec_error import SpecError
 
-DNF = tuple[tuple[Literal, ...], ...]
+DNF = tuple[tuple[LiteralSpec, ...], ...]
 
 
 class Formula:

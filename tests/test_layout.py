@@ -207,3 +207,17 @@ def test_whether_a_file_holds_json_or_frontmatter_is_decided_in_one_place() -> N
         if 'endswith(".json")' in line
     ]
     assert not found, found
+
+
+def test_no_class_name_is_defined_in_both_the_compiler_and_the_runtime() -> None:
+    """One name, one thing: the compiler's records (`StateSpec`, `RuleSpec`, ...) are named
+    apart from the runtime's (`State`, `Rule`, ...), which generated modules import."""
+    defined: dict[str, dict[str, list[str]]] = {}
+    for package, folder in PACKAGES.items():
+        for path in sorted(folder.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef):
+                    where = str(path.relative_to(ROOT))
+                    defined.setdefault(node.name, {}).setdefault(package, []).append(where)
+    shared = {name: found for name, found in defined.items() if len(found) > 1}
+    assert not shared, shared

@@ -12,7 +12,7 @@ from itertools import product
 from pathlib import Path
 
 from codegen.logic import follows, implied
-from codegen.model import Atom, Condition, Rule, Spec
+from codegen.model import Atom, Condition, RuleSpec, Spec
 from tests.workspaces import plan, task, write
 
 World = dict[Atom, bool]
@@ -54,12 +54,12 @@ def cell_atoms(spec: Spec, state: str, spell: str) -> list[Atom]:
     return closure(lit.atom for r in spec.cell(state, spell) for lit in r.condition.literals)
 
 
-def winner(spec: Spec, state: str, spell: str, world: World) -> Rule | None:
+def winner(spec: Spec, state: str, spell: str, world: World) -> RuleSpec | None:
     """The rule the priority policy picks in this world: the first whose condition holds."""
     return next((r for r in spec.cell(state, spell) if holds(r.condition, world)), None)
 
 
-def winning_world(spec: Spec, rule: Rule) -> World | None:
+def winning_world(spec: Spec, rule: RuleSpec) -> World | None:
     """A world in which `rule` wins its cell, or None if there is none."""
     for world in worlds(cell_atoms(spec, rule.source, rule.spell)):
         if winner(spec, rule.source, rule.spell, world) == rule:

@@ -7,7 +7,7 @@ from collections import deque
 from functools import cached_property
 
 from ..budget import check
-from ..model import Rule, Spec
+from ..model import RuleSpec, Spec
 from .cells import CellResult, analyse_cell
 from .effects import Effects
 
@@ -41,7 +41,7 @@ class Analysis:
         """What each rule's actions do to the files, computed once per rule and state."""
         return Effects(self.spec)
 
-    def winners(self, state: str, spell: str) -> list[Rule]:
+    def winners(self, state: str, spell: str) -> list[RuleSpec]:
         """The cell's rules that win in at least one world, in priority order."""
         rules = self.spec.cell(state, spell)
         result = self.cells.get((state, spell))
@@ -52,7 +52,7 @@ class Analysis:
         return [r for r, world in zip(rules, result.wins, strict=True) if world is not None]
 
     @cached_property
-    def moves(self) -> dict[str, list[Rule]]:
+    def moves(self) -> dict[str, list[RuleSpec]]:
         """From each state, the winning rules that lead to another state."""
         return {
             st.name: [
@@ -65,9 +65,9 @@ class Analysis:
         }
 
     @cached_property
-    def reachable(self) -> dict[str, Rule | None]:
+    def reachable(self) -> dict[str, RuleSpec | None]:
         """States reachable from the initial state, each with the rule that first reaches it."""
-        found: dict[str, Rule | None] = {self.spec.initial: None}
+        found: dict[str, RuleSpec | None] = {self.spec.initial: None}
         queue = deque([self.spec.initial])
         while queue:
             for rule in self.moves[queue.popleft()]:

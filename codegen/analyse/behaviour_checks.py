@@ -15,7 +15,7 @@ from spellbook.schema import lost_file_states
 
 from ..budget import check
 from ..logic import MAX_CLAUSES, MAX_FACTS
-from ..model import Atom, Kind, Rule, Spec, Specificity
+from ..model import Atom, Kind, RuleSpec, Spec, Specificity
 from .analysis import Analysis
 from .cells import CellResult
 from .findings import Finding
@@ -25,7 +25,7 @@ def _states(names: list[str]) -> str:
     return names[0] if len(names) == 1 else "states " + ", ".join(names)
 
 
-def _outcome(rule: Rule) -> tuple[object, ...]:
+def _outcome(rule: RuleSpec) -> tuple[object, ...]:
     return (rule.kind, rule.dest, tuple(a.text for a in rule.actions))
 
 
@@ -152,7 +152,7 @@ def check_dead_rules(analysis: Analysis) -> Iterator[Finding]:
     """dead_rule: a row that wins in no world of any of its source states;
     shadowed_rule: a row that never wins in some of its source states."""
     spec = analysis.spec
-    by_row: dict[tuple[str, int], list[tuple[Rule, bool, int]]] = {}
+    by_row: dict[tuple[str, int], list[tuple[RuleSpec, bool, int]]] = {}
     for (state, spell), result in analysis.cells.items():
         for at, (rule, world) in enumerate(zip(spec.cell(state, spell), result.wins, strict=True)):
             if rule.policy:  # no row of the spec: the policy that unlisted cells are blocked
@@ -190,7 +190,7 @@ def check_dead_rules(analysis: Analysis) -> Iterator[Finding]:
             )
 
 
-def _why_dead(analysis: Analysis, rule: Rule, at: int) -> str:
+def _why_dead(analysis: Analysis, rule: RuleSpec, at: int) -> str:
     """Why `rule`, at `at` in its cell's priority order, never wins there."""
     rules = analysis.spec.cell(rule.source, rule.spell)
     result = analysis.cells[(rule.source, rule.spell)]

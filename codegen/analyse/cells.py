@@ -26,7 +26,7 @@ from itertools import islice
 
 from ..budget import check
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, describe, lowest, unimplied
-from ..model import Atom, Literal, Rule
+from ..model import Atom, LiteralSpec, RuleSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 # otherwise list millions.
 MAX_OVERLAPS = 50
 
-Clauses = tuple[tuple[Literal, ...], ...]
+Clauses = tuple[tuple[LiteralSpec, ...], ...]
 Signature = tuple[tuple[int, Clauses], ...]
 
 
@@ -69,7 +69,7 @@ class CellResult:
         `draft.md missing (so draft.md is not filled in)`, never two facts side by side
         that read as if they contradicted each other."""
         literals = [
-            Literal(atom, bool(world >> i & 1))
+            LiteralSpec(atom, bool(world >> i & 1))
             for i, atom in enumerate(self.atoms)
             if atom.probe != "unknown"
         ]
@@ -79,11 +79,11 @@ class CellResult:
         return said + (f" (so {', '.join(following)})" if following else "")
 
 
-def signature(rules: Sequence[Rule]) -> Signature:
+def signature(rules: Sequence[RuleSpec]) -> Signature:
     return tuple((int(r.specificity), r.condition.clauses) for r in rules)
 
 
-def analyse_cell(rules: Sequence[Rule]) -> CellResult:
+def analyse_cell(rules: Sequence[RuleSpec]) -> CellResult:
     return _analyse(signature(rules))
 
 

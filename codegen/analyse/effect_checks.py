@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from spellbook.values import is_json
 
 from ..budget import check
-from ..model import Action, Atom, Literal, Rule, Spec
+from ..model import ActionSpec, Atom, LiteralSpec, RuleSpec, Spec
 from .analysis import Analysis
 from .effects import (
     Effect,
@@ -31,7 +31,7 @@ from .effects import (
 from .findings import Finding, Severity
 
 
-def _winning(analysis: Analysis) -> list[tuple[Rule, int]]:
+def _winning(analysis: Analysis) -> list[tuple[RuleSpec, int]]:
     """Each rule that wins somewhere, in each state, with its place in its cell."""
     return analysis.effects.winning(analysis.cells)
 
@@ -161,7 +161,7 @@ def _no_effect(spec: Spec, effect: Effect, gone: NoEffect) -> Finding:
     )
 
 
-def _asked_of_ai(spec: Spec, rule: Rule, file: str) -> bool:
+def _asked_of_ai(spec: Spec, rule: RuleSpec, file: str) -> bool:
     """Whether the rule's texts for the AI (its Response, its other columns) name `file`:
     the AI is asked to do something with it."""
     row = next((r for r in spec.rows if r.line == rule.line and r.id == rule.id), None)
@@ -249,7 +249,9 @@ def _indicators(spec: Spec, effect: Effect) -> Iterator[tuple[tuple[object, ...]
         )
 
 
-def _value_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[object, ...], Finding]]:
+def _value_indicator(
+    effect: Effect, lit: LiteralSpec
+) -> Iterator[tuple[tuple[object, ...], Finding]]:
     """A next state's Indicator about a value of a JSON file that an action of the rule
     sets otherwise (`Set `tickets[id=$ticket].status` in F to "open"`, into a
     state whose Indicators say it is "closed")."""
@@ -282,7 +284,9 @@ def _value_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[objec
     )
 
 
-def _ledger_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[object, ...], Finding]]:
+def _ledger_indicator(
+    effect: Effect, lit: LiteralSpec
+) -> Iterator[tuple[tuple[object, ...], Finding]]:
     """A next state's Indicator that a file has matches a ledger does not list, where an
     action of the rule records every one of them (of the whole file, or of the section
     the Indicator asks about)."""
@@ -314,7 +318,7 @@ def established(analysis: Analysis, effects: Effects, fact: Atom) -> dict[str, b
     that leads into it checks it, or leaves it as its source state had it, without
     touching the file (a greatest fixpoint; the initial state has nothing checked)."""
     spec = analysis.spec
-    entering: dict[str, list[tuple[Rule, int]]] = {st.name: [] for st in spec.states}
+    entering: dict[str, list[tuple[RuleSpec, int]]] = {st.name: [] for st in spec.states}
     for rule, at in _winning(analysis):
         entering[rule.dest].append((rule, at))
     holds = {st.name: st.name != spec.initial for st in spec.states}
@@ -327,7 +331,7 @@ def established(analysis: Analysis, effects: Effects, fact: Atom) -> dict[str, b
                 keeps[(rule.source, rule.spell, at)] = (False, False)
                 continue
             untouched = fact.file not in effect.touched
-            checked = not where.possible(Literal(fact, False))
+            checked = not where.possible(LiteralSpec(fact, False))
             keeps[(rule.source, rule.spell, at)] = (untouched and checked, untouched)
     changed = True
     while changed:
@@ -377,7 +381,7 @@ def _inputs(
                 where = effects.region(rule, at)
                 if where is None:
                     continue
-                if not where.possible(Literal(exists(file), True), Literal(fact, False)):
+                if not where.possible(LiteralSpec(exists(file), True), LiteralSpec(fact, False)):
                     continue  # checked here, or the file is never there (a placeholder)
                 if fact not in known:
                     known[fact] = established(analysis, effects, fact)
@@ -393,9 +397,9 @@ def _inputs(
 def _input_finding(
     analysis: Analysis,
     effects: Effects,
-    rule: Rule,
+    rule: RuleSpec,
     index: int,
-    action: Action,
+    action: ActionSpec,
     file: str,
     name: str,
 ) -> Finding:
@@ -444,11 +448,13 @@ def _input_finding(
     )
 
 
-def _first_check(analysis: Analysis, effects: Effects, rule: Rule, file: str) -> Rule | None:
+def _first_check(
+    analysis: Analysis, effects: Effects, rule: RuleSpec, file: str
+) -> RuleSpec | None:
     """The first rule (by line) leading into `rule`'s state where `file` is always there
     and is not made or changed by the rule's own actions: where its values can be
     checked before the work they name is done."""
-    found: list[Rule] = []
+    found: list[RuleSpec] = []
     for other, at in _winning(analysis):
         if other.dest != rule.source or not other.changes_state:
             continue

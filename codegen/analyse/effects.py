@@ -28,7 +28,7 @@ from spellbook.probes import ledger_parts, record_parts
 from spellbook.values import variables
 
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, implied
-from ..model import Action, Atom, Literal, Rule, Spec
+from ..model import ActionSpec, Atom, LiteralSpec, RuleSpec, Spec
 from .cells import CellResult, Signature, signature
 
 # A value a folder's or a line's `${name}` is filled with, and where it comes from.
@@ -62,7 +62,7 @@ class NoEffect:
     create, may do nothing because an instruction to the AI before it names no file)."""
 
     index: int  # 1-based, as the Action cell numbers its phrases
-    action: Action
+    action: ActionSpec
     file: str
     why: str  # what makes the file so: "" (as the rule finds it) or an earlier action
     surely: bool = True
@@ -72,7 +72,7 @@ class NoEffect:
 class Effect:
     """One rule, in one source state: what its actions leave."""
 
-    rule: Rule
+    rule: RuleSpec
     before: dict[str, Known]
     after: dict[str, Known]
     assumed: bool  # the source state's Indicators were taken to hold
@@ -81,8 +81,8 @@ class Effect:
     no_effect: list[NoEffect] = field(default_factory=list)
     # Files an instruction to the AI names (the AI may do anything to them), and
     # instructions that move or remove files without naming any.
-    by_ai: dict[str, tuple[int, Action]] = field(default_factory=dict)
-    unnamed: list[tuple[int, Action]] = field(default_factory=list)
+    by_ai: dict[str, tuple[int, ActionSpec]] = field(default_factory=dict)
+    unnamed: list[tuple[int, ActionSpec]] = field(default_factory=list)
     touched: set[str] = field(default_factory=set)
     # What the actions leave at a place of a JSON file: (file, query) -> (value, the
     # action that set it). A Set of `tickets[id=$ticket].status` to "closed" makes
@@ -117,12 +117,12 @@ class Region:
     """The worlds in which one rule of a cell wins, over the cell's facts and more."""
 
     def __init__(
-        self, sig: Signature, index: int, evidence: tuple[Literal, ...], extra: tuple[Atom, ...]
+        self, sig: Signature, index: int, evidence: tuple[LiteralSpec, ...], extra: tuple[Atom, ...]
     ) -> None:
         cell = [lit.atom for _, clauses in sig for clause in clauses for lit in clause]
         atoms = closure([*cell, *(lit.atom for lit in evidence), *extra])
         self.atoms = atoms
-        self._asked: dict[tuple[Literal, ...], bool] = {}
+        self._asked: dict[tuple[LiteralSpec, ...], bool] = {}
         if len(atoms) <= MAX_ATOMS:
             space = Worlds(atoms)
             taken = 0
@@ -149,7 +149,7 @@ class Region:
         if self._space is None:
             self._formula.close()
 
-    def possible(self, *literals: Literal) -> bool:
+    def possible(self, *literals: LiteralSpec) -> bool:
         """Whether the literals hold together in some world of the region."""
         key = tuple(literals)
         if key not in self._asked:
@@ -163,8 +163,8 @@ class Region:
 
     def known(self, atom: Atom) -> Known:
         """Whether the fact always holds in the region, never does, or either."""
-        can = self.possible(Literal(atom, True))
-        cannot = self.possible(Literal(atom, False))
+        can = self.possible(LiteralSpec(atom, True))
+        cannot = self.possible(LiteralSpec(atom, False))
         if can and not cannot:
             return Known.THERE
         if cannot and not can:
@@ -176,7 +176,7 @@ def exists(file: str) -> Atom:
     return Atom("exists", file, "")
 
 
-def needs(action: Action) -> set[str]:
+def needs(action: ActionSpec) -> set[str]:
     """The `${name}`s an action fills from values it reads (not `${date}`)."""
     if action.verb in ("archive", "append"):
         text = action.target
@@ -187,7 +187,7 @@ def needs(action: Action) -> set[str]:
     return set(_VARIABLE.findall(text)) - _GIVEN
 
 
-def source_of(rule: Rule, name: str) -> Action | None:
+def source_of(rule: RuleSpec, name: str) -> ActionSpec | None:
     """The extract action of `rule` that reads `name`, if one does: by its key, or one
     that reads every key the folders name (`Reads F frontmatter`)."""
     extracts = [a for a in rule.actions if a.verb == "extract" and a.files]
@@ -196,7 +196,7 @@ def source_of(rule: Rule, name: str) -> Action | None:
     )
 
 
-def input_fact(rule: Rule, name: str) -> Atom | None:
+def input_fact(rule: RuleSpec, name: str) -> Atom | None:
     """The fact that says the value `name` is there to be read, for `rule`."""
     action = source_of(rule, name)
     return Atom("field", action.files[0], name) if action else None
@@ -222,10 +222,10 @@ class Effects:
         # Rules of alike cells, in states of alike Indicators, share one region.
         self._regions: dict[tuple[object, ...], Region] = {}
         self._placed: dict[tuple[str, str, int], Region | None] = {}
-        self._winning: list[tuple[Rule, int]] | None = None
+        self._winning: list[tuple[RuleSpec, int]] | None = None
         self._carried: dict[tuple[object, ...], Effect] = {}
 
-    def winning(self, cells: Mapping[tuple[str, str], CellResult]) -> list[tuple[Rule, int]]:
+    def winning(self, cells: Mapping[tuple[str, str], CellResult]) -> list[tuple[RuleSpec, int]]:
         """Each rule that wins somewhere, in each state, with its place in its cell."""
         if self._winning is None:
             self._winning = [
@@ -246,7 +246,7 @@ class Effects:
         self._regions.clear()
         self._placed.clear()
 
-    def region(self, rule: Rule, at: int) -> Region | None:
+    def region(self, rule: RuleSpec, at: int) -> Region | None:
         """The worlds in which `rule`, at `at` in its cell, wins; None where the cell is
         not checked (too many facts)."""
         place = (rule.source, rule.spell, at)
@@ -254,7 +254,7 @@ class Effects:
             self._placed[place] = self._region(rule, at)
         return self._placed[place]
 
-    def _region(self, rule: Rule, at: int) -> Region | None:
+    def _region(self, rule: RuleSpec, at: int) -> Region | None:
         rules = self.spec.cell(rule.source, rule.spell)
         atoms = {lit.atom for r in rules for c in r.condition.clauses for lit in c}
         if len(atoms) > MAX_FACTS:
@@ -267,7 +267,7 @@ class Effects:
             self._regions[key] = Region(sig, at, evidence, wanted)
         return self._regions[key]
 
-    def _files_of(self, rule: Rule) -> Iterable[Atom]:
+    def _files_of(self, rule: RuleSpec) -> Iterable[Atom]:
         for action in rule.actions:
             for file in _touched(action):
                 yield exists(file)
@@ -275,13 +275,13 @@ class Effects:
             if lit.atom.file:
                 yield exists(lit.atom.file)
 
-    def effect(self, rule: Rule, at: int) -> Effect | None:
+    def effect(self, rule: RuleSpec, at: int) -> Effect | None:
         key = (rule.source, rule.spell, at)
         if key not in self._effects:
             self._effects[key] = self._carry_out(rule, at)
         return self._effects[key]
 
-    def _carry_out(self, rule: Rule, at: int) -> Effect | None:
+    def _carry_out(self, rule: RuleSpec, at: int) -> Effect | None:
         where = self.region(rule, at)
         if where is None:
             return None
@@ -302,7 +302,7 @@ class Effects:
         return done
 
 
-def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern[str]]) -> None:
+def _carry(done: Effect, index: int, action: ActionSpec, named: dict[str, re.Pattern[str]]) -> None:
     """One action, carried out on what is known of the files."""
     _carry_values(done, index, action)
     now, why = done.after, done.why
@@ -365,7 +365,7 @@ def _carry(done: Effect, index: int, action: Action, named: dict[str, re.Pattern
             done.touched.add(name)
 
 
-def _carry_records(done: Effect, index: int, action: Action) -> None:
+def _carry_records(done: Effect, index: int, action: ActionSpec) -> None:
     """What one action leaves recorded in ledgers: a Record, its matches; any other
     change to a source or a ledger leaves nothing known of what it records."""
     records = action.verb == "record" and not action.problem and len(action.files) > 1
@@ -381,7 +381,7 @@ def _carry_records(done: Effect, index: int, action: Action) -> None:
         done.recorded[key] = f"action ({index}) records them"
 
 
-def _carry_values(done: Effect, index: int, action: Action) -> None:
+def _carry_values(done: Effect, index: int, action: ActionSpec) -> None:
     _carry_fields(done, index, action)
     _carry_records(done, index, action)
     """What one action leaves at places of JSON files: a `set_field` the value it sets,
@@ -403,7 +403,7 @@ def _carry_values(done: Effect, index: int, action: Action) -> None:
         done.values[(action.files[0], query)] = (value, f"action ({index}) sets it to")
 
 
-def _carry_fields(done: Effect, index: int, action: Action) -> None:
+def _carry_fields(done: Effect, index: int, action: ActionSpec) -> None:
     """What one action leaves in the state file's fields: a literal a Set gives one is
     known after it; any other write of a field (a query's first result, a counter, a
     vocabulary's verb) leaves nothing known of it."""
@@ -415,14 +415,14 @@ def _carry_fields(done: Effect, index: int, action: Action) -> None:
             done.fields[name] = (value, f"action ({index}) sets it to")
 
 
-def _destination(action: Action) -> str:
+def _destination(action: ActionSpec) -> str:
     """Where a copy or a move puts its file: the name given, or the file's own name in
     the folder given (one ending in `/`), as `spellbook.edits` does."""
     source, dest = action.files[0], action.files[1]
     return dest + source.rsplit("/", 1)[-1] if dest.endswith("/") else dest
 
 
-def _touched(action: Action) -> Sequence[str]:
+def _touched(action: ActionSpec) -> Sequence[str]:
     """The files an action may change, as written (a copy's or a move's destination
     with a `${name}` in it is not a file the verifier can name)."""
     effect = _effect(action.verb)
@@ -458,7 +458,7 @@ def mention(file: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w.\-])" + re.escape(file) + r"(?![\w\-]|\.\w)")
 
 
-def implies_exists(lit: Literal) -> bool:
+def implies_exists(lit: LiteralSpec) -> bool:
     """Whether the literal holds only where its file exists."""
     if lit.atom.probe == "exists":
         return lit.positive

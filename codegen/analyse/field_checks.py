@@ -20,7 +20,7 @@ from spellbook.probes import PROBES
 from spellbook.values import fields_in, variables
 
 from ..logic import describe
-from ..model import Action, Literal, RuleRow, Spec
+from ..model import ActionSpec, LiteralSpec, RuleRow, Spec
 from .analysis import Analysis
 from .findings import Finding
 
@@ -31,7 +31,7 @@ class _Read:
 
     field: str
     how: str  # "counter", "variable" or "run"
-    literal: Literal
+    literal: LiteralSpec
 
 
 def _reads(row: RuleRow) -> Iterator[_Read]:
@@ -46,7 +46,7 @@ def _reads(row: RuleRow) -> Iterator[_Read]:
             yield _Read(atom.param, "run", lit)
 
 
-def _action_reads(row: RuleRow) -> Iterator[tuple[int, Action, str]]:
+def _action_reads(row: RuleRow) -> Iterator[tuple[int, ActionSpec, str]]:
     """The state file's fields the row's JSON actions read: the `$name`s of a query's
     filters (`tickets[id=$ticket].status`) and of an appended value; with the
     action's number in the cell."""
@@ -182,7 +182,7 @@ def _undefined(row: RuleRow, read: _Read, spec: Spec) -> Finding:
     )
 
 
-def _undefined_for_action(row: RuleRow, index: int, action: Action, name: str) -> Finding:
+def _undefined_for_action(row: RuleRow, index: int, action: ActionSpec, name: str) -> Finding:
     return Finding(
         "undefined_field",
         f"rule {row.id}: action ({index}) ({action.text!r}) reads the state file's field "

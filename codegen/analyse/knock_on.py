@@ -15,6 +15,8 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
+from spellbook.schema import priority
+
 from ..expand import family_members
 from ..model import Kind, RuleRow, Spec
 from .analysis import Analysis
@@ -149,7 +151,7 @@ def _follows(analysis: Analysis, finding: Finding, drop: _Dropped) -> bool:
         )
         if rule is None:
             return False
-        first = (1 if drop.row.current.wildcard else 0, drop.order) < rule.priority
+        first = priority(drop.row.current.wildcard, drop.order) < rule.priority
         return first and any(drop.touches(state, rule.spell) for state in states)
     if kind == "unreachable_state":
         return bool(states) and states[0] in _leads_to(analysis, drop)

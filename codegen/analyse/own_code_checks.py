@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from spellbook.actions import passive
 
 from ..logic import describe
-from ..model import CALL, MODULE_NAMES, OWN, RESERVED, Kind, Literal, Spec
+from ..model import CALL, MODULE_NAMES, OWN, RESERVED, Kind, LiteralSpec, Spec
 from .analysis import Analysis
 from .findings import Finding
 
@@ -35,7 +35,7 @@ def check_own_code(analysis: Analysis) -> Iterator[Finding]:
     for row in spec.rows:
         core = [a for a in row.condition.atoms if a.probe not in (OWN, "unknown")]
         if core:
-            said = ", ".join(repr(describe(Literal(a, True), spec.words)) for a in core)
+            said = ", ".join(repr(describe(LiteralSpec(a, True), spec.words)) for a in core)
             yield Finding(
                 "own_code",
                 f"rule {row.id}: {said} {'is a fact' if len(core) == 1 else 'are facts'} the "

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from spellbook.actions import passive
 
 from ..logic import DNF
-from ..model import Action, Condition, Kind, Literal, RuleRow, Spec, Term
+from ..model import ActionSpec, Condition, Kind, LiteralSpec, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, term_pattern
 from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
 from ..read.conditions import parse_condition
@@ -212,7 +212,7 @@ class _Said:
     def __init__(self, words: Lexicon) -> None:
         self.words = words
         self._conditions: dict[str, tuple[str, str]] = {}
-        self._actions: dict[Action, tuple[str, str]] = {}
+        self._actions: dict[ActionSpec, tuple[str, str]] = {}
 
     def condition(self, condition: Condition) -> tuple[str, str]:
         """The condition's words, and its words in a fixed order (`RowReading.same`)."""
@@ -224,7 +224,7 @@ class _Said:
             )
         return found
 
-    def action(self, action: Action) -> tuple[str, str]:
+    def action(self, action: ActionSpec) -> tuple[str, str]:
         """The action shown (an instruction said to be one), and in its verb's words."""
         found = self._actions.get(action)
         if found is None:
@@ -279,7 +279,7 @@ def _sorted(clauses: DNF) -> DNF:
     return tuple(sorted(each, key=lambda clause: [_order(lit) for lit in clause]))
 
 
-def _order(literal: Literal) -> tuple[str, str, str, bool]:
+def _order(literal: LiteralSpec) -> tuple[str, str, str, bool]:
     atom = literal.atom
     return (atom.probe, atom.file, atom.param, literal.positive)
 

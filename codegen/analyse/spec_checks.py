@@ -12,7 +12,7 @@ from pathlib import Path
 from spellbook.schema import OWN_FILE, own_file
 from spellbook.subcommands import COMMANDS
 
-from ..model import Action, Kind, RuleRow, Spec, Term
+from ..model import ActionSpec, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
 from ..read.lexicon import Dialect, Lexicon, normal
@@ -501,7 +501,7 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                 )
 
 
-def _unread_verb(row: RuleRow, action: Action, aim: Aim) -> Finding:
+def _unread_verb(row: RuleRow, action: ActionSpec, aim: Aim) -> Finding:
     """A phrase aimed at a core verb that does not read as it: the core would not do it."""
     why = f" ({action.hint})" if action.hint else ""
     if aim.verb == "steps":
@@ -534,7 +534,7 @@ def _counters(spec: Spec) -> set[str]:
     return found
 
 
-def _state_field_problem(action: Action, spec: Spec) -> str:
+def _state_field_problem(action: ActionSpec, spec: Spec) -> str:
     """Why ``Set `NAME` in the state file to ...`` cannot set NAME ("" if it can): it
     must be a field the State Persistence example declares, and not the state, the
     history, a field the runtime writes, or a counter (as `spellbook.engine` keeps them)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..model import State
+from ..model import StateSpec
 from ..read.lexicon import EMPTY
 from .analysis import Analysis
 from .findings import Finding
@@ -31,7 +31,7 @@ def check_indicators(analysis: Analysis) -> Iterator[Finding]:
                 state=state.name,
             )
     readable = [s for s in states if s.inferable and s.evidence]
-    alike: dict[frozenset[object], list[State]] = {}  # one finding per group, not per pair
+    alike: dict[frozenset[object], list[StateSpec]] = {}  # one finding per group, not per pair
     for state in readable:
         alike.setdefault(frozenset(state.evidence), []).append(state)
     for group in alike.values():
@@ -68,7 +68,7 @@ def check_indicators(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-def _said(state: State) -> str:
+def _said(state: StateSpec) -> str:
     return f"{state.name}: {state.indicators.strip().rstrip('.')}"
 
 

@@ -28,7 +28,7 @@ from ..render import finish, fresh, machine_source, render_diagram, stray_byteco
 from ..render.documents import fenced, refresh
 from ..spec_error import SpecError
 from .outputs import check_outputs, unwritten
-from .streams import Parser, Unwritten, cannot_write, emit, say
+from .streams import SafeArgumentParser, UnwrittenOutput, cannot_write, emit, say
 
 
 def unlisted(root: Path, config: Config) -> list[str]:
@@ -283,7 +283,7 @@ CODEGEN = "spellbook-codegen"
 
 
 def _arguments(argv: Sequence[str] | None, prog: str) -> argparse.Namespace:
-    parser = Parser(
+    parser = SafeArgumentParser(
         prog=prog,
         description="Generate a transitions machine and a mermaid diagram from each spec "
         "(every spec/*.md, or the ones given), into the generated/ folder.",
@@ -308,7 +308,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m codegen") -> 
     try:
         with quick():
             return _main(argv, prog)
-    except Unwritten as err:
+    except UnwrittenOutput as err:
         return cannot_write(err, "the output")
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 
-class Unwritten(Exception):
+class UnwrittenOutput(Exception):
     """stdout could not take what the command writes."""
 
     def __init__(self, reason: str, gone: bool = False) -> None:
@@ -27,10 +27,10 @@ class Unwritten(Exception):
 
 def emit(data: str | dict[str, object]) -> None:
     """Write to stdout, now: JSON (a dict) with every terminal control escaped, text with
-    each one made U+FFFD. A stdout that cannot take it raises Unwritten, what was left
-    unwritten dropped (so the exit does not try it again)."""
+    each one made U+FFFD. A stdout that cannot take it raises UnwrittenOutput, what was
+    left unwritten dropped (so the exit does not try it again)."""
     if sys.stdout is None:
-        raise Unwritten("standard output is closed")
+        raise UnwrittenOutput("standard output is closed")
     try:
         sys.stdout.write(json_text(data) + "\n" if isinstance(data, dict) else text(data))
         sys.stdout.flush()
@@ -39,7 +39,7 @@ def emit(data: str | dict[str, object]) -> None:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             os.close(devnull)
-        raise Unwritten(err.strerror or str(err), isinstance(err, BrokenPipeError)) from None
+        raise UnwrittenOutput(err.strerror or str(err), isinstance(err, BrokenPipeError)) from None
 
 
 def say(line: str) -> None:
@@ -50,7 +50,7 @@ def say(line: str) -> None:
             print(text(line), file=sys.stderr)
 
 
-def cannot_write(err: Unwritten, what: str) -> int:
+def cannot_write(err: UnwrittenOutput, what: str) -> int:
     """The exit status of a run whose stdout failed, the error said on stderr."""
     if err.gone:
         return EXIT_FAILED
@@ -58,7 +58,7 @@ def cannot_write(err: Unwritten, what: str) -> int:
     return EXIT_BAD_INPUT
 
 
-class Parser(argparse.ArgumentParser):
+class SafeArgumentParser(argparse.ArgumentParser):
     """argparse, its help written as `emit` writes (a failing stdout is an error, not
     ignored) and its errors as `say` says them (an argument is echoed in an error)."""
 

@@ -16,20 +16,20 @@ from spellbook.project import PYPROJECT
 
 from ..analyse import Finding, analyse
 from ..analyse.report import is_ok
-from ..budget import Stopped, add_arguments, budget, ending, out_of_memory, signals
+from ..budget import StoppedBySignal, add_arguments, budget, ending, out_of_memory, signals
 from ..config import SPEC_DIR, dialect_for, load_config, project_of, targets
 from ..pipeline import SectionSpec, load_machines, load_spec, quick
 from ..read.lexicon import Dialect
 from ..spec_error import SpecError
 from .formats import DEFAULT, FORMATS, Said, formats_help
-from .streams import Parser, Unwritten, cannot_write, emit, say
+from .streams import SafeArgumentParser, UnwrittenOutput, cannot_write, emit, say
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
 # The formats whose entry in FORMATS has a `diff` form (a test holds the two together).
 AGAINST_FORMATS = "--against reports as text, markdown or json"
 
 
-class _Parser(Parser):
+class _Parser(SafeArgumentParser):
     """The verifier's arguments: a usage error is said on stdout too, in the error form
     of the format the command line asks for, where that can be told (as a run that
     cannot read its spec says it)."""
@@ -43,7 +43,7 @@ class _Parser(Parser):
         asked = _asked(self.argv, options)
         said = FORMATS[asked.format].failure_of(asked)
         if said is not None:
-            with contextlib.suppress(Unwritten):  # argparse says it on stderr next
+            with contextlib.suppress(UnwrittenOutput):  # argparse says it on stderr next
                 emit(said(asked, SpecError(message, 0).locate(asked.spec, None)))
         super().error(message)
 
@@ -147,7 +147,7 @@ def main(
     try:
         with quick():
             return _main(argv, prog, default)
-    except Unwritten as err:
+    except UnwrittenOutput as err:
         return cannot_write(err, "the report")
 
 
@@ -224,9 +224,9 @@ def _verify(args: argparse.Namespace) -> int:
                         return _run(args)
                     except MemoryError:  # writing the report, say: the checks catch their own
                         return _failed(args, out_of_memory())
-            except Stopped as err:  # a signal, wherever it came: said while the handlers
+            except StoppedBySignal as err:  # a signal, wherever it came: said while the handlers
                 return _failed(args, err)  # are still ours, so no other one cuts it short
-    except Stopped as err:  # one that came while they were being set
+    except StoppedBySignal as err:  # one that came while they were being set
         return _failed(args, err)
 
 
@@ -303,7 +303,7 @@ def _refused(args: argparse.Namespace, err: SpecError, shown: str | None = None)
     said = FORMATS[args.format].failure_of(args)
     if said is not None:
         emit(said(args, err))
-    return err.exit_code if isinstance(err, Stopped) else EXIT_BAD_INPUT
+    return err.exit_code if isinstance(err, StoppedBySignal) else EXIT_BAD_INPUT
 
 
 def _refused_here(args: argparse.Namespace, where: str, message: str) -> int:

@@ -11,19 +11,19 @@ from spellbook.actions import passive
 
 from ..budget import check
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, WorldSet, closure, describer, lowest
-from ..model import Action, Atom, Kind, Literal, Rule
+from ..model import ActionSpec, Atom, Kind, LiteralSpec, RuleSpec
 from ..read.lexicon import normal
 from .result import Change, Outcome, SpecDiff
 
-Clauses = tuple[tuple[Literal, ...], ...]
+Clauses = tuple[tuple[LiteralSpec, ...], ...]
 
 
-def _acts(actions: Iterable[Action]) -> tuple[str, ...]:
+def _acts(actions: Iterable[ActionSpec]) -> tuple[str, ...]:
     """The actions that change files or fields, as the spec writes them."""
     return tuple(a.text for a in actions if not passive(a.verb))
 
 
-def act_key(actions: Sequence[Action]) -> tuple[tuple[str, tuple[str, ...], str], ...]:
+def act_key(actions: Sequence[ActionSpec]) -> tuple[tuple[str, tuple[str, ...], str], ...]:
     """What the actions do: an extract of "every key the archive folders name" is said
     by those keys, as when the spec names them."""
     named = {v for a in actions if a.verb == "archive" for v in _VARIABLE.findall(a.target)}
@@ -38,7 +38,7 @@ def act_key(actions: Sequence[Action]) -> tuple[tuple[str, tuple[str, ...], str]
 _VARIABLE = re.compile(r"\$\{(\w+)\}")
 
 
-def instructions(actions: Iterable[Action]) -> tuple[str, ...]:
+def instructions(actions: Iterable[ActionSpec]) -> tuple[str, ...]:
     """What the AI is told to do beyond what the runtime does, as compared: "Archives
     task files" and "Archive task files" say one thing."""
     return tuple(imperative(plain(a.text).lower()) for a in actions if a.verb == "instruct")
@@ -56,13 +56,13 @@ def imperative(text: str) -> str:
     return word + space + rest
 
 
-def _kind(rule: Rule) -> Kind:
+def _kind(rule: RuleSpec) -> Kind:
     """What the rule does as the runtime says it (`CastResult.outcome`): a transition
     that leads back to its own state is a no-op."""
     return Kind.NOOP if rule.kind == Kind.TRANSITION and not rule.changes_state else rule.kind
 
 
-def _behaviour(rule: Rule | None, renames: dict[str, str]) -> tuple[object, ...]:
+def _behaviour(rule: RuleSpec | None, renames: dict[str, str]) -> tuple[object, ...]:
     if rule is None:
         return ("gap",)
     kind = _kind(rule)
@@ -70,13 +70,13 @@ def _behaviour(rule: Rule | None, renames: dict[str, str]) -> tuple[object, ...]
     return (kind, dest, act_key(rule.actions))
 
 
-def _told(rule: Rule | None) -> tuple[str, ...]:
+def _told(rule: RuleSpec | None) -> tuple[str, ...]:
     if rule is None:
         return ()
     return (plain(rule.response or rule.response_ref), *instructions(rule.actions))
 
 
-def _outcome(rule: Rule | None, renames: dict[str, str]) -> Outcome:
+def _outcome(rule: RuleSpec | None, renames: dict[str, str]) -> Outcome:
     if rule is None:
         return Outcome(None, "", "")
     kind = _kind(rule)
@@ -138,8 +138,8 @@ def _held_pairs(
 
 
 def _differences(
-    old: Sequence[Rule], new: Sequence[Rule], renames: dict[str, str]
-) -> list[tuple[Rule | None, Rule | None, tuple[Atom, ...], WorldSet, str]]:
+    old: Sequence[RuleSpec], new: Sequence[RuleSpec], renames: dict[str, str]
+) -> list[tuple[RuleSpec | None, RuleSpec | None, tuple[Atom, ...], WorldSet, str]]:
     """Where one cell's old and new rules do different things: (old winner, new winner,
     atoms, worlds (a set, `Worlds`), "behaviour" or "told"); one entry with no worlds if
     the cell cannot be compared world by world."""
@@ -167,7 +167,9 @@ def _differences(
     return found
 
 
-def acts_differently(old: Sequence[Rule], new: Sequence[Rule], renames: dict[str, str]) -> bool:
+def acts_differently(
+    old: Sequence[RuleSpec], new: Sequence[RuleSpec], renames: dict[str, str]
+) -> bool:
     """Whether the cell behaves differently in some world (what it says aside: a renamed
     state or spell is named in its texts)."""
     return any(what != "told" for *_, what in _differences(old, new, renames))

@@ -65,7 +65,7 @@ from spellbook.store import is_git, path_problem
 from spellbook.values import is_json
 from spellbook.vocabulary import FILE
 
-from ..model import Action
+from ..model import ActionSpec
 from .core_phrases import _FILE as _ANY_FILE  # a name with an extension, or any in backticks
 from .core_phrases import _ODD_VALUE, _QUERY, _SECTION, pattern_problem, section_name
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
@@ -179,7 +179,9 @@ def split_phrases(text: str) -> list[str]:
     return [p.strip().rstrip(";.").strip() for p in parts if p.strip().rstrip(";.").strip()]
 
 
-def parse_actions(text: str, workspace: str, lexicon: Lexicon | None = None) -> tuple[Action, ...]:
+def parse_actions(
+    text: str, workspace: str, lexicon: Lexicon | None = None
+) -> tuple[ActionSpec, ...]:
     """Parse an Action cell (plain text) into verbs; unknown phrases become `instruct`.
     A phrase the spec's Terms table defines is its meaning's actions (`-`: none)."""
     lexicon = lexicon or Lexicon()
@@ -196,7 +198,7 @@ class _Cell:
     def __init__(self, workspace: str, lexicon: Lexicon) -> None:
         self.workspace = workspace
         self.lexicon = lexicon
-        self.actions: list[Action] = []
+        self.actions: list[ActionSpec] = []
         self.extracted: set[str] = set()
         self.reads_frontmatter = False
         self.read = ""  # the file the last phrase that reads one read
@@ -228,7 +230,7 @@ class _Cell:
         """A term used as an action: its meaning's actions, if the core reads them all;
         else the phrase is an instruction, with why."""
         if len(self.terms) >= MAX_TERM_DEPTH:
-            self.actions.append(Action("instruct", phrase, hint="terms nest too deep"))
+            self.actions.append(ActionSpec("instruct", phrase, hint="terms nest too deep"))
             return
         before = len(self.actions)
         self.terms.append(normal(phrase))
@@ -242,7 +244,7 @@ class _Cell:
             del self.actions[before:]
             said = "; ".join(repr(a.text) for a in unread)
             hint = f"the Terms table's meaning {means!r} has {said}, which the core does not read"
-            self.actions.append(Action("instruct", phrase, hint=hint))
+            self.actions.append(ActionSpec("instruct", phrase, hint=hint))
 
 
 class _Phrase:
@@ -279,7 +281,7 @@ def parse_action(
     lexicon: Lexicon | None = None,
     any_key: bool = False,
     read: str = "",
-) -> Action:
+) -> ActionSpec:
     """One phrase as a verb (`PHRASES`, the first that reads it); `read` is the file an
     earlier phrase of the cell read. A phrase no verb reads is an instruction."""
     said = _Phrase(phrase, workspace, extracted or set(), lexicon or Lexicon(), any_key, read)
@@ -290,20 +292,22 @@ def parse_action(
             if action is not None:
                 return action
     if _ARCHIVE_NOWHERE.fullmatch(phrase):
-        return Action("instruct", phrase, hint="an archive needs a folder: `Archive F to FOLDER/`")
-    return Action("instruct", phrase)
+        return ActionSpec(
+            "instruct", phrase, hint="an archive needs a folder: `Archive F to FOLDER/`"
+        )
+    return ActionSpec("instruct", phrase)
 
 
-def _no_change(m: re.Match[str] | None, said: _Phrase) -> Action:
-    return Action("no_change", said.text)
+def _no_change(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
+    return ActionSpec("no_change", said.text)
 
 
-def _set_state(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _set_state(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
-    return Action("set_state", said.text, target=m["state"])
+    return ActionSpec("set_state", said.text, target=m["state"])
 
 
-def _vocabulary(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+def _vocabulary(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
     """A verb of the machine's vocabulary (`spellbook.vocabulary`), by its own pattern."""
     for regex, verb in said.lexicon.verbs:
         found = regex.fullmatch(said.text)
@@ -311,16 +315,16 @@ def _vocabulary(m: re.Match[str] | None, said: _Phrase) -> Action | None:
             groups = found.groupdict()
             named: tuple[str, ...] = (said.file(groups["file"]),) if groups.get("file") else ()
             target = (groups.get("target") or "").lower()
-            return _checked(Action(verb.name, said.text, named, target, writes=verb.writes))
+            return _checked(ActionSpec(verb.name, said.text, named, target, writes=verb.writes))
     return None
 
 
-def _field_set(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _field_set(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
     return _set_field(m, said.workspace, said.text)
 
 
-def _state_field(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _state_field(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     """``Set `NAME` in the state file to VALUE`` or ``... to the first `QUERY` of F``: a
     field of the state file (which one the State Persistence example declares is the
     verifier's to check, `check_actions`), a literal or a query's first value."""
@@ -337,7 +341,7 @@ def _state_field(m: re.Match[str] | None, said: _Phrase) -> Action:
                 "`[key=value]` (`tickets[status=open].id`)"
             )
         target = json.dumps([field, "first", query], ensure_ascii=False)
-        action = Action("set_state_field", said.text, (file,), target, writes=(field,))
+        action = ActionSpec("set_state_field", said.text, (file,), target, writes=(field,))
         return replace(action, problem=problem) if problem else _checked(action)
     written = m["value"].strip().strip("`").strip()
     try:
@@ -347,17 +351,17 @@ def _state_field(m: re.Match[str] | None, said: _Phrase) -> Action:
             f'`{written}` is not a value: "text", a number, true, false or null, or '
             f"the first `QUERY` of F.json"
         )
-        return Action("instruct", said.text, hint=hint)
+        return ActionSpec("instruct", said.text, hint=hint)
     if isinstance(value, (list, dict)):
         problem = problem or (
             f"`{written}` is a JSON {'list' if isinstance(value, list) else 'object'}; a "
             'field of the state file holds "text", a number, true, false or null'
         )
     target = json.dumps([field, "value", value], ensure_ascii=False)
-    return Action("set_state_field", said.text, (), target, problem, writes=(field,))
+    return ActionSpec("set_state_field", said.text, (), target, problem, writes=(field,))
 
 
-def _append_item(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+def _append_item(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
     """``Append VALUE to `LIST` in F.json``: a JSON value added at the end of a list; a
     value that is no JSON is another verb's (`Append "TEXT" to F`, `Append matches ...`)."""
     assert m is not None
@@ -369,67 +373,67 @@ def _append_item(m: re.Match[str] | None, said: _Phrase) -> Action | None:
         if not written.startswith(("{", "[")):
             return None
         hint = f'`{written}` is not a JSON value: an object, a list, a number or "text"'
-        return Action("instruct", said.text, hint=hint)
+        return ActionSpec("instruct", said.text, hint=hint)
     return _json_edit("append_item", said.text, file, m["key"], value)
 
 
-def _increment(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _increment(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
-    return Action("increment", said.text, target=m["counter"], writes=(m["counter"],))
+    return ActionSpec("increment", said.text, target=m["counter"], writes=(m["counter"],))
 
 
-def _reset(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _reset(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
     counter, value = m["counter"] or m["set"], m["value"] or m["to"] or "0"
     if len(value) > 9:
-        return Action("reset", said.text, target=counter, problem=f"{value} is too large")
-    return Action("reset", said.text, target=f"{counter}={int(value)}", writes=(counter,))
+        return ActionSpec("reset", said.text, target=counter, problem=f"{value} is too large")
+    return ActionSpec("reset", said.text, target=f"{counter}={int(value)}", writes=(counter,))
 
 
-def _fill(m: re.Match[str] | None, said: _Phrase) -> Action:
-    return Action("fill", said.text)
+def _fill(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
+    return ActionSpec("fill", said.text)
 
 
-def _extract(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _extract(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     """`Extract KEY from F frontmatter`, `Extract KEY from F.json`, `Reads F frontmatter`."""
     assert m is not None
     key = m.groupdict().get("key") or ""
-    return _checked(Action("extract", said.text, (said.file(m["file"]),), key))
+    return _checked(ActionSpec("extract", said.text, (said.file(m["file"]),), key))
 
 
-def _extract_json(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+def _extract_json(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
     assert m is not None
     return _extract(m, said) if is_json(m["file"]) else None
 
 
-def _load(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _load(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
-    return _checked(Action("load", said.text, (said.file(m["file"] or m["read"]),)))
+    return _checked(ActionSpec("load", said.text, (said.file(m["file"] or m["read"]),)))
 
 
-def _create(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _create(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
     phrase, lexicon = said.text, said.lexicon
     file = said.file(m["file"])
     source = _FROM.fullmatch(m["rest"])
     if source and normal(source["template"]) != "template":
         if lexicon.files is None:
-            return Action("create", phrase, (file,), problem="templates are not read here")
+            return ActionSpec("create", phrase, (file,), problem="templates are not read here")
         key, text, problem = lexicon.files.named(source["template"])
-        return _checked(Action("create", phrase, (file,), key, problem, content=text))
+        return _checked(ActionSpec("create", phrase, (file,), key, problem, content=text))
     rest = m["rest"].lower()
     if bool(m["empty"]) or "empty" in rest:
-        return _checked(Action("create", phrase, (file,)))
+        return _checked(ActionSpec("create", phrase, (file,)))
     key, text, problem = lexicon.files.by_name(file) if lexicon.files else ("", "", "")
     if key or problem:
-        return _checked(Action("create", phrase, (file,), key, problem, content=text))
+        return _checked(ActionSpec("create", phrase, (file,), key, problem, content=text))
     template = file if lexicon.has_template(file) else ""
-    action = _checked(Action("create", phrase, (file,), template))
+    action = _checked(ActionSpec("create", phrase, (file,), template))
     words = " ".join(m["rest"].split())
     if not template and not action.problem and set(words.lower().split()) - _PLAIN_CREATE:
         # `Create tests/test_new.py with failing tests`: words about what the file holds,
         # which an empty file does not carry out.
-        return Action(
+        return ActionSpec(
             "create",
             phrase,
             (file,),
@@ -448,53 +452,53 @@ def _create(m: re.Match[str] | None, said: _Phrase) -> Action:
 _PLAIN_CREATE = frozenset({"file", "template", "from", "its", "the", "with", "a", "an", "new"})
 
 
-def _archive(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+def _archive(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
     assert m is not None
     phrase = said.text
     files = _files(m["files"], said.workspace, said.lexicon)
     if files is None:
         return None
     folder = _ANGLE_VARIABLE.sub(r"${\1}", said.file(m["folder"]))
-    action = _checked(Action("archive", phrase, files, folder.rstrip("/") + "/"))
+    action = _checked(ActionSpec("archive", phrase, files, folder.rstrip("/") + "/"))
     unknown = set(_VARIABLE.findall(folder)) - BUILTIN_VARIABLES - said.extracted
     if unknown and not action.problem and not said.any_key:
         names = ", ".join("${" + v + "}" for v in sorted(unknown))
-        return Action("archive", phrase, files, action.target, f"{names} is not known here")
+        return ActionSpec("archive", phrase, files, action.target, f"{names} is not known here")
     return action
 
 
-def _append(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _append(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
     phrase, line = said.text, m["line"][1:-1]
-    action = _checked(Action("append", phrase, (said.file(m["file"]),), line))
+    action = _checked(ActionSpec("append", phrase, (said.file(m["file"]),), line))
     unknown = set(_VARIABLE.findall(line)) - BUILTIN_VARIABLES - said.extracted
     if unknown and not action.problem:
         names = ", ".join("${" + v + "}" for v in sorted(unknown))
-        return Action("append", phrase, action.files, line, f"{names} is not known here")
+        return ActionSpec("append", phrase, action.files, line, f"{names} is not known here")
     return action
 
 
-def _copy_or_move(m: re.Match[str] | None, said: _Phrase) -> Action:
+def _copy_or_move(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
     return _copied(m, said.workspace, said.text, said.extracted)
 
 
-def _recorded(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+def _recorded(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
     assert m is not None
     return _record(m, said.workspace, said.lexicon, said.read, said.text)
 
 
-def _find(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+def _find(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
     assert m is not None
     if not _pattern_of(m["what"], said.lexicon):
         return None
-    return _checked(Action("find", said.text, (said.file(m["file"]),)))
+    return _checked(ActionSpec("find", said.text, (said.file(m["file"]),)))
 
 
-def _delete(m: re.Match[str] | None, said: _Phrase) -> Action | None:
+def _delete(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
     assert m is not None
     files = _files(m["files"], said.workspace, said.lexicon)
-    return _checked(Action("delete", said.text, files)) if files is not None else None
+    return _checked(ActionSpec("delete", said.text, files)) if files is not None else None
 
 
 # Each verb's phrases, in the order they are tried: the verbs a phrase can be read as
@@ -502,7 +506,7 @@ def _delete(m: re.Match[str] | None, said: _Phrase) -> Action | None:
 # when the words match but say something else; the next phrase is tried). The
 # machine's vocabulary's own verbs (no pattern here: their own) come after the state's.
 # A verb's canonical words are `canonical._VERBS`', its near misses `near_verbs.VERBS`'.
-Reading = Callable[[re.Match[str] | None, _Phrase], Action | None]
+Reading = Callable[[re.Match[str] | None, _Phrase], ActionSpec | None]
 PHRASES: tuple[tuple[tuple[str, ...], re.Pattern[str] | None, Reading], ...] = (
     (("no_change",), _NO_CHANGE, _no_change),
     (("set_state",), _SET_STATE, _set_state),
@@ -527,18 +531,20 @@ PHRASES: tuple[tuple[tuple[str, ...], re.Pattern[str] | None, Reading], ...] = (
 )
 
 
-def _copied(m: re.Match[str], workspace: str, phrase: str, extracted: set[str]) -> Action:
+def _copied(m: re.Match[str], workspace: str, phrase: str, extracted: set[str]) -> ActionSpec:
     """`Copy F to G`, `Move F to G`, `Rename F to G`, `Move F to done/`."""
     kind = "copy" if m["verb"].lower().startswith("cop") else "move"
     source, dest = _relative(m["file"], workspace), _relative(m["dest"], workspace)
     if dest.rstrip("/") == source:
         done = "copied" if kind == "copy" else "moved"
-        return Action(kind, phrase, (source, dest), problem=f"{source} would be {done} onto itself")
-    action = _checked(Action(kind, phrase, (source, dest)))
+        return ActionSpec(
+            kind, phrase, (source, dest), problem=f"{source} would be {done} onto itself"
+        )
+    action = _checked(ActionSpec(kind, phrase, (source, dest)))
     unknown = set(_VARIABLE.findall(dest)) - BUILTIN_VARIABLES - extracted
     if unknown and not action.problem:
         names = ", ".join("${" + v + "}" for v in sorted(unknown))
-        return Action(kind, phrase, action.files, problem=f"{names} is not known here")
+        return ActionSpec(kind, phrase, action.files, problem=f"{names} is not known here")
     return action
 
 
@@ -554,7 +560,7 @@ def _json_value(written: str) -> object:
     return value
 
 
-def _set_field(m: re.Match[str], workspace: str, phrase: str) -> Action:
+def _set_field(m: re.Match[str], workspace: str, phrase: str) -> ActionSpec:
     """`Set KEY in F.json to VALUE`: the value as JSON writes it (`true`, `2`, `"done"`);
     KEY a query naming one place (`tickets[id=$ticket].status`)."""
     file = _relative(m["file"], workspace)
@@ -562,7 +568,7 @@ def _set_field(m: re.Match[str], workspace: str, phrase: str) -> Action:
     try:
         value = _json_value(written)
     except ValueError:
-        return Action(
+        return ActionSpec(
             "instruct",
             phrase,
             hint=f'`{written}` is not a JSON value: true, false, null, a number, or "text"',
@@ -570,13 +576,13 @@ def _set_field(m: re.Match[str], workspace: str, phrase: str) -> Action:
     return _json_edit("set_field", phrase, file, m["key"], value)
 
 
-def _json_edit(verb: str, phrase: str, file: str, written: str, value: object) -> Action:
+def _json_edit(verb: str, phrase: str, file: str, written: str, value: object) -> ActionSpec:
     """A `set_field` or `append_item` of `value` at the place the query `written` names
     in the JSON file `file`; each filter keeps one item (`=`), and the query ends in a
     key (`spellbook.values.place`)."""
     query = written.strip("`").strip()
     if not is_json(file):
-        return Action(verb, phrase, (file,), problem=f"{file} is not a JSON file")
+        return ActionSpec(verb, phrase, (file,), problem=f"{file} is not a JSON file")
     problem = ""
     if not _QUERY.fullmatch(query) or _ODD_VALUE.search(query):
         problem = (
@@ -588,9 +594,9 @@ def _json_edit(verb: str, phrase: str, file: str, written: str, value: object) -
     elif query.endswith("]"):
         problem = f"`{query}` ends in a filter; name the key to write (`{query}.status`)"
     if problem:
-        return Action(verb, phrase, (file,), problem=problem)
+        return ActionSpec(verb, phrase, (file,), problem=problem)
     target = json.dumps([query, value], ensure_ascii=False)
-    return _checked(Action(verb, phrase, (file,), target))
+    return _checked(ActionSpec(verb, phrase, (file,), target))
 
 
 def _scope(what: str, lexicon: Lexicon) -> re.Match[str] | None:
@@ -638,7 +644,7 @@ def term_pattern(means: str) -> str:
 
 def _record(
     m: re.Match[str], workspace: str, lexicon: Lexicon, read: str, phrase: str
-) -> Action | None:
+) -> ActionSpec | None:
     """`Record NOUN of F in G`: a ledger action, or None if `what` is no pattern;
     ``Record matches of `RE` under "Tables" of F in G``: of that section only."""
     what, written, section = m["what"], m["source"], ""
@@ -651,16 +657,18 @@ def _record(
         term = lexicon.terms.get(record_noun(phrase))
         if term is not None:  # a Terms row for the noun, which names no pattern
             hint = f"the Terms row {term.phrase!r} means {term.means!r}, which names no pattern"
-            return Action("instruct", phrase, hint=hint)
+            return ActionSpec("instruct", phrase, hint=hint)
         return None
     ledger = _relative(m["ledger"], workspace)
     source = _relative(written, workspace) if written else read
     target = record_target(pattern, section)
     odd = next((f for f in (source, ledger) if f and not re.fullmatch(r"[\w.\-/]+", f)), "")
     if odd:
-        return Action("record", phrase, (source, ledger), target, f"`{odd}` is not a file's name")
+        return ActionSpec(
+            "record", phrase, (source, ledger), target, f"`{odd}` is not a file's name"
+        )
     if not source:
-        return Action(
+        return ActionSpec(
             "record",
             phrase,
             ("", ledger),
@@ -671,7 +679,7 @@ def _record(
     # is its author's to bound.
     own = not pattern.startswith(VOCABULARY)
     problem = pattern_problem(pattern) if own else ""
-    return _checked(Action("record", phrase, (source, ledger), target, problem))
+    return _checked(ActionSpec("record", phrase, (source, ledger), target, problem))
 
 
 def _files(text: str, workspace: str, lexicon: Lexicon) -> tuple[str, ...] | None:
@@ -695,7 +703,7 @@ def _relative(path: str, workspace: str) -> str:
     return inside if inside is not None else path.strip("`")
 
 
-def _checked(action: Action) -> Action:
+def _checked(action: ActionSpec) -> ActionSpec:
     """Refuse paths that would leave the workspace folder, go into a `.git` folder, touch
     the runtime's own files, or hold a glob or a placeholder."""
     # `${date}` and extracted values fill an archive folder and a copy's destination.

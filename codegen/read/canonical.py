@@ -22,7 +22,7 @@ from spellbook.probes import PROBES, describe, implied, named, record_parts
 from spellbook.values import is_json
 
 from ..logic import DNF
-from ..model import Action, Condition, Literal
+from ..model import ActionSpec, Condition, LiteralSpec
 from .conditions import NEVER
 from .lexicon import Dialect, Lexicon
 
@@ -37,7 +37,7 @@ def lexicon_for(dialect: Dialect) -> Lexicon:
     return Lexicon.of(Dialect(dialect.vocabulary, own_code=dialect.own_code)).with_files(dialect)
 
 
-def fact_words(literal: Literal, lexicon: Lexicon | None = None) -> str:
+def fact_words(literal: LiteralSpec, lexicon: Lexicon | None = None) -> str:
     """One fact, holding or not, in the words the reader reads back as it."""
     atom = literal.atom
     if atom.probe == "unknown":  # not read: the phrase as written
@@ -49,7 +49,7 @@ def fact_words(literal: Literal, lexicon: Lexicon | None = None) -> str:
     return describe(atom.probe, atom.file, atom.param, literal.positive)
 
 
-def _vocabulary_words(literal: Literal, lexicon: Lexicon) -> str:
+def _vocabulary_words(literal: LiteralSpec, lexicon: Lexicon) -> str:
     """A fact about a vocabulary's pattern, in its noun's words: the noun itself (`plan.md
     has ticket links`), or its matches a ledger lacks (`... not listed in .refs`)."""
     atom = literal.atom
@@ -73,7 +73,7 @@ def dnf_words(clauses: DNF, lexicon: Lexicon | None = None) -> str:
     return " OR ".join(_clause_words(clause, lexicon) for clause in clauses)
 
 
-def _clause_words(clause: Sequence[Literal], lexicon: Lexicon | None) -> str:
+def _clause_words(clause: Sequence[LiteralSpec], lexicon: Lexicon | None) -> str:
     """Facts joined by AND; a fact about a section that does not hold, beside the fact
     that the section is there, said in one phrase as the reader reads it (`plan.md has
     no unchecked items under "Risks"`)."""
@@ -101,7 +101,7 @@ def condition_words(condition: Condition, lexicon: Lexicon | None = None) -> str
     return dnf_words(condition.clauses, lexicon)
 
 
-def action_words(action: Action, lexicon: Lexicon | None = None) -> str:
+def action_words(action: ActionSpec, lexicon: Lexicon | None = None) -> str:
     """One action in its verb's canonical words; a phrase no verb reads, an action that
     cannot be carried out, and a vocabulary's own verb, as written."""
     form = _VERBS.get(action.verb)
@@ -109,7 +109,7 @@ def action_words(action: Action, lexicon: Lexicon | None = None) -> str:
     return said or " ".join(action.text.split())
 
 
-def actions_words(actions: Sequence[Action], lexicon: Lexicon | None = None) -> str:
+def actions_words(actions: Sequence[ActionSpec], lexicon: Lexicon | None = None) -> str:
     """An Action cell's reading, as a cell writes it: `-`, one phrase, or `(1) ...; (2) ...`."""
     if not actions:
         return "-"
@@ -119,7 +119,7 @@ def actions_words(actions: Sequence[Action], lexicon: Lexicon | None = None) -> 
     return "; ".join(f"({i}) {words}" for i, words in enumerate(said, 1))
 
 
-def shown(action: Action, lexicon: Lexicon | None = None) -> str:
+def shown(action: ActionSpec, lexicon: Lexicon | None = None) -> str:
     """One action for a reader: an instruction to the AI said to be one, and a callback
     of the project's own code with its method's name."""
     words = action_words(action, lexicon)
@@ -145,7 +145,7 @@ def _name(file: str) -> str:
     return named(file)
 
 
-def _create(action: Action, lexicon: Lexicon | None) -> str:
+def _create(action: ActionSpec, lexicon: Lexicon | None) -> str:
     file = _name(action.files[0])
     if not action.target:
         return f"Create empty {file}"
@@ -155,12 +155,12 @@ def _create(action: Action, lexicon: Lexicon | None) -> str:
     return f"Create {file} from `{action.target}`"
 
 
-def _reset(action: Action, lexicon: Lexicon | None) -> str:
+def _reset(action: ActionSpec, lexicon: Lexicon | None) -> str:
     counter, _, value = action.target.partition("=")
     return f"Reset {counter} to {value}"
 
 
-def _extract(action: Action, lexicon: Lexicon | None) -> str:
+def _extract(action: ActionSpec, lexicon: Lexicon | None) -> str:
     file = action.files[0]
     if not action.target:
         return f"Read {_name(file)} frontmatter"
@@ -168,31 +168,31 @@ def _extract(action: Action, lexicon: Lexicon | None) -> str:
     return f"Extract {action.target} from {_name(file)}{place}"
 
 
-def _append(action: Action, lexicon: Lexicon | None) -> str:
+def _append(action: ActionSpec, lexicon: Lexicon | None) -> str:
     line = _quoted(action.target)
     return f"Append {line} to {_name(action.files[0])}" if line else ""
 
 
-def _set_field(action: Action, lexicon: Lexicon | None) -> str:
+def _set_field(action: ActionSpec, lexicon: Lexicon | None) -> str:
     key, value = json.loads(action.target)
     said = json.dumps(value, ensure_ascii=False)
     return f"Set `{key}` in {_name(action.files[0])} to {said}"
 
 
-def _set_state_field(action: Action, lexicon: Lexicon | None) -> str:
+def _set_state_field(action: ActionSpec, lexicon: Lexicon | None) -> str:
     name, how, value = json.loads(action.target)
     if how == "first":
         return f"Set `{name}` in the state file to the first `{value}` of {_name(action.files[0])}"
     return f"Set `{name}` in the state file to {json.dumps(value, ensure_ascii=False)}"
 
 
-def _append_item(action: Action, lexicon: Lexicon | None) -> str:
+def _append_item(action: ActionSpec, lexicon: Lexicon | None) -> str:
     key, value = json.loads(action.target)
     said = json.dumps(value, ensure_ascii=False)
     return f"Append {said} to `{key}` in {_name(action.files[0])}"
 
 
-def _record(action: Action, lexicon: Lexicon | None) -> str:
+def _record(action: ActionSpec, lexicon: Lexicon | None) -> str:
     source, ledger = action.files
     pattern, section = record_parts(action.target)
     noun = lexicon.noun_for("matches", pattern) if lexicon is not None else None
@@ -212,7 +212,7 @@ def _record(action: Action, lexicon: Lexicon | None) -> str:
 # vocabulary's own verb (`mark`, `select`): its vocabulary's pattern reads it.
 AS_WRITTEN = frozenset({"fill", "find", "instruct", "call"})
 # Each other verb's canonical form.
-_VERBS: dict[str, Callable[[Action, Lexicon | None], str]] = {
+_VERBS: dict[str, Callable[[ActionSpec, Lexicon | None], str]] = {
     "no_change": lambda a, _: "No state change",
     "set_state": lambda a, _: f"Update state to {a.target}",
     "increment": lambda a, _: f"Increment {a.target}",

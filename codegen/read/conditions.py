@@ -3,7 +3,12 @@
 A cell is `-` (always), `never`, or clauses joined by `AND`, `;` or `,`, in alternatives
 joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 
-- a core phrase: `F exists`, `F is missing`, `F is absent`, `F doesn't exist`,
+- a fact of the generic core, in the words its kind gives it: `spellbook.probes.PROBES`
+  is the one list of the kinds of fact, each with its words when it holds (`yes`)
+  and when not (`no`), every one of which reads back as that fact (`F exists`, `some
+  `GLOB` is newer than F`, `every `GLOB` has a `GLOB``, `F has matches of `RE` not
+  listed in LEDGER`, `the last recorded run of `KEY` passed`, ...). Spellings read
+  besides (`read.core_phrases`), with those words: `F is missing`, `F is absent`, `F doesn't exist`,
   `there is no F`, `F is filled in`, `F is not filled in` (`F is still its
   template`), `F matches `RE``, `F contains `TEXT``, `F has a section "SECTION"`,
   `F has checklist items under "SECTION"`, `F has unchecked items under "SECTION"`,
@@ -54,7 +59,7 @@ from dataclasses import dataclass, field
 from spellbook.values import is_json
 
 from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
-from ..model import Atom, Condition, Literal
+from ..model import Atom, Condition, LiteralSpec
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .lexicon import EMPTY, Lexicon, normal, outside_hint, repository_path, workspace_path
 from .own_phrases import own_condition, path_in
@@ -177,7 +182,7 @@ class _Reader(CorePhrases):
         is the one read after it (if its alternatives read different files, none is)."""
         start = context[0] if context is not None else ""
         ends: set[str] = set()
-        alternatives: list[tuple[Literal, ...]] = []
+        alternatives: list[tuple[LiteralSpec, ...]] = []
         for alternative in split_outside(text, _OR):
             local = [start]
             found = self.conjunction(alternative, local)
@@ -194,7 +199,7 @@ class _Reader(CorePhrases):
     def conjunction(self, text: str, context: list[str] | None = None) -> DNF | None:
         # The file the procedure has read, for the clauses after it.
         context = context if context is not None else [""]
-        single: list[Literal] = []
+        single: list[LiteralSpec] = []
         several: list[DNF] = []
         for clause in split_outside(text, _AND):
             found = self.clause(clause, context)
@@ -605,7 +610,7 @@ def split_outside(text: str, separator: re.Pattern[str]) -> Iterator[str]:
     yield text[start:]
 
 
-def _as_set(found: DNF) -> frozenset[frozenset[Literal]]:
+def _as_set(found: DNF) -> frozenset[frozenset[LiteralSpec]]:
     return frozenset(frozenset(clause) for clause in found)
 
 
@@ -679,7 +684,7 @@ def parse_condition(
 
 def parse_indicators(
     text: str, lexicon: Lexicon | None = None, workspace: str = "", words: Words | None = None
-) -> tuple[tuple[Literal, ...], bool]:
+) -> tuple[tuple[LiteralSpec, ...], bool]:
     """The file facts a state's Indicators name, and whether every part was understood.
 
     `.ai/task/task.md exists; .ai/task/task-results.md doesn't exist` gives two
@@ -687,7 +692,7 @@ def parse_indicators(
     facts about the workspace's files, so such a state cannot be told from its files.
     """
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
-    literals: list[Literal] = []
+    literals: list[LiteralSpec] = []
     complete = True
     for part in split_outside(_squeeze(text), _INDICATOR_SPLIT):
         part = part.strip().rstrip(".")

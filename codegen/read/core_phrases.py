@@ -21,7 +21,7 @@ from spellbook.probes import implied as core_implied
 from spellbook.values import comparison_param, is_json
 
 from ..logic import DNF
-from ..model import Atom, Literal
+from ..model import Atom, LiteralSpec
 from .lexicon import Lexicon
 from .shapes import Shapes
 
@@ -346,7 +346,7 @@ def _end_then_text(pattern: str) -> str:
 
 def literal(probe: str, file: str, param: str = "", positive: bool = True) -> DNF:
     """One fact, holding or not, as a condition."""
-    return ((Literal(Atom(probe, file, param), positive),),)
+    return ((LiteralSpec(Atom(probe, file, param), positive),),)
 
 
 def said_of(probe: str, file: str, param: str, positive: bool) -> DNF:
@@ -359,7 +359,7 @@ def said_of(probe: str, file: str, param: str, positive: bool) -> DNF:
         return found
     for fact in core_implied(probe, file, param):
         if fact[0] == "section":
-            return ((found[0][0], Literal(Atom(*fact), True)),)
+            return ((found[0][0], LiteralSpec(Atom(*fact), True)),)
     return found
 
 
@@ -673,10 +673,10 @@ class CorePhrases:
         fewer = Atom("count_at_least", file, f"{n} {query}")
         more = Atom("count_at_least", file, f"{n + 1} {query}")
         if n == 0:  # `= 0`: fewer than 1; `≠ 0`: at least 1
-            return ((Literal(more, op != "="),),)
+            return ((LiteralSpec(more, op != "="),),)
         if op == "=":  # exactly N: at least N, and fewer than N + 1
-            return ((Literal(fewer, True), Literal(more, False)),)
-        return ((Literal(fewer, False),), (Literal(more, True),))
+            return ((LiteralSpec(fewer, True), LiteralSpec(more, False)),)
+        return ((LiteralSpec(fewer, False),), (LiteralSpec(more, True),))
 
     def _newer(self, groups: dict[str, str], file: str) -> _Fact | None:
         """`F is newer than G`; `F is older than G` is `G is newer than F`."""

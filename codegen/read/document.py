@@ -23,7 +23,7 @@ from ..model import (
     ResponseTemplate,
     RuleRow,
     Spell,
-    State,
+    StateSpec,
     Term,
     ValidAction,
 )
@@ -98,7 +98,7 @@ class Document:
     title: str
     state_file: str
     spells: tuple[Spell, ...]
-    states: tuple[State, ...]
+    states: tuple[StateSpec, ...]
     rows: tuple[RuleRow, ...]
     templates: tuple[ResponseTemplate, ...]
     state_example: dict[str, object] | None = None
@@ -275,7 +275,7 @@ def _spell_section(placed: list[_Placed]) -> tuple[str, ...]:
 
 def _states(
     placed: list[_Placed], workspace: str, lexicon: Lexicon, words: Words, notices: list[Notice]
-) -> tuple[tuple[State, ...], int]:
+) -> tuple[tuple[StateSpec, ...], int]:
     """The States list, and 0; or, where the States section holds prose (an item that is
     neither a bold title nor a name: `- Story newly created`), no states and the line
     of that item: such a section describes states, it does not list them."""
@@ -309,11 +309,11 @@ def _initial_mark() -> re.Pattern[str]:
     return re.compile(r"\((?:default|initial|start)\)", re.IGNORECASE)
 
 
-def _states_line(placed: list[_Placed]) -> tuple[State, ...]:
+def _states_line(placed: list[_Placed]) -> tuple[StateSpec, ...]:
     """The states a `**States**: `a` (default), `b`` line names, as written (the table
     reading makes them identifiers); the one marked `(default)` or `(initial)` first."""
-    found: list[State] = []
-    initial: State | None = None
+    found: list[StateSpec] = []
+    initial: StateSpec | None = None
     for p in placed:
         if not isinstance(p.block, Paragraph):
             continue
@@ -333,7 +333,7 @@ def _states_line(placed: list[_Placed]) -> tuple[State, ...]:
                 written = seg.text.strip()
                 name = identifier(written) or written
                 title = written if name != written else ""
-                state = State(name, "", "", (), line.line, title=title)
+                state = StateSpec(name, "", "", (), line.line, title=title)
                 found.append(state)
                 if initial is None and _initial_mark().match(after.split(",")[0].strip()):
                     initial = state
@@ -471,7 +471,7 @@ def parse_state_item(
     workspace: str = "",
     lexicon: Lexicon | None = None,
     words: Words | None = None,
-) -> State:
+) -> StateSpec:
     """A States list item: one state, or a family of states written `**NAME_[G/A]**`
     (one State named so, which expansion makes one per member, each with its fields)."""
     name, line = _title(lines[0], "state", families=True)
@@ -480,7 +480,7 @@ def parse_state_item(
     indicators = fields.get("indicators", ("", line))[0]
     evidence, inferable = parse_indicators(indicators, lexicon, workspace, words)
     goal = fields.get("goal", ("", line))[0]
-    return State(
+    return StateSpec(
         name=name,
         description=fields.get("description", ("", line))[0],
         indicators=indicators,

@@ -48,11 +48,11 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, State, Target
+from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec, Target
 from ..spec_error import fail
 from .identifiers import identifier, is_identifier
 from .lexicon import EMPTY, normal
-from .markdown import Cell, Inline, Row, Segment, Table
+from .markdown import Cell, Inline, Segment, Table, TableRow
 from .rows import Columns, RowReader, columns_of, group_kind, roles_found
 
 # The From cells that name no state but the start of the machine.
@@ -130,7 +130,7 @@ def light_columns(table: Table, roles: dict[str, tuple[str, ...]]) -> Columns | 
 
 
 @dataclass
-class Named:
+class WrittenName:
     """A name as written, where it was first written, and its identifier."""
 
     written: str
@@ -141,8 +141,8 @@ class Named:
 class LightReading:
     """What the light tables of a document say beyond their rows."""
 
-    states: dict[str, Named] = field(default_factory=dict)
-    triggers: dict[str, Named] = field(default_factory=dict)
+    states: dict[str, WrittenName] = field(default_factory=dict)
+    triggers: dict[str, WrittenName] = field(default_factory=dict)
     # (state, line, the creation event as written) of a row from `(start)`.
     initial: tuple[str, int, str] | None = None
     # A state a row declares terminal -> (its line, the row's table's heading).
@@ -157,7 +157,7 @@ class LightReader:
     def __init__(self, reader: RowReader) -> None:
         self.reader = reader
         self.reading = LightReading()
-        self._folded: dict[tuple[str, str], Named] = {}
+        self._folded: dict[tuple[str, str], WrittenName] = {}
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if not self.reading.first_line:
@@ -208,13 +208,13 @@ class LightReader:
                 _cell(at, ""),
             )
             standard = Columns({role: i for i, role in enumerate(_ROLES)}, ())
-            rule = self.reader.rule(Row(at, cells), standard, group, Kind.NOOP)
+            rule = self.reader.rule(TableRow(at, cells), standard, group, Kind.NOOP)
             rows.append(replace(rule, action="", id_written=False, numbered=True))
         return rows
 
     # -- names --
 
-    def _name(self, names: dict[str, Named], written: str, line: int, what: str) -> str:
+    def _name(self, names: dict[str, WrittenName], written: str, line: int, what: str) -> str:
         """The identifier of a name as written; the first spelling of an identifier is
         its display name, and another spelling of it is refused."""
         name = identifier(written)
@@ -228,12 +228,12 @@ class LightReader:
         # `Draft` and `draft` are one name to a reader: never two states
         seen = names.get(key) or self._folded.get((what, name.lower()))
         if seen is None:
-            names[key] = self._folded[(what, name.lower())] = Named(written, line)
+            names[key] = self._folded[(what, name.lower())] = WrittenName(written, line)
         elif identifier(seen.written) == name and written.strip() == name:
             pass  # the identifier itself (as a suggestion of the verifier writes it)
         elif identifier(seen.written) == name and seen.written == name:
             # the name as written, seen after its identifier
-            names[key] = self._folded[(what, name.lower())] = Named(written, seen.line)
+            names[key] = self._folded[(what, name.lower())] = WrittenName(written, seen.line)
         elif " ".join(seen.written.split()) != " ".join(written.split()):
             fail(
                 f"{what} {written!r} and {seen.written!r} (line {seen.line}) are two names for "
@@ -250,7 +250,7 @@ class LightReader:
 
     # -- one row --
 
-    def _row(self, row: Row, columns: Columns, group: str) -> RuleRow | None:
+    def _row(self, row: TableRow, columns: Columns, group: str) -> RuleRow | None:
         def cell(role: str) -> Cell | None:
             index = columns.roles.get(role)
             return row.cells[index] if index is not None and index < len(row.cells) else None
@@ -351,7 +351,7 @@ class LightReader:
             tuple((name, width + i) for i, (name, _) in enumerate(extra)),
         )
         rule = self.reader.rule(
-            Row(line, (*cells, *(c for _, c in extra))), standard, group, group_kind(group)
+            TableRow(line, (*cells, *(c for _, c in extra))), standard, group, group_kind(group)
         )
         return replace(
             rule,
@@ -448,7 +448,7 @@ def _unread(event: str, guard: str, effects: str, empty: frozenset[str]) -> str:
     return " and ".join(said)
 
 
-def _why(row: Row, columns: Columns) -> Cell | None:
+def _why(row: TableRow, columns: Columns) -> Cell | None:
     """The row's cell of a column that says why a move is refused (`WHY`), if any."""
     for name, i in columns.extra:
         if normal(name) in WHY and i < len(row.cells):
@@ -490,7 +490,7 @@ def reason_rows(
     for row in table.rows:
         line = row.line
 
-        def plain(role: str, row: Row = row) -> str:
+        def plain(role: str, row: TableRow = row) -> str:
             index = columns.roles.get(role)
             found = row.cells[index] if index is not None and index < len(row.cells) else None
             return " ".join(found.plain.split()) if found is not None else ""
@@ -527,7 +527,7 @@ def reason_rows(
             _why(row, columns) or _cell(line, ""),
         )
         standard = Columns({role: i for i, role in enumerate(_ROLES)}, ())
-        rule = reader.rule(Row(line, cells), standard, group, Kind.BLOCKED)
+        rule = reader.rule(TableRow(line, cells), standard, group, Kind.BLOCKED)
         rows.append(replace(rule, id_written=False, numbered=True))
         where = "every state" if normal(source) == "any" else source
         read.append(f"{rule_id} {source} → {target} as {names[0]} refused in {where}")
@@ -547,13 +547,13 @@ def _cell(line: int, text: str) -> Cell:
 
 
 def from_tables(
-    states: tuple[State, ...],
+    states: tuple[StateSpec, ...],
     spells: tuple[Spell, ...],
     rows: tuple[RuleRow, ...],
     reading: LightReading,
     prose: int,
     notices: list[Notice],
-) -> tuple[tuple[State, ...], tuple[Spell, ...]]:
+) -> tuple[tuple[StateSpec, ...], tuple[Spell, ...]]:
     """The states and spells of a document: its lists where it has them, else those its
     transition tables name (in the order they first name them, the state a `(start)` row
     names first), each once; one `names_from_tables` note says which were read so.
@@ -602,7 +602,7 @@ def from_tables(
     return states, spells
 
 
-def _table_states(rows: tuple[RuleRow, ...], reading: LightReading) -> tuple[State, ...]:
+def _table_states(rows: tuple[RuleRow, ...], reading: LightReading) -> tuple[StateSpec, ...]:
     """The states the tables name, in the order they first name them, the state a
     `(start)` row names first. Light tables (`reading`) name them in From and To cells
     (a selector names none); other tables by the identifiers their rows name."""
@@ -621,7 +621,7 @@ def _table_states(rows: tuple[RuleRow, ...], reading: LightReading) -> tuple[Sta
                 if is_identifier(name):
                     found.setdefault(name, row.line)
     return tuple(
-        State(name, "", "", (), line, title=_title(reading.states.get(name), name))
+        StateSpec(name, "", "", (), line, title=_title(reading.states.get(name), name))
         for name, line in found.items()
     )
 
@@ -637,7 +637,7 @@ def _table_spells(rows: tuple[RuleRow, ...], reading: LightReading) -> tuple[Spe
     )
 
 
-def _title(named: Named | None, name: str) -> str:
+def _title(named: WrittenName | None, name: str) -> str:
     """The name as written, where it is not the identifier."""
     return named.written if named is not None and named.written != name else ""
 

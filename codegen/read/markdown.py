@@ -168,7 +168,7 @@ class Cell:
 
 
 @dataclass(frozen=True)
-class Row:
+class TableRow:
     line: int
     cells: tuple[Cell, ...]
 
@@ -176,8 +176,8 @@ class Row:
 @dataclass(frozen=True)
 class Table:
     line: int
-    header: Row
-    rows: tuple[Row, ...]
+    header: TableRow
+    rows: tuple[TableRow, ...]
     # Rows written with more or fewer cells than the header, as (line, cells written):
     # read as GitHub shows them, extra cells dropped and missing ones empty (`_ragged`).
     ragged: tuple[tuple[int, int], ...] = ()
@@ -211,7 +211,7 @@ class LooseRows:
     they ran on from a paragraph of text (no blank line between)."""
 
     line: int
-    rows: tuple[Row, ...]
+    rows: tuple[TableRow, ...]
     after_text: bool = False
 
 
@@ -537,9 +537,9 @@ def _block(token: Token, previous: Block | None) -> Block | None:
 
 def _table(token: Token, line: int) -> Table:
     head, body = token["children"]
-    header = Row(line, tuple(_cell(c, line) for c in head["children"]))
+    header = TableRow(line, tuple(_cell(c, line) for c in head["children"]))
     rows = tuple(
-        Row(line + 2 + i, tuple(_cell(c, line + 2 + i) for c in row["children"]))
+        TableRow(line + 2 + i, tuple(_cell(c, line + 2 + i) for c in row["children"]))
         for i, row in enumerate(body["children"])
     )
     return Table(line, header, rows)
@@ -692,7 +692,7 @@ def _ragged(lines: list[str], line: int, width: int) -> Table | None:
     header = _loose_row(lines[0], line)
     if len(header.cells) != width:
         return None
-    rows: list[Row] = []
+    rows: list[TableRow] = []
     ragged: list[tuple[int, int]] = []
     for offset, text in body:
         read = _loose_row(text, line + offset)
@@ -700,7 +700,7 @@ def _ragged(lines: list[str], line: int, width: int) -> Table | None:
         if count != width:
             ragged.append((read.line, count))
         empty = tuple(Cell(read.line, "", Inline(read.line, ())) for _ in range(width))
-        rows.append(Row(read.line, (*read.cells, *empty)[:width]))
+        rows.append(TableRow(read.line, (*read.cells, *empty)[:width]))
     if not ragged:
         return None
     return Table(line, header, tuple(rows), tuple(ragged))
@@ -753,15 +753,17 @@ def split_cells(row: str) -> list[str]:
     return cells
 
 
-def _loose_row(text: str, line: int) -> Row:
+def _loose_row(text: str, line: int) -> TableRow:
     """One `| a | b |` line read as a row of a table of its own."""
     cells = split_cells(text)
     header = "|" + " c |" * len(cells) + "\n|" + "---|" * len(cells) + "\n"
     tokens = [t for t in _probe(header + text) if t["type"] == "table"]
     if not tokens or not tokens[0]["children"][1]["children"]:
-        return Row(line, tuple(Cell(line, c, Inline(line, (Segment("text", c),))) for c in cells))
+        return TableRow(
+            line, tuple(Cell(line, c, Inline(line, (Segment("text", c),))) for c in cells)
+        )
     found = tokens[0]["children"][1]["children"][0]["children"]
-    return Row(
+    return TableRow(
         line,
         tuple(
             Cell(line, written, _cell_inline(cell["children"], line))

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import re
 
-from ..model import CALL, OWN, Action, Atom, Literal
+from ..model import CALL, OWN, ActionSpec, Atom, LiteralSpec
 from .identifiers import identifier
 
-DNF = tuple[tuple[Literal, ...], ...]
+DNF = tuple[tuple[LiteralSpec, ...], ...]
 
 _NOT = re.compile(r"(?:not|no)\s+(?P<rest>.+)", re.I)
 _IS_NOT = re.compile(
@@ -85,13 +85,13 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
     # Its words when it does not hold: the phrase, where it says more than `not X`.
     plain = positive or re.match(r"not\s", phrase.strip(), re.I) is not None
     said = [(atom, words, "" if plain else " ".join(phrase.split()).rstrip("."))]
-    return ((Literal(atom, positive),),), said
+    return ((LiteralSpec(atom, positive),),), said
 
 
-def callbacks(phrase: str) -> list[Action] | None:
+def callbacks(phrase: str) -> list[ActionSpec] | None:
     """An Action phrase no verb reads, as callbacks of the project's own (split at `;`
     outside backticks and quotes); None if a part has no word to name one by."""
-    found: list[Action] = []
+    found: list[ActionSpec] = []
     for part in _SEMICOLON.split(phrase):
         text = " ".join(part.split()).rstrip(".")
         if not text:
@@ -99,5 +99,5 @@ def callbacks(phrase: str) -> list[Action] | None:
         name = identifier(text)
         if not name:
             return None
-        found.append(Action(CALL, text, target=name))
+        found.append(ActionSpec(CALL, text, target=name))
     return found

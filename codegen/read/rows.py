@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import Action, Condition, Kind, Notice, RuleRow, Selector, Target, Term
+from ..model import ActionSpec, Condition, Kind, Notice, RuleRow, Selector, Target, Term
 from ..spec_error import fail
 from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
 from .lexicon import Lexicon, normal
-from .markdown import Cell, Row, Table, has_markup
+from .markdown import Cell, Table, TableRow, has_markup
 
 # Role -> the header names that mean it, preferred first (compared without case).
 ROLES: dict[str, tuple[str, ...]] = {
@@ -198,9 +198,9 @@ class RowReader:
         self.notices: list[Notice] = []
         # Specs repeat cells word for word: each text is read once.
         self._conditions: dict[str, Condition] = {}
-        self._actions: dict[str, tuple[Action, ...]] = {}
+        self._actions: dict[str, tuple[ActionSpec, ...]] = {}
 
-    def rule(self, row: Row, columns: Columns, group: str, kind: Kind) -> RuleRow:
+    def rule(self, row: TableRow, columns: Columns, group: str, kind: Kind) -> RuleRow:
         def cell(role: str) -> Cell | None:
             index = columns.roles.get(role)
             return row.cells[index] if index is not None and index < len(row.cells) else None

@@ -1,6 +1,6 @@
 """Rendering: the model as a generated Python module and a mermaid diagram.
 
-`lower` turns the model into the runtime's own records (`spellbook.schema`);
+`machine_records` turns the model into the runtime's own records (`spellbook.schema`);
 `literals` prints them as Python; `module` fills the template (jinja2) with them;
 `format` runs black; `freshness` writes and checks the fingerprint that tells a
 generated module is what its spec makes now, and finds compiled code Python would run

@@ -1,6 +1,6 @@
 """The generated module of a spec (jinja2, then black) and its mermaid diagram.
 
-Names, imports and ordering are computed in Python (`lower`); the template
+Names, imports and ordering are computed in Python (`machine_records`); the template
 (`templates/machine.py.j2`) only loops and prints, every value through `py`.
 """
 
@@ -16,7 +16,7 @@ from ..model import Spec
 from ..read.lexicon import Dialect, Lexicon
 from .freshness import finish
 from .literals import declare, docstring, py
-from .lower import lower, moves
+from .machine_records import machine_records, moves
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -38,7 +38,7 @@ def _environment() -> jinja2.Environment:
 
 def machine_context(spec: Spec, module: str) -> dict[str, Any]:
     """Everything the template prints, computed here."""
-    found = lower(spec)
+    found = machine_records(spec)
     words = Lexicon.of(Dialect(spec.vocabulary)) if spec.vocabulary else None
     return {
         "module": module,
@@ -74,8 +74,8 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
 def _carried(spec: Spec, templates: dict[str, str]) -> dict[str, str]:
     """The templates of a data vocabulary the machine asks for, by a file's name: those of
     the files its rules create or look at (a ledger too), as the runtime asks for them."""
-    named = {a.file for a in lower(spec).atoms}
-    named |= {a.param.partition(" ")[0] for a in lower(spec).atoms if a.probe in _LEDGERS}
+    named = {a.file for a in machine_records(spec).atoms}
+    named |= {a.param.partition(" ")[0] for a in machine_records(spec).atoms if a.probe in _LEDGERS}
     for rule in spec.rules:
         for action in rule.actions:
             named.update((*action.files, action.target))

@@ -18,7 +18,7 @@ so the runtime needs no markdown parser):
 slot; a section without slots is kept as written. A spec without one of the
 templates gets the built-in one of the same shape below.
 
-`lower.render_response` previews one rule's response, made by the runtime's own
+`machine_records.render_response` previews one rule's response, made by the runtime's own
 writer from these parts.
 """
 

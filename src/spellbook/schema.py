@@ -589,23 +589,31 @@ def _refusal(rule: str, clause: tuple[Wanted, ...]) -> str:
     return REFUSED + json.dumps([rule, wanted], separators=(",", ":"))
 
 
+def priority(wildcard: bool, order: int) -> tuple[int, int]:
+    """A rule's place among the rules of its (state, spell), the lowest first: a rule of a
+    row naming the state beats one of a wildcard row; among equals, the earlier row's
+    (`order`, its place in the spec) wins. The one rule of it, which the compiler's
+    model sorts by too."""
+    return (1 if wildcard else 0, order)
+
+
 def expand(rows: Iterable[Row], states: Iterable[State], spells: Iterable[str]) -> tuple[Rule, ...]:
     """Every (state, spell)'s rules, cell by cell (states and spells in document order),
     each cell in priority order."""
     named = names(states)
     spells = tuple(spells)
     # A cell's rules from rows naming the state, then from wildcard rows, each in the
-    # rows' order: the priority order, without sorting (this runs at every import).
+    # rows' order: the `priority` order, without sorting (this runs at every import).
     naming: dict[tuple[str, str], list[Rule]] = {}
     wild: dict[tuple[str, str], list[Rule]] = {}
     for order, row in enumerate(rows):
-        priority = (1 if row.wildcard else 0, order)
+        place = priority(row.wildcard, order)
         into = wild if row.wildcard else naming
         sources = row.states(named)
         each = row.spells
         for source, dest in zip(sources, row.dests(sources), strict=True):
             for spell in each:
-                rule = Rule(row, source, spell, dest, priority)
+                rule = Rule(row, source, spell, dest, place)
                 cell = into.get((source, spell))
                 if cell is None:
                     into[(source, spell)] = [rule]

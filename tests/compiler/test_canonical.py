@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from codegen.config import dialect_for
 from codegen.logic import TooComplex
-from codegen.model import Action, Atom, Literal, Spec
+from codegen.model import ActionSpec, Atom, LiteralSpec, Spec
 from codegen.pipeline import load_spec, parse_spec_bytes
 from codegen.read import action_phrases
 from codegen.read.action_phrases import parse_actions
@@ -136,7 +136,7 @@ def _specs() -> list[Any]:
     return [*found, pytest.param(None, id="later_revision.md with its Terms table")]
 
 
-def _same(actions: tuple[Action, ...]) -> list[Action]:
+def _same(actions: tuple[ActionSpec, ...]) -> list[ActionSpec]:
     """Actions as compared: every field but the words each was written in."""
     return [replace(a, text="") for a in actions]
 
@@ -202,9 +202,9 @@ def test_a_new_kind_of_fact_is_said_in_its_probe_s_own_words(
     probe = Probe("tallied", "{file} is tallied", "{file} is not tallied", "", lambda *_: True)
     monkeypatch.setitem(PROBES, "tallied", probe)
     atom = Atom("tallied", "notes.md")
-    assert fact_words(Literal(atom, True)) == "notes.md is tallied"
-    assert fact_words(Literal(atom, False)) == "notes.md is not tallied"
-    assert fact_words(Literal(Atom("tallied", "VERSION"), True)) == "`VERSION` is tallied"
+    assert fact_words(LiteralSpec(atom, True)) == "notes.md is tallied"
+    assert fact_words(LiteralSpec(atom, False)) == "notes.md is not tallied"
+    assert fact_words(LiteralSpec(Atom("tallied", "VERSION"), True)) == "`VERSION` is tallied"
 
 
 @pytest.mark.parametrize(
@@ -294,7 +294,7 @@ def test_every_verb_of_the_core_has_its_canonical_words() -> None:
 def test_a_fact_of_a_repository_file_is_said_from_its_top_and_read_back(
     atom: Atom, holds: bool
 ) -> None:
-    said = fact_words(Literal(atom, holds))
+    said = fact_words(LiteralSpec(atom, holds))
     assert re.search(r"(?:^|[\s`])/\w", said), said  # named from the repository's top
     again = parse_condition(said, Lexicon(), ".ai/task")
-    assert again.clauses == ((Literal(atom, holds),),), (said, again.why)
+    assert again.clauses == ((LiteralSpec(atom, holds),),), (said, again.why)

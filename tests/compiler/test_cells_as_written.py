@@ -14,7 +14,7 @@ from types import ModuleType
 
 from codegen import parse_spec_text
 from codegen.analyse import analyse
-from codegen.model import Atom, Literal
+from codegen.model import Atom, LiteralSpec
 from codegen.read.markdown import as_written, read_blocks
 from codegen.render import render_machine
 from spellbook.workflow import Workflow
@@ -23,8 +23,8 @@ from tests.specs import fill, row, spec_text, spec_with
 UP_NOT_DOWN = "sql/*.up.sql exists AND no sql/*.down.sql"
 UP_NOT_DOWN_FACTS = (
     (
-        Literal(Atom("glob", "", "sql/*.up.sql"), True),
-        Literal(Atom("glob", "", "sql/*.down.sql"), False),
+        LiteralSpec(Atom("glob", "", "sql/*.up.sql"), True),
+        LiteralSpec(Atom("glob", "", "sql/*.down.sql"), False),
     ),
 )
 
@@ -52,12 +52,12 @@ def test_a_glob_condition_keeps_its_stars() -> None:
 def test_a_dunder_name_keeps_its_underscores_escaped_or_not() -> None:
     for written in ("src/__init__.py exists", r"src/\_\_init\_\_.py exists"):
         (clause,) = _t1(spec_with(written)).condition.clauses
-        assert clause == (Literal(Atom("exists", "src/__init__.py"), True),), written
+        assert clause == (LiteralSpec(Atom("exists", "src/__init__.py"), True),), written
 
 
 def test_a_pattern_with_an_escaped_bar_in_a_code_span() -> None:
     (clause,) = _t1(spec_with(r"plan.md matches `^(up\|down)$`")).condition.clauses
-    assert clause[-1] == Literal(Atom("matches", "plan.md", "^(up|down)$"), True)
+    assert clause[-1] == LiteralSpec(Atom("matches", "plan.md", "^(up|down)$"), True)
 
 
 def test_a_term_means_what_its_cell_says() -> None:
@@ -111,10 +111,10 @@ def test_only_a_state_name_is_read_back_from_a_formatter_s_emphasis() -> None:
     the cell names a state (`Update state to NAME`); a path, a glob, a quotation and a
     code span keep their stars."""
     cases = {
-        "logs/run*2024*.txt exists": Literal(Atom("glob", "", "logs/run*2024*.txt"), True),
-        "no build*debug*.log": Literal(Atom("glob", "", "build*debug*.log"), False),
-        'plan.md contains "a*b*c"': Literal(Atom("matches", "plan.md", r"a\*b\*c"), True),
-        "plan.md matches `x*y*z`": Literal(Atom("matches", "plan.md", "x*y*z"), True),
+        "logs/run*2024*.txt exists": LiteralSpec(Atom("glob", "", "logs/run*2024*.txt"), True),
+        "no build*debug*.log": LiteralSpec(Atom("glob", "", "build*debug*.log"), False),
+        'plan.md contains "a*b*c"': LiteralSpec(Atom("matches", "plan.md", r"a\*b\*c"), True),
+        "plan.md matches `x*y*z`": LiteralSpec(Atom("matches", "plan.md", "x*y*z"), True),
     }
     for written, fact in cases.items():
         (clause,) = _t1(spec_with(written)).condition.clauses

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from codegen import load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.logic import describe
-from codegen.model import Literal, Term
+from codegen.model import LiteralSpec, Term
 from codegen.read.conditions import Words, parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from tests.fuzzing import TEXT, fuzz
@@ -225,7 +225,7 @@ def test_a_term_gives_its_words_to_the_fact_it_names() -> None:
     cond = parse_condition("tests fail", SESSION, "", words)
     (atom,) = cond.atoms
     assert words.said[atom][1] == "tests fail"
-    assert describe(Literal(atom, False), words.said) == "tests fail"
+    assert describe(LiteralSpec(atom, False), words.said) == "tests fail"
 
 
 def test_session_nouns_are_json_queries() -> None:
@@ -717,3 +717,49 @@ def test_a_gap_only_a_newer_glob_leaves_is_found() -> None:
         rows[0], rows[0] + "\n" + row("T2", "A", "Go", newer.replace("some", "no", 1))
     )
     assert findings_of(closed, {"gap", "overlap"}) == []
+
+
+# A file and a parameter for each kind of fact, as its probe takes them.
+_SAMPLES = {
+    "exists": ("plan.md", ""),
+    "matches": ("plan.md", "^TODO"),
+    "items": ("plan.md", "Risks"),
+    "unchecked": ("plan.md", "Risks"),
+    "items_at_least": ("plan.md", "2 Risks"),
+    "unchecked_at_least": ("plan.md", "2 Risks"),
+    "checked_at_least": ("plan.md", "2 Risks"),
+    "count_at_least": ("t.json", "2 tickets[status=open]"),
+    "section_text": ("plan.md", "Risks"),
+    "section": ("plan.md", "Risks"),
+    "edited": ("plan.md", ""),
+    "field": ("t.json", "status"),
+    "value": ("t.json", '["status", "=", "open"]'),
+    "newer": ("a.md", "b.md"),
+    "newer_some": ("a.md", "src/*.py"),
+    "glob": ("", "src/*.py"),
+    "paired": ("", "src/*.py tests/test_*.py"),
+    "unlisted": ("notes.md", "seen.md ^- "),
+    "listed": ("notes.md", "seen.md ^- "),
+    "below": ("", "attempts<3"),
+    "over_minutes": ("", "90"),
+    "passes": ("checks.json", "test"),
+    "last_passed": ("", "test"),
+}
+
+
+@pytest.mark.parametrize("holds", [True, False], ids=["yes", "no"])
+@pytest.mark.parametrize("probe", sorted(_SAMPLES))
+def test_every_kind_of_fact_reads_back_from_its_own_words(probe: str, holds: bool) -> None:
+    """The grammar of facts has one home, `spellbook.probes.PROBES` (the reader's
+    docstring points there rather than repeating it): each kind's words, when it holds
+    and when not, read back as that fact."""
+    import codegen.read.conditions
+    from spellbook.probes import PROBES
+    from spellbook.probes import describe as words_of
+
+    assert "`spellbook.probes.PROBES`" in (codegen.read.conditions.__doc__ or "")
+    assert set(PROBES) - {"unknown", "own"} == set(_SAMPLES)  # a new kind gets a sample
+    file, param = _SAMPLES[probe]
+    cond = parse_condition(words_of(probe, file, param, holds))
+    assert cond.unknown == ()
+    assert any(lit.atom.probe == probe and lit.positive is holds for lit in cond.literals)

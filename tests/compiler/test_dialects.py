@@ -23,7 +23,7 @@ from codegen.config import load_config
 from codegen.model import Spec
 from codegen.read.lexicon import Dialect
 from codegen.render import render_machine
-from codegen.render.lower import render_response
+from codegen.render.machine_records import render_response
 from spellbook import Workflow
 from tests.specs import fill, row, spec_text, spec_with
 from tests.workspaces import write

@@ -19,7 +19,7 @@ from codegen.analyse.cells import Signature, _analyse, _symbolic, signature
 from codegen.config import dialect_for
 from codegen.diff.cells import _held_pairs, _pairs
 from codegen.logic import closure, describer
-from codegen.model import Atom, Literal
+from codegen.model import Atom, LiteralSpec
 from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from codegen.spec_error import SpecError
@@ -45,7 +45,7 @@ POOL: list[Atom] = sorted(
 
 @st.composite
 def cells(draw: st.DrawFn) -> Signature:
-    literal = st.builds(Literal, st.sampled_from(POOL), st.booleans())
+    literal = st.builds(LiteralSpec, st.sampled_from(POOL), st.booleans())
     alternative = st.lists(literal, min_size=0, max_size=3, unique_by=lambda lit: lit.atom)
     condition = st.lists(alternative.map(tuple), min_size=1, max_size=3, unique=True)
     rules = st.tuples(st.integers(0, 1), condition.map(tuple))

@@ -193,3 +193,27 @@ def test_every_cell_has_rules_in_priority_order(text: str) -> None:
         for spell in spec.spells:
             priorities = [r.priority for r in spec.cell(state.name, spell.name)]
             assert priorities == sorted(priorities)
+
+
+def test_a_cells_order_is_the_generated_machines_policy_rules_included() -> None:
+    """Where a rule stands in its cell is written once (`spellbook.schema.priority`): every
+    rule of the model, a rule of the policy that fills a cell's gap too, has the place the
+    generated machine gives it."""
+    from codegen.render.machine_records import machine_records
+    from spellbook.schema import priority
+
+    rows = [
+        row("W1", "Any state", "Go", condition="x.md exists"),
+        row("E1", "START", "Go", condition="y.md exists"),
+        *fill(STATES, ["Look"]),
+    ]
+    text = spec_text(STATES, SPELLS, rows) + "\nAny transition not listed here is rejected.\n"
+    spec = parse_spec_text(text)
+    assert [r.id for r in spec.cell("START", "Go")] == ["E1", "W1", "not listed"]
+    placed = [priority(r.specificity is not Specificity.EXPLICIT, r.order) for r in spec.rules]
+    assert [r.priority for r in spec.rules] == placed
+    records = machine_records(spec)
+    for state in STATES:
+        for spell in SPELLS:
+            machine = [r for r in records.rules if (r.source, r.spell) == (state, spell)]
+            assert [records.rule(r) for r in spec.cell(state, spell)] == machine

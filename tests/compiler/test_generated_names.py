@@ -84,9 +84,9 @@ def test_terms_python_would_fold_into_one_name_keep_a_guard_each(tmp_path: Path)
 
 def test_generated_names_are_ascii_and_distinct() -> None:
     from codegen import parse_spec_text
-    from codegen.render.lower import lower
+    from codegen.render.machine_records import machine_records
 
-    found = lower(parse_spec_text(SPEC, "spec/STATE_MACHINE.md"))
+    found = machine_records(parse_spec_text(SPEC, "spec/STATE_MACHINE.md"))
     names = [g.name for g in found.guards]
     assert len(set(names)) == len(names) == 4, names
     assert all(n.isascii() and n.isidentifier() for n in names), names

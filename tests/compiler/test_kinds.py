@@ -17,7 +17,7 @@ import json
 
 import pytest
 
-from codegen.model import Atom, Literal
+from codegen.model import Atom, LiteralSpec
 from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.actions import VERBS
@@ -77,7 +77,7 @@ def test_a_fact_s_canonical_words_read_back_to_the_same_fact(kind: str, holds: b
     words = describe(kind, file, param, holds)
     read = parse_condition(words, Lexicon.of(Dialect("")))
     assert not read.unknown, (words, read.why)
-    assert read.clauses == ((Literal(Atom(kind, file, param), holds),),), words
+    assert read.clauses == ((LiteralSpec(Atom(kind, file, param), holds),),), words
 
 
 def test_every_verb_has_a_phrase_the_reader_reads_as_it() -> None:
@@ -154,4 +154,4 @@ def test_the_reader_s_phrases_read_every_verb_of_the_runtime_and_no_other() -> N
 def test_a_pattern_with_a_backtick_is_said_in_quotes_and_reads_back(pattern: str) -> None:
     words = describe("matches", "plan.md", pattern, True)
     read = parse_condition(words, Lexicon.of(Dialect("")))
-    assert read.clauses == ((Literal(Atom("matches", "plan.md", pattern), True),),), words
+    assert read.clauses == ((LiteralSpec(Atom("matches", "plan.md", pattern), True),),), words

@@ -4,7 +4,7 @@ implications are transitive, and a fact is said in plain words."""
 from __future__ import annotations
 
 from codegen.logic import describe, implied
-from codegen.model import Atom, Literal
+from codegen.model import Atom, LiteralSpec
 from codegen.read.conditions import parse_condition
 from spellbook.probes import PROBES
 
@@ -37,5 +37,5 @@ def test_implications_are_transitive() -> None:
 
 
 def test_describe_in_plain_words() -> None:
-    assert describe(Literal(Atom("exists", "task.md"), False)) == "task.md missing"
-    assert describe(Literal(Atom("exists", "plan.md"), True)) == "plan.md exists"
+    assert describe(LiteralSpec(Atom("exists", "task.md"), False)) == "task.md missing"
+    assert describe(LiteralSpec(Atom("exists", "plan.md"), True)) == "plan.md exists"

@@ -13,7 +13,7 @@ from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.reading import read_spec
 from codegen.config import load_config
-from codegen.model import CALL, OWN, Atom, Literal
+from codegen.model import CALL, OWN, Atom, LiteralSpec
 from codegen.read.conditions import Words, parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.probes import describe
@@ -59,11 +59,11 @@ def kinds(text: str, dialect: Dialect = OWN_CODE) -> list[str]:
     return [kind for kind, _ in findings(text, dialect)]
 
 
-def own(phrase: str, positive: bool = True) -> Literal:
-    return Literal(Atom(OWN, "", phrase), positive)
+def own(phrase: str, positive: bool = True) -> LiteralSpec:
+    return LiteralSpec(Atom(OWN, "", phrase), positive)
 
 
-def read(text: str) -> tuple[tuple[Literal, ...], ...]:
+def read(text: str) -> tuple[tuple[LiteralSpec, ...], ...]:
     condition = parse_condition(text, Lexicon.of(OWN_CODE), "", Words())
     assert not condition.unknown, condition.why
     return condition.clauses
@@ -115,7 +115,7 @@ def read(text: str) -> tuple[tuple[Literal, ...], ...]:
     ],
 )
 def test_a_phrase_the_core_does_not_read_is_a_guard_of_the_projects_own(
-    cell: str, clauses: tuple[tuple[Literal, ...], ...]
+    cell: str, clauses: tuple[tuple[LiteralSpec, ...], ...]
 ) -> None:
     assert read(cell) == clauses
 
@@ -133,7 +133,7 @@ def test_a_phrase_the_core_does_not_read_is_a_guard_of_the_projects_own(
     ],
 )
 def test_a_quantified_phrase_is_never_read_as_the_negation_of_another(
-    cell: str, clauses: tuple[tuple[Literal, ...], ...]
+    cell: str, clauses: tuple[tuple[LiteralSpec, ...], ...]
 ) -> None:
     # "all tests fail" is not "not all tests pass" (one test failing is the latter), nor
     # "some items are not shipped" "not some items are shipped": each is its own guard.

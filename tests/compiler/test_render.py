@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from codegen import load_spec, parse_spec_text
-from codegen.model import Kind, Rule, Spec
+from codegen.model import Kind, RuleSpec, Spec
 from codegen.render import render_machine
 from codegen.render.literals import py
 from spellbook.machines import spell_machine
@@ -37,7 +37,7 @@ def fire(spec: Spec, state: str, spell: str, world: World) -> spell_machine.Mode
 
 
 @pytest.mark.parametrize("rule", SPEC.rules, ids=lambda r: f"{r.id}@{r.source}")
-def test_rule_fires_where_it_wins(rule: Rule) -> None:
+def test_rule_fires_where_it_wins(rule: RuleSpec) -> None:
     world = winning_world(SPEC, rule)
     if world is None:
         # Never first in any world: the machine must never fire it either.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from codegen import load_spec
-from codegen.render.lower import render_response, template_kind
+from codegen.render.machine_records import render_response, template_kind
 from codegen.render.response_formats import split
 from spellbook.responses import compose, reason
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from codegen import load_spec
-from codegen.model import Rule
+from codegen.model import RuleSpec
 from spellbook import Workflow
 from tests.workspaces import history, set_state
 from tests.worlds import World, lay_out, winning_world
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")
 
 
-def fire(tmp: Path, rule: Rule, world: World) -> tuple[str | None, str]:
+def fire(tmp: Path, rule: RuleSpec, world: World) -> tuple[str | None, str]:
     root = tmp / f"{rule.id}-{rule.source}"
     lay_out(root, world)
     set_state(root, rule.source)

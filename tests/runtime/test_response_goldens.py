@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from codegen import load_spec
-from codegen.model import Rule, Spec
+from codegen.model import RuleSpec, Spec
 from spellbook import Workflow
 from spellbook.errors import SpellbookError
 from spellbook.machines import session_machine
@@ -43,7 +43,7 @@ def masked(text: str) -> str:
     )
 
 
-def session_lay_out(root: Path, rule: Rule, world: World) -> None:
+def session_lay_out(root: Path, rule: RuleSpec, world: World) -> None:
     """A coding session's files that make every atom of `world` as it says."""
     value = {(a.probe, a.param): v for a, v in world.items()}
     folder = root / PROGRESS
@@ -83,7 +83,7 @@ def responses(spec: Spec, tmp: Path, machine: object = None) -> str:
     return "".join(out)
 
 
-def said_by(spec: Spec, rule: Rule, tmp: Path, machine: object) -> str | None:
+def said_by(spec: Spec, rule: RuleSpec, tmp: Path, machine: object) -> str | None:
     """The response of a cast where `rule` wins: in the first winning world the files
     can make (a session's rule that marks a feature needs the feature list there)."""
     if machine is None:

@@ -1,6 +1,7 @@
-"""Lowering: the model as the runtime's own records, what a generated module declares.
+"""The machine's records: the model as the runtime's own records, what a generated
+module declares.
 
-`lower(spec)` gives the spec's machine as `spellbook.schema` objects: its guards
+`machine_records(spec)` gives the spec's machine as `spellbook.schema` objects: its guards
 (one per fact its conditions and Indicators use, each with a Python name), its
 states, one `Row` per row that applies somewhere, the response formats split into
 parts, and the names of its triggers. The generated module prints them (`module`);
@@ -24,10 +25,10 @@ from ..model import (
     MODULE_NAMES,
     OWN,
     RESERVED,
-    Action,
+    ActionSpec,
     Atom,
-    Literal,
-    Rule,
+    LiteralSpec,
+    RuleSpec,
     Spec,
     Specificity,
 )
@@ -68,7 +69,7 @@ class _Trigger:
     spell: str
 
 
-class Lowered:
+class MachineRecords:
     """A spec's machine as the runtime's own records (what its generated module
     declares), and the names of its guards and triggers."""
 
@@ -98,8 +99,8 @@ class Lowered:
                 a.probe,
                 a.file,
                 a.param,
-                describe(Literal(a, True), words),
-                describe(Literal(a, False), words),
+                describe(LiteralSpec(a, True), words),
+                describe(LiteralSpec(a, False), words),
             )
             for a in self.atoms
         }
@@ -146,22 +147,22 @@ class Lowered:
         order = [t.kind for t in spec.templates] + sorted(kinds)
         self.templates = {k: every[k] for k in dict.fromkeys(order) if k in used}
 
-    def rule(self, rule: Rule) -> runtime.Rule:
+    def rule(self, rule: RuleSpec) -> runtime.Rule:
         """The runtime's rule for a rule of the model."""
         return self._rules[(id(self._row_of[rule.order]), rule.source, rule.spell)]
 
 
-def lower(spec: Spec) -> Lowered:
+def machine_records(spec: Spec) -> MachineRecords:
     """`spec`'s machine as the runtime's records (the last spec's are kept: previews ask
     again)."""
     if _LAST and _LAST[0][0] is spec:
         return _LAST[0][1]
-    found = Lowered(spec)
+    found = MachineRecords(spec)
     _LAST[:] = [(spec, found)]
     return found
 
 
-_LAST: list[tuple[Spec, Lowered]] = []
+_LAST: list[tuple[Spec, MachineRecords]] = []
 
 
 def _is_confirmation(spec: Spec, state: str) -> bool:
@@ -180,7 +181,7 @@ def _rows(
     """One `Row` per row of the spec that applies somewhere, in the spec's order, by the
     order of the model's rules. A family all of whose members a row names is named by
     the family."""
-    by_row: dict[int, list[Rule]] = {}
+    by_row: dict[int, list[RuleSpec]] = {}
     for rule in spec.rules:
         by_row.setdefault(rule.order, []).append(rule)
     members = {fam.name: fam.members for fam in spec.families if len(fam.members) > 1}
@@ -194,8 +195,6 @@ def _rows(
         named = _by_family(
             [s for s in every if s not in dests] if wildcard else list(dests), members, family_of
         )
-        # In the order the runtime lists them (`Row.states`), which `dest` follows.
-        sources = [s for name in named for s in named_as[name]]
         if all(d == s for s, d in dests.items()):
             dest: str | tuple[str, ...] | dict[str, str] = ""
         elif len(set(dests.values())) == 1:
@@ -203,7 +202,9 @@ def _rows(
         elif wildcard:
             dest = dests
         else:
-            dest = tuple(dests[source] for source in sources)
+            # One per source, in the order the runtime lists a row's states (`Row.states`).
+            listed = runtime.Row(first.id, first.spell, sources=named).states(named_as)
+            dest = tuple(dests[source] for source in listed)
         found[order] = runtime.Row(
             first.id,
             spells
@@ -229,7 +230,7 @@ def _rows(
     return found
 
 
-def _target(action: Action, callback_of: dict[str, str]) -> str:
+def _target(action: ActionSpec, callback_of: dict[str, str]) -> str:
     """An action's target as the machine declares it: a callback's, its method's name."""
     if action.verb == "set_state":
         return ""
@@ -270,7 +271,7 @@ def _own_code(
     return found
 
 
-def _wanted(guard_of: dict[Atom, runtime.Guard], lit: Literal) -> runtime.Wanted:
+def _wanted(guard_of: dict[Atom, runtime.Guard], lit: LiteralSpec) -> runtime.Wanted:
     """The guard of a literal of the model, or its negation."""
     guard = guard_of[lit.atom]
     return guard if lit.positive else ~guard
@@ -304,16 +305,16 @@ def _guard_name(atom: Atom, words: dict[Atom, tuple[str, str]]) -> str:
 def moves(spec: Spec) -> list[tuple[str, str, str]]:
     """(source, dest, spells) for every move between states that can happen: the rules
     that win in some world (as the machine's `spellbook.schema.moves` draws them)."""
-    return runtime.moves(lower(spec).rules)
+    return runtime.moves(machine_records(spec).rules)
 
 
-def template_kind(spec: Spec, rule: Rule) -> str:
+def template_kind(spec: Spec, rule: RuleSpec) -> str:
     """The response format the rule answers in (see `spellbook.responses`)."""
-    found = lower(spec)
+    found = machine_records(spec)
     return found.writer.template_kind(found.rule(rule))
 
 
-def render_response(spec: Spec, rule: Rule) -> str:
+def render_response(spec: Spec, rule: RuleSpec) -> str:
     """The rule's response as a cast makes it, before the runtime's placeholders are filled."""
-    found = lower(spec)
+    found = machine_records(spec)
     return found.writer.response(found.rule(rule))
