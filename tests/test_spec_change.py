@@ -134,5 +134,5 @@ def test_a_spec_change_made_with_the_readme_s_steps_leaves_ci_green(tmp_path: Pa
     for check in ci_checks():
         done = run(check)
         assert done.returncode == 0, (check, done.stdout[-3000:], done.stderr[-3000:])
-    goldens = (copy / "tests" / "goldens" / "responses-state_machine.txt").read_text()
+    goldens = (copy / "tests" / "data" / "goldens" / "responses-state_machine.txt").read_text()
     assert "A4a" in goldens

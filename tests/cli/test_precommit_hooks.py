@@ -154,7 +154,7 @@ def test_the_hooks_declare_the_compiler_s_dependencies() -> None:
         assert sorted(h["additional_dependencies"]) == sorted(needed), h["id"]
 
 
-WIDE = (ROOT / "tests" / "cases" / "many_facts" / "spec.md").read_text(encoding="utf-8")
+WIDE = (ROOT / "tests" / "data" / "cases" / "many_facts" / "spec.md").read_text(encoding="utf-8")
 
 
 def twenty_facts() -> str:

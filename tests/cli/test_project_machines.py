@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from spellbook.exits import EXIT_OK, EXIT_REFUSED
-from tests import git_traps
-from tests.commands import clean
+from tests.support import git_traps
+from tests.support.commands import clean
 
 DOOR = """\
 # Door

@@ -11,12 +11,12 @@ from codegen.model import Term
 from codegen.read.action_phrases import parse_actions, split_phrases
 from codegen.read.lexicon import Dialect, Lexicon
 from codegen.read.near_verbs import aimed_at
-from tests.specs import fill, findings_of, row, spec_text
+from tests.support.specs import fill, findings_of, row, spec_text
 
 WS = ".ai/task"
 SPELL = Lexicon.of(Dialect("spell_workflow"))
 # A vocabulary in Python, with verbs of its own (a team that needs code writes one).
-OWN_WORDS = Lexicon.of(Dialect("tests.vocabularies.own_words"))
+OWN_WORDS = Lexicon.of(Dialect("tests.support.vocabularies.own_words"))
 
 
 def verbs(text: str, lexicon: Lexicon = SPELL) -> list[tuple[str, tuple[str, ...], str]]:

@@ -26,7 +26,7 @@ from codegen.model import Term
 from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.patterns import VOCABULARY
-from tests.vocabularies import ATLASSIAN_URL as WRITTEN
+from tests.support.vocabularies import ATLASSIAN_URL as WRITTEN
 
 # The vocabulary's pattern as a guard has it: marked as the vocabulary's, run with `re`.
 ATLASSIAN_URL = VOCABULARY + WRITTEN

@@ -26,11 +26,11 @@ from spellbook.frontmatter import frontmatter
 from spellbook.schema import Action, Row, Rule
 from spellbook.state_file import Record
 from spellbook.store import Workspace
-from tests import workspaces
-from tests.fuzzing import fuzz
-from tests.sessions import PROGRESS, session, write_features
-from tests.specs import fill, findings_of, spec_text
-from tests.workspaces import TASK, set_state, write
+from tests.support import workspaces
+from tests.support.fuzzing import fuzz
+from tests.support.sessions import PROGRESS, session, write_features
+from tests.support.specs import fill, findings_of, spec_text
+from tests.support.workspaces import TASK, set_state, write
 
 
 @st.composite

@@ -18,9 +18,9 @@ from spellbook.facts import Facts
 from spellbook.frontmatter import frontmatter
 from spellbook.state_file import Record
 from spellbook.store import Workspace
-from tests.commands import clean, spell
-from tests.fuzzing import fuzz
-from tests.workspaces import executed, write
+from tests.support.commands import clean, spell
+from tests.support.fuzzing import fuzz
+from tests.support.workspaces import executed, write
 
 
 def laughs(levels: int = 9, use: str = "readers: [{verdict: *a%d}]") -> str:

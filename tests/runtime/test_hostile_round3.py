@@ -16,7 +16,7 @@ from codegen.spec_error import SpecError
 from spellbook import Workflow
 from spellbook.errors import ActionError, UnsafePath
 from spellbook.store import Workspace
-from tests.workspaces import TASK, plan, set_state, write
+from tests.support.workspaces import TASK, plan, set_state, write
 
 SPEC = """\
 # S

@@ -1,5 +1,5 @@
 """Judging a move made by hand (`Workflow.judge`): every invalid and valid transition the
-session's seed document lists (tests/fixtures/seed_session_patterns.md)."""
+session's seed document lists (tests/data/fixtures/seed_session_patterns.md)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ import pytest
 from codegen.read.markdown import Code, Table, read_blocks
 from spellbook import Workflow
 from spellbook.commands import Run, repository_digest
-from tests import git_traps
-from tests.commands import session_cli
-from tests.sessions import MACHINE, PROGRESS, TEST_COMMAND, prepared, session_in
+from tests.support import git_traps
+from tests.support.commands import session_cli
+from tests.support.sessions import MACHINE, PROGRESS, TEST_COMMAND, prepared, session_in
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = (ROOT / "tests" / "fixtures" / "seed_session_patterns.md").read_text(encoding="utf-8")
+SEED = (ROOT / "tests" / "data" / "fixtures" / "seed_session_patterns.md").read_text(
+    encoding="utf-8"
+)
 
 
 def seed_invalid_transitions() -> list[tuple[str, str, str]]:

@@ -16,8 +16,8 @@ import pytest
 from spellbook import ActionError, StateFileError, UnsafePath, Workflow
 from spellbook import lock as lock_module
 from spellbook.journal import Journal
-from tests.commands import clean, obeying_permissions, spell
-from tests.workspaces import (
+from tests.support.commands import clean, obeying_permissions, spell
+from tests.support.workspaces import (
     TASK,
     files,
     history,
