@@ -717,3 +717,8 @@ def test_a_gap_only_a_newer_glob_leaves_is_found() -> None:
         rows[0], rows[0] + "\n" + row("T2", "A", "Go", newer.replace("some", "no", 1))
     )
     assert findings_of(closed, {"gap", "overlap"}) == []
+
+
+def test_a_path_with_a_drive_is_refused_by_the_verifier_as_by_the_runtime() -> None:
+    condition = parse_condition("`C:/x.md` exists", Lexicon.of(Dialect("")), ".w")
+    assert condition.unknown

@@ -296,3 +296,18 @@ def test_a_move_by_hand_whose_rule_only_moves_is_allowed(tmp_path: Path) -> None
     kept = json.loads((tmp_path / PROGRESS / "state.json").read_text())
     allowed, why = flow.judge_file(json.dumps({**kept, "state": "TEST"}).encode())
     assert allowed, why
+
+
+def test_the_hook_refuses_a_counter_or_entered_at_deleted_by_hand(tmp_path: Path) -> None:
+    from spellbook.machines import session_machine
+
+    flow = Workflow(tmp_path, machine=session_machine)
+    folder = tmp_path / ".claude" / "progress"
+    folder.mkdir(parents=True)
+    (folder / "state.json").write_text(
+        json.dumps({"state": "IMPLEMENT", "attempts": 2, "entered_at": "2020-01-01T00:00:00Z"})
+    )
+    allowed, why = flow.judge_file(b'{"state": "IMPLEMENT", "entered_at": "2020-01-01T00:00:00Z"}')
+    assert not allowed and "leaves out `attempts`" in why
+    allowed, why = flow.judge_file(b'{"state": "IMPLEMENT", "attempts": 2}')
+    assert not allowed and "leaves out `entered_at`" in why
