@@ -38,7 +38,8 @@ from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.actions import VERBS
 from spellbook.probes import PROBES, Probe
-from tests.compiler.test_phrase_corpus import CORPUS, LEXICONS
+from tests.compiler.test_phrase_corpus import CORPUS
+from tests.support.phrases import LEXICONS
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "data" / "fixtures"
