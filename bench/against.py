@@ -28,7 +28,7 @@ that alternates every round, so a noisy stretch of the machine weighs on both.
    `python -m codegen --check` run in the tree, which must exit 0 in both.
 4. The behavioural diff: `verify-state-machine.py --spec <40x clone> --against
    <40x clone whose wildcard rows name the original states>` (`clone_spec --unknown`).
-5. Verify of the seed (`tests/fixtures/seed_spec.md`, here's, given to both), where
+5. Verify of the seed (`tests/data/fixtures/seed_spec.md`, here's, given to both), where
    start-up is most of the time, and of one cell whose rules hold 400 facts
    (`bench/attacks.py` `wide(400)`, written once and given to both).
 
@@ -468,7 +468,7 @@ def main() -> int:
             check_origin(tree, neutral)
         same = (here / PROJECT_SPEC).read_bytes() == (then / PROJECT_SPEC).read_bytes()
         seed, wide400 = folder / "seed.md", folder / "wide-400.md"
-        shutil.copyfile(ROOT / "tests" / "fixtures" / "seed_spec.md", seed)
+        shutil.copyfile(ROOT / "tests" / "data" / "fixtures" / "seed_spec.md", seed)
         wide400.write_text(wide(400), encoding="utf-8")
         specs = (*clone_specs([here, then], folder), seed, wide400)
         floor, cold_figures = cold(trees, neutral, cold_rounds)

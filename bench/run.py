@@ -538,7 +538,7 @@ def peer(table: Table, runs: int, folder: Path, upstream_script: Path | None) ->
     where given) on the same file, with the same interpreter, taking turns; and `python -c
     pass`, the floor of all."""
     seed = folder / "state-machine.md"  # the name the upstream script reads
-    seed.write_bytes((ROOT / "tests" / "fixtures" / "seed_spec.md").read_bytes())
+    seed.write_bytes((ROOT / "tests" / "data" / "fixtures" / "seed_spec.md").read_bytes())
     ours = [sys.executable, str(ROOT / "verify-state-machine.py"), "--spec", str(seed)]
     floor = [sys.executable, "-c", "pass"]
     # What reading the seed with mistune alone costs (the markdown parser the verifier is

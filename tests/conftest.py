@@ -1,4 +1,4 @@
-"""Test options: `--update-cases` rewrites the golden files under tests/cases/."""
+"""Test options: `--update-cases` rewrites the golden files under tests/data/cases/."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-cases",
         action="store_true",
-        help="rewrite the expected files of tests/cases/ from the current output",
+        help="rewrite the expected files of tests/data/cases/ from the current output",
     )
 
 

@@ -213,7 +213,8 @@ def test_every_command_of_the_docs_runs(tmp_path: Path) -> None:
                     text=True,
                     timeout=120,
                 )
-                seed = "--spec tests/fixtures/seed_spec.md" in line  # the user's spec: 7 errors
+                # the user's spec: 7 errors
+                seed = "--spec tests/data/fixtures/seed_spec.md" in line
                 assert done.returncode == (1 if seed else 0), (page, line, done.stderr[-2000:])
                 ran.append(line)
     assert len(ran) >= 10, ran

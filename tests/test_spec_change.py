@@ -45,6 +45,12 @@ PINNED = [
     "tests/cli/test_generate.py",
     "tests/cli/test_precommit_hooks.py",
 ]
+# Of those, the ones that read no project spec: a fresh environment verifying a spec of
+# its own (the same in the copy as here, and the slowest of them).
+UNPINNED = [
+    "tests/cli/test_precommit_hooks.py::"
+    "test_the_hooks_declared_dependencies_alone_verify_a_twenty_fact_cell",
+]
 
 
 def readme_steps() -> list[str]:
@@ -124,6 +130,7 @@ def test_a_spec_change_made_with_the_readme_s_steps_leaves_ci_green(tmp_path: Pa
     for step in readme_steps():
         if step == TESTS:
             step += " -q -p no:cacheprovider " + " ".join(PINNED)
+            step += "".join(f" --deselect {test}" for test in UNPINNED)
         assert "pytest" not in step or "tests/" in step, step  # never the whole suite again
         done = run(step)
         assert done.returncode == 0, (step, done.stdout[-3000:], done.stderr[-3000:])
@@ -134,5 +141,5 @@ def test_a_spec_change_made_with_the_readme_s_steps_leaves_ci_green(tmp_path: Pa
     for check in ci_checks():
         done = run(check)
         assert done.returncode == 0, (check, done.stdout[-3000:], done.stderr[-3000:])
-    goldens = (copy / "tests" / "goldens" / "responses-state_machine.txt").read_text()
+    goldens = (copy / "tests" / "data" / "goldens" / "responses-state_machine.txt").read_text()
     assert "A4a" in goldens

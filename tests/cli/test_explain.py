@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.specs import row, spec_text
+from tests.support.specs import row, spec_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "verify-state-machine.py"
@@ -136,7 +136,7 @@ def test_the_markdown_report_carries_the_reading(tmp_path: Path) -> None:
         assert "| up scripts ready | condition | some file matches `sql/*.up.sql` AND" in out
 
 
-LOAN_DESK = ROOT / "tests" / "fixtures" / "library_loans.md"
+LOAN_DESK = ROOT / "tests" / "data" / "fixtures" / "library_loans.md"
 
 
 def test_explain_reads_the_loan_desk_s_rules_and_terms_as_their_author_meant() -> None:
@@ -176,7 +176,7 @@ def test_a_terms_row_naming_a_pattern_is_read_as_the_pattern(tmp_path: Path) -> 
     a phrase nothing reads."""
     from codegen import parse_spec_text
     from codegen.analyse.reading import read_spec
-    from tests.specs import fill, row, spec_text
+    from tests.support.specs import fill, row, spec_text
 
     states, spells = ["A"], ["Go"]
     rows = [row("T1", "A", "Go", "-", "Same state", "Record jira keys of notes.md in `seen`")]
@@ -197,7 +197,7 @@ def test_one_phrase_holding_a_semicolon_is_not_read_as_two() -> None:
     the reading shows apart from the two phrases `(1) A; (2) B`."""
     from codegen import parse_spec_text
     from codegen.analyse.reading import read_spec
-    from tests.specs import fill, row, spec_text
+    from tests.support.specs import fill, row, spec_text
 
     def then(action: str) -> str:
         rows = [row("T1", "A", "Go", "-", "Same state", action)]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_OK
 from tests.cli.test_project_machines import compiler, generate, spell
-from tests.commands import clean
+from tests.support.commands import clean
 
 RELEASE = """\
 # Release

@@ -573,7 +573,7 @@ def test_every_output_is_checked_before_any_is_written(checkout: Path, place: st
 def test_a_folder_codegen_cannot_write_in_stops_it_before_anything_is_written(
     checkout: Path,
 ) -> None:
-    from tests.commands import obeying_permissions
+    from tests.support.commands import obeying_permissions
 
     _list_documents(
         checkout, 'documents = ["docs/verifier.md"]', REPORTED.format("reports/checked.md")

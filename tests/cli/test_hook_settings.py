@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.sessions import PROGRESS, session_in
+from tests.support.sessions import PROGRESS, session_in
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "session.md"
 

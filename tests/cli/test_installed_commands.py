@@ -147,7 +147,7 @@ def test_without_the_codegen_extra_the_commands_say_how_to_add_it_where_installe
 
 
 def test_without_python_sat_a_cell_of_many_facts_is_said_not_a_traceback(tmp_path: Path) -> None:
-    spec = Path(__file__).resolve().parents[1] / "cases" / "many_facts" / "spec.md"
+    spec = Path(__file__).resolve().parents[1] / "data" / "cases" / "many_facts" / "spec.md"
     code = (
         "import sys; sys.modules['pysat'] = sys.modules['pysat.solvers'] = None; "
         "import spellbook.compiler as c; del sys.argv[1]; raise SystemExit(c.verify())"

@@ -15,8 +15,8 @@ import pytest
 
 from spellbook import cli
 from spellbook.exits import EXIT_HOOK_BLOCK, EXIT_INTERRUPTED
-from tests.commands import alive, ends
-from tests.sessions import PROGRESS, session_in
+from tests.support.commands import alive, ends
+from tests.support.sessions import PROGRESS, session_in
 
 
 def interrupted(argv: list[str] | None = None) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from spellbook.exits import EXIT_OK
 from tests.cli.test_project_machines import compiler, generate, run
-from tests.commands import clean
+from tests.support.commands import clean
 
 GATE = """\
 # Gate

@@ -18,9 +18,9 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from spellbook.machines import session_machine, spell_machine
-from tests.commands import ends
-from tests.sessions import session_in
-from tests.workspaces import CONTROLS, HOSTILE, executed, write
+from tests.support.commands import ends
+from tests.support.sessions import session_in
+from tests.support.workspaces import CONTROLS, HOSTILE, executed, write
 
 STATE = Path(".ai/task/state.json")
 

@@ -18,9 +18,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "verify-state-machine.py"
 CLEAN = "examples/orders/spec/ORDERS.md"  # no finding
-SEED = "tests/fixtures/seed_spec.md"  # errors, warnings and notes
-SECTIONS = "tests/fixtures/machines/declared.md"  # two machines, one per section
-OLD = "tests/fixtures/later_revision.md"
+SEED = "tests/data/fixtures/seed_spec.md"  # errors, warnings and notes
+SECTIONS = "tests/data/fixtures/machines/declared.md"  # two machines, one per section
+OLD = "tests/data/fixtures/later_revision.md"
 FORMATS = ("text", "json", "markdown", "sarif")
 
 # verify with its analysis (or comparison) made to wait, in a process always past its

@@ -154,7 +154,7 @@ def test_the_hooks_declare_the_compiler_s_dependencies() -> None:
         assert sorted(h["additional_dependencies"]) == sorted(needed), h["id"]
 
 
-WIDE = (ROOT / "tests" / "cases" / "many_facts" / "spec.md").read_text(encoding="utf-8")
+WIDE = (ROOT / "tests" / "data" / "cases" / "many_facts" / "spec.md").read_text(encoding="utf-8")
 
 
 def twenty_facts() -> str:
@@ -182,6 +182,17 @@ def index_reachable(scratch: Path) -> bool:
     return done.returncode == 0
 
 
+def pip_installs_elsewhere() -> bool:
+    """Whether this interpreter's pip installs into another environment (`--python`)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        major, minor = (int(n) for n in version("pip").split(".")[:2])
+    except (PackageNotFoundError, ValueError):
+        return False
+    return (major, minor) >= (22, 3)
+
+
 @pytest.mark.timeout(900)
 def test_the_hooks_declared_dependencies_alone_verify_a_twenty_fact_cell(tmp_path: Path) -> None:
     """As pre-commit installs a hook: a fresh environment with this repository and exactly
@@ -191,11 +202,15 @@ def test_the_hooks_declared_dependencies_alone_verify_a_twenty_fact_cell(tmp_pat
     import venv
 
     env = tmp_path / "env"
-    venv.create(env, with_pip=True)
+    # This interpreter's pip installs into the new environment (`--python`, pip 22.3 and
+    # later), which saves bootstrapping a pip of its own there; an older pip, its own.
+    outer = pip_installs_elsewhere()
+    venv.create(env, with_pip=not outer)
     python = env / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "--python", str(python)] if outer else [python, "-m", "pip"]
     deps = hook("verify-state-machine")["additional_dependencies"]
     installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", str(ROOT), *deps],
+        [*map(str, pip), "install", "--quiet", str(ROOT), *deps],
         capture_output=True,
         text=True,
         timeout=800,

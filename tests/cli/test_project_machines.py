@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from spellbook.exits import EXIT_OK, EXIT_REFUSED
-from tests import git_traps
-from tests.commands import clean
+from tests.support import git_traps
+from tests.support.commands import clean
 
 DOOR = """\
 # Door
@@ -103,10 +103,10 @@ def generate(project: Path) -> None:
     assert made.returncode == 0, made.stdout + made.stderr
 
 
-@pytest.fixture
-def house(tmp_path: Path) -> Path:
-    """A git repository of a team's own: its spec, its configuration, its generated machine."""
-    project = tmp_path / "house"
+@pytest.fixture(scope="module")
+def built_house(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The house, generated once for this file; each test gets a copy (`house`)."""
+    project = tmp_path_factory.mktemp("built") / "house"
     (project / "spec").mkdir(parents=True)
     (project / ".git").mkdir()
     (project / "spec" / "DOOR.md").write_text(DOOR, encoding="utf-8")
@@ -114,6 +114,14 @@ def house(tmp_path: Path) -> Path:
     (project / "src" / "deep").mkdir(parents=True)
     generate(project)
     assert (project / "generated" / "door.py").is_file()
+    return project
+
+
+@pytest.fixture
+def house(built_house: Path, tmp_path: Path) -> Path:
+    """A git repository of a team's own: its spec, its configuration, its generated machine."""
+    project = tmp_path / "house"
+    shutil.copytree(built_house, project, symlinks=True)
     return project
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_OK
 from tests.cli.test_project_machines import DOOR, PYPROJECT, generate, spell
-from tests.commands import clean
+from tests.support.commands import clean
 
 # OPEN's Indicators hold an OR: repair cannot choose it from the files.
 UNREADABLE = DOOR.replace(

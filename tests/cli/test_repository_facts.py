@@ -17,7 +17,7 @@ import pytest
 
 from spellbook.exits import EXIT_OK
 from tests.cli.test_project_machines import compiler, generate, spell
-from tests.commands import clean
+from tests.support.commands import clean
 
 FEATURE = """\
 # Feature

@@ -1,5 +1,5 @@
 """A coding session written from the seed's description alone, with no Python: its spec
-(`tests/fixtures/session_from_seed/`) is verified and generated as a user does it, and
+(`tests/data/fixtures/session_from_seed/`) is verified and generated as a user does it, and
 driven by `spell --machine session` through real files: the feature list, the
 repository's `tests/` folder, a test command that really runs, three failed runs that
 block a feature, the next pending feature kept in the state file, and the hook that
@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from spellbook.exits import EXIT_BLOCKED, EXIT_OK
-from tests import git_traps
-from tests.commands import clean
+from tests.support import git_traps
+from tests.support.commands import clean
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "session_from_seed"
+FIXTURE = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "session_from_seed"
 MACHINE = "session"
 PROGRESS = ".claude/progress"
 # The project's tests pass while `verdict.txt`, at the repository's top, says "pass".

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "verify-state-machine.py"
-FIXTURES = ROOT / "tests" / "fixtures" / "machines"
+FIXTURES = ROOT / "tests" / "data" / "fixtures" / "machines"
 DECLARED = FIXTURES / "declared.md"
 UNDECLARED = FIXTURES / "undeclared.md"
 ONE_SECTION = FIXTURES / "one_section.md"

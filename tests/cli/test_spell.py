@@ -14,9 +14,9 @@ from codegen import parse_spec_text
 from codegen.render import render_machine
 from spellbook import UnknownSpell, Workflow
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK, EXIT_UNHANDLED
-from tests.commands import clean, spell
-from tests.specs import row, spec_text
-from tests.workspaces import (
+from tests.support.commands import clean, spell
+from tests.support.specs import row, spec_text
+from tests.support.workspaces import (
     CONTROLS,
     HOSTILE,
     TASK,
@@ -430,7 +430,7 @@ def test_the_workspace_a_subfolder_uses_is_said_without_controls(tmp_path: Path)
     assert not CONTROLS.search(done.stderr) and "repo\ufffd]0;title\ufffd)" in done.stderr
 
 
-SHADOWED = Path(__file__).resolve().parents[1] / "cases" / "spell_shadowed" / "spec.md"
+SHADOWED = Path(__file__).resolve().parents[1] / "data" / "cases" / "spell_shadowed" / "spec.md"
 
 
 def shadowed_project(root: Path) -> Path:

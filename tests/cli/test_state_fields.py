@@ -15,7 +15,7 @@ import pytest
 
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK
 from tests.cli.test_project_machines import compiler, generate, spell
-from tests.commands import clean
+from tests.support.commands import clean
 
 RETRY = """\
 # Retry

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.specs import fill, spec_text
+from tests.support.specs import fill, spec_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "verify-state-machine.py"
-SEED = ROOT / "tests" / "fixtures" / "seed_spec.md"
+SEED = ROOT / "tests" / "data" / "fixtures" / "seed_spec.md"
 
 
 def verify(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -359,7 +359,7 @@ def test_a_spec_path_too_long_to_look_up_is_an_error_in_the_form_asked_for() -> 
 def test_strict_fails_on_a_verb_that_does_not_read_and_passes_an_instruction(
     tmp_path: Path, step: str, code: int, form: str
 ) -> None:
-    from tests.specs import row
+    from tests.support.specs import row
 
     states, spells = ["A", "B"], ["Go"]
     rows = [

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.commands import clean
+from tests.support.commands import clean
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,12 +11,12 @@ from codegen.model import Term
 from codegen.read.action_phrases import parse_actions, split_phrases
 from codegen.read.lexicon import Dialect, Lexicon
 from codegen.read.near_verbs import aimed_at
-from tests.specs import fill, findings_of, row, spec_text
+from tests.support.specs import fill, findings_of, row, spec_text
 
 WS = ".ai/task"
 SPELL = Lexicon.of(Dialect("spell_workflow"))
 # A vocabulary in Python, with verbs of its own (a team that needs code writes one).
-OWN_WORDS = Lexicon.of(Dialect("tests.vocabularies.own_words"))
+OWN_WORDS = Lexicon.of(Dialect("tests.support.vocabularies.own_words"))
 
 
 def verbs(text: str, lexicon: Lexicon = SPELL) -> list[tuple[str, tuple[str, ...], str]]:
@@ -617,3 +617,27 @@ def test_words_of_what_a_created_file_holds_are_not_dropped() -> None:
     spell = Lexicon.of(Dialect("spell_workflow"))
     (templated,) = parse_actions("Create plan.md with sections for the criteria", "", spell)
     assert (templated.target, templated.problem) == ("plan.md", "")
+
+
+def problem(text: str, workspace: str = "") -> str:
+    (action,) = parse_actions(text, workspace, CORE)
+    return action.problem or action.hint or action.verb
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Move `tools/hook.sh` to `.git/hooks/pre-commit`", "in a .git folder"),
+        ('Append "[core] fsmonitor = x" to `.git/config`', "in a .git folder"),
+        ("Create `.GIT/config`", "in a .git folder"),
+        ("Copy `docs/*.md` to out/", "not a file's name"),
+        ("Move `notes-${date}.md` to old/", "not a file's name"),
+        ('Append "x" to `<date>.log`', "not a file's name"),
+        ('Append "x" to `.trash/note`', "Spellbook's own file"),
+        ("Delete `.intent.json`", "Spellbook's own file"),
+        ("Set big in r.json to 1e400", "not a JSON value"),
+        ("Set big in r.json to NaN", "not a JSON value"),
+    ],
+)
+def test_an_action_no_spec_may_take_is_refused_when_it_is_read(text: str, said: str) -> None:
+    assert said in problem(text)

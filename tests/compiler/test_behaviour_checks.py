@@ -1,8 +1,8 @@
 """What the machine does in every world: on small random machines, the verifier agrees
 with brute force.
 
-Hypothesis writes the specs (tests/random_specs.py). For every (state, spell,
-world) the oracle in tests/worlds.py picks the winner by the priority policy;
+Hypothesis writes the specs (tests/support/random_specs.py). For every (state, spell,
+world) the oracle in tests/support/worlds.py picks the winner by the priority policy;
 gaps, overlaps, dead rules and unreachable states must be exactly what the
 verifier reports. A gap or an overlap counts only where it happens whatever the
 undefined phrases mean: for some values of the known facts, for every value of
@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.model import Spec
-from tests.random_specs import DIALECT, machines
-from tests.specs import fill, row, spec_text
-from tests.worlds import cell_atoms, holds, winner, worlds
+from tests.support.random_specs import DIALECT, machines
+from tests.support.specs import fill, row, spec_text
+from tests.support.worlds import cell_atoms, holds, winner, worlds
 
 STATES, SPELLS = ["A", "B"], ["Go"]
 

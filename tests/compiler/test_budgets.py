@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from bench.attacks import _spec, alike_rows, alternatives, pairs, repeated_term, title
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.cli import generate, verify
-from tests.worlds import cell_atoms, holds, worlds
+from tests.support.spec_builders import alike_rows, alternatives, pairs, repeated_term, title
+from tests.support.spec_builders import spec_of as _spec
+from tests.support.worlds import cell_atoms, holds, worlds
 
 ROOT = Path(__file__).resolve().parents[2]
 VERIFY = (sys.executable, str(ROOT / "verify-state-machine.py"))

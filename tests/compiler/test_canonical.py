@@ -38,10 +38,11 @@ from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.actions import VERBS
 from spellbook.probes import PROBES, Probe
-from tests.compiler.test_phrase_corpus import CORPUS, LEXICONS
+from tests.compiler.test_phrase_corpus import CORPUS
+from tests.support.phrases import LEXICONS
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures"
+FIXTURES = ROOT / "tests" / "data" / "fixtures"
 # Fixtures that are not specs: a seed's list of transitions, and a Terms table that
 # `later_revision.md` is read with (below).
 NOT_SPECS = {"seed_session_patterns.md", "later_revision_terms.md"}
@@ -49,7 +50,7 @@ SPECS = sorted(
     [
         *ROOT.glob("spec/*.md"),
         *(p for p in ROOT.glob("examples/*/spec/*.md")),
-        *ROOT.glob("tests/cases/*/spec.md"),
+        *ROOT.glob("tests/data/cases/*/spec.md"),
         *(p for p in FIXTURES.glob("*.md") if p.name not in NOT_SPECS),
     ]
 )
@@ -179,9 +180,9 @@ def test_every_fixture_and_case_is_read_back() -> None:
     fixtures (seed, later revision, Prettier's) and the golden cases."""
     names = {str(p.relative_to(ROOT)) for p in SPECS}
     assert {"spec/STATE_MACHINE.md", "spec/SESSION_STATE_MACHINE.md"} <= names
-    assert "tests/fixtures/seed_spec.md" in names
-    assert "tests/fixtures/later_revision.md" in names
-    assert sum(n.startswith("tests/cases/") for n in names) >= 80
+    assert "tests/data/fixtures/seed_spec.md" in names
+    assert "tests/data/fixtures/later_revision.md" in names
+    assert sum(n.startswith("tests/data/cases/") for n in names) >= 80
     assert sum(n.startswith("examples/") for n in names) >= 2
 
 

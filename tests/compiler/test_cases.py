@@ -1,4 +1,4 @@
-"""Golden cases: each tests/cases/<name>/spec.md and what the tools must make of it.
+"""Golden cases: each tests/data/cases/<name>/spec.md and what the tools must make of it.
 
 `findings.txt` holds the verifier's findings, `error.txt` the error for a spec
 that cannot be read, `machine.py` the generated module (only where a case has
@@ -17,14 +17,14 @@ from codegen.analyse import SEVERITY, analyse
 from codegen.render import render_machine
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = ROOT / "tests" / "cases"
+CASES = ROOT / "tests" / "data" / "cases"
 NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())
 EXPECTED = ("findings.txt", "error.txt", "machine.py")
 
 
 def outputs(case: str) -> dict[str, str]:
     try:
-        spec = load_spec(CASES / case / "spec.md", shown=f"tests/cases/{case}/spec.md")
+        spec = load_spec(CASES / case / "spec.md", shown=f"tests/data/cases/{case}/spec.md")
     except SpecError as err:
         return {"error.txt": f"{err.line}: {err.message}\n"}
     findings = analyse(spec)
@@ -74,7 +74,9 @@ def test_case_output_matches(case: str, update_cases: bool) -> None:
 @pytest.mark.parametrize("kind", sorted(SEVERITY))
 def test_every_finding_kind_has_a_case_that_triggers_it_and_one_that_does_not(kind: str) -> None:
     triggers, clean = CASES / kind, CASES / f"{kind}-ok"
-    assert triggers.is_dir() and clean.is_dir(), f"tests/cases/{kind}/ and {kind}-ok/ are needed"
+    assert triggers.is_dir() and clean.is_dir(), (
+        f"tests/data/cases/{kind}/ and {kind}-ok/ are needed"
+    )
     expected = "error.txt" if kind == "parse_error" else "findings.txt"
     found = outputs(kind).get(expected, "")
     assert (f"[{kind}]" in found) if expected == "findings.txt" else found, (

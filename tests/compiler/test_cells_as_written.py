@@ -18,7 +18,7 @@ from codegen.model import Atom, LiteralSpec
 from codegen.read.markdown import as_written, read_blocks
 from codegen.render import render_machine
 from spellbook.workflow import Workflow
-from tests.specs import fill, row, spec_text, spec_with
+from tests.support.specs import fill, row, spec_text, spec_with
 
 UP_NOT_DOWN = "sql/*.up.sql exists AND no sql/*.down.sql"
 UP_NOT_DOWN_FACTS = (

@@ -23,10 +23,10 @@ from codegen.logic import describe
 from codegen.model import LiteralSpec, Term
 from codegen.read.conditions import Words, parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
-from tests.fuzzing import TEXT, fuzz
-from tests.specs import fill, findings_of, row, spec_text, spec_with
+from tests.support.fuzzing import TEXT, fuzz
+from tests.support.specs import fill, findings_of, row, spec_text, spec_with
 
-SEED = Path(__file__).resolve().parents[1] / "fixtures" / "seed_spec.md"
+SEED = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "seed_spec.md"
 SPELL = Lexicon.of(Dialect("spell_workflow"))
 SESSION = Lexicon.of(Dialect("coding_session"))
 AC = "Acceptance Criteria"
@@ -491,7 +491,7 @@ def test_a_very_long_conjunction_and_a_very_long_word_are_read_in_bounded_time()
         f"""
         from codegen import parse_spec_text
         from codegen.analyse import analyse
-        from tests.specs import spec_text, row
+        from tests.support.specs import spec_text, row
         for condition in ({clauses!r}, {word!r}):
             text = spec_text(["A"], ["Go"], [row("T1", "A", "Go", condition)])
             analyse(parse_spec_text(text))
@@ -692,7 +692,7 @@ def test_a_template_the_spec_creates_a_file_from_says_which_sections_it_has(
 
 
 def test_a_section_written_in_another_case_leaves_no_false_gap() -> None:
-    from tests.specs import fill, row, spec_text
+    from tests.support.specs import fill, row, spec_text
 
     states, spells = ["A", "B"], ["Go"]
     rows = [
@@ -763,3 +763,8 @@ def test_every_kind_of_fact_reads_back_from_its_own_words(probe: str, holds: boo
     cond = parse_condition(words_of(probe, file, param, holds))
     assert cond.unknown == ()
     assert any(lit.atom.probe == probe and lit.positive is holds for lit in cond.literals)
+
+
+def test_a_path_with_a_drive_is_refused_by_the_verifier_as_by_the_runtime() -> None:
+    condition = parse_condition("`C:/x.md` exists", Lexicon.of(Dialect("")), ".w")
+    assert condition.unknown

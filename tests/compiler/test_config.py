@@ -17,7 +17,7 @@ from codegen.analyse import analyse
 from codegen.config import load_config
 from codegen.read.lexicon import Dialect
 from spellbook.project import ProjectError, _parse
-from tests.specs import spec_with
+from tests.support.specs import spec_with
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -25,8 +25,8 @@ from codegen.read.lexicon import Dialect
 from codegen.render import render_machine
 from codegen.render.machine_records import render_response
 from spellbook import Workflow
-from tests.specs import fill, row, spec_text, spec_with
-from tests.workspaces import write
+from tests.support.specs import fill, row, spec_text, spec_with
+from tests.support.workspaces import write
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
@@ -76,21 +76,21 @@ def edited(text: str) -> Spec:
 
 # The spec the Prettier copies were made from, frozen with them, so that a change to the
 # live spec does not need them made again.
-SOURCE = load_spec(ROOT / "tests" / "fixtures" / "prettier_source_STATE_MACHINE.md")
+SOURCE = load_spec(ROOT / "tests" / "data" / "fixtures" / "prettier_source_STATE_MACHINE.md")
 
 
 @pytest.mark.parametrize("version", [2, 3])
 def test_prettier_output_reads_to_the_same_machine(version: int) -> None:
     """`npx prettier@2` / `prettier@3 --parser markdown
-    < tests/fixtures/prettier_source_STATE_MACHINE.md`."""
-    pretty = load_spec(ROOT / "tests" / "fixtures" / f"prettier{version}_STATE_MACHINE.md")
+    < tests/data/fixtures/prettier_source_STATE_MACHINE.md`."""
+    pretty = load_spec(ROOT / "tests" / "data" / "fixtures" / f"prettier{version}_STATE_MACHINE.md")
     assert machine(pretty) == machine(SOURCE)
     notes = frozenset({"name_recovered"})
     assert findings(pretty, notes) == findings(SOURCE)
 
 
 def test_prettier_2_mangled_names_are_each_noted_with_their_line() -> None:
-    pretty = load_spec(ROOT / "tests" / "fixtures" / "prettier2_STATE_MACHINE.md")
+    pretty = load_spec(ROOT / "tests" / "data" / "fixtures" / "prettier2_STATE_MACHINE.md")
     noted = [f for f in analyse(pretty) if f.kind == "name_recovered"]
     assert len(noted) > 20
     lines = pretty.path and (ROOT / pretty.path).read_text(encoding="utf-8").split("\n")
@@ -99,8 +99,8 @@ def test_prettier_2_mangled_names_are_each_noted_with_their_line() -> None:
 
 
 def test_prettier_3_joined_state_items_keep_their_fields() -> None:
-    pretty = load_spec(ROOT / "tests" / "fixtures" / "prettier3_STATE_MACHINE.md")
-    text = (ROOT / "tests" / "fixtures" / "prettier3_STATE_MACHINE.md").read_text()
+    pretty = load_spec(ROOT / "tests" / "data" / "fixtures" / "prettier3_STATE_MACHINE.md")
+    text = (ROOT / "tests" / "data" / "fixtures" / "prettier3_STATE_MACHINE.md").read_text()
     assert "14a. **ERROR_COMMENTS_MISSING_A** - _Description_:" in text
     state = next(s for s in pretty.states if s.name == "ERROR_COMMENTS_MISSING_A")
     assert state.description == "In PR_GATHERING_COMMENTS_A state, but comments.md is missing"

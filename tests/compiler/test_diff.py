@@ -19,11 +19,11 @@ from codegen.config import load_config
 from codegen.diff import Change, Renamed, SpecDiff, compare
 from codegen.diff.report import format_text, to_json, to_markdown, verdict
 from codegen.diff.revisions import load_old
-from tests.specs import renamed, row, spec_text
+from tests.support.specs import renamed, row, spec_text
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
-FIXTURES = ROOT / "tests" / "fixtures"
+FIXTURES = ROOT / "tests" / "data" / "fixtures"
 DIALECT = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").dialect
 TEXT = PROJECT.read_text(encoding="utf-8")
 

@@ -16,9 +16,9 @@ KINDS = ("action_no_effect", "indicators_broken", "indicators_unchecked", "actio
 SPECS = [
     ROOT / "spec" / "STATE_MACHINE.md",
     ROOT / "spec" / "SESSION_STATE_MACHINE.md",
-    ROOT / "tests" / "fixtures" / "seed_spec.md",
-    ROOT / "tests" / "fixtures" / "later_revision.md",
-    *sorted((ROOT / "tests" / "cases").glob("*/spec.md")),
+    ROOT / "tests" / "data" / "fixtures" / "seed_spec.md",
+    ROOT / "tests" / "data" / "fixtures" / "later_revision.md",
+    *sorted((ROOT / "tests" / "data" / "cases").glob("*/spec.md")),
 ]
 
 
@@ -33,7 +33,7 @@ def effects(spec_path: Path) -> list[tuple[object, ...]]:
 def test_the_later_revision_as_published_names_c1_c2_r2_r3_and_a2() -> None:
     found = {
         (f.kind, f.rule, f.line)
-        for f in analyse(load_spec(ROOT / "tests" / "fixtures" / "later_revision.md"))
+        for f in analyse(load_spec(ROOT / "tests" / "data" / "fixtures" / "later_revision.md"))
         if f.kind in KINDS
     }
     assert ("action_no_effect", "C1", 302) in found  # comments.md is always there

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.attacks import wide
 from codegen import load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.cells import Signature, _analyse, _symbolic, signature
@@ -23,6 +22,7 @@ from codegen.model import Atom, LiteralSpec
 from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from codegen.spec_error import SpecError
+from tests.support.spec_builders import wide
 
 PHRASES = [
     "a.md exists",
@@ -98,8 +98,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SPECS = sorted(
     [
         *(ROOT / "spec").glob("*.md"),
-        *(ROOT / "tests" / "fixtures").glob("*.md"),
-        *(ROOT / "tests" / "cases").glob("*/spec.md"),
+        *(ROOT / "tests" / "data" / "fixtures").glob("*.md"),
+        *(ROOT / "tests" / "data" / "cases").glob("*/spec.md"),
     ]
 )
 

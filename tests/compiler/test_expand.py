@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.model import Kind, Specificity
-from tests.random_specs import DIALECT, machines
-from tests.specs import fill, findings_of, row, spec_text
+from tests.support.random_specs import DIALECT, machines
+from tests.support.specs import fill, findings_of, row, spec_text
 
 STATES = ["START", "WORK_G", "WORK_A", "DONE_G", "DONE_A"]
 SPELLS = ["Go", "Look"]

@@ -16,8 +16,8 @@ from codegen.render import render_machine
 from tests.compiler.test_dialects import machine
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = ROOT / "tests" / "cases"
-FIXTURES = ROOT / "tests" / "fixtures"
+CASES = ROOT / "tests" / "data" / "cases"
+FIXTURES = ROOT / "tests" / "data" / "fixtures"
 
 HEAD = """# Incident
 
@@ -177,7 +177,7 @@ def test_the_golden_case_declared_once_generates_the_machine_of_the_one_by_one_c
 
 @pytest.mark.parametrize("version", [2, 3])
 def test_prettier_output_of_family_items_reads_to_the_same_machine(version: int) -> None:
-    """`npx prettier@N --parser markdown < tests/cases/families_declared/spec.md`: Prettier 2
+    """`npx prettier@N --parser markdown < tests/data/cases/families_declared/spec.md`: Prettier 2
     writes `**MISSING_NOTES_[P/W]**` as `**MISSING*NOTES*[P/W]**`, both write `\\_[`."""
     pretty = load_spec(FIXTURES / f"prettier{version}_families_declared.md")
     assert machine(pretty) == machine(load_spec(CASES / "families_declared" / "spec.md"))

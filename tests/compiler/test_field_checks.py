@@ -14,8 +14,8 @@ from codegen.analyse import Finding, Severity, analyse
 from codegen.config import Dialect
 from codegen.render import render_machine
 from spellbook import Workflow
-from tests.specs import row, spec_text, spec_with
-from tests.vocabularies import own_words
+from tests.support.specs import row, spec_text, spec_with
+from tests.support.vocabularies import own_words
 
 ROOT = Path(__file__).resolve().parents[2]
 KINDS = ("undefined_field", "never_counted", "never_set")
@@ -193,7 +193,7 @@ def test_a_vocabulary_verb_sets_the_fields_it_writes(monkeypatch: pytest.MonkeyP
     bare = text[:start] + text[text.index("```", start + 3) + 3 :]  # no State Persistence
     terms = bare.index("### Terms")  # Mark and Select: the Python vocabulary's verbs
     bare = bare[:terms] + bare[bare.index("### Transition Rules") :]
-    session = Dialect("tests.vocabularies.own_words")  # a vocabulary with verbs of its own
+    session = Dialect("tests.support.vocabularies.own_words")  # a vocabulary with verbs of its own
     assert found(bare, session) == []  # `Select the next pending feature` writes feature_id
     select = next(v for v in own_words.VERBS if v.name == "select")
     monkeypatch.setattr(select, "writes", ())

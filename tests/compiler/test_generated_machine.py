@@ -19,7 +19,7 @@ from transitions.extensions.asyncio import AsyncMachine
 
 from codegen import parse_spec_text
 from codegen.render import render_machine
-from tests.specs import row, spec_text
+from tests.support.specs import row, spec_text
 
 ROWS = [
     row("G1", "A", "Go", "`x.md` exists", "B", "Update state to B"),

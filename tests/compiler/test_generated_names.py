@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.commands import clean
+from tests.support.commands import clean
 
 WIDE = "\uff4b\uff45\uff59"  # `key` in full-width letters
 SPEC = """# Folded

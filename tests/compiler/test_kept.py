@@ -11,7 +11,7 @@ from codegen.analyse.kept import kept
 from codegen.analyse.reading import read_spec
 from codegen.render import render_machine
 from spellbook.schema import Kept
-from tests.kept_specs import TICKETS
+from tests.support.kept_specs import TICKETS
 
 ROOT = Path(__file__).resolve().parents[2]
 

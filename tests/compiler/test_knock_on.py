@@ -6,7 +6,7 @@ from __future__ import annotations
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.findings import Finding
-from tests.specs import row, spec_text
+from tests.support.specs import row, spec_text
 
 STATES = ["START", "MIDDLE", "END", "ASIDE"]
 SPELLS = ["Go", "Look"]

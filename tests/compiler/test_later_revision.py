@@ -1,10 +1,10 @@
 """The spec as its authors publish it today, read as they mean it.
 
-`tests/fixtures/later_revision.md` is a later revision of the user's spec,
+`tests/data/fixtures/later_revision.md` is a later revision of the user's spec,
 unchanged: renamed columns (`MCP Condition`, `MCP Actions`, `Implementation`),
 conditions written as procedures, third-person actions, `-` for no action, and
 names a markdown formatter mangled (`PR*GATHERING_COMMENTS*[G/A]`).
-`tests/fixtures/later_revision_normalized.md` is the same spec rewritten by hand
+`tests/data/fixtures/later_revision_normalized.md` is the same spec rewritten by hand
 in the dialect of the user's first spec. Both must verify to the same findings,
 and a machine generated from the unchanged file, as a third machine of a project
 of its own, must run a workflow through real files.
@@ -29,10 +29,10 @@ from codegen.analyse.coverage import family_coverage, state_coverage
 from codegen.read.lexicon import Dialect
 from spellbook import Workflow
 from spellbook.errors import Undefined
-from tests.workspaces import TASK, write
+from tests.support.workspaces import TASK, write
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures"
+FIXTURES = ROOT / "tests" / "data" / "fixtures"
 LATER = FIXTURES / "later_revision.md"
 NORMALIZED = FIXTURES / "later_revision_normalized.md"
 # A Terms table of this project's own, appended to the published file: what its

@@ -492,7 +492,9 @@ def test_states_written_as_words_read_in_a_slash_list_and_by_their_identifiers()
 # -- tables of refused moves with their reasons ------------------------------------------
 
 _ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
-_PATTERNS = (_ROOT / "tests" / "fixtures" / "seed_session_patterns.md").read_text(encoding="utf-8")
+_PATTERNS = (_ROOT / "tests" / "data" / "fixtures" / "seed_session_patterns.md").read_text(
+    encoding="utf-8"
+)
 _REASONS = _PATTERNS[
     _PATTERNS.index("## Invalid Transitions (Blocked by Hooks)") : _PATTERNS.index(
         "## State File Schema"

@@ -11,7 +11,7 @@ from hypothesis import strategies as hs
 from codegen import load_spec
 from codegen.read.markdown import BrokenTable, ItemList, Paragraph, Table, read_blocks
 
-SEED = Path(__file__).resolve().parents[1] / "fixtures" / "seed_spec.md"
+SEED = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "seed_spec.md"
 
 
 def test_table_rows_carry_their_own_lines() -> None:
@@ -139,7 +139,7 @@ def test_text_read_as_plain_without_mistune_is_what_mistune_reads(text: str) -> 
 def test_a_bold_name_with_a_space_is_told_what_a_name_may_hold() -> None:
     from codegen import parse_spec_text
     from codegen.spec_error import SpecError
-    from tests.specs import fill, spec_text
+    from tests.support.specs import fill, spec_text
 
     text = spec_text(["A", "B"], ["Go"], fill(["A", "B"], ["Go"])).replace(
         "1. **Go**", "1. **Report Lost**"

@@ -1,5 +1,5 @@
 """Reading a spec, fuzzed: whatever the text, `parse_spec_text` returns a Spec or raises
-SpecError naming the file and line, never anything else (tests/fuzzing.py says how to
+SpecError naming the file and line, never anything else (tests/support/fuzzing.py says how to
 run it longer)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from codegen import SpecError, parse_spec_text
-from tests.fuzzing import TEXT, fuzz
-from tests.specs import fill, spec_text
+from tests.support.fuzzing import TEXT, fuzz
+from tests.support.specs import fill, spec_text
 
 GOOD = spec_text(["A", "B"], ["Go", "Stop"], fill(["A", "B"], ["Go", "Stop"]))
 

@@ -21,8 +21,8 @@ from codegen.model import Kind, RuleSpec, Spec
 from codegen.render import render_machine
 from codegen.render.literals import py
 from spellbook.machines import spell_machine
-from tests.specs import fill, row, spec_text
-from tests.worlds import World, WorldFacts, cell_atoms, winner, winning_world, worlds
+from tests.support.specs import fill, row, spec_text
+from tests.support.worlds import World, WorldFacts, cell_atoms, winner, winning_world, worlds
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md", shown="spec/STATE_MACHINE.md")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests import git_traps
-from tests.specs import renamed
+from tests.support import git_traps
+from tests.support.specs import renamed
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT = (ROOT / "spec" / "STATE_MACHINE.md").read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ from codegen.read.markdown import Heading, read_blocks
 from codegen.read.sections import machines, sections, select
 
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tests" / "fixtures" / "machines"
+FIXTURES = ROOT / "tests" / "data" / "fixtures" / "machines"
 DECLARED = (FIXTURES / "declared.md").read_text(encoding="utf-8")
 UNDECLARED = (FIXTURES / "undeclared.md").read_text(encoding="utf-8")
 DISJOINT = (FIXTURES / "disjoint.md").read_text(encoding="utf-8")
@@ -172,8 +172,8 @@ def _specs() -> list[Path]:
     found = [
         *sorted((ROOT / "spec").glob("*.md")),
         *sorted((ROOT / "examples").glob("*/spec/*.md")),
-        *sorted((ROOT / "tests" / "cases").glob("*/spec.md")),
-        *sorted(p for p in (ROOT / "tests" / "fixtures").glob("*.md")),
+        *sorted((ROOT / "tests" / "data" / "cases").glob("*/spec.md")),
+        *sorted(p for p in (ROOT / "tests" / "data" / "fixtures").glob("*.md")),
     ]
     seed = Path("/work/shared/seeds/004_0cd903b1ded8a194.txt")
     later = sorted(Path("/work/shared/specs").glob("*.md"))

@@ -12,7 +12,7 @@ from codegen.analyse import Severity, analyse
 from codegen.config import load_config
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = ROOT / "tests" / "fixtures" / "seed_spec.md"
+SEED = ROOT / "tests" / "data" / "fixtures" / "seed_spec.md"
 CHANGES = (ROOT / "docs" / "spec-changes.md").read_text(encoding="utf-8")
 
 # (kind, line, rule, states): checked by hand against the seed.

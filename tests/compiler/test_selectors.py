@@ -10,7 +10,7 @@ from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.reading import read_spec
 from codegen.model import Kind, Spec
-from tests.specs import fill, row, spec_text
+from tests.support.specs import fill, row, spec_text
 
 STATES = ["DRAFT", "OPEN", "DONE"]
 SPELLS = ["Go", "Stop"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.specs import fill, findings_of, row, spec_text
+from tests.support.specs import fill, findings_of, row, spec_text
 
 STATES = ["P", "Q", "E_G", "E_A", "T_G", "T_A"]
 SPELLS = ["Go"]

@@ -12,7 +12,7 @@ from codegen import SpecError, load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.model import Spec
 from codegen.read.lexicon import Dialect
-from tests.specs import fill, row, spec_text
+from tests.support.specs import fill, row, spec_text
 
 STATES, SPELLS = ["A", "B"], ["Go", "Stop"]
 GERMAN = (

@@ -17,7 +17,7 @@ from codegen.analyse.reading import read_spec
 from codegen.read.lexicon import Dialect
 from codegen.read.policies import says_unlisted_rejected
 from codegen.render import render_machine
-from tests.specs import row, spec_text
+from tests.support.specs import row, spec_text
 
 STATES = ["DRAFT", "OPEN", "DONE"]
 SPELLS = ["Open", "Finish", "Look"]

@@ -8,7 +8,7 @@ from pathlib import Path
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.report import format_text
-from tests.specs import row, spec_text
+from tests.support.specs import row, spec_text
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = (ROOT / "spec" / "STATE_MACHINE.md").read_text(encoding="utf-8")

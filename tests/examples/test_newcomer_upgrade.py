@@ -13,7 +13,7 @@ from pathlib import Path
 
 from spellbook.exits import EXIT_BLOCKED, EXIT_OK
 from tests.cli.test_project_machines import compiler, generate, run
-from tests.commands import clean
+from tests.support.commands import clean
 
 WORKFLOW = Path(__file__).resolve().parent / "newcomer_upgrade"
 

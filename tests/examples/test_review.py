@@ -15,7 +15,7 @@ from pathlib import Path
 
 from spellbook.exits import EXIT_BLOCKED, EXIT_OK
 from tests.cli.test_project_machines import compiler, spell
-from tests.commands import clean
+from tests.support.commands import clean
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "review"
 TEMPLATES = EXAMPLE / "spec" / "templates"

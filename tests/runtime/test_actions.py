@@ -5,6 +5,7 @@ read with bytes replaced never written again."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -26,11 +27,11 @@ from spellbook.frontmatter import frontmatter
 from spellbook.schema import Action, Row, Rule
 from spellbook.state_file import Record
 from spellbook.store import Workspace
-from tests import workspaces
-from tests.fuzzing import fuzz
-from tests.sessions import PROGRESS, session, write_features
-from tests.specs import fill, findings_of, spec_text
-from tests.workspaces import TASK, set_state, write
+from tests.support import workspaces
+from tests.support.fuzzing import fuzz
+from tests.support.sessions import PROGRESS, session, write_features
+from tests.support.specs import fill, findings_of, spec_text
+from tests.support.workspaces import TASK, set_state, write
 
 
 @st.composite
@@ -385,3 +386,67 @@ def test_a_record_scoped_to_a_section_appends_only_that_section_s_matches(
     action = _read('Record matches of `^- (\\w+)$` under "Tables" of plan.md in `.applied`')
     apply(_plan(tmp_path, action).operations, Workspace(str(tmp_path), ""))
     assert (tmp_path / ".applied").read_text() == after
+
+
+def rule(*actions: Action) -> Rule:
+    row = Row("R1", "Go", ("A",), actions=actions)
+    return Rule(row, "A", "Go", "A", (0, 0))
+
+
+def test_a_rule_acting_on_the_state_file_or_the_runtime_s_files_is_refused(
+    tmp_path: Path,
+) -> None:
+    workspace = Workspace(str(tmp_path), ".w")
+    moving = rule(Action("move", "Move state.json to old/", ("state.json", "old/")))
+    with pytest.raises(ActionError, match="Spellbook's own file"):
+        plan(moving, workspace, Record("A"), own=("state.json",))
+    trash = rule(Action("append", 'Append "x" to .trash/n', (".trash/n",), "x"))
+    with pytest.raises(ActionError, match="Spellbook's own file"):
+        plan(trash, workspace, Record("A"))
+
+
+def test_a_file_that_is_not_utf8_is_never_rewritten(tmp_path: Path) -> None:
+    (tmp_path / ".w").mkdir()
+    log = tmp_path / ".w" / "log.txt"
+    log.write_bytes(b"caf\xe9 na\xefve\n")
+    workspace = Workspace(str(tmp_path), ".w")
+    for action in (
+        Action("append", 'Append "x" to log.txt', ("log.txt",), "x"),
+        Action("copy", "Copy log.txt to b.txt", ("log.txt", "b.txt")),
+        Action("set_field", "Set x in log.txt to 1", ("log.txt",), '["x", 1]'),
+    ):
+        with pytest.raises(ActionError, match="not UTF-8 text"):
+            plan(rule(action), workspace, Record("A"))
+    assert log.read_bytes() == b"caf\xe9 na\xefve\n"
+    # A move only renames: any bytes may move.
+    moved = plan(rule(Action("move", "Move log.txt to old/", ("log.txt", "old/"))), workspace)
+    assert moved.operations == [["move", "log.txt", "old/log.txt"]]
+
+
+def test_a_copy_after_a_move_writes_where_the_moved_file_was(tmp_path: Path) -> None:
+    (tmp_path / ".w").mkdir()
+    (tmp_path / ".w" / "draft.md").write_text("old\n")
+    (tmp_path / ".w" / "template.md").write_text("new\n")
+    planned = plan(
+        rule(
+            Action("move", "Move draft.md to done/", ("draft.md", "done/")),
+            Action("copy", "Copy template.md to draft.md", ("template.md", "draft.md")),
+        ),
+        Workspace(str(tmp_path), ".w"),
+    )
+    assert ["create", "draft.md", "new\n"] in planned.operations
+
+
+def test_an_extracted_value_is_written_into_a_line_as_it_is(tmp_path: Path) -> None:
+    (tmp_path / ".w").mkdir()
+    (tmp_path / ".w" / "r.json").write_text(json.dumps({"version": "2.0.0-RC.1+Build.7"}))
+    planned = plan(
+        rule(
+            Action("extract", "Extract version from r.json", ("r.json",), "version"),
+            Action("append", 'Append "v${version}" to C.md', ("C.md",), "v${version}"),
+            Action("copy", "Copy r.json to r-${version}.json", ("r.json", "r-${version}.json")),
+        ),
+        Workspace(str(tmp_path), ".w"),
+    )
+    assert ["create", "C.md", "v2.0.0-RC.1+Build.7\n"] in planned.operations
+    assert any(op[:2] == ["create", "r-2.0.0-rc.1-build.7.json"] for op in planned.operations)

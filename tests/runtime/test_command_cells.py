@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spellbook import Workflow
-from tests.fuzzing import fuzz
 from tests.runtime.test_migrations import machine_of
+from tests.support.fuzzing import fuzz
 
 SPEC = """# Go
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from spellbook.errors import Changed
-from tests.commands import clean, ends, session_cli
-from tests.sessions import PROGRESS, session, session_in
+from tests.support.commands import clean, ends, session_cli
+from tests.support.sessions import PROGRESS, session, session_in
 
 
 @pytest.mark.timeout(30)

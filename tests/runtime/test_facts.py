@@ -7,8 +7,8 @@ from pathlib import Path
 from codegen import load_spec
 from codegen.model import RuleSpec
 from spellbook import Workflow
-from tests.workspaces import history, set_state
-from tests.worlds import World, lay_out, winning_world
+from tests.support.workspaces import history, set_state
+from tests.support.worlds import World, lay_out, winning_world
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")

@@ -21,7 +21,7 @@ from spellbook import SpellbookError, Workflow
 from spellbook import store as store_module
 from spellbook.machines import session_machine
 from spellbook.state_file import Record
-from tests.workspaces import TASK, plan, set_state, task, write
+from tests.support.workspaces import TASK, plan, set_state, task, write
 
 SPELLS = ("Accio", "Expecto", "Reparo", "Reverto", "Finite", "Lumos")
 
@@ -273,7 +273,7 @@ def test_a_spell_that_could_not_be_told_is_told_again_next_time(
     monkeypatch.setattr(store_module.Looks, "RECENT_NS", -(10**10))
     set_state(tmp_path, "GATHER_EDITING")
     write(tmp_path, "plan.md", plan(checked=1, unchecked=0))
-    name = "tests.vocabularies.own_words"  # a vocabulary in Python, imported to cast
+    name = "tests.support.vocabularies.own_words"  # a vocabulary in Python, imported to cast
     machine = with_python_vocabulary(name)
     vocabulary = importlib.import_module(name)
     monkeypatch.setitem(sys.modules, name, None)

@@ -6,21 +6,23 @@ status` and a cast), never a hang or an internal error."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from spellbook import Workflow
 from spellbook.errors import ActionError, BadFile
 from spellbook.exits import EXIT_BAD_INPUT, EXIT_OK
 from spellbook.facts import Facts
 from spellbook.frontmatter import frontmatter
 from spellbook.state_file import Record
 from spellbook.store import Workspace
-from tests.commands import clean, spell
-from tests.fuzzing import fuzz
-from tests.workspaces import executed, write
+from tests.support.commands import clean, spell
+from tests.support.fuzzing import fuzz
+from tests.support.workspaces import TASK, executed, plan, set_state, write
 
 
 def laughs(levels: int = 9, use: str = "readers: [{verdict: *a%d}]") -> str:
@@ -156,3 +158,26 @@ def test_a_wide_list_that_holds_itself_is_refused_without_walking_it() -> None:
     text = "---\nloop: &a [" + ", ".join(["*a"] * 16_000) + "]\n---\n"  # 64 KB
     with pytest.raises(ActionError, match="aliases"):
         frontmatter(text, "task.md")
+
+
+@pytest.mark.parametrize(
+    ("written", "read"), [("0x1f", "31"), ("017", "15"), ("1:20", "80"), ("1.5e+3", "1500.0")]
+)
+def test_a_name_yaml_reads_as_another_number_is_refused_not_renamed(
+    tmp_path: Path, written: str, read: str
+) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    write(tmp_path, "task.md", f"---\ntask_name: {written}\n---\n")
+    write(tmp_path, "task-results.md", "results\n")
+    with pytest.raises(ActionError, match=re.escape(f"`{written}` is read by YAML as {read}")):
+        Workflow(tmp_path).cast("accio")
+    assert (tmp_path / TASK / "task.md").is_file()  # nothing moved
+
+
+def test_a_number_written_as_yaml_reads_it_names_the_folder(tmp_path: Path) -> None:
+    set_state(tmp_path, "ACHIEVE_TASK_EXECUTED")
+    write(tmp_path, "plan.md", plan(unchecked=1))
+    write(tmp_path, "task.md", "---\ntask_name: 42\n---\n")
+    write(tmp_path, "task-results.md", "results\n")
+    assert Workflow(tmp_path).cast("accio").archive.startswith(f"{TASK}/tasks/task-42-")

@@ -25,8 +25,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from spellbook.hook import claude_hook, judge_event
-from tests.commands import clean, session_cli
-from tests.json_inputs import (
+from tests.support.commands import clean, session_cli
+from tests.support.json_inputs import (
     BOM,
     ESCAPED_SURROGATES,
     HUGE,
@@ -39,7 +39,7 @@ from tests.json_inputs import (
     wild_text,
     wild_values,
 )
-from tests.sessions import PROGRESS, prepared, session_in
+from tests.support.sessions import PROGRESS, prepared, session_in
 
 HOOK_EXAMPLES = settings(
     max_examples=200,

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spellbook.hook import claude_hook, judge_event
-from tests.json_inputs import json_values
-from tests.sessions import PROGRESS, session_in
+from tests.support.json_inputs import json_values
+from tests.support.sessions import PROGRESS, session_in
 
 FORBIDDEN = json.dumps({"state": "COMPLETE", "attempts": 1, "feature_id": "F1"})
 

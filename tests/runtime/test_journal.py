@@ -34,9 +34,9 @@ from spellbook import Workflow
 from spellbook.actions import passive
 from spellbook.errors import StateFileError
 from spellbook.journal import INTENT_FILE, Journal
-from tests.commands import clean, obeying_permissions, spell
-from tests.faults import TEMPORARY, faults, tree
-from tests.workspaces import (
+from tests.support.commands import clean, obeying_permissions, spell
+from tests.support.faults import TEMPORARY, faults, tree
+from tests.support.workspaces import (
     TASK,
     executed,
     files,
@@ -47,7 +47,7 @@ from tests.workspaces import (
     task,
     write,
 )
-from tests.worlds import lay_out, winning_world
+from tests.support.worlds import lay_out, winning_world
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")

@@ -1,5 +1,5 @@
 """Judging a move made by hand (`Workflow.judge`): every invalid and valid transition the
-session's seed document lists (tests/fixtures/seed_session_patterns.md)."""
+session's seed document lists (tests/data/fixtures/seed_session_patterns.md)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ import pytest
 from codegen.read.markdown import Code, Table, read_blocks
 from spellbook import Workflow
 from spellbook.commands import Run, repository_digest
-from tests import git_traps
-from tests.commands import session_cli
-from tests.sessions import MACHINE, PROGRESS, TEST_COMMAND, prepared, session_in
+from tests.support import git_traps
+from tests.support.commands import session_cli
+from tests.support.sessions import MACHINE, PROGRESS, TEST_COMMAND, prepared, session_in
 
 ROOT = Path(__file__).resolve().parents[2]
-SEED = (ROOT / "tests" / "fixtures" / "seed_session_patterns.md").read_text(encoding="utf-8")
+SEED = (ROOT / "tests" / "data" / "fixtures" / "seed_session_patterns.md").read_text(
+    encoding="utf-8"
+)
 
 
 def seed_invalid_transitions() -> list[tuple[str, str, str]]:
@@ -294,3 +296,18 @@ def test_a_move_by_hand_whose_rule_only_moves_is_allowed(tmp_path: Path) -> None
     kept = json.loads((tmp_path / PROGRESS / "state.json").read_text())
     allowed, why = flow.judge_file(json.dumps({**kept, "state": "TEST"}).encode())
     assert allowed, why
+
+
+def test_the_hook_refuses_a_counter_or_entered_at_deleted_by_hand(tmp_path: Path) -> None:
+    from spellbook.machines import session_machine
+
+    flow = Workflow(tmp_path, machine=session_machine)
+    folder = tmp_path / ".claude" / "progress"
+    folder.mkdir(parents=True)
+    (folder / "state.json").write_text(
+        json.dumps({"state": "IMPLEMENT", "attempts": 2, "entered_at": "2020-01-01T00:00:00Z"})
+    )
+    allowed, why = flow.judge_file(b'{"state": "IMPLEMENT", "entered_at": "2020-01-01T00:00:00Z"}')
+    assert not allowed and "leaves out `attempts`" in why
+    allowed, why = flow.judge_file(b'{"state": "IMPLEMENT", "attempts": 2}')
+    assert not allowed and "leaves out `entered_at`" in why

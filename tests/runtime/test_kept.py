@@ -15,8 +15,8 @@ import pytest
 from codegen import parse_spec_text
 from codegen.render import render_machine
 from spellbook import Workflow
-from tests.kept_specs import TICKETS
-from tests.sessions import PROGRESS, code_session, session_in
+from tests.support.kept_specs import TICKETS
+from tests.support.sessions import PROGRESS, code_session, session_in
 
 LISTED = [
     {"id": "T1", "title": "one", "state": "closed"},
@@ -89,7 +89,7 @@ def test_the_judge_of_kept_files_is_imported_only_when_one_is_written(tmp_path: 
     """A cast, and a hand-made write of a file nothing keeps, never load it."""
     session_in(tmp_path, "IMPLEMENT", "true")
     code = (
-        "import sys; from tests.sessions import session; "
+        "import sys; from tests.support.sessions import session; "
         f"flow = session({str(tmp_path)!r}); flow.cast('Check'); "
         "flow.judge_write('notes.json', '{}'); print('spellbook.kept' in sys.modules); "
         "flow.judge_write('feature-list.json', '{}'); print('spellbook.kept' in sys.modules)"

@@ -1,4 +1,4 @@
-"""A library's loan desk (`tests/fixtures/library_loans.md`), cast with real files.
+"""A library's loan desk (`tests/data/fixtures/library_loans.md`), cast with real files.
 
 The spec is written from the documentation alone, in a domain no other spec uses. Each
 condition phrase it uses is proven by a pair of workspaces that differ only in what the
@@ -24,7 +24,7 @@ from codegen.analyse import analyse
 from codegen.render import render_machine
 from spellbook import ActionError, CastResult, Workflow
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "data" / "fixtures"
 SPEC = FIXTURES / "library_loans.md"
 TEMPLATES = FIXTURES / "library_loans"  # the templates `Create F from T` names
 BY_NAME = FIXTURES / "templates"  # the templates `Create F` finds by F's name

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.workspaces import (
+from tests.support.workspaces import (
     TASK,
     history,
     plan,

@@ -15,8 +15,8 @@ from codegen.config import load_config
 from codegen.render import render_machine
 from spellbook import Workflow
 from spellbook.errors import StateFileError
-from tests.specs import renamed
-from tests.workspaces import plan, write
+from tests.support.specs import renamed
+from tests.support.workspaces import plan, write
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "spec" / "STATE_MACHINE.md"

@@ -23,8 +23,8 @@ from spellbook.facts import Facts
 from spellbook.state_file import Record
 from spellbook.store import READ_LIMIT, Workspace
 from spellbook.values import comparison_param
-from tests.fuzzing import fuzz
-from tests.specs import row, spec_text
+from tests.support.fuzzing import fuzz
+from tests.support.specs import row, spec_text
 
 # A line that almost matches, over and over: a backtracking engine tries every start
 # and every length of the run of capitals (hours for a line this long; 18 s for 40,000
@@ -105,7 +105,7 @@ def test_a_vocabulary_pattern_runs_with_python_re(tmp_path: Path) -> None:
     from spellbook import patterns
 
     found = facts(tmp_path, {"notes.md": "see https://acme.atlassian.net/browse/ENG-1.\n"})
-    from tests.vocabularies import ATLASSIAN_URL
+    from tests.support.vocabularies import ATLASSIAN_URL
 
     assert found.check("matches", "notes.md", patterns.VOCABULARY + ATLASSIAN_URL)
     assert patterns.found(patterns.VOCABULARY + ATLASSIAN_URL, "x https://a.atlassian.net/x.") == [
@@ -148,7 +148,7 @@ def test_re2_is_loaded_only_when_a_spec_pattern_runs() -> None:
     import subprocess
     import sys
 
-    from tests.vocabularies import ATLASSIAN_URL
+    from tests.support.vocabularies import ATLASSIAN_URL
 
     code = (
         "import sys\n"

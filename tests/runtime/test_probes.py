@@ -16,8 +16,8 @@ from spellbook.probes import PROBES, implied, implies
 from spellbook.sections import checklist
 from spellbook.state_file import Record
 from spellbook.store import READ_LIMIT, Workspace
-from tests.commands import clean, spell
-from tests.workspaces import (
+from tests.support.commands import clean, spell
+from tests.support.workspaces import (
     set_state,
     write,
 )

@@ -1,4 +1,4 @@
-"""A vocabulary written in Python (`tests.vocabularies.own_words`), the kind a team whose
+"""A vocabulary written in Python (`tests.support.vocabularies.own_words`), the kind a team whose
 workflow needs code may still name: its verbs plan casts and set the state file's
 fields, and its judge refuses hand-made writes of the files it guards."""
 
@@ -60,9 +60,9 @@ FEATURES = {
 
 
 def machine() -> types.ModuleType:
-    dialect = Dialect("tests.vocabularies.own_words")
+    dialect = Dialect("tests.support.vocabularies.own_words")
     source = render_machine(parse_spec_text(SPEC, "features.md", dialect=dialect), "features")
-    assert 'VOCABULARY = "tests.vocabularies.own_words"' in source  # imported to cast
+    assert 'VOCABULARY = "tests.support.vocabularies.own_words"' in source  # imported to cast
     module = types.ModuleType("features")
     exec(compile(source, "features.py", "exec"), module.__dict__)
     return module

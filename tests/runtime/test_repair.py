@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.commands import clean, session_cli, spell
-from tests.sessions import PROGRESS, code_session, session_in, write_features
-from tests.workspaces import (
+from tests.support.commands import clean, session_cli, spell
+from tests.support.sessions import PROGRESS, code_session, session_in, write_features
+from tests.support.workspaces import (
     TASK,
     executed,
     files,
@@ -105,7 +105,7 @@ def _session_failing_twice(root: Path, code: bool = False) -> Path:
     """A session driven by `spell session advance` on F1 (F2 pending after it) until its
     tests have failed twice: in TEST, attempts at 3. Its state file. With `code`, the
     session whose Select is a Python vocabulary's verb, which sets attempts to a value
-    the history does not keep (`tests.sessions.code_session`), cast in this process."""
+    the history does not keep (`tests.support.sessions.code_session`), cast in this process."""
     write_features(root, "F1", "F2")
     for _ in range(6):  # S2, M1, R1, M1, R1, M1: the tests fail, for real, each time
         if code:

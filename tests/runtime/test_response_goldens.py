@@ -1,5 +1,5 @@
 """Every rule that can win, cast through the runtime with real files: its response is
-byte for byte the one recorded in `tests/goldens/` (times and dates masked).
+byte for byte the one recorded in `tests/data/goldens/` (times and dates masked).
 
 The goldens change only when the spec or the response wording is meant to change:
 regenerate them with `pytest tests/runtime/test_response_goldens.py --update-cases` and review
@@ -21,12 +21,12 @@ from codegen.model import RuleSpec, Spec
 from spellbook import Workflow
 from spellbook.errors import SpellbookError
 from spellbook.machines import session_machine
-from tests.sessions import PROGRESS, TEST_COMMAND
-from tests.workspaces import set_state
-from tests.worlds import World, cell_atoms, lay_out, winner, winning_world, worlds
+from tests.support.sessions import PROGRESS, TEST_COMMAND
+from tests.support.workspaces import set_state
+from tests.support.worlds import World, cell_atoms, lay_out, winner, winning_world, worlds
 
 ROOT = Path(__file__).resolve().parents[2]
-GOLDENS = Path(__file__).resolve().parents[1] / "goldens"
+GOLDENS = Path(__file__).resolve().parents[1] / "data" / "goldens"
 
 # Dates and times (archive folders, history stamps) differ from run to run.
 _STAMP = re.compile(r"\d{4}-?\d{2}-?\d{2}(?:[T_ -]?\d{2}:?\d{2}:?\d{2}(?:\.\d+)?Z?)?(?:-\d+)?")
@@ -130,7 +130,7 @@ def test_every_winning_rule_says_what_its_golden_says(
         golden.write_text(got, encoding="utf-8")
     assert golden.exists(), f"no {golden.name}: record it with --update-cases"
     assert got == golden.read_text(encoding="utf-8"), (
-        f"tests/goldens/{golden.name} is not what the spec's rules say now; if the change "
+        f"tests/data/goldens/{golden.name} is not what the spec's rules say now; if the change "
         "is meant, record it with `.venv/bin/python -m pytest "
         "tests/runtime/test_response_goldens.py --update-cases` and review the diff"
     )

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from spellbook import Workflow
 from spellbook.exits import EXIT_BAD_INPUT
 from spellbook.responses import fill
-from tests.workspaces import TASK, files, history, plan, set_state, task, write
+from tests.support.workspaces import TASK, files, history, plan, set_state, task, write
 
 
 def happened(response: str) -> str:
@@ -287,7 +287,7 @@ def test_the_session_says_its_current_feature_and_attempts(tmp_path: Path) -> No
 def test_the_verifier_warns_of_advice_that_leads_only_into_an_error_state() -> None:
     from codegen import parse_spec_text
     from codegen.analyse import analyse
-    from tests.specs import row, spec_text
+    from tests.support.specs import row, spec_text
 
     text = (
         spec_text(
@@ -389,23 +389,6 @@ def test_a_session_that_blocked_a_feature_does_not_say_all_were_tested(tmp_path:
     assert "No feature is left pending (each is tested or blocked)" in result.response
 
 
-def test_the_servers_casts_per_second_say_which_filesystem_they_were_on() -> None:
-    import pytest
-
-    mounts = Path("/proc/mounts")
-    if not mounts.exists():
-        pytest.skip("no /proc/mounts here")
-    from bench.run import filesystem
-
-    kinds = {line.split()[1]: line.split()[2] for line in mounts.read_text().splitlines()}
-    root = kinds.get("/")
-    assert root is not None and filesystem("/") == (
-        f"{root} (RAM)" if root in ("tmpfs", "ramfs") else root
-    )
-    if kinds.get("/dev/shm") == "tmpfs":
-        assert filesystem("/dev/shm/any/file") == "tmpfs (RAM)"
-
-
 def test_a_missing_state_file_never_starts_over_past_the_initial_state(tmp_path: Path) -> None:
     from spellbook.errors import StateFileError
 
@@ -495,7 +478,7 @@ def test_repair_where_there_is_no_workspace_makes_none(tmp_path: Path) -> None:
 
 
 def test_a_template_saved_with_a_byte_order_mark_is_still_the_template(tmp_path: Path) -> None:
-    from tests.worlds import shipped_template
+    from tests.support.worlds import shipped_template
 
     set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
     write(tmp_path, "plan.md", plan())
@@ -740,7 +723,7 @@ def test_next_steps_say_what_must_keep_holding_so_following_them_is_not_refused(
 ) -> None:
     """A task.md still its template has a task_name: the step says to fill it in keeping
     that, since a task.md filled in without one is refused; done so, the cast moves on."""
-    from tests.worlds import shipped_template
+    from tests.support.worlds import shipped_template
 
     set_state(tmp_path, "ACHIEVE_TASK_DRAFTING")
     write(tmp_path, "plan.md", plan())

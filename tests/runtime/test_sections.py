@@ -15,7 +15,7 @@ from spellbook import Workflow
 from spellbook.frontmatter import frontmatter
 from spellbook.probes import listed_lines, unlisted_matches
 from spellbook.sections import checklist, real_items, real_lines
-from tests.workspaces import executed, write
+from tests.support.workspaces import executed, write
 
 # What `str.splitlines` splits at and markdown does not.
 NOT_LINE_ENDS = ["\u2028", "\u2029", "\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x85"]

@@ -16,7 +16,7 @@ import pytest
 
 from spellbook import Workflow
 from spellbook.errors import UnknownSpell
-from tests.sessions import MACHINE, PROGRESS, TEST_COMMAND, session, write_features
+from tests.support.sessions import MACHINE, PROGRESS, TEST_COMMAND, session, write_features
 
 
 def state_file(root: Path) -> dict[str, object]:

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from spellbook import Workflow
 from spellbook.errors import BadFile, StateFileError
 from spellbook.state_file import Record, StateFormat, dump, parse_json
-from tests.commands import clean, session_cli, spell
-from tests.json_inputs import (
+from tests.support.commands import clean, session_cli, spell
+from tests.support.json_inputs import (
     BOM,
     HUGE,
     SURROGATES,
@@ -35,8 +35,8 @@ from tests.json_inputs import (
     wild_text,
     wild_values,
 )
-from tests.sessions import PROGRESS, session_in
-from tests.workspaces import (
+from tests.support.sessions import PROGRESS, session_in
+from tests.support.workspaces import (
     TASK,
     plan,
     set_state,

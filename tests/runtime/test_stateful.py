@@ -39,9 +39,9 @@ from codegen import load_spec
 from codegen.model import Atom
 from spellbook import Workflow
 from spellbook.errors import ActionError, SpellbookError
-from tests.faults import faults, tree
-from tests.workspaces import TASK, plan, task
-from tests.worlds import cell_atoms, winner
+from tests.support.faults import faults, tree
+from tests.support.workspaces import TASK, plan, task
+from tests.support.worlds import cell_atoms, winner
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")

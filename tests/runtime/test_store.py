@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,9 @@ import pytest
 from spellbook import ActionError, StateFileError, UnsafePath, Workflow
 from spellbook import lock as lock_module
 from spellbook.journal import Journal
-from tests.commands import clean, obeying_permissions, spell
-from tests.workspaces import (
+from spellbook.store import Workspace
+from tests.support.commands import clean, obeying_permissions, spell
+from tests.support.workspaces import (
     TASK,
     files,
     history,
@@ -471,3 +473,40 @@ def test_a_read_only_workspace_is_named_by_the_file_not_its_temporary(tmp_path: 
     assert result.returncode == 1
     assert "cannot write .ai/task/state.json: Permission denied" in clean(result)
     assert ".state.json." not in result.stderr
+
+
+def test_the_runtime_never_touches_a_git_folder(tmp_path: Path) -> None:
+    workspace = Workspace(str(tmp_path), "")
+    for rel in (".git/config", "a/.git/hooks/x", ".Git./config"):
+        with pytest.raises(UnsafePath, match=r"\.git folder"):
+            workspace.path(rel)
+
+
+def test_a_glob_of_many_double_stars_walks_each_folder_once(tmp_path: Path) -> None:
+    deep = tmp_path / ".w"
+    for _ in range(25):
+        deep = deep / "d"
+    deep.mkdir(parents=True)
+    (deep / "x.zz").write_text("")
+    started = time.perf_counter()
+    found = Workspace(str(tmp_path), ".w").glob("**/**/**/**/**/**/**/**/*.zz")
+    assert found == ["d/" * 25 + "x.zz"]
+    assert time.perf_counter() - started < 30  # exponential before: never finished
+
+
+def test_exists_refuses_a_symbolic_link_on_the_way_as_reading_does(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.md").write_text("")
+    (tmp_path / ".w").mkdir()
+    os.symlink(outside, tmp_path / ".w" / "docs")
+    with pytest.raises(UnsafePath, match="symbolic link"):
+        Workspace(str(tmp_path), ".w").exists("docs/a.md")
+
+
+@pytest.mark.parametrize("folder", ["../escaped", "/tmp/x", "~/x", "C:/x", "a/../..", ".git"])
+def test_the_runtime_refuses_a_workspace_outside_the_repository(
+    tmp_path: Path, folder: str
+) -> None:
+    with pytest.raises(UnsafePath, match="not a folder inside the repository"):
+        Workspace(str(tmp_path), folder)

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spellbook import terminal
-from tests.fuzzing import fuzz
+from tests.support.fuzzing import fuzz
 
 # What a terminal acts on: C0 but tab and line feed, DEL, C1; and what reorders or
 # breaks what it shows.

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from spellbook import Workflow
 from tests.runtime.test_migrations import machine_of
-from tests.specs import row, spec_text
+from tests.support.specs import row, spec_text
 
 
 def test_a_spell_named_may_open_beside_open_is_cast_by_its_own_rules(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from spellbook import Workflow
-from tests.workspaces import TASK, history, plan, remove, task, write
+from tests.support.workspaces import TASK, history, plan, remove, task, write
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ what a hand-made write of that file may not do is drawn from it (`KEPT`)."""
 
 from __future__ import annotations
 
-from tests.specs import row, spec_text
+from tests.support.specs import row, spec_text
 
 TICKETS = (
     spec_text(

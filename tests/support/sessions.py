@@ -15,8 +15,8 @@ from spellbook.commands import Run, repository_digest
 
 MACHINE = import_module("spellbook.machines.session_machine")
 PROGRESS = ".claude/progress"
-ROOT = Path(__file__).resolve().parents[1]
-CODE = "tests.vocabularies.own_words"  # a vocabulary of Python, the tests' own
+ROOT = Path(__file__).resolve().parents[2]
+CODE = "tests.support.vocabularies.own_words"  # a vocabulary of Python, the tests' own
 # Passes when the repository has a file named tests-pass; the session runs it for real.
 TEST_COMMAND = (
     f"{sys.executable} -c \"import os, sys; sys.exit(0 if os.path.exists('tests-pass') else 1)\""
@@ -29,7 +29,7 @@ def session(root: Path) -> Workflow:
 
 @cache
 def code_machine() -> ModuleType:
-    """The session's spec read with `tests.vocabularies.own_words` instead of its Terms:
+    """The session's spec read with `tests.support.vocabularies.own_words` instead of its Terms:
     Mark and Select are that Python vocabulary's own verbs, and its `judge_write` judges
     hand-made writes of the feature list. Generated in memory, once."""
     from codegen import parse_spec_text

@@ -10,7 +10,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from codegen.read.lexicon import Dialect
-from tests.specs import row, spec_text
+from tests.support.specs import row, spec_text
 
 STATES = ["S0", "S1", "S2", "S3"]
 SPELLS = ["Go", "Hop"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from codegen.logic import follows, implied
 from codegen.model import Atom, Condition, RuleSpec, Spec
-from tests.workspaces import plan, task, write
+from tests.support.workspaces import plan, task, write
 
 World = dict[Atom, bool]
 

@@ -1,0 +1,1 @@
+"""Helpers the tests share: spec builders, workspaces, sessions, worlds, faults."""
