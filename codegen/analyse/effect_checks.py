@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from spellbook.values import is_json
+from spellbook.facts.json_values import is_json
 
 from ..budget import check
 from ..model import Action, Atom, Literal, Rule, Spec
@@ -253,8 +253,8 @@ def _value_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[objec
     """A next state's Indicator about a value of a JSON file that an action of the rule
     sets otherwise (`Set `tickets[id=$ticket].status` in F to "open"`, into a
     state whose Indicators say it is "closed")."""
-    from spellbook.probes import describe
-    from spellbook.values import compare, comparison, each_value
+    from spellbook.facts.json_values import compare, comparison, each_value
+    from spellbook.facts.probes import describe
 
     rule, atom = effect.rule, lit.atom
     query, op, operand = comparison(atom.param)
@@ -286,7 +286,7 @@ def _ledger_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[obje
     """A next state's Indicator that a file has matches a ledger does not list, where an
     action of the rule records every one of them (of the whole file, or of the section
     the Indicator asks about)."""
-    from spellbook.probes import describe
+    from spellbook.facts.probes import describe
 
     rule, atom = effect.rule, lit.atom
     why = effect.all_listed(atom)

@@ -12,8 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
-from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
-from spellbook.project import PYPROJECT
+from spellbook.disk.project import PYPROJECT
+from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import Finding, analyse
 from ..analyse.report import (

@@ -51,7 +51,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from spellbook.values import is_json
+from spellbook.facts.json_values import is_json
 
 from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
 from ..model import Atom, Condition, Literal

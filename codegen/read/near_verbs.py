@@ -20,7 +20,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from itertools import pairwise
 
-from spellbook.values import is_json
+from spellbook.facts.json_values import is_json
 
 from .lexicon import Lexicon, normal
 

@@ -15,11 +15,11 @@ import pytest
 from codegen.read.action_phrases import parse_actions
 from codegen.read.lexicon import Dialect, Lexicon
 from spellbook import Workflow
-from spellbook.actions import plan
-from spellbook.errors import ActionError, UnsafePath
+from spellbook.disk.state_file import Record
+from spellbook.disk.store import Workspace
+from spellbook.records.errors import ActionError, UnsafePath
 from spellbook.schema import Action, Row, Rule
-from spellbook.state_file import Record
-from spellbook.store import Workspace
+from spellbook.verbs.actions import plan
 
 CORE = Lexicon.of(Dialect(""))
 

@@ -14,8 +14,8 @@ from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from codegen.spec_error import SpecError
 from spellbook import Workflow
-from spellbook.errors import ActionError, UnsafePath
-from spellbook.store import Workspace
+from spellbook.disk.store import Workspace
+from spellbook.records.errors import ActionError, UnsafePath
 from tests.workspaces import TASK, plan, set_state, write
 
 SPEC = """\

@@ -19,8 +19,8 @@ import pytest
 from codegen import load_spec
 from codegen.model import Rule, Spec
 from spellbook import Workflow
-from spellbook.errors import SpellbookError
 from spellbook.machines import session_machine
+from spellbook.records.errors import SpellbookError
 from tests.sessions import PROGRESS, TEST_COMMAND
 from tests.workspaces import set_state
 from tests.worlds import World, cell_atoms, lay_out, winner, winning_world, worlds

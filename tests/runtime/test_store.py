@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from spellbook import ActionError, StateFileError, UnsafePath, Workflow
-from spellbook import lock as lock_module
-from spellbook.journal import Journal
+from spellbook.cast.commit_point import Journal
+from spellbook.disk import lock as lock_module
 from tests.commands import clean, obeying_permissions, spell
 from tests.workspaces import (
     TASK,
