@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from spellbook.disk.loading import importable as _importable
+from spellbook.disk.paths import is_git
 from spellbook.disk.project import (
     PROJECT_LIMIT,
     PYPROJECT,
@@ -27,8 +29,6 @@ from spellbook.disk.project import (
     find_project,
     read_project,
 )
-from spellbook.disk.project import importable as _importable
-from spellbook.disk.store import is_git
 from spellbook.records.vocabulary import PACKAGE, module_name
 
 from .read.lexicon import Dialect, is_data, normal

@@ -18,9 +18,9 @@ from functools import lru_cache
 from itertools import product
 from typing import Protocol
 
-from spellbook.facts.probes import describe as core_words
-from spellbook.facts.probes import excludes, implies
-from spellbook.facts.probes import implied as core_implied
+from spellbook.facts.implications import excludes, implies
+from spellbook.facts.implications import implied as core_implied
+from spellbook.facts.wording import describe as core_words
 
 from .budget import check
 from .model import Atom, Literal

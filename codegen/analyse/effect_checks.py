@@ -254,7 +254,7 @@ def _value_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[objec
     sets otherwise (`Set `tickets[id=$ticket].status` in F to "open"`, into a
     state whose Indicators say it is "closed")."""
     from spellbook.facts.json_values import compare, comparison, each_value
-    from spellbook.facts.probes import describe
+    from spellbook.facts.wording import describe
 
     rule, atom = effect.rule, lit.atom
     query, op, operand = comparison(atom.param)
@@ -286,7 +286,7 @@ def _ledger_indicator(effect: Effect, lit: Literal) -> Iterator[tuple[tuple[obje
     """A next state's Indicator that a file has matches a ledger does not list, where an
     action of the rule records every one of them (of the whole file, or of the section
     the Indicator asks about)."""
-    from spellbook.facts.probes import describe
+    from spellbook.facts.wording import describe
 
     rule, atom = effect.rule, lit.atom
     why = effect.all_listed(atom)

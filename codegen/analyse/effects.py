@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from spellbook.facts.json_values import variables
-from spellbook.facts.probes import ledger_parts, record_parts
+from spellbook.facts.ledgers import ledger_parts, record_parts
 from spellbook.verbs.actions import VERBS
 
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, implied

@@ -18,7 +18,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from spellbook.disk.store import is_git, kind_of
+from spellbook.disk.paths import is_git, kind_of
 from spellbook.records.errors import said
 
 from ..config import Config, Machine, setting_error

@@ -59,10 +59,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from spellbook.disk.own_files import OWN_FILE, own_file
-from spellbook.disk.store import is_git, path_problem
+from spellbook.disk.paths import is_git, path_problem
 from spellbook.facts.json_values import is_json
+from spellbook.facts.ledgers import record_target
 from spellbook.facts.patterns import VOCABULARY
-from spellbook.facts.probes import record_target
 from spellbook.records.vocabulary import FILE
 
 from ..model import Action

@@ -15,10 +15,11 @@ import math
 import re
 from collections.abc import Callable, Iterator
 
+from spellbook.facts.implications import implied as core_implied
 from spellbook.facts.json_values import comparison_param, is_json
+from spellbook.facts.ledgers import ledger_param
 from spellbook.facts.patterns import problem
-from spellbook.facts.probes import UNITS, duration, ledger_param
-from spellbook.facts.probes import implied as core_implied
+from spellbook.facts.wording import UNITS, duration
 
 from ..logic import DNF
 from ..model import Atom, Literal

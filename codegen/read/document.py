@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from spellbook.disk.store import path_problem
+from spellbook.disk.paths import path_problem
 
 from ..model import (
     Atom,

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 
-from spellbook.disk.store import glob_name, is_git, path_problem
+from spellbook.disk.paths import is_git, path_problem
+from spellbook.disk.walk import glob_name
 from spellbook.facts.patterns import VOCABULARY
 from spellbook.facts.probes import PROBES
 from spellbook.records.vocabulary import Noun, Verb, load, module_name, template_file

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from string import Formatter
 
-from spellbook.disk.store import is_git
+from spellbook.disk.paths import is_git
 from spellbook.facts.patterns import VOCABULARY, problem
 from spellbook.facts.probes import PROBES
 from spellbook.records.vocabulary import Noun

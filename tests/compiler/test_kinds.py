@@ -20,7 +20,8 @@ import pytest
 from codegen.model import Atom, Literal
 from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
-from spellbook.facts.probes import PROBES, describe
+from spellbook.facts.probes import PROBES
+from spellbook.facts.wording import describe
 from spellbook.verbs.actions import VERBS
 
 # One fact of each kind, as (file, parameter): its canonical words must read back to it.

@@ -17,7 +17,7 @@ from codegen.model import CALL, OWN, Atom, Literal
 from codegen.read.conditions import Words, parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
 from spellbook.disk.project import ProjectError, project_from
-from spellbook.facts.probes import describe
+from spellbook.facts.wording import describe
 
 OWN_CODE = Dialect(own_code=True)
 

@@ -25,7 +25,8 @@ from spellbook.disk.store import Workspace
 from spellbook.facts.frontmatter import frontmatter
 from spellbook.records.errors import ActionError, BadFile, UnsafePath
 from spellbook.schema import Action, Row, Rule
-from spellbook.verbs.actions import Plan, apply, plan
+from spellbook.verbs.actions import Plan, plan
+from spellbook.verbs.operations import apply
 from tests import workspaces
 from tests.fuzzing import fuzz
 from tests.sessions import PROGRESS, session, write_features
@@ -193,7 +194,7 @@ def test_files_of_one_name_are_moved_each_under_its_own_name_as_the_verifier_say
 
 
 def test_names_in_one_folder_are_told_apart_as_a_filesystem_that_ignores_case_does() -> None:
-    from spellbook.verbs.actions import distinct_names
+    from spellbook.verbs.operations import distinct_names
 
     paths = ("a/notes.md", "b/notes.md", "c/NOTES.md", "notes-2.md", ".env", "d/.env", "e/x")
     assert distinct_names(paths) == [

@@ -15,21 +15,15 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from spellbook.disk.state_file import Record
-from spellbook.disk.store import GLOB_DEPTH, Workspace
+from spellbook.disk.store import Workspace
+from spellbook.disk.walk import GLOB_DEPTH
 from spellbook.facts.answers import Facts
 from spellbook.facts.globs import glob_path, glob_within, partner
+from spellbook.facts.implications import excludes, implied, implies
 from spellbook.facts.json_values import compare, comparison_param
-from spellbook.facts.probes import (
-    describe,
-    excludes,
-    implied,
-    implies,
-    ledger_param,
-    ledger_parts,
-    record_parts,
-    record_target,
-)
+from spellbook.facts.ledgers import ledger_param, ledger_parts, record_parts, record_target
 from spellbook.facts.sections import real_items, real_lines
+from spellbook.facts.wording import describe
 from spellbook.records.errors import BadFile, UnsafePath
 
 

@@ -14,7 +14,8 @@ from spellbook.disk.state_file import Record
 from spellbook.disk.store import READ_LIMIT, Workspace
 from spellbook.records.errors import ActionError
 from spellbook.schema import Action, Row, Rule
-from spellbook.verbs.actions import apply, plan
+from spellbook.verbs.actions import plan
+from spellbook.verbs.operations import apply
 
 
 def rule(*actions: Action) -> Rule:

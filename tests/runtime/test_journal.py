@@ -449,7 +449,7 @@ def test_an_intent_record_from_another_state_is_not_replayed(
 
 
 def test_applying_a_plan_again_changes_nothing_and_overwrites_nothing(tmp_path: Path) -> None:
-    from spellbook.verbs.actions import apply, checksum_of
+    from spellbook.verbs.operations import apply, checksum_of
 
     flow = executed_flow(tmp_path)
     folder = tmp_path / TASK
@@ -476,7 +476,7 @@ def test_applying_a_plan_again_changes_nothing_and_overwrites_nothing(tmp_path: 
 
 
 def test_a_file_gone_before_its_move_is_a_note_not_an_error(tmp_path: Path) -> None:
-    from spellbook.verbs.actions import apply
+    from spellbook.verbs.operations import apply
 
     flow = executed_flow(tmp_path)
     (tmp_path / TASK / "task-results.md").unlink()

@@ -127,16 +127,16 @@ def test_a_cast_interrupted_before_the_rename_is_finished_after_it(
     import spellbook.verbs.actions
     from spellbook.records.errors import Interrupted
 
-    real = spellbook.verbs.actions.apply
+    real = spellbook.verbs.operations.apply
 
     def crash(operations: list[list[str]], workspace: object) -> list[str]:
         raise OSError("the disk went away")
 
     Workflow(tmp_path).cast("lumos")  # the state file names GATHER_NEEDS_PLAN
-    monkeypatch.setattr(spellbook.verbs.actions, "apply", crash)
+    monkeypatch.setattr(spellbook.verbs.operations, "apply", crash)
     with pytest.raises(Interrupted):
         Workflow(tmp_path).cast("accio")  # G1: GATHER_NEEDS_PLAN -> GATHER_EDITING
-    monkeypatch.setattr(spellbook.verbs.actions, "apply", real)
+    monkeypatch.setattr(spellbook.verbs.operations, "apply", real)
     assert (tmp_path / ".ai/task/.intent.json").exists()
     text = renamed(TEXT, "GATHER_NEEDS_PLAN", "GATHER_NO_PLAN", migration=True)
     text = renamed(text, "GATHER_EDITING", "GATHER_PLAN_EDITING", migration=True)

@@ -13,7 +13,7 @@ import pytest
 
 from spellbook import Workflow
 from spellbook.facts.frontmatter import frontmatter
-from spellbook.facts.probes import listed_lines, unlisted_matches
+from spellbook.facts.ledgers import listed_lines, unlisted_matches
 from spellbook.facts.sections import checklist, real_items, real_lines
 from tests.workspaces import executed, write
 

@@ -188,7 +188,7 @@ class Journal:
     def finish(self, record: Record, intent: dict[str, Any]) -> list[str]:
         """Carry out an intent record whose cast the state file does not hold yet: its
         file operations, then the state file, then delete the record."""
-        from spellbook.verbs.actions import apply
+        from spellbook.verbs.operations import apply
 
         notes = apply(intent["operations"], self.workspace)
         notes += self.migrate(record, intent["cast"])
@@ -245,7 +245,7 @@ class Journal:
             raise StateFileError(f"{err}; run `spell repair` to set it aside") from None
         if data is None:
             return None
-        from spellbook.verbs.actions import (  # only an interrupted cast needs it
+        from spellbook.verbs.operations import (  # only an interrupted cast needs it
             OPERATIONS,
             paths_of,
         )

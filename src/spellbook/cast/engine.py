@@ -5,10 +5,10 @@ from __future__ import annotations
 from importlib import import_module
 
 from spellbook.cast.responses import Writer
+from spellbook.disk.paths import path_problem
 from spellbook.disk.state_file import RUNTIME_FIELDS, StateFormat
-from spellbook.disk.store import path_problem
 from spellbook.facts.answers import Facts
-from spellbook.facts.probes import ledger_parts
+from spellbook.facts.ledgers import ledger_parts
 from spellbook.records.errors import ActionError, SpellbookError, UnknownSpell
 
 TYPE_CHECKING = False

@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from typing import Any
 
     from spellbook.cast.engine import Engine
+    from spellbook.disk.looks import Looks
     from spellbook.disk.state_file import Record
-    from spellbook.disk.store import Looks
     from spellbook.schema import Rule, Wanted
 
     Previews = dict[str, Preview | None]
@@ -210,7 +210,7 @@ class Foresight:
     def implied(self, wanted: list[Wanted]) -> dict[str, bool]:
         """The guards that hold wherever the wanted facts that must hold do (unchecked
         items are a section of a file that exists: `probes.implied`), by name."""
-        from spellbook.facts.probes import implied
+        from spellbook.facts.implications import implied
 
         names = {g.fact: g.name for g in self.engine.machine.GUARDS}
         return {

@@ -9,7 +9,8 @@ from spellbook.cast.commit_point import HISTORY_KEEP, INTENT_FILE
 from spellbook.cast.recall import Kept, Recall, read_kept
 from spellbook.disk.state_file import REPAIR_LIMIT, STATE_LIMIT, Record, decode, encodable, now
 from spellbook.disk.store import random_hex
-from spellbook.facts.probes import PROBES, ledger_parts
+from spellbook.facts.ledgers import ledger_parts
+from spellbook.facts.probes import PROBES
 from spellbook.records.errors import (
     BadFile,
     Interrupted,

@@ -279,7 +279,7 @@ class Writer:
         return f"{says} {file} to {self._path(dest)}"
 
     def _recorded(self, action: Action, would: bool, did: Did | None) -> str:
-        from spellbook.facts.probes import record_parts
+        from spellbook.facts.ledgers import record_parts
 
         source, ledger = (self._path(f) for f in action.files)
         section = record_parts(action.target)[1]

@@ -44,13 +44,11 @@ from __future__ import annotations
 import os
 import sys
 
-from spellbook.disk import git
+from spellbook.disk.user_cache import cache_file, cached, owned, remember
 from spellbook.records.errors import BadFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection
-    from types import CodeType, ModuleType
     from typing import Any
 
 PYPROJECT = "pyproject.toml"
@@ -196,14 +194,6 @@ class Project:
         return self.own_code if entry.own_code is None else entry.own_code
 
 
-def owned(path: str) -> bool:
-    """Whether `path` belongs to the user running this (always, where there are no users)."""
-    try:
-        return not hasattr(os, "geteuid") or os.lstat(path).st_uid == os.geteuid()
-    except OSError:
-        return False
-
-
 def find_project(start: str) -> str | None:
     """The folder of the project `start` is in (see the module's doc), or None."""
     folder = os.path.abspath(start)
@@ -325,11 +315,11 @@ def _table(path: str) -> dict[str, object]:
         raise _fail(
             f"cannot be read: it is not UTF-8 (byte 0x{data[err.start]:02x} at line {line})"
         ) from None
-    cache = _cache_file(os.path.dirname(os.path.abspath(path)))
-    found = _cached(cache, path, text)
+    cache = cache_file(os.path.dirname(os.path.abspath(path)))
+    found = cached(cache, path, text, 4 * PROJECT_LIMIT)  # the table as JSON, at most
     if found is None:
         found = _parse(text)
-        _remember(cache, path, text, found)
+        remember(cache, path, text, found)
     return found
 
 
@@ -372,141 +362,6 @@ def _at(err: BaseException) -> str:
             found = (src, pos)
         trace = trace.tb_next
     return "" if found is None else f" (at line {found[0].count(chr(10), 0, found[1]) + 1})"
-
-
-# Parsing TOML costs `spell` more than a cast does (importing tomllib and the typing
-# and datetime modules it needs). So the table is kept, with the exact text it was
-# read from, in the user's own cache folder: it is used only while pyproject.toml
-# holds that very text, and only from a file of the user's (a pull request cannot
-# plant one, as it could in the repository). Anything amiss is a miss: parsed again.
-CACHE_VERSION = 1
-
-
-def _cache_file(root: str) -> str | None:
-    """Where the cache keeps the `[tool.spellbook]` table of the project at `root`."""
-    return _cache_entry("projects", root, ".json")
-
-
-def _cache_entry(kind: str, of: str, suffix: str) -> str | None:
-    """The cache file of `kind` for the file or folder `of`; None where there is no cache
-    folder, or where it is inside the repository `of` is in: a repository's content is
-    never taken for what Spellbook kept (a checkout could hold a cache of its own)."""
-    base = cache_folder()
-    if base is None:
-        return None
-    repository = git.find(of if os.path.isdir(of) else os.path.dirname(of))
-    if repository is not None and repository.relative(base) is not None:
-        return None
-    import zlib
-
-    key = zlib.crc32(of.encode("utf-8", "surrogateescape"))
-    return os.path.join(base, kind, f"{key:08x}{suffix}")
-
-
-def compiled(data: bytes, path: str) -> CodeType:
-    """The code of the Python source `data` (the bytes of `path`): compiled, or this
-    user's cache of exactly that compilation. Only Spellbook writes the cache, in the
-    user's own cache folder (never one inside the module's repository), and a cache file
-    is taken only when the source it keeps beside the code is byte for byte `data`, the
-    Python and its optimization level the same and the path the same: so no bytecode a
-    repository holds, or code of other bytes, ever runs in its place (parsing a 58 KB
-    module costs about 11 ms a cold start, its cached code 0.2 ms)."""
-    import marshal
-    from types import CodeType
-
-    cache = _code_file(path)
-    python = f"{sys.implementation.cache_tag} -O{sys.flags.optimize}"
-    head = f"spellbook code 1 {python} {len(data)}\n".encode()
-    if cache is not None and owned(cache) and not os.path.islink(cache):
-        try:
-            with open(cache, "rb") as f:
-                kept = f.read(len(head) + 5 * len(data) + 1_000_000)
-            if kept.startswith(head) and kept[len(head) : len(head) + len(data)] == data:
-                code = marshal.loads(kept[len(head) + len(data) :])
-                if isinstance(code, CodeType) and code.co_filename == path:
-                    return code
-        except (OSError, ValueError, EOFError, TypeError):
-            pass  # no cache, or one that is not ours to read: compiled afresh
-    code = compile(data, path, "exec", dont_inherit=True)
-    if cache is not None:
-        _keep(cache, head + data + marshal.dumps(code))
-    return code
-
-
-def _code_file(path: str) -> str | None:
-    """Where the cache keeps the compiled code of the module at `path`."""
-    return _cache_entry("code", path, ".code")
-
-
-def cache_folder() -> str | None:
-    """Spellbook's cache folder for this user: `$SPELLBOOK_CACHE`, else
-    `$XDG_CACHE_HOME/spellbook`, else `~/.cache/spellbook`; None where none can be named.
-    A relative path in either variable is ignored (as XDG says of its own), so the
-    current folder, a repository's, is never taken for it."""
-    chosen = os.environ.get("SPELLBOOK_CACHE")
-    if chosen is not None:
-        return chosen if os.path.isabs(chosen) else None
-    base = os.environ.get("XDG_CACHE_HOME") or ""
-    if not os.path.isabs(base):
-        home = os.path.expanduser("~")
-        if home == "~" or not os.path.isabs(home):
-            return None
-        base = os.path.join(home, ".cache")
-    return os.path.join(base, "spellbook")
-
-
-def _cached(cache: str | None, path: str, text: str) -> dict[str, object] | None:
-    if cache is None or not owned(cache) or os.path.islink(cache):
-        return None
-    import json
-
-    try:
-        with open(cache, encoding="utf-8") as f:
-            kept = json.loads(f.read(4 * PROJECT_LIMIT))
-    except (OSError, ValueError):
-        return None
-    if (
-        isinstance(kept, dict)
-        and kept.get("version") == CACHE_VERSION
-        and kept.get("path") == path
-        and kept.get("text") == text
-        and isinstance(kept.get("table"), dict)
-    ):
-        table: dict[str, object] = kept["table"]
-        return table
-    return None
-
-
-def _remember(cache: str | None, path: str, text: str, table: dict[str, object]) -> None:
-    if cache is None:
-        return
-    import json
-
-    try:
-        kept = json.dumps(
-            {"version": CACHE_VERSION, "path": path, "text": text, "table": table},
-            ensure_ascii=False,
-        )
-    except (TypeError, ValueError):  # a value JSON has no form for (a TOML date): not kept
-        return
-    _keep(cache, kept.encode("utf-8"))
-
-
-def _keep(cache: str, data: bytes) -> None:
-    """Write `data` to the cache file `cache`, readable by this user alone, atomically;
-    a cache that cannot be written is only slower."""
-    temporary = f"{cache}.{os.getpid()}.tmp"
-    try:
-        os.makedirs(os.path.dirname(cache), mode=0o700, exist_ok=True)
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(temporary, cache)
-    except OSError:
-        import contextlib  # not at start-up: `spell` need not load it
-
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
 
 
 def _fail(message: str) -> ProjectError:
@@ -588,198 +443,3 @@ def _entry(name: str, value: object) -> Entry:
         _unlisted(value, where) if "unlisted" in value else None,
         _own_code(value, where) if "own_code" in value else None,
     )
-
-
-def importable(root: str) -> None:
-    """Let the project's own modules (a vocabulary) be imported from its root. Appended,
-    so neither the standard library nor an installed package can be shadowed by a
-    file of the project; and from their source alone (`source_only`)."""
-    folder = os.path.abspath(root)
-    source_only(folder)
-    if folder not in sys.path:
-        sys.path.append(folder)
-
-
-_SOURCE_ONLY: set[str] = set()  # folders whose modules run from their source alone
-
-
-def source_only(folder: str) -> None:
-    """Modules and packages imported from `folder` (and the folders below it) run from
-    their own source, compiled by `compiled`: no bytecode is read or written there (a
-    `__pycache__` file beside a module, which Python would run without looking at the
-    source), and no sourceless `.pyc` or compiled extension is imported from there. A
-    repository's files are data until their source is what runs."""
-    if not _SOURCE_ONLY:
-        sys.path_hooks.insert(0, _source_only_hook())
-    _SOURCE_ONLY.add(os.path.realpath(folder))
-    for entry in list(sys.path_importer_cache):  # a finder made before: made again
-        if _under_source_only(entry):
-            del sys.path_importer_cache[entry]
-
-
-def _under_source_only(path: str) -> bool:
-    """Whether modules found in `path` run from their source alone: it is under a
-    `source_only` folder, and not where this Python's packages are installed (a
-    virtual environment inside a project is the user's installation, not its files)."""
-    full = os.path.realpath(path or os.curdir)
-    return _within(full, _SOURCE_ONLY) and not _within(full, _installed())
-
-
-def _within(full: str, folders: Collection[str]) -> bool:
-    return any(full == f or full.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
-
-
-_INSTALLED: list[str] = []
-
-
-def _installed() -> list[str]:
-    """The folders of this Python's standard library and installed packages (a virtual
-    environment's, inside a project too), and Spellbook's own package (in a source
-    checkout, a folder of the project it is): never a whole prefix, which may hold a
-    project (`/usr/src/app`)."""
-    if not _INSTALLED:
-        import site
-        import sysconfig
-
-        paths = sysconfig.get_paths()
-        found = [paths.get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib")]
-        found += site.getsitepackages() if hasattr(site, "getsitepackages") else []
-        found.append(site.getusersitepackages() if hasattr(site, "getusersitepackages") else "")
-        found.append(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))  # spellbook
-        _INSTALLED.extend(os.path.realpath(p) for p in dict.fromkeys(found) if p)
-    return _INSTALLED
-
-
-def _source_only_hook() -> Any:
-    """The path hook of `source_only`: for a folder under one of its folders, a finder of
-    `.py` sources only, each loaded by a loader that compiles its bytes (made here, as
-    the hook runs inside the import system and must import nothing)."""
-    from importlib.machinery import SOURCE_SUFFIXES, FileFinder, SourceFileLoader
-
-    class SourceOnly(SourceFileLoader):
-        """A module's source, compiled by `compiled`; no bytecode read or written."""
-
-        def get_code(self, fullname: str) -> CodeType:
-            path = self.get_filename(fullname)
-            return compiled(self.get_data(path), path)
-
-        def set_data(self, path: str, data: Any, *, _mode: int = 0o666) -> None:
-            return None  # never writes bytecode
-
-    def hook(path: str) -> FileFinder:
-        if not _under_source_only(path):
-            raise ImportError("not a folder whose modules run from their source alone")
-        return FileFinder(path, (SourceOnly, SOURCE_SUFFIXES))
-
-    return hook
-
-
-MODULE_LIMIT = 50_000_000  # bytes of a generated module read
-
-
-def load_machine(project: Project, entry: Entry) -> ModuleType:
-    """The project's generated module for `entry`, compiled from the bytes of its file.
-
-    Only that source runs: no bytecode is read or written (Python's own import would
-    run a `__pycache__/*.pyc` in its place, which `codegen --check` never reads)."""
-    path = project.module_path(entry)
-    shown = os.path.relpath(path, project.root)
-    if not os.path.isfile(path) or os.path.islink(path):
-        raise ProjectError(
-            f"{shown} does not exist: the machine {entry.name} ({entry.spec}) is not "
-            "generated yet; run `spellbook-codegen` in "
-            f"{project.root}"
-        )
-    name = f"_spellbook_project_{entry.name}"
-    found = sys.modules.get(name)
-    if found is not None and getattr(found, "__file__", None) == path:
-        return found
-    data = read_at_most(path, MODULE_LIMIT, shown)
-    importable(project.root)
-    return run_machine(name, path, shown, data)
-
-
-def stale(project: Project, entry: Entry, module: ModuleType) -> str | None:
-    """What to say when the machine's spec has changed since its module was generated
-    (its sha256 is not the module's `SPEC_SHA256`), else None.
-
-    Two `stat`s are all a cast pays while the spec is older than the module. A spec
-    newer but unchanged (a checkout writes `spec/` after `generated/`) is hashed once:
-    the user's cache then keeps that this very file (path, time, size, inode) was found
-    fresh, and the next cast reads that instead of hashing again (about 2.5 ms)."""
-    spec = os.path.join(project.root, entry.spec)
-    try:
-        found = os.stat(spec)
-        if found.st_mtime_ns <= os.stat(project.module_path(entry)).st_mtime_ns:
-            return None
-    except OSError:  # no spec to compare with: nothing to say
-        return None
-    recorded = getattr(module, "SPEC_SHA256", None)
-    seen = (
-        f"spellbook fresh 1 {found.st_mtime_ns} {found.st_size} {found.st_ino} {recorded} {spec}"
-    ).encode("utf-8", "surrogateescape")
-    cache = _cache_entry("fresh", spec, ".txt")
-    if cache is not None and owned(cache) and not os.path.islink(cache):
-        try:
-            with open(cache, "rb") as f:
-                if f.read(len(seen) + 1) == seen:
-                    return None
-        except OSError:
-            pass
-    try:
-        with open(spec, "rb") as f:
-            data = f.read(MODULE_LIMIT + 1)
-    except OSError:
-        return None
-    import hashlib
-
-    if hashlib.sha256(data).hexdigest() == recorded:
-        if cache is not None:
-            _keep(cache, seen)
-        return None
-    shown = os.path.relpath(project.module_path(entry), project.root)
-    return (
-        f"{entry.spec} has changed since {shown} was generated from it: this runs the "
-        f"machine as generated; regenerate it with `spellbook-codegen` in {project.root}"
-    )
-
-
-def read_at_most(path: str, limit: int, shown: str) -> bytes:
-    """The bytes of the file `path` (named `shown`), a ProjectError if it cannot be read
-    or holds more than `limit` bytes (read no further than that)."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
-    except OSError as err:
-        raise ProjectError(f"{shown} cannot be read ({err.strerror})") from None
-    if len(data) > limit:
-        raise ProjectError(f"{shown} is larger than {limit // 1_000_000} MB")
-    return data
-
-
-def run_machine(name: str, path: str, shown: str, data: bytes) -> ModuleType:
-    """The module `name` made by running the source `data` (the bytes of `path`, shown
-    as `shown`), checked to be a machine Spellbook generated."""
-    from importlib.machinery import ModuleSpec  # not util: 2 ms more
-    from types import ModuleType
-
-    module = ModuleType(name)
-    module.__spec__ = ModuleSpec(name, None, origin=path)
-    module.__file__ = path
-    sys.modules[name] = module
-    try:
-        exec(compiled(data, path), module.__dict__)
-    except (Exception, SystemExit) as err:  # its exit would end `spell` (a hook, allowing)
-        del sys.modules[name]
-        raise ProjectError(
-            f"{shown} cannot be imported ({type(err).__name__}: {err}); "
-            "regenerate it with `spellbook-codegen`"
-        ) from None
-    for needed in ("SPEC", "STATES", "RULES", "WORKSPACE", "build"):
-        if not hasattr(module, needed):
-            del sys.modules[name]
-            raise ProjectError(
-                f"{shown} is not a machine generated by Spellbook (it has no {needed}); "
-                "regenerate it with `spellbook-codegen`"
-            )
-    return module

@@ -19,47 +19,20 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import time
 
 from spellbook.disk.lock import still_there
+from spellbook.disk.looks import Looks, identity
+from spellbook.disk.paths import TooLarge, is_git, is_repository, kind_of, path_problem, unreadable
+from spellbook.disk.walk import GLOB_LIMIT, Glob
 from spellbook.records.errors import BadFile, UnsafePath
 
 # The most of a workspace file the runtime reads, for a guard, a loaded file or an update:
 # a larger file stops the cast (it is never taken for an empty one).
 READ_LIMIT = 1_000_000
 
-# The most names a glob looks at, and the deepest folder it enters (`Workspace.glob`):
-# past either, the cast stops with an error rather than answer from part of the folder.
-GLOB_LIMIT = 10_000
-GLOB_DEPTH = 32
-
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
-
-
-def is_git(name: str) -> bool:
-    """Whether a path's part names git's own folder, which runs what it holds (hooks,
-    config), as git itself refuses such a name on any filesystem: `.git` in any case,
-    with trailing dots or spaces (which Windows drops), with an NTFS stream after a colon
-    (`.git::$INDEX_ALLOCATION`), as its NTFS short name `git~1`, or with characters
-    macOS ignores in names (zero-width joiners, direction marks, U+FEFF) inside it."""
-    if not name.isascii():
-        name = "".join(c for c in name if c not in _IGNORED_BY_HFS)
-    return name.partition(":")[0].rstrip(". ").lower() in (".git", "git~1")
-
-
-# The code points HFS+ leaves out of a name when it compares names (git's is_hfs_dotgit).
-_IGNORED_BY_HFS = frozenset(
-    "\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-    "\u206a\u206b\u206c\u206d\u206e\u206f\ufeff"
-)
-
-
-def is_repository(rel: str) -> bool:
-    """Whether a fact's file is named from the repository's top (`/tests/a.py`), not from
-    the workspace folder: such a file is only read, never written."""
-    return rel.startswith("/")
 
 
 def _above(rel: str) -> str:
@@ -67,23 +40,6 @@ def _above(rel: str) -> str:
     top)."""
     folder = rel.rpartition("/")[0]
     return folder or ("/" if is_repository(rel) else "")
-
-
-def path_problem(path: str) -> str:
-    """Why a relative path (`/` or `\\` between folders) names nothing Spellbook may touch
-    inside its folder, or "": "outside" (empty, absolute, `~`, a drive, a NUL, an empty,
-    `.` or `..` part) or ".git" (a part is git's own folder). One rule, which the
-    compiler checks a spec's paths by and the runtime every path it opens."""
-    parts = path.replace("\\", "/").split("/")
-    if (
-        not path
-        or path.startswith(("/", "~"))
-        or "\0" in path
-        or (len(path) > 1 and path[1] == ":")
-        or any(p in ("", ".", "..") for p in parts)
-    ):
-        return "outside"
-    return ".git" if any(is_git(p) for p in parts) else ""
 
 
 class Workspace:
@@ -139,7 +95,7 @@ class Workspace:
             if is_folder and path in self._verified:
                 continue  # checked a folder in this cast; whether it is writable is below
             try:
-                if _identity(os.lstat(path)) != seen:
+                if identity(os.lstat(path)) != seen:
                     return False
             except OSError:
                 return False
@@ -178,7 +134,7 @@ class Workspace:
         except OSError:
             looks.settled = False
             raise
-        looks.saw(path, _identity(info))
+        looks.saw(path, identity(info))
         return info
 
     def _writable(self, folder: str) -> bool:
@@ -357,7 +313,7 @@ class Workspace:
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as err:
-            raise _unreadable(err, self.shown(rel)) from None
+            raise unreadable(err, self.shown(rel)) from None
         if stat.S_ISLNK(mode):
             raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not reading it")
         if not stat.S_ISREG(mode):
@@ -369,11 +325,11 @@ class Workspace:
         except OSError as err:
             if err.errno == errno.ELOOP:
                 raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not reading it") from None
-            raise _unreadable(err, self.shown(rel)) from None
+            raise unreadable(err, self.shown(rel)) from None
         try:
             info = os.fstat(fd)
             if self._looks is not None:
-                self._looks.saw(path, _identity(info))  # the file read is the one looked at
+                self._looks.saw(path, identity(info))  # the file read is the one looked at
             if not stat.S_ISREG(info.st_mode):  # swapped in since the lstat
                 raise BadFile(f"{self.shown(rel)} is {kind_of(info.st_mode)}, not a file")
             self._files.add(path)
@@ -390,7 +346,7 @@ class Workspace:
                         break
                     data += more
             except OSError as err:
-                raise _unreadable(err, self.shown(rel)) from None
+                raise unreadable(err, self.shown(rel)) from None
             if len(data) > limit:
                 raise TooLarge(self.shown(rel), len(data), limit)
             return data
@@ -423,7 +379,7 @@ class Workspace:
         except (FileNotFoundError, NotADirectoryError):
             return None
         except OSError as err:
-            raise _unreadable(err, self.shown(rel)) from None
+            raise unreadable(err, self.shown(rel)) from None
         if stat.S_ISLNK(info.st_mode):
             raise UnsafePath(f"{self.shown(rel)} is a symbolic link; not {doing} it")
         if not stat.S_ISREG(info.st_mode):
@@ -466,8 +422,8 @@ class Workspace:
         except (FileNotFoundError, NotADirectoryError):
             return []
         except OSError as err:
-            raise _unreadable(err, self.shown()) from None
-        walk = _Glob(self, pattern, limit)
+            raise unreadable(err, self.shown()) from None
+        walk = Glob(self.shown, pattern, limit)
         try:
             walk.into(top, "/" if repository else "", parts, 0)
         finally:
@@ -626,185 +582,6 @@ class Workspace:
             _sync_folder(folder)
 
 
-class _Glob:
-    """One `Workspace.glob`: the names each folder lists (read once), how many so far,
-    and the paths found. A folder is an open descriptor where the system has them (no
-    link can be swapped in on the way down), else a path (Windows)."""
-
-    def __init__(self, workspace: Workspace, pattern: str, limit: int) -> None:
-        self.workspace = workspace
-        self.pattern = pattern
-        self.limit = limit
-        self.seen = 0
-        self.found: set[str] = set()
-        self.where = (
-            "the repository" if is_repository(pattern) else workspace.shown() or "the repository"
-        )
-        self.listed: dict[str, list[tuple[str, bool]]] = {}
-        # (folder, parts left) already looked into: `**/**/...` reaches one folder by
-        # many ways, and each is looked into once (time in proportion to folders x parts).
-        self.visited: set[tuple[str, int]] = set()
-
-    def into(self, at: int | str, rel: str, parts: list[str], depth: int) -> None:
-        """Find what `parts` name in the folder `at` (`rel` in the workspace folder)."""
-        if not parts or (rel, len(parts)) in self.visited:
-            return
-        self.visited.add((rel, len(parts)))
-        part, rest = parts[0], parts[1:]
-        if part == "**":
-            self.into(at, rel, rest, depth)
-            for name, folder in self.names(at, rel):
-                if folder and not name.startswith(".") and not is_git(name):
-                    self.enter(at, rel, name, parts, depth)
-            return
-        if "*" in part or "?" in part:
-            # Git's own folder is never looked into, nor named (`.*` at the top).
-            names = [n for n, _ in self.names(at, rel) if glob_name(n, part) and not is_git(n)]
-        else:
-            names = [part]
-        for name in names:
-            try:
-                mode = _lstat_at(at, name).st_mode
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            except OSError as err:
-                raise _unreadable(err, self.workspace.shown(rel + name)) from None
-            if not rest:
-                self.found.add(rel + name)
-            elif stat.S_ISDIR(mode):
-                self.enter(at, rel, name, rest, depth)
-
-    def enter(self, at: int | str, rel: str, name: str, parts: list[str], depth: int) -> None:
-        if depth >= GLOB_DEPTH:
-            raise BadFile(
-                f"`{self.pattern}` goes more than {GLOB_DEPTH} folders deep in "
-                f"{self.where}; name the folders to look in"
-            )
-        try:
-            inner: int | str = (
-                os.open(name, os.O_RDONLY | _DIRECTORY | _NOFOLLOW, dir_fd=at)
-                if isinstance(at, int)
-                else os.path.join(at, name)
-            )
-        except (FileNotFoundError, NotADirectoryError):
-            return
-        except OSError as err:
-            if err.errno == errno.ELOOP:  # a link put in its place since it was listed
-                return
-            raise _unreadable(err, self.workspace.shown(rel + name)) from None
-        try:
-            self.into(inner, f"{rel}{name}/", parts, depth + 1)
-        finally:
-            if isinstance(inner, int):
-                os.close(inner)
-
-    def names(self, at: int | str, rel: str) -> list[tuple[str, bool]]:
-        """The folder's names, each with whether it is a folder (not a link to one)."""
-        found = self.listed.get(rel)
-        if found is None:
-            found = []
-            try:
-                with os.scandir(at) as entries:
-                    for entry in entries:
-                        self.seen += 1
-                        if self.seen > self.limit:
-                            raise BadFile(
-                                f"`{self.pattern}` looks at more than {self.limit:,} names in "
-                                f"{self.where}; name the "
-                                "folders to look in"
-                            )
-                        found.append((entry.name, entry.is_dir(follow_symlinks=False)))
-            except OSError as err:
-                raise _unreadable(err, self.workspace.shown(rel[:-1] or rel)) from None
-            self.listed[rel] = found
-        return found
-
-
-def glob_name(name: str, part: str) -> bool:
-    """Whether a name matches one part of a glob: `*` any characters, `?` one, the
-    others themselves (case and all); a name starting with `.` only a part that does
-    too, as a shell has it."""
-    if name.startswith(".") and not part.startswith("."):
-        return False
-    from fnmatch import fnmatchcase  # compiles a pattern: only for globs
-
-    return fnmatchcase(name, part.replace("[", "[[]"))  # no classes: `[` is itself
-
-
-def _lstat_at(at: int | str, name: str) -> os.stat_result:
-    if isinstance(at, int):
-        return os.stat(name, dir_fd=at, follow_symlinks=False)
-    return os.lstat(os.path.join(at, name))
-
-
-class Looks:
-    """What a stretch of reading saw (see `Workspace.observe`): each path looked at and
-    what was there (`_identity`; None for nothing), each folder asked whether it can be
-    written, and whether all of it can be checked later (`settled`)."""
-
-    __slots__ = ("paths", "writable", "settled", "since", "_checks")
-
-    # A file read whose last change is this recent may change again within the same
-    # tick of the filesystem's clock, unseen by its times (FAT's tick is 2 s).
-    RECENT_NS = 2_000_000_000
-
-    def __init__(self) -> None:
-        self.paths: dict[str, tuple[int, ...] | None] = {}
-        self.writable: dict[str, bool] = {}
-        self.settled = True  # False: something seen cannot be checked by looking again
-        self.since = time.time_ns()
-        self._checks: _Checks | None = None
-
-    def checks(self) -> _Checks:
-        """What `Workspace.unchanged` looks at, once looking is over: each path that was
-        there (its identity, and whether it is a folder), and each folder's names that
-        were not (as named, and without case)."""
-        if self._checks is None:
-            present: list[tuple[str, tuple[int, ...], bool]] = []
-            missing: dict[str, list[str]] = {}
-            for path, seen in self.paths.items():
-                if seen is None:
-                    folder, _, name = path.rpartition(os.sep)
-                    missing.setdefault(folder, []).append(name)
-                else:
-                    present.append((path, seen, stat.S_ISDIR(seen[0])))
-            self._checks = (
-                tuple(present),
-                tuple(
-                    (folder, tuple(names), frozenset(n.casefold() for n in names))
-                    for folder, names in missing.items()
-                ),
-            )
-        return self._checks
-
-    def saw(self, path: str, identity: tuple[int, ...] | None) -> None:
-        if self.paths.setdefault(path, identity) != identity:
-            self.settled = False  # it changed while being looked at
-
-    def read(self, path: str) -> None:
-        """The file at `path` was read: its text is known by its identity only if it
-        has not changed too recently."""
-        seen = self.paths.get(path)
-        if seen is None or max(seen[-2:]) >= self.since - self.RECENT_NS:
-            self.settled = False
-
-
-_Checks = tuple[
-    tuple[tuple[str, tuple[int, ...], bool], ...],
-    tuple[tuple[str, tuple[str, ...], frozenset[str]], ...],
-]
-
-
-def _identity(info: os.stat_result) -> tuple[int, ...]:
-    """What tells a path's content from another's: for a folder, what it is and who may
-    write it (its names are looked at one by one); for anything else, also its size
-    and times, the change time last (a write or a rename changes it)."""
-    kind = (info.st_mode, info.st_ino, info.st_dev, info.st_uid, info.st_gid)
-    if stat.S_ISDIR(info.st_mode):
-        return kind
-    return (*kind, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-
-
 class _Process:
     """This process's id and its supply of random bytes (`random_hex`), renewed in a
     child process (`os.fork`), so that no two processes share them."""
@@ -835,12 +612,6 @@ def _temporary_name() -> str:
     return f"{_Process.pid}.{random_hex(4)}"
 
 
-def _unreadable(err: OSError, shown: str) -> OSError:
-    """An error reading a file, named by the file as the developer knows it (not by a
-    file descriptor or an absolute path): a disk or permission problem, not bad input."""
-    return OSError(err.errno, f"cannot read {shown}: {err.strerror or err}")
-
-
 _LIMITS: dict[str, int] = {}
 
 
@@ -854,30 +625,6 @@ def _limit(name: str, default: int) -> int:
             found = default
         _LIMITS[name] = found
     return found
-
-
-def kind_of(mode: int) -> str:
-    """What a file of `mode` is, in words (a folder, a FIFO, ...; "a file" if regular)."""
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISREG(mode):
-        return "a file"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
-class TooLarge(BadFile):
-    """A file larger than the runtime will read."""
-
-    def __init__(self, shown: str, size: int, limit: int) -> None:
-        super().__init__(
-            f"{shown} is {size / 1e6:.1f} MB; more than the {limit / 1e6:.0f} MB the runtime reads"
-        )
 
 
 def _sync_folder(folder: str) -> None:

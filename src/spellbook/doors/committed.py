@@ -4,7 +4,7 @@ working tree.
 The hook (`check-transition --claude-hook`) answers an agent's tool call outside the
 assistant's permission prompts, so it must never run Python the agent could have
 written in this session. `spell` loads a project's machine from the working tree
-(`spellbook.disk.project.load_machine`); the hook reads the commit HEAD names instead: the
+(`spellbook.disk.loading.load_machine`); the hook reads the commit HEAD names instead: the
 project's pyproject.toml, its generated module, and every module of the repository
 that module imports (a vocabulary of the project's own, and what that imports), each
 read through `spellbook.disk.git` (which no file of the repository can make run a program)
@@ -23,8 +23,9 @@ import contextlib
 import os
 import sys
 
+from spellbook.disk.loading import MODULE_LIMIT, read_at_most, run_machine
+from spellbook.disk.paths import is_git
 from spellbook.disk.project import (
-    MODULE_LIMIT,
     PROJECT_LIMIT,
     PYPROJECT,
     Entry,
@@ -32,10 +33,7 @@ from spellbook.disk.project import (
     ProjectError,
     has_table,
     project_from_text,
-    read_at_most,
-    run_machine,
 )
-from spellbook.disk.store import is_git
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +60,7 @@ class Tree:
     def name(self, path: str) -> str | None:
         """`path`'s name in the tree (`/`-separated, relative to the top): its folder with
         links resolved, its own name as written; None outside the work tree or in git's
-        own folder (a part that `store.is_git`, at any depth)."""
+        own folder (a part that `paths.is_git`, at any depth)."""
         folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
         full = os.path.join(folder, os.path.basename(path))
         if os.path.commonpath([full, self.top]) != self.top or full == self.top:

@@ -13,7 +13,7 @@ wherever a tool call writes. Guarded:
   vocabulary); the project's generated folder and what is in it (the modules
   `spell` runs), and the folders that hold it; the repository's git folders (its
   HEAD is the machine the hook judges by);
-- everywhere: any path with a part that is git's own folder (`store.is_git`: `.git`
+- everywhere: any path with a part that is git's own folder (`paths.is_git`: `.git`
   in any spelling git refuses, a file or a folder, in any repository: one planted in
   a subfolder would end the search for the project above it); Spellbook's cache
   folder (the `[tool.spellbook]` tables `spell` reads in place of parsing
@@ -37,7 +37,8 @@ import os
 import re
 
 from spellbook.disk.own_files import folded_name
-from spellbook.disk.store import Workspace, is_git
+from spellbook.disk.paths import is_git
+from spellbook.disk.store import Workspace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -244,7 +245,7 @@ class Named:
 
 
 def names_git(path: str) -> bool:
-    """Whether a part of `path` is git's own folder (`store.is_git`), as written or with
+    """Whether a part of `path` is git's own folder (`paths.is_git`), as written or with
     its backslashes dropped (as a tool that reads them as escapes would)."""
     return any(is_git(p) or ("\\" in p and is_git(p.replace("\\", ""))) for p in _parts(path))
 
@@ -257,7 +258,7 @@ class Everywhere:
     Python that runs the hook (`spellbook.doors.interpreter`)."""
 
     def __init__(self) -> None:
-        from spellbook.disk.project import cache_folder
+        from spellbook.disk.user_cache import cache_folder
         from spellbook.doors import interpreter
 
         cache = cache_folder()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 
 from spellbook.disk.own_files import folded_name
-from spellbook.disk.store import is_git
+from spellbook.disk.paths import is_git
 from spellbook.doors.guarded import (
     GIT,
     Everywhere,

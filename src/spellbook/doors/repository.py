@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import sys
 
-from spellbook.disk.project import SHIPPED, find_project, load_machine, owned, read_project, stale
+from spellbook.disk.loading import load_machine, stale
+from spellbook.disk.project import SHIPPED, find_project, read_project
+from spellbook.disk.user_cache import owned
 from spellbook.records import terminal
 from spellbook.records.errors import BadFile
 

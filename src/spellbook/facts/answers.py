@@ -4,7 +4,7 @@ Files are read at most once per cast, at most `READ_LIMIT` bytes, with bad bytes
 replaced; a file that is larger, not a regular file, or (for a query) not JSON
 stops the cast with an error naming it: it is never taken for an empty one. The
 same holds of a file's modification time, and a glob that would look at more than
-`store.GLOB_LIMIT` names stops the cast too (`Workspace.glob`).
+`walk.GLOB_LIMIT` names stops the cast too (`Workspace.glob`).
 """
 
 from __future__ import annotations

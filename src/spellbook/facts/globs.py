@@ -6,9 +6,9 @@ from __future__ import annotations
 
 def glob_path(path: str, pattern: str) -> bool:
     """Whether a path (relative, `/` between folders) is one `pattern` names: its parts
-    name by name (`store.glob_name`), `**` for any number of folders whose names do not
+    name by name (`walk.glob_name`), `**` for any number of folders whose names do not
     start with `.`; what `Workspace.glob` finds, without a folder to look in."""
-    from spellbook.disk.store import glob_name
+    from spellbook.disk.walk import glob_name
 
     if path.startswith("/") != pattern.startswith("/"):
         return False  # one from the repository's top, one from the workspace folder

@@ -6,9 +6,10 @@ read, by the same path rules, `store.Workspace.path`) and a parameter. Each `Pro
 record in `PROBES` holds all that is known of its kind:
 its words, its meaning, the facts it implies, whether it reads the file's
 content, and its check. The compiler reads the words, meanings and implications
-from here (`PROBES`, `implied`, `implies`, `describe`); the runtime answers the
-checks with `spellbook.facts.answers.Facts`. A workflow's own words for facts are
-defined in its vocabulary module (`spellbook.vocabularies`), and a spec's in its
+from here (`PROBES`; `implications.implied`, `implications.implies`,
+`wording.describe`); the runtime answers the checks with
+`spellbook.facts.answers.Facts`. A workflow's own words for facts are defined in its
+vocabulary module (`spellbook.vocabularies`), and a spec's in its
 Terms table, always in terms of these probes.
 
 Checklists (`items`, `unchecked`) and text under a heading (`section_text`) are
@@ -23,7 +24,7 @@ walks the folder, bounded, entering no symbolic link.
 Ledgers (`unlisted`, `listed`): the parameter is the ledger file and the pattern,
 joined by one space (a file name has none): some match of the pattern in the file is
 not (is) a line of the ledger. `record` (`spellbook.verbs.actions`) appends them to it.
-Scoped to a section (`ledger_param`), it is the JSON list `[ledger, pattern, section]`
+Scoped to a section (`ledgers.ledger_param`), it is the JSON list `[ledger, pattern, section]`
 and only the section's lines are searched (`sections.section_text`); a file without
 the section has no matches there, and the fact implies the section.
 
@@ -47,6 +48,7 @@ from __future__ import annotations
 
 import time
 
+from spellbook.facts.ledgers import entry, ledger_parts, listed_lines, scoped, unlisted_matches
 from spellbook.records.errors import Undefined
 
 TYPE_CHECKING = False
@@ -303,94 +305,6 @@ def _listed(facts: Answers, file: str, param: str) -> bool:
     listed = listed_lines(facts.text(ledger))
     text = scoped(facts.text(file), section)
     return any(entry(match) in listed for match in matches(pattern, text))
-
-
-def ledger_param(ledger: str, pattern: str, section: str = "") -> str:
-    """A ledger fact's parameter: `LEDGER PATTERN`, or, scoped to a section (or where
-    the plain form would read as a scoped one), the JSON list `[LEDGER, PATTERN, SECTION]`."""
-    plain = f"{ledger} {pattern}"
-    if not section and ledger_parts(plain) == (ledger, pattern, ""):
-        return plain
-    import json
-
-    return json.dumps([ledger, pattern, section], ensure_ascii=False)
-
-
-def ledger_parts(param: str) -> tuple[str, str, str]:
-    """A ledger fact's parameter read back: (ledger, pattern, section; "" for the file)."""
-    scope = _scope(param, 3)
-    if scope is not None:
-        return scope[0], scope[1], scope[2]
-    ledger, _, pattern = param.partition(" ")
-    return ledger, pattern, ""
-
-
-def record_target(pattern: str, section: str = "") -> str:
-    """What a `record` action records: its pattern, or, scoped to a section (or where the
-    pattern would read as a scoped one), the JSON list `[PATTERN, SECTION]`."""
-    if not section and _scope(pattern, 2) is None:
-        return pattern
-    import json
-
-    return json.dumps([pattern, section], ensure_ascii=False)
-
-
-def record_parts(target: str) -> tuple[str, str]:
-    """A `record` action's target read back: (pattern, section; "" for the file)."""
-    scope = _scope(target, 2)
-    return (scope[0], scope[1]) if scope is not None else (target, "")
-
-
-def _scope(text: str, size: int) -> list[str] | None:
-    """`text` as a JSON list of `size` strings, or None."""
-    if not text.startswith('["'):
-        return None
-    import json
-
-    try:
-        found = json.loads(text)
-    except ValueError:
-        return None
-    if isinstance(found, list) and len(found) == size and all(isinstance(s, str) for s in found):
-        return found
-    return None
-
-
-def scoped(text: str, section: str) -> str:
-    """The text a ledger's pattern is searched in: the file's, or its section's lines
-    (`sections.section_text`; "" where the file has no such section)."""
-    if not section:
-        return text
-    from spellbook.facts.sections import section_text
-
-    return section_text(text, section)
-
-
-def entry(text: str) -> str:
-    """A match as a ledger line: its words joined by one space."""
-    return " ".join(text.split())
-
-
-def listed_lines(text: str) -> set[str]:
-    """The entries of a ledger: its lines (as markdown ends them, `sections.lines_of`)
-    that are not empty."""
-    from spellbook.facts.sections import lines_of
-
-    return {entry(line) for line in lines_of(text) if line.strip()}
-
-
-def unlisted_matches(text: str, pattern: str, ledger: str) -> list[str]:
-    """The matches of `pattern` in `text` that the ledger's text does not list, once
-    each, in the order they are found."""
-    from spellbook.facts.patterns import found as matches
-
-    listed = listed_lines(ledger)
-    found: dict[str, None] = {}
-    for match in matches(pattern, text):
-        line = entry(match)
-        if line and line not in listed:
-            found.setdefault(line, None)
-    return list(found)
 
 
 def _passes(facts: Answers, file: str, key: str) -> bool:
@@ -675,246 +589,3 @@ PROBES: dict[str, Probe] = {
         ),
     )
 }
-
-
-def implied(probe: str, file: str, param: str) -> list[tuple[str, str, str]]:
-    """Every fact that must hold when this one does (transitively), excluding itself.
-
-    A query with more filters implies the same query with fewer:
-    `items[status=open][id!=$x]` implies `items[status=open]`. A comparison that only
-    a value can pass implies its query has one (`count ≥ 2`, `approved = true`, text
-    matching a pattern that the empty text does not); a
-    file newer than another implies both exist.
-    """
-    from spellbook.facts.json_values import (  # the compiler's, not a cast's
-        ORDER,
-        comparison,
-        has_value,
-    )
-
-    out: list[tuple[str, str, str]] = []
-    stack = [(probe, file, param)]
-    while stack:
-        name, arg, detail = stack.pop()
-        found = [(p, arg, _implied_param(name, p, detail)) for p in PROBES[name].implies]
-        if name == "field" and detail.endswith("]") and "[" in detail:
-            found.append(("field", arg, detail[: detail.rindex("[")]))
-        if name == "value":
-            query, op, operand = comparison(detail)
-            # Text a pattern matches that cannot match "" is a value too.
-            if (
-                op in ORDER
-                or (op == "=" and has_value(operand))
-                or (op == "~" and not _matches_nothing_too(str(operand)))
-            ):
-                found.append(("field", arg, query))
-        if name == "newer":
-            found.append(("exists", detail, ""))
-        if name == "newer_some":  # some name matches the glob
-            found.append(("glob", "", detail))
-        if name == "listed":  # a missing ledger lists nothing
-            found.append(("exists", ledger_parts(detail)[0], ""))
-        if name in ("unlisted", "listed") and ledger_parts(detail)[2]:
-            found.append(("section", arg, ledger_parts(detail)[2]))
-        for fact in found:
-            if fact not in out:
-                out.append(fact)
-                stack.append(fact)
-    return out
-
-
-def _matches_nothing_too(pattern: str) -> bool:
-    """Whether a value's pattern matches the empty text (a pattern that cannot run says
-    nothing of it)."""
-    from spellbook.facts.patterns import search
-
-    try:
-        return search(pattern, "", lines=False)
-    except Undefined:
-        return True
-
-
-def _implied_param(probe: str, implied: str, param: str) -> str:
-    """The parameter of a fact `probe` implies: a checklist's section stays (a count's
-    section is after the count); a ledger's pattern is the `matches` it implies;
-    existence has none."""
-    if implied in ("items", "unchecked", "section"):
-        return param.partition(" ")[2] if probe.endswith("_at_least") else param
-    if probe in ("unlisted", "listed") and implied == "matches":
-        return ledger_parts(param)[1]
-    return ""
-
-
-def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
-    """Whether fact `b` must hold when fact `a` does, beyond what `implied` lists: two
-    limits of one measure (`attempts < 3` implies `attempts < 5`; more than 30 minutes
-    implies more than 10; at least 3 items under a heading imply at least 2; `count ≥ 3`
-    implies `count ≥ 2`; at least 3 `tickets[status=open]` imply at least 2
-    `tickets`), and facts that say more of the same thing (at least 3
-    unchecked items are at least 3 items; a checklist item is text; a file that exists
-    matches the globs its path does; a glob that names fewer files than another)."""
-    from spellbook.facts.json_values import comparison, narrower
-
-    if a == b:
-        return False
-    kind, other = a[0], b[0]
-    if kind == "below" == other:
-        counter, _, limit = a[2].partition("<")
-        name, _, other_limit = b[2].partition("<")
-        return (
-            counter == name
-            and limit.isdigit()
-            and other_limit.isdigit()
-            and (int(limit) <= int(other_limit))
-        )
-    if kind == "over_minutes" == other:
-        return a[2].isdigit() and b[2].isdigit() and int(a[2]) >= int(b[2])
-    if kind == "glob" == other:
-        from spellbook.facts.globs import glob_within  # only a spec with globs needs it
-
-        return glob_within(a[2], b[2])
-    if kind == "exists" and other == "glob":
-        from spellbook.facts.globs import glob_path
-
-        return glob_path(a[1], b[2])
-    if a[1] != b[1]:
-        return False
-    if kind == "value" == other:
-        query, op, operand = comparison(a[2])
-        same, other_op, other_operand = comparison(b[2])
-        return query == same and narrower(op, operand, other_op, other_operand)
-    # A section is found by its words in any case (`sections.has_section`): the same
-    # words in another case are the same section, and a heading with "Risks" in it has
-    # "Risk" in it too.
-    if kind == "section" == other:
-        return b[2].lower() in a[2].lower()
-    if kind == other and kind in ("items", "unchecked", "section_text"):
-        return a[2].lower() == b[2].lower()
-    if kind == "items" and other == "section_text":
-        return a[2].lower() == b[2].lower()
-    if kind == "count_at_least" == other:
-        return _fewer_of_more(a[2], b[2])
-    if kind == other and kind in ("unlisted", "listed"):
-        # A match under a section is a match of the file: scoped implies the whole file.
-        ledger, pattern, section = ledger_parts(a[2])
-        return bool(section) and ledger_parts(b[2]) == (ledger, pattern, "")
-    if {kind, other} == {"count_at_least", "field"}:
-        # What a filter keeps is an object with the filter's key, so a value: one is there
-        # exactly when the query has a value.
-        count, _, query = (a if kind == "count_at_least" else b)[2].partition(" ")
-        field = (b if kind == "count_at_least" else a)[2]
-        least = count.isdigit() and (int(count) >= 1 if kind == "count_at_least" else count == "1")
-        return least and query == field and query.endswith("]")
-    if kind in _CHECKLIST_COUNTS and other in ("items_at_least", kind):
-        count, _, section = a[2].partition(" ")
-        fewer, _, same_section = b[2].partition(" ")
-        return (
-            section.lower() == same_section.lower()
-            and count.isdigit()
-            and fewer.isdigit()
-            and int(count) >= int(fewer)
-        )
-    return False
-
-
-# Counts of a section's checklist items: `items_at_least` counts them all.
-_CHECKLIST_COUNTS = ("items_at_least", "unchecked_at_least", "checked_at_least")
-
-
-def _fewer_of_more(more: str, fewer: str) -> bool:
-    """Whether at least `more`'s count of its query implies at least `fewer`'s of its own:
-    a count no larger, of the same query or of it with fewer filters at its end
-    (`tickets[status=open]` selects no more than `tickets` counts)."""
-    count, _, query = more.partition(" ")
-    least, _, other = fewer.partition(" ")
-    if not (count.isdigit() and least.isdigit() and int(count) >= int(least)):
-        return False
-    import re  # the compiler's question, never a cast's
-
-    rest = query[len(other) :]
-    return query.startswith(other) and re.fullmatch(r"(?:\[[^\[\]]*\])*", rest) is not None
-
-
-def excludes(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
-    """Whether facts `a` and `b` never hold together: F newer than G, and G newer than F."""
-    return a[0] == b[0] == "newer" and (a[1], a[2]) == (b[2], b[1])
-
-
-def describe(probe: str, file: str, param: str, positive: bool, absent: bool = False) -> str:
-    """The fact in the core's plain words, e.g. `plan.md exists` or `task.md missing`;
-    with `absent`, a fact about a section that does not hold of the section that is
-    there (`Probe.absent`)."""
-    from spellbook.facts.json_values import comparison, is_json, said_comparison
-
-    kind = PROBES[probe]
-    words = kind.yes if positive else (kind.absent if absent and kind.absent else kind.no)
-    counter, _, limit = param.partition("<")
-    ledger, _, pattern = param.partition(" ")
-    # Files as a condition names them (`named`), so that the words read back as the fact.
-    fields = {"counter": counter, "limit": limit, "ledger": named(ledger), "pattern": pattern}
-    fields["scope"] = ""  # a ledger's section
-    fields.update(count=ledger, section=pattern, duration="", query="", comparison="")
-    fields.update(first=ledger, second=pattern)  # a pair of globs
-    fields["other"] = named(param)
-    if probe in ("unlisted", "listed"):
-        ledger, pattern, section = ledger_parts(param)
-        fields.update(ledger=named(ledger), pattern=pattern, section=section)
-        fields["scope"] = f' under "{section}"' if section else ""
-        if section and not positive and not absent:  # the negation alone: F may lack S
-            words = _SCOPED_NO[probe]
-    if probe == "over_minutes" and param.isdigit():
-        fields["duration"] = duration(int(param))
-    if probe == "value":
-        query, op, operand = comparison(param)
-        fields.update(query=query, comparison=said_comparison(op, operand))
-    if probe == "count_at_least":
-        fields["query"] = pattern
-    shown = named(file)
-    if probe in ("field", "value", "count_at_least") and not is_json(file):
-        shown += " frontmatter"  # a Markdown file's keys are its frontmatter's
-    if probe in ("matches", "unlisted", "listed"):  # a vocabulary's pattern, as its author wrote it
-        from spellbook.facts.patterns import shown as written
-
-        param, fields["pattern"] = written(param), written(fields["pattern"])
-    for name in ("param", "pattern", "query"):  # a value with a backtick, in quotes
-        value = param if name == "param" else fields[name]
-        if "`" in value and f"`{{{name}}}`" in words:
-            left, right = ('"', '"') if '"' not in value else ("“", "”")
-            words = words.replace(f"`{{{name}}}`", f"{left}{{{name}}}{right}")
-    said = words.format(file=shown, param=param, **fields)
-    # One item is an item: `at least 1 checked item under "Risks"`.
-    if fields["count"] == "1":
-        said = said.replace(" items under ", " item under ")
-        if probe.endswith("_at_least") and said.endswith(" items"):
-            said = said[:-1]  # `no section "Risks" with at least 1 checked item`
-    return said
-
-
-# A ledger fact scoped to a section, not holding, said alone (the section may be missing).
-_SCOPED_NO = {
-    "unlisted": '{file} has no section "{section}" with matches of `{pattern}` not listed in '
-    "{ledger}",
-    "listed": '{file} has no section "{section}" with matches of `{pattern}` listed in {ledger}',
-}
-
-
-def named(file: str) -> str:
-    """A file's name as a condition writes it: bare where the reader takes it so
-    (`plan.md`, `docs/a.md`), else in backticks (`VERSION`, `.refs`, `notes/`)."""
-    import re
-
-    plain = re.fullmatch(r"[\w.\-/]*\w\.\w[\w\-]*", file)
-    return file if plain or not file else f"`{file}`"
-
-
-# Units of time in a state, in minutes, the largest first.
-UNITS = (("week", 10080), ("day", 1440), ("hour", 60), ("minute", 1))
-
-
-def duration(minutes: int) -> str:
-    """Minutes in the largest unit that counts them whole: `2 days`, `90 minutes`."""
-    for unit, size in UNITS:
-        if (minutes and minutes % size == 0) or size == 1:
-            count = minutes // size
-            return f"{count} {unit}{'' if count == 1 else 's'}"
-    raise AssertionError  # pragma: no cover - minutes count every number

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from spellbook.schema import Action
 
     class Files(Protocol):
-        """The files as the operations planned so far leave them (`actions._Files`)."""
+        """The files as the operations planned so far leave them (`operations.Files`)."""
 
         def read_exact(self, name: str) -> str | None: ...
 
