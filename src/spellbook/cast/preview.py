@@ -22,7 +22,6 @@ from spellbook.records.errors import (
     UnsafePath,
     said,
 )
-from spellbook.records.moves import lost_file_states
 from spellbook.records.outcome import Preview
 from spellbook.verbs.actions import acts
 
@@ -224,6 +223,8 @@ class Foresight:
     def missing(self, state: str) -> bool:
         """Whether `state` stands for a lost file (an error state: `moves.lost_file_states`)."""
         if self._lost is None:
+            from spellbook.records.moves import lost_file_states
+
             machine = self.engine.machine
             self._lost = lost_file_states(
                 {

@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import time
 
-from spellbook.facts.ledgers import entry, ledger_parts, listed_lines, scoped, unlisted_matches
 from spellbook.records.errors import Undefined
 
 TYPE_CHECKING = False
@@ -289,6 +288,8 @@ def _over_minutes(facts: Answers, _: str, minutes: str) -> bool:
 
 
 def _unlisted(facts: Answers, file: str, param: str) -> bool:
+    from spellbook.facts.ledgers import ledger_parts, scoped, unlisted_matches  # ledgers only
+
     ledger, pattern, section = ledger_parts(param)
     if not facts.exists(file):
         return False
@@ -297,6 +298,7 @@ def _unlisted(facts: Answers, file: str, param: str) -> bool:
 
 
 def _listed(facts: Answers, file: str, param: str) -> bool:
+    from spellbook.facts.ledgers import entry, ledger_parts, listed_lines, scoped
     from spellbook.facts.patterns import found as matches
 
     ledger, pattern, section = ledger_parts(param)

@@ -45,7 +45,6 @@ from spellbook.disk.state_file import Record, parse_json
 from spellbook.disk.state_file import today as date_today
 from spellbook.disk.store import READ_LIMIT, Workspace
 from spellbook.facts.frontmatter import FRONTMATTER_LIMIT, frontmatter
-from spellbook.facts.ledgers import record_parts, scoped, unlisted_matches
 from spellbook.records.errors import ActionError, BadFile
 from spellbook.records.outcome import Did, Done
 from spellbook.records.vocabulary import template
@@ -164,6 +163,8 @@ def _record(cast: _Cast, action: Action, index: int) -> None:
     """Append to the ledger the matches of the pattern in the source file (or in its
     section) it does not list yet, one per line; a missing ledger is created, a missing
     source (or section) adds nothing."""
+    from spellbook.facts.ledgers import record_parts, scoped, unlisted_matches  # ledgers only
+
     files, step = cast.files, cast.step
     source, ledger = action.files
     pattern, section = record_parts(action.target)
