@@ -226,3 +226,24 @@ def test_whether_a_file_holds_json_or_frontmatter_is_decided_in_one_place() -> N
         if 'endswith(".json")' in line
     ]
     assert not found, found
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith("spellbook")))
+def test_no_runtime_module_is_over_650_lines(name: str) -> None:
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= 650, f"{name} has {lines} lines: split it by subject"
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted(
+        n
+        for n, path in MODULES.items()
+        if n.startswith("spellbook.") and path.name == "__init__.py" and n != "spellbook.machines"
+    ),
+)
+def test_a_runtime_folder_costs_no_import(name: str) -> None:
+    """A layer's folder is a docstring only: importing one of its modules loads nothing
+    more (the cold start of `spell` is measured)."""
+    body = ast.parse(MODULES[name].read_text(encoding="utf-8")).body
+    assert len(body) == 1 and isinstance(body[0], ast.Expr), f"{name} does more than say"
