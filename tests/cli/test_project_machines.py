@@ -317,7 +317,7 @@ def test_a_project_s_own_modules_run_from_their_source_alone(house: Path) -> Non
     ):
         assert done.returncode == 0, clean(done)
         assert not (house / "bytecode-ran").exists(), done.args
-    probe = "import spellbook.disk.project as p; p.importable('.')\n"
+    probe = "import spellbook.disk.loading as p; p.importable('.')\n"
     probe += "try:\n    import sourceless\nexcept ImportError:\n    print('refused')\n"
     done = run(house, "-c", probe)
     assert done.stdout == "refused\n" and not (house / "bytecode-ran").exists(), clean(done)
@@ -384,7 +384,7 @@ def test_a_project_inside_an_interpreter_s_prefix_runs_from_its_source_alone(
             invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
         )
         evil.unlink()
-        probe = f"import spellbook.disk.project as p; p.importable({str(folder)!r})\n"
+        probe = f"import spellbook.disk.loading as p; p.importable({str(folder)!r})\n"
         probe += "import words; print(words.SAID)\n"
         done = run(tmp_path, "-c", probe)
         assert done.stdout == "source\n", clean(done)
