@@ -13,7 +13,7 @@ fires and sets `model.fired` to its row's ID (before the state changes, so
 transition: the trigger and `may_<trigger>` return False and `model.refused` is its
 row's ID. The guards are the model's methods, one per `Guard`. Rules that keep the
 state are internal transitions. The machine only chooses the rule: its actions and
-response are carried out by the runtime (`spellbook.workflow`), at cast time.
+response are carried out by the runtime (`spellbook.cast.workflow`), at cast time.
 """
 
 from __future__ import annotations
