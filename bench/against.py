@@ -5,7 +5,7 @@
 "Here" is this working tree as it is on disk (uncommitted changes included);
 "then" is REV's files, unpacked with `git archive` into a temporary folder. Only
 the project's stable entry points are timed, so the figures hold while the
-modules behind them move: `spellbook.cli.run()` (what the `spell` script calls)
+modules behind them move: `spellbook.doors.cli.run()` (what the `spell` script calls)
 with PYTHONPATH=<tree>/src, `verify-state-machine.py` and `python -m codegen`
 with PYTHONPATH=<tree>:<tree>/src. Each run is a fresh interpreter with bytecode
 caches warm (PYTHONDONTWRITEBYTECODE is removed, and every command runs once in
@@ -71,7 +71,7 @@ TOLERANCE = 0.10
 MEMORY_TOLERANCE = 0.02
 ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
 PYTHON = sys.executable
-SPELL = "from spellbook.cli import run; run()"
+SPELL = "from spellbook.doors.cli import run; run()"
 FLOOR = "import transitions"
 CONFIG = '[tool.spellbook]\nvocabulary = "spell_workflow"\n'
 PROJECT_SPEC = Path("spec", "STATE_MACHINE.md")

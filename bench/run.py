@@ -128,7 +128,7 @@ def extra_modules(root: str) -> list[str]:
         "floor = set(sys.modules)\n"
         "import contextlib, io\n"
         "seen = set(sys.modules)\n"
-        "from spellbook.cli import main\n"
+        "from spellbook.doors.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    main(['--root', {root!r}, 'lumos'])\n"
         "print(' '.join(sorted(set(sys.modules) - floor - (seen - floor))))\n"
@@ -731,7 +731,7 @@ targets are about. Nothing here is a timed test in the suite.
 - **Cold start**: each command in a fresh interpreter with bytecode caches warm, the
   commands taking turns in an order that alternates every round; the ratio is the
   median over rounds of the command's time over `import transitions`'s in the same
-  round. `spell` runs without Python's cyclic garbage collector (see `spellbook.cli.run`).
+  round. `spell` runs without Python's cyclic garbage collector (see `spellbook.doors.cli.run`).
 - **Warm casts**: one `Workflow`, the same workspace, median of many casts. The bare
   write is what every cast must do at least: a temporary file, fsync, `os.replace`,
   fsync of the folder. The archiving Accio also writes and deletes its intent record

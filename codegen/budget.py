@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from spellbook.exits import EXIT_BAD_INPUT
-from spellbook.terminal import text
+from spellbook.records.exits import EXIT_BAD_INPUT
+from spellbook.records.terminal import text
 
 from .spec_error import SpecError
 

@@ -1,7 +1,7 @@
 """How the compiler reads a project's `[tool.spellbook]` (pyproject.toml).
 
 The table itself, its keys and what each may hold, belong to the runtime
-(`spellbook.project`, which documents them): `spell --machine NAME` and `python -m
+(`spellbook.disk.project`, which documents them): `spell --machine NAME` and `python -m
 codegen` read the same machines from it. Here each machine gets its `Dialect`: the
 vocabulary module and the header names, by column role, that its spec is read
 with (`columns = { condition = ["Wenn"] }`; the roles are `codegen.read.rows.ROLES`),
@@ -19,7 +19,9 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
-from spellbook.project import (
+from spellbook.disk.loading import importable as _importable
+from spellbook.disk.paths import is_git
+from spellbook.disk.project import (
     PROJECT_LIMIT,
     PYPROJECT,
     Entry,
@@ -28,9 +30,7 @@ from spellbook.project import (
     find_project,
     read_project,
 )
-from spellbook.project import importable as _importable
-from spellbook.store import is_git
-from spellbook.vocabulary import PACKAGE, module_name
+from spellbook.records.vocabulary import PACKAGE, module_name
 
 from .read.lexicon import Dialect, is_data, normal
 from .read.rows import ROLES
@@ -153,7 +153,7 @@ def _line_of(text: str, key: str, value: str) -> int:
 
 
 def _path(value: str) -> str:
-    """A path as `spellbook.project` keeps one: '/' between folders, `.` and `//` gone."""
+    """A path as `spellbook.disk.project` keeps one: '/' between folders, `.` and `//` gone."""
     return posixpath.normpath(value.replace("\\", "/")) if value else ""
 
 
@@ -178,7 +178,7 @@ def _dialect(
 
 
 def load_config(root: Path) -> Config:
-    """The project's `[tool.spellbook]` (`spellbook.project`), with each machine's way of
+    """The project's `[tool.spellbook]` (`spellbook.disk.project`), with each machine's way of
     reading its spec; defaults where there is none, an error (a SpecError naming
     pyproject.toml) for anything it cannot take."""
     try:
@@ -266,7 +266,7 @@ def relative(path: str | Path, root: Path) -> str:
 
 
 def project_of(path: str | Path) -> Path | None:
-    """The project that holds the file `path` (`spellbook.project.find_project`)."""
+    """The project that holds the file `path` (`spellbook.disk.project.find_project`)."""
     found = find_project(str(Path(path).resolve().parent))
     return None if found is None else Path(found)
 

@@ -3,7 +3,7 @@
 A condition is a DNF: alternatives (OR) of conjunctions (AND) of literals, each an
 atom (a fact of the generic core) that must hold or must not. Facts imply others
 (`plan.md has unchecked items under Goals` implies `plan.md exists`; see
-`spellbook.probes`), and a few exclude each other (`a.md is newer than b.md`, `b.md
+`spellbook.facts.probes`), and a few exclude each other (`a.md is newer than b.md`, `b.md
 is newer than a.md`). A world assigns true or false to each of a few atoms, as a
 bitmask (bit i for atoms[i]); only worlds that break no implication and hold no
 two excluding facts can be. The
@@ -18,9 +18,9 @@ from functools import lru_cache
 from itertools import product
 from typing import Protocol
 
-from spellbook.probes import describe as core_words
-from spellbook.probes import excludes, implies
-from spellbook.probes import implied as core_implied
+from spellbook.facts.implications import excludes, implies
+from spellbook.facts.implications import implied as core_implied
+from spellbook.facts.wording import describe as core_words
 
 from .budget import check
 from .model import Atom, LiteralSpec

@@ -46,7 +46,7 @@ RESERVED = frozenset(
         "available_spells",
         "trigger",
         "may_trigger",
-        "repair_state_file",  # the MCP server's tool (spellbook.server.REPAIR_TOOL)
+        "repair_state_file",  # the MCP server's tool (spellbook.doors.server.REPAIR_TOOL)
     }
 )
 # A guard is also a name of the generated module: none of the module's own names, nor a
@@ -150,7 +150,7 @@ class Family:
 @dataclass(frozen=True, order=True)
 class Atom:
     """A fact about the workspace that a guard can check: a probe of the generic core
-    (`spellbook.probes`) applied to a file, relative to the workspace folder, and a
+    (`spellbook.facts.probes`) applied to a file, relative to the workspace folder, and a
     parameter (a section heading, a pattern, a query, ...)."""
 
     probe: str

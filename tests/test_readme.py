@@ -251,8 +251,8 @@ def test_the_gitignore_of_runtime_md_ignores_the_runtime_s_own_files_and_no_work
     """What docs/runtime.md says to ignore is every file the runtime keeps for itself
     (`schema.RUNTIME_FILES`, repair's backups), in both shipped workspaces, and none
     of the workflow's files or its state file."""
+    from spellbook.disk.own_files import RUNTIME_FILES
     from spellbook.machines import session_machine, spell_machine
-    from spellbook.schema import RUNTIME_FILES
 
     section = DOCS["runtime.md"].split("### What to commit", 1)[1].split("\n## ", 1)[0]
     (ignore,) = re.findall(r"```gitignore\n(.*?)```", section, re.DOTALL)

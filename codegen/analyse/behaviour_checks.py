@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spellbook.schema import lost_file_states
+from spellbook.records.moves import lost_file_states
 
 from ..budget import check
 from ..logic import MAX_CLAUSES, MAX_FACTS
@@ -348,7 +348,7 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
 
 def _lost(spec: Spec) -> frozenset[str]:
     """The states that stand for a lost file (error states), as the runtime tells them
-    (`spellbook.schema.lost_file_states`)."""
+    (`spellbook.records.moves.lost_file_states`)."""
     return lost_file_states(
         {
             st.name: [(lit.atom.probe, lit.atom.file, lit.positive) for lit in st.evidence]

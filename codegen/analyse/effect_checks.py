@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Iterator
 
-from spellbook.values import is_json
+from spellbook.facts.json_values import is_json
 
 from ..budget import check
 from ..model import ActionSpec, Atom, LiteralSpec, RuleSpec, Spec
@@ -255,8 +255,8 @@ def _value_indicator(
     """A next state's Indicator about a value of a JSON file that an action of the rule
     sets otherwise (`Set `tickets[id=$ticket].status` in F to "open"`, into a
     state whose Indicators say it is "closed")."""
-    from spellbook.probes import describe
-    from spellbook.values import compare, comparison, each_value
+    from spellbook.facts.json_values import compare, comparison, each_value
+    from spellbook.facts.wording import describe
 
     rule, atom = effect.rule, lit.atom
     query, op, operand = comparison(atom.param)
@@ -290,7 +290,7 @@ def _ledger_indicator(
     """A next state's Indicator that a file has matches a ledger does not list, where an
     action of the rule records every one of them (of the whole file, or of the section
     the Indicator asks about)."""
-    from spellbook.probes import describe
+    from spellbook.facts.wording import describe
 
     rule, atom = effect.rule, lit.atom
     why = effect.all_listed(atom)

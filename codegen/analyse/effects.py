@@ -5,7 +5,7 @@ its source state's Indicators promise, when the rule wins in some world they all
 (a rule for a world they rule out, an error's recovery, is taken as it is written).
 So each file an action names is always there, never there, or either, when the rule
 fires. The actions are then carried out on that knowledge, in order, the way
-`spellbook.actions.plan` carries them out on the files: a create keeps a file that is
+`spellbook.verbs.actions.plan` carries them out on the files: a create keeps a file that is
 there, an archive or a delete moves the files that are there, and so on. An action
 passed to the AI as text may do anything to the files it names.
 
@@ -23,9 +23,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from spellbook.actions import VERBS
-from spellbook.probes import ledger_parts, record_parts
-from spellbook.values import variables
+from spellbook.facts.json_values import variables
+from spellbook.facts.ledgers import ledger_parts, record_parts
+from spellbook.verbs.actions import VERBS
 
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, implied
 from ..model import ActionSpec, Atom, LiteralSpec, RuleSpec, Spec
@@ -417,7 +417,7 @@ def _carry_fields(done: Effect, index: int, action: ActionSpec) -> None:
 
 def _destination(action: ActionSpec) -> str:
     """Where a copy or a move puts its file: the name given, or the file's own name in
-    the folder given (one ending in `/`), as `spellbook.edits` does."""
+    the folder given (one ending in `/`), as `spellbook.verbs.edits` does."""
     source, dest = action.files[0], action.files[1]
     return dest + source.rsplit("/", 1)[-1] if dest.endswith("/") else dest
 

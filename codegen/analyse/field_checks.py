@@ -16,8 +16,8 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from spellbook.probes import PROBES
-from spellbook.values import fields_in, variables
+from spellbook.facts.json_values import fields_in, variables
+from spellbook.facts.probes import PROBES
 
 from ..logic import describe
 from ..model import ActionSpec, LiteralSpec, RuleRow, Spec

@@ -5,7 +5,7 @@ A list the spec's casts address by a key (``Set `items[key=$name].marks` in F.js
 remove an item, change its key or list one twice, and the key they set (`marks`) only
 casts set, to the values they write. A command a guard runs (``the command `key` of
 F.json passes``) stays as written. The generated module declares these as `KEPT`
-(`spellbook.schema.Kept`); the runtime judges a write by them (`spellbook.kept`).
+(`spellbook.schema.Kept`); the runtime judges a write by them (`spellbook.cast.hand_writes`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from functools import cache
 
 from spellbook import schema as runtime
-from spellbook.values import is_json
+from spellbook.facts.json_values import is_json
 
 from ..model import Spec
 

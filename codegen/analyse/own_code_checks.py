@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from spellbook.actions import passive
+from spellbook.verbs.actions import passive
 
 from ..logic import describe
 from ..model import CALL, MODULE_NAMES, OWN, RESERVED, Kind, LiteralSpec, Spec

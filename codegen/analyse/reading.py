@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from spellbook.actions import passive
+from spellbook.verbs.actions import passive
 
 from ..logic import DNF
 from ..model import ActionSpec, Condition, Kind, LiteralSpec, RuleRow, Spec, Term

@@ -9,8 +9,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from spellbook.schema import OWN_FILE, own_file
-from spellbook.subcommands import COMMANDS
+from spellbook.disk.own_files import OWN_FILE, own_file
+from spellbook.doors.subcommands import COMMANDS
 
 from ..model import ActionSpec, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
@@ -378,7 +378,7 @@ def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
 
 def check_spell_names(analysis: Analysis) -> Iterator[Finding]:
     """spell_shadowed: a spell named like a command of `spell` (`status`, `repair`, ...,
-    `spellbook.subcommands`), which `spell NAME` runs instead of casting it."""
+    `spellbook.doors.subcommands`), which `spell NAME` runs instead of casting it."""
     for spell in analysis.spec.spells:
         for name in dict.fromkeys((spell.title or spell.name, spell.name)):
             if name.lower() in COMMANDS:
@@ -537,8 +537,8 @@ def _counters(spec: Spec) -> set[str]:
 def _state_field_problem(action: ActionSpec, spec: Spec) -> str:
     """Why ``Set `NAME` in the state file to ...`` cannot set NAME ("" if it can): it
     must be a field the State Persistence example declares, and not the state, the
-    history, a field the runtime writes, or a counter (as `spellbook.engine` keeps them)."""
-    from spellbook.state_file import COUNTER_FIELDS, RUNTIME_FIELDS
+    history, a field the runtime writes, or a counter (as `spellbook.cast.engine` keeps them)."""
+    from spellbook.disk.state_file import COUNTER_FIELDS, RUNTIME_FIELDS
 
     name = json.loads(action.target)[0]
     counters = set(COUNTER_FIELDS)

@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
+from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import Finding, analyse, errors
 from ..analyse.report import format_finding, format_text, to_markdown

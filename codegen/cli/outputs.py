@@ -18,8 +18,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from spellbook.errors import said
-from spellbook.store import is_git, kind_of
+from spellbook.disk.paths import is_git, kind_of
+from spellbook.records.errors import said
 
 from ..config import Config, Machine, setting_error
 from ..spec_error import SpecError

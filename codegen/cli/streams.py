@@ -1,5 +1,5 @@
 """What the compiler's commands write to stdout and stderr: text made safe for a terminal
-(`spellbook.terminal`), and a stdout that cannot take it (a full disk, closed) said as
+(`spellbook.records.terminal`), and a stdout that cannot take it (a full disk, closed) said as
 one clear error, exit 2, never a traceback."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED
-from spellbook.terminal import json_text, text
+from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_FAILED
+from spellbook.records.terminal import json_text, text
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite

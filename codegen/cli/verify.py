@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from spellbook.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
-from spellbook.project import PYPROJECT
+from spellbook.disk.project import PYPROJECT
+from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import Finding, analyse
 from ..analyse.report import is_ok

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
-from spellbook.actions import passive
+from spellbook.verbs.actions import passive
 
 from ..budget import check
 from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, WorldSet, closure, describer, lowest

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from spellbook import git
+from spellbook.disk import git
 
 from ..model import Spec, Term
 from ..pipeline import SPEC_LIMIT, load_spec, parse_spec_bytes
@@ -51,7 +51,7 @@ def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
     colon. A `REV:` whose REV names no commit is an error, never a file of that name.
 
     git is run only against the repository the command runs in, found from the current
-    folder and named explicitly (`spellbook.git`): never one git would find from the
+    folder and named explicitly (`spellbook.disk.git`): never one git would find from the
     spec's folder, whose files a pull request writes."""
     revision, colon, path = where.partition(":")
     if not colon or not revision or _written_as_path(where):

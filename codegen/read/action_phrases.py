@@ -3,7 +3,7 @@
 An Action cell is `-` (nothing), one phrase, or numbered phrases `(1) ...; (2) ...`.
 Verbs may be imperative or third person (`Create` / `Creates`); a phrase the spec's
 Terms table defines means its meaning's phrases. The core's verbs,
-each carried out once by `spellbook.actions`:
+each carried out once by `spellbook.verbs.actions`:
 
 - `create`: `Create F from T` writes the file from the template file T (a path
   relative to the spec's folder, read when the spec is compiled and carried in
@@ -47,7 +47,7 @@ each carried out once by `spellbook.actions`:
   the project's own code (`read.own_phrases`), the model's methods.
 
 The machine's vocabulary adds names for groups of files (`review files`) and
-verbs of its own (see `spellbook.vocabulary`). Files
+verbs of its own (see `spellbook.records.vocabulary`). Files
 are named relative to the workspace folder (a leading `.ai/task/` is dropped).
 """
 
@@ -58,12 +58,12 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
-from spellbook.patterns import VOCABULARY
-from spellbook.probes import record_target
-from spellbook.schema import OWN_FILE, own_file
-from spellbook.store import is_git, path_problem
-from spellbook.values import is_json
-from spellbook.vocabulary import FILE
+from spellbook.disk.own_files import OWN_FILE, own_file
+from spellbook.disk.paths import is_git, path_problem
+from spellbook.facts.json_values import is_json
+from spellbook.facts.ledgers import record_target
+from spellbook.facts.patterns import VOCABULARY
+from spellbook.records.vocabulary import FILE
 
 from ..model import ActionSpec
 from .core_phrases import _FILE as _ANY_FILE  # a name with an extension, or any in backticks
@@ -308,7 +308,7 @@ def _set_state(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
 
 
 def _vocabulary(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
-    """A verb of the machine's vocabulary (`spellbook.vocabulary`), by its own pattern."""
+    """A verb of the machine's vocabulary (`spellbook.records.vocabulary`), by its own pattern."""
     for regex, verb in said.lexicon.verbs:
         found = regex.fullmatch(said.text)
         if found:
@@ -502,7 +502,7 @@ def _delete(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
 
 
 # Each verb's phrases, in the order they are tried: the verbs a phrase can be read as
-# (by the runtime's names, `spellbook.actions.VERBS`), its pattern and its reading (None
+# (by the runtime's names, `spellbook.verbs.actions.VERBS`), its pattern and its reading (None
 # when the words match but say something else; the next phrase is tried). The
 # machine's vocabulary's own verbs (no pattern here: their own) come after the state's.
 # A verb's canonical words are `canonical._VERBS`', its near misses `near_verbs.VERBS`'.
@@ -579,7 +579,7 @@ def _set_field(m: re.Match[str], workspace: str, phrase: str) -> ActionSpec:
 def _json_edit(verb: str, phrase: str, file: str, written: str, value: object) -> ActionSpec:
     """A `set_field` or `append_item` of `value` at the place the query `written` names
     in the JSON file `file`; each filter keeps one item (`=`), and the query ends in a
-    key (`spellbook.values.place`)."""
+    key (`spellbook.facts.json_values.place`)."""
     query = written.strip("`").strip()
     if not is_json(file):
         return ActionSpec(verb, phrase, (file,), problem=f"{file} is not a JSON file")

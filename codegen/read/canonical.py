@@ -2,7 +2,7 @@
 core says it, in words the reader reads back to the same facts (`conditions`) and
 the same actions (`action_phrases`).
 
-A fact is said in its probe's own words (`spellbook.probes.describe`, from the
+A fact is said in its probe's own words (`spellbook.facts.wording.describe`, from the
 `Probe` record's `yes` and `no`), whatever words the spec wrote it in: a term's
 name or a vocabulary's noun is spelt out. The one exception is a fact about a
 vocabulary's pattern, which only the vocabulary's noun names (the same pattern
@@ -17,9 +17,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
-from spellbook.patterns import VOCABULARY
-from spellbook.probes import PROBES, describe, implied, named, record_parts
-from spellbook.values import is_json
+from spellbook.facts.implications import implied
+from spellbook.facts.json_values import is_json
+from spellbook.facts.ledgers import record_parts
+from spellbook.facts.patterns import VOCABULARY
+from spellbook.facts.probes import PROBES
+from spellbook.facts.wording import describe, named
 
 from ..logic import DNF
 from ..model import ActionSpec, Condition, LiteralSpec

@@ -3,7 +3,7 @@
 A cell is `-` (always), `never`, or clauses joined by `AND`, `;` or `,`, in alternatives
 joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
 
-- a fact of the generic core, in the words its kind gives it: `spellbook.probes.PROBES`
+- a fact of the generic core, in the words its kind gives it: `spellbook.facts.probes.PROBES`
   is the one list of the kinds of fact, each with its words when it holds (`yes`)
   and when not (`no`), every one of which reads back as that fact (`F exists`, `some
   `GLOB` is newer than F`, `every `GLOB` has a `GLOB``, `F has matches of `RE` not
@@ -56,7 +56,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from spellbook.values import is_json
+from spellbook.facts.json_values import is_json
 
 from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
 from ..model import Atom, Condition, LiteralSpec

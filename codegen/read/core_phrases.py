@@ -1,6 +1,6 @@
 """The core's own phrases: `F exists`, `F matches `RE``, `COUNTER < N`, `in this state
 for more than 2 days`, ``F.json has `count` ≥ 2``, `docs/*.md exists`, ... each read into
-one fact of the generic core (`spellbook.probes`), or refused with the reason.
+one fact of the generic core (`spellbook.facts.probes`), or refused with the reason.
 
 `CorePhrases` is the part of the condition reader (`conditions._Reader`) that reads
 them: a table of phrases (`_CORE`) and, for each fact, what its parameter must be.
@@ -15,10 +15,11 @@ import math
 import re
 from collections.abc import Callable, Iterator
 
-from spellbook.patterns import problem
-from spellbook.probes import UNITS, duration, ledger_param
-from spellbook.probes import implied as core_implied
-from spellbook.values import comparison_param, is_json
+from spellbook.facts.implications import implied as core_implied
+from spellbook.facts.json_values import comparison_param, is_json
+from spellbook.facts.ledgers import ledger_param
+from spellbook.facts.patterns import problem
+from spellbook.facts.wording import UNITS, duration
 
 from ..logic import DNF
 from ..model import Atom, LiteralSpec
@@ -296,7 +297,7 @@ def section_name(written: str) -> str:
 def pattern_problem(pattern: str) -> str:
     """Why a pattern cannot be a guard's regular expression, or "": it must be one (as
     Python reads it, so it means what its author tested), not end in a variable, and
-    run in linear time (`spellbook.patterns`: RE2, which the runtime runs it with)."""
+    run in linear time (`spellbook.facts.patterns`: RE2, which the runtime runs it with)."""
     try:
         re.compile(pattern)
     except (re.error, OverflowError, RecursionError, ValueError) as err:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from spellbook.store import path_problem
+from spellbook.disk.paths import path_problem
 
 from ..model import (
     Atom,

@@ -2,7 +2,7 @@
 
 A `Dialect` says how one machine's spec is read: which vocabulary (a file of words
 that ships with Spellbook or is the project's own, read by `vocabulary_file`, or a
-module in Python; see `spellbook.vocabulary`) and which extra column names
+module in Python; see `spellbook.records.vocabulary`) and which extra column names
 (`[tool.spellbook]` in pyproject.toml). A `Lexicon` is that vocabulary loaded for
 the compiler (its patterns compiled), plus the terms the spec defines in its own
 Terms table, which come first.
@@ -17,10 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 
-from spellbook.patterns import VOCABULARY
-from spellbook.probes import PROBES
-from spellbook.store import glob_name, is_git, path_problem
-from spellbook.vocabulary import Noun, Verb, load, module_name, template_file
+from spellbook.disk.paths import is_git, path_problem
+from spellbook.disk.walk import glob_name
+from spellbook.facts.patterns import VOCABULARY
+from spellbook.facts.probes import PROBES
+from spellbook.records.vocabulary import Noun, Verb, load, module_name, template_file
 
 from ..model import Term
 from ..spec_error import SpecError
@@ -310,11 +311,11 @@ class TemplateFiles:
     def _git_ignores(self, real: str) -> str:
         """Why git keeps the file `real` out of its repository's commits ("" if it does
         not): it is untracked and ignored (`.gitignore`, `.git/info/exclude`, the user's
-        excludes file). git is run as `spellbook.git` runs it (the repository named, every
+        excludes file). git is run as `spellbook.disk.git` runs it (the repository named, every
         setting that runs a program off); a file in no repository is ignored by none, and
         one git cannot be asked about is not taken."""
         if real not in self._ignored:
-            from spellbook.git import GitError, find
+            from spellbook.disk.git import GitError, find
 
             repository = find(os.path.dirname(real))
             relative = repository.relative(real) if repository is not None else None
@@ -340,7 +341,7 @@ class TemplateFiles:
 
 
 def _read_text(path: str) -> str:
-    """A vocabulary's template, as `spellbook.vocabulary.template` reads it (bounded)."""
+    """A vocabulary's template, as `spellbook.records.vocabulary.template` reads it (bounded)."""
     try:
         with open(path, "rb") as f:
             return f.read(TEMPLATE_LIMIT).decode("utf-8", "replace").replace("\r\n", "\n")
@@ -422,9 +423,9 @@ def _compiled(name: str, module: ModuleType | None) -> Lexicon:
         return SpecError(f"vocabulary {name!r}: {what}", 0)
 
     if not isinstance(nouns, (tuple, list)) or not all(isinstance(n, Noun) for n in nouns):
-        raise wrong("NOUNS must be a tuple of spellbook.vocabulary.Noun")
+        raise wrong("NOUNS must be a tuple of spellbook.records.vocabulary.Noun")
     if not isinstance(verbs, (tuple, list)) or not all(isinstance(v, Verb) for v in verbs):
-        raise wrong("VERBS must be a tuple of spellbook.vocabulary.Verb")
+        raise wrong("VERBS must be a tuple of spellbook.records.vocabulary.Verb")
     if not all(isinstance(w, str) for v in verbs for w in v.writes):
         raise wrong("a Verb's writes must be the names of state-file fields")
     if not isinstance(terms, dict) or not all(
@@ -457,7 +458,7 @@ def _compiled(name: str, module: ModuleType | None) -> Lexicon:
 
 def _marked(noun: Noun) -> Noun:
     """A noun whose fact is a regular expression, with its pattern marked as the
-    vocabulary's (`spellbook.patterns.VOCABULARY`): the vocabulary's Python code, run with
+    vocabulary's (`spellbook.facts.patterns.VOCABULARY`): the vocabulary's Python code, run with
     Python's `re` and bounded by its author, where a spec's patterns run with RE2."""
     if noun.probe != "matches":
         return noun

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 
-from spellbook.values import is_json
+from spellbook.facts.json_values import is_json
 
 from .lexicon import Lexicon, normal
 

@@ -16,12 +16,12 @@ import difflib
 import json
 import re
 
-from spellbook.sections import headings
-from spellbook.values import comparison, is_json, select
+from spellbook.facts.json_values import comparison, is_json, select
+from spellbook.facts.sections import headings
 
 from .lexicon import Lexicon
 
-# A query's steps, as `spellbook.values.select` reads them: a key, or a filter.
+# A query's steps, as `spellbook.facts.json_values.select` reads them: a key, or a filter.
 _STEP = re.compile(r"([^.\[\]]+)|\[[^\]]*\]")
 
 
@@ -66,7 +66,7 @@ class Shapes:
 
     def missing_section(self, file: str, section: str) -> str:
         """Why the file cannot have the section, or "": its template has headings and none
-        of them has the section's words (as `spellbook.sections` finds a section)."""
+        of them has the section's words (as `spellbook.facts.sections` finds a section)."""
         where, titles = self.headings(file)
         if not titles or any(section.lower() in title.lower() for title in titles):
             return ""

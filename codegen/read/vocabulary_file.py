@@ -25,10 +25,10 @@ import re
 from dataclasses import dataclass, field
 from string import Formatter
 
-from spellbook.patterns import VOCABULARY, problem
-from spellbook.probes import PROBES
-from spellbook.store import is_git
-from spellbook.vocabulary import Noun
+from spellbook.disk.paths import is_git
+from spellbook.facts.patterns import VOCABULARY, problem
+from spellbook.facts.probes import PROBES
+from spellbook.records.vocabulary import Noun
 
 from ..model import Term
 from ..spec_error import SpecError
@@ -107,7 +107,7 @@ def data_lexicon(name: str, shipped: str) -> Lexicon:
     path, root = shipped, ""
     if not shipped:
         path = os.path.abspath(name)
-        from spellbook.project import find_project
+        from spellbook.disk.project import find_project
 
         root = find_project(os.path.dirname(path)) or os.path.dirname(path)
     shown = os.path.relpath(path) if not shipped else f"the {name} vocabulary ({path})"

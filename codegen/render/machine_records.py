@@ -16,7 +16,8 @@ import unicodedata
 from dataclasses import dataclass
 
 from spellbook import schema as runtime
-from spellbook.responses import Writer
+from spellbook.cast.responses import Writer
+from spellbook.records.moves import moves as moves_of
 
 from ..analyse import Analysis
 from ..logic import describe
@@ -304,12 +305,12 @@ def _guard_name(atom: Atom, words: dict[Atom, tuple[str, str]]) -> str:
 
 def moves(spec: Spec) -> list[tuple[str, str, str]]:
     """(source, dest, spells) for every move between states that can happen: the rules
-    that win in some world (as the machine's `spellbook.schema.moves` draws them)."""
-    return runtime.moves(machine_records(spec).rules)
+    that win in some world (as the machine's `spellbook.records.moves.moves` draws them)."""
+    return moves_of(machine_records(spec).rules)
 
 
 def template_kind(spec: Spec, rule: RuleSpec) -> str:
-    """The response format the rule answers in (see `spellbook.responses`)."""
+    """The response format the rule answers in (see `spellbook.cast.responses`)."""
     found = machine_records(spec)
     return found.writer.template_kind(found.rule(rule))
 

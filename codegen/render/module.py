@@ -101,7 +101,7 @@ def render_diagram(spec: Spec) -> str:
 
     Only rules that win in some world are drawn: the moves that can happen.
     """
-    from spellbook.diagram import mermaid
+    from spellbook.records.diagram import mermaid
 
     states = [st.name for st in spec.states]
     return mermaid(states, moves(spec), spec.initial, spec.title)

@@ -2,7 +2,7 @@
 
 A generated machine carries each Response Format Template it uses as parts:
 literal text and, between, the name of a slot the runtime fills at cast time
-(`spellbook.responses`, which also says how a rule's template is chosen). The
+(`spellbook.cast.responses`, which also says how a rule's template is chosen). The
 template's sections are found by their headings (here, with the markdown reader,
 so the runtime needs no markdown parser):
 
@@ -27,8 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from spellbook.responses import SLOTS
-from spellbook.schema import placeholder
+from spellbook.cast.responses import SLOTS, placeholder
 
 from ..read.markdown import Heading, read_blocks
 

@@ -24,22 +24,23 @@ __all__ = [
 ]
 
 _HOME = {
-    "ActionError": "spellbook.errors",
-    "LockTimeout": "spellbook.errors",
-    "SpellbookError": "spellbook.errors",
-    "StateFileError": "spellbook.errors",
-    "UnknownSpell": "spellbook.errors",
-    "UnknownState": "spellbook.errors",
-    "UnsafePath": "spellbook.errors",
-    "CastResult": "spellbook.outcome",
-    "Workflow": "spellbook.workflow",
-    "attach": "spellbook.adapter",
+    "ActionError": "spellbook.records.errors",
+    "LockTimeout": "spellbook.records.errors",
+    "SpellbookError": "spellbook.records.errors",
+    "StateFileError": "spellbook.records.errors",
+    "UnknownSpell": "spellbook.records.errors",
+    "UnknownState": "spellbook.records.errors",
+    "UnsafePath": "spellbook.records.errors",
+    "CastResult": "spellbook.records.outcome",
+    "Workflow": "spellbook.cast.workflow",
+    "attach": "spellbook.cast.adapter",
 }
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from spellbook.adapter import attach
-    from spellbook.errors import (
+    from spellbook.cast.adapter import attach
+    from spellbook.cast.workflow import Workflow
+    from spellbook.records.errors import (
         ActionError,
         LockTimeout,
         SpellbookError,
@@ -48,8 +49,7 @@ if TYPE_CHECKING:
         UnknownState,
         UnsafePath,
     )
-    from spellbook.outcome import CastResult
-    from spellbook.workflow import Workflow
+    from spellbook.records.outcome import CastResult
 
 
 def __getattr__(name: str) -> object:

@@ -1,5 +1,5 @@
 """`python -m spellbook`: the `spell` command."""
 
-from spellbook.cli import run
+from spellbook.doors.cli import run
 
 run()

@@ -3,28 +3,16 @@
 A generated module (`spellbook.machines.<name>`) declares the spec as constants: one
 `Guard` per fact its conditions and Indicators look at, one `State` per state, one
 `Row` per row of the transition tables, the response formats split into parts
-(`spellbook.responses`), and a `Model` whose methods are its guards (`GuardedModel`). The runtime
-interprets them: `expand` turns the rows into the `Rule`s of each (state, spell), in
-priority order, and `transitions` into the machine's transitions. They are plain
-slotted classes so that importing a machine costs little more than importing
-`transitions`.
-
-Responses are made at cast time. What a rule's response says about the workspace
-after its actions is left in it as a placeholder made by `placeholder()`, filled by
-plain string substitution:
-
-| placeholder             | filled with                                  |
-|-------------------------|----------------------------------------------|
-| `{{available_spells}}`  | what every spell would do now, as a list     |
-| `{{does:SPELL}}`        | what SPELL would do now                      |
-| `{{next_steps}}`        | the spells that would move the workflow now  |
-| `{{archive_path}}`      | the folder an archive action moved files to  |
-| `{{content:FILE}}`      | the text of FILE, for the AI                 |
+(`spellbook.cast.responses`), and a `Model` whose methods are its guards
+(`GuardedModel`). The runtime interprets them: `expand` turns the rows into the `Rule`s
+of each (state, spell), in priority order, and `transitions` into the machine's
+transitions. They are plain slotted classes so that importing a machine costs little
+more than importing `transitions`.
 """
 
 from __future__ import annotations
 
-from functools import partial
+from spellbook.records.callbacks import FIRED, REFUSED, available_spells, rule_callback
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,48 +23,6 @@ if TYPE_CHECKING:
         """Answers a guard: does `probe` hold for `arg` in the workspace right now?"""
 
         def check(self, probe: str, file: str, param: str) -> bool: ...
-
-    class GeneratedMachine(Protocol):
-        """What a generated module (`spellbook.machines.<name>`) provides."""
-
-        SPEC: str
-        SPEC_SHA256: str
-        TITLE: str
-        STATE_FILE: str
-        WORKSPACE: str
-        INITIAL: str
-        FORMERLY: dict[str, str]
-        STATE_KEY: str
-        HISTORY_KEYS: tuple[str, ...]
-        STATE_FIELDS: tuple[str, ...]
-        SPELLS: tuple[str, ...]
-        SPELL_WORD: str
-        SPELL_DESCRIPTIONS: dict[str, str]
-        TARGETS: dict[str, str]
-        TRIGGERS: dict[str, str]
-        STATES: tuple[State, ...]
-        GUARDS: tuple[Guard, ...]
-        TEMPLATES: dict[str, tuple[str, ...]]
-        ROWS: tuple[Row, ...]
-        RULES: tuple[Rule, ...]
-        VOCABULARY: str
-        Model: Any
-
-        def build(
-            self,
-            model: Any,
-            initial: str = ...,
-            sources: Collection[str] | None = ...,
-            machine_cls: Any = ...,
-            **options: Any,
-        ) -> Any: ...
-
-        def transitions_from(self, state: str, model: Any = ...) -> list[dict[str, Any]]: ...
-
-
-def placeholder(name: str, arg: str = "") -> str:
-    """The text a response carries where the runtime fills in `name` (for `arg`)."""
-    return "{{" + name + (":" + arg if arg else "") + "}}"
 
 
 class _Record:
@@ -100,7 +46,7 @@ class _Record:
 
 class Guard(_Record):
     """A fact a rule's condition or a state's Indicators look at: the probe of the generic
-    core (`spellbook.probes`) applied to `file` (relative to the workspace folder) with
+    core (`spellbook.facts.probes`) applied to `file` (relative to the workspace folder) with
     `param`, and the spec's words for it when it holds (`yes`) and when not (`no`). The
     model's method called `name` checks it.
 
@@ -166,16 +112,6 @@ class Literal(_Record):
 Wanted = Guard | Literal
 
 
-# The names of the model's callbacks that record which rule a trigger chose: the
-# transitions of a rule call `fired:<ID>` before they change the state, and those of a
-# rule that refuses the spell end with `refused:<JSON>` (in `unless`), which always
-# fails the transition, and records the rule (its ID, first in the JSON) when the
-# alternative of its condition (the guards after it) holds: it checks them itself, so
-# that it is right where a Machine checks every condition (AsyncMachine gathers them).
-# `unrefused` (first of every transition's conditions) then fails the rules after it,
-# and `clear_rule` (the `prepare` of a cell's first transition) starts each trigger
-# afresh.
-FIRED, REFUSED = "fired:", "refused:"
 # The probe of a guard, and the verb of an action, of the project's own code
 # (`own_code`): the model's methods, which `build(model)` needs (`require`).
 OWN, CALL = "own", "call"
@@ -261,42 +197,6 @@ class GuardedModel:
             return found
 
 
-def rule_callback(model: object, name: str) -> Callable[..., Any] | None:
-    """The callback of one rule that the machine names `name` (`fired:ID`, `refused:...`),
-    bound to `model`; None for any other name."""
-    if name.startswith(FIRED):
-        return partial(_fire, model, name[len(FIRED) :])
-    if name.startswith(REFUSED):
-        return partial(_refuse, model, name[len(REFUSED) :])
-    return None
-
-
-def available_spells(
-    model: object, triggers: Mapping[str, str], *args: Any, **kwargs: Any
-) -> list[str]:
-    """The spells of `triggers` (spell -> trigger) whose `may_<trigger>` holds for `model`."""
-    return [
-        spell
-        for spell, trigger in triggers.items()
-        if getattr(model, "may_" + trigger)(*args, **kwargs) is True
-    ]
-
-
-def _fire(model: Any, rule: str, *args: Any, **kwargs: Any) -> None:
-    model.fired = rule
-
-
-def _refuse(model: Any, said: str, *args: Any, **kwargs: Any) -> bool:
-    """In `unless`, last: fails the transition (True), recording the rule if its
-    condition's alternative holds."""
-    import json
-
-    rule, wanted = json.loads(said)
-    if all(bool(getattr(model, name)()) == holds for name, holds in wanted):
-        model.refused = rule
-    return True
-
-
 def guard_method(guard: Guard) -> Callable[[GuardedModel], bool]:
     """The model's method that checks `guard`."""
     probe, file, param = guard.fact
@@ -305,7 +205,7 @@ def guard_method(guard: Guard) -> Callable[[GuardedModel], bool]:
         return model.facts.check(probe, file, param)
 
     check.__name__ = check.__qualname__ = guard.name
-    check.__doc__ = f"Whether {guard.yes}; see `spellbook.probes`."
+    check.__doc__ = f"Whether {guard.yes}; see `spellbook.facts.probes`."
     return check
 
 
@@ -371,7 +271,7 @@ class Action(_Record):
 
 class Kept(_Record):
     """What a write made by hand of the workspace JSON file `file` may not do, drawn from
-    what the spec's casts write there (`spellbook.kept` judges it). Either a list the
+    what the spec's casts write there (`spellbook.cast.hand_writes` judges it). Either a list the
     casts address by a key, ``Set `items[key=...].marks` ...``: `items` keeps every item,
     once, with its `key`; `marks` is set only by casts (to the JSON values `marked`,
     which no new item may carry), casts of `spells`, whose rules all run the command
@@ -643,18 +543,6 @@ def names(states: Iterable[State]) -> dict[str, list[str]]:
     return found
 
 
-def moves(rules: Iterable[Rule]) -> list[tuple[str, str, str]]:
-    """(source, dest, spells) for every move between states that can happen: the rules
-    that can fire and change the state, in the order of `rules`."""
-    found: dict[tuple[str, str], list[str]] = {}
-    for rule in rules:
-        if rule.changes_state and rule.can_fire:
-            labels = found.setdefault((rule.source, rule.dest), [])
-            if rule.spell not in labels:
-                labels.append(rule.spell)
-    return [(source, dest, " / ".join(labels)) for (source, dest), labels in found.items()]
-
-
 def transitions(
     rules: Iterable[Rule],
     triggers: Mapping[str, str],
@@ -696,7 +584,7 @@ def make_machine(
     """A Machine of `machine_cls` over `model` with the transitions of `rules` (those from
     `sources`, if given), and `options` over `MACHINE_DEFAULTS`. A `GraphMachine` is
     titled with the spec's title and draws only the moves between states that can
-    happen, labelled with the spells (`spellbook.drawn`)."""
+    happen, labelled with the spells (`spellbook.records.moves`)."""
     import sys
 
     if not isinstance(model, GuardedModel) and not hasattr(model, "clear_rule"):
@@ -719,7 +607,7 @@ def make_machine(
         **options,
     )
     if graph:
-        from spellbook.drawn import drawing_moves_only
+        from spellbook.records.moves import drawing_moves_only
 
         spells = {trigger: spell for spell, trigger in triggers.items()}
         never = {(rule.source, FIRED + rule.row.id) for rule in rules if not rule.can_fire}
@@ -727,73 +615,3 @@ def make_machine(
         for each in machine.models:
             each.get_graph(force_new=True)
     return machine
-
-
-# The folder of the workspace that deleted files are moved into (`.trash/<time>/`).
-TRASH = ".trash"
-# The runtime's own files and folders in a workspace, which no action of a spec touches
-# (the journal's intent record, the state file's lock and old history, the trash).
-RUNTIME_FILES = frozenset({TRASH, ".history", ".intent.json", ".state.lock"})
-# The verbs that only read the files they name, and so may name the state file.
-READING_VERBS = frozenset({"load", "find"})
-OWN_FILE = "is Spellbook's own file; no action of a spec touches it"
-
-
-def own_file(path: str, verb: str, own: Collection[str] = ()) -> bool:
-    """Whether an action of `verb` naming `path` (relative to the workspace folder) would
-    touch a file only Spellbook writes: one of `own` (the machine's state file), or one
-    of the runtime's at the top of the workspace (`RUNTIME_FILES`, a folder's content
-    too); a verb that only reads (`READING_VERBS`) touches none. Names are compared as a
-    filesystem that ignores case and Unicode normalization, or drops trailing dots and
-    spaces (macOS, Windows), takes them: `State.json` is the state file there. One rule,
-    which the compiler checks a spec's actions by and the runtime every action it plans."""
-    if verb in READING_VERBS or not path:
-        return False
-    parts = folded(path)  # RUNTIME_FILES are folded already
-    return bool(parts) and (parts[0] in RUNTIME_FILES or any(parts == folded(f) for f in own))
-
-
-def folded(path: str) -> tuple[str, ...]:
-    """A path's names as a filesystem that ignores case and Unicode normalization, and
-    drops trailing dots and spaces, tells them apart: two paths that fold alike may be
-    one file there."""
-    return tuple(folded_name(part) for part in path.replace("\\", "/").split("/") if part)
-
-
-def folded_name(name: str) -> str:
-    """One name as `folded` folds each of a path's."""
-    return (name if name.isascii() else _nfc(name)).casefold().rstrip(". ")
-
-
-def _nfc(text: str) -> str:
-    import unicodedata  # only for a name that is not ASCII: most casts never load it
-
-    return unicodedata.normalize("NFC", text)
-
-
-def lost_file_states(
-    evidence: Mapping[str, Iterable[tuple[str, str, bool]]],
-    moves: Iterable[tuple[str, str]],
-    goals: Iterable[str] = (),
-) -> frozenset[str]:
-    """The states that stand for a lost file (error states): their Indicators say only
-    that files are missing, and some rule leads to them from a state whose Indicators
-    say one of those files is there. `evidence` gives each state's Indicators as
-    (probe, file, holds); `moves` the (source, dest) of the rules that change state.
-
-    A state a workflow starts in because a file is not written yet (the session's
-    INIT, say) is not one: nothing leads to it from where the file was. Nor is a goal
-    (`goals`): the files are gone because the work is done (archived, say)."""
-    missing: dict[str, set[str]] = {}
-    present: dict[str, set[str]] = {}
-    for state, facts in evidence.items():
-        facts = list(facts)
-        present[state] = {file for probe, file, holds in facts if probe == "exists" and holds}
-        if facts and all(probe == "exists" and not holds for probe, file, holds in facts):
-            missing[state] = {file for _, file, _ in facts}
-    reached = set(goals)
-    return frozenset(
-        dest
-        for source, dest in moves
-        if dest not in reached and missing.get(dest, set()) & present.get(source, set())
-    )

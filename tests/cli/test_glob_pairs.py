@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.exits import EXIT_OK
+from spellbook.records.exits import EXIT_OK
 from tests.cli.test_project_machines import compiler, generate, spell
 from tests.support.commands import clean
 

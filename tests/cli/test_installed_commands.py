@@ -136,7 +136,7 @@ def test_without_the_codegen_extra_the_commands_say_how_to_add_it_where_installe
     direct_url: object,
     said: str,
 ) -> None:
-    from spellbook import compiler
+    from spellbook.doors import compiler
 
     installed_from(monkeypatch, direct_url)
     monkeypatch.setattr(compiler, "_compiler", lambda module: None)
@@ -150,7 +150,7 @@ def test_without_python_sat_a_cell_of_many_facts_is_said_not_a_traceback(tmp_pat
     spec = Path(__file__).resolve().parents[1] / "data" / "cases" / "many_facts" / "spec.md"
     code = (
         "import sys; sys.modules['pysat'] = sys.modules['pysat.solvers'] = None; "
-        "import spellbook.compiler as c; del sys.argv[1]; raise SystemExit(c.verify())"
+        "import spellbook.doors.compiler as c; del sys.argv[1]; raise SystemExit(c.verify())"
     )
     done = run(tmp_path, "-c", code, "--", "--spec", str(spec))
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from spellbook import cli
-from spellbook.exits import EXIT_HOOK_BLOCK, EXIT_INTERRUPTED
+from spellbook.doors import cli
+from spellbook.records.exits import EXIT_HOOK_BLOCK, EXIT_INTERRUPTED
 from tests.support.commands import alive, ends
 from tests.support.sessions import PROGRESS, session_in
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spellbook.exits import EXIT_OK
+from spellbook.records.exits import EXIT_OK
 from tests.cli.test_project_machines import compiler, generate, run
 from tests.support.commands import clean
 

@@ -191,7 +191,7 @@ def test_server_and_command_casting_at_once_lose_nothing(tmp_path: Path) -> None
 def test_without_the_sdk_the_command_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from spellbook import cli
+    from spellbook.doors import cli
 
     monkeypatch.setitem(sys.modules, "mcp", None)
     monkeypatch.setitem(sys.modules, "mcp.server.mcpserver", None)
@@ -482,7 +482,7 @@ def test_the_wire_stays_open_for_a_reader_still_blocked_on_it() -> None:
     thread may still be blocked reading it): a file opened after never takes its number."""
     script = (
         "import os, sys\n"
-        "from spellbook.wire import stdin\n"
+        "from spellbook.doors.wire import stdin\n"
         "with stdin() as reader:\n"
         "    fd = reader.fileno()\n"
         "os.open(os.devnull, os.O_RDONLY)\n"
@@ -503,7 +503,7 @@ def test_the_wire_stays_open_for_a_reader_still_blocked_on_it() -> None:
 def test_a_line_of_escaped_quotes_is_read_in_time_linear_in_its_length() -> None:
     """An unclosed string of escaped quotes is one token: before, each quote began a scan
     to the end of the line (69 KB took 14 s, a 10 MB line would take hours)."""
-    from spellbook import wire
+    from spellbook.doors import wire
 
     head = '{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": '
     for size in (32_000, 3_000_000):

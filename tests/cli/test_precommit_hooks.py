@@ -64,7 +64,7 @@ def test_the_published_hooks_run_on_the_files_they_guard() -> None:
         assert re.search(h["files"], "spec/STATE_MACHINE.md")
     assert re.search(hook("codegen-check")["files"], "generated/spell_machine.py")
     assert re.search(hook("codegen-check")["files"], "docs/verifier.md")
-    assert not re.search(hook("verify-state-machine")["files"], "src/spellbook/cli.py")
+    assert not re.search(hook("verify-state-machine")["files"], "src/spellbook/doors/cli.py")
 
 
 def test_hooks_pass_on_a_clean_checkout(tmp_path: Path) -> None:

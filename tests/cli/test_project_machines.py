@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.exits import EXIT_OK, EXIT_REFUSED
+from spellbook.records.exits import EXIT_OK, EXIT_REFUSED
 from tests.support import git_traps
 from tests.support.commands import clean
 
@@ -325,7 +325,7 @@ def test_a_project_s_own_modules_run_from_their_source_alone(house: Path) -> Non
     ):
         assert done.returncode == 0, clean(done)
         assert not (house / "bytecode-ran").exists(), done.args
-    probe = "import spellbook.project as p; p.importable('.')\n"
+    probe = "import spellbook.disk.loading as p; p.importable('.')\n"
     probe += "try:\n    import sourceless\nexcept ImportError:\n    print('refused')\n"
     done = run(house, "-c", probe)
     assert done.stdout == "refused\n" and not (house / "bytecode-ran").exists(), clean(done)
@@ -392,7 +392,7 @@ def test_a_project_inside_an_interpreter_s_prefix_runs_from_its_source_alone(
             invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
         )
         evil.unlink()
-        probe = f"import spellbook.project as p; p.importable({str(folder)!r})\n"
+        probe = f"import spellbook.disk.loading as p; p.importable({str(folder)!r})\n"
         probe += "import words; print(words.SAID)\n"
         done = run(tmp_path, "-c", probe)
         assert done.stdout == "source\n", clean(done)
@@ -432,7 +432,10 @@ def test_a_changed_configuration_is_read_again_never_taken_from_the_cache(
 
 def compiler(project: Path, command: str, *args: str) -> subprocess.CompletedProcess[str]:
     """`spellbook-verify` (command "verify") or `spellbook-codegen` ("generate") in `project`."""
-    code = f"import sys, spellbook.compiler as c; del sys.argv[1]; raise SystemExit(c.{command}())"
+    code = (
+        "import sys, spellbook.doors.compiler as c; del sys.argv[1]; "
+        f"raise SystemExit(c.{command}())"
+    )
     return run(project, "-c", code, "--", *args)
 
 
@@ -870,8 +873,8 @@ def test_a_git_folder_planted_another_way_does_not_cut_the_project_off(committed
 def test_the_committed_tree_names_nothing_in_git_s_own_folder(committed: Path) -> None:
     """A path with a part that is git's own folder, at any depth and in any spelling git
     refuses, is no file of the commit: nothing is read for it, nothing served from it."""
-    from spellbook import committed as committed_module
-    from spellbook import git
+    from spellbook.disk import git
+    from spellbook.doors import committed as committed_module
 
     repository = git.find(str(committed))
     assert repository is not None

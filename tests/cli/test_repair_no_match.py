@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spellbook.exits import EXIT_BAD_INPUT, EXIT_OK
+from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_OK
 from tests.cli.test_project_machines import DOOR, PYPROJECT, generate, spell
 from tests.support.commands import clean
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.exits import EXIT_BLOCKED, EXIT_OK
+from spellbook.records.exits import EXIT_BLOCKED, EXIT_OK
 from tests.support import git_traps
 from tests.support.commands import clean
 
@@ -53,7 +53,10 @@ def run(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[
 
 def compiler(root: Path, command: str, *args: str) -> subprocess.CompletedProcess[str]:
     """`spellbook-verify` (command "verify") or `spellbook-codegen` ("generate")."""
-    code = f"import sys, spellbook.compiler as c; del sys.argv[1]; raise SystemExit(c.{command}())"
+    code = (
+        "import sys, spellbook.doors.compiler as c; del sys.argv[1]; "
+        f"raise SystemExit(c.{command}())"
+    )
     return run(root, "-c", code, "--", *args)
 
 

@@ -13,7 +13,7 @@ import pytest
 from codegen import parse_spec_text
 from codegen.render import render_machine
 from spellbook import UnknownSpell, Workflow
-from spellbook.exits import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK, EXIT_UNHANDLED
+from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_BLOCKED, EXIT_OK, EXIT_UNHANDLED
 from tests.support.commands import clean, spell
 from tests.support.specs import row, spec_text
 from tests.support.workspaces import (
@@ -135,8 +135,8 @@ def test_format_is_for_the_diagram_only(tmp_path: Path) -> None:
 def test_diagram_without_graphviz_says_what_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from spellbook.cli import main
-    from spellbook.exits import EXIT_NOT_INSTALLED
+    from spellbook.doors.cli import main
+    from spellbook.records.exits import EXIT_NOT_INSTALLED
 
     monkeypatch.setitem(sys.modules, "graphviz", None)  # its import fails
     assert main(["--root", str(tmp_path), "diagram", "--format", "svg"]) == EXIT_NOT_INSTALLED
@@ -210,7 +210,7 @@ def test_a_workspace_at_the_top_of_a_repository_reached_through_a_link_casts(
 
 
 def test_unhandled_exit_code(tmp_path: Path) -> None:
-    from spellbook import cli
+    from spellbook.doors import cli
 
     (tmp_path / "pyproject.toml").write_text('[tool.spellbook.machines]\ngap = "spec/GAP.md"\n')
     (tmp_path / "generated").mkdir()
@@ -264,7 +264,7 @@ def test_every_json_failure_is_a_json_error_object_on_stdout(
 def test_quick_arguments_read_what_argparse_reads(argv: list[str]) -> None:
     import argparse
 
-    from spellbook.cli import quick_arguments
+    from spellbook.doors.cli import quick_arguments
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--root")
@@ -283,7 +283,7 @@ def test_quick_arguments_read_what_argparse_reads(argv: list[str]) -> None:
     "argv", [[], ["--help"], ["--ro", "x", "lumos"], ["a", "b"], ["--", "x"], ["cast"]]
 )
 def test_anything_else_goes_to_argparse(argv: list[str]) -> None:
-    from spellbook.cli import quick_arguments
+    from spellbook.doors.cli import quick_arguments
 
     assert quick_arguments(argv) is None
 
@@ -293,7 +293,7 @@ def test_the_command_exits_with_mains_status_and_without_the_collector(
 ) -> None:
     import gc
 
-    from spellbook.cli import run
+    from spellbook.doors.cli import run
 
     monkeypatch.setattr(sys, "argv", ["spell", "--root", str(tmp_path), "reverto"])
     monkeypatch.setattr(sys.stdout, "write", lambda text: len(text))
@@ -313,13 +313,13 @@ def test_a_cast_that_changes_no_file_loads_no_more_than_it_needs(tmp_path: Path)
     actions load: what Accio would do is told from the plan its cast would make)."""
     code = (
         "import sys\n"
-        "from spellbook.cli import main\n"
+        "from spellbook.doors.cli import main\n"
         f"main(['--root', {str(tmp_path)!r}, 'lumos'])\n"
         "print(' '.join(sorted(sys.modules)))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     loaded = set(result.stdout.split())
-    assert "spellbook.workflow" in loaded
+    assert "spellbook.cast.workflow" in loaded
     assert not loaded & {"yaml", "codegen", "mistune", "jinja2", "black"}
 
 
@@ -500,9 +500,9 @@ def test_spell_alone_shows_the_help_and_is_no_error(tmp_path: Path) -> None:
 def test_every_command_of_the_table_the_verifier_reads_is_a_command_of_spell(
     tmp_path: Path,
 ) -> None:
-    """`spellbook.subcommands.COMMANDS`, which `spell_shadowed` keeps spells from, is
+    """`spellbook.doors.subcommands.COMMANDS`, which `spell_shadowed` keeps spells from, is
     what `spell NAME` runs instead of a cast (`mcp` is served in test_mcp.py)."""
-    from spellbook.subcommands import COMMANDS
+    from spellbook.doors.subcommands import COMMANDS
 
     root = ["--root", str(tmp_path), "--json"]
     for name in sorted(set(COMMANDS) - {"mcp"}):

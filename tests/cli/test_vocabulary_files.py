@@ -109,7 +109,7 @@ def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def compiler(cwd: Path, command: str, *args: str) -> subprocess.CompletedProcess[str]:
     """`spellbook-verify` (command "verify") or `spellbook-codegen` ("generate") in `cwd`."""
-    code = f"import sys, spellbook.compiler as c; del sys.argv[1]; raise SystemExit(c.{command}())"
+    code = f"import sys, spellbook.doors.compiler as c; del sys.argv[1]; raise SystemExit(c.{command}())"
     return run(cwd, "-c", code, "--", *args)
 
 

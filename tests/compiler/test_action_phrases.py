@@ -580,7 +580,7 @@ def test_the_near_misses_know_every_verb_that_does_something_by_the_runtime_s_na
     """Each verb a cast carries out (and `Update state`) has its words for near misses,
     keyed by its name in the runtime's one table of verbs."""
     from codegen.read.near_verbs import VERBS as NEAR
-    from spellbook.actions import VERBS
+    from spellbook.verbs.actions import VERBS
 
     doing = {name for name, verb in VERBS.items() if not verb.passive} | {"set_state"}
     assert {v.verb for v in NEAR} == doing

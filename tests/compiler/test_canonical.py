@@ -36,8 +36,8 @@ from codegen.read.canonical import (
 )
 from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
-from spellbook.actions import VERBS
-from spellbook.probes import PROBES, Probe
+from spellbook.facts.probes import PROBES, Probe
+from spellbook.verbs.actions import VERBS
 from tests.compiler.test_phrase_corpus import CORPUS
 from tests.support.phrases import LEXICONS
 
@@ -271,7 +271,7 @@ def test_an_instruction_to_the_ai_is_shown_as_one() -> None:
 
 
 def test_every_verb_of_the_core_has_its_canonical_words() -> None:
-    """Each verb of the core (`spellbook.actions.VERBS`, which `action_phrases` documents)
+    """Each verb of the core (`spellbook.verbs.actions.VERBS`, which `action_phrases` documents)
     has one canonical form, or is said as written."""
     found = re.findall(r"^- `(\w+)`(?:, `(\w+)`)?", action_phrases.__doc__ or "", re.M)
     documented = {verb for pair in found for verb in pair if verb}

@@ -17,7 +17,7 @@ from codegen.analyse import analyse
 from codegen.model import Atom, LiteralSpec
 from codegen.read.markdown import as_written, read_blocks
 from codegen.render import render_machine
-from spellbook.workflow import Workflow
+from spellbook.cast.workflow import Workflow
 from tests.support.specs import fill, row, spec_text, spec_with
 
 UP_NOT_DOWN = "sql/*.up.sql exists AND no sql/*.down.sql"

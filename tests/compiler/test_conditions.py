@@ -750,14 +750,14 @@ _SAMPLES = {
 @pytest.mark.parametrize("holds", [True, False], ids=["yes", "no"])
 @pytest.mark.parametrize("probe", sorted(_SAMPLES))
 def test_every_kind_of_fact_reads_back_from_its_own_words(probe: str, holds: bool) -> None:
-    """The grammar of facts has one home, `spellbook.probes.PROBES` (the reader's
+    """The grammar of facts has one home, `spellbook.facts.probes.PROBES` (the reader's
     docstring points there rather than repeating it): each kind's words, when it holds
     and when not, read back as that fact."""
     import codegen.read.conditions
-    from spellbook.probes import PROBES
-    from spellbook.probes import describe as words_of
+    from spellbook.facts.probes import PROBES
+    from spellbook.facts.wording import describe as words_of
 
-    assert "`spellbook.probes.PROBES`" in (codegen.read.conditions.__doc__ or "")
+    assert "`spellbook.facts.probes.PROBES`" in (codegen.read.conditions.__doc__ or "")
     assert set(PROBES) - {"unknown", "own"} == set(_SAMPLES)  # a new kind gets a sample
     file, param = _SAMPLES[probe]
     cond = parse_condition(words_of(probe, file, param, holds))

@@ -16,7 +16,7 @@ from codegen import SpecError, load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.config import load_config
 from codegen.read.lexicon import Dialect
-from spellbook.project import ProjectError, _parse
+from spellbook.disk.project import ProjectError, _parse
 from tests.support.specs import spec_with
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,12 +81,13 @@ def test_a_machine_s_section_reaches_the_way_its_spec_is_read(tmp_path: Path) ->
         ("NOUNS = 5", "NOUNS must be"),
         ("TERMS = ['a']", "TERMS must map"),
         (
-            "from spellbook.vocabulary import Noun\n"
+            "from spellbook.records.vocabulary import Noun\n"
             "NOUNS = (Noun('x', '(unclosed', 'exists', ''),)",
             "not a regular expression",
         ),
         (
-            "from spellbook.vocabulary import Noun\nNOUNS = (Noun('x', 'x', 'nosuch', ''),)",
+            "from spellbook.records.vocabulary import Noun\n"
+            "NOUNS = (Noun('x', 'x', 'nosuch', ''),)",
             "not a probe of the core",
         ),
     ],

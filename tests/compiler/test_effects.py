@@ -312,7 +312,7 @@ def test_a_record_scoped_to_a_section_lists_only_that_section_s_matches(
 def test_after_a_record_under_a_section_its_matches_are_known_listed_and_no_others() -> None:
     from codegen.analyse.effects import Effects
     from codegen.model import Atom
-    from spellbook.probes import ledger_param
+    from spellbook.facts.ledgers import ledger_param
 
     text = LEDGER.replace("INDICATOR", "plan.md exists").replace(
         "RECORD", f"Record {TABLES} of plan.md in `.applied`"

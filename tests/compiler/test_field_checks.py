@@ -258,7 +258,7 @@ def test_what_the_findings_say_is_what_casts_do(tmp_path: Path) -> None:
     ],
 )
 def test_the_names_a_query_reads_are_those_select_looks_up(query: str) -> None:
-    from spellbook.values import select, variables
+    from spellbook.facts.json_values import select, variables
 
     class Asked(dict[str, object]):
         def get(self, key: str, default: object = None) -> object:  # type: ignore[override]

@@ -42,7 +42,7 @@ SPEC = """# Folded
 | R3 | B | Go | - | - | Same state |
 """.replace("{WIDE}", WIDE)
 
-COMPILER = "import sys, spellbook.compiler as c; raise SystemExit(c.generate())"
+COMPILER = "import sys, spellbook.doors.compiler as c; raise SystemExit(c.generate())"
 
 
 def _project(tmp_path: Path) -> Path:

@@ -1,9 +1,9 @@
 """Every fact kind and every verb of the core has one home, and the reader, the runtime
 and the verifier take what they know of it from there.
 
-A fact kind is a `spellbook.probes.Probe`: its words when it holds and when not (the
+A fact kind is a `spellbook.facts.probes.Probe`: its words when it holds and when not (the
 canonical words the reading report shows), its meaning, its runtime check and what
-the verifier knows of it (the facts it implies). A verb is a `spellbook.actions.Verb`:
+the verifier knows of it (the facts it implies). A verb is a `spellbook.verbs.actions.Verb`:
 its meaning, what it changes and its carry-out. The compiler's phrases and canonical
 words live in `codegen.read` keyed by the same names (`codegen.read.canonical`).
 Adding a kind means its definition, a sample here and its row in
@@ -20,8 +20,9 @@ import pytest
 from codegen.model import Atom, LiteralSpec
 from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
-from spellbook.actions import VERBS
-from spellbook.probes import PROBES, describe
+from spellbook.facts.probes import PROBES
+from spellbook.facts.wording import describe
+from spellbook.verbs.actions import VERBS
 
 # One fact of each kind, as (file, parameter): its canonical words must read back to it.
 SAMPLES: dict[str, tuple[str, str]] = {

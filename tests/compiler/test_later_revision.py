@@ -28,7 +28,7 @@ from codegen.analyse import Finding, analyse
 from codegen.analyse.coverage import family_coverage, state_coverage
 from codegen.read.lexicon import Dialect
 from spellbook import Workflow
-from spellbook.errors import Undefined
+from spellbook.records.errors import Undefined
 from tests.support.workspaces import TASK, write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -241,7 +241,7 @@ def test_a_vocabulary_that_cannot_be_imported_is_an_error_not_a_traceback(
 ) -> None:
     from types import SimpleNamespace
 
-    from spellbook.errors import SpellbookError
+    from spellbook.records.errors import SpellbookError
 
     machine = SimpleNamespace(**{**vars(later), "VOCABULARY": "no_such_vocabulary_here"})
     flow = Workflow(tmp_path, machine=machine)  # type: ignore[arg-type]

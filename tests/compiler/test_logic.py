@@ -6,7 +6,7 @@ from __future__ import annotations
 from codegen.logic import describe, implied
 from codegen.model import Atom, LiteralSpec
 from codegen.read.conditions import parse_condition
-from spellbook.probes import PROBES
+from spellbook.facts.probes import PROBES
 
 AC = "Acceptance Criteria"
 

@@ -16,8 +16,8 @@ from codegen.config import load_config
 from codegen.model import CALL, OWN, Atom, LiteralSpec
 from codegen.read.conditions import Words, parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
-from spellbook.probes import describe
-from spellbook.project import ProjectError, project_from
+from spellbook.disk.project import ProjectError, project_from
+from spellbook.facts.wording import describe
 
 OWN_CODE = Dialect(own_code=True)
 

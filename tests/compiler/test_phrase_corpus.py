@@ -44,7 +44,7 @@ def test_the_corpus_is_large_and_names_each_phrase_once() -> None:
     assert 0.3 < refusals / len(CORPUS) < 0.7  # near misses beside every form
 
 
-# Facts whose canonical words (`spellbook.probes.describe`) must read back to themselves.
+# Facts whose canonical words (`spellbook.facts.wording.describe`) must read back to themselves.
 CANONICAL = [
     ("count_at_least", FEATURES, f"2 {PENDING}"),
     ("count_at_least", FEATURES, f"1 {OTHER_PENDING}"),
@@ -69,7 +69,7 @@ CANONICAL = [
 def test_canonical_words_read_back_to_the_same_fact(
     fact: tuple[str, str, str], holds: bool
 ) -> None:
-    from spellbook.probes import describe
+    from spellbook.facts.wording import describe
 
     words = describe(*fact, holds)
     found, reason = reading(words, "core", WORKSPACE)

@@ -8,7 +8,7 @@ from pathlib import Path
 from codegen import load_spec
 from codegen.render.machine_records import render_response, template_kind
 from codegen.render.response_formats import split
-from spellbook.responses import compose, reason
+from spellbook.cast.responses import compose, reason
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = load_spec(ROOT / "spec" / "STATE_MACHINE.md")

@@ -11,7 +11,7 @@ import re
 import shutil
 from pathlib import Path
 
-from spellbook.exits import EXIT_BLOCKED, EXIT_OK
+from spellbook.records.exits import EXIT_BLOCKED, EXIT_OK
 from tests.cli.test_project_machines import compiler, generate, run
 from tests.support.commands import clean
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.exits import EXIT_BAD_INPUT
+from spellbook.records.exits import EXIT_BAD_INPUT
 from tests.cli.test_project_machines import compiler, run, spell
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "orders"

@@ -12,7 +12,7 @@ import json
 import shutil
 from pathlib import Path
 
-from spellbook.exits import EXIT_BLOCKED, EXIT_OK
+from spellbook.records.exits import EXIT_BLOCKED, EXIT_OK
 from tests.cli.test_project_machines import compiler, spell
 from tests.support.commands import clean
 

@@ -21,12 +21,13 @@ from codegen.read.action_phrases import parse_actions
 from codegen.read.lexicon import Dialect, Lexicon
 from codegen.render import render_machine
 from spellbook import Workflow
-from spellbook.actions import Plan, apply, plan
-from spellbook.errors import ActionError, BadFile, UnsafePath
-from spellbook.frontmatter import frontmatter
+from spellbook.disk.state_file import Record
+from spellbook.disk.store import Workspace
+from spellbook.facts.frontmatter import frontmatter
+from spellbook.records.errors import ActionError, BadFile, UnsafePath
 from spellbook.schema import Action, Row, Rule
-from spellbook.state_file import Record
-from spellbook.store import Workspace
+from spellbook.verbs.actions import Plan, plan
+from spellbook.verbs.operations import apply
 from tests.support import workspaces
 from tests.support.fuzzing import fuzz
 from tests.support.sessions import PROGRESS, session, write_features
@@ -194,7 +195,7 @@ def test_files_of_one_name_are_moved_each_under_its_own_name_as_the_verifier_say
 
 
 def test_names_in_one_folder_are_told_apart_as_a_filesystem_that_ignores_case_does() -> None:
-    from spellbook.actions import distinct_names
+    from spellbook.verbs.operations import distinct_names
 
     paths = ("a/notes.md", "b/notes.md", "c/NOTES.md", "notes-2.md", ".env", "d/.env", "e/x")
     assert distinct_names(paths) == [
@@ -291,7 +292,7 @@ def test_every_verb_of_the_core_has_its_meaning_effect_and_carry_out_in_one_reco
     changes (files, state-file fields, or nothing at all), what the verifier knows it
     does to its files, and how a cast carries it out; the lists the verifier, the MCP
     server and the engine use are drawn from it."""
-    from spellbook.actions import EDITS, VERBS, passive
+    from spellbook.verbs.actions import EDITS, VERBS, passive
 
     assert set(VERBS) >= {"create", "archive", "delete", "load", "extract", "increment"}
     for name, verb in VERBS.items():
@@ -316,8 +317,8 @@ def test_a_spell_that_only_reads_values_is_not_destructive_and_a_reset_is() -> N
     value changes no file; setting a counter back rewrites a value."""
     from types import SimpleNamespace
 
+    from spellbook.doors.server import annotations_of
     from spellbook.schema import Action
-    from spellbook.server import annotations_of
 
     def machine(*actions: Action) -> SimpleNamespace:
         rule = SimpleNamespace(spell="go", changes_state=False, actions=actions)

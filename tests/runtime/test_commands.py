@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.errors import Changed
+from spellbook.records.errors import Changed
 from tests.support.commands import clean, ends, session_cli
 from tests.support.sessions import PROGRESS, session, session_in
 
@@ -30,7 +30,7 @@ def test_a_command_that_leaves_a_child_holding_its_output_does_not_keep_the_cast
 def test_a_command_past_its_timeout_is_killed_with_everything_it_started(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("spellbook.commands.COMMAND_TIMEOUT", 1)
+    monkeypatch.setattr("spellbook.facts.commands.COMMAND_TIMEOUT", 1)
     session_in(tmp_path, "TEST", "sleep 25 & echo $! > child.pid; sleep 25")
     result = session(tmp_path).cast("advance")
     assert result.rule == "R1" and "timed out after 1 s" in result.response

@@ -14,23 +14,17 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from spellbook.errors import BadFile, UnsafePath
-from spellbook.facts import Facts
-from spellbook.globs import glob_path, glob_within, partner
-from spellbook.probes import (
-    describe,
-    excludes,
-    implied,
-    implies,
-    ledger_param,
-    ledger_parts,
-    record_parts,
-    record_target,
-)
-from spellbook.sections import real_items, real_lines
-from spellbook.state_file import Record
-from spellbook.store import GLOB_DEPTH, Workspace
-from spellbook.values import compare, comparison_param
+from spellbook.disk.state_file import Record
+from spellbook.disk.store import Workspace
+from spellbook.disk.walk import GLOB_DEPTH
+from spellbook.facts.answers import Facts
+from spellbook.facts.globs import glob_path, glob_within, partner
+from spellbook.facts.implications import excludes, implied, implies
+from spellbook.facts.json_values import compare, comparison_param
+from spellbook.facts.ledgers import ledger_param, ledger_parts, record_parts, record_target
+from spellbook.facts.sections import real_items, real_lines
+from spellbook.facts.wording import describe
+from spellbook.records.errors import BadFile, UnsafePath
 
 
 def facts(tmp_path: Path, files: dict[str, str], **extra: object) -> Facts:
@@ -139,7 +133,7 @@ def test_objects_never_compare_with_a_number_or_true_and_the_cast_says_so(
 ) -> None:
     """Read as not holding, `has `n` ≥ 4` with objects there would be a rule that never
     fires for want of a count: the cast stops, naming the file, and the count."""
-    from spellbook.errors import BadFile
+    from spellbook.records.errors import BadFile
 
     found = facts(tmp_path, {"r.json": json.dumps(data)})
     with pytest.raises(BadFile, match=r"r\.json: `n` holds .*count of n in r\.json"):
@@ -681,7 +675,7 @@ def test_a_count_of_what_a_filter_keeps_is_at_least_one_exactly_when_the_query_h
 
 
 def test_a_number_matches_a_pattern_as_it_is_written_and_true_matches_none() -> None:
-    from spellbook.values import compare
+    from spellbook.facts.json_values import compare
 
     assert compare(1234, "~", "^[0-9]+$")
     assert compare(1.5, "~", r"^1\.5$")
@@ -694,7 +688,7 @@ def test_a_number_matches_a_pattern_as_it_is_written_and_true_matches_none() -> 
 def test_what_is_no_value_is_not_counted() -> None:
     """A count counts values, as `F has `Q`` means one: null, false and empty text,
     lists and objects are none; 0 and an object with keys are."""
-    from spellbook.values import count_of
+    from spellbook.facts.json_values import count_of
 
     assert count_of({"tickets": None}, "tickets", {}) == 0
     assert count_of({"tickets": [None, False, "", {}, []]}, "tickets", {}) == 0

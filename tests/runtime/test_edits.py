@@ -1,4 +1,4 @@
-"""The core's verbs that edit files in place (`spellbook.edits`), as planned: a JSON file
+"""The core's verbs that edit files in place (`spellbook.verbs.edits`), as planned: a JSON file
 set a field keeps its own layout, and no edit writes a file larger than a cast reads
 (it stops before anything moves, naming the file)."""
 
@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.actions import apply, plan
-from spellbook.errors import ActionError
+from spellbook.disk.state_file import Record
+from spellbook.disk.store import READ_LIMIT, Workspace
+from spellbook.records.errors import ActionError
 from spellbook.schema import Action, Row, Rule
-from spellbook.state_file import Record
-from spellbook.store import READ_LIMIT, Workspace
+from spellbook.verbs.actions import plan
+from spellbook.verbs.operations import apply
 
 
 def rule(*actions: Action) -> Rule:
@@ -66,7 +67,7 @@ def test_a_small_nested_json_stays_small(tmp_path: Path) -> None:
     after = rewritten(tmp_path, compact)  # was 1.9 MB: two spaces per level per line
     assert len(after) == len(compact) + len(',"done":true')
     assert json.loads(after) == {**nested, "done": True}
-    from spellbook.edits import layout
+    from spellbook.verbs.edits import layout
 
     assert layout(compact)(nested) == compact
 
@@ -228,7 +229,7 @@ def test_an_append_that_cannot_be_done_stops_the_cast_with_nothing_written(
 
 
 def test_a_cast_interrupted_after_its_append_appends_once_when_finished(tmp_path: Path) -> None:
-    """The intent record's operations applied again (`spellbook.journal`) finish the
+    """The intent record's operations applied again (`spellbook.cast.commit_point`) finish the
     cast: the update is of the text the plan read, so the item is not added twice."""
     (tmp_path / ".w").mkdir()
     path = tmp_path / ".w" / "progress.json"

@@ -42,9 +42,9 @@ def test_runtime_fires_every_rule_that_can_win(tmp_path: Path) -> None:
 
 
 def test_every_probe_of_the_core_is_implemented_and_every_guard_names_one() -> None:
-    from spellbook.facts import CHECKS
+    from spellbook.facts.answers import CHECKS
+    from spellbook.facts.probes import PROBES
     from spellbook.machines import session_machine, spell_machine
-    from spellbook.probes import PROBES
 
     assert set(CHECKS) == set(PROBES)
     for machine in (spell_machine, session_machine):

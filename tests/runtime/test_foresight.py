@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from spellbook import SpellbookError, Workflow
-from spellbook import store as store_module
+from spellbook.disk import store as store_module
+from spellbook.disk.state_file import Record
 from spellbook.machines import session_machine
-from spellbook.state_file import Record
 from tests.support.workspaces import TASK, plan, set_state, task, write
 
 SPELLS = ("Accio", "Expecto", "Reparo", "Reverto", "Finite", "Lumos")

@@ -1,4 +1,4 @@
-"""A Markdown file's YAML frontmatter read safely (`spellbook.frontmatter`): aliases
+"""A Markdown file's YAML frontmatter read safely (`spellbook.facts.frontmatter`): aliases
 that would make it huge, and values PyYAML reads but cannot build, are an error naming
 the file, through every reader of frontmatter (a fact, an extracted value, `spell
 status` and a cast), never a hang or an internal error."""
@@ -14,12 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spellbook import Workflow
-from spellbook.errors import ActionError, BadFile
-from spellbook.exits import EXIT_BAD_INPUT, EXIT_OK
-from spellbook.facts import Facts
-from spellbook.frontmatter import frontmatter
-from spellbook.state_file import Record
-from spellbook.store import Workspace
+from spellbook.disk.state_file import Record
+from spellbook.disk.store import Workspace
+from spellbook.facts.answers import Facts
+from spellbook.facts.frontmatter import frontmatter
+from spellbook.records.errors import ActionError, BadFile
+from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_OK
 from tests.support.commands import clean, spell
 from tests.support.fuzzing import fuzz
 from tests.support.workspaces import TASK, executed, plan, set_state, write
@@ -64,7 +64,7 @@ def test_aliases_within_the_bound_are_read() -> None:
     assert len(data["readers"]) == 10  # type: ignore[arg-type]
     flat = "---\nitems: [" + ", ".join(["x"] * 20_000) + "]\n---\n"  # no alias: 20,001 values
     assert len(frontmatter(flat, "task.md")["items"]) == 20_000  # type: ignore[arg-type]
-    from spellbook.frontmatter import VALUES_LIMIT
+    from spellbook.facts.frontmatter import VALUES_LIMIT
 
     assert VALUES_LIMIT > 20_001
 

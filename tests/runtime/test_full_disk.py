@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.store import Workspace
+from spellbook.disk.store import Workspace
 
 
 def test_a_full_disk_names_the_file_being_written(

@@ -1,4 +1,4 @@
-"""The hook's matcher of globs (`spellbook.guarded.may_match`) names at least what bash
+"""The hook's matcher of globs (`spellbook.doors.guarded.may_match`) names at least what bash
 does: every name bash (with extglob) matches a pattern against, the matcher matches too,
 over thousands of patterns built of every construct bash reads (brackets with `!`, `^`
 and POSIX classes, escapes, extglob groups); it may match more, never less."""
@@ -11,8 +11,8 @@ import subprocess
 
 import pytest
 
-from spellbook import guarded
-from spellbook.guarded import may_match, wildcards
+from spellbook.doors import guarded
+from spellbook.doors.guarded import may_match, wildcards
 
 # Each construct bash reads in a pattern, with names of the kind it may match.
 PIECES = {

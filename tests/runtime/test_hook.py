@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from spellbook.hook import claude_hook, judge_event
+from spellbook.doors.hook import claude_hook, judge_event
 from tests.support.commands import clean, session_cli
 from tests.support.json_inputs import (
     BOM,

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from spellbook.hook import claude_hook, judge_event
+from spellbook.doors.hook import claude_hook, judge_event
 from tests.support.json_inputs import json_values
 from tests.support.sessions import PROGRESS, session_in
 

@@ -31,9 +31,9 @@ import pytest
 import spellbook
 from codegen import load_spec
 from spellbook import Workflow
-from spellbook.actions import passive
-from spellbook.errors import StateFileError
-from spellbook.journal import INTENT_FILE, Journal
+from spellbook.cast.commit_point import INTENT_FILE, Journal
+from spellbook.records.errors import StateFileError
+from spellbook.verbs.actions import passive
 from tests.support.commands import clean, obeying_permissions, spell
 from tests.support.faults import TEMPORARY, faults, tree
 from tests.support.workspaces import (
@@ -449,7 +449,7 @@ def test_an_intent_record_from_another_state_is_not_replayed(
 
 
 def test_applying_a_plan_again_changes_nothing_and_overwrites_nothing(tmp_path: Path) -> None:
-    from spellbook.actions import apply, checksum_of
+    from spellbook.verbs.operations import apply, checksum_of
 
     flow = executed_flow(tmp_path)
     folder = tmp_path / TASK
@@ -476,7 +476,7 @@ def test_applying_a_plan_again_changes_nothing_and_overwrites_nothing(tmp_path: 
 
 
 def test_a_file_gone_before_its_move_is_a_note_not_an_error(tmp_path: Path) -> None:
-    from spellbook.actions import apply
+    from spellbook.verbs.operations import apply
 
     flow = executed_flow(tmp_path)
     (tmp_path / TASK / "task-results.md").unlink()
@@ -507,7 +507,7 @@ def test_status_says_an_interrupted_cast_will_be_finished(
 
 
 def test_history_past_its_limit_goes_to_a_file_no_cast_reads(tmp_path: Path) -> None:
-    from spellbook.journal import HISTORY_KEEP, HISTORY_LIMIT
+    from spellbook.cast.commit_point import HISTORY_KEEP, HISTORY_LIMIT
 
     set_state(tmp_path, "GATHER_EDITING", history_entries(HISTORY_LIMIT))
     write(tmp_path, "plan.md", plan(unchecked=0))

@@ -13,7 +13,7 @@ import pytest
 
 from codegen.read.markdown import Code, Table, read_blocks
 from spellbook import Workflow
-from spellbook.commands import Run, repository_digest
+from spellbook.facts.commands import Run, repository_digest
 from tests.support import git_traps
 from tests.support.commands import session_cli
 from tests.support.sessions import MACHINE, PROGRESS, TEST_COMMAND, prepared, session_in

@@ -1,5 +1,6 @@
 """Judging a hand-made write of a workspace JSON file by what only casts change there
-(`spellbook.kept`, from the generated module's `KEPT`): the words are the spec's names."""
+(`spellbook.cast.hand_writes`, from the generated module's `KEPT`): the words are the
+spec's names."""
 
 from __future__ import annotations
 
@@ -91,8 +92,9 @@ def test_the_judge_of_kept_files_is_imported_only_when_one_is_written(tmp_path: 
     code = (
         "import sys; from tests.support.sessions import session; "
         f"flow = session({str(tmp_path)!r}); flow.cast('Check'); "
-        "flow.judge_write('notes.json', '{}'); print('spellbook.kept' in sys.modules); "
-        "flow.judge_write('feature-list.json', '{}'); print('spellbook.kept' in sys.modules)"
+        "kept = 'spellbook.cast.hand_writes'; "
+        "flow.judge_write('notes.json', '{}'); print(kept in sys.modules); "
+        "flow.judge_write('feature-list.json', '{}'); print(kept in sys.modules)"
     )
     root = Path(__file__).resolve().parents[2]
     ran = subprocess.run(

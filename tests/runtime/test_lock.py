@@ -35,7 +35,8 @@ CASTS = 50
 WORKER = textwrap.dedent(
     """
     import sys
-    from spellbook import Workflow, lock
+    from spellbook import Workflow
+    from spellbook.disk import lock
 
     root, casts, locked = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
     lock.ENABLED = locked
@@ -136,7 +137,8 @@ def test_control_without_the_lock_casts_are_lost(tmp_path: Path) -> None:
 LUMOS_WORKER = textwrap.dedent(
     """
     import os, sys
-    from spellbook import Workflow, lock
+    from spellbook import Workflow
+    from spellbook.disk import lock
     def no_folder_lock(folder, fd=None):  # as where flock cannot lock a folder
         if fd is not None:
             os.close(fd)

@@ -14,7 +14,7 @@ from codegen import parse_spec_text
 from codegen.config import load_config
 from codegen.render import render_machine
 from spellbook import Workflow
-from spellbook.errors import StateFileError
+from spellbook.records.errors import StateFileError
 from tests.support.specs import renamed
 from tests.support.workspaces import plan, write
 
@@ -101,7 +101,7 @@ def test_a_move_made_by_hand_names_states_by_either_name(tmp_path: Path) -> None
 
 
 def test_a_failed_cast_after_a_migration_says_the_move_was_made(tmp_path: Path) -> None:
-    from spellbook.errors import ActionError
+    from spellbook.records.errors import ActionError
 
     _editing(tmp_path)
     Workflow(tmp_path).cast("accio")  # ACHIEVE_TASK_DRAFTING, task.md from its template
@@ -124,19 +124,19 @@ def test_a_failed_cast_after_a_migration_says_the_move_was_made(tmp_path: Path) 
 def test_a_cast_interrupted_before_the_rename_is_finished_after_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import spellbook.actions
-    from spellbook.errors import Interrupted
+    import spellbook.verbs.actions
+    from spellbook.records.errors import Interrupted
 
-    real = spellbook.actions.apply
+    real = spellbook.verbs.operations.apply
 
     def crash(operations: list[list[str]], workspace: object) -> list[str]:
         raise OSError("the disk went away")
 
     Workflow(tmp_path).cast("lumos")  # the state file names GATHER_NEEDS_PLAN
-    monkeypatch.setattr(spellbook.actions, "apply", crash)
+    monkeypatch.setattr(spellbook.verbs.operations, "apply", crash)
     with pytest.raises(Interrupted):
         Workflow(tmp_path).cast("accio")  # G1: GATHER_NEEDS_PLAN -> GATHER_EDITING
-    monkeypatch.setattr(spellbook.actions, "apply", real)
+    monkeypatch.setattr(spellbook.verbs.operations, "apply", real)
     assert (tmp_path / ".ai/task/.intent.json").exists()
     text = renamed(TEXT, "GATHER_NEEDS_PLAN", "GATHER_NO_PLAN", migration=True)
     text = renamed(text, "GATHER_EDITING", "GATHER_PLAN_EDITING", migration=True)

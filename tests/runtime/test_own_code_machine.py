@@ -17,8 +17,8 @@ import pytest
 from codegen import parse_spec_text
 from codegen.read.lexicon import Dialect
 from codegen.render import render_machine
-from spellbook.exits import EXIT_BAD_INPUT
-from spellbook.repository import OwnCodeMachine, drivable
+from spellbook.doors.repository import OwnCodeMachine, drivable
+from spellbook.records.exits import EXIT_BAD_INPUT
 from spellbook.schema import MissingCode
 from tests.cli.test_project_machines import spell
 

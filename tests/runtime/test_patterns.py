@@ -1,4 +1,4 @@
-"""A spec's regular expressions at run time (`spellbook.patterns`): each match ends in
+"""A spec's regular expressions at run time (`spellbook.facts.patterns`): each match ends in
 time that grows with the text, in every fact that runs one and through every door (a
 cast, status, the judge of a move, a cast in a worker thread as the MCP server makes
 it); a pattern RE2 cannot take is never run another way; a vocabulary's own pattern
@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from codegen import parse_spec_text
 from codegen.render import render_machine
 from spellbook import Workflow
-from spellbook.errors import Undefined
-from spellbook.facts import Facts
-from spellbook.state_file import Record
-from spellbook.store import READ_LIMIT, Workspace
-from spellbook.values import comparison_param
+from spellbook.disk.state_file import Record
+from spellbook.disk.store import READ_LIMIT, Workspace
+from spellbook.facts.answers import Facts
+from spellbook.facts.json_values import comparison_param
+from spellbook.records.errors import Undefined
 from tests.support.fuzzing import fuzz
 from tests.support.specs import row, spec_text
 
@@ -90,7 +90,7 @@ def test_a_cast_status_the_judge_and_a_worker_thread_end_on_a_long_line(tmp_path
     "pattern", [r"(\w+) \1", "(?<=v)[0-9]+", "TODO(?!:)", r"end\Z", "(a|b)*a(a|b){400}x"]
 )
 def test_a_pattern_re2_cannot_run_is_never_run_another_way(tmp_path: Path, pattern: str) -> None:
-    from spellbook import patterns
+    from spellbook.facts import patterns
 
     # A module written by hand, or before the verifier refused such patterns.
     found = facts(tmp_path, {"notes.md": "word word v1 TODO end", "r.json": '{"k": "v1"}'})
@@ -102,7 +102,7 @@ def test_a_pattern_re2_cannot_run_is_never_run_another_way(tmp_path: Path, patte
 
 
 def test_a_vocabulary_pattern_runs_with_python_re(tmp_path: Path) -> None:
-    from spellbook import patterns
+    from spellbook.facts import patterns
 
     found = facts(tmp_path, {"notes.md": "see https://acme.atlassian.net/browse/ENG-1.\n"})
     from tests.support.vocabularies import ATLASSIAN_URL
@@ -134,7 +134,7 @@ def test_a_vocabulary_pattern_runs_with_python_re(tmp_path: Path) -> None:
 def test_a_pattern_means_what_python_re_says(pattern: str, text: str) -> None:
     import re
 
-    from spellbook import patterns
+    from spellbook.facts import patterns
 
     assert patterns.search(pattern, text) == bool(re.search(pattern, text, re.MULTILINE))
     # What a ledger records: each match's first group if it has one (`re.findall`).
@@ -152,7 +152,7 @@ def test_re2_is_loaded_only_when_a_spec_pattern_runs() -> None:
 
     code = (
         "import sys\n"
-        "from spellbook import patterns\n"
+        "from spellbook.facts import patterns\n"
         f"ATLASSIAN_URL = {ATLASSIAN_URL!r}\n"
         "patterns.search(patterns.VOCABULARY + ATLASSIAN_URL, 'https://a.atlassian.net/')\n"
         "print('re2' in sys.modules)\n"
@@ -179,7 +179,7 @@ def test_a_pattern_with_no_choice_means_the_same_in_python_re_and_re2(
     """Such a pattern runs with Python's `re` (already loaded); RE2 would say the same."""
     import re
 
-    from spellbook import patterns
+    from spellbook.facts import patterns
 
     if not patterns._without_choices(pattern, lines):
         return
@@ -204,7 +204,7 @@ def test_a_pattern_with_no_choice_means_the_same_in_python_re_and_re2(
 def test_a_pattern_s_lines_end_where_markdown_s_do(end: str) -> None:
     """`^` and `$` match at every line ending markdown reads (CR and CRLF too), with
     either engine: an unchecked item in a file of CR line ends is never hidden."""
-    from spellbook import patterns
+    from spellbook.facts import patterns
 
     text = end.join(["# Plan", "", "- [x] done", "- [ ] open item", ""])
     assert patterns.search(r"^- \[ \]", text)  # no choice in it: Python's re

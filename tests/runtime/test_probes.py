@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spellbook.facts import Facts
-from spellbook.probes import PROBES, implied, implies
-from spellbook.sections import checklist
-from spellbook.state_file import Record
-from spellbook.store import READ_LIMIT, Workspace
+from spellbook.disk.state_file import Record
+from spellbook.disk.store import READ_LIMIT, Workspace
+from spellbook.facts.answers import Facts
+from spellbook.facts.implications import implied, implies
+from spellbook.facts.probes import PROBES
+from spellbook.facts.sections import checklist
 from tests.support.commands import clean, spell
 from tests.support.workspaces import (
     set_state,
@@ -247,7 +248,7 @@ def test_probes_finish_on_adversarial_files_at_the_read_limit(tmp_path: Path, ca
 
 
 def test_one_item_is_said_as_one() -> None:
-    from spellbook.probes import describe
+    from spellbook.facts.wording import describe
 
     assert describe("checked_at_least", "plan.md", "1 Risks", True) == (
         'plan.md has at least 1 checked item under "Risks"'
@@ -263,8 +264,8 @@ def test_one_item_is_said_as_one() -> None:
 def test_a_section_s_words_in_another_case_are_the_same_section() -> None:
     """At cast time a section is a heading with its words, in any case; the verifier
     reasons the same way."""
-    from spellbook.probes import implies
-    from spellbook.sections import has_section
+    from spellbook.facts.implications import implies
+    from spellbook.facts.sections import has_section
 
     text = "# Plan\n\n## Known Risks\n\n- [ ] one\n"
     assert has_section(text, "risks") and has_section(text, "Risk")

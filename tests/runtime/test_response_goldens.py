@@ -19,8 +19,8 @@ import pytest
 from codegen import load_spec
 from codegen.model import RuleSpec, Spec
 from spellbook import Workflow
-from spellbook.errors import SpellbookError
 from spellbook.machines import session_machine
+from spellbook.records.errors import SpellbookError
 from tests.support.sessions import PROGRESS, TEST_COMMAND
 from tests.support.workspaces import set_state
 from tests.support.worlds import World, cell_atoms, lay_out, winner, winning_world, worlds

@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spellbook import Workflow
-from spellbook.exits import EXIT_BAD_INPUT
-from spellbook.responses import fill
+from spellbook.cast.responses import fill
+from spellbook.records.exits import EXIT_BAD_INPUT
 from tests.support.workspaces import TASK, files, history, plan, set_state, task, write
 
 
@@ -390,7 +390,7 @@ def test_a_session_that_blocked_a_feature_does_not_say_all_were_tested(tmp_path:
 
 
 def test_a_missing_state_file_never_starts_over_past_the_initial_state(tmp_path: Path) -> None:
-    from spellbook.errors import StateFileError
+    from spellbook.records.errors import StateFileError
 
     write(tmp_path, "plan.md", plan(unchecked=0, checked=0))  # a plan with no criteria yet
     write(tmp_path, "comments.md", "- a review comment\n")
@@ -602,7 +602,7 @@ def test_frontmatter_read_without_pyyaml_is_what_pyyaml_reads(
 ) -> None:
     import yaml
 
-    from spellbook.frontmatter import _plain
+    from spellbook.facts.frontmatter import _plain
 
     block = "\n".join(f"{key}{sep}{value}{end}" for key, value, sep, end in lines)
     plain = _plain(block)
@@ -711,7 +711,7 @@ def test_a_reason_with_its_own_because_follows_the_template_s_because_once(
     ],
 )
 def test_a_reason_after_the_template_s_because_says_because_once(reason: str, said: str) -> None:
-    from spellbook.responses import compose
+    from spellbook.cast.responses import compose
 
     assert compose(["cannot be used because ", "happened", "."], {"happened": reason}) == (
         f"cannot be used {said}.\n"

@@ -1,4 +1,4 @@
-"""A markdown file's lines as markdown reads them (`spellbook.sections.lines_of`): a line
+"""A markdown file's lines as markdown reads them (`spellbook.facts.sections.lines_of`): a line
 ends at `\\n`, `\\r\\n` or `\\r` only, so a form feed, a U+2028 line separator or any other
 character `str.splitlines` splits at never shows the runtime a heading, a code fence or
 a checklist item that a markdown reader (GitHub, mistune) shows as part of a line; in
@@ -12,9 +12,9 @@ import mistune
 import pytest
 
 from spellbook import Workflow
-from spellbook.frontmatter import frontmatter
-from spellbook.probes import listed_lines, unlisted_matches
-from spellbook.sections import checklist, real_items, real_lines
+from spellbook.facts.frontmatter import frontmatter
+from spellbook.facts.ledgers import listed_lines, unlisted_matches
+from spellbook.facts.sections import checklist, real_items, real_lines
 from tests.support.workspaces import executed, write
 
 # What `str.splitlines` splits at and markdown does not.
@@ -23,7 +23,7 @@ NOT_LINE_ENDS = ["\u2028", "\u2029", "\x0c", "\x0b", "\x1c", "\x1d", "\x1e", "\x
 
 @pytest.mark.parametrize("sep", NOT_LINE_ENDS, ids=[f"U+{ord(c):04X}" for c in NOT_LINE_ENDS])
 def test_lines_end_where_markdown_ends_them(sep: str) -> None:
-    from spellbook.sections import lines_of
+    from spellbook.facts.sections import lines_of
 
     assert lines_of(f"a{sep}b\nc\r\nd\re\n") == [f"a{sep}b", "c", "d", "e"]
     assert lines_of("") == [] and lines_of("\n") == [""] and lines_of("x") == ["x"]
@@ -81,7 +81,7 @@ def test_the_workflow_is_not_complete_while_a_criterion_hides_behind_a_line_sepa
 
 
 def test_headings_are_the_titles_outside_code_fences() -> None:
-    from spellbook.sections import headings
+    from spellbook.facts.sections import headings
 
     text = "# Plan\n\n## Pre-flight ##\n```\n## not one\n```\n#nope\n    # code\n### \n## Notes\n"
     assert headings(text) == ["Plan", "Pre-flight", "Notes"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from spellbook import Workflow
-from spellbook.errors import UnknownSpell
+from spellbook.records.errors import UnknownSpell
 from tests.support.sessions import MACHINE, PROGRESS, TEST_COMMAND, session, write_features
 
 
@@ -157,7 +157,7 @@ def test_responses_call_the_triggers_what_the_spec_calls_them(tmp_path: Path) ->
     result = session(tmp_path).cast("advance")  # START -> INIT: nothing moves on until the list
     assert "### Available Triggers\n" in result.response
     assert "- Once feature-list.json has a pending feature, cast **Advance**" in result.response
-    from spellbook.responses import spell_values
+    from spellbook.cast.responses import spell_values
 
     flow = session(tmp_path)
     said = spell_values({"Advance": None}, flow.writer, flow.machine.SPELL_WORD)["next_steps"]

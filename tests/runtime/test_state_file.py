@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spellbook import Workflow
-from spellbook.errors import BadFile, StateFileError
-from spellbook.state_file import Record, StateFormat, dump, parse_json
+from spellbook.disk.state_file import Record, StateFormat, dump, parse_json
+from spellbook.records.errors import BadFile, StateFileError
 from tests.support.commands import clean, session_cli, spell
 from tests.support.json_inputs import (
     BOM,

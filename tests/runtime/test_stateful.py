@@ -38,7 +38,7 @@ from hypothesis.stateful import (
 from codegen import load_spec
 from codegen.model import Atom
 from spellbook import Workflow
-from spellbook.errors import ActionError, SpellbookError
+from spellbook.records.errors import ActionError, SpellbookError
 from tests.support.faults import faults, tree
 from tests.support.workspaces import TASK, plan, task
 from tests.support.worlds import cell_atoms, winner

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from spellbook import ActionError, StateFileError, UnsafePath, Workflow
-from spellbook import lock as lock_module
-from spellbook.journal import Journal
-from spellbook.store import Workspace
+from spellbook.cast.commit_point import Journal
+from spellbook.disk import lock as lock_module
+from spellbook.disk.store import Workspace
 from tests.support.commands import clean, obeying_permissions, spell
 from tests.support.workspaces import (
     TASK,

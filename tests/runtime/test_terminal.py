@@ -1,4 +1,4 @@
-"""Text made safe to print (`spellbook.terminal`): no control a terminal acts on gets
+"""Text made safe to print (`spellbook.records.terminal`): no control a terminal acts on gets
 through, the text stays readable, and the JSON stays the same value."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spellbook import terminal
+from spellbook.records import terminal
 from tests.support.fuzzing import fuzz
 
 # What a terminal acts on: C0 but tab and line feed, DEL, C1; and what reorders or

@@ -219,7 +219,7 @@ def test_a_task_without_a_usable_task_name_is_not_executed(
 
 
 def test_a_task_whose_frontmatter_cannot_be_read_stops_the_cast_at_a1(flow: Workflow) -> None:
-    from spellbook.errors import BadFile
+    from spellbook.records.errors import BadFile
 
     root = Path(flow.workspace.root)
     cast(flow, "accio", "G1", "GATHER_EDITING")

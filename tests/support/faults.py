@@ -1,6 +1,6 @@
 """Fault injection for the runtime's file operations: the k-th I/O call fails.
 
-`faults(k, onward)` makes call number k of the I/O functions `spellbook.store` calls
+`faults(k, onward)` makes call number k of the I/O functions `spellbook.disk.store` calls
 on `os` fail with EIO (with `onward`, every later call too); `tree(root)` is what a
 workspace holds, to compare before and after a cast that failed.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import spellbook.store
+import spellbook.disk.store
 
 FAULTY_CALLS = ("open", "write", "fsync", "replace", "rename", "mkdir", "link", "unlink")
 # A temporary file of an atomic write (`.state.json.<pid>.<random>`) that a failed
@@ -25,7 +25,7 @@ TEMPORARY = re.compile(r"\.[^/]+\.\d+\.[0-9a-f]{8}$")
 
 
 class FaultyOS:
-    """`os` for spellbook.store, with call number `k` (and with `onward`, every later
+    """`os` for spellbook.disk.store, with call number `k` (and with `onward`, every later
     call) of the I/O functions failing with EIO."""
 
     def __init__(self, k: int, onward: bool) -> None:
@@ -52,12 +52,12 @@ class FaultyOS:
 @contextmanager
 def faults(k: int, onward: bool) -> Iterator[FaultyOS]:
     faulty = FaultyOS(k, onward)
-    real: ModuleType = spellbook.store.os
-    spellbook.store.os = faulty  # type: ignore[assignment]
+    real: ModuleType = spellbook.disk.store.os
+    spellbook.disk.store.os = faulty  # type: ignore[assignment]
     try:
         yield faulty
     finally:
-        spellbook.store.os = real
+        spellbook.disk.store.os = real
 
 
 def tree(root: Path) -> dict[str, bytes]:

@@ -18,7 +18,7 @@ import pytest
 from codegen.model import Term
 from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Dialect, Lexicon
-from spellbook.patterns import VOCABULARY
+from spellbook.facts.patterns import VOCABULARY
 from tests.support.vocabularies import ATLASSIAN_URL as WRITTEN
 
 # The vocabulary's pattern as a guard has it: marked as the vocabulary's, run with `re`.

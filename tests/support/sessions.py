@@ -11,7 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 from spellbook import Workflow
-from spellbook.commands import Run, repository_digest
+from spellbook.facts.commands import Run, repository_digest
 
 MACHINE = import_module("spellbook.machines.session_machine")
 PROGRESS = ".claude/progress"

@@ -5,5 +5,5 @@
 it). `coding_session/vocabulary.md`: the coding session of
 `spec/SESSION_STATE_MACHINE.md` (a feature list, a test command). They are data, read
 by the compiler (`codegen.read.vocabulary_file`); nothing here is imported to run a
-machine. See `spellbook.vocabulary` for what a vocabulary may say.
+machine. See `spellbook.records.vocabulary` for what a vocabulary may say.
 """

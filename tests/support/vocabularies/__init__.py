@@ -4,12 +4,13 @@ and the words of Spellbook's own vocabularies, as their files say them."""
 from __future__ import annotations
 
 from codegen.read.lexicon import Dialect, Lexicon
-from spellbook.patterns import VOCABULARY
+from spellbook.facts.patterns import VOCABULARY
 
 
 def shipped_pattern(vocabulary: str, noun: str) -> str:
     """The pattern of a noun of a vocabulary that ships with Spellbook, as its file writes
-    it (without the mark that says it is the vocabulary's: `spellbook.patterns.VOCABULARY`)."""
+    it (without the mark that says it is the vocabulary's:
+    `spellbook.facts.patterns.VOCABULARY`)."""
     found = Lexicon.of(Dialect(vocabulary)).noun(noun)
     assert found is not None and found.probe == "matches", noun
     return found.param.removeprefix(VOCABULARY)

@@ -15,15 +15,15 @@ feature in feature-list.json`; its features are kept in `feature-list.json`:
 
 from __future__ import annotations
 
-from spellbook.edits import layout
-from spellbook.errors import ActionError, BadFile
-from spellbook.state_file import parse_json
-from spellbook.vocabulary import FILE, Noun, Verb
+from spellbook.disk.state_file import parse_json
+from spellbook.records.errors import ActionError, BadFile
+from spellbook.records.vocabulary import FILE, Noun, Verb
+from spellbook.verbs.edits import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from spellbook.actions import Step
     from spellbook.schema import Action
+    from spellbook.verbs.actions import Step
 
 PENDING = "features[status=pending]"
 

@@ -1,0 +1,350 @@
+"""Casting spells against a workspace: `Workflow(root).cast("accio")`.
+
+One cast, under the workspace's lock: read the state file (a missing one means
+the initial state), let the generated machine pick the rule for the spell in
+that state (its guards read the files), carry out the rule's actions, append
+one history entry, write the state file atomically, and fill in the response.
+Every cast appends exactly one entry, whatever its outcome.
+
+`Workflow` is the door; the work is its collaborators': the `Engine` (the
+machine made ready for the workspace), the `Journal` (the state file, the
+commit point of a cast that changes files, the lock), the `Foresight` (what
+each spell would do now), and, when asked, the `Judge` of a move made by hand
+and `Repair`.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import import_module
+
+from spellbook.cast.commit_point import Journal
+from spellbook.cast.engine import Engine
+from spellbook.cast.preview import Foresight
+from spellbook.cast.responses import fenced, fields_said, fill, unhandled, with_notes
+from spellbook.disk.store import Workspace, random_hex
+from spellbook.facts.answers import NeedsRun
+from spellbook.records.errors import (
+    ActionError,
+    BadFile,
+    Changed,
+    SpellbookError,
+    Undefined,
+    UnsafePath,
+    restated,
+    said,
+)
+from spellbook.records.outcome import CastResult, Done, outcome_of
+from spellbook.verbs.actions import acts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any
+
+    from spellbook.cast.engine import GeneratedMachine
+    from spellbook.cast.hand_moves import Judge
+    from spellbook.disk.state_file import Record
+    from spellbook.facts.commands import Run
+    from spellbook.schema import Rule
+
+DEFAULT_MACHINE = "spellbook.machines.spell_machine"
+MAX_COMMANDS = 4  # commands one cast may run (each a guard's, once)
+
+
+class Workflow:
+    """A workspace and the machine that runs it (the spell workflow unless told otherwise)."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str] = ".",
+        machine: GeneratedMachine | None = None,
+        durable: bool = True,
+    ) -> None:
+        if machine is None:
+            machine = import_module(DEFAULT_MACHINE)
+        self.machine: GeneratedMachine = machine
+        self.workspace = Workspace(os.fspath(root), machine.WORKSPACE, durable)
+        self.engine = Engine(machine, self.workspace)
+        self.format = self.engine.format
+        self.writer = self.engine.writer
+        self.state_file = self.engine.state_file
+        self.journal = Journal(self.engine)
+        self.foresight = Foresight(self.engine)
+        self._judge: Judge | None = None
+
+    @property
+    def vocabulary(self) -> ModuleType | None:
+        """The machine's vocabulary module, imported the first time it is needed."""
+        return self.engine.vocabulary
+
+    def spell(self, name: str) -> str:
+        """The spell's name as the spec writes it; `accio`, `Accio` and `ACCIO` are one spell."""
+        return self.engine.spell(name)
+
+    def read(self) -> Record:
+        """The state file as it is (the initial state if there is none yet)."""
+        return self.journal.read()
+
+    @property
+    def state(self) -> str:
+        return self.read().state
+
+    def cast(self, spell: str) -> CastResult:
+        """Cast `spell`: under the workspace's lock, pick the rule and carry it out.
+
+        A rule whose guard asks for a command's outcome (the tests, say) is found in
+        rounds: the lock is let go while the command runs, then taken again; if the
+        state file changed meanwhile (another cast), this one stops with nothing
+        changed. The run is recorded in the state file (`runs.<key>`).
+        """
+        name = self.engine.spell(spell)
+        journal = self.journal
+        runs: dict[tuple[str, str], Run] = {}
+        finished: list[str] = []
+        seen: bytes | None = None
+        for _ in range(MAX_COMMANDS + 1):
+            self.workspace.fresh()
+            with journal.locked():  # the workspace folder, made if missing
+                finished += journal.recover()
+                record = journal.load()
+                if runs and journal.seen != seen:
+                    ran = ", ".join(f"`{r.command}`" for r in runs.values())
+                    raise Changed(
+                        f"{name}: {self.workspace.shown(self.state_file)} changed while {ran} "
+                        f"ran (another cast); nothing was changed: cast {name} again"
+                    )
+                seen = journal.seen
+                before = record.state
+                model, machine = self.engine.ready(before, record, runs)
+                try:
+                    getattr(model, self.machine.TRIGGERS[name])()
+                except NeedsRun as need:
+                    machine.set_state(before, model=model)
+                    fact = need.fact
+                except Undefined as err:
+                    machine.set_state(before, model=model)
+                    raise Undefined(f"{name} in {before}: {err} (nothing was changed)") from None
+                else:
+                    return self._carry_out(name, record, model, runs, finished)
+            # The lock is free while the command runs: other casts and status go on.
+            from spellbook.facts.commands import command, run  # only casts that run one need it
+
+            _, file, key = fact
+            text = command(model.facts, file, key)
+            runs[(file, key)] = run(key, text, self.workspace.root, self.workspace.folder)
+        raise SpellbookError(f"{name}: its rules ask for more than {MAX_COMMANDS} commands")
+
+    def _carry_out(
+        self,
+        name: str,
+        record: Record,
+        model: Any,
+        runs: dict[tuple[str, str], Run],
+        finished: list[str],
+    ) -> CastResult:
+        """The rest of a cast whose rule is chosen (`model.fired`, or `model.refused`
+        for a rule that refuses the spell), under the lock."""
+        journal, fmt = self.journal, self.format
+        before = record.state
+        chosen = model.fired or model.refused
+        rule = self.engine.rules.get((before, name, chosen)) if chosen else None
+        cast = random_hex(6)
+        former = record.former
+        migrated = journal.migrate(record, cast)
+        after = rule.dest if rule is not None else before
+        outcome = outcome_of(rule) if rule is not None else "unhandled"
+        entry = fmt.entry(before, after, name, rule.id if rule else None, outcome, cast)
+        if runs:  # the outcome of each run, for a judge of a move made by hand later
+            kept = record.extra.get("runs")
+            record.extra["runs"] = {
+                **(kept if isinstance(kept, dict) else {}),
+                **{key: ran.recorded() for (_, key), ran in runs.items()},
+            }
+        done = Done()
+        if rule is not None and acts(rule):
+            from spellbook.verbs.actions import plan  # only rules that touch files need it
+
+            try:
+                planned = plan(
+                    rule,
+                    self.workspace,
+                    record,
+                    vocabulary=self.vocabulary,
+                    templates=self.engine.template,
+                    own=(self.engine.state_file,),
+                    settable=self.engine.settable,
+                )
+            except (ActionError, UnsafePath, BadFile) as err:
+                failed = fmt.entry(before, before, name, rule.id, "failed", cast)
+                journal.save(record, before, failed)
+                unchanged = (
+                    f"nothing was changed but the move from {former} to {before}, the "
+                    "spec's new name for it, recorded in the history"
+                    if former
+                    else "nothing was changed"
+                )
+                raise restated(err, f"{name} in {before}: {err} ({unchanged})") from None
+            done = planned.done
+            if runs:
+                planned.extra["runs"] = record.extra["runs"]
+            chosen = chosen_fields(rule, planned.extra)
+            if chosen:  # what a query chose, which a later repair cannot work out
+                entry["fields"] = chosen
+            intent = {
+                "cast": cast,
+                "before": before,
+                "after": after,
+                "entry": entry,
+                "extra": planned.extra,
+                "operations": planned.operations,
+            }
+            done.notes += journal.commit(record, intent)
+        else:
+            journal.save(record, after, entry)
+        # The cast has happened. What follows only tells about it: a file it cannot
+        # read now is a note in the response, not an error.
+        done.notes[:0] = [*finished, *migrated]
+        for ran in runs.values():
+            done.notes.append(ran.note())
+        try:
+            response = self._response(rule, name, before, after, done, record, runs)
+        except (SpellbookError, OSError, NeedsRun) as err:
+            response = with_notes(
+                f"You cast **{name}**: {before} → {after}{f' (rule {rule.id})' if rule else ''}.\n",
+                [*done.notes, f"the rest of this response could not be made: {said(err)}"],
+            )
+        archive = self.workspace.shown(done.archive_path) + "/" if done.archive_path else ""
+        rule_id = rule.id if rule else None
+        return CastResult(
+            name, rule_id, outcome, before, after, response, archive, tuple(done.notes), cast
+        )
+
+    def _response(
+        self,
+        rule: Rule | None,
+        spell: str,
+        before: str,
+        after: str,
+        done: Done,
+        record: Record,
+        runs: dict[tuple[str, str], Run] | None = None,
+    ) -> str:
+        """The response to a cast of `spell` that went from `before` to `after` by `rule`
+        (None: unhandled), with `record` as written and the commands the cast ran. The
+        machine, with facts as the files are now, is made ready only if something must be
+        worked out again."""
+        machine = self.machine
+        values = self.foresight.telling(record, after)
+        values["fields"] = fields_said(self.format.fields, record.extra)
+        if rule is None:  # unhandled: nothing changed, so the files are as the guards saw them
+            model = self.engine.ready(after, record, runs or {})[0]
+            facts = self.foresight.unhandled(before, spell, model)
+            description = self.engine.states[before].description
+            text = unhandled(spell, before, description, facts, machine.SPEC, machine.SPELL_WORD)
+        else:
+            text = self.writer.response(rule, done.did if acts(rule) else None)
+            values["archive_path"] = (
+                self.workspace.shown(done.archive_path) + "/"
+                if done.archive_path
+                else "(nothing was archived)"
+            )
+            for name, content in done.contents.items():
+                values[f"content:{name}"] = fenced(content)
+        return with_notes(fill(text, values), done.notes)
+
+    def status(self) -> dict[str, Any]:
+        """The current state, what each spell would do now, and the latest history."""
+        record = self.read()
+        model, machine = self.engine.ready(record.state, record)
+        previews = self.foresight.foresee(model, machine, record.state)
+        return {
+            "state": record.state,
+            "description": self.engine.states[record.state].description,
+            "spells": {s: _plain(self.writer.does(told)) for s, told in previews.items()},
+            "history": record.history[-5:],
+            "interrupted": self.journal.interrupted(record),
+            "workspace": self.workspace.base,
+            "fields": {name: record.extra.get(name) for name in self.format.fields},
+            "files": self.foresight.there(model),
+            "formerly": record.former,
+        }
+
+    @property
+    def judgement(self) -> Judge:
+        """The judge of moves made by hand (`spellbook.cast.hand_moves`), made when first asked."""
+        if self._judge is None:
+            from spellbook.cast.hand_moves import Judge
+
+            self._judge = Judge(self.engine, self.journal, self.foresight)
+        return self._judge
+
+    def judge(self, before: str, after: str) -> tuple[bool, str]:
+        """Whether the spec allows the state to go from `before` to `after` now, and why
+        (`Judge.judge`)."""
+        return self.judgement.judge(before, after)
+
+    def judge_file(self, data: bytes) -> tuple[bool, str]:
+        """`judge` for a proposed new state file, against the state file as it is."""
+        return self.judgement.judge_file(data)
+
+    def guards(self, rel: str) -> bool:
+        """Whether a write made by hand of the workspace file `rel` is judged (the state
+        file, the files whose lists and commands only casts change (the machine's
+        `KEPT`), and the files the vocabulary names in `JUDGED`)."""
+        from spellbook.cast.hand_moves import judged
+
+        return judged(self.engine, rel)
+
+    def judge_write(self, rel: str, proposed: str) -> tuple[bool, str]:
+        """Whether a write made by hand of the workspace file `rel` (not the state file)
+        may happen: what only casts change there (`KEPT`) is kept, and the vocabulary's
+        `judge_write` says, where it has one."""
+        return self.judgement.judge_write(rel, proposed)
+
+    def repair(self) -> str:
+        """Replace an unusable state file: back it up, choose a state, say why. An
+        interrupted cast is finished first, or set aside if it cannot be."""
+        from spellbook.cast.repair import Repair
+
+        return Repair(self.engine, self.journal).run()
+
+    def diagram(self) -> str:
+        """A mermaid diagram of the machine with the current state highlighted."""
+        from spellbook.records.diagram import mermaid
+        from spellbook.records.moves import moves
+
+        machine = self.machine
+        return mermaid(self.engine.states, moves(machine.RULES), self.state, machine.TITLE)
+
+    def drawing(self, format: str) -> bytes:
+        """The diagram drawn by Graphviz, as SVG or PNG (`spellbook.records.diagram.drawing`)."""
+        from spellbook.records.diagram import drawing
+        from spellbook.records.moves import moves
+
+        machine = self.machine
+        return drawing(self.engine.states, moves(machine.RULES), self.state, machine.TITLE, format)
+
+
+def _plain(text: str) -> str:
+    """A response's phrase as plain text, for status (a terminal, a JSON reader): the
+    bold of a state's name dropped (`moves to **X**` is `moves to X`)."""
+    import re
+
+    return re.sub(r"\*\*([^*\n]+)\*\*", r"\1", text)
+
+
+def chosen_fields(rule: Rule, extra: dict[str, Any]) -> dict[str, Any]:
+    """The fields of the state file the rule's actions set to a query's first result,
+    with the values the cast gave them (kept in its history entry for `spell repair`)."""
+    import json  # only a rule that sets a field from a query needs it
+
+    chosen: dict[str, Any] = {}
+    for action in rule.actions:
+        if action.verb == "set_state_field":
+            name, how, _ = json.loads(action.target)
+            if how == "first" and name in extra:
+                chosen[name] = extra[name]
+            else:
+                chosen.pop(name, None)  # a later literal: the rule's own words say it
+    return chosen

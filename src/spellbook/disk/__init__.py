@@ -1,0 +1,2 @@
+"""The disk: the repository, the project's settings, the workspace folder, its lock and its
+state file."""

@@ -1,0 +1,214 @@
+"""A project's code, loaded from its source alone: its generated machines and its own
+modules, compiled from the files' bytes (never from bytecode beside them), with the
+compiled code kept in the user's cache."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from spellbook.disk.project import ProjectError
+from spellbook.disk.user_cache import cache_entry, compiled, keep, owned
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Collection
+    from types import CodeType, ModuleType
+    from typing import Any
+
+    from spellbook.disk.project import Entry, Project
+
+
+def importable(root: str) -> None:
+    """Let the project's own modules (a vocabulary) be imported from its root. Appended,
+    so neither the standard library nor an installed package can be shadowed by a
+    file of the project; and from their source alone (`source_only`)."""
+    folder = os.path.abspath(root)
+    source_only(folder)
+    if folder not in sys.path:
+        sys.path.append(folder)
+
+
+_SOURCE_ONLY: set[str] = set()  # folders whose modules run from their source alone
+
+
+def source_only(folder: str) -> None:
+    """Modules and packages imported from `folder` (and the folders below it) run from
+    their own source, compiled by `compiled`: no bytecode is read or written there (a
+    `__pycache__` file beside a module, which Python would run without looking at the
+    source), and no sourceless `.pyc` or compiled extension is imported from there. A
+    repository's files are data until their source is what runs."""
+    if not _SOURCE_ONLY:
+        sys.path_hooks.insert(0, _source_only_hook())
+    _SOURCE_ONLY.add(os.path.realpath(folder))
+    for entry in list(sys.path_importer_cache):  # a finder made before: made again
+        if _under_source_only(entry):
+            del sys.path_importer_cache[entry]
+
+
+def _under_source_only(path: str) -> bool:
+    """Whether modules found in `path` run from their source alone: it is under a
+    `source_only` folder, and not where this Python's packages are installed (a
+    virtual environment inside a project is the user's installation, not its files)."""
+    full = os.path.realpath(path or os.curdir)
+    return _within(full, _SOURCE_ONLY) and not _within(full, _installed())
+
+
+def _within(full: str, folders: Collection[str]) -> bool:
+    return any(full == f or full.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
+
+
+_INSTALLED: list[str] = []
+
+
+def _installed() -> list[str]:
+    """The folders of this Python's standard library and installed packages (a virtual
+    environment's, inside a project too), and Spellbook's own package (in a source
+    checkout, a folder of the project it is): never a whole prefix, which may hold a
+    project (`/usr/src/app`)."""
+    if not _INSTALLED:
+        import site
+        import sysconfig
+
+        paths = sysconfig.get_paths()
+        found = [paths.get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+        found += site.getsitepackages() if hasattr(site, "getsitepackages") else []
+        found.append(site.getusersitepackages() if hasattr(site, "getusersitepackages") else "")
+        found.append(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))  # spellbook
+        _INSTALLED.extend(os.path.realpath(p) for p in dict.fromkeys(found) if p)
+    return _INSTALLED
+
+
+def _source_only_hook() -> Any:
+    """The path hook of `source_only`: for a folder under one of its folders, a finder of
+    `.py` sources only, each loaded by a loader that compiles its bytes (made here, as
+    the hook runs inside the import system and must import nothing)."""
+    from importlib.machinery import SOURCE_SUFFIXES, FileFinder, SourceFileLoader
+
+    class SourceOnly(SourceFileLoader):
+        """A module's source, compiled by `compiled`; no bytecode read or written."""
+
+        def get_code(self, fullname: str) -> CodeType:
+            path = self.get_filename(fullname)
+            return compiled(self.get_data(path), path)
+
+        def set_data(self, path: str, data: Any, *, _mode: int = 0o666) -> None:
+            return None  # never writes bytecode
+
+    def hook(path: str) -> FileFinder:
+        if not _under_source_only(path):
+            raise ImportError("not a folder whose modules run from their source alone")
+        return FileFinder(path, (SourceOnly, SOURCE_SUFFIXES))
+
+    return hook
+
+
+MODULE_LIMIT = 50_000_000  # bytes of a generated module read
+
+
+def load_machine(project: Project, entry: Entry) -> ModuleType:
+    """The project's generated module for `entry`, compiled from the bytes of its file.
+
+    Only that source runs: no bytecode is read or written (Python's own import would
+    run a `__pycache__/*.pyc` in its place, which `codegen --check` never reads)."""
+    path = project.module_path(entry)
+    shown = os.path.relpath(path, project.root)
+    if not os.path.isfile(path) or os.path.islink(path):
+        raise ProjectError(
+            f"{shown} does not exist: the machine {entry.name} ({entry.spec}) is not "
+            "generated yet; run `spellbook-codegen` in "
+            f"{project.root}"
+        )
+    name = f"_spellbook_project_{entry.name}"
+    found = sys.modules.get(name)
+    if found is not None and getattr(found, "__file__", None) == path:
+        return found
+    data = read_at_most(path, MODULE_LIMIT, shown)
+    importable(project.root)
+    return run_machine(name, path, shown, data)
+
+
+def stale(project: Project, entry: Entry, module: ModuleType) -> str | None:
+    """What to say when the machine's spec has changed since its module was generated
+    (its sha256 is not the module's `SPEC_SHA256`), else None.
+
+    Two `stat`s are all a cast pays while the spec is older than the module. A spec
+    newer but unchanged (a checkout writes `spec/` after `generated/`) is hashed once:
+    the user's cache then keeps that this very file (path, time, size, inode) was found
+    fresh, and the next cast reads that instead of hashing again (about 2.5 ms)."""
+    spec = os.path.join(project.root, entry.spec)
+    try:
+        found = os.stat(spec)
+        if found.st_mtime_ns <= os.stat(project.module_path(entry)).st_mtime_ns:
+            return None
+    except OSError:  # no spec to compare with: nothing to say
+        return None
+    recorded = getattr(module, "SPEC_SHA256", None)
+    seen = (
+        f"spellbook fresh 1 {found.st_mtime_ns} {found.st_size} {found.st_ino} {recorded} {spec}"
+    ).encode("utf-8", "surrogateescape")
+    cache = cache_entry("fresh", spec, ".txt")
+    if cache is not None and owned(cache) and not os.path.islink(cache):
+        try:
+            with open(cache, "rb") as f:
+                if f.read(len(seen) + 1) == seen:
+                    return None
+        except OSError:
+            pass
+    try:
+        with open(spec, "rb") as f:
+            data = f.read(MODULE_LIMIT + 1)
+    except OSError:
+        return None
+    import hashlib
+
+    if hashlib.sha256(data).hexdigest() == recorded:
+        if cache is not None:
+            keep(cache, seen)
+        return None
+    shown = os.path.relpath(project.module_path(entry), project.root)
+    return (
+        f"{entry.spec} has changed since {shown} was generated from it: this runs the "
+        f"machine as generated; regenerate it with `spellbook-codegen` in {project.root}"
+    )
+
+
+def read_at_most(path: str, limit: int, shown: str) -> bytes:
+    """The bytes of the file `path` (named `shown`), a ProjectError if it cannot be read
+    or holds more than `limit` bytes (read no further than that)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as err:
+        raise ProjectError(f"{shown} cannot be read ({err.strerror})") from None
+    if len(data) > limit:
+        raise ProjectError(f"{shown} is larger than {limit // 1_000_000} MB")
+    return data
+
+
+def run_machine(name: str, path: str, shown: str, data: bytes) -> ModuleType:
+    """The module `name` made by running the source `data` (the bytes of `path`, shown
+    as `shown`), checked to be a machine Spellbook generated."""
+    from importlib.machinery import ModuleSpec  # not util: 2 ms more
+    from types import ModuleType
+
+    module = ModuleType(name)
+    module.__spec__ = ModuleSpec(name, None, origin=path)
+    module.__file__ = path
+    sys.modules[name] = module
+    try:
+        exec(compiled(data, path), module.__dict__)
+    except (Exception, SystemExit) as err:  # its exit would end `spell` (a hook, allowing)
+        del sys.modules[name]
+        raise ProjectError(
+            f"{shown} cannot be imported ({type(err).__name__}: {err}); "
+            "regenerate it with `spellbook-codegen`"
+        ) from None
+    for needed in ("SPEC", "STATES", "RULES", "WORKSPACE", "build"):
+        if not hasattr(module, needed):
+            del sys.modules[name]
+            raise ProjectError(
+                f"{shown} is not a machine generated by Spellbook (it has no {needed}); "
+                "regenerate it with `spellbook-codegen`"
+            )
+    return module

@@ -1,0 +1,50 @@
+"""Spellbook's own files in a workspace, which no action of a spec touches: the trash, the
+intent record, the state file's lock and old history, and the state file itself, compared
+as a filesystem that folds names compares them."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+# The folder of the workspace that deleted files are moved into (`.trash/<time>/`).
+TRASH = ".trash"
+# The runtime's own files and folders in a workspace, which no action of a spec touches
+# (the journal's intent record, the state file's lock and old history, the trash).
+RUNTIME_FILES = frozenset({TRASH, ".history", ".intent.json", ".state.lock"})
+# The verbs that only read the files they name, and so may name the state file.
+READING_VERBS = frozenset({"load", "find"})
+OWN_FILE = "is Spellbook's own file; no action of a spec touches it"
+
+
+def own_file(path: str, verb: str, own: Collection[str] = ()) -> bool:
+    """Whether an action of `verb` naming `path` (relative to the workspace folder) would
+    touch a file only Spellbook writes: one of `own` (the machine's state file), or one
+    of the runtime's at the top of the workspace (`RUNTIME_FILES`, a folder's content
+    too); a verb that only reads (`READING_VERBS`) touches none. Names are compared as a
+    filesystem that ignores case and Unicode normalization, or drops trailing dots and
+    spaces (macOS, Windows), takes them: `State.json` is the state file there. One rule,
+    which the compiler checks a spec's actions by and the runtime every action it plans."""
+    if verb in READING_VERBS or not path:
+        return False
+    parts = folded(path)  # RUNTIME_FILES are folded already
+    return bool(parts) and (parts[0] in RUNTIME_FILES or any(parts == folded(f) for f in own))
+
+
+def folded(path: str) -> tuple[str, ...]:
+    """A path's names as a filesystem that ignores case and Unicode normalization, and
+    drops trailing dots and spaces, tells them apart: two paths that fold alike may be
+    one file there."""
+    return tuple(folded_name(part) for part in path.replace("\\", "/").split("/") if part)
+
+
+def folded_name(name: str) -> str:
+    """One name as `folded` folds each of a path's."""
+    return (name if name.isascii() else _nfc(name)).casefold().rstrip(". ")
+
+
+def _nfc(text: str) -> str:
+    import unicodedata  # only for a name that is not ASCII: most casts never load it
+
+    return unicodedata.normalize("NFC", text)

@@ -1,0 +1,445 @@
+"""A project's `[tool.spellbook]` in its pyproject.toml: its machines, and where they live.
+
+    [tool.spellbook]
+    generated = "generated"          # where spellbook-codegen writes the machines
+    documents = ["README.md"]        # markdown whose <!-- spellbook: ... --> parts it refreshes
+    default = "release"              # the machine `spell` drives without --machine
+    templates = "templates"          # files `Create F from T` copies (relative to the root)
+    vocabulary = "spell_workflow"    # for specs not listed below (or "words/ours.md")
+    columns = { condition = ["Guard"] }
+    unlisted = "rejected"            # a (state, spell) no row names is blocked, not an error
+    own_code = false                 # true: phrases the core does not read are the project's code
+
+    [tool.spellbook.machines]
+    release = "spec/RELEASE.md"
+    review = { spec = "spec/REVIEW.md", vocabulary = "", templates = "spec/review" }
+    # report: where spellbook-codegen writes the machine's verification report
+    audit = { spec = "spec/AUDIT.md", report = "docs/verification.md" }
+    # section: in a file of several machines, one per section, the one this is
+    refund = { spec = "spec/PAYMENTS.md", section = "Refund" }
+    # unlisted: "rejected" for this machine alone (the top-level key is every machine's)
+    orders = { spec = "spec/ORDERS.md", unlisted = "rejected" }
+    # own_code: this machine's unread phrases are the project's guards and callbacks
+    shop = { spec = "spec/SHOP.md", own_code = true }
+
+The runtime reads it to know which machine `spell --machine NAME` means (a listed
+one, generated into `<generated>/NAME.py`; `spell` and `session` are the machines
+that ship with Spellbook, unless the project lists its own of that name) and the
+compiler to know how each spec is read (`codegen.config` adds the column
+roles). `own_code = true` (for every spec, or one machine's) lets a condition phrase the
+core does not read be a guard of the project's own code, and an action phrase a
+callback: the generated module lists them as methods for the model to define
+(docs/for-transitions-users.md); without it such a phrase is refused. Anything it
+cannot take is a `ProjectError` naming the key: never a default put in its place.
+
+A project is found the way git finds a repository: the nearest folder at or above
+the start holding a pyproject.toml with a `[tool.spellbook` table, without leaving
+the git repository the start is in, and only if the file belongs to the user (a
+project is code: its generated modules, and a vocabulary it has in Python, are
+imported).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from spellbook.disk.user_cache import cache_file, cached, owned, remember
+from spellbook.records.errors import BadFile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+PYPROJECT = "pyproject.toml"
+MARK = b"[tool.spellbook"
+PROJECT_LIMIT = 1_000_000  # bytes of pyproject.toml read
+DEFAULT_GENERATED = "generated"
+
+# The machines that ship with Spellbook, by the name `spell --machine` gives them.
+SHIPPED = {
+    "spell": "spellbook.machines.spell_machine",
+    "session": "spellbook.machines.session_machine",
+}
+
+KEYS = (
+    "columns",
+    "default",
+    "documents",
+    "generated",
+    "machines",
+    "own_code",
+    "templates",
+    "unlisted",
+    "vocabulary",
+)
+MACHINE_KEYS = (
+    "allow_errors",
+    "columns",
+    "own_code",
+    "report",
+    "section",
+    "spec",
+    "templates",
+    "unlisted",
+    "vocabulary",
+)
+# What `unlisted` may say: "" (a cell no row names is an error) or "rejected".
+UNLISTED = ("", "rejected")
+
+
+class ProjectError(BadFile):
+    """`[tool.spellbook]` cannot be taken as written; the message names the key."""
+
+
+class Entry:
+    """One machine of the project: its name (its module's), spec, and settings. A
+    setting that is None is the project's (`Project.vocabulary`, ...)."""
+
+    __slots__ = (
+        "name",
+        "spec",
+        "vocabulary",
+        "columns",
+        "allow_errors",
+        "templates",
+        "report",
+        "section",
+        "unlisted",
+        "own_code",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        spec: str,
+        vocabulary: str | None = None,
+        columns: dict[str, list[str]] | None = None,
+        allow_errors: bool = False,
+        templates: str | None = None,
+        report: str = "",
+        section: str = "",
+        unlisted: str | None = None,
+        own_code: bool | None = None,
+    ) -> None:
+        self.name = name
+        self.spec = spec
+        self.vocabulary = vocabulary
+        self.columns = columns
+        self.allow_errors = allow_errors
+        self.templates = templates
+        self.report = report  # where spellbook-codegen writes its verification report
+        self.section = section  # the section of its spec it is read from ("" for all of it)
+        self.unlisted = unlisted  # None: the project's
+        self.own_code = own_code  # unread phrases are the project's guards and callbacks
+
+
+class Project:
+    """A project's `[tool.spellbook]`, read (`read_project`) from the folder `root`."""
+
+    __slots__ = (
+        "root",
+        "generated",
+        "default",
+        "templates",
+        "vocabulary",
+        "columns",
+        "machines",
+        "documents",
+        "unlisted",
+        "own_code",
+    )
+
+    def __init__(
+        self,
+        root: str,
+        generated: str = DEFAULT_GENERATED,
+        default: str | None = None,
+        templates: str = "",
+        vocabulary: str = "",
+        columns: dict[str, list[str]] | None = None,
+        machines: tuple[Entry, ...] = (),
+        documents: tuple[str, ...] = (),
+        unlisted: str = "",
+        own_code: bool = False,
+    ) -> None:
+        self.root = root
+        self.unlisted = unlisted
+        self.own_code = own_code
+        self.documents = documents
+        self.generated = generated
+        self.default = default
+        self.templates = templates
+        self.vocabulary = vocabulary
+        self.columns = columns
+        self.machines = machines
+
+    def machine(self, name: str) -> Entry | None:
+        """The listed machine called `name`, or None."""
+        for entry in self.machines:
+            if entry.name == name:
+                return entry
+        return None
+
+    def module_path(self, entry: Entry) -> str:
+        """Where `spellbook-codegen` writes the machine's module."""
+        return os.path.join(self.root, self.generated, f"{entry.name}.py")
+
+    def templates_of(self, entry: Entry) -> str:
+        """The machine's templates folder, relative to the root ("" for none)."""
+        return self.templates if entry.templates is None else entry.templates
+
+    def own_code_of(self, entry: Entry) -> bool:
+        """Whether the machine's unread phrases are the project's guards and callbacks."""
+        return self.own_code if entry.own_code is None else entry.own_code
+
+
+def find_project(start: str) -> str | None:
+    """The folder of the project `start` is in (see the module's doc), or None."""
+    folder = os.path.abspath(start)
+    while True:
+        candidate = os.path.join(folder, PYPROJECT)
+        if _configures(candidate):
+            return folder
+        if os.path.lexists(os.path.join(folder, ".git")) or os.path.dirname(folder) == folder:
+            return None
+        folder = os.path.dirname(folder)
+
+
+def _configures(path: str) -> bool:
+    """Whether `path` is the user's own pyproject.toml with a [tool.spellbook] table."""
+    if not os.path.isfile(path) or os.path.islink(path) or not owned(path):
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(PROJECT_LIMIT + 1)
+    except OSError:
+        return False
+    # Past the read limit the table may be anywhere: the file counts as a project's, and
+    # reading it says it is too large (a project never hides behind a padded file).
+    return len(head) > PROJECT_LIMIT or has_table(head)
+
+
+def has_table(data: bytes) -> bool:
+    """Whether the bytes of a pyproject.toml hold a [tool.spellbook] table, as TOML reads
+    it (bytes that are not TOML but may hold one count: reading them says what is wrong)."""
+    if MARK in data:  # as the table is nearly always written: no need to parse
+        return True
+    if b"spellbook" not in data and b"\\u" not in data and b"\\U" not in data:
+        return False  # no key of TOML can say `spellbook` without these bytes
+    # `[ tool.spellbook ]`, `[tool."spellbook"]`, `tool.spellbook.x = ...`, a `\u` escape:
+    # the same table to TOML, found as the parser finds it.
+    try:
+        tool = _toml().loads(data.decode("utf-8")).get("tool", {})
+    except Exception:  # not TOML: read_project says what is wrong with it
+        return True
+    return isinstance(tool, dict) and "spellbook" in tool
+
+
+def read_project(root: str) -> Project:
+    """The `[tool.spellbook]` of the pyproject.toml in `root` (defaults without one)."""
+    return project_from(root, _table(os.path.join(root, PYPROJECT)))
+
+
+def project_from_text(root: str, text: str) -> Project:
+    """The project at `root` whose pyproject.toml holds `text` (its committed text, say)."""
+    return project_from(root, _parse(text))
+
+
+def spellbook_table(text: str) -> dict[str, object]:
+    """The `[tool.spellbook]` table of a pyproject.toml's text ({} if it has none)."""
+    return _parse(text)
+
+
+def project_from(root: str, table: dict[str, object]) -> Project:
+    """The project at `root` whose `[tool.spellbook]` is `table`."""
+    unknown = sorted(set(table) - set(KEYS))
+    if unknown:
+        raise _fail(f"unknown key {unknown[0]!r}; the keys are {', '.join(KEYS)}")
+    generated = _inside(table.get("generated", DEFAULT_GENERATED), "generated", "")
+    templates = _inside(table.get("templates", ""), "templates", "", empty=True)
+    vocabulary = _vocabulary(table, "", "")
+    columns = _columns(table, "")
+    listed = table.get("machines", {})
+    if not isinstance(listed, dict):
+        raise _fail('machines must be a table: name = "spec/FILE.md"')
+    machines = tuple(_entry(str(name), value) for name, value in listed.items())
+    default = table.get("default")
+    if default is not None:
+        if not isinstance(default, str) or default not in {m.name for m in machines}:
+            names = ", ".join(m.name for m in machines) or "none are listed"
+            raise _fail(f"default must name a machine of [tool.spellbook.machines] ({names})")
+    elif machines:
+        default = machines[0].name
+    documents = table.get("documents", [])
+    if not isinstance(documents, list):
+        raise _fail('documents must be a list of paths: ["README.md", "docs/verifier.md"]')
+    return Project(
+        os.path.abspath(root),
+        generated,
+        default,
+        templates,
+        vocabulary,
+        columns,
+        machines,
+        tuple(_inside(d, "documents", "") for d in documents),
+        _unlisted(table, ""),
+        _own_code(table, ""),
+    )
+
+
+def _unlisted(table: dict[str, object], where: str) -> str:
+    value = table.get("unlisted", "")
+    if value not in UNLISTED:
+        raise _fail(
+            f'{where}unlisted must be "rejected" (a (state, spell) no row names is blocked) '
+            'or "" (it is an error)'
+        )
+    return str(value)
+
+
+def _table(path: str) -> dict[str, object]:
+    if not os.path.isfile(path):
+        return {}
+    try:
+        with open(path, "rb") as f:
+            data = f.read(PROJECT_LIMIT + 1)
+    except OSError as err:
+        raise _fail(f"cannot be read: {err}") from None
+    if len(data) > PROJECT_LIMIT:
+        raise _fail(f"pyproject.toml is larger than {PROJECT_LIMIT // 1_000_000} MB")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise _fail(
+            f"cannot be read: it is not UTF-8 (byte 0x{data[err.start]:02x} at line {line})"
+        ) from None
+    cache = cache_file(os.path.dirname(os.path.abspath(path)))
+    found = cached(cache, path, text, 4 * PROJECT_LIMIT)  # the table as JSON, at most
+    if found is None:
+        found = _parse(text)
+        remember(cache, path, text, found)
+    return found
+
+
+def _toml() -> Any:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    return tomllib
+
+
+def _parse(text: str) -> dict[str, object]:
+    tomllib = _toml()
+    # Besides TOMLDecodeError, the parser fails on what it is given, anywhere in the file
+    # (another tool's table too), with arrays or inline tables nested past Python's
+    # recursion limit and an integer of more digits than Python converts (4,300).
+    try:
+        tool = tomllib.loads(text).get("tool", {})
+    except tomllib.TOMLDecodeError as err:
+        raise _fail(f"cannot be read: {err}") from None
+    except RecursionError as err:
+        raise _fail(f"cannot be read: arrays or tables nested too deeply{_at(err)}") from None
+    except ValueError as err:
+        raise _fail(f"cannot be read: {str(err).split(';')[0]}{_at(err)}") from None
+    found = tool.get("spellbook", {}) if isinstance(tool, dict) else {}
+    if not isinstance(found, dict):
+        raise _fail("must be a table")
+    return found
+
+
+def _at(err: BaseException) -> str:
+    """Where in the text the parser was when it raised `err` (" (at line N)"), read off
+    its innermost frame that holds the text and a position in it; "" if none does."""
+    found: tuple[str, int] | None = None
+    trace = err.__traceback__
+    while trace is not None:
+        names = trace.tb_frame.f_locals
+        src, pos = names.get("src"), names.get("pos")
+        if isinstance(src, str) and isinstance(pos, int):
+            found = (src, pos)
+        trace = trace.tb_next
+    return "" if found is None else f" (at line {found[0].count(chr(10), 0, found[1]) + 1})"
+
+
+def _fail(message: str) -> ProjectError:
+    return ProjectError(f"pyproject.toml: [tool.spellbook] {message}")
+
+
+def _inside(value: object, key: str, where: str, empty: bool = False) -> str:
+    """A folder or file of the project, relative to its root, with '/'; nothing outside."""
+    if not isinstance(value, str) or not (value.strip() or empty):
+        raise _fail(f"{where}{key} must be a path inside the project")
+    if not value:
+        return ""
+    import posixpath
+
+    path = posixpath.normpath(value.replace("\\", "/"))
+    if path.startswith(("/", "../")) or path == ".." or ":" in path.split("/")[0]:
+        raise _fail(f"{where}{key} = {value!r} is outside the project; give a path inside it")
+    return path
+
+
+def _vocabulary(table: dict[str, object], default: str, where: str) -> str:
+    value = table.get("vocabulary", default)
+    if isinstance(value, str) and value.endswith(".md"):  # the project's own words, as data
+        return _inside(value, "vocabulary", where)
+    if not isinstance(value, str) or not all(p.isidentifier() for p in value.split(".") if value):
+        raise _fail(
+            f"{where}vocabulary must be the name of a vocabulary (a module's), the path of "
+            'a vocabulary file of the project ending in .md, or "" for the core alone'
+        )
+    return value
+
+
+def _columns(table: dict[str, object], where: str) -> dict[str, list[str]] | None:
+    columns = table.get("columns")
+    if columns is None:
+        return None
+    if not isinstance(columns, dict) or not all(
+        isinstance(v, list) and all(isinstance(n, str) for n in v) for v in columns.values()
+    ):
+        raise _fail(f'{where}columns must map a role to header names: condition = ["Guard"]')
+    return {str(k): list(v) for k, v in columns.items()}
+
+
+def _own_code(table: dict[str, object], where: str) -> bool:
+    value = table.get("own_code", False)
+    if not isinstance(value, bool):
+        raise _fail(f"{where}own_code must be true or false")
+    return value
+
+
+def _entry(name: str, value: object) -> Entry:
+    where = f"machines.{name}: "
+    if not name.isidentifier():
+        raise _fail(f"{where}a machine's name is its module's: a Python identifier")
+    if isinstance(value, str):
+        return Entry(name, _inside(value, "spec", where))
+    if not isinstance(value, dict) or not isinstance(value.get("spec"), str):
+        raise _fail(f'{where}give the spec\'s path, or a table with spec = "..."')
+    extra = sorted(set(value) - set(MACHINE_KEYS))
+    if extra:
+        raise _fail(f"{where}unknown key {extra[0]!r}; the keys are {', '.join(MACHINE_KEYS)}")
+    allow = value.get("allow_errors", False)
+    if not isinstance(allow, bool):
+        raise _fail(f"{where}allow_errors must be true or false")
+    templates = value.get("templates")
+    report = value.get("report", "")
+    section = value.get("section", "")
+    if not isinstance(section, str) or ("section" in value and not section.strip()):
+        raise _fail(f'{where}section must be the heading of a section of the spec: "Refund"')
+    return Entry(
+        name,
+        _inside(value["spec"], "spec", where),
+        _vocabulary(value, "", where) if "vocabulary" in value else None,
+        _columns(value, where),
+        allow,
+        None if templates is None else _inside(templates, "templates", where, empty=True),
+        _inside(report, "report", where, empty=True),
+        section.strip(),
+        _unlisted(value, where) if "unlisted" in value else None,
+        _own_code(value, where) if "own_code" in value else None,
+    )

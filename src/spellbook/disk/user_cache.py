@@ -1,0 +1,156 @@
+"""The user's own cache folder: a project's `[tool.spellbook]` table as parsed, kept with the
+exact text it was read from, and the compiled code of the modules a project runs."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from spellbook.disk import git
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import CodeType
+
+
+def owned(path: str) -> bool:
+    """Whether `path` belongs to the user running this (always, where there are no users)."""
+    try:
+        return not hasattr(os, "geteuid") or os.lstat(path).st_uid == os.geteuid()
+    except OSError:
+        return False
+
+
+# Parsing TOML costs `spell` more than a cast does (importing tomllib and the typing
+# and datetime modules it needs). So the table is kept, with the exact text it was
+# read from, in the user's own cache folder: it is used only while pyproject.toml
+# holds that very text, and only from a file of the user's (a pull request cannot
+# plant one, as it could in the repository). Anything amiss is a miss: parsed again.
+CACHE_VERSION = 1
+
+
+def cache_file(root: str) -> str | None:
+    """Where the cache keeps the `[tool.spellbook]` table of the project at `root`."""
+    return cache_entry("projects", root, ".json")
+
+
+def cache_entry(kind: str, of: str, suffix: str) -> str | None:
+    """The cache file of `kind` for the file or folder `of`; None where there is no cache
+    folder, or where it is inside the repository `of` is in: a repository's content is
+    never taken for what Spellbook kept (a checkout could hold a cache of its own)."""
+    base = cache_folder()
+    if base is None:
+        return None
+    repository = git.find(of if os.path.isdir(of) else os.path.dirname(of))
+    if repository is not None and repository.relative(base) is not None:
+        return None
+    import zlib
+
+    key = zlib.crc32(of.encode("utf-8", "surrogateescape"))
+    return os.path.join(base, kind, f"{key:08x}{suffix}")
+
+
+def compiled(data: bytes, path: str) -> CodeType:
+    """The code of the Python source `data` (the bytes of `path`): compiled, or this
+    user's cache of exactly that compilation. Only Spellbook writes the cache, in the
+    user's own cache folder (never one inside the module's repository), and a cache file
+    is taken only when the source it keeps beside the code is byte for byte `data`, the
+    Python and its optimization level the same and the path the same: so no bytecode a
+    repository holds, or code of other bytes, ever runs in its place (parsing a 58 KB
+    module costs about 11 ms a cold start, its cached code 0.2 ms)."""
+    import marshal
+    from types import CodeType
+
+    cache = _code_file(path)
+    python = f"{sys.implementation.cache_tag} -O{sys.flags.optimize}"
+    head = f"spellbook code 1 {python} {len(data)}\n".encode()
+    if cache is not None and owned(cache) and not os.path.islink(cache):
+        try:
+            with open(cache, "rb") as f:
+                kept = f.read(len(head) + 5 * len(data) + 1_000_000)
+            if kept.startswith(head) and kept[len(head) : len(head) + len(data)] == data:
+                code = marshal.loads(kept[len(head) + len(data) :])
+                if isinstance(code, CodeType) and code.co_filename == path:
+                    return code
+        except (OSError, ValueError, EOFError, TypeError):
+            pass  # no cache, or one that is not ours to read: compiled afresh
+    code = compile(data, path, "exec", dont_inherit=True)
+    if cache is not None:
+        keep(cache, head + data + marshal.dumps(code))
+    return code
+
+
+def _code_file(path: str) -> str | None:
+    """Where the cache keeps the compiled code of the module at `path`."""
+    return cache_entry("code", path, ".code")
+
+
+def cache_folder() -> str | None:
+    """Spellbook's cache folder for this user: `$SPELLBOOK_CACHE`, else
+    `$XDG_CACHE_HOME/spellbook`, else `~/.cache/spellbook`; None where none can be named.
+    A relative path in either variable is ignored (as XDG says of its own), so the
+    current folder, a repository's, is never taken for it."""
+    chosen = os.environ.get("SPELLBOOK_CACHE")
+    if chosen is not None:
+        return chosen if os.path.isabs(chosen) else None
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    if not os.path.isabs(base):
+        home = os.path.expanduser("~")
+        if home == "~" or not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "spellbook")
+
+
+def cached(cache: str | None, path: str, text: str, limit: int) -> dict[str, object] | None:
+    if cache is None or not owned(cache) or os.path.islink(cache):
+        return None
+    import json
+
+    try:
+        with open(cache, encoding="utf-8") as f:
+            kept = json.loads(f.read(limit))
+    except (OSError, ValueError):
+        return None
+    if (
+        isinstance(kept, dict)
+        and kept.get("version") == CACHE_VERSION
+        and kept.get("path") == path
+        and kept.get("text") == text
+        and isinstance(kept.get("table"), dict)
+    ):
+        table: dict[str, object] = kept["table"]
+        return table
+    return None
+
+
+def remember(cache: str | None, path: str, text: str, table: dict[str, object]) -> None:
+    if cache is None:
+        return
+    import json
+
+    try:
+        kept = json.dumps(
+            {"version": CACHE_VERSION, "path": path, "text": text, "table": table},
+            ensure_ascii=False,
+        )
+    except (TypeError, ValueError):  # a value JSON has no form for (a TOML date): not kept
+        return
+    keep(cache, kept.encode("utf-8"))
+
+
+def keep(cache: str, data: bytes) -> None:
+    """Write `data` to the cache file `cache`, readable by this user alone, atomically;
+    a cache that cannot be written is only slower."""
+    temporary = f"{cache}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(cache), mode=0o700, exist_ok=True)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(temporary, cache)
+    except OSError:
+        import contextlib  # not at start-up: `spell` need not load it
+
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)

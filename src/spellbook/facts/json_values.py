@@ -1,0 +1,254 @@
+"""JSON values as facts see them: what a query selects, and how a value compares.
+
+Queries: keys joined by dots, each optionally followed by filters on list items,
+`[key=value]` or `[key!=value]`; `$name` in a value is the state file's field
+`name`. A query also names the one place an action writes (`place`): each filter
+keeps exactly one item there. Comparisons (the `value` probe): by order for numbers
+only, by JSON's equality, or text matching a regular expression (`spellbook.facts.patterns`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any, TypeGuard
+
+
+# Comparisons of a JSON value (`value`): by order (numbers only), equality, a pattern.
+ORDER = ("<", "<=", ">", ">=")
+_SHOWN = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
+_COMPARISONS: dict[str, tuple[str, str, object]] = {}
+
+
+def comparison(param: str) -> tuple[str, str, object]:
+    """A `value` fact's parameter: (query, op, operand), read once."""
+    found = _COMPARISONS.get(param)
+    if found is None:
+        try:
+            query, op, operand = json.loads(param)
+        except (ValueError, TypeError):  # not one the reader writes: compares nothing
+            query, op, operand = param, "", None
+        found = _COMPARISONS[param] = (str(query), str(op), operand)
+    return found
+
+
+def comparison_param(query: str, op: str, operand: object) -> str:
+    """The parameter of the fact that `query`'s values compare so (see `comparison`)."""
+    return json.dumps([query, op, operand], ensure_ascii=False)
+
+
+def said_comparison(op: str, operand: object) -> str:
+    """`≥ 2`, `= "done"`, `matching `^1\\.``: a comparison as a condition says it."""
+    if op == "~":
+        return f"matching `{operand}`"
+    return f"{_SHOWN.get(op, op)} {json.dumps(operand, ensure_ascii=False)}"
+
+
+def is_json(name: str) -> bool:
+    """Whether a file's values are its JSON (a `.json` file) or, for any other file, its
+    YAML frontmatter: the one place that decides it, for facts, actions and the reader."""
+    return name.strip("`").endswith(".json")
+
+
+def _number(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _same(a: object, b: object) -> bool:
+    """JSON's equality: `true` is not 1, 1 is 1.0, a list or object is no scalar."""
+    if _number(a) and _number(b):
+        return a == b
+    return type(a) is type(b) and a == b
+
+
+def compare(value: object, op: str, operand: object) -> bool:
+    """Whether a JSON value compares so with the operand: text, `true`, lists and
+    objects have no order, and text and numbers match a pattern (a number as Python
+    writes it, `1234`, `1.5`, as an action takes it: `borrower: 1234` has a digit;
+    `spellbook.facts.patterns`: a pattern RE2 cannot run is the one error, Undefined);
+    `true`, `false`, `null`, lists and objects match none."""
+    if op == "~":
+        if _number(value):
+            value = str(value)
+        if not isinstance(value, str):
+            return False
+        from spellbook.facts.patterns import search
+
+        return search(str(operand), value, lines=False)
+    if op in ("=", "!="):
+        return _same(value, operand) == (op == "=")
+    if _number(value) and _number(operand):  # Python orders an int and a float exactly
+        if op == "<":
+            return value < operand
+        if op == "<=":
+            return value <= operand
+        if op == ">":
+            return value > operand
+        return op == ">=" and value >= operand
+    return False
+
+
+def each_value(values: list[object]) -> Iterator[object]:
+    """The values a query selects, a list's items in place of the list."""
+    for value in values:
+        if isinstance(value, list):
+            yield from value
+        else:
+            yield value
+
+
+def count_of(value: object, query: str, fields: Mapping[str, object]) -> int:
+    """How many values `query` selects in `value`, a list's items counted in its place
+    (as `each_value` gives them): `tickets[status=open]` counts the open tickets,
+    `tickets` the tickets. What is no value (`has_value`: null, false, empty text, lists
+    and objects) is not counted: `{"tickets": null}` has no tickets."""
+    return sum(1 for found in each_value(select(value, query, fields)) if has_value(found))
+
+
+def narrower(op: str, operand: object, other: str, limit: object) -> bool:
+    """Whether every value that compares `op operand` compares `other limit` too."""
+    if op == "=":
+        return compare(operand, other, limit)  # the value is the operand
+    if op == "~":  # what matches is text or a number, never `true`, `false` or `null`
+        return other == "!=" and (limit is None or isinstance(limit, bool))
+    if op not in ORDER:
+        return False
+    if other == "!=":  # a number, never one outside the range
+        return not _number(limit) or not compare(limit, op, operand)
+    if other not in ORDER or not (_number(operand) and _number(limit)):
+        return False
+    if (op in ("<", "<=")) != (other in ("<", "<=")):
+        return False  # a lower bound never implies an upper one, nor the reverse
+    if op == other or other in (">=", "<="):
+        return compare(operand, "<=" if op in ("<", "<=") else ">=", limit)
+    return compare(operand, "<" if op == "<=" else ">", limit)
+
+
+# Compiled when first used (`re` keeps it), not when a cast imports this.
+_STEP = r"([^.\[\]]+)|\[([^\]=!]+)(!?=)([^\]]*)\]"
+
+
+def variables(query: str) -> list[str]:
+    """The state file's fields a query's filters name (`$name`), in order: `select` reads
+    each from the state file, null where it has none."""
+    found = []
+    for m in re.compile(_STEP).finditer(query):
+        wanted = (m.group(4) or "").strip()
+        if m.group(1) is None and wanted.startswith("$"):
+            found.append(wanted[1:])
+    return found
+
+
+# A string of a value an action adds (`{"id": "$ticket"}`) that is a state file field.
+FIELD = r"\$(\w+)"
+
+
+def fields_in(value: object) -> list[str]:
+    """The state file's fields a JSON value an action writes names: each string that is
+    `$name` alone, in lists and objects too (`spellbook.verbs.edits` fills them)."""
+    if isinstance(value, str):
+        m = re.fullmatch(FIELD, value)
+        return [m.group(1)] if m else []
+    if isinstance(value, list):
+        return [name for each in value for name in fields_in(each)]
+    if isinstance(value, dict):
+        return [name for each in value.values() for name in fields_in(each)]
+    return []
+
+
+def has_value(value: object) -> bool:
+    """null, false and empty text, lists and objects are no value; 0 is one."""
+    return not (value is None or value is False or value in ("", [], {}))
+
+
+def _as_json(value: object) -> str:
+    """A JSON value as a query writes it: `true`, `null`, `3`, `done`."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    return str(value)
+
+
+def _kept(
+    found: list[object], field: str, op: str, wanted: str, fields: Mapping[str, object]
+) -> list[object]:
+    """The objects of `found` (a list's items in its place) a filter `[field op wanted]` keeps."""
+    target = wanted.strip()
+    if target.startswith("$"):
+        target = _as_json(fields.get(target[1:]))
+    kept: list[object] = []
+    for item in found:
+        for each in item if isinstance(item, list) else [item]:
+            if isinstance(each, dict) and field.strip() in each:
+                same = _as_json(each[field.strip()]) == target
+                if same == (op == "="):
+                    kept.append(each)
+    return kept
+
+
+def select(value: object, query: str, fields: Mapping[str, object]) -> list[object]:
+    """The values `query` selects in `value` (see the module's docstring); `fields` are
+    the state file's, for `$name`."""
+    found: list[object] = [value]
+    for m in re.compile(_STEP).finditer(query):
+        key, field, op, wanted = m.groups()
+        if key is not None:
+            nxt: list[object] = []
+            for item in found:
+                for each in item if isinstance(item, list) else [item]:
+                    if isinstance(each, dict) and key.strip() in each:
+                        nxt.append(each[key.strip()])
+            found = nxt
+        else:
+            found = _kept(found, field, op, wanted, fields)
+    return found
+
+
+class Unplaced(ValueError):
+    """A query names no one place to write in a JSON value; the message says why."""
+
+
+def place(value: object, query: str, fields: Mapping[str, object]) -> tuple[dict[str, Any], str]:
+    """The one object and key `query` names in `value`, to write there: each key leads
+    into an object (the last one may be missing: a write makes it), each filter keeps
+    exactly one item of a list (as `select` keeps them). Unplaced says why there is none:
+    a key missing on the way, a value that is no object or no list, no item or several."""
+    steps = list(re.compile(_STEP).finditer(query))
+    here, said = value, ""
+    for at, m in enumerate(steps):
+        key, field, op, wanted = m.groups()
+        if key is not None:
+            key = key.strip()
+            where = f"`{said}`" if said else "the file"
+            if not isinstance(here, dict):
+                raise Unplaced(f"{where} is not a JSON object, so it has no key {key!r}")
+            said = f"{said}.{key}" if said else key
+            if at == len(steps) - 1:
+                return here, key
+            if key not in here:
+                raise Unplaced(f"it has no `{said}`")
+            here = here[key]
+        else:
+            if not isinstance(here, list):
+                raise Unplaced(f"`{said}` is not a list, so no item of it has {field.strip()}")
+            kept = _kept([here], field, op, wanted, fields)
+            variable = wanted.strip()
+            if variable.startswith("$") and fields.get(variable[1:]) is None:
+                raise Unplaced(
+                    f"{variable[1:]} is not set in the state file, so `{said}{m.group(0)}` "
+                    "names no item"
+                )
+            if len(kept) != 1:
+                shown = f"{_as_json(fields.get(variable[1:]))} (`{variable}`)"
+                filtered = shown if variable.startswith("$") else variable
+                how = f"{len(kept)} items" if kept else "no item"
+                raise Unplaced(
+                    f"{how} of `{said}` {'have' if kept else 'has'} {field.strip()} "
+                    f"{_SHOWN.get(op, op)} {filtered}, where one is meant"
+                )
+            here = kept[0]
+            said += m.group(0)
+    raise Unplaced(f"`{query}` names no key to write")
