@@ -75,13 +75,16 @@ def negate(dnf: DNF) -> DNF:
 
 
 def simplify(clauses: list[tuple[LiteralSpec, ...]] | DNF) -> DNF:
-    """Each conjunction's literals once, contradictions dropped, each conjunction once."""
+    """Each conjunction's literals once, contradictions dropped, each conjunction once;
+    an empty conjunction (always) makes the whole `((),)`, as `always` reads."""
     seen: dict[tuple[LiteralSpec, ...], None] = {}
     for clause in clauses:
         literals = tuple(dict.fromkeys(clause))
         atoms = {lit.atom: lit.positive for lit in literals}
         if len(atoms) < len(literals):
             continue  # a fact and its negation: never holds
+        if not literals:
+            return ((),)  # one alternative always holds, so the condition does
         seen.setdefault(literals, None)
     return tuple(seen)
 

@@ -100,6 +100,8 @@ def _conditions(draw: Any) -> tuple[str, str, str]:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_conditions())
+# An alternative that always holds (NOT of a contradiction) is the whole condition.
+@example(("core", ".ai/task", "(context.md exists) OR NOT (a.md exists AND a.md missing)"))
 # A section's "no" said in one phrase only where the reader puts its two facts together.
 @example(
     (

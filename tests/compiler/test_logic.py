@@ -16,6 +16,14 @@ def test_a_contradiction_never_holds() -> None:
     assert cond.clauses == () and not cond.always
 
 
+def test_an_alternative_that_always_holds_makes_the_condition_always() -> None:
+    """`X OR NOT (a contradiction)` always holds, and reads as `always` does: the
+    other alternatives are not kept beside it (the canonical words are `always`)."""
+    cond = parse_condition("context.md exists OR NOT (a.md exists AND a.md missing)")
+    assert cond.clauses == parse_condition("always").clauses == ((),)
+    assert cond.always
+
+
 def test_implications_are_transitive() -> None:
     unchecked = Atom("unchecked", "plan.md", AC)
     assert implied(unchecked) == (
