@@ -3,7 +3,7 @@ before them, the IR imports nothing of the compiler, the runtime never imports t
 compiler or its libraries, and no module imports itself through others.
 
 Every `import` counts, those inside functions included (a lazy import is still an
-import). docs/development.md describes the same layout.
+import). docs/reference/development.md describes the same layout.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ STAGES = (
     ("codegen.render", "codegen.diff"),
     ("codegen.cli", "codegen.__main__"),
 )
-# The runtime's layers, in the same way (docs/development.md's table).
+# The runtime's layers, in the same way (docs/reference/development.md's table).
 RUNTIME = (
     ("spellbook.drawn",),
     (
