@@ -7,10 +7,10 @@ In scratch git repositories of their own, with only VENV's `bin` on the PATH bef
 system's, this runs:
 
 - README's "Five minutes in your own repository" block, line by line;
-- every command block of docs/your-own-workflow.md (install lines aside) in a copy of
+- every command block of docs/guide/your-own-workflow.md (install lines aside) in a copy of
   the project that page builds (examples/release), and `spellbook-verify` with no
   arguments there;
-- the Claude Code hook command docs/session.md gives, through `sh`, with a hook event
+- the Claude Code hook command docs/guide/session.md gives, through `sh`, with a hook event
   on stdin;
 - `spell diagram --format svg`, where graphviz is installed.
 
@@ -96,8 +96,8 @@ def main(venv: Path, checkout: Path) -> None:
             for line in block:
                 run(line, five, env)
 
-        # docs/your-own-workflow.md, in the project it builds.
-        page = (checkout / "docs" / "your-own-workflow.md").read_text(encoding="utf-8")
+        # docs/guide/your-own-workflow.md, in the project it builds.
+        page = (checkout / "docs" / "guide" / "your-own-workflow.md").read_text(encoding="utf-8")
         own = scratch / "own"
         shutil.copytree(
             checkout / "examples" / "release",
@@ -117,7 +117,7 @@ def main(venv: Path, checkout: Path) -> None:
         run("spellbook-verify", repository_at, env)
 
         # The documented hook command, through sh, on a write of the state file.
-        session = (checkout / "docs" / "session.md").read_text(encoding="utf-8")
+        session = (checkout / "docs" / "guide" / "session.md").read_text(encoding="utf-8")
         command = json.loads(
             '"' + re.search(r'"command": "((?:[^"\\]|\\.)*)"', session).group(1) + '"'  # type: ignore[union-attr]
         )

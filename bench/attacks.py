@@ -20,7 +20,7 @@ The specs, small files written to exhaust the analysis, are made by
   its own, that differ only in their title, S = 100, 200, 400; and verify of S = 30.
 
 Each run is a fresh interpreter, ended after `--limit` seconds (default 400). The
-promise (docs/reliability.md): none of these runs longer than 10 s or larger than
+promise (docs/reference/reliability.md): none of these runs longer than 10 s or larger than
 500 MB, and each ends in a result or a clear error (exit 2, one line, no
 traceback). Nothing here runs in the tests; `tests/compiler/test_budgets.py` holds
 the same specs to the promise at a smaller size.

@@ -22,13 +22,13 @@
    behavioural diff (`--against`) of the two 40x clones against verifying one.
 5. Verify on the seed against importing mistune and parsing the seed alone, and, given
    `--peer PATH`, against the upstream project's regex verifier (another project's
-   script, never part of this repository: docs/performance.md says how to get it),
+   script, never part of this repository: docs/reports/performance.md says how to get it),
    side by side; and the resource attacks of `bench/attacks.py`, once each.
 6. The generated machines: source and bytecode size, longest line, and import time,
    also side by side with the modules of the commit before they declared the spec's
    rows (`bench/generated_import.py`, which needs the repository's history).
 
-The table is printed and written to docs/performance.md; README.md's benchmark
+The table is printed and written to docs/reports/performance.md; README.md's benchmark
 block gets the headline figures. Nothing here runs in the test suite.
 """
 
@@ -55,12 +55,12 @@ from bench.clone_spec import clone  # noqa: E402
 from codegen import load_spec  # noqa: E402
 
 SIZES = (1, 10, 40)
-# The fsyncs a cast needs (docs/reliability.md): a state-only cast writes the state
+# The fsyncs a cast needs (docs/reference/reliability.md): a state-only cast writes the state
 # file and its folder; the archiving Accio also its intent record (data and folder),
 # the new task.md, and each folder its moves change (`.ai/task/`, `tasks/`, the archive).
 MIN_FSYNCS = {"lumos": 2, "accio": 8}
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-REPORT = ROOT / "docs" / "performance.md"
+REPORT = ROOT / "docs" / "reports" / "performance.md"
 README = ROOT / "README.md"
 BLOCK = ("<!-- bench/run.py: headline -->", "<!-- bench/run.py: end -->")
 
@@ -577,7 +577,7 @@ def peer(table: Table, runs: int, folder: Path, upstream_script: Path | None) ->
     if upstream_script is None:
         print(
             "  the seed against the upstream regex verifier: skipped, no --peer PATH given "
-            "(docs/performance.md says how to get it)",
+            "(docs/reports/performance.md says how to get it)",
             flush=True,
         )
     else:
@@ -735,7 +735,7 @@ targets are about. Nothing here is a timed test in the suite.
 - **Warm casts**: one `Workflow`, the same workspace, median of many casts. The bare
   write is what every cast must do at least: a temporary file, fsync, `os.replace`,
   fsync of the folder. The archiving Accio also writes and deletes its intent record
-  (the commit point, see docs/reliability.md), makes the archive folder, moves two
+  (the commit point, see docs/reference/reliability.md), makes the archive folder, moves two
   files, links in a new task.md and writes the state file, each made durable.
 - **MCP server**: `spell mcp` started as an assistant starts it; the SDK's `Client`
   calls the `lumos` tool over stdio, one call after another.
@@ -782,7 +782,7 @@ def main() -> int:
         type=Path,
         metavar="PATH",
         help="the upstream project's verify-state-machine.py, fetched by you (it is another "
-        "project's code, never part of this repository; docs/performance.md says how to "
+        "project's code, never part of this repository; docs/reports/performance.md says how to "
         "get it): verify on the seed is measured against it too",
     )
     args = parser.parse_args()

@@ -1,4 +1,4 @@
-"""The GitHub workflow users copy into their repositories (`docs/ci/spellbook.yml`): it
+"""The GitHub workflow users copy into their repositories (`docs/guide/ci/spellbook.yml`): it
 installs Spellbook, verifies, checks freshness and posts the spec diff, editing only its
 own comment. Its steps run here as the runner would run them."""
 
@@ -20,7 +20,9 @@ from tests.cli.test_installed_commands import door_project
 from tests.cli.test_project_machines import generate
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKFLOW: dict[str, Any] = yaml.safe_load((ROOT / "docs" / "ci" / "spellbook.yml").read_text())
+WORKFLOW: dict[str, Any] = yaml.safe_load(
+    (ROOT / "docs" / "guide" / "ci" / "spellbook.yml").read_text()
+)
 (JOB,) = WORKFLOW["jobs"].values()
 STEPS: dict[str, dict[str, Any]] = {s.get("name", s.get("uses", "")): s for s in JOB["steps"]}
 
@@ -31,7 +33,7 @@ def step(words: str) -> dict[str, Any]:
 
 
 def test_it_installs_verifies_checks_and_diffs_with_the_installed_commands() -> None:
-    text = (ROOT / "docs" / "ci" / "spellbook.yml").read_text()
+    text = (ROOT / "docs" / "guide" / "ci" / "spellbook.yml").read_text()
     assert step("Install")["run"] == 'python -m pip install "$SPELLBOOK"'
     assert JOB["env"]["SPELLBOOK"].startswith("spellbook-md[codegen] @ git+https://github.com/")
     assert step("Verify")["run"] == "spellbook-verify --strict"
@@ -44,9 +46,11 @@ def test_it_installs_verifies_checks_and_diffs_with_the_installed_commands() -> 
 
 
 def test_its_placeholders_are_explained_and_it_is_linked() -> None:
-    guide = (ROOT / "docs" / "ci.md").read_text()
-    assert "docs/ci/spellbook.yml" in guide and "OWNER/spellbook" in guide and "`TAG`" in guide
-    assert "(docs/ci.md)" in (ROOT / "README.md").read_text()
+    guide = (ROOT / "docs" / "guide" / "ci.md").read_text()
+    assert (
+        "docs/guide/ci/spellbook.yml" in guide and "OWNER/spellbook" in guide and "`TAG`" in guide
+    )
+    assert "(docs/guide/ci.md)" in (ROOT / "README.md").read_text()
     assert "rev: main" not in guide and re.search(r"^\s+rev: TAG\b", guide, re.MULTILINE)
 
 

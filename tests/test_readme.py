@@ -14,7 +14,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-DOCS = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").glob("*.md"))}
+DOCS = {
+    p.relative_to(ROOT / "docs").as_posix(): p.read_text(encoding="utf-8")
+    for p in sorted((ROOT / "docs").rglob("*.md"))
+}
 PAGES = {"README.md": README, **{f"docs/{name}": text for name, text in DOCS.items()}}
 EXAMPLES = [
     (page, code)
@@ -37,7 +40,7 @@ def test_readme_example_runs(page: str, code: str) -> None:
 def test_readme_documents_every_finding_kind() -> None:
     from codegen.analyse import SEVERITY
 
-    missing = [kind for kind in SEVERITY if f"`{kind}`" not in DOCS["verifier.md"]]
+    missing = [kind for kind in SEVERITY if f"`{kind}`" not in DOCS["reference/verifier.md"]]
     assert not missing, missing
 
 
@@ -116,9 +119,9 @@ def test_readme_hook_settings_block_a_skipped_step(tmp_path: Path) -> None:
 
 
 def test_the_docs_show_the_verifier_output_and_the_diagram_as_codegen_writes_them() -> None:
-    """docs/verifier.md quotes the verifier and docs/generating.md the diagram, as parts
-    `python -m codegen` refreshes (its --check, run by the suite and CI, tells them
-    stale), and the reports are the verifier's markdown."""
+    """docs/reference/verifier.md quotes the verifier and docs/guide/generating.md the
+    diagram, as parts `python -m codegen` refreshes (its --check, run by the suite and CI,
+    tells them stale), and the reports are the verifier's markdown."""
     from codegen.cli.generate import Checked, render
     from codegen.config import load_config
     from codegen.render.documents import refresh
@@ -130,7 +133,7 @@ def test_the_docs_show_the_verifier_output_and_the_diagram_as_codegen_writes_the
         assert machine.report, machine.module
         report = (ROOT / machine.report).read_text(encoding="utf-8")
         assert report.startswith(f"# Verification of `{machine.spec}`"), report[:80]
-    verifier, generating = DOCS["verifier.md"], DOCS["generating.md"]
+    verifier, generating = DOCS["reference/verifier.md"], DOCS["guide/generating.md"]
     assert (
         "<!-- spellbook: verify spell_machine -->\n```text\n"
         "$ spellbook-verify --spec spec/STATE_MACHINE.md\n" in verifier
@@ -153,8 +156,8 @@ def test_github_workflow_runs_the_readme_quickstart_as_written() -> None:
 
 
 def test_readme_quotes_the_latest_benchmark_headline() -> None:
-    """The README's figures are the ones bench/run.py last wrote to docs/performance.md."""
-    report = (ROOT / "docs" / "performance.md").read_text(encoding="utf-8")
+    """The README's figures are the ones bench/run.py last wrote to docs/reports/performance.md."""
+    report = (ROOT / "docs" / "reports" / "performance.md").read_text(encoding="utf-8")
     headline = report.split("## Headline\n\n", 1)[1].split("\n\n", 1)[0]
     quoted = README.split("<!-- bench/run.py: headline -->\n", 1)[1].split("<!--", 1)[0]
     assert headline.startswith("- cold `spell lumos`: ")
@@ -190,7 +193,7 @@ def test_every_command_of_the_docs_runs(tmp_path: Path) -> None:
     )
     repo = tmp_path / "repo"
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
-    # docs/your-own-workflow.md's commands run in its finished example, a repository.
+    # docs/guide/your-own-workflow.md's commands run in its finished example, a repository.
     example = tmp_path / "example"
     shutil.copytree(ROOT / "examples" / "release", example)
     subprocess.run(["git", "init", "-q", str(example)], check=True)
@@ -203,7 +206,7 @@ def test_every_command_of_the_docs_runs(tmp_path: Path) -> None:
                 if NOT_RUN.search(line):
                     continue
                 where = repo if re.match(r"spell\b(?!book-)", line) else copy
-                if page == "docs/your-own-workflow.md":
+                if page == "docs/guide/your-own-workflow.md":
                     where = example
                 done = subprocess.run(
                     ["bash", "-c", line],
@@ -218,7 +221,9 @@ def test_every_command_of_the_docs_runs(tmp_path: Path) -> None:
                 assert done.returncode == (1 if seed else 0), (page, line, done.stderr[-2000:])
                 ran.append(line)
     assert len(ran) >= 10, ran
-    assert (copy / "docs" / "verification.md").read_text() == DOCS["verification.md"]
+    assert (copy / "docs" / "reports" / "spell-machine-verification.md").read_text() == DOCS[
+        "reports/spell-machine-verification.md"
+    ]
 
 
 def _python_blocks(doc: str) -> list[str]:
@@ -227,7 +232,7 @@ def _python_blocks(doc: str) -> list[str]:
 
 @pytest.mark.parametrize("number", range(3))
 def test_the_examples_of_using_the_generated_machine_run_as_written(number: int) -> None:
-    blocks = _python_blocks("generating.md")
+    blocks = _python_blocks("guide/generating.md")
     assert len(blocks) == 3
     done = subprocess.run(
         [sys.executable, "-c", blocks[number]],
@@ -248,13 +253,13 @@ def test_the_examples_of_using_the_generated_machine_run_as_written(number: int)
 def test_the_gitignore_of_runtime_md_ignores_the_runtime_s_own_files_and_no_work(
     tmp_path: Path,
 ) -> None:
-    """What docs/runtime.md says to ignore is every file the runtime keeps for itself
+    """What docs/guide/runtime.md says to ignore is every file the runtime keeps for itself
     (`schema.RUNTIME_FILES`, repair's backups), in both shipped workspaces, and none
     of the workflow's files or its state file."""
     from spellbook.disk.own_files import RUNTIME_FILES
     from spellbook.machines import session_machine, spell_machine
 
-    section = DOCS["runtime.md"].split("### What to commit", 1)[1].split("\n## ", 1)[0]
+    section = DOCS["guide/runtime.md"].split("### What to commit", 1)[1].split("\n## ", 1)[0]
     (ignore,) = re.findall(r"```gitignore\n(.*?)```", section, re.DOTALL)
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     (tmp_path / ".gitignore").write_text(ignore, encoding="utf-8")
@@ -290,10 +295,11 @@ def test_the_gitignore_of_runtime_md_ignores_the_runtime_s_own_files_and_no_work
 # Pages for working on this repository, which may name the checkout's own commands;
 # README's sections for it say so in their headings.
 CHECKOUT_PAGES = {
-    "docs/development.md",  # the checkout's commands, by design
-    "docs/performance.md",  # bench/run.py's table of this checkout's commands
-    "docs/reliability.md",  # the tests of this repository
-    "docs/spec-changes.md",  # this repository's record of its spec's edits
+    "docs/reference/development.md",  # the checkout's commands, by design
+    "docs/reference/architecture.md",  # this repository's layers, the modules by name
+    "docs/reports/performance.md",  # bench/run.py's table of this checkout's commands
+    "docs/reference/reliability.md",  # the tests of this repository
+    "docs/reference/spec-edit-log.md",  # this repository's record of its spec's edits
 }
 CHECKOUT_SECTION = "working on this repository"
 
@@ -316,11 +322,16 @@ def test_no_user_page_tells_a_user_to_run_the_checkout_s_commands() -> None:
     pages = {page: text for page, text in PAGES.items() if page not in CHECKOUT_PAGES}
     assert {
         "README.md",
-        "docs/your-own-workflow.md",
-        "docs/generating.md",
-        "docs/runtime.md",
+        "docs/guide/your-own-workflow.md",
+        "docs/guide/generating.md",
+        "docs/guide/runtime.md",
     } <= set(pages)
-    assert {"docs/mcp.md", "docs/session.md", "docs/spec-diff.md", "docs/verifier.md"} <= set(pages)
+    assert {
+        "docs/guide/mcp.md",
+        "docs/guide/session.md",
+        "docs/guide/when-the-spec-changes.md",
+        "docs/reference/verifier.md",
+    } <= set(pages)
     found = [
         (page, line)
         for page, text in pages.items()
@@ -330,3 +341,114 @@ def test_no_user_page_tells_a_user_to_run_the_checkout_s_commands() -> None:
     assert not found, found
     sections = [h for h in re.findall(r"^## (.*)$", README, re.MULTILINE) if CHECKOUT_SECTION in h]
     assert len(sections) == 2, sections  # the quickstart and "When the spec changes"
+
+
+# -- the docs' tree: guides, references, reports; an index, a glossary, a changelog --
+
+
+# Links to pages written elsewhere at the same time, checked once they are in the tree.
+def test_docs_are_guides_references_and_reports_the_tools_write() -> None:
+    """Every page is in docs/guide/, docs/reference/ or docs/reports/ (or is the index),
+    and docs/reports/ holds exactly what `python -m codegen` and bench/run.py write."""
+    from codegen.config import load_config
+
+    bench = (ROOT / "bench" / "run.py").read_text(encoding="utf-8")
+    assert 'REPORT = ROOT / "docs" / "reports" / "performance.md"' in bench
+    written = {m.report for m in load_config(ROOT).machines} | {"docs/reports/performance.md"}
+    pages = {f"docs/{name}" for name in DOCS}
+    assert {page for page in pages if page.startswith("docs/reports/")} == written
+    loose = {
+        p for p in pages if not re.match(r"docs/(guide|reference|reports)/|docs/index\.md$", p)
+    }
+    assert not loose, loose
+
+
+def test_every_relative_link_of_the_readme_and_docs_resolves() -> None:
+    broken = []
+    for page, text in {**PAGES, "CHANGELOG.md": (ROOT / "CHANGELOG.md").read_text()}.items():
+        for target in re.findall(r"\]\(([^)\s#]+)(?:#[^)\s]*)?\)", text):
+            if re.match(r"[a-z][a-z0-9+.-]*:", target):
+                continue
+            path = (ROOT / page).parent / target
+            if not path.exists():
+                broken.append((page, target))
+    assert not broken, broken
+
+
+def test_the_index_lists_every_page_and_the_readme_links_it_and_the_glossary() -> None:
+    index = DOCS["index.md"]
+    listed = set(re.findall(r"\]\(([^)#\s]+)\)", index))
+    assert {name for name in DOCS if name != "index.md"} <= listed
+    assert "reference/architecture.md" in listed
+    assert "(docs/index.md)" in README and "(docs/reference/glossary.md)" in README
+    assert "(reference/glossary.md)" in index
+
+
+WHERE_TO_ADD = (
+    "a fact kind",
+    "a verb",
+    "an output format",
+    "a spec column",
+    "a CLI option",
+    "a finding kind",
+    "a dialect",
+)
+
+
+def test_the_index_names_one_home_and_its_test_for_each_thing_to_add() -> None:
+    """Each row of the index's "Where to add" names modules and tests that exist."""
+    table = DOCS["index.md"].split("## Where to add", 1)[1]
+    rows = [r for r in table.splitlines() if r.startswith("| ") and not r.startswith("| to add")]
+    for thing in WHERE_TO_ADD:
+        assert any(r.startswith(f"| {thing}") for r in rows), thing
+    for row in rows:
+        _, home, test = row.strip("|").split(" | ")
+        for path in re.findall(r"`((?:src|codegen|tests)/[\w/]+(?:\.py)?)", home + test):
+            assert (ROOT / path).exists(), (row, path)
+
+
+GLOSSED = (
+    *("cast", "spell", "world", "cell", "probe", "fact", "fact kind", "verb", "rule", "row"),
+    *("wildcard", "family", "`[G/A]` notation", "guard", "judge", "foresight", "journal"),
+    *("ledger", "kept", "policy", "dialect", "vocabulary", "term", "finding", "knock-on"),
+    *("reading", "round-trip", "budget", "machine", "state file", "trash", "history"),
+)
+
+
+def test_the_glossary_defines_each_word_once() -> None:
+    glossary = DOCS["reference/glossary.md"]
+    defined = re.findall(r"^- \*\*(.+?)\*\*", glossary, re.MULTILINE)
+    defined += re.findall(r"\(\*\*(.+?)\*\*\)", glossary)
+    assert len(defined) == len(set(defined)), defined
+    missing = [word for word in GLOSSED if word not in defined]
+    assert not missing, missing
+
+
+def test_the_changelog_has_an_unreleased_section_and_the_current_version() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    (version,) = re.findall(r'^version = "(.+)"$', pyproject, re.MULTILINE)
+    releases = re.findall(r"^## \[(.+?)\]", changelog, re.MULTILINE)
+    assert releases[:2] == ["Unreleased", version], releases
+    assert "(docs/index.md)" in README and "(CHANGELOG.md)" in README
+
+
+def test_the_readme_s_line_counts_of_generated_files_are_the_files_own() -> None:
+    """Every "`generated/X.py`: N lines" of the README (and of the report it quotes, with
+    its "(N lines)" rows) is the file's line count as bench/run.py counts it."""
+    report = (ROOT / "docs" / "reports" / "performance.md").read_text(encoding="utf-8")
+    stated = re.findall(r"`(generated/\w+\.py)`: ([\d,]+) lines", README + report)
+    stated += [
+        (f"generated/{module}.py", lines)
+        for module, lines in re.findall(
+            r"`(\w+_machine)`: source[^|]*\|[^|]*\(([\d,]+) lines\)", report
+        )
+    ]
+    assert len(stated) >= 3, stated
+    for path, lines in stated:
+        assert (ROOT / path).read_text(encoding="utf-8").count("\n") == int(
+            lines.replace(",", "")
+        ), (
+            path,
+            lines,
+        )

@@ -251,23 +251,33 @@ def test_a_spec_change_refreshes_the_reports_and_the_documents_parts_only(
     text, shown_ids = split_a_row(spec.read_text(encoding="utf-8"))
     spec.write_text(text, encoding="utf-8")
     docs = checkout / "docs"
-    before = {p.name: p.read_text(encoding="utf-8") for p in docs.glob("*.md")}
+    before = {p.relative_to(docs).as_posix(): p.read_text("utf-8") for p in docs.rglob("*.md")}
     result = run("-m", "codegen", "--check", cwd=checkout)
     assert result.returncode == 1
     stale = {line.split(":")[0] for line in result.stderr.splitlines()}
-    assert {"docs/verification.md", "docs/verifier.md", "generated/spell_machine.py"} <= stale
-    assert "docs/verification-session.md" not in stale and "docs/generating.md" not in stale
+    assert {
+        "docs/reports/spell-machine-verification.md",
+        "docs/reference/verifier.md",
+        "generated/spell_machine.py",
+    } <= stale
+    assert (
+        "docs/reports/session-machine-verification.md" not in stale
+        and "docs/guide/generating.md" not in stale
+    )
     assert run("-m", "codegen", cwd=checkout).returncode == 0
     assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
-    after = {p.name: p.read_text(encoding="utf-8") for p in docs.glob("*.md")}
-    assert {n for n in after if after[n] != before[n]} == {"verification.md", "verifier.md"}
+    after = {p.relative_to(docs).as_posix(): p.read_text("utf-8") for p in docs.rglob("*.md")}
+    assert {n for n in after if after[n] != before[n]} == {
+        "reports/spell-machine-verification.md",
+        "reference/verifier.md",
+    }
     # The verifier's output for the new spec, between the markers; the rest kept.
     shown = run("verify-state-machine.py", "--spec", str(spec), cwd=checkout).stdout
     assert shown_ids in shown
-    assert shown.replace(str(spec), "spec/STATE_MACHINE.md") in after["verifier.md"]
-    outside = before["verifier.md"].split("<!-- spellbook: verify spell_machine -->")
-    assert after["verifier.md"].startswith(outside[0])
-    assert after["verifier.md"].endswith(outside[1].split("<!-- /spellbook -->")[1])
+    assert shown.replace(str(spec), "spec/STATE_MACHINE.md") in after["reference/verifier.md"]
+    outside = before["reference/verifier.md"].split("<!-- spellbook: verify spell_machine -->")
+    assert after["reference/verifier.md"].startswith(outside[0])
+    assert after["reference/verifier.md"].endswith(outside[1].split("<!-- /spellbook -->")[1])
 
 
 @pytest.mark.parametrize(
@@ -296,7 +306,8 @@ def test_a_document_part_that_cannot_be_taken_is_an_error_naming_its_line(
     text = pyproject.read_text(encoding="utf-8")
     pyproject.write_text(
         text.replace(
-            'documents = ["docs/generating.md", "docs/verifier.md"]', 'documents = ["x.md"]'
+            'documents = ["docs/guide/generating.md", "docs/reference/verifier.md"]',
+            'documents = ["x.md"]',
         )
     )
     if document is not None:
@@ -315,8 +326,8 @@ def test_a_document_that_is_a_link_is_refused(
 ) -> None:
     outside = tmp_path_factory.mktemp("outside") / "doc.md"
     outside.write_text("<!-- spellbook: diagram spell_machine -->\n<!-- /spellbook -->\n")
-    (checkout / "docs" / "generating.md").unlink()
-    (checkout / "docs" / "generating.md").symlink_to(outside)
+    (checkout / "docs" / "guide" / "generating.md").unlink()
+    (checkout / "docs" / "guide" / "generating.md").symlink_to(outside)
     result = run("-m", "codegen", cwd=checkout)
     assert result.returncode == 2 and "is a symbolic link" in result.stderr
     assert outside.read_text() == "<!-- spellbook: diagram spell_machine -->\n<!-- /spellbook -->\n"
@@ -325,10 +336,13 @@ def test_a_document_that_is_a_link_is_refused(
 def _list_documents(checkout: Path, documents: str, machine: str | None = None) -> None:
     pyproject = checkout / "pyproject.toml"
     text = pyproject.read_text(encoding="utf-8")
-    text = text.replace('documents = ["docs/generating.md", "docs/verifier.md"]', documents)
+    text = text.replace(
+        'documents = ["docs/guide/generating.md", "docs/reference/verifier.md"]', documents
+    )
     if machine is not None:
         text = text.replace(
-            'spell_machine = { spec = "spec/STATE_MACHINE.md", report = "docs/verification.md" }',
+            'spell_machine = { spec = "spec/STATE_MACHINE.md", '
+            'report = "docs/reports/spell-machine-verification.md" }',
             machine,
         )
     pyproject.write_text(text, encoding="utf-8")
@@ -420,20 +434,25 @@ def test_a_document_that_is_not_utf8_is_an_error(checkout: Path) -> None:
         (REPORTED.format("SPEC/State_Machine.MD"), None, "SPEC/State_Machine.MD", TAKEN),
         (REPORTED.format("generated/spell_machine.py"), None, "generated/spell_machine.py", MD),
         (
-            REPORTED.format("docs/verification-session.md"),
+            REPORTED.format("docs/reports/session-machine-verification.md"),
             None,
-            "docs/verification-session.md",
+            "docs/reports/session-machine-verification.md",
             TAKEN,
         ),
         (REPORTED.format(".git/hooks/notes.md"), None, ".git/hooks/notes.md", GIT),
-        (None, 'documents = ["docs/verification.md"]', "docs/verification.md", TAKEN),
+        (
+            None,
+            'documents = ["docs/reports/spell-machine-verification.md"]',
+            "docs/reports/spell-machine-verification.md",
+            TAKEN,
+        ),
         (None, 'documents = ["pyproject.toml"]', "pyproject.toml", MD),
     ],
 )
 def test_codegen_never_writes_a_report_or_document_over_a_file_it_reads_or_writes(
     checkout: Path, machine: str | None, documents: str | None, refused: str, said: str
 ) -> None:
-    _list_documents(checkout, documents or 'documents = ["docs/verifier.md"]', machine)
+    _list_documents(checkout, documents or 'documents = ["docs/reference/verifier.md"]', machine)
     line = line_of(checkout, "spell_machine =" if machine else "documents =")
     before = {p: p.read_bytes() for p in checkout.rglob("*") if p.is_file()}
     for check in (["--check"], []):
@@ -450,7 +469,7 @@ def test_a_document_or_report_in_a_folder_that_leads_out_is_refused(
     outside = tmp_path_factory.mktemp("outside")
     (checkout / "linked").symlink_to(outside)
     machine = 'spell_machine = { spec = "spec/STATE_MACHINE.md", report = "linked/report.md" }'
-    _list_documents(checkout, 'documents = ["docs/verifier.md"]', machine)
+    _list_documents(checkout, 'documents = ["docs/reference/verifier.md"]', machine)
     done = run("-m", "codegen", cwd=checkout)
     assert done.returncode == 2 and "linked is a symbolic link" in done.stderr
     assert not list(outside.iterdir())
@@ -526,15 +545,19 @@ def _planted(checkout: Path, place: str) -> tuple[str, str]:
     """Plant what `place` says; the start of pyproject.toml's line that names it, and
     what the error must say."""
     if place == "a report that is a folder":
-        _list_documents(checkout, 'documents = ["docs/verifier.md"]', REPORTED.format("docs.md"))
+        _list_documents(
+            checkout, 'documents = ["docs/reference/verifier.md"]', REPORTED.format("docs.md")
+        )
         (checkout / "docs.md").mkdir()
         return "spell_machine =", "docs.md is a folder, not a file"
     if place == "a report that is a FIFO":
-        _list_documents(checkout, 'documents = ["docs/verifier.md"]', REPORTED.format("docs.md"))
+        _list_documents(
+            checkout, 'documents = ["docs/reference/verifier.md"]', REPORTED.format("docs.md")
+        )
         os.mkfifo(checkout / "docs.md")
         return "spell_machine =", "docs.md is a FIFO (named pipe), not a file"
     if place == "a document that is a folder":
-        _list_documents(checkout, 'documents = ["docs/verifier.md", "shown.md"]')
+        _list_documents(checkout, 'documents = ["docs/reference/verifier.md", "shown.md"]')
         (checkout / "shown.md").mkdir()
         return "documents =", "shown.md is a folder, not a file"
     if place == "a diagram that is a folder":
@@ -576,7 +599,9 @@ def test_a_folder_codegen_cannot_write_in_stops_it_before_anything_is_written(
     from tests.support.commands import obeying_permissions
 
     _list_documents(
-        checkout, 'documents = ["docs/verifier.md"]', REPORTED.format("reports/checked.md")
+        checkout,
+        'documents = ["docs/reference/verifier.md"]',
+        REPORTED.format("reports/checked.md"),
     )
     (checkout / "reports").mkdir(mode=0o555)
     make_stale(checkout)

@@ -1,4 +1,4 @@
-"""The hook's settings as docs/session.md gives them block every call they cannot judge:
+"""The hook's settings as docs/guide/session.md gives them block every call they cannot judge:
 `spell` missing from PATH, a refused move; and let an allowed one through. Claude Code
 blocks only on exit status 2, so anything else would let the call go ahead."""
 
@@ -16,14 +16,14 @@ import pytest
 
 from tests.support.sessions import PROGRESS, session_in
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "session.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "guide" / "session.md"
 
 
 def _settings() -> dict[str, Any]:
     text = DOC.read_text(encoding="utf-8")
     blocks = re.findall(r"```json\n(.*?)```", text, re.S)
     found = [json.loads(b) for b in blocks if '"PreToolUse"' in b]
-    assert len(found) == 1, "docs/session.md shows one settings.json with the hook"
+    assert len(found) == 1, "docs/guide/session.md shows one settings.json with the hook"
     return found[0]  # type: ignore[no-any-return]
 
 
@@ -99,10 +99,10 @@ RUNTIME = DOC.parent / "runtime.md"
 
 
 def _machine_settings() -> dict[str, Any]:
-    """The settings docs/runtime.md gives for a machine of the project's own."""
+    """The settings docs/guide/runtime.md gives for a machine of the project's own."""
     blocks = re.findall(r"```json\n(.*?)```", RUNTIME.read_text(encoding="utf-8"), re.S)
     found = [json.loads(b) for b in blocks if '"PreToolUse"' in b]
-    assert len(found) == 1, "docs/runtime.md shows one settings.json with the hook"
+    assert len(found) == 1, "docs/guide/runtime.md shows one settings.json with the hook"
     return found[0]  # type: ignore[no-any-return]
 
 
@@ -110,7 +110,7 @@ def _machine_settings() -> dict[str, Any]:
 def test_the_settings_documented_for_any_machine_judge_its_moves(
     tmp_path: Path, spell_on_path: str
 ) -> None:
-    """docs/runtime.md's settings, for the machine its example names (`release`), run
+    """docs/guide/runtime.md's settings, for the machine its example names (`release`), run
     through `sh` as Claude Code runs them, with an event on stdin: a state file written
     by hand that skips a step is blocked with the rule that leads there; a move the
     spec allows now passes; and the same settings fail closed."""

@@ -63,7 +63,7 @@ def test_the_published_hooks_run_on_the_files_they_guard() -> None:
         assert shlex.split(h["entry"])[0] in SCRIPTS
         assert re.search(h["files"], "spec/STATE_MACHINE.md")
     assert re.search(hook("codegen-check")["files"], "generated/spell_machine.py")
-    assert re.search(hook("codegen-check")["files"], "docs/verifier.md")
+    assert re.search(hook("codegen-check")["files"], "docs/reference/verifier.md")
     assert not re.search(hook("verify-state-machine")["files"], "src/spellbook/doors/cli.py")
 
 

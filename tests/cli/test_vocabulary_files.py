@@ -253,7 +253,7 @@ def test_a_link_out_of_the_project_is_no_vocabulary_file(tmp_path: Path) -> None
 
 
 def test_the_docs_worked_example_is_the_vocabulary_driven_here() -> None:
-    page = (ROOT / "docs" / "your-own-workflow.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "guide" / "your-own-workflow.md").read_text(encoding="utf-8")
     section = page[page.index("### A vocabulary of your own") :]
     example = section[section.index("```markdown\n") + len("```markdown\n") :]
     assert example[: example.index("```")] == WORDS

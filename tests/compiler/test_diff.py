@@ -1,5 +1,5 @@
 """The behavioural diff of two specs (`verify-state-machine.py --against`): renames and
-migrations, conditions and order, dialects, the seed against docs/spec-changes.md, and
+migrations, conditions and order, dialects, the seed against docs/reference/spec-edit-log.md, and
 what a change does to workspaces. (A workspace carried across a rename at run time:
 runtime/test_migrations.py.)"""
 
@@ -212,8 +212,8 @@ def test_the_same_spec_in_another_dialect_diffs_as_no_behaviour_change(
 
 
 def _doc_rows(heading: str, columns: int) -> list[list[str]]:
-    """The rows of the first table after `heading` in docs/spec-changes.md."""
-    text = (ROOT / "docs" / "spec-changes.md").read_text(encoding="utf-8")
+    """The rows of the first table after `heading` in docs/reference/spec-edit-log.md."""
+    text = (ROOT / "docs" / "reference" / "spec-edit-log.md").read_text(encoding="utf-8")
     start = text.index(heading)
     rows: list[list[str]] = []
     for line in text[start:].splitlines()[1:]:
@@ -235,7 +235,7 @@ def test_the_seed_against_the_project_spec_lists_exactly_what_spec_changes_md_re
     project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", dialect=DIALECT)
     old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, DIALECT)
     found = compare(old, project, borrowed)
-    doc = (ROOT / "docs" / "spec-changes.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "reference" / "spec-edit-log.md").read_text(encoding="utf-8")
     items = set(re.findall(r"^\| (\d+) \| [`(]", doc, re.M))  # the decisions table
     behaviour = _doc_rows("## What the changes do", 6)
     told = _doc_rows("What the developer and the AI are told changes", 5)

@@ -7,7 +7,7 @@ the verifier knows of it (the facts it implies). A verb is a `spellbook.verbs.ac
 its meaning, what it changes and its carry-out. The compiler's phrases and canonical
 words live in `codegen.read` keyed by the same names (`codegen.read.canonical`).
 Adding a kind means its definition, a sample here and its row in
-docs/reading-specs.md's table of kinds (checked by `tests/runtime/test_probes.py`):
+docs/guide/reading-specs.md's table of kinds (checked by `tests/runtime/test_probes.py`):
 the tests fail until all three are there.
 """
 

@@ -1,6 +1,6 @@
 """A corpus of Condition phrases, each with the one reading its author means, or refused.
 
-Every form `docs/reading-specs.md` documents is here, read with the core alone,
+Every form `docs/guide/reading-specs.md` documents is here, read with the core alone,
 with the `spell_workflow` and `coding_session` vocabularies, and with a spec's own
 Terms table; and beside each, near misses: a typo, a missing backtick, words in
 another order, an extra word, a unit or a sign the reader does not know, a path

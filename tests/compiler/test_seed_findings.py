@@ -1,5 +1,5 @@
 """The verifier on the user's untouched spec: exactly these errors, each decided in
-docs/spec-changes.md; and the project's spec, fixed, is clean under --strict."""
+docs/reference/spec-edit-log.md; and the project's spec, fixed, is clean under --strict."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from codegen.config import load_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = ROOT / "tests" / "data" / "fixtures" / "seed_spec.md"
-CHANGES = (ROOT / "docs" / "spec-changes.md").read_text(encoding="utf-8")
+CHANGES = (ROOT / "docs" / "reference" / "spec-edit-log.md").read_text(encoding="utf-8")
 
 # (kind, line, rule, states): checked by hand against the seed.
 SEED_ERRORS = {
     ("unreachable_state", 80, None, ("ACHIEVE_COMPLETE",)),
-    # G3's `No AC in plan.md` says the plan has the section (spec-changes.md, 19).
+    # G3's `No AC in plan.md` says the plan has the section (docs/reference/spec-edit-log.md, 19).
     ("gap", 200, None, ("GATHER_EDITING",)),
     ("gap", 201, None, ("ACHIEVE_TASK_EXECUTED",)),
     # The seed defines this phrase only in prose (G5's Old Response); the two Reparo gaps

@@ -1,6 +1,6 @@
 """examples/orders: a machine whose guards and callbacks are the shop's own code
 (`own_code = true`), driven by a program of its own through the generated `build(model)`,
-as docs/for-transitions-users.md shows."""
+as docs/guide/for-transitions-users.md shows."""
 
 from __future__ import annotations
 

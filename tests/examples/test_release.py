@@ -2,7 +2,7 @@
 
 The example is copied into a new git repository; its committed generated module
 must be fresh, and every cast goes through the front door (`spell --machine
-release`, and the project's default from a subfolder), as docs/your-own-workflow.md
+release`, and the project's default from a subfolder), as docs/guide/your-own-workflow.md
 tells a newcomer to run it.
 """
 

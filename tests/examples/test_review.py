@@ -2,7 +2,7 @@
 
 The example is copied into a new git repository; its committed generated module must
 be fresh, and every cast goes through the front door (`spell --machine review`, and
-the project's default from a subfolder), as docs/your-own-workflow.md tells a newcomer
+the project's default from a subfolder), as docs/guide/your-own-workflow.md tells a newcomer
 to run it. Its table's columns have names of its own (`Stage`, `Move`, `Goes to`,
 `Tell the author`), given in its `pyproject.toml`.
 """

@@ -607,7 +607,7 @@ def test_setting_a_field_keeps_a_one_line_file_on_one_line(
     cast(flow, "ReportLost", "L1", "LOST")
     fines = (ws(tmp_path) / "fines.json").read_text(encoding="utf-8")
     # One line, as it was; the file is written again from its values, so the spaces
-    # inside its braces are not kept (docs/reading-specs.md says so).
+    # inside its braces are not kept (docs/guide/reading-specs.md says so).
     assert fines == '{"amount": 30, "status": "open"}\n'
 
 

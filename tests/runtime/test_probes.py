@@ -213,7 +213,7 @@ def test_limits_of_one_counter_imply_each_other() -> None:
 
 def test_the_probes_table_of_reading_specs_names_every_probe_but_unknown() -> None:
     # The records in PROBES are the one source; the docs' table must not drift from them.
-    text = (ROOT / "docs" / "reading-specs.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "guide" / "reading-specs.md").read_text(encoding="utf-8")
     lines = text.split("| fact (probe) |", 1)[1].split("\n\n", 1)[0].splitlines()[2:]
     first = [line.strip().split("|")[1] for line in lines if line.strip().startswith("|")]
     listed = [name for cell in first for name in re.findall(r"`(\w+)`", cell)]

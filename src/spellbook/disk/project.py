@@ -29,7 +29,7 @@ compiler to know how each spec is read (`codegen.config` adds the column
 roles). `own_code = true` (for every spec, or one machine's) lets a condition phrase the
 core does not read be a guard of the project's own code, and an action phrase a
 callback: the generated module lists them as methods for the model to define
-(docs/for-transitions-users.md); without it such a phrase is refused. Anything it
+(docs/guide/for-transitions-users.md); without it such a phrase is refused. Anything it
 cannot take is a `ProjectError` naming the key: never a default put in its place.
 
 A project is found the way git finds a repository: the nearest folder at or above

@@ -44,7 +44,7 @@ def drivable(module: ModuleType, name: str) -> ModuleType:
             f"the machine {name} has guards and callbacks of the project's own code "
             f"(own_code: {methods}), which only its model's methods answer, so `spell` "
             f"cannot drive it; drive it through its generated build(model) in your code "
-            "(docs/for-transitions-users.md)"
+            "(docs/guide/for-transitions-users.md)"
         )
     return module
 

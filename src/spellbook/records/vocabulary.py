@@ -6,7 +6,7 @@ in its vocabulary, chosen per machine in `[tool.spellbook]` (`vocabulary = NAME`
 
 - most often a file of words, data: a markdown file of `Nouns`, `Terms` and `File
   groups` tables, with a `templates/` folder beside it (`codegen.read.vocabulary_file`
-  reads it; docs/your-own-workflow.md shows one). `NAME` is a vocabulary that ships
+  reads it; docs/guide/your-own-workflow.md shows one). `NAME` is a vocabulary that ships
   with Spellbook (`spellbook/vocabularies/NAME/vocabulary.md`: `spell_workflow`,
   `coding_session`), or the path of the project's own file, ending in `.md`. Being data,
   it needs no `--trust`; the generated module carries the templates it needs, so the
