@@ -73,8 +73,12 @@ def test_verify_without_spec_in_a_one_machine_project_reports_it_alone(tmp_path:
 def test_verify_without_spec_and_several_machines_refuses_one_json_report(tmp_path: Path) -> None:
     root = door_project(tmp_path, second=DOOR)
     done = compiler(root, "verify", "--format", "json")
-    assert done.returncode == 2 and done.stdout == ""
+    assert done.returncode == 2
     assert "spec/DOOR.md, spec/GATE.md" in done.stderr and "--spec PATH" in done.stderr
+    said = json.loads(done.stdout)  # the JSON error form, said of the configuration
+    assert said["spec"] == "pyproject.toml" and said["states"] is None
+    assert [f["kind"] for f in said["findings"]] == ["parse_error"]
+    assert "--spec PATH" in said["findings"][0]["message"]
 
 
 def test_verify_without_spec_and_no_project_says_what_to_pass(tmp_path: Path) -> None:
