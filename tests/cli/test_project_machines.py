@@ -400,6 +400,20 @@ def test_a_project_inside_an_interpreter_s_prefix_runs_from_its_source_alone(
         shutil.rmtree(folder)
 
 
+def test_every_folder_sysconfig_names_loads_as_installed() -> None:
+    """`sysconfig` is asked only for a folder under one of Python's prefixes: so every
+    folder it names (the standard library's, the installed packages') must be under
+    one, and each is still taken for installed when asked about."""
+    import os
+    import sysconfig
+
+    from spellbook.disk import loading
+
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        folder = os.path.realpath(sysconfig.get_paths()[key])
+        assert loading._within(folder, loading._installed(folder)), key
+
+
 def test_a_changed_configuration_is_read_again_never_taken_from_the_cache(
     house: Path, tmp_path: Path
 ) -> None:

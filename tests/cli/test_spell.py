@@ -323,6 +323,39 @@ def test_a_cast_that_changes_no_file_loads_no_more_than_it_needs(tmp_path: Path)
     assert not loaded & {"yaml", "codegen", "mistune", "jinja2", "black"}
 
 
+# What `spell lumos` in a new workspace of a git repository never uses, so never loads:
+# the other commands' doors, the facts, verbs and walks the shipped spec's lumos does not
+# ask for, and the standard library only they need. Not a timing: the modules by name.
+NOT_FOR_LUMOS = {
+    *("argparse", "difflib", "importlib.metadata", "tomllib", "typing", "dataclasses"),
+    *("subprocess", "signal", "tempfile", "shutil", "hashlib", "datetime", "uuid"),
+    *("sysconfig", "zipfile", "pathlib", "yaml", "re2", "mcp"),
+    *("spellbook.doors.subcommands", "spellbook.doors.server", "spellbook.doors.hook"),
+    *("spellbook.doors.guarded", "spellbook.doors.committed", "spellbook.records.diagram"),
+    *("spellbook.cast.repair", "spellbook.cast.recall", "spellbook.cast.hand_moves"),
+    *("spellbook.facts.commands", "spellbook.facts.patterns", "spellbook.facts.ledgers"),
+    *("spellbook.facts.frontmatter", "spellbook.records.vocabulary", "spellbook.disk.walk"),
+}
+
+
+def test_lumos_loads_none_of_what_only_other_commands_need(tmp_path: Path) -> None:
+    """Each name is loaded where it is used, never on the way in: `spell lumos` (its
+    arguments read, its cast, its response) loads none of NOT_FOR_LUMOS. The
+    shipped machine runs from its source (a checkout's `generated/`) without
+    asking `sysconfig` where the standard library is."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    code = (
+        "import sys\n"
+        "from spellbook.doors.cli import main\n"
+        f"code = main(['--root', {str(tmp_path)!r}, 'lumos'])\n"
+        "print(code, ' '.join(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    status, *loaded = result.stdout.splitlines()[-1].split()
+    assert status == str(EXIT_OK) and "spellbook.cast.workflow" in loaded, result.stderr
+    assert sorted(NOT_FOR_LUMOS & set(loaded)) == []
+
+
 def test_a_reader_that_leaves_early_is_no_error(tmp_path: Path) -> None:
     set_state(tmp_path, "GATHER_EDITING")
     write(tmp_path, "plan.md", plan(unchecked=0))

@@ -8,7 +8,6 @@ from spellbook.cast.responses import Writer
 from spellbook.disk.paths import path_problem
 from spellbook.disk.state_file import RUNTIME_FIELDS, StateFormat
 from spellbook.facts.answers import Facts
-from spellbook.facts.ledgers import ledger_parts
 from spellbook.records.errors import ActionError, SpellbookError, UnknownSpell
 
 TYPE_CHECKING = False
@@ -98,6 +97,13 @@ def kept_fields(machine: GeneratedMachine) -> tuple[tuple[str, ...], frozenset[s
     return tuple(dict.fromkeys(f for f in fields if f)), frozenset(counters)
 
 
+def _ledger_file(param: str) -> str:
+    """The file a ledger fact (`listed`, `unlisted`) reads."""
+    from spellbook.facts.ledgers import ledger_parts  # only a spec with ledger facts
+
+    return ledger_parts(param)[0]
+
+
 class Engine:
     """The machine `machine` (a generated module) for `workspace`: its states, rules and
     each (state, spell)'s rules by name, its state file's format, its words (`writer`,
@@ -131,7 +137,7 @@ class Engine:
             for g in machine.GUARDS
             for name in (
                 g.file,
-                ledger_parts(g.param)[0] if g.probe in ("unlisted", "listed") else "",
+                _ledger_file(g.param) if g.probe in ("unlisted", "listed") else "",
             )
             if name
         ]

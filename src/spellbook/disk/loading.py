@@ -51,7 +51,7 @@ def _under_source_only(path: str) -> bool:
     `source_only` folder, and not where this Python's packages are installed (a
     virtual environment inside a project is the user's installation, not its files)."""
     full = os.path.realpath(path or os.curdir)
-    return _within(full, _SOURCE_ONLY) and not _within(full, _installed())
+    return _within(full, _SOURCE_ONLY) and not _within(full, _installed(full))
 
 
 def _within(full: str, folders: Collection[str]) -> bool:
@@ -59,23 +59,33 @@ def _within(full: str, folders: Collection[str]) -> bool:
 
 
 _INSTALLED: list[str] = []
+_PREFIXES: list[str] = []  # Python's prefixes, until sysconfig's folders are in _INSTALLED
 
 
-def _installed() -> list[str]:
+def _installed(full: str) -> list[str]:
     """The folders of this Python's standard library and installed packages (a virtual
     environment's, inside a project too), and Spellbook's own package (in a source
     checkout, a folder of the project it is): never a whole prefix, which may hold a
-    project (`/usr/src/app`)."""
+    project (`/usr/src/app`). Every folder `sysconfig` names (the standard library's and
+    the scheme's packages) is under one of Python's four prefixes, so it is asked (1 ms
+    to import) only once a folder `full` is under one: a checkout's `generated/` beside
+    its virtual environment is known to be none of them without it."""
     if not _INSTALLED:
         import site
+
+        found = site.getsitepackages() if hasattr(site, "getsitepackages") else []
+        found.append(site.getusersitepackages() if hasattr(site, "getusersitepackages") else "")
+        found.append(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))  # spellbook
+        _INSTALLED.extend(os.path.realpath(p) for p in dict.fromkeys(found) if p)
+        prefixes = (sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix)
+        _PREFIXES.extend(os.path.realpath(p) for p in dict.fromkeys(prefixes))
+    if _PREFIXES and _within(full, _PREFIXES):
         import sysconfig
 
         paths = sysconfig.get_paths()
         found = [paths.get(k, "") for k in ("stdlib", "platstdlib", "purelib", "platlib")]
-        found += site.getsitepackages() if hasattr(site, "getsitepackages") else []
-        found.append(site.getusersitepackages() if hasattr(site, "getusersitepackages") else "")
-        found.append(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))  # spellbook
         _INSTALLED.extend(os.path.realpath(p) for p in dict.fromkeys(found) if p)
+        _PREFIXES.clear()
     return _INSTALLED
 
 

@@ -23,7 +23,6 @@ import stat
 from spellbook.disk.lock import still_there
 from spellbook.disk.looks import Looks, identity
 from spellbook.disk.paths import TooLarge, is_git, is_repository, kind_of, path_problem, unreadable
-from spellbook.disk.walk import GLOB_LIMIT, Glob
 from spellbook.records.errors import BadFile, UnsafePath
 
 # The most of a workspace file the runtime reads, for a guard, a loaded file or an update:
@@ -386,15 +385,17 @@ class Workspace:
             raise BadFile(f"{self.shown(rel)} is {kind_of(info.st_mode)}, not a file; move it away")
         return info
 
-    def glob(self, pattern: str, limit: int = GLOB_LIMIT) -> list[str]:
+    def glob(self, pattern: str, limit: int | None = None) -> list[str]:
         """The paths in the workspace folder that `pattern` names (`probes.glob_path`:
         `glob_name` part by part, `**` for any folders not starting with `.`), sorted. A
         name is looked up, not listed, where the pattern's part has no wildcard. No
         symbolic link is entered (one whose own name matches the last part counts, as
-        for `exists`). Looking at more than `limit` names, or going more than GLOB_DEPTH
-        folders deep, is a BadFile: no answer from part of the folder. What the folders
-        list is not noted while observed (`observe`), so what was told then is not
-        kept."""
+        for `exists`). Looking at more than `limit` names (GLOB_LIMIT where none is
+        given), or going more than GLOB_DEPTH folders deep, is a BadFile: no answer from
+        part of the folder. What the folders list is not noted while observed
+        (`observe`), so what was told then is not kept."""
+        from spellbook.disk.walk import GLOB_LIMIT, Glob  # only a spec that globs
+
         repository = is_repository(pattern)
         inner = pattern[1:] if repository else pattern
         parts = inner.split("/")
@@ -423,7 +424,7 @@ class Workspace:
             return []
         except OSError as err:
             raise unreadable(err, self.shown()) from None
-        walk = Glob(self.shown, pattern, limit)
+        walk = Glob(self.shown, pattern, GLOB_LIMIT if limit is None else limit)
         try:
             walk.into(top, "/" if repository else "", parts, 0)
         finally:

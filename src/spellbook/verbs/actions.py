@@ -44,10 +44,8 @@ from spellbook.disk.own_files import OWN_FILE, TRASH, own_file
 from spellbook.disk.state_file import Record, parse_json
 from spellbook.disk.state_file import today as date_today
 from spellbook.disk.store import READ_LIMIT, Workspace
-from spellbook.facts.frontmatter import FRONTMATTER_LIMIT, frontmatter
 from spellbook.records.errors import ActionError, BadFile
 from spellbook.records.outcome import Did, Done
-from spellbook.records.vocabulary import template
 from spellbook.schema import Action, Rule
 from spellbook.verbs.operations import Files, checksum_of, distinct_names, paths_of
 
@@ -231,6 +229,8 @@ def _create(cast: _Cast, action: Action, index: int) -> None:
     elif cast.templates is not None:
         text = cast.templates(action.target)
     else:
+        from spellbook.records.vocabulary import template  # a machine without TEMPLATES
+
         text = template(cast.vocabulary, action.target)
     made_it = cast.files.create(name, text)
     kept = () if made_it else (name,)
@@ -504,7 +504,8 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
     """A checked value of `name`: its YAML frontmatter's `key`, or for a JSON file, the
     top-level key; text on one line, at most NAME_LIMIT characters, that can name a
     folder (`folder_name` makes it one where a folder or file name uses it)."""
-    from spellbook.facts.json_values import is_json  # only a rule that extracts needs it
+    from spellbook.facts.frontmatter import FRONTMATTER_LIMIT, frontmatter
+    from spellbook.facts.json_values import is_json  # only a rule that extracts needs them
 
     text = workspace.read_text(name, FRONTMATTER_LIMIT * 16)
     if text is None:
