@@ -170,6 +170,26 @@ def test_the_layer_map_names_only_modules_there_are() -> None:
         if not (ROOT / folder / path).exists()
     ]
     assert not missing, f"{ARCHITECTURE.relative_to(ROOT)} names what is not there: {missing}"
+    twice = [
+        folder + path
+        for folder, rows in TABLES.items()
+        for path in {p for row in rows for p in row}
+        if sum(row.count(path) for row in rows) > 1
+    ]
+    assert not twice, f"{ARCHITECTURE.relative_to(ROOT)} names these in two rows: {twice}"
+
+
+def test_every_folder_of_modules_has_its_own_table() -> None:
+    """Each folder that holds modules (the compiler's stages as well as the runtime's
+    layers) orders them in a table of its own, so a module there is in exactly one row."""
+    folders = {
+        path.parent.relative_to(ROOT).as_posix() + "/"
+        for path in MODULES.values()
+        if path.name != "__init__.py"
+    }
+    assert {"codegen/read/", "codegen/analyse/", "codegen/cli/"} <= folders
+    missing = sorted(folders - set(TABLES))
+    assert not missing, f"{ARCHITECTURE.relative_to(ROOT)} has no table of {missing}"
 
 
 def test_a_module_in_no_layer_is_named() -> None:

@@ -305,9 +305,10 @@ CHECKOUT_SECTION = "working on this repository"
 
 
 def user_text(page: str, text: str) -> str:
-    """What a user of the installed package reads on `page`: README without its sections
-    for working on this repository and the benchmark figures bench/run.py writes."""
-    if page != "README.md":
+    """What a user of the installed package reads on `page`: README (and the docs' index)
+    without its sections for working on this repository, and the benchmark figures
+    bench/run.py writes."""
+    if page not in ("README.md", "docs/index.md"):
         return text
     kept = [
         part
@@ -395,16 +396,77 @@ WHERE_TO_ADD = (
 )
 
 
-def test_the_index_names_one_home_and_its_test_for_each_thing_to_add() -> None:
-    """Each row of the index's "Where to add" names modules and tests that exist."""
+def _where_to_add() -> list[tuple[str, str, str]]:
+    """The rows of the index's "Where to add": (what, its homes, its tests)."""
     table = DOCS["index.md"].split("## Where to add", 1)[1]
     rows = [r for r in table.splitlines() if r.startswith("| ") and not r.startswith("| to add")]
-    for thing in WHERE_TO_ADD:
-        assert any(r.startswith(f"| {thing}") for r in rows), thing
+    found = []
     for row in rows:
-        _, home, test = row.strip("|").split(" | ")
-        for path in re.findall(r"`((?:src|codegen|tests)/[\w/]+(?:\.py)?)", home + test):
-            assert (ROOT / path).exists(), (row, path)
+        what, home, tests = row.strip().strip("|").split(" | ")
+        found.append((what.strip(), home, tests))
+    return found
+
+
+_PATH = r"`((?:src|codegen|tests|docs)/[\w/.-]+\.(?:py|md))`"
+
+
+def test_the_index_names_one_home_and_its_test_for_each_thing_to_add() -> None:
+    """Each row of the index's "Where to add" names homes and tests that exist."""
+    rows = _where_to_add()
+    for thing in WHERE_TO_ADD:
+        assert any(what.startswith(thing) for what, _, _ in rows), thing
+    for what, home, tests in rows:
+        assert re.findall(_PATH, tests), (what, "names no test")
+        for path in re.findall(_PATH, home + tests):
+            assert (ROOT / path).exists(), (what, path)
+
+
+def test_each_row_s_tests_hold_its_first_home() -> None:
+    """The first home of each row (the table a new thing is an entry of) is named by one of
+    the tests the row names: by its module, or by a name the row gives it in brackets
+    (`PROBES`, `ROLES`, `add_arguments`)."""
+    for what, home, tests in _where_to_add():
+        first = re.search(_PATH + r"(?: \(([^)]*)\))?", home)
+        assert first, (what, home)
+        path, bracket = first[1], first[2] or ""
+        module = path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        names = [module.partition(".")[2], *re.findall(r"`([^`]+)`", bracket)]
+        texts = [(ROOT / t).read_text(encoding="utf-8") for t in re.findall(_PATH, tests)]
+        assert any(name in text for name in names for text in texts), (
+            f"{what}: none of its tests names {path} ({', '.join(names)})"
+        )
+
+
+def test_the_roles_of_reading_specs_are_the_reader_s() -> None:
+    """docs/guide/reading-specs.md's table of column roles is `codegen.read.rows.ROLES`:
+    each role, its key in `columns` and its header names in order."""
+    from codegen.read.rows import ROLES
+
+    text = DOCS["guide/reading-specs.md"]
+    table = text.split("| role | key in `columns` | names |", 1)[1].split("\n\n", 1)[0]
+    listed = {
+        key: re.findall(r"`([^`]+)`", names)
+        for key, names in re.findall(r"^\| [^|]+ \| `(\w+)` \| (.+) \|$", table, re.MULTILINE)
+    }
+    assert listed == {role.replace(" ", "_"): list(names) for role, names in ROLES.items()}
+
+
+def test_the_verifier_s_synopsis_names_every_option() -> None:
+    """docs/reference/verifier.md's synopsis names every option `spellbook-verify --help`
+    shows, and no other."""
+    synopsis = DOCS["reference/verifier.md"].split("```bash\nspellbook-verify ", 1)[1]
+    synopsis = synopsis.split("\n", 1)[0]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "verify-state-machine.py"), "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    usage = done.stdout.split("\n\n", 1)[0]
+    shown = set(re.findall(r"--[\w-]+", usage)) - {"--help"}
+    assert shown and set(re.findall(r"--[\w-]+", synopsis)) == shown, (synopsis, shown)
 
 
 GLOSSED = (
@@ -412,6 +474,8 @@ GLOSSED = (
     *("wildcard", "family", "`[G/A]` notation", "guard", "judge", "foresight", "journal"),
     *("ledger", "kept", "policy", "dialect", "vocabulary", "term", "finding", "knock-on"),
     *("reading", "round-trip", "budget", "machine", "state file", "trash", "history"),
+    *("core", "atom", "IR", "role", "light table", "near miss", "canonical words", "effect"),
+    *("golden case", "seed", "front door", "door", "records", "intent record", "format"),
 )
 
 
