@@ -1,6 +1,6 @@
 """The coding-session machine end to end: a scripted session with retries, passing tests
 moving on to the next feature, compression after 30 minutes, and the `spell session`
-command. (Moves made by hand are judged in test_judge.py, the hook in test_hook.py.)
+command. (Moves made by hand are judged in test_hand_moves.py, the hook in test_hook.py.)
 """
 
 from __future__ import annotations
