@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from .model import Spec
 from .pipeline import SPEC_LIMIT, load_spec, parse_spec_bytes, parse_spec_text
-from .read.lexicon import Dialect
+from .read.lexicon import ReadOptions
 from .spec_error import SpecError
 
 __all__ = [
     "SPEC_LIMIT",
-    "Dialect",
+    "ReadOptions",
     "Spec",
     "SpecError",
     "load_spec",

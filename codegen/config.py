@@ -2,7 +2,7 @@
 
 The table itself, its keys and what each may hold, belong to the runtime
 (`spellbook.disk.project`, which documents them): `spell --machine NAME` and `python -m
-codegen` read the same machines from it. Here each machine gets its `Dialect`: the
+codegen` read the same machines from it. Here each machine gets its `ReadOptions`: the
 vocabulary module and the header names, by column role, that its spec is read
 with (`columns = { condition = ["Wenn"] }`; the roles are `codegen.read.rows.ROLES`),
 and whether its unread phrases are the project's own code (`own_code`).
@@ -32,7 +32,7 @@ from spellbook.disk.project import (
 )
 from spellbook.records.vocabulary import PACKAGE, module_name
 
-from .read.lexicon import Dialect, is_data, normal
+from .read.lexicon import ReadOptions, is_data, normal
 from .read.rows import ROLES
 from .spec_error import SpecError
 
@@ -44,7 +44,7 @@ SPEC_DIR = "spec"  # where specs no machine lists are found
 class Machine:
     module: str
     spec: str
-    dialect: Dialect  # with where its templates are found (`with_templates`)
+    options: ReadOptions  # with where its templates are found (`with_templates`)
     allow_errors: bool = False
     report: str = ""  # the verification report written beside the module ("" for none)
 
@@ -53,7 +53,7 @@ class Machine:
 class Config:
     out: str
     machines: tuple[Machine, ...]
-    dialect: Dialect  # for specs no machine lists
+    options: ReadOptions  # for specs no machine lists
     templates: str = ""
     root: str = ""
     documents: tuple[str, ...] = ()  # markdown whose spellbook parts codegen refreshes
@@ -70,17 +70,17 @@ class Config:
         settings: each of its machines on its own."""
         listed = [m for m in self.machines if m.spec == spec]
         if section is not None:
-            found = next((m for m in listed if normal(m.dialect.section) == normal(section)), None)
+            found = next((m for m in listed if normal(m.options.section) == normal(section)), None)
             chosen = found or (listed[0] if listed else self.machine_for(spec))
-            return replace(chosen, dialect=replace(chosen.dialect, section=section))
+            return replace(chosen, options=replace(chosen.options, section=section))
         if len(listed) > 1:
-            return replace(listed[0], dialect=replace(listed[0].dialect, section=""))
+            return replace(listed[0], options=replace(listed[0].options, section=""))
         if listed:
             return listed[0]
-        dialect = self.dialect
+        options = self.options
         if self.root:
-            dialect = with_templates(dialect, Path(self.root), spec, self.templates)
-        return Machine(module_for(spec), spec, dialect)
+            options = with_templates(options, Path(self.root), spec, self.templates)
+        return Machine(module_for(spec), spec, options)
 
 
 def targets(root: Path, config: Config, specs: list[str] | None) -> list[Machine]:
@@ -157,24 +157,26 @@ def _path(value: str) -> str:
     return posixpath.normpath(value.replace("\\", "/")) if value else ""
 
 
-def _dialect(
+def _read_options(
     vocabulary: str,
     columns: dict[str, list[str]] | None,
-    default: Dialect,
+    default: ReadOptions,
     own_code: bool,
     root: str = "",
-) -> Dialect:
+) -> ReadOptions:
     if root and vocabulary.endswith(".md") and not Path(vocabulary).is_absolute():
         vocabulary = vocabulary_file(vocabulary, Path(root))  # once: the default's is made so
     if columns is None:
-        return Dialect(vocabulary, default.columns, own_code=own_code)
+        return ReadOptions(vocabulary, default.columns, own_code=own_code)
     unknown = [k for k in columns if k.replace("_", " ").lower() not in ROLES]
     if unknown:
         raise _fail(
             f"[tool.spellbook] columns: {', '.join(map(repr, unknown))} is not a column role; "
             f"the roles are {', '.join(r.replace(' ', '_') for r in ROLES)}"
         )
-    return Dialect(vocabulary, tuple((k, tuple(v)) for k, v in columns.items()), own_code=own_code)
+    return ReadOptions(
+        vocabulary, tuple((k, tuple(v)) for k, v in columns.items()), own_code=own_code
+    )
 
 
 def load_config(root: Path) -> Config:
@@ -190,7 +192,9 @@ def load_config(root: Path) -> Config:
 
 def config_of(project: Project) -> Config:
     default = replace(
-        _dialect(project.vocabulary, project.columns, Dialect(), project.own_code, project.root),
+        _read_options(
+            project.vocabulary, project.columns, ReadOptions(), project.own_code, project.root
+        ),
         unlisted=project.unlisted,
     )
     return Config(
@@ -203,12 +207,14 @@ def config_of(project: Project) -> Config:
     )
 
 
-def _machine(project: Project, entry: Entry, default: Dialect) -> Machine:
+def _machine(project: Project, entry: Entry, default: ReadOptions) -> Machine:
     vocabulary = default.vocabulary if entry.vocabulary is None else entry.vocabulary
     unlisted = default.unlisted if entry.unlisted is None else entry.unlisted
-    dialect = with_templates(
+    options = with_templates(
         replace(
-            _dialect(vocabulary, entry.columns, default, project.own_code_of(entry), project.root),
+            _read_options(
+                vocabulary, entry.columns, default, project.own_code_of(entry), project.root
+            ),
             section=entry.section,
             unlisted=unlisted,
         ),
@@ -216,11 +222,11 @@ def _machine(project: Project, entry: Entry, default: Dialect) -> Machine:
         entry.spec,
         project.templates_of(entry),
     )
-    return Machine(entry.name, entry.spec, dialect, entry.allow_errors, entry.report)
+    return Machine(entry.name, entry.spec, options, entry.allow_errors, entry.report)
 
 
-def with_templates(dialect: Dialect, root: Path, spec: str, templates: str) -> Dialect:
-    """The dialect, finding templates as the spec `spec` (relative to the project `root`)
+def with_templates(options: ReadOptions, root: Path, spec: str, templates: str) -> ReadOptions:
+    """The read options, finding templates as the spec `spec` (relative to the project `root`)
     does: `Create F from T` relative to the spec's folder; `Create F` in the configured
     templates folder (relative to the root), else in `templates/` beside the spec; none
     outside the root (the spec's folder, for a spec outside it)."""
@@ -235,7 +241,7 @@ def with_templates(dialect: Dialect, root: Path, spec: str, templates: str) -> D
             f"({found}); create it, or remove the key"
         )
     return replace(
-        dialect,
+        options,
         folder=str(folder),
         templates=str(found.resolve()) if _is_folder(found) else "",
         root=str(root),
@@ -271,13 +277,13 @@ def project_of(path: str | Path) -> Path | None:
     return None if found is None else Path(found)
 
 
-def dialect_for(
+def options_for(
     path: str | Path,
     fallback: Path | None = None,
     trust: bool = False,
     vocabulary: str | None = None,
     section: str | None = None,
-) -> Dialect:
+) -> ReadOptions:
     """How the project that holds `path` reads it (or the project at `fallback`, for a
     file outside any project); the core alone when neither configures one. `vocabulary`
     replaces the one the project names; `section` the section it reads (as the entry
@@ -293,19 +299,19 @@ def dialect_for(
         root = fallback
     if root is None:
         spec = Path(path).resolve()
-        return with_templates(Dialect(section=section or ""), spec.parent, spec.name, "")
+        return with_templates(ReadOptions(section=section or ""), spec.parent, spec.name, "")
     config = load_config(root)
-    dialect = config.machine_for(relative(path, root), section).dialect
+    options = config.machine_for(relative(path, root), section).options
     if vocabulary is not None:
-        dialect = replace(dialect, vocabulary=_own_file(vocabulary, root, cli=True))
+        options = replace(options, vocabulary=_own_file(vocabulary, root, cli=True))
     if not trusted:
-        _refuse_untrusted(dialect.vocabulary, root)
+        _refuse_untrusted(options.vocabulary, root)
     else:
         importable(root)
-    if dialect.folder != str(Path(path).resolve().parent):  # outside the root
+    if options.folder != str(Path(path).resolve().parent):  # outside the root
         spec = Path(path).resolve()
-        return with_templates(dialect, spec.parent, spec.name, config.templates)
-    return dialect
+        return with_templates(options, spec.parent, spec.name, config.templates)
+    return options
 
 
 def _here() -> Path | None:

@@ -3,11 +3,11 @@
 bytes -> text (`parse_spec_bytes`) -> located blocks (`read.markdown`) -> a
 document still named as written (`read.document`) -> the model, names resolved
 and notation expanded (`expand`). `load_spec` starts from a file, read with the
-dialect its project configures (`config`). Every problem with the spec is a
+read options its project configures (`config`). Every problem with the spec is a
 `SpecError` naming the file and line.
 
 A file of several machines, one per section (`read.sections`), is read one section
-at a time: the section its dialect names (`load_spec`), or each (`load_machines`).
+at a time: the section its read options name (`load_spec`), or each (`load_machines`).
 """
 
 from __future__ import annotations
@@ -23,11 +23,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .budget import stage
-from .config import dialect_for
+from .config import options_for
 from .expand import build_spec
 from .model import Spec
 from .read.document import parse_document
-from .read.lexicon import Dialect
+from .read.lexicon import ReadOptions
 from .read.markdown import Block, normalize_newlines, read_blocks
 from .read.rows import with_extra_names
 from .read.sections import Section, machines, read_from, select
@@ -47,31 +47,33 @@ class SectionSpec:
     spec: Spec
 
 
-def load_spec(path: str | Path, shown: str | None = None, dialect: Dialect | None = None) -> Spec:
+def load_spec(
+    path: str | Path, shown: str | None = None, options: ReadOptions | None = None
+) -> Spec:
     """Read and compile one spec file; any problem with it raises `SpecError` with file:line.
 
     `shown` is how the file is named in messages and generated files (default: `path`);
-    `dialect` says how to read it (its vocabulary and column names, and which section
+    `options` says how to read it (its vocabulary and column names, and which section
     is the machine in a file of several); by default, as the project that holds the
-    file configures it (`config.dialect_for`).
+    file configures it (`config.options_for`).
     """
     shown = shown if shown is not None else str(path)
-    if dialect is None:
-        dialect = dialect_for(path)
-    return parse_spec_bytes(_load(path, shown), shown, dialect)
+    if options is None:
+        options = options_for(path)
+    return parse_spec_bytes(_load(path, shown), shown, options)
 
 
 def load_machines(
-    path: str | Path, shown: str | None = None, dialect: Dialect | None = None
+    path: str | Path, shown: str | None = None, options: ReadOptions | None = None
 ) -> tuple[SectionSpec, ...]:
     """Every machine of one spec file, read and compiled: one per section in a file of
-    several machines (`read.sections`), else the file's one (or the section `dialect`
+    several machines (`read.sections`), else the file's one (or the section `options`
     names)."""
     shown = shown if shown is not None else str(path)
-    if dialect is None:
-        dialect = dialect_for(path)
+    if options is None:
+        options = options_for(path)
     text, _, sha256 = _decoded(_load(path, shown), shown)
-    return parse_machines_text(text, shown, sha256, dialect)
+    return parse_machines_text(text, shown, sha256, options)
 
 
 def _load(path: str | Path, shown: str) -> bytes:
@@ -116,8 +118,8 @@ def _read_file(path: str | Path) -> bytes | None:
         return f.read(SPEC_LIMIT + 1)
 
 
-def parse_spec_bytes(data: bytes, path: str, dialect: Dialect | None = None) -> Spec:
-    return parse_spec_text(*_decoded(data, path), dialect)
+def parse_spec_bytes(data: bytes, path: str, options: ReadOptions | None = None) -> Spec:
+    return parse_spec_text(*_decoded(data, path), options)
 
 
 def _decoded(data: bytes, path: str) -> tuple[str, str, str]:
@@ -135,11 +137,11 @@ def _decoded(data: bytes, path: str) -> tuple[str, str, str]:
 
 
 def parse_spec_text(
-    text: str, path: str = "<spec>", sha256: str | None = None, dialect: Dialect | None = None
+    text: str, path: str = "<spec>", sha256: str | None = None, options: ReadOptions | None = None
 ) -> Spec:
-    """The spec `text` as one machine: the file's, or the section its dialect names; a
+    """The spec `text` as one machine: the file's, or the section its read options name; a
     SpecError for a file of several machines without one named."""
-    found = parse_machines_text(text, path, sha256, dialect, one=True)
+    found = parse_machines_text(text, path, sha256, options, one=True)
     return found[0].spec
 
 
@@ -147,7 +149,7 @@ def parse_machines_text(
     text: str,
     path: str = "<spec>",
     sha256: str | None = None,
-    dialect: Dialect | None = None,
+    options: ReadOptions | None = None,
     one: bool = False,
 ) -> tuple[SectionSpec, ...]:
     """Every machine of the spec `text` (see `load_machines`); with `one`, a file of
@@ -160,17 +162,17 @@ def parse_machines_text(
             line = text.count("\n", 0, text.index("\x00")) + 1
             raise SpecError("contains NUL bytes: this is not a text file", line)
         blocks = read_blocks(text)
-        roles = with_extra_names(dialect.columns if dialect else ())
-        if dialect is not None and dialect.section:
-            chosen, read = select(blocks, dialect.section, roles)
-            return (SectionSpec(chosen.name, chosen.line, _build(read, dialect, path, sha256)),)
+        roles = with_extra_names(options.columns if options else ())
+        if options is not None and options.section:
+            chosen, read = select(blocks, options.section, roles)
+            return (SectionSpec(chosen.name, chosen.line, _build(read, options, path, sha256)),)
         found = machines(blocks, roles)
         if not found:
-            return (SectionSpec("", 0, _build(blocks, dialect, path, sha256)),)
+            return (SectionSpec("", 0, _build(blocks, options, path, sha256)),)
         if one:
             _several(found)
         return tuple(
-            SectionSpec(s.name, s.line, _build_section(blocks, s, found, dialect, path, sha256))
+            SectionSpec(s.name, s.line, _build_section(blocks, s, found, options, path, sha256))
             for s in found
         )
     except SpecError as err:
@@ -179,15 +181,15 @@ def parse_machines_text(
         raise SpecError("markdown nested too deeply to read", 1).locate(path, None) from None
 
 
-def _build(blocks: tuple[Block, ...], dialect: Dialect | None, path: str, sha256: str) -> Spec:
-    return build_spec(parse_document(blocks, dialect), path, sha256)
+def _build(blocks: tuple[Block, ...], options: ReadOptions | None, path: str, sha256: str) -> Spec:
+    return build_spec(parse_document(blocks, options), path, sha256)
 
 
 def _build_section(
     blocks: tuple[Block, ...],
     section: Section,
     found: tuple[Section, ...],
-    dialect: Dialect | None,
+    options: ReadOptions | None,
     path: str,
     sha256: str,
 ) -> Spec:
@@ -196,7 +198,7 @@ def _build_section(
     try:
         return _build(
             read_from(blocks, section, found),
-            replace(dialect or Dialect(), section=section.name),
+            replace(options or ReadOptions(), section=section.name),
             path,
             sha256,
         )

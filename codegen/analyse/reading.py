@@ -17,7 +17,7 @@ from ..model import ActionSpec, Condition, Kind, LiteralSpec, RuleRow, Spec, Ter
 from ..read.action_phrases import parse_actions, term_pattern
 from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
 from ..read.conditions import parse_condition
-from ..read.lexicon import Dialect, Lexicon
+from ..read.lexicon import Lexicon, ReadOptions
 from .kept import kept_said
 
 # The Next State of a row that does not move the state.
@@ -158,12 +158,12 @@ class Reading:
         return found
 
 
-def read_spec(spec: Spec, dialect: Dialect | None = None) -> Reading:
-    """The spec's reading; `dialect` says where its project keeps templates (a `Create`
+def read_spec(spec: Spec, options: ReadOptions | None = None) -> Reading:
+    """The spec's reading; `options` says where its project keeps templates (a `Create`
     from a template by name is said so only where that can be told)."""
-    dialect = dialect or Dialect(spec.vocabulary, own_code=spec.own_code)
-    words = lexicon_for(dialect)
-    own = Lexicon.of(dialect).with_terms([*spec.terms, *dialect.terms]).with_files(dialect)
+    options = options or ReadOptions(spec.vocabulary, own_code=spec.own_code)
+    words = lexicon_for(options)
+    own = Lexicon.of(options).with_terms([*spec.terms, *options.terms]).with_files(options)
     said = _Said(words)
     scoped: dict[int, list[str]] = {}
     for rule in spec.rules:

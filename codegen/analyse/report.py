@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..model import Spec, Specificity
-from ..read.lexicon import Dialect
+from ..read.lexicon import ReadOptions
 from .coverage import family_cell, family_coverage, state_coverage
 from .findings import SEVERITY, Finding, Severity
 from .reading import read_spec
@@ -48,7 +48,10 @@ def finding_json(finding: Finding) -> dict[str, Any]:
 
 
 def to_json(
-    spec: Spec, findings: Sequence[Finding], strict: bool = False, dialect: Dialect | None = None
+    spec: Spec,
+    findings: Sequence[Finding],
+    strict: bool = False,
+    options: ReadOptions | None = None,
 ) -> dict[str, Any]:
     spells = [sp.name for sp in spec.spells]
     states_cov, families_cov = state_coverage(spec), family_coverage(spec)
@@ -79,7 +82,7 @@ def to_json(
         "findings": [finding_json(f) for f in findings],
         "summary": _counts(findings),
         "ok": is_ok(findings, strict),
-        "reading": read_spec(spec, dialect).json(),
+        "reading": read_spec(spec, options).json(),
     }
 
 
@@ -162,7 +165,7 @@ def format_text(
     findings: Sequence[Finding],
     strict: bool = False,
     explain: bool = False,
-    dialect: Dialect | None = None,
+    options: ReadOptions | None = None,
 ) -> str:
     """The report; with `explain`, every row's and term's reading before the findings."""
     families_cov, states_cov = family_coverage(spec), state_coverage(spec)
@@ -185,7 +188,7 @@ def format_text(
         "",
     ]
     if explain:
-        out += _explained(spec, dialect)
+        out += _explained(spec, options)
     counts = _counts(findings)
     out.append(
         f"Findings: {_plural(counts['errors'], 'error')}, "
@@ -201,9 +204,9 @@ def format_text(
     return "\n".join(out) + "\n"
 
 
-def _explained(spec: Spec, dialect: Dialect | None) -> list[str]:
+def _explained(spec: Spec, options: ReadOptions | None) -> list[str]:
     """Every row's and every term's reading, in the core's canonical words."""
-    reading = read_spec(spec, dialect)
+    reading = read_spec(spec, options)
     rows, terms = len(reading.rows), len(reading.terms)
     titled = [("state", s.title, s.name) for s in spec.states if s.title]
     titled += [(spec.spell_word, s.title, s.name) for s in spec.spells if s.title]
@@ -229,7 +232,7 @@ def format_brief(
     findings: Sequence[Finding],
     strict: bool = False,
     explain: bool = False,
-    dialect: Dialect | None = None,
+    options: ReadOptions | None = None,
 ) -> str:
     """Only what fails (errors; warnings too with `strict`), most severe first, then the
     one-line verdict: for a hook, where the whole report would bury the one line (with
@@ -242,7 +245,7 @@ def format_brief(
         for f in findings
         if f.kind == kind and f.severity in failing
     ]
-    shown = _explained(spec, dialect) if explain else []
+    shown = _explained(spec, options) if explain else []
     return "\n".join([*shown, *out, _verdict(spec, findings, strict)]) + "\n"
 
 
@@ -280,7 +283,10 @@ def _md_cell(text: str) -> str:
 
 
 def to_markdown(
-    spec: Spec, findings: Sequence[Finding], strict: bool = False, dialect: Dialect | None = None
+    spec: Spec,
+    findings: Sequence[Finding],
+    strict: bool = False,
+    options: ReadOptions | None = None,
 ) -> str:
     """A report to paste into a pull request: verdict, family matrix, findings as a
     checklist, and what every row and term was read as."""
@@ -329,13 +335,13 @@ def to_markdown(
         out.append("")
     if out[-1]:
         out.append("")
-    out += _md_reading(spec, dialect)
+    out += _md_reading(spec, options)
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def _md_reading(spec: Spec, dialect: Dialect | None) -> list[str]:
+def _md_reading(spec: Spec, options: ReadOptions | None) -> list[str]:
     """The reading as tables: each row, each term, in the core's canonical words."""
-    reading = read_spec(spec, dialect)
+    reading = read_spec(spec, options)
     out = [
         "## Reading",
         "",

@@ -15,7 +15,7 @@ from spellbook.doors.subcommands import COMMANDS
 from ..model import ActionSpec, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
-from ..read.lexicon import Dialect, Lexicon, normal
+from ..read.lexicon import Lexicon, ReadOptions, normal
 from ..read.near_verbs import Aim, aimed_at
 from ..read.own_phrases import path_in
 from .analysis import Analysis
@@ -126,7 +126,7 @@ def check_unresolved_names(analysis: Analysis) -> Iterator[Finding]:
 
 def _lexicon(analysis: Analysis) -> Lexicon:
     spec = analysis.spec
-    own = Dialect(spec.vocabulary, own_code=spec.own_code)
+    own = ReadOptions(spec.vocabulary, own_code=spec.own_code)
     return Lexicon.of(own).with_terms(list(spec.terms))
 
 
@@ -201,7 +201,7 @@ def _defined_elsewhere(row: RuleRow, spec: Spec) -> str:
     for name in VOCABULARIES:
         if name == spec.vocabulary:
             continue
-        lexicon = Lexicon.of(Dialect(name)).with_terms(list(spec.terms))
+        lexicon = Lexicon.of(ReadOptions(name)).with_terms(list(spec.terms))
         if not parse_condition(row.condition.text, lexicon, spec.workspace, Words()).unknown:
             return name
     return ""
@@ -318,7 +318,7 @@ def check_term_conflicts(analysis: Analysis) -> Iterator[Finding]:
     """A phrase the Terms table defines twice, or one the core or the vocabulary already
     reads (the term wins, so rows that use the phrase mean something else than it says)."""
     spec = analysis.spec
-    words = Lexicon.of(Dialect(spec.vocabulary))
+    words = Lexicon.of(ReadOptions(spec.vocabulary))
     acted = _acted(spec)
     first: dict[str, int] = {}
     for term in spec.terms:

@@ -25,7 +25,7 @@ from ..analyse.report import (
 )
 from ..model import Spec
 from ..pipeline import SectionSpec
-from ..read.lexicon import Dialect
+from ..read.lexicon import ReadOptions
 from ..spec_error import SpecError
 
 if TYPE_CHECKING:
@@ -43,9 +43,9 @@ class Format:
 
     name: str
     help: str  # its words in `--format`'s help
-    report: Callable[[argparse.Namespace, Spec, list[Finding], Dialect], Said]
+    report: Callable[[argparse.Namespace, Spec, list[Finding], ReadOptions], Said]
     # A file of several machines, one per section, each verified on its own.
-    sections: Callable[[argparse.Namespace, Dialect, Checked], Said]
+    sections: Callable[[argparse.Namespace, ReadOptions, Checked], Said]
     # A run that ends without its report; None: said on stderr alone.
     failure: Callable[[argparse.Namespace, SpecError], Said] | None
     # --against's report and its failure; a format without the report refuses --against.
@@ -62,24 +62,26 @@ class Format:
         return self.failure if args.against is None else self.diff_failure
 
 
-def _of(dialect: Dialect, machine: SectionSpec) -> Dialect:
-    return replace(dialect, section=machine.section)
+def _of(options: ReadOptions, machine: SectionSpec) -> ReadOptions:
+    return replace(options, section=machine.section)
 
 
 # --- text ---------------------------------------------------------------------
 
 
-def _text(args: argparse.Namespace, spec: Spec, findings: list[Finding], dialect: Dialect) -> str:
+def _text(
+    args: argparse.Namespace, spec: Spec, findings: list[Finding], options: ReadOptions
+) -> str:
     if args.brief:
-        return format_brief(spec, findings, args.strict, args.explain, dialect)
-    return format_text(spec, findings, args.strict, args.explain, dialect)
+        return format_brief(spec, findings, args.strict, args.explain, options)
+    return format_text(spec, findings, args.strict, args.explain, options)
 
 
-def _text_sections(args: argparse.Namespace, dialect: Dialect, checked: Checked) -> str:
+def _text_sections(args: argparse.Namespace, options: ReadOptions, checked: Checked) -> str:
     write = format_brief if args.brief else format_text
     return "\n".join(
         f"== {args.spec}: section {m.section!r} (line {m.line}) ==\n"
-        + write(m.spec, findings, args.strict, args.explain, _of(dialect, m))
+        + write(m.spec, findings, args.strict, args.explain, _of(options, m))
         for m, findings in checked
     )
 
@@ -99,13 +101,13 @@ def _text_between(at: int, run: argparse.Namespace) -> str:
 
 
 def _json(
-    args: argparse.Namespace, spec: Spec, findings: list[Finding], dialect: Dialect
+    args: argparse.Namespace, spec: Spec, findings: list[Finding], options: ReadOptions
 ) -> dict[str, object]:
-    return to_json(spec, findings, args.strict, dialect)
+    return to_json(spec, findings, args.strict, options)
 
 
 def _json_sections(
-    args: argparse.Namespace, dialect: Dialect, checked: Checked
+    args: argparse.Namespace, options: ReadOptions, checked: Checked
 ) -> dict[str, object]:
     return {
         "spec": args.spec,
@@ -114,7 +116,7 @@ def _json_sections(
             {
                 "section": m.section,
                 "line": m.line,
-                **to_json(m.spec, findings, args.strict, _of(dialect, m)),
+                **to_json(m.spec, findings, args.strict, _of(options, m)),
             }
             for m, findings in checked
         ],
@@ -198,17 +200,17 @@ def _json_diff_failure(args: argparse.Namespace, err: SpecError) -> dict[str, ob
 
 
 def _markdown(
-    args: argparse.Namespace, spec: Spec, findings: list[Finding], dialect: Dialect
+    args: argparse.Namespace, spec: Spec, findings: list[Finding], options: ReadOptions
 ) -> str:
-    return to_markdown(spec, findings, args.strict, dialect)
+    return to_markdown(spec, findings, args.strict, options)
 
 
-def _markdown_sections(args: argparse.Namespace, dialect: Dialect, checked: Checked) -> str:
+def _markdown_sections(args: argparse.Namespace, options: ReadOptions, checked: Checked) -> str:
     return (
         f"# Verification of `{args.spec}`: {len(checked)} machines, one per section\n\n"
         + "\n".join(
             _demoted(
-                to_markdown(m.spec, findings, args.strict, _of(dialect, m)),
+                to_markdown(m.spec, findings, args.strict, _of(options, m)),
                 f"Section {m.section!r} (line {m.line})",
             )
             for m, findings in checked
@@ -255,13 +257,13 @@ def _markdown_between(at: int, run: argparse.Namespace) -> str:
 
 
 def _sarif(
-    args: argparse.Namespace, spec: Spec, findings: list[Finding], dialect: Dialect
+    args: argparse.Namespace, spec: Spec, findings: list[Finding], options: ReadOptions
 ) -> dict[str, object]:
     return to_sarif(spec, findings)
 
 
 def _sarif_sections(
-    args: argparse.Namespace, dialect: Dialect, checked: Checked
+    args: argparse.Namespace, options: ReadOptions, checked: Checked
 ) -> dict[str, object]:
     return {
         "$schema": SARIF_SCHEMA,

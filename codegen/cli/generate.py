@@ -105,7 +105,7 @@ def render(
     is refused, unless its machine (or the caller) allows errors."""
     stage("reading the spec", target.spec)
     try:
-        spec = load_spec(root / target.spec, shown=target.spec, dialect=target.dialect)
+        spec = load_spec(root / target.spec, shown=target.spec, options=target.options)
     except SeveralMachines as err:
         raise _list_them(target, err) from None
     try:

@@ -17,9 +17,9 @@ from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from ..analyse import Finding, analyse
 from ..analyse.report import is_ok
 from ..budget import StoppedBySignal, add_arguments, budget, ending, out_of_memory, signals
-from ..config import SPEC_DIR, dialect_for, load_config, project_of, targets
+from ..config import SPEC_DIR, load_config, options_for, project_of, targets
 from ..pipeline import SectionSpec, load_machines, load_spec, quick
-from ..read.lexicon import Dialect
+from ..read.lexicon import ReadOptions
 from ..spec_error import SpecError
 from .formats import DEFAULT, FORMATS, Said, formats_help
 from .streams import SafeArgumentParser, UnwrittenOutput, cannot_write, emit, say
@@ -181,7 +181,7 @@ def _project(args: argparse.Namespace) -> int:
             f"[tool.spellbook.machines] (or that keeps its specs in {SPEC_DIR}/)",
         )
     runs = [
-        _for(args, os.path.relpath(root / m.spec), m.dialect.section or args.section)
+        _for(args, os.path.relpath(root / m.spec), m.options.section or args.section)
         for m in chosen
     ]
     between = FORMATS[args.format].between
@@ -234,8 +234,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.against is not None:
         return _against(args)
     try:
-        dialect = _dialect(args)
-        found = load_machines(args.spec, dialect=dialect)
+        options = _read_options(args)
+        found = load_machines(args.spec, options=options)
         checked = [(m, analyse(m.spec)) for m in found]
     except MemoryError:
         return _failed(args, out_of_memory())
@@ -243,21 +243,21 @@ def _run(args: argparse.Namespace) -> int:
         return _failed(args, err)
     ending()
     if len(checked) > 1:
-        return _several(args, dialect, checked)
+        return _several(args, options, checked)
     spec, findings = checked[0][0].spec, checked[0][1]
-    emit(FORMATS[args.format].report(args, spec, findings, dialect))
+    emit(FORMATS[args.format].report(args, spec, findings, options))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
 
 
 def _several(
     args: argparse.Namespace,
-    dialect: Dialect,
+    options: ReadOptions,
     checked: list[tuple[SectionSpec, list[Finding]]],
 ) -> int:
     """The reports of a file of several machines, each verified on its own: one per
     machine, headed by its section (json: one object holding them; sarif: one run
     each); the exit status is the worst of theirs."""
-    emit(FORMATS[args.format].sections(args, dialect, checked))
+    emit(FORMATS[args.format].sections(args, options, checked))
     ok = all(is_ok(findings, args.strict) for _, findings in checked)
     return EXIT_OK if ok else EXIT_FAILED
 
@@ -271,9 +271,9 @@ def _against(args: argparse.Namespace) -> int:
     if form.diff is None:
         return _failed(args, *_said_at(args.spec, f"{AGAINST_FORMATS}, not {form.name}"))
     try:
-        dialect = _dialect(args)
-        new = load_spec(args.spec, dialect=dialect)
-        old, borrowed = load_old(args.against, new, dialect, args.spec)
+        options = _read_options(args)
+        new = load_spec(args.spec, options=options)
+        old, borrowed = load_old(args.against, new, options, args.spec)
         diff = compare(old, new, borrowed)
     except MemoryError:
         return _failed(args, out_of_memory())
@@ -323,7 +323,7 @@ def _say_error(
     emit(said(args, SpecError(message, 0).locate(args.spec, None)))
 
 
-def _dialect(args: argparse.Namespace) -> Dialect:
+def _read_options(args: argparse.Namespace) -> ReadOptions:
     """How to read the spec: as the project that holds it configures it, or else the
     project in the current folder; another project's own vocabulary only with --trust."""
-    return dialect_for(args.spec, Path.cwd(), args.trust, args.vocabulary, args.section)
+    return options_for(args.spec, Path.cwd(), args.trust, args.vocabulary, args.section)

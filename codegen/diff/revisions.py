@@ -9,7 +9,7 @@ from spellbook.disk import git
 
 from ..model import Spec, Term
 from ..pipeline import SPEC_LIMIT, load_spec, parse_spec_bytes
-from ..read.lexicon import Dialect
+from ..read.lexicon import ReadOptions
 from .changes import borrowed_terms
 
 
@@ -18,9 +18,9 @@ class OldSpecError(Exception):
 
 
 def load_old(
-    where: str, new: Spec, dialect: Dialect, spec: str | None = None
+    where: str, new: Spec, options: ReadOptions, spec: str | None = None
 ) -> tuple[Spec, tuple[Term, ...]]:
-    """The older spec `where` names, read in `dialect`; phrases it uses without defining
+    """The older spec `where` names, read with `options`; phrases it uses without defining
     that `new` defines are read as `new` defines them (and returned, to be said).
 
     `where` is read as a git revision first (`REV:PATH`; `REV:` alone is the file `spec`,
@@ -33,15 +33,15 @@ def load_old(
             "e.g. origin/main:spec/STATE_MACHINE.md)"
         )
 
-    def read(with_dialect: Dialect) -> Spec:
+    def read(with_options: ReadOptions) -> Spec:
         if data is None:
-            return load_spec(where, dialect=with_dialect)
-        return parse_spec_bytes(data, shown, with_dialect)
+            return load_spec(where, options=with_options)
+        return parse_spec_bytes(data, shown, with_options)
 
-    old = read(dialect)
+    old = read(options)
     borrowed = borrowed_terms(old, new)
     if borrowed:
-        old = read(replace(dialect, terms=(*dialect.terms, *borrowed)))
+        old = read(replace(options, terms=(*options.terms, *borrowed)))
     return old, borrowed
 
 

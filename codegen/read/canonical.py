@@ -27,17 +27,19 @@ from spellbook.facts.wording import describe, named
 from ..logic import DNF
 from ..model import ActionSpec, Condition, LiteralSpec
 from .conditions import NEVER
-from .lexicon import Dialect, Lexicon
+from .lexicon import Lexicon, ReadOptions
 
 # What a condition that always holds is said as (`-` is too, in a cell).
 ALWAYS = "always"
 
 
-def lexicon_for(dialect: Dialect) -> Lexicon:
+def lexicon_for(options: ReadOptions) -> Lexicon:
     """The words canonical words are read back with: the core's and the vocabulary's (its
     nouns, its templates), never a spec's own Terms, which may give a core phrase another
     meaning (a term `task.md exists` meaning `other.md exists`)."""
-    return Lexicon.of(Dialect(dialect.vocabulary, own_code=dialect.own_code)).with_files(dialect)
+    return Lexicon.of(ReadOptions(options.vocabulary, own_code=options.own_code)).with_files(
+        options
+    )
 
 
 def fact_words(literal: LiteralSpec, lexicon: Lexicon | None = None) -> str:

@@ -30,7 +30,7 @@ from ..model import (
 from ..spec_error import SpecError, fail
 from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .identifiers import identifier, is_identifier
-from .lexicon import Dialect, Lexicon, normal
+from .lexicon import Lexicon, ReadOptions, normal
 from .light_tables import (
     LightReader,
     LightReading,
@@ -128,24 +128,24 @@ class _Placed:
         return self.headings[-1].text if self.headings else ""
 
 
-def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) -> Document:
+def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None) -> Document:
     """Read the Spells and States lists, the Terms and the transition tables; fail on
     unusable input."""
     if not blocks:
         fail("the file is empty: expected a markdown spec with States, Spells and tables", 1)
-    dialect = dialect or Dialect()
+    options = options or ReadOptions()
     placed = list(_place(blocks))
     state_file = _state_file(placed)
     workspace = state_file.rpartition("/")[0]
     term_notices: list[Notice] = []
     terms = _terms(placed, term_notices)
-    lexicon = Lexicon.of(dialect).with_terms([*terms, *dialect.terms]).with_files(dialect)
+    lexicon = Lexicon.of(options).with_terms([*terms, *options.terms]).with_files(options)
     words = Words()
     reader = RowReader(lexicon, workspace, words)
     reader.notices.extend(term_notices)
     spells = tuple(_spells(placed))
     states, prose = _states(placed, workspace, lexicon, words, reader.notices)
-    roles = with_extra_names(dialect.columns)
+    roles = with_extra_names(options.columns)
     light = None if _has_id_table(placed, roles) else LightReader(reader)
     rows = tuple(_rows(placed, reader, roles, light, spells))
     rows = _with_templates(rows, lexicon, workspace, words)
@@ -182,15 +182,15 @@ def parse_document(blocks: tuple[Block, ...], dialect: Dialect | None = None) ->
         words.said,
         tuple(reader.notices),
         lexicon.vocabulary,
-        unlisted_policy(blocks) or _configured(dialect),
-        _layout(placed, with_extra_names(dialect.columns)),
+        unlisted_policy(blocks) or _configured(options),
+        _layout(placed, with_extra_names(options.columns)),
         lexicon.own_code,
     )
 
 
-def _configured(dialect: Dialect) -> Policy | None:
+def _configured(options: ReadOptions) -> Policy | None:
     """The project's `unlisted = "rejected"`, as a policy said outside the spec."""
-    return Policy(f'unlisted = "{dialect.unlisted}"') if dialect.unlisted else None
+    return Policy(f'unlisted = "{options.unlisted}"') if options.unlisted else None
 
 
 def _layout(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> tuple[str, ...]:

@@ -1,9 +1,13 @@
 """The words a spec may use beyond the core's: its vocabulary's and its own Terms.
 
-A `Dialect` says how one machine's spec is read: which vocabulary (a file of words
-that ships with Spellbook or is the project's own, read by `vocabulary_file`, or a
-module in Python; see `spellbook.records.vocabulary`) and which extra column names
-(`[tool.spellbook]` in pyproject.toml). A `Lexicon` is that vocabulary loaded for
+`ReadOptions` are how one machine's spec is read, as its project configures it
+(`codegen.config`, from `[tool.spellbook]` in pyproject.toml): which vocabulary (a file
+of words that ships with Spellbook or is the project's own, read by `vocabulary_file`,
+or a module in Python; see `spellbook.records.vocabulary`), which extra header names
+(the column roles and their built-in names are `codegen.read.rows.ROLES`), and the rest
+of its settings (below). Not to be confused with a dialect, a way of writing a spec
+(full tables, or the light `From | To | Event` tables of `codegen.read.light_tables`),
+which the reader recognises from the spec itself. A `Lexicon` is that vocabulary loaded for
 the compiler (its patterns compiled), plus the terms the spec defines in its own
 Terms table, which come first.
 """
@@ -28,10 +32,11 @@ from ..spec_error import SpecError
 
 
 @dataclass(frozen=True)
-class Dialect:
+class ReadOptions:
     """How a machine's spec is read: its vocabulary ("" for the core alone; a project's
-    own vocabulary file by its absolute path, `codegen.config`) and,
-    by column role, extra header names to look for, preferred to the built-in ones."""
+    own vocabulary file by its absolute path, `codegen.config`); by column role, extra
+    header names to look for, preferred to the built-in ones of `codegen.read.rows.ROLES`;
+    and the settings below."""
 
     vocabulary: str = ""
     columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -163,9 +168,9 @@ class Lexicon:
     carried: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, dialect: Dialect) -> Lexicon:
-        found = _lexicon(dialect.vocabulary)
-        return replace(found, own_code=True) if dialect.own_code else found
+    def of(cls, options: ReadOptions) -> Lexicon:
+        found = _lexicon(options.vocabulary)
+        return replace(found, own_code=True) if options.own_code else found
 
     def with_terms(self, terms: list[Term]) -> Lexicon:
         """This lexicon with a spec's own terms, which take precedence."""
@@ -195,10 +200,10 @@ class Lexicon:
     def has_template(self, name: str) -> bool:
         return bool(template_file(self.templates, name))
 
-    def with_files(self, dialect: Dialect) -> Lexicon:
-        """This lexicon, finding templates where the dialect's project keeps them."""
+    def with_files(self, options: ReadOptions) -> Lexicon:
+        """This lexicon, finding templates where `options` says its project keeps them."""
         copy = replace(self, known={})
-        copy.files = TemplateFiles(dialect.folder, dialect.templates, dialect.root)
+        copy.files = TemplateFiles(options.folder, options.templates, options.root)
         return copy
 
     def template_of(self, file: str) -> tuple[str, str]:

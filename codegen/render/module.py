@@ -13,7 +13,7 @@ import jinja2
 
 from ..analyse.kept import kept
 from ..model import Spec
-from ..read.lexicon import Dialect, Lexicon
+from ..read.lexicon import Lexicon, ReadOptions
 from .freshness import finish
 from .literals import declare, docstring, py
 from .machine_records import machine_records, moves
@@ -39,7 +39,7 @@ def _environment() -> jinja2.Environment:
 def machine_context(spec: Spec, module: str) -> dict[str, Any]:
     """Everything the template prints, computed here."""
     found = machine_records(spec)
-    words = Lexicon.of(Dialect(spec.vocabulary)) if spec.vocabulary else None
+    words = Lexicon.of(ReadOptions(spec.vocabulary)) if spec.vocabulary else None
     return {
         "module": module,
         "spec_path": spec.path,

@@ -9,14 +9,14 @@ import pytest
 from codegen import parse_spec_text
 from codegen.model import Term
 from codegen.read.action_phrases import parse_actions, split_phrases
-from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.lexicon import Lexicon, ReadOptions
 from codegen.read.near_verbs import aimed_at
 from tests.support.specs import fill, findings_of, row, spec_text
 
 WS = ".ai/task"
-SPELL = Lexicon.of(Dialect("spell_workflow"))
+SPELL = Lexicon.of(ReadOptions("spell_workflow"))
 # A vocabulary in Python, with verbs of its own (a team that needs code writes one).
-OWN_WORDS = Lexicon.of(Dialect("tests.support.vocabularies.own_words"))
+OWN_WORDS = Lexicon.of(ReadOptions("tests.support.vocabularies.own_words"))
 
 
 def verbs(text: str, lexicon: Lexicon = SPELL) -> list[tuple[str, tuple[str, ...], str]]:
@@ -198,7 +198,7 @@ def test_family_state_update_follows_the_source_suffix() -> None:
 # -- the verbs a workflow writes with no Python: ledgers, counters, files without an
 # extension, and a Terms table's own action phrases; each with its near misses ------
 
-CORE = Lexicon.of(Dialect(""))
+CORE = Lexicon.of(ReadOptions(""))
 URL = r"https://\S+"
 TERMS = SPELL.with_terms(
     [
@@ -614,7 +614,7 @@ def test_words_of_what_a_created_file_holds_are_not_dropped() -> None:
     for plain in ("Create notes.md", "Create notes.md file", "Create new notes.md from template"):
         (action,) = parse_actions(plain, "")
         assert (action.verb, action.problem) == ("create", ""), plain
-    spell = Lexicon.of(Dialect("spell_workflow"))
+    spell = Lexicon.of(ReadOptions("spell_workflow"))
     (templated,) = parse_actions("Create plan.md with sections for the criteria", "", spell)
     assert (templated.target, templated.problem) == ("plan.md", "")
 

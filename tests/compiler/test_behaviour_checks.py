@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.model import Spec
-from tests.support.random_specs import DIALECT, machines
+from tests.support.random_specs import READ_OPTIONS, machines
 from tests.support.specs import fill, row, spec_text
 from tests.support.worlds import cell_atoms, holds, winner, worlds
 
@@ -97,7 +97,7 @@ def reported(spec: Spec) -> dict[str, set[object]]:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(machines())
 def test_verifier_agrees_with_brute_force(text: str) -> None:
-    spec = parse_spec_text(text, dialect=DIALECT)
+    spec = parse_spec_text(text, options=READ_OPTIONS)
     assert reported(spec) == brute_force(spec)
 
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from codegen.config import dialect_for
+from codegen.config import options_for
 from codegen.logic import TooComplex
 from codegen.model import ActionSpec, Atom, LiteralSpec, Spec
 from codegen.pipeline import load_spec, parse_spec_bytes
@@ -35,7 +35,7 @@ from codegen.read.canonical import (
     shown,
 )
 from codegen.read.conditions import parse_condition
-from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.lexicon import Lexicon, ReadOptions
 from spellbook.facts.probes import PROBES, Probe
 from spellbook.verbs.actions import VERBS
 from tests.compiler.test_phrase_corpus import CORPUS
@@ -62,7 +62,7 @@ READS = [p for p in CORPUS if p.values[3] is not None]
 
 def _vocabulary(words: str) -> Lexicon:
     """The lexicon canonical words are read back with, for a corpus lexicon."""
-    return lexicon_for(Dialect(LEXICONS[words].vocabulary))
+    return lexicon_for(ReadOptions(LEXICONS[words].vocabulary))
 
 
 @pytest.mark.parametrize(("words", "workspace", "text", "expected", "why"), READS)
@@ -125,9 +125,9 @@ def test_conditions_of_corpus_phrases_read_back_as_their_facts(
     assert again.clauses == condition.clauses, (text, said)
 
 
-def _spec(path: Path) -> tuple[Spec, Dialect]:
-    dialect = dialect_for(path)
-    return load_spec(path, dialect=dialect), dialect
+def _spec(path: Path) -> tuple[Spec, ReadOptions]:
+    options = options_for(path)
+    return load_spec(path, options=options), options
 
 
 def _specs() -> list[Any]:
@@ -151,12 +151,12 @@ def test_every_row_and_term_of_a_spec_reads_back_from_its_canonical_words(
     if path is None:
         data = (FIXTURES / "later_revision.md").read_bytes()
         data += (FIXTURES / "later_revision_terms.md").read_bytes()
-        dialect = Dialect("spell_workflow")
-        spec = parse_spec_bytes(data, "later_revision.md", dialect)
+        options = ReadOptions("spell_workflow")
+        spec = parse_spec_bytes(data, "later_revision.md", options)
     else:
-        spec, dialect = _spec(path)
-    words = lexicon_for(dialect)
-    own = Lexicon.of(dialect).with_terms([*spec.terms, *dialect.terms]).with_files(dialect)
+        spec, options = _spec(path)
+    words = lexicon_for(options)
+    own = Lexicon.of(options).with_terms([*spec.terms, *options.terms]).with_files(options)
     assert spec.rows
     for row in spec.rows:
         said = condition_words(row.condition, words)

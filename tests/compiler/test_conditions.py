@@ -22,13 +22,13 @@ from codegen.analyse import analyse
 from codegen.logic import describe
 from codegen.model import LiteralSpec, Term
 from codegen.read.conditions import Words, parse_condition
-from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.lexicon import Lexicon, ReadOptions
 from tests.support.fuzzing import TEXT, fuzz
 from tests.support.specs import fill, findings_of, row, spec_text, spec_with
 
 SEED = Path(__file__).resolve().parents[1] / "data" / "fixtures" / "seed_spec.md"
-SPELL = Lexicon.of(Dialect("spell_workflow"))
-SESSION = Lexicon.of(Dialect("coding_session"))
+SPELL = Lexicon.of(ReadOptions("spell_workflow"))
+SESSION = Lexicon.of(ReadOptions("coding_session"))
 AC = "Acceptance Criteria"
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -364,7 +364,7 @@ def test_paths_are_relative_to_the_workspace_the_same_way_everywhere() -> None:
 
 
 # The vocabulary's nouns, and terms that name each other, for the condition parser.
-LEXICON = Lexicon.of(Dialect("spell_workflow")).with_terms(
+LEXICON = Lexicon.of(ReadOptions("spell_workflow")).with_terms(
     [Term("busy", "comments.md exists OR idle"), Term("idle", "NOT busy AND plan.md missing")]
 )
 CONDITION_WORDS = st.lists(
@@ -612,7 +612,7 @@ def test_a_file_s_template_in_the_project_says_which_sections_and_keys_it_has(
     (templates / "checks.md").write_text("# Checks\n\n## Preflight\n\n- [ ] Backups\n")
     (templates / "list.json").write_text('{"features": [{"id": "F-1"}], "owner": null}\n')
     (templates / "blank.md").write_text("Anything goes.\n")
-    dialect = Dialect(folder=str(tmp_path), templates=str(templates), root=str(tmp_path))
+    options = ReadOptions(folder=str(tmp_path), templates=str(templates), root=str(tmp_path))
     rows = {
         'checks.md has no unchecked items under "Pre-flight"': 'did you mean "Preflight"?',
         'checks.md has at least 2 checked items under "Rollback"': '"Checks", "Preflight"',
@@ -621,7 +621,7 @@ def test_a_file_s_template_in_the_project_says_which_sections_and_keys_it_has(
         "list.json has `features` ≥ 2": "count of `features` in list.json ≥ N",
     }
     for condition, why in rows.items():
-        spec = parse_spec_text(spec_with(condition), dialect=dialect)
+        spec = parse_spec_text(spec_with(condition), options=options)
         found = [f for f in analyse(spec) if f.kind == "unknown_condition"]
         assert len(found) == 1 and why in found[0].message, (condition, found)
         assert "T1" in found[0].message, found[0].message
@@ -635,7 +635,7 @@ def test_a_file_s_template_in_the_project_says_which_sections_and_keys_it_has(
         'notes.md has text under "Anything"',
         'blank.md has text under "Anything"',
     ):
-        spec = parse_spec_text(spec_with(condition), dialect=dialect)
+        spec = parse_spec_text(spec_with(condition), options=options)
         assert not [f for f in analyse(spec) if f.kind == "unknown_condition"], condition
 
 
@@ -673,7 +673,7 @@ def test_a_template_the_spec_creates_a_file_from_says_which_sections_it_has(
 ) -> None:
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "notes.md").write_text("# Notes\n\n## Highlights\n\n## Fixes\n")
-    dialect = Dialect(folder=str(tmp_path), root=str(tmp_path))
+    options = ReadOptions(folder=str(tmp_path), root=str(tmp_path))
     create = "Create `notes.md` from `templates/notes.md`"
     for section, refused in (("Hilights", 'did you mean "Highlights"?'), ("fixes", "")):
         condition = f'notes.md has text under "{section}"'
@@ -685,7 +685,7 @@ def test_a_template_the_spec_creates_a_file_from_says_which_sections_it_has(
         text = spec_text(["A", "B"], ["Go"], rows)
         found = [
             f.message
-            for f in analyse(parse_spec_text(text, dialect=dialect))
+            for f in analyse(parse_spec_text(text, options=options))
             if f.kind == "unknown_condition"
         ]
         assert (refused in found[0] and "rule T2" in found[0]) if refused else not found, found
@@ -766,5 +766,5 @@ def test_every_kind_of_fact_reads_back_from_its_own_words(probe: str, holds: boo
 
 
 def test_a_path_with_a_drive_is_refused_by_the_verifier_as_by_the_runtime() -> None:
-    condition = parse_condition("`C:/x.md` exists", Lexicon.of(Dialect("")), ".w")
+    condition = parse_condition("`C:/x.md` exists", Lexicon.of(ReadOptions("")), ".w")
     assert condition.unknown

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from codegen import SpecError, load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.config import load_config
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from spellbook.disk.project import ProjectError, _parse
 from tests.support.specs import spec_with
 
@@ -60,7 +60,7 @@ def test_a_machine_s_section_reaches_the_way_its_spec_is_read(tmp_path: Path) ->
         encoding="utf-8",
     )
     config = load_config(tmp_path)
-    assert [(m.module, m.dialect.section) for m in config.machines] == [
+    assert [(m.module, m.options.section) for m in config.machines] == [
         ("pay", "Payment"),
         ("refund", "Refund"),
         ("door", ""),
@@ -68,10 +68,10 @@ def test_a_machine_s_section_reaches_the_way_its_spec_is_read(tmp_path: Path) ->
     assert [m.module for m in config.machines_for("spec/shop.md")] == ["pay", "refund"]
     # A file listed for several sections is verified whole (each machine on its own),
     # or as the entry of the section asked for.
-    assert config.machine_for("spec/shop.md").dialect.section == ""
+    assert config.machine_for("spec/shop.md").options.section == ""
     assert config.machine_for("spec/shop.md", "refund").module == "refund"
-    assert config.machine_for("spec/shop.md", "refund").dialect.section == "refund"
-    assert config.machine_for("spec/door.md", "Hall").dialect.section == "Hall"
+    assert config.machine_for("spec/shop.md", "refund").options.section == "refund"
+    assert config.machine_for("spec/door.md", "Hall").options.section == "Hall"
 
 
 @pytest.mark.parametrize(
@@ -99,7 +99,7 @@ def test_a_broken_vocabulary_module_is_an_error_not_a_traceback(
     (tmp_path / f"{name}.py").write_text(source + "\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(SpecError, match=said):
-        parse_spec_text(spec_with("-"), dialect=Dialect(name))
+        parse_spec_text(spec_with("-"), options=ReadOptions(name))
 
 
 def test_a_project_s_own_vocabulary_is_found_from_its_root(tmp_path: Path) -> None:

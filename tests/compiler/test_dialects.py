@@ -21,7 +21,7 @@ from codegen import SpecError, load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.config import load_config
 from codegen.model import Spec
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from codegen.render import render_machine
 from codegen.render.machine_records import render_response
 from spellbook import Workflow
@@ -30,7 +30,7 @@ from tests.support.workspaces import write
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
-DIALECT = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").dialect
+READ_OPTIONS = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").options
 TEXT = PROJECT.read_text(encoding="utf-8")
 
 
@@ -71,7 +71,7 @@ BASE = load_spec(PROJECT)
 
 
 def edited(text: str) -> Spec:
-    return parse_spec_text(text, "spec/STATE_MACHINE.md", dialect=DIALECT)
+    return parse_spec_text(text, "spec/STATE_MACHINE.md", options=READ_OPTIONS)
 
 
 # The spec the Prettier copies were made from, frozen with them, so that a change to the
@@ -238,7 +238,7 @@ def test_columns_by_role_with_a_machine_s_own_names() -> None:
     text = spec_text(states, spells, fill(states, spells)).replace("| Condition |", "| Wenn |")
     with pytest.raises(SpecError, match="Condition may be called"):
         parse_spec_text(text)
-    spec = parse_spec_text(text, dialect=Dialect("", (("condition", ("Wenn",)),)))
+    spec = parse_spec_text(text, options=ReadOptions("", (("condition", ("Wenn",)),)))
     assert len(spec.rules) == 2
 
 
@@ -334,5 +334,5 @@ def test_every_column_role_may_be_renamed(role: str, header: str, name: str) -> 
     else:
         with pytest.raises(SpecError):
             parse_spec_text(text)
-    spec = parse_spec_text(text, dialect=Dialect(columns=((role, (name,)),)))
+    spec = parse_spec_text(text, options=ReadOptions(columns=((role, (name,)),)))
     assert [r.id for r in spec.rows][:2] == ["T1", "T2"] and spec.rows[0].response == "Say so"

@@ -24,14 +24,14 @@ from tests.support.specs import renamed, row, spec_text
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
 FIXTURES = ROOT / "tests" / "data" / "fixtures"
-DIALECT = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").dialect
+READ_OPTIONS = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").options
 TEXT = PROJECT.read_text(encoding="utf-8")
 
 
 def diff(old: str, new: str) -> SpecDiff:
     return compare(
-        parse_spec_text(old, "old.md", dialect=DIALECT),
-        parse_spec_text(new, "new.md", dialect=DIALECT),
+        parse_spec_text(old, "old.md", options=READ_OPTIONS),
+        parse_spec_text(new, "new.md", options=READ_OPTIONS),
     )
 
 
@@ -232,8 +232,8 @@ def test_the_seed_against_the_project_spec_lists_exactly_what_spec_changes_md_re
     # The project spec as the record leaves it (item 18), frozen beside the seed: a
     # later change of the spec is reviewed by its own `--against` report.
     recorded = (FIXTURES / "spec_changes_STATE_MACHINE.md").read_text(encoding="utf-8")
-    project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", dialect=DIALECT)
-    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, DIALECT)
+    project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", options=READ_OPTIONS)
+    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
     found = compare(old, project, borrowed)
     doc = (ROOT / "docs" / "reference" / "spec-edit-log.md").read_text(encoding="utf-8")
     items = set(re.findall(r"^\| (\d+) \| [`(]", doc, re.M))  # the decisions table
@@ -467,8 +467,8 @@ def test_a_state_said_alone_has_its_own_destination_and_a_whole_family_its_famil
 
 def test_the_text_report_s_lines_are_of_a_readable_width() -> None:
     recorded = (FIXTURES / "spec_changes_STATE_MACHINE.md").read_text(encoding="utf-8")
-    project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", dialect=DIALECT)
-    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, DIALECT)
+    project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", options=READ_OPTIONS)
+    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
     first, *lines = format_text(compare(old, project, borrowed)).splitlines()
     assert first.startswith("spec/STATE_MACHINE.md against ")  # the verdict, whole
     assert len(lines) > 100

@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 from codegen import load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.cells import Signature, _analyse, _symbolic, signature
-from codegen.config import dialect_for
+from codegen.config import options_for
 from codegen.diff.cells import _held_pairs, _pairs
 from codegen.logic import closure, describer
 from codegen.model import Atom, LiteralSpec
 from codegen.read.conditions import parse_condition
-from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.lexicon import Lexicon, ReadOptions
 from codegen.spec_error import SpecError
 from tests.support.spec_builders import wide
 
@@ -37,7 +37,7 @@ PHRASES = [
     "the moon is full",
     "the tide is low",
 ]
-LEXICON = Lexicon.of(Dialect("spell_workflow"))
+LEXICON = Lexicon.of(ReadOptions("spell_workflow"))
 POOL: list[Atom] = sorted(
     {lit.atom for p in PHRASES for c in parse_condition(p, LEXICON).clauses for lit in c}
 )
@@ -107,7 +107,7 @@ SPECS = sorted(
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_both_engines_give_every_cell_of_the_shipped_specs_the_same_result(path: Path) -> None:
     try:
-        spec = load_spec(path, dialect=dialect_for(path, ROOT, trust=True))
+        spec = load_spec(path, options=options_for(path, ROOT, trust=True))
     except SpecError:
         pytest.skip("a case of a spec that cannot be read")
     checked = 0

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.model import Kind, Specificity
-from tests.support.random_specs import DIALECT, machines
+from tests.support.random_specs import READ_OPTIONS, machines
 from tests.support.specs import fill, findings_of, row, spec_text
 
 STATES = ["START", "WORK_G", "WORK_A", "DONE_G", "DONE_A"]
@@ -188,7 +188,7 @@ def test_unknown_destination_on_a_multi_state_row_is_reported_once() -> None:
 @settings(max_examples=100, deadline=None)
 @given(machines())
 def test_every_cell_has_rules_in_priority_order(text: str) -> None:
-    spec = parse_spec_text(text, dialect=DIALECT)
+    spec = parse_spec_text(text, options=READ_OPTIONS)
     for state in spec.states:
         for spell in spec.spells:
             priorities = [r.priority for r in spec.cell(state.name, spell.name)]

@@ -11,7 +11,7 @@ import pytest
 
 from codegen import load_spec, parse_spec_text
 from codegen.analyse import Finding, Severity, analyse
-from codegen.config import Dialect
+from codegen.config import ReadOptions
 from codegen.render import render_machine
 from spellbook import Workflow
 from tests.support.specs import row, spec_text, spec_with
@@ -26,8 +26,8 @@ def persisted(text: str, example: dict[str, object]) -> str:
     return text + f"\n### State Persistence\n\n```json\n{json.dumps(example)}\n```\n"
 
 
-def found(text: str, dialect: Dialect | None = None) -> list[Finding]:
-    spec = parse_spec_text(text, "spec.md", dialect=dialect)
+def found(text: str, options: ReadOptions | None = None) -> list[Finding]:
+    spec = parse_spec_text(text, "spec.md", options=options)
     return [f for f in analyse(spec) if f.kind in KINDS]
 
 
@@ -193,7 +193,9 @@ def test_a_vocabulary_verb_sets_the_fields_it_writes(monkeypatch: pytest.MonkeyP
     bare = text[:start] + text[text.index("```", start + 3) + 3 :]  # no State Persistence
     terms = bare.index("### Terms")  # Mark and Select: the Python vocabulary's verbs
     bare = bare[:terms] + bare[bare.index("### Transition Rules") :]
-    session = Dialect("tests.support.vocabularies.own_words")  # a vocabulary with verbs of its own
+    session = ReadOptions(
+        "tests.support.vocabularies.own_words"
+    )  # a vocabulary with verbs of its own
     assert found(bare, session) == []  # `Select the next pending feature` writes feature_id
     select = next(v for v in own_words.VERBS if v.name == "select")
     monkeypatch.setattr(select, "writes", ())

@@ -19,7 +19,7 @@ import pytest
 
 from codegen.model import Atom, LiteralSpec
 from codegen.read.conditions import parse_condition
-from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.lexicon import Lexicon, ReadOptions
 from spellbook.facts.probes import PROBES
 from spellbook.facts.wording import describe
 from spellbook.verbs.actions import VERBS
@@ -76,7 +76,7 @@ def test_a_fact_kind_has_words_meaning_check_and_what_it_implies(kind: str) -> N
 def test_a_fact_s_canonical_words_read_back_to_the_same_fact(kind: str, holds: bool) -> None:
     file, param = SAMPLES[kind]
     words = describe(kind, file, param, holds)
-    read = parse_condition(words, Lexicon.of(Dialect("")))
+    read = parse_condition(words, Lexicon.of(ReadOptions("")))
     assert not read.unknown, (words, read.why)
     assert read.clauses == ((LiteralSpec(Atom(kind, file, param), holds),),), words
 
@@ -111,7 +111,7 @@ def test_every_verb_has_a_phrase_the_reader_reads_as_it() -> None:
         if verb == "find":  # a noun the spec defines as a pattern
             continue
         # A callback of the project's own code: only where the project says so.
-        lexicon = Lexicon.of(Dialect("", own_code=verb == "call")).with_terms([])
+        lexicon = Lexicon.of(ReadOptions("", own_code=verb == "call")).with_terms([])
         (action,) = parse_actions(phrase, "", lexicon)
         assert action.verb == verb, (phrase, action)
 
@@ -131,7 +131,7 @@ def test_no_such_items_under_a_section_that_is_there_is_said_in_one_phrase(kind:
 
     file, param = SCOPED.get(kind, SAMPLES[kind])
     words = describe(kind, file, param, False, absent=True)
-    read = parse_condition(words, Lexicon.of(Dialect("")))
+    read = parse_condition(words, Lexicon.of(ReadOptions("")))
     assert not read.unknown and len(read.clauses[0]) == 2  # the section, and not the fact
     assert condition_words(read) == words
 
@@ -154,5 +154,5 @@ def test_the_reader_s_phrases_read_every_verb_of_the_runtime_and_no_other() -> N
 @pytest.mark.parametrize("pattern", ["a`b", "`", 'say "`hi`"'])
 def test_a_pattern_with_a_backtick_is_said_in_quotes_and_reads_back(pattern: str) -> None:
     words = describe("matches", "plan.md", pattern, True)
-    read = parse_condition(words, Lexicon.of(Dialect("")))
+    read = parse_condition(words, Lexicon.of(ReadOptions("")))
     assert read.clauses == ((LiteralSpec(Atom("matches", "plan.md", pattern), True),),), words

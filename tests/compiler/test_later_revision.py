@@ -26,7 +26,7 @@ import pytest
 from codegen import load_spec
 from codegen.analyse import Finding, analyse
 from codegen.analyse.coverage import family_coverage, state_coverage
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from spellbook import Workflow
 from spellbook.records.errors import Undefined
 from tests.support.workspaces import TASK, write
@@ -257,7 +257,7 @@ def test_with_its_terms_every_phrase_of_the_later_revision_is_read(tmp_path: Pat
     the ledger known, Expecto with context.md deleted is a gap the authors have."""
     spec_file = tmp_path / "LATER.md"
     spec_file.write_bytes(LATER.read_bytes() + TERMS.read_bytes())
-    spec = load_spec(spec_file, dialect=Dialect("spell_workflow"))
+    spec = load_spec(spec_file, options=ReadOptions("spell_workflow"))
     findings = analyse(spec)
     kinds = {f.kind for f in findings}
     assert not kinds & {"unknown_condition", "unknown_term", "term_conflict", "action_path"}

@@ -11,7 +11,7 @@ from codegen import SpecError, parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.report import format_text
 from codegen.model import Kind, Spec
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from codegen.read.rows import parse_selector
 from codegen.render import render_machine
 
@@ -527,7 +527,7 @@ def test_a_light_table_s_why_column_is_each_refusal_s_response() -> None:
 def test_a_table_of_refused_moves_is_read_as_blocked_rows_of_the_spells_that_ask() -> None:
     """Beside tables with an ID column, `| From | To | Why Blocked |` is no summary to skip:
     each row refuses the spell whose *Target* is To, in From, with its reason."""
-    spec = parse_spec_text(_session_with_reasons(), dialect=Dialect("coding_session"))
+    spec = parse_spec_text(_session_with_reasons(), options=ReadOptions("coding_session"))
     read = {
         r.id: (r.current.names or ("Any",), r.triggers, r.target.kind, r.response)
         for r in spec.rows
@@ -551,6 +551,6 @@ def test_a_table_of_refused_moves_is_read_as_blocked_rows_of_the_spells_that_ask
 def test_a_refused_move_no_spell_asks_for_is_an_error_saying_what_to_add() -> None:
     session = _SESSION.replace("   - *Target*: START\n", "")
     with pytest.raises(SpecError) as raised:
-        parse_spec_text(_session_with_reasons(session), dialect=Dialect("coding_session"))
+        parse_spec_text(_session_with_reasons(session), options=ReadOptions("coding_session"))
     assert "refuses Any → START, and no spell asks for START" in raised.value.message
     assert "`- *Target*: START` in the Spells list" in raised.value.message

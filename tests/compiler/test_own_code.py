@@ -15,11 +15,11 @@ from codegen.analyse.reading import read_spec
 from codegen.config import load_config
 from codegen.model import CALL, OWN, Atom, LiteralSpec
 from codegen.read.conditions import Words, parse_condition
-from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.lexicon import Lexicon, ReadOptions
 from spellbook.disk.project import ProjectError, project_from
 from spellbook.facts.wording import describe
 
-OWN_CODE = Dialect(own_code=True)
+OWN_CODE = ReadOptions(own_code=True)
 
 
 def spec(rows: str, terms: str = "", spells: tuple[str, ...] = ("Go", "Stop")) -> str:
@@ -51,12 +51,12 @@ def spec(rows: str, terms: str = "", spells: tuple[str, ...] = ("Go", "Stop")) -
     return text
 
 
-def findings(text: str, dialect: Dialect = OWN_CODE) -> list[tuple[str, str]]:
-    return [(f.kind, f.message) for f in analyse(parse_spec_text(text, dialect=dialect))]
+def findings(text: str, options: ReadOptions = OWN_CODE) -> list[tuple[str, str]]:
+    return [(f.kind, f.message) for f in analyse(parse_spec_text(text, options=options))]
 
 
-def kinds(text: str, dialect: Dialect = OWN_CODE) -> list[str]:
-    return [kind for kind, _ in findings(text, dialect)]
+def kinds(text: str, options: ReadOptions = OWN_CODE) -> list[str]:
+    return [kind for kind, _ in findings(text, options)]
 
 
 def own(phrase: str, positive: bool = True) -> LiteralSpec:
@@ -174,7 +174,7 @@ def test_the_opt_in_is_not_offered_for_a_phrase_about_a_file() -> None:
         "| G1 | OPEN | Go | Checks `.refs` for processed URLs | DONE | - | Done |\n"
         "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
     )
-    messages = [m for k, m in findings(text, Dialect()) if k == "unknown_condition"]
+    messages = [m for k, m in findings(text, ReadOptions()) if k == "unknown_condition"]
     assert messages and not any("own_code" in m for m in messages)
 
 
@@ -190,7 +190,7 @@ def test_a_term_relates_two_phrases_of_the_projects_own() -> None:
         "| S1 | OPEN | Stop | - | Same state | - | Stopped |",
         "| card declined | NOT card authorised |",
     )
-    found = parse_spec_text(text, dialect=OWN_CODE)
+    found = parse_spec_text(text, options=OWN_CODE)
     assert found.rows[1].condition.clauses == ((own("card_authorised", False),),)
     assert kinds(text) == []
 
@@ -200,7 +200,7 @@ def test_an_action_the_core_does_not_read_is_callbacks_split_at_semicolons() -> 
         "| G1 | OPEN | Go | - | DONE | emit `ORDER_CREATED`; write audit record | Done |\n"
         "| S1 | OPEN | Stop | - | Same state | Register with orchestrator | Stopped |"
     )
-    found = parse_spec_text(text, dialect=OWN_CODE)
+    found = parse_spec_text(text, options=OWN_CODE)
     assert [(a.verb, a.target, a.text) for a in found.rows[0].actions] == [
         (CALL, "emit_order_created", "emit `ORDER_CREATED`"),
         (CALL, "write_audit_record", "write audit record"),
@@ -221,7 +221,7 @@ def test_without_the_opt_in_such_a_phrase_is_refused_naming_the_opt_in() -> None
         "| G2 | OPEN | Go | NOT payment accepted | [BLOCKED] | - | No |\n"
         "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
     )
-    found = findings(text, Dialect())
+    found = findings(text, ReadOptions())
     messages = [m for k, m in found if k == "unknown_condition"]
     assert messages and "'payment accepted'" in messages[0]
     assert all("set own_code = true under [tool.spellbook]" in m for m in messages)
@@ -295,7 +295,7 @@ def test_a_machine_without_own_code_is_the_cores_as_before() -> None:
         "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
     )
     assert "own_code" not in kinds(text)
-    assert kinds(text) == kinds(text, Dialect())
+    assert kinds(text) == kinds(text, ReadOptions())
 
 
 # -- --explain ------------------------------------------------------------------------
@@ -308,7 +308,7 @@ def test_explain_names_each_guard_and_callback_with_its_identifier() -> None:
         "| S1 | OPEN | Stop | - | Same state | - | Stopped |",
         "| card declined | NOT card authorised |",
     )
-    reading = read_spec(parse_spec_text(text, dialect=OWN_CODE), OWN_CODE)
+    reading = read_spec(parse_spec_text(text, options=OWN_CODE), OWN_CODE)
     lines = reading.lines()
     assert "guard card_authorised: 'card authorised', 'card declined' (rows G1, G2)" in lines
     assert "callback notify_buyer: 'notify buyer' (rows G1)" in lines
@@ -317,7 +317,7 @@ def test_explain_names_each_guard_and_callback_with_its_identifier() -> None:
         "| G2 | OPEN | Go | NOT no blockers | Same state | - | Wait |\n"
         "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
     )
-    said = read_spec(parse_spec_text(again, dialect=OWN_CODE), OWN_CODE).lines()
+    said = read_spec(parse_spec_text(again, options=OWN_CODE), OWN_CODE).lines()
     assert "guard blockers: 'blockers', 'no blockers' (rows G1, G2)" in said
     assert any("then: callback notify_buyer: notify buyer" in line for line in lines)
     assert json.loads(json.dumps(reading.json()))["own_code"][0]["name"] == "card_authorised"
@@ -333,8 +333,8 @@ def test_own_code_is_configured_at_the_top_and_per_machine(tmp_path: Path) -> No
         encoding="utf-8",
     )
     config = load_config(tmp_path)
-    assert [m.dialect.own_code for m in config.machines] == [True, False]
-    assert config.dialect.own_code is True
+    assert [m.options.own_code for m in config.machines] == [True, False]
+    assert config.options.own_code is True
     assert project_from(str(tmp_path), {}).own_code is False
 
 
@@ -356,7 +356,7 @@ def test_a_guard_or_callback_named_like_a_trigger_or_a_builtin_is_an_error_namin
 | vending | idle | Product dispensed | product dispensed | - |
 | vending | idle | Refund | open | - |
 """
-    spec = parse_spec_text(text, "spec/V.md", dialect=Dialect(own_code=True))
+    spec = parse_spec_text(text, "spec/V.md", options=ReadOptions(own_code=True))
     said = dict((f.line, f.message) for f in analyse(spec) if f.kind == "own_code")
     assert sorted(said) == [6, 7, 8]
     assert said[7].startswith(

@@ -14,7 +14,7 @@ from codegen import SpecError, parse_spec_text
 from codegen.analyse import analyse, errors
 from codegen.pipeline import load_machines, parse_machines_text
 from codegen.read.document import parse_document
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from codegen.read.markdown import Heading, read_blocks
 from codegen.read.sections import machines, sections, select
 
@@ -31,7 +31,7 @@ def _line(text: str, start: str) -> int:
 
 
 def test_sections_that_declare_their_own_states_are_read_as_one_machine_each() -> None:
-    found = parse_machines_text(DECLARED, "shop.md", dialect=Dialect())
+    found = parse_machines_text(DECLARED, "shop.md", options=ReadOptions())
     assert [(m.section, m.line) for m in found] == [
         ("Payment", _line(DECLARED, "## Payment")),
         ("Refund", _line(DECLARED, "## Refund")),
@@ -48,7 +48,7 @@ def test_sections_that_declare_their_own_states_are_read_as_one_machine_each() -
 
 def test_a_file_of_several_machines_read_as_one_is_an_error_not_a_merge() -> None:
     with pytest.raises(SpecError) as caught:
-        parse_spec_text(DECLARED, "shop.md", dialect=Dialect())
+        parse_spec_text(DECLARED, "shop.md", options=ReadOptions())
     message = str(caught.value)
     assert caught.value.line == _line(DECLARED, "## Payment")
     assert "2 machines, one per section" in message
@@ -58,7 +58,7 @@ def test_a_file_of_several_machines_read_as_one_is_an_error_not_a_merge() -> Non
 
 def test_sections_that_share_a_state_and_declare_none_are_an_error_naming_both() -> None:
     with pytest.raises(SpecError) as caught:
-        parse_machines_text(UNDECLARED, "shop.md", dialect=Dialect())
+        parse_machines_text(UNDECLARED, "shop.md", options=ReadOptions())
     err = caught.value
     payment, refund = _line(UNDECLARED, "## Payment"), _line(UNDECLARED, "## Refund")
     assert err.line == _line(UNDECLARED, "| R1 |")
@@ -130,7 +130,7 @@ def test_a_chosen_section_reads_only_its_blocks_the_title_and_the_terms_outside(
         "States",
         "Refund Transitions",
     ]
-    (found,) = parse_machines_text(text, "shop.md", dialect=Dialect(section="refund"))
+    (found,) = parse_machines_text(text, "shop.md", options=ReadOptions(section="refund"))
     assert found.section == "Refund"
     assert [r.id for r in found.spec.rows] == ["R1", "R2", "R3", "R4", "R5", "R6"]
     assert [t.phrase for t in found.spec.terms] == ["the bank paid back"]
@@ -144,21 +144,21 @@ def test_a_section_is_named_without_its_number_in_any_case() -> None:
         "\n## Refund\n", "\n## 2. Refund\n"
     )
     assert [m.section for m in parse_machines_text(text)] == ["Payment", "Refund"]
-    assert parse_spec_text(text, dialect=Dialect(section="payment")).states[0].name == "CREATED"
-    assert parse_spec_text(text, dialect=Dialect(section="2. refund")).states[0].name == (
+    assert parse_spec_text(text, options=ReadOptions(section="payment")).states[0].name == "CREATED"
+    assert parse_spec_text(text, options=ReadOptions(section="2. refund")).states[0].name == (
         "REQUESTED"
     )
 
 
 def test_an_unknown_section_is_an_error_listing_the_sections() -> None:
     with pytest.raises(SpecError) as caught:
-        parse_spec_text(DECLARED, "shop.md", dialect=Dialect(section="Shipping"))
+        parse_spec_text(DECLARED, "shop.md", options=ReadOptions(section="Shipping"))
     assert caught.value.message == (
         "no section 'Shipping' holds a transition table; the sections are "
         "'Payment' (line 6), 'Refund' (line 37)"
     )
     with pytest.raises(SpecError, match="this file is one machine"):
-        parse_spec_text(ONE_SECTION, "kettle.md", dialect=Dialect(section="Teapot"))
+        parse_spec_text(ONE_SECTION, "kettle.md", options=ReadOptions(section="Teapot"))
 
 
 def test_an_error_in_one_machine_names_its_section() -> None:
@@ -190,7 +190,7 @@ def test_every_spec_of_one_machine_stays_one(path: Path) -> None:
 def test_load_machines_reads_a_file_as_its_project_configures_it(tmp_path: Path) -> None:
     spec = tmp_path / "shop.md"
     spec.write_text(DECLARED, encoding="utf-8")
-    found = load_machines(spec, "shop.md", Dialect())
+    found = load_machines(spec, "shop.md", ReadOptions())
     assert [m.section for m in found] == ["Payment", "Refund"]
-    (one,) = load_machines(spec, "shop.md", replace(Dialect(), section="Refund"))
+    (one,) = load_machines(spec, "shop.md", replace(ReadOptions(), section="Refund"))
     assert one.section == "Refund"

@@ -60,7 +60,7 @@ def test_with_the_project_s_definition_the_seed_s_reparo_gaps_are_found_again() 
         "### Transition Rules",
         1,
     )
-    found = analyse(parse_spec_text(text, "seed.md", dialect=load_config(ROOT).dialect))
+    found = analyse(parse_spec_text(text, "seed.md", options=load_config(ROOT).options))
     gaps = {f.spell for f in found if f.kind == "gap" and f.state == "ERROR_TASK_MISSING"}
     assert gaps == {"Reparo"}
     assert not [f for f in found if f.kind == "unknown_condition"]

@@ -11,7 +11,7 @@ import pytest
 from codegen import SpecError, load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.model import Spec
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from tests.support.specs import fill, row, spec_text
 
 STATES, SPELLS = ["A", "B"], ["Go", "Stop"]
@@ -20,7 +20,7 @@ GERMAN = (
 )
 STOP_ROW = '| S1 | A, B | Stop | - | Same state | No state change | Explain: "Nothing to stop." |\n'
 # What the project that wrote the table says in [tool.spellbook] columns.
-PROJECT = Dialect(
+PROJECT = ReadOptions(
     "",
     (
         ("current_state", ("Zustand",)),
@@ -63,7 +63,7 @@ def test_a_table_with_columns_no_role_is_called_is_a_warning_at_its_line() -> No
 
 
 def test_the_same_table_read_with_the_project_s_columns_is_transition_rules() -> None:
-    spec = parse_spec_text(with_table(GERMAN), dialect=PROJECT)
+    spec = parse_spec_text(with_table(GERMAN), options=PROJECT)
     assert [r.source for r in spec.rules if r.id == "S1"] == ["A", "B"]
     assert kinds(spec, "unknown_column", "table_skipped", "missing_cell") == []
 
@@ -140,7 +140,7 @@ def test_a_table_read_as_rules_that_lacks_roles_says_how_a_project_names_its_col
     assert err.value.line == line_of(text, "| Stage |")
     assert 'columns = { current_state = ["Stage"] }' in err.value.message
     assert "(the keys: current_state, trigger, next_state, response)" in err.value.message
-    own = Dialect(
+    own = ReadOptions(
         "",
         (
             ("current_state", ("Stage",)),
@@ -149,5 +149,5 @@ def test_a_table_read_as_rules_that_lacks_roles_says_how_a_project_names_its_col
             ("response", ("Tell the author",)),
         ),
     )
-    spec = parse_spec_text(text, dialect=own)
+    spec = parse_spec_text(text, options=own)
     assert [r.source for r in spec.rules if r.id == "S1"] == ["A", "B"]

@@ -14,7 +14,7 @@ import pytest
 from codegen import SpecError, load_spec, parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.reading import read_spec
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from codegen.read.policies import says_unlisted_rejected
 from codegen.render import render_machine
 from tests.support.specs import row, spec_text
@@ -212,9 +212,9 @@ def test_an_unlisted_setting_it_cannot_take_is_an_error_naming_the_key(tmp_path:
         load_spec(_project(tmp_path, 'unlisted = "yes"'))
 
 
-def test_the_dialect_carries_the_setting() -> None:
+def test_the_read_options_carry_the_setting() -> None:
     spec = parse_spec_text(
-        spec_text(STATES, SPELLS, ROWS), "spec/P.md", None, Dialect(unlisted="rejected")
+        spec_text(STATES, SPELLS, ROWS), "spec/P.md", None, ReadOptions(unlisted="rejected")
     )
     assert spec.unlisted is not None and spec.unlisted.line == 0
     assert len([r for r in spec.rules if r.policy]) == UNLISTED

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from codegen.analyse import analyse
 from codegen.pipeline import parse_spec_text
 from codegen.read.action_phrases import parse_actions
-from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.lexicon import Lexicon, ReadOptions
 from codegen.render import render_machine
 from spellbook import Workflow
 from spellbook.disk.state_file import Record
@@ -71,7 +71,7 @@ def _rule(*actions: Action) -> Rule:
 
 def _read(phrase: str) -> Action:
     """The phrase as the compiler reads it, as the machine declares it."""
-    (read,) = parse_actions(phrase, "", Lexicon.of(Dialect("")))
+    (read,) = parse_actions(phrase, "", Lexicon.of(ReadOptions("")))
     return Action(read.verb, read.text, read.files, read.target)
 
 

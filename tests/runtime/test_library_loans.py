@@ -19,7 +19,7 @@ from types import ModuleType
 
 import pytest
 
-from codegen import Dialect, parse_spec_text
+from codegen import ReadOptions, parse_spec_text
 from codegen.analyse import analyse
 from codegen.render import render_machine
 from spellbook import ActionError, CastResult, Workflow
@@ -65,8 +65,8 @@ BASES: dict[str, dict[str, str]] = {
 @pytest.fixture(scope="module")
 def machine() -> ModuleType:
     """The spec compiled as `spellbook-codegen` would, with the core's words alone."""
-    dialect = Dialect(vocabulary="", folder=str(FIXTURES), templates=str(BY_NAME))
-    spec = parse_spec_text(SPEC.read_text(encoding="utf-8"), str(SPEC), dialect=dialect)
+    options = ReadOptions(vocabulary="", folder=str(FIXTURES), templates=str(BY_NAME))
+    spec = parse_spec_text(SPEC.read_text(encoding="utf-8"), str(SPEC), options=options)
     assert [f.kind for f in analyse(spec) if f.severity in ("error", "warning")] == []
     namespace: dict[str, object] = {}
     exec(compile(render_machine(spec, "library_loans"), "library_loans.py", "exec"), namespace)
@@ -622,9 +622,9 @@ def test_a_state_named_as_its_own_next_state_stays_and_the_reading_says_so(
     before = state_file(tmp_path)["entered_at"]
     cast(flow, "Renew", "N7", "ON_LOAN")
     assert state_file(tmp_path)["entered_at"] == before
-    dialect = Dialect(vocabulary="", folder=str(FIXTURES), templates=str(BY_NAME))
-    spec = parse_spec_text(SPEC.read_text(encoding="utf-8"), str(SPEC), dialect=dialect)
-    (n7,) = [r for r in read_spec(spec, dialect).rows if r.id == "N7"]
+    options = ReadOptions(vocabulary="", folder=str(FIXTURES), templates=str(BY_NAME))
+    spec = parse_spec_text(SPEC.read_text(encoding="utf-8"), str(SPEC), options=options)
+    (n7,) = [r for r in read_spec(spec, options).rows if r.id == "N7"]
     assert n7.next == "ON_LOAN (it stays, as with Same state)"
 
 

@@ -20,12 +20,12 @@ from tests.support.workspaces import plan, write
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
-DIALECT = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").dialect
+READ_OPTIONS = load_config(ROOT).machine_for("spec/STATE_MACHINE.md").options
 TEXT = PROJECT.read_text(encoding="utf-8")
 
 
 def machine_of(text: str, name: str) -> ModuleType:
-    spec = parse_spec_text(text, "spec/STATE_MACHINE.md", dialect=DIALECT)
+    spec = parse_spec_text(text, "spec/STATE_MACHINE.md", options=READ_OPTIONS)
     module = ModuleType(name)
     exec(compile(render_machine(spec, name), f"{name}.py", "exec"), module.__dict__)
     return module

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from codegen import parse_spec_text
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from codegen.render import render_machine
 from spellbook.doors.repository import OwnCodeMachine, drivable
 from spellbook.records.exits import EXIT_BAD_INPUT
@@ -72,7 +72,7 @@ METHODS = (
 
 
 def generated(folder: Path, text: str = SPEC) -> Path:
-    spec = parse_spec_text(text, "spec/LOCKER.md", dialect=Dialect(own_code=True))
+    spec = parse_spec_text(text, "spec/LOCKER.md", options=ReadOptions(own_code=True))
     path = folder / "locker.py"
     path.write_text(render_machine(spec, "locker"), encoding="utf-8")
     return path
@@ -229,7 +229,7 @@ LOANS = """\
 | on shelf | on shelf | lend | {refused} | ask for the fines |
 | on loan | on shelf | return | - | thank the member |
 """
-LOANS_DIALECT = Dialect(
+LOANS_OPTIONS = ReadOptions(
     own_code=True,
     unlisted="rejected",
     columns=(("condition", ("Guard",)), ("action", ("Effects",))),
@@ -240,7 +240,7 @@ def test_a_from_to_event_table_s_own_guards_drive_a_typed_model(tmp_path: Path) 
     from codegen.analyse import analyse
 
     text = LOANS.format(refused="not member in good standing")
-    spec = parse_spec_text(text, "spec/LOANS.md", dialect=LOANS_DIALECT)
+    spec = parse_spec_text(text, "spec/LOANS.md", options=LOANS_OPTIONS)
     assert not [f for f in analyse(spec) if f.severity.value != "info"]
     path = tmp_path / "loans.py"
     path.write_text(render_machine(spec, "loans"), encoding="utf-8")
@@ -297,15 +297,15 @@ def test_a_gap_between_two_guards_of_a_from_to_event_table_is_found(tmp_path: Pa
     from codegen.analyse import analyse
 
     text = LOANS.format(refused="member owes fines")
-    strict = replace(LOANS_DIALECT, unlisted="")
-    spec = parse_spec_text(text, "spec/LOANS.md", dialect=strict)
+    strict = replace(LOANS_OPTIONS, unlisted="")
+    spec = parse_spec_text(text, "spec/LOANS.md", options=strict)
     gaps = [f.message for f in analyse(spec) if f.kind == "gap"]
     assert gaps == [
         "lend in on_shelf: no rule fires when not member in good standing, not member "
         "owes fines (the cell's rules: R1, R2)"
     ]
     # where transitions not listed are rejected, the gap is rejected, and said so
-    spec = parse_spec_text(text, "spec/LOANS.md", dialect=LOANS_DIALECT)
+    spec = parse_spec_text(text, "spec/LOANS.md", options=LOANS_OPTIONS)
     findings = analyse(spec)
     assert not [f for f in findings if f.kind == "gap"]
     said = [f.message for f in findings if f.kind == "unlisted_gap"]

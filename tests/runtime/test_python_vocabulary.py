@@ -11,7 +11,7 @@ import types
 from pathlib import Path
 
 from codegen import parse_spec_text
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from codegen.render import render_machine
 from spellbook import Workflow
 
@@ -60,8 +60,8 @@ FEATURES = {
 
 
 def machine() -> types.ModuleType:
-    dialect = Dialect("tests.support.vocabularies.own_words")
-    source = render_machine(parse_spec_text(SPEC, "features.md", dialect=dialect), "features")
+    options = ReadOptions("tests.support.vocabularies.own_words")
+    source = render_machine(parse_spec_text(SPEC, "features.md", options=options), "features")
     assert 'VOCABULARY = "tests.support.vocabularies.own_words"' in source  # imported to cast
     module = types.ModuleType("features")
     exec(compile(source, "features.py", "exec"), module.__dict__)

@@ -17,7 +17,7 @@ import pytest
 
 from codegen.model import Term
 from codegen.read.conditions import parse_condition
-from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.lexicon import Lexicon, ReadOptions
 from spellbook.facts.patterns import VOCABULARY
 from tests.support.vocabularies import ATLASSIAN_URL as WRITTEN
 
@@ -33,11 +33,11 @@ OTHER_PENDING = "features[status=pending][id!=$feature_id]"
 GITHUB_ISSUE = r"github\.com/[\w.-]+/[\w.-]+/issues/\d+"
 
 LEXICONS = {
-    "core": Lexicon.of(Dialect("")),
-    "spell": Lexicon.of(Dialect("spell_workflow")),
-    "session": Lexicon.of(Dialect("coding_session")),
+    "core": Lexicon.of(ReadOptions("")),
+    "spell": Lexicon.of(ReadOptions("spell_workflow")),
+    "session": Lexicon.of(ReadOptions("coding_session")),
     # A spec's own Terms table, over the spell_workflow vocabulary.
-    "terms": Lexicon.of(Dialect("spell_workflow")).with_terms(
+    "terms": Lexicon.of(ReadOptions("spell_workflow")).with_terms(
         [
             Term("No review under way", "comments.md missing AND review-task.md missing"),
             Term("plan.md cites an issue", f"plan.md matches `{GITHUB_ISSUE}`"),

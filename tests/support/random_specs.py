@@ -2,14 +2,14 @@
 
 Rows with explicit and wildcard sources (`Any state`, `Any state except ...`), random
 conditions over a few files and p.md's acceptance criteria, with OR and with phrases
-nothing defines, and every kind of Next State; read in the spell workflow's dialect.
+nothing defines, and every kind of Next State; read with the spell workflow's vocabulary.
 """
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from codegen.read.lexicon import Dialect
+from codegen.read.lexicon import ReadOptions
 from tests.support.specs import row, spec_text
 
 STATES = ["S0", "S1", "S2", "S3"]
@@ -30,7 +30,7 @@ PHRASES = [
     "the moon is full",
     "the tide is low",
 ]
-DIALECT = Dialect("spell_workflow")
+READ_OPTIONS = ReadOptions("spell_workflow")
 
 
 @st.composite

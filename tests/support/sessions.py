@@ -33,12 +33,12 @@ def code_machine() -> ModuleType:
     Mark and Select are that Python vocabulary's own verbs, and its `judge_write` judges
     hand-made writes of the feature list. Generated in memory, once."""
     from codegen import parse_spec_text
-    from codegen.config import Dialect
+    from codegen.config import ReadOptions
     from codegen.render import render_machine
 
     text = (ROOT / "spec" / "SESSION_STATE_MACHINE.md").read_text(encoding="utf-8")
     text = text[: text.index("### Terms")] + text[text.index("### Transition Rules") :]
-    spec = parse_spec_text(text, "spec/SESSION_STATE_MACHINE.md", dialect=Dialect(CODE))
+    spec = parse_spec_text(text, "spec/SESSION_STATE_MACHINE.md", options=ReadOptions(CODE))
     module = ModuleType("session_code_machine")
     source = render_machine(spec, "session_code_machine")
     exec(compile(source, "session_code_machine.py", "exec"), module.__dict__)

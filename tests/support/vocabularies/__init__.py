@@ -3,7 +3,7 @@ and the words of Spellbook's own vocabularies, as their files say them."""
 
 from __future__ import annotations
 
-from codegen.read.lexicon import Dialect, Lexicon
+from codegen.read.lexicon import Lexicon, ReadOptions
 from spellbook.facts.patterns import VOCABULARY
 
 
@@ -11,7 +11,7 @@ def shipped_pattern(vocabulary: str, noun: str) -> str:
     """The pattern of a noun of a vocabulary that ships with Spellbook, as its file writes
     it (without the mark that says it is the vocabulary's:
     `spellbook.facts.patterns.VOCABULARY`)."""
-    found = Lexicon.of(Dialect(vocabulary)).noun(noun)
+    found = Lexicon.of(ReadOptions(vocabulary)).noun(noun)
     assert found is not None and found.probe == "matches", noun
     return found.param.removeprefix(VOCABULARY)
 
