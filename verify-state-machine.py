@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Verify a markdown state-machine spec: coverage matrix, findings, verdict.
 
-Usage: python verify-state-machine.py [--spec PATH] [--format text|json] [--strict]
+Usage: python verify-state-machine.py [--spec PATH] [--format text|json|markdown|sarif]
+       [--strict] [--against OLD_SPEC] ...  (--help lists every option)
 """
 
 import sys

@@ -1,5 +1,7 @@
-"""The action verbs of the generic core, each carried out once: create, archive, delete,
-load, extract, increment. A workflow's own verbs are planned by its vocabulary module.
+"""The action verbs of the generic core, each one `Verb` of `VERBS` (the one list:
+what each changes, its effect, its carry-out), each carried out once; the edits in
+place (copy, move, append, set a JSON field) by `spellbook.verbs.edits`. A workflow's
+own verbs are planned by its vocabulary module.
 
 A cast with file actions happens in two steps. `plan` reads and checks everything
 (frontmatter values, archive folder names, new file contents) without touching
