@@ -5,7 +5,8 @@
 "Here" is this working tree as it is on disk (uncommitted changes included);
 "then" is REV's files, unpacked with `git archive` into a temporary folder. Only
 the project's stable entry points are timed, so the figures hold while the
-modules behind them move: `spellbook.doors.cli.run()` (what the `spell` script calls)
+modules behind them move: the function the tree's `spell` script calls (its
+`pyproject.toml`'s `[project.scripts]`)
 with PYTHONPATH=<tree>/src, `verify-state-machine.py` and `python -m codegen`
 with PYTHONPATH=<tree>:<tree>/src. Each run is a fresh interpreter with bytecode
 caches warm (PYTHONDONTWRITEBYTECODE is removed, and every command runs once in
@@ -71,7 +72,19 @@ TOLERANCE = 0.10
 MEMORY_TOLERANCE = 0.02
 ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
 PYTHON = sys.executable
-SPELL = "from spellbook.doors.cli import run; run()"
+
+
+def spell_code(tree: Path) -> str:
+    """What the tree's installed `spell` script runs, from its own pyproject.toml."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - tomli is the runtime's own dependency before 3.11
+        import tomli as tomllib
+    scripts = tomllib.loads((tree / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    module, _, function = scripts["scripts"]["spell"].partition(":")
+    return f"from {module} import {function}; {function}()"
+
+
 FLOOR = "import transitions"
 CONFIG = '[tool.spellbook]\nvocabulary = "spell_workflow"\n'
 PROJECT_SPEC = Path("spec", "STATE_MACHINE.md")
@@ -171,7 +184,7 @@ def clone_specs(trees: list[Path], folder: Path) -> tuple[Path, Path]:
 def workspaces(tree: Path, folder: Path) -> dict[str, list[str]]:
     """The cold commands for one tree, in workspaces its own `spell` prepares, as
     `bench/cold_start.py` `spell_commands()` does."""
-    spell = [PYTHON, "-c", SPELL, "--root"]
+    spell = [PYTHON, "-c", spell_code(tree), "--root"]
     folder.mkdir()
     lumos, accio, executed = folder / "lumos", folder / "accio", folder / "executed"
     lumos.mkdir()
