@@ -546,3 +546,29 @@ def test_every_command_of_the_table_the_verifier_reads_is_a_command_of_spell(
         )
         assert "unknown_spell" not in done.stdout and "unknown spell" not in done.stderr, name
     assert "unknown spell 'statuses'" in spell(tmp_path, "statuses").stderr
+
+
+def test_session_is_the_command_wherever_the_options_put_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`spell --root DIR session status` drives the coding session as `spell session --root
+    DIR status` does: the first word that is no option nor an option's value says which.
+    `cast session` still casts a spell so named, and a second machine is refused."""
+    from spellbook.doors.cli import main
+
+    root = str(tmp_path)
+    said = []
+    for words in (
+        ["session", "--root", root, "--json", "status"],
+        ["--root", root, "--json", "session", "status"],
+        [f"--root={root}", "--json", "session", "status"],
+        ["--json", "--root", root, "session", "status"],
+    ):
+        assert main(words) == EXIT_OK, words
+        said.append(json.loads(capsys.readouterr().out))
+    assert all(s == said[0] for s in said)
+    assert said[0]["state"] == "START"  # the session machine's, not the spell machine's
+    assert main(["--root", root, "cast", "session"]) == EXIT_BAD_INPUT
+    assert "unknown spell 'session'" in capsys.readouterr().err
+    assert main(["--root", root, "--machine", "spell", "session", "status"]) == EXIT_BAD_INPUT
+    assert "give one machine" in capsys.readouterr().err

@@ -271,8 +271,9 @@ BAD_INPUT = (UnknownSpell, UnknownState, BadFile, UnsafePath, ActionError, Undef
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     machine: str | None = None
-    if args[:1] == ["session"]:
-        machine, args = "session", args[1:]
+    at = _command_at(args)
+    if at is not None and args[at] == "session":
+        machine, args = "session", args[:at] + args[at + 1 :]
     try:
         if "check-transition" in args:
             return _check_transition(args, machine)
@@ -290,6 +291,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _failed(message, EXIT_FAILED, "--json" in args, "internal_error")
         except Unwritten:
             return EXIT_FAILED
+
+
+# The options that take a value, as `_arguments` declares them.
+VALUED = ("--root", "--machine", "--format")
+
+
+def _command_at(args: list[str]) -> int | None:
+    """Where the first word that is no option nor an option's value is (`spell --root DIR
+    session status`: at 2), or None."""
+    at = 0
+    while at < len(args):
+        item = args[at]
+        if item == "--":
+            return at + 1 if at + 1 < len(args) else None
+        if not item.startswith("-"):
+            return at
+        at += 2 if item in VALUED else 1
+    return None
 
 
 def _check_transition(args: list[str], machine: str | None) -> int:

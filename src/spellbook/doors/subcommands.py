@@ -4,5 +4,5 @@ dispatches by and the verifier keeps a spell from being named like (`spell_shado
 from __future__ import annotations
 
 # `spell NAME` runs the command NAME where there is one; `spell cast NAME` always casts.
-# `session` is a command only as the first word (`spell session ...`).
+# `session` is a command as the first word that is no option (`spell --root DIR session ...`).
 COMMANDS = ("status", "repair", "diagram", "mcp", "check-transition", "session", "cast")
