@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from ..analyse import Finding
 from ..analyse.report import (
@@ -36,6 +36,17 @@ Checked: TypeAlias = Sequence[tuple[SectionSpec, list[Finding]]]
 
 
 @dataclass(frozen=True)
+class Ran:
+    """One machine of a project's several, as its run ended: its arguments (`spec`,
+    `section`), what it said on stdout (its report, or its failure form), and whether it
+    passed (exit status 0)."""
+
+    args: argparse.Namespace
+    said: Said
+    ok: bool
+
+
+@dataclass(frozen=True)
 class Format:
     """One output format. Each form takes the run's arguments (`--spec`, `--against`,
     `--strict`, `--brief`, `--explain`) and returns what stdout says: text, or a dict
@@ -51,9 +62,12 @@ class Format:
     # --against's report and its failure; a format without the report refuses --against.
     diff: Callable[[SpecDiff], Said] | None
     diff_failure: Callable[[argparse.Namespace, SpecError], Said] | None
-    # What comes before the `at`th machine of a project's several (`--spec` left out);
-    # None: the format reports one machine, and a project of several is refused.
+    # A project's several machines (`--spec` left out), in one of two ways: what comes
+    # before the `at`th one's output, written as each run ends (text, markdown); or one
+    # document of every run's output, written when the last has ended (`gathered`: json,
+    # sarif, whose reader takes one document). Each format has exactly one.
     between: Callable[[int, argparse.Namespace], str] | None
+    gathered: Callable[[str, Sequence[Ran]], Said] | None
 
     def failure_of(
         self, args: argparse.Namespace
@@ -121,6 +135,11 @@ def _json_sections(
             for m, findings in checked
         ],
     }
+
+
+def _json_gathered(where: str, ran: Sequence[Ran]) -> dict[str, object]:
+    """A project's machines: each one's report (or failure form) as its own run says it."""
+    return {"project": where, "ok": all(r.ok for r in ran), "machines": [r.said for r in ran]}
 
 
 def _json_diff(diff: SpecDiff) -> dict[str, object]:
@@ -280,6 +299,19 @@ def _sarif_run(machine: SectionSpec, findings: list[Finding]) -> dict[str, objec
     return run
 
 
+def _sarif_gathered(where: str, ran: Sequence[Ran]) -> dict[str, object]:
+    """A project's machines as one log: every run of each machine's, each named by its
+    spec (and section) in `automationDetails`, so no two runs of the log share an id."""
+    runs = []
+    for r in ran:
+        said = r.said if isinstance(r.said, dict) else {}
+        for one in cast("list[dict[str, Any]]", said.get("runs", [])):
+            section = one.get("properties", {}).get("section") or r.args.section
+            name = f"{r.args.spec}/{section}" if section else r.args.spec
+            runs.append({**one, "automationDetails": {"id": f"verify-state-machine/{name}"}})
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs}
+
+
 def _sarif_failure(args: argparse.Namespace, err: SpecError) -> dict[str, object]:
     return sarif_log(err.path, [_error_finding(err)])
 
@@ -296,6 +328,7 @@ FORMATS: dict[str, Format] = {
             diff=_text_diff,
             diff_failure=None,
             between=_text_between,
+            gathered=None,
         ),
         Format(
             name="json",
@@ -306,6 +339,7 @@ FORMATS: dict[str, Format] = {
             diff=_json_diff,
             diff_failure=_json_diff_failure,
             between=None,
+            gathered=_json_gathered,
         ),
         Format(
             name="markdown",
@@ -316,6 +350,7 @@ FORMATS: dict[str, Format] = {
             diff=_markdown_diff,
             diff_failure=_markdown_diff_failure,
             between=_markdown_between,
+            gathered=None,
         ),
         # SARIF has no form for a comparison: --against is refused, in its failure form.
         Format(
@@ -327,6 +362,7 @@ FORMATS: dict[str, Format] = {
             diff=None,
             diff_failure=_sarif_failure,
             between=None,
+            gathered=_sarif_gathered,
         ),
     )
 }

@@ -21,10 +21,11 @@ from ..config import SPEC_DIR, load_config, options_for, project_of, targets
 from ..pipeline import SectionSpec, load_machines, load_spec, quick
 from ..read.lexicon import ReadOptions
 from ..spec_error import SpecError
-from .formats import DEFAULT, FORMATS, Said, formats_help
+from .formats import DEFAULT, FORMATS, Ran, Said, formats_help
 from .streams import SafeArgumentParser, UnwrittenOutput, cannot_write, emit, say
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
+SIGNALLED = 128  # an exit status from 128 up: a run stopped by a signal (128 + its number)
 # The formats whose entry in FORMATS has a `diff` form (a test holds the two together).
 AGAINST_FORMATS = "--against reports as text, markdown or json"
 
@@ -184,22 +185,78 @@ def _project(args: argparse.Namespace) -> int:
         _for(args, os.path.relpath(root / m.spec), m.options.section or args.section)
         for m in chosen
     ]
-    between = FORMATS[args.format].between
-    if len(runs) > 1 and (between is None or _one_file(args.against)):
+    form = FORMATS[args.format]
+    if len(runs) > 1 and _one_file(args.against):
         listed = ", ".join(dict.fromkeys(run.spec for run in runs))
-        why = (
-            f"--format {args.format} reports one"
-            if between is None
-            else f"--against {args.against} is one file"
+        message = f"this project configures {len(runs)} machines ({listed}); --against "
+        return _refused_here(
+            args, where, f"{message}{args.against} is one file: pass --spec PATH for each"
         )
-        message = f"this project configures {len(runs)} machines ({listed}); {why}"
-        return _refused_here(args, where, f"{message}: pass --spec PATH for each")
+    if len(runs) > 1 and form.gathered is not None:
+        return _gathered(form.gathered, where, runs)
     worst = EXIT_OK
     for at, run in enumerate(runs):
-        if len(runs) > 1 and between is not None:
-            emit(between(at, run))
-        worst = max(worst, _verify(run))
+        if len(runs) > 1 and form.between is not None:
+            emit(form.between(at, run))
+        code = _verify(run)
+        worst = max(worst, code)
+        if code >= SIGNALLED:  # stopped by a signal: the machines after it are not verified
+            break
     return worst
+
+
+class _Gathering:
+    """The runs of a project's several machines whose outputs are written as one
+    document (`Format.gathered`): each run's output kept as it ends, not written."""
+
+    def __init__(self, form: Callable[[str, Sequence[Ran]], Said], where: str) -> None:
+        self.form, self.where = form, where
+        self.ran: list[Ran] = []
+        self.run: argparse.Namespace | None = None  # the run under way
+        self.said: Said | None = None  # what it has said
+
+    def document(self) -> Said:
+        """Every ended run's output, and the one under way's if it has said one."""
+        under_way = (
+            [] if self.run is None or self.said is None else [Ran(self.run, self.said, False)]
+        )
+        return self.form(self.where, [*self.ran, *under_way])
+
+
+_gathering: _Gathering | None = None  # while a project's outputs are gathered
+
+
+def _gathered(
+    form: Callable[[str, Sequence[Ran]], Said], where: str, runs: list[argparse.Namespace]
+) -> int:
+    """Each machine verified on its own, their outputs written as one document; the exit
+    status is the worst of theirs."""
+    global _gathering
+    _gathering = gathering = _Gathering(form, where)
+    worst = EXIT_OK
+    try:
+        for run in runs:
+            gathering.run, gathering.said = run, None
+            code = _verify(run)
+            worst = max(worst, code)
+            if gathering.said is not None:
+                gathering.ran.append(Ran(run, gathering.said, code == EXIT_OK))
+            gathering.run = None
+            if code >= SIGNALLED:
+                break
+    finally:
+        _gathering = None
+    emit(gathering.document())
+    return worst
+
+
+def _out(said: Said) -> None:
+    """A run's report or failure form: written now, or kept while a project's outputs are
+    gathered into one document."""
+    if _gathering is None or _gathering.run is None:
+        emit(said)
+    else:
+        _gathering.said = said
 
 
 def _one_file(against: str | None) -> bool:
@@ -245,7 +302,7 @@ def _run(args: argparse.Namespace) -> int:
     if len(checked) > 1:
         return _several(args, options, checked)
     spec, findings = checked[0][0].spec, checked[0][1]
-    emit(FORMATS[args.format].report(args, spec, findings, options))
+    _out(FORMATS[args.format].report(args, spec, findings, options))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
 
 
@@ -257,7 +314,7 @@ def _several(
     """The reports of a file of several machines, each verified on its own: one per
     machine, headed by its section (json: one object holding them; sarif: one run
     each); the exit status is the worst of theirs."""
-    emit(FORMATS[args.format].sections(args, options, checked))
+    _out(FORMATS[args.format].sections(args, options, checked))
     ok = all(is_ok(findings, args.strict) for _, findings in checked)
     return EXIT_OK if ok else EXIT_FAILED
 
@@ -282,7 +339,7 @@ def _against(args: argparse.Namespace) -> int:
     except SpecError as err:
         return _failed(args, err)
     ending()
-    emit(form.diff(diff))
+    _out(form.diff(diff))
     return EXIT_FAILED if diff.breaking else EXIT_OK
 
 
@@ -302,7 +359,7 @@ def _refused(args: argparse.Namespace, err: SpecError, shown: str | None = None)
     say(f"error: {shown or err}")
     said = FORMATS[args.format].failure_of(args)
     if said is not None:
-        emit(said(args, err))
+        _out(said(args, err))
     return err.exit_code if isinstance(err, StoppedBySignal) else EXIT_BAD_INPUT
 
 
@@ -320,7 +377,9 @@ def _say_error(
     said: Callable[[argparse.Namespace, SpecError], Said], args: argparse.Namespace, message: str
 ) -> None:
     """The error the budget's watchdog ends the run with, in the run's format."""
-    emit(said(args, SpecError(message, 0).locate(args.spec, None)))
+    _out(said(args, SpecError(message, 0).locate(args.spec, None)))
+    if _gathering is not None:  # the process ends next: the project's document now
+        emit(_gathering.document())
 
 
 def _read_options(args: argparse.Namespace) -> ReadOptions:

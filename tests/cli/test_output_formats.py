@@ -72,6 +72,7 @@ ENDINGS: dict[str, tuple[str | None, list[str], set[int], bool]] = {
         False,
     ),
     "signal": (_SIGNALLED, ["--spec", SEED, "--memory", "10"], {143}, False),
+    "project of several machines": (_PROJECT, [], {0, 1}, True),
     "project of several machines refused": (_PROJECT, ["--against", OLD], {2}, False),
 }
 
@@ -124,6 +125,10 @@ def test_every_way_a_run_ends_is_said_in_every_format(ending: str, fmt: str) -> 
         if ending == "file of several machines":
             assert list(said) == ["spec", "ok", "machines"]
             assert all(list(m)[2:] == report_keys(False) for m in said["machines"])
+        elif ending == "project of several machines":  # each machine's report, as its own
+            assert list(said) == ["project", "ok", "machines"]
+            assert [list(m) for m in said["machines"]] == [report_keys(False)] * 2
+            assert said["ok"] is (done.returncode == 0)
         elif reported:
             assert list(said) == report_keys(against)
         elif against:  # the comparison's keys, and the error that stopped it
@@ -137,6 +142,10 @@ def test_every_way_a_run_ends_is_said_in_every_format(ending: str, fmt: str) -> 
         log = json.loads(done.stdout)
         assert_valid_sarif(log)
         results = [r for one in log["runs"] for r in one["results"]]
+        ids = [one["automationDetails"]["id"] for one in log["runs"] if "automationDetails" in one]
+        assert len(ids) == len(set(ids))  # a reader tells the runs of one log apart
+        if ending == "project of several machines":
+            assert len(ids) == len(log["runs"]) == 2
         if not reported or refused:
             assert [r["ruleId"] for r in results] == ["parse_error"]
             assert results[0]["message"]["text"] in done.stderr
@@ -187,3 +196,43 @@ def test_the_command_line_offers_the_table_s_formats() -> None:
     assert "(choose from " + ", ".join(map(repr, TABLE)) + ")" in refused
     offered = AGAINST_FORMATS.removeprefix("--against reports as ").replace(" or ", ", ")
     assert sorted(offered.split(", ")) == sorted(n for n, f in TABLE.items() if f.diff)
+
+
+_PROJECT_WAITING = _WAITING.replace(
+    "verify.main(sys.argv[1:])", "verify.main(sys.argv[1:], 'spellbook-verify', None)"
+)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_a_project_s_machines_stopped_by_the_watchdog_are_still_one_document(fmt: str) -> None:
+    """The watchdog ends a project's run in its first machine: the one document the format
+    gathers the machines into is written all the same, with that machine's failure."""
+    done = run(_PROJECT_WAITING, ["--memory", "10", "--format", fmt])
+    assert done.returncode == 2, done.stderr
+    said = json.loads(done.stdout)
+    if fmt == "json":
+        assert said["project"] == "pyproject.toml" and said["ok"] is False
+        [first] = said["machines"]
+        assert first["spec"] == "spec/STATE_MACHINE.md"
+        assert [f["kind"] for f in first["findings"]] == ["parse_error"]
+    else:
+        assert_valid_sarif(said)
+        [one] = said["runs"]
+        assert [r["ruleId"] for r in one["results"]] == ["parse_error"]
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_signal_stops_a_project_s_run_at_the_machine_it_came_in(fmt: str) -> None:
+    """SIGTERM in the first of a project's machines ends the run there (143): the machines
+    after it are not verified, and json still writes its one document."""
+    signalled = _SIGNALLED.replace(
+        "verify.main(sys.argv[1:])", "verify.main(sys.argv[1:], 'spellbook-verify', None)"
+    )
+    done = run(signalled, ["--memory", "10", "--format", fmt])
+    assert done.returncode == 143, done.stderr
+    assert "SESSION_STATE_MACHINE" not in done.stdout + done.stderr
+    if fmt == "json":
+        said = json.loads(done.stdout)
+        assert [m["spec"] for m in said["machines"]] == ["spec/STATE_MACHINE.md"]
