@@ -120,10 +120,11 @@ def describe(literal: LiteralSpec, words: dict[Atom, tuple[str, str]] | None = N
 
 
 def closure(atoms: Iterable[Atom]) -> tuple[Atom, ...]:
-    """`atoms` and every atom they imply, in a stable order."""
-    found: set[Atom] = set()
-    for atom in atoms:
-        found.add(atom)
+    """`atoms` and every atom they imply, in a stable order (each atom's implications
+    asked once, however many rules of a cell name it)."""
+    given = set(atoms)
+    found = set(given)
+    for atom in given:
         found.update(implied(atom))
     return tuple(sorted(found))
 

@@ -117,9 +117,14 @@ class Region:
     """The worlds in which one rule of a cell wins, over the cell's facts and more."""
 
     def __init__(
-        self, sig: Signature, index: int, evidence: tuple[LiteralSpec, ...], extra: tuple[Atom, ...]
+        self,
+        sig: Signature,
+        index: int,
+        evidence: tuple[LiteralSpec, ...],
+        extra: tuple[Atom, ...],
+        cell: frozenset[Atom],
     ) -> None:
-        cell = [lit.atom for _, clauses in sig for clause in clauses for lit in clause]
+        """`cell`: the atoms of `sig`'s conditions, each once."""
         atoms = closure([*cell, *(lit.atom for lit in evidence), *extra])
         self.atoms = atoms
         self._asked: dict[tuple[LiteralSpec, ...], bool] = {}
@@ -222,6 +227,8 @@ class Effects:
         # Rules of alike cells, in states of alike Indicators, share one region.
         self._regions: dict[tuple[object, ...], Region] = {}
         self._placed: dict[tuple[str, str, int], Region | None] = {}
+        self._signatures: dict[tuple[str, str], tuple[Signature, int, frozenset[Atom]] | None] = {}
+        self._alike: dict[Signature, int] = {}
         self._winning: list[tuple[RuleSpec, int]] | None = None
         self._carried: dict[tuple[object, ...], Effect] = {}
 
@@ -245,6 +252,8 @@ class Effects:
             found.close()
         self._regions.clear()
         self._placed.clear()
+        self._signatures.clear()
+        self._alike.clear()
 
     def region(self, rule: RuleSpec, at: int) -> Region | None:
         """The worlds in which `rule`, at `at` in its cell, wins; None where the cell is
@@ -255,17 +264,29 @@ class Effects:
         return self._placed[place]
 
     def _region(self, rule: RuleSpec, at: int) -> Region | None:
-        rules = self.spec.cell(rule.source, rule.spell)
-        atoms = {lit.atom for r in rules for c in r.condition.clauses for lit in c}
-        if len(atoms) > MAX_FACTS:
+        found = self._signature(rule.source, rule.spell)
+        if found is None:
             return None
+        sig, alike, cell = found
         evidence = self.spec.state(rule.source).evidence
         wanted = tuple(sorted({*self._files_of(rule), *self.inputs}))
-        sig = signature(rules)
-        key = (sig, at, evidence, wanted)
+        key = (alike, at, evidence, wanted)
         if key not in self._regions:
-            self._regions[key] = Region(sig, at, evidence, wanted)
+            self._regions[key] = Region(sig, at, evidence, wanted, cell)
         return self._regions[key]
+
+    def _signature(self, state: str, spell: str) -> tuple[Signature, int, frozenset[Atom]] | None:
+        """The cell's signature, read once for all its rules, the number it shares with
+        every alike cell (a signature of thousands of rules is hashed once, not at each of
+        its rules), and its atoms; None for a cell of more facts than are checked."""
+        cell = (state, spell)
+        if cell not in self._signatures:
+            rules = self.spec.cell(state, spell)
+            atoms = frozenset(lit.atom for r in rules for c in r.condition.clauses for lit in c)
+            sig = signature(rules)
+            alike = self._alike.setdefault(sig, len(self._alike))
+            self._signatures[cell] = None if len(atoms) > MAX_FACTS else (sig, alike, atoms)
+        return self._signatures[cell]
 
     def _files_of(self, rule: RuleSpec) -> Iterable[Atom]:
         for action in rule.actions:

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.cli import generate, verify
+from codegen.model import Atom
 from tests.support.spec_builders import alike_rows, alternatives, pairs, repeated_term, title
 from tests.support.spec_builders import spec_of as _spec
 from tests.support.worlds import cell_atoms, holds, worlds
@@ -441,3 +443,35 @@ def test_a_run_that_has_said_how_it_ended_says_nothing_more_when_signalled(
         assert done.stdout.count("# Verification of ") == 1, done.stdout
     else:
         json.loads(done.stdout)  # one document, nothing after it
+
+
+def test_a_cell_of_alike_rows_is_read_once_not_once_per_rule(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each region of a cell of thousands of rules asks what each of its facts implies
+    once (not once per rule that names it), and the cell's signature is read once (it is
+    hashed to share regions between alike cells: at every rule, it was hashed thousands
+    of times over)."""
+    from codegen import logic
+    from codegen.analyse import effects
+
+    asked: list[object] = []
+    read: list[object] = []
+    closures: list[tuple[int, int]] = []  # (distinct atoms given, implications asked)
+    implied, signature, closure = logic.implied, effects.signature, effects.closure
+
+    def counted(atoms: Iterable[Atom]) -> tuple[Atom, ...]:
+        given, before = list(atoms), len(asked)
+        found = closure(given)
+        closures.append((len(set(given)), len(asked) - before))
+        return found
+
+    monkeypatch.setattr(logic, "implied", lambda atom: asked.append(atom) or implied(atom))
+    monkeypatch.setattr(effects, "signature", lambda rules: read.append(1) or signature(rules))
+    monkeypatch.setattr(effects, "closure", counted)
+    spec = parse_spec_text(alike_rows(400), "spec/ALIKE.md")
+    found = effects.Effects(spec)
+    for at, rule in enumerate(spec.cell("A", "Go")):
+        found.region(rule, at)
+    assert closures and all(given == asked for given, asked in closures), closures[:3]
+    assert len(read) == 1
