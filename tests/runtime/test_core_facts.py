@@ -20,7 +20,7 @@ from spellbook.disk.walk import GLOB_DEPTH
 from spellbook.facts.answers import Facts
 from spellbook.facts.globs import glob_path, glob_within, partner
 from spellbook.facts.implications import excludes, implied, implies
-from spellbook.facts.json_values import compare, comparison_param
+from spellbook.facts.json_values import _STEP, _steps, compare, comparison_param
 from spellbook.facts.ledgers import ledger_param, ledger_parts, record_parts, record_target
 from spellbook.facts.sections import real_items, real_lines
 from spellbook.facts.wording import describe
@@ -117,6 +117,17 @@ def test_json_values_compare_as_json(
 ) -> None:
     found = facts(tmp_path, {"r.json": json.dumps(data)}, current="a")
     assert found.check(*value(query, op, operand)) is holds
+
+
+@given(st.text(alphabet=st.sampled_from("ab .[]=!$ \n"), max_size=12))
+@example("task_name")
+@example("")
+def test_a_query_of_one_key_is_read_as_the_pattern_reads_it(query: str) -> None:
+    """A query without `.`, `[` or `]` is told without compiling the pattern: the steps
+    are the pattern's, whatever the query."""
+    import re
+
+    assert _steps(query) == [m.groups() for m in re.compile(_STEP).finditer(query)]
 
 
 @pytest.mark.parametrize(

@@ -193,8 +193,7 @@ def select(value: object, query: str, fields: Mapping[str, object]) -> list[obje
     """The values `query` selects in `value` (see the module's docstring); `fields` are
     the state file's, for `$name`."""
     found: list[object] = [value]
-    for m in re.compile(_STEP).finditer(query):
-        key, field, op, wanted = m.groups()
+    for key, field, op, wanted in _steps(query):
         if key is not None:
             nxt: list[object] = []
             for item in found:
@@ -205,6 +204,15 @@ def select(value: object, query: str, fields: Mapping[str, object]) -> list[obje
         else:
             found = _kept(found, field, op, wanted, fields)
     return found
+
+
+def _steps(query: str) -> list[tuple[Any, ...]]:
+    """The groups of each step `_STEP` finds in `query`. A query of one key (no `.`, `[`
+    or `]`, which the pattern's first alternative takes whole) is that key, told without
+    compiling the pattern (0.2 ms of a cold cast whose facts ask for one)."""
+    if query and "." not in query and "[" not in query and "]" not in query:
+        return [(query, None, None, None)]
+    return [m.groups() for m in re.compile(_STEP).finditer(query)]
 
 
 class Unplaced(ValueError):
