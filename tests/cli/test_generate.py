@@ -3,7 +3,9 @@ broken specs, and a one-word change of the spec a one-line change of the module.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import os
 import re
 import shutil
@@ -27,6 +29,26 @@ def run(
         text=True,
         timeout=120,
         env=environment,
+    )
+
+
+def refused_here(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m codegen ARGS` in `cwd`, run by this process's `codegen.cli.generate.main`:
+    for a run refused before any spec is read (its configuration, or a place it would
+    write), which takes milliseconds where a process of its own takes half a second.
+    The command's own process (its exit status, its streams) is tested by the tests
+    that `run` it. The working folder and `sys.path` (the project made importable) are
+    this process's again after."""
+    from codegen.cli.generate import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(cwd)
+        patch.setattr(sys, "path", list(sys.path))
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(list(args))
+    return subprocess.CompletedProcess(
+        ["-m", "codegen", *args], status, out.getvalue(), err.getvalue()
     )
 
 
@@ -313,7 +335,7 @@ def test_a_document_part_that_cannot_be_taken_is_an_error_naming_its_line(
     if document is not None:
         (checkout / "x.md").write_text(document, encoding="utf-8")
     for check in (["--check"], []):
-        result = run("-m", "codegen", *check, cwd=checkout)
+        result = refused_here(*check, cwd=checkout)
         assert result.returncode == 2, result.stderr
         assert result.stderr == f"error: {said}" + result.stderr.split(said, 1)[1], result.stderr
         assert "Traceback" not in result.stderr
@@ -456,7 +478,7 @@ def test_codegen_never_writes_a_report_or_document_over_a_file_it_reads_or_write
     line = line_of(checkout, "spell_machine =" if machine else "documents =")
     before = {p: p.read_bytes() for p in checkout.rglob("*") if p.is_file()}
     for check in (["--check"], []):
-        done = run("-m", "codegen", *check, cwd=checkout)
+        done = refused_here(*check, cwd=checkout)
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith(f"error: pyproject.toml:{line}: "), done.stderr
         assert f'"{refused}": {said}' in done.stderr
@@ -505,7 +527,7 @@ def test_codegen_never_writes_through_a_symbolic_link(
     make_stale(checkout)
     before = everything(checkout, outside)
     for check in (["--check"], []):
-        done = run("-m", "codegen", *check, cwd=checkout)
+        done = refused_here(*check, cwd=checkout)
         assert done.returncode == 2, done.stdout + done.stderr
         line = line_of(checkout, "generated =")
         assert done.stderr.startswith(f"error: pyproject.toml:{line}: the generated folder ")
@@ -531,7 +553,7 @@ def test_codegen_never_writes_into_git(checkout: Path, folder: str) -> None:
     set_generated(checkout, folder)
     before = everything(checkout)
     for check in (["--check"], []):
-        done = run("-m", "codegen", *check, cwd=checkout)
+        done = refused_here(*check, cwd=checkout)
         assert done.returncode == 2, done.stdout + done.stderr
         line = line_of(checkout, "generated =")
         assert done.stderr.startswith(
@@ -585,7 +607,7 @@ def test_every_output_is_checked_before_any_is_written(checkout: Path, place: st
     make_stale(checkout)
     before = everything(checkout)
     for check in (["--check"], []):
-        done = run("-m", "codegen", *check, cwd=checkout)
+        done = refused_here(*check, cwd=checkout)
         assert done.returncode == 2, done.stdout + done.stderr
         assert done.stderr.startswith(f"error: pyproject.toml:{line_of(checkout, start)}: ")
         assert f"{said}" in done.stderr and "nothing was written" in done.stderr
