@@ -186,6 +186,8 @@ def _project(args: argparse.Namespace) -> int:
         for m in chosen
     ]
     form = FORMATS[args.format]
+    if args.against is not None and form.diff is None:  # said once, not once per machine
+        return _refused_here(args, where, f"{AGAINST_FORMATS}, not {form.name}")
     if len(runs) > 1 and _one_file(args.against):
         listed = ", ".join(dict.fromkeys(run.spec for run in runs))
         message = f"this project configures {len(runs)} machines ({listed}); --against "

@@ -236,3 +236,14 @@ def test_a_signal_stops_a_project_s_run_at_the_machine_it_came_in(fmt: str) -> N
     if fmt == "json":
         said = json.loads(done.stdout)
         assert [m["spec"] for m in said["machines"]] == ["spec/STATE_MACHINE.md"]
+
+
+def test_a_format_without_a_comparison_is_refused_once_for_a_project() -> None:
+    """`--format sarif --against REV:` in a project of several machines: one refusal, on
+    stderr and as one SARIF result, not one per machine."""
+    done = run(_PROJECT, ["--against", "HEAD:", "--format", "sarif"])
+    assert done.returncode == 2
+    assert done.stderr.count("not sarif") == 1, done.stderr
+    log = json.loads(done.stdout)
+    assert_valid_sarif(log)
+    assert [r["ruleId"] for one in log["runs"] for r in one["results"]] == ["parse_error"]
