@@ -624,7 +624,7 @@ def by_d1(hooked: subprocess.CompletedProcess[str]) -> bool:
             "creates an empty `.door/open.flag`"
         )
         in said
-        and said.rstrip().endswith("cast Open instead")
+        and said.rstrip().split(" (the hook judges by ")[0].endswith("cast Open instead")
     )
 
 
@@ -664,6 +664,33 @@ def test_the_hook_judges_by_the_project_s_committed_machine(committed: Path) -> 
     git_traps.commit_all(committed)
     broken = hook(committed, ".door/state.json", OPENED)
     assert broken.returncode == 2 and "could not judge" in clean(broken)
+
+
+def test_a_refusal_says_when_the_machine_it_judges_by_is_not_the_one_generated(
+    committed: Path,
+) -> None:
+    """A spec change generated and not yet committed: the hook still judges by HEAD's
+    machine (never the working tree's), and its refusal says so, and what makes the
+    change count, rather than only what the committed spec lacks."""
+    spec = committed / "spec" / "DOOR.md"
+    spec.write_text(
+        spec.read_text()
+        .replace("CLOSED", "SHUT_TIGHT")
+        .replace(
+            "    - *Description*: the door is closed\n",
+            "    - *Description*: the door is closed\n    - *Formerly*: CLOSED\n",
+        )
+    )
+    generate(committed)
+    moved = hook(
+        committed, ".door/state.json", json.dumps({**CLOSED, "current_state": "SHUT_TIGHT"})
+    )
+    said = clean(moved)
+    assert moved.returncode == 2 and "SHUT_TIGHT" in said
+    assert "generated/door.py as HEAD holds it, and the working tree's differs" in said, said
+    git_traps.commit_all(committed)  # committed: the note has nothing to say
+    refused = hook(committed, ".door/state.json", OPENED)
+    assert refused.returncode == 2 and "as HEAD holds it" not in clean(refused)
 
 
 def with_words(house: Path, commit: bool = True) -> None:

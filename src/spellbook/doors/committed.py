@@ -158,7 +158,28 @@ def load_machine(project: Project, entry: Entry, tree: Tree | str) -> ModuleType
             f"{shown} is not committed; {COMMITTED}: generate it (`spellbook-codegen`) and "
             "commit it"
         )
+    if _working_copy(path) != data:
+        _CHANGED.append(shown)
     return run_machine(name, path, shown, data)
+
+
+def _working_copy(path: str) -> bytes | None:
+    """The working tree's bytes of `path`, read as a workspace's file is (no link
+    followed, no FIFO opened); None where it cannot be read so."""
+    from spellbook.disk.store import Workspace
+    from spellbook.records.errors import SpellbookError
+
+    try:
+        return Workspace(os.path.dirname(path), "").read_bytes(os.path.basename(path), MODULE_LIMIT)
+    except (SpellbookError, OSError):
+        return None
+
+
+def uncommitted() -> tuple[str, ...]:
+    """The generated modules loaded from HEAD (inside `loading()`) whose working copy is
+    not what HEAD holds: a spec change generated and not yet committed, which the hook
+    does not judge by."""
+    return tuple(dict.fromkeys(_CHANGED))
 
 
 def _loading() -> bool:
@@ -171,6 +192,7 @@ def _loading() -> bool:
 _TREES: dict[str, Tree] = {}
 _PROJECTS: dict[str, tuple[Project, Tree | str]] = {}
 _ROOTS: list[str] = []
+_CHANGED: list[str] = []  # see `uncommitted`
 
 
 @contextlib.contextmanager
@@ -198,6 +220,7 @@ def loading() -> Iterator[None]:
                 sys.path.remove(root)
             sys.path_importer_cache.pop(root, None)
         _ROOTS.clear()
+        _CHANGED.clear()
 
 
 class _FromHead:

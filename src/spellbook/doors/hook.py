@@ -134,6 +134,9 @@ def check_transition(argv: Sequence[str], machine: str | None) -> int:
     return EXIT_OK if ok else EXIT_REFUSED
 
 
+COULD_NOT_JUDGE = "the spellbook hook could not judge this tool call"
+
+
 def claude_hook(root: str | None, machine: str | None, stdin: Any) -> int:
     """A Claude Code PreToolUse hook. EXIT_OK allows the tool call; EXIT_HOOK_BLOCK blocks
     it, with the reason on stderr for the model. Every failure, this program's own included,
@@ -146,7 +149,7 @@ def claude_hook(root: str | None, machine: str | None, stdin: Any) -> int:
             if isinstance(err, (SpellbookError, OSError))
             else f"internal error ({type(err).__name__}: {err})"
         )
-        ok, reason = False, f"the spellbook hook could not judge this tool call: {why}"
+        ok, reason = False, f"{COULD_NOT_JUDGE}: {why}"
     if ok:
         return EXIT_OK
     print(terminal.text(reason), file=sys.stderr)
@@ -186,9 +189,21 @@ def judge_event(root: str | None, machine: str | None, data: bytes) -> tuple[boo
         if not texts:
             return True, "the tool call names no file"
         with committed.loading():  # a project's machine, as HEAD holds it
-            return _judge(Guard(root, machine, base), name, tool, texts)
+            try:
+                ok, why = _judge(Guard(root, machine, base), name, tool, texts)
+            except SpellbookError as err:
+                ok, why = False, f"{COULD_NOT_JUDGE}: {said(err)}"
+            changed = committed.uncommitted()
     except TooBig as err:
         return False, f"{err}: too much for the hook to judge, so it is blocked"
+    if not ok and changed:  # what it said may be of the spec before the change
+        listed = ", ".join(changed)
+        why += (
+            f" (the hook judges by {listed} as HEAD holds it, and the working tree's "
+            f"differs: a change of the spec counts here once the spec and what "
+            f"spellbook-codegen wrote are committed)"
+        )
+    return ok, why
 
 
 def _judge(
