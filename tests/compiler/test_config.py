@@ -199,3 +199,21 @@ def test_any_text_is_a_table_or_an_error_naming_pyproject_toml(
             assert str(err).startswith("pyproject.toml: "), err
         else:
             assert isinstance(table, dict)
+
+
+def test_the_configuration_table_of_the_docs_names_every_key_spell_takes() -> None:
+    """docs/guide/reading-specs.md's Configuration table has a row for each key of
+    `[tool.spellbook]` and of a machine's entry, and only those: an error that lists the
+    keys never names one the docs do not explain."""
+    import re
+    from pathlib import Path
+
+    from spellbook.disk.project import KEYS, MACHINE_KEYS
+
+    page = Path(__file__).resolve().parents[2] / "docs" / "guide" / "reading-specs.md"
+    text = page.read_text(encoding="utf-8").split("## Configuration", 1)[1]
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([\w, ]+) \|", text, re.M))
+    top = {k for k, where in rows.items() if "top" in where}
+    machine = {k for k, where in rows.items() if "machine" in where}
+    assert top == set(KEYS) - {"machines"}, sorted(top ^ (set(KEYS) - {"machines"}))
+    assert machine == set(MACHINE_KEYS), sorted(machine ^ set(MACHINE_KEYS))
