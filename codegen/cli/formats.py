@@ -62,12 +62,15 @@ class Format:
     # --against's report and its failure; a format without the report refuses --against.
     diff: Callable[[SpecDiff], Said] | None
     diff_failure: Callable[[argparse.Namespace, SpecError], Said] | None
+    # --against's report of a file of several machines: each section's diff (`Ran.said`,
+    # said by `diff`) against the same section of the older file.
+    diff_sections: Callable[[argparse.Namespace, Sequence[Ran]], Said] | None
     # A project's several machines (`--spec` left out), in one of two ways: what comes
     # before the `at`th one's output, written as each run ends (text, markdown); or one
     # document of every run's output, written when the last has ended (`gathered`: json,
     # sarif, whose reader takes one document). Each format has exactly one.
     between: Callable[[int, argparse.Namespace], str] | None
-    gathered: Callable[[str, Sequence[Ran]], Said] | None
+    gathered: Callable[[dict[str, str], Sequence[Ran]], Said] | None
 
     def failure_of(
         self, args: argparse.Namespace
@@ -106,6 +109,10 @@ def _text_diff(diff: SpecDiff) -> str:
     return diff_text(diff)
 
 
+def _text_diff_sections(args: argparse.Namespace, ran: Sequence[Ran]) -> str:
+    return "".join(f"{_text_between(at, r.args)}{r.said}" for at, r in enumerate(ran))
+
+
 def _text_between(at: int, run: argparse.Namespace) -> str:
     section = f", section {run.section!r}" if run.section else ""
     return ("\n" if at else "") + f"== {run.spec}{section} ==\n"
@@ -137,9 +144,23 @@ def _json_sections(
     }
 
 
-def _json_gathered(where: str, ran: Sequence[Ran]) -> dict[str, object]:
-    """A project's machines: each one's report (or failure form) as its own run says it."""
-    return {"project": where, "ok": all(r.ok for r in ran), "machines": [r.said for r in ran]}
+def _json_gathered(head: dict[str, str], ran: Sequence[Ran]) -> dict[str, object]:
+    """Several machines (`head`: the project's, or the file's): each one's report (or
+    failure form) as its own run says it, headed by its section where it has one."""
+    return {
+        **head,
+        "ok": all(r.ok for r in ran),
+        "machines": [
+            {"section": r.args.section, **r.said}
+            if r.args.section and isinstance(r.said, dict) and "section" not in r.said
+            else r.said
+            for r in ran
+        ],
+    }
+
+
+def _json_diff_sections(args: argparse.Namespace, ran: Sequence[Ran]) -> dict[str, object]:
+    return _json_gathered({"spec": args.spec}, ran)
 
 
 def _json_diff(diff: SpecDiff) -> dict[str, object]:
@@ -237,6 +258,14 @@ def _markdown_sections(args: argparse.Namespace, options: ReadOptions, checked: 
     )
 
 
+def _markdown_diff_sections(args: argparse.Namespace, ran: Sequence[Ran]) -> str:
+    return (
+        f"# Spec change: `{args.spec}` against `{args.against}`: {len(ran)} machines, one "
+        "per section\n\n"
+        + "\n".join(_demoted(str(r.said), f"Section {r.args.section!r}") for r in ran)
+    )
+
+
 def _demoted(report: str, title: str) -> str:
     """A machine's markdown report as a section of the file's: its headings one level
     down, its title the machine's section."""
@@ -299,7 +328,7 @@ def _sarif_run(machine: SectionSpec, findings: list[Finding]) -> dict[str, objec
     return run
 
 
-def _sarif_gathered(where: str, ran: Sequence[Ran]) -> dict[str, object]:
+def _sarif_gathered(head: dict[str, str], ran: Sequence[Ran]) -> dict[str, object]:
     """A project's machines as one log: every run of each machine's, each named by its
     spec (and section) in `automationDetails`, so no two runs of the log share an id."""
     runs = []
@@ -327,6 +356,7 @@ FORMATS: dict[str, Format] = {
             failure=None,
             diff=_text_diff,
             diff_failure=None,
+            diff_sections=_text_diff_sections,
             between=_text_between,
             gathered=None,
         ),
@@ -338,6 +368,7 @@ FORMATS: dict[str, Format] = {
             failure=_json_failure,
             diff=_json_diff,
             diff_failure=_json_diff_failure,
+            diff_sections=_json_diff_sections,
             between=None,
             gathered=_json_gathered,
         ),
@@ -349,6 +380,7 @@ FORMATS: dict[str, Format] = {
             failure=_markdown_failure,
             diff=_markdown_diff,
             diff_failure=_markdown_diff_failure,
+            diff_sections=_markdown_diff_sections,
             between=_markdown_between,
             gathered=None,
         ),
@@ -361,6 +393,7 @@ FORMATS: dict[str, Format] = {
             failure=_sarif_failure,
             diff=None,
             diff_failure=_sarif_failure,
+            diff_sections=None,
             between=None,
             gathered=_sarif_gathered,
         ),

@@ -8,6 +8,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -18,8 +19,9 @@ from ..analyse import Finding, analyse
 from ..analyse.report import is_ok
 from ..budget import StoppedBySignal, add_arguments, budget, ending, out_of_memory, signals
 from ..config import SPEC_DIR, load_config, options_for, project_of, targets
-from ..pipeline import SectionSpec, load_machines, load_spec, quick
+from ..pipeline import SectionSpec, SeveralMachines, load_machines, load_spec, quick
 from ..read.lexicon import ReadOptions
+from ..read.sections import Section
 from ..spec_error import SpecError
 from .formats import DEFAULT, FORMATS, Ran, Said, formats_help
 from .streams import SafeArgumentParser, UnwrittenOutput, cannot_write, emit, say
@@ -195,7 +197,7 @@ def _project(args: argparse.Namespace) -> int:
             args, where, f"{message}{args.against} is one file: pass --spec PATH for each"
         )
     if len(runs) > 1 and form.gathered is not None:
-        return _gathered(form.gathered, where, runs)
+        return _gathered(form.gathered, {"project": where}, runs)
     worst = EXIT_OK
     for at, run in enumerate(runs):
         if len(runs) > 1 and form.between is not None:
@@ -211,8 +213,10 @@ class _Gathering:
     """The runs of a project's several machines whose outputs are written as one
     document (`Format.gathered`): each run's output kept as it ends, not written."""
 
-    def __init__(self, form: Callable[[str, Sequence[Ran]], Said], where: str) -> None:
-        self.form, self.where = form, where
+    def __init__(
+        self, form: Callable[[dict[str, str], Sequence[Ran]], Said], head: dict[str, str]
+    ) -> None:
+        self.form, self.head = form, head
         self.ran: list[Ran] = []
         self.run: argparse.Namespace | None = None  # the run under way
         self.said: Said | None = None  # what it has said
@@ -222,19 +226,21 @@ class _Gathering:
         under_way = (
             [] if self.run is None or self.said is None else [Ran(self.run, self.said, False)]
         )
-        return self.form(self.where, [*self.ran, *under_way])
+        return self.form(self.head, [*self.ran, *under_way])
 
 
 _gathering: _Gathering | None = None  # while a project's outputs are gathered
 
 
 def _gathered(
-    form: Callable[[str, Sequence[Ran]], Said], where: str, runs: list[argparse.Namespace]
+    form: Callable[[dict[str, str], Sequence[Ran]], Said],
+    head: dict[str, str],
+    runs: list[argparse.Namespace],
 ) -> int:
     """Each machine verified on its own, their outputs written as one document; the exit
     status is the worst of theirs."""
     global _gathering
-    _gathering = gathering = _Gathering(form, where)
+    _gathering = gathering = _Gathering(form, head)
     worst = EXIT_OK
     try:
         for run in runs:
@@ -331,7 +337,10 @@ def _against(args: argparse.Namespace) -> int:
         return _failed(args, *_said_at(args.spec, f"{AGAINST_FORMATS}, not {form.name}"))
     try:
         options = _read_options(args)
-        new = load_spec(args.spec, options=options)
+        try:
+            new = load_spec(args.spec, options=options)
+        except SeveralMachines as err:  # each section against the same section of the old
+            return _against_each(args, options, err.sections)
         old, borrowed = load_old(args.against, new, options, args.spec)
         diff = compare(old, new, borrowed)
     except MemoryError:
@@ -343,6 +352,29 @@ def _against(args: argparse.Namespace) -> int:
     ending()
     _out(form.diff(diff))
     return EXIT_FAILED if diff.breaking else EXIT_OK
+
+
+def _against_each(
+    args: argparse.Namespace, options: ReadOptions, sections: Sequence[Section]
+) -> int:
+    """The diff of each machine of a file of several, one per section, against the same
+    section of `--against`, said as a project's machines are (`Format.between` or
+    `Format.gathered`); the exit status is the worst of theirs."""
+    from ..diff import compare
+    from ..diff.revisions import load_old
+
+    form = FORMATS[args.format]
+    assert form.diff is not None and form.diff_sections is not None  # `_against` refused
+    ran = []
+    for section in sections:
+        chosen = replace(options, section=section.name)
+        new = load_spec(args.spec, options=chosen)
+        old, borrowed = load_old(args.against, new, chosen, args.spec)
+        diff = compare(old, new, borrowed)
+        ran.append(Ran(_for(args, args.spec, section.name), form.diff(diff), not diff.breaking))
+    ending()
+    _out(form.diff_sections(args, ran))
+    return EXIT_OK if all(r.ok for r in ran) else EXIT_FAILED
 
 
 def _failed(args: argparse.Namespace, err: SpecError, shown: str | None = None) -> int:

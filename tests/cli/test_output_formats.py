@@ -55,6 +55,12 @@ ENDINGS: dict[str, tuple[str | None, list[str], set[int], bool]] = {
     "report with findings": (None, ["--spec", SEED], {1}, True),
     "file of several machines": (None, ["--spec", SECTIONS], {0, 1}, True),
     "comparison": (None, ["--spec", SEED, "--against", OLD], {0, 1}, True),
+    "comparison of a file of several machines": (
+        None,
+        ["--spec", SECTIONS, "--against", SECTIONS],
+        {0},
+        True,
+    ),
     "spec that cannot be read": (None, ["--spec", "no such spec.md"], {2}, False),
     "older spec that cannot be read": (
         None,
@@ -125,6 +131,10 @@ def test_every_way_a_run_ends_is_said_in_every_format(ending: str, fmt: str) -> 
         if ending == "file of several machines":
             assert list(said) == ["spec", "ok", "machines"]
             assert all(list(m)[2:] == report_keys(False) for m in said["machines"])
+        elif ending == "comparison of a file of several machines":  # each section's diff
+            assert list(said) == ["spec", "ok", "machines"] and said["ok"] is True
+            assert [m["section"] for m in said["machines"]] == ["Payment", "Refund"]
+            assert all(list(m)[1:] == report_keys(True) for m in said["machines"])
         elif ending == "project of several machines":  # each machine's report, as its own
             assert list(said) == ["project", "ok", "machines"]
             assert [list(m) for m in said["machines"]] == [report_keys(False)] * 2
@@ -184,6 +194,8 @@ def test_every_format_in_the_table_has_a_normal_and_an_error_form() -> None:
         assert (form.failure is None) == (name == DEFAULT)
         assert (form.diff_failure is None) == (name == DEFAULT)
         assert (form.diff is None) or (form.diff_failure is not None) or name == DEFAULT
+        assert (form.diff is None) == (form.diff_sections is None)
+        assert (form.between is None) != (form.gathered is None)  # exactly one
 
 
 def test_the_command_line_offers_the_table_s_formats() -> None:
@@ -247,3 +259,23 @@ def test_a_format_without_a_comparison_is_refused_once_for_a_project() -> None:
     log = json.loads(done.stdout)
     assert_valid_sarif(log)
     assert [r["ruleId"] for one in log["runs"] for r in one["results"]] == ["parse_error"]
+
+
+def test_a_file_of_several_machines_is_compared_section_by_section(tmp_path: Path) -> None:
+    """`--against` a file of several machines compares each section with the same
+    section of the older file, as verify reports each; a change in one is that one's."""
+    old = tmp_path / "old.md"
+    text = (ROOT / SECTIONS).read_text(encoding="utf-8")
+    old.write_text(text, encoding="utf-8")
+    same = run(None, ["--spec", SECTIONS, "--against", str(old)])
+    assert same.returncode == 0, same.stderr
+    assert same.stdout.count("no behaviour change") == 2
+    assert "section 'Payment'" in same.stdout and "section 'Refund'" in same.stdout
+    markdown = run(None, ["--spec", SECTIONS, "--against", str(old), "--format", "markdown"])
+    assert markdown.stdout.startswith("# Spec change: ") and markdown.stdout.count("\n# ") == 0
+    assert "## Section 'Refund'" in markdown.stdout
+    gone = tmp_path / "gone.md"  # the older file without the Refund section
+    gone.write_text(text[: text.index("## Refund")], encoding="utf-8")
+    lost = run(None, ["--spec", SECTIONS, "--against", str(gone)])
+    assert lost.returncode == 2 and "Traceback" not in lost.stderr, lost.stderr
+    assert lost.stderr.startswith(f"error: {gone}: section 'Refund' was chosen"), lost.stderr
