@@ -80,6 +80,7 @@ def _load(path: str | Path, shown: str) -> bytes:
     """The bytes of the spec file at `path` (named `shown`): a SpecError for anything
     that is not a regular file of at most SPEC_LIMIT bytes."""
     stage("reading the spec")
+    _confined(str(path), shown)
     try:
         data = _read_file(path)
     except FileNotFoundError:
@@ -101,6 +102,36 @@ def _load(path: str | Path, shown: str) -> bytes:
             0,
         ).locate(shown, None)
     return data
+
+
+def _confined(path: str, shown: str) -> None:
+    """A SpecError for a spec file in a `.git` folder, or that is, once links are
+    resolved, outside the git repository its path is in (or in its `.git`): a link a
+    pull request adds must not make the verifier read, and quote, a file of the machine
+    it runs on (`/proc/self/environ`, a credentials file) or git's own."""
+    from spellbook.disk.git import find
+    from spellbook.disk.paths import is_git
+
+    given = os.path.abspath(path)
+    if any(is_git(part) for part in given.split(os.sep)):
+        raise SpecError("is in a .git folder, which Spellbook never reads as a spec", 0).locate(
+            shown, None
+        )
+    repository = find(os.path.dirname(given))
+    if repository is None:
+        return
+    real, top = os.path.realpath(given), os.path.realpath(repository.top)
+    if os.path.commonpath([real, top]) != top:
+        raise SpecError(
+            f"is a link to {real}, outside the repository ({top}): a spec is read from "
+            "the repository's own files",
+            0,
+        ).locate(shown, None)
+    if any(is_git(part) for part in os.path.relpath(real, top).split(os.sep)):
+        raise SpecError(
+            "is a link into the repository's .git folder, which Spellbook never reads as a spec",
+            0,
+        ).locate(shown, None)
 
 
 def _read_file(path: str | Path) -> bytes | None:

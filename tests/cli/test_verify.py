@@ -431,3 +431,51 @@ def test_verifying_imports_no_stage_it_does_not_use() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="symbolic links")
+def test_a_spec_is_never_read_through_a_link_out_of_its_repository_or_from_git(
+    tmp_path: Path,
+) -> None:
+    """A pull request that makes a spec (or a machine's entry) a link to a file of the
+    machine the verifier runs on, or names git's own files, gets a refusal that quotes
+    nothing of that file; a link within the repository is read as usual."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOKEN=hunter2\n", encoding="utf-8")
+    repo = tmp_path / "repo"
+    (repo / "spec").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+    (repo / "spec" / "real.md").write_text(
+        (ROOT / "spec" / "STATE_MACHINE.md").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    os.symlink(secret, repo / "spec" / "out.md")
+    os.symlink("../.git/config", repo / "spec" / "config.md")
+    os.symlink("real.md", repo / "spec" / "in.md")
+    refused = {
+        "spec/out.md": "outside the repository",
+        "spec/config.md": "a link into the repository's .git folder",
+        ".git/config": "is in a .git folder",
+    }
+    for spec, why in refused.items():
+        done = verify("--spec", spec, cwd=repo)
+        assert done.returncode == 2 and why in done.stderr, done.stderr
+        assert "hunter2" not in done.stdout + done.stderr
+        assert "[core]" not in done.stdout + done.stderr and "Traceback" not in done.stderr
+    (repo / "pyproject.toml").write_text(
+        '[tool.spellbook.machines]\nleak = "spec/out.md"\n', encoding="utf-8"
+    )
+    project = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.path.insert(0, sys.argv[1]); "
+            "from codegen.cli.verify import main; sys.exit(main([], 'spellbook-verify', None))",
+            str(ROOT),
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert project.returncode == 2 and "hunter2" not in project.stdout + project.stderr
+    assert verify("--spec", "spec/in.md", "--brief", cwd=repo).returncode in (0, 1)
