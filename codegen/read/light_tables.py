@@ -173,12 +173,15 @@ class LightReader:
         self.reader = reader
         self.reading = LightReading()
         self._folded: dict[tuple[str, str], WrittenName] = {}
+        # The roles of the first table's columns, in order: a row suggested goes there.
+        self.layout: tuple[str, ...] = ()
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if not self.reading.first_line:
             self.reading.first_line = table.line
         read = []
         width = len(table.header.cells)
+        self.layout = self.layout or columns.layout(width)
         for row in table.rows:
             rule = self._row(row, columns, group, width)
             if rule is not None:
@@ -203,7 +206,7 @@ class LightReader:
                         else "it has no items"
                     )
                     + "; write each event as its name (`pr_opened`), or as a row "
-                    "`| Any state | pr_opened | Same state |`",
+                    f"`{self._keeping_row('pr_opened')}`",
                     line,
                 )
             )
@@ -227,6 +230,15 @@ class LightReader:
             rule = self.reader.rule(TableRow(at, cells), standard, group, Kind.NOOP)
             rows.append(replace(rule, action="", id_written=False, numbered=True))
         return rows
+
+    def _keeping_row(self, event: str) -> str:
+        """The row that says `event` keeps the state everywhere, in the columns of the
+        first table (or `| From | Event | To |` where it has no trigger column)."""
+        layout = self.layout if "trigger" in self.layout else ("current state", "trigger")
+        if "next state" not in layout:
+            layout = (*layout, "next state")
+        said = {"current state": "Any state", "trigger": event, "next state": "Same state"}
+        return written_row(layout, said)
 
     # -- names --
 

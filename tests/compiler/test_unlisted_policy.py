@@ -152,9 +152,7 @@ def test_without_the_policy_a_missing_cell_says_both_ways_to_refuse_it() -> None
     missing = [f.message for f in analyse(spec) if f.kind == "missing_cell"]
     assert len(missing) == UNLISTED
     first_open = next(m for m in missing if "what Open does" in m)
-    assert (
-        "| Any state | Open | - | [BLOCKED] | - | Open is not available here. |`" in first_open
-    )
+    assert "| Any state | Open | - | [BLOCKED] | - | Open is not available here. |`" in first_open
     assert "`Transitions not listed are rejected.`" in first_open
     assert 'unlisted = "rejected"' in first_open
     # Said once per spell, not on every cell, each row with an ID of its own.
