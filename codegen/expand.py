@@ -99,6 +99,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         notices=document.notices,
         unlisted=document.unlisted,
         layout=document.layout,
+        section=document.section,
     )
 
 

@@ -424,6 +424,9 @@ class Spec:
     # The roles of the first transition table's columns, in order ("" for a column with
     # none): a row suggested to the author is written in them.
     layout: tuple[str, ...] = ()
+    # The section of a file of several machines this machine is read from ("" for the
+    # file): a sentence suggested to the author goes there.
+    section: str = field(default="", compare=False)
 
     @property
     def workspace(self) -> str:

@@ -16,6 +16,7 @@ from spellbook.records.moves import lost_file_states
 from ..budget import check
 from ..logic import MAX_CLAUSES, MAX_FACTS
 from ..model import Atom, Kind, RuleSpec, Spec, Specificity
+from ..read.light_tables import terminal_row
 from .analysis import Analysis
 from .cells import CellResult
 from .findings import Finding
@@ -202,6 +203,33 @@ def _why_dead(analysis: Analysis, rule: RuleSpec, at: int) -> str:
     return f"{where}, {', '.join(beaten_by)} {verb} first wherever it applies"
 
 
+def _goal_advice(spec: Spec) -> str:
+    """How this spec declares the states its workflow ends in, in its own dialect. Where
+    its states are read from its tables: in light tables, the row to `(none)` in their
+    columns for a state no row leaves or refuses from (a `(none)` row with another row
+    out of its state is refused); else a States list, which an ID-column table needs
+    (it has no `(none)` row). Where a list names them, `*Goal*`."""
+    read = any(
+        n.kind == "names_from_tables" and "states are read" in n.message for n in spec.notices
+    )
+    if not read:
+        return "add `- *Goal*: yes` to the states the workflow aims for"
+    named = {name for row in spec.rows if not row.current.wildcard for name in row.current.names}
+    ends = [s.name for s in spec.states if s.name not in named]
+    if ends and spec.layout and "id" not in spec.layout:
+        return (
+            "give each state the workflow ends in a row that says it has no way out, as "
+            f"`{terminal_row(spec.layout, ends[0])}` in its transition table (its states are "
+            "read from its tables)"
+        )
+    items = ", ".join(f"`{i}. **{s.name}**`" for i, s in enumerate(spec.states, 1))
+    return (
+        "its states are read from its tables: list every state under a `## States` "
+        f"heading, one item each ({items}), and write the line `- *Goal*: yes` under each "
+        "the workflow ends in"
+    )
+
+
 def check_graph(analysis: Analysis) -> Iterator[Finding]:
     """unreachable_state, dead_end and cannot_complete, over the rules that can win;
     no_goal when the spec declares no goal state, so cannot_complete is not checked."""
@@ -212,13 +240,7 @@ def check_graph(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(
             "no_goal",
             "no state is declared a goal, so whether every state can still reach one is "
-            "not checked; "
-            + (
-                "give each state the workflow ends in a row `| STATE | (none) | Terminal "
-                "state |` (its states are read from its tables)"
-                if any(n.kind == "names_from_tables" for n in spec.notices)
-                else "add `- *Goal*: yes` to the states the workflow aims for"
-            ),
+            "not checked; " + _goal_advice(spec),
             line=spec.states[0].line,
         )
     to_goal = analysis.reaches_goal()

@@ -7,6 +7,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 from spellbook.disk.own_files import OWN_FILE, own_file
@@ -18,6 +19,7 @@ from ..read.conditions import OUTCOME, Words, examples, files_in, parse_conditio
 from ..read.lexicon import Lexicon, ReadOptions, normal
 from ..read.near_verbs import Aim, aimed_at
 from ..read.own_phrases import path_in
+from ..read.rows import written_row
 from .analysis import Analysis
 from .findings import Finding, Severity
 from .knock_on import dropped_rows
@@ -33,7 +35,7 @@ def check_missing_cells(analysis: Analysis) -> Iterator[Finding]:
     reject such cells: one wildcard row, or the policy that transitions not listed are."""
     spec = analysis.spec
     drops = dropped_rows(spec)  # a cell a row not read would fill is that row's to fix
-    told: set[str] = set()
+    told: list[str] = []
     for state in spec.states:
         for spell in spec.spells:
             if not spec.cell(state.name, spell.name):
@@ -41,8 +43,8 @@ def check_missing_cells(analysis: Analysis) -> Iterator[Finding]:
                 if spell.name not in told and not any(
                     d.touches(state.name, spell.name) for d in drops
                 ):
-                    fix = _reject_unlisted(spec, spell.name)
-                    told.add(spell.name)
+                    fix = _reject_unlisted(spec, spell.name, len(told))
+                    told.append(spell.name)
                 yield Finding(
                     "missing_cell",
                     f"no rule says what {spell.name} does in state {state.name}{fix}",
@@ -52,26 +54,44 @@ def check_missing_cells(analysis: Analysis) -> Iterator[Finding]:
                 )
 
 
-def _reject_unlisted(spec: Spec, spell: str) -> str:
+def _reject_unlisted(spec: Spec, spell: str, before: int) -> str:
     """How to say that `spell` is refused wherever no row names it: a row in the spec's
-    own columns, or the sentence (or setting) that makes every such cell refused."""
+    own columns, or the sentence (or setting) that makes every such cell refused. A
+    table with no trigger column moves by `to_<state>` triggers its To cells name, so no
+    row of it can refuse one: there only the sentence says it. `before` rows were
+    suggested already: this one takes the next free ID, so all can be pasted at once."""
     taken = {r.id for r in spec.rows}
-    number = next(n for n in range(1, len(taken) + 2) if f"B{n}" not in taken)
+    free = (f"B{n}" for n in range(1, len(taken) + before + 2) if f"B{n}" not in taken)
+    number = next(islice(free, before, None))
+    where = f"in its section {spec.section!r}" if spec.section else "in the spec"
+    sentence = (
+        "say so once: `Transitions not listed are rejected.` "
+        f'{where}, or `unlisted = "rejected"` under [tool.spellbook]'
+    )
+    layout = spec.layout or ("id", "current state", "trigger", "condition", "next state")
+    if "trigger" not in layout:
+        return (
+            f"; a table without a trigger column moves by the trigger its To cell names "
+            f"(`to_<state>`), so no row of it refuses {spell}: if every transition not "
+            f"listed is refused, {sentence}"
+        )
+    # A machine of a file of several reads its states from its section's tables: a row
+    # naming states by what they are (`Any state`) could be any section's, so the row
+    # names the states it refuses the spell in.
+    missing = [s.name for s in spec.states if not spec.cell(s.name, spell)]
     said = {
-        "id": f"B{number}",
-        "current state": "Any state",
+        "id": number,
+        "current state": ", ".join(missing) if spec.section else "Any state",
         "trigger": spell,
         "condition": "-",
         "next state": "[BLOCKED]",
         "action": "-",
         "response": f"{spell} is not available here.",
     }
-    layout = spec.layout or ("id", "current state", "trigger", "condition", "next state")
-    row = "| " + " | ".join(said.get(role, "") for role in layout) + " |"
+    row = written_row(layout, said, "")
     return (
         f"; if {spell} is refused wherever no row names it, add the row `{row}`; if every "
-        "transition not listed is refused, say so once: `Transitions not listed are "
-        'rejected.` in the spec, or `unlisted = "rejected"` under [tool.spellbook]'
+        f"transition not listed is refused, {sentence}"
     )
 
 

@@ -110,6 +110,7 @@ class Document:
     unlisted: Policy | None = None  # "transitions not listed are rejected", where said
     layout: tuple[str, ...] = ()  # the first transition table's roles, by column
     own_code: bool = False
+    section: str = ""  # the section of a file of several machines this one is read from
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         unlisted_policy(blocks) or _configured(options),
         _layout(placed, with_extra_names(options.columns)),
         lexicon.own_code,
+        options.section,
     )
 
 
@@ -206,8 +208,7 @@ def _layout(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> tuple[s
             except SpecError:
                 continue  # a table the reading of the rows refuses, or says why it skips
             if columns:
-                at = {i: role for role, i in columns.roles.items()}
-                return tuple(at.get(i, "") for i in range(len(p.block.header.cells)))
+                return columns.layout(len(p.block.header.cells))
     return ()
 
 

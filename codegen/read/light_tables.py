@@ -53,7 +53,7 @@ from ..spec_error import fail
 from .identifiers import identifier, is_identifier
 from .lexicon import EMPTY, normal
 from .markdown import Cell, Inline, Segment, Table, TableRow
-from .rows import Columns, RowReader, columns_of, group_kind, roles_found
+from .rows import Columns, RowReader, columns_of, group_kind, roles_found, written_row
 
 # The From cells that name no state but the start of the machine.
 START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)"})
@@ -64,7 +64,22 @@ TERMINAL = frozenset({"(none)", "[*]", "(end)"})
 # A trigger cell of a row to a terminal marker that names no event (`Terminal state`).
 @cache
 def _no_event() -> re.Pattern[str]:
-    return re.compile(r"^(?:-|—|n/?a|none)$|\b(?:terminal|final)\b", re.IGNORECASE)
+    return re.compile(r"^(?:-|—|n/?a|none|\(none\))$|\b(?:terminal|final)\b", re.IGNORECASE)
+
+
+def terminal_row(layout: tuple[str, ...], state: str) -> str:
+    """The row that says `state` has no way out, in the columns of a table of `layout`
+    (`| done | - | (none) |` under `| From | Event | To |`, `| done | (none) | - |` under
+    `| From | To | Trigger |`): its To cell `(none)`, every other cell `-`."""
+    return written_row(layout, {"current state": state, "next state": "(none)"})
+
+
+def _as_written(row: TableRow, layout: tuple[str, ...], target: str) -> str:
+    """The row as written, its To cell `target`: the same row leading to a state."""
+    cells = [" ".join(cell.plain.split()) or "-" for cell in row.cells[: len(layout)]]
+    cells += ["-"] * (len(layout) - len(cells))
+    cells[layout.index("next state")] = target
+    return "| " + " | ".join(cells) + " |"
 
 
 # A From cell the selector reading takes as written: a wildcard, a state kept, alternatives.
@@ -158,13 +173,17 @@ class LightReader:
         self.reader = reader
         self.reading = LightReading()
         self._folded: dict[tuple[str, str], WrittenName] = {}
+        # The roles of the first table's columns, in order: a row suggested goes there.
+        self.layout: tuple[str, ...] = ()
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if not self.reading.first_line:
             self.reading.first_line = table.line
         read = []
+        width = len(table.header.cells)
+        self.layout = self.layout or columns.layout(width)
         for row in table.rows:
-            rule = self._row(row, columns, group)
+            rule = self._row(row, columns, group, width)
             if rule is not None:
                 read.append(rule)
         return read
@@ -187,7 +206,7 @@ class LightReader:
                         else "it has no items"
                     )
                     + "; write each event as its name (`pr_opened`), or as a row "
-                    "`| Any state | pr_opened | Same state |`",
+                    f"`{self._keeping_row('pr_opened')}`",
                     line,
                 )
             )
@@ -211,6 +230,15 @@ class LightReader:
             rule = self.reader.rule(TableRow(at, cells), standard, group, Kind.NOOP)
             rows.append(replace(rule, action="", id_written=False, numbered=True))
         return rows
+
+    def _keeping_row(self, event: str) -> str:
+        """The row that says `event` keeps the state everywhere, in the columns of the
+        first table (or `| From | Event | To |` where it has no trigger column)."""
+        layout = self.layout if "trigger" in self.layout else ("current state", "trigger")
+        if "next state" not in layout:
+            layout = (*layout, "next state")
+        said = {"current state": "Any state", "trigger": event, "next state": "Same state"}
+        return written_row(layout, said)
 
     # -- names --
 
@@ -250,7 +278,7 @@ class LightReader:
 
     # -- one row --
 
-    def _row(self, row: TableRow, columns: Columns, group: str) -> RuleRow | None:
+    def _row(self, row: TableRow, columns: Columns, group: str, width: int) -> RuleRow | None:
         def cell(role: str) -> Cell | None:
             index = columns.roles.get(role)
             return row.cells[index] if index is not None and index < len(row.cells) else None
@@ -266,13 +294,14 @@ class LightReader:
         if normal(target) in TERMINAL:
             if normal(source) in START:
                 fail(f"rule row leads from {source} to {target}: it names no state", line)
+            layout = columns.layout(width)
             if trigger_text and not _no_event().search(trigger_text):
                 fail(
                     f"rule row leads from {source} to {target} on {trigger_text!r}: {target} is "
                     "no state, and a To cell of it says the From state has no way out, not "
-                    f"where {trigger_text!r} leads; name the state it leads to, `| {source} | "
-                    f"{trigger_text} | <state> |`, or say {source} has no way out: `| "
-                    f"{source} | (none) | Terminal state |`",
+                    f"where {trigger_text!r} leads; name the state it leads to, "
+                    f"`{_as_written(row, layout, '<state>')}`, or say {source} has no way "
+                    f"out: `{terminal_row(layout, source)}`",
                     line,
                 )
             if source and normal(source) not in START:
@@ -281,8 +310,8 @@ class LightReader:
                     fail(
                         f"the To cell {target} says {source} has no way out, and this row also "
                         f"names {unread}, which a terminal state cannot have: leave those "
-                        f"cells `-`, or make the row a move to a state of its own (`| {source} "
-                        "| ENDED |`)",
+                        "cells `-`, or make the row a move to a state of its own "
+                        f"(`{_as_written(row, layout, 'ENDED')}`)",
                         line,
                     )
                 self.reading.terminal.setdefault(self.state(source, line), (line, group))
@@ -324,9 +353,17 @@ class LightReader:
                     line,
                 )
             return None
+        has_trigger = "trigger" in columns.roles
+        if has_trigger and normal(trigger_text) in TERMINAL:
+            layout = columns.layout(width)
+            fail(
+                f"rule row leads from {source} to {target} on {trigger_text}, which names no "
+                f"event: name the event that leads to {target}, or, if {source} has no way "
+                f"out, say so: `{terminal_row(layout, source)}`",
+                line,
+            )
         self.reading.count += 1
         rule_id = f"R{self.reading.count}"
-        has_trigger = "trigger" in columns.roles
         triggers = self._triggers(trigger_text, target_cell, line, notes, has_trigger)
         refused = _REFUSED.search(" ".join(group.split())) is not None or any(
             normal(name) in WHY for name, _ in columns.extra

@@ -87,6 +87,19 @@ class Columns:
     extra: tuple[tuple[str, int], ...]
     notices: tuple[Notice, ...] = ()
 
+    def layout(self, width: int) -> tuple[str, ...]:
+        """The role of each of the table's `width` columns, in order ("" for none)."""
+        at = {i: role for role, i in self.roles.items()}
+        return tuple(at.get(i, "") for i in range(width))
+
+
+def written_row(layout: tuple[str, ...], said: dict[str, str], other: str = "-") -> str:
+    """A row the verifier suggests, as the author pastes it into a table whose columns
+    have the roles `layout`: each column's cell is what `said` gives its role, `other`
+    where it gives none (a role not named, a column no role is called). Every suggested
+    row is written here, so it reads back in the table's own order as what it says."""
+    return "| " + " | ".join(said.get(role, other) for role in layout) + " |"
+
 
 def roles_found(table: Table, roles: dict[str, tuple[str, ...]]) -> dict[str, list[int]]:
     """Each role the table's header names -> the columns that name it, in order."""

@@ -49,8 +49,12 @@ def _separator() -> re.Pattern[str]:
     return re.compile(r"\s*,\s*|\s+/\s+")
 
 
-# Cells that name no state: empty, a start marker, no state at all.
-_NO_STATE = frozenset({"", "-", "\u2013", "\u2014", "(start)", "[*]", "(none)", "none", "initial"})
+# Cells that name no state: empty, a start marker, no state at all, a refusal, the state
+# kept (`[BLOCKED]`, `Same state`: no section's state).
+_NO_STATE = frozenset(
+    {"", "-", "\u2013", "\u2014", "(start)", "[*]", "(none)", "none", "initial", "(end)"}
+    | {"[blocked]", "same state", "same", "no state change"}
+)
 
 
 # A cell that names states by what they are, not by name: `Any state`, `any`, `*`.

@@ -166,7 +166,8 @@ def test_a_row_to_the_end_marker_on_an_event_is_refused_never_a_dropped_trigger(
     said = str(raised.value)
     assert raised.value.line == 8
     assert "'resolve'" in said and "| ASSIGNED | resolve | <state> |" in said
-    assert "| ASSIGNED | (none) | Terminal state |" in said
+    # both in the table's own order, From | Event | To
+    assert "| ASSIGNED | - | (none) |" in said
 
 
 def test_a_row_from_the_start_to_the_end_marker_is_refused_never_dropped() -> None:
@@ -397,6 +398,18 @@ def test_a_list_under_such_a_heading_that_is_not_names_is_noted_not_read() -> No
     assert "a_reader_asks_where_the_book_is" not in {s.name for s in spec.spells}
     notes = [n for n in spec.notices if n.kind == "table_skipped"]
     assert notes and "not a name alone" in notes[0].message
+
+
+def test_the_row_a_list_not_read_suggests_is_in_the_table_s_columns_and_reads_so() -> None:
+    # Under `| From | To | Event |` the row `| Any state | pr_opened | Same state |` made
+    # a state `pr_opened` and a trigger `Same state`.
+    text = "# Loans\n\n| From | To | Event |\n|---|---|---|\n| ON_SHELF | ON_LOAN | lend |\n"
+    listed = text + "\n## Events that never change state\n\n- a reader asks\n"
+    (note,) = [n for n in read(listed).notices if n.kind == "table_skipped"]
+    assert "`| Any state | Same state | pr_opened |`" in note.message
+    after = read(text + "| Any state | Same state | pr_opened |\n")
+    assert [s.name for s in after.states] == [s.name for s in read(text).states]
+    assert [s.name for s in after.spells] == ["lend", "pr_opened"]
 
 
 # A ticket lifecycle in the words such tables use for several states at once.

@@ -152,14 +152,12 @@ def test_without_the_policy_a_missing_cell_says_both_ways_to_refuse_it() -> None
     missing = [f.message for f in analyse(spec) if f.kind == "missing_cell"]
     assert len(missing) == UNLISTED
     first_open = next(m for m in missing if "what Open does" in m)
-    assert (
-        "`| B1 | Any state | Open | - | [BLOCKED] | - | Open is not available here. |`"
-        in first_open
-    )
+    assert "| Any state | Open | - | [BLOCKED] | - | Open is not available here. |`" in first_open
     assert "`Transitions not listed are rejected.`" in first_open
     assert 'unlisted = "rejected"' in first_open
-    # Said once per spell, not on every cell.
+    # Said once per spell, not on every cell, each row with an ID of its own.
     assert sum("[BLOCKED]" in m for m in missing) == 2
+    assert sum("`| B1 |" in m for m in missing) == sum("`| B2 |" in m for m in missing) == 1
 
 
 def test_the_suggested_row_is_in_the_spec_s_own_columns() -> None:
@@ -171,7 +169,7 @@ def test_the_suggested_row_is_in_the_spec_s_own_columns() -> None:
     text = text.replace("| T2 | OPEN | Finish |", "| T2 | Finish | OPEN |")
     text = text.replace("| T3 | Any state | Look |", "| T3 | Look | Any state |")
     missing = [f.message for f in analyse(parse_spec_text(text, "spec/P.md"))]
-    assert any("`| B1 | Open | Any state | - | [BLOCKED] | - |  |`" in m for m in missing)
+    assert any("| Open | Any state | - | [BLOCKED] | - |  |`" in m for m in missing)
 
 
 def _project(tmp_path: Path, table: str) -> Path:
