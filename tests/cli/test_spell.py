@@ -593,3 +593,45 @@ def test_session_is_the_command_wherever_the_options_put_it(
     assert "unknown spell 'session'" in capsys.readouterr().err
     assert main(["--root", root, "--machine", "spell", "session", "status"]) == EXIT_BAD_INPUT
     assert "give one machine" in capsys.readouterr().err
+
+
+BARE_SPEC = """# Bare
+
+## Machine
+
+### States
+
+1. **draft**
+   - *Indicators*: none
+2. **done**
+   - *Indicators*: none
+
+### Transitions
+
+| From | Event | To |
+|------|-------|----|
+| draft | Finish | done |
+| done | Reopen | draft |
+
+### Invalid transitions
+
+| From | Event | To |
+|------|-------|----|
+| draft | Reopen | draft |
+| done | Finish | done |
+"""
+
+
+def test_status_of_a_state_without_description_or_files_says_only_what_there_is(
+    tmp_path: Path,
+) -> None:
+    from spellbook.doors.cli import _status_text
+
+    module = types.ModuleType("bare")
+    exec(
+        compile(render_machine(parse_spec_text(BARE_SPEC), "bare"), "bare.py", "exec"),
+        module.__dict__,
+    )
+    said = _status_text(Workflow(tmp_path, machine=module).status())  # type: ignore[arg-type]
+    assert said.splitlines()[0] == "draft"  # no `draft: `
+    assert "Files there" not in said and "none" not in said

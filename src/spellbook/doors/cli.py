@@ -504,7 +504,8 @@ def _drawn(workflow: Workflow, format: str, as_json: bool) -> int:
 
 
 def _status_text(data: dict[str, object]) -> str:
-    lines = [f"{data['state']}: {data['description']}", f"Workspace: {data['workspace']}/"]
+    state = f"{data['state']}: {data['description']}" if data["description"] else data["state"]
+    lines = [str(state), f"Workspace: {data['workspace']}/"]
     fields = data.get("fields")
     assert isinstance(fields, dict)
     lines += [f"{name}: {value}" for name, value in fields.items() if value is not None]
@@ -512,10 +513,11 @@ def _status_text(data: dict[str, object]) -> str:
     assert isinstance(files, dict)
     there = [f for f, held in files.items() if held]
     missing = [f for f, held in files.items() if not held]
-    lines += [
-        f"Files there: {', '.join(there) or 'none'}; not there: {', '.join(missing) or 'none'}",
-        "",
-    ]
+    if files:  # a machine whose rules ask about no file has none to list
+        lines.append(
+            f"Files there: {', '.join(there) or 'none'}; not there: {', '.join(missing) or 'none'}"
+        )
+    lines.append("")
     if data.get("formerly"):
         lines += [
             f"The state file names {data['formerly']}, the spec's former name for "

@@ -22,8 +22,12 @@ NEUTRAL = ("use", "uses", "used")
 
 
 def plural(word: str, count: int = 2) -> str:
-    """`word` for `count` of them: "spell", "spells"."""
-    return word if count == 1 else word + "s"
+    """`word` for `count` of them: "spell", "spells"; "family", "families"."""
+    if count == 1:
+        return word
+    if word[-1:] == "y" and word[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+        return word[:-1] + "ies"
+    return word + "s"
 
 
 def counted(count: int, word: str) -> str:
