@@ -170,17 +170,18 @@ def format_text(
     """The report; with `explain`, every row's and term's reading before the findings."""
     families_cov, states_cov = family_coverage(spec), state_coverage(spec)
     out = [
-        f"{spec.path}: {len(spec.states)} states in {len(spec.families)} families, "
-        f"{len(spec.spells)} spells, {len(spec.rows)} rule rows expanding to "
+        f"{spec.path}: {_plural(len(spec.states), 'state')} in "
+        f"{_plural(len(spec.families), 'family')}, {_plural(len(spec.spells), 'spell')}, "
+        f"{_plural(len(spec.rows), 'rule row')} expanding to "
         f"{_rules(spec)}",
         f"Read with {_words(spec)}",
         "",
         f"Coverage by state family: {families_cov} cells "
-        f"({len(spec.families)} families x {len(spec.spells)} spells)",
+        f"({_plural(len(spec.families), 'family')} x {_plural(len(spec.spells), 'spell')})",
         *_family_matrix(spec),
         "",
         f"Coverage by state: {states_cov} cells "
-        f"({len(spec.states)} states x {len(spec.spells)} spells)",
+        f"({_plural(len(spec.states), 'state')} x {_plural(len(spec.spells), 'spell')})",
         *_state_matrix(spec),
         "",
         f"Rule IDs are in priority order: rows naming the state first, then "
@@ -272,7 +273,9 @@ def _rank(findings: Sequence[Finding], kind: str) -> int:
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+    from spellbook.records.words import counted
+
+    return counted(count, word)
 
 
 # --- markdown -----------------------------------------------------------------
@@ -304,7 +307,8 @@ def to_markdown(
         f"{_plural(counts['errors'], 'error')}, {_plural(counts['warnings'], 'warning')}, "
         f"{counts['info']} info" + (" (strict)" if strict else "") + ".",
         "",
-        f"## Coverage: {len(spec.families)} state families x {len(spells)} spells",
+        f"## Coverage: {_plural(len(spec.families), 'state family')} x "
+        f"{_plural(len(spells), 'spell')}",
         "",
         "| State family | " + " | ".join(spells) + " |",
         "|---|" + "---|" * len(spells),
@@ -423,4 +427,4 @@ def _rules(spec: Spec) -> str:
     written = sum(1 for r in spec.rules if not r.policy)
     blocked = sum(1 for r in spec.rules if r.policy and not r.fills_gap)
     policy = f" (and {_plural(blocked, 'cell')} not listed, rejected)" if blocked else ""
-    return f"{written} rules{policy}"
+    return f"{_plural(written, 'rule')}{policy}"

@@ -48,6 +48,8 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cache
 
+from spellbook.records.words import counted
+
 from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec, Target
 from ..spec_error import fail
 from .identifiers import identifier, is_identifier
@@ -606,10 +608,16 @@ def from_tables(
             if prose
             else "no States list, so "
         )
-        said.append(f"{where}its {len(states)} states are read from the transition tables")
+        said.append(
+            f"{where}its {counted(len(states), 'state')} "
+            f"{'is' if len(states) == 1 else 'are'} read from the transition tables"
+        )
     if not spells:
         spells = _table_spells(rows, reading)
-        said.append(f"no Spells list, so its {len(spells)} triggers are read from them")
+        said.append(
+            f"no Spells list, so its {counted(len(spells), 'trigger')} "
+            f"{'is' if len(spells) == 1 else 'are'} read from them"
+        )
     if reading.terminal:
         states = tuple(replace(s, goal=True) if s.name in reading.terminal else s for s in states)
     if said:

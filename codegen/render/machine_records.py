@@ -33,7 +33,7 @@ from ..model import (
     Spec,
     Specificity,
 )
-from .response_formats import DEFAULT_TEMPLATE, split
+from .response_formats import default_template, split
 
 
 class _Names:
@@ -138,10 +138,17 @@ class MachineRecords:
         self._rules = {(id(r.row), r.source, r.spell): r for r in self.rules}
         kinds = {"standard", "blocked", "noop", "confirmation"}
         written = {t.kind: t.text for t in spec.templates if t.kind in kinds}
-        every = {k: split(written.get(k, DEFAULT_TEMPLATE), self.spells) for k in sorted(kinds)}
+        built_in = default_template(spec.spell_word)
+        every = {k: split(written.get(k, built_in), self.spells) for k in sorted(kinds)}
         asked = list(dict.fromkeys(a.file for a in self.atoms if a.probe == "exists"))
         self.writer = Writer(
-            every, self.states, self.spells, spec.workspace, spec.schema.fields, asked
+            every,
+            self.states,
+            self.spells,
+            spec.workspace,
+            spec.schema.fields,
+            asked,
+            spec.spell_word,
         )
         used = {self.writer.template_kind(r) for r in self.rules}
         # The formats the rules answer in, in the spec's order (the built-in ones last).

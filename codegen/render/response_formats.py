@@ -16,7 +16,8 @@ so the runtime needs no markdown parser):
 
 `<Spell>` is slot `spell`, the spell cast; the other `<...>` of a section are its
 slot; a section without slots is kept as written. A spec without one of the
-templates gets the built-in one of the same shape below.
+templates gets the built-in one of the same shape below, its list headed with what
+the spec calls its spells (`### Available Events`).
 
 `machine_records.render_response` previews one rule's response, made by the runtime's own
 writer from these parts.
@@ -28,6 +29,7 @@ import re
 from collections.abc import Sequence
 
 from spellbook.cast.responses import SLOTS, placeholder
+from spellbook.records.words import plural
 
 from ..read.markdown import Heading, read_blocks
 
@@ -43,12 +45,18 @@ DEFAULT_TEMPLATE = """## Response to the AI
 ### Where We Are
 <Where the workflow is now>
 
-### Available Spells
+### Available {words}
 - **Spell1**: <What it would do now>
 
 ### Next Steps
 <What to do next>
 """
+
+
+def default_template(word: str = "spell") -> str:
+    """The built-in template, its list headed with what the spec calls its spells."""
+    return DEFAULT_TEMPLATE.replace("{words}", plural(word).title())
+
 
 ROLES = {
     "response to the ai": "ai",

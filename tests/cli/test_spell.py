@@ -95,6 +95,23 @@ def test_diagram_highlights_the_current_state(tmp_path: Path) -> None:
     assert "GATHER_EDITING --> ACHIEVE_TASK_DRAFTING: Accio" in out
 
 
+def test_diagram_starts_at_the_initial_state_wherever_the_workspace_is(tmp_path: Path) -> None:
+    flow = Workflow(tmp_path)
+    flow.cast("accio")
+    write(tmp_path, "plan.md", plan())
+    flow.cast("accio")
+    out = spell(tmp_path, "diagram").stdout
+    starts = [line.strip() for line in out.splitlines() if "[*]" in line]
+    assert starts == ["[*] --> GATHER_NEEDS_PLAN"]  # the machine's start, not where it is
+    assert "Class ACHIEVE_TASK_DRAFTING s_active" in out
+    assert "Class GATHER_NEEDS_PLAN s_default" in out
+    # Every state but the current one is drawn as the committed diagram draws it.
+    committed = (Path(__file__).parents[2] / "generated" / "spell_machine.mmd").read_text()
+    assert [line for line in out.strip().splitlines() if "Class " not in line] == [
+        line for line in committed.strip().splitlines() if "Class " not in line
+    ]
+
+
 def _graphviz_missing() -> str:
     import importlib.util
     import shutil
@@ -114,6 +131,10 @@ def test_diagram_draws_svg_and_png_with_graphviz(tmp_path: Path) -> None:
     assert svg.stdout.startswith("<?xml") and "<svg" in svg.stdout
     assert "<title>State Machine</title>" in svg.stdout  # the spec's title
     assert ">Accio</text>" in svg.stdout and "internal" not in svg.stdout
+    # The start is drawn to the initial state, and only the current state is in red.
+    assert "<title>[*]&#45;&gt;GATHER_NEEDS_PLAN</title>" in svg.stdout
+    assert svg.stdout.count('stroke="red"') == 2  # GATHER_EDITING's double outline
+    assert '<title>GATHER_EDITING</title>\n<path fill="darksalmon" stroke="red"' in svg.stdout
     as_json = json.loads(spell(tmp_path, "diagram", "--format", "svg", "--json").stdout)
     assert as_json["format"] == "svg" and as_json["diagram"].startswith("<?xml")
     png = subprocess.run(
@@ -572,3 +593,45 @@ def test_session_is_the_command_wherever_the_options_put_it(
     assert "unknown spell 'session'" in capsys.readouterr().err
     assert main(["--root", root, "--machine", "spell", "session", "status"]) == EXIT_BAD_INPUT
     assert "give one machine" in capsys.readouterr().err
+
+
+BARE_SPEC = """# Bare
+
+## Machine
+
+### States
+
+1. **draft**
+   - *Indicators*: none
+2. **done**
+   - *Indicators*: none
+
+### Transitions
+
+| From | Event | To |
+|------|-------|----|
+| draft | Finish | done |
+| done | Reopen | draft |
+
+### Invalid transitions
+
+| From | Event | To |
+|------|-------|----|
+| draft | Reopen | draft |
+| done | Finish | done |
+"""
+
+
+def test_status_of_a_state_without_description_or_files_says_only_what_there_is(
+    tmp_path: Path,
+) -> None:
+    from spellbook.doors.cli import _status_text
+
+    module = types.ModuleType("bare")
+    exec(
+        compile(render_machine(parse_spec_text(BARE_SPEC), "bare"), "bare.py", "exec"),
+        module.__dict__,
+    )
+    said = _status_text(Workflow(tmp_path, machine=module).status())  # type: ignore[arg-type]
+    assert said.splitlines()[0] == "draft"  # no `draft: `
+    assert "Files there" not in said and "none" not in said

@@ -92,3 +92,17 @@ def test_brief_output_is_what_fails_then_the_verdict(tmp_path: Path) -> None:
         assert lines[-1].startswith("OK: " if code == 0 else "FAILED: ")
         assert all(": error: " in x or ": warning: " in x for x in lines[:-1])
         assert len(lines) == 1 if code == 0 else "[unknown_state]" in lines[0]
+
+
+def test_the_report_counts_one_of_a_kind_in_the_singular() -> None:
+    spec = parse_spec_text(spec_text(["A"], ["Go"], [row("T1", "A", "Go")]))
+    head = format_text(spec, analyse(spec)).splitlines()
+    assert head[0].endswith(": 1 state in 1 family, 1 spell, 1 rule row expanding to 1 rule")
+    assert "(1 family x 1 spell)" in head[3]
+    assert "1 states" not in "\n".join(head) and "1 spells" not in "\n".join(head)
+
+
+def test_a_table_s_one_trigger_is_counted_in_the_singular() -> None:
+    text = "# M\n\n| From | Event | To |\n|---|---|---|\n| A | go | B |\n| B | go | A |\n"
+    notes = [n.message for n in parse_spec_text(text).notices]
+    assert any("its 1 trigger is read from them" in n for n in notes), notes

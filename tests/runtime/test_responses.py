@@ -736,3 +736,111 @@ def test_next_steps_say_what_must_keep_holding_so_following_them_is_not_refused(
     assert Workflow(tmp_path).cast("accio").rule != "A1"
     write(tmp_path, "task.md", "---\ntask_name: greet\n---\n\n# Task\n\nPrint hello.\n")
     assert Workflow(tmp_path).cast("accio").rule == "A1"
+
+
+# A newcomer's spec: its triggers under `### Events`, tables as people write them (no
+# ID and no Response column), no Response Format Templates.
+EVENTS_SPEC = """# Fulfil
+
+## Machine
+
+### Events
+
+1. **Pick**
+   - *Description*: pick the order
+2. **Ship**
+   - *Description*: ship it
+
+### States
+
+1. **RECEIVED**
+   - *Description*: the order came in
+   - *Indicators*: none
+   - *Valid Actions*: Pick
+2. **PICKED**
+   - *Description*: picked
+   - *Indicators*: none
+   - *Valid Actions*: Ship
+
+### Transitions
+
+| From | Event | To |
+|------|-------|----|
+| RECEIVED | Pick | PICKED |
+| PICKED | Ship | RECEIVED |
+
+### Invalid transitions
+
+| From | Event | To |
+|------|-------|----|
+| RECEIVED | Ship | RECEIVED |
+| PICKED | Pick | PICKED |
+"""
+
+
+def events_machine() -> object:
+    import types
+
+    from codegen import parse_spec_text
+    from codegen.render import render_machine
+
+    module = types.ModuleType("fulfil")
+    source = render_machine(parse_spec_text(EVENTS_SPEC), "fulfil")
+    exec(compile(source, "fulfil.py", "exec"), module.__dict__)
+    assert module.SPELL_WORD == "event"
+    return module
+
+
+def test_the_built_in_responses_call_the_spells_what_the_spec_calls_them(
+    tmp_path: Path,
+) -> None:
+    flow = Workflow(tmp_path, machine=events_machine())  # type: ignore[arg-type]
+    moved = flow.cast("pick").response
+    assert "### Available Events\n- **Pick**: " in moved
+    assert "Spell" not in moved and "cast" not in moved.lower()
+    assert (
+        happened(moved).strip()
+        == "You sent **Pick**. The workflow moved from **RECEIVED** to **PICKED**."
+    )
+    assert next_steps(moved).strip() == "- Send **Ship**: moves to **RECEIVED**"
+
+
+def test_a_refusal_with_no_response_says_it_is_blocked_by_which_rule(tmp_path: Path) -> None:
+    flow = Workflow(tmp_path, machine=events_machine())  # type: ignore[arg-type]
+    refused = flow.cast("ship")
+    assert refused.outcome == "blocked" and refused.rule == "R3"
+    text = refused.response
+    assert happened(text).strip() == (
+        "You sent **Ship**, which is blocked in **RECEIVED** (rule R3). "
+        "Nothing changed: what each event would do now is below."
+    )
+    ai = text.split("## Response to the AI\n\n", 1)[1].split("\n\n", 1)[0]
+    assert ai == (
+        "Ship is blocked in RECEIVED (rule R3): nothing changed. Tell the developer, and "
+        "suggest one of the events that do something now."
+    )
+    assert "fired" not in text and "the spec says so" not in text
+    assert next_steps(text).strip() == "- Send **Pick**: moves to **PICKED**"
+
+
+def test_a_machine_s_word_is_said_with_its_article_plural_and_verb() -> None:
+    from spellbook.records import words
+
+    assert [words.a(w) for w in ("spell", "event", "action", "trigger")] == [
+        "a spell",
+        "an event",
+        "an action",
+        "a trigger",
+    ]
+    assert [words.counted(n, "spell") for n in (0, 1, 2)] == ["0 spells", "1 spell", "2 spells"]
+    said = [(words.verb(w), words.does(w), words.did(w)) for w in ("spell", "event", "action")]
+    assert said == [("cast", "casts", "cast"), ("send", "sends", "sent"), ("use", "uses", "used")]
+
+
+def test_help_says_the_machine_s_word_with_its_article_and_verb() -> None:
+    from spellbook.doors.cli import epilog
+
+    said = epilog(events_machine(), "spell")  # type: ignore[arg-type]
+    assert "EVENT      send it (case does not matter): pick, ship" in said
+    assert "`spell cast status` sends an event named Status" in said
+    assert "a event" not in said

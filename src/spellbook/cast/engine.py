@@ -149,6 +149,7 @@ class Engine:
             machine.WORKSPACE,
             tuple(f for f in fields if f in machine.STATE_FIELDS or f in counters),
             self.files,
+            machine.SPELL_WORD,
         )
         self.spells = {s.lower(): s for s in machine.SPELLS}
         self.spells.update({t: s for s, t in machine.TRIGGERS.items()})

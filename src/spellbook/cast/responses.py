@@ -39,6 +39,7 @@ import json
 import re
 
 from spellbook.disk.own_files import TRASH
+from spellbook.records import words
 from spellbook.schema import Action, Rule, State
 
 TYPE_CHECKING = False
@@ -112,8 +113,10 @@ class Writer:
         workspace: str,
         fields: Sequence[str] = (),
         files: Sequence[str] = (),
+        word: str = "spell",
     ) -> None:
         self.templates = templates
+        self.word = word  # what the spec calls its spells (`SPELL_WORD`)
         self.states = {state.name: state for state in states}
         self.names = {*self.states, *spells}
         self.workspace = workspace
@@ -320,15 +323,43 @@ class Writer:
         return f"`{self._folder(moved[-1])}`" if moved else ""
 
     def _happened(self, rule: Rule, kind: str, did: Sequence[Did] | None = None) -> str:
+        if kind == "blocked" and self._alone(kind, "happened"):
+            return self._refused(rule)
         if kind in ("blocked", "noop"):
             return self._clause(reason(rule.response) or rule.response or "the spec says so")
         if kind == "confirmation":
             return self._clause(rule.response or f"{rule.spell} needs confirmation")
         done = self._done(rule, did)
-        first = f"You cast **{rule.spell}**" + (": " + "; ".join(done) + "." if done else ".")
+        first = f"You {words.did(self.word)} **{rule.spell}**" + (
+            ": " + "; ".join(done) + "." if done else "."
+        )
         if rule.changes_state:
             return f"{first} The workflow moved from **{rule.source}** to **{rule.dest}**."
         return f"{first} The workflow stays in **{rule.source}**."
+
+    def _alone(self, kind: str, slot: str) -> bool:
+        """Whether `slot` fills whole lines of the `kind` template (as the built-in
+        template's sections are), rather than ending a sentence the template starts."""
+        parts = self.templates[kind]
+        return any(
+            part == slot and parts[i - 1].endswith("\n") and parts[i + 1][:1] in ("\n", "")
+            for i, part in enumerate(parts)
+            if i % 2
+        )
+
+    def _refused(self, rule: Rule) -> str:
+        """A blocked rule's refusal as sentences of their own: the spell, the state,
+        the rule, its reason if the spec gives one, and where to look next."""
+        why = reason(rule.response) or rule.response
+        because = f" because {self._clause(why)}" if why else ""
+        listed = any(
+            "{{available_spells}}" in p or "{{does:" in p for p in self.templates["blocked"]
+        )
+        then = f": what each {self.word} would do now is below" if listed else ""
+        return (
+            f"You {words.did(self.word)} **{rule.spell}**, which is blocked in **{rule.source}** "
+            f"(rule {rule.id}){because}. Nothing changed{then}."
+        )
 
     def _clause(self, text: str) -> str:
         """A sentence made fit to follow "because ...": no final period, lower-case start
@@ -353,8 +384,18 @@ class Writer:
             said += placeholder("fields")
         return said + "\n" + placeholder("files") if self.files else said
 
+    def _told(self, rule: Rule) -> str:
+        """What the AI is told of a rule whose row has no Response."""
+        if rule.kind == "blocked":
+            return (
+                f"{rule.spell} is blocked in {rule.source} (rule {rule.id}): nothing changed. "
+                f"Tell the developer, and suggest one of the {words.plural(self.word)} that "
+                "do something now."
+            )
+        return f"{rule.spell} fired rule {rule.id}; tell the developer."
+
     def _ai_text(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
-        parts = [rule.response or f"{rule.spell} fired rule {rule.id}; tell the developer."]
+        parts = [rule.response or self._told(rule)]
         # A `find` reads the file for the steps after it: the AI is told it too.
         steps = [a.text for a in rule.actions if a.verb in ("instruct", "find")]
         if steps:
@@ -446,6 +487,7 @@ def spell_values(
     (see `Foresight.first`): that step is told instead."""
     does = writer.does
     first = first or {}
+    run = words.verb(word)
     values = {f"does:{spell}": does(told) for spell, told in previews.items()}
     values["available_spells"] = "\n".join(
         f"- **{spell}**: {does(told)}" for spell, told in previews.items()
@@ -455,9 +497,9 @@ def spell_values(
         if spell in first:
             once, other = first[spell]
             now = f" (now: {does(told)})"
-            steps.append(f"- Once {once}, cast **{spell}**: moves to **{other.dest}**{now}")
+            steps.append(f"- Once {once}, {run} **{spell}**: moves to **{other.dest}**{now}")
         elif told is not None and told.offered:
-            steps.append(f"- Cast **{spell}**: {does(told)}")
+            steps.append(f"- {run.title()} **{spell}**: {does(told)}")
         elif (
             told is not None
             and told.kind == "refused"
@@ -465,11 +507,11 @@ def spell_values(
             and told.rule.changes_state
         ):
             moves = f"moves to **{told.rule.dest}**"
-            steps.append(f"- Once this is put right, cast **{spell}** ({moves}): {told.why}")
+            steps.append(f"- Once this is put right, {run} **{spell}** ({moves}): {told.why}")
     values["next_steps"] = (
         "\n".join(steps)
         if steps
-        else f"No {word} moves on from here right now; see the {word}s above."
+        else f"No {word} moves on from here right now; see the {words.plural(word)} above."
     )
     return values
 
@@ -491,14 +533,15 @@ def unhandled(
     return (
         "## Response to the AI\n\n"
         f"No rule in {spec} covers {spell} in {state} when {when}. Nothing was changed. "
-        f"Tell the developer, and suggest one of the {word}s below.\n\n"
+        f"Tell the developer, and suggest one of the {words.plural(word)} below.\n\n"
         "## Response to the Developer\n\n"
         "### What Just Happened\n"
-        f"You cast **{spell}**, but the spec has no rule for it in **{state}** when {when}. "
+        f"You {words.did(word)} **{spell}**, but the spec has no rule for it in **{state}** "
+        f"when {when}. "
         "Nothing changed.\n\n"
         "### Where We Are\n"
         f"**{state}**: {description}\n\n"
-        f"### Available {word.title()}s\n"
+        f"### Available {words.plural(word).title()}\n"
         f"{placeholder('available_spells')}\n\n"
         "### Next Steps\n"
         f"{placeholder('next_steps')}\n"

@@ -315,7 +315,9 @@ class Workflow:
         from spellbook.records.moves import moves
 
         machine = self.machine
-        return mermaid(self.engine.states, moves(machine.RULES), self.state, machine.TITLE)
+        return mermaid(
+            self.engine.states, moves(machine.RULES), machine.INITIAL, machine.TITLE, self.state
+        )
 
     def drawing(self, format: str) -> bytes:
         """The diagram drawn by Graphviz, as SVG or PNG (`spellbook.records.diagram.drawing`)."""
@@ -323,7 +325,14 @@ class Workflow:
         from spellbook.records.moves import moves
 
         machine = self.machine
-        return drawing(self.engine.states, moves(machine.RULES), self.state, machine.TITLE, format)
+        return drawing(
+            self.engine.states,
+            moves(machine.RULES),
+            machine.INITIAL,
+            machine.TITLE,
+            format,
+            self.state,
+        )
 
 
 def _plain(text: str) -> str:

@@ -64,13 +64,16 @@ def epilog(module: ModuleType | None, prog: str) -> str:
         word = module.SPELL_WORD
         names = ", ".join(name.lower() for name in module.SPELLS)
         workspace = f"{module.WORKSPACE}/"
+    from spellbook.records import words
+
     return f"""commands:
-  {word.upper():<10} {"cast" if word == "spell" else "fire"} it (case does not matter): {names}
-  cast {word.upper():<5} the same, and only that: `{prog} cast status` casts a {word} named Status
+  {word.upper():<10} {words.verb(word)} it (case does not matter): {names}
+  cast {word.upper():<5} the same, and only that: `{prog} cast status` {words.does(word)} \
+{words.a(word)} named Status
   status     the current state and what each {word} would do now
   repair     replace an unusable or missing state file with a state read off the files
   diagram    a mermaid diagram of the machine, the current state highlighted
-  mcp        serve the {word}s as MCP tools over stdio (needs the mcp extra)
+  mcp        serve the {words.plural(word)} as MCP tools over stdio (needs the mcp extra)
   check-transition FROM TO | --state-file PATH | --claude-hook
              judge a move of the state made by hand ({prog} check-transition --help)
   session    the same commands for the coding session that ships (spell session --help)
@@ -146,6 +149,7 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
     prog = "spell session" if machine == "session" else "spell"
     module = _help_machine(argv, machine)
     word = "spell" if module is None else module.SPELL_WORD
+    from spellbook.records import words
 
     class Parser(argparse.ArgumentParser):
         """argparse, printing its help, usage and errors as `spellbook.records.terminal` makes
@@ -160,7 +164,8 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
     parser = Parser(
         prog=prog,
         description=DESCRIPTIONS.get(getattr(module, "__name__", ""))
-        or f"Cast a {word} of the machine {getattr(module, 'TITLE', '')!r} "
+        or f"{words.verb(word).title()} {words.a(word)} of the machine "
+        f"{getattr(module, 'TITLE', '')!r} "
         f"({getattr(module, 'SPEC', 'its spec')}).",
         epilog=epilog(module, prog),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -194,7 +199,7 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
     )
     from spellbook.doors.subcommands import COMMANDS  # not on a cast's path
 
-    parser.add_argument("command", nargs="?", help=f"a {word}, or {', '.join(COMMANDS)}")
+    parser.add_argument("command", nargs="?", help=f"{words.a(word)}, or {', '.join(COMMANDS)}")
     parser.add_argument("spell", nargs="?", metavar="NAME", help=f"after cast: the {word}")
     if "--json" in argv:  # a usage error is a JSON error object too (`_failed`)
 
@@ -207,12 +212,13 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
         parser.print_help()
         parser.exit()
     if args.command is None:
-        parser.error(f"give a {word} or a command")
+        parser.error(f"give {words.a(word)} or a command")
     if (args.command.lower() == "cast") != (args.spell is not None):
         parser.error(
-            f"cast needs the {word} to cast: {prog} cast NAME"
+            f"cast needs the {word} to {words.verb(word)}: {prog} cast NAME"
             if args.spell is None
-            else f"unrecognized arguments: {args.spell} (to cast a {word}: {prog} cast NAME)"
+            else f"unrecognized arguments: {args.spell} (to {words.verb(word)} {words.a(word)}: "
+            f"{prog} cast NAME)"
         )
     args.spell = args.spell or args.command
     return _one_machine(SimpleNamespace(**vars(args)), machine)
@@ -498,7 +504,8 @@ def _drawn(workflow: Workflow, format: str, as_json: bool) -> int:
 
 
 def _status_text(data: dict[str, object]) -> str:
-    lines = [f"{data['state']}: {data['description']}", f"Workspace: {data['workspace']}/"]
+    state = f"{data['state']}: {data['description']}" if data["description"] else data["state"]
+    lines = [str(state), f"Workspace: {data['workspace']}/"]
     fields = data.get("fields")
     assert isinstance(fields, dict)
     lines += [f"{name}: {value}" for name, value in fields.items() if value is not None]
@@ -506,10 +513,11 @@ def _status_text(data: dict[str, object]) -> str:
     assert isinstance(files, dict)
     there = [f for f, held in files.items() if held]
     missing = [f for f, held in files.items() if not held]
-    lines += [
-        f"Files there: {', '.join(there) or 'none'}; not there: {', '.join(missing) or 'none'}",
-        "",
-    ]
+    if files:  # a machine whose rules ask about no file has none to list
+        lines.append(
+            f"Files there: {', '.join(there) or 'none'}; not there: {', '.join(missing) or 'none'}"
+        )
+    lines.append("")
     if data.get("formerly"):
         lines += [
             f"The state file names {data['formerly']}, the spec's former name for "

@@ -96,6 +96,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     from mcp.server.mcpserver.exceptions import ResourceError, ToolError
     from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
+    from spellbook.records import words
     from spellbook.records.terminal import json_text, text
 
     # transitions logs every callback at INFO; a server's stderr is for problems.
@@ -107,7 +108,8 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
         version=version(),
         log_level="WARNING",
         instructions=(
-            f"{machine.TITLE}: cast a {word} by calling its tool; each returns the response "
+            f"{machine.TITLE}: {words.verb(word)} {words.a(word)} by calling its tool; each "
+            "returns the response "
             "for the AI and the developer. Read spellbook://state for where the workflow is."
         ),
     )
@@ -151,7 +153,8 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             caster(spell),
             name=trigger,
             title=spell,
-            description=f"Cast {spell}. {machine.SPELL_DESCRIPTIONS.get(spell, '')}".strip(),
+            description=f"{words.verb(word).title()} {spell}. "
+            f"{machine.SPELL_DESCRIPTIONS.get(spell, '')}".strip(),
             annotations=annotations(spell),
         )
 

@@ -1,9 +1,11 @@
 """State diagrams of a machine, drawn by `transitions`' diagrams extension.
 
-Mermaid text for the committed `generated/<machine>.mmd` (from the initial state) and
-for `spell diagram` and the MCP server (from the current state, highlighted); SVG or
-PNG drawn by Graphviz for `spell diagram --format svg|png`, where the optional
-`graphviz` package (the `diagrams` extra) and Graphviz's `dot` program are installed.
+Mermaid text for the committed `generated/<machine>.mmd` and for `spell diagram` and
+the MCP server; SVG or PNG drawn by Graphviz for `spell diagram --format svg|png`,
+where the optional `graphviz` package (the `diagrams` extra) and Graphviz's `dot`
+program are installed. Each starts (`[*] -->`) at the machine's initial state and
+highlights the current one (`transitions`' `active` style: mermaid's `s_active`
+class, Graphviz's red outline), which is the initial state in the committed file.
 """
 
 from __future__ import annotations
@@ -12,6 +14,12 @@ from collections.abc import Iterable
 
 from spellbook.records.errors import SpellbookError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# The start's node in a Graphviz drawing: no state's identifier can be it.
+START = "[*]"
 # The formats `spell diagram --format` draws: mermaid text, or Graphviz's.
 FORMATS = ("mermaid", "svg", "png")
 NO_GRAPHVIZ = (
@@ -32,10 +40,24 @@ class NoGraphviz(SpellbookError):
     """An SVG or PNG diagram was asked for where Graphviz is not installed."""
 
 
+def _graph(machine: Any, model: Any, current: str | None) -> Any:
+    """The graph of `model` put in its `current` state (if not the initial one): the
+    graph made anew highlights it, and the machine still starts at its initial state."""
+    if current is None or current == machine.initial:
+        return model.get_graph()
+    machine.set_state(current, model)
+    return model.get_graph(force_new=True)
+
+
 def mermaid(
-    states: Iterable[str], moves: Iterable[tuple[str, str, str]], current: str, title: str
+    states: Iterable[str],
+    moves: Iterable[tuple[str, str, str]],
+    initial: str,
+    title: str,
+    current: str | None = None,
 ) -> str:
-    """The diagram: every state, one arrow per (source, dest, label) move."""
+    """The diagram: every state, one arrow per (source, dest, label) move, starting at
+    `initial`, with `current` (the initial state unless given) highlighted."""
     title = title or "State machine"
     from transitions.extensions.diagrams import GraphMachine
 
@@ -43,16 +65,16 @@ def mermaid(
         """The model the diagram is drawn for."""
 
     model = Diagram()
-    GraphMachine(
+    machine = GraphMachine(
         model=model,
         states=list(states),
         transitions=[{"trigger": label, "source": s, "dest": d} for s, d, label in moves],
-        initial=current,
+        initial=initial,
         auto_transitions=False,
         graph_engine="mermaid",
         title=title,
     )
-    text = str(model.get_graph().draw(None))  # type: ignore[attr-defined]
+    text = str(_graph(machine, model, current).draw(None))
     # transitions writes the title as bare front matter; mermaid reads a `title:` key.
     prefix = f"---\n{title}\n---\n"
     if text.startswith(prefix):
@@ -63,9 +85,10 @@ def mermaid(
 def drawing(
     states: Iterable[str],
     moves: Iterable[tuple[str, str, str]],
-    current: str,
+    initial: str,
     title: str,
     format: str,
+    current: str | None = None,
 ) -> bytes:
     """The diagram `mermaid` draws, as Graphviz draws it in `format` (svg or png).
     NoGraphviz where the graphviz package or its dot program is missing."""
@@ -79,20 +102,24 @@ def drawing(
         """The model the diagram is drawn for."""
 
     model = Diagram()
-    GraphMachine(
+    machine = GraphMachine(
         model=model,
         states=list(states),
         transitions=[
             {"trigger": f"move{n}", "source": s, "dest": d, "label": label}
             for n, (s, d, label) in enumerate(moves)
         ],
-        initial=current,
+        initial=initial,
         auto_transitions=False,
         graph_engine="graphviz",
         title=title or "State machine",
     )
+    graph = _graph(machine, model, current)
+    # transitions' Graphviz engine marks no start: the mermaid `[*] -->` drawn as a dot.
+    graph.node(START, label="", shape="point", width="0.15", fillcolor="black")
+    graph.edge(START, initial)
     try:
-        drawn = model.get_graph().draw(None, format=format, prog="dot")  # type: ignore[attr-defined]
+        drawn = graph.draw(None, format=format, prog="dot")
     except graphviz.ExecutableNotFound:
         raise no_graphviz(format) from None
     return bytes(drawn)
