@@ -8,6 +8,10 @@ read options its project configures (`config`). Every problem with the spec is a
 
 A file of several machines, one per section (`read.sections`), is read one section
 at a time: the section its read options name (`load_spec`), or each (`load_machines`).
+
+`shared_state` reads where each machine of a project keeps its state: two machines
+whose state files are one file (one path once `.` and `//` are gone, in any case, as
+a case-insensitive filesystem makes them one) are an error of the project.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import errno
 import gc
 import hashlib
 import os
+import posixpath
 import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,10 +28,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .budget import stage
-from .config import options_for
+from .config import Machine, options_for
 from .expand import build_spec
 from .model import Spec
-from .read.document import parse_document
+from .read.document import parse_document, state_file_of
 from .read.lexicon import ReadOptions
 from .read.markdown import Block, normalize_newlines, read_blocks
 from .read.rows import with_extra_names
@@ -237,6 +242,82 @@ def _build_section(
         err.message = f"in section {section.name!r}: {err.message}"
         err.line = section.line if err.line == 1 else err.line
         raise
+
+
+@dataclass(frozen=True)
+class StateFileOf:
+    """Where one machine of a project keeps its state: the state file as its spec names
+    it, and the line naming it (where none does, its section's heading, or the file's
+    first line, where the default is taken)."""
+
+    machine: str
+    spec: str
+    section: str
+    path: str
+    line: int
+    named: bool
+
+    def said(self) -> str:
+        where = f"{self.machine} ({self.spec}:{self.line}"
+        if self.named:
+            return f"{where}, `{self.path}`)"
+        of = f"section {self.section!r}" if self.section else "the spec"
+        return f"{where}: {of} names no state file, so the default `{self.path}`)"
+
+
+def state_file_of_machine(root: Path, machine: Machine) -> StateFileOf | None:
+    """Where `machine` (a spec of the project at `root`) keeps its state; None where its
+    spec cannot be read so far (verifying or generating it says why)."""
+    try:
+        text, _, _ = _decoded(_load(root / machine.spec, machine.spec), machine.spec)
+        blocks = read_blocks(normalize_newlines(text))
+        roles = with_extra_names(machine.options.columns)
+        section, heading = "", 1
+        if machine.options.section:
+            chosen, blocks = select(blocks, machine.options.section, roles)
+            section, heading = chosen.name, chosen.line
+        elif machines(blocks, roles):
+            return None  # several machines read as one: an error of its own
+        path, line = state_file_of(blocks)
+    except (SpecError, RecursionError):
+        return None
+    return StateFileOf(machine.module, machine.spec, section, path, line or heading, bool(line))
+
+
+def shared_state(root: Path, listed: list[Machine]) -> None:
+    """A SpecError (of the project's pyproject.toml) where two or more of the machines
+    `listed` keep their state in one file: each cast of one would take the file from
+    the other, and `spell repair` of one would set the other's state aside."""
+    chosen = list({m.module: m for m in listed}.values())
+    if len(chosen) < 2:
+        return
+    kept: dict[str, list[StateFileOf]] = {}
+    for machine in chosen:
+        of = state_file_of_machine(root, machine)
+        if of is not None:
+            kept.setdefault(posixpath.normpath(of.path).casefold(), []).append(of)
+    clashes = [found for found in kept.values() if len(found) > 1]
+    if not clashes:
+        return
+    said = []
+    for found in clashes:
+        paths = list(dict.fromkeys(f.path for f in found))
+        one = " and ".join(f"`{p}`" for p in paths)
+        if len({posixpath.normpath(p) for p in paths}) > 1:
+            one += " (one file on a filesystem that ignores case, as macOS and Windows do)"
+        elif len(paths) > 1:
+            one += " (one file, written two ways)"
+        example = posixpath.join(
+            posixpath.dirname(posixpath.normpath(found[0].path)), found[0].machine, "state.json"
+        )
+        named = [f.said() for f in found]
+        said.append(
+            f"the machines {', '.join(named[:-1])} and {named[-1]} keep their state in one "
+            f"file, {one}: each cast of one would take the file from the other. Give each "
+            "machine a state file of its own, named in its spec (a machine of a file of "
+            f"several names it in its own section: State is kept in `{example}`.)"
+        )
+    raise SpecError("; ".join(said), 0).locate("pyproject.toml [tool.spellbook.machines]", None)
 
 
 class SeveralMachines(SpecError):

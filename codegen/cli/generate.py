@@ -22,7 +22,7 @@ from ..analyse.report import format_finding, format_text, to_markdown
 from ..budget import add_arguments, budget, disarm, out_of_memory, stage
 from ..config import SPEC_DIR, Config, Machine, importable, load_config, relative, targets
 from ..model import Spec
-from ..pipeline import SeveralMachines, load_spec, quick
+from ..pipeline import SeveralMachines, load_spec, quick, shared_state
 from ..read.identifiers import identifier
 from ..render import finish, fresh, machine_source, render_diagram, stray_bytecode
 from ..render.documents import fenced, refresh
@@ -337,6 +337,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     try:  # before anything is read, made or written
         check_outputs(root, config, chosen, every=not args.spec, writing=not args.check)
+        shared_state(root, chosen)
     except SpecError as err:
         say(f"error: {err}")
         return EXIT_BAD_INPUT

@@ -19,7 +19,7 @@ from ..analyse import Finding, analyse
 from ..analyse.report import is_ok
 from ..budget import StoppedBySignal, add_arguments, budget, ending, out_of_memory, signals
 from ..config import SPEC_DIR, load_config, options_for, project_of, targets
-from ..pipeline import SectionSpec, SeveralMachines, load_machines, load_spec, quick
+from ..pipeline import SectionSpec, SeveralMachines, load_machines, load_spec, quick, shared_state
 from ..read.lexicon import ReadOptions
 from ..read.sections import Section
 from ..spec_error import SpecError
@@ -173,6 +173,7 @@ def _project(args: argparse.Namespace) -> int:
     where = os.path.relpath(root / PYPROJECT if (root / PYPROJECT).is_file() else root)
     try:
         chosen = targets(root, load_config(root), None)
+        shared_state(root, chosen)
     except SpecError as err:
         return _refused(args, err)
     if not chosen:

@@ -70,6 +70,7 @@ from .rows import (
     with_extra_names,
 )
 from .rows import title as role_title
+from .sections import state_files_named
 
 _COMMA = re.compile(r"\s*,\s*")
 # The names a spec may give the list of its spells, in order of preference: a spec
@@ -625,27 +626,36 @@ _NONE_LISTED = frozenset({"-", "—", "none", "n/a"})
 
 def _state_file(placed: list[_Placed]) -> str:
     """The state file the spec names, preferably in its State Persistence section."""
-    found: list[tuple[bool, str, int]] = []
-    for p in placed:
-        if isinstance(p.block, Paragraph):
-            for inline in p.block.lines:
-                for seg in inline.segments:
-                    if seg.kind == "code" and seg.text.strip().endswith("state.json"):
-                        where = (p.within(["state persistence"]), seg.text.strip(), inline.line)
-                        found.append(where)
+    return state_file_at(placed)[0]
+
+
+def state_file_of(blocks: tuple[Block, ...]) -> tuple[str, int]:
+    """The state file the blocks of one machine name, and the line naming it (0 where
+    none does: the default, `state.json`)."""
+    return state_file_at(list(_place(blocks)))
+
+
+def state_file_at(placed: list[_Placed]) -> tuple[str, int]:
+    """The state file the spec names, preferably in its State Persistence section, and
+    the line naming it (0 where none does: the default)."""
+    found = [
+        (p.within(["state persistence"]), path, line)
+        for p in placed
+        for path, line in state_files_named((p.block,))
+    ]
     preferred = [(path, at) for in_section, path, at in found if in_section] or [
         (path, at) for _, path, at in found
     ]
-    path, line = preferred[0] if preferred else (DEFAULT_STATE_FILE, 1)
+    path, line = preferred[0] if preferred else (DEFAULT_STATE_FILE, 0)
     path = path[2:] if path.startswith("./") else path
     if path_problem(path):
         fail(
             f"the state file `{path}` is not a path inside the repository: name it relative "
             "to the repository's top folder, with no `..`, `~`, drive or `.git` in it "
             "(`.ai/task/state.json`)",
-            line,
+            line or 1,
         )
-    return path
+    return path, line
 
 
 def _state_example(placed: list[_Placed]) -> dict[str, object] | None:

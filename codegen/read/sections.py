@@ -16,13 +16,22 @@ apart. Then:
 
 `select` gives the blocks one section is read from: the document's title, its
 Terms tables outside every machine's section, and the section.
+
+A state file named outside every machine's section of a file of several machines
+(`State is kept in `.desk/state.json`.` above the sections, as a file of one machine
+writes it) is no machine's: each machine reads its own section only, and two machines
+cannot share one state file. It is an error at its line, saying to name each
+machine's state file in its own section; never a sentence dropped in silence, with
+every machine falling back to `state.json`. A state file named there that a section
+names too is that section's, said again.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -97,10 +106,10 @@ def machines(
     if len(found) < 2 or _declared_outside(blocks, found):
         return ()
     if all(_declares_states(s.blocks) for s in found):
-        return found
+        return _state_file_placed(blocks, found)
     shared = _shared(found, roles)
     if shared is None:
-        return found
+        return _state_file_placed(blocks, found)
     (first, first_line), (second, second_line), what = shared
     undeclared = [s for s in found if not _declares_states(s.blocks)]
     fail(
@@ -162,7 +171,51 @@ def select(
             + ", ".join(f"{s.name!r} (line {s.line})" for s in found),
             0,
         )
+    _state_file_placed(blocks, found)
     return chosen, read_from(blocks, chosen, found)
+
+
+def state_files_named(blocks: Iterable[Block]) -> Iterator[tuple[str, int]]:
+    """Each state file the paragraphs of `blocks` name (code that ends `state.json`), with
+    its line, in document order."""
+    for block in blocks:
+        if isinstance(block, Paragraph):
+            for inline in block.lines:
+                for seg in inline.segments:
+                    if seg.kind == "code" and seg.text.strip().endswith("state.json"):
+                        yield seg.text.strip(), inline.line
+
+
+def _state_file_placed(
+    blocks: tuple[Block, ...], found: tuple[Section, ...]
+) -> tuple[Section, ...]:
+    """The machines' sections `found`, once no state file is named outside all of them
+    that none of them names (see the module's doc): an error at its line if one is."""
+    inside = {id(b) for s in found for b in s.blocks}
+    own = {_kept(path) for s in found for path, _ in state_files_named(s.blocks)}
+    for path, line in state_files_named(b for b in blocks if id(b) not in inside):
+        if _kept(path) in own:
+            continue
+        folder = posixpath.dirname(_kept(path))
+        examples = ", and ".join(
+            f"under {_named(s)} the sentence State is kept in "
+            f"`{posixpath.join(folder, identifier(s.name).lower() or 'machine', 'state.json')}`"
+            for s in found[:2]
+        )
+        fail(
+            f"the state file `{path}` is named above the sections of this file of "
+            f"{len(found)} machines ({', '.join(_named(s) for s in found)}), so it is no "
+            "machine's: each machine is read from its own section alone, and two machines "
+            "cannot share one state file; name each machine's own state file in its "
+            f"section, e.g. {examples}",
+            line,
+        )
+    return found
+
+
+def _kept(path: str) -> str:
+    """A state file's path as a machine keeps it: without `./`, `//` or `/./`."""
+    return posixpath.normpath(path.strip())
 
 
 def _holding_all(

@@ -428,7 +428,7 @@ def test_a_changed_configuration_is_read_again_never_taken_from_the_cache(
         'door = "spec/DOOR.md"', 'door = "spec/DOOR.md"\ndorr = "spec/DOOR.md"'
     )
     (house / "pyproject.toml").write_text(edited)
-    generate(house)
+    # Written from door's module: codegen makes no two machines of one state file.
     (house / "generated" / "dorr.py").write_text(
         (house / "generated" / "door.py").read_text().replace("Door", "Dorr"), encoding="utf-8"
     )
@@ -1009,3 +1009,141 @@ def test_a_spec_changed_since_its_module_was_generated_is_said_never_refused(
         same = run(house, "-m", "spellbook", "status", env=env)
         assert same.returncode == 0 and "has changed" not in clean(same), same.stderr
     assert list((tmp_path / "cache" / "fresh").iterdir())
+
+
+# Two machines of one file, one per section, each of whose sections names a state file.
+DESK = """\
+# Desk
+
+## Review
+
+State is kept in `REVIEW_FILE`.
+
+| From | Event | To |
+|---|---|---|
+| draft | submit | review |
+| review | approve | draft |
+
+Transitions not listed are rejected.
+
+## Publishing
+
+State is kept in `PUBLISHING_FILE`.
+
+| From | Event | To |
+|---|---|---|
+| queued | publish | live |
+| live | retract | queued |
+
+Transitions not listed are rejected.
+"""
+
+DESK_MACHINES = {
+    "review": 'review = { spec = "spec/DESK.md", section = "Review", vocabulary = "" }\n',
+    "publishing": (
+        'publishing = { spec = "spec/DESK.md", section = "Publishing", vocabulary = "" }\n'
+    ),
+}
+
+
+def desk(root: Path, review: str, publishing: str, *listed: str) -> Path:
+    """A project whose spec/DESK.md holds the machines review and publishing, keeping
+    their state in the files `review` and `publishing`; it lists `listed` (both)."""
+    (root / "spec").mkdir(parents=True, exist_ok=True)
+    (root / ".git").mkdir(exist_ok=True)
+    text = DESK.replace("REVIEW_FILE", review).replace("PUBLISHING_FILE", publishing)
+    (root / "spec" / "DESK.md").write_text(text, encoding="utf-8")
+    machines = "".join(DESK_MACHINES[m] for m in listed or DESK_MACHINES)
+    (root / "pyproject.toml").write_text(
+        f"[tool.spellbook]\n[tool.spellbook.machines]\n{machines}", encoding="utf-8"
+    )
+    return root
+
+
+@pytest.mark.parametrize(
+    ("review", "publishing"),
+    [
+        (".desk/state.json", ".desk/state.json"),
+        (".desk/state.json", "./.desk/state.json"),
+        (".desk/state.json", ".Desk/state.json"),  # one file where case is not told apart
+    ],
+)
+def test_two_machines_keeping_one_state_file_are_refused_by_verify_and_codegen(
+    tmp_path: Path, review: str, publishing: str
+) -> None:
+    project = desk(tmp_path, review, publishing)
+    for command in ("verify", "generate"):
+        refused = compiler(project, command)
+        assert refused.returncode == 2, refused.stdout + refused.stderr
+        assert refused.stderr.count("error:") == 1, refused.stderr
+        said = refused.stderr
+        assert "the machines review (spec/DESK.md:5, " in said
+        assert "and publishing (spec/DESK.md:16, " in said
+        assert "keep their state in one file" in said
+        assert "Give each machine a state file of its own" in said
+    assert not (project / "generated").exists()
+
+
+def test_two_machines_that_take_the_default_state_file_name_their_sections(
+    tmp_path: Path,
+) -> None:
+    project = desk(tmp_path, ".desk/state.json", ".desk/state.json")
+    spec = project / "spec" / "DESK.md"
+    spec.write_text(
+        "\n".join(ln for ln in spec.read_text().split("\n") if "State is kept" not in ln)
+    )
+    refused = compiler(project, "generate")
+    assert refused.returncode == 2
+    assert (
+        "review (spec/DESK.md:3: section 'Review' names no state file, so the default "
+        "`state.json`) and publishing (spec/DESK.md:13: section 'Publishing'"
+    ) in refused.stderr
+
+
+def test_machines_keeping_state_files_of_their_own_are_generated(tmp_path: Path) -> None:
+    project = desk(tmp_path, ".desk/review/state.json", ".desk/publishing/state.json")
+    assert compiler(project, "verify", "--brief").returncode == 0
+    generate(project)
+    assert spell(project, "--machine", "review", "submit").returncode == 0
+    assert (project / ".desk" / "review" / "state.json").is_file()
+    assert not (project / ".desk" / "publishing").exists()
+
+
+@pytest.fixture
+def shared_desk(tmp_path: Path) -> Path:
+    """Two machines generated, one at a time, before they were checked together: both
+    keep their state in `.desk/state.json`; a cast of review has put it in review."""
+    project = tmp_path / "desk"
+    for machine in DESK_MACHINES:
+        desk(project, ".desk/state.json", ".desk/state.json", machine)
+        generate(project)
+    desk(project, ".desk/state.json", ".desk/state.json")
+    assert spell(project, "--machine", "review", "submit").returncode == 0
+    return project
+
+
+def test_a_state_of_another_machine_keeping_the_same_file_is_said_so(shared_desk: Path) -> None:
+    status = spell(shared_desk, "--machine", "publishing", "status")
+    assert status.returncode == 2
+    said = status.stderr
+    assert "names state 'review', which the machine publishing does not have" in said
+    assert "but the machine review (spec/DESK.md) of this project does" in said
+    assert "keep their state in this one file" in said
+    assert "Formerly" not in said and "run `spell repair`" not in said
+
+
+def test_repair_never_sets_aside_the_state_of_another_machine(shared_desk: Path) -> None:
+    state = shared_desk / ".desk" / "state.json"
+    before = state.read_bytes()
+    repaired = spell(shared_desk, "--machine", "publishing", "repair")
+    assert repaired.returncode == 2, repaired.stdout + repaired.stderr
+    assert "nothing repaired: .desk/state.json names state 'review'" in repaired.stderr
+    assert state.read_bytes() == before
+    assert not list(state.parent.glob("state.json.bad-*"))
+    assert spell(shared_desk, "--machine", "review", "approve").returncode == 0
+    # A state no machine of the project has is repaired as ever.
+    state.write_text(json.dumps({"current_state": "nowhere"}))
+    assert "nowhere" in spell(shared_desk, "--machine", "publishing", "status").stderr
+    fixed = spell(shared_desk, "--machine", "publishing", "repair")
+    assert fixed.returncode == 0, fixed.stderr
+    assert list(state.parent.glob("state.json.bad-*"))

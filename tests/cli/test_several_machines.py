@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -126,9 +125,14 @@ def test_comparing_a_file_of_several_machines_needs_a_section() -> None:
 
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
-    """A project whose spec/shop.md holds a payment machine and a refund machine."""
+    """A project whose spec/shop.md holds a payment machine and a refund machine, each
+    naming its own state file in its section."""
     (tmp_path / "spec").mkdir()
-    shutil.copy(DECLARED, tmp_path / "spec" / "shop.md")
+    text = DECLARED.read_text(encoding="utf-8")
+    for name in ("Payment", "Refund"):
+        kept = f"State is kept in `.shop/{name.lower()}/state.json`."
+        text = text.replace(f"\n## {name}\n", f"\n## {name}\n\n{kept}\n", 1)
+    (tmp_path / "spec" / "shop.md").write_text(text, encoding="utf-8")
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, timeout=60)
     return tmp_path
 

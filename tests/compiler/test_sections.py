@@ -194,3 +194,69 @@ def test_load_machines_reads_a_file_as_its_project_configures_it(tmp_path: Path)
     assert [m.section for m in found] == ["Payment", "Refund"]
     (one,) = load_machines(spec, "shop.md", replace(ReadOptions(), section="Refund"))
     assert one.section == "Refund"
+
+
+# A file of several machines, as a file of one machine names its state file: above them.
+DESK = """\
+# Desk
+
+State is kept in `.desk/state.json`.
+
+## Review
+
+| From | Event | To |
+|---|---|---|
+| draft | submit | review |
+| review | approve | draft |
+
+Transitions not listed are rejected.
+
+## Publishing
+
+| From | Event | To |
+|---|---|---|
+| queued | publish | live |
+| live | retract | queued |
+
+Transitions not listed are rejected.
+"""
+
+
+@pytest.mark.parametrize("section", [None, "Review", "publishing"])
+def test_a_state_file_named_above_the_sections_of_several_machines_is_an_error_at_its_line(
+    section: str | None,
+) -> None:
+    # Before, the sentence was dropped: both machines kept their state in `state.json`.
+    options = ReadOptions(section=section or "")
+    with pytest.raises(SpecError) as caught:
+        parse_machines_text(DESK, "desk.md", options=options)
+    err = caught.value
+    assert (err.path, err.line) == ("desk.md", 3)
+    assert "the state file `.desk/state.json` is named above the sections" in err.message
+    assert "'Review' (line 5), 'Publishing' (line 14)" in err.message
+    assert "two machines cannot share one state file" in err.message
+    assert "under 'Review' (line 5) the sentence State is kept in `.desk/review/state.json`" in (
+        err.message
+    )
+
+
+def test_each_section_naming_its_own_state_file_is_read_with_it() -> None:
+    text = DESK.replace("State is kept in `.desk/state.json`.\n\n", "")
+    text = text.replace("## Review\n", "## Review\n\nState is kept in `.desk/review/state.json`.\n")
+    text = text.replace(
+        "## Publishing\n", "## Publishing\n\nState is kept in `./.desk/publishing/state.json`.\n"
+    )
+    found = parse_machines_text(text, "desk.md")
+    assert [m.spec.state_file for m in found] == [
+        ".desk/review/state.json",
+        ".desk/publishing/state.json",
+    ]
+    # Said again above the sections, a section's own state file is no error.
+    above = text.replace("# Desk\n", "# Desk\n\nReview keeps `.desk/review/state.json`.\n")
+    assert [m.spec.state_file for m in parse_machines_text(above, "desk.md")] == [
+        ".desk/review/state.json",
+        ".desk/publishing/state.json",
+    ]
+    # A file of one machine still reads the sentence above its section.
+    (one,) = parse_machines_text(DESK.split("## Publishing")[0], "desk.md")
+    assert one.spec.state_file == ".desk/state.json"

@@ -12,7 +12,7 @@ from spellbook.records.errors import ActionError, SpellbookError, UnknownSpell
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Callable, Collection
     from types import ModuleType
     from typing import Any, Protocol
 
@@ -104,6 +104,19 @@ def _ledger_file(param: str) -> str:
     return ledger_parts(param)[0]
 
 
+def _sharer(root: str, machine: GeneratedMachine) -> Callable[[str], tuple[str, str, str] | None]:
+    """Which other machine of the project at `root` keeps its state in `machine`'s state
+    file and has a state (`spellbook.disk.shared_state`): looked up only when a state
+    file names a state the machine does not have."""
+
+    def sharer(state: str) -> tuple[str, str, str] | None:
+        from spellbook.disk.shared_state import sharing
+
+        return sharing(root, machine, state)
+
+    return sharer
+
+
 class Engine:
     """The machine `machine` (a generated module) for `workspace`: its states, rules and
     each (state, spell)'s rules by name, its state file's format, its words (`writer`,
@@ -122,6 +135,7 @@ class Engine:
             machine.SPEC,
             counters,
         )
+        self.format.sharer = _sharer(workspace.root, machine)
         self.state_file = machine.STATE_FILE[len(machine.WORKSPACE) :].lstrip("/")
         # The fields an action may set to a value: those the State Persistence example
         # declares, but the counters and the ones the runtime writes itself.

@@ -7,7 +7,15 @@ import os
 
 from spellbook.cast.commit_point import HISTORY_KEEP, INTENT_FILE
 from spellbook.cast.recall import Kept, Recall, read_kept
-from spellbook.disk.state_file import REPAIR_LIMIT, STATE_LIMIT, Record, decode, encodable, now
+from spellbook.disk.state_file import (
+    REPAIR_LIMIT,
+    STATE_LIMIT,
+    Record,
+    SharedStateFile,
+    decode,
+    encodable,
+    now,
+)
 from spellbook.disk.store import random_hex
 from spellbook.facts.ledgers import ledger_parts
 from spellbook.facts.probes import PROBES
@@ -17,6 +25,7 @@ from spellbook.records.errors import (
     SpellbookError,
     StateFileError,
     UnsafePath,
+    restated,
 )
 
 TYPE_CHECKING = False
@@ -57,6 +66,8 @@ class Repair:
                 return "\n".join([*notes, *self._infer()])
             try:
                 record = journal.read()
+            except SharedStateFile as err:  # another machine's state: never set aside
+                raise restated(err, f"nothing repaired: {err}") from None
             except StateFileError as err:
                 problem = str(err)
             else:

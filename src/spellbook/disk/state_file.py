@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from spellbook.records.errors import BadFile, StateFileError
 
@@ -271,6 +271,24 @@ def decode(data: bytes, shown: str, limit: int = STATE_LIMIT) -> dict[str, Any]:
     return value
 
 
+class SharedStateFile(StateFileError):
+    """The state file names a state of another machine of the project, which keeps its
+    state in the same file: the two machines take the file from each other."""
+
+    def __init__(self, shown: str, state: str, spec: str, other: str, where: str, me: str):
+        self.shown, self.state, self.other = shown, state, other
+        mine = f"the machine {me}" if me else spec
+        super().__init__(
+            f"{shown} names state {state!r}, which {mine} does not have but the machine "
+            f"{other} ({where}) of this project does: the two machines keep their state in "
+            "this one file, and each cast of one takes it from the other. Give each "
+            "machine a state file of its own, named in its spec (a machine of a file of "
+            "several names it in its own section), and run `spellbook-codegen`; until "
+            f"then `spell --machine {other}` drives {other}, and `spell repair` leaves "
+            f"{shown} as it is"
+        )
+
+
 # Fields a state file may keep, with the meaning the runtime gives them.
 TIME_FIELDS = frozenset({"entered_at"})  # when the current state was entered
 # Counted by `increment`, set by `reset` (and by the session's `select`); a machine's
@@ -304,6 +322,10 @@ class StateFormat:
         self.formerly = formerly or {}  # a state's former name -> the state
         self.spec = spec
         self.counters = COUNTER_FIELDS | frozenset(counters)
+        # Another machine of the project that keeps its state in this file and has a
+        # state: its name and spec (`spellbook.disk.shared_state`), asked on the error
+        # path only.
+        self.sharer: Callable[[str], tuple[str, str, str] | None] | None = None
 
     def read(
         self, data: bytes, shown: str, states: Collection[str], limit: int = STATE_LIMIT
@@ -316,6 +338,9 @@ class StateFormat:
         if state not in states and state in self.formerly:
             former, state = state, self.formerly[state]
         if state not in states:
+            other = self.sharer(state) if self.sharer is not None else None
+            if other is not None:
+                raise SharedStateFile(shown, state, self.spec, *other)
             hint = (
                 f" (if the spec renamed or removed it, the state that takes its place "
                 f"can say `- *Formerly*: {state}`, and casts move the workspace there)"
