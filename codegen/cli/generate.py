@@ -337,7 +337,8 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     try:  # before anything is read, made or written
         check_outputs(root, config, chosen, every=not args.spec, writing=not args.check)
-        shared_state(root, chosen)
+        with budget(args.budget, "pyproject.toml", args.memory):  # it reads every spec
+            shared_state(root, chosen)
     except SpecError as err:
         say(f"error: {err}")
         return EXIT_BAD_INPUT

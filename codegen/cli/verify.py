@@ -173,7 +173,8 @@ def _project(args: argparse.Namespace) -> int:
     where = os.path.relpath(root / PYPROJECT if (root / PYPROJECT).is_file() else root)
     try:
         chosen = targets(root, load_config(root), None)
-        shared_state(root, chosen)
+        with budget(args.budget, where, args.memory):  # it reads every spec
+            shared_state(root, chosen)
     except SpecError as err:
         return _refused(args, err)
     if not chosen:

@@ -36,14 +36,14 @@ def test_the_checkout_commands_keep_their_own_names() -> None:
 
 def door_project(tmp_path: Path, second: str | None = None) -> Path:
     """A project of its own: the door machine, and a second machine whose spec is
-    `second` (spec/GATE.md)."""
+    `second` (spec/GATE.md), keeping its state in a folder of its own (`.gate/`)."""
     root = tmp_path / "house"
     (root / "spec").mkdir(parents=True)
     (root / ".git").mkdir()
     (root / "spec" / "DOOR.md").write_text(DOOR, encoding="utf-8")
     config = PYPROJECT
     if second is not None:
-        (root / "spec" / "GATE.md").write_text(second, encoding="utf-8")
+        (root / "spec" / "GATE.md").write_text(second.replace(".door/", ".gate/"), encoding="utf-8")
         config += 'gate = "spec/GATE.md"\n'
     (root / "pyproject.toml").write_text(config, encoding="utf-8")
     return root
