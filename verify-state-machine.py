@@ -10,7 +10,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from codegen.cli.verify import main
+try:
+    from codegen.cli.verify import main
+except KeyboardInterrupt:  # Ctrl-C while it starts: nothing was read, nothing to say
+    sys.exit(130)
 
 if __name__ == "__main__":
     sys.exit(main())

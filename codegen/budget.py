@@ -52,6 +52,10 @@ _ending = False  # this run holds _end
 # The run has begun to say how it ended (or a signal has stopped it): from here a signal
 # is ignored, after the budget too (which resets `_ending`), until `signals` ends.
 _said = False
+# A signal that came while the run was saying how it ended (ignored then), for a caller
+# of several runs (a project's machines) to stop before the next: its number.
+_pending: int | None = None
+_depth = 0  # how many `signals` contexts are open
 
 
 class OverBudget(SpecError):
@@ -81,13 +85,17 @@ def signals() -> Iterator[None]:
         return
 
     def stop(signum: int, frame: object) -> None:
-        global _said
+        global _said, _pending
         if not _said:  # else the run is saying how it ended already: once is enough
             _said = True
             raise StoppedBySignal(signum)
+        _pending = signum  # said once the run has said its ending (`pending`)
 
-    global _said
+    global _said, _pending, _depth
+    if not _depth:
+        _pending = None
     said, _said = _said, False
+    _depth += 1
     numbers = [signal.SIGTERM, signal.SIGINT]
     if hasattr(signal, "SIGHUP"):
         numbers.append(signal.SIGHUP)
@@ -100,6 +108,20 @@ def signals() -> Iterator[None]:
         for kept_number, handler in kept.items():
             signal.signal(kept_number, handler)
         _said = said
+        _depth -= 1
+
+
+def pending() -> int | None:
+    """The number of a signal that came while a run was saying how it ended, inside the
+    outermost `signals` (None if none came): a caller of several runs stops there."""
+    return _pending
+
+
+def saying() -> None:
+    """The caller is about to say how it ended (a document of several runs, say): from
+    here, inside `signals`, a signal is only noted (`pending`), never cuts it short."""
+    global _said
+    _said = True
 
 
 def size_mb() -> float | None:

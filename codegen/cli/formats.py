@@ -7,9 +7,12 @@ read this table; adding a format is adding an entry."""
 from __future__ import annotations
 
 import argparse
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast
+
+from spellbook.records.terminal import json_text
 
 from ..analyse import Finding
 from ..analyse.report import (
@@ -46,6 +49,27 @@ class Ran(NamedTuple):
     ok: bool
 
 
+class Gathered(NamedTuple):
+    """One document of several machines' outputs, written piece by piece as each run
+    ends (a project's machines are many reports: none is kept once written): `opening`
+    the document with its `head` (the project's, or the file's), each machine's `entry`
+    (the pieces joined by ",\n"), and `closing` it, saying whether every one passed."""
+
+    opening: Callable[[dict[str, str]], str]
+    entry: Callable[[Ran], str]
+    closing: Callable[[bool], str]
+
+    def whole(self, head: dict[str, str], ran: Sequence[Ran]) -> str:
+        """The document of `ran`, written at once."""
+        entries = ",\n".join(e for e in map(self.entry, ran) if e)
+        return (
+            self.opening(head)
+            + entries
+            + ("\n" if ran else "")
+            + self.closing(all(r.ok for r in ran))
+        )
+
+
 @dataclass(frozen=True)
 class Format:
     """One output format. Each form takes the run's arguments (`--spec`, `--against`,
@@ -66,11 +90,11 @@ class Format:
     # said by `diff`) against the same section of the older file.
     diff_sections: Callable[[argparse.Namespace, Sequence[Ran]], Said] | None
     # A project's several machines (`--spec` left out), in one of two ways: what comes
-    # before the `at`th one's output, written as each run ends (text, markdown); or one
-    # document of every run's output, written when the last has ended (`gathered`: json,
-    # sarif, whose reader takes one document). Each format has exactly one.
+    # before the `at`th one's output (text, markdown); or one document of every run's
+    # output (`gathered`: json, sarif, whose reader takes one document). Both are
+    # written as each run ends. Each format has exactly one.
     between: Callable[[int, argparse.Namespace], str] | None
-    gathered: Callable[[dict[str, str], Sequence[Ran]], Said] | None
+    gathered: Gathered | None
 
     def failure_of(
         self, args: argparse.Namespace
@@ -144,23 +168,35 @@ def _json_sections(
     }
 
 
-def _json_gathered(head: dict[str, str], ran: Sequence[Ran]) -> dict[str, object]:
-    """Several machines (`head`: the project's, or the file's): each one's report (or
-    failure form) as its own run says it, headed by its section where it has one."""
-    return {
-        **head,
-        "ok": all(r.ok for r in ran),
-        "machines": [
-            {"section": r.args.section, **r.said}
-            if r.args.section and isinstance(r.said, dict) and "section" not in r.said
-            else r.said
-            for r in ran
-        ],
+def _json_opening(head: dict[str, str]) -> str:
+    keys = "".join(f"  {json_text(k)}: {json_text(v)},\n" for k, v in head.items())
+    return "{\n" + keys + '  "machines": [\n'
+
+
+def _json_entry(ran: Ran) -> str:
+    """A machine's report (or failure form) as its own run says it, headed by the
+    project's name for it and its section, where it has them."""
+    said = ran.said if isinstance(ran.said, dict) else {"said": ran.said}
+    named = {
+        key: value
+        for key, value in (
+            ("machine", getattr(ran.args, "machine", None)),
+            ("section", ran.args.section),
+        )
+        if value and key not in said
     }
+    return textwrap.indent(json_text({**named, **said}), "    ")
 
 
-def _json_diff_sections(args: argparse.Namespace, ran: Sequence[Ran]) -> dict[str, object]:
-    return _json_gathered({"spec": args.spec}, ran)
+def _json_closing(ok: bool) -> str:
+    return f'  ],\n  "ok": {json_text(ok)}\n}}\n'
+
+
+JSON_GATHERED = Gathered(_json_opening, _json_entry, _json_closing)
+
+
+def _json_diff_sections(args: argparse.Namespace, ran: Sequence[Ran]) -> str:
+    return JSON_GATHERED.whole({"spec": args.spec}, ran)
 
 
 def _json_diff(diff: SpecDiff) -> dict[str, object]:
@@ -328,17 +364,27 @@ def _sarif_run(machine: SectionSpec, findings: list[Finding]) -> dict[str, objec
     return run
 
 
-def _sarif_gathered(head: dict[str, str], ran: Sequence[Ran]) -> dict[str, object]:
-    """A project's machines as one log: every run of each machine's, each named by its
-    spec (and section) in `automationDetails`, so no two runs of the log share an id."""
+def _sarif_opening(head: dict[str, str]) -> str:
+    return f'{{\n  "$schema": {json_text(SARIF_SCHEMA)},\n  "version": "2.1.0",\n  "runs": [\n'
+
+
+def _sarif_entry(ran: Ran) -> str:
+    """Every run of a machine's log, each named in `automationDetails` by the project's
+    name for the machine (unique in the project), and its section where it has one, so
+    no two runs of the document share an id."""
+    said = ran.said if isinstance(ran.said, dict) else {}
+    name = getattr(ran.args, "machine", None) or ran.args.spec
     runs = []
-    for r in ran:
-        said = r.said if isinstance(r.said, dict) else {}
-        for one in cast("list[dict[str, Any]]", said.get("runs", [])):
-            section = one.get("properties", {}).get("section") or r.args.section
-            name = f"{r.args.spec}/{section}" if section else r.args.spec
-            runs.append({**one, "automationDetails": {"id": f"verify-state-machine/{name}"}})
-    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": runs}
+    for one in cast("list[dict[str, Any]]", said.get("runs", [])):
+        section = one.get("properties", {}).get("section") or ran.args.section
+        named = f"{name}/{section}" if section else name
+        one = {**one, "automationDetails": {"id": f"verify-state-machine/{named}"}}
+        runs.append(textwrap.indent(json_text(one), "    "))
+    return ",\n".join(runs)
+
+
+def _sarif_closing(ok: bool) -> str:
+    return "  ]\n}\n"
 
 
 def _sarif_failure(args: argparse.Namespace, err: SpecError) -> dict[str, object]:
@@ -370,7 +416,7 @@ FORMATS: dict[str, Format] = {
             diff_failure=_json_diff_failure,
             diff_sections=_json_diff_sections,
             between=None,
-            gathered=_json_gathered,
+            gathered=JSON_GATHERED,
         ),
         Format(
             name="markdown",
@@ -395,7 +441,7 @@ FORMATS: dict[str, Format] = {
             diff_failure=_sarif_failure,
             diff_sections=None,
             between=None,
-            gathered=_sarif_gathered,
+            gathered=Gathered(_sarif_opening, _sarif_entry, _sarif_closing),
         ),
     )
 }

@@ -17,13 +17,22 @@ from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 
 from ..analyse import Finding, analyse
 from ..analyse.report import is_ok
-from ..budget import StoppedBySignal, add_arguments, budget, ending, out_of_memory, signals
+from ..budget import (
+    StoppedBySignal,
+    add_arguments,
+    budget,
+    ending,
+    out_of_memory,
+    pending,
+    saying,
+    signals,
+)
 from ..config import SPEC_DIR, load_config, options_for, project_of, targets
 from ..pipeline import SectionSpec, SeveralMachines, load_machines, load_spec, quick, shared_state
 from ..read.lexicon import ReadOptions
 from ..read.sections import Section
 from ..spec_error import SpecError
-from .formats import DEFAULT, FORMATS, Ran, Said, formats_help
+from .formats import DEFAULT, FORMATS, Format, Gathered, Ran, Said, formats_help
 from .streams import SafeArgumentParser, UnwrittenOutput, cannot_write, emit, say
 
 DEFAULT_SPEC = "spec/STATE_MACHINE.md"
@@ -148,10 +157,16 @@ def main(
     """The verifier, as `prog`; with no --spec it reads `default`, or where that is None
     every machine of the project it runs in (`_project`)."""
     try:
-        with quick():
+        with quick(), signals():  # from the first: a signal is said as the run's ending
             return _main(argv, prog, default)
     except UnwrittenOutput as err:
         return cannot_write(err, "the report")
+    except StoppedBySignal as err:  # before any spec was read (reading the arguments)
+        say(f"error: {err}")
+        return err.exit_code
+    except MemoryError:  # past what the budget's checks could catch
+        say("error: out of memory; nothing more could be said")
+        return EXIT_BAD_INPUT
 
 
 def _main(argv: Sequence[str] | None, prog: str, default: str | None) -> int:
@@ -186,7 +201,7 @@ def _project(args: argparse.Namespace) -> int:
             f"[tool.spellbook.machines] (or that keeps its specs in {SPEC_DIR}/)",
         )
     runs = [
-        _for(args, os.path.relpath(root / m.spec), m.options.section or args.section)
+        _for(args, os.path.relpath(root / m.spec), m.options.section or args.section, m.module)
         for m in chosen
     ]
     form = FORMATS[args.format]
@@ -198,75 +213,93 @@ def _project(args: argparse.Namespace) -> int:
         return _refused_here(
             args, where, f"{message}{args.against} is one file: pass --spec PATH for each"
         )
+    with signals():  # a signal between two machines, or while the document is closed
+        return _each(form, {"project": where}, runs)
+
+
+def _each(form: Format, head: dict[str, str], runs: list[argparse.Namespace]) -> int:
+    """Each of a project's machines verified on its own, its output written as its run
+    ends (`Format.between` before it, or as an entry of the one document `Format.gathered`
+    writes); the exit status is the worst of theirs. A signal ends the run at the machine
+    it came in: the machines after it are not verified."""
+    global _gathering
+    gathering = None
     if len(runs) > 1 and form.gathered is not None:
-        return _gathered(form.gathered, {"project": where}, runs)
+        _gathering = gathering = _Gathering(form.gathered, head)
     worst = EXIT_OK
-    for at, run in enumerate(runs):
-        if len(runs) > 1 and form.between is not None:
-            emit(form.between(at, run))
-        code = _verify(run)
-        worst = max(worst, code)
-        if code >= SIGNALLED:  # stopped by a signal: the machines after it are not verified
-            break
+    try:
+        for at, run in enumerate(runs):
+            if len(runs) > 1 and form.between is not None:
+                emit(form.between(at, run))
+            if gathering is not None:
+                gathering.run = run
+            code = _verify(run)
+            worst = max(worst, code)
+            if gathering is not None:
+                gathering.ended(code == EXIT_OK)
+            if code >= SIGNALLED:  # stopped by a signal, and said so
+                break
+            signum = pending()  # one that came while this machine's report was written
+            if signum is not None and at + 1 < len(runs):
+                stopped = StoppedBySignal(signum)
+                say(f"error: {stopped}: the machines after {run.spec} were not verified")
+                worst = stopped.exit_code
+                break
+    except StoppedBySignal as err:  # between two machines
+        say(f"error: {err}")
+        worst = err.exit_code
+    finally:
+        _gathering = None
+        saying()  # from here a signal is noted, never cuts the document short
+    if gathering is not None:
+        gathering.close()
     return worst
 
 
 class _Gathering:
-    """The runs of a project's several machines whose outputs are written as one
-    document (`Format.gathered`): each run's output kept as it ends, not written."""
+    """The outputs of a project's machines as one document (`Format.gathered`), each
+    written as its run ends: nothing of a machine is kept once its entry is written."""
 
-    def __init__(
-        self, form: Callable[[dict[str, str], Sequence[Ran]], Said], head: dict[str, str]
-    ) -> None:
+    def __init__(self, form: Gathered, head: dict[str, str]) -> None:
         self.form, self.head = form, head
-        self.ran: list[Ran] = []
         self.run: argparse.Namespace | None = None  # the run under way
-        self.said: Said | None = None  # what it has said
+        self.said: Said | None = None  # what it has said, not yet written
+        self.written = 0  # entries written
+        self.ok = True
 
-    def document(self) -> Said:
-        """Every ended run's output, and the one under way's if it has said one."""
-        under_way = (
-            [] if self.run is None or self.said is None else [Ran(self.run, self.said, False)]
-        )
-        return self.form(self.head, [*self.ran, *under_way])
+    def keep(self, said: Said) -> None:
+        """The output of the run under way, written when it ends (`ended`)."""
+        self.said = said
+
+    def ended(self, ok: bool) -> None:
+        """The run under way has ended: its output written as the document's next entry."""
+        if self.run is not None and self.said is not None:
+            entry = self.form.entry(Ran(self.run, self.said, ok))
+            if entry:
+                if not self.written:
+                    emit(self.form.opening(self.head))
+                emit((",\n" if self.written else "") + entry)
+                self.written += 1
+        self.ok = self.ok and ok
+        self.run, self.said = None, None
+
+    def close(self) -> None:
+        """The document's end, saying whether every machine passed."""
+        if not self.written:
+            emit(self.form.opening(self.head))
+        emit(("\n" if self.written else "") + self.form.closing(self.ok))
 
 
 _gathering: _Gathering | None = None  # while a project's outputs are gathered
 
 
-def _gathered(
-    form: Callable[[dict[str, str], Sequence[Ran]], Said],
-    head: dict[str, str],
-    runs: list[argparse.Namespace],
-) -> int:
-    """Each machine verified on its own, their outputs written as one document; the exit
-    status is the worst of theirs."""
-    global _gathering
-    _gathering = gathering = _Gathering(form, head)
-    worst = EXIT_OK
-    try:
-        for run in runs:
-            gathering.run, gathering.said = run, None
-            code = _verify(run)
-            worst = max(worst, code)
-            if gathering.said is not None:
-                gathering.ran.append(Ran(run, gathering.said, code == EXIT_OK))
-            gathering.run = None
-            if code >= SIGNALLED:
-                break
-    finally:
-        _gathering = None
-    emit(gathering.document())
-    return worst
-
-
 def _out(said: Said) -> None:
-    """A run's report or failure form: written now, or kept while a project's outputs are
-    gathered into one document."""
+    """A run's report or failure form: written now, or kept as the document's next entry
+    while a project's outputs are gathered into one."""
     if _gathering is None or _gathering.run is None:
         emit(said)
     else:
-        _gathering.said = said
+        _gathering.keep(said)
 
 
 def _one_file(against: str | None) -> bool:
@@ -274,9 +307,14 @@ def _one_file(against: str | None) -> bool:
     return against is not None and not against.endswith(":")
 
 
-def _for(args: argparse.Namespace, spec: str, section: str | None) -> argparse.Namespace:
-    """`args`, for the spec `spec` (and its `section`)."""
-    return argparse.Namespace(**{**vars(args), "spec": spec, "section": section or None})
+def _for(
+    args: argparse.Namespace, spec: str, section: str | None, machine: str | None = None
+) -> argparse.Namespace:
+    """`args`, for the spec `spec` (and its `section`; `machine`: the project's name for
+    it, where it is a project's machine)."""
+    return argparse.Namespace(
+        **{**vars(args), "spec": spec, "section": section or None, "machine": machine}
+    )
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -415,7 +453,8 @@ def _say_error(
     """The error the budget's watchdog ends the run with, in the run's format."""
     _out(said(args, SpecError(message, 0).locate(args.spec, None)))
     if _gathering is not None:  # the process ends next: the project's document now
-        emit(_gathering.document())
+        _gathering.ended(False)
+        _gathering.close()
 
 
 def _read_options(args: argparse.Namespace) -> ReadOptions:

@@ -80,7 +80,7 @@ def test_verify_without_spec_and_several_machines_writes_one_json_report(tmp_pat
     assert said["project"] == "pyproject.toml" and said["ok"] is True
     alone = compiler(root, "verify", "--format", "json", "--spec", "spec/GATE.md")
     assert [m["spec"] for m in said["machines"]] == ["spec/DOOR.md", "spec/GATE.md"]
-    assert said["machines"][1] == json.loads(alone.stdout)
+    assert said["machines"][1] == {"machine": "gate", **json.loads(alone.stdout)}
     (root / "spec" / "GATE.md").write_bytes(b"\xff not a spec")
     broken = compiler(root, "verify", "--format", "json")
     assert broken.returncode == 2 and "spec/GATE.md" in broken.stderr

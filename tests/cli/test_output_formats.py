@@ -132,12 +132,13 @@ def test_every_way_a_run_ends_is_said_in_every_format(ending: str, fmt: str) -> 
             assert list(said) == ["spec", "ok", "machines"]
             assert all(list(m)[2:] == report_keys(False) for m in said["machines"])
         elif ending == "comparison of a file of several machines":  # each section's diff
-            assert list(said) == ["spec", "ok", "machines"] and said["ok"] is True
+            assert list(said) == ["spec", "machines", "ok"] and said["ok"] is True
             assert [m["section"] for m in said["machines"]] == ["Payment", "Refund"]
             assert all(list(m)[1:] == report_keys(True) for m in said["machines"])
         elif ending == "project of several machines":  # each machine's report, as its own
-            assert list(said) == ["project", "ok", "machines"]
-            assert [list(m) for m in said["machines"]] == [report_keys(False)] * 2
+            assert list(said) == ["project", "machines", "ok"]
+            assert [m["machine"] for m in said["machines"]] == ["spell_machine", "session_machine"]
+            assert [list(m)[1:] for m in said["machines"]] == [report_keys(False)] * 2
             assert said["ok"] is (done.returncode == 0)
         elif reported:
             assert list(said) == report_keys(against)
@@ -248,6 +249,50 @@ def test_a_signal_stops_a_project_s_run_at_the_machine_it_came_in(fmt: str) -> N
     if fmt == "json":
         said = json.loads(done.stdout)
         assert [m["spec"] for m in said["machines"]] == ["spec/STATE_MACHINE.md"]
+
+
+# A project's run told to stop by SIGTERM at a moment of the test's choosing: `when` is
+# the function of verify's whose call the signal comes in.
+_SIGNAL_AT = (
+    "import os, signal, sys\n"
+    f"sys.path.insert(0, {str(ROOT)!r})\n"
+    "from codegen.cli import verify, formats\n"
+    "def at(owner, name):\n"
+    "    real = getattr(owner, name)\n"
+    "    def told(*args, **kwargs):\n"
+    "        os.kill(os.getpid(), signal.SIGTERM)\n"
+    "        return real(*args, **kwargs)\n"
+    "    setattr(owner, name, told)\n"
+    "{when}\n"
+    "sys.exit(verify.main(sys.argv[1:], 'spellbook-verify', None))\n"
+)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_a_signal_while_a_project_s_document_is_closed_leaves_it_whole(fmt: str) -> None:
+    """The document is being ended: the signal is noted, the document written whole, and
+    the run ends as its machines did (a run says how it ended once)."""
+    program = _SIGNAL_AT.format(when="at(verify._Gathering, 'close')")
+    done = run(program, ["--format", fmt])
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert len(said["machines" if fmt == "json" else "runs"]) == 2
+
+
+@pytest.mark.timeout(120)
+def test_a_signal_while_a_machine_s_report_is_made_stops_the_machines_after_it() -> None:
+    """A signal while the first machine's report is being made is not lost: that report
+    is written, the machines after it are not verified, the document is whole, exit 143."""
+    program = _SIGNAL_AT.format(
+        when="at(formats, '_json')\nformats.FORMATS['json'] = "
+        "formats.replace(formats.FORMATS['json'], report=formats._json)"
+    )
+    done = run(program, ["--format", "json"])
+    assert done.returncode == 143, done.stderr
+    said = json.loads(done.stdout)
+    assert [m["spec"] for m in said["machines"]] == ["spec/STATE_MACHINE.md"]
+    assert "the machines after spec/STATE_MACHINE.md were not verified" in done.stderr
 
 
 def test_a_format_without_a_comparison_is_refused_once_for_a_project() -> None:

@@ -115,12 +115,13 @@ def test_a_file_of_one_machine_reports_as_before() -> None:
     assert verify("--spec", str(ONE_SECTION), "--section", "Kettle").stdout == result.stdout
 
 
-def test_comparing_a_file_of_several_machines_needs_a_section() -> None:
+def test_comparing_a_file_of_several_machines_compares_each_section_or_the_one_chosen() -> None:
     result = verify("--spec", str(DECLARED), "--against", str(DECLARED))
-    assert result.returncode == 2
-    assert "2 machines, one per section" in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert "section 'Payment'" in result.stdout and "section 'Refund'" in result.stdout
     chosen = verify("--spec", str(DECLARED), "--against", str(DECLARED), "--section", "Refund")
     assert chosen.returncode == 0, chosen.stderr
+    assert "section 'Payment'" not in chosen.stdout
 
 
 @pytest.fixture
