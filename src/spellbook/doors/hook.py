@@ -17,6 +17,7 @@ from spellbook.doors.guarded import (
     GIT,
     INTERPRETER,
     RUNTIME,
+    SETTINGS,
     WORKSPACE,
     Hit,
 )
@@ -293,6 +294,8 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
         )
     if hit.kind in (FOLDER, GIT, CACHE, INTERPRETER):
         return False, f"{shown} is {hit.what()}: no write by hand is judged there"
+    if hit.kind == SETTINGS:
+        return False, f"{shown} is {hit.what()}"
     if hit.kind == GENERATED:
         return False, (
             f"{shown} is {hit.what()} from the spec: regenerate them with spellbook-codegen "
