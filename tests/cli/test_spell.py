@@ -635,3 +635,63 @@ def test_status_of_a_state_without_description_or_files_says_only_what_there_is(
     said = _status_text(Workflow(tmp_path, machine=module).status())  # type: ignore[arg-type]
     assert said.splitlines()[0] == "draft"  # no `draft: `
     assert "Files there" not in said and "none" not in said
+
+
+ONE_LINE_ERRORS = [
+    (["session", "session", "status"], "usage_error", "session is named twice"),
+    (["--format", "session", "status"], "usage_error", "invalid choice: 'session'"),
+    (["--root"], "usage_error", "--root: expected one argument"),
+    (["session", "cast"], "usage_error", "cast needs the trigger to cast"),
+    (["", "session", "status"], "usage_error", "the command is an empty word"),
+    (["check-transition", "session", "A", "B"], "usage_error", "spell session check-transition"),
+    (["check-transition", "A", "B"], "unknown_state", "unknown state 'A'"),
+    (["check-transition", "--state-file", "/nonexistent"], "bad_file", "/nonexistent"),
+    (["check-transition"], "usage_error", "give FROM TO"),
+    (["check-transition", "--bogus"], "usage_error", "unrecognized arguments: --bogus"),
+    (["--machine", "session", "--machine", "spell", "status"], "unknown_machine", "two machines"),
+    (["--machine=session", "--machine", "spell", "lumos"], "unknown_machine", "two machines"),
+    (["--machine", "a", "check-transition", "--machine", "b"], "unknown_machine", "two machines"),
+    (["--machine=", "status"], "unknown_machine", "--machine needs a machine's name"),
+    (["--machine=", "check-transition", "A", "B"], "unknown_machine", "--machine needs"),
+    (["session", "--machine", "spell", "status"], "unknown_machine", "give one machine"),
+]
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+@pytest.mark.parametrize(
+    ("argv", "kind", "said"), ONE_LINE_ERRORS, ids=[" ".join(a) for a, _, _ in ONE_LINE_ERRORS]
+)
+def test_a_command_line_spell_cannot_take_is_one_line_and_a_json_error_with_json(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    kind: str,
+    said: str,
+    as_json: bool,
+) -> None:
+    """Each is refused (exit 2) in one line on stderr, `error: ...`, never argparse's
+    usage; with --json, the same message as a JSON error object on stdout."""
+    from spellbook.doors import cli
+
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["--json", *argv] if as_json else argv)
+    out, err = capsys.readouterr()
+    assert code == EXIT_BAD_INPUT, (out, err)
+    assert err.startswith("error: ") and err.count("\n") == 1 and said in err, err
+    assert "usage:" not in err
+    if as_json:
+        error = json.loads(out)["error"]
+        assert error == {"kind": kind, "message": err[len("error: ") : -1], "exit_code": 2}
+    else:
+        assert out == ""
+
+
+def test_the_same_machine_named_twice_is_one_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from spellbook.doors import cli
+
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["--machine", "session", "--machine=session", "status"]) == EXIT_OK
+    assert capsys.readouterr().out.startswith("START: ")

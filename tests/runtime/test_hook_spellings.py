@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -620,3 +621,150 @@ def test_an_event_at_the_size_bound_is_judged_in_time_linear_in_its_size(
     assert len(data) < 10_000_000
     _, why = judge_event(None, "session", data)
     assert "internal error" not in why and "larger than" not in why, why
+
+
+# -- Claude Code's settings: a settings file can remove the hook or turn every hook off --
+
+
+@pytest.fixture(scope="module")
+def configured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A repository whose session is in IMPLEMENT, with Claude Code's project settings
+    (a link `dotclaude` to `.claude`, a hard link `linked-settings.json` to its
+    settings.json, a subfolder `sub` with settings of its own), and a home folder and a
+    `$CLAUDE_CONFIG_DIR` of the test's own, under `home/`."""
+    root = tmp_path_factory.mktemp("configured")
+    (root / ".git").mkdir()
+    session_in(root, "IMPLEMENT", "false")
+    for folder in (root, root / "sub"):
+        (folder / ".claude").mkdir(parents=True, exist_ok=True)
+        (folder / ".claude" / "settings.json").write_text("{}", encoding="utf-8")
+    (root / "dotclaude").symlink_to(root / ".claude")
+    os.link(root / ".claude" / "settings.json", root / "linked-settings.json")
+    home = tmp_path_factory.mktemp("home")
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text("{}", encoding="utf-8")
+    (home / "config").mkdir()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+        patch.setenv("HOME", str(home))
+        patch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+        yield root
+
+
+def _settings_spellings() -> list[tuple[str, str]]:
+    """(how, path) for a settings file, or a folder holding one, of the `configured`
+    repository (`{root}`), its home (`{home}`) or `$CLAUDE_CONFIG_DIR` (`{config}`)."""
+    return [
+        ("relative", ".claude/settings.json"),
+        ("local", ".claude/settings.local.json"),
+        ("absolute", "{root}/.claude/settings.json"),
+        ("dot-parts", "./.claude/./settings.json"),
+        ("doubled-slash", "{root}//.claude//settings.local.json"),
+        ("climbing", "src/../.claude/settings.json"),
+        ("climbing-absent", "{root}/nothing/here/../../.claude/settings.json"),
+        ("case", ".Claude/SETTINGS.json"),
+        ("trailing-dot", ".claude/settings.json."),
+        ("symlink", "dotclaude/settings.json"),
+        ("hard-link", "linked-settings.json"),
+        ("proc-cwd", "/proc/self/cwd/.claude/settings.json"),
+        ("file-uri", "file://{root}/.claude/settings.local.json"),
+        ("backslash", ".claude\\settings.json"),
+        ("subfolder", "sub/.claude/settings.local.json"),
+        ("claude-folder", ".claude"),
+        ("folder-holding", "sub"),
+        ("user", "{home}/.claude/settings.json"),
+        ("user-local", "{home}/.claude/settings.local.json"),
+        ("user-folder", "{home}/.claude"),
+        ("config-dir", "{config}/settings.json"),
+        ("config-dir-local", "{config}/settings.local.json"),
+        ("config-dir-folder", "{config}"),
+        ("managed", "/etc/claude-code/managed-settings.json"),
+        ("managed-drop-in", "/etc/claude-code/managed-settings.d/10-hooks.json"),
+        ("managed-macos", "/Library/Application Support/ClaudeCode/managed-settings.json"),
+    ]
+
+
+SETTINGS_SPELLINGS = _settings_spellings()
+SETTINGS_GLOBS = [  # in `sub`, which no workspace is in: nothing else guarded there
+    ("star", "sub/.claude/*.json"),
+    ("suffix", "sub/.claude/settings.*"),
+    ("folder-star", "sub/*/settings.json"),
+    ("deep", "sub/**"),
+    ("folder-glob-deep", "sub/.cla*/**"),
+    ("braces", "{root}/sub/.claude/settings.{json,local.json}"),
+    ("bracket", "sub/.claude/setting[s].json"),
+    ("tilde", "~/.claude/settings.json"),
+    ("tilde-star", "~/.claude/*.json"),
+]
+
+
+def _settings_event(root: Path, how: str, path: str, tool: dict[str, Any]) -> dict[str, Any]:
+    home, config = os.environ["HOME"], str(Path(os.environ["HOME"]) / "config")
+    if how.startswith("config-dir"):
+        os.environ["CLAUDE_CONFIG_DIR"] = config
+    named = path.replace("{root}", str(root)).replace("{home}", home).replace("{config}", config)
+    return {"tool_name": tool["name"], "cwd": str(root), "tool_input": tool["input"](named)}
+
+
+WRITES = {
+    "Write": {"name": "Write", "input": lambda p: {"file_path": p, "content": "{}"}},
+    "Edit": {
+        "name": "Edit",
+        "input": lambda p: {"file_path": p, "old_string": "{}", "new_string": "{ }"},
+    },
+    "move": {
+        "name": "mcp__filesystem__move_file",
+        "input": lambda p: {"source": "elsewhere.json", "destination": p},
+    },
+    "delete": {"name": "mcp__fs__delete", "input": lambda p: {"paths": [p]}},
+}
+
+
+@pytest.mark.parametrize("tool", list(WRITES))
+@pytest.mark.parametrize(
+    ("how", "path"), SETTINGS_SPELLINGS, ids=[h for h, _ in SETTINGS_SPELLINGS]
+)
+def test_no_spelling_of_a_claude_code_settings_file_is_written(
+    configured: Path, how: str, path: str, tool: str
+) -> None:
+    """A Write, an Edit, a move or a delete of a settings file that can carry hooks (the
+    project's, the user's, `$CLAUDE_CONFIG_DIR`'s, the managed ones), or of a folder
+    holding one, is blocked, however the path is spelled, naming the file and that the
+    developer edits it by hand."""
+    if how == "proc-cwd" and not os.path.isdir("/proc/self/cwd"):
+        pytest.skip("no /proc")
+    here = os.getcwd()
+    os.chdir(configured)  # `/proc/self/cwd` is the judging process's folder
+    try:
+        event = _settings_event(configured, how, path, WRITES[tool])
+        allowed, why = hook(event)
+    finally:
+        os.chdir(here)
+        os.environ.pop("CLAUDE_CONFIG_DIR", None)
+    assert not allowed, (event, why)
+    assert "Claude Code" in why and "by hand" in why and "disableAllHooks" in why, why
+    assert "could not judge" not in why, why
+
+
+@pytest.mark.parametrize(("how", "glob"), SETTINGS_GLOBS, ids=[h for h, _ in SETTINGS_GLOBS])
+def test_a_glob_or_a_tilde_naming_a_claude_code_settings_file_is_blocked(
+    configured: Path, how: str, glob: str
+) -> None:
+    """A tool that expands a glob (or `~`) names every settings file it may match."""
+    tool = {"name": "mcp__fs__delete", "input": lambda p: {"pattern": p, "recursive": True}}
+    allowed, why = hook(_settings_event(configured, how, glob, tool))
+    assert not allowed, why
+    assert "Claude Code" in why and "disableAllHooks" in why, why
+
+
+def test_files_beside_claude_code_settings_stay_the_agents(configured: Path) -> None:
+    """Only the settings files are guarded: a skill, an agent's notes, a file named like
+    settings outside a `.claude` folder are written as before."""
+    for path in (".claude/skills/x/SKILL.md", "settings.json", "src/.claude-notes.md"):
+        event = {
+            "tool_name": "Write",
+            "cwd": str(configured),
+            "tool_input": {"file_path": path, "content": "{}"},
+        }
+        allowed, why = hook(event)
+        assert allowed, (path, why)

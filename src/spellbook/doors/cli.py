@@ -141,12 +141,18 @@ DESCRIPTIONS = {
 
 
 def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
+    """The command line read, every usage error said in one line (a UsageError)."""
+    prog = "spell session" if machine == "session" else "spell"
+    at = _command_at(list(argv))
+    if at is not None and argv[at] == "session":  # `spell session session status`
+        raise UsageError(f"{prog}: session is named twice (spell session COMMAND)")
+    if at is not None and not argv[at]:
+        raise UsageError(f"{prog}: the command is an empty word (see {prog} --help)")
     quick = quick_arguments(argv)
     if quick is not None:
-        return _one_machine(quick, machine)
+        return _one_machine(quick, machine, argv)
     import argparse
 
-    prog = "spell session" if machine == "session" else "spell"
     module = _help_machine(argv, machine)
     word = "spell" if module is None else module.SPELL_WORD
     from spellbook.records import words
@@ -201,12 +207,11 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
 
     parser.add_argument("command", nargs="?", help=f"{words.a(word)}, or {', '.join(COMMANDS)}")
     parser.add_argument("spell", nargs="?", metavar="NAME", help=f"after cast: the {word}")
-    if "--json" in argv:  # a usage error is a JSON error object too (`_failed`)
 
-        def refuse(message: str) -> NoReturn:
-            raise UsageError(f"{prog}: {message} (see {prog} --help)")
+    def refuse(message: str) -> NoReturn:  # one line (`_failed`), not argparse's usage
+        raise UsageError(f"{prog}: {message} (see {prog} --help)")
 
-        parser.error = refuse  # type: ignore[method-assign]
+    parser.error = refuse  # type: ignore[method-assign]
     args = parser.parse_args(argv)
     if args.command is None and not args.json:  # `spell` alone: what it can do, not an error
         parser.print_help()
@@ -221,11 +226,13 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
             f"{prog} cast NAME)"
         )
     args.spell = args.spell or args.command
-    return _one_machine(SimpleNamespace(**vars(args)), machine)
+    return _one_machine(SimpleNamespace(**vars(args)), machine, argv)
 
 
-def _one_machine(args: SimpleNamespace, machine: str | None) -> SimpleNamespace:
-    args.machine = one_machine(machine, args.machine)
+def _one_machine(
+    args: SimpleNamespace, machine: str | None, argv: Sequence[str]
+) -> SimpleNamespace:
+    args.machine = one_machine(machine, args.machine, argv)
     return args
 
 

@@ -15,7 +15,11 @@ wherever a tool call writes. Guarded:
   HEAD is the machine the hook judges by);
 - everywhere: any path with a part that is git's own folder (`paths.is_git`: `.git`
   in any spelling git refuses, a file or a folder, in any repository: one planted in
-  a subfolder would end the search for the project above it); Spellbook's cache
+  a subfolder would end the search for the project above it); Claude Code's settings
+  files, which can carry hooks or turn them off: a `.claude` folder anywhere, by
+  name, its `settings.json` and `settings.local.json`, and a folder holding one; the
+  user's (in `$CLAUDE_CONFIG_DIR`, else `~/.claude`) and the folders that hold them;
+  the managed settings folders (`settings_paths`); Spellbook's cache
   folder (the `[tool.spellbook]` tables `spell` reads in place of parsing
   pyproject.toml again); where the Python that runs the hook loads code from
   (`spellbook.doors.interpreter`: its installation, its module path; a `.pth` file or
@@ -55,6 +59,9 @@ GENERATED = "generated"  # the generated folder, or a file in it
 GIT = "git"  # git's own folder (any `.git`, or a worktree's), or a file in it
 CACHE = "cache"  # Spellbook's cache folder, or a file in it
 INTERPRETER = "interpreter"  # a folder the hook's Python loads code from, or one holding it
+SETTINGS = (
+    "settings"  # a Claude Code settings file (which can carry hooks), or a folder holding one
+)
 
 
 class Hit:
@@ -92,6 +99,9 @@ class Hit:
             CACHE: "Spellbook's cache, whose tables spell takes for pyproject.toml's",
             INTERPRETER: "where the Python that runs the hook loads its code from (a `.pth` "
             "or module written there would run at its next call), or a folder that holds it",
+            SETTINGS: "Claude Code's settings, a settings file or a folder that holds one: a "
+            "settings file can remove this hook or turn every hook off (`disableAllHooks`), "
+            "so the developer edits them by hand, not the session",
         }[self.kind]
 
 
@@ -229,11 +239,7 @@ class Named:
         """The device and inode of what the path is, where it exists."""
         if not self._looked:
             self._looked = True
-            try:
-                info = os.stat(self.path)
-                self._identity = (info.st_dev, info.st_ino)
-            except (OSError, ValueError):
-                pass
+            self._identity = _identity(self.path)
         return self._identity
 
     def names(self, folder: list[str]) -> bool:
@@ -244,20 +250,62 @@ class Named:
         )
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of what `path` is; None where it does not exist."""
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (info.st_dev, info.st_ino)
+
+
 def names_git(path: str) -> bool:
     """Whether a part of `path` is git's own folder (`paths.is_git`), as written or with
     its backslashes dropped (as a tool that reads them as escapes would)."""
     return any(is_git(p) or ("\\" in p and is_git(p.replace("\\", ""))) for p in _parts(path))
 
 
+# -- Claude Code's settings --
+
+CLAUDE = ".claude"  # the folder of a project's settings files (and the user's, by default)
+SETTINGS_FILES = ("settings.json", "settings.local.json")  # in it: each can carry hooks
+# Where an organization's managed settings live (`managed-settings.json`, and the files
+# of `managed-settings.d/`): Linux's and macOS's folders, guarded whole.
+MANAGED_SETTINGS = ("/etc/claude-code", "/Library/Application Support/ClaudeCode")
+
+
+def settings_paths() -> tuple[list[str], list[str]]:
+    """(files, folders): the user's settings files (in `$CLAUDE_CONFIG_DIR`, else in
+    `~/.claude`), and the folders of managed settings, guarded whole."""
+    user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), CLAUDE)
+    return [os.path.join(user, name) for name in SETTINGS_FILES], list(MANAGED_SETTINGS)
+
+
+def names_settings(parts: list[str]) -> bool:
+    """Whether a path of folded `parts` is a `.claude` folder or a settings file in one,
+    by name (wherever it is: Claude Code started in that folder's parent reads it)."""
+    return bool(parts) and (
+        parts[-1] == CLAUDE
+        or (len(parts) > 1 and parts[-2] == CLAUDE and parts[-1] in SETTINGS_FILES)
+    )
+
+
+def holds_settings(path: str) -> bool:
+    """Whether the folder `path` holds a `.claude` folder with a settings file in it."""
+    return any(os.path.lexists(os.path.join(path, CLAUDE, name)) for name in SETTINGS_FILES)
+
+
 # -- what is guarded --
 
 
 class Everywhere:
-    """What is guarded wherever a tool call writes: any `.git`, Spellbook's cache, and the
-    Python that runs the hook (`spellbook.doors.interpreter`)."""
+    """What is guarded wherever a tool call writes: any `.git`, Claude Code's settings (a
+    `.claude` folder and its settings files by name, a folder holding them, the user's
+    and the managed ones of `settings_paths`, and the settings files of `projects`, the
+    folders Claude Code may have been started in, whatever they are linked as), Spellbook's
+    cache, and the Python that runs the hook (`spellbook.doors.interpreter`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, projects: list[str]) -> None:
         from spellbook.disk.user_cache import cache_folder
         from spellbook.doors import interpreter
 
@@ -266,10 +314,21 @@ class Everywhere:
         trees, entries = interpreter.guarded()
         self.interpreter = [form for path in trees for form in _installed_forms(path)]
         self.entries = [form for path in entries for form in _forms(path)]
+        files, folders = settings_paths()
+        self.settings = [form for path in files + folders for form in _forms(path)]
+        projects = [os.path.join(p, CLAUDE, name) for p in projects for name in SETTINGS_FILES]
+        self.settings_inodes = {_identity(path) for path in files + projects} - {None}
 
     def hits(self, named: Named) -> list[Hit]:
         path, parts, fits = named.path, named.parts, named.fits
         found = [Hit(GIT, path)] if names_git(path) else []
+        if (
+            names_settings(parts)
+            or (not named.deep and holds_settings(path))
+            or any(_holds(parts, s, fits) or _under(parts, s, fits) for s in self.settings)
+            or named.identity() in self.settings_inodes
+        ):
+            found.append(Hit(SETTINGS, path))
         if any(_holds(parts, f, fits) or _under(parts, f, fits) for f in self.interpreter) or any(
             _imports(named, entry) for entry in self.entries
         ):

@@ -17,6 +17,7 @@ from spellbook.doors.guarded import (
     GIT,
     INTERPRETER,
     RUNTIME,
+    SETTINGS,
     WORKSPACE,
     Hit,
 )
@@ -30,7 +31,7 @@ from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_HOOK_BLOCK, EXIT_OK, EX
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Any
+    from typing import Any, NoReturn
 
 HOOK_LIMIT = 10_000_000  # bytes of a hook event read from stdin
 PATH_KEYS = ("file_path", "notebook_path", "path")  # where a tool that writes names its file
@@ -74,13 +75,25 @@ MAX_EDITS = 100  # edits of one MultiEdit the hook judges
 TEXT_KEYS = ("old_string", "new_string")  # an edit's text
 
 
+class _Usage(Exception):
+    """The command line cannot be taken: said in one line (and as JSON with --json)."""
+
+
 def check_transition(argv: Sequence[str], machine: str | None) -> int:
     """`spell [session] check-transition`: judge a move of the state made by hand (FROM
-    TO, or a proposed state file), or, with --claude-hook, a Claude Code tool call."""
+    TO, or a proposed state file), or, with --claude-hook, a Claude Code tool call. An
+    error is one line on stderr (`error: ...`), and with --json a JSON error object on
+    stdout, as `spell` says its own."""
     import argparse
 
-    parser = argparse.ArgumentParser(
-        prog=f"spell {'session ' if machine == 'session' else ''}check-transition",
+    prog = f"spell {'session ' if machine == 'session' else ''}check-transition"
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            raise _Usage(f"{prog}: {message} (see {prog} --help)")
+
+    parser = Parser(
+        prog=prog,
         description=f"Judge a move of the state made by hand: allowed (exit {EXIT_OK}) or "
         f"refused (exit {EXIT_REFUSED}, the reason on stderr). Never runs the project's commands: "
         "a guard on a command's outcome is judged by the last run a cast recorded.",
@@ -104,14 +117,20 @@ def check_transition(argv: Sequence[str], machine: str | None) -> int:
         "Write or Edit of the state file that the spec does not allow, or of a file only casts "
         "may change; anything it cannot judge is blocked too",
     )
-    args = parser.parse_intermixed_args(argv)
+    as_json = "--json" in argv
     try:
-        machine = one_machine(machine, args.machine)
-    except SpellbookError as err:
-        parser.error(said(err))
+        args = parser.parse_intermixed_args(argv)
+        machine = one_machine(machine, args.machine, argv)
+    except (_Usage, SpellbookError) as err:
+        return _error(said(err), as_json, err)
     if args.claude_hook:
         return claude_hook(args.root, machine, sys.stdin.buffer)
     try:
+        if not args.state_file and len(args.states) != 2:
+            hint = ""
+            if args.states[:1] == ["session"]:  # `spell check-transition session A B`
+                hint = "; for the session: spell session check-transition FROM TO"
+            raise _Usage(f"{prog}: give FROM TO, --state-file PATH or --claude-hook{hint}")
         workflow = open_workflow(args.root, machine)
         if args.state_file:
             path = os.path.abspath(args.state_file)
@@ -120,18 +139,30 @@ def check_transition(argv: Sequence[str], machine: str | None) -> int:
             if data is None:
                 raise BadFile(f"{args.state_file} does not exist")
             ok, reason = workflow.judge_file(data)
-        elif len(args.states) == 2:
-            ok, reason = workflow.judge(*args.states)
         else:
-            parser.error("give FROM TO, --state-file PATH or --claude-hook")
-    except (SpellbookError, OSError) as err:
-        print(terminal.text(f"error: {said(err)}"), file=sys.stderr)
-        return EXIT_BAD_INPUT
+            ok, reason = workflow.judge(*args.states)
+    except (_Usage, SpellbookError, OSError) as err:
+        return _error(said(err), as_json, err)
     if args.json:
         print(json.dumps({"allowed": ok, "reason": reason}))
     if not (args.json and ok):
         print(terminal.text(reason), file=sys.stdout if ok else sys.stderr)
     return EXIT_OK if ok else EXIT_REFUSED
+
+
+def _error(message: str, as_json: bool, err: BaseException) -> int:
+    """`check-transition`'s error: one line on stderr, and with --json a JSON error object
+    on stdout (its kind: the error's class in snake case, `usage_error` for the command
+    line, `os_error`), as `spell` says its own; EXIT_BAD_INPUT."""
+    import re
+
+    print(terminal.text(f"error: {message}"), file=sys.stderr)
+    if as_json:
+        name = "UsageError" if isinstance(err, _Usage) else type(err).__name__
+        kind = "os_error" if isinstance(err, OSError) else re.sub(r"(?<!^)(?=[A-Z])", "_", name)
+        error = {"kind": kind.lower(), "message": message, "exit_code": EXIT_BAD_INPUT}
+        print(terminal.json_text({"error": error}))
+    return EXIT_BAD_INPUT
 
 
 COULD_NOT_JUDGE = "the spellbook hook could not judge this tool call"
@@ -293,6 +324,8 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
         )
     if hit.kind in (FOLDER, GIT, CACHE, INTERPRETER):
         return False, f"{shown} is {hit.what()}: no write by hand is judged there"
+    if hit.kind == SETTINGS:
+        return False, f"{shown} is {hit.what()}"
     if hit.kind == GENERATED:
         return False, (
             f"{shown} is {hit.what()} from the spec: regenerate them with spellbook-codegen "

@@ -23,14 +23,17 @@ from spellbook.disk.own_files import folded_name
 from spellbook.disk.paths import is_git
 from spellbook.doors.guarded import (
     GIT,
+    SETTINGS,
     Everywhere,
     Hit,
     Named,
     Place,
     Site,
     deep,
+    holds_settings,
     is_glob,
     may_match,
+    names_settings,
 )
 from spellbook.doors.tool_paths import Resolver, TooBig
 
@@ -56,7 +59,8 @@ class Guard:
         # A relative path is read from the event's folder, and from the project's folder
         # and the repository's, where a tool (an MCP server) may take it from.
         self.resolver = Resolver([base, project, given or ""])
-        self.everywhere = Everywhere()
+        # Claude Code's settings, of each folder it may have been started in among them.
+        self.everywhere = Everywhere([os.path.abspath(f) for f in (base, project, given) if f])
         self.sites: dict[str, Site] = {}
         self.places: dict[tuple[str, str], Place] = {}
         self.modules: dict[str, ModuleType] = {}  # every machine met, by its module's name
@@ -102,8 +106,9 @@ class Guard:
                     places.append(place)
             found += self._hits(named, places)
             if patterns and not found and _wildcards_in(path):
-                folders, gits = self._reach(path)
+                folders, gits, settings = self._reach(path)
                 found += [Hit(GIT, git) for git in gits]
+                found += [Hit(SETTINGS, named) for named in settings]
                 reached = [p for f in folders for p in self._places_of(f, False)]
                 found += self._hits(named, [p for p in dict.fromkeys(reached) if p not in places])
             if patterns and found:
@@ -190,18 +195,24 @@ class Guard:
             self.resolver.charge(1)
         return folder
 
-    def _reach(self, path: str) -> tuple[list[str], list[str]]:
+    def _reach(self, path: str) -> tuple[list[str], list[str], list[str]]:
         """The folders that exist that the glob `path` (absolute) may name, or a prefix
-        of it may name, as written and with links resolved; and the `.git` it may name
-        there. Every folder listed counts its entries against the event's bound."""
+        of it may name, as written and with links resolved; the `.git` it may name
+        there; and the Claude Code settings it names there (`.claude` folders, the
+        settings files in them, folders holding one). Every folder listed counts its
+        entries against the event's bound."""
         parts = path.split(os.sep)
         first = next((i for i, p in enumerate(parts) if is_glob(p)), len(parts))
         current = [os.sep.join(parts[:first]) or os.sep]
         found: list[str] = []
         gits: list[str] = []
-        for part in (folded_name(p) for p in parts[first:]):
+        settings: list[str] = []
+        last = len(parts) - first - 1
+        for at, part in enumerate(folded_name(p) for p in parts[first:]):
             if deep(part):
-                found += self._below(current)
+                below = self._below(current)
+                found += below
+                settings += [f for f in current + below if _is_settings(f)]
                 break
             matched = [
                 entry
@@ -213,7 +224,9 @@ class Guard:
             current = [entry.path for entry in matched if _is_folder(entry)]
             found += current
             found += [os.path.realpath(e.path) for e in matched if _is_link(e) and _is_folder(e)]
-        return found, gits
+            if at == last:  # what the glob names, not a folder on its way
+                settings += [e.path for e in matched if _is_settings(e.path)]
+        return found, gits, settings
 
     def _below(self, folders: list[str]) -> list[str]:
         """Every folder below `folders` (not through links: `**` does not follow them)."""
@@ -242,6 +255,12 @@ class Guard:
 def _wildcards_in(path: str) -> bool:
     """Whether a part of `path` is a glob rather than a name."""
     return any(is_glob(p) for p in path.split(os.sep))
+
+
+def _is_settings(path: str) -> bool:
+    """Whether `path` (one that exists) is a `.claude` folder, a settings file in one, or a
+    folder that holds one."""
+    return names_settings([folded_name(p) for p in path.split(os.sep)[-2:]]) or holds_settings(path)
 
 
 def _is_folder(entry: os.DirEntry[str]) -> bool:

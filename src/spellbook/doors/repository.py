@@ -13,6 +13,7 @@ from spellbook.records.errors import BadFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from types import ModuleType
 
     from spellbook.cast.workflow import Workflow
@@ -49,12 +50,32 @@ def drivable(module: ModuleType, name: str) -> ModuleType:
     return module
 
 
-def one_machine(command: str | None, option: str | None) -> str | None:
-    """The machine `spell session` (command) and `--machine NAME` (option) name together;
-    naming two is refused, not settled by picking one."""
+def one_machine(command: str | None, option: str | None, argv: Sequence[str] = ()) -> str | None:
+    """The machine `spell session` (command) and `--machine NAME` (option, the last of
+    those in `argv`) name together; naming two (`--machine` twice, of two names, too) is
+    refused, not settled by picking one, and so is a `--machine` that names none."""
+    named = [*machine_options(argv), *([] if option is None else [option])]
+    if "" in named:
+        raise UnknownMachine("--machine needs a machine's name")
+    if len(set(named)) > 1:
+        first, second = dict.fromkeys(named)
+        raise UnknownMachine(f"--machine names two machines, {first} and {second}; give one")
     if command is not None and option not in (None, command):
         raise UnknownMachine(f"`spell {command}` is `spell --machine {command}`; give one machine")
     return option or command
+
+
+def machine_options(argv: Sequence[str]) -> list[str]:
+    """The name each `--machine NAME` or `--machine=NAME` of a command line gives (up to
+    a `--`, after which nothing is an option)."""
+    found = []
+    for at, item in enumerate(argv):
+        if item == "--":
+            break
+        name, equals, value = item.partition("=")
+        if name == "--machine" and (equals or at + 1 < len(argv)):
+            found.append(value if equals else argv[at + 1])
+    return found
 
 
 def resolve(
