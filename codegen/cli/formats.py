@@ -86,6 +86,8 @@ class Format:
     # --against's report and its failure; a format without the report refuses --against.
     diff: Callable[[SpecDiff], Said] | None
     diff_failure: Callable[[argparse.Namespace, SpecError], Said] | None
+    # --against REV: for a spec not at REV (`shown` names it there): a new machine.
+    diff_new: Callable[[argparse.Namespace, str], Said] | None
     # --against's report of a file of several machines: each section's diff (`Ran.said`,
     # said by `diff`) against the same section of the older file.
     diff_sections: Callable[[argparse.Namespace, Sequence[Ran]], Said] | None
@@ -135,6 +137,14 @@ def _text_diff(diff: SpecDiff) -> str:
 
 def _text_diff_sections(args: argparse.Namespace, ran: Sequence[Ran]) -> str:
     return "".join(f"{_text_between(at, r.args)}{r.said}" for at, r in enumerate(ran))
+
+
+# Why a spec not at the revision --against names is compared with nothing.
+NEW = "not at that revision: nothing to compare, and no workspace can be in its states yet"
+
+
+def _text_diff_new(args: argparse.Namespace, shown: str) -> str:
+    return f"{args.spec} against {shown}: a new machine, {NEW}\n"
 
 
 def _text_between(at: int, run: argparse.Namespace) -> str:
@@ -261,6 +271,18 @@ def _json_failure(args: argparse.Namespace, err: SpecError) -> dict[str, object]
     }
 
 
+def _json_diff_new(args: argparse.Namespace, shown: str) -> dict[str, object]:
+    """The comparison's keys: nothing compared, nothing that could break."""
+    return {
+        "old": {"spec": shown, "sha256": None},
+        "new": {"spec": args.spec, "sha256": None},
+        "verdict": "new machine",
+        **dict.fromkeys(UNCOMPARED),
+        "behaviour_changed": True,
+        "breaking": [],
+    }
+
+
 def _json_diff_failure(args: argparse.Namespace, err: SpecError) -> dict[str, object]:
     """The comparison's keys, nothing compared, and the error that stopped it."""
     return {
@@ -324,6 +346,10 @@ def _where(err: SpecError) -> str:
 
 def _markdown_failure(args: argparse.Namespace, err: SpecError) -> str:
     return f"# Verification of `{err.path}`\n\n**Not verified**: `{_where(err)}`: {err.message}\n"
+
+
+def _markdown_diff_new(args: argparse.Namespace, shown: str) -> str:
+    return f"# Spec change: `{args.spec}` against `{shown}`\n\n**New machine**: {NEW}\n"
 
 
 def _markdown_diff_failure(args: argparse.Namespace, err: SpecError) -> str:
@@ -402,6 +428,7 @@ FORMATS: dict[str, Format] = {
             failure=None,
             diff=_text_diff,
             diff_failure=None,
+            diff_new=_text_diff_new,
             diff_sections=_text_diff_sections,
             between=_text_between,
             gathered=None,
@@ -414,6 +441,7 @@ FORMATS: dict[str, Format] = {
             failure=_json_failure,
             diff=_json_diff,
             diff_failure=_json_diff_failure,
+            diff_new=_json_diff_new,
             diff_sections=_json_diff_sections,
             between=None,
             gathered=JSON_GATHERED,
@@ -426,6 +454,7 @@ FORMATS: dict[str, Format] = {
             failure=_markdown_failure,
             diff=_markdown_diff,
             diff_failure=_markdown_diff_failure,
+            diff_new=_markdown_diff_new,
             diff_sections=_markdown_diff_sections,
             between=_markdown_between,
             gathered=None,
@@ -439,6 +468,7 @@ FORMATS: dict[str, Format] = {
             failure=_sarif_failure,
             diff=None,
             diff_failure=_sarif_failure,
+            diff_new=None,
             diff_sections=None,
             between=None,
             gathered=Gathered(_sarif_opening, _sarif_entry, _sarif_closing),

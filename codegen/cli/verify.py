@@ -370,7 +370,7 @@ def _several(
 def _against(args: argparse.Namespace) -> int:
     """The behavioural diff of `--spec` against `--against`."""
     from ..diff import compare
-    from ..diff.revisions import OldSpecError, load_old
+    from ..diff.revisions import NewSince, OldSpecError, load_old
 
     form = FORMATS[args.format]
     if form.diff is None:
@@ -385,6 +385,11 @@ def _against(args: argparse.Namespace) -> int:
         diff = compare(old, new, borrowed)
     except MemoryError:
         return _failed(args, out_of_memory())
+    except NewSince as err:  # a machine new since the revision: nothing can break
+        assert form.diff_new is not None  # a format with a diff has this form too
+        ending()
+        _out(form.diff_new(args, err.shown))
+        return EXIT_OK
     except OldSpecError as err:
         return _failed(args, SpecError(str(err), 0).locate(args.against, None), shown=str(err))
     except SpecError as err:

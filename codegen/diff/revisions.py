@@ -17,6 +17,16 @@ class OldSpecError(Exception):
     """The older spec cannot be had (no such file, no such revision, no git)."""
 
 
+class NewSince(OldSpecError):
+    """The spec is not at the revision `--against REV:` names: a machine new since then,
+    with nothing to compare and no workspace that could be in its states. `shown` names
+    the file at that revision."""
+
+    def __init__(self, message: str, shown: str) -> None:
+        super().__init__(message)
+        self.shown = shown
+
+
 def load_old(
     where: str, new: Spec, options: ReadOptions, spec: str | None = None
 ) -> tuple[Spec, tuple[Term, ...]]:
@@ -85,6 +95,8 @@ def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
         data = repository.blob(commit, rel, SPEC_LIMIT)
     except git.GitError as err:
         raise OldSpecError(f"{shown}: git cannot show it ({err})") from None
+    if data is None and not path:  # `REV:` alone: the spec itself, new since REV
+        raise NewSince(f"{shown}: no such file at that revision", shown)
     if data is None:
         raise OldSpecError(f"{shown}: no such file at that revision")
     return shown, data

@@ -195,7 +195,7 @@ def test_every_format_in_the_table_has_a_normal_and_an_error_form() -> None:
         assert (form.failure is None) == (name == DEFAULT)
         assert (form.diff_failure is None) == (name == DEFAULT)
         assert (form.diff is None) or (form.diff_failure is not None) or name == DEFAULT
-        assert (form.diff is None) == (form.diff_sections is None)
+        assert (form.diff is None) == (form.diff_sections is None) == (form.diff_new is None)
         assert (form.between is None) != (form.gathered is None)  # exactly one
 
 

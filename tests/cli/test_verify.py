@@ -479,3 +479,43 @@ def test_a_spec_is_never_read_through_a_link_out_of_its_repository_or_from_git(
     )
     assert project.returncode == 2 and "hunter2" not in project.stdout + project.stderr
     assert verify("--spec", "spec/in.md", "--brief", cwd=repo).returncode in (0, 1)
+
+
+def test_a_machine_new_since_the_revision_is_said_new_not_an_error(tmp_path: Path) -> None:
+    """`--against REV:` for a spec added since REV (a pull request adding a machine):
+    nothing to compare and nothing that can break, exit 0, in each format; a file named
+    at a revision (`REV:PATH`) that is not there is still an error."""
+    repo = tmp_path / "repo"
+    (repo / "spec").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+    (repo / "spec" / "OLD.md").write_text("# Old\n", encoding="utf-8")
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "a",
+        "GIT_AUTHOR_EMAIL": "a@b",
+        "GIT_COMMITTER_NAME": "a",
+        "GIT_COMMITTER_EMAIL": "a@b",
+    }
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True, timeout=60)
+    subprocess.run(
+        ["git", "-C", str(repo), "commit", "-qm", "one"], check=True, timeout=60, env=env
+    )
+    (repo / "spec" / "NEW.md").write_text(
+        (ROOT / "examples" / "orders" / "spec" / "ORDERS.md").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    text = verify("--spec", "spec/NEW.md", "--against", "HEAD:", cwd=repo)
+    assert text.returncode == 0, text.stderr
+    assert (
+        "spec/NEW.md against spec/NEW.md at HEAD" in text.stdout and "a new machine" in text.stdout
+    )
+    said = json.loads(
+        verify("--spec", "spec/NEW.md", "--against", "HEAD:", "--format", "json", cwd=repo).stdout
+    )
+    assert said["verdict"] == "new machine" and said["breaking"] == []
+    markdown = verify(
+        "--spec", "spec/NEW.md", "--against", "HEAD:", "--format", "markdown", cwd=repo
+    )
+    assert markdown.returncode == 0 and "**New machine**" in markdown.stdout
+    named = verify("--spec", "spec/NEW.md", "--against", "HEAD:spec/NEW.md", cwd=repo)
+    assert named.returncode == 2 and "no such file at that revision" in named.stderr
