@@ -336,7 +336,7 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
         if rule.policy:
             continue  # its Response is the policy's own words, no advice of the spec's
         where = rule.dest if rule.changes_state else rule.source
-        for spell in dict.fromkeys(named.findall(rule.response)):
+        for spell in dict.fromkeys(_advised(named, rule.response)):
             if spell == rule.spell and where == rule.source:
                 continue
             winners = analysis.winners(where, spell)
@@ -366,6 +366,24 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
             spell=spell,
             states=tuple(states),
         )
+
+
+# What a sentence may begin with before its first word: spaces, quotes, brackets.
+_OPENING = " \t\n\"'\u201c\u2018(["
+
+
+def _advised(named: re.Pattern[str], response: str) -> Iterator[str]:
+    """The spells `response` names: each name `named` finds, but for one that begins a
+    sentence unmarked (`Pick every item first.`), which is the word, not the spell;
+    marked (`**Pick**`, `` `Pick` ``) or inside a sentence (`then cast Pick`), it is the
+    spell."""
+    for m in named.finditer(response):
+        before = response[: m.start()]
+        marked = before.endswith(("*", "`", "_"))
+        opening = before.rstrip(_OPENING)
+        if not marked and (not opening or opening.endswith((".", "!", "?", ":", ";"))):
+            continue
+        yield m.group(1)
 
 
 def _lost(spec: Spec) -> frozenset[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from codegen import parse_spec_text
@@ -127,3 +128,40 @@ def test_a_gap_says_the_facts_another_fact_of_it_implies_as_following_from_it() 
     (gap,) = [f for f in analyse(spec) if f.kind == "gap"]
     assert gap.world == "draft.md missing (so draft.md is not filled in)", gap.message
     assert "when draft.md missing (so draft.md is not filled in) (the cell's" in gap.message
+
+
+_PICKING = """# C
+
+State is kept in `.c/state.json`.
+
+| ID | Current State | Event | Condition | Next State | Action | Response |
+|----|---|---|---|---|---|---|
+| R1 | PICKING | Pack | list.md exists | PACKED | - | Packed. |
+| R2 | PICKING | Pack | list.md missing | Same state | - | {advice} |
+| R3 | PICKING | Pick | - | [BLOCKED] | - | Already picking. |
+| R4 | PACKED | Pick | - | PICKING | - | Again. |
+| R5 | PACKED | Pack | - | [BLOCKED] | - | Done. |
+"""
+
+
+@pytest.mark.parametrize(
+    ("advice", "named"),
+    [
+        ("Pick every item first.", False),  # the word, beginning a sentence
+        ('The list is short. "Pick every item first."', False),
+        ("Then cast Pick.", True),  # the spell, inside a sentence
+        ("**Pick** every item first.", True),  # marked: the spell
+        ("`Pick` first.", True),
+    ],
+)
+def test_a_spell_s_name_beginning_a_sentence_is_the_word_unless_marked(
+    advice: str, named: bool
+) -> None:
+    """misleading_advice reads a spell's name where the Response names the spell: not an
+    ordinary word that happens to be the name, beginning a sentence unmarked."""
+    from codegen import parse_spec_text
+    from codegen.analyse import analyse
+
+    spec = parse_spec_text(_PICKING.format(advice=advice), "spec/C.md")
+    found = [f for f in analyse(spec) if f.kind == "misleading_advice"]
+    assert bool(found) is named, [f.message for f in found]
