@@ -166,8 +166,9 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
         for phrase in row.condition.unknown:
             if phrase not in why and normal(re.sub(_NOT, "", phrase)) in terms:
                 continue  # a term of the spec whose meaning is reported as unknown_term
-            m = OUTCOME.fullmatch(phrase)
-            subject, outcome = (m["body"], m["outcome"]) if m else (phrase, "")
+            fact = _NOT.sub("", phrase)  # `X` and `NOT X`: one phrase, said once
+            m = OUTCOME.fullmatch(fact)
+            subject, outcome = (m["body"], m["outcome"]) if m else (fact, "")
             rows, outcomes, reason = phrases.setdefault(subject, ([], [], why.get(phrase, "")))
             if row not in rows:
                 rows.append(row)

@@ -33,3 +33,25 @@ def test_rows_from_states_without_suffix_to_fixed_suffixes_do_not_merge() -> Non
 def test_identical_rows_for_other_states_merge() -> None:
     rows = [row("R1", "P", "Go", nxt="[BLOCKED]"), row("R2", "Q", "Go", nxt="[BLOCKED]")]
     assert merges(rows) == ["R2"]
+
+
+def test_an_unknown_phrase_and_its_negation_are_one_finding() -> None:
+    """`X` in one row and `NOT X` in another are one phrase the spec does not define:
+    said once, with both rows (the docs: once per phrase)."""
+    from codegen import parse_spec_text
+    from codegen.analyse import analyse
+
+    text = (
+        "# C\n\nState is kept in `.c/state.json`.\n\n"
+        "| ID | Current State | Event | Condition | Next State | Action | Response |\n"
+        "|----|---|---|---|---|---|---|\n"
+        "| R1 | A | Go | the moon is full | B | - | ok |\n"
+        "| R2 | A | Go | NOT the moon is full | Same state | - | no |\n"
+        "| R3 | B | Go | - | A | - | back |\n"
+    )
+    found = [
+        f for f in analyse(parse_spec_text(text, "spec/C.md")) if f.kind == "unknown_condition"
+    ]
+    assert [f.message.split(" is not")[0] for f in found] == [
+        "condition 'the moon is full' in rules R1, R2"
+    ]
