@@ -484,8 +484,27 @@ class _RepeatedInline:
         return found
 
 
+# The blocks of the texts read last, kept while their texts add up to no more than
+# KEPT characters: the blocks are immutable, so a text read twice in one run (a
+# project's check that no two machines share a state file, then each machine's reading)
+# is parsed once; a large spec is never kept, so what is kept stays small.
+KEPT = 400_000
+_kept: dict[str, tuple[Block, ...]] = {}
+
+
 def read_blocks(text: str) -> tuple[Block, ...]:
     """Parse markdown into located blocks, in document order."""
+    found = _kept.get(text)
+    if found is None:
+        found = _read_blocks(text)
+        if len(text) <= KEPT // 4:
+            _kept[text] = found
+            while sum(map(len, _kept)) > KEPT:
+                del _kept[next(iter(_kept))]  # the oldest first
+    return found
+
+
+def _read_blocks(text: str) -> tuple[Block, ...]:
     md = _parser()
     inline = md.inline
     md.inline = _RepeatedInline(inline)  # type: ignore[assignment]

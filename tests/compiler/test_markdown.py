@@ -214,3 +214,24 @@ def test_valid_actions_of_none_or_a_dash_list_no_spell() -> None:
 
     _, b, c = parse_spec_text(SPREAD).states
     assert b.valid_actions == () and c.valid_actions == ()
+
+
+def test_a_text_read_twice_is_parsed_once_and_a_large_one_is_not_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A project's check that no two machines share a state file reads each spec before
+    its machine is read: the second reading takes the first's blocks (immutable). What
+    is kept stays small: a text over a quarter of `KEPT` is parsed each time."""
+    from codegen.read import markdown
+
+    parsed: list[int] = []
+    real = markdown._read_blocks
+    monkeypatch.setattr(markdown, "_read_blocks", lambda t: parsed.append(len(t)) or real(t))
+    monkeypatch.setattr(markdown, "_kept", {})
+    small = "# Spec\n\n| A | B |\n|---|---|\n| 1 | 2 |\n"
+    assert markdown.read_blocks(small) == markdown.read_blocks(small)
+    assert len(parsed) == 1
+    large = small + "x" * (markdown.KEPT // 4)
+    markdown.read_blocks(large)
+    markdown.read_blocks(large)
+    assert len(parsed) == 3 and large not in markdown._kept
