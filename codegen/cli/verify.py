@@ -229,21 +229,22 @@ def _each(form: Format, head: dict[str, str], runs: list[argparse.Namespace]) ->
     worst = EXIT_OK
     try:
         for at, run in enumerate(runs):
+            signum = pending()  # came while the machine before said how it ended
+            if signum is not None:
+                stopped = StoppedBySignal(signum)
+                say(f"error: {stopped}: the machines from {run.spec} on were not verified")
+                worst = stopped.exit_code
+                break
             if len(runs) > 1 and form.between is not None:
                 emit(form.between(at, run))
             if gathering is not None:
                 gathering.run = run
             code = _verify(run)
             worst = max(worst, code)
+            saying()  # its entry is written whole: a signal now is noted (`pending`)
             if gathering is not None:
                 gathering.ended(code == EXIT_OK)
             if code >= SIGNALLED:  # stopped by a signal, and said so
-                break
-            signum = pending()  # one that came while this machine's report was written
-            if signum is not None and at + 1 < len(runs):
-                stopped = StoppedBySignal(signum)
-                say(f"error: {stopped}: the machines after {run.spec} were not verified")
-                worst = stopped.exit_code
                 break
     except StoppedBySignal as err:  # between two machines
         say(f"error: {err}")

@@ -292,7 +292,7 @@ def test_a_signal_while_a_machine_s_report_is_made_stops_the_machines_after_it()
     assert done.returncode == 143, done.stderr
     said = json.loads(done.stdout)
     assert [m["spec"] for m in said["machines"]] == ["spec/STATE_MACHINE.md"]
-    assert "the machines after spec/STATE_MACHINE.md were not verified" in done.stderr
+    assert "the machines from spec/SESSION_STATE_MACHINE.md on were not verified" in done.stderr
 
 
 def test_a_format_without_a_comparison_is_refused_once_for_a_project() -> None:
