@@ -166,7 +166,9 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
         for phrase in row.condition.unknown:
             if phrase not in why and normal(re.sub(_NOT, "", phrase)) in terms:
                 continue  # a term of the spec whose meaning is reported as unknown_term
-            fact = _NOT.sub("", phrase)  # `X` and `NOT X`: one phrase, said once
+            # `X` and `NOT X`: one phrase no words define, said once; a phrase that
+            # cannot be read for a reason of its own (its NOT, say) is said as written.
+            fact = phrase if phrase in why else _NOT.sub("", phrase)
             m = OUTCOME.fullmatch(fact)
             subject, outcome = (m["body"], m["outcome"]) if m else (fact, "")
             rows, outcomes, reason = phrases.setdefault(subject, ([], [], why.get(phrase, "")))
