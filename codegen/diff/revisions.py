@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import posixpath
 from dataclasses import replace
 
 from spellbook.disk import git
+from spellbook.disk.project import PROJECT_LIMIT
 
 from ..model import Spec, Term
 from ..pipeline import SPEC_LIMIT, load_spec, parse_spec_bytes
@@ -95,11 +97,58 @@ def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
         data = repository.blob(commit, rel, SPEC_LIMIT)
     except git.GitError as err:
         raise OldSpecError(f"{shown}: git cannot show it ({err})") from None
-    if data is None and not path:  # `REV:` alone: the spec itself, new since REV
-        raise NewSince(f"{shown}: no such file at that revision", shown)
+    if data is None and not path:  # `REV:` alone: the spec itself, moved or new since REV
+        before = _moved_from(repository, commit, spec)
+        if before is None:
+            raise NewSince(f"{shown}: no such file at that revision", shown)
+        rel, shown = before, f"{before} at {revision} (commit {commit[:12]})"
+        try:
+            data = repository.blob(commit, rel, SPEC_LIMIT)
+        except git.GitError as err:
+            raise OldSpecError(f"{shown}: git cannot show it ({err})") from None
     if data is None:
         raise OldSpecError(f"{shown}: no such file at that revision")
     return shown, data
+
+
+def _moved_from(repository: git.Repository, commit: str, spec: str | None) -> str | None:
+    """Where the machine whose spec is `spec` (by its name in the project's
+    `[tool.spellbook.machines]`) kept its spec at `commit`, relative to the top, when that
+    was another file; None where the project had no such machine then: a new machine.
+    An OldSpecError where that cannot be told (the configuration there cannot be read),
+    since a moved spec is never to be taken for a new one, whose changes break nothing."""
+    from spellbook.disk.project import (
+        PYPROJECT,
+        ProjectError,
+        find_project,
+        project_from_text,
+        read_project,
+    )
+
+    if spec is None:
+        return None
+    root = find_project(os.path.dirname(os.path.abspath(spec)))
+    config = None if root is None else repository.relative(os.path.join(root, PYPROJECT))
+    if root is None or config is None:
+        return None
+    try:
+        now = read_project(root)
+        named = os.path.relpath(os.path.abspath(spec), root).replace(os.sep, "/")
+        names = {e.name for e in now.machines if posixpath.normpath(e.spec) == named}
+        data = repository.blob(commit, config, PROJECT_LIMIT)
+        then = None if data is None else project_from_text(root, data.decode("utf-8"))
+    except (ProjectError, git.GitError, OSError, UnicodeDecodeError) as err:
+        raise OldSpecError(
+            f"{spec} is not at that revision, and whether its machine is new there cannot be "
+            f"told from {config} ({err})"
+        ) from None
+    for entry in () if then is None else then.machines:
+        if entry.name in names:
+            top = os.path.realpath(repository.top)
+            return os.path.relpath(os.path.join(os.path.realpath(root), entry.spec), top).replace(
+                os.sep, "/"
+            )
+    return None
 
 
 def _written_as_path(where: str) -> bool:

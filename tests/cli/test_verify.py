@@ -519,3 +519,33 @@ def test_a_machine_new_since_the_revision_is_said_new_not_an_error(tmp_path: Pat
     assert markdown.returncode == 0 and "**New machine**" in markdown.stdout
     named = verify("--spec", "spec/NEW.md", "--against", "HEAD:spec/NEW.md", cwd=repo)
     assert named.returncode == 2 and "no such file at that revision" in named.stderr
+
+
+def test_a_machine_whose_spec_moved_is_compared_with_its_old_file_not_called_new(
+    tmp_path: Path,
+) -> None:
+    """The project's machine `orders` keeps its name while its spec moves to another
+    file: `--against REV:` compares it with the file the machine had at REV (a state
+    renamed there is a breaking change, exit 1), never "a new machine" that breaks nothing."""
+    repo = tmp_path / "repo"
+    (repo / "spec").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+    orders = (ROOT / "examples" / "orders" / "spec" / "ORDERS.md").read_text(encoding="utf-8")
+    (repo / "spec" / "ORDERS.md").write_text(orders, encoding="utf-8")
+    (repo / "pyproject.toml").write_text(
+        '[tool.spellbook.machines]\norders = "spec/ORDERS.md"\n', encoding="utf-8"
+    )
+    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b"}
+    env |= {"GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@b"}
+    subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True, timeout=60)
+    subprocess.run(
+        ["git", "-C", str(repo), "commit", "-qm", "one"], check=True, timeout=60, env=env
+    )
+    (repo / "spec" / "ORDERS.md").unlink()
+    (repo / "spec" / "SHOP.md").write_text(orders.replace("PLACED", "RECEIVED"), encoding="utf-8")
+    (repo / "pyproject.toml").write_text(
+        '[tool.spellbook.machines]\norders = "spec/SHOP.md"\n', encoding="utf-8"
+    )
+    moved = verify("--spec", "spec/SHOP.md", "--against", "HEAD:", cwd=repo)
+    assert "new machine" not in moved.stdout, moved.stdout
+    assert "spec/ORDERS.md at HEAD" in moved.stdout and moved.returncode == 1, moved.stdout
