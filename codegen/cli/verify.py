@@ -188,7 +188,9 @@ def _project(args: argparse.Namespace) -> int:
     where = os.path.relpath(root / PYPROJECT if (root / PYPROJECT).is_file() else root)
     try:
         chosen = targets(root, load_config(root), None)
-        with budget(args.budget, where, args.memory):  # it reads every spec
+        said = FORMATS[args.format].failure_of(args)
+        on_end = None if said is None else (lambda message: _said_here(said, args, where, message))
+        with budget(args.budget, where, args.memory, on_end):  # it reads every spec
             shared_state(root, chosen)
     except SpecError as err:
         return _refused(args, err)
@@ -461,6 +463,17 @@ def _say_error(
     if _gathering is not None:  # the process ends next: the project's document now
         _gathering.ended(False)
         _gathering.close()
+
+
+def _said_here(
+    said: Callable[[argparse.Namespace, SpecError], Said],
+    args: argparse.Namespace,
+    where: str,
+    message: str,
+) -> None:
+    """The error the budget's watchdog ends a project's run with before any machine's,
+    in the run's format, said of the project (`where`)."""
+    emit(said(args, SpecError(message, 0).locate(where, None)))
 
 
 def _read_options(args: argparse.Namespace) -> ReadOptions:

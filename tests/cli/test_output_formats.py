@@ -79,6 +79,14 @@ ENDINGS: dict[str, tuple[str | None, list[str], set[int], bool]] = {
     ),
     "signal": (_SIGNALLED, ["--spec", SEED, "--memory", "10"], {143}, False),
     "project of several machines": (_PROJECT, [], {0, 1}, True),
+    "watchdog before a project's machines": (
+        _WAITING.replace("verify.analyse = ", "verify.shared_state = verify.analyse = ").replace(
+            "verify.main(sys.argv[1:])", "verify.main(sys.argv[1:], 'spellbook-verify', None)"
+        ),
+        ["--memory", "10"],
+        {2},
+        False,
+    ),
     "project of several machines refused": (_PROJECT, ["--against", OLD], {2}, False),
 }
 
