@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -53,6 +53,7 @@ from .markdown import (
     Paragraph,
     Segment,
     Table,
+    TableRow,
     as_written,
     split_cells,
 )
@@ -750,22 +751,22 @@ def _rows(
     light: LightReader | None = None,
     spells: tuple[Spell, ...] = (),
 ) -> Iterator[RuleRow]:
-    # The last rule table, with the headings above it: rows cut off from it below, in
-    # the same section, are its rows.
-    last: tuple[Table, Columns, tuple[Heading, ...]] | None = None
+    # The last rule table, with the headings above it and how a row of it is read: rows
+    # cut off from it below, in the same section, are its rows.
+    last: _Last | None = None
     previous: Block | None = None
     reasons = 0  # rows read from tables of refused moves (`reason_rows`)
     for p in placed:
         block, before = p.block, previous
         previous = block
-        if last is not None and last[2] != p.headings:
+        if last is not None and last.headings != p.headings:
             last = None
         if isinstance(block, Table):
             if columns_of(block, TERM_ROLES, tuple(TERM_ROLES)) is not None:
                 continue
             light_read = light_columns(block, roles) if light is not None else None
             if light is not None and light_read is not None:
-                last = None
+                last = _Last(block, light_read, p.headings, light.row_reader(p.group))
                 reader.notices.extend(light_read.notices)
                 reader.notices.extend(_ragged(block))
                 with _short(block):
@@ -781,7 +782,11 @@ def _rows(
                 yield from read
                 continue
             columns = _columns(block, roles)
-            last = (block, columns, p.headings) if columns else None
+            last = (
+                _Last(block, columns, p.headings, _rule_reader(reader, p.group))
+                if columns
+                else None
+            )
             note = _not_read(block, roles) if columns is None else None
             if note is not None:
                 reader.notices.append(note)
@@ -798,10 +803,10 @@ def _rows(
             yield from light.keeping(items, p.group, block.line)
         elif isinstance(block, LooseRows):
             if last is not None:
-                blank = before is last[0] and not block.after_text
-                yield from _detached(block, (last[0], last[1]), p, reader, blank)
+                blank = before is last.table and not block.after_text
+                yield from _detached(block, last, reader, blank)
         elif isinstance(block, BrokenTable):
-            after_rule_table = last is not None and block.line == last[0].end_line + 1
+            after_rule_table = last is not None and block.line == last.table.end_line + 1
             if after_rule_table or _names_rule_columns(block.text, roles):
                 fail(block.reason, block.bad_line)
             last = None
@@ -869,16 +874,26 @@ def _naming(found: set[str], missing: list[str], unknown: list[str]) -> str:
     )
 
 
-def _detached(
-    block: LooseRows,
-    last: tuple[Table, Columns],
-    p: _Placed,
-    reader: RowReader,
-    blank: bool,
-) -> Iterator[RuleRow]:
+@dataclass(frozen=True)
+class _Last:
+    """The last rule table read, the headings above it, and how a row of it is read
+    (a row of a light table may be no rule: one that says a state has no way out)."""
+
+    table: Table
+    columns: Columns
+    headings: tuple[Heading, ...]
+    read: Callable[[TableRow, Columns], RuleRow | None]
+
+
+def _rule_reader(reader: RowReader, group: str) -> Callable[[TableRow, Columns], RuleRow]:
+    kind = group_kind(group)
+    return lambda row, columns: reader.rule(row, columns, group, kind)
+
+
+def _detached(block: LooseRows, last: _Last, reader: RowReader, blank: bool) -> Iterator[RuleRow]:
     """Rows cut off from the rule table above: read as that table's rows (what their
     author meant), and reported, since markdown does not show them as part of it."""
-    table, columns = last
+    table = last.table
     width = len(table.header.cells)
     if blank:
         why = (
@@ -902,17 +917,19 @@ def _detached(
                 )
             )
             continue
-        rule = reader.rule(row, columns, p.group, group_kind(p.group))
+        rule = last.read(row, last.columns)
+        what = f"rule {rule.id}" if rule is not None else "this row"
         reader.notices.append(
             Notice(
                 "detached_row",
-                f"rule {rule.id} is cut off from its table (line {table.line}) {why}; it is "
+                f"{what} is cut off from its table (line {table.line}) {why}; it is "
                 "read as a row of that table",
                 row.line,
-                rule.id,
+                rule.id if rule is not None else None,
             )
         )
-        yield rule
+        if rule is not None:
+            yield rule
 
 
 def _names_rule_columns(text: str, roles: dict[str, tuple[str, ...]]) -> bool:

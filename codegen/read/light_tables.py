@@ -45,6 +45,7 @@ whose `*Target*` is each To (`reason_rows`), not skipped.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -189,6 +190,11 @@ class LightReader:
             if rule is not None:
                 read.append(rule)
         return read
+
+    def row_reader(self, group: str) -> Callable[[TableRow, Columns], RuleRow | None]:
+        """How a row cut off from a light table under `group` is read: as one more row
+        of it, numbered after the rows before it (None for a row that is no rule)."""
+        return lambda row, columns: self._row(row, columns, group, len(row.cells))
 
     def keeping(self, items: list[Inline], group: str, line: int) -> list[RuleRow]:
         """The rows of a list of events under a heading that says they keep the state

@@ -672,9 +672,7 @@ def _broken_table(token: Token, previous: Block | None) -> Block | None:
     line: int = token.get("line", 0)
     lines = source.split("\n")
     if isinstance(previous, Table) and line == previous.end_line + 1:
-        return BrokenTable(
-            line, line, "line is not a table row (rows start and end with '|')", lines[0]
-        )
+        return BrokenTable(line, line, _not_a_row(lines[0]), lines[0])
     if not _PIPE_ROW.match(lines[0]):
         return None
     if len(lines) < 2 or not _is_delimiter(lines[1]):
@@ -695,6 +693,18 @@ def _broken_table(token: Token, previous: Block | None) -> Block | None:
             return BrokenTable(line, line + offset, _pipe_hint(reason, row), lines[0])
     return BrokenTable(
         line, line, "lines that look like a table could not be read as one", lines[0]
+    )
+
+
+def _not_a_row(text: str) -> str:
+    """Why a line right under a table is not one of its rows, and the fix."""
+    reason = "line is not a table row (rows start and end with '|')"
+    cells = split_cells(text)
+    if len(cells) > 1:
+        return f"{reason}; write it `| {' | '.join(cells)} |`"
+    return (
+        f"{reason}: GitHub shows text right under a table as one more row of it; put a "
+        "blank line between the table and the text"
     )
 
 

@@ -5,6 +5,8 @@ markers, and rows with more or fewer cells than their header read as GitHub show
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from codegen import SpecError, parse_spec_text
@@ -246,6 +248,55 @@ def test_a_ragged_row_that_lacks_a_needed_cell_says_why_it_is_empty() -> None:
     with pytest.raises(SpecError, match=r"empty 'To' cell.*1 cells where.*has 4") as err:
         read(text)
     assert err.value.line == 11
+
+
+def test_rows_cut_off_from_a_light_table_are_read_as_its_rows_and_reported() -> None:
+    """A blank line ends a markdown table: the rows after it are what their author
+    meant, rows of the table above; read so, each a `detached_row` error, never dropped."""
+    marker = "| `ON_LOAN` | `loan_closed` | `ON_SHELF` |"
+    assert LOANS.count(marker) == 1
+    spec = read(LOANS.replace(marker, "\n" + marker))
+    assert [replace(r, line=0) for r in spec.rows] == [replace(r, line=0) for r in read(LOANS).rows]
+    found = [f for f in analyse(spec) if f.kind == "detached_row"]
+    assert [(f.severity.value, f.line, f.rule) for f in found] == [
+        ("error", 12, "R4"),
+        ("error", 13, "R5"),
+        ("error", 14, "R6"),
+    ]
+    assert all("delete the blank line" in f.message for f in found)
+
+
+def test_a_terminal_row_cut_off_from_a_light_table_is_read_and_reported() -> None:
+    spec = read(PARCELS.replace("| delivered   | (none)", "\n| delivered   | (none)"))
+    assert [replace(r, line=0) for r in spec.rows] == [
+        replace(r, line=0) for r in read(PARCELS).rows
+    ]
+    said = [(f.kind, f.state, f.message) for f in analyse(spec) if f.kind != "detached_row"]
+    assert said == [(f.kind, f.state, f.message) for f in analyse(read(PARCELS))]
+    (found,) = [f for f in analyse(spec) if f.kind == "detached_row"]
+    assert found.message.startswith("this row is cut off from its table (line 16)")
+    assert found.rule is None
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        (
+            "`ON_LOAN` | `loan_closed` | `ON_SHELF`",
+            "write it `| `ON_LOAN` | `loan_closed` | `ON_SHELF` |`",
+        ),
+        ("Moves not listed are refused.", "put a blank line between the table and the text"),
+    ],
+)
+def test_a_line_right_under_a_light_table_that_is_no_row_is_refused_never_dropped(
+    line: str, said: str
+) -> None:
+    """GitHub shows both as rows of the table; markdown's parser ends the table there."""
+    text = LOANS.replace("| `OVERDUE` | `loan_closed` | `ON_SHELF` |", line)
+    with pytest.raises(SpecError, match="line is not a table row") as err:
+        read(text)
+    assert err.value.line == 13
+    assert said in err.value.message
 
 
 def test_other_columns_are_notes_and_a_state_with_more_keeps_the_rest_as_a_note() -> None:
