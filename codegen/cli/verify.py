@@ -52,7 +52,8 @@ class _Parser(SafeArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         options = [name for action in self._actions for name in action.option_strings]
-        asked = _asked(self.argv, options)
+        flags = [n for a in self._actions if a.nargs == 0 for n in a.option_strings]
+        asked = _asked(self.argv, options, flags)
         said = FORMATS[asked.format].failure_of(asked)
         if said is not None:
             with contextlib.suppress(UnwrittenOutput):  # argparse says it on stderr next
@@ -60,13 +61,21 @@ class _Parser(SafeArgumentParser):
         super().error(message)
 
 
-def _asked(argv: Sequence[str], options: Sequence[str]) -> argparse.Namespace:
+def _asked(
+    argv: Sequence[str], options: Sequence[str], flags: Sequence[str] = ()
+) -> argparse.Namespace:
     """What a command line argparse cannot take says of its format, spec and older spec,
     read as argparse reads them (an option may be shortened to a prefix of no other of
-    `options`, its value given after `=`)."""
+    `options`, its value given after `=`; the first word that is no option's value is
+    the spec; `flags` are the options that take no value)."""
     found = {"format": DEFAULT, "spec": DEFAULT_SPEC, "against": None}
     items = list(argv)
+    value_next = False
+    positional = ""
     for at, item in enumerate(items):
+        if value_next:
+            value_next = False
+            continue
         name, equals, value = item.partition("=")
         whole = [o for o in options if name == o] or [
             o for o in options if name.startswith("--") and o.startswith(name)
@@ -74,6 +83,11 @@ def _asked(argv: Sequence[str], options: Sequence[str]) -> argparse.Namespace:
         key = whole[0].removeprefix("--") if len(whole) == 1 else ""
         if key in found and (equals or at + 1 < len(items)):
             found[key] = value if equals else items[at + 1]
+        value_next = bool(whole) and not equals and whole[0] not in flags
+        if not whole and not item.startswith("-") and not positional:
+            positional = item
+    if positional:
+        found["spec"] = positional
     if found["format"] not in FORMATS:
         found["format"] = DEFAULT
     return argparse.Namespace(**found)
@@ -91,8 +105,13 @@ def _arguments(argv: Sequence[str] | None, prog: str, default: str | None) -> ar
         f"workspaces), {EXIT_BAD_INPUT} unusable input.",
     )
     parser.add_argument(
+        "spec_file",
+        nargs="?",
+        metavar="SPEC",
+        help="spec file to verify, as --spec says (give it one way, not both)",
+    )
+    parser.add_argument(
         "--spec",
-        default=default,
         help=f"spec file to verify (default: {default})"
         if default
         else "spec file to verify (default: every machine [tool.spellbook.machines] in "
@@ -146,7 +165,12 @@ def _arguments(argv: Sequence[str] | None, prog: str, default: str | None) -> ar
         "not the project this command runs in (importing it runs its code; without this "
         "flag such a spec is read with the shipped vocabularies only)",
     )
-    return parser.parse_args(given)
+    args = parser.parse_args(given)
+    if args.spec_file is not None and args.spec is not None:
+        parser.error(f"the spec is given twice, as {args.spec_file} and --spec {args.spec}")
+    args.spec = args.spec_file if args.spec_file is not None else args.spec
+    args.spec = default if args.spec is None else args.spec
+    return args
 
 
 def main(

@@ -311,6 +311,24 @@ def test_a_usage_error_is_said_in_the_format_asked_for(fmt: str, bad: list[str])
         assert result.stdout.startswith("# Verification of `mine.md`\n\n**Not verified**: ")
 
 
+def test_the_spec_may_be_given_as_the_command_s_argument() -> None:
+    """`verify-state-machine.py SPEC` is `--spec SPEC`; given both ways, it is refused."""
+    as_option = verify("--spec", str(SEED), "--format", "json")
+    as_argument = verify("--format", "json", str(SEED))
+    assert as_option.returncode == as_argument.returncode == 1
+    assert as_argument.stdout == as_option.stdout
+    twice = verify(str(SEED), "--spec", "spec/STATE_MACHINE.md", "--format=json")
+    assert twice.returncode == 2
+    assert "the spec is given twice" in twice.stderr
+    assert json.loads(twice.stdout)["spec"] == str(SEED)
+
+
+def test_a_usage_error_names_the_spec_given_as_the_argument() -> None:
+    result = verify("--format", "json", "--section", "Door", "mine.md", "--bogus")
+    assert result.returncode == 2
+    assert json.loads(result.stdout)["spec"] == "mine.md"  # not --section's value
+
+
 def test_a_usage_error_of_a_comparison_is_said_as_one() -> None:
     result = verify("--format=json", "--against", "old.md", "--budget", "x")
     assert result.returncode == 2
