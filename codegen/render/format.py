@@ -63,12 +63,13 @@ def _black_rows(source: str) -> str:
     else:
         done, formatted = [_format(chunk) for chunk in _chunks(rows)], _format(rest)
     before, after = formatted.split(ROWS_HERE, 1)
-    return before + "".join(chunk[len("x = (\n") : -len(")\n")] for chunk in done) + after
+    return before + "".join(chunk[len("x = [\n") : -len("]\n")] for chunk in done) + after
 
 
 def _chunks(rows: list[str]) -> list[str]:
-    """`rows` as snippets black can format, CHUNK rows each."""
-    return ["x = (\n" + "".join(rows[at : at + CHUNK]) + ")\n" for at in range(0, len(rows), CHUNK)]
+    """`rows` as snippets black can format, CHUNK rows each: a list, which black keeps
+    one row a line however few (a tuple of one it would join onto one line)."""
+    return ["x = [\n" + "".join(rows[at : at + CHUNK]) + "]\n" for at in range(0, len(rows), CHUNK)]
 
 
 def _spawned(rows: list[str], rest: str) -> tuple[list[str], str]:

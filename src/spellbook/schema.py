@@ -566,7 +566,8 @@ def transitions(
 
 # What `build(model)` gives a `transitions` Machine unless its caller says otherwise: no
 # `to_<STATE>()` (a move no rule of the spec makes), and a trigger the state has no rules
-# for (a machine built with `sources`) answering False rather than raising MachineError.
+# for (a machine built with `sources`, a spec with a gap) answering False rather than
+# raising MachineError.
 MACHINE_DEFAULTS: dict[str, Any] = {"auto_transitions": False, "ignore_invalid_triggers": True}
 
 
@@ -606,6 +607,13 @@ def make_machine(
         initial=initial,
         **options,
     )
+    # Every spell is a trigger of the model, also one no rule from the states given
+    # covers (a spec with a gap, a state no rule leaves, a spell no state allows):
+    # it answers False there, as in any state without rules for it. An event without
+    # sources is bound to the models with no transition.
+    for trigger in triggers.values():
+        if trigger not in machine.events:
+            machine.add_transition(trigger, [], None)
     if graph:
         from spellbook.records.moves import drawing_moves_only
 

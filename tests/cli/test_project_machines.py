@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from spellbook.records.exits import EXIT_OK, EXIT_REFUSED
+from spellbook.records.exits import EXIT_OK, EXIT_REFUSED, EXIT_UNHANDLED
 from tests.support import git_traps
 from tests.support.commands import clean
 
@@ -1147,3 +1147,47 @@ def test_repair_never_sets_aside_the_state_of_another_machine(shared_desk: Path)
     fixed = spell(shared_desk, "--machine", "publishing", "repair")
     assert fixed.returncode == 0, fixed.stderr
     assert list(state.parent.glob("state.json.bad-*"))
+
+
+def test_a_machine_with_a_gap_answers_every_door_in_the_state_of_the_gap(house: Path) -> None:
+    from typing import Any
+
+    from mcp import Client
+
+    from tests.cli.test_mcp import run as serve
+
+    # No rule says what Open does in OPEN: generated all the same (allow_errors).
+    (house / "spec" / "DOOR.md").write_text(
+        DOOR.replace(
+            "| D4 | OPEN | Open | - | Same state | No state change | It is open already. |\n", ""
+        ),
+        encoding="utf-8",
+    )
+    (house / "pyproject.toml").write_text(
+        PYPROJECT.replace(
+            'door = "spec/DOOR.md"', 'door = { spec = "spec/DOOR.md", allow_errors = true }'
+        ),
+        encoding="utf-8",
+    )
+    generate(house)
+    (house / ".door").mkdir()
+    (house / ".door" / "state.json").write_text('{"current_state": "OPEN"}\n')
+    status = spell(house, "status")
+    assert status.returncode == EXIT_OK, clean(status)
+    assert "  Open: nothing: the spec has no rule for it in OPEN\n" in status.stdout
+    cast = spell(house, "open")
+    assert cast.returncode == EXIT_UNHANDLED, clean(cast)
+    assert "the spec has no rule for it in **OPEN**. Nothing changed." in cast.stdout
+    assert spell(house, "--help").returncode == EXIT_OK
+
+    async def body(client: Client) -> Any:
+        tools = [t.name for t in (await client.list_tools()).tools]
+        state = await client.read_resource("spellbook://state")
+        opened = await client.call_tool("open", {})
+        return tools, state.contents[0].text, opened
+
+    tools, state, opened = serve(house, body)
+    assert tools == ["open", "shut", "repair_state_file"]
+    assert json.loads(state)["spells"]["Open"] == "nothing: the spec has no rule for it in OPEN"
+    assert opened.is_error is False and opened.structured_content["outcome"] == "unhandled"
+    assert json.loads((house / ".door" / "state.json").read_text())["current_state"] == "OPEN"

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from codegen import load_spec, parse_spec_text
 from codegen.model import Kind, RuleSpec, Spec
-from codegen.render import render_machine
+from codegen.render import machine_source, render_machine
 from codegen.render.literals import py
 from spellbook.machines import spell_machine
 from tests.support.specs import fill, row, spec_text
@@ -311,6 +311,32 @@ def test_rows_formatted_in_pieces_and_in_parallel_are_formatted_as_a_whole(
     monkeypatch.setattr(format.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(format, "CHUNK", 30)
     monkeypatch.setattr(format, "PARALLEL", 1)  # 3 chunks: on fresh processes
+    assert format.black_format(source) == whole
+
+
+def test_a_row_alone_in_its_piece_is_formatted_as_a_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A short row alone: black would join a tuple of one onto one line.
+    from codegen.render import format
+
+    text = spec_text(
+        ["A"], ["Go"], [row("R1", "A", "Go", nxt="[BLOCKED]", action="-", response="No")]
+    )
+    namespace: dict[str, object] = {}
+    exec(compile(render_machine(parse_spec_text(text), "m"), "m.py", "exec"), namespace)
+    rows = namespace["ROWS"]
+    assert isinstance(rows, tuple) and [r.id for r in rows] == ["R1"]
+    two = spec_text(
+        ["A"],
+        ["Go", "Stop"],
+        [
+            row(f"R{n}", "A", s, nxt="[BLOCKED]", action="-", response="No")
+            for n, s in ((1, "Go"), (2, "Stop"))
+        ],
+    )
+    source = machine_source(parse_spec_text(two), "m")
+    whole = format._format(source)
+    monkeypatch.setattr(format, "CHUNK", 1)
+    monkeypatch.setattr(format.os, "cpu_count", lambda: 1)
     assert format.black_format(source) == whole
 
 

@@ -71,6 +71,9 @@ class Foresight:
         rules = self.engine.rules
         found: Previews = {}
         for spell, trigger in self.engine.machine.TRIGGERS.items():
+            if not self.engine.cell(state, spell):  # a gap of the spec: nothing to try
+                found[spell] = Preview.uncovered(state)
+                continue
             model.fired = model.refused = None
             told: Preview | None = None
             try:

@@ -528,16 +528,17 @@ def fenced(text: str | None) -> str:
 def unhandled(
     spell: str, state: str, description: str, facts: list[str], spec: str, word: str = "spell"
 ) -> str:
-    """The response when no rule covers the cell for the files as they are."""
-    when = ", ".join(facts) if facts else "the files are as they are"
+    """The response when no rule covers the cell for the files as they are (`facts`, the
+    facts its rules look at, in words; none for a cell no rule of the spec is for)."""
+    when = f" when {', '.join(facts)}" if facts else ""
     return (
         "## Response to the AI\n\n"
-        f"No rule in {spec} covers {spell} in {state} when {when}. Nothing was changed. "
+        f"No rule in {spec} covers {spell} in {state}{when}. Nothing was changed. "
         f"Tell the developer, and suggest one of the {words.plural(word)} below.\n\n"
         "## Response to the Developer\n\n"
         "### What Just Happened\n"
-        f"You {words.did(word)} **{spell}**, but the spec has no rule for it in **{state}** "
-        f"when {when}. "
+        f"You {words.did(word)} **{spell}**, but the spec has no rule for it in **{state}**"
+        f"{when}. "
         "Nothing changed.\n\n"
         "### Where We Are\n"
         f"**{state}**: {description}\n\n"

@@ -119,7 +119,9 @@ class Preview(_Record):
       actions need is unusable, say); `rule`, if any, would win once that is put right;
     - "unknown": it cannot be told (`why`): a condition the spec does not define, or a
       file it reads that cannot be read;
-    - "depends": it depends on a command's outcome (`fact`), which a preview never runs.
+    - "depends": it depends on a command's outcome (`fact`), which a preview never runs;
+    - "uncovered": no rule of the spec is for it in the state (a gap of the spec): its
+      cast changes nothing (unhandled).
 
     `words` is what it says, except for "rule", which the machine's `Writer` says.
     """
@@ -159,6 +161,10 @@ class Preview(_Record):
     @classmethod
     def depends(cls, fact: tuple[str, str, str], said: str) -> Preview:
         return cls("depends", None, f"depends on whether {said}: cast it to find out", fact=fact)
+
+    @classmethod
+    def uncovered(cls, state: str) -> Preview:
+        return cls("uncovered", None, f"nothing: the spec has no rule for it in **{state}**")
 
     @property
     def wins(self) -> Rule | None:
