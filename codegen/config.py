@@ -13,10 +13,8 @@ and `own_code`.
 from __future__ import annotations
 
 import keyword
-import posixpath
 import re
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 
 from spellbook.disk.loading import importable as _importable
@@ -30,6 +28,7 @@ from spellbook.disk.project import (
     find_project,
     read_project,
 )
+from spellbook.disk.toml_lines import line_of
 from spellbook.records.vocabulary import PACKAGE, module_name
 
 from .read.lexicon import ReadOptions, is_data, normal
@@ -103,58 +102,20 @@ def module_for(spec: str) -> str:
 
 
 def _fail(message: str) -> SpecError:
-    return SpecError(message, 0).locate("pyproject.toml", None)
+    return SpecError(message, 0).locate(PYPROJECT, None)
 
 
-def setting_error(root: Path, key: str, value: str, message: str) -> SpecError:
-    """A SpecError at the line of the project's pyproject.toml that sets `key` to the
-    path `value` under `[tool.spellbook]` (with that line shown); at the file as a whole
-    where no line can be told (a default, a spelling this does not follow)."""
+def setting_error(root: Path, keys: tuple[str, ...], value: str | None, message: str) -> SpecError:
+    """A SpecError at the line of the project's pyproject.toml that writes the key `keys`
+    of `[tool.spellbook]` (with `value`: the line of that value, one of a list's), with
+    that line shown; at the file as a whole where no line can be told (a default, a
+    spelling this does not follow). The runtime finds the line (`located`)."""
     try:
         with open(root / PYPROJECT, "rb") as f:
             text = f.read(PROJECT_LIMIT).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return SpecError(message, 0).locate(PYPROJECT, None)
-    return SpecError(message, _line_of(text, key, value)).locate(PYPROJECT, text)
-
-
-@cache
-def _header() -> re.Pattern[str]:
-    return re.compile(r"\s*\[\[?([^\]]*)\]")
-
-
-@cache
-def _string() -> re.Pattern[str]:
-    return re.compile(r'"((?:[^"\\]|\\.)*)"|\'([^\']*)\'')
-
-
-def _line_of(text: str, key: str, value: str) -> int:
-    """The line of a `[tool.spellbook...]` table holding `key` and a string that is the
-    path `value` (a list spread over lines: the line of the string; else the key's), or 0."""
-    wanted = _path(value)
-    assigns = re.compile(rf"(?:^|[\s{{,]){re.escape(key)}\s*=")
-    keyed = valued = 0
-    inside = False
-    for number, line in enumerate(text.split("\n"), 1):
-        header = _header().match(line)
-        if header is not None:
-            name = re.sub(r"[\s\"']", "", header.group(1))
-            inside = name == "tool.spellbook" or name.startswith("tool.spellbook.")
-            continue
-        if not inside:
-            continue
-        has_key = assigns.search(line) is not None
-        has_value = any(_path(a or b) == wanted for a, b in _string().findall(line))
-        if has_key and has_value:
-            return number
-        valued = valued or (number if has_value else 0)
-        keyed = keyed or (number if has_key else 0)
-    return valued or keyed
-
-
-def _path(value: str) -> str:
-    """A path as `spellbook.disk.project` keeps one: '/' between folders, `.` and `//` gone."""
-    return posixpath.normpath(value.replace("\\", "/")) if value else ""
+    return SpecError(message, line_of(text, keys, value)).locate(PYPROJECT, text)
 
 
 def _read_options(
@@ -163,17 +124,26 @@ def _read_options(
     default: ReadOptions,
     own_code: bool,
     root: str = "",
+    at: tuple[str, ...] = (),
+    vocabulary_at: tuple[str, ...] = ("vocabulary",),
 ) -> ReadOptions:
+    """`at`: the machine whose columns these are (`()`: the top level's); `vocabulary_at`:
+    the key that names the vocabulary (a machine's, or the top level's it inherits)."""
     if root and vocabulary.endswith(".md") and not Path(vocabulary).is_absolute():
-        vocabulary = vocabulary_file(vocabulary, Path(root))  # once: the default's is made so
+        # once: the default's is made so
+        vocabulary = vocabulary_file(vocabulary, Path(root), keys=vocabulary_at)
     if columns is None:
         return ReadOptions(vocabulary, default.columns, own_code=own_code)
     unknown = [k for k in columns if k.replace("_", " ").lower() not in ROLES]
     if unknown:
-        raise _fail(
-            f"[tool.spellbook] columns: {', '.join(map(repr, unknown))} is not a column role; "
-            f"the roles are {', '.join(r.replace(' ', '_') for r in ROLES)}"
+        where = f"machines.{at[1]}: " if at else ""
+        message = (
+            f"[tool.spellbook] {where}columns: {', '.join(map(repr, unknown))} is not a column "
+            f"role; the roles are {', '.join(r.replace(' ', '_') for r in ROLES)}"
         )
+        if not root:
+            raise _fail(message)
+        raise setting_error(Path(root), (*at, "columns", unknown[0]), None, message)
     return ReadOptions(
         vocabulary, tuple((k, tuple(v)) for k, v in columns.items()), own_code=own_code
     )
@@ -186,7 +156,9 @@ def load_config(root: Path) -> Config:
     try:
         project = read_project(str(root))
     except ProjectError as err:
-        raise _fail(str(err).removeprefix("pyproject.toml: ")) from None
+        found = SpecError(err.detail or str(err).removeprefix(f"{PYPROJECT}: "), err.line)
+        found.source_line = err.source_line or None
+        raise found.locate(PYPROJECT, None) from None
     return config_of(project)
 
 
@@ -208,12 +180,19 @@ def config_of(project: Project) -> Config:
 
 
 def _machine(project: Project, entry: Entry, default: ReadOptions) -> Machine:
+    at = ("machines", entry.name)
     vocabulary = default.vocabulary if entry.vocabulary is None else entry.vocabulary
     unlisted = default.unlisted if entry.unlisted is None else entry.unlisted
     options = with_templates(
         replace(
             _read_options(
-                vocabulary, entry.columns, default, project.own_code_of(entry), project.root
+                vocabulary,
+                entry.columns,
+                default,
+                project.own_code_of(entry),
+                project.root,
+                at,
+                ("vocabulary",) if entry.vocabulary is None else (*at, "vocabulary"),
             ),
             section=entry.section,
             unlisted=unlisted,
@@ -221,24 +200,38 @@ def _machine(project: Project, entry: Entry, default: ReadOptions) -> Machine:
         Path(project.root),
         entry.spec,
         project.templates_of(entry),
+        ("templates",) if entry.templates is None else (*at, "templates"),
     )
     return Machine(entry.name, entry.spec, options, entry.allow_errors, entry.report)
 
 
-def with_templates(options: ReadOptions, root: Path, spec: str, templates: str) -> ReadOptions:
+def with_templates(
+    options: ReadOptions,
+    root: Path,
+    spec: str,
+    templates: str,
+    keys: tuple[str, ...] = ("templates",),
+    project: Path | None = None,
+) -> ReadOptions:
     """The read options, finding templates as the spec `spec` (relative to the project `root`)
     does: `Create F from T` relative to the spec's folder; `Create F` in the configured
     templates folder (relative to the root), else in `templates/` beside the spec; none
-    outside the root (the spec's folder, for a spec outside it)."""
+    outside the root (the spec's folder, for a spec outside it). `keys`: the key of the
+    `project`'s pyproject.toml (`root`'s, if None) that names `templates`."""
+    project = root if project is None else project
     folder = (root / spec).resolve().parent
     root = root.resolve()
     if root not in (folder, *folder.parents):
         root = folder
     found = root / templates if templates else folder / "templates"
     if templates and not _is_folder(found):  # a `Create F` would make F empty, saying nothing
-        raise _fail(
-            f"[tool.spellbook] templates = {templates!r} is not a folder of the project "
-            f"({found}); create it, or remove the key"
+        where = f"machines.{keys[1]}: " if keys[0] == "machines" else ""
+        raise setting_error(
+            project,
+            keys,
+            None,
+            f"[tool.spellbook] {where}templates = {templates!r} is not a folder of the project "
+            f"({found}); create it, or remove the key",
         )
     return replace(
         options,
@@ -310,7 +303,9 @@ def options_for(
         importable(root)
     if options.folder != str(Path(path).resolve().parent):  # outside the root
         spec = Path(path).resolve()
-        return with_templates(options, spec.parent, spec.name, config.templates)
+        return with_templates(
+            options, spec.parent, spec.name, config.templates, project=Path(config.root)
+        )
     return options
 
 
@@ -325,7 +320,9 @@ def _own_file(vocabulary: str, root: Path, cli: bool = False) -> str:
     return vocabulary_file(vocabulary, root, cli) if vocabulary.endswith(".md") else vocabulary
 
 
-def vocabulary_file(written: str, root: Path, cli: bool = False) -> str:
+def vocabulary_file(
+    written: str, root: Path, cli: bool = False, keys: tuple[str, ...] = ("vocabulary",)
+) -> str:
     """The absolute path of the project's own vocabulary file `written` (relative to the
     project's `root`): a file of the project, as a template is, with no `..` out of it,
     not in a `.git` folder, no link out of it, and not one git ignores (a generated
@@ -337,7 +334,7 @@ def vocabulary_file(written: str, root: Path, cli: bool = False) -> str:
         message = f"vocabulary = {written!r}: {why}"
         if cli:
             return SpecError(f"--vocabulary {written!r}: {why}", 0).locate("--vocabulary", None)
-        return setting_error(root, "vocabulary", written, message)
+        return setting_error(root, keys, written, message)
 
     path = written.strip().replace("\\", "/")
     parts = path.split("/")

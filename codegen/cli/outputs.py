@@ -28,10 +28,11 @@ from ..spec_error import SpecError
 @dataclass(frozen=True)
 class Output:
     """A file codegen writes: its path from the project root ('/' between folders), and
-    the pyproject.toml setting that puts it there (its key and value, and what it is)."""
+    the pyproject.toml setting that puts it there (its key in [tool.spellbook] and value,
+    and what it is)."""
 
     path: str
-    key: str
+    key: tuple[str, ...]
     value: str
     what: str
 
@@ -41,15 +42,17 @@ def outputs(config: Config, chosen: list[Machine], every: bool) -> list[Output]:
     machine, the project's documents)."""
     folder = config.out
     found = [
-        Output(f"{folder}/{m.module}.{ext}", "generated", folder, "the generated folder")
+        Output(f"{folder}/{m.module}.{ext}", ("generated",), folder, "the generated folder")
         for m in chosen
         for ext in ("py", "mmd")
     ]
     found += [
-        Output(m.report, "report", m.report, f"{m.module}'s report") for m in chosen if m.report
+        Output(m.report, ("machines", m.module, "report"), m.report, f"{m.module}'s report")
+        for m in chosen
+        if m.report
     ]
     if every:
-        found += [Output(d, "documents", d, "a document") for d in config.documents]
+        found += [Output(d, ("documents",), d, "a document") for d in config.documents]
     return found
 
 
@@ -62,7 +65,7 @@ def check_outputs(
     shown: set[str] = set()
     for output in outputs(config, chosen, every):
         problem = place_problem(root, output.path, writing)
-        if not problem and output.key != "generated":
+        if not problem and output.key != ("generated",):
             problem = _markdown_problem(root, output.path, read | shown)
             shown.add(output.path)
         if problem:

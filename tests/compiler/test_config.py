@@ -3,6 +3,7 @@ error naming the key or the module, never a traceback."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -23,24 +24,88 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
-    ("table", "said"),
+    ("table", "said", "line"),
     [
-        ('machines = ["spec/a.md"]', "machines must be a table"),
-        ("generated = 5", "generated must be"),
-        ('[tool.spellbook.machines]\n"../../pwned" = "spec/a.md"', "Python identifier"),
-        ('[tool.spellbook.machines.m]\nspec = "spec/a.md"\nallow_errors = "yes"', "true or false"),
-        ('columns = { bogus = ["X"] }', "not a column role"),
-        ('[tool.spellbook.machines.m]\nspec = "spec/a.md"\nsection = 3', "section must be"),
-        ('[tool.spellbook.machines.m]\nspec = "spec/a.md"\nsection = " "', "section must be"),
-        ("typo = 1", "unknown key 'typo'"),
+        ('machines = ["spec/a.md"]', "machines must be a table", 2),
+        ("generated = 5", "generated must be", 2),
+        ('[tool.spellbook.machines]\n"../../pwned" = "spec/a.md"', "Python identifier", 3),
+        (
+            '[tool.spellbook.machines.m]\nspec = "spec/a.md"\nallow_errors = "yes"',
+            "true or false",
+            4,
+        ),
+        ('columns = { bogus = ["X"] }', "not a column role", 2),
+        ('[tool.spellbook.machines.m]\nspec = "spec/a.md"\nsection = 3', "section must be", 4),
+        ('[tool.spellbook.machines.m]\nspec = "spec/a.md"\nsection = " "', "section must be", 4),
+        ("typo = 1", "unknown key 'typo'", 2),
+        ('[tool.spellbook.machines]\nm = { spec = "a.md", columns = { x = [] } }', "machines.m", 3),
+        ('[tool.spellbook.machines]\nm = { spec = "a.md", templates = "none" }', "machines.m", 3),
+        ('templates = "none"\n[tool.spellbook.machines]\nm = "a.md"', "templates = 'none'", 2),
+        ('[tool.spellbook.machines]\nm = { spec = "a.md", vocabulary = "no.md" }', "no such", 3),
     ],
 )
-def test_a_configuration_it_cannot_take_is_an_error_naming_the_key(
-    tmp_path: Path, table: str, said: str
+def test_a_configuration_it_cannot_take_is_an_error_naming_the_key_and_its_line(
+    tmp_path: Path, table: str, said: str, line: int
 ) -> None:
     (tmp_path / "pyproject.toml").write_text(f"[tool.spellbook]\n{table}\n", encoding="utf-8")
-    with pytest.raises(SpecError, match=said):
+    with pytest.raises(SpecError, match=said) as err:
         load_config(tmp_path)
+    assert (err.value.path, err.value.line) == ("pyproject.toml", line), err.value
+    assert err.value.source_line == f"[tool.spellbook]\n{table}".split("\n")[line - 1]
+
+
+# Each front door, as a user runs it in a project whose pyproject.toml it cannot take.
+DOORS = {
+    "verify": [str(ROOT / "verify-state-machine.py"), "spec/door.md"],
+    "verify json": [str(ROOT / "verify-state-machine.py"), "--format", "json", "spec/door.md"],
+    "verify sarif": [str(ROOT / "verify-state-machine.py"), "--format", "sarif", "spec/door.md"],
+    "codegen": ["-m", "codegen", "--check"],
+    "spell status": ["-m", "spellbook", "status"],
+    "spell lumos": ["-m", "spellbook", "lumos"],
+}
+MISTAKES = {
+    "a value": ('[tool.spellbook]\nunlisted = "rejectd"\n', 2, 'unlisted must be "rejected"'),
+    "a slip of a key": (
+        '[project]\nname = "x"\n\n[tool.spellbook.machines.door]\nspek = "spec/door.md"\n',
+        5,
+        "machines.door: unknown key 'spek' (did you mean spec?); the keys are ",
+    ),
+}
+
+
+@pytest.mark.parametrize("door", DOORS.values(), ids=DOORS.keys())
+@pytest.mark.parametrize(("text", "line", "said"), MISTAKES.values(), ids=MISTAKES.keys())
+def test_every_front_door_names_the_line_of_a_setting_it_cannot_take(
+    tmp_path: Path, door: list[str], text: str, line: int, said: str
+) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, timeout=60)
+    (tmp_path / "pyproject.toml").write_text(text, encoding="utf-8")
+    (tmp_path / "spec").mkdir()
+    (tmp_path / "spec" / "door.md").write_text(spec_with("-"), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, *door],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "SPELLBOOK_CACHE": str(tmp_path / "cache")},
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.startswith(f"error: pyproject.toml:{line}: [tool.spellbook] {said}")
+    assert done.stderr.endswith(f"\n    {text.split(chr(10))[line - 1]}\n"), done.stderr
+    if "json" in door:
+        (finding,) = json.loads(done.stdout)["findings"]
+        assert (finding["line"], finding["message"].startswith(f"[tool.spellbook] {said}")) == (
+            line,
+            True,
+        )
+    if "sarif" in door:
+        (result,) = json.loads(done.stdout)["runs"][0]["results"]
+        place = result["locations"][0]["physicalLocation"]
+        assert place == {
+            "artifactLocation": {"uri": "pyproject.toml"},
+            "region": {"startLine": line},
+        }
 
 
 def test_a_spec_path_written_with_dot_slash_is_the_same_machine(tmp_path: Path) -> None:

@@ -89,7 +89,25 @@ UNLISTED = ("", "rejected")
 
 
 class ProjectError(BadFile):
-    """`[tool.spellbook]` cannot be taken as written; the message names the key."""
+    """`[tool.spellbook]` cannot be taken as written; the message names the key, and the
+    line of pyproject.toml that writes it (`line`, 0 for the file as a whole)."""
+
+    detail = ""  # the message without the file's name
+    keys: tuple[str, ...] | None = None  # the key of [tool.spellbook] it is about
+    value: str | None = None  # the value of that key it is about (one of a list's)
+    line = 0
+    source_line = ""
+
+    def at(self, line: int, source_line: str) -> ProjectError:
+        """This error at `line` of pyproject.toml, which reads `source_line`, said as a
+        spec's error is (`file:line: message`, then the line)."""
+        self.line, self.source_line = line, source_line
+        said = f"{PYPROJECT}:{line}: {self.detail}"
+        shown = source_line.strip()
+        if shown:
+            said += f"\n    {shown[:157] + '...' if len(shown) > 160 else shown}"
+        self.args = (said,)
+        return self
 
 
 class Entry:
@@ -238,12 +256,30 @@ def has_table(data: bytes) -> bool:
 
 def read_project(root: str) -> Project:
     """The `[tool.spellbook]` of the pyproject.toml in `root` (defaults without one)."""
-    return project_from(root, _table(os.path.join(root, PYPROJECT)))
+    text, table = _table(os.path.join(root, PYPROJECT))
+    try:
+        return project_from(root, table)
+    except ProjectError as err:
+        raise located(err, text) from None
 
 
 def project_from_text(root: str, text: str) -> Project:
     """The project at `root` whose pyproject.toml holds `text` (its committed text, say)."""
-    return project_from(root, _parse(text))
+    try:
+        return project_from(root, _parse(text))
+    except ProjectError as err:
+        raise located(err, text) from None
+
+
+def located(err: ProjectError, text: str) -> ProjectError:
+    """`err` at the line of `text` (the pyproject.toml's) that writes the key or value it
+    is about; as it is where no line can be told, rather than at a wrong one."""
+    if err.keys is None or err.line:
+        return err
+    from spellbook.disk.toml_lines import line_of
+
+    line = line_of(text, err.keys, err.value)
+    return err.at(line, text.split("\n")[line - 1]) if line else err
 
 
 def spellbook_table(text: str) -> dict[str, object]:
@@ -255,25 +291,31 @@ def project_from(root: str, table: dict[str, object]) -> Project:
     """The project at `root` whose `[tool.spellbook]` is `table`."""
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
-        raise _fail(f"unknown key {unknown[0]!r}; the keys are {', '.join(KEYS)}")
-    generated = _inside(table.get("generated", DEFAULT_GENERATED), "generated", "")
-    templates = _inside(table.get("templates", ""), "templates", "", empty=True)
-    vocabulary = _vocabulary(table, "", "")
-    columns = _columns(table, "")
+        raise _fail(_unknown(unknown[0], KEYS), (unknown[0],))
+    generated = _inside(table.get("generated", DEFAULT_GENERATED), ("generated",))
+    templates = _inside(table.get("templates", ""), ("templates",), empty=True)
+    vocabulary = _vocabulary(table, "", ())
+    columns = _columns(table, ())
     listed = table.get("machines", {})
     if not isinstance(listed, dict):
-        raise _fail('machines must be a table: name = "spec/FILE.md"')
+        raise _fail('machines must be a table: name = "spec/FILE.md"', ("machines",))
     machines = tuple(_entry(str(name), value) for name, value in listed.items())
     default = table.get("default")
     if default is not None:
         if not isinstance(default, str) or default not in {m.name for m in machines}:
             names = ", ".join(m.name for m in machines) or "none are listed"
-            raise _fail(f"default must name a machine of [tool.spellbook.machines] ({names})")
+            raise _fail(
+                f"default must name a machine of [tool.spellbook.machines] ({names})",
+                ("default",),
+            )
     elif machines:
         default = machines[0].name
     documents = table.get("documents", [])
     if not isinstance(documents, list):
-        raise _fail('documents must be a list of paths: ["README.md", "docs/verifier.md"]')
+        raise _fail(
+            'documents must be a list of paths: ["README.md", "docs/verifier.md"]',
+            ("documents",),
+        )
     return Project(
         os.path.abspath(root),
         generated,
@@ -282,25 +324,32 @@ def project_from(root: str, table: dict[str, object]) -> Project:
         vocabulary,
         columns,
         machines,
-        tuple(_inside(d, "documents", "") for d in documents),
-        _unlisted(table, ""),
-        _own_code(table, ""),
+        tuple(_inside(d, ("documents",)) for d in documents),
+        _unlisted(table, ()),
+        _own_code(table, ()),
     )
 
 
-def _unlisted(table: dict[str, object], where: str) -> str:
+def _where(keys: tuple[str, ...]) -> str:
+    """How a message names the key `keys`: `machines.NAME: key` for a machine's."""
+    return f"machines.{keys[1]}: {'.'.join(keys[2:])}" if keys[:1] == ("machines",) else keys[0]
+
+
+def _unlisted(table: dict[str, object], at: tuple[str, ...]) -> str:
     value = table.get("unlisted", "")
     if value not in UNLISTED:
         raise _fail(
-            f'{where}unlisted must be "rejected" (a (state, spell) no row names is blocked) '
-            'or "" (it is an error)'
+            f'{_where((*at, "unlisted"))} must be "rejected" (a (state, spell) no row names '
+            'is blocked) or "" (it is an error)',
+            (*at, "unlisted"),
         )
     return str(value)
 
 
-def _table(path: str) -> dict[str, object]:
+def _table(path: str) -> tuple[str, dict[str, object]]:
+    """The text of the pyproject.toml at `path`, and its `[tool.spellbook]` table."""
     if not os.path.isfile(path):
-        return {}
+        return "", {}
     try:
         with open(path, "rb") as f:
             data = f.read(PROJECT_LIMIT + 1)
@@ -320,7 +369,7 @@ def _table(path: str) -> dict[str, object]:
     if found is None:
         found = _parse(text)
         remember(cache, path, text, found)
-    return found
+    return text, found
 
 
 def _toml() -> Any:
@@ -346,7 +395,7 @@ def _parse(text: str) -> dict[str, object]:
         raise _fail(f"cannot be read: {str(err).split(';')[0]}{_at(err)}") from None
     found = tool.get("spellbook", {}) if isinstance(tool, dict) else {}
     if not isinstance(found, dict):
-        raise _fail("must be a table")
+        raise located(_fail("must be a table", ()), text)
     return found
 
 
@@ -364,82 +413,112 @@ def _at(err: BaseException) -> str:
     return "" if found is None else f" (at line {found[0].count(chr(10), 0, found[1]) + 1})"
 
 
-def _fail(message: str) -> ProjectError:
-    return ProjectError(f"pyproject.toml: [tool.spellbook] {message}")
+def _fail(
+    message: str, keys: tuple[str, ...] | None = None, value: str | None = None
+) -> ProjectError:
+    """The error `message` about the key `keys` of [tool.spellbook] (and its `value`),
+    found at its line by `located`."""
+    err = ProjectError(f"{PYPROJECT}: [tool.spellbook] {message}")
+    err.detail, err.keys, err.value = f"[tool.spellbook] {message}", keys, value
+    return err
 
 
-def _inside(value: object, key: str, where: str, empty: bool = False) -> str:
-    """A folder or file of the project, relative to its root, with '/'; nothing outside."""
+def _unknown(key: str, known: tuple[str, ...]) -> str:
+    """What to say of the key `key`, not one of `known`: the one it may be a slip for."""
+    from difflib import get_close_matches
+
+    near = get_close_matches(key, known, n=1)
+    meant = f" (did you mean {near[0]}?)" if near else ""
+    return f"unknown key {key!r}{meant}; the keys are {', '.join(known)}"
+
+
+def _inside(value: object, keys: tuple[str, ...], empty: bool = False) -> str:
+    """A folder or file of the project, relative to its root, with '/'; nothing outside.
+    `keys`: the key that gives it."""
+    shown = f"machines.{keys[1]}: spec" if len(keys) == 2 and keys[0] == "machines" else None
+    key = shown or _where(keys)
     if not isinstance(value, str) or not (value.strip() or empty):
-        raise _fail(f"{where}{key} must be a path inside the project")
+        raise _fail(f"{key} must be a path inside the project", keys)
     if not value:
         return ""
     import posixpath
 
     path = posixpath.normpath(value.replace("\\", "/"))
     if path.startswith(("/", "../")) or path == ".." or ":" in path.split("/")[0]:
-        raise _fail(f"{where}{key} = {value!r} is outside the project; give a path inside it")
+        raise _fail(f"{key} = {value!r} is outside the project; give a path inside it", keys, value)
     return path
 
 
-def _vocabulary(table: dict[str, object], default: str, where: str) -> str:
+def _vocabulary(table: dict[str, object], default: str, at: tuple[str, ...]) -> str:
     value = table.get("vocabulary", default)
     if isinstance(value, str) and value.endswith(".md"):  # the project's own words, as data
-        return _inside(value, "vocabulary", where)
+        return _inside(value, (*at, "vocabulary"))
     if not isinstance(value, str) or not all(p.isidentifier() for p in value.split(".") if value):
         raise _fail(
-            f"{where}vocabulary must be the name of a vocabulary (a module's), the path of "
-            'a vocabulary file of the project ending in .md, or "" for the core alone'
+            f"{_where((*at, 'vocabulary'))} must be the name of a vocabulary (a module's), the "
+            'path of a vocabulary file of the project ending in .md, or "" for the core alone',
+            (*at, "vocabulary"),
         )
     return value
 
 
-def _columns(table: dict[str, object], where: str) -> dict[str, list[str]] | None:
+def _columns(table: dict[str, object], at: tuple[str, ...]) -> dict[str, list[str]] | None:
     columns = table.get("columns")
     if columns is None:
         return None
     if not isinstance(columns, dict) or not all(
         isinstance(v, list) and all(isinstance(n, str) for n in v) for v in columns.values()
     ):
-        raise _fail(f'{where}columns must map a role to header names: condition = ["Guard"]')
+        raise _fail(
+            f'{_where((*at, "columns"))} must map a role to header names: condition = ["Guard"]',
+            (*at, "columns"),
+        )
     return {str(k): list(v) for k, v in columns.items()}
 
 
-def _own_code(table: dict[str, object], where: str) -> bool:
+def _own_code(table: dict[str, object], at: tuple[str, ...]) -> bool:
     value = table.get("own_code", False)
     if not isinstance(value, bool):
-        raise _fail(f"{where}own_code must be true or false")
+        raise _fail(f"{_where((*at, 'own_code'))} must be true or false", (*at, "own_code"))
     return value
 
 
 def _entry(name: str, value: object) -> Entry:
+    at = ("machines", name)
     where = f"machines.{name}: "
     if not name.isidentifier():
-        raise _fail(f"{where}a machine's name is its module's: a Python identifier")
+        raise _fail(f"{where}a machine's name is its module's: a Python identifier", at)
     if isinstance(value, str):
-        return Entry(name, _inside(value, "spec", where))
-    if not isinstance(value, dict) or not isinstance(value.get("spec"), str):
-        raise _fail(f'{where}give the spec\'s path, or a table with spec = "..."')
+        return Entry(name, _inside(value, at))
+    if not isinstance(value, dict):
+        raise _fail(f'{where}give the spec\'s path, or a table with spec = "..."', at)
     extra = sorted(set(value) - set(MACHINE_KEYS))
     if extra:
-        raise _fail(f"{where}unknown key {extra[0]!r}; the keys are {', '.join(MACHINE_KEYS)}")
+        raise _fail(f"{where}{_unknown(extra[0], MACHINE_KEYS)}", (*at, extra[0]))
+    if not isinstance(value.get("spec"), str):
+        said = "is not a path" if "spec" in value else "is missing"
+        keys = (*at, "spec") if "spec" in value else at
+        raise _fail(f'{where}spec {said}: give the spec\'s path, spec = "spec/FILE.md"', keys)
     allow = value.get("allow_errors", False)
     if not isinstance(allow, bool):
-        raise _fail(f"{where}allow_errors must be true or false")
+        raise _fail(f"{where}allow_errors must be true or false", (*at, "allow_errors"))
     templates = value.get("templates")
     report = value.get("report", "")
     section = value.get("section", "")
     if not isinstance(section, str) or ("section" in value and not section.strip()):
-        raise _fail(f'{where}section must be the heading of a section of the spec: "Refund"')
+        raise _fail(
+            f'{where}section must be the heading of a section of the spec: "Refund"',
+            (*at, "section"),
+        )
     return Entry(
         name,
-        _inside(value["spec"], "spec", where),
-        _vocabulary(value, "", where) if "vocabulary" in value else None,
-        _columns(value, where),
+        _inside(value["spec"], (*at, "spec")),
+        _vocabulary(value, "", at) if "vocabulary" in value else None,
+        _columns(value, at),
         allow,
-        None if templates is None else _inside(templates, "templates", where, empty=True),
-        _inside(report, "report", where, empty=True),
+        None if templates is None else _inside(templates, (*at, "templates"), empty=True),
+        _inside(report, (*at, "report"), empty=True),
         section.strip(),
-        _unlisted(value, where) if "unlisted" in value else None,
-        _own_code(value, where) if "own_code" in value else None,
+        _unlisted(value, at) if "unlisted" in value else None,
+        _own_code(value, at) if "own_code" in value else None,
     )
