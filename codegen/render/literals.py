@@ -17,9 +17,11 @@ import textwrap
 from spellbook import schema as runtime
 
 # A text whose literal is longer than ONE_LINE characters, or that has a newline inside,
-# is printed in pieces of at most PIECE characters, each on a line of its own.
+# is printed in pieces of at most PIECE characters, each on a line of its own: the
+# deepest a piece is printed (an action's text in a row) is 20 columns in, which leaves
+# black's 120 for the piece.
 ONE_LINE = 98
-PIECE = 88
+PIECE = 100
 
 
 def py(value: object) -> str:
@@ -62,25 +64,29 @@ def _text(text: str) -> str:
     if len(literal) <= ONE_LINE and "\n" not in text.rstrip("\n"):
         return literal
     pieces = _pieces(text)
-    if len(pieces) == 1:
+    if len(pieces) == 1 and len(literal) > PIECE:  # one word: it stays whole, where it is
         return literal
     return "(\n" + "".join(f"    {p!r}\n" for p in pieces) + "    )"
 
 
 def _pieces(text: str) -> list[str]:
-    """`text` cut after each line (blank lines kept with the line next to them) and each
-    sentence or clause (`. `, `; `, `? `, `! `; in a clause longer than PIECE, `, `),
-    and at spaces where a piece's literal would be longer than PIECE; a single word
-    longer than that stays whole. Cutting at clauses first keeps a changed word from
-    moving the words of other clauses."""
+    """`text` cut after each line (blank lines kept with the line next to them), a line
+    longer than PIECE after each sentence or clause (`. `, `; `, `? `, `! `; in a clause
+    longer than PIECE, `, `), and at spaces where a piece's literal would be longer than
+    PIECE; a single word longer than that stays whole. Cutting at clauses first keeps a
+    changed word from moving the words of other clauses."""
     pieces: list[str] = []
     parts = [
         part
-        for clause in _CLAUSES.findall(text)
+        for line in _LINES.findall(text)
+        for clause in ([line] if len(repr(line)) <= PIECE else _CLAUSES.findall(line))
         for part in (_COMMAS.findall(clause) if len(repr(clause)) > PIECE else [clause])
     ]
     for part in parts:
         words = part.split(" ")
+        if len(words) > 1 and not words[-1]:  # a clause's space stays with its last word
+            words.pop()
+            words[-1] += " "
         piece = words[0]
         for word in words[1:]:
             joined = f"{piece} {word}"
@@ -93,6 +99,7 @@ def _pieces(text: str) -> list[str]:
     return pieces or [""]
 
 
+_LINES = re.compile(r"\n*[^\n]+(?:\n+|$)|\n+")
 _CLAUSES = re.compile(r"\n*(?:[^\n]+?(?:[.;?!] (?=\S)|\n+|$))|\n+")
 _COMMAS = re.compile(r"[^\n]+?(?:, (?=\S)|\n+|$)|\n+")
 

@@ -39,6 +39,7 @@ def _environment() -> jinja2.Environment:
 def machine_context(spec: Spec, module: str) -> dict[str, Any]:
     """Everything the template prints, computed here."""
     found = machine_records(spec)
+    kept_records = kept(spec)
     words = Lexicon.of(ReadOptions(spec.vocabulary)) if spec.vocabulary else None
     return {
         "module": module,
@@ -67,8 +68,18 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         # The methods of the project's own code (`own_code`): none for most machines.
         "own": found.own,
         # What a hand-made write of a workspace JSON file may not do: none for most.
-        "kept": kept(spec),
+        "kept": kept_records,
+        "imports": _imports(bool(found.own), bool(kept_records)),
     }
+
+
+def _imports(own: bool, kept: bool) -> list[str]:
+    """What the module takes from `spellbook.schema`, in the order isort sorts them."""
+    return [
+        *(["NO_FACTS"] if own else []),
+        *("Action", "Guard", "GuardedModel", *(["Kept"] if kept else []), "Row", "Rule", "State"),
+        *("expand", "make_machine", *(["require"] if own else []), "transitions"),
+    ]
 
 
 def _carried(spec: Spec, templates: dict[str, str]) -> dict[str, str]:

@@ -160,6 +160,10 @@ class GuardedModel:
 
     guards: tuple[Guard, ...] = ()
     triggers: Mapping[str, str] = {}  # spell -> its trigger method (the machine's TRIGGERS)
+    # What the machine binds on every model (a generated `Model` declares its triggers).
+    state: str
+    trigger: Callable[[str], bool]
+    may_trigger: Callable[[str], bool]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -582,10 +586,14 @@ def make_machine(
     title: str,
     options: Mapping[str, Any],
 ) -> Any:
-    """A Machine of `machine_cls` over `model` with the transitions of `rules` (those from
-    `sources`, if given), and `options` over `MACHINE_DEFAULTS`. A `GraphMachine` is
-    titled with the spec's title and draws only the moves between states that can
-    happen, labelled with the spells (`spellbook.records.moves`)."""
+    """A Machine of `machine_cls` (`GraphMachine`, `LockedMachine`, `AsyncMachine`, ...)
+    over `model`, starting in `initial`, with the transitions of `rules` and `options` for
+    it (`graph_engine="mermaid"`, ...) over `MACHINE_DEFAULTS`: what a generated module's
+    `build(model)` returns. With `sources`, only the rules from those states are added
+    (more can be added later with the module's `transitions_from`); a process that casts
+    once needs only a few. A `GraphMachine` is titled with the spec's title and draws
+    only the moves between states that can happen, labelled with the spells
+    (`spellbook.records.moves`)."""
     import sys
 
     if not isinstance(model, GuardedModel) and not hasattr(model, "clear_rule"):

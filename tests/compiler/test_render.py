@@ -361,3 +361,21 @@ def test_generated_lines_fit_in_120_characters_but_for_one_long_word(module: str
     text = (ROOT / "generated" / f"{module}.py").read_text(encoding="utf-8")
     long = [ln for ln in text.splitlines() if len(ln) > 120 and " " in ln.strip()]
     assert not long
+
+
+def test_a_clause_whose_space_passes_the_width_leaves_no_empty_piece() -> None:
+    from codegen.render.literals import PIECE, _pieces
+
+    # "a...a b," is exactly PIECE long as a literal; its clause's space makes it one more.
+    text = "a" * (PIECE - 5) + " b, c."
+    pieces = _pieces(text)
+    assert "".join(pieces) == text
+    assert "" not in pieces
+    assert all(len(repr(piece)) <= PIECE for piece in pieces)
+
+
+def test_the_generated_spell_machine_stays_within_its_size_budget() -> None:
+    # bench/run.py holds a generated module to 1,500 lines and 80 KB.
+    path = ROOT / "generated" / "spell_machine.py"
+    assert path.read_text(encoding="utf-8").count("\n") <= 1500
+    assert path.stat().st_size <= 80 * 1024
