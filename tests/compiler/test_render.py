@@ -372,10 +372,3 @@ def test_a_clause_whose_space_passes_the_width_leaves_no_empty_piece() -> None:
     assert "".join(pieces) == text
     assert "" not in pieces
     assert all(len(repr(piece)) <= PIECE for piece in pieces)
-
-
-def test_the_generated_spell_machine_stays_within_its_size_budget() -> None:
-    # bench/run.py holds a generated module to 1,500 lines and 80 KB.
-    path = ROOT / "generated" / "spell_machine.py"
-    assert path.read_text(encoding="utf-8").count("\n") <= 1500
-    assert path.stat().st_size <= 80 * 1024
