@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 from spellbook.records.moves import lost_file_states
+from spellbook.records.words import plural
 
 from ..budget import check
 from ..logic import MAX_CLAUSES, MAX_FACTS
@@ -97,7 +98,7 @@ def check_cells(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(
             "unlisted_gap",
             f"{gap_spell} in {_states(states)}: no row fires {when} (the cell's rows: "
-            f"{', '.join(ids)}), so the spell is rejected there, as "
+            f"{', '.join(ids)}), so the {spec.spell_word} is rejected there, as "
             + (f"{policy.where} says" if policy is not None else "the policy says")
             + " (transitions not listed are rejected); if it should do something else "
             "there, give it a row",
@@ -269,7 +270,7 @@ def check_graph(analysis: Analysis) -> Iterator[Finding]:
         if not analysis.moves[name] and name not in goals:
             yield Finding(
                 "dead_end",
-                f"state {name}: no spell leads out of it",
+                f"state {name}: no {spec.spell_word} leads out of it",
                 line=state.line,
                 state=name,
             )
@@ -280,7 +281,7 @@ def check_graph(analysis: Analysis) -> Iterator[Finding]:
         yield Finding(
             "cannot_complete",
             f"from {_states(stuck[:1]) if len(stuck) == 1 else 'states ' + shown} "
-            f"no sequence of spells reaches {' or '.join(goals)}",
+            f"no sequence of {plural(spec.spell_word)} reaches {' or '.join(goals)}",
             line=spec.state(stuck[0]).line,
             state=stuck[0],
             states=tuple(stuck),

@@ -169,19 +169,20 @@ def format_text(
 ) -> str:
     """The report; with `explain`, every row's and term's reading before the findings."""
     families_cov, states_cov = family_coverage(spec), state_coverage(spec)
+    word = spec.spell_word
     out = [
         f"{spec.path}: {_plural(len(spec.states), 'state')} in "
-        f"{_plural(len(spec.families), 'family')}, {_plural(len(spec.spells), 'spell')}, "
+        f"{_plural(len(spec.families), 'family')}, {_plural(len(spec.spells), word)}, "
         f"{_plural(len(spec.rows), 'rule row')} expanding to "
         f"{_rules(spec)}",
         f"Read with {_words(spec)}",
         "",
         f"Coverage by state family: {families_cov} cells "
-        f"({_plural(len(spec.families), 'family')} x {_plural(len(spec.spells), 'spell')})",
+        f"({_plural(len(spec.families), 'family')} x {_plural(len(spec.spells), word)})",
         *_family_matrix(spec),
         "",
         f"Coverage by state: {states_cov} cells "
-        f"({_plural(len(spec.states), 'state')} x {_plural(len(spec.spells), 'spell')})",
+        f"({_plural(len(spec.states), 'state')} x {_plural(len(spec.spells), word)})",
         *_state_matrix(spec),
         "",
         f"Rule IDs are in priority order: rows naming the state first, then "
@@ -308,7 +309,7 @@ def to_markdown(
         f"{counts['info']} info" + (" (strict)" if strict else "") + ".",
         "",
         f"## Coverage: {_plural(len(spec.families), 'state family')} x "
-        f"{_plural(len(spells), 'spell')}",
+        f"{_plural(len(spells), spec.spell_word)}",
         "",
         "| State family | " + " | ".join(spells) + " |",
         "|---|" + "---|" * len(spells),

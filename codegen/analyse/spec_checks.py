@@ -12,6 +12,7 @@ from pathlib import Path
 
 from spellbook.disk.own_files import OWN_FILE, own_file
 from spellbook.doors.subcommands import COMMANDS
+from spellbook.records.words import did, plural, verb
 
 from ..model import ActionSpec, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
@@ -103,11 +104,12 @@ def check_unlisted(analysis: Analysis) -> Iterator[Finding]:
         return
     blocked = [r for r in spec.rules if r.policy and not r.fills_gap]
     spells = ", ".join(dict.fromkeys(r.spell for r in blocked))
+    pair = f"(state, {spec.spell_word})"
     what = (
-        f"{len(blocked)} (state, spell) cell{'s' if len(blocked) != 1 else ''} no row names "
+        f"{len(blocked)} {pair} {plural('cell', len(blocked))} no row names "
         f"{'are' if len(blocked) != 1 else 'is'} blocked ({spells})"
         if blocked
-        else "every (state, spell) has a row, so it blocks nothing"
+        else f"every {pair} has a row, so it blocks nothing"
     )
     where = f"as {policy.where} says ({policy.said!r})"
     yield Finding(
@@ -118,16 +120,17 @@ def check_unlisted(analysis: Analysis) -> Iterator[Finding]:
 
 
 def check_unresolved_names(analysis: Analysis) -> Iterator[Finding]:
+    word = analysis.spec.spell_word
     for ref in analysis.spec.unresolved:
         hint = f" (did you mean {ref.suggestion}?)" if ref.suggestion else ""
         detail = f": {ref.detail}" if ref.detail else ""
-        what = "spell" if ref.reason == "unknown_spell" else "state"
+        what = word if ref.reason == "unknown_spell" else "state"
         if ref.reason == "ga_notation":
             message = (
                 f"rule {ref.rule}: Next State {ref.name} takes the source state's suffix{detail}"
             )
         elif ref.column == "Target":
-            message = f"spell {ref.detail.split()[-1]}'s Target {ref.name!r} is not a state{hint}"
+            message = f"{word} {ref.detail.split()[-1]}'s Target {ref.name!r} is not a state{hint}"
         elif ref.column == "Valid Actions":
             message = f"state {ref.state} lists unknown {what} {ref.name!r} in Valid Actions{hint}"
         else:
@@ -388,9 +391,10 @@ def check_reading(analysis: Analysis) -> Iterator[Finding]:
 def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
     kinds = {"rule ID": "duplicate_id", "state": "duplicate_state", "spell": "duplicate_spell"}
     for dup in analysis.spec.duplicates:
+        what = analysis.spec.spell_word if dup.what == "spell" else dup.what
         yield Finding(
             kinds[dup.what],
-            f"{dup.what} {dup.name} is defined again (first at line {dup.first_line}); "
+            f"{what} {dup.name} is defined again (first at line {dup.first_line}); "
             "the first definition is used",
             line=dup.line,
             rule=dup.name if dup.what == "rule ID" else None,
@@ -402,14 +406,15 @@ def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
 def check_spell_names(analysis: Analysis) -> Iterator[Finding]:
     """spell_shadowed: a spell named like a command of `spell` (`status`, `repair`, ...,
     `spellbook.doors.subcommands`), which `spell NAME` runs instead of casting it."""
+    word = analysis.spec.spell_word
     for spell in analysis.spec.spells:
         for name in dict.fromkeys((spell.title or spell.name, spell.name)):
             if name.lower() in COMMANDS:
                 yield Finding(
                     "spell_shadowed",
-                    f"spell {name} cannot be cast as `spell {name.lower()}`: that runs "
-                    f"the command {name.lower()} of `spell`; rename the spell, or cast it "
-                    f"as `spell cast {name.lower()}`",
+                    f"{word} {name} cannot be {did(word)} as `spell {name.lower()}`: that runs "
+                    f"the command {name.lower()} of `spell`; rename the {word}, or "
+                    f"{verb(word)} it as `spell cast {name.lower()}`",
                     line=spell.line,
                     spell=spell.name,
                 )

@@ -99,7 +99,7 @@ def _described(diff: SpecDiff) -> None:
             plain(spell.description),
             plain(spell.usage),
         ):
-            diff.descriptions_changed.append(f"spell {spell.name}")
+            diff.descriptions_changed.append(f"{new.spell_word} {spell.name}")
 
 
 def _row_key(row: RuleRow, renames: dict[str, str]) -> dict[str, object]:

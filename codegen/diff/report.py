@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from spellbook.records.words import plural
+
 from ..analyse import Finding
 from ..analyse.report import finding_json
 from .result import Change, SpecDiff
@@ -78,7 +80,7 @@ def _structure(diff: SpecDiff) -> list[str]:
     spells += [f"removed {s}" for s in diff.spells_removed]
     spells += [f"renamed {o} → {n}" for o, n in diff.spells_renamed]
     if spells:
-        lines.append("Spells: " + "; ".join(spells))
+        lines.append(_heading(diff) + ": " + "; ".join(spells))
     rules = []
     if diff.rules_added:
         rules.append(f"added {_names(diff.rules_added)}")
@@ -93,6 +95,11 @@ def _structure(diff: SpecDiff) -> list[str]:
     if rules:
         lines.append("Rows: " + "; ".join(rules))
     return lines
+
+
+def _heading(diff: SpecDiff) -> str:
+    """The new spec's word for its spells, as a heading: "Spells", "Events"."""
+    return plural(diff.new.spell_word).capitalize()
 
 
 def _told(diff: SpecDiff) -> list[str]:
@@ -207,7 +214,7 @@ def to_markdown(diff: SpecDiff) -> str:
         out += [
             f"## Behaviour ({len(diff.changes)})",
             "",
-            "| Spell | In | When | Was | Now |",
+            f"| {diff.new.spell_word.capitalize()} | In | When | Was | Now |",
             "|---|---|---|---|---|",
         ]
         for c in diff.changes:
@@ -224,7 +231,9 @@ def to_markdown(diff: SpecDiff) -> str:
         ]
     structure = _structure(diff)
     if structure:
-        out += ["## States, spells and rows", ""] + [f"- {_md(line)}" for line in structure]
+        out += [f"## States, {plural(diff.new.spell_word)} and rows", ""] + [
+            f"- {_md(line)}" for line in structure
+        ]
         out.append("")
     told = _told(diff)
     if told:

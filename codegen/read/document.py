@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from spellbook.disk.paths import path_problem
+from spellbook.records.words import known_word, singular
 
 from ..model import (
     Atom,
@@ -169,7 +170,9 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     reading = light.reading if light is not None else LightReading()
     if not states:
         states = _states_line(placed)
-    states, spells = from_tables(states, spells, rows, reading, prose, reader.notices)
+    first = _first_table(placed, roles)
+    word = _spell_word(placed, first)
+    states, spells = from_tables(states, spells, rows, reading, prose, reader.notices, word)
     rows += terminal_rows(reading, spells, rows)
     title = next((b.text for b in blocks if isinstance(b, Heading)), "")
     return Document(
@@ -180,13 +183,13 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         rows,
         tuple(_templates(placed)),
         _state_example(placed),
-        _spell_word(placed),
+        word,
         tuple(terms),
         words.said,
         tuple(reader.notices),
         lexicon.vocabulary,
         unlisted_policy(blocks) or _configured(options),
-        _layout(placed, with_extra_names(options.columns)),
+        _layout(first),
         lexicon.own_code,
         options.section,
     )
@@ -197,8 +200,15 @@ def _configured(options: ReadOptions) -> Policy | None:
     return Policy(f'unlisted = "{options.unlisted}"') if options.unlisted else None
 
 
-def _layout(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+def _layout(first: tuple[Table, Columns] | None) -> tuple[str, ...]:
     """The roles of the first transition table's columns, in order ("" for none)."""
+    return first[1].layout(len(first[0].header.cells)) if first else ()
+
+
+def _first_table(
+    placed: list[_Placed], roles: dict[str, tuple[str, ...]]
+) -> tuple[Table, Columns] | None:
+    """The first transition table, and its columns by role."""
     full = _has_id_table(placed, roles)
     for p in placed:
         if not isinstance(p.block, Table):
@@ -210,8 +220,8 @@ def _layout(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> tuple[s
             except SpecError:
                 continue  # a table the reading of the rows refuses, or says why it skips
             if columns:
-                return columns.layout(len(p.block.header.cells))
-    return ()
+                return p.block, columns
+    return None
 
 
 # Facts about a file's sections or JSON keys, which its template says it can have.
@@ -451,10 +461,18 @@ def _unjoin(line: Inline) -> list[Inline]:
     return [Inline(line.line, tuple(p)) for p in parts if p]
 
 
-def _spell_word(placed: list[_Placed]) -> str:
-    """What the spec calls its spells, from the heading of their list: "spell", "trigger"."""
+def _spell_word(placed: list[_Placed], first: tuple[Table, Columns] | None) -> str:
+    """What the spec calls its spells: from the heading of their list ("spell",
+    "trigger"); in a spec with no such list, from the header of its first transition
+    table's trigger column, where that is a word `VERBS` knows (`| From | Event | To |`:
+    "event"); "spell" for any other (`On`, `Action`) and for a table with no trigger
+    column."""
     section = _spell_section(placed)
-    return section[0].removesuffix("s") if section else "spell"
+    if section:
+        return singular(section[0])
+    if first is None or "trigger" not in first[1].roles:
+        return "spell"
+    return known_word(first[0].header.cells[first[1].roles["trigger"]].plain) or "spell"
 
 
 def parse_spell_item(lines: tuple[Inline, ...]) -> Spell:

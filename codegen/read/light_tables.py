@@ -598,13 +598,15 @@ def from_tables(
     reading: LightReading,
     prose: int,
     notices: list[Notice],
+    word: str = "trigger",
 ) -> tuple[tuple[StateSpec, ...], tuple[Spell, ...]]:
     """The states and spells of a document: its lists where it has them, else those its
-    transition tables name (in the order they first name them, the state a `(start)` row
-    names first), each once; one `names_from_tables` note says which were read so.
+        transition tables name (in the order they first name them, the state a `(start)` row
+        names first), each once; one `names_from_tables` note says which were read so, calling
+    the spells by the spec's `word`.
 
-    States listed as written (a `**States**:` line) become identifiers, and a state a
-    table declares terminal is a goal (no `dead_end` for it)."""
+        States listed as written (a `**States**:` line) become identifiers, and a state a
+        table declares terminal is a goal (no `dead_end` for it)."""
     said: list[str] = []
     if not states:
         states = _table_states(rows, reading)
@@ -621,7 +623,7 @@ def from_tables(
     if not spells:
         spells = _table_spells(rows, reading)
         said.append(
-            f"no Spells list, so its {counted(len(spells), 'trigger')} "
+            f"no Spells list, so its {counted(len(spells), word)} "
             f"{'is' if len(spells) == 1 else 'are'} read from them"
         )
     if reading.terminal:

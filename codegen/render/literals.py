@@ -135,6 +135,14 @@ def _record(value: runtime._Record) -> str:
     return f"{name}(" + ", ".join(args) + ")"
 
 
+def word(text: str) -> str:
+    """A word printed inside a comment or docstring of the generated module (what the
+    spec calls its spells): plain lowercase letters, or refused."""
+    if not re.fullmatch(r"[a-z]+(?: [a-z]+)*", text):
+        raise ValueError(f"not a plain word for generated text: {text!r}")
+    return text
+
+
 def docstring(text: str, indent: int = 8) -> str:
     """A docstring literal: the text wrapped in triple quotes, where it can be."""
     if any(c in text for c in '"\\') or not text.isprintable():

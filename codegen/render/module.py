@@ -11,11 +11,13 @@ from typing import Any
 
 import jinja2
 
+from spellbook.records.words import plural
+
 from ..analyse.kept import kept
 from ..model import Spec
 from ..read.lexicon import Lexicon, ReadOptions
 from .freshness import finish
-from .literals import declare, docstring, py
+from .literals import declare, docstring, py, word
 from .machine_records import machine_records, moves
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -33,6 +35,7 @@ def _environment() -> jinja2.Environment:
     env.filters["py"] = py
     env.filters["declare"] = declare
     env.filters["docstring"] = docstring
+    env.filters["word"] = word
     return env
 
 
@@ -53,6 +56,8 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "initial": spec.initial,
         "spells": found.spells,
         "spell_word": spec.spell_word,
+        # The word as the module's comments and docstrings say it: "spell", "spells", "Spell".
+        "said": {"one": spec.spell_word, "many": plural(spec.spell_word)},
         "spell_descriptions": {
             sp.name: _sentences(sp.description or sp.title, sp.usage) for sp in spec.spells
         },

@@ -5,13 +5,18 @@ markers, and rows with more or fewer cells than their header read as GitHub show
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 
 import pytest
 
 from codegen import SpecError, parse_spec_text
 from codegen.analyse import analyse
-from codegen.analyse.report import format_text
+from codegen.analyse.report import format_text, to_json, to_markdown, to_sarif
+from codegen.diff import compare
+from codegen.diff.report import format_text as diff_text
+from codegen.diff.report import to_markdown as diff_markdown
 from codegen.model import Kind, Spec
 from codegen.read.lexicon import ReadOptions
 from codegen.read.rows import parse_selector
@@ -118,7 +123,7 @@ def test_a_from_event_to_table_is_the_machine() -> None:
     assert {r.condition.text for r in spec.rows} == {"-"} and {r.actions for r in spec.rows} == {()}
     (said,) = notices(spec, "names_from_tables")
     assert "its 4 states are read from the transition tables" in said
-    assert "its 5 triggers are read from them" in said
+    assert "its 5 events are read from them" in said
     assert "it starts in ON_SHELF (line 7, on 'book_catalogued', kept as a note)" in said
     assert not notices(spec, "id_pattern")  # a table with no ID column is no row without one
 
@@ -189,7 +194,7 @@ def test_display_names_show_in_the_report_and_the_generated_module() -> None:
     spec = read(PARCELS)
     report = format_text(spec, analyse(spec), explain=True)
     assert "state 'on-the-road': on_the_road" in report
-    assert "spell 'Nobody home': nobody_home" in report
+    assert "trigger 'Nobody home': nobody_home" in report
     module = render_machine(spec, "parcels")
     assert 'State("on_the_road", description="on-the-road")' in module
     assert '"nobody_home": "Nobody home."' in module
@@ -618,3 +623,87 @@ def test_a_refused_move_no_spell_asks_for_is_an_error_saying_what_to_add() -> No
         parse_spec_text(_session_with_reasons(session), options=ReadOptions("coding_session"))
     assert "refuses Any → START, and no spell asks for START" in raised.value.message
     assert "`- *Target*: START` in the Spells list" in raised.value.message
+
+
+# A spec with no Spells list calls its triggers what its trigger column's header does.
+@pytest.mark.parametrize(
+    ("header", "word"),
+    [
+        ("Event", "event"),
+        ("Events", "event"),
+        ("event", "event"),
+        ("Trigger", "trigger"),
+        ("Command", "command"),
+        ("Spell", "spell"),
+        # Two words the table knows, neither of them the one: the default.
+        ("Event / command", "spell"),
+    ],
+)
+def test_the_trigger_column_s_header_is_the_spec_s_word(header: str, word: str) -> None:
+    text = f"# M\n\n| From | {header} | To |\n|---|---|---|\n| A | go | B |\n| B | stop | A |\n"
+    assert parse_spec_text(text).spell_word == word
+
+
+def test_a_header_the_word_table_does_not_know_keeps_the_default() -> None:
+    text = "# M\n\n| From | On | To |\n|---|---|---|\n| A | go | B |\n| B | stop | A |\n"
+    spec = parse_spec_text(text, options=ReadOptions(columns=(("trigger", ("On",)),)))
+    assert [s.name for s in spec.spells] == ["go", "stop"] and spec.spell_word == "spell"
+    # No trigger column at all: `to_<state>` triggers, and the default word.
+    spec = parse_spec_text("# M\n\n| From | To |\n|---|---|\n| A | B |\n| B | A |\n")
+    assert spec.spell_word == "spell"
+
+
+def test_a_spells_list_heading_wins_over_the_trigger_column_s_header() -> None:
+    text = "# M\n\n## Commands\n\n1. **go**\n2. **stop**\n\n" + (
+        "| From | Event | To |\n|---|---|---|\n| A | go | B |\n| B | stop | A |\n"
+    )
+    assert parse_spec_text(text).spell_word == "command"
+
+
+def test_the_reports_call_an_event_table_s_triggers_events() -> None:
+    spec = parse_spec_text(LOANS, "loans.md")
+    assert spec.spell_word == "event"
+    findings = analyse(spec)
+    text = format_text(spec, findings)
+    lines = text.splitlines()
+    assert lines[0] == (
+        "loans.md: 4 states in 4 families, 5 events, 6 rule rows expanding to 6 rules"
+    ), lines[0]
+    assert lines[3].endswith("(4 families x 5 events)"), lines[3]
+    assert any(line.endswith("(4 states x 5 events)") for line in lines), text
+    assert "state WITHDRAWN: no event leads out of it [dead_end]" in text
+    assert "its 5 events are read from them" in text
+    assert "spell" not in text.replace("spellbook", "")
+    markdown = to_markdown(spec, findings)
+    assert "## Coverage: 4 state families x 5 events" in markdown
+    assert "spell" not in markdown.replace("spellbook", "")
+    # JSON and SARIF keep their keys; the messages in them are the text's.
+    report = to_json(spec, findings)
+    assert report["spells"] == [s.name for s in spec.spells]
+    dead = next(f for f in report["findings"] if f["kind"] == "dead_end")
+    assert "spell" in dead and dead["message"].endswith("no event leads out of it")
+    sarif = json.dumps(to_sarif(spec, findings))
+    assert "no event leads out of it" in sarif and "no spell" not in sarif
+
+
+def test_the_generated_module_of_an_event_table_says_event() -> None:
+    source = render_machine(parse_spec_text(LOANS, "loans.md"), "loans")
+    assert "SPELL_WORD = 'event'" in source or 'SPELL_WORD = "event"' in source
+    assert "# What the spec calls its events." in source
+    assert "# Event -> the model's trigger method." in source
+    assert "applied to each (state, event), in priority order" in source
+    assert "spell." not in source and "(state, spell)" not in source
+
+
+def test_a_change_of_an_event_table_is_told_in_events() -> None:
+    old = parse_spec_text(LOANS, "old.md")
+    changed = LOANS.replace("`loan_renewed` | `ON_LOAN`", "`loan_renewed` | `OVERDUE`")
+    new = parse_spec_text(changed + "| `OVERDUE` | `book_lost` | `WITHDRAWN` |\n", "new.md")
+    diff = compare(old, new)
+    text = diff_text(diff)
+    assert "Events: added book_lost" in text, text
+    markdown = diff_markdown(diff)
+    assert "| Event | In | When | Was | Now |" in markdown, markdown
+    assert "## States, events and rows" in markdown
+    said = re.sub(r"no\s+Spells\s+list|spellbook", "", text + markdown)
+    assert "Spell" not in said and "spell" not in said

@@ -105,4 +105,25 @@ def test_the_report_counts_one_of_a_kind_in_the_singular() -> None:
 def test_a_table_s_one_trigger_is_counted_in_the_singular() -> None:
     text = "# M\n\n| From | Event | To |\n|---|---|---|\n| A | go | B |\n| B | go | A |\n"
     notes = [n.message for n in parse_spec_text(text).notices]
-    assert any("its 1 trigger is read from them" in n for n in notes), notes
+    assert any("its 1 event is read from them" in n for n in notes), notes
+
+
+def test_findings_call_the_spells_what_the_spec_s_list_heading_does() -> None:
+    rows = [row("T1", "A", "Go", nxt="B"), row("T2", "A", "Jump"), row("T3", "B", "Status")]
+    text = spec_text(["A", "B"], ["Go", "Go", "Status"], rows).replace("### Spells", "### Events")
+    text = text.replace("#### Transitions", "Transitions not listed are rejected.\n\n#### T")
+    spec = parse_spec_text(text)
+    assert spec.spell_word == "event"
+    said = {f.kind: f.message for f in analyse(spec)}
+    assert said["duplicate_spell"].startswith("event Go is defined again"), said
+    assert "names unknown event 'Jump' in Trigger" in said["unknown_spell"], said
+    assert said["spell_shadowed"] == (
+        "event Status cannot be sent as `spell status`: that runs the command status of "
+        "`spell`; rename the event, or send it as `spell cast status`"
+    )
+    assert "2 (state, event) cells no row names are blocked" in said["unlisted_rejected"], said
+    assert "no event leads out of it" in said["dead_end"], said
+    # The seed's own word, as it always was.
+    spells = {f.kind: f.message for f in analyse(parse_spec_text(text.replace("Events", "Spells")))}
+    assert "no spell leads out of it" in spells["dead_end"]
+    assert spells["spell_shadowed"].startswith("spell Status cannot be cast as `spell status`")

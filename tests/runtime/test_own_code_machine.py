@@ -311,7 +311,7 @@ def test_a_gap_between_two_guards_of_a_from_to_event_table_is_found(tmp_path: Pa
     said = [f.message for f in findings if f.kind == "unlisted_gap"]
     assert len(said) == 1 and said[0].startswith(
         "lend in on_shelf: no row fires when not member in good standing, not member owes "
-        "fines (the cell's rows: R1, R2), so the spell is rejected there"
+        "fines (the cell's rows: R1, R2), so the event is rejected there"
     )
     # and the generated machine rejects it there, naming the policy
     path = tmp_path / "gap_loans.py"

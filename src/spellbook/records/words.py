@@ -7,6 +7,12 @@ that word, and run them with its verb (`VERBS`): a spell is cast, an event sent 
 SCXML's `<send>` and XState's `send` do), a command run. A trigger is cast too: the
 coding session's spec, the one shipped machine that calls them triggers, says "cast
 Advance" in its own words. A word not in the table is used (`use`, `used`).
+
+A spec with no such list says its word in the header of its transition table's trigger
+column (`| From | Event | To |`: event), when that header is a word of the table
+(`known_word`); any other header (`On`, `Action`) leaves them spells. The verifier's
+reports, the generated module and the responses all say the word through the functions
+here, its one home: its plural, its article, its verb.
 """
 
 from __future__ import annotations
@@ -28,6 +34,21 @@ def plural(word: str, count: int = 2) -> str:
     if word[-1:] == "y" and word[-2:-1] not in ("a", "e", "i", "o", "u", ""):
         return word[:-1] + "ies"
     return word + "s"
+
+
+def singular(word: str) -> str:
+    """One of the `word` a list heading names: "spells" -> "spell", "families" -> "family"."""
+    if word[-3:] == "ies" and len(word) > 3:
+        return word[:-3] + "y"
+    return word.removesuffix("s")
+
+
+def known_word(header: str) -> str | None:
+    """The word of `VERBS` a column header names, in the singular or the plural, any
+    case ("Events" -> "event", "Trigger" -> "trigger"); None for a header that names none
+    ("On", "Action", "Event / command")."""
+    said = " ".join(header.split()).lower()
+    return next((word for word in VERBS if said in (word, plural(word))), None)
 
 
 def counted(count: int, word: str) -> str:
