@@ -81,6 +81,8 @@ SEVERITY: dict[str, Severity] = {
     "names_from_tables": Severity.INFO,
     "ragged_row": Severity.WARNING,
     "target_note": Severity.WARNING,
+    "unlisted_unread": Severity.WARNING,
+    "states_unread": Severity.WARNING,
 }
 
 

@@ -30,7 +30,7 @@ from ..model import (
 )
 from ..spec_error import SpecError, fail
 from .conditions import Words, parse_condition, parse_indicators, split_outside
-from .identifiers import identifier, is_identifier
+from .identifiers import identifier
 from .lexicon import Lexicon, ReadOptions, normal
 from .light_tables import (
     LightReader,
@@ -58,7 +58,7 @@ from .markdown import (
     as_written,
     split_cells,
 )
-from .policies import unlisted_policy
+from .policies import unlisted_policy, unread_policies
 from .rows import (
     REQUIRED,
     TERM_ROLES,
@@ -148,7 +148,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     reader = RowReader(lexicon, workspace, words)
     reader.notices.extend(term_notices)
     spells = tuple(_spells(placed))
-    states, prose = _states(placed, workspace, lexicon, words, reader.notices)
+    states, prose, claims = _states(placed, workspace, lexicon, words, reader.notices)
     roles = with_extra_names(options.columns)
     light = None if _has_id_table(placed, roles) else LightReader(reader)
     rows = tuple(_rows(placed, reader, roles, light, spells))
@@ -169,11 +169,18 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         )
     reading = light.reading if light is not None else LightReading()
     if not states:
-        states = _states_line(placed)
+        states, marked = _states_line(placed, reader.notices)
+        claims += marked
     first = _first_table(placed, roles)
     word = _spell_word(placed, first)
     states, spells = from_tables(states, spells, rows, reading, prose, reader.notices, word)
+    if reading.initial is not None:
+        claims.append(_Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
+    states = _initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
     rows += terminal_rows(reading, spells, rows)
+    unlisted = unlisted_policy(blocks) or _configured(options)
+    if unlisted is None:
+        reader.notices.extend(unread_policies(blocks))
     title = next((b.text for b in blocks if isinstance(b, Heading)), "")
     return Document(
         title,
@@ -188,7 +195,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         words.said,
         tuple(reader.notices),
         lexicon.vocabulary,
-        unlisted_policy(blocks) or _configured(options),
+        unlisted,
         _layout(first),
         lexicon.own_code,
         options.section,
@@ -288,20 +295,31 @@ def _spell_section(placed: list[_Placed]) -> tuple[str, ...]:
 
 def _states(
     placed: list[_Placed], workspace: str, lexicon: Lexicon, words: Words, notices: list[Notice]
-) -> tuple[tuple[StateSpec, ...], int]:
-    """The States list, and 0; or, where the States section holds prose (an item that is
+) -> tuple[tuple[StateSpec, ...], int, list[_Claim]]:
+    """The States list, 0, and the item marked the initial state (`- `review` (initial)`,
+    `1. **IDLE** (start)`); or, where the States section holds prose (an item that is
     neither a bold title nor a name: `- Story newly created`), no states and the line
-    of that item: such a section describes states, it does not list them."""
-    entries = [lines for p in placed if p.within(STATE_SECTIONS) for lines in _entries(p.block)]
+    of that item: such a section describes states, it does not list them (an item's
+    mark still says where the machine starts)."""
+    entries = []
+    claims: list[_Claim] = []
+    for p in placed:
+        if p.within(STATE_SECTIONS):
+            for lines in _entries(p.block):
+                title, marked = _unmarked(lines[0])
+                if marked:
+                    name = next((s.text for s in title.segments if s.kind == "strong"), "")
+                    claims.append(_Claim(name or title.plain, title.line, "an `(initial)` mark"))
+                entries.append((title, *lines[1:]))
     prose = next((lines[0].line for lines in entries if _prose(lines[0])), 0)
     if prose:
-        return (), prose
+        return (), prose, claims
     states = []
     for lines in entries:
         state = parse_state_item(lines, workspace, lexicon, words)
         notices.extend(_recovered(state.name, lines))
         states.append(state)
-    return tuple(states), 0
+    return tuple(states), 0, claims
 
 
 def _prose(line: Inline) -> bool:
@@ -317,16 +335,52 @@ def _states_word() -> re.Pattern[str]:
     return re.compile(r"states?:?", re.IGNORECASE)
 
 
+# A state's mark as the one the machine starts in: `(initial)`, `(start state)`,
+# `(entry)`, `(default)`, `— initial`.
+_MARK_WORD = r"(?:default|initial|start|starting|entry)(?:\s+state)?"
+_MARK = rf"\(\s*{_MARK_WORD}\s*\)|[\u2014\u2013]\s*{_MARK_WORD}|-\s+{_MARK_WORD}"
+
+
 @cache
 def _initial_mark() -> re.Pattern[str]:
-    return re.compile(r"\((?:default|initial|start)\)", re.IGNORECASE)
+    return re.compile(_MARK, re.IGNORECASE)
 
 
-def _states_line(placed: list[_Placed]) -> tuple[StateSpec, ...]:
+# The mark at the end of an item's title: `- `review` (initial)`.
+@cache
+def _trailing_mark() -> re.Pattern[str]:
+    return re.compile(rf"\s*(?:{_MARK})\s*\.?\s*$", re.IGNORECASE)
+
+
+def _unmarked(line: Inline) -> tuple[Inline, bool]:
+    """An item's title without its initial-state mark, and whether it had one (the mark
+    as text, `(initial)`, or in emphasis, `*(initial)*`)."""
+    segs = list(line.segments)
+    while segs and segs[-1].kind == "text" and not segs[-1].text.strip():
+        segs.pop()
+    if not segs:
+        return line, False
+    last = segs[-1]
+    if last.kind in ("emphasis", "strong") and _initial_mark().fullmatch(last.text.strip()):
+        segs.pop()
+    elif last.kind == "text" and (mark := _trailing_mark().search(last.text)) is not None:
+        head = last.text[: mark.start()]
+        segs[-1:] = [Segment("text", head)] if head.strip() else []
+    else:
+        return line, False
+    if not segs:
+        return line, False
+    return Inline(line.line, tuple(segs)), True
+
+
+def _states_line(
+    placed: list[_Placed], notices: list[Notice]
+) -> tuple[tuple[StateSpec, ...], list[_Claim]]:
     """The states a `**States**: `a` (default), `b`` line names, as written (the table
-    reading makes them identifiers); the one marked `(default)` or `(initial)` first."""
+    reading makes them identifiers), and each one marked `(default)` or `(initial)`; a
+    warning (`states_unread`) for a States line whose names are not read."""
     found: list[StateSpec] = []
-    initial: StateSpec | None = None
+    claims: list[_Claim] = []
     for p in placed:
         if not isinstance(p.block, Paragraph):
             continue
@@ -338,22 +392,34 @@ def _states_line(placed: list[_Placed]) -> tuple[StateSpec, ...]:
                 continue
             rest = segs[1:]
             if not any(seg.kind == "code" for seg in rest):
+                written_rest = "".join(seg.text for seg in rest).strip(" :.")
                 rest = _plain_names(rest)
+                if not rest and written_rest:
+                    notices.append(_unread_states_line(written_rest, line.line))
             for i, seg in enumerate(rest):
                 if seg.kind != "code" or not seg.text.strip():
                     continue
-                after = rest[i + 1].text if i + 1 < len(rest) and rest[i + 1].kind == "text" else ""
+                upto = next((j for j in range(i + 1, len(rest)) if rest[j].kind == "code"), None)
+                after = "".join(s.text for s in rest[i + 1 : upto])  # `(initial)`, `*(initial)*`
                 written = seg.text.strip()
                 name = identifier(written) or written
                 title = written if name != written else ""
                 state = StateSpec(name, "", "", (), line.line, title=title)
                 found.append(state)
-                if initial is None and _initial_mark().match(after.split(",")[0].strip()):
-                    initial = state
-    if initial is not None:
-        found.remove(initial)
-        found.insert(0, initial)
-    return tuple(found)
+                if _initial_mark().match(after.split(",")[0].strip()):
+                    claims.append(_Claim(name, line.line, "an `(initial)` mark"))
+    return tuple(found), claims
+
+
+def _unread_states_line(written: str, line: int) -> Notice:
+    return Notice(
+        "states_unread",
+        f"this States line is not read as the machine's states ({written[:80]!r} is not a "
+        "list of names), so its states are read from the transition tables; write the "
+        "names apart, each in backticks: ``**States**: `draft` (initial), `in review`, "
+        "`done` ``",
+        line,
+    )
 
 
 # `States: a, b` written without bold.
@@ -362,25 +428,143 @@ def _plain_states() -> re.Pattern[str]:
     return re.compile(r"\s*states\s*:(?P<rest>.*)", re.IGNORECASE | re.DOTALL)
 
 
-# A name of a States line without backticks, and its note: `PAID (default)`.
+# A name of a States line without backticks, maybe of a few words, and its note:
+# `PAID (default)`, `in review (initial)`, `in review — initial`.
 @cache
 def _plain_name() -> re.Pattern[str]:
-    return re.compile(r"\s*(?P<name>[^\s,()]+)\s*(?P<note>\([^()]*\))?\s*")
+    return re.compile(
+        r"\s*(?P<name>[A-Za-z_][\w-]*(?: [A-Za-z0-9_][\w-]*){0,3})\s*"
+        r"(?P<note>\([^()]*\)|[\u2014\u2013]\s*\w[\w ]*)?\s*"
+    )
 
 
 def _plain_names(rest: tuple[Segment, ...]) -> tuple[Segment, ...]:
-    """A States line's names written without backticks (`NEW (default), PAID`) as the
-    segments of one written with them; none where a part is not a name and its note."""
+    """A States line's names written without backticks (`NEW (default), PAID`, `in
+    review (initial), done`) as the segments of one written with them; none where a
+    part is not a name of at most four words and its note."""
     if any(seg.kind != "text" for seg in rest):
         return ()
     text = "".join(seg.text for seg in rest).strip().removeprefix(":").rstrip(".")
     found: list[Segment] = []
     for part in text.split(","):
         name = _plain_name().fullmatch(part)
-        if name is None or not is_identifier(name["name"]):
+        if name is None:
             return ()
         found += [Segment("code", name["name"]), Segment("text", f" {name['note'] or ''},")]
     return tuple(found)
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """A state the spec says the machine starts in: its name as written, its line, how
+    it is said, and whether a name that is no state is no claim (`starts in the morning`)."""
+
+    name: str
+    line: int
+    how: str
+    loose: bool = False
+
+
+# `**Initial state**: `review``, `Initial state: review`, `The initial state is review.`
+@cache
+def _initial_sentence() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:the\s+)?(?:machine's\s+|its\s+)?(?:initial|start|starting|entry)\s+state"
+        r"\s*(?::|\bis\b|=)\s*(?P<name>.+?)\s*[.!]?",
+        re.IGNORECASE,
+    )
+
+
+# `The machine starts in `review`.`, `A new order starts in draft.`, `It begins in review`.
+@cache
+def _starts_sentence() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:(?:the|a|an|every|each|it|this)\s+)?(?:[\w-]+\s+){0,2}(?:always\s+)?"
+        r"(?:starts|begins)\s+(?:out\s+)?(?:in|at)\s+(?:the\s+)?"
+        r"(?P<name>`[^`]+`|[\w-]+(?:\s+[\w-]+)?)(?:\s+state)?(?!\w)",
+        re.IGNORECASE,
+    )
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+
+
+def _initial_said(placed: list[_Placed]) -> Iterator[_Claim]:
+    """Each sentence of the spec's prose (a paragraph's or a list item's line) that
+    says where the machine starts."""
+    for p in placed:
+        if isinstance(p.block, Paragraph):
+            lines = p.block.lines
+        elif isinstance(p.block, ItemList) and not p.within(STATE_SECTIONS):
+            lines = tuple(line for item in p.block.items for line in _item_lines(item)[:1])
+        else:
+            continue
+        for line in lines:
+            text = "".join(f"`{s.text}`" if s.kind == "code" else s.text for s in line.segments)
+            for sentence in _SENTENCES.split(text.strip()):
+                sentence = sentence.strip()
+                said = _initial_sentence().fullmatch(sentence)
+                if said is not None:
+                    yield _Claim(said["name"].strip("`* "), line.line, "a sentence")
+                    continue
+                starts = _starts_sentence().match(sentence)
+                if starts is not None:
+                    name = starts["name"]
+                    loose = not name.startswith("`")
+                    yield _Claim(name.strip("`"), line.line, "a sentence", loose)
+
+
+def _claimed(claim: _Claim, states: tuple[StateSpec, ...]) -> StateSpec | None:
+    """The state a claim names: by its name, its title or its identifier; a loose claim
+    of two words by either (`starts in review and ...`: `review`)."""
+    names = [claim.name]
+    if claim.loose and " " in claim.name:
+        names.append(claim.name.split()[0])
+    for written in names:
+        for exact in (True, False):
+            for state in states:
+                said = {state.name, state.title, identifier(state.title) if state.title else ""}
+                if not exact:
+                    said = {n.lower() for n in said}
+                    written = written.lower()
+                if written in said or identifier(written) in said:
+                    return state
+    return None
+
+
+def _initial_first(
+    states: tuple[StateSpec, ...], claims: list[_Claim], notices: list[Notice]
+) -> tuple[StateSpec, ...]:
+    """The states, the one the spec says the machine starts in first (a mark, a sentence,
+    a `(start)` row); an error where two say different states; a warning for a sentence
+    that names no state, which leaves the first state listed as the initial state."""
+    first: tuple[_Claim, StateSpec] | None = None
+    for claim in claims:
+        state = _claimed(claim, states)
+        if state is None:
+            if not claim.loose and states:
+                notices.append(
+                    Notice(
+                        "states_unread",
+                        f"this line says the machine starts in {claim.name!r}, which is no "
+                        f"state of it, so it starts in {states[0].name}, its first state; "
+                        "name one of its states: ``The initial state is `"
+                        f"{states[0].title or states[0].name}`.``",
+                        claim.line,
+                    )
+                )
+            continue
+        if first is None:
+            first = (claim, state)
+        elif first[1].name != state.name:
+            fail(
+                f"two lines say where the machine starts: line {first[0].line} ({first[0].how}) "
+                f"in {first[1].name}, line {claim.line} ({claim.how}) in {state.name}; keep one",
+                claim.line,
+            )
+    if first is None or states[0].name == first[1].name:
+        return states
+    return (first[1], *(s for s in states if s.name != first[1].name))
 
 
 def _recovered(state: str, lines: tuple[Inline, ...]) -> Iterator[Notice]:

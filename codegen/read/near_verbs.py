@@ -351,14 +351,32 @@ def aimed_at(phrase: str, lexicon: Lexicon, counters: Collection[str] = ()) -> A
     return None
 
 
-# A `;` outside backticks: where a cell written without numbers would part its steps.
-_STEP = re.compile(r";\s*(?=(?:[^`]*`[^`]*`)*[^`]*$)")
+# A `;` or a line break (`<br>`) outside backticks: where a cell written without the
+# core's numbers would part its steps.
+_STEP = re.compile(r"(?:;|<br\s*/?>)\s*(?=(?:[^`]*`[^`]*`)*[^`]*$)", re.I)
+# A step numbered as in a markdown list, `1. a 2. b` or `1) a 2) b`: the number, after
+# the start or a space.
+_LISTED = re.compile(r"(?:^|(?<=\s))(\d+)[.)]\s+")
+
+
+def _listed(text: str) -> list[str] | None:
+    """`1. a 2. b` -> ['a', 'b']: a cell that starts at `1.` and counts up by one; None
+    for any other (`Archive to v1.2.0`, `Set retries to 3. Then ...`)."""
+    marks = list(_LISTED.finditer(text))
+    if len(marks) < 2 or marks[0].start() != 0:
+        return None
+    if [int(m[1]) for m in marks] != list(range(1, len(marks) + 1)):
+        return None
+    ends = [m.start() for m in marks[1:]] + [len(text)]
+    return [text[m.end() : end] for m, end in zip(marks, ends, strict=True)]
 
 
 def _steps(text: str, lexicon: Lexicon) -> Aim | None:
-    """Several steps written as one phrase, without numbers (`Increment attempts; Set
-    ...`), one of which the core reads: the numbered form that it would carry out."""
-    parts = [p.strip().rstrip(".") for p in _STEP.split(text) if p.strip().rstrip(".")]
+    """Several steps written as one phrase, without the core's numbers (`Increment
+    attempts; Set ...`, `Delete a.md<br>Delete b.md`, `1. Delete a.md 2. Delete b.md`),
+    one of which the core reads: the numbered form that it would carry out."""
+    split = _listed(text) or _STEP.split(text)
+    parts = [p.strip().rstrip(".;") for p in split if p.strip().rstrip(".;")]
     if len(parts) < 2:
         return None
     from .action_phrases import parse_action  # which imports this module's neighbours

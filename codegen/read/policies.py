@@ -4,7 +4,10 @@ A sentence of a paragraph or a list item that says every transition the tables d
 not list is refused (`Any transition not listed here is denied.`, `Transitions not
 listed are rejected`, `Anything else is rejected.`) is the spec's `Policy`: the
 (state, spell) cells no row names are blocked (`expand.policy_rules`). Only a whole
-sentence counts: `In archived, anything else is rejected` is about one state.
+sentence counts: `In archived, anything else is rejected` is about one state. A
+sentence of that shape that limits the refusal (`... rejected by the API gateway, not
+by this machine`, `... except in DRAFT`) is not the policy, and is said to be not
+(`unlisted_unread`, a warning): its author may have meant it as one.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import cache
 
-from ..model import Policy
+from ..model import Notice, Policy
 from .lexicon import normal
 from .markdown import Block, Inline, ItemList, Paragraph
 
@@ -47,26 +50,69 @@ def _qualified() -> re.Pattern[str]:
     )
 
 
+# Who refuses, where the sentence says: `by the API gateway`, `by the server`. Only this
+# machine's own refusal is the machine's policy.
+@cache
+def _by() -> re.Pattern[str]:
+    return re.compile(r"\b(?:not )?by (?P<who>(?:the |this |our |its )?[\w-]+(?: [\w-]+)?)")
+
+
+_THIS = re.compile(r"(?:this|the|our) (?:state )?(?:machine|workflow|spec)|spellbook")
+# The form a spec writes to have its machine reject what its tables do not list.
+POLICY_FORM = "Transitions not listed are rejected."
+
+
 def says_unlisted_rejected(sentence: str) -> bool:
-    """Whether one sentence says every transition not listed is refused (with no word
-    after it that limits where or when: `except`, `unless`, `until`, `only`, ...)."""
+    """Whether one sentence says every transition not listed is refused by this machine
+    (with no word after it that limits where or when: `except`, `unless`, `until`,
+    `only`, ...; nor another that refuses them: `by the API gateway`)."""
+    return _limit(sentence) == ""
+
+
+def _limit(sentence: str) -> str | None:
+    """None where the sentence does not say transitions not listed are refused; ""
+    where it says so of this machine, everywhere; else the words that limit it."""
     text = normal(sentence.strip(" -*>"))
     found = _SENTENCE.fullmatch(text)
     if found is None:
-        return False
+        return None
     refused = re.search(_REFUSED, text[: found.end()])
     tail = text[refused.end() :] if refused is not None else ""
-    return _qualified().search(tail) is None
+    limited = _qualified().search(tail)
+    if limited is not None:
+        return tail[limited.start() :].strip(" .()")
+    for by in _by().finditer(tail):
+        if by[0].startswith("not ") or not _THIS.fullmatch(by["who"]):
+            return tail[by.start() :].strip(" .()")
+    return ""
 
 
 def unlisted_policy(blocks: Iterable[Block]) -> Policy | None:
     """The first sentence of the document's prose saying transitions not listed are
-    rejected, as the spec's policy; None where no sentence says so."""
+    rejected by this machine, as the spec's policy; None where no sentence says so."""
     for line, text in _prose(blocks):
         for sentence in _SPLIT.split(text):
             if says_unlisted_rejected(sentence):
                 return Policy(sentence.strip(), line)
     return None
+
+
+def unread_policies(blocks: Iterable[Block]) -> Iterator[Notice]:
+    """A warning for each sentence that says transitions not listed are rejected but
+    limits it (`... by the API gateway, not by this machine`, `... except in DRAFT`):
+    not the machine's policy, which its author may have meant it to be."""
+    for line, text in _prose(blocks):
+        for sentence in _SPLIT.split(text):
+            limit = _limit(sentence)
+            if limit:
+                yield Notice(
+                    "unlisted_unread",
+                    f"{sentence.strip()!r} is not taken as this machine's policy for "
+                    f"transitions not listed: it limits the refusal ({limit!r}), so a "
+                    "(state, spell) no row names is a missing cell; if this machine rejects "
+                    f"every transition its tables do not list, say so: {POLICY_FORM!r}",
+                    line,
+                )
 
 
 def _prose(blocks: Iterable[Block]) -> Iterator[tuple[int, str]]:

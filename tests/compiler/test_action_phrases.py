@@ -494,6 +494,32 @@ def test_steps_written_without_numbers_are_a_warning_giving_the_numbered_form() 
     assert note.rule == "X2"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Delete notes.md<br>Delete signoff.json",
+        "Delete notes.md<br/>Delete signoff.json",
+        "1. Delete notes.md 2. Delete signoff.json",
+        "1) Delete notes.md 2) Delete signoff.json",
+    ],
+)
+def test_steps_parted_by_a_line_break_or_list_numbers_are_steps_written_as_one(text: str) -> None:
+    """Steps parted by `<br>` or numbered as a markdown list are read as one phrase the
+    AI would be told, as steps parted by `;` are: a warning with the core's numbered form."""
+    aim = aimed_at(text, SPELL, COUNTERS)
+    assert aim is not None and aim.verb == "steps"
+    assert aim.forms == ("(1) Delete notes.md; (2) Delete signoff.json",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Archive notes.md to shipped/1.4.0/", "Tell the developer 2. then stop", "Ship v1. 2. Wait"],
+)
+def test_numbers_that_count_no_list_part_no_steps(text: str) -> None:
+    aim = aimed_at(text, SPELL, COUNTERS)
+    assert aim is None or aim.verb != "steps"
+
+
 # -- a Terms row naming a pattern: the noun of `Record NOUN of F in G` ------------------
 
 JIRA = r"[A-Z][A-Z0-9]+-\d+"

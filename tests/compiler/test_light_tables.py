@@ -236,6 +236,70 @@ def test_a_states_line_without_backticks_names_the_states(line: str) -> None:
     assert "REFUNDED" in {f.state for f in analyse(spec) if f.kind == "unreachable_state"}
 
 
+_DRAFT_FIRST = (
+    "| From | Event | To |\n|---|---|---|\n"
+    "| draft | submit | in review |\n| in review | approve | done |\n"
+    "| in review | reject | draft |\n"
+)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "**Initial state**: `in review`",
+        "Initial state: in review",
+        "The initial state is `in review`.",
+        "An order starts in `in review`.",
+        "The machine starts in in review and waits.",
+        "## States\n\n- `in review` (initial)\n- `draft`\n- `done`",
+        "## States\n\n- in review (initial)\n- draft\n- done",
+        "**States**: in review (initial), draft, done",
+        "**States**: draft, in review (initial state), done",
+        "**States**: `draft`, `in review` (start state), `done`",
+        "**States**: `draft`, `in review` (entry), `done`",
+        "**States**: `draft`, `in review` \u2014 initial, `done`",
+        "**States**: `draft`, `in review` *(initial)*, `done`",
+    ],
+)
+def test_the_initial_state_is_the_one_the_spec_says(said: str) -> None:
+    """However the spec says where the machine starts, it starts there, not in the
+    state its first row leaves."""
+    spec = read(f"# Orders\n\n{said}\n\n## Transitions\n\n{_DRAFT_FIRST}")
+    assert spec.initial == "in_review"
+    assert {s.name for s in spec.states} == {"draft", "in_review", "done"}
+    assert not notices(spec, "states_unread")
+
+
+def test_two_initial_states_said_are_an_error_naming_both_lines() -> None:
+    text = (
+        "# Orders\n\n**States**: `draft` (initial), `in review`, `done`\n\n"
+        f"The initial state is `done`.\n\n## Transitions\n\n{_DRAFT_FIRST}"
+    )
+    with pytest.raises(SpecError) as err:
+        read(text)
+    assert err.value.line == 5
+    assert "line 3" in err.value.message and "line 5" in err.value.message
+    assert "draft" in err.value.message and "done" in err.value.message
+
+
+def test_an_initial_state_said_that_is_no_state_is_a_warning_at_its_line() -> None:
+    spec = read(f"# Orders\n\nThe initial state is `reviewing`.\n\n{_DRAFT_FIRST}")
+    assert spec.initial == "draft"
+    (said,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert said.line == 3 and said.severity.value == "warning" and "'reviewing'" in said.message
+
+
+def test_a_states_line_not_read_as_names_is_a_warning_not_dropped_silently() -> None:
+    spec = read(f"# Orders\n\n**States**: see the (long) list below\n\n{_DRAFT_FIRST}")
+    (said,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert said.line == 3 and said.severity.value == "warning"
+
+
+def test_prose_about_starting_is_no_initial_state() -> None:
+    spec = read(f"# Orders\n\nA review starts in the morning.\n\n{_DRAFT_FIRST}")
+    assert spec.initial == "draft" and not notices(spec, "states_unread")
+
+
 def test_rows_with_more_or_fewer_cells_are_read_as_github_shows_them() -> None:
     spec = read(SUBSCRIPTION)
     assert [r.target.name for r in spec.rows[-2:]] == ["cancelled", "cancelled"]

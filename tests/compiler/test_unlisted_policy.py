@@ -68,6 +68,47 @@ def test_a_sentence_about_some_states_is_not_the_policy(sentence: str) -> None:
     assert not says_unlisted_rejected(sentence)
 
 
+@pytest.mark.parametrize(
+    ("sentence", "limit"),
+    [
+        (
+            "Transitions not listed are rejected by the API gateway, not by this machine.",
+            "by the api gateway, not by this machine",
+        ),
+        ("Unlisted transitions are refused by the server.", "by the server"),
+        ("Transitions not listed are rejected, except in DRAFT.", "except in draft"),
+    ],
+)
+def test_a_sentence_that_another_refuses_them_is_no_policy_and_is_said(
+    sentence: str, limit: str
+) -> None:
+    """A sentence saying something else rejects what the tables do not list (or only
+    some of it) is not this machine's policy: the cells stay missing, and a warning at
+    its line says it was not taken and the sentence that would be."""
+    assert not says_unlisted_rejected(sentence)
+    text = _text(sentence)
+    findings = analyse(parse_spec_text(text, "spec/P.md"))
+    assert not [f for f in findings if f.kind == "unlisted_rejected"]
+    assert len([f for f in findings if f.kind == "missing_cell"]) == UNLISTED
+    (said,) = [f for f in findings if f.kind == "unlisted_unread"]
+    assert said.severity.value == "warning"
+    assert said.line == text.split("\n").index(sentence) + 1
+    assert repr(limit) in said.message and "'Transitions not listed are rejected.'" in said.message
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Transitions not listed are rejected by this machine.",
+        "Anything else is refused by Spellbook.",
+    ],
+)
+def test_a_sentence_that_this_machine_refuses_them_is_the_policy(sentence: str) -> None:
+    assert says_unlisted_rejected(sentence)
+    findings = analyse(parse_spec_text(_text(sentence), "spec/P.md"))
+    assert [f.kind for f in findings if f.kind.startswith("unlisted_")] == ["unlisted_rejected"]
+
+
 def test_with_the_policy_unlisted_cells_are_blocked_and_reported_once() -> None:
     text = _text()
     spec = parse_spec_text(text, "spec/P.md")
