@@ -81,6 +81,7 @@ SEVERITY: dict[str, Severity] = {
     "names_from_tables": Severity.INFO,
     "ragged_row": Severity.WARNING,
     "target_note": Severity.WARNING,
+    "event_column": Severity.WARNING,
 }
 
 
