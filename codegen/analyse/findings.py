@@ -83,6 +83,7 @@ SEVERITY: dict[str, Severity] = {
     "target_note": Severity.WARNING,
     "unlisted_unread": Severity.WARNING,
     "states_unread": Severity.WARNING,
+    "event_column": Severity.WARNING,
 }
 
 

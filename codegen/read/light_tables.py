@@ -55,8 +55,18 @@ from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec
 from ..spec_error import fail
 from .identifiers import identifier, is_identifier
 from .lexicon import EMPTY, normal
+from .light_cells import EventCell, event_cell, shown, state_names
 from .markdown import Cell, Inline, Segment, Table, TableRow
-from .rows import Columns, RowReader, columns_of, group_kind, roles_found, written_row
+from .rows import (
+    SAME,
+    Columns,
+    RowReader,
+    columns_of,
+    group_kind,
+    light_roles,
+    roles_found,
+    written_row,
+)
 
 # The From cells that name no state but the start of the machine.
 START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)"})
@@ -88,7 +98,7 @@ def _as_written(row: TableRow, layout: tuple[str, ...], target: str) -> str:
 # A From cell the selector reading takes as written: a wildcard, a state kept, alternatives.
 _SELECTOR = re.compile(r"^(?:any|all|every|same)\b|^\*$|/| except ", re.IGNORECASE)
 # A To cell the target reading takes as written.
-_TARGET_WORDS = frozenset({"[blocked]", "same state", "no state change", "same"})
+_TARGET_WORDS = frozenset({"[blocked]"}) | SAME
 
 
 # A note at the end of a name: `Facilitator archives (read-only retention)`.
@@ -99,6 +109,8 @@ def _note() -> re.Pattern[str]:
 
 # A state and what else a To cell says: `LIVE + AUCTION_EXTENDED`.
 _MORE = re.compile(r"^(?P<name>[^+]*?\S)\s*(?P<rest>\+.*)$")
+# A state and a note in parentheses after it: `done (terminal)`.
+_NOTE_AFTER = re.compile(r"^(?P<name>[^()]*?\S)\s*(?P<rest>\([^()]*\))$")
 
 # A heading over a table of moves that are refused: its rows block their trigger. The
 # word of refusal must be about the moves (`Invalid transitions`, `Transitions not
@@ -139,12 +151,44 @@ def light_columns(table: Table, roles: dict[str, tuple[str, ...]]) -> Columns | 
     first column no role is called (`| Nr | Current State | ... |`: most likely an ID
     column a project names, read without its configuration, which the full dialect's
     reading refuses naming the `columns` key)."""
+    roles = light_roles(roles, table)
     found = roles_found(table, roles)
     if "current state" not in found or "next state" not in found or "id" in found:
         return None
     if not any(0 in columns for columns in found.values()):
         return None  # a first column no role is called: an ID column of the project's own
-    return columns_of(table, roles, ("current state", "next state"), 2)
+    columns = columns_of(table, roles, ("current state", "next state"), 2)
+    if columns is None or "trigger" in columns.roles:
+        return columns
+    return replace(columns, notices=columns.notices + _event_columns(table, columns))
+
+
+def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
+    """A warning for each column of a table with no trigger column whose every cell is a
+    name alone (`| From | Action | To |` of `submit`, `approve`): most likely its events,
+    which the table without a trigger column reads as `to_<state>`."""
+    notices = []
+    for index in sorted(i for r, i in columns.roles.items() if r in ("action", "condition")) + [
+        i for name, i in columns.extra if normal(name) not in WHY
+    ]:
+        cells = [
+            " ".join(row.cells[index].plain.split()) for row in table.rows if index < len(row.cells)
+        ]
+        said = [c for c in cells if normal(c) not in _NOTHING]
+        if not said or not all(is_identifier(c) for c in said):
+            continue
+        name = table.header.cells[index].plain
+        notices.append(
+            Notice(
+                "event_column",
+                f"this table has no Event column, so each move's trigger is read as "
+                f"`to_<state>`, and its column {name!r} holds names alone "
+                f"({', '.join(repr(c) for c in dict.fromkeys(said[:3]))}), most likely the "
+                f"events: if they are, rename the column {name!r} to 'Event'",
+                table.line,
+            )
+        )
+    return tuple(notices)
 
 
 @dataclass
@@ -295,10 +339,14 @@ class LightReader:
             found = cell(role)
             return " ".join(found.plain.split()) if found is not None else ""
 
+        def shown_of(role: str, what: str) -> str:
+            found = cell(role)
+            return shown(found, what) if found is not None else ""
+
         line = row.line
         notes: list[tuple[str, str]] = []
-        source, target = plain("current state"), plain("next state")
-        trigger_text = plain("trigger")
+        source, target = shown_of("current state", "From"), shown_of("next state", "To")
+        trigger_text = shown_of("trigger", "Event")
         if normal(target) in TERMINAL:
             if normal(source) in START:
                 fail(f"rule row leads from {source} to {target}: it names no state", line)
@@ -372,7 +420,8 @@ class LightReader:
             )
         self.reading.count += 1
         rule_id = f"R{self.reading.count}"
-        triggers = self._triggers(trigger_text, target_cell, line, notes, has_trigger)
+        event = event_cell(cell("trigger") or _cell(line, "")) if has_trigger else None
+        triggers = self._triggers(event, target_cell, line, notes)
         refused = _REFUSED.search(" ".join(group.split())) is not None or any(
             normal(name) in WHY for name, _ in columns.extra
         )
@@ -380,9 +429,9 @@ class LightReader:
             _cell(line, rule_id),
             _cell(line, from_cell),
             _cell(line, ", ".join(triggers)),
-            cell("condition") or _cell(line, "-"),
+            _said(cell("condition"), event.guard if event else "", "guard", trigger_text, line),
             _cell(line, "[BLOCKED]" if refused else target_cell),
-            cell("action") or _cell(line, "-"),
+            _said(cell("action"), event.action if event else "", "action", trigger_text, line),
             cell("response") or _why(row, columns) or _cell(line, ""),
         )
         extra = tuple(
@@ -400,7 +449,7 @@ class LightReader:
         )
         return replace(
             rule,
-            action=rule.action if "action" in columns.roles else "",
+            action=rule.action if "action" in columns.roles or (event and event.action) else "",
             extra=rule.extra + tuple(notes),
             id_written=False,
             numbered=True,
@@ -408,6 +457,17 @@ class LightReader:
 
     def _source(self, written: str, line: int) -> str:
         """A From cell: a state's identifier, a list's identifiers, or a selector as written."""
+        names, note = state_names(written)
+        if len(names) > 1:  # `draft or review`, `draft<br>review`: each a state
+            return ", ".join(self.state(name, line) for name in names)
+        if note and not _SELECTOR.search(written):
+            fail(
+                f"the From cell {written!r} names a state and a note, {note!r}: a note is no "
+                f"part of a state's name; write the state alone ({names[0]!r}), and the note "
+                "in a column of its own",
+                line,
+            )
+        written = " ".join(written.split())
         parts = _alternatives(written)
         if parts:  # `awaiting-payment / vending`: each part a state
             return ", ".join(self.state(part, line) for part in parts)
@@ -419,15 +479,28 @@ class LightReader:
         """A To cell's state (its identifier) and what else it says."""
         if normal(written) in _TARGET_WORDS:
             return written, ""
-        more = _MORE.match(written)
+        names, _ = state_names(written)
+        if len(names) > 1:
+            fail(
+                f"the To cell {written!r} names {len(names)} states: a move leads to one; "
+                "write a row for each",
+                line,
+            )
+        written = " ".join(written.split())
+        more = _MORE.match(written) or _NOTE_AFTER.match(written)
         if more is not None:
             state = more.group("name")
             self.reader.notices.append(
                 Notice(
                     "target_note",
                     f"the To cell {written!r} names a state and more: read as the state "
-                    f"{state!r}, {more.group('rest')!r} kept as a note (what else happens "
-                    "belongs in an Action column)",
+                    f"{state!r}, {more.group('rest')!r} kept as a note ("
+                    + (
+                        "a guard belongs in a Condition column, what else happens in an "
+                        "Action column)"
+                        if more.group("rest").startswith("(")
+                        else "what else happens belongs in an Action column)"
+                    ),
                     line,
                     f"R{self.reading.count + 1}",
                 )
@@ -436,10 +509,13 @@ class LightReader:
         return self.state(written, line), ""
 
     def _triggers(
-        self, written: str, target: str, line: int, notes: list[tuple[str, str]], column: bool
+        self, event: EventCell | None, target: str, line: int, notes: list[tuple[str, str]]
     ) -> list[str]:
-        if not column:
+        if event is None:
             return [f"to_{target}"] if is_identifier(target) else [f"to_{identifier(target)}"]
+        if len(event.names) > 1:  # `approve / accept`: each a trigger of the row
+            return [self.trigger(name, line) for name in event.names]
+        written = event.names[0]
         if not written:
             fail(
                 "rule row has an empty trigger cell: write the event that makes the move, "
@@ -480,6 +556,21 @@ def _alternatives(written: str) -> list[str]:
         return []
     parts = [part.strip() for part in written.split("/")]
     return parts if all(parts) else []
+
+
+def _said(found: Cell | None, said: str, what: str, written: str, line: int) -> Cell:
+    """A row's Condition or Action cell: its column's, or the guard or action its Event
+    cell says (`written`); both saying something is refused."""
+    if not said:
+        return found or _cell(line, "-")
+    if found is not None and normal(found.plain) not in _NOTHING:
+        column = "Condition" if what == "guard" else "Action"
+        fail(
+            f"the Event cell {written!r} says the {what} {said!r}, and the {column} cell says "
+            f"{found.plain!r}: write the {what} in one place, the {column} column",
+            line,
+        )
+    return _cell(line, said)
 
 
 def _unread(event: str, guard: str, effects: str, empty: frozenset[str]) -> str:

@@ -44,6 +44,16 @@ ROLES: dict[str, tuple[str, ...]] = {
     ),
     "response": ("Response", "Responses"),
 }
+# More names a light table (`| From | Event | To |`, no ID column) is read by: the names
+# people give a transition's columns there, which a table of the full dialect does not take.
+LIGHT_ROLES: dict[str, tuple[str, ...]] = {
+    "current state": ("Source", "Current", "Current Status"),
+    "trigger": (*("Trigger / Event", "Trigger/Event", "Event / Trigger", "Event/Trigger"), "On"),
+    "next state": ("Target", "Next Status"),
+}
+# A trigger column's name in a light table whose From column is `State` (`| State |
+# Transition | Next State |`): a name of the transition elsewhere, never read as one.
+LIGHT_TRANSITION = "Transition"
 REQUIRED = ("id", "current state", "trigger", "condition", "next state", "action")
 # A table with at least this many of the required roles (or an ID column and two
 # more) is a transition table, and one that lacks the others is an error; with fewer
@@ -189,6 +199,19 @@ def with_extra_names(extra: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str
             own = {normal(n) for n in names}
             roles[key] = tuple(names) + tuple(n for n in roles[key] if normal(n) not in own)
     return roles
+
+
+def light_roles(roles: dict[str, tuple[str, ...]], table: Table) -> dict[str, tuple[str, ...]]:
+    """The roles a light table is read by: `roles` and `LIGHT_ROLES`; a `Transition`
+    column is its trigger where it is not the first column (`| State | Transition | Next
+    State |`; a first column `Transition` most likely numbers the rows)."""
+    more = dict(roles)
+    for role, names in LIGHT_ROLES.items():
+        more[role] = roles.get(role, ()) + names
+    headers = [normal(c.plain) for c in table.header.cells]
+    if normal(LIGHT_TRANSITION) in headers[1:]:
+        more["trigger"] = (*more["trigger"], LIGHT_TRANSITION)
+    return more
 
 
 def group_kind(heading: str) -> Kind:

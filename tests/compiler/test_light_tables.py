@@ -754,8 +754,11 @@ def test_the_generated_module_of_an_event_table_says_event() -> None:
     source = render_machine(parse_spec_text(LOANS, "loans.md"), "loans")
     assert "SPELL_WORD = 'event'" in source or 'SPELL_WORD = "event"' in source
     assert "# What the spec calls its events." in source
-    assert "# Event -> the model's trigger method." in source
-    assert "applied to each (state, event), in priority order" in source
+    assert (
+        "# Event -> its Description and Usage from the spec; the state it asks for, for events"
+        in source
+    )
+    assert "# Every (state, event)'s rules, in priority order." in source
     assert "spell." not in source and "(state, spell)" not in source
 
 
@@ -771,3 +774,130 @@ def test_a_change_of_an_event_table_is_told_in_events() -> None:
     assert "## States, events and rows" in markdown
     said = re.sub(r"no\s+Spells\s+list|spellbook", "", text + markdown)
     assert "Spell" not in said and "spell" not in said
+
+
+def _order(header: str, *rows: str) -> str:
+    """A small order machine under `header`, `rows` its moves after `draft -> review`."""
+    cells = [c for c in header.strip("|").split("|")]
+    body = "\n".join(rows)
+    return f"# Order\n\n## Transitions\n\n{header}\n|{'---|' * len(cells)}\n{body}\n"
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "| From | Trigger / Event | To |",
+        "| From | On | To |",
+        "| State | Transition | Next State |",
+        "| Source | Event | Target |",
+        "| Current | Event | Next |",
+    ],
+)
+def test_a_trigger_column_under_the_headers_people_write_is_read_as_the_events(
+    header: str,
+) -> None:
+    spec = read(_order(header, "| draft | submit | review |", "| review | approve | done |"))
+    assert [(r.current.names, r.triggers, r.target.name) for r in spec.rows] == [
+        (("draft",), ("submit",), "review"),
+        (("review",), ("approve",), "done"),
+    ]
+
+
+def test_a_column_of_events_under_another_name_is_a_warning_naming_the_rename() -> None:
+    spec = read(_order("| From | Action | To |", "| draft | submit | review |"))
+    (note,) = [f for f in analyse(spec) if f.kind == "event_column"]
+    assert (note.line, note.severity.value) == (5, "warning")
+    assert "rename the column 'Action' to 'Event'" in note.message
+
+
+@pytest.mark.parametrize(
+    ("cell", "triggers"),
+    [
+        ("approve / accept", ("approve", "accept")),
+        ("approve or accept", ("approve", "accept")),
+        ("approve OR accept", ("approve", "accept")),
+        ("approve; accept", ("approve", "accept")),
+        ("approve<br>accept", ("approve", "accept")),
+        ("<kbd>approve</kbd>", ("approve",)),
+        ("approve <!-- TODO rename -->", ("approve",)),
+    ],
+)
+def test_an_event_cell_naming_two_events_or_with_markup_reads_the_events(
+    cell: str, triggers: tuple[str, ...]
+) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert spec.rows[0].triggers == triggers
+    assert {s.name for s in spec.spells} == set(triggers)
+
+
+@pytest.mark.parametrize(
+    ("cell", "guard", "action"),
+    [
+        ("submit [valid]", "valid", ""),
+        ("submit / if valid", "valid", ""),
+        ("submit when valid", "valid", ""),
+        ("submit (only if the form is valid)", "the form is valid", ""),
+        ("submit / save()", "-", "save()"),
+        ("submit [valid] / save()", "valid", "save()"),
+    ],
+)
+def test_a_guard_or_action_in_an_event_cell_is_the_rows_condition_or_action(
+    cell: str, guard: str, action: str
+) -> None:
+    spec = read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
+    row = spec.rows[0]
+    assert row.triggers == ("submit",)
+    assert row.condition.text == guard
+    assert row.action == action
+
+
+def test_a_guard_in_the_event_cell_and_the_condition_column_is_refused() -> None:
+    text = _order(
+        "| From | Event | Condition | To |", "| draft | submit [valid] | ready | review |"
+    )
+    with pytest.raises(SpecError, match="write the guard in one place") as err:
+        read(text)
+    assert err.value.line == 7
+
+
+@pytest.mark.parametrize("cell", ["submit[^1]", "submit<sup>1</sup>", "<del>submit</del>"])
+def test_an_event_cell_with_a_mark_pointing_elsewhere_is_refused(cell: str) -> None:
+    with pytest.raises(SpecError, match="is not read") as err:
+        read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
+    assert err.value.line == 7
+
+
+@pytest.mark.parametrize("cell", ["(same)", "(unchanged)", "no change", "(same state)"])
+def test_a_same_word_in_a_to_cell_keeps_the_state_and_names_no_state(cell: str) -> None:
+    spec = read(
+        _order(
+            "| From | Event | To |", "| draft | submit | review |", f"| review | comment | {cell} |"
+        )
+    )
+    assert spec.rows[1].target.kind is Kind.NOOP
+    assert [s.name for s in spec.states] == ["draft", "review"]
+
+
+@pytest.mark.parametrize("cell", ["done (terminal)", "done<br>(terminal)"])
+def test_a_note_after_a_to_state_is_a_warned_note_never_a_new_state(cell: str) -> None:
+    spec = read(_order("| From | Event | To |", f"| draft | submit | {cell} |"))
+    assert spec.rows[0].target.name == "done"
+    (note,) = [f for f in analyse(spec) if f.kind == "target_note"]
+    assert (note.line, note.severity.value) == (7, "warning")
+
+
+def test_a_note_after_a_from_state_is_refused_never_a_new_state() -> None:
+    with pytest.raises(SpecError, match="names a state and a note") as err:
+        read(_order("| From | Event | To |", "| draft (pending) | submit | review |"))
+    assert err.value.line == 7
+
+
+@pytest.mark.parametrize("cell", ["draft or review", "draft and review", "draft<br>review"])
+def test_two_states_in_a_from_cell_are_each_a_state(cell: str) -> None:
+    spec = read(
+        _order(
+            "| From | Event | To |", "| draft | submit | review |", f"| {cell} | cancel | gone |"
+        )
+    )
+    assert spec.rows[1].current.names == ("draft", "review")
+    assert [s.name for s in spec.states] == ["draft", "review", "gone"]

@@ -1,0 +1,148 @@
+"""What a cell of a light transition table (`| From | Event | To |`) says beyond a name.
+
+A cell is read as GitHub shows it: an HTML comment (`<!-- TODO -->`) is dropped, a
+formatting tag (`<kbd>submit</kbd>`, `<b>`) is the text it holds, and `<br>` is a line
+break. A footnote mark (`submit[^1]`, `submit<sup>1</sup>`) or another tag is refused:
+the note it points at is not read, and may say what changes the move.
+
+An Event cell may say more than one event's name:
+
+- several events, each a name alone, separated by `,`, `;`, `/`, `or` or a line break
+  (`approve / accept`, `approve<br>accept`): the row's triggers, as a From cell `A, B`
+  names states;
+- a guard, `submit [valid]`, `submit / if valid`, `submit when valid`, `submit (only if
+  the form is valid)`: the row's condition, as a Condition column says it;
+- an action after a slash, `submit / save()`: the row's action, as an Action column says it.
+
+Anything else is one event's name, as written (`Facilitator approves; security re-runs`).
+A From or To cell may name several states the same ways (`draft or review`), and a
+parenthesis after a state (`done (terminal)`) is a note about it, never part of its name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..spec_error import fail
+from .identifiers import is_identifier
+from .markdown import Cell
+
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_TAG = re.compile(r"</?(?P<tag>[A-Za-z][\w-]*)[^<>]*>")
+# Tags that only change how their text looks: the text is the name.
+_FORMATTING = frozenset({"kbd", "b", "strong", "em", "i", "code", "samp", "tt", "span", "mark"})
+_FOOTNOTE = re.compile(r"\[\^[^\]]*\]|<sup\b[^>]*>.*?</sup>", re.IGNORECASE | re.DOTALL)
+# What separates several names in one cell.
+_SEPARATOR = re.compile(r"\s*(?:\n|;|,|/|\s+or\s+)\s*", re.IGNORECASE)
+_STATE_SEPARATOR = re.compile(r"\s*(?:\n|;|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
+# An event and its guard: `submit [valid]` (UML), `submit / if valid`, `submit when valid`.
+_BRACKET_GUARD = re.compile(r"^(?P<event>.*?[^\s_])\s*\[(?P<guard>[^\]^][^\]]*)\]\s*(?P<rest>.*)$")
+_WORD_GUARD = re.compile(
+    r"^(?P<event>\S+?)\s*(?:/\s*|\s)(?:only\s+)?(?:if|when)\s+(?P<guard>\S.*)$", re.IGNORECASE
+)
+_PAREN_GUARD = re.compile(
+    r"^(?P<event>.*?\S)\s*\(\s*(?:only\s+)?(?:if|when)\s+(?P<guard>[^()]*?)\s*\)$", re.IGNORECASE
+)
+# An event and the action after a slash: `submit / save()`.
+_ACTION = re.compile(r"^(?P<event>[^/]*?\S)\s*/\s*(?P<action>\S.*\(.*\).*)$")
+# A state and a note in parentheses: `done (terminal)`.
+_STATE_NOTE = re.compile(r"^(?P<name>[^()]*?\S)\s*(?P<note>\([^()]*\))$")
+
+
+@dataclass(frozen=True)
+class EventCell:
+    """An Event cell read: the events' names as written, and a guard or action it says."""
+
+    names: tuple[str, ...]
+    guard: str = ""
+    action: str = ""
+
+
+def shown(cell: Cell, what: str) -> str:
+    """A cell's text as GitHub shows it (see the module's doc), a line break as `\\n`;
+    code spans as written."""
+    text = "".join(
+        s.text if s.kind == "code" else _unmarked(s.text, cell, what) for s in cell.inline.segments
+    )
+    return "\n".join(" ".join(part.split()) for part in text.split("\n")).strip()
+
+
+def _unmarked(text: str, cell: Cell, what: str) -> str:
+    text = _COMMENT.sub("", text)
+    mark = _FOOTNOTE.search(text)
+    if mark is not None:
+        fail(
+            f"the {what} cell {cell.source!r} has a footnote mark {mark.group(0)!r}: the note "
+            "it points at is not read; write the name alone in the cell, and what the note "
+            "says in a Condition or Action column where it changes the move",
+            cell.line,
+        )
+    text = _BREAK.sub("\n", text)
+    for tag in _TAG.finditer(text):
+        if tag.group("tag").lower() not in _FORMATTING:
+            fail(
+                f"the {what} cell {cell.source!r} has the HTML tag {tag.group(0)!r}, which is "
+                "not read: write the name as plain text",
+                cell.line,
+            )
+    return _TAG.sub("", text)
+
+
+def _names(text: str, separator: re.Pattern[str]) -> tuple[str, ...] | None:
+    """The names of a cell that lists several, each a name alone; None for any other."""
+    parts = separator.split(text)
+    if len(parts) > 1 and all(is_identifier(p) for p in parts):
+        return tuple(parts)
+    return None
+
+
+def _one_line(text: str, line: int, what: str) -> str:
+    if "\n" in text:
+        fail(
+            f"the {what} cell {text.replace(chr(10), '<br>')!r} has a line break that does not "
+            "separate names: write one name, or each name alone on its line",
+            line,
+        )
+    return text
+
+
+def event_cell(cell: Cell) -> EventCell:
+    """What an Event cell says (see the module's doc)."""
+    text, line = shown(cell, "Event"), cell.line
+    several = _names(text, _SEPARATOR)
+    if several is not None:
+        return EventCell(several)
+    text = _one_line(text, line, "Event")
+    for guarded in (_BRACKET_GUARD, _PAREN_GUARD, _WORD_GUARD):
+        found = guarded.match(text)
+        if found is None:
+            continue
+        rest = found.groupdict().get("rest") or ""
+        action = ""
+        if rest:
+            after = re.match(r"^/\s*(?P<action>\S.*)$", rest)
+            if after is None:
+                break  # `a [b] c`: no guard of a UML label
+            action = after.group("action")
+        return EventCell((found.group("event"),), found.group("guard").strip(), action)
+    acting = _ACTION.match(text)
+    if acting is not None and is_identifier(acting.group("event")):
+        return EventCell((acting.group("event"),), "", acting.group("action"))
+    return EventCell((text,))
+
+
+def state_names(text: str) -> tuple[tuple[str, ...], str]:
+    """The states a From or To cell names as written, and a note in parentheses after
+    the one it names (`done (terminal)` is `done` and `(terminal)`), "" for none. Several
+    states (`draft or review`, `draft<br>review`) each a name alone. `text` is the
+    cell as `shown`."""
+    several = _names(text, _STATE_SEPARATOR)
+    if several is not None:
+        return several, ""
+    text = " ".join(text.split())
+    found = _STATE_NOTE.match(text)
+    if found is not None:
+        return (found.group("name"),), found.group("note")
+    return (text,), ""
