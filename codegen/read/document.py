@@ -47,16 +47,19 @@ from .markdown import (
     BrokenTable,
     Code,
     Heading,
+    Html,
     Inline,
     Item,
     ItemList,
     LooseRows,
     Paragraph,
+    Quote,
     Segment,
     Table,
     TableRow,
     as_written,
     split_cells,
+    struck,
 )
 from .policies import unlisted_policy, unread_policies
 from .rows import (
@@ -160,6 +163,9 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
                 f"not a state-machine spec as read (no transition table): {unread.message}",
                 unread.line,
             )
+        unread_header = _colon_header(placed, roles)
+        if unread_header is not None:
+            fail(*unread_header)
         fail(
             "not a state-machine spec: no transition table (a table with columns "
             + ", ".join(role_title(c) for c in REQUIRED)
@@ -963,6 +969,8 @@ def _rows(
         previous = block
         if last is not None and last.headings != p.headings:
             last = None
+        if isinstance(block, (ItemList, Quote, Html)):
+            _refuse_enclosed(block, roles, light is not None)
         if isinstance(block, Table):
             if columns_of(block, TERM_ROLES, tuple(TERM_ROLES)) is not None:
                 continue
@@ -971,6 +979,7 @@ def _rows(
                 last = _Last(block, light_read, p.headings, light.row_reader(p.group))
                 reader.notices.extend(light_read.notices)
                 reader.notices.extend(_ragged(block))
+                _refuse_struck(block.rows, block.header)
                 with _short(block):
                     read = light.rows(block, light_read, p.group)
                 yield from read
@@ -978,6 +987,7 @@ def _rows(
             why = why_column(block, roles) if light is None else None
             if why is not None:
                 last = None
+                _refuse_struck(block.rows, block.header)
                 with _short(block):
                     read = reason_rows(block, why, p.group, spells, reader, reasons)
                 reasons += len(read)
@@ -996,6 +1006,7 @@ def _rows(
                 reader.notices.extend(columns.notices)
                 reader.notices.extend(_ragged(block))
                 kind = group_kind(p.group)
+                _refuse_struck(block.rows, block.header)
                 for row in block.rows:
                     with _short(block, row.line):
                         rule = reader.rule(row, columns, p.group, kind)
@@ -1006,7 +1017,9 @@ def _rows(
         elif isinstance(block, LooseRows):
             if last is not None:
                 blank = before is last.table and not block.after_text
-                yield from _detached(block, last, reader, blank)
+                html = before if isinstance(before, Html) and not block.after_text else None
+                _refuse_struck(block.rows, last.table.header)
+                yield from _detached(block, last, reader, blank, html)
         elif isinstance(block, BrokenTable):
             after_rule_table = last is not None and block.line == last.table.end_line + 1
             if after_rule_table or _names_rule_columns(block.text, roles):
@@ -1092,12 +1105,27 @@ def _rule_reader(reader: RowReader, group: str) -> Callable[[TableRow, Columns],
     return lambda row, columns: reader.rule(row, columns, group, kind)
 
 
-def _detached(block: LooseRows, last: _Last, reader: RowReader, blank: bool) -> Iterator[RuleRow]:
+def _detached(
+    block: LooseRows, last: _Last, reader: RowReader, blank: bool, html: Html | None = None
+) -> Iterator[RuleRow]:
     """Rows cut off from the rule table above: read as that table's rows (what their
     author meant), and reported, since markdown does not show them as part of it."""
     table = last.table
     width = len(table.header.cells)
-    if blank:
+    if html is not None:
+        what = "an HTML comment" if html.comment else "a block of HTML"
+        gap = (
+            f" and the blank line at line {block.line - 1}"
+            if block.line > html.end_line + 1
+            else ""
+        )
+        why = (
+            f"by {what} at line {html.line}{gap}: markdown ends a table at an HTML block, "
+            "so the row shows as a paragraph of '|' characters; move the "
+            f"{'comment' if html.comment else 'HTML'} out of the table (above or below it)"
+            f"{' and delete the blank line' if gap else ''}"
+        )
+    elif blank:
         why = (
             f"by a blank line at line {block.line - 1}: markdown ends a table at a blank "
             "line, so the row shows as a paragraph of '|' characters; delete the blank line"
@@ -1138,3 +1166,109 @@ def _names_rule_columns(text: str, roles: dict[str, tuple[str, ...]]) -> bool:
     """Whether a line's cells name at least two of a transition table's roles."""
     cells = {normal(c) for c in split_cells(text)}
     return sum(bool(cells & {normal(n) for n in roles[r]}) for r in REQUIRED) >= 2
+
+
+# Where a transition table markdown shows inside something else is, and the fix.
+_ENCLOSED = {
+    "quote": (
+        "inside a block quote (its lines start with '>'), where it is not read: a spec's "
+        "rules are read from tables outside block quotes, list items and HTML; move the "
+        "table out of the block quote (take the '>' off its lines)"
+    ),
+    "alert": (
+        "inside a GitHub alert (`> [!NOTE]`, `> [!WARNING]`), where it is not read: a "
+        "spec's rules are read from tables outside block quotes, list items and HTML; move "
+        "the table out of the alert (take the '>' off its lines; the alert's words can "
+        "stay above it)"
+    ),
+    "list": (
+        "inside a list item (indented under its '- ' or '1. '), where it is not read: a "
+        "spec's rules are read from tables outside block quotes, list items and HTML; move "
+        "the table out of the list (unindent its lines, with a blank line above)"
+    ),
+    "html": (
+        "written as an HTML <table>, which is not read: write it as a markdown table, "
+        "`| From | Event | To |`"
+    ),
+}
+
+
+def _enclosed(block: Block, where: str = "") -> Iterator[tuple[int, str, Table | str]]:
+    """(line, where, the table or its header as written) of each table inside a list,
+    a block quote or HTML: where is the outermost of these."""
+    if isinstance(block, Html) and block.header:
+        yield block.line, where or "html", " | ".join(block.header)
+    elif isinstance(block, Table) and where:
+        yield block.line, where, block
+    elif isinstance(block, BrokenTable) and where:
+        yield block.line, where, block.text
+    elif isinstance(block, ItemList):
+        for item in block.items:
+            for inner in item.blocks:
+                yield from _enclosed(inner, where or "list")
+    elif isinstance(block, Quote):
+        for inner in block.blocks:
+            yield from _enclosed(inner, where or ("alert" if block.alert else "quote"))
+
+
+def _refuse_enclosed(block: Block, roles: dict[str, tuple[str, ...]], light: bool) -> None:
+    """Refuse a transition table GitHub shows inside a block quote, an alert, a list
+    item or HTML, at its line, with the fix; other tables there (a summary, a glossary)
+    are not rules and stay unread."""
+    for line, where, found in _enclosed(block):
+        if isinstance(found, Table) and _reads_as_rules(found, roles, light):
+            fail(f"this transition table is {_ENCLOSED[where]}", line)
+        if isinstance(found, str) and _names_rule_columns(found, roles):
+            fail(f"this transition table is {_ENCLOSED[where]}", line)
+
+
+def _reads_as_rules(table: Table, roles: dict[str, tuple[str, ...]], light: bool) -> bool:
+    """Whether a table would be read as rules where it stood on its own."""
+    if columns_of(table, TERM_ROLES, tuple(TERM_ROLES)) is not None:
+        return False
+    try:
+        if light and light_columns(table, roles) is not None:
+            return True
+        if not light and why_column(table, roles) is not None:
+            return True
+        return bool(columns_of(table, roles))
+    except SpecError:
+        return True  # a transition table whose reading would be refused
+
+
+def _refuse_struck(rows: Iterable[TableRow], header: TableRow) -> None:
+    """Refuse a rule row with struck-out text in a cell: GitHub shows it crossed out, so
+    it is no live part of the rule, and it must never reach anyone as an instruction."""
+    for row in rows:
+        for i, cell in enumerate(row.cells):
+            shown = struck(cell.source)
+            if not shown:
+                continue
+            column = header.cells[i].plain if i < len(header.cells) else ""
+            fail(
+                f"the {column or 'row'} cell has struck-out text, {shown}: GitHub shows it "
+                "crossed out, so it is not read as part of the rule; delete it (or the whole "
+                "row, if the rule is gone), or take the strike marks off if it is meant",
+                row.line,
+            )
+
+
+def _colon_header(
+    placed: list[_Placed], roles: dict[str, tuple[str, ...]]
+) -> tuple[str, int] | None:
+    """Why a table whose header names transition columns with a colon (`| From: |`) is
+    not a transition table, and its line; None where no table is such."""
+    for p in placed:
+        if not isinstance(p.block, Table):
+            continue
+        cells = [c.plain for c in p.block.header.cells]
+        bare = [c.strip().rstrip(":").strip() for c in cells]
+        if bare != cells and _names_rule_columns(" | ".join(bare), roles):
+            colons = ", ".join(repr(c) for c, b in zip(cells, bare, strict=True) if c != b)
+            return (
+                "not a state-machine spec as read (no transition table): this table's "
+                f"header writes {colons} with a ':', and a column is known by its name "
+                f"alone; take the ':' off, `| {' | '.join(bare)} |`",
+                p.block.line,
+            )
+    return None

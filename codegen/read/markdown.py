@@ -11,6 +11,7 @@ so row `i` of a table sits `i + 2` lines below its header.
 from __future__ import annotations
 
 import bisect
+import html
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -228,7 +229,32 @@ class ItemList:
     items: tuple[Item, ...]
 
 
-Block = Heading | Paragraph | Table | Code | BrokenTable | LooseRows | ItemList
+@dataclass(frozen=True)
+class Quote:
+    """A block quote (`> ...`) and the blocks inside it; `alert` the kind of a GitHub
+    alert (`> [!WARNING]`), "" for a plain quote."""
+
+    line: int
+    blocks: tuple[Block, ...]
+    alert: str = ""
+
+
+@dataclass(frozen=True)
+class Html:
+    """A block of raw HTML (a comment, a `<table>`), from `line` to `end_line`;
+    `header` the cells of a `<table>`'s first row."""
+
+    line: int
+    end_line: int
+    text: str
+    header: tuple[str, ...] = ()
+
+    @property
+    def comment(self) -> bool:
+        return self.text.lstrip().startswith("<!--")
+
+
+Block = Heading | Paragraph | Table | Code | BrokenTable | LooseRows | ItemList | Quote | Html
 
 
 # ASCII punctuation: what a backslash escapes in markdown (CommonMark, "Backslash escapes").
@@ -386,9 +412,14 @@ class _LocatedBlockParser(BlockParser):
     def parse_block_quote(self, m: re.Match[str], state: BlockState) -> int:
         assert isinstance(state, _LocatedState)
         saved = (state.next_child_line, state.child_lines)
-        state.next_child_line, state.child_lines = state.line_at(m.start()), []
+        start = state.line_at(m.start())
+        state.next_child_line, state.child_lines = start, []
+        count = len(state.tokens)
         try:
-            return super().parse_block_quote(m, state)
+            end = super().parse_block_quote(m, state)
+            if len(state.tokens) > count and state.tokens[count]["type"] == "block_quote":
+                state.tokens[count]["line"] = start
+            return end
         finally:
             state.next_child_line, state.child_lines = saved
 
@@ -551,7 +582,34 @@ def _block(token: Token, previous: Block | None) -> Block | None:
     if kind == "block_code":
         info = token.get("attrs", {}).get("info", "")
         return Code(line, info, token["raw"])
+    if kind == "block_quote":
+        blocks = tuple(_blocks(token["children"]))
+        first = blocks[0] if blocks else None
+        alert = _ALERT.match(first.lines[0].plain) if isinstance(first, Paragraph) else None
+        return Quote(line, blocks, alert.group(1).upper() if alert else "")
+    if kind == "block_html":
+        raw: str = token.get("raw", "")
+        end = line + raw.rstrip("\n").count("\n")
+        return Html(line, end, raw, _html_header(raw))
     return None
+
+
+# A GitHub alert's first line: `> [!NOTE]`, `> [!WARNING]`.
+_ALERT = re.compile(r"\[!(note|tip|important|warning|caution)\]", re.IGNORECASE)
+_HTML_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr\s*>", re.IGNORECASE | re.DOTALL)
+_HTML_CELL = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]\s*>", re.IGNORECASE | re.DOTALL)
+_HTML_TAG = re.compile(r"<[^>]*>")
+
+
+def _html_header(raw: str) -> tuple[str, ...]:
+    """The cells of the first row of an HTML `<table>`, as text; () for other HTML."""
+    if not re.search(r"<table\b", raw, re.IGNORECASE):
+        return ()
+    row = _HTML_ROW.search(raw)
+    if row is None:
+        return ()
+    cells = _HTML_CELL.findall(row.group(1))
+    return tuple(" ".join(html.unescape(_HTML_TAG.sub("", c)).split()) for c in cells)
 
 
 def _table(token: Token, line: int) -> Table:
@@ -674,7 +732,7 @@ def _broken_table(token: Token, previous: Block | None) -> Block | None:
     if isinstance(previous, Table) and line == previous.end_line + 1:
         return BrokenTable(line, line, _not_a_row(lines[0]), lines[0])
     if not _PIPE_ROW.match(lines[0]):
-        return None
+        return _pipeless_header(lines, line)
     if len(lines) < 2 or not _is_delimiter(lines[1]):
         rows = [(i, row) for i, row in enumerate(lines) if row.strip()]
         if all(_PIPE_ROW.match(row) for _, row in rows):
@@ -694,6 +752,21 @@ def _broken_table(token: Token, previous: Block | None) -> Block | None:
     return BrokenTable(
         line, line, "lines that look like a table could not be read as one", lines[0]
     )
+
+
+def _pipeless_header(lines: list[str], line: int) -> BrokenTable | None:
+    """A header and delimiter row written without a leading '|' over rows written with
+    one: GitHub shows a table, the reading here a paragraph of text."""
+    if len(lines) < 3 or "|" not in lines[0] or not _is_delimiter(lines[1]):
+        return None
+    if not any(_PIPE_ROW.match(row) for row in lines[2:]):
+        return None
+    reason = (
+        "GitHub shows these lines as a table, but they are read as text: the header and "
+        "delimiter rows do not start with '|' where the rows below do; start and end "
+        f"every line of the table with '|', `| {' | '.join(split_cells(lines[0]))} |`"
+    )
+    return BrokenTable(line, line, reason, lines[0])
 
 
 def _not_a_row(text: str) -> str:
@@ -823,3 +896,41 @@ def _column_count(text: str) -> int:
         if token["type"] == "table":
             return len(token["children"][0]["children"])
     return 0
+
+
+# Text GitHub may show struck out: `~~a~~`, `~a~`, `<del>a</del>`, `<s>`, `<strike>`.
+_MAY_STRIKE = re.compile(r"~|<(?:del|s|strike)\b", re.IGNORECASE)
+_STRIKE_TAG = re.compile(r"<(del|s|strike)\b[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
+# One tilde each side, as GitHub strikes too (`~a~`); not `~/a to ~/b`.
+_ONE_TILDE = re.compile(r"(?<![~\\])~(?=[^\s~])(?:[^~]*?[^\s~\\])?~(?!~)")
+_STRIKE: mistune.Markdown | None = None
+
+
+def struck(source: str) -> str:
+    """The part of `source` (a cell as written) that GitHub shows crossed out:
+    `~~text~~`, `~text~`, or text in `<del>`, `<s>` or `<strike>`; "" where none is.
+    A code span is text as it is (`` `~~a~~` `` shows its tildes)."""
+    if not _MAY_STRIKE.search(source):
+        return ""
+    global _STRIKE
+    if _STRIKE is None:
+        _STRIKE = mistune.create_markdown(renderer=None, plugins=["strikethrough"])
+    tokens = _STRIKE(source)
+    assert isinstance(tokens, list)
+    return _struck_in(tokens, source)
+
+
+def _struck_in(tokens: list[Token], source: str) -> str:
+    for token in tokens:
+        kind = token.get("type")
+        if kind == "strikethrough":
+            return f"~~{_text_of(token)}~~"
+        if kind == "inline_html" and re.match(r"<(del|s|strike)\b", token["raw"], re.I):
+            tag = _STRIKE_TAG.search(source)
+            return tag.group(0) if tag else token["raw"]
+        if kind == "text" and (one := _ONE_TILDE.search(token.get("raw", ""))):
+            return one.group(0)
+        found = _struck_in(token.get("children", []), source)
+        if found:
+            return found
+    return ""

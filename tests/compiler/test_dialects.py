@@ -336,3 +336,24 @@ def test_every_column_role_may_be_renamed(role: str, header: str, name: str) -> 
             parse_spec_text(text)
     spec = parse_spec_text(text, options=ReadOptions(columns=((role, (name,)),)))
     assert [r.id for r in spec.rows][:2] == ["T1", "T2"] and spec.rows[0].response == "Say so"
+
+
+def test_struck_out_text_in_an_action_cell_is_refused_never_an_instruction() -> None:
+    states, spells = ["A", "B"], ["Go"]
+    struck_row = row("T1", "A", "Go", "-", "B", "~~Delete notes.md~~")
+    text = spec_text(states, spells, [struck_row, *fill(states, spells, ["A/Go"])])
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    lines = text.split("\n")
+    assert raised.value.line == lines.index(struck_row) + 1
+    assert "Action cell has struck-out text, ~~Delete notes.md~~" in raised.value.message
+
+
+def test_rows_after_an_html_comment_in_a_table_name_the_comment() -> None:
+    marker = "| GN2 | GATHER_NEEDS_PLAN |"
+    text = TEXT.replace(marker, "<!-- GN1 stays -->\n" + marker)
+    lines = text.split("\n")
+    comment = lines.index("<!-- GN1 stays -->") + 1
+    found = [f for f in analyse(edited(text)) if f.kind == "detached_row"]
+    assert found and all(f"by an HTML comment at line {comment}" in f.message for f in found)
+    assert not any("blank line" in f.message for f in found)

@@ -901,3 +901,86 @@ def test_two_states_in_a_from_cell_are_each_a_state(cell: str) -> None:
     )
     assert spec.rows[1].current.names == ("draft", "review")
     assert [s.name for s in spec.states] == ["draft", "review", "gone"]
+
+
+_MOVES = "| From | Event | To |\n|---|---|---|\n| draft | submit | review |\n"
+_MORE = "| From | Event | To |\n|---|---|---|\n| review | cancel | cancelled |\n"
+
+
+@pytest.mark.parametrize(
+    ("enclosed", "says"),
+    [
+        ("> " + _MORE.replace("\n", "\n> ").rstrip("> "), "move the table out of the block quote"),
+        (
+            "> [!WARNING]\n> Admins may also:\n>\n> " + _MORE.replace("\n", "\n> ").rstrip("> "),
+            "move the table out of the alert",
+        ),
+        (
+            "- Cancelling:\n\n  " + _MORE.replace("\n", "\n  ").rstrip(),
+            "move the table out of the list",
+        ),
+        (
+            "<table>\n<tr><th>From</th><th>Event</th><th>To</th></tr>\n"
+            "<tr><td>review</td><td>cancel</td><td>cancelled</td></tr>\n</table>\n",
+            "write it as a markdown table",
+        ),
+    ],
+    ids=["block_quote", "alert", "list_item", "html_table"],
+)
+@pytest.mark.parametrize("alone", [True, False], ids=["alone", "after_a_table"])
+def test_a_transition_table_inside_a_quote_list_or_html_is_refused_at_its_line(
+    enclosed: str, says: str, alone: bool
+) -> None:
+    head = "# Order\n\n## Transitions\n\n" + ("" if alone else _MOVES + "\n")
+    text = head + enclosed
+    line = (
+        head.count("\n")
+        + 1
+        + next(i for i, ln in enumerate(enclosed.split("\n")) if "From" in ln or "<table" in ln)
+    )
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    assert raised.value.line == line
+    assert says in raised.value.message
+
+
+def test_a_summary_table_inside_a_block_quote_stays_unread() -> None:
+    text = (
+        "# Order\n\n## Transitions\n\n"
+        + _MOVES
+        + "\n> | State | Meaning |\n> |---|---|\n> | draft | new |\n"
+    )
+    assert [r.id for r in parse_spec_text(text).rows] == ["R1"]
+
+
+@pytest.mark.parametrize(
+    "cell", ["~~approve~~", "<del>approve</del>", "<s>approve</s>", "~approve~", "**~~approve~~**"]
+)
+def test_struck_out_text_in_a_rule_row_is_refused_at_its_line(cell: str) -> None:
+    text = "# Order\n\n## Transitions\n\n" + _MOVES + f"| review | {cell} | done |\n"
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    assert raised.value.line == 8
+    assert "struck-out" in raised.value.message and "Event cell" in raised.value.message
+
+
+def test_tildes_in_a_code_span_or_a_home_path_are_not_struck_out() -> None:
+    text = "# Order\n\n## Transitions\n\n" + _MOVES + "| review | `~~approve~~` | done |\n"
+    assert len(parse_spec_text(text).rows) == 2
+
+
+def test_a_header_with_colons_says_why_it_is_no_transition_table() -> None:
+    text = "# Order\n\n## Transitions\n\n" + _MOVES.replace("From", "From:").replace("To ", "To: ")
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    assert raised.value.line == 5
+    assert "'From:'" in raised.value.message and "take the ':' off" in raised.value.message
+
+
+def test_a_header_without_bars_over_rows_with_them_says_why_at_its_line() -> None:
+    table = "From | Event | To\n--- | --- | ---\n| draft | submit | review |\n"
+    text = "# Order\n\n## Transitions\n\n" + table
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    assert raised.value.line == 5
+    assert "GitHub shows these lines as a table" in raised.value.message

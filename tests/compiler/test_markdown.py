@@ -235,3 +235,35 @@ def test_a_text_read_twice_is_parsed_once_and_a_large_one_is_not_kept(
     markdown.read_blocks(large)
     markdown.read_blocks(large)
     assert len(parsed) == 3 and large not in markdown._kept
+
+
+def test_block_quotes_alerts_and_html_tables_carry_their_lines() -> None:
+    from codegen.read.markdown import Html, Quote
+
+    text = (
+        "# T\n\n> [!NOTE]\n> a\n>\n> | a | b |\n> |---|---|\n> | 1 | 2 |\n\n"
+        "<table><tr><th>From</th><th>To</th></tr></table>\n"
+    )
+    quote = next(b for b in read_blocks(text) if isinstance(b, Quote))
+    assert (quote.line, quote.alert) == (3, "NOTE")
+    assert [b.line for b in quote.blocks] == [3, 6]
+    html = next(b for b in read_blocks(text) if isinstance(b, Html))
+    assert (html.line, html.header) == (10, ("From", "To"))
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("~~approve~~", "~~approve~~"),
+        ("a ~~b c~~ d", "~~b c~~"),
+        ("~approve~", "~approve~"),
+        ("<del>x</del> y", "<del>x</del>"),
+        ("`~~x~~`", ""),
+        ("Copy ~/a to ~/b", ""),
+        ("approve", ""),
+    ],
+)
+def test_struck_finds_what_github_shows_crossed_out(source: str, shown: str) -> None:
+    from codegen.read.markdown import struck
+
+    assert struck(source) == shown
