@@ -399,7 +399,6 @@ def test_strict_fails_on_a_verb_that_does_not_read_and_passes_an_instruction(
 # Patterns only some specs need (a light table's notes, a States line written as prose,
 # a hint for a Next State that is no state, ...): built on first use, never at import.
 _ON_FIRST_USE = {
-    "codegen.config": ("_header", "_string"),
     "codegen.expand": ("_negated", "_same_words", "_blocked_words"),
     "codegen.analyse.kept": ("_addressed",),
     "codegen.read.document": ("_states_word", "_initial_mark", "_plain_states", "_plain_name"),
