@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -157,6 +158,14 @@ def test_a_terminal_marker_row_refuses_every_trigger_in_its_state() -> None:
     assert spec.state("delivered").goal
     about = {(f.kind, f.state) for f in analyse(spec)}
     assert not about & {("missing_cell", "delivered"), ("dead_end", "delivered")}
+
+
+def test_the_guide_numbers_a_terminal_state_s_row_as_the_reading_does() -> None:
+    # The terminal row has an ID (R4 above, after the tables' rows): the guide says so.
+    guide = Path(__file__).parents[2] / "docs" / "guide" / "reading-specs.md"
+    text = " ".join(guide.read_text(encoding="utf-8").split())
+    assert "`(none)` row takes no number" not in text
+    assert "`(none)` row declares terminal is numbered after the tables' rows" in text
 
 
 @pytest.mark.parametrize("end", ["[*]", "(none)", "(end)"])
