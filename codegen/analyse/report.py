@@ -9,7 +9,7 @@ from typing import Any
 
 from ..model import Spec, Specificity
 from ..read.lexicon import ReadOptions
-from .coverage import family_cell, family_coverage, state_coverage
+from .coverage import Coverage, family_cell, family_coverage, state_coverage
 from .findings import SEVERITY, Finding, Severity
 from .reading import read_spec
 
@@ -134,6 +134,24 @@ def _family_matrix(spec: Spec) -> list[str]:
     return _table(["STATE FAMILY", *spells], rows)
 
 
+def _no_families(spec: Spec) -> bool:
+    """Whether every family is one state: its matrix by family is its matrix by state."""
+    return all(len(fam.members) == 1 for fam in spec.families)
+
+
+def _by_family(spec: Spec, covered: Coverage) -> list[str]:
+    """The coverage matrix by state family, where the spec has families."""
+    if _no_families(spec):
+        return []
+    return [
+        f"Coverage by state family: {covered} cells "
+        f"({_plural(len(spec.families), 'family')} x "
+        f"{_plural(len(spec.spells), spec.spell_word)})",
+        *_family_matrix(spec),
+        "",
+    ]
+
+
 def format_finding(path: str, finding: Finding) -> str:
     where = f"{path}:{finding.line}" if finding.line else path
     return f"{where}: {finding.severity.value}: {finding.message} [{finding.kind}]"
@@ -177,12 +195,11 @@ def format_text(
         f"{_rules(spec)}",
         f"Read with {_words(spec)}",
         "",
-        f"Coverage by state family: {families_cov} cells "
-        f"({_plural(len(spec.families), 'family')} x {_plural(len(spec.spells), word)})",
-        *_family_matrix(spec),
-        "",
+        *_by_family(spec, families_cov),
         f"Coverage by state: {states_cov} cells "
-        f"({_plural(len(spec.states), 'state')} x {_plural(len(spec.spells), word)})",
+        f"({_plural(len(spec.states), 'state')} x {_plural(len(spec.spells), word)}"
+        + ("; no state families, so no matrix by family" if _no_families(spec) else "")
+        + ")",
         *_state_matrix(spec),
         "",
         f"Rule IDs are in priority order: rows naming the state first, then "
@@ -309,9 +326,12 @@ def to_markdown(
         f"{counts['info']} info" + (" (strict)" if strict else "") + ".",
         "",
         f"## Coverage: {_plural(len(spec.families), 'state family')} x "
-        f"{_plural(len(spells), spec.spell_word)}",
+        f"{_plural(len(spells), spec.spell_word)}"
+        if not _no_families(spec)
+        else f"## Coverage: {_plural(len(spec.states), 'state')} x "
+        f"{_plural(len(spells), spec.spell_word)} (no state families)",
         "",
-        "| State family | " + " | ".join(spells) + " |",
+        ("| State | " if _no_families(spec) else "| State family | ") + " | ".join(spells) + " |",
         "|---|" + "---|" * len(spells),
     ]
     for fam in spec.families:

@@ -140,23 +140,48 @@ class SpecDiff:
         found.update({now: was for was, now in self.spells_renamed})
         return found
 
+    def _saved(self, state: str, still: str = "") -> str:
+        """Where a workspace's state is kept under its name: a state file, or in a machine
+        of the project's own code (no state file), the project's own storage."""
+        if self.new.own_code:
+            return f"a state {still}saved as {state} in the project's own storage"
+        return f"a state file {still}naming {state}"
+
+    def _formerly(self, old: str, new: str) -> str:
+        """What to write so that `old` moves to `new` (to the state that takes its place
+        where `new` is ""): its `*Formerly*` line, and in a spec whose states are read
+        from its tables, the States list to write it in, each state as the tables write it."""
+        line = f"`- *Formerly*: {old}`"
+        if not _states_unlisted(self.new):
+            return f"add {line} to {new or 'the state that takes its place'}"
+        shown = {s.name: s.title or s.name for s in self.new.states}
+        where = shown.get(new, new) if new else "the state that takes its place"
+        items = ", ".join(
+            f"`{i}. **{title}**`" + (f" with {line} under it" if name == new else "")
+            for i, (name, title) in enumerate(shown.items(), 1)
+        )
+        return (
+            f"this spec has no States list: add a `## States` list of its "
+            f"{len(shown)} states as the tables write them, with {line} under {where}: {items}"
+        )
+
     @property
     def breaking(self) -> list[str]:
         """Why a workspace left by the old machine could stop working with the new one."""
         why = [
-            f"state {r.old} is renamed {r.new} with no migration: a state file naming "
-            f"{r.old} stops working (add `- *Formerly*: {r.old}` to {r.new})"
+            f"state {r.old} is renamed {r.new} with no migration: {self._saved(r.old)} "
+            f"stops working ({self._formerly(r.old, r.new)})"
             for r in self.states_renamed
             if not r.migrated
         ]
         why += [
-            f"state {name} is removed with no migration: a state file naming it stops "
-            "working (add `- *Formerly*: " + name + "` to the state that takes its place)"
+            f"state {name} is removed with no migration: {self._saved(name)} stops "
+            f"working ({self._formerly(name, '')})"
             for name in self.states_removed
             if name not in self.merged
         ]
         why += [
-            f"the migration from {old} to {new} is gone: a state file still naming {old} "
+            f"the migration from {old} to {new} is gone: {self._saved(old, 'still ')} "
             f"(a workspace not cast since) stops working (keep `- *Formerly*: {old}`)"
             for old, new in self.migrations_dropped.items()
         ]
@@ -183,3 +208,8 @@ class SpecDiff:
             or self.not_compared
             or self.initial
         )
+
+
+def _states_unlisted(spec: Spec) -> bool:
+    """Whether the spec's states are read from its transition tables (no States list)."""
+    return any(n.kind == "names_from_tables" and "States" in n.message for n in spec.notices)

@@ -151,9 +151,10 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     reader = RowReader(lexicon, workspace, words)
     reader.notices.extend(term_notices)
     spells = tuple(_spells(placed))
-    states, prose, claims = _states(placed, workspace, lexicon, words, reader.notices)
     roles = with_extra_names(options.columns)
     light = None if _has_id_table(placed, roles) else LightReader(reader)
+    named = light.state if light is not None else None
+    states, prose, claims = _states(placed, workspace, lexicon, words, reader.notices, named)
     rows = tuple(_rows(placed, reader, roles, light, spells))
     rows = _with_templates(rows, lexicon, workspace, words)
     if not rows:
@@ -300,13 +301,19 @@ def _spell_section(placed: list[_Placed]) -> tuple[str, ...]:
 
 
 def _states(
-    placed: list[_Placed], workspace: str, lexicon: Lexicon, words: Words, notices: list[Notice]
+    placed: list[_Placed],
+    workspace: str,
+    lexicon: Lexicon,
+    words: Words,
+    notices: list[Notice],
+    named: Callable[[str, int], str] | None = None,
 ) -> tuple[tuple[StateSpec, ...], int, list[_Claim]]:
     """The States list, 0, and the item marked the initial state (`- `review` (initial)`,
     `1. **IDLE** (start)`); or, where the States section holds prose (an item that is
     neither a bold title nor a name: `- Story newly created`), no states and the line
     of that item: such a section describes states, it does not list them (an item's
-    mark still says where the machine starts)."""
+    mark still says where the machine starts). `named`: how the light tables name a
+    state as written (`parse_state_item`)."""
     entries = []
     claims: list[_Claim] = []
     for p in placed:
@@ -322,7 +329,7 @@ def _states(
         return (), prose, claims
     states = []
     for lines in entries:
-        state = parse_state_item(lines, workspace, lexicon, words)
+        state = parse_state_item(lines, workspace, lexicon, words, named)
         notices.extend(_recovered(state.name, lines))
         states.append(state)
     return tuple(states), 0, claims
@@ -682,10 +689,25 @@ def parse_state_item(
     workspace: str = "",
     lexicon: Lexicon | None = None,
     words: Words | None = None,
+    named: Callable[[str, int], str] | None = None,
 ) -> StateSpec:
     """A States list item: one state, or a family of states written `**NAME_[G/A]**`
-    (one State named so, which expansion makes one per member, each with its fields)."""
-    name, line = _title(lines[0], "state", families=True)
+    (one State named so, which expansion makes one per member, each with its fields).
+
+    Beside light tables (`named`: `LightReader.state`), a name is written as the tables
+    write it (`**ci-running**`): its identifier names the state, the name as written is
+    its title, and the tables' rule holds for both (two spellings of one identifier are
+    refused)."""
+    written = next((s.text.strip() for s in lines[0].segments if s.kind == "strong"), None)
+    title = ""
+    if named is not None and written is not None and not _STATE.fullmatch(written):
+        line = lines[0].line
+        name = named(written, line)
+        title = written
+    else:
+        name, line = _title(lines[0], "state", families=True)
+        if named is not None and _IDENTIFIER.fullmatch(name):
+            named(name, line)
     fields = _fields(lines[1:])
     actions_text, actions_line = fields.get("valid actions", ("", line))
     indicators = fields.get("indicators", ("", line))[0]
@@ -701,6 +723,7 @@ def parse_state_item(
         inferable=inferable,
         goal=bool(goal.strip()) and goal.strip().lower().rstrip(".") not in _NO,
         formerly=_former_names(fields.get("formerly", ("", line))[0]),
+        title=title,
     )
 
 

@@ -76,6 +76,28 @@ def test_text_output_shows_both_matrices_findings_and_verdict() -> None:
     assert out.rstrip().splitlines()[-1].startswith("FAILED: 96/96 family cells")
 
 
+def test_a_spec_with_no_families_prints_one_matrix_saying_so(tmp_path: Path) -> None:
+    spec = tmp_path / "doors.md"
+    spec.write_text(
+        "# Door\n\n| From | Event | To |\n|---|---|---|\n| (start) | fit | closed |\n"
+        "| closed | open | opened |\n| opened | close | closed |\n\n"
+        "Transitions not listed are rejected.\n",
+        encoding="utf-8",
+    )
+    out = verify("--spec", str(spec)).stdout
+    assert "Coverage by state family" not in out
+    assert out.count("\nSTATE ") == 1 and "STATE FAMILY" not in out
+    assert (
+        "Coverage by state: 4/4 cells (2 states x 2 events; no state families, so no matrix "
+        "by family)"
+    ) in out
+    markdown = verify("--spec", str(spec), "--format", "markdown").stdout
+    assert "## Coverage: 2 states x 2 events (no state families)\n\n| State | open |" in markdown
+    assert "State family" not in markdown
+    data = json.loads(verify("--spec", str(spec), "--format", "json").stdout)
+    assert set(data["coverage"]) == {"states", "families"}  # the keys stay
+
+
 def test_missing_cell_fails_with_exit_1(tmp_path: Path) -> None:
     path = tmp_path / "spec.md"
     path.write_text(spec_text(["A", "B"], ["Go"], fill(["A", "B"], ["Go"], skip=["B/Go"])))

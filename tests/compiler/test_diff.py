@@ -19,6 +19,7 @@ from codegen.config import load_config
 from codegen.diff import Change, Renamed, SpecDiff, compare
 from codegen.diff.report import format_text, to_json, to_markdown, verdict
 from codegen.diff.revisions import load_old
+from codegen.read.lexicon import ReadOptions
 from tests.support.specs import renamed, row, spec_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -478,3 +479,45 @@ def test_the_text_report_s_lines_are_of_a_readable_width() -> None:
     ]
     # A long item goes on under itself, four spaces in.
     assert any(ln.startswith("      ") and not ln.startswith("       ") for ln in lines)
+
+
+LIGHT = """# PR lifecycle
+
+| From | Event | To |
+|---|---|---|
+| (start) | open | ci-running |
+| ci-running | ci_pass | merge-queued |
+| ci-running | ci_fail | ci-failed |
+| ci-failed | push | ci-running |
+| merge-queued | merge | merged |
+| merged | (none) | (none) |
+"""
+
+
+def test_a_rename_in_a_spec_with_no_states_list_says_the_list_to_write() -> None:
+    found = diff(LIGHT, LIGHT.replace("ci-failed", "checks-failed"))
+    (why,) = found.breaking
+    assert why.startswith("state ci_failed is renamed checks_failed with no migration: a state")
+    assert (
+        "this spec has no States list: add a `## States` list of its 4 states as the tables "
+        "write them, with `- *Formerly*: ci_failed` under checks-failed: `1. **ci-running**`, "
+        "`2. **merge-queued**`, `3. **checks-failed**` with `- *Formerly*: ci_failed` under "
+        "it, `4. **merged**`"
+    ) in why
+    # What it says to write is what takes the rename across.
+    written = LIGHT.replace("ci-failed", "checks-failed") + (
+        "\n## States\n\n1. **ci-running**\n2. **merge-queued**\n3. **checks-failed**\n"
+        "   - *Formerly*: ci_failed\n4. **merged**\n"
+    )
+    assert diff(LIGHT, written).breaking == []
+
+
+def test_a_machine_of_own_code_keeps_its_states_in_its_own_storage() -> None:
+    own = ReadOptions(own_code=True)
+    new = LIGHT.replace("ci-failed", "checks-failed")
+    found = compare(
+        parse_spec_text(LIGHT, "old.md", options=own), parse_spec_text(new, "new.md", options=own)
+    )
+    (why,) = found.breaking
+    assert "a state saved as ci_failed in the project's own storage stops working" in why
+    assert "state file" not in why

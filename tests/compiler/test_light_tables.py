@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -157,6 +158,14 @@ def test_a_terminal_marker_row_refuses_every_trigger_in_its_state() -> None:
     assert spec.state("delivered").goal
     about = {(f.kind, f.state) for f in analyse(spec)}
     assert not about & {("missing_cell", "delivered"), ("dead_end", "delivered")}
+
+
+def test_the_guide_numbers_a_terminal_state_s_row_as_the_reading_does() -> None:
+    # The terminal row has an ID (R4 above, after the tables' rows): the guide says so.
+    guide = Path(__file__).parents[2] / "docs" / "guide" / "reading-specs.md"
+    text = " ".join(guide.read_text(encoding="utf-8").split())
+    assert "`(none)` row takes no number" not in text
+    assert "`(none)` row declares terminal is numbered after the tables' rows" in text
 
 
 @pytest.mark.parametrize("end", ["[*]", "(none)", "(end)"])
@@ -733,13 +742,13 @@ def test_the_reports_call_an_event_table_s_triggers_events() -> None:
     assert lines[0] == (
         "loans.md: 4 states in 4 families, 5 events, 6 rule rows expanding to 6 rules"
     ), lines[0]
-    assert lines[3].endswith("(4 families x 5 events)"), lines[3]
-    assert any(line.endswith("(4 states x 5 events)") for line in lines), text
+    # No families: one matrix, by state, saying so.
+    assert lines[3].endswith("(4 states x 5 events; no state families, so no matrix by family)")
     assert "state WITHDRAWN: no event leads out of it [dead_end]" in text
     assert "its 5 events are read from them" in text
     assert "spell" not in text.replace("spellbook", "")
     markdown = to_markdown(spec, findings)
-    assert "## Coverage: 4 state families x 5 events" in markdown
+    assert "## Coverage: 4 states x 5 events (no state families)" in markdown
     assert "spell" not in markdown.replace("spellbook", "")
     # JSON and SARIF keep their keys; the messages in them are the text's.
     report = to_json(spec, findings)
@@ -984,3 +993,52 @@ def test_a_header_without_bars_over_rows_with_them_says_why_at_its_line() -> Non
         parse_spec_text(text)
     assert raised.value.line == 5
     assert "GitHub shows these lines as a table" in raised.value.message
+
+
+PR_TABLE = """# PR lifecycle
+
+| From | Event | To |
+|---|---|---|
+| (start) | open | ci-running |
+| ci-running | ci_pass | merge-queued |
+| ci-running | ci_fail | checks-failed |
+| checks-failed | push | ci-running |
+| merge-queued | merge | merged |
+| merged | (none) | (none) |
+"""
+
+
+def test_a_states_list_beside_light_tables_takes_names_as_the_tables_write_them() -> None:
+    listed = PR_TABLE + (
+        "\n## States\n\n1. **ci-running**\n2. **merge-queued**\n3. **checks-failed**\n"
+        "   - *Formerly*: ci_failed\n4. **merged**\n"
+    )
+    spec = read(listed)
+    assert [(s.name, s.title) for s in spec.states] == [
+        ("ci_running", "ci-running"),
+        ("merge_queued", "merge-queued"),
+        ("checks_failed", "checks-failed"),
+        ("merged", ""),
+    ]
+    assert spec.formerly == {"ci_failed": "checks_failed"}
+    assert not notices(spec, "unknown_state")
+
+
+@pytest.mark.parametrize(
+    ("listed", "message"),
+    [
+        # the list and a table spell one identifier two ways
+        ("2. **merge queued**", "'merge-queued' and 'merge queued' (line 15)"),
+        # two items of the list do
+        ("2. **merge-queued**\n5. **Merge-Queued**", "'Merge-Queued' and 'merge-queued'"),
+    ],
+)
+def test_a_states_list_refuses_two_spellings_of_one_identifier_as_the_tables_do(
+    listed: str, message: str
+) -> None:
+    text = PR_TABLE + (
+        f"\n## States\n\n1. **ci-running**\n{listed}\n3. **checks-failed**\n4. **merged**\n"
+    )
+    with pytest.raises(SpecError, match=re.escape(message)) as error:
+        read(text)
+    assert "two names for one identifier" in str(error.value)
