@@ -46,6 +46,12 @@ def py(value: object) -> str:
     raise TypeError(f"no literal for {type(value).__name__}")
 
 
+def one_line(text: str) -> str:
+    """A string literal on one line, as a comment holds it (`py` cuts a long text, or a
+    path of 99 or 100 characters, over several lines)."""
+    return repr(str(text))
+
+
 def _identifier(name: str) -> str:
     """A name the compiler made (`_Names`), checked again before it enters code as such."""
     if not name.isidentifier() or keyword.iskeyword(name):

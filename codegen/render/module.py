@@ -17,7 +17,7 @@ from ..analyse.kept import kept
 from ..model import Spec
 from ..read.lexicon import Lexicon, ReadOptions
 from .freshness import finish
-from .literals import declare, docstring, py, word
+from .literals import declare, docstring, one_line, py, word
 from .machine_records import machine_records, moves
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -33,6 +33,7 @@ def _environment() -> jinja2.Environment:
         autoescape=False,
     )
     env.filters["py"] = py
+    env.filters["one_line"] = one_line
     env.filters["declare"] = declare
     env.filters["docstring"] = docstring
     env.filters["word"] = word

@@ -372,3 +372,25 @@ def test_a_clause_whose_space_passes_the_width_leaves_no_empty_piece() -> None:
     assert "".join(pieces) == text
     assert "" not in pieces
     assert all(len(repr(piece)) <= PIECE for piece in pieces)
+
+
+@pytest.mark.parametrize("length", [99, 100, 140])
+def test_a_spec_at_a_long_path_generates_a_module_that_compiles(
+    tmp_path: Path, length: int
+) -> None:
+    """The header comment names the spec's path on one line, however long the path, with
+    spaces or not: a path cut in pieces there left code outside the comment."""
+    from codegen import load_spec
+    from codegen.render import finish, machine_source
+
+    folder = tmp_path / "my specs"
+    folder.mkdir()
+    pad = length - len(repr(str(folder / "S.md")))
+    if pad < 0:
+        pytest.skip(f"the temporary folder's path is longer than {length} characters")
+    path = folder / ("x" * pad + "S.md")
+    assert len(repr(str(path))) == length
+    path.write_text((ROOT / "spec" / "SESSION_STATE_MACHINE.md").read_text(encoding="utf-8"))
+    made = finish(machine_source(load_spec(path), "m"))
+    compile(made, "m.py", "exec")
+    assert made.splitlines()[0].endswith(f"from {str(path)!r}.")
