@@ -62,9 +62,9 @@ class _Names:
 
     def leaves(self, name: str, seen: frozenset[str] = frozenset()) -> list[str]:
         """The diagram's states an arrow from `name` leaves (all drawn in a composite)."""
-        if name not in self.composites or name in seen:
+        inner = [m for m in self.composites.get(name, ("", ()))[1] if m not in seen]
+        if not inner:
             return [name]
-        inner = self.composites[name][1]
         return [leaf for m in inner for leaf in self.leaves(m, seen | {name})]
 
     def entry(self, name: str, seen: frozenset[str] = frozenset()) -> list[str]:
@@ -98,7 +98,9 @@ def _unread(diagram: SpecDiagram) -> Iterator[Finding]:
 
 def _start(spec: Spec, diagram: SpecDiagram, names: _Names) -> Iterator[Finding]:
     starts = [m for m in diagram.moves if not m.source and m.dest and not m.within]
-    if not starts or any(names.state(m.dest) == spec.initial for m in starts):
+    if not starts or any(
+        names.state(entry) == spec.initial for m in starts for entry in names.entry(m.dest)
+    ):
         return
     first = starts[0]
     yield Finding(

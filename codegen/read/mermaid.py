@@ -85,8 +85,9 @@ def parse_diagram(text: str, line: int) -> SpecDiagram | None:
     in_note = False
 
     def drawn(name: str) -> None:
-        if open_ and name != _START and name not in open_[-1].members:
-            open_[-1].members.append(name)
+        inside = open_[-1] if open_ else None
+        if inside is not None and name not in (_START, inside.name, *inside.members):
+            inside.members.append(name)
 
     def opened(name: str) -> None:
         drawn(name)
@@ -140,7 +141,8 @@ def parse_diagram(text: str, line: int) -> SpecDiagram | None:
             continue
         if _SKIPPED.fullmatch(statement) or _DESCRIBED.fullmatch(statement):
             continue
-        unread.append((at, f"`{statement}` is not an arrow, a state or a note as read"))
+        shown = statement if len(statement) <= 60 else statement[:57] + "..."
+        unread.append((at, f"`{shown}` is not an arrow, a state or a note as read"))
     for left in open_:
         unread.append((header[0], f"`state {left.name} {{` is never closed with `}}`"))
     return SpecDiagram(

@@ -185,3 +185,23 @@ stateDiagram-v2
     assert [f for f in analyse(kettle.spec) if f.kind.startswith("diagram")] == []
     assert len(order.spec.diagrams) == 1
     assert kettle.spec.diagrams == ()
+
+
+def test_a_composite_drawn_as_the_start_starts_where_its_own_start_leads() -> None:
+    table = """
+## Transitions
+
+| From | Event | To |
+|---|---|---|
+| drafting | submit | done |
+"""
+    drawn = """stateDiagram-v2
+    state Working {
+        [*] --> drafting
+    }
+    state Empty {
+    }
+    [*] --> Working
+    Working --> done: submit
+"""
+    assert _found(_spec(drawn, table)) == []
