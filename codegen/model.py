@@ -386,6 +386,33 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class DiagramArrow:
+    """One arrow of a spec's Mermaid state diagram, `source --> dest: label` (`[*]` is
+    ""), with its line; `within` is the composite state it is drawn in ("" at the top)."""
+
+    source: str
+    dest: str
+    label: str
+    line: int
+    within: str = ""
+
+
+@dataclass(frozen=True)
+class SpecDiagram:
+    """A Mermaid `stateDiagram` block of the spec, as drawn: its arrows, the long names
+    its states are given (`state "Long name" as S`), its composite states with the
+    states drawn in each (the first of them where its `[*]` leads, if it draws one),
+    its choice, fork and join states, and the lines not read, each with the reason."""
+
+    line: int
+    moves: tuple[DiagramArrow, ...]
+    names: tuple[tuple[str, str], ...] = ()
+    composites: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    pseudo: tuple[tuple[str, int], ...] = ()
+    unread: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class StateSchema:
     """The state file's shape, from the spec's State Persistence example: the key that
     holds the state, the keys of a history entry, and the other fields it keeps."""
@@ -427,6 +454,8 @@ class Spec:
     # The section of a file of several machines this machine is read from ("" for the
     # file): a sentence suggested to the author goes there.
     section: str = field(default="", compare=False)
+    # The spec's Mermaid state diagrams in the section it is read from (`read.mermaid`).
+    diagrams: tuple[SpecDiagram, ...] = field(default=(), compare=False)
 
     @property
     def workspace(self) -> str:

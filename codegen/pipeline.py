@@ -34,6 +34,7 @@ from .model import Spec
 from .read.document import parse_document, state_file_of
 from .read.lexicon import ReadOptions
 from .read.markdown import Block, normalize_newlines, read_blocks
+from .read.mermaid import read_diagrams
 from .read.rows import with_extra_names
 from .read.sections import Section, machines, read_from, select
 from .spec_error import SpecError
@@ -218,7 +219,8 @@ def parse_machines_text(
 
 
 def _build(blocks: tuple[Block, ...], options: ReadOptions | None, path: str, sha256: str) -> Spec:
-    return build_spec(parse_document(blocks, options), path, sha256)
+    spec = build_spec(parse_document(blocks, options), path, sha256)
+    return replace(spec, diagrams=read_diagrams(blocks))
 
 
 def _build_section(

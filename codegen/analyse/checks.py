@@ -20,6 +20,7 @@ from .behaviour_checks import (
     check_graph,
     check_valid_actions,
 )
+from .diagram_checks import check_diagrams
 from .effect_checks import check_effects
 from .field_checks import check_fields
 from .findings import Finding, Severity
@@ -70,6 +71,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_ids,
     check_responses,
     check_consolidation,
+    check_diagrams,
 )
 
 

@@ -84,6 +84,9 @@ SEVERITY: dict[str, Severity] = {
     "unlisted_unread": Severity.WARNING,
     "states_unread": Severity.WARNING,
     "event_column": Severity.WARNING,
+    # a spec's Mermaid state diagram against its tables
+    "diagram_disagrees": Severity.WARNING,
+    "diagram_unread": Severity.INFO,
 }
 
 

@@ -1,0 +1,207 @@
+"""A spec's Mermaid state diagrams, read (`codegen.read.mermaid`) and compared with its
+tables (`codegen.analyse.diagram_checks`): where it starts, the arrows no row makes, the
+moves of the rows it leaves out, labels against triggers, and the lines not read."""
+
+from __future__ import annotations
+
+from codegen import parse_spec_text
+from codegen.analyse import analyse
+from codegen.analyse.findings import Finding
+from codegen.pipeline import parse_machines_text
+
+_TABLE = """
+## Transitions
+
+| From | Event | To |
+|---|---|---|
+| draft | submit | review |
+| review | approve | done |
+| review | reject | draft |
+"""
+
+
+def _spec(diagram: str, table: str = _TABLE) -> str:
+    return "# Order\n\n```mermaid\n" + diagram.strip("\n") + "\n```\n" + table
+
+
+def _found(text: str, kind: str = "diagram_disagrees") -> list[Finding]:
+    return [f for f in analyse(parse_spec_text(text)) if f.kind == kind]
+
+
+_AGREES = """stateDiagram-v2
+    [*] --> draft
+    draft --> review: submit
+    review --> done: approve
+    review --> draft: reject
+"""
+
+
+def test_a_diagram_that_agrees_with_the_tables_has_no_finding() -> None:
+    assert _found(_spec(_AGREES)) == []
+    assert _found(_spec(_AGREES), "diagram_unread") == []
+
+
+def test_a_diagram_starting_elsewhere_is_a_warning_at_its_start_line() -> None:
+    [found] = _found(_spec(_AGREES.replace("[*] --> draft", "[*] --> review")))
+    assert found.line == 5
+    assert found.severity.value == "warning"
+    assert "starts in review (`[*] --> review`), the tables in draft" in found.message
+
+
+def test_an_arrow_no_row_makes_names_both_sides() -> None:
+    [found] = _found(_spec(_AGREES + "    done --> draft: reopen\n"))
+    assert found.line == 9
+    assert "draws `done --> draft: reopen`, but no row moves done to draft" in found.message
+
+
+def test_an_arrow_to_a_state_no_table_has_is_a_warning() -> None:
+    [found] = _found(_spec(_AGREES + "    review --> cancelled: cancel\n"))
+    assert "no table has a state cancelled" in found.message
+
+
+def test_a_move_of_the_rows_the_diagram_leaves_out_is_a_warning_at_the_diagram() -> None:
+    [found] = _found(_spec(_AGREES.replace("    review --> draft: reject\n", "")))
+    assert found.line == 3
+    assert "the rows move review to draft on reject" in found.message
+    assert "draws no `review --> draft`" in found.message
+
+
+def test_a_label_that_is_not_the_rows_trigger_is_a_warning() -> None:
+    [found] = _found(_spec(_AGREES.replace("review: submit", "review: send")))
+    assert "the rows move draft to review on submit" in found.message
+    assert "not on 'send'" in found.message
+
+
+def test_a_label_with_a_guard_or_an_action_names_its_event() -> None:
+    drawn = _AGREES.replace("review: submit", "review: submit [complete] / notify")
+    assert _found(_spec(drawn)) == []
+
+
+def test_long_names_and_written_names_match_by_identifier() -> None:
+    table = """
+## Transitions
+
+| From | Event | To |
+|---|---|---|
+| Story newly created | Start work | In progress |
+| In progress | Finish | Done |
+"""
+    drawn = """stateDiagram-v2
+    state "Story newly created" as New
+    [*] --> New
+    New --> in_progress: Start work
+    in_progress --> DONE: finish
+"""
+    assert _found(_spec(drawn, table)) == []
+
+
+def test_comments_directions_notes_and_styles_are_read_without_findings() -> None:
+    drawn = """---
+title: Order
+---
+stateDiagram-v2
+    %% the order's life
+    direction LR
+    classDef hot fill:#f00
+    note right of draft : an order not sent yet
+    note left of review
+        someone reads it
+    end note
+    draft : not sent
+    [*] --> draft
+    draft:::hot --> review: submit
+    review --> done: approve
+    review --> draft: reject
+    done --> [*]
+"""
+    assert _found(_spec(drawn)) == []
+    assert _found(_spec(drawn), "diagram_unread") == []
+
+
+def test_a_line_not_read_is_said_rather_than_guessed() -> None:
+    found = _found(_spec(_AGREES + "    review -> done\n"), "diagram_unread")
+    assert [f.line for f in found] == [9]
+    assert "`review -> done` is not an arrow" in found[0].message
+
+
+def test_composite_states_are_entered_at_their_start_and_left_from_any_inner_state() -> None:
+    table = """
+## Transitions
+
+| From | Event | To |
+|---|---|---|
+| idle | begin | drafting |
+| drafting | submit | reviewing |
+| drafting | cancel | idle |
+| reviewing | cancel | idle |
+"""
+    drawn = """stateDiagram-v2
+    [*] --> idle
+    idle --> Working: begin
+    state Working {
+        [*] --> drafting
+        drafting --> reviewing: submit
+    }
+    Working --> idle: cancel
+"""
+    assert _found(_spec(drawn, table)) == []
+
+
+def test_moves_of_a_state_to_itself_are_not_missed_where_the_diagram_leaves_them_out() -> None:
+    table = _TABLE + "| review | comment | review |\n"
+    assert _found(_spec(_AGREES, table)) == []
+
+
+def test_other_mermaid_diagrams_are_not_read() -> None:
+    from codegen.read.mermaid import parse_diagram
+
+    assert parse_diagram("flowchart LR\n  a --> b\n", 3) is None
+    assert _found(_spec("flowchart LR\n    x --> y\n")) == []
+
+
+def test_a_diagram_belongs_to_the_section_of_a_file_of_several_machines() -> None:
+    text = """# Two machines
+
+## Order
+
+```mermaid
+stateDiagram-v2
+    [*] --> draft
+    draft --> review: submit
+```
+
+| From | Event | To |
+|---|---|---|
+| draft | submit | review |
+
+## Kettle
+
+| From | Event | To |
+|---|---|---|
+| cold | heat | hot |
+"""
+    order, kettle = parse_machines_text(text)
+    assert [f for f in analyse(order.spec) if f.kind.startswith("diagram")] == []
+    assert [f for f in analyse(kettle.spec) if f.kind.startswith("diagram")] == []
+    assert len(order.spec.diagrams) == 1
+    assert kettle.spec.diagrams == ()
+
+
+def test_a_composite_drawn_as_the_start_starts_where_its_own_start_leads() -> None:
+    table = """
+## Transitions
+
+| From | Event | To |
+|---|---|---|
+| drafting | submit | done |
+"""
+    drawn = """stateDiagram-v2
+    state Working {
+        [*] --> drafting
+    }
+    state Empty {
+    }
+    [*] --> Working
+    Working --> done: submit
+"""
+    assert _found(_spec(drawn, table)) == []
