@@ -427,6 +427,8 @@ class Spec:
     # The section of a file of several machines this machine is read from ("" for the
     # file): a sentence suggested to the author goes there.
     section: str = field(default="", compare=False)
+    # The line that says where the machine starts, and its words ("" where none does).
+    started: str = field(default="", compare=False)
 
     @property
     def workspace(self) -> str:
