@@ -100,6 +100,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         unlisted=document.unlisted,
         layout=document.layout,
         section=document.section,
+        started=document.started,
     )
 
 

@@ -456,6 +456,8 @@ class Spec:
     section: str = field(default="", compare=False)
     # The spec's Mermaid state diagrams in the section it is read from (`read.mermaid`).
     diagrams: tuple[SpecDiagram, ...] = field(default=(), compare=False)
+    # The line that says where the machine starts, and its words ("" where none does).
+    started: str = field(default="", compare=False)
 
     @property
     def workspace(self) -> str:

@@ -238,8 +238,11 @@ def _explained(spec: Spec, options: ReadOptions | None) -> list[str]:
         if titled
         else []
     )
+    why = spec.started or "its first state: no line of the spec says where it starts"
     return [
         *names,
+        f"Starts in: {spec.initial} ({why})",
+        "",
         f"Reading: {_plural(rows, 'row')} and {_plural(terms, 'term')}, in the core's words",
         *(f"  {line}" for line in reading.lines()),
         "",

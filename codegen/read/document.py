@@ -31,6 +31,15 @@ from ..model import (
 from ..spec_error import SpecError, fail
 from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .identifiers import identifier
+from .initial import (
+    Claim,
+    claims_said,
+    initial_first,
+    initial_mark,
+    machine_words,
+    table_marks,
+    trailing_mark,
+)
 from .lexicon import Lexicon, ReadOptions, normal
 from .light_tables import (
     LightReader,
@@ -117,6 +126,7 @@ class Document:
     layout: tuple[str, ...] = ()  # the first transition table's roles, by column
     own_code: bool = False
     section: str = ""  # the section of a file of several machines this one is read from
+    started: str = ""  # the line that says where the machine starts, and its words
 
 
 @dataclass(frozen=True)
@@ -182,8 +192,9 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     word = _spell_word(placed, first)
     states, spells = from_tables(states, spells, rows, reading, prose, reader.notices, word)
     if reading.initial is not None:
-        claims.append(_Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
-    states = _initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
+        claims.append(Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
+    states, started = initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
+    _said_in_note(reader.notices, states, started)
     rows += terminal_rows(reading, spells, rows)
     unlisted = unlisted_policy(blocks) or _configured(options)
     if unlisted is None:
@@ -206,7 +217,33 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         _layout(first),
         lexicon.own_code,
         options.section,
+        _started(started),
     )
+
+
+def _started(claim: Claim | None) -> str:
+    """Where the spec says the machine starts, for `--explain`: `line 5: "The initial
+    state is review."`; "" where nothing says so."""
+    if claim is None:
+        return ""
+    return f'line {claim.line}: "{claim.said}"' if claim.said else f"line {claim.line}, {claim.how}"
+
+
+def _said_in_note(
+    notices: list[Notice], states: tuple[StateSpec, ...], claim: Claim | None
+) -> None:
+    """The `names_from_tables` note of states read from the tables, saying where the
+    machine starts where a line other than a `(start)` row says so (that row's own words
+    are the note's already)."""
+    at = next((i for i, n in enumerate(notices) if n.kind == "names_from_tables"), None)
+    if at is None or claim is None or claim.how == "a `(start)` row":
+        return
+    if "read from the transition tables" not in notices[at].message:
+        return
+    note = notices[at]
+    start = f"; it starts in {states[0].name} ({_started(claim)})"
+    head, sep, named = note.message.partition("; names written otherwise")
+    notices[at] = replace(note, message=head + start + sep + named)
 
 
 def _configured(options: ReadOptions) -> Policy | None:
@@ -307,7 +344,7 @@ def _states(
     words: Words,
     notices: list[Notice],
     named: Callable[[str, int], str] | None = None,
-) -> tuple[tuple[StateSpec, ...], int, list[_Claim]]:
+) -> tuple[tuple[StateSpec, ...], int, list[Claim]]:
     """The States list, 0, and the item marked the initial state (`- `review` (initial)`,
     `1. **IDLE** (start)`); or, where the States section holds prose (an item that is
     neither a bold title nor a name: `- Story newly created`), no states and the line
@@ -315,14 +352,14 @@ def _states(
     mark still says where the machine starts). `named`: how the light tables name a
     state as written (`parse_state_item`)."""
     entries = []
-    claims: list[_Claim] = []
+    claims: list[Claim] = []
     for p in placed:
         if p.within(STATE_SECTIONS):
             for lines in _entries(p.block):
                 title, marked = _unmarked(lines[0])
                 if marked:
                     name = next((s.text for s in title.segments if s.kind == "strong"), "")
-                    claims.append(_Claim(name or title.plain, title.line, "an `(initial)` mark"))
+                    claims.append(Claim(name or title.plain, title.line, "an `(initial)` mark"))
                 entries.append((title, *lines[1:]))
     prose = next((lines[0].line for lines in entries if _prose(lines[0])), 0)
     if prose:
@@ -348,23 +385,6 @@ def _states_word() -> re.Pattern[str]:
     return re.compile(r"states?:?", re.IGNORECASE)
 
 
-# A state's mark as the one the machine starts in: `(initial)`, `(start state)`,
-# `(entry)`, `(default)`, `— initial`.
-_MARK_WORD = r"(?:default|initial|start|starting|entry)(?:\s+state)?"
-_MARK = rf"\(\s*{_MARK_WORD}\s*\)|[\u2014\u2013]\s*{_MARK_WORD}|-\s+{_MARK_WORD}"
-
-
-@cache
-def _initial_mark() -> re.Pattern[str]:
-    return re.compile(_MARK, re.IGNORECASE)
-
-
-# The mark at the end of an item's title: `- `review` (initial)`.
-@cache
-def _trailing_mark() -> re.Pattern[str]:
-    return re.compile(rf"\s*(?:{_MARK})\s*\.?\s*$", re.IGNORECASE)
-
-
 def _unmarked(line: Inline) -> tuple[Inline, bool]:
     """An item's title without its initial-state mark, and whether it had one (the mark
     as text, `(initial)`, or in emphasis, `*(initial)*`)."""
@@ -374,9 +394,9 @@ def _unmarked(line: Inline) -> tuple[Inline, bool]:
     if not segs:
         return line, False
     last = segs[-1]
-    if last.kind in ("emphasis", "strong") and _initial_mark().fullmatch(last.text.strip()):
+    if last.kind in ("emphasis", "strong") and initial_mark().fullmatch(last.text.strip()):
         segs.pop()
-    elif last.kind == "text" and (mark := _trailing_mark().search(last.text)) is not None:
+    elif last.kind == "text" and (mark := trailing_mark().search(last.text)) is not None:
         head = last.text[: mark.start()]
         segs[-1:] = [Segment("text", head)] if head.strip() else []
     else:
@@ -388,12 +408,12 @@ def _unmarked(line: Inline) -> tuple[Inline, bool]:
 
 def _states_line(
     placed: list[_Placed], notices: list[Notice]
-) -> tuple[tuple[StateSpec, ...], list[_Claim]]:
+) -> tuple[tuple[StateSpec, ...], list[Claim]]:
     """The states a `**States**: `a` (default), `b`` line names, as written (the table
     reading makes them identifiers), and each one marked `(default)` or `(initial)`; a
     warning (`states_unread`) for a States line whose names are not read."""
     found: list[StateSpec] = []
-    claims: list[_Claim] = []
+    claims: list[Claim] = []
     for p in placed:
         if not isinstance(p.block, Paragraph):
             continue
@@ -419,8 +439,8 @@ def _states_line(
                 title = written if name != written else ""
                 state = StateSpec(name, "", "", (), line.line, title=title)
                 found.append(state)
-                if _initial_mark().match(after.split(",")[0].strip()):
-                    claims.append(_Claim(name, line.line, "an `(initial)` mark"))
+                if initial_mark().match(after.split(",")[0].strip()):
+                    claims.append(Claim(name, line.line, "an `(initial)` mark"))
     return tuple(found), claims
 
 
@@ -467,117 +487,26 @@ def _plain_names(rest: tuple[Segment, ...]) -> tuple[Segment, ...]:
     return tuple(found)
 
 
-@dataclass(frozen=True)
-class _Claim:
-    """A state the spec says the machine starts in: its name as written, its line, how
-    it is said, and whether a name that is no state is no claim (`starts in the morning`)."""
-
-    name: str
-    line: int
-    how: str
-    loose: bool = False
-
-
-# `**Initial state**: `review``, `Initial state: review`, `The initial state is review.`
-@cache
-def _initial_sentence() -> re.Pattern[str]:
-    return re.compile(
-        r"(?:the\s+)?(?:machine's\s+|its\s+)?(?:initial|start|starting|entry)\s+state"
-        r"\s*(?::|\bis\b|=)\s*(?P<name>.+?)\s*[.!]?",
-        re.IGNORECASE,
-    )
-
-
-# `The machine starts in `review`.`, `A new order starts in draft.`, `It begins in review`.
-@cache
-def _starts_sentence() -> re.Pattern[str]:
-    return re.compile(
-        r"(?:(?:the|a|an|every|each|it|this)\s+)?(?:[\w-]+\s+){0,2}(?:always\s+)?"
-        r"(?:starts|begins)\s+(?:out\s+)?(?:in|at)\s+(?:the\s+)?"
-        r"(?P<name>`[^`]+`|[\w-]+(?:\s+[\w-]+)?)(?:\s+state)?(?!\w)",
-        re.IGNORECASE,
-    )
-
-
-_SENTENCES = re.compile(r"(?<=[.!?])\s+")
-
-
-def _initial_said(placed: list[_Placed]) -> Iterator[_Claim]:
-    """Each sentence of the spec's prose (a paragraph's or a list item's line) that
-    says where the machine starts."""
+def _initial_said(placed: list[_Placed]) -> Iterator[Claim]:
+    """Each claim of the spec's prose (a paragraph's lines, a list item's first line, a
+    block quote's paragraphs, a States table's marks) that says where the machine starts."""
     for p in placed:
-        if isinstance(p.block, Paragraph):
-            lines = p.block.lines
-        elif isinstance(p.block, ItemList) and not p.within(STATE_SECTIONS):
-            lines = tuple(line for item in p.block.items for line in _item_lines(item)[:1])
-        else:
-            continue
-        for line in lines:
-            text = "".join(f"`{s.text}`" if s.kind == "code" else s.text for s in line.segments)
-            for sentence in _SENTENCES.split(text.strip()):
-                sentence = sentence.strip()
-                said = _initial_sentence().fullmatch(sentence)
-                if said is not None:
-                    yield _Claim(said["name"].strip("`* "), line.line, "a sentence")
-                    continue
-                starts = _starts_sentence().match(sentence)
-                if starts is not None:
-                    name = starts["name"]
-                    loose = not name.startswith("`")
-                    yield _Claim(name.strip("`"), line.line, "a sentence", loose)
+        words = machine_words(h.text for h in p.headings)
+        if isinstance(p.block, Table):
+            yield from table_marks(p.block)
+        for lines in _prose_lines(p):
+            yield from claims_said(lines, words)
 
 
-def _claimed(claim: _Claim, states: tuple[StateSpec, ...]) -> StateSpec | None:
-    """The state a claim names: by its name, its title or its identifier; a loose claim
-    of two words by either (`starts in review and ...`: `review`)."""
-    names = [claim.name]
-    if claim.loose and " " in claim.name:
-        names.append(claim.name.split()[0])
-    for written in names:
-        for exact in (True, False):
-            for state in states:
-                said = {state.name, state.title, identifier(state.title) if state.title else ""}
-                if not exact:
-                    said = {n.lower() for n in said}
-                    written = written.lower()
-                if written in said or identifier(written) in said:
-                    return state
-    return None
-
-
-def _initial_first(
-    states: tuple[StateSpec, ...], claims: list[_Claim], notices: list[Notice]
-) -> tuple[StateSpec, ...]:
-    """The states, the one the spec says the machine starts in first (a mark, a sentence,
-    a `(start)` row); an error where two say different states; a warning for a sentence
-    that names no state, which leaves the first state listed as the initial state."""
-    first: tuple[_Claim, StateSpec] | None = None
-    for claim in claims:
-        state = _claimed(claim, states)
-        if state is None:
-            if not claim.loose and states:
-                notices.append(
-                    Notice(
-                        "states_unread",
-                        f"this line says the machine starts in {claim.name!r}, which is no "
-                        f"state of it, so it starts in {states[0].name}, its first state; "
-                        "name one of its states: ``The initial state is `"
-                        f"{states[0].title or states[0].name}`.``",
-                        claim.line,
-                    )
-                )
-            continue
-        if first is None:
-            first = (claim, state)
-        elif first[1].name != state.name:
-            fail(
-                f"two lines say where the machine starts: line {first[0].line} ({first[0].how}) "
-                f"in {first[1].name}, line {claim.line} ({claim.how}) in {state.name}; keep one",
-                claim.line,
-            )
-    if first is None or states[0].name == first[1].name:
-        return states
-    return (first[1], *(s for s in states if s.name != first[1].name))
+def _prose_lines(p: _Placed) -> Iterator[tuple[Inline, ...]]:
+    """The lines of a block's paragraphs claims are read from, a paragraph at a time."""
+    if isinstance(p.block, Paragraph):
+        yield p.block.lines
+    elif isinstance(p.block, ItemList) and not p.within(STATE_SECTIONS):
+        yield tuple(line for item in p.block.items for line in _item_lines(item)[:1])
+    elif isinstance(p.block, Quote):
+        for inner in p.block.blocks:
+            yield from _prose_lines(_Placed(inner, p.headings))
 
 
 def _recovered(state: str, lines: tuple[Inline, ...]) -> Iterator[Notice]:

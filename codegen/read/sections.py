@@ -37,8 +37,10 @@ from functools import cache
 
 from ..spec_error import fail
 from .identifiers import identifier
+from .initial import claims_said
 from .lexicon import normal
 from .markdown import Block, Heading, ItemList, Paragraph, Table
+from .policies import unlisted_policy, unread_policies
 from .rows import ROLES, TERM_ROLES, columns_of
 
 # The roles a table needs to count as a transition table here: where it came from and
@@ -237,7 +239,11 @@ def read_from(
 ) -> tuple[Block, ...]:
     """The blocks one machine's section is read from, of the document's `blocks` and its
     machines' sections `found`: the document's title, its Terms tables outside every
-    section, and the section's own blocks, in document order."""
+    section, its paragraphs outside every section that say transitions not listed are
+    rejected (every machine's policy, as the project's setting would be) or limit that
+    refusal (a warning for every machine), those that say where a machine starts in a
+    state only this machine's tables name, and the section's own blocks, in document
+    order."""
     inside = {id(b) for s in found for b in s.blocks}
     own = {id(b) for b in chosen.blocks}
     title = next((b for b in blocks if isinstance(b, Heading)), None)
@@ -247,7 +253,22 @@ def read_from(
         if id(b) in own
         or (b is title and id(b) not in inside)
         or (id(b) not in inside and isinstance(b, Table) and _terms(b))
+        or (id(b) not in inside and isinstance(b, Paragraph) and _said_of(b, chosen, found))
     )
+
+
+def _said_of(paragraph: Paragraph, chosen: Section, found: tuple[Section, ...]) -> bool:
+    """Whether a paragraph outside every machine's section is said of the machine
+    `chosen`: a policy for transitions not listed (of every machine), or a claim of
+    where a machine starts in a state the tables of `chosen` alone name."""
+    if unlisted_policy((paragraph,)) is not None or next(unread_policies((paragraph,)), None):
+        return True
+    for claim in claims_said(paragraph.lines, frozenset()):
+        key = identifier(claim.name).lower() or claim.name
+        having = [s for s in found if key in _names(s, ROLES, {})]
+        if having == [chosen]:
+            return True
+    return False
 
 
 def _placed(

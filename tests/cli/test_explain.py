@@ -91,7 +91,8 @@ def test_without_explain_the_text_report_has_no_reading(tmp_path: Path) -> None:
 
 def test_explain_with_brief_prints_the_reading_then_what_fails(tmp_path: Path) -> None:
     out = verify(_spec(tmp_path), "--brief", "--explain").stdout
-    assert out.startswith("Reading: 4 rows")
+    assert out.startswith("Starts in: A (its first state: no line of the spec says where")
+    assert "\n\nReading: 4 rows" in out
     assert R1 in out
     assert "[unknown_condition]" in out
 

@@ -304,6 +304,78 @@ def test_a_states_line_not_read_as_names_is_a_warning_not_dropped_silently() -> 
     assert said.line == 3 and said.severity.value == "warning"
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "An order never starts in `in review`.",
+        "The initial state is not `in review`.",
+        "An order no longer starts in `in review`.",
+    ],
+)
+def test_a_denied_initial_state_is_no_claim(said: str) -> None:
+    spec = read(f"# Orders\n\n{said}\n\n## Transitions\n\n{_DRAFT_FIRST}")
+    assert spec.initial == "draft" and not notices(spec, "states_unread")
+
+
+@pytest.mark.parametrize(
+    ("said", "why"),
+    [
+        ("An order starts in `in review` unless it is a draft.", "'unless'"),
+        ("The initial state is `in review` only for imports.", "'only'"),
+        ("The SLA timer starts in `in review`: two days.", "'The SLA timer'"),
+        ("A hotfix starts in `in review`.", "'A hotfix'"),
+        (
+            "The payment service has its own machine. Its initial state is `in review`.",
+            "another machine",
+        ),
+    ],
+)
+def test_a_qualified_or_other_subjects_initial_state_is_a_warning_not_taken(
+    said: str, why: str
+) -> None:
+    spec = read(f"# Orders\n\n{said}\n\n## Transitions\n\n{_DRAFT_FIRST}")
+    assert spec.initial == "draft"
+    (warned,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert warned.line == 3 and warned.severity.value == "warning" and why in warned.message
+
+
+def test_every_starts_in_of_a_sentence_is_a_claim() -> None:
+    said = "The order starts in `draft`, and then the order starts in `in review`."
+    with pytest.raises(SpecError, match="two lines say where the machine starts"):
+        read(f"# Orders\n\n{said}\n\n## Transitions\n\n{_DRAFT_FIRST}")
+    other = "A resubmission starts in `in review`, and the order starts in `draft`."
+    spec = read(f"# Orders\n\n{other}\n\n## Transitions\n\n{_DRAFT_FIRST}")
+    assert spec.initial == "draft"
+    assert ["'A resubmission'" in m for m in notices(spec, "states_unread")] == [True]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Initially the order is in `in review`.",
+        "Default state: `in review`",
+        "**Initial**: `in review`",
+        "An order starts as `in review`.",
+        "> The initial state is `in review`.",
+        "| State | Meaning |\n|---|---|\n| draft | written |\n| in review (initial) | read |",
+    ],
+)
+def test_more_ways_of_saying_the_initial_state(said: str) -> None:
+    spec = read(f"# Orders\n\n{said}\n\n## Transitions\n\n{_DRAFT_FIRST}")
+    assert spec.initial == "in_review"
+    assert not notices(spec, "states_unread")
+
+
+def test_explain_and_the_note_say_where_the_machine_starts_and_why() -> None:
+    spec = read(f"# Orders\n\nThe initial state is `in review`.\n\n{_DRAFT_FIRST}")
+    (note,) = notices(spec, "names_from_tables")
+    assert 'it starts in in_review (line 3: "The initial state is `in review`.")' in note
+    text = format_text(spec, analyse(spec), explain=True)
+    assert 'Starts in: in_review (line 3: "The initial state is `in review`.")' in text
+    plain = read(f"# Orders\n\n{_DRAFT_FIRST}")
+    assert "Starts in: draft (its first state" in format_text(plain, analyse(plain), explain=True)
+
+
 def test_prose_about_starting_is_no_initial_state() -> None:
     spec = read(f"# Orders\n\nA review starts in the morning.\n\n{_DRAFT_FIRST}")
     assert spec.initial == "draft" and not notices(spec, "states_unread")

@@ -260,3 +260,34 @@ def test_each_section_naming_its_own_state_file_is_read_with_it() -> None:
     # A file of one machine still reads the sentence above its section.
     (one,) = parse_machines_text(DESK.split("## Publishing")[0], "desk.md")
     assert one.spec.state_file == ".desk/state.json"
+
+
+_SHOP = (
+    "# Shop\n\n{above}\n\n## Payment\n\n| From | Event | To |\n|---|---|---|\n"
+    "| new | pay | paid |\n| paid | ship | shipped |\n\n## Refund\n\n"
+    "| From | Event | To |\n|---|---|---|\n| requested | approve | refunded |\n"
+    "| requested | deny | closed |\n{below}"
+)
+
+
+@pytest.mark.parametrize(
+    ("above", "below"),
+    [
+        ("Transitions not listed are rejected.", ""),
+        ("", "\n## Notes\n\nAll other transitions are invalid.\n"),
+    ],
+)
+def test_a_policy_outside_every_section_is_every_machines(above: str, below: str) -> None:
+    found = parse_machines_text(_SHOP.format(above=above, below=below), "shop.md")
+    assert [m.spec.unlisted is not None for m in found] == [True, True]
+    assert not [f for m in found for f in analyse(m.spec) if f.kind == "missing_cell"]
+
+
+def test_an_initial_state_above_the_sections_is_the_machine_having_it() -> None:
+    text = _SHOP.format(above="The machine starts in `paid`.", below="")
+    payment, refund = parse_machines_text(text, "shop.md")
+    assert payment.spec.initial == "paid" and refund.spec.initial == "requested"
+    other = _SHOP.format(above="An order starts in `paid`.", below="")
+    payment, _ = parse_machines_text(other, "shop.md")
+    assert payment.spec.initial == "new"
+    assert [f.line for f in analyse(payment.spec) if f.kind == "states_unread"] == [3]

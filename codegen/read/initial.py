@@ -1,0 +1,298 @@
+"""Where a spec says its machine starts: the claims its marks, lines and sentences make.
+
+A claim is a state named as the one the machine starts in: a mark after a name
+(`- `review` (initial)`, a States table's `review (initial)`), a line (`**Initial
+state**: `review``, `Default state: review`, `**Initial**: `review``), a sentence
+(`The initial state is `review`.`, `An order starts in `review`.`, `Initially the
+order is in `review`.`) or a `(start)` row. A sentence is a claim only where its
+subject is the machine: `the machine`, `the workflow`, a word of the title or of
+a heading above it (`An order` under `# Order lifecycle`), or `it` (unless the
+sentence before it, in the same paragraph, speaks of another machine, service,
+system or component). Every "starts in" of a sentence is a claim of its own. A
+negated sentence (`never`, `not`, `no longer`) is none; a qualified one (`unless`,
+`except`, `if`, `when`, `only`), and one whose subject is something else (`The SLA
+timer starts in `review``), is not taken but said: a `states_unread` warning where
+it names a state of the machine (a qualified one: or any name in backticks).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from spellbook.records.words import singular
+
+from ..model import Notice, StateSpec
+from ..spec_error import fail
+from .identifiers import identifier
+from .markdown import Inline, Table
+
+# A state's mark as the one the machine starts in: `(initial)`, `(start state)`,
+# `(entry)`, `(default)`, `— initial`.
+_MARK_WORD = r"(?:default|initial|start|starting|entry)(?:\s+state)?"
+_MARK = rf"\(\s*{_MARK_WORD}\s*\)|[\u2014\u2013]\s*{_MARK_WORD}|-\s+{_MARK_WORD}"
+
+
+@cache
+def initial_mark() -> re.Pattern[str]:
+    return re.compile(_MARK, re.IGNORECASE)
+
+
+# The mark at the end of an item's title: `- `review` (initial)`.
+@cache
+def trailing_mark() -> re.Pattern[str]:
+    return re.compile(rf"\s*(?:{_MARK})\s*\.?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A state the spec says the machine starts in: its name as written, its line, how
+    it is said, whether a name that is no state is no claim (`starts in the morning`),
+    the words that say it, and why it is not taken ("" where it is)."""
+
+    name: str
+    line: int
+    how: str
+    loose: bool = False
+    said: str = ""
+    refused: str = ""
+
+
+# `**Initial state**: `review``, `Initial state: review`, `The initial state is review.`,
+# `Default state: review`, `Its initial state is `review`.`
+@cache
+def _initial_sentence() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:the\s+)?(?P<owner>machine's\s+|workflow's\s+|its\s+)?"
+        r"(?:initial|start|starting|entry|default)\s+state"
+        r"\s*(?::|\bis\b|=)\s*(?P<name>.+?)\s*[.!]?",
+        re.IGNORECASE,
+    )
+
+
+# `**Initial**: `review``, `Default: review`: no `state`, so only a state's name counts.
+@cache
+def _initial_line() -> re.Pattern[str]:
+    return re.compile(r"(?:initial|default)\s*:\s*(?P<name>.+?)\s*[.!]?", re.IGNORECASE)
+
+
+_NAME = r"(?P<name>`[^`]+`|[\w-]+(?:\s+[\w-]+)?)(?:\s+state)?(?!\w)"
+
+
+# `... starts in `review``, `... begins in review`, `... starts out in ...`, `... starts as ...`
+@cache
+def _starts() -> re.Pattern[str]:
+    return re.compile(
+        rf"\b(?:starts|begins)\s+(?:out\s+)?(?:in|at|as)\s+(?:the\s+)?{_NAME}", re.IGNORECASE
+    )
+
+
+# `Initially the order is in `review``, `The order is initially in `review``.
+@cache
+def _initially() -> re.Pattern[str]:
+    return re.compile(
+        rf"(?:initially,?\s+(?P<subject>.+?)\s+(?:is|sits|waits)\s+in\s+(?:the\s+)?{_NAME}"
+        rf"|(?P<subject2>.+?)\s+(?:is|sits|waits)\s+initially\s+in\s+(?:the\s+)?"
+        rf"{_NAME.replace('name', 'name2')})",
+        re.IGNORECASE,
+    )
+
+
+# Words that deny a sentence: `An order never starts in `review``.
+@cache
+def _negated() -> re.Pattern[str]:
+    return re.compile(r"\b(?:never|not|no longer|cannot)\b|n't\b", re.IGNORECASE)
+
+
+# Words that make a sentence true only sometimes: `... unless it is a draft`.
+@cache
+def _qualifier() -> re.Pattern[str]:
+    return re.compile(r"\b(?:unless|except|if|when|whenever|only)\b", re.IGNORECASE)
+
+
+# Where a clause ends, before the next one's subject: `A starts in x, and B starts in y`.
+@cache
+def _clause() -> re.Pattern[str]:
+    return re.compile(r"[,;:()]|\b(?:and|but|while|whereas|then)\b", re.IGNORECASE)
+
+
+# Words of a subject that are not its noun: `An order always starts ...`.
+_FILLER = frozenset(
+    {"a", "an", "the", "every", "each", "this", "our", "new", "always", "now", "also"}
+    | {"usually", "normally", "first", "so", "state"}
+)
+# A subject that is the machine whatever the spec's title.
+_MACHINE = frozenset({"machine", "workflow", "lifecycle", "process"})
+# Words of a sentence that speak of another machine: `The payment service has its own machine.`
+_OTHER = re.compile(r"\b(?:machine|service|system|component)s?\b", re.IGNORECASE)
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_WORD = re.compile(r"[A-Za-z][\w'-]*")
+
+
+def machine_words(headings: Iterable[str]) -> frozenset[str]:
+    """The words a sentence's subject may name the machine by: the words of the title
+    and of the headings above the sentence, each in the singular."""
+    return frozenset(singular(w.lower()) for h in headings for w in _WORD.findall(h))
+
+
+def claims_said(lines: Iterable[Inline], words: frozenset[str]) -> Iterator[Claim]:
+    """Each claim the sentences of one paragraph's `lines` make, under headings whose
+    words are `words` (`machine_words`)."""
+    other = False  # whether the sentence before speaks of another machine
+    for line in lines:
+        text = "".join(f"`{s.text}`" if s.kind == "code" else s.text for s in line.segments)
+        for sentence in _SENTENCES.split(text.strip()):
+            sentence = sentence.strip().lstrip("> ")
+            yield from _sentence(sentence, line.line, words, other)
+            other = bool(_OTHER.search(sentence)) and not _names_machine(sentence, words)
+
+
+def _names_machine(sentence: str, words: frozenset[str]) -> bool:
+    return any(singular(w.lower()) in words for w in _WORD.findall(sentence))
+
+
+def _sentence(sentence: str, line: int, words: frozenset[str], other: bool) -> Iterator[Claim]:
+    qualified = _qualifier().search(sentence)
+    refused = f"{sentence!r} is qualified ({qualified[0]!r} ...)" if qualified else ""
+    declared = _initial_sentence().fullmatch(sentence)
+    bare = None if declared else _initial_line().fullmatch(sentence)
+    if declared or bare:
+        found = declared or bare
+        assert found is not None
+        name = found["name"]
+        if _negated().match(name) or _negated().search(sentence[: found.start("name")]):
+            return
+        owner = (declared["owner"] or "").strip().lower() if declared else ""
+        why = refused or (_about_other(sentence) if owner == "its" and other else "")
+        yield Claim(name.strip("`* "), line, "a sentence", bare is not None, sentence, why)
+        return
+    initially = _initially().match(sentence)
+    if initially is not None:
+        subject = initially["subject"] or initially["subject2"]
+        name = initially["name"] or initially["name2"]
+        if not _negated().search(sentence[: initially.end()]):
+            yield _claim(name, line, sentence, refused or _subject(subject, words, other))
+        return
+    start = 0
+    for starts in _starts().finditer(sentence):
+        before = sentence[start : starts.start()]
+        start = starts.end()
+        clause = _clause().split(before)[-1]
+        if _negated().search(clause):
+            continue
+        yield _claim(starts["name"], line, sentence, refused or _subject(clause, words, other))
+
+
+def _claim(name: str, line: int, sentence: str, refused: str) -> Claim:
+    return Claim(name.strip("`"), line, "a sentence", not name.startswith("`"), sentence, refused)
+
+
+def _subject(clause: str, words: frozenset[str], other: bool) -> str:
+    """Why a clause's subject is not the machine ("" where it is, or where there is none:
+    `Starts in `review`.`)."""
+    said = [w.lower() for w in _WORD.findall(clause) if w.lower() not in _FILLER]
+    if not said:
+        return ""
+    head = singular(said[-1])
+    if head in ("it", "its"):
+        return _about_other(clause) if other else ""
+    if head in _MACHINE or head in words:
+        return ""
+    return (
+        f"its subject ({clause.strip()!r}) is not this machine (write `the machine`, "
+        "`it`, or a word of its title or heading)"
+    )
+
+
+def _about_other(clause: str) -> str:
+    return (
+        f"{clause.strip()!r} follows a sentence about another machine or service, so `it` "
+        "may be that one"
+    )
+
+
+def table_marks(table: Table) -> Iterator[Claim]:
+    """The state a States table (`| State | Meaning |`) marks as the initial one in its
+    first column: `review (initial)`."""
+    header = table.header.cells
+    if not header or singular(header[0].plain.strip().lower()) != "state":
+        return
+    for row in table.rows:
+        if not row.cells:
+            continue
+        cell = row.cells[0].plain.strip()
+        mark = trailing_mark().search(cell)
+        if mark is not None and cell[: mark.start()].strip():
+            name = cell[: mark.start()].strip().strip("`*")
+            yield Claim(name, row.line, "an `(initial)` mark", said=cell)
+
+
+def claimed(claim: Claim, states: tuple[StateSpec, ...]) -> StateSpec | None:
+    """The state a claim names: by its name, its title or its identifier; a loose claim
+    of two words by either (`starts in review and ...`: `review`)."""
+    names = [claim.name]
+    if claim.loose and " " in claim.name:
+        names.append(claim.name.split()[0])
+    for written in names:
+        for exact in (True, False):
+            for state in states:
+                said = {state.name, state.title, identifier(state.title) if state.title else ""}
+                if not exact:
+                    said = {n.lower() for n in said}
+                    written = written.lower()
+                if written in said or identifier(written) in said:
+                    return state
+    return None
+
+
+def initial_first(
+    states: tuple[StateSpec, ...], claims: list[Claim], notices: list[Notice]
+) -> tuple[tuple[StateSpec, ...], Claim | None]:
+    """The states, the one the spec says the machine starts in first (a mark, a sentence,
+    a `(start)` row), and the claim that says so; an error where two say different
+    states; a warning for a claim that names no state, which leaves the first state
+    listed as the initial state, and for one not taken (see the module's doc)."""
+    first: tuple[Claim, StateSpec] | None = None
+    for claim in claims:
+        state = claimed(claim, states)
+        if claim.refused:
+            if states and (state is not None or not claim.loose):
+                named = state.name if state is not None else repr(claim.name)
+                notices.append(
+                    Notice(
+                        "states_unread",
+                        f"this line says something starts in {named}, which is not taken as "
+                        f"where the machine starts: {claim.refused}; say it plainly if it "
+                        f"is: ``The initial state is `{named.strip(chr(39))}`.``",
+                        claim.line,
+                    )
+                )
+            continue
+        if state is None:
+            if not claim.loose and states:
+                notices.append(
+                    Notice(
+                        "states_unread",
+                        f"this line says the machine starts in {claim.name!r}, which is no "
+                        f"state of it, so it starts in {states[0].name}, its first state; "
+                        "name one of its states: ``The initial state is `"
+                        f"{states[0].title or states[0].name}`.``",
+                        claim.line,
+                    )
+                )
+            continue
+        if first is None:
+            first = (claim, state)
+        elif first[1].name != state.name:
+            fail(
+                f"two lines say where the machine starts: line {first[0].line} ({first[0].how}) "
+                f"in {first[1].name}, line {claim.line} ({claim.how}) in {state.name}; keep one",
+                claim.line,
+            )
+    if first is None:
+        return states, None
+    if states[0].name == first[1].name:
+        return states, first[0]
+    return (first[1], *(s for s in states if s.name != first[1].name)), first[0]
