@@ -154,7 +154,8 @@ class GuardedModel:
     `refused` that of the row whose rule refused the spell (a blocked rule: the trigger
     returns False); both are None when none of its rules applies. `may_<trigger>()`
     asks afresh: `fired` None, and `refused` the rule that would refuse. A trigger the
-    state has no rules for changes neither. `fired` is set before the state changes, so
+    state has no rules for leaves both None (each trigger of a machine `build` made
+    starts afresh). `fired` is set before the state changes, so
     `on_exit_*` and `on_enter_*` callbacks read it. The machine binds its triggers and
     state checks."""
 
@@ -571,7 +572,8 @@ def transitions(
 # What `build(model)` gives a `transitions` Machine unless its caller says otherwise: no
 # `to_<STATE>()` (a move no rule of the spec makes), and a trigger the state has no rules
 # for (a machine built with `sources`, a spec with a gap) answering False rather than
-# raising MachineError.
+# raising MachineError. A trigger the machine does not have is an AttributeError
+# whatever these say (`make_machine`).
 MACHINE_DEFAULTS: dict[str, Any] = {"auto_transitions": False, "ignore_invalid_triggers": True}
 
 
@@ -585,6 +587,7 @@ def make_machine(
     initial: str,
     title: str,
     options: Mapping[str, Any],
+    formerly: Mapping[str, str] | None = None,
 ) -> Any:
     """A Machine of `machine_cls` (`GraphMachine`, `LockedMachine`, `AsyncMachine`, ...)
     over `model`, starting in `initial`, with the transitions of `rules` and `options` for
@@ -593,7 +596,18 @@ def make_machine(
     (more can be added later with the module's `transitions_from`); a process that casts
     once needs only a few. A `GraphMachine` is titled with the spec's title and draws
     only the moves between states that can happen, labelled with the spells
-    (`spellbook.records.moves`)."""
+    (`spellbook.records.moves`).
+
+    `initial`, and each of `sources`, is a state of the machine, or a former name of one
+    (`formerly`: the module's `FORMERLY`, what the spec's `*Formerly*` declares), which
+    stands for the state it is now, as in a state file the runtime reads: a saved
+    state is restored with `build(model, initial=saved)`. Any other name is a
+    ValueError naming it and the states there are (as `Machine.get_state` raises).
+
+    On each model, a trigger the machine does not have (`model.trigger("typo")`,
+    `model.may_trigger("typo")`) is an AttributeError naming it and the triggers there
+    are, whatever `ignore_invalid_triggers` says; every trigger called starts with
+    `fired` and `refused` None, so after it they say what that trigger did only."""
     import sys
 
     if not isinstance(model, GuardedModel) and not hasattr(model, "clear_rule"):
@@ -602,6 +616,11 @@ def make_machine(
             "module's Model, or give it what the machine needs with "
             "spellbook.attach(model, machine, workspace)"
         )
+    states = tuple(states)
+    known = [state.name for state in states]
+    initial = _state_named(initial, known, formerly or {}, title)
+    if sources is not None:
+        sources = [_state_named(source, known, formerly or {}, title) for source in sources]
     rules = tuple(rules)
     options = {**MACHINE_DEFAULTS, **options}
     diagrams = sys.modules.get("transitions.extensions.diagrams")  # loaded to pass one
@@ -610,7 +629,7 @@ def make_machine(
         options.setdefault("title", title)
     machine = machine_cls(
         model=model,
-        states=[state.name for state in states],
+        states=known,
         transitions=transitions(rules, triggers, sources=sources),
         initial=initial,
         **options,
@@ -622,6 +641,8 @@ def make_machine(
     for trigger in triggers.values():
         if trigger not in machine.events:
             machine.add_transition(trigger, [], None)
+    for each in machine.models:
+        _checked_triggers(machine, each)
     if graph:
         from spellbook.records.moves import drawing_moves_only
 
@@ -631,3 +652,70 @@ def make_machine(
         for each in machine.models:
             each.get_graph(force_new=True)
     return machine
+
+
+def _state_named(name: object, states: list[str], formerly: Mapping[str, str], title: str) -> str:
+    """The state `name` is: itself, or the state a former name of it stands for; a
+    ValueError naming it and the machine's states for any other."""
+    if isinstance(name, str):
+        if name in states:
+            return name
+        now = formerly.get(name)
+        if now in states:
+            assert now is not None
+            return now
+    raise ValueError(
+        f"{name!r} is not a state of {title!r}; its states are {', '.join(states)}"
+        + (
+            f" (former names: {', '.join(f'{k} -> {v}' for k, v in formerly.items())})"
+            if formerly
+            else ""
+        )
+    )
+
+
+def _checked_triggers(machine: Any, model: Any) -> None:
+    """`model`'s triggers, as the machine bound them, made to start afresh (`fired` and
+    `refused` None, also where the state has no rules for the trigger and no callback
+    runs), and its `trigger(name)` and `may_trigger(name)` to refuse a name the machine
+    has no trigger of. A method the model defines itself (transitions leaves it) stays."""
+    from functools import partial  # loaded with transitions
+
+    def bound(name: str, func: Any) -> Any:
+        found = getattr(model, name, None)
+        return found if isinstance(found, partial) and found.func == func else None
+
+    def unknown(name: object) -> AttributeError:
+        return AttributeError(
+            f"{type(model).__name__} has no trigger {name!r}; the triggers of the machine "
+            f"are {', '.join(machine.events)}"
+        )
+
+    for name, event in machine.events.items():
+        fire = bound(name, event.trigger)
+        if fire is not None:
+            setattr(model, name, partial(_afresh, model, fire))
+    fire = bound("trigger", machine._get_trigger)
+    if fire is not None:
+
+        def trigger(name: str, *args: Any, **kwargs: Any) -> Any:
+            if name not in machine.events:
+                raise unknown(name)
+            return _afresh(model, fire, name, *args, **kwargs)
+
+        model.trigger = trigger
+    may = bound("may_trigger", machine._can_trigger)
+    if may is not None:
+
+        def may_trigger(name: str, *args: Any, **kwargs: Any) -> Any:
+            if name not in machine.events:
+                raise unknown(name)
+            return may(name, *args, **kwargs)
+
+        model.may_trigger = may_trigger
+
+
+def _afresh(model: Any, fire: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """A trigger of `model` (`fire`) started with no rule chosen yet."""
+    model.fired = model.refused = None
+    return fire(*args, **kwargs)
