@@ -598,17 +598,13 @@ def make_machine(
     only the moves between states that can happen, labelled with the spells
     (`spellbook.records.moves`).
 
-    `initial`, and each of `sources`, is a state of the machine, or a former name of one
-    (`formerly`: the module's `FORMERLY`, what the spec's `*Formerly*` declares), which
-    stands for the state it is now, as in a state file the runtime reads: a saved
-    state is restored with `build(model, initial=saved)`. Any other name is a
-    ValueError naming it and the states there are (as `Machine.get_state` raises).
-
-    On each model, a trigger the machine does not have (`model.trigger("typo")`,
-    `model.may_trigger("typo")`) is an AttributeError naming it and the triggers there
-    are, whatever `ignore_invalid_triggers` says; every trigger called starts with
-    `fired` and `refused` None, so after it they say what that trigger did only."""
+    `initial` and `sources` name states, or their former names (`formerly`: the
+    module's `FORMERLY`), as a state file does (`records.callbacks.state_named`); a
+    trigger name starts afresh or is refused as `records.callbacks.checked_triggers`
+    says."""
     import sys
+
+    from spellbook.records.callbacks import checked_triggers, state_named
 
     if not isinstance(model, GuardedModel) and not hasattr(model, "clear_rule"):
         raise TypeError(
@@ -618,9 +614,9 @@ def make_machine(
         )
     states = tuple(states)
     known = [state.name for state in states]
-    initial = _state_named(initial, known, formerly or {}, title)
+    initial = state_named(initial, known, formerly or {}, title)
     if sources is not None:
-        sources = [_state_named(source, known, formerly or {}, title) for source in sources]
+        sources = [state_named(source, known, formerly or {}, title) for source in sources]
     rules = tuple(rules)
     options = {**MACHINE_DEFAULTS, **options}
     diagrams = sys.modules.get("transitions.extensions.diagrams")  # loaded to pass one
@@ -642,7 +638,7 @@ def make_machine(
         if trigger not in machine.events:
             machine.add_transition(trigger, [], None)
     for each in machine.models:
-        _checked_triggers(machine, each)
+        checked_triggers(machine, each)
     if graph:
         from spellbook.records.moves import drawing_moves_only
 
@@ -652,70 +648,3 @@ def make_machine(
         for each in machine.models:
             each.get_graph(force_new=True)
     return machine
-
-
-def _state_named(name: object, states: list[str], formerly: Mapping[str, str], title: str) -> str:
-    """The state `name` is: itself, or the state a former name of it stands for; a
-    ValueError naming it and the machine's states for any other."""
-    if isinstance(name, str):
-        if name in states:
-            return name
-        now = formerly.get(name)
-        if now in states:
-            assert now is not None
-            return now
-    raise ValueError(
-        f"{name!r} is not a state of {title!r}; its states are {', '.join(states)}"
-        + (
-            f" (former names: {', '.join(f'{k} -> {v}' for k, v in formerly.items())})"
-            if formerly
-            else ""
-        )
-    )
-
-
-def _checked_triggers(machine: Any, model: Any) -> None:
-    """`model`'s triggers, as the machine bound them, made to start afresh (`fired` and
-    `refused` None, also where the state has no rules for the trigger and no callback
-    runs), and its `trigger(name)` and `may_trigger(name)` to refuse a name the machine
-    has no trigger of. A method the model defines itself (transitions leaves it) stays."""
-    from functools import partial  # loaded with transitions
-
-    def bound(name: str, func: Any) -> Any:
-        found = getattr(model, name, None)
-        return found if isinstance(found, partial) and found.func == func else None
-
-    def unknown(name: object) -> AttributeError:
-        return AttributeError(
-            f"{type(model).__name__} has no trigger {name!r}; the triggers of the machine "
-            f"are {', '.join(machine.events)}"
-        )
-
-    for name, event in machine.events.items():
-        fire = bound(name, event.trigger)
-        if fire is not None:
-            setattr(model, name, partial(_afresh, model, fire))
-    fire = bound("trigger", machine._get_trigger)
-    if fire is not None:
-
-        def trigger(name: str, *args: Any, **kwargs: Any) -> Any:
-            if name not in machine.events:
-                raise unknown(name)
-            return _afresh(model, fire, name, *args, **kwargs)
-
-        model.trigger = trigger
-    may = bound("may_trigger", machine._can_trigger)
-    if may is not None:
-
-        def may_trigger(name: str, *args: Any, **kwargs: Any) -> Any:
-            if name not in machine.events:
-                raise unknown(name)
-            return may(name, *args, **kwargs)
-
-        model.may_trigger = may_trigger
-
-
-def _afresh(model: Any, fire: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """A trigger of `model` (`fire`) started with no rule chosen yet."""
-    model.fired = model.refused = None
-    return fire(*args, **kwargs)
