@@ -154,7 +154,8 @@ class GuardedModel:
     `refused` that of the row whose rule refused the spell (a blocked rule: the trigger
     returns False); both are None when none of its rules applies. `may_<trigger>()`
     asks afresh: `fired` None, and `refused` the rule that would refuse. A trigger the
-    state has no rules for changes neither. `fired` is set before the state changes, so
+    state has no rules for leaves both None (each trigger of a machine `build` made
+    starts afresh). `fired` is set before the state changes, so
     `on_exit_*` and `on_enter_*` callbacks read it. The machine binds its triggers and
     state checks."""
 
@@ -571,7 +572,8 @@ def transitions(
 # What `build(model)` gives a `transitions` Machine unless its caller says otherwise: no
 # `to_<STATE>()` (a move no rule of the spec makes), and a trigger the state has no rules
 # for (a machine built with `sources`, a spec with a gap) answering False rather than
-# raising MachineError.
+# raising MachineError. A trigger the machine does not have is an AttributeError
+# whatever these say (`make_machine`).
 MACHINE_DEFAULTS: dict[str, Any] = {"auto_transitions": False, "ignore_invalid_triggers": True}
 
 
@@ -585,6 +587,7 @@ def make_machine(
     initial: str,
     title: str,
     options: Mapping[str, Any],
+    formerly: Mapping[str, str] | None = None,
 ) -> Any:
     """A Machine of `machine_cls` (`GraphMachine`, `LockedMachine`, `AsyncMachine`, ...)
     over `model`, starting in `initial`, with the transitions of `rules` and `options` for
@@ -593,8 +596,15 @@ def make_machine(
     (more can be added later with the module's `transitions_from`); a process that casts
     once needs only a few. A `GraphMachine` is titled with the spec's title and draws
     only the moves between states that can happen, labelled with the spells
-    (`spellbook.records.moves`)."""
+    (`spellbook.records.moves`).
+
+    `initial` and `sources` name states, or their former names (`formerly`: the
+    module's `FORMERLY`), as a state file does (`records.callbacks.state_named`); a
+    trigger name starts afresh or is refused as `records.callbacks.checked_triggers`
+    says."""
     import sys
+
+    from spellbook.records.callbacks import checked_triggers, state_named
 
     if not isinstance(model, GuardedModel) and not hasattr(model, "clear_rule"):
         raise TypeError(
@@ -602,6 +612,11 @@ def make_machine(
             "module's Model, or give it what the machine needs with "
             "spellbook.attach(model, machine, workspace)"
         )
+    states = tuple(states)
+    known = [state.name for state in states]
+    initial = state_named(initial, known, formerly or {}, title)
+    if sources is not None:
+        sources = [state_named(source, known, formerly or {}, title) for source in sources]
     rules = tuple(rules)
     options = {**MACHINE_DEFAULTS, **options}
     diagrams = sys.modules.get("transitions.extensions.diagrams")  # loaded to pass one
@@ -610,7 +625,7 @@ def make_machine(
         options.setdefault("title", title)
     machine = machine_cls(
         model=model,
-        states=[state.name for state in states],
+        states=known,
         transitions=transitions(rules, triggers, sources=sources),
         initial=initial,
         **options,
@@ -622,6 +637,8 @@ def make_machine(
     for trigger in triggers.values():
         if trigger not in machine.events:
             machine.add_transition(trigger, [], None)
+    for each in machine.models:
+        checked_triggers(machine, each)
     if graph:
         from spellbook.records.moves import drawing_moves_only
 

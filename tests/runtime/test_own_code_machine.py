@@ -209,7 +209,7 @@ def test_spell_refuses_a_machine_of_the_project_s_own_code(
     )
     (project / "generated").mkdir()
     generated(project / "generated")
-    for args in (("status",), ("--machine", "locker", "drop")):
+    for args in (("status",), ("--machine", "locker", "drop"), ("--machine", "locker", "diagram")):
         done = spell(project, *args)
         assert done.returncode == EXIT_BAD_INPUT, done.stdout + done.stderr
         assert "the machine locker has guards and callbacks of the project's own code" in (
@@ -343,3 +343,66 @@ def test_a_gap_between_two_guards_of_a_from_to_event_table_is_found(tmp_path: Pa
     assert not loan.lend() and loan.state == "on_shelf" and loan.refused == "not listed"
     loan.owes = True
     assert loan.lend() and loan.fired == "R2"
+
+
+def renamed_locker(folder: Path) -> ModuleType:
+    """The locker after FULL was renamed from OCCUPIED (`*Formerly*`)."""
+    text = SPEC.replace("    - *Goal*: yes\n", "    - *Goal*: yes\n    - *Formerly*: OCCUPIED\n")
+    path = generated(folder, text)
+    found = importlib.util.spec_from_file_location("_own_code_renamed_locker", path)
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    assert module.FORMERLY == {"OCCUPIED": "FULL"}
+    return module
+
+
+def test_a_state_the_machine_does_not_have_is_refused_at_build_naming_it(
+    tmp_path: Path,
+) -> None:
+    locker = renamed_locker(tmp_path)
+    for wrong in ("FULLL", "full", ""):
+        with pytest.raises(ValueError, match=f"{wrong!r} is not a state of 'Parcel lockers'") as e:
+            locker.build(model_class(locker)(), initial=wrong)
+        assert "its states are EMPTY, FULL (former names: OCCUPIED -> FULL)" in str(e.value)
+    with pytest.raises(ValueError, match="'FULLL' is not a state"):
+        locker.build(model_class(locker)(), initial="FULL", sources=("FULLL",))
+
+
+def test_a_former_name_of_a_state_restores_the_state_it_is_now(tmp_path: Path) -> None:
+    locker = renamed_locker(tmp_path)
+    model = model_class(locker)()
+    locker.build(model, initial="OCCUPIED", sources=("OCCUPIED",))
+    assert model.state == "FULL"
+    model.typed = "1234"
+    assert model.collect() and model.fired == "C1" and model.state == "EMPTY"
+
+
+def test_a_trigger_the_machine_does_not_have_is_an_error_naming_the_triggers(
+    locker: ModuleType,
+) -> None:
+    for ignore in (True, False):
+        model = model_class(locker)()
+        locker.build(model, ignore_invalid_triggers=ignore)
+        assert model.trigger("drop") and model.fired == "D1"
+        for call in (model.trigger, model.may_trigger):
+            with pytest.raises(AttributeError, match="no trigger 'collected'") as raised:
+                call("collected")
+            assert "the triggers of the machine are drop, collect" in str(raised.value)
+        assert model.state == "FULL"
+
+
+def test_every_trigger_says_what_it_did_only(locker: ModuleType) -> None:
+    model = model_class(locker)()
+    # Only the rules from EMPTY: in FULL the machine has none for either spell.
+    locker.build(model, sources=("EMPTY",))
+    assert model.drop() and model.fired == "D1" and model.state == "FULL"
+    assert model.drop() is False  # no rules from FULL here: False, not an error
+    assert (model.fired, model.refused) == (None, None)
+    model.state = "EMPTY"
+    model.closes = False
+    assert model.trigger("drop") is False and model.refused == "D3"
+    model.state = "FULL"
+    assert model.trigger("collect") is False
+    assert (model.fired, model.refused) == (None, None)
+    assert model.available_spells() == []

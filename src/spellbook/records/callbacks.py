@@ -1,5 +1,6 @@
 """The callbacks a generated machine's transitions call on its model, by name: which rule
-a trigger chose (`fired:<ID>`, `refused:<JSON>`), and which spells would fire now."""
+a trigger chose (`fired:<ID>`, `refused:<JSON>`), and which spells would fire now; the
+names a built machine takes for its states and triggers."""
 
 from __future__ import annotations
 
@@ -56,3 +57,74 @@ def _refuse(model: Any, said: str, *args: Any, **kwargs: Any) -> bool:
     if all(bool(getattr(model, name)()) == holds for name, holds in wanted):
         model.refused = rule
     return True
+
+
+def state_named(name: object, states: list[str], formerly: Mapping[str, str], title: str) -> str:
+    """The state `name` is: itself, or, a former name the spec declares (`formerly`,
+    `*Formerly*`), the state it is now, as in a state file the runtime reads (a saved
+    state is restored with `build(model, initial=saved)`). Any other name is a
+    ValueError naming it and the states there are, as `Machine.get_state` raises."""
+    if isinstance(name, str):
+        if name in states:
+            return name
+        now = formerly.get(name)
+        if now in states:
+            assert now is not None
+            return now
+    raise ValueError(
+        f"{name!r} is not a state of {title!r}; its states are {', '.join(states)}"
+        + (
+            f" (former names: {', '.join(f'{k} -> {v}' for k, v in formerly.items())})"
+            if formerly
+            else ""
+        )
+    )
+
+
+def checked_triggers(machine: Any, model: Any) -> None:
+    """`model`'s triggers, as the machine bound them, made to start afresh (`fired` and
+    `refused` None, also where the state has no rules for the trigger and no callback
+    runs), and its `trigger(name)` and `may_trigger(name)` to refuse a name the machine
+    has no trigger of with an AttributeError naming its triggers, whatever
+    `ignore_invalid_triggers` says (transitions answers False). A method the model
+    defines itself (transitions leaves it) stays."""
+    from functools import partial  # loaded with transitions
+
+    def bound(name: str, func: Any) -> Any:
+        found = getattr(model, name, None)
+        return found if isinstance(found, partial) and found.func == func else None
+
+    def unknown(name: object) -> AttributeError:
+        return AttributeError(
+            f"{type(model).__name__} has no trigger {name!r}; the triggers of the machine "
+            f"are {', '.join(machine.events)}"
+        )
+
+    for name, event in machine.events.items():
+        fire = bound(name, event.trigger)
+        if fire is not None:
+            setattr(model, name, partial(_afresh, model, fire))
+    fire = bound("trigger", machine._get_trigger)
+    if fire is not None:
+
+        def trigger(name: str, *args: Any, **kwargs: Any) -> Any:
+            if name not in machine.events:
+                raise unknown(name)
+            return _afresh(model, fire, name, *args, **kwargs)
+
+        model.trigger = trigger
+    may = bound("may_trigger", machine._can_trigger)
+    if may is not None:
+
+        def may_trigger(name: str, *args: Any, **kwargs: Any) -> Any:
+            if name not in machine.events:
+                raise unknown(name)
+            return may(name, *args, **kwargs)
+
+        model.may_trigger = may_trigger
+
+
+def _afresh(model: Any, fire: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """A trigger of `model` (`fire`) started with no rule chosen yet."""
+    model.fired = model.refused = None
+    return fire(*args, **kwargs)
