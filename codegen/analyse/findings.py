@@ -84,6 +84,10 @@ SEVERITY: dict[str, Severity] = {
     "unlisted_unread": Severity.WARNING,
     "states_unread": Severity.WARNING,
     "event_column": Severity.WARNING,
+    "trigger_note": Severity.WARNING,
+    "slash_events": Severity.WARNING,
+    "keeping_unread": Severity.WARNING,
+    "keeping_moves": Severity.WARNING,
 }
 
 

@@ -403,7 +403,7 @@ _ON_FIRST_USE = {
     "codegen.expand": ("_negated", "_same_words", "_blocked_words"),
     "codegen.analyse.kept": ("_addressed",),
     "codegen.read.document": ("_states_word", "_initial_mark", "_plain_states", "_plain_name"),
-    "codegen.read.light_tables": ("_no_event", "_note", "keeping"),
+    "codegen.read.light_tables": ("_no_event", "_note", "keeping", "_named_item"),
     "codegen.read.markdown": ("_family_pipe",),
     "codegen.read.near_verbs": ("_counter_phrase", "_add", "_to_value"),
     "codegen.read.policies": ("_qualified",),
