@@ -87,6 +87,10 @@ SEVERITY: dict[str, Severity] = {
     # a spec's Mermaid state diagram against its tables
     "diagram_disagrees": Severity.WARNING,
     "diagram_unread": Severity.INFO,
+    "trigger_note": Severity.WARNING,
+    "slash_events": Severity.WARNING,
+    "keeping_unread": Severity.WARNING,
+    "keeping_moves": Severity.WARNING,
 }
 
 

@@ -45,7 +45,7 @@ from .light_tables import (
     LightReader,
     LightReading,
     from_tables,
-    keeping,
+    keeping_over,
     light_columns,
     reason_rows,
     terminal_rows,
@@ -963,9 +963,11 @@ def _rows(
                     with _short(block, row.line):
                         rule = reader.rule(row, columns, p.group, kind)
                     yield rule
-        elif isinstance(block, ItemList) and light is not None and keeping().search(p.group):
+        elif (
+            isinstance(block, ItemList) and light and (said := keeping_over(p.headings, before))[0]
+        ):
             items = [line for item in block.items for line in _item_lines(item)[:1]]
-            yield from light.keeping(items, p.group, block.line)
+            yield from light.keeping(items, said[0], block.line, said[1])
         elif isinstance(block, LooseRows):
             if last is not None:
                 blank = before is last.table and not block.after_text

@@ -36,15 +36,23 @@ _FORMATTING = frozenset({"kbd", "b", "strong", "em", "i", "code", "samp", "tt", 
 _FOOTNOTE = re.compile(r"\[\^[^\]]*\]|<sup\b[^>]*>.*?</sup>", re.IGNORECASE | re.DOTALL)
 # What separates several names in one cell.
 _SEPARATOR = re.compile(r"\s*(?:\n|;|,|/|\s+or\s+)\s*", re.IGNORECASE)
+# Between the events of a parenthesis `(or resubmit, auto-approve)`.
+_OTHERS = re.compile(r"\s*(?:,|\s+or\s+)\s*", re.IGNORECASE)
 _STATE_SEPARATOR = re.compile(r"\s*(?:\n|;|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
 # An event and its guard: `submit [valid]` (UML), `submit / if valid`, `submit when valid`.
 _BRACKET_GUARD = re.compile(r"^(?P<event>.*?[^\s_])\s*\[(?P<guard>[^\]^][^\]]*)\]\s*(?P<rest>.*)$")
+# `unless` says the guard that keeps the move from happening: its negation is the guard.
 _WORD_GUARD = re.compile(
-    r"^(?P<event>\S+?)\s*(?:/\s*|\s)(?:only\s+)?(?:if|when)\s+(?P<guard>\S.*)$", re.IGNORECASE
+    r"^(?P<event>\S+?)\s*(?:/\s*|\s)(?:only\s+)?(?P<word>if|when|unless)\s+(?P<guard>\S.*)$",
+    re.IGNORECASE,
 )
 _PAREN_GUARD = re.compile(
-    r"^(?P<event>.*?\S)\s*\(\s*(?:only\s+)?(?:if|when)\s+(?P<guard>[^()]*?)\s*\)$", re.IGNORECASE
+    r"^(?P<event>.*?\S)\s*\(\s*(?:only\s+)?(?P<word>if|when|unless)\s+(?P<guard>[^()]*?)\s*\)$",
+    re.IGNORECASE,
 )
+# More events in a parenthesis after one: `submit (or resubmit)`.
+_PAREN_MORE = re.compile(r"^(?P<event>[^()]*?\S)\s*\(\s*or\s+(?P<more>[^()]*?)\s*\)$", re.I)
+_WORD = re.compile(r"^[A-Za-z_][\w-]*$")
 # An event and the action after a slash: `submit / save()`.
 _ACTION = re.compile(r"^(?P<event>[^/]*?\S)\s*/\s*(?P<action>\S.*\(.*\).*)$")
 # A state and a note in parentheses: `done (terminal)`.
@@ -58,6 +66,10 @@ class EventCell:
     names: tuple[str, ...]
     guard: str = ""
     action: str = ""
+    # The names were parted by a slash (`submit / notify`), which may be UML's `event / action`.
+    slash: bool = False
+    # The cell is one code span (`` `approve or reject` ``): one name, as written.
+    literal: bool = False
 
 
 def shown(cell: Cell, what: str) -> str:
@@ -111,9 +123,17 @@ def _one_line(text: str, line: int, what: str) -> str:
 def event_cell(cell: Cell) -> EventCell:
     """What an Event cell says (see the module's doc)."""
     text, line = shown(cell, "Event"), cell.line
+    spans = [s for s in cell.inline.segments if s.text.strip()]
+    if len(spans) == 1 and spans[0].kind == "code":
+        return EventCell((text,), literal=True)  # backticks mark one literal name
     several = _names(text, _SEPARATOR)
     if several is not None:
-        return EventCell(several)
+        return EventCell(several, slash="/" in text)
+    more = _PAREN_MORE.match(text)
+    if more is not None and is_identifier(more.group("event")):
+        others = _OTHERS.split(more.group("more"))
+        if all(_WORD.match(o) for o in others):
+            return EventCell((more.group("event"), *others))
     text = _one_line(text, line, "Event")
     for guarded in (_BRACKET_GUARD, _PAREN_GUARD, _WORD_GUARD):
         found = guarded.match(text)
@@ -126,7 +146,10 @@ def event_cell(cell: Cell) -> EventCell:
             if after is None:
                 break  # `a [b] c`: no guard of a UML label
             action = after.group("action")
-        return EventCell((found.group("event"),), found.group("guard").strip(), action)
+        guard = found.group("guard").strip()
+        if (found.groupdict().get("word") or "").lower() == "unless":
+            guard = f"NOT {guard}" if is_identifier(guard) else f"NOT ({guard})"
+        return EventCell((found.group("event"),), guard, action)
     acting = _ACTION.match(text)
     if acting is not None and is_identifier(acting.group("event")):
         return EventCell((acting.group("event"),), "", acting.group("action"))

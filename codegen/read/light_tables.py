@@ -56,7 +56,7 @@ from ..spec_error import fail
 from .identifiers import identifier, is_identifier
 from .lexicon import EMPTY, normal
 from .light_cells import EventCell, event_cell, shown, state_names
-from .markdown import Cell, Inline, Segment, Table, TableRow
+from .markdown import Block, Cell, Heading, Inline, Paragraph, Segment, Table, TableRow
 from .rows import (
     SAME,
     Columns,
@@ -132,10 +132,32 @@ _REFUSED = re.compile(
 @cache
 def keeping() -> re.Pattern[str]:
     return re.compile(
-        r"\b(?:never|not|n't|without) chang\w* (?:the )?state|\bleaves? the state unchanged"
-        r"|\bno state change|\bkeep\w* the state\b",
+        r"(?:\bnever|\bnot|n't|\bwithout) chang\w* (?:the )?state|\bleaves? the state unchanged"
+        r"|\bno state change|\bkeep\w* the state\b|\bstate unchanged\b|\bunchanged state\b"
+        r"|^self[- ]?transitions?$",
         re.IGNORECASE,
     )
+
+
+def keeping_over(headings: tuple[Heading, ...], before: Block | None) -> tuple[str, str]:
+    """What says that the list after it names events that keep the state (`keeping()`):
+    a heading above it (the innermost, or one a sub-heading is under), or a paragraph
+    right before it ending in a colon (`**Events that never change state:**`); and a
+    sub-heading in between, which is not read (`### In review only`). ("", "") for
+    none."""
+    last = headings[-1] if headings else None
+    if (
+        isinstance(before, Paragraph)
+        and (last is None or before.line > last.line)
+        and len(before.lines) == 1
+    ):
+        said = " ".join(before.lines[0].plain.split())
+        if said.endswith(":") and keeping().search(said):
+            return said.rstrip(": "), ""
+    for i, heading in enumerate(reversed(headings)):
+        if keeping().search(" ".join(heading.text.split())):
+            return heading.text, headings[-1].text if i else ""
+    return "", ""
 
 
 # Where the cells a row is read from sit in the row handed to `RowReader.rule`.
@@ -220,6 +242,13 @@ class LightReader:
         self.reader = reader
         self.reading = LightReading()
         self._folded: dict[tuple[str, str], WrittenName] = {}
+        # The first row of each From cell, guard and events: its ID, line and note.
+        self._noted: dict[str, tuple[str, int, str]] = {}
+        # Events listed as keeping the state (their line), and moved on by a row (its
+        # ID, line and move); those said to be both.
+        self._kept: dict[str, int] = {}
+        self._moved: dict[str, tuple[str, int, str]] = {}
+        self._told: set[str] = set()
         # The roles of the first table's columns, in order: a row suggested goes there.
         self.layout: tuple[str, ...] = ()
 
@@ -240,20 +269,24 @@ class LightReader:
         of it, numbered after the rows before it (None for a row that is no rule)."""
         return lambda row, columns: self._row(row, columns, group, len(row.cells))
 
-    def keeping(self, items: list[Inline], group: str, line: int) -> list[RuleRow]:
+    def keeping(self, items: list[Inline], group: str, line: int, under: str = "") -> list[RuleRow]:
         """The rows of a list of events under a heading that says they keep the state
-        (`keeping()`): each item, a name alone (`` `pr_opened` ``), is the row `Any state |
-        e | Same state`, numbered after the rows before it. A list with an item that is
-        not a name is not read, and a note says which."""
+        (`keeping()`, `keeping_over`): each item, a name alone (`` `pr_opened` ``) or a
+        name and a note after a dash or a colon (`` `ping` — heartbeat only ``), is the row
+        `Any state | e | Same state`, numbered after the rows before it. A list with an
+        item that is neither is not read, and a warning says which; so does a sub-heading
+        `under` the heading that says so (`### In review only`), which is not read."""
         names = [_list_name(item) for item in items]
         if not names or any(n is None for n in names):
             bad = next((i for i, n in zip(items, names, strict=True) if n is None), None)
             self.reader.notices.append(
                 Notice(
-                    "table_skipped",
-                    f"the list under {group!r} is not read as events that keep the state: "
+                    "keeping_unread",
+                    f"the list under {group!r} is not read as events that keep the state, "
+                    "so its events are no events of the machine: "
                     + (
-                        f"its item at line {bad.line} is not a name alone"
+                        f"its item at line {bad.line} is not a name alone, nor a name and a "
+                        "note after a dash or colon"
                         if bad is not None
                         else "it has no items"
                     )
@@ -263,16 +296,29 @@ class LightReader:
                 )
             )
             return []
+        if under:
+            self.reader.notices.append(
+                Notice(
+                    "keeping_unread",
+                    f"the list under {under!r} is read as events that keep the state in every "
+                    f"state, as {group!r} above it says; the sub-heading {under!r} is not "
+                    "read: where it limits the states, write a row for each "
+                    f"(`{self._keeping_row('pr_opened').replace('Any state', '<state>')}`)",
+                    line,
+                )
+            )
         rows = []
-        for item, name in zip(items, names, strict=True):
-            assert name is not None
+        for item, named in zip(items, names, strict=True):
+            assert named is not None
+            name, note = named
             self.reading.count += 1
             rule_id = f"R{self.reading.count}"
             at = item.line
+            trigger = self.trigger(name, at)
             cells = (
                 _cell(at, rule_id),
                 _cell(at, "Any state"),
-                _cell(at, self.trigger(name, at)),
+                _cell(at, trigger),
                 _cell(at, "-"),
                 _cell(at, "Same state"),
                 _cell(at, "-"),
@@ -280,8 +326,36 @@ class LightReader:
             )
             standard = Columns({role: i for i, role in enumerate(_ROLES)}, ())
             rule = self.reader.rule(TableRow(at, cells), standard, group, Kind.NOOP)
-            rows.append(replace(rule, action="", id_written=False, numbered=True))
+            rows.append(
+                replace(
+                    rule,
+                    action="",
+                    id_written=False,
+                    numbered=True,
+                    extra=rule.extra + ((("Trigger note", note),) if note else ()),
+                )
+            )
+            self._kept.setdefault(trigger.lower(), at)
+            self._both(trigger.lower())
         return rows
+
+    def _both(self, trigger: str) -> None:
+        """A warning where an event is listed as keeping the state and a row moves on it."""
+        kept, moved = self._kept.get(trigger), self._moved.get(trigger)
+        if kept is None or moved is None or trigger in self._told:
+            return
+        self._told.add(trigger)
+        rule, line, move = moved
+        name = self.reading.triggers[trigger].written
+        self.reader.notices.append(
+            Notice(
+                "keeping_moves",
+                f"{name!r} is listed at line {kept} as an event that keeps the state, and row "
+                f"{rule} (line {line}) moves {move} on it: whichever comes first wins where "
+                "both apply; drop the event from the list, or the row",
+                max(kept, line),
+            )
+        )
 
     def _keeping_row(self, event: str) -> str:
         """The row that says `event` keeps the state everywhere, in the columns of the
@@ -422,6 +496,9 @@ class LightReader:
         rule_id = f"R{self.reading.count}"
         event = event_cell(cell("trigger") or _cell(line, "")) if has_trigger else None
         triggers = self._triggers(event, target_cell, line, notes)
+        if event is not None:
+            key = f"{from_cell} | {plain('condition')} {event.guard} | {', '.join(triggers)}"
+            self._event_notices(event, trigger_text, notes, key, line)
         refused = _REFUSED.search(" ".join(group.split())) is not None or any(
             normal(name) in WHY for name, _ in columns.extra
         )
@@ -447,6 +524,11 @@ class LightReader:
         rule = self.reader.rule(
             TableRow(line, (*cells, *(c for _, c in extra))), standard, group, group_kind(group)
         )
+        if rule.target.kind is Kind.TRANSITION and rule.target.name not in rule.current.names:
+            for trigger in triggers:
+                move = f"{source} → {rule.target.name}"
+                self._moved.setdefault(trigger.lower(), (rule_id, line, move))
+                self._both(trigger.lower())
         return replace(
             rule,
             action=rule.action if "action" in columns.roles or (event and event.action) else "",
@@ -522,6 +604,8 @@ class LightReader:
                 "or leave the table without a trigger column for `to_<state>` triggers",
                 line,
             )
+        if event.literal:  # `` `approve or reject` ``: one name, as written
+            return [self.trigger(written, line)]
         note = _note().match(written)
         if note is not None:
             written = note.group("name")
@@ -531,14 +615,78 @@ class LightReader:
             return [self.trigger(p, line) for p in parts]
         return [self.trigger(written, line)]
 
+    def _event_notices(
+        self, event: EventCell, written: str, notes: list[tuple[str, str]], key: str, line: int
+    ) -> None:
+        """A warning for an Event cell whose reading may not be what its author meant:
+        names parted by a slash (`submit / notify`: two events, or UML's event / action),
+        and a note in parentheses (`submit (admin only)`), kept but not read; where two
+        rows (of one From cell, guard and events: `key`) differ only by such notes, the
+        warning says that is why they conflict."""
+        rule = f"R{self.reading.count}"
+        if event.slash:
+            first, second = event.names[0], event.names[1]
+            self.reader.notices.append(
+                Notice(
+                    "slash_events",
+                    f"the Event cell {written!r} is read as {len(event.names)} events, "
+                    f"{', '.join(repr(n) for n in event.names)}; a slash also reads as "
+                    f"UML's `event / action` (the event {first!r} doing {second!r}): write "
+                    f"`{first} or {second}` for {len(event.names)} events, or "
+                    f"`{first} / {second}()` (or an Action column) for the event and its action",
+                    line,
+                    rule,
+                )
+            )
+        note = next((text for name, text in notes if name == "Trigger note"), "")
+        seen = self._noted.setdefault(key, (rule, line, note))
+        pair = ""
+        if seen[0] != rule and seen[2] != note:
+            said = " and ".join(f"'({n})'" if n else "none" for n in (seen[2], note))
+            pair = (
+                f"rows {seen[0]} (line {seen[1]}) and {rule} differ only by their notes "
+                f"({said}), which are not read, so both are read as the same event in the "
+                "same state: that is why they conflict"
+            )
+        if note:
+            message = (
+                f"the Event cell {written!r} is read without its note '({note})', which is "
+                "kept but not read: the move happens whatever the note says"
+                + (f"; {pair}" if pair else "")
+                + "; write a guard as `event [guard]` or in a Condition column, more events "
+                "as `event or other`, and what else happens in an Action column"
+            )
+        elif pair:
+            message = (
+                f"the Event cell {written!r}: {pair}; write each row's guard as `event [guard]`"
+            )
+        else:
+            return
+        self.reader.notices.append(Notice("trigger_note", message, line, rule))
 
-def _list_name(item: Inline) -> str | None:
-    """The name an item of a list is, written alone (`` `pr_opened` ``, `pr_opened`)."""
+
+# An item of a list of events: its name, and a note after a dash or a colon.
+@cache
+def _named_item() -> re.Pattern[str]:
+    return re.compile(r"^(?P<name>[^\s:]+?)(?:\s*:|\s+[-\u2013\u2014])\s+(?P<note>\S.*)$")
+
+
+def _list_name(item: Inline) -> tuple[str, str] | None:
+    """The name an item of a list is and the note after it: written alone (`` `pr_opened`
+    ``, `pr_opened`), or with a note after a dash or a colon (`` `ping` — heartbeat only
+    ``, `ping: heartbeat`); None for any other item."""
     parts = [seg for seg in item.segments if seg.text.strip()]
-    if len(parts) == 1 and parts[0].kind in ("code", "text"):
-        text = parts[0].text.strip()
-        return text if is_identifier(text) else None
-    return None
+    if not parts or parts[0].kind not in ("code", "text"):
+        return None
+    full = "".join(seg.text for seg in item.segments).strip()
+    if len(parts) == 1 and is_identifier(full):
+        return full, ""
+    found = _named_item().match(full)
+    if found is None or not is_identifier(found.group("name")):
+        return None
+    if parts[0].kind == "code" and parts[0].text.strip() != found.group("name"):
+        return None
+    return found.group("name"), found.group("note")
 
 
 # What a guard or effects cell of a marker row may say: nothing.

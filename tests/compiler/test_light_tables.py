@@ -593,11 +593,11 @@ def test_a_list_of_events_that_keep_the_state_is_read_as_rows_for_every_state() 
     assert all(r.kind is Kind.NOOP and r.id == "R7" for r in kept)
 
 
-def test_a_list_under_such_a_heading_that_is_not_names_is_noted_not_read() -> None:
+def test_a_list_under_such_a_heading_that_is_not_names_is_a_warning_not_read() -> None:
     text = LOANS + ("\n## Events that never change state\n\n- a reader asks where the book is\n")
     spec = parse_spec_text(text, "loans.md")
     assert "a_reader_asks_where_the_book_is" not in {s.name for s in spec.spells}
-    notes = [n for n in spec.notices if n.kind == "table_skipped"]
+    notes = [n for n in spec.notices if n.kind == "keeping_unread"]
     assert notes and "not a name alone" in notes[0].message
 
 
@@ -606,7 +606,7 @@ def test_the_row_a_list_not_read_suggests_is_in_the_table_s_columns_and_reads_so
     # a state `pr_opened` and a trigger `Same state`.
     text = "# Loans\n\n| From | To | Event |\n|---|---|---|\n| ON_SHELF | ON_LOAN | lend |\n"
     listed = text + "\n## Events that never change state\n\n- a reader asks\n"
-    (note,) = [n for n in read(listed).notices if n.kind == "table_skipped"]
+    (note,) = [n for n in read(listed).notices if n.kind == "keeping_unread"]
     assert "`| Any state | Same state | pr_opened |`" in note.message
     after = read(text + "| Any state | Same state | pr_opened |\n")
     assert [s.name for s in after.states] == [s.name for s in read(text).states]
@@ -1114,3 +1114,123 @@ def test_a_states_list_refuses_two_spellings_of_one_identifier_as_the_tables_do(
     with pytest.raises(SpecError, match=re.escape(message)) as error:
         read(text)
     assert "two names for one identifier" in str(error.value)
+
+
+# An order in three rows, its Event cell at line 7 to fill in.
+DRAFT = "# Order\n\n## Transitions\n\n| From | Event | To |\n|---|---|---|\n"
+DRAFT_REST = "| review | approve | done |\n| review | reject | draft |\n"
+
+
+def _drafted(event: str, more: str = "") -> Spec:
+    return read(f"{DRAFT}| draft | {event} | review |\n{DRAFT_REST}{more}")
+
+
+def _noticed(spec: Spec, kind: str) -> list[tuple[int, str]]:
+    return [(n.line, n.message) for n in spec.notices if n.kind == kind]
+
+
+@pytest.mark.parametrize(
+    ("event", "more"),
+    [
+        ("submit (or resubmit)", ["resubmit"]),
+        ("submit (or resubmit, auto-submit)", ["resubmit", "auto_submit"]),
+    ],
+)
+def test_more_events_in_a_parenthesis_are_triggers_of_the_row(event: str, more: list[str]) -> None:
+    spec = _drafted(event)
+    assert [r.spell for r in spec.rules if r.source == "draft"] == ["submit", *more]
+    assert _noticed(spec, "trigger_note") == []
+
+
+def test_unless_in_a_parenthesis_or_after_the_event_is_the_guard_negated() -> None:
+    for event in ("submit (unless locked)", "submit unless locked"):
+        (rule,) = [r for r in _drafted(event).rules if r.source == "draft"]
+        assert (rule.spell, rule.condition.text) == ("submit", "NOT locked"), event
+
+
+@pytest.mark.parametrize(
+    "note", ["admin only", "valid only", "requires approval", "after 24h", "on timeout", "auto"]
+)
+def test_a_note_after_an_event_is_a_warning_at_its_line(note: str) -> None:
+    ((line, message),) = _noticed(_drafted(f"submit ({note})"), "trigger_note")
+    assert line == 7 and f"'({note})'" in message and "kept but not read" in message
+
+
+def test_rows_that_differ_only_by_their_notes_are_said_to_conflict_for_it() -> None:
+    text = DRAFT + "| draft | submit (valid) | review |\n| draft | submit (invalid) | draft |\n"
+    notes = _noticed(read(text), "trigger_note")
+    assert [line for line, _ in notes] == [7, 8]
+    assert "rows R1 (line 7) and R2 differ only by their notes" in notes[1][1]
+    assert "that is why they conflict" in notes[1][1]
+
+
+@pytest.mark.parametrize("event", ["submit / notify", "submit/notify"])
+def test_a_slash_between_two_names_reads_as_two_events_with_a_warning(event: str) -> None:
+    spec = _drafted(event)
+    assert [r.spell for r in spec.rules if r.source == "draft"] == ["submit", "notify"]
+    ((line, message),) = _noticed(spec, "slash_events")
+    assert line == 7 and "`submit or notify`" in message and "`submit / notify()`" in message
+
+
+def test_a_code_span_event_cell_is_one_literal_name() -> None:
+    spec = _drafted("`submit or notify`")
+    assert [r.spell for r in spec.rules if r.source == "draft"] == ["submit_or_notify"]
+
+
+KEEPING = "- `ping`\n- `log`\n"
+
+
+@pytest.mark.parametrize(
+    "over",
+    [
+        "## Events that don't change the state\n\n",
+        "## Informational events (state unchanged)\n\n",
+        "## Self-transitions\n\nThese are accepted in every state and leave it as it is:\n\n",
+        "**Events that never change state:**\n\n",
+    ],
+)
+def test_more_ways_of_saying_events_keep_the_state_are_read(over: str) -> None:
+    spec = read(f"{DRAFT}| draft | submit | review |\n{DRAFT_REST}\n{over}{KEEPING}")
+    assert {r.spell for r in spec.rules if r.kind is Kind.NOOP} == {"ping", "log"}
+    assert _noticed(spec, "keeping_unread") == []
+
+
+@pytest.mark.parametrize(
+    "items", ["- `ping` — heartbeat only\n- `log`\n", "- `ping`: heartbeat\n- log: audit\n"]
+)
+def test_an_item_with_a_note_after_a_dash_or_colon_is_its_name(items: str) -> None:
+    text = (
+        f"{DRAFT}| draft | submit | review |\n{DRAFT_REST}\n## Events that never change state\n\n"
+    )
+    spec = read(text + items)
+    assert {r.spell for r in spec.rules if r.kind is Kind.NOOP} == {"ping", "log"}
+
+
+def test_a_sub_heading_under_the_heading_is_read_with_a_warning_it_is_not() -> None:
+    text = (
+        f"{DRAFT}| draft | submit | review |\n{DRAFT_REST}\n## Events that never change state\n\n"
+    )
+    spec = read(text + "### In review only\n\n" + KEEPING)
+    assert {r.spell for r in spec.rules if r.kind is Kind.NOOP} == {"ping", "log"}
+    ((_, message),) = _noticed(spec, "keeping_unread")
+    assert "'In review only' is not read" in message
+
+
+@pytest.mark.parametrize(
+    "item", ["- `log` (except in done)", "- `log` and `audit`", "- Sensors:\n  - `log`"]
+)
+def test_a_list_under_such_a_heading_not_read_is_a_warning(item: str) -> None:
+    text = (
+        f"{DRAFT}| draft | submit | review |\n{DRAFT_REST}\n## Events that never change state\n\n"
+    )
+    spec = read(text + "- `ping`\n" + item + "\n")
+    assert [n.kind for n in spec.notices if "keep the state" in n.message] == ["keeping_unread"]
+    assert not any(r.kind is Kind.NOOP for r in spec.rules)
+
+
+def test_an_event_listed_as_keeping_the_state_and_moving_in_a_row_is_a_warning() -> None:
+    text = (
+        f"{DRAFT}| draft | submit | review |\n{DRAFT_REST}\n## Events that never change state\n\n"
+    )
+    ((line, message),) = _noticed(read(text + "- `ping`\n- `approve`\n"), "keeping_moves")
+    assert line == 14 and "listed at line 14" in message and "R2 (line 8)" in message
