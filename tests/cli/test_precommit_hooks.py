@@ -65,6 +65,11 @@ def test_the_published_hooks_run_on_the_files_they_guard() -> None:
     assert re.search(hook("codegen-check")["files"], "generated/spell_machine.py")
     assert re.search(hook("codegen-check")["files"], "docs/reference/verifier.md")
     assert not re.search(hook("verify-state-machine")["files"], "src/spellbook/doors/cli.py")
+    # A machine's spec lives where [tool.spellbook.machines] says: not only under spec/.
+    for guard in ("verify-state-machine", "spec-diff"):
+        for path in ("docs/pr-lifecycle.md", "pyproject.toml", "services/a/pyproject.toml"):
+            assert re.search(hook(guard)["files"], path), (guard, path)
+        assert not re.search(hook(guard)["files"], "mypyproject.toml")
 
 
 def test_hooks_pass_on_a_clean_checkout(tmp_path: Path) -> None:
