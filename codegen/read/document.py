@@ -72,15 +72,20 @@ from .markdown import (
 )
 from .policies import unlisted_policy, unread_policies
 from .rows import (
+    ASIDE_NOTE,
     REQUIRED,
     TERM_ROLES,
     Columns,
     RowReader,
+    aside,
+    aside_heading,
+    aside_note,
     columns_of,
     group_kind,
     parse_terms,
     roles_found,
     skipped,
+    title_of,
     with_extra_names,
 )
 from .rows import title as role_title
@@ -177,6 +182,12 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         unread_header = _colon_header(placed, roles)
         if unread_header is not None:
             fail(*unread_header)
+        example = next((n for n in reader.notices if ASIDE_NOTE in n.message), None)
+        if example is not None:
+            fail(
+                f"not a state-machine spec as read (no transition table): {example.message}",
+                example.line,
+            )
         fail(
             "not a state-machine spec: no transition table (a table with columns "
             + ", ".join(role_title(c) for c in REQUIRED)
@@ -261,8 +272,9 @@ def _first_table(
 ) -> tuple[Table, Columns] | None:
     """The first transition table, and its columns by role."""
     full = _has_id_table(placed, roles)
+    title = _doc_title(placed)
     for p in placed:
-        if not isinstance(p.block, Table):
+        if not isinstance(p.block, Table) or aside_heading(p.headings, title):
             continue
         if columns_of(p.block, TERM_ROLES, tuple(TERM_ROLES)) is None:
             try:
@@ -864,7 +876,18 @@ def _terms(placed: list[_Placed], notices: list[Notice]) -> list[Term]:
 def _has_id_table(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> bool:
     """Whether a table of the document has an ID column: a spec in the full dialect,
     whose tables without one are summaries, not rules (`light_tables`)."""
-    return any(isinstance(p.block, Table) and "id" in roles_found(p.block, roles) for p in placed)
+    title = _doc_title(placed)
+    return any(
+        isinstance(p.block, Table)
+        and "id" in roles_found(p.block, roles)
+        and aside_heading(p.headings, title) is None
+        for p in placed
+    )
+
+
+def _doc_title(placed: list[_Placed]) -> Heading | None:
+    """The document's title (`rows.title_of`), of its blocks placed under their headings."""
+    return title_of(next((p.headings for p in placed if p.headings), ()))
 
 
 def _cells(count: int) -> str:
@@ -916,15 +939,23 @@ def _rows(
     last: _Last | None = None
     previous: Block | None = None
     reasons = 0  # rows read from tables of refused moves (`reason_rows`)
+    title = _doc_title(placed)
     for p in placed:
         block, before = p.block, previous
         previous = block
         if last is not None and last.headings != p.headings:
             last = None
+        example = aside_heading(p.headings, title)
         if isinstance(block, (ItemList, Quote, Html)):
-            _refuse_enclosed(block, roles, light is not None)
+            reader.notices.extend(_refuse_enclosed(block, roles, light is not None, example))
         if isinstance(block, Table):
             if columns_of(block, TERM_ROLES, tuple(TERM_ROLES)) is not None:
+                continue
+            if example is not None and _reads_as_rules(block, roles, light is not None):
+                last = None
+                reader.notices.append(
+                    aside_note(block.line, "under the heading", example.text, example.line)
+                )
                 continue
             light_read = light_columns(block, roles) if light is not None else None
             if light is not None and light_read is not None:
@@ -966,6 +997,11 @@ def _rows(
         elif (
             isinstance(block, ItemList) and light and (said := keeping_over(p.headings, before))[0]
         ):
+            if example is not None:
+                reader.notices.append(
+                    aside_note(block.line, "under the heading", example.text, example.line, "list")
+                )
+                continue
             items = [line for item in block.items for line in _item_lines(item)[:1]]
             yield from light.keeping(items, said[0], block.line, said[1])
         elif isinstance(block, LooseRows):
@@ -976,7 +1012,7 @@ def _rows(
                 yield from _detached(block, last, reader, blank, html)
         elif isinstance(block, BrokenTable):
             after_rule_table = last is not None and block.line == last.table.end_line + 1
-            if after_rule_table or _names_rule_columns(block.text, roles):
+            if example is None and (after_rule_table or _names_rule_columns(block.text, roles)):
                 fail(block.reason, block.bad_line)
             last = None
 
@@ -1147,33 +1183,58 @@ _ENCLOSED = {
 }
 
 
-def _enclosed(block: Block, where: str = "") -> Iterator[tuple[int, str, Table | str]]:
-    """(line, where, the table or its header as written) of each table inside a list,
-    a block quote or HTML: where is the outermost of these."""
+# A list item's text that says the table in it is an example (`for example:`): its line
+# and its words.
+_Said = tuple[int, str]
+
+
+def _enclosed(
+    block: Block, where: str = "", said: _Said | None = None
+) -> Iterator[tuple[int, str, Table | str, _Said | None]]:
+    """(line, where, the table or its header as written, the list item's text that says
+    it is an example) of each table inside a list, a block quote or HTML: where is the
+    outermost of these."""
     if isinstance(block, Html) and block.header:
-        yield block.line, where or "html", " | ".join(block.header)
+        yield block.line, where or "html", " | ".join(block.header), said
     elif isinstance(block, Table) and where:
-        yield block.line, where, block
+        yield block.line, where, block, said
     elif isinstance(block, BrokenTable) and where:
-        yield block.line, where, block.text
+        yield block.line, where, block.text, said
     elif isinstance(block, ItemList):
         for item in block.items:
+            mine = said
             for inner in item.blocks:
-                yield from _enclosed(inner, where or "list")
+                if mine is None and isinstance(inner, Paragraph) and inner.lines:
+                    text = " ".join(line.plain for line in inner.lines)
+                    mine = (inner.lines[0].line, text) if aside(text) else None
+                yield from _enclosed(inner, where or "list", mine)
     elif isinstance(block, Quote):
         for inner in block.blocks:
-            yield from _enclosed(inner, where or ("alert" if block.alert else "quote"))
+            yield from _enclosed(inner, where or ("alert" if block.alert else "quote"), said)
 
 
-def _refuse_enclosed(block: Block, roles: dict[str, tuple[str, ...]], light: bool) -> None:
+def _refuse_enclosed(
+    block: Block, roles: dict[str, tuple[str, ...]], light: bool, example: Heading | None = None
+) -> list[Notice]:
     """Refuse a transition table GitHub shows inside a block quote, an alert, a list
     item or HTML, at its line, with the fix; other tables there (a summary, a glossary)
-    are not rules and stay unread."""
-    for line, where, found in _enclosed(block):
-        if isinstance(found, Table) and _reads_as_rules(found, roles, light):
+    are not rules and stay unread. One under a heading that says it is an example, or in
+    a list item whose text says so (`for example:`), is one: a note says so."""
+    notes: list[Notice] = []
+    for line, where, found, said in _enclosed(block):
+        if isinstance(found, Table):
+            rules = _reads_as_rules(found, roles, light)
+        else:
+            rules = _names_rule_columns(found, roles)
+        if not rules:
+            continue
+        if example is not None:
+            notes.append(aside_note(line, "under the heading", example.text, example.line))
+        elif said is not None:
+            notes.append(aside_note(line, "in the list item", said[1], said[0]))
+        else:
             fail(f"this transition table is {_ENCLOSED[where]}", line)
-        if isinstance(found, str) and _names_rule_columns(found, roles):
-            fail(f"this transition table is {_ENCLOSED[where]}", line)
+    return notes
 
 
 def _reads_as_rules(table: Table, roles: dict[str, tuple[str, ...]], light: bool) -> bool:

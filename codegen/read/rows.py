@@ -23,7 +23,7 @@ from ..spec_error import fail
 from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
 from .lexicon import Lexicon, normal
-from .markdown import Cell, Table, TableRow, has_markup
+from .markdown import Cell, Heading, Table, TableRow, has_markup
 
 # Role -> the header names that mean it, preferred first (compared without case).
 ROLES: dict[str, tuple[str, ...]] = {
@@ -187,6 +187,71 @@ def skipped(table: Table, roles: dict[str, tuple[str, ...]] = ROLES) -> Notice |
         + ", ".join(missing)
         + ", so it is not read as transition rules; if it is one, give it those columns",
         table.line,
+    )
+
+
+# A heading over a table that is no part of the machine: an example of a row, or rules
+# the spec keeps only as a record. Each word stands alone (`Counterexamples`, `ExampleCorp`
+# are other words); `old`, `removed`, `deprecated` only about the rules themselves (`Old
+# rules`, `(v1, superseded)`, `(removed)`), never a machine's own subject (`Old state
+# cleanup`, `Errors`).
+_ASIDE = re.compile(
+    r"(?<![\w-])(?:examples?|e\.g\.|for instance|illustrat\w*)(?![\w-])"
+    r"|\bnot (?:part of|used by|read as)\b|\bnot (?:the|this) machine'?s\b"
+    r"|\((?:[^()]*\W)?(?:superseded|deprecated|removed|obsolete|outdated|retired"
+    r"|no longer (?:used|valid|in use))(?:\W[^()]*)?\)"
+    r"|\b(?:old|superseded|deprecated|obsolete|outdated|removed|retired|previous) "
+    r"(?:transition |state )?(?:rules?|transitions|tables?|version|machine|spec)\b"
+    r"|\bsuperseded by\b|^\W*(?:superseded|deprecated|obsolete|removed|retired)\W*$",
+    re.IGNORECASE,
+)
+# A heading that says its rows are refused is a table of refused moves, read as today
+# (`Invalid transition examples`).
+_REFUSING = re.compile(
+    r"\b(?:invalid|blocked|rejected|forbidden|illegal|disallowed|not allowed|denied|refused)\b",
+    re.IGNORECASE,
+)
+# Words an example note says, which the error for a file with no transition table finds.
+ASIDE_NOTE = "which says it is an example or no part of the machine"
+
+
+def aside(text: str) -> bool:
+    """Whether a heading (or a list item's text) says what is under it is an example, or
+    rules kept only as a record, not the machine's (`Example of a row`, `e.g.`, `Old
+    rules (v1, superseded)`): never one that says its rows are refused."""
+    said = " ".join(text.split())
+    return _ASIDE.search(said) is not None and _REFUSING.search(said) is None
+
+
+def aside_heading(headings: tuple[Heading, ...], title: Heading | None) -> Heading | None:
+    """The innermost of `headings` (those above a table) that says the table is an
+    example or a record (`aside`), if one does; never the document's title."""
+    return next(
+        (h for h in reversed(headings) if h is not title and aside(h.text)),
+        None,
+    )
+
+
+def title_of(headings: tuple[Heading, ...]) -> Heading | None:
+    """The document's title among the headings above its first block under one: its
+    first heading, where that is of level 1 (`# Example: an order`)."""
+    return headings[0] if headings and headings[0].level == 1 else None
+
+
+def aside_note(line: int, where: str, text: str, at: int, what: str = "table") -> Notice:
+    """The note for a transition table (or a list of events that keep the state) under a
+    heading, or in a list item, that says it is an example: `where` is `under the
+    heading` or `in the list item`, `text` its words and `at` their line."""
+    return Notice(
+        "table_skipped",
+        f"this {what} is not read as rules: it is {where} {text!r} (line {at}), "
+        f"{ASIDE_NOTE}, so it is read as the spec means it; if its rows are the "
+        + (
+            "machine's, move it out of the list, under a heading that does not say so"
+            if where.endswith("list item")
+            else "machine's, give it a heading of its own that does not say so"
+        ),
+        line,
     )
 
 

@@ -41,7 +41,7 @@ from .initial import claims_said
 from .lexicon import normal
 from .markdown import Block, Heading, ItemList, Paragraph, Table
 from .policies import unlisted_policy, unread_policies
-from .rows import ROLES, TERM_ROLES, columns_of
+from .rows import ROLES, TERM_ROLES, aside_heading, columns_of, title_of
 
 # The roles a table needs to count as a transition table here: where it came from and
 # where it goes. Reading it (what its other columns must be) is `read.document`'s job.
@@ -109,8 +109,9 @@ def machines(
         return ()
     if all(_declares_states(s.blocks) for s in found):
         return _state_file_placed(blocks, found)
-    shared = _shared(found, roles)
+    shared = _shared(blocks, found, roles)
     if shared is None:
+        _one_heading_over(blocks, found)
         return _state_file_placed(blocks, found)
     (first, first_line), (second, second_line), what = shared
     undeclared = [s for s in found if not _declares_states(s.blocks)]
@@ -130,8 +131,7 @@ def sections(
     """The sections that hold the document's transition tables, where they sit under two
     or more: the headings of the shallowest level that tells the tables apart; () where
     they all sit under one (or some sit outside every heading of that level)."""
-    placed = list(_placed(blocks))
-    tables = [(i, stack) for i, block, stack in placed if _moves(block, roles)]
+    tables = [(i, stack) for i, _, stack in _rule_tables(blocks, roles)]
     if not tables:
         return ()
     levels = sorted({h.level for _, stack in tables for _, h in stack})
@@ -166,7 +166,20 @@ def select(
             "--section)",
             0,
         )
-    chosen = next((s for s in found if s.matches(wanted)), None)
+    named = [s for s in found if s.matches(wanted)]
+    if len(named) > 1:
+        fail(
+            f"section {wanted!r} was chosen, and {len(named)} sections are headed so: "
+            + ", ".join(f"{s.heading.text!r} (line {s.line})" for s in named)
+            + "; a section is chosen by its heading, so give each its own (rename one)"
+            + (
+                ", or choose one by its heading with its number"
+                if len({normal(s.heading.text) for s in named}) == len(named)
+                else ""
+            ),
+            named[1].line,
+        )
+    chosen = named[0] if named else None
     if chosen is None:
         fail(
             f"no section {wanted!r} holds a transition table; the sections are "
@@ -225,7 +238,7 @@ def _holding_all(
 ) -> Section | None:
     """The section named `wanted` that holds every transition table of a file of one
     machine, if it has one."""
-    stacks = [stack for _, block, stack in _placed(blocks) if _moves(block, roles)]
+    stacks = [stack for _, _, stack in _rule_tables(blocks, roles)]
     if not stacks:
         return None
     common = set.intersection(*({at for at, _ in stack} for stack in stacks))
@@ -247,25 +260,29 @@ def read_from(
     inside = {id(b) for s in found for b in s.blocks}
     own = {id(b) for b in chosen.blocks}
     title = next((b for b in blocks if isinstance(b, Heading)), None)
+    live = {id(table) for _, table, _ in _rule_tables(blocks, ROLES)}
     return tuple(
         b
         for b in blocks
         if id(b) in own
         or (b is title and id(b) not in inside)
         or (id(b) not in inside and isinstance(b, Table) and _terms(b))
-        or (id(b) not in inside and isinstance(b, Paragraph) and _said_of(b, chosen, found))
+        or (id(b) not in inside and isinstance(b, Paragraph) and _said_of(b, chosen, found, live))
     )
 
 
-def _said_of(paragraph: Paragraph, chosen: Section, found: tuple[Section, ...]) -> bool:
+def _said_of(
+    paragraph: Paragraph, chosen: Section, found: tuple[Section, ...], live: set[int]
+) -> bool:
     """Whether a paragraph outside every machine's section is said of the machine
     `chosen`: a policy for transitions not listed (of every machine), or a claim of
-    where a machine starts in a state the tables of `chosen` alone name."""
+    where a machine starts in a state the tables of `chosen` alone name (`live`: the
+    tables that are rules, not examples)."""
     if unlisted_policy((paragraph,)) is not None or next(unread_policies((paragraph,)), None):
         return True
     for claim in claims_said(paragraph.lines, frozenset()):
         key = identifier(claim.name).lower() or claim.name
-        having = [s for s in found if key in _names(s, ROLES, {})]
+        having = [s for s in found if key in _names(s, ROLES, {}, live)]
         if having == [chosen]:
             return True
     return False
@@ -284,6 +301,18 @@ def _placed(
             stack.append((i, block))
             continue
         yield i, block, tuple(stack)
+
+
+def _rule_tables(
+    blocks: tuple[Block, ...], roles: dict[str, tuple[str, ...]]
+) -> Iterator[tuple[int, Block, tuple[tuple[int, Heading], ...]]]:
+    """Each transition table (`_moves`) with the headings above it, but one under a
+    heading that says it is an example or no part of the machine (`rows.aside`)."""
+    first = next((b for b in blocks if isinstance(b, Heading)), None)
+    title = title_of((first,) if first is not None else ())
+    for i, block, stack in _placed(blocks):
+        if _moves(block, roles) and aside_heading(tuple(h for _, h in stack), title) is None:
+            yield i, block, stack
 
 
 def _section(blocks: tuple[Block, ...], at: int) -> Section:
@@ -358,14 +387,14 @@ def _beside(block: Block, level: int) -> bool:
 
 
 def _names(
-    section: Section, roles: dict[str, tuple[str, ...]], written: dict[str, str]
+    section: Section, roles: dict[str, tuple[str, ...]], written: dict[str, str], live: set[int]
 ) -> dict[str, int]:
     """The states a section's tables name, by the lower case of their identifiers, each
     at the first line naming it (a cell naming states by what they are, `Any state`, as
     "" for all of them); `written` gets each one's first spelling."""
     found: dict[str, int] = {}
     for block in section.blocks:
-        if not isinstance(block, Table) or not _moves(block, roles):
+        if not isinstance(block, Table) or id(block) not in live:
             continue
         columns = columns_of(block, roles, MOVES, len(MOVES))
         assert columns is not None
@@ -386,12 +415,13 @@ def _names(
 
 
 def _shared(
-    found: tuple[Section, ...], roles: dict[str, tuple[str, ...]]
+    blocks: tuple[Block, ...], found: tuple[Section, ...], roles: dict[str, tuple[str, ...]]
 ) -> tuple[tuple[Section, int], tuple[Section, int], str] | None:
     """The first two sections whose tables name the same state (or one naming every
     state), where, and what they share; None if each names states of its own."""
     written: dict[str, str] = {}
-    named = [(s, _names(s, roles, written)) for s in found]
+    live = {id(block) for _, block, _ in _rule_tables(blocks, roles)}
+    named = [(s, _names(s, roles, written, live)) for s in found]
     for i, (first, mine) in enumerate(named):
         for second, theirs in named[i + 1 :]:
             both = sorted(set(mine) & set(theirs) - {""}, key=lambda n: mine[n])
@@ -411,6 +441,44 @@ def _shared(
                     "states by what they are, not by name)",
                 )
     return None
+
+
+def _one_heading_over(blocks: tuple[Block, ...], found: tuple[Section, ...]) -> None:
+    """An error where two sections that share no state sit under one heading that is not
+    the document's title (`### Happy path` and `### Errors` under `## Payment`), and do
+    not each declare their states: the parts of one machine, or two machines, as the
+    author means; never two machines without a word."""
+    first = next((b for b in blocks if isinstance(b, Heading)), None)
+    title = title_of((first,) if first is not None else ())
+    under: dict[int, list[Section]] = {}
+    for section in found:
+        at = next(i for i, b in enumerate(blocks) if b is section.heading)
+        parent = next(
+            (
+                i
+                for i in range(at - 1, -1, -1)
+                if isinstance(blocks[i], Heading) and blocks[i].level < section.heading.level  # type: ignore[union-attr]
+            ),
+            None,
+        )
+        if parent is not None and blocks[parent] is not title:
+            under.setdefault(parent, []).append(section)
+    for parent, group in under.items():
+        if len(group) < 2 or all(_declares_states(s.blocks) for s in group):
+            continue
+        over = blocks[parent]
+        assert isinstance(over, Heading)
+        one, two = group[0], group[1]
+        fail(
+            f"the transition tables under {_named(one)} and {_named(two)} share no state, "
+            f"and both sit under the heading {over.text!r} (line {over.line}), so they may "
+            f"be one machine, {over.text!r}, or two: for one machine, declare its states "
+            f"once under {over.text!r}, above {one.name!r} (a **States**: line, or a States "
+            "list); for one machine per section, declare each section's states in it; or "
+            f"read one section alone: section = {json.dumps(one.name)} in its entry of "
+            f"[tool.spellbook.machines], or spellbook-verify --section {_quoted(one.name)}",
+            two.line,
+        )
 
 
 def _named(section: Section) -> str:

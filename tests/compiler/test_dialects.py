@@ -25,7 +25,7 @@ from codegen.read.lexicon import ReadOptions
 from codegen.render import render_machine
 from codegen.render.machine_records import render_response
 from spellbook import Workflow
-from tests.support.specs import fill, row, spec_text, spec_with
+from tests.support.specs import HEADER, fill, row, spec_text, spec_with
 from tests.support.workspaces import write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -357,3 +357,59 @@ def test_rows_after_an_html_comment_in_a_table_name_the_comment() -> None:
     found = [f for f in analyse(edited(text)) if f.kind == "detached_row"]
     assert found and all(f"by an HTML comment at line {comment}" in f.message for f in found)
     assert not any("blank line" in f.message for f in found)
+
+
+_LIVE = spec_text(["A", "B"], ["Go"], [row("T1", "A", "Go", "-", "B", "Update state to B")])
+_TABLE = (
+    "| ID | Current State | Spell | Condition | Next State | Action | Response |\n"
+    "|---|---|---|---|---|---|---|\n"
+    "| X1 | A | Go | - | Same state | No state change | Example only. |\n"
+)
+
+
+def _aside(heading: str) -> str:
+    """The live machine, then `heading` over a table whose row X1 would shadow T1."""
+    return _LIVE + f"\n### {heading}\n\n" + _TABLE
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Example of a row (not part of the machine)",
+        "Examples",
+        "e.g. a row that keeps the state",
+        "For illustration",
+        "Old rules (v1, superseded)",
+        "Transitions (removed)",
+        "Deprecated",
+        "Rules superseded by the table above",
+    ],
+)
+def test_a_table_under_a_heading_that_says_it_is_an_example_is_no_rule(heading: str) -> None:
+    text = _aside(heading)
+    spec = parse_spec_text(text)
+    assert [r.id for r in spec.rows] == ["T1"]
+    lines = text.split("\n")
+    at, table = lines.index(f"### {heading}") + 1, lines.index(_TABLE.split("\n")[0]) + 1
+    notes = [f for f in analyse(spec) if f.kind == "table_skipped"]
+    assert [(f.line, f.severity.value) for f in notes] == [(table, "info")]
+    assert f"under the heading {heading!r} (line {at})" in notes[0].message
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Errors", "Old state cleanup", "Counterexamples", "ExampleCorp rules", "Sample collection"],
+)
+def test_a_machine_heading_that_only_looks_like_an_example_is_read_as_rules(heading: str) -> None:
+    spec = parse_spec_text(_aside(heading))
+    assert [r.id for r in spec.rows] == ["T1", "X1"]
+    assert not [f for f in analyse(spec) if f.kind == "table_skipped"]
+
+
+def test_a_file_whose_only_transition_table_is_an_example_is_refused_naming_it() -> None:
+    text = _LIVE.replace("#### Transitions", "#### Example transitions")
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    assert "no transition table" in raised.value.message
+    assert "under the heading 'Example transitions'" in raised.value.message
+    assert raised.value.line == text.split("\n").index(HEADER.split("\n")[0]) + 1

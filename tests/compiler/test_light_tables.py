@@ -1234,3 +1234,57 @@ def test_an_event_listed_as_keeping_the_state_and_moving_in_a_row_is_a_warning()
     )
     ((line, message),) = _noticed(read(text + "- `ping`\n- `approve`\n"), "keeping_moves")
     assert line == 14 and "listed at line 14" in message and "R2 (line 8)" in message
+
+
+@pytest.mark.parametrize(
+    "heading", ["Example of a row (not part of the machine)", "Old rules (v1, superseded)"]
+)
+def test_a_light_table_under_a_heading_that_says_it_is_an_example_is_no_rule(
+    heading: str,
+) -> None:
+    text = "# Order\n\n## Transitions\n\n" + _MOVES + f"\n## {heading}\n\n" + _MORE
+    spec = read(text)
+    assert [(r.id, r.current.names) for r in spec.rows] == [("R1", ("draft",))]
+    assert "cancelled" not in [s.name for s in spec.states]
+    lines = text.split("\n")
+    (note,) = [f for f in analyse(spec) if f.kind == "table_skipped"]
+    assert note.line == len(lines) - 3  # the header of the last table
+    assert f"under the heading {heading!r} (line {lines.index(f'## {heading}') + 1})" in (
+        note.message
+    )
+
+
+def test_a_light_table_under_a_heading_of_refused_moves_is_still_refused_moves() -> None:
+    text = "# Order\n\n## Transitions\n\n" + _MOVES + "\n### Invalid transition examples\n\n"
+    spec = read(text + _MORE)
+    assert [r.target.kind for r in spec.rows] == [Kind.TRANSITION, Kind.BLOCKED]
+
+
+@pytest.mark.parametrize(
+    ("lead", "marked"),
+    [
+        ("## How to add a move\n\n1. Add a row to the table, for example:", "item"),
+        ("## How to add a move\n\n1. Add a row, e.g.", "item"),
+        ("## Example of a new move\n\n1. Add a row to the table:", "heading"),
+    ],
+)
+def test_a_table_in_a_list_item_that_says_it_is_an_example_is_skipped_with_a_note(
+    lead: str, marked: str
+) -> None:
+    text = (
+        "# Order\n\n## Transitions\n\n"
+        + _MOVES
+        + f"\n{lead}\n\n   "
+        + _MORE.replace("\n", "\n   ").rstrip()
+        + "\n\n2. Run the verifier.\n"
+    )
+    spec = read(text)
+    assert [r.id for r in spec.rows] == ["R1"]
+    lines = text.split("\n")
+    (note,) = [f for f in analyse(spec) if f.kind == "table_skipped"]
+    assert note.line == max(
+        i for i, ln in enumerate(lines, 1) if ln.strip() == "| From | Event | To |"
+    )
+    said, start = ("in the list item", "1. ") if marked == "item" else ("under the heading", "## ")
+    at = max(i for i, ln in enumerate(lines, 1) if ln.startswith(start))
+    assert f"{said} " in note.message and f"(line {at})" in note.message

@@ -291,3 +291,57 @@ def test_an_initial_state_above_the_sections_is_the_machine_having_it() -> None:
     payment, _ = parse_machines_text(other, "shop.md")
     assert payment.spec.initial == "new"
     assert [f.line for f in analyse(payment.spec) if f.kind == "states_unread"] == [3]
+
+
+_TWO_ORDERS = (
+    "# Shop\n\n## Order\n\n| From | Event | To |\n|---|---|---|\n| new | pay | paid |\n\n"
+    "## Order\n\n| From | Event | To |\n|---|---|---|\n| requested | deny | closed |\n"
+)
+
+
+def test_a_section_chosen_by_a_name_two_sections_are_headed_is_an_error_naming_both() -> None:
+    with pytest.raises(SpecError) as caught:
+        select(read_blocks(_TWO_ORDERS), "Order")
+    assert caught.value.line == 9
+    assert "'Order' (line 3), 'Order' (line 9)" in caught.value.message
+    assert "rename one" in caught.value.message
+
+
+_SUB = (
+    "# Shop\n\n## Payment\n\n{above}### Happy path\n\n{happy}| From | Event | To |\n"
+    "|---|---|---|\n| new | pay | paid |\n\n### Errors\n\n{errors}| From | Event | To |\n"
+    "|---|---|---|\n| failed | retry | pending |\n"
+)
+
+
+def test_sub_sections_of_one_heading_sharing_no_state_are_an_error_not_two_machines() -> None:
+    text = _SUB.format(above="", happy="", errors="")
+    with pytest.raises(SpecError) as caught:
+        parse_machines_text(text, "shop.md", options=ReadOptions())
+    err = caught.value
+    assert err.line == _line(text, "### Errors")
+    assert "'Happy path' (line 5) and 'Errors' (line 11)" in err.message
+    assert "under the heading 'Payment' (line 3)" in err.message
+    assert "declare its states once under 'Payment'" in err.message
+
+
+def test_sub_sections_of_one_heading_are_one_machine_or_two_as_their_states_say() -> None:
+    one = _SUB.format(above="**States**: new, paid, failed, pending\n\n", happy="", errors="")
+    (machine,) = parse_machines_text(one, "shop.md", options=ReadOptions())
+    assert machine.section == "" and len(machine.spec.rows) == 2
+    two = _SUB.format(
+        above="", happy="**States**: new, paid\n\n", errors="**States**: failed, pending\n\n"
+    )
+    found = parse_machines_text(two, "shop.md", options=ReadOptions())
+    assert [m.section for m in found] == ["Happy path", "Errors"]
+
+
+def test_an_example_table_in_a_section_of_its_own_is_no_machine() -> None:
+    text = (
+        "# Shop\n\n## Order\n\n| From | Event | To |\n|---|---|---|\n| new | pay | paid |\n\n"
+        "## Example of a refund (not part of the machine)\n\n| From | Event | To |\n"
+        "|---|---|---|\n| requested | deny | closed |\n"
+    )
+    assert machines(read_blocks(text)) == ()
+    (machine,) = parse_machines_text(text, "shop.md", options=ReadOptions())
+    assert [s.name for s in machine.spec.states] == ["new", "paid"]
