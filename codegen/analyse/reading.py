@@ -304,10 +304,14 @@ def _term(term: Term, workspace: str, own: Lexicon, words: Lexicon) -> TermReadi
 
 
 def changed(
-    old: Reading, new: Reading, renames: dict[str, str] | None = None
+    old: Reading,
+    new: Reading,
+    renames: dict[str, str] | None = None,
+    paired: dict[str, str] | None = None,
 ) -> list[tuple[str, str, str]]:
     """(row ID, was, now) for each row both revisions have whose reading differs; a state
-    renamed (`renames`, old name -> new) is no difference of its own."""
+    renamed (`renames`, old name -> new) is no difference of its own. `paired` says which
+    row of the old is which of the new (new ID -> old ID); by default, the one of its ID."""
     if renames:
         names = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")(?![\w\[])")
 
@@ -319,8 +323,9 @@ def changed(
             old.terms,
         )
     was = {r.id: r for r in old.rows}
+    pairs = {r.id: r.id for r in new.rows} if paired is None else paired
     return [
-        (r.id, was[r.id].body(), r.body())
+        (r.id, was[pairs[r.id]].body(), r.body())
         for r in new.rows
-        if r.id in was and was[r.id].key() != r.key()
+        if pairs.get(r.id) in was and was[pairs[r.id]].key() != r.key()
     ]

@@ -4,7 +4,7 @@ differs, in which worlds (`logic`), said in the facts that tell those worlds apa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from spellbook.verbs.actions import passive
@@ -138,11 +138,15 @@ def _held_pairs(
 
 
 def _differences(
-    old: Sequence[RuleSpec], new: Sequence[RuleSpec], renames: dict[str, str]
+    old: Sequence[RuleSpec],
+    new: Sequence[RuleSpec],
+    renames: dict[str, str],
+    same_row: Callable[[str | None, str | None], bool] | None = None,
 ) -> list[tuple[RuleSpec | None, RuleSpec | None, tuple[Atom, ...], WorldSet, str]]:
     """Where one cell's old and new rules do different things: (old winner, new winner,
     atoms, worlds (a set, `Worlds`), "behaviour" or "told"); one entry with no worlds if
-    the cell cannot be compared world by world."""
+    the cell cannot be compared world by world. `same_row` says whether an old and a new
+    rule come of one row (`SpecDiff.same_row`; by default, of one ID)."""
     paired = _pairs(
         tuple(r.condition.clauses for r in old), tuple(r.condition.clauses for r in new)
     )
@@ -161,7 +165,10 @@ def _differences(
             found.append((was, now, atoms, worlds, "behaviour"))
         # What is said changes with the rule that wins; said apart when the rule is the
         # same (or the behaviour is), so a new instruction is never hidden.
-        same_rule = was is not None and now is not None and was.id == now.id
+        if same_row is None:
+            same_rule = was is not None and now is not None and was.id == now.id
+        else:
+            same_rule = same_row(was.id if was else None, now.id if now else None)
         if (same_rule or not changed) and _told(was) != _told(now):
             found.append((was, now, atoms, worlds, "told"))
     return found
@@ -209,7 +216,9 @@ def compare_cells(diff: SpecDiff) -> None:
             check(f"comparing {spell.name} in {state}")
             old_rules = diff.old.cell(was_named, spells[spell.name])
             new_rules = diff.new.cell(state, spell.name)
-            for was, now, atoms, worlds, what in _differences(old_rules, new_rules, renames):
+            for was, now, atoms, worlds, what in _differences(
+                old_rules, new_rules, renames, diff.same_row
+            ):
                 if what == "too complex":
                     diff.not_compared.append((label, spell.name))
                     continue

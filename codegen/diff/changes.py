@@ -16,7 +16,9 @@ the response templates) is compared as well and reported apart, and so are the
 verifier's findings that appear or disappear.
 
 A change can break existing workspaces when a state that a state file may name
-is gone with no state saying it was `*Formerly*` that name.
+is gone with no state saying it was `*Formerly*` that name; in a machine of the
+project's own code (`own_code`), it can break the code that calls the machine
+when a trigger is removed or renamed.
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ import re
 from ..analyse import Finding, analyse
 from ..analyse.reading import changed, read_spec
 from ..budget import stage
-from ..model import RuleRow, Spec, Term
+from ..model import Spec, Term
 from ..read.lexicon import normal
-from .cells import act_key, compare_cells, imperative, instructions, plain
-from .match import match_families, match_spells, match_states
+from .cells import compare_cells, imperative, plain
+from .match import match_families, match_rows, match_spells, match_states
 from .result import SpecDiff
 
 # Findings about how the markdown was read, not about what the machine does: a
@@ -48,8 +50,8 @@ def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
     _storage(diff)
     stage("comparing the rows of the two specs")
     _described(diff)
-    _rows(diff)
-    diff.readings_changed = changed(read_spec(old), read_spec(new), diff.renames)
+    match_rows(diff)
+    diff.readings_changed = changed(read_spec(old), read_spec(new), diff.renames, diff.rows_paired)
     compare_cells(diff)
     _templates(diff)
     stage("comparing the findings of the two specs")
@@ -100,39 +102,6 @@ def _described(diff: SpecDiff) -> None:
             plain(spell.usage),
         ):
             diff.descriptions_changed.append(f"{new.spell_word} {spell.name}")
-
-
-def _row_key(row: RuleRow, renames: dict[str, str]) -> dict[str, object]:
-    def name(n: str | None) -> str | None:
-        return renames.get(n, n) if n else n
-
-    return {
-        "states": (row.current.wildcard, tuple(sorted(name(n) or "" for n in row.current.names))),
-        "spells": tuple(row.triggers),
-        "condition": frozenset(frozenset(c) for c in row.condition.clauses),
-        "next state": (row.target.kind, name(row.target.name)),
-        "actions": act_key(row.actions),
-        "response": plain(row.response or row.response_ref),
-        "instructions": instructions(row.actions),
-    }
-
-
-def _rows(diff: SpecDiff) -> None:
-    renames = diff.renames
-    old = {r.id: _row_key(r, renames) for r in diff.old.rows}
-    new = {r.id: _row_key(r, {}) for r in diff.new.rows}
-    gone = [i for i in old if i not in new]
-    came = [i for i in new if i not in old]
-    for i in list(gone):
-        twin = next((j for j in came if new[j] == old[i]), None)
-        if twin is not None:
-            diff.rules_renamed.append((i, twin))
-            gone.remove(i)
-            came.remove(twin)
-    diff.rules_removed, diff.rules_added = gone, came
-    for i, key in new.items():
-        if i in old and old[i] != key:
-            diff.rules_changed.append((i, tuple(k for k in key if old[i][k] != key[k])))
 
 
 def _templates(diff: SpecDiff) -> None:

@@ -1,13 +1,18 @@
-"""States, spells and families matched by name across two specs, and renames found: a
+"""States, spells, families and rows matched across two specs, and renames found: a
 new state that behaves like a removed one (the same Indicators, every spell doing the
-same) is that state renamed; a `*Formerly*` name declares one."""
+same) is that state renamed; a `*Formerly*` name declares one. Rows with written IDs
+are matched by their ID; rows numbered by their place (a table with no ID column) by
+what they say, so a row inserted above others is one row added, not every row below
+it changed."""
 
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable, Sequence
 
 from ..budget import check
-from .cells import acts_differently
+from ..model import RuleRow
+from .cells import act_key, acts_differently, instructions, plain
 from .result import Renamed, SpecDiff
 
 # A removed state's candidates (added states with its Indicators) are ranked by how alike
@@ -118,3 +123,114 @@ def match_families(diff: SpecDiff) -> None:
             diff.families_removed.append(name)
     renamed = {n for _, n in diff.families_renamed}
     diff.families_added = [n for n in new if n not in old and n not in renamed]
+
+
+def _row_key(row: RuleRow, renames: dict[str, str]) -> dict[str, object]:
+    def name(n: str | None) -> str | None:
+        return renames.get(n, n) if n else n
+
+    return {
+        "states": (row.current.wildcard, tuple(sorted(name(n) or "" for n in row.current.names))),
+        "spells": tuple(row.triggers),
+        "condition": frozenset(frozenset(c) for c in row.condition.clauses),
+        "next state": (row.target.kind, name(row.target.name)),
+        "actions": act_key(row.actions),
+        "response": plain(row.response or row.response_ref),
+        "instructions": instructions(row.actions),
+    }
+
+
+def match_rows(diff: SpecDiff) -> None:
+    """Rows with written IDs by their ID (a new ID saying exactly what a removed one said
+    is that row renamed); rows numbered by their place (`RuleRow.numbered`) by what they
+    say (`_by_what_they_say`), a row whose number moved said so."""
+    renames = diff.renames
+    old = {r.id: _row_key(r, renames) for r in diff.old.rows if not r.numbered}
+    new = {r.id: _row_key(r, {}) for r in diff.new.rows if not r.numbered}
+    gone = [i for i in old if i not in new]
+    came = [i for i in new if i not in old]
+    for i in list(gone):
+        twin = next((j for j in came if new[j] == old[i]), None)
+        if twin is not None:
+            diff.rules_renamed.append((i, twin))
+            gone.remove(i)
+            came.remove(twin)
+    for i, key in new.items():
+        if i in old:
+            diff.rows_paired[i] = i
+            if old[i] != key:
+                diff.rules_changed.append((i, tuple(k for k in key if old[i][k] != key[k])))
+    old_numbered = [r for r in diff.old.rows if r.numbered]
+    new_numbered = [r for r in diff.new.rows if r.numbered]
+    if old_numbered or new_numbered:
+        # A table given an ID column (or losing one): its rows too are matched by what
+        # they say, their numbers meaning nothing on the side that numbers them.
+        if new_numbered:
+            old_numbered += [r for r in diff.old.rows if r.id in gone]
+            gone = []
+        if old_numbered:
+            new_numbered += [r for r in diff.new.rows if r.id in came]
+            came = []
+        _by_what_they_say(diff, old_numbered, new_numbered)
+    diff.rules_removed = gone + diff.rules_removed
+    diff.rules_added = came + diff.rules_added
+
+
+# What a row says, for matching: its From states, its events, its condition and its To.
+_SAYS = ("states", "spells", "condition", "next state")
+
+
+def _by_what_they_say(diff: SpecDiff, old: Sequence[RuleRow], new: Sequence[RuleRow]) -> None:
+    """Old and new rows paired by what they say: first the rows that say all the same,
+    then those whose From, events, condition and To are the same (the rest changed),
+    then those where one of the four changed; each old row, in order, with the first new
+    row left that fits. A state or event renamed is its new name in the old rows."""
+    renames = diff.renames
+    spells = {was: now for was, now in diff.spells_renamed}
+
+    def full(row: RuleRow, names: dict[str, str]) -> tuple[object, ...]:
+        return tuple(_row_key(row, names).values())
+
+    def says(row: RuleRow, names: dict[str, str], events: dict[str, str]) -> tuple[object, ...]:
+        key = _row_key(row, names)
+        key["spells"] = tuple(events.get(t, t) for t in row.triggers)
+        return tuple(key[k] for k in _SAYS)
+
+    def one_changed(key: tuple[object, ...]) -> list[tuple[object, ...]]:
+        return [(i, *key[:i], *key[i + 1 :]) for i in range(len(key))]
+
+    old_keys = {r.id: (full(r, renames), says(r, renames, spells)) for r in old}
+    new_keys = {r.id: (full(r, {}), says(r, {}, {})) for r in new}
+    passes: list[Callable[[str, bool], list[tuple[object, ...]]]] = [
+        lambda i, was: [old_keys[i][0] if was else new_keys[i][0]],
+        lambda i, was: [old_keys[i][1] if was else new_keys[i][1]],
+        lambda i, was: one_changed(old_keys[i][1] if was else new_keys[i][1]),
+    ]
+    left = [r.id for r in old]
+    taken: set[str] = set()
+    paired: list[tuple[str, str]] = []
+    order = {r.id: n for n, r in enumerate(new)}
+    old_rows, new_rows = {r.id: r for r in old}, {r.id: r for r in new}
+    for keys_of in passes:
+        check("matching the rows of the two specs")
+        waiting: dict[tuple[object, ...], list[str]] = {}
+        for r in new:
+            if r.id not in taken:
+                for k in keys_of(r.id, False):
+                    waiting.setdefault(k, []).append(r.id)
+        for i in list(left):
+            fits = [j for k in keys_of(i, True) for j in waiting.get(k, ()) if j not in taken]
+            if fits:
+                j = min(fits, key=order.__getitem__)
+                taken.add(j)
+                left.remove(i)
+                paired.append((i, j))
+    for was, now in sorted(paired, key=lambda p: order[p[1]]):
+        diff.rows_paired[now] = was
+        if was != now:
+            diff.rules_renumbered.append((was, now))
+        before, after = _row_key(old_rows[was], renames), _row_key(new_rows[now], {})
+        if before != after:
+            diff.rules_changed.append((now, tuple(k for k in after if before[k] != after[k])))
+    diff.rules_removed += left
+    diff.rules_added += [r.id for r in new if r.id not in taken]

@@ -26,9 +26,20 @@ def verdict(diff: SpecDiff) -> str:
     if told:
         plural = "s" if told != 1 else ""
         said += f"; {told} change{plural} to what the developer and the AI are told"
-    breaking = diff.breaking
-    if breaking:
-        return f"BREAKING: {said}; {len(breaking)} can break existing workspaces"
+    if diff.breaking:
+        # What can break first; then the rest, which a state renamed with no migration or
+        # a trigger renamed (no cell behaving otherwise) leaves as before.
+        broken = [
+            f"{len(why)} change{'s' if len(why) != 1 else ''} can break {what}"
+            for why, what in (
+                (diff.breaking_workspaces, "existing workspaces"),
+                (diff.breaking_code, "the code that calls the machine"),
+            )
+            if why
+        ]
+        if not diff.behaviour_changed:
+            said = said.replace("no behaviour change", "otherwise the machine behaves as before")
+        return f"BREAKING: {'; '.join(broken)}; {said}"
     return said + (
         "; existing workspaces carry across" if diff.behaviour_changed or diff.merged else ""
     )
@@ -88,12 +99,21 @@ def _structure(diff: SpecDiff) -> list[str]:
         rules.append(f"removed {_names(diff.rules_removed)}")
     if diff.rules_renamed:
         rules.append("renamed " + ", ".join(f"{o} → {n}" for o, n in diff.rules_renamed))
+    if diff.rules_renumbered:
+        rules.append(", ".join(f"{o} is now {n}" for o, n in diff.rules_renumbered))
     if diff.rules_changed:
         rules.append(
             "changed " + ", ".join(f"{i} ({', '.join(what)})" for i, what in diff.rules_changed)
         )
     if rules:
         lines.append("Rows: " + "; ".join(rules))
+    if diff.rules_renumbered:
+        was, _ = diff.rules_renumbered[0]
+        lines.append(
+            "Rows are numbered by their place (no ID column), and some numbers moved: code "
+            f'that compares a row\'s number (`model.fired == "{was}"`) now means another row '
+            "or none"
+        )
     return lines
 
 
@@ -296,6 +316,7 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
             "added": diff.rules_added,
             "removed": diff.rules_removed,
             "renamed": [{"old": o, "new": n} for o, n in diff.rules_renamed],
+            "renumbered": [{"old": o, "new": n} for o, n in diff.rules_renumbered],
             "changed": [{"rule": i, "what": list(w)} for i, w in diff.rules_changed],
         },
         "read_differently": [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..analyse import Finding
 from ..model import Kind, Spec, Term
@@ -104,6 +105,10 @@ class SpecDiff:
     rules_removed: list[str] = field(default_factory=list)
     rules_renamed: list[tuple[str, str]] = field(default_factory=list)
     rules_changed: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    # Rows numbered by their place whose number moved: (old number, new number).
+    rules_renumbered: list[tuple[str, str]] = field(default_factory=list)
+    # Each row both specs have: its ID in the new spec -> its ID in the old one.
+    rows_paired: dict[str, str] = field(default_factory=dict)
     # Rows of one ID that both specs have, read as something else: (ID, was, now), each
     # reading in the core's canonical words (`analyse.reading`).
     readings_changed: list[tuple[str, str, str]] = field(default_factory=list)
@@ -165,8 +170,47 @@ class SpecDiff:
             f"{len(shown)} states as the tables write them, with {line} under {where}: {items}"
         )
 
+    def same_row(self, was: str | None, now: str | None) -> bool:
+        """Whether the old spec's rule `was` and the new one's `now` come of one row."""
+        if was is None or now is None:
+            return False
+        if now in self._new_rows:
+            return self.rows_paired.get(now) == was
+        return was == now  # no row's ID (a cell not listed, rejected)
+
+    @cached_property
+    def _new_rows(self) -> frozenset[str]:
+        return frozenset(r.id for r in self.new.rows)
+
     @property
     def breaking(self) -> list[str]:
+        """Why a workspace left by the old machine, or the code that calls a machine of
+        the project's own code, could stop working with the new one."""
+        return self.breaking_workspaces + self.breaking_code
+
+    @property
+    def breaking_code(self) -> list[str]:
+        """Why the code that calls a machine of the project's own code (`own_code`) could
+        stop working: a trigger it calls, `model.<trigger>()` or `may_<trigger>()`, gone."""
+        if not (self.old.own_code or self.new.own_code):
+            return []
+        old = {s.name: s.trigger for s in self.old.spells}
+        new = {s.name: s.trigger for s in self.new.spells}
+        why = [
+            f"trigger {old[was]} is renamed {new[now]} (its rows are the same otherwise): "
+            f"code that calls {old[was]}() or may_{old[was]}() on the model breaks (call "
+            f"{new[now]}() and may_{new[now]}())"
+            for was, now in self.spells_renamed
+        ]
+        why += [
+            f"trigger {old[name]} is removed: code that calls {old[name]}() or "
+            f"may_{old[name]}() on the model breaks"
+            for name in self.spells_removed
+        ]
+        return why
+
+    @property
+    def breaking_workspaces(self) -> list[str]:
         """Why a workspace left by the old machine could stop working with the new one."""
         why = [
             f"state {r.old} is renamed {r.new} with no migration: {self._saved(r.old)} "

@@ -208,7 +208,13 @@ def test_the_same_spec_in_another_dialect_diffs_as_no_behaviour_change(
     report = json.loads(result.stdout)
     assert report["verdict"] == "no behaviour change"
     assert report["changes"] == report["told"] == report["templates_changed"] == []
-    assert report["rules"] == {"added": [], "removed": [], "renamed": [], "changed": []}
+    assert report["rules"] == {
+        "added": [],
+        "removed": [],
+        "renamed": [],
+        "renumbered": [],
+        "changed": [],
+    }
     assert report["findings"] == {"new": [], "gone": []}
 
 
@@ -521,3 +527,110 @@ def test_a_machine_of_own_code_keeps_its_states_in_its_own_storage() -> None:
     (why,) = found.breaking
     assert "a state saved as ci_failed in the project's own storage stops working" in why
     assert "state file" not in why
+
+
+# A machine of the project's own code, its table numbered by position (no ID column).
+PULLS = """# Pull requests
+
+| From | Event | Guard | To | Effects |
+|---|---|---|---|---|
+| (start) | Opened | - | draft | - |
+| draft | Ready | - | review | request reviewers |
+| review | Approved | - | approved | - |
+| review | Changes requested | - | draft | notify author |
+| approved | CI finished | checks green | mergeable | - |
+| approved | CI finished | NOT checks green | review | notify author |
+| mergeable | Merge | - | merged | merge branch |
+| merged | - | - | (none) | - |
+
+Transitions not listed are rejected.
+"""
+INSERTED = PULLS.replace(
+    "| review | Changes requested | - | draft | notify author |\n",
+    "| review | Changes requested | - | draft | notify author |\n"
+    "| draft | Abandon | - | closed | - |\n| review | Abandon | - | closed | - |\n",
+).replace(
+    "| merged | - | - | (none) | - |\n",
+    "| merged | - | - | (none) | - |\n| closed | - | - | (none) | - |\n",
+)
+
+
+def own_diff(old: str, new: str) -> SpecDiff:
+    from codegen.read.lexicon import ReadOptions
+
+    own = ReadOptions(own_code=True)
+    return compare(
+        parse_spec_text(old, "old.md", options=own), parse_spec_text(new, "new.md", options=own)
+    )
+
+
+def test_rows_numbered_by_position_are_matched_by_what_they_say() -> None:
+    """Two rows inserted mid-table are two rows added; the rows below only moved, and say
+    so, never "changed" or read as the unrelated rows that took their numbers."""
+    found = own_diff(PULLS, INSERTED)
+    assert found.rules_added == ["R4", "R5", "R10"]
+    assert found.rules_removed == []
+    assert found.rules_renumbered == [("R4", "R6"), ("R5", "R7"), ("R6", "R8"), ("R7", "R9")]
+    assert found.rules_changed == [("R9", ("spells",))]  # the terminal row refuses Abandon too
+    assert [rid for rid, _, _ in found.readings_changed] == ["R9"]
+    text = format_text(found)
+    assert "R4 is now R6, R5 is now R7, R6 is now R8, R7 is now R9" in text
+    assert 'model.fired == "R4"' in text
+    assert to_json(found)["rules"]["renumbered"][0] == {"old": "R4", "new": "R6"}
+    # A row that changed and moved is that row, changed.
+    moved = own_diff(
+        PULLS, INSERTED.replace("| checks green | mergeable", "| ci green | mergeable")
+    )
+    assert ("R6", ("condition",)) in moved.rules_changed
+    assert ("R4", "R6") in moved.rules_renumbered
+
+
+def test_rows_with_written_ids_keep_being_matched_by_their_id() -> None:
+    first = row("R1", "A", "Go", "x.md exists", "B")
+    second = row("R2", "A", "Go", "x.md missing", "C")
+    found = diff(small(first, second), small(second.replace("R2", "R1"), first.replace("R1", "R2")))
+    assert found.rules_renumbered == []
+    assert [i for i, _ in found.rules_changed] == ["R1", "R2"]
+
+
+def test_a_trigger_renamed_or_removed_in_a_machine_of_own_code_is_breaking(
+    tmp_path: Path,
+) -> None:
+    renamed_event = PULLS.replace("CI finished", "checks completed")
+    found = own_diff(PULLS, renamed_event)
+    assert found.spells_renamed == [("ci_finished", "checks_completed")]
+    (why,) = found.breaking
+    assert "trigger ci_finished is renamed checks_completed" in why
+    assert "ci_finished() or may_ci_finished()" in why
+    assert verdict(found).startswith(
+        "BREAKING: 1 change can break the code that calls the machine; "
+        "otherwise the machine behaves as before"
+    )
+    removed = own_diff(
+        PULLS, PULLS.replace("| mergeable | Merge | - | merged | merge branch |\n", "")
+    )
+    assert any(w.startswith("trigger merge is removed") for w in removed.breaking_code)
+    # The exit status says so.
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nversion = "0"\n[tool.spellbook]\nown_code = true\n'
+        '[tool.spellbook.machines]\npulls = { spec = "new.md" }\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "old.md").write_text(PULLS, encoding="utf-8")
+    (tmp_path / "new.md").write_text(renamed_event, encoding="utf-8")
+    result = verify("--spec", "new.md", "--against", "old.md", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "breaking: trigger ci_finished is renamed checks_completed" in result.stdout
+
+
+def test_a_spell_renamed_in_a_spell_machine_is_said_and_breaks_nothing() -> None:
+    found = diff(TEXT, re.sub(r"\bExpecto\b", "Enrich", TEXT))
+    assert found.breaking == []
+    assert "Spells: renamed Expecto → Enrich" in format_text(found)
+
+
+def test_the_headline_of_a_breaking_change_with_no_behaviour_change_agrees_with_itself() -> None:
+    found = diff(TEXT, renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", migration=False))
+    assert verdict(found) == (
+        "BREAKING: 1 change can break existing workspaces; otherwise the machine behaves as before"
+    )
