@@ -98,7 +98,7 @@ def test_the_report_counts_one_of_a_kind_in_the_singular() -> None:
     spec = parse_spec_text(spec_text(["A"], ["Go"], [row("T1", "A", "Go")]))
     head = format_text(spec, analyse(spec)).splitlines()
     assert head[0].endswith(": 1 state in 1 family, 1 spell, 1 rule row expanding to 1 rule")
-    assert "(1 family x 1 spell)" in head[3]
+    assert "(1 state x 1 spell; no state families, so no matrix by family)" in head[3]
     assert "1 states" not in "\n".join(head) and "1 spells" not in "\n".join(head)
 
 
