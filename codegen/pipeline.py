@@ -33,8 +33,7 @@ from .expand import build_spec
 from .model import Spec
 from .read.document import parse_document, state_file_of
 from .read.lexicon import ReadOptions
-from .read.markdown import Block, normalize_newlines, read_blocks
-from .read.mermaid import read_diagrams
+from .read.markdown import Block, Code, normalize_newlines, read_blocks
 from .read.rows import with_extra_names
 from .read.sections import Section, machines, read_from, select
 from .spec_error import SpecError
@@ -220,6 +219,10 @@ def parse_machines_text(
 
 def _build(blocks: tuple[Block, ...], options: ReadOptions | None, path: str, sha256: str) -> Spec:
     spec = build_spec(parse_document(blocks, options), path, sha256)
+    if not any(isinstance(b, Code) and "mermaid" in b.info.lower() for b in blocks):
+        return spec  # no diagram: its reader is not even imported
+    from .read.mermaid import read_diagrams
+
     return replace(spec, diagrams=read_diagrams(blocks))
 
 

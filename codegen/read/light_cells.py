@@ -23,40 +23,98 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from ..spec_error import fail
 from .identifiers import is_identifier
 from .markdown import Cell
 
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
-_TAG = re.compile(r"</?(?P<tag>[A-Za-z][\w-]*)[^<>]*>")
+
+@cache
+def _comment() -> re.Pattern[str]:
+    return re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+@cache
+def _break() -> re.Pattern[str]:
+    return re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
+@cache
+def _tag() -> re.Pattern[str]:
+    return re.compile(r"</?(?P<tag>[A-Za-z][\w-]*)[^<>]*>")
+
+
 # Tags that only change how their text looks: the text is the name.
 _FORMATTING = frozenset({"kbd", "b", "strong", "em", "i", "code", "samp", "tt", "span", "mark"})
-_FOOTNOTE = re.compile(r"\[\^[^\]]*\]|<sup\b[^>]*>.*?</sup>", re.IGNORECASE | re.DOTALL)
+
+
+@cache
+def _footnote() -> re.Pattern[str]:
+    return re.compile(r"\[\^[^\]]*\]|<sup\b[^>]*>.*?</sup>", re.IGNORECASE | re.DOTALL)
+
+
 # What separates several names in one cell.
-_SEPARATOR = re.compile(r"\s*(?:\n|;|,|/|\s+or\s+)\s*", re.IGNORECASE)
+@cache
+def _separator() -> re.Pattern[str]:
+    return re.compile(r"\s*(?:\n|;|,|/|\s+or\s+)\s*", re.IGNORECASE)
+
+
 # Between the events of a parenthesis `(or resubmit, auto-approve)`.
-_OTHERS = re.compile(r"\s*(?:,|\s+or\s+)\s*", re.IGNORECASE)
-_STATE_SEPARATOR = re.compile(r"\s*(?:\n|;|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
+@cache
+def _others() -> re.Pattern[str]:
+    return re.compile(r"\s*(?:,|\s+or\s+)\s*", re.IGNORECASE)
+
+
+@cache
+def _state_separator() -> re.Pattern[str]:
+    return re.compile(r"\s*(?:\n|;|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
+
+
 # An event and its guard: `submit [valid]` (UML), `submit / if valid`, `submit when valid`.
-_BRACKET_GUARD = re.compile(r"^(?P<event>.*?[^\s_])\s*\[(?P<guard>[^\]^][^\]]*)\]\s*(?P<rest>.*)$")
+@cache
+def _bracket_guard() -> re.Pattern[str]:
+    return re.compile(r"^(?P<event>.*?[^\s_])\s*\[(?P<guard>[^\]^][^\]]*)\]\s*(?P<rest>.*)$")
+
+
 # `unless` says the guard that keeps the move from happening: its negation is the guard.
-_WORD_GUARD = re.compile(
-    r"^(?P<event>\S+?)\s*(?:/\s*|\s)(?:only\s+)?(?P<word>if|when|unless)\s+(?P<guard>\S.*)$",
-    re.IGNORECASE,
-)
-_PAREN_GUARD = re.compile(
-    r"^(?P<event>.*?\S)\s*\(\s*(?:only\s+)?(?P<word>if|when|unless)\s+(?P<guard>[^()]*?)\s*\)$",
-    re.IGNORECASE,
-)
+@cache
+def _word_guard() -> re.Pattern[str]:
+    return re.compile(
+        r"^(?P<event>\S+?)\s*(?:/\s*|\s)(?:only\s+)?(?P<word>if|when|unless)\s+(?P<guard>\S.*)$",
+        re.IGNORECASE,
+    )
+
+
+@cache
+def _paren_guard() -> re.Pattern[str]:
+    return re.compile(
+        r"^(?P<event>.*?\S)\s*\(\s*(?:only\s+)?(?P<word>if|when|unless)\s+(?P<guard>[^()]*?)\s*\)$",
+        re.IGNORECASE,
+    )
+
+
 # More events in a parenthesis after one: `submit (or resubmit)`.
-_PAREN_MORE = re.compile(r"^(?P<event>[^()]*?\S)\s*\(\s*or\s+(?P<more>[^()]*?)\s*\)$", re.I)
-_WORD = re.compile(r"^[A-Za-z_][\w-]*$")
+@cache
+def _paren_more() -> re.Pattern[str]:
+    return re.compile(r"^(?P<event>[^()]*?\S)\s*\(\s*or\s+(?P<more>[^()]*?)\s*\)$", re.I)
+
+
+@cache
+def _word() -> re.Pattern[str]:
+    return re.compile(r"^[A-Za-z_][\w-]*$")
+
+
 # An event and the action after a slash: `submit / save()`.
-_ACTION = re.compile(r"^(?P<event>[^/]*?\S)\s*/\s*(?P<action>\S.*\(.*\).*)$")
+@cache
+def _action() -> re.Pattern[str]:
+    return re.compile(r"^(?P<event>[^/]*?\S)\s*/\s*(?P<action>\S.*\(.*\).*)$")
+
+
 # A state and a note in parentheses: `done (terminal)`.
-_STATE_NOTE = re.compile(r"^(?P<name>[^()]*?\S)\s*(?P<note>\([^()]*\))$")
+@cache
+def _state_note() -> re.Pattern[str]:
+    return re.compile(r"^(?P<name>[^()]*?\S)\s*(?P<note>\([^()]*\))$")
 
 
 @dataclass(frozen=True)
@@ -82,8 +140,8 @@ def shown(cell: Cell, what: str) -> str:
 
 
 def _unmarked(text: str, cell: Cell, what: str) -> str:
-    text = _COMMENT.sub("", text)
-    mark = _FOOTNOTE.search(text)
+    text = _comment().sub("", text)
+    mark = _footnote().search(text)
     if mark is not None:
         fail(
             f"the {what} cell {cell.source!r} has a footnote mark {mark.group(0)!r}: the note "
@@ -91,15 +149,15 @@ def _unmarked(text: str, cell: Cell, what: str) -> str:
             "says in a Condition or Action column where it changes the move",
             cell.line,
         )
-    text = _BREAK.sub("\n", text)
-    for tag in _TAG.finditer(text):
+    text = _break().sub("\n", text)
+    for tag in _tag().finditer(text):
         if tag.group("tag").lower() not in _FORMATTING:
             fail(
                 f"the {what} cell {cell.source!r} has the HTML tag {tag.group(0)!r}, which is "
                 "not read: write the name as plain text",
                 cell.line,
             )
-    return _TAG.sub("", text)
+    return _tag().sub("", text)
 
 
 def _names(text: str, separator: re.Pattern[str]) -> tuple[str, ...] | None:
@@ -126,16 +184,16 @@ def event_cell(cell: Cell) -> EventCell:
     spans = [s for s in cell.inline.segments if s.text.strip()]
     if len(spans) == 1 and spans[0].kind == "code":
         return EventCell((text,), literal=True)  # backticks mark one literal name
-    several = _names(text, _SEPARATOR)
+    several = _names(text, _separator())
     if several is not None:
         return EventCell(several, slash="/" in text)
-    more = _PAREN_MORE.match(text)
+    more = _paren_more().match(text)
     if more is not None and is_identifier(more.group("event")):
-        others = _OTHERS.split(more.group("more"))
-        if all(_WORD.match(o) for o in others):
+        others = _others().split(more.group("more"))
+        if all(_word().match(o) for o in others):
             return EventCell((more.group("event"), *others))
     text = _one_line(text, line, "Event")
-    for guarded in (_BRACKET_GUARD, _PAREN_GUARD, _WORD_GUARD):
+    for guarded in (_bracket_guard(), _paren_guard(), _word_guard()):
         found = guarded.match(text)
         if found is None:
             continue
@@ -150,7 +208,7 @@ def event_cell(cell: Cell) -> EventCell:
         if (found.groupdict().get("word") or "").lower() == "unless":
             guard = f"NOT {guard}" if is_identifier(guard) else f"NOT ({guard})"
         return EventCell((found.group("event"),), guard, action)
-    acting = _ACTION.match(text)
+    acting = _action().match(text)
     if acting is not None and is_identifier(acting.group("event")):
         return EventCell((acting.group("event"),), "", acting.group("action"))
     return EventCell((text,))
@@ -161,11 +219,11 @@ def state_names(text: str) -> tuple[tuple[str, ...], str]:
     the one it names (`done (terminal)` is `done` and `(terminal)`), "" for none. Several
     states (`draft or review`, `draft<br>review`) each a name alone. `text` is the
     cell as `shown`."""
-    several = _names(text, _STATE_SEPARATOR)
+    several = _names(text, _state_separator())
     if several is not None:
         return several, ""
     text = " ".join(text.split())
-    found = _STATE_NOTE.match(text)
+    found = _state_note().match(text)
     if found is not None:
         return (found.group("name"),), found.group("note")
     return (text,), ""
