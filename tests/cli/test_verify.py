@@ -436,6 +436,11 @@ _ON_FIRST_USE = {
         "_clause",
     ),
     "codegen.read.light_tables": ("_no_event", "_note", "keeping", "_named_item"),
+    "codegen.read.light_cells": (
+        *("_comment", "_break", "_tag", "_footnote", "_separator", "_others"),
+        *("_state_separator", "_bracket_guard", "_word_guard", "_paren_guard"),
+        *("_paren_more", "_word", "_action", "_state_note"),
+    ),
     "codegen.read.markdown": ("_family_pipe",),
     "codegen.read.near_verbs": ("_counter_phrase", "_add", "_to_value"),
     "codegen.read.policies": ("_qualified",),
@@ -472,7 +477,8 @@ def test_verifying_imports_no_stage_it_does_not_use() -> None:
         "from codegen.cli.verify import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    main(['--spec', {str(SEED)!r}, '--format', 'json'])\n"
-        "stages = ('jinja2', 'black', 'codegen.render', 'codegen.diff', 'transitions')\n"
+        "stages = ('jinja2', 'black', 'codegen.render', 'codegen.diff', 'transitions',\n"
+        "          'codegen.read.mermaid')\n"
         "print(sorted(m for m in sys.modules if any(m == s or m.startswith(s + '.') "
         "for s in stages)))\n"
     )
