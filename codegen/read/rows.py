@@ -196,12 +196,13 @@ def skipped(table: Table, roles: dict[str, tuple[str, ...]] = ROLES) -> Notice |
 # rules`, `(v1, superseded)`, `(removed)`), never a machine's own subject (`Old state
 # cleanup`, `Errors`).
 _ASIDE = re.compile(
-    r"(?<![\w-])(?:examples?|e\.g\.|for instance|illustrat\w*)(?![\w-])"
-    r"|\bnot (?:part of|used by|read as)\b|\bnot (?:the|this) machine'?s\b"
-    r"|\((?:[^()]*\W)?(?:superseded|deprecated|removed|obsolete|outdated|retired"
-    r"|no longer (?:used|valid|in use))(?:\W[^()]*)?\)"
+    r"(?<![\w-])(?:examples?|e\.g\.|for instance)(?![\w-])(?!\.\w)"
+    r"|\bnot (?:part of|used by|read as) (?:the|this) (?:machine|spec|workflow)\b"
+    r"|\bnot (?:the|this) machine'?s\b"
+    r"|\((?:v?\d[\w.]*,?\s*)?(?:superseded|deprecated|removed|obsolete|outdated|retired"
+    r"|no longer (?:used|valid|in use))\)"
     r"|\b(?:old|superseded|deprecated|obsolete|outdated|removed|retired|previous) "
-    r"(?:transition |state )?(?:rules?|transitions|tables?|version|machine|spec)\b"
+    r"(?:transition |state )?(?:rules?|transitions|tables?|machine|spec)\b"
     r"|\bsuperseded by\b|^\W*(?:superseded|deprecated|obsolete|removed|retired)\W*$",
     re.IGNORECASE,
 )

@@ -378,7 +378,7 @@ def _aside(heading: str) -> str:
         "Example of a row (not part of the machine)",
         "Examples",
         "e.g. a row that keeps the state",
-        "For illustration",
+        "For instance",
         "Old rules (v1, superseded)",
         "Transitions (removed)",
         "Deprecated",
@@ -398,7 +398,12 @@ def test_a_table_under_a_heading_that_says_it_is_an_example_is_no_rule(heading: 
 
 @pytest.mark.parametrize(
     "heading",
-    ["Errors", "Old state cleanup", "Counterexamples", "ExampleCorp rules", "Sample collection"],
+    [
+        *("Errors", "Old state cleanup", "Counterexamples", "ExampleCorp rules"),
+        *("Sample collection", "Rollback to previous version", "Upgrade from the old version"),
+        *("Transitions not part of the happy path", "Payment (removed items)"),
+        *("Cleanup (deprecated items)", "Deploy to example.com", "Errors (illustrated below)"),
+    ],
 )
 def test_a_machine_heading_that_only_looks_like_an_example_is_read_as_rules(heading: str) -> None:
     spec = parse_spec_text(_aside(heading))
