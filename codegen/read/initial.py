@@ -191,18 +191,20 @@ def _claim(name: str, line: int, sentence: str, refused: str) -> Claim:
 
 def _subject(clause: str, words: frozenset[str], other: bool) -> str:
     """Why a clause's subject is not the machine ("" where it is, or where there is none:
-    `Starts in `review`.`)."""
+    `Starts in `review`.`): each of its words but the articles and fillers names the
+    machine (`An order` under `# Order lifecycle`; not `A reopened order`, which is
+    some orders, nor `The SLA timer`)."""
     said = [w.lower() for w in _WORD.findall(clause) if w.lower() not in _FILLER]
     if not said:
         return ""
     head = singular(said[-1])
     if head in ("it", "its"):
         return _about_other(clause) if other else ""
-    if head in _MACHINE or head in words:
-        return ""
+    if all(singular(w) in _MACHINE or singular(w) in words for w in said):
+        return ""  # every word of it names the machine: `An order`, `The order workflow`
     return (
         f"its subject ({clause.strip()!r}) is not this machine (write `the machine`, "
-        "`it`, or a word of its title or heading)"
+        "`it`, or words of its title or heading alone)"
     )
 
 

@@ -324,6 +324,8 @@ def test_a_denied_initial_state_is_no_claim(said: str) -> None:
         ("The initial state is `in review` only for imports.", "'only'"),
         ("The SLA timer starts in `in review`: two days.", "'The SLA timer'"),
         ("A hotfix starts in `in review`.", "'A hotfix'"),
+        ("A reopened order starts in `in review` again.", "'A reopened order'"),
+        ("Every resubmitted order starts in `in review`.", "'Every resubmitted order'"),
         (
             "The payment service has its own machine. Its initial state is `in review`.",
             "another machine",
