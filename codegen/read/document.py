@@ -486,15 +486,16 @@ def _plain_name() -> re.Pattern[str]:
 def _plain_names(rest: tuple[Segment, ...]) -> tuple[Segment, ...]:
     """A States line's names written without backticks (`NEW (default), PAID`, `in
     review (initial), done`) as the segments of one written with them; none where a
-    part is not a name of at most four words and its note."""
+    part is not a name and its note: a word, or up to four words with their mark (`see
+    below` and `review and done` are no names)."""
     if any(seg.kind != "text" for seg in rest):
         return ()
     text = "".join(seg.text for seg in rest).strip().removeprefix(":").rstrip(".")
     found: list[Segment] = []
     for part in text.split(","):
         name = _plain_name().fullmatch(part)
-        if name is None:
-            return ()
+        if name is None or (" " in name["name"] and not name["note"]):
+            return ()  # a name of words is one only with its mark: `in review (initial)`
         found += [Segment("code", name["name"]), Segment("text", f" {name['note'] or ''},")]
     return tuple(found)
 

@@ -298,10 +298,21 @@ def test_an_initial_state_said_that_is_no_state_is_a_warning_at_its_line() -> No
     assert said.line == 3 and said.severity.value == "warning" and "'reviewing'" in said.message
 
 
-def test_a_states_line_not_read_as_names_is_a_warning_not_dropped_silently() -> None:
-    spec = read(f"# Orders\n\n**States**: see the (long) list below\n\n{_DRAFT_FIRST}")
+@pytest.mark.parametrize(
+    "line",
+    [
+        "**States**: see the (long) list below",
+        "States: see below.",
+        "States: draft, review and done.",
+    ],
+)
+def test_a_states_line_not_read_as_names_is_a_warning_not_dropped_silently(line: str) -> None:
+    """Words are a name only with their mark (`in review (initial)`): never a state
+    `see_below` or `review_and_done` that turns every row's state unknown."""
+    spec = read(f"# Orders\n\n{line}\n\n{_DRAFT_FIRST}")
     (said,) = [f for f in analyse(spec) if f.kind == "states_unread"]
     assert said.line == 3 and said.severity.value == "warning"
+    assert "draft" in [s.name for s in spec.states]
 
 
 @pytest.mark.parametrize(
