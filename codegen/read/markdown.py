@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -902,8 +903,36 @@ def _column_count(text: str) -> int:
 _MAY_STRIKE = re.compile(r"~|<(?:del|s|strike)\b", re.IGNORECASE)
 _STRIKE_TAG = re.compile(r"<(del|s|strike)\b[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
 # One tilde each side, as GitHub strikes too (`~a~`); not `~/a to ~/b`.
-_ONE_TILDE = re.compile(r"(?<![~\\])~(?=[^\s~])(?:[^~]*?[^\s~\\])?~(?!~)")
 _STRIKE: mistune.Markdown | None = None
+
+
+def _one_tilde(text: str) -> str:
+    """`~text~` as GitHub strikes it: a single tilde that can open (left-flanking, in
+    CommonMark's terms: `~5 min`) up to the next single tilde that can close
+    (right-flanking: `min~`); "" where none does. `(~5 min) or later (~1 h)` strikes
+    nothing: a tilde after `(` and before a letter cannot close."""
+    opened = -1
+    for at, char in enumerate(text):
+        before, after = text[at - 1 : at], text[at + 1 : at + 2]
+        if char != "~" or before in ("~", "\\") or after == "~":
+            continue
+        if opened >= 0 and _flanking(after or " ", before or " "):
+            return text[opened : at + 1]
+        if opened < 0 and _flanking(before or " ", after or " "):
+            opened = at
+    return ""
+
+
+def _flanking(before: str, after: str) -> bool:
+    """Whether a delimiter between `before` and `after` is left-flanking (with the two
+    swapped: right-flanking), as CommonMark defines it."""
+    if after.isspace():
+        return False
+    return not _punctuation(after) or before.isspace() or _punctuation(before)
+
+
+def _punctuation(char: str) -> bool:
+    return char in _ESCAPABLE or unicodedata.category(char)[0] in "PS"
 
 
 def struck(source: str) -> str:
@@ -928,8 +957,8 @@ def _struck_in(tokens: list[Token], source: str) -> str:
         if kind == "inline_html" and re.match(r"<(del|s|strike)\b", token["raw"], re.I):
             tag = _STRIKE_TAG.search(source)
             return tag.group(0) if tag else token["raw"]
-        if kind == "text" and (one := _ONE_TILDE.search(token.get("raw", ""))):
-            return one.group(0)
+        if kind == "text" and (one := _one_tilde(token.get("raw", ""))):
+            return one
         found = _struck_in(token.get("children", []), source)
         if found:
             return found

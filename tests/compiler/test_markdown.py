@@ -261,6 +261,9 @@ def test_block_quotes_alerts_and_html_tables_carry_their_lines() -> None:
         ("`~~x~~`", ""),
         ("Copy ~/a to ~/b", ""),
         ("approve", ""),
+        ("retry in (~5 min) or later (~1 h)", ""),  # `(~1` cannot close: not struck
+        ("~ a ~", ""),
+        ("x~y~z", "~y~"),
     ],
 )
 def test_struck_finds_what_github_shows_crossed_out(source: str, shown: str) -> None:
