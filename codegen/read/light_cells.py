@@ -71,6 +71,12 @@ def _state_separator() -> re.Pattern[str]:
     return re.compile(r"\s*(?:\n|;|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
 
 
+# In a To cell, which names one state, `and` is part of a name: `shipped and invoiced`.
+@cache
+def _target_separator() -> re.Pattern[str]:
+    return re.compile(r"\s*(?:\n|;|\s+or\s+)\s*", re.IGNORECASE)
+
+
 # An event and its guard: `submit [valid]` (UML), `submit / if valid`, `submit when valid`.
 @cache
 def _bracket_guard() -> re.Pattern[str]:
@@ -214,12 +220,12 @@ def event_cell(cell: Cell) -> EventCell:
     return EventCell((text,))
 
 
-def state_names(text: str) -> tuple[tuple[str, ...], str]:
+def state_names(text: str, target: bool = False) -> tuple[tuple[str, ...], str]:
     """The states a From or To cell names as written, and a note in parentheses after
     the one it names (`done (terminal)` is `done` and `(terminal)`), "" for none. Several
-    states (`draft or review`, `draft<br>review`) each a name alone. `text` is the
-    cell as `shown`."""
-    several = _names(text, _state_separator())
+    states (`draft or review`, `draft<br>review`; in a From cell `draft and review` too)
+    each a name alone. `text` is the cell as `shown`; `target`: a To cell's."""
+    several = _names(text, _target_separator() if target else _state_separator())
     if several is not None:
         return several, ""
     text = " ".join(text.split())

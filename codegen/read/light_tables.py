@@ -540,7 +540,9 @@ class LightReader:
     def _source(self, written: str, line: int) -> str:
         """A From cell: a state's identifier, a list's identifiers, or a selector as written."""
         names, note = state_names(written)
-        if len(names) > 1:  # `draft or review`, `draft<br>review`: each a state
+        if len(names) > 1 and identifier(" ".join(written.split())) not in self.reading.states:
+            # `draft or review`, `draft<br>review`: each a state, but for a name a row
+            # before led to as one state (`shipped and invoiced`)
             return ", ".join(self.state(name, line) for name in names)
         if note and not _SELECTOR.search(written):
             fail(
@@ -561,7 +563,7 @@ class LightReader:
         """A To cell's state (its identifier) and what else it says."""
         if normal(written) in _TARGET_WORDS:
             return written, ""
-        names, _ = state_names(written)
+        names, _ = state_names(written, target=True)
         if len(names) > 1:
             fail(
                 f"the To cell {written!r} names {len(names)} states: a move leads to one; "

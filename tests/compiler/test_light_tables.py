@@ -1301,3 +1301,15 @@ def test_a_table_in_a_list_item_that_says_it_is_an_example_is_skipped_with_a_not
     said, start = ("in the list item", "1. ") if marked == "item" else ("under the heading", "## ")
     at = max(i for i, ln in enumerate(lines, 1) if ln.startswith(start))
     assert f"{said} " in note.message and f"(line {at})" in note.message
+
+
+def test_a_state_named_with_and_is_one_state_in_a_to_cell_and_after_it() -> None:
+    """`and` parts two states of a From cell (`draft and review`), but a To cell names one
+    state, and a From cell naming a state a row before led to is that state."""
+    text = (
+        "# Shop\n\n| From | Event | To |\n|---|---|---|\n"
+        "| draft | ship | shipped and invoiced |\n| shipped and invoiced | close | draft |\n"
+    )
+    spec = read(text)
+    assert [s.name for s in spec.states] == ["draft", "shipped_and_invoiced"]
+    assert [r.current.names for r in spec.rows] == [("draft",), ("shipped_and_invoiced",)]
