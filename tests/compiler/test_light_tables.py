@@ -1288,3 +1288,47 @@ def test_a_table_in_a_list_item_that_says_it_is_an_example_is_skipped_with_a_not
     said, start = ("in the list item", "1. ") if marked == "item" else ("under the heading", "## ")
     at = max(i for i, ln in enumerate(lines, 1) if ln.startswith(start))
     assert f"{said} " in note.message and f"(line {at})" in note.message
+
+
+def _one_row(event: str) -> str:
+    return f"# Order\n\n| From | Event | To |\n|---|---|---|\n| draft | {event} | review |\n"
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "event",
+    [
+        "<a" + "x" * 100_000,  # a tag never closed
+        "a[" * 100_000,  # brackets never closed
+        "]" + "a[" * 100_000,
+    ],
+)
+def test_a_long_event_cell_of_unclosed_marks_is_read_at_once(event: str) -> None:
+    spec = read(_one_row(event))
+    assert len(spec.rules) == 1
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "event",
+    ["<!--" * 50_000, "<sup>" * 60_000, "<sup" * 60_000 + "</sup>", "[^" * 100_000],
+)
+def test_a_long_event_cell_of_unclosed_comments_or_notes_is_refused_at_once(event: str) -> None:
+    with pytest.raises(SpecError):
+        read(_one_row(event))
+
+
+@pytest.mark.parametrize(
+    ("event", "mark"),
+    [("submit<sup>1</sup>", "<sup>1</sup>"), ("submit[^1] <sup>2</sup>", "[^1]")],
+)
+def test_a_footnote_mark_is_named_in_the_refusal(event: str, mark: str) -> None:
+    with pytest.raises(SpecError, match=re.escape(repr(mark))):
+        read(_one_row(event))
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("gap", [" " * 100_000, "\t" * 100_000])
+def test_a_paragraph_with_a_long_run_of_spaces_is_read_at_once(gap: str) -> None:
+    spec = read(_one_row("submit") + f"\nNote a{gap}b.\n\nThe order is{gap}x.\n")
+    assert spec.initial == "draft"
