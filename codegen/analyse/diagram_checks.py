@@ -48,6 +48,7 @@ class _Names:
         self.long = dict(diagram.names)
         self.composites = {c: (initial, members) for c, initial, members in diagram.composites}
         self.pseudo = {p for p, _ in diagram.pseudo}
+        self.kept: dict[str, tuple[str, ...]] = {}
 
     def state(self, name: str) -> str | None:
         """The table's state the diagram's `name` is, or None."""
@@ -60,17 +61,33 @@ class _Names:
                 return same[0]
         return None
 
-    def leaves(self, name: str, seen: frozenset[str] = frozenset()) -> list[str]:
-        """The diagram's states an arrow from `name` leaves (all drawn in a composite)."""
-        inner = [m for m in self.composites.get(name, ("", ()))[1] if m not in seen]
-        if not inner:
-            return [name]
-        return [leaf for m in inner for leaf in self.leaves(m, seen | {name})]
+    def leaves(self, name: str) -> tuple[str, ...]:
+        """The diagram's states an arrow from `name` leaves (all drawn in a composite),
+        each once, in the order they are drawn."""
+        return self._leaves(name, frozenset())[0]
 
-    def entry(self, name: str, seen: frozenset[str] = frozenset()) -> list[str]:
+    def _leaves(self, name: str, seen: frozenset[str]) -> tuple[tuple[str, ...], bool]:
+        """`name`'s leaves below the composites `seen`, and whether one of those cut
+        the walk short. A composite's leaves are kept where none did, so a composite
+        drawn inside many others is walked once."""
+        if name in self.kept:
+            return self.kept[name], False
+        members = self.composites.get(name, ("", ()))[1]
+        inner = [m for m in members if m not in seen]
+        cut = len(inner) < len(members)
+        found: dict[str, None] = {} if inner else {name: None}
+        for member in inner:
+            below, member_cut = self._leaves(member, seen | {name})
+            found.update(dict.fromkeys(below))
+            cut = cut or member_cut
+        if not cut:
+            self.kept[name] = tuple(found)
+        return tuple(found), cut
+
+    def entry(self, name: str, seen: frozenset[str] = frozenset()) -> tuple[str, ...]:
         """The diagram's states an arrow into `name` arrives in (a composite's `[*]`)."""
         if name not in self.composites or name in seen:
-            return [name]
+            return (name,)
         initial, _ = self.composites[name]
         return self.entry(initial, seen | {name}) if initial else self.leaves(name)
 

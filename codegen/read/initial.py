@@ -67,7 +67,7 @@ def _initial_sentence() -> re.Pattern[str]:
     return re.compile(
         r"(?:the\s+)?(?P<owner>machine's\s+|workflow's\s+|its\s+)?"
         r"(?:initial|start|starting|entry|default)\s+state"
-        r"\s*(?::|\bis\b|=)\s*(?P<name>.+?)\s*[.!]?",
+        r"\s*(?::|\bis\b|=)\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?",
         re.IGNORECASE,
     )
 
@@ -75,7 +75,7 @@ def _initial_sentence() -> re.Pattern[str]:
 # `**Initial**: `review``, `Default: review`: no `state`, so only a state's name counts.
 @cache
 def _initial_line() -> re.Pattern[str]:
-    return re.compile(r"(?:initial|default)\s*:\s*(?P<name>.+?)\s*[.!]?", re.IGNORECASE)
+    return re.compile(r"(?:initial|default)\s*:\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?", re.IGNORECASE)
 
 
 _NAME = r"(?P<name>`[^`]+`|[\w-]+(?:\s+[\w-]+)?)(?:\s+state)?(?!\w)"
@@ -93,8 +93,8 @@ def _starts() -> re.Pattern[str]:
 @cache
 def _initially() -> re.Pattern[str]:
     return re.compile(
-        rf"(?:initially,?\s+(?P<subject>.+?)\s+(?:is|sits|waits)\s+in\s+(?:the\s+)?{_NAME}"
-        rf"|(?P<subject2>.+?)\s+(?:is|sits|waits)\s+initially\s+in\s+(?:the\s+)?"
+        rf"(?:initially,?\s+(?P<subject>\S(?:.*?\S)?)\s+(?:is|sits|waits)\s+in\s+(?:the\s+)?"
+        rf"{_NAME}|(?P<subject2>\S(?:.*?\S)?)\s+(?:is|sits|waits)\s+initially\s+in\s+(?:the\s+)?"
         rf"{_NAME.replace('name', 'name2')})",
         re.IGNORECASE,
     )
@@ -153,11 +153,17 @@ def _names_machine(sentence: str, words: frozenset[str]) -> bool:
     return any(singular(w.lower()) in words for w in _WORD.findall(sentence))
 
 
+# No sentence that says a state is the initial one is longer.
+_LONGEST = 400
+
+
 def _sentence(sentence: str, line: int, words: frozenset[str], other: bool) -> Iterator[Claim]:
+    sentence = " ".join(sentence.split())
     qualified = _qualifier().search(sentence)
     refused = f"{sentence!r} is qualified ({qualified[0]!r} ...)" if qualified else ""
-    declared = _initial_sentence().fullmatch(sentence)
-    bare = None if declared else _initial_line().fullmatch(sentence)
+    short = len(sentence) <= _LONGEST
+    declared = _initial_sentence().fullmatch(sentence) if short else None
+    bare = None if declared or not short else _initial_line().fullmatch(sentence)
     if declared or bare:
         found = declared or bare
         assert found is not None
@@ -168,7 +174,7 @@ def _sentence(sentence: str, line: int, words: frozenset[str], other: bool) -> I
         why = refused or (_about_other(sentence) if owner == "its" and other else "")
         yield Claim(name.strip("`* "), line, "a sentence", bare is not None, sentence, why)
         return
-    initially = _initially().match(sentence)
+    initially = _initially().match(sentence) if short else None
     if initially is not None:
         subject = initially["subject"] or initially["subject2"]
         name = initially["name"] or initially["name2"]

@@ -42,7 +42,8 @@ def _break() -> re.Pattern[str]:
 
 @cache
 def _tag() -> re.Pattern[str]:
-    return re.compile(r"</?(?P<tag>[A-Za-z][\w-]*)[^<>]*>")
+    # The name ends where its characters do, so a long unclosed tag is read once.
+    return re.compile(r"</?(?P<tag>[A-Za-z][\w-]*)(?:[^\w<>-][^<>]*)?>")
 
 
 # Tags that only change how their text looks: the text is the name.
@@ -51,7 +52,29 @@ _FORMATTING = frozenset({"kbd", "b", "strong", "em", "i", "code", "samp", "tt", 
 
 @cache
 def _footnote() -> re.Pattern[str]:
-    return re.compile(r"\[\^[^\]]*\]|<sup\b[^>]*>.*?</sup>", re.IGNORECASE | re.DOTALL)
+    return re.compile(r"\[\^[^\]]*\]")
+
+
+@cache
+def _sup() -> re.Pattern[str]:
+    return re.compile(r"<sup\b[^<>]*>", re.IGNORECASE)
+
+
+def _footnote_mark(text: str) -> str | None:
+    """The first footnote mark of `text` (`[^1]`, `<sup>1</sup>`), None for none. Each
+    pattern is tried only where a mark can end, so a cell of many unclosed marks is
+    read in one pass."""
+    marks = []
+    bracket = _footnote().search(text, 0, text.rfind("]") + 1)
+    if bracket is not None:
+        marks.append((bracket.start(), bracket.group(0)))
+    lower = text.lower()
+    last = lower.rfind("</sup>")
+    for sup in _sup().finditer(text, 0, max(last, 0)):
+        end = lower.find("</sup>", sup.end())
+        marks.append((sup.start(), text[sup.start() : end + len("</sup>")]))
+        break
+    return min(marks)[1] if marks else None
 
 
 # What separates several names in one cell.
@@ -81,6 +104,18 @@ def _target_separator() -> re.Pattern[str]:
 @cache
 def _bracket_guard() -> re.Pattern[str]:
     return re.compile(r"^(?P<event>.*?[^\s_])\s*\[(?P<guard>[^\]^][^\]]*)\]\s*(?P<rest>.*)$")
+
+
+# Where `_bracket_guard` can match: a `[` after a name's last character, and a `]` after it.
+@cache
+def _bracket_open() -> re.Pattern[str]:
+    return re.compile(r"[^\s_]\s*\[[^\]^]")
+
+
+def _may_bracket(text: str) -> bool:
+    """Whether `_bracket_guard` can match `text`: checked first, as the guard's pattern
+    reads to the end of the cell from each `[` that no `]` follows."""
+    return _bracket_open().search(text, 0, max(text.rfind("]"), 0)) is not None
 
 
 # `unless` says the guard that keeps the move from happening: its negation is the guard.
@@ -145,12 +180,19 @@ def shown(cell: Cell, what: str) -> str:
     return "\n".join(" ".join(part.split()) for part in text.split("\n")).strip()
 
 
+def _uncommented(text: str) -> str:
+    """`text` without its HTML comments. A comment ends at a `-->`, so only the text up
+    to the last one is searched: an unclosed `<!--` is not read to the end again."""
+    end = text.rfind("-->") + len("-->")
+    return _comment().sub("", text[:end]) + text[end:] if end >= len("-->") else text
+
+
 def _unmarked(text: str, cell: Cell, what: str) -> str:
-    text = _comment().sub("", text)
-    mark = _footnote().search(text)
+    text = _uncommented(text)
+    mark = _footnote_mark(text)
     if mark is not None:
         fail(
-            f"the {what} cell {cell.source!r} has a footnote mark {mark.group(0)!r}: the note "
+            f"the {what} cell {cell.source!r} has a footnote mark {mark!r}: the note "
             "it points at is not read; write the name alone in the cell, and what the note "
             "says in a Condition or Action column where it changes the move",
             cell.line,
@@ -200,6 +242,8 @@ def event_cell(cell: Cell) -> EventCell:
             return EventCell((more.group("event"), *others))
     text = _one_line(text, line, "Event")
     for guarded in (_bracket_guard(), _paren_guard(), _word_guard()):
+        if guarded is _bracket_guard() and not _may_bracket(text):
+            continue
         found = guarded.match(text)
         if found is None:
             continue

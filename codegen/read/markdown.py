@@ -901,8 +901,8 @@ def _column_count(text: str) -> int:
 
 # Text GitHub may show struck out: `~~a~~`, `~a~`, `<del>a</del>`, `<s>`, `<strike>`.
 _MAY_STRIKE = re.compile(r"~|<(?:del|s|strike)\b", re.IGNORECASE)
-_STRIKE_TAG = re.compile(r"<(del|s|strike)\b[^>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
-# One tilde each side, as GitHub strikes too (`~a~`); not `~/a to ~/b`.
+_STRIKE_OPEN = re.compile(r"<(del|s|strike)\b[^<>]*>", re.IGNORECASE)
+_STRIKE_CLOSE = re.compile(r"</(del|s|strike)\s*>", re.IGNORECASE)
 _STRIKE: mistune.Markdown | None = None
 
 
@@ -949,14 +949,28 @@ def struck(source: str) -> str:
     return _struck_in(tokens, source)
 
 
+def _strike_tag(source: str) -> str:
+    """The first `<del>`, `<s>` or `<strike>` of `source` with the text up to its closing
+    tag, "" for none. Each closing tag is found once, so many unclosed tags are read in
+    one pass."""
+    closing: dict[str, list[tuple[int, int]]] = {}
+    for tag in _STRIKE_CLOSE.finditer(source):
+        closing.setdefault(tag.group(1).lower(), []).append((tag.start(), tag.end()))
+    for tag in _STRIKE_OPEN.finditer(source):
+        ends = closing.get(tag.group(1).lower(), [])
+        after = bisect.bisect_left(ends, (tag.end(), 0))
+        if after < len(ends):
+            return source[tag.start() : ends[after][1]]
+    return ""
+
+
 def _struck_in(tokens: list[Token], source: str) -> str:
     for token in tokens:
         kind = token.get("type")
         if kind == "strikethrough":
             return f"~~{_text_of(token)}~~"
         if kind == "inline_html" and re.match(r"<(del|s|strike)\b", token["raw"], re.I):
-            tag = _STRIKE_TAG.search(source)
-            return tag.group(0) if tag else token["raw"]
+            return _strike_tag(source) or token["raw"]
         if kind == "text" and (one := _one_tilde(token.get("raw", ""))):
             return one
         found = _struck_in(token.get("children", []), source)

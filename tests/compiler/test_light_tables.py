@@ -1313,3 +1313,47 @@ def test_a_state_named_with_and_is_one_state_in_a_to_cell_and_after_it() -> None
     spec = read(text)
     assert [s.name for s in spec.states] == ["draft", "shipped_and_invoiced"]
     assert [r.current.names for r in spec.rows] == [("draft",), ("shipped_and_invoiced",)]
+
+
+def _one_row(event: str) -> str:
+    return f"# Order\n\n| From | Event | To |\n|---|---|---|\n| draft | {event} | review |\n"
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "event",
+    [
+        "<a" + "x" * 100_000,  # a tag never closed
+        "a[" * 100_000,  # brackets never closed
+        "]" + "a[" * 100_000,
+    ],
+)
+def test_a_long_event_cell_of_unclosed_marks_is_read_at_once(event: str) -> None:
+    spec = read(_one_row(event))
+    assert len(spec.rules) == 1
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    "event",
+    ["<!--" * 50_000, "<sup>" * 60_000, "<sup" * 60_000 + "</sup>", "[^" * 100_000],
+)
+def test_a_long_event_cell_of_unclosed_comments_or_notes_is_refused_at_once(event: str) -> None:
+    with pytest.raises(SpecError):
+        read(_one_row(event))
+
+
+@pytest.mark.parametrize(
+    ("event", "mark"),
+    [("submit<sup>1</sup>", "<sup>1</sup>"), ("submit[^1] <sup>2</sup>", "[^1]")],
+)
+def test_a_footnote_mark_is_named_in_the_refusal(event: str, mark: str) -> None:
+    with pytest.raises(SpecError, match=re.escape(repr(mark))):
+        read(_one_row(event))
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("gap", [" " * 100_000, "\t" * 100_000])
+def test_a_paragraph_with_a_long_run_of_spaces_is_read_at_once(gap: str) -> None:
+    spec = read(_one_row("submit") + f"\nNote a{gap}b.\n\nThe order is{gap}x.\n")
+    assert spec.initial == "draft"

@@ -270,3 +270,11 @@ def test_struck_finds_what_github_shows_crossed_out(source: str, shown: str) -> 
     from codegen.read.markdown import struck
 
     assert struck(source) == shown
+
+
+@pytest.mark.timeout(30)
+def test_struck_reads_many_unclosed_strike_tags_at_once() -> None:
+    from codegen.read.markdown import struck
+
+    assert struck("<s>" * 60_000) == "<s>"
+    assert struck("<s>" * 60_000 + "a</S>") == "<s>" * 60_000 + "a</S>"

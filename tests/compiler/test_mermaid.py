@@ -4,6 +4,8 @@ moves of the rows it leaves out, labels against triggers, and the lines not read
 
 from __future__ import annotations
 
+import pytest
+
 from codegen import parse_spec_text
 from codegen.analyse import analyse
 from codegen.analyse.findings import Finding
@@ -205,3 +207,23 @@ def test_a_composite_drawn_as_the_start_starts_where_its_own_start_leads() -> No
     Working --> done: submit
 """
     assert _found(_spec(drawn, table)) == []
+
+
+@pytest.mark.timeout(30)
+def test_composites_drawn_inside_many_others_are_walked_once() -> None:
+    # Each level's two composites hold both of the next level's: 2**25 ways down.
+    deep = 25
+    lines = ["stateDiagram-v2", "    [*] --> draft", "    draft --> review: submit"]
+    lines += [
+        "    review --> L0: approve",
+        "    state L0 {",
+        "        state L1a",
+        "        state L1b",
+        "    }",
+    ]
+    for level in range(1, deep):
+        for side in "ab":
+            lines += [f"    state L{level}{side} {{"]
+            lines += [f"        state L{level + 1}a", f"        state L{level + 1}b", "    }"]
+    found = _found(_spec("\n".join(lines)))
+    assert any("L25a" in f.message for f in found)
