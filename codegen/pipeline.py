@@ -30,12 +30,12 @@ from pathlib import Path
 from .budget import stage
 from .config import Machine, options_for
 from .expand import build_spec
-from .model import Spec
+from .model import Notice, Spec
 from .read.document import parse_document, state_file_of
 from .read.lexicon import ReadOptions
 from .read.markdown import Block, Code, normalize_newlines, read_blocks
 from .read.rows import with_extra_names
-from .read.sections import Section, machines, read_from, select
+from .read.sections import Section, machines, read_from, select, unread_above
 from .spec_error import SpecError
 
 # Larger files are refused before parsing: time and memory grow with the file.
@@ -201,7 +201,9 @@ def parse_machines_text(
         roles = with_extra_names(options.columns if options else ())
         if options is not None and options.section:
             chosen, read = select(blocks, options.section, roles)
-            return (SectionSpec(chosen.name, chosen.line, _build(read, options, path, sha256)),)
+            above = unread_above(blocks, chosen, roles)
+            spec = _build(read, options, path, sha256, above)
+            return (SectionSpec(chosen.name, chosen.line, spec),)
         found = machines(blocks, roles)
         if not found:
             return (SectionSpec("", 0, _build(blocks, options, path, sha256)),)
@@ -217,8 +219,18 @@ def parse_machines_text(
         raise SpecError("markdown nested too deeply to read", 1).locate(path, None) from None
 
 
-def _build(blocks: tuple[Block, ...], options: ReadOptions | None, path: str, sha256: str) -> Spec:
+def _build(
+    blocks: tuple[Block, ...],
+    options: ReadOptions | None,
+    path: str,
+    sha256: str,
+    above: tuple[Notice, ...] = (),
+) -> Spec:
+    """One machine read from `blocks`; `above`: what is written above the sections of a
+    file of several machines that no machine reads, said in this one's report."""
     spec = build_spec(parse_document(blocks, options), path, sha256)
+    if above:
+        spec = replace(spec, notices=(*spec.notices, *above))
     if not any(isinstance(b, Code) and "mermaid" in b.info.lower() for b in blocks):
         return spec  # no diagram: its reader is not even imported
     from .read.mermaid import read_diagrams
@@ -242,6 +254,7 @@ def _build_section(
             replace(options or ReadOptions(), section=section.name),
             path,
             sha256,
+            unread_above(blocks, section, with_extra_names(options.columns if options else ())),
         )
     except SpecError as err:
         err.message = f"in section {section.name!r}: {err.message}"

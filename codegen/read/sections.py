@@ -15,7 +15,9 @@ apart. Then:
   to say which reading is meant: never one machine merged out of several.
 
 `select` gives the blocks one section is read from: the document's title, its
-Terms tables outside every machine's section, and the section.
+Terms tables outside every machine's section, what is written outside every section
+that is this machine's (`read.above`), and the section; `unread_above` says what is
+written there that no machine reads.
 
 A state file named outside every machine's section of a file of several machines
 (`State is kept in `.desk/state.json`.` above the sections, as a file of one machine
@@ -35,12 +37,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
+from ..model import Notice
 from ..spec_error import fail
+from .above import Machines, said_of, unread
 from .identifiers import identifier
-from .initial import claims_said
 from .lexicon import normal
 from .markdown import Block, Heading, ItemList, Paragraph, Table
-from .policies import unlisted_policy, unread_policies
 from .rows import ROLES, TERM_ROLES, aside_heading, columns_of, title_of
 
 # The roles a table needs to count as a transition table here: where it came from and
@@ -252,40 +254,52 @@ def read_from(
 ) -> tuple[Block, ...]:
     """The blocks one machine's section is read from, of the document's `blocks` and its
     machines' sections `found`: the document's title, its Terms tables outside every
-    section, its paragraphs outside every section that say transitions not listed are
-    rejected (every machine's policy, as the project's setting would be) or limit that
-    refusal (a warning for every machine), those that say where a machine starts in a
-    state only this machine's tables name, and the section's own blocks, in document
-    order."""
+    section, the blocks outside every section that are this machine's (`above.said_of`:
+    a policy for transitions not listed, every machine's; a line saying where it starts
+    in a state only its tables name; a Mermaid diagram of its states), and the section's
+    own blocks, in document order."""
     inside = {id(b) for s in found for b in s.blocks}
     own = {id(b) for b in chosen.blocks}
     title = next((b for b in blocks if isinstance(b, Heading)), None)
-    live = {id(table) for _, table, _ in _rule_tables(blocks, ROLES)}
+    known = _machines(blocks, found)
+    mine = found.index(chosen)
     return tuple(
         b
         for b in blocks
         if id(b) in own
         or (b is title and id(b) not in inside)
         or (id(b) not in inside and isinstance(b, Table) and _terms(b))
-        or (id(b) not in inside and isinstance(b, Paragraph) and _said_of(b, chosen, found, live))
+        or (id(b) not in inside and not isinstance(b, Heading) and said_of(b, mine, known))
     )
 
 
-def _said_of(
-    paragraph: Paragraph, chosen: Section, found: tuple[Section, ...], live: set[int]
-) -> bool:
-    """Whether a paragraph outside every machine's section is said of the machine
-    `chosen`: a policy for transitions not listed (of every machine), or a claim of
-    where a machine starts in a state the tables of `chosen` alone name (`live`: the
-    tables that are rules, not examples)."""
-    if unlisted_policy((paragraph,)) is not None or next(unread_policies((paragraph,)), None):
-        return True
-    for claim in claims_said(paragraph.lines, frozenset()):
-        key = identifier(claim.name).lower() or claim.name
-        having = [s for s in found if key in _names(s, ROLES, {}, live)]
-        if having == [chosen]:
-            return True
-    return False
+def unread_above(
+    blocks: tuple[Block, ...], chosen: Section, roles: dict[str, tuple[str, ...]] = ROLES
+) -> tuple[Notice, ...]:
+    """A notice, for the machine of the section `chosen`, of each thing written outside
+    every section of a file of several machines that no machine reads (`above.unread`);
+    () for a file of one machine."""
+    found = sections(blocks, roles)
+    if chosen not in found or _declared_outside(blocks, found):
+        return ()
+    inside = {id(b) for s in found for b in s.blocks}
+    placed = []
+    before: Block | None = None
+    for _, block, stack in _placed(blocks):
+        if id(block) not in inside:
+            placed.append((block, tuple(h for _, h in stack), before))
+        before = block
+    return tuple(unread(placed, found.index(chosen), _machines(blocks, found)))
+
+
+def _machines(blocks: tuple[Block, ...], found: tuple[Section, ...]) -> Machines:
+    """The machines of the sections `found`, with the states their tables name."""
+    live = {id(table) for _, table, _ in _rule_tables(blocks, ROLES)}
+    return Machines(
+        tuple(s.name for s in found),
+        tuple(s.line for s in found),
+        tuple(frozenset(_names(s, ROLES, {}, live)) - {""} for s in found),
+    )
 
 
 def _placed(

@@ -345,3 +345,90 @@ def test_an_example_table_in_a_section_of_its_own_is_no_machine() -> None:
     assert machines(read_blocks(text)) == ()
     (machine,) = parse_machines_text(text, "shop.md", options=ReadOptions())
     assert [s.name for s in machine.spec.states] == ["new", "paid"]
+
+
+_DIAGRAM = "```mermaid\nstateDiagram-v2\n    [*] --> {start}\n    {start} --> {to}: pay\n```"
+
+
+@pytest.mark.parametrize("section", ["", "Payment"])
+def test_a_diagram_above_the_sections_is_the_machine_s_whose_states_it_draws(section: str) -> None:
+    # Before, the diagram was dropped: no machine compared it, nothing said so.
+    text = _SHOP.format(above=_DIAGRAM.format(start="new", to="shipped"), below="")
+    found = parse_machines_text(text, "shop.md", options=ReadOptions(section=section))
+    payment = found[0].spec
+    assert len(payment.diagrams) == 1
+    disagrees = [f.message for f in analyse(payment) if f.kind == "diagram_disagrees"]
+    assert any("draws `new --> shipped: pay`, but no row moves" in m for m in disagrees)
+    assert not [f for m in found[1:] for f in analyse(m.spec) if f.kind.startswith("diagram")]
+
+
+@pytest.mark.parametrize(
+    ("start", "to", "said"),
+    [
+        ("new", "requested", "draws states of 'Payment' (new); 'Refund' (requested)"),
+        ("draft", "sent", "draws no state of any of them ('Payment' (line 9), 'Refund'"),
+    ],
+)
+def test_a_diagram_above_the_sections_drawing_several_machines_or_none_is_said(
+    start: str, to: str, said: str
+) -> None:
+    text = _SHOP.format(above=_DIAGRAM.format(start=start, to=to), below="")
+    for machine in parse_machines_text(text, "shop.md"):
+        assert machine.spec.diagrams == ()
+        (unread,) = [f for f in analyse(machine.spec) if f.kind == "diagram_unread"]
+        assert unread.line == 3 and said in unread.message
+        assert "so it is compared with none of them" in unread.message
+
+
+@pytest.mark.parametrize(
+    "above",
+    [
+        "- The initial state is `paid`.",
+        "> The initial state is `paid`.",
+        "| State | Meaning |\n|---|---|\n| paid (initial) | paid for |",
+    ],
+)
+def test_an_initial_state_above_the_sections_in_a_list_a_quote_or_a_table_is_read(
+    above: str,
+) -> None:
+    payment, refund = parse_machines_text(_SHOP.format(above=above, below=""), "shop.md")
+    assert payment.spec.initial == "paid" and refund.spec.initial == "requested"
+
+
+@pytest.mark.parametrize("section", ["", "Refund"])
+def test_an_initial_state_above_the_sections_naming_no_machine_s_state_is_said(
+    section: str,
+) -> None:
+    # Before, `Initial state: pending` above the sections was dropped without a word.
+    text = _SHOP.format(above="Initial state: pending", below="")
+    found = parse_machines_text(text, "shop.md", options=ReadOptions(section=section))
+    for machine in found:
+        (unread,) = [f for f in analyse(machine.spec) if f.kind == "states_unread"]
+        assert unread.line == 3
+        assert "'pending', which is no state of any of them" in unread.message
+    assert [m.spec.initial for m in found] == ["new", "requested"][-len(found) :]
+
+
+def test_an_initial_state_above_the_sections_naming_a_shared_state_is_said() -> None:
+    text = DECLARED.replace(
+        "\n## Payment\n", "\nThe initial state is `PROCESSING`.\n\n## Payment\n"
+    )
+    at = _line(text, "The initial state is")
+    for machine in parse_machines_text(text, "shop.md"):
+        (unread,) = [f for f in analyse(machine.spec) if f.kind == "states_unread"]
+        assert unread.line == at
+        assert "'PROCESSING', a state of 'Payment' and 'Refund'" in unread.message
+
+
+def test_a_policy_in_a_list_item_above_the_sections_is_every_machine_s() -> None:
+    text = _SHOP.format(above="- Transitions not listed are rejected.", below="")
+    found = parse_machines_text(text, "shop.md")
+    assert [m.spec.unlisted is not None for m in found] == [True, True]
+
+
+def test_a_keeping_list_above_the_sections_is_said_to_be_no_machine_s() -> None:
+    text = _SHOP.format(above="Events that never change state:\n\n- `ping`", below="")
+    for machine in parse_machines_text(text, "shop.md"):
+        assert "ping" not in [s.name for s in machine.spec.spells]
+        (unread,) = [f for f in analyse(machine.spec) if f.kind == "keeping_unread"]
+        assert unread.line == 5 and "is no machine's" in unread.message
