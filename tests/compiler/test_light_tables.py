@@ -824,9 +824,7 @@ def test_the_reports_call_an_event_table_s_triggers_events() -> None:
     findings = analyse(spec)
     text = format_text(spec, findings)
     lines = text.splitlines()
-    assert lines[0] == (
-        "loans.md: 4 states in 4 families, 5 events, 6 rule rows expanding to 6 rules"
-    ), lines[0]
+    assert lines[0] == ("loans.md: 4 states, 5 events, 6 rule rows expanding to 6 rules"), lines[0]
     # No families: one matrix, by state, saying so.
     assert lines[3].endswith("(4 states x 5 events; no state families, so no matrix by family)")
     assert "state WITHDRAWN: no event leads out of it [dead_end]" in text
