@@ -923,6 +923,37 @@ def _id_table(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> Table
     )
 
 
+def _other_dialect(table: Table, roles: dict[str, tuple[str, ...]]) -> bool:
+    """Whether a table is a transition table of the light dialect with an Event column,
+    which a spec whose rules have an ID column does not read (`_refuse_other_dialect`)."""
+    columns = light_columns(table, roles)
+    return columns is not None and "trigger" in columns.roles
+
+
+def _refuse_other_dialect(
+    table: Table, roles: dict[str, tuple[str, ...]], placed: list[_Placed]
+) -> None:
+    """Refuse a transition table of the light dialect (a From, an Event and a To column
+    and no ID column, `| From | Event | To |`, `| Source | Event | Target |`) in a spec
+    whose rules are tables with an ID column, which reads none of its rows: the error
+    says why, and how to write them in the spec's dialect. A summary with no Event
+    column (`| From | To | Notes |`) says no move, and stays a note (`table_skipped`)."""
+    first = _id_table(placed, roles)
+    if first is None or not _other_dialect(table, roles):
+        return
+    header = " | ".join(c.plain for c in table.header.cells)
+    theirs = " | ".join(c.plain for c in first.header.cells)
+    fail(
+        f"this table (`| {header} |`) has the columns of a transition table but no ID "
+        f"column, so none of its rows is read: in a spec with a transition table that has "
+        f"an ID column (line {first.line}), every transition table is read by that table's "
+        f"columns; write its rows in a table with them, `| {theirs} |`, one rule ID each, "
+        "or, if the spec's rules are tables like this one, write the table at line "
+        f"{first.line} that way, without its ID column",
+        table.line,
+    )
+
+
 def _doc_title(placed: list[_Placed]) -> Heading | None:
     """The document's title (`rows.title_of`), of its blocks placed under their headings."""
     return title_of(next((p.headings for p in placed if p.headings), ()))
@@ -990,7 +1021,9 @@ def _rows(
             if columns_of(block, TERM_ROLES, tuple(TERM_ROLES)) is not None:
                 continue
             aside_by = _aside(p, title)
-            if aside_by is not None and _reads_as_rules(block, roles, light is not None):
+            if aside_by is not None and (
+                _reads_as_rules(block, roles, light is not None) or _other_dialect(block, roles)
+            ):
                 last = None
                 reader.notices.append(
                     aside_note(block.line, aside_by.where, aside_by.text, aside_by.line)
@@ -1021,6 +1054,8 @@ def _rows(
                 if columns
                 else None
             )
+            if columns is None and light is None:
+                _refuse_other_dialect(block, roles, placed)
             note = _not_read(block, roles) if columns is None else None
             if note is not None:
                 reader.notices.append(note)
