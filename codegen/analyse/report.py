@@ -189,8 +189,9 @@ def format_text(
     families_cov, states_cov = family_coverage(spec), state_coverage(spec)
     word = spec.spell_word
     out = [
-        f"{spec.path}: {_plural(len(spec.states), 'state')} in "
-        f"{_plural(len(spec.families), 'family')}, {_plural(len(spec.spells), word)}, "
+        f"{spec.path}: {_plural(len(spec.states), 'state')}"
+        + ("" if _no_families(spec) else f" in {_plural(len(spec.families), 'family')}")
+        + f", {_plural(len(spec.spells), word)}, "
         f"{_plural(len(spec.rows), 'rule row')} expanding to "
         f"{_rules(spec)}",
         f"Read with {_words(spec)}",

@@ -80,6 +80,7 @@ from .rows import (
     aside,
     aside_heading,
     aside_note,
+    aside_paragraph,
     columns_of,
     group_kind,
     parse_terms,
@@ -140,6 +141,7 @@ class _Placed:
 
     block: Block
     headings: tuple[Heading, ...]
+    before: Block | None = None  # the block right before it, where no heading is between
 
     def within(self, names: Iterable[str]) -> bool:
         wanted = set(names)
@@ -274,7 +276,7 @@ def _first_table(
     full = _has_id_table(placed, roles)
     title = _doc_title(placed)
     for p in placed:
-        if not isinstance(p.block, Table) or aside_heading(p.headings, title):
+        if not isinstance(p.block, Table) or _aside(p, title):
             continue
         if columns_of(p.block, TERM_ROLES, tuple(TERM_ROLES)) is None:
             try:
@@ -321,13 +323,38 @@ def _with_templates(
 
 def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
     stack: list[Heading] = []
+    before: Block | None = None
     for block in blocks:
         if isinstance(block, Heading):
             while stack and stack[-1].level >= block.level:
                 stack.pop()
             stack.append(block)
+            before = None
             continue
-        yield _Placed(block, tuple(stack))
+        yield _Placed(block, tuple(stack), before)
+        before = block
+
+
+@dataclass(frozen=True)
+class _Aside:
+    """What says a table is an example, or rules kept only as a record: where it is
+    (`under the heading`, `after the paragraph`), its words and their line."""
+
+    where: str
+    text: str
+    line: int
+
+
+def _aside(p: _Placed, title: Heading | None) -> _Aside | None:
+    """What says the table placed at `p` is no part of the machine: a heading above it
+    (`rows.aside_heading`), or the paragraph right before it (`rows.aside_paragraph`)."""
+    heading = aside_heading(p.headings, title)
+    if heading is not None:
+        return _Aside("under the heading", heading.text, heading.line)
+    said = aside_paragraph(p.before) if isinstance(p.block, Table) else ""
+    if said and p.before is not None:
+        return _Aside("after the paragraph", said, p.before.line)
+    return None
 
 
 # --- Spells and States --------------------------------------------------------
@@ -877,12 +904,53 @@ def _terms(placed: list[_Placed], notices: list[Notice]) -> list[Term]:
 def _has_id_table(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> bool:
     """Whether a table of the document has an ID column: a spec in the full dialect,
     whose tables without one are summaries, not rules (`light_tables`)."""
+    return _id_table(placed, roles) is not None
+
+
+def _id_table(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> Table | None:
+    """The document's first table with an ID column that no heading or paragraph sets
+    aside as an example, if it has one."""
     title = _doc_title(placed)
-    return any(
-        isinstance(p.block, Table)
-        and "id" in roles_found(p.block, roles)
-        and aside_heading(p.headings, title) is None
-        for p in placed
+    return next(
+        (
+            p.block
+            for p in placed
+            if isinstance(p.block, Table)
+            and "id" in roles_found(p.block, roles)
+            and _aside(p, title) is None
+        ),
+        None,
+    )
+
+
+def _other_dialect(table: Table, roles: dict[str, tuple[str, ...]]) -> bool:
+    """Whether a table is a transition table of the light dialect with an Event column,
+    which a spec whose rules have an ID column does not read (`_refuse_other_dialect`)."""
+    columns = light_columns(table, roles)
+    return columns is not None and "trigger" in columns.roles
+
+
+def _refuse_other_dialect(
+    table: Table, roles: dict[str, tuple[str, ...]], placed: list[_Placed]
+) -> None:
+    """Refuse a transition table of the light dialect (a From, an Event and a To column
+    and no ID column, `| From | Event | To |`, `| Source | Event | Target |`) in a spec
+    whose rules are tables with an ID column, which reads none of its rows: the error
+    says why, and how to write them in the spec's dialect. A summary with no Event
+    column (`| From | To | Notes |`) says no move, and stays a note (`table_skipped`)."""
+    first = _id_table(placed, roles)
+    if first is None or not _other_dialect(table, roles):
+        return
+    header = " | ".join(c.plain for c in table.header.cells)
+    theirs = " | ".join(c.plain for c in first.header.cells)
+    fail(
+        f"this table (`| {header} |`) has the columns of a transition table but no ID "
+        f"column, so none of its rows is read: in a spec with a transition table that has "
+        f"an ID column (line {first.line}), every transition table is read by that table's "
+        f"columns; write its rows in a table with them, `| {theirs} |`, one rule ID each, "
+        "or, if the spec's rules are tables like this one, write the table at line "
+        f"{first.line} that way, without its ID column",
+        table.line,
     )
 
 
@@ -952,10 +1020,13 @@ def _rows(
         if isinstance(block, Table):
             if columns_of(block, TERM_ROLES, tuple(TERM_ROLES)) is not None:
                 continue
-            if example is not None and _reads_as_rules(block, roles, light is not None):
+            aside_by = _aside(p, title)
+            if aside_by is not None and (
+                _reads_as_rules(block, roles, light is not None) or _other_dialect(block, roles)
+            ):
                 last = None
                 reader.notices.append(
-                    aside_note(block.line, "under the heading", example.text, example.line)
+                    aside_note(block.line, aside_by.where, aside_by.text, aside_by.line)
                 )
                 continue
             light_read = light_columns(block, roles) if light is not None else None
@@ -983,6 +1054,8 @@ def _rows(
                 if columns
                 else None
             )
+            if columns is None and light is None:
+                _refuse_other_dialect(block, roles, placed)
             note = _not_read(block, roles) if columns is None else None
             if note is not None:
                 reader.notices.append(note)

@@ -3,7 +3,8 @@
 A table with a Current State and a Next State column (`From`/`To`, `From State`/`To
 State`, `Current State`/`Next State`, `fromState`/`toState`) and no ID column is a
 transition table of this kind, in a document where no table has an ID column (a spec
-in the full dialect keeps such a table as a summary, `table_skipped`). Its rows:
+in the full dialect keeps one with no trigger column as a summary, `table_skipped`, and
+refuses one with a trigger column, whose rows it would not read). Its rows:
 
 - are numbered by position: `R1`, `R2`, ... in document order over every such table
   (the first row of the first table is R1), the ID every finding shows;

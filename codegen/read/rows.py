@@ -23,7 +23,7 @@ from ..spec_error import fail
 from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
 from .lexicon import Lexicon, normal
-from .markdown import Cell, Heading, Table, TableRow, has_markup
+from .markdown import Cell, Heading, Paragraph, Table, TableRow, has_markup
 
 # Role -> the header names that mean it, preferred first (compared without case).
 ROLES: dict[str, tuple[str, ...]] = {
@@ -195,7 +195,7 @@ def skipped(table: Table, roles: dict[str, tuple[str, ...]] = ROLES) -> Notice |
 # are other words); `old`, `removed`, `deprecated` only about the rules themselves (`Old
 # rules`, `(v1, superseded)`, `(removed)`), never a machine's own subject (`Old state
 # cleanup`, `Errors`).
-_ASIDE = re.compile(
+_ASIDE_WORDS = (
     r"(?<![\w-])(?:examples?|e\.g\.|for instance)(?![\w-])(?!\.\w)"
     r"|\bnot (?:part of|used by|read as) (?:the|this) (?:machine|spec|workflow)\b"
     r"|\bnot (?:the|this) machine'?s\b"
@@ -203,9 +203,24 @@ _ASIDE = re.compile(
     r"|no longer (?:used|valid|in use))\)"
     r"|\b(?:old|superseded|deprecated|obsolete|outdated|removed|retired|previous) "
     r"(?:transition |state )?(?:rules?|transitions|tables?|machine|spec)\b"
-    r"|\bsuperseded by\b|^\W*(?:superseded|deprecated|obsolete|removed|retired)\W*$",
+    r"|\bsuperseded by\b|^\W*(?:superseded|deprecated|obsolete|removed|retired)\W*$"
+)
+_ASIDE = re.compile(_ASIDE_WORDS, re.IGNORECASE)
+# A paragraph right before a table that introduces it as an example or a record: its last
+# sentence ends in a colon and opens with a heading's words above (`For example:`,
+# `Example:`, `An example table:`, `e.g.:`, `Old rules (v1, superseded):`), or is one of
+# the words only an introduction says (`Such a table looks like:`, `Previously:`, `Before
+# the change:`, `Old:`). The words said in passing do not (`The transitions, for example
+# those of the review, are:`): that table is the machine's.
+_INTRODUCING = re.compile(
+    r"(?:(?:here is|here's|below is|this is)\s+)?(?:(?:an?|one|another)\s+)?"
+    r"(?:for\s+(?=examples?\b))?"
+    rf"(?:{_ASIDE_WORDS}"
+    r"|such an? (?:\w+ )?(?:table|row)s? (?:looks|would look) like(?: this)?$"
+    r"|(?:previously|formerly|before(?: (?:the|this))? change|old|in v?\d[\w.]*)(?:$|,))",
     re.IGNORECASE,
 )
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 # A heading that says its rows are refused is a table of refused moves, read as today
 # (`Invalid transition examples`).
 _REFUSING = re.compile(
@@ -222,6 +237,22 @@ def aside(text: str) -> bool:
     rules (v1, superseded)`): never one that says its rows are refused."""
     said = " ".join(text.split())
     return _ASIDE.search(said) is not None and _REFUSING.search(said) is None
+
+
+def aside_paragraph(block: object) -> str:
+    """The words of a paragraph that introduces the table after it as an example, or as
+    rules kept only as a record (`For example:`, `Previously:`, `**Example**`); "" for
+    any other block, and for a paragraph that only says such words in passing."""
+    if not isinstance(block, Paragraph) or not block.lines:
+        return ""
+    said = " ".join(" ".join(line.plain for line in block.lines).split())
+    segments = [s for line in block.lines for s in line.segments if s.text.strip()]
+    if len(segments) == 1 and segments[0].kind in ("strong", "emphasis"):
+        return said if aside(said.rstrip(":")) else ""  # a line in bold, read as a heading
+    opening = _SENTENCE.split(said)[-1]
+    if not opening.endswith(":") or _REFUSING.search(opening):
+        return ""
+    return said if _INTRODUCING.match(opening[:-1].strip()) else ""
 
 
 def aside_heading(headings: tuple[Heading, ...], title: Heading | None) -> Heading | None:
@@ -241,17 +272,19 @@ def title_of(headings: tuple[Heading, ...]) -> Heading | None:
 
 def aside_note(line: int, where: str, text: str, at: int, what: str = "table") -> Notice:
     """The note for a transition table (or a list of events that keep the state) under a
-    heading, or in a list item, that says it is an example: `where` is `under the
-    heading` or `in the list item`, `text` its words and `at` their line."""
+    heading, in a list item, or after a paragraph, that says it is an example: `where` is
+    `under the heading`, `in the list item` or `after the paragraph`, `text` its words
+    and `at` their line."""
+    if where.endswith("list item"):
+        fix = "move it out of the list, under a heading that does not say so"
+    elif where.endswith("paragraph"):
+        fix = "reword the paragraph before it so that it does not say so"
+    else:
+        fix = "give it a heading of its own that does not say so"
     return Notice(
         "table_skipped",
         f"this {what} is not read as rules: it is {where} {text!r} (line {at}), "
-        f"{ASIDE_NOTE}, so it is read as the spec means it; if its rows are the "
-        + (
-            "machine's, move it out of the list, under a heading that does not say so"
-            if where.endswith("list item")
-            else "machine's, give it a heading of its own that does not say so"
-        ),
+        f"{ASIDE_NOTE}, so it is read as the spec means it; if its rows are the machine's, " + fix,
         line,
     )
 

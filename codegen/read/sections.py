@@ -43,7 +43,7 @@ from .above import Machines, said_of, unread
 from .identifiers import identifier
 from .lexicon import normal
 from .markdown import Block, Heading, ItemList, Paragraph, Table
-from .rows import ROLES, TERM_ROLES, aside_heading, columns_of, title_of
+from .rows import ROLES, TERM_ROLES, aside_heading, aside_paragraph, columns_of, title_of
 
 # The roles a table needs to count as a transition table here: where it came from and
 # where it goes. Reading it (what its other columns must be) is `read.document`'s job.
@@ -321,11 +321,16 @@ def _rule_tables(
     blocks: tuple[Block, ...], roles: dict[str, tuple[str, ...]]
 ) -> Iterator[tuple[int, Block, tuple[tuple[int, Heading], ...]]]:
     """Each transition table (`_moves`) with the headings above it, but one under a
-    heading that says it is an example or no part of the machine (`rows.aside`)."""
+    heading, or after a paragraph, that says it is an example or no part of the machine
+    (`rows.aside`, `rows.aside_paragraph`)."""
     first = next((b for b in blocks if isinstance(b, Heading)), None)
     title = title_of((first,) if first is not None else ())
     for i, block, stack in _placed(blocks):
-        if _moves(block, roles) and aside_heading(tuple(h for _, h in stack), title) is None:
+        if (
+            _moves(block, roles)
+            and aside_heading(tuple(h for _, h in stack), title) is None
+            and not (i and aside_paragraph(blocks[i - 1]))
+        ):
             yield i, block, stack
 
 

@@ -411,6 +411,73 @@ def test_a_machine_heading_that_only_looks_like_an_example_is_read_as_rules(head
     assert not [f for f in analyse(spec) if f.kind == "table_skipped"]
 
 
+_DOOR = (
+    "# Door\n\nInitial state: CLOSED\n\n| From | Event | To |\n|---|---|---|\n"
+    "| CLOSED | open | OPEN |\n| OPEN | close | CLOSED |\n| CLOSED | lock | LOCKED |\n"
+    "| LOCKED | unlock | CLOSED |\n"
+)
+_EXAMPLE = "| From | Event | To |\n|---|---|---|\n| OPEN | lock | LOCKED |\n"
+_INTRODUCTIONS = (
+    *("For example:", "Example:", "For instance:", "e.g.:", "An example table:"),
+    *("Here is an example:", "For example, a door that is open can be locked:"),
+    *("Such a table looks like:", "Before the change:", "Previously:", "Old:", "**Example**"),
+    *("Old rules (v1, superseded):", "The door has four moves. For example:"),
+)
+
+
+@pytest.mark.parametrize("said", _INTRODUCTIONS)
+def test_a_table_after_a_paragraph_that_says_it_is_an_example_is_no_rule(said: str) -> None:
+    text = _DOOR + f"\n{said}\n\n" + _EXAMPLE
+    spec = parse_spec_text(text)
+    assert [r.line for r in spec.rows] == [7, 8, 9, 10]  # the example's row is none
+    lines = text.split("\n")
+    at, table = lines.index(said) + 1, len(lines) - 3
+    notes = [f for f in analyse(spec) if f.kind == "table_skipped"]
+    assert [(f.line, f.severity.value) for f in notes] == [(table, "info")]
+    assert f"after the paragraph {said.strip('*')!r} (line {at})" in notes[0].message
+    assert "reword the paragraph before it" in notes[0].message
+
+
+@pytest.mark.parametrize("said", ["For example:", "Previously:"])
+def test_a_full_dialect_table_after_an_example_paragraph_is_no_rule(said: str) -> None:
+    text = _LIVE + f"\n{said}\n\n" + _TABLE
+    spec = parse_spec_text(text)
+    assert [r.id for r in spec.rows] == ["T1"]
+    (note,) = [f for f in analyse(spec) if f.kind == "table_skipped"]
+    assert note.line == text.split("\n").index(_TABLE.split("\n")[0]) + 1
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # Words said in passing: the table is the machine's (reading it shows in the
+        # matrix and --explain; skipping it by mistake would show nowhere).
+        "The transitions, for example those of the review, are:",
+        "For example, see the table above. The door can also be locked when open:",
+        *("Transitions:", "Counterexamples:", "Old state cleanup:", "Sample moves:"),
+        "For example",  # no colon: introduces nothing
+    ],
+)
+def test_a_paragraph_that_only_mentions_an_example_leaves_the_table_read(said: str) -> None:
+    spec = parse_spec_text(_DOOR + f"\n{said}\n\n" + _EXAMPLE)
+    assert len(spec.rows) == 5  # the four rules and the table's row
+    assert not [f for f in analyse(spec) if f.kind == "table_skipped"]
+
+
+def test_an_example_paragraph_over_a_heading_sets_no_table_aside() -> None:
+    spec = parse_spec_text(_DOOR + "\nFor example:\n\n## Locking\n\n" + _EXAMPLE)
+    assert len(spec.rows) == 5  # the four rules and the table's row
+
+
+def test_a_file_whose_only_table_follows_an_example_paragraph_is_refused_naming_it() -> None:
+    text = "# Door\n\nFor example:\n\n" + _EXAMPLE
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    assert "no transition table" in raised.value.message
+    assert "after the paragraph 'For example:' (line 3)" in raised.value.message
+    assert raised.value.line == 5
+
+
 def test_a_file_whose_only_transition_table_is_an_example_is_refused_naming_it() -> None:
     text = _LIVE.replace("#### Transitions", "#### Example transitions")
     with pytest.raises(SpecError) as raised:

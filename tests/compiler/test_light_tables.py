@@ -569,18 +569,66 @@ def test_a_heading_that_uses_a_word_of_refusal_about_something_else_keeps_the_mo
     assert row.target.kind is Kind.TRANSITION and row.target.name == "ON_LOAN"
 
 
+_FULL = (
+    "# S\n\n### Spells\n\n1. **Go**\n\n### States\n\n1. **A**\n    - *Valid Actions*: Go\n"
+    "2. **B**\n    - *Valid Actions*: Go\n\n### Rules\n\n"
+    "| ID | Current State | Trigger | Condition | Next State | Action | Response |\n"
+    "|---|---|---|---|---|---|---|\n| T1 | A, B | Go | - | B | - | ok |\n\n"
+)
+
+
 def test_a_summary_table_in_a_spec_of_the_full_dialect_is_still_a_summary() -> None:
     """A spec with an ID column anywhere reads its `| From | To |` tables as before."""
-    full = (
-        "# S\n\n### Spells\n\n1. **Go**\n\n### States\n\n1. **A**\n    - *Valid Actions*: Go\n"
-        "2. **B**\n    - *Valid Actions*: Go\n\n### Rules\n\n"
-        "| ID | Current State | Trigger | Condition | Next State | Action | Response |\n"
-        "|---|---|---|---|---|---|---|\n| T1 | A, B | Go | - | B | - | ok |\n\n"
-        "### Summary\n\n| From | To | Event |\n|---|---|---|\n| A | B | Go |\n"
-    )
-    spec = read(full)
+    spec = read(_FULL + "### Summary\n\n| From | To | Notes |\n|---|---|---|\n| A | B | Go |\n")
     assert [r.id for r in spec.rows] == ["T1"]
     assert notices(spec, "table_skipped")
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "| From | To | Event |",
+        "| Source | Event | Target |",
+        "| Current State | Trigger | Next State |",
+    ],
+)
+def test_a_transition_table_without_an_id_column_beside_one_with_it_is_refused(
+    header: str,
+) -> None:
+    # Every transition table of a spec with an ID column is read by its columns: one of
+    # `| From | Event | To |` would have its rows missing from the machine without a word.
+    text = _FULL + f"### More moves\n\n{header}\n|---|---|---|\n| A | B | Go |\n"
+    with pytest.raises(SpecError) as raised:
+        read(text)
+    assert raised.value.line == text.split("\n").index(header) + 1
+    assert f"this table (`{header}`) has the columns of a transition table but no ID" in (
+        raised.value.message
+    )
+    at = text.split("\n").index(_FULL.split("\n")[-5]) + 1
+    assert f"has an ID column (line {at})" in raised.value.message
+    assert "`| ID | Current State | Trigger | Condition | Next State | Action | Response |`" in (
+        raised.value.message
+    )
+
+
+def test_an_id_table_among_from_event_to_tables_is_said_at_the_first_one_it_hides() -> None:
+    # The mirror case: one table with an ID column makes every other transition table
+    # unread; the error names both, and that the ID table may be the one to rewrite.
+    ids = "| ID | Current State | Trigger | Condition | Next State | Action | Response |\n"
+    text = LOANS + "\n## Late fees\n\n" + ids + "|---|---|---|---|---|---|---|\n"
+    text += "| X1 | OVERDUE | pay | - | ON_SHELF | - | Paid. |\n"
+    with pytest.raises(SpecError) as raised:
+        read(text)
+    assert raised.value.line == text.split("\n").index("| from | event | to |") + 1
+    at = text.split("\n").index(ids.strip()) + 1
+    assert f"write the table at line {at} that way, without its ID column" in raised.value.message
+
+
+def test_a_from_event_to_table_set_aside_beside_an_id_table_is_a_note() -> None:
+    text = _FULL + "For example:\n\n| From | Event | To |\n|---|---|---|\n| A | Go | B |\n"
+    spec = read(text)
+    assert [r.id for r in spec.rows] == ["T1"]
+    assert any("after the paragraph 'For example:'" in n for n in notices(spec, "table_skipped"))
 
 
 def test_refusals_name_the_forms_that_read() -> None:
@@ -824,9 +872,7 @@ def test_the_reports_call_an_event_table_s_triggers_events() -> None:
     findings = analyse(spec)
     text = format_text(spec, findings)
     lines = text.splitlines()
-    assert lines[0] == (
-        "loans.md: 4 states in 4 families, 5 events, 6 rule rows expanding to 6 rules"
-    ), lines[0]
+    assert lines[0] == ("loans.md: 4 states, 5 events, 6 rule rows expanding to 6 rules"), lines[0]
     # No families: one matrix, by state, saying so.
     assert lines[3].endswith("(4 states x 5 events; no state families, so no matrix by family)")
     assert "state WITHDRAWN: no event leads out of it [dead_end]" in text

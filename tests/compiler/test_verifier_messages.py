@@ -3,11 +3,12 @@ consequence said as something else, and how to resolve what fails --strict."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from codegen import parse_spec_text
 from codegen.analyse import analyse
-from codegen.analyse.report import format_text
+from codegen.analyse.report import format_text, to_json, to_markdown, to_sarif
 from tests.support.specs import row, spec_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -97,9 +98,24 @@ def test_brief_output_is_what_fails_then_the_verdict(tmp_path: Path) -> None:
 def test_the_report_counts_one_of_a_kind_in_the_singular() -> None:
     spec = parse_spec_text(spec_text(["A"], ["Go"], [row("T1", "A", "Go")]))
     head = format_text(spec, analyse(spec)).splitlines()
-    assert head[0].endswith(": 1 state in 1 family, 1 spell, 1 rule row expanding to 1 rule")
+    assert head[0].endswith(": 1 state, 1 spell, 1 rule row expanding to 1 rule")
     assert "(1 state x 1 spell; no state families, so no matrix by family)" in head[3]
     assert "1 states" not in "\n".join(head) and "1 spells" not in "\n".join(head)
+
+
+def test_the_headline_counts_families_only_where_the_spec_has_them() -> None:
+    plain = parse_spec_text(spec_text(["A", "B", "C"], ["Go"], [row("T1", "A, B, C", "Go")]))
+    findings = analyse(plain)
+    text = format_text(plain, findings).splitlines()
+    assert text[0].endswith(": 3 states, 1 spell, 1 rule row expanding to 3 rules"), text[0]
+    assert "no state families, so no matrix by family" in text[3]
+    # The other forms never said it; the JSON report keeps its keys.
+    assert "in 3 families" not in to_markdown(plain, findings)
+    assert "in 3 families" not in json.dumps([to_json(plain, findings), to_sarif(plain, findings)])
+    assert {"states", "families", "family_matrix"} <= set(to_json(plain, findings))
+    project = parse_spec_text(PROJECT, "spec/STATE_MACHINE.md")
+    head = format_text(project, analyse(project)).splitlines()[0]
+    assert head.startswith("spec/STATE_MACHINE.md: 24 states in 16 families, 6 spells, "), head
 
 
 def test_a_table_s_one_trigger_is_counted_in_the_singular() -> None:
