@@ -276,10 +276,17 @@ def _verdict(spec: Spec, findings: Sequence[Finding], strict: bool) -> str:
     counts = _counts(findings)
     verdict = "OK" if is_ok(findings, strict) else "FAILED"
     return (
-        f"{verdict}: {family_coverage(spec)} family cells and {state_coverage(spec)} state "
-        f"cells covered; {_plural(counts['errors'], 'error')}, "
+        f"{verdict}: {_covered(spec)}; {_plural(counts['errors'], 'error')}, "
         f"{_plural(counts['warnings'], 'warning')}" + (" (strict: warnings fail)" if strict else "")
     )
+
+
+def _covered(spec: Spec) -> str:
+    """How many cells some rule covers: by family and by state, or by state alone where
+    the spec has no state families (every family would be one state)."""
+    if _no_families(spec):
+        return f"{state_coverage(spec)} cells covered"
+    return f"{family_coverage(spec)} family cells and {state_coverage(spec)} state cells covered"
 
 
 def _order(kind: str) -> int:
@@ -315,7 +322,6 @@ def to_markdown(
 ) -> str:
     """A report to paste into a pull request: verdict, family matrix, findings as a
     checklist, and what every row and term was read as."""
-    families_cov, states_cov = family_coverage(spec), state_coverage(spec)
     counts = _counts(findings)
     verdict = "OK" if is_ok(findings, strict) else "FAILED"
     spells = [sp.name for sp in spec.spells]
@@ -325,7 +331,7 @@ def to_markdown(
         "",
         f"Read with {_words(spec)}.",
         "",
-        f"**{verdict}**: {families_cov} family cells and {states_cov} state cells covered; "
+        f"**{verdict}**: {_covered(spec)}; "
         f"{_plural(counts['errors'], 'error')}, {_plural(counts['warnings'], 'warning')}, "
         f"{counts['info']} info" + (" (strict)" if strict else "") + ".",
         "",

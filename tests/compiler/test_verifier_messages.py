@@ -8,7 +8,7 @@ from pathlib import Path
 
 from codegen import parse_spec_text
 from codegen.analyse import analyse
-from codegen.analyse.report import format_text, to_json, to_markdown, to_sarif
+from codegen.analyse.report import format_brief, format_text, to_json, to_markdown, to_sarif
 from tests.support.specs import row, spec_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,6 +116,18 @@ def test_the_headline_counts_families_only_where_the_spec_has_them() -> None:
     project = parse_spec_text(PROJECT, "spec/STATE_MACHINE.md")
     head = format_text(project, analyse(project)).splitlines()[0]
     assert head.startswith("spec/STATE_MACHINE.md: 24 states in 16 families, 6 spells, "), head
+
+
+def test_the_verdict_counts_family_cells_only_where_the_spec_has_families() -> None:
+    plain = parse_spec_text(spec_text(["A", "B", "C"], ["Go"], [row("T1", "A, B", "Go")]))
+    findings = analyse(plain)
+    for report in (format_text(plain, findings), format_brief(plain, findings)):
+        assert report.splitlines()[-1].startswith("FAILED: 2/3 cells covered; "), report
+    assert "**FAILED**: 2/3 cells covered; " in to_markdown(plain, findings)
+    assert "family cells" not in format_text(plain, findings) + to_markdown(plain, findings)
+    project = parse_spec_text(PROJECT, "spec/STATE_MACHINE.md")
+    last = format_text(project, analyse(project)).splitlines()[-1]
+    assert ": 96/96 family cells and 144/144 state cells covered; " in last, last
 
 
 def test_a_table_s_one_trigger_is_counted_in_the_singular() -> None:
