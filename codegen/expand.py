@@ -44,6 +44,7 @@ from .model import (
 )
 from .read.document import Document
 from .read.lexicon import normal
+from .read.rows import SAME, STAY
 
 _FAMILY_MEMBER = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_(?P<suffix>[A-Z])")
 _FAMILY_REF = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_\[(?P<suffixes>[^\]]*)\]")
@@ -549,7 +550,9 @@ def selector_hint(name: str, suggest: Suggester, known: set[str]) -> tuple[str |
 
 @cache
 def _same_words() -> re.Pattern[str]:
-    return re.compile(r"\b(?:same|unchanged|stays?|remains?|itself|no[- ]change|current)\b")
+    # The words of the cells that say the state does not change (`rows.SAME`, `rows.STAY`).
+    words = sorted({w.strip("()") for w in SAME | STAY}, key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
 
 
 @cache

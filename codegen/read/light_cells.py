@@ -2,14 +2,15 @@
 
 A cell is read as GitHub shows it: an HTML comment (`<!-- TODO -->`) is dropped, a
 formatting tag (`<kbd>submit</kbd>`, `<b>`) is the text it holds, and `<br>` is a line
-break. A footnote mark (`submit[^1]`, `submit<sup>1</sup>`) or another tag is refused:
-the note it points at is not read, and may say what changes the move.
+break. A footnote mark (`submit[^1]`, `submit<sup>1</sup>`, a name's trailing `*`, `†` or
+`‡`, `shipped*`) or another tag is refused: the note it points at is not read, and may say
+what changes the move.
 
 An Event cell may say more than one event's name:
 
-- several events, each a name alone, separated by `,`, `;`, `/`, `or` or a line break
-  (`approve / accept`, `approve<br>accept`): the row's triggers, as a From cell `A, B`
-  names states;
+- several events, each a name alone, separated by `,`, `;`, `/`, an escaped bar `\\|`
+  (read like a slash), `or` or a line break (`approve / accept`, `approve<br>accept`):
+  the row's triggers, as a From cell `A, B` names states;
 - a guard, `submit [valid]`, `submit / if valid`, `submit when valid`, `submit (only if
   the form is valid)`: the row's condition, as a Condition column says it;
 - an action after a slash, `submit / save()`: the row's action, as an Action column says it.
@@ -77,10 +78,33 @@ def _footnote_mark(text: str) -> str | None:
     return min(marks)[1] if marks else None
 
 
-# What separates several names in one cell.
+# What separates several names in one cell: an escaped bar (`reject \\| cancel`, shown
+# `reject | cancel`) reads like a slash.
 @cache
 def _separator() -> re.Pattern[str]:
-    return re.compile(r"\s*(?:\n|;|,|/|\s+or\s+)\s*", re.IGNORECASE)
+    return re.compile(r"\s*(?:\n|;|,|/|\||\s+or\s+)\s*", re.IGNORECASE)
+
+
+# Words of a note that say a move is limited (`only admins`, `guard: ...`, `max 3
+# times`), not built (`not implemented yet`, `TODO`) or gone (`removed in v2`, `❌`): the
+# one list of them. A note in a column no role reads that says so is a warning
+# (`column_note`): the row is read as firing always.
+@cache
+def limiting() -> re.Pattern[str]:
+    return re.compile(
+        r"\b(?:only|guard(?:ed)?|if|unless|requires?|must|max(?:imum)?|at most|up to"
+        r"|limit(?:ed)?|\d+ times|once|twice|admins?|owners? only"
+        r"|not (?:yet )?(?:implemented|built|supported|available|enabled|live|shipped)"
+        r"|todo|tbd|wip|planned|future|disabled|feature[- ]flag(?:ged)?"
+        r"|removed|deprecated|obsolete|retired|no longer)\b|[\u274c\U0001f6ab]",
+        re.IGNORECASE,
+    )
+
+
+# A mark after a name that points at a footnote: `shipped*`, `approve†`.
+@cache
+def _trailing_mark() -> re.Pattern[str]:
+    return re.compile(r"[\w)\]][*\u2020\u2021]+$")
 
 
 # Between the events of a parenthesis `(or resubmit, auto-approve)`.
@@ -177,6 +201,16 @@ def shown(cell: Cell, what: str) -> str:
     text = "".join(
         s.text if s.kind == "code" else _unmarked(s.text, cell, what) for s in cell.inline.segments
     )
+    last = next((s for s in reversed(cell.inline.segments) if s.text.strip()), None)
+    mark = _trailing_mark().search(text.rstrip())
+    if mark is not None and last is not None and last.kind != "code":
+        fail(
+            f"the {what} cell {cell.source!r} ends in a footnote mark "
+            f"{mark.group(0)[1:]!r}: the note it points at is not read; write the name "
+            "alone in the cell, and what the note says in a Condition or Action column "
+            "where it changes the move",
+            cell.line,
+        )
     return "\n".join(" ".join(part.split()) for part in text.split("\n")).strip()
 
 
@@ -234,7 +268,7 @@ def event_cell(cell: Cell) -> EventCell:
         return EventCell((text,), literal=True)  # backticks mark one literal name
     several = _names(text, _separator())
     if several is not None:
-        return EventCell(several, slash="/" in text)
+        return EventCell(several, slash="/" in text or "|" in text)
     more = _paren_more().match(text)
     if more is not None and is_identifier(more.group("event")):
         others = _others().split(more.group("more"))

@@ -56,10 +56,12 @@ from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec
 from ..spec_error import fail
 from .identifiers import identifier, is_identifier
 from .lexicon import EMPTY, normal
-from .light_cells import EventCell, event_cell, shown, state_names
+from .light_cells import EventCell, event_cell, limiting, shown, state_names
 from .markdown import Block, Cell, Heading, Inline, Paragraph, Segment, Table, TableRow
 from .rows import (
+    BACK,
     SAME,
+    STAY,
     Columns,
     RowReader,
     columns_of,
@@ -96,8 +98,17 @@ def _as_written(row: TableRow, layout: tuple[str, ...], target: str) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-# A From cell the selector reading takes as written: a wildcard, a state kept, alternatives.
+# A From cell the selector reading takes as written: a wildcard, a state kept, alternatives
+# (unless it is a state's name: `All clear`, `Same day`).
 _SELECTOR = re.compile(r"^(?:any|all|every|same)\b|^\*$|/| except ", re.IGNORECASE)
+# From cells that look like a wildcard but are no form of one: refused, naming `Any state`.
+_NOT_WILDCARD = frozenset({"(any)", "(all)", "(every)", "(any state)", "(all states)", "[any]"})
+# Event cells that say the move happens by itself: no event someone sends.
+_AUTOMATIC = frozenset(
+    {"auto", "(auto)", "automatic", "(automatic)", "automatically", "(automatically)"}
+)
+# To cells that say the move leads nowhere.
+_NOWHERE = frozenset({"n/a", "(n/a)"})
 # A To cell the target reading takes as written.
 _TARGET_WORDS = frozenset({"[blocked]"}) | SAME
 
@@ -250,6 +261,8 @@ class LightReader:
         self._kept: dict[str, int] = {}
         self._moved: dict[str, tuple[str, int, str]] = {}
         self._told: set[str] = set()
+        # The identifiers of the To cells of the tables read so far (and the one being read).
+        self._targets: set[str] = set()
         # The roles of the first table's columns, in order: a row suggested goes there.
         self.layout: tuple[str, ...] = ()
 
@@ -259,6 +272,12 @@ class LightReader:
         read = []
         width = len(table.header.cells)
         self.layout = self.layout or columns.layout(width)
+        at = columns.roles.get("next state")
+        for row in table.rows:
+            if at is not None and at < len(row.cells):
+                said = " ".join(row.cells[at].plain.split())
+                if normal(said) not in STAY | BACK | _NOWHERE | _TARGET_WORDS | TERMINAL:
+                    self._targets.add(identifier(said).lower())
         for row in table.rows:
             rule = self._row(row, columns, group, width)
             if rule is not None:
@@ -517,6 +536,7 @@ class LightReader:
             for name, i in columns.extra
             if normal(name) not in WHY
         )
+        self._column_notes(extra, rule_id, line)
         width = len(cells)
         standard = Columns(
             {role: i for i, role in enumerate(_ROLES)},
@@ -538,8 +558,42 @@ class LightReader:
             numbered=True,
         )
 
+    def _column_notes(self, extra: tuple[tuple[str, Cell], ...], rule: str, line: int) -> None:
+        """A warning for each cell of a column no role reads (`Notes`, `Status`, an empty
+        header) that says the row is limited, not built or removed (`limiting()`): the
+        row is read as firing always."""
+        for name, found in extra:
+            said = " ".join(found.plain.split())
+            if not said or limiting().search(said) is None:
+                continue
+            column = f"column {name!r}" if name.strip() else "column with no header"
+            self.reader.notices.append(
+                Notice(
+                    "column_note",
+                    f"the {column} says {said!r}, which no role reads: row {rule} is read "
+                    "as firing always, whatever it says; write a guard in a Condition "
+                    "column (or `event [guard]`), and drop a row the machine does not have",
+                    line,
+                    rule,
+                )
+            )
+
+    def _declared(self, written: str) -> bool:
+        """Whether a cell as written is a state the spec declares: in its States list,
+        or in a To cell of its tables."""
+        name = identifier(" ".join(written.split())).lower()
+        return ("state", name) in self._folded or name in self._targets
+
     def _source(self, written: str, line: int) -> str:
         """A From cell: a state's identifier, a list's identifiers, or a selector as written."""
+        if normal(written) in _NOT_WILDCARD:
+            fail(
+                f"the From cell {written!r} is no form of a wildcard: write `Any state` for "
+                "every state, or name the state",
+                line,
+            )
+        if _SELECTOR.search(written) and "/" not in written and self._declared(written):
+            return self.state(" ".join(written.split()), line)  # `All clear`, `Same day`
         names, note = state_names(written)
         if len(names) > 1 and identifier(" ".join(written.split())) not in self.reading.states:
             # `draft or review`, `draft<br>review`: each a state, but for a name a row
@@ -561,9 +615,28 @@ class LightReader:
         return ", ".join(self.state(part.strip(), line) for part in written.split(",") if part)
 
     def _target(self, written: str, line: int) -> tuple[str, str]:
-        """A To cell's state (its identifier) and what else it says."""
+        """A To cell's state (its identifier) and what else it says. A word that says the
+        state stays (`stay`, `(no-op)`, `itself`) is `Same state`, one that says "the state
+        before" (`(previous)`, `back`) or none (`n/a`) is refused, unless a state of that
+        name is declared (a States list, or a To cell that is not one of these)."""
         if normal(written) in _TARGET_WORDS:
             return written, ""
+        words = normal(written)
+        known = ("state", identifier(written).lower()) in self._folded
+        if words in STAY | BACK | _NOWHERE and not known:
+            if words in STAY:
+                return "Same state", ""
+            said = (
+                "the state before it, but this machine keeps no history of its states"
+                if words in BACK
+                else "no state, but this machine has no state of none"
+            )
+            fail(
+                f"the To cell {written!r} says {said}: name the state the move leads to "
+                "(a row for each state it may come from), write `Same state` where it stays, "
+                "or `[BLOCKED]` where the event is refused",
+                line,
+            )
         names, _ = state_names(written, target=True)
         if len(names) > 1:
             fail(
@@ -609,6 +682,14 @@ class LightReader:
             )
         if event.literal:  # `` `approve or reject` ``: one name, as written
             return [self.trigger(written, line)]
+        if normal(written) in _AUTOMATIC:
+            fail(
+                f"the Event cell {written!r} says the move happens by itself, and this machine "
+                "moves only on events someone sends: make the row of the event that leads "
+                f"into this row's From state lead on to {target} itself, or name the event "
+                "that makes this move",
+                line,
+            )
         note = _note().match(written)
         if note is not None:
             written = note.group("name")
@@ -692,8 +773,8 @@ def _list_name(item: Inline) -> tuple[str, str] | None:
     return found.group("name"), found.group("note")
 
 
-# What a guard or effects cell of a marker row may say: nothing.
-_NOTHING = EMPTY | {"n/a"}
+# What a guard or effects cell says where it says nothing (`-`, `N/A`, `no-op`).
+_NOTHING = EMPTY | {"n/a", "(n/a)", "no-op", "(no-op)", "noop"}
 
 
 def _alternatives(written: str) -> list[str]:
@@ -713,7 +794,9 @@ def _said(found: Cell | None, said: str, what: str, written: str, line: int) -> 
     """A row's Condition or Action cell: its column's, or the guard or action its Event
     cell says (`written`); both saying something is refused."""
     if not said:
-        return found or _cell(line, "-")
+        return (
+            found if found is not None and normal(found.plain) not in _NOTHING else _cell(line, "-")
+        )
     if found is not None and normal(found.plain) not in _NOTHING:
         column = "Condition" if what == "guard" else "Action"
         fail(

@@ -502,6 +502,17 @@ SAME = frozenset(
     {"same state", "no state change", "same", "same status", "unchanged", "(no change)"}
     | {"no change", "(unchanged)", "(same)", "(same state)"}
 )
+# Next State cells that say so too but may be a state's name (`current`, `self`): a light
+# table reads them as `Same state` where no state of that name is declared.
+STAY = frozenset(
+    {"stay", "(stay)", "stays", "remain", "remains", "no-op", "(no-op)", "noop", "no-change"}
+    | {"itself", "(itself)", "self", "(self)", "current", "(current)", "current state"}
+)
+# Next State cells that say "the state before", which a machine without history has not.
+BACK = frozenset(
+    {"previous", "(previous)", "previous state", "(previous state)", "back", "(back)"}
+    | {"go back", "(go back)", "history", "(history)", "[h]", "(h)"}
+)
 
 
 def parse_selector(text: str) -> Selector:

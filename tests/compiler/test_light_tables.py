@@ -19,6 +19,7 @@ from codegen.diff import compare
 from codegen.diff.report import format_text as diff_text
 from codegen.diff.report import to_markdown as diff_markdown
 from codegen.model import Kind, Spec
+from codegen.read.identifiers import identifier
 from codegen.read.lexicon import ReadOptions
 from codegen.read.rows import parse_selector
 from codegen.render import render_machine
@@ -1403,3 +1404,126 @@ def test_a_footnote_mark_is_named_in_the_refusal(event: str, mark: str) -> None:
 def test_a_paragraph_with_a_long_run_of_spaces_is_read_at_once(gap: str) -> None:
     spec = read(_one_row("submit") + f"\nNote a{gap}b.\n\nThe order is{gap}x.\n")
     assert spec.initial == "draft"
+
+
+def _table(rows: str, header: str = "| From | Event | To |", head: str = "") -> str:
+    """A light table of `rows` after `head` (a States line, say)."""
+    rule = "|" + "---|" * (header.count("|") - 1)
+    return f"# Ticket\n\n{head}{header}\n{rule}\n{rows}"
+
+
+@pytest.mark.parametrize(
+    ("column", "note"),
+    [
+        ("Notes", "only admins"),
+        ("Notes", "not implemented yet"),
+        ("Notes", "guard: previous release exists"),
+        ("Notes", "max 3 times"),
+        ("Status", "Deprecated: removed in v2"),
+        ("", "❌ removed"),
+        ("Since", "v1, removed in v2"),
+    ],
+)
+def test_a_limiting_note_in_an_unread_column_is_a_warning_at_its_line(
+    column: str, note: str
+) -> None:
+    spec = read(
+        _table(
+            f"| open | fix | fixed | {note} |\n| fixed | close | closed | |\n",
+            f"| From | Event | To | {column} |",
+        )
+    )
+    ((line, message),) = _noticed(spec, "column_note")
+    assert line == 5
+    assert (repr(column) if column else "no header") in message
+    assert repr(note) in message and "read as firing always" in message
+
+
+def test_a_descriptive_note_in_an_unread_column_is_no_warning() -> None:
+    spec = read(
+        _table("| open | fix | fixed | User clicks submit |\n", "| From | Event | To | Notes |")
+    )
+    assert _noticed(spec, "column_note") == []
+
+
+@pytest.mark.parametrize(
+    "stay", ["(stay)", "stay", "(no-op)", "no change", "unchanged", "itself", "self", "current"]
+)
+def test_a_to_cell_that_says_stay_is_the_same_state(stay: str) -> None:
+    spec = read(_table(f"| open | fix | fixed |\n| open | poke | {stay} |\n"))
+    assert [s.name for s in spec.states] == ["open", "fixed"]
+    poke = next(r for r in spec.rows if "poke" in r.triggers)
+    assert poke.target.kind is Kind.NOOP
+
+
+def test_a_state_named_like_a_stay_word_in_a_states_list_is_that_state() -> None:
+    spec = read(
+        _table(
+            "| open | fix | Current |\n| Current | close | open |\n",
+            head="## States\n\n- open\n- Current\n\n## Moves\n\n",
+        )
+    )
+    fix = next(r for r in spec.rows if "fix" in r.triggers)
+    assert fix.target.kind is Kind.TRANSITION and fix.target.name == "Current"
+
+
+@pytest.mark.parametrize(
+    ("word", "said"),
+    [
+        ("(previous)", "keeps no history"),
+        ("previous state", "keeps no history"),
+        ("back", "keeps no history"),
+        ("history", "keeps no history"),
+        ("n/a", "no state of none"),
+        ("N/A", "no state of none"),
+    ],
+)
+def test_a_to_cell_that_says_go_back_or_none_is_an_error_at_its_line(word: str, said: str) -> None:
+    with pytest.raises(SpecError) as raised:
+        read(_table(f"| open | fix | fixed |\n| fixed | undo | {word} |\n"))
+    assert raised.value.line == 6
+    assert said in str(raised.value)
+    assert "`Same state`" in str(raised.value) and "`[BLOCKED]`" in str(raised.value)
+
+
+@pytest.mark.parametrize(("event", "to"), [("approve", "fixed*"), ("approve*", "fixed")])
+def test_a_trailing_asterisk_footnote_mark_is_an_error_at_its_line(event: str, to: str) -> None:
+    with pytest.raises(SpecError, match=r"ends in a footnote mark '\*'") as raised:
+        read(_table(f"| open | fix | done |\n| open | {event} | {to} |\n"))
+    assert raised.value.line == 6
+
+
+def test_an_escaped_bar_in_an_event_cell_reads_like_a_slash() -> None:
+    spec = read(_table("| open | fix \\| patch | fixed |\n"))
+    assert spec.rows[0].triggers == ("fix", "patch")
+    ((line, _),) = _noticed(spec, "slash_events")
+    assert line == 5
+
+
+@pytest.mark.parametrize("nothing", ["N/A", "n/a", "no-op", "(none)"])
+def test_an_action_cell_that_says_nothing_is_no_action(nothing: str) -> None:
+    spec = read(_table(f"| open | fix | fixed | {nothing} |\n", "| From | Event | To | Action |"))
+    assert spec.rows[0].actions == ()
+    assert notices(spec, "unknown_action") == []
+
+
+@pytest.mark.parametrize("auto", ["(automatic)", "auto", "automatic"])
+def test_an_automatic_event_cell_is_an_error_at_its_line(auto: str) -> None:
+    with pytest.raises(SpecError, match="happens by itself") as raised:
+        read(_table(f"| open | fix | checking |\n| checking | {auto} | fixed |\n"))
+    assert raised.value.line == 6
+
+
+@pytest.mark.parametrize("name", ["All clear", "Same day"])
+def test_a_from_cell_naming_a_state_a_to_cell_declares_is_that_state(name: str) -> None:
+    spec = read(_table(f"| open | fix | {name} |\n| {name} | close | open |\n"))
+    close = next(r for r in spec.rows if "close" in r.triggers)
+    assert not close.current.wildcard
+    assert close.current.names == (identifier(name),)
+
+
+@pytest.mark.parametrize("cell", ["(any)", "(all)"])
+def test_a_parenthesised_any_in_a_from_cell_is_an_error_naming_any_state(cell: str) -> None:
+    with pytest.raises(SpecError, match="`Any state`") as raised:
+        read(_table(f"| open | fix | fixed |\n| {cell} | reset | open |\n"))
+    assert raised.value.line == 6
