@@ -74,6 +74,7 @@ SEVERITY: dict[str, Severity] = {
     "unread_counter": Severity.WARNING,
     "column_choice": Severity.INFO,
     "table_skipped": Severity.INFO,
+    "table_unread": Severity.WARNING,
     "blocked_reasons": Severity.INFO,
     "unknown_column": Severity.WARNING,
     "indicators_unread": Severity.INFO,

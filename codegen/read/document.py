@@ -83,6 +83,7 @@ from .rows import (
     aside_paragraph,
     columns_of,
     group_kind,
+    light_roles,
     parse_terms,
     roles_found,
     skipped,
@@ -181,7 +182,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
                 f"not a state-machine spec as read (no transition table): {unread.message}",
                 unread.line,
             )
-        unread_header = _colon_header(placed, roles)
+        unread_header = _colon_header(placed, roles) or _partial_table(placed, roles)
         if unread_header is not None:
             fail(*unread_header)
         example = next((n for n in reader.notices if ASIDE_NOTE in n.message), None)
@@ -1057,6 +1058,8 @@ def _rows(
             if columns is None and light is None:
                 _refuse_other_dialect(block, roles, placed)
             note = _not_read(block, roles) if columns is None else None
+            if columns is None and light is not None:
+                note = _without_from(block, roles) or note
             if note is not None:
                 reader.notices.append(note)
             if columns:
@@ -1361,3 +1364,54 @@ def _colon_header(
                 p.block.line,
             )
     return None
+
+
+def _partial_table(
+    placed: list[_Placed], roles: dict[str, tuple[str, ...]]
+) -> tuple[str, int] | None:
+    """Why the first table with a column of a transition table (a From, an Event or a
+    To column, by its name) is none, and its line; None where no table has one. The
+    spec has no transition table, so this is most likely the one its author meant."""
+    wanted = {"current state": "From", "trigger": "Event", "next state": "To"}
+    for p in placed:
+        if not isinstance(p.block, Table):
+            continue
+        found = roles_found(p.block, light_roles(roles, p.block))
+        named = [r for r in wanted if r in found]
+        if not named or "id" in found:
+            continue
+        header = " | ".join(" ".join(c.plain.split()) for c in p.block.header.cells)
+        missing = [wanted[r] for r in ("current state", "next state") if r not in found]
+        if not missing:
+            continue
+        columns = ", ".join(f"{wanted[r]} ({_cell_named(p.block, found[r])})" for r in named)
+        return (
+            "not a state-machine spec as read (no transition table): this table "
+            f"(`| {header} |`) has a column read as {columns} but none read as "
+            f"{' or '.join(missing)}, which a transition table needs: name its "
+            "columns `| From | Event | To |`, or give the names the spec uses under "
+            '[tool.spellbook] (`columns = { current_state = ["Status"] }`)',
+            p.block.line,
+        )
+    return None
+
+
+def _without_from(table: Table, roles: dict[str, tuple[str, ...]]) -> Notice | None:
+    """A warning for a table of a `| From | Event | To |` spec that has an Event and a To
+    column but no From column (`| Event | Next state |` under `## State: review`): its
+    rows are moves, and no machine has them. None for any other table."""
+    found = roles_found(table, light_roles(roles, table))
+    if "current state" in found or "trigger" not in found or "next state" not in found:
+        return None
+    event, to = _cell_named(table, found["trigger"]), _cell_named(table, found["next state"])
+    return Notice(
+        "table_unread",
+        f"this table has an Event column ({event!r}) and a To column ({to!r}) but no From "
+        "column, so none of its rows is read and the machine has none of its moves; write "
+        "them in a `| From | Event | To |` table, each row naming the state it leaves",
+        table.line,
+    )
+
+
+def _cell_named(table: Table, indexes: list[int]) -> str:
+    return " ".join(table.header.cells[indexes[0]].plain.split())

@@ -48,8 +48,14 @@ ROLES: dict[str, tuple[str, ...]] = {
 # people give a transition's columns there, which a table of the full dialect does not take.
 LIGHT_ROLES: dict[str, tuple[str, ...]] = {
     "current state": ("Source", "Current", "Current Status"),
-    "trigger": (*("Trigger / Event", "Trigger/Event", "Event / Trigger", "Event/Trigger"), "On"),
-    "next state": ("Target", "Next Status"),
+    "trigger": (
+        *("Trigger / Event", "Trigger/Event", "Event / Trigger", "Event/Trigger"),
+        *("On", "On Event"),
+    ),
+    "next state": (
+        *("Target", "Next Status", "New State", "New Status"),
+        *("Resulting State", "Resulting Status", "Go To", "Goes To", "Moves To"),
+    ),
 }
 # A trigger column's name in a light table whose From column is `State` (`| State |
 # Transition | Next State |`): a name of the transition elsewhere, never read as one.

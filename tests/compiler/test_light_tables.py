@@ -1527,3 +1527,48 @@ def test_a_parenthesised_any_in_a_from_cell_is_an_error_naming_any_state(cell: s
     with pytest.raises(SpecError, match="`Any state`") as raised:
         read(_table(f"| open | fix | fixed |\n| {cell} | reset | open |\n"))
     assert raised.value.line == 6
+
+
+@pytest.mark.parametrize(
+    ("state", "event", "to"),
+    [
+        ("State", "On event", "Go to"),
+        ("Current status", "Event", "New status"),
+        ("State", "Event", "New state"),
+        ("From", "Event", "Resulting status"),
+        ("From", "Trigger", "Moves to"),
+    ],
+)
+def test_a_to_column_under_the_names_authors_give_it_is_read(
+    state: str, event: str, to: str
+) -> None:
+    text = (
+        f"# Deploy\n\n| {state} | {event} | {to} |\n|---|---|---|\n"
+        "| pending | build | building |\n| building | fail | pending |\n"
+    )
+    spec = parse_spec_text(text)
+    moves = {(r.source, r.spell, r.dest) for r in spec.rules}
+    assert moves == {("pending", "build", "building"), ("building", "fail", "pending")}
+
+
+def test_a_spec_whose_only_table_lacks_a_from_column_is_refused_at_that_table() -> None:
+    text = "# Review\n\nTransitions not listed are rejected.\n\n## State: review\n\n"
+    text += "| Event | Next state |\n|---|---|\n| approve | done |\n"
+    with pytest.raises(SpecError) as caught:
+        parse_spec_text(text)
+    assert caught.value.line == 7, caught.value
+    said = caught.value.message
+    assert "(`| Event | Next state |`)" in said and "none read as From" in said, said
+
+
+def test_a_table_of_one_state_s_moves_beside_the_transition_table_is_a_warning() -> None:
+    text = (
+        "# Review\n\n| From | Event | To |\n|---|---|---|\n| draft | submit | review |\n"
+        "| review | approve | done |\n\n## State: review\n\n"
+        "| Event | Next state |\n|---|---|\n| reject | draft |\n"
+    )
+    spec = parse_spec_text(text)
+    assert "reject" not in {s.name for s in spec.spells}
+    (unread,) = [f for f in analyse(spec) if f.kind == "table_unread"]
+    assert unread.line == 10 and unread.severity.value == "warning", unread
+    assert "no From column" in unread.message, unread.message
