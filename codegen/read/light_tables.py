@@ -395,7 +395,11 @@ class LightReader:
         if not name:
             fail(
                 f"{what} {written!r} has no letter or digit to name it by: write a name "
-                "(`SHIPPED`, `Parcel shipped`)",
+                + (
+                    "(`submit`, `Ship parcel`)"
+                    if what == "trigger"
+                    else "(`SHIPPED`, `Parcel shipped`)"
+                ),
                 line,
             )
         key = name.lower() if what == "trigger" else name

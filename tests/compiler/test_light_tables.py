@@ -1572,3 +1572,11 @@ def test_a_table_of_one_state_s_moves_beside_the_transition_table_is_a_warning()
     (unread,) = [f for f in analyse(spec) if f.kind == "table_unread"]
     assert unread.line == 10 and unread.severity.value == "warning", unread
     assert "no From column" in unread.message, unread.message
+
+
+def test_a_trigger_without_a_name_is_told_to_write_an_event_s_name() -> None:
+    text = "# M\n\n| From | Event | To |\n|---|---|---|\n| a | — | b |\n| b | go | a |\n"
+    with pytest.raises(SpecError) as caught:
+        parse_spec_text(text)
+    assert caught.value.line == 5
+    assert caught.value.message.endswith("write a name (`submit`, `Ship parcel`)"), caught.value
