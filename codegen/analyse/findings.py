@@ -88,6 +88,7 @@ SEVERITY: dict[str, Severity] = {
     "diagram_disagrees": Severity.WARNING,
     "diagram_unread": Severity.INFO,
     "trigger_note": Severity.WARNING,
+    "heading_limit": Severity.WARNING,
     "slash_events": Severity.WARNING,
     "keeping_unread": Severity.WARNING,
     "keeping_moves": Severity.WARNING,

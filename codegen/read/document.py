@@ -81,7 +81,9 @@ from .rows import (
     aside_heading,
     aside_note,
     columns_of,
+    details_aside,
     group_kind,
+    limit_note,
     parse_terms,
     roles_found,
     skipped,
@@ -274,7 +276,7 @@ def _first_table(
     full = _has_id_table(placed, roles)
     title = _doc_title(placed)
     for p in placed:
-        if not isinstance(p.block, Table) or aside_heading(p.headings, title):
+        if not isinstance(p.block, Table) or aside_heading(p.headings, title, p.block):
             continue
         if columns_of(p.block, TERM_ROLES, tuple(TERM_ROLES)) is None:
             try:
@@ -321,13 +323,16 @@ def _with_templates(
 
 def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
     stack: list[Heading] = []
+    folded: list[Heading | None] = []  # `details_aside` summaries of the `<details>` open here
     for block in blocks:
         if isinstance(block, Heading):
             while stack and stack[-1].level >= block.level:
                 stack.pop()
             stack.append(block)
             continue
-        yield _Placed(block, tuple(stack))
+        yield _Placed(block, tuple(stack) + tuple(h for h in folded if h))
+        if isinstance(block, Html):
+            details_aside(block, folded)
 
 
 # --- Spells and States --------------------------------------------------------
@@ -881,7 +886,7 @@ def _has_id_table(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> b
     return any(
         isinstance(p.block, Table)
         and "id" in roles_found(p.block, roles)
-        and aside_heading(p.headings, title) is None
+        and aside_heading(p.headings, title, p.block) is None
         for p in placed
     )
 
@@ -946,7 +951,7 @@ def _rows(
         previous = block
         if last is not None and last.headings != p.headings:
             last = None
-        example = aside_heading(p.headings, title)
+        example = aside_heading(p.headings, title, block if isinstance(block, Table) else None)
         if isinstance(block, (ItemList, Quote, Html)):
             reader.notices.extend(_refuse_enclosed(block, roles, light is not None, example))
         if isinstance(block, Table):
@@ -958,6 +963,13 @@ def _rows(
                     aside_note(block.line, "under the heading", example.text, example.line)
                 )
                 continue
+            limited = limit_note(p.headings, title)
+            if (
+                limited is not None
+                and limited not in reader.notices
+                and _reads_as_rules(block, roles, light is not None)
+            ):
+                reader.notices.append(limited)
             light_read = light_columns(block, roles) if light is not None else None
             if light is not None and light_read is not None:
                 last = _Last(block, light_read, p.headings, light.row_reader(p.group))

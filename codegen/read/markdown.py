@@ -254,8 +254,34 @@ class Html:
     def comment(self) -> bool:
         return self.text.lstrip().startswith("<!--")
 
+    @property
+    def summary(self) -> str:
+        """The text of the `<summary>` of a `<details>` this block opens ("" for none):
+        what GitHub shows of a folded block, as a heading would be shown."""
+        found = _SUMMARY.search(self.text)
+        if found is None or not _DETAILS.search(self.text[: found.start()]):
+            return ""
+        return " ".join(html.unescape(_HTML_TAG.sub("", found.group(1))).split())
 
-Block = Heading | Paragraph | Table | Code | BrokenTable | LooseRows | ItemList | Quote | Html
+    @property
+    def details_opened(self) -> int:
+        """How many more `<details>` the block opens than it closes (below 0: closes)."""
+        return len(_DETAILS.findall(self.text)) - len(_DETAILS_END.findall(self.text))
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    """The YAML front matter that opens a file (`---` ... `---`): `text` its lines between
+    the two marks, the first of them on `line + 1`."""
+
+    line: int
+    end_line: int
+    text: str
+
+
+Block = (
+    Heading | Paragraph | Table | Code | BrokenTable | LooseRows | ItemList | Quote | Html
+) | FrontMatter
 
 
 # ASCII punctuation: what a backslash escapes in markdown (CommonMark, "Backslash escapes").
@@ -600,6 +626,9 @@ _ALERT = re.compile(r"\[!(note|tip|important|warning|caution)\]", re.IGNORECASE)
 _HTML_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr\s*>", re.IGNORECASE | re.DOTALL)
 _HTML_CELL = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]\s*>", re.IGNORECASE | re.DOTALL)
 _HTML_TAG = re.compile(r"<[^>]*>")
+_SUMMARY = re.compile(r"<summary\b[^>]*>(.*?)</summary\s*>", re.IGNORECASE | re.DOTALL)
+_DETAILS = re.compile(r"<details\b", re.IGNORECASE)
+_DETAILS_END = re.compile(r"</details\s*>", re.IGNORECASE)
 
 
 def _html_header(raw: str) -> tuple[str, ...]:
