@@ -33,7 +33,11 @@ from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .identifiers import identifier
 from .initial import (
     Claim,
+    claimed,
     claims_said,
+    final_marks,
+    front_matter_claims,
+    heading_claim,
     initial_first,
     initial_mark,
     machine_words,
@@ -55,6 +59,7 @@ from .markdown import (
     Block,
     BrokenTable,
     Code,
+    FrontMatter,
     Heading,
     Html,
     Inline,
@@ -208,6 +213,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         claims.append(Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
     states, started = initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
     _said_in_note(reader.notices, states, started)
+    reader.notices.extend(_finals_unread(placed, states, reading))
     rows += terminal_rows(reading, spells, rows)
     unlisted = unlisted_policy(blocks) or _configured(options)
     if unlisted is None:
@@ -232,6 +238,28 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         options.section,
         _started(started),
     )
+
+
+def _finals_unread(
+    placed: list[_Placed], states: tuple[StateSpec, ...], reading: LightReading
+) -> Iterator[Notice]:
+    """A warning for each state a States table ticks as final (`| shipped | ... | ✓ |`
+    under `Final`) that no `(none)` row declares terminal: the tick is not read."""
+    for p in placed:
+        if not isinstance(p.block, Table):
+            continue
+        for name, line, column in final_marks(p.block):
+            state = claimed(Claim(name, line, ""), states)
+            if state is not None and state.name in reading.terminal:
+                continue
+            shown = state.name if state is not None else name
+            yield Notice(
+                "states_unread",
+                f"this row ticks {shown} in the {column!r} column, which is not read: a "
+                f"state is final where a row of the transition table says so, `| {shown} | - "
+                "| (none) |` (and no row leads out of it)",
+                line,
+            )
 
 
 def _started(claim: Claim | None) -> str:
@@ -510,8 +538,14 @@ def _initial_said(placed: list[_Placed]) -> Iterator[Claim]:
     block quote's paragraphs, a States table's marks) that says where the machine starts."""
     for p in placed:
         words = machine_words(h.text for h in p.headings)
+        if isinstance(p.block, FrontMatter):
+            yield from front_matter_claims(p.block)
         if isinstance(p.block, Table):
             yield from table_marks(p.block)
+        if isinstance(p.block, Paragraph) and p.headings:
+            named = heading_claim(p.headings[-1].text, p.block.lines)
+            if named is not None:
+                yield named
         for lines in _prose_lines(p):
             yield from claims_said(lines, words)
 

@@ -563,6 +563,12 @@ def read_blocks(text: str) -> tuple[Block, ...]:
 
 
 def _read_blocks(text: str) -> tuple[Block, ...]:
+    front = front_matter(text)
+    if front is not None:
+        # Its lines are blank to mistune, so a `---` under `key: value` is no heading
+        # and every line below keeps its number.
+        lines = text.split("\n")
+        text = "\n" * front.end_line + "\n".join(lines[front.end_line :])
     md = _parser()
     inline = md.inline
     md.inline = _RepeatedInline(inline)  # type: ignore[assignment]
@@ -571,7 +577,20 @@ def _read_blocks(text: str) -> tuple[Block, ...]:
     finally:
         md.inline = inline
     assert isinstance(tokens, list)
-    return tuple(_blocks(tokens))
+    return ((front,) if front is not None else ()) + tuple(_blocks(tokens))
+
+
+def front_matter(text: str) -> FrontMatter | None:
+    """The front matter that opens `text`: a first line `---` and the next line that is
+    `---` or `...` (as GitHub and static site generators read it); None where there is
+    none, or no line closes it."""
+    lines = text.lstrip("\ufeff").split("\n")
+    if len(lines) < 2 or lines[0].rstrip(" \t") != "---":
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip(" \t") in ("---", "...")), 0)
+    if not end:
+        return None
+    return FrontMatter(1, end + 1, "\n".join(lines[1:end]))
 
 
 def _blocks(tokens: Iterable[Token]) -> Iterator[Block]:
