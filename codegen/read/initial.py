@@ -88,6 +88,13 @@ def _label() -> re.Pattern[str]:
     return re.compile(r"(?:initial|default|start|starting|entry)(?:\s+state)?", re.IGNORECASE)
 
 
+# A heading over the initial state's name: `Initial state`, `Initial`, `Start state` (not
+# `Start`, which is most often how to begin).
+@cache
+def _heading_label() -> re.Pattern[str]:
+    return re.compile(r"initial|(?:initial|default|start|starting|entry)\s+state", re.IGNORECASE)
+
+
 # A column that marks a States table's final states: `Final`, `Terminal`, `End state`.
 @cache
 def _final_label() -> re.Pattern[str]:
@@ -294,7 +301,7 @@ def _ticked(cells: tuple[Cell, ...], at: int) -> bool:
 def heading_claim(heading: str, lines: tuple[Inline, ...]) -> Claim | None:
     """The state a paragraph of one name names under a heading `Initial state`
     (`## Initial state` and below it `` `review` ``)."""
-    if len(lines) != 1 or not _labelled(heading, _label()):
+    if len(lines) != 1 or not _labelled(heading, _heading_label()):
         return None
     text = lines[0].plain.strip().rstrip(".").strip("*_")
     if not text or " " in text.strip("`").strip():
@@ -383,9 +390,13 @@ def front_matter_claims(front: FrontMatter) -> Iterator[Claim]:
     from spellbook.records.errors import ActionError
 
     try:
-        data = frontmatter(f"---\n{front.text}\n---\n", "this file")
+        data = frontmatter(f"---\n{front.text}\n---\n", "the front matter")
     except ActionError as err:
-        fail(f"{err}: write it as `key: value` lines, or remove it", front.line)
+        said, line = "", front.line
+        if "not valid YAML" in str(err):
+            said, line = _yaml_problem(front)
+        why = said or " ".join(str(err).split()).replace(": its frontmatter", "")
+        fail(f"{why}; write it as `key: value` lines, or remove it", line)
     lines = front.text.split("\n")
     for key, value in data.items():
         if key.lower() not in _FRONT_KEYS:
@@ -395,3 +406,19 @@ def front_matter_claims(front: FrontMatter) -> Iterator[Claim]:
         if not isinstance(value, (str, int)) or isinstance(value, bool):
             fail(f"the front matter's {key!r} names no state: write `{key}: STATE`", line)
         yield Claim(str(value).strip("`* "), line, "front matter", said=lines[at].strip())
+
+
+def _yaml_problem(front: FrontMatter) -> tuple[str, int]:
+    """What YAML finds wrong with front matter it cannot read (within the runtime's
+    bounds, `spellbook.facts.frontmatter`), and the spec's line where it finds it."""
+    import yaml
+
+    try:
+        yaml.safe_load(front.text)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        line = front.line + 1 + (mark.line if mark is not None else 0)
+        return f"the front matter is not valid YAML: {err.problem or 'cannot be read'}", line
+    except (yaml.YAMLError, RecursionError, ValueError):
+        pass
+    return "", front.line

@@ -45,7 +45,7 @@ def test_front_matter_and_a_sentence_that_disagree_are_an_error_naming_both() ->
 def test_front_matter_that_is_not_yaml_is_an_error_at_its_line() -> None:
     with pytest.raises(SpecError) as err:
         parse_spec_text(f"---\ntitle: [unclosed\n---\n\n# Order\n\n{_TABLE}")
-    assert err.value.line == 1 and "YAML" in err.value.message
+    assert err.value.line == 2 and "not valid YAML" in err.value.message
 
 
 @pytest.mark.parametrize(
