@@ -90,6 +90,7 @@ SEVERITY: dict[str, Severity] = {
     "diagram_unread": Severity.INFO,
     "trigger_note": Severity.WARNING,
     "column_note": Severity.WARNING,
+    "heading_limit": Severity.WARNING,
     "slash_events": Severity.WARNING,
     "keeping_unread": Severity.WARNING,
     "keeping_moves": Severity.WARNING,

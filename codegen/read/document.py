@@ -33,7 +33,11 @@ from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .identifiers import identifier
 from .initial import (
     Claim,
+    claimed,
     claims_said,
+    final_marks,
+    front_matter_claims,
+    heading_claim,
     initial_first,
     initial_mark,
     machine_words,
@@ -55,6 +59,7 @@ from .markdown import (
     Block,
     BrokenTable,
     Code,
+    FrontMatter,
     Heading,
     Html,
     Inline,
@@ -82,8 +87,10 @@ from .rows import (
     aside_note,
     aside_paragraph,
     columns_of,
+    details_aside,
     group_kind,
     light_roles,
+    limit_note,
     parse_terms,
     roles_found,
     skipped,
@@ -209,6 +216,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         claims.append(Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
     states, started = initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
     _said_in_note(reader.notices, states, started)
+    reader.notices.extend(_finals_unread(placed, states, reading))
     rows += terminal_rows(reading, spells, rows)
     unlisted = unlisted_policy(blocks) or _configured(options)
     if unlisted is None:
@@ -233,6 +241,28 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         options.section,
         _started(started),
     )
+
+
+def _finals_unread(
+    placed: list[_Placed], states: tuple[StateSpec, ...], reading: LightReading
+) -> Iterator[Notice]:
+    """A warning for each state a States table ticks as final (`| shipped | ... | ✓ |`
+    under `Final`) that no `(none)` row declares terminal: the tick is not read."""
+    for p in placed:
+        if not isinstance(p.block, Table):
+            continue
+        for name, line, column in final_marks(p.block):
+            state = claimed(Claim(name, line, ""), states)
+            if state is not None and state.name in reading.terminal:
+                continue
+            shown = state.name if state is not None else name
+            yield Notice(
+                "states_unread",
+                f"this row ticks {shown} in the {column!r} column, which is not read: a "
+                f"state is final where a row of the transition table says so, `| {shown} | - "
+                "| (none) |` (and no row leads out of it)",
+                line,
+            )
 
 
 def _started(claim: Claim | None) -> str:
@@ -325,6 +355,7 @@ def _with_templates(
 def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
     stack: list[Heading] = []
     before: Block | None = None
+    folded: list[Heading | None] = []  # `details_aside` summaries of the `<details>` open here
     for block in blocks:
         if isinstance(block, Heading):
             while stack and stack[-1].level >= block.level:
@@ -332,8 +363,10 @@ def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
             stack.append(block)
             before = None
             continue
-        yield _Placed(block, tuple(stack), before)
+        yield _Placed(block, tuple(stack) + tuple(h for h in folded if h), before)
         before = block
+        if isinstance(block, Html):
+            details_aside(block, folded)
 
 
 @dataclass(frozen=True)
@@ -349,7 +382,7 @@ class _Aside:
 def _aside(p: _Placed, title: Heading | None) -> _Aside | None:
     """What says the table placed at `p` is no part of the machine: a heading above it
     (`rows.aside_heading`), or the paragraph right before it (`rows.aside_paragraph`)."""
-    heading = aside_heading(p.headings, title)
+    heading = aside_heading(p.headings, title, p.block if isinstance(p.block, Table) else None)
     if heading is not None:
         return _Aside("under the heading", heading.text, heading.line)
     said = aside_paragraph(p.before) if isinstance(p.block, Table) else ""
@@ -533,8 +566,14 @@ def _initial_said(placed: list[_Placed]) -> Iterator[Claim]:
     block quote's paragraphs, a States table's marks) that says where the machine starts."""
     for p in placed:
         words = machine_words(h.text for h in p.headings)
+        if isinstance(p.block, FrontMatter):
+            yield from front_matter_claims(p.block)
         if isinstance(p.block, Table):
             yield from table_marks(p.block)
+        if isinstance(p.block, Paragraph) and p.headings:
+            named = heading_claim(p.headings[-1].text, p.block.lines)
+            if named is not None:
+                yield named
         for lines in _prose_lines(p):
             yield from claims_said(lines, words)
 
@@ -1015,7 +1054,7 @@ def _rows(
         previous = block
         if last is not None and last.headings != p.headings:
             last = None
-        example = aside_heading(p.headings, title)
+        example = aside_heading(p.headings, title, block if isinstance(block, Table) else None)
         if isinstance(block, (ItemList, Quote, Html)):
             reader.notices.extend(_refuse_enclosed(block, roles, light is not None, example))
         if isinstance(block, Table):
@@ -1030,6 +1069,13 @@ def _rows(
                     aside_note(block.line, aside_by.where, aside_by.text, aside_by.line)
                 )
                 continue
+            limited = limit_note(p.headings, title)
+            if (
+                limited is not None
+                and limited not in reader.notices
+                and _reads_as_rules(block, roles, light is not None)
+            ):
+                reader.notices.append(limited)
             light_read = light_columns(block, roles) if light is not None else None
             if light is not None and light_read is not None:
                 last = _Last(block, light_read, p.headings, light.row_reader(p.group))

@@ -27,7 +27,7 @@ from spellbook.records.words import singular
 from ..model import Notice, StateSpec
 from ..spec_error import fail
 from .identifiers import identifier
-from .markdown import Inline, Table
+from .markdown import Cell, FrontMatter, Inline, Table
 
 # A state's mark as the one the machine starts in: `(initial)`, `(start state)`,
 # `(entry)`, `(default)`, `— initial`.
@@ -67,15 +67,48 @@ def _initial_sentence() -> re.Pattern[str]:
     return re.compile(
         r"(?:the\s+)?(?P<owner>machine's\s+|workflow's\s+|its\s+)?"
         r"(?:initial|start|starting|entry|default)\s+state"
-        r"\s*(?::|\bis\b|=)\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?",
+        r"\s*(?::|\bis\b|=|[\u2014\u2013]|\s-\s)\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?",
         re.IGNORECASE,
     )
 
 
-# `**Initial**: `review``, `Default: review`: no `state`, so only a state's name counts.
+# `**Initial**: `review``, `Default: review`, `**Start**: `review``: no `state`, so only a
+# state's name counts.
 @cache
 def _initial_line() -> re.Pattern[str]:
-    return re.compile(r"(?:initial|default)\s*:\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?", re.IGNORECASE)
+    return re.compile(
+        r"(?:initial|default|start|starting|entry)\s*:\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?",
+        re.IGNORECASE,
+    )
+
+
+# A label, heading or column that names the initial state: `Initial state`, `Start`.
+@cache
+def _label() -> re.Pattern[str]:
+    return re.compile(r"(?:initial|default|start|starting|entry)(?:\s+state)?", re.IGNORECASE)
+
+
+# A heading over the initial state's name: `Initial state`, `Initial`, `Start state` (not
+# `Start`, which is most often how to begin).
+@cache
+def _heading_label() -> re.Pattern[str]:
+    return re.compile(r"initial|(?:initial|default|start|starting|entry)\s+state", re.IGNORECASE)
+
+
+# A column that marks a States table's final states: `Final`, `Terminal`, `End state`.
+@cache
+def _final_label() -> re.Pattern[str]:
+    return re.compile(r"(?:final|terminal|end)(?:\s+state)?", re.IGNORECASE)
+
+
+# A cell that ticks a States table's row in a column: `✓`, `yes`, `x`.
+_TICKS = frozenset(
+    {"\u2713", "\u2714", "\u2714\ufe0f", "\u2705", "yes", "y", "x", "true", "\u2611"}
+)
+
+
+def _labelled(text: str, label: re.Pattern[str]) -> bool:
+    return label.fullmatch(text.strip().strip("*_`:").strip()) is not None
 
 
 _NAME = r"(?P<name>`[^`]+`|[\w-]+(?:\s+[\w-]+)?)(?:\s+state)?(?!\w)"
@@ -222,11 +255,20 @@ def _about_other(clause: str) -> str:
 
 
 def table_marks(table: Table) -> Iterator[Claim]:
-    """The state a States table (`| State | Meaning |`) marks as the initial one in its
-    first column: `review (initial)`."""
+    """The state a table names as the initial one: a States table (`| State | Meaning
+    |`) by a mark in its first column (`review (initial)`) or a tick in an `Initial`
+    column (`✓`, `yes`, `x`); a table of two columns by a row `| Initial state | review |`."""
     header = table.header.cells
+    if len(header) == 2:
+        for row in (table.header, *table.rows):
+            if len(row.cells) == 2 and _labelled(row.cells[0].plain, _label()):
+                name = row.cells[1].plain.strip().strip("`*")
+                if name:
+                    said = f"| {row.cells[0].plain} | {row.cells[1].plain} |"
+                    yield Claim(name, row.line, "a table row", said=said)
     if not header or singular(header[0].plain.strip().lower()) != "state":
         return
+    ticked = next((i for i, c in enumerate(header) if i and _labelled(c.plain, _label())), 0)
     for row in table.rows:
         if not row.cells:
             continue
@@ -235,6 +277,37 @@ def table_marks(table: Table) -> Iterator[Claim]:
         if mark is not None and cell[: mark.start()].strip():
             name = cell[: mark.start()].strip().strip("`*")
             yield Claim(name, row.line, "an `(initial)` mark", said=cell)
+        elif ticked and _ticked(row.cells, ticked) and cell:
+            how = f"ticked in the {header[ticked].plain!r} column"
+            yield Claim(cell.strip("`*"), row.line, how)
+
+
+def final_marks(table: Table) -> Iterator[tuple[str, int, str]]:
+    """The states a States table ticks in a `Final` or `Terminal` column, each with its
+    row's line and the column's name."""
+    header = table.header.cells
+    if not header or singular(header[0].plain.strip().lower()) != "state":
+        return
+    at = next((i for i, c in enumerate(header) if i and _labelled(c.plain, _final_label())), 0)
+    for row in table.rows if at else ():
+        if row.cells and row.cells[0].plain.strip() and _ticked(row.cells, at):
+            yield row.cells[0].plain.strip().strip("`*"), row.line, header[at].plain
+
+
+def _ticked(cells: tuple[Cell, ...], at: int) -> bool:
+    return at < len(cells) and cells[at].plain.strip().lower() in _TICKS
+
+
+def heading_claim(heading: str, lines: tuple[Inline, ...]) -> Claim | None:
+    """The state a paragraph of one name names under a heading `Initial state`
+    (`## Initial state` and below it `` `review` ``)."""
+    if len(lines) != 1 or not _labelled(heading, _heading_label()):
+        return None
+    text = lines[0].plain.strip().rstrip(".").strip("*_")
+    if not text or " " in text.strip("`").strip():
+        return None
+    code = all(s.kind == "code" or not s.text.strip(" .") for s in lines[0].segments)
+    return Claim(text.strip("`"), lines[0].line, f"under the heading {heading!r}", not code)
 
 
 def claimed(claim: Claim, states: tuple[StateSpec, ...]) -> StateSpec | None:
@@ -304,3 +377,48 @@ def initial_first(
     if states[0].name == first[1].name:
         return states, first[0]
     return (first[1], *(s for s in states if s.name != first[1].name)), first[0]
+
+
+# The keys of a spec's front matter that name the state its machine starts in.
+_FRONT_KEYS = ("initial", "initial_state", "initial-state")
+
+
+def front_matter_claims(front: FrontMatter) -> Iterator[Claim]:
+    """The state the spec's front matter names as the initial one (`initial: review`,
+    `initial_state`, `initial-state`); an error for front matter that is not YAML."""
+    from spellbook.facts.frontmatter import frontmatter
+    from spellbook.records.errors import ActionError
+
+    try:
+        data = frontmatter(f"---\n{front.text}\n---\n", "the front matter")
+    except ActionError as err:
+        said, line = "", front.line
+        if "not valid YAML" in str(err):
+            said, line = _yaml_problem(front)
+        why = said or " ".join(str(err).split()).replace(": its frontmatter", "")
+        fail(f"{why}; write it as `key: value` lines, or remove it", line)
+    lines = front.text.split("\n")
+    for key, value in data.items():
+        if key.lower() not in _FRONT_KEYS:
+            continue
+        at = next((i for i, t in enumerate(lines) if t.strip().lower().startswith(key.lower())), 0)
+        line = front.line + 1 + at
+        if not isinstance(value, (str, int)) or isinstance(value, bool):
+            fail(f"the front matter's {key!r} names no state: write `{key}: STATE`", line)
+        yield Claim(str(value).strip("`* "), line, "front matter", said=lines[at].strip())
+
+
+def _yaml_problem(front: FrontMatter) -> tuple[str, int]:
+    """What YAML finds wrong with front matter it cannot read (within the runtime's
+    bounds, `spellbook.facts.frontmatter`), and the spec's line where it finds it."""
+    import yaml
+
+    try:
+        yaml.safe_load(front.text)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        line = front.line + 1 + (mark.line if mark is not None else 0)
+        return f"the front matter is not valid YAML: {err.problem or 'cannot be read'}", line
+    except (yaml.YAMLError, RecursionError, ValueError):
+        pass
+    return "", front.line

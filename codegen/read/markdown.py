@@ -254,8 +254,34 @@ class Html:
     def comment(self) -> bool:
         return self.text.lstrip().startswith("<!--")
 
+    @property
+    def summary(self) -> str:
+        """The text of the `<summary>` of a `<details>` this block opens ("" for none):
+        what GitHub shows of a folded block, as a heading would be shown."""
+        found = _SUMMARY.search(self.text)
+        if found is None or not _DETAILS.search(self.text[: found.start()]):
+            return ""
+        return " ".join(html.unescape(_HTML_TAG.sub("", found.group(1))).split())
 
-Block = Heading | Paragraph | Table | Code | BrokenTable | LooseRows | ItemList | Quote | Html
+    @property
+    def details_opened(self) -> int:
+        """How many more `<details>` the block opens than it closes (below 0: closes)."""
+        return len(_DETAILS.findall(self.text)) - len(_DETAILS_END.findall(self.text))
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    """The YAML front matter that opens a file (`---` ... `---`): `text` its lines between
+    the two marks, the first of them on `line + 1`."""
+
+    line: int
+    end_line: int
+    text: str
+
+
+Block = (
+    Heading | Paragraph | Table | Code | BrokenTable | LooseRows | ItemList | Quote | Html
+) | FrontMatter
 
 
 # ASCII punctuation: what a backslash escapes in markdown (CommonMark, "Backslash escapes").
@@ -537,6 +563,12 @@ def read_blocks(text: str) -> tuple[Block, ...]:
 
 
 def _read_blocks(text: str) -> tuple[Block, ...]:
+    front = front_matter(text)
+    if front is not None:
+        # Its lines are blank to mistune, so a `---` under `key: value` is no heading
+        # and every line below keeps its number.
+        lines = text.split("\n")
+        text = "\n" * front.end_line + "\n".join(lines[front.end_line :])
     md = _parser()
     inline = md.inline
     md.inline = _RepeatedInline(inline)  # type: ignore[assignment]
@@ -545,7 +577,20 @@ def _read_blocks(text: str) -> tuple[Block, ...]:
     finally:
         md.inline = inline
     assert isinstance(tokens, list)
-    return tuple(_blocks(tokens))
+    return ((front,) if front is not None else ()) + tuple(_blocks(tokens))
+
+
+def front_matter(text: str) -> FrontMatter | None:
+    """The front matter that opens `text`: a first line `---` and the next line that is
+    `---` or `...` (as GitHub and static site generators read it); None where there is
+    none, or no line closes it."""
+    lines = text.lstrip("\ufeff").split("\n")
+    if len(lines) < 2 or lines[0].rstrip(" \t") != "---":
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].rstrip(" \t") in ("---", "...")), 0)
+    if not end:
+        return None
+    return FrontMatter(1, end + 1, "\n".join(lines[1:end]))
 
 
 def _blocks(tokens: Iterable[Token]) -> Iterator[Block]:
@@ -600,6 +645,9 @@ _ALERT = re.compile(r"\[!(note|tip|important|warning|caution)\]", re.IGNORECASE)
 _HTML_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr\s*>", re.IGNORECASE | re.DOTALL)
 _HTML_CELL = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]\s*>", re.IGNORECASE | re.DOTALL)
 _HTML_TAG = re.compile(r"<[^>]*>")
+_SUMMARY = re.compile(r"<summary\b[^>]*>(.*?)</summary\s*>", re.IGNORECASE | re.DOTALL)
+_DETAILS = re.compile(r"<details\b", re.IGNORECASE)
+_DETAILS_END = re.compile(r"</details\s*>", re.IGNORECASE)
 
 
 def _html_header(raw: str) -> tuple[str, ...]:

@@ -23,7 +23,7 @@ from ..spec_error import fail
 from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
 from .lexicon import Lexicon, normal
-from .markdown import Cell, Heading, Paragraph, Table, TableRow, has_markup
+from .markdown import Cell, Heading, Html, Paragraph, Table, TableRow, has_markup
 
 # Role -> the header names that mean it, preferred first (compared without case).
 ROLES: dict[str, tuple[str, ...]] = {
@@ -210,6 +210,16 @@ _ASIDE_WORDS = (
     r"|\b(?:old|superseded|deprecated|obsolete|outdated|removed|retired|previous) "
     r"(?:transition |state )?(?:rules?|transitions|tables?|machine|spec)\b"
     r"|\bsuperseded by\b|^\W*(?:superseded|deprecated|obsolete|removed|retired)\W*$"
+    # Rules not live yet: planned, proposed, disabled, a draft of a version. `Draft`,
+    # `Backlog` or `Disabled` alone may be a state's own section (`aside_heading`).
+    r"|\bnot (?:yet )?(?:implemented|built|live|enabled|shipped|supported|in use)\b"
+    r"|\bunimplemented\b|\bunder discussion\b|\bcoming soon\b|\bto be (?:implemented|built)\b"
+    r"|\bfeature[- ]flag(?:ged)?(?: is)?\s*\(?off\b|\bbehind a (?:feature )?flag\b"
+    r"|^\W*(?:planned|proposed|proposals?|future|disabled|ideas|wishlist|roadmap|todo|tbd)"
+    r"\s*(?:$|[(:/\u2014\u2013]|-\s)"
+    r"|\b(?:planned|proposed|future|disabled|draft|upcoming) (?:rules?|transitions|changes"
+    r"|moves|additions|features|work|tables?)\b"
+    r"|\((?:planned|proposed|future|disabled|draft|todo|tbd|wip)\)|\bv\d[\w.]* draft\b"
 )
 _ASIDE = re.compile(_ASIDE_WORDS, re.IGNORECASE)
 # A paragraph right before a table that introduces it as an example or a record: its last
@@ -231,6 +241,15 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 # (`Invalid transition examples`).
 _REFUSING = re.compile(
     r"\b(?:invalid|blocked|rejected|forbidden|illegal|disallowed|not allowed|denied|refused)\b",
+    re.IGNORECASE,
+)
+# A heading that limits who may make the moves under it (`Admin only`, `Manual overrides
+# (ops only)`), which no row reads as a guard.
+_LIMIT = re.compile(
+    r"\b(?:admins?|administrators?|ops|staff|operators?|managers?|internal|support|owners?"
+    r"|superusers?|moderators?|privileged|authori[sz]ed|maintainers?|root)"
+    r"(?: users?| team| roles?)? only\b|\(\s*[\w -]+ only\s*\)"
+    r"|\bonly (?:for|by|when|if|after|with)\b|\brequires? (?:an? )?(?:admin|approval|role|flag)\b",
     re.IGNORECASE,
 )
 # Words an example note says, which the error for a file with no transition table finds.
@@ -261,19 +280,67 @@ def aside_paragraph(block: object) -> str:
     return said if _INTRODUCING.match(opening[:-1].strip()) else ""
 
 
-def aside_heading(headings: tuple[Heading, ...], title: Heading | None) -> Heading | None:
+def aside_heading(
+    headings: tuple[Heading, ...], title: Heading | None, table: Table | None = None
+) -> Heading | None:
     """The innermost of `headings` (those above a table) that says the table is an
-    example or a record (`aside`), if one does; never the document's title."""
+    example or a record (`aside`), if one does; never the document's title, nor a
+    heading that names a state every row of `table` names (`### Disabled` over the
+    rows of the state `disabled`: that state's own section)."""
     return next(
-        (h for h in reversed(headings) if h is not title and aside(h.text)),
+        (
+            h
+            for h in reversed(headings)
+            if h is not title and aside(h.text) and not _state_section(h, table)
+        ),
         None,
     )
+
+
+def _state_section(heading: Heading, table: Table | None) -> bool:
+    """Whether every row of `table` has a cell that is the heading's words."""
+    said = normal(heading.text)
+    return (
+        table is not None
+        and bool(table.rows)
+        and all(any(normal(c.plain) == said for c in row.cells) for row in table.rows)
+    )
+
+
+def details_aside(block: Html, folded: list[Heading | None]) -> None:
+    """Keep `folded` one entry for each `<details>` open after `block`: its summary as a
+    heading over the blocks up to its `</details>` where it says what it folds is an
+    example or a record (`aside`: `<summary>Old transitions (v1)</summary>`), else None."""
+    opened = block.details_opened
+    for _ in range(-opened):
+        if folded:
+            folded.pop()
+    for i in range(opened):
+        said = block.summary if i == 0 else ""
+        folded.append(Heading(block.line, 7, said) if said and aside(said) else None)
 
 
 def title_of(headings: tuple[Heading, ...]) -> Heading | None:
     """The document's title among the headings above its first block under one: its
     first heading, where that is of level 1 (`# Example: an order`)."""
     return headings[0] if headings and headings[0].level == 1 else None
+
+
+def limit_note(headings: tuple[Heading, ...], title: Heading | None) -> Notice | None:
+    """A warning at the innermost of `headings` over a table read as rules that limits
+    who or when its moves are made (`Admin only`): a heading sets no condition."""
+    limited = next(
+        (h for h in reversed(headings) if h is not title and _LIMIT.search(h.text)), None
+    )
+    if limited is None:
+        return None
+    return Notice(
+        "heading_limit",
+        f"the heading {limited.text!r} limits the moves under it, but a heading sets no "
+        "condition: its rows are read as firing always; write the limit on each row, as "
+        "`event [guard]` in the Event cell or in a Condition column",
+        limited.line,
+    )
 
 
 def aside_note(line: int, where: str, text: str, at: int, what: str = "table") -> Notice:

@@ -42,8 +42,16 @@ from ..spec_error import fail
 from .above import Machines, said_of, unread
 from .identifiers import identifier
 from .lexicon import normal
-from .markdown import Block, Heading, ItemList, Paragraph, Table
-from .rows import ROLES, TERM_ROLES, aside_heading, aside_paragraph, columns_of, title_of
+from .markdown import Block, Heading, Html, ItemList, Paragraph, Table
+from .rows import (
+    ROLES,
+    TERM_ROLES,
+    aside_heading,
+    aside_paragraph,
+    columns_of,
+    details_aside,
+    title_of,
+)
 
 # The roles a table needs to count as a transition table here: where it came from and
 # where it goes. Reading it (what its other columns must be) is `read.document`'s job.
@@ -308,13 +316,16 @@ def _placed(
     """Each block that is not a heading, with the headings above it (and where they
     are), innermost last."""
     stack: list[tuple[int, Heading]] = []
+    folded: list[Heading | None] = []  # `rows.details_aside`
     for i, block in enumerate(blocks):
         if isinstance(block, Heading):
             while stack and stack[-1][1].level >= block.level:
                 stack.pop()
             stack.append((i, block))
             continue
-        yield i, block, tuple(stack)
+        yield i, block, tuple(stack) + tuple((i, h) for h in folded if h)
+        if isinstance(block, Html):
+            details_aside(block, folded)
 
 
 def _rule_tables(
@@ -326,9 +337,10 @@ def _rule_tables(
     first = next((b for b in blocks if isinstance(b, Heading)), None)
     title = title_of((first,) if first is not None else ())
     for i, block, stack in _placed(blocks):
+        table = block if isinstance(block, Table) else None
         if (
             _moves(block, roles)
-            and aside_heading(tuple(h for _, h in stack), title) is None
+            and aside_heading(tuple(h for _, h in stack), title, table) is None
             and not (i and aside_paragraph(blocks[i - 1]))
         ):
             yield i, block, stack

@@ -1,0 +1,92 @@
+"""Where a spec says its machine starts: front matter, labels, key/value tables,
+headings and a States table's columns (`codegen.read.initial`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from codegen import SpecError, parse_spec_text
+from codegen.analyse import analyse
+
+_TABLE = (
+    "Transitions not listed are rejected.\n\n| From | Event | To |\n|---|---|---|\n"
+    "| draft | submit | review |\n| review | approve | shipped |\n"
+    "| review | reject | draft |\n| shipped | - | (none) |\n"
+)
+
+
+@pytest.mark.parametrize(
+    "front",
+    [
+        "initial_state: review\n",
+        "initial: review\n",
+        "machine: order\ninitial-state: review\n",
+    ],
+)
+def test_front_matter_says_where_the_machine_starts(front: str) -> None:
+    spec = parse_spec_text(f"---\ntitle: Order lifecycle\n{front}---\n\n# Order\n\n{_TABLE}")
+    assert spec.initial == "review"
+
+
+def test_front_matter_is_never_a_heading_that_makes_the_file_an_example() -> None:
+    text = f"---\ntitle: Order lifecycle\ntags: [payments, example]\n---\n\n{_TABLE}"
+    spec = parse_spec_text(text)
+    assert {r.current.names for r in spec.rows} >= {("draft",), ("review",)}
+    assert not [f for f in analyse(spec) if f.kind == "table_skipped"]
+
+
+def test_front_matter_and_a_sentence_that_disagree_are_an_error_naming_both() -> None:
+    text = f"---\ninitial: review\n---\n\n# Order\n\nThe initial state is `draft`.\n\n{_TABLE}"
+    with pytest.raises(SpecError) as err:
+        parse_spec_text(text)
+    assert "line 2" in err.value.message and "line 7" in err.value.message
+
+
+def test_front_matter_that_is_not_yaml_is_an_error_at_its_line() -> None:
+    with pytest.raises(SpecError) as err:
+        parse_spec_text(f"---\ntitle: [unclosed\n---\n\n# Order\n\n{_TABLE}")
+    assert err.value.line == 2 and "not valid YAML" in err.value.message
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "**Start**: `review`",
+        "Start: review",
+        "Initial state \u2014 `review`",
+        "| Setting | Value |\n|---|---|\n| Initial state | review |\n| Owner | payments |",
+        "## Initial state\n\n`review`",
+        "## States\n\n| State | Meaning | Initial |\n|---|---|---|\n"
+        "| draft | edited | |\n| review | waiting | \u2713 |\n| shipped | sent | |",
+    ],
+)
+def test_more_ways_of_saying_the_initial_state_are_read(said: str) -> None:
+    spec = parse_spec_text(f"# Order\n\n{said}\n\n## Transitions\n\n{_TABLE}")
+    assert spec.initial == "review"
+    assert not [f for f in analyse(spec) if f.kind == "states_unread"]
+
+
+def test_a_key_value_row_naming_no_state_is_a_warning() -> None:
+    said = "| Setting | Value |\n|---|---|\n| Initial state | reviewing |"
+    spec = parse_spec_text(f"# Order\n\n{said}\n\n{_TABLE}")
+    assert spec.initial == "draft"
+    (warning,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert warning.line == 5 and "'reviewing'" in warning.message
+
+
+@pytest.mark.parametrize(("last", "warned"), [("| shipped | reopen | review |", True), ("", False)])
+def test_a_final_column_tick_is_a_warning_unless_a_none_row_ends_the_state(
+    last: str, warned: bool
+) -> None:
+    states = (
+        "## States\n\n| State | Meaning | Final |\n|---|---|---|\n"
+        "| draft | edited | |\n| review | waiting | |\n| shipped | sent | \u2713 |\n"
+    )
+    table = _TABLE.replace(
+        "| shipped | - | (none) |\n", last + "\n" if last else "| shipped | - | (none) |\n"
+    )
+    spec = parse_spec_text(f"# Order\n\n{states}\n## Transitions\n\n{table}")
+    found = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert len(found) == int(warned)
+    if warned:
+        assert found[0].line == 9 and "'Final'" in found[0].message
