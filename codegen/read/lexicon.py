@@ -25,7 +25,14 @@ from spellbook.disk.paths import is_git, path_problem
 from spellbook.disk.walk import glob_name
 from spellbook.facts.patterns import VOCABULARY
 from spellbook.facts.probes import PROBES
-from spellbook.records.vocabulary import Noun, Verb, load, module_name, template_file
+from spellbook.records.vocabulary import (
+    NotAVocabulary,
+    Noun,
+    Verb,
+    load,
+    module_name,
+    template_file,
+)
 
 from ..model import Term
 from ..spec_error import SpecError
@@ -401,6 +408,13 @@ def _lexicon(name: str) -> Lexicon:
             return found
         try:
             module: ModuleType | None = load(name)
+        except NotAVocabulary as err:
+            raise SpecError(
+                f"vocabulary {name!r}: {err}; name a vocabulary of Spellbook's, a file of "
+                "the project's ending in .md, or a module of the project's that defines "
+                "its words, under [tool.spellbook]",
+                0,
+            ) from None
         except ImportError as err:
             raise SpecError(
                 f"vocabulary {name!r} cannot be loaded ({err}); name a vocabulary of "

@@ -167,6 +167,27 @@ def test_a_broken_vocabulary_module_is_an_error_not_a_traceback(
         parse_spec_text(spec_with("-"), options=ReadOptions(name))
 
 
+@pytest.mark.parametrize("name", ["this", "os", "os.path", "json", "sys"])
+def test_a_module_of_python_s_own_is_never_imported_as_a_vocabulary(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = set(sys.modules)
+    with pytest.raises(SpecError, match="module of Python's standard library, not a vocab"):
+        parse_spec_text(spec_with("-"), options=ReadOptions(name))
+    assert "this" not in set(sys.modules) - before
+    assert "Zen of Python" not in capsys.readouterr().out
+
+
+def test_a_module_that_defines_no_words_is_no_vocabulary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "plain_module_of_the_team.py").write_text("X = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(SpecError, match="defines none of NOUNS, TERMS") as caught:
+        parse_spec_text(spec_with("-"), options=ReadOptions("plain_module_of_the_team"))
+    assert "so it is no vocabulary" in caught.value.message
+
+
 def test_a_project_s_own_vocabulary_is_found_from_its_root(tmp_path: Path) -> None:
     (tmp_path / "words").mkdir()
     (tmp_path / "words" / "__init__.py").write_text(

@@ -12,8 +12,8 @@ in its vocabulary, chosen per machine in `[tool.spellbook]` (`vocabulary = NAME`
   it needs no `--trust`; the generated module carries the templates it needs, so the
   runtime never reads the file;
 - or, for a team whose workflow needs code, a Python module (`my_project.words`),
-  imported only from the project a command runs in (or with `--trust`). A module may
-  define:
+  imported only from the project a command runs in (or with `--trust`), never one of
+  Python's standard library. A module defines at least one of (`DEFINES`):
 
 - `NOUNS`: facts about a file's content, each named by a `Noun` (a pattern of
   words, the core probe and parameter that check it, the file it is usually
@@ -106,9 +106,33 @@ def module_name(name: str) -> str:
     return f"{PACKAGE}.{name}" if find_spec(f"{PACKAGE}.{name}") is not None else name
 
 
+# What a vocabulary module defines (the module's doc says what each is): one at least.
+DEFINES = ("NOUNS", "TERMS", "FILE_GROUPS", "VERBS", "TEMPLATES", "JUDGED")
+
+
+class NotAVocabulary(ValueError):
+    """A module named as a vocabulary that is none: one of Python's own, or one that
+    defines none of `DEFINES`."""
+
+
 def load(name: str) -> ModuleType | None:
-    """The vocabulary module called `name` ("" for none)."""
-    return import_module(module_name(name)) if name else None
+    """The vocabulary module called `name` ("" for none). A module of Python's standard
+    library is never imported as one (`vocabulary = "this"` would run it), and a module
+    that defines none of a vocabulary's names is refused, never read as no words."""
+    if not name:
+        return None
+    import sys
+
+    top = name.partition(".")[0]
+    if top in sys.stdlib_module_names or top in sys.builtin_module_names:
+        raise NotAVocabulary(f"{top!r} is a module of Python's standard library, not a vocabulary")
+    module = import_module(module_name(name))
+    if not any(hasattr(module, defined) for defined in DEFINES):
+        raise NotAVocabulary(
+            f"the module {module.__name__!r} defines none of {', '.join(DEFINES)}, so it "
+            "is no vocabulary"
+        )
+    return module
 
 
 def template_file(folder: str, name: str) -> str:
