@@ -245,6 +245,7 @@ def parse_plantuml(text: str, line: int) -> SpecDiagram | None:
         return None
     drawing = _Drawing(line, PLANTUML)
     in_note = in_skin = declared = False
+    opened = (0, "")
     for at, statement in statements:
         if in_note:
             in_note = statement not in ("end note", "endnote")
@@ -260,20 +261,21 @@ def parse_plantuml(text: str, line: int) -> SpecDiagram | None:
             drawing.arrow(move.group(1), move.group(2), move.group(3) or "", at)
             continue
         state = _PU_STATE.fullmatch(statement)
-        if state is not None and state.group(5) in (None, *_PU_SHAPES):
+        shape = (state.group(5) or "").lower() if state is not None else ""
+        if state is not None and shape in ("", *_PU_SHAPES):
             declared = True
             long, name = state.group(1) or state.group(4) or "", state.group(2) or state.group(3)
-            if state.group(5) is not None:
+            if shape:
                 drawing.shape(name, at)
             else:
                 drawing.state(name, long, state.group(6) is not None)
             continue
         note = _PU_NOTE.fullmatch(statement)
         if note is not None:
-            in_note = note.group(1) is None
+            in_note, opened = note.group(1) is None, (at, statement)
             continue
         if _PU_SKIN_BLOCK.fullmatch(statement):
-            in_skin = True
+            in_skin, opened = True, (at, statement)
             continue
         if _PU_SKIPPED.fullmatch(statement) or _DESCRIBED.fullmatch(statement):
             continue
@@ -281,6 +283,10 @@ def parse_plantuml(text: str, line: int) -> SpecDiagram | None:
         drawing.not_read(at, statement)
     if not declared and not any(not m.source or not m.dest for m in drawing.moves):
         return None
+    if in_note or in_skin:
+        end = "`end note`" if in_note else "`}`"
+        why = f"`{opened[1][:40]}` is never closed with {end}, so no line after it is read"
+        drawing.unread.append((opened[0], why))
     return drawing.done(statements[0][0])
 
 

@@ -434,3 +434,13 @@ def test_long_plantuml_lines_are_read_in_one_pass() -> None:
     diagram = parse_plantuml("[*] --> a\n" + "\n".join(lines) + "\n", 1)
     assert diagram is not None
     assert [at for at, _ in diagram.unread] == [3, 4, 5, 6]
+
+
+def test_a_plantuml_note_or_skinparam_block_never_closed_is_said() -> None:
+    for opening in ("note left of draft", "skinparam state {"):
+        drawn = _PLANTUML_AGREES.replace("done --> [*]", f"{opening}\ndone --> [*]")
+        [found] = _found(_plantuml(drawn), "diagram_unread")
+        assert found.line == 9
+        assert "is never closed with" in found.message
+    shaped = _PLANTUML_AGREES + "state check <<Choice>>\n"
+    assert "check is a choice" in _found(_plantuml(shaped), "diagram_unread")[0].message
