@@ -387,7 +387,7 @@ class Notice:
 
 @dataclass(frozen=True)
 class DiagramArrow:
-    """One arrow of a spec's Mermaid state diagram, `source --> dest: label` (`[*]` is
+    """One arrow of a spec's state diagram, `source --> dest: label` (`[*]` is
     ""), with its line; `within` is the composite state it is drawn in ("" at the top)."""
 
     source: str
@@ -399,10 +399,11 @@ class DiagramArrow:
 
 @dataclass(frozen=True)
 class SpecDiagram:
-    """A Mermaid `stateDiagram` block of the spec, as drawn: its arrows, the long names
-    its states are given (`state "Long name" as S`), its composite states with the
-    states drawn in each (the first of them where its `[*]` leads, if it draws one),
-    its choice, fork and join states, and the lines not read, each with the reason."""
+    """A state diagram of the spec (a Mermaid `stateDiagram` block or a PlantUML one, as
+    `language` says), as drawn: its arrows, the long names its states are given (`state
+    "Long name" as S`), its composite states with the states drawn in each (the first of
+    them where its `[*]` leads, if it draws one), its choice, fork and join states, and
+    the lines not read, each with the reason."""
 
     line: int
     moves: tuple[DiagramArrow, ...]
@@ -410,6 +411,7 @@ class SpecDiagram:
     composites: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     pseudo: tuple[tuple[str, int], ...] = ()
     unread: tuple[tuple[int, str], ...] = ()
+    language: str = "Mermaid"
 
 
 @dataclass(frozen=True)
@@ -454,7 +456,7 @@ class Spec:
     # The section of a file of several machines this machine is read from ("" for the
     # file): a sentence suggested to the author goes there.
     section: str = field(default="", compare=False)
-    # The spec's Mermaid state diagrams in the section it is read from (`read.mermaid`).
+    # The spec's state diagrams (Mermaid, PlantUML) in the section it is read from (`read.mermaid`).
     diagrams: tuple[SpecDiagram, ...] = field(default=(), compare=False)
     # The line that says where the machine starts, and its words ("" where none does).
     started: str = field(default="", compare=False)

@@ -31,9 +31,10 @@ from .budget import stage
 from .config import Machine, options_for
 from .expand import build_spec
 from .model import Notice, Spec
+from .read.diagram_blocks import diagram_language
 from .read.document import parse_document, state_file_of
 from .read.lexicon import ReadOptions
-from .read.markdown import Block, Code, normalize_newlines, read_blocks
+from .read.markdown import Block, normalize_newlines, read_blocks
 from .read.rows import with_extra_names
 from .read.sections import Section, machines, read_from, select, unread_above
 from .spec_error import SpecError
@@ -231,7 +232,7 @@ def _build(
     spec = build_spec(parse_document(blocks, options), path, sha256)
     if above:
         spec = replace(spec, notices=(*spec.notices, *above))
-    if not any(isinstance(b, Code) and "mermaid" in b.info.lower() for b in blocks):
+    if not any(diagram_language(b) for b in blocks):
         return spec  # no diagram: its reader is not even imported
     from .read.mermaid import read_diagrams
 

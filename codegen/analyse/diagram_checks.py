@@ -1,7 +1,7 @@
-"""The spec's Mermaid state diagrams against its tables: where a diagram starts, every
-arrow it draws that no row makes (or makes on another trigger), and every move the rows
-make that no diagram draws (`diagram_disagrees`); the diagram lines not read
-(`diagram_unread`).
+"""The spec's state diagrams, Mermaid and PlantUML, against its tables: where a diagram
+starts, every arrow it draws that no row makes (or makes on another trigger), and every
+move the rows make that no diagram draws (`diagram_disagrees`); the diagram lines not
+read (`diagram_unread`). Each finding names the diagram's language.
 
 A diagram's state is a table's state where their identifiers are the same (`read.
 identifiers`, the way a table's written names get theirs), its own or its long name's
@@ -33,7 +33,7 @@ def check_diagrams(analysis: Analysis) -> Iterator[Finding]:
         yield from _start(spec, diagram, names)
         for move in diagram.moves:
             if move.source and move.dest:
-                yield from _arrow(spec, move, names, rules, drawn)
+                yield from _arrow(spec, diagram, move, names, rules, drawn)
     yield from _left_out(spec, rules, drawn)
 
 
@@ -100,14 +100,14 @@ def _unread(diagram: SpecDiagram) -> Iterator[Finding]:
     for line, why in diagram.unread:
         yield Finding(
             "diagram_unread",
-            f"this line of the Mermaid state diagram is not read: {why}; "
+            f"this line of the {diagram.language} state diagram is not read: {why}; "
             "the diagram is compared with the tables without it",
             line=line,
         )
     for name, line in diagram.pseudo:
         yield Finding(
             "diagram_unread",
-            f"{name} is a choice, fork or join state of the Mermaid state diagram: "
+            f"{name} is a choice, fork or join state of the {diagram.language} state diagram: "
             "the arrows into and out of it are not compared with the tables",
             line=line,
         )
@@ -122,7 +122,7 @@ def _start(spec: Spec, diagram: SpecDiagram, names: _Names) -> Iterator[Finding]
     first = starts[0]
     yield Finding(
         "diagram_disagrees",
-        f"the Mermaid state diagram starts in {names.shown(first.dest)} "
+        f"the {diagram.language} state diagram starts in {names.shown(first.dest)} "
         f"(`[*] --> {first.dest}`), the tables in {spec.initial}",
         line=first.line,
         state=spec.initial,
@@ -131,6 +131,7 @@ def _start(spec: Spec, diagram: SpecDiagram, names: _Names) -> Iterator[Finding]
 
 def _arrow(
     spec: Spec,
+    diagram: SpecDiagram,
     move: DiagramArrow,
     names: _Names,
     rules: list[RuleSpec],
@@ -139,12 +140,13 @@ def _arrow(
     if move.source in names.pseudo or move.dest in names.pseudo:
         return
     arrow = f"`{move.source} --> {move.dest}" + (f": {move.label}`" if move.label else "`")
+    drawing = f"the {diagram.language} state diagram draws {arrow}"
     pairs = [(a, b) for a in names.leaves(move.source) for b in names.entry(move.dest)]
     unknown = [n for pair in pairs for n in pair if names.state(n) is None]
     if unknown:
         yield Finding(
             "diagram_disagrees",
-            f"the Mermaid state diagram draws {arrow}, but no table has a state "
+            f"{drawing}, but no table has a state "
             + " or ".join(dict.fromkeys(names.shown(n) for n in unknown)),
             line=move.line,
         )
@@ -156,7 +158,7 @@ def _arrow(
     if not making:
         yield Finding(
             "diagram_disagrees",
-            f"the Mermaid state diagram draws {arrow}, but no row moves {source} to {dest}",
+            f"{drawing}, but no row moves {source} to {dest}",
             line=move.line,
             state=source,
         )
@@ -169,7 +171,7 @@ def _arrow(
     ids = ", ".join(dict.fromkeys(r.id for r in making))
     yield Finding(
         "diagram_disagrees",
-        f"the Mermaid state diagram draws {arrow}, but the rows move {source} to {dest} "
+        f"{drawing}, but the rows move {source} to {dest} "
         f"on {', '.join(_written(s, spec) for s in spells)} ({ids}), not on {move.label!r}",
         line=move.line,
         state=source,
@@ -209,7 +211,7 @@ def _left_out(spec: Spec, rules: list[RuleSpec], drawn: set[tuple[str, str]]) ->
         yield Finding(
             "diagram_disagrees",
             f"the rows move {source} to {dest} on {spells} ({rows}), "
-            f"but the Mermaid state diagram draws no `{source} --> {dest}`",
+            f"but the {spec.diagrams[0].language} state diagram draws no `{source} --> {dest}`",
             line=line,
             state=source,
             spell=making[0].spell,

@@ -9,8 +9,9 @@ section:
 - a line saying where a machine starts (a paragraph's sentence, a list item's first
   line, a block quote's, a States table's `(initial)` mark) in a state the tables of
   one machine alone name: that machine's;
-- a Mermaid state diagram whose states, those any machine's tables name, are all one
-  machine's, and no other machine has them all: that machine's, compared with it.
+- a state diagram (Mermaid or PlantUML) whose states, those any machine's tables name,
+  are all one machine's, and no other machine has them all: that machine's, compared
+  with it.
 
 What a machine would read but none takes is said in each machine's report, at its
 line, never dropped without a word: a line saying something starts in a state several
@@ -25,10 +26,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..model import Notice, SpecDiagram
+from .diagram_blocks import diagram_language
 from .identifiers import identifier
 from .initial import Claim, claims_said, table_marks
 from .light_tables import keeping_over
-from .markdown import Block, Code, Heading, Inline, ItemList, Paragraph, Quote, Table
+from .markdown import Block, Heading, Inline, ItemList, Paragraph, Quote, Table
 from .policies import unlisted_policy, unread_policies
 
 
@@ -96,9 +98,9 @@ def unread(
         if diagram is not None and len(_drawn_by(diagram, machines)) != 1:
             yield Notice(
                 "diagram_unread",
-                f"this Mermaid state diagram, {where}, {_drawing(diagram, machines)}, so "
-                "it is compared with none of them: put it in the section of the machine "
-                "it draws",
+                f"this {diagram.language} state diagram, {where}, "
+                f"{_drawing(diagram, machines)}, so it is compared with none of them: put it "
+                "in the section of the machine it draws",
                 diagram.line,
             )
         if isinstance(block, ItemList):
@@ -137,9 +139,9 @@ def _first_lines(block: ItemList) -> Iterator[Inline]:
 
 
 def _diagram(block: Block) -> SpecDiagram | None:
-    """The Mermaid state diagram a code block draws, if it is one (the reader imported
-    only for a Mermaid block)."""
-    if not isinstance(block, Code) or "mermaid" not in block.info.lower():
+    """The state diagram a code block draws, if it is one (the reader imported only for
+    a Mermaid or a PlantUML block)."""
+    if diagram_language(block) is None:
         return None
     from .mermaid import read_diagrams
 

@@ -227,3 +227,220 @@ def test_composites_drawn_inside_many_others_are_walked_once() -> None:
             lines += [f"        state L{level + 1}a", f"        state L{level + 1}b", "    }"]
     found = _found(_spec("\n".join(lines)))
     assert any("L25a" in f.message for f in found)
+
+
+def _plantuml(diagram: str, table: str = _TABLE, info: str = "plantuml") -> str:
+    return f"# Order\n\n```{info}\n" + diagram.strip("\n") + "\n```\n" + table
+
+
+_DEPLOY = """# Deploy
+
+```plantuml
+@startuml
+[*] --> queued
+queued --> running : start
+running --> succeeded : pass
+running --> failed : fail
+failed --> queued : retry
+running --> cancelled : cancel
+@enduml
+```
+
+Transitions not listed are rejected.
+
+| From | Event | To |
+|------|-------|----|
+| idle | enqueue | queued |
+| queued | start | running |
+| running | pass | succeeded |
+| running | fail | failed |
+| failed | retry | queued |
+| succeeded | - | (none) |
+"""
+
+_PLANTUML_AGREES = """@startuml
+[*] --> draft
+draft --> review : submit
+review --> done : approve
+review --> draft : reject
+done --> [*]
+@enduml
+"""
+
+
+def test_a_plantuml_diagram_that_disagrees_with_the_tables_is_compared_like_mermaid() -> None:
+    found = {f.line: f.message for f in _found(_DEPLOY)}
+    assert "the PlantUML state diagram starts in queued (`[*] --> queued`)" in found[5]
+    assert "the tables in idle" in found[5]
+    assert "draws `running --> cancelled: cancel`" in found[10]
+    assert "no table has a state cancelled" in found[10]
+    assert "the PlantUML state diagram draws no `idle --> queued`" in found[3]
+    assert not any("Mermaid" in m for m in found.values())
+
+
+@pytest.mark.parametrize("info", ["plantuml", "puml", "uml", "PlantUML", "", "text"])
+def test_a_plantuml_diagram_that_agrees_has_no_finding(info: str) -> None:
+    text = _plantuml(_PLANTUML_AGREES, info=info)
+    assert len(parse_spec_text(text).diagrams) == 1
+    assert _found(text) == []
+    assert _found(text, "diagram_unread") == []
+    moved = _plantuml(_PLANTUML_AGREES.replace("draft --> review", "draft --> done"), info=info)
+    assert any("draws `draft --> done: submit`, but no row" in f.message for f in _found(moved))
+
+
+@pytest.mark.parametrize(
+    "arrow",
+    [
+        *("-->", "->", "--->", "-down->", "-d->", "-left->", "-up->", "-r->", "--right-->"),
+        *("-[#red]->", "-[dashed]->", "-[#red,bold]->", "-up[#blue]->", "-[#blue]down->"),
+    ],
+)
+def test_each_plantuml_arrow_is_read(arrow: str) -> None:
+    text = _plantuml(_PLANTUML_AGREES.replace("draft --> review", f"draft {arrow} review"))
+    assert _found(text) == []
+    assert _found(text, "diagram_unread") == []
+    moved = _plantuml(_PLANTUML_AGREES.replace("draft --> review", f"draft {arrow} done"))
+    assert any("draws `draft --> done: submit`" in f.message for f in _found(moved))
+
+
+def test_each_plantuml_form_is_read_without_a_finding() -> None:
+    drawn = """@startuml
+' a line comment
+/' a comment
+   of two lines '/
+skinparam backgroundColor #EEEBDC
+skinparam state {
+  BackgroundColor Peru
+}
+hide empty description
+show stereotype
+left to right direction
+title The order
+state draft : not sent
+state "Under review" as review #pink
+state done #lightgreen
+draft : a description line
+note left of draft : one line
+note right of review
+  a note of
+  two lines
+end note
+note top of done : on top
+note bottom of done : below
+note "floating" as N1
+N1 .. done
+[*] --> draft
+draft -down-> review : submit
+review -[#green]-> done : approve
+review -[dashed]-> draft /' inline '/ : reject
+done --> [*]
+@enduml
+"""
+    diagram = parse_spec_text(_plantuml(drawn)).diagrams[0]
+    assert diagram.language == "PlantUML"
+    assert dict(diagram.names) == {"review": "Under review"}
+    assert len(diagram.moves) == 5
+    assert _found(_plantuml(drawn)) == []
+    assert _found(_plantuml(drawn), "diagram_unread") == []
+
+
+def test_plantuml_composites_regions_and_choices_are_read() -> None:
+    table = """
+## Transitions
+
+| From | Event | To |
+|---|---|---|
+| idle | begin | drafting |
+| drafting | submit | reviewing |
+| drafting | cancel | idle |
+| reviewing | cancel | idle |
+"""
+    drawn = """@startuml
+[*] --> idle
+idle --> Working : begin
+state Working #lightblue {
+  [*] --> drafting
+  drafting --> reviewing : submit
+  --
+  ||
+}
+Working --> idle : cancel
+state check <<choice>>
+state split <<fork>>
+state merge <<join>>
+@enduml
+"""
+    assert _found(_plantuml(drawn, table)) == []
+    unread = _found(_plantuml(drawn, table), "diagram_unread")
+    assert [f.line for f in unread] == [14, 15, 16]
+    assert "check is a choice, fork or join state of the PlantUML state diagram" in (
+        unread[0].message
+    )
+
+
+def test_a_plantuml_sequence_or_activity_diagram_is_no_diagram() -> None:
+    from codegen.read.mermaid import parse_plantuml
+
+    sequence = "@startuml\nAlice -> Bob : hello\nBob --> Alice : hi\n@enduml\n"
+    activity = "@startuml\nstart\n:read the order;\nstop\n@enduml\n"
+    old_activity = '@startuml\n(*) --> "First"\n"First" --> (*)\n@enduml\n'
+    for text in (sequence, activity, old_activity):
+        assert parse_plantuml(text, 3) is None
+        assert parse_spec_text(_plantuml(text)).diagrams == ()
+        assert _found(_plantuml(text), "diagram_unread") == []
+
+
+def test_a_plantuml_line_not_read_is_diagram_unread_at_its_line() -> None:
+    drawn = _PLANTUML_AGREES.replace("done --> [*]", "done --> [*]\nreview <-- done\nfoo bar")
+    found = _found(_plantuml(drawn), "diagram_unread")
+    assert [f.line for f in found] == [10, 11]
+    assert "this line of the PlantUML state diagram is not read" in found[0].message
+    assert "`review <-- done` is not an arrow" in found[0].message
+    assert "`foo bar` is not an arrow" in found[1].message
+
+
+def test_a_plantuml_block_of_several_machines_above_the_sections_names_plantuml() -> None:
+    text = """# Two machines
+
+```plantuml
+[*] --> draft
+draft --> hot
+```
+
+## Order
+
+| From | Event | To |
+|---|---|---|
+| draft | submit | review |
+
+## Kettle
+
+| From | Event | To |
+|---|---|---|
+| cold | heat | hot |
+"""
+    order, _ = parse_machines_text(text)
+    [notice] = [f for f in analyse(order.spec) if f.kind == "diagram_unread"]
+    assert notice.message.startswith("this PlantUML state diagram, ")
+
+
+@pytest.mark.timeout(30)
+def test_long_plantuml_lines_are_read_in_one_pass() -> None:
+    from codegen.read.mermaid import parse_plantuml
+
+    n = 50_000
+    lines = ["a" + "-" * n + "x", "state a" + " " * n + "x", "note left of a" + " " * n + "x"]
+    lines += ["a" + "-d" * n, "/'" * n + " '/"]
+    diagram = parse_plantuml("[*] --> a\n" + "\n".join(lines) + "\n", 1)
+    assert diagram is not None
+    assert [at for at, _ in diagram.unread] == [3, 4, 5, 6]
+
+
+def test_a_plantuml_note_or_skinparam_block_never_closed_is_said() -> None:
+    for opening in ("note left of draft", "skinparam state {"):
+        drawn = _PLANTUML_AGREES.replace("done --> [*]", f"{opening}\ndone --> [*]")
+        [found] = _found(_plantuml(drawn), "diagram_unread")
+        assert found.line == 9
+        assert "is never closed with" in found.message
+    shaped = _PLANTUML_AGREES + "state check <<Choice>>\n"
+    assert "check is a choice" in _found(_plantuml(shaped), "diagram_unread")[0].message
