@@ -33,6 +33,7 @@ SEVERITY: dict[str, Severity] = {
     "duplicate_state": Severity.ERROR,
     "duplicate_spell": Severity.ERROR,
     "spell_shadowed": Severity.ERROR,
+    "trigger_renamed": Severity.WARNING,
     "former_name": Severity.ERROR,
     # behaviour under the conditions
     "gap": Severity.ERROR,

@@ -14,7 +14,7 @@ from spellbook.disk.own_files import OWN_FILE, own_file
 from spellbook.doors.subcommands import COMMANDS
 from spellbook.records.words import did, plural, verb
 
-from ..model import ActionSpec, Kind, RuleRow, Spec, Term
+from ..model import RESERVED, ActionSpec, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
 from ..read.lexicon import Lexicon, ReadOptions, normal
@@ -405,8 +405,11 @@ def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
 
 def check_spell_names(analysis: Analysis) -> Iterator[Finding]:
     """spell_shadowed: a spell named like a command of `spell` (`status`, `repair`, ...,
-    `spellbook.doors.subcommands`), which `spell NAME` runs instead of casting it."""
+    `spellbook.doors.subcommands`), which `spell NAME` runs instead of casting it.
+    trigger_renamed: a spell whose trigger is a name the generated model already has
+    (`fired`, `trigger`, `is_<state>`, `may_<trigger>`), so the model calls it otherwise."""
     word = analysis.spec.spell_word
+    yield from _triggers_renamed(analysis.spec)
     for spell in analysis.spec.spells:
         for name in dict.fromkeys((spell.title or spell.name, spell.name)):
             if name.lower() in COMMANDS:
@@ -419,6 +422,29 @@ def check_spell_names(analysis: Analysis) -> Iterator[Finding]:
                     spell=spell.name,
                 )
                 break
+
+
+def _triggers_renamed(spec: Spec) -> Iterator[Finding]:
+    """Each spell whose trigger the generated model cannot call by its name: one of the
+    model's own attributes (`model.RESERVED`), the state check `transitions` binds for a
+    state (`is_<state>`), or another trigger's `may_<trigger>`."""
+    taken = {
+        f"is_{st.name}": f"the check that the model is in state {st.name}" for st in spec.states
+    }
+    taken |= {f"may_{sp.trigger}": f"the check whether {sp.trigger} may fire" for sp in spec.spells}
+    taken |= {name: "a name the model already has" for name in RESERVED}
+    for spell in spec.spells:
+        why = taken.get(spell.trigger)
+        if why is not None:
+            yield Finding(
+                "trigger_renamed",
+                f"{spec.spell_word} {spell.title or spell.name}: its trigger cannot be "
+                f"`{spell.trigger}()` on the generated model, as `{spell.trigger}` is {why}, "
+                f"so it has another name there (the generated module's `TRIGGERS` says "
+                f"which); rename the {spec.spell_word} to call it by its own",
+                line=spell.line,
+                spell=spell.name,
+            )
 
 
 def check_formerly(analysis: Analysis) -> Iterator[Finding]:

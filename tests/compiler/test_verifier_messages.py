@@ -155,3 +155,22 @@ def test_findings_call_the_spells_what_the_spec_s_list_heading_does() -> None:
     spells = {f.kind: f.message for f in analyse(parse_spec_text(text.replace("Events", "Spells")))}
     assert "no spell leads out of it" in spells["dead_end"]
     assert spells["spell_shadowed"].startswith("spell Status cannot be cast as `spell status`")
+
+
+def test_a_trigger_the_model_cannot_call_by_its_name_is_a_warning_that_holds() -> None:
+    from codegen.render.machine_records import MachineRecords
+
+    text = "# Lamp\n\n| From | Event | To |\n|---|---|---|\n| off | fired | on |\n"
+    text += "| on | trigger | off |\n| off | may_switch | off |\n| on | switch | on |\n"
+    spec = parse_spec_text(text)
+    warned = {f.spell: f.message for f in analyse(spec) if f.kind == "trigger_renamed"}
+    assert set(warned) == {"fired", "trigger", "may_switch"}, warned
+    assert "`fired` is a name the model already has" in warned["fired"]
+    assert "the check whether switch may fire" in warned["may_switch"]
+    called = {t.spell: t.name for t in MachineRecords(spec).triggers}
+    assert {s: called[s] != s for s in called} == {
+        "fired": True,
+        "trigger": True,
+        "may_switch": True,
+        "switch": False,
+    }, called
