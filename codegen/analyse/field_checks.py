@@ -78,6 +78,8 @@ def check_fields(analysis: Analysis) -> Iterator[Finding]:
     a counter that rules compare and no action counts (`never_counted`), and a `$name`
     that only the State Persistence example shows (`never_set`)."""
     spec = analysis.spec
+    if spec.own_guards or spec.callbacks:
+        return  # no state file: a fact of the core there is an `own_code` error already
     written, counted, ran = _set(spec)
     declared = set(spec.schema.fields)
     # What the runtime writes itself: the time the state was entered (where the State

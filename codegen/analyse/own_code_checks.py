@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from spellbook.verbs.actions import passive
 
 from ..logic import describe
-from ..model import CALL, MODULE_NAMES, OWN, RESERVED, Kind, LiteralSpec, Spec
+from ..model import CALL, MODULE_NAMES, OWN, RESERVED, Kind, Spec
 from .analysis import Analysis
 from .findings import Finding
 
@@ -33,14 +33,20 @@ def check_own_code(analysis: Analysis) -> Iterator[Finding]:
         return
     yield from _names_taken(spec)
     for row in spec.rows:
-        core = [a for a in row.condition.atoms if a.probe not in (OWN, "unknown")]
+        core = list(
+            dict.fromkeys(
+                lit for lit in row.condition.literals if lit.atom.probe not in (OWN, "unknown")
+            )
+        )
         if core:
-            said = ", ".join(repr(describe(LiteralSpec(a, True), spec.words)) for a in core)
+            said = ", ".join(repr(describe(lit, spec.words)) for lit in core)
+            named = " without the file's name," if any(lit.atom.file for lit in core) else ""
             yield Finding(
                 "own_code",
                 f"rule {row.id}: {said} {'is a fact' if len(core) == 1 else 'are facts'} the "
                 f"core checks in a workspace, but {_WHY}; say it in words of the project's "
-                "own, without the file's name, and let a method of the model check it",
+                f"own,{named} words the core does not read as a fact (`amount under 1000`, "
+                "`invoice has lines`), and let a method of the model check it",
                 line=row.line,
                 rule=row.id,
             )

@@ -365,3 +365,19 @@ def test_a_guard_or_callback_named_like_a_trigger_or_a_builtin_is_an_error_namin
     )
     assert said[6].startswith("the callback 'product dispensed'")
     assert "(or Python's builtin) `open`" in said[8]
+
+
+def test_each_row_s_own_fact_is_quoted_and_no_state_file_advice_is_given() -> None:
+    text = (
+        "# Invoice\n\n| From | Event | To | Guard | Effects |\n|---|---|---|---|---|\n"
+        "| submitted | approve | approved | amount < 1000 | - |\n"
+        "| submitted | approve | waiting | amount >= 1000 | notify cfo |\n"
+        "| waiting | approve | approved | - | - |\n"
+    )
+    found = [f for f in analyse(parse_spec_text(text, options=OWN_CODE))]
+    said = {f.rule: f.message for f in found if f.kind == "own_code"}
+    assert said["R1"].startswith("rule R1: 'amount < 1000' is a fact"), said
+    assert said["R2"].startswith("rule R2: 'amount ≥ 1000' is a fact"), said
+    assert "without the file's name" not in said["R1"], said["R1"]
+    assert "(`amount under 1000`, `invoice has lines`)" in said["R1"], said["R1"]
+    assert not [f for f in found if f.kind in ("undefined_field", "never_counted")], found
