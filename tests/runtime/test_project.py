@@ -45,6 +45,16 @@ WRONG = {
         2,
         "a Python identifier",
     ),
+    "a machine named as a package's own module": (
+        '[tool.spellbook.machines]\nhall = "spec/hall.md"\n__init__ = "spec/a.md"\n',
+        3,
+        "not a keyword (`class`) nor a name Python gives a module of its own",
+    ),
+    "a machine named by a keyword": (
+        '[tool.spellbook.machines]\nclass = "spec/a.md"\n',
+        2,
+        "a Python identifier, not a keyword",
+    ),
     "a machine with no spec": (
         '[tool.spellbook.machines.door]\nvocabulary = ""\n',
         1,

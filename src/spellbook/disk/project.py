@@ -484,10 +484,16 @@ def _own_code(table: dict[str, object], at: tuple[str, ...]) -> bool:
 
 
 def _entry(name: str, value: object) -> Entry:
+    from keyword import iskeyword
+
     at = ("machines", name)
     where = f"machines.{name}: "
-    if not name.isidentifier():
-        raise _fail(f"{where}a machine's name is its module's: a Python identifier", at)
+    if not name.isidentifier() or iskeyword(name) or name.startswith("__"):
+        raise _fail(
+            f"{where}a machine's name is its module's: a Python identifier, not a keyword "
+            "(`class`) nor a name Python gives a module of its own (`__init__`)",
+            at,
+        )
     if isinstance(value, str):
         return Entry(name, _inside(value, at))
     if not isinstance(value, dict):
