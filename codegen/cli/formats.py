@@ -244,6 +244,7 @@ UNCOMPARED = (
     "states",
     "families",
     "spells",
+    "methods",
     "state_file",
     "state_key",
     "initial",

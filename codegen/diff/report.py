@@ -92,6 +92,11 @@ def _structure(diff: SpecDiff) -> list[str]:
     spells += [f"renamed {o} → {n}" for o, n in diff.spells_renamed]
     if spells:
         lines.append(_heading(diff) + ": " + "; ".join(spells))
+    added, removed = diff.methods
+    methods = [f"the model must now have {_names(added)}"] if added else []
+    methods += [f"it no longer needs {_names(removed)}"] if removed else []
+    if methods:
+        lines.append("Model methods (the project's own code): " + "; ".join(methods))
     rules = []
     if diff.rules_added:
         rules.append(f"added {_names(diff.rules_added)}")
@@ -306,6 +311,7 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
             "removed": diff.spells_removed,
             "renamed": [{"old": o, "new": n} for o, n in diff.spells_renamed],
         },
+        "methods": {"added": diff.methods[0], "removed": diff.methods[1]},
         "state_file": list(diff.state_file) if diff.state_file else None,
         "state_key": list(diff.state_key) if diff.state_key else None,
         "initial": list(diff.initial) if diff.initial else None,

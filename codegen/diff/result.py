@@ -189,6 +189,20 @@ class SpecDiff:
         return self.breaking_workspaces + self.breaking_code
 
     @property
+    def methods(self) -> tuple[list[str], list[str]]:
+        """The methods of the project's own code (`own_code`) the model must now have and
+        those it no longer needs: each guard's and callback's, `name (guard)`; none for a
+        machine of the core's."""
+
+        def of(spec: Spec) -> dict[str, str]:
+            found = {a.param: f"{a.param} (guard)" for a in spec.own_guards}
+            found.update({a.target: f"{a.target} (callback)" for a in spec.callbacks})
+            return found
+
+        old, new = of(self.old), of(self.new)
+        return [new[m] for m in new if m not in old], [old[m] for m in old if m not in new]
+
+    @property
     def breaking_code(self) -> list[str]:
         """Why the code that calls a machine of the project's own code (`own_code`) could
         stop working: a trigger it calls, `model.<trigger>()` or `may_<trigger>()`, gone."""

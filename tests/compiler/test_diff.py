@@ -623,6 +623,26 @@ def test_a_trigger_renamed_or_removed_in_a_machine_of_own_code_is_breaking(
     assert "breaking: trigger ci_finished is renamed checks_completed" in result.stdout
 
 
+def test_the_methods_a_machine_of_own_code_now_needs_are_said() -> None:
+    changed = PULLS.replace("checks green", "checks passed").replace(
+        "| merge branch |", "| merge branch; tag release |"
+    )
+    found = own_diff(PULLS, changed)
+    assert found.methods == (
+        ["checks_passed (guard)", "tag_release (callback)"],
+        ["checks_green (guard)"],
+    )
+    text = format_text(found)
+    assert "Model methods (the project's own code): the model must now have checks_passed" in (
+        " ".join(text.split())
+    ), text
+    assert to_json(found)["methods"] == {
+        "added": ["checks_passed (guard)", "tag_release (callback)"],
+        "removed": ["checks_green (guard)"],
+    }
+    assert diff(TEXT, TEXT).methods == ([], [])  # a machine of the core's has none
+
+
 def test_a_spell_renamed_in_a_spell_machine_is_said_and_breaks_nothing() -> None:
     found = diff(TEXT, re.sub(r"\bExpecto\b", "Enrich", TEXT))
     assert found.breaking == []
