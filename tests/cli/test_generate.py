@@ -52,6 +52,15 @@ def refused_here(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def codegen_here(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m codegen ARGS` in `cwd`, run by this process as `refused_here` runs it:
+    for a test of what codegen finds stale, writes or refuses, where a process of its own
+    adds a second of start-up and nothing the test looks at. The command's own process
+    (its exit status and streams, hash seeds, a FIFO, Python's own cache) is tested by the
+    tests that `run` it."""
+    return refused_here(*args, cwd=cwd)
+
+
 def split_a_row(text: str) -> tuple[str, str]:
     """The spec with its first row of a named state and no condition split in two: a
     new row before it for worlds where comments.md exists, the row for the others (the
@@ -92,14 +101,14 @@ def test_check_fails_after_the_spec_changes_and_writes_nothing(checkout: Path) -
     assert result.returncode == 1
     assert "generated/spell_machine.py: stale" in result.stderr
     assert {p.name: p.read_bytes() for p in (checkout / "generated").iterdir()} == before
-    assert run("-m", "codegen", cwd=checkout).returncode == 0
-    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+    assert codegen_here(cwd=checkout).returncode == 0
+    assert codegen_here("--check", cwd=checkout).returncode == 0
     assert "First state;" in (checkout / "generated" / "spell_machine.py").read_text()
 
 
 def test_check_fails_on_a_generated_file_no_spec_makes(checkout: Path) -> None:
     (checkout / "generated" / "old_machine.py").write_text("# left behind\n")
-    result = run("-m", "codegen", "--check", cwd=checkout)
+    result = codegen_here("--check", cwd=checkout)
     assert result.returncode == 1
     assert "generated/old_machine.py: no spec generates it" in result.stderr
 
@@ -108,15 +117,15 @@ def test_only_the_listed_machines_are_generated_and_a_scratch_spec_is_named(
     checkout: Path,
 ) -> None:
     shutil.copy(checkout / "spec" / "STATE_MACHINE.md", checkout / "spec" / "SCRATCH copy.md")
-    result = run("-m", "codegen", cwd=checkout)
+    result = codegen_here(cwd=checkout)
     assert result.returncode == 0, result.stderr
     assert "spec/SCRATCH copy.md is not generated" in result.stderr
     assert sorted(p.name for p in (checkout / "generated").glob("*.py")) == [
         "session_machine.py",
         "spell_machine.py",
     ]
-    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
-    alone = run("-m", "codegen", "--spec", "spec/SCRATCH copy.md", cwd=checkout)
+    assert codegen_here("--check", cwd=checkout).returncode == 0
+    alone = codegen_here("--spec", "spec/SCRATCH copy.md", cwd=checkout)
     assert alone.returncode == 0, alone.stderr
     assert "wrote generated/scratch_copy.py" in alone.stdout  # a module that can be imported
 
@@ -148,7 +157,7 @@ def test_spec_with_errors_is_not_generated(checkout: Path) -> None:
             "| ER7 | ERROR_PLAN_MISSING |", "| ER7 | ERROR_PLAN_MISING |"
         )
     )
-    result = run("-m", "codegen", cwd=checkout)
+    result = codegen_here(cwd=checkout)
     assert result.returncode == 1
     assert "unknown state 'ERROR_PLAN_MISING'" in result.stderr
     assert "fix them before generating" in result.stderr
@@ -156,7 +165,7 @@ def test_spec_with_errors_is_not_generated(checkout: Path) -> None:
 
 def test_unreadable_spec_exits_2(checkout: Path) -> None:
     (checkout / "spec" / "STATE_MACHINE.md").write_bytes(b"\xff\xfe garbage")
-    result = run("-m", "codegen", "--check", cwd=checkout)
+    result = codegen_here("--check", cwd=checkout)
     assert result.returncode == 2
     assert "spec/STATE_MACHINE.md:1: not UTF-8" in result.stderr
     assert "Traceback" not in result.stderr
@@ -222,7 +231,7 @@ def test_a_hand_edit_is_stale_even_with_the_fingerprint_kept(checkout: Path) -> 
     text = module.read_text(encoding="utf-8")
     assert text.splitlines()[2].startswith("# Fingerprint: ")
     module.write_text(text.replace("Initial state; no plan", "Initial state, no plan", 1))
-    result = run("-m", "codegen", "--check", cwd=checkout)
+    result = codegen_here("--check", cwd=checkout)
     assert result.returncode == 1
     # Outside a checkout of Spellbook, the command that works there is named.
     assert result.stderr.strip() == "generated/spell_machine.py: stale; run spellbook-codegen"
@@ -235,7 +244,7 @@ def test_one_changed_word_of_a_response_changes_one_line(checkout: Path) -> None
     phrase = "allowing us to start a fresh PR review process"
     spec.write_text(text.replace(phrase, "letting us start a fresh PR review process"))
     before = (checkout / "generated" / "spell_machine.py").read_text(encoding="utf-8")
-    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    assert codegen_here(cwd=checkout).returncode == 0
     after = (checkout / "generated" / "spell_machine.py").read_text(encoding="utf-8")
     changed = [
         (a, b) for a, b in zip(before.splitlines(), after.splitlines(), strict=True) if a != b
@@ -261,7 +270,7 @@ def test_an_edit_with_a_recomputed_fingerprint_is_still_stale(checkout: Path) ->
     body = body.replace('dest="GATHER_EDITING"', 'dest="ACHIEVE_COMPLETE"', 1)
     made = line[len(FINGERPRINT) :].split(" ")[0]
     module.write_text(f"{head}{FINGERPRINT}{made} {_hash(head + body)}\n{body}")
-    result = run("-m", "codegen", "--check", cwd=checkout)
+    result = codegen_here("--check", cwd=checkout)
     assert result.returncode == 1
     assert "generated/spell_machine.py: stale" in result.stderr
 
@@ -274,7 +283,7 @@ def test_a_spec_change_refreshes_the_reports_and_the_documents_parts_only(
     spec.write_text(text, encoding="utf-8")
     docs = checkout / "docs"
     before = {p.relative_to(docs).as_posix(): p.read_text("utf-8") for p in docs.rglob("*.md")}
-    result = run("-m", "codegen", "--check", cwd=checkout)
+    result = codegen_here("--check", cwd=checkout)
     assert result.returncode == 1
     stale = {line.split(":")[0] for line in result.stderr.splitlines()}
     assert {
@@ -286,8 +295,8 @@ def test_a_spec_change_refreshes_the_reports_and_the_documents_parts_only(
         "docs/reports/session-machine-verification.md" not in stale
         and "docs/guide/generating.md" not in stale
     )
-    assert run("-m", "codegen", cwd=checkout).returncode == 0
-    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+    assert codegen_here(cwd=checkout).returncode == 0
+    assert codegen_here("--check", cwd=checkout).returncode == 0
     after = {p.relative_to(docs).as_posix(): p.read_text("utf-8") for p in docs.rglob("*.md")}
     assert {n for n in after if after[n] != before[n]} == {
         "reports/spell-machine-verification.md",
@@ -350,7 +359,7 @@ def test_a_document_that_is_a_link_is_refused(
     outside.write_text("<!-- spellbook: diagram spell_machine -->\n<!-- /spellbook -->\n")
     (checkout / "docs" / "guide" / "generating.md").unlink()
     (checkout / "docs" / "guide" / "generating.md").symlink_to(outside)
-    result = run("-m", "codegen", cwd=checkout)
+    result = codegen_here(cwd=checkout)
     assert result.returncode == 2 and "is a symbolic link" in result.stderr
     assert outside.read_text() == "<!-- spellbook: diagram spell_machine -->\n<!-- /spellbook -->\n"
 
@@ -400,8 +409,8 @@ def test_a_document_keeps_its_line_endings_and_byte_order_mark(checkout: Path) -
     crlf = ("# Title\n\n" + PART + "\nThe end.\n").replace("\n", "\r\n").encode()
     (checkout / "crlf.md").write_bytes(crlf)
     (checkout / "bom.md").write_bytes(b"\xef\xbb\xbf# Title\n\n" + PART.encode())
-    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 1
-    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    assert codegen_here("--check", cwd=checkout).returncode == 1
+    assert codegen_here(cwd=checkout).returncode == 0
     done = (checkout / "crlf.md").read_bytes()
     assert done.startswith(
         b"# Title\r\n\r\n<!-- spellbook: diagram spell_machine -->\r\n```mermaid"
@@ -409,19 +418,19 @@ def test_a_document_keeps_its_line_endings_and_byte_order_mark(checkout: Path) -
     assert done.endswith(b"<!-- /spellbook -->\r\n\r\nThe end.\r\n") and b"\r\r" not in done
     assert done.count(b"\n") == done.count(b"\r\n")
     assert (checkout / "bom.md").read_bytes().startswith(b"\xef\xbb\xbf# Title\n\n<!-- spellbook")
-    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+    assert codegen_here("--check", cwd=checkout).returncode == 0
 
 
 def test_a_document_with_one_crlf_line_keeps_each_line_s_own_ending(checkout: Path) -> None:
     _list_documents(checkout, 'documents = ["mixed.md"]')
     head, tail = b"# Title\r\n\n", b"\nThe end.\r\nBye\r"
     (checkout / "mixed.md").write_bytes(head + PART.encode() + tail)
-    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    assert codegen_here(cwd=checkout).returncode == 0
     done = (checkout / "mixed.md").read_bytes()
     assert done.startswith(head + b"<!-- spellbook: diagram spell_machine -->\n```mermaid\n")
     assert done.endswith(b"```\n<!-- /spellbook -->\n" + tail)
     assert done.count(b"\r") == 3  # the three lines that had one
-    assert run("-m", "codegen", "--check", cwd=checkout).returncode == 0
+    assert codegen_here("--check", cwd=checkout).returncode == 0
 
 
 def test_markers_in_a_code_block_are_an_example_and_an_indented_part_keeps_its_indent(
@@ -433,7 +442,7 @@ def test_markers_in_a_code_block_are_an_example_and_an_indented_part_keeps_its_i
     )
     _list_documents(checkout, 'documents = ["doc.md"]')
     (checkout / "doc.md").write_text(example + "\n" + listed, encoding="utf-8")
-    assert run("-m", "codegen", cwd=checkout).returncode == 0
+    assert codegen_here(cwd=checkout).returncode == 0
     text = (checkout / "doc.md").read_text(encoding="utf-8")
     assert text.startswith(example)  # untouched
     assert "\n  ```mermaid\n  ---\n  title: State Machine\n" in text
@@ -443,7 +452,7 @@ def test_markers_in_a_code_block_are_an_example_and_an_indented_part_keeps_its_i
 def test_a_document_that_is_not_utf8_is_an_error(checkout: Path) -> None:
     _list_documents(checkout, 'documents = ["latin.md"]')
     (checkout / "latin.md").write_bytes("caf\xe9\n".encode("latin-1") + PART.encode())
-    done = run("-m", "codegen", "--check", cwd=checkout)
+    done = codegen_here("--check", cwd=checkout)
     assert done.returncode == 2
     assert done.stderr.startswith("error: latin.md: listed in [tool.spellbook] documents, but")
 
@@ -494,7 +503,7 @@ def test_a_document_or_report_in_a_folder_that_leads_out_is_refused(
     (checkout / "linked").symlink_to(outside)
     machine = 'spell_machine = { spec = "spec/STATE_MACHINE.md", report = "linked/report.md" }'
     _list_documents(checkout, 'documents = ["docs/reference/verifier.md"]', machine)
-    done = run("-m", "codegen", cwd=checkout)
+    done = codegen_here(cwd=checkout)
     assert done.returncode == 2 and "linked is a symbolic link" in done.stderr
     assert not list(outside.iterdir())
 
@@ -737,7 +746,7 @@ def test_check_fails_on_compiled_code_python_would_run_in_place_of_a_module(
         code = "import sys\nsys.path.insert(0, 'generated')\nimport spell_machine\n"
         imported = run("-c", code + "print(spell_machine.HIDDEN)", cwd=checkout)
         assert imported.stdout.strip() == "ran", imported.stderr
-    done = run("-m", "codegen", "--check", cwd=checkout)
+    done = codegen_here("--check", cwd=checkout)
     assert done.returncode == 1, done.stdout + done.stderr
     shown = planted.relative_to(checkout).as_posix()
     command = "rm -r generated/__pycache__" if "__pycache__" in shown else f"rm -r {shown}"
@@ -745,5 +754,5 @@ def test_check_fails_on_compiled_code_python_would_run_in_place_of_a_module(
         command = f"rm {shown}"
     assert done.stderr.startswith(f"{shown}: "), done.stderr
     assert done.stderr.strip().endswith(f"; delete it: {command}"), done.stderr
-    written = run("-m", "codegen", cwd=checkout)  # writing it says the same, as a warning
+    written = codegen_here(cwd=checkout)  # writing it says the same, as a warning
     assert written.returncode == 0 and f"warning: {shown}: " in written.stderr

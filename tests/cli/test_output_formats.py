@@ -24,7 +24,9 @@ OLD = "tests/data/fixtures/later_revision.md"
 FORMATS = ("text", "json", "markdown", "sarif")
 
 # verify with its analysis (or comparison) made to wait, in a process always past its
-# memory budget: only the watchdog ends it. And the same, told to stop by SIGTERM there.
+# memory budget: only the watchdog ends it, its grace (`budget.GRACE`, time for a loop to
+# reach its next check) cut to nothing once the run is in that wait, where no loop checks.
+# And the same, told to stop by SIGTERM there (with the grace kept: the signal ends it).
 _WAITING = (
     "import sys, time\n"
     f"sys.path.insert(0, {str(ROOT)!r})\n"
@@ -33,12 +35,13 @@ _WAITING = (
     "import codegen.diff\n"
     "budget.size_mb = lambda: 999.0\n"
     "def waiting(*args):\n"
+    "    budget.GRACE = 0.0\n"
     "    time.sleep(60)\n"
     "verify.analyse = codegen.diff.compare = waiting\n"
     "sys.exit(verify.main(sys.argv[1:]))\n"
 )
 _SIGNALLED = _WAITING.replace(
-    "    time.sleep(60)\n",
+    "    budget.GRACE = 0.0\n    time.sleep(60)\n",
     "    import os, signal\n    os.kill(os.getpid(), signal.SIGTERM)\n    time.sleep(60)\n",
 )
 # verify with no --spec: every machine of the project it runs in.

@@ -222,7 +222,10 @@ PAST_MEMORY = (
 def test_work_that_cannot_check_the_memory_budget_is_ended_by_the_watchdog() -> None:
     # Work with no loop of ours (here, a sleep) in a process past its bound: the
     # watchdog ends it GRACE seconds later with the same error.
-    program = PAST_MEMORY + ("    budget.stage('formatting')\n    time.sleep(20)\n")
+    # The grace is cut to nothing once the work is reached: nothing else could end it.
+    program = PAST_MEMORY + (
+        "    budget.stage('formatting')\n    budget.GRACE = 0.0\n    time.sleep(20)\n"
+    )
     done = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, timeout=25
     )
@@ -296,7 +299,8 @@ def test_a_run_that_has_raised_its_budget_error_is_not_cut_short_while_saying_it
         "    try:\n"
         "        budget.check('counting')\n"
         "    except budget.OverBudget:\n"
-        "        time.sleep(budget.GRACE + 1)  # slow to write the error\n"
+        "        budget.GRACE = 0.0  # past the bound with no grace left\n"
+        "        time.sleep(1)  # slow to write the error\n"
         "print('said in full')\n"
     )
     done = subprocess.run(
@@ -306,7 +310,8 @@ def test_a_run_that_has_raised_its_budget_error_is_not_cut_short_while_saying_it
 
 
 # verify, in a process whose size is always past its memory budget, at work that has no
-# check (the analysis, made to sleep): only the watchdog can end it.
+# check (the analysis, made to sleep): only the watchdog can end it, its grace (time for a
+# loop to reach its next check) cut to nothing once the run is in that work.
 UNCHECKED = (
     "import sys, time\n"
     f"sys.path.insert(0, {str(ROOT)!r})\n"
@@ -315,13 +320,14 @@ UNCHECKED = (
     "import codegen.diff\n"
     "budget.size_mb = lambda: 999.0\n"
     "def unchecked(*args):\n"
+    "    budget.GRACE = 0.0\n"
     "    time.sleep(60)\n"
     "verify.analyse = codegen.diff.compare = unchecked\n"
     "sys.exit(verify.main(sys.argv[1:]))\n"
 )
-# The same, told to stop by a signal while it works.
+# The same, told to stop by a signal while it works (with the grace kept: the signal ends it).
 SIGNALLED = UNCHECKED.replace(
-    "    time.sleep(60)\n",
+    "    budget.GRACE = 0.0\n    time.sleep(60)\n",
     "    import os, signal\n    os.kill(os.getpid(), signal.SIGTERM)\n    time.sleep(60)\n",
 )
 
