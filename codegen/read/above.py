@@ -22,15 +22,33 @@ machines, or of none (`diagram_unread`); a list of events that keep the state
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..model import Notice, SpecDiagram
 from .diagram_blocks import diagram_language
 from .identifiers import identifier
-from .initial import Claim, claims_said, table_marks
+from .initial import (
+    Claim,
+    claims_said,
+    front_matter_claims,
+    heading_claim,
+    machine_words,
+    table_marks,
+)
 from .light_tables import keeping_over
-from .markdown import Block, Heading, Inline, ItemList, Paragraph, Quote, Table
+from .markdown import (
+    Block,
+    FrontMatter,
+    Heading,
+    Inline,
+    Item,
+    ItemList,
+    Paragraph,
+    Quote,
+    Table,
+)
 from .policies import unlisted_policy, unread_policies
 
 
@@ -42,27 +60,61 @@ class Machines:
     names: tuple[str, ...]
     lines: tuple[int, ...]
     states: tuple[frozenset[str], ...]
+    # The diagram each block outside the sections draws, by the block's id, and the
+    # machines it draws (`_drawn_by`) or, where not one, what it draws in words
+    # (`_drawing`): each is read once for the file, however many machines ask (the
+    # file's blocks outlive this).
+    drawn: dict[int, tuple[SpecDiagram, list[int], str] | None] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+
+    def diagram(self, block: Block) -> tuple[SpecDiagram, list[int], str] | None:
+        """The state diagram `block` draws, if it is one (`_diagram`), the machines it
+        draws (`_drawn_by`) and, where not one, what it draws (`_drawing`), read once."""
+        if id(block) not in self.drawn:
+            diagram = _diagram(block)
+            if diagram is None:
+                self.drawn[id(block)] = None
+            else:
+                by = _drawn_by(diagram, self)
+                said = _drawing(diagram, self) if len(by) != 1 else ""
+                self.drawn[id(block)] = (diagram, by, said)
+        return self.drawn[id(block)]
+
+    @cached_property
+    def _index(self) -> dict[str, list[int]]:
+        index: dict[str, list[int]] = {}
+        for i, states in enumerate(self.states):
+            for state in states:
+                index.setdefault(state, []).append(i)
+        return index
 
     def having(self, name: str) -> list[int]:
         """The machines whose tables name the state `name`."""
         key = identifier(name).lower() or name
-        return [i for i, states in enumerate(self.states) if key in states]
+        return list(self._index.get(key, ()))
 
     def listed(self) -> str:
         return ", ".join(f"{n!r} (line {at})" for n, at in zip(self.names, self.lines, strict=True))
 
 
-def said_of(block: Block, mine: int, machines: Machines) -> bool:
+# The headings of a States section, whose list items are no claims (`claims_of`).
+STATE_SECTIONS = ("states",)
+
+
+def said_of(
+    block: Block, mine: int, machines: Machines, headings: tuple[Heading, ...] = ()
+) -> bool:
     """Whether a block outside every section is read by the machine `mine` (see the
     module's doc)."""
     if isinstance(block, (Paragraph, ItemList)) and (
         unlisted_policy((block,)) is not None or next(unread_policies((block,)), None)
     ):
         return True
-    if any(machines.having(c.name) == [mine] for c in _claims(block)):
+    if any(machines.having(c.name) == [mine] for c in claims_of(block, headings)):
         return True
-    diagram = _diagram(block)
-    return diagram is not None and _drawn_by(diagram, machines) == [mine]
+    drawn = machines.diagram(block)
+    return drawn is not None and drawn[1] == [mine]
 
 
 def unread(
@@ -76,9 +128,9 @@ def unread(
     count = len(machines.names)
     where = f"above the sections of this file of {count} machines"
     for block, headings, before in placed:
-        if said_of(block, mine, machines):
+        if said_of(block, mine, machines, headings):
             continue
-        for claim in _claims(block):
+        for claim in claims_of(block, headings):
             having = machines.having(claim.name)
             if len(having) == 1 or (not having and claim.loose):
                 continue  # one machine's (read there), or prose: `starts in the morning`
@@ -94,12 +146,13 @@ def unread(
                 f"machine it is about: ``The initial state is `{claim.name}`.``",
                 claim.line,
             )
-        diagram = _diagram(block)
-        if diagram is not None and len(_drawn_by(diagram, machines)) != 1:
+        drawn = machines.diagram(block)
+        if drawn is not None and len(drawn[1]) != 1:
+            diagram, _, drawing = drawn
             yield Notice(
                 "diagram_unread",
                 f"this {diagram.language} state diagram, {where}, "
-                f"{_drawing(diagram, machines)}, so it is compared with none of them: put it "
+                f"{drawing}, so it is compared with none of them: put it "
                 "in the section of the machine it draws",
                 diagram.line,
             )
@@ -116,26 +169,60 @@ def unread(
                 )
 
 
-def _claims(block: Block) -> Iterator[Claim]:
-    """The claims of where a machine starts a block makes, as a file of one machine
-    reads them (`read.document`): a paragraph's sentences, each list item's first line,
-    a block quote's paragraphs, a States table's marks."""
+def claims_of(
+    block: Block,
+    headings: tuple[Heading, ...],
+    first_line: Callable[[Item], Inline | None] | None = None,
+) -> Iterator[Claim]:
+    """Each claim of where the machine starts that a block under `headings` makes, as
+    both a file of one machine (`read.document`) and the blocks above the sections of a
+    file of several read them: the front matter's `initial:`, a table's marks, a
+    paragraph of one name under a heading `Initial state`, and the sentences of a
+    paragraph, of each list item's first line (`first_line`; none in a States section)
+    and of a block quote's paragraphs."""
+    if isinstance(block, FrontMatter):
+        yield from front_matter_claims(block)
+    if isinstance(block, Table):
+        yield from table_marks(block)
+    if isinstance(block, Paragraph) and headings:
+        named = heading_claim(headings[-1].text, block.lines)
+        if named is not None:
+            yield named
+    words = machine_words(h.text for h in headings)
+    for lines in _prose_lines(block, headings, first_line or _first_line):
+        yield from claims_said(lines, words)
+
+
+def claim_heading(block: Block, headings: tuple[Heading, ...]) -> Heading | None:
+    """The heading a paragraph of one name is a claim under (`## Initial state` over
+    `` `review` ``), which a machine taking the paragraph takes with it."""
+    if (
+        isinstance(block, Paragraph)
+        and headings
+        and heading_claim(headings[-1].text, block.lines) is not None
+    ):
+        return headings[-1]
+    return None
+
+
+def _prose_lines(
+    block: Block, headings: tuple[Heading, ...], first_line: Callable[[Item], Inline | None]
+) -> Iterator[tuple[Inline, ...]]:
+    """The lines of a block's paragraphs claims are read from, a paragraph at a time."""
     if isinstance(block, Paragraph):
-        yield from claims_said(block.lines, frozenset())
-    elif isinstance(block, ItemList):
-        yield from claims_said(tuple(_first_lines(block)), frozenset())
+        yield block.lines
+    elif isinstance(block, ItemList) and not any(
+        h.text.strip().lower() in STATE_SECTIONS for h in headings
+    ):
+        yield tuple(line for item in block.items if (line := first_line(item)) is not None)
     elif isinstance(block, Quote):
         for inner in block.blocks:
-            yield from _claims(inner)
-    elif isinstance(block, Table):
-        yield from table_marks(block)
+            yield from _prose_lines(inner, headings, first_line)
 
 
-def _first_lines(block: ItemList) -> Iterator[Inline]:
-    for item in block.items:
-        first = next((b for b in item.blocks if isinstance(b, Paragraph)), None)
-        if first is not None and first.lines:
-            yield first.lines[0]
+def _first_line(item: Item) -> Inline | None:
+    first = next((b for b in item.blocks if isinstance(b, Paragraph)), None)
+    return first.lines[0] if first is not None and first.lines else None
 
 
 def _diagram(block: Block) -> SpecDiagram | None:

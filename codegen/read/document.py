@@ -29,19 +29,16 @@ from ..model import (
     ValidAction,
 )
 from ..spec_error import SpecError, fail
+from .above import STATE_SECTIONS as ABOVE_STATE_SECTIONS
+from .above import claims_of
 from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .identifiers import identifier
 from .initial import (
     Claim,
     claimed,
-    claims_said,
     final_marks,
-    front_matter_claims,
-    heading_claim,
     initial_first,
     initial_mark,
-    machine_words,
-    table_marks,
     trailing_mark,
 )
 from .lexicon import Lexicon, ReadOptions, normal
@@ -59,7 +56,6 @@ from .markdown import (
     Block,
     BrokenTable,
     Code,
-    FrontMatter,
     Heading,
     Html,
     Inline,
@@ -80,6 +76,7 @@ from .rows import (
     ASIDE_NOTE,
     REQUIRED,
     TERM_ROLES,
+    AsideBy,
     Columns,
     RowReader,
     aside,
@@ -88,6 +85,7 @@ from .rows import (
     aside_paragraph,
     columns_of,
     details_aside,
+    folded_over,
     group_kind,
     light_roles,
     limit_note,
@@ -104,7 +102,7 @@ _COMMA = re.compile(r"\s*,\s*")
 # The names a spec may give the list of its spells, in order of preference: a spec
 # with a Spells section and an Actions section (of something else) reads the first.
 SPELL_SECTIONS = ("spells", "triggers", "commands", "events", "actions")
-STATE_SECTIONS = ("states",)
+STATE_SECTIONS = ABOVE_STATE_SECTIONS
 DEFAULT_STATE_FILE = "state.json"
 TEMPLATE_KINDS = (
     ("blocked", "blocked"),
@@ -363,7 +361,7 @@ def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
             stack.append(block)
             before = None
             continue
-        yield _Placed(block, tuple(stack) + tuple(h for h in folded if h), before)
+        yield _Placed(block, tuple(stack) + folded_over(folded), before)
         before = block
         if isinstance(block, Html):
             details_aside(block, folded)
@@ -374,7 +372,7 @@ class _Aside:
     """What says a table is an example, or rules kept only as a record: where it is
     (`under the heading`, `after the paragraph`), its words and their line."""
 
-    where: str
+    where: AsideBy
     text: str
     line: int
 
@@ -384,10 +382,10 @@ def _aside(p: _Placed, title: Heading | None) -> _Aside | None:
     (`rows.aside_heading`), or the paragraph right before it (`rows.aside_paragraph`)."""
     heading = aside_heading(p.headings, title, p.block if isinstance(p.block, Table) else None)
     if heading is not None:
-        return _Aside("under the heading", heading.text, heading.line)
+        return _Aside(AsideBy.of(heading), heading.text, heading.line)
     said = aside_paragraph(p.before) if isinstance(p.block, Table) else ""
     if said and p.before is not None:
-        return _Aside("after the paragraph", said, p.before.line)
+        return _Aside(AsideBy.PARAGRAPH, said, p.before.line)
     return None
 
 
@@ -563,30 +561,14 @@ def _plain_names(rest: tuple[Segment, ...]) -> tuple[Segment, ...]:
 
 def _initial_said(placed: list[_Placed]) -> Iterator[Claim]:
     """Each claim of the spec's prose (a paragraph's lines, a list item's first line, a
-    block quote's paragraphs, a States table's marks) that says where the machine starts."""
+    block quote's paragraphs, a States table's marks, the front matter) that says where
+    the machine starts (`above.claims_of`, as a file of several machines reads it)."""
     for p in placed:
-        words = machine_words(h.text for h in p.headings)
-        if isinstance(p.block, FrontMatter):
-            yield from front_matter_claims(p.block)
-        if isinstance(p.block, Table):
-            yield from table_marks(p.block)
-        if isinstance(p.block, Paragraph) and p.headings:
-            named = heading_claim(p.headings[-1].text, p.block.lines)
-            if named is not None:
-                yield named
-        for lines in _prose_lines(p):
-            yield from claims_said(lines, words)
+        yield from claims_of(p.block, p.headings, _item_first_line)
 
 
-def _prose_lines(p: _Placed) -> Iterator[tuple[Inline, ...]]:
-    """The lines of a block's paragraphs claims are read from, a paragraph at a time."""
-    if isinstance(p.block, Paragraph):
-        yield p.block.lines
-    elif isinstance(p.block, ItemList) and not p.within(STATE_SECTIONS):
-        yield tuple(line for item in p.block.items for line in _item_lines(item)[:1])
-    elif isinstance(p.block, Quote):
-        for inner in p.block.blocks:
-            yield from _prose_lines(_Placed(inner, p.headings))
+def _item_first_line(item: Item) -> Inline:
+    return _item_lines(item)[0]
 
 
 def _recovered(state: str, lines: tuple[Inline, ...]) -> Iterator[Notice]:
@@ -1122,7 +1104,7 @@ def _rows(
         ):
             if example is not None:
                 reader.notices.append(
-                    aside_note(block.line, "under the heading", example.text, example.line, "list")
+                    aside_note(block.line, AsideBy.of(example), example.text, example.line, "list")
                 )
                 continue
             items = [line for item in block.items for line in _item_lines(item)[:1]]
@@ -1352,9 +1334,9 @@ def _refuse_enclosed(
         if not rules:
             continue
         if example is not None:
-            notes.append(aside_note(line, "under the heading", example.text, example.line))
+            notes.append(aside_note(line, AsideBy.of(example), example.text, example.line))
         elif said is not None:
-            notes.append(aside_note(line, "in the list item", said[1], said[0]))
+            notes.append(aside_note(line, AsideBy.LIST_ITEM, said[1], said[0]))
         else:
             fail(f"this transition table is {_ENCLOSED[where]}", line)
     return notes

@@ -255,18 +255,30 @@ class Html:
         return self.text.lstrip().startswith("<!--")
 
     @property
-    def summary(self) -> str:
-        """The text of the `<summary>` of a `<details>` this block opens ("" for none):
-        what GitHub shows of a folded block, as a heading would be shown."""
-        found = _SUMMARY.search(self.text)
-        if found is None or not _DETAILS.search(self.text[: found.start()]):
-            return ""
-        return " ".join(html.unescape(_HTML_TAG.sub("", found.group(1))).split())
-
-    @property
-    def details_opened(self) -> int:
-        """How many more `<details>` the block opens than it closes (below 0: closes)."""
-        return len(_DETAILS.findall(self.text)) - len(_DETAILS_END.findall(self.text))
+    def details(self) -> tuple[str | None, ...]:
+        """The `<details>` and `</details>` tags of the block, in the order written: None
+        for a `</details>`, and for a `<details>` the text of its `<summary>` ("" for
+        none): what GitHub shows of a folded block, as a heading would be shown. Each tag
+        is found once, so a block of many unclosed tags is read in one pass."""
+        tags: list[str | None] = []
+        at = 0
+        closing = True  # whether a `</summary>` is still ahead
+        while (found := _DETAILS_TAG.search(self.text, at)) is not None:
+            at = found.end()
+            if found["end"]:
+                if found["name"].lower() == "details":
+                    tags.append(None)
+            elif found["name"].lower() == "details":
+                tags.append("")
+            elif tags and tags[-1] == "" and closing:
+                end = _SUMMARY_END.search(self.text, at)
+                if end is None:
+                    closing = False
+                    continue
+                said = _SUMMARY_MARKUP.sub("", self.text[at : end.start()])
+                tags[-1] = " ".join(html.unescape(said).split())
+                at = end.end()
+        return tuple(tags)
 
 
 @dataclass(frozen=True)
@@ -645,9 +657,11 @@ _ALERT = re.compile(r"\[!(note|tip|important|warning|caution)\]", re.IGNORECASE)
 _HTML_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr\s*>", re.IGNORECASE | re.DOTALL)
 _HTML_CELL = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]\s*>", re.IGNORECASE | re.DOTALL)
 _HTML_TAG = re.compile(r"<[^>]*>")
-_SUMMARY = re.compile(r"<summary\b[^>]*>(.*?)</summary\s*>", re.IGNORECASE | re.DOTALL)
-_DETAILS = re.compile(r"<details\b", re.IGNORECASE)
-_DETAILS_END = re.compile(r"</details\s*>", re.IGNORECASE)
+# A `<details>` or `<summary>` tag, opening or closing; a tag is what runs to the next
+# `>` before any other `<`, so no search scans past the next tag.
+_DETAILS_TAG = re.compile(r"<(?P<end>/?)(?P<name>details|summary)\b[^<>]*>", re.IGNORECASE)
+_SUMMARY_END = re.compile(r"</summary\s*>", re.IGNORECASE)
+_SUMMARY_MARKUP = re.compile(r"<[^<>]*>")
 
 
 def _html_header(raw: str) -> tuple[str, ...]:

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import Enum
 
 from ..model import ActionSpec, Condition, Kind, Notice, RuleRow, Selector, Target, Term
 from ..spec_error import fail
 from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
+from .identifiers import identifier
 from .lexicon import Lexicon, normal
 from .markdown import Cell, Heading, Html, Paragraph, Table, TableRow, has_markup
 
@@ -219,7 +221,7 @@ _ASIDE_WORDS = (
     r"\s*(?:$|[(:/\u2014\u2013]|-\s)"
     r"|\b(?:planned|proposed|future|disabled|draft|upcoming) (?:rules?|transitions|changes"
     r"|moves|additions|features|work|tables?)\b"
-    r"|\((?:planned|proposed|future|disabled|draft|todo|tbd|wip)\)|\bv\d[\w.]* draft\b"
+    r"|\((?:planned|proposed|future|disabled|draft|todo|tbd|wip)\)|(?<![\w.])v\d[\w.]* draft\b"
 )
 _ASIDE = re.compile(_ASIDE_WORDS, re.IGNORECASE)
 # A paragraph right before a table that introduces it as an example or a record: its last
@@ -233,7 +235,7 @@ _INTRODUCING = re.compile(
     r"(?:for\s+(?=examples?\b))?"
     rf"(?:{_ASIDE_WORDS}"
     r"|such an? (?:\w+ )?(?:table|row)s? (?:looks|would look) like(?: this)?$"
-    r"|(?:previously|formerly|before(?: (?:the|this))? change|old|in v?\d[\w.]*)(?:$|,))",
+    r"|(?:previously|formerly|before(?: (?:the|this))? change|old|in v?\d[\w.]*)$)",
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
@@ -248,7 +250,7 @@ _REFUSING = re.compile(
 _LIMIT = re.compile(
     r"\b(?:admins?|administrators?|ops|staff|operators?|managers?|internal|support|owners?"
     r"|superusers?|moderators?|privileged|authori[sz]ed|maintainers?|root)"
-    r"(?: users?| team| roles?)? only\b|\(\s*[\w -]+ only\s*\)"
+    r"(?: users?| team| roles?)? only\b|\(\s*[\w-]+(?: [\w-]+)* only\s*\)"
     r"|\bonly (?:for|by|when|if|after|with)\b|\brequires? (?:an? )?(?:admin|approval|role|flag)\b",
     re.IGNORECASE,
 )
@@ -285,8 +287,9 @@ def aside_heading(
 ) -> Heading | None:
     """The innermost of `headings` (those above a table) that says the table is an
     example or a record (`aside`), if one does; never the document's title, nor a
-    heading that names a state every row of `table` names (`### Disabled` over the
-    rows of the state `disabled`: that state's own section)."""
+    heading that names a state a row of `table` leaves (`### Disabled`, `## Todo`,
+    `### Draft transitions` over the rows of the state `draft`: that state's own
+    section)."""
     return next(
         (
             h
@@ -297,27 +300,57 @@ def aside_heading(
     )
 
 
+# A heading over one state's rules: `Draft transitions`, `Todo rules`.
+_STATE_RULES = re.compile(r"(?P<state>.+?)(?: state)? (?:transitions|rules)")
+
+
 def _state_section(heading: Heading, table: Table | None) -> bool:
-    """Whether every row of `table` has a cell that is the heading's words."""
+    """Whether the heading names a state (alone, or as `<state> transitions` or `<state>
+    rules`) that the From cell of a row of `table` names; in a table with no From
+    column, whether every row has a cell that is the heading's words."""
+    if table is None or not table.rows:
+        return False
     said = normal(heading.text)
-    return (
-        table is not None
-        and bool(table.rows)
-        and all(any(normal(c.plain) == said for c in row.cells) for row in table.rows)
+    rules = _STATE_RULES.fullmatch(said)
+    named = {said, rules["state"]} if rules else {said}
+    named |= {identifier(n).lower() for n in named}
+    at = _found(table, light_roles(ROLES, table)).get("current state")
+    if not at:
+        return all(any(normal(c.plain) == said for c in row.cells) for row in table.rows)
+    return any(
+        at[0] < len(row.cells)
+        and any(
+            n in named or identifier(n).lower() in named
+            for n in _FROM_NAMES.split(normal(row.cells[at[0]].plain))
+        )
+        for row in table.rows
     )
 
 
+# Where a From cell names several states: `a, b`, `a / b`.
+_FROM_NAMES = re.compile(r"\s*,\s*|\s+/\s+")
+
+
 def details_aside(block: Html, folded: list[Heading | None]) -> None:
-    """Keep `folded` one entry for each `<details>` open after `block`: its summary as a
-    heading over the blocks up to its `</details>` where it says what it folds is an
-    example or a record (`aside`: `<summary>Old transitions (v1)</summary>`), else None."""
-    opened = block.details_opened
-    for _ in range(-opened):
-        if folded:
-            folded.pop()
-    for i in range(opened):
-        said = block.summary if i == 0 else ""
-        folded.append(Heading(block.line, 7, said) if said and aside(said) else None)
+    """Keep `folded` one entry for each `<details>` open after `block` (its tags taken in
+    the order written: `</details>` then the next `<details><summary>` in one block close
+    one fold and open the next): the innermost summary of those open that says what it
+    folds is an example or a record (`aside`: `<summary>Old transitions (v1)</summary>`),
+    as a heading over the blocks up to its `</details>`, else None. The last entry is the
+    one heading the folds put over a block, however many are open."""
+    for said in block.details:
+        if said is None:
+            if folded:
+                folded.pop()
+        elif said and aside(said):
+            folded.append(Heading(block.line, FOLD_LEVEL, said))
+        else:
+            folded.append(folded[-1] if folded else None)
+
+
+def folded_over(folded: list[Heading | None]) -> tuple[Heading, ...]:
+    """The heading the open `<details>` put over a block (`details_aside`): () for none."""
+    return (folded[-1],) if folded and folded[-1] is not None else ()
 
 
 def title_of(headings: tuple[Heading, ...]) -> Heading | None:
@@ -330,7 +363,12 @@ def limit_note(headings: tuple[Heading, ...], title: Heading | None) -> Notice |
     """A warning at the innermost of `headings` over a table read as rules that limits
     who or when its moves are made (`Admin only`): a heading sets no condition."""
     limited = next(
-        (h for h in reversed(headings) if h is not title and _LIMIT.search(h.text)), None
+        (
+            h
+            for h in reversed(headings)
+            if h is not title and _LIMIT.search(" ".join(h.text.split()))
+        ),
+        None,
     )
     if limited is None:
         return None
@@ -343,21 +381,41 @@ def limit_note(headings: tuple[Heading, ...], title: Heading | None) -> Notice |
     )
 
 
-def aside_note(line: int, where: str, text: str, at: int, what: str = "table") -> Notice:
+class AsideBy(Enum):
+    """What says a table is an example or a record, as its note names it."""
+
+    HEADING = "under the heading"
+    LIST_ITEM = "in the list item"
+    PARAGRAPH = "after the paragraph"
+    DETAILS = "in the `<details>` whose summary is"
+
+    @staticmethod
+    def of(heading: Heading) -> AsideBy:
+        """A heading's kind: a `<details>` summary (`details_aside`) or a heading."""
+        return AsideBy.DETAILS if heading.level == FOLD_LEVEL else AsideBy.HEADING
+
+
+# The level of the heading a `<details>` summary is read as (`details_aside`): below
+# every heading markdown has.
+FOLD_LEVEL = 7
+
+_ASIDE_FIX = {
+    AsideBy.HEADING: "give it a heading of its own that does not say so",
+    AsideBy.LIST_ITEM: "move it out of the list, under a heading that does not say so",
+    AsideBy.PARAGRAPH: "reword the paragraph before it so that it does not say so",
+    AsideBy.DETAILS: "move it out of the `<details>`",
+}
+
+
+def aside_note(line: int, where: AsideBy, text: str, at: int, what: str = "table") -> Notice:
     """The note for a transition table (or a list of events that keep the state) under a
-    heading, in a list item, or after a paragraph, that says it is an example: `where` is
-    `under the heading`, `in the list item` or `after the paragraph`, `text` its words
-    and `at` their line."""
-    if where.endswith("list item"):
-        fix = "move it out of the list, under a heading that does not say so"
-    elif where.endswith("paragraph"):
-        fix = "reword the paragraph before it so that it does not say so"
-    else:
-        fix = "give it a heading of its own that does not say so"
+    heading, in a list item, after a paragraph or in a `<details>` whose summary says it
+    is an example: `where` which, `text` its words and `at` their line."""
     return Notice(
         "table_skipped",
-        f"this {what} is not read as rules: it is {where} {text!r} (line {at}), "
-        f"{ASIDE_NOTE}, so it is read as the spec means it; if its rows are the machine's, " + fix,
+        f"this {what} is not read as rules: it is {where.value} {text!r} (line {at}), "
+        f"{ASIDE_NOTE}, so it is read as the spec means it; if its rows are the machine's, "
+        + _ASIDE_FIX[where],
         line,
     )
 

@@ -39,17 +39,22 @@ from functools import cache
 
 from ..model import Notice
 from ..spec_error import fail
-from .above import Machines, said_of, unread
+from .above import Machines, claim_heading, said_of, unread
 from .identifiers import identifier
 from .lexicon import normal
+from .light_tables import _NOWHERE as NOWHERE
 from .markdown import Block, Heading, Html, ItemList, Paragraph, Table
 from .rows import (
+    BACK,
     ROLES,
+    SAME,
+    STAY,
     TERM_ROLES,
     aside_heading,
     aside_paragraph,
     columns_of,
     details_aside,
+    folded_over,
     title_of,
 )
 
@@ -74,7 +79,11 @@ def _separator() -> re.Pattern[str]:
 # kept (`[BLOCKED]`, `Same state`: no section's state).
 _NO_STATE = frozenset(
     {"", "-", "\u2013", "\u2014", "(start)", "[*]", "(none)", "none", "initial", "(end)"}
-    | {"[blocked]", "same state", "same", "no state change"}
+    | {"[blocked]"}
+    | SAME
+    | STAY
+    | BACK
+    | NOWHERE
 )
 
 
@@ -271,13 +280,23 @@ def read_from(
     title = next((b for b in blocks if isinstance(b, Heading)), None)
     known = _machines(blocks, found)
     mine = found.index(chosen)
+    above = {
+        id(b): tuple(h for _, h in stack) for _, b, stack in _placed(blocks) if id(b) not in inside
+    }
+    taken = {id(b) for b in blocks if id(b) in above and said_of(b, mine, known, above[id(b)])}
+    # The heading a paragraph taken is a claim under (`## Initial state` over `` `b2` ``).
+    taken |= {
+        id(heading)
+        for b in blocks
+        if id(b) in taken and (heading := claim_heading(b, above[id(b)])) is not None
+    }
     return tuple(
         b
         for b in blocks
         if id(b) in own
         or (b is title and id(b) not in inside)
         or (id(b) not in inside and isinstance(b, Table) and _terms(b))
-        or (id(b) not in inside and not isinstance(b, Heading) and said_of(b, mine, known))
+        or id(b) in taken
     )
 
 
@@ -301,13 +320,24 @@ def unread_above(
 
 
 def _machines(blocks: tuple[Block, ...], found: tuple[Section, ...]) -> Machines:
-    """The machines of the sections `found`, with the states their tables name."""
+    """The machines of the sections `found`, with the states their tables name: built
+    once for a file (the last file's are kept), not once for each of its machines, so
+    each diagram above the sections is read once (`Machines.diagram`)."""
+    last = _LAST_MACHINES[0] if _LAST_MACHINES else None
+    if last is not None and last[0] is blocks and last[1] == found:
+        return last[2]
     live = {id(table) for _, table, _ in _rule_tables(blocks, ROLES)}
-    return Machines(
+    known = Machines(
         tuple(s.name for s in found),
         tuple(s.line for s in found),
         tuple(frozenset(_names(s, ROLES, {}, live)) - {""} for s in found),
     )
+    _LAST_MACHINES[:] = [(blocks, found, known)]
+    return known
+
+
+# The machines `_machines` built last, with the blocks and sections they are of.
+_LAST_MACHINES: list[tuple[tuple[Block, ...], tuple[Section, ...], Machines]] = []
 
 
 def _placed(
@@ -323,7 +353,7 @@ def _placed(
                 stack.pop()
             stack.append((i, block))
             continue
-        yield i, block, tuple(stack) + tuple((i, h) for h in folded if h)
+        yield i, block, tuple(stack) + tuple((i, h) for h in folded_over(folded))
         if isinstance(block, Html):
             details_aside(block, folded)
 

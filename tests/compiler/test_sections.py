@@ -432,3 +432,49 @@ def test_a_keeping_list_above_the_sections_is_said_to_be_no_machine_s() -> None:
         assert "ping" not in [s.name for s in machine.spec.spells]
         (unread,) = [f for f in analyse(machine.spec) if f.kind == "keeping_unread"]
         assert unread.line == 5 and "is no machine's" in unread.message
+
+
+@pytest.mark.parametrize("stay", ["stay", "itself", "unchanged", "(no change)", "current"])
+def test_a_word_for_the_same_state_in_two_sections_is_no_shared_state(stay: str) -> None:
+    text = (
+        "# Shop\n\n## Payment\n\n| From | Event | To |\n|---|---|---|\n"
+        f"| created | pay | paid |\n| paid | ping | {stay} |\n\n"
+        "## Refund\n\n| From | Event | To |\n|---|---|---|\n"
+        f"| requested | approve | refunded |\n| refunded | ping | {stay} |\n"
+    )
+    assert [s.name for s in machines(read_blocks(text))] == ["Payment", "Refund"]
+
+
+_TWO = (
+    "# Shop\n\n{above}\n## M1\n\n| From | Event | To |\n|---|---|---|\n"
+    "| a1 | go | b1 |\n| b1 | back | a1 |\n\n"
+    "## M2\n\n| From | Event | To |\n|---|---|---|\n| a2 | go | b2 |\n| b2 | back | a2 |\n"
+)
+
+
+def test_front_matter_and_an_initial_state_heading_above_the_sections_are_read() -> None:
+    text = "---\ninitial: b1\n---\n" + _TWO.format(above="## Initial state\n\n`b2`\n")
+    m1, m2 = parse_machines_text(text, "shop.md")
+    assert (m1.spec.initial, m2.spec.initial) == ("b1", "b2")
+
+
+def test_front_matter_naming_no_machine_s_state_is_said_in_each_report() -> None:
+    text = "---\ninitial: zz\n---\n" + _TWO.format(above="")
+    for found in parse_machines_text(text, "shop.md"):
+        (unread,) = [f for f in analyse(found.spec) if f.kind == "states_unread"]
+        assert unread.line == 2 and "'zz'" in unread.message
+
+
+@pytest.mark.timeout(30)
+def test_a_large_diagram_above_many_sections_is_read_once() -> None:
+    drawn = "".join(f"    x{i} --> y{i}\n" for i in range(60_000))
+    sections_ = "".join(
+        f"## M{i}\n\n| From | Event | To |\n|---|---|---|\n| a{i} | go | b{i} |\n"
+        f"| b{i} | back | a{i} |\n\n"
+        for i in range(60)
+    )
+    text = f"# File\n\n```mermaid\nstateDiagram-v2\n{drawn}```\n\n{sections_}"
+    found = parse_machines_text(text, "file.md")
+    assert len(found) == 60
+    unread = [f for f in analyse(found[0].spec) if f.kind == "diagram_unread"]
+    assert [f.line for f in unread] == [3]
