@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from ..model import ActionSpec, Condition, Kind, Notice, RuleRow, Selector, Target, Term
 from ..spec_error import fail
@@ -321,14 +322,17 @@ def _state_section(heading: Heading, table: Table | None) -> bool:
         at[0] < len(row.cells)
         and any(
             n in named or identifier(n).lower() in named
-            for n in _FROM_NAMES.split(normal(row.cells[at[0]].plain))
+            for n in state_separator().split(normal(row.cells[at[0]].plain))
         )
         for row in table.rows
     )
 
 
 # Where a From cell names several states: `a, b`, `a / b`.
-_FROM_NAMES = re.compile(r"\s*,\s*|\s+/\s+")
+@cache
+def state_separator() -> re.Pattern[str]:
+    """Where a From cell names more than one state: `A, B`, `A / B`."""
+    return re.compile(r"\s*,\s*|\s+/\s+")
 
 
 def details_aside(block: Html, folded: list[Heading | None]) -> None:

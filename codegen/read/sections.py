@@ -55,6 +55,7 @@ from .rows import (
     columns_of,
     details_aside,
     folded_over,
+    state_separator,
     title_of,
 )
 
@@ -67,12 +68,6 @@ MOVES = ("current state", "next state")
 @cache
 def _number() -> re.Pattern[str]:
     return re.compile(r"^\s*\d+(?:\.\d+)*[.)]?\s+")
-
-
-# Where a cell names more than one state: `A, B`, `A / B`.
-@cache
-def _separator() -> re.Pattern[str]:
-    return re.compile(r"\s*,\s*|\s+/\s+")
 
 
 # Cells that name no state: empty, a start marker, no state at all, a refusal, the state
@@ -464,7 +459,7 @@ def _names(
                 index = columns.roles[role]
                 if index >= len(row.cells):
                     continue
-                for part in _separator().split(row.cells[index].plain.strip()):
+                for part in state_separator().split(row.cells[index].plain.strip()):
                     name = part.strip().strip("`*_").strip()
                     if normal(name) in _NO_STATE:
                         continue

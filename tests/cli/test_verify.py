@@ -444,7 +444,8 @@ _ON_FIRST_USE = {
     "codegen.read.markdown": ("_family_pipe",),
     "codegen.read.near_verbs": ("_counter_phrase", "_add", "_to_value"),
     "codegen.read.policies": ("_qualified",),
-    "codegen.read.sections": ("_number", "_separator", "_every"),
+    "codegen.read.rows": ("state_separator",),
+    "codegen.read.sections": ("_number", "_every"),
 }
 
 
