@@ -29,9 +29,13 @@ from ..spec_error import fail
 from .identifiers import identifier
 from .markdown import Cell, FrontMatter, Inline, Table
 
+# The words that name the initial state, alone or before `state`: `Initial`, `Start state`.
+# Their one home: every mark, line, label and heading below is built from them.
+_WORDS = r"(?:initial|default|start|starting|entry)"
+
 # A state's mark as the one the machine starts in: `(initial)`, `(start state)`,
 # `(entry)`, `(default)`, `— initial`.
-_MARK_WORD = r"(?:default|initial|start|starting|entry)(?:\s+state)?"
+_MARK_WORD = rf"{_WORDS}(?:\s+state)?"
 _MARK = rf"\(\s*{_MARK_WORD}\s*\)|[\u2014\u2013]\s*{_MARK_WORD}|-\s+{_MARK_WORD}"
 
 
@@ -50,7 +54,8 @@ def trailing_mark() -> re.Pattern[str]:
 class Claim:
     """A state the spec says the machine starts in: its name as written, its line, how
     it is said, whether a name that is no state is no claim (`starts in the morning`),
-    the words that say it, and why it is not taken ("" where it is)."""
+    the words that say it, why it is not taken ("" where it is), and whether a loose
+    claim of several words may name a state by its first (`starts in review and ...`)."""
 
     name: str
     line: int
@@ -58,6 +63,7 @@ class Claim:
     loose: bool = False
     said: str = ""
     refused: str = ""
+    whole: bool = False  # only its whole name counts, never its first word (`Start: ...`)
 
 
 # `**Initial state**: `review``, `Initial state: review`, `The initial state is review.`,
@@ -66,33 +72,48 @@ class Claim:
 def _initial_sentence() -> re.Pattern[str]:
     return re.compile(
         r"(?:the\s+)?(?P<owner>machine's\s+|workflow's\s+|its\s+)?"
-        r"(?:initial|start|starting|entry|default)\s+state"
+        rf"{_WORDS}\s+state"
         r"\s*(?::|\bis\b|=|[\u2014\u2013]|\s-\s)\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?",
         re.IGNORECASE,
     )
 
 
 # `**Initial**: `review``, `Default: review`, `**Start**: `review``: no `state`, so only a
-# state's name counts.
+# name in backticks, or the whole of a state's name, counts (`Start: running the race is
+# done by the starter.` names no state).
 @cache
 def _initial_line() -> re.Pattern[str]:
-    return re.compile(
-        r"(?:initial|default|start|starting|entry)\s*:\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?",
-        re.IGNORECASE,
-    )
+    return re.compile(rf"{_WORDS}\s*:\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?", re.IGNORECASE)
 
 
-# A label, heading or column that names the initial state: `Initial state`, `Start`.
+# One name in backticks, and nothing else: `` `review` ``.
+_CODE = re.compile(r"`[^`]+`")
+
+
+# A column that ticks the initial state in a States table: `Initial`, `Start state`.
 @cache
 def _label() -> re.Pattern[str]:
-    return re.compile(r"(?:initial|default|start|starting|entry)(?:\s+state)?", re.IGNORECASE)
+    return re.compile(rf"{_WORDS}(?:\s+state)?", re.IGNORECASE)
 
 
-# A heading over the initial state's name: `Initial state`, `Initial`, `Start state` (not
-# `Start`, which is most often how to begin).
+# A row label that names the initial state in a table of two columns, and a heading over
+# its name: `Initial state`, `Start state` (not `Start` nor `Entry`, most often an event
+# or a state of that name); a heading may also say `Initial`.
+@cache
+def _state_label() -> re.Pattern[str]:
+    return re.compile(rf"{_WORDS}\s+state", re.IGNORECASE)
+
+
 @cache
 def _heading_label() -> re.Pattern[str]:
-    return re.compile(r"initial|(?:initial|default|start|starting|entry)\s+state", re.IGNORECASE)
+    return re.compile(rf"initial|{_WORDS}\s+state", re.IGNORECASE)
+
+
+# A header cell of a table that lists events, triggers or states, not settings: a row of
+# it that says `Initial state` is one of them, not a claim.
+@cache
+def _listing() -> re.Pattern[str]:
+    return re.compile(r"\b(?:events?|triggers?|states?)\b", re.IGNORECASE)
 
 
 # A column that marks a States table's final states: `Final`, `Terminal`, `End state`.
@@ -205,7 +226,11 @@ def _sentence(sentence: str, line: int, words: frozenset[str], other: bool) -> I
             return
         owner = (declared["owner"] or "").strip().lower() if declared else ""
         why = refused or (_about_other(sentence) if owner == "its" and other else "")
-        yield Claim(name.strip("`* "), line, "a sentence", bare is not None, sentence, why)
+        if declared:
+            yield Claim(name.strip("`* "), line, "a sentence", False, sentence, why)
+        else:  # `Start: `review``, or `Start: review` where `review` is the whole of a name
+            code = _CODE.fullmatch(name.strip("* ")) is not None
+            yield Claim(name.strip("`* "), line, "a sentence", not code, sentence, why, True)
         return
     initially = _initially().match(sentence) if short else None
     if initially is not None:
@@ -257,11 +282,14 @@ def _about_other(clause: str) -> str:
 def table_marks(table: Table) -> Iterator[Claim]:
     """The state a table names as the initial one: a States table (`| State | Meaning
     |`) by a mark in its first column (`review (initial)`) or a tick in an `Initial`
-    column (`✓`, `yes`, `x`); a table of two columns by a row `| Initial state | review |`."""
+    column (`✓`, `yes`, `x`); a table of two columns by a row `| Initial state | review |`
+    (`state` said: a row `| start | running |` is most often an event), unless its header
+    names events, triggers or states (`| Event | Leads to |`), whose rows are those."""
     header = table.header.cells
-    if len(header) == 2:
+    keyed = len(header) == 2 and _labelled(header[0].plain, _state_label())
+    if len(header) == 2 and (keyed or not any(_listing().search(c.plain) for c in header)):
         for row in (table.header, *table.rows):
-            if len(row.cells) == 2 and _labelled(row.cells[0].plain, _label()):
+            if len(row.cells) == 2 and _labelled(row.cells[0].plain, _state_label()):
                 name = row.cells[1].plain.strip().strip("`*")
                 if name:
                     said = f"| {row.cells[0].plain} | {row.cells[1].plain} |"
@@ -314,7 +342,7 @@ def claimed(claim: Claim, states: tuple[StateSpec, ...]) -> StateSpec | None:
     """The state a claim names: by its name, its title or its identifier; a loose claim
     of two words by either (`starts in review and ...`: `review`)."""
     names = [claim.name]
-    if claim.loose and " " in claim.name:
+    if claim.loose and not claim.whole and " " in claim.name:
         names.append(claim.name.split()[0])
     for written in names:
         for exact in (True, False):
@@ -385,12 +413,17 @@ _FRONT_KEYS = ("initial", "initial_state", "initial-state")
 
 def front_matter_claims(front: FrontMatter) -> Iterator[Claim]:
     """The state the spec's front matter names as the initial one (`initial: review`,
-    `initial_state`, `initial-state`); an error for front matter that is not YAML."""
+    `initial_state`, `initial-state`); an error for front matter that is not YAML. A
+    value YAML reads as no name (`initial: true`, a date, a list) is taken as written, so
+    one that names no state is a warning (`initial_first`), as a sentence's is."""
     from spellbook.facts.frontmatter import frontmatter
     from spellbook.records.errors import ActionError
 
     try:
-        data = frontmatter(f"---\n{front.text}\n---\n", "the front matter")
+        # Its text as the reader gave it but its first blank lines, which `frontmatter`
+        # would take for a thematic break's and read nothing of.
+        body = re.sub(r"\A(?:[ \t]*\n)+", "", front.text)
+        data = frontmatter(f"---\n{body}\n---\n", "the front matter")
     except ActionError as err:
         said, line = "", front.line
         if "not valid YAML" in str(err):
@@ -403,9 +436,15 @@ def front_matter_claims(front: FrontMatter) -> Iterator[Claim]:
             continue
         at = next((i for i, t in enumerate(lines) if t.strip().lower().startswith(key.lower())), 0)
         line = front.line + 1 + at
+        said = lines[at].strip()
+        if isinstance(value, (list, dict)):
+            why = f"the front matter's {key!r} holds a {type(value).__name__}, not a name"
+            yield Claim(str(value), line, "front matter", said=said, refused=why)
+            continue
         if not isinstance(value, (str, int)) or isinstance(value, bool):
-            fail(f"the front matter's {key!r} names no state: write `{key}: STATE`", line)
-        yield Claim(str(value).strip("`* "), line, "front matter", said=lines[at].strip())
+            # `initial: true`, a date: as written, most often no state (a warning)
+            value = said.partition(":")[2].strip() or str(value)
+        yield Claim(str(value).strip("`* "), line, "front matter", said=said)
 
 
 def _yaml_problem(front: FrontMatter) -> tuple[str, int]:

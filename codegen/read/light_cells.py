@@ -85,18 +85,23 @@ def _separator() -> re.Pattern[str]:
     return re.compile(r"\s*(?:\n|;|,|/|\||\s+or\s+)\s*", re.IGNORECASE)
 
 
-# Words of a note that say a move is limited (`only admins`, `guard: ...`, `max 3
-# times`), not built (`not implemented yet`, `TODO`) or gone (`removed in v2`, `❌`): the
-# one list of them. A note in a column no role reads that says so is a warning
-# (`column_note`): the row is read as firing always.
+# Phrases of a note that say a move is limited (`only if paid`, `admins only`, `guard:
+# ...`, `max 3 times`, a note that opens with `if`, `unless` or `only`), not built (`not
+# implemented yet`, `TODO`) or gone (`removed in v2`, `deprecated`, `disabled`, `❌`):
+# the one list of them. Phrases, not words: `Item removed from the cart`, `Sends the
+# receipt once` and `Up to the warehouse` describe a row. A note in a column no role
+# reads that says so is a warning (`column_note`): the row is read as firing always.
 @cache
 def limiting() -> re.Pattern[str]:
     return re.compile(
-        r"\b(?:only|guard(?:ed)?|if|unless|requires?|must|max(?:imum)?|at most|up to"
-        r"|limit(?:ed)?|\d+ times|once|twice|admins?|owners? only"
-        r"|not (?:yet )?(?:implemented|built|supported|available|enabled|live|shipped)"
-        r"|todo|tbd|wip|planned|future|disabled|feature[- ]flag(?:ged)?"
-        r"|removed|deprecated|obsolete|retired|no longer)\b|[\u274c\U0001f6ab]",
+        r"^\W*(?:only|if|unless)\b"
+        r"|\bonly (?:if|when|for|by|after|once)\b"
+        r"|\b(?:admins?|owners?|staff|managers?|moderators?|internal)[- ]only\b"
+        r"|\brequires? \w|\bguard(?:ed)?\s*(?::|by\b)"
+        r"|\bmax(?:imum)?\.?:? \d|\bat most (?:\d+|once|twice)\b|\bup to \d+ times\b"
+        r"|\bnot (?:yet )?(?:implemented|built|supported|available|enabled|live|shipped)\b"
+        r"|\bremoved in v?\d|\b(?:deprecated|disabled|obsolete|retired)\b"
+        r"|\bfeature[- ]flag(?:ged)?\b|(?-i:\b(?:TODO|TBD|WIP)\b)|[\u274c\U0001f6ab]",
         re.IGNORECASE,
     )
 

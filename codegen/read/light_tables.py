@@ -261,8 +261,14 @@ class LightReader:
         self._kept: dict[str, int] = {}
         self._moved: dict[str, tuple[str, int, str]] = {}
         self._told: set[str] = set()
-        # The identifiers of the To cells of the tables read so far (and the one being read).
+        # The identifiers of the To cells of the tables read so far (and the one being read),
+        # but the words that say no state (`stay`, `back`): a selector that is one of them
+        # is a state (`All clear`, `_declared`).
         self._targets: set[str] = set()
+        # The identifiers of the From cells of the tables read so far (and the one being
+        # read): a To cell `current`, `self` or `back` that one of them names is that
+        # state, whether its row comes before the rows leaving it or after.
+        self._sources: set[str] = set()
         # The roles of the first table's columns, in order: a row suggested goes there.
         self.layout: tuple[str, ...] = ()
 
@@ -273,11 +279,15 @@ class LightReader:
         width = len(table.header.cells)
         self.layout = self.layout or columns.layout(width)
         at = columns.roles.get("next state")
+        source = columns.roles.get("current state")
         for row in table.rows:
             if at is not None and at < len(row.cells):
                 said = " ".join(row.cells[at].plain.split())
                 if normal(said) not in STAY | BACK | _NOWHERE | _TARGET_WORDS | TERMINAL:
                     self._targets.add(identifier(said).lower())
+            if source is not None and source < len(row.cells):
+                said = " ".join(row.cells[source].plain.split())
+                self._sources.add(identifier(said).lower())
         for row in table.rows:
             rule = self._row(row, columns, group, width)
             if rule is not None:
@@ -622,11 +632,12 @@ class LightReader:
         """A To cell's state (its identifier) and what else it says. A word that says the
         state stays (`stay`, `(no-op)`, `itself`) is `Same state`, one that says "the state
         before" (`(previous)`, `back`) or none (`n/a`) is refused, unless a state of that
-        name is declared (a States list, or a To cell that is not one of these)."""
+        name is declared (a States list, a From cell, or a To cell that is not one of these)."""
         if normal(written) in _TARGET_WORDS:
             return written, ""
         words = normal(written)
-        known = ("state", identifier(written).lower()) in self._folded
+        name = identifier(written).lower()
+        known = ("state", name) in self._folded or name in self._sources
         if words in STAY | BACK | _NOWHERE and not known:
             if words in STAY:
                 return "Same state", ""

@@ -49,6 +49,19 @@ def test_front_matter_that_is_not_yaml_is_an_error_at_its_line() -> None:
 
 
 @pytest.mark.parametrize(
+    ("value", "named"),
+    [("true", "'true'"), ("2024-01-02", "'2024-01-02'"), ("\n  - review", "review")],
+)
+def test_front_matter_initial_that_is_no_name_is_a_warning_not_an_error(
+    value: str, named: str
+) -> None:
+    spec = parse_spec_text(f"---\ntitle: Orders\ninitial: {value}\n---\n\n# Order\n\n{_TABLE}")
+    assert spec.initial == "draft"
+    (warning,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert warning.line == 3 and named in warning.message
+
+
+@pytest.mark.parametrize(
     "said",
     [
         "**Start**: `review`",
@@ -64,6 +77,39 @@ def test_more_ways_of_saying_the_initial_state_are_read(said: str) -> None:
     spec = parse_spec_text(f"# Order\n\n{said}\n\n## Transitions\n\n{_TABLE}")
     assert spec.initial == "review"
     assert not [f for f in analyse(spec) if f.kind == "states_unread"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Start: review the order before it ships.",
+        "| Event | Leads to |\n|---|---|\n| start | review |\n| approve | shipped |",
+        "| Event | Meaning |\n|---|---|\n| start | Starts the timer |",
+        "| Trigger | Initial state |\n|---|---|\n| submit | review |",
+        "| Setting | Value |\n|---|---|\n| Start | review |",
+        "## States\n\n| State | Meaning |\n|---|---|\n| draft | edited |\n"
+        "| entry | Badge checked |\n| review | waiting |",
+    ],
+)
+def test_events_tables_and_sentences_that_do_not_name_the_initial_state_are_no_claim(
+    said: str,
+) -> None:
+    spec = parse_spec_text(f"# Order\n\n{said}\n\n## Transitions\n\n{_TABLE}")
+    assert spec.initial == "draft"
+    assert not [f for f in analyse(spec) if f.kind == "states_unread"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "| Setting | Value |\n|---|---|\n| Start state | review |",
+        "| Starting state | review |\n|---|---|\n| Owner | payments |",
+        "Entry: `review`",
+    ],
+)
+def test_a_start_state_row_or_a_start_line_in_backticks_is_read(said: str) -> None:
+    spec = parse_spec_text(f"# Order\n\n{said}\n\n## Transitions\n\n{_TABLE}")
+    assert spec.initial == "review"
 
 
 def test_a_key_value_row_naming_no_state_is_a_warning() -> None:

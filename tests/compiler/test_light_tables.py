@@ -1439,10 +1439,18 @@ def test_a_limiting_note_in_an_unread_column_is_a_warning_at_its_line(
     assert repr(note) in message and "read as firing always" in message
 
 
-def test_a_descriptive_note_in_an_unread_column_is_no_warning() -> None:
-    spec = read(
-        _table("| open | fix | fixed | User clicks submit |\n", "| From | Event | To | Notes |")
-    )
+@pytest.mark.parametrize(
+    "note",
+    [
+        "User clicks submit",
+        "Item removed from the cart",
+        "Sends the receipt once",
+        "Up to the warehouse which carrier",
+        "Must be signed by the author",
+    ],
+)
+def test_a_descriptive_note_in_an_unread_column_is_no_warning(note: str) -> None:
+    spec = read(_table(f"| open | fix | fixed | {note} |\n", "| From | Event | To | Notes |"))
     assert _noticed(spec, "column_note") == []
 
 
@@ -1580,3 +1588,20 @@ def test_a_trigger_without_a_name_is_told_to_write_an_event_s_name() -> None:
         parse_spec_text(text)
     assert caught.value.line == 5
     assert caught.value.message.endswith("write a name (`submit`, `Ship parcel`)"), caught.value
+
+
+@pytest.mark.parametrize(
+    ("word", "rows"),
+    [
+        ("current", ["| pending | activate | current |", "| current | miss | overdue |"]),
+        ("current", ["| current | miss | overdue |", "| pending | activate | current |"]),
+        ("back", ["| details | next | back |", "| back | miss | overdue |"]),
+        ("self", ["| pending | activate | self |", "| self | miss | overdue |"]),
+    ],
+)
+def test_a_stay_or_back_word_a_from_cell_names_is_that_state_wherever_its_rows_are(
+    word: str, rows: list[str]
+) -> None:
+    table = "\n".join(["| From | Event | To |", "|---|---|---|", *rows])
+    spec = parse_spec_text(f"# Accounts\n\n{table}\n| overdue | pay | {word} |\n")
+    assert {r.target.name for r in spec.rows} == {word, "overdue"}

@@ -17,7 +17,7 @@ from spellbook import Workflow
 from spellbook.disk.state_file import Record
 from spellbook.disk.store import Workspace
 from spellbook.facts.answers import Facts
-from spellbook.facts.frontmatter import frontmatter
+from spellbook.facts.frontmatter import fenced, frontmatter
 from spellbook.records.errors import ActionError, BadFile
 from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_OK
 from tests.support.commands import clean, spell
@@ -181,3 +181,20 @@ def test_a_number_written_as_yaml_reads_it_names_the_folder(tmp_path: Path) -> N
     write(tmp_path, "task.md", "---\ntask_name: 42\n---\n")
     write(tmp_path, "task-results.md", "results\n")
     assert Workflow(tmp_path).cast("accio").archive.startswith(f"{TASK}/tasks/task-42-")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "---\n\ntitle: Orders\n---\n\n# Orders\n",  # a thematic break, then a blank line
+        "  ---\ntitle: Orders\n---\n",  # indented: a thematic break, not frontmatter
+    ],
+)
+def test_a_first_line_that_is_a_thematic_break_opens_no_frontmatter(text: str) -> None:
+    assert frontmatter(text, "f.md") == {}
+
+
+def test_the_closing_line_may_end_in_spaces_but_not_start_with_them() -> None:
+    lines = ["---", "title: Orders", "  ---", "--- ", "# Orders"]
+    assert fenced(lines) == 3
+    assert frontmatter("\n".join(lines), "f.md") == {"title": "Orders ---"}  # YAML folds it

@@ -23,17 +23,27 @@ VALUES_LIMIT = FRONTMATTER_LIMIT
 NUMBER_BITS = 14_000
 
 
+def fenced(lines: list[str]) -> int | None:
+    """Where the frontmatter that opens a file of `lines` ends: the index of the first
+    line after the first that is `---` or `...` (spaces after it allowed, none before);
+    0 where no line closes it; None where the first line is no `---`, or a blank line
+    follows it (a thematic break, as GitHub and Jekyll read it). The one test, for the
+    runtime and for a spec's reader (`codegen.read.markdown`)."""
+    if not lines or lines[0].rstrip(" \t") != "---" or len(lines) < 2 or not lines[1].strip():
+        return None
+    return next((i for i in range(1, len(lines)) if lines[i].rstrip(" \t") in ("---", "...")), 0)
+
+
 def frontmatter(text: str, shown: str) -> dict[str, object]:
     """The YAML mapping between the `---` lines that open a file; {} if there are none."""
     from spellbook.facts.sections import lines_of
 
     lines = lines_of(text.lstrip("\ufeff"))
-    if not lines or lines[0].strip(" \t") != "---":
+    end = fenced(lines)
+    if end is None:
         return {}
-    try:
-        end = next(i for i in range(1, len(lines)) if lines[i].strip(" \t") in ("---", "..."))
-    except StopIteration:
-        raise ActionError(f"{shown}: its frontmatter has no closing --- line") from None
+    if not end:
+        raise ActionError(f"{shown}: its frontmatter has no closing --- line")
     block = "\n".join(lines[1:end])
     if len(block) > FRONTMATTER_LIMIT:
         raise ActionError(f"{shown}: its frontmatter is larger than {FRONTMATTER_LIMIT} bytes")
