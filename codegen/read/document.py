@@ -176,6 +176,8 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     spells = tuple(_spells(placed))
     roles = with_extra_names(options.columns)
     light = None if _has_id_table(placed, roles) else LightReader(reader)
+    if light is not None:
+        light.foresee((p.block for p in placed if isinstance(p.block, Table)), roles)
     named = light.state if light is not None else None
     states, prose, claims = _states(placed, workspace, lexicon, words, reader.notices, named)
     rows = tuple(_rows(placed, reader, roles, light, spells))

@@ -46,7 +46,7 @@ whose `*Target*` is each To (`reason_rows`), not skipped.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -265,9 +265,9 @@ class LightReader:
         # but the words that say no state (`stay`, `back`): a selector that is one of them
         # is a state (`All clear`, `_declared`).
         self._targets: set[str] = set()
-        # The identifiers of the From cells of the tables read so far (and the one being
-        # read): a To cell `current`, `self` or `back` that one of them names is that
-        # state, whether its row comes before the rows leaving it or after.
+        # The identifiers of the From cells of every light table (`foresee`), and of the
+        # tables read so far: a To cell `current`, `self` or `back` that one of them names
+        # is that state, whether its row comes before the rows leaving it or after.
         self._sources: set[str] = set()
         # The roles of the first table's columns, in order: a row suggested goes there.
         self.layout: tuple[str, ...] = ()
@@ -279,20 +279,30 @@ class LightReader:
         width = len(table.header.cells)
         self.layout = self.layout or columns.layout(width)
         at = columns.roles.get("next state")
-        source = columns.roles.get("current state")
         for row in table.rows:
             if at is not None and at < len(row.cells):
                 said = " ".join(row.cells[at].plain.split())
                 if normal(said) not in STAY | BACK | _NOWHERE | _TARGET_WORDS | TERMINAL:
                     self._targets.add(identifier(said).lower())
-            if source is not None and source < len(row.cells):
-                said = " ".join(row.cells[source].plain.split())
-                self._sources.add(identifier(said).lower())
+        self._scan(table, columns)
         for row in table.rows:
             rule = self._row(row, columns, group, width)
             if rule is not None:
                 read.append(rule)
         return read
+
+    def foresee(self, tables: Iterable[Table], roles: dict[str, tuple[str, ...]]) -> None:
+        """Note the From cells of every light table of the document before any is read."""
+        for table in tables:
+            columns = light_columns(table, roles)
+            if columns is not None:
+                self._scan(table, columns)
+
+    def _scan(self, table: Table, columns: Columns) -> None:
+        source = columns.roles.get("current state")
+        for row in table.rows:
+            if source is not None and source < len(row.cells):
+                self._sources.add(identifier(" ".join(row.cells[source].plain.split())).lower())
 
     def row_reader(self, group: str) -> Callable[[TableRow, Columns], RuleRow | None]:
         """How a row cut off from a light table under `group` is read: as one more row

@@ -593,16 +593,25 @@ def _read_blocks(text: str) -> tuple[Block, ...]:
 
 
 def front_matter(text: str) -> FrontMatter | None:
-    """The front matter that opens `text`: a first line `---` and the next line that is
-    `---` or `...` (as GitHub and static site generators read it); None where there is
-    none, or no line closes it."""
+    """The front matter that opens `text`: a first line `---` with no blank line after
+    it, up to the next line that is `---` or `...` (`spellbook.facts.frontmatter.fenced`,
+    as GitHub and static site generators read it), whose text YAML reads as a mapping or
+    cannot read (an error at its line); None where there is none, no line closes it, or
+    YAML reads it as something else (a thematic break, a paragraph, another `---`)."""
+    from spellbook.facts.frontmatter import fenced, frontmatter
+    from spellbook.records.errors import ActionError
+
     lines = text.lstrip("\ufeff").split("\n")
-    if len(lines) < 2 or lines[0].rstrip(" \t") != "---":
-        return None
-    end = next((i for i in range(1, len(lines)) if lines[i].rstrip(" \t") in ("---", "...")), 0)
+    end = fenced(lines)
     if not end:
         return None
-    return FrontMatter(1, end + 1, "\n".join(lines[1:end]))
+    front = FrontMatter(1, end + 1, "\n".join(lines[1:end]))
+    try:
+        frontmatter(f"---\n{front.text}\n---\n", "")
+    except ActionError as err:
+        if "not a mapping" in str(err):
+            return None
+    return front
 
 
 def _blocks(tokens: Iterable[Token]) -> Iterator[Block]:

@@ -136,3 +136,15 @@ def test_a_final_column_tick_is_a_warning_unless_a_none_row_ends_the_state(
     assert len(found) == int(warned)
     if warned:
         assert found[0].line == 9 and "'Final'" in found[0].message
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "---\n\n# Order\n\nSome text.\n\n---\n\n",  # a thematic break, a blank line
+        "---\n# Order\n\nSome text.\n\n---\n\n",  # YAML reads no mapping there
+    ],
+)
+def test_a_thematic_break_that_opens_the_file_is_no_front_matter(opening: str) -> None:
+    spec = parse_spec_text(f"{opening}{_TABLE}")
+    assert spec.initial == "draft" and spec.title == "Order"

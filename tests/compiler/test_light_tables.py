@@ -1605,3 +1605,12 @@ def test_a_stay_or_back_word_a_from_cell_names_is_that_state_wherever_its_rows_a
     table = "\n".join(["| From | Event | To |", "|---|---|---|", *rows])
     spec = parse_spec_text(f"# Accounts\n\n{table}\n| overdue | pay | {word} |\n")
     assert {r.target.name for r in spec.rows} == {word, "overdue"}
+
+
+def test_a_stay_word_a_later_tables_from_cell_names_is_that_state() -> None:
+    spec = parse_spec_text(
+        "# Accounts\n\n| From | Event | To |\n|---|---|---|\n"
+        "| pending | activate | current |\n\nOnce active:\n\n| From | Event | To |\n"
+        "|---|---|---|\n| current | miss | overdue |\n| overdue | pay | pending |\n"
+    )
+    assert {r.target.name for r in spec.rows} == {"current", "overdue", "pending"}
