@@ -479,7 +479,7 @@ def test_verifying_imports_no_stage_it_does_not_use() -> None:
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    main(['--spec', {str(SEED)!r}, '--format', 'json'])\n"
         "stages = ('jinja2', 'black', 'codegen.render', 'codegen.diff', 'transitions',\n"
-        "          'codegen.read.mermaid')\n"
+        "          'codegen.read.mermaid', 'spellbook.facts.frontmatter', 'yaml')\n"
         "print(sorted(m for m in sys.modules if any(m == s or m.startswith(s + '.') "
         "for s in stages)))\n"
     )
