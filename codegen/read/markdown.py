@@ -598,9 +598,10 @@ def front_matter(text: str) -> FrontMatter | None:
     as GitHub and static site generators read it), whose text YAML reads as a mapping or
     cannot read (an error at its line); None where there is none, no line closes it, or
     YAML reads it as something else (a thematic break, a paragraph, another `---`)."""
-    lines = text.lstrip("\ufeff").split("\n", 1)
-    if lines[0].rstrip(" \t") != "---":
-        return None  # no front matter: its reader is not even imported
+    start = 1 if text.startswith("\ufeff") else 0
+    eol = text.find("\n", start)
+    if text[start : eol if eol >= 0 else len(text)].rstrip(" \t") != "---":
+        return None  # no front matter: its reader is not even imported (nor the text copied)
     from spellbook.facts.frontmatter import fenced, frontmatter
     from spellbook.records.errors import ActionError
 
