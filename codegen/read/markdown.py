@@ -602,7 +602,7 @@ def front_matter(text: str) -> FrontMatter | None:
     eol = text.find("\n", start)
     if text[start : eol if eol >= 0 else len(text)].rstrip(" \t") != "---":
         return None  # no front matter: its reader is not even imported (nor the text copied)
-    from spellbook.facts.frontmatter import fenced, frontmatter
+    from spellbook.facts.frontmatter import NotAMapping, fenced, frontmatter
     from spellbook.records.errors import ActionError
 
     lines = text.lstrip("\ufeff").split("\n")
@@ -612,9 +612,10 @@ def front_matter(text: str) -> FrontMatter | None:
     front = FrontMatter(1, end + 1, "\n".join(lines[1:end]))
     try:
         frontmatter(f"---\n{front.text}\n---\n", "")
-    except ActionError as err:
-        if "not a mapping" in str(err):
-            return None
+    except NotAMapping:
+        return None
+    except ActionError:
+        pass  # YAML it cannot read: front matter all the same, its error said at its line
     return front
 
 

@@ -23,6 +23,11 @@ VALUES_LIMIT = FRONTMATTER_LIMIT
 NUMBER_BITS = 14_000
 
 
+class NotAMapping(ActionError):
+    """Frontmatter YAML reads as something other than names and values (a list, a
+    sentence): a spec's reader takes such `---` lines for no frontmatter at all."""
+
+
 def fenced(lines: list[str]) -> int | None:
     """Where the frontmatter that opens a file of `lines` ends: the index of the first
     line after the first that is `---` or `...` (spaces after it allowed, none before);
@@ -74,7 +79,7 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ActionError(f"{shown}: its frontmatter is not a mapping of names to values")
+        raise NotAMapping(f"{shown}: its frontmatter is not a mapping of names to values")
     _bounded(data, shown)
     return {str(k): v for k, v in data.items()}
 
