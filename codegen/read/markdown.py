@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
+import string
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -462,6 +463,32 @@ class _LocatedBlockParser(BlockParser):
         finally:
             state.next_child_line, state.child_lines = saved
 
+    def parse_atx_heading(self, m: re.Match[str], state: BlockState) -> int:
+        """An ATX heading (`## Title ##`), the token mistune makes, with its closing
+        `#`s found in one pass: mistune's own expression for them is searched again
+        from every space of the heading, minutes for a heading of 100,000 spaces."""
+        text = _unclosed(m.group("atx_2").strip(string.whitespace))
+        level = len(m.group("atx_1"))
+        state.append_token(
+            {"type": "heading", "text": text, "attrs": {"level": level}, "style": "atx"}
+        )
+        return m.end() + 1
+
+
+def _unclosed(heading: str) -> str:
+    """An ATX heading's text without its closing sequence: the last run of `#`s, when
+    only white space follows it and white space or nothing comes before it, together
+    with that white space (CommonMark 4.2; `str.isspace` is the `\\s` of `re`)."""
+    end = len(heading.rstrip())
+    start = len(heading[:end].rstrip("#"))
+    if start == end:
+        return heading
+    if start == 0:
+        return ""
+    if not heading[start - 1].isspace():
+        return heading
+    return heading[:start].rstrip()
+
 
 def _shift_if_marker_line_empty(item: Token, state: _LocatedState, line: int) -> None:
     """An item whose marker stands alone on its line starts its text one line later."""
@@ -668,9 +695,9 @@ def _block(token: Token, previous: Block | None) -> Block | None:
 
 # A GitHub alert's first line: `> [!NOTE]`, `> [!WARNING]`.
 _ALERT = re.compile(r"\[!(note|tip|important|warning|caution)\]", re.IGNORECASE)
-_HTML_ROW = re.compile(r"<tr\b[^>]*>(.*?)</tr\s*>", re.IGNORECASE | re.DOTALL)
-_HTML_CELL = re.compile(r"<t[hd]\b[^>]*>(.*?)</t[hd]\s*>", re.IGNORECASE | re.DOTALL)
-_HTML_TAG = re.compile(r"<[^>]*>")
+# An HTML table's rows and cells, opened and closed: `<tr ...>` ... `</tr>`.
+_HTML_ROW = (re.compile(r"<tr\b", re.IGNORECASE), re.compile(r"</tr\s*>", re.IGNORECASE))
+_HTML_CELL = (re.compile(r"<t[hd]\b", re.IGNORECASE), re.compile(r"</t[hd]\s*>", re.IGNORECASE))
 # A `<details>` or `<summary>` tag, opening or closing; a tag is what runs to the next
 # `>` before any other `<`, so no search scans past the next tag.
 _DETAILS_TAG = re.compile(r"<(?P<end>/?)(?P<name>details|summary)\b[^<>]*>", re.IGNORECASE)
@@ -678,15 +705,50 @@ _SUMMARY_END = re.compile(r"</summary\s*>", re.IGNORECASE)
 _SUMMARY_MARKUP = re.compile(r"<[^<>]*>")
 
 
+# The text inside an element, and where its closing tag ends.
+_Inside = tuple[str, int]
+
+
 def _html_header(raw: str) -> tuple[str, ...]:
     """The cells of the first row of an HTML `<table>`, as text; () for other HTML."""
     if not re.search(r"<table\b", raw, re.IGNORECASE):
         return ()
-    row = _HTML_ROW.search(raw)
+    row = _element(raw, _HTML_ROW, 0)
     if row is None:
         return ()
-    cells = _HTML_CELL.findall(row.group(1))
-    return tuple(" ".join(html.unescape(_HTML_TAG.sub("", c)).split()) for c in cells)
+    cells = []
+    cell = _element(row[0], _HTML_CELL, 0)
+    while cell is not None:
+        cells.append(" ".join(html.unescape(_untagged(cell[0])).split()))
+        cell = _element(row[0], _HTML_CELL, cell[1])
+    return tuple(cells)
+
+
+def _element(raw: str, tags: tuple[re.Pattern[str], re.Pattern[str]], at: int) -> _Inside | None:
+    """What is inside the first element from `at` that is closed (`<tr ...>` to the first
+    `</tr>` after it), and where its closing tag ends; None if none is. One pass: when
+    the first opening tag has no `>` or no closing tag after it, no later one has."""
+    opening, closing = tags
+    start = opening.search(raw, at)
+    if start is None:
+        return None
+    inside = raw.find(">", start.end())
+    end = closing.search(raw, inside + 1) if inside >= 0 else None
+    if end is None:
+        return None
+    return raw[inside + 1 : end.start()], end.end()
+
+
+def _untagged(text: str) -> str:
+    """The text without its tags, each from a `<` to the next `>`, in one pass (a `<`
+    with no `>` after it, and what follows it, is kept as written)."""
+    kept = []
+    at = 0
+    while (start := text.find("<", at)) >= 0 and (end := text.find(">", start)) >= 0:
+        kept.append(text[at:start])
+        at = end + 1
+    kept.append(text[at:])
+    return "".join(kept)
 
 
 def _table(token: Token, line: int) -> Table:

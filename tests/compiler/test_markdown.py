@@ -251,6 +251,92 @@ def test_block_quotes_alerts_and_html_tables_carry_their_lines() -> None:
     assert (html.line, html.header) == (10, ("From", "To"))
 
 
+def _header_by_regex(raw: str) -> tuple[str, ...]:
+    """An HTML table's first row as the regular expressions of its definition read it."""
+    import html as html_module
+    import re
+
+    if not re.search(r"<table\b", raw, re.I):
+        return ()
+    row = re.search(r"<tr\b[^>]*>(.*?)</tr\s*>", raw, re.I | re.S)
+    if row is None:
+        return ()
+    cells = re.findall(r"<t[hd]\b[^>]*>(.*?)</t[hd]\s*>", row.group(1), re.I | re.S)
+    return tuple(" ".join(html_module.unescape(re.sub("<[^>]*>", "", c)).split()) for c in cells)
+
+
+@given(
+    hs.lists(
+        hs.sampled_from(
+            [
+                "<table>",
+                "<tr>",
+                "<tr",
+                "</tr>",
+                "</TR >",
+                "<th>",
+                "<td x='>'>",
+                "<td",
+                "</td>",
+                "</th>",
+                "<b>",
+                "<",
+                ">",
+                "a",
+                " ",
+                "&amp;",
+                "\n",
+            ]
+        ),
+        max_size=24,
+    )
+)
+def test_an_html_table_s_header_is_what_its_regular_expressions_read(parts: list[str]) -> None:
+    from codegen.read.markdown import _html_header
+
+    raw = "<table>" + "".join(parts)
+    assert _html_header(raw) == _header_by_regex(raw)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<table><tr><td>" + "<tr>" * 250_000,  # rows never closed
+        "<table>" + "<tr" * 330_000,  # row tags never ended
+        "<table><tr>" + "<td>" * 250_000 + "</tr>",  # cells never closed
+        "<table><tr><td>" + "<" * 1_000_000 + "</td></tr>",  # tags never ended in a cell
+    ],
+)
+def test_an_html_table_never_closed_is_read_in_one_pass(html: str) -> None:
+    """1 MB each, half the size a spec may have: searched again from every opening tag,
+    these took minutes (a 400 KB spec 117 s); read in one pass, well under a second."""
+    from codegen.read.markdown import Html
+
+    blocks = read_blocks("# T\n\n" + html + "\n")
+    assert any(isinstance(b, Html) for b in blocks)
+
+
+@given(hs.text(alphabet="# \t\u00a0\u2003a\\", max_size=16))
+def test_a_heading_s_closing_hashes_are_taken_off_as_mistune_takes_them_off(text: str) -> None:
+    from mistune.block_parser import _ATX_HEADING_TRIM
+
+    from codegen.read.markdown import _unclosed
+
+    assert _unclosed(text) == _ATX_HEADING_TRIM.sub("", text)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("space", [" ", "\u00a0", "\t"])
+def test_a_heading_of_a_million_spaces_is_read_in_one_pass(space: str) -> None:
+    """Searched again from every space by mistune's own expression, a heading of 100,000
+    non-breaking spaces took over a minute; 1 MB is half the size a spec may have."""
+    from codegen.read.markdown import Heading
+
+    blocks = read_blocks("# T\n\n## a" + space * 1_000_000 + "b #\n")
+    assert [b.text.split() for b in blocks if isinstance(b, Heading)] == [["T"], ["a", "b"]]
+
+
 @pytest.mark.parametrize(
     ("source", "shown"),
     [
