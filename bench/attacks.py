@@ -16,6 +16,8 @@ The specs, small files written to exhaust the analysis, are made by
   one (state, spell) cell whose rules hold 400 facts in all (350 ANDed, 50 ORed).
 - `pairs-K` (`--against`): one cell whose new outcome depends on 8 pairs of facts,
   in K cells (K = 1, 2), against the spec where the cell always moves.
+- `html-rows`, `heading-spaces`: 1 MB of markup, an HTML table whose rows are never
+  closed and a heading of 500,000 non-breaking spaces.
 - `title-S` (`--against`): two specs of S states, each state a cell of 16 facts of
   its own, that differ only in their title, S = 100, 200, 400; and verify of S = 30.
 
@@ -153,6 +155,14 @@ def cases(folder: Path) -> list[Case]:
                 lambda f, n=new, o=old: ["--spec", str(n), "--against", str(o), "--format", "json"],
             )
         )
+    # Markup read before any analysis, 1 MB each (half the size a spec may have): an HTML
+    # table whose rows are never closed, and a heading of 500,000 non-breaking spaces.
+    for name, text in (
+        ("html-rows", "# M\n\n<table><tr><td>" + "<tr>" * 250_000 + "\n"),
+        ("heading-spaces", "# M\n\n## a" + "\u00a0" * 500_000 + "b\n"),
+    ):
+        spec = write(f"{name}.md", text)
+        found.append((f"verify {name}", VERIFY, lambda f, s=spec: ["--spec", str(s)]))
     spec = write("title-30.md", title(30, "Thirty"))
     found.append(("verify title-30", VERIFY, lambda f, s=spec: ["--spec", str(s)]))
     for s in (100, 200, 400):
