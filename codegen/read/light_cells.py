@@ -202,7 +202,10 @@ class EventCell:
 
 def shown(cell: Cell, what: str) -> str:
     """A cell's text as GitHub shows it (see the module's doc), a line break as `\\n`;
-    code spans as written."""
+    code spans as written, and a name written as Python writes a special one
+    (`__end__`, shown in bold as `end`)."""
+    if cell.special:
+        return cell.special
     text = "".join(
         s.text if s.kind == "code" else _unmarked(s.text, cell, what) for s in cell.inline.segments
     )

@@ -72,7 +72,7 @@ from .rows import (
 )
 
 # The From cells that name no state but the start of the machine.
-START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)"})
+START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)", "__start__"})
 # The To cells that say the From state has no way out.
 TERMINAL = frozenset({"(none)", "[*]", "(end)"})
 
@@ -463,6 +463,8 @@ class LightReader:
 
         line = row.line
         notes: list[tuple[str, str]] = []
+        for role, what in (("current state", "From"), ("next state", "To"), ("trigger", "Event")):
+            self.reader.special(cell(role), what)
         source, target = shown_of("current state", "From"), shown_of("next state", "To")
         trigger_text = shown_of("trigger", "Event")
         if normal(target) in TERMINAL:

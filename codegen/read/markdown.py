@@ -145,6 +145,12 @@ class Paragraph:
     lines: tuple[Inline, ...]
 
 
+# A name written as Python writes a special one: `__start__`, `__init__`, `__end__`.
+@cache
+def _special() -> re.Pattern[str]:
+    return re.compile(r"__[A-Za-z0-9](?:\w*[A-Za-z0-9])?__")
+
+
 @dataclass(frozen=True)
 class Cell:
     line: int
@@ -153,7 +159,16 @@ class Cell:
 
     @property
     def plain(self) -> str:
-        return self.inline.plain
+        return self.special or self.inline.plain
+
+    @property
+    def special(self) -> str:
+        """The cell's text where it is one name written as Python writes a special one
+        (`__start__`, `__init__`), which markdown shows in bold (`start`); "" otherwise."""
+        if "__" not in self.source:
+            return ""
+        text = self.source.strip()
+        return text if _special().fullmatch(text) and self.inline.plain != text else ""
 
     @property
     def written(self) -> str:

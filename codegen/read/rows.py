@@ -469,6 +469,30 @@ class RowReader:
         # Specs repeat cells word for word: each text is read once.
         self._conditions: dict[str, Condition] = {}
         self._actions: dict[str, tuple[ActionSpec, ...]] = {}
+        # The names written as Python writes a special one that the reading has told of.
+        self._special: set[str] = set()
+
+    def special(self, cell: Cell | None, what: str, written: bool = True) -> None:
+        """Tell once of a name written as Python writes a special one (`__end__`), which
+        markdown shows in bold (`end`): read as written (a light table's), or as shown (a
+        rule table's, whose names start with a letter)."""
+        if cell is None or not cell.special or cell.special in self._special:
+            return
+        name, shown = cell.special, cell.inline.plain
+        self._special.add(name)
+        self.notices.append(
+            Notice(
+                "rendered_differently",
+                f"the {what} cell {name!r} is read as written, but markdown shows it in bold "
+                f"as {shown!r}, so the spec as a reader sees it names another thing; write "
+                f"the name in backticks (`` `{name}` ``)"
+                if written
+                else f"the {what} cell {name!r} is read as markdown shows it, {shown!r} in "
+                f"bold, the names of this spec's States list starting with a letter; write "
+                f"{shown!r} if that is the name",
+                cell.line,
+            )
+        )
 
     def rule(self, row: TableRow, columns: Columns, group: str, kind: Kind) -> RuleRow:
         def cell(role: str) -> Cell | None:
@@ -502,6 +526,7 @@ class RowReader:
                         )
                     )
             else:
+                self.special(found, role.title(), written=False)
                 read, fragments = found.inline.recovered()
             recovered.extend(f for f in fragments if f not in recovered)
             if "\\_" in found.source:

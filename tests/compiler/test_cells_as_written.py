@@ -138,3 +138,55 @@ def test_a_cell_markdown_shows_otherwise_is_read_as_written_with_a_warning() -> 
     assert rendered(UP_NOT_DOWN)
     for alike in ("`src/__init__.py` exists", r"src/\_\_init\_\_.py exists", "plan.md exists"):
         assert rendered(alike) == [], alike
+
+
+LANGGRAPH = """# Agent graph
+
+| From | To | Event |
+|------|----|-------|
+| __start__ | agent | begin |
+| agent | tools | call |
+| tools | agent | done |
+| agent | __end__ | finish |
+| agent | __end__ | give_up |
+"""
+
+
+def test_a_state_written_as_a_special_name_is_that_name_with_a_warning() -> None:
+    """`__end__` (LangGraph's name for the end, Python's form of a special name) is the
+    name as written, where markdown shows it in bold as `end`; `__start__` is where the
+    machine starts, as `(start)` is. The reading says so once for each name, at the
+    first row naming it."""
+    spec = parse_spec_text(LANGGRAPH, "graph.md")
+    assert [s.name for s in spec.states] == ["agent", "tools", "__end__"]
+    assert spec.initial == "agent"
+    said = [(f.line, f.message) for f in analyse(spec) if f.kind == "rendered_differently"]
+    assert [line for line, _ in said] == [5, 8], said
+    assert "'__start__'" in said[0][1] and "'start'" in said[0][1] and "backticks" in said[0][1]
+    quoted = LANGGRAPH.replace("__start__", "`__start__`").replace("__end__", "`__end__`")
+    spec = parse_spec_text(quoted, "graph.md")
+    assert [s.name for s in spec.states] == ["agent", "tools", "__end__"]
+    assert spec.initial == "agent"
+    assert [f for f in analyse(spec) if f.kind == "rendered_differently"] == []
+
+
+def test_bold_and_italic_names_are_still_the_names_markdown_shows() -> None:
+    text = LANGGRAPH.replace("__start__", "**ready**").replace("__end__", "*end*")
+    spec = parse_spec_text(text, "graph.md")
+    assert [s.name for s in spec.states] == ["ready", "agent", "tools", "end"]
+    assert [f for f in analyse(spec) if f.kind == "rendered_differently"] == []
+
+
+def test_a_rule_row_naming_a_special_name_says_it_is_read_as_markdown_shows_it() -> None:
+    """A rule table's names are its States list's, which start with a letter: `__init__`
+    is `init`, as markdown shows it and as the list reads `**__init__**`, said once."""
+    states, spells = ["A", "__init__"], ["Go"]
+    rows = [row("T1", "__init__", "Go", "-", "A", "Update state to A")]
+    rows += [row("T2", "__init__", "Go", "x.md exists", "A", "Update state to A")]
+    spec = parse_spec_text(spec_text(states, spells, rows + fill(states, spells, ["__init__/Go"])))
+    assert [(r.id, r.source) for r in spec.rules if r.id in ("T1", "T2")] == [
+        ("T1", "init"),
+        ("T2", "init"),
+    ]
+    said = [f.message for f in analyse(spec) if f.kind == "rendered_differently"]
+    assert len(said) == 1 and "'__init__'" in said[0] and "'init'" in said[0], said
