@@ -94,6 +94,7 @@ SEVERITY: dict[str, Severity] = {
     "heading_limit": Severity.WARNING,
     "slash_events": Severity.WARNING,
     "keeping_unread": Severity.WARNING,
+    "list_unread": Severity.WARNING,
     "keeping_moves": Severity.WARNING,
 }
 

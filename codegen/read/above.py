@@ -17,7 +17,7 @@ What a machine would read but none takes is said in each machine's report, at it
 line, never dropped without a word: a line saying something starts in a state several
 machines name, or none (`states_unread`); a diagram drawing states of several
 machines, or of none (`diagram_unread`); a list of events that keep the state
-(`keeping_unread`), which no machine's states it names.
+(`keeping_unread`), which no machine's states it names; a Spells list (`list_unread`).
 """
 
 from __future__ import annotations
@@ -100,6 +100,9 @@ class Machines:
 
 # The headings of a States section, whose list items are no claims (`claims_of`).
 STATE_SECTIONS = ("states",)
+# The names a spec may give the list of its spells, in order of preference: a spec
+# with a Spells section and an Actions section (of something else) reads the first.
+SPELL_SECTIONS = ("spells", "triggers", "commands", "events", "actions")
 
 
 def said_of(
@@ -156,6 +159,16 @@ def unread(
                 "in the section of the machine it draws",
                 diagram.line,
             )
+        listed = _names_list(block, headings)
+        if listed:
+            yield Notice(
+                "list_unread",
+                f"the {listed} list, {where}, is read by none of them, so no machine has "
+                "what it says of its events: each machine is read from its own section, "
+                "its events from its tables where the section has no list; write the list "
+                "in the section of the machine it is about",
+                block.line,
+            )
         if isinstance(block, ItemList):
             said, _ = keeping_over(headings, before)
             if said:
@@ -167,6 +180,25 @@ def unread(
                     "they keep",
                     block.line,
                 )
+
+
+def _names_list(block: Block, headings: tuple[Heading, ...]) -> str:
+    """`Spells` where `block` is a list of names under a heading a file of one machine
+    reads as its Spells list (each item opening with a name in bold or in backticks:
+    `1. **Review**`); "" otherwise. (A States list above the sections makes the file
+    one machine: `sections.machines`.)"""
+    if not isinstance(block, ItemList) or not block.items:
+        return ""
+    if not any(h.text.strip().lower() in SPELL_SECTIONS for h in headings):
+        return ""
+    firsts = [_first_line(item) for item in block.items]
+    if all(f is not None and f.segments and f.segments[0].kind in _NAMED for f in firsts):
+        return "Spells"
+    return ""
+
+
+# How a Spells list writes each name: in bold, or in backticks.
+_NAMED = frozenset({"strong", "code"})
 
 
 def claims_of(

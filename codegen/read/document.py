@@ -29,8 +29,8 @@ from ..model import (
     ValidAction,
 )
 from ..spec_error import SpecError, fail
+from .above import SPELL_SECTIONS, claims_of
 from .above import STATE_SECTIONS as ABOVE_STATE_SECTIONS
-from .above import claims_of
 from .conditions import Words, parse_condition, parse_indicators, split_outside
 from .identifiers import identifier
 from .initial import (
@@ -99,9 +99,6 @@ from .rows import title as role_title
 from .sections import state_files_named
 
 _COMMA = re.compile(r"\s*,\s*")
-# The names a spec may give the list of its spells, in order of preference: a spec
-# with a Spells section and an Actions section (of something else) reads the first.
-SPELL_SECTIONS = ("spells", "triggers", "commands", "events", "actions")
 STATE_SECTIONS = ABOVE_STATE_SECTIONS
 DEFAULT_STATE_FILE = "state.json"
 TEMPLATE_KINDS = (

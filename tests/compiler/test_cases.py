@@ -14,6 +14,8 @@ import pytest
 
 from codegen import SpecError, load_spec
 from codegen.analyse import SEVERITY, analyse
+from codegen.model import Spec
+from codegen.pipeline import load_machines
 from codegen.render import render_machine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,8 +25,14 @@ EXPECTED = ("findings.txt", "error.txt", "machine.py")
 
 
 def outputs(case: str) -> dict[str, str]:
+    """What the tools make of a case: its findings (a file of several machines: each
+    machine's under a line naming its section), its error, or its module."""
+    path, shown = CASES / case / "spec.md", f"tests/data/cases/{case}/spec.md"
     try:
-        spec = load_spec(CASES / case / "spec.md", shown=f"tests/data/cases/{case}/spec.md")
+        found = load_machines(path, shown=shown)
+        if len(found) > 1:
+            return {"findings.txt": "".join(_machine_findings(m.section, m.spec) for m in found)}
+        spec = load_spec(path, shown=shown)
     except SpecError as err:
         return {"error.txt": f"{err.line}: {err.message}\n"}
     findings = analyse(spec)
@@ -36,6 +44,12 @@ def outputs(case: str) -> dict[str, str]:
     if not any(f.severity.value == "error" for f in findings):
         out["machine.py"] = render_machine(spec, case)
     return out
+
+
+def _machine_findings(section: str, spec: Spec) -> str:
+    return f"## {section}\n" + "".join(
+        f"{f.line}: {f.severity.value}: {f.message} [{f.kind}]\n" for f in analyse(spec)
+    )
 
 
 def test_there_are_cases() -> None:

@@ -168,11 +168,21 @@ def test_an_error_in_one_machine_names_its_section() -> None:
     assert caught.value.message.startswith("in section 'Refund': state name 'NOT A NAME'")
 
 
+def _several(case: Path) -> bool:
+    """A case of a file of several machines: its findings are under each one's section."""
+    findings = case / "findings.txt"
+    return findings.is_file() and findings.read_text(encoding="utf-8").startswith("## ")
+
+
 def _specs() -> list[Path]:
     found = [
         *sorted((ROOT / "spec").glob("*.md")),
         *sorted((ROOT / "examples").glob("*/spec/*.md")),
-        *sorted((ROOT / "tests" / "data" / "cases").glob("*/spec.md")),
+        *sorted(
+            spec
+            for spec in (ROOT / "tests" / "data" / "cases").glob("*/spec.md")
+            if not _several(spec.parent)
+        ),
         *sorted(p for p in (ROOT / "tests" / "data" / "fixtures").glob("*.md")),
     ]
     seed = Path("/work/shared/seeds/004_0cd903b1ded8a194.txt")
@@ -478,3 +488,24 @@ def test_a_large_diagram_above_many_sections_is_read_once() -> None:
     assert len(found) == 60
     unread = [f for f in analyse(found[0].spec) if f.kind == "diagram_unread"]
     assert [f.line for f in unread] == [3]
+
+
+@pytest.mark.parametrize(
+    ("above", "what"),
+    [
+        ("### Spells\n\n1. **Pay**\n2. **Ship**", "Spells"),
+        ("## Events\n\n- `pay`: the customer pays\n- `approve`", "Spells"),
+    ],
+)
+def test_a_names_list_above_the_sections_is_said_to_be_no_machine_s(above: str, what: str) -> None:
+    text = _SHOP.format(above=above, below="")
+    line = text.splitlines().index(above.splitlines()[2]) + 1
+    for machine in parse_machines_text(text, "shop.md"):
+        (unread,) = [f for f in analyse(machine.spec) if f.kind == "list_unread"]
+        assert unread.line == line and f"the {what} list" in unread.message, unread
+
+
+def test_a_list_of_prose_above_the_sections_is_no_names_list() -> None:
+    text = _SHOP.format(above="## Events\n\nWhat happens:\n\n- the customer pays", below="")
+    for machine in parse_machines_text(text, "shop.md"):
+        assert [f for f in analyse(machine.spec) if f.kind == "list_unread"] == []
