@@ -296,7 +296,7 @@ def event_cell(cell: Cell) -> EventCell:
             if after is None:
                 break  # `a [b] c`: no guard of a UML label
             action = after.group("action")
-        guard = found.group("guard").strip()
+        guard = _guard_as_written(cell, guarded, found)
         if (found.groupdict().get("word") or "").lower() == "unless":
             guard = f"NOT {guard}" if is_identifier(guard) else f"NOT ({guard})"
         return EventCell((found.group("event"),), guard, action)
@@ -304,6 +304,19 @@ def event_cell(cell: Cell) -> EventCell:
     if acting is not None and is_identifier(acting.group("event")):
         return EventCell((acting.group("event"),), "", acting.group("action"))
     return EventCell((text,))
+
+
+def _guard_as_written(cell: Cell, guarded: re.Pattern[str], found: re.Match[str]) -> str:
+    """The guard `found` in an Event cell as shown, taken from the cell as written where
+    it has code spans: read as a Condition cell is, its backticks kept (``if ci.json has
+    `green` ``)."""
+    guard = found.group("guard").strip()
+    if "`" not in cell.source:
+        return guard
+    written = guarded.match(" ".join(cell.written.split()))
+    if written is None or written.group("event") != found.group("event"):
+        return guard
+    return written.group("guard").strip()
 
 
 def state_names(text: str, target: bool = False) -> tuple[tuple[str, ...], str]:

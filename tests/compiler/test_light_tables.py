@@ -980,6 +980,9 @@ def test_an_event_cell_naming_two_events_or_with_markup_reads_the_events(
         ("submit (only if the form is valid)", "the form is valid", ""),
         ("submit / save()", "-", "save()"),
         ("submit [valid] / save()", "valid", "save()"),
+        ("submit if ci.json has `green`", "ci.json has `green`", ""),
+        ("submit [`plan.md` exists]", "`plan.md` exists", ""),
+        ("submit (only if `a*b.md` exists)", "`a*b.md` exists", ""),
     ],
 )
 def test_a_guard_or_action_in_an_event_cell_is_the_rows_condition_or_action(
