@@ -750,6 +750,21 @@ class LightReader:
                 )
             )
         note = next((text for name, text in notes if name == "Trigger note"), "")
+        guarding = _guard_word().search(event.names[0]) if len(event.names) == 1 else None
+        if guarding is not None and not (event.guard or event.literal or note):
+            name = event.names[0]
+            self.reader.notices.append(
+                Notice(
+                    "trigger_note",
+                    f"the Event cell {written!r} is read as one event, "
+                    f"{identifier(name)!r}: from {guarding.group('word')!r} on it may say when "
+                    "the move happens, which is not read as a guard, so the move happens "
+                    "whatever it says; write a guard as `event if guard`, `event [guard]` or "
+                    "in a Condition column, or the event as one name",
+                    line,
+                    rule,
+                )
+            )
         seen = self._noted.setdefault(key, (rule, line, note))
         pair = ""
         if seen[0] != rule and seen[2] != note:
@@ -774,6 +789,17 @@ class LightReader:
         else:
             return
         self.reader.notices.append(Notice("trigger_note", message, line, rule))
+
+
+# A word in an event's name of several words that may begin a guard: `approve once CI
+# is green`, `reject, provided ...`, `After 24 hours ...`, `If CI fails`.
+@cache
+def _guard_word() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:^|[\s,;])(?P<word>once|provided|after|before|until|while|as long as|but|if"
+        r"|when|unless|only|except|given)(?=\s+\S)",
+        re.IGNORECASE,
+    )
 
 
 # An item of a list of events: its name, and a note after a dash or a colon.

@@ -40,6 +40,7 @@ from spellbook.facts.probes import PROBES, Probe
 from spellbook.verbs.actions import VERBS
 from tests.compiler.test_phrase_corpus import CORPUS
 from tests.support.phrases import LEXICONS
+from tests.support.specs import one_machine_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "data" / "fixtures"
@@ -50,7 +51,7 @@ SPECS = sorted(
     [
         *ROOT.glob("spec/*.md"),
         *(p for p in ROOT.glob("examples/*/spec/*.md")),
-        *ROOT.glob("tests/data/cases/*/spec.md"),
+        *one_machine_cases(ROOT),
         *(p for p in FIXTURES.glob("*.md") if p.name not in NOT_SPECS),
     ]
 )

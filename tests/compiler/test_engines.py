@@ -23,6 +23,7 @@ from codegen.read.conditions import parse_condition
 from codegen.read.lexicon import Lexicon, ReadOptions
 from codegen.spec_error import SpecError
 from tests.support.spec_builders import wide
+from tests.support.specs import one_machine_cases
 
 PHRASES = [
     "a.md exists",
@@ -99,7 +100,7 @@ SPECS = sorted(
     [
         *(ROOT / "spec").glob("*.md"),
         *(ROOT / "tests" / "data" / "fixtures").glob("*.md"),
-        *(ROOT / "tests" / "data" / "cases").glob("*/spec.md"),
+        *one_machine_cases(ROOT),
     ]
 )
 

@@ -1617,3 +1617,28 @@ def test_a_stay_word_a_later_tables_from_cell_names_is_that_state() -> None:
         "|---|---|---|\n| current | miss | overdue |\n| overdue | pay | pending |\n"
     )
     assert {r.target.name for r in spec.rows} == {"current", "overdue", "pending"}
+
+
+@pytest.mark.parametrize(
+    ("cell", "word"),
+    [
+        ("approve once CI is green", "once"),
+        ("reject, provided the author was told", "provided"),
+        ("After 24 hours without a reviewer", "After"),
+        ("If CI fails", "If"),
+        ("approve but only when CI is green", "but"),
+    ],
+)
+def test_an_event_of_several_words_that_may_say_a_guard_is_warned(cell: str, word: str) -> None:
+    spec = read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
+    (said,) = [f for f in analyse(spec) if f.kind == "trigger_note"]
+    assert said.line == 7 and f"from {word!r} on" in said.message, said.message
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["submit", "Reviewer approves the draft", "submit if ready", "`approve once`", "after_review"],
+)
+def test_an_event_with_no_word_of_a_guard_left_unread_is_not_warned(cell: str) -> None:
+    spec = read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
+    assert [f for f in analyse(spec) if f.kind == "trigger_note"] == []

@@ -17,6 +17,7 @@ from codegen.read.document import parse_document
 from codegen.read.lexicon import ReadOptions
 from codegen.read.markdown import Heading, read_blocks
 from codegen.read.sections import machines, sections, select
+from tests.support.specs import one_machine_cases
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "data" / "fixtures" / "machines"
@@ -168,21 +169,11 @@ def test_an_error_in_one_machine_names_its_section() -> None:
     assert caught.value.message.startswith("in section 'Refund': state name 'NOT A NAME'")
 
 
-def _several(case: Path) -> bool:
-    """A case of a file of several machines: its findings are under each one's section."""
-    findings = case / "findings.txt"
-    return findings.is_file() and findings.read_text(encoding="utf-8").startswith("## ")
-
-
 def _specs() -> list[Path]:
     found = [
         *sorted((ROOT / "spec").glob("*.md")),
         *sorted((ROOT / "examples").glob("*/spec/*.md")),
-        *sorted(
-            spec
-            for spec in (ROOT / "tests" / "data" / "cases").glob("*/spec.md")
-            if not _several(spec.parent)
-        ),
+        *one_machine_cases(ROOT),
         *sorted(p for p in (ROOT / "tests" / "data" / "fixtures").glob("*.md")),
     ]
     seed = Path("/work/shared/seeds/004_0cd903b1ded8a194.txt")

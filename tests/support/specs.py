@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 HEADER = (
     "| ID | Current State | Trigger | Condition | Next State | Action | Response |\n"
@@ -103,3 +104,14 @@ def findings_of(text: str, kinds: frozenset[str] | set[str] = NAME_KINDS) -> lis
     from codegen.analyse import analyse
 
     return [f for f in analyse(parse_spec_text(text)) if f.kind in kinds]
+
+
+def one_machine_cases(root: Path) -> list[Path]:
+    """The spec of each golden case under `root`/tests/data/cases but those of a file of
+    several machines (whose findings are listed under each machine's section)."""
+    found = []
+    for spec in sorted((root / "tests" / "data" / "cases").glob("*/spec.md")):
+        findings = spec.parent / "findings.txt"
+        if not (findings.is_file() and findings.read_text(encoding="utf-8").startswith("## ")):
+            found.append(spec)
+    return found
