@@ -223,10 +223,29 @@ def shown(cell: Cell, what: str) -> str:
 
 
 def _uncommented(text: str) -> str:
-    """`text` without its HTML comments. A comment ends at a `-->`, so only the text up
-    to the last one is searched: an unclosed `<!--` is not read to the end again."""
+    """`text` without its HTML comments, Obsidian's `%%comments%%` and GitHub's emoji
+    shortcodes (`:rocket:`, shown as the emoji, which a name does not keep). A comment
+    ends at a `-->`, so only the text up to the last one is searched: an unclosed `<!--`
+    is not read to the end again."""
     end = text.rfind("-->") + len("-->")
-    return _comment().sub("", text[:end]) + text[end:] if end >= len("-->") else text
+    if end >= len("-->"):
+        text = _comment().sub("", text[:end]) + text[end:]
+    if "%%" in text:
+        end = text.rfind("%%") + len("%%")
+        text = _obsidian_comment().sub("", text[:end]) + text[end:]
+    return _shortcode().sub("", text) if ":" in text else text
+
+
+# An Obsidian comment, hidden where the note is read: `fail %%only on main%%`.
+@cache
+def _obsidian_comment() -> re.Pattern[str]:
+    return re.compile(r"%%.*?%%", re.DOTALL)
+
+
+# A GitHub emoji shortcode standing alone: `submit :rocket:`.
+@cache
+def _shortcode() -> re.Pattern[str]:
+    return re.compile(r"(?<!\S):[a-z0-9_+\-]+:(?!\S)")
 
 
 def _unmarked(text: str, cell: Cell, what: str) -> str:

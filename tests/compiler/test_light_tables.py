@@ -961,6 +961,9 @@ def test_a_column_of_events_under_another_name_is_a_warning_naming_the_rename() 
         ("approve<br>accept", ("approve", "accept")),
         ("<kbd>approve</kbd>", ("approve",)),
         ("approve <!-- TODO rename -->", ("approve",)),
+        ("approve %%only on main%%", ("approve",)),
+        ("approve :rocket:", ("approve",)),
+        (":white_check_mark: approve", ("approve",)),
     ],
 )
 def test_an_event_cell_naming_two_events_or_with_markup_reads_the_events(
