@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import itertools
 import json
+import multiprocessing
+import multiprocessing.context
 import os
 import random
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from importlib import import_module
@@ -242,12 +245,11 @@ def test_control_without_the_intent_record_an_interrupted_cast_is_half_done(
 # A process that works through tasks for ever: it writes task.md, casts Accio (the
 # task runs), writes task-results.md, casts Accio (both are archived and a new task.md
 # is made), and so on. Every text it writes carries a mark, logged once written;
-# it never overwrites a marked file.
+# it never overwrites a marked file. It is given `root` and `ready` (says it is casting).
 WORKER = """
 import os, sys, time
 from spellbook import Workflow
 
-root = sys.argv[1]
 task = os.path.join(root, ".ai", "task")
 flow = Workflow(root)
 log = open(os.path.join(root, "written.log"), "a")
@@ -265,7 +267,7 @@ def write(name, text):
     log.flush()
 
 
-print("ready", flush=True)
+ready.send("ready")
 while True:
     state = flow.state
     mark = f"{os.getpid()}-{time.perf_counter_ns()}"
@@ -279,6 +281,21 @@ while True:
 """
 
 
+def casting_processes() -> multiprocessing.context.ForkServerContext:
+    """Processes forked from one that has imported what a cast imports (a process of its
+    own costs the Python start-up and those imports, 0.1 s, at every kill); a process
+    with no thread of the tests' but its own, where a fork of the test process would
+    inherit whatever lock another thread held."""
+    context = multiprocessing.get_context("forkserver")
+    # What the first cast imports, in a scratch workspace of this process.
+    with tempfile.TemporaryDirectory() as scratch:
+        Workflow(scratch).cast("lumos")
+    context.set_forkserver_preload(
+        sorted(m for m in sys.modules if m.split(".")[0] in ("spellbook", "transitions"))
+    )
+    return context
+
+
 def test_casts_killed_at_random_moments_lose_nothing(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     task_folder = root / TASK
@@ -286,14 +303,20 @@ def test_casts_killed_at_random_moments_lose_nothing(tmp_path: Path) -> None:
     (root / "outside.txt").write_text("not the workflow's\n")
     rng = random.Random(8)
     interrupted = unparsable = 0
+    processes = casting_processes()
     for _ in range(KILLS):
-        worker = subprocess.Popen(
-            [sys.executable, "-c", WORKER, str(root)], stdout=subprocess.PIPE, text=True
-        )
-        assert worker.stdout is not None and worker.stdout.readline() == "ready\n"
+        told, ready = processes.Pipe(duplex=False)
+        code = {"__name__": "__main__", "root": str(root), "ready": ready}
+        worker = processes.Process(target=exec, args=(WORKER, code))
+        worker.start()
+        ready.close()
+        assert told.recv() == "ready"
         time.sleep(rng.uniform(0.0, 0.03))
-        worker.send_signal(signal.SIGKILL)
-        worker.wait()
+        assert worker.pid is not None
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.join()
+        assert worker.exitcode == -signal.SIGKILL  # killed while casting, not ended
+        told.close()
         # Before anything recovers: the state file is whole, old or new.
         try:
             Workflow(root).read()

@@ -44,6 +44,12 @@ class FaultyOS:
             if self.calls == self.k or (self.onward and self.calls > self.k):
                 self.failed += 1
                 raise OSError(errno.EIO, f"injected failure of os.{name} (call {self.calls})")
+            if name == "fsync":
+                # Counted, and failed when its turn comes, as any other call; one that
+                # succeeds flushes nothing to the disk: what it makes durable is kept
+                # through a power cut, which no test here makes, and a flush is most of
+                # the time a faulty cast takes.
+                return None
             return real(*args, **kwargs)
 
         return call
