@@ -102,6 +102,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
         layout=document.layout,
         section=document.section,
         started=document.started,
+        state_line=document.state_line,
     )
 
 

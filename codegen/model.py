@@ -460,6 +460,8 @@ class Spec:
     diagrams: tuple[SpecDiagram, ...] = field(default=(), compare=False)
     # The line that says where the machine starts, and its words ("" where none does).
     started: str = field(default="", compare=False)
+    # The line that names the state file (0: none does, so it is the default).
+    state_line: int = field(default=0, compare=False)
 
     @property
     def workspace(self) -> str:

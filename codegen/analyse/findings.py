@@ -96,6 +96,7 @@ SEVERITY: dict[str, Severity] = {
     "keeping_unread": Severity.WARNING,
     "list_unread": Severity.WARNING,
     "keeping_moves": Severity.WARNING,
+    "state_file_unread": Severity.WARNING,
 }
 
 

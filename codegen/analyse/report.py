@@ -240,9 +240,20 @@ def _explained(spec: Spec, options: ReadOptions | None) -> list[str]:
         else []
     )
     why = spec.started or "its first state: no line of the spec says where it starts"
+    kept = (
+        f"State file: {spec.state_file} (line {spec.state_line}); the workspace, where the "
+        f"rules' files are, is {spec.workspace}/"
+        if spec.state_line and spec.workspace
+        else f"State file: {spec.state_file} (line {spec.state_line}); the workspace, where "
+        "the rules' files are, is the repository's top folder"
+        if spec.state_line
+        else f"State file: {spec.state_file} (the default: no line of the spec names one); "
+        "the workspace, where the rules' files are, is the repository's top folder"
+    )
     return [
         *names,
         f"Starts in: {spec.initial} ({why})",
+        kept,
         "",
         f"Reading: {_plural(rows, 'row')} and {_plural(terms, 'term')}, in the core's words",
         *(f"  {line}" for line in reading.lines()),

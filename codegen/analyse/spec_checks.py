@@ -20,7 +20,7 @@ from ..read.conditions import OUTCOME, Words, examples, files_in, parse_conditio
 from ..read.lexicon import Lexicon, ReadOptions, normal
 from ..read.near_verbs import Aim, aimed_at
 from ..read.own_phrases import path_in
-from ..read.rows import written_row
+from ..read.rows import SAME, written_row
 from .analysis import Analysis
 from .findings import Finding, Severity
 from .knock_on import dropped_rows
@@ -553,6 +553,25 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                     rule=rule.id,
                     state=rule.source,
                 )
+            elif rule.changes_state and _says_same(action) and (rule.id, "") not in reported:
+                reported.add((rule.id, ""))
+                yield Finding(
+                    "action_state",
+                    f"rule {rule.id}: action says {action.text!r}, that the state does not "
+                    f"change, but Next State moves it from {rule.source} to {rule.dest}; the "
+                    "machine follows Next State",
+                    line=rule.line,
+                    rule=rule.id,
+                    state=rule.source,
+                )
+
+
+def _says_same(action: ActionSpec) -> bool:
+    """Whether an action says the state does not change: `No state change`, or an
+    Action cell in the words a Next State cell says so with (`Same state`)."""
+    if action.verb == "no_change":
+        return True
+    return action.verb == "instruct" and normal(action.text).rstrip(".") in SAME
 
 
 def _unread_verb(row: RuleRow, action: ActionSpec, aim: Aim) -> Finding:

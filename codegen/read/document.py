@@ -96,7 +96,7 @@ from .rows import (
     with_extra_names,
 )
 from .rows import title as role_title
-from .sections import state_files_named
+from .sections import PERSISTENCE, STATE_FILE_FORMS, prose_paths, state_files_in
 
 _COMMA = re.compile(r"\s*,\s*")
 STATE_SECTIONS = ABOVE_STATE_SECTIONS
@@ -136,6 +136,7 @@ class Document:
     own_code: bool = False
     section: str = ""  # the section of a file of several machines this one is read from
     started: str = ""  # the line that says where the machine starts, and its words
+    state_line: int = 0  # the line that names the state file (0: none does, the default)
 
 
 @dataclass(frozen=True)
@@ -162,9 +163,9 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         fail("the file is empty: expected a markdown spec with States, Spells and tables", 1)
     options = options or ReadOptions()
     placed = list(_place(blocks))
-    state_file = _state_file(placed)
+    state_file, state_line = state_file_at(placed)
     workspace = state_file.rpartition("/")[0]
-    term_notices: list[Notice] = []
+    term_notices: list[Notice] = list(_state_file_unread(placed, state_file, state_line))
     terms = _terms(placed, term_notices)
     lexicon = Lexicon.of(options).with_terms([*terms, *options.terms]).with_files(options)
     words = Words()
@@ -237,6 +238,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         lexicon.own_code,
         options.section,
         _started(started),
+        state_line,
     )
 
 
@@ -846,11 +848,6 @@ _NONE_LISTED = frozenset({"-", "—", "none", "n/a"})
 # --- Transition tables --------------------------------------------------------
 
 
-def _state_file(placed: list[_Placed]) -> str:
-    """The state file the spec names, preferably in its State Persistence section."""
-    return state_file_at(placed)[0]
-
-
 def state_file_of(blocks: tuple[Block, ...]) -> tuple[str, int]:
     """The state file the blocks of one machine name, and the line naming it (0 where
     none does: the default, `state.json`)."""
@@ -861,9 +858,9 @@ def state_file_at(placed: list[_Placed]) -> tuple[str, int]:
     """The state file the spec names, preferably in its State Persistence section, and
     the line naming it (0 where none does: the default)."""
     found = [
-        (p.within(["state persistence"]), path, line)
+        (within, path, line)
         for p in placed
-        for path, line in state_files_named((p.block,))
+        for path, line, within in state_files_in(p.block, p.within([PERSISTENCE]))
     ]
     preferred = [(path, at) for in_section, path, at in found if in_section] or [
         (path, at) for _, path, at in found
@@ -878,6 +875,43 @@ def state_file_at(placed: list[_Placed]) -> tuple[str, int]:
             line or 1,
         )
     return path, line
+
+
+def _state_file_unread(placed: list[_Placed], path: str, line: int) -> Iterator[Notice]:
+    """A State Persistence section whose prose names no state file as read: where the
+    state file and workspace then are, at the line that names a path the reader does
+    not take (or the section's first line of prose)."""
+    lines = [
+        inline
+        for p in placed
+        if isinstance(p.block, Paragraph) and p.within([PERSISTENCE])
+        for inline in p.block.lines
+        if inline.plain
+    ]
+    if not lines or any(
+        within for p in placed for _, _, within in state_files_in(p.block, p.within([PERSISTENCE]))
+    ):
+        return
+    named = [
+        (inline, word)
+        for inline in lines
+        for seg in inline.segments
+        for word in prose_paths(f"{seg.text} {seg.target}")
+    ]
+    at, word = named[0] if named else (lines[0], "")
+    said = f"{word!r} is no state file as read" if word else "it names no path"
+    taken = (
+        f"`{path}` (named at line {line}), so the workspace is `{path.rpartition('/')[0] or '.'}`"
+        if line
+        else "`state.json` in the repository's top folder, the default, and so is the "
+        "workspace, where the rules' files are"
+    )
+    yield Notice(
+        "state_file_unread",
+        f"the State Persistence section names no state file ({said}): the state file is "
+        f"{taken}; to name one, write {STATE_FILE_FORMS}",
+        at.line,
+    )
 
 
 def _state_example(placed: list[_Placed]) -> dict[str, object] | None:

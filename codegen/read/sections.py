@@ -43,7 +43,7 @@ from .above import Machines, claim_heading, said_of, unread
 from .identifiers import identifier
 from .lexicon import normal
 from .light_tables import _NOWHERE as NOWHERE
-from .markdown import Block, Heading, Html, ItemList, Paragraph, Table
+from .markdown import Block, Heading, Html, Inline, ItemList, Paragraph, Table
 from .rows import (
     BACK,
     ROLES,
@@ -204,15 +204,71 @@ def select(
     return chosen, read_from(blocks, chosen, found)
 
 
-def state_files_named(blocks: Iterable[Block]) -> Iterator[tuple[str, int]]:
-    """Each state file the paragraphs of `blocks` name (code that ends `state.json`), with
-    its line, in document order."""
+# The heading of the section that says where the state is kept.
+PERSISTENCE = "state persistence"
+# A path in prose (`State is kept in .oncall/state.json.`): a run of the characters a
+# path is written with, its sentence's closing punctuation left off.
+_PROSE_PATH = re.compile(r"[\w.~/\\:-]+")
+# The forms of a state file's path that read, as a warning names them.
+STATE_FILE_FORMS = (
+    "a path ending in `state.json`, in backticks (State is kept in `.x/state.json`.), "
+    "bare (State is kept in .x/state.json.), bold (**.x/state.json**) or as a link "
+    "([.x/state.json](.x/state.json)), or a folder and then the file "
+    "(under `.x/` in `state.json`)"
+)
+
+
+def state_files_named(blocks: Iterable[Block]) -> Iterator[tuple[str, int, bool]]:
+    """Each state file the paragraphs of `blocks` name, with its line and whether it is
+    named under a State Persistence heading, in document order. Anywhere, code that ends
+    `state.json`; under that heading, also a path that ends so written bare, bold or as a
+    link (its text, or else its target); and a file name that ends so with no folder
+    (`state.json`) after a folder on its line (`.release/`) is in that folder."""
+    headings: list[Heading] = []
     for block in blocks:
-        if isinstance(block, Paragraph):
-            for inline in block.lines:
-                for seg in inline.segments:
-                    if seg.kind == "code" and seg.text.strip().endswith("state.json"):
-                        yield seg.text.strip(), inline.line
+        if isinstance(block, Heading):
+            headings = [h for h in headings if h.level < block.level] + [block]
+        else:
+            within = any(h.text.strip().lower() == PERSISTENCE for h in headings)
+            yield from state_files_in(block, within)
+
+
+def state_files_in(block: Block, within: bool) -> Iterator[tuple[str, int, bool]]:
+    """The state files one block names (see `state_files_named`), `within` a State
+    Persistence section or not."""
+    if isinstance(block, Paragraph):
+        for inline in block.lines:
+            for path in _paths_on(inline, within):
+                yield path, inline.line, within
+
+
+def prose_paths(text: str) -> Iterator[str]:
+    """The words of `text` that may be paths (`.oncall/state.json`, `.release/`), without
+    a sentence's closing punctuation."""
+    for m in _PROSE_PATH.finditer(text):
+        word = m.group().rstrip(".,;:")
+        if "/" in word or "." in word.strip("."):
+            yield word
+
+
+def _paths_on(inline: Inline, loose: bool) -> Iterator[str]:
+    """The state files one line names (see `state_files_named`)."""
+    words: list[str] = []
+    for seg in inline.segments:
+        if seg.kind == "code":
+            words.append(seg.text.strip())
+        elif loose and seg.kind == "link":
+            text = seg.text.strip()
+            words.append(text if text.endswith("state.json") else seg.target.strip())
+        elif loose:
+            words.extend(prose_paths(seg.text))
+    folder = ""
+    for word in words:
+        if word.endswith("state.json"):
+            yield folder + word if folder and "/" not in word else word
+            folder = ""
+        elif word.endswith("/") and loose:
+            folder = word
 
 
 def _state_file_placed(
@@ -221,8 +277,8 @@ def _state_file_placed(
     """The machines' sections `found`, once no state file is named outside all of them
     that none of them names (see the module's doc): an error at its line if one is."""
     inside = {id(b) for s in found for b in s.blocks}
-    own = {_kept(path) for s in found for path, _ in state_files_named(s.blocks)}
-    for path, line in state_files_named(b for b in blocks if id(b) not in inside):
+    own = {_kept(path) for s in found for path, _, _ in state_files_named(s.blocks)}
+    for path, line, _ in state_files_named(b for b in blocks if id(b) not in inside):
         if _kept(path) in own:
             continue
         folder = posixpath.dirname(_kept(path))

@@ -212,3 +212,23 @@ def test_one_phrase_holding_a_semicolon_is_not_read_as_two() -> None:
     assert then("(1) Ping the team; (2) Increment pings") == (
         "(1) instruction to the AI: Ping the team; (2) Increment pings; → same state"
     )
+
+
+def test_explain_says_where_the_state_file_and_the_workspace_are(tmp_path: Path) -> None:
+    out = verify(_spec(tmp_path), "--explain").stdout
+    assert (
+        "State file: state.json (the default: no line of the spec names one); the workspace, "
+        "where the rules' files are, is the repository's top folder"
+    ) in out
+    kept = tmp_path / "kept.md"
+    kept.write_text(
+        MIGRATIONS.replace(
+            "### Transition Rules",
+            "### State Persistence\n\nState is kept in .ai/task/state.json.\n\n"
+            "### Transition Rules",
+        )
+    )
+    out = verify(kept, "--explain").stdout
+    assert "State file: .ai/task/state.json (line " in out
+    assert "the workspace, where the rules' files are, is .ai/task/" in out
+    assert "[state_file_unread]" not in out

@@ -181,6 +181,27 @@ def test_verifier_reports_action_findings() -> None:
     ]
 
 
+@pytest.mark.parametrize("said", ["No state change", "Same state", "Unchanged"])
+def test_an_action_saying_the_state_stays_on_a_row_that_moves_it_is_said(said: str) -> None:
+    states, spells = ["A", "B"], ["Go"]
+    rows = [row("X1", "A", "Go", nxt="B", action=said), *fill(states, spells, skip=["A/Go"])]
+    (finding,) = findings_of(spec_text(states, spells, rows), {"action_state"})
+    assert finding.rule == "X1" and finding.severity.value == "warning"
+    assert (
+        f"action says {said!r}, that the state does not change, but Next State moves it "
+        "from A to B; the machine follows Next State"
+    ) in finding.message
+
+
+def test_an_action_saying_the_state_stays_on_a_row_that_keeps_it_is_not_said() -> None:
+    states, spells = ["A", "B"], ["Go"]
+    rows = [
+        row("X1", "A", "Go", nxt="Same state", action="No state change"),
+        row("X2", "B", "Go", nxt="B", action="Same state"),
+    ]
+    assert findings_of(spec_text(states, spells, rows), {"action_state"}) == []
+
+
 def test_family_state_update_follows_the_source_suffix() -> None:
     states, spells = ["S_G", "S_A", "T_G", "T_A"], ["Go"]
     rows = [
