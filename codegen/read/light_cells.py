@@ -23,9 +23,11 @@ parenthesis after a state (`done (terminal)`) is a note about it, never part of 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
+from ..model import Notice
 from ..spec_error import fail
 from .identifiers import is_identifier
 from .markdown import Cell
@@ -104,6 +106,30 @@ def limiting() -> re.Pattern[str]:
         r"|\bfeature[- ]flag(?:ged)?\b|(?-i:\b(?:TODO|TBD|WIP)\b)|[\u274c\U0001f6ab]",
         re.IGNORECASE,
     )
+
+
+def column_notes(extra: Iterable[tuple[str, str]], rule: str, line: int) -> list[Notice]:
+    """A `column_note` warning for each cell of a column no role reads (`Notes`, `Status`,
+    an empty header), given as (header, text), that says the row is limited, not built or
+    removed (`limiting()`): the row is read as firing always. Light tables and tables of
+    rules with an ID column are checked here alike."""
+    notes = []
+    for name, text in extra:
+        said = " ".join(text.split())
+        if not said or limiting().search(said) is None:
+            continue
+        column = f"column {name!r}" if name.strip() else "column with no header"
+        notes.append(
+            Notice(
+                "column_note",
+                f"the {column} says {said!r}, which no role reads: row {rule} is read "
+                "as firing always, whatever it says; write a guard in a Condition "
+                "column (or `event [guard]`), and drop a row the machine does not have",
+                line,
+                rule,
+            )
+        )
+    return notes
 
 
 # A mark after a name that points at a footnote: `shipped*`, `approve†`.

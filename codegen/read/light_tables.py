@@ -56,7 +56,7 @@ from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec
 from ..spec_error import fail
 from .identifiers import identifier, is_identifier
 from .lexicon import EMPTY, normal
-from .light_cells import EventCell, event_cell, limiting, shown, state_names
+from .light_cells import EventCell, column_notes, event_cell, shown, state_names
 from .markdown import Block, Cell, Heading, Inline, Paragraph, Segment, Table, TableRow
 from .rows import (
     BACK,
@@ -365,7 +365,7 @@ class LightReader:
                 _cell(at, ""),
             )
             standard = Columns({role: i for i, role in enumerate(_ROLES)}, ())
-            rule = self.reader.rule(TableRow(at, cells), standard, group, Kind.NOOP)
+            rule = self.reader.rule(TableRow(at, cells), standard, group, Kind.NOOP, light=True)
             rows.append(
                 replace(
                     rule,
@@ -562,14 +562,20 @@ class LightReader:
             for name, i in columns.extra
             if normal(name) not in WHY
         )
-        self._column_notes(extra, rule_id, line)
+        self.reader.notices.extend(
+            column_notes(((name, found.plain) for name, found in extra), rule_id, line)
+        )
         width = len(cells)
         standard = Columns(
             {role: i for i, role in enumerate(_ROLES)},
             tuple((name, width + i) for i, (name, _) in enumerate(extra)),
         )
         rule = self.reader.rule(
-            TableRow(line, (*cells, *(c for _, c in extra))), standard, group, group_kind(group)
+            TableRow(line, (*cells, *(c for _, c in extra))),
+            standard,
+            group,
+            group_kind(group),
+            light=True,
         )
         if rule.target.kind is Kind.TRANSITION and rule.target.name not in rule.current.names:
             for trigger in triggers:
@@ -583,26 +589,6 @@ class LightReader:
             id_written=False,
             numbered=True,
         )
-
-    def _column_notes(self, extra: tuple[tuple[str, Cell], ...], rule: str, line: int) -> None:
-        """A warning for each cell of a column no role reads (`Notes`, `Status`, an empty
-        header) that says the row is limited, not built or removed (`limiting()`): the
-        row is read as firing always."""
-        for name, found in extra:
-            said = " ".join(found.plain.split())
-            if not said or limiting().search(said) is None:
-                continue
-            column = f"column {name!r}" if name.strip() else "column with no header"
-            self.reader.notices.append(
-                Notice(
-                    "column_note",
-                    f"the {column} says {said!r}, which no role reads: row {rule} is read "
-                    "as firing always, whatever it says; write a guard in a Condition "
-                    "column (or `event [guard]`), and drop a row the machine does not have",
-                    line,
-                    rule,
-                )
-            )
 
     def _declared(self, written: str) -> bool:
         """Whether a cell as written is a state the spec declares: in its States list,
@@ -950,7 +936,7 @@ def reason_rows(
             _why(row, columns) or _cell(line, ""),
         )
         standard = Columns({role: i for i, role in enumerate(_ROLES)}, ())
-        rule = reader.rule(TableRow(line, cells), standard, group, Kind.BLOCKED)
+        rule = reader.rule(TableRow(line, cells), standard, group, Kind.BLOCKED, light=True)
         rows.append(replace(rule, id_written=False, numbered=True))
         where = "every state" if normal(source) == "any" else source
         read.append(f"{rule_id} {source} → {target} as {names[0]} refused in {where}")

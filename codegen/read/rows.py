@@ -5,7 +5,9 @@ State, Trigger, Condition, Next State and Action (Response is optional). Each
 role has several names (`Condition`, `MCP Condition`, `Guard`, ...; a machine
 may add its own in `[tool.spellbook]`); where a table has two columns for one
 role, the first name in the role's list is read, and the reader says so. Columns
-with no role (`Implementation`, `Notes`, `Old Response`) are kept with the row.
+with no role (`Implementation`, `Notes`, `Old Response`) are kept with the row; a cell
+of one that limits the row, or of a second Condition column that says more than the
+first, is a `column_note` warning at the row (`RowReader.rule`).
 
 Cells that hold names (Current State, Next State, Trigger, Condition, Action)
 are read with emphasis a formatter glued to a word turned back into the
@@ -25,7 +27,8 @@ from ..spec_error import fail
 from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
 from .identifiers import identifier
-from .lexicon import Lexicon, normal
+from .lexicon import EMPTY, Lexicon, normal
+from .light_cells import column_notes
 from .markdown import Cell, Heading, Html, Paragraph, Table, TableRow, has_markup
 
 # Role -> the header names that mean it, preferred first (compared without case).
@@ -105,6 +108,9 @@ class Columns:
     roles: dict[str, int]
     extra: tuple[tuple[str, int], ...]
     notices: tuple[Notice, ...] = ()
+    # The columns of a role the table names twice that are not read: (header, index,
+    # role, the header of the role's column read).
+    doubles: tuple[tuple[str, int, str, str], ...] = ()
 
     def layout(self, width: int) -> tuple[str, ...]:
         """The role of each of the table's `width` columns, in order ("" for none)."""
@@ -178,7 +184,12 @@ def columns_of(
     extra = tuple(
         (table.header.cells[i].plain, i) for i in range(len(table.header.cells)) if i not in used
     )
-    return Columns(chosen, extra, tuple(notices))
+    doubles = tuple(
+        (table.header.cells[i].plain, i, role, table.header.cells[idx[0]].plain)
+        for role, idx in found.items()
+        for i in idx[1:]
+    )
+    return Columns(chosen, extra, tuple(notices), doubles)
 
 
 def skipped(table: Table, roles: dict[str, tuple[str, ...]] = ROLES) -> Notice | None:
@@ -494,7 +505,15 @@ class RowReader:
             )
         )
 
-    def rule(self, row: TableRow, columns: Columns, group: str, kind: Kind) -> RuleRow:
+    def rule(
+        self, row: TableRow, columns: Columns, group: str, kind: Kind, light: bool = False
+    ) -> RuleRow:
+        """A row of a table of rules. An empty Condition cell is an error (`-` says the
+        row fires always), and a cell of a column no role reads that limits the row, or of
+        a second Condition column that says more than the first, a `column_note` warning;
+        a row a light table made (`light`) has its Condition cell empty for always, and
+        its notes told of there."""
+
         def cell(role: str) -> Cell | None:
             index = columns.roles.get(role)
             return row.cells[index] if index is not None and index < len(row.cells) else None
@@ -562,6 +581,14 @@ class RowReader:
         if not response:
             response = next((v for k, v in extra if normal(k) == RESPONSE_TEXT), "")
         written = text("condition")
+        if not light:
+            if not written.strip():
+                fail(
+                    "rule row has an empty 'Condition' cell: write `-` for a row that fires "
+                    "always (a merged cell, `same as above`, exports empty)",
+                    row.line,
+                )
+            self._unread(row, columns, rule_id, written)
         condition = self._conditions.get(written)
         if condition is None:
             condition = self._conditions[written] = parse_condition(
@@ -603,6 +630,45 @@ class RowReader:
                 )
             )
         return parsed
+
+    def _unread(self, row: TableRow, columns: Columns, rule: str, condition: str) -> None:
+        """A `column_note` warning for each cell of the row a table of rules does not read
+        that limits the row: one of a column no role reads (`Notes`, `Status`) that says
+        so (`column_notes`), and one of a second Condition column (`Guard` beside
+        `Condition`) that says something (not `-`, not empty) other than the cell read."""
+
+        def at(i: int) -> str:
+            return row.cells[i].plain if i < len(row.cells) else ""
+
+        doubled = {i for _, i, _, _ in columns.doubles}
+        self.notices.extend(
+            column_notes(
+                (
+                    (name, at(i))
+                    for name, i in columns.extra
+                    if i not in doubled and normal(name) != RESPONSE_TEXT
+                ),
+                rule,
+                row.line,
+            )
+        )
+        for name, i, role, header in columns.doubles:
+            said = " ".join(row.cells[i].written.split()) if i < len(row.cells) else ""
+            if role != "condition" or normal(said) in EMPTY or normal(said) == normal(condition):
+                continue
+            shown = " ".join(condition.split())
+            self.notices.append(
+                Notice(
+                    "column_note",
+                    f"rule {rule}: its {name!r} cell says {said!r}, but the table has two "
+                    f"Condition columns and only {header!r} is read ({shown!r}): the row "
+                    f"fires whatever {name!r} says; write it in the {header!r} cell, joined "
+                    "with AND, or name the column to read first under [tool.spellbook] "
+                    "columns.condition",
+                    row.line,
+                    rule,
+                )
+            )
 
 
 def rendered_otherwise(cell: Cell, read: str) -> str | None:

@@ -152,6 +152,11 @@ BAD_INPUTS = {
         TABLE_LINE + 3,
         "empty 'Current State' cell",
     ),
+    "row with empty Condition (a merged cell)": (
+        GOOD.replace("| Z2 | B | Go | - |", "| Z2 | B | Go |  |", 1).encode(),
+        TABLE_LINE + 3,
+        "empty 'Condition' cell: write `-`",
+    ),
     "non-UTF-8 bytes": (
         GOOD.encode().replace(b"the B state", b"the \xff state"),
         next(i for i, ln in enumerate(GOOD.split("\n"), 1) if "the B state" in ln),
