@@ -219,6 +219,9 @@ class _Cell:
                 self.reads_frontmatter = True
         if action.verb in ("find", "load", "extract"):
             self.read = action.files[0]
+        if action.verb == "create" and len(action.files) > 1:  # `Create F and G`
+            self.actions.extend(created_each(phrase, self.workspace, self.lexicon))
+            return
         if action.verb == "instruct" and not action.hint and self.lexicon.own_code:
             own = callbacks(phrase)  # the project's own code (`read.own_phrases`)
             if own:
@@ -412,25 +415,58 @@ def _load(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
 
 
 def _create(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
+    """`Create F`, `Create F from T`, `Create empty F`; `Create F and G`, `Create F, G`:
+    each file as `Create F` alone reads it (`_Cell` makes one action of each). Words it
+    does not read after the files (a folder, `then ...`, `and post to ...`) make the
+    phrase an instruction, never a file made and the words dropped."""
     assert m is not None
+    more = _MORE_FILES.fullmatch(m["rest"])
+    names = _files(m["file"] + more["more"], "", said.lexicon) if more else None
+    if more is None or names is None:
+        return _created(m["file"], bool(m["empty"]), m["rest"], said)
+    each = [_created(name, bool(m["empty"]), more["tail"], said) for name in names]
+    if any(a.verb != "create" for a in each) or _FROM.fullmatch(more["tail"]):
+        return ActionSpec("instruct", said.text)  # `Create F and G from T`: whose is T?
+    problem = next((a.problem for a in each if a.problem), "")
+    return ActionSpec("create", said.text, tuple(a.files[0] for a in each), problem=problem)
+
+
+def created_each(phrase: str, workspace: str, lexicon: Lexicon) -> list[ActionSpec]:
+    """A `Create F and G` phrase as one action for each file, in order."""
+    m = _CREATE.fullmatch(phrase)
+    more = _MORE_FILES.fullmatch(m["rest"]) if m else None
+    assert m is not None and more is not None
+    said = _Phrase(phrase, workspace, set(), lexicon, False, "")
+    names = _files(m["file"] + more["more"], "", lexicon) or ()
+    return [_created(name, bool(m["empty"]), more["tail"], said) for name in names]
+
+
+def _created(written: str, empty: bool, rest: str, said: _Phrase) -> ActionSpec:
+    """The file `written` made as the words after it (`rest`) say, if it reads them."""
     phrase, lexicon = said.text, said.lexicon
-    file = said.file(m["file"])
-    source = _FROM.fullmatch(m["rest"])
+    file = said.file(written)
+    source = _FROM.fullmatch(rest)
     if source and normal(source["template"]) != "template":
         if lexicon.files is None:
             return ActionSpec("create", phrase, (file,), problem="templates are not read here")
         key, text, problem = lexicon.files.named(source["template"])
         return _checked(ActionSpec("create", phrase, (file,), key, problem, content=text))
-    rest = m["rest"].lower()
-    if bool(m["empty"]) or "empty" in rest:
+    words = " ".join(rest.split())
+    said_all = set(words.lower().split()) <= _PLAIN_CREATE | {"empty"}
+    if empty or "empty" in words.lower().split():
+        if not said_all:
+            return ActionSpec("instruct", phrase)
         return _checked(ActionSpec("create", phrase, (file,)))
     key, text, problem = lexicon.files.by_name(file) if lexicon.files else ("", "", "")
+    template = key or (file if lexicon.has_template(file) else "")
+    if (key or problem or template) and not said_all and not _HOLDS.fullmatch(words):
+        # `Create notes.md in drafts/`, `... then append ...`: words the core does not
+        # carry out, which would be dropped.
+        return ActionSpec("instruct", phrase)
     if key or problem:
         return _checked(ActionSpec("create", phrase, (file,), key, problem, content=text))
-    template = file if lexicon.has_template(file) else ""
     action = _checked(ActionSpec("create", phrase, (file,), template))
-    words = " ".join(m["rest"].split())
-    if not template and not action.problem and set(words.lower().split()) - _PLAIN_CREATE:
+    if not template and not action.problem and not said_all:
         # `Create tests/test_new.py with failing tests`: words about what the file holds,
         # which an empty file does not carry out.
         return ActionSpec(
@@ -450,6 +486,14 @@ def _create(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
 # The words that may follow a created file's name (`Create F file`, `Create new F
 # from its template`) when no template is found for it: they say nothing of its text.
 _PLAIN_CREATE = frozenset({"file", "template", "from", "its", "the", "with", "a", "an", "new"})
+# `Create F and G`, `Create F, G and H`: the files after the first, and the words after.
+_MORE_FILES = re.compile(r"(?P<more>(?:(?:,\s*|\s+and\s+)(?:`[^`]+`|[^\s,`]+))+)(?P<tail>.*)")
+# What a file made from its template holds, said after it (`Create F with sections for
+# the criteria`, `... template with YAML frontmatter`): the template holds it. A later
+# step (`then`, `;`, `&`) is not that.
+_HOLDS = re.compile(
+    r"(?:(?:file|template|new|its|the)\s+)*with\s+(?!.*(?:\bthen\b|[;&]))\S.*", re.I
+)
 
 
 def _archive(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:

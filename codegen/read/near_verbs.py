@@ -116,8 +116,12 @@ def _to_file(
     """A file it goes to: `Append shipped to CHANGES.md`, `Record keys of a.md in .seen`."""
     words = rest.split()
     if len(words) < 2 or words[-2].lower() not in ("to", "into", "in") or not _file(words[-1]):
-        return None
-    return {"F": _after(words[:-2], ("of", "from")) or "F", "G": words[-1]}
+        # `Append "x" to log.md and commit it`: more words after the file it goes to.
+        at = next((i for i, w in enumerate(words[1:-1], 1) if w.lower() in ("to", "into", "in")), 0)
+        if not at or not _file(words[at + 1].rstrip(",;:")) or at + 2 == len(words):
+            return None
+        words = words[: at + 2]
+    return {"F": _after(words[:-2], ("of", "from")) or "F", "G": words[-1].rstrip(",;:")}
 
 
 def _key_from_file(
@@ -190,6 +194,11 @@ def _counter(
     rest: str, counters: Collection[str], exact: bool, valued: bool
 ) -> dict[str, str] | None:
     m = _counter_phrase().fullmatch(rest.strip())
+    if m is None and exact and not valued:
+        # `Reset attempts to 0 and delete notes.md`, `Increment attempts twice`: the
+        # verb's own word and a counter, with more words after it.
+        m = _counter_phrase().match(rest.strip())
+        m = m if m is not None and rest.strip()[m.end() : m.end() + 1].isspace() else None
     if not m or (valued and not m["op"]):
         return None
     if not exact and m["w"] not in counters and not m["op"]:

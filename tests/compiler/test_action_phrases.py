@@ -688,3 +688,58 @@ def problem(text: str, workspace: str = "") -> str:
 )
 def test_an_action_no_spec_may_take_is_refused_when_it_is_read(text: str, said: str) -> None:
     assert said in problem(text)
+
+
+def test_create_makes_every_file_it_names() -> None:
+    """`Create F and G`, `Create F, G`: a file made for each, as Delete reads `F and G`."""
+    for text in ("Create plan.md and task.md", "Create plan.md, task.md"):
+        actions = parse_actions(text, WS, SPELL)
+        assert [(a.verb, a.files, a.target) for a in actions] == [
+            ("create", ("plan.md",), "plan.md"),
+            ("create", ("task.md",), "task.md"),
+        ], text
+    actions = parse_actions("Create empty a.md and b.md", "", CORE)
+    assert [(a.verb, a.files, a.target) for a in actions] == [
+        ("create", ("a.md",), ""),
+        ("create", ("b.md",), ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Create plan.md & task.md",
+        "Create plan.md in drafts/",
+        "Create `plan.md` from `templates/plan.md` and post to #releases",
+        'Create plan.md then append "sign-off requested" to log.md',
+        "Create empty plan.md and tell the team",
+        "Create plan.md and task.md from `templates/plan.md`",
+    ],
+)
+def test_create_never_drops_the_words_after_its_file(text: str) -> None:
+    """Words Create does not read after its files make the phrase the AI's, aimed at
+    Create (an `unread_verb` warning), never a file made and the words dropped."""
+    (action,) = parse_actions(text, WS, SPELL)
+    assert action.verb == "instruct"
+    aim = aimed_at(text, SPELL, COUNTERS)
+    assert aim is not None and aim.verb == "create"
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("Reset attempts to 0 and delete notes.md", "reset"),
+        ("Increment attempts twice", "increment"),
+        ("Reset unknown_counter and tell the team", "reset"),
+        ('Append "scrapped ${date}" to log.md and commit it', "append"),
+    ],
+)
+def test_a_counter_or_append_phrase_with_more_words_is_aimed_at_its_verb(
+    text: str, verb: str
+) -> None:
+    """More words after what the verb acts on: not read, and aimed at the verb (a
+    warning), as `Delete F and tell the team` is."""
+    (action,) = parse_actions(text, WS, SPELL)
+    assert action.verb == "instruct"
+    aim = aimed_at(text, SPELL, COUNTERS)
+    assert aim is not None and aim.verb == verb
