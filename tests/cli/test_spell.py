@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import types
@@ -375,6 +376,38 @@ def test_lumos_loads_none_of_what_only_other_commands_need(tmp_path: Path) -> No
     status, *loaded = result.stdout.splitlines()[-1].split()
     assert status == str(EXIT_OK) and "spellbook.cast.workflow" in loaded, result.stderr
     assert sorted(NOT_FOR_LUMOS & set(loaded)) == []
+
+
+def test_an_installed_lumos_in_no_project_loads_no_project_code_nor_the_user_s_cache(
+    tmp_path: Path,
+) -> None:
+    """As a wheel installs it (the shipped machines inside `spellbook.machines`, run as
+    Python imports them), `spell lumos` given its --root in no project never uses the
+    loading of a project's machines, the user's cache, git's files or zlib: none is
+    loaded. (A checkout runs the machines from their source, which needs them all.)"""
+    site = tmp_path / "site"  # not named `src`: no checkout's `generated/` beside it
+    root = Path(__file__).resolve().parents[2]
+    shutil.copytree(
+        root / "src" / "spellbook",
+        site / "spellbook",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    for module in (root / "generated").glob("*_machine.py"):
+        shutil.copy(module, site / "spellbook" / "machines" / module.name)
+    work = tmp_path / "work"
+    work.mkdir()
+    code = (
+        f"import sys; sys.path.insert(0, {str(site)!r})\n"
+        "from spellbook.doors.cli import main\n"
+        f"code = main(['--root', {str(work)!r}, 'lumos'])\n"
+        "print(code, sys.modules['spellbook'].__file__, ' '.join(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    status, package, *loaded = result.stdout.splitlines()[-1].split()
+    assert status == str(EXIT_OK) and package.startswith(str(site)), result.stderr
+    assert "spellbook.machines.spell_machine" in loaded
+    unused = {"spellbook.disk.loading", "spellbook.disk.user_cache", "spellbook.disk.git", "zlib"}
+    assert sorted(unused & set(loaded)) == []
 
 
 def test_a_reader_that_leaves_early_is_no_error(tmp_path: Path) -> None:

@@ -70,7 +70,9 @@ def test_unknown_actions_become_steps_for_the_ai() -> None:
 def test_reason() -> None:
     assert reason('Explain: "Use Accio first."') == "Use Accio first."
     assert reason("Tell user they must wait") == "you must wait"
+    assert reason("\u2003 tELL THE user THAT they may go") == "you may go"
     assert reason("Resume plan editing") is None
+    assert reason("") is None and reason(" tell user the rest") is None
 
 
 def test_split_keeps_sections_without_slots_and_text_before_headings() -> None:

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 SLOTS = ("spell", "ai", "happened", "where")
 _EXPLAIN = re.compile(r"\s*explain:\s*[\"“](?P<reason>.+)[\"”]\s*", re.IGNORECASE | re.DOTALL)
-_TELL_USER = re.compile(r"\s*tell (?:the )?user (?:that )?they\b", re.IGNORECASE)
+_TELL_USER = r"\s*tell (?:the )?user (?:that )?they\b"  # compiled where a text may say it
 _VERBS = {
     "create": ("creates", "created"),
     "archive": ("archives", "archived"),
@@ -77,7 +77,9 @@ def reason(text: str) -> str | None:
     m = _EXPLAIN.fullmatch(text)
     if m:
         return m.group("reason").strip()
-    told = _TELL_USER.match(text)
+    # Only "t" and "T" match the pattern's first letter, even ignoring case: a text that
+    # starts with another never costs compiling it (a tenth of a millisecond).
+    told = re.match(_TELL_USER, text, re.IGNORECASE) if text.lstrip()[:1] in ("t", "T") else None
     if told:
         return "you" + text[told.end() :]
     return None

@@ -44,7 +44,6 @@ from __future__ import annotations
 import os
 import sys
 
-from spellbook.disk.user_cache import cache_file, cached, owned, remember
 from spellbook.records.errors import BadFile
 
 TYPE_CHECKING = False
@@ -226,7 +225,11 @@ def find_project(start: str) -> str | None:
 
 def _configures(path: str) -> bool:
     """Whether `path` is the user's own pyproject.toml with a [tool.spellbook] table."""
-    if not os.path.isfile(path) or os.path.islink(path) or not owned(path):
+    if not os.path.isfile(path):
+        return False
+    from spellbook.disk.user_cache import owned  # only where there is a pyproject.toml
+
+    if os.path.islink(path) or not owned(path):
         return False
     try:
         with open(path, "rb") as f:
@@ -364,6 +367,8 @@ def _table(path: str) -> tuple[str, dict[str, object]]:
         raise _fail(
             f"cannot be read: it is not UTF-8 (byte 0x{data[err.start]:02x} at line {line})"
         ) from None
+    from spellbook.disk.user_cache import cache_file, cached, remember
+
     cache = cache_file(os.path.dirname(os.path.abspath(path)))
     found = cached(cache, path, text, 4 * PROJECT_LIMIT)  # the table as JSON, at most
     if found is None:

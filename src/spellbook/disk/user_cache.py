@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import sys
 
-from spellbook.disk import git
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import CodeType
@@ -41,6 +39,8 @@ def cache_entry(kind: str, of: str, suffix: str) -> str | None:
     base = cache_folder()
     if base is None:
         return None
+    from spellbook.disk import git  # not for `owned`, which finding a project asks
+
     repository = git.find(of if os.path.isdir(of) else os.path.dirname(of))
     if repository is not None and repository.relative(base) is not None:
         return None

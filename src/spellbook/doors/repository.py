@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from spellbook.disk.loading import load_machine, stale
 from spellbook.disk.project import SHIPPED, find_project, read_project
-from spellbook.disk.user_cache import owned
 from spellbook.records import terminal
 from spellbook.records.errors import BadFile
 
@@ -109,6 +107,9 @@ def resolve(
         if tree is not None:
             found = committed.load_machine(project, entry, tree)
         else:
+            # Not for a machine that ships: an installed one is imported as Python does.
+            from spellbook.disk.loading import load_machine, stale
+
             found = load_machine(project, entry)
             note = stale(project, entry, found)
             if note is not None:  # a word, never a refusal: the machine is run as it is
@@ -157,6 +158,8 @@ def find_root(start: str, workspace: str) -> str:
     `.git` folder; a submodule's `.git` file does not end the search), else that top
     (a new workspace starts there), else `start`. A workspace above `start` counts
     only if it belongs to this user (as git asks of a repository another user owns)."""
+    from spellbook.disk.user_cache import owned  # not for a cast given its --root
+
     chain = [os.path.abspath(start)]
     while os.path.dirname(chain[-1]) != chain[-1]:
         chain.append(os.path.dirname(chain[-1]))
