@@ -459,7 +459,8 @@ def _created(written: str, empty: bool, rest: str, said: _Phrase) -> ActionSpec:
         return _checked(ActionSpec("create", phrase, (file,)))
     key, text, problem = lexicon.files.by_name(file) if lexicon.files else ("", "", "")
     template = key or (file if lexicon.has_template(file) else "")
-    if (key or problem or template) and not said_all and not _HOLDS.fullmatch(words):
+    holds = _HOLDS.fullmatch(words) and not _LATER_STEP.search(words)
+    if (key or problem or template) and not said_all and not holds:
         # `Create notes.md in drafts/`, `... then append ...`: words the core does not
         # carry out, which would be dropped.
         return ActionSpec("instruct", phrase)
@@ -494,6 +495,14 @@ _MORE_FILES = re.compile(r"(?P<more>(?:(?:,\s*|\s+and\s+)(?:`[^`]+`|[^\s,`]+))+)
 _HOLDS = re.compile(
     r"(?:(?:file|template|new|its|the)\s+)*with\s+(?!.*(?:\bthen\b|[;&]))\S.*", re.I
 )
+# Words that begin a step of their own after `and` (`Create F with a summary and post
+# to #releases`): the core's verbs and the commonest others. Not the file's content.
+_STEP_VERBS = (
+    "create|delete|remove|archive|move|rename|copy|append|update|reset|increment|load|"
+    "extract|post|notify|send|commit|push|merge|deploy|email|ping|announce|publish|"
+    "upload|run|ask|tell|assign|share|submit|trigger|invite|alert|attach|approve"
+)
+_LATER_STEP = re.compile(rf"\band\s+(?:then\s+|also\s+)*(?:{_STEP_VERBS})\b", re.I)
 
 
 def _archive(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:

@@ -714,6 +714,9 @@ def test_create_makes_every_file_it_names() -> None:
         'Create plan.md then append "sign-off requested" to log.md',
         "Create empty plan.md and tell the team",
         "Create plan.md and task.md from `templates/plan.md`",
+        "Create plan.md with a summary and post to #releases",
+        "Create `plan.md` with the criteria, and then notify the reviewer",
+        "Create task.md template with YAML frontmatter and commit it",
     ],
 )
 def test_create_never_drops_the_words_after_its_file(text: str) -> None:
@@ -723,6 +726,22 @@ def test_create_never_drops_the_words_after_its_file(text: str) -> None:
     assert action.verb == "instruct"
     aim = aimed_at(text, SPELL, COUNTERS)
     assert aim is not None and aim.verb == "create"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Create `.ai/task/review-task.md` with structured template including sections for "
+        "task summary, specific tasks, and acceptance criteria",
+        "Create plan.md with sections for the goal and the run instructions",
+        "Create task.md with YAML frontmatter and a checklist",
+    ],
+)
+def test_what_a_template_holds_said_after_create_is_not_a_step(text: str) -> None:
+    """`with ...` after a file that has a template says what the template holds, nouns
+    joined by `and` included: the file is made from it."""
+    (action,) = parse_actions(text, WS, SPELL)
+    assert action.verb == "create" and not action.problem, action
 
 
 @pytest.mark.parametrize(
