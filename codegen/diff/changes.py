@@ -133,10 +133,12 @@ def _findings(diff: SpecDiff) -> None:
         skip.add("missing_response")  # response files beside a spec read from git: unseen
     old = [f for f in analyse(diff.old) if f.kind not in skip]
     new = [f for f in analyse(diff.new) if f.kind not in skip]
-    old_keys = {key(f, True) for f in old}
-    new_keys = {key(f, False) for f in new}
-    diff.findings_new = [f for f in new if key(f, False) not in old_keys]
-    diff.findings_gone = [f for f in old if key(f, True) not in new_keys]
+    old_keyed = [(key(f, True), f) for f in old]
+    new_keyed = [(key(f, False), f) for f in new]
+    old_keys = {k for k, _ in old_keyed}
+    new_keys = {k for k, _ in new_keyed}
+    diff.findings_new = [f for k, f in new_keyed if k not in old_keys]
+    diff.findings_gone = [f for k, f in old_keyed if k not in new_keys]
 
 
 def borrowed_terms(old: Spec, new: Spec) -> tuple[Term, ...]:
