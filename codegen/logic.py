@@ -18,8 +18,9 @@ from functools import lru_cache
 from itertools import product
 from typing import Protocol
 
-from spellbook.facts.implications import excludes, implies
+from spellbook.facts.implications import excludes, implies, needs_several
 from spellbook.facts.implications import implied as core_implied
+from spellbook.facts.probes import PROBES
 from spellbook.facts.wording import describe as core_words
 
 from .budget import check
@@ -168,6 +169,40 @@ def unimplied(literals: Sequence[LiteralSpec]) -> list[LiteralSpec]:
     ]
 
 
+def several_pairs(atoms: Sequence[Atom]) -> Iterator[tuple[LiteralSpec, LiteralSpec]]:
+    """Every pair of literals of `atoms`, facts of one JSON query each held or not, that
+    are so together only where the query selects a list or several values
+    (`needs_several`): `has `k`` and `has `k` = ""`. Such worlds can be; an example
+    world is one of the others where there is one (`Worlds.example`), and its words say
+    what it takes (`several`)."""
+    by_query: dict[tuple[str, str], list[Atom]] = {}
+    for atom in atoms:
+        query = PROBES[atom.probe].query
+        if query is not None:
+            by_query.setdefault((atom.file, query(atom.param)), []).append(atom)
+    for alike in by_query.values():
+        for i, a in enumerate(alike):
+            for b in alike[i + 1 :]:
+                for held, also in product((True, False), repeat=2):
+                    if needs_several(
+                        (a.probe, a.file, a.param), held, (b.probe, b.file, b.param), also
+                    ):
+                        yield LiteralSpec(a, held), LiteralSpec(b, also)
+
+
+def several(literals: Sequence[LiteralSpec]) -> list[tuple[str, str]]:
+    """The (file, query) of each JSON query whose facts in a world (`literals`) are so
+    together only where it selects a list or several values (`several_pairs`)."""
+    world = set(literals)
+    found: dict[tuple[str, str], None] = {}
+    for a, b in several_pairs([lit.atom for lit in literals]):
+        if a in world and b in world:
+            query = PROBES[a.atom.probe].query
+            assert query is not None
+            found[(a.atom.file, query(a.atom.param))] = None
+    return list(found)
+
+
 def exclusions(atoms: Sequence[Atom]) -> Iterator[tuple[Atom, Atom]]:
     """Every (a, b) of `atoms`, a < b, that never hold together."""
     seen = set(atoms)
@@ -205,6 +240,19 @@ class Worlds:
         # The worlds that can be: no implication broken, no two excluding facts.
         self.consistent = self.every & ~broken
         self._index = index
+        # Those of them that no JSON query needs a list or several values for.
+        self.one_value = self.consistent
+        for x, y in several_pairs(self.atoms):
+            self.one_value &= ~(self._held(x) & self._held(y))
+
+    def _held(self, literal: LiteralSpec) -> int:
+        held = self.of[self._index[literal.atom]]
+        return held if literal.positive else self.every & ~held
+
+    def example(self, worlds: int) -> int | None:
+        """The world of `worlds` to show: the first that no query needs a list or several
+        values for (`several_pairs`), else the first."""
+        return lowest(worlds & self.one_value) if worlds & self.one_value else lowest(worlds)
 
     def condition(self, clauses: DNF) -> int:
         """The worlds (consistent or not) in which some alternative of `clauses` holds."""

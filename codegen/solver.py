@@ -36,7 +36,7 @@ class Formula:
                 0,
             ) from None
 
-        from .logic import exclusions, implications
+        from .logic import exclusions, implications, several_pairs
 
         self.atoms = tuple(atoms)
         self.var = {atom: i + 1 for i, atom in enumerate(self.atoms)}
@@ -49,6 +49,13 @@ class Formula:
             self._solver.add_clause([-self.var[a], self.var[b]])
         for a, b in exclusions(self.atoms):
             self._solver.add_clause([-self.var[a], -self.var[b]])
+        # True only in worlds no JSON query needs a list or several values for.
+        self.one_value = self.fresh()
+        for x, y in several_pairs(self.atoms):
+            self._solver.add_clause([-self.one_value, -self._literal(x), -self._literal(y)])
+
+    def _literal(self, literal: LiteralSpec) -> int:
+        return self.var[literal.atom] if literal.positive else -self.var[literal.atom]
 
     def close(self) -> None:
         self._solver.delete()
@@ -124,6 +131,12 @@ class Formula:
                 fixed.append(v)
                 world |= 1 << i
         return world
+
+    def example(self, assumptions: Sequence[int]) -> int | None:
+        """The world to show of those that make the assumptions true: the least that no
+        query needs a list or several values for, else the least (`Worlds.example`)."""
+        found = self.least([*assumptions, self.one_value])
+        return found if found is not None else self.least(assumptions)
 
     def cube_literals(self, fixed: int, world: int) -> list[int]:
         """The literals that hold in the worlds that agree with `world` on the atoms of

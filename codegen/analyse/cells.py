@@ -18,14 +18,16 @@ some assignment of the known facts, for every value of the unknown ones.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import merge
 from itertools import islice
 
+from spellbook.facts.wording import several as said_several
+
 from ..budget import check
-from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, describe, lowest, unimplied
+from ..logic import MAX_ATOMS, MAX_FACTS, Worlds, closure, describe, lowest, several, unimplied
 from ..model import Atom, LiteralSpec, RuleSpec
 
 TYPE_CHECKING = False
@@ -76,7 +78,11 @@ class CellResult:
         picking = unimplied(literals)
         said = ", ".join(describe(lit, words) for lit in picking)
         following = [describe(lit, words) for lit in literals if lit not in picking]
-        return said + (f" (so {', '.join(following)})" if following else "")
+        notes = [f"so {', '.join(following)}"] if following else []
+        lists = [said_several(file, query) for file, query in several(literals)]
+        if lists:  # a world that can be, though no one value makes it
+            notes.append(f"only where {' and '.join(lists)}")
+        return said + (f" ({'; '.join(notes)})" if notes else "")
 
 
 def signature(rules: Sequence[RuleSpec]) -> Signature:
@@ -111,10 +117,10 @@ def _analyse(sig: Signature) -> CellResult:
     # known facts in which no rule fires whatever they mean, an overlap one in which two
     # rules fire whatever they mean (worlds with the unknown facts false stand for each).
     known = space.exists(can_be, unknown)
-    gap = lowest(known & ~space.exists(taken, unknown))
+    gap = space.example(known & ~space.exists(taken, unknown))
     sure = {c: space.forall(worlds | ~can_be, unknown) & known for c, worlds in held.items()}
     always = [sure[clauses] for _, clauses in sig]
-    overlaps, more = _overlaps(sig, always)
+    overlaps, more = _overlaps(sig, always, space.example)
     # Each rule that never wins against the rules ahead that win somewhere (at most one
     # per world); alike rules past the same winners are told apart once.
     winning = [(j, worlds) for j, worlds in enumerate(won) if worlds]
@@ -131,7 +137,7 @@ def _analyse(sig: Signature) -> CellResult:
         beaten.append(told[key])
     return CellResult(
         atoms,
-        tuple(lowest(w) for w in won),
+        tuple(space.example(w) for w in won),
         gap,
         tuple(overlaps),
         fires=tuple(bool(w) for w in fires),
@@ -140,7 +146,9 @@ def _analyse(sig: Signature) -> CellResult:
     )
 
 
-def _overlaps(sig: Signature, always: list[int]) -> tuple[list[tuple[int, int, int]], int]:
+def _overlaps(
+    sig: Signature, always: list[int], example: Callable[[int], int | None]
+) -> tuple[list[tuple[int, int, int]], int]:
     """(winner, loser, example) for the first MAX_OVERLAPS pairs of rules of equal
     priority that both fire whatever the unknown facts mean, the winner being the
     first that does, in (winner, loser) order; and how many more pairs there are.
@@ -163,7 +171,7 @@ def _overlaps(sig: Signature, always: list[int]) -> tuple[list[tuple[int, int, i
                 losers.append(indices[bisect_right(indices, i) :])
         room = MAX_OVERLAPS - len(found)
         for j in islice(merge(*losers), room):
-            found.append((i, j, lowest(first & always[j]) or 0))
+            found.append((i, j, example(first & always[j]) or 0))
         more += max(0, sum(len(x) for x in losers) - room)
     return found, more
 
@@ -203,10 +211,10 @@ def _ask(
     fires = [f.condition(c) for _, c in sig]
     # Where each rule wins: it fires and no rule ahead of it does.
     won, _ = f.firsts(fires)
-    wins = [f.least([w]) for w in won]
+    wins = [f.example([w]) for w in won]
     # A gap: known facts under which no rule fires whatever the unknown ones mean.
     some = [f.condition(exists(c, unknown)) for _, c in sig]
-    gap = f.least([*unknown_false, *(-v for v in dict.fromkeys(some))])
+    gap = f.example([*unknown_false, *(-v for v in dict.fromkeys(some))])
     always = [f.condition(sure[c] or ()) for _, c in sig]
     firsts, _ = f.firsts(always)
     overlaps: list[tuple[int, int, int]] = []
@@ -226,7 +234,7 @@ def _ask(
             if len(overlaps) == MAX_OVERLAPS:
                 more += 1
                 continue
-            overlaps.append((i, j, f.least([*unknown_false, first, always[j]]) or 0))
+            overlaps.append((i, j, f.example([*unknown_false, first, always[j]]) or 0))
     beaten: list[tuple[int, ...]] = []
     told: dict[tuple[int, int], tuple[int, ...]] = {}
     winners = [j for j, at in enumerate(wins) if at is not None]

@@ -12,6 +12,7 @@ the unknown ones.
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -128,6 +129,62 @@ def test_a_gap_says_the_facts_another_fact_of_it_implies_as_following_from_it() 
     (gap,) = [f for f in analyse(spec) if f.kind == "gap"]
     assert gap.world == "draft.md missing (so draft.md is not filled in)", gap.message
     assert "when draft.md missing (so draft.md is not filled in) (the cell's" in gap.message
+
+
+def test_an_overlap_only_a_list_makes_says_so_and_a_list_makes_it(tmp_path: Path) -> None:
+    """`has `reviewer`` and `has `reviewer` = ""` both hold only where `reviewer` is a list
+    holding "": the overlap is real (a file makes both rows fire), and its world says
+    what it takes. Where one value makes two rows fire, that is the world shown."""
+    from spellbook.disk.state_file import Record
+    from spellbook.disk.store import Workspace
+    from spellbook.facts.answers import Facts
+
+    rows = [
+        row("T1", "A", "Go", "task.md frontmatter has `reviewer`", "B", "Update state to B"),
+        row("T2", "A", "Go", 'task.md frontmatter has `reviewer` = ""'),
+        row("T3", "A", "Go", "task.md frontmatter has no `reviewer`"),
+    ]
+    spec = parse_spec_text(spec_text(STATES, SPELLS, rows + fill(STATES, SPELLS, ["A/Go"])))
+    said = {(f.rule, f.world) for f in analyse(spec) if f.kind == "overlap"}
+    assert said == {
+        (
+            "T2",
+            'task.md frontmatter has `reviewer`, task.md frontmatter has `reviewer` = "" '
+            "(so task.md exists; only where `reviewer` is a list)",
+        ),
+        (
+            "T3",
+            'task.md frontmatter has no `reviewer`, task.md frontmatter has `reviewer` = "" '
+            "(so task.md exists)",
+        ),
+    }
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "task.md").write_text('---\nreviewer: ["", "ann"]\n---\n# Task\n')
+    facts = Facts(Workspace(str(tmp_path), "ws"), Record("S"))
+    firing = [
+        r.id
+        for r in spec.cell("A", "Go")
+        if any(
+            all(
+                facts.check(lit.atom.probe, lit.atom.file, lit.atom.param) == lit.positive
+                for lit in clause
+            )
+            for clause in r.condition.clauses
+        )
+    ]
+    assert firing == ["T1", "T2"]
+
+    either = 'task.json has `reviewer` = "" OR task.json has `reviewer` = "bob"'
+    rows = [
+        row("T1", "A", "Go", "task.json has `reviewer`", "B", "Update state to B"),
+        row("T2", "A", "Go", either),
+    ]
+    spec = parse_spec_text(spec_text(STATES, SPELLS, rows + fill(STATES, SPELLS, ["A/Go"])))
+    (overlap,) = [f for f in analyse(spec) if f.kind == "overlap" and f.rule == "T2"]
+    assert overlap.world == (
+        'task.json has no `reviewer` = "", task.json has `reviewer` = "bob" '
+        "(so task.json exists, task.json has `reviewer`)"
+    )
 
 
 _PICKING = """# C

@@ -8,6 +8,7 @@ import json
 import os
 import tempfile
 import time
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -671,8 +672,9 @@ def test_a_count_of_what_a_filter_keeps_is_at_least_one_exactly_when_the_query_h
     some, two = ("field", "l.json", pending), ("count_at_least", "l.json", f"2 {pending}")
     assert implies(two, some) and implies(some, ("count_at_least", "l.json", f"1 {pending}"))
     assert not implies(some, two)
-    # A key's values may be null: counted, but no value.
-    assert not implies(
+    # What is counted is a value (null is not counted), so any query counted has one; a
+    # list of no values (`[""]`) is a value, and counts none.
+    assert implies(
         ("count_at_least", "l.json", "2 features.id"), ("field", "l.json", "features.id")
     )
     assert not implies(("field", "l.json", "features"), ("count_at_least", "l.json", "1 features"))
@@ -845,3 +847,144 @@ def test_some_file_a_glob_matches_is_newer_than_a_file(tmp_path: Path) -> None:
     said = describe("newer_some", "list.json", param, True)
     assert said == "some `tests/test_*.py` is newer than list.json"
     assert describe("newer_some", "list.json", param, False).startswith("no `tests/")
+
+
+# -- facts of one JSON query together, as the runtime checks them and the verifier sees them
+
+
+class _Values:
+    """A file's JSON value as the checks ask for it: `MISSING` for no file."""
+
+    def __init__(self, data: object) -> None:
+        self.data = data
+        self.record = Record("S")
+
+    def exists(self, name: str) -> bool:
+        return self.data is not _MISSING
+
+    def json(self, name: str) -> object:
+        return None if self.data is _MISSING else self.data
+
+
+_MISSING = object()
+# Values a query may select: no value (null, false, empty text, lists and objects), values,
+# lists of them (with "" beside another value, or alone), lists in lists, objects.
+_ONE = ["", None, False, True, 0, 3, 5, 1.5, -1, "x", "xa", "y", {}, {"m": ""}, {"m": "x"}]
+_LISTS: list[object] = [[], [""], ["", "x"], [None], [False], ["x"], ["x", "y"], ["x", "x"]]
+_LISTS += [[1, 9], [0], [3], [3, 3], ["", "x", "y"], [[""]], [{}], [[], "x"], [None, 3]]
+_LISTS += [["xa", ""], [{"m": 1}], [False, 0], [None, "x", "y"], [False, 0, 3]]
+
+
+def _data(query: str) -> list[object]:
+    """Files in which `query` selects no value, each value above, or two of them."""
+    found: list[object] = [_MISSING, None, {}, []]
+    nest = (lambda v: {"k": v}) if query == "k" else (lambda v: {"a": {"k": v}})
+    found += [nest(v) for v in (*_ONE, *_LISTS)]
+    pairs = [[{"k": a}, {"k": b}] for a in _ONE for b in _ONE if a is not b]
+    found += pairs if query == "k" else [{"a": p} for p in pairs]  # a file that is a list
+    return found
+
+
+def _family(query: str) -> list[tuple[str, str, str]]:
+    """A query's facts: it has a value, its values compared, counted."""
+    compared = [("=", ""), ("=", None), ("=", False), ("=", "x"), ("=", 0), ("=", 3)]
+    compared += [("!=", ""), ("!=", "x"), ("!=", None), ("<", 3), (">=", 3)]
+    compared += [("~", "^x"), ("~", "x*")]  # a pattern the empty text does not match, one all do
+    return [
+        ("field", "r.json", query),
+        *(value(query, op, operand) for op, operand in compared),
+        *(("count_at_least", "r.json", f"{n} {query}") for n in (1, 2)),
+    ]
+
+
+def _seen(facts: list[tuple[str, str, str]], data: object) -> tuple[bool, ...] | None:
+    """What the runtime's own checks answer of `data`; None where the cast stops."""
+    from spellbook.facts.probes import PROBES
+
+    try:
+        return tuple(PROBES[f[0]].check(_Values(data), f[1], f[2]) for f in facts)  # type: ignore[arg-type]
+    except BadFile:
+        return None
+
+
+def _one_value(query: str, data: object) -> bool:
+    """Whether the query selects one value that is no list, or none."""
+    from spellbook.facts.json_values import select
+
+    if data is _MISSING:
+        return True
+    found = select(data, query, {})
+    return len(found) <= 1 and not any(isinstance(v, list) for v in found)
+
+
+# Pairs the verifier lets hold so that no value can: what makes them so takes a third fact
+# (`has k` with neither `k = "x"` nor `k ≠ "x"`), or knowing which patterns match every
+# number's text (`x*` does, so any number compared by order matches it).
+_NO_VALUE_CAN = {
+    (("value", "<", 3), True, ("value", "~", "x*"), False),
+    (("value", ">=", 3), True, ("value", "~", "x*"), False),
+    (("value", "~", "^x"), True, ("value", "~", "x*"), False),
+}
+# Pairs only several values make so, that `needs_several` does not tell: a pattern is not
+# looked into where the other fact leaves a query any of many values (no number matches `^x`).
+_NOT_TOLD = {
+    (("value", "<", 3), True, ("value", "~", "^x"), True),
+    (("value", ">=", 3), True, ("value", "~", "^x"), True),
+}
+
+
+@pytest.mark.parametrize("query", ["k", "a.k"])
+def test_two_facts_of_one_query_hold_together_in_the_verifier_s_worlds_as_at_run_time(
+    query: str,
+) -> None:
+    """For each pair of facts of one query, each held or not: the verifier's model lets them
+    be so exactly where some file's value makes the runtime's checks answer so (never a live
+    rule called dead, never a world no file makes); and `needs_several` says exactly which
+    of them only a list, or a query selecting several values, makes so."""
+    from itertools import combinations
+
+    from codegen.logic import Worlds, closure
+    from codegen.model import Atom
+    from spellbook.facts.implications import needs_several
+
+    files = _data(query)
+    family = _family(query)
+    wrong = []
+    for a, b in combinations(family, 2):
+        atoms = closure([Atom(*a), Atom(*b)])
+        space = Worlds(atoms)
+        allowed = {
+            tuple(bool(w >> i & 1) for i in range(len(atoms)))
+            for w in range(1 << len(atoms))
+            if space.consistent >> w & 1
+        }
+        at = [atoms.index(Atom(*a)), atoms.index(Atom(*b))]
+        one: set[tuple[bool, ...]] = set()
+        several: set[tuple[bool, ...]] = set()
+        for data in files:
+            seen = _seen([(x.probe, x.file, x.param) for x in atoms], data)
+            if seen is None:
+                continue
+            # Soundness: every world a file makes, the verifier keeps.
+            assert seen in allowed, (a, b, data, seen)
+            (one if _one_value(query, data) else several).add(tuple(seen[i] for i in at))
+        said = {tuple(world[i] for i in at) for world in allowed}
+        for held in product((True, False), repeat=2):
+            short = (_short(a), held[0], _short(b), held[1])
+            if held in said and held not in one | several and short not in _NO_VALUE_CAN:
+                wrong.append(("no file makes", short))
+            if held in one | several:
+                only_several = held not in one
+                told = needs_several(a, held[0], b, held[1])
+                if told != only_several and short not in _NOT_TOLD:
+                    wrong.append(("only several" if only_several else "one value", short))
+    assert not wrong, wrong
+
+
+def _short(fact: tuple[str, str, str]) -> tuple[object, ...]:
+    if fact[0] == "value":
+        from spellbook.facts.json_values import comparison
+
+        _, op, operand = comparison(fact[2])
+        return ("value", op, operand)
+    return (fact[0], fact[2].partition(" ")[0] if fact[0] == "count_at_least" else "")

@@ -114,7 +114,9 @@ def narrower(op: str, operand: object, other: str, limit: object) -> bool:
     if op == "=":
         return compare(operand, other, limit)  # the value is the operand
     if op == "~":  # what matches is text or a number, never `true`, `false` or `null`
-        return other == "!=" and (limit is None or isinstance(limit, bool))
+        return other == "!=" and (
+            limit is None or isinstance(limit, bool) or not _may_match(operand, limit)
+        )
     if op not in ORDER:
         return False
     if other == "!=":  # a number, never one outside the range
@@ -126,6 +128,17 @@ def narrower(op: str, operand: object, other: str, limit: object) -> bool:
     if op == other or other in (">=", "<="):
         return compare(operand, "<=" if op in ("<", "<=") else ">=", limit)
     return compare(operand, "<" if op == "<=" else ">", limit)
+
+
+def _may_match(pattern: object, limit: object) -> bool:
+    """Whether text or a number `limit` may match `pattern` (a pattern that cannot run
+    may match anything)."""
+    from spellbook.records.errors import Undefined
+
+    try:
+        return compare(limit, "~", pattern)
+    except Undefined:
+        return True
 
 
 # Compiled when first used (`re` keeps it), not when a cast imports this.

@@ -65,6 +65,16 @@ _SCOPED_NO = {
 }
 
 
+def several(file: str, query: str) -> str:
+    """What a world whose facts of a JSON query hold together only of several values
+    takes (`implications.needs_several`): `reviewer` is a list. A key of frontmatter (a
+    mapping) is one value; elsewhere a query may select several."""
+    from spellbook.facts.json_values import is_json
+
+    one = not is_json(file) and not any(c in query for c in ".[]")
+    return f"`{query}` is a list" + ("" if one else " or selects several values")
+
+
 def named(file: str) -> str:
     """A file's name as a condition writes it: bare where the reader takes it so
     (`plan.md`, `docs/a.md`), else in backticks (`VERSION`, `.refs`, `notes/`)."""
