@@ -93,11 +93,15 @@ def read_guards(blocks: Sequence[Block]) -> tuple[SpecGuard, ...]:
     a sub-heading of it too), each read or said not to be."""
     found: list[SpecGuard] = []
     stack: list[Heading] = []
+    # The document's title heads the whole file, never its State Guards list (`# Guards`
+    # over a spec's Spells and States lists).
+    title = next((b for b in blocks if isinstance(b, Heading)), None)
     for block in blocks:
         if isinstance(block, Heading):
             while stack and stack[-1].level >= block.level:
                 stack.pop()
-            stack.append(block)
+            if block is not title or block.level > 1:
+                stack.append(block)
         elif under_guards(stack):
             found += _guards_of(block)
     return tuple(found)

@@ -173,3 +173,10 @@ def test_the_names_a_guard_gives_its_states(name: str, states: tuple[str, ...]) 
     every = ("GATHER_A", "GATHER_B", "PR_X_G", "PR_X_A", "PRX")
     families = {"PR_X_[G/A]": ("PR_X_G", "PR_X_A"), "PR_X": ("PR_X_G", "PR_X_A")}
     assert resolve(name, every, families) == states
+
+
+def test_a_title_that_says_guards_heads_no_guards_list() -> None:
+    blocks = read_blocks(
+        "# Guards\n\n## Spells\n\n1. **pay**\n\n## Guards\n\n- **pay**: Blocked in a\n"
+    )
+    assert [g.title for g in read_guards(blocks)] == ["pay"]
