@@ -415,6 +415,27 @@ class SpecDiagram:
 
 
 @dataclass(frozen=True)
+class SpecGuard:
+    """One item of the spec's State Guards list (`read.guards`), `**Expecto Guard**: Only
+    allowed in GATHER states`, with its names still as written. `claim` says what the
+    item says of the states it `names`: `only` (the spell is allowed there and blocked in
+    every other state), `blocked` (blocked there, nothing said of the others) or
+    `allowed` (allowed there, nothing said of the others); the states `excepted` (`except
+    X`) are taken out of `names` with the opposite meaning. `notes` are its words read as
+    a comment, not a rule (`(must Accio to finish current review)`). `problem` says why
+    the item is not read ("" where it is)."""
+
+    line: int
+    title: str
+    text: str
+    claim: str = ""
+    names: tuple[str, ...] = ()
+    excepted: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    problem: str = ""
+
+
+@dataclass(frozen=True)
 class StateSchema:
     """The state file's shape, from the spec's State Persistence example: the key that
     holds the state, the keys of a history entry, and the other fields it keeps."""
@@ -458,6 +479,8 @@ class Spec:
     section: str = field(default="", compare=False)
     # The spec's state diagrams (Mermaid, PlantUML) in the section it is read from (`read.mermaid`).
     diagrams: tuple[SpecDiagram, ...] = field(default=(), compare=False)
+    # The items of its State Guards list in the section it is read from (`read.guards`).
+    guards: tuple[SpecGuard, ...] = field(default=(), compare=False)
     # The line that says where the machine starts, and its words ("" where none does).
     started: str = field(default="", compare=False)
     # The line that names the state file (0: none does, so it is the default).

@@ -33,6 +33,7 @@ from .expand import build_spec
 from .model import Notice, Spec
 from .read.diagram_blocks import diagram_language
 from .read.document import parse_document, state_file_of
+from .read.guards import read_guards
 from .read.lexicon import ReadOptions
 from .read.markdown import Block, normalize_newlines, read_blocks
 from .read.rows import with_extra_names
@@ -232,6 +233,9 @@ def _build(
     spec = build_spec(parse_document(blocks, options), path, sha256)
     if above:
         spec = replace(spec, notices=(*spec.notices, *above))
+    guards = read_guards(blocks)
+    if guards:
+        spec = replace(spec, guards=guards)
     if not any(diagram_language(b) for b in blocks):
         return spec  # no diagram: its reader is not even imported
     from .read.mermaid import read_diagrams

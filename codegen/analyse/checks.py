@@ -24,6 +24,7 @@ from .diagram_checks import check_diagrams
 from .effect_checks import check_effects
 from .field_checks import check_fields
 from .findings import Finding, Severity
+from .guard_checks import check_guards
 from .knock_on import knock_on
 from .own_code_checks import check_own_code
 from .spec_checks import (
@@ -72,6 +73,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_responses,
     check_consolidation,
     check_diagrams,
+    check_guards,
 )
 
 

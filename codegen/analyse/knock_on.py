@@ -25,7 +25,7 @@ from .findings import Finding
 # The columns whose unresolved names drop a row (or part of it).
 _DROPPING = ("Current State", "Next State", "Trigger")
 # Findings about cells: they may follow from a row that would have filled the cell.
-_CELLS = ("missing_cell", "gap", "overlap", "conflict")
+_CELLS = ("missing_cell", "gap", "overlap", "conflict", "guard_disagrees")
 # Findings about rules beaten in their cell: a row before them would say otherwise.
 _BEATEN = ("dead_rule", "shadowed_rule")
 _GRAPH = ("unreachable_state", "dead_end", "cannot_complete")

@@ -10,13 +10,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from spellbook.records.words import plural
 from spellbook.verbs.actions import passive
 
 from ..logic import DNF
-from ..model import ActionSpec, Condition, Kind, LiteralSpec, RuleRow, Spec, Term
+from ..model import ActionSpec, Condition, Kind, LiteralSpec, RuleRow, Spec, SpecGuard, Term
 from ..read.action_phrases import parse_actions, term_pattern
 from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
 from ..read.conditions import parse_condition
+from ..read.guards import resolve
 from ..read.lexicon import Lexicon, ReadOptions
 from .kept import kept_said
 
@@ -129,6 +131,32 @@ class OwnReading:
 
 
 @dataclass(frozen=True)
+class GuardReading:
+    """One item of the State Guards list read against the machine's names: the spell it
+    is about and the states it says the spell is allowed and blocked in (a state it says
+    nothing of is in neither), or why it is not read (`problem`)."""
+
+    guard: SpecGuard
+    spell: str = ""
+    allowed: tuple[str, ...] = ()
+    blocked: tuple[str, ...] = ()
+    problem: str = ""
+    said: str = ""
+
+    def json(self) -> dict[str, object]:
+        return {
+            "guard": self.guard.title,
+            "line": self.guard.line,
+            "spell": self.spell,
+            "allowed": list(self.allowed),
+            "blocked": list(self.blocked),
+            "comment": list(self.guard.notes),
+            "unread": self.problem,
+            "reading": self.said,
+        }
+
+
+@dataclass(frozen=True)
 class Reading:
     rows: tuple[RowReading, ...]
     terms: tuple[TermReading, ...]
@@ -138,10 +166,12 @@ class Reading:
     own: tuple[OwnReading, ...] = ()
     # What a hand-made write of a workspace JSON file may not do, from what casts write.
     kept: tuple[str, ...] = ()
+    guards: tuple[GuardReading, ...] = ()
 
     def lines(self) -> list[str]:
         said = [r.said() for r in self.rows] + [t.said() for t in self.terms]
         said += [self.policy] if self.policy else []
+        said += [g.said for g in self.guards]
         return said + [o.said() for o in self.own] + list(self.kept)
 
     def json(self) -> dict[str, object]:
@@ -155,6 +185,8 @@ class Reading:
             found["own_code"] = [o.json() for o in self.own]
         if self.kept:
             found["kept"] = list(self.kept)
+        if self.guards:
+            found["guards"] = [g.json() for g in self.guards]
         return found
 
 
@@ -174,7 +206,121 @@ def read_spec(spec: Spec, options: ReadOptions | None = None) -> Reading:
         for order, row in enumerate(spec.rows)
     )
     terms = tuple(_term(t, spec.workspace, own, words) for t in spec.terms)
-    return Reading(rows, terms, policy_said(spec), _own_code(spec), kept_said(spec))
+    return Reading(
+        rows, terms, policy_said(spec), _own_code(spec), kept_said(spec), guards_read(spec)
+    )
+
+
+def guards_read(spec: Spec) -> tuple[GuardReading, ...]:
+    """Each item of the spec's State Guards list (`read.guards`) read against its spells
+    and states, with what it was read as in words."""
+    return tuple(_guard_said(spec, _guard(spec, g)) for g in spec.guards)
+
+
+def _guard(spec: Spec, guard: SpecGuard) -> GuardReading:
+    if guard.problem:
+        return GuardReading(guard, problem=guard.problem)
+    named = re.sub(r"\s+guard$", "", guard.title, flags=re.I).strip()
+    spell = next(
+        (
+            sp.name
+            for sp in spec.spells
+            if named and named.casefold() in (sp.name.casefold(), sp.title.casefold())
+        ),
+        "",
+    )
+    if not spell:
+        spells = ", ".join(sp.name for sp in spec.spells)
+        return GuardReading(
+            guard,
+            problem=f"{named!r} is no {spec.spell_word} of the machine (its "
+            f"{plural(spec.spell_word)}: {spells})",
+        )
+    states = [s.name for s in spec.states]
+    families = {f.name: f.members for f in spec.families}
+    families.update({f.base: f.members for f in spec.families})
+    sets = []
+    for written in (guard.names, guard.excepted):
+        found: dict[str, None] = {}
+        for name in written:
+            members = resolve(name, states, families)
+            if not members:
+                return GuardReading(
+                    guard,
+                    spell,
+                    problem=f"{name!r} is no state, family or `WORD states` of the machine",
+                )
+            found.update(dict.fromkeys(members))
+        sets.append(found)
+    named_states, excepted = sets
+    outside = [s for s in excepted if s not in named_states]
+    if outside:
+        return GuardReading(
+            guard,
+            spell,
+            problem=f"its `except` names {', '.join(outside)}, which the states before it "
+            "do not include",
+        )
+    inside = [s for s in states if s in named_states and s not in excepted]
+    if not inside:
+        return GuardReading(guard, spell, problem="its `except` leaves it no state")
+    out = [s for s in states if s in excepted]
+    if guard.claim == "only":
+        rest = [s for s in states if s not in inside]
+        return GuardReading(guard, spell, tuple(inside), tuple(rest))
+    if guard.claim == "blocked":
+        return GuardReading(guard, spell, tuple(out), tuple(inside))
+    return GuardReading(guard, spell, tuple(inside), tuple(out))
+
+
+def _guard_said(spec: Spec, read: GuardReading) -> GuardReading:
+    """The reading with its words: `guard 'Expecto Guard' (line 369): ...`."""
+    guard = read.guard
+    head = f"guard {guard.title or guard.text!r} (line {guard.line})"
+    if read.problem:
+        return replace(read, said=f"{head} is not read: {read.problem}")
+    parts = []
+    if guard.claim == "only":
+        parts.append(f"{read.spell} allowed only in {shown_states(spec, read.allowed)}")
+        count = len(read.blocked)
+        parts.append(
+            f"blocked (or a no-op) in the {count} other {'state' if count == 1 else 'states'}: "
+            + shown_states(spec, read.blocked)
+            if read.blocked
+            else "that is every state"
+        )
+    else:
+        if read.blocked:
+            parts.append(f"{read.spell} blocked (or a no-op) in {shown_states(spec, read.blocked)}")
+        if read.allowed:
+            parts.append(
+                f"{'allowed' if read.blocked else read.spell + ' allowed'} in "
+                f"{shown_states(spec, read.allowed)}"
+            )
+        if len(read.blocked) + len(read.allowed) < len(spec.states):
+            parts.append("nothing said of the other states")
+    if guard.notes:
+        parts.append("comment, not read: " + "; ".join(repr(n) for n in guard.notes))
+    return replace(read, said=f"{head}: " + "; ".join(parts))
+
+
+def shown_states(spec: Spec, states: tuple[str, ...]) -> str:
+    """States as the spec writes them: a family whose members are all there by its name
+    (`PR_REVIEW_[G/A]`)."""
+    chosen = set(states)
+    out = []
+    done: set[str] = set()
+    for state in states:
+        if state in done:
+            continue
+        family = next((f for f in spec.families if state in f.members), None)
+        if family is not None and len(family.members) > 1 and chosen >= set(family.members):
+            out.append(family.name)
+            done.update(family.members)
+        else:
+            out.append(state)
+            done.add(state)
+    return ", ".join(out)
 
 
 def policy_said(spec: Spec) -> str:

@@ -407,6 +407,13 @@ def _md_reading(spec: Spec, options: ReadOptions | None) -> list[str]:
             out.append(f"| {_md_cell(t.phrase)} | {t.kind} | {_md_cell(t.reading)} |")
     if reading.policy:
         out += ["", _md_cell(reading.policy[0].upper() + reading.policy[1:])]
+    if reading.guards:
+        out += ["", "| Guard | Line | Reading |", "|---|---|---|"]
+        for g in reading.guards:
+            said = g.said.split(": ", 1)[1] if not g.problem else "not read: " + g.problem
+            out.append(
+                f"| {_md_cell(g.guard.title or g.guard.text)} | {g.guard.line} | {_md_cell(said)} |"
+            )
     if reading.kept:
         out += ["", *(f"- {_md_cell(k[0].upper() + k[1:])}." for k in reading.kept)]
     return out

@@ -17,7 +17,8 @@ What a machine would read but none takes is said in each machine's report, at it
 line, never dropped without a word: a line saying something starts in a state several
 machines name, or none (`states_unread`); a diagram drawing states of several
 machines, or of none (`diagram_unread`); a list of events that keep the state
-(`keeping_unread`), which no machine's states it names; a Spells list (`list_unread`).
+(`keeping_unread`), which no machine's states it names; a Spells list (`list_unread`);
+a State Guards list (`guard_unread`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from functools import cached_property
 
 from ..model import Notice, SpecDiagram
 from .diagram_blocks import diagram_language
+from .guards import read_guards
 from .identifiers import identifier
 from .initial import (
     Claim,
@@ -167,6 +169,14 @@ def unread(
                 "what it says of its events: each machine is read from its own section, "
                 "its events from its tables where the section has no list; write the list "
                 "in the section of the machine it is about",
+                block.line,
+            )
+        if isinstance(block, (ItemList, Paragraph)) and read_guards((*headings, block)):
+            yield Notice(
+                "guard_unread",
+                f"the State Guards list, {where}, is read by none of them, so no machine's "
+                "tables are checked against it: each machine is read from its own section; "
+                "write the list in the section of the machine it is about",
                 block.line,
             )
         if isinstance(block, ItemList):
