@@ -182,7 +182,11 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
     files = sorted({a.file for r in spec.rules for a in r.condition.atoms if a.file})
     for subject, (rows, outcomes, reason) in phrases.items():
         known = examples(lexicon, [*files_in(subject), *files])
-        close = difflib.get_close_matches(subject, known, n=1, cutoff=0.6)
+        close = [
+            c
+            for c in difflib.get_close_matches(subject, known, n=3, cutoff=0.6)
+            if _alike(c, subject)
+        ][:1]
         hint = f" (did you mean {close[0]!r}?)" if close and not reason else ""
         said = f" (outcomes {', '.join(repr(o) for o in outcomes)})" if outcomes else ""
         ids = ", ".join(r.id for r in rows)
@@ -220,6 +224,22 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
             line=rows[0].line,
             rule=rows[0].id,
         )
+
+
+# What says a condition's sense beyond its words: comparisons, numbers, negations.
+_SENSE = re.compile(r"[<>=!≠≤≥]+|\d+|\b(?:not|no|never|none|without|isn't|doesn't)\b", re.I)
+_SIGNS = {"<=": "≤", ">=": "≥", "!=": "≠", "==": "="}
+
+
+def _alike(suggestion: str, written: str) -> bool:
+    """Whether a close phrase says what `written` does but for its words' spelling: the
+    same comparisons, numbers and negations (`attempts is 3` is not `attempts < 3`, nor
+    `F is not empty` `F exists`)."""
+
+    def sense(text: str) -> list[str]:
+        return sorted(_SIGNS.get(m, m) for m in _SENSE.findall(text.lower()))
+
+    return sense(suggestion) == sense(written)
 
 
 def _defined_elsewhere(row: RuleRow, spec: Spec) -> str:

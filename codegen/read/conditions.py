@@ -1,7 +1,8 @@
 """Conditions: a Condition cell's words, read as facts of the generic core.
 
 A cell is `-` (always), `never`, or clauses joined by `AND`, `;` or `,`, in alternatives
-joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
+joined by `OR` (`AND` binds tighter; parentheses group); a UML guard's brackets around
+the whole cell (`[attempts < 3]`) are dropped. A clause is one of:
 
 - a fact of the generic core, in the words its kind gives it: `spellbook.facts.probes.PROBES`
   is the one list of the kinds of fact, each with its words when it holds (`yes`)
@@ -21,7 +22,8 @@ joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
   `F.json has `QUERY` OP VALUE` (`=`, `≠`, `<`, `≤`, `>`, `≥`, a JSON value),
   `F.json has `QUERY` matching `RE``, `F is newer than G` (`F is older than G` is
   `G is newer than F`), `GLOB exists` / `no GLOB` / `some file matches GLOB` (a name
-  with `*` or `?`), `COUNTER < N`, `COUNTER ≥ N`, `in this state for more than N
+  with `*` or `?`), `COUNTER < N`, `COUNTER ≥ N` (`>`, `≤`, `=`, `≠`, `>=`, `<=`, `==`,
+  `!=` too, as those two say them), `in this state for more than N
   minutes` (or hours, days, weeks: read in minutes), `the command `KEY` of F
   passes` (or `fails`), each with its negation (`F has no ...`, `... or less`,
   `F is not newer than G`);
@@ -630,14 +632,24 @@ def _squeeze(text: str) -> str:
     return "".join(out).strip()
 
 
-def _wrapped(phrase: str) -> bool:
-    """Whether the whole phrase is one parenthesised group: `(a OR b)`."""
-    if not (phrase.startswith("(") and phrase.endswith(")")):
+def _unbracketed(text: str) -> str:
+    """A cell's condition without the brackets of a UML guard around all of it
+    (`[attempts < 3]`), as an Event cell's `event [guard]` has them."""
+    if _wrapped(text, "[]") and not _blank(text[1:-1]):
+        return text[1:-1].strip()
+    return text
+
+
+def _wrapped(phrase: str, marks: str = "()") -> bool:
+    """Whether the whole phrase is one parenthesised group: `(a OR b)` (or one in other
+    `marks`, `[a OR b]`)."""
+    opening, closing = marks
+    if not (phrase.startswith(opening) and phrase.endswith(closing)):
         return False
     depth = 0
     for i, char in enumerate(phrase):
-        depth += char == "("
-        depth -= char == ")"
+        depth += char == opening
+        depth -= char == closing
         if depth == 0 and i < len(phrase) - 1:
             return False
     return True
@@ -656,7 +668,7 @@ def parse_condition(
     """Read a Condition cell; unknown phrases are kept as opaque atoms, never raised.
     `read` is the file a procedure has read before the cell, if any."""
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
-    normal_text = _squeeze(text)
+    normal_text = _unbracketed(_squeeze(text))
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
     if normal_text.lower() == NEVER:

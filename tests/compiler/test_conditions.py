@@ -262,6 +262,43 @@ def test_unknown_phrase_gets_a_suggestion() -> None:
     assert "did you mean 'task.md exists'?" in finding.message
 
 
+@pytest.mark.parametrize(
+    ("written", "not_offered"),
+    [
+        ("attempts is 3", "attempts < 3"),
+        ("attempts ~ 3", "attempts < 3"),
+        ("task.md is not there", "task.md exists"),
+    ],
+)
+def test_no_suggestion_says_another_comparison_or_sense(written: str, not_offered: str) -> None:
+    """A did-you-mean is a spelling of the same condition: never another operator, number
+    or negation, which would offer the opposite (`attempts is 3` -> `attempts < 3`)."""
+    text = spec_text(["A"], ["Go"], [row("U1", "A", "Go", condition=written)])
+    (finding,) = findings_of(text)
+    assert finding.kind == "unknown_condition"
+    assert f"did you mean {not_offered!r}" not in finding.message, finding.message
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("[attempts >= 3]", "attempts >= 3"),
+        ("[ attempts < 3 AND task.md exists ]", "attempts < 3 AND task.md exists"),
+        ("[task.md contains `[x]`]", "task.md contains `[x]`"),
+    ],
+)
+def test_a_uml_guard_s_brackets_around_the_whole_cell_are_dropped(written: str, meant: str) -> None:
+    """`[attempts >= 3]` in a Condition cell is read as an Event cell's `event [guard]` is."""
+    found = parse_condition(written)
+    assert not found.unknown
+    assert found.clauses == parse_condition(meant).clauses
+
+
+@pytest.mark.parametrize("written", ["[x] AND [y]", "[ ]", "[]"])
+def test_brackets_that_do_not_hold_the_whole_cell_stay(written: str) -> None:
+    assert parse_condition(written).unknown
+
+
 def test_seed_conditions_are_read_but_for_the_phrase_it_defines_only_in_prose() -> None:
     spec = load_spec(SEED)
     assert {u for r in spec.rows for u in r.condition.unknown} == {"No PR review in progress"}
