@@ -643,7 +643,7 @@ def _unbracketed(text: str) -> str:
 def _wrapped(phrase: str, marks: str = "()") -> bool:
     """Whether the whole phrase is one parenthesised group: `(a OR b)` (or one in other
     `marks`, `[a OR b]`)."""
-    opening, closing = marks
+    opening, closing = marks[0], marks[1]
     if not (phrase.startswith(opening) and phrase.endswith(closing)):
         return False
     depth = 0
