@@ -230,6 +230,8 @@ class _Reader(CorePhrases):
         if len(phrase) > MAX_PHRASE:
             self.reason = f"a clause of {len(phrase):,} characters is not read"
             phrase = phrase[:80] + "..."
+        else:
+            self.reason = self._joined(phrase, context) or self.reason
         self.unknown.append(phrase)
         if self.reason:
             self.why.setdefault(phrase, self.reason)
@@ -250,6 +252,46 @@ class _Reader(CorePhrases):
             if found is not None:
                 return found
         return None
+
+    def _joined(self, phrase: str, context: list[str]) -> str:
+        """Why `phrase` is not read where it is conditions that each read, joined by a
+        lowercase `and` / `or` or a line break (`<br>`), or "": what to write. Neither
+        is read as `AND` / `OR`: in lowercase they are words a phrase may hold (a
+        term's, a noun's), and a line break does not say which of the two it is."""
+        parts = list(split_outside(phrase, _JOINED))
+        if len(parts) < 2:
+            return ""
+        reason = self.reason
+        try:
+            if any(_blank(p) or self._quietly(p, list(context)) is None for p in parts):
+                return ""
+        finally:
+            self.reason = reason
+        joins, at = [], 0
+        for part in parts[:-1]:
+            at += len(part)
+            m = _JOINED.match(phrase, at)
+            assert m is not None  # `split_outside` split there
+            joins.append(m.group("word") or "")
+            at = m.end()
+
+        def written(breaks: str) -> str:
+            said = [parts[0].strip()]
+            for word, part in zip(joins, parts[1:], strict=True):
+                said += [word.upper() if word else breaks, part.strip()]
+            return " ".join(said)
+
+        words = [f"`{w}`" for w in dict.fromkeys(joins) if w]
+        if all(joins):
+            join = "joins" if len(words) == 1 else "join"
+            return (
+                f"{' and '.join(words)} {join} conditions only in capitals: write `{written('')}`"
+            )
+        said = ("", "") if words else (" (all of them hold)", " (any of them holds)")
+        return (
+            "a line break does not say how the conditions it separates join: write "
+            f"`{written('AND')}`{said[0]} or `{written('OR')}`{said[1]}"
+        )
 
     def _quietly(self, text: str, context: list[str] | None = None) -> DNF | None:
         """`text` read as a whole condition, or None (and nothing reported) if any of it
@@ -520,6 +562,8 @@ class _Reader(CorePhrases):
 # -- the grammar's patterns ---------------------------------------------------------
 
 _OR = re.compile(r"\s+OR\s+")
+# Conditions joined by a word in lowercase, or by a line break: not read (`_joined`).
+_JOINED = re.compile(r"\s+(?P<word>and|or|And|Or)\s+|\s*<[bB][rR]\s*/?>\s*")
 _AND = re.compile(r"\s+AND\s+|\s*;\s*|\s*(?:(?<!\d),|,(?!\d))\s*")  # not `1,000`
 _LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
 # A procedure's step and its outcome; `subject` is the step without the outcome.

@@ -805,3 +805,40 @@ def test_every_kind_of_fact_reads_back_from_its_own_words(probe: str, holds: boo
 def test_a_path_with_a_drive_is_refused_by_the_verifier_as_by_the_runtime() -> None:
     condition = parse_condition("`C:/x.md` exists", Lexicon.of(ReadOptions("")), ".w")
     assert condition.unknown
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        (
+            "task.md exists and plan.md exists",
+            "`and` joins conditions only in capitals: write `task.md exists AND plan.md exists`",
+        ),
+        (
+            "task.md is missing or plan.md is missing",
+            "`or` joins conditions only in capitals: write `task.md is missing OR plan.md is "
+            "missing`",
+        ),
+        (
+            "task.md exists<br>plan.md exists",
+            "a line break does not say how the conditions it separates join: write `task.md "
+            "exists AND plan.md exists` (all of them hold) or `task.md exists OR plan.md "
+            "exists` (any of them holds)",
+        ),
+    ],
+)
+def test_conditions_joined_in_lowercase_or_by_a_line_break_are_told_in_full(
+    written: str, said: str
+) -> None:
+    """Each side reads, the whole does not: the finding says the whole condition in
+    capitals, never a did-you-mean of one side that drops the other."""
+    text = spec_text(["A"], ["Go"], [row("U1", "A", "Go", condition=written)])
+    (finding,) = findings_of(text)
+    assert finding.kind == "unknown_condition"
+    assert said in finding.message, finding.message
+    assert "did you mean" not in finding.message
+
+
+@pytest.mark.parametrize("written", ["moon is full and task.md exists", "task.md exists and"])
+def test_a_side_that_does_not_read_gets_no_joined_advice(written: str) -> None:
+    assert not parse_condition(written).why
