@@ -676,7 +676,7 @@ def _squeeze(text: str) -> str:
     return "".join(out).strip()
 
 
-def _unbracketed(text: str) -> str:
+def unbracketed(text: str) -> str:
     """A cell's condition without the brackets of a UML guard around all of it
     (`[attempts < 3]`), as an Event cell's `event [guard]` has them."""
     if _wrapped(text, "[]") and not _blank(text[1:-1]):
@@ -712,7 +712,7 @@ def parse_condition(
     """Read a Condition cell; unknown phrases are kept as opaque atoms, never raised.
     `read` is the file a procedure has read before the cell, if any."""
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
-    normal_text = _unbracketed(_squeeze(text))
+    normal_text = unbracketed(_squeeze(text))
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
     if normal_text.lower() == NEVER:

@@ -842,3 +842,31 @@ def test_conditions_joined_in_lowercase_or_by_a_line_break_are_told_in_full(
 @pytest.mark.parametrize("written", ["moon is full and task.md exists", "task.md exists and"])
 def test_a_side_that_does_not_read_gets_no_joined_advice(written: str) -> None:
     assert not parse_condition(written).why
+
+
+@pytest.mark.parametrize("otherwise", ["otherwise", "else", "[else]", "Otherwise", "default"])
+def test_otherwise_is_told_as_the_negation_of_the_cell_s_other_rows(otherwise: str) -> None:
+    """`otherwise` is not read (which rows share its cells is the table's to say), but the
+    finding writes the condition that means it, and that condition reads clean."""
+    others = [
+        row("U1", "A", "Go", condition="task.md exists AND plan.md exists", nxt="B"),
+        row("U2", "A", "Go", condition="[notes.md is missing]", nxt="B"),
+    ]
+    rows = [*others, row("U3", "A", "Go", condition=otherwise), row("U4", "B", "Go")]
+    (finding,) = findings_of(spec_text(["A", "B"], ["Go"], rows))
+    meant = "NOT (task.md exists AND plan.md exists) AND NOT notes.md is missing"
+    assert finding.kind == "unknown_condition"
+    assert "negation of the other rows' conditions in its cell (Go in A)" in finding.message
+    assert finding.message.endswith(f": `{meant}`"), finding.message
+    rows[2] = row("U3", "A", "Go", condition=meant)
+    assert findings_of(spec_text(["A", "B"], ["Go"], rows)) == []
+
+
+def test_otherwise_in_cells_with_other_rows_each_is_told_without_one_condition() -> None:
+    rows = [
+        row("U1", "A", "Go", condition="task.md exists", nxt="B"),
+        row("U2", "B", "Go", condition="plan.md exists"),
+        row("U3", "A, B", "Go", condition="otherwise"),
+    ]
+    (finding,) = findings_of(spec_text(["A", "B"], ["Go"], rows))
+    assert finding.message.endswith("so the rows say which fires and not their order")
