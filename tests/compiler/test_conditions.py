@@ -870,3 +870,23 @@ def test_otherwise_in_cells_with_other_rows_each_is_told_without_one_condition()
     ]
     (finding,) = findings_of(spec_text(["A", "B"], ["Go"], rows))
     assert finding.message.endswith("so the rows say which fires and not their order")
+
+
+def test_a_double_bar_in_a_condition_is_named_with_or_to_write() -> None:
+    """`a || b` in a Condition cell splits it at each bar: the error names the `||`, not
+    only the empty cell it pushed the row's last cells into."""
+    from codegen.spec_error import SpecError
+
+    text = spec_text(
+        ["A", "B"],
+        ["Go"],
+        [
+            "| R1 | A | Go | task.md exists || plan.md exists | B | No state change | ok |",
+            row("R2", "B", "Go"),
+        ],
+    )
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    said = str(raised.value)
+    assert "'task.md exists || plan.md exists' is one cell split at `||`" in said, said
+    assert "'task.md exists OR plan.md exists'" in said and "`\\|\\|`" in said
