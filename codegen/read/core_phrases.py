@@ -265,6 +265,23 @@ _NEAR_MISSES = tuple(
             "write ``/{path}` {rest}`",
         ),
         (
+            rf"{_FILE} (?:(?:is not|isn't) empty|is non-?empty|has (?:some )?(?:content|text))",
+            "that a file is not empty is not a fact the core checks as such: for text in it, "
+            "write ``{file} matches `\\S` ``; for text past its template, `{file} is filled in`",
+        ),
+        (
+            rf"{_FILE} is empty",
+            "that a file is empty is not a fact the core checks as such: write ``{file} "
+            "exists AND NOT {file} matches `\\S` `` (no text in it), or `{file} is not "
+            "filled in` (none past its template, or missing)",
+        ),
+        (
+            rf"{_FILE} has (?:an? |the )?(?:key|field|property|attribute) "
+            r"[`\"“](?P<key>[^`\"“”]+)[`\"”]",
+            "a JSON key is written in backticks right after `has`: ``{file} has `{key}` `` "
+            "(it holds where the key's value is not null, false or empty)",
+        ),
+        (
             rf"{_FILE} (?:is newer|is older|was modified|was changed) (?:then|after|before) "
             rf"{_OTHER}",
             "write `{file} is newer than {other}` (or `is older than`): the files' "
