@@ -13,6 +13,7 @@ state file gives it (0, null, no run) for ever.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -120,10 +121,21 @@ def check_fields(analysis: Analysis) -> Iterator[Finding]:
         yield _never_set(name, rows)
 
 
+_WORD = re.compile(r"\w+")
+
+
 def _unread_counters(spec: Spec, read: set[str]) -> Iterator[Finding]:
     """A counter an action counts or sets (`Increment X`, `Reset X`) that no condition
     reads and the State Persistence example does not show: nothing ever asks it, so
-    the words were most likely meant for the AI (`Reset the environment`)."""
+    the words were most likely meant for the AI (`Reset the environment`). A condition
+    that names it but cannot be read (`unknown_condition`) may read it once it can."""
+    named = {
+        word
+        for row in spec.rows
+        for phrase in row.condition.unknown
+        for word in _WORD.findall(phrase)
+    }
+    read = read | named
     for row in spec.rows:
         for action in row.actions:
             if action.verb not in ("increment", "reset"):

@@ -14,9 +14,9 @@ from spellbook.disk.own_files import OWN_FILE, own_file
 from spellbook.doors.subcommands import COMMANDS
 from spellbook.records.words import did, plural, verb
 
-from ..model import RESERVED, ActionSpec, Kind, RuleRow, Spec, Term
+from ..model import RESERVED, ActionSpec, Condition, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
-from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition
+from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition, unbracketed
 from ..read.lexicon import Lexicon, ReadOptions, normal
 from ..read.near_verbs import Aim, aimed_at
 from ..read.own_phrases import path_in
@@ -182,10 +182,16 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
     files = sorted({a.file for r in spec.rules for a in r.condition.atoms if a.file})
     for subject, (rows, outcomes, reason) in phrases.items():
         known = examples(lexicon, [*files_in(subject), *files])
-        close = difflib.get_close_matches(subject, known, n=1, cutoff=0.6)
+        close = [
+            c
+            for c in difflib.get_close_matches(subject, known, n=3, cutoff=0.6)
+            if _alike(c, subject)
+        ][:1]
         hint = f" (did you mean {close[0]!r}?)" if close and not reason else ""
         said = f" (outcomes {', '.join(repr(o) for o in outcomes)})" if outcomes else ""
         ids = ", ".join(r.id for r in rows)
+        if _OTHERWISE.fullmatch(subject):
+            reason = _otherwise(subject, rows[0], spec)
         if reason:
             yield Finding(
                 "unknown_condition",
@@ -220,6 +226,59 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
             line=rows[0].line,
             rule=rows[0].id,
         )
+
+
+# A row that fires where the cell's other rows do not, said as a guard.
+_OTHERWISE = re.compile(
+    r"(?:otherwise|else|default|(?:in )?(?:any|all) other cases?|everything else)", re.I
+)
+
+
+def _otherwise(subject: str, row: RuleRow, spec: Spec) -> str:
+    """What to write for `otherwise` (`else`): the negation of the conditions of the
+    other rows of the row's cells, where every cell has the same ones and each reads.
+    It is not read as that itself: which rows share its cells is the table's to say
+    (a row may stand in several cells, each with rows of its own), not the cell's."""
+    cells: dict[tuple[str, ...], str] = {}
+    conditions: dict[str, Condition] = {}
+    for rule in spec.rules:
+        if rule.id == row.id and not rule.policy:
+            others = [r for r in spec.cell(rule.source, rule.spell) if r.id != row.id]
+            conditions |= {r.condition.text: r.condition for r in others if not r.policy}
+            texts = tuple(dict.fromkeys(r.condition.text for r in others if not r.policy))
+            cells.setdefault(texts, f"{rule.spell} in {rule.source}")
+    (texts, cell) = next(iter(cells.items())) if len(cells) == 1 else ((), "")
+    why = (
+        f"{subject!r} is not a condition the core reads: write the negation of the other "
+        f"rows' conditions in its cell{f' ({cell})' if cell else ''}, so the rows say "
+        "which fires and not their order"
+    )
+    if not texts or any(
+        conditions[t].unknown or conditions[t].always or not conditions[t].clauses for t in texts
+    ):
+        return why
+    negations = []
+    for text in texts:
+        said = " ".join(unbracketed(text.strip()).split())
+        alone = not re.search(r"\s(?:AND|OR)\s|[,;(]", said)
+        negations.append(f"NOT {said}" if alone else f"NOT ({said})")
+    return f"{why}: `{' AND '.join(negations)}`"
+
+
+# What says a condition's sense beyond its words: comparisons, numbers, negations.
+_SENSE = re.compile(r"[<>=!≠≤≥]+|\d+|\b(?:not|no|never|none|without|isn't|doesn't)\b", re.I)
+_SIGNS = {"<=": "≤", ">=": "≥", "!=": "≠", "==": "="}
+
+
+def _alike(suggestion: str, written: str) -> bool:
+    """Whether a close phrase says what `written` does but for its words' spelling: the
+    same comparisons, numbers and negations (`attempts is 3` is not `attempts < 3`, nor
+    `F is not empty` `F exists`)."""
+
+    def sense(text: str) -> list[str]:
+        return sorted(_SIGNS.get(m, m) for m in _SENSE.findall(text.lower()))
+
+    return sense(suggestion) == sense(written)
 
 
 def _defined_elsewhere(row: RuleRow, spec: Spec) -> str:

@@ -1,7 +1,8 @@
 """Conditions: a Condition cell's words, read as facts of the generic core.
 
 A cell is `-` (always), `never`, or clauses joined by `AND`, `;` or `,`, in alternatives
-joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
+joined by `OR` (`AND` binds tighter; parentheses group); a UML guard's brackets around
+the whole cell (`[attempts < 3]`) are dropped. A clause is one of:
 
 - a fact of the generic core, in the words its kind gives it: `spellbook.facts.probes.PROBES`
   is the one list of the kinds of fact, each with its words when it holds (`yes`)
@@ -21,7 +22,8 @@ joined by `OR` (`AND` binds tighter; parentheses group). A clause is one of:
   `F.json has `QUERY` OP VALUE` (`=`, `≠`, `<`, `≤`, `>`, `≥`, a JSON value),
   `F.json has `QUERY` matching `RE``, `F is newer than G` (`F is older than G` is
   `G is newer than F`), `GLOB exists` / `no GLOB` / `some file matches GLOB` (a name
-  with `*` or `?`), `COUNTER < N`, `COUNTER ≥ N`, `in this state for more than N
+  with `*` or `?`), `COUNTER < N`, `COUNTER ≥ N` (`>`, `≤`, `=`, `≠`, `>=`, `<=`, `==`,
+  `!=` too, as those two say them), `in this state for more than N
   minutes` (or hours, days, weeks: read in minutes), `the command `KEY` of F
   passes` (or `fails`), each with its negation (`F has no ...`, `... or less`,
   `F is not newer than G`);
@@ -228,6 +230,8 @@ class _Reader(CorePhrases):
         if len(phrase) > MAX_PHRASE:
             self.reason = f"a clause of {len(phrase):,} characters is not read"
             phrase = phrase[:80] + "..."
+        else:
+            self.reason = self._joined(phrase, context) or self.reason
         self.unknown.append(phrase)
         if self.reason:
             self.why.setdefault(phrase, self.reason)
@@ -248,6 +252,46 @@ class _Reader(CorePhrases):
             if found is not None:
                 return found
         return None
+
+    def _joined(self, phrase: str, context: list[str]) -> str:
+        """Why `phrase` is not read where it is conditions that each read, joined by a
+        lowercase `and` / `or` or a line break (`<br>`), or "": what to write. Neither
+        is read as `AND` / `OR`: in lowercase they are words a phrase may hold (a
+        term's, a noun's), and a line break does not say which of the two it is."""
+        parts = list(split_outside(phrase, _JOINED))
+        if len(parts) < 2:
+            return ""
+        reason = self.reason
+        try:
+            if any(_blank(p) or self._quietly(p, list(context)) is None for p in parts):
+                return ""
+        finally:
+            self.reason = reason
+        joins, at = [], 0
+        for part in parts[:-1]:
+            at += len(part)
+            m = _JOINED.match(phrase, at)
+            assert m is not None  # `split_outside` split there
+            joins.append(m.group("word") or "")
+            at = m.end()
+
+        def written(breaks: str) -> str:
+            said = [parts[0].strip()]
+            for word, part in zip(joins, parts[1:], strict=True):
+                said += [word.upper() if word else breaks, part.strip()]
+            return " ".join(said)
+
+        words = [f"`{w}`" for w in dict.fromkeys(joins) if w]
+        if all(joins):
+            join = "joins" if len(words) == 1 else "join"
+            return (
+                f"{' and '.join(words)} {join} conditions only in capitals: write `{written('')}`"
+            )
+        said = ("", "") if words else (" (all of them hold)", " (any of them holds)")
+        return (
+            "a line break does not say how the conditions it separates join: write "
+            f"`{written('AND')}`{said[0]} or `{written('OR')}`{said[1]}"
+        )
 
     def _quietly(self, text: str, context: list[str] | None = None) -> DNF | None:
         """`text` read as a whole condition, or None (and nothing reported) if any of it
@@ -518,6 +562,8 @@ class _Reader(CorePhrases):
 # -- the grammar's patterns ---------------------------------------------------------
 
 _OR = re.compile(r"\s+OR\s+")
+# Conditions joined by a word in lowercase, or by a line break: not read (`_joined`).
+_JOINED = re.compile(r"\s+(?P<word>and|or|And|Or)\s+|\s*<[bB][rR]\s*/?>\s*")
 _AND = re.compile(r"\s+AND\s+|\s*;\s*|\s*(?:(?<!\d),|,(?!\d))\s*")  # not `1,000`
 _LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
 # A procedure's step and its outcome; `subject` is the step without the outcome.
@@ -630,14 +676,24 @@ def _squeeze(text: str) -> str:
     return "".join(out).strip()
 
 
-def _wrapped(phrase: str) -> bool:
-    """Whether the whole phrase is one parenthesised group: `(a OR b)`."""
-    if not (phrase.startswith("(") and phrase.endswith(")")):
+def unbracketed(text: str) -> str:
+    """A cell's condition without the brackets of a UML guard around all of it
+    (`[attempts < 3]`), as an Event cell's `event [guard]` has them."""
+    if _wrapped(text, "[]") and not _blank(text[1:-1]):
+        return text[1:-1].strip()
+    return text
+
+
+def _wrapped(phrase: str, marks: str = "()") -> bool:
+    """Whether the whole phrase is one parenthesised group: `(a OR b)` (or one in other
+    `marks`, `[a OR b]`)."""
+    opening, closing = marks[0], marks[1]
+    if not (phrase.startswith(opening) and phrase.endswith(closing)):
         return False
     depth = 0
     for i, char in enumerate(phrase):
-        depth += char == "("
-        depth -= char == ")"
+        depth += char == opening
+        depth -= char == closing
         if depth == 0 and i < len(phrase) - 1:
             return False
     return True
@@ -656,7 +712,7 @@ def parse_condition(
     """Read a Condition cell; unknown phrases are kept as opaque atoms, never raised.
     `read` is the file a procedure has read before the cell, if any."""
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
-    normal_text = _squeeze(text)
+    normal_text = unbracketed(_squeeze(text))
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
     if normal_text.lower() == NEVER:

@@ -212,8 +212,7 @@ _CORE = tuple(
             "listed",
             False,
         ),
-        (r"(?P<counter>\w+)\s*<\s*(?P<limit>\d+)", "below", True),
-        (r"(?P<counter>\w+)\s*(?:>=|≥)\s*(?P<limit>\d+)", "below", False),
+        (r"(?P<counter>\w+)\s*(?P<op>[=!<>≠≤≥⩾⩽≦≧]+)\s*(?P<limit>\d+)", "counter", True),
         (r"in this state (?:for )?more than (?P<amount>\S+) (?P<unit>\S+)", "over_minutes", True),
         (r"in this state for (?P<amount>\S+) (?P<unit>\S+) or less", "over_minutes", False),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} (?:passes|succeeds)", "passes", True),
@@ -264,6 +263,23 @@ _NEAR_MISSES = tuple(
             r"(?P<rest>.+)",
             "a file of the repository is named from its top, with a leading `/`: "
             "write ``/{path}` {rest}`",
+        ),
+        (
+            rf"{_FILE} (?:(?:is not|isn't) empty|is non-?empty|has (?:some )?(?:content|text))",
+            "that a file is not empty is not a fact the core checks as such: for text in it, "
+            "write ``{file} matches `\\S` ``; for text past its template, `{file} is filled in`",
+        ),
+        (
+            rf"{_FILE} is empty",
+            "that a file is empty is not a fact the core checks as such: write ``{file} "
+            "exists AND NOT {file} matches `\\S` `` (no text in it), or `{file} is not "
+            "filled in` (none past its template, or missing)",
+        ),
+        (
+            rf"{_FILE} has (?:an? |the )?(?:key|field|property|attribute) "
+            r"[`\"“](?P<key>[^`\"“”]+)[`\"”]",
+            "a JSON key is written in backticks right after `has`: ``{file} has `{key}` `` "
+            "(it holds where the key's value is not null, false or empty)",
         ),
         (
             rf"{_FILE} (?:is newer|is older|was modified|was changed) (?:then|after|before) "
@@ -393,6 +409,8 @@ class CorePhrases:
                 return None
             if probe == "queried":
                 return self._queried(groups, file, positive)
+            if probe == "counter":
+                return self._counter(groups)
             if probe in _FACTS:
                 fact = _FACTS[probe](self, groups, file)
                 if fact is None:
@@ -448,17 +466,6 @@ class CorePhrases:
                 return None
             self.reason = _untyped(Shapes(self.lexicon), file, query, groups.get("fm") or "")
             return None if self.reason else query
-        if probe == "below":
-            counter = groups["counter"]
-            if counter.lower() in ("find", "finds", "found"):
-                # `finds ≥ 1` is what a step finds, not a counter of the state file.
-                self.reason = (
-                    f"'{counter}' is the outcome of a procedure's step, not a counter of the "
-                    "state file: write it in parentheses after the step, `Counts NOUN "
-                    "(finds ≥1)`"
-                )
-                return None
-            return f"{counter}<{int(groups['limit'])}"
         if probe == "passes":
             key = _unquote(groups["quoted"])
             if not is_json(file):
@@ -657,27 +664,53 @@ class CorePhrases:
                 )
                 return None
             return literal("count_at_least", file, f"{least} {query}", positive)
-        op = _OPS.get(groups["op"])
+        op = self._op(groups["op"])
         if op is None:
+            return None
+        found = compared_count(
+            op, n, lambda k, holds: LiteralSpec(Atom("count_at_least", file, f"{k} {query}"), holds)
+        )
+        if found in (((),), ()):
+            self.reason = f"a count {_SAID[op]} {n} {'always' if found else 'never'} holds"
+            return None
+        return found
+
+    def _counter(self, groups: dict[str, str]) -> DNF | None:
+        """`COUNTER < N` (≤, >, ≥, =, ≠; `<=`, `>=`, `==`, `!=`): a counter of the state file
+        compared with a whole number, as the core's fact `below` (`COUNTER < N`) and its
+        negation say it: `retries > 2` is `retries ≥ 3`."""
+        counter = groups["counter"]
+        if counter.lower() in ("find", "finds", "found"):
+            # `finds ≥ 1` is what a step finds, not a counter of the state file.
             self.reason = (
-                f"`{groups['op']}` is not a comparison the core reads: =, ≠ (!=), <, "
-                "≤ (<=), > or ≥ (>=)"
+                f"'{counter}' is the outcome of a procedure's step, not a counter of the "
+                "state file: write it in parentheses after the step, `Counts NOUN "
+                "(finds ≥1)`"
             )
             return None
-        at_least = {">=": (n, True), ">": (n + 1, True), "<": (n, False), "<=": (n + 1, False)}
-        if op in at_least:
-            least, holds = at_least[op]
-            if least == 0:
-                self.reason = f"a count {_SAID[op]} {n} {'always' if holds else 'never'} holds"
-                return None
-            return literal("count_at_least", file, f"{least} {query}", holds)
-        fewer = Atom("count_at_least", file, f"{n} {query}")
-        more = Atom("count_at_least", file, f"{n + 1} {query}")
-        if n == 0:  # `= 0`: fewer than 1; `≠ 0`: at least 1
-            return ((LiteralSpec(more, op != "="),),)
-        if op == "=":  # exactly N: at least N, and fewer than N + 1
-            return ((LiteralSpec(fewer, True), LiteralSpec(more, False)),)
-        return ((LiteralSpec(fewer, False),), (LiteralSpec(more, True),))
+        op = self._op("=" if groups["op"] == "==" else groups["op"])
+        if op is None:
+            return None
+        n = int(groups["limit"])
+        found = compared_count(
+            op, n, lambda k, holds: LiteralSpec(Atom("below", "", f"{counter}<{k}"), not holds)
+        )
+        if found in (((),), ()):
+            self.reason = (
+                f"a counter {_SAID[op]} {n} {'always' if found else 'never'} holds: a counter "
+                "is a whole number from 0"
+            )
+            return None
+        return found
+
+    def _op(self, written: str) -> str | None:
+        """A comparison as `_SAID` names it, or None with the reason."""
+        op = _OPS.get(written)
+        if op is None:
+            self.reason = (
+                f"`{written}` is not a comparison the core reads: =, ≠ (!=), <, ≤ (<=), > or ≥ (>=)"
+            )
+        return op
 
     def _newer(self, groups: dict[str, str], file: str) -> _Fact | None:
         """`F is newer than G`; `F is older than G` is `G is newer than F`."""
@@ -769,6 +802,25 @@ def _pair_problem(path: str) -> str:
             "names fills, and no `?` or `**` (`every sql/*.up.sql has a sql/*.down.sql`)"
         )
     return ""
+
+
+def compared_count(op: str, n: int, least: Callable[[int, bool], LiteralSpec]) -> DNF:
+    """A whole number that counts from 0 compared with `n` (`op` as `_SAID` names it),
+    said with `least(k, holds)`, the literal that it is at least k (or not): `> 2` is at
+    least 3, `≤ 2` not at least 3, `= 2` at least 2 and not at least 3, `≠ 2` not at
+    least 2 or at least 3. A comparison that always holds is `((),)`, one that never
+    does `()`."""
+    at_least = {">=": (n, True), ">": (n + 1, True), "<": (n, False), "<=": (n + 1, False)}
+    if op in at_least:
+        k, holds = at_least[op]
+        if k == 0:  # at least 0: always
+            return ((),) if holds else ()
+        return ((least(k, holds),),)
+    if n == 0:  # `= 0`: not at least 1; `≠ 0`: at least 1
+        return ((least(1, op != "="),),)
+    if op == "=":  # exactly N: at least N, and not at least N + 1
+        return ((least(n, True), least(n + 1, False)),)
+    return ((least(n, False),), (least(n + 1, True),))
 
 
 # Comparisons as a reason says them.

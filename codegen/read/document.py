@@ -1030,9 +1030,28 @@ def _ragged(table: Table) -> Iterator[Notice]:
         yield Notice(
             "ragged_row",
             f"this row has {count} cells where its table's header (line {table.line}) has "
-            f"{width}: read as GitHub shows it, {how}; give the row {width} cells",
+            f"{width}: read as GitHub shows it, {how}; give the row {width} cells"
+            f"{_double_bar(table, line, count)}",
             line,
         )
+
+
+def _double_bar(table: Table, line: int, count: int) -> str:
+    """Where a row with too many cells has an empty one between two written ones, the
+    `||` that made it, most likely an `or` (`a.md exists || b.md exists`): what to write."""
+    if count <= len(table.header.cells):
+        return ""
+    cells = next((r.cells for r in table.rows if r.line == line), ())
+    texts = [c.source.strip() for c in cells]
+    for i in range(1, len(texts) - 1):
+        if not texts[i] and texts[i - 1] and texts[i + 1]:
+            before, after = texts[i - 1], texts[i + 1]
+            return (
+                f"; '{before} || {after}' is one cell split at `||` (a table cell ends at "
+                f"every '|'): for either condition write `OR`, '{before} OR {after}', or "
+                "escape the bars, `\\|\\|`"
+            )
+    return ""
 
 
 @contextmanager
@@ -1046,7 +1065,7 @@ def _short(table: Table, line: int = 0) -> Iterator[None]:
             raise
         raise SpecError(
             f"{err.message} (the row has {count} cells where its table's header, line "
-            f"{table.line}, has {len(table.header.cells)})",
+            f"{table.line}, has {len(table.header.cells)}){_double_bar(table, err.line, count)}",
             err.line,
         ) from None
 

@@ -383,3 +383,58 @@ def test_a_glob_over_too_many_names_stops_with_an_error(desk: Path) -> None:
     assert done.returncode != EXIT_OK
     assert "looks at more than 10,000 names" in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
+
+
+TALLY = """\
+# Tally
+
+## Machine
+
+### Spells
+
+1. **Bump**
+   - *Description*: count one more
+2. **Ask**
+   - *Description*: how many so far
+
+### States
+
+1. **OPEN**
+    - *Description*: counting
+    - *Valid Actions*: Bump, Ask
+    - *Goal*: yes
+
+### State Persistence
+
+The state is kept in `.desk/state.json`:
+
+```json
+{ "current_state": "OPEN" }
+```
+
+### Transition Rules
+
+| ID | Current State | Spell | Condition | Next State | Action | Response |
+|----|---------------|-------|-----------|------------|--------|----------|
+| B1 | OPEN | Bump | - | Same state | Increment tries | Bumped. |
+| K1 | OPEN | Ask | tries == 0 | Same state | No state change | None yet. |
+| K2 | OPEN | Ask | tries > 0 AND tries <= 2 | Same state | No state change | A few. |
+| K3 | OPEN | Ask | tries = 3 | Same state | No state change | Three. |
+| K4 | OPEN | Ask | tries != 3 AND tries ≥ 3 | Same state | No state change | Many. |
+"""
+
+
+def test_a_counter_compared_every_way_reads_clean_and_counts_so(tmp_path: Path) -> None:
+    """`>`, `<=`, `==`, `=`, `!=` of a counter are the fact `below` and its negation, in
+    the verifier (no gap, no overlap: `> 0 AND <= 2` and `!= 3 AND ≥ 3` meet the others
+    exactly) and in the runtime alike."""
+    root = project(tmp_path / "tally", TALLY)
+    said = verify(root)
+    assert "0 errors, 0 warnings" in said, said
+    assert "unknown_condition" not in said and "unread_counter" not in said, said
+    generate(root)
+    answers = ["None yet", "A few", "A few", "Three", "Many", "Many"]
+    for count, expected in enumerate(answers):
+        cast(root, "ask", expected)
+        if count < len(answers) - 1:
+            cast(root, "bump", "Bumped")

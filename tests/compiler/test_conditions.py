@@ -262,6 +262,43 @@ def test_unknown_phrase_gets_a_suggestion() -> None:
     assert "did you mean 'task.md exists'?" in finding.message
 
 
+@pytest.mark.parametrize(
+    ("written", "not_offered"),
+    [
+        ("attempts is 3", "attempts < 3"),
+        ("attempts ~ 3", "attempts < 3"),
+        ("task.md is not there", "task.md exists"),
+    ],
+)
+def test_no_suggestion_says_another_comparison_or_sense(written: str, not_offered: str) -> None:
+    """A did-you-mean is a spelling of the same condition: never another operator, number
+    or negation, which would offer the opposite (`attempts is 3` -> `attempts < 3`)."""
+    text = spec_text(["A"], ["Go"], [row("U1", "A", "Go", condition=written)])
+    (finding,) = findings_of(text)
+    assert finding.kind == "unknown_condition"
+    assert f"did you mean {not_offered!r}" not in finding.message, finding.message
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("[attempts >= 3]", "attempts >= 3"),
+        ("[ attempts < 3 AND task.md exists ]", "attempts < 3 AND task.md exists"),
+        ("[task.md contains `[x]`]", "task.md contains `[x]`"),
+    ],
+)
+def test_a_uml_guard_s_brackets_around_the_whole_cell_are_dropped(written: str, meant: str) -> None:
+    """`[attempts >= 3]` in a Condition cell is read as an Event cell's `event [guard]` is."""
+    found = parse_condition(written)
+    assert not found.unknown
+    assert found.clauses == parse_condition(meant).clauses
+
+
+@pytest.mark.parametrize("written", ["[x] AND [y]", "[ ]", "[]"])
+def test_brackets_that_do_not_hold_the_whole_cell_stay(written: str) -> None:
+    assert parse_condition(written).unknown
+
+
 def test_seed_conditions_are_read_but_for_the_phrase_it_defines_only_in_prose() -> None:
     spec = load_spec(SEED)
     assert {u for r in spec.rows for u in r.condition.unknown} == {"No PR review in progress"}
@@ -768,3 +805,88 @@ def test_every_kind_of_fact_reads_back_from_its_own_words(probe: str, holds: boo
 def test_a_path_with_a_drive_is_refused_by_the_verifier_as_by_the_runtime() -> None:
     condition = parse_condition("`C:/x.md` exists", Lexicon.of(ReadOptions("")), ".w")
     assert condition.unknown
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        (
+            "task.md exists and plan.md exists",
+            "`and` joins conditions only in capitals: write `task.md exists AND plan.md exists`",
+        ),
+        (
+            "task.md is missing or plan.md is missing",
+            "`or` joins conditions only in capitals: write `task.md is missing OR plan.md is "
+            "missing`",
+        ),
+        (
+            "task.md exists<br>plan.md exists",
+            "a line break does not say how the conditions it separates join: write `task.md "
+            "exists AND plan.md exists` (all of them hold) or `task.md exists OR plan.md "
+            "exists` (any of them holds)",
+        ),
+    ],
+)
+def test_conditions_joined_in_lowercase_or_by_a_line_break_are_told_in_full(
+    written: str, said: str
+) -> None:
+    """Each side reads, the whole does not: the finding says the whole condition in
+    capitals, never a did-you-mean of one side that drops the other."""
+    text = spec_text(["A"], ["Go"], [row("U1", "A", "Go", condition=written)])
+    (finding,) = findings_of(text)
+    assert finding.kind == "unknown_condition"
+    assert said in finding.message, finding.message
+    assert "did you mean" not in finding.message
+
+
+@pytest.mark.parametrize("written", ["moon is full and task.md exists", "task.md exists and"])
+def test_a_side_that_does_not_read_gets_no_joined_advice(written: str) -> None:
+    assert not parse_condition(written).why
+
+
+@pytest.mark.parametrize("otherwise", ["otherwise", "else", "[else]", "Otherwise", "default"])
+def test_otherwise_is_told_as_the_negation_of_the_cell_s_other_rows(otherwise: str) -> None:
+    """`otherwise` is not read (which rows share its cells is the table's to say), but the
+    finding writes the condition that means it, and that condition reads clean."""
+    others = [
+        row("U1", "A", "Go", condition="task.md exists AND plan.md exists", nxt="B"),
+        row("U2", "A", "Go", condition="[notes.md is missing]", nxt="B"),
+    ]
+    rows = [*others, row("U3", "A", "Go", condition=otherwise), row("U4", "B", "Go")]
+    (finding,) = findings_of(spec_text(["A", "B"], ["Go"], rows))
+    meant = "NOT (task.md exists AND plan.md exists) AND NOT notes.md is missing"
+    assert finding.kind == "unknown_condition"
+    assert "negation of the other rows' conditions in its cell (Go in A)" in finding.message
+    assert finding.message.endswith(f": `{meant}`"), finding.message
+    rows[2] = row("U3", "A", "Go", condition=meant)
+    assert findings_of(spec_text(["A", "B"], ["Go"], rows)) == []
+
+
+def test_otherwise_in_cells_with_other_rows_each_is_told_without_one_condition() -> None:
+    rows = [
+        row("U1", "A", "Go", condition="task.md exists", nxt="B"),
+        row("U2", "B", "Go", condition="plan.md exists"),
+        row("U3", "A, B", "Go", condition="otherwise"),
+    ]
+    (finding,) = findings_of(spec_text(["A", "B"], ["Go"], rows))
+    assert finding.message.endswith("so the rows say which fires and not their order")
+
+
+def test_a_double_bar_in_a_condition_is_named_with_or_to_write() -> None:
+    """`a || b` in a Condition cell splits it at each bar: the error names the `||`, not
+    only the empty cell it pushed the row's last cells into."""
+    from codegen.spec_error import SpecError
+
+    text = spec_text(
+        ["A", "B"],
+        ["Go"],
+        [
+            "| R1 | A | Go | task.md exists || plan.md exists | B | No state change | ok |",
+            row("R2", "B", "Go"),
+        ],
+    )
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    said = str(raised.value)
+    assert "'task.md exists || plan.md exists' is one cell split at `||`" in said, said
+    assert "'task.md exists OR plan.md exists'" in said and "`\\|\\|`" in said

@@ -354,3 +354,23 @@ def test_a_field_set_in_the_state_file_is_one_that_something_sets(cell: str) -> 
     assert "`feature_id` is not a field the State Persistence example declares" in (
         refused[0].message
     )
+
+
+@pytest.mark.parametrize("condition", ["retries is 3", "retries ~ 3", "retries =< 3"])
+def test_a_counter_a_condition_names_but_cannot_be_read_is_not_said_unread(
+    condition: str,
+) -> None:
+    """`unread_counter` says no condition reads the counter: one that names it, unread
+    (`unknown_condition`), is what to fix, not the action."""
+    text = spec_text(
+        ["A", "B"],
+        ["Go"],
+        [
+            row("R1", "A", "Go", condition, "B"),
+            row("R2", "A", "Go", f"NOT ({condition})", action="Increment retries"),
+            row("R3", "B", "Go"),
+        ],
+    )
+    kinds = {f.kind for f in analyse(parse_spec_text(text, "spec.md"))}
+    assert "unknown_condition" in kinds
+    assert "unread_counter" not in kinds

@@ -279,6 +279,10 @@ QUERIES: list[Any] = [
     refused("core", "tasks.json lacks `items`"),
     refused("core", "tasks.json has `items`, `x`"),
     refused("core", "tasks.json has no `items` yet"),
+    # A key named as one: the phrase with the key in backticks, never another fact.
+    refused("core", 'tasks.json has key "items"', "``tasks.json has `items` ``"),
+    refused("core", "tasks.json has the field `items`", "``tasks.json has `items` ``"),
+    refused("core", "tasks.json has a property “items”", "``tasks.json has `items` ``"),
     # A Markdown file's YAML frontmatter: said so, then a key (or a query) of it.
     one("core", "task.md frontmatter has `task_name`", yes("field", "task.md", "task_name")),
     one("core", "task.md's frontmatter has `task_name`", yes("field", "task.md", "task_name")),

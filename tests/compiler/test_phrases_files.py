@@ -136,6 +136,13 @@ EDITED: list[Any] = [
     refused("core", "plan.md is still it's template"),
     refused("core", "plan.md is edited"),
     refused("core", "../plan.md is filled in", "outside the workspace folder"),
+    # Empty is two facts; the near miss names both, never a weaker one (`F exists`).
+    refused("core", "notes.md is not empty", "write ``notes.md matches `\\S` ``"),
+    refused("core", "notes.md isn't empty", "`notes.md is filled in`"),
+    refused("core", "notes.md is non-empty", "`notes.md is filled in`"),
+    refused("core", "notes.md has content", "`notes.md is filled in`"),
+    refused("core", "notes.md is empty", "``notes.md exists AND NOT notes.md matches `\\S` ``"),
+    one("core", "notes.md matches `\\S`", yes("matches", "notes.md", "\\S")),
 ]
 
 
