@@ -5,6 +5,9 @@ a file of one machine read exactly as before."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -71,6 +74,53 @@ def test_sections_that_share_a_state_and_declare_none_are_an_error_naming_both()
     assert "declare each section's states in it" in err.message
     assert "declare its states once, above the sections" in err.message
     assert 'section = "Payment"' in err.message
+
+
+SHARED_ROW = """# Checkout
+
+## Happy path
+
+| From | Event | To |
+|------|-------|----|
+| cart | pay | paying |
+| paying | paid | done |
+
+## Error handling
+
+| From | Event | To |
+|------|-------|----|
+| paying | payment failed | cart |
+"""
+
+
+def test_the_state_named_as_shared_is_the_first_the_row_names_whatever_the_hash_seed() -> None:
+    """Two states shared, first named on one row: the error names the one written
+    first, in every process (it once took set order, which the hash seed decides)."""
+    code = (
+        "from codegen.pipeline import parse_machines_text\n"
+        "from codegen.read.lexicon import ReadOptions\n"
+        "import sys\n"
+        "try:\n"
+        "    parse_machines_text(sys.stdin.read(), 'shop.md', options=ReadOptions())\n"
+        "except Exception as err:\n"
+        "    print(err)\n"
+    )
+    said = set()
+    for seed in ("1", "2", "3", "4", "5", "6"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            input=SHARED_ROW,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            check=True,
+            timeout=120,
+        )
+        said.add(done.stdout)
+    (message,) = said
+    assert "share the state 'cart'" in message
 
 
 @pytest.mark.parametrize("other", ["in review", "in-review", "`In review`", "IN REVIEW"])
