@@ -32,7 +32,7 @@ from ..spec_error import SpecError, fail
 from .above import SPELL_SECTIONS, claims_of
 from .above import STATE_SECTIONS as ABOVE_STATE_SECTIONS
 from .conditions import Words, parse_condition, parse_indicators, split_outside
-from .identifiers import identifier
+from .identifiers import ascii_name, identifier, unspelled
 from .initial import (
     Claim,
     claimed,
@@ -778,13 +778,16 @@ def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:
         if strong is None:
             how = f"write it in bold, e.g. {example}"
         else:  # in bold already: its characters are what is wrong
-            joined = re.sub(r"\W+", "_", name).strip("_")
-            camel = "".join(w[:1].upper() + w[1:] for w in re.split(r"\W+", name) if w)
+            # a name in another script (`Черновик`) is offered in Latin letters, if any
+            said = (ascii_name(name) or "") if unspelled(name) else name
+            joined = re.sub(r"\W+", "_", said).strip("_")
+            camel = "".join(w[:1].upper() + w[1:] for w in re.split(r"\W+", said) if w)
             suggest = joined and camel and "[" not in name
             how = (
-                "a name is letters, digits and underscores, starting with a letter, with no "
+                "a name is ASCII letters, digits and underscores, starting with a letter, with no "
                 "spaces or other marks"
-                + (f", e.g. **{camel}** or **{joined}**" if suggest else "")
+                + (f", e.g. **{camel}**" if suggest else "")
+                + (f" or **{joined}**" if suggest and joined != camel else "")
                 + ("; a family of states is written **NAME_[G/A]**" if families else "")
             )
         fail(f"{what} name {name!r} is not an identifier ({how})", line.line)

@@ -1645,3 +1645,32 @@ def test_an_event_of_several_words_that_may_say_a_guard_is_warned(cell: str, wor
 def test_an_event_with_no_word_of_a_guard_left_unread_is_not_warned(cell: str) -> None:
     spec = read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
     assert [f for f in analyse(spec) if f.kind == "trigger_note"] == []
+
+
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        ("Черновик", "state 'Черновик' has no ASCII letter or digit, "),
+        ("下書き", "state '下書き' has no ASCII letter or digit, "),
+        ("Этап 2", "state 'Этап 2' has a word, 'Этап', with no ASCII letter or digit, "),
+    ],
+)
+def test_a_name_in_another_script_is_refused_as_not_ascii_with_a_name_to_write(
+    cell: str, said: str
+) -> None:
+    # It was refused as having "no letter or digit", and `Этап 2` was read as `_2`.
+    text = f"# M\n\n| From | Event | To |\n|---|---|---|\n| {cell} | go | b |\n| b | back | a |\n"
+    with pytest.raises(SpecError) as caught:
+        parse_spec_text(text)
+    assert caught.value.line == 5
+    assert caught.value.message.startswith(said), caught.value.message
+    assert "the state file and `spell`) are ASCII" in caught.value.message
+    written = {"Черновик": "(`Chernovik`)", "Этап 2": "(`Etap 2`)", "下書き": "(`SHIPPED`"}
+    assert f"write its name in ASCII letters {written[cell]}" in caught.value.message
+
+
+def test_a_states_list_name_in_another_script_is_offered_in_latin_letters() -> None:
+    text = "# M\n\n## States\n\n1. **Черновик**\n2. **B**\n\n| From | Event | To |\n|---|---|---|\n"
+    with pytest.raises(SpecError) as caught:
+        parse_spec_text(text + "| Черновик | go | B |\n")
+    assert "ASCII letter" in caught.value.message and "Chernovik" in caught.value.message
