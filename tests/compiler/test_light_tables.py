@@ -1674,3 +1674,18 @@ def test_a_states_list_name_in_another_script_is_offered_in_latin_letters() -> N
     with pytest.raises(SpecError) as caught:
         parse_spec_text(text + "| Черновик | go | B |\n")
     assert "ASCII letter" in caught.value.message and "Chernovik" in caught.value.message
+
+
+def test_a_wikilink_names_the_state_it_links_to_with_or_without_an_alias() -> None:
+    # `[[Rejected\|Rejected candidate]]` was a state of its own beside `[[Rejected]]`.
+    text = (
+        "# Hiring\n\n| From | Event | To |\n|---|---|---|\n"
+        "| [[Applied]] | screen | [[Phone screen]] |\n"
+        "| [[Phone screen]] | fail | [[Rejected\\|Rejected candidate]] |\n"
+        "| [[Rejected#Why]] | reopen | [[Applied]] |\n"
+    )
+    spec = parse_spec_text(text)
+    assert [s.name for s in spec.states] == ["Applied", "phone_screen", "Rejected"]
+    assert {s.title for s in spec.states} >= {"Phone screen"}
+    findings = analyse(spec)
+    assert not [f for f in findings if f.kind in ("unreachable_state", "dead_end")], findings
