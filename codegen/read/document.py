@@ -71,6 +71,7 @@ from .markdown import (
     split_cells,
     struck,
 )
+from .no_table import why_no_table
 from .policies import unlisted_policy, unread_policies
 from .rows import (
     ASIDE_NOTE,
@@ -196,6 +197,9 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
                 f"not a state-machine spec as read (no transition table): {example.message}",
                 example.line,
             )
+        unread_block = why_no_table(p.block for p in placed)
+        if unread_block is not None:
+            fail(*unread_block)
         fail(
             "not a state-machine spec: no transition table (a table with columns "
             + ", ".join(role_title(c) for c in REQUIRED)
