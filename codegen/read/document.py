@@ -41,7 +41,7 @@ from .initial import (
     initial_mark,
     trailing_mark,
 )
-from .lexicon import Lexicon, ReadOptions, normal
+from .lexicon import EMPTY, Lexicon, ReadOptions, normal
 from .light_tables import (
     LightReader,
     LightReading,
@@ -213,7 +213,10 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         claims += marked
     first = _first_table(placed, roles)
     word = _spell_word(placed, first)
+    listed = bool(states)
     states, spells = from_tables(states, spells, rows, reading, prose, reader.notices, word)
+    if light is not None and not listed:
+        reader.notices.extend(_state_table_unread(placed, roles, states))
     if reading.initial is not None:
         claims.append(Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
     states, started = initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
@@ -266,6 +269,53 @@ def _finals_unread(
                 "| (none) |` (and no row leads out of it)",
                 line,
             )
+
+
+def _state_table_unread(
+    placed: list[_Placed], roles: dict[str, tuple[str, ...]], states: tuple[StateSpec, ...]
+) -> Iterator[Notice]:
+    """A warning for each difference between a table of states (`| State | Description
+    |`), which is not read, and the states the transition tables name: a name it lists
+    that is no state (at its row), and the states it does not list (at its header)."""
+    for p in placed:
+        table = p.block
+        if not isinstance(table, Table) or not table.header.cells:
+            continue
+        if singular(table.header.cells[0].plain.strip().strip("*_`").lower()) != "state":
+            continue
+        if "next state" in roles_found(table, light_roles(roles, table)):
+            continue
+        ticked = {line for _, line, _ in final_marks(table)}  # said by `_finals_unread`
+        seen: set[str] = set()
+        for row in table.rows:
+            cell = row.cells[0].plain.strip() if row.cells else ""
+            mark = trailing_mark().search(cell)
+            name = (cell[: mark.start()] if mark is not None else cell).strip().strip("`*")
+            if not name or normal(name) in EMPTY:
+                continue
+            state = claimed(Claim(name, row.line, ""), states)
+            if state is not None:
+                seen.add(state.name)
+            elif row.line not in ticked:
+                yield Notice(
+                    "states_unread",
+                    f"this table of states (line {table.line}) lists {name!r}, which no "
+                    "transition table names: the states are the tables', so it is no state "
+                    "of the machine; give it its "
+                    f"rows (`| {name} | - | (none) |` where it has no way out), or take it "
+                    "off the table",
+                    row.line,
+                )
+        missing = [st.title or st.name for st in states if st.name not in seen]
+        if seen and missing:
+            yield Notice(
+                "states_unread",
+                "this table of states is not read as the machine's states, and it does not "
+                f"list {', '.join(repr(m) for m in missing)}, which the transition tables "
+                "name: list each, or correct its name in the rows",
+                table.line,
+            )
+        return
 
 
 def _started(claim: Claim | None) -> str:

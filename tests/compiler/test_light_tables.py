@@ -1689,3 +1689,20 @@ def test_a_wikilink_names_the_state_it_links_to_with_or_without_an_alias() -> No
     assert {s.title for s in spec.states} >= {"Phone screen"}
     findings = analyse(spec)
     assert not [f for f in findings if f.kind in ("unreachable_state", "dead_end")], findings
+
+
+def test_a_table_of_states_that_disagrees_with_the_transition_tables_says_each_difference() -> None:
+    # The table was ignored: `archived` vanished and `suspended` came in without a word.
+    text = (
+        "# Subscription\n\n## States\n\n| State | Description |\n|---|---|\n"
+        "| trial | free period |\n| active | paying |\n| archived | kept |\n\n"
+        "## Transitions\n\n| From | Event | To |\n|---|---|---|\n"
+        "| trial | subscribe | active |\n| active | suspend | suspended |\n"
+        "| suspended | resume | active |\n"
+    )
+    said = [(f.line, f.message) for f in analyse(read(text)) if f.kind == "states_unread"]
+    assert [line for line, _ in said] == [5, 9], said
+    assert "does not list 'suspended', which the transition tables name" in said[0][1]
+    assert "lists 'archived', which no transition table names" in said[1][1]
+    agreeing = text.replace("| archived | kept |", "| suspended | on hold |")
+    assert not notices(read(agreeing), "states_unread")
