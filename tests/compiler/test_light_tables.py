@@ -1706,3 +1706,19 @@ def test_a_table_of_states_that_disagrees_with_the_transition_tables_says_each_d
     assert "lists 'archived', which no transition table names" in said[1][1]
     agreeing = text.replace("| archived | kept |", "| suspended | on hold |")
     assert not notices(read(agreeing), "states_unread")
+
+
+@pytest.mark.parametrize("name", ["Tous les états", "Jeder Zustand", "Todos los estados"])
+def test_a_from_cell_meaning_every_state_in_another_language_is_offered_any_state(
+    name: str,
+) -> None:
+    text = (
+        "# M\n\nTransitions not listed are rejected.\n\n| From | Event | To |\n|---|---|---|\n"
+        f"| draft | submit | sent |\n| {name} | cancel | cancelled |\n"
+        "| sent | - | (none) |\n| cancelled | - | (none) |\n"
+    )
+    (said,) = [m for m in notices(read(text), "unreachable_state") if "no rule leads" in m]
+    assert said.endswith(f"; if {name!r} means every state, write `Any state` in its From cells")
+    # a state of other words gets no such hint
+    plain = text.replace(name, "On hold")
+    assert not [m for m in notices(read(plain), "unreachable_state") if "Any state" in m]
