@@ -104,7 +104,7 @@ class Inline:
         """The text with emphasis that a formatter glued to a word read back as the
         underscores it was, and each such fragment as (written, read). With `markdown`,
         the other segments are written as markdown; with `code`, only code spans are
-        (in backticks), the rest as plain text.
+        (in backticks) and wikilinks (as GitHub shows them), the rest as plain text.
 
         A name like `PR_GATHERING_COMMENTS_[G/A]` reads as `PR` + *GATHERING_COMMENTS*
         + `[G/A]` once a formatter writes it `PR*GATHERING_COMMENTS*[G/A]`: emphasis
@@ -128,7 +128,7 @@ class Inline:
                     )
                 )
                 out.append(f"{mark}{seg.text}{mark}")
-            elif markdown or (code and seg.kind == "code"):
+            elif markdown or (code and seg.kind in ("code", "wikilink")):
                 out.append(seg.markdown)
             else:
                 out.append(seg.text)

@@ -1722,3 +1722,15 @@ def test_a_from_cell_meaning_every_state_in_another_language_is_offered_any_stat
     # a state of other words gets no such hint
     plain = text.replace(name, "On hold")
     assert not [m for m in notices(read(plain), "unreachable_state") if "Any state" in m]
+
+
+def test_a_wikilink_in_a_condition_or_action_is_read_as_written_without_a_warning() -> None:
+    text = (
+        "# M\n\n| From | Event | To | Condition | Action |\n|---|---|---|---|---|\n"
+        '| draft | submit | sent | notes.md contains "[[TODO]]" | Append "[[x]] done" to log.md |\n'
+        "| sent | - | (none) | - | - |\n"
+    )
+    spec = read(text)
+    row = next(r for r in spec.rows if r.triggers == ("submit",))
+    assert "[[TODO]]" in str(row.condition) and row.actions[0].target == "[[x]] done"
+    assert not notices(spec, "rendered_differently")
