@@ -23,12 +23,23 @@ def why_no_table(blocks: Iterable[Block]) -> tuple[str, int] | None:
     with what to write instead, and its line; None where it has none."""
     for block in blocks:
         if isinstance(block, Table) and len(block.header.cells) >= 2:
-            return _matrix(block) or _unnamed(block)
+            matrix = _matrix(block)
+            if matrix is not None or not _describes(block):
+                return matrix or _unnamed(block)
         if isinstance(block, LooseRows) and block.rows:
             return _loose(block)
         if isinstance(block, Code) and diagram_language(block) is not None:
             return _diagram(block)
     return None
+
+
+# Header words of a table that describes states or events rather than moves between them.
+_DESCRIBING = frozenset({"state", "states", "event", "events", "description", "meaning", "notes"})
+
+
+def _describes(table: Table) -> bool:
+    """A table of states or events and what each means (`| State | Description |`)."""
+    return any(c.plain.strip().strip("*_`").lower() in _DESCRIBING for c in table.header.cells)
 
 
 def _header(table: Table) -> str:

@@ -59,3 +59,14 @@ def test_a_diagram_alone_is_told_it_is_only_compared(fence: str, diagram: str) -
     assert err.line == 3
     assert "diagram is only compared with a transition table, never read" in err.message
     assert err.message.endswith("e.g. `| Red | timer | Green |`"), err.message
+
+
+def test_a_table_of_meanings_is_passed_over_for_the_diagram_after_it() -> None:
+    text = (
+        "# Light\n\n| Colour | Meaning |\n|---|---|\n| Red | stop |\n\n"
+        "```mermaid\nstateDiagram-v2\n    Red --> Green : timer\n```\n"
+    )
+    err = refusal(text)
+    assert err.line == 7 and "a Mermaid diagram is only compared" in err.message
+    err = refusal("# Light\n\n| Colour | Meaning |\n|---|---|\n| Red | stop |\n")
+    assert err.line == 1 and "no transition table (a table with columns" in err.message
