@@ -24,8 +24,10 @@ def why_no_table(blocks: Iterable[Block]) -> tuple[str, int] | None:
     for block in blocks:
         if isinstance(block, Table) and len(block.header.cells) >= 2:
             matrix = _matrix(block)
-            if matrix is not None or not _describes(block):
-                return matrix or _unnamed(block)
+            if matrix is not None:
+                return matrix
+            if not _describes(block) and _moves(block):
+                return _unnamed(block)
         if isinstance(block, LooseRows) and block.rows:
             return _loose(block)
         if isinstance(block, Code) and diagram_language(block) is not None:
@@ -34,12 +36,24 @@ def why_no_table(blocks: Iterable[Block]) -> tuple[str, int] | None:
 
 
 # Header words of a table that describes states or events rather than moves between them.
-_DESCRIBING = frozenset({"state", "states", "event", "events", "description", "meaning", "notes"})
+_DESCRIBING = frozenset(
+    {"state", "states", "event", "events", "description", "meaning", "notes", "phrase", "means"}
+)
 
 
 def _describes(table: Table) -> bool:
     """A table of states or events and what each means (`| State | Description |`)."""
     return any(c.plain.strip().strip("*_`").lower() in _DESCRIBING for c in table.header.cells)
+
+
+def _moves(table: Table) -> bool:
+    """Whether a table reads as moves: a name of its first column is also in another
+    (`| Entwurf | absenden | Geprüft |` then `| Geprüft | bezahlen | Bezahlt |`)."""
+    columns = [
+        {" ".join(c.plain.split()).lower() for c in cells}
+        for cells in zip(*(r.cells for r in table.rows if len(r.cells) >= 2), strict=False)
+    ]
+    return len(columns) >= 2 and any(columns[0] & other - {"", "-"} for other in columns[1:])
 
 
 def _header(table: Table) -> str:

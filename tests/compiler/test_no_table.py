@@ -70,3 +70,9 @@ def test_a_table_of_meanings_is_passed_over_for_the_diagram_after_it() -> None:
     assert err.line == 7 and "a Mermaid diagram is only compared" in err.message
     err = refusal("# Light\n\n| Colour | Meaning |\n|---|---|\n| Red | stop |\n")
     assert err.line == 1 and "no transition table (a table with columns" in err.message
+
+
+def test_a_table_whose_rows_are_no_moves_keeps_the_general_refusal() -> None:
+    text = "# Notes\n\n| file | repository | path |\n|---|---|---|\n| a.md | x/y | docs/a.md |\n"
+    err = refusal(text)
+    assert err.line == 1 and "no transition table (a table with columns" in err.message
