@@ -18,9 +18,8 @@ def refusal(text: str) -> SpecError:
 
 
 def test_a_table_under_other_column_names_is_told_the_columns_setting() -> None:
-    err = refusal(
-        "# Bestellung\n\n" + RULE + "| Von | Ereignis | Nach |\n|---|---|---|\n| a | go | b |\n"
-    )
+    table = "| Von | Ereignis | Nach |\n|---|---|---|\n| a | go | b |\n| b | back | a |\n"
+    err = refusal("# Bestellung\n\n" + RULE + table)
     assert err.line == 5
     assert "this table (`| Von | Ereignis | Nach |`) has no column named as" in err.message
     assert (
