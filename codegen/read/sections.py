@@ -536,7 +536,7 @@ def _shared(
     named = [(s, _names(s, roles, written, live)) for s in found]
     for i, (first, mine) in enumerate(named):
         for second, theirs in named[i + 1 :]:
-            both = sorted(set(mine) & set(theirs) - {""}, key=lambda n: mine[n])
+            both = sorted(set(mine) & set(theirs) - {""}, key=lambda n: (mine[n], theirs[n], n))
             if both:
                 state = both[0]
                 shared = f"share the state {written[state]!r}"

@@ -500,3 +500,33 @@ def test_a_list_of_prose_above_the_sections_is_no_names_list() -> None:
     text = _SHOP.format(above="## Events\n\nWhat happens:\n\n- the customer pays", below="")
     for machine in parse_machines_text(text, "shop.md"):
         assert [f for f in analyse(machine.spec) if f.kind == "list_unread"] == []
+
+
+def test_two_states_shared_on_one_line_are_named_alike_in_every_run() -> None:
+    # Which of `cart` and `paying` (both on lines 9 and 17) was named hung on set order.
+    import os
+    import subprocess
+    import sys
+
+    text = (
+        "# Shop\n\n## Happy path\n\n| From | Event | To |\n|---|---|---|\n"
+        "| cart | checkout | paying |\n\n## Errors\n\n| From | Event | To |\n|---|---|---|\n"
+        "| paying | fail | cart |\n"
+    )
+    code = (
+        "import sys\nfrom codegen import SpecError, parse_spec_text\n"
+        "try:\n    parse_spec_text(sys.stdin.read())\n"
+        "except SpecError as e:\n    print(e.message)\n"
+    )
+    said = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            input=text,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert len(said) == 1 and "share the state 'cart'" in said.pop()
