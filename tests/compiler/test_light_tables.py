@@ -377,7 +377,8 @@ def test_every_starts_in_of_a_sentence_is_a_claim() -> None:
 def test_more_ways_of_saying_the_initial_state(said: str) -> None:
     spec = read(f"# Orders\n\n{said}\n\n## Transitions\n\n{_DRAFT_FIRST}")
     assert spec.initial == "in_review"
-    assert not notices(spec, "states_unread")
+    # (a States table that leaves out a state of the tables is a warning of its own)
+    assert not [m for m in notices(spec, "states_unread") if "starts" in m]
 
 
 def test_explain_and_the_note_say_where_the_machine_starts_and_why() -> None:
