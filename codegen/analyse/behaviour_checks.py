@@ -9,6 +9,7 @@ members of a `NAME_[G/A]` family are reported once, naming the states.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 
 from spellbook.records.moves import lost_file_states
@@ -231,6 +232,28 @@ def _goal_advice(spec: Spec) -> str:
     )
 
 
+# "Every" and "any" in the languages specs are most often written in besides English
+# (whose `Any state`, `All states` and `Every state` read as wildcards): a From cell of
+# two words or more with one of them, that no row leads to, most likely meant all states.
+_EVERY = frozenset(
+    re.findall(
+        r"[a-z]+",
+        "tous toutes tout chaque jeder jede jedes jeden alle allen beliebig beliebiger "
+        "beliebigen todos todas cualquier cualquiera tutti tutte qualsiasi qualunque ogni "
+        "qualquer elke ieder iedere wszystkie kazdy",
+    )
+)
+
+
+def _every_hint(written: str) -> str:
+    """`; if 'Tous les états' means every state, write `Any state``, or ""."""
+    plain = unicodedata.normalize("NFKD", written).encode("ascii", "ignore").decode().lower()
+    words = re.findall(r"[a-z]+", plain)
+    if len(words) < 2 or not _EVERY.intersection(words):
+        return ""
+    return f"; if {written!r} means every state, write `Any state` in its From cells"
+
+
 def check_graph(analysis: Analysis) -> Iterator[Finding]:
     """unreachable_state, dead_end and cannot_complete, over the rules that can win;
     no_goal when the spec declares no goal state, so cannot_complete is not checked."""
@@ -258,7 +281,7 @@ def check_graph(analysis: Analysis) -> Iterator[Finding]:
                 f"the rules that lead to it ({', '.join(dict.fromkeys(leading))}) never fire "
                 "from a reachable state"
                 if leading
-                else "no rule leads to it"
+                else "no rule leads to it" + _every_hint(state.title or name)
             )
             yield Finding(
                 "unreachable_state",

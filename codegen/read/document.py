@@ -32,7 +32,7 @@ from ..spec_error import SpecError, fail
 from .above import SPELL_SECTIONS, claims_of
 from .above import STATE_SECTIONS as ABOVE_STATE_SECTIONS
 from .conditions import Words, parse_condition, parse_indicators, split_outside
-from .identifiers import identifier
+from .identifiers import ascii_name, identifier, unspelled
 from .initial import (
     Claim,
     claimed,
@@ -41,7 +41,7 @@ from .initial import (
     initial_mark,
     trailing_mark,
 )
-from .lexicon import Lexicon, ReadOptions, normal
+from .lexicon import EMPTY, Lexicon, ReadOptions, normal
 from .light_tables import (
     LightReader,
     LightReading,
@@ -71,6 +71,7 @@ from .markdown import (
     split_cells,
     struck,
 )
+from .no_table import why_no_table
 from .policies import unlisted_policy, unread_policies
 from .rows import (
     ASIDE_NOTE,
@@ -196,6 +197,9 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
                 f"not a state-machine spec as read (no transition table): {example.message}",
                 example.line,
             )
+        unread_block = why_no_table(p.block for p in placed)
+        if unread_block is not None:
+            fail(*unread_block)
         fail(
             "not a state-machine spec: no transition table (a table with columns "
             + ", ".join(role_title(c) for c in REQUIRED)
@@ -209,7 +213,10 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         claims += marked
     first = _first_table(placed, roles)
     word = _spell_word(placed, first)
+    listed = bool(states)
     states, spells = from_tables(states, spells, rows, reading, prose, reader.notices, word)
+    if light is not None and not listed:
+        reader.notices.extend(_state_table_unread(placed, roles, states))
     if reading.initial is not None:
         claims.append(Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
     states, started = initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
@@ -262,6 +269,53 @@ def _finals_unread(
                 "| (none) |` (and no row leads out of it)",
                 line,
             )
+
+
+def _state_table_unread(
+    placed: list[_Placed], roles: dict[str, tuple[str, ...]], states: tuple[StateSpec, ...]
+) -> Iterator[Notice]:
+    """A warning for each difference between a table of states (`| State | Description
+    |`), which is not read, and the states the transition tables name: a name it lists
+    that is no state (at its row), and the states it does not list (at its header)."""
+    for p in placed:
+        table = p.block
+        if not isinstance(table, Table) or not table.header.cells:
+            continue
+        if singular(table.header.cells[0].plain.strip().strip("*_`").lower()) != "state":
+            continue
+        if "next state" in roles_found(table, light_roles(roles, table)):
+            continue
+        ticked = {line for _, line, _ in final_marks(table)}  # said by `_finals_unread`
+        seen: set[str] = set()
+        for row in table.rows:
+            cell = row.cells[0].plain.strip() if row.cells else ""
+            mark = trailing_mark().search(cell)
+            name = (cell[: mark.start()] if mark is not None else cell).strip().strip("`*")
+            if not name or normal(name) in EMPTY:
+                continue
+            state = claimed(Claim(name, row.line, ""), states)
+            if state is not None:
+                seen.add(state.name)
+            elif row.line not in ticked:
+                yield Notice(
+                    "states_unread",
+                    f"this table of states (line {table.line}) lists {name!r}, which no "
+                    "transition table names: the states are the tables', so it is no state "
+                    "of the machine; give it its "
+                    f"rows (`| {name} | - | (none) |` where it has no way out), or take it "
+                    "off the table",
+                    row.line,
+                )
+        missing = [st.title or st.name for st in states if st.name not in seen]
+        if seen and missing:
+            yield Notice(
+                "states_unread",
+                "this table of states is not read as the machine's states, and it does not "
+                f"list {', '.join(repr(m) for m in missing)}, which the transition tables "
+                "name: list each, or correct its name in the rows",
+                table.line,
+            )
+        return
 
 
 def _started(claim: Claim | None) -> str:
@@ -778,13 +832,16 @@ def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:
         if strong is None:
             how = f"write it in bold, e.g. {example}"
         else:  # in bold already: its characters are what is wrong
-            joined = re.sub(r"\W+", "_", name).strip("_")
-            camel = "".join(w[:1].upper() + w[1:] for w in re.split(r"\W+", name) if w)
+            # a name in another script (`Черновик`) is offered in Latin letters, if any
+            said = (ascii_name(name) or "") if unspelled(name) else name
+            joined = re.sub(r"\W+", "_", said).strip("_")
+            camel = "".join(w[:1].upper() + w[1:] for w in re.split(r"\W+", said) if w)
             suggest = joined and camel and "[" not in name
             how = (
-                "a name is letters, digits and underscores, starting with a letter, with no "
+                "a name is ASCII letters, digits and underscores, starting with a letter, with no "
                 "spaces or other marks"
-                + (f", e.g. **{camel}** or **{joined}**" if suggest else "")
+                + (f", e.g. **{camel}**" if suggest else "")
+                + (f" or **{joined}**" if suggest and joined != camel else "")
                 + ("; a family of states is written **NAME_[G/A]**" if families else "")
             )
         fail(f"{what} name {name!r} is not an identifier ({how})", line.line)

@@ -54,7 +54,7 @@ from spellbook.records.words import counted
 
 from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec, Target
 from ..spec_error import fail
-from .identifiers import identifier, is_identifier
+from .identifiers import ascii_name, identifier, is_identifier, unspelled
 from .lexicon import EMPTY, normal
 from .light_cells import EventCell, column_notes, event_cell, shown, state_names
 from .markdown import Block, Cell, Heading, Inline, Paragraph, Segment, Table, TableRow
@@ -109,6 +109,8 @@ _AUTOMATIC = frozenset(
 )
 # To cells that say the move leads nowhere.
 _NOWHERE = frozenset({"n/a", "(n/a)"})
+# The names to offer where a state's or a trigger's (True) cell names none code can use.
+_EXAMPLES = {False: "(`SHIPPED`, `Parcel shipped`)", True: "(`submit`, `Ship parcel`)"}
 # A To cell the target reading takes as written.
 _TARGET_WORDS = frozenset({"[blocked]"}) | SAME
 
@@ -412,14 +414,23 @@ class LightReader:
         """The identifier of a name as written; the first spelling of an identifier is
         its display name, and another spelling of it is refused."""
         name = identifier(written)
+        lost = unspelled(written)
+        if lost:
+            latin = ascii_name(written)
+            fail(
+                f"{what} {written!r} has "
+                + (f"a word, {lost!r}, with " if name else "")
+                + "no ASCII letter or digit, and the names code uses "
+                "(in the generated module, the state file and `spell`) are ASCII: write its "
+                "name in ASCII letters "
+                + (f"(`{latin}`)" if latin else _EXAMPLES[what == "trigger"])
+                + " wherever the spec names it",
+                line,
+            )
         if not name:
             fail(
                 f"{what} {written!r} has no letter or digit to name it by: write a name "
-                + (
-                    "(`submit`, `Ship parcel`)"
-                    if what == "trigger"
-                    else "(`SHIPPED`, `Parcel shipped`)"
-                ),
+                + _EXAMPLES[what == "trigger"],
                 line,
             )
         key = name.lower() if what == "trigger" else name

@@ -53,7 +53,8 @@ def _glued_start(seg: Segment) -> str:
 
 @dataclass(frozen=True)
 class Segment:
-    """A run of inline text: plain, `code`, **strong**, *emphasis* or a [link](target).
+    """A run of inline text: plain, `code`, **strong**, *emphasis*, a [link](target) or a
+    [[wikilink]] (its text the page it names, its target the link as written).
 
     `written` is set on strong or emphasis text that held emphasis a formatter glued
     into a name (`**PR*GATHERING_COMMENTS*[G/A]**`): the text as written, where `text`
@@ -75,6 +76,8 @@ class Segment:
             return f"*{self.text}*"
         if self.kind == "link":
             return f"[{self.text}]({self.target})"
+        if self.kind == "wikilink":
+            return self.target  # as written: `[[Rejected|Rejected candidate]]`
         return self.text
 
 
@@ -101,7 +104,7 @@ class Inline:
         """The text with emphasis that a formatter glued to a word read back as the
         underscores it was, and each such fragment as (written, read). With `markdown`,
         the other segments are written as markdown; with `code`, only code spans are
-        (in backticks), the rest as plain text.
+        (in backticks) and wikilinks (as GitHub shows them), the rest as plain text.
 
         A name like `PR_GATHERING_COMMENTS_[G/A]` reads as `PR` + *GATHERING_COMMENTS*
         + `[G/A]` once a formatter writes it `PR*GATHERING_COMMENTS*[G/A]`: emphasis
@@ -125,7 +128,7 @@ class Inline:
                     )
                 )
                 out.append(f"{mark}{seg.text}{mark}")
-            elif markdown or (code and seg.kind == "code"):
+            elif markdown or (code and seg.kind in ("code", "wikilink")):
                 out.append(seg.markdown)
             else:
                 out.append(seg.text)
@@ -863,7 +866,32 @@ def _merge(segments: list[Segment]) -> tuple[Segment, ...]:
             merged[-1] = Segment("text", merged[-1].text + seg.text)
         else:
             merged.append(seg)
-    return tuple(merged)
+    if not any(s.kind == "text" and "[[" in s.text for s in merged):
+        return tuple(merged)
+    return tuple(w for s in merged for w in (_wikilinks(s.text) if s.kind == "text" else (s,)))
+
+
+# A wikilink as Obsidian, Foam and wikis write one: `[[Rejected]]`, `[[Rejected|Rejected
+# candidate]]` (`\|` in a table cell), or `[[Rejected#Heading]]`.
+_WIKILINK = re.compile(
+    r"\[\[(?P<target>[^\[\]|#\n]*[^\[\]|#\s][^\[\]|#\n]*)(?:#[^\[\]|\n]*)?(?:\\?\|[^\[\]\n]*)?\]\]"
+)
+
+
+def _wikilinks(text: str) -> tuple[Segment, ...]:
+    """Text with its wikilinks read as their targets (a `wikilink` segment, the link as
+    written its `target`), as a `[link](#target)` reads as its text: the page a
+    `[[Rejected|Rejected candidate]]` names is the state `Rejected`."""
+    out: list[Segment] = []
+    at = 0
+    for found in _WIKILINK.finditer(text):
+        if found.start() > at:
+            out.append(Segment("text", text[at : found.start()]))
+        out.append(Segment("wikilink", found.group("target").strip(), found.group()))
+        at = found.end()
+    if at < len(text):
+        out.append(Segment("text", text[at:]))
+    return tuple(out)
 
 
 _PIPE_ROW = re.compile(r"^ {0,3}\|")

@@ -124,6 +124,16 @@ def _to_file(
     return {"F": _after(words[:-2], ("of", "from")) or "F", "G": words[-1].rstrip(",;:")}
 
 
+def _text_to_file(
+    rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
+) -> dict[str, str] | None:
+    """Quoted text a file gets: `Write "started" to log.md`, `Write 'x' into a.md`."""
+    m = re.fullmatch(r"(?P<t>\"[^\"]*\"|'[^']*'|“[^”]*”)\s+(?:to|into|in)\s+(?P<f>\S+)", rest)
+    if m is None or not _file(m["f"].rstrip(".")):
+        return None
+    return {"T": '"' + m["t"][1:-1] + '"', "G": m["f"].rstrip(".")}
+
+
 def _key_from_file(
     rest: str, lexicon: Lexicon, counters: Collection[str], exact: bool
 ) -> dict[str, str] | None:
@@ -286,6 +296,7 @@ VERBS: tuple[_Verb, ...] = (
         _files_first,
         ("Create {F}", "Create empty {F}", "Create {F} from T"),
     ),
+    _Verb("create", (), ("touch",), _files_first, ("Create empty {all}",)),
     _Verb("archive", ("archive",), (), _files_first, ("Archive {all} to FOLDER/",)),
     _Verb(
         "delete",
@@ -319,6 +330,13 @@ VERBS: tuple[_Verb, ...] = (
         'VALUE a JSON value: {"id": "$ticket"}, 2, "done"',
     ),
     _Verb("append", ("append",), (), _to_file, ('Append "TEXT" to {G}',)),
+    _Verb(
+        "append",
+        (),
+        ("write", "add", "log"),
+        _text_to_file,
+        ("Append {T} to {G}",),
+    ),
     _Verb(
         "record",
         ("record",),

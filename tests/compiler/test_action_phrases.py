@@ -408,6 +408,11 @@ COUNTERS = {"attempts", "rounds"}
         ("Remove scratch.md", "delete", "Delete scratch.md"),
         ("Erases `TAG` and notes.md", "delete", "Delete `TAG` and notes.md"),
         ("Clear attempts", "reset", "Reset attempts"),
+        ("Touch `work/started.flag`", "create", "Create empty `work/started.flag`"),
+        ("Touches a.flag and b.flag", "create", "Create empty a.flag and b.flag"),
+        ('Write "hello" to `work/log.md`', "append", 'Append "hello" to `work/log.md`'),
+        ("Writes 'done' into log.md", "append", 'Append "done" to log.md'),
+        ('Log "shipped" to CHANGES.md', "append", 'Append "shipped" to CHANGES.md'),
         ("Duplicate notes.md to notes-old.md", "copy", "Copy notes.md to notes-old.md"),
         ("Change the state to REVIEW", "set_state", "Update state to REVIEW"),
         # the verb's own word, in a form it does not take
@@ -467,6 +472,8 @@ def test_a_phrase_aimed_at_a_core_verb_says_the_forms_that_read(
         "Archives task files",  # no file named: the AI's (told it needs a folder)
         "Fetch content via Atlassian MCP",
         "File `draft.md` with the published papers",
+        "Write the release notes to notes.md",  # no text to append: the AI's to write
+        "Touch base with the team",
     ],
 )
 def test_a_phrase_plainly_for_the_ai_is_an_instruction(text: str) -> None:

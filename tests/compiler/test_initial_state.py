@@ -96,7 +96,8 @@ def test_events_tables_and_sentences_that_do_not_name_the_initial_state_are_no_c
 ) -> None:
     spec = parse_spec_text(f"# Order\n\n{said}\n\n## Transitions\n\n{_TABLE}")
     assert spec.initial == "draft"
-    assert not [f for f in analyse(spec) if f.kind == "states_unread"]
+    # (the States table's `entry`, no state of the tables, is a warning of its own)
+    assert not [f for f in analyse(spec) if f.kind == "states_unread" and "starts" in f.message]
 
 
 @pytest.mark.parametrize(

@@ -377,7 +377,8 @@ def test_every_starts_in_of_a_sentence_is_a_claim() -> None:
 def test_more_ways_of_saying_the_initial_state(said: str) -> None:
     spec = read(f"# Orders\n\n{said}\n\n## Transitions\n\n{_DRAFT_FIRST}")
     assert spec.initial == "in_review"
-    assert not notices(spec, "states_unread")
+    # (a States table that leaves out a state of the tables is a warning of its own)
+    assert not [m for m in notices(spec, "states_unread") if "starts" in m]
 
 
 def test_explain_and_the_note_say_where_the_machine_starts_and_why() -> None:
@@ -1645,3 +1646,92 @@ def test_an_event_of_several_words_that_may_say_a_guard_is_warned(cell: str, wor
 def test_an_event_with_no_word_of_a_guard_left_unread_is_not_warned(cell: str) -> None:
     spec = read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
     assert [f for f in analyse(spec) if f.kind == "trigger_note"] == []
+
+
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        ("Черновик", "state 'Черновик' has no ASCII letter or digit, "),
+        ("下書き", "state '下書き' has no ASCII letter or digit, "),
+        ("Этап 2", "state 'Этап 2' has a word, 'Этап', with no ASCII letter or digit, "),
+    ],
+)
+def test_a_name_in_another_script_is_refused_as_not_ascii_with_a_name_to_write(
+    cell: str, said: str
+) -> None:
+    # It was refused as having "no letter or digit", and `Этап 2` was read as `_2`.
+    text = f"# M\n\n| From | Event | To |\n|---|---|---|\n| {cell} | go | b |\n| b | back | a |\n"
+    with pytest.raises(SpecError) as caught:
+        parse_spec_text(text)
+    assert caught.value.line == 5
+    assert caught.value.message.startswith(said), caught.value.message
+    assert "the state file and `spell`) are ASCII" in caught.value.message
+    written = {"Черновик": "(`Chernovik`)", "Этап 2": "(`Etap 2`)", "下書き": "(`SHIPPED`"}
+    assert f"write its name in ASCII letters {written[cell]}" in caught.value.message
+
+
+def test_a_states_list_name_in_another_script_is_offered_in_latin_letters() -> None:
+    text = "# M\n\n## States\n\n1. **Черновик**\n2. **B**\n\n| From | Event | To |\n|---|---|---|\n"
+    with pytest.raises(SpecError) as caught:
+        parse_spec_text(text + "| Черновик | go | B |\n")
+    assert "ASCII letter" in caught.value.message and "Chernovik" in caught.value.message
+
+
+def test_a_wikilink_names_the_state_it_links_to_with_or_without_an_alias() -> None:
+    # `[[Rejected\|Rejected candidate]]` was a state of its own beside `[[Rejected]]`.
+    text = (
+        "# Hiring\n\n| From | Event | To |\n|---|---|---|\n"
+        "| [[Applied]] | screen | [[Phone screen]] |\n"
+        "| [[Phone screen]] | fail | [[Rejected\\|Rejected candidate]] |\n"
+        "| [[Rejected#Why]] | reopen | [[Applied]] |\n"
+    )
+    spec = parse_spec_text(text)
+    assert [s.name for s in spec.states] == ["Applied", "phone_screen", "Rejected"]
+    assert {s.title for s in spec.states} >= {"Phone screen"}
+    findings = analyse(spec)
+    assert not [f for f in findings if f.kind in ("unreachable_state", "dead_end")], findings
+
+
+def test_a_table_of_states_that_disagrees_with_the_transition_tables_says_each_difference() -> None:
+    # The table was ignored: `archived` vanished and `suspended` came in without a word.
+    text = (
+        "# Subscription\n\n## States\n\n| State | Description |\n|---|---|\n"
+        "| trial | free period |\n| active | paying |\n| archived | kept |\n\n"
+        "## Transitions\n\n| From | Event | To |\n|---|---|---|\n"
+        "| trial | subscribe | active |\n| active | suspend | suspended |\n"
+        "| suspended | resume | active |\n"
+    )
+    said = [(f.line, f.message) for f in analyse(read(text)) if f.kind == "states_unread"]
+    assert [line for line, _ in said] == [5, 9], said
+    assert "does not list 'suspended', which the transition tables name" in said[0][1]
+    assert "lists 'archived', which no transition table names" in said[1][1]
+    agreeing = text.replace("| archived | kept |", "| suspended | on hold |")
+    assert not notices(read(agreeing), "states_unread")
+
+
+@pytest.mark.parametrize("name", ["Tous les états", "Jeder Zustand", "Todos los estados"])
+def test_a_from_cell_meaning_every_state_in_another_language_is_offered_any_state(
+    name: str,
+) -> None:
+    text = (
+        "# M\n\nTransitions not listed are rejected.\n\n| From | Event | To |\n|---|---|---|\n"
+        f"| draft | submit | sent |\n| {name} | cancel | cancelled |\n"
+        "| sent | - | (none) |\n| cancelled | - | (none) |\n"
+    )
+    (said,) = [m for m in notices(read(text), "unreachable_state") if "no rule leads" in m]
+    assert said.endswith(f"; if {name!r} means every state, write `Any state` in its From cells")
+    # a state of other words gets no such hint
+    plain = text.replace(name, "On hold")
+    assert not [m for m in notices(read(plain), "unreachable_state") if "Any state" in m]
+
+
+def test_a_wikilink_in_a_condition_or_action_is_read_as_written_without_a_warning() -> None:
+    text = (
+        "# M\n\n| From | Event | To | Condition | Action |\n|---|---|---|---|---|\n"
+        '| draft | submit | sent | notes.md contains "[[TODO]]" | Append "[[x]] done" to log.md |\n'
+        "| sent | - | (none) | - | - |\n"
+    )
+    spec = read(text)
+    row = next(r for r in spec.rows if r.triggers == ("submit",))
+    assert "[[TODO]]" in str(row.condition) and row.actions[0].target == "[[x]] done"
+    assert not notices(spec, "rendered_differently")

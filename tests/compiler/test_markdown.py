@@ -364,3 +364,19 @@ def test_struck_reads_many_unclosed_strike_tags_at_once() -> None:
 
     assert struck("<s>" * 60_000) == "<s>"
     assert struck("<s>" * 60_000 + "a</S>") == "<s>" * 60_000 + "a</S>"
+
+
+def test_a_bold_name_in_another_script_is_offered_in_latin_letters() -> None:
+    from codegen import parse_spec_text
+    from codegen.spec_error import SpecError
+    from tests.support.specs import fill, spec_text
+
+    text = spec_text(["A", "B"], ["Go"], fill(["A", "B"], ["Go"])).replace(
+        "1. **Go**", "1. **Отправить**"
+    )
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    said = str(raised.value)
+    # It offered the name itself, "e.g. **Отправить** or **Отправить**".
+    assert "a name is ASCII letters" in said and "e.g. **Otpravit**;" not in said
+    assert "e.g. **Otpravit**)" in said, said

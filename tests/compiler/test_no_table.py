@@ -1,0 +1,77 @@
+"""A spec with no transition table is refused at the block its author most likely meant
+as one, saying why it is none and what to write (`read.no_table`); it was refused at
+line 1 with the table's general form only."""
+
+from __future__ import annotations
+
+import pytest
+
+from codegen import SpecError, parse_spec_text
+
+RULE = "Transitions not listed are rejected.\n\n"
+
+
+def refusal(text: str) -> SpecError:
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    return raised.value
+
+
+def test_a_table_under_other_column_names_is_told_the_columns_setting() -> None:
+    table = "| Von | Ereignis | Nach |\n|---|---|---|\n| a | go | b |\n| b | back | a |\n"
+    err = refusal("# Bestellung\n\n" + RULE + table)
+    assert err.line == 5
+    assert "this table (`| Von | Ereignis | Nach |`) has no column named as" in err.message
+    assert (
+        '`columns = { current_state = ["Von"], trigger = ["Ereignis"], next_state = ["Nach"] }`'
+    ) in err.message
+
+
+@pytest.mark.parametrize("corner", ["State \\ Event", "State / Event", ""])
+def test_a_matrix_of_states_by_events_is_told_to_write_a_row_per_move(corner: str) -> None:
+    text = (
+        "# Door\n\n" + RULE + f"| {corner} | open | close |\n|---|---|---|\n"
+        "| closed | opened | - |\n| opened | - | closed |\n"
+    )
+    err = refusal(text)
+    assert err.line == 5
+    assert "is a matrix of states by events, which is not read" in err.message
+    assert err.message.endswith("e.g. `| closed | open | opened |`"), err.message
+
+
+def test_a_confluence_header_is_told_the_markdown_form() -> None:
+    err = refusal("# Invoice\n\n" + RULE + "|| From || Event || To ||\n| a | go | b |\n")
+    assert err.line == 5
+    assert "`|| From || Event || To ||` is a header in Confluence's wiki markup" in err.message
+    assert "write it `| From | Event | To |`, with a line `|---|` under it" in err.message
+
+
+@pytest.mark.parametrize(
+    ("fence", "diagram"),
+    [
+        ("mermaid", "stateDiagram-v2\n    [*] --> Red\n    Red --> Green : timer\n"),
+        ("plantuml", "@startuml\n[*] --> Red\nRed --> Green : timer\n@enduml\n"),
+    ],
+)
+def test_a_diagram_alone_is_told_it_is_only_compared(fence: str, diagram: str) -> None:
+    err = refusal(f"# Light\n\n```{fence}\n{diagram}```\n")
+    assert err.line == 3
+    assert "diagram is only compared with a transition table, never read" in err.message
+    assert err.message.endswith("e.g. `| Red | timer | Green |`"), err.message
+
+
+def test_a_table_of_meanings_is_passed_over_for_the_diagram_after_it() -> None:
+    text = (
+        "# Light\n\n| Colour | Meaning |\n|---|---|\n| Red | stop |\n\n"
+        "```mermaid\nstateDiagram-v2\n    Red --> Green : timer\n```\n"
+    )
+    err = refusal(text)
+    assert err.line == 7 and "a Mermaid diagram is only compared" in err.message
+    err = refusal("# Light\n\n| Colour | Meaning |\n|---|---|\n| Red | stop |\n")
+    assert err.line == 1 and "no transition table (a table with columns" in err.message
+
+
+def test_a_table_whose_rows_are_no_moves_keeps_the_general_refusal() -> None:
+    text = "# Notes\n\n| file | repository | path |\n|---|---|---|\n| a.md | x/y | docs/a.md |\n"
+    err = refusal(text)
+    assert err.line == 1 and "no transition table (a table with columns" in err.message
