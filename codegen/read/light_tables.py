@@ -10,6 +10,8 @@ refuses one with a trigger column, whose rows it would not read). Its rows:
   (the first row of the first table is R1), the ID every finding shows;
 - read `-` (nothing) for a Condition or Action column the table does not have;
 - keep the columns no role is called (`Actor`, `Idempotent`) as notes (`RuleRow.extra`);
+  one whose header names a guard or what a move does (`If`, `Output`, `Callback`) and
+  whose cells say something is an `unknown_column` warning (`_role_columns`);
 - take the trigger `to_<state>` where the table has no trigger column: the `transitions`
   library's name for the move to a state (`to_SHIPPED`).
 
@@ -45,6 +47,7 @@ whose `*Target*` is each To (`reason_rows`), not skipped.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -68,6 +71,7 @@ from .rows import (
     group_kind,
     light_roles,
     roles_found,
+    title,
     written_row,
 )
 
@@ -192,9 +196,71 @@ def light_columns(table: Table, roles: dict[str, tuple[str, ...]]) -> Columns | 
     if not any(0 in columns for columns in found.values()):
         return None  # a first column no role is called: an ID column of the project's own
     columns = columns_of(table, roles, ("current state", "next state"), 2)
-    if columns is None or "trigger" in columns.roles:
+    if columns is None:
+        return columns
+    columns = replace(columns, notices=columns.notices + _role_columns(table, columns))
+    if "trigger" in columns.roles:
         return columns
     return replace(columns, notices=columns.notices + _event_columns(table, columns))
+
+
+# Words of a header no role is called that most likely names a guard (`If`, `Requires`,
+# `Check`) or what a move does (`Output`, `Callback`, `What happens`): its cells are not read.
+_GUARD_WORDS = frozenset(
+    {"if", "unless", "requires", "require", "required", "requirement", "requirements"}
+    | {"needs", "check", "checks", "guard", "guards", "condition", "conditions"}
+    | {"precondition", "preconditions", "pre-condition", "pre-conditions", "allowed"}
+)
+_ACTION_WORDS = frozenset(
+    {"action", "actions", "effect", "effects", "side-effect", "side-effects", "output"}
+    | {"outputs", "callback", "callbacks", "hook", "hooks", "happens", "emits", "emit"}
+)
+# Headers that name what a move does only as a whole: `Then`, `Do`, `On transition`.
+_ACTION_HEADERS = frozenset({"then", "do", "does", "on transition", "on enter", "on exit"})
+
+
+def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
+    """An `unknown_column` warning for each column no role reads whose header names a
+    guard or what a move does (`If`, `Requires`, `Output`, `Callback`, `Then`) and whose
+    cells say something: none of it is read, so each row fires always and does nothing
+    more; the warning names the role's column and the `columns` key that reads it."""
+    notices = []
+    for name, index in columns.extra:
+        header = normal(name)
+        words = set(re.findall(r"[a-z][a-z-]*", header))
+        if header in WHY:
+            continue
+        if words & _GUARD_WORDS:
+            role, says, reads = "condition", "when a move may happen", "fires always"
+        elif words & _ACTION_WORDS or header in _ACTION_HEADERS:
+            role, says, reads = "action", "what a move does", "does nothing more"
+        else:
+            continue
+        cells = [
+            " ".join(row.cells[index].plain.split()) for row in table.rows if index < len(row.cells)
+        ]
+        said = list(dict.fromkeys(c for c in cells if normal(c) not in _NOTHING))
+        if not said:
+            continue
+        key = f"columns = {{ {role} = [{json.dumps(name)}] }}"
+        read = columns.roles.get(role)
+        where = (
+            f"only {table.header.cells[read].plain!r} is read as the {title(role)}: write "
+            f"what it says there, or read this column instead with {key}"
+            if read is not None
+            else f"if it says {says}, call the column {title(role)!r}, or name it under "
+            f"[tool.spellbook] in pyproject.toml: {key}"
+        )
+        notices.append(
+            Notice(
+                "unknown_column",
+                f"no column role is called {name!r}, so its cells "
+                f"({', '.join(repr(c) for c in said[:3])}) are not read: each row "
+                f"{reads}, whatever they say; {where}",
+                table.line,
+            )
+        )
+    return tuple(notices)
 
 
 def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:

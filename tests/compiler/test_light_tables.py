@@ -1645,3 +1645,85 @@ def test_an_event_of_several_words_that_may_say_a_guard_is_warned(cell: str, wor
 def test_an_event_with_no_word_of_a_guard_left_unread_is_not_warned(cell: str) -> None:
     spec = read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
     assert [f for f in analyse(spec) if f.kind == "trigger_note"] == []
+
+
+@pytest.mark.parametrize(
+    ("column", "role"),
+    [
+        ("Guard Condition", "condition"),
+        ("Guard condition", "condition"),
+        ("Pre-condition", "condition"),
+        ("Pre-conditions", "condition"),
+        ("Condition(s)", "condition"),
+        ("Effect", "action"),
+        ("Side effect", "action"),
+        ("Side-effects", "action"),
+        ("Action(s)", "action"),
+    ],
+)
+def test_a_common_name_of_a_guard_or_action_column_is_read_as_its_role(
+    column: str, role: str
+) -> None:
+    spec = read(
+        _table("| open | fix | fixed | tests pass |\n", f"| From | Event | To | {column} |")
+    )
+    (row,) = spec.rows
+    said = " ".join(str(row.condition).split()) if role == "condition" else row.action
+    assert "tests pass" in said
+    assert _noticed(spec, "unknown_column") == []
+
+
+@pytest.mark.parametrize(
+    ("column", "role"),
+    [
+        ("If", "Condition"),
+        ("Requires", "Condition"),
+        ("Only if", "Condition"),
+        ("Guard (optional)", "Condition"),
+        ("Check", "Condition"),
+        ("Output", "Action"),
+        ("Outputs", "Action"),
+        ("Do", "Action"),
+        ("Then", "Action"),
+        ("Actions taken", "Action"),
+        ("What happens", "Action"),
+        ("On transition", "Action"),
+        ("Callback", "Action"),
+        ("Hook", "Action"),
+        ("Entry action", "Action"),
+    ],
+)
+def test_a_column_named_like_a_guard_or_action_that_no_role_reads_is_a_warning(
+    column: str, role: str
+) -> None:
+    spec = read(
+        _table(
+            "| open | fix | fixed | notify the author |\n| fixed | close | closed | - |\n",
+            f"| From | Event | To | {column} |",
+        )
+    )
+    ((line, message),) = _noticed(spec, "unknown_column")
+    assert line == 3
+    assert f"no column role is called {column!r}" in message
+    assert "'notify the author'" in message and f"call the column {role!r}" in message
+    assert f"columns = {{ {role.lower()} = [{json.dumps(column)}] }}" in message
+
+
+def test_a_guard_like_column_beside_a_condition_column_says_which_is_read() -> None:
+    spec = read(
+        _table(
+            "| open | fix | - | fixed | the fix is reviewed |\n",
+            "| From | Event | Guard | To | If |",
+        )
+    )
+    ((_, message),) = _noticed(spec, "unknown_column")
+    assert "only 'Guard' is read as the Condition" in message
+
+
+@pytest.mark.parametrize("column", ["Notes", "Actor", "Output"])
+def test_a_column_no_role_reads_that_says_nothing_or_names_no_role_is_no_warning(
+    column: str,
+) -> None:
+    cell = "-" if column == "Output" else "the author"
+    spec = read(_table(f"| open | fix | fixed | {cell} |\n", f"| From | Event | To | {column} |"))
+    assert _noticed(spec, "unknown_column") == []
