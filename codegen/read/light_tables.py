@@ -23,7 +23,9 @@ A trigger cell is one trigger, commas and all, unless every comma-separated part
 identifier (`submit, resubmit`); a parenthesis that ends it (`Facilitator archives
 (read-only retention)`) is a note, not part of the name.
 
-A From cell `(start)`, `[*]`, `(none)`, `initial` or `start` names no state: its row
+A From cell `(start)`, `[*]`, `(none)`, `initial` or `start` names no state (but the words
+`initial` and `start` where a To cell or the States list names that state, or the row
+leaves it on an event: `_start_state`): its row
 says which state the machine starts in, and its trigger is the creation event, kept as a
 note (no trigger of the machine: `transitions` starts a model in its initial state). A
 To cell `(none)` declares the From state terminal: a row (numbered after the tables'
@@ -77,6 +79,8 @@ from .rows import (
 
 # The From cells that name no state but the start of the machine.
 START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)", "__start__"})
+# The markers that are words, and so may be a state's name: `| initial | begin | configuring |`.
+_START_WORDS = frozenset({"initial", "start"})
 # The To cells that say the From state has no way out.
 TERMINAL = frozenset({"(none)", "[*]", "(end)"})
 
@@ -533,8 +537,9 @@ class LightReader:
             self.reader.special(cell(role), what)
         source, target = shown_of("current state", "From"), shown_of("next state", "To")
         trigger_text = shown_of("trigger", "Event")
+        start = normal(source) in START and not self._start_state(source, trigger_text)
         if normal(target) in TERMINAL:
-            if normal(source) in START:
+            if start:
                 fail(f"rule row leads from {source} to {target}: it names no state", line)
             layout = columns.layout(width)
             if trigger_text and not _no_event().search(trigger_text):
@@ -546,7 +551,7 @@ class LightReader:
                     f"out: `{terminal_row(layout, source)}`",
                     line,
                 )
-            if source and normal(source) not in START:
+            if source and not start:
                 unread = _unread("", plain("condition"), plain("action"), _NOTHING)
                 if unread:
                     fail(
@@ -558,7 +563,6 @@ class LightReader:
                     )
                 self.reading.terminal.setdefault(self.state(source, line), (line, group))
             return None
-        start = normal(source) in START
         if not source:
             fail(
                 "rule row has an empty 'From' cell: name the state the row leaves, "
@@ -655,6 +659,16 @@ class LightReader:
             id_written=False,
             numbered=True,
         )
+
+    def _start_state(self, written: str, event: str) -> bool:
+        """Whether a From cell that is a start marker's word (`initial`, `Start`) is a state
+        of that name: one the spec declares (a States list, a To cell), or one the row
+        leaves on an event (`| Start | press play | Playing |`), which a marker row never
+        makes (its event is the creation event, gone with it)."""
+        if normal(written) not in _START_WORDS:
+            return False
+        said = " ".join(event.split())
+        return self._declared(written) or bool(said and not _no_event().search(said))
 
     def _declared(self, written: str) -> bool:
         """Whether a cell as written is a state the spec declares: in its States list,
@@ -797,6 +811,20 @@ class LightReader:
                     f"UML's `event / action` (the event {first!r} doing {second!r}): write "
                     f"`{first} or {second}` for {len(event.names)} events, or "
                     f"`{first} / {second}()` (or an Action column) for the event and its action",
+                    line,
+                    rule,
+                )
+            )
+        if event.joined:
+            parts = event.joined
+            self.reader.notices.append(
+                Notice(
+                    "trigger_note",
+                    f"the Event cell {written!r} is read as one event, "
+                    f"{identifier(event.names[0])!r}; its parts "
+                    f"{', '.join(repr(p) for p in parts)} may each name an event: for "
+                    f"{len(parts)} events write `{' or '.join(parts)}` (or a row for each); "
+                    f"for one, write its name without the {event.joiner!r}",
                     line,
                     rule,
                 )

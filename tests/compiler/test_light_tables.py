@@ -1727,3 +1727,94 @@ def test_a_column_no_role_reads_that_says_nothing_or_names_no_role_is_no_warning
     cell = "-" if column == "Output" else "the author"
     spec = read(_table(f"| open | fix | fixed | {cell} |\n", f"| From | Event | To | {column} |"))
     assert _noticed(spec, "unknown_column") == []
+
+
+@pytest.mark.parametrize(
+    ("cell", "triggers"),
+    [
+        ("Submit for review or Resubmit", ("submit_for_review", "Resubmit")),
+        ("Request changes / Reject", ("request_changes", "Reject")),
+        ("Draft done<br>Editor asks", ("draft_done", "editor_asks")),
+        ("Approve \\| Send to print", ("Approve", "send_to_print")),
+    ],
+)
+def test_events_of_several_words_joined_by_or_a_slash_or_a_break_are_each_a_trigger(
+    cell: str, triggers: tuple[str, ...]
+) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert spec.rows[0].triggers == triggers
+    assert _noticed(spec, "trigger_note") == []
+
+
+@pytest.mark.parametrize(
+    ("cell", "parts"),
+    [
+        ("Submit for review, Resubmit", "'Submit for review', 'Resubmit'"),
+        ("Approve; Merge now", "'Approve', 'Merge now'"),
+    ],
+)
+def test_events_of_several_words_joined_by_a_comma_are_one_event_and_a_warning(
+    cell: str, parts: str
+) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    (trigger,) = spec.rows[0].triggers
+    ((line, message),) = _noticed(spec, "trigger_note")
+    assert line == 7 and f"is read as one event, {trigger!r}" in message
+    assert f"its parts {parts} may each name an event" in message
+    assert " or ".join(p.strip("'") for p in parts.split("', '")) in message
+
+
+@pytest.mark.parametrize(
+    "cell", ["submit / if the form is valid", "approve once CI is green / merge", "submit / save()"]
+)
+def test_a_part_that_may_begin_a_guard_or_is_an_action_is_not_an_event_of_words(
+    cell: str,
+) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert len(spec.rows[0].triggers) == 1
+
+
+def test_a_line_break_before_what_is_no_event_name_says_which_line() -> None:
+    with pytest.raises(SpecError, match=r"its line 'only when the editor is back' is no event's"):
+        read(
+            _order(
+                "| From | Event | To |",
+                "| review | Editor asks<br>only when the editor is back | done |",
+            )
+        )
+
+
+@pytest.mark.parametrize(
+    ("rows", "head"),
+    [
+        # a To cell names it
+        ("| initial | begin | configuring |\n| configuring | reset | initial |\n", ""),
+        # a real event leaves it
+        ("| Start | press play | configuring |\n| configuring | save | ready |\n", ""),
+        # the States list names it
+        (
+            "| initial | begin | configuring |\n| configuring | save | ready |\n",
+            "## States\n\n- initial\n- configuring\n- ready\n\n## Moves\n\n",
+        ),
+    ],
+)
+def test_a_state_named_like_the_start_marker_is_a_state(rows: str, head: str) -> None:
+    spec = read(_table(rows, head=head))
+    first = spec.rows[0]
+    assert first.id == "R1" and first.current.names[0].lower() in ("initial", "start")
+    assert spec.initial == first.current.names[0]
+    assert not [m for m in notices(spec, "dead_end") if first.current.names[0] in m]
+
+
+@pytest.mark.parametrize("marker", ["start", "initial", "(start)"])
+def test_the_start_marker_with_no_event_is_where_the_machine_starts(marker: str) -> None:
+    spec = read(_table(f"| {marker} | - | configuring |\n| configuring | save | ready |\n"))
+    assert spec.initial == "configuring"
+    assert [s.name for s in spec.states] == ["configuring", "ready"]
+
+
+@pytest.mark.parametrize("cell", ["Branch pushed, PR created", "Cookie check passes; row resolved"])
+def test_one_event_told_in_steps_is_one_event_and_no_warning(cell: str) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert spec.rows[0].triggers == (identifier(cell),)
+    assert _noticed(spec, "trigger_note") == []
