@@ -94,8 +94,9 @@ def _separator() -> re.Pattern[str]:
     return re.compile(r"\s*(?:\n|;|,|/|\||\s+or\s+)\s*", re.IGNORECASE)
 
 
-# Phrases of a note that say a move is limited (`only if paid`, `admins only`, `guard:
-# ...`, `max 3 times`, a note that opens with `if`, `unless` or `only`), not built (`not
+# Phrases of a note that say a move is limited (`only if paid`, `admins only`, `editors
+# only`, `guard: ...`, `max 3 times`, `after 24h`, `needs 2 approvals`, a note that opens
+# with `if`, `unless` or `only`, or with `when` and a comparison: `when stock > 0`), not built (`not
 # implemented yet`, `TODO`) or gone (`removed in v2`, `deprecated`, `disabled`, `❌`):
 # the one list of them. Phrases, not words: `Item removed from the cart`, `Sends the
 # receipt once` and `Up to the warehouse` describe a row. A note in a column no role
@@ -106,6 +107,11 @@ def limiting() -> re.Pattern[str]:
         r"^\W*(?:only|if|unless)\b"
         r"|\bonly (?:if|when|for|by|after|once)\b"
         r"|\b(?:admins?|owners?|staff|managers?|moderators?|internal)[- ]only\b"
+        r"|^\W*(?!(?:read|write|display|info|information|reference|audit|logging)\b)"
+        r"[a-z]+(?:s|-)? ?only\W*$"
+        r"|^\W*when\b[^.]*?(?:[<>=\u2264\u2265]|\b(?:is|are|has|have)\b)"
+        r"|\bafter \d+ ?(?:s|m|h|d|w|secs?|mins?|hrs?|seconds?|minutes?|hours?|days?|weeks?)\b"
+        r"|\bneeds? (?:\d|an? |approval|sign-?off|review)"
         r"|\brequires? \w|\bguard(?:ed)?\s*(?::|by\b)"
         r"|\bmax(?:imum)?\.?:? \d|\bat most (?:\d+|once|twice)\b|\bup to \d+ times\b"
         r"|\bnot (?:yet )?(?:implemented|built|supported|available|enabled|live|shipped)\b"

@@ -1428,6 +1428,15 @@ def _table(rows: str, header: str = "| From | Event | To |", head: str = "") -> 
         ("Status", "Deprecated: removed in v2"),
         ("", "❌ removed"),
         ("Since", "v1, removed in v2"),
+        ("Notes", "editors only"),
+        ("Notes", "editor only"),
+        ("Notes", "Desktop-only"),
+        ("Notes", "when stock > 0"),
+        ("Notes", "When the payment is confirmed"),
+        ("Notes", "after 24h"),
+        ("Notes", "after 3 days"),
+        ("Notes", "needs 2 approvals"),
+        ("Notes", "Needs sign-off from legal"),
     ],
 )
 def test_a_limiting_note_in_an_unread_column_is_a_warning_at_its_line(
@@ -1453,6 +1462,10 @@ def test_a_limiting_note_in_an_unread_column_is_a_warning_at_its_line(
         "Sends the receipt once",
         "Up to the warehouse which carrier",
         "Must be signed by the author",
+        "When the user clicks submit",
+        "Shown read only",
+        "Sends what it needs to the warehouse",
+        "after the review",
     ],
 )
 def test_a_descriptive_note_in_an_unread_column_is_no_warning(note: str) -> None:
@@ -1818,3 +1831,4 @@ def test_one_event_told_in_steps_is_one_event_and_no_warning(cell: str) -> None:
     spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
     assert spec.rows[0].triggers == (identifier(cell),)
     assert _noticed(spec, "trigger_note") == []
+
