@@ -23,24 +23,26 @@ A trigger cell is one trigger, commas and all, unless every comma-separated part
 identifier (`submit, resubmit`); a parenthesis that ends it (`Facilitator archives
 (read-only retention)`) is a note, not part of the name.
 
-A From cell `(start)`, `[*]`, `(none)`, `initial` or `start` names no state (but the words
-`initial` and `start` where a To cell or the States list names that state, or the row
-leaves it on an event: `_start_state`): its row
-says which state the machine starts in, and its trigger is the creation event, kept as a
-note (no trigger of the machine: `transitions` starts a model in its initial state). A
-To cell `(none)` declares the From state terminal: a row (numbered after the tables'
-rows) refuses every trigger there, and the state counts as a goal (no `dead_end`);
-its trigger cell, `Terminal state`, is a note. A row to such a marker on an event (`|
-ASSIGNED | resolve | [*] |`, a statechart's way to end on it) is refused, naming both
-forms that read: the marker is no state `resolve` could lead to. A To cell with more than a state
-(`LIVE + EXTENDED`) is read as the state, the rest kept as a note, with a `target_note`
-warning. A From cell that is a selector (`Any state`, `any non-terminal`, `same`,
-`A / B`) reaches `rows.parse_selector` as written; a list `A, B` has each name made an
-identifier. Under a heading that says its moves are refused (`Invalid transitions`,
-`Blocked`), a table's rows refuse their trigger (`[BLOCKED]`); a heading that says so of
-something else (`Handling rejected payments`) keeps them as moves. A column that says
-why a move is refused (`Why Blocked`, `WHY`) refuses the rows' trigger too, and is
-their Response.
+A From cell `(start)`, `[*]`, `(none)`, `initial` or `start` names no state (but the
+words `initial` and `start` where a To cell or the States list names that state, or the
+row leaves it on an event: `_start_state`): its row says which state the machine starts
+in, and its trigger is the creation event, kept as a note (no trigger of the machine:
+`transitions` starts a model in its initial state). A To cell `(none)` declares the From
+state terminal: a row (numbered after the tables' rows) refuses every trigger there, and
+the state counts as a goal (no `dead_end`); its trigger cell, `Terminal state`, is a
+note; so does a To cell `none` on a row with no event (`| archived | none | none |`),
+where no From cell or States list names a state so. A row to such a marker on an event
+(`| ASSIGNED | resolve | [*] |`, a statechart's way to end on it) is refused, naming
+both forms that read: the marker is no state `resolve` could lead to. A To cell with
+more than a state (`LIVE + EXTENDED`) is read as the state, the rest kept as a note,
+with a `target_note` warning. A From cell that is a selector (`Any state`, `any
+non-terminal`, `same`, `A / B`) reaches `rows.parse_selector` as written; a list `A, B`
+has each name made an identifier. Under a heading that says its moves are refused
+(`Invalid transitions`, `Blocked`), a table's rows refuse their trigger (`[BLOCKED]`); a
+heading that says so of something else (`Handling rejected payments`) keeps them as
+moves. A column that says why a move is refused (`Why Blocked`, `WHY`) refuses the rows'
+trigger too, and is their Response; in a table with no Event column, the trigger is each
+event the other rows lead to the To state on (`refused_events`), not `to_<state>`.
 
 In a spec whose tables have an ID column, a table of refused moves with their reasons
 (`| From | To | Why Blocked |`, `why_column`) is read as blocked rows of the spells
@@ -116,7 +118,7 @@ _AUTOMATIC = frozenset(
     {"auto", "(auto)", "automatic", "(automatic)", "automatically", "(automatically)"}
 )
 # To cells that say the move leads nowhere.
-_NOWHERE = frozenset({"n/a", "(n/a)"})
+_NOWHERE = frozenset({"n/a", "(n/a)", "none"})
 # A To cell the target reading takes as written.
 _TARGET_WORDS = frozenset({"[blocked]"}) | SAME
 
@@ -341,6 +343,12 @@ class LightReader:
         self._sources: set[str] = set()
         # The roles of the first table's columns, in order: a row suggested goes there.
         self.layout: tuple[str, ...] = ()
+        # The rows of refused moves in a table with no Event column (`| From | To | Why
+        # Blocked |`): their ID -> (the To state, line, From cell as written).
+        self._refused_to: dict[str, tuple[str, int, str]] = {}
+        # Whether a table read has an Event column: where none has, every move's trigger
+        # is `to_<state>`, and so is a refused move's.
+        self._evented = False
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if not self.reading.first_line:
@@ -348,6 +356,7 @@ class LightReader:
         read = []
         width = len(table.header.cells)
         self.layout = self.layout or columns.layout(width)
+        self._evented = self._evented or "trigger" in columns.roles
         at = columns.roles.get("next state")
         for row in table.rows:
             if at is not None and at < len(row.cells):
@@ -538,7 +547,7 @@ class LightReader:
         source, target = shown_of("current state", "From"), shown_of("next state", "To")
         trigger_text = shown_of("trigger", "Event")
         start = normal(source) in START and not self._start_state(source, trigger_text)
-        if normal(target) in TERMINAL:
+        if normal(target) in TERMINAL or self._no_state(target, trigger_text):
             if start:
                 fail(f"rule row leads from {source} to {target}: it names no state", line)
             layout = columns.layout(width)
@@ -618,6 +627,8 @@ class LightReader:
         refused = _REFUSED.search(" ".join(group.split())) is not None or any(
             normal(name) in WHY for name, _ in columns.extra
         )
+        if refused and event is None:
+            self._refused_to[rule_id] = (target_cell, line, source)
         cells = (
             _cell(line, rule_id),
             _cell(line, from_cell),
@@ -659,6 +670,54 @@ class LightReader:
             id_written=False,
             numbered=True,
         )
+
+    def _no_state(self, written: str, event: str) -> bool:
+        """Whether a To cell `none` (no state the spec names so) on a row with no event
+        (`| archived | none | none |`) says, as `(none)` does, that the From state has no
+        way out; on an event it is refused (`_target`)."""
+        said = " ".join(event.split())
+        return (
+            normal(written) == "none"
+            and not self._known(written)
+            and not (said and not _no_event().search(said))
+        )
+
+    def _known(self, written: str) -> bool:
+        """Whether the spec names a state so: in its States list or a From cell."""
+        name = identifier(written).lower()
+        return ("state", name) in self._folded or name in self._sources
+
+    def refused_events(self, rows: tuple[RuleRow, ...]) -> tuple[RuleRow, ...]:
+        """`rows` with each row of refused moves from a table with no Event column (`| From
+        | To | Why Blocked |`, or `| From | To |` under `Invalid transitions`) refusing the
+        events the other rows lead to its To state on, not a `to_<state>` no one sends (where
+        no table has an Event column, `to_<state>` is every move's trigger, and stays). A To
+        state no row leads to on an event is an error naming the row to write."""
+        if not self._refused_to or not self._evented:
+            return rows
+        leading: dict[str, list[str]] = {}
+        for rule in rows:
+            if rule.id in self._refused_to or rule.target.kind is not Kind.TRANSITION:
+                continue
+            events = leading.setdefault(rule.target.name, [])
+            events += [t for t in rule.triggers if t not in events]
+        read = []
+        for rule in rows:
+            told = self._refused_to.get(rule.id)
+            if told is None:
+                read.append(rule)
+                continue
+            target, line, source = told
+            events = leading.get(target, [])
+            if not events:
+                fail(
+                    f"the row refuses the move {source} → {target}, and no row leads to "
+                    f"{target} on an event, so there is no event to refuse: write the row "
+                    f"with the event it refuses, `| {source} | <event> | [BLOCKED] |`",
+                    line,
+                )
+            read.append(replace(rule, triggers=tuple(events)))
+        return tuple(read)
 
     def _start_state(self, written: str, event: str) -> bool:
         """Whether a From cell that is a start marker's word (`initial`, `Start`) is a state
@@ -714,9 +773,7 @@ class LightReader:
         if normal(written) in _TARGET_WORDS:
             return written, ""
         words = normal(written)
-        name = identifier(written).lower()
-        known = ("state", name) in self._folded or name in self._sources
-        if words in STAY | BACK | _NOWHERE and not known:
+        if words in STAY | BACK | _NOWHERE and not self._known(written):
             if words in STAY:
                 return "Same state", ""
             said = (
@@ -727,7 +784,8 @@ class LightReader:
             fail(
                 f"the To cell {written!r} says {said}: name the state the move leads to "
                 "(a row for each state it may come from), write `Same state` where it stays, "
-                "or `[BLOCKED]` where the event is refused",
+                "`[BLOCKED]` where the event is refused, or `(none)` with no event "
+                "(`| <state> | - | (none) |`) where the state has no way out",
                 line,
             )
         names, _ = state_names(written, target=True)

@@ -528,7 +528,8 @@ def test_a_table_of_moves_that_are_refused_blocks_them() -> None:
     text = LOANS + "\n## Invalid moves\n\n| From | To |\n|---|---|\n| WITHDRAWN | ON_LOAN |\n"
     spec = read(text)
     (row,) = [r for r in spec.rows if r.group == "Invalid moves"]
-    assert row.target.kind is Kind.BLOCKED and row.triggers == ("to_ON_LOAN",)
+    # the events that lead to ON_LOAN, not a made-up `to_ON_LOAN`
+    assert row.target.kind is Kind.BLOCKED and row.triggers == ("loan_opened", "loan_renewed")
 
 
 @pytest.mark.parametrize(
@@ -1832,3 +1833,45 @@ def test_one_event_told_in_steps_is_one_event_and_no_warning(cell: str) -> None:
     assert spec.rows[0].triggers == (identifier(cell),)
     assert _noticed(spec, "trigger_note") == []
 
+
+@pytest.mark.parametrize("event", ["none", "-", ""])
+def test_a_to_cell_none_on_a_row_with_no_event_says_the_state_has_no_way_out(event: str) -> None:
+    spec = read(_table(f"| open | close | archived |\n| archived | {event} | none |\n"))
+    assert [s.name for s in spec.states] == ["open", "archived"]
+    assert [s.name for s in spec.spells] == ["close"]
+    assert spec.state("archived").goal
+    assert not notices(spec, "dead_end")
+
+
+def test_a_to_cell_none_on_an_event_is_refused_naming_the_terminal_row() -> None:
+    with pytest.raises(SpecError, match=r"the To cell 'none' says no state.*`\(none\)`"):
+        read(_table("| open | close | none |\n"))
+
+
+def test_a_state_named_none_that_a_from_cell_names_is_that_state() -> None:
+    spec = read(_table("| open | close | none |\n| none | reopen | open |\n"))
+    assert [s.name for s in spec.states] == ["open", "none"]
+
+
+_PR = "| open | approve | approved |\n| approved | merge | merged |\n| open | close | closed |\n"
+
+
+def test_a_table_of_refused_moves_with_no_event_column_refuses_the_events_into_its_state() -> None:
+    spec = read(
+        _table(_PR)
+        + "\n## Invalid transitions\n\n| From | To | Why Blocked |\n|---|---|---|\n"
+        + "| open | merged | must be approved first |\n"
+    )
+    assert [s.name for s in spec.spells] == ["approve", "merge", "close"]
+    (blocked,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    assert blocked.triggers == ("merge",) and blocked.current.names == ("open",)
+    assert blocked.response == "must be approved first"
+
+
+def test_a_refused_move_into_a_state_no_event_leads_to_is_an_error() -> None:
+    with pytest.raises(SpecError, match=r"refuses the move open → shipped.*\| open \| <event> \|"):
+        read(
+            _table(_PR)
+            + "\n## Invalid transitions\n\n| From | To | Why Blocked |\n|---|---|---|\n"
+            + "| open | shipped | no such thing |\n"
+        )
