@@ -697,9 +697,10 @@ class LightReader:
             return rows
         leading: dict[str, list[str]] = {}
         for rule in rows:
-            if rule.id in self._refused_to or rule.target.kind is not Kind.TRANSITION:
+            name = rule.target.name
+            if rule.id in self._refused_to or rule.target.kind is not Kind.TRANSITION or not name:
                 continue
-            events = leading.setdefault(rule.target.name, [])
+            events = leading.setdefault(name, [])
             events += [t for t in rule.triggers if t not in events]
         read = []
         for rule in rows:
