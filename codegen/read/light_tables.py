@@ -117,6 +117,19 @@ _NOT_WILDCARD = frozenset({"(any)", "(all)", "(every)", "(any state)", "(all sta
 _AUTOMATIC = frozenset(
     {"auto", "(auto)", "automatic", "(automatic)", "automatically", "(automatically)"}
 )
+# From cells that say "as the row above" (`same as above`, `ditto`, `"`, `〃`, `^`): a
+# cell is not carried down, so each is refused, naming the state to repeat.
+_DITTO = frozenset(
+    {"same as above", "(same as above)", "as above", "ditto", "do.", '"', "\u3003", "^", "''"}
+    | {"\u201d", "\u201c"}
+)
+# To cells that are a dash alone: no state (`| archived | - | - |`, `| heating | tick | — |`).
+_DASHES = frozenset({"-", "--", "\u2014", "\u2013", "\u2012", "\u2015"})
+# Event cells that say "every event", which no row says: `*`, `any`, `any event`.
+_EVERY_EVENT = frozenset(
+    {"*", "(*)", "any", "(any)", "all", "(all)", "any event", "any other event", "all events"}
+    | {"every event", "every other event", "all other events", "(any event)", "others", "*any*"}
+)
 # To cells that say the move leads nowhere.
 _NOWHERE = frozenset({"n/a", "(n/a)", "none"})
 # A To cell the target reading takes as written.
@@ -346,6 +359,9 @@ class LightReader:
         # The rows of refused moves in a table with no Event column (`| From | To | Why
         # Blocked |`): their ID -> (the To state, line, From cell as written).
         self._refused_to: dict[str, tuple[str, int, str]] = {}
+        # The From cell of the row read last, as written: the state a row under it that
+        # says "as above" means.
+        self._last_from = ""
         # Whether a table read has an Event column: where none has, every move's trigger
         # is `to_<state>`, and so is a refused move's.
         self._evented = False
@@ -572,13 +588,24 @@ class LightReader:
                     )
                 self.reading.terminal.setdefault(self.state(source, line), (line, group))
             return None
-        if not source:
+        if not source or (normal(source) in _DITTO and not self._declared(source)):
+            above = (
+                f"; a cell is not carried down from the row above: repeat {self._last_from!r}"
+                if self._last_from
+                else ""
+            )
             fail(
-                "rule row has an empty 'From' cell: name the state the row leaves, "
-                "`(start)` for the state the machine starts in, or `Any state`",
+                (
+                    f"rule row has the From cell {source!r}, which names no state"
+                    if source
+                    else "rule row has an empty 'From' cell"
+                )
+                + ": name the state the row leaves, "
+                "`(start)` for the state the machine starts in, or `Any state`" + above,
                 line,
             )
         from_cell = "" if start else self._source(source, line)
+        self._last_from = source
         if not target:
             fail(
                 "rule row has an empty 'To' cell: name the state the row leads to, "
@@ -789,6 +816,13 @@ class LightReader:
                 "(`| <state> | - | (none) |`) where the state has no way out",
                 line,
             )
+        if words in _DASHES:
+            fail(
+                f"the To cell {written!r} names no state: write `Same state` where the move "
+                "keeps the state, the row `| <state> | - | (none) |` where the From state has "
+                "no way out, or name the state the move leads to",
+                line,
+            )
         names, _ = state_names(written, target=True)
         if len(names) > 1:
             fail(
@@ -834,6 +868,16 @@ class LightReader:
             )
         if event.literal:  # `` `approve or reject` ``: one name, as written
             return [self.trigger(written, line)]
+        if (
+            normal(written) in _EVERY_EVENT
+            and identifier(written).lower() not in self.reading.triggers
+        ):
+            fail(
+                f"the Event cell {written!r} says every event, which a row does not: name "
+                "the events (`a or b`), a row for each, or, where every event not listed is "
+                "refused, say so once: `Transitions not listed are rejected.`",
+                line,
+            )
         if normal(written) in _AUTOMATIC:
             fail(
                 f"the Event cell {written!r} says the move happens by itself, and this machine "

@@ -1875,3 +1875,25 @@ def test_a_refused_move_into_a_state_no_event_leads_to_is_an_error() -> None:
             + "\n## Invalid transitions\n\n| From | To | Why Blocked |\n|---|---|---|\n"
             + "| open | shipped | no such thing |\n"
         )
+
+
+@pytest.mark.parametrize("dash", ["-", "—", "\u2013"])
+def test_a_to_cell_that_is_a_dash_is_refused_naming_same_state_and_the_terminal_row(
+    dash: str,
+) -> None:
+    with pytest.raises(SpecError, match=r"names no state: write `Same state`.*\(none\)"):
+        read(_table(f"| open | close | closed |\n| closed | tick | {dash} |\n"))
+
+
+@pytest.mark.parametrize("every", ["*", "any", "any event", "all events"])
+def test_an_event_cell_that_says_every_event_is_refused_naming_the_policy(every: str) -> None:
+    with pytest.raises(SpecError, match=r"says every event.*Transitions not listed"):
+        read(_table(f"| open | close | closed |\n| closed | {every} | closed |\n"))
+
+
+@pytest.mark.parametrize("ditto", ["", "same as above", "ditto", '"', "\u3003", "^"])
+def test_a_from_cell_that_says_as_above_is_refused_naming_the_state_to_repeat(
+    ditto: str,
+) -> None:
+    with pytest.raises(SpecError, match=r"not carried down from the row above: repeat 'draft'"):
+        read(_table(f"| draft | submit | review |\n| {ditto} | cancel | gone |\n"))
