@@ -180,6 +180,8 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     named = light.state if light is not None else None
     states, prose, claims = _states(placed, workspace, lexicon, words, reader.notices, named)
     rows = tuple(_rows(placed, reader, roles, light, spells))
+    if light is not None:
+        rows = light.refused_events(rows)
     rows = _with_templates(rows, lexicon, workspace, words)
     if not rows:
         unread = next((n for n in reader.notices if n.kind == "unknown_column"), None)

@@ -11,11 +11,18 @@ An Event cell may say more than one event's name:
 - several events, each a name alone, separated by `,`, `;`, `/`, an escaped bar `\\|`
   (read like a slash), `or` or a line break (`approve / accept`, `approve<br>accept`):
   the row's triggers, as a From cell `A, B` names states;
+- several events of up to four words each, none a word that may begin a guard (`if`,
+  `when`, `only`, `after`, ...), separated by `or`, `/`, `\\|` or a line break (`Submit
+  for review or Resubmit`, `Draft done<br>Editor asks`): the row's triggers too. Joined
+  by `,` or `;` they are read as one event (`Branch pushed, PR created` says one thing
+  that happened, in steps), and where no part says what happened (`-ed`, `-ing`) the
+  reading says so (`EventCell.joined`), naming `or`;
 - a guard, `submit [valid]`, `submit / if valid`, `submit when valid`, `submit (only if
   the form is valid)`: the row's condition, as a Condition column says it;
 - an action after a slash, `submit / save()`: the row's action, as an Action column says it.
 
-Anything else is one event's name, as written (`Facilitator approves; security re-runs`).
+Anything else is one event's name, as written (`Facilitator approves; security
+pipeline re-runs on the approved content`).
 A From or To cell may name several states the same ways (`draft or review`), and a
 parenthesis after a state (`done (terminal)`) is a note about it, never part of its name.
 """
@@ -87,8 +94,9 @@ def _separator() -> re.Pattern[str]:
     return re.compile(r"\s*(?:\n|;|,|/|\||\s+or\s+)\s*", re.IGNORECASE)
 
 
-# Phrases of a note that say a move is limited (`only if paid`, `admins only`, `guard:
-# ...`, `max 3 times`, a note that opens with `if`, `unless` or `only`), not built (`not
+# Phrases of a note that say a move is limited (`only if paid`, `admins only`, `editors
+# only`, `guard: ...`, `max 3 times`, `after 24h`, `needs 2 approvals`, a note that opens
+# with `if`, `unless` or `only`, or with `when` and a comparison: `when stock > 0`), not built (`not
 # implemented yet`, `TODO`) or gone (`removed in v2`, `deprecated`, `disabled`, `❌`):
 # the one list of them. Phrases, not words: `Item removed from the cart`, `Sends the
 # receipt once` and `Up to the warehouse` describe a row. A note in a column no role
@@ -99,6 +107,11 @@ def limiting() -> re.Pattern[str]:
         r"^\W*(?:only|if|unless)\b"
         r"|\bonly (?:if|when|for|by|after|once)\b"
         r"|\b(?:admins?|owners?|staff|managers?|moderators?|internal)[- ]only\b"
+        r"|^\W*(?!(?:read|write|display|info|information|reference|audit|logging)\b)"
+        r"[a-z]+(?:s|-)? ?only\W*$"
+        r"|^\W*when\b[^.]*?(?:[<>=\u2264\u2265]|\b(?:is|are|has|have)\b)"
+        r"|\bafter \d+ ?(?:s|m|h|d|w|secs?|mins?|hrs?|seconds?|minutes?|hours?|days?|weeks?)\b"
+        r"|\bneeds? (?:\d|an? |approval|sign-?off|review)"
         r"|\brequires? \w|\bguard(?:ed)?\s*(?::|by\b)"
         r"|\bmax(?:imum)?\.?:? \d|\bat most (?:\d+|once|twice)\b|\bup to \d+ times\b"
         r"|\bnot (?:yet )?(?:implemented|built|supported|available|enabled|live|shipped)\b"
@@ -224,6 +237,9 @@ class EventCell:
     slash: bool = False
     # The cell is one code span (`` `approve or reject` ``): one name, as written.
     literal: bool = False
+    # Names of words joined by `,` or `;` read as one event: each part, and the separator.
+    joined: tuple[str, ...] = ()
+    joiner: str = ""
 
 
 def shown(cell: Cell, what: str) -> str:
@@ -305,12 +321,65 @@ def _names(text: str, separator: re.Pattern[str]) -> tuple[str, ...] | None:
 
 def _one_line(text: str, line: int, what: str) -> str:
     if "\n" in text:
+        odd = next((p for p in text.split("\n") if not _phrase(p)), "")
         fail(
-            f"the {what} cell {text.replace(chr(10), '<br>')!r} has a line break that does not "
-            "separate names: write one name, or each name alone on its line",
+            f"the {what} cell {text.replace(chr(10), '<br>')!r} has a line break, and its line "
+            f"{odd!r} is no event's name alone (up to four words, none of which may begin a "
+            "guard): write one event's name, each event's name on a line of its own, or a "
+            "guard as `event [guard]`",
             line,
         )
     return text
+
+
+# Words that may begin a guard or join two happenings in an event's name of words: a
+# part with one is no name alone (`approve once CI is green`, `edit and approve`).
+_GUARDING = frozenset(
+    {"once", "provided", "after", "before", "until", "while", "but", "if", "when", "unless"}
+    | {"only", "except", "given", "and", "or", "then"}
+)
+
+
+@cache
+def _words() -> re.Pattern[str]:
+    return re.compile(r"^[A-Za-z][\w'.-]*(?: [A-Za-z0-9][\w'.-]*){0,3}$")
+
+
+def _phrase(part: str) -> bool:
+    """Whether a part of an Event cell is an event's name alone: up to four words, the
+    first beginning with a letter, none a word of `_GUARDING`."""
+    part = part.strip()
+    return bool(_words().match(part)) and not _GUARDING & set(part.lower().split())
+
+
+@cache
+def _alternative() -> re.Pattern[str]:
+    return re.compile(r"\s*(?:\n|/|\||\s+or\s+)\s*", re.IGNORECASE)
+
+
+@cache
+def _joining() -> re.Pattern[str]:
+    return re.compile(r"\s*[,;]\s*")
+
+
+# Past participles that do not end in `-ed`: `fresh snapshot sent`.
+_DONE = frozenset({"sent", "done", "gone", "made", "run", "ran", "set", "paid", "built", "won"})
+
+
+def _happened(part: str) -> bool:
+    """Whether a part of words says what happened (`Branch pushed`, `CI passing`): a cell
+    of such parts joined by `,` or `;` tells one event as its steps, no list of events."""
+    words = part.lower().split()
+    last = words[-1] if len(words) > 1 else ""
+    return last.endswith(("ed", "ing")) or last in _DONE
+
+
+def _phrases(text: str, separator: re.Pattern[str]) -> tuple[str, ...] | None:
+    """The names of words of a cell that lists several (`_phrase`); None for any other."""
+    parts = separator.split(text)
+    if len(parts) > 1 and all(_phrase(p) for p in parts):
+        return tuple(parts)
+    return None
 
 
 def event_cell(cell: Cell) -> EventCell:
@@ -319,9 +388,12 @@ def event_cell(cell: Cell) -> EventCell:
     spans = [s for s in cell.inline.segments if s.text.strip()]
     if len(spans) == 1 and spans[0].kind == "code":
         return EventCell((text,), literal=True)  # backticks mark one literal name
-    several = _names(text, _separator())
+    several = _names(text, _separator()) or _phrases(text, _alternative())
     if several is not None:
         return EventCell(several, slash="/" in text or "|" in text)
+    joined = _phrases(text, _joining())
+    if joined is not None and not any(_happened(p) for p in joined):
+        return EventCell((text,), joined=joined, joiner=";" if ";" in text else ",")
     more = _paren_more().match(text)
     if more is not None and is_identifier(more.group("event")):
         others = _others().split(more.group("more"))

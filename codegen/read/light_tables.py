@@ -10,6 +10,8 @@ refuses one with a trigger column, whose rows it would not read). Its rows:
   (the first row of the first table is R1), the ID every finding shows;
 - read `-` (nothing) for a Condition or Action column the table does not have;
 - keep the columns no role is called (`Actor`, `Idempotent`) as notes (`RuleRow.extra`);
+  one whose header names a guard or what a move does (`If`, `Output`, `Callback`) and
+  whose cells say something is an `unknown_column` warning (`_role_columns`);
 - take the trigger `to_<state>` where the table has no trigger column: the `transitions`
   library's name for the move to a state (`to_SHIPPED`).
 
@@ -21,22 +23,26 @@ A trigger cell is one trigger, commas and all, unless every comma-separated part
 identifier (`submit, resubmit`); a parenthesis that ends it (`Facilitator archives
 (read-only retention)`) is a note, not part of the name.
 
-A From cell `(start)`, `[*]`, `(none)`, `initial` or `start` names no state: its row
-says which state the machine starts in, and its trigger is the creation event, kept as a
-note (no trigger of the machine: `transitions` starts a model in its initial state). A
-To cell `(none)` declares the From state terminal: a row (numbered after the tables'
-rows) refuses every trigger there, and the state counts as a goal (no `dead_end`);
-its trigger cell, `Terminal state`, is a note. A row to such a marker on an event (`|
-ASSIGNED | resolve | [*] |`, a statechart's way to end on it) is refused, naming both
-forms that read: the marker is no state `resolve` could lead to. A To cell with more than a state
-(`LIVE + EXTENDED`) is read as the state, the rest kept as a note, with a `target_note`
-warning. A From cell that is a selector (`Any state`, `any non-terminal`, `same`,
-`A / B`) reaches `rows.parse_selector` as written; a list `A, B` has each name made an
-identifier. Under a heading that says its moves are refused (`Invalid transitions`,
-`Blocked`), a table's rows refuse their trigger (`[BLOCKED]`); a heading that says so of
-something else (`Handling rejected payments`) keeps them as moves. A column that says
-why a move is refused (`Why Blocked`, `WHY`) refuses the rows' trigger too, and is
-their Response.
+A From cell `(start)`, `[*]`, `(none)`, `initial` or `start` names no state (but the
+words `initial` and `start` where a To cell or the States list names that state, or the
+row leaves it on an event: `_start_state`): its row says which state the machine starts
+in, and its trigger is the creation event, kept as a note (no trigger of the machine:
+`transitions` starts a model in its initial state). A To cell `(none)` declares the From
+state terminal: a row (numbered after the tables' rows) refuses every trigger there, and
+the state counts as a goal (no `dead_end`); its trigger cell, `Terminal state`, is a
+note; so does a To cell `none` on a row with no event (`| archived | none | none |`),
+where no From cell or States list names a state so. A row to such a marker on an event
+(`| ASSIGNED | resolve | [*] |`, a statechart's way to end on it) is refused, naming
+both forms that read: the marker is no state `resolve` could lead to. A To cell with
+more than a state (`LIVE + EXTENDED`) is read as the state, the rest kept as a note,
+with a `target_note` warning. A From cell that is a selector (`Any state`, `any
+non-terminal`, `same`, `A / B`) reaches `rows.parse_selector` as written; a list `A, B`
+has each name made an identifier. Under a heading that says its moves are refused
+(`Invalid transitions`, `Blocked`), a table's rows refuse their trigger (`[BLOCKED]`); a
+heading that says so of something else (`Handling rejected payments`) keeps them as
+moves. A column that says why a move is refused (`Why Blocked`, `WHY`) refuses the rows'
+trigger too, and is their Response; in a table with no Event column, the trigger is each
+event the other rows lead to the To state on (`refused_events`), not `to_<state>`.
 
 In a spec whose tables have an ID column, a table of refused moves with their reasons
 (`| From | To | Why Blocked |`, `why_column`) is read as blocked rows of the spells
@@ -45,6 +51,7 @@ whose `*Target*` is each To (`reason_rows`), not skipped.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -68,11 +75,14 @@ from .rows import (
     group_kind,
     light_roles,
     roles_found,
+    title,
     written_row,
 )
 
 # The From cells that name no state but the start of the machine.
 START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)", "__start__"})
+# The markers that are words, and so may be a state's name: `| initial | begin | configuring |`.
+_START_WORDS = frozenset({"initial", "start"})
 # The To cells that say the From state has no way out.
 TERMINAL = frozenset({"(none)", "[*]", "(end)"})
 
@@ -107,8 +117,21 @@ _NOT_WILDCARD = frozenset({"(any)", "(all)", "(every)", "(any state)", "(all sta
 _AUTOMATIC = frozenset(
     {"auto", "(auto)", "automatic", "(automatic)", "automatically", "(automatically)"}
 )
+# From cells that say "as the row above" (`same as above`, `ditto`, `"`, `〃`, `^`): a
+# cell is not carried down, so each is refused, naming the state to repeat.
+_DITTO = frozenset(
+    {"same as above", "(same as above)", "as above", "ditto", "do.", '"', "\u3003", "^", "''"}
+    | {"\u201d", "\u201c"}
+)
+# To cells that are a dash alone: no state (`| archived | - | - |`, `| heating | tick | — |`).
+_DASHES = frozenset({"-", "--", "\u2014", "\u2013", "\u2012", "\u2015"})
+# Event cells that say "every event", which no row says: `*`, `any`, `any event`.
+_EVERY_EVENT = frozenset(
+    {"*", "(*)", "any", "(any)", "all", "(all)", "any event", "any other event", "all events"}
+    | {"every event", "every other event", "all other events", "(any event)", "others", "*any*"}
+)
 # To cells that say the move leads nowhere.
-_NOWHERE = frozenset({"n/a", "(n/a)"})
+_NOWHERE = frozenset({"n/a", "(n/a)", "none"})
 # The names to offer where a state's or a trigger's (True) cell names none code can use.
 _EXAMPLES = {False: "(`SHIPPED`, `Parcel shipped`)", True: "(`submit`, `Ship parcel`)"}
 # A To cell the target reading takes as written.
@@ -194,9 +217,71 @@ def light_columns(table: Table, roles: dict[str, tuple[str, ...]]) -> Columns | 
     if not any(0 in columns for columns in found.values()):
         return None  # a first column no role is called: an ID column of the project's own
     columns = columns_of(table, roles, ("current state", "next state"), 2)
-    if columns is None or "trigger" in columns.roles:
+    if columns is None:
+        return columns
+    columns = replace(columns, notices=columns.notices + _role_columns(table, columns))
+    if "trigger" in columns.roles:
         return columns
     return replace(columns, notices=columns.notices + _event_columns(table, columns))
+
+
+# Words of a header no role is called that most likely names a guard (`If`, `Requires`,
+# `Check`) or what a move does (`Output`, `Callback`, `What happens`): its cells are not read.
+_GUARD_WORDS = frozenset(
+    {"if", "unless", "requires", "require", "required", "requirement", "requirements"}
+    | {"needs", "check", "checks", "guard", "guards", "condition", "conditions"}
+    | {"precondition", "preconditions", "pre-condition", "pre-conditions", "allowed"}
+)
+_ACTION_WORDS = frozenset(
+    {"action", "actions", "effect", "effects", "side-effect", "side-effects", "output"}
+    | {"outputs", "callback", "callbacks", "hook", "hooks", "happens", "emits", "emit"}
+)
+# Headers that name what a move does only as a whole: `Then`, `Do`, `On transition`.
+_ACTION_HEADERS = frozenset({"then", "do", "does", "on transition", "on enter", "on exit"})
+
+
+def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
+    """An `unknown_column` warning for each column no role reads whose header names a
+    guard or what a move does (`If`, `Requires`, `Output`, `Callback`, `Then`) and whose
+    cells say something: none of it is read, so each row fires always and does nothing
+    more; the warning names the role's column and the `columns` key that reads it."""
+    notices = []
+    for name, index in columns.extra:
+        header = normal(name)
+        words = set(re.findall(r"[a-z][a-z-]*", header))
+        if header in WHY:
+            continue
+        if words & _GUARD_WORDS:
+            role, says, reads = "condition", "when a move may happen", "fires always"
+        elif words & _ACTION_WORDS or header in _ACTION_HEADERS:
+            role, says, reads = "action", "what a move does", "does nothing more"
+        else:
+            continue
+        cells = [
+            " ".join(row.cells[index].plain.split()) for row in table.rows if index < len(row.cells)
+        ]
+        said = list(dict.fromkeys(c for c in cells if normal(c) not in _NOTHING))
+        if not said:
+            continue
+        key = f"columns = {{ {role} = [{json.dumps(name)}] }}"
+        read = columns.roles.get(role)
+        where = (
+            f"only {table.header.cells[read].plain!r} is read as the {title(role)}: write "
+            f"what it says there, or read this column instead with {key}"
+            if read is not None
+            else f"if it says {says}, call the column {title(role)!r}, or name it under "
+            f"[tool.spellbook] in pyproject.toml: {key}"
+        )
+        notices.append(
+            Notice(
+                "unknown_column",
+                f"no column role is called {name!r}, so its cells "
+                f"({', '.join(repr(c) for c in said[:3])}) are not read: each row "
+                f"{reads}, whatever they say; {where}",
+                table.line,
+            )
+        )
+    return tuple(notices)
 
 
 def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
@@ -273,6 +358,15 @@ class LightReader:
         self._sources: set[str] = set()
         # The roles of the first table's columns, in order: a row suggested goes there.
         self.layout: tuple[str, ...] = ()
+        # The rows of refused moves in a table with no Event column (`| From | To | Why
+        # Blocked |`): their ID -> (the To state, line, From cell as written).
+        self._refused_to: dict[str, tuple[str, int, str]] = {}
+        # The From cell of the row read last, as written: the state a row under it that
+        # says "as above" means.
+        self._last_from = ""
+        # Whether a table read has an Event column: where none has, every move's trigger
+        # is `to_<state>`, and so is a refused move's.
+        self._evented = False
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if not self.reading.first_line:
@@ -280,6 +374,7 @@ class LightReader:
         read = []
         width = len(table.header.cells)
         self.layout = self.layout or columns.layout(width)
+        self._evented = self._evented or "trigger" in columns.roles
         at = columns.roles.get("next state")
         for row in table.rows:
             if at is not None and at < len(row.cells):
@@ -478,8 +573,9 @@ class LightReader:
             self.reader.special(cell(role), what)
         source, target = shown_of("current state", "From"), shown_of("next state", "To")
         trigger_text = shown_of("trigger", "Event")
-        if normal(target) in TERMINAL:
-            if normal(source) in START:
+        start = normal(source) in START and not self._start_state(source, trigger_text)
+        if normal(target) in TERMINAL or self._no_state(target, trigger_text):
+            if start:
                 fail(f"rule row leads from {source} to {target}: it names no state", line)
             layout = columns.layout(width)
             if trigger_text and not _no_event().search(trigger_text):
@@ -491,7 +587,7 @@ class LightReader:
                     f"out: `{terminal_row(layout, source)}`",
                     line,
                 )
-            if source and normal(source) not in START:
+            if source and not start:
                 unread = _unread("", plain("condition"), plain("action"), _NOTHING)
                 if unread:
                     fail(
@@ -503,14 +599,24 @@ class LightReader:
                     )
                 self.reading.terminal.setdefault(self.state(source, line), (line, group))
             return None
-        start = normal(source) in START
-        if not source:
+        if not source or (normal(source) in _DITTO and not self._declared(source)):
+            above = (
+                f"; a cell is not carried down from the row above: repeat {self._last_from!r}"
+                if self._last_from
+                else ""
+            )
             fail(
-                "rule row has an empty 'From' cell: name the state the row leaves, "
-                "`(start)` for the state the machine starts in, or `Any state`",
+                (
+                    f"rule row has the From cell {source!r}, which names no state"
+                    if source
+                    else "rule row has an empty 'From' cell"
+                )
+                + ": name the state the row leaves, "
+                "`(start)` for the state the machine starts in, or `Any state`" + above,
                 line,
             )
         from_cell = "" if start else self._source(source, line)
+        self._last_from = source
         if not target:
             fail(
                 "rule row has an empty 'To' cell: name the state the row leads to, "
@@ -559,6 +665,8 @@ class LightReader:
         refused = _REFUSED.search(" ".join(group.split())) is not None or any(
             normal(name) in WHY for name, _ in columns.extra
         )
+        if refused and event is None:
+            self._refused_to[rule_id] = (target_cell, line, source)
         cells = (
             _cell(line, rule_id),
             _cell(line, from_cell),
@@ -600,6 +708,65 @@ class LightReader:
             id_written=False,
             numbered=True,
         )
+
+    def _no_state(self, written: str, event: str) -> bool:
+        """Whether a To cell `none` (no state the spec names so) on a row with no event
+        (`| archived | none | none |`) says, as `(none)` does, that the From state has no
+        way out; on an event it is refused (`_target`)."""
+        said = " ".join(event.split())
+        return (
+            normal(written) == "none"
+            and not self._known(written)
+            and not (said and not _no_event().search(said))
+        )
+
+    def _known(self, written: str) -> bool:
+        """Whether the spec names a state so: in its States list or a From cell."""
+        name = identifier(written).lower()
+        return ("state", name) in self._folded or name in self._sources
+
+    def refused_events(self, rows: tuple[RuleRow, ...]) -> tuple[RuleRow, ...]:
+        """`rows` with each row of refused moves from a table with no Event column (`| From
+        | To | Why Blocked |`, or `| From | To |` under `Invalid transitions`) refusing the
+        events the other rows lead to its To state on, not a `to_<state>` no one sends (where
+        no table has an Event column, `to_<state>` is every move's trigger, and stays). A To
+        state no row leads to on an event is an error naming the row to write."""
+        if not self._refused_to or not self._evented:
+            return rows
+        leading: dict[str, list[str]] = {}
+        for rule in rows:
+            name = rule.target.name
+            if rule.id in self._refused_to or rule.target.kind is not Kind.TRANSITION or not name:
+                continue
+            events = leading.setdefault(name, [])
+            events += [t for t in rule.triggers if t not in events]
+        read = []
+        for rule in rows:
+            told = self._refused_to.get(rule.id)
+            if told is None:
+                read.append(rule)
+                continue
+            target, line, source = told
+            events = leading.get(target, [])
+            if not events:
+                fail(
+                    f"the row refuses the move {source} → {target}, and no row leads to "
+                    f"{target} on an event, so there is no event to refuse: write the row "
+                    f"with the event it refuses, `| {source} | <event> | [BLOCKED] |`",
+                    line,
+                )
+            read.append(replace(rule, triggers=tuple(events)))
+        return tuple(read)
+
+    def _start_state(self, written: str, event: str) -> bool:
+        """Whether a From cell that is a start marker's word (`initial`, `Start`) is a state
+        of that name: one the spec declares (a States list, a To cell), or one the row
+        leaves on an event (`| Start | press play | Playing |`), which a marker row never
+        makes (its event is the creation event, gone with it)."""
+        if normal(written) not in _START_WORDS:
+            return False
+        said = " ".join(event.split())
+        return self._declared(written) or bool(said and not _no_event().search(said))
 
     def _declared(self, written: str) -> bool:
         """Whether a cell as written is a state the spec declares: in its States list,
@@ -645,9 +812,7 @@ class LightReader:
         if normal(written) in _TARGET_WORDS:
             return written, ""
         words = normal(written)
-        name = identifier(written).lower()
-        known = ("state", name) in self._folded or name in self._sources
-        if words in STAY | BACK | _NOWHERE and not known:
+        if words in STAY | BACK | _NOWHERE and not self._known(written):
             if words in STAY:
                 return "Same state", ""
             said = (
@@ -658,7 +823,15 @@ class LightReader:
             fail(
                 f"the To cell {written!r} says {said}: name the state the move leads to "
                 "(a row for each state it may come from), write `Same state` where it stays, "
-                "or `[BLOCKED]` where the event is refused",
+                "`[BLOCKED]` where the event is refused, or `(none)` with no event "
+                "(`| <state> | - | (none) |`) where the state has no way out",
+                line,
+            )
+        if words in _DASHES:
+            fail(
+                f"the To cell {written!r} names no state: write `Same state` where the move "
+                "keeps the state, the row `| <state> | - | (none) |` where the From state has "
+                "no way out, or name the state the move leads to",
                 line,
             )
         names, _ = state_names(written, target=True)
@@ -706,6 +879,16 @@ class LightReader:
             )
         if event.literal:  # `` `approve or reject` ``: one name, as written
             return [self.trigger(written, line)]
+        if (
+            normal(written) in _EVERY_EVENT
+            and identifier(written).lower() not in self.reading.triggers
+        ):
+            fail(
+                f"the Event cell {written!r} says every event, which a row does not: name "
+                "the events (`a or b`), a row for each, or, where every event not listed is "
+                "refused, say so once: `Transitions not listed are rejected.`",
+                line,
+            )
         if normal(written) in _AUTOMATIC:
             fail(
                 f"the Event cell {written!r} says the move happens by itself, and this machine "
@@ -742,6 +925,20 @@ class LightReader:
                     f"UML's `event / action` (the event {first!r} doing {second!r}): write "
                     f"`{first} or {second}` for {len(event.names)} events, or "
                     f"`{first} / {second}()` (or an Action column) for the event and its action",
+                    line,
+                    rule,
+                )
+            )
+        if event.joined:
+            parts = event.joined
+            self.reader.notices.append(
+                Notice(
+                    "trigger_note",
+                    f"the Event cell {written!r} is read as one event, "
+                    f"{identifier(event.names[0])!r}; its parts "
+                    f"{', '.join(repr(p) for p in parts)} may each name an event: for "
+                    f"{len(parts)} events write `{' or '.join(parts)}` (or a row for each); "
+                    f"for one, write its name without the {event.joiner!r}",
                     line,
                     rule,
                 )

@@ -42,11 +42,14 @@ ROLES: dict[str, tuple[str, ...]] = {
     "condition": (
         *("MCP Condition", "Condition", "Conditions", "Guard", "Guards", "When"),
         *("Quality Gate", "Precondition", "Preconditions", "requiredPreconditions"),
+        *("Guard Condition", "Guard Conditions", "Condition(s)", "Guard(s)"),
+        *("Pre-condition", "Pre-conditions"),
     ),
     "next state": ("Next State", "To", "To State", "Target State", "Next", "toState"),
     "action": (
         *("MCP Actions", "MCP Action", "Action", "Actions"),
-        *("Side Effects", "sideEffects", "Effects"),
+        *("Side Effects", "sideEffects", "Effects", "Effect", "Side Effect"),
+        *("Side-effect", "Side-effects", "Action(s)"),
     ),
     "response": ("Response", "Responses"),
 }

@@ -529,7 +529,8 @@ def test_a_table_of_moves_that_are_refused_blocks_them() -> None:
     text = LOANS + "\n## Invalid moves\n\n| From | To |\n|---|---|\n| WITHDRAWN | ON_LOAN |\n"
     spec = read(text)
     (row,) = [r for r in spec.rows if r.group == "Invalid moves"]
-    assert row.target.kind is Kind.BLOCKED and row.triggers == ("to_ON_LOAN",)
+    # the events that lead to ON_LOAN, not a made-up `to_ON_LOAN`
+    assert row.target.kind is Kind.BLOCKED and row.triggers == ("loan_opened", "loan_renewed")
 
 
 @pytest.mark.parametrize(
@@ -1429,6 +1430,15 @@ def _table(rows: str, header: str = "| From | Event | To |", head: str = "") -> 
         ("Status", "Deprecated: removed in v2"),
         ("", "❌ removed"),
         ("Since", "v1, removed in v2"),
+        ("Notes", "editors only"),
+        ("Notes", "editor only"),
+        ("Notes", "Desktop-only"),
+        ("Notes", "when stock > 0"),
+        ("Notes", "When the payment is confirmed"),
+        ("Notes", "after 24h"),
+        ("Notes", "after 3 days"),
+        ("Notes", "needs 2 approvals"),
+        ("Notes", "Needs sign-off from legal"),
     ],
 )
 def test_a_limiting_note_in_an_unread_column_is_a_warning_at_its_line(
@@ -1454,6 +1464,10 @@ def test_a_limiting_note_in_an_unread_column_is_a_warning_at_its_line(
         "Sends the receipt once",
         "Up to the warehouse which carrier",
         "Must be signed by the author",
+        "When the user clicks submit",
+        "Shown read only",
+        "Sends what it needs to the warehouse",
+        "after the review",
     ],
 )
 def test_a_descriptive_note_in_an_unread_column_is_no_warning(note: str) -> None:
@@ -1735,3 +1749,241 @@ def test_a_wikilink_in_a_condition_or_action_is_read_as_written_without_a_warnin
     row = next(r for r in spec.rows if r.triggers == ("submit",))
     assert "[[TODO]]" in str(row.condition) and row.actions[0].target == "[[x]] done"
     assert not notices(spec, "rendered_differently")
+
+
+@pytest.mark.parametrize(
+    ("column", "role"),
+    [
+        ("Guard Condition", "condition"),
+        ("Guard condition", "condition"),
+        ("Pre-condition", "condition"),
+        ("Pre-conditions", "condition"),
+        ("Condition(s)", "condition"),
+        ("Effect", "action"),
+        ("Side effect", "action"),
+        ("Side-effects", "action"),
+        ("Action(s)", "action"),
+    ],
+)
+def test_a_common_name_of_a_guard_or_action_column_is_read_as_its_role(
+    column: str, role: str
+) -> None:
+    spec = read(
+        _table("| open | fix | fixed | tests pass |\n", f"| From | Event | To | {column} |")
+    )
+    (row,) = spec.rows
+    said = " ".join(str(row.condition).split()) if role == "condition" else row.action
+    assert "tests pass" in said
+    assert _noticed(spec, "unknown_column") == []
+
+
+@pytest.mark.parametrize(
+    ("column", "role"),
+    [
+        ("If", "Condition"),
+        ("Requires", "Condition"),
+        ("Only if", "Condition"),
+        ("Guard (optional)", "Condition"),
+        ("Check", "Condition"),
+        ("Output", "Action"),
+        ("Outputs", "Action"),
+        ("Do", "Action"),
+        ("Then", "Action"),
+        ("Actions taken", "Action"),
+        ("What happens", "Action"),
+        ("On transition", "Action"),
+        ("Callback", "Action"),
+        ("Hook", "Action"),
+        ("Entry action", "Action"),
+    ],
+)
+def test_a_column_named_like_a_guard_or_action_that_no_role_reads_is_a_warning(
+    column: str, role: str
+) -> None:
+    spec = read(
+        _table(
+            "| open | fix | fixed | notify the author |\n| fixed | close | closed | - |\n",
+            f"| From | Event | To | {column} |",
+        )
+    )
+    ((line, message),) = _noticed(spec, "unknown_column")
+    assert line == 3
+    assert f"no column role is called {column!r}" in message
+    assert "'notify the author'" in message and f"call the column {role!r}" in message
+    assert f"columns = {{ {role.lower()} = [{json.dumps(column)}] }}" in message
+
+
+def test_a_guard_like_column_beside_a_condition_column_says_which_is_read() -> None:
+    spec = read(
+        _table(
+            "| open | fix | - | fixed | the fix is reviewed |\n",
+            "| From | Event | Guard | To | If |",
+        )
+    )
+    ((_, message),) = _noticed(spec, "unknown_column")
+    assert "only 'Guard' is read as the Condition" in message
+
+
+@pytest.mark.parametrize("column", ["Notes", "Actor", "Output"])
+def test_a_column_no_role_reads_that_says_nothing_or_names_no_role_is_no_warning(
+    column: str,
+) -> None:
+    cell = "-" if column == "Output" else "the author"
+    spec = read(_table(f"| open | fix | fixed | {cell} |\n", f"| From | Event | To | {column} |"))
+    assert _noticed(spec, "unknown_column") == []
+
+
+@pytest.mark.parametrize(
+    ("cell", "triggers"),
+    [
+        ("Submit for review or Resubmit", ("submit_for_review", "Resubmit")),
+        ("Request changes / Reject", ("request_changes", "Reject")),
+        ("Draft done<br>Editor asks", ("draft_done", "editor_asks")),
+        ("Approve \\| Send to print", ("Approve", "send_to_print")),
+    ],
+)
+def test_events_of_several_words_joined_by_or_a_slash_or_a_break_are_each_a_trigger(
+    cell: str, triggers: tuple[str, ...]
+) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert spec.rows[0].triggers == triggers
+    assert _noticed(spec, "trigger_note") == []
+
+
+@pytest.mark.parametrize(
+    ("cell", "parts"),
+    [
+        ("Submit for review, Resubmit", "'Submit for review', 'Resubmit'"),
+        ("Approve; Merge now", "'Approve', 'Merge now'"),
+    ],
+)
+def test_events_of_several_words_joined_by_a_comma_are_one_event_and_a_warning(
+    cell: str, parts: str
+) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    (trigger,) = spec.rows[0].triggers
+    ((line, message),) = _noticed(spec, "trigger_note")
+    assert line == 7 and f"is read as one event, {trigger!r}" in message
+    assert f"its parts {parts} may each name an event" in message
+    assert " or ".join(p.strip("'") for p in parts.split("', '")) in message
+
+
+@pytest.mark.parametrize(
+    "cell", ["submit / if the form is valid", "approve once CI is green / merge", "submit / save()"]
+)
+def test_a_part_that_may_begin_a_guard_or_is_an_action_is_not_an_event_of_words(
+    cell: str,
+) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert len(spec.rows[0].triggers) == 1
+
+
+def test_a_line_break_before_what_is_no_event_name_says_which_line() -> None:
+    with pytest.raises(SpecError, match=r"its line 'only when the editor is back' is no event's"):
+        read(
+            _order(
+                "| From | Event | To |",
+                "| review | Editor asks<br>only when the editor is back | done |",
+            )
+        )
+
+
+@pytest.mark.parametrize(
+    ("rows", "head"),
+    [
+        # a To cell names it
+        ("| initial | begin | configuring |\n| configuring | reset | initial |\n", ""),
+        # a real event leaves it
+        ("| Start | press play | configuring |\n| configuring | save | ready |\n", ""),
+        # the States list names it
+        (
+            "| initial | begin | configuring |\n| configuring | save | ready |\n",
+            "## States\n\n- initial\n- configuring\n- ready\n\n## Moves\n\n",
+        ),
+    ],
+)
+def test_a_state_named_like_the_start_marker_is_a_state(rows: str, head: str) -> None:
+    spec = read(_table(rows, head=head))
+    first = spec.rows[0]
+    assert first.id == "R1" and first.current.names[0].lower() in ("initial", "start")
+    assert spec.initial == first.current.names[0]
+    assert not [m for m in notices(spec, "dead_end") if first.current.names[0] in m]
+
+
+@pytest.mark.parametrize("marker", ["start", "initial", "(start)"])
+def test_the_start_marker_with_no_event_is_where_the_machine_starts(marker: str) -> None:
+    spec = read(_table(f"| {marker} | - | configuring |\n| configuring | save | ready |\n"))
+    assert spec.initial == "configuring"
+    assert [s.name for s in spec.states] == ["configuring", "ready"]
+
+
+@pytest.mark.parametrize("cell", ["Branch pushed, PR created", "Cookie check passes; row resolved"])
+def test_one_event_told_in_steps_is_one_event_and_no_warning(cell: str) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert spec.rows[0].triggers == (identifier(cell),)
+    assert _noticed(spec, "trigger_note") == []
+
+
+@pytest.mark.parametrize("event", ["none", "-", ""])
+def test_a_to_cell_none_on_a_row_with_no_event_says_the_state_has_no_way_out(event: str) -> None:
+    spec = read(_table(f"| open | close | archived |\n| archived | {event} | none |\n"))
+    assert [s.name for s in spec.states] == ["open", "archived"]
+    assert [s.name for s in spec.spells] == ["close"]
+    assert spec.state("archived").goal
+    assert not notices(spec, "dead_end")
+
+
+def test_a_to_cell_none_on_an_event_is_refused_naming_the_terminal_row() -> None:
+    with pytest.raises(SpecError, match=r"the To cell 'none' says no state.*`\(none\)`"):
+        read(_table("| open | close | none |\n"))
+
+
+def test_a_state_named_none_that_a_from_cell_names_is_that_state() -> None:
+    spec = read(_table("| open | close | none |\n| none | reopen | open |\n"))
+    assert [s.name for s in spec.states] == ["open", "none"]
+
+
+_PR = "| open | approve | approved |\n| approved | merge | merged |\n| open | close | closed |\n"
+
+
+def test_a_table_of_refused_moves_with_no_event_column_refuses_the_events_into_its_state() -> None:
+    spec = read(
+        _table(_PR)
+        + "\n## Invalid transitions\n\n| From | To | Why Blocked |\n|---|---|---|\n"
+        + "| open | merged | must be approved first |\n"
+    )
+    assert [s.name for s in spec.spells] == ["approve", "merge", "close"]
+    (blocked,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    assert blocked.triggers == ("merge",) and blocked.current.names == ("open",)
+    assert blocked.response == "must be approved first"
+
+
+def test_a_refused_move_into_a_state_no_event_leads_to_is_an_error() -> None:
+    with pytest.raises(SpecError, match=r"refuses the move open → shipped.*\| open \| <event> \|"):
+        read(
+            _table(_PR)
+            + "\n## Invalid transitions\n\n| From | To | Why Blocked |\n|---|---|---|\n"
+            + "| open | shipped | no such thing |\n"
+        )
+
+
+@pytest.mark.parametrize("dash", ["-", "—", "\u2013"])
+def test_a_to_cell_that_is_a_dash_is_refused_naming_same_state_and_the_terminal_row(
+    dash: str,
+) -> None:
+    with pytest.raises(SpecError, match=r"names no state: write `Same state`.*\(none\)"):
+        read(_table(f"| open | close | closed |\n| closed | tick | {dash} |\n"))
+
+
+@pytest.mark.parametrize("every", ["*", "any", "any event", "all events"])
+def test_an_event_cell_that_says_every_event_is_refused_naming_the_policy(every: str) -> None:
+    with pytest.raises(SpecError, match=r"says every event.*Transitions not listed"):
+        read(_table(f"| open | close | closed |\n| closed | {every} | closed |\n"))
+
+
+@pytest.mark.parametrize("ditto", ["", "same as above", "ditto", '"', "\u3003", "^"])
+def test_a_from_cell_that_says_as_above_is_refused_naming_the_state_to_repeat(
+    ditto: str,
+) -> None:
+    with pytest.raises(SpecError, match=r"not carried down from the row above: repeat 'draft'"):
+        read(_table(f"| draft | submit | review |\n| {ditto} | cancel | gone |\n"))
