@@ -573,7 +573,7 @@ class LightReader:
             self.reader.special(cell(role), what)
         source, target = shown_of("current state", "From"), shown_of("next state", "To")
         trigger_text = shown_of("trigger", "Event")
-        start = normal(source) in START and not self._start_state(source, trigger_text)
+        start = normal(source) in START and not self._start_state(source)
         if normal(target) in TERMINAL or self._no_state(target, trigger_text):
             if start:
                 fail(f"rule row leads from {source} to {target}: it names no state", line)
@@ -758,15 +758,12 @@ class LightReader:
             read.append(replace(rule, triggers=tuple(events)))
         return tuple(read)
 
-    def _start_state(self, written: str, event: str) -> bool:
+    def _start_state(self, written: str) -> bool:
         """Whether a From cell that is a start marker's word (`initial`, `Start`) is a state
-        of that name: one the spec declares (a States list, a To cell), or one the row
-        leaves on an event (`| Start | press play | Playing |`), which a marker row never
-        makes (its event is the creation event, gone with it)."""
-        if normal(written) not in _START_WORDS:
-            return False
-        said = " ".join(event.split())
-        return self._declared(written) or bool(said and not _no_event().search(said))
+        of that name: one the spec declares (a States list, a To cell). A row leaving it on
+        an event that nothing leads back to (`| start | create | draft |`) is the marker
+        with its creation event."""
+        return normal(written) in _START_WORDS and self._declared(written)
 
     def _declared(self, written: str) -> bool:
         """Whether a cell as written is a state the spec declares: in its States list,

@@ -1893,8 +1893,6 @@ def test_a_line_break_before_what_is_no_event_name_says_which_line() -> None:
     [
         # a To cell names it
         ("| initial | begin | configuring |\n| configuring | reset | initial |\n", ""),
-        # a real event leaves it
-        ("| Start | press play | configuring |\n| configuring | save | ready |\n", ""),
         # the States list names it
         (
             "| initial | begin | configuring |\n| configuring | save | ready |\n",
@@ -1908,6 +1906,14 @@ def test_a_state_named_like_the_start_marker_is_a_state(rows: str, head: str) ->
     assert first.id == "R1" and first.current.names[0].lower() in ("initial", "start")
     assert spec.initial == first.current.names[0]
     assert not [m for m in notices(spec, "dead_end") if first.current.names[0] in m]
+
+
+def test_a_start_row_that_nothing_leads_back_to_is_the_start_marker_with_its_event() -> None:
+    """`| start | create | draft |`, no row leading to `start`: the machine starts in
+    draft, `create` its creation event; no state `start` that a cast must leave first."""
+    spec = read(_table("| start | create | draft |\n| draft | submit | review |\n"))
+    assert spec.initial == "draft"
+    assert all(r.current.names[0].lower() != "start" for r in spec.rows)
 
 
 @pytest.mark.parametrize("marker", ["start", "initial", "(start)"])
