@@ -214,14 +214,20 @@ def read_spec(spec: Spec, options: ReadOptions | None = None) -> Reading:
 def guards_read(spec: Spec) -> tuple[GuardReading, ...]:
     """Each item of the spec's State Guards list (`read.guards`) read against its spells
     and states, with what it was read as in words."""
-    return tuple(_guard_said(spec, _guard(spec, g)) for g in spec.guards)
+    return tuple(_guard_said(spec, _guard(spec, g)) for g in spec.guards if _claimed(spec, g))
 
 
-def _guard(spec: Spec, guard: SpecGuard) -> GuardReading:
-    if guard.problem:
-        return GuardReading(guard, problem=guard.problem)
+def _claimed(spec: Spec, guard: SpecGuard) -> bool:
+    """Whether an item is a guard of the list: it says a claim, or its name is one of
+    the spell's. An item that does neither (`**isPaid**: the provider confirmed the
+    charge`, under `## Guards`) defines a guard of the tables' own, not a State Guard."""
+    return bool(guard.claim) or not guard.title or bool(_spell_named(spec, guard))
+
+
+def _spell_named(spec: Spec, guard: SpecGuard) -> str:
+    """The spell a guard's title names (`Expecto Guard`, `Expecto`), or ""."""
     named = re.sub(r"\s+guard$", "", guard.title, flags=re.I).strip()
-    spell = next(
+    return next(
         (
             sp.name
             for sp in spec.spells
@@ -229,6 +235,13 @@ def _guard(spec: Spec, guard: SpecGuard) -> GuardReading:
         ),
         "",
     )
+
+
+def _guard(spec: Spec, guard: SpecGuard) -> GuardReading:
+    if guard.problem:
+        return GuardReading(guard, problem=guard.problem)
+    named = re.sub(r"\s+guard$", "", guard.title, flags=re.I).strip()
+    spell = _spell_named(spec, guard)
     if not spell:
         spells = ", ".join(sp.name for sp in spec.spells)
         return GuardReading(

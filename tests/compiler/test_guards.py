@@ -180,3 +180,20 @@ def test_a_title_that_says_guards_heads_no_guards_list() -> None:
         "# Guards\n\n## Spells\n\n1. **pay**\n\n## Guards\n\n- **pay**: Blocked in a\n"
     )
     assert [g.title for g in read_guards(blocks)] == ["pay"]
+
+
+def test_guards_defined_by_name_under_a_guards_heading_are_no_state_guards() -> None:
+    """`**isPaid**: the provider confirmed the charge` names no spell and says no claim: a
+    guard of the tables' own defined, not a State Guard, so no `guard_unread` (which
+    `--strict` fails on); an item naming a spell, or saying a claim, is still read."""
+    table = (
+        "# Checkout\n\nTransitions not listed are rejected.\n\n| From | Event | To |\n"
+        "|---|---|---|\n| cart | pay | paid |\n| paid | - | (none) |\n\n## Guards\n\n"
+    )
+    defined = "- **isPaid**: the payment provider confirmed the charge.\n"
+    spec = parse_spec_text(table + defined)
+    assert not [f for f in analyse(spec) if f.kind in GUARDS]
+    assert read_spec(spec).guards == ()
+    for item in ("- **pay**: the payment provider says so\n", "- **isPaid**: Blocked in paid\n"):
+        said = [f.kind for f in analyse(parse_spec_text(table + item)) if f.kind in GUARDS]
+        assert said == ["guard_unread"], item
