@@ -240,6 +240,9 @@ class EventCell:
     # Names of words joined by `,` or `;` read as one event: each part, and the separator.
     joined: tuple[str, ...] = ()
     joiner: str = ""
+    # A word or a verb and its object (`Pay or cancel order`): the first may share the
+    # last one's object (`Pay order`), which the names read do not say.
+    shared: bool = False
 
 
 def shown(cell: Cell, what: str) -> str:
@@ -388,9 +391,17 @@ def event_cell(cell: Cell) -> EventCell:
     spans = [s for s in cell.inline.segments if s.text.strip()]
     if len(spans) == 1 and spans[0].kind == "code":
         return EventCell((text,), literal=True)  # backticks mark one literal name
-    several = _names(text, _separator()) or _phrases(text, _alternative())
-    if several is not None:
-        return EventCell(several, slash="/" in text or "|" in text)
+    several = _names(text, _separator())
+    phrases = None if several is not None else _phrases(text, _alternative())
+    if several is not None or phrases is not None:
+        names = several or phrases or ()
+        shared = (
+            phrases is not None
+            and re.search(r"\sor\s", text, re.I) is not None
+            and len(names[0].split()) == 1
+            and len(names[-1].split()) == 2
+        )
+        return EventCell(names, slash="/" in text or "|" in text, shared=shared)
     joined = _phrases(text, _joining())
     if joined is not None and not any(_happened(p) for p in joined):
         return EventCell((text,), joined=joined, joiner=";" if ";" in text else ",")

@@ -926,6 +926,20 @@ class LightReader:
                     rule,
                 )
             )
+        if event.shared:
+            first, last = event.names[0], event.names[-1]
+            whole = f"{first} {' '.join(last.split()[1:])}"
+            self.reader.notices.append(
+                Notice(
+                    "trigger_note",
+                    f"the Event cell {written!r} is read as {len(event.names)} events, "
+                    f"{', '.join(repr(n) for n in event.names)}; if {first!r} shares the "
+                    f"words after {last.split()[0]!r} ({whole!r}), write each event in full "
+                    f"(`{whole} or {last}`)",
+                    line,
+                    rule,
+                )
+            )
         if event.joined:
             parts = event.joined
             self.reader.notices.append(

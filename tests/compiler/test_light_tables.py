@@ -1993,3 +1993,22 @@ def test_a_from_cell_that_says_as_above_is_refused_naming_the_state_to_repeat(
 ) -> None:
     with pytest.raises(SpecError, match=r"not carried down from the row above: repeat 'draft'"):
         read(_table(f"| draft | submit | review |\n| {ditto} | cancel | gone |\n"))
+
+
+@pytest.mark.parametrize(
+    ("cell", "warned"),
+    [
+        ("Pay or cancel order", True),
+        ("Approve or reject request", True),
+        ("Submit for review or Resubmit", False),  # the first is whole
+        ("pay or cancel", False),  # words alone
+    ],
+)
+def test_a_word_or_words_in_an_event_cell_may_share_an_object_and_say_so(
+    cell: str, warned: bool
+) -> None:
+    """`Pay or cancel order` is read as `Pay` and `cancel order`; where `Pay` may mean
+    `Pay order`, a `trigger_note` says how to write each event in full."""
+    spec = read(_order("| From | Event | To |", f"| cart | {cell} | decided |"))
+    said = [m for m in notices(spec, "trigger_note") if "write each event in full" in m]
+    assert bool(said) == warned, said
