@@ -86,6 +86,8 @@ class Spell:
     # The name as a table wrote it, where that is not an identifier (`Facilitator
     # pauses`); `name` is the identifier code uses (`read.identifiers`). "" otherwise.
     title: str = ""
+    # The line of its `*Usage*` field (0 where it has none).
+    usage_line: int = field(default=0, compare=False)
 
     @property
     def trigger(self) -> str:
@@ -433,6 +435,9 @@ class SpecGuard:
     excepted: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     problem: str = ""
+    # Said by a spell's `*Usage*` field in the Spells list (`Only allowed in GATHER
+    # states`), its title the spell's name, not by an item of the State Guards list.
+    usage: bool = False
 
 
 @dataclass(frozen=True)

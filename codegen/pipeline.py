@@ -33,7 +33,7 @@ from .expand import build_spec
 from .model import Notice, Spec
 from .read.diagram_blocks import diagram_language
 from .read.document import parse_document, state_file_of
-from .read.guards import read_guards
+from .read.guards import read_guards, usage_guards
 from .read.lexicon import ReadOptions
 from .read.markdown import Block, normalize_newlines, read_blocks
 from .read.rows import with_extra_names
@@ -233,7 +233,7 @@ def _build(
     spec = build_spec(parse_document(blocks, options), path, sha256)
     if above:
         spec = replace(spec, notices=(*spec.notices, *above))
-    guards = read_guards(blocks)
+    guards = read_guards(blocks) + usage_guards(spec.spells)
     if guards:
         spec = replace(spec, guards=guards)
     if not any(diagram_language(b) for b in blocks):

@@ -100,6 +100,7 @@ SEVERITY: dict[str, Severity] = {
     # a spec's State Guards list against its tables
     "guard_disagrees": Severity.WARNING,
     "guard_unread": Severity.WARNING,
+    "usage_unread": Severity.INFO,
 }
 
 

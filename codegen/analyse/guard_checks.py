@@ -20,7 +20,7 @@ from ..model import Kind, RuleSpec
 from ..read.guards import FORMS
 from .analysis import Analysis
 from .findings import Finding
-from .reading import GuardReading, guards_read, shown_states
+from .reading import GuardReading, guard_named, guards_read, shown_states
 
 
 def check_guards(analysis: Analysis) -> Iterator[Finding]:
@@ -30,10 +30,14 @@ def check_guards(analysis: Analysis) -> Iterator[Finding]:
     for read in guards_read(spec):
         guard = read.guard
         if read.problem:
-            name = repr(guard.title) if guard.title else "this item of the State Guards list"
+            name = (
+                "the " + guard_named(guard)
+                if guard.title or guard.usage
+                else "this item of the State Guards list"
+            )
             yield Finding(
-                "guard_unread",
-                f"the guard {name} is not read: {read.problem}; nothing checks it against the "
+                "usage_unread" if guard.usage else "guard_unread",
+                f"{name} is not read: {read.problem}; nothing checks it against the "
                 f"tables ({FORMS})",
                 line=guard.line,
             )
@@ -57,7 +61,7 @@ def _disagreements(analysis: Analysis, read: GuardReading) -> Iterator[Finding]:
     blocks it, and the states where it allows the spell and every rule blocks it."""
     spec = analysis.spec
     guard = read.guard
-    said = f"the guard {guard.title!r} says of {read.spell}: {guard.text.rstrip('.')!r}"
+    said = f"the {guard_named(guard)} says of {read.spell}: {guard.text.rstrip('.')!r}"
     through: dict[tuple[str, int], tuple[RuleSpec, list[str]]] = {}
     for state in read.blocked:
         for rule in analysis.winners(state, read.spell):

@@ -147,6 +147,7 @@ class GuardReading:
         return {
             "guard": self.guard.title,
             "line": self.guard.line,
+            "source": "usage" if self.guard.usage else "guards",
             "spell": self.spell,
             "allowed": list(self.allowed),
             "blocked": list(self.blocked),
@@ -213,8 +214,13 @@ def read_spec(spec: Spec, options: ReadOptions | None = None) -> Reading:
 
 def guards_read(spec: Spec) -> tuple[GuardReading, ...]:
     """Each item of the spec's State Guards list (`read.guards`) read against its spells
-    and states, with what it was read as in words."""
-    return tuple(_guard_said(spec, _guard(spec, g)) for g in spec.guards if _claimed(spec, g))
+    and states, with what it was read as in words; then each spell's `*Usage*` claim
+    where the list says nothing of that spell (where it does, the list's item is the
+    precise word and the Usage its summary)."""
+    listed = [g for g in spec.guards if not g.usage and _claimed(spec, g)]
+    covered = {_spell_named(spec, g) for g in listed}
+    usage = [g for g in spec.guards if g.usage and g.title not in covered]
+    return tuple(_guard_said(spec, _guard(spec, g)) for g in (*listed, *usage))
 
 
 def _claimed(spec: Spec, guard: SpecGuard) -> bool:
@@ -274,6 +280,20 @@ def _guard(spec: Spec, guard: SpecGuard) -> GuardReading:
             problem=f"its `except` names {', '.join(outside)}, which the states before it "
             "do not include",
         )
+    for note in guard.notes:
+        # a comment that names a state says something of it that is not read
+        mentioned = [
+            t
+            for t in re.findall(r"[A-Za-z][\w\[\]/]*", note)
+            if (t in states or t in families) and t != t.lower()
+        ]
+        if mentioned:
+            return GuardReading(
+                guard,
+                spell,
+                problem=f"its comment {note!r} names {mentioned[0]}, which is not read: name "
+                "every state the guard is about before the comment",
+            )
     inside = [s for s in states if s in named_states and s not in excepted]
     if not inside:
         return GuardReading(guard, spell, problem="its `except` leaves it no state")
@@ -289,7 +309,7 @@ def _guard(spec: Spec, guard: SpecGuard) -> GuardReading:
 def _guard_said(spec: Spec, read: GuardReading) -> GuardReading:
     """The reading with its words: `guard 'Expecto Guard' (line 369): ...`."""
     guard = read.guard
-    head = f"guard {guard.title or guard.text!r} (line {guard.line})"
+    head = guard_named(guard) + f" (line {guard.line})"
     if read.problem:
         return replace(read, said=f"{head} is not read: {read.problem}")
     parts = []
@@ -304,17 +324,33 @@ def _guard_said(spec: Spec, read: GuardReading) -> GuardReading:
         )
     else:
         if read.blocked:
-            parts.append(f"{read.spell} blocked (or a no-op) in {shown_states(spec, read.blocked)}")
+            parts.append(f"{read.spell} blocked (or a no-op) in {_every(spec, read.blocked)}")
         if read.allowed:
             parts.append(
                 f"{'allowed' if read.blocked else read.spell + ' allowed'} in "
-                f"{shown_states(spec, read.allowed)}"
+                f"{_every(spec, read.allowed)}"
             )
         if len(read.blocked) + len(read.allowed) < len(spec.states):
             parts.append("nothing said of the other states")
     if guard.notes:
         parts.append("comment, not read: " + "; ".join(repr(n) for n in guard.notes))
     return replace(read, said=f"{head}: " + "; ".join(parts))
+
+
+def _every(spec: Spec, states: tuple[str, ...]) -> str:
+    return "every state" if len(states) == len(spec.states) else shown_states(spec, states)
+
+
+def guard_title(guard: SpecGuard) -> str:
+    """A guard's name: its title (`Expecto Guard`), or `Usage of Expecto` for one a
+    Spells list's `*Usage*` field says."""
+    return f"Usage of {guard.title}" if guard.usage else guard.title or guard.text
+
+
+def guard_named(guard: SpecGuard) -> str:
+    """How a guard is named in what is said of it: `guard 'Expecto Guard'`, or `Usage
+    of Expecto`."""
+    return guard_title(guard) if guard.usage else f"guard {guard_title(guard)!r}"
 
 
 def shown_states(spec: Spec, states: tuple[str, ...]) -> str:

@@ -11,7 +11,7 @@ from ..model import Spec, Specificity
 from ..read.lexicon import ReadOptions
 from .coverage import Coverage, family_cell, family_coverage, state_coverage
 from .findings import SEVERITY, Finding, Severity
-from .reading import read_spec
+from .reading import guard_title, read_spec
 
 WILDCARD_MARK = "*"
 MISSING = "MISSING"
@@ -411,9 +411,7 @@ def _md_reading(spec: Spec, options: ReadOptions | None) -> list[str]:
         out += ["", "| Guard | Line | Reading |", "|---|---|---|"]
         for g in reading.guards:
             said = g.said.split(": ", 1)[1] if not g.problem else "not read: " + g.problem
-            out.append(
-                f"| {_md_cell(g.guard.title or g.guard.text)} | {g.guard.line} | {_md_cell(said)} |"
-            )
+            out.append(f"| {_md_cell(guard_title(g.guard))} | {g.guard.line} | {_md_cell(said)} |")
     if reading.kept:
         out += ["", *(f"- {_md_cell(k[0].upper() + k[1:])}." for k in reading.kept)]
     return out

@@ -729,6 +729,7 @@ def parse_spell_item(lines: tuple[Inline, ...]) -> Spell:
         usage=fields.get("usage", ("", line))[0],
         line=line,
         target=fields.get("target", ("", line))[0].strip("`* "),
+        usage_line=fields["usage"][1] if "usage" in fields else 0,
     )
 
 

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import cache
 
-from ..model import SpecGuard
+from ..model import SpecGuard, Spell
 from .identifiers import identifier
 from .markdown import Block, Heading, Inline, Item, ItemList, Paragraph
 
@@ -64,6 +64,12 @@ def _limit() -> re.Pattern[str]:
     return re.compile(
         r"\b(if|when|whenever|unless|until|while|provided|only|once|after|before)\b", re.I
     )
+
+
+# `only` after a guard's states (`Allowed in TRYING only`), its comment cut off.
+@cache
+def _last_only() -> re.Pattern[str]:
+    return re.compile(r"\s+only\s*$", re.I)
 
 
 # Where a comment starts after the states: a word that gives a reason, `;`, a dash, or
@@ -105,6 +111,17 @@ def read_guards(blocks: Sequence[Block]) -> tuple[SpecGuard, ...]:
         elif under_guards(stack):
             found += _guards_of(block)
     return tuple(found)
+
+
+def usage_guards(spells: Sequence[Spell]) -> tuple[SpecGuard, ...]:
+    """The guards the Spells list's `*Usage*` fields say (`- *Usage*: Only allowed in
+    GATHER states`), each read as an item of the State Guards list is, titled by its
+    spell; a Usage that opens with no claim (`Progress through the workflow`) says none."""
+    return tuple(
+        _claim(SpecGuard(spell.usage_line, spell.name, " ".join(spell.usage.split()), usage=True))
+        for spell in spells
+        if spell.usage_line and _head().match(spell.usage)
+    )
 
 
 def under_guards(headings: Sequence[Heading]) -> bool:
@@ -194,13 +211,24 @@ def _claim(guard: SpecGuard) -> SpecGuard:
         return replace(guard, claim=claim, problem="it says `except` twice")
     names, said = _names(main)
     notes += said
+    last = _last_only().search(names[-1]) if names else None
+    if last is not None:
+        if claim == "blocked":
+            return replace(
+                guard,
+                claim=claim,
+                problem="`only` after the states of `Blocked in` is not read: write `Only "
+                "allowed in` the states where it is allowed, or `Blocked in` the states alone",
+            )
+        # `Allowed in TRYING only`: the `only` claim, its word after the states
+        claim, names = "only", (*names[:-1], names[-1][: last.start()])
     out: tuple[str, ...] = ()
     if excepted:
         out, said = _names(excepted[0])
         notes += said
         if not out:
             return replace(guard, claim=claim, problem="its `except` names no state")
-    limited = next((n for n in (main, *excepted, *notes) if _limit().search(n)), None)
+    limited = next((n for n in (*names, *excepted, *notes) if _limit().search(n)), None)
     if limited is not None:
         word = _limit().search(limited)
         assert word is not None
@@ -255,6 +283,7 @@ def _outside_parentheses(text: str) -> tuple[str, list[str]]:
 def _names(text: str) -> tuple[tuple[str, ...], list[str]]:
     """The names a guard's states are written as, and a comment after them (`where ...`,
     `; ...`)."""
+    text = re.sub(r"\s+as\s+well\s+as\s+", " and ", text, flags=re.I)  # one more state
     comment = _comment().search(text)
     said = []
     if comment is not None:

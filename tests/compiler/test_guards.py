@@ -33,9 +33,11 @@ def _with_guard(line: str) -> tuple[str, int]:
 def test_the_three_guards_of_the_spec_are_read_and_agree_with_its_tables() -> None:
     spec = load_spec(SPEC, shown="spec/STATE_MACHINE.md")
     guards = read_spec(spec).guards
-    assert [g.spell for g in guards] == ["Expecto", "Reparo", "Reverto"]
+    # the list's three, then the one Usage field that claims and has no guard of the list
+    assert [g.spell for g in guards] == ["Expecto", "Reparo", "Reverto", "Lumos"]
     assert not [g.problem for g in guards if g.problem]
-    expecto, reparo, reverto = guards
+    expecto, reparo, reverto, lumos = guards
+    assert lumos.guard.usage and lumos.guard.line == 56 and len(lumos.allowed) == len(spec.states)
     assert expecto.allowed == ("GATHER_NEEDS_PLAN", "GATHER_EDITING")
     assert len(expecto.blocked) == len(spec.states) - 2
     assert reparo.blocked == ("PR_APPLIED_PENDING_ARCHIVE_G", "PR_APPLIED_PENDING_ARCHIVE_A")
@@ -54,6 +56,16 @@ def test_a_guard_the_tables_do_not_keep_is_said_at_its_line_naming_the_row() -> 
     assert found.rule == "L1" and found.spell == "Lumos"
     assert "ERROR_PLAN_MISSING" in found.states and "L1 (line 357)" in found.message
     assert "guard 'Lumos Guard'" in "\n".join(read_spec(spec).lines())
+
+
+def test_a_comment_that_names_a_state_makes_the_guard_unread() -> None:
+    text, line = _with_guard(
+        "4. **Lumos Guard**: Blocked in ERROR_PLAN_MISSING since ERROR_TASK_MISSING is worse"
+    )
+    spec = parse_spec_text(text, "spec.md")
+    (found,) = [f for f in analyse(spec) if f.kind in GUARDS]
+    assert found.kind == "guard_unread" and found.line == line
+    assert "names ERROR_TASK_MISSING, which is not read" in found.message
 
 
 def test_a_guard_it_cannot_read_is_said_with_the_forms_that_read() -> None:
@@ -99,6 +111,12 @@ Transitions not listed are rejected.
         ("Blocked if closed", "guard_disagrees"),
         ("Blocked in closed when the door is locked", "guard_unread"),
         ("Blocked in ajar", "guard_unread"),
+        # `only` after the states is the `only` claim, not a condition
+        ("Allowed in closed only", None),
+        ("Allowed in opened only", "guard_disagrees guard_disagrees"),
+        ("Blocked in opened only", "guard_unread"),
+        # `as well as` joins one more state; it starts no comment
+        ("Blocked in opened as well as closed", "guard_disagrees"),
     ],
 )
 def test_guards_of_a_machine_of_light_tables(guard: str, kind: str | None) -> None:
@@ -197,3 +215,57 @@ def test_guards_defined_by_name_under_a_guards_heading_are_no_state_guards() -> 
     for item in ("- **pay**: the payment provider says so\n", "- **isPaid**: Blocked in paid\n"):
         said = [f.kind for f in analyse(parse_spec_text(table + item)) if f.kind in GUARDS]
         assert said == ["guard_unread"], item
+
+
+_SPELLS = """# Door
+
+### Spells
+
+1. **Open**
+   - *Usage*: {usage}
+2. **Close**
+   - *Usage*: Closes the door
+
+### States
+
+1. **CLOSED**
+2. **OPENED**
+
+### Transitions
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+| O1 | CLOSED | Open | - | OPENED | Update state to OPENED | Opened |
+| O2 | OPENED | Open | - | [BLOCKED] | No state change | Already open |
+| C1 | OPENED | Close | - | CLOSED | Update state to CLOSED | Closed |
+| C2 | CLOSED | Close | - | [BLOCKED] | No state change | Already closed |
+{guards}"""
+
+
+@pytest.mark.parametrize(
+    ("usage", "kinds"),
+    [
+        ("Only allowed in CLOSED", []),
+        ("Only available in OPENED", ["guard_disagrees", "guard_disagrees"]),
+        ("Available in all states", ["guard_disagrees"]),
+        ("Blocked in OPENED", []),
+        # a Usage that claims in words the guards do not read is an info, not a warning
+        ("Available in most states except where blocked", ["usage_unread"]),
+        # a Usage that claims nothing is a description
+        ("Opens the door", []),
+    ],
+)
+def test_a_spells_usage_field_is_checked_as_a_guard(usage: str, kinds: list[str]) -> None:
+    spec = parse_spec_text(_SPELLS.format(usage=usage, guards=""), "door.md")
+    found = [f for f in analyse(spec) if f.kind in (*GUARDS, "usage_unread")]
+    assert [f.kind for f in found] == kinds
+    assert all(f.line == 6 for f in found)
+    assert all("the Usage of Open says of Open" in f.message for f in found if "disag" in f.kind)
+
+
+def test_a_usage_is_not_checked_where_the_guards_list_speaks_of_its_spell() -> None:
+    guards = "\n### State Guards\n\n1. **Open Guard**: Only allowed in CLOSED\n"
+    spec = parse_spec_text(_SPELLS.format(usage="Available in all states", guards=guards), "d.md")
+    assert not [f for f in analyse(spec) if f.kind in (*GUARDS, "usage_unread")]
+    (read,) = read_spec(spec).guards
+    assert not read.guard.usage
