@@ -421,24 +421,24 @@ def _input_finding(
     if text is not None:
         fix = (
             f"its condition matches `{text}` in {file}'s text, which may be any line of "
-            f"it: say `{check_phrase}` instead (`... matching `PATTERN`` for the value's "
+            f"it: say {check_phrase!r} instead (... matching `PATTERN` for the value's "
             "shape)"
         )
     elif at_first is None:
         fix = (
-            f"check `{check_phrase}` in this rule's condition, with a rule for when it "
+            f"check {check_phrase!r} in this rule's condition, with a rule for when it "
             "does not hold that says what to do"
         )
     else:
         fix = (
-            f"check it where {file} is first there to check: add `{check_phrase}` to the "
+            f"check it where {file} is first there to check: add {check_phrase!r} to the "
             f"condition of rule {at_first.id} (line {at_first.line})"
         )
     return Finding(
         "action_input",
         f"rule {rule.id}: action ({index}) ({action.text!r}) fills ${{{name}}} from "
-        f"{file}'s {read}, but nothing makes sure {file} has a {name} when the rule fires "
-        f"in {rule.source}: when it exists without one, the cast is refused, after the work "
+        f"{file}'s {read}, but nothing makes sure {file}'s {read} has `{name}` when the rule "
+        f"fires in {rule.source}: when it exists without one, the cast is refused, after the work "
         f"is done; {fix}",
         line=rule.line,
         rule=rule.id,

@@ -197,6 +197,16 @@ def _missing(repository: git.Repository, revision: str) -> str:
                 f"add it (`git remote add {remote} URL` and `git fetch {remote}`) or compare "
                 f"with a revision it has, --against REVISION:"
             )
+    try:
+        head = repository.commit("HEAD")
+    except git.GitError:
+        head = "unknown"  # git could not tell: the general reason below
+    if head is None:
+        return (
+            f"the repository at {repository.top} has no commit yet, so {revision!r} names "
+            "none: compare with a copy of the spec before the change, --against PATH, or "
+            "commit the spec first"
+        )
     return (
         f"{revision!r} is no revision of the repository at {repository.top} "
         "(not fetched yet? `git fetch` it first)"

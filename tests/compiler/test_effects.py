@@ -102,7 +102,8 @@ def test_a_value_checked_two_states_back_holds_until_an_action_touches_its_file(
         CARRIED.replace("TOUCH", "Append `- started` to `task.md`"), "carried.md"
     )
     (found,) = [f for f in analyse(touched) if f.kind == "action_input"]
-    assert found.rule == "F1" and "nothing makes sure task.md has a name" in found.message
+    assert found.rule == "F1"
+    assert "nothing makes sure task.md's frontmatter has `name`" in found.message
     # W3 writes task.md itself, so it is no place to check; no rule into WORKING is.
     assert "in this rule's condition" in found.message
 

@@ -226,6 +226,19 @@ def test_a_revision_not_fetched_is_an_error_never_a_file_of_its_name(tmp_path: P
     assert fetched.returncode == 2 and "not fetched yet? `git fetch` it first" in fetched.stderr
 
 
+def test_a_repository_with_no_commit_says_so_never_to_fetch(tmp_path: Path) -> None:
+    repository = tmp_path / "repo"
+    git_traps.init(repository)
+    (repository / "spec").mkdir()
+    (repository / SPEC).write_text(TEXT, encoding="utf-8")
+
+    done = against(repository, "HEAD:")
+
+    assert done.returncode == 2 and done.stdout == ""
+    assert f"the repository at {repository} has no commit yet" in done.stderr
+    assert "--against PATH" in done.stderr and "fetch" not in done.stderr
+
+
 def test_git_that_cannot_answer_is_said_never_taken_for_no_revision(tmp_path: Path) -> None:
     repository = tmp_path / "repo"
     _renamed_since_origin(repository)

@@ -312,9 +312,10 @@ def test_every_verb_of_the_core_has_its_meaning_effect_and_carry_out_in_one_reco
     assert not passive("a_vocabulary_s_own_verb")  # carried out by its vocabulary
 
 
-def test_a_spell_that_only_reads_values_is_not_destructive_and_a_reset_is() -> None:
+def test_a_spell_that_only_reads_values_is_read_only_and_a_reset_is_destructive() -> None:
     """The MCP hints are drawn from what each verb changes: extracting a frontmatter
-    value changes no file; setting a counter back rewrites a value."""
+    value or loading a file's text changes nothing; setting a counter back rewrites a
+    value."""
     from types import SimpleNamespace
 
     from spellbook.doors.server import annotations_of
@@ -327,7 +328,10 @@ def test_a_spell_that_only_reads_values_is_not_destructive_and_a_reset_is() -> N
     reads = machine(
         Action("extract", "Extract name from task.md frontmatter", ("task.md",), "name")
     )
-    assert annotations_of(reads, "go") == (False, False)
+    # read-only: extracting a value or loading a file's text leaves the workspace as is
+    assert annotations_of(reads, "go") == (True, False)
+    loads = machine(Action("load", "Load `timeline.md` content", ("timeline.md",)))
+    assert annotations_of(loads, "go") == (True, False)
     counts = machine(Action("increment", "Increment rounds", (), "rounds"))
     assert annotations_of(counts, "go") == (False, False)
     resets = machine(Action("reset", "Reset rounds", (), "rounds=0"))

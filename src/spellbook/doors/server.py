@@ -64,10 +64,19 @@ def annotations_of(machine: Any, spell: str) -> tuple[bool, bool]:
     """What the spec says a spell's casts do to the workspace: whether they leave it as
     it is (read-only, and so idempotent), whether they may rewrite, move or remove
     files (destructive)."""
-    from spellbook.verbs.actions import VERBS, acts
+    from spellbook.verbs.actions import VERBS
 
     rules = [r for r in machine.RULES if r.spell == spell]
-    moves = any(r.changes_state or acts(r) for r in rules)
+    # A verb that changes no file and no field (a file's text loaded into the
+    # response, a value read, an instruction to the AI) leaves the workspace as it is.
+    moves = any(
+        r.changes_state
+        or any(
+            a.verb not in VERBS or (VERBS[a.verb].files, VERBS[a.verb].fields) != ("none", "none")
+            for a in r.actions
+        )
+        for r in rules
+    )
     # A verb that only adds to the workspace (a file made where there was none, text
     # added, a count kept) or changes no file is not destructive, as MCP means it; one
     # that rewrites, moves or removes files is, and so is a vocabulary's own.
