@@ -94,9 +94,12 @@ def check_transition(argv: Sequence[str], machine: str | None) -> int:
 
     parser = Parser(
         prog=prog,
-        description=f"Judge a move of the state made by hand: allowed (exit {EXIT_OK}) or "
-        f"refused (exit {EXIT_REFUSED}, the reason on stderr). Never runs the project's commands: "
-        "a guard on a command's outcome is judged by the last run a cast recorded.",
+        description=f"Judge a move of the state: allowed (exit {EXIT_OK}) or refused (exit "
+        f"{EXIT_REFUSED}, the reason on stderr). FROM TO: whether a rule of the spec leads "
+        "from FROM to TO with the files as they are now (what the rule also does aside). "
+        "--state-file: a state file written by hand, refused too where the rule that makes "
+        "the move also acts, which only a cast carries out. Never runs the project's "
+        "commands: a guard on a command's outcome is judged by the last run a cast recorded.",
     )
     parser.add_argument(
         "--root",
