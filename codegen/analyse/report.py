@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..model import Spec, Specificity
@@ -55,6 +56,7 @@ def to_json(
 ) -> dict[str, Any]:
     spells = [sp.name for sp in spec.spells]
     states_cov, families_cov = state_coverage(spec), family_coverage(spec)
+    shown = answering(spec, findings)
     return {
         "spec": spec.path,
         "sha256": spec.sha256,
@@ -72,11 +74,11 @@ def to_json(
             "states": {"covered": states_cov.covered, "total": states_cov.total},
         },
         "matrix": {
-            st.name: {sp: [r.id for r in spec.cell(st.name, sp)] for sp in spells}
+            st.name: {sp: [r.id for r in shown.cell(st.name, sp)] for sp in spells}
             for st in spec.states
         },
         "family_matrix": {
-            fam.name: {sp: list(family_cell(spec, fam.name, sp)) for sp in spells}
+            fam.name: {sp: list(family_cell(shown, fam.name, sp)) for sp in spells}
             for fam in spec.families
         },
         "findings": [finding_json(f) for f in findings],
@@ -84,6 +86,25 @@ def to_json(
         "ok": is_ok(findings, strict),
         "reading": read_spec(spec, options).json(),
     }
+
+
+def answering(spec: Spec, findings: Sequence[Finding]) -> Spec:
+    """The spec whose cells the matrices show: the rules that may answer each. The
+    policy's rule for where none of a cell's rows fires (`expand.policy_rules`) is
+    shown only in a cell where some world reaches it (an `unlisted_gap`), or that was
+    too complex to check; elsewhere the rows cover every world, and it never fires."""
+    reached = {
+        (state, f.spell)
+        for f in findings
+        if f.kind in ("unlisted_gap", "cell_too_complex")
+        for state in (f.states or (f.state,))
+    }
+    kept = tuple(
+        r
+        for r in spec.rules
+        if r.specificity is not Specificity.POLICY or (r.source, r.spell) in reached
+    )
+    return spec if len(kept) == len(spec.rules) else replace(spec, rules=kept)
 
 
 # --- text ---------------------------------------------------------------------
@@ -196,12 +217,12 @@ def format_text(
         f"{_rules(spec)}",
         f"Read with {_words(spec)}",
         "",
-        *_by_family(spec, families_cov),
+        *_by_family(answering(spec, findings), families_cov),
         f"Coverage by state: {states_cov} cells "
         f"({_plural(len(spec.states), 'state')} x {_plural(len(spec.spells), word)}"
         + ("; no state families, so no matrix by family" if _no_families(spec) else "")
         + ")",
-        *_state_matrix(spec),
+        *_state_matrix(answering(spec, findings)),
         "",
         f"Rule IDs are in priority order: rows naming the state first, then "
         f"wildcard rows ({WILDCARD_MARK}); within each, document order.",
@@ -355,10 +376,11 @@ def to_markdown(
         ("| State | " if _no_families(spec) else "| State family | ") + " | ".join(spells) + " |",
         "|---|" + "---|" * len(spells),
     ]
+    shown = answering(spec, findings)
     for fam in spec.families:
         cells = []
         for sp in spells:
-            ids = family_cell(spec, fam.name, sp)
+            ids = family_cell(shown, fam.name, sp)
             text = ", ".join(i + (WILDCARD_MARK if i in wildcard else "") for i in ids)
             cells.append(_md_cell(text or f"**{MISSING}**"))
         out.append(f"| `{fam.name}` | " + " | ".join(cells) + " |")

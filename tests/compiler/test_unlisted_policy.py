@@ -271,3 +271,26 @@ def test_the_reports_carry_the_policy_not_a_row() -> None:
     # In the coverage matrix the policy's cells say `not listed`; no row of Reading does.
     assert "| `OPEN` | not listed | T2 | T3* |" in markdown
     assert "\n| not listed |" not in markdown
+
+
+def test_the_matrices_show_the_policy_in_a_cell_only_where_some_world_reaches_it() -> None:
+    """A cell whose rows all have conditions gets the policy's rule last, for a world
+    none of them fires in; where the rows cover every world, it never fires and the
+    matrices do not show it."""
+    from codegen.analyse.report import format_text, to_json, to_markdown
+
+    covered = [
+        *ROWS,
+        row("T4", "DONE", "Open", "`x.md` exists", "OPEN", "Update state to OPEN"),
+        row("T5", "DONE", "Open", "`x.md` missing", "DONE", "No state change"),
+    ]
+    gapped = [*ROWS, row("T4", "DONE", "Open", "`x.md` exists", "OPEN", "Update state to OPEN")]
+    for rows, shown in ((covered, ["T4", "T5"]), (gapped, ["T4", "not listed"])):
+        spec = parse_spec_text(spec_text(STATES, SPELLS, rows) + f"\n{POLICY}\n", "spec/P.md")
+        assert spec.cell("DONE", "Open")[-1].fills_gap  # the machine keeps it either way
+        findings = analyse(spec)
+        assert to_json(spec, findings)["matrix"]["DONE"]["Open"] == shown
+        assert to_json(spec, findings)["family_matrix"]["DONE"]["Open"] == shown
+        line = next(ln for ln in format_text(spec, findings).splitlines() if ln.startswith("DONE "))
+        assert line.split() == ["DONE", *" ".join(shown).split(), "not", "listed", "T3*"]
+        assert f"| `DONE` | {', '.join(shown)} |" in to_markdown(spec, findings)
