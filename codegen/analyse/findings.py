@@ -77,6 +77,7 @@ SEVERITY: dict[str, Severity] = {
     "table_skipped": Severity.INFO,
     "table_unread": Severity.WARNING,
     "blocked_reasons": Severity.INFO,
+    "refusal_agrees": Severity.INFO,
     "unknown_column": Severity.WARNING,
     "indicators_unread": Severity.INFO,
     "indicators_alike": Severity.WARNING,

@@ -42,7 +42,8 @@ has each name made an identifier. Under a heading that says its moves are refuse
 heading that says so of something else (`Handling rejected payments`) keeps them as
 moves. A column that says why a move is refused (`Why Blocked`, `WHY`) refuses the rows'
 trigger too, and is their Response; in a table with no Event column, the trigger is each
-event the other rows lead to the To state on (`refused_events`), not `to_<state>`.
+event the other rows lead to the To state on (`refused_events`), not `to_<state>`, but
+one the From state's rows already take elsewhere (`refusal_agrees` where none is left).
 
 In a spec whose tables have an ID column, a table of refused moves with their reasons
 (`| From | To | Why Blocked |`, `why_column`) is read as blocked rows of the spells
@@ -729,14 +730,22 @@ class LightReader:
         """`rows` with each row of refused moves from a table with no Event column (`| From
         | To | Why Blocked |`, or `| From | To |` under `Invalid transitions`) refusing the
         events the other rows lead to its To state on, not a `to_<state>` no one sends (where
-        no table has an Event column, `to_<state>` is every move's trigger, and stays). A To
-        state no row leads to on an event is an error naming the row to write."""
+        no table has an Event column, `to_<state>` is every move's trigger, and stays).
+
+        In a From state a row names, an event is refused where no row takes it there, or
+        a row takes it to the To state (a conflict the author sees); an event the From
+        state's rows already take elsewhere is not (`draft --submit--> review` beside
+        `review --submit--> published`: `| draft | published |` leaves submit alone). A row
+        with nothing left to refuse is dropped, with a `refusal_agrees` info: the tables
+        already agree. A To state no row leads to on an event is an error naming the row
+        to write."""
         if not self._refused_to or not self._evented:
             return rows
         leading: dict[str, list[str]] = {}
-        for rule in rows:
+        moves = [r for r in rows if r.id not in self._refused_to]
+        for rule in moves:
             name = rule.target.name
-            if rule.id in self._refused_to or rule.target.kind is not Kind.TRANSITION or not name:
+            if rule.target.kind is not Kind.TRANSITION or not name:
                 continue
             events = leading.setdefault(name, [])
             events += [t for t in rule.triggers if t not in events]
@@ -755,7 +764,26 @@ class LightReader:
                     f"with the event it refuses, `| {source} | <event> | [BLOCKED] |`",
                     line,
                 )
-            read.append(replace(rule, triggers=tuple(events)))
+            elsewhere = {e: _taken_elsewhere(moves, rule.current, e, target) for e in events}
+            refused = tuple(e for e in events if not elsewhere[e])
+            if refused:
+                read.append(replace(rule, triggers=refused))
+                continue
+            taken = "; ".join(
+                f"{e} in {state} {_outcome(rule_of, state)}: rule {rule_of.id}, line {rule_of.line}"
+                for e in events
+                for state, rule_of in elsewhere[e][:1]
+            )
+            self.reader.notices.append(
+                Notice(
+                    "refusal_agrees",
+                    f"the row refusing the move {source} → {target} has no event to refuse: "
+                    f"the tables already agree with it, as {source} takes each event that "
+                    f"leads to {target} elsewhere ({taken}); the row is no rule. To refuse "
+                    f"an event there, name it: `| {source} | <event> | [BLOCKED] |`",
+                    line,
+                )
+            )
         return tuple(read)
 
     def _start_state(self, written: str) -> bool:
@@ -1318,3 +1346,38 @@ def terminal_rows(
             )
         )
     return tuple(rows)
+
+
+def _taken_elsewhere(
+    moves: list[RuleRow], current: Selector, event: str, target: str
+) -> tuple[tuple[str, RuleRow], ...]:
+    """For a refused move out of `current` to `target` (a state, no event written), where
+    `event` leads to `target`: each state `current` names, with a row that already takes
+    `event` there other than to `target` (to another state, or refusing it), where every
+    state has one and none leads to `target`; else empty (`event` is refused), as for a
+    wildcard `current`, whose rows come after the rows naming a state. The rows that
+    take `event` in a state are those naming it; where none does, a wildcard row's."""
+    if current.wildcard:
+        return ()
+    found = []
+    for state in current.names:
+        on = [r for r in moves if event in r.triggers]
+        here = [r for r in on if not r.current.wildcard and state in r.current.names] or [
+            r for r in on if r.current.wildcard and state not in r.current.names
+        ]
+        if not here or any(_dest(r, state) == target for r in here):
+            return ()
+        found.append((state, here[0]))
+    return tuple(found)
+
+
+def _dest(rule: RuleRow, state: str) -> str:
+    """Where `rule` leads from `state`: a state, or `[BLOCKED]`."""
+    if rule.target.kind is Kind.BLOCKED:
+        return "[BLOCKED]"
+    return rule.target.name or state if rule.target.kind is Kind.TRANSITION else state
+
+
+def _outcome(rule: RuleRow, state: str) -> str:
+    dest = _dest(rule, state)
+    return "is refused" if dest == "[BLOCKED]" else f"leads to {dest}"

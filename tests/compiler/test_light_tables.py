@@ -1964,6 +1964,63 @@ def test_a_table_of_refused_moves_with_no_event_column_refuses_the_events_into_i
     assert blocked.response == "must be approved first"
 
 
+_REFUSED = "\n## Invalid transitions\n\n| From | To | Why Blocked |\n|---|---|---|\n"
+
+
+def test_a_refused_move_leaves_alone_an_event_its_state_already_takes_elsewhere() -> None:
+    """submit leads to published from review, but from draft to review: the row refusing
+    draft → published refuses no event, the tables already agree (no conflict, no dead
+    rule), where it refused submit in draft against R1."""
+    spec = read(
+        _table("| draft | submit | review |\n| review | submit | published |\n")
+        + "| review | reject | draft |\n| published | - | (none) |\n"
+        + _REFUSED
+        + "| draft | published | must be reviewed first |\n"
+    )
+    assert not [
+        r for r in spec.rows if "draft" in r.current.names and r.target.kind is Kind.BLOCKED
+    ]
+    findings = analyse(spec)
+    assert not [f for f in findings if f.kind in ("conflict", "dead_rule")]
+    (agrees,) = [f for f in findings if f.kind == "refusal_agrees"]
+    assert agrees.line == 14
+    assert "submit in draft leads to review: rule R1, line 5" in agrees.message
+
+
+def test_a_refused_move_refuses_only_the_events_its_state_does_not_take_elsewhere() -> None:
+    """publish and submit both lead to published; draft takes submit to review, so only
+    publish is refused there. A row leading there from draft is the author's conflict."""
+    rows = "| draft | submit | review |\n| review | submit | published |\n"
+    rows += "| review | publish | published |\n"
+    spec = read(_table(rows) + _REFUSED + "| draft | published | must be reviewed first |\n")
+    (blocked,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    assert blocked.triggers == ("publish",) and blocked.current.names == ("draft",)
+    rows += "| draft | publish | published |\n"
+    spec = read(_table(rows) + _REFUSED + "| draft | published | must be reviewed first |\n")
+    (blocked,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    assert blocked.triggers == ("publish",)
+    assert [f.rule for f in analyse(spec) if f.kind == "conflict"]
+
+
+def test_a_refused_move_overrides_a_wildcard_row_only_where_it_leads_to_its_state() -> None:
+    """A row for every state that takes the event elsewhere is what the From state does
+    with it; one that takes it to the To state is overridden, as the author says."""
+    rows = "| draft | review | review |\n| review | publish | published |\n"
+    spec = read(
+        _table(rows + "| Any state | publish | archived |\n")
+        + _REFUSED
+        + "| draft | published | must be reviewed first |\n"
+    )
+    assert not [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    spec = read(
+        _table(rows + "| Any state | publish | published |\n")
+        + _REFUSED
+        + "| draft | published | must be reviewed first |\n"
+    )
+    (blocked,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    assert blocked.triggers == ("publish",)
+
+
 def test_a_refused_move_into_a_state_no_event_leads_to_is_an_error() -> None:
     with pytest.raises(SpecError, match=r"refuses the move open → shipped.*\| open \| <event> \|"):
         read(
