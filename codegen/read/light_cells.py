@@ -19,7 +19,10 @@ An Event cell may say more than one event's name:
   reading says so (`EventCell.joined`), naming `or`;
 - a guard, `submit [valid]`, `submit / if valid`, `submit when valid`, `submit (only if
   the form is valid)`: the row's condition, as a Condition column says it;
-- an action after a slash, `submit / save()`: the row's action, as an Action column says it.
+- an action after a slash, `submit / save()`: the row's action, as an Action column says it;
+  so are words after a slash that open with a verb the action grammar knows (`submit /
+  notify reviewer`: `near_verbs.opens_with_verb`), UML's `event / action`, never two
+  events (one word after the slash, `approve / reject`, is two).
 
 Anything else is one event's name, as written (`Facilitator approves; security
 pipeline re-runs on the approved content`).
@@ -38,6 +41,7 @@ from ..model import Notice
 from ..spec_error import fail
 from .identifiers import is_identifier
 from .markdown import Cell
+from .near_verbs import opens_with_verb
 
 
 @cache
@@ -243,6 +247,9 @@ class EventCell:
     # A word or a verb and its object (`Pay or cancel order`): the first may share the
     # last one's object (`Pay order`), which the names read do not say.
     shared: bool = False
+    # The action after a slash was read because it opens with a verb the action grammar
+    # knows (`submit / notify reviewer`), not because a `()` marks it.
+    acted: bool = False
 
 
 def shown(cell: Cell, what: str) -> str:
@@ -392,6 +399,9 @@ def event_cell(cell: Cell) -> EventCell:
     if len(spans) == 1 and spans[0].kind == "code":
         return EventCell((text,), literal=True)  # backticks mark one literal name
     several = _names(text, _separator())
+    acted = None if several is not None else _verb_action(text)
+    if acted is not None:
+        return EventCell((acted[0],), "", acted[1], acted=True)
     phrases = None if several is not None else _phrases(text, _alternative())
     if several is not None or phrases is not None:
         names = several or phrases or ()
@@ -432,6 +442,20 @@ def event_cell(cell: Cell) -> EventCell:
     if acting is not None and is_identifier(acting.group("event")):
         return EventCell((acting.group("event"),), "", acting.group("action"))
     return EventCell((text,))
+
+
+def _verb_action(text: str) -> tuple[str, str] | None:
+    """The event and the action of UML's `event / action` whose action is words that open
+    with a verb the action grammar knows (`submit / notify reviewer`): more likely that
+    than two events. None for any other cell, and for one word after the slash
+    (`approve / reject`, `submit / notify`: two events, a `slash_events` warning)."""
+    event, slash, action = text.partition("/")
+    event, action = event.strip(), action.strip()
+    if not slash or "/" in action or any(mark in text for mark in "\n|[("):
+        return None
+    if not _phrase(event) or len(action.split()) < 2 or not opens_with_verb(action):
+        return None
+    return event, action
 
 
 def _guard_as_written(cell: Cell, guarded: re.Pattern[str], found: re.Match[str]) -> str:

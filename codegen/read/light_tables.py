@@ -935,7 +935,8 @@ class LightReader:
         self, event: EventCell, written: str, notes: list[tuple[str, str]], key: str, line: int
     ) -> None:
         """A warning for an Event cell whose reading may not be what its author meant:
-        names parted by a slash (`submit / notify`: two events, or UML's event / action),
+        names parted by a slash (`submit / notify`: two events, or UML's event / action;
+        `submit / notify reviewer`, read as the event and its action),
         and a note in parentheses (`submit (admin only)`), kept but not read; where two
         rows (of one From cell, guard and events: `key`) differ only by such notes, the
         warning says that is why they conflict."""
@@ -950,6 +951,19 @@ class LightReader:
                     f"UML's `event / action` (the event {first!r} doing {second!r}): write "
                     f"`{first} or {second}` for {len(event.names)} events, or "
                     f"`{first} / {second}()` (or an Action column) for the event and its action",
+                    line,
+                    rule,
+                )
+            )
+        if event.acted:
+            first, action = event.names[0], event.action
+            self.reader.notices.append(
+                Notice(
+                    "slash_events",
+                    f"the Event cell {written!r} is read as UML's `event / action`: the event "
+                    f"{first!r} doing {action!r}, which opens with a verb of actions "
+                    f"({action.split()[0]!r}); write `{first} / {action}()` (or an Action "
+                    f"column) to say so, or `{first} or {action}` for 2 events",
                     line,
                     rule,
                 )

@@ -1240,6 +1240,32 @@ def test_a_slash_between_two_names_reads_as_two_events_with_a_warning(event: str
     assert line == 7 and "`submit or notify`" in message and "`submit / notify()`" in message
 
 
+@pytest.mark.parametrize(
+    ("event", "action"),
+    [
+        ("submit / notify reviewer", "notify reviewer"),
+        ("Submit draft / send the email", "send the email"),
+    ],
+)
+def test_a_slash_before_words_that_open_with_a_verb_is_the_event_and_its_action(
+    event: str, action: str
+) -> None:
+    """UML's `event / action`, the action of several words: not two events."""
+    spec = _drafted(event)
+    (rule,) = [r for r in spec.rules if r.source == "draft"]
+    assert rule.action == action
+    ((line, message),) = _noticed(spec, "slash_events")
+    assert line == 7 and "is read as UML's `event / action`" in message
+    assert f"/ {action}()`" in message and " or " in message
+
+
+@pytest.mark.parametrize("event", ["approve / reject", "Approve request / Reject request"])
+def test_a_slash_before_words_that_open_with_no_verb_of_actions_is_two_events(event: str) -> None:
+    spec = _drafted(event)
+    assert len([r for r in spec.rules if r.source == "draft"]) == 2
+    assert all(r.action == "" for r in spec.rules if r.source == "draft")
+
+
 def test_a_code_span_event_cell_is_one_literal_name() -> None:
     spec = _drafted("`submit or notify`")
     assert [r.spell for r in spec.rules if r.source == "draft"] == ["submit_or_notify"]
