@@ -342,12 +342,41 @@ def _one_line(text: str, line: int, what: str) -> str:
     return text
 
 
-# Words that may begin a guard or join two happenings in an event's name of words: a
-# part with one is no name alone (`approve once CI is green`, `edit and approve`).
-_GUARDING = frozenset(
-    {"once", "provided", "after", "before", "until", "while", "but", "if", "when", "unless"}
-    | {"only", "except", "given", "and", "or", "then"}
+# Words that may begin a guard, the one list of them: in an Event cell, a part of words
+# with one is no event's name alone (`approve once CI is green`, `_phrase`), and one event
+# of several words with one is a `trigger_note` (`light_tables`); in a State Guards item,
+# one limits the guard by a condition (`guards`). Read as whole words (`guard_word`).
+GUARD_WORDS: tuple[str, ...] = (
+    "once",
+    "provided",
+    "after",
+    "before",
+    "until",
+    "while",
+    "as long as",
+    "but",
+    "if",
+    "when",
+    "whenever",
+    "unless",
+    "only",
+    "except",
+    "given",
 )
+
+
+@cache
+def guard_word() -> re.Pattern[str]:
+    """A word of `GUARD_WORDS`, whole (a hyphen or an apostrophe is part of a word:
+    `follow-up`), as `group("word")`; any case, any space inside `as long as`."""
+    words = sorted(GUARD_WORDS, key=len, reverse=True)
+    either = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
+    return re.compile(rf"(?<![\w'-])(?P<word>{either})(?![\w'-])", re.IGNORECASE)
+
+
+# Words that join two happenings in an event's name of words: a part with one is no
+# name alone either (`edit and approve`).
+_JOINING = frozenset({"and", "or", "then"})
 
 
 @cache
@@ -357,9 +386,13 @@ def _words() -> re.Pattern[str]:
 
 def _phrase(part: str) -> bool:
     """Whether a part of an Event cell is an event's name alone: up to four words, the
-    first beginning with a letter, none a word of `_GUARDING`."""
+    first beginning with a letter, none a word of `GUARD_WORDS` or `_JOINING`."""
     part = part.strip()
-    return bool(_words().match(part)) and not _GUARDING & set(part.lower().split())
+    return (
+        bool(_words().match(part))
+        and not _JOINING & set(part.lower().split())
+        and guard_word().search(part) is None
+    )
 
 
 @cache

@@ -64,7 +64,7 @@ from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec
 from ..spec_error import fail
 from .identifiers import ascii_name, identifier, is_identifier, unspelled
 from .lexicon import EMPTY, normal
-from .light_cells import EventCell, column_notes, event_cell, shown, state_names
+from .light_cells import EventCell, column_notes, event_cell, guard_word, shown, state_names
 from .markdown import Block, Cell, Heading, Inline, Paragraph, Segment, Table, TableRow
 from .rows import (
     BACK,
@@ -997,7 +997,7 @@ class LightReader:
                 )
             )
         note = next((text for name, text in notes if name == "Trigger note"), "")
-        guarding = _guard_word().search(event.names[0]) if len(event.names) == 1 else None
+        guarding = _guarding(event.names[0]) if len(event.names) == 1 else None
         if guarding is not None and not (event.guard or event.literal or note):
             name = event.names[0]
             self.reader.notices.append(
@@ -1038,15 +1038,15 @@ class LightReader:
         self.reader.notices.append(Notice("trigger_note", message, line, rule))
 
 
-# A word in an event's name of several words that may begin a guard: `approve once CI
-# is green`, `reject, provided ...`, `After 24 hours ...`, `If CI fails`.
-@cache
-def _guard_word() -> re.Pattern[str]:
-    return re.compile(
-        r"(?:^|[\s,;])(?P<word>once|provided|after|before|until|while|as long as|but|if"
-        r"|when|unless|only|except|given)(?=\s+\S)",
-        re.IGNORECASE,
-    )
+def _guarding(name: str) -> re.Match[str] | None:
+    """The first word of an event's name of several words that may begin a guard
+    (`GUARD_WORDS`) with more after it: `approve once CI is green`, `reject, provided
+    ...`, `After 24 hours ...`, `If CI fails`."""
+    for found in guard_word().finditer(name):
+        start, end = found.start(), found.end()
+        if (start == 0 or name[start - 1] in " \t\n,;") and re.match(r"\s+\S", name[end:]):
+            return found
+    return None
 
 
 # An item of a list of events: its name, and a note after a dash or a colon.

@@ -21,6 +21,7 @@ from codegen.diff.report import to_markdown as diff_markdown
 from codegen.model import Kind, Spec
 from codegen.read.identifiers import identifier
 from codegen.read.lexicon import ReadOptions
+from codegen.read.light_cells import GUARD_WORDS, guard_word
 from codegen.read.rows import parse_selector
 from codegen.render import render_machine
 
@@ -1902,6 +1903,29 @@ def test_a_part_that_may_begin_a_guard_or_is_an_action_is_not_an_event_of_words(
 ) -> None:
     spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
     assert len(spec.rows[0].triggers) == 1
+
+
+@pytest.mark.parametrize("word", GUARD_WORDS)
+def test_every_word_that_may_begin_a_guard_keeps_a_part_from_being_an_event_of_words(
+    word: str,
+) -> None:
+    """`Approve whenever ready or Reject` is no two events (`Approve whenever ready`,
+    `Reject`): each word of the one list of them, `as long as` and `whenever` too."""
+    cell = f"Approve {word.upper()} ready or Reject"
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert len(spec.rows[0].triggers) == 1
+
+
+@pytest.mark.parametrize("word", ["whenever", "as long as", "given"])
+def test_an_event_of_words_with_a_word_that_may_begin_a_guard_is_a_trigger_note(word: str) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | Approve {word} CI is green | done |"))
+    ((line, message),) = _noticed(spec, "trigger_note")
+    assert line == 7 and f"from {word!r} on it may say when the move happens" in message
+
+
+def test_a_word_that_may_begin_a_guard_is_read_whole() -> None:
+    assert guard_word().search("pre-if check, once-off") is None
+    assert guard_word().search("check, As  Long as ready").group("word") == "As  Long as"
 
 
 def test_a_line_break_before_what_is_no_event_name_says_which_line() -> None:
