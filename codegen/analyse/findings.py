@@ -91,6 +91,7 @@ SEVERITY: dict[str, Severity] = {
     "diagram_disagrees": Severity.WARNING,
     "diagram_unread": Severity.INFO,
     "trigger_note": Severity.WARNING,
+    "event_parameters": Severity.INFO,
     "column_note": Severity.WARNING,
     "heading_limit": Severity.WARNING,
     "slash_events": Severity.WARNING,

@@ -21,7 +21,8 @@ archives`) as the display names of the states and triggers (`State.title`,
 names written differently that give one identifier are refused, naming both lines.
 A trigger cell is one trigger, commas and all, unless every comma-separated part is an
 identifier (`submit, resubmit`); a parenthesis that ends it (`Facilitator archives
-(read-only retention)`) is a note, not part of the name.
+(read-only retention)`) is a note, not part of the name, and one right after a name that
+holds parameters (`addItem(item)`) a call's, not read (`event_parameters`).
 
 A From cell `(start)`, `[*]`, `(none)`, `initial` or `start` names no state (but the
 words `initial` and `start` where a To cell or the States list names that state, or the
@@ -143,6 +144,28 @@ _TARGET_WORDS = frozenset({"[blocked]"}) | SAME
 @cache
 def _note() -> re.Pattern[str]:
     return re.compile(r"^(?P<name>.*?\S)\s*\((?P<note>[^()]*)\)$")
+
+
+# An event written as a call: `addItem(item)`, `pay(amount, card: Card)`, no space
+# before the parenthesis.
+@cache
+def _call() -> re.Pattern[str]:
+    return re.compile(r"^(?P<name>[A-Za-z_]\w*)\((?P<params>[^()]*)\)$")
+
+
+@cache
+def _parameter() -> re.Pattern[str]:
+    return re.compile(r"^(?P<name>[A-Za-z_]\w*)(?:\s*:\s*[A-Za-z_][\w.\[\]]*)?$")
+
+
+def _parameters(written: str) -> bool:
+    """Whether what a call's parentheses hold is a list of parameters: names, each maybe
+    with a type (`item`, `amount, card: Card`), none a word that may begin a guard (as
+    `submit(only)` is), and at least one."""
+    found = [_parameter().match(p.strip()) for p in written.split(",")]
+    return all(
+        f is not None and not guard_word().fullmatch(f.group("name")) for f in found
+    ) and bool(written.strip())
 
 
 # A state and what else a To cell says: `LIVE + AUCTION_EXTENDED`.
@@ -368,6 +391,10 @@ class LightReader:
         # Whether a table read has an Event column: where none has, every move's trigger
         # is `to_<state>`, and so is a refused move's.
         self._evented = False
+        # Event cells written as calls, `addItem(item)`: how many, and the first (as
+        # written, its event, line, and the place of its notice).
+        self._calls = 0
+        self._first_call = ("", "", 0, 0)
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if not self.reading.first_line:
@@ -922,6 +949,10 @@ class LightReader:
                 "that makes this move",
                 line,
             )
+        call = _call().match(written)
+        if call is not None and _parameters(call.group("params")):
+            self._called(written, call.group("name"), line)
+            return [self.trigger(call.group("name"), line)]
         note = _note().match(written)
         if note is not None:
             written = note.group("name")
@@ -930,6 +961,25 @@ class LightReader:
         if len(parts) > 1 and all(is_identifier(p) for p in parts):
             return [self.trigger(p, line) for p in parts]
         return [self.trigger(written, line)]
+
+    def _called(self, written: str, name: str, line: int) -> None:
+        """Say once, in an `event_parameters` info at the first, that Event cells written
+        as calls (`addItem(item)`) are read as their events, parameters unread; it counts
+        the rows so written."""
+        self._calls += 1
+        if self._calls == 1:
+            self._first_call = (written, name, line, len(self.reader.notices))
+            self.reader.notices.append(Notice("event_parameters", "", line))
+        first, event, at, index = self._first_call
+        rows = f"; {self._calls} rows are written so" if self._calls > 1 else ""
+        self.reader.notices[index] = Notice(
+            "event_parameters",
+            f"the Event cell {first!r} is read as the event {event!r}, as a call's "
+            f"parameters are no part of an event's name; they are not read: an event "
+            f"carries no data, and the move happens whatever they are (a condition on "
+            f"them goes in a Condition column){rows}",
+            at,
+        )
 
     def _event_notices(
         self, event: EventCell, written: str, notes: list[tuple[str, str]], key: str, line: int

@@ -1267,6 +1267,30 @@ def test_a_slash_before_words_that_open_with_no_verb_of_actions_is_two_events(ev
     assert all(r.action == "" for r in spec.rules if r.source == "draft")
 
 
+def test_an_event_written_as_a_call_is_the_event_and_one_info_that_its_parameters_are_unread() -> (
+    None
+):
+    """`addItem(item)`: the parentheses hold parameters, no note to warn of on each row."""
+    spec = read(
+        _table(
+            "| empty | addItem(item) | active |\n| active | addItem(item) | active |\n"
+            "| active | pay(amount, card: Card) | paid |\n| paid | close() | done |\n"
+        )
+    )
+    assert [r.triggers for r in spec.rows] == [("addItem",), ("addItem",), ("pay",), ("close",)]
+    assert _noticed(spec, "trigger_note") == []
+    ((line, message),) = _noticed(spec, "event_parameters")
+    assert line == 5 and "'addItem(item)' is read as the event 'addItem'" in message
+    assert "3 rows are written so" in message
+
+
+@pytest.mark.parametrize("cell", ["submit (item)", "submit(admin only)", "submit(only)"])
+def test_parentheses_that_hold_no_parameters_are_a_note(cell: str) -> None:
+    spec = _drafted(cell)
+    assert _noticed(spec, "event_parameters") == []
+    assert [line for line, _ in _noticed(spec, "trigger_note")] == [7]
+
+
 def test_a_code_span_event_cell_is_one_literal_name() -> None:
     spec = _drafted("`submit or notify`")
     assert [r.spell for r in spec.rules if r.source == "draft"] == ["submit_or_notify"]
