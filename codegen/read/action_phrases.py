@@ -497,12 +497,13 @@ _HOLDS = re.compile(
 )
 # Words that begin a step of their own after `and` (`Create F with a summary and post
 # to #releases`): the core's verbs and the commonest others. Not the file's content.
-_STEP_VERBS = (
+# With `near_verbs.VERBS`, the verbs an action after an event's slash opens with.
+STEP_VERBS = (
     "create|delete|remove|archive|move|rename|copy|append|update|reset|increment|load|"
     "extract|post|notify|send|commit|push|merge|deploy|email|ping|announce|publish|"
     "upload|run|ask|tell|assign|share|submit|trigger|invite|alert|attach|approve"
 )
-_LATER_STEP = re.compile(rf"\band\s+(?:then\s+|also\s+)*(?:{_STEP_VERBS})\b", re.I)
+_LATER_STEP = re.compile(rf"\band\s+(?:then\s+|also\s+)*(?:{STEP_VERBS})\b", re.I)
 
 
 def _archive(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:

@@ -19,7 +19,10 @@ An Event cell may say more than one event's name:
   reading says so (`EventCell.joined`), naming `or`;
 - a guard, `submit [valid]`, `submit / if valid`, `submit when valid`, `submit (only if
   the form is valid)`: the row's condition, as a Condition column says it;
-- an action after a slash, `submit / save()`: the row's action, as an Action column says it.
+- an action after a slash, `submit / save()`: the row's action, as an Action column says it;
+  so are words after a slash that open with a verb the action grammar knows (`submit /
+  notify reviewer`: `near_verbs.opens_with_verb`), UML's `event / action`, never two
+  events (one word after the slash, `approve / reject`, is two).
 
 Anything else is one event's name, as written (`Facilitator approves; security
 pipeline re-runs on the approved content`).
@@ -38,6 +41,7 @@ from ..model import Notice
 from ..spec_error import fail
 from .identifiers import is_identifier
 from .markdown import Cell
+from .near_verbs import opens_with_verb
 
 
 @cache
@@ -243,6 +247,9 @@ class EventCell:
     # A word or a verb and its object (`Pay or cancel order`): the first may share the
     # last one's object (`Pay order`), which the names read do not say.
     shared: bool = False
+    # The action after a slash was read because it opens with a verb the action grammar
+    # knows (`submit / notify reviewer`), not because a `()` marks it.
+    acted: bool = False
 
 
 def shown(cell: Cell, what: str) -> str:
@@ -335,12 +342,41 @@ def _one_line(text: str, line: int, what: str) -> str:
     return text
 
 
-# Words that may begin a guard or join two happenings in an event's name of words: a
-# part with one is no name alone (`approve once CI is green`, `edit and approve`).
-_GUARDING = frozenset(
-    {"once", "provided", "after", "before", "until", "while", "but", "if", "when", "unless"}
-    | {"only", "except", "given", "and", "or", "then"}
+# Words that may begin a guard, the one list of them: in an Event cell, a part of words
+# with one is no event's name alone (`approve once CI is green`, `_phrase`), and one event
+# of several words with one is a `trigger_note` (`light_tables`); in a State Guards item,
+# one limits the guard by a condition (`guards`). Read as whole words (`guard_word`).
+GUARD_WORDS: tuple[str, ...] = (
+    "once",
+    "provided",
+    "after",
+    "before",
+    "until",
+    "while",
+    "as long as",
+    "but",
+    "if",
+    "when",
+    "whenever",
+    "unless",
+    "only",
+    "except",
+    "given",
 )
+
+
+@cache
+def guard_word() -> re.Pattern[str]:
+    """A word of `GUARD_WORDS`, whole (a hyphen or an apostrophe is part of a word:
+    `follow-up`), as `group("word")`; any case, any space inside `as long as`."""
+    words = sorted(GUARD_WORDS, key=len, reverse=True)
+    either = "|".join(r"\s+".join(map(re.escape, w.split())) for w in words)
+    return re.compile(rf"(?<![\w'-])(?P<word>{either})(?![\w'-])", re.IGNORECASE)
+
+
+# Words that join two happenings in an event's name of words: a part with one is no
+# name alone either (`edit and approve`).
+_JOINING = frozenset({"and", "or", "then"})
 
 
 @cache
@@ -350,9 +386,13 @@ def _words() -> re.Pattern[str]:
 
 def _phrase(part: str) -> bool:
     """Whether a part of an Event cell is an event's name alone: up to four words, the
-    first beginning with a letter, none a word of `_GUARDING`."""
+    first beginning with a letter, none a word of `GUARD_WORDS` or `_JOINING`."""
     part = part.strip()
-    return bool(_words().match(part)) and not _GUARDING & set(part.lower().split())
+    return (
+        bool(_words().match(part))
+        and not _JOINING & set(part.lower().split())
+        and guard_word().search(part) is None
+    )
 
 
 @cache
@@ -392,6 +432,9 @@ def event_cell(cell: Cell) -> EventCell:
     if len(spans) == 1 and spans[0].kind == "code":
         return EventCell((text,), literal=True)  # backticks mark one literal name
     several = _names(text, _separator())
+    acted = None if several is not None else _verb_action(text)
+    if acted is not None:
+        return EventCell((acted[0],), "", acted[1], acted=True)
     phrases = None if several is not None else _phrases(text, _alternative())
     if several is not None or phrases is not None:
         names = several or phrases or ()
@@ -432,6 +475,20 @@ def event_cell(cell: Cell) -> EventCell:
     if acting is not None and is_identifier(acting.group("event")):
         return EventCell((acting.group("event"),), "", acting.group("action"))
     return EventCell((text,))
+
+
+def _verb_action(text: str) -> tuple[str, str] | None:
+    """The event and the action of UML's `event / action` whose action is words that open
+    with a verb the action grammar knows (`submit / notify reviewer`): more likely that
+    than two events. None for any other cell, and for one word after the slash
+    (`approve / reject`, `submit / notify`: two events, a `slash_events` warning)."""
+    event, slash, action = text.partition("/")
+    event, action = event.strip(), action.strip()
+    if not slash or "/" in action or any(mark in text for mark in "\n|[("):
+        return None
+    if not _phrase(event) or len(action.split()) < 2 or not opens_with_verb(action):
+        return None
+    return event, action
 
 
 def _guard_as_written(cell: Cell, guarded: re.Pattern[str], found: re.Match[str]) -> str:

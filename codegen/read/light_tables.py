@@ -21,7 +21,8 @@ archives`) as the display names of the states and triggers (`State.title`,
 names written differently that give one identifier are refused, naming both lines.
 A trigger cell is one trigger, commas and all, unless every comma-separated part is an
 identifier (`submit, resubmit`); a parenthesis that ends it (`Facilitator archives
-(read-only retention)`) is a note, not part of the name.
+(read-only retention)`) is a note, not part of the name, and one right after a name that
+holds parameters (`addItem(item)`) a call's, not read (`event_parameters`).
 
 A From cell `(start)`, `[*]`, `(none)`, `initial` or `start` names no state (but the
 words `initial` and `start` where a To cell or the States list names that state, or the
@@ -42,7 +43,8 @@ has each name made an identifier. Under a heading that says its moves are refuse
 heading that says so of something else (`Handling rejected payments`) keeps them as
 moves. A column that says why a move is refused (`Why Blocked`, `WHY`) refuses the rows'
 trigger too, and is their Response; in a table with no Event column, the trigger is each
-event the other rows lead to the To state on (`refused_events`), not `to_<state>`.
+event the other rows lead to the To state on (`refused_events`), not `to_<state>`, but
+one the From state's rows already take elsewhere (`refusal_agrees` where none is left).
 
 In a spec whose tables have an ID column, a table of refused moves with their reasons
 (`| From | To | Why Blocked |`, `why_column`) is read as blocked rows of the spells
@@ -63,7 +65,7 @@ from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec
 from ..spec_error import fail
 from .identifiers import ascii_name, identifier, is_identifier, unspelled
 from .lexicon import EMPTY, normal
-from .light_cells import EventCell, column_notes, event_cell, shown, state_names
+from .light_cells import EventCell, column_notes, event_cell, guard_word, shown, state_names
 from .markdown import Block, Cell, Heading, Inline, Paragraph, Segment, Table, TableRow
 from .rows import (
     BACK,
@@ -142,6 +144,28 @@ _TARGET_WORDS = frozenset({"[blocked]"}) | SAME
 @cache
 def _note() -> re.Pattern[str]:
     return re.compile(r"^(?P<name>.*?\S)\s*\((?P<note>[^()]*)\)$")
+
+
+# An event written as a call: `addItem(item)`, `pay(amount, card: Card)`, no space
+# before the parenthesis.
+@cache
+def _call() -> re.Pattern[str]:
+    return re.compile(r"^(?P<name>[A-Za-z_]\w*)\((?P<params>[^()]*)\)$")
+
+
+@cache
+def _parameter() -> re.Pattern[str]:
+    return re.compile(r"^(?P<name>[A-Za-z_]\w*)(?:\s*:\s*[A-Za-z_][\w.\[\]]*)?$")
+
+
+def _parameters(written: str) -> bool:
+    """Whether what a call's parentheses hold is a list of parameters: names, each maybe
+    with a type (`item`, `amount, card: Card`), none a word that may begin a guard (as
+    `submit(only)` is), and at least one."""
+    found = [_parameter().match(p.strip()) for p in written.split(",")]
+    return all(
+        f is not None and not guard_word().fullmatch(f.group("name")) for f in found
+    ) and bool(written.strip())
 
 
 # A state and what else a To cell says: `LIVE + AUCTION_EXTENDED`.
@@ -367,6 +391,10 @@ class LightReader:
         # Whether a table read has an Event column: where none has, every move's trigger
         # is `to_<state>`, and so is a refused move's.
         self._evented = False
+        # Event cells written as calls, `addItem(item)`: how many, and the first (as
+        # written, its event, line, and the place of its notice).
+        self._calls = 0
+        self._first_call = ("", "", 0, 0)
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if not self.reading.first_line:
@@ -729,14 +757,22 @@ class LightReader:
         """`rows` with each row of refused moves from a table with no Event column (`| From
         | To | Why Blocked |`, or `| From | To |` under `Invalid transitions`) refusing the
         events the other rows lead to its To state on, not a `to_<state>` no one sends (where
-        no table has an Event column, `to_<state>` is every move's trigger, and stays). A To
-        state no row leads to on an event is an error naming the row to write."""
+        no table has an Event column, `to_<state>` is every move's trigger, and stays).
+
+        In a From state a row names, an event is refused where no row takes it there, or
+        a row takes it to the To state (a conflict the author sees); an event the From
+        state's rows already take elsewhere is not (`draft --submit--> review` beside
+        `review --submit--> published`: `| draft | published |` leaves submit alone). A row
+        with nothing left to refuse is dropped, with a `refusal_agrees` info: the tables
+        already agree. A To state no row leads to on an event is an error naming the row
+        to write."""
         if not self._refused_to or not self._evented:
             return rows
         leading: dict[str, list[str]] = {}
-        for rule in rows:
+        moves = [r for r in rows if r.id not in self._refused_to]
+        for rule in moves:
             name = rule.target.name
-            if rule.id in self._refused_to or rule.target.kind is not Kind.TRANSITION or not name:
+            if rule.target.kind is not Kind.TRANSITION or not name:
                 continue
             events = leading.setdefault(name, [])
             events += [t for t in rule.triggers if t not in events]
@@ -755,7 +791,26 @@ class LightReader:
                     f"with the event it refuses, `| {source} | <event> | [BLOCKED] |`",
                     line,
                 )
-            read.append(replace(rule, triggers=tuple(events)))
+            elsewhere = {e: _taken_elsewhere(moves, rule.current, e, target) for e in events}
+            refused = tuple(e for e in events if not elsewhere[e])
+            if refused:
+                read.append(replace(rule, triggers=refused))
+                continue
+            taken = "; ".join(
+                f"{e} in {state} {_outcome(rule_of, state)}: rule {rule_of.id}, line {rule_of.line}"
+                for e in events
+                for state, rule_of in elsewhere[e][:1]
+            )
+            self.reader.notices.append(
+                Notice(
+                    "refusal_agrees",
+                    f"the row refusing the move {source} → {target} has no event to refuse: "
+                    f"the tables already agree with it, as {source} takes each event that "
+                    f"leads to {target} elsewhere ({taken}); the row is no rule. To refuse "
+                    f"an event there, name it: `| {source} | <event> | [BLOCKED] |`",
+                    line,
+                )
+            )
         return tuple(read)
 
     def _start_state(self, written: str) -> bool:
@@ -894,6 +949,10 @@ class LightReader:
                 "that makes this move",
                 line,
             )
+        call = _call().match(written)
+        if call is not None and _parameters(call.group("params")):
+            self._called(written, call.group("name"), line)
+            return [self.trigger(call.group("name"), line)]
         note = _note().match(written)
         if note is not None:
             written = note.group("name")
@@ -903,11 +962,31 @@ class LightReader:
             return [self.trigger(p, line) for p in parts]
         return [self.trigger(written, line)]
 
+    def _called(self, written: str, name: str, line: int) -> None:
+        """Say once, in an `event_parameters` info at the first, that Event cells written
+        as calls (`addItem(item)`) are read as their events, parameters unread; it counts
+        the rows so written."""
+        self._calls += 1
+        if self._calls == 1:
+            self._first_call = (written, name, line, len(self.reader.notices))
+            self.reader.notices.append(Notice("event_parameters", "", line))
+        first, event, at, index = self._first_call
+        rows = f"; {self._calls} rows are written so" if self._calls > 1 else ""
+        self.reader.notices[index] = Notice(
+            "event_parameters",
+            f"the Event cell {first!r} is read as the event {event!r}, as a call's "
+            f"parameters are no part of an event's name; they are not read: an event "
+            f"carries no data, and the move happens whatever they are (a condition on "
+            f"them goes in a Condition column){rows}",
+            at,
+        )
+
     def _event_notices(
         self, event: EventCell, written: str, notes: list[tuple[str, str]], key: str, line: int
     ) -> None:
         """A warning for an Event cell whose reading may not be what its author meant:
-        names parted by a slash (`submit / notify`: two events, or UML's event / action),
+        names parted by a slash (`submit / notify`: two events, or UML's event / action;
+        `submit / notify reviewer`, read as the event and its action),
         and a note in parentheses (`submit (admin only)`), kept but not read; where two
         rows (of one From cell, guard and events: `key`) differ only by such notes, the
         warning says that is why they conflict."""
@@ -922,6 +1001,19 @@ class LightReader:
                     f"UML's `event / action` (the event {first!r} doing {second!r}): write "
                     f"`{first} or {second}` for {len(event.names)} events, or "
                     f"`{first} / {second}()` (or an Action column) for the event and its action",
+                    line,
+                    rule,
+                )
+            )
+        if event.acted:
+            first, action = event.names[0], event.action
+            self.reader.notices.append(
+                Notice(
+                    "slash_events",
+                    f"the Event cell {written!r} is read as UML's `event / action`: the event "
+                    f"{first!r} doing {action!r}, which opens with a verb of actions "
+                    f"({action.split()[0]!r}); write `{first} / {action}()` (or an Action "
+                    f"column) to say so, or `{first} or {action}` for 2 events",
                     line,
                     rule,
                 )
@@ -955,7 +1047,7 @@ class LightReader:
                 )
             )
         note = next((text for name, text in notes if name == "Trigger note"), "")
-        guarding = _guard_word().search(event.names[0]) if len(event.names) == 1 else None
+        guarding = _guarding(event.names[0]) if len(event.names) == 1 else None
         if guarding is not None and not (event.guard or event.literal or note):
             name = event.names[0]
             self.reader.notices.append(
@@ -996,15 +1088,15 @@ class LightReader:
         self.reader.notices.append(Notice("trigger_note", message, line, rule))
 
 
-# A word in an event's name of several words that may begin a guard: `approve once CI
-# is green`, `reject, provided ...`, `After 24 hours ...`, `If CI fails`.
-@cache
-def _guard_word() -> re.Pattern[str]:
-    return re.compile(
-        r"(?:^|[\s,;])(?P<word>once|provided|after|before|until|while|as long as|but|if"
-        r"|when|unless|only|except|given)(?=\s+\S)",
-        re.IGNORECASE,
-    )
+def _guarding(name: str) -> re.Match[str] | None:
+    """The first word of an event's name of several words that may begin a guard
+    (`GUARD_WORDS`) with more after it: `approve once CI is green`, `reject, provided
+    ...`, `After 24 hours ...`, `If CI fails`."""
+    for found in guard_word().finditer(name):
+        start, end = found.start(), found.end()
+        if (start == 0 or name[start - 1] in " \t\n,;") and re.match(r"\s+\S", name[end:]):
+            return found
+    return None
 
 
 # An item of a list of events: its name, and a note after a dash or a colon.
@@ -1318,3 +1410,38 @@ def terminal_rows(
             )
         )
     return tuple(rows)
+
+
+def _taken_elsewhere(
+    moves: list[RuleRow], current: Selector, event: str, target: str
+) -> tuple[tuple[str, RuleRow], ...]:
+    """For a refused move out of `current` to `target` (a state, no event written), where
+    `event` leads to `target`: each state `current` names, with a row that already takes
+    `event` there other than to `target` (to another state, or refusing it), where every
+    state has one and none leads to `target`; else empty (`event` is refused), as for a
+    wildcard `current`, whose rows come after the rows naming a state. The rows that
+    take `event` in a state are those naming it; where none does, a wildcard row's."""
+    if current.wildcard:
+        return ()
+    found = []
+    for state in current.names:
+        on = [r for r in moves if event in r.triggers]
+        here = [r for r in on if not r.current.wildcard and state in r.current.names] or [
+            r for r in on if r.current.wildcard and state not in r.current.names
+        ]
+        if not here or any(_dest(r, state) == target for r in here):
+            return ()
+        found.append((state, here[0]))
+    return tuple(found)
+
+
+def _dest(rule: RuleRow, state: str) -> str:
+    """Where `rule` leads from `state`: a state, or `[BLOCKED]`."""
+    if rule.target.kind is Kind.BLOCKED:
+        return "[BLOCKED]"
+    return rule.target.name or state if rule.target.kind is Kind.TRANSITION else state
+
+
+def _outcome(rule: RuleRow, state: str) -> str:
+    dest = _dest(rule, state)
+    return "is refused" if dest == "[BLOCKED]" else f"leads to {dest}"

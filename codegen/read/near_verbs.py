@@ -348,6 +348,21 @@ VERBS: tuple[_Verb, ...] = (
 )
 
 
+@cache
+def _verb_first() -> re.Pattern[str]:
+    from .action_phrases import STEP_VERBS
+
+    near = {word for verb in VERBS for word in (*verb.words, *verb.synonyms)}
+    return re.compile(rf"^(?:{STEP_VERBS}|{'|'.join(sorted(near))})(?:e?s)?\b", re.I)
+
+
+def opens_with_verb(phrase: str) -> bool:
+    """Whether `phrase` opens with a verb the action grammar knows: a step's
+    (`action_phrases.STEP_VERBS`), or a word `VERBS` reads as one of the core's verbs
+    (`notify reviewer`, `Send the receipt`, `Save the draft`)."""
+    return _verb_first().match(phrase.strip()) is not None
+
+
 def aimed_at(phrase: str, lexicon: Lexicon, counters: Collection[str] = ()) -> Aim | None:
     """The core verb an unread Action phrase is aimed at, or None if it is plainly the AI's.
     `counters`: the counters the spec compares or counts."""

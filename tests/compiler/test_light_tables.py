@@ -21,6 +21,7 @@ from codegen.diff.report import to_markdown as diff_markdown
 from codegen.model import Kind, Spec
 from codegen.read.identifiers import identifier
 from codegen.read.lexicon import ReadOptions
+from codegen.read.light_cells import GUARD_WORDS, guard_word
 from codegen.read.rows import parse_selector
 from codegen.render import render_machine
 
@@ -1240,6 +1241,56 @@ def test_a_slash_between_two_names_reads_as_two_events_with_a_warning(event: str
     assert line == 7 and "`submit or notify`" in message and "`submit / notify()`" in message
 
 
+@pytest.mark.parametrize(
+    ("event", "action"),
+    [
+        ("submit / notify reviewer", "notify reviewer"),
+        ("Submit draft / send the email", "send the email"),
+    ],
+)
+def test_a_slash_before_words_that_open_with_a_verb_is_the_event_and_its_action(
+    event: str, action: str
+) -> None:
+    """UML's `event / action`, the action of several words: not two events."""
+    spec = _drafted(event)
+    (rule,) = [r for r in spec.rules if r.source == "draft"]
+    assert rule.action == action
+    ((line, message),) = _noticed(spec, "slash_events")
+    assert line == 7 and "is read as UML's `event / action`" in message
+    assert f"/ {action}()`" in message and " or " in message
+
+
+@pytest.mark.parametrize("event", ["approve / reject", "Approve request / Reject request"])
+def test_a_slash_before_words_that_open_with_no_verb_of_actions_is_two_events(event: str) -> None:
+    spec = _drafted(event)
+    assert len([r for r in spec.rules if r.source == "draft"]) == 2
+    assert all(r.action == "" for r in spec.rules if r.source == "draft")
+
+
+def test_an_event_written_as_a_call_is_the_event_and_one_info_that_its_parameters_are_unread() -> (
+    None
+):
+    """`addItem(item)`: the parentheses hold parameters, no note to warn of on each row."""
+    spec = read(
+        _table(
+            "| empty | addItem(item) | active |\n| active | addItem(item) | active |\n"
+            "| active | pay(amount, card: Card) | paid |\n| paid | close() | done |\n"
+        )
+    )
+    assert [r.triggers for r in spec.rows] == [("addItem",), ("addItem",), ("pay",), ("close",)]
+    assert _noticed(spec, "trigger_note") == []
+    ((line, message),) = _noticed(spec, "event_parameters")
+    assert line == 5 and "'addItem(item)' is read as the event 'addItem'" in message
+    assert "3 rows are written so" in message
+
+
+@pytest.mark.parametrize("cell", ["submit (item)", "submit(admin only)", "submit(only)"])
+def test_parentheses_that_hold_no_parameters_are_a_note(cell: str) -> None:
+    spec = _drafted(cell)
+    assert _noticed(spec, "event_parameters") == []
+    assert [line for line, _ in _noticed(spec, "trigger_note")] == [7]
+
+
 def test_a_code_span_event_cell_is_one_literal_name() -> None:
     spec = _drafted("`submit or notify`")
     assert [r.spell for r in spec.rules if r.source == "draft"] == ["submit_or_notify"]
@@ -1878,6 +1929,29 @@ def test_a_part_that_may_begin_a_guard_or_is_an_action_is_not_an_event_of_words(
     assert len(spec.rows[0].triggers) == 1
 
 
+@pytest.mark.parametrize("word", GUARD_WORDS)
+def test_every_word_that_may_begin_a_guard_keeps_a_part_from_being_an_event_of_words(
+    word: str,
+) -> None:
+    """`Approve whenever ready or Reject` is no two events (`Approve whenever ready`,
+    `Reject`): each word of the one list of them, `as long as` and `whenever` too."""
+    cell = f"Approve {word.upper()} ready or Reject"
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert len(spec.rows[0].triggers) == 1
+
+
+@pytest.mark.parametrize("word", ["whenever", "as long as", "given"])
+def test_an_event_of_words_with_a_word_that_may_begin_a_guard_is_a_trigger_note(word: str) -> None:
+    spec = read(_order("| From | Event | To |", f"| review | Approve {word} CI is green | done |"))
+    ((line, message),) = _noticed(spec, "trigger_note")
+    assert line == 7 and f"from {word!r} on it may say when the move happens" in message
+
+
+def test_a_word_that_may_begin_a_guard_is_read_whole() -> None:
+    assert guard_word().search("pre-if check, once-off") is None
+    assert guard_word().search("check, As  Long as ready").group("word") == "As  Long as"
+
+
 def test_a_line_break_before_what_is_no_event_name_says_which_line() -> None:
     with pytest.raises(SpecError, match=r"its line 'only when the editor is back' is no event's"):
         read(
@@ -1962,6 +2036,63 @@ def test_a_table_of_refused_moves_with_no_event_column_refuses_the_events_into_i
     (blocked,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
     assert blocked.triggers == ("merge",) and blocked.current.names == ("open",)
     assert blocked.response == "must be approved first"
+
+
+_REFUSED = "\n## Invalid transitions\n\n| From | To | Why Blocked |\n|---|---|---|\n"
+
+
+def test_a_refused_move_leaves_alone_an_event_its_state_already_takes_elsewhere() -> None:
+    """submit leads to published from review, but from draft to review: the row refusing
+    draft → published refuses no event, the tables already agree (no conflict, no dead
+    rule), where it refused submit in draft against R1."""
+    spec = read(
+        _table("| draft | submit | review |\n| review | submit | published |\n")
+        + "| review | reject | draft |\n| published | - | (none) |\n"
+        + _REFUSED
+        + "| draft | published | must be reviewed first |\n"
+    )
+    assert not [
+        r for r in spec.rows if "draft" in r.current.names and r.target.kind is Kind.BLOCKED
+    ]
+    findings = analyse(spec)
+    assert not [f for f in findings if f.kind in ("conflict", "dead_rule")]
+    (agrees,) = [f for f in findings if f.kind == "refusal_agrees"]
+    assert agrees.line == 14
+    assert "submit in draft leads to review: rule R1, line 5" in agrees.message
+
+
+def test_a_refused_move_refuses_only_the_events_its_state_does_not_take_elsewhere() -> None:
+    """publish and submit both lead to published; draft takes submit to review, so only
+    publish is refused there. A row leading there from draft is the author's conflict."""
+    rows = "| draft | submit | review |\n| review | submit | published |\n"
+    rows += "| review | publish | published |\n"
+    spec = read(_table(rows) + _REFUSED + "| draft | published | must be reviewed first |\n")
+    (blocked,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    assert blocked.triggers == ("publish",) and blocked.current.names == ("draft",)
+    rows += "| draft | publish | published |\n"
+    spec = read(_table(rows) + _REFUSED + "| draft | published | must be reviewed first |\n")
+    (blocked,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    assert blocked.triggers == ("publish",)
+    assert [f.rule for f in analyse(spec) if f.kind == "conflict"]
+
+
+def test_a_refused_move_overrides_a_wildcard_row_only_where_it_leads_to_its_state() -> None:
+    """A row for every state that takes the event elsewhere is what the From state does
+    with it; one that takes it to the To state is overridden, as the author says."""
+    rows = "| draft | review | review |\n| review | publish | published |\n"
+    spec = read(
+        _table(rows + "| Any state | publish | archived |\n")
+        + _REFUSED
+        + "| draft | published | must be reviewed first |\n"
+    )
+    assert not [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    spec = read(
+        _table(rows + "| Any state | publish | published |\n")
+        + _REFUSED
+        + "| draft | published | must be reviewed first |\n"
+    )
+    (blocked,) = [r for r in spec.rows if r.target.kind is Kind.BLOCKED]
+    assert blocked.triggers == ("publish",)
 
 
 def test_a_refused_move_into_a_state_no_event_leads_to_is_an_error() -> None:
