@@ -31,6 +31,7 @@ from functools import cache
 
 from ..model import SpecGuard, Spell
 from .identifiers import identifier
+from .light_cells import guard_word
 from .markdown import Block, Heading, Inline, Item, ItemList, Paragraph
 
 # The words that say the spell is allowed only in the states that follow, blocked in
@@ -58,12 +59,16 @@ def _head() -> re.Pattern[str]:
     )
 
 
-# A word that limits a guard by a condition: the tables' conditions say such a thing.
-@cache
-def _limit() -> re.Pattern[str]:
-    return re.compile(
-        r"\b(if|when|whenever|unless|until|while|provided|only|once|after|before)\b", re.I
-    )
+def _limiting(text: str) -> str:
+    """The word that limits a guard by a condition in `text` (the words that may begin
+    a guard, `light_cells.GUARD_WORDS`: the tables' conditions say such a thing), or "".
+    `except` and `but` are this list's own words (`except X`, `but not X`) and a
+    comment's (`but Lumos still works`), never a condition here."""
+    for found in guard_word().finditer(text):
+        word = " ".join(found.group("word").lower().split())
+        if word not in ("except", "but"):
+            return word
+    return ""
 
 
 # `only` after a guard's states (`Allowed in TRYING only`), its comment cut off.
@@ -228,15 +233,13 @@ def _claim(guard: SpecGuard) -> SpecGuard:
         notes += said
         if not out:
             return replace(guard, claim=claim, problem="its `except` names no state")
-    limited = next((n for n in (*names, *excepted, *notes) if _limit().search(n)), None)
+    limited = next((n for n in (*names, *excepted, *notes) if _limiting(n)), None)
     if limited is not None:
-        word = _limit().search(limited)
-        assert word is not None
         return replace(
             guard,
             claim=claim,
-            problem=f"it is limited by a condition ({word.group(1)!r} in {limited.strip()!r}), "
-            "which a guard does not say: the tables' conditions do",
+            problem=f"it is limited by a condition ({_limiting(limited)!r} in "
+            f"{limited.strip()!r}), which a guard does not say: the tables' conditions do",
         )
     if not names:
         return replace(guard, claim=claim, problem="it names no state")

@@ -117,6 +117,11 @@ Transitions not listed are rejected.
         ("Blocked in opened only", "guard_unread"),
         # `as well as` joins one more state; it starts no comment
         ("Blocked in opened as well as closed", "guard_disagrees"),
+        # the words that may begin a guard are one list, the Event cells' as well
+        ("Blocked in closed as long as the door is locked", "guard_unread"),
+        ("Blocked in closed (given a lock)", "guard_unread"),
+        # `but` joins a comment here (and `but not` is the list's own `except`)
+        ("Blocked in opened (but the bell still rings)", None),
     ],
 )
 def test_guards_of_a_machine_of_light_tables(guard: str, kind: str | None) -> None:
