@@ -89,7 +89,15 @@ def _structure(diff: SpecDiff) -> list[str]:
         lines.append("Families: " + "; ".join(families))
     spells = [f"added {s}" for s in diff.spells_added]
     spells += [f"removed {s}" for s in diff.spells_removed]
-    spells += [f"renamed {o} → {n}" for o, n in diff.spells_renamed]
+    spells += [
+        f"renamed {o} → {n}"
+        + (
+            " (and what it does changed: see Behaviour)"
+            if (o, n) in diff.spells_renamed_changed
+            else ""
+        )
+        for o, n in diff.spells_renamed
+    ]
     if spells:
         lines.append(_heading(diff) + ": " + "; ".join(spells))
     added, removed = diff.methods
@@ -309,7 +317,10 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
         "spells": {
             "added": diff.spells_added,
             "removed": diff.spells_removed,
-            "renamed": [{"old": o, "new": n} for o, n in diff.spells_renamed],
+            "renamed": [
+                {"old": o, "new": n, "behaviour_changed": (o, n) in diff.spells_renamed_changed}
+                for o, n in diff.spells_renamed
+            ],
         },
         "methods": {"added": diff.methods[0], "removed": diff.methods[1]},
         "state_file": list(diff.state_file) if diff.state_file else None,
