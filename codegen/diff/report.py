@@ -154,8 +154,18 @@ def _borrowed(diff: SpecDiff) -> str:
     )
 
 
+def _vocabularies(diff: SpecDiff) -> str:
+    """Which vocabulary each side was read with, or "" where neither has a file of its own."""
+    old, new = diff.vocabularies
+    if not (old or new):
+        return ""
+    return f"Vocabulary: the old spec read with {old}; the new with {new}"
+
+
 def format_text(diff: SpecDiff) -> str:
     out = [f"{diff.new.path} against {diff.old.path}: {verdict(diff)}", ""]
+    if _vocabularies(diff):
+        out += [_vocabularies(diff), ""]
     if diff.borrowed:
         out += [_borrowed(diff), ""]
     if diff.changes:
@@ -241,6 +251,8 @@ def to_markdown(diff: SpecDiff) -> str:
     ]
     if diff.breaking:
         out += [f"- :warning: {_md(why)}" for why in diff.breaking] + [""]
+    if _vocabularies(diff):
+        out += [_md(_vocabularies(diff)), ""]
     if diff.borrowed:
         out += [_md(_borrowed(diff)), ""]
     if diff.changes:
@@ -346,4 +358,5 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
             "gone": [finding_json(f) for f in diff.findings_gone],
         },
         "borrowed_terms": [{"phrase": t.phrase, "means": t.means} for t in diff.borrowed],
+        "vocabulary": {"old": diff.vocabularies[0] or None, "new": diff.vocabularies[1] or None},
     }

@@ -134,6 +134,9 @@ class SpecDiff:
     descriptions_changed: list[str] = field(default_factory=list)
     # Phrases the old spec uses without defining, read as the new spec defines them.
     borrowed: tuple[Term, ...] = ()
+    # Which vocabulary file of the project's own each side was read with, in words
+    # (`revisions.load_old`); "" where neither has one.
+    vocabularies: tuple[str, str] = ("", "")
 
     @property
     def renames(self) -> dict[str, str]:

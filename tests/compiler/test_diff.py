@@ -240,7 +240,7 @@ def test_the_seed_against_the_project_spec_lists_exactly_what_spec_changes_md_re
     # later change of the spec is reviewed by its own `--against` report.
     recorded = (FIXTURES / "spec_changes_STATE_MACHINE.md").read_text(encoding="utf-8")
     project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", options=READ_OPTIONS)
-    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
+    old, borrowed, _ = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
     found = compare(old, project, borrowed)
     doc = (ROOT / "docs" / "reference" / "spec-edit-log.md").read_text(encoding="utf-8")
     items = set(re.findall(r"^\| (\d+) \| [`(]", doc, re.M))  # the decisions table
@@ -475,7 +475,7 @@ def test_a_state_said_alone_has_its_own_destination_and_a_whole_family_its_famil
 def test_the_text_report_s_lines_are_of_a_readable_width() -> None:
     recorded = (FIXTURES / "spec_changes_STATE_MACHINE.md").read_text(encoding="utf-8")
     project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", options=READ_OPTIONS)
-    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
+    old, borrowed, _ = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
     first, *lines = format_text(compare(old, project, borrowed)).splitlines()
     assert first.startswith("spec/STATE_MACHINE.md against ")  # the verdict, whole
     assert len(lines) > 100
