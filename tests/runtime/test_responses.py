@@ -894,7 +894,7 @@ def test_a_response_asking_for_a_file_s_content_is_given_it_with_no_load_action(
     result = _notes_machine(tmp_path).cast("check")
     assert result.rule == "C1", result
     assert "{{content:" not in result.response, result.response
-    assert "Not yet:```markdown\n# Notes\n\n- started\n- done\n```" in result.response
+    assert "Not yet:\n\n```markdown\n# Notes\n\n- started\n- done\n```\n" in result.response
 
 
 def test_a_file_loaded_and_asked_for_in_the_response_is_shown_once(tmp_path: Path) -> None:

@@ -401,7 +401,7 @@ class Writer:
         return f"{rule.spell} fired rule {rule.id}; tell the developer."
 
     def _ai_text(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
-        parts = [rule.response or self._told(rule)]
+        parts = [_blocks(rule.response) or self._told(rule)]
         # A `find` reads the file for the steps after it: the AI is told it too.
         steps = [a.text for a in rule.actions if a.verb in ("instruct", "find")]
         if steps:
@@ -425,6 +425,25 @@ class Writer:
                 where = self._moved(file, did) or self._path(file)
                 parts.append(f"Content of {where}:\n\n" + placeholder("content", file))
         return "\n\n".join(parts)
+
+
+_CONTENT = re.compile(r"[ \t]*(\{\{content:[^{}]*\}\})[ \t]*")
+
+
+def _blocks(text: str) -> str:
+    """`text` with each `{{content:FILE}}` on lines of its own: the fenced block it is
+    filled with opens and closes only at the start of a line."""
+    if "{{content:" not in text:
+        return text
+    pieces = _CONTENT.split(text)
+    out = pieces[0]
+    for i in range(1, len(pieces), 2):
+        if out and not out.endswith("\n"):
+            out += "\n\n"
+        out += pieces[i]
+        after = pieces[i + 1]
+        out += "\n\n" + after if after and not after.startswith("\n") else after
+    return out
 
 
 def fields_said(fields: Sequence[str], values: Mapping[str, object]) -> str:
