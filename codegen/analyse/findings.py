@@ -63,6 +63,7 @@ SEVERITY: dict[str, Severity] = {
     "unread_verb": Severity.WARNING,
     "unknown_action": Severity.INFO,
     "missing_response": Severity.INFO,
+    "response_placeholder": Severity.WARNING,
     "consolidation": Severity.INFO,
     "no_goal": Severity.INFO,
     "similar_names": Severity.WARNING,

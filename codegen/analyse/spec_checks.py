@@ -17,7 +17,7 @@ from spellbook.records.words import did, plural, verb
 from ..model import RESERVED, ActionSpec, Condition, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition, unbracketed
-from ..read.lexicon import Lexicon, ReadOptions, normal
+from ..read.lexicon import Lexicon, ReadOptions, normal, workspace_path
 from ..read.near_verbs import Aim, aimed_at
 from ..read.own_phrases import path_in
 from ..read.rows import SAME, written_row
@@ -769,6 +769,77 @@ def check_responses(analysis: Analysis) -> Iterator[Finding]:
             line=rows[0].line,
             rule=rows[0].id,
         )
+
+
+# A placeholder a Response asks the cast to fill (`spellbook.cast.responses`): its name,
+# and its argument after a colon.
+_PLACEHOLDER = re.compile(
+    r"\{\{\s*(available_spells|next_steps|archive_path|does|content)\b"
+    r"\s*(?::([^{}]*))?\}\}"
+)
+_GLOB = re.compile(r"[*?\[\]{}<>|]")
+
+
+def check_placeholders(analysis: Analysis) -> Iterator[Finding]:
+    """The placeholders of the Responses and response templates that a cast cannot fill
+    as they ask: `{{does:X}}` of no spell, `{{content:F}}` of no file of the workspace
+    folder, a name missing, `{{archive_path}}` in a row that archives nothing. Each would
+    be left as written, or say something untrue, in every cast."""
+    spec = analysis.spec
+    spells = [s.name for s in spec.spells]
+    word = spec.spell_word
+    texts: list[tuple[str, str, int, str, RuleRow | None]] = [
+        (f"rule {r.id}: its Response", r.response, r.line, r.id, r) for r in spec.rows
+    ]
+    texts += [(f"the {t.kind} response template", t.text, t.line, "", None) for t in spec.templates]
+    for where, text, line, rid, row in texts:
+        for m in _PLACEHOLDER.finditer(text or ""):
+            name, arg = m.group(1), (m.group(2) or "").strip()
+            problem = ""
+            if name == "does" and arg not in spells:
+                near = difflib.get_close_matches(arg, spells, 1, 0.6) if arg else []
+                problem = (
+                    f"names no {word} (`{{{{does:{word.upper()}}}}}` says what it would do now), "
+                    "so it is left as written: "
+                    + (
+                        f"did you mean `{{{{does:{near[0]}}}}}`?"
+                        if near
+                        else f"{plural(word)}: {', '.join(spells)}"
+                    )
+                )
+            elif name == "content":
+                inside = workspace_path(arg, spec.workspace) if arg else None
+                if inside is None or _GLOB.search(arg):
+                    problem = (
+                        "names no file of the workspace folder "
+                        f"({spec.workspace or 'the repository'}/), so a cast cannot show it: "
+                        "name one file, relative to that folder (`{{content:notes.md}}`)"
+                    )
+                elif inside != arg:
+                    problem = (
+                        f"names the file from the repository's top, and a cast reads it in "
+                        f"the workspace folder ({spec.workspace}/): write "
+                        f"`{{{{content:{inside}}}}}`"
+                    )
+            elif name in ("available_spells", "next_steps") and m.group(2) is not None:
+                problem = f"takes no argument, so it is left as written: write `{{{{{name}}}}}`"
+            elif (
+                name == "archive_path"
+                and row is not None
+                and not any(a.verb == "archive" for a in row.actions)
+            ):
+                problem = (
+                    "is the folder an Archive action of the row moved files to, and the "
+                    "row archives nothing: every cast says `(nothing was archived)` there; "
+                    "add an Archive action, or drop the placeholder"
+                )
+            if problem:
+                yield Finding(
+                    "response_placeholder",
+                    f"{where}'s `{m.group(0)}` {problem}",
+                    line=line,
+                    rule=rid,
+                )
 
 
 def check_consolidation(analysis: Analysis) -> Iterator[Finding]:

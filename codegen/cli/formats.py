@@ -257,6 +257,7 @@ UNCOMPARED = (
     "templates_changed",
     "findings",
     "borrowed_terms",
+    "vocabulary",
 )
 
 

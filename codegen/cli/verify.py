@@ -408,8 +408,9 @@ def _against(args: argparse.Namespace) -> int:
             new = load_spec(args.spec, options=options)
         except SeveralMachines as err:  # each section against the same section of the old
             return _against_each(args, options, err.sections)
-        old, borrowed = load_old(args.against, new, options, args.spec)
+        old, borrowed, vocabularies = load_old(args.against, new, options, args.spec)
         diff = compare(old, new, borrowed)
+        diff.vocabularies = vocabularies
     except MemoryError:
         return _failed(args, out_of_memory())
     except NewSince as err:  # a machine new since the revision: nothing can break
@@ -441,8 +442,9 @@ def _against_each(
     for section in sections:
         chosen = replace(options, section=section.name)
         new = load_spec(args.spec, options=chosen)
-        old, borrowed = load_old(args.against, new, chosen, args.spec)
+        old, borrowed, vocabularies = load_old(args.against, new, chosen, args.spec)
         diff = compare(old, new, borrowed)
+        diff.vocabularies = vocabularies
         ran.append(Ran(_for(args, args.spec, section.name), form.diff(diff), not diff.breaking))
     ending()
     _out(form.diff_sections(args, ran))

@@ -18,9 +18,14 @@ from .result import Change, Outcome, SpecDiff
 Clauses = tuple[tuple[LiteralSpec, ...], ...]
 
 
-def _acts(actions: Iterable[ActionSpec]) -> tuple[str, ...]:
-    """The actions that change files or fields, as the spec writes them."""
-    return tuple(a.text for a in actions if not passive(a.verb))
+def _acts(actions: Iterable[ActionSpec], files: bool = False) -> tuple[str, ...]:
+    """The actions that change files or fields, as the spec writes them; with `files`,
+    each followed by the files it acts on (a file group's, which its words do not name)."""
+    return tuple(
+        f"{a.text} ({', '.join(a.files)})" if files and a.files else a.text
+        for a in actions
+        if not passive(a.verb)
+    )
 
 
 def act_key(actions: Sequence[ActionSpec]) -> tuple[tuple[str, tuple[str, ...], str], ...]:
@@ -76,12 +81,28 @@ def _told(rule: RuleSpec | None) -> tuple[str, ...]:
     return (plain(rule.response or rule.response_ref), *instructions(rule.actions))
 
 
-def _outcome(rule: RuleSpec | None, renames: dict[str, str]) -> Outcome:
+def _outcome(rule: RuleSpec | None, renames: dict[str, str], files: bool = False) -> Outcome:
     if rule is None:
         return Outcome(None, "", "")
     kind = _kind(rule)
     dest = renames.get(rule.dest, rule.dest) if kind == Kind.TRANSITION else ""
-    return Outcome(rule.id, kind.value, dest, _acts(rule.actions))
+    return Outcome(rule.id, kind.value, dest, _acts(rule.actions, files))
+
+
+def _outcomes(
+    was: RuleSpec | None, now: RuleSpec | None, renames: dict[str, str]
+) -> tuple[Outcome, Outcome]:
+    """What the old and new rules do; where their actions read alike and act on other
+    files (a file group that gained a file, a vocabulary changed), with those files."""
+    before, after = _outcome(was, renames), _outcome(now, {})
+    if (
+        was is not None
+        and now is not None
+        and before.actions == after.actions
+        and act_key(was.actions) != act_key(now.actions)
+    ):
+        return _outcome(was, renames, True), _outcome(now, {}, True)
+    return before, after
 
 
 @lru_cache(maxsize=256)
@@ -223,12 +244,13 @@ def compare_cells(diff: SpecDiff) -> None:
                     diff.not_compared.append((label, spell.name))
                     continue
                 when = when_in(atoms, worlds)
+                before, after = _outcomes(was, now, renames)
                 key = (
                     what,
                     spell.name,
                     when,
-                    _relative(_outcome(was, renames), state, diff),
-                    _relative(_outcome(now, {}), state, diff),
+                    _relative(before, state, diff),
+                    _relative(after, state, diff),
                 )
                 grouped.setdefault(key, []).append((label, state))
     for (what, spell_name, when, was_out, now_out), members in grouped.items():

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 
 from ..analyse import Finding, analyse
-from ..analyse.reading import changed, read_spec
+from ..analyse.reading import Reading, changed, read_spec
 from ..budget import stage
 from ..model import Spec, Term
 from ..read.lexicon import normal
@@ -51,12 +52,26 @@ def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
     stage("comparing the rows of the two specs")
     _described(diff)
     match_rows(diff)
-    diff.readings_changed = changed(read_spec(old), read_spec(new), diff.renames, diff.rows_paired)
+    diff.readings_changed = changed(
+        _events_renamed(read_spec(old), dict(diff.spells_renamed)),
+        read_spec(new),
+        diff.renames,
+        diff.rows_paired,
+    )
     compare_cells(diff)
     _templates(diff)
     stage("comparing the findings of the two specs")
     _findings(diff)
     return diff
+
+
+def _events_renamed(reading: Reading, events: dict[str, str]) -> Reading:
+    """The old spec's reading with each renamed spell (`events`, old name -> new) by its
+    new name: a row that only names a renamed spell is not read differently."""
+    if not events:
+        return reading
+    rows = tuple(replace(r, spells=tuple(events.get(s, s) for s in r.spells)) for r in reading.rows)
+    return replace(reading, rows=rows)
 
 
 def _storage(diff: SpecDiff) -> None:
@@ -117,7 +132,7 @@ _QUOTED_ACTION = re.compile(r"(action \(\d+\)) \((?:'[^']*'|\"[^\"]*\")\)")
 
 
 def _findings(diff: SpecDiff) -> None:
-    renames = diff.renames
+    renames = {**diff.renames, **dict(diff.spells_renamed)}
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, renames)) + r")\b") if renames else None
 
     def key(f: Finding, mapped: bool) -> tuple[str, str]:

@@ -100,8 +100,44 @@ def match_spells(diff: SpecDiff) -> None:
                 added.remove(now)
                 break
     renamed = {o for o, _ in diff.spells_renamed}
+    for was in [s for s in removed if s not in renamed]:
+        taker = _taker(diff, was, added)
+        if taker is not None:  # renamed, and doing something else too: its cells compared
+            diff.spells_renamed.append((was, taker))
+            diff.spells_renamed_changed.append((was, taker))
+            added.remove(taker)
+            renamed.add(was)
     diff.spells_added = added
     diff.spells_removed = [s for s in removed if s not in renamed]
+
+
+def _taker(diff: SpecDiff, was: str, added: list[str]) -> str | None:
+    """The added spell that takes the removed spell `was`'s place in its rows, where it
+    does not act the same everywhere: the one that the rows of the same ID and From
+    states name where they named `was`, in at least half of those rows (and no other
+    added spell as often)."""
+    renames = diff.renames
+    new_rows = {r.id: r for r in diff.new.rows}
+    named = [r for r in diff.old.rows if was in r.triggers]
+    counts = dict.fromkeys(added, 0)
+    for row in named:
+        twin = new_rows.get(row.id)
+        if twin is None or _from(row, renames) != _from(twin, {}):
+            continue
+        for now in added:
+            if tuple(now if t == was else t for t in row.triggers) == twin.triggers:
+                counts[now] += 1
+    best = sorted(counts.items(), key=lambda c: -c[1])[:2]
+    if not best or best[0][1] * 2 < len(named) or best[0][1] == 0:
+        return None
+    if len(best) > 1 and best[1][1] == best[0][1]:
+        return None  # two spells as likely: neither is said to be it
+    return best[0][0]
+
+
+def _from(row: RuleRow, renames: dict[str, str]) -> tuple[bool, tuple[str, ...]]:
+    """The From states of a row, a renamed state by its new name."""
+    return (row.current.wildcard, tuple(sorted(renames.get(n, n) for n in row.current.names)))
 
 
 def match_families(diff: SpecDiff) -> None:
@@ -125,13 +161,19 @@ def match_families(diff: SpecDiff) -> None:
     diff.families_added = [n for n in new if n not in old and n not in renamed]
 
 
-def _row_key(row: RuleRow, renames: dict[str, str]) -> dict[str, object]:
+def _row_key(
+    row: RuleRow, renames: dict[str, str], events: dict[str, str] | None = None
+) -> dict[str, object]:
+    """What a row says, each part compared apart; in an old row (`renames`, `events`: the
+    renamed states and spells, old name -> new), a renamed state or spell by its new name."""
+
     def name(n: str | None) -> str | None:
         return renames.get(n, n) if n else n
 
+    events = events or {}
     return {
-        "states": (row.current.wildcard, tuple(sorted(name(n) or "" for n in row.current.names))),
-        "spells": tuple(row.triggers),
+        "states": _from(row, renames),
+        "spells": tuple(events.get(t, t) for t in row.triggers),
         "condition": frozenset(frozenset(c) for c in row.condition.clauses),
         "next state": (row.target.kind, name(row.target.name)),
         "actions": act_key(row.actions),
@@ -145,8 +187,11 @@ def match_rows(diff: SpecDiff) -> None:
     is that row renamed); rows numbered by their place (`RuleRow.numbered`) by what they
     say (`_by_what_they_say`), a row whose number moved said so."""
     renames = diff.renames
-    old = {r.id: _row_key(r, renames) for r in diff.old.rows if not r.numbered}
+    events = dict(diff.spells_renamed)
+    old = {r.id: _row_key(r, renames, events) for r in diff.old.rows if not r.numbered}
     new = {r.id: _row_key(r, {}) for r in diff.new.rows if not r.numbered}
+    old_rows = {r.id: r for r in diff.old.rows}
+    new_rows = {r.id: r for r in diff.new.rows}
     gone = [i for i in old if i not in new]
     came = [i for i in new if i not in old]
     for i in list(gone):
@@ -158,8 +203,7 @@ def match_rows(diff: SpecDiff) -> None:
     for i, key in new.items():
         if i in old:
             diff.rows_paired[i] = i
-            if old[i] != key:
-                diff.rules_changed.append((i, tuple(k for k in key if old[i][k] != key[k])))
+            _changed(diff, old_rows[i], new_rows[i], old[i], key)
     old_numbered = [r for r in diff.old.rows if r.numbered]
     new_numbered = [r for r in diff.new.rows if r.numbered]
     if old_numbered or new_numbered:
@@ -188,19 +232,18 @@ def _by_what_they_say(diff: SpecDiff, old: Sequence[RuleRow], new: Sequence[Rule
     renames = diff.renames
     spells = {was: now for was, now in diff.spells_renamed}
 
-    def full(row: RuleRow, names: dict[str, str]) -> tuple[object, ...]:
-        return tuple(_row_key(row, names).values())
+    def full(row: RuleRow, names: dict[str, str], events: dict[str, str]) -> tuple[object, ...]:
+        return tuple(_row_key(row, names, events).values())
 
     def says(row: RuleRow, names: dict[str, str], events: dict[str, str]) -> tuple[object, ...]:
-        key = _row_key(row, names)
-        key["spells"] = tuple(events.get(t, t) for t in row.triggers)
+        key = _row_key(row, names, events)
         return tuple(key[k] for k in _SAYS)
 
     def one_changed(key: tuple[object, ...]) -> list[tuple[object, ...]]:
         return [(i, *key[:i], *key[i + 1 :]) for i in range(len(key))]
 
-    old_keys = {r.id: (full(r, renames), says(r, renames, spells)) for r in old}
-    new_keys = {r.id: (full(r, {}), says(r, {}, {})) for r in new}
+    old_keys = {r.id: (full(r, renames, spells), says(r, renames, spells)) for r in old}
+    new_keys = {r.id: (full(r, {}, {}), says(r, {}, {})) for r in new}
     passes: list[Callable[[str, bool], list[tuple[object, ...]]]] = [
         lambda i, was: [old_keys[i][0] if was else new_keys[i][0]],
         lambda i, was: [old_keys[i][1] if was else new_keys[i][1]],
@@ -229,8 +272,24 @@ def _by_what_they_say(diff: SpecDiff, old: Sequence[RuleRow], new: Sequence[Rule
         diff.rows_paired[now] = was
         if was != now:
             diff.rules_renumbered.append((was, now))
-        before, after = _row_key(old_rows[was], renames), _row_key(new_rows[now], {})
-        if before != after:
-            diff.rules_changed.append((now, tuple(k for k in after if before[k] != after[k])))
+        before, after = _row_key(old_rows[was], renames, spells), _row_key(new_rows[now], {})
+        _changed(diff, old_rows[was], new_rows[now], before, after)
     diff.rules_removed += left
     diff.rules_added += [r.id for r in new if r.id not in taken]
+
+
+def _changed(
+    diff: SpecDiff,
+    was: RuleRow,
+    now: RuleRow,
+    before: dict[str, object],
+    after: dict[str, object],
+) -> None:
+    """The row `now` (of the new spec; `was` of the old) changed where what they say
+    (`_row_key`, `before` and `after`) differs; a spell renamed in it is said as such
+    (`event renamed`, in the spec's word), never as other spells."""
+    what = [k for k in after if before[k] != after[k]]
+    if was.triggers != now.triggers and before["spells"] == after["spells"]:
+        what.insert(0, f"{diff.new.spell_word} renamed")
+    if what:
+        diff.rules_changed.append((now.id, tuple(what)))

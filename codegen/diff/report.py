@@ -89,7 +89,15 @@ def _structure(diff: SpecDiff) -> list[str]:
         lines.append("Families: " + "; ".join(families))
     spells = [f"added {s}" for s in diff.spells_added]
     spells += [f"removed {s}" for s in diff.spells_removed]
-    spells += [f"renamed {o} → {n}" for o, n in diff.spells_renamed]
+    spells += [
+        f"renamed {o} → {n}"
+        + (
+            " (and what it does changed: see Behaviour)"
+            if (o, n) in diff.spells_renamed_changed
+            else ""
+        )
+        for o, n in diff.spells_renamed
+    ]
     if spells:
         lines.append(_heading(diff) + ": " + "; ".join(spells))
     added, removed = diff.methods
@@ -146,8 +154,18 @@ def _borrowed(diff: SpecDiff) -> str:
     )
 
 
+def _vocabularies(diff: SpecDiff) -> str:
+    """Which vocabulary each side was read with, or "" where neither has a file of its own."""
+    old, new = diff.vocabularies
+    if not (old or new):
+        return ""
+    return f"Vocabulary: the old spec read with {old}; the new with {new}"
+
+
 def format_text(diff: SpecDiff) -> str:
     out = [f"{diff.new.path} against {diff.old.path}: {verdict(diff)}", ""]
+    if _vocabularies(diff):
+        out += [_vocabularies(diff), ""]
     if diff.borrowed:
         out += [_borrowed(diff), ""]
     if diff.changes:
@@ -233,6 +251,8 @@ def to_markdown(diff: SpecDiff) -> str:
     ]
     if diff.breaking:
         out += [f"- :warning: {_md(why)}" for why in diff.breaking] + [""]
+    if _vocabularies(diff):
+        out += [_md(_vocabularies(diff)), ""]
     if diff.borrowed:
         out += [_md(_borrowed(diff)), ""]
     if diff.changes:
@@ -309,7 +329,10 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
         "spells": {
             "added": diff.spells_added,
             "removed": diff.spells_removed,
-            "renamed": [{"old": o, "new": n} for o, n in diff.spells_renamed],
+            "renamed": [
+                {"old": o, "new": n, "behaviour_changed": (o, n) in diff.spells_renamed_changed}
+                for o, n in diff.spells_renamed
+            ],
         },
         "methods": {"added": diff.methods[0], "removed": diff.methods[1]},
         "state_file": list(diff.state_file) if diff.state_file else None,
@@ -335,4 +358,5 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
             "gone": [finding_json(f) for f in diff.findings_gone],
         },
         "borrowed_terms": [{"phrase": t.phrase, "means": t.means} for t in diff.borrowed],
+        "vocabulary": {"old": diff.vocabularies[0] or None, "new": diff.vocabularies[1] or None},
     }

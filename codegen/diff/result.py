@@ -119,6 +119,9 @@ class SpecDiff:
     findings_new: list[Finding] = field(default_factory=list)
     findings_gone: list[Finding] = field(default_factory=list)
     spells_renamed: list[tuple[str, str]] = field(default_factory=list)
+    # Of those, the spells renamed that also do something else in some cell (the rows of
+    # the same IDs name the new spell where they named the old): their changes are listed.
+    spells_renamed_changed: list[tuple[str, str]] = field(default_factory=list)
     # Where the workspace and its state are kept, and where a new one starts: (was, now).
     state_file: tuple[str, str] | None = None
     state_key: tuple[str, str] | None = None
@@ -131,6 +134,9 @@ class SpecDiff:
     descriptions_changed: list[str] = field(default_factory=list)
     # Phrases the old spec uses without defining, read as the new spec defines them.
     borrowed: tuple[Term, ...] = ()
+    # Which vocabulary file of the project's own each side was read with, in words
+    # (`revisions.load_old`); "" where neither has one.
+    vocabularies: tuple[str, str] = ("", "")
 
     @property
     def renames(self) -> dict[str, str]:
@@ -210,8 +216,10 @@ class SpecDiff:
             return []
         old = {s.name: s.trigger for s in self.old.spells}
         new = {s.name: s.trigger for s in self.new.spells}
+        same = " (its rows are the same otherwise)"
         why = [
-            f"trigger {old[was]} is renamed {new[now]} (its rows are the same otherwise): "
+            f"trigger {old[was]} is renamed {new[now]}"
+            f"{'' if (was, now) in self.spells_renamed_changed else same}: "
             f"code that calls {old[was]}() or may_{old[was]}() on the model breaks (call "
             f"{new[now]}() and may_{new[now]}())"
             for was, now in self.spells_renamed

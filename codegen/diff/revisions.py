@@ -31,19 +31,24 @@ class NewSince(OldSpecError):
 
 def load_old(
     where: str, new: Spec, options: ReadOptions, spec: str | None = None
-) -> tuple[Spec, tuple[Term, ...]]:
+) -> tuple[Spec, tuple[Term, ...], tuple[str, str]]:
     """The older spec `where` names, read with `options`; phrases it uses without defining
-    that `new` defines are read as `new` defines them (and returned, to be said).
+    that `new` defines are read as `new` defines them (and returned, to be said); and
+    which vocabulary each side was read with, in words ("" for each where the spec has
+    no vocabulary file of the project's own).
 
     `where` is read as a git revision first (`REV:PATH`; `REV:` alone is the file `spec`,
     the new spec's path, at REV), of the repository the command runs in, and else as a
-    file; one that is both is refused. The older spec's name says which it was."""
-    shown, data = _revision(where, spec)
+    file; one that is both is refused. The older spec's name says which it was. A
+    revision's spec is read with the project's vocabulary file as it was at that
+    revision; a file's, with it as it is now (a file names no revision of it)."""
+    shown, data, at = _revision(where, spec)
     if data is None and not os.path.exists(where):
         raise OldSpecError(
             f"{where}: no such file (a git revision is written REV:PATH, "
             "e.g. origin/main:spec/STATE_MACHINE.md)"
         )
+    options, vocabularies = _vocabulary_then(options, at)
 
     def read(with_options: ReadOptions) -> Spec:
         if data is None:
@@ -54,10 +59,97 @@ def load_old(
     borrowed = borrowed_terms(old, new)
     if borrowed:
         old = read(replace(options, terms=(*options.terms, *borrowed)))
-    return old, borrowed
+    return old, borrowed, vocabularies
 
 
-def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
+# The revision a spec was read at: the repository, the commit and how `--against` named
+# it; None for a file.
+At = tuple[git.Repository, str, str] | None
+
+
+def _vocabulary_then(options: ReadOptions, at: At) -> tuple[ReadOptions, tuple[str, str]]:
+    """`options` for the older spec, and which vocabulary each side is read with, said
+    (`load_old`): at a revision, the project's vocabulary file as it was there (its
+    `templates/` folder too), copied to a folder of its own while the command runs."""
+    vocabulary = options.vocabulary
+    if not (vocabulary.endswith(".md") and os.path.isabs(vocabulary)):
+        return options, ("", "")  # the core's words, or a vocabulary shipped with Spellbook
+    from ..analyse.report import shown_vocabulary
+
+    shown = shown_vocabulary(vocabulary)
+    now = f"{shown} as it is now"
+    if at is None:
+        return options, (
+            f"{now} (a file names no revision of the vocabulary: a change of it is not "
+            "compared; compare with --against REV: to read the old spec with the vocabulary "
+            "as it was at REV)",
+            now,
+        )
+    repository, commit, revision = at
+    rel = repository.relative(vocabulary)
+    then = f"{shown} at {revision} (commit {commit[:12]})"
+    try:
+        data = None if rel is None else repository.blob(commit, rel, VOCABULARY_LIMIT)
+        with open(vocabulary, "rb") as f:
+            current = f.read(VOCABULARY_LIMIT + 1)
+        templates = {} if data is None else _templates_at(repository, commit, rel or "")
+    except (git.GitError, OSError) as err:
+        raise OldSpecError(f"{then}: cannot be read ({err})") from None
+    if data is None:
+        return options, (f"{now} (it is not at {revision})", now)
+    same_templates = templates == _templates_now(os.path.dirname(vocabulary))
+    if data == current and same_templates:
+        return options, (f"{then}, as it is now", now)
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="spellbook-vocabulary-")
+    atexit.register(shutil.rmtree, folder, True)
+    copy = os.path.join(folder, os.path.basename(vocabulary))
+    with open(copy, "wb") as f:
+        f.write(data)
+    if templates:
+        os.mkdir(os.path.join(folder, "templates"))
+        for name, text in templates.items():
+            with open(os.path.join(folder, "templates", name), "wb") as f:
+                f.write(text)
+    return replace(options, vocabulary=copy), (then, f"{now} (changed since)")
+
+
+VOCABULARY_LIMIT = 1_000_000  # bytes of a vocabulary file or template read, as the reader
+
+
+def _templates_at(repository: git.Repository, commit: str, rel: str) -> dict[str, bytes]:
+    """The files of the `templates/` folder beside the vocabulary file `rel` at `commit`."""
+    folder = posixpath.join(posixpath.dirname(rel), "templates")
+    listed = repository.run("ls-tree", "-z", "--full-tree", commit, "--", folder + "/")
+    found: dict[str, bytes] = {}
+    for entry in listed.split(b"\0"):
+        info, _, path = entry.decode("utf-8", "surrogateescape").partition("\t")
+        name = posixpath.basename(path)
+        if info.split()[1:2] == ["blob"] and not name.startswith("."):
+            data = repository.blob(commit, path, VOCABULARY_LIMIT)
+            if data is not None:
+                found[name] = data
+    return found
+
+
+def _templates_now(folder: str) -> dict[str, bytes]:
+    """The files of the `templates/` folder in `folder`, as they are now."""
+    where = os.path.join(folder, "templates")
+    if not os.path.isdir(where):
+        return {}
+    found: dict[str, bytes] = {}
+    for name in os.listdir(where):
+        path = os.path.join(where, name)
+        if not name.startswith(".") and os.path.isfile(path) and not os.path.islink(path):
+            with open(path, "rb") as f:
+                found[name] = f.read(VOCABULARY_LIMIT + 1)
+    return found
+
+
+def _revision(where: str, spec: str | None) -> tuple[str, bytes | None, At]:
     """(its name, the bytes) of the file at the revision `where` names (`REV:PATH`), or
     (where, None) for a file: one written as a path (`./`, `../`, absolute), or with no
     colon. A `REV:` whose REV names no commit is an error, never a file of that name.
@@ -67,7 +159,7 @@ def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
     spec's folder, whose files a pull request writes."""
     revision, colon, path = where.partition(":")
     if not colon or not revision or _written_as_path(where):
-        return where, None
+        return where, None, None
     as_file = f"a file is written ./{where}"
     try:
         repository = git.find(os.getcwd())
@@ -108,7 +200,7 @@ def _revision(where: str, spec: str | None) -> tuple[str, bytes | None]:
             raise OldSpecError(f"{shown}: git cannot show it ({err})") from None
     if data is None:
         raise OldSpecError(f"{shown}: no such file at that revision")
-    return shown, data
+    return shown, data, (repository, commit, revision)
 
 
 def _moved_from(repository: git.Repository, commit: str, spec: str | None) -> str | None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.commands import clean
+from tests.support.git_traps import commit_all, init
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -257,3 +258,47 @@ def test_the_docs_worked_example_is_the_vocabulary_driven_here() -> None:
     section = page[page.index("### A vocabulary of your own") :]
     example = section[section.index("```markdown\n") + len("```markdown\n") :]
     assert example[: example.index("```")] == WORDS
+
+
+def test_against_a_revision_reads_the_old_spec_with_the_vocabulary_as_it_was_there(
+    tmp_path: Path,
+) -> None:
+    # A file group gains a file, the spec unchanged: D2 now archives it too. A revision
+    # reads the old spec with the vocabulary as it was there, and the change is listed; a
+    # file names no revision of the vocabulary, and the report says both were read with
+    # it as it is now.
+    project = desk(tmp_path / "desk")
+    (project / ".git").rmdir()
+    init(project)
+    commit_all(project)
+    old = tmp_path / "old.md"
+    old.write_text(DESK, encoding="utf-8")
+    (project / "words" / "tickets.md").write_text(
+        WORDS.replace(
+            "| work files | board.json, notes.md |", "| work files | board.json, notes.md, log.md |"
+        ),
+        encoding="utf-8",
+    )
+    result = compiler(
+        project, "verify", "--spec", "spec/DESK.md", "--against", "HEAD:", "--format", "json"
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["behaviour_changed"] and report["rules"]["changed"] == [
+        {"rule": "D2", "what": ["actions"]}
+    ]
+    (change,) = report["changes"]
+    assert change["was"]["actions"] == ["Archive work files to `archive/` (board.json, notes.md)"]
+    assert change["now"]["actions"] == [
+        "Archive work files to `archive/` (board.json, notes.md, log.md)"
+    ]
+    assert report["vocabulary"]["old"].startswith("words/tickets.md at HEAD (commit ")
+    assert report["vocabulary"]["new"] == "words/tickets.md as it is now (changed since)"
+    result = compiler(project, "verify", "--spec", "spec/DESK.md", "--against", str(old))
+    clean(result)
+    said = " ".join(result.stdout.split())
+    assert "no behaviour change" in said
+    assert (
+        "Vocabulary: the old spec read with words/tickets.md as it is now (a file names no "
+        "revision of the vocabulary: a change of it is not compared;"
+    ) in said

@@ -20,7 +20,7 @@ from codegen.diff import Change, Renamed, SpecDiff, compare
 from codegen.diff.report import format_text, to_json, to_markdown, verdict
 from codegen.diff.revisions import load_old
 from codegen.read.lexicon import ReadOptions
-from tests.support.specs import renamed, row, spec_text
+from tests.support.specs import fill, renamed, row, spec_text
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT = ROOT / "spec" / "STATE_MACHINE.md"
@@ -240,7 +240,7 @@ def test_the_seed_against_the_project_spec_lists_exactly_what_spec_changes_md_re
     # later change of the spec is reviewed by its own `--against` report.
     recorded = (FIXTURES / "spec_changes_STATE_MACHINE.md").read_text(encoding="utf-8")
     project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", options=READ_OPTIONS)
-    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
+    old, borrowed, _ = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
     found = compare(old, project, borrowed)
     doc = (ROOT / "docs" / "reference" / "spec-edit-log.md").read_text(encoding="utf-8")
     items = set(re.findall(r"^\| (\d+) \| [`(]", doc, re.M))  # the decisions table
@@ -475,7 +475,7 @@ def test_a_state_said_alone_has_its_own_destination_and_a_whole_family_its_famil
 def test_the_text_report_s_lines_are_of_a_readable_width() -> None:
     recorded = (FIXTURES / "spec_changes_STATE_MACHINE.md").read_text(encoding="utf-8")
     project = parse_spec_text(recorded, "spec/STATE_MACHINE.md", options=READ_OPTIONS)
-    old, borrowed = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
+    old, borrowed, _ = load_old(str(FIXTURES / "seed_spec.md"), project, READ_OPTIONS)
     first, *lines = format_text(compare(old, project, borrowed)).splitlines()
     assert first.startswith("spec/STATE_MACHINE.md against ")  # the verdict, whole
     assert len(lines) > 100
@@ -654,3 +654,42 @@ def test_the_headline_of_a_breaking_change_with_no_behaviour_change_agrees_with_
     assert verdict(found) == (
         "BREAKING: 1 change can break existing workspaces; otherwise the machine behaves as before"
     )
+
+
+def _checked(spell: str, done_to: str, states: list[str]) -> str:
+    """A spec whose spell `spell` moves B to `done_to` once done.md is there."""
+    rows = [
+        row("G1", "A", "Go", "-", "B", "Update state to B"),
+        row("K1", "B", spell, "`done.md` exists", done_to, f"Update state to {done_to}"),
+        row("K2", "B", spell, "`done.md` missing", response="Not done yet"),
+    ]
+    return spec_text(
+        states, ["Go", spell], rows + fill(states, ["Go", spell], ["A/Go", f"B/{spell}"])
+    )
+
+
+def test_a_spell_renamed_in_the_edit_that_changes_what_it_does_has_its_changes_listed() -> None:
+    old = _checked("Check", "C", ["A", "B", "C"])
+    new = _checked("Verify", "D", ["A", "B", "C", "D"])
+    found = diff(old, new)
+    assert found.spells_renamed == found.spells_renamed_changed == [("Check", "Verify")]
+    assert (found.spells_added, found.spells_removed) == ([], [])
+    assert said(found) == ["Verify in B when done.md exists: was C (K1), now D (K1)"]
+    report = to_json(found)
+    assert report["behaviour_changed"] and report["changes"] == [c.json() for c in found.changes]
+    assert report["spells"]["renamed"] == [
+        {"old": "Check", "new": "Verify", "behaviour_changed": True}
+    ]
+    text = format_text(found)
+    assert "Behaviour (1):" in text
+    assert "Spells: renamed Check → Verify (and what it does changed: see Behaviour)" in text
+    # A row that differs only in the renamed spell is said as such, and not read differently.
+    changed = dict(found.rules_changed)
+    assert changed["K2"] == ("spell renamed",)
+    assert changed["K1"] == ("spell renamed", "next state")
+    assert [rid for rid, _, _ in found.readings_changed] == ["K1"]
+    # Renamed alone: no behaviour change, and the rows say only that.
+    alone = diff(old, _checked("Verify", "C", ["A", "B", "C"]))
+    assert alone.spells_renamed == [("Check", "Verify")] and alone.spells_renamed_changed == []
+    assert not alone.behaviour_changed and alone.readings_changed == []
+    assert dict(alone.rules_changed)["K1"] == ("spell renamed",)

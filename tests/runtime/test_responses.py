@@ -844,3 +844,61 @@ def test_help_says_the_machine_s_word_with_its_article_and_verb() -> None:
     assert "EVENT      send it (case does not matter): pick, ship" in said
     assert "`spell cast status` sends an event named Status" in said
     assert "a event" not in said
+
+
+NOTES = """# Notes
+
+### Spells
+
+1. **Check**
+2. **Look**
+
+### States
+
+1. **OPEN**
+    - *Description*: notes are kept
+    - *Indicators*: `notes.md` exists
+    - *Valid Actions*: Check, Look
+
+### State Persistence
+
+The state is kept in `.w/state.json`.
+
+### Transitions
+
+| ID | Current State | Trigger | Condition | Next State | Action | Response |
+|----|---------------|---------|-----------|------------|--------|----------|
+| C1 | OPEN | Check | - | Same state | Append "- done" to notes.md | Not yet:{{content:notes.md}} |
+| L1 | OPEN | Look | - | Same state | Load `notes.md` content |{{content:notes.md}}{{content:x.md}}|
+"""
+
+
+def _notes_machine(tmp_path: Path) -> Workflow:
+    from types import ModuleType
+
+    from codegen.pipeline import parse_spec_text
+    from codegen.render import render_machine
+
+    module = ModuleType("notes")
+    spec = parse_spec_text(NOTES, "spec.md")
+    exec(compile(render_machine(spec, "notes"), "notes.py", "exec"), module.__dict__)
+    (tmp_path / ".w").mkdir()
+    (tmp_path / ".w" / "notes.md").write_text("# Notes\n\n- started\n")
+    return Workflow(tmp_path, machine=module)  # type: ignore[arg-type]
+
+
+def test_a_response_asking_for_a_file_s_content_is_given_it_with_no_load_action(
+    tmp_path: Path,
+) -> None:
+    # C1 loads nothing: the file is shown as the cast left it, never `{{content:...}}`.
+    result = _notes_machine(tmp_path).cast("check")
+    assert result.rule == "C1", result
+    assert "{{content:" not in result.response, result.response
+    assert "Not yet:\n\n```markdown\n# Notes\n\n- started\n- done\n```\n" in result.response
+
+
+def test_a_file_loaded_and_asked_for_in_the_response_is_shown_once(tmp_path: Path) -> None:
+    result = _notes_machine(tmp_path).cast("look")
+    assert result.response.count("- started") == 1, result.response
+    assert "Content of" not in result.response
+    assert "_(the file is not there)_" in result.response  # x.md: said, not left

@@ -31,6 +31,10 @@ plain string substitution:
 | `{{next_steps}}`        | the spells that would move the workflow now  |
 | `{{archive_path}}`      | the folder an archive action moved files to  |
 | `{{content:FILE}}`      | the text of FILE, for the AI                 |
+
+`{{content:FILE}}` is FILE as a `Load FILE content` action of the rule read it, or,
+where no action loads it, as the cast leaves it (a name relative to the workspace
+folder); a row that loads FILE and asks for it in its Response shows it once.
 """
 
 from __future__ import annotations
@@ -397,7 +401,7 @@ class Writer:
         return f"{rule.spell} fired rule {rule.id}; tell the developer."
 
     def _ai_text(self, rule: Rule, did: Sequence[Did] | None = None) -> str:
-        parts = [rule.response or self._told(rule)]
+        parts = [_blocks(rule.response) or self._told(rule)]
         # A `find` reads the file for the steps after it: the AI is told it too.
         steps = [a.text for a in rule.actions if a.verb in ("instruct", "find")]
         if steps:
@@ -416,9 +420,30 @@ class Writer:
                     parts.append(told[:1].upper() + told[1:] + ".")
             elif action.verb == "load":
                 file = action.files[0]
+                if placeholder("content", file) in rule.response:
+                    continue  # the Response shows it where it asks for it
                 where = self._moved(file, did) or self._path(file)
                 parts.append(f"Content of {where}:\n\n" + placeholder("content", file))
         return "\n\n".join(parts)
+
+
+_CONTENT = re.compile(r"[ \t]*(\{\{content:[^{}]*\}\})[ \t]*")
+
+
+def _blocks(text: str) -> str:
+    """`text` with each `{{content:FILE}}` on lines of its own: the fenced block it is
+    filled with opens and closes only at the start of a line."""
+    if "{{content:" not in text:
+        return text
+    pieces = _CONTENT.split(text)
+    out = pieces[0]
+    for i in range(1, len(pieces), 2):
+        if out and not out.endswith("\n"):
+            out += "\n\n"
+        out += pieces[i]
+        after = pieces[i + 1]
+        out += "\n\n" + after if after and not after.startswith("\n") else after
+    return out
 
 
 def fields_said(fields: Sequence[str], values: Mapping[str, object]) -> str:
@@ -465,6 +490,18 @@ def fill(text: str, values: dict[str, str]) -> str:
 # name, the name (None where no `}}` closes it) and the text after the name.
 Placeholders = tuple[str, list[tuple[str, str, "str | None", str]]]
 _PARTS: dict[str, Placeholders] = {}
+
+
+def asked(text: str, name: str) -> list[str]:
+    """The arguments of the placeholders `{{name:ARG}}` in `text`, in order."""
+    if "{{" not in text:
+        return []
+    prefix = name + ":"
+    return [
+        key[len(prefix) :]
+        for _, _, key, _ in _placeholders(text)[1]
+        if key is not None and key.startswith(prefix)
+    ]
 
 
 def _placeholders(text: str) -> Placeholders:

@@ -21,8 +21,8 @@ from importlib import import_module
 from spellbook.cast.commit_point import Journal
 from spellbook.cast.engine import Engine
 from spellbook.cast.preview import Foresight
-from spellbook.cast.responses import fenced, fields_said, fill, unhandled, with_notes
-from spellbook.disk.store import Workspace, random_hex
+from spellbook.cast.responses import asked, fenced, fields_said, fill, unhandled, with_notes
+from spellbook.disk.store import READ_LIMIT, Workspace, random_hex
 from spellbook.facts.answers import NeedsRun
 from spellbook.records.errors import (
     ActionError,
@@ -252,7 +252,17 @@ class Workflow:
             )
             for name, content in done.contents.items():
                 values[f"content:{name}"] = fenced(content)
+            for name in asked(text, "content"):  # no action loads it: as the cast left it
+                values.setdefault(f"content:{name}", self._content(name))
         return with_notes(fill(text, values), done.notes)
+
+    def _content(self, name: str) -> str:
+        """The workspace file `name` for a response's `{{content:NAME}}`, fenced; where it
+        cannot be read (a folder, a path out of the workspace), why."""
+        try:
+            return fenced(self.workspace.read_text(name, READ_LIMIT))
+        except (SpellbookError, OSError) as err:
+            return f"_({self.workspace.shown(name)} cannot be read: {said(err)})_"
 
     def status(self) -> dict[str, Any]:
         """The current state, what each spell would do now, and the latest history."""
