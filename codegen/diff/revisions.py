@@ -70,7 +70,7 @@ At = tuple[git.Repository, str, str] | None
 def _vocabulary_then(options: ReadOptions, at: At) -> tuple[ReadOptions, tuple[str, str]]:
     """`options` for the older spec, and which vocabulary each side is read with, said
     (`load_old`): at a revision, the project's vocabulary file as it was there (its
-    `templates/` folder too), copied to a folder of its own while the command runs."""
+    `templates/` folder too), read from git's bytes."""
     vocabulary = options.vocabulary
     if not (vocabulary.endswith(".md") and os.path.isabs(vocabulary)):
         return options, ("", "")  # the core's words, or a vocabulary shipped with Spellbook
@@ -100,21 +100,14 @@ def _vocabulary_then(options: ReadOptions, at: At) -> tuple[ReadOptions, tuple[s
     same_templates = templates == _templates_now(os.path.dirname(vocabulary))
     if data == current and same_templates:
         return options, (f"{then}, as it is now", now)
-    import atexit
-    import shutil
-    import tempfile
+    from ..read.lexicon import remember
+    from ..read.vocabulary_file import lexicon_at
 
-    folder = tempfile.mkdtemp(prefix="spellbook-vocabulary-")
-    atexit.register(shutil.rmtree, folder, True)
-    copy = os.path.join(folder, os.path.basename(vocabulary))
-    with open(copy, "wb") as f:
-        f.write(data)
-    if templates:
-        os.mkdir(os.path.join(folder, "templates"))
-        for name, text in templates.items():
-            with open(os.path.join(folder, "templates", name), "wb") as f:
-                f.write(text)
-    return replace(options, vocabulary=copy), (then, f"{now} (changed since)")
+    # Read from its bytes, never written anywhere: the name is no file's, so nothing
+    # reads the file of that name for it.
+    name = f"{vocabulary}@{commit}"
+    remember(name, lexicon_at(name, data, templates, f"{rel} at {revision}"))
+    return replace(options, vocabulary=name), (then, f"{now} (changed since)")
 
 
 VOCABULARY_LIMIT = 1_000_000  # bytes of a vocabulary file or template read, as the reader

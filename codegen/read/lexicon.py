@@ -205,7 +205,14 @@ class Lexicon:
         return next((n for _, n in self.nouns if (n.probe, n.param) == (probe, param)), None)
 
     def has_template(self, name: str) -> bool:
-        return bool(template_file(self.templates, name))
+        return bool(template_file(self.templates, name)) or self._carried_only(name) is not None
+
+    def _carried_only(self, file: str) -> str | None:
+        """The template a vocabulary read from data, with no folder on disk (its text at
+        a revision, `remember`), carries for a file by its name; None for any other."""
+        if self.templates or self.module:
+            return None
+        return self.carried.get(os.path.basename(file))
 
     def with_files(self, options: ReadOptions) -> Lexicon:
         """This lexicon, finding templates where `options` says its project keeps them."""
@@ -222,8 +229,11 @@ class Lexicon:
             key, text, problem = self.files.by_name(file) if self.files else ("", "", "")
             if not key and not problem:
                 path = template_file(self.templates, file)
-                where = f"the {self.vocabulary} vocabulary's {os.path.basename(path)}"
+                where = f"the {self.vocabulary} vocabulary's {os.path.basename(path or file)}"
                 key, text = (where, _read_text(path)) if path else ("", "")
+                carried = self._carried_only(file)
+                if not key and carried is not None:
+                    key, text = where, carried
             found = self.known[file] = (key, text) if key and not problem else ("", "")
         return found
 
@@ -385,6 +395,12 @@ def shipped_file(name: str) -> str:
     folder = os.path.dirname(os.path.abspath(shipped.__file__))
     path = os.path.join(folder, name, FILE_NAME)
     return path if os.path.isfile(path) else ""
+
+
+def remember(name: str, lexicon: Lexicon) -> None:
+    """Keep `lexicon` as the vocabulary `name` for this run: one read from data, not
+    from a file or module of that name (a vocabulary file as it was at a revision)."""
+    _LOADED[name] = lexicon
 
 
 def is_data(name: str) -> bool:

@@ -74,6 +74,14 @@ def read_vocabulary(path: str, shown: str, trusted: bool) -> Words:
             data = f.read(LIMIT + 1)
     except OSError as err:
         raise vocabulary_error(shown, 0, f"cannot be read: {err.strerror or err}") from None
+    words = _decoded(data, shown, trusted)
+    folder = os.path.join(os.path.dirname(path), "templates")
+    words.templates = folder if os.path.isdir(folder) else ""
+    return words
+
+
+def _decoded(data: bytes, shown: str, trusted: bool) -> Words:
+    """The words of a vocabulary file's bytes (named `shown` in errors)."""
     if len(data) > LIMIT:
         raise vocabulary_error(shown, 0, f"is over {LIMIT // 1_000_000} MB")
     try:
@@ -86,8 +94,6 @@ def read_vocabulary(path: str, shown: str, trusted: bool) -> Words:
         raise vocabulary_error(shown, 1, "markdown nested too deeply to read", text) from None
     except SpecError as err:
         raise vocabulary_error(shown, err.line, err.message, text) from None
-    folder = os.path.join(os.path.dirname(path), "templates")
-    words.templates = folder if os.path.isdir(folder) else ""
     return words
 
 
@@ -125,6 +131,23 @@ def data_lexicon(name: str, shipped: str) -> Lexicon:
                 if problem:
                     raise vocabulary_error(shown, 0, problem)
             carried[entry] = text
+    return _lexicon_of(name, words, carried)
+
+
+def lexicon_at(name: str, data: bytes, templates: dict[str, bytes], shown: str) -> Lexicon:
+    """The project's vocabulary file `name` read from its bytes and its `templates/`
+    folder's files (as they were at a revision), with no file written: its templates are
+    the ones it carries (`Lexicon.template_of`). `shown` names it in errors."""
+    words = _decoded(data, shown, trusted=False)
+    carried = {
+        entry: text.decode("utf-8", "replace").replace("\r\n", "\n")
+        for entry, text in sorted(templates.items())
+        if not entry.startswith(".")
+    }
+    return _lexicon_of(name, words, carried)
+
+
+def _lexicon_of(name: str, words: Words, carried: dict[str, str]) -> Lexicon:
     return Lexicon(
         name,
         [(re.compile(n.pattern, re.IGNORECASE), n) for n in words.nouns],
