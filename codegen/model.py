@@ -197,6 +197,8 @@ class Condition:
     unknown: tuple[str, ...] = ()
     # (unknown phrase, why it could not be read), where the reader knows why.
     why: tuple[tuple[str, str], ...] = ()
+    # (phrase, why it always holds): a comparison read as always (`attempts >= 0`).
+    vacuous: tuple[tuple[str, str], ...] = ()
 
     @property
     def always(self) -> bool:

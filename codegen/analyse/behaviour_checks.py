@@ -9,7 +9,6 @@ members of a `NAME_[G/A]` family are reported once, naming the states.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 
 from spellbook.records.moves import lost_file_states
@@ -18,6 +17,7 @@ from spellbook.records.words import plural
 from ..budget import check
 from ..logic import MAX_CLAUSES, MAX_FACTS
 from ..model import Atom, Kind, RuleSpec, Spec, Specificity
+from ..read.identifiers import folded
 from ..read.light_tables import terminal_row
 from .analysis import Analysis
 from .cells import CellResult
@@ -247,8 +247,7 @@ _EVERY = frozenset(
 
 def _every_hint(written: str) -> str:
     """`; if 'Tous les états' means every state, write `Any state``, or ""."""
-    plain = unicodedata.normalize("NFKD", written).encode("ascii", "ignore").decode().lower()
-    words = re.findall(r"[a-z]+", plain)
+    words = re.findall(r"[a-z]+", folded(written).lower())
     if len(words) < 2 or not _EVERY.intersection(words):
         return ""
     return f"; if {written!r} means every state, write `Any state` in its From cells"

@@ -44,6 +44,7 @@ from .spec_checks import (
     check_unknown_conditions,
     check_unlisted,
     check_unresolved_names,
+    check_vacuous_conditions,
 )
 from .state_checks import check_indicators, check_similar_names
 
@@ -53,6 +54,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_unlisted,
     check_unresolved_names,
     check_unknown_conditions,
+    check_vacuous_conditions,
     check_own_code,
     check_fields,
     check_terms,

@@ -24,6 +24,7 @@ SEVERITY: dict[str, Severity] = {
     "unknown_state": Severity.ERROR,
     "unknown_spell": Severity.ERROR,
     "unknown_condition": Severity.ERROR,
+    "always_holds": Severity.WARNING,
     "own_code": Severity.ERROR,
     "undefined_field": Severity.ERROR,
     "ga_notation": Severity.ERROR,

@@ -17,6 +17,7 @@ from spellbook.records.words import did, plural, verb
 from ..model import RESERVED, ActionSpec, Condition, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
 from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition, unbracketed
+from ..read.core_phrases import COMPARISON, shown_comparison
 from ..read.lexicon import Lexicon, ReadOptions, normal, workspace_path
 from ..read.near_verbs import Aim, aimed_at
 from ..read.own_phrases import path_in
@@ -228,6 +229,28 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
+def check_vacuous_conditions(analysis: Analysis) -> Iterator[Finding]:
+    """A comparison that always holds (`attempts >= 0`, `count of `x` in F ≠ -1`), read
+    as always, once per phrase with the rows that use it: likely meant as something
+    else, and if not, `-` says it."""
+    phrases: dict[str, tuple[list[RuleRow], str]] = {}
+    for row in analysis.spec.rows:
+        for phrase, why in row.condition.vacuous:
+            rows, _ = phrases.setdefault(phrase, ([], why))
+            if row not in rows:
+                rows.append(row)
+    for phrase, (rows, why) in phrases.items():
+        ids = ", ".join(r.id for r in rows)
+        yield Finding(
+            "always_holds",
+            f"condition {phrase!r} in rule{'s' if len(rows) > 1 else ''} {ids} is read as "
+            f"`-`: {why}; write `-` (or leave it out of a cell that says more), or the "
+            "comparison meant",
+            line=rows[0].line,
+            rule=rows[0].id,
+        )
+
+
 # A row that fires where the cell's other rows do not, said as a guard.
 _OTHERWISE = re.compile(
     r"(?:otherwise|else|default|(?:in )?(?:any|all) other cases?|everything else)", re.I
@@ -266,8 +289,7 @@ def _otherwise(subject: str, row: RuleRow, spec: Spec) -> str:
 
 
 # What says a condition's sense beyond its words: comparisons, numbers, negations.
-_SENSE = re.compile(r"[<>=!≠≤≥]+|\d+|\b(?:not|no|never|none|without|isn't|doesn't)\b", re.I)
-_SIGNS = {"<=": "≤", ">=": "≥", "!=": "≠", "==": "="}
+_SENSE = re.compile(rf"{COMPARISON}|\d+|\b(?:not|no|never|none|without|isn't|doesn't)\b", re.I)
 
 
 def _alike(suggestion: str, written: str) -> bool:
@@ -276,7 +298,7 @@ def _alike(suggestion: str, written: str) -> bool:
     `F is not empty` `F exists`)."""
 
     def sense(text: str) -> list[str]:
-        return sorted(_SIGNS.get(m, m) for m in _SENSE.findall(text.lower()))
+        return sorted(shown_comparison(m) for m in _SENSE.findall(text.lower()))
 
     return sense(suggestion) == sense(written)
 

@@ -19,11 +19,14 @@ the whole cell (`[attempts < 3]`) are dropped. A clause is one of:
   says the section is there too; `F has no section "SECTION" with unchecked items`
   is the negation alone), `F.json has `QUERY``, `count of QUERY in F.json ≥ N` (or
   `F.json has at least N `QUERY``),
-  `F.json has `QUERY` OP VALUE` (`=`, `≠`, `<`, `≤`, `>`, `≥`, a JSON value),
+  `F.json has `QUERY` OP VALUE` (`=`, `≠`, `<`, `≤`, `>`, `≥`, a JSON value; the
+  other spellings of each, `==`, `!=`, `<=`, `⩽`, ..., are `core_phrases._OPS`'s),
   `F.json has `QUERY` matching `RE``, `F is newer than G` (`F is older than G` is
   `G is newer than F`), `GLOB exists` / `no GLOB` / `some file matches GLOB` (a name
   with `*` or `?`), `COUNTER < N`, `COUNTER ≥ N` (`>`, `≤`, `=`, `≠`, `>=`, `<=`, `==`,
-  `!=` too, as those two say them), `in this state for more than N
+  `!=` too, as those two say them; a counter or a count compared so that it always
+  holds, `attempts >= 0`, reads as always, kept in `Condition.vacuous` for the advice to
+  write `-`), `in this state for more than N
   minutes` (or hours, days, weeks: read in minutes), `the command `KEY` of F
   passes` (or `fails`), each with its negation (`F has no ...`, `... or less`,
   `F is not newer than G`);
@@ -110,6 +113,8 @@ class _Reader(CorePhrases):
         self.unknown: list[str] = []
         self.why: dict[str, str] = {}  # an unknown phrase -> why it could not be read
         self.reason = ""  # why the clause being read was refused, if a reader knows
+        self.always = ""
+        self.vacuous: list[tuple[str, str]] = []  # read as always: (phrase, why)
         self.terms: list[str] = []  # terms being expanded, against cycles
         # A term read in a context (the file read) -> its meaning, and the file read after.
         self.expanded: dict[tuple[str, str], tuple[DNF | None, str]] = {}
@@ -248,9 +253,11 @@ class _Reader(CorePhrases):
                 return None
             return self._quietly(phrase[1:-1], context)
         for reader in (self._term, self._procedure, self._core, self._noun, self._labelled):
+            kept = len(self.vacuous)
             found = reader(phrase, context)
             if found is not None:
                 return found
+            del self.vacuous[kept:]
         return None
 
     def _joined(self, phrase: str, context: list[str]) -> str:
@@ -261,12 +268,13 @@ class _Reader(CorePhrases):
         parts = list(split_outside(phrase, _JOINED))
         if len(parts) < 2:
             return ""
-        reason = self.reason
+        reason, kept = self.reason, len(self.vacuous)
         try:
             if any(_blank(p) or self._quietly(p, list(context)) is None for p in parts):
                 return ""
         finally:
             self.reason = reason
+            del self.vacuous[kept:]  # the parts are not read: the phrase is unknown
         joins, at = [], 0
         for part in parts[:-1]:
             at += len(part)
@@ -297,13 +305,14 @@ class _Reader(CorePhrases):
         """`text` read as a whole condition, or None (and nothing reported) if any of it
         is unknown; the reason of its first unknown clause, if any, is kept. `context`
         changes only if it is read."""
-        before, reason = len(self.unknown), self.reason
+        before, reason, kept = len(self.unknown), self.reason, len(self.vacuous)
         local = list(context) if context is not None else None
         found = self.condition(text, local)
         if found is None or len(self.unknown) > before:
             reasons = [self.why.get(p, "") for p in self.unknown[before:]]
             self.reason = next((r for r in reasons if r), reason)
             del self.unknown[before:]
+            del self.vacuous[kept:]
             return None
         if context is not None and local is not None:
             context[0] = local[0]
@@ -514,7 +523,9 @@ class _Reader(CorePhrases):
             return None
         if found is None:
             return None
+        kept = len(self.vacuous)
         why = self._not_a_label(label, inner, found, context)
+        del self.vacuous[kept:]  # the label's words, read to compare: not the condition
         if why:
             self.reason = reason or why
             return None
@@ -731,11 +742,11 @@ def parse_condition(
         )
     if found is None or _blank(normal_text):
         why = why or "there is nothing but separators in it"
-        reader.unknown, reader.why = [normal_text], {normal_text: why}
+        reader.unknown, reader.why, reader.vacuous = [normal_text], {normal_text: why}, []
         found = literal("unknown", "", normal_text)
     unknown = tuple(dict.fromkeys(reader.unknown))
     reasons = tuple((u, reader.why[u]) for u in unknown if u in reader.why)
-    return Condition(text, found, unknown, reasons)
+    return Condition(text, found, unknown, reasons, tuple(dict.fromkeys(reader.vacuous)))
 
 
 def parse_indicators(

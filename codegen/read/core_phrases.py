@@ -41,9 +41,13 @@ _ODD_VALUE = re.compile(r"!?=\s*(?:=|\"|'|“)")
 _NOT_IN_A_GLOB = re.compile(r"[\[\]{}<>$|;,\"'()=#:\s\\^]")
 # Units of time in a state, in minutes: `probes.UNITS`, singular or plural, and `min`.
 _UNITS = {name: size for unit, size in UNITS for name in (unit, unit + "s")} | {"min": 1}
-# Comparisons of a JSON value as written, and as `probes.comparison` has them.
-_OPS = {"=": "=", "!=": "!=", "≠": "!=", "<": "<", "<=": "<=", "≤": "<="}
-_OPS.update({">": ">", ">=": ">=", "≥": ">="})
+# Comparisons as written, and as `probes.comparison` has them: the one table of them, of a
+# JSON value, a count and a counter alike.
+_OPS = {"=": "=", "==": "=", "!=": "!=", "≠": "!=", "<": "<", "<=": "<=", "≤": "<="}
+_OPS.update({"⩽": "<=", "≦": "<=", ">": ">", ">=": ">=", "≥": ">=", "⩾": ">=", "≧": ">="})
+# A comparison's characters, as a phrase reads them (`_OPS` says which are one).
+COMPARISON = "[" + re.escape("".join(sorted(set("".join(_OPS))))) + "]+"
+_OP = f"(?P<op>{COMPARISON})"
 # No JSON value could be read (`CorePhrases._operand`).
 _NO_VALUE = object()
 # A fact of the core read with its sign: (probe, file, param, holds).
@@ -124,8 +128,7 @@ _CORE = tuple(
             False,
         ),
         (
-            rf"(?:the )?(?:count|number) of {_QUERIED} in {_FILE}{_FM} ?(?P<op>[=!<>≠≤≥⩾⩽≦≧]+) ?"
-            r"(?P<count>\S.*)",
+            rf"(?:the )?(?:count|number) of {_QUERIED} in {_FILE}{_FM} ?{_OP} ?(?P<count>\S.*)",
             "queried",
             True,
         ),
@@ -146,7 +149,7 @@ _CORE = tuple(
         (rf"{_FILE}{_FM} has {_QUOTED}", "field", True),
         (rf"{_FILE}{_FM} has no {_QUOTED}", "field", False),
         (
-            rf"{_FILE}{_FM} has (?P<no>no )?{_QUOTED} ?(?P<op>[=!<>≠≤≥⩾⩽≦≧]+) ?(?P<operand>\S.*)",
+            rf"{_FILE}{_FM} has (?P<no>no )?{_QUOTED} ?{_OP} ?(?P<operand>\S.*)",
             "compared",
             True,
         ),
@@ -212,7 +215,7 @@ _CORE = tuple(
             "listed",
             False,
         ),
-        (r"(?P<counter>\w+)\s*(?P<op>[=!<>≠≤≥⩾⩽≦≧]+)\s*(?P<limit>\d+)", "counter", True),
+        (rf"(?P<counter>\w+)\s*{_OP}\s*(?P<limit>-?\d+)", "counter", True),
         (r"in this state (?:for )?more than (?P<amount>\S+) (?P<unit>\S+)", "over_minutes", True),
         (r"in this state for (?P<amount>\S+) (?P<unit>\S+) or less", "over_minutes", False),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} (?:passes|succeeds)", "passes", True),
@@ -386,6 +389,10 @@ class CorePhrases:
 
     reason: str
     lexicon: Lexicon
+    # Why the comparison being read always holds (`attempts ≥ 0`), if it does; and each
+    # phrase read so, with why: read as always, and advised to be written `-`.
+    always: str
+    vacuous: list[tuple[str, str]]
 
     def file(self, written: str) -> str | None:
         raise NotImplementedError
@@ -407,10 +414,16 @@ class CorePhrases:
             if file.startswith("/") and probe in _WORKSPACE_ONLY:
                 self.reason = _WORKSPACE_ONLY[probe].format(file=file)
                 return None
-            if probe == "queried":
-                return self._queried(groups, file, positive)
-            if probe == "counter":
-                return self._counter(groups)
+            if probe in ("queried", "counter"):
+                self.always = ""
+                found = (
+                    self._queried(groups, file, positive)
+                    if probe == "queried"
+                    else self._counter(groups)
+                )
+                if self.always:  # read as always, and the advice kept
+                    self.vacuous.append((phrase, self.always))
+                return found
             if probe in _FACTS:
                 fact = _FACTS[probe](self, groups, file)
                 if fact is None:
@@ -584,12 +597,8 @@ class CorePhrases:
                 self.reason = _objects(file, query, groups.get("fm") or "", "matching a pattern")
                 return None
             return "value", file, comparison_param(query, "~", pattern), holds
-        op = _OPS.get(groups["op"])
+        op = self._op(groups["op"])
         if op is None:
-            self.reason = (
-                f"`{groups['op']}` is not a comparison the core reads: =, ≠ (!=), <, "
-                "≤ (<=), > or ≥ (>=)"
-            )
             return None
         operand = self._operand(groups["operand"])
         if operand is _NO_VALUE:
@@ -650,7 +659,8 @@ class CorePhrases:
             return None
         written = _unquote(groups["count"])
         count = "1" if written.lower() == "one" else written
-        if not count.isdecimal() or not count.isascii():
+        # A comparison may say -1 (`≠ -1` always holds), a bound not (`at least -1`).
+        if not re.fullmatch(r"-?[0-9]+" if groups.get("op") else "[0-9]+", count):
             self.reason = f"`{written}` is not a whole number to count to: write it in digits"
             return None
         n = int(count)
@@ -670,10 +680,7 @@ class CorePhrases:
         found = compared_count(
             op, n, lambda k, holds: LiteralSpec(Atom("count_at_least", file, f"{k} {query}"), holds)
         )
-        if found in (((),), ()):
-            self.reason = f"a count {_SAID[op]} {n} {'always' if found else 'never'} holds"
-            return None
-        return found
+        return self._vacuous(found, f"a count {_SAID[op]} {n}", "a count is a whole number from 0")
 
     def _counter(self, groups: dict[str, str]) -> DNF | None:
         """`COUNTER < N` (≤, >, ≥, =, ≠; `<=`, `>=`, `==`, `!=`): a counter of the state file
@@ -688,18 +695,25 @@ class CorePhrases:
                 "(finds ≥1)`"
             )
             return None
-        op = self._op("=" if groups["op"] == "==" else groups["op"])
+        op = self._op(groups["op"])
         if op is None:
             return None
         n = int(groups["limit"])
         found = compared_count(
             op, n, lambda k, holds: LiteralSpec(Atom("below", "", f"{counter}<{k}"), not holds)
         )
-        if found in (((),), ()):
-            self.reason = (
-                f"a counter {_SAID[op]} {n} {'always' if found else 'never'} holds: a counter "
-                "is a whole number from 0"
-            )
+        return self._vacuous(
+            found, f"a counter {_SAID[op]} {n}", "a counter is a whole number from 0"
+        )
+
+    def _vacuous(self, found: DNF, said: str, why: str) -> DNF | None:
+        """A comparison of a whole number from 0 as read: one that always holds is read as
+        always, and `always` says why (the advice to write `-`); one that never holds is
+        refused with the reason."""
+        if found == ((),):
+            self.always = f"{said} always holds ({why})"
+        elif not found:
+            self.reason = f"{said} never holds: {why}"
             return None
         return found
 
@@ -707,9 +721,7 @@ class CorePhrases:
         """A comparison as `_SAID` names it, or None with the reason."""
         op = _OPS.get(written)
         if op is None:
-            self.reason = (
-                f"`{written}` is not a comparison the core reads: =, ≠ (!=), <, ≤ (<=), > or ≥ (>=)"
-            )
+            self.reason = f"`{written}` is not a comparison the core reads: {_READ_OPS}"
         return op
 
     def _newer(self, groups: dict[str, str], file: str) -> _Fact | None:
@@ -813,9 +825,11 @@ def compared_count(op: str, n: int, least: Callable[[int, bool], LiteralSpec]) -
     at_least = {">=": (n, True), ">": (n + 1, True), "<": (n, False), "<=": (n + 1, False)}
     if op in at_least:
         k, holds = at_least[op]
-        if k == 0:  # at least 0: always
+        if k <= 0:  # at least 0 (or -1): always
             return ((),) if holds else ()
         return ((least(k, holds),),)
+    if n < 0:  # no count is -1: `= -1` never holds, `≠ -1` always does
+        return () if op == "=" else ((),)
     if n == 0:  # `= 0`: not at least 1; `≠ 0`: at least 1
         return ((least(1, op != "="),),)
     if op == "=":  # exactly N: at least N, and not at least N + 1
@@ -825,6 +839,24 @@ def compared_count(op: str, n: int, least: Callable[[int, bool], LiteralSpec]) -
 
 # Comparisons as a reason says them.
 _SAID = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
+
+
+def shown_comparison(written: str) -> str:
+    """A comparison as a reason says it (`>=` and `⩾` are `≥`), or as written if none."""
+    op = _OPS.get(written)
+    return _SAID[op] if op else written
+
+
+def _read_ops() -> str:
+    """Every comparison `_OPS` reads, as a reason lists them: `≤ (<=, ⩽, ≦)`."""
+    said = []
+    for op, shown in _SAID.items():
+        also = [w for w in _OPS if _OPS[w] == op and w != shown]
+        said.append(f"{shown} ({', '.join(also)})" if also else shown)
+    return f"{', '.join(said[:-1])} or {said[-1]}"
+
+
+_READ_OPS = _read_ops()
 
 
 def _counting(file: str, query: str, fm: str) -> str:

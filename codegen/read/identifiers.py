@@ -3,14 +3,15 @@ in words (`paused-manual`, `Story newly created`, "payment accepted") gets one n
 for code, derived the same way wherever it is needed.
 
 A name that is an identifier already is kept as written (`PLAN_APPROVED`,
-`code_review_failed`). Otherwise its words (runs of ASCII letters and digits, accents
-taken off) are joined with `_`: in capitals where every word is written in capitals
-(`PAYMENT HELD` is `PAYMENT_HELD`), in lower case otherwise (`Facilitator pauses` is
-`facilitator_pauses`). A name that would start with a digit gets a leading `_`, one
-that is a Python keyword a trailing one. Text with no ASCII letter or digit has none
-(""): identifiers are ASCII (the generated module's names, the state file, `spell`'s
-arguments), so a name in another script (`Черновик`, `下書き`) is refused, and
-`ascii_name` says what to write instead.
+`code_review_failed`). Otherwise its words (runs of ASCII letters and digits, once
+`folded`: accents taken off, and a Latin letter with no ASCII base written as it is
+without one, `Straße` as `Strasse`, `Søknad` as `Soknad`) are joined with `_`: in
+capitals where every word is written in capitals (`PAYMENT HELD` is `PAYMENT_HELD`), in
+lower case otherwise (`Facilitator pauses` is `facilitator_pauses`). A name that would
+start with a digit gets a leading `_`, one that is a Python keyword a trailing one. Text
+with no letter or digit `folded` keeps has none (""): identifiers are ASCII (the
+generated module's names, the state file, `spell`'s arguments), so a name in another
+script (`Черновик`, `下書き`) is refused, and `ascii_name` says what to write instead.
 """
 
 from __future__ import annotations
@@ -33,8 +34,7 @@ def identifier(written: str) -> str:
     text = written.strip()
     if is_identifier(text):
         return text
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    words = _WORD.findall(plain)
+    words = _WORD.findall(folded(text))
     if not words:
         return ""
     shouting = all(w.upper() == w for w in words)
@@ -42,6 +42,27 @@ def identifier(written: str) -> str:
     if name[0].isdigit():
         name = "_" + name
     return name + "_" if keyword.iskeyword(name) else name
+
+
+# Latin letters with no ASCII base (NFKD keeps them whole, so taking the marks off would
+# drop them), as they are written without one: `Straße` is `Strasse`, `Æsir` `Aesir`.
+_FOLD: dict[str, str] = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d"}
+# eth, thorn, a dotless i, h and t with a stroke, eng
+_FOLD |= {"ð": "d", "þ": "th", "\u0131": "i", "ħ": "h", "ŧ": "t", "ŋ": "ng"}
+_FOLD |= {"ẞ": "SS"} | {
+    c.upper(): v.upper()
+    for c, v in _FOLD.items()
+    if len(c.upper()) == 1 and not c.upper().isascii()
+}
+
+
+def folded(text: str) -> str:
+    """`text` in ASCII, as names are read: accents taken off (`é` is `e`, `ǽ` `ae`), the
+    letters of `_FOLD` written so, and every other character outside ASCII dropped. The
+    one folding of the project: identifiers, the names the generated module allocates and
+    the words a hint looks for all read a name so."""
+    plain = "".join(_FOLD.get(c, c) for c in unicodedata.normalize("NFKD", text))
+    return plain.encode("ascii", "ignore").decode("ascii")
 
 
 # Cyrillic and Greek letters, one for one, as ISO 9 / ELOT 743 write them without marks:
@@ -72,23 +93,25 @@ _LATIN: dict[str, str] = {
 
 def unspelled(written: str) -> str:
     """The first word of `written` that its identifier would drop: letters or digits none of
-    which is ASCII or has an ASCII base (`Этап` in `Этап 2`; `Straße` keeps `Stra`)."""
+    which `folded` writes in ASCII (`Этап` in `Этап 2`; `Straße` is `Strasse`)."""
     words: list[str] = re.findall(r"[^\W_]+", written)
-    return next((w for w in words if not _WORD.search(unicodedata.normalize("NFKD", w))), "")
+    return next((w for w in words if not _WORD.search(folded(w))), "")
 
 
 def ascii_name(written: str) -> str:
     """An ASCII name to write for `written`, a name with words in no ASCII letter:
-    its Cyrillic and Greek letters spelled in Latin ones (`Na proverke`),
-    or "" where it has others (`下書き`)."""
+    its Cyrillic and Greek letters spelled in Latin ones (`Na proverke`), its other
+    letters `folded` (`Straße` is `Strasse`), or "" where it has others (`下書き`)."""
     text = unicodedata.normalize("NFC", " ".join(written.split()))
     out = []
     for c in text:
         latin = _LATIN.get(c.lower(), _LATIN.get(unicodedata.normalize("NFD", c.lower())[0]))
-        if latin is None and c.isalnum() and not c.isascii():
-            return ""
-        if latin is None:
-            out.append(c)
-        else:
+        if latin is not None:
             out.append(latin.capitalize() if c.isupper() else latin)
+        elif c.isalnum() and not c.isascii():
+            if not folded(c):
+                return ""
+            out.append(folded(c))
+        else:
+            out.append(c)
     return "".join(out)

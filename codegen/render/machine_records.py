@@ -12,7 +12,6 @@ writer on them.
 from __future__ import annotations
 
 import keyword
-import unicodedata
 from dataclasses import dataclass
 
 from spellbook import schema as runtime
@@ -33,6 +32,7 @@ from ..model import (
     Spec,
     Specificity,
 )
+from ..read.identifiers import folded
 from .response_formats import default_template, split
 
 
@@ -46,10 +46,11 @@ class _Names:
     def clean(wanted: str) -> str:
         """`wanted` as an ASCII identifier, before it is made unique. ASCII only: Python
         reads identifiers in NFKC, so full-width `key` would be the name `key`, and `x²` is no
-        identifier at all; letters are decomposed (`é` is `e`), the rest dropped."""
+        identifier at all; letters are `folded` as names are read (`é` is `e`, `ß` `ss`),
+        the rest dropped."""
         if wanted.isascii() and wanted.isidentifier() and not keyword.iskeyword(wanted):
             return wanted  # an identifier already (`return_`, as the reading made it)
-        plain = unicodedata.normalize("NFKD", wanted).encode("ascii", "ignore").decode()
+        plain = folded(wanted)
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in plain).strip("_") or "x"
         if name[0].isdigit() or keyword.iskeyword(name):
             name = "_" + name

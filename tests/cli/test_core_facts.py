@@ -438,3 +438,22 @@ def test_a_counter_compared_every_way_reads_clean_and_counts_so(tmp_path: Path) 
         cast(root, "ask", expected)
         if count < len(answers) - 1:
             cast(root, "bump", "Bumped")
+
+
+def test_a_counter_compared_so_that_it_always_holds_fires_always(tmp_path: Path) -> None:
+    """`tries >= 0` is read as `-` with an `always_holds` warning (not an error), and the
+    generated machine fires its row whatever the counter is, as the reading says."""
+    rows = (
+        "| B1 | OPEN | Bump | tries < 5 | Same state | Increment tries | Bumped. |\n"
+        "| B2 | OPEN | Bump | tries ≥ 5 | Same state | No state change | Full. |\n"
+        "| K1 | OPEN | Ask | tries >= 0 | Same state | No state change | Always. |\n"
+    )
+    spec = TALLY[: TALLY.index("| B1 |")] + rows
+    root = project(tmp_path / "tally", spec)
+    said = verify(root)
+    assert "0 errors, 1 warning" in said and "[always_holds]" in said, said
+    assert "unknown_condition" not in said and "unlisted_gap" not in said, said
+    generate(root)
+    for _ in range(3):
+        cast(root, "ask", "Always.")
+        cast(root, "bump", "Bumped")

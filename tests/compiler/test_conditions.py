@@ -18,7 +18,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from codegen import load_spec, parse_spec_text
-from codegen.analyse import analyse
+from codegen.analyse import SEVERITY, analyse
+from codegen.analyse.spec_checks import _alike
 from codegen.logic import describe
 from codegen.model import LiteralSpec, Term
 from codegen.read.conditions import Words, parse_condition
@@ -280,6 +281,23 @@ def test_no_suggestion_says_another_comparison_or_sense(written: str, not_offere
 
 
 @pytest.mark.parametrize(
+    ("one", "other", "alike"),
+    [
+        ("a.json has `n` ≥ 2", "a.json has `n` ⩾ 2", True),
+        ("a.json has `n` ≤ 2", "a.json has `n` ≦ 2", True),
+        ("a.json has `n` = 2", "a.json has `n` == 2", True),
+        ("a.json has `n` ≥ 2", "a.json has `n` ⩽ 2", False),
+    ],
+)
+def test_a_suggestion_s_sense_reads_comparisons_by_the_one_table(
+    one: str, other: str, alike: bool
+) -> None:
+    """Whether a did-you-mean says the same comparison is `core_phrases._OPS`'s to say:
+    `⩾` is `≥` there, so it is here."""
+    assert _alike(one, other) is alike
+
+
+@pytest.mark.parametrize(
     ("written", "meant"),
     [
         ("[attempts >= 3]", "attempts >= 3"),
@@ -297,6 +315,47 @@ def test_a_uml_guard_s_brackets_around_the_whole_cell_are_dropped(written: str, 
 @pytest.mark.parametrize("written", ["[x] AND [y]", "[ ]", "[]"])
 def test_brackets_that_do_not_hold_the_whole_cell_stay(written: str) -> None:
     assert parse_condition(written).unknown
+
+
+@pytest.mark.parametrize(
+    ("written", "vacuous"),
+    [
+        ("attempts >= 0", ["attempts >= 0"]),
+        ("attempts > -1 AND task.md exists", ["attempts > -1"]),
+        ("retry allowed (attempts != -1)", ["attempts != -1"]),
+        ("count of `x` in a.json ≥ 0", ["count of `x` in a.json ≥ 0"]),
+        # Not read, so nothing read always: the reason is the cell's.
+        ("attempts >= 0 and task.md exists", []),
+        ("attempts >= 0 AND the moon is full", ["attempts >= 0"]),
+        ("attempts < 0", []),
+    ],
+)
+def test_a_comparison_that_always_holds_is_read_as_always_and_kept_for_advice(
+    written: str, vacuous: list[str]
+) -> None:
+    """`attempts >= 0` holds of every counter: it reads as always (`((),)` of its own),
+    and the condition keeps the phrase with why, for the `always_holds` warning."""
+    found = parse_condition(written)
+    assert [phrase for phrase, _ in found.vacuous] == vacuous
+    assert all("always holds" in why for _, why in found.vacuous)
+    if vacuous == [written]:
+        assert found.clauses == ((),) and not found.unknown
+
+
+def test_a_comparison_that_always_holds_is_a_warning_and_the_row_fires_always() -> None:
+    """Not an error with an info that the row never fires: a warning to write `-`, and
+    no gap where the counter is 0 or more."""
+    rows = [
+        row("U1", "A", "Go", "tries >= 0", "B"),
+        row("U2", "B", "Go", "-", "A", "Increment tries"),
+    ]
+    findings = findings_of(spec_text(["A", "B"], ["Go"], rows), set(SEVERITY))
+    kinds = [f.kind for f in findings]
+    assert "always_holds" in kinds and "unknown_condition" not in kinds, findings
+    assert not [f for f in findings if f.kind in ("gap", "unlisted_gap", "dead_rule")]
+    (advice,) = [f for f in findings if f.kind == "always_holds"]
+    assert (advice.rule, advice.severity.value) == ("U1", "warning")
+    assert "write `-`" in advice.message and "a counter ≥ 0 always holds" in advice.message
 
 
 def test_seed_conditions_are_read_but_for_the_phrase_it_defines_only_in_prose() -> None:

@@ -37,6 +37,11 @@ COUNTERS: list[Any] = [
     one("core", "retries ≤ 5", yes("below", "", "retries<6")),
     one("core", "retries = 5", no("below", "", "retries<5"), yes("below", "", "retries<6")),
     one("core", "retries == 5", no("below", "", "retries<5"), yes("below", "", "retries<6")),
+    # `⩾` `⩽` `≧` `≦` are `≥` and `≤`, as of a JSON value.
+    one("core", "retries ⩾ 5", no("below", "", "retries<5")),
+    one("core", "retries ≧ 5", no("below", "", "retries<5")),
+    one("core", "retries ⩽ 5", yes("below", "", "retries<6")),
+    one("core", "retries ≦ 5", yes("below", "", "retries<6")),
     read("core", "retries != 5", [yes("below", "", "retries<5")], [no("below", "", "retries<6")]),
     read("core", "retries ≠ 5", [yes("below", "", "retries<5")], [no("below", "", "retries<6")]),
     one("core", "retries = 0", yes("below", "", "retries<1")),
@@ -44,9 +49,17 @@ COUNTERS: list[Any] = [
     one("core", "retries > 0", no("below", "", "retries<1")),
     one("core", "retries <= 0", yes("below", "", "retries<1")),
     one("core", "NOT retries > 4", yes("below", "", "retries<5")),
-    # A comparison that always, or never, holds of a counter says nothing of it.
-    refused("core", "retries >= 0", "a counter ≥ 0 always holds"),
+    # A comparison that always holds of a counter is read as always (`condition_advice`
+    # says to write `-`); one that never holds says nothing it could mean.
+    read("core", "retries >= 0", []),
+    read("core", "retries ≥ 0", []),
+    read("core", "retries > -1", []),
+    read("core", "retries != -1", []),
+    read("core", "retries >= 0 AND a.md exists", [yes("exists", "a.md")]),
+    read("core", "NOT retries >= 0"),
     refused("core", "retries < 0", "a counter < 0 never holds"),
+    refused("core", "retries <= -1", "a counter ≤ -1 never holds"),
+    refused("core", "retries = -1", "a counter = -1 never holds"),
     # Signs, words and units the core does not compare with.
     refused("core", "retries at least 5"),
     refused("core", "retries is at least 5"),
@@ -56,14 +69,13 @@ COUNTERS: list[Any] = [
     refused("core", "5 > retries"),
     refused("core", "retries =< 5", "`=<` is not a comparison the core reads"),
     refused("core", "retries => 5", "`=>` is not a comparison the core reads"),
-    refused("core", "retries ⩾ 5", "is not a comparison the core reads"),
     refused("core", "retries <> 5", "`<>` is not a comparison the core reads"),
     refused("core", "retries \uff1c 5"),  # a fullwidth <
     refused("core", "retries < 5 times"),
     refused("core", "retries < 5 minutes"),
     refused("core", "retries < five"),
     refused("core", "retries < 2.5"),
-    refused("core", "retries < -1"),
+    refused("core", "retries < -1", "never holds"),
     refused("core", "retry-count < 5"),
     refused("core", "state.json retries < 5"),
     refused("core", "retries in state.json < 5"),
@@ -180,6 +192,18 @@ COMPARISONS: list[Any] = [
     one("core", "tasks.json has `count` <= 2", yes("value", "tasks.json", '["count", "<=", 2]')),
     one("core", "tasks.json has `count` ≠ 2", yes("value", "tasks.json", '["count", "!=", 2]')),
     one("core", "tasks.json has `count` != 2", yes("value", "tasks.json", '["count", "!=", 2]')),
+    # `==` is `=`, `⩾` `≧` are `≥` and `⩽` `≦` are `≤`, as of a counter: one table of them.
+    one("core", "tasks.json has `count` == 2", yes("value", "tasks.json", '["count", "=", 2]')),
+    one("core", "tasks.json has `count` ⩾ 2", yes("value", "tasks.json", '["count", ">=", 2]')),
+    one("core", "tasks.json has `count` ≧ 2", yes("value", "tasks.json", '["count", ">=", 2]')),
+    one("core", "tasks.json has `count` ⩽ 2", yes("value", "tasks.json", '["count", "<=", 2]')),
+    one("core", "tasks.json has `count` ≦ 2", yes("value", "tasks.json", '["count", "<=", 2]')),
+    one(
+        "core",
+        'tasks.json has `status` == "done"',
+        yes("value", "tasks.json", '["status", "=", "done"]'),
+    ),
+    refused("core", "tasks.json has `status` == done", "double quotes"),
     one(
         "core",
         "tasks.json has `score` > -1.5",
@@ -254,11 +278,15 @@ COMPARISONS: list[Any] = [
     refused("core", "tasks.json has `count` = $limit", "not a JSON value"),
     refused("core", "tasks.json has `tags` = [1]", "a JSON list"),
     refused("core", 'tasks.json has `meta` = {"a": 1}', "a JSON object"),
-    refused("core", "tasks.json has `count` == 2", "`==` is not a comparison"),
-    refused("core", "tasks.json has `count` =< 2", "`=<` is not a comparison"),
+    # What is not a comparison is told every one that is.
+    refused(
+        "core",
+        "tasks.json has `count` =< 2",
+        "`=<` is not a comparison the core reads: = (==), ≠ (!=), <, ≤ (<=, ⩽, ≦), > or "
+        "≥ (>=, ⩾, ≧)",
+    ),
     refused("core", "tasks.json has `count` => 2", "`=>` is not a comparison"),
     refused("core", "tasks.json has `count` <> 2", "`<>` is not a comparison"),
-    refused("core", "tasks.json has `count` ⩾ 2", "is not a comparison"),
     refused("core", "notes.md has `count` ≥ 2", "not a JSON file"),
     refused("core", "tasks.json has `items[status==open]` ≥ 2", "is not a query"),
     refused("core", "tasks.json has `$.count` ≥ 2", "is not a query"),
