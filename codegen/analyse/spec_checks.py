@@ -800,6 +800,10 @@ _PLACEHOLDER = re.compile(
     r"\s*(?::([^{}]*))?\}\}"
 )
 _GLOB = re.compile(r"[*?\[\]{}<>|]")
+# Any `{{name}}` / `{{name:arg}}`, and an Action's `${name}`, written in a Response.
+_ANY_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w-]*)\s*(?::[^{}]*)?\}\}|\$\{(\w+)\}")
+# The names a cast fills besides `_PLACEHOLDER`'s: the standard response's own.
+_FILLED = ("available_spells", "next_steps", "archive_path", "does", "content", "fields", "files")
 
 
 def check_placeholders(analysis: Analysis) -> Iterator[Finding]:
@@ -862,6 +866,31 @@ def check_placeholders(analysis: Analysis) -> Iterator[Finding]:
                     line=line,
                     rule=rid,
                 )
+        said: set[str] = set()
+        for m in _ANY_PLACEHOLDER.finditer(text or ""):
+            if m.group(1) in _FILLED or m.group(0) in said:
+                continue  # `_PLACEHOLDER`'s, said above; or said once already
+            said.add(m.group(0))
+            if m.group(2):
+                problem = (
+                    "is filled in an Action's paths (`Archive F to done/${name}/`), never "
+                    "in a Response, so every cast shows it as written: say "
+                    "`{{archive_path}}` for the folder an Archive moved files to, or the "
+                    "words themselves"
+                )
+            else:
+                problem = (
+                    "is no placeholder a cast fills, so every cast shows it as written: "
+                    "the ones filled are `{{available_spells}}`, `{{does:"
+                    f"{word.upper()}}}}}`, `{{{{next_steps}}}}`, `{{{{archive_path}}}}` and "
+                    "`{{content:FILE}}`"
+                )
+            yield Finding(
+                "response_placeholder",
+                f"{where}'s `{m.group(0)}` {problem}",
+                line=line,
+                rule=rid,
+            )
 
 
 def check_consolidation(analysis: Analysis) -> Iterator[Finding]:
