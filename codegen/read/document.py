@@ -1140,12 +1140,17 @@ def _rows(
     # The last rule table, with the headings above it and how a row of it is read: rows
     # cut off from it below, in the same section, are its rows.
     last: _Last | None = None
+    # The last rule table of any section: rows under a heading of their own with no
+    # header row are written for its columns, most likely.
+    earlier: _Last | None = None
     previous: Block | None = None
     reasons = 0  # rows read from tables of refused moves (`reason_rows`)
     title = _doc_title(placed)
     for p in placed:
         block, before = p.block, previous
         previous = block
+        if last is not None:
+            earlier = last
         if last is not None and last.headings != p.headings:
             last = None
         example = aside_heading(p.headings, title, block if isinstance(block, Table) else None)
@@ -1227,6 +1232,15 @@ def _rows(
                 html = before if isinstance(before, Html) and not block.after_text else None
                 _refuse_struck(block.rows, last.table.header)
                 yield from _detached(block, last, reader, blank, html)
+            elif (
+                earlier is not None
+                and example is None
+                and p.headings
+                and not block.after_text
+                and all(len(r.cells) == len(earlier.table.header.cells) for r in block.rows)
+            ):
+                _refuse_struck(block.rows, earlier.table.header)
+                yield from _detached(block, earlier, reader, False, headed=p.headings[-1])
         elif isinstance(block, BrokenTable):
             after_rule_table = last is not None and block.line == last.table.end_line + 1
             if example is None and (after_rule_table or _names_rule_columns(block.text, roles)):
@@ -1313,13 +1327,26 @@ def _rule_reader(reader: RowReader, group: str) -> Callable[[TableRow, Columns],
 
 
 def _detached(
-    block: LooseRows, last: _Last, reader: RowReader, blank: bool, html: Html | None = None
+    block: LooseRows,
+    last: _Last,
+    reader: RowReader,
+    blank: bool,
+    html: Html | None = None,
+    headed: Heading | None = None,
 ) -> Iterator[RuleRow]:
     """Rows cut off from the rule table above: read as that table's rows (what their
-    author meant), and reported, since markdown does not show them as part of it."""
+    author meant), and reported, since markdown does not show them as part of it. Rows
+    under a heading of their own (`headed`) with no header row, as many cells as the
+    last rule table's, are read with its columns and reported the same way."""
     table = last.table
     width = len(table.header.cells)
-    if html is not None:
+    if headed is not None:
+        why = (
+            f"under the heading {headed.text!r} (line {headed.line}), with no header row "
+            "of its own: markdown shows the rows as a paragraph of '|' characters, not a "
+            f"table; put the header row and its `|---|` line of line {table.line} above them"
+        )
+    elif html is not None:
         what = "an HTML comment" if html.comment else "a block of HTML"
         gap = (
             f" and the blank line at line {block.line - 1}"

@@ -144,6 +144,22 @@ def test_rows_after_a_blank_line_are_read_and_reported() -> None:
     assert all("delete the blank line" in f.message for f in found)
 
 
+def test_rows_under_a_heading_of_their_own_with_no_header_row_are_read_and_reported() -> None:
+    """Rows moved under a new heading without the table's header row are a paragraph to
+    markdown: read with the last rule table's columns, as an error at each row."""
+    marker = "| GN2 | GATHER_NEEDS_PLAN |"
+    text = TEXT.replace(marker, "\n#### Finite no-ops\n\n" + marker)
+    spec = edited(text)
+    assert machine(spec) == machine(BASE)  # read as its author meant it
+    lines = text.split("\n")
+    heading = lines.index("#### Finite no-ops") + 1
+    found = [f for f in analyse(spec) if f.kind == "detached_row"]
+    assert [(f.severity.value, f.rule) for f in found][:1] == [("error", "GN2")]
+    assert found[0].line == heading + 2
+    assert f"under the heading 'Finite no-ops' (line {heading})" in found[0].message
+    assert "put the header row and its `|---|` line" in found[0].message
+
+
 def test_a_bar_inside_g_a_names_the_bar_and_the_fix() -> None:
     text = TEXT.replace(
         "| P1 | PR_GATHERING_COMMENTS_[G/A] |", "| P1 | PR_GATHERING_COMMENTS_[G|A] |"
