@@ -473,10 +473,16 @@ def check_duplicates(analysis: Analysis) -> Iterator[Finding]:
     kinds = {"rule ID": "duplicate_id", "state": "duplicate_state", "spell": "duplicate_spell"}
     for dup in analysis.spec.duplicates:
         what = analysis.spec.spell_word if dup.what == "spell" else dup.what
+        used = (
+            "both rows are read, each a rule of its own under the one ID, so findings, "
+            "--against and the generated machine cannot tell them apart: give this row an "
+            "ID of its own"
+            if dup.what == "rule ID"
+            else "the first definition is used"
+        )
         yield Finding(
             kinds[dup.what],
-            f"{what} {dup.name} is defined again (first at line {dup.first_line}); "
-            "the first definition is used",
+            f"{what} {dup.name} is defined again (first at line {dup.first_line}); {used}",
             line=dup.line,
             rule=dup.name if dup.what == "rule ID" else None,
             state=dup.name if dup.what == "state" else None,
