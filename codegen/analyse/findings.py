@@ -65,6 +65,7 @@ SEVERITY: dict[str, Severity] = {
     "unknown_action": Severity.INFO,
     "missing_response": Severity.INFO,
     "response_placeholder": Severity.WARNING,
+    "mixed_and_or": Severity.WARNING,
     "consolidation": Severity.INFO,
     "no_goal": Severity.INFO,
     "similar_names": Severity.WARNING,

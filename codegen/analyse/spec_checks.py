@@ -16,7 +16,15 @@ from spellbook.records.words import did, plural, verb
 
 from ..model import RESERVED, ActionSpec, Condition, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
-from ..read.conditions import OUTCOME, Words, examples, files_in, parse_condition, unbracketed
+from ..read.conditions import (
+    OUTCOME,
+    Words,
+    examples,
+    files_in,
+    parse_condition,
+    split_outside,
+    unbracketed,
+)
 from ..read.core_phrases import COMPARISON, shown_comparison
 from ..read.lexicon import Lexicon, ReadOptions, normal, workspace_path
 from ..read.near_verbs import Aim, aimed_at
@@ -248,6 +256,41 @@ def check_vacuous_conditions(analysis: Analysis) -> Iterator[Finding]:
             "comparison meant",
             line=rows[0].line,
             rule=rows[0].id,
+        )
+
+
+_OR_WORD = re.compile(r"\s+OR\s+")
+_AND_WORD = re.compile(r"\s+AND\s+")
+
+
+def check_mixed_and_or(analysis: Analysis) -> Iterator[Finding]:
+    """A Condition cell that joins clauses by both `AND` and `OR` with no parentheses
+    around them (`A OR B AND C`): read as `A OR (B AND C)`, since AND binds tighter, as
+    in most languages; an author may have meant `(A OR B) AND C`, so the cell is said
+    with the parentheses it is read with, once per cell text."""
+    said: set[str] = set()
+    for row in analysis.spec.rows:
+        text = row.condition.text
+        if text in said or row.condition.unknown or " OR " not in text or " AND " not in text:
+            continue
+        said.add(text)
+        alternatives = [a.strip() for a in split_outside(text, _OR_WORD)]
+        if len(alternatives) < 2:
+            continue
+        groups = [list(split_outside(a, _AND_WORD)) for a in alternatives]
+        if all(len(g) == 1 for g in groups):
+            continue
+        read = " OR ".join(
+            f"({a})" if len(g) > 1 else a for a, g in zip(alternatives, groups, strict=True)
+        )
+        yield Finding(
+            "mixed_and_or",
+            f"rule {row.id}: condition {text!r} joins clauses by AND and by OR with no "
+            f"parentheses: it is read as {read!r} (AND binds tighter than OR); write "
+            "parentheses to say which grouping it means: that one, or another such as "
+            "`(A OR B) AND C`",
+            line=row.line,
+            rule=row.id,
         )
 
 

@@ -70,12 +70,17 @@ def _vocabulary_words(literal: LiteralSpec, lexicon: Lexicon) -> str:
 
 
 def dnf_words(clauses: DNF, lexicon: Lexicon | None = None) -> str:
-    """Alternatives of facts: `a AND b OR c` (AND binds tighter, as the reader reads it)."""
+    """Alternatives of facts: `(a AND b) OR c`. AND binds tighter, as the reader reads
+    it; the parentheses show the grouping all the same, where a cell written `c OR a
+    AND b` may have meant another."""
     if any(not clause for clause in clauses):
         return ALWAYS
     if not clauses:
         return NEVER
-    return " OR ".join(_clause_words(clause, lexicon) for clause in clauses)
+    said = [_clause_words(clause, lexicon) for clause in clauses]
+    if len(said) == 1:
+        return said[0]
+    return " OR ".join(f"({s})" if " AND " in s else s for s in said)
 
 
 def _clause_words(clause: Sequence[LiteralSpec], lexicon: Lexicon | None) -> str:

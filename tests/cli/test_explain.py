@@ -59,7 +59,7 @@ R1 = (
     "user which script has no down script; → B"
 )
 R2_WHEN = (
-    'some file matches `sql/*.up.sql` AND `VERSION` exists OR plan.md has text under "Rollback"'
+    '(some file matches `sql/*.up.sql` AND `VERSION` exists) OR plan.md has text under "Rollback"'
 )
 
 
