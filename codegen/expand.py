@@ -61,9 +61,24 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
     rules: list[RuleSpec] = []
     for order, row in enumerate(document.rows):
         rules.extend(resolver.expand(row, order))
-    for state in states:
-        for action in state.valid_actions:
-            resolver.spell(action.spell, "Valid Actions", action.line, None, state.name)
+    # A Valid Actions entry names its spell as the spell is named (`Lumos` for `lumos`),
+    # as a row's Trigger cell does.
+    states = tuple(
+        replace(
+            state,
+            valid_actions=tuple(
+                replace(
+                    action,
+                    spell=resolver.spell(
+                        action.spell, "Valid Actions", action.line, None, state.name
+                    )
+                    or action.spell,
+                )
+                for action in state.valid_actions
+            ),
+        )
+        for state in states
+    )
     rules += policy_rules(document.unlisted, states, spells, rules, len(document.rows))
     for spell in spells:
         if spell.target and spell.target not in resolver.known_states:

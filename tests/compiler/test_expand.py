@@ -217,3 +217,17 @@ def test_a_cells_order_is_the_generated_machines_policy_rules_included() -> None
         for spell in SPELLS:
             machine = [r for r in records.rules if (r.source, r.spell) == (state, spell)]
             assert [records.rule(r) for r in spec.cell(state, spell)] == machine
+
+
+def test_a_valid_actions_entry_names_its_spell_in_any_case_as_a_trigger_cell_does() -> None:
+    """A Spells list that writes `**lumos**` while the tables and Valid Actions write
+    `Lumos`: one spell, listed in every state, and no mismatch said of it."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "spec" / "STATE_MACHINE.md").read_text()
+    assert "6. **Lumos**" in text
+    spec = parse_spec_text(text.replace("6. **Lumos**", "6. **lumos**"), "spec.md")
+    assert [sp.name for sp in spec.spells][-1] == "lumos"
+    listed = [a.spell for st in spec.states for a in st.valid_actions]
+    assert "lumos" in listed and "Lumos" not in listed
+    assert not [f for f in analyse(spec) if f.kind == "valid_actions_mismatch"]
