@@ -574,6 +574,12 @@ class _Reader(CorePhrases):
 
 _OR = re.compile(r"\s+OR\s+")
 # Conditions joined by a word in lowercase, or by a line break: not read (`_joined`).
+# A line break beside a capital AND or OR (`a.md exists<br>AND b.md missing`): the word
+# says how the conditions join, so the break is a space.
+_BREAK_BY_WORD = re.compile(
+    r"\s*<[bB][rR]\s*/?>\s*(?=(?:AND|OR)\b)|(?<=\bAND)\s*<[bB][rR]\s*/?>\s*"
+    r"|(?<=\bOR)\s*<[bB][rR]\s*/?>\s*"
+)
 _JOINED = re.compile(r"\s+(?P<word>and|or|And|Or)\s+|\s*<[bB][rR]\s*/?>\s*")
 _AND = re.compile(r"\s+AND\s+|\s*;\s*|\s*(?:(?<!\d),|,(?!\d))\s*")  # not `1,000`
 _LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
@@ -723,7 +729,7 @@ def parse_condition(
     """Read a Condition cell; unknown phrases are kept as opaque atoms, never raised.
     `read` is the file a procedure has read before the cell, if any."""
     reader = _Reader(lexicon or Lexicon(), workspace, words if words is not None else Words())
-    normal_text = unbracketed(_squeeze(text))
+    normal_text = unbracketed(_squeeze(_BREAK_BY_WORD.sub(" ", text)))
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
     if normal_text.lower() == NEVER:

@@ -949,3 +949,21 @@ def test_a_double_bar_in_a_condition_is_named_with_or_to_write() -> None:
     said = str(raised.value)
     assert "'task.md exists || plan.md exists' is one cell split at `||`" in said, said
     assert "'task.md exists OR plan.md exists'" in said and "`\\|\\|`" in said
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("a.md exists<br>AND b.md missing", "a.md exists AND b.md missing"),
+        ("a.md exists AND<br/>b.md missing", "a.md exists AND b.md missing"),
+        ("a.md exists <br /> OR b.md missing", "a.md exists OR b.md missing"),
+        ("a.md exists AND<br>NOT b.md missing", "a.md exists AND NOT b.md missing"),
+    ],
+)
+def test_a_line_break_beside_a_capital_and_or_is_a_space(written: str, meant: str) -> None:
+    found = parse_condition(written)
+    assert not found.unknown and found.clauses == parse_condition(meant).clauses
+
+
+def test_a_line_break_alone_between_conditions_is_still_not_read() -> None:
+    assert parse_condition("a.md exists<br>b.md missing").unknown
