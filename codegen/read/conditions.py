@@ -158,6 +158,18 @@ class _Reader(CorePhrases):
         if name.startswith("/"):
             found, self.reason = repository_path(name, self.workspace)
             return found
+        top, rest = self.workspace.strip("/"), name
+        while rest.startswith("./"):
+            rest = rest[2:]
+        if rest != name and top and not rest.startswith(top + "/"):
+            # `./.ai/task/plan.md` names the workspace's file from the repository's top;
+            # `./README.md` may mean the repository's, or the workspace's.
+            self.reason = (
+                f"`{name}` may name a file of the repository's top or of the workspace "
+                f"folder ({top}/): write `/{rest}` for the repository's, `{rest}` for the "
+                "workspace's"
+            )
+            return None
         path = workspace_path(written, self.workspace)
         if path is None:
             hint = outside_hint(name, self.workspace)

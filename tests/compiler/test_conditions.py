@@ -967,3 +967,17 @@ def test_a_line_break_beside_a_capital_and_or_is_a_space(written: str, meant: st
 
 def test_a_line_break_alone_between_conditions_is_still_not_read() -> None:
     assert parse_condition("a.md exists<br>b.md missing").unknown
+
+
+def test_a_dot_slash_path_outside_the_workspace_prefix_is_refused_saying_both_readings() -> None:
+    """`./.ai/task/plan.md` names the workspace's plan.md from the repository's top;
+    `./README.md` may mean the repository's README.md or the workspace's: not guessed."""
+    workspace = ".ai/task"
+    same = parse_condition("`./.ai/task/plan.md` exists", workspace=workspace)
+    assert not same.unknown
+    assert same.clauses == parse_condition("plan.md exists", workspace=workspace).clauses
+    found = parse_condition("`./README.md` exists", workspace=workspace)
+    assert found.unknown
+    (why,) = [w for _, w in found.why]
+    assert "write `/README.md` for the repository's, `README.md` for the workspace's" in why
+    assert not parse_condition("`./README.md` exists").unknown  # the workspace is the top

@@ -50,7 +50,9 @@ EXISTENCE: list[Any] = [
     one("core", "`context.md` exists", yes("exists", "context.md")),
     one("core", "`.ai/task/context.md` is missing", no("exists", "context.md")),
     one("core", ".ai/task/context.md exists", yes("exists", "context.md")),
-    one("core", "./context.md exists", yes("exists", "context.md")),
+    # `./` before a name outside the workspace's prefix may mean the repository's top
+    refused("core", "./context.md exists", "write `/context.md` for the repository's"),
+    one("core", "./context.md exists", yes("exists", "context.md"), workspace=""),
     one("core", "./.ai/task/context.md exists", yes("exists", "context.md")),
     one("core", "docs/notes.md exists", yes("exists", "docs/notes.md")),
     one("core", "context.md Exists", yes("exists", "context.md")),
