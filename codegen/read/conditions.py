@@ -592,6 +592,7 @@ _BREAK_BY_WORD = re.compile(
     r"\s*<[bB][rR]\s*/?>\s*(?=(?:AND|OR)\b)|(?<=\bAND)\s*<[bB][rR]\s*/?>\s*"
     r"|(?<=\bOR)\s*<[bB][rR]\s*/?>\s*"
 )
+_C_AND = re.compile(r"\s*&&\s*")
 _JOINED = re.compile(r"\s+(?P<word>and|or|And|Or)\s+|\s*<[bB][rR]\s*/?>\s*")
 _AND = re.compile(r"\s+AND\s+|\s*;\s*|\s*(?:(?<!\d),|,(?!\d))\s*")  # not `1,000`
 _LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
@@ -763,6 +764,12 @@ def parse_condition(
         reader.unknown, reader.why, reader.vacuous = [normal_text], {normal_text: why}, []
         found = literal("unknown", "", normal_text)
     unknown = tuple(dict.fromkeys(reader.unknown))
+    for phrase in unknown:
+        if "&&" in phrase and phrase not in reader.why:
+            # C's `&&` is no join of the cell's: said so, never a close phrase of one side
+            reader.why[phrase] = (
+                f"`&&` does not join conditions: write `{_C_AND.sub(' AND ', phrase)}`"
+            )
     reasons = tuple((u, reader.why[u]) for u in unknown if u in reader.why)
     return Condition(text, found, unknown, reasons, tuple(dict.fromkeys(reader.vacuous)))
 

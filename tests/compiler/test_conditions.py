@@ -981,3 +981,12 @@ def test_a_dot_slash_path_outside_the_workspace_prefix_is_refused_saying_both_re
     (why,) = [w for _, w in found.why]
     assert "write `/README.md` for the repository's, `README.md` for the workspace's" in why
     assert not parse_condition("`./README.md` exists").unknown  # the workspace is the top
+
+
+def test_c_s_and_is_said_with_the_condition_to_write_never_a_close_phrase() -> None:
+    found = parse_condition("comments.md exists && review-task.md missing")
+    assert found.unknown
+    (why,) = [w for _, w in found.why]
+    assert why == (
+        "`&&` does not join conditions: write `comments.md exists AND review-task.md missing`"
+    )
