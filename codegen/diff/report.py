@@ -100,6 +100,17 @@ def _structure(diff: SpecDiff) -> list[str]:
     ]
     if spells:
         lines.append(_heading(diff) + ": " + "; ".join(spells))
+    if not (diff.old.own_code or diff.new.own_code):  # its code's calls: `breaking_code`
+        before = {s.name: s.trigger for s in diff.old.spells}
+        after = {s.name: s.trigger for s in diff.new.spells}
+        callers = [f"`{before[o]}` is now `{after[n]}`" for o, n in diff.spells_renamed]
+        callers += [f"`{before[s]}` is gone" for s in diff.spells_removed]
+        if callers:
+            lines.append(
+                "Callers: the `spell` commands and MCP tools named after them change ("
+                + "; ".join(callers)
+                + "): update what names them (instructions to the AI, hooks, scripts)"
+            )
     added, removed = diff.methods
     methods = [f"the model must now have {_names(added)}"] if added else []
     methods += [f"it no longer needs {_names(removed)}"] if removed else []

@@ -356,6 +356,17 @@ def test_a_renamed_spell_is_found_and_its_cells_compared() -> None:
     assert (found.spells_added, found.spells_removed, found.changes) == ([], [], [])
 
 
+def test_a_renamed_or_removed_spell_says_its_command_and_tool_change() -> None:
+    """No cell behaves otherwise, yet `spell expecto`, the MCP tool `expecto` and every
+    instruction naming them stop working: the report says so."""
+    found = diff(TEXT, re.sub(r"\bExpecto\b", "Enrich", TEXT))
+    text = format_text(found)
+    assert "no behaviour change" in text
+    assert "Callers: the `spell` commands and MCP tools named after them change " in text
+    assert "(`expecto` is now `enrich`)" in text
+    assert "Callers:" in to_markdown(found)
+
+
 def test_a_new_instruction_to_the_ai_is_said_even_when_the_actions_change_too() -> None:
     found = diff(
         TEXT, TEXT.replace("(2) Load task.md content into memory", "(2) Delete the repository")
