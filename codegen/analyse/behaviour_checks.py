@@ -172,8 +172,7 @@ def check_dead_rules(analysis: Analysis) -> Iterator[Finding]:
         if len(losing) == len(outcomes):
             yield Finding(
                 "dead_rule",
-                f"rule {rule_id} never fires: {_why_dead(analysis, *losing[0])}"
-                + (f" (and likewise in {', '.join(states[1:])})" if len(states) > 1 else ""),
+                f"rule {rule_id} never fires: {_why_each(analysis, losing)}",
                 line=line,
                 rule=rule_id,
                 state=losing[0][0].source,
@@ -183,14 +182,35 @@ def check_dead_rules(analysis: Analysis) -> Iterator[Finding]:
         else:
             yield Finding(
                 "shadowed_rule",
-                f"rule {rule_id} never fires in {_states(states)}: "
-                f"{_why_dead(analysis, *losing[0])}",
+                f"rule {rule_id} never fires in {_states(states)}: {_why_each(analysis, losing)}",
                 line=line,
                 rule=rule_id,
                 state=states[0],
                 spell=losing[0][0].spell,
                 states=tuple(states),
             )
+
+
+def _why_each(analysis: Analysis, losing: list[tuple[RuleSpec, int]]) -> str:
+    """Why a rule never wins in any of its states: the first state's reason, `(and
+    likewise in ...)` the others where each has the same; where they differ (`GN2` comes
+    first in one state, `G0` in others), each reason with the states it holds in."""
+    several = len({rule.spell for rule, _ in losing}) > 1  # `Open, Close` in one row
+    reasons: dict[str, list[str]] = {}
+    for rule, at in losing:
+        why = _why_dead(analysis, rule, at).removeprefix(f"in {rule.source}")
+        where = f"{rule.source} ({rule.spell})" if several else rule.source
+        reasons.setdefault(why, [])
+        if where not in reasons[why]:
+            reasons[why].append(where)
+    if len(reasons) == 1:
+        ((why, states),) = reasons.items()
+        likewise = f" (and likewise in {', '.join(states[1:])})" if len(states) > 1 else ""
+        return f"in {states[0]}{why}{likewise}"
+    return "; ".join(
+        f"in {', '.join(states)}: {why.removeprefix(',').strip()}"
+        for why, states in reasons.items()
+    )
 
 
 def _why_dead(analysis: Analysis, rule: RuleSpec, at: int) -> str:
