@@ -208,6 +208,7 @@ def format_text(
 ) -> str:
     """The report; with `explain`, every row's and term's reading before the findings."""
     families_cov, states_cov = family_coverage(spec), state_coverage(spec)
+    shown = answering(spec, findings)
     word = spec.spell_word
     out = [
         f"{spec.path}: {_plural(len(spec.states), 'state')}"
@@ -217,12 +218,12 @@ def format_text(
         f"{_rules(spec)}",
         f"Read with {_words(spec)}",
         "",
-        *_by_family(answering(spec, findings), families_cov),
+        *_by_family(shown, families_cov),
         f"Coverage by state: {states_cov} cells "
         f"({_plural(len(spec.states), 'state')} x {_plural(len(spec.spells), word)}"
         + ("; no state families, so no matrix by family" if _no_families(spec) else "")
         + ")",
-        *_state_matrix(answering(spec, findings)),
+        *_state_matrix(shown),
         "",
         f"Rule IDs are in priority order: rows naming the state first, then "
         f"wildcard rows ({WILDCARD_MARK}); within each, document order.",
