@@ -117,7 +117,9 @@ def render(
         raise NotGenerated(target.spec, found)
     diagram = render_diagram(spec)
     files = {
-        f"{target.module}.py": Made(source=machine_source(spec, target.module), spec=target.spec),
+        f"{target.module}.py": Made(
+            source=machine_source(spec, target.module, root), spec=target.spec
+        ),
         f"{target.module}.mmd": Made(diagram),
     }
     return files, found, Checked(target, spec, findings, diagram)

@@ -40,8 +40,9 @@ def _environment() -> jinja2.Environment:
     return env
 
 
-def machine_context(spec: Spec, module: str) -> dict[str, Any]:
-    """Everything the template prints, computed here."""
+def machine_context(spec: Spec, module: str, root: Path | None = None) -> dict[str, Any]:
+    """Everything the template prints, computed here; `root`, the project's folder, where
+    the module is written into one (its files the machine is made from are named)."""
     found = machine_records(spec)
     kept_records = kept(spec)
     words = Lexicon.of(ReadOptions(spec.vocabulary)) if spec.vocabulary else None
@@ -54,6 +55,7 @@ def machine_context(spec: Spec, module: str) -> dict[str, Any]:
         "workspace": spec.workspace,
         "vocabulary": words.module if words else "",
         "vocabulary_files": _carried(spec, words.carried) if words else {},
+        "sources": made_from(spec, root) if root is not None else {},
         "initial": spec.initial,
         "spells": found.spells,
         "spell_word": spec.spell_word,
@@ -108,9 +110,35 @@ def render_machine(spec: Spec, module: str) -> str:
     return finish(machine_source(spec, module))
 
 
-def machine_source(spec: Spec, module: str) -> str:
+def machine_source(spec: Spec, module: str, root: Path | None = None) -> str:
     """The generated module as the template prints it, before black formats it."""
-    return _environment().get_template("machine.py.j2").render(machine_context(spec, module))
+    context = machine_context(spec, module, root)
+    return _environment().get_template("machine.py.j2").render(context)
+
+
+def made_from(spec: Spec, root: Path) -> dict[str, str]:
+    """The project's files other than the spec that the machine is made from, by path
+    from `root`, with their sha256: its vocabulary file and the templates the machine
+    carries (so `spell` can say when one has changed since). A file of Spellbook's own
+    vocabularies is no file of the project, and not named."""
+    import hashlib
+
+    named: list[Path] = []
+    if spec.vocabulary.endswith(".md"):  # a vocabulary that is data, and its templates
+        vocabulary = Path(spec.vocabulary)
+        carried = _carried(spec, Lexicon.of(ReadOptions(spec.vocabulary)).carried)
+        named += [vocabulary, *(vocabulary.parent / "templates" / name for name in carried)]
+    folder = root / Path(spec.path).parent
+    named += [folder / key for key in sorted(machine_records(spec).files)]
+    found: dict[str, str] = {}
+    for path in named:
+        full = path if path.is_absolute() else root / path
+        try:
+            shown = full.resolve().relative_to(root.resolve()).as_posix()
+            found[shown] = hashlib.sha256(full.read_bytes()).hexdigest()
+        except (OSError, ValueError):  # not a file of the project: not named
+            continue
+    return found
 
 
 def render_diagram(spec: Spec) -> str:

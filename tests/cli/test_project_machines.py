@@ -482,6 +482,11 @@ def test_create_from_a_template_file_of_the_project_without_python(house: Path) 
     (house / "spec" / "templates" / "flag.txt").write_text("opened, again\n")
     check = compiler(house, "generate", "--check")
     assert check.returncode == 1 and "generated/door.py: stale" in check.stderr, check.stderr
+    later = (house / "generated" / "door.py").stat().st_mtime_ns + 5_000_000_000
+    os.utime(house / "spec" / "templates" / "flag.txt", ns=(later, later))
+    status = spell(house, "status")
+    assert status.returncode == 0, clean(status)
+    assert "note: spec/templates/flag.txt has changed since generated/door.py" in status.stderr
 
 
 @pytest.mark.parametrize(

@@ -148,7 +148,8 @@ def test_a_project_s_vocabulary_file_verifies_generates_and_runs_with_no_trust(
     module = (project / "generated" / "desk.py").read_text(encoding="utf-8")
     assert 'VOCABULARY = ""' in module  # no module to import
     assert "a risk to weigh" in module  # the template travels in the machine
-    # `spell` never reads the vocabulary file: the generated module says it all.
+    # `spell` never needs the vocabulary file: the generated module says it all (it only
+    # looks whether the file has changed since, to say so).
     os.rename(project / "words", project / "words-gone")
 
     assert cast(project, "start")["after"] == "WORK"
@@ -168,6 +169,38 @@ def test_a_project_s_vocabulary_file_verifies_generates_and_runs_with_no_trust(
     assert done["after"] == "DONE", done
     archived = sorted(p.name for p in (workspace / "archive").iterdir())
     assert archived == ["board.json", "notes.md"]  # the file group's files
+
+
+def test_a_vocabulary_file_or_template_changed_since_generating_is_said_never_refused(
+    tmp_path: Path,
+) -> None:
+    project = desk(tmp_path / "desk")
+    made = compiler(project, "generate")
+    assert made.returncode == 0, clean(made) + made.stdout
+    module = project / "generated" / "desk.py"
+    words, template = project / "words" / "tickets.md", project / "words" / "templates" / "notes.md"
+    later = module.stat().st_mtime_ns + 5_000_000_000
+    os.utime(words, ns=(later, later))  # newer, as a checkout leaves it, the same bytes
+    quiet = run(project, "-m", "spellbook", "status")
+    assert quiet.returncode == 0 and "has changed" not in quiet.stderr, clean(quiet)
+
+    for changed, text in (
+        (words, WORDS.replace("board.json, notes.md", "board.json")),
+        (template, NOTES + "- [ ] another risk\n"),
+    ):
+        changed.write_text(text, encoding="utf-8")
+        os.utime(changed, ns=(later, later))
+    done = run(project, "-m", "spellbook", "start")
+    assert done.returncode == 0, clean(done)
+    assert (
+        "spell: note: words/tickets.md and words/templates/notes.md have changed since "
+        "generated/desk.py was generated from them: this runs the machine as generated"
+    ) in " ".join(done.stderr.split()), done.stderr
+    # The machine runs as generated: the template it carries, not the file as changed.
+    assert (project / ".desk" / "notes.md").read_text(encoding="utf-8") == NOTES
+    assert compiler(project, "generate").returncode == 0
+    fresh = run(project, "-m", "spellbook", "status")
+    assert fresh.returncode == 0 and "has changed" not in fresh.stderr, clean(fresh)
 
 
 BAD_NOUNS = [

@@ -100,7 +100,7 @@ def test_a_module_that_would_not_compile_is_never_written(
 
     project = _project(tmp_path)
     monkeypatch.chdir(project)
-    monkeypatch.setattr(generate, "machine_source", lambda spec, module: "def x²(): pass\n")
+    monkeypatch.setattr(generate, "machine_source", lambda spec, module, root: "def x²(): pass\n")
     assert generate.main([]) == 2
     err = capsys.readouterr().err
     assert "spec/STATE_MACHINE.md" in err and "does not compile" in err, err

@@ -139,48 +139,71 @@ def load_machine(project: Project, entry: Entry) -> ModuleType:
 
 
 def stale(project: Project, entry: Entry, module: ModuleType) -> str | None:
-    """What to say when the machine's spec has changed since its module was generated
-    (its sha256 is not the module's `SPEC_SHA256`), else None.
+    """What to say when a file the machine was generated from has changed since its
+    module was generated, else None: the spec (its sha256 is not the module's
+    `SPEC_SHA256`), or a file of the project the module names in `SOURCES` with its
+    sha256 (the project's vocabulary file and templates).
 
-    Two `stat`s are all a cast pays while the spec is older than the module. A spec
-    newer but unchanged (a checkout writes `spec/` after `generated/`) is hashed once:
-    the user's cache then keeps that this very file (path, time, size, inode) was found
-    fresh, and the next cast reads that instead of hashing again (about 2.5 ms)."""
-    spec = os.path.join(project.root, entry.spec)
+    Two `stat`s a file are all a cast pays while the files are older than the module. A
+    file newer but unchanged (a checkout writes `spec/` after `generated/`) is hashed
+    once: the user's cache then keeps that this very file (path, time, size, inode) was
+    found fresh, and the next cast reads that instead of hashing again (about 2.5 ms)."""
     try:
-        found = os.stat(spec)
-        if found.st_mtime_ns <= os.stat(project.module_path(entry)).st_mtime_ns:
-            return None
-    except OSError:  # no spec to compare with: nothing to say
+        made = os.stat(project.module_path(entry)).st_mtime_ns
+    except OSError:
         return None
-    recorded = getattr(module, "SPEC_SHA256", None)
+    sources: dict[str, object] = {entry.spec: getattr(module, "SPEC_SHA256", None)}
+    recorded = getattr(module, "SOURCES", {})
+    if isinstance(recorded, dict):
+        sources.update((k, v) for k, v in recorded.items() if isinstance(k, str))
+    changed = [name for name, sha in sources.items() if _changed(project, name, sha, made)]
+    if not changed:
+        return None
+    shown = os.path.relpath(project.module_path(entry), project.root)
+    files = " and ".join((", ".join(changed[:-1]), changed[-1])) if changed[1:] else changed[0]
+    have, it = ("have", "them") if changed[1:] else ("has", "it")
+    return (
+        f"{files} {have} changed since {shown} was generated from {it}: this runs the "
+        f"machine as generated; regenerate it with `spellbook-codegen` in {project.root}"
+    )
+
+
+def _changed(project: Project, name: str, recorded: object, made: int) -> bool:
+    """Whether the project's file `name` is newer than the module (made at `made`) and
+    its sha256 is not `recorded`; a file that cannot be read is not said to have changed
+    (nothing to compare with), nor is one named outside the project."""
+    path = os.path.join(project.root, name)
+    if os.path.isabs(name) or ".." in name.replace("\\", "/").split("/"):
+        return False
+    try:
+        found = os.stat(path)
+    except OSError:
+        return False
+    if found.st_mtime_ns <= made:
+        return False
     seen = (
-        f"spellbook fresh 1 {found.st_mtime_ns} {found.st_size} {found.st_ino} {recorded} {spec}"
+        f"spellbook fresh 1 {found.st_mtime_ns} {found.st_size} {found.st_ino} {recorded} {path}"
     ).encode("utf-8", "surrogateescape")
-    cache = cache_entry("fresh", spec, ".txt")
+    cache = cache_entry("fresh", path, ".txt")
     if cache is not None and owned(cache) and not os.path.islink(cache):
         try:
             with open(cache, "rb") as f:
                 if f.read(len(seen) + 1) == seen:
-                    return None
+                    return False
         except OSError:
             pass
     try:
-        with open(spec, "rb") as f:
+        with open(path, "rb") as f:
             data = f.read(MODULE_LIMIT + 1)
     except OSError:
-        return None
+        return False
     import hashlib
 
     if hashlib.sha256(data).hexdigest() == recorded:
         if cache is not None:
             keep(cache, seen)
-        return None
-    shown = os.path.relpath(project.module_path(entry), project.root)
-    return (
-        f"{entry.spec} has changed since {shown} was generated from it: this runs the "
-        f"machine as generated; regenerate it with `spellbook-codegen` in {project.root}"
-    )
+        return False
+    return True
 
 
 def read_at_most(path: str, limit: int, shown: str) -> bytes:
