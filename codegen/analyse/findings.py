@@ -81,6 +81,8 @@ SEVERITY: dict[str, Severity] = {
     "table_unread": Severity.WARNING,
     "blocked_reasons": Severity.INFO,
     "refusal_agrees": Severity.INFO,
+    "summary_table": Severity.INFO,
+    "summary_disagrees": Severity.WARNING,
     "unknown_column": Severity.WARNING,
     "indicators_unread": Severity.INFO,
     "indicators_alike": Severity.WARNING,

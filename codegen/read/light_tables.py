@@ -223,6 +223,8 @@ def keeping_over(headings: tuple[Heading, ...], before: Block | None) -> tuple[s
 
 # Where the cells a row is read from sit in the row handed to `RowReader.rule`.
 _ROLES = ("id", "current state", "trigger", "condition", "next state", "action", "response")
+# The roles of a column that says more of a move than where it leads (`_summary`).
+_RULE_ROLES = frozenset({"id", "trigger", "condition", "action", "response"})
 # The column of a table of refused moves that says why each is refused: its rows'
 # Response (`| From | To | Why Blocked |`).
 WHY = frozenset({"why blocked", "why refused", "why rejected", "why not allowed"})
@@ -395,8 +397,15 @@ class LightReader:
         # written, its event, line, and the place of its notice).
         self._calls = 0
         self._first_call = ("", "", 0, 0)
+        # The line of the first table with an Event column (`foresee`): a table of From
+        # and To alone beside it is a summary of the moves (`summary_of`), not rules.
+        self._evented_at = 0
+        self._summaries: list[tuple[Table, Columns]] = []
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
+        if self._summary(columns) and _REFUSED.search(" ".join(group.split())) is None:
+            self._summaries.append((table, columns))
+            return []
         if not self.reading.first_line:
             self.reading.first_line = table.line
         read = []
@@ -422,6 +431,99 @@ class LightReader:
             columns = light_columns(table, roles)
             if columns is not None:
                 self._scan(table, columns)
+                if "trigger" in columns.roles and not self._evented_at:
+                    self._evented_at = table.line
+
+    def _summary(self, columns: Columns) -> bool:
+        """Whether a table is a summary of the moves: a From and a To column and nothing
+        a rule says beyond them (no Event, guard, action, response or why column), in a
+        document whose other tables have an Event column (and not under a heading that
+        says its moves are refused, which refuses them). Read as rules, its rows would
+        be moves on `to_<state>` events of their own, with no guard: moves the tables
+        beside it do not make."""
+        if not self._evented_at or set(columns.roles) & _RULE_ROLES:
+            return False
+        return not any(normal(name) in WHY for name, _ in columns.extra)
+
+    def summary_of(self, rows: tuple[RuleRow, ...]) -> list[Notice]:
+        """Each summary table's moves (`_summary`) checked against the moves the rules
+        make: a `summary_table` info saying how it was read, and a `summary_disagrees`
+        warning for each move of it no rule makes (`(start) → X` where the machine does
+        not start in X). A move to no state (`(none)`, `-`) is not checked, nor one from the
+        start where no `(start)` row of the rules says where the machine starts."""
+        made: set[tuple[str, str]] = set()
+        for rule in rows:
+            leads = rule.target
+            if rule.current.wildcard:
+                sources = {identifier(n).lower() for n in self.reading.states} - {
+                    identifier(n).lower() for n in rule.current.names
+                }
+            else:
+                sources = {identifier(n).lower() for n in rule.current.names}
+            for source in sources:
+                if leads.kind is Kind.TRANSITION and leads.name:
+                    made.add((source, identifier(leads.name).lower()))
+                elif leads.kind is Kind.NOOP:
+                    made.add((source, source))
+        notices = []
+        known = {identifier(n).lower() for n in self.reading.states}
+        initial = identifier(self.reading.initial[0]).lower() if self.reading.initial else ""
+        for table, columns in self._summaries:
+            moves, unchecked, missing = 0, [], []
+            for row in table.rows:
+                source, target = (
+                    " ".join(row.cells[i].plain.split()) if i < len(row.cells) else ""
+                    for i in (columns.roles["current state"], columns.roles["next state"])
+                )
+                move = f"{source} → {target}"
+                if normal(target) in TERMINAL | _NOWHERE or normal(target) in _DASHES:
+                    unchecked.append(move)
+                    continue
+                to = identifier(target).lower()
+                if normal(source) in START and not self._declared(source):
+                    if not initial:  # where it starts is said later, if at all
+                        unchecked.append(move)
+                        continue
+                    made_by_rule = to == initial  # `(start) → X`: the machine starts in X
+                else:
+                    named = [identifier(n).lower() for n in state_names(source)[0]]
+                    if not named:
+                        unchecked.append(move)
+                        continue
+                    made_by_rule = to in known and all((n, to) in made for n in named)
+                moves += 1
+                if not made_by_rule:
+                    missing.append((move, row.line))
+            checked = (
+                f"{counted(moves, 'move')} checked against the rules"
+                + (
+                    f", {len(missing)} of them made by no rule"
+                    if missing
+                    else ", all made by a rule"
+                )
+                + (f"; not checked: {', '.join(unchecked)}" if unchecked else "")
+            )
+            notices.append(
+                Notice(
+                    "summary_table",
+                    f"the table at line {table.line} has From and To columns and no Event "
+                    f"column, beside the transition table at line {self._evented_at} that "
+                    "has one: it is read as a summary of the moves, not as rules (its rows "
+                    f"would be moves on `to_<state>` events of their own): {checked}",
+                    table.line,
+                )
+            )
+            notices.extend(
+                Notice(
+                    "summary_disagrees",
+                    f"the summary table at line {table.line} says {move}, and no rule makes "
+                    "that move: correct the summary, or add the row to the transition table "
+                    f"at line {self._evented_at}",
+                    line,
+                )
+                for move, line in missing
+            )
+        return notices
 
     def _scan(self, table: Table, columns: Columns) -> None:
         source = columns.roles.get("current state")

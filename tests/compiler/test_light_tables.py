@@ -568,9 +568,23 @@ def test_a_heading_that_uses_a_word_of_refusal_about_something_else_keeps_the_mo
 ) -> None:
     # "Handling rejected payments" is about payments a bank rejected: its rows are moves
     # the machine makes, and blocking them hid a whole path.
-    text = LOANS + f"\n## {heading}\n\n| From | To |\n|---|---|\n| WITHDRAWN | ON_LOAN |\n"
+    table = "| From | Event | To |\n|---|---|---|\n| WITHDRAWN | book_found | ON_LOAN |\n"
+    text = LOANS + f"\n## {heading}\n\n{table}"
     (row,) = [r for r in read(text).rows if r.group == heading]
     assert row.target.kind is Kind.TRANSITION and row.target.name == "ON_LOAN"
+
+
+def test_a_table_of_from_and_to_beside_one_with_events_is_a_summary_checked_against_it() -> None:
+    """Read as rules, its rows would move on `to_<state>` events with no guard, past the
+    guards of the table beside it; as a summary each of its moves is checked."""
+    summary = "\nIn short:\n\n| From | To | Notes |\n|---|---|---|\n"
+    made, unmade = "| ON_SHELF | ON_LOAN | lent |\n", "| WITHDRAWN | ON_LOAN | found |\n"
+    spec = read(LOANS + summary + made + unmade)
+    assert not [t for r in spec.rows for t in r.triggers if t.startswith("to_")]
+    (said,) = [f for f in analyse(spec) if f.kind == "summary_table"]
+    assert "2 moves checked against the rules, 1 of them made by no rule" in said.message
+    (wrong,) = [f for f in analyse(spec) if f.kind == "summary_disagrees"]
+    assert "WITHDRAWN → ON_LOAN" in wrong.message and wrong.line == said.line + 3
 
 
 _FULL = (
