@@ -44,6 +44,7 @@ RESERVED = frozenset(
         "guards",
         "triggers",
         "available_spells",
+        "available_triggers",
         "trigger",
         "may_trigger",
         "repair_state_file",  # the MCP server's tool (spellbook.doors.server.REPAIR_TOOL)

@@ -6,6 +6,7 @@ Names, imports and ordering are computed in Python (`machine_records`); the temp
 
 from __future__ import annotations
 
+from keyword import iskeyword
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,15 @@ def machine_context(spec: Spec, module: str, root: Path | None = None) -> dict[s
         "formerly": spec.formerly,
         "schema": spec.schema,
         "triggers": found.triggers,
+        # `is_<state>()`, which `transitions` binds for each state, declared for a type
+        # checker where the project's own code subclasses the model.
+        "state_tests": [
+            name
+            for name in (f"is_{st.name}" for st in spec.states)
+            if name.isidentifier() and not iskeyword(name)
+        ]
+        if found.own
+        else [],
         "states": found.states,
         "guards": found.guards,
         "templates": found.templates,

@@ -13,6 +13,9 @@ more than importing `transitions`.
 from __future__ import annotations
 
 from spellbook.records.callbacks import FIRED, REFUSED, available_spells, rule_callback
+from spellbook.records.callbacks import NO_FACTS as NO_FACTS  # what generated modules import
+from spellbook.records.callbacks import MissingCode as MissingCode
+from spellbook.records.callbacks import require as require
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -117,36 +120,6 @@ Wanted = Guard | Literal
 OWN, CALL = "own", "call"
 
 
-class MissingCode(TypeError):
-    """A model lacks a method of the project's own code that rows of the machine need."""
-
-
-class _NoFacts:
-    """The facts of a model whose guards are all its own methods: none to ask."""
-
-    def check(self, probe: str, file: str, param: str) -> bool:
-        raise MissingCode(f"the guard {probe} {file} {param} is no method of the model")
-
-
-NO_FACTS = _NoFacts()
-
-
-def require(model: object, needed: Mapping[str, tuple[str, ...]]) -> None:
-    """A MissingCode naming each method of `needed` (name -> the rows that need it) the
-    model does not define, or leaves abstract; nothing when it defines them all."""
-    missing = [
-        f"{name} (row{'s' if len(rows) > 1 else ''} {', '.join(rows)})"
-        for name, rows in needed.items()
-        if not callable(method := getattr(model, name, None))
-        or getattr(method, "__isabstractmethod__", False)
-    ]
-    if missing:
-        raise MissingCode(
-            f"{type(model).__name__} does not define {'; '.join(missing)}: the machine's "
-            "guards and callbacks of the project's own code are the model's methods"
-        )
-
-
 class GuardedModel:
     """The base of a generated machine's model. `facts` answers its guards, one method per
     `Guard` of the class's `guards`, each made when the class is defined. After a trigger
@@ -191,6 +164,11 @@ class GuardedModel:
         lists (every trigger with a rule from the state, a refusing one too). The
         arguments are passed on to the guards."""
         return available_spells(self, self.triggers, *args, **kwargs)
+
+    def available_triggers(self, *args: Any, **kwargs: Any) -> list[str]:
+        """`available_spells()` as the names of the model's trigger methods (`renew` for
+        the spell `Renew`): the names `model.trigger(name)` takes."""
+        return [self.triggers[spell] for spell in self.available_spells(*args, **kwargs)]
 
     if not TYPE_CHECKING:  # unseen by a type checker, so `model.submitt()` is an error there
 

@@ -176,7 +176,9 @@ def test_available_spells_leaves_out_those_refused_now(m: Any) -> None:
     assert model.available_spells() == ["Go"]  # Stop refused (S1), Look refused (B1)
     model.facts = Files("x.md")
     assert model.available_spells() == ["Go", "Look"]
+    assert model.available_triggers() == ["go", "look"]  # the names `trigger()` takes
     assert model.state == "A" and model.fired is None  # asking moves nothing
+    assert model.trigger(model.available_triggers()[1]) is True and model.fired is not None
 
 
 class Ticket:

@@ -244,8 +244,15 @@ def test_a_from_to_event_table_s_own_guards_drive_a_typed_model(tmp_path: Path) 
     assert not [f for f in analyse(spec) if f.severity.value != "info"]
     path = tmp_path / "loans.py"
     path.write_text(render_machine(spec, "loans"), encoding="utf-8")
+    # The project's code asks the state as `transitions` binds it, typed: `is_<state>()`.
+    (tmp_path / "desk.py").write_text(
+        "from loans import Model\n\n\ndef lent(loan: Model) -> bool:\n"
+        "    return loan.is_on_loan() and not loan.is_on_shelf()\n",
+        encoding="utf-8",
+    )
+    mypy = [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "c")]
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--cache-dir", str(tmp_path / "c"), path],
+        [*mypy, str(path), str(tmp_path / "desk.py")],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -289,7 +296,7 @@ def test_a_from_to_event_table_s_own_guards_drive_a_typed_model(tmp_path: Path) 
     give_back = loan.return_
     assert not give_back() and loan.state == "on_shelf"  # not listed: rejected
     loan.good = True
-    assert loan.lend() and loan.state == "on_loan"
+    assert loan.lend() and loan.state == "on_loan" and loan.is_on_loan()
     assert loan.done == ["fines", "stamped", "emailed"]
 
 

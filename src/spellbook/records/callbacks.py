@@ -1,6 +1,7 @@
 """The callbacks a generated machine's transitions call on its model, by name: which rule
 a trigger chose (`fired:<ID>`, `refused:<JSON>`), and which spells would fire now; the
-names a built machine takes for its states and triggers."""
+names a built machine takes for its states and triggers; and the methods of the
+project's own code a model must define (`require`)."""
 
 from __future__ import annotations
 
@@ -128,3 +129,33 @@ def _afresh(model: Any, fire: Callable[..., Any], *args: Any, **kwargs: Any) -> 
     """A trigger of `model` (`fire`) started with no rule chosen yet."""
     model.fired = model.refused = None
     return fire(*args, **kwargs)
+
+
+class MissingCode(TypeError):
+    """A model lacks a method of the project's own code that rows of the machine need."""
+
+
+class _NoFacts:
+    """The facts of a model whose guards are all its own methods: none to ask."""
+
+    def check(self, probe: str, file: str, param: str) -> bool:
+        raise MissingCode(f"the guard {probe} {file} {param} is no method of the model")
+
+
+NO_FACTS = _NoFacts()
+
+
+def require(model: object, needed: Mapping[str, tuple[str, ...]]) -> None:
+    """A MissingCode naming each method of `needed` (name -> the rows that need it) the
+    model does not define, or leaves abstract; nothing when it defines them all."""
+    missing = [
+        f"{name} (row{'s' if len(rows) > 1 else ''} {', '.join(rows)})"
+        for name, rows in needed.items()
+        if not callable(method := getattr(model, name, None))
+        or getattr(method, "__isabstractmethod__", False)
+    ]
+    if missing:
+        raise MissingCode(
+            f"{type(model).__name__} does not define {'; '.join(missing)}: the machine's "
+            "guards and callbacks of the project's own code are the model's methods"
+        )
