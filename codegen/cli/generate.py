@@ -24,7 +24,7 @@ from ..config import SPEC_DIR, Config, Machine, importable, load_config, relativ
 from ..model import Spec
 from ..pipeline import SeveralMachines, load_spec, quick, shared_state
 from ..read.identifiers import identifier
-from ..render import finish, fresh, machine_source, render_diagram, stray_bytecode
+from ..render import finish, fresh, machine_source, relaid, render_diagram, stray_bytecode
 from ..render.documents import fenced, refresh
 from ..spec_error import SpecError
 from .outputs import check_outputs, unwritten
@@ -235,6 +235,21 @@ def _as_written(path: Path) -> str:
         return ""
 
 
+def _relaid(path: Path, files: dict[str, Made]) -> str:
+    """What to add where a stale module is the generator's output laid out otherwise: a
+    formatter was most likely run over it, and will make it stale again."""
+    made = files.get(path.name)
+    if made is None or made.source is None or not path.is_file():
+        return ""
+    if not relaid(_as_written(path), made.text):
+        return ""
+    return (
+        " (its code is the generator's, laid out otherwise: a formatter was run over it; "
+        "leave the generated folder out of the formatter's files, e.g. `extend-exclude` "
+        "for ruff or black)"
+    )
+
+
 def orphans(out: Path, files: dict[str, Made]) -> list[Path]:
     """Generated-looking files that no spec produces any more."""
     if not out.is_dir():
@@ -376,7 +391,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.check:
         outdated = stale(out, files) + stale(root, shown)
         for path in outdated:
-            say(f"{path.relative_to(root)}: stale; run {CODEGEN}")
+            say(f"{path.relative_to(root)}: stale; run {CODEGEN}{_relaid(path, files)}")
         for path in leftover:
             say(f"{path.relative_to(root)}: no spec generates it; delete it")
         stray = _stray(root, out)

@@ -10,13 +10,14 @@ machine; `response_formats` splits the spec's Response Format Templates into par
 
 from __future__ import annotations
 
-from .freshness import finish, fresh, stray_bytecode
+from .freshness import finish, fresh, relaid, stray_bytecode
 from .module import machine_source, render_diagram, render_machine
 
 __all__ = [
     "finish",
     "fresh",
     "machine_source",
+    "relaid",
     "render_diagram",
     "render_machine",
     "stray_bytecode",

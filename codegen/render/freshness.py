@@ -50,6 +50,32 @@ def fresh(text: str, source: str) -> bool:
         return False
 
 
+def relaid(text: str, made: str) -> bool:
+    """Whether `text` (a generated module as found, not fresh) is `made` (the generator's
+    output) laid out otherwise: the same syntax tree and comments, other line breaks or
+    spaces, as a formatter run over the generated folder leaves it (black moves the
+    closing quotes of a docstring, and indents its lines: docstrings are compared by
+    their lines' words)."""
+    try:
+        same_code = _code(text) == _code(made)
+        return same_code and _comments(text) == _comments(made)
+    except (SyntaxError, ValueError):
+        return False
+
+
+def _code(text: str) -> str:
+    """The syntax tree of a module, its docstrings made their lines' words."""
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                value.value = "\n".join(" ".join(line.split()) for line in value.value.split("\n"))
+                value.value = value.value.strip()
+    return ast.dump(tree)
+
+
 def _comments(text: str) -> list[str]:
     """The comments of a module, in order: what its syntax tree leaves out."""
     import io

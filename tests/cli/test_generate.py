@@ -237,6 +237,21 @@ def test_a_hand_edit_is_stale_even_with_the_fingerprint_kept(checkout: Path) -> 
     assert result.stderr.strip() == "generated/spell_machine.py: stale; run spellbook-codegen"
 
 
+def test_a_module_a_formatter_laid_out_otherwise_is_stale_and_says_why(checkout: Path) -> None:
+    module = checkout / "generated" / "spell_machine.py"
+    done = subprocess.run(
+        [sys.executable, "-m", "black", "-q", "--line-length", "79", str(module)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    result = codegen_here("--check", cwd=checkout)
+    assert result.returncode == 1
+    assert result.stderr.startswith("generated/spell_machine.py: stale; run spellbook-codegen")
+    assert "a formatter was run over it; leave the generated folder out" in result.stderr
+
+
 def test_one_changed_word_of_a_response_changes_one_line(checkout: Path) -> None:
     spec = checkout / "spec" / "STATE_MACHINE.md"
     text = spec.read_text(encoding="utf-8")
