@@ -310,8 +310,10 @@ def state_file_of_machine(root: Path, machine: Machine) -> StateFileOf | None:
 def shared_state(root: Path, listed: list[Machine]) -> None:
     """A SpecError (of the project's pyproject.toml) where two or more of the machines
     `listed` keep their state in one file: each cast of one would take the file from
-    the other, and `spell repair` of one would set the other's state aside."""
-    chosen = list({m.module: m for m in listed}.values())
+    the other, and `spell repair` of one would set the other's state aside. A machine of
+    the project's own code keeps its state in its model (`build(model)`), which `spell`
+    never drives: it keeps no state file."""
+    chosen = list({m.module: m for m in listed if not m.options.own_code}.values())
     if len(chosen) < 2:
         return
     kept: dict[str, list[StateFileOf]] = {}

@@ -1105,6 +1105,19 @@ def test_two_machines_that_take_the_default_state_file_name_their_sections(
     ) in refused.stderr
 
 
+def test_machines_of_the_project_s_own_code_keep_no_state_file_to_share(tmp_path: Path) -> None:
+    """Their state is the model's (`build(model)`), and `spell` never drives them."""
+    project = desk(tmp_path, ".desk/state.json", ".desk/state.json")
+    settings = project / "pyproject.toml"
+    text = settings.read_text(encoding="utf-8")
+    settings.write_text(text.replace("[tool.spellbook]\n", "[tool.spellbook]\nown_code = true\n"))
+    for command in ("verify", "generate"):
+        done = compiler(project, command)
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert (project / "generated" / "review.py").is_file()
+    assert (project / "generated" / "publishing.py").is_file()
+
+
 def test_machines_keeping_state_files_of_their_own_are_generated(tmp_path: Path) -> None:
     project = desk(tmp_path, ".desk/review/state.json", ".desk/publishing/state.json")
     assert compiler(project, "verify", "--brief").returncode == 0
