@@ -369,7 +369,9 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
     leaves the workflow in, is blocked whatever the files, or only moves into a state
     that stands for a lost file (an error state, `_lost`). The spell
     the rule itself answers, named where it leaves the state as it was, is what the
-    text explains, not advice; the policy's rules (`not listed`) give none."""
+    text explains, not advice; the policy's rules (`not listed`) give none. Only the
+    cells where the rule wins are read: a row of two spells that never fires for one
+    tells its words only after the other."""
     spec = analysis.spec
     lost = _lost(spec)
     names = [sp.name for sp in spec.spells]
@@ -378,6 +380,8 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
     for rule in spec.rules:
         if rule.policy:
             continue  # its Response is the policy's own words, no advice of the spec's
+        if not any(w is rule for w in analysis.winners(rule.source, rule.spell)):
+            continue  # never fires here (`dead_rule`, `shadowed_rule`): no one is told it
         where = rule.dest if rule.changes_state else rule.source
         for spell in dict.fromkeys(_advised(named, rule.response)):
             if spell == rule.spell and where == rule.source:
