@@ -219,10 +219,30 @@ def _why_dead(analysis: Analysis, rule: RuleSpec, at: int) -> str:
     result = analysis.cells[(rule.source, rule.spell)]
     where = f"in {rule.source}"
     if not result.fires[at]:
-        return f"{where} its condition ({rule.condition.text}) can never hold"
+        return f"{where} its condition ({rule.condition.text}) can never hold" + _uncounted(
+            analysis, rule
+        )
     beaten_by = list(dict.fromkeys(rules[j].id for j in result.beaten[at]))
     verb = "comes" if len(beaten_by) == 1 else "come"
     return f"{where}, {', '.join(beaten_by)} {verb} first wherever it applies"
+
+
+def _uncounted(analysis: Analysis, rule: RuleSpec) -> str:
+    """Why a counter comparison of `rule`'s condition never changes (`Analysis.settled`):
+    `: no action counts `attempts` (`Increment attempts`), so it is only ever 0`."""
+    counters = dict.fromkeys(
+        lit.atom.param.partition("<")[0]
+        for lit in rule.condition.literals
+        if lit.atom in analysis.settled
+    )
+    said = []
+    for counter in counters:
+        held = [str(v) for v in analysis.uncounted[counter]]
+        values = held[0] if len(held) == 1 else ", ".join(held[:-1]) + " or " + held[-1]
+        said.append(
+            f"no action counts `{counter}` (`Increment {counter}`), so it is only ever {values}"
+        )
+    return ": " + "; ".join(said) if said else ""
 
 
 def _goal_advice(spec: Spec) -> str:
