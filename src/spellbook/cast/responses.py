@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import NamedTuple
 
 from spellbook.disk.own_files import TRASH
 from spellbook.records import words
@@ -515,15 +514,18 @@ def _placeholders(text: str) -> Placeholders:
     return first, parts
 
 
-class First(NamedTuple):
+class First:
     """What must hold first (`once`, in the spec's words) for `rule` of a spell to win
     and move the workflow on (`Foresight.first`); `counted`: only a counter of the
     state file must change (`attempts ≥ 2`), as repeated casts count it up: where the
     workflow goes when tries run out, not a step to aim for."""
 
-    once: str
-    rule: Rule
-    counted: bool = False
+    __slots__ = ("once", "rule", "counted")
+
+    def __init__(self, once: str, rule: Rule, counted: bool = False) -> None:
+        self.once = once
+        self.rule = rule
+        self.counted = counted
 
 
 def spell_values(
@@ -548,9 +550,9 @@ def spell_values(
     limits = []
     for spell, told in previews.items():
         if spell in first:
-            once, other, counted = first[spell]
+            once, other = first[spell].once, first[spell].rule
             now = f" (now: {does(told)})"
-            if counted:
+            if first[spell].counted:
                 limits.append(f"- **{spell}** moves to **{other.dest}** only when {once}{now}")
                 continue
             steps.append(f"- Once {once}, {run} **{spell}**: moves to **{other.dest}**{now}")
