@@ -7,7 +7,7 @@ from collections import deque
 from functools import cached_property
 
 from ..budget import check
-from ..model import RuleSpec, Spec
+from ..model import Atom, RuleSpec, Spec
 from .cells import CellResult, analyse_cell
 from .effects import Effects
 
@@ -28,7 +28,48 @@ class Analysis:
                 rules = spec.cell(st.name, sp.name)
                 if rules:
                     check(f"checking {sp.name} in {st.name}")
-                    found[(st.name, sp.name)] = analyse_cell(rules)
+                    found[(st.name, sp.name)] = analyse_cell(rules, self.settled)
+        return found
+
+    @cached_property
+    def uncounted(self) -> dict[str, tuple[int, ...]]:
+        """Each counter a condition compares that no action counts (`Increment X`) or
+        writes but to set it (`Reset X to 3`), with the values it can then hold: 0, as a
+        new state file has it, and those it is set to. None where the project's own
+        code answers the facts (its counters are its own)."""
+        spec = self.spec
+        if spec.own_guards or spec.callbacks:
+            return {}
+        compared = {
+            lit.atom.param.partition("<")[0]
+            for rule in spec.rules
+            for lit in rule.condition.literals
+            if lit.atom.probe == "below"
+        }
+        values: dict[str, set[int]] = {name: {0} for name in compared}
+        for row in spec.rows:
+            for action in row.actions:
+                counter, _, value = action.target.partition("=")
+                if action.verb == "reset" and counter in values and value.isdigit():
+                    values[counter].add(int(value))
+                    continue
+                for name in set(action.writes) & values.keys():
+                    del values[name]  # counted, or set to what cannot be told
+        return {name: tuple(sorted(held)) for name, held in values.items()}
+
+    @cached_property
+    def settled(self) -> dict[Atom, bool]:
+        """The comparisons of the `uncounted` counters that hold, or fail, whatever the
+        casts do: `attempts ≥ 2` of a counter that is only ever 0 never holds."""
+        found: dict[Atom, bool] = {}
+        for rule in self.spec.rules:
+            for lit in rule.condition.literals:
+                counter, _, limit = lit.atom.param.partition("<")
+                held = self.uncounted.get(counter) if lit.atom.probe == "below" else None
+                if held and limit.lstrip("-").isdigit():
+                    below = {value < int(limit) for value in held}
+                    if len(below) == 1:
+                        found[lit.atom] = below.pop()
         return found
 
     def close(self) -> None:

@@ -219,10 +219,30 @@ def _why_dead(analysis: Analysis, rule: RuleSpec, at: int) -> str:
     result = analysis.cells[(rule.source, rule.spell)]
     where = f"in {rule.source}"
     if not result.fires[at]:
-        return f"{where} its condition ({rule.condition.text}) can never hold"
+        return f"{where} its condition ({rule.condition.text}) can never hold" + _uncounted(
+            analysis, rule
+        )
     beaten_by = list(dict.fromkeys(rules[j].id for j in result.beaten[at]))
     verb = "comes" if len(beaten_by) == 1 else "come"
     return f"{where}, {', '.join(beaten_by)} {verb} first wherever it applies"
+
+
+def _uncounted(analysis: Analysis, rule: RuleSpec) -> str:
+    """Why a counter comparison of `rule`'s condition never changes (`Analysis.settled`):
+    `: no action counts `attempts` (`Increment attempts`), so it is only ever 0`."""
+    counters = dict.fromkeys(
+        lit.atom.param.partition("<")[0]
+        for lit in rule.condition.literals
+        if lit.atom in analysis.settled
+    )
+    said = []
+    for counter in counters:
+        held = [str(v) for v in analysis.uncounted[counter]]
+        values = held[0] if len(held) == 1 else ", ".join(held[:-1]) + " or " + held[-1]
+        said.append(
+            f"no action counts `{counter}` (`Increment {counter}`), so it is only ever {values}"
+        )
+    return ": " + "; ".join(said) if said else ""
 
 
 def _goal_advice(spec: Spec) -> str:
@@ -369,7 +389,9 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
     leaves the workflow in, is blocked whatever the files, or only moves into a state
     that stands for a lost file (an error state, `_lost`). The spell
     the rule itself answers, named where it leaves the state as it was, is what the
-    text explains, not advice; the policy's rules (`not listed`) give none."""
+    text explains, not advice; the policy's rules (`not listed`) give none. Only the
+    cells where the rule wins are read: a row of two spells that never fires for one
+    tells its words only after the other."""
     spec = analysis.spec
     lost = _lost(spec)
     names = [sp.name for sp in spec.spells]
@@ -378,6 +400,8 @@ def check_advice(analysis: Analysis) -> Iterator[Finding]:
     for rule in spec.rules:
         if rule.policy:
             continue  # its Response is the policy's own words, no advice of the spec's
+        if not any(w is rule for w in analysis.winners(rule.source, rule.spell)):
+            continue  # never fires here (`dead_rule`, `shadowed_rule`): no one is told it
         where = rule.dest if rule.changes_state else rule.source
         for spell in dict.fromkeys(_advised(named, rule.response)):
             if spell == rule.spell and where == rule.source:

@@ -18,7 +18,7 @@ some assignment of the known facts, for every value of the unknown ones.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from heapq import merge
@@ -89,8 +89,25 @@ def signature(rules: Sequence[RuleSpec]) -> Signature:
     return tuple((int(r.specificity), r.condition.clauses) for r in rules)
 
 
-def analyse_cell(rules: Sequence[RuleSpec]) -> CellResult:
-    return _analyse(signature(rules))
+def analyse_cell(
+    rules: Sequence[RuleSpec], settled: Mapping[Atom, bool] | None = None
+) -> CellResult:
+    """The cell's outcome in every world; `settled`: facts that never change (a counter
+    no action counts, `Analysis.settled`), held at their one value."""
+    sig = signature(rules)
+    if settled:
+        sig = tuple((priority, _settle(clauses, settled)) for priority, clauses in sig)
+    return _analyse(sig)
+
+
+def _settle(clauses: Clauses, settled: Mapping[Atom, bool]) -> Clauses:
+    """`clauses` with each settled fact at its value: an alternative that asks the
+    other value never holds, and the fact is dropped from the others."""
+    return tuple(
+        tuple(lit for lit in clause if lit.atom not in settled)
+        for clause in clauses
+        if all(settled.get(lit.atom, lit.positive) == lit.positive for lit in clause)
+    )
 
 
 @lru_cache(maxsize=1024)

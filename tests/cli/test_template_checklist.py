@@ -64,7 +64,8 @@ The state is kept in `.launch/state.json`.
 TEMPLATE = "# Launch checklist\n\n## Checks\n\n- [ ] backups taken\n- [ ] on-call told\n"
 
 
-def test_a_template_s_checklist_gates_until_every_item_is_ticked(tmp_path: Path) -> None:
+def _project(tmp_path: Path) -> Path:
+    """A project of the launch machine and its template, not generated yet."""
     root = tmp_path / "launch"
     (root / "spec" / "templates").mkdir(parents=True)
     (root / ".git").mkdir()
@@ -73,6 +74,11 @@ def test_a_template_s_checklist_gates_until_every_item_is_ticked(tmp_path: Path)
     (root / "pyproject.toml").write_text(
         '[tool.spellbook.machines]\nlaunch = { spec = "spec/LAUNCH.md", vocabulary = "" }\n'
     )
+    return root
+
+
+def test_a_template_s_checklist_gates_until_every_item_is_ticked(tmp_path: Path) -> None:
+    root = _project(tmp_path)
     verified = compiler(root, "verify", "--spec", "spec/LAUNCH.md")
     assert verified.returncode == 0, verified.stdout + clean(verified)
     generate(root)
@@ -94,3 +100,19 @@ def test_a_template_s_checklist_gates_until_every_item_is_ticked(tmp_path: Path)
     # Every item of the template ticked, none of the user's own: that is a checklist done.
     checklist.write_text(TEMPLATE.replace("[ ]", "[x]"))
     assert "Launched" in launch()
+
+
+def test_next_steps_say_the_template_s_own_items_count_as_none(tmp_path: Path) -> None:
+    """The developer sees the template's unticked items: Next Steps say the checklist
+    needs items of its own, every one ticked, never that it has no unchecked item to
+    keep (it has none only while they do not count)."""
+    root = _project(tmp_path)
+    generate(root)
+    assert spell(root, "--machine", "launch", "prepare").returncode == EXIT_OK
+    done = spell(root, "--machine", "launch", "launch")
+    steps = done.stdout.split("### Next Steps\n", 1)[1]
+    assert (
+        '- Once list.md has checklist items of its own under "Checks" (its template\'s, '
+        'untouched, count as none) and list.md has no section "Checks" with unchecked items'
+    ) in steps, steps
+    assert '(keeping: list.md has a section "Checks")' in steps, steps  # not its items

@@ -222,3 +222,36 @@ def test_a_spell_s_name_beginning_a_sentence_is_the_word_unless_marked(
     spec = parse_spec_text(_PICKING.format(advice=advice), "spec/C.md")
     found = [f for f in analyse(spec) if f.kind == "misleading_advice"]
     assert bool(found) is named, [f.message for f in found]
+
+
+_TWO_SPELLS = """# C
+
+State is kept in `.c/state.json`.
+
+| ID | Current State | Event | Condition | Next State | Action | Response |
+|----|---|---|---|---|---|---|
+| R1 | STUCK | Undo | - | [BLOCKED] | - | Nothing to undo here. |
+| R2 | STUCK | Peek, Undo | - | [BLOCKED] | - | Cannot run Peek here. Fix it with Go first. |
+| R3 | STUCK | Go | - | FREE | - | Free. |
+| R4 | FREE | Peek, Undo | - | Same state | - | Looked. |
+| R5 | FREE | Go | - | [BLOCKED] | - | Already free. |
+"""
+
+
+def test_advice_is_judged_only_where_the_row_fires() -> None:
+    """misleading_advice reads a Response only in the cells where its row wins: R2's
+    words about Peek are its own answer to Peek in STUCK, and its Undo never fires
+    there (R1 comes first), so no one is ever told them after an Undo."""
+    from codegen import parse_spec_text
+    from codegen.analyse import analyse
+
+    found = analyse(parse_spec_text(_TWO_SPELLS, "spec/C.md"))
+    assert [f.message for f in found if f.kind == "misleading_advice"] == []
+    assert [f.rule for f in found if f.kind == "shadowed_rule"] == ["R2"]
+    # Where the row does fire for the other spell, its words about Peek are advice.
+    without = _TWO_SPELLS.replace(
+        "| R1 | STUCK | Undo | - | [BLOCKED] | - | Nothing to undo here. |\n", ""
+    )
+    fired = parse_spec_text(without, "spec/C.md")
+    (advice,) = [f for f in analyse(fired) if f.kind == "misleading_advice"]
+    assert advice.rule == "R2" and advice.spell == "Peek", advice.message

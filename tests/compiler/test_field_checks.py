@@ -374,3 +374,53 @@ def test_a_counter_a_condition_names_but_cannot_be_read_is_not_said_unread(
     kinds = {f.kind for f in analyse(parse_spec_text(text, "spec.md"))}
     assert "unknown_condition" in kinds
     assert "unread_counter" not in kinds
+
+
+# Retries of a build check: C3 gives up after two failed checks, if `attempts` is counted.
+RETRY = """# Retry
+
+State is kept in `.r/state.json`.
+
+### State Persistence
+
+```json
+{{"current_state": "WAITING", "attempts": 0}}
+```
+
+| ID | Current State | Event | Condition | Next State | Action | Response |
+|----|---|---|---|---|---|---|
+| S1 | WAITING | Start | - | CHECKING | Reset attempts | Checking. |
+| S2 | CHECKING, FAILED | Start | - | WAITING | - | Again. |
+| C1 | CHECKING | Check | build.log exists | WAITING | - | Built. |
+| C2 | CHECKING | Check | build.log missing AND attempts < 2 | Same state | {counting} | Not yet. |
+| C3 | CHECKING | Check | build.log missing AND attempts >= 2 | FAILED | - | Gave up. |
+| C4 | WAITING, FAILED | Check | - | [BLOCKED] | - | Nothing to check. |
+"""
+
+
+@pytest.mark.parametrize(
+    ("counting", "dead"),
+    [
+        ("Increment attempt", ["C3"]),  # a typo: `attempts` is never counted
+        ("Increment attempts", []),
+        ("Reset attempts to 2", []),  # set to a value the comparison asks for
+        ("Reset attempts to 1", ["C3"]),  # only ever 0 or 1
+    ],
+)
+def test_a_rule_asking_a_value_an_uncounted_counter_never_has_is_dead(
+    counting: str, dead: list[str]
+) -> None:
+    """A counter no action counts is only ever 0 or what an action sets it to, so a
+    rule that asks for another value never fires: `dead_rule`, saying why, and the
+    state it alone leads to cannot be reached."""
+    spec = parse_spec_text(RETRY.format(counting=counting), "spec.md")
+    findings = analyse(spec)
+    assert [f.rule for f in findings if f.kind == "dead_rule"] == dead
+    unreachable = [f.state for f in findings if f.kind == "unreachable_state"]
+    assert unreachable == (["FAILED"] if dead else [])
+    if counting == "Increment attempt":
+        (finding,) = [f for f in findings if f.kind == "dead_rule"]
+        assert finding.message.endswith(
+            "can never hold: no action counts `attempts` (`Increment attempts`), so it is "
+            "only ever 0"
+        ), finding.message

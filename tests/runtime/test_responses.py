@@ -902,3 +902,61 @@ def test_a_file_loaded_and_asked_for_in_the_response_is_shown_once(tmp_path: Pat
     assert result.response.count("- started") == 1, result.response
     assert "Content of" not in result.response
     assert "_(the file is not there)_" in result.response  # x.md: said, not left
+
+
+# A fault is fixed once the fix and its report are written; two failed checks send
+# it back to triage (C3): where the tries run out, not a step to aim for.
+RETRIES = """# Fix
+
+State is kept in `.f/state.json`.
+
+| ID | Current State | Event | Condition | Next State | Action | Response |
+|----|---|---|---|---|---|---|
+| O1 | TRIAGE | Open | - | FIXING | Reset attempts | Fixing. |
+| O2 | FIXING, FIXED | Open | - | [BLOCKED] | - | Open already. |
+| C1 | FIXING | Check | {fixed} | FIXED | - | Fixed. |
+| C2 | FIXING | Check | NOT ({fixed}) AND attempts < 2 | Same state | Increment attempts | No. |
+| C3 | FIXING | Check | NOT ({fixed}) AND attempts ≥ 2 | TRIAGE | - | Back to triage. |
+| C4 | TRIAGE | Check | - | [BLOCKED] | - | Nothing to check. |
+| F1 | FIXED | Open, Check | - | [BLOCKED] | - | Done. |
+"""
+
+
+def _retries(tmp_path: Path, fixed: str) -> Workflow:
+    from types import ModuleType
+
+    from codegen.pipeline import parse_spec_text
+    from codegen.render import render_machine
+
+    module = ModuleType("fix")
+    spec = parse_spec_text(RETRIES.replace("{fixed}", fixed), "spec.md")
+    exec(compile(render_machine(spec, "fix"), "fix.py", "exec"), module.__dict__)
+    (tmp_path / ".f").mkdir()
+    flow = Workflow(tmp_path, machine=module)  # type: ignore[arg-type]
+    assert flow.cast("open").rule == "O1"
+    return flow
+
+
+def test_a_limit_of_tries_is_no_step_to_aim_for(tmp_path: Path) -> None:
+    """Next Steps tell the way on that takes work (the fix and its report written)
+    before the one a counter reaching its limit takes, however few facts that needs."""
+    steps = next_steps(
+        _retries(tmp_path, "fix.md exists AND report.md exists").cast("check").response
+    )
+    assert steps.startswith(
+        "- Once fix.md exists and report.md exists, send **Check**: moves to **FIXED**"
+    ), steps
+    assert "TRIAGE" not in steps, steps
+
+
+def test_a_limit_of_tries_is_told_last_as_what_happens_then(tmp_path: Path) -> None:
+    """Where only the counter's limit moves the spell on (the other way asks a file to be
+    deleted, which advice never does), it is told after the steps, as what happens
+    once the counter reaches it, not as a step."""
+    flow = _retries(tmp_path, "draft.md missing")
+    (tmp_path / ".f" / "draft.md").write_text("draft\n")
+    steps = next_steps(flow.cast("check").response)
+    assert steps.splitlines()[-1] == (
+        "- **Check** moves to **TRIAGE** only when attempts ≥ 2 (now: adds one to attempts)"
+    ), steps
+    assert "Once attempts" not in steps, steps

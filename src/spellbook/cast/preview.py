@@ -10,7 +10,7 @@ something it depends on may have changed (`telling`).
 
 from __future__ import annotations
 
-from spellbook.cast.responses import files_said, spell_values
+from spellbook.cast.responses import First, files_said, spell_values
 from spellbook.disk.state_file import encode, today
 from spellbook.facts.answers import NeedsRun
 from spellbook.facts.probes import PROBES
@@ -130,18 +130,20 @@ class Foresight:
                 found[spell] = Preview.planned(rule, words)
         return found
 
-    def first(self, model: Any, state: str, previews: Previews) -> dict[str, tuple[str, Rule]]:
+    def first(self, model: Any, state: str, previews: Previews) -> dict[str, First]:
         """What to do first, for each spell that would not move the workflow on: it is
         blocked or changes nothing, or it moves into a state that stands for a lost
         file (an error state, `moves.lost_file_states`), while another of its rules
         would move elsewhere once some facts changed. That rule, and what must hold
         for it to win, in the spec's words.
 
-        Of the rules that would win then (the other facts as they are now), the one
+        Of the rules that would win then (the other facts as they are now), one that
+        needs more than a counter of the state file changed (`attempts ≥ 2` is where
+        repeated casts lead, not a step to aim for: `First.counted`), then the one
         needing the fewest facts changed, then the earlier in the spec's order; what it
         asks of a file that is not there yet counts as a fact to change."""
         facts = self.guards(model)
-        found: dict[str, tuple[str, Rule]] = {}
+        found: dict[str, First] = {}
         for spell, told in previews.items():
             if told is not None and told.wins is None:
                 continue  # it depends on a command's outcome, cannot be told, or is refused
@@ -153,7 +155,7 @@ class Foresight:
             def onward(other: Rule, elsewhere: str | None = elsewhere) -> bool:
                 return not self.missing(other.dest) and other.dest != elsewhere
 
-            best = self._best(self.engine.cell(state, spell), facts, onward)
+            best = self._best(model, self.engine.cell(state, spell), facts, onward)
             if best is not None:
                 found[spell] = best
         return found
@@ -162,17 +164,25 @@ class Foresight:
         """What must hold for a rule of `spell` in `state` that moves to `dest` to win (as
         `first` tells it), and that rule; None if no such rule would win by facts changed."""
         cell = self.engine.cell(state, spell)
-        return self._best(cell, self.guards(model), lambda other: other.dest == dest)
+        best = self._best(model, cell, self.guards(model), lambda other: other.dest == dest)
+        return None if best is None else (best.once, best.rule)
 
     def _best(
-        self, cell: list[Rule], facts: dict[str, bool | None], wanted_rule: Callable[[Rule], bool]
-    ) -> tuple[str, Rule] | None:
+        self,
+        model: Any,
+        cell: list[Rule],
+        facts: dict[str, bool | None],
+        wanted_rule: Callable[[Rule], bool],
+    ) -> First | None:
         """Of the rules of `cell` that move the state and that `wanted_rule` takes, the
-        one needing the fewest facts changed to win (the other facts as they are now),
-        then the earlier; what must hold for it, in the spec's words, and what holds now
-        of the files to change that must still hold then (`keeping: ...`), so that
-        following the advice is not refused."""
-        best: tuple[int, int, list[Wanted], Rule, list[Wanted]] | None = None
+        one needing more than a counter changed, then the fewest facts changed to win
+        (the other facts as they are now), then the earlier; what must hold for it, in
+        the spec's words, and what holds now of the files to change that must still
+        hold then (`keeping: ...`), so that following the advice is not refused. A
+        checklist still its template's, untouched, has no items: what is asked of it is
+        said so (`of its own`), and what holds of it now only because of that (no
+        unchecked items) is asked, not kept (`_template_said`)."""
+        best: tuple[bool, int, int, list[Wanted], Rule, list[Wanted]] | None = None
         for at, other in enumerate(cell):
             if not other.changes_state or not wanted_rule(other):
                 continue
@@ -201,13 +211,45 @@ class Foresight:
                     and w.guard.file in edited
                     and PROBES[w.guard.probe].reads_content
                 ]
-                if best is None or (len(asked), at) < best[:2]:
-                    best = (len(asked), at, asked, other, kept)
+                counted = all(w.guard.probe == "below" for w in asked)
+                if best is None or (counted, len(asked), at) < best[:3]:
+                    best = (counted, len(asked), at, asked, other, kept)
         if best is None:
             return None
-        said = " and ".join(dict.fromkeys(w.said for w in best[2]))
-        keeping = " and ".join(dict.fromkeys(w.said for w in best[4]))
-        return said + (f" (keeping: {keeping})" if keeping else ""), best[3]
+        counted, _, _, asked, rule, kept = best
+        template = self._template_said(model, [*asked, *kept])
+        untouched = [w for w in kept if w in template]
+        asked = asked + untouched
+        kept = [w for w in kept if w not in untouched]
+        said = " and ".join(dict.fromkeys(template.get(w, w.said) for w in asked))
+        keeping = " and ".join(dict.fromkeys(w.said for w in kept))
+        return First(said + (f" (keeping: {keeping})" if keeping else ""), rule, counted)
+
+    def _template_said(self, model: Any, wanted: list[Wanted]) -> dict[Wanted, str]:
+        """Of `wanted`, the facts of a checklist that is still its template's, untouched
+        (`sections.real_items`: it has no items), with what to say of each: that the
+        file have items of its own, where that is asked (the developer sees the
+        template's items there; in the spec's words where it has words of its own); the
+        spec's own words for a fact that holds now only because the template's items
+        are none (`no unchecked items`), which is then asked of the items to come."""
+        found: dict[Wanted, str] = {}
+        for w in wanted:
+            guard = w.guard
+            if guard.probe not in ("items", "unchecked") or not _untouched(
+                model.facts, guard.file, guard.param
+            ):
+                continue
+            if guard.probe == "items" and w.holds:
+                plain = PROBES["items"].yes.format(file=guard.file, param=guard.param)
+                found[w] = (
+                    f'{guard.file} has checklist items of its own under "{guard.param}" '
+                    "(its template's, untouched, count as none)"
+                    if w.said == plain
+                    else f"{w.said} (its template's items, untouched, count as none)"
+                )
+            elif guard.probe == "unchecked" and not w.holds:
+                found[w] = w.said
+        return found
 
     def implied(self, wanted: list[Wanted]) -> dict[str, bool]:
         """The guards that hold wherever the wanted facts that must hold do (unchecked
@@ -329,6 +371,19 @@ def _wanted(
         if wanted:
             found.append((alternative, wanted))
     return found
+
+
+def _untouched(facts: Any, file: str, section: str) -> bool:
+    """Whether the section of `file` has checklist items but they are its template's
+    own, untouched, so none counts (`sections.real_items`)."""
+    from spellbook.facts.sections import checklist
+
+    try:
+        if not facts.exists(file) or facts.items(file, section):
+            return False
+        return any(item for _, item in checklist(facts.text(file), section))
+    except (SpellbookError, OSError):
+        return False
 
 
 def _cannot_tell(previews: Previews) -> bool:

@@ -514,16 +514,31 @@ def _placeholders(text: str) -> Placeholders:
     return first, parts
 
 
+class First:
+    """What must hold first (`once`, in the spec's words) for `rule` of a spell to win
+    and move the workflow on (`Foresight.first`); `counted`: only a counter of the
+    state file must change (`attempts ≥ 2`), as repeated casts count it up: where the
+    workflow goes when tries run out, not a step to aim for."""
+
+    __slots__ = ("once", "rule", "counted")
+
+    def __init__(self, once: str, rule: Rule, counted: bool = False) -> None:
+        self.once = once
+        self.rule = rule
+        self.counted = counted
+
+
 def spell_values(
     previews: Mapping[str, Preview | None],
     writer: Writer,
     word: str = "spell",
-    first: Mapping[str, tuple[str, Rule]] | None = None,
+    first: Mapping[str, First] | None = None,
 ) -> dict[str, str]:
     """The placeholders about spells (or what the spec calls them, `word`): each one's
     effect, the full list, and next steps. `first` holds, for a spell that would not
     move the workflow nearer its goal now, what must hold first for a rule that would
-    (see `Foresight.first`): that step is told instead."""
+    (see `Foresight.first`): that step is told instead; one that only a counter
+    reaching its limit makes win is told last, as what happens then, not as a step."""
     does = writer.does
     first = first or {}
     run = words.verb(word)
@@ -532,10 +547,14 @@ def spell_values(
         f"- **{spell}**: {does(told)}" for spell, told in previews.items()
     )
     steps = []
+    limits = []
     for spell, told in previews.items():
         if spell in first:
-            once, other = first[spell]
+            once, other = first[spell].once, first[spell].rule
             now = f" (now: {does(told)})"
+            if first[spell].counted:
+                limits.append(f"- **{spell}** moves to **{other.dest}** only when {once}{now}")
+                continue
             steps.append(f"- Once {once}, {run} **{spell}**: moves to **{other.dest}**{now}")
         elif told is not None and told.offered:
             steps.append(f"- {run.title()} **{spell}**: {does(told)}")
@@ -547,6 +566,7 @@ def spell_values(
         ):
             moves = f"moves to **{told.rule.dest}**"
             steps.append(f"- Once this is put right, {run} **{spell}** ({moves}): {told.why}")
+    steps += limits
     values["next_steps"] = (
         "\n".join(steps)
         if steps
