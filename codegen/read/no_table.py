@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 
 from .diagram_blocks import MERMAID, diagram_language
-from .markdown import Block, Code, LooseRows, Table
+from .markdown import Block, Code, ItemList, LooseRows, Paragraph, Table
 
 _NONE = "not a state-machine spec as read (no transition table)"
 # The first header cell of a matrix: `State \ Event`, `State / Trigger`, `From x Event`.
@@ -32,6 +32,51 @@ def why_no_table(blocks: Iterable[Block]) -> tuple[str, int] | None:
             return _loose(block)
         if isinstance(block, Code) and diagram_language(block) is not None:
             return _diagram(block)
+        if isinstance(block, ItemList):
+            listed = _listed(block)
+            if listed is not None:
+                return listed
+    return None
+
+
+# A move written in a list item: `red --timer--> green`, `closed → open on open`,
+# `A -> B`, or in words, `When the light is red and the timer fires, go to green`.
+_ARROW = re.compile(
+    r"^(?P<source>[^-→⟶>]+?)\s*(?:--\s*(?P<event>[^->]+?)\s*-->|-->|->|→|⟶|=>)\s*"
+    r"(?P<target>[^,;:()]+?)(?:\s+(?:on|when|by|via)\s+(?P<on>[^,;:()]+?))?\s*[.;]?$"
+)
+_WORDS = re.compile(
+    r"\b(?:go(?:es)? to|moves? to|transitions? to|becomes?|switch(?:es)? to)\b", re.I
+)
+
+
+def _listed(block: ItemList) -> tuple[str, int] | None:
+    """A list whose items are moves (arrows, or sentences that say where a state goes)."""
+    texts = []
+    for item in block.items:
+        first = next((b for b in item.blocks if isinstance(b, Paragraph)), None)
+        if first is None or not first.lines:
+            return None
+        texts.append(" ".join(line.plain for line in first.lines).strip())
+    arrows = [m for m in map(_ARROW.match, texts) if m is not None]
+    if len(arrows) >= max(1, len(texts) - 1):
+        found = arrows[0]
+        event = found.group("event") or found.group("on") or "<event>"
+        parts = (found.group("source"), event, found.group("target"))
+        example = " | ".join(" ".join(p.strip("`*_ ").split()) for p in parts)
+        return (
+            f"{_NONE}: the list at line {block.line} writes the moves as arrows "
+            f"(`{texts[0]}`), which are not read: write one row per move in a table, "
+            f"`| From | Event | To |`, e.g. `| {example} |`",
+            block.line,
+        )
+    if sum(1 for t in texts if _WORDS.search(t)) >= max(1, len(texts) - 1):
+        return (
+            f"{_NONE}: the list at line {block.line} says the moves in sentences "
+            f"(`{texts[0]}`), which are not read: write one row per move in a table, "
+            "`| From | Event | To |` (the state, what happens, the state it goes to)",
+            block.line,
+        )
     return None
 
 

@@ -75,3 +75,38 @@ def test_a_table_whose_rows_are_no_moves_keeps_the_general_refusal() -> None:
     text = "# Notes\n\n| file | repository | path |\n|---|---|---|\n| a.md | x/y | docs/a.md |\n"
     err = refusal(text)
     assert err.line == 1 and "no transition table (a table with columns" in err.message
+
+
+@pytest.mark.parametrize(
+    ("items", "example"),
+    [
+        ("1. red --timer--> green\n2. green --timer--> red\n", "e.g. `| red | timer | green |`"),
+        (
+            "- `closed` → `open` on **open**\n- `open` → `closed` on **close**\n",
+            "`| closed | open | open |`",
+        ),
+        ("- draft -> review\n- review -> done\n", "e.g. `| draft | <event> | review |`"),
+    ],
+)
+def test_moves_written_as_a_list_of_arrows_are_told_the_row_to_write(
+    items: str, example: str
+) -> None:
+    err = refusal("# Light\n\n## Transitions\n\n" + items)
+    assert err.line == 5
+    assert "the list at line 5 writes the moves as arrows" in err.message
+    assert err.message.endswith(example), err.message
+
+
+def test_moves_said_in_sentences_are_told_to_be_rows_of_a_table() -> None:
+    items = (
+        "- When the light is **red** and the timer fires, go to **green**.\n"
+        "- When the light is **green** and the timer fires, go to **red**.\n"
+    )
+    err = refusal("# Light\n\n## States\n\n1. **red**\n2. **green**\n\n## Moves\n\n" + items)
+    assert err.line == 10
+    assert "the list at line 10 says the moves in sentences" in err.message
+
+
+def test_a_list_of_states_alone_keeps_the_general_refusal() -> None:
+    err = refusal("# Light\n\n## States\n\n1. **red**\n2. **green**\n")
+    assert "the list at line" not in err.message
