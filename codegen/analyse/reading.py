@@ -7,6 +7,7 @@ specs names the rows whose reading changed.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 
@@ -19,7 +20,7 @@ from ..read.action_phrases import parse_actions, term_pattern
 from ..read.canonical import action_words, condition_words, dnf_words, lexicon_for, shown
 from ..read.conditions import parse_condition
 from ..read.guards import resolve
-from ..read.lexicon import Lexicon, ReadOptions
+from ..read.lexicon import Lexicon, ReadOptions, normal
 from .kept import kept_said
 
 # The Next State of a row that does not move the state.
@@ -92,20 +93,26 @@ class TermReading:
     means: str
     reading: str
     kind: str  # "condition", "action", "pattern" or "unread"
+    # The vocabulary that defines it, as reports name it; "" for a term of the spec's own.
+    vocabulary: str = ""
 
     def said(self) -> str:
+        term = f"term {self.phrase!r}" + (f" (of {self.vocabulary})" if self.vocabulary else "")
         if self.kind == "unread":
-            return f"term {self.phrase!r} is not read: {self.reading}"
-        return f"term {self.phrase!r} means the {self.kind}: {self.reading}"
+            return f"{term} is not read: {self.reading}"
+        return f"{term} means the {self.kind}: {self.reading}"
 
     def json(self) -> dict[str, object]:
-        return {
+        found: dict[str, object] = {
             "phrase": self.phrase,
             "line": self.line,
             "means": self.means,
             "as": self.kind,
             "reading": self.reading,
         }
+        if self.vocabulary:
+            found["vocabulary"] = self.vocabulary
+        return found
 
 
 @dataclass(frozen=True)
@@ -207,6 +214,7 @@ def read_spec(spec: Spec, options: ReadOptions | None = None) -> Reading:
         for order, row in enumerate(spec.rows)
     )
     terms = tuple(_term(t, spec.workspace, own, words) for t in spec.terms)
+    terms += _vocabulary_terms(spec, own, words)
     return Reading(
         rows, terms, policy_said(spec), _own_code(spec), kept_said(spec), guards_read(spec)
     )
@@ -477,6 +485,32 @@ def _sorted(clauses: DNF) -> DNF:
 def _order(literal: LiteralSpec) -> tuple[str, str, str, bool]:
     atom = literal.atom
     return (atom.probe, atom.file, atom.param, literal.positive)
+
+
+def _vocabulary_terms(spec: Spec, own: Lexicon, words: Lexicon) -> tuple[TermReading, ...]:
+    """The terms of the spec's vocabulary its Condition and Action cells use (a spec's own
+    term of that phrase is the spec's), each as the spec reads it, in the vocabulary's
+    order: so the reading shows every phrase it rests on, not only the spec's own."""
+    mine = {normal(t.phrase) for t in spec.terms}
+    cells = " ".join(normal(f"{r.condition.text} {r.action}") for r in spec.rows)
+    used = [
+        term
+        for key, term in words.terms.items()
+        if key not in mine and re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", cells)
+    ]
+    named = shown_vocabulary(spec.vocabulary) or "the vocabulary"
+    return tuple(replace(_term(t, spec.workspace, own, words), vocabulary=named) for t in used)
+
+
+def shown_vocabulary(name: str) -> str:
+    """A vocabulary as a report names it: a project's own file (kept by its absolute
+    path) from the current folder, as the spec is named."""
+    if not os.path.isabs(name):
+        return name
+    try:
+        return os.path.relpath(name).replace(os.sep, "/")
+    except ValueError:  # another drive
+        return name
 
 
 def _term(term: Term, workspace: str, own: Lexicon, words: Lexicon) -> TermReading:

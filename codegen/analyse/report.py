@@ -3,7 +3,6 @@ or SARIF."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -12,7 +11,7 @@ from ..model import Spec, Specificity
 from ..read.lexicon import ReadOptions
 from .coverage import Coverage, family_cell, family_coverage, state_coverage
 from .findings import SEVERITY, Finding, Severity
-from .reading import guard_title, read_spec
+from .reading import guard_title, read_spec, shown_vocabulary
 
 WILDCARD_MARK = "*"
 MISSING = "MISSING"
@@ -178,17 +177,6 @@ def format_finding(path: str, finding: Finding) -> str:
     return f"{where}: {finding.severity.value}: {finding.message} [{finding.kind}]"
 
 
-def shown_vocabulary(name: str) -> str:
-    """A vocabulary as a report names it: a project's own file (kept by its absolute
-    path) from the current folder, as the spec is named."""
-    if not os.path.isabs(name):
-        return name
-    try:
-        return os.path.relpath(name).replace(os.sep, "/")
-    except ValueError:  # another drive
-        return name
-
-
 def _words(spec: Spec) -> str:
     """Whose words the spec was read with: the core's, its vocabulary's, its own Terms."""
     shown = shown_vocabulary(spec.vocabulary)
@@ -250,6 +238,7 @@ def _explained(spec: Spec, options: ReadOptions | None) -> list[str]:
     """Every row's and every term's reading, in the core's canonical words."""
     reading = read_spec(spec, options)
     rows, terms = len(reading.rows), len(reading.terms)
+    borrowed = sum(1 for t in reading.terms if t.vocabulary)
     titled = [("state", s.title, s.name) for s in spec.states if s.title]
     titled += [(spec.spell_word, s.title, s.name) for s in spec.spells if s.title]
     names = (
@@ -277,7 +266,9 @@ def _explained(spec: Spec, options: ReadOptions | None) -> list[str]:
         f"Starts in: {spec.initial} ({why})",
         kept,
         "",
-        f"Reading: {_plural(rows, 'row')} and {_plural(terms, 'term')}, in the core's words",
+        f"Reading: {_plural(rows, 'row')} and {_plural(terms, 'term')}"
+        + (f" ({borrowed} of the vocabulary's, which the rows use)" if borrowed else "")
+        + ", in the core's words",
         *(f"  {line}" for line in reading.lines()),
         "",
     ]

@@ -74,7 +74,7 @@ def _vocabulary_then(options: ReadOptions, at: At) -> tuple[ReadOptions, tuple[s
     vocabulary = options.vocabulary
     if not (vocabulary.endswith(".md") and os.path.isabs(vocabulary)):
         return options, ("", "")  # the core's words, or a vocabulary shipped with Spellbook
-    from ..analyse.report import shown_vocabulary
+    from ..analyse.reading import shown_vocabulary
 
     shown = shown_vocabulary(vocabulary)
     now = f"{shown} as it is now"

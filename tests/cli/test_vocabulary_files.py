@@ -203,6 +203,24 @@ def test_a_vocabulary_file_or_template_changed_since_generating_is_said_never_re
     assert fresh.returncode == 0 and "has changed" not in fresh.stderr, clean(fresh)
 
 
+def test_the_reading_shows_the_vocabulary_s_terms_the_rows_use(tmp_path: Path) -> None:
+    project = desk(tmp_path / "desk")
+    shown = compiler(project, "verify", "--explain")
+    assert shown.returncode == 0, clean(shown) + shown.stdout
+    assert "1 term (1 of the vocabulary's, which the rows use)" in shown.stdout
+    assert (
+        "term 'the work is done' (of words/tickets.md) means the condition: board.json has "
+        'no `tickets[status=open]` AND notes.md has no unchecked items under "Risks"'
+    ) in shown.stdout
+    read = compiler(project, "verify", "--format", "json")
+    (term,) = json.loads(read.stdout)["reading"]["terms"]
+    assert (term["phrase"], term["vocabulary"], term["as"]) == (
+        "the work is done",
+        "words/tickets.md",
+        "condition",
+    )
+
+
 BAD_NOUNS = [
     ("| open ticket | open tickets | | board.json | |", "has no fact"),
     ("| open ticket | open tickets | `tickets[status=open] | board.json | |", "not one the core"),
