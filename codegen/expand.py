@@ -20,11 +20,14 @@ Where the spec says transitions not listed are rejected (`Policy`), each
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
 from typing import TypeVar
+
+from spellbook.records.words import plural
 
 from .model import (
     ActionSpec,
@@ -44,6 +47,7 @@ from .model import (
 )
 from .read.document import Document
 from .read.lexicon import normal
+from .read.markdown import html_comment_in_cell
 from .read.rows import SAME, STAY
 
 _FAMILY_MEMBER = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_(?P<suffix>[A-Z])")
@@ -56,7 +60,7 @@ def build_spec(document: Document, path: str, sha256: str) -> Spec:
     states = _first_of_each(declared)
     spells = _first_of_each(document.spells)
     families = group_families(states)
-    resolver = _Resolver(states, spells, families)
+    resolver = _Resolver(states, spells, families, document.spell_word)
     resolver.rows = document.rows
     rules: list[RuleSpec] = []
     for order, row in enumerate(document.rows):
@@ -286,8 +290,13 @@ def group_families(states: tuple[StateSpec, ...]) -> tuple[Family, ...]:
 
 class _Resolver:
     def __init__(
-        self, states: tuple[StateSpec, ...], spells: tuple[Spell, ...], families: tuple[Family, ...]
+        self,
+        states: tuple[StateSpec, ...],
+        spells: tuple[Spell, ...],
+        families: tuple[Family, ...],
+        spell_word: str = "spell",
     ) -> None:
+        self.spell_word = spell_word
         self.state_names = [s.name for s in states]
         self.known_states = set(self.state_names)
         self.spells = {s.name.lower(): s.name for s in spells}
@@ -319,6 +328,8 @@ class _Resolver:
     ) -> None:
         """Record a name that does not resolve, once per row, name and detail."""
         line, rule = row_line
+        if "<!--" in name and not detail:
+            suggest, detail = Suggester.fixed(name, None), html_comment_in_cell("name")
         key = (reason, name, column, line, detail)
         if key in self._seen:
             return
@@ -330,8 +341,14 @@ class _Resolver:
     def _unknown_state(self, name: str, column: str, row: RuleRow, detail: str = "") -> None:
         suggest = self.suggest_state
         if column == "Current State" and not detail:
-            hint, detail = selector_hint(name, self.suggest_state, self.known_states)
+            hint, detail = selector_hint(name, self.suggest_state, self.state_names, self.families)
             suggest = Suggester.fixed(name, hint)
+        elif column == "Next State" and not detail and "*" in name:
+            suggest = Suggester.fixed(name, None)
+            detail = (
+                "a `*` is not read as a wildcard: a Next State names one state, or a family "
+                "(`NAME_[G/A]`) whose member the source state's suffix picks"
+            )
         elif column == "Next State" and not detail:
             hint = target_hint(name)
             if hint is not None:
@@ -345,10 +362,32 @@ class _Resolver:
     ) -> str | None:
         found = self.spells.get(name.lower())
         if found is None:
-            self._unknown(
-                "unknown_spell", name, column, (line, rule), self.suggest_spell, state=state
-            )
+            detail = self._trigger_hint(name) if column == "Trigger" else ""
+            suggest = Suggester.fixed(name, None) if detail else self.suggest_spell
+            self._unknown("unknown_spell", name, column, (line, rule), suggest, detail, state)
         return found
+
+    def _trigger_hint(self, name: str) -> str:
+        """Why a Trigger cell's name that is no spell may be read whole: a parenthesis
+        after a spell (`Reparo (confirm)`), or spells joined by a slash, `and`, `or`, `&`,
+        `+` or `;` (`Expecto / Finite`), where a comma parts them; "" for any other."""
+        text = " ".join(name.split())
+        said = re.fullmatch(r"(?P<spell>[^()]+?)\s*(?P<note>\(.*\))", text)
+        if said is not None and said["spell"].lower() in self.spells:
+            spell = self.spells[said["spell"].lower()]
+            return (
+                f"the parenthesis is read as part of the name (a Trigger cell names "
+                f"{plural(self.spell_word)} alone): write `{spell}`, and say what "
+                f"`{said['note']}` adds in the Condition cell where it limits when the row fires"
+            )
+        parts = re.split(r"\s*[/&+;]\s*|\s+(?:and|or)\s+", text, flags=re.I)
+        if len(parts) > 1 and all(p.lower() in self.spells for p in parts):
+            spells = ", ".join(self.spells[p.lower()] for p in parts)
+            return (
+                f"several {plural(self.spell_word)} are written with a comma between them, "
+                f"`{spells}` (or on a row each)"
+            )
+        return ""
 
     def sources(self, row: RuleRow) -> list[str]:
         """The concrete states a Current State cell selects, in document order."""
@@ -541,11 +580,18 @@ def _negated() -> re.Pattern[str]:
 _QUANTIFIED = re.compile(r"(?:any|all|every|each)(?:thing|one)?\b.*|\*.*")
 
 
-def selector_hint(name: str, suggest: Suggester, known: set[str]) -> tuple[str | None, str]:
+def selector_hint(
+    name: str, suggest: Suggester, states: Sequence[str], families: Sequence[Family] = ()
+) -> tuple[str | None, str]:
     """What to offer for a Current State name that does not resolve: (did-you-mean,
-    detail). A negated name is offered `Any state except X` (never X, its opposite);
-    one that says `any ...` the forms that read; any other name the closest state."""
+    detail). A name with a `*` in it (`ACHIEVE_*`) is told that no wildcard reads, with
+    the states it would match, never one of them as the name meant; a negated name is
+    offered `Any state except X` (never X, its opposite); one that says `any ...` the
+    forms that read; any other name the closest state."""
+    known = set(states)
     text = " ".join(name.split())
+    if "*" in text and text.strip("* "):
+        return None, _wildcard_hint(text, states, families)
     # A name written as an identifier (`NOT_STARTED`) is a name, offered the closest.
     worded = " " in text or re.match(r"non-\w", text, re.IGNORECASE) is not None
     negated = _negated().fullmatch(text) if worded else None
@@ -562,6 +608,28 @@ def selector_hint(name: str, suggest: Suggester, known: set[str]) -> tuple[str |
     if len(parts) > 1 and all(p in known for p in parts):
         return f"`{', '.join(parts)}`", ""  # `A and B`, `A or B`: several states
     return suggest(name), ""
+
+
+def _wildcard_hint(name: str, states: Sequence[str], families: Sequence[Family]) -> str:
+    """The detail for a Current State name written with a `*` (`ACHIEVE_*`, `*_MISSING`):
+    a wildcard is not read; the states it would match are listed (a family whose every
+    member matches as the family) where they are a few."""
+    matched = [s for s in states if fnmatch.fnmatchcase(s, name)]
+    for family in families:
+        if len(family.members) > 1 and all(m in matched for m in family.members):
+            at = matched.index(family.members[0])
+            matched = [m for m in matched if m not in family.members]
+            matched.insert(at, family.name)
+    listed = (
+        f"; the states it would match are written `{', '.join(matched)}`"
+        if 0 < len(matched) <= 8
+        else ""
+    )
+    return (
+        f"a `*` is not read as a wildcard, so {name!r} names no state{listed}; states are "
+        "named as themselves (`A, B`), as families (`NAME_[G/A]`), or as `Any state`, "
+        "`Any state except NAME`, `any terminal` or `any non-terminal`"
+    )
 
 
 @cache

@@ -28,6 +28,7 @@ SEVERITY: dict[str, Severity] = {
     "own_code": Severity.ERROR,
     "undefined_field": Severity.ERROR,
     "ga_notation": Severity.ERROR,
+    "family_order": Severity.WARNING,
     "missing_cell": Severity.ERROR,
     "unlisted_rejected": Severity.INFO,
     "duplicate_id": Severity.ERROR,

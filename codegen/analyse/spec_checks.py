@@ -17,6 +17,7 @@ from spellbook.records.words import did, plural, verb
 from ..model import RESERVED, ActionSpec, Condition, Kind, RuleRow, Spec, Term
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
 from ..read.conditions import (
+    AND_JOIN,
     OUTCOME,
     Words,
     examples,
@@ -260,7 +261,6 @@ def check_vacuous_conditions(analysis: Analysis) -> Iterator[Finding]:
 
 
 _OR_WORD = re.compile(r"\s+OR\s+")
-_AND_WORD = re.compile(r"\s+AND\s+")
 
 
 def check_mixed_and_or(analysis: Analysis) -> Iterator[Finding]:
@@ -271,21 +271,23 @@ def check_mixed_and_or(analysis: Analysis) -> Iterator[Finding]:
     said: set[str] = set()
     for row in analysis.spec.rows:
         text = row.condition.text
-        if text in said or row.condition.unknown or " OR " not in text or " AND " not in text:
+        if text in said or row.condition.unknown or " OR " not in text:
             continue
         said.add(text)
         alternatives = [a.strip() for a in split_outside(text, _OR_WORD)]
         if len(alternatives) < 2:
             continue
-        groups = [list(split_outside(a, _AND_WORD)) for a in alternatives]
+        groups = [list(split_outside(a, AND_JOIN)) for a in alternatives]
         if all(len(g) == 1 for g in groups):
             continue
+        # `a, b OR c`: a comma (or `;`) joins as AND does, and is said as what it is read as
+        joined = "AND" if " AND " in text else "`,` or `;` (read as AND)"
         read = " OR ".join(
             f"({a})" if len(g) > 1 else a for a, g in zip(alternatives, groups, strict=True)
         )
         yield Finding(
             "mixed_and_or",
-            f"rule {row.id}: condition {text!r} joins clauses by AND and by OR with no "
+            f"rule {row.id}: condition {text!r} joins clauses by {joined} and by OR with no "
             f"parentheses: it is read as {read!r} (AND binds tighter than OR); write "
             "parentheses to say which grouping it means: that one, or another such as "
             "`(A OR B) AND C`",

@@ -67,10 +67,13 @@ from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simp
 from ..model import Atom, Condition, LiteralSpec
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .lexicon import EMPTY, Lexicon, normal, outside_hint, repository_path, workspace_path
+from .markdown import html_comment_in_cell
 from .own_phrases import own_condition, path_in
 from .shapes import Shapes
 
-ALWAYS = EMPTY | {"always"}
+# A cell that always holds: nothing in it, `-`, `None`, `always`, or `n/a` (not
+# applicable: no condition applies), as a light table's Condition cell `N/A` is.
+ALWAYS = EMPTY | {"always", "n/a", "(n/a)"}
 # A cell that never holds: the reading of a condition whose alternatives all contradict
 # themselves (`a.md exists AND a.md missing`), said back.
 NEVER = "never"
@@ -220,7 +223,7 @@ class _Reader(CorePhrases):
         context = context if context is not None else [""]
         single: list[LiteralSpec] = []
         several: list[DNF] = []
-        for clause in split_outside(text, _AND):
+        for clause in split_outside(text, AND_JOIN):
             found = self.clause(clause, context)
             if found is None:
                 return None
@@ -594,7 +597,8 @@ _BREAK_BY_WORD = re.compile(
 )
 _C_AND = re.compile(r"\s*&&\s*")
 _JOINED = re.compile(r"\s+(?P<word>and|or|And|Or)\s+|\s*<[bB][rR]\s*/?>\s*")
-_AND = re.compile(r"\s+AND\s+|\s*;\s*|\s*(?:(?<!\d),|,(?!\d))\s*")  # not `1,000`
+# Clauses joined by `AND`, `;` or a comma (not one in a number, `1,000`): each must hold.
+AND_JOIN = re.compile(r"\s+AND\s+|\s*;\s*|\s*(?:(?<!\d),|,(?!\d))\s*")
 _LABELLED = re.compile(r"(?P<label>[^()]+?)\s*\((?P<inner>[^()]+)\)")
 # A procedure's step and its outcome; `subject` is the step without the outcome.
 OUTCOME = re.compile(r"(?P<body>.+?)\s*\((?P<outcome>[^()]*)\)")
@@ -745,6 +749,14 @@ def parse_condition(
     normal_text = unbracketed(_squeeze(_BREAK_BY_WORD.sub(" ", text)))
     if normal_text.lower() in ALWAYS:
         return Condition(text, ((),))
+    if "<!--" in normal_text:
+        # GitHub hides the comment; the cell read whole would be a phrase no words define
+        return Condition(
+            text,
+            literal("unknown", "", normal_text),
+            (normal_text,),
+            ((normal_text, html_comment_in_cell("condition")),),
+        )
     if normal_text.lower() == NEVER:
         return Condition(text, ())
     why = ""

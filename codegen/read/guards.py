@@ -214,6 +214,9 @@ def _claim(guard: SpecGuard) -> SpecGuard:
         excepted.append(parts[1])
     if len(excepted) > 1:
         return replace(guard, claim=claim, problem="it says `except` twice")
+    starred = _starred(" ".join((main, *excepted)))
+    if starred:
+        return replace(guard, claim=claim, problem=_wildcard(starred))
     names, said = _names(main)
     notes += said
     last = _last_only().search(names[-1]) if names else None
@@ -245,6 +248,28 @@ def _claim(guard: SpecGuard) -> SpecGuard:
         return replace(guard, claim=claim, problem="it names no state")
     return replace(
         guard, claim=claim, names=names, excepted=out, notes=tuple(n.strip() for n in notes)
+    )
+
+
+def _starred(text: str) -> str:
+    """The first name in `text` written with a `*` wildcard (`OPEN_*`, `*_MISSING`), or ""."""
+    return next(
+        (t for t in re.findall(r"[\w\[\]/*]+", text) if "*" in t and re.search(r"[^\W_]", t)),
+        "",
+    )
+
+
+def _wildcard(written: str) -> str:
+    """Why a guard naming states with a wildcard (`OPEN_*`) is not read, and what reads."""
+    word = written.rstrip("*").rstrip("_")
+    as_word = (
+        f"`{word} states` (each state whose name is {word} or starts {word}_)"
+        if "*" not in word and word
+        else "`WORD states` (each state whose name is WORD or starts `WORD_`)"
+    )
+    return (
+        f"{written!r} is a wildcard, which is not read: name the states as {as_word}, "
+        "as a family (`NAME_[G/A]`) or each by its name"
     )
 
 

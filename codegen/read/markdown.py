@@ -51,6 +51,24 @@ def _glued_start(seg: Segment) -> str:
     return text[:i]
 
 
+def html_comment_in_cell(what: str) -> str:
+    """Why a cell holding an HTML comment (`x.md exists <!-- TODO -->`) does not read, the
+    comment read as part of its `what` (its condition, its name)."""
+    return (
+        f"it holds an HTML comment (`<!-- ... -->`), which GitHub hides but the cell would "
+        f"read as part of its {what}; move the comment out of the table, to a line above "
+        "or below it"
+    )
+
+
+def _starred(before: str, text: str, after: str) -> bool:
+    """Whether emphasis glued to a word has a star against an underscore (`ACHIEVE_*`,
+    `*_MISSING`): a wildcard, where a formatter writes a star for an underscore."""
+    return bool(before or after) and (
+        before.endswith("_") or after.startswith("_") or text[:1] == "_" or text[-1:] == "_"
+    )
+
+
 @dataclass(frozen=True)
 class Segment:
     """A run of inline text: plain, `code`, **strong**, *emphasis*, a [link](target) or a
@@ -108,7 +126,10 @@ class Inline:
 
         A name like `PR_GATHERING_COMMENTS_[G/A]` reads as `PR` + *GATHERING_COMMENTS*
         + `[G/A]` once a formatter writes it `PR*GATHERING_COMMENTS*[G/A]`: emphasis
-        with a word (or a bracket) right against it is not emphasis anyone meant.
+        with a word (or a bracket) right against it is not emphasis anyone meant. A star
+        against an underscore (`ACHIEVE_*, PR_*`) is no underscore a formatter turned into
+        a star but a wildcard its author wrote: kept as written, stars and all, so the
+        names read are the ones written (and a wildcard is said not to read).
         """
         out: list[str] = []
         fragments: list[tuple[str, str]] = []
@@ -118,7 +139,9 @@ class Inline:
             after = _glued_start(segs[i + 1]) if i + 1 < len(segs) else ""
             if seg.written:
                 fragments.append((seg.written, seg.text))
-            if seg.kind in ("emphasis", "strong") and (before or after):
+            if seg.kind in ("emphasis", "strong") and _starred(before, seg.text, after):
+                out.append(seg.markdown)
+            elif seg.kind in ("emphasis", "strong") and (before or after):
                 mark = "_" if seg.kind == "emphasis" else "__"
                 star = "*" if seg.kind == "emphasis" else "**"
                 fragments.append(

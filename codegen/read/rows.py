@@ -620,6 +620,9 @@ class RowReader:
             response_ref=links[0].target if links else "",
             extra=extra,
         )
+        swapped = family_order(parsed.current, parsed.target, rule_id)
+        if swapped:
+            self.notices.append(Notice("family_order", swapped, row.line, rule_id))
         if recovered:
             shown = "; ".join(f"'{w}' as '{r}'" for w, r in recovered[:4])
             more = f" and {len(recovered) - 4} more" if len(recovered) > 4 else ""
@@ -672,6 +675,41 @@ class RowReader:
                     rule,
                 )
             )
+
+
+# A family written `BASE_[G/A]`: its base and its suffixes, in the order written.
+_FAMILY = re.compile(r"(?P<base>[A-Za-z0-9_]+?)_\[(?P<suffixes>[^\]]*)\]")
+
+
+def _family_order(name: str) -> tuple[str, tuple[str, ...]] | None:
+    m = _FAMILY.fullmatch(name.strip())
+    if m is None:
+        return None
+    return m["base"], tuple(s.strip() for s in re.split(r"\\?[/|]", m["suffixes"]) if s.strip())
+
+
+def family_order(current: Selector, target: Target, rule: str) -> str:
+    """What to say of a row whose Next State family writes the suffixes of its Current
+    State family in another order (`A_[G/A]` -> `B_[A/G]`), or "": each state is read to
+    the one with its own suffix, where the order written may mean the other pairing."""
+    if current.wildcard or target.kind is not Kind.TRANSITION or target.name is None:
+        return ""
+    to = _family_order(target.name)
+    sources = [f for f in map(_family_order, current.names) if f is not None]
+    if to is None or not sources:
+        return ""
+    order = sources[0][1]
+    if any(o != order for _, o in sources) or order == to[1] or sorted(order) != sorted(to[1]):
+        return ""  # sources written in several orders, or no other order of the same suffixes
+    base = sources[0][0]
+    pairs = ", ".join(f"{base}_{s} to {to[0]}_{s}" for s in order)
+    return (
+        f"rule {rule}: Next State {target.name.strip()} writes its suffixes in the order "
+        f"{'/'.join(to[1])}, and Current State {base}_[{'/'.join(order)}] in the order "
+        f"{'/'.join(order)}: each state is read to the one with its own suffix ({pairs}); "
+        "write the suffixes in the same order to say so, or a row for each state where one "
+        "suffix is to move to the other"
+    )
 
 
 def rendered_otherwise(cell: Cell, read: str) -> str | None:

@@ -18,8 +18,10 @@ ALWAYS: list[Any] = [
     read("core", "none", []),
     read("core", "(none)", []),
     read("core", "Always", []),
+    # not applicable: no condition applies, as a light table's Condition cell `N/A` says
+    read("core", "n/a", []),
+    read("core", "N/A", []),
     # Near misses: not a way of saying "no condition".
-    refused("core", "n/a"),
     read("core", "never"),  # a row that never fires: its condition can never hold
     refused("core", "true"),
     refused("core", "()", "the parentheses hold no condition"),
