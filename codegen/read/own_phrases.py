@@ -32,7 +32,14 @@ from .identifiers import identifier
 
 DNF = tuple[tuple[LiteralSpec, ...], ...]
 
-_NOT = re.compile(r"(?:not|no)\s+(?P<rest>.+)", re.I)
+_NOT = re.compile(r"(?:(?:not|no)\s+|[!~¬]\s*)(?P<rest>.+)", re.I)
+# `not(locked)`, `!(locked)`: the negation of what the parentheses hold.
+_NOT_CALL = re.compile(r"(?:not|[!~¬])\s*\(\s*(?P<rest>[^()]+?)\s*\)", re.I)
+# Words before a guard that say only that it is one: `if paid`, `only if paid`.
+_IF = re.compile(r"(?:only\s+if|if|when|whenever|provided(?:\s+that)?)\s+(?P<rest>.+)", re.I)
+# An operator a guard's name would drop (`credit >= price` and `credit < price` would
+# be one guard, `credit_price`): comparisons, and C's joins.
+_OPERATOR = re.compile(r"&&|\|\||[<>]=?|[!=]=|(?<![\w`])=(?![\w`])|[≥≤≠]")
 _IS_NOT = re.compile(
     r"(?P<subject>.+?)\s+(?P<verb>is|are|was|were)(?:\s+not|n't)\s+(?P<rest>.+)", re.I
 )
@@ -64,7 +71,10 @@ def guard(phrase: str) -> tuple[str, str, bool]:
     the identifier is "" for a phrase with no word to name it by."""
     text = " ".join(phrase.split()).rstrip(".").strip()
     positive = True
-    while (m := _NOT.fullmatch(text)) is not None:  # `NOT no blockers` is `blockers`
+    if (m := _IF.fullmatch(text)) is not None:
+        text = m.group("rest")
+    # `NOT no blockers` is `blockers`; `!locked`, `not(locked)` are `locked` not holding
+    while (m := _NOT_CALL.fullmatch(text) or _NOT.fullmatch(text)) is not None:
         text, positive = m.group("rest"), not positive
     if _QUANTIFIED.match(text):
         pass  # its own guard: a count's negation is not its opposite's
@@ -79,6 +89,15 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
     """A clause as one guard of the project's own, with its words when it holds and when
     not; or why it cannot be."""
     name, words, positive = guard(phrase)
+    operator = _OPERATOR.search(words)
+    if operator is not None:
+        return (
+            f"'{phrase.strip()}' compares or joins with `{operator.group()}`, which the name "
+            f"of a guard of the project's code ({name or 'none'}) would drop, making it one "
+            "guard with any other of its words (`credit >= price` and `credit < price`): "
+            "write what the project's method answers in words (`credit covers price`), and "
+            "join guards with AND, OR and NOT"
+        )
     if not name:
         return f"'{phrase.strip()}' has no word to name a guard of the project's code by"
     atom = Atom(OWN, "", name)

@@ -140,6 +140,38 @@ def test_a_quantified_phrase_is_never_read_as_the_negation_of_another(
     assert read(cell) == clauses
 
 
+@pytest.mark.parametrize(
+    "cell", ["!account locked", "~account locked", "¬account locked", "not(account locked)"]
+)
+def test_negation_written_as_code_is_the_guard_not_holding(cell: str) -> None:
+    # `!account locked` was the guard `account_locked` that must hold: the opposite.
+    assert read(cell) == ((own("account_locked", False),),)
+
+
+@pytest.mark.parametrize("cell", ["if paid", "only if paid", "when paid"])
+def test_words_that_only_say_a_guard_is_one_are_not_its_name(cell: str) -> None:
+    assert read(cell) == ((own("paid"),),)
+
+
+@pytest.mark.parametrize(
+    ("cell", "operator"),
+    [
+        ("credit >= price", ">="),
+        ("credit < price", "<"),
+        ("status == captured", "=="),
+        ("status != captured", "!="),
+        ("badge ok && pin ok", "&&"),
+        ("badge ok || pin ok", "||"),
+    ],
+)
+def test_a_comparison_a_guard_s_name_would_drop_is_refused(cell: str, operator: str) -> None:
+    condition = parse_condition(cell, Lexicon.of(OWN_CODE), "", Words())
+    assert condition.unknown == (cell,)
+    (why,) = [w for _, w in condition.why]
+    assert f"compares or joins with `{operator}`, which the name" in why
+    assert "write what the project's method answers in words" in why
+
+
 def test_all_pass_and_all_fail_leave_the_world_where_some_fail_uncovered() -> None:
     text = spec(
         "| G1 | OPEN | Go | all tests pass | DONE | - | Shipped |\n"
