@@ -194,7 +194,8 @@ def _may_bracket(text: str) -> bool:
 @cache
 def _word_guard() -> re.Pattern[str]:
     return re.compile(
-        r"^(?P<event>\S+?)\s*(?:/\s*|\s)(?:only\s+)?(?P<word>if|when|unless)\s+(?P<guard>\S.*)$",
+        r"^(?P<event>[^\s,/]+?(?:(?:\s*,\s*|\s+or\s+)[^\s,/]+?)*)\s*(?:/\s*|\s)"
+        r"(?:only\s+)?(?P<word>if|when|unless)\s+(?P<guard>\S.*)$",
         re.IGNORECASE,
     )
 
@@ -470,7 +471,12 @@ def event_cell(cell: Cell) -> EventCell:
         guard = _guard_as_written(cell, guarded, found)
         if (found.groupdict().get("word") or "").lower() == "unless":
             guard = f"NOT {guard}" if is_identifier(guard) else f"NOT ({guard})"
-        return EventCell((found.group("event"),), guard, action)
+        event = found.group("event")
+        # `approve or accept [checks pass]`: the events a guard is written after are read
+        # as they are without it (`approve or accept` is two events)
+        names = _names(event, _separator()) or _phrases(event, _alternative()) or (event,)
+        slash = len(names) > 1 and ("/" in event or "|" in event)
+        return EventCell(tuple(names), guard, action, slash=slash)
     acting = _action().match(text)
     if acting is not None and is_identifier(acting.group("event")):
         return EventCell((acting.group("event"),), "", acting.group("action"))

@@ -2157,3 +2157,25 @@ def test_a_word_or_words_in_an_event_cell_may_share_an_object_and_say_so(
     spec = read(_order("| From | Event | To |", f"| cart | {cell} | decided |"))
     said = [m for m in notices(spec, "trigger_note") if "write each event in full" in m]
     assert bool(said) == warned, said
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        "approve or accept [checks pass]",
+        "approve, accept [checks pass]",
+        "approve or accept if checks pass",
+        "approve, accept (if checks pass)",
+    ],
+)
+def test_events_written_before_a_guard_are_read_as_without_it(event: str) -> None:
+    """`approve or accept [checks pass]` was one event `approve_or_accept`, and the guard
+    of `accept or confirm if checks pass` was dropped, while `approve, accept [checks
+    pass]` gave two events."""
+    text = (
+        "# Review\n\nTransitions not listed are rejected.\n\n| From | Event | To |\n"
+        f"|---|---|---|\n| review | {event} | approved |\n| approved | reopen | review |\n"
+    )
+    (row,) = [r for r in read(text).rows if r.current.names == ("review",)]
+    assert row.triggers == ("approve", "accept")
+    assert row.condition.text.lower().replace("`", "") == "checks pass"
