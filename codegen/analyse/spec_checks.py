@@ -29,7 +29,7 @@ from ..read.conditions import (
 from ..read.core_phrases import COMPARISON, shown_comparison
 from ..read.lexicon import Lexicon, ReadOptions, normal, workspace_path
 from ..read.near_verbs import Aim, aimed_at
-from ..read.own_phrases import path_in
+from ..read.own_phrases import OTHERWISE, path_in
 from ..read.rows import SAME, written_row
 from .analysis import Analysis
 from .findings import Finding, Severity
@@ -200,7 +200,7 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
         hint = f" (did you mean {close[0]!r}?)" if close and not reason else ""
         said = f" (outcomes {', '.join(repr(o) for o in outcomes)})" if outcomes else ""
         ids = ", ".join(r.id for r in rows)
-        if _OTHERWISE.fullmatch(subject):
+        if OTHERWISE.fullmatch(subject.strip("[]() ")):
             reason = _otherwise(subject, rows[0], spec)
         if reason:
             yield Finding(
@@ -296,10 +296,6 @@ def check_mixed_and_or(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-# A row that fires where the cell's other rows do not, said as a guard.
-_OTHERWISE = re.compile(
-    r"(?:otherwise|else|default|(?:in )?(?:any|all) other cases?|everything else)", re.I
-)
 
 
 def _otherwise(subject: str, row: RuleRow, spec: Spec) -> str:

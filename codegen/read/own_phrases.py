@@ -37,6 +37,12 @@ _NOT = re.compile(r"(?:(?:not|no)\s+|[!~¬]\s*)(?P<rest>.+)", re.I)
 _NOT_CALL = re.compile(r"(?:not|[!~¬])\s*\(\s*(?P<rest>[^()]+?)\s*\)", re.I)
 # Words before a guard that say only that it is one: `if paid`, `only if paid`.
 _IF = re.compile(r"(?:only\s+if|if|when|whenever|provided(?:\s+that)?)\s+(?P<rest>.+)", re.I)
+# A row that fires where the cell's other rows do not, said as a guard (`otherwise`,
+# UML's `[else]`): not read as a guard, nor as always (`analyse.spec_checks` says what
+# to write instead: the negation of the other rows' conditions).
+OTHERWISE = re.compile(
+    r"(?:otherwise|else|default|(?:in )?(?:any|all) other cases?|everything else)", re.I
+)
 # An operator a guard's name would drop (`credit >= price` and `credit < price` would
 # be one guard, `credit_price`): comparisons, and C's joins.
 _OPERATOR = re.compile(r"&&|\|\||[<>]=?|[!=]=|(?<![\w`])=(?![\w`])|[≥≤≠]")
@@ -89,6 +95,8 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
     """A clause as one guard of the project's own, with its words when it holds and when
     not; or why it cannot be."""
     name, words, positive = guard(phrase)
+    if OTHERWISE.fullmatch(phrase.strip().strip("[]() ")):
+        return f"{phrase.strip()!r} says the other rows' cases, which no guard answers"
     operator = _OPERATOR.search(words)
     if operator is not None:
         return (

@@ -2179,3 +2179,22 @@ def test_events_written_before_a_guard_are_read_as_without_it(event: str) -> Non
     (row,) = [r for r in read(text).rows if r.current.names == ("review",)]
     assert row.triggers == ("approve", "accept")
     assert row.condition.text.lower().replace("`", "") == "checks pass"
+
+
+@pytest.mark.parametrize("own_code", [False, True])
+@pytest.mark.parametrize("last", ["[else]", "otherwise", "in all other cases"])
+def test_else_and_otherwise_are_refused_with_the_condition_to_write(
+    last: str, own_code: bool
+) -> None:
+    """Under the project's own code, UML's `[else]` was a guard `else_()` and `otherwise`
+    one `otherwise()`, which the project's code would answer: neither says the other
+    rows' cases. As in the core's words, the row is refused with the condition to write."""
+    header = "| From | Event | To | Guard |\n|---|---|---|---|\n"
+    rows = f"| a | go | b | card ok |\n| a | go | c | {last} |\n| b | back | a | - |\n"
+    text = "# S\n\nTransitions not listed are rejected.\n\n" + header + rows
+    options = ReadOptions("", own_code=True) if own_code else None
+    spec = parse_spec_text(text, options=options)
+    (said,) = [f.message for f in analyse(spec) if f.rule == "R2" and f.severity.value == "error"]
+    assert "write the negation of the other rows' conditions in its cell" in said, said
+    if own_code:
+        assert said.endswith("`NOT card ok`"), said
