@@ -296,8 +296,6 @@ def check_mixed_and_or(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-
-
 def _otherwise(subject: str, row: RuleRow, spec: Spec) -> str:
     """What to write for `otherwise` (`else`): the negation of the conditions of the
     other rows of the row's cells, where every cell has the same ones and each reads.
