@@ -1281,6 +1281,22 @@ def _not_read(table: Table, roles: dict[str, tuple[str, ...]]) -> Notice | None:
         return skipped(table, roles)
     missing = [r for r in REQUIRED if r not in found]
     named = ", ".join(repr(h) for h in unknown[:-1]) + (" or " if len(unknown) > 1 else "")
+    first = table.header.cells[0].plain.strip()
+    if {"current state", "next state"} <= found and "id" not in found and first in unknown:
+        # `| # | From | Event | To |`: a table of moves but for a first column that numbers
+        # the rows; naming it `id` makes the table the full dialect's, which needs more.
+        return Notice(
+            "unknown_column",
+            f"this table is not read as transition rules: its first column {first!r} is "
+            "named for no role, and a table of moves (`| From | Event | To |`) is read only "
+            "where its first column is one of them (a first column of its own most likely "
+            "numbers the rows, as an ID column): delete the column (rows are then numbered "
+            "by position, R1, R2, ...), or, to keep its numbers as the rows' IDs, write the "
+            f"table in the full dialect, `| ID | {' | '.join(role_title(r) for r in REQUIRED[1:])}"
+            " |`, naming the column with `columns = { id = ["
+            f"{json.dumps(first)}] }}` under [tool.spellbook] where it is not called `ID`",
+            table.line,
+        )
     return Notice(
         "unknown_column",
         "this table is not read as transition rules: it has columns for "

@@ -110,3 +110,18 @@ def test_moves_said_in_sentences_are_told_to_be_rows_of_a_table() -> None:
 def test_a_list_of_states_alone_keeps_the_general_refusal() -> None:
     err = refusal("# Light\n\n## States\n\n1. **red**\n2. **green**\n")
     assert "the list at line" not in err.message
+
+
+@pytest.mark.parametrize("first", ["#", "No."])
+def test_a_table_of_moves_with_a_numbering_column_is_told_to_drop_it_or_use_the_full_dialect(
+    first: str,
+) -> None:
+    # It was offered `columns = { id = ["#"] }` alone, which makes the table the full
+    # dialect's, refused again for lacking Condition and Action columns.
+    table = f"| {first} | From | Event | To |\n|---|---|---|---|\n"
+    table += "| 1 | a | go | b |\n| 2 | b | back | a |\n"
+    err = refusal("# T\n\n" + RULE + table)
+    assert err.line == 5
+    assert f"its first column {first!r} is named for no role" in err.message
+    assert "delete the column (rows are then numbered by position" in err.message
+    assert "| ID | Current State | Trigger | Condition | Next State | Action |" in err.message
