@@ -197,8 +197,8 @@ class SpecDiff:
             for i, name in enumerate(names, 1)
         )
         return (
-            f"this spec has no list of its {plural(word)}: add a `## {heading}` list of its "
-            f"{len(names)} {plural(word) if len(names) != 1 else word} by their names in "
+            f"this spec has no list of its {plural(word)}: add a section `{heading}` listing "
+            f"its {len(names)} {plural(word) if len(names) != 1 else word} by their names in "
             f"code, with {line} under {new}: {items}"
         )
 

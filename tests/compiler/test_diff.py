@@ -642,7 +642,7 @@ def test_a_trigger_rename_declared_with_formerly_is_not_breaking(tmp_path: Path)
     renamed_event = PULLS.replace("CI finished", "checks completed")
     (why,) = own_diff(PULLS, renamed_event).breaking
     assert "a rename made on purpose, its callers updated in the same change, is declared" in why
-    assert "add a `## Events` list of its 5 events by their names in code" in why
+    assert "add a section `Events` listing its 5 events by their names in code" in why
     assert "`4. **checks_completed**` with `- *Formerly*: ci_finished` under it" in why
     events = "\n## Events\n\n" + "".join(
         f"{i}. **{name}**\n"
