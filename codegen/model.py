@@ -89,11 +89,20 @@ class Spell:
     title: str = ""
     # The line of its `*Usage*` field (0 where it has none).
     usage_line: int = field(default=0, compare=False)
+    # Names it had in earlier revisions of the spec (`*Formerly*`): a rename the spec
+    # declares, so the diff (`--against`) takes it as deliberate, not as breaking.
+    formerly: tuple[str, ...] = ()
 
     @property
     def trigger(self) -> str:
         """The spell's trigger name in the generated machine."""
         return self.name.lower()
+
+
+def spelled(name: str) -> str:
+    """A spell's name as a `*Formerly*` name is compared with it: `Retry payment`,
+    `retry-payment` and `retry_payment` are one name."""
+    return "_".join(name.replace("-", " ").split()).lower()
 
 
 @dataclass(frozen=True)

@@ -258,6 +258,8 @@ def _explained(spec: Spec, options: ReadOptions | None) -> list[str]:
         else f"State file: {spec.state_file} (line {spec.state_line}); the workspace, where "
         "the rules' files are, is the repository's top folder"
         if spec.state_line
+        else "State: kept by the project's own code (own_code: no state file, no workspace)"
+        if spec.own_code
         else f"State file: {spec.state_file} (the default: no line of the spec names one); "
         "the workspace, where the rules' files are, is the repository's top folder"
     )

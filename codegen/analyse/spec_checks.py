@@ -14,7 +14,7 @@ from spellbook.disk.own_files import OWN_FILE, own_file
 from spellbook.doors.subcommands import COMMANDS
 from spellbook.records.words import did, plural, verb
 
-from ..model import RESERVED, ActionSpec, Condition, Kind, RuleRow, Spec, Term
+from ..model import RESERVED, ActionSpec, Condition, Kind, RuleRow, Spec, Spell, Term, spelled
 from ..read.action_phrases import parse_actions, record_noun, split_phrases
 from ..read.conditions import (
     AND_JOIN,
@@ -575,7 +575,7 @@ def _triggers_renamed(spec: Spec) -> Iterator[Finding]:
 
 def check_formerly(analysis: Analysis) -> Iterator[Finding]:
     """former_name: a `*Formerly*` name that cannot be a migration: not a name, still a
-    state of the spec, or claimed by two states."""
+    state of the spec, or claimed by two states (a spell's: `_spells_formerly`)."""
     spec = analysis.spec
     names = spec.states_by_name
     for state in spec.states:
@@ -612,6 +612,41 @@ def check_formerly(analysis: Analysis) -> Iterator[Finding]:
                 "name on one",
                 line=spec.state(takers[1]).line,
                 state=takers[1],
+            )
+
+    yield from _spells_formerly(spec)
+
+
+def _spells_formerly(spec: Spec) -> Iterator[Finding]:
+    """former_name of a spell: a `*Formerly*` name (which declares a rename to the diff)
+    that is still a spell of the spec, or that two spells claim."""
+    word = spec.spell_word
+
+    current = {spelled(n): s.name for s in spec.spells for n in (s.name, s.title) if n}
+    claims: dict[str, list[Spell]] = {}
+    written: dict[str, str] = {}
+    for spell in spec.spells:
+        for old in spell.formerly:
+            if spelled(old) in current:
+                yield Finding(
+                    "former_name",
+                    f"{word} {spell.name} says it was *Formerly* {old}, but "
+                    f"{current[spelled(old)]} is one of this spec's {plural(word)}: no rename "
+                    "to declare; remove the name",
+                    line=spell.line,
+                    spell=spell.name,
+                )
+            else:
+                claims.setdefault(spelled(old), []).append(spell)
+                written.setdefault(spelled(old), old)
+    for old, takers in claims.items():
+        if len(takers) > 1:
+            yield Finding(
+                "former_name",
+                f"{plural(word)} {', '.join(t.name for t in takers)} each say they were *Formerly* "
+                f"{written[old]}: a rename names one {word}; keep the name on one",
+                line=takers[1].line,
+                spell=takers[1].name,
             )
 
 

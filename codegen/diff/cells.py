@@ -253,7 +253,12 @@ def compare_cells(diff: SpecDiff) -> None:
                     _relative(after, state, diff),
                 )
                 grouped.setdefault(key, []).append((label, state))
+    # A machine of the project's own code says nothing to a developer or an AI: no
+    # responses, no instructions (a rejection's words only name the trigger refused).
+    own_code = diff.old.own_code and diff.new.own_code
     for (what, spell_name, when, was_out, now_out), members in grouped.items():
+        if own_code and what == "told":
+            continue
         for states, before, after in _said(diff, members, was_out, now_out):
             change = Change(spell_name, states, when, before, after, what)
             (diff.changes if what == "behaviour" else diff.told).append(change)

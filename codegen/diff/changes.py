@@ -39,6 +39,9 @@ from .result import SpecDiff
 # Findings about how the markdown was read, not about what the machine does: a
 # formatter's rewriting shows up here and means nothing to the machine.
 READING_KINDS = frozenset({"name_recovered", "column_choice", "table_skipped", "blocked_reasons"})
+# Notes said once of a whole spec, whose words count and list its states and spells: the
+# same note in both specs, recounted, is no news (a note that appears or goes still is).
+SPEC_NOTES = frozenset({"names_from_tables", "unlisted_rejected"})
 
 
 def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
@@ -138,6 +141,8 @@ def _findings(diff: SpecDiff) -> None:
     def key(f: Finding, mapped: bool) -> tuple[str, str]:
         # The same finding, moved, or quoting a phrase reworded in another person, is
         # the same finding.
+        if f.kind in SPEC_NOTES:
+            return f.kind, ""
         message = _QUOTED_ACTION.sub(r"\1", _LINE.sub("", f.message))
         if mapped and pattern is not None:
             message = pattern.sub(lambda m: renames[m.group(1)], message)

@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Callable, Sequence
 
 from ..budget import check
-from ..model import RuleRow
+from ..model import RuleRow, spelled
 from .cells import act_key, acts_differently, instructions, plain
 from .result import Renamed, SpecDiff
 
@@ -87,15 +87,30 @@ def match_spells(diff: SpecDiff) -> None:
     back = {n: o for o, n in renames.items()}
     old_states = diff.old.states_by_name
     common = [s.name for s in diff.new.states if back.get(s.name, s.name) in old_states]
+
+    def alike(was: str, now: str) -> bool:
+        return all(
+            not acts_differently(
+                diff.old.cell(back.get(st, st), was), diff.new.cell(st, now), renames
+            )
+            for st in common
+        )
+
+    # Renames the spec declares: a new spell whose `*Formerly*` names a removed one.
+    for was, now in _declared(diff, removed, added):
+        check("matching removed spells to added ones")
+        if now not in added:  # `*Formerly*: A, B`: one spell takes the place of one
+            continue
+        diff.spells_renamed.append((was, now))
+        diff.spells_declared.append((was, now))
+        if not alike(was, now):
+            diff.spells_renamed_changed.append((was, now))
+        added.remove(now)
+        removed.remove(was)
     for was in removed:
         for now in added:
             check("matching removed spells to added ones")
-            if all(
-                not acts_differently(
-                    diff.old.cell(back.get(st, st), was), diff.new.cell(st, now), renames
-                )
-                for st in common
-            ):
+            if alike(was, now):
                 diff.spells_renamed.append((was, now))
                 added.remove(now)
                 break
@@ -109,6 +124,25 @@ def match_spells(diff: SpecDiff) -> None:
             renamed.add(was)
     diff.spells_added = added
     diff.spells_removed = [s for s in removed if s not in renamed]
+
+
+def _declared(diff: SpecDiff, removed: list[str], added: list[str]) -> list[tuple[str, str]]:
+    """(old, new) for each added spell whose `*Formerly*` names a removed spell, by its
+    name or as a table wrote it; a removed spell two added ones claim is neither's."""
+    names = {}
+    for spell in diff.old.spells:
+        if spell.name in removed:
+            names[spelled(spell.name)] = spell.name
+            if spell.title:
+                names.setdefault(spelled(spell.title), spell.name)
+    claims: dict[str, list[str]] = {}
+    for spell in diff.new.spells:
+        if spell.name in added:
+            for former in spell.formerly:
+                was = names.get(spelled(former))
+                if was is not None and spell.name not in claims.setdefault(was, []):
+                    claims[was].append(spell.name)
+    return [(was, takers[0]) for was, takers in claims.items() if len(takers) == 1]
 
 
 def _taker(diff: SpecDiff, was: str, added: list[str]) -> str | None:

@@ -20,7 +20,7 @@ def verdict(diff: SpecDiff) -> str:
         if not diff.behaviour_changed
         else f"{count} behaviour change{'s' if count != 1 else ''}"
         if count
-        else "behaviour changed"
+        else f"behaviour changed ({_what_changed(diff)})"
     )
     told = len(_told(diff))
     if told:
@@ -43,6 +43,26 @@ def verdict(diff: SpecDiff) -> str:
     return said + (
         "; existing workspaces carry across" if diff.behaviour_changed or diff.merged else ""
     )
+
+
+def _what_changed(diff: SpecDiff) -> str:
+    """What makes a machine behave otherwise where no cell both specs have does: the
+    states and spells added or removed, a new initial state, cells not compared."""
+    word = diff.new.spell_word
+    said = [
+        f"{len(names)} {what}{'s' if len(names) != 1 else ''} {how}"
+        for names, what, how in (
+            (diff.states_added, "state", "added"),
+            (diff.states_removed, "state", "removed"),
+            (diff.spells_added, word, "added"),
+            (diff.spells_removed, word, "removed"),
+            (diff.not_compared, "cell", "not compared world by world"),
+        )
+        if names
+    ]
+    if diff.initial:
+        said.append("another initial state")
+    return ", ".join(said) + (": see below" if said else "")
 
 
 def _names(items: list[str]) -> str:
@@ -91,6 +111,7 @@ def _structure(diff: SpecDiff) -> list[str]:
     spells += [f"removed {s}" for s in diff.spells_removed]
     spells += [
         f"renamed {o} → {n}"
+        + (" (declared: *Formerly*)" if (o, n) in diff.spells_declared else "")
         + (
             " (and what it does changed: see Behaviour)"
             if (o, n) in diff.spells_renamed_changed
@@ -110,6 +131,19 @@ def _structure(diff: SpecDiff) -> list[str]:
                 "Callers: the `spell` commands and MCP tools named after them change ("
                 + "; ".join(callers)
                 + "): update what names them (instructions to the AI, hooks, scripts)"
+            )
+    else:  # a rename declared: not breaking, but its callers are still named
+        before = {s.name: s.trigger for s in diff.old.spells}
+        after = {s.name: s.trigger for s in diff.new.spells}
+        callers = [
+            f"{before[o]}() and may_{before[o]}() are now {after[n]}() and may_{after[n]}()"
+            for o, n in diff.spells_declared
+        ]
+        if callers:
+            lines.append(
+                "Callers: the model's triggers renamed as the spec declares (*Formerly*) ("
+                + "; ".join(callers)
+                + "): code that still calls the old names breaks (`mypy` finds it)"
             )
     added, removed = diff.methods
     methods = [f"the model must now have {_names(added)}"] if added else []
@@ -341,7 +375,12 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
             "added": diff.spells_added,
             "removed": diff.spells_removed,
             "renamed": [
-                {"old": o, "new": n, "behaviour_changed": (o, n) in diff.spells_renamed_changed}
+                {
+                    "old": o,
+                    "new": n,
+                    "behaviour_changed": (o, n) in diff.spells_renamed_changed,
+                    "declared": (o, n) in diff.spells_declared,
+                }
                 for o, n in diff.spells_renamed
             ],
         },

@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from spellbook.records.words import plural
+
 from ..analyse import Finding
 from ..model import Kind, Spec, Term
+from ..read.above import SPELL_SECTIONS
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,9 @@ class SpecDiff:
     # Of those, the spells renamed that also do something else in some cell (the rows of
     # the same IDs name the new spell where they named the old): their changes are listed.
     spells_renamed_changed: list[tuple[str, str]] = field(default_factory=list)
+    # Of those, the renames the new spec declares (`*Formerly*` under the new spell): the
+    # team says it renamed it on purpose and updated what calls it.
+    spells_declared: list[tuple[str, str]] = field(default_factory=list)
     # Where the workspace and its state are kept, and where a new one starts: (was, now).
     state_file: tuple[str, str] | None = None
     state_key: tuple[str, str] | None = None
@@ -176,6 +182,26 @@ class SpecDiff:
             f"{len(shown)} states as the tables write them, with {line} under {where}: {items}"
         )
 
+    def _spell_formerly(self, old: str, new: str) -> str:
+        """What to write to declare that the spell `old` is now `new`: its `*Formerly*` line
+        under the new spell in the spec's list of spells, or in a spec whose spells are read
+        from its tables, that list to write, each spell by its name in code."""
+        line = f"`- *Formerly*: {old}`"
+        word = self.new.spell_word
+        heading = plural(word).capitalize() if plural(word) in SPELL_SECTIONS else "Spells"
+        if not _spells_unlisted(self.new):
+            return f"add {line} under {new} in the {heading} list"
+        names = [s.name for s in self.new.spells]
+        items = ", ".join(
+            f"`{i}. **{name}**`" + (f" with {line} under it" if name == new else "")
+            for i, name in enumerate(names, 1)
+        )
+        return (
+            f"this spec has no list of its {plural(word)}: add a section `{heading}` listing "
+            f"its {len(names)} {plural(word) if len(names) != 1 else word} by their names in "
+            f"code, with {line} under {new}: {items}"
+        )
+
     def same_row(self, was: str | None, now: str | None) -> bool:
         """Whether the old spec's rule `was` and the new one's `now` come of one row."""
         if was is None or now is None:
@@ -221,8 +247,10 @@ class SpecDiff:
             f"trigger {old[was]} is renamed {new[now]}"
             f"{'' if (was, now) in self.spells_renamed_changed else same}: "
             f"code that calls {old[was]}() or may_{old[was]}() on the model breaks (call "
-            f"{new[now]}() and may_{new[now]}())"
+            f"{new[now]}() and may_{new[now]}()); a rename made on purpose, its callers "
+            f"updated in the same change, is declared so: {self._spell_formerly(was, now)}"
             for was, now in self.spells_renamed
+            if (was, now) not in self.spells_declared
         ]
         why += [
             f"trigger {old[name]} is removed: code that calls {old[name]}() or "
@@ -274,6 +302,11 @@ class SpecDiff:
             or self.not_compared
             or self.initial
         )
+
+
+def _spells_unlisted(spec: Spec) -> bool:
+    """Whether the spec's spells are read from its transition tables (no Spells list)."""
+    return any(n.kind == "names_from_tables" and "Spells list" in n.message for n in spec.notices)
 
 
 def _states_unlisted(spec: Spec) -> bool:

@@ -731,6 +731,7 @@ def parse_spell_item(lines: tuple[Inline, ...]) -> Spell:
         line=line,
         target=fields.get("target", ("", line))[0].strip("`* "),
         usage_line=fields["usage"][1] if "usage" in fields else 0,
+        formerly=_former_names(fields.get("formerly", ("", line))[0]),
     )
 
 

@@ -634,6 +634,81 @@ def test_a_trigger_renamed_or_removed_in_a_machine_of_own_code_is_breaking(
     assert "breaking: trigger ci_finished is renamed checks_completed" in result.stdout
 
 
+def test_a_trigger_rename_declared_with_formerly_is_not_breaking(tmp_path: Path) -> None:
+    """A rename made on purpose (its callers updated in the same change) is declared with
+    `*Formerly*` under the new event, as a state's is: then it breaks nothing; undeclared,
+    the message says how to declare it, in a light table with no Events list the list to
+    write."""
+    renamed_event = PULLS.replace("CI finished", "checks completed")
+    (why,) = own_diff(PULLS, renamed_event).breaking
+    assert "a rename made on purpose, its callers updated in the same change, is declared" in why
+    assert "add a section `Events` listing its 5 events by their names in code" in why
+    assert "`4. **checks_completed**` with `- *Formerly*: ci_finished` under it" in why
+    events = "\n## Events\n\n" + "".join(
+        f"{i}. **{name}**\n"
+        + ("   - *Formerly*: CI finished\n" if name == "checks_completed" else "")
+        for i, name in enumerate(
+            ["Ready", "Approved", "changes_requested", "checks_completed", "Merge"], 1
+        )
+    )
+    declared = own_diff(PULLS, renamed_event + events)
+    assert declared.breaking == []
+    assert declared.spells_declared == [("ci_finished", "checks_completed")]
+    text = " ".join(format_text(declared).split())
+    assert "renamed ci_finished → checks_completed (declared: *Formerly*)" in text
+    assert "ci_finished() and may_ci_finished() are now checks_completed()" in text
+    assert to_json(declared)["spells"]["renamed"] == [
+        {
+            "old": "ci_finished",
+            "new": "checks_completed",
+            "behaviour_changed": False,
+            "declared": True,
+        }
+    ]
+    # A list already there takes the line under the new event; a rename that also changes
+    # what the event does is declared the same way, its changes still listed.
+    listed = PULLS + events.replace("checks_completed", "ci_finished").replace(
+        "   - *Formerly*: CI finished\n", ""
+    )
+    (why,) = own_diff(listed, renamed_event + events.replace("CI finished", "nothing")).breaking
+    assert "add `- *Formerly*: ci_finished` under checks_completed in the Events list" in why
+    changed = (renamed_event + events).replace(
+        "| checks green | mergeable", "| checks green | merged"
+    )
+    found = own_diff(listed, changed)
+    assert found.breaking == []
+    assert found.spells_renamed_changed == [("ci_finished", "checks_completed")]
+    assert found.changes
+    # The exit status says so.
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\nversion = "0"\n[tool.spellbook]\nown_code = true\n'
+        '[tool.spellbook.machines]\npulls = { spec = "new.md" }\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "old.md").write_text(PULLS, encoding="utf-8")
+    (tmp_path / "new.md").write_text(renamed_event + events, encoding="utf-8")
+    result = verify("--spec", "new.md", "--against", "old.md", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_diff_of_a_machine_of_own_code_says_only_what_applies_to_it() -> None:
+    """No "what the developer and the AI are told" (it has no responses), no spec-wide
+    note counted anew, and a headline that says what changed where no cell both have did."""
+    found = own_diff(PULLS, INSERTED.replace("CI finished", "checks completed"))
+    assert found.told == []
+    kinds = {f.kind for f in found.findings_new + found.findings_gone}
+    assert kinds == {"consolidation"}  # the rows inserted could be one: news
+    head = verdict(found)
+    assert "behaviour changed (1 state added, 1 event added: see below)" in head, head
+    text = format_text(found)
+    assert "What the developer and the AI are told" not in text
+    assert "names_from_tables" not in text
+    assert "unlisted_rejected" not in text
+    # A spec-wide note that appears is still news.
+    gone = own_diff(PULLS, PULLS.replace("Transitions not listed are rejected.\n", ""))
+    assert "unlisted_rejected" in [f.kind for f in gone.findings_gone]
+
+
 def test_the_methods_a_machine_of_own_code_now_needs_are_said() -> None:
     changed = PULLS.replace("checks green", "checks passed").replace(
         "| merge branch |", "| merge branch; tag release |"
@@ -689,7 +764,7 @@ def test_a_spell_renamed_in_the_edit_that_changes_what_it_does_has_its_changes_l
     report = to_json(found)
     assert report["behaviour_changed"] and report["changes"] == [c.json() for c in found.changes]
     assert report["spells"]["renamed"] == [
-        {"old": "Check", "new": "Verify", "behaviour_changed": True}
+        {"old": "Check", "new": "Verify", "behaviour_changed": True, "declared": False}
     ]
     text = format_text(found)
     assert "Behaviour (1):" in text

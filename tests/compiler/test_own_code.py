@@ -355,6 +355,18 @@ def test_explain_names_each_guard_and_callback_with_its_identifier() -> None:
     assert json.loads(json.dumps(reading.json()))["own_code"][0]["name"] == "card_authorised"
 
 
+def test_explain_names_no_state_file_for_a_machine_of_own_code() -> None:
+    """The project's own code keeps the state: no state file, no workspace to name."""
+    from codegen.analyse.report import _explained
+
+    text = "# T\n\n| From | Event | To |\n|---|---|---|\n| open | close | closed |\n"
+    said = _explained(parse_spec_text(text, options=OWN_CODE), OWN_CODE)
+    assert "State: kept by the project's own code (own_code: no state file, no workspace)" in said
+    assert not [line for line in said if "state.json" in line], said
+    core = _explained(parse_spec_text(text), None)
+    assert any(line.startswith("State file: state.json") for line in core), core
+
+
 # -- the configuration ------------------------------------------------------------------
 
 
