@@ -491,12 +491,16 @@ def _vocabulary_terms(spec: Spec, own: Lexicon, words: Lexicon) -> tuple[TermRea
     """The terms of the spec's vocabulary its Condition and Action cells use (a spec's own
     term of that phrase is the spec's), each as the spec reads it, in the vocabulary's
     order: so the reading shows every phrase it rests on, not only the spec's own."""
+    if not words.terms:
+        return ()
     mine = {normal(t.phrase) for t in spec.terms}
-    cells = " ".join(normal(f"{r.condition.text} {r.action}") for r in spec.rows)
+    cells = " ".join(dict.fromkeys(normal(f"{r.condition.text} {r.action}") for r in spec.rows))
     used = [
         term
         for key, term in words.terms.items()
-        if key not in mine and re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", cells)
+        if key not in mine
+        and key in cells  # most terms are in no cell: no pattern to make for them
+        and re.search(rf"(?<![\w-]){re.escape(key)}(?![\w-])", cells)
     ]
     named = shown_vocabulary(spec.vocabulary) or "the vocabulary"
     return tuple(replace(_term(t, spec.workspace, own, words), vocabulary=named) for t in used)
