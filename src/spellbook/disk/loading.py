@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from stat import S_ISREG
 
 from spellbook.disk.project import ProjectError
 from spellbook.disk.user_cache import cache_entry, compiled, keep, owned
@@ -179,8 +180,8 @@ def _changed(project: Project, name: str, recorded: object, made: int) -> bool:
         found = os.stat(path)
     except OSError:
         return False
-    if found.st_mtime_ns <= made:
-        return False
+    if found.st_mtime_ns <= made or not S_ISREG(found.st_mode):
+        return False  # older, or no file to read (a FIFO would never end the read)
     seen = (
         f"spellbook fresh 1 {found.st_mtime_ns} {found.st_size} {found.st_ino} {recorded} {path}"
     ).encode("utf-8", "surrogateescape")
