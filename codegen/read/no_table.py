@@ -40,14 +40,29 @@ def why_no_table(blocks: Iterable[Block]) -> tuple[str, int] | None:
 
 
 # A move written in a list item: `red --timer--> green`, `closed → open on open`,
-# `A -> B`, or in words, `When the light is red and the timer fires, go to green`.
-_ARROW = re.compile(
-    r"^(?P<source>[^-→⟶>]+?)\s*(?:--\s*(?P<event>[^->]+?)\s*-->|-->|->|→|⟶|=>)\s*"
-    r"(?P<target>[^,;:()]+?)(?:\s+(?:on|when|by|via)\s+(?P<on>[^,;:()]+?))?\s*[.;]?$"
-)
+# `A -> B`, or in words, `When the light is red and the timer fires, go to green`. An
+# item longer than a move is written is none (and no pattern runs over a long line).
+_ARROW = re.compile(r"--\s*(?P<event>[^->]{1,80}?)\s*-->|-->|->|→|⟶|=>")
+_ON = re.compile(r"\s(?:on|when|by|via)\s")
+_LONGEST = 300
 _WORDS = re.compile(
-    r"\b(?:go(?:es)? to|moves? to|transitions? to|becomes?|switch(?:es)? to)\b", re.I
+    r"\b(?:go(?:es)? to|moves? to|transitions? to|becomes?|switch(?:es)? to)\b", re.IGNORECASE
 )
+
+
+def _arrow(text: str) -> tuple[str, str, str] | None:
+    """(source, event or "", target) of an item written as an arrow, else None."""
+    found = _ARROW.search(text) if len(text) <= _LONGEST else None
+    if found is None:
+        return None
+    source, rest = text[: found.start()].strip(), text[found.end() :].strip().rstrip(".;")
+    event = found.group("event") or ""
+    on = _ON.search(rest)
+    if on is not None:
+        rest, event = rest[: on.start()].strip(), event or rest[on.end() :].strip()
+    if not source or not rest or any(c in source + rest for c in "-→⟶>,;:()"):
+        return None
+    return source, event, rest
 
 
 def _listed(block: ItemList) -> tuple[str, int] | None:
@@ -58,22 +73,22 @@ def _listed(block: ItemList) -> tuple[str, int] | None:
         if first is None or not first.lines:
             return None
         texts.append(" ".join(line.plain for line in first.lines).strip())
-    arrows = [m for m in map(_ARROW.match, texts) if m is not None]
+    arrows = [(t, m) for t, m in zip(texts, map(_arrow, texts), strict=True) if m is not None]
     if len(arrows) >= max(1, len(texts) - 1):
-        found = arrows[0]
-        event = found.group("event") or found.group("on") or "<event>"
-        parts = (found.group("source"), event, found.group("target"))
+        written, (source, event, target) = arrows[0]
+        parts = (source, event or "<event>", target)
         example = " | ".join(" ".join(p.strip("`*_ ").split()) for p in parts)
         return (
             f"{_NONE}: the list at line {block.line} writes the moves as arrows "
-            f"(`{texts[0]}`), which are not read: write one row per move in a table, "
+            f"(`{written}`), which are not read: write one row per move in a table, "
             f"`| From | Event | To |`, e.g. `| {example} |`",
             block.line,
         )
-    if sum(1 for t in texts if _WORDS.search(t)) >= max(1, len(texts) - 1):
+    said = [t for t in texts if len(t) <= _LONGEST and _WORDS.search(t)]
+    if said and len(said) >= max(1, len(texts) - 1):
         return (
             f"{_NONE}: the list at line {block.line} says the moves in sentences "
-            f"(`{texts[0]}`), which are not read: write one row per move in a table, "
+            f"(`{said[0]}`), which are not read: write one row per move in a table, "
             "`| From | Event | To |` (the state, what happens, the state it goes to)",
             block.line,
         )

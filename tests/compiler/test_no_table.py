@@ -125,3 +125,11 @@ def test_a_table_of_moves_with_a_numbering_column_is_told_to_drop_it_or_use_the_
     assert f"its first column {first!r} is named for no role" in err.message
     assert "delete the column (rows are then numbered by position" in err.message
     assert "| ID | Current State | Trigger | Condition | Next State | Action |" in err.message
+
+
+@pytest.mark.timeout(60)
+def test_a_long_list_item_is_judged_without_a_pattern_running_over_it() -> None:
+    # A pattern over the item took 56 s for one of 20 KB (`a -> x on x on ... (`).
+    items = "- a -> " + "x on " * 20_000 + "(\n- b -> c\n"
+    err = refusal("# Light\n\n## Transitions\n\n" + items)
+    assert "writes the moves as arrows (`b -> c`)" in err.message, err.message[:300]
