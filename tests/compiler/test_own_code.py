@@ -319,6 +319,26 @@ def test_a_negation_of_a_join_in_parentheses_is_one_guard() -> None:
     assert read("NOT (a and b)") == ((own("a_and_b", False),),)
 
 
+def test_a_lower_case_join_of_guards_asked_elsewhere_is_warned_with_the_capitals() -> None:
+    # `charge declined and retries left` was silently one guard of its own, unrelated to
+    # the rows asking `charge declined` and `retries left`
+    text = spec(
+        "| G1 | OPEN | Go | charge declined and retries left | DONE | - | Done |\n"
+        "| G2 | OPEN | Go | charge declined | [BLOCKED] | - | Declined |\n"
+        "| G3 | OPEN | Go | retries left | [BLOCKED] | - | Retry |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    (message,) = [m for k, m in findings(text) if k == "own_guard_joined"]
+    assert "'charge declined', 'retries left' are guards of rules G2, G3" in message
+    assert "write `charge declined AND retries left`" in message
+    alone = spec(
+        "| G1 | OPEN | Go | charge declined and retries left | DONE | - | Done |\n"
+        "| G2 | OPEN | Go | charge declined | [BLOCKED] | - | Declined |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    assert "own_guard_joined" not in kinds(alone)
+
+
 # -- the default stays fail-closed ----------------------------------------------------
 
 
