@@ -26,6 +26,7 @@ SEVERITY: dict[str, Severity] = {
     "unknown_condition": Severity.ERROR,
     "always_holds": Severity.WARNING,
     "own_code": Severity.ERROR,
+    "own_guard_joined": Severity.WARNING,
     "undefined_field": Severity.ERROR,
     "ga_notation": Severity.ERROR,
     "family_order": Severity.WARNING,

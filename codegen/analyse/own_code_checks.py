@@ -6,17 +6,21 @@ at. `spell` does not drive it. So a machine is the core's or the project's, neve
 each: a fact the core checks about a workspace's files, or an action of the core's, in a
 machine that has guards or callbacks of the project's own, would never be checked or
 carried out, and is an error (`own_code`). So is a callback on a row that refuses the
-trigger: `transitions` calls a transition's callbacks only when it happens.
+trigger: `transitions` calls a transition's callbacks only when it happens. A guard
+whose words are other guards of the spec joined by a lower-case `and` / `or` is one
+question of its own, unrelated to them, and likely meant as them (`own_guard_joined`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from spellbook.verbs.actions import passive
 
 from ..logic import describe
 from ..model import CALL, MODULE_NAMES, OWN, RESERVED, Kind, Spec
+from ..read.own_phrases import guard
 from .analysis import Analysis
 from .findings import Finding
 
@@ -32,6 +36,7 @@ def check_own_code(analysis: Analysis) -> Iterator[Finding]:
     if not (spec.own_guards or spec.callbacks):
         return
     yield from _names_taken(spec)
+    yield from _joined_guards(spec)
     for row in spec.rows:
         core = list(
             dict.fromkeys(
@@ -125,4 +130,36 @@ def _names_taken(spec: Spec) -> Iterator[Finding]:
             + " so that its name is its own",
             line=row.line if row is not None else None,
             rule=row.id if row is not None else None,
+        )
+
+
+_LOWER_JOIN = re.compile(r"\s(and|or)\s")
+
+
+def _joined_guards(spec: Spec) -> Iterator[Finding]:
+    """A guard whose words are guards the spec asks elsewhere, joined by a lower-case
+    `and` / `or` (`charge succeeds and retries exhausted` beside rows asking `charge
+    succeeds` and `retries exhausted`): one question of its own for the project's code,
+    whose answer the analysis cannot relate to theirs. A warning naming the capitals to
+    write for the guards joined."""
+    guards = {a.param: a for a in spec.own_guards}
+    for atom in spec.own_guards:
+        words = spec.words.get(atom, (atom.param, ""))[0] or atom.param
+        parts = _LOWER_JOIN.split(words)[::2]
+        others = [guards.get(guard(part)[0]) for part in parts]
+        if len(parts) < 2 or any(o is None or o == atom for o in others):
+            continue
+        asked = ", ".join(dict.fromkeys(r for o in others if o for r in spec.rows_asking(o)))
+        written = _LOWER_JOIN.sub(lambda m: f" {m.group(1).upper()} ", words)
+        rows = spec.rows_asking(atom)
+        row = next(r for r in spec.rows if r.id == rows[0])
+        yield Finding(
+            "own_guard_joined",
+            f"the guard {words!r} (rule{'s' if len(rows) > 1 else ''} {', '.join(rows)}) is "
+            f"one question for the project's code, {atom.param}, though "
+            + ", ".join(repr(p) for p in parts)
+            + f" are guards of rules {asked}, so the analysis cannot relate them: write "
+            f"`{written}` for those guards joined, or reword it if it is a question of its own",
+            line=row.line,
+            rule=row.id,
         )

@@ -68,7 +68,7 @@ from ..model import Atom, Condition, LiteralSpec
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .lexicon import EMPTY, Lexicon, normal, outside_hint, repository_path, workspace_path
 from .markdown import html_comment_in_cell
-from .own_phrases import own_condition, path_in
+from .own_phrases import always, own_condition, path_in
 from .shapes import Shapes
 
 # A cell that always holds: nothing in it, `-`, `None`, `always`, or `n/a` (not
@@ -135,6 +135,9 @@ class _Reader(CorePhrases):
                 "is the core's to read, never a guard of the project's own code"
             )
             return None
+        if why := always(phrase):  # `yes`, `true`: as `-`, said by `always_holds`
+            self.vacuous.append((phrase, why))
+            return ((),)
         found = own_condition(phrase)
         if isinstance(found, str):
             self.reason = found

@@ -19,8 +19,11 @@ words, with its negation understood:
   authorised |`), as for the core's facts.
 
 Phrases whose words give one identifier are one guard (`Payment accepted.` and
-`payment accepted`). An Action cell's phrase no verb reads is split at `;` (outside
-backticks and quotes) into callbacks, each named by `identifier` of its words.
+`payment accepted`). `yes`, `true`, `✓` say only that the row fires: always, as `-`
+(`always`). A negation before a lower-case `and` / `or` (`not a and b`) is refused: the
+words do not say what it denies. An Action cell's phrase no verb reads is split at
+`;`, a line break, `,`, ` / `, `->`, `→` (outside backticks and quotes) into callbacks,
+in order, each named by `identifier` of its words.
 """
 
 from __future__ import annotations
@@ -58,8 +61,21 @@ _QUANTIFIED = re.compile(
     r"|at most|more than|less than|fewer than|one of|\d+)\b",
     re.I,
 )
-# A `;` outside backticks and quotes.
-_SEMICOLON = re.compile(r";(?=(?:[^`\"]*[`\"][^`\"]*[`\"])*[^`\"]*$)")
+# Where an Action cell's phrase no verb reads is several callbacks, in order: `;`, a
+# line break, `,` (not between digits, `1,000`), ` / `, `->`, `→`, `=>`, outside
+# backticks and quotes (`Remove from queue, log`, `charge card / send receipt`,
+# `print label -> hand to courier`).
+_STEP = re.compile(
+    r"(?:;|<br\s*/?>|(?<!\d),|,(?!\d)|\s/\s|\s*(?:->|→|=>)\s*)"
+    r"(?=(?:[^`\"]*[`\"][^`\"]*[`\"])*[^`\"]*$)",
+    re.I,
+)
+# A guard that says only that the row fires (`yes`, `true`, `✓`): always, as `-` is.
+_ALWAYS = re.compile(r"yes|true|y|✓|✔|☑|✅", re.I)
+# A negation before a lower-case `and` / `or` (`not charge succeeds and retries
+# exhausted`): of the whole phrase, or of its first part? The words do not say.
+_NEGATED_JOIN = re.compile(r"(?P<not>(?:not|no)\b|[!~¬])\s*(?P<rest>.*?\s(?:and|or)\s.+)", re.I)
+_LOWER_JOIN = re.compile(r"\s(and|or)\s")
 
 
 # A name in backticks that is a path (`.ai/task/.refs`, `docs/a`): a file, not a word.
@@ -91,12 +107,30 @@ def guard(phrase: str) -> tuple[str, str, bool]:
     return identifier(text), text, positive
 
 
+def always(phrase: str) -> str:
+    """Why a guard that says only that the row fires (`yes`, `true`, `✓`) is read as
+    always, as `-` is; "" for any other phrase."""
+    if _ALWAYS.fullmatch(phrase.strip().strip("[]() ")) is None:
+        return ""
+    return "it says only that the row fires"
+
+
 def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
     """A clause as one guard of the project's own, with its words when it holds and when
     not; or why it cannot be."""
     name, words, positive = guard(phrase)
     if OTHERWISE.fullmatch(phrase.strip().strip("[]() ")):
         return f"{phrase.strip()!r} says the other rows' cases, which no guard answers"
+    text = " ".join(phrase.split()).rstrip(".").strip()
+    text = m.group("rest") if (m := _IF.fullmatch(text)) is not None else text
+    if _NOT_CALL.fullmatch(text) is None and (m := _NEGATED_JOIN.fullmatch(text)):
+        joins = _LOWER_JOIN.findall(m["rest"])
+        two = _LOWER_JOIN.sub(lambda j: f" {j.group(1).upper()} ", text)
+        return (
+            f"'{phrase.strip()}' does not say whether `{m['not']}` denies the whole phrase or "
+            f"only its words before `{joins[0]}`: write `{two}` for guards joined by the "
+            f"grammar, or `NOT ({m['rest']})` for one guard"
+        )
     operator = _OPERATOR.search(words)
     if operator is not None:
         return (
@@ -116,10 +150,11 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
 
 
 def callbacks(phrase: str) -> list[ActionSpec] | None:
-    """An Action phrase no verb reads, as callbacks of the project's own (split at `;`
-    outside backticks and quotes); None if a part has no word to name one by."""
+    """An Action phrase no verb reads, as callbacks of the project's own, in order (split
+    at `;`, a line break, `,`, ` / `, `->`, outside backticks and quotes); None if a part
+    has no word to name one by."""
     found: list[ActionSpec] = []
-    for part in _SEMICOLON.split(phrase):
+    for part in _STEP.split(phrase):
         text = " ".join(part.split()).rstrip(".")
         if not text:
             continue

@@ -16,6 +16,7 @@ from codegen.config import load_config
 from codegen.model import CALL, OWN, Atom, LiteralSpec
 from codegen.read.conditions import Words, parse_condition
 from codegen.read.lexicon import Lexicon, ReadOptions
+from codegen.read.own_phrases import own_condition
 from spellbook.disk.project import ProjectError, project_from
 from spellbook.facts.wording import describe
 
@@ -242,6 +243,100 @@ def test_an_action_the_core_does_not_read_is_callbacks_split_at_semicolons() -> 
         "write_audit_record",
         "register_with_orchestrator",
     ]
+
+
+@pytest.mark.parametrize(
+    ("cell", "names"),
+    [
+        ("Remove from queue, log", ["remove_from_queue", "log"]),
+        ("charge card / send receipt", ["charge_card", "send_receipt"]),
+        ("print label -> hand to courier", ["print_label", "hand_to_courier"]),
+        ("print label → hand to courier", ["print_label", "hand_to_courier"]),
+        ("refund 1,000 credits, notify buyer", ["refund_1_000_credits", "notify_buyer"]),
+        ("emit `A, B` / log `C -> D`", ["emit_a_b", "log_c_d"]),
+        ("log and/or alert", ["log_and_or_alert"]),
+    ],
+)
+def test_an_action_joined_by_comma_slash_or_arrow_is_callbacks_in_order(
+    cell: str, names: list[str]
+) -> None:
+    # `Remove from queue, log` was the one callback remove_from_queue_log
+    text = spec(
+        f"| G1 | OPEN | Go | - | DONE | {cell} | Done |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    found = parse_spec_text(text, options=OWN_CODE)
+    assert [(a.verb, a.target) for a in found.rows[0].actions] == [(CALL, n) for n in names]
+
+
+@pytest.mark.parametrize("cell", ["yes", "true", "True", "✓", "[yes]"])
+def test_a_guard_that_says_only_that_the_row_fires_is_always_with_a_warning(cell: str) -> None:
+    # `yes` was a guard yes() of the project's code
+    assert read(cell) == ((),)
+    text = spec(
+        f"| G1 | OPEN | Go | {cell} | DONE | - | Done |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    (message,) = [m for k, m in findings(text) if k == "always_holds"]
+    assert "is read as `-`: it says only that the row fires" in message
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ("not charge succeeds and retries exhausted", "not charge succeeds AND retries exhausted"),
+        ("!badge ok or pin ok", "!badge ok OR pin ok"),
+        ("if no blockers and ci green", "no blockers AND ci green"),
+    ],
+)
+def test_a_negation_before_a_lower_case_join_is_refused_saying_what_to_write(
+    cell: str, written: str
+) -> None:
+    # `not charge succeeds and retries exhausted` was the one guard
+    # charge_succeeds_and_retries_exhausted not holding: the `not` of the whole phrase
+    condition = parse_condition(cell, Lexicon.of(OWN_CODE), "", Words())
+    assert condition.unknown == (cell,)
+    (why,) = [w for _, w in condition.why]
+    assert f"{written}`" in why
+
+
+def test_a_negation_before_a_join_the_grammar_cannot_split_names_both_readings() -> None:
+    # where the grammar cannot read each side, the refusal is the negation's own, and it
+    # says both readings
+    (why,) = own_phrases_why("not charge succeeds and card valid")
+    assert "does not say whether `not` denies the whole phrase" in why
+    assert "`not charge succeeds AND card valid`" in why
+    assert "`NOT (charge succeeds and card valid)` for one guard" in why
+
+
+def own_phrases_why(phrase: str) -> list[str]:
+    found = own_condition(phrase)
+    return [found] if isinstance(found, str) else []
+
+
+def test_a_negation_of_a_join_in_parentheses_is_one_guard() -> None:
+    assert read("not(a and b)") == ((own("a_and_b", False),),)
+    assert read("NOT (a and b)") == ((own("a_and_b", False),),)
+
+
+def test_a_lower_case_join_of_guards_asked_elsewhere_is_warned_with_the_capitals() -> None:
+    # `charge declined and retries left` was silently one guard of its own, unrelated to
+    # the rows asking `charge declined` and `retries left`
+    text = spec(
+        "| G1 | OPEN | Go | charge declined and retries left | DONE | - | Done |\n"
+        "| G2 | OPEN | Go | charge declined | [BLOCKED] | - | Declined |\n"
+        "| G3 | OPEN | Go | retries left | [BLOCKED] | - | Retry |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    (message,) = [m for k, m in findings(text) if k == "own_guard_joined"]
+    assert "'charge declined', 'retries left' are guards of rules G2, G3" in message
+    assert "write `charge declined AND retries left`" in message
+    alone = spec(
+        "| G1 | OPEN | Go | charge declined and retries left | DONE | - | Done |\n"
+        "| G2 | OPEN | Go | charge declined | [BLOCKED] | - | Declined |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    assert "own_guard_joined" not in kinds(alone)
 
 
 # -- the default stays fail-closed ----------------------------------------------------
