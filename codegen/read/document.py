@@ -1267,6 +1267,34 @@ def _columns(table: Table, roles: dict[str, tuple[str, ...]]) -> Columns | None:
         )
 
 
+# A cell that numbers a row (`1`, `#2`, `R3`, `T-4`, `12a`) rather than naming an event.
+_NUMBERING = re.compile(r"#?[A-Za-z]{0,3}[-_.]?\d+[a-z]?")
+
+
+def _events_first(table: Table, found: set[str]) -> Notice | None:
+    """Why a table of moves whose first column, named for no role, holds names (`| Transition
+    | From | To |` of `pay`, `ship`) and that has no trigger column is not read: its names
+    are most likely the events, and the notice says how to read them so; None where the
+    column numbers the rows or the table has a trigger column."""
+    first = table.header.cells[0].plain.strip()
+    cells = [" ".join(row.cells[0].plain.split()) for row in table.rows if row.cells]
+    names = [c for c in cells if normal(c) not in EMPTY]
+    if "trigger" in found or not names or any(_NUMBERING.fullmatch(c) for c in names):
+        return None
+    if not all(identifier(c) for c in names):
+        return None
+    shown = ", ".join(repr(c) for c in list(dict.fromkeys(names))[:3])
+    return Notice(
+        "unknown_column",
+        f"this table is not read as transition rules: its first column {first!r} is named "
+        "for no role, and it has no Event column; its cells "
+        f"({shown}) name the moves, most likely their events: call the column 'Event', or "
+        f"name it under [tool.spellbook] in pyproject.toml: "
+        f"columns = {{ trigger = [{json.dumps(first)}] }}",
+        table.line,
+    )
+
+
 def _not_read(table: Table, roles: dict[str, tuple[str, ...]]) -> Notice | None:
     """Why a table that names some transition roles, too few to be read, is not read.
 
@@ -1278,12 +1306,15 @@ def _not_read(table: Table, roles: dict[str, tuple[str, ...]]) -> Notice | None:
     (`table_skipped`, a summary like `| From | To |`)."""
     found, unknown = _headers(table, roles)
     present = [r for r in REQUIRED if r in found]
+    first = table.header.cells[0].plain.strip()
+    moves = {"current state", "next state"} <= found and "id" not in found and first in unknown
+    if moves and (named_events := _events_first(table, found)) is not None:
+        return named_events
     if not unknown or not (len(present) >= 3 or ("id" in present and len(present) >= 2)):
         return skipped(table, roles)
     missing = [r for r in REQUIRED if r not in found]
     named = ", ".join(repr(h) for h in unknown[:-1]) + (" or " if len(unknown) > 1 else "")
-    first = table.header.cells[0].plain.strip()
-    if {"current state", "next state"} <= found and "id" not in found and first in unknown:
+    if moves:
         # `| # | From | Event | To |`: a table of moves but for a first column that numbers
         # the rows; naming it `id` makes the table the full dialect's, which needs more.
         return Notice(

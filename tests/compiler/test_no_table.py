@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from codegen import SpecError, parse_spec_text
+from codegen import ReadOptions, SpecError, parse_spec_text
 
 RULE = "Transitions not listed are rejected.\n\n"
 
@@ -125,6 +125,43 @@ def test_a_table_of_moves_with_a_numbering_column_is_told_to_drop_it_or_use_the_
     assert f"its first column {first!r} is named for no role" in err.message
     assert "delete the column (rows are then numbered by position" in err.message
     assert "| ID | Current State | Trigger | Condition | Next State | Action |" in err.message
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["| Transition | From | To | Guard |", "| Name | From | To | Action |", "| Name | From | To |"],
+)
+def test_a_table_of_moves_whose_first_column_names_them_is_told_it_is_the_event(
+    header: str,
+) -> None:
+    # It was told its first column most likely numbers the rows, or given the general
+    # form at line 1, though its cells are the events' names.
+    width = header.count("|") - 1
+    extra = " - |" * (width - 3)
+    table = (
+        f"{header}\n|{'---|' * width}\n| pay | new | paid |{extra}\n| ship | paid | sent |{extra}\n"
+    )
+    err = refusal("# T\n\n" + RULE + table)
+    first = header.split("|")[1].strip()
+    assert err.line == 5
+    assert "its cells ('pay', 'ship') name the moves, most likely their events" in err.message
+    assert f'columns = {{ trigger = ["{first}"] }}' in err.message
+    assert "numbers the rows" not in err.message
+
+
+def test_a_first_column_of_numbers_like_t1_is_not_taken_for_events() -> None:
+    table = "| Step | From | Event | To |\n|---|---|---|---|\n"
+    table += "| T1 | a | go | b |\n| T2 | b | back | a |\n"
+    err = refusal("# T\n\n" + RULE + table)
+    assert "most likely their events" not in err.message
+    assert "delete the column (rows are then numbered by position" in err.message
+
+
+def test_the_columns_setting_the_refusal_names_reads_the_table() -> None:
+    text = "# T\n\n" + RULE + "| Name | From | To |\n|---|---|---|\n| pay | new | paid |\n"
+    spec = parse_spec_text(text, options=ReadOptions(columns=(("trigger", ("Name",)),)))
+    assert [r.triggers for r in spec.rows] == [("pay",)]
+    assert [s.name for s in spec.states] == ["new", "paid"]
 
 
 @pytest.mark.timeout(60)
