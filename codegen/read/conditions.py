@@ -130,9 +130,11 @@ class _Reader(CorePhrases):
             return None
         named = [*files_in(phrase), path_in(phrase)]
         if any(named):
+            name = next(n for n in named if n)
             self.reason = (
-                f"it names the file {next(n for n in named if n)}, and a phrase about a file "
+                f"it names the file {name}, and a phrase about a file "
                 "is the core's to read, never a guard of the project's own code"
+                + _attribute_hint(name)
             )
             return None
         if why := always(phrase):  # `yes`, `true`: as `-`, said by `always_holds`
@@ -843,6 +845,24 @@ def examples(lexicon: Lexicon, files: list[str]) -> list[str]:
         ]
     found += [t.phrase for t in lexicon.terms.values()]
     return found
+
+
+# What follows the last dot of a name that is more likely an attribute than a file's
+# extension (`user.isAdmin`, `order.is_paid`, `cart.items_count`): a capital, an `_`, or
+# more than five letters.
+_ATTRIBUTE = re.compile(r"[A-Za-z_]\w*\.(?:\w*[A-Z_]\w*|[a-z]{6,})")
+
+
+def _attribute_hint(name: str) -> str:
+    """Where a "file" a guard names reads as an attribute of the project's code
+    (`user.isAdmin`): how to write it as the question a method answers; else ""."""
+    if "/" in name or _ATTRIBUTE.fullmatch(name) is None:
+        return ""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name.replace(".", " ").replace("_", " "))
+    return (
+        f"; if {name} is an attribute of the project's code, write the question a method "
+        f"of the model answers in words, `{' '.join(words.lower().split())}`"
+    )
 
 
 _TOKEN_FILE = re.compile(r"[\w.\-/]*\w\.\w[\w\-]*")

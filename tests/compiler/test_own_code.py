@@ -202,6 +202,25 @@ def test_a_phrase_about_a_file_is_never_a_guard_of_the_projects_own(phrase: str,
     assert f"names the file {file}" in dict(condition.why)[phrase]
 
 
+@pytest.mark.parametrize(
+    ("phrase", "words"),
+    [("user.isAdmin", "user is admin"), ("order.is_paid", "order is paid")],
+)
+def test_an_attribute_read_as_a_file_is_told_the_words_of_a_guard(phrase: str, words: str) -> None:
+    # `user.isAdmin` was refused as a file with no word on what to write for a guard.
+    condition = parse_condition(phrase, Lexicon.of(OWN_CODE), "", Words())
+    why = dict(condition.why)[phrase]
+    assert "is an attribute of the project's code, write the question" in why
+    assert why.endswith(f"in words, `{words}`")
+    assert read(words) == ((own(words.replace(" ", "_")),),)
+
+
+@pytest.mark.parametrize("phrase", ["reviewer signed notes.md", "config.yaml is valid"])
+def test_a_file_name_is_not_taken_for_an_attribute(phrase: str) -> None:
+    condition = parse_condition(phrase, Lexicon.of(OWN_CODE), "", Words())
+    assert "attribute" not in dict(condition.why)[phrase]
+
+
 def test_the_opt_in_is_not_offered_for_a_phrase_about_a_file() -> None:
     text = spec(
         "| G1 | OPEN | Go | Checks `.refs` for processed URLs | DONE | - | Done |\n"
