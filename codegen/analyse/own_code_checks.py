@@ -45,6 +45,9 @@ def check_own_code(analysis: Analysis) -> Iterator[Finding]:
         )
         if core:
             said = ", ".join(repr(describe(lit, spec.words)) for lit in core)
+            written = " ".join(row.condition.text.split())
+            if len(row.condition.literals) == 1 and _plain(written) != _plain(said.strip("'")):
+                said = f"{written!r}, read by the core as {said},"  # `[amount > 0]`
             named = " without the file's name," if any(lit.atom.file for lit in core) else ""
             yield Finding(
                 "own_code",
@@ -163,3 +166,11 @@ def _joined_guards(spec: Spec) -> Iterator[Finding]:
             line=row.line,
             rule=row.id,
         )
+
+
+def _plain(text: str) -> str:
+    """A condition's text with its signs in one spelling, to tell a reading that only
+    respells it (`amount >= 1000`, `amount ≥ 1000`) from one that says it otherwise."""
+    for sign, one in ((">=", "≥"), ("<=", "≤"), ("!=", "≠")):
+        text = text.replace(sign, one)
+    return " ".join(text.strip("[]() ").lower().split())

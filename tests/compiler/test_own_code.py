@@ -531,11 +531,14 @@ def test_each_row_s_own_fact_is_quoted_and_no_state_file_advice_is_given() -> No
         "| submitted | approve | approved | amount < 1000 | - |\n"
         "| submitted | approve | waiting | amount >= 1000 | notify cfo |\n"
         "| waiting | approve | approved | - | - |\n"
+        "| waiting | reject | rejected | [amount > 0] | - |\n"
     )
     found = [f for f in analyse(parse_spec_text(text, options=OWN_CODE))]
     said = {f.rule: f.message for f in found if f.kind == "own_code"}
     assert said["R1"].startswith("rule R1: 'amount < 1000' is a fact"), said
     assert said["R2"].startswith("rule R2: 'amount ≥ 1000' is a fact"), said
+    # The cell as written, where the core's reading says it otherwise.
+    assert said["R4"].startswith("rule R4: '[amount > 0]', read by the core as 'amount ≥ 1', is")
     assert "without the file's name" not in said["R1"], said["R1"]
     assert "(`amount under 1000`, `invoice has lines`)" in said["R1"], said["R1"]
     assert not [f for f in found if f.kind in ("undefined_field", "never_counted")], found
