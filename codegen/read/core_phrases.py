@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from spellbook.facts.implications import implied as core_implied
-from spellbook.facts.json_values import comparison_param, is_json
+from spellbook.facts.json_values import SIGNS, comparison_param, is_json
 from spellbook.facts.ledgers import ledger_param
 from spellbook.facts.patterns import problem
 from spellbook.facts.wording import UNITS, duration
@@ -605,7 +605,7 @@ class CorePhrases:
             return None
         if Shapes(self.lexicon).objects(file, query):
             # `tickets[status=open] = true`: an object is never a number, text or true.
-            said = f"{_SAID[op]} {json.dumps(operand, ensure_ascii=False)}"
+            said = f"{SIGNS[op]} {json.dumps(operand, ensure_ascii=False)}"
             self.reason = _objects(file, query, groups.get("fm") or "", said)
             return None
         if op in ("<", "<=", ">", ">=") and (
@@ -680,7 +680,7 @@ class CorePhrases:
         found = compared_count(
             op, n, lambda k, holds: LiteralSpec(Atom("count_at_least", file, f"{k} {query}"), holds)
         )
-        return self._vacuous(found, f"a count {_SAID[op]} {n}", "a count is a whole number from 0")
+        return self._vacuous(found, f"a count {SIGNS[op]} {n}", "a count is a whole number from 0")
 
     def _counter(self, groups: dict[str, str]) -> DNF | None:
         """`COUNTER < N` (≤, >, ≥, =, ≠; `<=`, `>=`, `==`, `!=`): a counter of the state file
@@ -703,7 +703,7 @@ class CorePhrases:
             op, n, lambda k, holds: LiteralSpec(Atom("below", "", f"{counter}<{k}"), not holds)
         )
         return self._vacuous(
-            found, f"a counter {_SAID[op]} {n}", "a counter is a whole number from 0"
+            found, f"a counter {SIGNS[op]} {n}", "a counter is a whole number from 0"
         )
 
     def _vacuous(self, found: DNF, said: str, why: str) -> DNF | None:
@@ -718,7 +718,7 @@ class CorePhrases:
         return found
 
     def _op(self, written: str) -> str | None:
-        """A comparison as `_SAID` names it, or None with the reason."""
+        """A comparison as `SIGNS` names it, or None with the reason."""
         op = _OPS.get(written)
         if op is None:
             self.reason = f"`{written}` is not a comparison the core reads: {_READ_OPS}"
@@ -817,7 +817,7 @@ def _pair_problem(path: str) -> str:
 
 
 def compared_count(op: str, n: int, least: Callable[[int, bool], LiteralSpec]) -> DNF:
-    """A whole number that counts from 0 compared with `n` (`op` as `_SAID` names it),
+    """A whole number that counts from 0 compared with `n` (`op` as `SIGNS` names it),
     said with `least(k, holds)`, the literal that it is at least k (or not): `> 2` is at
     least 3, `≤ 2` not at least 3, `= 2` at least 2 and not at least 3, `≠ 2` not at
     least 2 or at least 3. A comparison that always holds is `((),)`, one that never
@@ -837,20 +837,16 @@ def compared_count(op: str, n: int, least: Callable[[int, bool], LiteralSpec]) -
     return ((least(n, False),), (least(n + 1, True),))
 
 
-# Comparisons as a reason says them.
-_SAID = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
-
-
 def shown_comparison(written: str) -> str:
     """A comparison as a reason says it (`>=` and `⩾` are `≥`), or as written if none."""
     op = _OPS.get(written)
-    return _SAID[op] if op else written
+    return SIGNS[op] if op else written
 
 
 def _read_ops() -> str:
     """Every comparison `_OPS` reads, as a reason lists them: `≤ (<=, ⩽, ≦)`."""
     said = []
-    for op, shown in _SAID.items():
+    for op, shown in SIGNS.items():
         also = [w for w in _OPS if _OPS[w] == op and w != shown]
         said.append(f"{shown} ({', '.join(also)})" if also else shown)
     return f"{', '.join(said[:-1])} or {said[-1]}"

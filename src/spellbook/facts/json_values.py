@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 # Comparisons of a JSON value (`value`): by order (numbers only), equality, a pattern.
 ORDER = ("<", "<=", ">", ">=")
-_SHOWN = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
+# Each comparison as a condition or a reason says it (`>=` is `≥`).
+SIGNS = {"=": "=", "!=": "≠", "<": "<", "<=": "≤", ">": ">", ">=": "≥"}
 _COMPARISONS: dict[str, tuple[str, str, object]] = {}
 
 
@@ -45,7 +46,7 @@ def said_comparison(op: str, operand: object) -> str:
     """`≥ 2`, `= "done"`, `matching `^1\\.``: a comparison as a condition says it."""
     if op == "~":
         return f"matching `{operand}`"
-    return f"{_SHOWN.get(op, op)} {json.dumps(operand, ensure_ascii=False)}"
+    return f"{SIGNS.get(op, op)} {json.dumps(operand, ensure_ascii=False)}"
 
 
 def is_json(name: str) -> bool:
@@ -268,7 +269,7 @@ def place(value: object, query: str, fields: Mapping[str, object]) -> tuple[dict
                 how = f"{len(kept)} items" if kept else "no item"
                 raise Unplaced(
                     f"{how} of `{said}` {'have' if kept else 'has'} {field.strip()} "
-                    f"{_SHOWN.get(op, op)} {filtered}, where one is meant"
+                    f"{SIGNS.get(op, op)} {filtered}, where one is meant"
                 )
             here = kept[0]
             said += m.group(0)
