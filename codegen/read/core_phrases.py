@@ -414,11 +414,13 @@ class CorePhrases:
             if file.startswith("/") and probe in _WORKSPACE_ONLY:
                 self.reason = _WORKSPACE_ONLY[probe].format(file=file)
                 return None
-            if probe in ("queried", "counter"):
+            if probe in ("queried", "counter", "counted"):
                 self.always = ""
                 found = (
                     self._queried(groups, file, positive)
                     if probe == "queried"
+                    else self._counted(groups, file, positive)
+                    if probe == "counted"
                     else self._counter(groups)
                 )
                 if self.always:  # read as always, and the advice kept
@@ -548,10 +550,11 @@ class CorePhrases:
 
     # -- the core's facts that are more than a file and a parameter --
 
-    def _counted(self, groups: dict[str, str], file: str) -> _Fact | None:
+    def _counted(self, groups: dict[str, str], file: str, positive: bool) -> DNF | None:
         """`F has at least N checklist items under S` (more than, fewer than, at most):
         at least N, or at least N + 1, of the section's items or unchecked items. At
-        least 1 is the fact `items` (`unchecked`) itself."""
+        least 1 is the fact `items` (`unchecked`) itself; at least 0 always holds, and is
+        read as always with the advice (`always`), as `count of ... ≥ 0` is."""
         kind = " ".join((groups["kind"] or "").lower().split())
         if kind not in _KINDS:
             self.reason = (
@@ -569,16 +572,20 @@ class CorePhrases:
             return None
         bound = " ".join(groups["bound"].lower().split())
         least = int(count) + (bound in ("more than", "at most", "no more than"))
-        if least == 0:
+        if least == 0 and groups.get("alone"):  # `has no section S with at least 0 items`
             self.reason = (
-                f"{bound} 0 items {'always' if bound == 'at least' else 'never'} holds: "
-                "it says nothing of the file"
+                f"{bound} 0 items always holds: to say the section is missing, write "
+                f"'{groups['file']} has no section {groups['section']}'"
             )
             return None
+        if least == 0:
+            found: DNF = ((),) if positive else ()
+            return self._vacuous(found, f"{bound} 0 items", "a count is a whole number from 0")
         probe = _KINDS[kind]
+        said = literal if groups.get("alone") else said_of
         if least == 1 and probe != "checked":  # no fact of its own: one checked item
-            return probe, file, section, True
-        return f"{probe}_at_least", file, f"{least} {section}", True
+            return said(probe, file, section, positive)
+        return said(f"{probe}_at_least", file, f"{least} {section}", positive)
 
     def _compared(self, groups: dict[str, str], file: str) -> _Fact | None:
         """``F.json has `QUERY` ≥ 2``, ``... = true``, ``... matching `RE` ``: some value
@@ -668,11 +675,10 @@ class CorePhrases:
             bound = " ".join(groups["bound"].lower().split())
             least = n + (bound in ("more than", "at most", "no more than"))
             if least == 0:
-                self.reason = (
-                    f"{bound} 0 {'always' if positive else 'never'} holds: it says nothing of "
-                    "the file"
+                found: DNF = ((),) if positive else ()
+                return self._vacuous(
+                    found, f"a count {bound} 0", "a count is a whole number from 0"
                 )
-                return None
             return literal("count_at_least", file, f"{least} {query}", positive)
         op = self._op(groups["op"])
         if op is None:
@@ -889,7 +895,6 @@ def _untyped(shapes: Shapes, file: str, query: str, fm: str) -> str:
 
 # The facts `CorePhrases._core` reads with a method of their own, by their name in `_CORE`.
 _FACTS: dict[str, Callable[[CorePhrases, dict[str, str], str], _Fact | None]] = {
-    "counted": CorePhrases._counted,
     "compared": CorePhrases._compared,
     "newer": CorePhrases._newer,
     "globbed": CorePhrases._globbed,
