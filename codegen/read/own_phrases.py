@@ -76,6 +76,8 @@ _ALWAYS = re.compile(r"yes|true|y|✓|✔|☑|✅", re.I)
 # exhausted`): of the whole phrase, or of its first part? The words do not say.
 _NEGATED_JOIN = re.compile(r"(?P<not>(?:not|no)\b|[!~¬])\s*(?P<rest>.*?\s(?:and|or)\s.+)", re.I)
 _LOWER_JOIN = re.compile(r"\s(and|or)\s")
+# A name in camel case: a small letter, then a capital (`isApproved`, `sha256Matches`).
+_CAMEL = re.compile(r"[a-z].*?[A-Z]")
 
 
 # A name in backticks that is a path (`.ai/task/.refs`, `docs/a`): a file, not a word.
@@ -104,7 +106,16 @@ def guard(phrase: str) -> tuple[str, str, bool]:
         text, positive = f"{m['subject']} {m['verb'].lower()} {m['rest']}", not positive
     elif (m := _FAILS.fullmatch(text)) is not None:
         text, positive = f"{m['subject']} {_PASSES[m['verb'].lower()]}", not positive
-    return identifier(text), text, positive
+    return method_name(text), text, positive
+
+
+def method_name(words: str) -> str:
+    """The model's method a guard's or a callback's words name: `identifier` of them in
+    lower case, so that `Approved`, `APPROVED` and `approved` are one guard, as
+    `Payment accepted` and `payment accepted` are; a name written in camel case
+    (`isApproved`) is kept as written."""
+    name = identifier(words)
+    return name if _CAMEL.search(name) else identifier(name.lower())
 
 
 def always(phrase: str) -> str:
@@ -158,7 +169,7 @@ def callbacks(phrase: str) -> list[ActionSpec] | None:
         text = " ".join(part.split()).rstrip(".")
         if not text:
             continue
-        name = identifier(text)
+        name = method_name(text)
         if not name:
             return None
         found.append(ActionSpec(CALL, text, target=name))

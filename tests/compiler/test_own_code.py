@@ -202,6 +202,23 @@ def test_a_phrase_about_a_file_is_never_a_guard_of_the_projects_own(phrase: str,
     assert f"names the file {file}" in dict(condition.why)[phrase]
 
 
+def test_a_word_capitalised_in_one_row_is_the_same_guard_and_callback_as_in_another() -> None:
+    # `Approved` and `approved` were two guards the analysis could not relate, `Charge`
+    # and `charge` two callbacks, while `Payment accepted` and `payment accepted` were one.
+    text = (
+        "# O\n\nTransitions not listed are rejected.\n\n"
+        "| From | To | Event | Guard | Action |\n|---|---|---|---|---|\n"
+        "| new | paid | pay | Approved | Charge |\n"
+        "| new | held | pay | not APPROVED | charge |\n"
+        "| paid | checked | check | isApproved | Deregister |\n"
+        "| held | (none) | - | - | - |\n| checked | (none) | - | - | - |\n"
+    )
+    spec = parse_spec_text(text, options=OWN_CODE)
+    assert sorted(a.param for a in spec.own_guards) == ["approved", "isApproved"]
+    assert sorted(a.target for a in spec.callbacks) == ["charge", "deregister"]
+    assert not [f for f in analyse(spec) if f.spell == "pay"]  # one guard: no gap, no overlap
+
+
 @pytest.mark.parametrize(
     ("phrase", "words"),
     [("user.isAdmin", "user is admin"), ("order.is_paid", "order is paid")],
