@@ -23,10 +23,10 @@ from ..read.conditions import (
     examples,
     files_in,
     parse_condition,
-    split_outside,
     unbracketed,
 )
 from ..read.core_phrases import COMPARISON, shown_comparison
+from ..read.identifiers import split_outside
 from ..read.lexicon import Lexicon, ReadOptions, normal, workspace_path
 from ..read.near_verbs import Aim, aimed_at
 from ..read.own_phrases import OTHERWISE, path_in

@@ -58,7 +58,6 @@ relative to it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from spellbook.facts.json_values import is_json
@@ -66,6 +65,7 @@ from spellbook.facts.json_values import is_json
 from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simplify
 from ..model import Atom, Condition, LiteralSpec
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
+from .identifiers import split_outside
 from .lexicon import EMPTY, Lexicon, normal, outside_hint, repository_path, workspace_path
 from .markdown import html_comment_in_cell
 from .own_phrases import always, own_condition, path_in
@@ -665,34 +665,6 @@ def _sign(outcome: str) -> bool | None:
     if _NEGATIVE.fullmatch(text):
         return False
     return None
-
-
-_OPENING = {"`": "`", '"': '"', "“": "”"}
-
-
-def split_outside(text: str, separator: re.Pattern[str]) -> Iterator[str]:
-    """`text` split at `separator`, except inside backticks, quotes or parentheses."""
-    start, depth, closing = 0, 0, ""
-    i = 0
-    while i < len(text):
-        char = text[i]
-        if closing:
-            if char == closing:
-                closing = ""
-        elif char in _OPENING:
-            closing = _OPENING[char]
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            m = separator.match(text, i)
-            if m and m.end() > i:
-                yield text[start:i]
-                start = i = m.end()
-                continue
-        i += 1
-    yield text[start:]
 
 
 def _as_set(found: DNF) -> frozenset[frozenset[LiteralSpec]]:

@@ -31,8 +31,8 @@ from ..model import (
 from ..spec_error import SpecError, fail
 from .above import SPELL_SECTIONS, claims_of
 from .above import STATE_SECTIONS as ABOVE_STATE_SECTIONS
-from .conditions import Words, parse_condition, parse_indicators, split_outside
-from .identifiers import ascii_name, identifier, unspelled
+from .conditions import Words, parse_condition, parse_indicators
+from .identifiers import ascii_name, identifier, split_outside, unspelled
 from .initial import (
     Claim,
     claimed,

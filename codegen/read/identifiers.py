@@ -19,6 +19,7 @@ from __future__ import annotations
 import keyword
 import re
 import unicodedata
+from collections.abc import Iterator
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -115,3 +116,32 @@ def ascii_name(written: str) -> str:
         else:
             out.append(c)
     return "".join(out)
+
+
+# Where a quote that `split_outside` skips over ends, by where it starts.
+_OPENING = {"`": "`", '"': '"', "“": "”"}
+
+
+def split_outside(text: str, separator: re.Pattern[str]) -> Iterator[str]:
+    """`text` split at `separator`, except inside backticks, quotes or parentheses."""
+    start, depth, closing = 0, 0, ""
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if closing:
+            if char == closing:
+                closing = ""
+        elif char in _OPENING:
+            closing = _OPENING[char]
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            m = separator.match(text, i)
+            if m and m.end() > i:
+                yield text[start:i]
+                start = i = m.end()
+                continue
+        i += 1
+    yield text[start:]

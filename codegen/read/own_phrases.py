@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from ..model import CALL, OWN, ActionSpec, Atom, LiteralSpec
-from .identifiers import identifier
+from .identifiers import identifier, split_outside
 
 DNF = tuple[tuple[LiteralSpec, ...], ...]
 
@@ -63,13 +63,9 @@ _QUANTIFIED = re.compile(
 )
 # Where an Action cell's phrase no verb reads is several callbacks, in order: `;`, a
 # line break, `,` (not between digits, `1,000`), ` / `, `->`, `→`, `=>`, outside
-# backticks and quotes (`Remove from queue, log`, `charge card / send receipt`,
-# `print label -> hand to courier`).
-_STEP = re.compile(
-    r"(?:;|<br\s*/?>|(?<!\d),|,(?!\d)|\s/\s|\s*(?:->|→|=>)\s*)"
-    r"(?=(?:[^`\"]*[`\"][^`\"]*[`\"])*[^`\"]*$)",
-    re.I,
-)
+# backticks, quotes and parentheses (`Remove from queue, log`, `charge card / send
+# receipt`, `print label -> hand to courier`; not `log event (type, id)`).
+_STEP = re.compile(r";|<br\s*/?>|(?<!\d),|,(?!\d)|\s/\s|\s*(?:->|→|=>)\s*", re.I)
 # A guard that says only that the row fires (`yes`, `true`, `✓`): always, as `-` is.
 _ALWAYS = re.compile(r"yes|true|y|✓|✔|☑|✅", re.I)
 # A negation before a lower-case `and` / `or` (`not charge succeeds and retries
@@ -162,10 +158,10 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
 
 def callbacks(phrase: str) -> list[ActionSpec] | None:
     """An Action phrase no verb reads, as callbacks of the project's own, in order (split
-    at `;`, a line break, `,`, ` / `, `->`, outside backticks and quotes); None if a part
-    has no word to name one by."""
+    at `;`, a line break, `,`, ` / `, `->`, outside backticks, quotes and parentheses);
+    None if a part has no word to name one by."""
     found: list[ActionSpec] = []
-    for part in _STEP.split(phrase):
+    for part in split_outside(phrase, _STEP):
         text = " ".join(part.split()).rstrip(".")
         if not text:
             continue

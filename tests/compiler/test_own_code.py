@@ -291,6 +291,9 @@ def test_an_action_the_core_does_not_read_is_callbacks_split_at_semicolons() -> 
         ("refund 1,000 credits, notify buyer", ["refund_1_000_credits", "notify_buyer"]),
         ("emit `A, B` / log `C -> D`", ["emit_a_b", "log_c_d"]),
         ("log and/or alert", ["log_and_or_alert"]),
+        # Not inside parentheses: `(type; (2) id)` was two callbacks, the second `id`.
+        ("log event (type, id)", ["log_event_type_id"]),
+        ("notify(owner, reviewer); archive", ["notify_owner_reviewer", "archive"]),
     ],
 )
 def test_an_action_joined_by_comma_slash_or_arrow_is_callbacks_in_order(
