@@ -224,6 +224,9 @@ class _Cell:
             return
         if action.verb == "instruct" and not action.hint and self.lexicon.own_code:
             own = callbacks(phrase)  # the project's own code (`read.own_phrases`)
+            if isinstance(own, str):
+                self.actions.append(replace(action, hint=own))
+                return
             if own:
                 self.actions.extend(own)
                 return

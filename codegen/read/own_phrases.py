@@ -49,6 +49,9 @@ OTHERWISE = re.compile(
 # An operator a guard's name would drop (`credit >= price` and `credit < price` would
 # be one guard, `credit_price`): comparisons, and C's joins.
 _OPERATOR = re.compile(r"&&|\|\||[<>]=?|[!=]=|(?<![\w`])=(?![\w`])|[≥≤≠]")
+# A comparison in a callback's words (`refund if amount > 0`), which its name would drop.
+_COMPARES = re.compile(r"[<>]=?|[!=]=|[≥≤≠]")
+_QUOTED_TEXT = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”")
 _IS_NOT = re.compile(
     r"(?P<subject>.+?)\s+(?P<verb>is|are|was|were)(?:\s+not|n't)\s+(?P<rest>.+)", re.I
 )
@@ -156,15 +159,23 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
     return ((LiteralSpec(atom, positive),),), said
 
 
-def callbacks(phrase: str) -> list[ActionSpec] | None:
+def callbacks(phrase: str) -> list[ActionSpec] | str | None:
     """An Action phrase no verb reads, as callbacks of the project's own, in order (split
     at `;`, a line break, `,`, ` / `, `->`, outside backticks, quotes and parentheses);
-    None if a part has no word to name one by."""
+    None if a part has no word to name one by; why not, for a part that compares
+    (`refund if amount > 0`), whose name would drop the comparison."""
     found: list[ActionSpec] = []
     for part in split_outside(phrase, _STEP):
         text = " ".join(part.split()).rstrip(".")
         if not text:
             continue
+        if (operator := _COMPARES.search(_QUOTED_TEXT.sub("", text))) is not None:
+            return (
+                f"its name, {method_name(text)}, would drop the `{operator.group()}` in "
+                f"'{text}', one callback with any other of its words (`refund if amount > 0`"
+                " and `refund if amount < 0`): say what the callback does in words, and a "
+                "condition on the move in its Guard"
+            )
         name = method_name(text)
         if not name:
             return None

@@ -308,6 +308,21 @@ def test_an_action_joined_by_comma_slash_or_arrow_is_callbacks_in_order(
     assert [(a.verb, a.target) for a in found.rows[0].actions] == [(CALL, n) for n in names]
 
 
+@pytest.mark.parametrize("cell", ["refund if amount > 0", "notify; alert when retries >= 3"])
+def test_a_callback_whose_name_would_drop_a_comparison_is_refused(cell: str) -> None:
+    # `refund if amount > 0` was the callback refund_if_amount_0, the one method
+    # `refund if amount < 0` would name too.
+    text = spec(
+        f"| G1 | OPEN | Go | - | DONE | {cell} | Done |\n"
+        "| S1 | OPEN | Stop | - | Same state | log stop | Stopped |"
+    )
+    said = [m for k, m in findings(text) if k == "own_code"]
+    assert len(said) == 1 and "is not read as a callback (its name, " in said[0], said
+    assert (
+        "say what the callback does in words, and a condition on the move in its Guard" in said[0]
+    )
+
+
 @pytest.mark.parametrize("cell", ["yes", "true", "True", "✓", "[yes]"])
 def test_a_guard_that_says_only_that_the_row_fires_is_always_with_a_warning(cell: str) -> None:
     # `yes` was a guard yes() of the project's code
