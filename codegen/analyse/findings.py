@@ -27,6 +27,7 @@ SEVERITY: dict[str, Severity] = {
     "always_holds": Severity.WARNING,
     "own_code": Severity.ERROR,
     "own_guard_joined": Severity.WARNING,
+    "own_guard_noted": Severity.WARNING,
     "undefined_field": Severity.ERROR,
     "ga_notation": Severity.ERROR,
     "family_order": Severity.WARNING,

@@ -8,7 +8,8 @@ machine that has guards or callbacks of the project's own, would never be checke
 carried out, and is an error (`own_code`). So is a callback on a row that refuses the
 trigger: `transitions` calls a transition's callbacks only when it happens. A guard
 whose words are other guards of the spec joined by a lower-case `and` / `or` is one
-question of its own, unrelated to them, and likely meant as them (`own_guard_joined`).
+question of its own, unrelated to them, and likely meant as them (`own_guard_joined`);
+so is one whose words are another guard with a note in parentheses (`own_guard_noted`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ def check_own_code(analysis: Analysis) -> Iterator[Finding]:
         return
     yield from _names_taken(spec)
     yield from _joined_guards(spec)
+    yield from _noted_guards(spec)
     for row in spec.rows:
         core = list(
             dict.fromkeys(
@@ -163,6 +165,39 @@ def _joined_guards(spec: Spec) -> Iterator[Finding]:
             + ", ".join(repr(p) for p in parts)
             + f" are guards of rules {asked}, so the analysis cannot relate them: write "
             f"`{written}` for those guards joined, or reword it if it is a question of its own",
+            line=row.line,
+            rule=row.id,
+        )
+
+
+# A guard's words that end in a note in parentheses: `card ok (verified by Stripe)`.
+_NOTED = re.compile(r"(?P<base>[^()]*\S)\s*\((?P<note>[^()]*)\)")
+
+
+def _noted_guards(spec: Spec) -> Iterator[Finding]:
+    """A guard whose words are a guard the spec asks elsewhere with a note in parentheses
+    (`card ok (verified by Stripe)` beside `NOT card ok`): a question of its own for the
+    project's code, `card_ok_verified_by_stripe`, which the analysis cannot relate to
+    `card_ok`, so the cell's gap or overlap is not what the author meant. A warning
+    saying to write the guard alone."""
+    guards = {a.param: a for a in spec.own_guards}
+    for atom in spec.own_guards:
+        words = spec.words.get(atom, (atom.param, ""))[0] or atom.param
+        m = _NOTED.fullmatch(words.strip())
+        other = guards.get(guard(m["base"])[0]) if m else None
+        if m is None or other is None or other == atom:
+            continue
+        rows, asked = spec.rows_asking(atom), spec.rows_asking(other)
+        row = next(r for r in spec.rows if r.id == rows[0])
+        yield Finding(
+            "own_guard_noted",
+            f"the guard {words!r} (rule{'s' if len(rows) > 1 else ''} {', '.join(rows)}) is "
+            f"one question for the project's code, {atom.param}, its note "
+            f"'({m['note']})' part of its name, though {m['base']!r} is the guard of "
+            f"rule{'s' if len(asked) > 1 else ''} {', '.join(asked)}, so the analysis cannot "
+            "relate them: write "
+            f"the guard alone, `{m['base']}`, and the note in a column of its own, or reword "
+            "it if it is a question of its own",
             line=row.line,
             rule=row.id,
         )
