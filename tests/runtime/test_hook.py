@@ -425,6 +425,26 @@ def test_hook_allows_a_bash_command(
     assert run_hook(repo, event_bytes(event), capsys) == 0
 
 
+def test_a_block_whose_reason_cannot_be_written_still_blocks(repo: Path) -> None:
+    # With stderr's reader gone, writing the reason raised BrokenPipeError and the hook
+    # exited 1, which Claude Code takes as a non-blocking error: the call went through.
+    event = hook_event(str(repo), str(repo / PROGRESS / "state.json"), "Write", content="{}")
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "spellbook", "session", "check-transition", "--claude-hook"],
+            input=json.dumps(event).encode(),
+            stdout=subprocess.DEVNULL,
+            stderr=write,
+            cwd=repo,
+            timeout=120,
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == 2
+
+
 def hook(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [

@@ -299,6 +299,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as err:  # a bug: said in one line (SPELLBOOK_DEBUG=1 for the traceback)
         if os.environ.get("SPELLBOOK_DEBUG"):
             raise
+        if "--claude-hook" in args:  # a hook that failed blocks: it could not judge
+            _say(f"the spellbook hook could not judge this tool call: internal error ({err})")
+            return EXIT_HOOK_BLOCK
         message = f"internal error ({type(err).__name__}: {err}); please report it"
         try:
             return _failed(message, EXIT_FAILED, "--json" in args, "internal_error")
@@ -329,7 +332,8 @@ def _check_transition(args: list[str], machine: str | None) -> int:
     own reading catches its errors: an OSError out of it is a failed write)."""
     from spellbook.doors.hook import check_transition
 
-    if sys.stdout is None and "--claude-hook" not in args:  # print would drop the verdict
+    hooked = "--claude-hook" in args
+    if sys.stdout is None and not hooked:  # print would drop the verdict
         raise Unwritten("standard output is closed")
     try:
         code = check_transition(args, machine)
@@ -338,7 +342,7 @@ def _check_transition(args: list[str], machine: str | None) -> int:
         raise
     except BrokenPipeError:
         _drop_stdout()
-        return EXIT_FAILED
+        return EXIT_HOOK_BLOCK if hooked else EXIT_FAILED  # a hook never allows unsaid
     except OSError as err:
         _drop_stdout()
         raise Unwritten(err.strerror or str(err)) from None
@@ -386,10 +390,7 @@ def _flush() -> None:
 
 def _drop_stdout() -> None:
     """What is left to write to stdout goes to the null device (the exit flushes it)."""
-    with contextlib.suppress(OSError, ValueError, AttributeError):
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+    terminal.to_null(sys.stdout)
 
 
 def _say(line: str) -> None:

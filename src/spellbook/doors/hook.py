@@ -186,7 +186,10 @@ def claude_hook(root: str | None, machine: str | None, stdin: Any) -> int:
         ok, reason = False, f"{COULD_NOT_JUDGE}: {why}"
     if ok:
         return EXIT_OK
-    print(terminal.text(reason), file=sys.stderr)
+    try:
+        print(terminal.text(reason), file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):  # stderr gone: the call is blocked all the same
+        terminal.to_null(sys.stderr)
     return EXIT_HOOK_BLOCK
 
 

@@ -50,3 +50,16 @@ def _printable(said: str) -> bool:
     """Whether `said` holds nothing but printable characters, line feeds and tabs (the
     usual case, told at C speed); every unsafe character is unprintable to Python."""
     return said.replace("\n", "").replace("\t", "").isprintable()
+
+
+def to_null(stream: object) -> None:
+    """What is left to write to `stream` (stdout, stderr), whose reader has gone or which
+    cannot take it, goes to the null device, so that the exit, which flushes it, cannot
+    fail on it."""
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())  # type: ignore[attr-defined]
+        os.close(devnull)
