@@ -423,6 +423,23 @@ def test_a_reader_that_leaves_early_is_no_error(tmp_path: Path) -> None:
     assert piped.stdout and piped.stderr == ""
 
 
+@pytest.mark.parametrize("inside", [".git", ".git/hooks", ".GIT"])
+def test_a_root_in_git_s_own_folder_is_refused_and_nothing_is_written(
+    tmp_path: Path, inside: str
+) -> None:
+    # `spell --root .git accio` wrote .git/.ai/task/plan.md and state.json.
+    (tmp_path / ".git" / "hooks").mkdir(parents=True)
+    if not (tmp_path / inside).is_dir():  # a filesystem that tells `.GIT` from `.git`
+        (tmp_path / inside).mkdir()
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    result = spell(tmp_path / inside, "accio")
+    assert result.returncode == 2
+    assert "git's own folder" in clean(
+        result
+    ) and f"give the repository's folder, {tmp_path}" in clean(result)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
 def test_a_root_that_does_not_exist_is_named(tmp_path: Path) -> None:
     result = spell(tmp_path / "nowhere", "lumos")
     assert result.returncode == 2

@@ -140,6 +140,13 @@ def open_workflow(root: str | None, machine: str | None, from_head: bool = False
     if root is not None and not os.path.isdir(root):
         what = "is not a folder" if os.path.lexists(root) else "does not exist"
         raise BadFile(f"the repository folder {os.path.abspath(root)} {what}")
+    if root is not None and (git := _git_folder(root)):
+        raise BadFile(
+            f"the repository folder {os.path.abspath(root)} is "
+            + ("" if os.path.realpath(root) == git else "inside ")
+            + f"git's own folder {git}, where nothing is written: give the repository's "
+            f"folder, {os.path.dirname(git)}"
+        )
     module, home = resolve(root, machine, from_head)
     if root is None:
         here = os.getcwd()
@@ -149,6 +156,17 @@ def open_workflow(root: str | None, machine: str | None, from_head: bool = False
             said = f"spell: using the workspace {shown}/ ({root})"
             print(terminal.text(said), file=sys.stderr)
     return Workflow(root, module)
+
+
+def _git_folder(root: str) -> str:
+    """The `.git` folder `root` is in or is (any case: a filesystem may not tell `.GIT`
+    from `.git`), where nothing of a workspace is ever written; else ""."""
+    path = os.path.realpath(root)
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.casefold() == ".git":
+            return os.sep.join(parts[: at + 1]) or os.sep
+    return ""
 
 
 def find_root(start: str, workspace: str) -> str:
