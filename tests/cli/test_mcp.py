@@ -254,6 +254,23 @@ def test_arguments_a_spell_does_not_take_are_refused(tmp_path: Path) -> None:
     assert not (tmp_path / STATE).exists()
 
 
+def test_arguments_the_repair_tool_does_not_take_are_refused(tmp_path: Path) -> None:
+    # `repair_state_file` with {"path": "/etc/passwd"} answered "state.json is fine",
+    # as if it had looked at the file named.
+    (tmp_path / STATE).parent.mkdir(parents=True)
+    (tmp_path / STATE).write_text("not json", encoding="utf-8")
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("repair_state_file", {"path": "/etc/passwd"})
+
+    result = run(tmp_path, body)
+    assert result.is_error
+    assert "repair_state_file takes no arguments (given: path); nothing was repaired" in text(
+        result
+    )
+    assert (tmp_path / STATE).read_text(encoding="utf-8") == "not json"
+
+
 @pytest.mark.timeout(60)
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_sigterm_to_the_server_stops_the_test_command_a_cast_runs(tmp_path: Path) -> None:

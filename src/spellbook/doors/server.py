@@ -132,12 +132,17 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             open_world_hint=False,
         )
 
+    def no_arguments(ctx: Context, tool: str, undone: str) -> None:
+        """A tool call with arguments is refused: no tool takes any, and one that names a
+        file (`{"path": "/etc/passwd"}`) must not look as if it were read."""
+        given = (ctx.request_context.params or {}).get("arguments")
+        if given:
+            names = ", ".join(sorted(map(str, given)))
+            raise ToolError(f"{tool} takes no arguments (given: {names}); {undone}")
+
     def caster(spell: str) -> Any:
         def cast(ctx: Context) -> CallToolResult:
-            given = (ctx.request_context.params or {}).get("arguments")
-            if given:
-                names = ", ".join(sorted(map(str, given)))
-                raise ToolError(f"{spell} takes no arguments (given: {names}); nothing was cast")
+            no_arguments(ctx, spell, "nothing was cast")
             try:
                 result = workflow.cast(spell)
             except (SpellbookError, OSError) as err:
@@ -167,7 +172,8 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             annotations=annotations(spell),
         )
 
-    def repair() -> CallToolResult:
+    def repair(ctx: Context) -> CallToolResult:
+        no_arguments(ctx, REPAIR_TOOL, "nothing was repaired")
         try:
             message = text(workflow.repair())
         except (SpellbookError, OSError) as err:
@@ -178,7 +184,10 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             structured_content={"message": message},
         )
 
-    repair.__annotations__ = {"return": Annotated[CallToolResult, RepairOutcome]}
+    repair.__annotations__ = {
+        "ctx": Context,
+        "return": Annotated[CallToolResult, RepairOutcome],
+    }
 
     server.add_tool(
         repair,
