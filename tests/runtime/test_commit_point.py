@@ -507,6 +507,36 @@ def test_a_file_gone_before_its_move_is_a_note_not_an_error(tmp_path: Path) -> N
     assert notes == [".ai/task/task-results.md is gone; there was nothing to move"]
 
 
+def test_a_cast_a_full_disk_interrupts_says_how_to_finish_it_without_casting_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It said "[Errno 28] cannot write ...; the next cast finishes it", and the next
+    # `spell accio` finished the cast, then cast Accio once more.
+    import spellbook.verbs.operations as operations
+
+    flow = executed_flow(tmp_path)
+
+    def full(*args: Any) -> list[str]:
+        raise OSError(28, "cannot write .ai/task/task.md: No space left on device")
+
+    monkeypatch.setattr(operations, "apply", full)
+    with pytest.raises(Exception) as raised:
+        flow.cast("accio")
+    monkeypatch.undo()
+    message = str(raised.value)
+    assert "[Errno" not in message
+    assert message.startswith(
+        "Accio in ACHIEVE_TASK_EXECUTED was interrupted: cannot write .ai/task/task.md: No "
+        "space left on device; once the disk takes it, run `spell repair` to finish it and "
+        "cast nothing more"
+    ), message
+    said = Workflow(tmp_path).repair()
+    assert Workflow(tmp_path).status()["interrupted"] is None
+    state = json.loads((tmp_path / TASK / "state.json").read_text())
+    assert state["current_state"] == "ACHIEVE_TASK_DRAFTING", said  # A2, and no more
+    assert [e["rule"] for e in state["history"]][-1:] == ["A2"]
+
+
 def test_status_says_an_interrupted_cast_will_be_finished(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -516,7 +546,8 @@ def test_status_says_an_interrupted_cast_will_be_finished(
     said = Workflow(tmp_path).status()["interrupted"]
     assert said == (
         "Accio (ACHIEVE_TASK_EXECUTED → ACHIEVE_TASK_DRAFTING, rule A2) was interrupted; "
-        "the next cast finishes it first"
+        "run `spell repair` to finish it and cast nothing more (the next cast finishes it "
+        "first too)"
     )
     shown = subprocess.run(
         [sys.executable, "-m", "spellbook", "--root", str(tmp_path), "status"],
@@ -685,7 +716,8 @@ def test_a_first_cast_interrupted_before_its_state_file_is_finished_by_the_next(
     said = Workflow(tmp_path).status()
     assert said["interrupted"] == (
         "Accio (GATHER_NEEDS_PLAN → GATHER_EDITING, rule G1) was interrupted; "
-        "the next cast finishes it first"
+        "run `spell repair` to finish it and cast nothing more (the next cast finishes it "
+        "first too)"
     )
     result = Workflow(tmp_path).cast("lumos")
     assert result.notes[0].startswith("first finished the interrupted cast of Accio")

@@ -17,7 +17,7 @@ import json
 
 from spellbook.disk.lock import Lock
 from spellbook.disk.state_file import STATE_LIMIT, Encoded, Record, decode, now
-from spellbook.records.errors import BadFile, Interrupted, StateFileError, UnsafePath
+from spellbook.records.errors import BadFile, Interrupted, StateFileError, UnsafePath, said
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -181,8 +181,10 @@ class Journal:
         except OSError as err:
             self.forget()
             raise Interrupted(
-                f"{intent['entry']['trigger']} in {intent['before']} was interrupted: {err}; "
-                f"the next cast finishes it (from {self.workspace.shown(INTENT_FILE)})"
+                f"{intent['entry']['trigger']} in {intent['before']} was interrupted: "
+                f"{said(err)}; once the disk takes it, run `spell repair` to finish it and "
+                f"cast nothing more (from {self.workspace.shown(INTENT_FILE)}); the next "
+                "cast finishes it first too"
             ) from err
 
     def finish(self, record: Record, intent: dict[str, Any]) -> list[str]:
@@ -294,7 +296,10 @@ class Journal:
             return str(err)
         if intent is None or holds(record, intent["cast"]):
             return None  # none, or done: the next cast only deletes the record
-        return f"{cast_of(intent)} was interrupted; the next cast finishes it first"
+        return (
+            f"{cast_of(intent)} was interrupted; run `spell repair` to finish it and cast "
+            "nothing more (the next cast finishes it first too)"
+        )
 
 
 def cast_of(intent: dict[str, Any]) -> str:
