@@ -32,14 +32,14 @@ GOLDENS = Path(__file__).resolve().parents[1] / "data" / "goldens"
 _STAMP = re.compile(r"\d{4}-?\d{2}-?\d{2}(?:[T_ -]?\d{2}:?\d{2}:?\d{2}(?:\.\d+)?Z?)?(?:-\d+)?")
 
 # How long a command ran differs too.
-_SECONDS = re.compile(r"\(\d+(?:\.\d+)? s\)")
+_SECONDS = re.compile(r"(?<=[(, ])\d+(?:\.\d+)? s\)")
 
 
 def masked(text: str) -> str:
     """The response without what differs from run to run and machine to machine: dates,
     times, a command's duration, the path of the Python running the tests."""
     return _SECONDS.sub(
-        "(<seconds>)", _STAMP.sub("<time>", text.replace(sys.executable, "<python>"))
+        "<seconds>)", _STAMP.sub("<time>", text.replace(sys.executable, "<python>"))
     )
 
 

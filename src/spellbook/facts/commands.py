@@ -75,8 +75,11 @@ class Run:
         """The run, for the notes of the cast's response: the command, how long, the
         verdict, and its output in a fence its own backticks cannot close."""
         verdict = "passed" if self.status == 0 else f"failed (exit status {self.status})"
+        env = COMMAND_ENV + self.key.upper()
+        source = f"from {env}, " if os.environ.get(env) == self.command else ""
         said = (
-            f"ran {self.key.replace('_', ' ')} `{self.command}` ({self.seconds:.1f} s): {verdict}"
+            f"ran {self.key.replace('_', ' ')} `{self.command}` ({source}{self.seconds:.1f} s): "
+            f"{verdict}"
         )
         if not self.output.strip():
             return said
