@@ -658,6 +658,11 @@ def test_the_hook_refuses_what_would_let_a_step_be_skipped_another_way(tmp_path:
     }
     said = hook({"file_path": str(folder / ".intent.json"), "content": json.dumps(intent)})
     assert b"only casts write it" in said
+    # A backup repair reads to choose a state (a forged one reset `attempts`) was allowed.
+    forged = '{"state": "IMPLEMENT", "feature_id": "F1", "attempts": 0}'
+    for backup in ("state.json.bad-29991231T000000Z", "State.JSON.bad-1"):
+        said = hook({"file_path": str(folder / backup), "content": forged})
+        assert b"only casts write it" in said, said
     os.link(folder / "state.json", tmp_path / "notes.json")
     assert b"It skips testing" in hook(
         {"file_path": str(tmp_path / "notes.json"), "content": '{"state": "COMPLETE"}'}

@@ -24,6 +24,7 @@ import json
 import re
 
 from spellbook.cast.commit_point import HISTORY_FOLDER
+from spellbook.disk.own_files import BACKUP
 from spellbook.disk.state_file import REPAIR_LIMIT, TIME_FIELDS, decode, encodable
 from spellbook.records.errors import SpellbookError, StateFileError
 
@@ -174,7 +175,7 @@ class Recall:
         stem = self.state_file.replace("/", "-")
         for pattern, backup in (
             (f"{HISTORY_FOLDER}/{stem}-*.jsonl", False),
-            (f"{self.state_file}.bad-*", True),
+            (f"{self.state_file}{BACKUP}*", True),
         ):
             try:
                 names = self.workspace.glob(pattern)  # sorted: by time, as they are named
@@ -413,6 +414,6 @@ def _times(n: int) -> str:
 def _by_time(name: str) -> tuple[str, int]:
     """A backup's or history file's name in time order: by its stamp, then its number
     (`state.json.bad-20261127T101500Z-2`)."""
-    tail = name.rpartition(".bad-")[2] if ".bad-" in name else name
+    tail = name.rpartition(BACKUP)[2] if BACKUP in name else name
     stamp, _, number = tail.partition("-")
     return stamp, int(number) if number.isdigit() else 1

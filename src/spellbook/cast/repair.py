@@ -7,6 +7,7 @@ import os
 
 from spellbook.cast.commit_point import HISTORY_KEEP, INTENT_FILE
 from spellbook.cast.recall import Kept, Recall, read_kept
+from spellbook.disk.own_files import BACKUP
 from spellbook.disk.state_file import (
     REPAIR_LIMIT,
     STATE_LIMIT,
@@ -260,7 +261,7 @@ class Repair:
         """Move `rel` aside as `<rel>.bad-<time>`; the new name, as shown."""
         stamp = now().replace(":", "").replace("-", "")
         for n in range(1, 1000):
-            name = f"{rel}.bad-{stamp}" + (f"-{n}" if n > 1 else "")
+            name = f"{rel}{BACKUP}{stamp}" + (f"-{n}" if n > 1 else "")
             if not self.workspace.exists(name):
                 self.workspace.move(rel, name)
                 return self.workspace.shown(name)

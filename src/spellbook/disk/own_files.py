@@ -13,6 +13,9 @@ TRASH = ".trash"
 # The runtime's own files and folders in a workspace, which no action of a spec touches
 # (the journal's intent record, the state file's lock and old history, the trash).
 RUNTIME_FILES = frozenset({TRASH, ".history", ".intent.json", ".state.lock"})
+# How repair names a state file it sets aside (`state.json.bad-20261127T101500Z`), which
+# it reads again to choose a state: the runtime's own, as the state file is.
+BACKUP = ".bad-"
 # The verbs that only read the files they name, and so may name the state file.
 READING_VERBS = frozenset({"load", "find"})
 OWN_FILE = "is Spellbook's own file; no action of a spec touches it"
@@ -29,7 +32,21 @@ def own_file(path: str, verb: str, own: Collection[str] = ()) -> bool:
     if verb in READING_VERBS or not path:
         return False
     parts = folded(path)  # RUNTIME_FILES are folded already
-    return bool(parts) and (parts[0] in RUNTIME_FILES or any(parts == folded(f) for f in own))
+    return bool(parts) and (
+        parts[0] in RUNTIME_FILES
+        or any(parts == folded(f) or _backup(parts, folded(f)) for f in own)
+    )
+
+
+def backup_of(path: str, own: str) -> bool:
+    """Whether `path` is a backup repair made of `own`, the state file
+    (`state.json.bad-<time>`), compared as `folded` compares names."""
+    return _backup(folded(path), folded(own))
+
+
+def _backup(parts: tuple[str, ...], own: tuple[str, ...]) -> bool:
+    same_folder = bool(own) and len(parts) == len(own) and parts[:-1] == own[:-1]
+    return same_folder and parts[-1].startswith(own[-1] + BACKUP)
 
 
 def folded(path: str) -> tuple[str, ...]:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import os
 import re
 
-from spellbook.disk.own_files import folded_name
+from spellbook.disk.own_files import backup_of, folded_name
 from spellbook.disk.paths import is_git
 from spellbook.disk.store import Workspace
 
@@ -495,7 +495,7 @@ class Place:
                 for hit in self._in_workspace([other, *rest[1:]], _same)
             ]
         name = name or "/".join(rest)
-        if not name or name.startswith("."):
+        if not name or name.startswith(".") or backup_of(name, self.state_file()):
             return [Hit(RUNTIME, name, self)] if name else []
         return [Hit(WORKSPACE, name, self)] if self.workflow.guards(name) else []
 
