@@ -382,6 +382,12 @@ def test_every_request_is_answered_even_one_the_sdk_cannot_read(tmp_path: Path) 
         wire.send({"jsonrpc": "2.0", "id": "x", "params": 3})
         said = wire.answer()
         assert (said["id"], said["error"]["code"]) == ("x", -32600)
+        # An id that is no string nor number: the SDK took the request for a notification,
+        # and it was never answered.
+        for ident in ({"a": 1}, [1], 1.5, None):
+            wire.send({"jsonrpc": "2.0", "id": ident, "method": "tools/list"})
+            said = wire.answer()
+            assert (said["id"], said["error"]["code"]) == (None, -32600), (ident, said)
         # A notification it cannot read is owed no answer; the next request still is.
         wire.send('{"jsonrpc": "2.0", "method": "notifications/x", "params": ' + deep + "}")
         wire.send({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})

@@ -158,10 +158,13 @@ def unreadable(line: str) -> Any:
     if not line.strip():
         return False
     try:
-        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-        return None
+        read = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except ValidationError as err:
         problems = err.errors()
+    else:  # the SDK takes a request whose id is no string nor number for a notification
+        if not isinstance(read, types.JSONRPCNotification) or not _has_id(line):
+            return None
+        return _error(INVALID_REQUEST, None, "its id is neither a string nor an integer")
     why = str(problems[0]["msg"]) if problems else "unreadable"
     if problems and problems[0]["type"] == "json_invalid" and "recursion limit" not in why:
         return _error(PARSE_ERROR, None, why)  # not JSON: a lone surrogate's escape too
@@ -176,6 +179,16 @@ def unreadable(line: str) -> Any:
     if "recursion limit" in why:
         why = "nested deeper than the server reads"
     return _answer(keys, why)
+
+
+def _has_id(line: str) -> bool:
+    """Whether a message's top level has an `id` key."""
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        found = top_level(line).found
+        return found is not None and "id" in found
+    return isinstance(message, dict) and "id" in message
 
 
 def overlong(head: str) -> Any:
