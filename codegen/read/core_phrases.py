@@ -553,8 +553,8 @@ class CorePhrases:
     def _counted(self, groups: dict[str, str], file: str, positive: bool) -> DNF | None:
         """`F has at least N checklist items under S` (more than, fewer than, at most):
         at least N, or at least N + 1, of the section's items or unchecked items. At
-        least 1 is the fact `items` (`unchecked`) itself; at least 0 always holds, and is
-        read as always with the advice (`always`), as `count of ... ≥ 0` is."""
+        least 1 is the fact `items` (`unchecked`) itself; at least 0 says only that the
+        section is there, as every count of a section's items does (the fact `section`)."""
         kind = " ".join((groups["kind"] or "").lower().split())
         if kind not in _KINDS:
             self.reason = (
@@ -572,17 +572,13 @@ class CorePhrases:
             return None
         bound = " ".join(groups["bound"].lower().split())
         least = int(count) + (bound in ("more than", "at most", "no more than"))
-        if least == 0 and groups.get("alone"):  # `has no section S with at least 0 items`
-            self.reason = (
-                f"{bound} 0 items always holds: to say the section is missing, write "
-                f"'{groups['file']} has no section {groups['section']}'"
-            )
-            return None
-        if least == 0:
-            found: DNF = ((),) if positive else ()
-            return self._vacuous(found, f"{bound} 0 items", "a count is a whole number from 0")
-        probe = _KINDS[kind]
         said = literal if groups.get("alone") else said_of
+        if least == 0 and bound == "at least":  # what it says is that the section is there
+            return said("section", file, section, positive)
+        if least == 0:
+            self.reason = f"{bound} 0 items never holds: a count is a whole number from 0"
+            return None
+        probe = _KINDS[kind]
         if least == 1 and probe != "checked":  # no fact of its own: one checked item
             return said(probe, file, section, positive)
         return said(f"{probe}_at_least", file, f"{least} {section}", positive)

@@ -389,15 +389,20 @@ COUNTS: list[Any] = [
         'plan.md has more than one unchecked item under "Risks"',
         yes("unchecked_at_least", "plan.md", "2 Risks"),
     ),
-    # At least 0 always holds: read as always with the advice, as `count of ... ≥ 0` is (it
-    # was refused, where the symbol's form was read so).
-    read("core", 'plan.md has at least 0 checklist items under "Risks"', []),
-    read("core", "feature-list.json has at least 0 `features`", []),
-    refused(
+    # At least 0 of a section's items says only that the section is there; a JSON count at
+    # least 0 always holds (a missing key counts 0), read as always with the advice, as
+    # `count of ... ≥ 0` is. Both were refused as saying nothing.
+    one(
+        "core",
+        'plan.md has at least 0 checklist items under "Risks"',
+        yes("section", "plan.md", "Risks"),
+    ),
+    one(
         "core",
         'plan.md has no section "Risks" with at least 0 checklist items',
-        """to say the section is missing, write 'plan.md has no section "Risks"'""",
+        no("section", "plan.md", "Risks"),
     ),
+    read("core", "feature-list.json has at least 0 `features`", []),
     refused("core", 'plan.md has fewer than 0 checklist items under "Risks"', "never holds"),
     refused("core", 'plan.md has 2 checklist items under "Risks"', "an exact count"),
     refused("core", 'plan.md has exactly 2 unchecked items under "Risks"', "an exact count"),
