@@ -445,6 +445,17 @@ def test_a_block_whose_reason_cannot_be_written_still_blocks(repo: Path) -> None
     assert done.returncode == 2
 
 
+def test_a_block_with_stderr_closed_writes_nothing_to_stdout(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # With sys.stderr None, print(file=None) would have written the reason to stdout.
+    event = hook_event(str(repo), str(repo / PROGRESS / "state.json"), "Write", content="{}")
+    monkeypatch.setattr(sys, "stderr", None)
+    code = claude_hook(str(repo), "session", io.BytesIO(json.dumps(event).encode()))
+    monkeypatch.undo()
+    assert code == 2 and capsys.readouterr().out == ""
+
+
 def hook(root: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [

@@ -186,6 +186,8 @@ def claude_hook(root: str | None, machine: str | None, stdin: Any) -> int:
         ok, reason = False, f"{COULD_NOT_JUDGE}: {why}"
     if ok:
         return EXIT_OK
+    if sys.stderr is None:  # closed: print would write the reason to stdout instead
+        return EXIT_HOOK_BLOCK
     try:
         print(terminal.text(reason), file=sys.stderr, flush=True)
     except (OSError, ValueError, AttributeError):  # stderr gone: the call is blocked all the same
