@@ -235,6 +235,11 @@ class State(_Record):
         self.confirmation = confirmation
         self.goal = goal
 
+    def contradicted(self, check: Callable[[str, str, str], bool]) -> list[str]:
+        """What the files say against its Indicators, in the spec's words (`check`
+        answers a fact of the core: `Facts.check`)."""
+        return [(~lit).said for lit in self.evidence if check(*lit.guard.fact) != lit.holds]
+
 
 class Action(_Record):
     """One verb of a rule's Action cell, with the phrase it was read from (see the action

@@ -39,4 +39,6 @@ def test_repair_starts_in_the_initial_state_and_says_the_files_do_not_fit(
     assert "Chose CLOSED, the initial state" in said and "open.flag exists" in said
     assert (root / ".door" / "state.json").is_file()
     assert spell(root, "status").returncode == EXIT_OK
-    assert "nothing to repair" in spell(root, "repair").stdout  # the file is fine now
+    again = spell(root, "repair").stdout  # the file is fine now; the files still do not fit
+    assert "is fine: the workflow is in CLOSED, but the files do not match its Indicators" in again
+    assert "(open.flag exists)" in again and "They match" not in again

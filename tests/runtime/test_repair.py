@@ -249,3 +249,37 @@ def test_repair_of_the_shipped_session_counts_attempts_from_the_select_that_set_
     ) in said, said
     repaired = json.loads(state.read_text())
     assert (repaired["attempts"], repaired["feature_id"]) == (3, chosen)
+
+
+def test_a_state_file_the_files_contradict_is_kept_and_said_with_the_state_they_show(
+    tmp_path: Path,
+) -> None:
+    # state.json edited by hand (or merged) to say the criteria are all met, while
+    # plan.md has none: status, a cast and repair say what the files say, and the
+    # state file that can be read is never replaced.
+    write(tmp_path, "plan.md", "# Plan\n\nNothing yet.\n")
+    set_state(tmp_path, "ACHIEVE_COMPLETE")
+    unmet = "The files do not match ACHIEVE_COMPLETE's Indicators: plan.md has no acceptance"
+    status = spell(tmp_path, "status")
+    assert status.returncode == 0 and unmet in status.stdout
+    as_json = json.loads(spell(tmp_path, "status", "--json").stdout)
+    assert as_json["unmet"][0] == "plan.md has no acceptance criteria"
+    assert unmet in spell(tmp_path, "lumos").stdout
+    before = files(tmp_path)
+    repaired = spell(tmp_path, "repair")
+    assert repaired.returncode == 0, repaired.stderr
+    assert "is fine: the workflow is in ACHIEVE_COMPLETE, but the files do not match" in (
+        repaired.stdout
+    )
+    assert "They match GATHER_EDITING's (plan.md exists)" in repaired.stdout
+    assert "set `current_state` in it" in repaired.stdout
+    assert files(tmp_path) == before
+
+
+def test_files_that_match_the_state_are_not_said_to_contradict_it(tmp_path: Path) -> None:
+    write(tmp_path, "plan.md", plan(checked=1, unchecked=0))
+    set_state(tmp_path, "ACHIEVE_COMPLETE")
+    assert json.loads(spell(tmp_path, "status", "--json").stdout)["unmet"] == []
+    assert "do not match" not in spell(tmp_path, "lumos").stdout
+    repaired = spell(tmp_path, "repair")
+    assert repaired.stdout.strip().endswith("ACHIEVE_COMPLETE; nothing to repair")

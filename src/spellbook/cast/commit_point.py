@@ -90,13 +90,7 @@ class Journal:
 
     def contradicting(self, state: str) -> list[str]:
         """What the files say against `state`'s Indicators, in the spec's words."""
-        engine = self.engine
-        facts = engine.facts()
-        return [
-            (~lit).said
-            for lit in engine.states[state].evidence
-            if facts.check(*lit.guard.fact) != lit.holds
-        ]
+        return self.engine.states[state].contradicted(self.engine.facts().check)
 
     def load(self) -> Record:
         """The state file under the lock, reusing the parse of bytes this journal wrote."""

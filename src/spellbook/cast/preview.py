@@ -10,7 +10,7 @@ something it depends on may have changed (`telling`).
 
 from __future__ import annotations
 
-from spellbook.cast.responses import First, files_said, spell_values
+from spellbook.cast.responses import First, files_said, spell_values, unmet_said
 from spellbook.disk.state_file import encode, today
 from spellbook.facts.answers import NeedsRun
 from spellbook.facts.probes import PROBES
@@ -310,6 +310,9 @@ class Foresight:
             word = engine.machine.SPELL_WORD
             values = spell_values(foreseen, self.writer, word, first)
             values["files"] = files_said(engine.files, self.there(model), engine.machine.WORKSPACE)
+            unmet = self.unmet(model, state)
+            if unmet:
+                values["files"] += f"\n{unmet_said(state, unmet)}."
         finally:
             workspace.unobserve()
         # A spell that cannot be told may be told once something outside the workspace
@@ -330,6 +333,15 @@ class Foresight:
             except (SpellbookError, OSError):
                 there[file] = False
         return there
+
+    def unmet(self, model: Any, state: str) -> list[str]:
+        """What the files say now against `state`'s Indicators, in the spec's words: a
+        state file edited by hand or merged, a file removed by hand, or what the AI was
+        just asked to write and has not yet (nothing said where a file cannot be read)."""
+        try:
+            return self.engine.states[state].contradicted(model.facts.check)
+        except (SpellbookError, OSError, NeedsRun):
+            return []
 
     def unhandled(self, state: str, spell: str, model: Any) -> list[str]:
         """The facts the rules of `spell` in `state` look at, as they are now, in words

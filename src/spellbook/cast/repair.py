@@ -78,6 +78,9 @@ class Repair:
                     journal.save(record, record.state, record.history.pop())
                     return "\n".join([*notes, *moved])
                 fine = f"{shown} is fine: the workflow is in {record.state}"
+                unmet = self._unmet(record.state)
+                if unmet:
+                    return "\n".join([*notes, fine + ", but " + unmet])
                 return "\n".join([*notes, fine + ("." if notes else "; nothing to repair")])
             trimmed = self._trim()
             if trimmed:
@@ -135,6 +138,31 @@ class Repair:
             *restored.said,
             f"Started a new {shown} in {state}.",
         ]
+
+    def _unmet(self, state: str) -> str:
+        """A state file that can be read, naming a state whose Indicators the files
+        contradict (edited by hand, merged, a file removed by hand): what they say, the
+        state they match, and how to move; a state file that can be read is never
+        replaced (its state may be waiting for the AI to write a file). "" if they do
+        not contradict it, or a file cannot be read."""
+        try:
+            unmet = self.journal.contradicting(state)
+            chosen, because = self._from_files()
+        except (SpellbookError, OSError):
+            return ""
+        if not unmet:
+            return ""
+        matches = (
+            f" They match {chosen}'s ({because.partition(': ')[2]})."
+            if chosen != state and because.startswith("its Indicators match")
+            else ""
+        )
+        return (
+            f"the files do not match its Indicators ({', '.join(unmet)}).{matches} "
+            "A state file that can be read is kept as it is: if it was edited by hand or "
+            f"merged, set `{self.format.state_key}` in it to where the workflow is, or cast "
+            "a spell that moves it on (`spell status` tells what each does)."
+        )
 
     def _unexplained(self, state: str) -> list[str]:
         """The files there that the chosen state's Indicators do not speak of (a PR
@@ -236,6 +264,11 @@ class Repair:
         named = self.format.last_state(value, states, head)
         if named is not None:
             return named, "the damaged file still names it", history, damaged
+        return (*self._from_files(), history, damaged)
+
+    def _from_files(self) -> tuple[str, str]:
+        """The state the files show, and why: of the states whose Indicators all hold,
+        the one they say most of (the later listed among equals), else the initial state."""
         machine = self.engine.machine
         facts = self.engine.facts()
         model = machine.Model(facts)
@@ -255,7 +288,7 @@ class Repair:
                 because = "its Indicators match the files: " + ", ".join(
                     w.said for w in state.evidence
                 )
-        return chosen, because, history, damaged
+        return chosen, because
 
     def _backup(self, rel: str) -> str:
         """Move `rel` aside as `<rel>.bad-<time>`; the new name, as shown."""

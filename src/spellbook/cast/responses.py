@@ -461,6 +461,11 @@ def files_said(files: Sequence[str], there: Mapping[str, bool], workspace: str) 
     return f"Files there: {', '.join(held) or 'none'}; not there: {', '.join(missing) or 'none'}."
 
 
+def unmet_said(state: str, unmet: Sequence[str]) -> str:
+    """That the files do not match `state`'s Indicators, and how (`Foresight.unmet`)."""
+    return f"The files do not match {state}'s Indicators: {', '.join(unmet)}"
+
+
 def fill(text: str, values: dict[str, str]) -> str:
     """Replace each `{{name}}` / `{{name:arg}}` whose key is in `values`; leave others.
 

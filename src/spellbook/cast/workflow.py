@@ -278,6 +278,7 @@ class Workflow:
             "workspace": self.workspace.base,
             "fields": {name: record.extra.get(name) for name in self.format.fields},
             "files": self.foresight.there(model),
+            "unmet": self.foresight.unmet(model, record.state),
             "formerly": record.former,
         }
 

@@ -512,6 +512,8 @@ def _drawn(workflow: Workflow, format: str, as_json: bool) -> int:
 
 
 def _status_text(data: dict[str, object]) -> str:
+    from spellbook.cast.responses import unmet_said
+
     state = f"{data['state']}: {data['description']}" if data["description"] else data["state"]
     lines = [str(state), f"Workspace: {data['workspace']}/"]
     fields = data.get("fields")
@@ -525,6 +527,10 @@ def _status_text(data: dict[str, object]) -> str:
         lines.append(
             f"Files there: {', '.join(there) or 'none'}; not there: {', '.join(missing) or 'none'}"
         )
+    unmet = data.get("unmet")
+    if unmet:
+        assert isinstance(unmet, list)
+        lines.append(unmet_said(str(data["state"]), unmet))
     lines.append("")
     if data.get("formerly"):
         lines += [
