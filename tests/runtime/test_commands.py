@@ -97,3 +97,22 @@ def test_a_test_command_holding_a_nul_is_bad_input(tmp_path: Path) -> None:
     result = session_cli("--root", str(tmp_path), "advance")
     assert result.returncode == 2 and b"NUL" in result.stderr
     clean(result)
+
+
+def test_a_test_command_from_the_environment_is_said_in_the_state_file_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The run the state file keeps says where its command came from, as the note does:
+    # a later reader of the state file sees the project's own command was not the one run.
+    session_in(tmp_path, "TEST", "exit 1")
+    monkeypatch.setenv("SPELLBOOK_TEST_COMMAND", "exit 0")
+    result = session(tmp_path).cast("advance")
+    assert result.rule == "T2"
+    kept = json.loads((tmp_path / PROGRESS / "state.json").read_text())
+    run = kept["runs"]["test_command"]
+    assert run["command"] == "exit 0" and run["from"] == "SPELLBOOK_TEST_COMMAND"
+    monkeypatch.delenv("SPELLBOOK_TEST_COMMAND")
+    session_in(tmp_path / "own", "TEST", "exit 0")
+    session(tmp_path / "own").cast("advance")
+    own = json.loads((tmp_path / "own" / PROGRESS / "state.json").read_text())
+    assert "from" not in own["runs"]["test_command"]

@@ -61,22 +61,31 @@ class Run:
         self.seconds = seconds
         self.digest = digest
 
+    @property
+    def overridden(self) -> str:
+        """The environment variable the command came from ("" if the file's own)."""
+        env = COMMAND_ENV + self.key.upper()
+        return env if os.environ.get(env) == self.command else ""
+
     def recorded(self) -> dict[str, object]:
-        """How the state file keeps it (`runs.<key>`), for a later judge of the state."""
-        return {
+        """How the state file keeps it (`runs.<key>`), for a later judge of the state;
+        a command from the environment says so (`"from"`), as its note does."""
+        kept: dict[str, object] = {
             "command": self.command,
             "status": self.status,
             "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "seconds": round(self.seconds, 1),
             "fingerprint": self.digest,
         }
+        if self.overridden:
+            kept["from"] = self.overridden
+        return kept
 
     def note(self) -> str:
         """The run, for the notes of the cast's response: the command, how long, the
         verdict, and its output in a fence its own backticks cannot close."""
         verdict = "passed" if self.status == 0 else f"failed (exit status {self.status})"
-        env = COMMAND_ENV + self.key.upper()
-        source = f"from {env}, " if os.environ.get(env) == self.command else ""
+        source = f"from {self.overridden}, " if self.overridden else ""
         said = (
             f"ran {self.key.replace('_', ' ')} `{self.command}` ({source}{self.seconds:.1f} s): "
             f"{verdict}"
