@@ -200,7 +200,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
                 f"not a state-machine spec as read (no transition table): {example.message}",
                 example.line,
             )
-        unread_block = why_no_table(p.block for p in placed)
+        unread_block = why_no_table((p.block, p.headings[-1:]) for p in placed)
         if unread_block is not None:
             fail(*unread_block)
         fail(

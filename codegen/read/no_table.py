@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 
 from .diagram_blocks import MERMAID, diagram_language
-from .markdown import Block, Code, ItemList, LooseRows, Paragraph, Table
+from .markdown import Block, Code, Heading, ItemList, LooseRows, Paragraph, Table
 
 _NONE = "not a state-machine spec as read (no transition table)"
 # The first header cell of a matrix: `State \ Event`, `State / Trigger`, `From x Event`.
@@ -18,10 +18,12 @@ _CORNER = re.compile(r"^\s*\w[\w ]*?\s*[\\/\u00d7]\s*\w[\w ]*$")
 _EMPTY = frozenset({"", "-", "\u2014", "\u2013", "n/a", "x", "\u2717", "\u2718"})
 
 
-def why_no_table(blocks: Iterable[Block]) -> tuple[str, int] | None:
+def why_no_table(blocks: Iterable[tuple[Block, tuple[Heading, ...]]]) -> tuple[str, int] | None:
     """The reason a spec's first table-like block or diagram is no transition table,
-    with what to write instead, and its line; None where it has none."""
-    for block in blocks:
+    with what to write instead, and its line; None where it has none. Each block comes
+    with the heading it is under, if any."""
+    for block, over in blocks:
+        heading = " ".join(over[0].text.strip("#*_` ").split()) if over else ""
         if isinstance(block, Table) and len(block.header.cells) >= 2:
             matrix = _matrix(block)
             if matrix is not None:
@@ -33,7 +35,7 @@ def why_no_table(blocks: Iterable[Block]) -> tuple[str, int] | None:
         if isinstance(block, Code) and diagram_language(block) is not None:
             return _diagram(block)
         if isinstance(block, ItemList):
-            listed = _listed(block)
+            listed = _listed(block, heading)
             if listed is not None:
                 return listed
     return None
@@ -45,13 +47,16 @@ def why_no_table(blocks: Iterable[Block]) -> tuple[str, int] | None:
 _ARROW = re.compile(r"--\s*(?P<event>[^->]{1,80}?)\s*-->|-->|->|→|⟶|=>")
 _ON = re.compile(r"\s(?:on|when|by|via)\s")
 _LONGEST = 300
+_TRIGGER_FIRST = re.compile(r"(?:on|when|upon)\s+(?=\S)", re.IGNORECASE)
 _WORDS = re.compile(
     r"\b(?:go(?:es)? to|moves? to|transitions? to|becomes?|switch(?:es)? to)\b", re.IGNORECASE
 )
 
 
-def _arrow(text: str) -> tuple[str, str, str] | None:
-    """(source, event or "", target) of an item written as an arrow, else None."""
+def _arrow(text: str, heading: str = "") -> tuple[str, str, str] | None:
+    """(source, event or "", target) of an item written as an arrow, else None. An
+    item that starts with its event (`on cancel → Cancelled`) is of the state its list
+    is under (`heading`)."""
     found = _ARROW.search(text) if len(text) <= _LONGEST else None
     if found is None:
         return None
@@ -62,10 +67,13 @@ def _arrow(text: str) -> tuple[str, str, str] | None:
         rest, event = rest[: on.start()].strip(), event or rest[on.end() :].strip()
     if not source or not rest or any(c in source + rest for c in "-→⟶>,;:()"):
         return None
+    trigger = _TRIGGER_FIRST.match(source)
+    if trigger is not None and not event:  # `on cancel → Cancelled`, under the state's heading
+        source, event = heading or "<state>", source[trigger.end() :].strip()
     return source, event, rest
 
 
-def _listed(block: ItemList) -> tuple[str, int] | None:
+def _listed(block: ItemList, heading: str) -> tuple[str, int] | None:
     """A list whose items are moves (arrows, or sentences that say where a state goes)."""
     texts = []
     for item in block.items:
@@ -73,7 +81,7 @@ def _listed(block: ItemList) -> tuple[str, int] | None:
         if first is None or not first.lines:
             return None
         texts.append(" ".join(line.plain for line in first.lines).strip())
-    arrows = [(t, m) for t, m in zip(texts, map(_arrow, texts), strict=True) if m is not None]
+    arrows = [(t, m) for t in texts if (m := _arrow(t, heading)) is not None]
     if len(arrows) >= max(1, len(texts) - 1):
         written, (source, event, target) = arrows[0]
         parts = (source, event or "<event>", target)

@@ -97,6 +97,18 @@ def test_moves_written_as_a_list_of_arrows_are_told_the_row_to_write(
     assert err.message.endswith(example), err.message
 
 
+def test_moves_listed_under_their_state_by_event_are_told_the_row_of_that_state() -> None:
+    # `on cancel → Cancelled` under `### Pending`: the state is the heading, the event is
+    # what follows `on`; not a state named "on cancel".
+    err = refusal(
+        "# Orders\n\n### Pending\n\n- on `pay` → **Paid**\n- on `cancel` → **Cancelled**\n"
+    )
+    assert "writes the moves as arrows (`on pay → Paid`)" in err.message, err.message
+    assert err.message.endswith("e.g. `| Pending | pay | Paid |`"), err.message
+    no_heading = refusal("- when pay → Paid\n- when cancel → Cancelled\n")
+    assert no_heading.message.endswith("e.g. `| <state> | pay | Paid |`"), no_heading.message
+
+
 def test_moves_said_in_sentences_are_told_to_be_rows_of_a_table() -> None:
     items = (
         "- When the light is **red** and the timer fires, go to **green**.\n"
