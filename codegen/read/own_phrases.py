@@ -8,7 +8,9 @@ state` is one question for the project's code (was it confirmed, by either?), ne
 two guards of which one is `PR state`. Each guard is named by `identifier` of its
 words, with its negation understood:
 
-- `not X`, `no X` are X not holding (`no blockers` is `blockers` not holding);
+- `not X`, `no X` are X not holding (`no blockers` is `blockers` not holding), and so
+  are `unless X`, `except when X`, `not yet X`, `no longer X`; `if X`, `only if X`,
+  `when X` are X;
 - `X fails` (`fail`, `failed`, `failing`) is `X passes` (`pass`, ...) not holding;
 - `X is not Y` (`isn't`, `are not`, `aren't`, `was not`, `were not`) is `X is Y`
   not holding;
@@ -39,7 +41,12 @@ _NOT = re.compile(r"(?:(?:not|no)\s+|[!~¬]\s*)(?P<rest>.+)", re.I)
 # `not(locked)`, `!(locked)`: the negation of what the parentheses hold.
 _NOT_CALL = re.compile(r"(?:not|[!~¬])\s*\(\s*(?P<rest>[^()]+?)\s*\)", re.I)
 # Words before a guard that say only that it is one: `if paid`, `only if paid`.
-_IF = re.compile(r"(?:only\s+if|if|when|whenever|provided(?:\s+that)?)\s+(?P<rest>.+)", re.I)
+_IF = re.compile(
+    r"(?:only\s+(?:if|when)|if|when|whenever|provided(?:\s+that)?)\s+(?P<rest>.+)", re.I
+)
+# Words before a guard that deny it: `unless held`, `except when held`, `not yet
+# held`, `no longer held` are `held` not holding.
+_UNLESS = re.compile(r"(?:unless|except\s+(?:if|when)|not\s+yet|no\s+longer)\s+(?P<rest>.+)", re.I)
 # A row that fires where the cell's other rows do not, said as a guard (`otherwise`,
 # UML's `[else]`): not read as a guard, nor as always (`analyse.spec_checks` says what
 # to write instead: the negation of the other rows' conditions).
@@ -92,10 +99,8 @@ def path_in(phrase: str) -> str:
 def guard(phrase: str) -> tuple[str, str, bool]:
     """(identifier, the words of the guard holding, whether the phrase says it holds);
     the identifier is "" for a phrase with no word to name it by."""
-    text = " ".join(phrase.split()).rstrip(".").strip()
+    text = _stated(phrase)
     positive = True
-    if (m := _IF.fullmatch(text)) is not None:
-        text = m.group("rest")
     # `NOT no blockers` is `blockers`; `!locked`, `not(locked)` are `locked` not holding
     while (m := _NOT_CALL.fullmatch(text) or _NOT.fullmatch(text)) is not None:
         text, positive = m.group("rest"), not positive
@@ -106,6 +111,17 @@ def guard(phrase: str) -> tuple[str, str, bool]:
     elif (m := _FAILS.fullmatch(text)) is not None:
         text, positive = f"{m['subject']} {_PASSES[m['verb'].lower()]}", not positive
     return method_name(text), text, positive
+
+
+def _stated(phrase: str) -> str:
+    """The phrase without the words that say only that it is a guard (`if paid`), and
+    with `not` for the words that deny it (`unless paid` is `not paid`)."""
+    text = " ".join(phrase.split()).rstrip(".").strip()
+    if (m := _IF.fullmatch(text)) is not None:
+        text = m.group("rest")
+    if (m := _UNLESS.fullmatch(text)) is not None:
+        text = "not " + m.group("rest")
+    return text
 
 
 def method_name(words: str) -> str:
@@ -131,8 +147,7 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
     name, words, positive = guard(phrase)
     if OTHERWISE.fullmatch(phrase.strip().strip("[]() ")):
         return f"{phrase.strip()!r} says the other rows' cases, which no guard answers"
-    text = " ".join(phrase.split()).rstrip(".").strip()
-    text = m.group("rest") if (m := _IF.fullmatch(text)) is not None else text
+    text = _stated(phrase)
     if _NOT_CALL.fullmatch(text) is None and (m := _NEGATED_JOIN.fullmatch(text)):
         joins = _LOWER_JOIN.findall(m["rest"])
         two = _LOWER_JOIN.sub(lambda j: f" {j.group(1).upper()} ", text)

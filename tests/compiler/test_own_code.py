@@ -149,9 +149,37 @@ def test_negation_written_as_code_is_the_guard_not_holding(cell: str) -> None:
     assert read(cell) == ((own("account_locked", False),),)
 
 
-@pytest.mark.parametrize("cell", ["if paid", "only if paid", "when paid"])
+@pytest.mark.parametrize("cell", ["if paid", "only if paid", "when paid", "only when paid"])
 def test_words_that_only_say_a_guard_is_one_are_not_its_name(cell: str) -> None:
     assert read(cell) == ((own("paid"),),)
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["unless paid", "Unless paid", "except when paid", "except if paid", "not yet paid",
+     "no longer paid", "if not paid"],
+)  # fmt: skip
+def test_words_that_deny_a_guard_are_the_guard_not_holding(cell: str) -> None:
+    # `unless paid` was a guard `unless_paid` that must hold: paid not holding is meant,
+    # and its other rows' `paid` must be the same guard, or no gap or overlap is seen.
+    assert read(cell) == ((own("paid", False),),)
+
+
+def test_a_row_unless_a_guard_and_a_row_if_it_cover_the_cell_once() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | unless the hold is set | DONE | - | Shipped |\n"
+        "| G2 | OPEN | Go | the hold is set | [BLOCKED] | - | Held |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    assert not {"gap", "overlap"} & set(kinds(text)), kinds(text)
+
+
+def test_unless_before_a_lower_case_join_is_refused() -> None:
+    # Whether `unless` denies `paid` alone or `paid and shipped`, the words do not say.
+    condition = parse_condition("unless paid and shipped", Lexicon.of(OWN_CODE), "", Words())
+    assert condition.unknown == ("unless paid and shipped",)
+    (why,) = [w for _, w in condition.why]
+    assert "AND" in why, why
 
 
 @pytest.mark.parametrize(
