@@ -164,6 +164,10 @@ def _lexicon(analysis: Analysis) -> Lexicon:
 
 
 _NOT = re.compile(r"^NOT\s+")
+# Words before a phrase that deny it, in lower case or not: `unless X` is `NOT X`.
+_DENIED = re.compile(
+    r"(?:unless|except\s+(?:when|if)|not\s+yet|no\s+longer|not)\s+(?P<rest>.+)", re.I
+)
 
 
 def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
@@ -192,10 +196,13 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
     files = sorted({a.file for r in spec.rules for a in r.condition.atoms if a.file})
     for subject, (rows, outcomes, reason) in phrases.items():
         known = examples(lexicon, [*files_in(subject), *files])
+        # `unless X` is close to X in letters and its opposite in sense: `NOT X` is meant.
+        denied = _DENIED.fullmatch(subject)
+        wanted = denied["rest"] if denied else subject
         close = [
-            c
-            for c in difflib.get_close_matches(subject, known, n=3, cutoff=0.6)
-            if _alike(c, subject)
+            ("NOT " if denied else "") + c
+            for c in difflib.get_close_matches(wanted, known, n=3, cutoff=0.6)
+            if _alike(c, wanted)
         ][:1]
         hint = f" (did you mean {close[0]!r}?)" if close and not reason else ""
         said = f" (outcomes {', '.join(repr(o) for o in outcomes)})" if outcomes else ""

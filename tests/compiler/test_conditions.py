@@ -264,6 +264,25 @@ def test_unknown_phrase_gets_a_suggestion() -> None:
 
 
 @pytest.mark.parametrize(
+    ("written", "offered"),
+    [
+        ("unless task.md exists", "NOT task.md exists"),
+        ("Unless task.md exsts", "NOT task.md exists"),
+        ("except when task.md exists", "NOT task.md exists"),
+        ("not yet task.md exists", "NOT task.md exists"),
+        ("not task.md exists", "NOT task.md exists"),
+    ],
+)
+def test_a_phrase_denied_in_words_is_offered_its_negation(written: str, offered: str) -> None:
+    # `unless X` is X in letters and its opposite in sense: offering X would have the
+    # author write the very condition the row does not mean.
+    states, spells = ["A"], ["Go"]
+    text = spec_text(states, spells, [row("U1", "A", "Go", condition=written)])
+    (finding,) = findings_of(text)
+    assert f"did you mean {offered!r}?" in finding.message, finding.message
+
+
+@pytest.mark.parametrize(
     ("written", "not_offered"),
     [
         ("attempts is 3", "attempts < 3"),
