@@ -218,6 +218,12 @@ _CORE = tuple(
         (rf"(?P<counter>\w+)\s*{_OP}\s*(?P<limit>-?\d+)", "counter", True),
         (r"in this state (?:for )?more than (?P<amount>\S+) (?P<unit>\S+)", "over_minutes", True),
         (r"in this state for (?P<amount>\S+) (?P<unit>\S+) or less", "over_minutes", False),
+        (
+            r"in this state for (?:at most|no more than|not more than) (?P<amount>\S+) "
+            r"(?P<unit>\S+)",
+            "over_minutes",
+            False,
+        ),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} (?:passes|succeeds)", "passes", True),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} fails", "passes", False),
         (

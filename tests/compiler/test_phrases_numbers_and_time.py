@@ -100,6 +100,11 @@ TIME: list[Any] = [
     one("core", "in this state for more than 015 minutes", yes("over_minutes", "", "15")),
     one("core", "in this state for 15 minutes or less", no("over_minutes", "", "15")),
     one("core", "in this state for 15 min or less", no("over_minutes", "", "15")),
+    # At most N is N or less: the negation of more than N, which covers the cell with it.
+    one("core", "in this state for at most 15 minutes", no("over_minutes", "", "15")),
+    one("core", "in this state for no more than 24 hours", no("over_minutes", "", "1440")),
+    one("core", "in this state for not more than 2 days", no("over_minutes", "", "2880")),
+    refused("core", "in this state for at most fifteen minutes", "not a whole number"),
     one("core", "NOT in this state for more than 15 minutes", no("over_minutes", "", "15")),
     one("core", "stale (in this state for more than 15 minutes)", yes("over_minutes", "", "15")),
     one(
