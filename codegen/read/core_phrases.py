@@ -246,6 +246,11 @@ _WORKSPACE_ONLY = {
     "edited": "{file} is a file of the repository outside the workspace folder, which has "
     "no template to be filled in from",
 }
+# A checklist asked of a whole file: the core counts one under a section's heading.
+_WHOLE_CHECKLIST = (
+    "a checklist is counted under a section of {file}, named by its heading: write "
+    '`{file} has unchecked items under "SECTION"` (or `has no unchecked items under`)'
+)
 # Phrases close to a fact of the core that it does not read, and why.
 _NEAR_MISSES = tuple(
     (re.compile(p, re.I), why)
@@ -277,6 +282,16 @@ _NEAR_MISSES = tuple(
             rf"{_FILE} (?:(?:is not|isn't) empty|is non-?empty|has (?:some )?(?:content|text))",
             "that a file is not empty is not a fact the core checks as such: for text in it, "
             "write ``{file} matches `\\S` ``; for text past its template, `{file} is filled in`",
+        ),
+        (
+            rf"{_FILE} has (?:no |any |some )?(?:unchecked|open|unticked|checked|ticked) "
+            r"(?:checklist )?(?:items?|boxes|checkboxes)",
+            _WHOLE_CHECKLIST,
+        ),
+        (
+            rf"(?:all|every) (?:checklist )?(?:items?|boxes|checkboxes) (?:in|of) {_FILE} "
+            r"(?:are|is) (?:checked|ticked|done)",
+            _WHOLE_CHECKLIST,
         ),
         (
             rf"{_FILE} is empty",

@@ -71,6 +71,10 @@ CHECKLISTS: list[Any] = [
         'plan.md has unchecked items under "Open Questions"',
         yes("unchecked", "plan.md", "Open Questions"),
     ),
+    # A checklist of the whole file: the core counts one under a section, and says so.
+    refused("core", "plan.md has unchecked items", 'has unchecked items under "SECTION"'),
+    refused("core", "plan.md has no open items", "counted under a section of plan.md"),
+    refused("core", "all items in plan.md are checked", "counted under a section of plan.md"),
     one(
         "core",
         'plan.md has an unchecked item under "Open Questions"',
