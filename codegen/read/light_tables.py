@@ -1074,12 +1074,18 @@ class LightReader:
             self.reader.notices.append(Notice("event_parameters", "", line))
         first, event, at, index = self._first_call
         rows = f"; {self._calls} rows are written so" if self._calls > 1 else ""
+        carried = (
+            "the trigger passes what it is called with to the guards and callbacks of the "
+            f"project's code (`model.{event}(...)`), and the move happens whatever it is "
+            "unless a guard says otherwise"
+            if self.reader.lexicon.own_code
+            else "an event carries no data, and the move happens whatever they are"
+        )
         self.reader.notices[index] = Notice(
             "event_parameters",
             f"the Event cell {first!r} is read as the event {event!r}, as a call's "
-            f"parameters are no part of an event's name; they are not read: an event "
-            f"carries no data, and the move happens whatever they are (a condition on "
-            f"them goes in a Condition column){rows}",
+            f"parameters are no part of an event's name; they are not read: {carried} "
+            f"(a condition on them goes in a Condition column){rows}",
             at,
         )
 

@@ -1298,6 +1298,18 @@ def test_an_event_written_as_a_call_is_the_event_and_one_info_that_its_parameter
     assert "3 rows are written so" in message
 
 
+def test_a_call_s_parameters_under_the_project_s_code_are_said_to_reach_its_methods() -> None:
+    # Under own code the trigger does carry what it is called with, to the guards and
+    # callbacks (`model.pay(amount=5)`): "an event carries no data" was untrue there.
+    table = _table("| empty | pay(amount) | paid |\n| paid | close | done |\n")
+    own = parse_spec_text(table, options=ReadOptions(own_code=True))
+    ((_, message),) = _noticed(own, "event_parameters")
+    assert "the trigger passes what it is called with to the guards and callbacks" in message
+    assert "`model.pay(...)`" in message and "carries no data" not in message
+    ((_, core),) = _noticed(read(table), "event_parameters")
+    assert "an event carries no data" in core
+
+
 @pytest.mark.parametrize("cell", ["submit (item)", "submit(admin only)", "submit(only)"])
 def test_parentheses_that_hold_no_parameters_are_a_note(cell: str) -> None:
     spec = _drafted(cell)
