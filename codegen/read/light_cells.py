@@ -33,7 +33,7 @@ parenthesis after a state (`done (terminal)`) is a note about it, never part of 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -326,6 +326,16 @@ def _names(text: str, separator: re.Pattern[str]) -> tuple[str, ...] | None:
     """The names of a cell that lists several, each a name alone; None for any other."""
     parts = separator.split(text)
     if len(parts) > 1 and all(is_identifier(p) for p in parts):
+        return tuple(parts)
+    return None
+
+
+def listed_states(text: str, declared: Callable[[str], bool]) -> tuple[str, ...] | None:
+    """The states of a From cell that lists several whose names have spaces (`In progress
+    or Blocked`, `Waiting for review and Blocked`), where each part is a state the spec
+    declares elsewhere (`declared`); None for any other cell."""
+    parts = [" ".join(p.split()) for p in _state_separator().split(text)]
+    if len(parts) > 1 and all(p and declared(p) for p in parts):
         return tuple(parts)
     return None
 

@@ -65,7 +65,15 @@ from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec
 from ..spec_error import fail
 from .identifiers import ascii_name, identifier, is_identifier, unspelled
 from .lexicon import EMPTY, normal
-from .light_cells import EventCell, column_notes, event_cell, guard_word, shown, state_names
+from .light_cells import (
+    EventCell,
+    column_notes,
+    event_cell,
+    guard_word,
+    listed_states,
+    shown,
+    state_names,
+)
 from .markdown import Block, Cell, Heading, Inline, Paragraph, Segment, Table, TableRow
 from .rows import (
     BACK,
@@ -939,6 +947,8 @@ class LightReader:
         if _SELECTOR.search(written) and "/" not in written and self._declared(written):
             return self.state(" ".join(written.split()), line)  # `All clear`, `Same day`
         names, note = state_names(written)
+        if len(names) == 1 and not self._declared(written):
+            names = listed_states(written, self._declared) or names
         if len(names) > 1 and identifier(" ".join(written.split())) not in self.reading.states:
             # `draft or review`, `draft<br>review`: each a state, but for a name a row
             # before led to as one state (`shipped and invoiced`)

@@ -1067,6 +1067,36 @@ def test_two_states_in_a_from_cell_are_each_a_state(cell: str) -> None:
     assert [s.name for s in spec.states] == ["draft", "review", "gone"]
 
 
+@pytest.mark.parametrize(
+    "cell", ["In review or On hold", "In review and On hold", "In review<br>On hold"]
+)
+def test_states_of_several_words_listed_in_a_from_cell_are_each_a_state(cell: str) -> None:
+    # `In review or On hold` was one state `in_review_or_on_hold`, which no row leads to,
+    # while the author named two states the table's To cells declare.
+    spec = read(
+        _order(
+            "| From | Event | To |",
+            "| Draft | submit | In review |",
+            "| In review | pause | On hold |",
+            f"| {cell} | cancel | Gone |",
+        )
+    )
+    assert spec.rows[2].current.names == ("in_review", "on_hold")
+    assert "in_review_or_on_hold" not in [s.name for s in spec.states]
+
+
+def test_a_from_cell_of_names_joined_by_or_stays_one_state_unless_each_is_a_state() -> None:
+    # `Approved or waiting for legal` is not two states where the second is no state.
+    spec = read(
+        _order(
+            "| From | Event | To |",
+            "| Draft | submit | Approved |",
+            "| Approved or waiting for legal | archive | Archived |",
+        )
+    )
+    assert spec.rows[1].current.names == ("approved_or_waiting_for_legal",)
+
+
 _MOVES = "| From | Event | To |\n|---|---|---|\n| draft | submit | review |\n"
 _MORE = "| From | Event | To |\n|---|---|---|\n| review | cancel | cancelled |\n"
 
