@@ -573,7 +573,8 @@ def _negated() -> re.Pattern[str]:
     return re.compile(
         r"(?:(?:any|all|every)(?:thing)?\s+)?(?:states?\s+)?"
         r"(?:non[-_ ]?|not[-_ ]|except\s+|but\s+|other\s+than\s+|besides\s+)"
-        r"(?P<rest>.+?)(?:\s+states?)?"
+        r"(?P<rest>.+?)(?:\s+states?)?",
+        re.IGNORECASE,
     )
 
 
@@ -590,6 +591,8 @@ def selector_hint(
     forms that read; any other name the closest state."""
     known = set(states)
     text = " ".join(name.split())
+    text = re.sub(r"^\*\s*(?=(?:except|but|other than|besides)\s)", "any ", text, flags=re.I)
+    text = re.sub(r"\(\s*((?:except|but)\s[^()]*?)\s*\)$", r"\1", text, flags=re.I)
     if "*" in text and text.strip("* "):
         return None, _wildcard_hint(text, states, families)
     # A name written as an identifier (`NOT_STARTED`) is a name, offered the closest.

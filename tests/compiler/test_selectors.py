@@ -109,7 +109,18 @@ def test_a_negated_state_is_offered_any_state_except_it_never_the_state() -> Non
 
 
 @pytest.mark.parametrize(
-    "written", ["non-completed", "not COMPLETED", "anything except COMPLETED", "all but completed"]
+    "written",
+    [
+        "non-completed",
+        "not COMPLETED",
+        "anything except COMPLETED",
+        "all but completed",
+        # Capitalised, `*`, in parentheses: each was told only the forms that read.
+        "All except COMPLETED",
+        "Every state but COMPLETED",
+        "* except COMPLETED",
+        "Any state (except COMPLETED)",
+    ],
 )
 def test_every_negated_form_is_offered_the_except_form(written: str) -> None:
     spec = _spec([row("T1", written, "Go"), row("T2", "*", "Stop")], COMPLETED)
