@@ -246,6 +246,12 @@ _WORKSPACE_ONLY = {
     "edited": "{file} is a file of the repository outside the workspace folder, which has "
     "no template to be filled in from",
 }
+# A JSON file's value said as a sentence (`review.json verdict is "approved"`).
+_JSON_FILE = r"(?P<file>`[^`\s]+\.json`|~?[\w.\-/]*\w\.json)"
+_JSON_VALUE = (
+    "a value of a JSON file is asked with `has`, the key in backticks and a comparison: "
+    "write ``{file} has `{key}` = {value}`` (or `≠`, `<`, `≥`, ...)"
+)
 # A checklist asked of a whole file: the core counts one under a section's heading.
 _WHOLE_CHECKLIST = (
     "a checklist is counted under a section of {file}, named by its heading: write "
@@ -292,6 +298,15 @@ _NEAR_MISSES = tuple(
             rf"(?:all|every) (?:checklist )?(?:items?|boxes|checkboxes) (?:in|of) {_FILE} "
             r"(?:are|is) (?:checked|ticked|done)",
             _WHOLE_CHECKLIST,
+        ),
+        (
+            rf"{_JSON_FILE} `?(?P<key>[\w.\-]+)`? (?:is|equals|==?) (?P<value>(?!not\b)\S.*)",
+            _JSON_VALUE,
+        ),
+        (
+            rf"(?:the )?`?(?P<key>[\w.\-]+)`? (?:in|of) {_JSON_FILE} (?:is|equals|==?) "
+            r"(?P<value>(?!not\b)\S.*)",
+            _JSON_VALUE,
         ),
         (
             rf"{_FILE} is empty",

@@ -219,6 +219,11 @@ QUERIES: list[Any] = [
     # -- `F.json has `QUERY``, `F.json has no `QUERY``: keys joined by dots, filters
     # `[key=value]` / `[key!=value]`; and frontmatter, which only a procedure reads ----
     one("core", "tasks.json has `items`", yes("field", "tasks.json", "items")),
+    # A value said as a sentence: told the comparison to write, not `contains `text``.
+    refused("core", 'review.json verdict is "approved"', '``review.json has `verdict` = "ap'),
+    refused("core", 'the `verdict` in review.json is "ok"', '``review.json has `verdict` = "ok"``'),
+    refused("core", "review.json `score` equals 3", "``review.json has `score` = 3``"),
+    refused("core", 'review.json verdict is not "ok"'),
     one(
         "core",
         "tasks.json has `items[status=open]`",
