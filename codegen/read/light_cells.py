@@ -194,8 +194,9 @@ def _may_bracket(text: str) -> bool:
 @cache
 def _word_guard() -> re.Pattern[str]:
     return re.compile(
-        r"^(?P<event>[^\s,/]+?(?:(?:\s*,\s*|\s+or\s+)[^\s,/]+?)*)\s*(?:/\s*|\s)"
-        r"(?:only\s+)?(?P<word>if|when|unless)\s+(?P<guard>\S.*)$",
+        r"^(?P<event>[^\s,/]+?(?:(?:\s*,\s*|\s+or\s+)[^\s,/]+?)*?)\s*(?:,\s*|/\s*|\s)"
+        r"(?:but\s+)?(?:only\s+)?"
+        r"(?P<word>if|when|unless|(?:except|not|never)\s+(?:if|when))\s+(?P<guard>\S.*)$",
         re.IGNORECASE,
     )
 
@@ -479,18 +480,38 @@ def event_cell(cell: Cell) -> EventCell:
                 break  # `a [b] c`: no guard of a UML label
             action = after.group("action")
         guard = _guard_as_written(cell, guarded, found)
-        if (found.groupdict().get("word") or "").lower() == "unless":
+        word = " ".join((found.groupdict().get("word") or "").lower().split())
+        if word == "unless" or word.split()[:1] in (["except"], ["not"], ["never"]):
             guard = f"NOT {guard}" if is_identifier(guard) else f"NOT ({guard})"
         event = found.group("event")
         # `approve or accept [checks pass]`: the events a guard is written after are read
         # as they are without it (`approve or accept` is two events)
         names = _names(event, _separator()) or _phrases(event, _alternative()) or (event,)
+        _no_guard_word(names, text, line)
         slash = len(names) > 1 and ("/" in event or "|" in event)
         return EventCell(tuple(names), guard, action, slash=slash)
     acting = _action().match(text)
     if acting is not None and is_identifier(acting.group("event")):
         return EventCell((acting.group("event"),), "", acting.group("action"))
     return EventCell((text,))
+
+
+# Words that say how a guard holds, never an event's name: `save, even if X` is no event
+# `even`.
+_NOT_EVENTS = frozenset({"even", "also", "never", "only", "but", "unless", "except", "not"})
+
+
+def _no_guard_word(names: Iterable[str], text: str, line: int) -> None:
+    """Refuse an Event cell whose guard is written after a word that says how it holds,
+    which would be read as an event of its own (`save, even if lock.md exists`)."""
+    odd = next((n for n in names if n.strip().lower() in _NOT_EVENTS), None)
+    if odd is not None:
+        fail(
+            f"the Event cell {text!r} reads {odd!r} as an event, but it says how the guard "
+            "after it holds: write the event and its guard as `event if GUARD` (`event "
+            "unless GUARD` where it must not hold), or the guard in a Condition column",
+            line,
+        )
 
 
 def _verb_action(text: str) -> tuple[str, str] | None:

@@ -1003,6 +1003,17 @@ def test_an_event_cell_naming_two_events_or_with_markup_reads_the_events(
         ("submit if ci.json has `green`", "ci.json has `green`", ""),
         ("submit [`plan.md` exists]", "`plan.md` exists", ""),
         ("submit (only if `a*b.md` exists)", "`a*b.md` exists", ""),
+        ("submit, if valid", "valid", ""),
+        ("submit, only if valid", "valid", ""),
+        ("submit but only when valid", "valid", ""),
+        # A guard after a word that denies it: `save, except when X` was the event
+        # `save_except` guarded by X, the opposite of the author's meaning.
+        ("submit, except when locked", "NOT locked", ""),
+        ("submit, except if locked", "NOT locked", ""),
+        ("submit, not when locked", "NOT locked", ""),
+        ("submit, never if locked", "NOT locked", ""),
+        ("submit but not when locked", "NOT locked", ""),
+        ("submit, except when `lock.md` exists", "NOT (`lock.md` exists)", ""),
     ],
 )
 def test_a_guard_or_action_in_an_event_cell_is_the_rows_condition_or_action(
@@ -1751,13 +1762,20 @@ def test_a_stay_word_a_later_tables_from_cell_names_is_that_state() -> None:
         ("reject, provided the author was told", "provided"),
         ("After 24 hours without a reviewer", "After"),
         ("If CI fails", "If"),
-        ("approve but only when CI is green", "but"),
     ],
 )
 def test_an_event_of_several_words_that_may_say_a_guard_is_warned(cell: str, word: str) -> None:
     spec = read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
     (said,) = [f for f in analyse(spec) if f.kind == "trigger_note"]
     assert said.line == 7 and f"from {word!r} on" in said.message, said.message
+
+
+@pytest.mark.parametrize("word", ["even", "also"])
+def test_a_word_that_says_how_a_guard_holds_is_never_an_event(word: str) -> None:
+    # `save, even if X` was the events `save` and `even`, guarded by X.
+    with pytest.raises(SpecError, match=f"reads '{word}' as an event") as err:
+        read(_order("| From | Event | To |", f"| draft | save, {word} if locked | review |"))
+    assert err.value.line == 7
 
 
 @pytest.mark.parametrize(
