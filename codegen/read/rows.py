@@ -218,9 +218,9 @@ def skipped(table: Table, roles: dict[str, tuple[str, ...]] = ROLES) -> Notice |
 # are other words); `old`, `removed`, `deprecated` only about the rules themselves (`Old
 # rules`, `(v1, superseded)`, `(removed)`), never a machine's own subject (`Old state
 # cleanup`, `Errors`).
-_ASIDE_WORDS = (
-    r"(?<![\w-])(?:examples?|e\.g\.|for instance)(?![\w-])(?!\.\w)"
-    r"|\bnot (?:part of|used by|read as) (?:the|this) (?:machine|spec|workflow)\b"
+_EXAMPLE_WORDS = r"(?<![\w-])(?:examples?|e\.g\.|for instance)(?![\w-])(?!\.\w)"
+_RECORD_WORDS = (
+    r"\bnot (?:part of|used by|read as) (?:the|this) (?:machine|spec|workflow)\b"
     r"|\bnot (?:the|this) machine'?s\b"
     r"|\((?:v?\d[\w.]*,?\s*)?(?:superseded|deprecated|removed|obsolete|outdated|retired"
     r"|no longer (?:used|valid|in use))\)"
@@ -229,7 +229,8 @@ _ASIDE_WORDS = (
     r"|\bsuperseded by\b|^\W*(?:superseded|deprecated|obsolete|removed|retired)\W*$"
     # Rules not live yet: planned, proposed, disabled, a draft of a version. `Draft`,
     # `Backlog` or `Disabled` alone may be a state's own section (`aside_heading`).
-    r"|\bnot (?:yet )?(?:implemented|built|live|enabled|shipped|supported|in use)\b"
+    r"|\bnot (?:yet )?(?:implemented|built|live|enabled|supported|in use)\b"
+    r"|\bnot (?:yet )?shipped\W*$"
     r"|\bunimplemented\b|\bunder discussion\b|\bcoming soon\b|\bto be (?:implemented|built)\b"
     r"|\bfeature[- ]flag(?:ged)?(?: is)?\s*\(?off\b|\bbehind a (?:feature )?flag\b"
     r"|^\W*(?:planned|proposed|proposals?|future|disabled|ideas|wishlist|roadmap|todo|tbd)"
@@ -238,7 +239,20 @@ _ASIDE_WORDS = (
     r"|moves|additions|features|work|tables?)\b"
     r"|\((?:planned|proposed|future|disabled|draft|todo|tbd|wip)\)|(?<![\w.])v\d[\w.]* draft\b"
 )
-_ASIDE = re.compile(_ASIDE_WORDS, re.IGNORECASE)
+_ASIDE_WORDS = f"{_EXAMPLE_WORDS}|{_RECORD_WORDS}"
+_RECORD = re.compile(_RECORD_WORDS, re.IGNORECASE)
+# Example words that make a heading an example's: at its start (`Example`, `Examples of
+# rows`, `An example table`, `e.g.`, `Illustrative transitions`), or as its last words
+# (`Cancellation example`, `(example)`, `Add a row, e.g.`). Said in passing after its subject
+# (`Cancellations, e.g. by the customer`, `Failures, for example timeouts`), they tell
+# what the subject takes in: that table is the machine's.
+_EXAMPLE_HEADING = re.compile(
+    r"^\W*(?:(?:an?|one|another|some)\s+)?(?:examples?|e\.g\.|for (?:instance|example)"
+    r"|illustrative)(?![\w-])"
+    r"|(?<![\w-])(?:examples?|e\.g\.|for (?:instance|example))\W*$"
+    r"|\(\s*(?:an? )?examples?\s*\)",
+    re.IGNORECASE,
+)
 # A paragraph right before a table that introduces it as an example or a record: its last
 # sentence ends in a colon and opens with a heading's words above (`For example:`,
 # `Example:`, `An example table:`, `e.g.:`, `Old rules (v1, superseded):`), or is one of
@@ -278,7 +292,9 @@ def aside(text: str) -> bool:
     rules kept only as a record, not the machine's (`Example of a row`, `e.g.`, `Old
     rules (v1, superseded)`): never one that says its rows are refused."""
     said = " ".join(text.split())
-    return _ASIDE.search(said) is not None and _REFUSING.search(said) is None
+    if _REFUSING.search(said) is not None:
+        return False
+    return _RECORD.search(said) is not None or _EXAMPLE_HEADING.search(said) is not None
 
 
 def aside_paragraph(block: object) -> str:

@@ -399,6 +399,10 @@ def _aside(heading: str) -> str:
         "Transitions (removed)",
         "Deprecated",
         "Rules superseded by the table above",
+        "Cancellation example",
+        "Cancellations (example)",
+        "Illustrative transitions",
+        "Rules not yet shipped",
     ],
 )
 def test_a_table_under_a_heading_that_says_it_is_an_example_is_no_rule(heading: str) -> None:
@@ -419,6 +423,11 @@ def test_a_table_under_a_heading_that_says_it_is_an_example_is_no_rule(heading: 
         *("Sample collection", "Rollback to previous version", "Upgrade from the old version"),
         *("Transitions not part of the happy path", "Payment (removed items)"),
         *("Cleanup (deprecated items)", "Deploy to example.com", "Errors (illustrated below)"),
+        # Example words said in passing after the subject: the table was skipped, its
+        # rows gone, with an info only and "OK".
+        *("Cancellations, e.g. by the customer or the shop", "Cancel (e.g. on timeout)"),
+        *("Cancellations (for instance, by the shop)", "Failures, for example timeouts"),
+        "Not yet shipped orders",
     ],
 )
 def test_a_machine_heading_that_only_looks_like_an_example_is_read_as_rules(heading: str) -> None:
