@@ -598,8 +598,10 @@ def selector_hint(
     # A name written as an identifier (`NOT_STARTED`) is a name, offered the closest.
     worded = " " in text or re.match(r"non-\w", text, re.IGNORECASE) is not None
     negated = _negated().fullmatch(text) if worded else None
-    if negated:
-        rest = negated.group("rest").strip("` ")
+    signed = re.fullmatch(r"(?:!=?|~|\^|-|\u2260|\u00ac)\s*(?P<rest>\w.*)", text)
+    negation = negated or signed
+    if negation is not None:
+        rest = negation.group("rest").strip("` ")
         parts = [p.strip("` ") for p in re.split(r"\s*(?:,|\bor\b|\band\b)\s*", rest)]
         found = [suggest(p) if p not in known else p for p in parts if p]
         if found and all(found):

@@ -133,20 +133,34 @@ def column_notes(extra: Iterable[tuple[str, str]], rule: str, line: int) -> list
     notes = []
     for name, text in extra:
         said = " ".join(text.split())
-        if not said or limiting().search(said) is None:
+        if not said:
             continue
         column = f"column {name!r}" if name.strip() else "column with no header"
+        if limiting().search(said) is None and _refusing().fullmatch(said) is None:
+            continue
         notes.append(
             Notice(
                 "column_note",
                 f"the {column} says {said!r}, which no role reads: row {rule} is read "
                 "as firing always, whatever it says; write a guard in a Condition "
-                "column (or `event [guard]`), and drop a row the machine does not have",
+                "column (or `event [guard]`), `[BLOCKED]` in the To cell where the move "
+                "is refused, and drop a row the machine does not have",
                 line,
                 rule,
             )
         )
     return notes
+
+
+# A cell that says the move is refused (`no`, `✗`, `invalid`), in a column no role
+# reads (`Valid`, `Allowed`): the row fires all the same.
+@cache
+def _refusing() -> re.Pattern[str]:
+    return re.compile(
+        r"\W*(?:no|n|false|x|blocked|forbidden|invalid|not allowed|disallowed|denied|never"
+        r"|[\u2717\u2718\u26d4\u2716])\W*",
+        re.IGNORECASE,
+    )
 
 
 # A mark after a name that points at a footnote: `shipped*`, `approve†`.

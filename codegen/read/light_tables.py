@@ -265,13 +265,18 @@ _GUARD_WORDS = frozenset(
     {"if", "unless", "requires", "require", "required", "requirement", "requirements"}
     | {"needs", "check", "checks", "guard", "guards", "condition", "conditions"}
     | {"precondition", "preconditions", "pre-condition", "pre-conditions", "allowed"}
+    | {"prerequisite", "prerequisites", "constraint", "constraints", "criteria", "criterion"}
+    | {"gate", "gates", "validation", "restriction", "restrictions"}
 )
 _ACTION_WORDS = frozenset(
     {"action", "actions", "effect", "effects", "side-effect", "side-effects", "output"}
     | {"outputs", "callback", "callbacks", "hook", "hooks", "happens", "emits", "emit"}
+    | {"steps", "tasks", "operations", "handler", "handlers", "runs"}
 )
 # Headers that name what a move does only as a whole: `Then`, `Do`, `On transition`.
-_ACTION_HEADERS = frozenset({"then", "do", "does", "on transition", "on enter", "on exit"})
+_ACTION_HEADERS = frozenset(
+    {"then", "do", "does", "on transition", "on enter", "on exit", "on entry", "step", "task"}
+)
 
 
 def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
@@ -938,6 +943,14 @@ class LightReader:
 
     def _source(self, written: str, line: int) -> str:
         """A From cell: a state's identifier, a list's identifiers, or a selector as written."""
+        negated = _NEGATED_FROM.fullmatch(" ".join(written.split()))
+        if negated is not None:
+            name = negated.group("name")
+            fail(
+                f"the From cell {written!r} says every state but {name}, which is written "
+                f"`Any state except {name}`",
+                line,
+            )
         if normal(written) in _NOT_WILDCARD:
             fail(
                 f"the From cell {written!r} is no form of a wildcard: write `Any state` for "
@@ -1243,6 +1256,13 @@ def _list_name(item: Inline) -> tuple[str, str] | None:
 
 # What a guard or effects cell says where it says nothing (`-`, `N/A`, `no-op`).
 _NOTHING = EMPTY | {"n/a", "(n/a)", "no-op", "(no-op)", "noop"}
+
+
+# A From cell that negates a state in the signs of code: `!done`, `~done`, `^done`,
+# `-done`, `!= done`, `≠ done`, `¬done`, `* - done`, `* \ done` (never the state itself).
+_NEGATED_FROM = re.compile(
+    r"(?:!=?|~|\^|-|\u2260|\u00ac|\*\s*[-\\])\s*(?P<name>`?\w[^`]*?`?)", re.IGNORECASE
+)
 
 
 def _alternatives(written: str) -> list[str]:

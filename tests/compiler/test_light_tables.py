@@ -1557,6 +1557,13 @@ def _table(rows: str, header: str = "| From | Event | To |", head: str = "") -> 
         ("Notes", "after 3 days"),
         ("Notes", "needs 2 approvals"),
         ("Notes", "Needs sign-off from legal"),
+        # A column that says the move is refused, or asks a fact of a file: the row fired
+        # always, with no word (`Valid: no`, `Prerequisites: plan.md exists AND ...`).
+        ("Valid", "no"),
+        ("Valid", "✗"),
+        ("Allowed", "false"),
+        ("Valid", "invalid"),
+        ("Allowed", "forbidden"),
     ],
 )
 def test_a_limiting_note_in_an_unread_column_is_a_warning_at_its_line(
@@ -1575,10 +1582,39 @@ def test_a_limiting_note_in_an_unread_column_is_a_warning_at_its_line(
 
 
 @pytest.mark.parametrize(
+    ("column", "role"),
+    [
+        ("Prerequisites", "condition"),
+        ("Constraints", "condition"),
+        ("Gate", "condition"),
+        ("Validation", "condition"),
+        ("Steps", "action"),
+        ("On entry", "action"),
+        ("Operations", "action"),
+        ("Handler", "action"),
+    ],
+)
+def test_a_column_named_for_a_role_in_other_words_is_said_unread(column: str, role: str) -> None:
+    # `Prerequisites: plan.md exists AND ...` was dropped with no word: the row fired always.
+    spec = read(
+        _table(
+            "| open | fix | fixed | plan.md exists |\n| fixed | close | closed | - |\n",
+            f"| From | Event | To | {column} |",
+        )
+    )
+    ((_, message),) = _noticed(spec, "unknown_column")
+    assert f'columns = {{ {role} = ["{column}"] }}' in message
+
+
+@pytest.mark.parametrize(
     "note",
     [
         "User clicks submit",
         "Item removed from the cart",
+        "yes",
+        "Nothing else",
+        "Creates the invoice",
+        "See notes.md for why",
         "Sends the receipt once",
         "Up to the warehouse which carrier",
         "Must be signed by the author",
@@ -1768,6 +1804,18 @@ def test_an_event_of_several_words_that_may_say_a_guard_is_warned(cell: str, wor
     spec = read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
     (said,) = [f for f in analyse(spec) if f.kind == "trigger_note"]
     assert said.line == 7 and f"from {word!r} on" in said.message, said.message
+
+
+@pytest.mark.parametrize(
+    "cell", ["!done", "~done", "^done", "-done", "!= done", "≠ done", "* - done"]
+)
+def test_a_from_cell_negating_a_state_in_signs_is_refused_never_read_as_the_state(
+    cell: str,
+) -> None:
+    # `!done` was read as `done`: the rule fired in the one state it excludes.
+    with pytest.raises(SpecError, match="which is written `Any state except done`") as err:
+        read(_order("| From | Event | To |", "| draft | submit | done |", f"| {cell} | x | y |"))
+    assert err.value.line == 8
 
 
 @pytest.mark.parametrize("word", ["even", "also"])

@@ -120,6 +120,11 @@ def test_a_negated_state_is_offered_any_state_except_it_never_the_state() -> Non
         "Every state but COMPLETED",
         "* except COMPLETED",
         "Any state (except COMPLETED)",
+        # The signs of code: `!COMPLETED` was offered COMPLETED, the state it excludes.
+        "!COMPLETED",
+        "~COMPLETED",
+        "!= COMPLETED",
+        "-COMPLETED",
     ],
 )
 def test_every_negated_form_is_offered_the_except_form(written: str) -> None:
