@@ -68,7 +68,7 @@ from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .identifiers import split_outside
 from .lexicon import EMPTY, Lexicon, normal, outside_hint, repository_path, workspace_path
 from .markdown import html_comment_in_cell
-from .own_phrases import always, own_condition, path_in
+from .own_phrases import always, own_condition, path_in, signs
 from .shapes import Shapes
 
 # A cell that always holds: nothing in it, `-`, `None`, `always`, or `n/a` (not
@@ -102,10 +102,19 @@ class Words:
     """How facts are said, gathered while reading: atom -> (when it holds, when not)."""
 
     said: dict[Atom, tuple[str, str]] = field(default_factory=dict)
+    # A guard of the project's own code -> the words that first named it: two phrases
+    # its name cannot tell apart by signs (`below -5`, `below 5`) are refused.
+    named: dict[Atom, str] = field(default_factory=dict)
 
     def learn(self, atom: Atom, yes: str = "", no: str = "") -> None:
         old_yes, old_no = self.said.get(atom, ("", ""))
         self.said[atom] = (old_yes or yes, old_no or no)
+
+    def clash(self, atom: Atom, words: str) -> str:
+        """The words that first named `atom`, where they differ from `words` by signs the
+        name drops (`-5` and `5`, `C++` and `C`, `100 €` and `100 $`); else ""."""
+        first = self.named.setdefault(atom, words)
+        return first if signs(first) != signs(words) else ""
 
 
 class _Reader(CorePhrases):
@@ -144,6 +153,16 @@ class _Reader(CorePhrases):
         if isinstance(found, str):
             self.reason = found
             return None
+        for atom, yes, _ in found[1]:
+            first = self.words.clash(atom, yes)
+            if first:
+                self.reason = (
+                    f"'{yes}' and '{first}' name one guard of the project's code, "
+                    f"{atom.param}, whose name drops the signs that tell them apart: write "
+                    "the difference in words (`below minus 5`, `C plus plus build`, `over "
+                    "100 euros`)"
+                )
+                return None
         for atom, yes, no in found[1]:
             self.words.learn(atom, yes, no)
         return found[0]

@@ -124,6 +124,17 @@ def _stated(phrase: str) -> str:
     return text
 
 
+# What a guard's name keeps of its words, and the signs it drops that change their sense:
+# a sign before a number, `++`, `#`, a currency or a percent.
+_SIGNS = re.compile(r"[-+\u2212](?=\d)|\+\+|[#$\u20ac\u00a3\u00a5%]|[^\W_]+")
+
+
+def signs(words: str) -> tuple[str, ...]:
+    """The words with the signs a method's name drops, to tell apart two phrases that
+    name one method (`temperature below -5`, `temperature below 5`)."""
+    return tuple(_SIGNS.findall(words.lower()))
+
+
 def method_name(words: str) -> str:
     """The model's method a guard's or a callback's words name: `identifier` of them in
     lower case, so that `Approved`, `APPROVED` and `approved` are one guard, as

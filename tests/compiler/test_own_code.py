@@ -174,6 +174,42 @@ def test_a_row_unless_a_guard_and_a_row_if_it_cover_the_cell_once() -> None:
     assert not {"gap", "overlap"} & set(kinds(text)), kinds(text)
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("temperature below 5", "temperature below -5"),
+        ("rating +1", "rating -1"),
+        ("C++ build", "C build"),
+        ("fee over 100 €", "fee over 100 $"),
+        ("discount 10%", "discount 10"),
+    ],
+)
+def test_two_guards_whose_name_drops_the_signs_between_them_are_refused(
+    first: str, second: str
+) -> None:
+    # `below -5` and `below 5` were one method, temperature_below_5: cooling froze at 4.
+    text = spec(
+        f"| G1 | OPEN | Go | {first} | DONE | - | Done |\n"
+        f"| G2 | OPEN | Stop | {second} | DONE | - | Done |\n"
+        "| G3 | DONE | Go, Stop | - | Same state | - | Done |"
+    )
+    found = parse_spec_text(text, options=OWN_CODE)
+    (row,) = [r for r in found.rows if r.id == "G2"]
+    (why,) = [w for _, w in row.condition.why]
+    assert f"'{second}' and '{first}' name one guard of the project's code" in why
+
+
+def test_one_guard_written_in_other_case_or_with_a_period_is_still_one_guard() -> None:
+    text = spec(
+        "| G1 | OPEN | Go | Payment accepted. | DONE | - | Done |\n"
+        "| G2 | OPEN | Go | NOT payment accepted | Same state | - | Wait |\n"
+        "| S1 | OPEN, DONE | Stop | - | Same state | - | Stopped |\n"
+        "| G3 | DONE | Go | - | Same state | - | Done |"
+    )
+    found = parse_spec_text(text, options=OWN_CODE)
+    assert all(not r.condition.unknown for r in found.rows)
+
+
 def test_unless_before_a_lower_case_join_is_refused() -> None:
     # Whether `unless` denies `paid` alone or `paid and shipped`, the words do not say.
     condition = parse_condition("unless paid and shipped", Lexicon.of(OWN_CODE), "", Words())
