@@ -8,6 +8,7 @@ from functools import cached_property
 
 from ..budget import check
 from ..model import Atom, RuleSpec, Spec
+from ..read.lexicon import Lexicon, ReadOptions
 from .cells import CellResult, analyse_cell
 from .effects import Effects
 
@@ -17,6 +18,13 @@ class Analysis:
 
     def __init__(self, spec: Spec) -> None:
         self.spec = spec
+
+    @cached_property
+    def lexicon(self) -> Lexicon:
+        """The words the spec was read with: its vocabulary's, and its Terms."""
+        spec = self.spec
+        own = ReadOptions(spec.vocabulary, own_code=spec.own_code)
+        return Lexicon.of(own).with_terms(list(spec.terms))
 
     @cached_property
     def cells(self) -> dict[tuple[str, str], CellResult]:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from spellbook.facts.json_values import is_json
+from spellbook.facts.sections import checklist
 
 from ..budget import check
 from ..model import ActionSpec, Atom, LiteralSpec, RuleSpec, Spec
@@ -96,6 +97,65 @@ def check_effects(analysis: Analysis) -> Iterator[Finding]:
     for key, finding, state in _inputs(analysis, effects):
         _group(found, key, finding, state)
     yield from _grouped(found)
+
+
+# The facts that ask of a section's checklist that an item be there, or ticked: beside one,
+# `F has no unchecked items under "S"` no longer holds of an untouched template.
+_ASKS_ITEMS = frozenset({"items", "items_at_least", "checked_at_least"})
+
+
+def check_template_checklists(analysis: Analysis) -> Iterator[Finding]:
+    """untouched_checklist: a rule's condition says a file has no unchecked items under a
+    section, in a state a rule enters having created the file from a template whose
+    checklist there has unchecked items, and nothing in the same clause asks that an
+    item be there or ticked. A checklist still exactly its template's has no items, so
+    the condition holds the moment the file is made, before anyone ticks a box."""
+    spec = analysis.spec
+    made: dict[tuple[str, str], tuple[str, str, str]] = {}  # (state, file) -> rule, template
+    for rule in spec.rules:
+        for action in rule.actions:
+            if action.verb != "create" or not action.target:
+                continue
+            for file in action.files:
+                text = action.content or analysis.lexicon.template_of(file)[1]
+                if text:
+                    made.setdefault((rule.dest, file), (rule.id, action.target, text))
+    said: set[tuple[str, str, str]] = set()
+    for rule in spec.rules:
+        for clause in rule.condition.clauses:
+            for lit in clause:
+                file, section = lit.atom.file, lit.atom.param
+                entered = made.get((rule.source, file))
+                if lit.atom.probe != "unchecked" or lit.positive or entered is None:
+                    continue
+                if (rule.id, file, section) in said or any(
+                    o.positive
+                    and o.atom.probe in _ASKS_ITEMS
+                    and o.atom.file == file
+                    and o.atom.param == section
+                    for o in clause
+                ):
+                    continue
+                creator, template, text = entered
+                open_items = [t for done, t in checklist(text, section) if t and not done]
+                if not open_items:
+                    continue
+                said.add((rule.id, file, section))
+                items = f"{len(open_items)} unchecked item{'s' if len(open_items) > 1 else ''}"
+                yield Finding(
+                    "untouched_checklist",
+                    f"rule {rule.id}: '{file} has no unchecked items under \"{section}\"' holds "
+                    f"while {file} is still its template, as rule {creator} leaves it on entering "
+                    f"{rule.source} (it creates {file} from {template}, whose checklist there has "
+                    f"{items}, and a checklist still exactly its template's has none), so the "
+                    "row fires before anyone ticks a box; to ask that every item is ticked, "
+                    f'write `{file} has checklist items under "{section}" AND {file} has no '
+                    f'unchecked items under "{section}"`',
+                    line=rule.line,
+                    rule=rule.id,
+                    state=rule.source,
+                    spell=rule.spell,
+                )
 
 
 def _what_makes(spec: Spec, effect: Effect, file: str, why: str, there: bool) -> str:

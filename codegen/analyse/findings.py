@@ -63,6 +63,7 @@ SEVERITY: dict[str, Severity] = {
     "indicators_broken": Severity.WARNING,
     "indicators_unchecked": Severity.INFO,
     "action_input": Severity.WARNING,
+    "untouched_checklist": Severity.WARNING,
     "id_pattern": Severity.INFO,
     "unread_verb": Severity.WARNING,
     "unknown_action": Severity.INFO,

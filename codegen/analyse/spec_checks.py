@@ -157,12 +157,6 @@ def check_unresolved_names(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
-def _lexicon(analysis: Analysis) -> Lexicon:
-    spec = analysis.spec
-    own = ReadOptions(spec.vocabulary, own_code=spec.own_code)
-    return Lexicon.of(own).with_terms(list(spec.terms))
-
-
 _NOT = re.compile(r"^NOT\s+")
 # Words before a phrase that deny it, in lower case or not: `unless X` is `NOT X`.
 _DENIED = re.compile(
@@ -175,7 +169,7 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
     A procedure's step is one phrase whatever its outcome (`Checks X (finds some)`,
     `Checks X (finds none)`)."""
     spec = analysis.spec
-    lexicon = _lexicon(analysis)
+    lexicon = analysis.lexicon
     terms = {normal(t.phrase) for t in spec.terms}
     phrases: dict[str, tuple[list[RuleRow], list[str], str]] = {}
     for row in spec.rows:
@@ -365,7 +359,7 @@ def check_terms(analysis: Analysis) -> Iterator[Finding]:
     through other terms is used: in a Condition, in an Action, or as the noun of a
     `Record` (a Terms row naming a pattern)."""
     spec = analysis.spec
-    lexicon = _lexicon(analysis)
+    lexicon = analysis.lexicon
     acted = _acted(spec, lexicon)
     named = _pattern_nouns(spec)
     # Each term's meaning read as a condition: the phrases in it that are not read.
@@ -663,7 +657,7 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
     updates that disagree with the rule's Next State."""
     spec = analysis.spec
     state_file = spec.state_file[len(spec.workspace) :].lstrip("/")
-    lexicon, counters = _lexicon(analysis), _counters(spec)
+    lexicon, counters = analysis.lexicon, _counters(spec)
     aims: dict[str, Aim | None] = {}  # specs repeat phrases word for word
     for row in spec.rows:
         unknown = []
