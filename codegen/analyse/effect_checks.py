@@ -16,7 +16,7 @@ from spellbook.facts.json_values import is_json
 from spellbook.facts.sections import checklist
 
 from ..budget import check
-from ..model import ActionSpec, Atom, LiteralSpec, RuleSpec, Spec
+from ..model import ActionSpec, Atom, Kind, LiteralSpec, RuleSpec, Spec
 from .analysis import Analysis
 from .effects import (
     Effect,
@@ -104,9 +104,17 @@ def check_effects(analysis: Analysis) -> Iterator[Finding]:
 _ASKS_ITEMS = frozenset({"items", "items_at_least", "checked_at_least"})
 
 
+def _section_of(atom: Atom) -> str:
+    """The section a checklist fact asks about: its parameter, after the count of one
+    that counts (`3 Condition check` of `items_at_least`)."""
+    if atom.probe.endswith("_at_least"):
+        return atom.param.partition(" ")[2]
+    return atom.param
+
+
 def check_template_checklists(analysis: Analysis) -> Iterator[Finding]:
-    """untouched_checklist: a rule's condition says a file has no unchecked items under a
-    section, in a state a rule enters having created the file from a template whose
+    """untouched_checklist: a rule that moves the workflow on says a file has no unchecked
+    items under a section, in a state a rule enters having created the file from a template whose
     checklist there has unchecked items, and nothing in the same clause asks that an
     item be there or ticked. A checklist still exactly its template's has no items, so
     the condition holds the moment the file is made, before anyone ticks a box."""
@@ -122,6 +130,8 @@ def check_template_checklists(analysis: Analysis) -> Iterator[Finding]:
                     made.setdefault((rule.dest, file), (rule.id, action.target, text))
     said: set[tuple[str, str, str]] = set()
     for rule in spec.rules:
+        if rule.kind is not Kind.TRANSITION or rule.dest == rule.source:
+            continue  # one that keeps the state may mean an untouched one: "none yet"
         for clause in rule.condition.clauses:
             for lit in clause:
                 file, section = lit.atom.file, lit.atom.param
@@ -132,7 +142,7 @@ def check_template_checklists(analysis: Analysis) -> Iterator[Finding]:
                     o.positive
                     and o.atom.probe in _ASKS_ITEMS
                     and o.atom.file == file
-                    and o.atom.param == section
+                    and _section_of(o.atom) == section
                     for o in clause
                 ):
                     continue

@@ -72,8 +72,18 @@ class Claim:
 def _initial_sentence() -> re.Pattern[str]:
     return re.compile(
         r"(?:the\s+)?(?P<owner>machine's\s+|workflow's\s+|its\s+)?"
-        rf"{_WORDS}\s+state"
+        rf"(?:{_WORDS}|first)\s+state"
         r"\s*(?::|\bis\b|=|[\u2014\u2013]|\s-\s)\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?",
+        re.IGNORECASE,
+    )
+
+
+# `` `review` is the initial state. ``, `Review is the first state.`: the name first.
+@cache
+def _named_initial() -> re.Pattern[str]:
+    return re.compile(
+        r"(?P<name>`[^`]+`|[\w-]+)\s+is\s+(?:the|its)\s+(?P<owner>machine's\s+|workflow's\s+)?"
+        rf"(?:{_WORDS}|first)\s+state\s*[.!]?",
         re.IGNORECASE,
     )
 
@@ -139,7 +149,7 @@ _NAME = r"(?P<name>`[^`]+`|[\w-]+(?:\s+[\w-]+)?)(?:\s+state)?(?!\w)"
 @cache
 def _starts() -> re.Pattern[str]:
     return re.compile(
-        rf"\b(?:starts|begins)\s+(?:out\s+)?(?:in|at|as)\s+(?:the\s+)?{_NAME}", re.IGNORECASE
+        rf"\b(?:starts?|begins?)\s+(?:out\s+)?(?:in|at|as)\s+(?:the\s+)?{_NAME}", re.IGNORECASE
     )
 
 
@@ -216,7 +226,11 @@ def _sentence(sentence: str, line: int, words: frozenset[str], other: bool) -> I
     qualified = _qualifier().search(sentence)
     refused = f"{sentence!r} is qualified ({qualified[0]!r} ...)" if qualified else ""
     short = len(sentence) <= _LONGEST
-    declared = _initial_sentence().fullmatch(sentence) if short else None
+    declared = (
+        _initial_sentence().fullmatch(sentence) or _named_initial().fullmatch(sentence)
+        if short
+        else None
+    )
     bare = None if declared or not short else _initial_line().fullmatch(sentence)
     if declared or bare:
         found = declared or bare
@@ -262,7 +276,7 @@ def _subject(clause: str, words: frozenset[str], other: bool) -> str:
     if not said:
         return ""
     head = singular(said[-1])
-    if head in ("it", "its"):
+    if head in ("it", "its", "they"):
         return _about_other(clause) if other else ""
     if all(singular(w) in _MACHINE or singular(w) in words for w in said):
         return ""  # every word of it names the machine: `An order`, `The order workflow`

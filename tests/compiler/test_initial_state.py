@@ -71,6 +71,12 @@ def test_front_matter_initial_that_is_no_name_is_a_warning_not_an_error(
         "## Initial state\n\n`review`",
         "## States\n\n| State | Meaning | Initial |\n|---|---|---|\n"
         "| draft | edited | |\n| review | waiting | \u2713 |\n| shipped | sent | |",
+        # Each of these was no claim: the machine started in draft, its first state.
+        "`review` is the initial state.",
+        "Review is the first state.",
+        "The first state is `review`.",
+        "Orders start in `review`.",
+        "Orders never start in `draft`; they start in `review`.",
     ],
 )
 def test_more_ways_of_saying_the_initial_state_are_read(said: str) -> None:
