@@ -454,6 +454,20 @@ def _phrases(text: str, separator: re.Pattern[str]) -> tuple[str, ...] | None:
 def event_cell(cell: Cell) -> EventCell:
     """What an Event cell says (see the module's doc)."""
     text, line = shown(cell, "Event"), cell.line
+    if re.fullmatch(r"\s*\[\s*blocked\s*\]\s*", text, re.IGNORECASE):
+        fail(
+            f"the Event cell {text!r} names no event: `[BLOCKED]` goes in the To cell of the "
+            "event it refuses (`| <state> | <event> | [BLOCKED] |`)",
+            line,
+        )
+    if re.fullmatch(r"\s*(?:\[[^\]]*\]\s*(?:/.*)?|/\s*\S.*)", text):
+        fail(
+            f"the Event cell {text!r} names no event, only a guard or an action (UML's "
+            "label of a move made with no event, which a machine of events has not): "
+            "write the event before it, `event [guard] / action`, and the guard and "
+            "action in Condition and Action columns if the table has them",
+            line,
+        )
     spans = [s for s in cell.inline.segments if s.text.strip()]
     if len(spans) == 1 and spans[0].kind == "code":
         return EventCell((text,), literal=True)  # backticks mark one literal name

@@ -957,8 +957,9 @@ class LightReader:
                 "every state, or name the state",
                 line,
             )
-        if _SELECTOR.search(written) and "/" not in written and self._declared(written):
-            return self.state(" ".join(written.split()), line)  # `All clear`, `Same day`
+        if _SELECTOR.search(written) and "[" not in written and self._declared(written):
+            # `All clear`, `Same day`, `A/B test`: a state's name, not a selector
+            return self.state(" ".join(written.split()), line)
         names, note = state_names(written)
         if len(names) == 1 and not self._declared(written):
             names = listed_states(written, self._declared) or names

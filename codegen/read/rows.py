@@ -783,13 +783,15 @@ _SCOPED = re.compile(r"any (?P<scope>non-?terminal|terminal)(?: states?)?", re.I
 # Next State cells that say the state does not change.
 SAME = frozenset(
     {"same state", "no state change", "same", "same status", "unchanged", "(no change)"}
-    | {"no change", "(unchanged)", "(same)", "(same state)"}
+    | {"no change", "(unchanged)", "(same)", "(same state)", "(no state change)"}
+    | {"no transition", "(no transition)", "no move", "(no move)"}
 )
 # Next State cells that say so too but may be a state's name (`current`, `self`): a light
 # table reads them as `Same state` where no state of that name is declared.
 STAY = frozenset(
     {"stay", "(stay)", "stays", "remain", "remains", "no-op", "(no-op)", "noop", "no-change"}
     | {"itself", "(itself)", "self", "(self)", "current", "(current)", "current state"}
+    | {"(stays)", "(remains)", "ignored", "(ignored)", "stay put", "(stay put)"}
 )
 # Next State cells that say "the state before", which a machine without history has not.
 BACK = frozenset(

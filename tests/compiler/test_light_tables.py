@@ -1818,6 +1818,44 @@ def test_a_from_cell_negating_a_state_in_signs_is_refused_never_read_as_the_stat
     assert err.value.line == 8
 
 
+@pytest.mark.parametrize(
+    ("cell", "says"),
+    [
+        ("[paid.md exists]", "names no event, only a guard or an action"),
+        ("/ Create notes.md", "names no event, only a guard or an action"),
+        ("[ready] / save()", "names no event, only a guard or an action"),
+        ("[BLOCKED]", "`[BLOCKED]` goes in the To cell"),
+    ],
+)
+def test_an_event_cell_of_a_guard_or_action_alone_is_refused(cell: str, says: str) -> None:
+    # `[paid.md exists]` was an event `paid_md_exists` that fired always.
+    with pytest.raises(SpecError, match=re.escape(says)) as err:
+        read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
+    assert err.value.line == 7
+
+
+@pytest.mark.parametrize(
+    "cell", ["(no state change)", "(stays)", "ignored", "no transition", "(remains)"]
+)
+def test_more_to_cells_that_say_the_state_stays_are_the_same_state(cell: str) -> None:
+    # Each was a new state of that name, which no row left.
+    spec = read(_table(f"| open | fix | fixed |\n| open | poke | {cell} |\n"))
+    poke = [r for r in spec.rules if r.spell == "poke"]
+    assert poke and all(r.dest == r.source == "open" for r in poke)
+
+
+def test_a_state_whose_name_has_a_slash_is_one_state_in_a_from_cell() -> None:
+    # `A/B test` was split into two new states `A` and `b_test`, though a To cell names it.
+    spec = read(
+        _order(
+            "| From | Event | To |",
+            "| running | split | A/B test |",
+            "| A/B test | conclude | done |",
+        )
+    )
+    assert spec.rows[1].current.names == ("a_b_test",)
+
+
 @pytest.mark.parametrize("word", ["even", "also"])
 def test_a_word_that_says_how_a_guard_holds_is_never_an_event(word: str) -> None:
     # `save, even if X` was the events `save` and `even`, guarded by X.
