@@ -178,6 +178,12 @@ def _parameters(written: str) -> bool:
 
 # A state and what else a To cell says: `LIVE + AUCTION_EXTENDED`.
 _MORE = re.compile(r"^(?P<name>[^+]*?\S)\s*(?P<rest>\+.*)$")
+# A state and a guard or action after it: `review if valid`, `review [valid]`, `review /
+# notify()`.
+_GUARDED_TARGET = re.compile(
+    r"(?P<name>[^\[\]/]*?\S)\s*(?:\s(?:if|when|unless)\s+\S.*|\[[^\]]+\]|/\s*(?P<other>\S.*))",
+    re.IGNORECASE,
+)
 # A state and a note in parentheses after it: `done (terminal)`.
 _NOTE_AFTER = re.compile(r"^(?P<name>[^()]*?\S)\s*(?P<rest>\([^()]*\))$")
 
@@ -1010,6 +1016,22 @@ class LightReader:
                 f"the To cell {written!r} names no state: write `Same state` where the move "
                 "keeps the state, the row `| <state> | - | (none) |` where the From state has "
                 "no way out, or name the state the move leads to",
+                line,
+            )
+        guarded = _GUARDED_TARGET.fullmatch(" ".join(written.split()))
+        if guarded is not None and self._known(guarded["name"]):
+            other = guarded["other"] or ""
+            if other and self._known(other.strip()):
+                fail(
+                    f"the To cell {written!r} names 2 states: a move leads to one; write a "
+                    "row for each",
+                    line,
+                )
+            fail(
+                f"the To cell {written!r} names the state {guarded['name']!r} and a guard or "
+                "an action: a To cell names the state alone; write the guard in a Condition "
+                "column (or `event [guard]` in the Event cell), and the action in an Action "
+                "column",
                 line,
             )
         names, _ = state_names(written, target=True)

@@ -1844,6 +1844,26 @@ def test_more_to_cells_that_say_the_state_stays_are_the_same_state(cell: str) ->
     assert poke and all(r.dest == r.source == "open" for r in poke)
 
 
+@pytest.mark.parametrize(
+    ("cell", "says"),
+    [
+        ("review if valid", "names the state 'review' and a guard or an action"),
+        ("review [valid]", "names the state 'review' and a guard or an action"),
+        ("review / notify()", "names the state 'review' and a guard or an action"),
+        ("review / draft", "names 2 states: a move leads to one"),
+    ],
+)
+def test_a_to_cell_with_a_guard_or_a_second_state_is_refused(cell: str, says: str) -> None:
+    # `review if valid` was a new state `review_if_valid`, the guard lost.
+    with pytest.raises(SpecError, match=re.escape(says)) as err:
+        read(
+            _order(
+                "| From | Event | To |", f"| draft | submit | {cell} |", "| review | back | draft |"
+            )
+        )
+    assert err.value.line == 7
+
+
 def test_a_state_whose_name_has_a_slash_is_one_state_in_a_from_cell() -> None:
     # `A/B test` was split into two new states `A` and `b_test`, though a To cell names it.
     spec = read(
