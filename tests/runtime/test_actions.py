@@ -455,3 +455,18 @@ def test_an_extracted_value_is_written_into_a_line_as_it_is(tmp_path: Path) -> N
     )
     assert ["create", "C.md", "v2.0.0-RC.1+Build.7\n"] in planned.operations
     assert any(op[:2] == ["create", "r-2.0.0-rc.1-build.7.json"] for op in planned.operations)
+
+
+def test_a_response_that_is_only_a_placeholder_is_never_shown_raw_in_a_summary(
+    tmp_path: Path,
+) -> None:
+    # `| T2 | B | Go | - | Same state | No state change | {{available_spells}} |` made
+    # status say `Go: no state change: {{available_spells}}`.
+    text = MOVED.replace("MOVE", "Delete a/notes.md and b/notes.md").replace(
+        "| Nothing to do. |", "| {{available_spells}} |"
+    )
+    flow = Workflow(tmp_path, machine=_machine(text))  # type: ignore[arg-type]
+    (tmp_path / ".w").mkdir()
+    (tmp_path / ".w" / "state.json").write_text('{"current_state": "B"}\n')
+    said = flow.status()["spells"]["Go"]
+    assert "{{" not in said and said == "no state change: nothing to do", said

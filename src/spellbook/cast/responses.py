@@ -195,10 +195,15 @@ class Writer:
             return f"moves to **{rule.dest}**" + (": " + "; ".join(done) if done else "")
         if done:
             return "; ".join(done)
-        why = reason(rule.response)
+        # A placeholder the response fills at cast time says nothing in one line (and
+        # `{{available_spells}}` would be this very list): left out.
+        text = rule.response
+        if "{{" in text:
+            text = " ".join(re.sub(r"\{\{[^{}]*\}\}", " ", text).split())
+        why = reason(text)
         if why:
             return "no effect: " + self._clause(why)
-        return "no state change: " + self._clause(rule.response or "nothing to do")
+        return "no state change: " + self._clause(text or "nothing to do")
 
     def _path(self, file: str) -> str:
         return f"`{self.workspace}/{file}`" if self.workspace else f"`{file}`"
