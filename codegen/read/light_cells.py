@@ -99,7 +99,9 @@ def _separator() -> re.Pattern[str]:
 
 
 # Phrases of a note that say a move is limited (`only if paid`, `admins only`, `editors
-# only`, `guard: ...`, `max 3 times`, `after 24h`, `needs 2 approvals`, a note that opens
+# only`, `guard: ...`, `max 3 times`, `after 24h`, `needs 2 approvals`, `except for
+# guests`, `guests cannot do this`, `admin role required`, `v2 only`, `once per order`,
+# a note that opens with `provided` or `until`, a note that opens
 # with `if`, `unless` or `only`, or with `when` and a comparison: `when stock > 0`), not built (`not
 # implemented yet`, `TODO`) or gone (`removed in v2`, `deprecated`, `disabled`, `❌`):
 # the one list of them. Phrases, not words: `Item removed from the cart`, `Sends the
@@ -120,7 +122,11 @@ def limiting() -> re.Pattern[str]:
         r"|\bmax(?:imum)?\.?:? \d|\bat most (?:\d+|once|twice)\b|\bup to \d+ times\b"
         r"|\bnot (?:yet )?(?:implemented|built|supported|available|enabled|live|shipped)\b"
         r"|\bremoved in v?\d|\b(?:deprecated|disabled|obsolete|retired)\b"
-        r"|\bfeature[- ]flag(?:ged)?\b|(?-i:\b(?:TODO|TBD|WIP)\b)|[\u274c\U0001f6ab]",
+        r"|\bfeature[- ]flag(?:ged)?\b|(?-i:\b(?:TODO|TBD|WIP)\b)|[\u274c\U0001f6ab]"
+        r"|^\W*(?:provided|until)\b|\bexcept for\b|\b(?:blocked|skipped|disabled) for\b"
+        r"|\b(?:cannot|can't|may not)\b|\b\w+ (?:role |permission |approval )?required\b"
+        r"|^\W*v\d[\w.]* only\W*$|\bnot in (?:the )?(?:mvp|v\d)|^\W*not yet\W*$|\bcoming soon\b"
+        r"|\b\d+ ?(?:h|hrs?|hours?|d|days?|min|mins|minutes?) after\b|\bonce per\b",
         re.IGNORECASE,
     )
 

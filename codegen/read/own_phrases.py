@@ -46,7 +46,18 @@ _IF = re.compile(
 )
 # Words before a guard that deny it: `unless held`, `except when held`, `not yet
 # held`, `no longer held` are `held` not holding.
-_UNLESS = re.compile(r"(?:unless|except\s+(?:if|when)|not\s+yet|no\s+longer)\s+(?P<rest>.+)", re.I)
+_UNLESS = re.compile(
+    r"(?:unless|except\s+(?:if|when)|not\s+yet|no\s+longer|but\s+not)\s+(?P<rest>.+)"
+    r"|except\s+(?P<kept>(?:on|during|for|in|at|while|with)\s+.+)",
+    re.I,
+)
+# A guard that says where it does not hold after its words (`funds available unless
+# weekend`, `open but not locked`, `open except on weekends`): two guards, joined by a
+# word the grammar does not read.
+_DENIED_AFTER = re.compile(
+    r"(?P<first>\S.*?)\s+(?P<word>unless|but\s+not|except(?:\s+(?:if|when))?)\s+(?P<rest>\S.*)",
+    re.I,
+)
 # A row that fires where the cell's other rows do not, said as a guard (`otherwise`,
 # UML's `[else]`): not read as a guard, nor as always (`analyse.spec_checks` says what
 # to write instead: the negation of the other rows' conditions).
@@ -120,7 +131,7 @@ def _stated(phrase: str) -> str:
     if (m := _IF.fullmatch(text)) is not None:
         text = m.group("rest")
     if (m := _UNLESS.fullmatch(text)) is not None:
-        text = "not " + m.group("rest")
+        text = "not " + (m.group("rest") or m.group("kept"))
     return text
 
 
@@ -159,6 +170,12 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
     if OTHERWISE.fullmatch(phrase.strip().strip("[]() ")):
         return f"{phrase.strip()!r} says the other rows' cases, which no guard answers"
     text = _stated(phrase)
+    if (m := _DENIED_AFTER.fullmatch(text)) is not None:
+        return (
+            f"'{phrase.strip()}' says where the guard does not hold after its words "
+            f"(`{m['word']}`), which the grammar does not join: write `{m['first']} AND NOT "
+            f"{m['rest']}` for two guards, or words of one guard the project's code answers"
+        )
     if _NOT_CALL.fullmatch(text) is None and (m := _NEGATED_JOIN.fullmatch(text)):
         joins = _LOWER_JOIN.findall(m["rest"])
         two = _LOWER_JOIN.sub(lambda j: f" {j.group(1).upper()} ", text)

@@ -1557,6 +1557,18 @@ def _table(rows: str, header: str = "| From | Event | To |", head: str = "") -> 
         ("Notes", "after 3 days"),
         ("Notes", "needs 2 approvals"),
         ("Notes", "Needs sign-off from legal"),
+        ("Notes", "Provided the cart is not empty"),
+        ("Notes", "Except for guests"),
+        ("Notes", "Until stock runs out"),
+        ("Notes", "Blocked for guests"),
+        ("Notes", "Guests cannot do this"),
+        ("Notes", "Admin role required"),
+        ("Notes", "v2 only"),
+        ("Notes", "Not in MVP"),
+        ("Notes", "Not yet"),
+        ("Notes", "Coming soon"),
+        ("Notes", "Happens 24h after payment"),
+        ("Notes", "Fires once per order"),
         # A column that says the move is refused, or asks a fact of a file: the row fired
         # always, with no word (`Valid: no`, `Prerequisites: plan.md exists AND ...`).
         ("Valid", "no"),

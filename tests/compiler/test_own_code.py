@@ -157,7 +157,7 @@ def test_words_that_only_say_a_guard_is_one_are_not_its_name(cell: str) -> None:
 @pytest.mark.parametrize(
     "cell",
     ["unless paid", "Unless paid", "except when paid", "except if paid", "not yet paid",
-     "no longer paid", "if not paid"],
+     "no longer paid", "if not paid", "but not paid"],
 )  # fmt: skip
 def test_words_that_deny_a_guard_are_the_guard_not_holding(cell: str) -> None:
     # `unless paid` was a guard `unless_paid` that must hold: paid not holding is meant,
@@ -208,6 +208,29 @@ def test_one_guard_written_in_other_case_or_with_a_period_is_still_one_guard() -
     )
     found = parse_spec_text(text, options=OWN_CODE)
     assert all(not r.condition.unknown for r in found.rows)
+
+
+def test_except_before_a_preposition_keeps_it_in_the_guard_not_holding() -> None:
+    # `funds available, except on weekends`: its second clause was a guard that must hold.
+    assert read("except on weekends") == ((own("on_weekends", False),),)
+
+
+@pytest.mark.parametrize(
+    ("cell", "word"),
+    [
+        ("funds available unless weekend", "unless"),
+        ("funds available but not weekend", "but not"),
+        ("funds available except on weekends", "except"),
+    ],
+)
+def test_a_guard_denied_after_its_words_is_refused_with_the_two_guards_to_write(
+    cell: str, word: str
+) -> None:
+    # Each was one guard that must hold, `funds_available_unless_weekend`.
+    condition = parse_condition(cell, Lexicon.of(OWN_CODE), "", Words())
+    assert condition.unknown == (cell,)
+    (why,) = [w for _, w in condition.why]
+    assert f"(`{word}`)" in why and "`funds available AND NOT " in why
 
 
 def test_unless_before_a_lower_case_join_is_refused() -> None:
