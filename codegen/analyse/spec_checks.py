@@ -239,6 +239,41 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
         )
 
 
+# What an action names as the file it makes (or moves into place).
+_MAKES = frozenset({"create", "copy", "move"})
+
+
+def check_file_names(analysis: Analysis) -> Iterator[Finding]:
+    """near_file_name: a condition names a file that no action makes, close in its
+    letters to one an action makes (`soruce.md` where a rule creates `source.md`): most
+    likely a misspelling, which leaves a row waiting on a file nobody writes."""
+    spec = analysis.spec
+    made: dict[str, str] = {}  # file -> the rule that makes it
+    for rule in spec.rules:
+        for action in rule.actions:
+            if action.verb in _MAKES and action.files:
+                made.setdefault(action.files[-1], rule.id)
+    said: set[str] = set()
+    for row in spec.rows:
+        for clause in row.condition.clauses:
+            for lit in clause:
+                file = lit.atom.file
+                if not file or file in made or file in said or "*" in file:
+                    continue
+                close = difflib.get_close_matches(file, list(made), n=1, cutoff=0.8)
+                if not close:
+                    continue
+                said.add(file)
+                yield Finding(
+                    "near_file_name",
+                    f"rule {row.id}'s condition names {file}, which no action makes, while "
+                    f"rule {made[close[0]]} makes {close[0]}: if it is that file, write "
+                    f"{close[0]}; a condition on a file nobody writes waits for ever",
+                    line=row.line,
+                    rule=row.id,
+                )
+
+
 def check_vacuous_conditions(analysis: Analysis) -> Iterator[Finding]:
     """A comparison that always holds (`attempts >= 0`, `count of `x` in F ≠ -1`), read
     as always, once per phrase with the rows that use it: likely meant as something
