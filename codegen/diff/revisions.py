@@ -95,8 +95,11 @@ def _vocabulary_then(options: ReadOptions, at: At) -> tuple[ReadOptions, tuple[s
         templates = {} if data is None else _templates_at(repository, commit, rel or "")
     except (git.GitError, OSError) as err:
         raise OldSpecError(f"{then}: cannot be read ({err})") from None
-    if data is None:
-        return options, (f"{now} (it is not at {revision})", now)
+    if data is None:  # the project had no such file then: its words were not the spec's
+        return replace(options, vocabulary=""), (
+            f"the core's words and its own Terms ({shown} is not at {revision})",
+            now,
+        )
     same_templates = templates == _templates_now(os.path.dirname(vocabulary))
     if data == current and same_templates:
         return options, (f"{then}, as it is now", now)

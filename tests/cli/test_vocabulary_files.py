@@ -361,3 +361,24 @@ def test_against_a_revision_reads_the_old_spec_with_the_vocabulary_as_it_was_the
         "Vocabulary: the old spec read with words/tickets.md as it is now (a file names no "
         "revision of the vocabulary: a change of it is not compared;"
     ) in said
+
+
+def test_against_a_revision_without_the_vocabulary_file_reads_the_old_spec_without_it(
+    tmp_path: Path,
+) -> None:
+    # The vocabulary file added since HEAD: the old spec was read with it as it is now,
+    # words HEAD never had, and its changes were reported against a spec no one wrote.
+    project = desk(tmp_path / "desk")
+    (project / ".git").rmdir()
+    init(project)
+    (project / "words" / "tickets.md").unlink()
+    commit_all(project)
+    (project / "words" / "tickets.md").write_text(WORDS, encoding="utf-8")
+    result = compiler(
+        project, "verify", "--spec", "spec/DESK.md", "--against", "HEAD:", "--format", "json"
+    )
+    report = json.loads(result.stdout)
+    assert report["vocabulary"]["old"] == (
+        "the core's words and its own Terms (words/tickets.md is not at HEAD)"
+    ), report["vocabulary"]
+    assert report["vocabulary"]["new"] == "words/tickets.md as it is now"
