@@ -183,13 +183,13 @@ def _others() -> re.Pattern[str]:
 
 @cache
 def _state_separator() -> re.Pattern[str]:
-    return re.compile(r"\s*(?:\n|;|\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
+    return re.compile(r"\s*(?:\n|;|\||\s+or\s+|\s+and\s+)\s*", re.IGNORECASE)
 
 
 # In a To cell, which names one state, `and` is part of a name: `shipped and invoiced`.
 @cache
 def _target_separator() -> re.Pattern[str]:
-    return re.compile(r"\s*(?:\n|;|\s+or\s+)\s*", re.IGNORECASE)
+    return re.compile(r"\s*(?:\n|;|\||\s+or\s+)\s*", re.IGNORECASE)
 
 
 # An event and its guard: `submit [valid]` (UML), `submit / if valid`, `submit when valid`.

@@ -1067,7 +1067,9 @@ def test_a_note_after_a_from_state_is_refused_never_a_new_state() -> None:
     assert err.value.line == 7
 
 
-@pytest.mark.parametrize("cell", ["draft or review", "draft and review", "draft<br>review"])
+@pytest.mark.parametrize(
+    "cell", ["draft or review", "draft and review", "draft<br>review", "draft \\| review"]
+)
 def test_two_states_in_a_from_cell_are_each_a_state(cell: str) -> None:
     spec = read(
         _order(
@@ -1863,6 +1865,7 @@ def test_more_to_cells_that_say_the_state_stays_are_the_same_state(cell: str) ->
         ("review [valid]", "names the state 'review' and a guard or an action"),
         ("review / notify()", "names the state 'review' and a guard or an action"),
         ("review / draft", "names 2 states: a move leads to one"),
+        ("review \\| draft", "names 2 states: a move leads to one"),
     ],
 )
 def test_a_to_cell_with_a_guard_or_a_second_state_is_refused(cell: str, says: str) -> None:
