@@ -21,7 +21,7 @@ from ..read.identifiers import folded
 from ..read.light_tables import terminal_row
 from .analysis import Analysis
 from .cells import CellResult
-from .findings import Finding
+from .findings import Finding, Severity
 
 
 def _states(names: list[str]) -> str:
@@ -180,15 +180,41 @@ def check_dead_rules(analysis: Analysis) -> Iterator[Finding]:
                 states=tuple(states),
             )
         else:
+            message = f"rule {rule_id} never fires in {_states(states)}: "
+            message += _why_each(analysis, losing)
+            first = losing[0][0]
+            above = _written_above(analysis, losing)
+            if above:
+                message += (
+                    f"; it is written above {above}, but a row naming the state comes before "
+                    f"every `Any state` row, so its condition ({first.condition.text}) is never "
+                    "asked there: if it should win wherever it holds, give those rows "
+                    f"`NOT ({first.condition.text})`, or name their states in its place"
+                )
             yield Finding(
                 "shadowed_rule",
-                f"rule {rule_id} never fires in {_states(states)}: {_why_each(analysis, losing)}",
+                message,
                 line=line,
                 rule=rule_id,
                 state=states[0],
-                spell=losing[0][0].spell,
+                spell=first.spell,
                 states=tuple(states),
+                level=Severity.WARNING if above else None,
             )
+
+
+def _written_above(analysis: Analysis, losing: list[tuple[RuleSpec, int]]) -> str:
+    """The rows naming the state that beat a guarded wildcard row written above them
+    (its author may have meant it to come first): their IDs, or ""."""
+    rule = losing[0][0]
+    if rule.specificity is not Specificity.WILDCARD or rule.condition.always:
+        return ""
+    beaten = []
+    for lost, _ in losing:
+        for other in analysis.spec.cell(lost.source, lost.spell):
+            if other.specificity is Specificity.EXPLICIT and other.line > rule.line:
+                beaten.append(other.id)
+    return ", ".join(dict.fromkeys(beaten))
 
 
 def _why_each(analysis: Analysis, losing: list[tuple[RuleSpec, int]]) -> str:

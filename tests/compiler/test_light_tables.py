@@ -1879,6 +1879,30 @@ def test_a_to_cell_with_a_guard_or_a_second_state_is_refused(cell: str, says: st
     assert err.value.line == 7
 
 
+def test_a_guarded_wildcard_row_written_first_and_never_asked_is_a_warning() -> None:
+    # `| any | cancel | frozen | freeze.md exists |` above the states' own cancel rows: its
+    # guard is never asked where they are, which was only an info, and `--strict` passed.
+    text = (
+        "# Orders\n\nTransitions not listed are rejected.\n\n"
+        "| From | Event | To | Condition |\n|---|---|---|---|\n"
+        "| any | cancel | frozen | freeze.md exists |\n"
+        "| new | cancel | cancelled | - |\n| new | pay | paid | - |\n"
+        "| paid | ship | shipped | - |\n| shipped | - | (none) | |\n"
+        "| cancelled | - | (none) | |\n| frozen | - | (none) | |\n"
+    )
+    (found,) = [f for f in analyse(read(text)) if f.kind == "shadowed_rule"]
+    assert found.severity.value == "warning", found
+    above = found.message.split("it is written above ")[1].split(", but")[0]
+    assert "R2" in above.split(", "), above
+    assert "`NOT (freeze.md exists)`" in found.message
+    below = text.replace("| any | cancel | frozen | freeze.md exists |\n", "").replace(
+        "| frozen | - | (none) | |\n", "| any | cancel | frozen | freeze.md exists |\n"
+    )
+    assert all(
+        f.severity.value == "info" for f in analyse(read(below)) if f.kind == "shadowed_rule"
+    )
+
+
 def test_a_state_whose_name_has_a_slash_is_one_state_in_a_from_cell() -> None:
     # `A/B test` was split into two new states `A` and `b_test`, though a To cell names it.
     spec = read(
