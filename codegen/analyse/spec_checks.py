@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -255,12 +256,24 @@ def check_file_names(analysis: Analysis) -> Iterator[Finding]:
                 made.setdefault(action.files[-1], rule.id)
     said: set[str] = set()
     for row in spec.rows:
+        mine = {f for a in row.actions if a.verb in _MAKES for f in a.files}
         for clause in row.condition.clauses:
             for lit in clause:
                 file = lit.atom.file
                 if not file or file in made or file in said or "*" in file:
                     continue
-                close = difflib.get_close_matches(file, list(made), n=1, cutoff=0.8)
+                # a misspelling: the same folder, the name close in letters; never a file
+                # the row makes from this one (`sql/003.up.sql` to `sql/003.down.sql`)
+                close = [
+                    other
+                    for other in made
+                    if other not in mine
+                    and os.path.dirname(other) == os.path.dirname(file)
+                    and difflib.SequenceMatcher(
+                        None, os.path.basename(file), os.path.basename(other)
+                    ).ratio()
+                    >= 0.85
+                ][:1]
                 if not close:
                     continue
                 said.add(file)
