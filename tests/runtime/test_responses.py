@@ -200,6 +200,8 @@ def test_a_misspelt_spell_or_command_gets_a_did_you_mean(tmp_path: Path) -> None
         assert result.returncode == EXIT_BAD_INPUT
         assert result.stderr.endswith(f"; did you mean {meant}?\n"), result.stderr
     assert "did you mean" not in spell_in(tmp_path, "xyzzy").stderr
+    # `locate` (a spell of another machine) was offered `cast`, which shares three letters
+    assert "did you mean" not in spell_in(tmp_path, "locate").stderr
 
 
 def test_help_lists_every_command_in_the_machines_words(tmp_path: Path) -> None:

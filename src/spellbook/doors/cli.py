@@ -475,7 +475,7 @@ def _main(argv: Sequence[str], machine: str | None) -> int:
 def _did_you_mean(word: str, known: Sequence[str]) -> str:
     from difflib import get_close_matches
 
-    close = get_close_matches(word, known, n=1, cutoff=0.6)
+    close = get_close_matches(word, known, n=1, cutoff=0.75)  # a misspelling, not a kin
     return f"; did you mean {close[0]}?" if close else ""
 
 
