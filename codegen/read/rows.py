@@ -17,6 +17,7 @@ and each such reading is noted.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -550,6 +551,20 @@ class RowReader:
                 # emphasis there, and code spans keep their backticks.
                 read, fragments = found.written_and_recovered
                 shown = rendered_otherwise(found, read)
+                entity = _ENTITY.search(_CODE_SPAN.sub("", read))
+                if entity is not None and shown is None:
+                    self.notices.append(
+                        Notice(
+                            "rendered_differently",
+                            f"rule {rule_label()}: its {role.title()} cell is read as written, "
+                            f"{read!r}, but markdown shows the HTML entity "
+                            f"{entity.group()!r} as {html.unescape(entity.group())!r}, so "
+                            "the spec as a reader sees it says something else, and a file "
+                            "is read with the entity's letters: write the character itself",
+                            row.line,
+                            rule_label(),
+                        )
+                    )
                 if shown is not None:
                     self.notices.append(
                         Notice(
@@ -726,6 +741,12 @@ def family_order(current: Selector, target: Target, rule: str) -> str:
         "write the suffixes in the same order to say so, or a row for each state where one "
         "suffix is to move to the other"
     )
+
+
+# An HTML entity (`&amp;`, `&nbsp;`, `&#x2713;`), which markdown shows as the character it
+# names, outside a code span (where markdown shows it as written).
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+_CODE_SPAN = re.compile(r"`[^`]*`")
 
 
 def rendered_otherwise(cell: Cell, read: str) -> str | None:

@@ -1903,6 +1903,19 @@ def test_a_guarded_wildcard_row_written_first_and_never_asked_is_a_warning() -> 
     )
 
 
+def test_an_html_entity_in_a_condition_is_said_to_be_shown_otherwise() -> None:
+    # `under "Q&amp;A"` never matched the author's `## Q&A`, which GitHub shows the cell as.
+    text = _table(
+        '| draft | submit | review | plan.md has text under "Q&amp;A" |\n'
+        '| draft | submit | draft | plan.md has no section "Q&amp;A" with text |\n'
+        "| review | back | draft | `&amp;` is literal here: notes.md exists |\n",
+        "| From | Event | To | Condition |",
+    )
+    found = [f for f in analyse(read(text)) if f.kind == "rendered_differently"]
+    assert [f.line for f in found] == [5, 6]
+    assert "shows the HTML entity '&amp;' as '&'" in found[0].message
+
+
 def test_a_state_whose_name_has_a_slash_is_one_state_in_a_from_cell() -> None:
     # `A/B test` was split into two new states `A` and `b_test`, though a To cell names it.
     spec = read(
