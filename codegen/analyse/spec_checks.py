@@ -30,7 +30,7 @@ from ..read.core_phrases import COMPARISON, shown_comparison
 from ..read.identifiers import split_outside
 from ..read.lexicon import Lexicon, ReadOptions, normal, workspace_path
 from ..read.near_verbs import Aim, aimed_at
-from ..read.own_phrases import OTHERWISE, path_in
+from ..read.own_phrases import OTHERWISE, denied, path_in
 from ..read.rows import SAME, written_row
 from .analysis import Analysis
 from .findings import Finding, Severity
@@ -159,10 +159,7 @@ def check_unresolved_names(analysis: Analysis) -> Iterator[Finding]:
 
 
 _NOT = re.compile(r"^NOT\s+")
-# Words before a phrase that deny it, in lower case or not: `unless X` is `NOT X`.
-_DENIED = re.compile(
-    r"(?:unless|except\s+(?:when|if)|not\s+yet|no\s+longer|not)\s+(?P<rest>.+)", re.I
-)
+_LOWER_NOT = re.compile(r"not\s+(?P<rest>.+)", re.I)
 
 
 def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
@@ -192,10 +189,11 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
     for subject, (rows, outcomes, reason) in phrases.items():
         known = examples(lexicon, [*files_in(subject), *files])
         # `unless X` is close to X in letters and its opposite in sense: `NOT X` is meant.
-        denied = _DENIED.fullmatch(subject)
-        wanted = denied["rest"] if denied else subject
+        lower_not = _LOWER_NOT.fullmatch(subject)
+        rest = denied(subject) or (lower_not["rest"] if lower_not else None)
+        wanted = rest or subject
         close = [
-            ("NOT " if denied else "") + c
+            ("NOT " if rest else "") + c
             for c in difflib.get_close_matches(wanted, known, n=3, cutoff=0.6)
             if _alike(c, wanted)
         ][:1]

@@ -124,15 +124,23 @@ def guard(phrase: str) -> tuple[str, str, bool]:
     return method_name(text), text, positive
 
 
+def denied(text: str) -> str | None:
+    """The words a phrase denies, where it opens with words that deny them (`unless
+    paid`, `except when paid`, `not yet paid`, `but not paid`, `except on weekends`):
+    `paid`, `on weekends`; None for any other phrase. The one list of those words, for
+    guards of the project's own code and for what an unread condition is offered."""
+    m = _UNLESS.fullmatch(text)
+    return None if m is None else m.group("rest") or m.group("kept")
+
+
 def _stated(phrase: str) -> str:
     """The phrase without the words that say only that it is a guard (`if paid`), and
     with `not` for the words that deny it (`unless paid` is `not paid`)."""
     text = " ".join(phrase.split()).rstrip(".").strip()
     if (m := _IF.fullmatch(text)) is not None:
         text = m.group("rest")
-    if (m := _UNLESS.fullmatch(text)) is not None:
-        text = "not " + (m.group("rest") or m.group("kept"))
-    return text
+    rest = denied(text)
+    return text if rest is None else "not " + rest
 
 
 # What a guard's name keeps of its words, and the signs it drops that change their sense:
