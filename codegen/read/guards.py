@@ -10,13 +10,15 @@ paragraph line) that opens with a name in bold or in backticks is a guard:
 
 Its sentence opens with what it claims: `Only allowed in` (`Only available in`, `Allowed
 only in`, `Only in`): allowed in those states and blocked in every other; `Blocked in`
-(`Blocked if`, `Not allowed in`, `Never allowed in`, ...): blocked there; `Allowed in`
+(`Blocked if`, `Not allowed in`, `Never allowed in`, `Never in`, ...): blocked there; `Allowed in`
 (`Available in`): allowed there. What follows names states (`resolve`), joined by
 commas, `and` or `or`; `except X` (in parentheses or not) takes states out with the
 opposite meaning. A parenthesis that is no `except`, and words after `where`, `because`,
 `since`, `as`, `;`, a dash or the end of the sentence, are a comment: kept to be shown,
-not read as a rule. A guard limited by a condition (`if`, `when`, `unless`, `until`,
-`while`, `only`, ... in what would be its states or its comment) is not read, since the
+not read as a rule; a comment that opens with a claim of its own (`Allowed in paid;
+never in new`) makes the item unread, since it says more than the sentence read. A
+guard limited by a condition (`if`, `when`, `unless`, `until`, `while`, `only`, ... in
+what would be its states or its comment) is not read, since the
 tables' conditions say that: it is said, with why, never read as something else. The
 names are resolved against the machine's states and families when it is read
 (`analyse.reading.guards_read`) and checked (`analyse.guard_checks`).
@@ -39,7 +41,7 @@ from .markdown import Block, Heading, Inline, Item, ItemList, Paragraph
 _ALLOW = r"(?:allowed|available|valid|permitted|possible)"
 _ONLY = rf"only\s+{_ALLOW}\s+in|{_ALLOW}\s+only\s+in|only\s+in"
 _BLOCK = r"blocked|not\s+allowed|not\s+available|never\s+allowed|disallowed|forbidden|refused"
-_BLOCKED = rf"(?:{_BLOCK})\s+(?:if\s+in|when\s+in|while\s+in|if|in)"
+_BLOCKED = rf"(?:{_BLOCK}|never)\s+(?:if\s+in|when\s+in|while\s+in|if|in)"
 _ALLOWED = rf"{_ALLOW}\s+in"
 
 # What the forms that read are, said where an item does not read.
@@ -244,10 +246,38 @@ def _claim(guard: SpecGuard) -> SpecGuard:
             problem=f"it is limited by a condition ({_limiting(limited)!r} in "
             f"{limited.strip()!r}), which a guard does not say: the tables' conditions do",
         )
+    claiming = next((n for n in notes if _claiming().match(n)), None)
+    if claiming is not None:
+        return replace(guard, claim=claim, problem=_second_claim(claiming, claim, names))
     if not names:
         return replace(guard, claim=claim, problem="it names no state")
     return replace(
         guard, claim=claim, names=names, excepted=out, notes=tuple(n.strip() for n in notes)
+    )
+
+
+# Words of a comment that says where the spell is allowed or blocked: a claim of its
+# own where it opens with them (`Allowed in paid; never in new`, `Allowed in paid
+# (nowhere else)`), never a reason (`where the refund is available`).
+@cache
+def _claiming() -> re.Pattern[str]:
+    return re.compile(
+        rf"[\s.;:,]*(?:{_BLOCK}|{_ALLOW}|never|nowhere|elsewhere|everywhere|anywhere|not\s+in)\b",
+        re.I,
+    )
+
+
+def _second_claim(note: str, claim: str, names: Sequence[str]) -> str:
+    """Why a guard whose comment makes a claim of its own is not read, and what reads."""
+    states = ", ".join(names) or "STATES"
+    only = (
+        f"`Only allowed in {states}` if it is allowed nowhere else"
+        if claim == "allowed"
+        else "one claim naming every state it is about"
+    )
+    return (
+        f"its comment {note.strip(' .;:,')!r} says where the spell is allowed or blocked too, "
+        f"which a comment is not read for: write one sentence that says it all, {only}"
     )
 
 

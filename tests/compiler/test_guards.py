@@ -122,12 +122,28 @@ Transitions not listed are rejected.
         ("Blocked in closed (given a lock)", "guard_unread"),
         # `but` joins a comment here (and `but not` is the list's own `except`)
         ("Blocked in opened (but the bell still rings)", None),
+        ("Never in opened", None),
+        # a comment that makes a claim of its own says more than the sentence read
+        ("Allowed in closed; never in opened", "guard_unread"),
+        ("Allowed in closed. Blocked in opened.", "guard_unread"),
+        ("Allowed in closed; blocked elsewhere", "guard_unread"),
+        ("Allowed in closed \u2014 blocked everywhere else", "guard_unread"),
+        ("Allowed in closed (nowhere else)", "guard_unread"),
+        ("Allowed in closed (not in opened)", "guard_unread"),
+        # a reason that uses such a word is a comment still
+        ("Only allowed in closed, where the handle is available", None),
     ],
 )
 def test_guards_of_a_machine_of_light_tables(guard: str, kind: str | None) -> None:
     spec = parse_spec_text(_MACHINE.format(guard=guard), "door.md")
     found = [f.kind for f in analyse(spec) if f.kind in GUARDS]
     assert found == (kind.split() if kind else [])
+
+
+def test_a_comment_that_says_where_else_the_spell_is_blocked_asks_for_only() -> None:
+    spec = parse_spec_text(_MACHINE.format(guard="Allowed in closed; blocked elsewhere"), "d.md")
+    (found,) = [f for f in analyse(spec) if f.kind == "guard_unread"]
+    assert "'blocked elsewhere'" in found.message and "`Only allowed in closed`" in found.message
 
 
 def test_a_rule_that_keeps_the_state_and_does_nothing_is_no_disagreement() -> None:
