@@ -32,6 +32,7 @@ parenthesis after a state (`done (terminal)`) is a note about it, never part of 
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -274,14 +275,21 @@ class EventCell:
     acted: bool = False
 
 
+# An HTML entity (`&amp;`, `&nbsp;`, `&#x2713;`), which markdown shows as the character it
+# names, outside a code span (where markdown shows it as written).
+ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+
+
 def shown(cell: Cell, what: str) -> str:
     """A cell's text as GitHub shows it (see the module's doc), a line break as `\\n`;
-    code spans as written, and a name written as Python writes a special one
-    (`__end__`, shown in bold as `end`)."""
+    code spans as written, an HTML entity as its character (`in&nbsp;review` is the
+    state `in review`, `R&amp;D` is `R&D`), and a name written as Python writes a special
+    one (`__end__`, shown in bold as `end`)."""
     if cell.special:
         return cell.special
     text = "".join(
-        s.text if s.kind == "code" else _unmarked(s.text, cell, what) for s in cell.inline.segments
+        s.text if s.kind == "code" else _entities(_unmarked(s.text, cell, what))
+        for s in cell.inline.segments
     )
     last = next((s for s in reversed(cell.inline.segments) if s.text.strip()), None)
     mark = _trailing_mark().search(text.rstrip())
@@ -294,6 +302,11 @@ def shown(cell: Cell, what: str) -> str:
             cell.line,
         )
     return "\n".join(" ".join(part.split()) for part in text.split("\n")).strip()
+
+
+def _entities(text: str) -> str:
+    """`text` with each HTML entity in it as the character it names."""
+    return ENTITY.sub(lambda m: html.unescape(m.group()), text) if "&" in text else text
 
 
 def _uncommented(text: str) -> str:

@@ -29,7 +29,7 @@ from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
 from .identifiers import identifier
 from .lexicon import EMPTY, Lexicon, normal
-from .light_cells import column_notes
+from .light_cells import ENTITY, column_notes
 from .markdown import Cell, Heading, Html, Paragraph, Table, TableRow, has_markup
 
 # Role -> the header names that mean it, preferred first (compared without case).
@@ -551,7 +551,7 @@ class RowReader:
                 # emphasis there, and code spans keep their backticks.
                 read, fragments = found.written_and_recovered
                 shown = rendered_otherwise(found, read)
-                entity = _ENTITY.search(_CODE_SPAN.sub("", read))
+                entity = ENTITY.search(_CODE_SPAN.sub("", read))
                 if entity is not None and shown is None:
                     self.notices.append(
                         Notice(
@@ -743,9 +743,6 @@ def family_order(current: Selector, target: Target, rule: str) -> str:
     )
 
 
-# An HTML entity (`&amp;`, `&nbsp;`, `&#x2713;`), which markdown shows as the character it
-# names, outside a code span (where markdown shows it as written).
-_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 _CODE_SPAN = re.compile(r"`[^`]*`")
 
 

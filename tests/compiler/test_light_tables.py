@@ -1620,6 +1620,19 @@ def test_a_column_named_for_a_role_in_other_words_is_said_unread(column: str, ro
     assert f'columns = {{ {role} = ["{column}"] }}' in message
 
 
+def test_an_html_entity_in_a_name_is_read_as_the_character_it_shows() -> None:
+    # `in&nbsp;review` was the state `in_nbsp_review`, another than `in review`, which
+    # GitHub shows alike; `R&amp;D` was `r_amp_d`, another than `R&D`.
+    spec = read(
+        _table(
+            "| draft | submit | in&nbsp;review |\n| in review | approve | R&amp;D |\n"
+            "| R&D | ship | draft |\n| draft | hold&#x21;  | draft |\n"
+        )
+    )
+    assert [s.name for s in spec.states] == ["draft", "in_review", "R_D"]
+    assert [s.name for s in spec.spells] == ["submit", "approve", "ship", "hold"]
+
+
 @pytest.mark.parametrize(
     "note",
     [
