@@ -294,19 +294,15 @@ def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
     for name, index in columns.extra:
         header = normal(name)
         words = set(re.findall(r"[a-z][a-z-]*", header))
-        if header in WHY:
+        said = list(dict.fromkeys(c for c in _cells(table, index) if normal(c) not in _NOTHING))
+        if header in WHY or not said:
             continue
         if words & _GUARD_WORDS:
             role, says, reads = "condition", "when a move may happen", "fires always"
         elif words & _ACTION_WORDS or header in _ACTION_HEADERS:
             role, says, reads = "action", "what a move does", "does nothing more"
         else:
-            continue
-        cells = [
-            " ".join(row.cells[index].plain.split()) for row in table.rows if index < len(row.cells)
-        ]
-        said = list(dict.fromkeys(c for c in cells if normal(c) not in _NOTHING))
-        if not said:
+            notices.extend(_state_column(table, columns, name, index, said))
             continue
         key = f"columns = {{ {role} = [{json.dumps(name)}] }}"
         read = columns.roles.get(role)
@@ -327,6 +323,56 @@ def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
             )
         )
     return tuple(notices)
+
+
+def _cells(table: Table, index: int) -> list[str]:
+    """The text of each row's cell in column `index`, its spaces made one."""
+    return [_cell_text(row, index) for row in table.rows]
+
+
+def _state_column(
+    table: Table, columns: Columns, name: str, index: int, said: list[str]
+) -> list[Notice]:
+    """An `unknown_column` warning for a column no role is called whose every cell names
+    a state of the table (`| From | Event | Guard | To | Else |` of `incomplete`): a move
+    it means (where a row leads when its guard fails) is read nowhere, so it never
+    happens; it is a row of its own, written here from the first row that has one."""
+    states = {
+        normal(part)
+        for role in ("current state", "next state")
+        if role in columns.roles
+        for cell in _cells(table, columns.roles[role])
+        for part in re.split(r"\s*,\s*", cell)
+    }
+    if not all(normal(cell) in states for cell in said):
+        return []
+    example = next(filter(None, (_else_row(table, columns, row, index) for row in table.rows)), "")
+    return [
+        Notice(
+            "unknown_column",
+            f"no column role is called {name!r}, so its cells "
+            f"({', '.join(repr(c) for c in said[:3])}) are not read, though each names a "
+            "state of the table: no move leads there because of them. A move made when a "
+            f"row's guard does not hold is a row of its own{f': `{example}`' if example else ''}",
+            table.line,
+        )
+    ]
+
+
+def _else_row(table: Table, columns: Columns, row: TableRow, index: int) -> str:
+    """The row that says what `row`'s cell in column `index` means, a move to that state
+    when the row's guard does not hold; "" for a row with no guard or no such cell."""
+    said = {role: _cell_text(row, i) for role, i in columns.roles.items()}
+    other, guard = _cell_text(row, index), said.get("condition", "")
+    if normal(other) in _NOTHING or normal(guard) in _NOTHING:
+        return ""
+    said |= {"condition": f"NOT {guard}", "next state": other}
+    return written_row(columns.layout(len(table.header.cells)), said)
+
+
+def _cell_text(row: TableRow, index: int) -> str:
+    """The text of the row's cell `index`, its spaces made one ("" past the row's end)."""
+    return " ".join(row.cells[index].plain.split()) if index < len(row.cells) else ""
 
 
 def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:

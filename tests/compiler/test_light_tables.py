@@ -1633,6 +1633,32 @@ def test_an_html_entity_in_a_name_is_read_as_the_character_it_shows() -> None:
     assert [s.name for s in spec.spells] == ["submit", "approve", "ship", "hold"]
 
 
+@pytest.mark.parametrize("column", ["Else", "On failure", "Otherwise", "Fallback"])
+def test_a_column_of_states_no_role_reads_is_said_unread_with_the_row_it_means(column: str) -> None:
+    # `| From | Event | Guard | To | Else |`: where `submit` leads when `form.json` is
+    # missing was dropped with no word, and the move never happened.
+    spec = read(
+        _table(
+            "| draft | submit | form.json exists | review | incomplete |\n"
+            "| draft | abandon | - | incomplete | |\n| incomplete | fix | - | draft | |\n",
+            f"| From | Event | Guard | To | {column} |",
+        )
+    )
+    ((_, message),) = _noticed(spec, "unknown_column")
+    assert f"{column!r}" in message and "'incomplete'" in message
+    assert "`| draft | submit | NOT form.json exists | incomplete | - |`" in message
+
+
+def test_a_column_of_notes_that_are_not_all_states_is_not_said_to_name_states() -> None:
+    spec = read(
+        _table(
+            "| draft | submit | review | incomplete |\n| review | approve | done | signed |\n",
+            "| From | Event | To | Remark |",
+        )
+    )
+    assert not _noticed(spec, "unknown_column")
+
+
 @pytest.mark.parametrize(
     "note",
     [
