@@ -183,6 +183,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     if light is not None:
         rows = light.refused_events(rows)
         reader.notices.extend(light.summary_of(rows))
+        reader.notices.extend(light.joined_events())
     rows = _with_templates(rows, lexicon, workspace, words)
     if not rows:
         unread = next((n for n in reader.notices if n.kind == "unknown_column"), None)

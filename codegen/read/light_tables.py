@@ -510,6 +510,41 @@ class LightReader:
             return False
         return not any(normal(name) in WHY for name, _ in columns.extra)
 
+    def joined_events(self) -> list[Notice]:
+        """A `trigger_note` warning for each event read as one name from words joined by
+        `,` or `;` (or with a note in parentheses inside them) where a part of them is
+        another event of the tables (`Payment received (late fee added); manager waives`
+        beside `Payment received`): most likely that event and one more, each missed
+        where this one is read; said once per event, where no warning of the cell is."""
+        known = {key: name for key, name in self.reading.triggers.items()}
+        noted = {n.line for n in self.reader.notices if n.kind == "trigger_note"}
+        notices = []
+        for key, name in known.items():
+            if name.line in noted:
+                continue
+            bare = re.sub(r"\s*\([^()]*\)\s*", " ", name.written)
+            parts = [p.strip() for p in re.split(r"[,;]", bare) if p.strip()]
+            if len(parts) < 2 and bare.split() == name.written.split():
+                continue
+            same = [
+                (p, known[k]) for p in parts if (k := identifier(p).lower()) in known and k != key
+            ]
+            if not same:
+                continue
+            part, other = same[0]
+            notices.append(
+                Notice(
+                    "trigger_note",
+                    f"the Event cell {name.written!r} is read as one event, {identifier(key)!r}, "
+                    f"though its part {part!r} is the event of line {other.line}: a row that "
+                    f"answers that event writes it alone, more events after `or` "
+                    f"(`{' or '.join(parts)}`), and a note at the end of the cell in "
+                    "parentheses; for one event, write its name without the punctuation",
+                    name.line,
+                )
+            )
+        return notices
+
     def summary_of(self, rows: tuple[RuleRow, ...]) -> list[Notice]:
         """Each summary table's moves (`_summary`) checked against the moves the rules
         make: a `summary_table` info saying how it was read, and a `summary_disagrees`
@@ -1262,6 +1297,20 @@ class LightReader:
                     rule,
                 )
             )
+        compared = _comparison().search(event.names[0]) if len(event.names) == 1 else None
+        if compared is not None and not (event.guard or event.literal or guarding):
+            self.reader.notices.append(
+                Notice(
+                    "trigger_note",
+                    f"the Event cell {written!r} is read as one event, "
+                    f"{identifier(event.names[0])!r}, though it compares "
+                    f"(`{compared.group().strip()}`), which no event's name does: a "
+                    "comparison is a guard (`event [x = y]` or a Condition column), and a "
+                    "move on either of two things is two events (`event or other`) or two rows",
+                    line,
+                    rule,
+                )
+            )
         seen = self._noted.setdefault(key, (rule, line, note))
         pair = ""
         if seen[0] != rule and seen[2] != note:
@@ -1286,6 +1335,12 @@ class LightReader:
         else:
             return
         self.reader.notices.append(Notice("trigger_note", message, line, rule))
+
+
+# A comparison in words of an Event cell (`auto-approve = true`, `retries >= 3`).
+@cache
+def _comparison() -> re.Pattern[str]:
+    return re.compile(r"\s(?:==?|!=|<=?|>=?|[\u2264\u2265\u2260])\s|(?:==|!=|<=|>=)")
 
 
 def _guarding(name: str) -> re.Match[str] | None:

@@ -1620,6 +1620,29 @@ def test_a_column_named_for_a_role_in_other_words_is_said_unread(column: str, ro
     assert f'columns = {{ {role} = ["{column}"] }}' in message
 
 
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "Payment received (late fee added); manager waives",
+        "Payment received; manager waives",
+        "Payment received, manager waived",
+    ],
+)
+def test_an_event_joined_from_another_rows_event_and_more_is_warned(cell: str) -> None:
+    # read as one new event, so `Payment received` in overdue was rejected, with no word
+    spec = read(
+        _table(
+            f"| sent | paid | Payment received |\n| overdue | paid | {cell} |\n"
+            "| sent | overdue | Due date passes |\n",
+            "| From | To | Trigger |",
+        )
+    )
+    ((line, message),) = _noticed(spec, "trigger_note")
+    assert line == 6
+    assert f"{cell!r} is read as one event" in message
+    assert "'Payment received' is the event of line 5" in message
+
+
 def test_an_html_entity_in_a_name_is_read_as_the_character_it_shows() -> None:
     # `in&nbsp;review` was the state `in_nbsp_review`, another than `in review`, which
     # GitHub shows alike; `R&amp;D` was `r_amp_d`, another than `R&D`.
@@ -1631,6 +1654,17 @@ def test_an_html_entity_in_a_name_is_read_as_the_character_it_shows() -> None:
     )
     assert [s.name for s in spec.states] == ["draft", "in_review", "R_D"]
     assert [s.name for s in spec.spells] == ["submit", "approve", "ship", "hold"]
+
+
+@pytest.mark.parametrize(
+    ("cell", "sign"),
+    [("Admin approves OR auto-approve = true", "="), ("Timer fires, retries >= 3", ">=")],
+)
+def test_an_event_cell_that_compares_is_warned(cell: str, sign: str) -> None:
+    # one event, `admin_approves_or_auto_approve_true`, with the comparison in its name
+    spec = read(_table(f"| pending | {cell} | active |\n| active | suspend | pending |\n"))
+    ((line, message),) = _noticed(spec, "trigger_note")
+    assert line == 5 and f"though it compares (`{sign}`)" in message
 
 
 @pytest.mark.parametrize("column", ["Else", "On failure", "Otherwise", "Fallback"])
