@@ -21,7 +21,7 @@ from spellbook.verbs.actions import passive
 
 from ..logic import describe
 from ..model import CALL, MODULE_NAMES, OWN, RESERVED, Kind, Spec
-from ..read.own_phrases import guard
+from ..read.own_phrases import guard, signs
 from .analysis import Analysis
 from .findings import Finding
 
@@ -37,6 +37,7 @@ def check_own_code(analysis: Analysis) -> Iterator[Finding]:
     if not (spec.own_guards or spec.callbacks):
         return
     yield from _names_taken(spec)
+    yield from _callbacks_alike(spec)
     yield from _joined_guards(spec)
     yield from _noted_guards(spec)
     for row in spec.rows:
@@ -92,6 +93,27 @@ def check_own_code(analysis: Analysis) -> Iterator[Finding]:
                 line=row.line,
                 rule=row.id,
             )
+
+
+def _callbacks_alike(spec: Spec) -> Iterator[Finding]:
+    """A callback whose words differ from another's, naming the same method, only by
+    signs the name drops (`refund 50%` and `refund 50`, `add tip of 5 €` and `add tip of
+    5 $`, `log café` and `log cafe`): one method would do both, so each row after the first
+    is an error at its line, as two such guards are."""
+    first: dict[str, tuple[str, str]] = {}
+    for row in spec.rows:
+        for action in (a for a in row.actions if a.verb == CALL):
+            words, rule = first.setdefault(action.target, (action.text, row.id))
+            if signs(words) != signs(action.text):
+                yield Finding(
+                    "own_code",
+                    f"rule {row.id}: the callback {action.text!r} and {words!r} (rule {rule}) "
+                    f"name one method of the project's code, {action.target}, whose name drops "
+                    "the signs that tell them apart: write the difference in words (`refund "
+                    "half`, `add a tip of 5 dollars`, `log C plus plus build`)",
+                    line=row.line,
+                    rule=row.id,
+                )
 
 
 def _names_taken(spec: Spec) -> Iterator[Finding]:

@@ -199,6 +199,27 @@ def test_two_guards_whose_name_drops_the_signs_between_them_are_refused(
     assert f"'{second}' and '{first}' name one guard of the project's code" in why
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("refund 50%", "refund 50"),
+        ("add tip of 5 €", "add tip of 5 $"),
+        ('log "C++ build"', 'log "C build"'),
+    ],
+)
+def test_two_callbacks_whose_name_drops_the_signs_between_them_are_refused(
+    first: str, second: str
+) -> None:
+    # `refund 50%` and `refund 50` were one method, refund_50, with no word
+    text = spec(
+        f"| G1 | OPEN | Go | - | DONE | {first} | Done |\n"
+        f"| G2 | OPEN | Stop | - | DONE | {second} | Done |\n"
+        "| G3 | DONE | Go, Stop | - | Same state | - | Done |"
+    )
+    (message,) = [m for k, m in findings(text) if k == "own_code"]
+    assert f"rule G2: the callback {second!r} and {first!r} (rule G1) name one method" in message
+
+
 def test_one_guard_written_in_other_case_or_with_a_period_is_still_one_guard() -> None:
     text = spec(
         "| G1 | OPEN | Go | Payment accepted. | DONE | - | Done |\n"
