@@ -171,6 +171,45 @@ def always(phrase: str) -> str:
     return "it says only that the row fires"
 
 
+# Marks and answers that say yes or no of a guard's words (`in stock ✗`, `❌ shipped`,
+# `paid: no`), which its method's name would drop: `in stock ✗` would be `in_stock` holding.
+_YES_MARKS, _NO_MARKS = "\u2713\u2714\u2611\u2705", "\u2717\u2718\u274c\u2612\u2716\u2a2f"
+_MARK = re.compile(f"[{_YES_MARKS}{_NO_MARKS}]\ufe0f?")
+_ANSWER = re.compile(r"(?P<words>.*?\w.*?)\s*[:?]\s*(?P<answer>yes|no|true|false|y|n)", re.I)
+_NEVER = re.compile(r"no|false|n", re.I)
+
+
+def _marked(phrase: str) -> str:
+    """Why a guard marked yes or no (`in stock ✗`, `❌ shipped`, `paid: no`, `paid: yes`)
+    is not read, and what to write; "" for any other: `paid ✓` is `paid`, as its name
+    says (a mark alone that says yes is `always`'s)."""
+    text = " ".join(phrase.split()).rstrip(".").strip()
+    mark = _MARK.search(text)
+    answer = _ANSWER.fullmatch(text) if mark is None else None
+    if mark is None and answer is None:
+        if _NEVER.fullmatch(text.strip("[]() ")):
+            return f"'{text}' says the row never fires, which no guard says: remove the row"
+        return ""
+    said = mark.group() if mark is not None else answer["answer"] if answer else ""
+    if mark is not None and said[0] in _YES_MARKS:
+        return ""  # `paid ✓` is `paid`, as its method's name says
+    words = _MARK.sub(" ", text) if mark is not None else answer["words"] if answer else ""
+    words = " ".join(words.split()).strip(" :?-")
+    no = said[0] in _NO_MARKS or _NEVER.fullmatch(said) is not None
+    if not words:
+        return f"'{text}' says the row never fires, which no guard says: remove the row"
+    read = (
+        f"marks its words with `{said}`, which the name of a guard of the project's code "
+        f"drops, so it would read as `{words}` holding"
+        if mark is not None
+        else f"answers its words with `{said}`, which would make a guard of its own, "
+        f"{method_name(text)}, unrelated to `{words}`"
+    )
+    return f"'{text}' {read}: write " + (
+        f"`NOT {words}` if the row fires where it does not hold" if no else f"`{words}`"
+    )
+
+
 def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
     """A clause as one guard of the project's own, with its words when it holds and when
     not; or why it cannot be."""
@@ -192,6 +231,8 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
             f"only its words before `{joins[0]}`: write `{two}` for guards joined by the "
             f"grammar, or `NOT ({m['rest']})` for one guard"
         )
+    if why := _marked(phrase):
+        return why
     operator = _OPERATOR.search(words)
     if operator is not None:
         return (

@@ -200,6 +200,36 @@ def test_two_guards_whose_name_drops_the_signs_between_them_are_refused(
 
 
 @pytest.mark.parametrize(
+    ("cell", "write"),
+    [
+        ("in stock ✗", "`NOT in stock`"),
+        ("❌ shipped", "`NOT shipped`"),
+        ("shipped: ✗", "`NOT shipped`"),
+        ("paid: no", "`NOT paid`"),
+        ("paid? no", "`NOT paid`"),
+        ("paid: yes", "`paid`"),
+    ],
+)
+def test_a_guard_marked_no_or_answered_is_refused_with_what_to_write(cell: str, write: str) -> None:
+    # `in stock ✗` was the guard in_stock holding, the opposite; `paid: no` a guard of its
+    # own, paid_no, unrelated to `paid`.
+    found = own_condition(cell)
+    assert isinstance(found, str) and f"write {write}" in found
+
+
+@pytest.mark.parametrize("cell", ["✗", "no", "false"])
+def test_a_guard_that_says_the_row_never_fires_is_refused(cell: str) -> None:
+    assert (
+        own_condition(cell)
+        == f"'{cell}' says the row never fires, which no guard says: remove the row"
+    )
+
+
+def test_a_guard_ticked_yes_is_its_words() -> None:
+    assert read("paid ✓") == read("paid") == ((own("paid"),),)
+
+
+@pytest.mark.parametrize(
     ("first", "second"),
     [
         ("refund 50%", "refund 50"),
