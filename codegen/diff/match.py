@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Callable, Sequence
 
 from ..budget import check
-from ..model import RuleRow, spelled
+from ..model import RuleRow, RuleSpec, spelled
 from .cells import act_key, acts_differently, instructions, plain
 from .result import Renamed, SpecDiff
 
@@ -40,13 +40,22 @@ def match_states(diff: SpecDiff) -> None:
         if n not in taken:
             by_evidence.setdefault(diff.new.state(n).evidence, []).append(n)
     candidates: dict[str, list[str]] = {}
+    ties: dict[str, list[str]] = {}
     for old_name in removed:
         if old_name in renames or old_name in diff.merged:
             continue
         check("matching removed states to added ones")
         alike = list(by_evidence.get(evidence[old_name], ()))
-        if len(alike) <= MAX_RANKED:  # the closest name first; past that, in their order
-            alike.sort(key=lambda n: -difflib.SequenceMatcher(None, old_name, n).ratio())
+        if len(alike) <= MAX_RANKED:
+            # the one the same rows enter first (`close` in open when finished, both
+            # before and after), then the closest name; past that, in their order
+            was = _entering(diff.old.rules, old_name)
+            entered = {n: len(was & _entering(diff.new.rules, n)) for n in alike}
+            alike.sort(
+                key=lambda n: (-entered[n], -difflib.SequenceMatcher(None, old_name, n).ratio())
+            )
+            # where two are entered alike, the name chose: said with the rename
+            ties[old_name] = [n for n in alike if entered[n] == entered[alike[0]]]
         candidates[old_name] = alike
     tentative = dict(renames)
     chosen = set(tentative.values())
@@ -71,9 +80,25 @@ def match_states(diff: SpecDiff) -> None:
         )
         if alike_everywhere:
             renames[old_name] = taker
-    diff.states_renamed = [Renamed(o, n, formerly.get(o) == n) for o, n in renames.items()]
+    # a state another rename took beyond doubt (entered by its rows alone) is no guess
+    sure = {n for o, n in renames.items() if ties.get(o, [n]) == [n]}
+    diff.states_renamed = [
+        Renamed(
+            o, n, formerly.get(o) == n, tuple(m for m in ties.get(o, ()) if m not in sure | {n})
+        )
+        for o, n in renames.items()
+    ]
     diff.states_added = [s for s in added if s not in renames.values()]
     diff.states_removed = [s for s in removed if s not in renames]
+
+
+def _entering(rules: Sequence[RuleSpec], state: str) -> set[tuple[str, str, str]]:
+    """The moves into `state` from another state: (source, spell, condition as written)."""
+    return {
+        (r.source, r.spell, " ".join(r.condition.text.split()))
+        for r in rules
+        if r.dest == state and r.source != state
+    }
 
 
 def match_spells(diff: SpecDiff) -> None:

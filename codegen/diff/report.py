@@ -88,6 +88,11 @@ def _structure(diff: SpecDiff) -> list[str]:
         states.append(f"removed {_names(diff.states_removed)}")
     for r in diff.states_renamed:
         how = "with a migration" if r.migrated else "NO migration"
+        if r.alike:
+            how += (
+                f"; a guess: {_names(list(r.alike))} behaves alike, so only the names chose, "
+                f"and `- *Formerly*: {r.old}` under the state it became settles it"
+            )
         states.append(f"renamed {r.old} → {r.new} ({how})")
     for old, new in diff.merged.items():
         states.append(f"workspaces in {old} move to {new} (a migration)")
@@ -362,7 +367,8 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
             "added": diff.states_added,
             "removed": diff.states_removed,
             "renamed": [
-                {"old": r.old, "new": r.new, "migrated": r.migrated} for r in diff.states_renamed
+                {"old": r.old, "new": r.new, "migrated": r.migrated, "alike": list(r.alike)}
+                for r in diff.states_renamed
             ],
             "migrated": [{"old": o, "new": n} for o, n in diff.merged.items()],
         },

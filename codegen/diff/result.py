@@ -88,6 +88,9 @@ class Renamed:
     old: str
     new: str
     migrated: bool  # the new one says it was `*Formerly*` the old one
+    # Other added states it could as well be: the same Indicators, spells and rows into
+    # it, so only the names chose (a guess `*Formerly*` settles).
+    alike: tuple[str, ...] = ()
 
 
 @dataclass

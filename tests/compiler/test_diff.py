@@ -73,6 +73,50 @@ def test_a_rename_without_a_migration_is_found_and_breaks_workspaces(tmp_path: P
     assert result.stdout.startswith(f"{tmp_path / 'new.md'} against {PROJECT}: BREAKING")
 
 
+_TICKETS = """# Tickets
+
+| From | To | Event | Guard |
+|---|---|---|---|
+| (start) | open | start | - |
+| open | done | close | result.md exists |
+| open | cancelled | close | result.md missing |
+| open | open | reopen | - |
+| done | open | reopen | - |
+| cancelled | open | reopen | - |
+
+Transitions not listed are rejected.
+"""
+
+
+def test_two_states_renamed_at_once_are_paired_by_the_rows_that_enter_them() -> None:
+    # done and cancelled behave alike: they were paired by name, crosswise (done →
+    # aborted), and the advice to follow moved every done workspace into aborted.
+    new = _TICKETS.replace("cancelled", "aborted").replace("done", "finished")
+    found = diff(_TICKETS, new)
+    assert found.states_renamed == [
+        Renamed("done", "finished", False),
+        Renamed("cancelled", "aborted", False),
+    ]
+    assert not found.changes
+
+
+def test_a_rename_only_the_names_chose_is_said_to_be_a_guess() -> None:
+    old = _TICKETS.replace("result.md exists", "-").replace(
+        "| close | result.md missing", "| cancel | -"
+    )
+    new = old.replace("cancelled", "aborted").replace("done", "finished")
+    new = new.replace("| close |", "| finish |").replace("| cancel |", "| abort |")
+    found = diff(old, new)
+    assert {r.old: r.alike for r in found.states_renamed} == {
+        "done": ("finished",),
+        "cancelled": ("aborted",),
+    } or {r.old: r.alike for r in found.states_renamed} == {
+        "done": ("aborted",),
+        "cancelled": ("finished",),
+    }
+    assert "a guess:" in format_text(found)
+
+
 def test_a_family_renamed_is_said_as_a_family() -> None:
     new = renamed(TEXT, "PR_APPLIED_PENDING_ARCHIVE", "PR_AWAITING_ARCHIVE", migration=False)
     for suffix in "GA":
