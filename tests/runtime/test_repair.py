@@ -4,7 +4,9 @@ fields kept, and an interrupted cast that cannot be finished is set aside."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,7 +157,7 @@ def test_repair_counts_from_the_history_and_says_what_it_could_not_restore(
     tmp_path: Path,
 ) -> None:
     state = _session_failing_twice(tmp_path, code=True)
-    kept = json.loads(state.read_text())
+    kept = _written_before_entries_kept_fields(json.loads(state.read_text()))
     kept["attempts"] = "three"  # a hand edit: no counter holds that
     del kept["feature_id"]
     state.write_text(json.dumps(kept, indent=2))
@@ -174,6 +176,39 @@ def test_repair_counts_from_the_history_and_says_what_it_could_not_restore(
     repaired = json.loads(state.read_text())
     assert (repaired["attempts"], repaired["feature_id"]) == (2, None)
     assert [e["rule"] for e in repaired["history"][:-1]] == [e["rule"] for e in kept["history"]]
+
+
+def _written_before_entries_kept_fields(
+    kept: dict[str, Any], chosen: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """The state file as a cast wrote it before history entries kept the fields they set
+    (`changed`): repair replays its rules as the spec says them; an entry kept only the
+    fields a query chose (`fields`), those named `chosen`."""
+    for entry in kept["history"]:
+        queried = {k: v for k, v in entry.pop("changed", {}).items() if k in chosen}
+        if queried:
+            entry["fields"] = queried
+    return kept
+
+
+def test_repair_restores_what_each_cast_set_whatever_the_spec_says_now(tmp_path: Path) -> None:
+    # The history kept rule IDs alone, and repair replayed them as the spec says them
+    # now: after a spec change (a Reset added to a rule, two rows' IDs swapped) it said
+    # "rule R1 set it to 0" of a cast that did no such thing. Each cast now keeps the
+    # fields it set; here the Python vocabulary's Select sets values no rule says.
+    state = _session_failing_twice(tmp_path, code=True)
+    kept = json.loads(state.read_text())
+    counted = [e["changed"] for e in kept["history"] if e.get("changed")]
+    assert counted and all(set(c) <= {"attempts", "feature_id"} for c in counted)
+    chosen = kept["feature_id"]
+    kept["attempts"] = "three"
+    del kept["feature_id"]
+    state.write_text(json.dumps(kept, indent=2))
+    said = _repair(tmp_path, code=True)
+    assert "Restored attempts = 3 from the history (rule R1 set it to 3)" in said, said
+    assert f'Restored feature_id = "{chosen}" from the history' in said, said
+    repaired = json.loads(state.read_text())
+    assert (repaired["attempts"], repaired["feature_id"]) == (3, chosen)
 
 
 def test_repair_restores_fields_from_an_earlier_backup(tmp_path: Path) -> None:
@@ -214,7 +249,10 @@ def test_repair_says_a_history_it_cannot_read_and_does_not_guess_past_it(
 
 def test_repair_counts_through_the_older_history_kept_in_its_own_folder(tmp_path: Path) -> None:
     state = _session_failing_twice(tmp_path, code=True)
-    lines = state.read_text().splitlines()
+    # entries as written before they kept the fields they set: their rules are replayed
+    lines = [
+        re.sub(r', "changed": \{[^{}]*\}', "", line) for line in state.read_text().splitlines()
+    ]
     entries = [i for i, line in enumerate(lines) if line.startswith("    {")]
     older = [lines[i].strip().rstrip(",") for i in entries[:3]]  # S2, M1, R1
     rotated = tmp_path / PROGRESS / ".history" / "state.json-20261127T000000Z-x.jsonl"
@@ -235,7 +273,7 @@ def test_repair_of_the_shipped_session_counts_attempts_from_the_select_that_set_
     history tells attempts exactly; the feature it chose came from a query of the feature
     list, whose result the cast kept in its history entry."""
     state = _session_failing_twice(tmp_path)
-    kept = json.loads(state.read_text())
+    kept = _written_before_entries_kept_fields(json.loads(state.read_text()), ("feature_id",))
     chosen = kept["feature_id"]
     kept["attempts"] = "three"
     del kept["feature_id"]

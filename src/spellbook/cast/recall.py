@@ -5,7 +5,9 @@ file itself (read as JSON where it is, else line by line, as the runtime writes 
 one line per field, one per history entry), the backups earlier repairs set aside
 (`state.json.bad-<time>`), and the older history (`.history/`). Their history entries
 make one chain, oldest first (each cast once, by its id). A field is restored from the
-newest of the files that names it and the history after it: a rule's `Increment`
+newest of the files that names it and the history after it: a cast's entry keeps the
+fields it set (`changed`), whatever the spec says its rule does now; for an entry
+written before entries kept them, its rule as the spec says it now: a rule's `Increment`
 adds one, its `Reset` sets the number it names, a Set of a field to a literal sets
 that value, a repair's entry the values it started with (`fields`), a Set to a
 query's first result the value its cast kept in its entry (`fields` too), a move to
@@ -335,6 +337,14 @@ class Recall:
             return "", None, 0, said  # refused, migrated, no rule: no action was carried out
         if name in TIME_FIELDS and outcome == "transition":
             return ("set", when, 0, said) if when else ("unknown", None, 0, said)
+        changed = entry.get("changed")
+        if isinstance(changed, dict):  # what the cast set, as it kept it
+            if name not in changed:
+                return "", None, 0, said
+            value = changed[name]
+            if self.format.field_fits(name, value) and encodable(value):
+                return "set", value, 0, said
+            return "unknown", None, 0, said
         if ops is None:
             return "unknown", None, 0, said + " (which the spec does not have)"
         kind, value, adds = "add", None, 0

@@ -22,6 +22,7 @@ from spellbook.cast.commit_point import Journal
 from spellbook.cast.engine import Engine
 from spellbook.cast.preview import Foresight
 from spellbook.cast.responses import asked, fenced, fields_said, fill, unhandled, with_notes
+from spellbook.disk.state_file import RUNTIME_FIELDS
 from spellbook.disk.store import READ_LIMIT, Workspace, random_hex
 from spellbook.facts.answers import NeedsRun
 from spellbook.records.errors import (
@@ -39,6 +40,7 @@ from spellbook.verbs.actions import acts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from types import ModuleType
     from typing import Any
 
@@ -156,6 +158,8 @@ class Workflow:
         after = rule.dest if rule is not None else before
         outcome = outcome_of(rule) if rule is not None else "unhandled"
         entry = fmt.entry(before, after, name, rule.id if rule else None, outcome, cast)
+        if outcome in ("transition", "noop"):
+            entry["changed"] = {}  # the fields it set: what `spell repair` replays
         if runs:  # the outcome of each run, for a judge of a move made by hand later
             kept = record.extra.get("runs")
             record.extra["runs"] = {
@@ -189,9 +193,8 @@ class Workflow:
             done = planned.done
             if runs:
                 planned.extra["runs"] = record.extra["runs"]
-            chosen = chosen_fields(rule, planned.extra)
-            if chosen:  # what a query chose, which a later repair cannot work out
-                entry["fields"] = chosen
+            if "changed" in entry:
+                entry["changed"] = changed_fields(fmt.fields, record.extra, planned.extra)
             intent = {
                 "cast": cast,
                 "before": before,
@@ -355,17 +358,14 @@ def _plain(text: str) -> str:
     return re.sub(r"\*\*([^*\n]+)\*\*", r"\1", text)
 
 
-def chosen_fields(rule: Rule, extra: dict[str, Any]) -> dict[str, Any]:
-    """The fields of the state file the rule's actions set to a query's first result,
-    with the values the cast gave them (kept in its history entry for `spell repair`)."""
-    import json  # only a rule that sets a field from a query needs it
-
-    chosen: dict[str, Any] = {}
-    for action in rule.actions:
-        if action.verb == "set_state_field":
-            name, how, _ = json.loads(action.target)
-            if how == "first" and name in extra:
-                chosen[name] = extra[name]
-            else:
-                chosen.pop(name, None)  # a later literal: the rule's own words say it
-    return chosen
+def changed_fields(
+    fields: Iterable[str], before: dict[str, Any], after: dict[str, Any]
+) -> dict[str, Any]:
+    """The state file's fields a cast set, with the values it gave them, kept in its
+    history entry: `spell repair` replays them as they were, whatever the spec says its
+    rule does now (a rule the spec has since changed, or another row now called by its ID)."""
+    return {
+        name: after[name]
+        for name in fields
+        if name not in RUNTIME_FIELDS and name in after and after[name] != before.get(name)
+    }
