@@ -360,7 +360,7 @@ def test_the_reports_agree(tmp_path: Path) -> None:
     found = diff(TEXT, renamed(TEXT, "ERROR_PLAN_MISSING", "ERROR_NO_PLAN", False))
     report = to_json(found)
     assert report["states"]["renamed"] == [
-        {"old": "ERROR_PLAN_MISSING", "new": "ERROR_NO_PLAN", "migrated": False}
+        {"old": "ERROR_PLAN_MISSING", "new": "ERROR_NO_PLAN", "migrated": False, "alike": []}
     ]
     assert report["breaking"] == found.breaking and report["verdict"].startswith("BREAKING")
     markdown = to_markdown(found)
