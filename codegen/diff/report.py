@@ -22,6 +22,12 @@ def verdict(diff: SpecDiff) -> str:
         if count
         else f"behaviour changed ({_what_changed(diff)})"
     )
+    reworded = len(diff.methods_reworded)
+    if reworded:
+        said += (
+            f"; {reworded} method{'s' if reworded != 1 else ''} of the project's code "
+            "must answer other words"
+        )
     told = len(_told(diff))
     if told:
         plural = "s" if told != 1 else ""
@@ -153,6 +159,11 @@ def _structure(diff: SpecDiff) -> list[str]:
     added, removed = diff.methods
     methods = [f"the model must now have {_names(added)}"] if added else []
     methods += [f"it no longer needs {_names(removed)}"] if removed else []
+    methods += [
+        f"{name} keeps its name, but its words changed from {was!r} to {now!r}, which the "
+        "name does not tell apart: check that the method answers the new words"
+        for name, was, now in diff.methods_reworded
+    ]
     if methods:
         lines.append("Model methods (the project's own code): " + "; ".join(methods))
     rules = []
@@ -390,7 +401,11 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
                 for o, n in diff.spells_renamed
             ],
         },
-        "methods": {"added": diff.methods[0], "removed": diff.methods[1]},
+        "methods": {
+            "added": diff.methods[0],
+            "removed": diff.methods[1],
+            "reworded": [{"name": n, "old": o, "new": w} for n, o, w in diff.methods_reworded],
+        },
         "state_file": list(diff.state_file) if diff.state_file else None,
         "state_key": list(diff.state_key) if diff.state_key else None,
         "initial": list(diff.initial) if diff.initial else None,

@@ -10,6 +10,7 @@ from spellbook.records.words import plural
 from ..analyse import Finding
 from ..model import Kind, Spec, Term
 from ..read.above import SPELL_SECTIONS
+from ..read.own_phrases import signs
 
 
 @dataclass(frozen=True)
@@ -236,6 +237,27 @@ class SpecDiff:
 
         old, new = of(self.old), of(self.new)
         return [new[m] for m in new if m not in old], [old[m] for m in old if m not in new]
+
+    @property
+    def methods_reworded(self) -> list[tuple[str, str, str]]:
+        """The methods of the project's own code both specs have whose words changed by
+        what their name drops (`amount over 100 €` to `amount over 100 $`, `below -5` to
+        `below 5`): (the method, its words before, its words now). The machine does the
+        same, but the method must now answer other words."""
+
+        def of(spec: Spec) -> dict[str, str]:
+            found = {
+                a.param: spec.words.get(a, (a.param, ""))[0] or a.param for a in spec.own_guards
+            }
+            found.update({a.target: a.text for a in spec.callbacks})
+            return found
+
+        old, new = of(self.old), of(self.new)
+        return [
+            (name, old[name], words)
+            for name, words in new.items()
+            if name in old and signs(old[name]) != signs(words)
+        ]
 
     @property
     def breaking_code(self) -> list[str]:

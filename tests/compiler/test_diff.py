@@ -769,8 +769,29 @@ def test_the_methods_a_machine_of_own_code_now_needs_are_said() -> None:
     assert to_json(found)["methods"] == {
         "added": ["checks_passed (guard)", "tag_release (callback)"],
         "removed": ["checks_green (guard)"],
+        "reworded": [],
     }
     assert diff(TEXT, TEXT).methods == ([], [])  # a machine of the core's has none
+
+
+def test_a_method_of_own_code_whose_words_change_by_what_its_name_drops_is_said() -> None:
+    # `checks green` → `checks green ++` kept the method checks_green: "no behaviour
+    # change", and nothing said the project's method now had other words to answer.
+    changed = PULLS.replace("checks green", "checks green ++").replace(
+        "| notify author |", "| notify author # |"
+    )
+    found = own_diff(PULLS, changed)
+    assert found.methods == ([], [])
+    assert found.methods_reworded == [
+        ("checks_green", "checks green", "checks green ++"),
+        ("notify_author", "notify author", "notify author #"),
+    ]
+    assert "no behaviour change; 2 methods of the project's code must answer other words" in (
+        verdict(found)
+    )
+    assert "checks_green keeps its name, but its words changed" in " ".join(
+        format_text(found).split()
+    )
 
 
 def test_a_spell_renamed_in_a_spell_machine_is_said_and_breaks_nothing() -> None:
