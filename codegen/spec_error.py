@@ -39,5 +39,10 @@ class SpecError(Exception):
         return f"{where}\n    {shown}"
 
 
+class NoSection(SpecError):
+    """The section asked for (`--section`, or a section of the new spec looked for in
+    the old one by `--against`) is in no heading of the file: a machine it does not have."""
+
+
 def fail(message: str, line: int) -> NoReturn:
     raise SpecError(message, line)

@@ -31,7 +31,7 @@ from ..config import SPEC_DIR, load_config, options_for, project_of, targets
 from ..pipeline import SectionSpec, SeveralMachines, load_machines, load_spec, quick, shared_state
 from ..read.lexicon import ReadOptions
 from ..read.sections import Section
-from ..spec_error import SpecError
+from ..spec_error import NoSection, SpecError
 from .formats import DEFAULT, FORMATS, Format, Gathered, Ran, Said, formats_help
 from .streams import SafeArgumentParser, UnwrittenOutput, cannot_write, emit, say
 
@@ -439,13 +439,24 @@ def _against_each(
     form = FORMATS[args.format]
     assert form.diff is not None and form.diff_sections is not None  # `_against` refused
     ran = []
+    missing: list[NoSection] = []
     for section in sections:
         chosen = replace(options, section=section.name)
         new = load_spec(args.spec, options=chosen)
-        old, borrowed, vocabularies = load_old(args.against, new, chosen, args.spec)
+        on = _for(args, args.spec, section.name)
+        try:
+            old, borrowed, vocabularies = load_old(args.against, new, chosen, args.spec)
+        except NoSection as err:  # a machine new since: nothing to compare, nothing can break
+            assert form.diff_new is not None  # a format with a diff has this form too
+            shown = f"{args.against} (no section {section.name!r} there)"
+            ran.append(Ran(on, form.diff_new(on, shown), True))
+            missing.append(err)
+            continue
         diff = compare(old, new, borrowed)
         diff.vocabularies = vocabularies
-        ran.append(Ran(_for(args, args.spec, section.name), form.diff(diff), not diff.breaking))
+        ran.append(Ran(on, form.diff(diff), not diff.breaking))
+    if len(missing) == len(sections):  # none is there: not the same file's machines
+        raise missing[0]
     ending()
     _out(form.diff_sections(args, ran))
     return EXIT_OK if all(r.ok for r in ran) else EXIT_FAILED

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..model import Notice
-from ..spec_error import fail
+from ..spec_error import NoSection, fail
 from .above import Machines, claim_heading, said_of, unread
 from .identifiers import identifier
 from .lexicon import normal
@@ -172,7 +172,7 @@ def select(
         whole = _holding_all(blocks, wanted, roles)
         if whole is not None:  # the one machine's own section: the file, read as ever
             return whole, blocks
-        fail(
+        raise NoSection(
             f"section {wanted!r} was chosen, but this file is one machine, not one per "
             "section"
             + (" (its states are declared above its sections)" if found else "")
@@ -195,7 +195,7 @@ def select(
         )
     chosen = named[0] if named else None
     if chosen is None:
-        fail(
+        raise NoSection(
             f"no section {wanted!r} holds a transition table; the sections are "
             + ", ".join(f"{s.name!r} (line {s.line})" for s in found),
             0,

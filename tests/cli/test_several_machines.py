@@ -124,6 +124,25 @@ def test_comparing_a_file_of_several_machines_compares_each_section_or_the_one_c
     assert "section 'Payment'" not in chosen.stdout
 
 
+def test_a_section_not_in_the_older_file_is_a_new_machine_and_the_others_are_compared(
+    tmp_path: Path,
+) -> None:
+    # A machine added as a section of its own refused the whole comparison (exit 2, "no
+    # section 'Refund' holds a transition table"): no word of the machines both have.
+    text = DECLARED.read_text(encoding="utf-8")
+    older = tmp_path / "older.md"
+    older.write_text(text[: text.index("\n## Refund\n")] + "\n", encoding="utf-8")
+    result = verify("--spec", str(DECLARED), "--against", str(older))
+    assert result.returncode == 0, result.stderr
+    payment, refund = result.stdout.split("== ")[1:]
+    assert "section 'Payment'" in payment and "no behaviour change" in payment
+    assert "section 'Refund'" in refund and "(no section 'Refund' there): a new machine" in refund
+    as_json = json.loads(
+        verify("--spec", str(DECLARED), "--against", str(older), "--format", "json").stdout
+    )
+    assert [m["verdict"] for m in as_json["machines"]] == ["no behaviour change", "new machine"]
+
+
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     """A project whose spec/shop.md holds a payment machine and a refund machine, each
