@@ -170,6 +170,10 @@ def test_a_machine_not_generated_yet_says_how_to_generate_it(house: Path) -> Non
     assert result.returncode == 2
     said = clean(result)
     assert "generated/door.py does not exist" in said and "run `spellbook-codegen` in" in said
+    # the help said "Cast a spell of the machine '' (its spec)." and listed no spells
+    shown = " ".join(spell(house, "--help").stdout.split())
+    assert "cannot be loaded here, so its spells are not listed: generated/door.py" in shown
+    assert "machine ''" not in shown
 
 
 @pytest.mark.parametrize(

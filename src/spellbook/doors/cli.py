@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 def epilog(module: ModuleType | None, prog: str) -> str:
     """The commands and exit statuses, in the machine's words (`spell --help`)."""
     if module is None:
-        word, names, workspace = "spell", "the machine's", "its workspace"
+        word, names, workspace = "spell", "the machine's (not known: see above)", "its workspace"
     else:
         word = module.SPELL_WORD
         names = ", ".join(name.lower() for name in module.SPELLS)
@@ -153,7 +153,7 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
         return _one_machine(quick, machine, argv)
     import argparse
 
-    module = _help_machine(argv, machine)
+    module, unknown = _help_machine(argv, machine)
     word = "spell" if module is None else module.SPELL_WORD
     from spellbook.records import words
 
@@ -170,9 +170,13 @@ def _arguments(argv: Sequence[str], machine: str | None) -> SimpleNamespace:
     parser = Parser(
         prog=prog,
         description=DESCRIPTIONS.get(getattr(module, "__name__", ""))
-        or f"{words.verb(word).title()} {words.a(word)} of the machine "
-        f"{getattr(module, 'TITLE', '')!r} "
-        f"({getattr(module, 'SPEC', 'its spec')}).",
+        or (
+            f"{words.verb(word).title()} {words.a(word)} of the machine "
+            f"{module.TITLE!r} ({module.SPEC})."
+            if module is not None
+            else f"Cast a spell of the project's machine, which cannot be loaded here, so "
+            f"its spells are not listed: {unknown}"
+        ),
         epilog=epilog(module, prog),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,  # `--js` is not `--json`: a JSON reader is told by `--json` alone
@@ -236,8 +240,9 @@ def _one_machine(
     return args
 
 
-def _help_machine(argv: Sequence[str], machine: str | None) -> ModuleType | None:
-    """The machine `--help` speaks of, if it can be told; None if not (the help still shows)."""
+def _help_machine(argv: Sequence[str], machine: str | None) -> tuple[ModuleType | None, str]:
+    """The machine `--help` speaks of, if it can be told; None if not, with why (the help
+    still shows)."""
     items = list(argv)
     found: dict[str, str | None] = {"--root": None, "--machine": machine}
     for at, item in enumerate(items):
@@ -245,9 +250,9 @@ def _help_machine(argv: Sequence[str], machine: str | None) -> ModuleType | None
         if name in found:
             found[name] = value if equals else (items[at + 1] if at + 1 < len(items) else None)
     try:
-        return resolve(found["--root"], found["--machine"])[0]
-    except (SpellbookError, OSError):
-        return None
+        return resolve(found["--root"], found["--machine"])[0], ""
+    except (SpellbookError, OSError) as err:
+        return None, str(err)
 
 
 def run() -> NoReturn:
