@@ -825,6 +825,33 @@ def test_a_refusal_with_no_response_says_it_is_blocked_by_which_rule(tmp_path: P
     assert next_steps(text).strip() == "- Send **Pick**: moves to **PICKED**"
 
 
+def test_a_refusal_whose_reason_says_what_to_do_reads_as_a_sentence(tmp_path: Path) -> None:
+    # "blocked in RECEIVED (rule R3) because fill in the pick list first" read as no sentence
+    import types
+
+    from codegen import parse_spec_text
+    from codegen.render import render_machine
+
+    text = EVENTS_SPEC.replace(
+        "| From | Event | To |\n|------|-------|----|\n| RECEIVED | Ship | RECEIVED |\n"
+        "| PICKED | Pick | PICKED |",
+        "| From | Event | To | Why Blocked |\n|---|---|---|---|\n"
+        "| RECEIVED | Ship | RECEIVED | Fill in the pick list first. |\n"
+        "| PICKED | Pick | PICKED | Already picked. |",
+    )
+    module = types.ModuleType("fulfil")
+    exec(
+        compile(render_machine(parse_spec_text(text), "fulfil"), "fulfil.py", "exec"),
+        module.__dict__,
+    )
+    flow = Workflow(tmp_path, machine=module)  # type: ignore[arg-type]
+    said = happened(flow.cast("ship").response).strip()
+    assert "(rule R3) because you need to fill in the pick list first. Nothing changed" in said
+    flow.cast("pick")
+    said = happened(flow.cast("pick").response).strip()
+    assert "because you are already picked. Nothing changed" in said
+
+
 def test_a_machine_s_word_is_said_with_its_article_plural_and_verb() -> None:
     from spellbook.records import words
 

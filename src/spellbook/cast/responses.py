@@ -71,6 +71,15 @@ _SUBJECTS = {
 }
 
 
+# Verbs a refusal's reason may open with, written as what to do ("Write the postmortem,
+# then WriteUp"): "because you need to write ...".
+_ORDERS = frozenset({
+    "write", "cast", "run", "finish", "complete", "fill", "add", "create", "fix", "resolve",
+    "review", "commit", "push", "merge", "check", "edit", "update", "tick", "answer", "wait",
+    "start", "close", "open", "remove", "delete", "sign",
+})  # fmt: skip
+
+
 def placeholder(name: str, arg: str = "") -> str:
     """The text a response carries where the runtime fills in `name` (for `arg`)."""
     return "{{" + name + (":" + arg if arg else "") + "}}"
@@ -362,7 +371,10 @@ class Writer:
         """A blocked rule's refusal as sentences of their own: the spell, the state,
         the rule, its reason if the spec gives one, and where to look next."""
         why = reason(rule.response) or rule.response
-        because = f" because {self._clause(why)}" if why else ""
+        said = self._clause(why) if why else ""
+        if said.split(" ", 1)[0] in _ORDERS:
+            said = f"you need to {said}"
+        because = f" because {said}" if said else ""
         listed = any(
             "{{available_spells}}" in p or "{{does:" in p for p in self.templates["blocked"]
         )
