@@ -75,6 +75,13 @@ _FILE = FILE
 
 NOTHING = EMPTY | {"nothing"}
 _NUMBERED = re.compile(r"\(\d+\)\s*")
+# The ways a cell numbers its phrases, each read where the cell opens with it: `(1) a
+# (2) b`, `1) a 2) b`, `1. a 2. b` (a number after a space, then a space).
+_NUMBERINGS = (
+    _NUMBERED,
+    re.compile(r"(?:^|(?<=\s))\d+\)\s+"),
+    re.compile(r"(?:^|(?<=\s))\d+\.\s+"),
+)
 _CREATE = re.compile(
     rf"creates? (?:an? )?(?:new )?(?P<empty>empty )?{_FILE}(?P<rest>.*)",
     re.I,
@@ -169,13 +176,15 @@ BUILTIN_VARIABLES = frozenset({"date"})
 
 
 def split_phrases(text: str) -> list[str]:
-    """`(1) a; (2) b` -> ['a', 'b']; an unnumbered cell is one phrase; `-` is none."""
+    """`(1) a; (2) b` -> ['a', 'b'], and so are `1) a 2) b` and `1. a 2. b` (a cell that
+    opens with its first number); an unnumbered cell is one phrase; `-` is none."""
     text = " ".join(text.split())
     if normal(text) in NOTHING:
         return []
-    if not _NUMBERED.match(text):
+    numbered = next((n for n in _NUMBERINGS if n.match(text)), None)
+    if numbered is None:
         return [text.strip().rstrip(".;").strip()] if text.strip() else []
-    parts = _NUMBERED.split(text)
+    parts = numbered.split(text)
     return [p.strip().rstrip(";.").strip() for p in parts if p.strip().rstrip(";.").strip()]
 
 

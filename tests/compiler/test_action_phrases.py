@@ -31,6 +31,19 @@ def test_numbered_phrases_are_split() -> None:
 
 
 @pytest.mark.parametrize(
+    "cell", ["1) Do a 2) Do b", "1. Do a 2. Do b", "1) Do a; 2) Do b", "(1) Do a (2) Do b"]
+)
+def test_a_cell_that_numbers_its_phrases_in_other_ways_is_split_too(cell: str) -> None:
+    # `1) charge the card 2) send a receipt` was one callback, _1_charge_the_card_2_...
+    assert split_phrases(cell) == ["Do a", "Do b"]
+
+
+def test_a_number_inside_a_phrase_splits_nothing() -> None:
+    assert split_phrases("Set version to 2. Done") == ["Set version to 2. Done"]
+    assert split_phrases("Retry 3) times") == ["Retry 3) times"]
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("Create `.ai/task/plan.md` from template", [("create", ("plan.md",), "plan.md")]),
