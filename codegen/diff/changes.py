@@ -31,7 +31,7 @@ from ..analyse import Finding, analyse
 from ..analyse.reading import Reading, changed, read_spec
 from ..budget import stage
 from ..model import Spec, Term
-from ..read.lexicon import normal
+from ..read.lexicon import Lexicon, ReadOptions, normal
 from .cells import compare_cells, imperative, plain
 from .match import match_families, match_rows, match_spells, match_states
 from .result import SpecDiff
@@ -63,6 +63,7 @@ def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
     )
     compare_cells(diff)
     _templates(diff)
+    _file_templates(diff)
     stage("comparing the findings of the two specs")
     _findings(diff)
     return diff
@@ -126,6 +127,35 @@ def _templates(diff: SpecDiff) -> None:
     old = {t.kind: plain(t.text) for t in diff.old.templates}
     new = {t.kind: plain(t.text) for t in diff.new.templates}
     diff.templates_changed = [k for k in dict.fromkeys([*old, *new]) if old.get(k) != new.get(k)]
+
+
+def _file_templates(diff: SpecDiff) -> None:
+    """The files rules create from a template (`Create notes.md`) whose template's text
+    changed between the specs' vocabularies (the older read as it was at its revision):
+    what the machine writes is another text, though no row changed. Each with the rows
+    of the new spec that create it."""
+
+    def made(spec: Spec) -> dict[str, tuple[str, list[str]]]:
+        lexicon = Lexicon.of(ReadOptions(spec.vocabulary, own_code=spec.own_code))
+        found: dict[str, tuple[str, list[str]]] = {}
+        for row in spec.rows:
+            for action in row.actions:
+                if action.verb != "create" or action.content:
+                    continue
+                for file in action.files:
+                    text = lexicon.template_of(file)[1]
+                    if text:
+                        found.setdefault(file, (text, []))[1].append(row.id)
+        return found
+
+    if not (diff.old.vocabulary or diff.new.vocabulary):
+        return
+    old, new = made(diff.old), made(diff.new)
+    diff.file_templates_changed = [
+        (file, list(dict.fromkeys(rows)))
+        for file, (text, rows) in new.items()
+        if file in old and old[file][0] != text
+    ]
 
 
 _LINE = re.compile(r" \(line \d+\)|\blines? \d+(?:(?:, | and | to )\d+)*")

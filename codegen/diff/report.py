@@ -63,6 +63,7 @@ def _what_changed(diff: SpecDiff) -> str:
             (diff.spells_added, word, "added"),
             (diff.spells_removed, word, "removed"),
             (diff.not_compared, "cell", "not compared world by world"),
+            (diff.file_templates_changed, "file template", "changed"),
         )
         if names
     ]
@@ -156,6 +157,11 @@ def _structure(diff: SpecDiff) -> list[str]:
                 + "; ".join(callers)
                 + "): code that still calls the old names breaks (`mypy` finds it)"
             )
+    for file, rows in diff.file_templates_changed:
+        lines.append(
+            f"Templates: {file}'s template changed, so the {file} that {_names(rows)} "
+            f"{'creates' if len(rows) == 1 else 'create'} is another text"
+        )
     added, removed = diff.methods
     methods = [f"the model must now have {_names(added)}"] if added else []
     methods += [f"it no longer needs {_names(removed)}"] if removed else []
@@ -424,6 +430,9 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
         ],
         "told": [c.json() for c in diff.told],
         "templates_changed": diff.templates_changed,
+        "file_templates_changed": [
+            {"file": f, "rows": rows} for f, rows in diff.file_templates_changed
+        ],
         "findings": {
             "new": [finding_json(f) for f in diff.findings_new],
             "gone": [finding_json(f) for f in diff.findings_gone],

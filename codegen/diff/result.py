@@ -122,6 +122,8 @@ class SpecDiff:
     changes: list[Change] = field(default_factory=list)
     told: list[Change] = field(default_factory=list)
     templates_changed: list[str] = field(default_factory=list)
+    # Files rules create from a template whose text changed: (file, the rows creating it).
+    file_templates_changed: list[tuple[str, list[str]]] = field(default_factory=list)
     not_compared: list[tuple[str, str]] = field(default_factory=list)
     findings_new: list[Finding] = field(default_factory=list)
     findings_gone: list[Finding] = field(default_factory=list)
@@ -326,6 +328,7 @@ class SpecDiff:
             or self.spells_removed
             or self.not_compared
             or self.initial
+            or self.file_templates_changed
         )
 
 

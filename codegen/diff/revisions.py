@@ -100,8 +100,11 @@ def _vocabulary_then(options: ReadOptions, at: At) -> tuple[ReadOptions, tuple[s
             f"the core's words and its own Terms ({shown} is not at {revision})",
             now,
         )
-    same_templates = templates == _templates_now(os.path.dirname(vocabulary))
-    if data == current and same_templates:
+    now_templates = _templates_now(os.path.dirname(vocabulary))
+    changed = sorted(
+        k for k in {*templates, *now_templates} if templates.get(k) != now_templates.get(k)
+    )
+    if data == current and not changed:
         return options, (f"{then}, as it is now", now)
     from ..read.lexicon import remember
     from ..read.vocabulary_file import lexicon_at
@@ -110,7 +113,11 @@ def _vocabulary_then(options: ReadOptions, at: At) -> tuple[ReadOptions, tuple[s
     # reads the file of that name for it.
     name = f"{vocabulary}@{commit}"
     remember(name, lexicon_at(name, data, templates, f"{rel} at {revision}"))
-    return replace(options, vocabulary=name), (then, f"{now} (changed since)")
+    since = [
+        *(["changed since"] if data != current else []),
+        *([f"templates/ changed since: {', '.join(changed)}"] if changed else []),
+    ]
+    return replace(options, vocabulary=name), (then, f"{now} ({'; '.join(since)})")
 
 
 VOCABULARY_LIMIT = 1_000_000  # bytes of a vocabulary file or template read, as the reader

@@ -363,6 +363,31 @@ def test_against_a_revision_reads_the_old_spec_with_the_vocabulary_as_it_was_the
     ) in said
 
 
+def test_against_a_revision_says_a_file_template_changed_since(tmp_path: Path) -> None:
+    # Only words/templates/notes.md changed: "no behaviour change", and the vocabulary
+    # file, which had not changed, was said to have. D1 now creates another text.
+    project = desk(tmp_path / "desk")
+    (project / ".git").rmdir()
+    init(project)
+    commit_all(project)
+    template = project / "words" / "templates" / "notes.md"
+    template.write_text(NOTES + "\nOne more line.\n", encoding="utf-8")
+    result = compiler(
+        project, "verify", "--spec", "spec/DESK.md", "--against", "HEAD:", "--format", "json"
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["file_templates_changed"] == [{"file": "notes.md", "rows": ["D1"]}]
+    assert report["verdict"].startswith("behaviour changed (1 file template changed")
+    assert report["vocabulary"]["new"] == (
+        "words/tickets.md as it is now (templates/ changed since: notes.md)"
+    )
+    said = " ".join(
+        compiler(project, "verify", "--spec", "spec/DESK.md", "--against", "HEAD:").stdout.split()
+    )
+    assert "Templates: notes.md's template changed, so the notes.md that D1 creates is" in said
+
+
 def test_against_a_revision_without_the_vocabulary_file_reads_the_old_spec_without_it(
     tmp_path: Path,
 ) -> None:
