@@ -359,7 +359,7 @@ class StateFormat:
             )
         for name in self.fields:
             if not self.field_fits(name, value.get(name)):
-                kind = "a whole number" if name in self.counters else "text or a number"
+                kind = "a whole number, 0 or more" if name in self.counters else "text or a number"
                 raise StateFileError(f"{shown}: {name} must be {kind}; run `spell repair`")
         extra = {k: v for k, v in value.items() if k not in (self.state_key, "context", "history")}
         record = Record(state, context, history, extra)
@@ -368,9 +368,13 @@ class StateFormat:
 
     def field_fits(self, name: str, item: object) -> bool:
         """Whether a field's value is what the runtime keeps there (or absent): a whole
-        number for a counter; text or a number (true/false too) for the others."""
+        number, 0 or more, for a counter (no cast counts below 0: `-5` written by hand
+        would grant more tries than the spec allows); text or a number (true/false too)
+        for the others."""
         if name in self.counters:
-            return item is None or (isinstance(item, int) and not isinstance(item, bool))
+            return item is None or (
+                isinstance(item, int) and not isinstance(item, bool) and item >= 0
+            )
         return item is None or isinstance(item, (str, int, float))
 
     def write(self, record: Record, known: Encoded | None = None) -> bytes:
