@@ -319,6 +319,38 @@ def _every_hint(written: str) -> str:
     return f"; if {written!r} means every state, write `Any state` in its From cells"
 
 
+def _apart(spec: Spec) -> dict[str, str]:
+    """Why each state whose rows sit under headings whose tables share no state with the
+    tables the machine starts in is most likely unreachable (`### Playing (composite)`,
+    `### Parallel: Volume` under `## Transitions`): a table under a heading of its own is
+    read as part of the one machine, never as states nested in another or a region beside
+    it; said with the unreachable state, by the heading its rows are under."""
+    named: dict[str, set[str]] = {}
+    for rule in spec.rules:
+        named.setdefault(rule.group, set()).update((rule.source, rule.dest))
+    joined = {g for g, states in named.items() if spec.initial in states}
+    grown = True
+    while grown:  # the headings whose tables share a state with those, and so on
+        seen = set().union(*(named[g] for g in joined)) if joined else set()
+        more = {g for g, states in named.items() if g not in joined and states & seen}
+        grown, joined = bool(more), joined | more
+    home = ", ".join(repr(g) for g in named if g in joined and g)
+    said: dict[str, str] = {}
+    for group, states in named.items():
+        if group in joined or not group or not home:
+            continue
+        for state in states:
+            said.setdefault(
+                state,
+                f"; its rows, under {group!r}, share no state with those under {home}, where "
+                "the machine starts: a table under a heading of its own is read as part of "
+                "this one machine, not as states nested in another or a region beside it; "
+                "join them with rows (a row from a state there into one here), or make it a "
+                "machine of its own (a section of its own, its states declared in it)",
+            )
+    return said
+
+
 def check_graph(analysis: Analysis) -> Iterator[Finding]:
     """unreachable_state, dead_end and cannot_complete, over the rules that can win;
     no_goal when the spec declares no goal state, so cannot_complete is not checked."""
@@ -333,6 +365,7 @@ def check_graph(analysis: Analysis) -> Iterator[Finding]:
             line=spec.states[0].line,
         )
     to_goal = analysis.reaches_goal()
+    apart = _apart(spec) if len(reachable) < len(spec.states) else {}
     stuck: list[str] = []
     into: dict[str, list[str]] = {}
     for rule in spec.rules:
@@ -350,7 +383,8 @@ def check_graph(analysis: Analysis) -> Iterator[Finding]:
             )
             yield Finding(
                 "unreachable_state",
-                f"state {name} cannot be reached from the initial state {spec.initial}: {detail}",
+                f"state {name} cannot be reached from the initial state {spec.initial}: "
+                f"{detail}{apart.get(name, '')}",
                 line=state.line,
                 state=name,
             )

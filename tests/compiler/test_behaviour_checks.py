@@ -255,3 +255,43 @@ def test_advice_is_judged_only_where_the_row_fires() -> None:
     fired = parse_spec_text(without, "spec/C.md")
     (advice,) = [f for f in analyse(fired) if f.kind == "misleading_advice"]
     assert advice.rule == "R2" and advice.spell == "Peek", advice.message
+
+
+_NESTED = """# Player
+
+## Transitions
+
+| From | Event | To |
+|---|---|---|
+| stopped | play | playing |
+| playing | stop | stopped |
+
+### Playing (composite)
+
+| From | Event | To |
+|---|---|---|
+| buffering | ready | streaming |
+| streaming | stall | buffering |
+"""
+
+
+def test_a_table_under_a_heading_sharing_no_state_with_the_start_says_why_it_is_unreachable() -> (
+    None
+):
+    # A composite state's table under its own heading was read into one flat machine:
+    # only "cannot be reached", with no word of the heading or of nested states.
+    found = [
+        f for f in analyse(parse_spec_text(_NESTED, "player.md")) if f.kind == "unreachable_state"
+    ]
+    assert [f.state for f in found] == ["buffering", "streaming"]
+    assert all(
+        "its rows, under 'Playing (composite)', share no state with those under 'Transitions'"
+        in f.message
+        and "not as states nested in another" in f.message
+        for f in found
+    )
+    joined = _NESTED.replace("| streaming | stall | buffering |", "| streaming | stall | playing |")
+    joined = joined.replace("| stopped | play | playing |", "| stopped | play | buffering |")
+    assert not [
+        f for f in analyse(parse_spec_text(joined, "player.md")) if f.kind == "unreachable_state"
+    ]
