@@ -309,6 +309,32 @@ def options_for(
     return options
 
 
+def unlisted_note(path: str | Path, options: ReadOptions) -> str:
+    """Where a spec no machine of its project lists is read with other words than the
+    listed machines are (a copy of one, `spec/x.md`, read without its vocabulary file):
+    a sentence naming them and the option that reads it as they are; else ""."""
+    root = project_of(path)
+    if root is None:
+        return ""
+    config = load_config(root)
+    spec = relative(path, root)
+    if any(m.spec == spec for m in config.machines):
+        return ""
+    other = [
+        m for m in config.machines if m.options.vocabulary.endswith(".md")
+        and m.options.vocabulary != options.vocabulary
+    ]  # fmt: skip
+    if not other:
+        return ""
+    first = other[0]
+    words = relative(first.options.vocabulary, root)
+    return (
+        f"{spec} is no machine pyproject.toml lists, so it is read with the project's own "
+        f"settings, not a listed machine's: {first.module.rsplit('.', 1)[-1]} reads "
+        f"{first.spec} with {words}; --vocabulary {words} reads this one with it"
+    )
+
+
 def _here() -> Path | None:
     """The project the command runs in: the one that holds the current folder."""
     found = find_project(str(Path.cwd()))

@@ -27,7 +27,7 @@ from ..budget import (
     saying,
     signals,
 )
-from ..config import SPEC_DIR, load_config, options_for, project_of, targets
+from ..config import SPEC_DIR, load_config, options_for, project_of, targets, unlisted_note
 from ..pipeline import SectionSpec, SeveralMachines, load_machines, load_spec, quick, shared_state
 from ..read.lexicon import ReadOptions
 from ..read.sections import Section
@@ -377,6 +377,10 @@ def _run(args: argparse.Namespace) -> int:
     if len(checked) > 1:
         return _several(args, options, checked)
     spec, findings = checked[0][0].spec, checked[0][1]
+    if args.vocabulary is None and any(f.kind.startswith("unknown_") for f in findings):
+        note = unlisted_note(args.spec, options)
+        if note:
+            say(f"note: {note}")
     _out(FORMATS[args.format].report(args, spec, findings, options))
     return EXIT_OK if is_ok(findings, args.strict) else EXIT_FAILED
 

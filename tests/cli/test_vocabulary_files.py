@@ -363,6 +363,34 @@ def test_against_a_revision_reads_the_old_spec_with_the_vocabulary_as_it_was_the
     ) in said
 
 
+def test_a_copy_of_a_listed_spec_read_without_its_vocabulary_says_how_to_read_it_so(
+    tmp_path: Path,
+) -> None:
+    # A copy of the machine's spec (spec/x.md), which pyproject.toml does not list, was
+    # read with the core's words alone: unknown conditions, and "define it in a Terms
+    # table", with no word of the vocabulary file the listed machine is read with.
+    project = desk(tmp_path / "desk")
+    (project / "pyproject.toml").write_text(
+        PYPROJECT.replace('vocabulary = "words/tickets.md"\n', "").replace(
+            'desk = "spec/DESK.md"',
+            'desk = { spec = "spec/DESK.md", vocabulary = "words/tickets.md" }',
+        ),
+        encoding="utf-8",
+    )
+    (project / "spec" / "x.md").write_text(DESK, encoding="utf-8")
+    result = compiler(project, "verify", "--spec", "spec/x.md")
+    note = " ".join(result.stderr.split())
+    assert (
+        "note: spec/x.md is no machine pyproject.toml lists, so it is read with the project's "
+        "own settings, not a listed machine's: desk reads spec/DESK.md with words/tickets.md; "
+        "--vocabulary words/tickets.md reads this one with it"
+    ) in note, note
+    listed = compiler(project, "verify", "--spec", "spec/DESK.md")
+    assert "note:" not in listed.stderr
+    given = compiler(project, "verify", "--spec", "spec/x.md", "--vocabulary", "words/tickets.md")
+    assert "note:" not in given.stderr
+
+
 def test_against_a_revision_says_a_file_template_changed_since(tmp_path: Path) -> None:
     # Only words/templates/notes.md changed: "no behaviour change", and the vocabulary
     # file, which had not changed, was said to have. D1 now creates another text.
