@@ -150,3 +150,39 @@ def test_the_settings_documented_for_any_machine_judge_its_moves(
     seed.write_test(root)
     tested = run("TEST")
     assert tested.returncode == 0, tested.stderr
+
+
+def test_the_runtime_guide_s_hook_tried_by_hand_says_what_it_shows(
+    tmp_path: Path, spell_on_path: str
+) -> None:
+    """docs/guide/runtime.md shows the hook fed an event by hand in the release example:
+    its command, run as written there, exits 2 with the line the page shows."""
+    import shutil
+
+    text = (DOC.parent / "runtime.md").read_text(encoding="utf-8")
+    block = text[text.index("To try it by hand") :]
+    block = block[block.index("```console\n") + len("```console\n") :]
+    block = block[: block.index("```")]
+    lines = block.splitlines()
+    command = "\n".join(
+        line.removeprefix("$ ") for line in lines if not line.startswith(("IDLE", "exit"))
+    )
+    shown = [line for line in lines if line.startswith(("IDLE", "exit"))]
+    root = tmp_path / "release"
+    shutil.copytree(DOC.parents[2] / "examples" / "release", root)
+    for git in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "release"]):
+        subprocess.run(
+            ["git", "-c", "user.name=a", "-c", "user.email=a@b", *git],
+            cwd=root,
+            check=True,
+            timeout=60,
+        )
+    done = subprocess.run(
+        ["/bin/bash", "-c", command],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PATH": spell_on_path},
+        cwd=root,
+    )
+    assert [done.stderr.strip(), done.stdout.strip()] == shown, (done.stdout, done.stderr)
