@@ -532,3 +532,27 @@ def test_a_line_of_escaped_quotes_is_read_in_time_linear_in_its_length() -> None
     for size in (32_000, 3_000_000):
         answer = wire.unreadable(head + "[" * 5000 + '\\"' * size)
         assert answer.id == 7 and answer.error.code == -32600
+
+
+def test_the_guide_s_python_client_runs_as_written(tmp_path: Path) -> None:
+    """docs/guide/mcp.md shows a client of the SDK driving `spell mcp`: run as written,
+    with `spell` on PATH, it prints what its comments say."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "mcp.md").read_text()
+    code = page[page.index("```python\n") + len("```python\n") :]
+    (tmp_path / "client.py").write_text(code[: code.index("```")], encoding="utf-8")
+    shim = tmp_path / "bin" / "spell"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m spellbook "$@"\n')
+    shim.chmod(0o755)
+    done = subprocess.run(
+        [sys.executable, "client.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PATH": f"{shim.parent}:{os.environ['PATH']}"},
+    )
+    assert done.returncode == 0, done.stderr
+    tools, outcome, response = done.stdout.split("\n", 2)
+    assert tools == str([*spell_machine.TRIGGERS.values(), "repair_state_file"])
+    assert outcome == "False noop" and response.startswith("## Response to the AI")
