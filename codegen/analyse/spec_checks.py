@@ -162,6 +162,22 @@ _NOT = re.compile(r"^NOT\s+")
 _LOWER_NOT = re.compile(r"not\s+(?P<rest>.+)", re.I)
 
 
+def _closest(subject: str, lexicon: Lexicon, files: list[str]) -> str:
+    """The phrase the core or the vocabulary reads that `subject`, no fact, most likely
+    meant (`notes.md matchs ...`: `notes.md matches `pattern``), or ""."""
+    known = examples(lexicon, [*files_in(subject), *files])
+    # `unless X` is close to X in letters and its opposite in sense: `NOT X` is meant.
+    lower_not = _LOWER_NOT.fullmatch(subject)
+    rest = denied(subject) or (lower_not["rest"] if lower_not else None)
+    wanted = rest or subject
+    close = [
+        ("NOT " if rest else "") + c
+        for c in difflib.get_close_matches(wanted, known, n=3, cutoff=0.6)
+        if _alike(c, wanted)
+    ]
+    return close[0] if close else ""
+
+
 def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
     """Each phrase no term, noun or core phrase defines, once, with the rows that use it.
     A procedure's step is one phrase whatever its outcome (`Checks X (finds some)`,
@@ -187,17 +203,8 @@ def check_unknown_conditions(analysis: Analysis) -> Iterator[Finding]:
                 outcomes.append(outcome)
     files = sorted({a.file for r in spec.rules for a in r.condition.atoms if a.file})
     for subject, (rows, outcomes, reason) in phrases.items():
-        known = examples(lexicon, [*files_in(subject), *files])
-        # `unless X` is close to X in letters and its opposite in sense: `NOT X` is meant.
-        lower_not = _LOWER_NOT.fullmatch(subject)
-        rest = denied(subject) or (lower_not["rest"] if lower_not else None)
-        wanted = rest or subject
-        close = [
-            ("NOT " if rest else "") + c
-            for c in difflib.get_close_matches(wanted, known, n=3, cutoff=0.6)
-            if _alike(c, wanted)
-        ][:1]
-        hint = f" (did you mean {close[0]!r}?)" if close and not reason else ""
+        close = _closest(subject, lexicon, files)
+        hint = f" (did you mean {close!r}?)" if close and not reason else ""
         said = f" (outcomes {', '.join(repr(o) for o in outcomes)})" if outcomes else ""
         ids = ", ".join(r.id for r in rows)
         if OTHERWISE.fullmatch(subject.strip("[]() ")):
@@ -428,6 +435,10 @@ def check_terms(analysis: Analysis) -> Iterator[Finding]:
         if not parse_condition(term.means, lexicon, spec.workspace, Words(), "F").unknown:
             continue  # about the file a procedure reads first: read where rows use it
         why = dict(meaning.why)
+        files = files_in(term.means)
+        for u in meaning.unknown:
+            if u not in why and (close := _closest(_NOT.sub("", u), lexicon, files)):
+                why[u] = f"did you mean {close!r}?"
         said = ", ".join(repr(u) + (f" ({why[u]})" if u in why else "") for u in meaning.unknown)
         users = [
             r.id

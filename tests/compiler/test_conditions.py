@@ -656,6 +656,13 @@ def test_a_term_a_rule_uses_through_another_term_is_never_unused() -> None:
     assert all(f.message.endswith("rule T1 uses it") for f in found)
 
 
+def test_a_misspelt_fact_in_a_term_is_offered_the_fact_it_is_close_to() -> None:
+    # a row's `plan.md matchs ...` was offered `matches`; a term's got no hint at all
+    text = spec_with("it is done", "| it is done | plan.md matchs `^Done` |")
+    (found,) = [f for f in analyse(parse_spec_text(text)) if f.kind == "unknown_term"]
+    assert "'plan.md matchs `^Done`' (did you mean 'plan.md matches `pattern`'?)" in found.message
+
+
 def test_a_path_outside_the_workspace_is_refused_by_the_verifier() -> None:
     text = spec_with("../outside.md exists")
     (message,) = unknown(text)
