@@ -255,6 +255,7 @@ UNCOMPARED = (
     "read_differently",
     "told",
     "templates_changed",
+    "file_templates_changed",
     "findings",
     "borrowed_terms",
     "vocabulary",
