@@ -330,8 +330,13 @@ def test_a_file_of_several_machines_is_compared_section_by_section(tmp_path: Pat
     markdown = run(None, ["--spec", SECTIONS, "--against", str(old), "--format", "markdown"])
     assert markdown.stdout.startswith("# Spec change: ") and markdown.stdout.count("\n# ") == 0
     assert "## Section 'Refund'" in markdown.stdout
-    gone = tmp_path / "gone.md"  # the older file without the Refund section
+    gone = tmp_path / "gone.md"  # the older file without the Refund section: new since
     gone.write_text(text[: text.index("## Refund")], encoding="utf-8")
-    lost = run(None, ["--spec", SECTIONS, "--against", str(gone)])
+    added = run(None, ["--spec", SECTIONS, "--against", str(gone)])
+    assert added.returncode == 0, added.stderr
+    assert f"against {gone} (no section 'Refund' there): a new machine" in added.stdout
+    none = tmp_path / "none.md"  # an older file with none of the sections: not compared
+    none.write_text("# Other\n\n| From | Event | To |\n|---|---|---|\n| a | go | b |\n")
+    lost = run(None, ["--spec", SECTIONS, "--against", str(none)])
     assert lost.returncode == 2 and "Traceback" not in lost.stderr, lost.stderr
-    assert lost.stderr.startswith(f"error: {gone}: section 'Refund' was chosen"), lost.stderr
+    assert lost.stderr.startswith(f"error: {none}: section 'Payment' was chosen"), lost.stderr
