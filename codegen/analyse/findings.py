@@ -69,6 +69,7 @@ SEVERITY: dict[str, Severity] = {
     "unread_verb": Severity.WARNING,
     "unknown_action": Severity.INFO,
     "missing_response": Severity.INFO,
+    "response_unread": Severity.WARNING,
     "response_placeholder": Severity.WARNING,
     "mixed_and_or": Severity.WARNING,
     "consolidation": Severity.INFO,

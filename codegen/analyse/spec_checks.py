@@ -909,16 +909,34 @@ def _prefix(rule_id: str) -> str:
 
 
 def check_responses(analysis: Analysis) -> Iterator[Finding]:
-    """Response links to files that do not exist next to the spec."""
+    """Response links to files that do not exist next to the spec; and a Response that
+    is a link alone, with no text (no `Old Response` column beside it), to a file that
+    does: its text is not read, so the AI is told only which rule fired."""
     spec = analysis.spec
     folder = Path(spec.path).parent
     if not (folder / Path(spec.path).name).is_file():
         return
     missing: dict[str, list[RuleRow]] = {}
+    unread: list[RuleRow] = []
     for row in spec.rows:
         ref = row.response_ref
         if ref and "://" not in ref and not (folder / ref).is_file():
             missing.setdefault(str(Path(ref).parent), []).append(row)
+        elif ref and "://" not in ref and not row.response.strip():
+            unread.append(row)
+    if unread:
+        ids = ", ".join(r.id for r in unread)
+        first = unread[0]
+        yield Finding(
+            "response_unread",
+            f"the Response of rule{'s' if len(unread) > 1 else ''} {ids} is only a link to a "
+            f"file ({first.response_ref}), whose text is not read: a response is made from "
+            "the Response cell's words and the Response Format Templates, so the AI is told "
+            f"only that {first.id} fired; write what it is told in the cell (or in an `Old "
+            "Response` column beside it), with the link after it if the file says more",
+            line=first.line,
+            rule=first.id,
+        )
     for parent, rows in missing.items():
         ids = ", ".join(r.id for r in rows)
         yield Finding(
