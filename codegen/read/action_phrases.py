@@ -471,7 +471,7 @@ def _created(written: str, empty: bool, rest: str, said: _Phrase) -> ActionSpec:
         return _checked(ActionSpec("create", phrase, (file,)))
     key, text, problem = lexicon.files.by_name(file) if lexicon.files else ("", "", "")
     template = key or (file if lexicon.has_template(file) else "")
-    holds = _HOLDS.fullmatch(words) and not _LATER_STEP.search(words)
+    holds = _HOLDS.fullmatch(words) and not (_LATER_STEP.search(words) or _VALUES.search(words))
     if (key or problem or template) and not said_all and not holds:
         # `Create notes.md in drafts/`, `... then append ...`: words the core does not
         # carry out, which would be dropped.
@@ -507,6 +507,10 @@ _MORE_FILES = re.compile(r"(?P<more>(?:(?:,\s*|\s+and\s+)(?:`[^`]+`|[^\s,`]+))+)
 _HOLDS = re.compile(
     r"(?:(?:file|template|new|its|the)\s+)*with\s+(?!.*(?:\bthen\b|[;&]))\S.*", re.I
 )
+# Words after `with` that give the file's values rather than say what its template
+# holds (`with {"approved": false}`, `with approved set to true`, `with status = done`):
+# a template does not carry them out, so the words would be dropped.
+_VALUES = re.compile(r'[{}\[\]]|"\s*:|\bset\s+to\b|[=:]\s*(?:true|false|null|\d)|=', re.I)
 # Words that begin a step of their own after `and` (`Create F with a summary and post
 # to #releases`): the core's verbs and the commonest others. Not the file's content.
 # With `near_verbs.VERBS`, the verbs an action after an event's slash opens with.

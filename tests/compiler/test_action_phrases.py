@@ -737,6 +737,11 @@ def test_create_makes_every_file_it_names() -> None:
         "Create plan.md with a summary and post to #releases",
         "Create `plan.md` with the criteria, and then notify the reviewer",
         "Create task.md template with YAML frontmatter and commit it",
+        # values for the file, which its template does not carry out
+        'Create task.md with {"approved": false}',
+        "Create task.md with approved set to true",
+        'Create task.md with "status": "draft"',
+        "Create task.md with status = done",
     ],
 )
 def test_create_never_drops_the_words_after_its_file(text: str) -> None:
