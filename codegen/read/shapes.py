@@ -17,7 +17,7 @@ import json
 import re
 
 from spellbook.facts.json_values import comparison, is_json, select
-from spellbook.facts.sections import headings
+from spellbook.facts.sections import headings, titled
 
 from .lexicon import Lexicon
 
@@ -68,7 +68,7 @@ class Shapes:
         """Why the file cannot have the section, or "": its template has headings and none
         of them has the section's words (as `spellbook.facts.sections` finds a section)."""
         where, titles = self.headings(file)
-        if not titles or any(section.lower() in title.lower() for title in titles):
+        if not titles or any(titled(title, section) for title in titles):
             return ""
         shown = ", ".join(f'"{t}"' for t in titles)
         close = difflib.get_close_matches(section.lower(), [t.lower() for t in titles], 1, 0.6)

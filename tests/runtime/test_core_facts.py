@@ -228,7 +228,10 @@ def test_counts_of_items_count_the_template_s_own_once_the_section_is_touched(
     untouched = facts(tmp_path / "fresh", {"plan.md": PLAN})
     untouched.template = lambda name: PLAN
     assert untouched.check("items", "plan.md", "Risks") is False  # not filled in yet
-    text = PLAN + "## Risks again\n- [ ] Fire\n- [x] Flood\n- [ ] Drought\n- [ ]\n"
+    text = PLAN.replace(
+        "- [ ] Example risk\n",
+        "- [ ] Example risk\n- [ ] Fire\n- [x] Flood\n- [ ] Drought\n- [ ]\n",
+    )
     found = facts(tmp_path, {"plan.md": text})
     found.template = lambda name: PLAN
     assert found.check("items_at_least", "plan.md", "4 Risks") is True  # Example risk too

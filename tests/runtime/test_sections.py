@@ -85,3 +85,23 @@ def test_headings_are_the_titles_outside_code_fences() -> None:
 
     text = "# Plan\n\n## Pre-flight ##\n```\n## not one\n```\n#nope\n    # code\n### \n## Notes\n"
     assert headings(text) == ["Plan", "Pre-flight", "Notes"]
+
+
+@pytest.mark.parametrize(
+    ("text", "section", "items"),
+    [
+        # `Done` was found in `Abandoned ideas`, `AC` in `Background`
+        ("## Done\n- [x] a\n## Abandoned ideas\n- [ ] b\n", "Done", [(True, "a")]),
+        ("## Background\n- [ ] x\n## AC\n- [x] y\n", "AC", [(True, "y")]),
+        # a heading that is the name itself is the section, not one that has it among others
+        ("## Done\n- [x] a\n## Not done\n- [ ] c\n", "Done", [(True, "a")]),
+        # where none is, the words as whole words, the last one's plural too
+        ("## Not done (v2)\n- [ ] c\n", "Done", [(False, "c")]),
+        ("## Open risks\n- [ ] r\n", "Risk", [(False, "r")]),
+        ("## Undone\n- [ ] u\n", "Done", []),
+    ],
+)
+def test_a_section_is_its_words_as_whole_words_of_a_heading(
+    text: str, section: str, items: list[tuple[bool, str]]
+) -> None:
+    assert checklist(text, section) == items

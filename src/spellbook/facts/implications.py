@@ -122,11 +122,13 @@ def implies(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
         query, op, operand = comparison(a[2])
         same, other_op, other_operand = comparison(b[2])
         return query == same and narrower(op, operand, other_op, other_operand)
-    # A section is found by its words in any case (`sections.has_section`): the same
-    # words in another case are the same section, and a heading with "Risks" in it has
-    # "Risk" in it too.
+    # A section is found by its words in any case (`sections.titled`): the same words in
+    # another case are the same section, and a heading with "Known Risks" in it has
+    # "Risks" and "Risk" in it too.
     if kind == "section" == other:
-        return b[2].lower() in a[2].lower()
+        from spellbook.facts.sections import titled
+
+        return titled(a[2], b[2])
     if kind == other and kind in ("items", "unchecked", "section_text"):
         return a[2].lower() == b[2].lower()
     if kind == "items" and other == "section_text":

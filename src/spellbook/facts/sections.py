@@ -5,13 +5,16 @@ or the two together, and nowhere else (`lines_of`): not at a form feed, a U+2028
 separator or the other characters Python's `str.splitlines` splits at, which would
 show a reader (GitHub, any markdown renderer) one line and the runtime two.
 
-A section is a heading whose words contain the name (in any case: `Risks` is in
-`## Open risks`; `Pre-flight` is not in `## Preflight`), up to the next heading of
-the same or a higher level; a file with no such heading has no such section
-(`has_section`). Its items are `- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets
-too) outside code fences. An item with no text is not counted, nor are the
-items of a section still exactly its template's (a fresh file made from its template
-has no items yet); once the section differs, every item counts. Its lines of text
+A section is a heading whose words contain the name's, as whole words, in any case,
+the last one's plural too (`Risks` and `Risk` are in `## Open risks`; `Pre-flight` is
+not in `## Preflight`, nor `Done` in `## Abandoned ideas`, nor `AC` in `##
+Background`), up to the next heading of the same or a higher level; where a heading
+is the name itself (`## Done`), only such headings are (`## Not done` is not then); a
+file with no such heading has no such section (`has_section`, `titled`). Its items are
+`- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets too) outside code fences. An item
+with no text is not counted, nor are the items of a section still exactly its
+template's (a fresh file made from its template has no items yet); once the section
+differs, every item counts. Its lines of text
 are read alike, the template's own lines never counting.
 """
 
@@ -72,11 +75,36 @@ def _item(line: str) -> tuple[bool, str] | None:
     return box[1] != " ", box[3:]
 
 
+def titled(title: str, section: str, exact: bool = False) -> bool:
+    """Whether a heading's title names the section: has its words as whole words, in
+    any case, the last one's plural too (`Open risks` names `Risks` and `Risk`;
+    `Abandoned ideas` does not name `Done`), or, `exact`, is them (`Done`, `Done:`)."""
+    have, wanted = " ".join(title.lower().split()), " ".join(section.lower().split())
+    if exact or not wanted:
+        return bool(wanted) and have.rstrip(" :") == wanted
+    at = have.find(wanted)
+    while at >= 0:
+        end = at + len(wanted)
+        end += 2 if have[end : end + 2] == "es" else 1 if have[end : end + 1] == "s" else 0
+        if (at == 0 or not have[at - 1].isalnum()) and (
+            end == len(have) or not have[end].isalnum()
+        ):
+            return True
+        at = have.find(wanted, at + 1)
+    return False
+
+
+def _exact(text: str, section: str) -> bool:
+    """Whether a heading of the text is the section's name itself: then only such
+    headings are the section (`## Done`, not `## Not done` too)."""
+    return any(titled(title, section, exact=True) for title in headings(text))
+
+
 def _section(text: str, section: str, fences: bool = False) -> Iterator[tuple[str, bool]]:
-    """The lines of the sections whose heading has `section`'s words, but their headings
-    and (unless `fences`) code fences' markers: (line, whether it is outside a code
-    fence) each."""
-    wanted = section.lower()
+    """The lines of the sections whose heading names `section` (`titled`), but their
+    headings and (unless `fences`) code fences' markers: (line, whether it is outside a
+    code fence) each."""
+    exact = _exact(text, section)
     level = 0
     fenced = False
     for line in lines_of(text):
@@ -94,7 +122,7 @@ def _section(text: str, section: str, fences: bool = False) -> Iterator[tuple[st
             depth, title = heading
             if level and depth <= level:
                 level = 0
-            if not level and wanted in title.lower():
+            if not level and titled(title, section, exact):
                 level = depth
             continue
         if level:
@@ -117,10 +145,9 @@ def headings(text: str) -> list[str]:
 
 
 def has_section(text: str, section: str) -> bool:
-    """Whether a heading outside code fences has `section`'s words, as `_section` finds
-    one (a heading with no lines under it is a section too)."""
-    wanted = section.lower()
-    return any(wanted in title.lower() for title in headings(text))
+    """Whether a heading outside code fences names `section`, as `_section` finds one (a
+    heading with no lines under it is a section too)."""
+    return any(titled(title, section) for title in headings(text))
 
 
 def section_text(text: str, section: str) -> str:
