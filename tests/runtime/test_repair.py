@@ -321,3 +321,32 @@ def test_files_that_match_the_state_are_not_said_to_contradict_it(tmp_path: Path
     assert "do not match" not in spell(tmp_path, "lumos").stdout
     repaired = spell(tmp_path, "repair")
     assert repaired.stdout.strip().endswith("ACHIEVE_COMPLETE; nothing to repair")
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("F" * 200_000, 'its entry says "FFFF'),  # a value too long for a state file to hold
+        (-5, "its entry says -5, which attempts cannot be"),
+        ("3", 'its entry says "3", which attempts cannot be'),
+    ],
+)
+def test_repair_never_restores_what_a_history_entry_keeps_that_no_field_can_take(
+    tmp_path: Path, value: object, said: str
+) -> None:
+    # A 10 MB value planted in the newest entry's "changed" was restored, and the state
+    # file written, with it twice (the field, the repair's entry), too large to be read:
+    # every cast refused it, and every repair made it larger.
+    state = _session_failing_twice(tmp_path, code=True)
+    kept = json.loads(state.read_text())
+    newest = next(e for e in reversed(kept["history"]) if e.get("changed"))
+    name = "attempts" if isinstance(value, int) or value == "3" else "feature_id"
+    newest["changed"] = {name: value}
+    kept["attempts"] = "three"
+    del kept["feature_id"]
+    state.write_text(json.dumps(kept, indent=2))
+    text = _repair(tmp_path, code=True)
+    assert said in " ".join(text.split()), text
+    repaired = json.loads(state.read_text())
+    assert repaired.get(name) != value  # the entry itself stays in the history kept
+    assert [json.dumps(value) in json.dumps(e) for e in repaired["history"]].count(True) == 1

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 # The newest backups and history files read (each at most REPAIR_LIMIT bytes).
 KEPT_FILES = 20
+# The longest value (as JSON) a field is restored with: an id, a name, a count.
+FIELD_LIMIT = 100_000
 _TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 _KEY_LINE = re.compile(r'  ("(?:[^"\\]|\\.)*"): (.*?),?')
 
@@ -196,7 +198,7 @@ class Recall:
                         files[-1].entries = [None]
                     continue
                 if backup:
-                    kept = read_kept(shown, data, self.format.fields, self.format.field_fits)
+                    kept = read_kept(shown, data, self.format.fields, self.keepable)
                 else:
                     kept = Kept(shown)
                     text = data.decode("utf-8", "replace")
@@ -330,21 +332,28 @@ class Recall:
             said = f"the repair at {when}" if when else "a repair"
             if isinstance(fields, dict) and name in fields:
                 value = fields[name]
-                if self.format.field_fits(name, value) and encodable(value):
+                if self.keepable(name, value):
                     return "set", value, 0, said
             return "unknown", None, 0, said
         if outcome not in ("transition", "noop"):
             return "", None, 0, said  # refused, migrated, no rule: no action was carried out
-        if name in TIME_FIELDS and outcome == "transition":
+        if name in TIME_FIELDS:  # a move sets it; a cast that keeps the state does not
+            if outcome != "transition":
+                return "", None, 0, said
             return ("set", when, 0, said) if when else ("unknown", None, 0, said)
         changed = entry.get("changed")
         if isinstance(changed, dict):  # what the cast set, as it kept it
             if name not in changed:
                 return "", None, 0, said
             value = changed[name]
-            if self.format.field_fits(name, value) and encodable(value):
+            if self.keepable(name, value):
                 return "set", value, 0, said
-            return "unknown", None, 0, said
+            return (
+                "unknown",
+                None,
+                0,
+                f"{said} (its entry says {_shown(value)}, which {name} cannot be)",
+            )
         if ops is None:
             return "unknown", None, 0, said + " (which the spec does not have)"
         kind, value, adds = "add", None, 0
@@ -361,9 +370,17 @@ class Recall:
             chosen = entry.get("fields")
             if isinstance(chosen, dict) and name in chosen:
                 value = chosen[name]
-                if self.format.field_fits(name, value) and encodable(value):
+                if self.keepable(name, value):
                     return "set", value, 0, said
         return kind if kind != "add" else "", value, adds, said
+
+    def keepable(self, name: str, value: object) -> bool:
+        """Whether a value the history gives a field may start the new state file: one the
+        field holds, written as JSON, and no longer than `FIELD_LIMIT` (a 10 MB value
+        planted in the history would make a state file too large to be read)."""
+        if not (self.format.field_fits(name, value) and encodable(value)):
+            return False
+        return len(json.dumps(value, ensure_ascii=False)) <= FIELD_LIMIT
 
     def effects(self) -> dict[str, list[tuple[str, str, Any]]]:
         """Each rule's doings to the state file's fields, in order, by the rule's id:

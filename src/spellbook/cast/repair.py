@@ -252,7 +252,7 @@ class Repair:
         except (SpellbookError, OSError):
             pass  # whatever is wrong with the file, the workspace's files still tell
         shown = self.workspace.shown(self.state_file)
-        damaged = read_kept(shown, data, self.format.fields, self.format.field_fits)
+        damaged = read_kept(shown, data, self.format.fields, Recall(self.engine).keepable)
         history: list[Any] = [e for e in damaged.entries if e is not None and encodable(e)]
         history = history[-HISTORY_KEEP:]
         states = self.engine.states
