@@ -9,6 +9,7 @@ a query selects (``Set `feature_id` in the state file to ...``), for a later cas
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -151,6 +152,29 @@ def test_time_in_a_state_is_recorded_though_the_example_does_not_show_it(retry: 
     state.write_text(json.dumps({**fields(retry), "entered_at": "2020-01-01T00:00:00Z"}))
     assert "Taking long" in cast(retry, "nudge")
     assert "Nudge: no state change: taking long" in cast(retry, "status")  # previewed alike
+
+
+@pytest.mark.parametrize("value", ["not a time", 123, "2026-02-30T00:00:00Z"])
+def test_a_time_in_a_state_no_rule_can_read_is_refused_naming_it(
+    retry: Path, value: object
+) -> None:
+    # "not a time" was taken, and the rule "in this state for more than N minutes" never
+    # fired, with no word
+    cast(retry, "nudge")
+    state = retry / ".retry" / "state.json"
+    state.write_text(json.dumps({**fields(retry), "entered_at": value}))
+    done = spell(retry, "--machine", "retry", "nudge")
+    assert done.returncode == EXIT_BAD_INPUT
+    assert "entered_at must be a time such as 2026-11-23T06:37:58Z" in done.stderr
+
+
+def test_a_time_with_an_offset_is_read_at_its_offset(retry: Path) -> None:
+    # `date -Iseconds` writes an offset, which was cut off: +14:00 is 14 hours earlier
+    cast(retry, "nudge")
+    state = retry / ".retry" / "state.json"
+    soon = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(time.time() + 12 * 3600))
+    state.write_text(json.dumps({**fields(retry), "entered_at": soon + "+14:00"}))
+    assert "Taking long" in cast(retry, "nudge")  # two hours ago, not 12 hours ahead
 
 
 FEATURES_SPEC = """\

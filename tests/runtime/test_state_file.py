@@ -300,3 +300,22 @@ def test_json_that_cannot_be_read_is_said_in_a_whole_sentence(
         Workflow(tmp_path).cast("lumos")
     assert said in str(raised.value), str(raised.value)
     assert " at," not in str(raised.value)
+
+
+@given(
+    st.datetimes(),
+    st.integers(min_value=-14 * 60, max_value=14 * 60),
+)
+def test_a_time_field_is_read_as_the_calendar_reads_it(moment: Any, minutes: int) -> None:
+    """`seconds` is UTC's epoch of a time written with `Z`, an offset, or none, as the
+    standard library's calendar says it (no import of datetime at a cast's start)."""
+    import calendar
+
+    from spellbook.disk.state_file import seconds
+
+    written = moment.strftime("%Y-%m-%dT%H:%M:%S").rjust(19, "0")
+    utc = calendar.timegm(moment.timetuple())
+    assert seconds(written + "Z") == seconds(written) == utc
+    sign, hours, rest = "+" if minutes >= 0 else "-", abs(minutes) // 60, abs(minutes) % 60
+    assert seconds(f"{written}{sign}{hours:02d}:{rest:02d}") == utc - minutes * 60
+    assert seconds(written.replace("T", " ")) is None

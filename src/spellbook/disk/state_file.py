@@ -130,6 +130,40 @@ def now() -> str:
     return _at(int(time.time()))[1]
 
 
+def seconds(written: object) -> int | None:
+    """The time a state file's time field says, in seconds since the epoch, UTC: as casts
+    write it (`2026-11-23T06:37:58Z`), or with an offset (`+05:30`, as `date -Iseconds`
+    writes it) or none (read as UTC), a fraction of a second dropped; None for anything
+    else (a date that is no date, `not a time`, a number)."""
+    found = re.fullmatch(_TIME, written) if isinstance(written, str) else None
+    if found is None:
+        return None
+    year, month, day, hour, minute, second = (int(found.group(i)) for i in range(1, 7))
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    last = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+    if not (1 <= month <= 12 and 1 <= day <= last[month - 1] and hour < 24 and minute < 60):
+        return None
+    if second > 60:
+        return None
+    # days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil)
+    y = year - (month <= 2)
+    era = y // 400
+    of_era = y - era * 400
+    of_year = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
+    of_era_days = of_era * 365 + of_era // 4 - of_era // 100 + of_year
+    days = era * 146097 + of_era_days - 719468
+    zone = found.group(7) or "Z"
+    offset = 0 if zone == "Z" else (int(zone[1:3]) * 60 + int(zone[-2:])) * 60
+    return (
+        days * 86400 + hour * 3600 + minute * 60 + second - (offset if zone[0] == "+" else -offset)
+    )
+
+
+_TIME = (  # compiled at first use, by `re`'s own cache
+    r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.\d{1,9})?(Z|[+-]\d\d:?\d\d)?"
+)
+
+
 def today() -> str:
     """The local date, as archive folders are named by it (`${date}`)."""
     return _at(int(time.time()))[2]
@@ -359,7 +393,13 @@ class StateFormat:
             )
         for name in self.fields:
             if not self.field_fits(name, value.get(name)):
-                kind = "a whole number, 0 or more" if name in self.counters else "text or a number"
+                kind = (
+                    "a whole number, 0 or more"
+                    if name in self.counters
+                    else "a time such as 2026-11-23T06:37:58Z"
+                    if name in TIME_FIELDS
+                    else "text or a number"
+                )
                 raise StateFileError(f"{shown}: {name} must be {kind}; run `spell repair`")
         extra = {k: v for k, v in value.items() if k not in (self.state_key, "context", "history")}
         record = Record(state, context, history, extra)
@@ -375,6 +415,8 @@ class StateFormat:
             return item is None or (
                 isinstance(item, int) and not isinstance(item, bool) and item >= 0
             )
+        if name in TIME_FIELDS:  # a time no probe can read would switch its rule off
+            return item is None or seconds(item) is not None
         return item is None or isinstance(item, (str, int, float))
 
     def write(self, record: Record, known: Encoded | None = None) -> bytes:

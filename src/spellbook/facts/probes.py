@@ -275,16 +275,10 @@ def _below(facts: Answers, _: str, param: str) -> bool:
 
 
 def _over_minutes(facts: Answers, _: str, minutes: str) -> bool:
-    entered = facts.record.extra.get("entered_at")
-    if not isinstance(entered, str):
-        return False
-    import calendar  # imports datetime and locale: only for this probe
+    from spellbook.disk.state_file import seconds
 
-    try:
-        since = calendar.timegm(time.strptime(entered[:19], "%Y-%m-%dT%H:%M:%S"))
-    except ValueError:
-        return False
-    return time.time() - since > int(minutes) * 60
+    since = seconds(facts.record.extra.get("entered_at"))
+    return since is not None and time.time() - since > int(minutes) * 60
 
 
 def _unlisted(facts: Answers, file: str, param: str) -> bool:
