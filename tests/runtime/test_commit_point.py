@@ -575,6 +575,29 @@ def test_history_past_its_limit_goes_to_a_file_no_cast_reads(tmp_path: Path) -> 
     ]
 
 
+def test_history_moved_to_a_name_already_taken_goes_to_a_name_of_its_own(
+    tmp_path: Path,
+) -> None:
+    # A file planted under the name rotation would use (its stamp and cast id are in the
+    # state file) was taken for these entries: 506 of them were moved out, into nothing.
+    from spellbook.cast.commit_point import HISTORY_KEEP, HISTORY_LIMIT
+
+    set_state(tmp_path, "GATHER_EDITING", history_entries(HISTORY_LIMIT))
+    write(tmp_path, "plan.md", plan(unchecked=0))
+    older = history(tmp_path)[: -HISTORY_KEEP + 1]
+    last = older[-1]
+    stamp = "".join(c for c in last["timestamp"] if c.isalnum())[:16]
+    taken = tmp_path / TASK / ".history" / f"state.json-{stamp}-{last['cast']}.jsonl"
+    taken.parent.mkdir()
+    taken.write_text('{"cast": "forged"}\n')
+    assert spell(tmp_path, "lumos").returncode == 0
+    assert taken.read_text() == '{"cast": "forged"}\n'
+    (moved,) = [p for p in taken.parent.iterdir() if p != taken]
+    assert moved.name == taken.name.replace(".jsonl", "-2.jsonl")
+    entries = [json.loads(line) for line in moved.read_text().splitlines()]
+    assert [e["cast"] for e in entries] == [e["cast"] for e in older]
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX permissions")
 def test_a_file_unreadable_after_the_commit_point_is_a_note_not_an_error(
     tmp_path: Path,

@@ -17,7 +17,14 @@ import json
 
 from spellbook.disk.lock import Lock
 from spellbook.disk.state_file import STATE_LIMIT, Encoded, Record, decode, now
-from spellbook.records.errors import BadFile, Interrupted, StateFileError, UnsafePath, said
+from spellbook.records.errors import (
+    BadFile,
+    Interrupted,
+    SpellbookError,
+    StateFileError,
+    UnsafePath,
+    said,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -154,9 +161,25 @@ class Journal:
         stamp = str(last.get("timestamp") or last.get("at") or now())
         stamp = "".join(c for c in stamp if c.isalnum())[:16] or "history"
         tag = "".join(c for c in str(last.get("cast") or "") if c.isalnum())[:12]
-        name = f"{HISTORY_FOLDER}/{self.state_file.replace('/', '-')}-{stamp}-{tag or 'x'}.jsonl"
+        base = f"{HISTORY_FOLDER}/{self.state_file.replace('/', '-')}-{stamp}-{tag or 'x'}"
         lines = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in older)
-        self.workspace.create(name, lines)  # already there: the same entries, from before
+        name = f"{base}.jsonl"
+        for number in range(2, 1000):
+            if self.workspace.create(name, lines):
+                break
+            # already there: the same entries, written before a crash, and nothing to do;
+            # anything else is no file of these entries, which go to a name of their own
+            try:
+                there = self.workspace.read_bytes(name, len(lines.encode("utf-8")))
+            except (BadFile, UnsafePath):
+                there = None  # larger, a folder, a link: not these entries
+            if there == lines.encode("utf-8"):
+                break
+            name = f"{base}-{number}.jsonl"
+        else:
+            raise SpellbookError(
+                f"{self.workspace.shown(base)}-*.jsonl: too many files of that name"
+            )
         record.history = record.history[-HISTORY_KEEP:]
         self._encoded = {}
         return self.workspace.shown(name)
