@@ -674,6 +674,11 @@ def test_the_hook_refuses_what_would_let_a_step_be_skipped_another_way(tmp_path:
     for backup in ("state.json.bad-29991231T000000Z", "State.JSON.bad-1"):
         said = hook({"file_path": str(folder / backup), "content": forged})
         assert b"only casts write it" in said, said
+    # A path under a judged file's name was allowed: a Write makes its parent folders, so
+    # the state file became a folder and every cast stopped until a repair.
+    for under in ("state.json/x", "State.json/a/b", "feature-list.json/x"):
+        said = hook({"file_path": str(folder / under), "content": "x"})
+        assert b"only casts write it" in said, said
     os.link(folder / "state.json", tmp_path / "notes.json")
     assert b"It skips testing" in hook(
         {"file_path": str(tmp_path / "notes.json"), "content": '{"state": "COMPLETE"}'}

@@ -482,6 +482,11 @@ class Place:
         and trailing dots or spaces; a glob, by every name of the folder it matches."""
         key = "/".join(folded_name(p) for p in rest)
         name = self.names().get(key)
+        folded = [folded_name(p) for p in rest]
+        if name is None and any("/".join(folded[:i]) in self.names() for i in range(1, len(rest))):
+            # a path under a judged file's name (`state.json/x`): writing it makes the file a
+            # folder, and every cast stops until a repair
+            return [Hit(RUNTIME, "/".join(rest), self)]
         if name is None and fits is may_match and rest:
             from spellbook.disk.own_files import RUNTIME_FILES
 
