@@ -77,9 +77,16 @@ class Hit:
         self.place = place
 
     def shown(self) -> str:
+        """Its name as a reason shows it: quoted and escaped where it holds a line break
+        or another control character, which would give the reason lines of its own."""
+        name = self.name
         if self.kind in (WORKSPACE, RUNTIME) and self.place is not None:
-            return self.place.workspace.shown(self.name)
-        return self.name
+            name = self.place.workspace.shown(self.name)
+        if any(ord(c) < 32 or ord(c) == 127 for c in name):
+            import json
+
+            return json.dumps(name)
+        return name
 
     def what(self) -> str:
         """What it is, as a reason says it."""
