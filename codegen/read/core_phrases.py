@@ -696,6 +696,16 @@ class CorePhrases:
         query = self._param("field", groups, file)
         if query is None:
             return None
+        noun = self.lexicon.noun(query) if query == groups["quoted"] else None
+        if noun is not None:  # `count of approvals in F`: the noun's query, no key `approvals`
+            if noun.probe != "field" or (noun.file and noun.file != file):
+                self.reason = (
+                    f"'{query}' is a noun of the vocabulary, which counts no values of {file}"
+                    f"{f' (its file is {noun.file})' if noun.file and noun.file != file else ''}"
+                    ": a count counts what a JSON query selects; write the query in backticks"
+                )
+                return None
+            query = noun.param
         written = _unquote(groups["count"])
         count = "1" if written.lower() == "one" else written
         # A comparison may say -1 (`≠ -1` always holds), a bound not (`at least -1`).

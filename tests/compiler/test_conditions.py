@@ -663,6 +663,40 @@ def test_a_misspelt_fact_in_a_term_is_offered_the_fact_it_is_close_to() -> None:
     assert "'plan.md matchs `^Done`' (did you mean 'plan.md matches `pattern`'?)" in found.message
 
 
+_COUNTED_WORDS = b"""# Review words
+
+## Nouns
+
+| Noun | Also written | Fact | File | Said |
+| --- | --- | --- | --- | --- |
+| approval | approvals | `reviewers[approved=true]` | review.json | |
+| open question | open questions | unchecked items under "Questions" | draft.md | |
+"""
+
+
+def test_a_count_of_a_noun_counts_what_the_noun_s_query_selects() -> None:
+    # `count of approvals in review.json ≥ 2` counted a key `approvals`, which review.json
+    # never has: the rule never fired, verified OK.
+    from codegen.read.vocabulary_file import lexicon_at
+
+    words = lexicon_at("review-words.md", _COUNTED_WORDS, {}, "words/review.md")
+    read = parse_condition("count of approvals in review.json ≥ 2", words, "", Words())
+    ((literal,),) = read.clauses
+    assert (literal.atom.probe, literal.atom.param) == (
+        "count_at_least",
+        "2 reviewers[approved=true]",
+    )
+    # a noun of another file, or of another fact, is no count of this file's values
+    text = _COUNTED_WORDS.replace(b"open question | open questions", b"question | questions")
+    other = lexicon_at("review-words-2.md", text, {}, "words/review.md")
+    for phrase, lexicon in (
+        ("count of approvals in draft.json ≥ 2", words),
+        ("count of questions in review.json ≥ 1", other),
+    ):
+        read = parse_condition(phrase, lexicon, "", Words())
+        assert read.unknown and "counts no values of" in dict(read.why)[read.unknown[0]]
+
+
 def test_a_path_outside_the_workspace_is_refused_by_the_verifier() -> None:
     text = spec_with("../outside.md exists")
     (message,) = unknown(text)
