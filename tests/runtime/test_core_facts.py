@@ -991,3 +991,17 @@ def _short(fact: tuple[str, str, str]) -> tuple[object, ...]:
         _, op, operand = comparison(fact[2])
         return ("value", op, operand)
     return (fact[0], fact[2].partition(" ")[0] if fact[0] == "count_at_least" else "")
+
+
+def test_a_filter_keeps_an_item_without_its_key_as_other_and_reads_true_as_json_s() -> None:
+    # `items[status!=done]` left out an item with no status yet, so "no unfinished item"
+    # held while work was unstarted; `[approved=true]` kept the text "true" too.
+    from spellbook.facts.json_values import select
+
+    board = {"items": [{"id": "intro"}, {"id": "proof", "status": "done"}, "loose"]}
+    assert select(board, "items[status!=done]", {}) == [{"id": "intro"}]
+    assert select(board, "items[status=done]", {}) == [{"id": "proof", "status": "done"}]
+    review = {"r": [{"n": "a", "ok": "true"}, {"n": "b", "ok": True}, {"n": "c", "ok": None}]}
+    assert [x["n"] for x in select(review, "r[ok=true]", {})] == ["b"]
+    assert [x["n"] for x in select(review, "r[ok!=true]", {})] == ["a", "c"]
+    assert [x["n"] for x in select(review, "r[ok=null]", {})] == ["c"]

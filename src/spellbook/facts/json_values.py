@@ -1,8 +1,9 @@
 """JSON values as facts see them: what a query selects, and how a value compares.
 
 Queries: keys joined by dots, each optionally followed by filters on list items,
-`[key=value]` or `[key!=value]`; `$name` in a value is the state file's field
-`name`. A query also names the one place an action writes (`place`): each filter
+`[key=value]` or `[key!=value]` (an item without the key is `!=` every value; `true`,
+`false` and `null` are JSON's, never the text); `$name` in a value is the state file's
+field `name`. A query also names the one place an action writes (`place`): each filter
 keeps exactly one item there. Comparisons (the `value` probe): by order for numbers
 only, by JSON's equality, or text matching a regular expression (`spellbook.facts.patterns`).
 """
@@ -194,13 +195,27 @@ def _kept(
     if target.startswith("$"):
         target = _as_json(fields.get(target[1:]))
     kept: list[object] = []
+    key = field.strip()
     for item in found:
         for each in item if isinstance(item, list) else [item]:
-            if isinstance(each, dict) and field.strip() in each:
-                same = _as_json(each[field.strip()]) == target
-                if same == (op == "="):
+            if not isinstance(each, dict):
+                continue
+            if key not in each:  # no such key: not `= X`, and so `≠ X`
+                if op == "!=":
                     kept.append(each)
+                continue
+            have = each[key]
+            same = _as_json(have) == target
+            if target in _LITERALS and not (have is None or isinstance(have, bool)):
+                same = False  # `true` is JSON's true, never the text "true"
+            if same == (op == "="):
+                kept.append(each)
     return kept
+
+
+# JSON's literals, which a filter's value means as such: `[approved=true]` keeps
+# `"approved": true`, not `"approved": "true"`.
+_LITERALS = frozenset({"true", "false", "null"})
 
 
 def select(value: object, query: str, fields: Mapping[str, object]) -> list[object]:
