@@ -105,3 +105,16 @@ def test_a_section_is_its_words_as_whole_words_of_a_heading(
     text: str, section: str, items: list[tuple[bool, str]]
 ) -> None:
     assert checklist(text, section) == items
+
+
+def test_an_html_comment_holds_no_heading_and_no_item() -> None:
+    # A heading in a comment ended the section, so the item after it went uncounted and
+    # "no unchecked items under Checks" held; an item in a comment counted, though markdown
+    # shows neither.
+    text = (
+        "## Checks\n- [x] links\n<!--\n## Notes for reviewers\n- [ ] hidden\n-->\n"
+        "- [ ] spelling\n<!-- - [ ] also hidden -->\n## Next\n- [ ] later\n"
+    )
+    assert checklist(text, "Checks") == [(True, "links"), (False, "spelling")]
+    fenced = "## Checks\n```\n<!--\n```\n- [ ] shown\n"
+    assert checklist(fenced, "Checks") == [(False, "shown")]  # code, not a comment

@@ -11,7 +11,8 @@ not in `## Preflight`, nor `Done` in `## Abandoned ideas`, nor `AC` in `##
 Background`), up to the next heading of the same or a higher level; where a heading
 is the name itself (`## Done`), only such headings are (`## Not done` is not then); a
 file with no such heading has no such section (`has_section`, `titled`). Its items are
-`- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets too) outside code fences. An item
+`- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets too) outside code fences and HTML
+comments (markdown shows neither a heading nor an item in a comment). An item
 with no text is not counted, nor are the items of a section still exactly its
 template's (a fresh file made from its template has no items yet); once the section
 differs, every item counts. Its lines of text
@@ -100,21 +101,48 @@ def _exact(text: str, section: str) -> bool:
     return any(titled(title, section, exact=True) for title in headings(text))
 
 
+def _read(text: str) -> Iterator[tuple[str, str]]:
+    """The text's lines, each with what it is: "fence" (a code fence's marker), "code"
+    (inside a fence), or "text"; the lines of an HTML comment (`<!--` opening a line, to
+    `-->`) are left out, as markdown shows nothing of them: a heading or an item in one
+    is none. What follows a comment's end on its line is text."""
+    fenced = commented = False
+    for line in lines_of(text):
+        if commented:
+            end = line.find("-->")
+            if end < 0:
+                continue
+            commented, line = False, line[end + 3 :]
+            if not line.strip():
+                continue
+        if _fence(line):
+            fenced = not fenced
+            yield line, "fence"
+            continue
+        if fenced:
+            yield line, "code"
+            continue
+        start = line.lstrip(" ")
+        if start.startswith("<!--") and len(line) - len(start) <= 3:
+            end = start.find("-->", 4)
+            if end < 0:
+                commented = True
+                continue
+            line = start[end + 3 :]
+            if not line.strip():
+                continue
+        yield line, "text"
+
+
 def _section(text: str, section: str, fences: bool = False) -> Iterator[tuple[str, bool]]:
     """The lines of the sections whose heading names `section` (`titled`), but their
     headings and (unless `fences`) code fences' markers: (line, whether it is outside a
     code fence) each."""
     exact = _exact(text, section)
     level = 0
-    fenced = False
-    for line in lines_of(text):
-        if _fence(line):
-            fenced = not fenced
-            if fences and level:
-                yield line, False
-            continue
-        if fenced:
-            if level:
+    for line, kind in _read(text):
+        if kind != "text":
+            if level and (fences or kind == "code"):
                 yield line, False
             continue
         heading = _heading(line)
@@ -130,17 +158,13 @@ def _section(text: str, section: str, fences: bool = False) -> Iterator[tuple[st
 
 
 def headings(text: str) -> list[str]:
-    """The titles of the text's headings, outside code fences, in order: the sections a
-    condition may name (a section is a heading whose title has its words)."""
+    """The titles of the text's headings, outside code fences and HTML comments, in order:
+    the sections a condition may name (a section is a heading whose title has its words)."""
     found: list[str] = []
-    fenced = False
-    for line in lines_of(text):
-        if _fence(line):
-            fenced = not fenced
-        elif not fenced:
-            heading = _heading(line)
-            if heading is not None and heading[1]:
-                found.append(heading[1])
+    for line, kind in _read(text):
+        heading = _heading(line) if kind == "text" else None
+        if heading is not None and heading[1]:
+            found.append(heading[1])
     return found
 
 
