@@ -118,3 +118,10 @@ def test_an_html_comment_holds_no_heading_and_no_item() -> None:
     assert checklist(text, "Checks") == [(True, "links"), (False, "spelling")]
     fenced = "## Checks\n```\n<!--\n```\n- [ ] shown\n"
     assert checklist(fenced, "Checks") == [(False, "shown")]  # code, not a comment
+
+
+def test_an_item_in_a_block_quote_is_an_item() -> None:
+    # `> - [ ] ...` shows as an item in markdown; it was not counted, so "no unchecked
+    # items" held
+    text = "## Checks\n> - [ ] quoted\n>> * [x] deeper\n> not an item\n"
+    assert checklist(text, "Checks") == [(False, "quoted"), (True, "deeper")]

@@ -57,8 +57,11 @@ def _heading(line: str) -> tuple[int, str] | None:
 
 def _item(line: str) -> tuple[bool, str] | None:
     """(checked, text) of a checklist item's line (`- [ ] text`, `1. [x] text`: a `-`, `*`
-    or `+` bullet, or up to 9 digits and `.` or `)`), read without a regular expression."""
+    or `+` bullet, or up to 9 digits and `.` or `)`), in a block quote too (`> - [ ] text`,
+    which markdown shows as an item), read without a regular expression."""
     rest = line.lstrip(" \t")
+    while rest[:1] == ">":
+        rest = rest[1:].lstrip(" \t")
     if rest[:1] in ("-", "*", "+"):
         rest = rest[1:]
     else:
