@@ -1005,3 +1005,22 @@ def test_a_filter_keeps_an_item_without_its_key_as_other_and_reads_true_as_json_
     assert [x["n"] for x in select(review, "r[ok=true]", {})] == ["b"]
     assert [x["n"] for x in select(review, "r[ok!=true]", {})] == ["a", "c"]
     assert [x["n"] for x in select(review, "r[ok=null]", {})] == ["c"]
+
+
+def test_a_glob_never_names_the_runtime_s_own_files(tmp_path: Path) -> None:
+    # `no *.json` never held once the workflow kept its state file in the folder: the
+    # glob named state.json (and its backups), which no rule means.
+    files = {
+        "state.json": "{}",
+        "state.json.bad-20261127T101500Z": "{}",
+        "review.json": "{}",
+        ".intent.json": "{}",
+    }
+    found = facts(tmp_path, files)
+    found.own = ("state.json",)
+    assert found.glob("*.json") == ["review.json"]
+    assert found.glob("state.json*") == []
+    (tmp_path / "ws" / "review.json").unlink()
+    again = facts(tmp_path, {})
+    again.own = ("state.json",)
+    assert again.check("glob", "", "*.json") is False

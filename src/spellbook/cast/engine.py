@@ -230,7 +230,7 @@ class Engine:
         runs: dict[tuple[str, str], Run] | None = None,
         recorded: bool = False,
     ) -> Facts:
-        return Facts(self.workspace, record, runs, self.template, recorded)
+        return Facts(self.workspace, record, runs, self.template, recorded, (self.state_file,))
 
     def spell(self, name: str) -> str:
         """The spell's name as the spec writes it; `accio`, `Accio` and `ACCIO` are one spell."""

@@ -52,8 +52,10 @@ class Facts:
         runs: dict[tuple[str, str], Run] | None = None,
         template: Callable[[str], str] | None = None,
         recorded: bool = False,
+        own: tuple[str, ...] = (),
     ) -> None:
         self.workspace = workspace
+        self.own = own  # the machine's state file: no glob of a condition names it
         self.record = record if record is not None else Record("")
         self.template = template
         self.recorded = recorded
@@ -130,10 +132,15 @@ class Facts:
         return self._mtimes[name]
 
     def glob(self, pattern: str) -> list[str]:
-        """The paths in the workspace folder the glob names (`Workspace.glob`)."""
+        """The paths in the workspace folder the glob names (`Workspace.glob`), but the
+        runtime's own (the state file, its backups, `.history/`, ...): `no *.json` is
+        asked of the workflow's files, and the state file would make it never hold."""
         found = self._globs.get(pattern)
         if found is None:
-            found = self._globs[pattern] = self.workspace.glob(pattern)
+            from spellbook.disk.own_files import own_file
+
+            found = [p for p in self.workspace.glob(pattern) if not own_file(p, "glob", self.own)]
+            self._globs[pattern] = found
         return found
 
     def status(self, name: str, key: str) -> int:
