@@ -541,6 +541,20 @@ def _append(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
     phrase, line = said.text, m["line"][1:-1]
     action = _checked(ActionSpec("append", phrase, (said.file(m["file"]),), line))
+    file = action.files[0]
+    if is_json(file) and not action.problem:
+        # a line after a JSON value makes the file no JSON: every rule that reads it stops
+        return replace(
+            action,
+            problem=f"a line appended to {file} makes it no JSON, and every cast that reads "
+            f"it stops: to add to a list in it, write `Append {m['line']} to `LIST` in {file}`",
+        )
+    if "{{" in line and not action.problem:  # a response's placeholder, which no action fills
+        return replace(
+            action,
+            problem="`{{...}}` is a Response's placeholder, written as it is here; an action "
+            "says `${date}`, or a `${KEY}` a phrase before it extracts",
+        )
     unknown = set(_VARIABLE.findall(line)) - BUILTIN_VARIABLES - said.extracted
     if unknown and not action.problem:
         names = ", ".join("${" + v + "}" for v in sorted(unknown))

@@ -704,6 +704,10 @@ def problem(text: str, workspace: str = "") -> str:
         ("Delete `.intent.json`", "Spellbook's own file"),
         ("Set big in r.json to 1e400", "not a JSON value"),
         ("Set big in r.json to NaN", "not a JSON value"),
+        # a text line after a JSON value breaks the file every later cast reads
+        ('Append "reviewed" to review.json', "makes it no JSON"),
+        # a Response's placeholder is no action's: it was written as it is
+        ('Append "{{archive_path}}" to log.md', "a Response's placeholder"),
     ],
 )
 def test_an_action_no_spec_may_take_is_refused_when_it_is_read(text: str, said: str) -> None:
