@@ -989,3 +989,14 @@ def test_a_limit_of_tries_is_told_last_as_what_happens_then(tmp_path: Path) -> N
         "- **Check** moves to **TRIAGE** only when attempts ≥ 2 (now: adds one to attempts)"
     ), steps
     assert "Once attempts" not in steps, steps
+
+
+def test_a_placeholder_written_with_spaces_is_filled_as_without() -> None:
+    # `{{ available_spells }}` was printed as written, and `{{content: draft.md}}` looked
+    # for a file named " draft.md", saying it was not there
+    from spellbook.cast.responses import asked, fill
+
+    values = {"available_spells": "LIST", "content:draft.md": "TEXT"}
+    text = "{{ available_spells }}, {{content: draft.md}}, {{ content : draft.md }}"
+    assert fill(text, values) == "LIST, TEXT, TEXT"
+    assert asked(text, "content") == ["draft.md", "draft.md"]

@@ -532,6 +532,9 @@ def _placeholders(text: str) -> Placeholders:
     for part in rest:
         braces = len(part) - len(part.lstrip("{"))  # `{{{x}}`: a brace, then `{{x}}`
         key, closed, after = part[braces:].partition("}}")
+        # `{{ content: draft.md }}` is `{{content:draft.md}}`: spaces are no name's
+        name, colon, arg = key.partition(":")
+        key = name.strip() + (":" + arg.strip() if colon else "")
         parts.append((part, "{" * braces, key if closed else None, after))
     return first, parts
 
