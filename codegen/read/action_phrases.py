@@ -184,8 +184,21 @@ def split_phrases(text: str) -> list[str]:
     numbered = next((n for n in _NUMBERINGS if n.match(text)), None)
     if numbered is None:
         return [text.strip().rstrip(".;").strip()] if text.strip() else []
-    parts = numbered.split(text)
+    parts = _split_unquoted(text, numbered)
     return [p.strip().rstrip(";.").strip() for p in parts if p.strip().rstrip(";.").strip()]
+
+
+def _split_unquoted(text: str, separator: re.Pattern[str]) -> list[str]:
+    """`text` split at `separator`, but not inside double quotes or backticks: `(1)
+    Append "see step (2) below" to log.md` is one phrase."""
+    parts, start = [], 0
+    for m in separator.finditer(text):
+        before = text[: m.start()]
+        if before.count('"') % 2 or before.count("`") % 2:
+            continue
+        parts.append(text[start : m.start()])
+        start = m.end()
+    return [*parts, text[start:]]
 
 
 def parse_actions(

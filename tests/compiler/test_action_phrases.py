@@ -41,6 +41,11 @@ def test_a_cell_that_numbers_its_phrases_in_other_ways_is_split_too(cell: str) -
 def test_a_number_inside_a_phrase_splits_nothing() -> None:
     assert split_phrases("Set version to 2. Done") == ["Set version to 2. Done"]
     assert split_phrases("Retry 3) times") == ["Retry 3) times"]
+    # a step's number inside quoted text split the cell, and the Append was lost
+    assert split_phrases('(1) Append "see step (2) below" to log.md; (2) Delete a.md') == [
+        'Append "see step (2) below" to log.md',
+        "Delete a.md",
+    ]
 
 
 @pytest.mark.parametrize(
