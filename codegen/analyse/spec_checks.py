@@ -1003,6 +1003,25 @@ def check_placeholders(analysis: Analysis) -> Iterator[Finding]:
                         f"the workspace folder ({spec.workspace}/): write "
                         f"`{{{{content:{inside}}}}}`"
                     )
+                elif (
+                    row is not None
+                    and not any(a.verb == "load" and arg in a.files for a in row.actions)
+                    and (
+                        gone := next(
+                            (
+                                a
+                                for a in row.actions
+                                if a.verb in ("archive", "delete", "move") and arg in a.files
+                            ),
+                            None,
+                        )
+                    )
+                ):
+                    problem = (
+                        f"names {arg}, which the row's `{gone.text}` takes away before the "
+                        "response is made: every cast says the file is not there; load it "
+                        f"first (`(1) Load {arg} content`, then the {gone.verb})"
+                    )
             elif name in ("available_spells", "next_steps") and m.group(2) is not None:
                 problem = f"takes no argument, so it is left as written: write `{{{{{name}}}}}`"
             elif (
@@ -1014,6 +1033,21 @@ def check_placeholders(analysis: Analysis) -> Iterator[Finding]:
                     "is the folder an Archive action of the row moved files to, and the "
                     "row archives nothing: every cast says `(nothing was archived)` there; "
                     "add an Archive action, or drop the placeholder"
+                )
+            elif (
+                name == "archive_path"
+                and row is not None
+                and len(
+                    folders := list(
+                        dict.fromkeys(a.target for a in row.actions if a.verb == "archive")
+                    )
+                )
+                > 1
+            ):
+                problem = (
+                    f"is one folder, and the row archives to {len(folders)} "
+                    f"({', '.join(folders)}): every cast says the last; name the folder "
+                    "meant in words, or archive to one"
                 )
             if problem:
                 yield Finding(

@@ -55,3 +55,27 @@ def test_an_unknown_phrase_and_its_negation_are_one_finding() -> None:
     assert [f.message.split(" is not")[0] for f in found] == [
         "condition 'the moon is full' in rules R1, R2"
     ]
+
+
+def test_a_response_of_a_row_that_archives_twice_says_archive_path_is_the_last() -> None:
+    """`{{archive_path}}` is the folder one Archive moved files to: a row that archives
+    to two folders says the last in every cast, with no word; and `{{content:F}}` of a
+    file the row archives says it is not there, unless the row loads it first."""
+    from codegen import parse_spec_text
+    from codegen.analyse import analyse
+
+    text = (
+        "# C\n\nState is kept in `.c/state.json`.\n\n"
+        "| ID | Current State | Event | Condition | Next State | Action | Response |\n"
+        "|----|---|---|---|---|---|---|\n"
+        "| R1 | A | Go | - | B | (1) Archive a.md to `done/`; (2) Archive b.md to `old/` "
+        "| Filed {{content:a.md}} at {{archive_path}} |\n"
+        "| R2 | B | Go | - | A | (1) Load b.md content; (2) Archive b.md to `old/` "
+        "| Was {{content:b.md}} at {{archive_path}} |\n"
+    )
+    said = [f.message for f in analyse(parse_spec_text(text)) if f.kind == "response_placeholder"]
+    assert len(said) == 2, said
+    assert (
+        "`{{content:a.md}}` names a.md, which the row's `Archive a.md to `done/`` takes" in said[0]
+    )
+    assert "the row archives to 2 (done/, old/): every cast says the last" in said[1]
