@@ -178,7 +178,10 @@ def _words(text: str, trusted: bool) -> Words:
         header = tuple(" ".join(c.plain.split()).lower() for c in block.header.cells)
         terms = columns_of(block, TERM_ROLES, tuple(TERM_ROLES))
         if terms is not None:
-            words.terms += [Term(t.phrase, t.means) for t in parse_terms(block, terms)]
+            read = parse_terms(block, terms)
+            for term in read:
+                _not_a_fact(term)
+            words.terms += [Term(t.phrase, t.means) for t in read]
         elif header[:1] == ("noun",):
             words.nouns += _nouns(block, header, trusted)
         elif header[:1] == ("group",):
@@ -188,6 +191,22 @@ def _words(text: str, trusted: bool) -> Words:
                 f"a table the vocabulary does not read; its tables are {_SHAPES}", block.line
             )
     return words
+
+
+def _not_a_fact(term: Term) -> None:
+    """A SpecError for a term whose phrase is a fact the core reads (`draft.md exists`):
+    defined in the vocabulary, it would mean something else in every spec that says it,
+    `missing` no longer its negation, and no spec would be told."""
+    from .conditions import Words, parse_condition
+
+    read = parse_condition(term.phrase, Lexicon(), "", Words())
+    if not read.unknown and not read.always:
+        raise SpecError(
+            f"term {term.phrase!r} is a fact the core reads on its own, so it would mean "
+            f"{term.means!r} in every spec that says it, and its negation would not: give "
+            "the term a name of its own (`the draft is written`)",
+            term.line,
+        )
 
 
 def _columns(

@@ -259,6 +259,19 @@ def test_a_nouns_row_the_reader_cannot_take_is_exit_2_at_its_line(
     assert not (project / "generated").exists()
 
 
+def test_a_vocabulary_term_that_is_a_core_fact_is_an_error_at_its_line(tmp_path: Path) -> None:
+    # `| notes.md exists | notes.md is filled in |` redefined existence in every spec, so
+    # `notes.md missing` was no longer its negation, with no word
+    lines = WORDS.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("| the work is done |"))
+    lines.insert(at + 1, "| notes.md exists | notes.md has unchecked items under \"Done\" |")
+    project = desk(tmp_path / "desk", "\n".join(lines))
+    result = compiler(project, "verify", "--spec", "spec/DESK.md")
+    err = clean(result)
+    assert result.returncode == 2, err
+    assert f"words/tickets.md:{at + 2}: vocabulary: term 'notes.md exists' is a fact" in err, err
+
+
 def test_a_vocabulary_file_s_table_of_no_known_kind_is_an_error_at_its_line(
     tmp_path: Path,
 ) -> None:
