@@ -193,6 +193,10 @@ def _words(text: str, trusted: bool) -> Words:
     return words
 
 
+# A name written as a file's is: a word, a dot and an extension (`review.json`), or a path.
+_FILE_NAME = re.compile(r"[\w.-]+\.[A-Za-z][\w]{0,9}|\S*/\S*")
+
+
 def _not_a_fact(term: Term) -> None:
     """A SpecError for a term whose phrase is a fact the core reads (`draft.md exists`):
     defined in the vocabulary, it would mean something else in every spec that says it,
@@ -226,6 +230,7 @@ def _columns(
 def _nouns(table: Table, header: tuple[str, ...], trusted: bool) -> list[Noun]:
     at = _columns(table, header, NOUN_COLUMNS, ("noun", "fact"))
     nouns = []
+    seen: dict[str, tuple[str, int]] = {}  # each way a noun is written -> its noun, line
     for row in table.rows:
         cell = {k: row.cells[i].written.strip() for k, i in at.items()}
         name = " ".join(cell.get("noun", "").split())
@@ -233,6 +238,22 @@ def _nouns(table: Table, header: tuple[str, ...], trusted: bool) -> list[Noun]:
             raise SpecError("this noun has no name (its Noun cell is empty)", row.line)
         ways = [name] + [" ".join(w.split()) for w in cell.get("also written", "").split(",")]
         ways = [w for w in ways if w]
+        named = next((w for w in ways if _FILE_NAME.fullmatch(w)), None)
+        if named is not None:
+            raise SpecError(
+                f"noun {name!r}: {named!r} is written as a file is, so a spec's `{named} "
+                "exists` would ask the noun's fact, not the file: write the noun in words",
+                row.line,
+            )
+        for way in ways:
+            other = seen.setdefault(" ".join(way.lower().split()), (name, row.line))
+            if other[0] != name:
+                raise SpecError(
+                    f"noun {name!r}: {way!r} is written for the noun {other[0]!r} too (line "
+                    f"{other[1]}), so a spec that says it would mean one of them, unseen: "
+                    "write each noun its own way",
+                    row.line,
+                )
         if any("`" in w for w in ways):
             raise SpecError(
                 f"noun {name!r}: the ways it is written are plain words, with no backticks",
@@ -323,4 +344,12 @@ def _groups(table: Table, header: tuple[str, ...], groups: dict[str, tuple[str, 
             )
         if name.lower() in groups:
             raise SpecError(f"the file group {name!r} is named twice", row.line)
+        if _FILE_NAME.fullmatch(name.strip("`")):
+            # `Delete review.json` would delete the group's files, not review.json
+            raise SpecError(
+                f"the file group {name!r} is named as a file is, so an action naming that "
+                "file would act on the group's files instead: name the group in words "
+                "(`review files`)",
+                row.line,
+            )
         groups[name.lower()] = files

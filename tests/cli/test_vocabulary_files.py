@@ -237,6 +237,8 @@ BAD_NOUNS = [
     ("| open ticket | `open` | `tickets[status=open]` | board.json | |", "no backticks"),
     ("| open ticket | | `tickets[status=open]` | board.json | {file} is open |", "' / '"),
     ("| open ticket | | `tickets[status=open]` | board.json | {x} / {file} no |", "only {file}"),
+    # a file's name: `board.json exists` would ask the noun's fact, not the file
+    ("| open ticket | board.json | `tickets[status=open]` | board.json | |", "as a file is"),
 ]
 
 
@@ -264,12 +266,36 @@ def test_a_vocabulary_term_that_is_a_core_fact_is_an_error_at_its_line(tmp_path:
     # `notes.md missing` was no longer its negation, with no word
     lines = WORDS.split("\n")
     at = next(i for i, line in enumerate(lines) if line.startswith("| the work is done |"))
-    lines.insert(at + 1, "| notes.md exists | notes.md has unchecked items under \"Done\" |")
+    lines.insert(at + 1, '| notes.md exists | notes.md has unchecked items under "Done" |')
     project = desk(tmp_path / "desk", "\n".join(lines))
     result = compiler(project, "verify", "--spec", "spec/DESK.md")
     err = clean(result)
     assert result.returncode == 2, err
     assert f"words/tickets.md:{at + 2}: vocabulary: term 'notes.md exists' is a fact" in err, err
+
+
+def test_two_nouns_written_alike_are_an_error_at_the_second(tmp_path: Path) -> None:
+    # the plural read one noun and the singular the other, with no word
+    words = WORDS.replace(
+        "| unchecked risk | unchecked risks |", "| unchecked risk | open tickets |"
+    )
+    project = desk(tmp_path / "desk", words)
+    result = compiler(project, "verify", "--spec", "spec/DESK.md")
+    line = next(i for i, row in enumerate(words.split("\n")) if row.startswith("| unchecked risk"))
+    err = clean(result)
+    assert result.returncode == 2 and f"words/tickets.md:{line + 1}: " in err, err
+    assert "'open tickets' is written for the noun 'open ticket' too" in err
+
+
+def test_a_file_group_named_as_a_file_is_an_error_at_its_line(tmp_path: Path) -> None:
+    # `| review.json | draft.md |` made `Delete review.json` delete draft.md
+    words = WORDS.replace("| work files | board.json, notes.md |", "| board.json | notes.md |")
+    project = desk(tmp_path / "desk", words)
+    result = compiler(project, "verify", "--spec", "spec/DESK.md")
+    line = words.split("\n").index("| board.json | notes.md |") + 1
+    err = clean(result)
+    assert result.returncode == 2 and f"words/tickets.md:{line}: " in err, err
+    assert "named as a file is" in err
 
 
 def test_a_vocabulary_file_s_table_of_no_known_kind_is_an_error_at_its_line(
