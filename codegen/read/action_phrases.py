@@ -54,6 +54,7 @@ are named relative to the workspace folder (a leading `.ai/task/` is dropped).
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -638,6 +639,18 @@ def _copied(m: re.Match[str], workspace: str, phrase: str, extracted: set[str]) 
             kind, phrase, (source, dest), problem=f"{source} would be {done} onto itself"
         )
     action = _checked(ActionSpec(kind, phrase, (source, dest)))
+    last, ext = dest.rstrip("/").rsplit("/", 1)[-1], os.path.splitext(source)[1]
+    if not action.problem and not dest.endswith("/") and ext and "." not in last:
+        # `Move a.md to done`: a file named `done`, where a folder is most likely meant
+        verb = m["verb"].strip().capitalize()
+        return ActionSpec(
+            kind,
+            phrase,
+            action.files,
+            problem=f"`{dest}` is a file's name with no extension, where {source} has one: "
+            f"write `{verb} {m['file']} to {dest}/` for the folder {dest}, or `{verb} "
+            f"{m['file']} to {dest}{ext}` for a file of that name",
+        )
     unknown = set(_VARIABLE.findall(dest)) - BUILTIN_VARIABLES - extracted
     if unknown and not action.problem:
         names = ", ".join("${" + v + "}" for v in sorted(unknown))

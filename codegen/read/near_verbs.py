@@ -107,7 +107,13 @@ def _files_first(
     to = _after(words, ("to",))
     if not to and "from" in (w.lower() for w in words):  # `Copies a.md from elsewhere`
         return {"F": "F", "G": files[0], "all": " and ".join(files)}
+    if to and _FOLDER_WORDS.search(body) and "." not in to.strip("`").rsplit("/", 1)[-1]:
+        to = to.rstrip("`").rstrip("/") + "/" + ("`" if to.startswith("`") else "")
     return {"F": files[0], "G": to or "G", "all": " and ".join(files)}
+
+
+# `... to old folder`, `... to the \`old\` directory`: the place is a folder.
+_FOLDER_WORDS = re.compile(r"\b(?:folder|directory|dir)\b", re.I)
 
 
 def _to_file(

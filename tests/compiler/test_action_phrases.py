@@ -444,6 +444,8 @@ COUNTERS = {"attempts", "rounds"}
         ),
         ("Copy notes.md", "copy", "Copy notes.md to G"),
         ("Moves notes.md somewhere", "move", "Move notes.md to FOLDER/"),
+        # the place is a folder: the form says so, not a file named `old`
+        ("Move notes.md to `old` folder", "move", "Move notes.md to `old/`"),
         ("Load notes.md into the response", "load", "Load notes.md content"),
         (
             "Extract version from release.json please",
@@ -713,6 +715,9 @@ def problem(text: str, workspace: str = "") -> str:
         ('Append "reviewed" to review.json', "makes it no JSON"),
         # a Response's placeholder is no action's: it was written as it is
         ('Append "{{archive_path}}" to log.md', "a Response's placeholder"),
+        # a file named `done` was made, where the folder done/ was most likely meant
+        ("Move a.md to done", "write `Move a.md to done/` for the folder done"),
+        ("Copy draft.md to backup", "or `Copy draft.md to backup.md` for a file"),
     ],
 )
 def test_an_action_no_spec_may_take_is_refused_when_it_is_read(text: str, said: str) -> None:
