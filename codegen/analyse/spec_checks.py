@@ -738,9 +738,17 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                 rule=row.id,
             )
         for action in row.actions:
-            problem = action.problem or next(
-                (f"{f} {OWN_FILE}" for f in action.files if own_file(f, action.verb, [state_file])),
-                "",
+            # Spellbook's own file first: whatever else is wrong, no action touches it
+            problem = (
+                next(
+                    (
+                        f"{f} {OWN_FILE}"
+                        for f in action.files
+                        if own_file(f, action.verb, [state_file])
+                    ),
+                    "",
+                )
+                or action.problem
             )
             if action.verb == "set_state_field" and not problem:
                 problem = _state_field_problem(action, spec)
