@@ -88,6 +88,9 @@ class Format:
     diff_failure: Callable[[argparse.Namespace, SpecError], Said] | None
     # --against REV: for a spec not at REV (`shown` names it there): a new machine.
     diff_new: Callable[[argparse.Namespace, str], Said] | None
+    # --against of a file of several machines: a section of the older file (`shown`)
+    # that the spec has no more, a machine removed.
+    diff_gone: Callable[[argparse.Namespace, str], Said] | None
     # --against's report of a file of several machines: each section's diff (`Ran.said`,
     # said by `diff`) against the same section of the older file.
     diff_sections: Callable[[argparse.Namespace, Sequence[Ran]], Said] | None
@@ -145,6 +148,17 @@ NEW = "not at that revision: nothing to compare, and no workspace can be in its 
 
 def _text_diff_new(args: argparse.Namespace, shown: str) -> str:
     return f"{args.spec} against {shown}: a new machine, {NEW}\n"
+
+
+# Why a machine the older file has and the spec has not can break workspaces.
+GONE = (
+    "a machine no longer in the spec: a workspace in one of its states is left with no "
+    "machine to run it (a section renamed is one removed and one new)"
+)
+
+
+def _text_diff_gone(args: argparse.Namespace, shown: str) -> str:
+    return f"{args.spec} against {shown}: BREAKING: {GONE}\n"
 
 
 def _text_between(at: int, run: argparse.Namespace) -> str:
@@ -286,6 +300,18 @@ def _json_diff_new(args: argparse.Namespace, shown: str) -> dict[str, object]:
     }
 
 
+def _json_diff_gone(args: argparse.Namespace, shown: str) -> dict[str, object]:
+    """The comparison's keys: nothing compared, and what breaks."""
+    return {
+        "old": {"spec": shown, "sha256": None},
+        "new": {"spec": args.spec, "sha256": None},
+        "verdict": "machine removed",
+        **dict.fromkeys(UNCOMPARED),
+        "behaviour_changed": True,
+        "breaking": [GONE],
+    }
+
+
 def _json_diff_failure(args: argparse.Namespace, err: SpecError) -> dict[str, object]:
     """The comparison's keys, nothing compared, and the error that stopped it."""
     return {
@@ -353,6 +379,10 @@ def _markdown_failure(args: argparse.Namespace, err: SpecError) -> str:
 
 def _markdown_diff_new(args: argparse.Namespace, shown: str) -> str:
     return f"# Spec change: `{args.spec}` against `{shown}`\n\n**New machine**: {NEW}\n"
+
+
+def _markdown_diff_gone(args: argparse.Namespace, shown: str) -> str:
+    return f"# Spec change: `{args.spec}` against `{shown}`\n\n**BREAKING**: {GONE}\n"
 
 
 def _markdown_diff_failure(args: argparse.Namespace, err: SpecError) -> str:
@@ -432,6 +462,7 @@ FORMATS: dict[str, Format] = {
             diff=_text_diff,
             diff_failure=None,
             diff_new=_text_diff_new,
+            diff_gone=_text_diff_gone,
             diff_sections=_text_diff_sections,
             between=_text_between,
             gathered=None,
@@ -445,6 +476,7 @@ FORMATS: dict[str, Format] = {
             diff=_json_diff,
             diff_failure=_json_diff_failure,
             diff_new=_json_diff_new,
+            diff_gone=_json_diff_gone,
             diff_sections=_json_diff_sections,
             between=None,
             gathered=JSON_GATHERED,
@@ -458,6 +490,7 @@ FORMATS: dict[str, Format] = {
             diff=_markdown_diff,
             diff_failure=_markdown_diff_failure,
             diff_new=_markdown_diff_new,
+            diff_gone=_markdown_diff_gone,
             diff_sections=_markdown_diff_sections,
             between=_markdown_between,
             gathered=None,
@@ -472,6 +505,7 @@ FORMATS: dict[str, Format] = {
             diff=None,
             diff_failure=_sarif_failure,
             diff_new=None,
+            diff_gone=None,
             diff_sections=None,
             between=None,
             gathered=Gathered(_sarif_opening, _sarif_entry, _sarif_closing),

@@ -461,9 +461,30 @@ def _against_each(
         ran.append(Ran(on, form.diff(diff), not diff.breaking))
     if len(missing) == len(sections):  # none is there: not the same file's machines
         raise missing[0]
+    ran += _gone(args, options, sections)
     ending()
     _out(form.diff_sections(args, ran))
     return EXIT_OK if all(r.ok for r in ran) else EXIT_FAILED
+
+
+def _gone(args: argparse.Namespace, options: ReadOptions, sections: Sequence[Section]) -> list[Ran]:
+    """The machines of the older file (`--against`) that are no section of the spec
+    now: each a machine removed, which breaks the workspaces in its states."""
+    from ..diff.revisions import load_old
+
+    form = FORMATS[args.format]
+    assert form.diff_gone is not None  # a format with a diff has this form too
+    new = load_spec(args.spec, options=replace(options, section=sections[0].name))
+    try:
+        load_old(args.against, new, options, args.spec)
+    except SeveralMachines as err:
+        gone = [old for old in err.sections if not any(s.matches(old.name) for s in sections)]
+        return [
+            Ran(on, form.diff_gone(on, f"{args.against} (section {old.name!r})"), False)
+            for old in gone
+            for on in [_for(args, args.spec, old.name)]
+        ]
+    return []
 
 
 def _failed(args: argparse.Namespace, err: SpecError, shown: str | None = None) -> int:

@@ -143,6 +143,24 @@ def test_a_section_not_in_the_older_file_is_a_new_machine_and_the_others_are_com
     assert [m["verdict"] for m in as_json["machines"]] == ["no behaviour change", "new machine"]
 
 
+def test_a_section_only_the_older_file_has_is_a_machine_removed_and_breaking(
+    tmp_path: Path,
+) -> None:
+    # A machine removed from a file of several (or its heading renamed) was not said at
+    # all: workspaces in its states were left with no machine, and CI passed.
+    text = DECLARED.read_text(encoding="utf-8")
+    refund = text[text.index("## Refund\n") :]
+    older = tmp_path / "older.md"
+    older.write_text(text + "\n" + refund.replace("## Refund", "## Returns"), encoding="utf-8")
+    result = verify("--spec", str(DECLARED), "--against", str(older))
+    assert result.returncode == 1, result.stderr
+    assert f"against {older} (section 'Returns'): BREAKING: a machine no longer in the spec" in (
+        result.stdout
+    )
+    markdown = verify("--spec", str(DECLARED), "--against", str(older), "--format", "markdown")
+    assert "**BREAKING**: a machine no longer in the spec" in markdown.stdout
+
+
 @pytest.fixture
 def shop(tmp_path: Path) -> Path:
     """A project whose spec/shop.md holds a payment machine and a refund machine, each
