@@ -53,6 +53,16 @@ _STATE = re.compile(r"(?:the\s+)?(?P<s>\w+)(?:.*?\bto\s+`?(?P<to>[\w\[\]/]+)`?)?
 # `attempts++`, `attempts += 1`: a counter counted; `attempts = 0`: set.
 _PLUS = re.compile(r"(?P<w>[A-Za-z_]\w*)\s*(?:\+\+|\+=\s*\d+)")
 _ASSIGN = re.compile(r"(?P<w>[A-Za-z_]\w*)\s*:?=\s*(?P<n>\d+)")
+# `Set rounds to rounds + 1`, `rounds = rounds + 1`: one more, as Increment says it.
+_SELF_PLUS = re.compile(
+    r"(?:set\s+)?(?P<w>[A-Za-z_]\w*)\s*(?:to|:?=)\s*(?P=w)\s*\+\s*1", re.I
+)
+# `Decrement rounds`, `rounds--`, `rounds -= 1`: a count down, which no verb makes.
+_MINUS = re.compile(
+    r"(?:decrement|decrease|reduce|lower)\s+(?P<w>[A-Za-z_]\w*)(?:\s+by\s+\S+)?"
+    r"|(?P<v>[A-Za-z_]\w*)\s*(?:--|-=\s*\d+|=\s*(?P=v)\s*-\s*\d+)",
+    re.I,
+)
 _RECORD_NOUN = "NOUN a pattern: a vocabulary's noun, or a Terms row meaning ``matches of `RE` ``"
 
 
@@ -376,11 +386,20 @@ def aimed_at(phrase: str, lexicon: Lexicon, counters: Collection[str] = ()) -> A
     steps = _steps(text, lexicon)
     if steps is not None:
         return steps
-    for shape, verb in ((_PLUS, "increment"), (_ASSIGN, "reset")):
+    for shape, verb in ((_PLUS, "increment"), (_SELF_PLUS, "increment"), (_ASSIGN, "reset")):
         m = shape.fullmatch(text)
         if m:
             form = f"Increment {m['w']}" if verb == "increment" else f"Set {m['w']} to {m['n']}"
             return Aim(verb, (form,))
+    m = _MINUS.fullmatch(text)
+    if m is not None and (m["w"] or m["v"]) in counters:
+        counter = m["w"] or m["v"]
+        return Aim(
+            "reset",
+            (f"Reset {counter} to N",),
+            "a counter counts up (Increment) or is set (Reset); none counts down, and the AI "
+            "cannot change the state file's counters",
+        )
     first, _, rest = text.partition(" ")
     word = first.lower().rstrip(":,.")
     for entry in VERBS:

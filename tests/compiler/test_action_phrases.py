@@ -444,6 +444,11 @@ COUNTERS = {"attempts", "rounds"}
         ),
         ("Copy notes.md", "copy", "Copy notes.md to G"),
         ("Moves notes.md somewhere", "move", "Move notes.md to FOLDER/"),
+        # one more, and one less, of a counter: only an info, passed to the AI, which
+        # cannot change the state file's counters
+        ("Set attempts to attempts + 1", "increment", "Increment attempts"),
+        ("Decrement attempts", "reset", "Reset attempts to N"),
+        ("attempts -= 1", "reset", "Reset attempts to N"),
         # the place is a folder: the form says so, not a file named `old`
         ("Move notes.md to `old` folder", "move", "Move notes.md to `old/`"),
         ("Load notes.md into the response", "load", "Load notes.md content"),
