@@ -350,3 +350,17 @@ def test_repair_never_restores_what_a_history_entry_keeps_that_no_field_can_take
     repaired = json.loads(state.read_text())
     assert repaired.get(name) != value  # the entry itself stays in the history kept
     assert [json.dumps(value) in json.dumps(e) for e in repaired["history"]].count(True) == 1
+
+
+def test_repair_says_an_older_history_folder_that_is_a_link_was_not_read(tmp_path: Path) -> None:
+    # a .history that is a link was skipped with no word: "nothing kept names it"
+    state = _session_failing_twice(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / PROGRESS / ".history").symlink_to(elsewhere)
+    state.write_bytes(b'{"state": "TEST", ' + b"\0" * 64)
+    said = _repair(tmp_path)
+    assert (
+        "Did not read .claude/progress/.history/: it is a link, which repair does not follow"
+        in (" ".join(said.split()))
+    ), said

@@ -23,6 +23,7 @@ value (0 for a counter, none for the others).
 from __future__ import annotations
 
 import json
+import os
 import re
 
 from spellbook.cast.commit_point import HISTORY_FOLDER
@@ -177,6 +178,12 @@ class Recall:
         files: list[Kept] = []
         said: list[str] = []
         stem = self.state_file.replace("/", "-")
+        history = os.path.join(self.workspace.base, HISTORY_FOLDER)
+        if os.path.islink(history):  # a glob enters no link: say so, never read past it
+            said.append(
+                f"Did not read {self.workspace.shown(HISTORY_FOLDER)}/: it is a link, which "
+                "repair does not follow; the older history in it was not counted."
+            )
         for pattern, backup in (
             (f"{HISTORY_FOLDER}/{stem}-*.jsonl", False),
             (f"{self.state_file}{BACKUP}*", True),
