@@ -290,25 +290,26 @@ def _json_failure(args: argparse.Namespace, err: SpecError) -> dict[str, object]
 
 def _json_diff_new(args: argparse.Namespace, shown: str) -> dict[str, object]:
     """The comparison's keys: nothing compared, nothing that could break."""
-    return {
-        "old": {"spec": shown, "sha256": None},
-        "new": {"spec": args.spec, "sha256": None},
-        "verdict": "new machine",
-        **dict.fromkeys(UNCOMPARED),
-        "behaviour_changed": True,
-        "breaking": [],
-    }
+    return _json_uncompared(args, shown, "new machine", [])
 
 
 def _json_diff_gone(args: argparse.Namespace, shown: str) -> dict[str, object]:
     """The comparison's keys: nothing compared, and what breaks."""
+    return _json_uncompared(args, shown, "machine removed", [GONE])
+
+
+def _json_uncompared(
+    args: argparse.Namespace, shown: str, verdict: str, breaking: list[str]
+) -> dict[str, object]:
+    """A comparison of a machine one side has and the other has not: every key, null
+    where nothing was compared."""
     return {
         "old": {"spec": shown, "sha256": None},
         "new": {"spec": args.spec, "sha256": None},
-        "verdict": "machine removed",
+        "verdict": verdict,
         **dict.fromkeys(UNCOMPARED),
         "behaviour_changed": True,
-        "breaking": [GONE],
+        "breaking": breaking,
     }
 
 
