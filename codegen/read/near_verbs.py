@@ -54,9 +54,7 @@ _STATE = re.compile(r"(?:the\s+)?(?P<s>\w+)(?:.*?\bto\s+`?(?P<to>[\w\[\]/]+)`?)?
 _PLUS = re.compile(r"(?P<w>[A-Za-z_]\w*)\s*(?:\+\+|\+=\s*\d+)")
 _ASSIGN = re.compile(r"(?P<w>[A-Za-z_]\w*)\s*:?=\s*(?P<n>\d+)")
 # `Set rounds to rounds + 1`, `rounds = rounds + 1`: one more, as Increment says it.
-_SELF_PLUS = re.compile(
-    r"(?:set\s+)?(?P<w>[A-Za-z_]\w*)\s*(?:to|:?=)\s*(?P=w)\s*\+\s*1", re.I
-)
+_SELF_PLUS = re.compile(r"(?:set\s+)?(?P<w>[A-Za-z_]\w*)\s*(?:to|:?=)\s*(?P=w)\s*\+\s*1", re.I)
 # `Decrement rounds`, `rounds--`, `rounds -= 1`: a count down, which no verb makes.
 _MINUS = re.compile(
     r"(?:decrement|decrease|reduce|lower)\s+(?P<w>[A-Za-z_]\w*)(?:\s+by\s+\S+)?"
