@@ -41,6 +41,7 @@ def match_states(diff: SpecDiff) -> None:
             by_evidence.setdefault(diff.new.state(n).evidence, []).append(n)
     candidates: dict[str, list[str]] = {}
     ties: dict[str, list[str]] = {}
+    into: tuple[_Into, _Into] | None = None
     for old_name in removed:
         if old_name in renames or old_name in diff.merged:
             continue
@@ -49,8 +50,10 @@ def match_states(diff: SpecDiff) -> None:
         if len(alike) <= MAX_RANKED:
             # the one the same rows enter first (`close` in open when finished, both
             # before and after), then the closest name; past that, in their order
-            was = _entering(diff.old.rules, old_name)
-            entered = {n: len(was & _entering(diff.new.rules, n)) for n in alike}
+            if into is None:  # read once, on the first removed state ranked
+                into = (_entering(diff.old.rules), _entering(diff.new.rules))
+            was = into[0].get(old_name, set())
+            entered = {n: len(was & into[1].get(n, set())) for n in alike}
             alike.sort(
                 key=lambda n: (-entered[n], -difflib.SequenceMatcher(None, old_name, n).ratio())
             )
@@ -92,13 +95,19 @@ def match_states(diff: SpecDiff) -> None:
     diff.states_removed = [s for s in removed if s not in renames]
 
 
-def _entering(rules: Sequence[RuleSpec], state: str) -> set[tuple[str, str, str]]:
-    """The moves into `state` from another state: (source, spell, condition as written)."""
-    return {
-        (r.source, r.spell, " ".join(r.condition.text.split()))
-        for r in rules
-        if r.dest == state and r.source != state
-    }
+# The moves into each state from another: (source, spell, condition as written).
+_Into = dict[str, set[tuple[str, str, str]]]
+
+
+def _entering(rules: Sequence[RuleSpec]) -> _Into:
+    """The moves into each state from another, by the state: read in one pass."""
+    found: _Into = {}
+    for r in rules:
+        if r.dest != r.source:
+            found.setdefault(r.dest, set()).add(
+                (r.source, r.spell, " ".join(r.condition.text.split()))
+            )
+    return found
 
 
 def match_spells(diff: SpecDiff) -> None:
