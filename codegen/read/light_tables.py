@@ -516,7 +516,7 @@ class LightReader:
         another event of the tables (`Payment received (late fee added); manager waives`
         beside `Payment received`): most likely that event and one more, each missed
         where this one is read; said once per event, where no warning of the cell is."""
-        known = {key: name for key, name in self.reading.triggers.items()}
+        known = self.reading.triggers
         noted = {n.line for n in self.reader.notices if n.kind == "trigger_note"}
         notices = []
         for key, name in known.items():
