@@ -635,8 +635,9 @@ def test_a_hard_link_inside_another_workspace_is_judged_as_the_file_it_is(
 
 
 # Placeholder filling, against the definition it implements.
-# The definition: `{{name}}` or `{{name:arg}}`, replaced when its key is known.
-PATTERN = r"\{\{(\w+)(?::([^{}]*))?\}\}"
+# The definition: `{{name}}` or `{{name:arg}}`, replaced when its key is known;
+# spaces around the name and the argument are no part of them (`{{ content: a.md }}`).
+PATTERN = r"\{\{\s*(\w+)\s*(?::\s*([^{}]*?)\s*)?\}\}"
 KEYS = ["next_steps", "does:Accio", "content:plan.md", "x"]
 
 
