@@ -1024,3 +1024,24 @@ def test_a_glob_never_names_the_runtime_s_own_files(tmp_path: Path) -> None:
     again = facts(tmp_path, {})
     again.own = ("state.json",)
     assert again.check("glob", "", "*.json") is False
+
+
+def test_frontmatter_compared_with_text_is_the_text_as_written(tmp_path: Path) -> None:
+    # YAML reads `yes` as true, `NO` as false, `1.10` as 1.1 and `12:30` as 750; a
+    # condition comparing with text or a pattern means what the file shows.
+    text = "---\nreviewed: yes\ncountry: NO\nversion: 1.10\nstarts: 12:30 # local\n---\n"
+    found = facts(tmp_path, {"draft.md": text})
+
+    def holds(key: str, op: str, operand: object) -> bool:
+        return found.check("value", "draft.md", comparison_param(key, op, operand))
+
+    assert holds("reviewed", "=", "yes") and not holds("reviewed", "!=", "yes")
+    assert holds("reviewed", "=", True)  # as YAML reads it, too
+    assert holds("country", "=", "NO") and not holds("country", "=", "no")
+    assert holds("version", "~", r"^1\.10$") and holds("version", "=", "1.10")
+    assert holds("version", "=", 1.1) and not holds("version", "=", "1.1")
+    assert holds("starts", "=", "12:30") and holds("starts", ">", 700)
+    # JSON is JSON: `true` is never the text "true".
+    found = facts(tmp_path / "j", {"r.json": '{"ok": true, "v": 1.10}'})
+    assert not found.check("value", "r.json", comparison_param("ok", "=", "true"))
+    assert not found.check("value", "r.json", comparison_param("v", "~", r"^1\.10$"))

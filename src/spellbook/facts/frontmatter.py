@@ -84,6 +84,21 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
     return {str(k): v for k, v in data.items()}
 
 
+def as_written(text: str, key: str) -> str:
+    """The value of `key: value` in a file's frontmatter as written (quotes and a
+    comment aside), "" if no line has it: what the author sees, where YAML reads
+    `yes` as true, `1.10` as 1.1 and `12:30` as 750."""
+    from spellbook.facts.sections import lines_of
+
+    for line in lines_of(text)[1:]:
+        if line.strip() in ("---", "..."):
+            break
+        name, colon, rest = line.partition(":")
+        if colon and not line[:1].isspace() and name.strip() == key:  # not a nested key
+            return rest.split(" #", 1)[0].strip().strip("'\"")
+    return ""
+
+
 def _bounded(data: object, shown: str) -> None:
     """Refuse frontmatter that holds more than VALUES_LIMIT values, each alias counted
     as all it stands for every time it is used (so a structure that holds itself too),

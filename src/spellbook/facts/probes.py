@@ -208,6 +208,7 @@ def _value(facts: Answers, file: str, param: str) -> bool:
         compare,
         comparison,
         each_value,
+        is_json,
         said_comparison,
         select,
     )
@@ -227,7 +228,22 @@ def _value(facts: Answers, file: str, param: str) -> bool:
                 f"to count them, write `count of {query} in {file} ≥ N`, or name a key of "
                 f"each (`{query}.KEY`)"
             )
+    if (op == "~" or isinstance(operand, str)) and not is_json(file) and found:
+        # Frontmatter compared with text is the text as written: YAML reads `reviewed:
+        # yes` as true and `version: 1.10` as 1.1, but `= "yes"` and `^1\.10` mean it.
+        found = _as_written(facts, file, query, found)
     return any(compare(v, op, operand) for v in each_value(found))
+
+
+def _as_written(facts: Answers, file: str, query: str, found: list[object]) -> list[object]:
+    """The value a frontmatter `key` holds, as the file writes it where YAML reads it as
+    something other than text (`true`, a number); the values found otherwise."""
+    value = found[0]
+    if len(found) != 1 or not isinstance(value, (bool, int, float)) or "." in query or "[" in query:
+        return found
+    from spellbook.facts.frontmatter import as_written
+
+    return [as_written(facts.text(file), query) or value]
 
 
 def _query_compared(param: str) -> str:

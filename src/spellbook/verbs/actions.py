@@ -506,7 +506,7 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
     """A checked value of `name`: its YAML frontmatter's `key`, or for a JSON file, the
     top-level key; text on one line, at most NAME_LIMIT characters, that can name a
     folder (`folder_name` makes it one where a folder or file name uses it)."""
-    from spellbook.facts.frontmatter import FRONTMATTER_LIMIT, frontmatter
+    from spellbook.facts.frontmatter import FRONTMATTER_LIMIT, as_written, frontmatter
     from spellbook.facts.json_values import is_json  # only a rule that extracts needs them
 
     text = workspace.read_text(name, FRONTMATTER_LIMIT * 16)
@@ -540,7 +540,7 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
         # YAML reads 123 as a number and 2024-01-01 as a date: taken as written, but never
         # renamed (`0x1f` is 31, `017` is 15, `1:20` is 80, `1e3` is 1000.0).
         shown = value.isoformat() if hasattr(value, "isoformat") else str(value)
-        written = _written(text, key) if not is_json(name) else shown
+        written = as_written(text, key) if not is_json(name) else shown
         if written != shown:
             raise ActionError(
                 f"{workspace.shown(name)}: {key} `{written}` is read by YAML as {shown}, not "
@@ -564,17 +564,3 @@ def extract(workspace: Workspace, name: str, key: str, done: Done) -> str:
     if "\n" in value or "\r" in value:
         raise ActionError(f"{workspace.shown(name)}: {key} holds a line break; write one line")
     return value
-
-
-def _written(text: str, key: str) -> str:
-    """The value of `key: value` in a file's frontmatter as written (quotes and a
-    comment aside), "" if no line has it."""
-    from spellbook.facts.sections import lines_of
-
-    for line in lines_of(text)[1:]:
-        if line.strip() in ("---", "..."):
-            break
-        name, colon, rest = line.partition(":")
-        if colon and name.strip() == key:
-            return rest.split(" #", 1)[0].strip().strip("'\"")
-    return ""
