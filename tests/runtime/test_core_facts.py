@@ -1045,3 +1045,11 @@ def test_frontmatter_compared_with_text_is_the_text_as_written(tmp_path: Path) -
     found = facts(tmp_path / "j", {"r.json": '{"ok": true, "v": 1.10}'})
     assert not found.check("value", "r.json", comparison_param("ok", "=", "true"))
     assert not found.check("value", "r.json", comparison_param("v", "~", r"^1\.10$"))
+
+
+def test_an_item_boxed_otherwise_than_ticked_is_an_item_not_ticked(tmp_path: Path) -> None:
+    text = "## Checks\n- [x] spelling\n- [/] links (half done)\n* [-] legal\n- [1] see notes\n"
+    assert real_items(text, "", "Checks") == [True, False, False]  # `[1]` is no box
+    found = facts(tmp_path, {"d.md": text})
+    assert found.check("unchecked", "d.md", "Checks") is True
+    assert found.check("checked_at_least", "d.md", "2 Checks") is False

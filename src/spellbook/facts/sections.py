@@ -11,7 +11,8 @@ not in `## Preflight`, nor `Done` in `## Abandoned ideas`, nor `AC` in `##
 Background`), up to the next heading of the same or a higher level; where a heading
 is the name itself (`## Done`), only such headings are (`## Not done` is not then); a
 file with no such heading has no such section (`has_section`, `titled`). Its items are
-`- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets too) outside code fences and HTML
+`- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets too; `[/]`, `[-]`, `[~]`, `[?]` and
+the like are items not ticked) outside code fences and HTML
 comments (markdown shows neither a heading nor an item in a comment). An item
 with no text is not counted, nor are the items of a section still exactly its
 template's (a fresh file made from its template has no items yet); once the section
@@ -74,9 +75,17 @@ def _item(line: str) -> tuple[bool, str] | None:
     box = rest.lstrip(" \t")
     if len(box) == len(rest) or box[:1] != "[" or box[2:3] != "]":
         return None
-    if box[1:2] not in (" ", "x", "X"):
-        return None
-    return box[1] != " ", box[3:]
+    mark = box[1:2]
+    if mark in (" ", "x", "X"):
+        return mark != " ", box[3:]
+    if mark in _OPEN_MARKS:  # `[/]` in progress, `[-]` dropped, `[?]`: not ticked
+        return False, box[3:]
+    return None  # `- [1] see below`: a list item, no box
+
+
+# Boxes task lists write besides `[ ]` and `[x]` (in progress, cancelled, moved, a
+# question): an item not ticked, so `no unchecked items` does not hold over it.
+_OPEN_MARKS = frozenset("/-~><?!*.")
 
 
 def titled(title: str, section: str, exact: bool = False) -> bool:
