@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from spellbook.facts.json_values import variables
+from spellbook.facts.json_values import fields_in, variables
 from spellbook.facts.ledgers import ledger_parts, record_parts
 from spellbook.verbs.actions import VERBS
 
@@ -421,7 +421,8 @@ def _carry_values(done: Effect, index: int, action: ActionSpec) -> None:
             del done.values[place]
     if sets:
         query, value = json.loads(action.target)
-        done.values[(action.files[0], query)] = (value, f"action ({index}) sets it to")
+        if not fields_in(value):  # `"$owner"` is whatever the state file holds then
+            done.values[(action.files[0], query)] = (value, f"action ({index}) sets it to")
 
 
 def _carry_fields(done: Effect, index: int, action: ActionSpec) -> None:

@@ -54,7 +54,7 @@ def _action_reads(row: RuleRow) -> Iterator[tuple[int, ActionSpec, str]]:
     for index, action in enumerate(row.actions, start=1):
         if action.verb in ("set_field", "append_item") and action.target.startswith("["):
             query, value = json.loads(action.target)
-            names = variables(query) + (fields_in(value) if action.verb == "append_item" else [])
+            names = variables(query) + fields_in(value)
             for name in dict.fromkeys(names):
                 yield index, action, name
 

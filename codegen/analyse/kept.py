@@ -15,7 +15,7 @@ import re
 from functools import cache
 
 from spellbook import schema as runtime
-from spellbook.facts.json_values import is_json
+from spellbook.facts.json_values import fields_in, is_json
 
 from ..model import Spec
 
@@ -39,7 +39,7 @@ def kept(spec: Spec) -> tuple[runtime.Kept, ...]:
                 continue
             query, value = json.loads(action.target)
             m = _addressed().fullmatch(query)
-            if m is None:
+            if m is None or fields_in(value):  # a mark the state file's field names
                 continue
             file = action.files[0]
             at = (file, m["items"].strip(), m["key"].strip(), m["marks"].strip())

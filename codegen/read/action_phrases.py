@@ -27,7 +27,8 @@ each carried out once by `spellbook.verbs.actions`:
 - `find`: `Extracts all NOUN from F`: a read, naming the file later phrases are about.
 - `copy`, `move`: `Copy F to G`, `Move F to G` (`Rename`), `Move F to done/`.
 - `append`: `Append "TEXT" to F`: a line (`${date}` and extracted values fill it).
-- `set_field`: `Set KEY in F.json to VALUE`: a key of the JSON object, a JSON value;
+- `set_field`: `Set KEY in F.json to VALUE`: a key of the JSON object, a JSON value
+  (a string `"$name"` in it the state file's field, as for `append_item`);
   ``Set `tickets[id=$ticket].status` in F.json to "closed"``: a key of the one
   list item each filter keeps (none or several stop the cast, nothing written).
 - `set_state_field`: ``Set `NAME` in the state file to VALUE``: a field the State

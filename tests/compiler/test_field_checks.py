@@ -14,6 +14,7 @@ from codegen.analyse import Finding, Severity, analyse
 from codegen.config import ReadOptions
 from codegen.render import render_machine
 from spellbook import Workflow
+from spellbook.records.errors import ActionError
 from tests.support.specs import row, spec_text, spec_with
 from tests.support.vocabularies import own_words
 
@@ -424,3 +425,39 @@ def test_a_rule_asking_a_value_an_uncounted_counter_never_has_is_dead(
             "can never hold: no action counts `attempts` (`Increment attempts`), so it is "
             "only ever 0"
         ), finding.message
+
+
+# A reviewer named by the state file's `$owner`, which another rule sets.
+OWNED = spec_text(
+    ["WORK"],
+    ["Claim", "Review"],
+    [
+        row("C1", "WORK", "Claim", "-", "Same state", 'Set `owner` in the state file to "ann"'),
+        row(
+            "R1",
+            "WORK",
+            "Review",
+            "-",
+            "Same state",
+            '(1) Set `reviewer` in review.json to "$owner"; '
+            '(2) Set `round` in review.json to ["$owner"]',
+        ),
+    ],
+)
+
+
+def test_a_dollar_name_a_set_writes_is_the_state_file_s_field(tmp_path: Path) -> None:
+    example = {"current_state": "WORK", "owner": None}
+    assert found(persisted(OWNED, example)) == []
+    findings = found(OWNED.replace('Set `owner` in the state file to "ann"', "No state change"))
+    assert ("undefined_field", "R1") in seen(findings)
+    assert any("field `owner`" in f.message for f in findings)
+    module = machine(persisted(OWNED, example))
+    flow = Workflow(tmp_path, machine=module)  # type: ignore[arg-type]
+    review = tmp_path / module.WORKSPACE / "review.json"
+    with pytest.raises(ActionError, match="owner is not set"):
+        flow.cast("review")
+    assert not review.exists()  # nothing written
+    flow.cast("claim")
+    flow.cast("review")
+    assert json.loads(review.read_text()) == {"reviewer": "ann", "round": ["ann"]}

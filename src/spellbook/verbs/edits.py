@@ -11,9 +11,10 @@ checked.
 - `append`: a line at the end of F (made if missing); `${date}` and values an
   earlier Extract read fill it.
 - `set_field`: the place a query names in the JSON object in F set to a JSON value (F
-  made as `{}` if missing): a top-level key (`approved`), or a key inside the one item
-  a filter keeps (`tickets[id=$ticket].status`, `spellbook.facts.json_values.place`); no item
-  or several stop the cast with nothing written.
+  made as `{}` if missing; each string `"$name"` in it the state file's field): a
+  top-level key (`approved`), or a key inside the one item a filter keeps
+  (`tickets[id=$ticket].status`, `spellbook.facts.json_values.place`); no item or
+  several stop the cast with nothing written.
 - `append_item`: a JSON value added at the end of the list a query names in F (the
   list made if missing), each string `"$name"` in it the state file's field.
 
@@ -121,8 +122,8 @@ def edit(action: Action, index: int, step: Step, variables: dict[str, str]) -> N
 
 def _set_in_json(action: Action, index: int, step: Step) -> None:
     """`set_field`: the place a query names set to a value; `append_item`: a value added
-    at the end of the list a query names (made if missing), a string `"$name"` in it the
-    state file's field. Nothing is written where the query names no one place."""
+    at the end of the list a query names (made if missing); a string `"$name"` in the
+    value is the state file's field. Nothing is written where the query names no one place."""
     from spellbook.facts.json_values import Unplaced, place
 
     files = step.files
@@ -143,7 +144,7 @@ def _set_in_json(action: Action, index: int, step: Step) -> None:
     except Unplaced as err:
         raise ActionError(f"{step.shown(name)}: {err}; {doing}") from None
     if action.verb == "set_field":
-        where[key] = value
+        where[key] = _filled_value(value, step.fields, name, step)
         if "$" in query:  # which item the state file's fields chose: the words do not say
             step.note(
                 f"`{_filled_query(query, step.fields)}` of {step.shown(name)} is now {_json(value)}"
@@ -182,7 +183,7 @@ def _filled_value(value: object, fields: dict[str, Any], name: str, step: Step) 
         if field is None:
             raise ActionError(
                 f"{value[1:]} is not set in the state file, so {value} names nothing; "
-                f"nothing is appended to {step.shown(name)}"
+                f"nothing is written to {step.shown(name)}"
             )
         return field
     if isinstance(value, list):
