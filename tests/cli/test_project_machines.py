@@ -1213,3 +1213,37 @@ def test_a_machine_with_a_gap_answers_every_door_in_the_state_of_the_gap(house: 
     assert json.loads(state)["spells"]["Open"] == "nothing: the spec has no rule for it in OPEN"
     assert opened.is_error is False and opened.structured_content["outcome"] == "unhandled"
     assert json.loads((house / ".door" / "state.json").read_text())["current_state"] == "OPEN"
+
+
+def test_mcp_refuses_to_cast_once_the_machine_is_regenerated(house: Path) -> None:
+    """A server keeps the machine it started with: after `spellbook-codegen` wrote the
+    module again, a call is refused, saying to restart, and nothing is cast."""
+    from typing import Any
+
+    from mcp import Client
+
+    from tests.cli.test_mcp import run as serve
+
+    (house / ".door").mkdir()
+    (house / ".door" / "key.txt").write_text("turned\n")
+    spec = house / "spec" / "DOOR.md"
+
+    async def body(client: Client) -> Any:
+        await client.list_tools()
+        spec.write_text(DOOR.replace("Open", "Unlock"))
+        generate(house)
+        opened = await client.call_tool("open", {})
+        from mcp import MCPError
+
+        try:
+            await client.read_resource("spellbook://state")
+        except MCPError as err:
+            return opened, str(err)
+        return opened, None
+
+    opened, state = serve(house, body, "--machine", "door")
+    said = "".join(c.text for c in opened.content)
+    assert opened.is_error and "generated/door.py changed since this MCP server started" in said
+    assert "nothing was cast" in said and "Restart the MCP server" in said
+    assert not (house / ".door" / "state.json").exists()
+    assert state is not None and "generated/door.py changed" in state

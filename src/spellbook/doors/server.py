@@ -15,11 +15,17 @@ machine's mermaid diagram (`spellbook://diagram`, the current state highlighted)
 
 Every cast takes the workspace's lock, so the server and the `spell` command (or
 a second server) can cast in the same repository at once without losing a cast.
+
+The server keeps the machine it started with, and its tools are that machine's
+spells: once the generated module is written again (`spellbook-codegen` after a
+spec change), every tool call and resource read is refused, saying to restart the
+server, rather than cast by rules the spec no longer has.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from typing import TYPE_CHECKING, Any, TypedDict
 
@@ -112,6 +118,21 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     logging.getLogger("transitions").setLevel(logging.WARNING)
     machine = workflow.machine
     word = machine.SPELL_WORD
+    module = getattr(machine, "__file__", None)
+    started = _identity(module)
+
+    def unchanged(undone: str, error: type[Exception]) -> None:
+        """Refuse a call once the machine's module was written again since the start."""
+        if started is None or _identity(module) == started:
+            return
+        shown = os.path.relpath(str(module), workflow.workspace.root)
+        shown = shown if not shown.startswith("..") else str(module)
+        raise error(
+            f"{shown} changed since this MCP server started (regenerated from the spec?), "
+            f"and the server still has the machine it started with; {undone}. Restart the "
+            "MCP server (`spell mcp`: reconnect it in the MCP client) to use the new one"
+        )
+
     server = MCPServer(
         name,
         version=version(),
@@ -143,6 +164,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     def caster(spell: str) -> Any:
         def cast(ctx: Context) -> CallToolResult:
             no_arguments(ctx, spell, "nothing was cast")
+            unchanged("nothing was cast", ToolError)
             try:
                 result = workflow.cast(spell)
             except (SpellbookError, OSError) as err:
@@ -174,6 +196,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
 
     def repair(ctx: Context) -> CallToolResult:
         no_arguments(ctx, REPAIR_TOOL, "nothing was repaired")
+        unchanged("nothing was repaired", ToolError)
         try:
             message = text(workflow.repair())
         except (SpellbookError, OSError) as err:
@@ -211,6 +234,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
         mime_type="application/json",
     )
     def state() -> str:
+        unchanged("the state is not read", ResourceError)
         try:
             status = workflow.status()
             status["history"] = workflow.read().history
@@ -225,12 +249,24 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
         mime_type="text/plain",
     )
     def diagram() -> str:
+        unchanged("the diagram is not drawn", ResourceError)
         try:
             return workflow.diagram()
         except (SpellbookError, OSError) as err:
             raise ResourceError(_over_mcp(err)) from None
 
     return server
+
+
+def _identity(path: str | None) -> tuple[int, int, int] | None:
+    """What tells a file written again: its time, size and inode (None: no file)."""
+    if not path:
+        return None
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_mtime_ns, found.st_size, found.st_ino
 
 
 def version() -> str:
