@@ -27,7 +27,7 @@ import os
 import re
 from dataclasses import replace
 
-from ..analyse import Finding, analyse
+from ..analyse import Finding, Severity, analyse
 from ..analyse.reading import Reading, changed, read_spec
 from ..budget import stage
 from ..model import Spec, Term
@@ -182,7 +182,9 @@ def _findings(diff: SpecDiff) -> None:
     if not (os.path.isfile(diff.old.path) and os.path.isfile(diff.new.path)):
         skip.add("missing_response")  # response files beside a spec read from git: unseen
     old = [f for f in analyse(diff.old) if f.kind not in skip]
-    new = [f for f in analyse(diff.new) if f.kind not in skip]
+    found = analyse(diff.new)
+    diff.errors = sum(f.severity is Severity.ERROR for f in found)
+    new = [f for f in found if f.kind not in skip]
     old_keyed = [(key(f, True), f) for f in old]
     new_keyed = [(key(f, False), f) for f in new]
     old_keys = {k for k, _ in old_keyed}

@@ -45,10 +45,17 @@ def verdict(diff: SpecDiff) -> str:
         ]
         if not diff.behaviour_changed:
             said = said.replace("no behaviour change", "otherwise the machine behaves as before")
-        return f"BREAKING: {'; '.join(broken)}; {said}"
-    return said + (
-        "; existing workspaces carry across" if diff.behaviour_changed or diff.merged else ""
-    )
+        return f"BREAKING: {'; '.join(broken)}; {said}{_errors(diff)}"
+    said += "; existing workspaces carry across" if diff.behaviour_changed or diff.merged else ""
+    return said + _errors(diff)
+
+
+def _errors(diff: SpecDiff) -> str:
+    """What the headline says of the new spec's own errors (none: nothing)."""
+    if not diff.errors:
+        return ""
+    errors = f"{diff.errors} {plural('error', diff.errors)}"
+    return f"; the spec has {errors}, so it is not generated: run the verifier without --against"
 
 
 def _what_changed(diff: SpecDiff) -> str:

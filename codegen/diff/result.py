@@ -127,6 +127,9 @@ class SpecDiff:
     not_compared: list[tuple[str, str]] = field(default_factory=list)
     findings_new: list[Finding] = field(default_factory=list)
     findings_gone: list[Finding] = field(default_factory=list)
+    # The errors of the new spec, new or not: the diff judges the change, but a spec
+    # with errors is not generated, and the headline says so.
+    errors: int = 0
     spells_renamed: list[tuple[str, str]] = field(default_factory=list)
     # Of those, the spells renamed that also do something else in some cell (the rows of
     # the same IDs name the new spell where they named the old): their changes are listed.
