@@ -224,6 +224,8 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     if reading.initial is not None:
         claims.append(Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
     states, started = initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
+    if started is None and not listed:
+        reader.notices.extend(_start_after_catch_all(states, rows))
     _said_in_note(reader.notices, states, started)
     reader.notices.extend(_finals_unread(placed, states, reading))
     rows += terminal_rows(reading, spells, rows)
@@ -251,6 +253,35 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         _started(started),
         state_line,
     )
+
+
+def _start_after_catch_all(
+    states: tuple[StateSpec, ...], rows: tuple[RuleRow, ...]
+) -> Iterator[Notice]:
+    """A warning where no line says where the machine starts, and the first state the
+    tables name, where it then starts, is first named as where a catch-all row leads
+    (`| Any state | cancel | cancelled |` above the rest): a new workspace would start
+    cancelled, with every state still reachable and no other word."""
+    if not states:
+        return
+    start = states[0].name
+    for row in rows:
+        if not row.current.wildcard and start in row.current.names:
+            return
+        if row.current.wildcard and row.target.name == start:
+            other = next(
+                (n for r in rows if not r.current.wildcard for n in r.current.names if n != start),
+                "NAME",
+            )
+            yield Notice(
+                "states_unread",
+                f"no line of the spec says where the machine starts, so it starts in {start}, "
+                f"the first state the tables name; but the first row to name it is {row.id}, "
+                f"a row for any state leading there, which says nothing of where a workspace "
+                f"starts: say where, ``The initial state is `{other}`.``",
+                row.line,
+            )
+            return
 
 
 def _finals_unread(

@@ -421,15 +421,27 @@ def initial_first(
     return (first[1], *(s for s in states if s.name != first[1].name)), first[0]
 
 
-# The keys of a spec's front matter that name the state its machine starts in.
-_FRONT_KEYS = ("initial", "initial_state", "initial-state")
+# The keys of a spec's front matter that name the state its machine starts in, written
+# without case, `_`, `-` or spaces (`initial_state`, `initialState`, `start-state`), as
+# the sentences that say it do (`Initial state:`, `Start state:`, `Default state:`).
+_FRONT_KEYS = frozenset(
+    {"initial", "initialstate", "start", "startstate", "startingstate", "defaultstate"}
+)
+# Keys that may say it, or something else: a claim not taken, with a word.
+_FRONT_MAYBE = frozenset({"default", "begin", "first", "firststate", "entry", "entrystate"})
+
+
+def _front_key(key: object) -> str:
+    return re.sub(r"[\s_-]+", "", str(key)).lower()
 
 
 def front_matter_claims(front: FrontMatter) -> Iterator[Claim]:
     """The state the spec's front matter names as the initial one (`initial: review`,
-    `initial_state`, `initial-state`); an error for front matter that is not YAML. A
-    value YAML reads as no name (`initial: true`, a date, a list) is taken as written, so
-    one that names no state is a warning (`initial_first`), as a sentence's is."""
+    `initial_state`, `initialState`, `start`, `start-state`, `default_state`); an error
+    for front matter that is not YAML. A value YAML reads as no name (`initial: true`, a
+    date, a list) is taken as written, so one that names no state is a warning
+    (`initial_first`), as a sentence's is; so is a key that may say it or something
+    else (`default`), and one of those keys under another (`machine: {initial: x}`)."""
     from spellbook.facts.frontmatter import frontmatter
     from spellbook.records.errors import ActionError
 
@@ -445,19 +457,36 @@ def front_matter_claims(front: FrontMatter) -> Iterator[Claim]:
         why = said or " ".join(str(err).split()).replace(": its frontmatter", "")
         fail(f"{why}; write it as `key: value` lines, or remove it", line)
     lines = front.text.split("\n")
+
+    def line_of(key: str, top: bool) -> tuple[int, str]:
+        for at, text in enumerate(lines):
+            written, colon, _ = text.partition(":")
+            if colon and written.strip() == key and (not top or not text[:1].isspace()):
+                return front.line + 1 + at, text.strip()
+        return front.line + 1, ""
+
     for key, value in data.items():
-        if key.lower() not in _FRONT_KEYS:
+        if _front_key(key) not in _FRONT_KEYS | _FRONT_MAYBE:
+            if isinstance(value, dict):  # `machine:` then `  initial: review`
+                inner = next((k for k in value if _front_key(k) in _FRONT_KEYS), None)
+                if inner is not None:
+                    line, said = line_of(str(inner), False)
+                    why = f"it is under {key!r}; the front matter's top level says it"
+                    yield Claim(str(value[inner]), line, "front matter", said=said, refused=why)
             continue
-        at = next((i for i, t in enumerate(lines) if t.strip().lower().startswith(key.lower())), 0)
-        line = front.line + 1 + at
-        said = lines[at].strip()
+        line, said = line_of(key, True)
+        if _front_key(key) in _FRONT_MAYBE:
+            why = f"{key!r} may say other things than where the machine starts"
+            yield Claim(str(value), line, "front matter", said=said, refused=why)
+            continue
         if isinstance(value, (list, dict)):
             why = f"the front matter's {key!r} holds a {type(value).__name__}, not a name"
             yield Claim(str(value), line, "front matter", said=said, refused=why)
             continue
         if not isinstance(value, (str, int)) or isinstance(value, bool):
-            # `initial: true`, a date: as written, most often no state (a warning)
-            value = said.partition(":")[2].strip() or str(value)
+            # `initial: true`, a date: as written (a comment aside), most often no state
+            written = said.partition(":")[2].split(" #", 1)[0].strip()
+            value = written.strip("'\"") or str(value)
         yield Claim(str(value).strip("`* "), line, "front matter", said=said)
 
 

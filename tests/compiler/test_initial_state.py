@@ -155,3 +155,45 @@ def test_a_final_column_tick_is_a_warning_unless_a_none_row_ends_the_state(
 def test_a_thematic_break_that_opens_the_file_is_no_front_matter(opening: str) -> None:
     spec = parse_spec_text(f"{opening}{_TABLE}")
     assert spec.initial == "draft" and spec.title == "Order"
+
+
+@pytest.mark.parametrize(
+    "front", ["start: review\n", "initialState: review\n", "start_state: review\n"]
+)
+def test_front_matter_keys_spelled_otherwise_say_where_the_machine_starts(front: str) -> None:
+    spec = parse_spec_text(f"---\ninitial_notes: none\n{front}---\n\n# Order\n\n{_TABLE}")
+    assert spec.initial == "review"
+    assert spec.started is not None and "line 3" in spec.started
+
+
+@pytest.mark.parametrize(
+    ("front", "line"),
+    [("default: review\n", 2), ("machine:\n  initial: review\n", 3)],
+)
+def test_front_matter_that_may_say_where_it_starts_is_a_warning(front: str, line: int) -> None:
+    spec = parse_spec_text(f"---\n{front}---\n\n# Order\n\n{_TABLE}")
+    assert spec.initial == "draft"
+    (warning,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert warning.line == line and "review" in warning.message
+
+
+def test_a_comment_after_the_front_matter_s_initial_state_is_no_part_of_it() -> None:
+    spec = parse_spec_text(f"---\ninitial: off # lights out\n---\n\n# Lamp\n\n{_TABLE}")
+    (warning,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert "'off'" in warning.message and "#" not in warning.message.split("starts in")[1][:12]
+
+
+def test_a_catch_all_row_first_is_no_word_on_where_the_machine_starts() -> None:
+    table = (
+        "| From | Event | To |\n|---|---|---|\n| Any state | cancel | cancelled |\n"
+        "| cancelled | reopen | new |\n| new | pay | paid |\n"
+    )
+    spec = parse_spec_text(f"# Orders\n\n{table}")
+    (warning,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert warning.line == 5 and "starts in cancelled" in warning.message
+    assert "``The initial state is `new`.``" in warning.message
+    said = parse_spec_text(f"# Orders\n\nThe initial state is `new`.\n\n{table}")
+    assert said.initial == "new" and not [f for f in analyse(said) if f.kind == "states_unread"]
+    # A first row leaving from a state of its own says nothing more.
+    plain = parse_spec_text(f"# Orders\n\n{table.replace('Any state', 'new')}")
+    assert not [f for f in analyse(plain) if f.kind == "states_unread"]
