@@ -55,6 +55,7 @@ from .light_tables import (
 from .markdown import (
     Block,
     BrokenTable,
+    Cell,
     Code,
     Heading,
     Html,
@@ -219,8 +220,9 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     word = _spell_word(placed, first)
     listed = bool(states)
     states, spells = from_tables(states, spells, rows, reading, prose, reader.notices, word)
-    if light is not None and not listed:
+    if not listed:  # the states are the tables': a table of them is checked against them
         reader.notices.extend(_state_table_unread(placed, roles, states))
+        states = _state_table_columns(placed, roles, states, lexicon, workspace, words)
     if reading.initial is not None:
         claims.append(Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
     states, started = initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
@@ -306,20 +308,96 @@ def _finals_unread(
             )
 
 
-def _state_table_unread(
-    placed: list[_Placed], roles: dict[str, tuple[str, ...]], states: tuple[StateSpec, ...]
-) -> Iterator[Notice]:
-    """A warning for each difference between a table of states (`| State | Description
-    |`), which is not read, and the states the transition tables name: a name it lists
-    that is no state (at its row), and the states it does not list (at its header)."""
+# The first header of a table of states (`| State | Description |`); beside a heading
+# naming states, the others a team writes (`## States` over `| Status | Meaning |`).
+_STATE_HEADERS = frozenset({"state", "state name"})
+_STATE_HEADERS_UNDER = frozenset({"status", "name", "phase", "stage"})
+_STATUS = {"statu": "status", "statuse": "status"}  # what `singular` makes of them
+
+
+def _state_tables(
+    placed: list[_Placed], roles: dict[str, tuple[str, ...]]
+) -> Iterator[tuple[Table, int]]:
+    """The tables of states (`| State | Description | Indicators |`) beside light tables,
+    with the column of each row's state's name."""
     for p in placed:
         table = p.block
         if not isinstance(table, Table) or not table.header.cells:
             continue
-        if singular(table.header.cells[0].plain.strip().strip("*_`").lower()) != "state":
+        first = _header(table.header.cells[0])
+        first = _STATUS.get(first, first)
+        under = any(
+            re.search(r"\b(states?|statuses|phases?|stages?)\b", h.text.lower()) for h in p.headings
+        )
+        if first not in _STATE_HEADERS and not (under and first in _STATE_HEADERS_UNDER):
             continue
         if "next state" in roles_found(table, light_roles(roles, table)):
             continue
+        yield table, 0
+
+
+def _state_table_columns(
+    placed: list[_Placed],
+    roles: dict[str, tuple[str, ...]],
+    states: tuple[StateSpec, ...],
+    lexicon: Lexicon,
+    workspace: str,
+    words: Words,
+) -> tuple[StateSpec, ...]:
+    """The states with what a table of them says in its `Indicators` and `Description`
+    (or `Meaning`) columns, read as a States list's fields are."""
+    found = next(_state_tables(placed, roles), None)
+    if found is None:
+        return states
+    table, _ = found
+    headers = [_header(c) for c in table.header.cells]
+    indicators_at = next((i for i, h in enumerate(headers) if h == "indicator"), None)
+    described_at = next((i for i, h in enumerate(headers) if h in ("description", "meaning")), None)
+    if indicators_at is None and described_at is None:
+        return states
+    by_name = {s.name: s for s in states}
+    for row in table.rows:
+        cell = row.cells[0].plain.strip() if row.cells else ""
+        mark = trailing_mark().search(cell)
+        name = (cell[: mark.start()] if mark is not None else cell).strip().strip("`*")
+        state = claimed(Claim(name, row.line, ""), states) if name else None
+        if state is None or state.indicators or state.description:
+            continue  # no state, or one read already (a name listed twice: the first)
+        cells = list(row.cells)
+        indicators = (
+            as_written(cells[indicators_at].source)
+            if indicators_at is not None and indicators_at < len(cells)
+            else ""
+        )
+        described = (
+            cells[described_at].plain.strip()
+            if described_at is not None and described_at < len(cells)
+            else ""
+        )
+        evidence, inferable = parse_indicators(indicators, lexicon, workspace, words)
+        by_name[state.name] = replace(
+            state,
+            description=described,
+            indicators=indicators,
+            evidence=evidence,
+            inferable=inferable,
+        )
+    return tuple(by_name[s.name] for s in states)
+
+
+def _header(cell: Cell) -> str:
+    """A header cell's words, lower case, one space apart, the last one singular."""
+    return singular(" ".join(cell.plain.strip().strip("*_`").lower().split()))
+
+
+def _state_table_unread(
+    placed: list[_Placed], roles: dict[str, tuple[str, ...]], states: tuple[StateSpec, ...]
+) -> Iterator[Notice]:
+    """A warning for each difference between a table of states (`| State | Description
+    |`), whose names are not read as the machine's states, and the states the transition
+    tables name: a name it lists that is no state (at its row), and the states it does
+    not list (at its header)."""
+    for table, _ in _state_tables(placed, roles):
         ticked = {line for _, line, _ in final_marks(table)}  # said by `_finals_unread`
         seen: set[str] = set()
         for row in table.rows:

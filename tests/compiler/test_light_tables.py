@@ -2077,6 +2077,40 @@ def test_a_table_of_states_that_disagrees_with_the_transition_tables_says_each_d
     assert "lists 'archived', which no transition table names" in said[1][1]
     agreeing = text.replace("| archived | kept |", "| suspended | on hold |")
     assert not notices(read(agreeing), "states_unread")
+    # Headed otherwise under a heading naming states, it is the same table.
+    for header in ("Status | Meaning", "Name | Description", "Phase | Description"):
+        other = text.replace("State | Description", header)
+        assert [f.line for f in analyse(read(other)) if f.kind == "states_unread"] == [5, 9]
+    # A table of statuses elsewhere is no table of states.
+    elsewhere = text.replace("## States", "## Codes").replace("State | Description", "Status | X")
+    assert not notices(read(elsewhere), "states_unread")
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "| From | Event | To |\n|---|---|---|\n| drafting | finish | done |\n"
+        "| done | archive | archived |\n",
+        "| ID | From | Event | Condition | To | Action |\n|---|---|---|---|---|---|\n"
+        "| T1 | drafting | finish | - | done | - |\n| T3 | done | archive | - | archived | - |\n",
+    ],
+    ids=["light", "with IDs"],
+)
+def test_a_table_of_states_gives_them_its_indicators_and_descriptions(table: str) -> None:
+    # Its Indicators were dropped with no word: no `indicators_broken` for the archive
+    # row, and `spell repair` could not read the files.
+    text = (
+        "# Drafts\n\nTransitions not listed are rejected.\n\n## States\n\n"
+        "| State | Description | Indicators |\n|---|---|---|\n"
+        "| drafting | being written | draft.md exists |\n| done | finished | draft.md exists |\n"
+        f"| archived | kept | draft.md missing |\n\n## Transitions\n\n{table}"
+    )
+    spec = read(text)
+    archived = next(s for s in spec.states if s.name == "archived")
+    assert (archived.description, archived.indicators) == ("kept", "draft.md missing")
+    assert archived.inferable
+    (broken,) = [f for f in analyse(spec) if f.kind == "indicators_broken"]
+    assert "leads to archived, whose Indicators say draft.md missing" in broken.message
 
 
 @pytest.mark.parametrize("name", ["Tous les états", "Jeder Zustand", "Todos los estados"])
