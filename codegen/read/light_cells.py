@@ -410,6 +410,55 @@ GUARD_WORDS: tuple[str, ...] = (
 )
 
 
+# An event written as a call: `addItem(item)`, `pay(amount, card: Card)`, no space
+# before the parenthesis.
+@cache
+def _call() -> re.Pattern[str]:
+    return re.compile(r"^(?P<name>[A-Za-z_]\w*)\((?P<params>[^()]*)\)$")
+
+
+@cache
+def _parameter() -> re.Pattern[str]:
+    return re.compile(r"^(?P<name>[A-Za-z_]\w*)(?:\s*:\s*[A-Za-z_][\w.\[\]]*)?$")
+
+
+def _parameters(written: str) -> bool:
+    """Whether what a call's parentheses hold is a list of parameters: names, each maybe
+    with a type (`item`, `amount, card: Card`), none a word that may begin a guard (as
+    `submit(only)` is), and at least one."""
+    found = [_parameter().match(p.strip()) for p in written.split(",")]
+    return all(
+        f is not None and not guard_word().fullmatch(f.group("name")) for f in found
+    ) and bool(written.strip())
+
+
+def event_call(written: str) -> str | None:
+    """The event an Event cell written as a call names (`addItem(item)`: `addItem`), or
+    None where it is no call of parameters (`submit(only)` is a guard's word)."""
+    call = _call().match(written)
+    if call is not None and _parameters(call.group("params")):
+        return call.group("name")
+    return None
+
+
+def parameters_note(first: str, event: str, rows: int, own_code: bool) -> str:
+    """The `event_parameters` note: Event cells written as calls (the first `first`,
+    read as `event`; `rows` of them) are read as their events, parameters unread."""
+    more = f"; {rows} rows are written so" if rows > 1 else ""
+    carried = (
+        "the trigger passes what it is called with to the guards and callbacks of the "
+        f"project's code (`model.{event}(...)`), and the move happens whatever it is "
+        "unless a guard says otherwise"
+        if own_code
+        else "an event carries no data, and the move happens whatever they are"
+    )
+    return (
+        f"the Event cell {first!r} is read as the event {event!r}, as a call's "
+        f"parameters are no part of an event's name; they are not read: {carried} "
+        f"(a condition on them goes in a Condition column){more}"
+    )
+
+
 @cache
 def guard_word() -> re.Pattern[str]:
     """A word of `GUARD_WORDS`, whole (a hyphen or an apostrophe is part of a word:

@@ -68,9 +68,11 @@ from .lexicon import EMPTY, normal
 from .light_cells import (
     EventCell,
     column_notes,
+    event_call,
     event_cell,
     guard_word,
     listed_states,
+    parameters_note,
     shown,
     state_names,
 )
@@ -152,28 +154,6 @@ _TARGET_WORDS = frozenset({"[blocked]"}) | SAME
 @cache
 def _note() -> re.Pattern[str]:
     return re.compile(r"^(?P<name>.*?\S)\s*\((?P<note>[^()]*)\)$")
-
-
-# An event written as a call: `addItem(item)`, `pay(amount, card: Card)`, no space
-# before the parenthesis.
-@cache
-def _call() -> re.Pattern[str]:
-    return re.compile(r"^(?P<name>[A-Za-z_]\w*)\((?P<params>[^()]*)\)$")
-
-
-@cache
-def _parameter() -> re.Pattern[str]:
-    return re.compile(r"^(?P<name>[A-Za-z_]\w*)(?:\s*:\s*[A-Za-z_][\w.\[\]]*)?$")
-
-
-def _parameters(written: str) -> bool:
-    """Whether what a call's parentheses hold is a list of parameters: names, each maybe
-    with a type (`item`, `amount, card: Card`), none a word that may begin a guard (as
-    `submit(only)` is), and at least one."""
-    found = [_parameter().match(p.strip()) for p in written.split(",")]
-    return all(
-        f is not None and not guard_word().fullmatch(f.group("name")) for f in found
-    ) and bool(written.strip())
 
 
 # A state and what else a To cell says: `LIVE + AUCTION_EXTENDED`.
@@ -1178,10 +1158,10 @@ class LightReader:
                 "that makes this move",
                 line,
             )
-        call = _call().match(written)
-        if call is not None and _parameters(call.group("params")):
-            self._called(written, call.group("name"), line)
-            return [self.trigger(call.group("name"), line)]
+        called = event_call(written)
+        if called is not None:
+            self._called(written, called, line)
+            return [self.trigger(called, line)]
         note = _note().match(written)
         if note is not None:
             written = note.group("name")
@@ -1200,21 +1180,8 @@ class LightReader:
             self._first_call = (written, name, line, len(self.reader.notices))
             self.reader.notices.append(Notice("event_parameters", "", line))
         first, event, at, index = self._first_call
-        rows = f"; {self._calls} rows are written so" if self._calls > 1 else ""
-        carried = (
-            "the trigger passes what it is called with to the guards and callbacks of the "
-            f"project's code (`model.{event}(...)`), and the move happens whatever it is "
-            "unless a guard says otherwise"
-            if self.reader.lexicon.own_code
-            else "an event carries no data, and the move happens whatever they are"
-        )
-        self.reader.notices[index] = Notice(
-            "event_parameters",
-            f"the Event cell {first!r} is read as the event {event!r}, as a call's "
-            f"parameters are no part of an event's name; they are not read: {carried} "
-            f"(a condition on them goes in a Condition column){rows}",
-            at,
-        )
+        said = parameters_note(first, event, self._calls, self.reader.lexicon.own_code)
+        self.reader.notices[index] = Notice("event_parameters", said, at)
 
     def _event_notices(
         self, event: EventCell, written: str, notes: list[tuple[str, str]], key: str, line: int

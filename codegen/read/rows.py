@@ -27,9 +27,9 @@ from ..model import ActionSpec, Condition, Kind, Notice, RuleRow, Selector, Targ
 from ..spec_error import fail
 from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
-from .identifiers import identifier
+from .identifiers import identifier, split_outside
 from .lexicon import EMPTY, Lexicon, normal
-from .light_cells import ENTITY, column_notes
+from .light_cells import ENTITY, column_notes, event_call, parameters_note
 from .markdown import Cell, Heading, Html, Paragraph, Table, TableRow, has_markup
 
 # Role -> the header names that mean it, preferred first (compared without case).
@@ -489,6 +489,10 @@ def group_kind(heading: str) -> Kind:
     return Kind.TRANSITION
 
 
+# Spells of one Spell cell: `Approve, Reject` (never inside a call's parentheses).
+_COMMA = re.compile(",")
+
+
 class RowReader:
     """Reads the rows of a spec's transition tables with one lexicon."""
 
@@ -502,6 +506,24 @@ class RowReader:
         self._actions: dict[str, tuple[ActionSpec, ...]] = {}
         # The names written as Python writes a special one that the reading has told of.
         self._special: set[str] = set()
+        # Spell cells written as calls (`submit(form)`): how many, and the first's note.
+        self._calls = 0
+        self._first_call: tuple[str, str, int, int] = ("", "", 0, 0)
+
+    def _called(self, written: str, line: int) -> str:
+        """The spell a Spell cell names, a call's parameters aside (`submit(form)` is
+        `submit`, said once in an `event_parameters` info that counts the rows)."""
+        event = event_call(written)
+        if event is None:
+            return written
+        self._calls += 1
+        if self._calls == 1:
+            self._first_call = (written, event, line, len(self.notices))
+            self.notices.append(Notice("event_parameters", "", line))
+        first, name, at, index = self._first_call
+        said = parameters_note(first, name, self._calls, self.lexicon.own_code)
+        self.notices[index] = Notice("event_parameters", said, at)
+        return event
 
     def special(self, cell: Cell | None, what: str, written: bool = True) -> None:
         """Tell once of a name written as Python writes a special one (`__end__`), which
@@ -601,7 +623,11 @@ class RowReader:
 
         written_id = text("id")
         rule_id = written_id or f"#{row.line}"
-        triggers = tuple(t.strip() for t in required("trigger").split(",") if t.strip())
+        triggers = tuple(
+            self._called(t.strip(), row.line)
+            for t in split_outside(required("trigger"), _COMMA)
+            if t.strip()
+        )
         extra = tuple(
             (name, row.cells[i].source if i < len(row.cells) else "") for name, i in columns.extra
         )

@@ -1341,6 +1341,28 @@ def test_an_event_written_as_a_call_is_the_event_and_one_info_that_its_parameter
     assert "3 rows are written so" in message
 
 
+def test_an_event_written_as_a_call_in_a_table_of_ids_is_the_event_too() -> None:
+    # `submit(form)` was an event of its own beside `submit`, which the not-listed
+    # policy then refused in editing, with no word.
+    spec = read(
+        "# Forms\n\nTransitions not listed are rejected.\n\n"
+        "| ID | From | Event | Condition | To | Action |\n|---|---|---|---|---|---|\n"
+        "| T1 | editing | submit(form) | form.json exists | submitted | - |\n"
+        "| T2 | editing | submit(form) | form.json missing | editing | - |\n"
+        "| T3 | submitted | reopen, pay(amount, card: Card) | - | editing | - |\n"
+        "| T4 | submitted | submit | - | submitted | - |\n"
+    )
+    assert [r.triggers for r in spec.rows] == [
+        ("submit",),
+        ("submit",),
+        ("reopen", "pay"),
+        ("submit",),
+    ]
+    ((line, message),) = _noticed(spec, "event_parameters")
+    assert line == 7 and "'submit(form)' is read as the event 'submit'" in message
+    assert "3 rows are written so" in message
+
+
 def test_a_call_s_parameters_under_the_project_s_code_are_said_to_reach_its_methods() -> None:
     # Under own code the trigger does carry what it is called with, to the guards and
     # callbacks (`model.pay(amount=5)`): "an event carries no data" was untrue there.
