@@ -1278,6 +1278,22 @@ class LightReader:
                     rule,
                 )
             )
+        timed = _duration().search(event.names[0]) if len(event.names) == 1 else None
+        if timed is not None and not (event.literal or guarding or compared or note):
+            self.reader.notices.append(
+                Notice(
+                    "trigger_note",
+                    f"the Event cell {written!r} is read as an event someone sends, "
+                    f"{identifier(event.names[0])!r}, though it names a time "
+                    f"({timed.group().strip()!r}): a machine moves when an event is sent, "
+                    "never by a clock, so this move happens only when that event is; to move "
+                    "once the state has lasted so long, give the row of an event that is "
+                    "sent the condition `in this state for more than N minutes`, or have a "
+                    "timer of the project's own send the event",
+                    line,
+                    rule,
+                )
+            )
         seen = self._noted.setdefault(key, (rule, line, note))
         pair = ""
         if seen[0] != rule and seen[2] != note:
@@ -1302,6 +1318,15 @@ class LightReader:
         else:
             return
         self.reader.notices.append(Notice("trigger_note", message, line, rule))
+
+
+# A time an Event cell names (`30 minutes of inactivity`, `every 5 minutes`, `24h`).
+@cache
+def _duration() -> re.Pattern[str]:
+    units = r"secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|wks?|weeks?|months?"
+    return re.compile(
+        rf"(?:\bevery\s+)?(?<![\w.])\d+(?:[.,]\d+)?\s*(?:{units})(?![\w])", re.IGNORECASE
+    )
 
 
 # A comparison in words of an Event cell (`auto-approve = true`, `retries >= 3`).

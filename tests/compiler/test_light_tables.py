@@ -2545,3 +2545,26 @@ def test_else_and_otherwise_are_refused_with_the_condition_to_write(
     assert "write the negation of the other rows' conditions in its cell" in said, said
     if own_code:
         assert said.endswith("`NOT card ok`"), said
+
+
+@pytest.mark.parametrize(
+    ("event", "time"),
+    [
+        ("30 minutes of inactivity", "30 minutes"),
+        ("every 5 minutes", "every 5 minutes"),
+        ("24h passed", "24h"),
+        ("idle for 2 days", "2 days"),
+    ],
+)
+def test_an_event_naming_a_time_is_said_to_be_sent_never_a_clock_s(event: str, time: str) -> None:
+    # `30 minutes of inactivity` was an event sent by hand, with only a naming note.
+    spec = read(_table(f"| active | {event} | expired |\n| active | go | done |\n"))
+    (said,) = [m for _, m in _noticed(spec, "trigger_note")]
+    assert f"though it names a time ({time!r})" in said
+    assert "`in this state for more than N minutes`" in said
+
+
+@pytest.mark.parametrize("event", ["3d secure", "step 2 done", "retry 3 times", "v1.5 hours"])
+def test_an_event_with_a_number_but_no_time_is_no_time(event: str) -> None:
+    spec = read(_table(f"| active | {event} | expired |\n| active | go | done |\n"))
+    assert not [m for _, m in _noticed(spec, "trigger_note") if "names a time" in m]
