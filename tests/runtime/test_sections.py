@@ -10,6 +10,8 @@ from pathlib import Path
 
 import mistune
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from spellbook import Workflow
 from spellbook.facts.frontmatter import frontmatter
@@ -125,3 +127,75 @@ def test_an_item_in_a_block_quote_is_an_item() -> None:
     # items" held
     text = "## Checks\n> - [ ] quoted\n>> * [x] deeper\n> not an item\n"
     assert checklist(text, "Checks") == [(False, "quoted"), (True, "deeper")]
+
+
+def test_a_setext_heading_is_a_section_and_ends_the_one_above() -> None:
+    # `Risks` over `-----` was no section, and its item was counted under `## Steps`.
+    text = "---\ntitle: x\n---\n## Steps\n- [x] a\n\nRisks\n-----\n- [ ] unresolved risk\n"
+    assert checklist(text, "Steps") == [(True, "a")]
+    assert checklist(text, "Risks") == [(False, "unresolved risk")]
+    plan = "Plan\n====\nAcceptance\ncriteria\n---\n- [ ] x\n\ntext\n\n---\n- [ ] y\n"
+    assert checklist(plan, "Acceptance criteria") == [(False, "x"), (False, "y")]
+    # A break under an item, or after a blank line, heads nothing.
+    assert checklist("## AC\n- [ ] x\nRisks\n---\n- [ ] y\n", "AC") == [(False, "x"), (False, "y")]
+
+
+def test_a_fence_closes_only_on_its_own_marker_and_a_hash_of_a_title_is_its_own() -> None:
+    text = (
+        "## Notes\n````markdown\n```\n## Done\n- [ ] not an item\n```\n````\n"
+        "## Done\n- [x] real\n## C#\n- [ ] port\n~~~\n## x\n```\n~~~~\n- [ ] after\n"
+    )
+    from spellbook.facts.sections import headings
+
+    assert headings(text) == ["Notes", "Done", "C#"]
+    assert checklist(text, "Done") == [(True, "real")]
+    assert checklist(text, "C#") == [(False, "port"), (False, "after")]
+
+
+def test_an_item_s_text_on_the_next_line_is_its_text() -> None:
+    # `- [ ]` then its text, indented, on the next line: an item not ticked, not an empty
+    # one (which is not counted).
+    assert checklist("## AC\n- [ ]\n  password reset\n- [x]\n", "AC") == [
+        (False, "password reset"),
+        (True, ""),
+    ]
+
+
+@st.composite
+def _markdown(draw: st.DrawFn) -> str:
+    pieces = st.sampled_from(
+        [
+            "## A", "## C#", "# B ##", "Risks", "more text", "---", "===", "- [ ] x",
+            "- item", "1. one", "```", "````", "~~~", "", "", "| a | b |", "<!--", "-->",
+            "***",
+        ]
+    )  # fmt: skip
+    return "\n".join(draw(st.lists(pieces, max_size=10))) + "\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(_markdown())
+@example("Risks\nmore text\n===\n")
+@example("## A\n---\n---\n")
+@example("````\n```\n## A\n````\n")
+def test_the_headings_are_those_markdown_shows(text: str) -> None:
+    """Headings as mistune (CommonMark) reads them: ATX and Setext, outside fences and
+    comments, a break no heading. (Block quotes and the lines an item holds after a
+    blank line are left out: mistune reads `> q` then `## A` as one quote.)"""
+    from spellbook.facts.sections import headings
+
+    if text.startswith("---"):
+        return  # frontmatter, which markdown renders and the runtime reads apart
+    tree = mistune.create_markdown(renderer=None)(text)
+
+    def said(token: dict[str, object]) -> str:
+        if token["type"] == "softbreak":
+            return " "
+        children = token.get("children", [])
+        raw = token.get("raw")
+        if isinstance(raw, str):
+            return raw
+        return "".join(said(c) for c in children) if isinstance(children, list) else ""
+
+    wanted = [" ".join(said(t).split()) for t in tree if t["type"] == "heading"]
+    assert headings(text) == [h for h in wanted if h]

@@ -5,7 +5,9 @@ or the two together, and nowhere else (`lines_of`): not at a form feed, a U+2028
 separator or the other characters Python's `str.splitlines` splits at, which would
 show a reader (GitHub, any markdown renderer) one line and the runtime two.
 
-A section is a heading whose words contain the name's, as whole words, in any case,
+A section is a heading (`## Risks`, or `Risks` over a line of `-` or `=`, as markdown
+shows both; never one inside a code fence, which only a line of its own marker, as long
+or longer, closes) whose words contain the name's, as whole words, in any case,
 the last one's plural too (`Risks` and `Risk` are in `## Open risks`; `Pre-flight` is
 not in `## Preflight`, nor `Done` in `## Abandoned ideas`, nor `AC` in `##
 Background`), up to the next heading of the same or a higher level; where a heading
@@ -15,7 +17,8 @@ file with no such heading has no such section (`has_section`, `titled`). Its ite
 the like are items not ticked) outside code fences and HTML
 comments (markdown shows neither a heading nor an item in a comment). An item
 with no text is not counted, nor are the items of a section still exactly its
-template's (a fresh file made from its template has no items yet); once the section
+template's (a fresh file made from its template has no items yet); an item whose text
+is on the next line (`- [ ]`, then `  password reset`) has that text; once the section
 differs, every item counts. Its lines of text
 are read alike, the template's own lines never counting.
 """
@@ -38,10 +41,61 @@ def lines_of(text: str) -> list[str]:
     return found
 
 
-def _fence(line: str) -> bool:
-    """Whether the line opens or closes a code fence."""
+def _fence(line: str) -> str:
+    """The marker of the code fence the line opens or closes (```` ``` ````, `~~~~`), ""
+    where it is no fence's line."""
     indented = line.lstrip(" ")  # markdown indents with spaces, not a form feed
-    return indented[:3] in ("```", "~~~") and len(line) - len(indented) <= 3
+    if indented[:3] not in ("```", "~~~") or len(line) - len(indented) > 3:
+        return ""
+    return indented[: len(indented) - len(indented.lstrip(indented[0]))]
+
+
+def _closes(line: str, opened: str) -> bool:
+    """Whether the line closes the fence `opened` opened: the same character, at least
+    as many, nothing after them (```` ```` ```` holds a ```` ``` ```` line as code)."""
+    marker = _fence(line)
+    return (
+        marker[:1] == opened[:1]
+        and len(marker) >= len(opened)
+        and not line.strip()[len(marker) :].strip()
+    )
+
+
+def _underline(line: str) -> int:
+    """The level of the Setext heading a line of `=` (1) or `-` (2) underlines, 0 where
+    it is no such line."""
+    stripped = line.strip(" \t")
+    if len(line) - len(line.lstrip(" ")) > 3 or not stripped:
+        return 0
+    if stripped == "=" * len(stripped):
+        return 1
+    return 2 if stripped == "-" * len(stripped) else 0
+
+
+def _paragraph(line: str) -> bool:
+    """Whether a text line may be a paragraph's, which a Setext underline makes a heading
+    of: not blank, not indented code, not an ATX heading, an item, a quote or a break."""
+    stripped = line.lstrip(" ")
+    if not stripped.strip() or len(line) - len(stripped) > 3:
+        return False
+    if _heading(line) is not None or stripped[:1] == ">" or _break(stripped):
+        return False
+    return not (_bullet(stripped) or (stripped[:1].isdecimal() and _numbered(stripped)))
+
+
+def _break(stripped: str) -> bool:
+    """Whether a line is a thematic break: three or more `-`, `*` or `_`, spaces between."""
+    marks = stripped.replace(" ", "").replace("\t", "")
+    return len(marks) >= 3 and marks[0] in "-*_" and marks == marks[0] * len(marks)
+
+
+def _bullet(stripped: str) -> bool:
+    return stripped[:1] in ("-", "*", "+") and stripped[1:2] in (" ", "\t", "")
+
+
+def _numbered(stripped: str) -> bool:
+    digits = len(stripped) - len(stripped.lstrip("0123456789"))
+    return 1 <= digits <= 9 and stripped[digits : digits + 1] in (".", ")")
 
 
 def _heading(line: str) -> tuple[int, str] | None:
@@ -53,7 +107,11 @@ def _heading(line: str) -> tuple[int, str] | None:
     rest = stripped[level:]
     if level > 6 or (rest and rest[0] not in " \t"):
         return None
-    return level, rest.strip().rstrip("#").strip()
+    title = rest.strip()
+    closing = title.rstrip("#")  # `## Done ##`; never `## C#`, whose `#` is its own
+    if not closing or closing[-1] in " \t":
+        title = closing.strip()
+    return level, title
 
 
 def _item(line: str) -> tuple[bool, str] | None:
@@ -113,13 +171,27 @@ def _exact(text: str, section: str) -> bool:
     return any(titled(title, section, exact=True) for title in headings(text))
 
 
-def _read(text: str) -> Iterator[tuple[str, str]]:
+Heading = tuple[int, str]
+
+
+def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
     """The text's lines, each with what it is: "fence" (a code fence's marker), "code"
-    (inside a fence), or "text"; the lines of an HTML comment (`<!--` opening a line, to
-    `-->`) are left out, as markdown shows nothing of them: a heading or an item in one
-    is none. What follows a comment's end on its line is text."""
-    fenced = commented = False
-    for line in lines_of(text):
+    (inside a fence), or "text", with the heading a text line is (ATX, `## Risks`, or
+    Setext, `Risks` over a `-----` line, which is then left out), else None. The lines
+    of an HTML comment (`<!--` opening a line, to `-->`) are left out, as markdown shows
+    nothing of them: a heading or an item in one is none. What follows a comment's end
+    on its line is text. So is the frontmatter opening the file (`---` lines)."""
+    lines = lines_of(text)
+    start = 0
+    if lines and lines[0].startswith("---"):
+        from spellbook.facts.frontmatter import fenced  # only a file that may have one
+
+        start = (fenced(lines) or -1) + 1
+    opened = ""
+    commented = False
+    pending: list[str] = []  # a paragraph's lines, which a Setext underline makes a heading
+    lazy = False  # the line before was an item's or a quote's, which a paragraph line runs on
+    for line in lines[start:]:
         if commented:
             end = line.find("-->")
             if end < 0:
@@ -127,23 +199,55 @@ def _read(text: str) -> Iterator[tuple[str, str]]:
             commented, line = False, line[end + 3 :]
             if not line.strip():
                 continue
-        if _fence(line):
-            fenced = not fenced
-            yield line, "fence"
+        if opened:
+            if _closes(line, opened):
+                opened = ""
+                yield line, "fence", None
+            else:
+                yield line, "code", None
             continue
-        if fenced:
-            yield line, "code"
+        level = _underline(line) if pending else 0
+        if level:
+            title = " ".join(" ".join(pending).split())
+            yield pending[-1], "text", (level, title)
+            pending = []
             continue
-        start = line.lstrip(" ")
-        if start.startswith("<!--") and len(line) - len(start) <= 3:
-            end = start.find("-->", 4)
+        start_of = line.lstrip(" ")
+        comment = start_of.startswith("<!--") and len(line) - len(start_of) <= 3
+        # (indented code never interrupts a paragraph: its line runs the paragraph on)
+        indented = bool(pending) and bool(line.strip()) and len(line) - len(start_of) > 3
+        if (_paragraph(line) or indented) and not comment and not _fence(line):
+            if lazy:  # an item's or a quote's text run on: no paragraph of its own
+                yield line, "text", None
+            else:
+                pending.append(line)
+            continue
+        stripped = line.strip()
+        lazy = bool(stripped) and (
+            _bullet(stripped)
+            or _numbered(stripped)
+            or stripped[:1] == ">"
+            or (lazy and line[:1] in (" ", "\t"))  # the item's own lines go on
+        )
+        for held in pending:
+            yield held, "text", None
+        pending = []
+        marker = _fence(line)
+        if marker:
+            opened = marker
+            yield line, "fence", None
+            continue
+        if comment:
+            end = start_of.find("-->", 4)
             if end < 0:
                 commented = True
                 continue
-            line = start[end + 3 :]
+            line = start_of[end + 3 :]
             if not line.strip():
                 continue
-        yield line, "text"
+        yield line, "text", _heading(line)
+    for held in pending:
+        yield held, "text", None
 
 
 def _section(text: str, section: str, fences: bool = False) -> Iterator[tuple[str, bool]]:
@@ -152,12 +256,11 @@ def _section(text: str, section: str, fences: bool = False) -> Iterator[tuple[st
     code fence) each."""
     exact = _exact(text, section)
     level = 0
-    for line, kind in _read(text):
+    for line, kind, heading in _read(text):
         if kind != "text":
             if level and (fences or kind == "code"):
                 yield line, False
             continue
-        heading = _heading(line)
         if heading is not None:
             depth, title = heading
             if level and depth <= level:
@@ -173,8 +276,7 @@ def headings(text: str) -> list[str]:
     """The titles of the text's headings, outside code fences and HTML comments, in order:
     the sections a condition may name (a section is a heading whose title has its words)."""
     found: list[str] = []
-    for line, kind in _read(text):
-        heading = _heading(line) if kind == "text" else None
+    for _, _, heading in _read(text):
         if heading is not None and heading[1]:
             found.append(heading[1])
     return found
@@ -197,10 +299,17 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
     """The checklist items of the section whose heading has `section`'s words:
     (checked, text) each."""
     items: list[tuple[bool, str]] = []
-    for line, plain in _section(text, section):
+    lines = list(_section(text, section))
+    for at, (line, plain) in enumerate(lines):
         box = _item(line) if plain else None
-        if box is not None:
-            items.append((box[0], " ".join(box[1].split())))
+        if box is None:
+            continue
+        said = " ".join(box[1].split())
+        if not said and at + 1 < len(lines):  # `- [ ]` and its text on the next line
+            after, outside = lines[at + 1]
+            if outside and after[:1] in (" ", "\t") and _item(after) is None:
+                said = " ".join(after.split())
+        items.append((box[0], said))
     return items
 
 
