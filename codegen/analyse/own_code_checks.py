@@ -137,6 +137,9 @@ def _names_taken(spec: Spec) -> Iterator[Finding]:
     named += [(a.target, "callback", a.text) for a in spec.callbacks]
     for name, what, words in named:
         other = taken.get(name)
+        if other is None and name.startswith("__"):
+            # `__init__`, `__class__`: every object's own; `__x`, a name Python mangles
+            other = "a name Python keeps for itself (a method beginning with `__`)"
         if other is None:
             taken[name] = f"the {what} {words!r}"
             continue
@@ -149,12 +152,16 @@ def _names_taken(spec: Spec) -> Iterator[Finding]:
             ),
             None,
         )
+        reword = (
+            f"write it without the underscores (`{name.strip('_')}`)"
+            if name.startswith("__")
+            else "a method is one of them; reword the "
+            + ("guard (`" + words + " holds`, say)" if what == "guard" else "callback")
+            + " so that its name is its own"
+        )
         yield Finding(
             "own_code",
-            f"the {what} {words!r} would be the model's method {name}, which is {other}: "
-            "a method is one of them; reword the "
-            + ("guard (`" + words + " holds`, say)" if what == "guard" else "callback")
-            + " so that its name is its own",
+            f"the {what} {words!r} would be the model's method {name}, which is {other}: " + reword,
             line=row.line if row is not None else None,
             rule=row.id if row is not None else None,
         )

@@ -75,7 +75,11 @@ from .own_phrases import callbacks
 
 _FILE = FILE
 
-NOTHING = EMPTY | {"nothing"}
+NOTHING = (
+    EMPTY
+    | {"nothing", "(nothing)", "no action", "(no action)", "no actions"}
+    | {"do nothing", "(do nothing)", "no-op", "(no-op)", "noop", "n/a", "(n/a)"}
+)
 _NUMBERED = re.compile(r"\(\d+\)\s*")
 # The ways a cell numbers its phrases, each read where the cell opens with it: `(1) a
 # (2) b`, `1) a 2) b`, `1. a 2. b` (a number after a space, then a space).

@@ -68,7 +68,7 @@ from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .identifiers import split_outside
 from .lexicon import EMPTY, Lexicon, normal, outside_hint, repository_path, workspace_path
 from .markdown import html_comment_in_cell
-from .own_phrases import always, own_condition, path_in, signs
+from .own_phrases import always, guard, method_name, own_condition, path_in, signs
 from .shapes import Shapes
 
 # A cell that always holds: nothing in it, `-`, `None`, `always`, or `n/a` (not
@@ -77,6 +77,9 @@ ALWAYS = EMPTY | {"always", "n/a", "(n/a)"}
 # A cell that never holds: the reading of a condition whose alternatives all contradict
 # themselves (`a.md exists AND a.md missing`), said back.
 NEVER = "never"
+# The grammar's words (AND, OR, NOT in capitals) left in a clause: a join or a denial
+# with nothing on one side (`a AND`, `a OR OR b`, `card NOT expired`).
+_GRAMMAR_LEFT = re.compile(r"(?<![\w-])(?:AND|OR|NOT)(?![\w-])")
 # Terms may name terms this deep.
 MAX_DEPTH = 64
 # Longer clauses are not phrases anyone writes; they are not read.
@@ -128,15 +131,34 @@ class _Reader(CorePhrases):
         self.always = ""
         self.vacuous: list[tuple[str, str]] = []  # read as always: (phrase, why)
         self.terms: list[str] = []  # terms being expanded, against cycles
-        # A term read in a context (the file read) -> its meaning, and the file read after.
-        self.expanded: dict[tuple[str, str], tuple[DNF | None, str]] = {}
+        # A term read in a context (the file read, a label's parentheses) -> its meaning,
+        # and the file read after.
+        self.expanded: dict[tuple[str, str, bool], tuple[DNF | None, str]] = {}
         self.labelling = 0  # reading a label's parentheses: no guard of the project's own
+        self._term_names: dict[str, str] | None = None  # a term's method name -> its key
 
-    def _own(self, phrase: str) -> DNF | None:
+    def _own(self, phrase: str, context: list[str]) -> DNF | None:
         """The phrase as guards of the project's own code (`read.own_phrases`), unless the
-        core refused it with a reason, or it names a file (the core's to read)."""
+        core refused it with a reason, or it names a file (the core's to read); a term
+        said with words that deny it or say it is a guard (`unless blocked`, `!blocked`,
+        `if blocked`) is the term's meaning, never a guard named like it."""
         if self.reason or len(phrase) > MAX_PHRASE:
             return None
+        left = _GRAMMAR_LEFT.search(re.sub(r"^(?:NOT\s+)+", "", phrase))
+        unpaired = phrase.count("(") != phrase.count(")")
+        if left is not None or unpaired:
+            self.reason = (
+                "its parentheses do not pair"
+                if unpaired or left is None
+                else f"`{left.group()}` is left in it with nothing to join or deny on one side"
+            ) + (
+                ", which a guard's name would drop: write the guards joined by AND, OR and "
+                "NOT, each side whole (`a AND b`, `NOT (a OR b)`)"
+            )
+            return None
+        term = self._own_term(phrase, context)
+        if term is not None:
+            return term
         named = [*files_in(phrase), path_in(phrase)]
         if any(named):
             name = next(n for n in named if n)
@@ -268,7 +290,7 @@ class _Reader(CorePhrases):
         self.reason = ""
         found = self._known(phrase, context) if len(phrase) <= MAX_PHRASE else None
         if found is None and self.lexicon.own_code and not self.labelling:
-            found = self._own(phrase)
+            found = self._own(phrase, context)
         if found is not None:
             return found
         if len(phrase) > MAX_PHRASE:
@@ -357,6 +379,24 @@ class _Reader(CorePhrases):
             context[0] = local[0]
         return found
 
+    def _own_term(self, phrase: str, context: list[str]) -> DNF | None:
+        """The meaning of the term a phrase names as a guard would (`unless blocked`,
+        `no longer blocked`, `Blocked ✓` name `blocked`), denied where the phrase denies
+        it; None where it names no term."""
+        name, _, holds = guard(phrase)
+        if not name:
+            return None
+        if self._term_names is None:
+            self._term_names = {}
+            for each, defined in self.lexicon.terms.items():
+                self._term_names.setdefault(method_name(defined.phrase), each)
+        key = self._term_names.get(name)
+        term = self.lexicon.terms.get(key) if key is not None else None
+        if term is None:
+            return None
+        found = self._term(term.phrase, context)
+        return None if found is None else found if holds else negate(found)
+
     # -- terms: the spec's, then the vocabulary's --
 
     def _term(self, phrase: str, context: list[str]) -> DNF | None:
@@ -364,7 +404,9 @@ class _Reader(CorePhrases):
         term = self.lexicon.terms.get(key)
         if term is None:
             return None
-        cached = (key, context[0])
+        # (a meaning read while reading a label's parentheses has no guard of the
+        # project's own in it: not the meaning read elsewhere)
+        cached = (key, context[0], bool(self.labelling))
         if cached in self.expanded:
             found, context[0] = self.expanded[cached]
             return found

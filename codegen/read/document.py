@@ -180,6 +180,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         light.foresee((p.block for p in placed if isinstance(p.block, Table)), roles)
     named = light.state if light is not None else None
     states, prose, claims = _states(placed, workspace, lexicon, words, reader.notices, named)
+    reader.declared = frozenset(s.name for s in states)
     rows = tuple(_rows(placed, reader, roles, light, spells))
     if light is not None:
         rows = light.refused_events(rows)

@@ -506,6 +506,8 @@ class RowReader:
         self._actions: dict[str, tuple[ActionSpec, ...]] = {}
         # The names written as Python writes a special one that the reading has told of.
         self._special: set[str] = set()
+        # The states a States list declares: a Next State cell naming one (`SAME`) is it.
+        self.declared: frozenset[str] = frozenset()
         # Spell cells written as calls (`submit(form)`): how many, and the first's note.
         self._calls = 0
         self._first_call: tuple[str, str, int, int] = ("", "", 0, 0)
@@ -670,7 +672,7 @@ class RowReader:
             current=parse_selector(required("current state")),
             triggers=triggers,
             condition=condition,
-            target=parse_target(required("next state")),
+            target=parse_target(required("next state"), self.declared),
             action=action_cell.source if action_cell is not None else "",
             actions=actions,
             response=response,
@@ -862,13 +864,14 @@ def parse_selector(text: str) -> Selector:
     return Selector(False, _names(text))
 
 
-def parse_target(text: str) -> Target:
+def parse_target(text: str, declared: frozenset[str] = frozenset()) -> Target:
     """`STATE` / `NAME_[G/A]` / `[BLOCKED]` / `Same state` (or `No state change`, `same`,
-    `same status`, `unchanged`, `(no change)`)."""
+    `same status`, `unchanged`, `(no change)`), but a state `declared` by that very name
+    (`SAME`, `UNCHANGED`) is that state."""
     words = normal(text)
     if words == "[blocked]":
         return Target(Kind.BLOCKED, None)
-    if words in SAME:
+    if words in SAME and text.strip().strip("`*") not in declared:
         return Target(Kind.NOOP, None)
     return Target(Kind.TRANSITION, text.strip())
 

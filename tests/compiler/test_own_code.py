@@ -715,3 +715,72 @@ def test_each_row_s_own_fact_is_quoted_and_no_state_file_advice_is_given() -> No
     assert "without the file's name" not in said["R1"], said["R1"]
     assert "(`amount under 1000`, `invoice has lines`)" in said["R1"], said["R1"]
     assert not [f for f in found if f.kind in ("undefined_field", "never_counted")], found
+
+
+# -- terms, grammar left over, names Python keeps -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "holds"),
+    [
+        ("unless blocked", False),
+        ("no longer blocked", False),
+        ("not blocked", False),
+        ("!blocked", False),
+        ("not(blocked)", False),
+        ("if blocked", True),
+        ("blocked ✓", True),
+        ("NOT (blocked)", False),
+    ],
+)
+def test_a_term_said_with_words_about_it_is_the_term_never_a_guard_named_like_it(
+    cell: str, holds: bool
+) -> None:
+    # `unless blocked` was a guard `blocked` of its own beside the term's meaning.
+    text = spec(f"| G1 | OPEN | Go | {cell} | DONE | - | ok |", terms="| blocked | NOT ready |")
+    parsed = parse_spec_text(text, options=OWN_CODE)
+    (row,) = [r for r in parsed.rows if r.id == "G1"]
+    assert row.condition.clauses == ((own("ready", not holds),),)
+    assert [a.param for a in parsed.own_guards] == ["ready"]
+
+
+@pytest.mark.parametrize(
+    ("cell", "why"),
+    [
+        ("a AND", "`AND` is left in it"),
+        ("a OR OR b", "`OR` is left in it"),
+        ("card NOT expired", "`NOT` is left in it"),
+        ("(a OR b", "its parentheses do not pair"),
+        ("NOT", "`NOT` is left in it"),
+    ],
+)
+def test_the_grammar_s_words_left_in_a_clause_are_no_guard(cell: str, why: str) -> None:
+    # `(a OR b` was one guard `a_or_b`, `a AND` a guard `a_and`, `NOT` a guard `not_`.
+    said = findings(spec(f"| G1 | OPEN | Go | {cell} | DONE | - | ok |"))
+    assert any(k == "unknown_condition" and why in m for k, m in said), said
+
+
+def test_a_state_named_like_same_state_is_that_state() -> None:
+    text = spec("| G1 | OPEN | Go | - | SAME | - | ok |").replace(
+        "2. **DONE**", "2. **SAME**\n    - *Description*: same\n3. **DONE**"
+    )
+    parsed = parse_spec_text(text, options=OWN_CODE)
+    (row,) = [r for r in parsed.rows if r.id == "G1"]
+    assert row.target.name == "SAME"
+    same = spec("| G1 | OPEN | Go | - | Same state | - | ok |")
+    (stay,) = [r for r in parse_spec_text(same, options=OWN_CODE).rows if r.id == "G1"]
+    assert stay.target.name is None
+
+
+@pytest.mark.parametrize("name", ["__init__", "__class__", "__secret"])
+def test_a_guard_or_callback_python_keeps_the_name_of_is_an_error(name: str) -> None:
+    said = findings(spec(f"| G1 | OPEN | Go | {name} | DONE | {name} | ok |"))
+    errors = [m for k, m in said if k == "own_code" and "a name Python keeps for itself" in m]
+    assert len(errors) == 2 and f"(`{name.strip('_')}`)" in errors[0]
+
+
+@pytest.mark.parametrize("cell", ["no action", "(no action)", "do nothing", "n/a"])
+def test_an_action_cell_saying_nothing_is_no_callback(cell: str) -> None:
+    parsed = parse_spec_text(spec(f"| G1 | OPEN | Go | - | DONE | {cell} | ok |"), options=OWN_CODE)
+    (row,) = [r for r in parsed.rows if r.id == "G1"]
+    assert row.actions == () and not parsed.callbacks
