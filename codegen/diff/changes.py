@@ -64,9 +64,28 @@ def compare(old: Spec, new: Spec, borrowed: tuple[Term, ...] = ()) -> SpecDiff:
     compare_cells(diff)
     _templates(diff)
     _file_templates(diff)
+    _still_named(diff)
     stage("comparing the findings of the two specs")
     _findings(diff)
     return diff
+
+
+def _still_named(diff: SpecDiff) -> None:
+    """The spells renamed or removed whose old name a Response cell of the new spec still
+    says (`then Approve.`, `` `spell approve` ``), with the rows saying it: what the AI
+    and the developer are told names a spell that is gone."""
+    gone = [old for old, _ in diff.spells_renamed] + list(diff.spells_removed)
+    triggers = {s.name: s.trigger for s in diff.old.spells}
+    for name in gone:
+        said = {name, triggers.get(name, name)}
+        pattern = re.compile(
+            r"(?<![\w-])(?:"
+            + "|".join(map(re.escape, sorted(said, key=len, reverse=True)))
+            + r")(?![\w-])"
+        )
+        rows = [r.id for r in diff.new.rows if pattern.search(r.response)]
+        if rows:
+            diff.still_named.append((name, list(dict.fromkeys(rows))))
 
 
 def _events_renamed(reading: Reading, events: dict[str, str]) -> Reading:

@@ -164,6 +164,12 @@ def _structure(diff: SpecDiff) -> list[str]:
                 + "; ".join(callers)
                 + "): code that still calls the old names breaks (`mypy` finds it)"
             )
+    for name, rows in diff.still_named:
+        lines.append(
+            f"Responses: {_names(rows)} still {'names' if len(rows) == 1 else 'name'} {name}, "
+            f"which is no {diff.new.spell_word} of the spec now: the AI and the developer "
+            "would be told to cast it"
+        )
     for file, rows in diff.file_templates_changed:
         lines.append(
             f"Templates: {file}'s template changed, so the {file} that {_names(rows)} "
@@ -413,6 +419,7 @@ def to_json(diff: SpecDiff) -> dict[str, Any]:
                 }
                 for o, n in diff.spells_renamed
             ],
+            "still_named": [{"spell": n, "rows": rows} for n, rows in diff.still_named],
         },
         "methods": {
             "added": diff.methods[0],

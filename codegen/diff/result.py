@@ -127,6 +127,9 @@ class SpecDiff:
     not_compared: list[tuple[str, str]] = field(default_factory=list)
     findings_new: list[Finding] = field(default_factory=list)
     findings_gone: list[Finding] = field(default_factory=list)
+    # Spells renamed or removed that Response cells of the new spec still name: (the old
+    # name, the rows whose Response says it).
+    still_named: list[tuple[str, list[str]]] = field(default_factory=list)
     # The errors of the new spec, new or not: the diff judges the change, but a spec
     # with errors is not generated, and the headline says so.
     errors: int = 0

@@ -419,6 +419,19 @@ def test_a_renamed_or_removed_spell_says_its_command_and_tool_change() -> None:
     assert "Callers:" in to_markdown(found)
 
 
+def test_responses_still_naming_a_renamed_spell_are_said() -> None:
+    # Renamed everywhere but in one Response: the AI would be told to cast Expecto.
+    renamed_text = re.sub(r"\bExpecto\b", "Enrich", TEXT)
+    (row,) = [r for r in parse_spec_text(renamed_text, "new.md", options=READ_OPTIONS).rows][:1]
+    line = next(ln for ln in renamed_text.splitlines() if ln.startswith(f"| {row.id} |"))
+    told = renamed_text.replace(line, line.rstrip(" |") + " Then cast Expecto. |", 1)
+    found = diff(TEXT, told)
+    assert found.still_named == [("Expecto", [row.id])]
+    assert f"Responses: {row.id} still names Expecto, which is no spell" in format_text(found)
+    assert to_json(found)["spells"]["still_named"] == [{"spell": "Expecto", "rows": [row.id]}]
+    assert diff(TEXT, renamed_text).still_named == []
+
+
 def test_a_new_instruction_to_the_ai_is_said_even_when_the_actions_change_too() -> None:
     found = diff(
         TEXT, TEXT.replace("(2) Load task.md content into memory", "(2) Delete the repository")
