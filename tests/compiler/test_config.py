@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -176,6 +177,27 @@ def test_a_module_of_python_s_own_is_never_imported_as_a_vocabulary(
         parse_spec_text(spec_with("-"), options=ReadOptions(name))
     assert "this" not in set(sys.modules) - before
     assert "Zen of Python" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [
+        ("spellbook.__main__", "a part beginning with `_`"),
+        ("black.__main__", "a part beginning with `_`"),
+        ("spellbook.doors.cli", "a module of Spellbook's own"),
+        ("codegen.pipeline", "a module of Spellbook's own"),
+        ("program_of_the_team", "importing it ran a program, which exited (0)"),
+    ],
+)
+def test_a_program_named_as_a_vocabulary_is_refused_never_run_to_its_exit(
+    name: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `vocabulary = "spellbook.__main__"` ran `spell`, which printed its help and exited
+    # 0: verification passed a spec with errors, checking nothing.
+    (tmp_path / "program_of_the_team.py").write_text("raise SystemExit(0)\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(SpecError, match=re.escape(said)):
+        parse_spec_text(spec_with("-"), options=ReadOptions(name))
 
 
 def test_a_module_that_defines_no_words_is_no_vocabulary(

@@ -117,8 +117,12 @@ class NotAVocabulary(ValueError):
 
 def load(name: str) -> ModuleType | None:
     """The vocabulary module called `name` ("" for none). A module of Python's standard
-    library is never imported as one (`vocabulary = "this"` would run it), and a module
-    that defines none of a vocabulary's names is refused, never read as no words."""
+    library is never imported as one (`vocabulary = "this"` would run it), nor a
+    program's entry (`black.__main__`, any name with a part beginning with `_`), nor a
+    module of Spellbook's or its compiler's but its vocabularies (`spellbook.__main__`
+    would run `spell`); a module whose import exits (a program's `SystemExit`) is
+    refused, and one that defines none of a vocabulary's names too, never read as no
+    words."""
     if not name:
         return None
     import sys
@@ -126,7 +130,17 @@ def load(name: str) -> ModuleType | None:
     top = name.partition(".")[0]
     if top in sys.stdlib_module_names or top in sys.builtin_module_names:
         raise NotAVocabulary(f"{top!r} is a module of Python's standard library, not a vocabulary")
-    module = import_module(module_name(name))
+    if any(part.startswith("_") for part in name.split(".")):
+        raise NotAVocabulary("a module whose name has a part beginning with `_` is no vocabulary")
+    if top in ("spellbook", "codegen") and not name.startswith(f"{PACKAGE}."):
+        raise NotAVocabulary(f"{name!r} is a module of Spellbook's own, not a vocabulary")
+    try:
+        module = import_module(module_name(name))
+    except SystemExit as err:  # a program's entry: it ran, and exited
+        raise NotAVocabulary(
+            f"importing it ran a program, which exited ({err.code!r}): a vocabulary only "
+            "defines words"
+        ) from None
     if not any(hasattr(module, defined) for defined in DEFINES):
         raise NotAVocabulary(
             f"the module {module.__name__!r} defines none of {', '.join(DEFINES)}, so it "
