@@ -90,6 +90,7 @@ def test_an_object_a_partial_clone_would_fetch_is_not_fetched(tmp_path: Path) ->
     with (repository / ".git" / "config").open("a", encoding="utf-8") as f:
         f.write("[extensions]\n\tpartialClone = origin\n")
         f.write(f'[remote "origin"]\n\turl = {marks / "nowhere"}\n\tpromisor = true\n')
+        f.write('[protocol "file"]\n\tallow = always\n')  # above `protocol.allow=never`
     subprocess.run(
         ["git", "-C", str(repository), "config", "core.repositoryformatversion", "1"], check=True
     )
@@ -257,3 +258,19 @@ def test_git_that_cannot_answer_is_said_never_taken_for_no_revision(tmp_path: Pa
         "error: origin/main:: git cannot tell whether 'origin/main' is a revision "
         "(git is not installed)\n"
     )
+
+
+def test_a_repository_s_own_protocol_settings_never_allow_a_transport(tmp_path: Path) -> None:
+    # `protocol.file.allow=always` in .git/config is above `-c protocol.allow=never`: a
+    # lazy fetch of a partial clone's missing object would run its `uploadpack` where
+    # git has no GIT_NO_LAZY_FETCH.
+    from spellbook.disk.git import Repository
+
+    repository = tmp_path / "repo"
+    git_traps.init(repository)
+    with (repository / ".git" / "config").open("a", encoding="utf-8") as f:
+        for name in ("file", "ext", "ssh", "git", "http", "https"):
+            f.write(f'[protocol "{name}"]\n\tallow = always\n')
+    found = Repository(str(repository / ".git"), str(repository))
+    for name in ("file", "ext", "ssh", "git", "http", "https"):
+        assert found.run("config", "--get", f"protocol.{name}.allow").strip() == b"never", name

@@ -34,7 +34,9 @@ SAFE_CONFIG = (
     "core.editor=false",
     "core.alternateRefsCommand=",
     "protocol.allow=never",  # no transport at all: no lazy fetch, so no uploadpack, ssh,
-    # credential helper or proxy command
+    # credential helper or proxy command; and each protocol's own, which a repository's
+    # `protocol.file.allow=always` would otherwise set above it
+    *(f"protocol.{name}.allow=never" for name in ("file", "ext", "ssh", "git", "http", "https")),
     "credential.helper=",
     "diff.external=",
     "gc.auto=0",
