@@ -336,8 +336,34 @@ def _plural(count: int, word: str) -> str:
 # --- markdown -----------------------------------------------------------------
 
 
+def md_text(text: str) -> str:
+    """Text for a markdown cell or line: no table breaks, no raw HTML (a comment would
+    hide the rest of the report), no mention or reference a host links (`@octocat`,
+    `@org/team`, `other/repo#1`, `#12` ping people and link issues when a report is
+    posted), and no unmatched backtick, which would open a code span to the line's end.
+    Inside code spans, which show their text as it is and link nothing, only `|` is
+    escaped (a table's cell would end there)."""
+    text = printable(text)
+    if text.count("`") % 2:  # no code span can be trusted: every backtick shown as one
+        return _md_plain(text).replace("`", "&#96;")
+    parts = text.split("`")
+    return "`".join(p.replace("|", "\\|") if i % 2 else _md_plain(p) for i, p in enumerate(parts))
+
+
+def _md_plain(text: str) -> str:
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
+    return text.translate({ord("@"): "&#64;", ord("#"): "&#35;"})
+
+
+def printable(text: str) -> str:
+    """Control characters from a spec shown as escapes, not sent to a terminal."""
+    return "".join(
+        c if c in "\n\t" or (ord(c) >= 32 and ord(c) != 127) else f"\\x{ord(c):02x}" for c in text
+    )
+
+
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|") or " "
+    return md_text(text) or " "
 
 
 def to_markdown(
@@ -393,7 +419,7 @@ def to_markdown(
         out += [f"### `{kind}` ({len(group)})", ""]
         for f in group:
             where = f"line {f.line}" if f.line else "spec"
-            out.append(f"- [ ] **{f.severity.value}** {where}: {f.message}")
+            out.append(f"- [ ] **{f.severity.value}** {where}: {md_text(f.message)}")
         out.append("")
     if out[-1]:
         out.append("")

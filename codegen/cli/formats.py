@@ -21,6 +21,7 @@ from ..analyse.report import (
     format_brief,
     format_text,
     is_ok,
+    md_text,
     sarif_log,
     to_json,
     to_markdown,
@@ -375,7 +376,10 @@ def _where(err: SpecError) -> str:
 
 
 def _markdown_failure(args: argparse.Namespace, err: SpecError) -> str:
-    return f"# Verification of `{err.path}`\n\n**Not verified**: `{_where(err)}`: {err.message}\n"
+    return (
+        f"# Verification of {md_text(f'`{err.path}`')}\n\n"
+        f"**Not verified**: {md_text(f'`{_where(err)}`')}: {md_text(err.message)}\n"
+    )
 
 
 def _markdown_diff_new(args: argparse.Namespace, shown: str) -> str:
@@ -389,7 +393,7 @@ def _markdown_diff_gone(args: argparse.Namespace, shown: str) -> str:
 def _markdown_diff_failure(args: argparse.Namespace, err: SpecError) -> str:
     return (
         f"# Spec change: `{args.spec}` against `{args.against}`\n\n"
-        f"**Not compared**: `{_where(err)}`: {err.message}\n"
+        f"**Not compared**: {md_text(f'`{_where(err)}`')}: {md_text(err.message)}\n"
     )
 
 

@@ -7,7 +7,8 @@ from typing import Any
 from spellbook.records.words import plural
 
 from ..analyse import Finding
-from ..analyse.report import finding_json
+from ..analyse.report import finding_json, printable
+from ..analyse.report import md_text as _md
 from .result import Change, SpecDiff
 
 
@@ -296,23 +297,6 @@ def _wrapped(line: str) -> str:
         subsequent_indent=indent,
         break_long_words=False,
         break_on_hyphens=False,
-    )
-
-
-def _md(text: str) -> str:
-    """Text for a markdown cell or line: no table breaks, no raw HTML (a comment would
-    hide the rest of the report), no mention or reference a host links (`@octocat`,
-    `@org/team`, `other/repo#1`, `#12` ping people and link issues when a report is
-    posted), and no unmatched backtick, which would open a code span to the line's end."""
-    text = printable(text).replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
-    text = text.translate({ord("@"): "&#64;", ord("#"): "&#35;"})
-    return text.replace("`", "&#96;") if text.count("`") % 2 else text
-
-
-def printable(text: str) -> str:
-    """Control characters from a spec shown as escapes, not sent to a terminal."""
-    return "".join(
-        c if c in "\n\t" or (ord(c) >= 32 and ord(c) != 127) else f"\\x{ord(c):02x}" for c in text
     )
 
 

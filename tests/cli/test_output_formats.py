@@ -340,3 +340,24 @@ def test_a_file_of_several_machines_is_compared_section_by_section(tmp_path: Pat
     lost = run(None, ["--spec", SECTIONS, "--against", str(none)])
     assert lost.returncode == 2 and "Traceback" not in lost.stderr, lost.stderr
     assert lost.stderr.startswith(f"error: {none}: section 'Payment' was chosen"), lost.stderr
+
+
+def test_the_markdown_reports_carry_no_markup_of_a_spec_outside_code(tmp_path: Path) -> None:
+    """A pull request's spec reaches the comment CI posts: a finding's message, a cell,
+    and the line a spec cannot be read at render no image, mention or link."""
+    from codegen.analyse.report import md_text
+
+    said = md_text("Cancelled ` <img src=x> @octocat [x](y) <details> #12")
+    assert "<img" not in said and "@octocat" not in said and "<details>" not in said
+    assert "#12" not in said and "`" not in said
+    assert md_text("`attempts < 3` and a < b | c") == "`attempts < 3` and a &lt; b \\| c"
+    spec = tmp_path / "S.md"
+    spec.write_text(
+        "# S\n\n| From | Event | To |\n|---|---|---|\n| a | go | b |\n"
+        "| a | stop ` <img src=x> @octocat [x](y) <details>\n",
+        encoding="utf-8",
+    )
+    for args in (["--spec", str(spec)], ["--spec", str(spec), "--against", str(spec)]):
+        done = run(None, [*args, "--format", "markdown"])
+        assert done.returncode == 2 and "**Not" in done.stdout, done.stdout + done.stderr
+        assert "<img" not in done.stdout and "@octocat" not in done.stdout, done.stdout

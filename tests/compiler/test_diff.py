@@ -464,7 +464,8 @@ def test_the_markdown_report_carries_no_raw_html_from_the_spec() -> None:
     hidden = text.replace("| G1 | A | Go | - |", "| G1 | A | Go | <!-- hidden --> holds |")
     assert hidden != text
     report = to_markdown(diff(text, hidden))
-    assert "&lt;!-- hidden" in report and "<!--" not in report
+    outside_code = re.sub(r"`[^`\n]*`", "", report)  # a code span shows `<!--` as it is
+    assert "&lt;!-- hidden" in report and "<!--" not in outside_code
 
 
 def test_the_markdown_report_pings_nobody_and_links_nothing() -> None:
