@@ -927,8 +927,7 @@ def _continued(lines: tuple[Inline, ...]) -> list[Inline]:
     of its own (`*Goal*: yes`) or a numbered item that ran into it stays a line."""
     joined: list[Inline] = []
     for line in lines:
-        starts = next((s for s in line.segments if s.text.strip()), None)
-        if not joined or _numbered(line) or (starts and starts.kind in ("emphasis", "strong")):
+        if not joined or _numbered(line) or _starts_field(line):
             joined.append(line)
             continue
         last = joined[-1]
@@ -937,6 +936,16 @@ def _continued(lines: tuple[Inline, ...]) -> list[Inline]:
             last.line, (*last.segments, Segment("text", " "), *line.segments), source
         )
     return joined
+
+
+def _starts_field(line: Inline) -> bool:
+    """Whether a line starts a field, `*Goal*: yes` (`**Goal:** yes`): a key in emphasis
+    and a colon; `*nothing* is paid yet` goes on with the field above."""
+    shown = [s for s in line.segments if s.text.strip()]
+    if not shown or shown[0].kind not in ("emphasis", "strong"):
+        return False
+    after = shown[1].text.lstrip() if len(shown) > 1 and shown[1].kind == "text" else ""
+    return shown[0].text.rstrip().endswith(":") or after.startswith(":")
 
 
 def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:

@@ -207,6 +207,15 @@ def test_a_field_written_over_several_lines_is_read_whole() -> None:
     assert [action.spell for action in a.valid_actions] == ["Go", "Stop"]
     # A field's key on a line of its own is a field, not the value before it.
     assert (c.description, c.goal) == ("another state", True)
+    # A line going on with words in emphasis is the value's, not a field of its own:
+    # `*nothing* is paid yet` was dropped, and Indicators lost their second fact.
+    emphasised = SPREAD.replace("      b.md exists", "      **b.md exists**").replace(
+        "     the developer where it went", "     *the developer* where it went"
+    )
+    spec = parse_spec_text(emphasised)
+    assert spec.spells[0].description.endswith("and tell *the developer* where it went")
+    a = spec.states[0]
+    assert a.indicators == "a.md exists AND **b.md exists**"
 
 
 def test_valid_actions_of_none_or_a_dash_list_no_spell() -> None:
