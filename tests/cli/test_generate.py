@@ -771,3 +771,15 @@ def test_check_fails_on_compiled_code_python_would_run_in_place_of_a_module(
     assert done.stderr.strip().endswith(f"; delete it: {command}"), done.stderr
     written = codegen_here(cwd=checkout)  # writing it says the same, as a warning
     assert written.returncode == 0 and f"warning: {shown}: " in written.stderr
+
+
+def test_a_module_never_goes_over_a_file_the_generator_did_not_write(checkout: Path) -> None:
+    # A machine named `setup` under `generated = "."` wrote over the project's setup.py.
+    (checkout / "generated" / "session_machine.py").write_text("print('hand-written')\n")
+    before = everything(checkout)
+    done = codegen_here(cwd=checkout)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "generated/session_machine.py is a file that spellbook-codegen did not write" in (
+        done.stderr
+    )
+    assert everything(checkout) == before  # nothing written, the other module neither
