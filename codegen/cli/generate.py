@@ -20,7 +20,16 @@ from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from ..analyse import Finding, analyse, errors
 from ..analyse.report import format_finding, format_text, to_markdown
 from ..budget import add_arguments, budget, disarm, out_of_memory, stage
-from ..config import SPEC_DIR, Config, Machine, importable, load_config, relative, targets
+from ..config import (
+    SPEC_DIR,
+    Config,
+    Machine,
+    forget_configs,
+    importable,
+    load_config,
+    relative,
+    targets,
+)
 from ..model import Spec
 from ..pipeline import SeveralMachines, load_spec, quick, shared_state
 from ..read.identifiers import identifier
@@ -347,6 +356,7 @@ def main(argv: Sequence[str] | None = None, prog: str = "python -m codegen") -> 
 
 
 def _main(argv: Sequence[str] | None, prog: str) -> int:
+    forget_configs()  # a run reads the project's files afresh
     args = _arguments(argv, prog)
     with budget(args.budget, memory=args.memory):
         try:

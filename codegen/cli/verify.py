@@ -27,7 +27,15 @@ from ..budget import (
     saying,
     signals,
 )
-from ..config import SPEC_DIR, load_config, options_for, project_of, targets, unlisted_note
+from ..config import (
+    SPEC_DIR,
+    forget_configs,
+    load_config,
+    options_for,
+    project_of,
+    targets,
+    unlisted_note,
+)
 from ..pipeline import SectionSpec, SeveralMachines, load_machines, load_spec, quick, shared_state
 from ..read.lexicon import ReadOptions
 from ..read.sections import Section
@@ -194,6 +202,7 @@ def main(
 
 
 def _main(argv: Sequence[str] | None, prog: str, default: str | None) -> int:
+    forget_configs()  # a run reads the project's files afresh
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")

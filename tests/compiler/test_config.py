@@ -325,3 +325,34 @@ def test_the_configuration_table_of_the_docs_names_every_key_spell_takes() -> No
     machine = {k for k, where in rows.items() if "machine" in where}
     assert top == set(KEYS) - {"machines"}, sorted(top ^ (set(KEYS) - {"machines"}))
     assert machine == set(MACHINE_KEYS), sorted(machine ^ set(MACHINE_KEYS))
+
+
+def test_a_project_s_machines_are_read_once_for_all_of_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each spec asked for the whole configuration again: N machines built N times each
+    # (81 s for a pyproject.toml of 1,000 machines).
+    import codegen.config as config
+
+    names = [f"m{i}" for i in range(30)]
+    (tmp_path / "spec").mkdir()
+    for name in names:
+        (tmp_path / "spec" / f"{name}.md").write_text(spec_with("-"), encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.spellbook.machines]\n" + "".join(f'{n} = "spec/{n}.md"\n' for n in names),
+        encoding="utf-8",
+    )
+    built: list[str] = []
+    real = config._machine
+    monkeypatch.setattr(config, "_machine", lambda p, e, d: built.append(e.name) or real(p, e, d))
+    config.forget_configs()
+    for name in names:
+        assert config.options_for(tmp_path / "spec" / f"{name}.md", trust=True).vocabulary == ""
+    assert len(built) == len(names)
+    # A changed pyproject.toml is read again.
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.spellbook.machines]\n" + "".join(f'{n} = "spec/{n}.md"\n' for n in names[:5]),
+        encoding="utf-8",
+    )
+    config.options_for(tmp_path / "spec" / "m0.md", trust=True)
+    assert len(built) == len(names) + 5
