@@ -569,6 +569,11 @@ class _Reader(CorePhrases):
     # -- nouns of the vocabulary: `≥1 NOUN in FILE`, `NOUN found` --
 
     def _noun(self, phrase: str, context: list[str]) -> DNF | None:
+        for regex in _NOUN_COUNTS:  # `at least 2 approvals in F`: a count of the noun
+            m = regex.fullmatch(phrase)
+            if m is not None and self.lexicon.noun(m["noun"]) is not None:
+                sign = _COUNT_SIGNS.get((m["op"] or "≥").lower(), m["op"] or "≥")
+                return self._quietly(f"count of {m['noun']} in {m['file']} {sign} {m['n']}")
         return self._by_noun(_NOUN_PHRASES, phrase, context)
 
     def _labelled(self, phrase: str, context: list[str]) -> DNF | None:
@@ -707,6 +712,27 @@ _NOUN_PHRASES = tuple(
         (rf"{_FILE} (?:has|contains) (?:an? |some |any )?(?P<noun>.+)", True),
     )
 )
+# A count of a vocabulary's noun said as words say it (`at least 2 approvals in F`, `≥2
+# approvals in F`, `2 or more approvals in F`, `F has fewer than 3 approvals`): read as
+# `count of NOUN in F ≥ N`, the noun's query counted.
+_COUNT_WORDS = r"(?P<op>at least|more than|fewer than|less than|at most|≥|>=|>|≤|<=|<)"
+_NOUN_COUNTS = tuple(
+    re.compile(p, re.I)
+    for p in (
+        rf"{_COUNT_WORDS}\s*(?P<n>\d+) (?P<noun>.+?) in {_FILE}",
+        rf"(?P<n>\d+) or more (?P<noun>.+?) in {_FILE}(?P<op>)",
+        rf"{_FILE} has {_COUNT_WORDS}\s*(?P<n>\d+) (?P<noun>[^`]+)",
+    )
+)
+_COUNT_SIGNS = {
+    "at least": "≥",
+    "more than": ">",
+    "fewer than": "<",
+    "less than": "<",
+    "at most": "≤",
+    ">=": "≥",
+    "<=": "≤",
+}
 _POSITIVE = re.compile(
     r"(?:finds? |found )?(?:exists|present|found|yes|true|some|any|at least one|one or more"
     r"|(?:≥|>=)\s*1|>\s*0)",

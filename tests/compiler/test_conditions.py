@@ -697,6 +697,33 @@ def test_a_count_of_a_noun_counts_what_the_noun_s_query_selects() -> None:
         assert read.unknown and "counts no values of" in dict(read.why)[read.unknown[0]]
 
 
+@pytest.mark.parametrize(
+    ("phrase", "param", "positive"),
+    [
+        ("at least 2 approvals in review.json", "2 reviewers[approved=true]", True),
+        ("≥2 approvals in review.json", "2 reviewers[approved=true]", True),
+        ("2 or more approvals in review.json", "2 reviewers[approved=true]", True),
+        ("review.json has more than 2 approvals", "3 reviewers[approved=true]", True),
+        ("fewer than 3 approvals in review.json", "3 reviewers[approved=true]", False),
+    ],
+)
+def test_a_count_of_a_noun_said_in_words_is_the_count(
+    phrase: str, param: str, positive: bool
+) -> None:
+    # `≥2 approvals in reviewers.json` was an unknown condition, telling the author to
+    # give the vocabulary a noun it has.
+    from codegen.read.vocabulary_file import lexicon_at
+
+    words = lexicon_at("review-words.md", _COUNTED_WORDS, {}, "words/review.md")
+    read = parse_condition(phrase, words, "", Words())
+    ((literal,),) = read.clauses
+    assert (literal.atom.probe, literal.atom.param, literal.positive) == (
+        "count_at_least",
+        param,
+        positive,
+    )
+
+
 def test_a_path_outside_the_workspace_is_refused_by_the_verifier() -> None:
     text = spec_with("../outside.md exists")
     (message,) = unknown(text)
