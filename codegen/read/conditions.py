@@ -571,7 +571,8 @@ class _Reader(CorePhrases):
     def _noun(self, phrase: str, context: list[str]) -> DNF | None:
         for regex in _NOUN_COUNTS:  # `at least 2 approvals in F`: a count of the noun
             m = regex.fullmatch(phrase)
-            if m is not None and self.lexicon.noun(m["noun"]) is not None:
+            noun = self.lexicon.noun(m["noun"]) if m is not None else None
+            if m is not None and noun is not None and noun.probe == "field":
                 sign = _COUNT_SIGNS.get((m["op"] or "≥").lower(), m["op"] or "≥")
                 return self._quietly(f"count of {m['noun']} in {m['file']} {sign} {m['n']}")
         return self._by_noun(_NOUN_PHRASES, phrase, context)
