@@ -670,7 +670,8 @@ def front_matter(text: str) -> FrontMatter | None:
     eol = text.find("\n", start)
     if text[start : eol if eol >= 0 else len(text)].rstrip(" \t") != "---":
         return None  # no front matter: its reader is not even imported (nor the text copied)
-    from spellbook.facts.frontmatter import NotAMapping, fenced, frontmatter
+    from spellbook.facts.frontmatter import NotAMapping, frontmatter
+    from spellbook.facts.sections import fenced
     from spellbook.records.errors import ActionError
 
     lines = text.lstrip("\ufeff").split("\n")

@@ -17,7 +17,8 @@ from spellbook import Workflow
 from spellbook.disk.state_file import Record
 from spellbook.disk.store import Workspace
 from spellbook.facts.answers import Facts
-from spellbook.facts.frontmatter import fenced, frontmatter
+from spellbook.facts.frontmatter import frontmatter
+from spellbook.facts.sections import fenced
 from spellbook.records.errors import ActionError, BadFile
 from spellbook.records.exits import EXIT_BAD_INPUT, EXIT_OK
 from tests.support.commands import clean, spell

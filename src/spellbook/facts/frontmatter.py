@@ -28,20 +28,9 @@ class NotAMapping(ActionError):
     sentence): a spec's reader takes such `---` lines for no frontmatter at all."""
 
 
-def fenced(lines: list[str]) -> int | None:
-    """Where the frontmatter that opens a file of `lines` ends: the index of the first
-    line after the first that is `---` or `...` (spaces after it allowed, none before);
-    0 where no line closes it; None where the first line is no `---`, or a blank line
-    follows it (a thematic break, as GitHub and Jekyll read it). The one test, for the
-    runtime and for a spec's reader (`codegen.read.markdown`)."""
-    if not lines or lines[0].rstrip(" \t") != "---" or len(lines) < 2 or not lines[1].strip():
-        return None
-    return next((i for i in range(1, len(lines)) if lines[i].rstrip(" \t") in ("---", "...")), 0)
-
-
 def frontmatter(text: str, shown: str) -> dict[str, object]:
     """The YAML mapping between the `---` lines that open a file; {} if there are none."""
-    from spellbook.facts.sections import lines_of
+    from spellbook.facts.sections import fenced, lines_of
 
     lines = lines_of(text.lstrip("\ufeff"))
     end = fenced(lines)

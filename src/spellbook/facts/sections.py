@@ -41,6 +41,17 @@ def lines_of(text: str) -> list[str]:
     return found
 
 
+def fenced(lines: list[str]) -> int | None:
+    """Where the frontmatter that opens a file of `lines` ends: the index of the first
+    line after the first that is `---` or `...` (spaces after it allowed, none before);
+    0 where no line closes it; None where the first line is no `---`, or a blank line
+    follows it (a thematic break, as GitHub and Jekyll read it). The one test, for the
+    runtime and for a spec's reader (`codegen.read.markdown`), and `frontmatter`'s."""
+    if not lines or lines[0].rstrip(" \t") != "---" or len(lines) < 2 or not lines[1].strip():
+        return None
+    return next((i for i in range(1, len(lines)) if lines[i].rstrip(" \t") in ("---", "...")), 0)
+
+
 def _fence(line: str) -> str:
     """The marker of the code fence the line opens or closes (```` ``` ````, `~~~~`), ""
     where it is no fence's line."""
@@ -180,12 +191,10 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
     Setext, `Risks` over a `-----` line, which is then left out), else None. The lines
     of an HTML comment (`<!--` opening a line, to `-->`) are left out, as markdown shows
     nothing of them: a heading or an item in one is none. What follows a comment's end
-    on its line is text. So is the frontmatter opening the file (`---` lines)."""
+    on its line is text. The frontmatter opening the file (`---` lines) is left out too."""
     lines = lines_of(text)
     start = 0
     if lines and lines[0].startswith("---"):
-        from spellbook.facts.frontmatter import fenced  # only a file that may have one
-
         start = (fenced(lines) or -1) + 1
     opened = ""
     commented = False
