@@ -1077,3 +1077,24 @@ def test_c_s_and_is_said_with_the_condition_to_write_never_a_close_phrase() -> N
     assert why == (
         "`&&` does not join conditions: write `comments.md exists AND review-task.md missing`"
     )
+
+
+@pytest.mark.parametrize(
+    ("phrase", "positive"),
+    [
+        ("in this state for less than 30 minutes", False),
+        ("in this state for under 30 minutes", False),
+        ("in this state for at least 30 minutes", True),
+        ("in this state for 30 minutes or more", True),
+    ],
+)
+def test_time_in_a_state_is_read_in_the_other_words_for_it(phrase: str, positive: bool) -> None:
+    # `for less than 30 minutes` was refused, offered `for more than 30 minutes`: its
+    # opposite.
+    read = parse_condition(phrase, Lexicon.of(ReadOptions()), "", Words())
+    ((literal,),) = read.clauses
+    assert (literal.atom.probe, literal.atom.param, literal.positive) == (
+        "over_minutes",
+        "30",
+        positive,
+    )
