@@ -184,7 +184,21 @@ def _no_effect(spec: Spec, effect: Effect, gone: NoEffect) -> Finding:
     step = f"action ({gone.index}) ({action.text!r})"
     where = f"when it fires in {rule.source}"
     level = None
-    if action.verb == "create" and not gone.surely and not effect.unnamed:
+    copied = action.verb == "copy" and file != action.files[0]  # its copy, not the original
+    if copied:
+        level = None if gone.surely else Severity.INFO
+        there = (
+            f"which is always there {where} ({_what_makes(spec, effect, file, gone.why, True)})"
+            if gone.surely
+            else f"which may already be there {where} (nothing says it is missing)"
+        )
+        message = (
+            f"rule {rule.id}: {step} copies {action.files[0]} to {file}, {there}: a copy "
+            f"never overwrites, so the runtime then keeps the {file} there as it was, not the "
+            f"latest {action.files[0]}; if it should be the latest, `Delete existing {file}` "
+            "before it, or copy to a name of its own (`backup/${date}.md`)"
+        )
+    elif action.verb == "create" and not gone.surely and not effect.unnamed:
         level = Severity.INFO
         message = (
             f"rule {rule.id}: {step} creates {file}, which may already be there {where} "
@@ -226,7 +240,7 @@ def _no_effect(spec: Spec, effect: Effect, gone: NoEffect) -> Finding:
         rule=rule.id,
         state=rule.source,
         spell=rule.spell,
-        world=f"{file} {'exists' if action.verb == 'create' else 'missing'}",
+        world=f"{file} {'exists' if action.verb == 'create' or copied else 'missing'}",
         level=level,
     )
 

@@ -350,6 +350,11 @@ def _carry(done: Effect, index: int, action: ActionSpec, named: dict[str, re.Pat
             done.no_effect.append(NoEffect(index, action, source, why.get(source, "")))
         if "${" not in dest:
             was = now.get(dest, Known.EITHER)
+            if effect == "copies" and was is not Known.GONE and now.get(source) is not Known.GONE:
+                # a copy never overwrites: one already there is kept as it was
+                done.no_effect.append(
+                    NoEffect(index, action, dest, why.get(dest, ""), was is Known.THERE)
+                )
             if now.get(source) is Known.THERE:
                 now[dest] = Known.THERE
             elif was is not Known.THERE:

@@ -143,6 +143,40 @@ def test_a_copy_that_leaves_a_file_the_next_state_rules_out_says_which_action() 
     assert "b.md is still there after the rule (action (1) copies it there" in found.message
 
 
+_BACKED_UP = """# Drafts
+
+Transitions not listed are rejected.
+
+| ID | From | Event | Condition | To | Action |
+|---|---|---|---|---|---|
+| T1 | drafting | review | draft.md exists | drafting | ACTION |
+| T2 | drafting | done | - | done | - |
+| T3 | done | - | - | (none) | - |
+"""
+
+
+@pytest.mark.parametrize(
+    ("action", "said"),
+    [
+        ("Copy draft.md to `backup/draft.md`", "may already be there"),
+        ("(1) Copy draft.md to `b.md`; (2) Copy draft.md to `b.md`", "which is always there"),
+        ("(1) Delete existing `backup/draft.md`; (2) Copy draft.md to `backup/draft.md`", ""),
+        ("Copy draft.md to `backup/${date}.md`", ""),
+    ],
+)
+def test_a_copy_onto_a_copy_that_may_be_there_is_said_to_keep_the_old_one(
+    action: str, said: str
+) -> None:
+    # Backing up the latest draft kept the first backup, with no word (Create says so).
+    spec = parse_spec_text(_BACKED_UP.replace("ACTION", action), "drafts.md")
+    found = [f for f in analyse(spec) if f.kind == "action_no_effect"]
+    if not said:
+        assert found == []
+        return
+    assert said in found[-1].message and "a copy never overwrites" in found[-1].message
+    assert found[-1].world.endswith("exists")
+
+
 MARKED = """# Marked
 
 ### Spells
