@@ -569,13 +569,21 @@ class _Reader(CorePhrases):
     # -- nouns of the vocabulary: `≥1 NOUN in FILE`, `NOUN found` --
 
     def _noun(self, phrase: str, context: list[str]) -> DNF | None:
+        counted = ""  # why a count of the noun could not be read, if one was tried
         for regex in _NOUN_COUNTS:  # `at least 2 approvals in F`: a count of the noun
             m = regex.fullmatch(phrase)
             noun = self.lexicon.noun(m["noun"]) if m is not None else None
             if m is not None and noun is not None and noun.probe == "field":
                 sign = _COUNT_SIGNS.get((m["op"] or "≥").lower(), m["op"] or "≥")
-                return self._quietly(f"count of {m['noun']} in {m['file']} {sign} {m['n']}")
-        return self._by_noun(_NOUN_PHRASES, phrase, context)
+                reason = self.reason
+                found = self._quietly(f"count of {m['noun']} in {m['file']} {sign} {m['n']}")
+                if found is not None:
+                    return found
+                counted, self.reason = self.reason, reason  # `≥1 NOUN in F`: the noun's own
+        found = self._by_noun(_NOUN_PHRASES, phrase, context)
+        if found is None and counted:
+            self.reason = counted
+        return found
 
     def _labelled(self, phrase: str, context: list[str]) -> DNF | None:
         m = _LABELLED.fullmatch(phrase)
