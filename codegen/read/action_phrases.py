@@ -556,9 +556,14 @@ def _archive(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
     return action
 
 
+_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
 def _append(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
     phrase, line = said.text, m["line"][1:-1]
+    # A table cell writes a line break as `<br>`: the lines it parts are lines of the file.
+    line = _BREAK.sub("\n", line)
     action = _checked(ActionSpec("append", phrase, (said.file(m["file"]),), line))
     file = action.files[0]
     if is_json(file) and not action.problem:

@@ -179,7 +179,7 @@ def _extract(action: ActionSpec, lexicon: Lexicon | None) -> str:
 
 
 def _append(action: ActionSpec, lexicon: Lexicon | None) -> str:
-    line = _quoted(action.target)
+    line = _quoted(action.target.replace("\n", "<br>"))  # a cell's line break
     return f"Append {line} to {_name(action.files[0])}" if line else ""
 
 

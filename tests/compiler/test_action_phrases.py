@@ -361,6 +361,11 @@ def test_a_record_with_no_file_to_read_says_how_to_name_one() -> None:
             [("append", ("CHANGES.md",), "Shipped ${date}")],
         ),
         ("Append `- [ ] review` to notes.md", [("append", ("notes.md",), "- [ ] review")]),
+        # a table cell's line break is one of the file's: a heading, then an item
+        (
+            'Append "## Review<br>- [ ] check links" to notes.md',
+            [("append", ("notes.md",), "## Review\n- [ ] check links")],
+        ),
         (
             "Set approved in review.json to true",
             [("set_field", ("review.json",), '["approved", true]')],
