@@ -575,8 +575,18 @@ class _Reader(CorePhrases):
             noun = self.lexicon.noun(m["noun"]) if m is not None else None
             if m is not None and noun is not None and noun.probe == "field":
                 sign = _COUNT_SIGNS.get((m["op"] or "≥").lower(), m["op"] or "≥")
+                if sign == "≥" and m["n"] == "1":
+                    break  # `≥1 NOUN in F`: the noun's own fact, as its forms say it
                 reason = self.reason
-                found = self._quietly(f"count of {m['noun']} in {m['file']} {sign} {m['n']}")
+                # the noun's query, counted (its words may hold spaces no query does)
+                query = noun.param if "`" not in noun.param else m["noun"]
+                found = self._quietly(f"count of `{query}` in {m['file']} {sign} {m['n']}")
+                if found is not None and noun.file and self.file(m["file"]) != noun.file:
+                    found = None
+                    self.reason = (
+                        f"'{m['noun']}' is a noun of the vocabulary for {noun.file}, which "
+                        f"counts no values of {m['file']}"
+                    )
                 if found is not None:
                     return found
                 counted, self.reason = self.reason, reason  # `≥1 NOUN in F`: the noun's own

@@ -1098,3 +1098,20 @@ def test_time_in_a_state_is_read_in_the_other_words_for_it(phrase: str, positive
         "30",
         positive,
     )
+
+
+def test_a_count_of_a_noun_of_words_counts_its_query_in_its_own_file_only() -> None:
+    # `pending features` (two words, no query) could not be counted: the phrase was
+    # unknown with no reason.
+    session = Lexicon.of(ReadOptions("coding_session"))
+    read = parse_condition("at least 2 pending features in feature-list.json", session, "", Words())
+    ((literal,),) = read.clauses
+    assert (literal.atom.probe, literal.atom.param) == (
+        "count_at_least",
+        "2 features[status=pending]",
+    )
+    other = parse_condition("at least 2 pending features in other.json", session, "", Words())
+    assert "counts no values of other.json" in dict(other.why)[other.unknown[0]]
+    # `≥1 NOUN in F` stays the noun's own fact
+    once = parse_condition("≥1 pending feature in feature-list.json", session, "", Words())
+    assert once.clauses[0][0].atom.probe == "field"
