@@ -364,3 +364,21 @@ def test_repair_says_an_older_history_folder_that_is_a_link_was_not_read(tmp_pat
         "Did not read .claude/progress/.history/: it is a link, which repair does not follow"
         in (" ".join(said.split()))
     ), said
+
+
+def test_a_cast_copied_into_an_older_history_file_keeps_its_newest_place(
+    tmp_path: Path,
+) -> None:
+    # A copy of the newest entry (R1, attempts 3) planted in .history took the place of
+    # its first copy: the replay ended on the older R1, and restored attempts = 2.
+    state = _session_failing_twice(tmp_path, code=True)
+    kept = json.loads(state.read_text())
+    newest_r1 = [e for e in kept["history"] if e["rule"] == "R1"][-1]
+    assert newest_r1["changed"] == {"attempts": 3}
+    rotated = tmp_path / PROGRESS / ".history" / "state.json-20261127T000000Z-x.jsonl"
+    rotated.parent.mkdir()
+    rotated.write_text(json.dumps({**newest_r1, "changed": {"attempts": 0}}) + "\n")
+    kept["attempts"] = "three"
+    state.write_text(json.dumps(kept, indent=2))
+    said = _repair(tmp_path, code=True)
+    assert json.loads(state.read_text())["attempts"] == 3, said

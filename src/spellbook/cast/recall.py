@@ -229,21 +229,38 @@ class Recall:
         """The fields to start again with, each from the newest file that names it and
         the history after it, and what was done for each, in sentences."""
         files, said = self.kept_files(damaged)
-        chain: list[dict[str, Any] | None] = []
+        # One history of them all, oldest first; a cast kept in two files (a backup, a
+        # rotated file, a line copied by hand) takes its place in the newest of them, so
+        # a copy in an older file never moves the newest cast back before others.
+        seen: set[str] = set()
+        newest_first: list[tuple[int, dict[str, Any] | None]] = []
+        for at in range(len(files) - 1, -1, -1):
+            for entry in reversed(files[at].entries):
+                cast = entry.get("cast") if entry is not None else None
+                if isinstance(cast, str):
+                    if cast in seen:
+                        continue
+                    seen.add(cast)
+                newest_first.append((at, entry))
+        placed = newest_first[::-1]
+        chain = [entry for _, entry in placed]
         where: dict[str, int] = {}
-        ends: list[tuple[Kept, int]] = []  # each file, with where its history ends in `chain`
-        for kept in files:
-            end = 0
-            for entry in kept.entries:
+        for index, (_, entry) in enumerate(placed):
+            cast = entry.get("cast") if entry is not None else None
+            if isinstance(cast, str):
+                where[cast] = index
+        last: dict[int, int] = {}  # each file: where its history ends in `chain`
+        for index, (at, _) in enumerate(placed):
+            last[at] = index + 1
+        for at, kept in enumerate(files):
+            for entry in kept.entries:  # its casts kept in a newer file go on to there
                 cast = entry.get("cast") if entry is not None else None
                 if isinstance(cast, str) and cast in where:
-                    end = where[cast] + 1
-                    continue
-                chain.append(entry)
-                if isinstance(cast, str):
-                    where[cast] = len(chain) - 1
-                end = len(chain)
-            ends.append((kept, len(chain) if kept is damaged else end))
+                    last[at] = max(last.get(at, 0), where[cast] + 1)
+        ends = [
+            (kept, len(chain) if kept is damaged else last.get(at, 0))
+            for at, kept in enumerate(files)
+        ]
         restored = Restored()
         restored.said = said
         for name in self.format.fields:
