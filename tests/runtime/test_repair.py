@@ -382,3 +382,23 @@ def test_a_cast_copied_into_an_older_history_file_keeps_its_newest_place(
     state.write_text(json.dumps(kept, indent=2))
     said = _repair(tmp_path, code=True)
     assert json.loads(state.read_text())["attempts"] == 3, said
+
+
+def test_a_key_inside_an_object_written_over_lines_is_no_field_of_the_state_file(
+    tmp_path: Path,
+) -> None:
+    # `"context": {` then its keys at the top level's indent: repair said the state file
+    # holds feature_id "PT-002", which only the object inside it held.
+    state = _session_failing_twice(tmp_path)
+    chosen = json.loads(state.read_text())["feature_id"]
+    lines = [
+        line
+        for line in state.read_text().splitlines()
+        if not line.startswith(('  "feature_id"', '  "attempts"'))
+    ]
+    nested = ['  "context": {', '  "attempts": 0,', '  "feature_id": "PT-002"', "  },"]
+    state.write_text("\n".join([lines[0], *nested, *lines[1:]])[:-3] + "GARBAGE")
+    said = _repair(tmp_path)
+    assert "PT-002" not in said and "holds 0" not in said, said
+    repaired = json.loads(state.read_text())
+    assert (repaired["feature_id"], repaired["attempts"]) == (chosen, 3), said

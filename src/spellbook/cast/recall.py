@@ -108,12 +108,16 @@ def _lines(
     found: dict[str, Any] = {}
     entries: list[dict[str, Any] | None] = []
     in_history = False
+    nested = False  # inside a value opened on a key's line and not closed there
     for line in text.splitlines():
         if in_history:
             if line.startswith("    "):
                 entries.append(_entry(line.strip().rstrip(",")))
                 continue
             in_history = False
+        if nested:  # its keys are no top-level field, whatever their indent
+            nested = not (line.startswith(("  }", "  ]")) and not line.startswith("   "))
+            continue
         matched = _KEY_LINE.fullmatch(line.rstrip("\r"))
         if matched is None:
             continue
@@ -123,6 +127,8 @@ def _lines(
             continue
         if key == "history" and matched.group(2) == "[":
             in_history = True
+        elif matched.group(2) in ("{", "["):  # an object or a list over lines of its own
+            nested = True
         elif key in fields:
             try:
                 item = json.loads(matched.group(2))
