@@ -336,23 +336,52 @@ def _plural(count: int, word: str) -> str:
 # --- markdown -----------------------------------------------------------------
 
 
-def md_text(text: str) -> str:
-    """Text for a markdown cell or line: no table breaks, no raw HTML (a comment would
-    hide the rest of the report), no mention or reference a host links (`@octocat`,
-    `@org/team`, `other/repo#1`, `#12` ping people and link issues when a report is
-    posted), and no unmatched backtick, which would open a code span to the line's end.
-    Inside code spans, which show their text as it is and link nothing, only `|` is
-    escaped (a table's cell would end there)."""
+def md_text(text: str, cell: bool = True) -> str:
+    """Text for a markdown cell (or, not `cell`, a line): no table breaks, no raw HTML (a
+    comment would hide the rest of the report), no image or link (`![x](y)`, `[x](y)`),
+    no mention or reference a host links (`@octocat`, `@org/team`, `other/repo#1`, `#12`
+    ping people and link issues when a report is posted), and no backtick that opens a
+    code span no run of as many closes (it would run to the line's end). Inside a code
+    span, which shows its text as it is and links nothing, only a cell's `|` is escaped
+    (a table's cell would end there)."""
     text = printable(text)
-    if text.count("`") % 2:  # no code span can be trusted: every backtick shown as one
-        return _md_plain(text).replace("`", "&#96;")
-    parts = text.split("`")
-    return "`".join(p.replace("|", "\\|") if i % 2 else _md_plain(p) for i, p in enumerate(parts))
+    out: list[str] = []
+    at = 0
+    while at < len(text):
+        tick = text.find("`", at)
+        if tick < 0:
+            out.append(_md_plain(text[at:]))
+            break
+        out.append(_md_plain(text[at:tick]))
+        run = len(text) - tick - len(text[tick:].lstrip("`"))
+        close = _closing_run(text, tick + run, run)
+        if close < 0:  # no run of as many backticks closes it: they are backticks
+            out.append("&#96;" * run)
+            at = tick + run
+            continue
+        code = text[tick : close + run]
+        out.append(code.replace("|", "\\|") if cell else code)
+        at = close + run
+    return "".join(out)
+
+
+def _closing_run(text: str, start: int, run: int) -> int:
+    """Where the first run of exactly `run` backticks at or after `start` begins, -1 if
+    none does (markdown closes a code span only with a run as long as its opening)."""
+    at = start
+    while (tick := text.find("`", at)) >= 0:
+        length = len(text) - tick - len(text[tick:].lstrip("`"))
+        if length == run:
+            return tick
+        at = tick + length
+    return -1
 
 
 def _md_plain(text: str) -> str:
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace("|", "\\|")
-    return text.translate({ord("@"): "&#64;", ord("#"): "&#35;"})
+    return text.translate(
+        {ord("@"): "&#64;", ord("#"): "&#35;", ord("["): "\\[", ord("]"): "\\]", ord("!"): "&#33;"}
+    )
 
 
 def printable(text: str) -> str:

@@ -375,26 +375,33 @@ def _where(err: SpecError) -> str:
     return f"{err.path}:{err.line}" if err.line else err.path
 
 
+def _md_code(text: str) -> str:
+    """A path or a revision as a code span of a markdown line."""
+    return md_text(f"`{text}`", cell=False)
+
+
+def _md_why(err: SpecError) -> str:
+    """Where a spec could not be read, and why, as a markdown line says it."""
+    return f"{_md_code(_where(err))}: {md_text(err.message, cell=False)}"
+
+
 def _markdown_failure(args: argparse.Namespace, err: SpecError) -> str:
-    return (
-        f"# Verification of {md_text(f'`{err.path}`')}\n\n"
-        f"**Not verified**: {md_text(f'`{_where(err)}`')}: {md_text(err.message)}\n"
-    )
+    return f"# Verification of {_md_code(err.path)}\n\n**Not verified**: {_md_why(err)}\n"
 
 
 def _markdown_diff_new(args: argparse.Namespace, shown: str) -> str:
-    return f"# Spec change: `{args.spec}` against `{shown}`\n\n**New machine**: {NEW}\n"
+    head = f"# Spec change: {_md_code(args.spec)} against {_md_code(shown)}"
+    return f"{head}\n\n**New machine**: {NEW}\n"
 
 
 def _markdown_diff_gone(args: argparse.Namespace, shown: str) -> str:
-    return f"# Spec change: `{args.spec}` against `{shown}`\n\n**BREAKING**: {GONE}\n"
+    head = f"# Spec change: {_md_code(args.spec)} against {_md_code(shown)}"
+    return f"{head}\n\n**BREAKING**: {GONE}\n"
 
 
 def _markdown_diff_failure(args: argparse.Namespace, err: SpecError) -> str:
-    return (
-        f"# Spec change: `{args.spec}` against `{args.against}`\n\n"
-        f"**Not compared**: {md_text(f'`{_where(err)}`')}: {md_text(err.message)}\n"
-    )
+    head = f"# Spec change: {_md_code(args.spec)} against {_md_code(args.against)}"
+    return f"{head}\n\n**Not compared**: {_md_why(err)}\n"
 
 
 def _markdown_between(at: int, run: argparse.Namespace) -> str:

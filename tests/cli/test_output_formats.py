@@ -351,6 +351,11 @@ def test_the_markdown_reports_carry_no_markup_of_a_spec_outside_code(tmp_path: P
     assert "<img" not in said and "@octocat" not in said and "<details>" not in said
     assert "#12" not in said and "`" not in said
     assert md_text("`attempts < 3` and a < b | c") == "`attempts < 3` and a &lt; b \\| c"
+    # an image or a link, and a code span a run of as many backticks never closes
+    said = md_text("![x](https://evil.example/t.png) ```x <img src=p> ` [l](h)")
+    assert "<img" not in said and "![" not in said and "[l](" not in said
+    assert md_text("x ``a ` b`` <i>") == "x ``a ` b`` &lt;i>"  # a code span of two
+    assert md_text("`a | b`", cell=False) == "`a | b`"  # a line, no cell: as it is
     spec = tmp_path / "S.md"
     spec.write_text(
         "# S\n\n| From | Event | To |\n|---|---|---|\n| a | go | b |\n"
