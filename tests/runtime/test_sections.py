@@ -159,6 +159,23 @@ def test_an_item_s_text_on_the_next_line_is_its_text() -> None:
         (False, "password reset"),
         (True, ""),
     ]
+    assert checklist("## AC\n- [ ]\npassword reset\n", "AC") == [(False, "password reset")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## Checks\n| a | b |\n|---|---|\n| 1 | 2 |\n---\n- [ ] deploy\n",  # a break
+        "## Checks\nsome text\n\t---\n- [ ] deploy\n",  # code's indent: no underline
+        "\ufeff---\ntitle: Risks\n---\n## Checks\n- [ ] deploy\n",  # frontmatter
+    ],
+    ids=["a table", "a tab", "a byte order mark"],
+)
+def test_a_line_of_dashes_underlines_only_a_paragraph(text: str) -> None:
+    from spellbook.facts.sections import headings
+
+    assert checklist(text, "Checks") == [(False, "deploy")]
+    assert headings(text) == ["Checks"]
 
 
 @st.composite
@@ -167,7 +184,7 @@ def _markdown(draw: st.DrawFn) -> str:
         [
             "## A", "## C#", "# B ##", "Risks", "more text", "---", "===", "- [ ] x",
             "- item", "1. one", "```", "````", "~~~", "", "", "| a | b |", "<!--", "-->",
-            "***",
+            "***", "\t---", "- [ ]",
         ]
     )  # fmt: skip
     return "\n".join(draw(st.lists(pieces, max_size=10))) + "\n"
@@ -186,7 +203,7 @@ def test_the_headings_are_those_markdown_shows(text: str) -> None:
 
     if text.startswith("---"):
         return  # frontmatter, which markdown renders and the runtime reads apart
-    tree = mistune.create_markdown(renderer=None)(text)
+    tree = mistune.create_markdown(renderer=None, plugins=["table"])(text)
 
     def said(token: dict[str, object]) -> str:
         if token["type"] == "softbreak":

@@ -72,11 +72,32 @@ def _closes(line: str, opened: str) -> bool:
     )
 
 
+def _cells(row: str) -> int:
+    """How many cells a table's row has (its outer `|` aside)."""
+    return len(row.strip().strip("|").split("|"))
+
+
+def _delimiter_row(line: str) -> bool:
+    """Whether a line is a table's delimiter row, under its header: `|---|:--:|`, `--- |
+    ---` (a `|` in it, each cell dashes with a colon at either end or none)."""
+    row = line.strip()
+    if "|" not in row:
+        return False
+    for cell in row.strip("|").split("|"):
+        dashes = cell.strip()
+        dashes = dashes[1:] if dashes[:1] == ":" else dashes
+        dashes = dashes[:-1] if dashes[-1:] == ":" else dashes
+        if not dashes or dashes.strip("-"):
+            return False
+    return True
+
+
 def _underline(line: str) -> int:
     """The level of the Setext heading a line of `=` (1) or `-` (2) underlines, 0 where
     it is no such line."""
     stripped = line.strip(" \t")
-    if len(line) - len(line.lstrip(" ")) > 3 or not stripped:
+    spaced = line.expandtabs(4)
+    if len(spaced) - len(spaced.lstrip(" ")) > 3 or not stripped:  # a tab: code's indent
         return 0
     if stripped == "=" * len(stripped):
         return 1
@@ -86,8 +107,9 @@ def _underline(line: str) -> int:
 def _paragraph(line: str) -> bool:
     """Whether a text line may be a paragraph's, which a Setext underline makes a heading
     of: not blank, not indented code, not an ATX heading, an item, a quote or a break."""
-    stripped = line.lstrip(" ")
-    if not stripped.strip() or len(line) - len(stripped) > 3:
+    spaced = line.expandtabs(4)
+    stripped = spaced.lstrip(" ")
+    if not stripped.strip() or len(spaced) - len(stripped) > 3:
         return False
     if _heading(line) is not None or stripped[:1] == ">" or _break(stripped):
         return False
@@ -193,6 +215,8 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
     nothing of them: a heading or an item in one is none. What follows a comment's end
     on its line is text. The frontmatter opening the file (`---` lines) is left out too."""
     lines = lines_of(text)
+    if lines and lines[0].startswith("\ufeff"):  # a byte order mark opens no line's text
+        lines[0] = lines[0][1:]
     start = 0
     if lines and lines[0].startswith("---"):
         start = (fenced(lines) or -1) + 1
@@ -200,6 +224,7 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
     commented = False
     pending: list[str] = []  # a paragraph's lines, which a Setext underline makes a heading
     lazy = False  # the line before was an item's or a quote's, which a paragraph line runs on
+    table = False  # in a table's rows
     for line in lines[start:]:
         if commented:
             end = line.find("-->")
@@ -215,6 +240,20 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
             else:
                 yield line, "code", None
             continue
+        if table:  # a table's rows, to a blank line or another block: none heads a section
+            table = bool(line.strip()) and _heading(line) is None and not _fence(line)
+            if table and line.lstrip()[:1] != ">":
+                yield line, "text", None
+                continue
+            table = False
+        if pending and _delimiter_row(line) and _cells(pending[-1]) == _cells(line):
+            # the line above is a table's header (`| a | b |` over `|---|---|`): its rows
+            # follow; no paragraph, so no `---` after it underlines a heading
+            for held in pending:
+                yield held, "text", None
+            pending, table = [], True
+            yield line, "text", None
+            continue
         level = _underline(line) if pending else 0
         if level:
             title = " ".join(" ".join(pending).split())
@@ -224,7 +263,8 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
         start_of = line.lstrip(" ")
         comment = start_of.startswith("<!--") and len(line) - len(start_of) <= 3
         # (indented code never interrupts a paragraph: its line runs the paragraph on)
-        indented = bool(pending) and bool(line.strip()) and len(line) - len(start_of) > 3
+        spaced = line.expandtabs(4)
+        indented = bool(pending) and bool(line.strip()) and len(spaced) - len(spaced.lstrip()) > 3
         if (_paragraph(line) or indented) and not comment and not _fence(line):
             if lazy:  # an item's or a quote's text run on: no paragraph of its own
                 yield line, "text", None
@@ -316,7 +356,8 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
         said = " ".join(box[1].split())
         if not said and at + 1 < len(lines):  # `- [ ]` and its text on the next line
             after, outside = lines[at + 1]
-            if outside and after[:1] in (" ", "\t") and _item(after) is None:
+            runs_on = after[:1] in (" ", "\t") or _paragraph(after)  # indented, or lazy
+            if outside and runs_on and _item(after) is None:
                 said = " ".join(after.split())
         items.append((box[0], said))
     return items
