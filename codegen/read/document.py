@@ -314,6 +314,10 @@ def _finals_unread(
 _STATE_HEADERS = frozenset({"state", "state name"})
 _STATE_HEADERS_UNDER = frozenset({"status", "name", "phase", "stage"})
 _STATUS = {"statu": "status", "statuse": "status"}  # what `singular` makes of them
+_STATES_HEADING = re.compile(
+    r"(?:\d+[.)]?\s+)?(?:the\s+)?(?:states?|statuses|status|phases?|stages?)"
+    r"(?:\s+(?:table|list|of the \w+))?\s*:?"
+)
 
 
 def _state_tables(
@@ -327,9 +331,10 @@ def _state_tables(
             continue
         first = _header(table.header.cells[0])
         first = _STATUS.get(first, first)
-        under = any(
-            re.search(r"\b(states?|statuses|phases?|stages?)\b", h.text.lower()) for h in p.headings
-        )
+        # `## States` (`2. States:`, `States table`) right above it: not a title that has
+        # the word (`# Order stages` over a table of files)
+        near = p.headings[-1].text if p.headings else ""
+        under = _STATES_HEADING.fullmatch(" ".join(near.lower().split())) is not None
         if first not in _STATE_HEADERS and not (under and first in _STATE_HEADERS_UNDER):
             continue
         if "next state" in roles_found(table, light_roles(roles, table)):
@@ -347,21 +352,32 @@ def _state_table_columns(
 ) -> tuple[StateSpec, ...]:
     """The states with what a table of them says in its `Indicators` and `Description`
     (or `Meaning`) columns, read as a States list's fields are."""
-    found = next(_state_tables(placed, roles), None)
-    if found is None:
-        return states
-    table, _ = found
+    by_name = {s.name: s for s in states}
+    for table, _ in _state_tables(placed, roles):
+        _columns_of(table, states, by_name, lexicon, workspace, words)
+    return tuple(by_name[s.name] for s in states)
+
+
+def _columns_of(
+    table: Table,
+    states: tuple[StateSpec, ...],
+    by_name: dict[str, StateSpec],
+    lexicon: Lexicon,
+    workspace: str,
+    words: Words,
+) -> None:
+    """The states `table` gives an Indicators or a Description, into `by_name`."""
     headers = [_header(c) for c in table.header.cells]
     indicators_at = next((i for i, h in enumerate(headers) if h == "indicator"), None)
     described_at = next((i for i, h in enumerate(headers) if h in ("description", "meaning")), None)
     if indicators_at is None and described_at is None:
-        return states
-    by_name = {s.name: s for s in states}
+        return
     for row in table.rows:
         cell = row.cells[0].plain.strip() if row.cells else ""
         mark = trailing_mark().search(cell)
         name = (cell[: mark.start()] if mark is not None else cell).strip().strip("`*")
-        state = claimed(Claim(name, row.line, ""), states) if name else None
+        found = claimed(Claim(name, row.line, ""), states) if name else None
+        state = by_name[found.name] if found is not None else None
         if state is None or state.indicators or state.description:
             continue  # no state, or one read already (a name listed twice: the first)
         cells = list(row.cells)
@@ -383,7 +399,6 @@ def _state_table_columns(
             evidence=evidence,
             inferable=inferable,
         )
-    return tuple(by_name[s.name] for s in states)
 
 
 def _header(cell: Cell) -> str:
@@ -398,9 +413,11 @@ def _state_table_unread(
     |`), whose names are not read as the machine's states, and the states the transition
     tables name: a name it lists that is no state (at its row), and the states it does
     not list (at its header)."""
+    seen: set[str] = set()
+    first = 0  # the first table's line, where what none of them lists is said
     for table, _ in _state_tables(placed, roles):
+        first = first or table.line
         ticked = {line for _, line, _ in final_marks(table)}  # said by `_finals_unread`
-        seen: set[str] = set()
         for row in table.rows:
             cell = row.cells[0].plain.strip() if row.cells else ""
             mark = trailing_mark().search(cell)
@@ -420,16 +437,15 @@ def _state_table_unread(
                     "off the table",
                     row.line,
                 )
-        missing = [st.title or st.name for st in states if st.name not in seen]
-        if seen and missing:
-            yield Notice(
-                "states_unread",
-                "this table of states is not read as the machine's states, and it does not "
-                f"list {', '.join(repr(m) for m in missing)}, which the transition tables "
-                "name: list each, or correct its name in the rows",
-                table.line,
-            )
-        return
+    missing = [st.title or st.name for st in states if st.name not in seen]
+    if seen and missing:
+        yield Notice(
+            "states_unread",
+            "this table of states is not read as the machine's states, and it does not "
+            f"list {', '.join(repr(m) for m in missing)}, which the transition tables "
+            "name: list each, or correct its name in the rows",
+            first,
+        )
 
 
 def _started(claim: Claim | None) -> str:
@@ -940,12 +956,14 @@ def _continued(lines: tuple[Inline, ...]) -> list[Inline]:
 
 def _starts_field(line: Inline) -> bool:
     """Whether a line starts a field, `*Goal*: yes` (`**Goal:** yes`): a key in emphasis
-    and a colon; `*nothing* is paid yet` goes on with the field above."""
+    and a colon, or a key the reader knows (`*Goal* yes`); `*nothing* is paid yet` goes
+    on with the field above."""
     shown = [s for s in line.segments if s.text.strip()]
     if not shown or shown[0].kind not in ("emphasis", "strong"):
         return False
     after = shown[1].text.lstrip() if len(shown) > 1 and shown[1].kind == "text" else ""
-    return shown[0].text.rstrip().endswith(":") or after.startswith(":")
+    key = shown[0].text.rstrip()
+    return key.endswith(":") or after.startswith(":") or _field_key(key) in _FIELD_KEYS
 
 
 def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:
@@ -973,6 +991,10 @@ def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:
     return name, line.line
 
 
+# The fields of a States or Spells list item the reader reads.
+_FIELD_KEYS = frozenset(
+    {"description", "indicators", "valid actions", "goal", "formerly", "target", "usage"}
+)
 # Fields whose value is read as written (`as_written`): facts, never rendered markdown.
 _WRITTEN_FIELDS = frozenset({"indicators"})
 # A field's key as written at the start of its line: `*Key*:`, `**Key:**`, `_Key_`.

@@ -2106,6 +2106,18 @@ def test_a_table_of_states_that_disagrees_with_the_transition_tables_says_each_d
     # A table of statuses elsewhere is no table of states.
     elsewhere = text.replace("## States", "## Codes").replace("State | Description", "Status | X")
     assert not notices(read(elsewhere), "states_unread")
+    # Nor is a table of names under a title that has the word (`# Order stages`).
+    titled = "# Order stages\n\n## Files\n\n| Name | Description |\n|---|---|\n| plan.md | x |\n\n"
+    said = [f.message for f in analyse(read(titled + text.split("\n", 2)[2]))]
+    assert not any("plan.md" in m for m in said), said
+    # Two tables of states are one list.
+    split = text.replace("| archived | kept |\n", "").replace(
+        "## Transitions",
+        "## More states\n\n| State | Description |\n|---|---|\n"
+        "| archived | kept |\n\n## Transitions",
+    )
+    said = [f.message for f in analyse(read(split)) if f.kind == "states_unread"]
+    assert not any("does not list 'archived'" in m for m in said), said
 
 
 @pytest.mark.parametrize(

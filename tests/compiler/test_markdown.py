@@ -216,6 +216,10 @@ def test_a_field_written_over_several_lines_is_read_whole() -> None:
     assert spec.spells[0].description.endswith("and tell *the developer* where it went")
     a = spec.states[0]
     assert a.indicators == "a.md exists AND **b.md exists**"
+    # A field's key the reader knows starts a field with no colon too, as on a line
+    # of its own (`*Goal* yes`).
+    keyed = parse_spec_text(SPREAD.replace("      *Goal*: yes", "      *Goal* yes"))
+    assert (keyed.states[2].description, keyed.states[2].goal) == ("another state", True)
 
 
 def test_valid_actions_of_none_or_a_dash_list_no_spell() -> None:
