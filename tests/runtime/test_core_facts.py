@@ -1041,6 +1041,15 @@ def test_frontmatter_compared_with_text_is_the_text_as_written(tmp_path: Path) -
     assert holds("version", "~", r"^1\.10$") and holds("version", "=", "1.10")
     assert holds("version", "=", 1.1) and not holds("version", "=", "1.1")
     assert holds("starts", "=", "12:30") and holds("starts", ">", 700)
+    # The line YAML keeps (the last of a key written twice), a tab before a comment, a
+    # quoted key: as YAML reads them.
+    for text in (
+        "---\nreviewed: no\nreviewed: yes\n---\n",
+        "---\nreviewed: yes\t# ok\n---\n",
+        '---\n"reviewed": yes\n---\n',
+    ):
+        found = facts(tmp_path / str(abs(hash(text))), {"draft.md": text})
+        assert holds("reviewed", "=", "yes") and not holds("reviewed", "=", "no"), text
     # JSON is JSON: `true` is never the text "true".
     found = facts(tmp_path / "j", {"r.json": '{"ok": true, "v": 1.10}'})
     assert not found.check("value", "r.json", comparison_param("ok", "=", "true"))

@@ -76,16 +76,18 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
 def as_written(text: str, key: str) -> str:
     """The value of `key: value` in a file's frontmatter as written (quotes and a
     comment aside), "" if no line has it: what the author sees, where YAML reads
-    `yes` as true, `1.10` as 1.1 and `12:30` as 750."""
+    `yes` as true, `1.10` as 1.1 and `12:30` as 750. The last line of the key counts,
+    as the last is the one YAML keeps."""
     from spellbook.facts.sections import lines_of
 
-    for line in lines_of(text)[1:]:
-        if line.strip() in ("---", "..."):
+    found = ""
+    for line in lines_of(text.lstrip("\ufeff"))[1:]:
+        if line.rstrip(" \t") in ("---", "..."):
             break
         name, colon, rest = line.partition(":")
-        if colon and not line[:1].isspace() and name.strip() == key:  # not a nested key
-            return rest.split(" #", 1)[0].strip().strip("'\"")
-    return ""
+        if colon and not line[:1].isspace() and name.strip().strip("'\"") == key:  # not nested
+            found = re.split(r"\s#", rest, maxsplit=1)[0].strip().strip("'\"")
+    return found
 
 
 def _bounded(data: object, shown: str) -> None:
