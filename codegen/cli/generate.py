@@ -415,6 +415,15 @@ def _run(args: argparse.Namespace) -> int:
         say(f"error: {err}")
         return EXIT_BAD_INPUT
     leftover = orphans(out, files) if not args.spec else []
+    for name in sorted(files):
+        if not _ours(out / name):
+            say(
+                f"error: {(out / name).relative_to(root).as_posix()} is a file that "
+                f"{CODEGEN} did not write (its first line is not the generator's), where a "
+                "machine's module would go; nothing was written. Move it, or name the "
+                "machine or the `generated` folder otherwise under [tool.spellbook]"
+            )
+            return EXIT_BAD_INPUT
     if args.check:
         outdated = stale(out, files) + stale(root, shown)
         for path in outdated:
@@ -436,15 +445,6 @@ def _run(args: argparse.Namespace) -> int:
                 f"error: {file.spec}: the module generated from it does not compile "
                 f"({problem}); nothing was written. This is a defect of the generator: "
                 "please report it with the spec"
-            )
-            return EXIT_BAD_INPUT
-    for name in sorted(files):
-        if not _ours(out / name):
-            say(
-                f"error: {(out / name).relative_to(root).as_posix()} is a file that "
-                f"{CODEGEN} did not write (its first line is not the generator's), where a "
-                "machine's module would go; nothing was written. Move it, or name the "
-                "machine or the `generated` folder otherwise under [tool.spellbook]"
             )
             return EXIT_BAD_INPUT
     disarm()  # every file is made: writing them is never cut short

@@ -77,11 +77,11 @@ def _still_named(diff: SpecDiff) -> None:
     gone = [old for old, _ in diff.spells_renamed] + list(diff.spells_removed)
     triggers = {s.name: s.trigger for s in diff.old.spells}
     for name in gone:
-        said = {name, triggers.get(name, name)}
+        # the spell as the spec names it, or its command (`reparo`, `spell reparo`): not
+        # the word in prose (`the reparo step`)
+        trigger = re.escape(triggers.get(name, name))
         pattern = re.compile(
-            r"(?<![\w-])(?:"
-            + "|".join(map(re.escape, sorted(said, key=len, reverse=True)))
-            + r")(?![\w-])"
+            rf"(?<![\w-]){re.escape(name)}(?![\w-])|`{trigger}`|\bspell {trigger}\b"
         )
         rows = [r.id for r in diff.new.rows if pattern.search(r.response)]
         if rows:

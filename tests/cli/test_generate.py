@@ -783,3 +783,5 @@ def test_a_module_never_goes_over_a_file_the_generator_did_not_write(checkout: P
         done.stderr
     )
     assert everything(checkout) == before  # nothing written, the other module neither
+    checked = codegen_here("--check", cwd=checkout)
+    assert checked.returncode == 2 and "did not write" in checked.stderr  # not "stale"

@@ -430,6 +430,11 @@ def test_responses_still_naming_a_renamed_spell_are_said() -> None:
     assert f"Responses: {row.id} still names Expecto, which is no spell" in format_text(found)
     assert to_json(found)["spells"]["still_named"] == [{"spell": "Expecto", "rows": [row.id]}]
     assert diff(TEXT, renamed_text).still_named == []
+    # the word in prose is no spell: `the expecto step`
+    prose = renamed_text.replace(line, line.rstrip(" |") + " The expecto step can wait. |", 1)
+    assert diff(TEXT, prose).still_named == []
+    command = renamed_text.replace(line, line.rstrip(" |") + " Run `spell expecto`. |", 1)
+    assert diff(TEXT, command).still_named == [("Expecto", [row.id])]
 
 
 def test_a_new_instruction_to_the_ai_is_said_even_when_the_actions_change_too() -> None:
