@@ -144,10 +144,11 @@ def _set_in_json(action: Action, index: int, step: Step) -> None:
     except Unplaced as err:
         raise ActionError(f"{step.shown(name)}: {err}; {doing}") from None
     if action.verb == "set_field":
-        where[key] = _filled_value(value, step.fields, name, step)
+        where[key] = filled = _filled_value(value, step.fields, name, step)
         if "$" in query:  # which item the state file's fields chose: the words do not say
             step.note(
-                f"`{_filled_query(query, step.fields)}` of {step.shown(name)} is now {_json(value)}"
+                f"`{_filled_query(query, step.fields)}` of {step.shown(name)} is now "
+                f"{_json(filled)}"
             )
     else:
         items = where.setdefault(key, [])
