@@ -71,6 +71,7 @@ from ..model import ActionSpec
 from .core_phrases import _FILE as _ANY_FILE  # a name with an extension, or any in backticks
 from .core_phrases import _ODD_VALUE, _QUERY, _SECTION, pattern_problem, section_name
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
+from .light_cells import line_break
 from .own_phrases import callbacks
 
 _FILE = FILE
@@ -556,14 +557,11 @@ def _archive(m: re.Match[str] | None, said: _Phrase) -> ActionSpec | None:
     return action
 
 
-_BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
-
-
 def _append(m: re.Match[str] | None, said: _Phrase) -> ActionSpec:
     assert m is not None
     phrase, line = said.text, m["line"][1:-1]
     # A table cell writes a line break as `<br>`: the lines it parts are lines of the file.
-    line = _BREAK.sub("\n", line)
+    line = line_break().sub("\n", line)
     action = _checked(ActionSpec("append", phrase, (said.file(m["file"]),), line))
     file = action.files[0]
     if is_json(file) and not action.problem:

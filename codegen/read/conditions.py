@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from spellbook.facts.json_values import is_json
 
@@ -77,9 +78,15 @@ ALWAYS = EMPTY | {"always", "n/a", "(n/a)"}
 # A cell that never holds: the reading of a condition whose alternatives all contradict
 # themselves (`a.md exists AND a.md missing`), said back.
 NEVER = "never"
+
+
 # The grammar's words (AND, OR, NOT in capitals) left in a clause: a join or a denial
 # with nothing on one side (`a AND`, `a OR OR b`, `card NOT expired`).
-_GRAMMAR_LEFT = re.compile(r"(?<![\w-])(?:AND|OR|NOT)(?![\w-])")
+@cache
+def _grammar_left() -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])(?:AND|OR|NOT)(?![\w-])")
+
+
 # Terms may name terms this deep.
 MAX_DEPTH = 64
 # Longer clauses are not phrases anyone writes; they are not read.
@@ -144,7 +151,7 @@ class _Reader(CorePhrases):
         `if blocked`) is the term's meaning, never a guard named like it."""
         if self.reason or len(phrase) > MAX_PHRASE:
             return None
-        left = _GRAMMAR_LEFT.search(re.sub(r"^(?:NOT\s+)+", "", phrase))
+        left = _grammar_left().search(re.sub(r"^(?:NOT\s+)+", "", phrase))
         unpaired = phrase.count("(") != phrase.count(")")
         if left is not None or unpaired:
             self.reason = (
@@ -570,7 +577,7 @@ class _Reader(CorePhrases):
 
     def _noun(self, phrase: str, context: list[str]) -> DNF | None:
         counted = ""  # why a count of the noun could not be read, if one was tried
-        for regex in _NOUN_COUNTS:  # `at least 2 approvals in F`: a count of the noun
+        for regex in _noun_counts():  # `at least 2 approvals in F`: a count of the noun
             m = regex.fullmatch(phrase)
             noun = self.lexicon.noun(m["noun"]) if m is not None else None
             if m is not None and noun is not None and noun.probe == "field":
@@ -735,13 +742,17 @@ _NOUN_PHRASES = tuple(
 # approvals in F`, `2 or more approvals in F`, `F has fewer than 3 approvals`): read as
 # `count of NOUN in F ≥ N`, the noun's query counted.
 _COUNT_WORDS = r"(?P<op>at least|more than|fewer than|less than|at most|≥|>=|>|≤|<=|<)"
-_NOUN_COUNTS = tuple(
-    re.compile(p, re.I)
-    for p in (
-        rf"{_COUNT_WORDS}\s*(?P<n>\d+) (?P<noun>.+?) in {_FILE}",
-        rf"(?P<n>\d+) or more (?P<noun>.+?) in {_FILE}(?P<op>)",
-        rf"{_FILE} has {_COUNT_WORDS}\s*(?P<n>\d+) (?P<noun>[^`]+)",
-    )
+
+
+@cache
+def _noun_counts() -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.I) for p in _NOUN_COUNT_FORMS)
+
+
+_NOUN_COUNT_FORMS = (
+    rf"{_COUNT_WORDS}\s*(?P<n>\d+) (?P<noun>.+?) in {_FILE}",
+    rf"(?P<n>\d+) or more (?P<noun>.+?) in {_FILE}(?P<op>)",
+    rf"{_FILE} has {_COUNT_WORDS}\s*(?P<n>\d+) (?P<noun>[^`]+)",
 )
 _COUNT_SIGNS = {
     "at least": "≥",

@@ -314,10 +314,14 @@ def _finals_unread(
 _STATE_HEADERS = frozenset({"state", "state name"})
 _STATE_HEADERS_UNDER = frozenset({"status", "name", "phase", "stage"})
 _STATUS = {"statu": "status", "statuse": "status"}  # what `singular` makes of them
-_STATES_HEADING = re.compile(
-    r"(?:\d+[.)]?\s+)?(?:the\s+)?(?:states?|statuses|status|phases?|stages?)"
-    r"(?:\s+(?:table|list|of the \w+))?\s*:?"
-)
+
+
+@cache
+def _states_heading() -> re.Pattern[str]:
+    return re.compile(
+        r"(?:\d+[.)]?\s+)?(?:the\s+)?(?:states?|statuses|status|phases?|stages?)"
+        r"(?:\s+(?:table|list|of the \w+))?\s*:?"
+    )
 
 
 def _state_tables(
@@ -334,7 +338,7 @@ def _state_tables(
         # `## States` (`2. States:`, `States table`) right above it: not a title that has
         # the word (`# Order stages` over a table of files)
         near = p.headings[-1].text if p.headings else ""
-        under = _STATES_HEADING.fullmatch(" ".join(near.lower().split())) is not None
+        under = _states_heading().fullmatch(" ".join(near.lower().split())) is not None
         if first not in _STATE_HEADERS and not (under and first in _STATE_HEADERS_UNDER):
             continue
         if "next state" in roles_found(table, light_roles(roles, table)):

@@ -51,7 +51,8 @@ def _comment() -> re.Pattern[str]:
 
 
 @cache
-def _break() -> re.Pattern[str]:
+def line_break() -> re.Pattern[str]:
+    """A cell's line break, `<br>` (`<br/>`, `<BR />`)."""
     return re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
@@ -345,7 +346,7 @@ def _unmarked(text: str, cell: Cell, what: str) -> str:
             "says in a Condition or Action column where it changes the move",
             cell.line,
         )
-    text = _break().sub("\n", text)
+    text = line_break().sub("\n", text)
     for tag in _tag().finditer(text):
         if tag.group("tag").lower() not in _FORMATTING:
             fail(

@@ -428,7 +428,8 @@ def test_strict_fails_on_a_verb_that_does_not_read_and_passes_an_instruction(
 _ON_FIRST_USE = {
     "codegen.expand": ("_negated", "_same_words", "_blocked_words"),
     "codegen.analyse.kept": ("_addressed",),
-    "codegen.read.document": ("_states_word", "_plain_states", "_plain_name"),
+    "codegen.read.document": ("_states_word", "_plain_states", "_plain_name", "_states_heading"),
+    "codegen.read.conditions": ("_grammar_left",),
     "codegen.read.initial": (
         "initial_mark",
         "trailing_mark",
@@ -440,9 +441,9 @@ _ON_FIRST_USE = {
         "_qualifier",
         "_clause",
     ),
-    "codegen.read.light_tables": ("_no_event", "_note", "keeping", "_named_item"),
+    "codegen.read.light_tables": ("_no_event", "_note", "keeping", "_named_item", "_duration"),
     "codegen.read.light_cells": (
-        *("_comment", "_break", "_tag", "_footnote", "_separator", "_others"),
+        *("_comment", "line_break", "_tag", "_footnote", "_separator", "_others"),
         *("_state_separator", "_bracket_guard", "_word_guard", "_paren_guard"),
         *("_paren_more", "_word", "_action", "_state_note"),
     ),
