@@ -224,19 +224,6 @@ _CORE = tuple(
             "over_minutes",
             False,
         ),
-        # (time is no count: `less than 30 minutes` and `30 minutes or less` part only at
-        # the one instant of 30 minutes, as `at least` and `more than` do)
-        (
-            r"in this state (?:for )?(?:less than|under) (?P<amount>\S+) (?P<unit>\S+)",
-            "over_minutes",
-            False,
-        ),
-        (r"in this state for at least (?P<amount>\S+) (?P<unit>\S+)", "over_minutes", True),
-        (
-            r"in this state for (?P<amount>\S+) (?P<unit>\S+) or (?:more|longer)",
-            "over_minutes",
-            True,
-        ),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} (?:passes|succeeds)", "passes", True),
         (rf"(?:the )?command {_QUOTED} (?:of|in) {_FILE} fails", "passes", False),
         (

@@ -1079,27 +1079,6 @@ def test_c_s_and_is_said_with_the_condition_to_write_never_a_close_phrase() -> N
     )
 
 
-@pytest.mark.parametrize(
-    ("phrase", "positive"),
-    [
-        ("in this state for less than 30 minutes", False),
-        ("in this state for under 30 minutes", False),
-        ("in this state for at least 30 minutes", True),
-        ("in this state for 30 minutes or more", True),
-    ],
-)
-def test_time_in_a_state_is_read_in_the_other_words_for_it(phrase: str, positive: bool) -> None:
-    # `for less than 30 minutes` was refused, offered `for more than 30 minutes`: its
-    # opposite.
-    read = parse_condition(phrase, Lexicon.of(ReadOptions()), "", Words())
-    ((literal,),) = read.clauses
-    assert (literal.atom.probe, literal.atom.param, literal.positive) == (
-        "over_minutes",
-        "30",
-        positive,
-    )
-
-
 def test_a_count_of_a_noun_of_words_counts_its_query_in_its_own_file_only() -> None:
     # `pending features` (two words, no query) could not be counted: the phrase was
     # unknown with no reason.
