@@ -14,6 +14,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterator
+from functools import cache
 
 from spellbook.facts.implications import implied as core_implied
 from spellbook.facts.json_values import SIGNS, comparison_param, is_json
@@ -419,6 +420,17 @@ def said_of(probe: str, file: str, param: str, positive: bool) -> DNF:
     return found
 
 
+@cache
+def _time_bound() -> re.Pattern[str]:
+    """Time in a state bounded at its own length, `at least 15 minutes`, `less than 2
+    hours`, `15 minutes or more`: no fact of the core."""
+    return re.compile(
+        r"in this state (?:for )?(?:at least|less than|under|fewer than) (?P<n>\S+) (?P<unit>\S+)"
+        r"|in this state for (?P<n2>\S+) (?P<unit2>\S+) or (?:more|longer)",
+        re.IGNORECASE,
+    )
+
+
 class CorePhrases:
     """Reads the core's own phrases; the reader it is part of says what a file is
     (`file`, `_inside`) and keeps why a phrase was refused (`reason`)."""
@@ -439,6 +451,16 @@ class CorePhrases:
     # -- the core's own phrases --
 
     def _core(self, phrase: str, context: list[str]) -> DNF | None:
+        bound = _time_bound().fullmatch(phrase)
+        if bound is not None:  # `at least 15 minutes`: no fact says exactly that
+            n, unit = bound["n"] or bound["n2"], bound["unit"] or bound["unit2"]
+            self.reason = (
+                "time in a state is said as `more than N` or `N or less` (`at most N`), which "
+                "part at exactly N, where `at least N` and `less than N` part: write "
+                f"`in this state for more than {n} {unit}` or `in this state for {n} {unit} or "
+                "less`, whichever side exactly that long is on"
+            )
+            return None
         for regex, probe, positive in _CORE:
             m = regex.fullmatch(phrase)
             if m is None:

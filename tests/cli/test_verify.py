@@ -430,6 +430,7 @@ _ON_FIRST_USE = {
     "codegen.analyse.kept": ("_addressed",),
     "codegen.read.document": ("_states_word", "_plain_states", "_plain_name", "_states_heading"),
     "codegen.read.conditions": ("_grammar_left",),
+    "codegen.read.core_phrases": ("_time_bound",),
     "codegen.read.initial": (
         "initial_mark",
         "trailing_mark",

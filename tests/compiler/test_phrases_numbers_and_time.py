@@ -124,9 +124,11 @@ TIME: list[Any] = [
     refused("core", "in this state for more than fifteen minutes", "not a whole number"),
     refused("core", "in this state for more than 0.5 minutes", "not a whole number"),
     refused("core", "in this state for over 15 minutes"),
-    refused("core", "in this state for at least 15 minutes"),
-    refused("core", "in this state for less than 15 minutes"),
-    refused("core", "in this state for 15 minutes or more"),
+    # (the one instant of exactly N parts them from `more than N`: said, never offered
+    # `more than N` alone, the opposite of `less than N`)
+    refused("core", "in this state for at least 15 minutes", "whichever side exactly that long is on"),
+    refused("core", "in this state for less than 15 minutes", "whichever side exactly that long is on"),
+    refused("core", "in this state for 15 minutes or more", "whichever side exactly that long is on"),
     refused("core", "in this state for > 15 minutes"),
     refused("core", "in this state for more than 15 minutes ago"),
     refused("core", "in state for more than 15 minutes"),
