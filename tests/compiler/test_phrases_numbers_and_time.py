@@ -89,6 +89,9 @@ COUNTERS: list[Any] = [
     refused("core", "Finds >= 1", "not a counter of the state file"),
 ]
 
+# What a time bounded at its own length is told (`at least`, `less than`, `N or more`).
+_SIDE = "whichever side exactly that long is on"
+
 
 TIME: list[Any] = [
     # -- `in this state for more than N minutes`, `... for N minutes or less` -------
@@ -126,9 +129,9 @@ TIME: list[Any] = [
     refused("core", "in this state for over 15 minutes"),
     # (the one instant of exactly N parts them from `more than N`: said, never offered
     # `more than N` alone, the opposite of `less than N`)
-    refused("core", "in this state for at least 15 minutes", "whichever side exactly that long is on"),
-    refused("core", "in this state for less than 15 minutes", "whichever side exactly that long is on"),
-    refused("core", "in this state for 15 minutes or more", "whichever side exactly that long is on"),
+    refused("core", "in this state for at least 15 minutes", _SIDE),
+    refused("core", "in this state for less than 15 minutes", _SIDE),
+    refused("core", "in this state for 15 minutes or more", _SIDE),
     refused("core", "in this state for > 15 minutes"),
     refused("core", "in this state for more than 15 minutes ago"),
     refused("core", "in state for more than 15 minutes"),
