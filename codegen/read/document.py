@@ -377,9 +377,7 @@ def _columns_of(
     if indicators_at is None and described_at is None:
         return
     for row in table.rows:
-        cell = row.cells[0].plain.strip() if row.cells else ""
-        mark = trailing_mark().search(cell)
-        name = (cell[: mark.start()] if mark is not None else cell).strip().strip("`*")
+        name = _state_cell_name(row)
         found = claimed(Claim(name, row.line, ""), states) if name else None
         state = by_name[found.name] if found is not None else None
         if state is None or state.indicators or state.description:
@@ -405,6 +403,23 @@ def _columns_of(
         )
 
 
+def _state_cell_name(row: TableRow) -> str:
+    """The state a row of a table of states names: its first cell, a mark after it aside
+    (`review (initial)`, `done (final)`, `done — terminal`)."""
+    cell = row.cells[0].plain.strip() if row.cells else ""
+    for mark in (trailing_mark().search(cell), _end_mark().search(cell)):
+        if mark is not None and cell[: mark.start()].strip():
+            cell = cell[: mark.start()]
+    return cell.strip().strip("`*")
+
+
+@cache
+def _end_mark() -> re.Pattern[str]:
+    """A mark after a state's name that says the workflow ends there: no part of it."""
+    words = r"(?:final|terminal|goal|end|done|accepting)(?:\s+state)?"
+    return re.compile(rf"\s*(?:\(\s*{words}\s*\)|[\u2014\u2013-]\s+{words})\s*\.?\s*$", re.I)
+
+
 def _header(cell: Cell) -> str:
     """A header cell's words, lower case, one space apart, the last one singular."""
     return singular(" ".join(cell.plain.strip().strip("*_`").lower().split()))
@@ -423,9 +438,7 @@ def _state_table_unread(
         first = first or table.line
         ticked = {line for _, line, _ in final_marks(table)}  # said by `_finals_unread`
         for row in table.rows:
-            cell = row.cells[0].plain.strip() if row.cells else ""
-            mark = trailing_mark().search(cell)
-            name = (cell[: mark.start()] if mark is not None else cell).strip().strip("`*")
+            name = _state_cell_name(row)
             if not name or normal(name) in EMPTY:
                 continue
             state = claimed(Claim(name, row.line, ""), states)

@@ -308,7 +308,7 @@ def table_marks(table: Table) -> Iterator[Claim]:
                 if name:
                     said = f"| {row.cells[0].plain} | {row.cells[1].plain} |"
                     yield Claim(name, row.line, "a table row", said=said)
-    if not header or singular(header[0].plain.strip().lower()) != "state":
+    if not header or singular(header[0].plain.strip().lower()) not in _STATE_COLUMN:
         return
     ticked = next((i for i, c in enumerate(header) if i and _labelled(c.plain, _label())), 0)
     for row in table.rows:
@@ -324,11 +324,16 @@ def table_marks(table: Table) -> Iterator[Claim]:
             yield Claim(cell.strip("`*"), row.line, how)
 
 
+# The first column of a table of states: `State`, `Status` (which `singular` makes
+# `statu`).
+_STATE_COLUMN = frozenset({"state", "state name", "statu", "status"})
+
+
 def final_marks(table: Table) -> Iterator[tuple[str, int, str]]:
     """The states a States table ticks in a `Final` or `Terminal` column, each with its
     row's line and the column's name."""
     header = table.header.cells
-    if not header or singular(header[0].plain.strip().lower()) != "state":
+    if not header or singular(header[0].plain.strip().lower()) not in _STATE_COLUMN:
         return
     at = next((i for i, c in enumerate(header) if i and _labelled(c.plain, _final_label())), 0)
     for row in table.rows if at else ():

@@ -2580,3 +2580,19 @@ def test_an_event_naming_a_time_is_said_to_be_sent_never_a_clock_s(event: str, t
 def test_an_event_with_a_number_but_no_time_is_no_time(event: str) -> None:
     spec = read(_table(f"| active | {event} | expired |\n| active | go | done |\n"))
     assert not [m for _, m in _noticed(spec, "trigger_note") if "names a time" in m]
+
+
+def test_a_table_of_states_marks_where_it_starts_and_ends_under_any_of_its_headers() -> None:
+    # `| Status | Meaning |` with `review (initial)` started in the first state; `done
+    # (final)` was a name no transition table has, with advice to add a state so named.
+    text = (
+        "# Docs\n\nTransitions not listed are rejected.\n\n## States\n\n"
+        "| Status | Meaning |\n|---|---|\n| draft | written |\n| review (initial) | read |\n"
+        "| done (final) | out |\n| gone — terminal | dropped |\n\n## Transitions\n\n"
+        "| From | Event | To |\n|---|---|---|\n| draft | submit | review |\n"
+        "| review | approve | done |\n| review | drop | gone |\n"
+        "| done | - | (none) |\n| gone | - | (none) |\n"
+    )
+    spec = read(text)
+    assert spec.initial == "review"
+    assert not [f.message for f in analyse(spec) if f.kind == "states_unread"]
