@@ -420,7 +420,10 @@ def _call() -> re.Pattern[str]:
 
 @cache
 def _parameter() -> re.Pattern[str]:
-    return re.compile(r"^(?P<name>[A-Za-z_]\w*)(?:\s*:\s*[A-Za-z_][\w.\[\]]*)?$")
+    return re.compile(
+        r"^(?P<name>[A-Za-z_]\w*)(?:\s*:\s*[A-Za-z_][\w.\[\]]*)?"
+        r"(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[\w.\-]+))?$"  # a value given: `reason="late"`
+    )
 
 
 def _parameters(written: str) -> bool:
@@ -437,8 +440,8 @@ def event_call(written: str) -> str | None:
     """The event an Event cell written as a call names (`addItem(item)`: `addItem`), or
     None where it is no call of parameters (`submit(only)` is a guard's word)."""
     call = _call().match(written)
-    if call is not None and _parameters(call.group("params")):
-        return call.group("name")
+    if call is not None and (not call["params"].strip() or _parameters(call["params"])):
+        return call.group("name")  # `submit()`, `submit(form)`, `submit(reason="late")`
     return None
 
 

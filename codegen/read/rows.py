@@ -489,6 +489,9 @@ def group_kind(heading: str) -> Kind:
     return Kind.TRANSITION
 
 
+# What no event's name holds: brackets, parentheses, a guard's `if` or `when`, `on`
+# before it (`submit(form) [valid]`, `submit if valid`, `on submit`).
+_UNNAMED = re.compile(r"[()\[\]]|\s(?:if|when|unless)\s|^on\s", re.IGNORECASE)
 # Spells of one Spell cell: `Approve, Reject` (never inside a call's parentheses).
 _COMMA = re.compile(",")
 
@@ -517,6 +520,17 @@ class RowReader:
         `submit`, said once in an `event_parameters` info that counts the rows)."""
         event = event_call(written)
         if event is None:
+            if _UNNAMED.search(written):  # `submit(form) [valid]`, `on submit`: no name
+                self.notices.append(
+                    Notice(
+                        "trigger_note",
+                        f"the Spell cell {written!r} is read as one event named so, "
+                        f"{identifier(written)!r}: a name is the event's alone; write its "
+                        "guard in the Condition column and its name as the event's "
+                        "(`submit`, or `submit(form)` whose parameters are not read)",
+                        line,
+                    )
+                )
             return written
         self._calls += 1
         if self._calls == 1:

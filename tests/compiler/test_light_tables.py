@@ -1338,7 +1338,7 @@ def test_an_event_written_as_a_call_is_the_event_and_one_info_that_its_parameter
     assert _noticed(spec, "trigger_note") == []
     ((line, message),) = _noticed(spec, "event_parameters")
     assert line == 5 and "'addItem(item)' is read as the event 'addItem'" in message
-    assert "3 rows are written so" in message
+    assert "4 rows are written so"  # `close()` too in message
 
 
 def test_an_event_written_as_a_call_in_a_table_of_ids_is_the_event_too() -> None:
@@ -2596,3 +2596,17 @@ def test_a_table_of_states_marks_where_it_starts_and_ends_under_any_of_its_heade
     spec = read(text)
     assert spec.initial == "review"
     assert not [f.message for f in analyse(spec) if f.kind == "states_unread"]
+
+
+def test_a_call_in_a_table_of_ids_with_no_or_given_parameters_is_its_event() -> None:
+    spec = read(
+        "# Forms\n\nTransitions not listed are rejected.\n\n"
+        "| ID | From | Event | Condition | To | Action |\n|---|---|---|---|---|---|\n"
+        "| T1 | editing | submit() | form.json exists | submitted | - |\n"
+        '| T2 | editing | submit(reason="late") | form.json missing | editing | - |\n'
+        "| T3 | submitted | reopen(form) [ok] | - | editing | - |\n"
+        "| T4 | submitted | submit | - | submitted | - |\n"
+    )
+    assert [r.triggers for r in spec.rows][:2] == [("submit",), ("submit",)]
+    ((line, message),) = _noticed(spec, "trigger_note")
+    assert line == 9 and "'reopen(form) [ok]' is read as one event named so" in message
