@@ -440,8 +440,8 @@ def event_call(written: str) -> str | None:
     """The event an Event cell written as a call names (`addItem(item)`: `addItem`), or
     None where it is no call of parameters (`submit(only)` is a guard's word)."""
     call = _call().match(written)
-    if call is not None and (not call["params"].strip() or _parameters(call["params"])):
-        return call.group("name")  # `submit()`, `submit(form)`, `submit(reason="late")`
+    if call is not None and _parameters(call["params"]):
+        return call.group("name")  # `submit(form)`, `submit(reason="late")`
     return None
 
 

@@ -27,7 +27,7 @@ from ..model import ActionSpec, Condition, Kind, Notice, RuleRow, Selector, Targ
 from ..spec_error import fail
 from .action_phrases import parse_actions
 from .conditions import Words, parse_condition
-from .identifiers import identifier, split_outside
+from .identifiers import identifier, is_identifier, split_outside
 from .lexicon import EMPTY, Lexicon, normal
 from .light_cells import ENTITY, column_notes, event_call, parameters_note
 from .markdown import Cell, Heading, Html, Paragraph, Table, TableRow, has_markup
@@ -518,6 +518,8 @@ class RowReader:
     def _called(self, written: str, line: int) -> str:
         """The spell a Spell cell names, a call's parameters aside (`submit(form)` is
         `submit`, said once in an `event_parameters` info that counts the rows)."""
+        if written.endswith("()") and is_identifier(written[:-2]):
+            return written[:-2]  # `submit()`: a call of no parameters, nothing unread
         event = event_call(written)
         if event is None:
             if _UNNAMED.search(written):  # `submit(form) [valid]`, `on submit`: no name

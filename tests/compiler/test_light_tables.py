@@ -1338,7 +1338,7 @@ def test_an_event_written_as_a_call_is_the_event_and_one_info_that_its_parameter
     assert _noticed(spec, "trigger_note") == []
     ((line, message),) = _noticed(spec, "event_parameters")
     assert line == 5 and "'addItem(item)' is read as the event 'addItem'" in message
-    assert "4 rows are written so"  # `close()` too in message
+    assert "3 rows are written so" in message
 
 
 def test_an_event_written_as_a_call_in_a_table_of_ids_is_the_event_too() -> None:
