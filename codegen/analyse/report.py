@@ -354,6 +354,11 @@ def md_text(text: str, cell: bool = True) -> str:
             break
         out.append(_md_plain(text[at:tick]))
         run = len(text) - tick - len(text[tick:].lstrip("`"))
+        slashes = len(text[:tick]) - len(text[:tick].rstrip("\\"))
+        if slashes % 2:  # `\``: a backtick escaped, which opens no code span
+            out.append("&#96;")
+            at = tick + 1
+            continue
         close = _closing_run(text, tick + run, run)
         if close < 0:  # no run of as many backticks closes it: they are backticks
             out.append("&#96;" * run)

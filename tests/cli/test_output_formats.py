@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import mistune
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -356,6 +357,10 @@ def test_the_markdown_reports_carry_no_markup_of_a_spec_outside_code(tmp_path: P
     assert "<img" not in said and "![" not in said and "[l](" not in said
     assert md_text("x ``a ` b`` <i>") == "x ``a ` b`` &lt;i>"  # a code span of two
     assert md_text("`a | b`", cell=False) == "`a | b`"  # a line, no cell: as it is
+    # a backtick escaped opens no code span: what follows is escaped, not kept "as code"
+    said = md_text("card \\`a` \\`![x](https://e.example/p.png)` \\`<img src=x>` \\`@octocat`")
+    rendered = mistune.html(said)
+    assert "<img" not in rendered and "<a " not in rendered and "@octocat" not in said, said
     spec = tmp_path / "S.md"
     spec.write_text(
         "# S\n\n| From | Event | To |\n|---|---|---|\n| a | go | b |\n"

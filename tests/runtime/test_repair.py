@@ -384,8 +384,9 @@ def test_a_cast_copied_into_an_older_history_file_keeps_its_newest_place(
     assert json.loads(state.read_text())["attempts"] == 3, said
 
 
+@pytest.mark.parametrize("opened_with_a_key", [False, True])
 def test_a_key_inside_an_object_written_over_lines_is_no_field_of_the_state_file(
-    tmp_path: Path,
+    tmp_path: Path, opened_with_a_key: bool
 ) -> None:
     # `"context": {` then its keys at the top level's indent: repair said the state file
     # holds feature_id "PT-002", which only the object inside it held.
@@ -397,6 +398,8 @@ def test_a_key_inside_an_object_written_over_lines_is_no_field_of_the_state_file
         if not line.startswith(('  "feature_id"', '  "attempts"'))
     ]
     nested = ['  "context": {', '  "attempts": 0,', '  "feature_id": "PT-002"', "  },"]
+    if opened_with_a_key:  # the object's first key on its key's line
+        nested[0] = '  "context": {"note": "x",'
     state.write_text("\n".join([lines[0], *nested, *lines[1:]])[:-3] + "GARBAGE")
     said = _repair(tmp_path)
     assert "PT-002" not in said and "holds 0" not in said, said

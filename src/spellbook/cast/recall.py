@@ -127,8 +127,8 @@ def _lines(
             continue
         if key == "history" and matched.group(2) == "[":
             in_history = True
-        elif matched.group(2) in ("{", "["):  # an object or a list over lines of its own
-            nested = True
+        elif matched.group(2).startswith(("{", "[")) and not _whole(matched.group(2)):
+            nested = True  # an object or a list over lines of its own
         elif key in fields:
             try:
                 item = json.loads(matched.group(2))
@@ -143,6 +143,15 @@ def _lines(
     for key in kept.doubts:
         found.pop(key, None)
     return found, entries
+
+
+def _whole(text: str) -> bool:
+    """Whether a value is written whole on its line (JSON that reads)."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _entry(text: str) -> dict[str, Any] | None:
