@@ -1247,3 +1247,27 @@ def test_mcp_refuses_to_cast_once_the_machine_is_regenerated(house: Path) -> Non
     assert "nothing was cast" in said and "Restart the MCP server" in said
     assert not (house / ".door" / "state.json").exists()
     assert state is not None and "generated/door.py changed" in state
+
+
+def test_mcp_refuses_to_cast_once_the_project_is_reconfigured(house: Path) -> None:
+    """The new machine may land elsewhere (another `generated` folder, a machine renamed):
+    the old module stays as it was, so the project's configuration is watched too."""
+    from typing import Any
+
+    from mcp import Client
+
+    from tests.cli.test_mcp import run as serve
+
+    (house / ".door").mkdir()
+    (house / ".door" / "key.txt").write_text("turned\n")
+
+    async def body(client: Client) -> Any:
+        await client.list_tools()
+        pyproject = house / "pyproject.toml"
+        pyproject.write_text(pyproject.read_text().replace('"generated"', '"gen2"') + "\n")
+        return await client.call_tool("open", {})
+
+    opened = serve(house, body, "--machine", "door")
+    said = "".join(c.text for c in opened.content)
+    assert opened.is_error and "pyproject.toml changed since this MCP server started" in said
+    assert not (house / ".door" / "state.json").exists()

@@ -118,20 +118,26 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
     logging.getLogger("transitions").setLevel(logging.WARNING)
     machine = workflow.machine
     word = machine.SPELL_WORD
-    module = getattr(machine, "__file__", None)
-    started = _identity(module)
+    # The machine's module, and the project's configuration that says which module and
+    # where (a machine renamed, or generated into another folder, leaves the old in place).
+    watched = [getattr(machine, "__file__", None)]
+    watched.append(os.path.join(workflow.workspace.root, "pyproject.toml"))
+    started = [_identity(path) for path in watched]
 
     def unchanged(undone: str, error: type[Exception]) -> None:
-        """Refuse a call once the machine's module was written again since the start."""
-        if started is None or _identity(module) == started:
-            return
-        shown = os.path.relpath(str(module), workflow.workspace.root)
-        shown = shown if not shown.startswith("..") else str(module)
-        raise error(
-            f"{shown} changed since this MCP server started (regenerated from the spec?), "
-            f"and the server still has the machine it started with; {undone}. Restart the "
-            "MCP server (`spell mcp`: reconnect it in the MCP client) to use the new one"
-        )
+        """Refuse a call once the machine's module or the project's configuration was
+        written again since the start."""
+        for path, was in zip(watched, started, strict=True):
+            if path is None or _identity(path) == was:
+                continue
+            shown = os.path.relpath(path, workflow.workspace.root)
+            shown = shown if not shown.startswith("..") else path
+            raise error(
+                f"{shown} changed since this MCP server started (regenerated, or the project "
+                f"reconfigured?), and the server still has the machine it started with; "
+                f"{undone}. Restart the MCP server (`spell mcp`: reconnect it in the MCP "
+                "client) to use the new one"
+            )
 
     server = MCPServer(
         name,
