@@ -187,6 +187,7 @@ def test_a_module_of_python_s_own_is_never_imported_as_a_vocabulary(
         ("spellbook.doors.cli", "a module of Spellbook's own"),
         ("codegen.pipeline", "a module of Spellbook's own"),
         ("program_of_the_team", "importing it ran a program, which exited (0)"),
+        ("interrupting_module", "importing it stopped the program (KeyboardInterrupt)"),
     ],
 )
 def test_a_program_named_as_a_vocabulary_is_refused_never_run_to_its_exit(
@@ -195,6 +196,7 @@ def test_a_program_named_as_a_vocabulary_is_refused_never_run_to_its_exit(
     # `vocabulary = "spellbook.__main__"` ran `spell`, which printed its help and exited
     # 0: verification passed a spec with errors, checking nothing.
     (tmp_path / "program_of_the_team.py").write_text("raise SystemExit(0)\n", encoding="utf-8")
+    (tmp_path / "interrupting_module.py").write_text("raise KeyboardInterrupt\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(SpecError, match=re.escape(said)):
         parse_spec_text(spec_with("-"), options=ReadOptions(name))

@@ -141,6 +141,13 @@ def load(name: str) -> ModuleType | None:
             f"importing it ran a program, which exited ({err.code!r}): a vocabulary only "
             "defines words"
         ) from None
+    except Exception:
+        raise  # its own code failed: the caller says so
+    except BaseException as err:  # `KeyboardInterrupt`, `GeneratorExit` raised on import
+        raise NotAVocabulary(
+            f"importing it stopped the program ({type(err).__name__}): a vocabulary only "
+            "defines words"
+        ) from None
     if not any(hasattr(module, defined) for defined in DEFINES):
         raise NotAVocabulary(
             f"the module {module.__name__!r} defines none of {', '.join(DEFINES)}, so it "
