@@ -177,6 +177,13 @@ _YES_MARKS, _NO_MARKS = "\u2713\u2714\u2611\u2705", "\u2717\u2718\u274c\u2612\u2
 _MARK = re.compile(f"[{_YES_MARKS}{_NO_MARKS}]\ufe0f?")
 _ANSWER = re.compile(r"(?P<words>.*?\w.*?)\s*[:?]\s*(?P<answer>yes|no|true|false|y|n)", re.I)
 _NEVER = re.compile(r"no|false|n", re.I)
+# A sign before a guard's words that says no (`-paid`, a minus sign too): no negation a name keeps.
+_SIGNED = re.compile(r"\s*(?P<sign>[-\u2212])\s*(?P<rest>[^\W\d_].*)")
+# `paid is false`, `paid is not true`: words answered yes or no after `is`.
+_IS_ANSWER = re.compile(
+    r"(?P<words>.*?\w.*?)\s+(?:is|are|==|=)\s+(?P<not>not\s+)?(?P<answer>true|false|yes|no)",
+    re.I,
+)
 
 
 def _marked(phrase: str) -> str:
@@ -230,6 +237,22 @@ def own_condition(phrase: str) -> tuple[DNF, list[tuple[Atom, str, str]]] | str:
             f"'{phrase.strip()}' does not say whether `{m['not']}` denies the whole phrase or "
             f"only its words before `{joins[0]}`: write `{two}` for guards joined by the "
             f"grammar, or `NOT ({m['rest']})` for one guard"
+        )
+    signed = _SIGNED.match(phrase)
+    if signed is not None:  # `-paid`: a sign the method's name drops, `paid` holding
+        return (
+            f"'{phrase.strip()}' opens with `{signed['sign']}`, which the name of a guard of "
+            f"the project's code drops, so it would read as `{signed['rest']}` holding: write "
+            f"`NOT {signed['rest']}` where it does not hold"
+        )
+    answered = _IS_ANSWER.fullmatch(" ".join(phrase.split()).rstrip("."))
+    if answered is not None:  # `paid is false`: a guard of its own, unrelated to `paid`
+        no = (answered["answer"].lower() in ("false", "no")) != bool(answered["not"])
+        words = answered["words"]
+        return (
+            f"'{phrase.strip()}' answers its words with `{answered['answer']}`, which would "
+            f"make a guard of its own, {method_name(phrase)}, unrelated to `{words}`: write "
+            + (f"`NOT {words}`" if no else f"`{words}`")
         )
     if why := _marked(phrase):
         return why

@@ -784,3 +784,14 @@ def test_an_action_cell_saying_nothing_is_no_callback(cell: str) -> None:
     parsed = parse_spec_text(spec(f"| G1 | OPEN | Go | - | DONE | {cell} | ok |"), options=OWN_CODE)
     (row,) = [r for r in parsed.rows if r.id == "G1"]
     assert row.actions == () and not parsed.callbacks
+
+
+@pytest.mark.parametrize(
+    ("cell", "write"),
+    [("-paid", "`NOT paid`"), ("\u2212 paid", "`NOT paid`"), ("paid is false", "`NOT paid`")]
+    + [("paid is not true", "`NOT paid`"), ("paid is true", "`paid`")],
+)
+def test_a_guard_signed_or_answered_after_is_is_no_guard_of_its_own(cell: str, write: str) -> None:
+    # `-paid` read as `paid` holding; `paid is false` a guard `paid_is_false` of its own.
+    said = findings(spec(f"| G1 | OPEN | Go | {cell} | DONE | - | ok |"))
+    assert any(k == "unknown_condition" and f"write {write}" in m for k, m in said), said
