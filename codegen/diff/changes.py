@@ -80,8 +80,11 @@ def _still_named(diff: SpecDiff) -> None:
         # the spell as the spec names it, or its command (`reparo`, `spell reparo`): not
         # the word in prose (`the reparo step`)
         trigger = re.escape(triggers.get(name, name))
+        word = re.escape(diff.old.spell_word)
         pattern = re.compile(
-            rf"(?<![\w-]){re.escape(name)}(?![\w-])|`{trigger}`|\bspell {trigger}\b"
+            rf"(?<![\w-]){re.escape(name)}(?![\w-])|`{trigger}`"
+            rf"|\bspell (?:cast )?{trigger}\b|(?<![\w/])/{trigger}\b"
+            rf"|\bthe {trigger} {word}\b"
         )
         rows = [r.id for r in diff.new.rows if pattern.search(r.response)]
         if rows:

@@ -433,8 +433,14 @@ def test_responses_still_naming_a_renamed_spell_are_said() -> None:
     # the word in prose is no spell: `the expecto step`
     prose = renamed_text.replace(line, line.rstrip(" |") + " The expecto step can wait. |", 1)
     assert diff(TEXT, prose).still_named == []
-    command = renamed_text.replace(line, line.rstrip(" |") + " Run `spell expecto`. |", 1)
-    assert diff(TEXT, command).still_named == [("Expecto", [row.id])]
+    for said in (
+        "Run `spell expecto`.",
+        "Run spell cast expecto.",
+        "Type /expecto.",
+        "Cast the expecto spell.",
+    ):
+        command = renamed_text.replace(line, line.rstrip(" |") + f" {said} |", 1)
+        assert diff(TEXT, command).still_named == [("Expecto", [row.id])], said
 
 
 def test_a_new_instruction_to_the_ai_is_said_even_when_the_actions_change_too() -> None:

@@ -788,8 +788,13 @@ def test_an_action_cell_saying_nothing_is_no_callback(cell: str) -> None:
 
 @pytest.mark.parametrize(
     ("cell", "write"),
-    [("-paid", "`NOT paid`"), ("\u2212 paid", "`NOT paid`"), ("paid is false", "`NOT paid`")]
-    + [("paid is not true", "`NOT paid`"), ("paid is true", "`paid`")],
+    [
+        ("-paid", "`NOT paid`"),
+        ("\u2212 paid", "`NOT paid`"),
+        ("paid is false", "`NOT paid`"),
+        ("paid is not true", "`NOT paid`"),
+        ("paid is true", "`paid`"),
+    ],
 )
 def test_a_guard_signed_or_answered_after_is_is_no_guard_of_its_own(cell: str, write: str) -> None:
     # `-paid` read as `paid` holding; `paid is false` a guard `paid_is_false` of its own.
