@@ -1324,8 +1324,16 @@ class LightReader:
 @cache
 def _duration() -> re.Pattern[str]:
     units = r"secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|wks?|weeks?|months?"
+    days = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?"
     return re.compile(
-        rf"(?:\bevery\s+)?(?<![\w.])\d+(?:[.,]\d+)?\s*(?:{units})(?![\w])", re.IGNORECASE
+        rf"(?:\bevery\s+)?(?<![\w.])\d+(?:[.,]\d+)?\s*(?:{units})(?![\w])"
+        # a time of day or a day: `at 17:00`, `at 5pm`, `at midnight`, `daily`, `on Monday`
+        r"|\bat\s+(?:\d{1,2}(?::\d{2})?\s*(?:am|pm)?|midnight|noon)(?![\w:])"
+        r"|(?<![\w:])\d{1,2}:\d{2}(?![\w:])"
+        r"|\b(?:daily|nightly|hourly|weekly|monthly|yearly)\b"
+        rf"|\bevery\s+(?:day|night|hour|morning|evening|week|month|year|{days})\b"
+        rf"|\bon\s+(?:{days})\b|\bend\s+of\s+(?:day|week|month|year)\b",
+        re.IGNORECASE,
     )
 
 

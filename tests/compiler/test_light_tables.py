@@ -2566,6 +2566,12 @@ def test_else_and_otherwise_are_refused_with_the_condition_to_write(
         ("every 5 minutes", "every 5 minutes"),
         ("24h passed", "24h"),
         ("idle for 2 days", "2 days"),
+        ("at 17:00", "at 17:00"),
+        ("at 5pm", "at 5pm"),
+        ("nightly", "nightly"),
+        ("every day at 9:00", "every day"),
+        ("report on Monday", "on Monday"),
+        ("end of day", "end of day"),
     ],
 )
 def test_an_event_naming_a_time_is_said_to_be_sent_never_a_clock_s(event: str, time: str) -> None:
@@ -2576,7 +2582,9 @@ def test_an_event_naming_a_time_is_said_to_be_sent_never_a_clock_s(event: str, t
     assert "`in this state for more than N minutes`" in said
 
 
-@pytest.mark.parametrize("event", ["3d secure", "step 2 done", "retry 3 times", "v1.5 hours"])
+@pytest.mark.parametrize(
+    "event", ["3d secure", "step 2 done", "retry 3 times", "v1.5 hours", "look at it", "turn on"]
+)
 def test_an_event_with_a_number_but_no_time_is_no_time(event: str) -> None:
     spec = read(_table(f"| active | {event} | expired |\n| active | go | done |\n"))
     assert not [m for _, m in _noticed(spec, "trigger_note") if "names a time" in m]
