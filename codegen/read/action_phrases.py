@@ -71,7 +71,7 @@ from ..model import ActionSpec
 from .core_phrases import _FILE as _ANY_FILE  # a name with an extension, or any in backticks
 from .core_phrases import _ODD_VALUE, _QUERY, _SECTION, pattern_problem, section_name
 from .lexicon import EMPTY, Lexicon, normal, workspace_path
-from .light_cells import line_break
+from .markdown import line_break
 from .own_phrases import callbacks
 
 _FILE = FILE

@@ -41,19 +41,13 @@ from functools import cache
 from ..model import Notice
 from ..spec_error import fail
 from .identifiers import is_identifier
-from .markdown import Cell
+from .markdown import Cell, line_break
 from .near_verbs import opens_with_verb
 
 
 @cache
 def _comment() -> re.Pattern[str]:
     return re.compile(r"<!--.*?-->", re.DOTALL)
-
-
-@cache
-def line_break() -> re.Pattern[str]:
-    """A cell's line break, `<br>` (`<br/>`, `<BR />`)."""
-    return re.compile(r"<br\s*/?>", re.IGNORECASE)
 
 
 @cache

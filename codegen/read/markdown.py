@@ -172,6 +172,14 @@ class Paragraph:
 
 
 # A name written as Python writes a special one: `__start__`, `__init__`, `__end__`.
+
+
+@cache
+def line_break() -> re.Pattern[str]:
+    """A table cell's line break, `<br>` (`<br/>`, `<BR />`)."""
+    return re.compile(r"<br\s*/?>", re.IGNORECASE)
+
+
 @cache
 def _special() -> re.Pattern[str]:
     return re.compile(r"__[A-Za-z0-9](?:\w*[A-Za-z0-9])?__")

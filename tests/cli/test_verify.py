@@ -444,11 +444,11 @@ _ON_FIRST_USE = {
     ),
     "codegen.read.light_tables": ("_no_event", "_note", "keeping", "_named_item", "_duration"),
     "codegen.read.light_cells": (
-        *("_comment", "line_break", "_tag", "_footnote", "_separator", "_others"),
+        *("_comment", "_tag", "_footnote", "_separator", "_others"),
         *("_state_separator", "_bracket_guard", "_word_guard", "_paren_guard"),
         *("_paren_more", "_word", "_action", "_state_note"),
     ),
-    "codegen.read.markdown": ("_family_pipe",),
+    "codegen.read.markdown": ("_family_pipe", "line_break"),
     "codegen.read.near_verbs": ("_counter_phrase", "_add", "_to_value"),
     "codegen.read.policies": ("_qualified",),
     "codegen.read.rows": ("state_separator",),
