@@ -489,9 +489,9 @@ def group_kind(heading: str) -> Kind:
     return Kind.TRANSITION
 
 
-# What no event's name holds: brackets, parentheses, a guard's `if` or `when`, `on`
-# before it (`submit(form) [valid]`, `submit if valid`, `on submit`).
-_UNNAMED = re.compile(r"[()\[\]]|\s(?:if|when|unless)\s|^on\s", re.IGNORECASE)
+# What no event's name holds: brackets, parentheses, a guard's `if` or `when`
+# (`submit(form) [valid]`, `submit if valid`); `On hold` may well be a name.
+_UNNAMED = re.compile(r"[()\[\]]|\s(?:if|when|unless)\s", re.IGNORECASE)
 # Spells of one Spell cell: `Approve, Reject` (never inside a call's parentheses).
 _COMMA = re.compile(",")
 
@@ -522,7 +522,7 @@ class RowReader:
             return written[:-2]  # `submit()`: a call of no parameters, nothing unread
         event = event_call(written)
         if event is None:
-            if _UNNAMED.search(written):  # `submit(form) [valid]`, `on submit`: no name
+            if _UNNAMED.search(written):  # `submit(form) [valid]`: no name of its own
                 self.notices.append(
                     Notice(
                         "trigger_note",

@@ -2618,3 +2618,12 @@ def test_a_call_in_a_table_of_ids_with_no_or_given_parameters_is_its_event() -> 
     assert [r.triggers for r in spec.rows][:2] == [("submit",), ("submit",)]
     ((line, message),) = _noticed(spec, "trigger_note")
     assert line == 9 and "'reopen(form) [ok]' is read as one event named so" in message
+
+
+def test_a_spell_cell_of_words_that_may_be_a_name_is_no_trigger_note() -> None:
+    spec = read(
+        "# Orders\n\nTransitions not listed are rejected.\n\n"
+        "| ID | From | Event | Condition | To | Action |\n|---|---|---|---|---|---|\n"
+        "| T1 | open | On hold | - | held | - |\n| T2 | held | resume | - | open | - |\n"
+    )
+    assert _noticed(spec, "trigger_note") == []
