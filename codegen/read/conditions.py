@@ -585,15 +585,15 @@ class _Reader(CorePhrases):
                 if sign == "≥" and m["n"] == "1":
                     break  # `≥1 NOUN in F`: the noun's own fact, as its forms say it
                 reason = self.reason
-                # the noun's query, counted (its words may hold spaces no query does)
-                query = noun.param if "`" not in noun.param else m["noun"]
-                found = self._quietly(f"count of `{query}` in {m['file']} {sign} {m['n']}")
-                if found is not None and noun.file and self.file(m["file"]) != noun.file:
-                    found = None
-                    self.reason = (
+                if noun.file and self.file(m["file"]) != noun.file:
+                    counted = (
                         f"'{m['noun']}' is a noun of the vocabulary for {noun.file}, which "
                         f"counts no values of {m['file']}"
                     )
+                    break
+                # the noun's query, counted (its words may hold spaces no query does)
+                query = noun.param if "`" not in noun.param else m["noun"]
+                found = self._quietly(f"count of `{query}` in {m['file']} {sign} {m['n']}")
                 if found is not None:
                     return found
                 counted, self.reason = self.reason, reason  # `≥1 NOUN in F`: the noun's own
