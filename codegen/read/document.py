@@ -326,9 +326,9 @@ def _states_heading() -> re.Pattern[str]:
 
 def _state_tables(
     placed: list[_Placed], roles: dict[str, tuple[str, ...]]
-) -> Iterator[tuple[Table, int]]:
+) -> Iterator[Table]:
     """The tables of states (`| State | Description | Indicators |`) beside light tables,
-    with the column of each row's state's name."""
+    each row's state named in its first column."""
     for p in placed:
         table = p.block
         if not isinstance(table, Table) or not table.header.cells:
@@ -343,7 +343,7 @@ def _state_tables(
             continue
         if "next state" in roles_found(table, light_roles(roles, table)):
             continue
-        yield table, 0
+        yield table
 
 
 def _state_table_columns(
@@ -357,7 +357,7 @@ def _state_table_columns(
     """The states with what a table of them says in its `Indicators` and `Description`
     (or `Meaning`) columns, read as a States list's fields are."""
     by_name = {s.name: s for s in states}
-    for table, _ in _state_tables(placed, roles):
+    for table in _state_tables(placed, roles):
         _columns_of(table, states, by_name, lexicon, workspace, words)
     return tuple(by_name[s.name] for s in states)
 
@@ -434,7 +434,7 @@ def _state_table_unread(
     not list (at its header)."""
     seen: set[str] = set()
     first = 0  # the first table's line, where what none of them lists is said
-    for table, _ in _state_tables(placed, roles):
+    for table in _state_tables(placed, roles):
         first = first or table.line
         ticked = {line for _, line, _ in final_marks(table)}  # said by `_finals_unread`
         for row in table.rows:
