@@ -324,9 +324,7 @@ def _states_heading() -> re.Pattern[str]:
     )
 
 
-def _state_tables(
-    placed: list[_Placed], roles: dict[str, tuple[str, ...]]
-) -> Iterator[Table]:
+def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> Iterator[Table]:
     """The tables of states (`| State | Description | Indicators |`) beside light tables,
     each row's state named in its first column."""
     for p in placed:
