@@ -282,6 +282,20 @@ def _goal_advice(spec: Spec) -> str:
     )
     if not read:
         return "add `- *Goal*: yes` to the states the workflow aims for"
+    table = next(
+        (
+            found.group(1)
+            for n in spec.notices
+            if n.kind == "names_from_tables"
+            and (found := re.search(r"the table of states at line (\d+)", n.message))
+        ),
+        None,
+    )
+    if table is not None:
+        return (
+            f"give the table of states (line {table}) a `Goal` column, `yes` in the row of "
+            "each state the workflow ends in"
+        )
     named = {name for row in spec.rows if not row.current.wildcard for name in row.current.names}
     ends = [s.name for s in spec.states if s.name not in named]
     if ends and spec.layout and "id" not in spec.layout:

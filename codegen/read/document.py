@@ -19,6 +19,7 @@ from spellbook.records.words import known_word, singular
 
 from ..model import (
     Atom,
+    Kind,
     Notice,
     Policy,
     ResponseTemplate,
@@ -224,13 +225,14 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     if not listed:  # the states are the tables': a table of them is checked against them
         reader.notices.extend(_state_table_unread(placed, roles, states))
         states = _state_table_columns(placed, roles, states, lexicon, workspace, words)
+        _table_of_states_said(reader.notices, placed, roles)
     if reading.initial is not None:
         claims.append(Claim(reading.initial[0], reading.initial[1], "a `(start)` row"))
     states, started = initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
     if started is None and not listed:
         reader.notices.extend(_start_after_catch_all(states, rows))
     _said_in_note(reader.notices, states, started)
-    reader.notices.extend(_finals_unread(placed, states, reading))
+    reader.notices.extend(_finals_unread(placed, states, reading, rows))
     rows += terminal_rows(reading, spells, rows)
     unlisted = unlisted_policy(blocks) or _configured(options)
     if unlisted is None:
@@ -288,10 +290,15 @@ def _start_after_catch_all(
 
 
 def _finals_unread(
-    placed: list[_Placed], states: tuple[StateSpec, ...], reading: LightReading
+    placed: list[_Placed],
+    states: tuple[StateSpec, ...],
+    reading: LightReading,
+    rows: tuple[RuleRow, ...],
 ) -> Iterator[Notice]:
     """A warning for each state a States table ticks as final (`| shipped | ... | ✓ |`
-    under `Final`) that no `(none)` row declares terminal: the tick is not read."""
+    under `Final`) that no `(none)` row declares terminal: where the tick is read (as a
+    goal, `_columns_of`), that a row leads out of it all the same; else that the tick is
+    not read (a table of states beside a States list, which says the goals)."""
     for p in placed:
         if not isinstance(p.block, Table):
             continue
@@ -300,13 +307,29 @@ def _finals_unread(
             if state is not None and state.name in reading.terminal:
                 continue
             shown = state.name if state is not None else name
-            yield Notice(
-                "states_unread",
-                f"this row ticks {shown} in the {column!r} column, which is not read: a "
-                f"state is final where a row of the transition table says so, `| {shown} | - "
-                "| (none) |` (and no row leads out of it)",
-                line,
+            out = next(
+                (
+                    r
+                    for r in rows
+                    if not r.current.wildcard
+                    and shown in r.current.names
+                    and r.target.kind is Kind.TRANSITION
+                    and r.target.name != shown
+                ),
+                None,
             )
+            if state is not None and state.goal and out is None:
+                continue
+            said = (
+                f"this row ticks {shown} in the {column!r} column, read as a goal the "
+                f"workflow ends in; but row {out.id} (line {out.line}) leads out of it on "
+                f"{', '.join(out.triggers)}: take that row out, or the tick"
+                if state is not None and state.goal and out is not None
+                else f"this row ticks {shown} in the {column!r} column, which is not read: a "
+                f"state is final where a row of the transition table says so, `| {shown} | - "
+                "| (none) |` (and no row leads out of it)"
+            )
+            yield Notice("states_unread", said, line)
 
 
 # The first header of a table of states (`| State | Description |`); beside a heading
@@ -344,6 +367,25 @@ def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> I
         yield table
 
 
+def _table_of_states_said(
+    notices: list[Notice], placed: list[_Placed], roles: dict[str, tuple[str, ...]]
+) -> None:
+    """The `names_from_tables` note, saying where a table of states is that the states
+    read from the tables are checked against, and what it says of each read from."""
+    first = next(_state_tables(placed, roles), None)
+    at = next((i for i, n in enumerate(notices) if n.kind == "names_from_tables"), None)
+    if first is None or at is None or "read from the transition tables" not in notices[at].message:
+        return
+    note = notices[at]
+    said = (
+        "read from the transition tables (the table of states at line "
+        f"{first.line} is checked against them, and read for what it says of each)"
+    )
+    notices[at] = replace(
+        note, message=note.message.replace("read from the transition tables", said, 1)
+    )
+
+
 def _state_table_columns(
     placed: list[_Placed],
     roles: dict[str, tuple[str, ...]],
@@ -352,11 +394,12 @@ def _state_table_columns(
     workspace: str,
     words: Words,
 ) -> tuple[StateSpec, ...]:
-    """The states with what a table of them says in its `Indicators` and `Description`
-    (or `Meaning`) columns, read as a States list's fields are."""
+    """The states with what a table of them says in its columns (`_columns_of`), read
+    as a States list's fields are."""
     by_name = {s.name: s for s in states}
+    read: set[str] = set()
     for table in _state_tables(placed, roles):
-        _columns_of(table, states, by_name, lexicon, workspace, words)
+        _columns_of(table, states, by_name, read, lexicon, workspace, words)
     return tuple(by_name[s.name] for s in states)
 
 
@@ -364,41 +407,76 @@ def _columns_of(
     table: Table,
     states: tuple[StateSpec, ...],
     by_name: dict[str, StateSpec],
+    read: set[str],
     lexicon: Lexicon,
     workspace: str,
     words: Words,
 ) -> None:
-    """The states `table` gives an Indicators or a Description, into `by_name`."""
+    """What `table` says of each state, into `by_name`, as a States list item's fields say
+    it: its Indicators, Description (or Meaning), Valid Actions (`Allowed events`) and
+    Goal columns; a state is a goal too where its name is marked so (`done (final)`) or
+    its row is ticked under `Final` or `Terminal`. A state two rows list is read at the
+    first (`read`)."""
     headers = [_header(c) for c in table.header.cells]
-    indicators_at = next((i for i, h in enumerate(headers) if h == "indicator"), None)
-    described_at = next((i for i, h in enumerate(headers) if h in ("description", "meaning")), None)
-    if indicators_at is None and described_at is None:
-        return
+    at = {
+        field: next((i for i, h in enumerate(headers) if i and h in names), None)
+        for field, names in _STATE_COLUMNS.items()
+    }
+    ended = {line for _, line, _ in final_marks(table)}
     for row in table.rows:
         name = _state_cell_name(row)
         found = claimed(Claim(name, row.line, ""), states) if name else None
         state = by_name[found.name] if found is not None else None
-        if state is None or state.indicators or state.description:
-            continue  # no state, or one read already (a name listed twice: the first)
-        cells = list(row.cells)
-        indicators = (
-            as_written(cells[indicators_at].source)
-            if indicators_at is not None and indicators_at < len(cells)
-            else ""
-        )
-        described = (
-            cells[described_at].plain.strip()
-            if described_at is not None and described_at < len(cells)
-            else ""
-        )
+        if state is None or state.name in read:
+            continue
+        read.add(state.name)
+        indicators = _column(row, at["indicators"], written=True)
         evidence, inferable = parse_indicators(indicators, lexicon, workspace, words)
+        goal = _column(row, at["goal"]).lower().rstrip(".")
         by_name[state.name] = replace(
             state,
-            description=described,
+            description=_column(row, at["description"]),
             indicators=indicators,
             evidence=evidence,
             inferable=inferable,
+            valid_actions=_valid_actions(_column(row, at["valid actions"]), row.line),
+            goal=state.goal
+            or (bool(goal) and goal not in _NO and goal not in _NONE_LISTED)
+            or row.line in ended
+            or _end_marked(row),
         )
+
+
+# The columns of a table of states read as a States list item's fields, by their headers
+# (as `_header` gives them: lower case, the last word singular).
+_STATE_COLUMNS = {
+    "indicators": frozenset({"indicator"}),
+    "description": frozenset({"description", "meaning"}),
+    "valid actions": frozenset(
+        {
+            f"{a} {b}"
+            for a in ("valid", "allowed", "available")
+            for b in ("action", "event", "spell")
+        }
+    ),
+    "goal": frozenset({"goal", "goal state"}),
+}
+
+
+def _column(row: TableRow, at: int | None, written: bool = False) -> str:
+    """A row's cell in column `at` ("" where it has none): its text as rendered, or as
+    written (facts)."""
+    if at is None or at >= len(row.cells):
+        return ""
+    return as_written(row.cells[at].source) if written else row.cells[at].plain.strip()
+
+
+def _end_marked(row: TableRow) -> bool:
+    """Whether a row of a table of states marks its state as where the workflow ends
+    (`done (final)`, `done — terminal`)."""
+    cell = row.cells[0].plain.strip() if row.cells else ""
+    mark = _end_mark().search(cell)
+    return mark is not None and bool(cell[: mark.start()].strip())
 
 
 def _state_cell_name(row: TableRow) -> str:

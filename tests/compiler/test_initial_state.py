@@ -139,10 +139,13 @@ def test_a_final_column_tick_is_a_warning_unless_a_none_row_ends_the_state(
         "| shipped | - | (none) |\n", last + "\n" if last else "| shipped | - | (none) |\n"
     )
     spec = parse_spec_text(f"# Order\n\n{states}\n## Transitions\n\n{table}")
+    # the tick is read: the workflow ends there (no `no_goal`, no `dead_end`)
+    assert spec.goals == ("shipped",)
     found = [f for f in analyse(spec) if f.kind == "states_unread"]
     assert len(found) == int(warned)
-    if warned:
+    if warned:  # a row leads out of a state ticked final
         assert found[0].line == 9 and "'Final'" in found[0].message
+        assert "read as a goal" in found[0].message and "on reopen" in found[0].message
 
 
 @pytest.mark.parametrize(

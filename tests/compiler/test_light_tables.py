@@ -2147,6 +2147,42 @@ def test_a_table_of_states_gives_them_its_indicators_and_descriptions(table: str
     assert "leads to archived, whose Indicators say draft.md missing" in broken.message
 
 
+def test_a_table_of_states_says_valid_actions_and_goals_as_a_states_list_does() -> None:
+    # Its Valid actions and Goal columns were dropped with no word: `no_goal` told the
+    # author to write a States list, `done` was a `dead_end`, and a row leading out of a
+    # state listed as taking no action went unremarked.
+    text = (
+        "# Order\n\nTransitions not listed are rejected.\n\n## States\n\n"
+        "| State | Description | Valid actions | Goal |\n|---|---|---|---|\n"
+        "| draft | being written | submit | |\n| review | reviewed | approve, reject | no |\n"
+        "| done | finished | — | yes |\n\n## Transitions\n\n"
+        "| From | Event | To |\n|---|---|---|\n| draft | submit | review |\n"
+        "| review | approve | done |\n| review | reject | draft |\n"
+    )
+    spec = read(text)
+    assert spec.goals == ("done",)
+    assert [a.spell for a in spec.state("review").valid_actions] == ["approve", "reject"]
+    found = analyse(spec)
+    assert not [f for f in found if f.kind in ("no_goal", "dead_end", "valid_actions_mismatch")]
+    (note,) = notices(spec, "names_from_tables")
+    assert "the table of states at line 7 is checked against them" in note
+    # Where the rows disagree with the table, the verifier says so at the state's row.
+    reopened = read(text.replace("| review | reject | draft |", "| done | reopen | draft |"))
+    found = analyse(reopened)
+    said = [f.message for f in found if f.kind == "valid_actions_mismatch"]
+    assert said == ["state done: Valid Actions lists nothing, but the tables also allow reopen"]
+    # and a name it lists that no row names is a name with no definition
+    (unknown,) = [f for f in found if f.kind == "unknown_spell"]
+    assert unknown.line == 10 and "'reject' in Valid Actions" in unknown.message
+    # A mark after the name says the same as a Goal column (`done (final)`).
+    marked = read(text.replace(" Goal |", " Owner |").replace("| done |", "| done (final) |"))
+    assert marked.goals == ("done",)
+    # With no goal at all, the advice is the column, not a list to write.
+    none = read(text.replace("| yes |", "| |"))
+    (advice,) = notices(none, "no_goal")
+    assert "give the table of states (line 7) a `Goal` column" in advice
+
+
 @pytest.mark.parametrize("name", ["Tous les états", "Jeder Zustand", "Todos los estados"])
 def test_a_from_cell_meaning_every_state_in_another_language_is_offered_any_state(
     name: str,
