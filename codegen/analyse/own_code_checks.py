@@ -171,19 +171,40 @@ _LOWER_JOIN = re.compile(r"\s(and|or)\s")
 
 
 def _joined_guards(spec: Spec) -> Iterator[Finding]:
-    """A guard whose words are guards the spec asks elsewhere, joined by a lower-case
-    `and` / `or` (`charge succeeds and retries exhausted` beside rows asking `charge
-    succeeds` and `retries exhausted`): one question of its own for the project's code,
-    whose answer the analysis cannot relate to theirs. A warning naming the capitals to
-    write for the guards joined."""
+    """A guard whose words are guards the spec asks elsewhere, or terms it defines, joined
+    by a lower-case `and` / `or` (`charge succeeds and retries exhausted` beside rows
+    asking `charge succeeds` and `retries exhausted`; `ready to ship and approved` where
+    `ready to ship` is a term): one question of its own for the project's code, whose
+    answer the analysis cannot relate to theirs. A warning naming the capitals to write
+    for the guards joined."""
     guards = {a.param: a for a in spec.own_guards}
+    terms = {_phrase(t.phrase): t for t in spec.terms}
     for atom in spec.own_guards:
         words = spec.words.get(atom, (atom.param, ""))[0] or atom.param
         parts = _LOWER_JOIN.split(words)[::2]
         others = [guards.get(guard(part)[0]) for part in parts]
-        if len(parts) < 2 or any(o is None or o == atom for o in others):
+        if len(parts) < 2 or any(
+            (o is None and _phrase(part) not in terms) or o == atom
+            for o, part in zip(others, parts, strict=True)
+        ):
             continue
         asked = ", ".join(dict.fromkeys(r for o in others if o for r in spec.rows_asking(o)))
+        if all(others):
+            known = ", ".join(repr(p) for p in parts) + f" are guards of rules {asked}"
+        else:  # each part said: `'ready to ship' is a term (line 7) and 'approved' a guard ...`
+            said = [
+                f"{p!r} a guard of rule{'s' if len(spec.rows_asking(o)) > 1 else ''} "
+                + ", ".join(spec.rows_asking(o))
+                if o is not None
+                else f"{p!r} a term (line {terms[_phrase(p)].line})"
+                if terms[_phrase(p)].line
+                else f"{p!r} a term of the vocabulary"
+                for o, p in zip(others, parts, strict=True)
+            ]
+            known = said[0].replace(" a ", " is a ", 1) + "".join(
+                f"{' and' if i == len(said) - 1 else ','} {part}"
+                for i, part in enumerate(said[1:], 1)
+            )
         written = _LOWER_JOIN.sub(lambda m: f" {m.group(1).upper()} ", words)
         rows = spec.rows_asking(atom)
         row = next(r for r in spec.rows if r.id == rows[0])
@@ -191,12 +212,16 @@ def _joined_guards(spec: Spec) -> Iterator[Finding]:
             "own_guard_joined",
             f"the guard {words!r} (rule{'s' if len(rows) > 1 else ''} {', '.join(rows)}) is "
             f"one question for the project's code, {atom.param}, though "
-            + ", ".join(repr(p) for p in parts)
-            + f" are guards of rules {asked}, so the analysis cannot relate them: write "
+            + f"{known}, so the analysis cannot relate them: write "
             f"`{written}` for those guards joined, or reword it if it is a question of its own",
             line=row.line,
             rule=row.id,
         )
+
+
+def _phrase(words: str) -> str:
+    """Words as a term's phrase is matched: lower case, one space apart."""
+    return " ".join(words.lower().split())
 
 
 # A guard's words that end in a note in parentheses: `card ok (verified by Stripe)`.

@@ -531,6 +531,25 @@ def test_a_lower_case_join_of_guards_asked_elsewhere_is_warned_with_the_capitals
     assert "own_guard_joined" not in kinds(alone)
 
 
+def test_a_lower_case_join_of_a_term_and_a_guard_is_warned_too() -> None:
+    # `ready to ship and approved`, `ready to ship` a term: one guard of its own with no
+    # word, its term never expanded
+    text = spec(
+        "| G1 | OPEN | Go | ready to ship and approved | DONE | - | Done |\n"
+        "| G2 | OPEN | Go | approved | [BLOCKED] | - | Held |\n"
+        "| G3 | OPEN | Go | NOT approved | [BLOCKED] | - | No |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |",
+        terms="| ready to ship | paid AND in stock |",
+    )
+    (message,) = [m for k, m in findings(text) if k == "own_guard_joined"]
+    assert "'ready to ship' is a term (line " in message
+    assert "and 'approved' a guard of rules G2, G3" in message
+    assert "write `ready to ship AND approved`" in message
+    # a phrase neither a guard nor a term is no join
+    other = text.replace("ready to ship and approved", "wrapped and approved")
+    assert "own_guard_joined" not in kinds(other)
+
+
 # -- the default stays fail-closed ----------------------------------------------------
 
 
