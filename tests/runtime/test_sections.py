@@ -6,6 +6,7 @@ each reader of markdown: checklists, sections, headings, ledgers and frontmatter
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import mistune
@@ -163,6 +164,26 @@ def test_an_item_s_text_on_the_next_line_is_its_text() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        ("## Steps\n\nIntro.\n\n    - [ ] in code\n\n- [x] a\n", [(True, "a")]),
+        ("## Steps\n    - [ ] in code\n- [x] a\n", [(True, "a")]),  # after a heading
+        ("## Steps\n\n- [ ] a\n\n      - [ ] code in a\n- [x] b\n", [(False, "a"), (True, "b")]),
+        # an item's own blocks, four spaces in: items of a list in it, no code
+        ("## Steps\n\n- [ ] a\n\n    - [ ] under a\n", [(False, "a"), (False, "under a")]),
+        ("## Steps\n\n1. [ ] a\n    - [ ] under a\n", [(False, "a"), (False, "under a")]),
+    ],
+    ids=["after a paragraph", "after a heading", "in an item", "nested", "nested, numbered"],
+)
+def test_an_item_in_indented_code_is_none(text: str, items: list[tuple[bool, str]]) -> None:
+    # Markdown shows `    - [ ] in code` as code: an unchecked item counted there kept
+    # `no unchecked items` from holding over a list all ticked.
+    assert checklist(text, "Steps") == items
+    rendered = mistune.html(text)
+    assert "in code" not in rendered or "<code>" in rendered
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "## Checks\n| a | b |\n|---|---|\n| 1 | 2 |\n---\n- [ ] deploy\n",  # a break
@@ -184,7 +205,7 @@ def _markdown(draw: st.DrawFn) -> str:
         [
             "## A", "## C#", "# B ##", "Risks", "more text", "---", "===", "- [ ] x",
             "- item", "1. one", "```", "````", "~~~", "", "", "| a | b |", "<!--", "-->",
-            "***", "\t---", "- [ ]",
+            "***", "\t---", "- [ ]", "    ## D", "    - [ ] y",
         ]
     )  # fmt: skip
     return "\n".join(draw(st.lists(pieces, max_size=10))) + "\n"
@@ -203,6 +224,8 @@ def test_the_headings_are_those_markdown_shows(text: str) -> None:
 
     if text.startswith("---"):
         return  # frontmatter, which markdown renders and the runtime reads apart
+    if re.search(r"^(?:[-*+]|\d+\.)(?: .*)?\n(?:.*\n)*?\n[\t ]", text, re.M):
+        return  # an item, a blank line, an indented line: mistune departs (in the docstring)
     tree = mistune.create_markdown(renderer=None, plugins=["table"])(text)
 
     def said(token: dict[str, object]) -> str:

@@ -14,8 +14,9 @@ Background`), up to the next heading of the same or a higher level; where a head
 is the name itself (`## Done`), only such headings are (`## Not done` is not then); a
 file with no such heading has no such section (`has_section`, `titled`). Its items are
 `- [ ]` / `- [x]` lines (`*`, `+` and `1.` bullets too; `[/]`, `[-]`, `[~]`, `[?]` and
-the like are items not ticked) outside code fences and HTML
-comments (markdown shows neither a heading nor an item in a comment). An item
+the like are items not ticked) outside code fences, indented code (four spaces in, past
+an item's text where in one) and HTML comments (markdown shows neither a heading nor an
+item in code or a comment). An item
 with no text is not counted, nor are the items of a section still exactly its
 template's (a fresh file made from its template has no items yet); an item whose text
 is on the next line (`- [ ]`, then `  password reset`) has that text; once the section
@@ -225,6 +226,7 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
     pending: list[str] = []  # a paragraph's lines, which a Setext underline makes a heading
     lazy = False  # the line before was an item's or a quote's, which a paragraph line runs on
     table = False  # in a table's rows
+    listed: list[int] = []  # where the text of each list item these lines may be in starts
     for line in lines[start:]:
         if commented:
             end = line.find("-->")
@@ -260,10 +262,19 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
             yield pending[-1], "text", (level, title)
             pending = []
             continue
+        spaced = line.expandtabs(4)
+        depth = len(spaced) - len(spaced.lstrip())
+        if line.strip() and not ((pending or lazy) and _paragraph(line)):
+            while listed and listed[-1] > depth:  # the items a line of its own is outside
+                listed.pop()
+        if line.strip() and not pending and not lazy and depth - (listed[-1] if listed else 0) >= 4:
+            # indented code (after a blank line, a heading, a fence; four spaces past an
+            # item's text where in one): markdown shows it as code, no item or heading
+            yield line, "code", None
+            continue
         start_of = line.lstrip(" ")
         comment = start_of.startswith("<!--") and len(line) - len(start_of) <= 3
         # (indented code never interrupts a paragraph: its line runs the paragraph on)
-        spaced = line.expandtabs(4)
         indented = bool(pending) and bool(line.strip()) and len(spaced) - len(spaced.lstrip()) > 3
         if (_paragraph(line) or indented) and not comment and not _fence(line):
             if lazy:  # an item's or a quote's text run on: no paragraph of its own
@@ -272,9 +283,11 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
                 pending.append(line)
             continue
         stripped = line.strip()
+        item = _bullet(stripped) or _numbered(stripped)
+        if item:  # where its text starts: the column its own blocks are indented to
+            listed.append(depth + len(stripped.split(None, 1)[0]) + 1)
         lazy = bool(stripped) and (
-            _bullet(stripped)
-            or _numbered(stripped)
+            item
             or stripped[:1] == ">"
             or (lazy and line[:1] in (" ", "\t"))  # the item's own lines go on
         )
