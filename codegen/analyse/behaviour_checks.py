@@ -275,13 +275,22 @@ def _goal_advice(spec: Spec) -> str:
     """How this spec declares the states its workflow ends in, in its own dialect. Where
     its states are read from its tables: in light tables, the row to `(none)` in their
     columns for a state no row leaves or refuses from (a `(none)` row with another row
-    out of its state is refused); else a States list, which an ID-column table needs
-    (it has no `(none)` row). Where a list names them, `*Goal*`."""
+    out of its state is refused); else the `Goal` column of a table of states beside
+    them; else a States list, which an ID-column table needs (it has no `(none)` row).
+    Where a list names them, `*Goal*`."""
     read = any(
         n.kind == "names_from_tables" and "states are read" in n.message for n in spec.notices
     )
     if not read:
         return "add `- *Goal*: yes` to the states the workflow aims for"
+    named = {name for row in spec.rows if not row.current.wildcard for name in row.current.names}
+    ends = [s.name for s in spec.states if s.name not in named]
+    if ends and spec.layout and "id" not in spec.layout:
+        return (
+            "give each state the workflow ends in a row that says it has no way out, as "
+            f"`{terminal_row(spec.layout, ends[0])}` in its transition table (its states are "
+            "read from its tables)"
+        )
     table = next(
         (
             found.group(1)
@@ -295,14 +304,6 @@ def _goal_advice(spec: Spec) -> str:
         return (
             f"give the table of states (line {table}) a `Goal` column, `yes` in the row of "
             "each state the workflow ends in"
-        )
-    named = {name for row in spec.rows if not row.current.wildcard for name in row.current.names}
-    ends = [s.name for s in spec.states if s.name not in named]
-    if ends and spec.layout and "id" not in spec.layout:
-        return (
-            "give each state the workflow ends in a row that says it has no way out, as "
-            f"`{terminal_row(spec.layout, ends[0])}` in its transition table (its states are "
-            "read from its tables)"
         )
     items = ", ".join(f"`{i}. **{s.name}**`" for i, s in enumerate(spec.states, 1))
     return (

@@ -2178,7 +2178,7 @@ def test_a_table_of_states_says_valid_actions_and_goals_as_a_states_list_does() 
     marked = read(text.replace(" Goal |", " Owner |").replace("| done |", "| done (final) |"))
     assert marked.goals == ("done",)
     # With no goal at all, the advice is the column, not a list to write.
-    none = read(text.replace("| yes |", "| |"))
+    none = read(text.replace("| yes |", "| |") + "| done | reopen | draft |\n")
     (advice,) = notices(none, "no_goal")
     assert "give the table of states (line 7) a `Goal` column" in advice
 
