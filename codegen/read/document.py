@@ -1319,8 +1319,10 @@ def _ragged(table: Table) -> Iterator[Notice]:
     """A warning for each row of a table read that has more or fewer cells than its header."""
     width = len(table.header.cells)
     for line, count in table.ragged:
+        dropped = [t for t in dict(table.written).get(line, ())[width:] if t]
         how = (
             f"{_cells(count - width)} past the last column dropped"
+            + (f" ({', '.join(repr(t) for t in dropped)})" if dropped else "")
             if count > width
             else f"{_cells(width - count)} it lacks read as empty"
         )
@@ -1338,8 +1340,7 @@ def _double_bar(table: Table, line: int, count: int) -> str:
     `||` that made it, most likely an `or` (`a.md exists || b.md exists`): what to write."""
     if count <= len(table.header.cells):
         return ""
-    cells = next((r.cells for r in table.rows if r.line == line), ())
-    texts = [c.source.strip() for c in cells]
+    texts = dict(table.written).get(line, ())
     for i in range(1, len(texts) - 1):
         if not texts[i] and texts[i - 1] and texts[i + 1]:
             before, after = texts[i - 1], texts[i + 1]

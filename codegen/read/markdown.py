@@ -233,6 +233,8 @@ class Table:
     # Rows written with more or fewer cells than the header, as (line, cells written):
     # read as GitHub shows them, extra cells dropped and missing ones empty (`_ragged`).
     ragged: tuple[tuple[int, int], ...] = ()
+    # Each such row's cells as written, every one (`_ragged`).
+    written: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     @property
     def end_line(self) -> int:
@@ -1010,16 +1012,18 @@ def _ragged(lines: list[str], line: int, width: int) -> Table | None:
         return None
     rows: list[TableRow] = []
     ragged: list[tuple[int, int]] = []
+    written: list[tuple[int, tuple[str, ...]]] = []
     for offset, text in body:
         read = _loose_row(text, line + offset)
-        count = len(split_cells(text))
-        if count != width:
-            ragged.append((read.line, count))
+        cells = split_cells(text)
+        if len(cells) != width:
+            ragged.append((read.line, len(cells)))
+            written.append((read.line, tuple(c.strip() for c in cells)))
         empty = tuple(Cell(read.line, "", Inline(read.line, ())) for _ in range(width))
         rows.append(TableRow(read.line, (*read.cells, *empty)[:width]))
     if not ragged:
         return None
-    return Table(line, header, tuple(rows), tuple(ragged))
+    return Table(line, header, tuple(rows), tuple(ragged), tuple(written))
 
 
 def _rows_in_text(token: Token, paragraph: Paragraph) -> LooseRows | None:

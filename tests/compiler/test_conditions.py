@@ -1038,6 +1038,20 @@ def test_a_double_bar_in_a_condition_is_named_with_or_to_write() -> None:
     assert "'task.md exists OR plan.md exists'" in said and "`\\|\\|`" in said
 
 
+def test_a_double_bar_in_the_last_column_is_named_too_with_what_is_dropped() -> None:
+    # In the last column the cells it split were past the header's: the warning said
+    # only that cells were dropped, not that half of an `or` was, nor which words.
+    text = (
+        "# M\n\n| From | Event | To | Guard |\n|---|---|---|---|\n"
+        "| draft | go | done | a.md exists || b.md exists |\n| done | - | (none) | |\n"
+        "| draft | stop | draft | a.md exists | later |\n"
+    )
+    said = [f.message for f in analyse(parse_spec_text(text)) if f.kind == "ragged_row"]
+    assert "'a.md exists || b.md exists' is one cell split at `||`" in said[0], said
+    assert "2 cells past the last column dropped ('b.md exists')" in said[0]
+    assert "1 cell past the last column dropped ('later')" in said[1]
+
+
 @pytest.mark.parametrize(
     ("written", "meant"),
     [
