@@ -692,7 +692,6 @@ _BREAK_BY_WORD = re.compile(
     r"\s*<[bB][rR]\s*/?>\s*(?=(?:AND|OR)\b)|(?<=\bAND)\s*<[bB][rR]\s*/?>\s*"
     r"|(?<=\bOR)\s*<[bB][rR]\s*/?>\s*"
 )
-_C_AND = re.compile(r"\s*&&\s*")
 _JOINED = re.compile(r"\s+(?P<word>and|or|And|Or)\s+|\s*<[bB][rR]\s*/?>\s*")
 # Clauses joined by `AND`, `;` or a comma (not one in a number, `1,000`): each must hold.
 AND_JOIN = re.compile(r"\s+AND\s+|\s*;\s*|\s*(?:(?<!\d),|,(?!\d))\s*")
@@ -871,13 +870,23 @@ def parse_condition(
         found = literal("unknown", "", normal_text)
     unknown = tuple(dict.fromkeys(reader.unknown))
     for phrase in unknown:
-        if "&&" in phrase and phrase not in reader.why:
-            # C's `&&` is no join of the cell's: said so, never a close phrase of one side
+        joined = _joins_not_read().search(phrase)
+        if joined is not None and phrase not in reader.why:
+            # C's `&&`, `&`, `but`: no join of the cell's, said so, never a close phrase
+            # of one side (`a & b`: "did you mean b?")
             reader.why[phrase] = (
-                f"`&&` does not join conditions: write `{_C_AND.sub(' AND ', phrase)}`"
+                f"`{joined.group().strip()}` does not join conditions: write "
+                f"`{_joins_not_read().sub(' AND ', phrase)}`"
             )
     reasons = tuple((u, reader.why[u]) for u in unknown if u in reader.why)
     return Condition(text, found, unknown, reasons, tuple(dict.fromkeys(reader.vacuous)))
+
+
+@cache
+def _joins_not_read() -> re.Pattern[str]:
+    """What people join two conditions with that a cell does not read: C's `&&`, a
+    spaced `&`, `but` (`a.md exists but b.md is missing`)."""
+    return re.compile(r"\s*&&\s*|\s+&\s+|\s+but\s+", re.IGNORECASE)
 
 
 def parse_indicators(

@@ -1084,13 +1084,17 @@ def test_a_dot_slash_path_outside_the_workspace_prefix_is_refused_saying_both_re
     assert not parse_condition("`./README.md` exists").unknown  # the workspace is the top
 
 
-def test_c_s_and_is_said_with_the_condition_to_write_never_a_close_phrase() -> None:
-    found = parse_condition("comments.md exists && review-task.md missing")
+@pytest.mark.parametrize("join", ["&&", "&", "but", "BUT"])
+def test_c_s_and_is_said_with_the_condition_to_write_never_a_close_phrase(join: str) -> None:
+    # `a & b` and `a but b` were offered "did you mean 'b'?": one side, or its opposite
+    found = parse_condition(f"comments.md exists {join} review-task.md missing")
     assert found.unknown
     (why,) = [w for _, w in found.why]
     assert why == (
-        "`&&` does not join conditions: write `comments.md exists AND review-task.md missing`"
+        f"`{join}` does not join conditions: write `comments.md exists AND review-task.md missing`"
     )
+    # a word that holds it is no join
+    assert "does not join" not in str(parse_condition("butter.md exists").why)
 
 
 def test_a_count_of_a_noun_of_words_counts_its_query_in_its_own_file_only() -> None:
