@@ -1056,6 +1056,27 @@ def test_frontmatter_compared_with_text_is_the_text_as_written(tmp_path: Path) -
     assert not found.check("value", "r.json", comparison_param("v", "~", r"^1\.10$"))
 
 
+def test_frontmatter_below_the_top_compared_with_text_is_the_text_as_written(
+    tmp_path: Path,
+) -> None:
+    # A nested key or a list's items were still YAML 1.1's: one indent level flipped
+    # `meta.version ~ ^1\.10` and `tags = "yes"` to false with no word.
+    text = (
+        "---\nmeta:\n  version: 1.10\nrelease:\n  time: 12:30\ntags: [yes, 1.10]\n"
+        "steps:\n  - no\n  - done\n---\n"
+    )
+    found = facts(tmp_path, {"task.md": text})
+
+    def holds(key: str, op: str, operand: object) -> bool:
+        return found.check("value", "task.md", comparison_param(key, op, operand))
+
+    assert holds("meta.version", "~", r"^1\.10$") and holds("meta.version", "=", "1.10")
+    assert holds("release.time", "=", "12:30") and holds("release.time", ">", 700)
+    assert holds("tags", "=", "yes") and holds("tags", "=", "1.10") and holds("tags", "=", True)
+    assert holds("steps", "=", "no") and not holds("steps", "=", "false")
+    assert holds("meta.version", "=", 1.1)  # compared with a number, as YAML reads it
+
+
 def test_an_item_boxed_otherwise_than_ticked_is_an_item_not_ticked(tmp_path: Path) -> None:
     text = "## Checks\n- [x] spelling\n- [/] links (half done)\n* [-] legal\n- [1] see notes\n"
     assert real_items(text, "", "Checks") == [True, False, False]  # `[1]` is no box

@@ -28,8 +28,10 @@ class NotAMapping(ActionError):
     sentence): a spec's reader takes such `---` lines for no frontmatter at all."""
 
 
-def frontmatter(text: str, shown: str) -> dict[str, object]:
-    """The YAML mapping between the `---` lines that open a file; {} if there are none."""
+def frontmatter(text: str, shown: str, written: bool = False) -> dict[str, object]:
+    """The YAML mapping between the `---` lines that open a file; {} if there are none.
+    `written`: every value as the file writes it (YAML's base loader: `yes`, `1.10` and
+    `12:30` are that text, not true, 1.1 and 750), at any depth."""
     from spellbook.facts.sections import fenced, lines_of
 
     lines = lines_of(text.lstrip("\ufeff"))
@@ -43,7 +45,7 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
         raise ActionError(f"{shown}: its frontmatter is larger than {FRONTMATTER_LIMIT} bytes")
     plain = _plain(block)
     if plain is not None:
-        return plain
+        return plain  # text only, as written
     if _flow_depth(block) > NESTING_LIMIT:
         # libyaml recurses on the C stack for `[[[...]]]`: thousands deep, it crashes
         # the process instead of raising.
@@ -52,7 +54,12 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
 
     try:
         # libyaml's safe loader where PyYAML was built with it: the same YAML, faster.
-        data = yaml.load(block, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        loader = (
+            getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+            if written
+            else getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        )
+        data = yaml.load(block, Loader=loader)
     except yaml.YAMLError as err:
         raise ActionError(f"{shown}: its frontmatter is not valid YAML ({err})") from None
     except RecursionError:
@@ -75,19 +82,14 @@ def frontmatter(text: str, shown: str) -> dict[str, object]:
 
 def as_written(text: str, key: str) -> str:
     """The value of `key: value` in a file's frontmatter as written (quotes and a
-    comment aside), "" if no line has it: what the author sees, where YAML reads
-    `yes` as true, `1.10` as 1.1 and `12:30` as 750. The last line of the key counts,
-    as the last is the one YAML keeps."""
-    from spellbook.facts.sections import lines_of
-
-    found = ""
-    for line in lines_of(text.lstrip("\ufeff"))[1:]:
-        if line.rstrip(" \t") in ("---", "..."):
-            break
-        name, colon, rest = line.partition(":")
-        if colon and not line[:1].isspace() and name.strip().strip("'\"") == key:  # not nested
-            found = re.split(r"\s#", rest, maxsplit=1)[0].strip().strip("'\"")
-    return found
+    comment aside), "" if it has none or it is no text: what the author sees, where
+    YAML reads `yes` as true, `1.10` as 1.1 and `12:30` as 750. The last line of the
+    key counts, as the last is the one YAML keeps."""
+    try:
+        value = frontmatter(text, "", written=True).get(key)
+    except ActionError:
+        return ""
+    return value if isinstance(value, str) else ""
 
 
 def _bounded(data: object, shown: str) -> None:

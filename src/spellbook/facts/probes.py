@@ -236,14 +236,19 @@ def _value(facts: Answers, file: str, param: str) -> bool:
 
 
 def _as_written(facts: Answers, file: str, query: str, found: list[object]) -> list[object]:
-    """The value a frontmatter `key` holds, as the file writes it where YAML reads it as
-    something other than text (`true`, a number); the values found otherwise."""
-    value = found[0]
-    if len(found) != 1 or not isinstance(value, (bool, int, float)) or "." in query or "[" in query:
-        return found
-    from spellbook.facts.frontmatter import as_written
+    """The values a frontmatter query selects, as the file writes them where YAML reads
+    one as something other than text (`true`, a number), at any depth (`meta.version`,
+    the items of `tags`); the values found otherwise, and where a filter (`[...]`) may
+    select otherwise among values as written."""
+    from spellbook.facts.json_values import each_value, select
 
-    return [as_written(facts.text(file), query) or value]
+    typed = (bool, int, float)
+    if "[" in query or not any(isinstance(v, typed) for v in each_value(found)):
+        return found
+    from spellbook.facts.frontmatter import frontmatter
+
+    written = select(frontmatter(facts.text(file), file, written=True), query, facts.record.extra)
+    return written if len(written) == len(found) else found
 
 
 def _query_compared(param: str) -> str:
