@@ -21,7 +21,7 @@ from .behaviour_checks import (
     check_valid_actions,
 )
 from .diagram_checks import check_diagrams
-from .effect_checks import check_effects, check_template_checklists
+from .effect_checks import check_effects, check_templates
 from .field_checks import check_fields
 from .findings import Finding, Severity
 from .guard_checks import check_guards
@@ -76,7 +76,7 @@ CHECKS: tuple[Callable[[Analysis], Iterator[Finding]], ...] = (
     check_suffix_preservation,
     check_actions,
     check_effects,
-    check_template_checklists,
+    check_templates,
     check_ids,
     check_responses,
     check_placeholders,

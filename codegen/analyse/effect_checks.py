@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import cache
 
 from spellbook.facts.json_values import is_json
 from spellbook.facts.sections import checklist
@@ -112,22 +113,58 @@ def _section_of(atom: Atom) -> str:
     return atom.param
 
 
-def check_template_checklists(analysis: Analysis) -> Iterator[Finding]:
-    """untouched_checklist: a rule that moves the workflow on says a file has no unchecked
-    items under a section, in a state a rule enters having created the file from a template whose
-    checklist there has unchecked items, and nothing in the same clause asks that an
-    item be there or ticked. A checklist still exactly its template's has no items, so
-    the condition holds the moment the file is made, before anyone ticks a box."""
-    spec = analysis.spec
+def check_templates(analysis: Analysis) -> Iterator[Finding]:
+    """What the files Create makes from templates hold: `untouched_checklist`
+    (`_untouched`) and `template_placeholder`, a template holding `${date}` or another
+    `${NAME}`, which Create copies as written (the date and extracted values are filled
+    in paths and Append text only), once per template."""
     made: dict[tuple[str, str], tuple[str, str, str]] = {}  # (state, file) -> rule, template
-    for rule in spec.rules:
+    said: set[str] = set()
+    for rule in analysis.spec.rules:
         for action in rule.actions:
             if action.verb != "create" or not action.target:
                 continue
             for file in action.files:
-                text = action.content or analysis.lexicon.template_of(file)[1]
+                where, text = (
+                    (action.target, action.content)
+                    if action.content
+                    else analysis.lexicon.template_of(file)
+                )
                 if text:
                     made.setdefault((rule.dest, file), (rule.id, action.target, text))
+                placeholder = _placeholder().search(text) if text and where not in said else None
+                if placeholder is not None:
+                    said.add(where)
+                    at = text.count("\n", 0, placeholder.start()) + 1
+                    yield Finding(
+                        "template_placeholder",
+                        f"rule {rule.id} creates {file} from {where}, whose line {at} holds "
+                        f"`{placeholder.group()}`: Create copies a template as written, so "
+                        f"{file} holds `{placeholder.group()}` itself (the date and extracted "
+                        "values are filled in paths and in Append text only: "
+                        f'`Append "Started ${{date}}" to {file}`)',
+                        line=rule.line,
+                        rule=rule.id,
+                    )
+    yield from _untouched(analysis, made)
+
+
+@cache
+def _placeholder() -> re.Pattern[str]:
+    """A placeholder the runtime fills in paths and Append text, never in a template."""
+    return re.compile(r"\$\{[A-Za-z_][\w.-]*\}")
+
+
+def _untouched(
+    analysis: Analysis, made: dict[tuple[str, str], tuple[str, str, str]]
+) -> Iterator[Finding]:
+    """untouched_checklist: a rule that moves the workflow on says a file has no unchecked
+    items under a section, in a state a rule enters having created the file from a template whose
+    checklist there has unchecked items (`made`: by state and file, the rule, template
+    and text), and nothing in the same clause asks that an item be there or ticked. A
+    checklist still exactly its template's has no items, so the condition holds the
+    moment the file is made, before anyone ticks a box."""
+    spec = analysis.spec
     said: set[tuple[str, str, str]] = set()
     for rule in spec.rules:
         if rule.kind is not Kind.TRANSITION or rule.dest == rule.source:

@@ -64,6 +64,7 @@ SEVERITY: dict[str, Severity] = {
     "indicators_unchecked": Severity.INFO,
     "action_input": Severity.WARNING,
     "untouched_checklist": Severity.WARNING,
+    "template_placeholder": Severity.WARNING,
     "near_file_name": Severity.WARNING,
     "id_pattern": Severity.INFO,
     "unread_verb": Severity.WARNING,
