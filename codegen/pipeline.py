@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import errno
 import gc
-import hashlib
 import os
 import posixpath
 import stat
@@ -26,6 +25,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+from spellbook.disk.loading import source_sha256
 
 from .budget import stage
 from .config import Machine, options_for
@@ -171,7 +172,7 @@ def _decoded(data: bytes, path: str) -> tuple[str, str, str]:
         raise SpecError(
             f"not UTF-8 text: byte 0x{data[err.start]:02x} at column {column}", line
         ).locate(path, normalize_newlines(data.decode("utf-8", "replace"))) from None
-    return text, path, hashlib.sha256(data).hexdigest()
+    return text, path, source_sha256(data)
 
 
 def parse_spec_text(
@@ -193,7 +194,7 @@ def parse_machines_text(
     """Every machine of the spec `text` (see `load_machines`); with `one`, a file of
     several machines without a section named is an error saying how to name one."""
     if sha256 is None:
-        sha256 = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        sha256 = source_sha256(text.encode("utf-8"))
     text = normalize_newlines(text)
     try:
         if "\x00" in text:

@@ -12,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from spellbook.disk.loading import source_sha256
 from spellbook.records.words import plural
 
 from ..analyse.kept import kept
@@ -131,8 +132,6 @@ def made_from(spec: Spec, root: Path) -> dict[str, str]:
     from `root`, with their sha256: its vocabulary file and the templates the machine
     carries (so `spell` can say when one has changed since). A file of Spellbook's own
     vocabularies is no file of the project, and not named."""
-    import hashlib
-
     named: list[Path] = []
     if spec.vocabulary.endswith(".md"):  # a vocabulary that is data, and its templates
         vocabulary = Path(spec.vocabulary)
@@ -145,7 +144,7 @@ def made_from(spec: Spec, root: Path) -> dict[str, str]:
         full = path if path.is_absolute() else root / path
         try:
             shown = full.resolve().relative_to(root.resolve()).as_posix()
-            found[shown] = hashlib.sha256(full.read_bytes()).hexdigest()
+            found[shown] = source_sha256(full.read_bytes())
         except (OSError, ValueError):  # not a file of the project: not named
             continue
     return found

@@ -1020,6 +1020,20 @@ def test_a_spec_changed_since_its_module_was_generated_is_said_never_refused(
     assert list((tmp_path / "cache" / "fresh").iterdir())
 
 
+def test_a_spec_checked_out_with_crlf_line_ends_is_not_changed(house: Path, tmp_path: Path) -> None:
+    # git on Windows checks text out with `\r\n`: every cast said the spec had changed,
+    # and `spellbook-codegen --check` failed, though no line of it had.
+    spec = house / "spec" / "DOOR.md"
+    spec.write_bytes(spec.read_bytes().replace(b"\n", b"\r\n"))
+    later = (house / "generated" / "door.py").stat().st_mtime_ns + 5_000_000_000
+    os.utime(spec, ns=(later, later))
+    env = {"SPELLBOOK_CACHE": str(tmp_path / "cache")}
+    done = run(house, "-m", "spellbook", "status", env=env)
+    assert done.returncode == 0 and "has changed" not in clean(done), done.stderr
+    checked = compiler(house, "generate", "--check")
+    assert checked.returncode == 0, clean(checked)
+
+
 # Two machines of one file, one per section, each of whose sections names a state file.
 DESK = """\
 # Desk

@@ -198,13 +198,22 @@ def _changed(project: Project, name: str, recorded: object, made: int) -> bool:
             data = f.read(MODULE_LIMIT + 1)
     except OSError:
         return False
-    import hashlib
-
-    if hashlib.sha256(data).hexdigest() == recorded:
+    if source_sha256(data) == recorded:
         if cache is not None:
             keep(cache, seen)
         return False
     return True
+
+
+def source_sha256(data: bytes) -> str:
+    """The sha256 a module records of a file it is made from: of its text with its lines
+    ended by line feeds, as the file is read (a checkout that writes `\r\n`, as git
+    does on Windows, changes no line of it)."""
+    import hashlib
+
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return hashlib.sha256(data).hexdigest()
 
 
 def read_at_most(path: str, limit: int, shown: str) -> bytes:
