@@ -176,6 +176,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     reader.notices.extend(term_notices)
     spells = tuple(_spells(placed))
     roles = with_extra_names(options.columns)
+    placed = _from_headings(placed, roles)
     light = None if _has_id_table(placed, roles) else LightReader(reader)
     if light is not None:
         light.foresee((p.block for p in placed if isinstance(p.block, Table)), roles)
@@ -643,6 +644,76 @@ def _place(blocks: tuple[Block, ...]) -> Iterator[_Placed]:
         before = block
         if isinstance(block, Html):
             details_aside(block, folded)
+
+
+def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> list[_Placed]:
+    """The blocks, a table of the moves out of one state under a heading naming it
+    (`### Open` over `| Event | Goes to |`, no From column) read as if a From column named
+    that state in each row. A heading is taken for a state only where a row of such a
+    table leads to it, or it is the first of two or more such tables (where it may
+    start), or it is beside a heading so taken (under the same heading, at its level):
+    never a section's title alone (`## Transitions` over `| Event | To |`)."""
+    found: list[tuple[int, Table, Heading]] = []
+    for at, p in enumerate(placed):
+        table = p.block
+        if not isinstance(table, Table) or not p.headings or p.headings[-1].level == 1:
+            continue
+        held = roles_found(table, light_roles(roles, table))
+        if "trigger" in held and "next state" in held and not {"current state", "id"} & set(held):
+            found.append((at, table, p.headings[-1]))
+    if not found:
+        return placed
+    led = {
+        normal(row.cells[i].plain)
+        for _, table, _ in found
+        for i in roles_found(table, light_roles(roles, table))["next state"]
+        for row in table.rows
+        if i < len(row.cells)
+    }
+    first = found[0][2]
+    named: dict[int, str] = {}
+    for at, _, heading in found:
+        forms = _heading_names(heading.text)
+        state = next((f for f in forms if normal(f) in led), None)
+        if state is None and heading is first and len(found) > 1:
+            state = forms[-1]
+        if state is not None:
+            named[at] = state
+    # and the headings beside those, of such tables too (`### Archived`, which no row
+    # leads to: a state, unreachable)
+    beside = {(*placed[at].headings[:-1], placed[at].headings[-1].level) for at in named}
+    for at, _, heading in found:
+        if at not in named and (*placed[at].headings[:-1], heading.level) in beside:
+            named[at] = _heading_names(heading.text)[-1]
+    out = list(placed)
+    for at, table, _ in found:
+        if at in named:
+            out[at] = replace(placed[at], block=_with_from(table, named[at]))
+    return out
+
+
+def _heading_names(text: str) -> list[str]:
+    """The names a heading over a state's moves may call it, most as written first:
+    `1. Open`, `State: Open`, `Open state` are `Open` too."""
+    forms = [text.strip()]
+    for pattern in (r"^\d+[.)]?\s+", r"^(?:the\s+)?state\s*[:\-\u2013\u2014]\s*", r"\s+state$"):
+        stripped = re.sub(pattern, "", forms[-1], flags=re.IGNORECASE).strip().strip("`*")
+        if stripped and stripped != forms[-1]:
+            forms.append(stripped)
+    return forms
+
+
+def _with_from(table: Table, state: str) -> Table:
+    """`table` with a first column, `From`, naming `state` in each row."""
+
+    def cell(line: int, text: str) -> Cell:
+        return Cell(line, text, Inline(line, (Segment("text", text),), text))
+
+    header = TableRow(table.header.line, (cell(table.header.line, "From"), *table.header.cells))
+    rows = tuple(TableRow(r.line, (cell(r.line, state), *r.cells)) for r in table.rows)
+    ragged = tuple((line, count + 1) for line, count in table.ragged)
+    written = tuple((line, (state, *cells)) for line, cells in table.written)
+    return Table(table.line, header, rows, ragged, written)
 
 
 @dataclass(frozen=True)

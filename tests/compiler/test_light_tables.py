@@ -2183,6 +2183,40 @@ def test_a_table_of_states_says_valid_actions_and_goals_as_a_states_list_does() 
     assert "give the table of states (line 7) a `Goal` column" in advice
 
 
+def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> None:
+    # `### Open` over `| Event | Goes to | When |`: refused as a table with no From column.
+    text = (
+        "# Tickets\n\nTransitions not listed are rejected.\n\n## States\n\n"
+        "### Open\n\n| Event | Goes to |\n|---|---|\n| assign | In progress |\n"
+        "| close | Closed |\n\n"
+        "### In progress\n\n| Event | Goes to |\n|---|---|\n| resolve | Closed |\n"
+        "| unassign | Open |\n\n### Closed\n\n| Event | Goes to |\n|---|---|\n| - | (none) |\n"
+    )
+    spec = read(text)
+    assert [s.name for s in spec.states] == ["Open", "in_progress", "Closed"]
+    moves = {(r.current.names, tuple(r.triggers), r.target.name) for r in spec.rows[:4]}
+    assert moves == {
+        (("Open",), ("assign",), "in_progress"),
+        (("Open",), ("close",), "Closed"),
+        (("in_progress",), ("resolve",), "Closed"),
+        (("in_progress",), ("unassign",), "Open"),
+    }
+    assert spec.goals == ("Closed",)
+    assert not [f for f in analyse(spec) if f.severity.name == "ERROR"]
+    # Numbered, or called a state, the heading names it; one beside them that no row
+    # leads to is a state too, one that cannot be reached.
+    other = text.replace("### Open", "### 1. Open").replace("### Closed", "### State: Closed")
+    other += "\n### Archived\n\n| Event | Goes to |\n|---|---|\n| restore | Open |\n"
+    spec = read(other)
+    assert [s.name for s in spec.states] == ["Open", "in_progress", "Closed", "Archived"]
+    assert [f.state for f in analyse(spec) if f.kind == "unreachable_state"] == ["Archived"]
+    # A heading no row leads to, and that is no first of several such tables, is no state:
+    # a section's title over a table of events stays refused.
+    titled = "# Tickets\n\n## Transitions\n\n| Event | To |\n|---|---|\n| close | Closed |\n"
+    with pytest.raises(SpecError, match="none read as From"):
+        read(titled)
+
+
 @pytest.mark.parametrize("name", ["Tous les états", "Jeder Zustand", "Todos los estados"])
 def test_a_from_cell_meaning_every_state_in_another_language_is_offered_any_state(
     name: str,
