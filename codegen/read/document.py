@@ -40,6 +40,7 @@ from .initial import (
     final_marks,
     initial_first,
     initial_mark,
+    marks_column,
     trailing_mark,
 )
 from .lexicon import EMPTY, Lexicon, ReadOptions, normal
@@ -378,9 +379,28 @@ def _table_of_states_said(
     if first is None or at is None or "read from the transition tables" not in notices[at].message:
         return
     note = notices[at]
+    unread = [
+        c.plain.strip()
+        for table in _state_tables(placed, roles)
+        for i, c in enumerate(table.header.cells)
+        if i
+        and c.plain.strip()
+        and not any(_header(c) in names for names in _STATE_COLUMNS.values())
+        and not marks_column(c.plain)
+        and any(i < len(r.cells) and r.cells[i].plain.strip() for r in table.rows)
+    ]
+    unread = list(dict.fromkeys(unread))
     said = (
         "read from the transition tables (the table of states at line "
-        f"{first.line} is checked against them, and read for what it says of each)"
+        f"{first.line} is checked against them, and read for what it says of each"
+        + (
+            f"; its column{'s' if len(unread) > 1 else ''} "
+            + ", ".join(repr(u) for u in unread)
+            + f" {'are' if len(unread) > 1 else 'is'} not read"
+            if unread
+            else ""
+        )
+        + ")"
     )
     notices[at] = replace(
         note, message=note.message.replace("read from the transition tables", said, 1)

@@ -293,6 +293,12 @@ def _about_other(clause: str) -> str:
     )
 
 
+def marks_column(header: str) -> bool:
+    """Whether a States table's column of that header marks states (`Initial`, `Final`,
+    `Terminal`): read for its ticks."""
+    return _labelled(header, _label()) or _labelled(header, _final_label())
+
+
 def table_marks(table: Table) -> Iterator[Claim]:
     """The state a table names as the initial one: a States table (`| State | Meaning
     |`) by a mark in its first column (`review (initial)`) or a tick in an `Initial`

@@ -2166,6 +2166,10 @@ def test_a_table_of_states_says_valid_actions_and_goals_as_a_states_list_does() 
     assert not [f for f in found if f.kind in ("no_goal", "dead_end", "valid_actions_mismatch")]
     (note,) = notices(spec, "names_from_tables")
     assert "the table of states at line 7 is checked against them" in note
+    assert "not read" not in note  # every column is
+    owned = read(text.replace(" Goal |", " Owner |").replace("| yes |", "| ops |"))
+    (note,) = notices(owned, "names_from_tables")
+    assert "its column 'Owner' is not read" in note
     # Where the rows disagree with the table, the verifier says so at the state's row.
     reopened = read(text.replace("| review | reject | draft |", "| done | reopen | draft |"))
     found = analyse(reopened)
