@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from spellbook.disk.loading import importable as _importable
+from spellbook.disk.loading import outside_projects
 from spellbook.disk.paths import is_git
 from spellbook.disk.project import (
     PROJECT_LIMIT,
@@ -325,6 +326,7 @@ def options_for(
         _refuse_untrusted(options.vocabulary, root)
     else:
         importable(root)
+        _refuse_outside(options.vocabulary, root)
     if options.folder != str(Path(path).resolve().parent):  # outside the root
         spec = Path(path).resolve()
         return with_templates(
@@ -405,6 +407,24 @@ def vocabulary_file(
     if ignored:
         raise refused(ignored.replace("a template is carried", "its words are carried"))
     return str(full)
+
+
+def _refuse_outside(vocabulary: str, root: Path) -> None:
+    """A SpecError where the project's vocabulary is a Python module that would be
+    imported from outside it (an installed package, `vocabulary = "jinja2"`): its words
+    in Python are its own modules, found from its root, and naming another would run that
+    module's code."""
+    if not vocabulary or is_data(vocabulary) or module_name(vocabulary).startswith(f"{PACKAGE}."):
+        return
+    where = outside_projects(module_name(vocabulary))
+    if where:
+        raise SpecError(
+            f"the project's vocabulary {vocabulary!r} is no module of the project: it would "
+            f"be imported from {where}; a vocabulary in Python is a module of the project, "
+            "found from its root (`words`, `my_project.words`), and importing another runs "
+            "its code",
+            0,
+        ).locate(str(root / "pyproject.toml"), None)
 
 
 def _refuse_untrusted(vocabulary: str, root: Path) -> None:

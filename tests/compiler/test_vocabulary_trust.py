@@ -114,3 +114,44 @@ def test_the_core_alone_reads_it_without_importing(tmp_path: Path) -> None:
     result = _verify("--spec", str(spec), "--vocabulary", "", cwd=here)
     assert result.returncode == 0, clean(result)
     assert not (tmp_path / "sent" / "RAN").exists()
+
+
+@pytest.mark.parametrize("trust", [False, True])
+def test_a_project_s_vocabulary_is_never_an_installed_module(tmp_path: Path, trust: bool) -> None:
+    # `vocabulary = "mcp.cli"` in a pull request's pyproject.toml imported that installed
+    # module, its code run, before the refusal that it defines no words.
+    installed = tmp_path / "site"
+    (installed / "installedpkg").mkdir(parents=True)
+    (installed / "installedpkg" / "__init__.py").write_text(
+        f"from pathlib import Path\nPath({str(tmp_path / 'RAN')!r}).write_text('ran')\nNOUNS = []\n"
+    )
+    spec = _sent(tmp_path / "sent", "installedpkg")
+    env = {"PYTHONPATH": str(installed), "PATH": "/usr/bin:/bin"}
+    args = ["--spec", str(spec), *(["--trust"] if trust else [])]
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "verify-state-machine.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path / "sent",
+        env=env,
+    )
+    err = clean(result)
+    assert result.returncode == 2, err
+    assert "'installedpkg' is no module of the project" in err
+    assert str(installed / "installedpkg") in err and "pyproject.toml" in err
+    assert not (tmp_path / "RAN").exists()
+    # The project's own module is still its vocabulary.
+    (tmp_path / "sent" / "pyproject.toml").write_text(
+        '[project]\nname = "sent"\n\n[tool.spellbook]\nvocabulary = "evil"\n'
+    )
+    (tmp_path / "sent" / "evil.py").write_text("NOUNS = []\n")
+    own = subprocess.run(
+        [sys.executable, str(ROOT / "verify-state-machine.py"), "--spec", str(spec)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path / "sent",
+        env=env,
+    )
+    assert own.returncode == 0, clean(own)

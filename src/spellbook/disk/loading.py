@@ -33,6 +33,27 @@ def importable(root: str) -> None:
 _SOURCE_ONLY: set[str] = set()  # folders whose modules run from their source alone
 
 
+def outside_projects(name: str) -> str:
+    """Where the module `name` (its top-level package) would be imported from, where that
+    is not a project's folder `importable` made one: an installed package, another
+    folder ("" where it is a project's, or where no module of that name is found).
+    Finding it runs none of its code."""
+    from importlib.util import find_spec
+
+    try:
+        found = find_spec(name.partition(".")[0])
+    except (ImportError, ValueError):
+        return ""
+    if found is None:
+        return ""
+    places = list(found.submodule_search_locations or ()) or [found.origin or "built in"]
+    for place in places:
+        real = os.path.realpath(place)
+        if not any(real == f or real.startswith(f.rstrip(os.sep) + os.sep) for f in _SOURCE_ONLY):
+            return place
+    return ""
+
+
 def source_only(folder: str) -> None:
     """Modules and packages imported from `folder` (and the folders below it) run from
     their own source, compiled by `compiled`: no bytecode is read or written there (a
