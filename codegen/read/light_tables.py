@@ -63,7 +63,7 @@ from spellbook.records.words import counted
 
 from ..model import Condition, Kind, Notice, RuleRow, Selector, Spell, StateSpec, Target
 from ..spec_error import fail
-from .identifiers import ascii_name, identifier, is_identifier, unspelled
+from .identifiers import ascii_name, identifier, is_identifier, split_outside, unspelled
 from .lexicon import EMPTY, normal
 from .light_cells import (
     EventCell,
@@ -1095,6 +1095,20 @@ class LightReader:
                 "column",
                 line,
             )
+        cell = " ".join(written.split())
+        listed = [p for p in split_outside(cell, _listing_marks()) if p]
+        if len(listed) == 1 and "/" in cell:  # `done/failed`, one a state it knows
+            parts = cell.split("/")
+            if all(is_identifier(p) for p in parts) and any(self._known(p) for p in parts):
+                listed = parts  # (not `A/B test`, nor `A/B` of no state it knows)
+        if len(listed) > 1:  # `done / failed`, `done, failed`: one new state, `done_failed`
+            fail(
+                f"the To cell {written!r} names {len(listed)} states ("
+                + ", ".join(repr(p.strip()) for p in listed)
+                + "): a move leads to one; write a row for each, with the guard that says "
+                "when it goes there (or an event of its own)",
+                line,
+            )
         names, _ = state_names(written, target=True)
         if len(names) > 1:
             fail(
@@ -1630,6 +1644,13 @@ def _table_spells(rows: tuple[RuleRow, ...], reading: LightReading) -> tuple[Spe
 def _title(named: WrittenName | None, name: str) -> str:
     """The name as written, where it is not the identifier."""
     return named.written if named is not None and named.written != name else ""
+
+
+@cache
+def _listing_marks() -> re.Pattern[str]:
+    """What lists states, or a way through them, in a To cell: ` / ` (spaced: `A/B test`
+    is one name), `,`, an arrow."""
+    return re.compile(r"\s+/\s+|\s*(?:,|\u2192|->|=>)\s*")
 
 
 def terminal_rows(

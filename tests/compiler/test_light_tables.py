@@ -2023,6 +2023,23 @@ def test_a_state_whose_name_has_a_slash_is_one_state_in_a_from_cell() -> None:
     assert spec.rows[1].current.names == ("a_b_test",)
 
 
+@pytest.mark.parametrize(
+    "cell", ["done / failed", "done, failed", "done → archived", "done/failed"]
+)
+def test_a_to_cell_listing_states_is_refused_never_one_new_state(cell: str) -> None:
+    # `done / failed` was one new state, `done_failed`, a dead end, with no other word.
+    with pytest.raises(SpecError, match="names 2 states") as err:
+        read(
+            _order(
+                "| From | Event | To |",
+                f"| running | finish | {cell} |",
+                "| running | fail | failed |",
+                "| failed | retry | running |",
+            )
+        )
+    assert err.value.line == 7
+
+
 @pytest.mark.parametrize("word", ["even", "also"])
 def test_a_word_that_says_how_a_guard_holds_is_never_an_event(word: str) -> None:
     # `save, even if X` was the events `save` and `even`, guarded by X.
