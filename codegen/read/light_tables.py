@@ -1056,9 +1056,26 @@ class LightReader:
         name is declared (a States list, a From cell, or a To cell that is not one of these)."""
         if normal(written) in _TARGET_WORDS:
             return written, ""
+        noted = _keyword_note().match(" ".join(written.split()))
+        if noted is not None and (
+            normal(noted["word"]) in _TARGET_WORDS
+            or (normal(noted["word"]) in STAY and not self._known(noted["word"]))
+        ):  # `[BLOCKED] — not allowed`, `Same state (logs)`, `stays (no-op)`, `Same state ✅`
+            word = noted["word"] if normal(noted["word"]) in _TARGET_WORDS else "Same state"
+            said = "[BLOCKED]" if normal(word) == "[blocked]" else "Same state"
+            self._target_said(written, f"read as {said}, {noted['rest']!r} kept as a note", line)
+            return word, noted["rest"]
         words = normal(written)
         if words in STAY | BACK | _NOWHERE and not self._known(written):
             if words in STAY:
+                if words.strip("()") in _MAY_NAME:  # `ignored`: a state's name as often
+                    self._target_said(
+                        written,
+                        "read as Same state (the move keeps the state), no state of that name "
+                        "being declared; if it names a state, declare it: give it a row of its "
+                        f"own (`| {written} | - | (none) |` where it has no way out)",
+                        line,
+                    )
                 return "Same state", ""
             said = (
                 "the state before it, but this machine keeps no history of its states"
@@ -1120,6 +1137,11 @@ class LightReader:
         more = _MORE.match(written) or _NOTE_AFTER.match(written)
         if more is not None:
             state = more.group("name")
+            if normal(state) in SAME:  # `unchanged (logged)`: no state of its own
+                self._target_said(
+                    written, f"read as Same state, {more['rest']!r} kept as a note", line
+                )
+                return "Same state", more.group("rest")
             self.reader.notices.append(
                 Notice(
                     "target_note",
@@ -1137,6 +1159,17 @@ class LightReader:
             )
             return self.state(state, line), more.group("rest")
         return self.state(written, line), ""
+
+    def _target_said(self, written: str, said: str, line: int) -> None:
+        """A `target_note` warning: how the To cell `written` is read."""
+        self.reader.notices.append(
+            Notice(
+                "target_note",
+                f"the To cell {written!r} is {said}",
+                line,
+                f"R{self.reading.count + 1}",
+            )
+        )
 
     def _triggers(
         self, event: EventCell | None, target: str, line: int, notes: list[tuple[str, str]]
@@ -1644,6 +1677,22 @@ def _table_spells(rows: tuple[RuleRow, ...], reading: LightReading) -> tuple[Spe
 def _title(named: WrittenName | None, name: str) -> str:
     """The name as written, where it is not the identifier."""
     return named.written if named is not None and named.written != name else ""
+
+
+@cache
+def _keyword_note() -> re.Pattern[str]:
+    """A To cell's word that is no state (`[BLOCKED]`, `Same state`, `stays`) and a note
+    after it: in parentheses, after a dash, or marks (`✅`)."""
+    return re.compile(
+        r"(?P<word>\[blocked\]|[^()\u2014\u2013]*?[^\s()\u2014\u2013-])\s*"
+        r"(?P<rest>\([^()]*\)|[\u2014\u2013]\s*\S.*|-\s+\S.*|[^\w\s()\[\]]+)",
+        re.IGNORECASE,
+    )
+
+
+# Words a To cell may say "it stays" with that name states as often (`| new | ignore |
+# ignored |`): read as Same state where no state of that name is declared, and said so.
+_MAY_NAME = frozenset({"ignored", "current", "stay", "self", "remains"})
 
 
 @cache

@@ -2024,6 +2024,41 @@ def test_a_state_whose_name_has_a_slash_is_one_state_in_a_from_cell() -> None:
 
 
 @pytest.mark.parametrize(
+    ("cell", "kind", "note"),
+    [
+        ("[BLOCKED] — not allowed", Kind.BLOCKED, "'— not allowed'"),
+        ("[BLOCKED] (until paid)", Kind.BLOCKED, "'(until paid)'"),
+        ("Same state ✅", Kind.NOOP, "'✅'"),
+        ("Same state (logs)", Kind.NOOP, "'(logs)'"),
+        ("no change (audit only)", Kind.NOOP, "'(audit only)'"),
+        ("stays (no-op)", Kind.NOOP, "'(no-op)'"),
+        ("unchanged (logged)", Kind.NOOP, "'(logged)'"),
+    ],
+)
+def test_a_to_cell_word_with_a_note_is_that_word_never_a_new_state(
+    cell: str, kind: Kind, note: str
+) -> None:
+    # `[BLOCKED] — not allowed` was a new state `blocked_not_allowed` the event moved to.
+    spec = read(_order("| From | Event | To |", f"| review | ping | {cell} |"))
+    assert [s.name for s in spec.states] == ["review"]  # and no other
+    (row,) = [r for r in spec.rows if r.triggers == ("ping",)]
+    assert row.target.kind is kind
+    (said,) = notices(spec, "target_note")
+    assert f"is read as {'[BLOCKED]' if kind is Kind.BLOCKED else 'Same state'}, {note}" in said
+
+
+def test_a_to_cell_word_that_names_states_as_often_is_said_how_it_is_read() -> None:
+    # `| new | ignore | ignored |` kept the alert in `new` with no word.
+    spec = read(_order("| From | Event | To |", "| review | ignore | ignored |"))
+    (said,) = notices(spec, "target_note")
+    assert "'ignored' is read as Same state" in said and "`| ignored | - | (none) |`" in said
+    declared = _order(
+        "| From | Event | To |", "| review | ignore | ignored |", "| ignored | - | (none) |"
+    )
+    assert "ignored" in [s.name for s in read(declared).states]
+
+
+@pytest.mark.parametrize(
     "cell", ["done / failed", "done, failed", "done → archived", "done/failed"]
 )
 def test_a_to_cell_listing_states_is_refused_never_one_new_state(cell: str) -> None:
