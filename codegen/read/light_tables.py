@@ -355,6 +355,13 @@ def _cell_text(row: TableRow, index: int) -> str:
     return " ".join(row.cells[index].plain.split()) if index < len(row.cells) else ""
 
 
+# Words of a header that most likely names what makes a move (`Message`, `Signal`).
+_EVENT_HEADER_WORDS = frozenset(
+    {"event", "events", "trigger", "triggers", "triggered", "message", "messages", "signal"}
+    | {"signals", "input", "inputs", "command", "commands", "cause", "stimulus"}
+)
+
+
 def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
     """A warning for each column of a table with no trigger column whose every cell is a
     name alone (`| From | Action | To |` of `submit`, `approve`): most likely its events,
@@ -367,14 +374,17 @@ def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
             " ".join(row.cells[index].plain.split()) for row in table.rows if index < len(row.cells)
         ]
         said = [c for c in cells if normal(c) not in _NOTHING]
-        if not said or not all(is_identifier(c) for c in said):
-            continue
         name = table.header.cells[index].plain
+        # names alone, or a column whose header says events (`Message`, `Signal`, `Input`)
+        named = set(re.findall(r"[a-z]+", normal(name))) & _EVENT_HEADER_WORDS
+        if not said or not (named or all(is_identifier(c) for c in said)):
+            continue
+        holds = "holds" if named else "holds names alone"
         notices.append(
             Notice(
                 "event_column",
                 f"this table has no Event column, so each move's trigger is read as "
-                f"`to_<state>`, and its column {name!r} holds names alone "
+                f"`to_<state>`, and its column {name!r} {holds} "
                 f"({', '.join(repr(c) for c in dict.fromkeys(said[:3]))}), most likely the "
                 f"events: if they are, rename the column {name!r} to 'Event'",
                 table.line,

@@ -60,7 +60,7 @@ LIGHT_ROLES: dict[str, tuple[str, ...]] = {
     "current state": ("Source", "Current", "Current Status"),
     "trigger": (
         *("Trigger / Event", "Trigger/Event", "Event / Trigger", "Event/Trigger"),
-        *("On", "On Event"),
+        *("On", "On Event", "Event name", "Event Name", "Trigger event", "Triggered by"),
     ),
     "next state": (
         *("Target", "Next Status", "New State", "New Status"),

@@ -949,6 +949,9 @@ def _order(header: str, *rows: str) -> str:
         "| State | Transition | Next State |",
         "| Source | Event | Target |",
         "| Current | Event | Next |",
+        "| From | Event name | To |",
+        "| From | Trigger event | To |",
+        "| From | Triggered by | To |",
     ],
 )
 def test_a_trigger_column_under_the_headers_people_write_is_read_as_the_events(
@@ -966,6 +969,17 @@ def test_a_column_of_events_under_another_name_is_a_warning_naming_the_rename() 
     (note,) = [f for f in analyse(spec) if f.kind == "event_column"]
     assert (note.line, note.severity.value) == (5, "warning")
     assert "rename the column 'Action' to 'Event'" in note.message
+
+
+@pytest.mark.parametrize("header", ["Message", "Signal", "Input"])
+def test_a_column_headed_as_events_is_a_warning_whatever_its_cells(header: str) -> None:
+    # `| From | Message | To |` of `User submits the form` was dropped with no word: every
+    # move's trigger `to_<state>`.
+    spec = read(_order(f"| From | {header} | To |", "| draft | User submits the form | review |"))
+    (note,) = [f for f in analyse(spec) if f.kind == "event_column"]
+    assert f"rename the column {header!r} to 'Event'" in note.message
+    owned = read(_order("| From | Owner | To |", "| draft | The support team | review |"))
+    assert not [f for f in analyse(owned) if f.kind == "event_column"]
 
 
 @pytest.mark.parametrize(
