@@ -857,6 +857,22 @@ class LightReader:
                     "this a row from it",
                     line,
                 )
+            if (
+                normal(source) in _START_WORDS
+                and trigger_text
+                and normal(trigger_text) not in (_NOTHING | _DASHES)
+            ):  # `| Start | begin | Details |`: a wizard's first page, as often as the marker
+                self.reader.notices.append(
+                    Notice(
+                        "states_unread",
+                        f"this row's {source!r} is read as where the machine starts, no state "
+                        f"of it: it starts in {target_cell}, and {trigger_text!r} is kept as a "
+                        f"note, no event of it; if {source} is a state the workflow waits in "
+                        f"for {trigger_text}, declare it (a row leading to it, or a States "
+                        f"list); if not, write `(start)` for it, and `-` for the event",
+                        line,
+                    )
+                )
             if self.reading.initial is None:
                 self.reading.initial = (target_cell, line, trigger_text)
             elif self.reading.initial[0] != target_cell:

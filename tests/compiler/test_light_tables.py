@@ -2501,6 +2501,13 @@ def test_a_start_row_that_nothing_leads_back_to_is_the_start_marker_with_its_eve
     spec = read(_table("| start | create | draft |\n| draft | submit | review |\n"))
     assert spec.initial == "draft"
     assert all(r.current.names[0].lower() != "start" for r in spec.rows)
+    # It may as well be a first page a wizard waits in (`| Start | begin | Details |`):
+    # the reading is said, with both ways to write it.
+    (said,) = notices(spec, "states_unread")
+    assert "'start' is read as where the machine starts" in said and "'create'" in said
+    assert "write `(start)` for it" in said
+    marked = read(_table("| (start) | create | draft |\n| draft | submit | review |\n"))
+    assert not notices(marked, "states_unread")
 
 
 @pytest.mark.parametrize("marker", ["start", "initial", "(start)"])
