@@ -520,6 +520,12 @@ def _phrases(text: str, separator: re.Pattern[str]) -> tuple[str, ...] | None:
 def event_cell(cell: Cell) -> EventCell:
     """What an Event cell says (see the module's doc)."""
     text, line = shown(cell, "Event"), cell.line
+    if " ".join(text.lower().split()) in ("n/a", "(n/a)", "n.a.", "n. a."):
+        fail(  # not the events `n` and `a`
+            f"the Event cell {text!r} names no event: write the event that makes the move; "
+            "where the state has no way out, say so with the row `| <state> | - | (none) |`",
+            line,
+        )
     if re.fullmatch(r"\s*\[\s*blocked\s*\]\s*", text, re.IGNORECASE):
         fail(
             f"the Event cell {text!r} names no event: `[BLOCKED]` goes in the To cell of the "

@@ -1235,11 +1235,18 @@ class LightReader:
         if called is not None:
             self._called(written, called, line)
             return [self.trigger(called, line)]
-        note = _note().match(written)
-        if note is not None:
+        note = _note().match(written) or _said_after().match(written)
+        if note is not None:  # `close (withdrawn)`, `close — author withdrew`, `approve: admins`
             written = note.group("name")
             notes.append(("Trigger note", note.group("note")))
-        parts = [p.strip() for p in written.split(",")]
+        if _sequence().search(written):
+            fail(
+                f"the Event cell {written!r} names events one after another: a row's move "
+                "happens on one event; write a row for each, the first leading to a state "
+                "the second leaves",
+                line,
+            )
+        parts = [p.strip() for p in re.split(r"\s*,\s*|\s+[&+]\s+", written)]
         if len(parts) > 1 and all(is_identifier(p) for p in parts):
             return [self.trigger(p, line) for p in parts]
         return [self.trigger(written, line)]
@@ -1719,6 +1726,21 @@ def _keyword_note() -> re.Pattern[str]:
 # Words a To cell may say "it stays" with that name states as often (`| new | ignore |
 # ignored |`): read as Same state where no state of that name is declared, and said so.
 _MAY_NAME = frozenset({"ignored", "current", "stay", "self", "remains"})
+
+
+@cache
+def _said_after() -> re.Pattern[str]:
+    """An event's name and a note after a dash or a colon and a space: `close — author
+    withdrew`, `approve: maintainers only`, `reset - by an admin` (not `order:created`)."""
+    return re.compile(
+        r"^(?P<name>[^\u2014\u2013:]*?\w)\s*(?:[\u2014\u2013]\s*|\s-\s+|:\s+)(?P<note>\S.*)$"
+    )
+
+
+@cache
+def _sequence() -> re.Pattern[str]:
+    """Events one after another in one cell: `approve → merge`, `approve -> merge`."""
+    return re.compile(r"\w\s*(?:\u2192|->|=>)\s*\w")
 
 
 @cache

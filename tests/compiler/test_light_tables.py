@@ -2073,6 +2073,41 @@ def test_a_to_cell_word_that_names_states_as_often_is_said_how_it_is_read() -> N
 
 
 @pytest.mark.parametrize(
+    ("cell", "events", "note"),
+    [
+        ("close — author withdrew", ("close",), "author withdrew"),
+        ("approve: maintainers only", ("approve",), "maintainers only"),
+        ("reset - by an admin", ("reset",), "by an admin"),
+        ("approve & merge", ("approve", "merge"), ""),
+        ("approve + merge", ("approve", "merge"), ""),
+        ("order:created", ("order:created",), ""),
+    ],
+)
+def test_an_event_cell_s_note_or_join_is_never_part_of_an_event_s_name(
+    cell: str, events: tuple[str, ...], note: str
+) -> None:
+    # `close — author withdrew` was the event close_author_withdrew, `approve & merge` the
+    # event approve_merge: no `spell close`, no word.
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    (row,) = spec.rows
+    assert row.triggers == tuple(identifier(e) for e in events)
+    assert (("Trigger note", note) in row.extra) == bool(note)
+
+
+def test_events_one_after_another_in_an_event_cell_are_refused() -> None:
+    with pytest.raises(SpecError, match="names events one after another"):
+        read(_order("| From | Event | To |", "| review | approve → merge | done |"))
+
+
+@pytest.mark.parametrize("cell", ["n/a", "N/A", "(n/a)"])
+def test_an_event_cell_that_says_not_applicable_is_refused_not_two_events(cell: str) -> None:
+    # `n/a` was the events `n` and `a` in every state's coverage.
+    with pytest.raises(SpecError, match="names no event") as err:
+        read(_order("| From | Event | To |", f"| review | {cell} | review |"))
+    assert err.value.line == 7
+
+
+@pytest.mark.parametrize(
     "cell", ["done / failed", "done, failed", "done → archived", "done/failed"]
 )
 def test_a_to_cell_listing_states_is_refused_never_one_new_state(cell: str) -> None:
