@@ -112,6 +112,21 @@ def test_an_action_on_spellbook_s_own_files_is_refused_by_the_verifier_as_at_run
         _plan(tmp_path, _read(phrase), own=("state.json",))
 
 
+def test_create_over_a_folder_or_a_link_is_refused_never_a_file_kept(tmp_path: Path) -> None:
+    # A folder named note.md was "kept as it is (it already exists)": the workflow moved
+    # on with no note, and the row deleting note.md was then refused there.
+    (tmp_path / "note.md").mkdir()
+    with pytest.raises(BadFile, match=r"note\.md is a folder, not a file; move it away"):
+        _plan(tmp_path, _read("Create note.md"))
+    (tmp_path / "note.md").rmdir()
+    (tmp_path / "note.md").symlink_to(tmp_path / "elsewhere.md")
+    with pytest.raises(UnsafePath, match=r"note\.md is a symbolic link; not creating it"):
+        _plan(tmp_path, _read("Create note.md"))
+    (tmp_path / "note.md").unlink()
+    (tmp_path / "note.md").write_text("mine\n")
+    assert _plan(tmp_path, _read("Create note.md")).operations == []  # a file: kept
+
+
 def test_reading_the_state_file_is_taken_by_the_verifier_and_at_run_time(tmp_path: Path) -> None:
     phrase = "Load state.json content"
     row = f"| T1 | A | Go | - | B | {phrase} | Done. |"

@@ -181,11 +181,13 @@ def test_a_name_that_turns_into_a_link_or_a_folder_is_seen(tmp_path: Path) -> No
     flow.cast("lumos")
     (tmp_path / TASK / "plan.md").symlink_to(tmp_path / "elsewhere.md")
     linked = spells_said(flow.cast("lumos").response)
-    assert "keeps `.ai/task/plan.md` as it is" in linked
+    # a link is no file kept: the cast that creates plan.md is refused, and says why
+    assert "refused now: .ai/task/plan.md is a symbolic link; not creating it" in linked
     assert linked == spells_said(Workflow(tmp_path).cast("lumos").response)
     (tmp_path / TASK / "plan.md").unlink()
     (tmp_path / TASK / "plan.md").mkdir()
     folder = spells_said(flow.cast("lumos").response)
+    assert "refused now: .ai/task/plan.md is a folder, not a file; move it away" in folder
     assert folder == spells_said(Workflow(tmp_path).cast("lumos").response)
     assert worked == ["GATHER_NEEDS_PLAN"] * 3
 

@@ -68,6 +68,9 @@ class Files:
         self.located[name] = dest
 
     def create(self, name: str, text: str) -> bool:
+        if name not in self.written and name not in self.origin and name not in self.gone:
+            # a folder or a link by its name is no file kept: refused now, nothing changed
+            self.workspace.is_file(name, "creating")
         if self.exists(name):
             return False
         self.operations.append(["create", name, text])
