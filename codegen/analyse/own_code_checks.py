@@ -184,18 +184,22 @@ def _joined_guards(spec: Spec) -> Iterator[Finding]:
         parts = _LOWER_JOIN.split(words)[::2]
         others = [guards.get(guard(part)[0]) for part in parts]
         if len(parts) < 2 or any(
-            (o is None and _phrase(part) not in terms) or o == atom
+            (o is None and _phrase(part) not in terms and not _method_name(part)) or o == atom
             for o, part in zip(others, parts, strict=True)
         ):
             continue
         asked = ", ".join(dict.fromkeys(r for o in others if o for r in spec.rows_asking(o)))
         if all(others):
             known = ", ".join(repr(p) for p in parts) + f" are guards of rules {asked}"
+        elif all(o is None and _method_name(p) for o, p in zip(others, parts, strict=True)):
+            known = ", ".join(repr(p) for p in parts) + " are written as methods' names"
         else:  # each part said: `'ready to ship' is a term (line 7) and 'approved' a guard ...`
             said = [
                 f"{p!r} a guard of rule{'s' if len(spec.rows_asking(o)) > 1 else ''} "
                 + ", ".join(spec.rows_asking(o))
                 if o is not None
+                else f"{p!r} a method's name"
+                if _phrase(p) not in terms
                 else f"{p!r} a term (line {terms[_phrase(p)].line})"
                 if terms[_phrase(p)].line
                 else f"{p!r} a term of the vocabulary"
@@ -217,6 +221,15 @@ def _joined_guards(spec: Spec) -> Iterator[Finding]:
             line=row.line,
             rule=row.id,
         )
+
+
+def _method_name(words: str) -> bool:
+    """Whether words are written as a method's name (`is_paid`, `isPaid`): a question of
+    the project's code of their own, never part of a guard's words."""
+    return (
+        re.fullmatch(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+", words.strip())
+        is not None
+    )
 
 
 def _phrase(words: str) -> str:

@@ -550,6 +550,21 @@ def test_a_lower_case_join_of_a_term_and_a_guard_is_warned_too() -> None:
     assert "own_guard_joined" not in kinds(other)
 
 
+def test_a_lower_case_join_of_methods_names_is_warned() -> None:
+    # `is_paid or is_waived` was one guard, a method is_paid_or_is_waived, with no word.
+    text = spec(
+        "| G1 | OPEN | Go | is_paid or is_waived | DONE | - | Done |\n"
+        "| G2 | OPEN | Go | NOT (is_paid or is_waived) | [BLOCKED] | - | No |\n"
+        "| S1 | OPEN | Stop | - | Same state | - | Stopped |"
+    )
+    (message,) = [m for k, m in findings(text) if k == "own_guard_joined"]
+    assert "'is_paid', 'is_waived' are written as methods' names" in message
+    assert "write `is_paid OR is_waived`" in message
+    # words of a guard of its own are no join
+    prose = text.replace("is_paid or is_waived", "paid or waived")
+    assert "own_guard_joined" not in kinds(prose)
+
+
 # -- the default stays fail-closed ----------------------------------------------------
 
 
