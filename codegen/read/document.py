@@ -74,7 +74,7 @@ from .markdown import (
     split_cells,
     struck,
 )
-from .no_table import why_no_table
+from .no_table import listed_moves, why_no_table
 from .policies import unlisted_policy, unread_policies
 from .rows import (
     ASIDE_NOTE,
@@ -190,6 +190,8 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         reader.notices.extend(light.summary_of(rows))
         reader.notices.extend(light.joined_events())
     rows = _with_templates(rows, lexicon, workspace, words)
+    if rows:
+        reader.notices.extend(_moves_in_lists(placed))
     if not rows:
         unread = next((n for n in reader.notices if n.kind == "unknown_column"), None)
         if unread is not None:
@@ -367,6 +369,29 @@ def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> I
         if "next state" in roles_found(table, light_roles(roles, table)):
             continue
         yield table
+
+
+def _moves_in_lists(placed: list[_Placed]) -> Iterator[Notice]:
+    """A `table_unread` warning for each list beside the transition tables whose items are
+    moves written as arrows (`- **review** --reject--> draft`), but one an example: not
+    read, so the moves it means are not the machine's, and `not listed` refuses them."""
+    title = _doc_title(placed)
+    for p in placed:
+        if (
+            isinstance(p.block, ItemList)
+            and aside_heading(p.headings, title, None) is None  # not under `## Examples`
+            and not aside_paragraph(p.before)  # nor after `For example:`
+        ):
+            heading = " ".join(p.headings[0].text.strip("#*_` ").split()) if p.headings else ""
+            found = listed_moves(p.block, heading)
+            if found is not None and "as arrows" in found[0]:  # sentences: most often prose
+                said = found[0].split(": ", 1)[1]
+                yield Notice(
+                    "table_unread",
+                    f"{said}; the machine's moves are its tables' rows, and this list's are "
+                    "none of them",
+                    found[1],
+                )
 
 
 def _table_of_states_said(

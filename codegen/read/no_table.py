@@ -35,7 +35,7 @@ def why_no_table(blocks: Iterable[tuple[Block, tuple[Heading, ...]]]) -> tuple[s
         if isinstance(block, Code) and diagram_language(block) is not None:
             return _diagram(block)
         if isinstance(block, ItemList):
-            listed = _listed(block, heading)
+            listed = listed_moves(block, heading)
             if listed is not None:
                 return listed
     return None
@@ -73,8 +73,9 @@ def _arrow(text: str, heading: str = "") -> tuple[str, str, str] | None:
     return source, event, rest
 
 
-def _listed(block: ItemList, heading: str) -> tuple[str, int] | None:
-    """A list whose items are moves (arrows, or sentences that say where a state goes)."""
+def listed_moves(block: ItemList, heading: str) -> tuple[str, int] | None:
+    """Why a list whose items are moves (arrows, or sentences that say where a state
+    goes) is no transition table, and its line; None for any other list."""
     texts = []
     for item in block.items:
         first = next((b for b in item.blocks if isinstance(b, Paragraph)), None)

@@ -2107,6 +2107,16 @@ def test_an_event_cell_that_says_not_applicable_is_refused_not_two_events(cell: 
     assert err.value.line == 7
 
 
+def test_a_list_of_moves_as_arrows_beside_the_tables_is_a_warning() -> None:
+    # Its moves were "not listed", refused, with no word; the same list alone is an error.
+    table = _order("| From | Event | To |", "| draft | submit | review |")
+    moves = "\n- **review** --reject--> draft\n- `review` → `closed` on **close**\n"
+    (said,) = notices(read(table + "\nAlso:\n" + moves), "table_unread")
+    assert "writes the moves as arrows (`review --reject--> draft`)" in said
+    assert "`| review | reject | draft |`" in said
+    assert not notices(read(table + "\nFor example:\n" + moves), "table_unread")
+
+
 @pytest.mark.parametrize(
     "cell", ["done / failed", "done, failed", "done → archived", "done/failed"]
 )
