@@ -46,7 +46,8 @@ _SPLIT = re.compile(r"(?<=[.!?])\s+")
 @cache
 def _qualified() -> re.Pattern[str]:
     return re.compile(
-        r"\b(?:except|unless|until|only|but|if|when|where|while|ignored|sometimes|usually)\b"
+        r"\b(?:except|exceptions?|unless|until|only|but|if|when|where|while|ignored|sometimes"
+        r"|usually|mostly|generally|typically|some|most)\b"
     )
 
 
