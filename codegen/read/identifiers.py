@@ -50,6 +50,9 @@ def identifier(written: str) -> str:
 _FOLD: dict[str, str] = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d"}
 # eth, thorn, a dotless i, h and t with a stroke, eng
 _FOLD |= {"ð": "d", "þ": "th", "\u0131": "i", "ħ": "h", "ŧ": "t", "ŋ": "ng"}
+# Hyphens and dashes a word processor writes for `-` (a non-breaking hyphen pasted from
+# Word or Confluence): a break between words, as `-` is (`in\u2011review` is `in_review`).
+_FOLD |= dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d", "-")
 _FOLD |= {"ẞ": "SS"} | {
     c.upper(): v.upper()
     for c, v in _FOLD.items()

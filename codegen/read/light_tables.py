@@ -761,7 +761,8 @@ class LightReader:
         elif " ".join(seen.written.split()) != " ".join(written.split()):
             fail(
                 f"{what} {written!r} and {seen.written!r} (line {seen.line}) are two names for "
-                f"one identifier, {name} (in any case): write them alike",
+                f"one identifier, {name} (in any case): write them alike"
+                + _unalike(written, seen.written),
                 line,
             )
         return name
@@ -1741,6 +1742,18 @@ def _said_after() -> re.Pattern[str]:
 def _sequence() -> re.Pattern[str]:
     """Events one after another in one cell: `approve → merge`, `approve -> merge`."""
     return re.compile(r"\w\s*(?:\u2192|->|=>)\s*\w")
+
+
+def _unalike(one: str, other: str) -> str:
+    """Where two names that look alike differ in characters outside ASCII (a non-breaking
+    hyphen pasted from a word processor, a no-break space): which, by their Unicode names."""
+    import unicodedata
+
+    odd = sorted({c for c in one + other if not c.isascii() and not c.isalpha()})
+    if not odd:
+        return ""
+    named = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in odd)
+    return f" (they differ in characters that look alike: {named})"
 
 
 @cache

@@ -2107,6 +2107,20 @@ def test_an_event_cell_that_says_not_applicable_is_refused_not_two_events(cell: 
     assert err.value.line == 7
 
 
+def test_a_non_breaking_hyphen_in_a_name_is_a_hyphen_and_said_where_it_differs() -> None:
+    # `in\u2011review` (pasted from a word processor) was the state `inreview` beside
+    # `in_review`, two states that look alike, "differing by a letter or two".
+    assert identifier("in\u2011review") == identifier("in-review") == "in_review"
+    with pytest.raises(SpecError, match="U\\+2011 NON-BREAKING HYPHEN"):
+        read(
+            _order(
+                "| From | Event | To |",
+                "| draft | submit | in\u2011review |",
+                "| in-review | approve | done |",
+            )
+        )
+
+
 def test_a_list_of_moves_as_arrows_beside_the_tables_is_a_warning() -> None:
     # Its moves were "not listed", refused, with no word; the same list alone is an error.
     table = _order("| From | Event | To |", "| draft | submit | review |")
