@@ -109,7 +109,7 @@ def limiting() -> re.Pattern[str]:
         r"^\W*(?:only|if|unless)\b"
         r"|\bonly (?:if|when|for|by|after|once)\b"
         r"|\b(?:admins?|owners?|staff|managers?|moderators?|internal)[- ]only\b"
-        r"|^\W*(?!(?:read|write|display|info|information|reference|audit|logging)\b)"
+        r"|^\W*(?!(?:read|write|display|info|information|reference|audit|logging|logs?)\b)"
         r"[a-z]+(?:s|-)? ?only\W*$"
         r"|^\W*when\b[^.]*?(?:[<>=\u2264\u2265]|\b(?:is|are|has|have)\b)"
         r"|\bafter \d+ ?(?:s|m|h|d|w|secs?|mins?|hrs?|seconds?|minutes?|hours?|days?|weeks?)\b"
@@ -122,7 +122,11 @@ def limiting() -> re.Pattern[str]:
         r"|^\W*(?:provided|until)\b|\bexcept for\b|\b(?:blocked|skipped|disabled) for\b"
         r"|\b(?:cannot|can't|may not)\b|\b\w+ (?:role |permission |approval )?required\b"
         r"|^\W*v\d[\w.]* only\W*$|\bnot in (?:the )?(?:mvp|v\d)|^\W*not yet\W*$|\bcoming soon\b"
-        r"|\b\d+ ?(?:h|hrs?|hours?|d|days?|min|mins|minutes?) after\b|\bonce per\b",
+        r"|\b\d+ ?(?:h|hrs?|hours?|d|days?|min|mins|minutes?) after\b|\bonce per\b"
+        r"|^\W*within \d|^\W*before (?:the|a|an|its)\b|^\W*once (?:\w+ed|approved)\b"
+        r"|^\W*except\b|\bexcept (?:on|in|during|when|while|if)\b|\bas long as\b"
+        r"|\b(?:blocked|disabled|skipped|frozen) (?:while|when|during|until)\b"
+        r"|\bbut never\b|^\W*(?:planned|proposed)\b",
         re.IGNORECASE,
     )
 

@@ -1607,6 +1607,16 @@ def _table(rows: str, header: str = "| From | Event | To |", head: str = "") -> 
         ("Notes", "Coming soon"),
         ("Notes", "Happens 24h after payment"),
         ("Notes", "Fires once per order"),
+        # limits of when the move may happen that were read as firing always, no word
+        ("Notes", "within 7 days"),
+        ("Notes", "before the deadline"),
+        ("Notes", "except on weekends"),
+        ("Notes", "once approved by QA"),
+        ("Notes", "as long as the lock is held"),
+        ("Notes", "blocked while frozen"),
+        ("Notes", "planned for v2"),
+        ("Status", "Proposed"),
+        ("Notes", "but never on Fridays"),
         # A column that says the move is refused, or asks a fact of a file: the row fired
         # always, with no word (`Valid: no`, `Prerequisites: plan.md exists AND ...`).
         ("Valid", "no"),
@@ -1745,6 +1755,9 @@ def test_a_column_of_notes_that_are_not_all_states_is_not_said_to_name_states() 
         "Shown read only",
         "Sends what it needs to the warehouse",
         "after the review",
+        "logs only",
+        "within reason",
+        "Before submitting, check the form",
     ],
 )
 def test_a_descriptive_note_in_an_unread_column_is_no_warning(note: str) -> None:
