@@ -56,7 +56,10 @@ def _errors(diff: SpecDiff) -> str:
     if not diff.errors:
         return ""
     errors = f"{diff.errors} {plural('error', diff.errors)}"
-    return f"; the spec has {errors}, so it is not generated: run the verifier without --against"
+    return (
+        f"; the spec has {errors}, so spellbook-codegen refuses it (but for a machine that "
+        "allows errors): run the verifier without --against"
+    )
 
 
 def _what_changed(diff: SpecDiff) -> str:

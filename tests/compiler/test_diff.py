@@ -209,8 +209,9 @@ def test_a_condition_whose_meaning_changes_is_said_in_the_worlds_it_changes() ->
     # The diff judges the change, but the headline says the spec has errors of its own
     # (a gap is one), which a CI that runs only `--against` would not otherwise see.
     assert verdict(found) == (
-        "1 behaviour change; existing workspaces carry across; the spec has 1 error, so it is "
-        "not generated: run the verifier without --against"
+        "1 behaviour change; existing workspaces carry across; the spec has 1 error, so "
+        "spellbook-codegen refuses it (but for a machine that allows errors): run the verifier "
+        "without --against"
     )
     assert verdict(diff(old, old)) == "no behaviour change"
 
