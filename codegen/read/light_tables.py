@@ -355,6 +355,14 @@ def _cell_text(row: TableRow, index: int) -> str:
     return " ".join(row.cells[index].plain.split()) if index < len(row.cells) else ""
 
 
+@cache
+def _someone_does() -> re.Pattern[str]:
+    """A cell that says what someone does, as an event does (`Customer pays`, `Reviewer
+    approves the draft`): a capitalised subject, then a verb in `-s`; never an instruction
+    (`Send the receipt`)."""
+    return re.compile(r"(?:The |A |An )?[A-Z][a-z]+ (?!is\b|has\b)[a-z]+(?:s|es)\b(?: .*)?$")
+
+
 # Words of a header that most likely names what makes a move (`Message`, `Signal`).
 _EVENT_HEADER_WORDS = frozenset(
     {"event", "events", "trigger", "triggers", "triggered", "message", "messages", "signal"}
@@ -377,9 +385,16 @@ def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
         name = table.header.cells[index].plain
         # names alone, or a column whose header says events (`Message`, `Signal`, `Input`)
         named = set(re.findall(r"[a-z]+", normal(name))) & _EVENT_HEADER_WORDS
-        if not said or not (named or all(is_identifier(c) for c in said)):
+        happened = all(_someone_does().match(c) for c in said)  # `Customer pays`
+        if not said or not (named or happened or all(is_identifier(c) for c in said)):
             continue
-        holds = "holds" if named else "holds names alone"
+        holds = (
+            "holds"
+            if named
+            else "holds what someone does"
+            if happened and not all(is_identifier(c) for c in said)
+            else "holds names alone"
+        )
         notices.append(
             Notice(
                 "event_column",

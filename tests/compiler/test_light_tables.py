@@ -971,6 +971,15 @@ def test_a_column_of_events_under_another_name_is_a_warning_naming_the_rename() 
     assert "rename the column 'Action' to 'Event'" in note.message
 
 
+def test_an_action_column_of_what_someone_does_is_a_warning_naming_the_rename() -> None:
+    # `Customer pays` was told to the AI as an instruction, every move `to_<state>`.
+    spec = read(_order("| From | Action | To |", "| draft | Customer pays | paid |"))
+    (note,) = [f for f in analyse(spec) if f.kind == "event_column"]
+    assert "holds what someone does ('Customer pays')" in note.message
+    told = read(_order("| From | Action | To |", "| draft | Send the invoice | paid |"))
+    assert not [f for f in analyse(told) if f.kind == "event_column"]
+
+
 @pytest.mark.parametrize("header", ["Message", "Signal", "Input"])
 def test_a_column_headed_as_events_is_a_warning_whatever_its_cells(header: str) -> None:
     # `| From | Message | To |` of `User submits the form` was dropped with no word: every
