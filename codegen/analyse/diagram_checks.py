@@ -5,7 +5,8 @@ read (`diagram_unread`). Each finding names the diagram's language.
 
 A diagram's state is a table's state where their identifiers are the same (`read.
 identifiers`, the way a table's written names get theirs), its own or its long name's
-(`state "Long name" as S`), or else the same but for case. An arrow from a composite
+(`state "Long name" as S`), or else the same but for case, or but for case and
+underscores (a diagram's id holds no space: `InReview` is `In review`). An arrow from a composite
 state leaves each state drawn in it, one into it arrives where its `[*]` leads. A move
 of a state to itself is compared where the diagram draws it, and not missed where it
 does not: diagrams leave those out. `S --> [*]` is read and not compared.
@@ -43,8 +44,10 @@ class _Names:
     def __init__(self, spec: Spec, diagram: SpecDiagram) -> None:
         self.states = {s.name for s in spec.states}
         self.folded: dict[str, list[str]] = {}
+        self.squashed: dict[str, list[str]] = {}  # but for `_` too: `InReview`, `in_review`
         for name in self.states:
             self.folded.setdefault(name.casefold(), []).append(name)
+            self.squashed.setdefault(name.replace("_", "").casefold(), []).append(name)
         self.long = dict(diagram.names)
         self.composites = {c: (initial, members) for c, initial, members in diagram.composites}
         self.pseudo = {p for p, _ in diagram.pseudo}
@@ -57,6 +60,11 @@ class _Names:
             if ident in self.states:
                 return ident
             same = self.folded.get(ident.casefold(), []) if ident else []
+            if len(same) == 1:
+                return same[0]
+        for written in (name, self.long.get(name, "")):  # an id can hold no space: `InReview`
+            ident = identifier(written) if written else ""
+            same = self.squashed.get(ident.replace("_", "").casefold(), []) if ident else []
             if len(same) == 1:
                 return same[0]
         return None

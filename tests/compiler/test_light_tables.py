@@ -952,6 +952,8 @@ def _order(header: str, *rows: str) -> str:
         "| From | Event name | To |",
         "| From | Trigger event | To |",
         "| From | Triggered by | To |",
+        "| From state | Event type | To state |",
+        "| From | Caused by | To |",
     ],
 )
 def test_a_trigger_column_under_the_headers_people_write_is_read_as_the_events(

@@ -97,6 +97,25 @@ def test_long_names_and_written_names_match_by_identifier() -> None:
     assert _found(_spec(drawn, table)) == []
 
 
+def test_an_id_written_without_the_space_matches_the_table_s_name() -> None:
+    # `InReview` for `In review` (a diagram's id holds no space): six false warnings.
+    table = """
+## Transitions
+
+| From | Event | To |
+|---|---|---|
+| Story newly created | Start work | In review |
+| In review | Finish | Done |
+"""
+    drawn = """stateDiagram-v2
+    state "Story newly created" as New
+    [*] --> New
+    New --> InReview: Start work
+    inReview --> Done: finish
+"""
+    assert _found(_spec(drawn, table)) == []
+
+
 def test_comments_directions_notes_and_styles_are_read_without_findings() -> None:
     drawn = """---
 title: Order
