@@ -584,18 +584,28 @@ class LightReader:
                 if normal(target) in TERMINAL | _NOWHERE or normal(target) in _DASHES:
                     unchecked.append(move)
                     continue
-                to = identifier(target).lower()
+                # `paid, cancelled`, `paid or cancelled`: each a move of the summary's
+                written = [t.strip() for t in split_outside(target, _summary_targets())]
+                written = [t for t in written if t] or [target]
+                tos = [identifier(t).lower() for t in written]
                 if normal(source) in START and not self._declared(source):
                     if not initial:  # where it starts is said later, if at all
                         unchecked.append(move)
                         continue
-                    made_by_rule = to == initial  # `(start) → X`: the machine starts in X
+                    made_by_rule = tos == [initial]  # `(start) → X`: the machine starts in X
                 else:
                     named = [identifier(n).lower() for n in state_names(source)[0]]
                     if not named:
                         unchecked.append(move)
                         continue
-                    made_by_rule = to in known and all((n, to) in made for n in named)
+                    unmade = [
+                        w
+                        for w, to in zip(written, tos, strict=True)
+                        if to not in known or not all((n, to) in made for n in named)
+                    ]
+                    made_by_rule = not unmade
+                    if unmade and len(written) > 1:  # the moves of it no rule makes
+                        move = f"{source} → {', '.join(unmade)}"
                 moves += 1
                 if not made_by_rule:
                     missing.append((move, row.line))
@@ -1769,6 +1779,12 @@ def _unalike(one: str, other: str) -> str:
         return ""
     named = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed')}" for c in odd)
     return f" (they differ in characters that look alike: {named})"
+
+
+@cache
+def _summary_targets() -> re.Pattern[str]:
+    """What parts the states a summary's To cell lists: `,`, `;`, ` / `, ` or `."""
+    return re.compile(r"\s*[,;]\s*|\s+/\s+|\s+or\s+", re.IGNORECASE)
 
 
 @cache

@@ -587,6 +587,17 @@ def test_a_table_of_from_and_to_beside_one_with_events_is_a_summary_checked_agai
     assert "WITHDRAWN → ON_LOAN" in wrong.message and wrong.line == said.line + 3
 
 
+def test_a_summary_listing_several_next_states_checks_each_move() -> None:
+    # `ON_SHELF | ON_LOAN, WITHDRAWN` was one move to a state `on_loan_withdrawn`, which
+    # no rule makes: a false `summary_disagrees`.
+    summary = "\nIn short:\n\n| From | To | Notes |\n|---|---|---|\n"
+    spec = read(LOANS + summary + "| ON_SHELF | ON_LOAN, WITHDRAWN | lent or gone |\n")
+    assert not [f for f in analyse(spec) if f.kind == "summary_disagrees"]
+    wrong = read(LOANS + summary + "| ON_SHELF | ON_LOAN or OVERDUE | lent |\n")
+    (said,) = [f for f in analyse(wrong) if f.kind == "summary_disagrees"]
+    assert "says ON_SHELF → OVERDUE, and no rule makes that move" in said.message
+
+
 _FULL = (
     "# S\n\n### Spells\n\n1. **Go**\n\n### States\n\n1. **A**\n    - *Valid Actions*: Go\n"
     "2. **B**\n    - *Valid Actions*: Go\n\n### Rules\n\n"
