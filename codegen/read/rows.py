@@ -282,7 +282,10 @@ _LIMIT = re.compile(
     r"\b(?:admins?|administrators?|ops|staff|operators?|managers?|internal|support|owners?"
     r"|superusers?|moderators?|privileged|authori[sz]ed|maintainers?|root)"
     r"(?: users?| team| roles?)? only\b|\(\s*[\w-]+(?: [\w-]+)* only\s*\)"
-    r"|\bonly (?:for|by|when|if|after|with)\b|\brequires? (?:an? )?(?:admin|approval|role|flag)\b",
+    r"|\bonly (?:for|by|when|if|after|with)\b|\brequires? (?:an? )?(?:admin|approval|role|flag)\b"
+    r"|\brequires? (?:an? )?\w*\d\w*\b|\bfeature[- ]flag|^(?:\d+[.)]\s*)?(?:if|unless)\b"
+    r"|\b(?:weekends?|weekdays?|business hours|office hours)(?: only)?\b"
+    r"|\bfor (?:admins?|administrators?|managers?|staff|owners?|moderators?|maintainers?)\b",
     re.IGNORECASE,
 )
 # Words an example note says, which the error for a file with no transition table finds.

@@ -94,7 +94,19 @@ def test_a_details_summary_ends_at_its_closing_tag() -> None:
     assert "escalate" in _events(parse_spec_text(text))
 
 
-@pytest.mark.parametrize("heading", ["Admin only", "Manual overrides (ops only)"])
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Admin only",
+        "Manual overrides (ops only)",
+        # limits that were read as none, the moves under them firing always with no word
+        "Weekend only",
+        "Requires 2FA",
+        "When the feature flag is on",
+        "If payment succeeded",
+        "Transitions for admins",
+    ],
+)
 def test_a_heading_that_limits_its_moves_is_a_warning_at_its_line(heading: str) -> None:
     text = f"{_LIVE}\n### {heading}\n\n{_LATER}"
     spec = parse_spec_text(text)
@@ -103,6 +115,12 @@ def test_a_heading_that_limits_its_moves_is_a_warning_at_its_line(heading: str) 
     assert warning.line == text.split("\n").index(f"### {heading}") + 1
     assert warning.severity.value == "warning"
     assert "firing always" in warning.message and "[guard]" in warning.message
+
+
+@pytest.mark.parametrize("heading", ["Happy path", "Error handling", "Requirements", "Refunds"])
+def test_a_heading_that_names_its_moves_is_no_limit(heading: str) -> None:
+    spec = parse_spec_text(f"{_LIVE}\n### {heading}\n\n{_LATER}")
+    assert not [f for f in analyse(spec) if f.kind == "heading_limit"]
 
 
 _ROWS = "| From | Event | To |\n|---|---|---|\n| draft | submit | review |\n"
