@@ -132,7 +132,7 @@ def check_templates(analysis: Analysis) -> Iterator[Finding]:
                 )
                 if text:
                     made.setdefault((rule.dest, file), (rule.id, action.target, text))
-                placeholder = _placeholder().search(text) if text and where not in said else None
+                placeholder = _placeholder_in(text) if text and where not in said else None
                 if placeholder is not None:
                     said.add(where)
                     at = text.count("\n", 0, placeholder.start()) + 1
@@ -147,6 +147,23 @@ def check_templates(analysis: Analysis) -> Iterator[Finding]:
                         rule=rule.id,
                     )
     yield from _untouched(analysis, made)
+
+
+def _placeholder_in(text: str) -> re.Match[str] | None:
+    """The first `${name}` of a template outside its code fences, and not a shell's
+    variable (`${HOME}`, in capitals): one its author meant filled in."""
+    fence = ""
+    at = 0
+    for line in text.split("\n"):
+        marker = re.match(r" {0,3}(`{3,}|~{3,})", line)
+        if marker is not None and (not fence or marker.group(1).startswith(fence)):
+            fence = "" if fence else marker.group(1)
+        elif not fence:
+            for found in _placeholder().finditer(line):
+                if not found.group()[2:-1].isupper():
+                    return _placeholder().search(text, at + found.start())
+        at += len(line) + 1
+    return None
 
 
 @cache

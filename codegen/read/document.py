@@ -74,7 +74,7 @@ from .markdown import (
     split_cells,
     struck,
 )
-from .no_table import listed_moves, why_no_table
+from .no_table import arrows_of, listed_moves, why_no_table
 from .policies import unlisted_policy, unread_policies
 from .rows import (
     ASIDE_NOTE,
@@ -191,7 +191,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         reader.notices.extend(light.joined_events())
     rows = _with_templates(rows, lexicon, workspace, words)
     if rows:
-        reader.notices.extend(_moves_in_lists(placed))
+        reader.notices.extend(_moves_in_lists(placed, rows))
     if not rows:
         unread = next((n for n in reader.notices if n.kind == "unknown_column"), None)
         if unread is not None:
@@ -371,7 +371,7 @@ def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> I
         yield table
 
 
-def _moves_in_lists(placed: list[_Placed]) -> Iterator[Notice]:
+def _moves_in_lists(placed: list[_Placed], rows: tuple[RuleRow, ...]) -> Iterator[Notice]:
     """A `table_unread` warning for each list beside the transition tables whose items are
     moves written as arrows (`- **review** --reject--> draft`), but one an example: not
     read, so the moves it means are not the machine's, and `not listed` refuses them."""
@@ -385,6 +385,8 @@ def _moves_in_lists(placed: list[_Placed]) -> Iterator[Notice]:
             heading = " ".join(p.headings[0].text.strip("#*_` ").split()) if p.headings else ""
             found = listed_moves(p.block, heading)
             if found is not None and "as arrows" in found[0]:  # sentences: most often prose
+                if all(_made(rows, move) for move in arrows_of(p.block, heading)):
+                    continue  # a picture of the rows (`Flow at a glance`)
                 said = found[0].split(": ", 1)[1]
                 yield Notice(
                     "table_unread",
@@ -392,6 +394,18 @@ def _moves_in_lists(placed: list[_Placed]) -> Iterator[Notice]:
                     "none of them",
                     found[1],
                 )
+
+
+def _made(rows: tuple[RuleRow, ...], move: tuple[str, str, str]) -> bool:
+    """Whether a row makes the move `(source, event, target)` (an event "" is any)."""
+    source, event, target = (identifier(m).lower() for m in move)
+    return any(
+        source in {identifier(n).lower() for n in r.current.names}
+        and r.target.name is not None
+        and identifier(r.target.name).lower() == target
+        and (not event or event in {identifier(t).lower() for t in r.triggers})
+        for r in rows
+    )
 
 
 def _table_of_states_said(
@@ -478,7 +492,7 @@ def _columns_of(
         read.add(state.name)
         indicators = _column(row, at["indicators"], written=True)
         evidence, inferable = parse_indicators(indicators, lexicon, workspace, words)
-        goal = _column(row, at["goal"]).lower().rstrip(".")
+        goal = _column(row, at["goal"]).lower().rstrip(".").strip("*_` ")
         by_name[state.name] = replace(
             state,
             description=_column(row, at["description"]),
@@ -487,12 +501,17 @@ def _columns_of(
             inferable=inferable,
             valid_actions=_valid_actions(_column(row, at["valid actions"]), row.line),
             goal=state.goal
-            or (bool(goal) and goal not in _NO and goal not in _NONE_LISTED)
+            or goal in _GOAL_MARKS  # `yes`, `✓`: not `✗`, `false`, `0`
             or row.line in ended
             or _end_marked(row),
         )
 
 
+# What a Goal column's cell says the workflow ends in its state with.
+_GOAL_MARKS = frozenset(
+    {"yes", "y", "x", "true", "goal", "final", "\u2713", "\u2714", "\u2714\ufe0f", "\u2705"}
+    | {"\u2611"}
+)
 # The columns of a table of states read as a States list item's fields, by their headers
 # (as `_header` gives them: lower case, the last word singular).
 _STATE_COLUMNS = {
@@ -695,9 +714,9 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
     """The blocks, a table of the moves out of one state under a heading naming it
     (`### Open` over `| Event | Goes to |`, no From column) read as if a From column named
     that state in each row. A heading is taken for a state only where a row of such a
-    table leads to it, or it is the first of two or more such tables (where it may
-    start), or it is beside a heading so taken (under the same heading, at its level):
-    never a section's title alone (`## Transitions` over `| Event | To |`)."""
+    table leads to it, or it is beside a heading so taken (under the same heading, at
+    its level: the state it starts in, one no row leads to): never a section's title
+    that no row names (`## Normal flow` over `| Event | To |`)."""
     found: list[tuple[int, Table, Heading]] = []
     for at, p in enumerate(placed):
         table = p.block
@@ -715,17 +734,14 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
         for row in table.rows
         if i < len(row.cells)
     }
-    first = found[0][2]
     named: dict[int, str] = {}
     for at, _, heading in found:
         forms = _heading_names(heading.text)
         state = next((f for f in forms if normal(f) in led), None)
-        if state is None and heading is first and len(found) > 1:
-            state = forms[-1]
         if state is not None:
             named[at] = state
-    # and the headings beside those, of such tables too (`### Archived`, which no row
-    # leads to: a state, unreachable)
+    # and the headings beside those, of such tables too (`### Open`, where it starts, or
+    # `### Archived`, which no row leads to: a state, unreachable)
     beside = {(*placed[at].headings[:-1], placed[at].headings[-1].level) for at in named}
     for at, _, heading in found:
         if at not in named and (*placed[at].headings[:-1], heading.level) in beside:
@@ -758,7 +774,8 @@ def _with_from(table: Table, state: str) -> Table:
     rows = tuple(TableRow(r.line, (cell(r.line, state), *r.cells)) for r in table.rows)
     ragged = tuple((line, count + 1) for line, count in table.ragged)
     written = tuple((line, (state, *cells)) for line, cells in table.written)
-    return Table(table.line, header, rows, ragged, written)
+    sources = tuple((line, f"| {state} {text.strip()}") for line, text in table.sources)
+    return Table(table.line, header, rows, ragged, written, sources)
 
 
 @dataclass(frozen=True)
@@ -1246,7 +1263,7 @@ def _valid_actions(text: str, line: int) -> tuple[ValidAction, ...]:
     if text.strip().strip("*_()").strip().lower() in _NONE_LISTED:
         return ()
     actions: list[ValidAction] = []
-    for part in split_outside(text, _COMMA):
+    for part in split_outside(text, _VALID_SEPARATOR):
         part = part.strip().strip("*").strip()
         if not part:
             continue
@@ -1256,6 +1273,8 @@ def _valid_actions(text: str, line: int) -> tuple[ValidAction, ...]:
 
 
 _NONE_LISTED = frozenset({"-", "—", "none", "n/a"})
+# What parts the spells a Valid Actions field lists: `,`, ` / ` (`Approve / Reject`).
+_VALID_SEPARATOR = re.compile(r"\s*,\s*|\s+/\s+")
 
 
 # --- Transition tables --------------------------------------------------------
@@ -1457,9 +1476,12 @@ def _double_bar(table: Table, line: int, count: int) -> str:
     if count <= len(table.header.cells):
         return ""
     texts = dict(table.written).get(line, ())
+    source = dict(table.sources).get(line, "")
     for i in range(1, len(texts) - 1):
         if not texts[i] and texts[i - 1] and texts[i + 1]:
             before, after = texts[i - 1], texts[i + 1]
+            if not re.search(re.escape(before) + r"\s*\|\|\s*" + re.escape(after), source):
+                continue  # `| done | | note |`: an empty cell, no `||`
             return (
                 f"; '{before} || {after}' is one cell split at `||` (a table cell ends at "
                 f"every '|'): for either condition write `OR`, '{before} OR {after}', or "

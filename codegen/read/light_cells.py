@@ -123,10 +123,11 @@ def limiting() -> re.Pattern[str]:
         r"|\b(?:cannot|can't|may not)\b|\b\w+ (?:role |permission |approval )?required\b"
         r"|^\W*v\d[\w.]* only\W*$|\bnot in (?:the )?(?:mvp|v\d)|^\W*not yet\W*$|\bcoming soon\b"
         r"|\b\d+ ?(?:h|hrs?|hours?|d|days?|min|mins|minutes?) after\b|\bonce per\b"
-        r"|^\W*within \d|^\W*before (?:the|a|an|its)\b|^\W*once (?:\w+ed|approved)\b"
+        r"|^\W*within \d|^\W*before (?:the |its )?(?:deadline|cut-?off|due date|expiry|freeze)\b"
+        r"|^\W*once (?:\w+ed|approved)\b"
         r"|^\W*except\b|\bexcept (?:on|in|during|when|while|if)\b|\bas long as\b"
         r"|\b(?:blocked|disabled|skipped|frozen) (?:while|when|during|until)\b"
-        r"|\bbut never\b|^\W*(?:planned|proposed)\b",
+        r"|\bbut never\b|^\W*(?:planned|proposed)(?: for\b.*)?\W*$",
         re.IGNORECASE,
     )
 

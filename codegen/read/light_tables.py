@@ -71,6 +71,7 @@ from .light_cells import (
     event_call,
     event_cell,
     guard_word,
+    limiting,
     listed_states,
     parameters_note,
     shown,
@@ -360,13 +361,26 @@ def _someone_does() -> re.Pattern[str]:
     """A cell that says what someone does, as an event does (`Customer pays`, `Reviewer
     approves the draft`): a capitalised subject, then a verb in `-s`; never an instruction
     (`Send the receipt`)."""
-    return re.compile(r"(?:The |A |An )?[A-Z][a-z]+ (?!is\b|has\b)[a-z]+(?:s|es)\b(?: .*)?$")
+    verbs = "|".join(_ORDERS)
+    return re.compile(
+        rf"(?:The |A |An )?(?!(?:{verbs})\b)[A-Z][a-z]+ (?!is\b|has\b)[a-z]+(?:s|es)\b(?: .*)?$"
+    )
 
 
-# Words of a header that most likely names what makes a move (`Message`, `Signal`).
+# Verbs an instruction starts with (`Run tests`, `Notify reviewers`): never a subject.
+_ORDERS = (
+    *("Run", "Send", "Notify", "Update", "Create", "Delete", "Email", "Check", "Set", "Add"),
+    *("Remove", "Close", "Open", "Review", "Merge", "Deploy", "Build", "Test", "Write"),
+    *("Read", "Move", "Archive", "Copy", "Ask", "Tell", "Call", "Start", "Stop", "Mark"),
+    *("Assign", "Post", "Publish", "Log", "Record", "Save", "Load", "Fetch", "Sync"),
+    *("Reset", "Clear", "Lock", "Unlock", "Tag", "Label", "Ping", "Alert", "Escalate"),
+    *("Approve", "Reject", "Cancel", "Retry", "Refund", "Charge", "Ship", "Pay", "Invoice"),
+)
+
+
+# Headers that most likely name what makes a move (`Message`, `Signal`).
 _EVENT_HEADER_WORDS = frozenset(
-    {"event", "events", "trigger", "triggers", "triggered", "message", "messages", "signal"}
-    | {"signals", "input", "inputs", "command", "commands", "cause", "stimulus"}
+    {"message", "messages", "signal", "signals", "input", "inputs", "stimulus", "cause"}
 )
 
 
@@ -384,7 +398,7 @@ def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
         said = [c for c in cells if normal(c) not in _NOTHING]
         name = table.header.cells[index].plain
         # names alone, or a column whose header says events (`Message`, `Signal`, `Input`)
-        named = set(re.findall(r"[a-z]+", normal(name))) & _EVENT_HEADER_WORDS
+        named = normal(name) in _EVENT_HEADER_WORDS  # the whole header: not `Test command`
         happened = all(_someone_does().match(c) for c in said)  # `Customer pays`
         if not said or not (named or happened or all(is_identifier(c) for c in said)):
             continue
@@ -1108,7 +1122,17 @@ class LightReader:
         name is declared (a States list, a From cell, or a To cell that is not one of these)."""
         if normal(written) in _TARGET_WORDS:
             return written, ""
-        noted = _keyword_note().match(" ".join(written.split()))
+        cell = " ".join(written.split())
+        noted = _keyword_note().fullmatch(cell)
+        begun = noted or _keyword_note().match(cell)
+        if noted is None and begun is not None and normal(begun["word"]) in _TARGET_WORDS:
+            fail(  # `Same state (logs) then review`: no state of that name, nor the word alone
+                f"the To cell {written!r} says {begun['word']!r} and more after its note "
+                f"({cell[begun.end() :].strip()!r}): a To cell names one state, or says "
+                "`Same state` or `[BLOCKED]`; write the rest in a column of its own, or a row "
+                "of its own for another move",
+                line,
+            )
         if noted is not None and (
             normal(noted["word"]) in _TARGET_WORDS
             or (normal(noted["word"]) in STAY and not self._known(noted["word"]))
@@ -1262,6 +1286,9 @@ class LightReader:
             self._called(written, called, line)
             return [self.trigger(called, line)]
         note = _note().match(written) or _said_after().match(written)
+        if note is not None and ":" in written[: note.end("name") + 2] and "(" not in written:
+            # `approve: maintainers only` (a limit), never `Reviewer: approve` (who does it)
+            note = note if limiting().search(note.group("note")) else None
         if note is not None:  # `close (withdrawn)`, `close — author withdrew`, `approve: admins`
             written = note.group("name")
             notes.append(("Trigger note", note.group("note")))
@@ -1744,7 +1771,7 @@ def _keyword_note() -> re.Pattern[str]:
     after it: in parentheses, after a dash, or marks (`✅`)."""
     return re.compile(
         r"(?P<word>\[blocked\]|[^()\u2014\u2013]*?[^\s()\u2014\u2013-])\s*"
-        r"(?P<rest>\([^()]*\)|[\u2014\u2013]\s*\S.*|-\s+\S.*|[^\w\s()\[\]]+)",
+        r"(?P<rest>\([^()]*\)|[\u2014\u2013:]\s*\S.*|-\s+\S.*|[^\w\s()\[\]:]+(?:\s+\S.*)?)",
         re.IGNORECASE,
     )
 
@@ -1757,9 +1784,10 @@ _MAY_NAME = frozenset({"ignored", "current", "stay", "self", "remains"})
 @cache
 def _said_after() -> re.Pattern[str]:
     """An event's name and a note after a dash or a colon and a space: `close — author
-    withdrew`, `approve: maintainers only`, `reset - by an admin` (not `order:created`)."""
+    withdrew`, `approve: maintainers only`, `reset - by an admin` (not `order:created`,
+    nor `check\u2013in`, whose en dash joins words as `-` does)."""
     return re.compile(
-        r"^(?P<name>[^\u2014\u2013:]*?\w)\s*(?:[\u2014\u2013]\s*|\s-\s+|:\s+)(?P<note>\S.*)$"
+        r"^(?P<name>[^\u2014\u2013:]*?\w)(?:\s*\u2014\s*|\s+\u2013\s+|\s-\s+|:\s+)(?P<note>\S.*)$"
     )
 
 

@@ -233,8 +233,9 @@ class Table:
     # Rows written with more or fewer cells than the header, as (line, cells written):
     # read as GitHub shows them, extra cells dropped and missing ones empty (`_ragged`).
     ragged: tuple[tuple[int, int], ...] = ()
-    # Each such row's cells as written, every one (`_ragged`).
+    # Each such row's cells as written, every one, and the row's line (`_ragged`).
     written: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    sources: tuple[tuple[int, str], ...] = ()
 
     @property
     def end_line(self) -> int:
@@ -1013,17 +1014,19 @@ def _ragged(lines: list[str], line: int, width: int) -> Table | None:
     rows: list[TableRow] = []
     ragged: list[tuple[int, int]] = []
     written: list[tuple[int, tuple[str, ...]]] = []
+    sources: list[tuple[int, str]] = []
     for offset, text in body:
         read = _loose_row(text, line + offset)
         cells = split_cells(text)
         if len(cells) != width:
             ragged.append((read.line, len(cells)))
             written.append((read.line, tuple(c.strip() for c in cells)))
+            sources.append((read.line, text))
         empty = tuple(Cell(read.line, "", Inline(read.line, ())) for _ in range(width))
         rows.append(TableRow(read.line, (*read.cells, *empty)[:width]))
     if not ragged:
         return None
-    return Table(line, header, tuple(rows), tuple(ragged), tuple(written))
+    return Table(line, header, tuple(rows), tuple(ragged), tuple(written), tuple(sources))
 
 
 def _rows_in_text(token: Token, paragraph: Paragraph) -> LooseRows | None:

@@ -73,6 +73,18 @@ def _arrow(text: str, heading: str = "") -> tuple[str, str, str] | None:
     return source, event, rest
 
 
+def arrows_of(block: ItemList, heading: str) -> list[tuple[str, str, str]]:
+    """(source, event or "", target) of each item of a list written as an arrow."""
+    found = []
+    for item in block.items:
+        first = next((b for b in item.blocks if isinstance(b, Paragraph)), None)
+        text = " ".join(line.plain for line in first.lines).strip() if first else ""
+        move = _arrow(text, heading)
+        if move is not None:
+            found.append(tuple(" ".join(p.strip("`*_ ").split()) for p in move))
+    return found  # type: ignore[return-value]
+
+
 def listed_moves(block: ItemList, heading: str) -> tuple[str, int] | None:
     """Why a list whose items are moves (arrows, or sentences that say where a state
     goes) is no transition table, and its line; None for any other list."""

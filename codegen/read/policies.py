@@ -46,8 +46,8 @@ _SPLIT = re.compile(r"(?<=[.!?])\s+")
 @cache
 def _qualified() -> re.Pattern[str]:
     return re.compile(
-        r"\b(?:except|exceptions?|unless|until|only|but|if|when|where|while|ignored|sometimes"
-        r"|usually|mostly|generally|typically|some|most)\b"
+        r"\b(?:except|(?<!\bno )(?<!\bwithout )exceptions?|unless|until|only|but|if|when"
+        r"|where|while|ignored|sometimes|usually|mostly|generally|typically|some|most)\b"
     )
 
 

@@ -1050,6 +1050,12 @@ def test_a_double_bar_in_the_last_column_is_named_too_with_what_is_dropped() -> 
     assert "'a.md exists || b.md exists' is one cell split at `||`" in said[0], said
     assert "2 cells past the last column dropped ('b.md exists')" in said[0]
     assert "1 cell past the last column dropped ('later')" in said[1]
+    # an empty cell written `| |`, a stray word after it: no `||` to undo
+    stray = text.replace(
+        "| draft | stop | draft | a.md exists | later |", "| draft | stop | draft | | later |"
+    )
+    said = [f.message for f in analyse(parse_spec_text(stray)) if f.kind == "ragged_row"]
+    assert "split at `||`" not in said[1]
 
 
 @pytest.mark.parametrize(

@@ -989,8 +989,11 @@ def test_an_action_column_of_what_someone_does_is_a_warning_naming_the_rename() 
     spec = read(_order("| From | Action | To |", "| draft | Customer pays | paid |"))
     (note,) = [f for f in analyse(spec) if f.kind == "event_column"]
     assert "holds what someone does ('Customer pays')" in note.message
-    told = read(_order("| From | Action | To |", "| draft | Send the invoice | paid |"))
-    assert not [f for f in analyse(told) if f.kind == "event_column"]
+    for cell in ("Send the invoice", "Run tests", "Notify reviewers"):  # instructions
+        told = read(_order("| From | Action | To |", f"| draft | {cell} | paid |"))
+        assert not [f for f in analyse(told) if f.kind == "event_column"], cell
+    command = read(_order("| From | Test command | To |", "| draft | make test | paid |"))
+    assert not [f for f in analyse(command) if f.kind == "event_column"]
 
 
 @pytest.mark.parametrize("header", ["Message", "Signal", "Input"])
@@ -1780,6 +1783,8 @@ def test_a_column_of_notes_that_are_not_all_states_is_not_said_to_name_states() 
         "logs only",
         "within reason",
         "Before submitting, check the form",
+        "Proposed changes go to the reviewers",
+        "Before the merge the bot squashes commits",
     ],
 )
 def test_a_descriptive_note_in_an_unread_column_is_no_warning(note: str) -> None:
@@ -2096,6 +2101,15 @@ def test_a_to_cell_word_with_a_note_is_that_word_never_a_new_state(
     assert f"is read as {'[BLOCKED]' if kind is Kind.BLOCKED else 'Same state'}, {note}" in said
 
 
+def test_a_to_cell_word_with_more_after_its_note_is_refused() -> None:
+    # `Same state (logs) then review` dropped `then review` (a move) with no word.
+    with pytest.raises(SpecError, match="says 'Same state' and more after its note"):
+        read(_order("| From | Event | To |", "| review | ping | Same state (logs) then review |"))
+    spec = read(_order("| From | Event | To |", "| review | ping | [BLOCKED]: not allowed |"))
+    (said,) = notices(spec, "target_note")
+    assert "': not allowed' kept as a note" in said
+
+
 def test_a_to_cell_word_that_names_states_as_often_is_said_how_it_is_read() -> None:
     # `| new | ignore | ignored |` kept the alert in `new` with no word.
     spec = read(_order("| From | Event | To |", "| review | ignore | ignored |"))
@@ -2116,6 +2130,8 @@ def test_a_to_cell_word_that_names_states_as_often_is_said_how_it_is_read() -> N
         ("approve & merge", ("approve", "merge"), ""),
         ("approve + merge", ("approve", "merge"), ""),
         ("order:created", ("order:created",), ""),
+        ("check\u2013in", ("check_in",), ""),  # an en dash joining words, no note
+        ("Reviewer: approve", ("Reviewer: approve",), ""),  # who does it: no limit
     ],
 )
 def test_an_event_cell_s_note_or_join_is_never_part_of_an_event_s_name(
@@ -2164,6 +2180,9 @@ def test_a_list_of_moves_as_arrows_beside_the_tables_is_a_warning() -> None:
     assert "writes the moves as arrows (`review --reject--> draft`)" in said
     assert "`| review | reject | draft |`" in said
     assert not notices(read(table + "\nFor example:\n" + moves), "table_unread")
+    # a list that only draws the rows is a picture of them, no warning
+    glance = "\n- **draft** --submit--> review\n"
+    assert not notices(read(table + "\nAt a glance:\n" + glance), "table_unread")
 
 
 @pytest.mark.parametrize(
@@ -2338,6 +2357,11 @@ def test_a_table_of_states_says_valid_actions_and_goals_as_a_states_list_does() 
     # and a name it lists that no row names is a name with no definition
     (unknown,) = [f for f in found if f.kind == "unknown_spell"]
     assert unknown.line == 10 and "'reject' in Valid Actions" in unknown.message
+    # A Goal cell that says no (`✗`, `false`) is no goal; `Approve / Reject` two spells.
+    crossed = read(text.replace("| done | finished | — | yes |", "| done | finished | — | ✗ |"))
+    assert crossed.goals == ()
+    slashed = read(text.replace("approve, reject", "approve / reject"))
+    assert [a.spell for a in slashed.state("review").valid_actions] == ["approve", "reject"]
     # A mark after the name says the same as a Goal column (`done (final)`).
     marked = read(text.replace(" Goal |", " Owner |").replace("| done |", "| done (final) |"))
     assert marked.goals == ("done",)
@@ -2379,6 +2403,13 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
     titled = "# Tickets\n\n## Transitions\n\n| Event | To |\n|---|---|\n| close | Closed |\n"
     with pytest.raises(SpecError, match="none read as From"):
         read(titled)
+    # nor are sections no row leads to, however many (`## Normal flow`, `## Error flow`)
+    flows = "".join(
+        f"## {h}\n\n| Event | To |\n|---|---|\n| {e} | {t} |\n\n"
+        for h, e, t in (("Normal flow", "pay", "paid"), ("Error flow", "fail", "failed"))
+    )
+    with pytest.raises(SpecError, match="none read as From"):
+        read("# Orders\n\n" + flows)
 
 
 @pytest.mark.parametrize("name", ["Tous les états", "Jeder Zustand", "Todos los estados"])

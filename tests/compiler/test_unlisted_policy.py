@@ -44,6 +44,8 @@ def _text(sentence: str = POLICY) -> str:
         "All other transitions are invalid and answered with HTTP 409.",
         "Unlisted transitions are refused.",
         "- Any transition not listed in this table is not allowed.",
+        "Transitions not listed are rejected, with no exceptions.",
+        "Transitions not listed are rejected without exception.",
     ],
 )
 def test_a_sentence_saying_unlisted_transitions_are_refused_is_the_policy(sentence: str) -> None:

@@ -172,8 +172,17 @@ def test_an_item_s_text_on_the_next_line_is_its_text() -> None:
         # an item's own blocks, four spaces in: items of a list in it, no code
         ("## Steps\n\n- [ ] a\n\n    - [ ] under a\n", [(False, "a"), (False, "under a")]),
         ("## Steps\n\n1. [ ] a\n    - [ ] under a\n", [(False, "a"), (False, "under a")]),
+        # a marker with spaces after it: its text, and its own blocks, start past them
+        ("## Steps\n\n-   [x] a\n\n      - [ ] under a\n", [(True, "a"), (False, "under a")]),
     ],
-    ids=["after a paragraph", "after a heading", "in an item", "nested", "nested, numbered"],
+    ids=[
+        "after a paragraph",
+        "after a heading",
+        "in an item",
+        "nested",
+        "nested, numbered",
+        "wide marker",
+    ],
 )
 def test_an_item_in_indented_code_is_none(text: str, items: list[tuple[bool, str]]) -> None:
     # Markdown shows `    - [ ] in code` as code: an unchecked item counted there kept

@@ -285,7 +285,10 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
         stripped = line.strip()
         item = _bullet(stripped) or _numbered(stripped)
         if item:  # where its text starts: the column its own blocks are indented to
-            listed.append(depth + len(stripped.split(None, 1)[0]) + 1)
+            marker = stripped.split(None, 1)[0]
+            after = spaced[depth + len(marker) :]
+            gap = len(after) - len(after.lstrip(" "))
+            listed.append(depth + len(marker) + (gap if 1 <= gap <= 4 else 1))
         lazy = bool(stripped) and (
             item
             or stripped[:1] == ">"
