@@ -718,34 +718,40 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
     its level: the state it starts in, one no row leads to): never a section's title
     that no row names (`## Normal flow` over `| Event | To |`)."""
     found: list[tuple[int, Table, Heading]] = []
+    title = _doc_title(placed)
     for at, p in enumerate(placed):
         table = p.block
         if not isinstance(table, Table) or not p.headings or p.headings[-1].level == 1:
             continue
+        if aside_heading(p.headings[-1:], title, table) is not None:
+            continue  # `### Example`: no state
         held = roles_found(table, light_roles(roles, table))
         if "trigger" in held and "next state" in held and not {"current state", "id"} & set(held):
             found.append((at, table, p.headings[-1]))
     if not found:
         return placed
-    led = {
-        normal(row.cells[i].plain)
-        for _, table, _ in found
-        for i in roles_found(table, light_roles(roles, table))["next state"]
-        for row in table.rows
-        if i < len(row.cells)
-    }
+    led: dict[str, str] = {}  # a state a row leads to, as the first To cell writes it
+    tables = [p.block for p in placed if isinstance(p.block, Table)]
+    for table in tables:
+        for i in roles_found(table, light_roles(roles, table)).get("next state", []):
+            for row in table.rows:
+                if i < len(row.cells):
+                    written = " ".join(row.cells[i].plain.split())
+                    led.setdefault(normal(written), written)
     named: dict[int, str] = {}
     for at, _, heading in found:
         forms = _heading_names(heading.text)
-        state = next((f for f in forms if normal(f) in led), None)
-        if state is not None:
+        state = next((led[normal(f)] for f in forms if normal(f) in led), None)
+        if state is not None:  # as the rows write it (`### Review` over `review` rows)
             named[at] = state
     # and the headings beside those, of such tables too (`### Open`, where it starts, or
     # `### Archived`, which no row leads to: a state, unreachable)
     beside = {(*placed[at].headings[:-1], placed[at].headings[-1].level) for at in named}
     for at, _, heading in found:
         if at not in named and (*placed[at].headings[:-1], heading.level) in beside:
-            named[at] = _heading_names(heading.text)[-1]
+            name = _heading_names(heading.text)[-1]
+            if not set(normal(name).split()) & _SECTION_WORDS:  # not `### Overview`
+                named[at] = name
     out = list(placed)
     for at, table, _ in found:
         if at in named:
@@ -753,11 +759,25 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
     return out
 
 
+# Words of a heading that names a part of a document, not a state: a heading no row leads
+# to beside states' headings is no state where it has one (`### Overview`, `### Happy path`).
+_SECTION_WORDS = frozenset(
+    {"overview", "summary", "notes", "note", "example", "examples", "flow", "flows", "path"}
+    | {"paths", "transitions", "events", "details", "diagram", "table", "reference", "general"}
+    | {"description", "introduction", "background", "appendix", "glossary", "all", "common"}
+)
+
+
 def _heading_names(text: str) -> list[str]:
     """The names a heading over a state's moves may call it, most as written first:
-    `1. Open`, `State: Open`, `Open state` are `Open` too."""
+    `1. Open`, `State: Open`, `Open state`, `Open (initial)`, `Open:` are `Open` too."""
     forms = [text.strip()]
-    for pattern in (r"^\d+[.)]?\s+", r"^(?:the\s+)?state\s*[:\-\u2013\u2014]\s*", r"\s+state$"):
+    for pattern in (
+        r"\s*(?:\((?:initial|start|final|terminal|end|goal)\)|[:\u2705\u2713\u2714]+)$",
+        r"^\d+[.)]?\s+",
+        r"^(?:the\s+)?state\s*[:\-\u2013\u2014]\s*",
+        r"\s+state$",
+    ):
         stripped = re.sub(pattern, "", forms[-1], flags=re.IGNORECASE).strip().strip("`*")
         if stripped and stripped != forms[-1]:
             forms.append(stripped)
@@ -1274,7 +1294,7 @@ def _valid_actions(text: str, line: int) -> tuple[ValidAction, ...]:
 
 _NONE_LISTED = frozenset({"-", "—", "none", "n/a"})
 # What parts the spells a Valid Actions field lists: `,`, ` / ` (`Approve / Reject`).
-_VALID_SEPARATOR = re.compile(r"\s*,\s*|\s+/\s+")
+_VALID_SEPARATOR = re.compile(r"\s*,\s*|\s+/\s+|\s+or\s+", re.IGNORECASE)
 
 
 # --- Transition tables --------------------------------------------------------

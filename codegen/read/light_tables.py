@@ -1299,7 +1299,16 @@ class LightReader:
                 "the second leaves",
                 line,
             )
-        parts = [p.strip() for p in re.split(r"\s*,\s*|\s+[&+]\s+", written)]
+        joined = re.split(r"\s+[&+]\s+", written)
+        if len(joined) > 1 and all(is_identifier(p.strip()) for p in joined):
+            fail(  # either event, or both at once: never said by the cell
+                f"the Event cell {written!r} joins events with "
+                f"{'`&`' if '&' in written else '`+`'}, which may mean either or both: write "
+                f"`{', '.join(p.strip() for p in joined)}` where either makes the move, or a "
+                "row for each",
+                line,
+            )
+        parts = [p.strip() for p in written.split(",")]
         if len(parts) > 1 and all(is_identifier(p) for p in parts):
             return [self.trigger(p, line) for p in parts]
         return [self.trigger(written, line)]

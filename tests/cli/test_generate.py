@@ -809,6 +809,9 @@ def test_a_diagram_never_goes_over_one_the_generator_did_not_write(checkout: Pat
     diagram.write_text("\n".join(lines[:1] + lines[2:]), encoding="utf-8")
     assert codegen_here(cwd=checkout).returncode == 0
     assert diagram.read_text(encoding="utf-8") == ours
+    # A checkout that ends its lines with \r\n (git on Windows) leaves it the generator's.
+    diagram.write_bytes(ours.replace("\n", "\r\n").encode("utf-8"))
+    assert codegen_here("--check", cwd=checkout).returncode == 0
     # A team's other diagram in the folder is no leftover of ours.
     (checkout / "generated" / "sketch.mmd").write_text(hand, encoding="utf-8")
     checked = codegen_here("--check", cwd=checkout)

@@ -1913,9 +1913,14 @@ def test_a_table_of_one_state_s_moves_beside_the_transition_table_is_a_warning()
         "| review | approve | done |\n\n## State: review\n\n"
         "| Event | Next state |\n|---|---|\n| reject | draft |\n"
     )
+    # Under a heading that names a state a row leads to, the table is that state's moves.
     spec = parse_spec_text(text)
-    assert "reject" not in {s.name for s in spec.spells}
-    (unread,) = [f for f in analyse(spec) if f.kind == "table_unread"]
+    (row,) = [r for r in spec.rows if r.triggers == ("reject",)]
+    assert (row.current.names, row.target.name) == (("review",), "draft")
+    # under any other heading, it is not read, and said so
+    other = parse_spec_text(text.replace("## State: review", "## What a reviewer may do"))
+    assert "reject" not in {s.name for s in other.spells}
+    (unread,) = [f for f in analyse(other) if f.kind == "table_unread"]
     assert unread.line == 10 and unread.severity.value == "warning", unread
     assert "no From column" in unread.message, unread.message
 
@@ -2127,8 +2132,6 @@ def test_a_to_cell_word_that_names_states_as_often_is_said_how_it_is_read() -> N
         ("close — author withdrew", ("close",), "author withdrew"),
         ("approve: maintainers only", ("approve",), "maintainers only"),
         ("reset - by an admin", ("reset",), "by an admin"),
-        ("approve & merge", ("approve", "merge"), ""),
-        ("approve + merge", ("approve", "merge"), ""),
         ("order:created", ("order:created",), ""),
         ("check\u2013in", ("check_in",), ""),  # an en dash joining words, no note
         ("Reviewer: approve", ("Reviewer: approve",), ""),  # who does it: no limit
@@ -2148,6 +2151,13 @@ def test_an_event_cell_s_note_or_join_is_never_part_of_an_event_s_name(
 def test_events_one_after_another_in_an_event_cell_are_refused() -> None:
     with pytest.raises(SpecError, match="names events one after another"):
         read(_order("| From | Event | To |", "| review | approve → merge | done |"))
+
+
+@pytest.mark.parametrize("cell", ["approve & merge", "pay + ship"])
+def test_events_joined_by_and_or_plus_are_refused_either_or_both(cell: str) -> None:
+    # `approve & merge` was the event approve_merge, then two events `approve or merge`.
+    with pytest.raises(SpecError, match="which may mean either or both"):
+        read(_order("| From | Event | To |", f"| review | {cell} | done |"))
 
 
 @pytest.mark.parametrize("cell", ["n/a", "N/A", "(n/a)"])
@@ -2360,8 +2370,9 @@ def test_a_table_of_states_says_valid_actions_and_goals_as_a_states_list_does() 
     # A Goal cell that says no (`✗`, `false`) is no goal; `Approve / Reject` two spells.
     crossed = read(text.replace("| done | finished | — | yes |", "| done | finished | — | ✗ |"))
     assert crossed.goals == ()
-    slashed = read(text.replace("approve, reject", "approve / reject"))
-    assert [a.spell for a in slashed.state("review").valid_actions] == ["approve", "reject"]
+    for listed in ("approve / reject", "approve or reject"):
+        slashed = read(text.replace("approve, reject", listed))
+        assert [a.spell for a in slashed.state("review").valid_actions] == ["approve", "reject"]
     # A mark after the name says the same as a Goal column (`done (final)`).
     marked = read(text.replace(" Goal |", " Owner |").replace("| done |", "| done (final) |"))
     assert marked.goals == ("done",)
@@ -2410,6 +2421,14 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
     )
     with pytest.raises(SpecError, match="none read as From"):
         read("# Orders\n\n" + flows)
+    # A heading a section is called beside the states' (`### Overview`) is none of them;
+    # a heading written in another case or with a mark is the state the rows name.
+    overview = "### Overview\n\n| Event | Goes to |\n|---|---|\n| assign | In progress |\n\n"
+    more = read(text.replace("### Open\n", overview + "### Open (initial)\n"))
+    assert "overview" not in {s.name.lower() for s in more.states}
+    assert "Open" in [s.name for s in more.states]
+    cased = read(text.replace("### Closed", "### CLOSED").replace("| Closed |", "| closed |"))
+    assert "closed" in [s.name for s in cased.states]
 
 
 @pytest.mark.parametrize("name", ["Tous les états", "Jeder Zustand", "Todos los estados"])
