@@ -139,7 +139,11 @@ _TICKS = frozenset(
 
 
 def _labelled(text: str, label: re.Pattern[str]) -> bool:
-    return label.fullmatch(text.strip().strip("*_`:").strip()) is not None
+    """Whether a header or label is `label`'s, marks and a question aside (`**Final?**`,
+    `Is final`, `Final state:`)."""
+    said = text.strip().strip("*_`:?").strip()
+    said = re.sub(r"^(?:is|is it)\s+", "", said, flags=re.IGNORECASE)
+    return label.fullmatch(said) is not None
 
 
 _NAME = r"(?P<name>`[^`]+`|[\w-]+(?:\s+[\w-]+)?)(?:\s+state)?(?!\w)"

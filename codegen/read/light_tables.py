@@ -103,7 +103,10 @@ TERMINAL = frozenset({"(none)", "[*]", "(end)"})
 # A trigger cell of a row to a terminal marker that names no event (`Terminal state`).
 @cache
 def _no_event() -> re.Pattern[str]:
-    return re.compile(r"^(?:-|—|n/?a|none|\(none\))$|\b(?:terminal|final)\b", re.IGNORECASE)
+    return re.compile(
+        r"^(?:-|\u2014|\u2013|\u2012|\u2015|--|n/?a|none|\(none\))$|\b(?:terminal|final)\b",
+        re.IGNORECASE,
+    )
 
 
 def terminal_row(layout: tuple[str, ...], state: str) -> str:

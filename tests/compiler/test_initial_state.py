@@ -148,6 +148,18 @@ def test_a_final_column_tick_is_a_warning_unless_a_none_row_ends_the_state(
         assert "read as a goal" in found[0].message and "on reopen" in found[0].message
 
 
+@pytest.mark.parametrize("header", ["Final?", "Is final", "**Terminal?**", "End state"])
+def test_a_final_column_is_read_however_its_header_asks(header: str) -> None:
+    # `Final?` and `Is final` were dropped: a false `dead_end`, and `no_goal`.
+    states = (
+        f"## States\n\n| State | Meaning | {header} |\n|---|---|---|\n"
+        "| draft | edited | |\n| review | waiting | |\n| shipped | sent | \u2713 |\n"
+    )
+    table = _TABLE.replace("| shipped | - | (none) |\n", "")
+    spec = parse_spec_text(f"# Order\n\n{states}\n## Transitions\n\n{table}")
+    assert spec.goals == ("shipped",)
+
+
 @pytest.mark.parametrize(
     "opening",
     [

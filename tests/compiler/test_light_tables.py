@@ -1925,6 +1925,15 @@ def test_a_table_of_one_state_s_moves_beside_the_transition_table_is_a_warning()
     assert "no From column" in unread.message, unread.message
 
 
+@pytest.mark.parametrize("dash", ["\u2013", "\u2014", "--"])
+def test_a_dash_of_any_kind_names_no_event_of_a_row_that_ends_its_state(dash: str) -> None:
+    # `| b | \u2013 | (none) |` (an en dash) was refused as an event leading nowhere.
+    spec = parse_spec_text(
+        f"# M\n\n| From | Event | To |\n|---|---|---|\n| a | go | b |\n| b | {dash} | (none) |\n"
+    )
+    assert spec.goals == ("b",)
+
+
 def test_a_trigger_without_a_name_is_told_to_write_an_event_s_name() -> None:
     text = "# M\n\n| From | Event | To |\n|---|---|---|\n| a | — | b |\n| b | go | a |\n"
     with pytest.raises(SpecError) as caught:
