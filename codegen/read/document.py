@@ -37,11 +37,13 @@ from .identifiers import ascii_name, identifier, split_outside, unspelled
 from .initial import (
     Claim,
     claimed,
+    final_kind,
     final_marks,
     initial_first,
     initial_mark,
     marks_column,
     trailing_mark,
+    type_column,
 )
 from .lexicon import EMPTY, Lexicon, ReadOptions, normal
 from .light_tables import (
@@ -426,6 +428,7 @@ def _table_of_states_said(
         and c.plain.strip()
         and not any(_header(c) in names for names in _STATE_COLUMNS.values())
         and not marks_column(c.plain)
+        and i != type_column(table)
         and any(i < len(r.cells) and r.cells[i].plain.strip() for r in table.rows)
     ]
     unread = list(dict.fromkeys(unread))
@@ -483,6 +486,8 @@ def _columns_of(
         for field, names in _STATE_COLUMNS.items()
     }
     ended = {line for _, line, _ in final_marks(table)}
+    typed = type_column(table)  # `| done | final |` under `Type`
+    ended |= {r.line for r in table.rows if typed and final_kind(_column(r, typed))}
     for row in table.rows:
         name = _state_cell_name(row)
         found = claimed(Claim(name, row.line, ""), states) if name else None

@@ -303,6 +303,24 @@ def marks_column(header: str) -> bool:
     return _labelled(header, _label()) or _labelled(header, _final_label())
 
 
+def type_column(table: Table) -> int:
+    """The column of a States table that says what kind each state is (`Type`, `Kind`:
+    `initial`, `normal`, `final`); 0 where it has none."""
+    return next(
+        (
+            i
+            for i, c in enumerate(table.header.cells)
+            if i and c.plain.strip().strip("*_`:").lower() in ("type", "kind", "state type")
+        ),
+        0,
+    )
+
+
+def final_kind(text: str) -> bool:
+    """Whether a Type column's cell says the workflow ends in its state (`final`)."""
+    return _labelled(text.strip().strip("*_`"), _final_label())
+
+
 def table_marks(table: Table) -> Iterator[Claim]:
     """The state a table names as the initial one: a States table (`| State | Meaning
     |`) by a mark in its first column (`review (initial)`) or a tick in an `Initial`
@@ -321,10 +339,16 @@ def table_marks(table: Table) -> Iterator[Claim]:
     if not header or singular(header[0].plain.strip().lower()) not in _STATE_COLUMN:
         return
     ticked = next((i for i, c in enumerate(header) if i and _labelled(c.plain, _label())), 0)
+    typed = type_column(table)
     for row in table.rows:
         if not row.cells:
             continue
         cell = row.cells[0].plain.strip()
+        kind = row.cells[typed].plain.strip().strip("*_`").lower() if typed < len(row.cells) else ""
+        if typed and cell and _labelled(kind, _label()):  # `| draft | initial |` under `Type`
+            how = f"{kind!r} in the {header[typed].plain!r} column"
+            yield Claim(cell.strip("`*"), row.line, how)
+            continue
         mark = trailing_mark().search(cell)
         if mark is not None and cell[: mark.start()].strip():
             name = cell[: mark.start()].strip().strip("`*")

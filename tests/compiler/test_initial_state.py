@@ -160,6 +160,19 @@ def test_a_final_column_is_read_however_its_header_asks(header: str) -> None:
     assert spec.goals == ("shipped",)
 
 
+def test_a_type_column_says_where_it_starts_and_ends() -> None:
+    # `| draft | initial |` and `| shipped | final |` under `Type` were dropped: the machine
+    # started in the first state named, and shipped was a `dead_end`.
+    states = (
+        "## States\n\n| State | Type | Meaning |\n|---|---|---|\n| review | normal | waiting |\n"
+        "| draft | initial | edited |\n| shipped | final | sent |\n"
+    )
+    table = _TABLE.replace("| shipped | - | (none) |\n", "")
+    spec = parse_spec_text(f"# Order\n\n{states}\n## Transitions\n\n{table}")
+    assert (spec.initial, spec.goals) == ("draft", ("shipped",))
+    assert spec.started is not None and "'initial' in the 'Type' column" in spec.started
+
+
 @pytest.mark.parametrize(
     "opening",
     [
