@@ -775,13 +775,16 @@ _SECTION_WORDS = frozenset(
 
 def _heading_names(text: str) -> list[str]:
     """The names a heading over a state's moves may call it, most as written first:
-    `1. Open`, `State: Open`, `Open state`, `Open (initial)`, `Open:` are `Open` too."""
+    `1. Open`, `State: Open`, `Open state`, `Open (initial)`, `Open:`, `Transitions from
+    Open`, `From: Open` are `Open` too."""
     forms = [text.strip()]
     for pattern in (
         r"\s*(?:\((?:initial|start|final|terminal|end|goal)\)|[:\u2705\u2713\u2714]+)$",
         r"^\d+[.)]?\s+",
+        r"^(?:(?:transitions|moves|events)\s+(?:from|out of|in)|from|in)\s*:?\s+(?:the\s+)?",
         r"^(?:the\s+)?state\s*[:\-\u2013\u2014]\s*",
         r"\s+state$",
+        r"^the\s+",
     ):
         stripped = re.sub(pattern, "", forms[-1], flags=re.IGNORECASE).strip().strip("`*")
         if stripped and stripped != forms[-1]:

@@ -2414,6 +2414,9 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
     # Numbered, or called a state, the heading names it; one beside them that no row
     # leads to is a state too, one that cannot be reached.
     other = text.replace("### Open", "### 1. Open").replace("### Closed", "### State: Closed")
+    other = other.replace("### In progress", "### Transitions from In progress")
+    the = read(text.replace("### Open", "### The Open state"))
+    assert next(s.name for s in the.states) == "Open"
     other += "\n### Archived\n\n| Event | Goes to |\n|---|---|\n| restore | Open |\n"
     spec = read(other)
     assert [s.name for s in spec.states] == ["Open", "in_progress", "Closed", "Archived"]
