@@ -1289,7 +1289,7 @@ class LightReader:
             self._called(written, called, line)
             return [self.trigger(called, line)]
         note = _note().match(written) or _said_after().match(written)
-        if note is not None and ":" in written[: note.end("name") + 2] and "(" not in written:
+        if note is not None and note.groupdict().get("colon"):
             # `approve: maintainers only` (a limit), never `Reviewer: approve` (who does it)
             note = note if limiting().search(note.group("note")) else None
         if note is not None:  # `close (withdrawn)`, `close — author withdrew`, `approve: admins`
@@ -1799,7 +1799,8 @@ def _said_after() -> re.Pattern[str]:
     withdrew`, `approve: maintainers only`, `reset - by an admin` (not `order:created`,
     nor `check\u2013in`, whose en dash joins words as `-` does)."""
     return re.compile(
-        r"^(?P<name>[^\u2014\u2013:]*?\w)(?:\s*\u2014\s*|\s+\u2013\s+|\s-\s+|:\s+)(?P<note>\S.*)$"
+        r"^(?P<name>[^\u2014\u2013:]*?\w)(?:\s*\u2014\s*|\s+\u2013\s+|\s-\s+|(?P<colon>:)\s+)"
+        r"(?P<note>\S.*)$"
     )
 
 
