@@ -384,7 +384,7 @@ def _moves_in_lists(placed: list[_Placed], rows: tuple[RuleRow, ...]) -> Iterato
             and aside_heading(p.headings, title, None) is None  # not under `## Examples`
             and not aside_paragraph(p.before)  # nor after `For example:`
         ):
-            heading = " ".join(p.headings[0].text.strip("#*_` ").split()) if p.headings else ""
+            heading = " ".join(p.headings[-1].text.strip("#*_` ").split()) if p.headings else ""
             found = listed_moves(p.block, heading)
             if found is not None and "as arrows" in found[0]:  # sentences: most often prose
                 if all(_made(rows, move) for move in arrows_of(p.block, heading)):

@@ -2191,6 +2191,13 @@ def test_a_non_breaking_hyphen_in_a_name_is_a_hyphen_and_said_where_it_differs()
         )
 
 
+def test_a_list_of_a_state_s_moves_under_its_heading_names_that_state_in_the_row() -> None:
+    # The row to write named the document's title as the state the event leaves.
+    table = _order("| From | Event | To |", "| draft | submit | review |")
+    (said,) = notices(read(table + "\n## Review\n\n- on hold → waiting\n"), "table_unread")
+    assert "`| Review | hold | waiting |`" in said
+
+
 def test_a_list_of_moves_as_arrows_beside_the_tables_is_a_warning() -> None:
     # Its moves were "not listed", refused, with no word; the same list alone is an error.
     table = _order("| From | Event | To |", "| draft | submit | review |")
