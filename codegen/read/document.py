@@ -723,16 +723,19 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
     its level: the state it starts in, one no row leads to): never a section's title
     that no row names (`## Normal flow` over `| Event | To |`)."""
     found: list[tuple[int, Table, Heading]] = []
+    over: dict[int, tuple[Heading, ...]] = {}  # the headings over each state's heading
     title = _doc_title(placed)
     for at, p in enumerate(placed):
         table = p.block
-        if not isinstance(table, Table) or not p.headings or p.headings[-1].level == 1:
+        headings = _moves_heading(p.headings)
+        if not isinstance(table, Table) or not headings or headings[-1].level == 1:
             continue
-        if aside_heading(p.headings[-1:], title, table) is not None:
+        if aside_heading(headings[-1:], title, table) is not None:
             continue  # `### Example`: no state
         held = roles_found(table, light_roles(roles, table))
         if "trigger" in held and "next state" in held and not {"current state", "id"} & set(held):
-            found.append((at, table, p.headings[-1]))
+            found.append((at, table, headings[-1]))
+            over[at] = headings[:-1]
     if not found:
         return placed
     led: dict[str, str] = {}  # a state a row leads to, as the first To cell writes it
@@ -751,9 +754,9 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
             named[at] = state
     # and the headings beside those, of such tables too (`### Open`, where it starts, or
     # `### Archived`, which no row leads to: a state, unreachable)
-    beside = {(*placed[at].headings[:-1], placed[at].headings[-1].level) for at in named}
+    beside = {(*over[at], heading.level) for at, _, heading in found if at in named}
     for at, _, heading in found:
-        if at not in named and (*placed[at].headings[:-1], heading.level) in beside:
+        if at not in named and (*over[at], heading.level) in beside:
             name = _heading_names(heading.text)[-1]
             if not set(normal(name).split()) & _SECTION_WORDS:  # not `### Overview`
                 named[at] = name
@@ -771,6 +774,25 @@ _SECTION_WORDS = frozenset(
     | {"paths", "transitions", "events", "details", "diagram", "table", "reference", "general"}
     | {"description", "introduction", "background", "appendix", "glossary", "all", "common"}
 )
+
+
+def _moves_heading(headings: tuple[Heading, ...]) -> tuple[Heading, ...]:
+    """The headings over a table, to the one that may name its state: a sub-heading that
+    only says the table holds moves (`### Open`, then `#### Transitions` or `#### Outgoing
+    moves` over the table) gives way to the heading it is under."""
+    if len(headings) > 1 and _moves_title(headings[-1].text):
+        return headings[:-1]
+    return headings
+
+
+def _moves_title(text: str) -> bool:
+    words = normal(text.strip().strip(":")).split()
+    return bool(words) and set(words) <= _MOVES_WORDS and bool(set(words) & _MOVES_NOUNS)
+
+
+# A sub-heading's words that say its table holds its state's moves, and no more.
+_MOVES_NOUNS = frozenset({"transitions", "transition", "moves", "events", "exits", "triggers"})
+_MOVES_WORDS = _MOVES_NOUNS | {"outgoing", "allowed", "valid", "possible", "its", "the"}
 
 
 def _heading_names(text: str) -> list[str]:

@@ -2448,6 +2448,21 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
     assert "Open" in [s.name for s in more.states]
     cased = read(text.replace("### Closed", "### CLOSED").replace("| Closed |", "| closed |"))
     assert "closed" in [s.name for s in cased.states]
+    # A sub-heading that only says the table holds the moves (`#### Transitions`) gives way
+    # to the state's heading above it.
+    for sub in ("Transitions", "Outgoing transitions", "Allowed moves:", "Events"):
+        nested = text.replace("\n\n| Event", f"\n\n#### {sub}\n\n| Event")
+        spec = read(nested)
+        assert [s.name for s in spec.states] == ["Open", "in_progress", "Closed"], sub
+        assert {(r.current.names, r.target.name) for r in spec.rows[:4]} == {
+            (("Open",), "in_progress"),
+            (("Open",), "Closed"),
+            (("in_progress",), "Closed"),
+            (("in_progress",), "Open"),
+        }
+    # one of other words is the heading it is (`#### Happy path` names no state)
+    with pytest.raises(SpecError, match="none read as From"):
+        read(text.replace("\n\n| Event", "\n\n#### Happy path\n\n| Event"))
 
 
 @pytest.mark.parametrize("name", ["Tous les états", "Jeder Zustand", "Todos los estados"])
