@@ -46,6 +46,7 @@ from tests.support.workspaces import (
     history,
     history_entries,
     plan,
+    sealed,
     set_state,
     task,
     write,
@@ -378,7 +379,7 @@ def stop_after_commit(monkeypatch: pytest.MonkeyPatch, flow: Workflow, *, files:
     (files=True) after them and the state file, just before deleting the record."""
 
     def commit(self: Journal, record: Any, intent: dict[str, Any]) -> list[str]:
-        self.workspace.replace(INTENT_FILE, json.dumps(intent).encode())
+        self.write_intent(intent)
         if files:
             monkeypatch.setattr(self.workspace, "remove", lambda rel: None)
             self.finish(record, intent)
@@ -429,25 +430,25 @@ def test_a_finished_cast_whose_record_was_left_is_not_applied_again(
     [
         b"{ not json",
         b"[]",
-        b'{"cast": 1}',
-        b'{"cast": "x", "before": "NOWHERE"}',
-        json.dumps(
-            {
-                "cast": "c",
-                "before": "ACHIEVE_TASK_EXECUTED",
-                "after": "ACHIEVE_TASK_DRAFTING",
-                "entry": {"cast": "c", "trigger": "Accio"},
-                "extra": {},
-                "operations": [["move", "plan.md", "../../outside.md"]],
-            }
-        ).encode(),
+        {"cast": 1},
+        {"cast": "x", "before": "NOWHERE"},
+        {
+            "cast": "c",
+            "before": "ACHIEVE_TASK_EXECUTED",
+            "after": "ACHIEVE_TASK_DRAFTING",
+            "entry": {"cast": "c", "trigger": "Accio"},
+            "extra": {},
+            "operations": [["move", "plan.md", "../../outside.md"]],
+        },
     ],
     ids=["not JSON", "an array", "wrong types", "unknown state", "a path outside"],
 )
 def test_a_damaged_intent_record_stops_casts_until_repair_sets_it_aside(
-    tmp_path: Path, record: bytes
+    tmp_path: Path, record: bytes | dict[str, Any]
 ) -> None:
     flow = executed_flow(tmp_path)
+    if isinstance(record, dict):  # sealed as a cast's, so that its content is what is wrong
+        record = sealed(tmp_path / TASK, record).encode()
     (tmp_path / TASK / INTENT_FILE).write_bytes(record)
     before = tree(tmp_path)
     with pytest.raises(StateFileError, match=r"\.ai/task/\.intent\.json\b.*spell repair"):
@@ -458,6 +459,49 @@ def test_a_damaged_intent_record_stops_casts_until_repair_sets_it_aside(
     (kept,) = (tmp_path / TASK).glob(".intent.json.bad-*")
     assert kept.read_bytes() == record
     assert Workflow(tmp_path).cast("accio").rule == "A2"
+
+
+def _forged(tmp_path: Path, how: str) -> dict[str, Any]:
+    """An intent record that moves GATHER_NEEDS_PLAN to ACHIEVE_TASK_DONE
+    with files no rule writes: unsealed, sealed for another workspace, or sealed and then
+    changed."""
+    intent: dict[str, Any] = {
+        "cast": "c0ffee000001",
+        "before": "GATHER_NEEDS_PLAN",
+        "after": "ACHIEVE_TASK_DONE",
+        "entry": {"cast": "c0ffee000001", "trigger": "Accio", "rule": "A2", "changed": {}},
+        "extra": {"foo": 1},
+        "operations": [["create", "plan.md", "- [x] forged\n"]],
+    }
+    if how == "unsealed":
+        return intent
+    if how == "another workspace":
+        other = tmp_path / "other"
+        other.mkdir()
+        return dict(json.loads(sealed(other, intent)))
+    record = dict(json.loads(sealed(tmp_path / TASK, {**intent, "after": "GATHER_EDITING"})))
+    return {**record, "after": "ACHIEVE_TASK_DONE"}
+
+
+@pytest.mark.parametrize("how", ["unsealed", "another workspace", "changed after sealing"])
+def test_an_intent_record_no_cast_of_the_user_wrote_is_never_carried_out(
+    tmp_path: Path, how: str
+) -> None:
+    # A pull request that commits `.ai/task/.intent.json`, or a hand that writes one,
+    # would otherwise make the next cast (a Lumos even) jump states and write files.
+    Workflow(tmp_path).cast("lumos")
+    (tmp_path / TASK / INTENT_FILE).write_text(json.dumps(_forged(tmp_path, how)))
+    before = tree(tmp_path)
+    for spell_ in ("lumos", "accio"):
+        with pytest.raises(StateFileError, match="not written by a cast of yours here"):
+            Workflow(tmp_path).cast(spell_)
+    assert tree(tmp_path) == before
+    run = spell(tmp_path, "lumos")
+    assert run.returncode == 2 and "spell repair" in clean(run), run.stderr
+    said = Workflow(tmp_path).repair()
+    assert "Set its record aside as .ai/task/.intent.json.bad-" in said
+    assert Workflow(tmp_path).cast("lumos").before == "GATHER_NEEDS_PLAN"
+    assert not (tmp_path / TASK / "plan.md").exists()
 
 
 def test_an_intent_record_from_another_state_is_not_replayed(

@@ -19,6 +19,7 @@ from tests.support.workspaces import (
     history,
     history_entries,
     plan,
+    sealed,
     set_state,
     task,
     write,
@@ -81,7 +82,7 @@ def test_repair_sets_aside_an_interrupted_cast_that_cannot_be_finished(tmp_path:
         "extra": {},
         "operations": [["folder", "tasks/x"], ["move", "task.md", "tasks/x/task.md"]],
     }
-    write(tmp_path, ".intent.json", json.dumps(intent))
+    write(tmp_path, ".intent.json", sealed(tmp_path / TASK, intent))
     stuck = spell(tmp_path, "lumos")
     assert stuck.returncode in (1, 2) and "tasks" in clean(stuck)
     repaired = spell(tmp_path, "repair")

@@ -85,3 +85,14 @@ HOSTILE = (
     "\tnext line\rover\n"
 )
 CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]")
+
+
+def sealed(folder: Path, intent: dict[str, object]) -> str:
+    """`intent` as a cast of this user's writes it in the workspace `folder` (with the
+    seal of this user's key): the text of an intent record the runtime carries out."""
+    from spellbook.cast.commit_point import seal
+    from spellbook.disk.user_cache import seal_key
+
+    key = seal_key(str(folder.resolve()), create=True)
+    assert key is not None
+    return json.dumps({**intent, "seal": seal(key, intent)})

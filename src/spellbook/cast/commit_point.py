@@ -187,9 +187,8 @@ class Journal:
     def commit(self, record: Record, intent: dict[str, Any]) -> list[str]:
         """Write the intent record (the cast is then done, whatever happens next) and
         carry it out."""
-        data = json.dumps(intent, ensure_ascii=False).encode("utf-8")
         try:
-            self.workspace.replace(INTENT_FILE, data)
+            self.write_intent(intent)
         except BaseException:
             self.forget()  # the record in memory holds this cast's entries; the disk not
             raise
@@ -203,6 +202,15 @@ class Journal:
                 f"cast nothing more (from {self.workspace.shown(INTENT_FILE)}); the next "
                 "cast finishes it first too"
             ) from err
+
+    def write_intent(self, intent: dict[str, Any]) -> None:
+        """Write the intent record, sealed with this user's key for the workspace (a
+        record is carried out only with its seal: `_check_seal`)."""
+        from spellbook.disk.user_cache import seal_key  # only casts that change files
+
+        key = seal_key(self.workspace.base, create=True)
+        sealed = {**intent, "seal": seal(key, intent)} if key is not None else intent
+        self.workspace.replace(INTENT_FILE, json.dumps(sealed, ensure_ascii=False).encode())
 
     def finish(self, record: Record, intent: dict[str, Any]) -> list[str]:
         """Carry out an intent record whose cast the state file does not hold yet: its
@@ -271,6 +279,7 @@ class Journal:
 
         states = self.engine.states
         value = decode(data, shown)
+        self._check_seal(value, shown)
         for key in ("before", "after"):  # written before the spec renamed the state
             named = value.get(key)
             if isinstance(named, str) and named not in states:
@@ -305,6 +314,28 @@ class Journal:
             raise StateFileError(f"{shown}: {err}; run `spell repair` to set it aside") from None
         return value
 
+    def _check_seal(self, value: dict[str, Any], shown: str) -> None:
+        """Refuse a record no cast of this user's wrote: its seal must be the one this
+        user's key gives its content (a record committed to the repository, or written by
+        hand, has none that fits, and carrying it out would make a move and write files
+        no rule allowed)."""
+        import hmac
+
+        from spellbook.disk.user_cache import seal_key
+
+        written = value.pop("seal", None)
+        key = seal_key(self.workspace.base, create=False)
+        if (
+            key is None
+            or not isinstance(written, str)
+            or not hmac.compare_digest(written, seal(key, value))
+        ):
+            raise StateFileError(
+                f"{shown} was not written by a cast of yours here (it carries no seal "
+                "of the key your cache folder keeps for this workspace), so it is not "
+                "carried out; run `spell repair` to set it aside"
+            )
+
     def interrupted(self, record: Record) -> str | None:
         """What the next cast will finish first, if a cast was interrupted (for status)."""
         try:
@@ -317,6 +348,14 @@ class Journal:
             f"{cast_of(intent)} was interrupted; run `spell repair` to finish it and cast "
             "nothing more (the next cast finishes it first too)"
         )
+
+
+def seal(key: bytes, intent: dict[str, Any]) -> str:
+    """The seal of an intent record: keyed BLAKE2b of its content, its keys sorted."""
+    import hashlib
+
+    content = json.dumps(intent, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    return hashlib.blake2b(content, key=key, digest_size=32).hexdigest()
 
 
 def cast_of(intent: dict[str, Any]) -> str:

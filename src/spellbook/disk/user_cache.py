@@ -85,6 +85,31 @@ def _code_file(path: str) -> str | None:
     return cache_entry("code", path, ".code")
 
 
+def seal_key(workspace: str, create: bool) -> bytes | None:
+    """This user's secret key for the intent records of the workspace folder `workspace`:
+    32 random bytes in the user's cache folder, readable by this user alone, made on
+    first use when `create` is set; None where there is none (no cache folder, one
+    inside the repository, a file not the user's own). A record sealed with it was
+    written by this user's casts: a repository's content cannot hold one, nor forge its
+    seal."""
+    path = cache_entry("keys", os.path.realpath(workspace), ".key")
+    if path is None:
+        return None
+    if owned(path) and not os.path.islink(path):
+        try:
+            with open(path, "rb") as f:
+                key = f.read(64)
+            if len(key) == 32:
+                return key
+        except OSError:
+            pass
+    if not create:
+        return None
+    key = os.urandom(32)
+    keep(path, key)
+    return key if owned(path) else None
+
+
 def cache_folder() -> str | None:
     """Spellbook's cache folder for this user: `$SPELLBOOK_CACHE`, else
     `$XDG_CACHE_HOME/spellbook`, else `~/.cache/spellbook`; None where none can be named.
