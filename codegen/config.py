@@ -227,6 +227,9 @@ def _machine(project: Project, entry: Entry, default: ReadOptions) -> Machine:
         project.templates_of(entry),
         ("templates",) if entry.templates is None else (*at, "templates"),
     )
+    options = replace(
+        options, generated=relative(Path(project.root, project.generated), Path(project.root))
+    )
     return Machine(entry.name, entry.spec, options, entry.allow_errors, entry.report)
 
 
@@ -327,6 +330,7 @@ def options_for(
     else:
         importable(root)
         _refuse_outside(options.vocabulary, root)
+    options = replace(options, generated=relative(Path(root, config.out), root))
     if options.folder != str(Path(path).resolve().parent):  # outside the root
         spec = Path(path).resolve()
         return with_templates(

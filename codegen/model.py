@@ -502,6 +502,8 @@ class Spec:
     started: str = field(default="", compare=False)
     # The line that names the state file (0: none does, so it is the default).
     state_line: int = field(default=0, compare=False)
+    # The project's generated folder, relative to its root ("": not known).
+    generated: str = field(default="", compare=False)
 
     @property
     def workspace(self) -> str:

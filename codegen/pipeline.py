@@ -232,6 +232,8 @@ def _build(
     """One machine read from `blocks`; `above`: what is written above the sections of a
     file of several machines that no machine reads, said in this one's report."""
     spec = build_spec(parse_document(blocks, options), path, sha256)
+    if options is not None and options.generated:
+        spec = replace(spec, generated=options.generated)
     if above:
         spec = replace(spec, notices=(*spec.notices, *above))
     guards = read_guards(blocks) + usage_guards(spec.spells)

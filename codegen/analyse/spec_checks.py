@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from spellbook.disk.own_files import OWN_FILE, own_file
+from spellbook.disk.own_files import MODULES, OWN_FILE, PROGRAM, folded, own_file, program_file
 from spellbook.doors.subcommands import COMMANDS
 from spellbook.records.words import did, plural, verb
 
@@ -708,12 +708,30 @@ def _spells_formerly(spec: Spec) -> Iterator[Finding]:
             )
 
 
+def _programs(spec: Spec) -> tuple[tuple[str, ...], ...]:
+    """The project's generated folder as `own_files.program_file` compares it
+    (`own_files.programs_in`): relative to the spec's workspace folder, or its modules
+    where it is that folder."""
+    if spec.generated.startswith(("/", "../")) or spec.generated in ("", ".."):
+        return ()  # outside the project's root: no path of the workspace's
+    generated = "" if spec.generated == "." else spec.generated.strip("/")
+    workspace = spec.workspace.strip("/")
+    if generated == workspace:  # the generated modules beside the workspace's files
+        return ((MODULES,),)
+    if not workspace:
+        return (folded(generated),)
+    if generated.startswith(workspace + "/"):
+        return (folded(generated[len(workspace) + 1 :]),)
+    return ()  # one that holds the workspace, or is beside it
+
+
 def check_actions(analysis: Analysis) -> Iterator[Finding]:
     """Action phrases outside the vocabulary, unsafe paths (the machine's state file
     among them: the runtime refuses every cast of a rule that acts on it), and state
     updates that disagree with the rule's Next State."""
     spec = analysis.spec
     state_file = spec.state_file[len(spec.workspace) :].lstrip("/")
+    programs = _programs(spec)
     lexicon, counters = analysis.lexicon, _counters(spec)
     aims: dict[str, Aim | None] = {}  # specs repeat phrases word for word
     for row in spec.rows:
@@ -745,6 +763,14 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                         f"{f} {OWN_FILE}"
                         for f in action.files
                         if own_file(f, action.verb, [state_file])
+                    ),
+                    "",
+                )
+                or next(
+                    (
+                        f"{f} {PROGRAM}"
+                        for f in action.files
+                        if program_file(f, action.verb, programs)
                     ),
                     "",
                 )

@@ -63,6 +63,9 @@ class ReadOptions:
     # `own_code = true`: a phrase the core does not read is the project's own guard (a
     # condition) or callback (an action), not an error.
     own_code: bool = False
+    # The project's generated folder, relative to its root ("": not known), which no
+    # action of the spec may write (`own_files.program_file`).
+    generated: str = ""
 
 
 # What a cell with nothing in it may say: no condition (always), no action.

@@ -12,6 +12,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from spellbook.records.exits import EXIT_BLOCKED, EXIT_OK
 from tests.cli.test_project_machines import compiler, spell
 from tests.support.commands import clean
@@ -72,3 +74,53 @@ def test_a_release_from_cut_to_shipped_through_real_files(tmp_path: Path) -> Non
     assert state() == "IDLE" and not (work / "notes.md").exists()
     trashed = list((work / ".trash").rglob("notes.md"))
     assert [p.read_text() for p in trashed] == ["# Release notes\n\n## 1.5.0\n\nDraft.\n"]
+
+
+@pytest.mark.parametrize(
+    "actions",
+    [
+        "(1) Delete generated/release.py; (2) Move notes.md to generated/release.py",
+        "Move notes.md to pyproject.toml",
+        "Copy notes.md to .claude/settings.json",
+    ],
+    ids=["the generated machine", "pyproject.toml", "Claude Code's settings"],
+)
+def test_no_cast_writes_a_file_code_or_settings_are_taken_from(
+    tmp_path: Path, actions: str
+) -> None:
+    # With its workspace at the repository's top, a rule could move a file the AI wrote
+    # over the generated machine (which the next `spell` runs), pyproject.toml or Claude
+    # Code's settings: each a file the hook refuses to a hand.
+    repo = tmp_path / "repo"
+    shutil.copytree(EXAMPLE, repo, ignore=shutil.ignore_patterns("__pycache__"))
+    (repo / ".git").mkdir()
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").write_text("{}\n")
+    spec = repo / "spec" / "RELEASE.md"
+    text = spec.read_text().replace("`.release/state.json`", "`state.json`")
+    scrap = "| Delete notes.md and signoff.json |"
+    assert scrap in text
+    spec.write_text(text.replace(scrap, f"| {actions} |"))
+    verified = compiler(repo, "verify", "--spec", "spec/RELEASE.md")
+    assert verified.returncode == 1 and "[action_path]" in verified.stdout
+    assert "a file Spellbook or Claude Code takes code or settings from" in verified.stdout
+    # generated all the same (or written by hand): the runtime refuses the cast
+    config = repo / "pyproject.toml"
+    config.write_text(
+        config.read_text().replace('vocabulary = ""', 'vocabulary = "", allow_errors = true')
+    )
+    assert compiler(repo, "generate").returncode == 0
+    assert spell(repo, "cut").returncode == EXIT_OK
+    (repo / "notes.md").write_text(f'open({str(tmp_path / "ran")!r}, "w").write("ran")\n')
+    before = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file()}
+    refused = spell(repo, "scrap")
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "takes code or settings from" in clean(refused) and "nothing was changed" in clean(
+        refused
+    )
+    after = {p: p.read_bytes() for p in repo.rglob("*") if p.is_file()}
+    assert {p: b for p, b in after.items() if "state.json" not in p.name} == {
+        p: b for p, b in before.items() if "state.json" not in p.name
+    }
+    assert spell(repo, "status").returncode == EXIT_OK
+    assert not (tmp_path / "ran").exists()

@@ -485,3 +485,26 @@ def test_a_response_that_is_only_a_placeholder_is_never_shown_raw_in_a_summary(
     (tmp_path / ".w" / "state.json").write_text('{"current_state": "B"}\n')
     said = flow.status()["spells"]["Go"]
     assert "{{" not in said and said == "no state change: nothing to do", said
+
+
+def test_a_file_code_or_settings_are_taken_from_is_no_action_s_to_write(tmp_path: Path) -> None:
+    from spellbook.disk.own_files import program_file, programs_in
+
+    generated = tmp_path / "generated"
+    programs = programs_in(str(tmp_path), [str(generated)], [str(generated / "release.py")])
+    for path in ("generated/release.py", "Generated/x.py", "generated", "pyproject.toml"):
+        assert program_file(path, "move", programs), path
+    for path in ("sub/PyProject.toml", ".claude/settings.json", ".Claude/settings.local.json"):
+        assert program_file(path, "create", ()), path
+    for path in ("notes.md", "generated.md", ".claude/commands/x.md", "docs/generated/x.md"):
+        assert not program_file(path, "move", programs), path
+    assert not program_file("pyproject.toml", "load", ())  # only reading it
+    # the generated folder as the workspace: its modules, not the workspace's other files
+    same = programs_in(str(generated), [str(generated)], [str(generated / "release.py")])
+    assert program_file("release.py", "move", same) and program_file("other.py", "create", same)
+    assert program_file("__pycache__/x.pyc", "create", same)
+    assert not program_file("notes.md", "create", same)
+    assert not program_file("sub/tool.py", "create", same)
+    # one that holds the workspace, or is beside it: none that an action could name
+    assert programs_in(str(generated / "work"), [str(generated)], []) == ()
+    assert programs_in(str(tmp_path / "work"), [str(generated)], []) == ()

@@ -187,6 +187,20 @@ class Engine:
                 ) from None
         return self._vocabulary
 
+    def programs(self) -> tuple[tuple[str, ...], ...]:
+        """The files code is taken from that an action could name (`own_files.programs_in`):
+        the folder the machine's module was generated into, and its vocabulary's module,
+        where they are in or hold the workspace."""
+        import os
+
+        from spellbook.disk.own_files import programs_in  # only rules that write files
+
+        module = getattr(self.machine, "__file__", None) or ""
+        vocabulary = getattr(self.vocabulary, "__file__", None) or ""
+        return programs_in(
+            self.workspace.base, [os.path.dirname(module)] if module else [], [module, vocabulary]
+        )
+
     def template(self, name: str) -> str:
         """The text of a template: one the machine carries (`FILES`), by its key or by the
         workspace file a `Create F from T` writes from it; else the vocabulary's template

@@ -120,6 +120,7 @@ class Foresight:
                     templates=engine.template,
                     own=(engine.state_file,),
                     settable=engine.settable,
+                    programs=engine.programs(),
                 )
             except (ActionError, UnsafePath, BadFile) as err:
                 found[spell] = Preview.refused(said(err), rule)

@@ -179,6 +179,7 @@ class Workflow:
                     templates=self.engine.template,
                     own=(self.engine.state_file,),
                     settable=self.engine.settable,
+                    programs=self.engine.programs(),
                 )
             except (ActionError, UnsafePath, BadFile) as err:
                 failed = fmt.entry(before, before, name, rule.id, "failed", cast)

@@ -38,6 +38,67 @@ def own_file(path: str, verb: str, own: Collection[str] = ()) -> bool:
     )
 
 
+PROGRAM = (
+    "is a file Spellbook or Claude Code takes code or settings from (a generated machine, "
+    "a vocabulary module, a pyproject.toml, Claude Code's settings); no action of a spec "
+    "touches it"
+)
+# Claude Code's settings in a `.claude` folder: each can carry hooks, or turn them off.
+_SETTINGS = frozenset({"settings.json", "settings.local.json"})
+
+
+def program_file(path: str, verb: str, programs: Collection[tuple[str, ...]] = ()) -> bool:
+    """Whether an action of `verb` naming `path` (relative to the workspace folder) would
+    write a file a program takes its code or settings from, which a cast must not make
+    out of what a hand wrote: any `pyproject.toml` (its `[tool.spellbook]` says which
+    machine runs, with which vocabulary), a `.claude` folder or its settings files, or
+    one of `programs` (`programs_in`), what it holds or a folder holding it; a program
+    ending in `*.py` is every Python module (and `__pycache__`) of its folder. The same
+    as the hook guards from a hand; a verb that only reads (`READING_VERBS`) writes none."""
+    if verb in READING_VERBS or not path:
+        return False
+    parts = folded(path)
+    if not parts or parts[-1] == "pyproject.toml" or parts[-1] == ".claude":
+        return bool(parts)
+    if any(parts[i] == ".claude" and parts[i + 1] in _SETTINGS for i in range(len(parts) - 1)):
+        return True
+    for program in programs:
+        if program[-1:] == (MODULES,):
+            folder = program[:-1]
+            name = parts[len(folder)] if len(parts) > len(folder) else ""
+            if parts[: len(folder)] == folder and (name.endswith(".py") or name == "__pycache__"):
+                return True
+        elif parts[: len(program)] == program or program[: len(parts)] == parts:
+            return True
+    return False
+
+
+MODULES = "*.py"  # in `programs`: every module of a folder
+
+
+def programs_in(
+    base: str, folders: Collection[str], files: Collection[str]
+) -> tuple[tuple[str, ...], ...]:
+    """`folders` and `files` (absolute) as `program_file` compares them, relative to the
+    workspace folder `base` and folded: a folder or file in the workspace as itself; the
+    workspace folder itself as its modules (`*.py`: a generated folder that is the
+    workspace); none for one that holds the workspace or is elsewhere."""
+    import os
+
+    found: list[tuple[str, ...]] = []
+    here = os.path.realpath(base)
+    for path, folder in [*((f, True) for f in folders), *((f, False) for f in files)]:
+        if not path:
+            continue
+        rel = os.path.relpath(os.path.realpath(path), here).replace(os.sep, "/")
+        parts = [p for p in rel.split("/") if p and p != "."]
+        if not parts and folder:
+            found.append((MODULES,))
+        elif parts and ".." not in parts:
+            found.append(folded("/".join(parts)))
+    return tuple(found)
+
+
 def backup_of(path: str, own: str) -> bool:
     """Whether `path` is a backup repair made of `own`, the state file
     (`state.json.bad-<time>`), compared as `folded` compares names."""

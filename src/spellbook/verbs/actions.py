@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 import time
 
-from spellbook.disk.own_files import OWN_FILE, TRASH, own_file
+from spellbook.disk.own_files import OWN_FILE, PROGRAM, TRASH, own_file, program_file
 from spellbook.disk.state_file import Record, parse_json
 from spellbook.disk.state_file import today as date_today
 from spellbook.disk.store import READ_LIMIT, Workspace
@@ -72,6 +72,21 @@ class Plan:
         self.done = Done()
 
 
+def _refuse_own(
+    workspace: Workspace,
+    path: str,
+    verb: str,
+    own: tuple[str, ...],
+    programs: Collection[tuple[str, ...]],
+) -> None:
+    """ActionError where an action of `verb` naming `path` would touch Spellbook's own
+    files or write a file code or settings are taken from."""
+    if own_file(path, verb, own):
+        raise ActionError(f"{workspace.shown(path)} {OWN_FILE}")
+    if program_file(path, verb, programs):
+        raise ActionError(f"{workspace.shown(path)} {PROGRAM}")
+
+
 def plan(
     rule: Rule,
     workspace: Workspace,
@@ -81,19 +96,20 @@ def plan(
     templates: Callable[[str], str] | None = None,
     own: tuple[str, ...] = (),
     settable: Collection[str] = (),
+    programs: Collection[tuple[str, ...]] = (),
 ) -> Plan:
     """Read and check everything `rule`'s actions need, and say what they will do;
     raises ActionError (or UnsafePath) without changing anything. `own` names the
     machine's files (its state file), which no action touches, nor the runtime's own
     (`schema.RUNTIME_FILES`); `settable` the state file's fields an action may set
-    (`Engine.settable`)."""
+    (`Engine.settable`); `programs` the files code is taken from that no action writes
+    (`own_files.program_file`: the generated machine's folder, its vocabulary module)."""
     planned = Plan()
     if not acts(rule):
         return planned  # nothing to do
     for action in rule.actions:  # before anything is read
         for path in action.files:
-            if own_file(path, action.verb, own):
-                raise ActionError(f"{workspace.shown(path)} {OWN_FILE}")
+            _refuse_own(workspace, path, action.verb, own, programs)
     record = record if record is not None else Record("")
     done = planned.done
     variables = {"date": today or date_today()}
@@ -117,8 +133,7 @@ def plan(
 
         folders = {id(a): folder_of(a.target, variables, done).strip("/") for a in archives}
     for action in archives:  # a folder filled from values (`${name}`): as it will be
-        if own_file(folders[id(action)], action.verb, own):
-            raise ActionError(f"{workspace.shown(folders[id(action)])} {OWN_FILE}")
+        _refuse_own(workspace, folders[id(action)], action.verb, own, programs)
     named = [f for a in rule.actions for f in (a.files[:1] if a.verb in EDITS else a.files)]
     for path in named + list(folders.values()):
         workspace.path(path)  # every path is inside the workspace, or we stop here
@@ -151,8 +166,8 @@ def plan(
         for path in paths_of(operation):
             # A name filled from a value (`Copy F to ${name}.json`) is checked as written.
             thrown = any(path == t or path.startswith(t + "/") for t in trash)
-            if not thrown and own_file(path, operation[0], own):
-                raise ActionError(f"{workspace.shown(path)} {OWN_FILE}")
+            if not thrown:
+                _refuse_own(workspace, path, operation[0], own, programs)
             problem = workspace.unwritable(path)
             if problem:
                 raise ActionError(f"{problem}; fix that, then cast again")
