@@ -725,27 +725,24 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
     found: list[tuple[int, Table, Heading]] = []
     over: dict[int, tuple[Heading, ...]] = {}  # the headings over each state's heading
     title = _doc_title(placed)
+    led: dict[str, str] | None = None  # a state a row leads to, as the first To cell writes it
     for at, p in enumerate(placed):
         table = p.block
         headings = _moves_heading(p.headings)
         if not isinstance(table, Table) or not headings or headings[-1].level == 1:
             continue
-        if aside_heading(headings[-1:], title, table) is not None:
-            continue  # `### Example`: no state
         held = roles_found(table, light_roles(roles, table))
-        if "trigger" in held and "next state" in held and not {"current state", "id"} & set(held):
-            found.append((at, table, headings[-1]))
-            over[at] = headings[:-1]
+        if "trigger" not in held or "next state" not in held or {"current state", "id"} & set(held):
+            continue
+        if aside_heading(headings[-1:], title, table) is not None:
+            led = _led(placed, roles) if led is None else led
+            if not any(normal(f) in led for f in _heading_names(headings[-1].text)):
+                continue  # `### Example`: no state; `### Deprecated` a row leads to is one
+        found.append((at, table, headings[-1]))
+        over[at] = headings[:-1]
     if not found:
         return placed
-    led: dict[str, str] = {}  # a state a row leads to, as the first To cell writes it
-    tables = [p.block for p in placed if isinstance(p.block, Table)]
-    for table in tables:
-        for i in roles_found(table, light_roles(roles, table)).get("next state", []):
-            for row in table.rows:
-                if i < len(row.cells):
-                    written = " ".join(row.cells[i].plain.split())
-                    led.setdefault(normal(written), written)
+    led = _led(placed, roles) if led is None else led
     named: dict[int, str] = {}
     for at, _, heading in found:
         forms = _heading_names(heading.text)
@@ -765,6 +762,19 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
         if at in named:
             out[at] = replace(placed[at], block=_with_from(table, named[at]))
     return out
+
+
+def _led(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """The states the rows of the tables lead to, by their normal form, as the first To
+    cell that names each writes it."""
+    led: dict[str, str] = {}
+    for table in (p.block for p in placed if isinstance(p.block, Table)):
+        for i in roles_found(table, light_roles(roles, table)).get("next state", []):
+            for row in table.rows:
+                if i < len(row.cells):
+                    written = " ".join(row.cells[i].plain.split())
+                    led.setdefault(normal(written), written)
+    return led
 
 
 # Words of a heading that names a part of a document, not a state: a heading no row leads

@@ -941,9 +941,13 @@ class LightReader:
         if event is not None:
             key = f"{from_cell} | {plain('condition')} {event.guard} | {', '.join(triggers)}"
             self._event_notices(event, trigger_text, notes, key, line)
-        refused = _REFUSED.search(" ".join(group.split())) is not None or any(
-            normal(name) in WHY for name, _ in columns.extra
-        )
+        heading = " ".join(group.split())
+        refused = (
+            _REFUSED.search(heading) is not None
+            # a heading that is the name of the state its rows leave (`### Rejected` over
+            # the moves out of a state called Rejected) is that state's section
+            and normal(heading) != normal(source)
+        ) or any(normal(name) in WHY for name, _ in columns.extra)
         if refused and event is None:
             self._refused_to[rule_id] = (target_cell, line, source)
         cells = (

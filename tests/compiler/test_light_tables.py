@@ -2952,3 +2952,44 @@ def test_a_spell_cell_of_words_that_may_be_a_name_is_no_trigger_note() -> None:
         "| T1 | open | On hold | - | held | - |\n| T2 | held | resume | - | open | - |\n"
     )
     assert _noticed(spec, "trigger_note") == []
+
+
+@pytest.mark.parametrize("name", ["Rejected", "Blocked", "Denied", "Invalid"])
+def test_a_state_named_with_a_word_of_refusal_is_its_section_not_refused_moves(name: str) -> None:
+    # `## Rejected` over the moves out of a state called Rejected: its moves, not refusals.
+    text = (
+        "# Expense claim\n\n| From | Event | To |\n|---|---|---|\n| Draft | submit | Submitted |\n"
+        f"| Submitted | approve | Approved |\n| Submitted | reject | {name} |\n"
+        "| Approved | - | (none) |\n\n"
+        f"## {name}\n\n| From | Event | To |\n|---|---|---|\n| {name} | resubmit | Submitted |\n"
+        f"| {name} | edit | Draft |\n"
+    )
+    spec = read(text)
+    moves = {(r.source, r.spell, r.dest) for r in spec.rules if not r.policy}
+    assert (name, "resubmit", "Submitted") in moves and (name, "edit", "Draft") in moves
+    # so too in a section of its own over a table of its moves (no From column)
+    per_state = (
+        "# Ticket\n\nTransitions not listed are rejected.\n\n"
+        f"### New\n\n| Event | Next state |\n|---|---|\n| block | {name} |\n| finish | Done |\n\n"
+        f"### {name}\n\n| Event | Next state |\n|---|---|\n| unblock | New |\n| cancel | Done |\n\n"
+        "### Done\n\n| Event | Next state |\n|---|---|\n| - | (none) |\n"
+    )
+    moves = {(r.source, r.spell, r.dest) for r in read(per_state).rules if not r.policy}
+    assert (name, "unblock", "New") in moves and (name, "cancel", "Done") in moves
+    # rows under such a heading that leave other states are still refused moves
+    refusals = text.replace(f"| {name} | resubmit | Submitted |", "| Draft | approve | Approved |")
+    refused = {(r.source, r.spell) for r in read(refusals).rules if r.kind is Kind.BLOCKED}
+    assert ("Draft", "approve") in refused
+
+
+@pytest.mark.parametrize("name", ["Deprecated", "Planned", "Retired", "Disabled"])
+def test_a_state_s_section_named_as_an_aside_is_read_where_a_row_leads_to_it(name: str) -> None:
+    text = (
+        "# Flags\n\nTransitions not listed are rejected.\n\n"
+        f"### Active\n\n| Event | Next state |\n|---|---|\n| mark | {name} |\n\n"
+        f"### {name}\n\n| Event | Next state |\n|---|---|\n| revive | Active |\n"
+        "| remove | Removed |\n\n"
+        "### Removed\n\n| Event | Next state |\n|---|---|\n| - | (none) |\n"
+    )
+    moves = {(r.source, r.spell, r.dest) for r in read(text).rules if not r.policy}
+    assert (name, "revive", "Active") in moves and (name, "remove", "Removed") in moves
