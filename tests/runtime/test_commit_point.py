@@ -410,6 +410,30 @@ def test_the_next_cast_finishes_an_interrupted_one_and_says_so(
     assert result.before == "ACHIEVE_TASK_DRAFTING"
 
 
+def test_the_spell_cast_again_after_it_was_cut_short_is_finished_not_cast_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The user's `spell accio` was killed after its commit point; they run it again.
+    flow = executed_flow(tmp_path)
+    stop_after_commit(monkeypatch, flow, files=False)
+    result = Workflow(tmp_path).cast("accio")
+    assert (result.before, result.after, result.rule) == (
+        "ACHIEVE_TASK_EXECUTED",
+        "ACHIEVE_TASK_DRAFTING",
+        "A2",
+    )
+    assert [e["trigger"] for e in history(tmp_path)] == ["Accio"]  # one step, not two
+    assert result.notes[-1] == (
+        "that was the cast of Accio this command asked for: Accio was not cast again"
+    )
+    (archive,) = (tmp_path / TASK / "tasks").iterdir()
+    assert result.archive == f"{TASK}/tasks/{archive.name}/"
+    assert f"`{TASK}/tasks/{archive.name}/`" in result.response  # where A2 archived
+    assert "Accio was not cast again" in result.response
+    # the next Accio is a cast of its own
+    assert Workflow(tmp_path).cast("accio").before == "ACHIEVE_TASK_DRAFTING"
+
+
 def test_a_finished_cast_whose_record_was_left_is_not_applied_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -58,6 +58,8 @@ class Journal:
         self._known: tuple[bytes, Record] | None = None
         self._encoded: Encoded = {}
         self.seen: bytes | None = None  # the state file's bytes as last read under the lock
+        # The intent record `recover` last finished (None: it finished none).
+        self.finished: dict[str, Any] | None = None
 
     def locked(self) -> Locked:
         """The workspace's lock, to hold with `with`."""
@@ -227,7 +229,9 @@ class Journal:
         return notes
 
     def recover(self) -> list[str]:
-        """Finish a cast that was interrupted after its commit point, if there is one."""
+        """Finish a cast that was interrupted after its commit point, if there is one
+        (`finished` keeps its record)."""
+        self.finished = None
         intent = self.intent()
         if intent is None:
             return []
@@ -251,6 +255,7 @@ class Journal:
                 f"could not finish the interrupted cast in "
                 f"{self.workspace.shown(INTENT_FILE)}: {err}; the next cast tries again"
             ) from err
+        self.finished = intent
         return [f"first finished the interrupted cast of {cast_of(intent)}", *notes]
 
     def _interrupted_in(self, state: str) -> bool:

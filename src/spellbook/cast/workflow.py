@@ -110,6 +110,9 @@ class Workflow:
             with journal.locked():  # the workspace folder, made if missing
                 finished += journal.recover()
                 record = journal.load()
+                again = self._cut_short(name, journal.finished, record, finished)
+                if again is not None:
+                    return again
                 if runs and journal.seen != seen:
                     ran = ", ".join(f"`{r.command}`" for r in runs.values())
                     raise Changed(
@@ -137,6 +140,39 @@ class Workflow:
             text = command(model.facts, file, key)
             runs[(file, key)] = run(key, text, self.workspace.root, self.workspace.folder)
         raise SpellbookError(f"{name}: its rules ask for more than {MAX_COMMANDS} commands")
+
+    def _cut_short(
+        self, name: str, intent: dict[str, Any] | None, record: Record, notes: list[str]
+    ) -> CastResult | None:
+        """The result of the cast of `name` that was cut short and has just been finished
+        (`intent`, its record), where this cast is of the same spell: the command run again
+        after an interruption means that cast, not one more (which would move the
+        workflow on a second step). None where it is not."""
+        if intent is None or intent["entry"].get("trigger") != name:
+            return None
+        before, after = intent["before"], intent["after"]
+        rule = self.engine.rules.get((before, name, str(intent["entry"].get("rule"))))
+        if rule is None or record.state != after:
+            return None
+        done = Done()
+        done.archive_path = str(intent.get("archive") or "")
+        done.notes = [
+            *notes,
+            f"that was the cast of {name} this command asked for: {name} was not cast again",
+        ]
+        response = self._response(rule, name, before, after, done, record, declared=True)
+        archive = self.workspace.shown(done.archive_path) + "/" if done.archive_path else ""
+        return CastResult(
+            name,
+            rule.id,
+            outcome_of(rule),
+            before,
+            after,
+            response,
+            archive,
+            tuple(done.notes),
+            str(intent["cast"]),
+        )
 
     def _carry_out(
         self,
@@ -203,6 +239,7 @@ class Workflow:
                 "entry": entry,
                 "extra": planned.extra,
                 "operations": planned.operations,
+                "archive": done.archive_path,
             }
             done.notes += journal.commit(record, intent)
         else:
@@ -234,11 +271,14 @@ class Workflow:
         done: Done,
         record: Record,
         runs: dict[tuple[str, str], Run] | None = None,
+        declared: bool = False,
     ) -> str:
         """The response to a cast of `spell` that went from `before` to `after` by `rule`
-        (None: unhandled), with `record` as written and the commands the cast ran. The
-        machine, with facts as the files are now, is made ready only if something must be
-        worked out again."""
+        (None: unhandled), with `record` as written and the commands the cast ran; its
+        file actions told as `done.did` says, or as the spec declares them (`declared`:
+        a cast finished from its intent record, whose plan is not kept). The machine,
+        with facts as the files are now, is made ready only if something must be worked
+        out again."""
         machine = self.machine
         values = self.foresight.telling(record, after)
         values["fields"] = fields_said(self.format.fields, record.extra)
@@ -248,7 +288,7 @@ class Workflow:
             description = self.engine.states[before].description
             text = unhandled(spell, before, description, facts, machine.SPEC, machine.SPELL_WORD)
         else:
-            text = self.writer.response(rule, done.did if acts(rule) else None)
+            text = self.writer.response(rule, done.did if acts(rule) and not declared else None)
             values["archive_path"] = (
                 self.workspace.shown(done.archive_path) + "/"
                 if done.archive_path

@@ -268,7 +268,12 @@ def run() -> NoReturn:
     except KeyboardInterrupt:
         # Ctrl-C: no traceback. A cast cut short is finished by the next one from its
         # intent record (`spellbook.cast.commit_point`); a hook cut short blocks what it judged.
-        print("spell: interrupted; nothing half done is lost", file=sys.stderr)
+        print(
+            "spell: interrupted; nothing half done is lost (a cast that had begun changing "
+            "files is finished by the next command: the same command again finishes it "
+            "and casts nothing more; `spell status` says)",
+            file=sys.stderr,
+        )
         sys.exit(EXIT_HOOK_BLOCK if "check-transition" in sys.argv else EXIT_INTERRUPTED)
     except Stopped as stopped:
         # SIGTERM or SIGHUP while a command ran: its processes are already stopped.
