@@ -257,11 +257,16 @@ _GUARD_WORDS = frozenset(
     | {"precondition", "preconditions", "pre-condition", "pre-conditions", "allowed"}
     | {"prerequisite", "prerequisites", "constraint", "constraints", "criteria", "criterion"}
     | {"gate", "gates", "validation", "restriction", "restrictions"}
+    # in other languages: German, Spanish, French, Italian, Dutch, Portuguese
+    | {"bedingung", "bedingungen", "voraussetzung", "wächter", "condición", "condicion"}
+    | {"condiciones", "condizione", "condizioni", "garde", "voorwaarde", "condição", "guardia"}
 )
 _ACTION_WORDS = frozenset(
     {"action", "actions", "effect", "effects", "side-effect", "side-effects", "output"}
     | {"outputs", "callback", "callbacks", "hook", "hooks", "happens", "emits", "emit"}
     | {"steps", "tasks", "operations", "handler", "handlers", "runs"}
+    | {"aktion", "aktionen", "wirkung", "acción", "accion", "acciones", "azione", "azioni"}
+    | {"effet", "effets", "actie", "acties", "ação", "acao", "efecto", "efectos"}
 )
 # Headers that name what a move does only as a whole: `Then`, `Do`, `On transition`.
 _ACTION_HEADERS = frozenset(
@@ -277,7 +282,7 @@ def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
     notices = []
     for name, index in columns.extra:
         header = normal(name)
-        words = set(re.findall(r"[a-z][a-z-]*", header))
+        words = _header_words(header)
         said = list(dict.fromkeys(c for c in _cells(table, index) if normal(c) not in _NOTHING))
         if header in WHY or not said:
             continue
@@ -385,6 +390,18 @@ _ORDERS = (
 _EVENT_HEADER_WORDS = frozenset(
     {"message", "messages", "signal", "signals", "input", "inputs", "stimulus", "cause"}
 )
+# Words that, anywhere in a header, say its cells are what makes a move (`Transition
+# trigger`, `Event description`, `Triggered when`, and in other languages `Ereignis`).
+_EVENT_WORDS = frozenset(
+    {"trigger", "triggers", "triggered", "event", "events", "ereignis", "ereignisse"}
+    | {"auslöser", "evento", "eventos", "disparador", "événement", "événements", "evenement"}
+    | {"déclencheur", "declencheur", "gebeurtenis", "trigger-event"}
+)
+
+
+def _header_words(header: str) -> set[str]:
+    """The words of a header as `normal` writes it, letters of any language."""
+    return set(re.findall(r"[^\W\d_][\w-]*", header))
 
 
 def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
@@ -400,8 +417,11 @@ def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
         ]
         said = [c for c in cells if normal(c) not in _NOTHING]
         name = table.header.cells[index].plain
-        # names alone, or a column whose header says events (`Message`, `Signal`, `Input`)
-        named = normal(name) in _EVENT_HEADER_WORDS  # the whole header: not `Test command`
+        # names alone, or a column whose header says events (`Message`, `Signal`, `Input`
+        # as the whole header: not `Test input`; `Transition trigger`, `Ereignis`)
+        named = normal(name) in _EVENT_HEADER_WORDS or bool(
+            _header_words(normal(name)) & _EVENT_WORDS
+        )
         happened = all(_someone_does().match(c) for c in said)  # `Customer pays`
         if not said or not (named or happened or all(is_identifier(c) for c in said)):
             continue

@@ -61,7 +61,7 @@ LIGHT_ROLES: dict[str, tuple[str, ...]] = {
     "trigger": (
         *("Trigger / Event", "Trigger/Event", "Event / Trigger", "Event/Trigger"),
         *("On", "On Event", "Event name", "Event Name", "Trigger event", "Triggered by"),
-        *("Event type", "Caused by"),
+        *("Event type", "Caused by", "Transition trigger", "Transition event"),
     ),
     "next state": (
         *("Target", "Next Status", "New State", "New Status"),

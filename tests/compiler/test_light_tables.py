@@ -965,6 +965,8 @@ def _order(header: str, *rows: str) -> str:
         "| From | Triggered by | To |",
         "| From state | Event type | To state |",
         "| From | Caused by | To |",
+        "| From | Transition trigger | To |",
+        "| From | Transition event | To |",
     ],
 )
 def test_a_trigger_column_under_the_headers_people_write_is_read_as_the_events(
@@ -996,7 +998,10 @@ def test_an_action_column_of_what_someone_does_is_a_warning_naming_the_rename() 
     assert not [f for f in analyse(command) if f.kind == "event_column"]
 
 
-@pytest.mark.parametrize("header", ["Message", "Signal", "Input"])
+@pytest.mark.parametrize(
+    "header",
+    ["Message", "Signal", "Input", "Event description", "Triggered when", "Ereignis", "Evento"],
+)
 def test_a_column_headed_as_events_is_a_warning_whatever_its_cells(header: str) -> None:
     # `| From | Message | To |` of `User submits the form` was dropped with no word: every
     # move's trigger `to_<state>`.
@@ -2537,6 +2542,11 @@ def test_a_common_name_of_a_guard_or_action_column_is_read_as_its_role(
         ("Callback", "Action"),
         ("Hook", "Action"),
         ("Entry action", "Action"),
+        ("Bedingung", "Condition"),
+        ("Condición", "Condition"),
+        ("Aktion", "Action"),
+        ("Acción", "Action"),
+        ("Effet", "Action"),
     ],
 )
 def test_a_column_named_like_a_guard_or_action_that_no_role_reads_is_a_warning(
