@@ -36,6 +36,7 @@ from .initial import (
     claims_said,
     front_matter_claims,
     heading_claim,
+    heading_mark,
     machine_words,
     table_marks,
 )
@@ -226,6 +227,9 @@ def claims_of(
         yield from front_matter_claims(block)
     if isinstance(block, Table):
         yield from table_marks(block)
+        marked = heading_mark(headings[-1]) if headings else None
+        if marked is not None:  # `### Open (initial)` over the moves out of Open
+            yield marked
     if isinstance(block, Paragraph) and headings:
         named = heading_claim(headings[-1].text, block.lines)
         if named is not None:

@@ -237,6 +237,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     states, started = initial_first(states, [*claims, *_initial_said(placed)], reader.notices)
     if started is None and not listed:
         reader.notices.extend(_start_after_catch_all(states, rows))
+        reader.notices.extend(_start_not_first_listed(placed, roles, states))
     _said_in_note(reader.notices, states, started)
     reader.notices.extend(_finals_unread(placed, states, reading, rows))
     rows += terminal_rows(reading, spells, rows)
@@ -293,6 +294,30 @@ def _start_after_catch_all(
                 row.line,
             )
             return
+
+
+def _start_not_first_listed(
+    placed: list[_Placed], roles: dict[str, tuple[str, ...]], states: tuple[StateSpec, ...]
+) -> Iterator[Notice]:
+    """A warning where no line says where the machine starts, so that it starts in the
+    first state the transition tables name, and a table of states lists another state
+    first (`| Draft | every article starts here |` above the rest): the author's order
+    is most likely the lifecycle's, which is not read as where it starts."""
+    table = next(iter(_state_tables(placed, roles)), None)
+    if table is None or not states:
+        return
+    named = (_state_cell_name(row) for row in table.rows)
+    first = next((n for n in named if n and normal(n) not in EMPTY), "")
+    state = claimed(Claim(first, table.line, ""), states) if first else None
+    if state is not None and state.name != states[0].name:
+        yield Notice(
+            "states_unread",
+            f"no line of the spec says where the machine starts, so it starts in "
+            f"{states[0].name}, the first state the transition tables name; this table of "
+            f"states lists {state.title or state.name} first: if the machine starts there, "
+            f"say so, ``The initial state is `{state.title or state.name}`.``",
+            table.line,
+        )
 
 
 def _finals_unread(

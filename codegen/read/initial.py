@@ -27,7 +27,7 @@ from spellbook.records.words import singular
 from ..model import Notice, StateSpec
 from ..spec_error import fail
 from .identifiers import identifier
-from .markdown import Cell, FrontMatter, Inline, Table
+from .markdown import Cell, FrontMatter, Heading, Inline, Table
 
 # The words that name the initial state, alone or before `state`: `Initial`, `Start state`.
 # Their one home: every mark, line, label and heading below is built from them.
@@ -72,7 +72,7 @@ class Claim:
 def _initial_sentence() -> re.Pattern[str]:
     return re.compile(
         r"(?:the\s+)?(?P<owner>machine's\s+|workflow's\s+|its\s+)?"
-        rf"(?:{_WORDS}|first)\s+state"
+        rf"(?:{_WORDS}|first)\s+(?:state|status)"
         r"\s*(?::|\bis\b|=|[\u2014\u2013]|\s-\s)\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?",
         re.IGNORECASE,
     )
@@ -83,7 +83,7 @@ def _initial_sentence() -> re.Pattern[str]:
 def _named_initial() -> re.Pattern[str]:
     return re.compile(
         r"(?P<name>`[^`]+`|[\w-]+)\s+is\s+(?:the|its)\s+(?P<owner>machine's\s+|workflow's\s+)?"
-        rf"(?:{_WORDS}|first)\s+state\s*[.!]?",
+        rf"(?:{_WORDS}|first)\s+(?:state|status)\s*[.!]?",
         re.IGNORECASE,
     )
 
@@ -93,7 +93,7 @@ def _named_initial() -> re.Pattern[str]:
 # done by the starter.` names no state).
 @cache
 def _initial_line() -> re.Pattern[str]:
-    return re.compile(rf"{_WORDS}\s*:\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?", re.IGNORECASE)
+    return re.compile(rf"{_WORDS}(?:\s+point)?\s*:\s*(?P<name>\S(?:.*?\S)?)\s*[.!]?", re.IGNORECASE)
 
 
 # One name in backticks, and nothing else: `` `review` ``.
@@ -149,11 +149,15 @@ def _labelled(text: str, label: re.Pattern[str]) -> bool:
 _NAME = r"(?P<name>`[^`]+`|[\w-]+(?:\s+[\w-]+)?)(?:\s+state)?(?!\w)"
 
 
-# `... starts in `review``, `... begins in review`, `... starts out in ...`, `... starts as ...`
+# `... starts in `review``, `... begins in review`, `... starts out in ...`, `... starts as
+# ...`, `... start out `review``, `... are created in the `review` state`
 @cache
 def _starts() -> re.Pattern[str]:
     return re.compile(
-        rf"\b(?:starts?|begins?)\s+(?:out\s+)?(?:in|at|as)\s+(?:the\s+)?{_NAME}", re.IGNORECASE
+        r"\b(?:(?:starts?|begins?)\s+(?:out(?:\s+(?:in|at|as))?|in|at|as)"
+        r"|(?:is|are|gets?)\s+(?:first\s+)?created\s+(?:in|as))"
+        rf"\s+(?:the\s+)?{_NAME}",
+        re.IGNORECASE,
     )
 
 
@@ -189,7 +193,7 @@ def _clause() -> re.Pattern[str]:
 # Words of a subject that are not its noun: `An order always starts ...`.
 _FILLER = frozenset(
     {"a", "an", "the", "every", "each", "this", "our", "new", "always", "now", "also"}
-    | {"usually", "normally", "first", "so", "state"}
+    | {"usually", "normally", "first", "so", "state", "all"}
 )
 # A subject that is the machine whatever the spec's title.
 _MACHINE = frozenset({"machine", "workflow", "lifecycle", "process"})
@@ -377,6 +381,16 @@ def final_marks(table: Table) -> Iterator[tuple[str, int, str]]:
 
 def _ticked(cells: tuple[Cell, ...], at: int) -> bool:
     return at < len(cells) and cells[at].plain.strip().lower() in _TICKS
+
+
+def heading_mark(heading: Heading) -> Claim | None:
+    """The state a heading over a table names with an `(initial)` mark (`### Open
+    (initial)` over the moves out of Open), or None."""
+    text = " ".join(heading.text.split())
+    tail = len(text) - 40  # a mark is short: a search of the whole could take long
+    mark = trailing_mark().search(text, max(tail, 0))
+    name = text[: mark.start()].strip().strip("`*_") if mark is not None else ""
+    return Claim(name, heading.line, "an `(initial)` mark", said=text) if name else None
 
 
 def heading_claim(heading: str, lines: tuple[Inline, ...]) -> Claim | None:

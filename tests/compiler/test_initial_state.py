@@ -77,6 +77,11 @@ def test_front_matter_initial_that_is_no_name_is_a_warning_not_an_error(
         "The first state is `review`.",
         "Orders start in `review`.",
         "Orders never start in `draft`; they start in `review`.",
+        # and these too, each the author's words for where it starts
+        "Orders are created in the `review` state.",
+        "The initial status is `review`.",
+        "Entry point: `review`.",
+        "All orders start out `review`.",
     ],
 )
 def test_more_ways_of_saying_the_initial_state_are_read(said: str) -> None:
@@ -225,3 +230,29 @@ def test_a_catch_all_row_first_is_no_word_on_where_the_machine_starts() -> None:
     # A first row leaving from a state of its own says nothing more.
     plain = parse_spec_text(f"# Orders\n\n{table.replace('Any state', 'new')}")
     assert not [f for f in analyse(plain) if f.kind == "states_unread"]
+
+
+def test_an_initial_mark_on_the_heading_over_a_state_s_moves_says_where_it_starts() -> None:
+    text = (
+        "# Ticket\n\nTransitions not listed are rejected.\n\n"
+        "### Closed\n\n| Event | Next state |\n|---|---|\n| reopen | Open |\n\n"
+        "### Open (initial)\n\n| Event | Next state |\n|---|---|\n| close | Closed |\n"
+    )
+    assert parse_spec_text(text).initial == "Open"
+
+
+def test_a_table_of_states_that_lists_another_state_first_says_where_it_starts() -> None:
+    # No line says where it starts, so the first state the tables name (review) is where
+    # it starts; the table of states lists draft first: said, not taken.
+    states = "## States\n\n| State | Meaning |\n|---|---|\n| draft | new |\n| review | read |\n"
+    states += "| shipped | sent |\n\n"
+    table = _TABLE.replace("| draft | submit | review |\n", "") + "| draft | submit | review |\n"
+    spec = parse_spec_text(f"# Order\n\n{states}## Transitions\n\n{table}")
+    assert spec.initial == "review"
+    (said,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert "this table of states lists draft first" in said.message
+    assert "``The initial state is `draft`.``" in said.message
+    # listed first where it starts: no word
+    same = parse_spec_text(f"# Order\n\n{states}## Transitions\n\n{_TABLE}")
+    assert same.initial == "draft"
+    assert not [f for f in analyse(same) if f.kind == "states_unread"]
