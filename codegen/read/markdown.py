@@ -811,6 +811,12 @@ def _table(token: Token, line: int) -> Table:
         TableRow(line + 2 + i, tuple(_cell(c, line + 2 + i) for c in row["children"]))
         for i, row in enumerate(body["children"])
     )
+    if len(header.cells) > 1 and all(not r.cells or not r.cells[0].source for r in (header, *rows)):
+        # `| From | Event | To` over `|---|---|---`, bars at the start of each line and not
+        # at the end: mistune reads a first column of nothing, GitHub the bar as the
+        # table's edge (GFM: the bars at either end are optional). So is it read here.
+        header = TableRow(line, header.cells[1:])
+        rows = tuple(TableRow(r.line, r.cells[1:]) for r in rows)
     return Table(line, header, rows)
 
 

@@ -393,3 +393,23 @@ def test_a_bold_name_in_another_script_is_offered_in_latin_letters() -> None:
     # It offered the name itself, "e.g. **Отправить** or **Отправить**".
     assert "a name is ASCII letters" in said and "e.g. **Otpravit**;" not in said
     assert "e.g. **Otpravit**)" in said, said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "| From | Event | To\n|---|---|---\n| locked | fire alarm | opened\n",
+        "|From|Event|To\n|:--|---|--:\n|locked|fire alarm|opened\n",
+    ],
+)
+def test_a_table_with_bars_at_the_start_of_its_lines_alone_is_read_as_github_shows_it(
+    text: str,
+) -> None:
+    # mistune read a first column of nothing; GitHub takes the bar for the table's edge.
+    (table,) = read_blocks(text)
+    assert isinstance(table, Table)
+    assert [c.plain for c in table.header.cells] == ["From", "Event", "To"]
+    assert [c.plain for c in table.rows[0].cells] == ["locked", "fire alarm", "opened"]
+    # a first column empty in the header alone is a column (a matrix's corner)
+    (matrix,) = read_blocks("| | pay | ship |\n|---|---|---|\n| new | R1 | R2 |\n")
+    assert isinstance(matrix, Table) and len(matrix.header.cells) == 3
