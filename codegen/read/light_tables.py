@@ -93,9 +93,12 @@ from .rows import (
 )
 
 # The From cells that name no state but the start of the machine.
-START = frozenset({"(start)", "[*]", "(none)", "initial", "start", "(initial)", "__start__"})
+START = frozenset(
+    {"(start)", "[*]", "(none)", "initial", "start", "(initial)", "__start__", "n/a", "none"}
+    | {"null", "nil", "(new)"}
+)
 # The markers that are words, and so may be a state's name: `| initial | begin | configuring |`.
-_START_WORDS = frozenset({"initial", "start"})
+_START_WORDS = frozenset({"initial", "start", "n/a", "none", "null", "nil", "(new)"})
 # The To cells that say the From state has no way out.
 TERMINAL = frozenset({"(none)", "[*]", "(end)"})
 

@@ -2698,6 +2698,17 @@ def test_a_start_row_that_nothing_leads_back_to_is_the_start_marker_with_its_eve
     assert not notices(marked, "states_unread")
 
 
+@pytest.mark.parametrize("placeholder", ["N/A", "n/a", "None", "null", "(new)"])
+def test_a_from_cell_that_says_no_state_yet_is_the_start_marker_said(placeholder: str) -> None:
+    # `N/A` was split at its slash into states N and A, `None` a state none the machine
+    # started in: each, exit 0 or a finding about the misread states.
+    spec = read(_table(f"| {placeholder} | create | draft |\n| draft | submit | review |\n"))
+    assert spec.initial == "draft"
+    assert [s.name for s in spec.states] == ["draft", "review"]
+    (said,) = notices(spec, "states_unread")
+    assert f"{placeholder.lower()!r} is read as where the machine starts" in said.lower()
+
+
 @pytest.mark.parametrize("marker", ["start", "initial", "(start)"])
 def test_the_start_marker_with_no_event_is_where_the_machine_starts(marker: str) -> None:
     spec = read(_table(f"| {marker} | - | configuring |\n| configuring | save | ready |\n"))
