@@ -1436,6 +1436,22 @@ class LightReader:
                     rule,
                 )
             )
+        both = _and_guard(event.names[0]) if len(event.names) == 1 else None
+        if both is not None and not (event.guard or event.literal or guarding or note):
+            happens, holds = both
+            self.reader.notices.append(
+                Notice(
+                    "trigger_note",
+                    f"the Event cell {written!r} is read as one event, "
+                    f"{identifier(event.names[0])!r}: after its 'and' it may say what must "
+                    "hold for the move (a guard), which is not read, so two rows of one "
+                    "event and two guards are two events; write "
+                    f"`{happens} [{holds}]` (or the guard in a Condition column), or the "
+                    "event as one name",
+                    line,
+                    rule,
+                )
+            )
         compared = _comparison().search(event.names[0]) if len(event.names) == 1 else None
         if compared is not None and not (event.guard or event.literal or guarding):
             self.reader.notices.append(
@@ -1513,6 +1529,20 @@ def _duration() -> re.Pattern[str]:
 @cache
 def _comparison() -> re.Pattern[str]:
     return re.compile(r"\s(?:==?|!=|<=?|>=?|[\u2264\u2265\u2260])\s|(?:==|!=|<=|>=)")
+
+
+def _and_guard(name: str) -> tuple[str, str] | None:
+    """An event's name that joins two clauses with `and` (`webhook arrives AND amount
+    matches`: capital `AND`, or two parts of two words or more each), as (what happens,
+    what holds); None for one that names a compound event (`save and close`)."""
+    found = re.search(r"\s(and)\s", name, re.IGNORECASE)
+    if found is None:
+        return None
+    happens, holds = name[: found.start()].strip(), name[found.end() :].strip()
+    capital = re.search(r"(?<!\S)AND(?!\S)", name) is not None
+    if capital or (len(happens.split()) >= 2 and len(holds.split()) >= 2):
+        return happens, holds
+    return None
 
 
 def _guarding(name: str) -> re.Match[str] | None:

@@ -2648,6 +2648,26 @@ def test_an_event_of_words_with_a_word_that_may_begin_a_guard_is_a_trigger_note(
     assert line == 7 and f"from {word!r} on it may say when the move happens" in message
 
 
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        ("webhook arrives AND amount matches", "`webhook arrives [amount matches]`"),
+        ("webhook arrives and amount matches", "`webhook arrives [amount matches]`"),
+        ("pay AND ready", "`pay [ready]`"),
+    ],
+)
+def test_an_event_of_two_clauses_joined_by_and_is_a_trigger_note(cell: str, said: str) -> None:
+    # `webhook arrives AND amount matches` and `... AND amount differs`: one event and
+    # two guards, read as two events with no word.
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    ((line, message),) = _noticed(spec, "trigger_note")
+    assert line == 7 and said in message and "read as one event" in message
+    # a compound event's name is no such cell
+    for name in ("save and close", "Save and Close"):
+        plain = read(_order("| From | Event | To |", f"| review | {name} | done |"))
+        assert _noticed(plain, "trigger_note") == [], name
+
+
 def test_a_word_that_may_begin_a_guard_is_read_whole() -> None:
     assert guard_word().search("pre-if check, once-off") is None
     assert guard_word().search("check, As  Long as ready").group("word") == "As  Long as"
