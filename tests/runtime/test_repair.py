@@ -406,3 +406,33 @@ def test_a_key_inside_an_object_written_over_lines_is_no_field_of_the_state_file
     assert "PT-002" not in said and "holds 0" not in said, said
     repaired = json.loads(state.read_text())
     assert (repaired["feature_id"], repaired["attempts"]) == (chosen, 3), said
+
+
+def test_a_repair_cut_short_leaves_the_damaged_file_for_the_next_repair_to_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A repair killed after setting the damaged file aside (and before writing the new
+    # one) left no state file: the next repair chose a state from the files, not the one
+    # the damaged file named.
+    from spellbook import Workflow
+    from spellbook.cast.repair import Repair
+
+    executed(tmp_path)
+    (tmp_path / TASK / "comments.md").write_text("a comment\n")
+    state = tmp_path / TASK / "state.json"
+    state.write_text('{"current_state": "PR_GATHERING_COMMENTS_A", "history": [')
+    damaged = state.read_bytes()
+
+    def killed(self: Repair, *args: object) -> None:
+        raise KeyboardInterrupt  # the process stops here
+
+    monkeypatch.setattr(Repair, "_restart", killed)
+    with pytest.raises(KeyboardInterrupt):
+        Workflow(tmp_path).repair()
+    monkeypatch.undo()
+    assert state.read_bytes() == damaged  # still there, as it was
+    said = Workflow(tmp_path).repair()
+    assert "Chose PR_GATHERING_COMMENTS_A: the damaged file still names it" in said
+    assert Workflow(tmp_path).state == "PR_GATHERING_COMMENTS_A"
+    kept = sorted((tmp_path / TASK).glob("state.json.bad-*"))
+    assert kept and all(k.read_bytes() == damaged for k in kept)

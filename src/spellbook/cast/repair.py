@@ -87,7 +87,9 @@ class Repair:
                 return "\n".join([*notes, *trimmed])
             state, why, history, damaged = self._salvage()
             restored = Recall(self.engine).recall(damaged)
-            backup = self._backup(self.state_file)
+            # Kept under a second name first, then replaced at once: a repair cut short
+            # leaves the damaged file where it was, for the next repair to read again.
+            backup = self._backup(self.state_file, keep=True)
             self._restart(state, history, restored.fields)
         return "\n".join(
             [
@@ -290,13 +292,16 @@ class Repair:
                 )
         return chosen, because
 
-    def _backup(self, rel: str) -> str:
-        """Move `rel` aside as `<rel>.bad-<time>`; the new name, as shown."""
+    def _backup(self, rel: str, keep: bool = False) -> str:
+        """Move `rel` aside as `<rel>.bad-<time>` (with `keep`, give it that name too,
+        leaving `rel` for the caller to replace; moved where there are no hard links);
+        the new name, as shown."""
         stamp = now().replace(":", "").replace("-", "")
         for n in range(1, 1000):
             name = f"{rel}{BACKUP}{stamp}" + (f"-{n}" if n > 1 else "")
             if not self.workspace.exists(name):
-                self.workspace.move(rel, name)
+                if not (keep and self.workspace.keep_as(rel, name)):
+                    self.workspace.move(rel, name)
                 return self.workspace.shown(name)
         raise StateFileError(f"too many backups of {self.workspace.shown(rel)}; remove some")
 

@@ -563,6 +563,32 @@ class Workspace:
         self._sync_folder(os.path.dirname(target))
         self._sync_folder(os.path.dirname(self.path(src)))
 
+    def keep_as(self, src: str, dest: str) -> bool:
+        """Give the file `src` a second name, `dest` (a hard link: `src` stays, and a
+        later `replace` of it leaves `dest` holding the old bytes); never overwrites.
+        False where the filesystem has no hard links."""
+        self.check(src)
+        self.ensure(os.path.dirname(dest))
+        target = self.path(dest)
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "not overwriting", self.shown(dest))
+        if os.path.islink(self.path(src)):
+            return False  # a link is moved aside: `replace` would not replace it
+        try:
+            os.link(self.path(src), target, follow_symlinks=False)
+        except OSError as err:
+            if err.errno in (
+                errno.EPERM,
+                errno.EOPNOTSUPP,
+                errno.ENOSYS,
+                errno.EMLINK,
+                errno.EXDEV,
+            ):
+                return False
+            raise
+        self._sync_folder(os.path.dirname(target))
+        return True
+
     def _sync(self, fd: int) -> None:
         if self.durable:
             os.fsync(fd)
