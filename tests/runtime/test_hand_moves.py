@@ -248,6 +248,15 @@ def test_a_root_git_ignores_has_its_files_in_the_fingerprint(tmp_path: Path) -> 
             "feature-list.json has a pending feature; that does not hold now: once it does, "
             "cast Advance instead",
         ),
+        (  # S1 needs the feature list missing, which no advice asks: said, no cast
+            # advised (Advance would select the feature and move to IMPLEMENT)
+            "START",
+            "INIT",
+            1,
+            "START → INIT refused: rule S1 (trigger Advance) leads there only when its "
+            "condition holds (feature-list.json missing), which it does not now; Advance "
+            "cast now does not lead there",
+        ),
         (
             "INIT",
             "TEST",

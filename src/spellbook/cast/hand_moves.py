@@ -114,6 +114,13 @@ class Judge:
         for spell in engine.machine.TRIGGERS:
             for rule in engine.cell(before, spell):
                 if rule.changes_state and rule.dest == after:
+                    needs = self.foresight.unmet_of(model, rule)
+                    if needs:  # what no advice asks: a file deleted, say
+                        return (
+                            f"rule {rule.id} ({word} {spell}) leads there only when its "
+                            f"condition holds ({needs}), which it does not now; {spell} cast "
+                            "now does not lead there"
+                        )
                     return (
                         f"rule {rule.id} ({word} {spell}) leads there, but not with the files "
                         f"as they are now (another rule of {spell} wins); cast {spell} to see "

@@ -161,6 +161,16 @@ class Foresight:
                 found[spell] = best
         return found
 
+    def unmet_of(self, model: Any, rule: Rule) -> str:
+        """What of `rule`'s condition does not hold now, in the spec's words: of each way
+        it may hold, the one that asks least ("" where none can be told, or it holds);
+        a file to delete too, which `toward`'s advice never asks."""
+        ways = _wanted(rule, self.guards(model))
+        if not ways:
+            return ""
+        _, wanted = min(ways, key=lambda way: len(way[1]))
+        return " and ".join(dict.fromkeys(w.said for w in wanted))
+
     def toward(self, model: Any, state: str, spell: str, dest: str) -> tuple[str, Rule] | None:
         """What must hold for a rule of `spell` in `state` that moves to `dest` to win (as
         `first` tells it), and that rule; None if no such rule would win by facts changed."""
