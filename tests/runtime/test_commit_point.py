@@ -614,9 +614,16 @@ def test_status_says_an_interrupted_cast_will_be_finished(
     said = Workflow(tmp_path).status()["interrupted"]
     assert said == (
         "Accio (ACHIEVE_TASK_EXECUTED → ACHIEVE_TASK_DRAFTING, rule A2) was interrupted; "
-        "run `spell repair` to finish it and cast nothing more (the next cast finishes it "
-        "first too)"
+        "run `spell repair`, or cast Accio again, to finish it and cast nothing more (any "
+        "other cast finishes it first)"
     )
+    # what each spell would do is not told from the files of the state it left
+    spells = Workflow(tmp_path).status()["spells"]
+    assert spells["Accio"] == (
+        "finishes the interrupted cast of Accio (ACHIEVE_TASK_EXECUTED → "
+        "ACHIEVE_TASK_DRAFTING, rule A2) and casts nothing more"
+    )
+    assert spells["Lumos"].startswith("first finishes the interrupted cast of Accio (")
     shown = subprocess.run(
         [sys.executable, "-m", "spellbook", "--root", str(tmp_path), "status"],
         capture_output=True,
@@ -807,8 +814,8 @@ def test_a_first_cast_interrupted_before_its_state_file_is_finished_by_the_next(
     said = Workflow(tmp_path).status()
     assert said["interrupted"] == (
         "Accio (GATHER_NEEDS_PLAN → GATHER_EDITING, rule G1) was interrupted; "
-        "run `spell repair` to finish it and cast nothing more (the next cast finishes it "
-        "first too)"
+        "run `spell repair`, or cast Accio again, to finish it and cast nothing more (any "
+        "other cast finishes it first)"
     )
     result = Workflow(tmp_path).cast("lumos")
     assert result.notes[0].startswith("first finished the interrupted cast of Accio")

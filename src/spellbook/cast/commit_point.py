@@ -350,8 +350,9 @@ class Journal:
         if intent is None or holds(record, intent["cast"]):
             return None  # none, or done: the next cast only deletes the record
         return (
-            f"{cast_of(intent)} was interrupted; run `spell repair` to finish it and cast "
-            "nothing more (the next cast finishes it first too)"
+            f"{cast_of(intent)} was interrupted; run `spell repair`, or cast "
+            f"{intent['entry']['trigger']} again, to finish it and cast nothing more (any "
+            "other cast finishes it first)"
         )
 
 

@@ -313,10 +313,11 @@ class Workflow:
         record = self.read()
         model, machine = self.engine.ready(record.state, record)
         previews = self.foresight.foresee(model, machine, record.state)
+        spells = {s: _plain(self.writer.does(told)) for s, told in previews.items()}
         return {
             "state": record.state,
             "description": self.engine.states[record.state].description,
-            "spells": {s: _plain(self.writer.does(told)) for s, told in previews.items()},
+            "spells": self._after_interrupted(record, spells),
             "history": record.history[-5:],
             "interrupted": self.journal.interrupted(record),
             "workspace": self.workspace.base,
@@ -324,6 +325,27 @@ class Workflow:
             "files": self.foresight.there(model),
             "unmet": self.foresight.unmet(model, record.state),
             "formerly": record.former,
+        }
+
+    def _after_interrupted(self, record: Record, spells: dict[str, str]) -> dict[str, str]:
+        """What each spell would do, where a cast was interrupted past its commit point:
+        the next cast finishes it first (a cast of its spell, and nothing more), so what
+        the files say now of the state it left is not what a cast would do."""
+        from spellbook.cast.commit_point import cast_of, holds
+
+        try:
+            intent = self.journal.intent()
+        except (SpellbookError, OSError):
+            return spells  # said on the status's Interrupted line
+        if intent is None or holds(record, intent["cast"]):
+            return spells
+        spell, cast = intent["entry"]["trigger"], cast_of(intent)
+        return {
+            s: f"finishes the interrupted cast of {cast} and casts nothing more"
+            if s == spell
+            else f"first finishes the interrupted cast of {cast}; what {s} does then is "
+            "told once that is done"
+            for s in spells
         }
 
     @property
