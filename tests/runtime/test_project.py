@@ -67,6 +67,11 @@ WRONG = {
         "unlisted must be",
     ),
     "a table that is not one": ("[tool]\nspellbook = 3\n", 2, "must be a table"),
+    "machines whose names differ only in case": (
+        '[tool.spellbook.machines]\nrelease = "spec/r.md"\nRelease = "spec/s.md"\n',
+        3,
+        "machines 'release' and 'Release' differ only in case: their generated modules",
+    ),
 }
 
 

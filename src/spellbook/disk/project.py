@@ -303,6 +303,17 @@ def project_from(root: str, table: dict[str, object]) -> Project:
     if not isinstance(listed, dict):
         raise _fail('machines must be a table: name = "spec/FILE.md"', ("machines",))
     machines = tuple(_entry(str(name), value) for name, value in listed.items())
+    seen: dict[str, str] = {}
+    for entry in machines:  # `release` and `Release`: one module on macOS and Windows
+        other = seen.setdefault(entry.name.casefold(), entry.name)
+        if other != entry.name:
+            raise _fail(
+                f"machines {other!r} and {entry.name!r} differ only in case: their generated "
+                f"modules ({generated}/{other}.py, {generated}/{entry.name}.py) are one file "
+                "on a filesystem that ignores case (macOS, Windows), where one machine would "
+                "run as the other; give one a name of its own",
+                ("machines", entry.name),
+            )
     default = table.get("default")
     if default is not None:
         if not isinstance(default, str) or default not in {m.name for m in machines}:
