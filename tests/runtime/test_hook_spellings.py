@@ -540,6 +540,34 @@ def test_an_mcp_tool_of_a_write_s_shape_is_judged_as_one(repo: Path) -> None:
         assert not allowed and "cannot tell what this tool would write" in why, (other, why)
 
 
+def test_a_bare_name_given_to_an_mcp_tool_is_read_in_the_workspace_and_claude_folders(
+    repo: Path,
+) -> None:
+    """An MCP server takes a relative path from its own folder, which the hook cannot
+    know: rooted at the workspace, `state.json` is the state file; at `.claude`,
+    `settings.json` Claude Code's settings. Such a name is judged as those files too;
+    one Claude Code's own Write takes from the event's folder is judged there alone."""
+    moved = json.dumps({**json.loads((repo / PROGRESS / "state.json").read_text())})
+    for tool, tool_input, said in (
+        ("mcp__fs__write_file", {"path": "state.json", "content": FORBIDDEN}, "state.json"),
+        ("mcp__fs__delete", {"path": "state.json"}, "is guarded (the state file)"),
+        ("mcp__fs__move", {"source": "notes.md", "destination": "state.json"}, "is guarded ("),
+        (
+            "mcp__fs__write_file",
+            {"path": "settings.json", "content": '{"disableAllHooks": true}'},
+            "Claude Code's settings",
+        ),
+    ):
+        allowed, why = hook({"tool_name": tool, "cwd": str(repo), "tool_input": tool_input})
+        assert not allowed and said in why, (tool_input, why)
+    for tool, tool_input in (
+        ("mcp__fs__write_file", {"path": "notes.md", "content": moved}),
+        ("Write", {"file_path": "state.json", "content": "{}"}),  # the repository's own
+    ):
+        allowed, why = hook({"tool_name": tool, "cwd": str(repo), "tool_input": tool_input})
+        assert allowed, (tool_input, why)
+
+
 def test_every_entry_of_the_hook_s_module_path_is_guarded(
     linked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

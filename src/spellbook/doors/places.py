@@ -82,6 +82,15 @@ class Guard:
         ]
         if project:  # its repository's workspaces too, for a hard link to one of their files
             self.homes += self._places_of(os.path.abspath(project), strict=False)
+        # A relative path given to a tool other than Claude Code's own (an MCP server) is
+        # taken from a folder the hook cannot know: the server's. One rooted at a
+        # workspace, or at a `.claude` folder, takes `state.json` or `settings.json` for
+        # the guarded file there, so such a path is read from those folders too.
+        folders = [home.base for home in self.homes]
+        folders += [
+            os.path.join(os.path.abspath(f), ".claude") for f in (base, project, given) if f
+        ]
+        self.resolver.bases += [f for f in dict.fromkeys(folders) if f not in self.resolver.bases]
 
     def hits(self, text: str, strict: bool, patterns: bool, own: bool = False) -> list[Hit]:
         """What `text` names that is guarded (read as a glob too, with `patterns`). Not
