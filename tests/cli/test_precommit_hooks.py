@@ -63,6 +63,9 @@ def test_the_published_hooks_run_on_the_files_they_guard() -> None:
         assert shlex.split(h["entry"])[0] in SCRIPTS
         assert re.search(h["files"], "spec/STATE_MACHINE.md")
     assert re.search(hook("codegen-check")["files"], "generated/spell_machine.py")
+    # A generated module carries its templates and vocabulary, wherever they are kept
+    # (`templates = "tpl"`): its freshness is checked on every commit.
+    assert hook("codegen-check").get("always_run") is True
     assert re.search(hook("codegen-check")["files"], "docs/reference/verifier.md")
     assert not re.search(hook("verify-state-machine")["files"], "src/spellbook/doors/cli.py")
     # A machine's spec lives where [tool.spellbook.machines] says: not only under spec/.
