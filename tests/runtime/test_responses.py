@@ -1001,3 +1001,19 @@ def test_a_placeholder_written_with_spaces_is_filled_as_without() -> None:
     text = "{{ available_spells }}, {{content: draft.md}}, {{ content : draft.md }}"
     assert fill(text, values) == "LIST, TEXT, TEXT"
     assert asked(text, "content") == ["draft.md", "draft.md"]
+
+
+@pytest.mark.parametrize(
+    ("name", "language"),
+    [
+        ("scorecard.json", "json"),
+        ("notes.md", "markdown"),
+        ("ci.yml", "yaml"),
+        ("NOTES", "markdown"),
+    ],
+)
+def test_a_file_s_content_is_fenced_in_its_own_language(name: str, language: str) -> None:
+    # A JSON file shown in a ```markdown fence is taken for markdown by a reader or an AI.
+    from spellbook.cast.responses import fenced
+
+    assert fenced('{"stage": "offer"}', name) == f'```{language}\n{{"stage": "offer"}}\n```'

@@ -600,13 +600,31 @@ def spell_values(
     return values
 
 
-def fenced(text: str | None) -> str:
-    """A file's text as a fenced block that its own backticks cannot close."""
+def fenced(text: str | None, name: str = "") -> str:
+    """A file's text as a fenced block that its own backticks cannot close, marked with
+    the language its name's extension says (`json` for `scorecard.json`; `markdown`
+    for `.md` and a name with no extension it knows)."""
     if text is None:
         return "_(the file is not there)_"
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
-    return f"{fence}markdown\n{text.rstrip()}\n{fence}"
+    language = (
+        _LANGUAGES.get(name.rpartition(".")[2].lower(), "markdown") if "." in name else "markdown"
+    )
+    return f"{fence}{language}\n{text.rstrip()}\n{fence}"
+
+
+# A file's language in a fence, by its extension (any other: `markdown`).
+_LANGUAGES = {
+    "json": "json",
+    "yaml": "yaml",
+    "yml": "yaml",
+    "toml": "toml",
+    "txt": "text",
+    "csv": "csv",
+    "py": "python",
+    "sh": "sh",
+}
 
 
 def unhandled(

@@ -295,7 +295,7 @@ class Workflow:
                 else "(nothing was archived)"
             )
             for name, content in done.contents.items():
-                values[f"content:{name}"] = fenced(content)
+                values[f"content:{name}"] = fenced(content, name)
             for name in asked(text, "content"):  # no action loads it: as the cast left it
                 values.setdefault(f"content:{name}", self._content(name))
         return with_notes(fill(text, values), done.notes)
@@ -304,7 +304,7 @@ class Workflow:
         """The workspace file `name` for a response's `{{content:NAME}}`, fenced; where it
         cannot be read (a folder, a path out of the workspace), why."""
         try:
-            return fenced(self.workspace.read_text(name, READ_LIMIT))
+            return fenced(self.workspace.read_text(name, READ_LIMIT), name)
         except (SpellbookError, OSError) as err:
             return f"_({self.workspace.shown(name)} cannot be read: {said(err)})_"
 
