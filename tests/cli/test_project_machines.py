@@ -697,6 +697,8 @@ def test_a_refusal_says_when_the_machine_it_judges_by_is_not_the_one_generated(
     said = clean(moved)
     assert moved.returncode == 2 and "SHUT_TIGHT" in said
     assert "generated/door.py as HEAD holds it, and the working tree's differs" in said, said
+    # no advice to declare the new name a former one: the working tree's spec has it
+    assert "*Formerly*: SHUT_TIGHT" not in said and "(if the spec renamed" not in said, said
     git_traps.commit_all(committed)  # committed: the note has nothing to say
     refused = hook(committed, ".door/state.json", OPENED)
     assert refused.returncode == 2 and "as HEAD holds it" not in clean(refused)

@@ -30,6 +30,12 @@ STATE_LIMIT = 10_000_000
 REPAIR_LIMIT = 200_000_000  # what `spell repair` reads of a state file grown too large
 
 
+# How the advice for a state file naming a state the spec does not have opens: a rename
+# the spec may declare (`*Formerly*`), which the hook leaves out where the spec's change
+# is not committed yet (the state may be the new name).
+RENAMED_HINT = " (if the spec renamed or removed it,"
+
+
 class Record:
     """A machine's state file, read: the state, its context, its history, and any other keys."""
 
@@ -376,8 +382,8 @@ class StateFormat:
             if other is not None:
                 raise SharedStateFile(shown, state, self.spec, *other)
             hint = (
-                f" (if the spec renamed or removed it, the state that takes its place "
-                f"can say `- *Formerly*: {state}`, and casts move the workspace there)"
+                f"{RENAMED_HINT} the state that takes its place can say `- *Formerly*: "
+                f"{state}`, and casts move the workspace there)"
                 if state.isidentifier() and len(state) <= 80
                 else ""
             )

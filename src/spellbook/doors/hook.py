@@ -237,12 +237,24 @@ def judge_event(root: str | None, machine: str | None, data: bytes) -> tuple[boo
         return False, f"{err}: too much for the hook to judge, so it is blocked"
     if not ok and changed:  # what it said may be of the spec before the change
         listed = ", ".join(changed)
+        why = _without_rename_advice(why)
         why += (
             f" (the hook judges by {listed} as HEAD holds it, and the working tree's "
             f"differs: a change of the spec counts here once the spec and what "
             f"spellbook-codegen wrote are committed)"
         )
     return ok, why
+
+
+def _without_rename_advice(why: str) -> str:
+    """`why` without the advice to declare a state's former name: where the spec's change
+    is not committed, the state the HEAD's machine lacks may be the new name, which the
+    working tree's spec has (and advising it as a former name would be backwards)."""
+    from spellbook.disk.state_file import RENAMED_HINT
+
+    start = why.find(RENAMED_HINT)
+    end = why.find("there)", start)
+    return why if start < 0 or end < 0 else why[:start] + why[end + len("there)") :]
 
 
 def _judge(
