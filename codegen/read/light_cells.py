@@ -143,7 +143,13 @@ def column_notes(extra: Iterable[tuple[str, str]], rule: str, line: int) -> list
         if not said:
             continue
         column = f"column {name!r}" if name.strip() else "column with no header"
-        if limiting().search(said) is None and _refusing().fullmatch(said) is None:
+        # a bare `no` refuses the move only under a header that asks whether it is allowed
+        # (`Valid`, `Allowed`) or none: under `Idempotent` it is a property of the row
+        mark = not said.strip(" \u274c\U0001f6ab\ufe0f")  # a cross alone: a bare `no` too
+        refusing = (mark or _refusing().fullmatch(said) is not None) and (
+            not name.strip() or bool(_ALLOWING & set(re.findall(r"[a-z]+", name.lower())))
+        )
+        if (mark or limiting().search(said) is None) and not refusing:
             continue
         notes.append(
             Notice(
@@ -157,6 +163,14 @@ def column_notes(extra: Iterable[tuple[str, str]], rule: str, line: int) -> list
             )
         )
     return notes
+
+
+# The words of a header that asks whether a move is allowed: a bare `no` under it says
+# the move is refused.
+_ALLOWING = frozenset(
+    {"valid", "allowed", "permitted", "ok", "possible", "legal", "enabled", "supported"}
+    | {"available", "applicable", "active", "accepted"}
+)
 
 
 # A cell that says the move is refused (`no`, `✗`, `invalid`), in a column no role

@@ -1797,6 +1797,17 @@ def test_a_descriptive_note_in_an_unread_column_is_no_warning(note: str) -> None
     assert _noticed(spec, "column_note") == []
 
 
+@pytest.mark.parametrize("column", ["Idempotent", "Billable", "Sends email", "Customer visible"])
+@pytest.mark.parametrize("note", ["no", "No", "\u274c", "false"])
+def test_a_bare_no_under_a_header_of_a_property_is_no_warning(column: str, note: str) -> None:
+    # `Idempotent: no` says the move is not idempotent, not that it is refused; under
+    # `Valid` or `Allowed` (or no header) it is (above).
+    spec = read(_table(f"| open | fix | fixed | {note} |\n", f"| From | Event | To | {column} |"))
+    assert _noticed(spec, "column_note") == []
+    valid = read(_table(f"| open | fix | fixed | {note} |\n", "| From | Event | To | Valid? |"))
+    assert len(_noticed(valid, "column_note")) == 1
+
+
 @pytest.mark.parametrize(
     "stay", ["(stay)", "stay", "(no-op)", "no change", "unchanged", "itself", "self", "current"]
 )
