@@ -838,7 +838,8 @@ def _heading_names(text: str) -> list[str]:
     for pattern in (
         r"\s*(?:\((?:initial|start|final|terminal|end|goal)\)|[:\u2705\u2713\u2714]+)$",
         r"^\d+[.)]?\s+",
-        r"^(?:(?:transitions|moves|events)\s+(?:from|out of|in)|from|in)\s*:?\s+(?:the\s+)?",
+        r"^(?:(?:transitions|moves|events)\s+(?:from|out of|in)|from|when|while|leaving"
+        r"|in(?=\s+(?:the\s+)?state\b))\s*:?\s+(?:the\s+)?(?:state\s+)?",
         r"^(?:the\s+)?state\s*[:\-\u2013\u2014]\s*",
         r"\s+state$",
         r"^the\s+",

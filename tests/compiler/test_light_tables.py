@@ -2464,6 +2464,10 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
     assert "Open" in [s.name for s in more.states]
     cased = read(text.replace("### Closed", "### CLOSED").replace("| Closed |", "| closed |"))
     assert "closed" in [s.name for s in cased.states]
+    # `In state Open`, `When Open`, `Leaving Open` name Open; `In progress` is a name
+    for heading in ("In state Open", "When Open", "While Open", "Leaving Open"):
+        prefixed = read(text.replace("### Open\n", f"### {heading}\n"))
+        assert [s.name for s in prefixed.states] == ["Open", "in_progress", "Closed"], heading
     # A sub-heading that only says the table holds the moves (`#### Transitions`) gives way
     # to the state's heading above it.
     for sub in ("Transitions", "Outgoing transitions", "Allowed moves:", "Events"):
