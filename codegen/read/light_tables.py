@@ -173,6 +173,11 @@ _GUARDED_TARGET = re.compile(
 )
 # A state and a note in parentheses after it: `done (terminal)`.
 _NOTE_AFTER = re.compile(r"^(?P<name>[^()]*?\S)\s*(?P<rest>\([^()]*\))$")
+# A state and a note after a long dash or a colon: `Delivered — final`, `Paid: captured`
+# (a hyphen may be in a name: `Pre-flight - check` is not read so).
+_DASH_NOTE = re.compile(
+    r"^(?P<name>[^:\u2014\u2013]*?\S)(?:\s+[\u2014\u2013]\s*|:\s+)(?P<rest>\S.*)$"
+)
 
 # A heading over a table of moves that are refused: its rows block their trigger. The
 # word of refusal must be about the moves (`Invalid transitions`, `Transitions not
@@ -1241,6 +1246,8 @@ class LightReader:
             )
         written = " ".join(written.split())
         more = _MORE.match(written) or _NOTE_AFTER.match(written)
+        if more is None and not self._known(written):  # `Delivered — final`, `Paid: captured`
+            more = _DASH_NOTE.match(written)
         if more is not None:
             state = more.group("name")
             if normal(state) in SAME:  # `unchanged (logged)`: no state of its own

@@ -1097,12 +1097,34 @@ def test_a_same_word_in_a_to_cell_keeps_the_state_and_names_no_state(cell: str) 
     assert [s.name for s in spec.states] == ["draft", "review"]
 
 
-@pytest.mark.parametrize("cell", ["done (terminal)", "done<br>(terminal)"])
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "done (terminal)",
+        "done<br>(terminal)",
+        "done \u2014 final",
+        "done \u2013 final",
+        "done: all set",
+    ],
+)
 def test_a_note_after_a_to_state_is_a_warned_note_never_a_new_state(cell: str) -> None:
     spec = read(_order("| From | Event | To |", f"| draft | submit | {cell} |"))
     assert spec.rows[0].target.name == "done"
     (note,) = [f for f in analyse(spec) if f.kind == "target_note"]
     assert (note.line, note.severity.value) == (7, "warning")
+
+
+def test_a_to_cell_of_a_state_named_with_a_dash_or_colon_elsewhere_is_that_state() -> None:
+    # `Phase: review` named so in a From cell too is a state of that name, no note.
+    spec = read(
+        _order(
+            "| From | Event | To |",
+            "| draft | submit | Phase: review |",
+            "| Phase: review | approve | done |",
+        )
+    )
+    assert spec.rows[0].target.name == spec.rows[1].current.names[0]
+    assert not [f for f in analyse(spec) if f.kind == "target_note"]
 
 
 def test_a_note_after_a_from_state_is_refused_never_a_new_state() -> None:
