@@ -523,6 +523,7 @@ def _columns_of(
         indicators = _column(row, at["indicators"], written=True)
         evidence, inferable = parse_indicators(indicators, lexicon, workspace, words)
         goal = _column(row, at["goal"]).lower().rstrip(".").strip("*_` ")
+        goal = goal.replace("\ufe0f", "").replace("\ufe0e", "")  # `☑️`, `✔️`
         by_name[state.name] = replace(
             state,
             description=_column(row, at["description"]),
@@ -540,7 +541,7 @@ def _columns_of(
 # What a Goal column's cell says the workflow ends in its state with.
 _GOAL_MARKS = frozenset(
     {"yes", "y", "x", "true", "goal", "final", "\u2713", "\u2714", "\u2714\ufe0f", "\u2705"}
-    | {"\u2611"}
+    | {"\u2611", "\u2b50", "\u2605", "\U0001f3c1", "(final)", "(goal)", "\u2714\ufe0e"}
 )
 # The columns of a table of states read as a States list item's fields, by their headers
 # (as `_header` gives them: lower case, the last word singular).

@@ -136,6 +136,12 @@ def _final_label() -> re.Pattern[str]:
 _TICKS = frozenset(
     {"\u2713", "\u2714", "\u2714\ufe0f", "\u2705", "yes", "y", "x", "true", "\u2611"}
 )
+# Marks a States table's Initial or Final column puts on its row beside the ticks: a star,
+# a dot, a flag, the word itself.
+_MARKS = frozenset(
+    {"\u2b50", "\u2605", "\U0001f7e2", "\u25cf", "\u25c9", "\U0001f3c1", "\u2611"}
+    | {"(initial)", "initial", "(start)", "start", "(final)", "final", "(end)", "end"}
+)
 
 
 def _labelled(text: str, label: re.Pattern[str]) -> bool:
@@ -380,7 +386,12 @@ def final_marks(table: Table) -> Iterator[tuple[str, int, str]]:
 
 
 def _ticked(cells: tuple[Cell, ...], at: int) -> bool:
-    return at < len(cells) and cells[at].plain.strip().lower() in _TICKS
+    """Whether the cell `at` ticks its row: `✓`, `yes`, `x`, `☑️`, a star or a dot, or
+    the column's word in parentheses (`(initial)`); a variation selector aside."""
+    if at >= len(cells):
+        return False
+    said = cells[at].plain.strip().replace("\ufe0f", "").replace("\ufe0e", "").lower()
+    return said in _TICKS or said in _MARKS
 
 
 def heading_mark(heading: Heading) -> Claim | None:

@@ -256,3 +256,27 @@ def test_a_table_of_states_that_lists_another_state_first_says_where_it_starts()
     same = parse_spec_text(f"# Order\n\n{states}## Transitions\n\n{_TABLE}")
     assert same.initial == "draft"
     assert not [f for f in analyse(same) if f.kind == "states_unread"]
+
+
+@pytest.mark.parametrize("mark", ["\u2611\ufe0f", "\u2b50", "\U0001f7e2", "(initial)", "\u2705"])
+def test_an_initial_column_marked_otherwise_than_a_tick_says_where_it_starts(mark: str) -> None:
+    # `☑️` (GitHub's :ballot_box_with_check:), a star, a dot: dropped with no word, the
+    # machine starting in its first state.
+    states = (
+        "## States\n\n| State | Initial | Meaning |\n|---|---|---|\n| draft | | edited |\n"
+        f"| review | {mark} | waiting |\n| shipped | | sent |\n\n"
+    )
+    spec = parse_spec_text(f"# Order\n\n{states}## Transitions\n\n{_TABLE}")
+    assert spec.initial == "review"
+
+
+@pytest.mark.parametrize("mark", ["\u2611\ufe0f", "\U0001f3c1", "\u2b50", "(final)"])
+def test_a_goal_or_final_column_marked_otherwise_than_a_tick_is_read(mark: str) -> None:
+    for column in ("Goal", "Final"):
+        states = (
+            f"## States\n\n| State | {column} | Meaning |\n|---|---|---|\n| draft | | edited |\n"
+            f"| review | | waiting |\n| shipped | {mark} | sent |\n\n"
+        )
+        table = _TABLE.replace("| shipped | - | (none) |\n", "")
+        spec = parse_spec_text(f"# Order\n\n{states}## Transitions\n\n{table}")
+        assert spec.goals == ("shipped",), (column, mark)
