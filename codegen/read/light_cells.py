@@ -165,11 +165,12 @@ def column_notes(extra: Iterable[tuple[str, str]], rule: str, line: int) -> list
     return notes
 
 
-# The words of a header that asks whether a move is allowed: a bare `no` under it says
-# the move is refused.
+# The words of a header that asks whether a move is allowed, or built: a bare `no` under
+# it says the move is refused, or not there yet.
 _ALLOWING = frozenset(
     {"valid", "allowed", "permitted", "ok", "possible", "legal", "enabled", "supported"}
-    | {"available", "applicable", "active", "accepted"}
+    | {"available", "applicable", "active", "accepted", "implementation", "implemented"}
+    | {"built", "shipped", "live", "released", "ready", "done", "status", "exists", "mvp"}
 )
 
 
