@@ -922,13 +922,17 @@ def _states(
     state as written (`parse_state_item`)."""
     entries = []
     claims: list[Claim] = []
+    ended: set[int] = set()  # the lines of items marked where the workflow ends
     for p in placed:
         if p.within(STATE_SECTIONS):
             for lines in _entries(p.block):
-                title, marked = _unmarked(lines[0])
+                title, marked = _unmarked(_code_title(lines[0]))
                 if marked:
                     name = next((s.text for s in title.segments if s.kind == "strong"), "")
                     claims.append(Claim(name or title.plain, title.line, "an `(initial)` mark"))
+                tail = title.plain.rstrip()[-60:]  # a mark is short: never a search of all
+                if _end_mark().search(tail) and any(s.kind == "strong" for s in title.segments):
+                    ended.add(title.line)  # `- **closed** \u2013 no more changes (final)`
                 entries.append((title, *lines[1:]))
     prose = next((lines[0].line for lines in entries if _prose(lines[0])), 0)
     if prose:
@@ -937,8 +941,22 @@ def _states(
     for lines in entries:
         state = parse_state_item(lines, workspace, lexicon, words, named)
         notices.extend(_recovered(state.name, lines))
-        states.append(state)
+        states.append(replace(state, goal=True) if lines[0].line in ended else state)
     return tuple(states), 0, claims
+
+
+def _code_title(line: Inline) -> Inline:
+    """An item's title whose name is in backticks before a dash or a colon and its
+    description (`- `open` \u2013 a new ticket`), its name made bold: read as `- **open** \u2013
+    a new ticket` is."""
+    segs = [s for s in line.segments if s.kind != "text" or s.text.strip()]
+    if len(segs) < 2 or segs[0].kind != "code" or segs[1].kind != "text":
+        return line
+    if not re.match(r"\s*(?:[-\u2013\u2014:]\s)", segs[1].text + " "):
+        return line
+    first = line.segments.index(segs[0])
+    bold = Segment("strong", segs[0].text, segs[0].target)
+    return Inline(line.line, (*line.segments[:first], bold, *line.segments[first + 1 :]))
 
 
 def _prose(line: Inline) -> bool:

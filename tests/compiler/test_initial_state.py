@@ -280,3 +280,23 @@ def test_a_goal_or_final_column_marked_otherwise_than_a_tick_is_read(mark: str) 
         table = _TABLE.replace("| shipped | - | (none) |\n", "")
         spec = parse_spec_text(f"# Order\n\n{states}## Transitions\n\n{table}")
         assert spec.goals == ("shipped",), (column, mark)
+
+
+@pytest.mark.parametrize("name", ["`{}`", "**{}**"])
+def test_a_states_list_of_names_before_a_dash_and_a_description_reads_its_marks(name: str) -> None:
+    # `- `open` \u2013 a new ticket (initial)` was taken for prose: the mark then named "open \u2013
+    # a new ticket", no state, and the warning's fix named the wrong one; `(final)` was
+    # dropped.
+    items = "".join(
+        f"- {name.format(n)} \u2013 {said}\n"
+        for n, said in (
+            ("review", "being read (initial)"),
+            ("draft", "edited"),
+            ("shipped", "sent (final)"),
+        )
+    )
+    table = _TABLE.replace("| shipped | - | (none) |\n", "")
+    spec = parse_spec_text(f"# Order\n\n## States\n\n{items}\n## Transitions\n\n{table}")
+    assert [s.name for s in spec.states] == ["review", "draft", "shipped"]
+    assert spec.initial == "review" and spec.goals == ("shipped",)
+    assert not [f for f in analyse(spec) if f.kind == "states_unread"]
