@@ -528,6 +528,29 @@ def test_an_intent_record_no_cast_of_the_user_wrote_is_never_carried_out(
     assert not (tmp_path / TASK / "plan.md").exists()
 
 
+def test_where_no_key_can_be_kept_an_interrupted_cast_is_finished_if_a_rule_makes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No cache folder (a relative $SPELLBOOK_CACHE, an unwritable home): the record is
+    # written unsealed, and the next cast finishes it, checked against the rules.
+    monkeypatch.setenv("SPELLBOOK_CACHE", "not/absolute")
+    flow = executed_flow(tmp_path)
+    stop_after_commit(monkeypatch, flow, files=False)
+    monkeypatch.setenv("SPELLBOOK_CACHE", "not/absolute")  # undone by stop_after_commit
+    assert "seal" not in json.loads((tmp_path / TASK / INTENT_FILE).read_text())
+    result = Workflow(tmp_path).cast("lumos")
+    assert result.notes[0].startswith("first finished the interrupted cast of Accio")
+    assert result.before == "ACHIEVE_TASK_DRAFTING"
+    # one no rule makes is refused all the same
+    Workflow(tmp_path).cast("lumos")
+    forged = _forged(tmp_path, "unsealed")
+    (tmp_path / TASK / INTENT_FILE).write_text(
+        json.dumps({**forged, "before": "ACHIEVE_TASK_DRAFTING", "after": "ACHIEVE_COMPLETE"})
+    )
+    with pytest.raises(StateFileError, match="is no cast a rule of the spec makes"):
+        Workflow(tmp_path).cast("lumos")
+
+
 def test_an_intent_record_from_another_state_is_not_replayed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
