@@ -434,6 +434,27 @@ def test_the_spell_cast_again_after_it_was_cut_short_is_finished_not_cast_twice(
     assert Workflow(tmp_path).cast("accio").before == "ACHIEVE_TASK_DRAFTING"
 
 
+@pytest.mark.parametrize("files", [False, True], ids=["before its files", "before its record"])
+def test_the_spell_cast_again_answers_as_the_cast_uninterrupted_would_have(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: bool
+) -> None:
+    # The response is what the cast would have said (where A2 archived, the results it
+    # loaded from there), not the spec's actions as declared: and cut short after its
+    # state file, before its record was deleted, it is not cast twice either.
+    whole = executed_flow(tmp_path / "whole").cast("accio")
+    flow = executed_flow(tmp_path / "cut")
+    stop_after_commit(monkeypatch, flow, files=files)
+    again = Workflow(tmp_path / "cut").cast("accio")
+    assert (again.before, again.after, again.rule) == (whole.before, whole.after, whole.rule)
+    assert [e["trigger"] for e in history(tmp_path / "cut")] == ["Accio"]
+
+    def told(response: str) -> str:
+        return response.split("### Notes")[0].strip()
+
+    assert told(again.response) == told(whole.response)
+    assert "# Results" in again.response
+
+
 def test_a_finished_cast_whose_record_was_left_is_not_applied_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

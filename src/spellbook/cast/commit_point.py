@@ -238,8 +238,9 @@ class Journal:
         record = self.load()
         if holds(record, intent["cast"]):
             # The state file is written after the operations: all was done but deleting
-            # the record.
+            # the record (the same spell cast again is that cast: `finished`).
             self.workspace.remove(INTENT_FILE)
+            self.finished = intent
             return []
         if record.state != intent["before"]:
             raise StateFileError(

@@ -35,7 +35,7 @@ from spellbook.records.errors import (
     restated,
     said,
 )
-from spellbook.records.outcome import CastResult, Done, outcome_of
+from spellbook.records.outcome import CastResult, Did, Done, outcome_of
 from spellbook.verbs.actions import acts
 
 TYPE_CHECKING = False
@@ -154,13 +154,13 @@ class Workflow:
         rule = self.engine.rules.get((before, name, str(intent["entry"].get("rule"))))
         if rule is None or record.state != after:
             return None
-        done = Done()
-        done.archive_path = str(intent.get("archive") or "")
+        kept = done_told(intent.get("told"))
+        done = kept or Done()
         done.notes = [
             *notes,
             f"that was the cast of {name} this command asked for: {name} was not cast again",
         ]
-        response = self._response(rule, name, before, after, done, record, declared=True)
+        response = self._response(rule, name, before, after, done, record, declared=kept is None)
         archive = self.workspace.shown(done.archive_path) + "/" if done.archive_path else ""
         return CastResult(
             name,
@@ -239,7 +239,7 @@ class Workflow:
                 "entry": entry,
                 "extra": planned.extra,
                 "operations": planned.operations,
-                "archive": done.archive_path,
+                "told": told(done),
             }
             done.notes += journal.commit(record, intent)
         else:
@@ -432,3 +432,45 @@ def changed_fields(
         for name in fields
         if name not in RUNTIME_FIELDS and name in after and after[name] != before.get(name)
     }
+
+
+def told(done: Done) -> dict[str, Any]:
+    """What a cast's response tells of its file actions (`Done`), as its intent record
+    keeps it: the same cast, run again after it was cut short, answers with it."""
+    return {
+        "archive": done.archive_path,
+        "did": [[d.action, d.verb, d.files, d.absent, d.folder, d.to] for d in done.did],
+        "contents": done.contents,
+    }
+
+
+def done_told(kept: object) -> Done | None:
+    """The `Done` an intent record keeps (`told`); None for a record that keeps none, or
+    one it cannot take (the response then tells the actions as the spec declares them)."""
+    if not isinstance(kept, dict):
+        return None
+    did, contents, archive = kept.get("did"), kept.get("contents"), kept.get("archive")
+    texts = (str, type(None))
+    if not (
+        isinstance(did, list)
+        and isinstance(contents, dict)
+        and isinstance(archive, str)
+        and all(isinstance(k, str) and isinstance(v, texts) for k, v in contents.items())
+    ):
+        return None
+    done = Done()
+    done.archive_path, done.contents = archive, contents
+    for item in did:
+        if not (isinstance(item, list) and len(item) == 6):
+            return None
+        action, verb, files, absent, folder, to = item
+        lists = (files, absent, to)
+        if not (
+            isinstance(action, int)
+            and isinstance(verb, str)
+            and isinstance(folder, str)
+            and all(isinstance(x, list) and all(isinstance(f, str) for f in x) for x in lists)
+        ):
+            return None
+        done.did.append(Did(action, verb, tuple(files), tuple(absent), folder, tuple(to)))
+    return done
