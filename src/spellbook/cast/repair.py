@@ -300,7 +300,7 @@ class Repair:
         for n in range(1, 1000):
             name = f"{rel}{BACKUP}{stamp}" + (f"-{n}" if n > 1 else "")
             if not self.workspace.exists(name):
-                if not (keep and self.workspace.keep_as(rel, name)):
+                if not (keep and self.workspace.move(rel, name, keep=True)):
                     self.workspace.move(rel, name)
                 return self.workspace.shown(name)
         raise StateFileError(f"too many backups of {self.workspace.shown(rel)}; remove some")

@@ -615,16 +615,8 @@ def fenced(text: str | None, name: str = "") -> str:
 
 
 # A file's language in a fence, by its extension (any other: `markdown`).
-_LANGUAGES = {
-    "json": "json",
-    "yaml": "yaml",
-    "yml": "yaml",
-    "toml": "toml",
-    "txt": "text",
-    "csv": "csv",
-    "py": "python",
-    "sh": "sh",
-}
+_LANGUAGES = dict(json="json", yaml="yaml", yml="yaml", toml="toml", txt="text", csv="csv")
+_LANGUAGES.update(py="python", sh="sh")
 
 
 def unhandled(

@@ -4,6 +4,7 @@ repository's top, what a file is in words, and the errors of a file it cannot re
 
 from __future__ import annotations
 
+import os
 import stat
 
 from spellbook.records.errors import BadFile
@@ -78,3 +79,18 @@ def unreadable(err: OSError, shown: str) -> OSError:
     """An error reading a file, named by the file as the developer knows it (not by a
     file descriptor or an absolute path): a disk or permission problem, not bad input."""
     return OSError(err.errno, f"cannot read {shown}: {err.strerror or err}")
+
+
+_LIMITS: dict[str, int] = {}
+
+
+def limit(name: str, default: int) -> int:
+    """The system's limit `name` (a path's length, a name's), asked once per process."""
+    found = _LIMITS.get(name)
+    if found is None:
+        try:
+            found = os.pathconf("/", name)
+        except (OSError, ValueError, AttributeError):
+            found = default
+        _LIMITS[name] = found
+    return found

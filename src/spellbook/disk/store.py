@@ -20,6 +20,7 @@ import errno
 import os
 import stat
 
+from spellbook.disk import paths
 from spellbook.disk.lock import still_there
 from spellbook.disk.looks import Looks, identity
 from spellbook.disk.paths import TooLarge, is_git, is_repository, kind_of, path_problem, unreadable
@@ -439,7 +440,7 @@ class Workspace:
         long, or the nearest folder above it that exists not a folder or not writable."""
         path = self.path(rel)
         longest = max(len(os.fsencode(p)) for p in rel.split("/"))
-        if len(os.fsencode(path)) >= _limit("PC_PATH_MAX", 4096) or longest > _limit(
+        if len(os.fsencode(path)) >= paths.limit("PC_PATH_MAX", 4096) or longest > paths.limit(
             "PC_NAME_MAX", 255
         ):
             return f"{self.shown(rel)} would be a path longer than this system allows"
@@ -550,32 +551,27 @@ class Workspace:
         for folder in sorted(held or ()) if self.durable else ():
             self._sync_now(folder)
 
-    def move(self, src: str, dest: str) -> None:
-        """Move a file to a path where nothing is; never overwrites."""
+    def move(self, src: str, dest: str, keep: bool = False) -> bool:
+        """Move a file to a path where nothing is; never overwrites. With `keep`, give it
+        the second name `dest` (a hard link: a later `replace` of `src` leaves the old
+        bytes there); False, and nothing done, where that cannot be (a link, no links)."""
         self.check(src)
         self.ensure(os.path.dirname(dest))
         target = self.path(dest)
         if os.path.lexists(target):
             raise FileExistsError(errno.EEXIST, "not overwriting", self.shown(dest))
+        if keep:
+            return not os.path.islink(self.path(src)) and self._linked(self.path(src), target)
         os.rename(self.path(src), target)
         self._verified.discard(self.path(src))
         self._files.discard(self.path(src))
         self._sync_folder(os.path.dirname(target))
         self._sync_folder(os.path.dirname(self.path(src)))
+        return True
 
-    def keep_as(self, src: str, dest: str) -> bool:
-        """Give the file `src` a second name, `dest` (a hard link: `src` stays, and a
-        later `replace` of it leaves `dest` holding the old bytes); never overwrites.
-        False where the filesystem has no hard links."""
-        self.check(src)
-        self.ensure(os.path.dirname(dest))
-        target = self.path(dest)
-        if os.path.lexists(target):
-            raise FileExistsError(errno.EEXIST, "not overwriting", self.shown(dest))
-        if os.path.islink(self.path(src)):
-            return False  # a link is moved aside: `replace` would not replace it
+    def _linked(self, src: str, target: str) -> bool:
         try:
-            os.link(self.path(src), target, follow_symlinks=False)
+            os.link(src, target, follow_symlinks=False)
         except OSError as err:
             if err.errno in (
                 errno.EPERM,
@@ -637,21 +633,6 @@ def random_hex(size: int) -> str:
 def _temporary_name() -> str:
     """This process's id and 4 random bytes: `PID.RANDOM`, no other temporary's name."""
     return f"{_Process.pid}.{random_hex(4)}"
-
-
-_LIMITS: dict[str, int] = {}
-
-
-def _limit(name: str, default: int) -> int:
-    """The system's limit `name` (a path's length, a name's), asked once per process."""
-    found = _LIMITS.get(name)
-    if found is None:
-        try:
-            found = os.pathconf("/", name)
-        except (OSError, ValueError, AttributeError):
-            found = default
-        _LIMITS[name] = found
-    return found
 
 
 def _sync_folder(folder: str) -> None:
