@@ -516,6 +516,7 @@ class LightReader:
         # and To alone beside it is a summary of the moves (`summary_of`), not rules.
         self._evented_at = 0
         self._summaries: list[tuple[Table, Columns]] = []
+        self._own_section = False  # the table read is its heading's state's (`_state_section`)
 
     def rows(self, table: Table, columns: Columns, group: str) -> list[RuleRow]:
         if self._summary(columns) and _REFUSED.search(" ".join(group.split())) is None:
@@ -534,11 +535,42 @@ class LightReader:
                 if normal(said) not in STAY | BACK | _NOWHERE | _TARGET_WORDS | TERMINAL:
                     self._targets.add(identifier(said).lower())
         self._scan(table, columns)
+        self._own_section = self._state_section(table, columns, group)
         for row in table.rows:
             rule = self._row(row, columns, group, width)
             if rule is not None:
                 read.append(rule)
         return read
+
+    def _state_section(self, table: Table, columns: Columns, group: str) -> bool:
+        """Whether a table under a heading of refused moves that is a state's name alone
+        (`## Rejected`) is that state's section: every row of it leaves the state (it is
+        then read as its moves). Where some rows name the state and others not, it is
+        read as refused moves, and a `heading_limit` warning says the heading may be the
+        state's."""
+        heading = " ".join(group.split())
+        at = columns.roles.get("current state")
+        if at is None or _REFUSED.search(heading) is None:
+            return False
+        sources = [normal(_cell_text(r, at)) for r in table.rows]
+        named = normal(heading)
+        if sources and all(s == named for s in sources):
+            return True
+        to = columns.roles.get("next state")
+        targets = [normal(_cell_text(r, to)) for r in table.rows] if to is not None else []
+        if named in sources or named in targets:
+            self.reader.notices.append(
+                Notice(
+                    "heading_limit",
+                    f"the heading {heading!r} says the moves under it are refused, and it is "
+                    f"the name of the state {heading} that rows of this table name: they are "
+                    "all read as refused moves; if the table is that state's moves, call the "
+                    f"heading `{heading} state` (or give the refused moves a heading of their "
+                    "own, `Refused moves`)",
+                    table.line,
+                )
+            )
+        return False
 
     def foresee(self, tables: Iterable[Table], roles: dict[str, tuple[str, ...]]) -> None:
         """Note the From cells of every light table of the document before any is read."""
@@ -969,12 +1001,10 @@ class LightReader:
         if event is not None:
             key = f"{from_cell} | {plain('condition')} {event.guard} | {', '.join(triggers)}"
             self._event_notices(event, trigger_text, notes, key, line)
-        heading = " ".join(group.split())
         refused = (
-            _REFUSED.search(heading) is not None
-            # a heading that is the name of the state its rows leave (`### Rejected` over
-            # the moves out of a state called Rejected) is that state's section
-            and normal(heading) != normal(source)
+            # a heading that is the name of the state every row of its table leaves
+            # (`### Rejected` over the moves out of a state called Rejected) is its section
+            _REFUSED.search(" ".join(group.split())) is not None and not self._own_section
         ) or any(normal(name) in WHY for name, _ in columns.extra)
         if refused and event is None:
             self._refused_to[rule_id] = (target_cell, line, source)

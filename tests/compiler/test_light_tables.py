@@ -3055,9 +3055,14 @@ def test_a_state_named_with_a_word_of_refusal_is_its_section_not_refused_moves(n
     moves = {(r.source, r.spell, r.dest) for r in read(per_state).rules if not r.policy}
     assert (name, "unblock", "New") in moves and (name, "cancel", "Done") in moves
     # rows under such a heading that leave other states are still refused moves
+    # A table under it whose rows leave other states too is refused moves, every row of
+    # it (its heading may be either's): said, in a heading_limit warning
     refusals = text.replace(f"| {name} | resubmit | Submitted |", "| Draft | approve | Approved |")
-    refused = {(r.source, r.spell) for r in read(refusals).rules if r.kind is Kind.BLOCKED}
-    assert ("Draft", "approve") in refused
+    spec = read(refusals)
+    refused = {(r.source, r.spell) for r in spec.rules if r.kind is Kind.BLOCKED}
+    assert {("Draft", "approve"), (name, "edit")} <= refused
+    (said,) = notices(spec, "heading_limit")
+    assert f"call the heading `{name} state`" in said
 
 
 @pytest.mark.parametrize("name", ["Deprecated", "Planned", "Retired", "Disabled"])
