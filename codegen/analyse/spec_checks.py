@@ -708,6 +708,15 @@ def _spells_formerly(spec: Spec) -> Iterator[Finding]:
             )
 
 
+def _archived_into(action: ActionSpec) -> tuple[str, ...]:
+    """The folder an Archive moves its files into, as far as it is written out (one
+    filled from values at cast time, `done/${date}/`, up to its first value)."""
+    if action.verb != "archive" or not action.target:
+        return ()
+    folder = action.target.partition("${")[0].rstrip("/")
+    return (folder,) if folder else ()
+
+
 def _programs(spec: Spec) -> tuple[tuple[str, ...], ...]:
     """The project's generated folder as `own_files.program_file` compares it
     (`own_files.programs_in`): relative to the spec's workspace folder, or its modules
@@ -769,7 +778,7 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                 or next(
                     (
                         f"{f} {PROGRAM}"
-                        for f in action.files
+                        for f in (*action.files, *_archived_into(action))
                         if program_file(f, action.verb, programs)
                     ),
                     "",

@@ -82,8 +82,9 @@ def test_a_release_from_cut_to_shipped_through_real_files(tmp_path: Path) -> Non
         "(1) Delete generated/release.py; (2) Move notes.md to generated/release.py",
         "Move notes.md to pyproject.toml",
         "Copy notes.md to .claude/settings.json",
+        "Archive notes.md to `generated/`",
     ],
-    ids=["the generated machine", "pyproject.toml", "Claude Code's settings"],
+    ids=["the generated machine", "pyproject.toml", "Claude Code's settings", "archived there"],
 )
 def test_no_cast_writes_a_file_code_or_settings_are_taken_from(
     tmp_path: Path, actions: str
