@@ -568,6 +568,23 @@ def test_a_bare_name_given_to_an_mcp_tool_is_read_in_the_workspace_and_claude_fo
         assert allowed, (tool_input, why)
 
 
+def test_a_path_given_to_an_mcp_tool_is_read_from_the_folders_a_workspace_is_in(
+    tmp_path: Path,
+) -> None:
+    """A server rooted at `.ai/` takes `task/state.json` for the spell workflow's state
+    file (and `task` for its workspace folder)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".ai" / "task").mkdir(parents=True)
+    state = tmp_path / ".ai" / "task" / "state.json"
+    state.write_text('{"current_state": "GATHER_NEEDS_PLAN"}')
+    for path in ("task/state.json", "task"):
+        event = {"tool_name": "mcp__fs__delete", "cwd": str(tmp_path), "tool_input": {"path": path}}
+        allowed, why = hook(event)
+        assert not allowed and "is guarded (" in why, (path, why)
+    other = {"tool_name": "mcp__fs__delete", "cwd": str(tmp_path), "tool_input": {"path": "x.md"}}
+    assert hook(other)[0]
+
+
 def test_every_entry_of_the_hook_s_module_path_is_guarded(
     linked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

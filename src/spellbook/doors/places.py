@@ -84,9 +84,10 @@ class Guard:
             self.homes += self._places_of(os.path.abspath(project), strict=False)
         # A relative path given to a tool other than Claude Code's own (an MCP server) is
         # taken from a folder the hook cannot know: the server's. One rooted at a
-        # workspace, or at a `.claude` folder, takes `state.json` or `settings.json` for
-        # the guarded file there, so such a path is read from those folders too.
-        folders = [home.base for home in self.homes]
+        # workspace (or a folder it is in, `.ai/` of `.ai/task/`), or at a `.claude`
+        # folder, takes `state.json` (`task/state.json`) or `settings.json` for the
+        # guarded file there, so such a path is read from those folders too.
+        folders = [f for home in self.homes for f in _up_to(home.base, home.root)]
         folders += [
             os.path.join(os.path.abspath(f), ".claude") for f in (base, project, given) if f
         ]
@@ -301,3 +302,12 @@ def _workspace_root(path: str, workspace: str) -> str:
 def _folder(workspace: str) -> str:
     """A workspace folder as compared with another: `.claude/progress/`."""
     return workspace.strip("/") + "/"
+
+
+def _up_to(folder: str, root: str) -> list[str]:
+    """`folder` and each folder above it, up to `root` (not it: a base already)."""
+    found = []
+    while folder != root and folder.startswith(os.path.join(root, "")):
+        found.append(folder)
+        folder = os.path.dirname(folder)
+    return found
