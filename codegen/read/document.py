@@ -833,17 +833,22 @@ _MOVES_WORDS = _MOVES_NOUNS | {"outgoing", "allowed", "valid", "possible", "its"
 
 def _heading_names(text: str) -> list[str]:
     """The names a heading over a state's moves may call it, most as written first:
-    `1. Open`, `State: Open`, `Open state`, `Open (initial)`, `Open:`, `Transitions from
-    Open`, `From: Open` are `Open` too."""
-    forms = [text.strip()]
+    `1. Open`, `2.1 Open`, `Step 1: Open`, `State: Open`, `State Open`, `Open state`,
+    `Open (initial)`, `Open:`, `Open {#open}`, `Open — waiting for triage`, `Open: the
+    ticket waits`, `Transitions from Open`, `From: Open` are `Open` too."""
+    forms = [" ".join(text.split())[:200]]  # a name is short: never a search of a long line
     for pattern in (
-        r"\s*(?:\((?:initial|start|final|terminal|end|goal)\)|[:\u2705\u2713\u2714]+)$",
-        r"^\d+[.)]?\s+",
+        r"\s*\{#[^{}]*\}$",
+        r"\s*(?:\((?:initial|start|final|terminal|end|goal)\)|\[(?:initial|start)\]"
+        r"|[:\u2705\u2713\u2714]+)$",
+        r"^\d+(?:\.\d+)*[.)]?\s+",
+        r"^(?:step|stage|phase|state)\s+\d+(?:\.\d+)*\s*[:.\u2013\u2014-]?\s+",
         r"^(?:(?:transitions|moves|events)\s+(?:from|out of|in)|from|when|while|leaving"
         r"|in(?=\s+(?:the\s+)?state\b))\s*:?\s+(?:the\s+)?(?:state\s+)?",
-        r"^(?:the\s+)?state\s*[:\-\u2013\u2014]\s*",
+        r"^(?:the\s+)?state\s*[:\-\u2013\u2014]?\s+",
         r"\s+state$",
         r"^the\s+",
+        r"\s+[\u2013\u2014]\s.*$|:\s.*$|\s-\s.*$",  # a description after the name
     ):
         stripped = re.sub(pattern, "", forms[-1], flags=re.IGNORECASE).strip().strip("`*")
         if stripped and stripped != forms[-1]:

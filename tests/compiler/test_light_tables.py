@@ -2487,7 +2487,12 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
     cased = read(text.replace("### Closed", "### CLOSED").replace("| Closed |", "| closed |"))
     assert "closed" in [s.name for s in cased.states]
     # `In state Open`, `When Open`, `Leaving Open` name Open; `In progress` is a name
-    for heading in ("In state Open", "When Open", "While Open", "Leaving Open"):
+    for heading in (
+        *("In state Open", "When Open", "While Open", "Leaving Open", "2.1 Open"),
+        *("Step 1: Open", "State 1 \u2014 Open", "State Open", "Open {#open}"),
+        *("Open \u2014 waiting for triage", "Open: waiting for triage", "Open - it waits"),
+        *("Open \u2014 initial", "Open [initial]"),
+    ):
         prefixed = read(text.replace("### Open\n", f"### {heading}\n"))
         assert [s.name for s in prefixed.states] == ["Open", "in_progress", "Closed"], heading
     # A sub-heading that only says the table holds the moves (`#### Transitions`) gives way
