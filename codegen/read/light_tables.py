@@ -1576,6 +1576,8 @@ def _and_guard(name: str) -> tuple[str, str] | None:
     if found is None:
         return None
     happens, holds = name[: found.start()].strip(), name[found.end() :].strip()
+    if re.search(r"[,;]", happens) or re.match(r"(?:both|either|neither)\s", happens, re.I):
+        return None  # steps told in a row (`a, b, and c`), a subject of two (`Both x and y`)
     capital = re.search(r"(?<!\S)AND(?!\S)", name) is not None
     if capital or (len(happens.split()) >= 2 and len(holds.split()) >= 2):
         return happens, holds
