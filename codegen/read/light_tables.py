@@ -1369,11 +1369,12 @@ class LightReader:
                 "the second leaves",
                 line,
             )
-        joined = re.split(r"\s+[&+]\s+", written)
+        joined = re.split(r"\s+(?:&&?|\+)\s+", written)
         if len(joined) > 1 and all(is_identifier(p.strip()) for p in joined):
+            mark = "&&" if "&&" in written else "&" if "&" in written else "+"
             fail(  # either event, or both at once: never said by the cell
-                f"the Event cell {written!r} joins events with "
-                f"{'`&`' if '&' in written else '`+`'}, which may mean either or both: write "
+                f"the Event cell {written!r} joins events with `{mark}`, which may mean "
+                "either or both: write "
                 f"`{', '.join(p.strip() for p in joined)}` where either makes the move, or a "
                 "row for each",
                 line,
@@ -1905,8 +1906,9 @@ def _said_after() -> re.Pattern[str]:
 
 @cache
 def _sequence() -> re.Pattern[str]:
-    """Events one after another in one cell: `approve → merge`, `approve -> merge`."""
-    return re.compile(r"\w\s*(?:\u2192|->|=>)\s*\w")
+    """Events one after another in one cell: `approve → merge`, `approve -> merge`,
+    `approve and then merge`, `approve, then merge`."""
+    return re.compile(r"\w\s*(?:\u2192|->|=>)\s*\w|\w(?:\s+and|\s*[,;])\s+then\s+\w", re.I)
 
 
 def _unalike(one: str, other: str) -> str:

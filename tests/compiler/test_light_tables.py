@@ -2195,12 +2195,21 @@ def test_an_event_cell_s_note_or_join_is_never_part_of_an_event_s_name(
     assert (("Trigger note", note) in row.extra) == bool(note)
 
 
-def test_events_one_after_another_in_an_event_cell_are_refused() -> None:
+@pytest.mark.parametrize(
+    "cell", ["approve → merge", "approve and then merge", "approve, then merge"]
+)
+def test_events_one_after_another_in_an_event_cell_are_refused(cell: str) -> None:
     with pytest.raises(SpecError, match="names events one after another"):
-        read(_order("| From | Event | To |", "| review | approve → merge | done |"))
+        read(_order("| From | Event | To |", f"| review | {cell} | done |"))
 
 
-@pytest.mark.parametrize("cell", ["approve & merge", "pay + ship"])
+def test_either_before_events_joined_by_or_is_no_part_of_the_first() -> None:
+    # `either pay or confirm` was the events `either_pay` and `confirm`
+    spec = read(_order("| From | Event | To |", "| review | either pay or confirm | done |"))
+    assert spec.rows[0].triggers == ("pay", "confirm")
+
+
+@pytest.mark.parametrize("cell", ["approve & merge", "pay + ship", "pay && confirm"])
 def test_events_joined_by_and_or_plus_are_refused_either_or_both(cell: str) -> None:
     # `approve & merge` was the event approve_merge, then two events `approve or merge`.
     with pytest.raises(SpecError, match="which may mean either or both"):
