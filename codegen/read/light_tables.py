@@ -271,6 +271,9 @@ _GUARD_WORDS = frozenset(
     # in other languages: German, Spanish, French, Italian, Dutch, Portuguese
     | {"bedingung", "bedingungen", "voraussetzung", "wächter", "condición", "condicion"}
     | {"condiciones", "condizione", "condizioni", "garde", "voorwaarde", "condição", "guardia"}
+    | {"guarda", "warunek", "warunki", "pré-condition", "pré-conditions", "requisito"}
+    | {"requisitos", "voraussetzungen", "条件", "前提条件", "pre-req", "pre-reqs", "prereq"}
+    | {"prereqs", "permission", "permissions", "rule", "rules"}
 )
 _ACTION_WORDS = frozenset(
     {"action", "actions", "effect", "effects", "side-effect", "side-effects", "output"}
