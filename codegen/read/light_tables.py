@@ -413,6 +413,14 @@ _EVENT_WORDS = frozenset(
 )
 
 
+# Words of a header of notes on the moves, never their events: `Notes`, `Comment`.
+_NOTE_WORDS = frozenset(
+    {"note", "notes", "comment", "comments", "remark", "remarks", "why", "reason", "reasons"}
+    | {"example", "examples", "owner", "owners", "who", "actor", "actors", "role", "roles"}
+    | {"sla", "timeout", "since", "version", "link", "links", "ticket", "see"}
+)
+
+
 def _header_words(header: str) -> set[str]:
     """The words of a header as `normal` writes it, letters of any language."""
     return set(re.findall(r"[^\W\d_][\w-]*", header))
@@ -437,7 +445,13 @@ def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
             _header_words(normal(name)) & _EVENT_WORDS
         )
         happened = all(_someone_does().match(c) for c in said)  # `Customer pays`
-        if not said or not (named or happened or all(is_identifier(c) for c in said)):
+        # or text that differs row by row, in a column no note is called (`Payment received`)
+        varied = (
+            len(said) > 1
+            and len(set(said)) == len(said)
+            and not _header_words(normal(name)) & _NOTE_WORDS
+        )
+        if not said or not (named or happened or varied or all(is_identifier(c) for c in said)):
             continue
         holds = (
             "holds"
@@ -445,13 +459,16 @@ def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
             else "holds what someone does"
             if happened and not all(is_identifier(c) for c in said)
             else "holds names alone"
+            if all(is_identifier(c) for c in said)
+            else "holds text that differs row by row"
         )
         notices.append(
             Notice(
                 "event_column",
                 f"this table has no Event column, so each move's trigger is read as "
                 f"`to_<state>`, and its column {name!r} {holds} "
-                f"({', '.join(repr(c) for c in dict.fromkeys(said[:3]))}), most likely the "
+                f"({', '.join(repr(c) for c in dict.fromkeys(said[:3]))}), "
+                f"{'which may be' if holds.endswith('row by row') else 'most likely'} the "
                 f"events: if they are, rename the column {name!r} to 'Event'",
                 table.line,
             )

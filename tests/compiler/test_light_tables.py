@@ -998,6 +998,26 @@ def test_an_action_column_of_what_someone_does_is_a_warning_naming_the_rename() 
     assert not [f for f in analyse(command) if f.kind == "event_column"]
 
 
+@pytest.mark.parametrize("header", ["Transition name", "Operation", "Description", "Gatilho"])
+def test_a_column_of_text_that_differs_row_by_row_beside_no_event_column_is_a_warning(
+    header: str,
+) -> None:
+    # `| From | Transition name | To |` over `Payment received`: every move was read as
+    # `to_<state>` with no word.
+    rows = ("| draft | Payment received | paid |", "| paid | Parcel handed over | shipped |")
+    spec = read(_order(f"| From | {header} | To |", *rows))
+    (note,) = [f for f in analyse(spec) if f.kind == "event_column"]
+    assert "holds text that differs row by row" in note.message
+    assert "which may be the events" in note.message
+    # a column of notes is none, nor one whose rows say one thing
+    for quiet in ("Notes", "Owner"):
+        assert not [
+            f
+            for f in analyse(read(_order(f"| From | {quiet} | To |", *rows)))
+            if f.kind == "event_column"
+        ]
+
+
 @pytest.mark.parametrize(
     "header",
     ["Message", "Signal", "Input", "Event description", "Triggered when", "Ereignis", "Evento"],
