@@ -1964,8 +1964,8 @@ def terminal_rows(
     state has no way out. A row of the tables naming such a state in its From cell is an
     error (the spec says both that the state ends and that something leads out of it)."""
     for row in rows_read:
-        if row.current.wildcard:
-            continue
+        if row.current.wildcard or row.target.kind is Kind.BLOCKED:
+            continue  # a refused move out of it says what its `(none)` row says
         for state, (line, _) in reading.terminal.items():
             if state in row.current.names:
                 fail(

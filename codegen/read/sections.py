@@ -43,6 +43,7 @@ from .above import Machines, claim_heading, said_of, unread
 from .identifiers import identifier
 from .lexicon import normal
 from .light_tables import _NOWHERE as NOWHERE
+from .light_tables import _REFUSED as REFUSED
 from .markdown import Block, Heading, Html, Inline, ItemList, Paragraph, Table
 from .rows import (
     BACK,
@@ -121,6 +122,8 @@ def machines(
     found = sections(blocks, roles)
     if len(found) < 2 or _declared_outside(blocks, found):
         return ()
+    if any(REFUSED.search(" ".join(s.name.split())) for s in found):
+        return ()  # `## Invalid transitions` refuses moves of the machine beside it
     if all(_declares_states(s.blocks) for s in found):
         return _state_file_placed(blocks, found)
     shared = _shared(blocks, found, roles)

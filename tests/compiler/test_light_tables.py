@@ -3126,3 +3126,20 @@ def test_a_light_table_reads_its_event_column_before_a_column_of_who_triggers() 
     rows = ("| draft | pay | paid | customer |", "| paid | ship | shipped | warehouse |")
     spec = read(_order("| From | Event | To | Trigger |", *rows))
     assert [r.triggers for r in spec.rows] == [("pay",), ("ship",)]
+
+
+def test_a_table_of_invalid_transitions_beside_the_transitions_is_read_as_their_refusals() -> None:
+    # Under `## Transitions` and `## Invalid transitions`: refused as "one machine or
+    # several"; and a refused row out of a state a `(none)` row ends was "leading out".
+    moves = (
+        "| From | Event | To |\n|---|---|---|\n| pending | pay | paid |\n"
+        "| paid | ship | shipped |\n| shipped | - | (none) |\n"
+    )
+    invalid = (
+        "| From | Event | To |\n|---|---|---|\n| pending | ship | shipped |\n"
+        "| shipped | pay | paid |\n"
+    )
+    for heading in ("## Transitions\n\n", ""):
+        spec = read(f"# Order\n\n{heading}{moves}\n## Invalid transitions\n\n{invalid}")
+        refused = {(r.source, r.spell) for r in spec.rules if r.kind is Kind.BLOCKED}
+        assert {("pending", "ship"), ("shipped", "pay")} <= refused, heading
