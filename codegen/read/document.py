@@ -838,6 +838,7 @@ def _heading_names(text: str) -> list[str]:
     ticket waits`, `Transitions from Open`, `From: Open` are `Open` too."""
     forms = [" ".join(text.split())[:200]]  # a name is short: never a search of a long line
     for pattern in (
+        r"^(?::[a-z0-9_+-]+:\s*|[^\w\s(`*\[]+\s*)+",  # `🟡 Pending`, `→ Open`, `:rocket: Live`
         r"\s*\{#[^{}]*\}$",
         r"\s*(?:\((?:initial|start|final|terminal|end|goal)\)|\[(?:initial|start)\]"
         r"|[:\u2705\u2713\u2714]+)$",

@@ -2521,6 +2521,7 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
         *("Step 1: Open", "State 1 \u2014 Open", "State Open", "Open {#open}"),
         *("Open \u2014 waiting for triage", "Open: waiting for triage", "Open - it waits"),
         *("Open \u2014 initial", "Open [initial]"),
+        *("\U0001f7e1 Open", "\u2192 Open", ":rocket: Open"),
     ):
         prefixed = read(text.replace("### Open\n", f"### {heading}\n"))
         assert [s.name for s in prefixed.states] == ["Open", "in_progress", "Closed"], heading
