@@ -1506,15 +1506,17 @@ def _has_id_table(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> b
 
 
 def _id_table(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> Table | None:
-    """The document's first table with an ID column that no heading or paragraph sets
-    aside as an example, if it has one."""
+    """The document's first table of rules with an ID column (it and two more roles, as
+    `rows.columns_of` takes one: not `| ID | State | Description |`, a table of states)
+    that no heading or paragraph sets aside as an example, if it has one."""
     title = _doc_title(placed)
     return next(
         (
             p.block
             for p in placed
             if isinstance(p.block, Table)
-            and "id" in roles_found(p.block, roles)
+            and "id" in (found := roles_found(p.block, roles))
+            and len(found) >= 3
             and _aside(p, title) is None
         ),
         None,
@@ -1796,6 +1798,8 @@ def _not_read(table: Table, roles: dict[str, tuple[str, ...]]) -> Notice | None:
     if moves and (named_events := _events_first(table, found)) is not None:
         return named_events
     if not unknown or not (len(present) >= 3 or ("id" in present and len(present) >= 2)):
+        return skipped(table, roles)
+    if not {"next state", "trigger"} & found:  # `| ID | State | Description |`: says no move
         return skipped(table, roles)
     missing = [r for r in REQUIRED if r not in found]
     named = ", ".join(repr(h) for h in unknown[:-1]) + (" or " if len(unknown) > 1 else "")

@@ -3144,3 +3144,18 @@ def test_a_table_of_invalid_transitions_beside_the_transitions_is_read_as_their_
         spec = read(f"# Order\n\n{heading}{moves}\n## Invalid transitions\n\n{invalid}")
         refused = {(r.source, r.spell) for r in spec.rules if r.kind is Kind.BLOCKED}
         assert {("pending", "ship"), ("shipped", "pay")} <= refused, heading
+
+
+def test_a_numbered_table_of_states_is_no_table_of_rules_with_an_id_column() -> None:
+    # `| ID | State | Description |` was taken for the ID dialect's rules, and the real
+    # transition table refused, told to take its columns.
+    states = "## States\n\n| ID | State | Description |\n|---|---|---|\n| 1 | draft | new |\n"
+    states += "| 2 | review | read |\n| 3 | done | over |\n\n"
+    moves = "## Moves\n\n| From | Event | To |\n|---|---|---|\n| draft | submit | review |\n"
+    moves += "| review | approve | done |\n"
+    spec = read(f"# M\n\n{states}{moves}")
+    assert [(r.source, r.spell, r.dest) for r in spec.rules if not r.policy][:2] == [
+        ("draft", "submit", "review"),
+        ("review", "approve", "done"),
+    ]
+    assert not notices(spec, "unknown_column")
