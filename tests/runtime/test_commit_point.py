@@ -604,7 +604,11 @@ def test_applying_a_plan_again_changes_nothing_and_overwrites_nothing(tmp_path: 
     (folder / "task-results.md").write_text("newer results\n")
     (folder / "list.json").write_text("edited\n")
     notes = apply(operations, flow.workspace)
-    assert notes == [".ai/task/list.json changed since the cast read it; not updated"]
+    assert notes == [
+        ".ai/task/tasks/t-1/task-results.md already holds a file and .ai/task/task-results.md "
+        "is there too: both are left as they are, the move not made again",
+        ".ai/task/list.json changed since the cast read it; not updated",
+    ]
     assert (folder / "task-results.md").read_text() == "newer results\n"
     assert (folder / "list.json").read_text() == "edited\n"
     assert (folder / "tasks/t-1/task-results.md").read_text() == "# Results\n"

@@ -120,7 +120,7 @@ def apply(operations: list[list[str]], workspace: Workspace) -> list[str]:
 
 
 def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) -> None:
-    for operation in operations:
+    for at, operation in enumerate(operations):
         verb, path, *texts = operation
         if verb == "folder":
             workspace.ensure(path)
@@ -128,7 +128,16 @@ def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) 
             dest = texts[0]
             if workspace.exists(dest):
                 # Moved before an interruption. A file by the old name now is a newer
-                # one (made later in the plan, or by the developer): it stays.
+                # one, made later in the plan: it stays. One the plan does not make is
+                # the file not moved, or one written since: both stay, and that is said.
+                later = {op[1] for op in operations[at + 1 :] if op[0] in ("create", "move")}
+                later |= {op[2] for op in operations[at + 1 :] if op[0] == "move"}
+                if workspace.exists(path) and path not in later:
+                    notes.append(
+                        f"{workspace.shown(dest)} already holds a file and "
+                        f"{workspace.shown(path)} is there too: both are left as they are, "
+                        "the move not made again"
+                    )
                 continue
             if workspace.exists(path):
                 workspace.move(path, dest)
