@@ -325,6 +325,20 @@ def test_newer_refuses_a_folder_and_a_link_as_reading_does(tmp_path: Path) -> No
         found.check("newer", "a.md", "link.md")
 
 
+def test_exists_refuses_a_folder_and_a_link_by_the_file_s_name(tmp_path: Path) -> None:
+    # A folder `comments.md` made `comments.md exists` hold: casts moved on, told of "the
+    # existing comments.md file", until one that moves it refused.
+    found = facts(tmp_path, {"a.md": "a"})
+    (tmp_path / "ws" / "comments.md").mkdir()
+    (tmp_path / "ws" / "link.md").symlink_to(tmp_path / "ws" / "a.md")
+    assert found.check("exists", "a.md", "") is True
+    assert found.check("exists", "missing.md", "") is False
+    with pytest.raises(BadFile, match=r"comments\.md is a folder, not a file; move it away"):
+        found.check("exists", "comments.md", "")
+    with pytest.raises(UnsafePath, match=r"link\.md is a symbolic link"):
+        found.check("exists", "link.md", "")
+
+
 def test_a_modification_time_seen_while_observed_is_noted(tmp_path: Path) -> None:
     found = facts(tmp_path, {"a.md": "a"})
     workspace = found.workspace

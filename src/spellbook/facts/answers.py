@@ -73,10 +73,16 @@ class Facts:
         return CHECKS[probe](self, file, param)
 
     def exists(self, name: str) -> bool:
+        """Whether the file is there. Something else by its name (a folder, a FIFO, a
+        link) is an error for the cast that asks, as for reading: never a file there."""
         found = self._exists.get(name)
         if found is None:
-            found = self._exists[name] = self.workspace.exists(name)
+            found = self._exists[name] = self.workspace.is_file(name)
         return found
+
+    def there(self, name: str) -> bool:
+        """Whether anything is by the name (a file, a folder): a glob's partner."""
+        return self.workspace.exists(name)
 
     def text(self, name: str) -> str:
         """The file's text ("" if it does not exist). A file that cannot be read (too

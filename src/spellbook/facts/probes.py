@@ -65,6 +65,8 @@ if TYPE_CHECKING:
 
         def exists(self, name: str) -> bool: ...
 
+        def there(self, name: str) -> bool: ...
+
         def text(self, name: str) -> str: ...
 
         def json(self, name: str) -> object: ...
@@ -282,7 +284,7 @@ def _paired(facts: Answers, _: str, param: str) -> bool:
     first, _, second = param.partition(" ")
     for path in facts.glob(first):
         name = partner(path, first, second)
-        if name is None or not facts.exists(name):
+        if name is None or not facts.there(name):  # anything of the name pairs
             return False
     return True
 
