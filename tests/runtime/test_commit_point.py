@@ -35,7 +35,7 @@ import spellbook
 from codegen import load_spec
 from spellbook import Workflow
 from spellbook.cast.commit_point import INTENT_FILE, Journal
-from spellbook.records.errors import StateFileError
+from spellbook.records.errors import SpellbookError, StateFileError
 from spellbook.verbs.actions import passive
 from tests.support.commands import clean, obeying_permissions, spell
 from tests.support.faults import TEMPORARY, faults, tree
@@ -549,27 +549,38 @@ def test_an_intent_record_no_cast_of_the_user_wrote_is_never_carried_out(
     assert not (tmp_path / TASK / "plan.md").exists()
 
 
-def test_where_no_key_can_be_kept_an_interrupted_cast_is_finished_if_a_rule_makes_it(
+def test_without_a_cache_folder_the_key_is_kept_in_a_temporary_folder_of_the_user_s(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # No cache folder (a relative $SPELLBOOK_CACHE, an unwritable home): the record is
-    # written unsealed, and the next cast finishes it, checked against the rules.
+    # No cache folder (a relative $SPELLBOOK_CACHE, an unwritable home): the record was
+    # written unsealed and then refused, the cast left half done.
     monkeypatch.setenv("SPELLBOOK_CACHE", "not/absolute")
-    flow = executed_flow(tmp_path)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    flow = executed_flow(tmp_path / "ws")
     stop_after_commit(monkeypatch, flow, files=False)
     monkeypatch.setenv("SPELLBOOK_CACHE", "not/absolute")  # undone by stop_after_commit
-    assert "seal" not in json.loads((tmp_path / TASK / INTENT_FILE).read_text())
-    result = Workflow(tmp_path).cast("lumos")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    assert "seal" in json.loads((tmp_path / "ws" / TASK / INTENT_FILE).read_text())
+    assert list((tmp_path / "tmp").glob("spellbook-*/keys/*.key"))
+    result = Workflow(tmp_path / "ws").cast("lumos")
     assert result.notes[0].startswith("first finished the interrupted cast of Accio")
-    assert result.before == "ACHIEVE_TASK_DRAFTING"
-    # one no rule makes is refused all the same
-    Workflow(tmp_path).cast("lumos")
-    forged = _forged(tmp_path, "unsealed")
-    (tmp_path / TASK / INTENT_FILE).write_text(
-        json.dumps({**forged, "before": "ACHIEVE_TASK_DRAFTING", "after": "ACHIEVE_COMPLETE"})
-    )
-    with pytest.raises(StateFileError, match="is no cast a rule of the spec makes"):
-        Workflow(tmp_path).cast("lumos")
+
+
+def test_where_no_key_can_be_kept_a_cast_that_changes_files_is_refused_before_it_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import spellbook.disk.user_cache
+
+    monkeypatch.setenv("SPELLBOOK_CACHE", "not/absolute")
+    monkeypatch.setattr(spellbook.disk.user_cache, "_own_temporary", lambda: None)
+    flow = executed_flow(tmp_path)
+    before = tree(tmp_path)
+    with pytest.raises(SpellbookError, match="set SPELLBOOK_CACHE to an absolute folder"):
+        flow.cast("accio")
+    assert tree(tmp_path) == before
+    assert not (tmp_path / TASK / INTENT_FILE).exists()
+    assert flow.cast("lumos").before == "ACHIEVE_TASK_EXECUTED"  # a cast of no file: fine
 
 
 def test_an_intent_record_from_another_state_is_not_replayed(

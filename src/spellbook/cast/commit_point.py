@@ -211,7 +211,13 @@ class Journal:
         from spellbook.disk.user_cache import seal_key  # only casts that change files
 
         key = seal_key(self.workspace.base, create=True)
-        sealed = {**intent, "seal": seal(key, intent)} if key is not None else intent
+        if key is None:  # before the commit point: nothing is changed
+            raise SpellbookError(
+                "no key to seal this cast's intent record can be kept (neither Spellbook's "
+                "cache folder nor a folder of yours in the temporary folder can be written): "
+                "set SPELLBOOK_CACHE to an absolute folder you can write; nothing was changed"
+            )
+        sealed = {**intent, "seal": seal(key, intent)}
         self.workspace.replace(INTENT_FILE, json.dumps(sealed, ensure_ascii=False).encode())
 
     def finish(self, record: Record, intent: dict[str, Any]) -> list[str]:
@@ -285,7 +291,7 @@ class Journal:
 
         states = self.engine.states
         value = decode(data, shown)
-        unsealed = self._check_seal(value, shown)
+        self._check_seal(value, shown)
         for key in ("before", "after"):  # written before the spec renamed the state
             named = value.get(key)
             if isinstance(named, str) and named not in states:
@@ -318,53 +324,31 @@ class Journal:
                     self.workspace.path(path)
         except UnsafePath as err:
             raise StateFileError(f"{shown}: {err}; run `spell repair` to set it aside") from None
-        if unsealed:
-            self._check_rule(value, shown)
         return value
 
-    def _check_seal(self, value: dict[str, Any], shown: str) -> bool:
+    def _check_seal(self, value: dict[str, Any], shown: str) -> None:
         """Refuse a record no cast of this user's wrote: its seal must be the one this
         user's key gives its content (a record committed to the repository, or written by
         hand, has none that fits, and carrying it out would make a move and write files
-        no rule allowed). True where no key can be kept here (no cache folder, or one
-        that cannot be written): a cast writes its record unsealed then, and the record
-        is checked against the machine's rules instead (`_check_rule`)."""
+        no rule allowed)."""
         import hmac
 
         from spellbook.disk.user_cache import seal_key
 
         written = value.pop("seal", None)
-        base = self.workspace.base
-        key = seal_key(base, create=False)
-        if written is None and key is None and seal_key(base, create=True) is None:
-            return True
-        if key is None or not isinstance(written, str):
-            why = (
-                "it carries no seal of the key your cache folder keeps for this workspace"
-                if written is None
-                else "its seal's key is no longer in your cache folder (emptied since?)"
-            )
+        key = seal_key(self.workspace.base, create=False)
+        if not isinstance(written, str):
+            why = "it carries no seal of the key your cache folder keeps for this workspace"
+        elif key is None:
+            why = "its seal's key is no longer in your cache folder (emptied since?)"
         elif not hmac.compare_digest(written, seal(key, value)):
             why = "its seal does not fit the key your cache folder keeps for this workspace"
         else:
-            return False
+            return
         raise StateFileError(
             f"{shown} was not written by a cast of yours here ({why}), so it is not carried "
             "out; run `spell repair` to set it aside"
         )
-
-    def _check_rule(self, value: dict[str, Any], shown: str) -> None:
-        """Refuse an unsealed record (one written where no key can be kept) whose move is
-        none a rule of the machine makes: its rule, of its spell in its state, leading to
-        the state it says."""
-        entry = value["entry"]
-        rule = self.engine.rules.get((value["before"], entry["trigger"], str(entry.get("rule"))))
-        after = rule.dest if rule is not None and rule.changes_state else value["before"]
-        if rule is None or after != value["after"]:
-            raise StateFileError(
-                f"{shown} is no cast a rule of the spec makes ({cast_of(value)}), so it is "
-                "not carried out; run `spell repair` to set it aside"
-            )
 
     def interrupted(self, record: Record) -> str | None:
         """What the next cast will finish first, if a cast was interrupted (for status)."""

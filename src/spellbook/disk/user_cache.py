@@ -32,11 +32,12 @@ def cache_file(root: str) -> str | None:
     return cache_entry("projects", root, ".json")
 
 
-def cache_entry(kind: str, of: str, suffix: str) -> str | None:
-    """The cache file of `kind` for the file or folder `of`; None where there is no cache
-    folder, or where it is inside the repository `of` is in: a repository's content is
-    never taken for what Spellbook kept (a checkout could hold a cache of its own)."""
-    base = cache_folder()
+def cache_entry(kind: str, of: str, suffix: str, base: str | None = "") -> str | None:
+    """The cache file of `kind` for the file or folder `of` (in the folder `base`, the
+    cache folder unless given); None where there is no cache folder, or where it is
+    inside the repository `of` is in: a repository's content is never taken for what
+    Spellbook kept (a checkout could hold a cache of its own)."""
+    base = cache_folder() if base == "" else base
     if base is None:
         return None
     from spellbook.disk import git  # not for `owned`, which finding a project asks
@@ -87,27 +88,52 @@ def _code_file(path: str) -> str | None:
 
 def seal_key(workspace: str, create: bool) -> bytes | None:
     """This user's secret key for the intent records of the workspace folder `workspace`:
-    32 random bytes in the user's cache folder, readable by this user alone, made on
-    first use when `create` is set; None where there is none (no cache folder, one
-    inside the repository, a file not the user's own). A record sealed with it was
-    written by this user's casts: a repository's content cannot hold one, nor forge its
-    seal."""
-    path = cache_entry("keys", os.path.realpath(workspace), ".key")
-    if path is None:
+    32 random bytes in the user's cache folder (else in a folder of the user's own in
+    the system's temporary folder), readable by this user alone, made on first use when
+    `create` is set; None where there is none (no such folder, one inside the
+    repository, a file not the user's own). A record sealed with it was written by this
+    user's casts: a repository's content cannot hold one, nor forge its seal."""
+    of = os.path.realpath(workspace)
+    for base in (cache_folder(), _own_temporary()):
+        path = cache_entry("keys", of, ".key", base) if base else None
+        if path is None:
+            continue
+        key = _key_in(path)
+        if key is None and create:
+            keep(path, os.urandom(32))
+            key = _key_in(path)
+        if key is not None:
+            return key
+    return None
+
+
+def _key_in(path: str) -> bytes | None:
+    if not owned(path) or os.path.islink(path):
         return None
-    if owned(path) and not os.path.islink(path):
-        try:
-            with open(path, "rb") as f:
-                key = f.read(64)
-            if len(key) == 32:
-                return key
-        except OSError:
-            pass
-    if not create:
+    try:
+        with open(path, "rb") as f:
+            key = f.read(64)
+    except OSError:
         return None
-    key = os.urandom(32)
-    keep(path, key)
-    return key if owned(path) else None
+    return key if len(key) == 32 else None
+
+
+def _own_temporary() -> str | None:
+    """A folder of this user's alone in the system's temporary folder (made, mode 0700;
+    None where it is not the user's, or others may write in it)."""
+    import stat
+    import tempfile
+
+    if not hasattr(os, "geteuid"):
+        return None
+    folder = os.path.join(tempfile.gettempdir(), f"spellbook-{os.geteuid()}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    mine = info.st_uid == os.geteuid() and stat.S_ISDIR(info.st_mode)
+    return folder if mine and not info.st_mode & 0o077 else None
 
 
 def cache_folder() -> str | None:
