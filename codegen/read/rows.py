@@ -477,14 +477,6 @@ def light_roles(roles: dict[str, tuple[str, ...]], table: Table) -> dict[str, tu
     more = dict(roles)
     for role, names in LIGHT_ROLES.items():
         more[role] = roles.get(role, ()) + names
-    # Its own column is Event (`| From | Event | To |`): first of the built-in names, so
-    # that a column of who makes the move (`Trigger: customer`) beside it is a note.
-    trigger = list(more["trigger"])
-    if "Trigger" in trigger and "Event" in trigger:
-        first = trigger.index("Trigger")
-        own = [n for n in ("Event", "Events") if trigger.index(n) > first]
-        trigger = [n for n in trigger if n not in own]
-        more["trigger"] = (*trigger[:first], *own, *trigger[first:])
     headers = [normal(c.plain) for c in table.header.cells]
     if normal(LIGHT_TRANSITION) in headers[1:]:
         more["trigger"] = (*more["trigger"], LIGHT_TRANSITION)

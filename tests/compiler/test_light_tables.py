@@ -3121,14 +3121,6 @@ def test_a_state_s_section_named_as_an_aside_is_read_where_a_row_leads_to_it(nam
     assert (name, "revive", "Active") in moves and (name, "remove", "Removed") in moves
 
 
-def test_a_light_table_reads_its_event_column_before_a_column_of_who_triggers() -> None:
-    # `| From | Event | To | Trigger |` with `Trigger: customer`: the actors were read as
-    # the events (`customer`, `warehouse`) and `pay`, `ship` kept as notes.
-    rows = ("| draft | pay | paid | customer |", "| paid | ship | shipped | warehouse |")
-    spec = read(_order("| From | Event | To | Trigger |", *rows))
-    assert [r.triggers for r in spec.rows] == [("pay",), ("ship",)]
-
-
 def test_a_table_of_invalid_transitions_beside_the_transitions_is_read_as_their_refusals() -> None:
     # Under `## Transitions` and `## Invalid transitions`: refused as "one machine or
     # several"; and a refused row out of a state a `(none)` row ends was "leading out".
