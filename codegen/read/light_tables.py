@@ -98,10 +98,7 @@ START = frozenset(
     | {"null", "nil", "(new)"}
 )
 # The markers that are words, and so may be a state's name: `| initial | begin | configuring |`.
-_START_WORDS = frozenset({"initial", "start"})
-# The markers that say there is no state yet (`N/A`): a state of that name only where the
-# spec declares one; never a state a workflow waits in, so their event is no question.
-_NO_STATE_YET = frozenset({"n/a", "none", "null", "nil", "(new)"})
+_START_WORDS = frozenset({"initial", "start", "n/a", "none", "null", "nil", "(new)"})
 # The To cells that say the From state has no way out.
 TERMINAL = frozenset({"(none)", "[*]", "(end)"})
 
@@ -1154,7 +1151,7 @@ class LightReader:
         of that name: one the spec declares (a States list, a To cell). A row leaving it on
         an event that nothing leads back to (`| start | create | draft |`) is the marker
         with its creation event."""
-        return normal(written) in _START_WORDS | _NO_STATE_YET and self._declared(written)
+        return normal(written) in _START_WORDS and self._declared(written)
 
     def _declared(self, written: str) -> bool:
         """Whether a cell as written is a state the spec declares: in its States list,
