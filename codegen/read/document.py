@@ -846,7 +846,7 @@ def _heading_names(text: str) -> list[str]:
         r"^(?:step|stage|phase|state)\s+\d+(?:\.\d+)*\s*[:.\u2013\u2014-]?\s+",
         r"^(?:(?:transitions|moves|events)\s+(?:from|out of|in)|from|when|while|leaving"
         r"|in(?=\s+(?:the\s+)?state\b))\s*:?\s+(?:the\s+)?(?:state\s+)?",
-        r"^(?:the\s+)?state\s*[:\-\u2013\u2014]?\s+",
+        r"^(?:the\s+)?(?:state|status|phase|stage|step)\s*[:\-\u2013\u2014]?\s+",
         r"\s+state$",
         r"^the\s+",
         r"\s+[\u2013\u2014]\s.*$|:\s.*$|\s-\s.*$",  # a description after the name

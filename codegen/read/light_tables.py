@@ -573,7 +573,7 @@ class LightReader:
         if at is None or _REFUSED.search(heading) is None:
             return False
         sources = [normal(_cell_text(r, at)) for r in table.rows]
-        named = normal(heading)
+        named = normal(re.sub(r"^[\d.]+\s*", "", heading))  # `### 3. Rejected`
         if sources and all(s == named for s in sources):
             return True
         to = columns.roles.get("next state")

@@ -2521,7 +2521,7 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
         *("Step 1: Open", "State 1 \u2014 Open", "State Open", "Open {#open}"),
         *("Open \u2014 waiting for triage", "Open: waiting for triage", "Open - it waits"),
         *("Open \u2014 initial", "Open [initial]"),
-        *("\U0001f7e1 Open", "\u2192 Open", ":rocket: Open"),
+        *("\U0001f7e1 Open", "\u2192 Open", ":rocket: Open", "Status: Open", "Phase: Open"),
     ):
         prefixed = read(text.replace("### Open\n", f"### {heading}\n"))
         assert [s.name for s in prefixed.states] == ["Open", "in_progress", "Closed"], heading
@@ -3097,6 +3097,9 @@ def test_a_state_named_with_a_word_of_refusal_is_its_section_not_refused_moves(n
     )
     moves = {(r.source, r.spell, r.dest) for r in read(per_state).rules if not r.policy}
     assert (name, "unblock", "New") in moves and (name, "cancel", "Done") in moves
+    numbered = read(per_state.replace(f"### {name}\n", f"### 3. {name}\n"))
+    moves = {(r.source, r.spell, r.dest) for r in numbered.rules if not r.policy}
+    assert (name, "unblock", "New") in moves, "numbered"
     # rows under such a heading that leave other states are still refused moves
     # A table under it whose rows leave other states too is refused moves, every row of
     # it (its heading may be either's): said, in a heading_limit warning
