@@ -143,11 +143,11 @@ def column_notes(extra: Iterable[tuple[str, str]], rule: str, line: int) -> list
         if not said:
             continue
         column = f"column {name!r}" if name.strip() else "column with no header"
-        # a bare `no` refuses the move only under a header that asks whether it is allowed
-        # (`Valid`, `Allowed`) or none: under `Idempotent` it is a property of the row
+        # a bare `no` refuses the move, or says it is not there yet (`Valid`, `In scope`),
+        # but under a header of a property of the move (`Idempotent`, `Billable`)
         mark = not said.strip(" \u274c\U0001f6ab\ufe0f")  # a cross alone: a bare `no` too
-        refusing = (mark or _refusing().fullmatch(said) is not None) and (
-            not name.strip() or bool(_ALLOWING & set(re.findall(r"[a-z]+", name.lower())))
+        refusing = (mark or _refusing().fullmatch(said) is not None) and not (
+            _PROPERTY & set(re.findall(r"[a-z]+", name.lower()))
         )
         if (mark or limiting().search(said) is None) and not refusing:
             continue
@@ -165,12 +165,14 @@ def column_notes(extra: Iterable[tuple[str, str]], rule: str, line: int) -> list
     return notes
 
 
-# The words of a header that asks whether a move is allowed, or built: a bare `no` under
-# it says the move is refused, or not there yet.
-_ALLOWING = frozenset(
-    {"valid", "allowed", "permitted", "ok", "possible", "legal", "enabled", "supported"}
-    | {"available", "applicable", "active", "accepted", "implementation", "implemented"}
-    | {"built", "shipped", "live", "released", "ready", "done", "status", "exists", "mvp"}
+# The words of a header of a property of a move, which a bare `no` under it denies of the
+# move (`Idempotent: no`), never saying the move is refused or not built.
+_PROPERTY = frozenset(
+    {"idempotent", "billable", "reversible", "manual", "automatic", "auto", "sends", "send"}
+    | {"email", "emails", "visible", "customer", "retry", "retryable", "safe", "notifies"}
+    | {"notify", "notification", "audited", "logged", "async", "sync", "synchronous"}
+    | {"asynchronous", "approval", "undoable", "destructive", "public", "refundable"}
+    | {"cancellable", "cancelable", "optional", "mandatory", "blocking", "background"}
 )
 
 

@@ -1846,8 +1846,11 @@ def test_a_bare_no_under_a_header_of_a_property_is_no_warning(column: str, note:
     # `Valid` or `Allowed` (or no header) it is (above).
     spec = read(_table(f"| open | fix | fixed | {note} |\n", f"| From | Event | To | {column} |"))
     assert _noticed(spec, "column_note") == []
-    valid = read(_table(f"| open | fix | fixed | {note} |\n", "| From | Event | To | Valid? |"))
-    assert len(_noticed(valid, "column_note")) == 1
+    for asks in ("Valid?", "In scope", "In v1", "Phase 1", "Wired up"):
+        valid = read(
+            _table(f"| open | fix | fixed | {note} |\n", f"| From | Event | To | {asks} |")
+        )
+        assert len(_noticed(valid, "column_note")) == 1, asks
 
 
 @pytest.mark.parametrize(
