@@ -958,6 +958,8 @@ def _code_title(line: Inline) -> Inline:
     segs = [s for s in line.segments if s.kind != "text" or s.text.strip()]
     if len(segs) < 2 or segs[0].kind != "code" or segs[1].kind != "text":
         return line
+    if re.search(r"[./\\]", segs[0].text):  # `state.json` \u2013 ...: a file, no state's name
+        return line
     if not re.match(r"\s*(?:[-\u2013\u2014:]\s)", segs[1].text + " "):
         return line
     first = line.segments.index(segs[0])

@@ -565,7 +565,8 @@ def event_cell(cell: Cell) -> EventCell:
     spans = [s for s in cell.inline.segments if s.text.strip()]
     if len(spans) == 1 and spans[0].kind == "code":
         return EventCell((text,), literal=True)  # backticks mark one literal name
-    text = re.sub(r"^\s*either\s+(?=\S.*\sor\s)", "", text, flags=re.IGNORECASE)  # `either a or b`
+    # `either pay or confirm`: either no event's name (`Either party withdraws` may be one)
+    text = re.sub(r"^\s*either\s+(?=[\w-]+\s+or\s+[\w-]+\s*$)", "", text, flags=re.IGNORECASE)
     several = _names(text, _separator())
     acted = None if several is not None else _verb_action(text)
     if acted is not None:

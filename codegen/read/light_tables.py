@@ -418,6 +418,13 @@ _NOTE_WORDS = frozenset(
 )
 
 
+@cache
+def _happening() -> re.Pattern[str]:
+    """A cell that may tell what happens: two words or more of letters, no figure, file,
+    address or name of code (`Payment received`; not `2 days`, `welcome_email`)."""
+    return re.compile(r"[^\W\d_][^\W\d_'-]*(?:\s+[^\W\d_][^\W\d_'-]*)+")
+
+
 def _header_words(header: str) -> set[str]:
     """The words of a header as `normal` writes it, letters of any language."""
     return set(re.findall(r"[^\W\d_][\w-]*", header))
@@ -428,6 +435,7 @@ def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
     name alone (`| From | Action | To |` of `submit`, `approve`): most likely its events,
     which the table without a trigger column reads as `to_<state>`."""
     notices = []
+    extra = {i for name, i in columns.extra if normal(name) not in WHY}
     for index in sorted(i for r, i in columns.roles.items() if r in ("action", "condition")) + [
         i for name, i in columns.extra if normal(name) not in WHY
     ]:
@@ -444,8 +452,10 @@ def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
         happened = all(_someone_does().match(c) for c in said)  # `Customer pays`
         # or text that differs row by row, in a column no note is called (`Payment received`)
         varied = (
-            len(said) > 1
+            index in extra  # a column no role reads: an Action column says what is done
+            and len(said) > 1
             and len(set(said)) == len(said)
+            and all(_happening().fullmatch(c) for c in said)
             and not _header_words(normal(name)) & _NOTE_WORDS
         )
         if not said or not (named or happened or varied or all(is_identifier(c) for c in said)):
@@ -1597,7 +1607,11 @@ def _and_guard(name: str) -> tuple[str, str] | None:
     if found is None:
         return None
     happens, holds = name[: found.start()].strip(), name[found.end() :].strip()
-    if re.search(r"[,;]", happens) or re.match(r"(?:both|either|neither)\s", happens, re.I):
+    if (
+        happens.count(",") >= 2
+        or ";" in happens
+        or re.match(r"(?:both|either|neither)\s", happens, re.I)
+    ):
         return None  # steps told in a row (`a, b, and c`), a subject of two (`Both x and y`)
     capital = re.search(r"(?<!\S)AND(?!\S)", name) is not None
     if capital or (len(happens.split()) >= 2 and len(holds.split()) >= 2):

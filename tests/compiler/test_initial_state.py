@@ -300,3 +300,10 @@ def test_a_states_list_of_names_before_a_dash_and_a_description_reads_its_marks(
     assert [s.name for s in spec.states] == ["review", "draft", "shipped"]
     assert spec.initial == "review" and spec.goals == ("shipped",)
     assert not [f for f in analyse(spec) if f.kind == "states_unread"]
+
+
+def test_a_list_of_files_in_backticks_under_a_states_heading_is_no_states_list() -> None:
+    # `- `state.json` \u2013 where the state is kept` names a file, not a state.
+    items = "- `state.json` \u2013 where the state is kept\n- `notes.md` \u2013 the notes\n\n"
+    spec = parse_spec_text(f"# Order\n\n## States\n\n{items}## Transitions\n\n{_TABLE}")
+    assert [s.name for s in spec.states] == ["draft", "review", "shipped"]

@@ -1009,6 +1009,19 @@ def test_a_column_of_text_that_differs_row_by_row_beside_no_event_column_is_a_wa
     (note,) = [f for f in analyse(spec) if f.kind == "event_column"]
     assert "holds text that differs row by row" in note.message
     assert "which may be the events" in note.message
+    # nor durations, nor a column a role reads (`sideEffects`: what is done)
+    timed = ("| draft | 2 days | paid |", "| paid | 5 days | shipped |")
+    assert not [
+        f
+        for f in analyse(read(_order(f"| From | {header} | To |", *timed)))
+        if f.kind == "event_column"
+    ]
+    acts = ("| draft | emit ORDER_PAID; write audit | paid |", "| paid | emit SHIPPED | shipped |")
+    assert not [
+        f
+        for f in analyse(read(_order("| From | sideEffects | To |", *acts)))
+        if f.kind == "event_column"
+    ]
     # a column of notes is none, nor one whose rows say one thing
     for quiet in ("Notes", "Owner"):
         assert not [
@@ -2230,6 +2243,10 @@ def test_either_before_events_joined_by_or_is_no_part_of_the_first() -> None:
     # `either pay or confirm` was the events `either_pay` and `confirm`
     spec = read(_order("| From | Event | To |", "| review | either pay or confirm | done |"))
     assert spec.rows[0].triggers == ("pay", "confirm")
+    # a subject that says either is its event's (`Either party withdraws or ...`)
+    cell = "Either party withdraws or the deal expires"
+    spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
+    assert spec.rows[0].triggers[0].startswith("either_party")
 
 
 @pytest.mark.parametrize("cell", ["approve & merge", "pay + ship", "pay && confirm"])
@@ -2734,6 +2751,7 @@ def test_an_event_of_words_with_a_word_that_may_begin_a_guard_is_a_trigger_note(
         ("webhook arrives AND amount matches", "`webhook arrives [amount matches]`"),
         ("webhook arrives and amount matches", "`webhook arrives [amount matches]`"),
         ("pay AND ready", "`pay [ready]`"),
+        ("Customer pays, and stock is available", "`Customer pays, [stock is available]`"),
     ],
 )
 def test_an_event_of_two_clauses_joined_by_and_is_a_trigger_note(cell: str, said: str) -> None:
