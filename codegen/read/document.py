@@ -39,6 +39,7 @@ from .initial import (
     claimed,
     final_kind,
     final_marks,
+    front_matter_ends,
     initial_first,
     initial_mark,
     marks_column,
@@ -61,6 +62,7 @@ from .markdown import (
     BrokenTable,
     Cell,
     Code,
+    FrontMatter,
     Heading,
     Html,
     Inline,
@@ -239,6 +241,8 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         reader.notices.extend(_start_after_catch_all(states, rows))
         reader.notices.extend(_start_not_first_listed(placed, roles, states))
     _said_in_note(reader.notices, states, started)
+    for front in (p.block for p in placed if isinstance(p.block, FrontMatter)):
+        reader.notices.extend(front_matter_ends(front))
     reader.notices.extend(_finals_unread(placed, states, reading, rows))
     rows += terminal_rows(reading, spells, rows)
     unlisted = unlisted_policy(blocks) or _configured(options)

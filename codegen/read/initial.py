@@ -554,6 +554,28 @@ def front_matter_claims(front: FrontMatter) -> Iterator[Claim]:
         yield Claim(str(value).strip("`* "), line, "front matter", said=said)
 
 
+# Keys of front matter that say where the workflow ends (`final: [published]`): not read.
+_FRONT_ENDS = frozenset(
+    {"final", "finals", "finalstate", "finalstates", "terminal", "terminalstate"}
+    | {"terminalstates", "endstate", "endstates", "goal", "goals", "goalstate", "goalstates"}
+)
+
+
+def front_matter_ends(front: FrontMatter) -> Iterator[Notice]:
+    """A `states_unread` warning for each key of the front matter that says where the
+    workflow ends (`final: [published]`, `terminal_states`): no part of the reading."""
+    for at, text in enumerate(front.text.split("\n")):
+        key, colon, value = text.partition(":")
+        if colon and not text[:1].isspace() and _front_key(key) in _FRONT_ENDS:
+            yield Notice(
+                "states_unread",
+                f"the front matter's {key.strip()!r} ({value.strip()[:60]!r}) is not read: "
+                "a state the workflow ends in is one a row says has no way out (`| <state> "
+                "| - | (none) |`), or a Goal column's tick in a table of states",
+                front.line + 1 + at,
+            )
+
+
 def _yaml_problem(front: FrontMatter) -> tuple[str, int]:
     """What YAML finds wrong with front matter it cannot read (within the runtime's
     bounds, `spellbook.facts.frontmatter`), and the spec's line where it finds it."""

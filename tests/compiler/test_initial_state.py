@@ -307,3 +307,11 @@ def test_a_list_of_files_in_backticks_under_a_states_heading_is_no_states_list()
     items = "- `state.json` \u2013 where the state is kept\n- `notes.md` \u2013 the notes\n\n"
     spec = parse_spec_text(f"# Order\n\n## States\n\n{items}## Transitions\n\n{_TABLE}")
     assert [s.name for s in spec.states] == ["draft", "review", "shipped"]
+
+
+@pytest.mark.parametrize("key", ["final", "terminal", "final_states", "goals"])
+def test_front_matter_that_says_where_the_workflow_ends_is_a_warning(key: str) -> None:
+    # `terminal: [shipped]` beside `initial:` was dropped with no word.
+    spec = parse_spec_text(f"---\ninitial: draft\n{key}: [shipped]\n---\n\n# Order\n\n{_TABLE}")
+    (said,) = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert said.line == 3 and f"the front matter's {key!r}" in said.message
