@@ -390,6 +390,13 @@ def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> I
         if not isinstance(table, Table) or not table.header.cells:
             continue
         first = _header(table.header.cells[0])
+        if first in _ROW_NUMBERS and len(table.header.cells) > 2:  # `| # | State | ... |`
+            table = Table(
+                table.line,
+                TableRow(table.header.line, table.header.cells[1:]),
+                tuple(TableRow(r.line, r.cells[1:]) for r in table.rows),
+            )
+            first = _header(table.header.cells[0])
         first = _STATUS.get(first, first)
         # `## States` (`2. States:`, `States table`) right above it: not a title that has
         # the word (`# Order stages` over a table of files)
@@ -400,6 +407,12 @@ def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> I
         if "next state" in roles_found(table, light_roles(roles, table)):
             continue
         yield table
+
+
+# A first column of a table of states that numbers its rows: `#`, `No.`, `Step`, `ID`.
+_ROW_NUMBERS = frozenset(
+    {"#", "no", "no.", "nr", "nr.", "n\u00b0", "number", "id", "step", "order"}
+)
 
 
 def _moves_in_lists(placed: list[_Placed], rows: tuple[RuleRow, ...]) -> Iterator[Notice]:

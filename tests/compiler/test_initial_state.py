@@ -315,3 +315,18 @@ def test_front_matter_that_says_where_the_workflow_ends_is_a_warning(key: str) -
     spec = parse_spec_text(f"---\ninitial: draft\n{key}: [shipped]\n---\n\n# Order\n\n{_TABLE}")
     (said,) = [f for f in analyse(spec) if f.kind == "states_unread"]
     assert said.line == 3 and f"the front matter's {key!r}" in said.message
+
+
+@pytest.mark.parametrize("number", ["#", "No.", "Step", "ID"])
+def test_a_table_of_states_whose_first_column_numbers_its_rows_is_read(number: str) -> None:
+    # `| # | State | Meaning |` was read as no table of states: its order, and a state
+    # it lists that no row names, were not said.
+    states = (
+        f"## States\n\n| {number} | State | Meaning |\n|---|---|---|\n| 1 | draft | new |\n"
+        "| 2 | review | read |\n| 3 | shipped | sent |\n| 4 | archived | gone |\n\n"
+    )
+    table = _TABLE.replace("| draft | submit | review |\n", "") + "| draft | submit | review |\n"
+    spec = parse_spec_text(f"# Order\n\n{states}## Transitions\n\n{table}")
+    said = [f.message for f in analyse(spec) if f.kind == "states_unread"]
+    assert any("this table of states lists draft first" in m for m in said), said
+    assert any("lists 'archived', which no transition table names" in m for m in said), said
