@@ -954,6 +954,9 @@ def _broken_table(token: Token, previous: Block | None) -> Block | None:
     lines = source.split("\n")
     if isinstance(previous, Table) and line == previous.end_line + 1:
         return BrokenTable(line, line, _not_a_row(lines[0]), lines[0])
+    mixed = _mixed_ends(lines, line)
+    if mixed is not None:
+        return mixed
     if not _PIPE_ROW.match(lines[0]):
         return _pipeless_header(lines, line)
     if len(lines) < 2 or not _is_delimiter(lines[1]):
@@ -992,8 +995,33 @@ def _pipeless_header(lines: list[str], line: int) -> BrokenTable | None:
     return BrokenTable(line, line, reason, lines[0])
 
 
+def _mixed_ends(lines: list[str], line: int) -> BrokenTable | None:
+    """Lines of a table (each starting with `|`, a delimiter row second) of which some
+    end with `|` and some do not: GitHub shows them as one table; mistune, read here,
+    does not. The reason, at the first line that ends otherwise than the header."""
+    rows = [row.rstrip() for row in lines if row.strip()]
+    if len(rows) < 2 or not all(_PIPE_ROW.match(r) for r in rows) or not _is_delimiter(rows[1]):
+        return None
+    ends = [r.endswith("|") and not r.endswith("\\|") for r in rows]
+    if all(ends) or not any(ends):
+        return None
+    at = next(i for i, end in enumerate(ends) if end != ends[0])
+    return BrokenTable(
+        line,
+        line + at,
+        "the lines of this table do not all end with '|' (GitHub shows it as a table all "
+        "the same, this reading does not): end every line of it with '|', or none",
+        lines[0],
+    )
+
+
 def _not_a_row(text: str) -> str:
     """Why a line right under a table is not one of its rows, and the fix."""
+    if _PIPE_ROW.match(text) and not text.rstrip().endswith("|"):
+        return (
+            "line is not read as a row of the table above: it does not end with '|', as "
+            "the table's lines do (GitHub shows it as a row all the same); end it with '|'"
+        )
     reason = "line is not a table row (rows start and end with '|')"
     cells = split_cells(text)
     if len(cells) > 1:

@@ -413,3 +413,16 @@ def test_a_table_with_bars_at_the_start_of_its_lines_alone_is_read_as_github_sho
     # a first column empty in the header alone is a column (a matrix's corner)
     (matrix,) = read_blocks("| | pay | ship |\n|---|---|---|\n| new | R1 | R2 |\n")
     assert isinstance(matrix, Table) and len(matrix.header.cells) == 3
+
+
+def test_a_table_whose_lines_end_with_a_bar_and_without_one_is_refused_with_the_reason() -> None:
+    # `| From | Event | To` over `|---|---|---|`: "header and delimiter row do not have
+    # the same cells", untrue; a last row without its bar: "rows start and end with '|'".
+    from codegen.read.markdown import BrokenTable
+
+    mixed = "| From | Event | To\n|---|---|---|\n| closed | open | opened |\n"
+    (broken,) = [b for b in read_blocks(mixed) if isinstance(b, BrokenTable)]
+    assert "do not all end with '|'" in broken.reason and broken.bad_line == 2
+    last = "| From | Event | To |\n|---|---|---|\n| a | b | c |\n| c | d | e\n"
+    (broken,) = [b for b in read_blocks(last) if isinstance(b, BrokenTable)]
+    assert "it does not end with '|', as the table's lines do" in broken.reason
