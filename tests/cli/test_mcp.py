@@ -26,8 +26,15 @@ STATE = Path(".ai/task/state.json")
 
 
 def served(root: Path, *command: str) -> StdioServerParameters:
+    from mcp.client.stdio import get_default_environment
+
+    # The SDK starts the server with a few variables alone: the tests' cache folder too,
+    # where the casts of this process keep the key their intent records are sealed with.
+    cache = {k: v for k, v in os.environ.items() if k == "SPELLBOOK_CACHE"}
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "spellbook", *command, "--root", str(root), "mcp"]
+        command=sys.executable,
+        args=["-m", "spellbook", *command, "--root", str(root), "mcp"],
+        env={**get_default_environment(), **cache},
     )
 
 
@@ -148,6 +155,35 @@ def test_a_cast_that_cannot_run_is_a_tool_error_and_changes_nothing(tmp_path: Pa
     result = run(tmp_path, body)
     assert result.is_error and "repair_state_file" in text(result)
     assert (tmp_path / STATE).read_text(encoding="utf-8") == "{ not json"
+
+
+def test_a_read_only_tool_does_not_finish_an_interrupted_cast(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Lumos is annotated read-only, yet it finished a cut-short Accio (moving files and
+    # the state) for a client that approves read-only tools without asking.
+    from spellbook import Workflow
+    from spellbook.cast.commit_point import Journal
+
+    executed(tmp_path)
+    (tmp_path / ".ai/task/task-results.md").write_text("# Results\n")
+
+    def commit(self: Journal, record: Any, intent: dict[str, Any]) -> list[str]:
+        self.write_intent(intent)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Journal, "commit", commit)
+    with pytest.raises(KeyboardInterrupt):
+        Workflow(tmp_path).cast("accio")
+    monkeypatch.undo()
+
+    async def body(client: Client) -> Any:
+        return await client.call_tool("lumos", {}), await client.call_tool("accio", {})
+
+    lumos, accio = run(tmp_path, body)
+    assert lumos.is_error and "is a read-only tool and does not finish it" in text(lumos)
+    assert not accio.is_error and "Accio was not cast again" in text(accio)
+    assert state_file(tmp_path)["current_state"] == "ACHIEVE_TASK_DRAFTING"
 
 
 def test_the_session_machine_serves_its_triggers(tmp_path: Path) -> None:

@@ -168,10 +168,18 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             raise ToolError(f"{tool} takes no arguments (given: {names}); {undone}")
 
     def caster(spell: str) -> Any:
+        read_only = annotations_of(machine, spell)[0]
+
         def cast(ctx: Context) -> CallToolResult:
             no_arguments(ctx, spell, "nothing was cast")
             unchanged("nothing was cast", ToolError)
             try:
+                pending = workflow.journal.interrupted(workflow.read()) if read_only else None
+                if pending is not None:  # finishing it moves files: no read-only tool's work
+                    raise ToolError(
+                        f"{pending}; {spell} is a read-only tool and does not finish it, so "
+                        "nothing was cast"
+                    )
                 result = workflow.cast(spell)
             except (SpellbookError, OSError) as err:
                 raise ToolError(_over_mcp(err)) from None
