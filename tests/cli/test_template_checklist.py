@@ -111,8 +111,10 @@ def test_next_steps_say_the_template_s_own_items_count_as_none(tmp_path: Path) -
     assert spell(root, "--machine", "launch", "prepare").returncode == EXIT_OK
     done = spell(root, "--machine", "launch", "launch")
     steps = done.stdout.split("### Next Steps\n", 1)[1]
+    # ... and none unchecked, said of the section kept, never "has no section ... with
+    # unchecked items", which reads as "delete the section"
     assert (
         '- Once list.md has checklist items of its own under "Checks" (its template\'s, '
-        'untouched, count as none) and list.md has no section "Checks" with unchecked items'
+        'untouched, count as none) and list.md has no unchecked items under "Checks"'
     ) in steps, steps
     assert '(keeping: list.md has a section "Checks")' in steps, steps  # not its items

@@ -232,7 +232,12 @@ class Foresight:
         untouched = [w for w in kept if w in template]
         asked = asked + untouched
         kept = [w for w in kept if w not in untouched]
-        said = " and ".join(dict.fromkeys(template.get(w, w.said) for w in asked))
+        said = " and ".join(
+            dict.fromkeys(
+                template[w] if template.get(w, w.said) != w.said else _in_kept(w, kept)
+                for w in asked
+            )
+        )
         keeping = " and ".join(dict.fromkeys(w.said for w in kept))
         return First(said + (f" (keeping: {keeping})" if keeping else ""), rule, counted)
 
@@ -375,6 +380,25 @@ def _guard(model: Any, guard: str) -> bool | None:
         return bool(getattr(model, guard)())
     except (NeedsRun, SpellbookError, OSError):
         return None
+
+
+def _in_kept(wanted: Wanted, kept: list[Wanted]) -> str:
+    """How to say a fact wanted not to hold where what is kept says its section is there:
+    `plan.md has no unchecked items under "Risks"` rather than `... has no section
+    "Risks" with unchecked items`, which reads as "delete the section"."""
+    guard = wanted.guard
+    probe = PROBES[guard.probe]
+    if wanted.holds or not probe.absent:  # `absent`: a probe of `{file}` and `{param}`
+        return wanted.said
+    if wanted.said != probe.no.format(file=guard.file, param=guard.param):
+        return wanted.said  # the spec's own words
+    section = any(
+        k.holds
+        and k.guard.probe == "section"
+        and (k.guard.file, k.guard.param) == (guard.file, guard.param)
+        for k in kept
+    )
+    return probe.absent.format(file=guard.file, param=guard.param) if section else wanted.said
 
 
 def _wanted(
