@@ -274,7 +274,8 @@ def test_a_pyproject_toml_the_parser_cannot_take_is_exit_2_naming_it(
         env={**os.environ, "PYTHONPATH": str(ROOT), "SPELLBOOK_CACHE": str(tmp_path / "cache")},
     )
     assert done.returncode == 2, done.stdout + done.stderr
-    assert done.stderr.startswith("error: pyproject.toml: ") and "line 2" in done.stderr, (
+    # at its line, as `file:line`, as every other error of the file
+    assert done.stderr.startswith("error: pyproject.toml:2: ") and "line 2" in done.stderr, (
         done.stderr
     )
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
@@ -306,7 +307,7 @@ def test_any_text_is_a_table_or_an_error_naming_pyproject_toml(
         try:
             table = _parse(candidate)
         except ProjectError as err:
-            assert str(err).startswith("pyproject.toml: "), err
+            assert re.match(r"pyproject\.toml(?::\d+)?: ", str(err)), err
         else:
             assert isinstance(table, dict)
 

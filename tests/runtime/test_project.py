@@ -112,3 +112,22 @@ def test_a_key_is_found_only_where_toml_reads_it() -> None:
     assert line_of(text, ("machines", "machines")) == 4
     assert line_of(text, ("machines", "machines", "spec")) == 5
     assert line_of(text, ("machines", "machines", "spec"), "./a.md") == 5
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "said"),
+    [
+        (b'[tool.spellbook]\ngenerated = "gen"\nvocabulary = "a\\q"\n', 3, "Unescaped '\\'"),
+        (b'[tool.spellbook]\ngenerated = "g\xffen"\n', 2, "it is not UTF-8 (byte 0xff"),
+    ],
+)
+def test_a_pyproject_toml_that_cannot_be_read_names_its_line(
+    tmp_path: Path, data: bytes, line: int, said: str
+) -> None:
+    # `pyproject.toml: [tool.spellbook] cannot be read: ... (at line 6, column 25)`: no
+    # `file:line` form, as every other error of the file has.
+    (tmp_path / "pyproject.toml").write_bytes(data)
+    with pytest.raises(ProjectError) as err:
+        read_project(str(tmp_path))
+    assert err.value.line == line and str(err.value).startswith(f"pyproject.toml:{line}: ")
+    assert said in str(err.value)

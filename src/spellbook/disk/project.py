@@ -375,9 +375,10 @@ def _table(path: str) -> tuple[str, dict[str, object]]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
+        shown = data.split(b"\n")[line - 1].decode("utf-8", "replace")
         raise _fail(
             f"cannot be read: it is not UTF-8 (byte 0x{data[err.start]:02x} at line {line})"
-        ) from None
+        ).at(line, shown) from None
     from spellbook.disk.user_cache import cache_file, cached, remember
 
     cache = cache_file(os.path.dirname(os.path.abspath(path)))
@@ -404,15 +405,28 @@ def _parse(text: str) -> dict[str, object]:
     try:
         tool = tomllib.loads(text).get("tool", {})
     except tomllib.TOMLDecodeError as err:
-        raise _fail(f"cannot be read: {err}") from None
+        raise _on_line(_fail(f"cannot be read: {err}"), text) from None
     except RecursionError as err:
-        raise _fail(f"cannot be read: arrays or tables nested too deeply{_at(err)}") from None
+        said = f"cannot be read: arrays or tables nested too deeply{_at(err)}"
+        raise _on_line(_fail(said), text) from None
     except ValueError as err:
-        raise _fail(f"cannot be read: {str(err).split(';')[0]}{_at(err)}") from None
+        said = f"cannot be read: {str(err).split(';')[0]}{_at(err)}"
+        raise _on_line(_fail(said), text) from None
     found = tool.get("spellbook", {}) if isinstance(tool, dict) else {}
     if not isinstance(found, dict):
         raise located(_fail("must be a table", ()), text)
     return found
+
+
+def _on_line(err: ProjectError, text: str) -> ProjectError:
+    """`err` at the line its message says the parser stopped at (`(at line 6, ...)`), in
+    `file:line` form, with the line."""
+    import re  # only a pyproject.toml that cannot be read needs it
+
+    found = re.search(r"\(at line (\d+)", err.detail)
+    lines = text.split("\n")
+    line = int(found.group(1)) if found else 0
+    return err.at(line, lines[line - 1]) if 0 < line <= len(lines) else err
 
 
 def _at(err: BaseException) -> str:
