@@ -382,13 +382,18 @@ def _guard(model: Any, guard: str) -> bool | None:
         return None
 
 
+# The probes of a section's items whose "no" says "has no section S with ...": said of the
+# items alone where the section is kept (`absent`).
+_SECTION_ITEMS = frozenset({"items", "unchecked"})
+
+
 def _in_kept(wanted: Wanted, kept: list[Wanted]) -> str:
     """How to say a fact wanted not to hold where what is kept says its section is there:
     `plan.md has no unchecked items under "Risks"` rather than `... has no section
     "Risks" with unchecked items`, which reads as "delete the section"."""
     guard = wanted.guard
     probe = PROBES[guard.probe]
-    if wanted.holds or not probe.absent:  # `absent`: a probe of `{file}` and `{param}`
+    if wanted.holds or guard.probe not in _SECTION_ITEMS:
         return wanted.said
     if wanted.said != probe.no.format(file=guard.file, param=guard.param):
         return wanted.said  # the spec's own words
