@@ -240,6 +240,8 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     if started is None and not listed:
         reader.notices.extend(_start_after_catch_all(states, rows))
         reader.notices.extend(_start_not_first_listed(placed, roles, states))
+        said = {n.line for n in reader.notices if n.kind == "states_unread"}
+        reader.notices.extend(_start_unread(placed, states, said))
     _said_in_note(reader.notices, states, started)
     for front in (p.block for p in placed if isinstance(p.block, FrontMatter)):
         reader.notices.extend(front_matter_ends(front))
@@ -298,6 +300,51 @@ def _start_after_catch_all(
                 row.line,
             )
             return
+
+
+def _start_unread(
+    placed: list[_Placed], states: tuple[StateSpec, ...], said: set[int]
+) -> Iterator[Notice]:
+    """A warning for the first line of prose that names a state of the machine in
+    backticks beside a word of starting (`initial`, `created`, `new`, `begin`...) where no
+    line is read as saying where the machine starts: a way of saying it this reading
+    does not know (`The ticket's initial state is `open`.`) is said, never dropped; but
+    a line said already (`said`), or one naming the state it starts in anyway."""
+    if not states:
+        return
+    for p in placed:
+        blocks = [p.block] if isinstance(p.block, Paragraph) else []
+        if isinstance(p.block, Quote):
+            blocks = [b for b in p.block.blocks if isinstance(b, Paragraph)]
+        for line in (ln for b in blocks for ln in b.lines):
+            words = " ".join(line.plain.split())[:400]
+            if line.line in said or not _starting_words().search(words):
+                continue
+            if re.search(r"\b(?:never|not|no longer|cannot)\b|n't\b", words, re.IGNORECASE):
+                continue  # `An order never starts in `review``: said of where it does not
+            for seg in (s for s in line.segments if s.kind == "code"):
+                state = claimed(Claim(seg.text.strip(), line.line, ""), states)
+                if state is not None and state.name != states[0].name:
+                    name = state.title or state.name
+                    yield Notice(
+                        "states_unread",
+                        f"this line may say where the machine starts ({name}), in words this "
+                        f"reading does not take, so it starts in {states[0].name}, its first "
+                        f"state; if it starts in {name}, say so: ``The initial state is "
+                        f"`{name}`.``",
+                        line.line,
+                    )
+                    return
+
+
+@cache
+def _starting_words() -> re.Pattern[str]:
+    """Words of a line that may say where the machine starts."""
+    return re.compile(
+        r"\b(?:initial|initially|initiali[sz]ed|start\w*|creat\w*|new|default|begin\w*"
+        r"|entry|first|born|land|placed)\b",
+        re.IGNORECASE,
+    )
 
 
 def _start_not_first_listed(

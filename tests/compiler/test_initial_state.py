@@ -330,3 +330,24 @@ def test_a_table_of_states_whose_first_column_numbers_its_rows_is_read(number: s
     said = [f.message for f in analyse(spec) if f.kind == "states_unread"]
     assert any("this table of states lists draft first" in m for m in said), said
     assert any("lists 'archived', which no transition table names" in m for m in said), said
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The order's initial state is `draft`.",
+        "Orders are initialized in state `draft`.",
+        "New orders land in `draft`.",
+        "> **Note:** new orders are always `draft`.",
+    ],
+)
+def test_a_line_that_may_say_where_it_starts_in_other_words_is_a_warning(said: str) -> None:
+    # Each was dropped with no word, the machine starting in the first state the rows name.
+    table = _TABLE.replace("| draft | submit | review |\n", "") + "| draft | submit | review |\n"
+    spec = parse_spec_text(f"# Order\n\n{said}\n\n## Transitions\n\n{table}")
+    notes = [f for f in analyse(spec) if f.kind == "states_unread"]
+    assert [f.line for f in notes] == [3], notes
+    assert "``The initial state is `draft`.``" in notes[0].message
+    # naming the state it starts in anyway, or no word of starting: no warning
+    other = parse_spec_text(f"# Order\n\nSee `draft` for details.\n\n## Transitions\n\n{table}")
+    assert not [f for f in analyse(other) if f.kind == "states_unread"]
