@@ -14,6 +14,10 @@ try:
     from codegen.cli.verify import main
 except KeyboardInterrupt:  # Ctrl-C while it starts: nothing was read, nothing to say
     sys.exit(130)
+except ModuleNotFoundError as err:  # a Python without the project installed
+    from codegen.cli import not_installed
+
+    sys.exit(not_installed(err, "verify-state-machine.py"))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,7 +2,12 @@
 
 import sys
 
-from .cli.generate import main
+try:
+    from .cli.generate import main
+except ModuleNotFoundError as err:  # a Python without the project installed
+    from .cli import not_installed
+
+    sys.exit(not_installed(err, "-m codegen"))
 
 if __name__ == "__main__":
     sys.exit(main())

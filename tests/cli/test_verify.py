@@ -613,3 +613,27 @@ def test_a_machine_whose_spec_moved_is_compared_with_its_old_file_not_called_new
     moved = verify("--spec", "spec/SHOP.md", "--against", "HEAD:", cwd=repo)
     assert "new machine" not in moved.stdout, moved.stdout
     assert "spec/ORDERS.md at HEAD" in moved.stdout and moved.returncode == 1, moved.stdout
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["verify-state-machine.py"], ["-m", "codegen", "--check"]],
+    ids=["verify", "codegen"],
+)
+def test_a_checkout_run_by_a_python_without_the_project_says_how_to_install_it(
+    command: list[str],
+) -> None:
+    # `python verify-state-machine.py` before the quickstart was a traceback ending in
+    # "No module named 'spellbook'" (a Python whose site-packages lack it: `-S`).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run(
+        [sys.executable, "-S", *command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "is not installed for" in done.stderr and "Traceback" not in done.stderr
+    assert 'python3 -m venv .venv && .venv/bin/pip install -e ".[dev]"' in done.stderr
