@@ -869,6 +869,10 @@ def parse_condition(
         reader.unknown, reader.why, reader.vacuous = [normal_text], {normal_text: why}, []
         found = literal("unknown", "", normal_text)
     unknown = tuple(dict.fromkeys(reader.unknown))
+    if not found and unknown:
+        # what was read never holds, but a phrase was not read: the cell is not known to
+        # never hold, so it is kept whole as the phrase this reading does not take
+        found = literal("unknown", "", normal_text)
     for phrase in unknown:
         joined = _joins_not_read().search(phrase)
         if joined is not None and phrase not in reader.why:

@@ -1118,3 +1118,12 @@ def test_a_count_of_a_noun_of_words_counts_its_query_in_its_own_file_only() -> N
     # `≥1 NOUN in F` stays the noun's own fact
     once = parse_condition("≥1 pending feature in feature-list.json", session, "", Words())
     assert once.clauses[0][0].atom.probe == "field"
+
+
+def test_a_cell_read_as_never_with_a_phrase_not_read_is_kept_whole_as_unknown() -> None:
+    # Found by the property test above: empty operands of AND (an unread phrase) beside a
+    # contradiction read as a condition that never holds, the unread phrase in no clause.
+    text = " AND  AND attempts < 3 AND NOT attempts < 3"
+    condition = parse_condition(text, LEXICON, ".ai/task")
+    assert condition.unknown and condition.clauses
+    assert condition.clauses[0][0].atom.probe == "unknown"
