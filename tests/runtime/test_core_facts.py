@@ -718,12 +718,12 @@ def test_a_number_matches_a_pattern_as_it_is_written_and_true_matches_none() -> 
 def test_what_is_no_value_is_not_counted() -> None:
     """A count counts values, as `F has `Q`` means one: null, false and empty text,
     lists and objects are none; 0 and an object with keys are."""
-    from spellbook.facts.json_values import count_of
+    from spellbook.facts.json_values import count_of, select
 
-    assert count_of({"tickets": None}, "tickets", {}) == 0
-    assert count_of({"tickets": [None, False, "", {}, []]}, "tickets", {}) == 0
-    assert count_of({"tickets": [0, {"id": 1}, "a"]}, "tickets", {}) == 3
-    assert count_of({"approved": False}, "approved", {}) == 0
+    assert count_of(select({"tickets": None}, "tickets", {})) == 0
+    assert count_of(select({"tickets": [None, False, "", {}, []]}, "tickets", {})) == 0
+    assert count_of(select({"tickets": [0, {"id": 1}, "a"]}, "tickets", {})) == 3
+    assert count_of(select({"approved": False}, "approved", {})) == 0
 
 
 # -- files of the repository, named from its top (`/tests/a.py`) -----------------------

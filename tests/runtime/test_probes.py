@@ -276,3 +276,45 @@ def test_a_section_s_words_in_another_case_are_the_same_section() -> None:
     assert implies(
         ("unchecked_at_least", "plan.md", "2 Risks"), ("items_at_least", "plan.md", "1 risks")
     )
+
+
+KEYED = {"iocs": {"a": {"status": "open"}}}  # a list written as an object keyed by id
+
+
+@pytest.mark.parametrize(
+    ("data", "probe", "param", "where"),
+    [
+        (KEYED, "count_at_least", "1 iocs[status=open]", "`iocs` is an object"),
+        (KEYED, "field", "iocs[status=open]", "`iocs` is an object"),
+        ({"iocs": "none"}, "field", "iocs[status!=done]", '`iocs` is "none"'),
+        ({"status": "open"}, "field", "[status=open]", "the file is an object"),
+        (
+            KEYED,
+            "value",
+            '["iocs[status=open].id", "=", "a"]',
+            "`iocs` is an object",
+        ),
+    ],
+)
+def test_a_filter_over_what_is_not_a_list_stops_the_cast_naming_file_and_query(
+    tmp_path: Path, data: object, probe: str, param: str, where: str
+) -> None:
+    """An IOC list written as an object keyed by id: `iocs[status=open]` kept none of
+    it, so `no open indicator` held with one open. Its items are not known: the cast
+    stops, naming the file and where the query met no list."""
+    from spellbook.records.errors import BadFile
+
+    found = facts(tmp_path, {"iocs.json": json.dumps(data)})
+    with pytest.raises(BadFile, match=re.escape(f"iocs.json: {where}")) as err:
+        found.check(probe, "iocs.json", param)
+    assert "not a list, so the filter" in str(err.value)
+
+
+def test_a_filter_after_a_filter_and_over_null_reads_as_before(tmp_path: Path) -> None:
+    data = {"items": [{"a": 1, "b": 2}, {"a": 1}], "none": None}
+    found = facts(tmp_path, {"f.json": json.dumps(data)})
+    assert found.check("field", "f.json", "items[a=1][b=2]") is True
+    assert found.check("field", "f.json", "items[a=1][b=3]") is False
+    assert found.check("count_at_least", "f.json", "2 items[a=1]") is True
+    assert found.check("field", "f.json", "none[a=1]") is False
+    assert found.check("field", "f.json", "gone[a=1]") is False

@@ -103,12 +103,12 @@ def each_value(values: list[object]) -> Iterator[object]:
             yield value
 
 
-def count_of(value: object, query: str, fields: Mapping[str, object]) -> int:
-    """How many values `query` selects in `value`, a list's items counted in its place
+def count_of(selected: list[object]) -> int:
+    """How many values a query selected (`select`), a list's items counted in its place
     (as `each_value` gives them): `tickets[status=open]` counts the open tickets,
     `tickets` the tickets. What is no value (`has_value`: null, false, empty text, lists
     and objects) is not counted: `{"tickets": null}` has no tickets."""
-    return sum(1 for found in each_value(select(value, query, fields)) if has_value(found))
+    return sum(1 for found in each_value(selected) if has_value(found))
 
 
 def narrower(op: str, operand: object, other: str, limit: object) -> bool:
@@ -218,21 +218,51 @@ def _kept(
 _LITERALS = frozenset({"true", "false", "null"})
 
 
+class NotAList(ValueError):
+    """A filter met a value that is neither a list nor null: the file holds something
+    other than what the query was written for (an object keyed by id, say), and what
+    the filter would keep is not known; the message says where."""
+
+
 def select(value: object, query: str, fields: Mapping[str, object]) -> list[object]:
     """The values `query` selects in `value` (see the module's docstring); `fields` are
-    the state file's, for `$name`."""
+    the state file's, for `$name`. NotAList where a filter meets an object, text, a
+    number or `true` in place of a list: its items are not known, and a filter that
+    kept none of them (`iocs[status=open]` over `{"a": {"status": "open"}}`) would say
+    there are no open ones."""
     found: list[object] = [value]
+    said, filtered = "", False  # the query so far; whether `found` is what a filter kept
     for key, field, op, wanted in _steps(query):
         if key is not None:
+            key = key.strip()
+            said = f"{said}.{key}" if said else key
             nxt: list[object] = []
             for item in found:
                 for each in item if isinstance(item, list) else [item]:
-                    if isinstance(each, dict) and key.strip() in each:
-                        nxt.append(each[key.strip()])
-            found = nxt
+                    if isinstance(each, dict) and key in each:
+                        nxt.append(each[key])
+            found, filtered = nxt, False
         else:
-            found = _kept(found, field, op, wanted, fields)
+            step = f"[{field}{op}{wanted}]"
+            if not filtered:  # a filter after a filter goes through the items it kept
+                _listed(found, said, step)
+            found, filtered = _kept(found, field, op, wanted, fields), True
+            said += step
     return found
+
+
+def _listed(found: list[object], said: str, step: str) -> None:
+    """NotAList unless each of `found`, which the filter `step` goes through, is a list
+    (or null, which has no items)."""
+    for value in found:
+        if value is None or isinstance(value, list):
+            continue
+        kind = "an object" if isinstance(value, dict) else json.dumps(value, ensure_ascii=False)
+        where = f"`{said}`" if said else "the file"
+        raise NotAList(
+            f"{where} is {kind}, not a list, so the filter `{step}` has no items to keep; "
+            "write the query for what the file holds, or make it a list"
+        )
 
 
 def _steps(query: str) -> list[tuple[Any, ...]]:

@@ -168,13 +168,23 @@ def _section(facts: Answers, file: str, section: str) -> bool:
     return facts.exists(file) and has_section(facts.text(file), section)
 
 
-def _field(facts: Answers, file: str, query: str) -> bool:
-    from spellbook.facts.json_values import (  # a spec with no JSON fact needs neither
-        has_value,
-        select,
-    )
+def _selected(facts: Answers, file: str, query: str) -> list[object]:
+    """The values `query` selects in the file's JSON (or frontmatter); a filter that
+    meets something other than a list stops the cast, naming the file (BadFile)."""
+    from spellbook.facts.json_values import NotAList, select  # only a spec with JSON facts
 
-    return any(has_value(v) for v in select(facts.json(file), query, facts.record.extra))
+    try:
+        return select(facts.json(file), query, facts.record.extra)
+    except NotAList as err:
+        from spellbook.records.errors import BadFile
+
+        raise BadFile(f"{file}: {err}") from None
+
+
+def _field(facts: Answers, file: str, query: str) -> bool:
+    from spellbook.facts.json_values import has_value  # a spec with no JSON fact needs none
+
+    return any(has_value(v) for v in _selected(facts, file, query))
 
 
 def _items_at_least(facts: Answers, file: str, param: str) -> bool:
@@ -196,8 +206,7 @@ def _count_at_least(facts: Answers, file: str, param: str) -> bool:
     from spellbook.facts.json_values import count_of  # a spec with no count needs none of it
 
     count, _, query = param.partition(" ")
-    found = count_of(facts.json(file), query, facts.record.extra)
-    return count.isdigit() and found >= int(count)
+    return count.isdigit() and count_of(_selected(facts, file, query)) >= int(count)
 
 
 def _section_text(facts: Answers, file: str, section: str) -> bool:
@@ -212,11 +221,10 @@ def _value(facts: Answers, file: str, param: str) -> bool:
         each_value,
         is_json,
         said_comparison,
-        select,
     )
 
     query, op, operand = comparison(param)
-    found = select(facts.json(file), query, facts.record.extra)
+    found = _selected(facts, file, query)
     typed = op in ORDER or isinstance(operand, (bool, int, float))
     for value in each_value(found):
         if typed and isinstance(value, (dict, list)):

@@ -297,7 +297,7 @@ def _set_state_field(cast: _Cast, action: Action, index: int) -> None:
 def _first(step: Step, name: str, query: str) -> object:
     """The first value `query` selects in the JSON file `name` (a list's items in its
     place), which a state file field can hold; ActionError if there is none."""
-    from spellbook.facts.json_values import each_value, select
+    from spellbook.facts.json_values import NotAList, each_value, select
 
     text = step.files.read(name)
     found: object = None
@@ -307,7 +307,11 @@ def _first(step: Step, name: str, query: str) -> object:
         except BadFile as err:
             raise ActionError(f"{err}; cannot read `{query}` in it") from None
     missing = " (it is missing)" if text is None else ""
-    for value in each_value(select(found, query, step.fields)):
+    try:
+        selected = select(found, query, step.fields)
+    except NotAList as err:
+        raise ActionError(f"{step.shown(name)}: {err}") from None
+    for value in each_value(selected):
         if value is not None and not isinstance(value, (str, int, float)):
             kind = "a list" if isinstance(value, list) else "an object"
             raise ActionError(
