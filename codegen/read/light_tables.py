@@ -297,9 +297,10 @@ def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
         said = list(dict.fromkeys(c for c in _cells(table, index) if normal(c) not in _NOTHING))
         if header in WHY or not said:
             continue
-        if words & _GUARD_WORDS:
+        action = bool(words & _ACTION_WORDS) or header in _ACTION_HEADERS
+        if words & _GUARD_WORDS or (not action and _all_conditions(said)):
             role, says, reads = "condition", "when a move may happen", "fires always"
-        elif words & _ACTION_WORDS or header in _ACTION_HEADERS:
+        elif action or _all_actions(said):
             role, says, reads = "action", "what a move does", "does nothing more"
         else:
             notices.extend(_state_column(table, columns, name, index, said))
@@ -313,6 +314,14 @@ def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
             else f"if it says {says}, call the column {title(role)!r}, or name it under "
             f"[tool.spellbook] in pyproject.toml: {key}"
         )
+        if role == "condition" and words & _NEGATING:
+            # `Unless`, `Blocked if`: its cells say when a move may NOT happen; read as
+            # the Condition, every guard would be the opposite of what it says.
+            where = (
+                f"if its cells say when a move may not happen, write each one's negation "
+                f"(`NOT {said[0]}`) in a Condition column; naming {name!r} the Condition "
+                "would read each as when the move happens"
+            )
         notices.append(
             Notice(
                 "unknown_column",
@@ -323,6 +332,37 @@ def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
             )
         )
     return tuple(notices)
+
+
+# Words of a header that say its cells are when a move may not happen (`Unless`,
+# `Except when`, `Blocked if`): read as a Condition, each would say the opposite.
+_NEGATING = frozenset(
+    {"unless", "except", "blocked", "blocking", "not", "never", "forbidden", "disallowed"}
+)
+
+
+def _all_conditions(said: list[str]) -> bool:
+    """Whether every cell reads as conditions of the core (`invoice.md exists`), whatever
+    the column is called (`Provided`, `Given`, `As long as`): a guard column."""
+    from .conditions import parse_condition
+
+    def read(cell: str) -> bool:
+        condition = parse_condition(cell)
+        return not condition.unknown and any(clause for clause in condition.clauses)
+
+    return bool(said) and all(read(cell) for cell in said)
+
+
+def _all_actions(said: list[str]) -> bool:
+    """Whether every cell reads as actions of the core (`Create sent.md`), whatever the
+    column is called (`Result`, `Outcome`, `Consequences`): what a move does."""
+    from .action_phrases import parse_actions
+
+    def read(cell: str) -> bool:
+        actions = parse_actions(cell, "")
+        return bool(actions) and all(a.verb != "instruct" and not a.problem for a in actions)
+
+    return bool(said) and all(read(cell) for cell in said)
 
 
 def _cells(table: Table, index: int) -> list[str]:

@@ -2662,6 +2662,51 @@ def test_a_column_named_like_a_guard_or_action_that_no_role_reads_is_a_warning(
     assert f"columns = {{ {role.lower()} = [{json.dumps(column)}] }}" in message
 
 
+@pytest.mark.parametrize(
+    ("column", "cells", "role"),
+    [
+        ("Provided", ("invoice.md exists", "NOT paid.md exists"), "Condition"),
+        ("As long as", ("invoice.md exists", "paid.md missing"), "Condition"),
+        ("Guarded by", ("invoice.md exists", "paid.md missing"), "Condition"),
+        ("Result", ("Create sent.md", "Delete draft.md"), "Action"),
+        ("Consequences", ("Create sent.md", "Archive draft.md to old/"), "Action"),
+    ],
+)
+def test_a_column_of_any_name_whose_cells_all_read_as_guards_or_actions_is_a_warning(
+    column: str, cells: tuple[str, str], role: str
+) -> None:
+    """`| From | Event | To | Provided |` of `invoice.md exists`: every cell is a guard
+    the core reads, so the header's name does not decide whether it is said."""
+    spec = read(
+        _table(
+            f"| open | fix | fixed | {cells[0]} |\n| fixed | close | closed | {cells[1]} |\n",
+            f"| From | Event | To | {column} |",
+        )
+    )
+    ((line, message),) = _noticed(spec, "unknown_column")
+    assert line == 3 and f"call the column {role!r}" in message
+
+
+@pytest.mark.parametrize("column", ["Unless", "Blocked if", "Except when"])
+def test_a_column_saying_when_a_move_may_not_happen_is_told_to_write_the_negation(
+    column: str,
+) -> None:
+    """Read as the Condition, `Unless` would invert every guard: the advice is the
+    negation in a Condition column, never to call this one the Condition."""
+    spec = read(
+        _table("| open | fix | fixed | invoice.md exists |\n", f"| From | Event | To | {column} |")
+    )
+    ((_, message),) = _noticed(spec, "unknown_column")
+    assert "(`NOT invoice.md exists`) in a Condition column" in message
+    assert "call the column" not in message and "columns = {" not in message
+
+
+@pytest.mark.parametrize("cell", ["the invoice goes out", "Create the invoice", "tell the team"])
+def test_a_column_of_prose_with_no_role_s_name_is_no_warning(cell: str) -> None:
+    spec = read(_table(f"| open | fix | fixed | {cell} |\n", "| From | Event | To | Description |"))
+    assert _noticed(spec, "unknown_column") == []
+
+
 def test_a_guard_like_column_beside_a_condition_column_says_which_is_read() -> None:
     spec = read(
         _table(
