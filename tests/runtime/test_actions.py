@@ -502,6 +502,9 @@ def test_a_file_code_or_settings_are_taken_from_is_no_action_s_to_write(tmp_path
         assert program_file(path, "move", programs), path
     for path in ("sub/PyProject.toml", ".claude/settings.json", ".Claude/settings.local.json"):
         assert program_file(path, "create", ()), path
+    # the MCP servers Claude Code starts: their command, `--root`, SPELLBOOK_TEST_COMMAND
+    for path in (".mcp.json", "sub/.MCP.json"):
+        assert program_file(path, "move", ()), path
     for path in ("notes.md", "generated.md", ".claude/commands/x.md", "docs/generated/x.md"):
         assert not program_file(path, "move", programs), path
     assert not program_file("pyproject.toml", "load", ())  # only reading it

@@ -567,6 +567,37 @@ def test_without_a_cache_folder_the_key_is_kept_in_a_temporary_folder_of_the_use
     assert result.notes[0].startswith("first finished the interrupted cast of Accio")
 
 
+def test_two_workspaces_never_share_a_key_even_where_their_paths_share_a_checksum(
+    tmp_path: Path,
+) -> None:
+    """The key was found by the CRC32 of the workspace's path, which a spec can choose
+    two folder names to share: a sealed record of one was carried out in the other."""
+    import zlib
+
+    from spellbook.disk.user_cache import seal_key
+
+    first, second = _colliding(tmp_path)
+    assert zlib.crc32(first.encode()) == zlib.crc32(second.encode())
+    one, other = seal_key(first, create=True), seal_key(second, create=True)
+    assert one is not None and other is not None and one != other
+    assert seal_key(first, create=False) == one
+
+
+def _colliding(tmp_path: Path) -> tuple[str, str]:
+    """Two paths in `tmp_path` whose CRC32s are equal, found as a birthday search finds
+    them (about 80,000 names: the chance of none in 600,000 is nil)."""
+    import hashlib
+    import zlib
+
+    seen: dict[int, str] = {}
+    for number in range(600_000):  # names far apart: CRC32 tells near ones apart always
+        path = str(tmp_path / hashlib.sha256(b"%d" % number).hexdigest()[:16])
+        found = seen.setdefault(zlib.crc32(path.encode()), path)
+        if found != path:
+            return found, path
+    raise AssertionError("no two names with one checksum")
+
+
 def test_where_no_key_can_be_kept_a_cast_that_changes_files_is_refused_before_it_starts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

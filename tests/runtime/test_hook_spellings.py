@@ -476,6 +476,21 @@ def test_spellbook_s_cache_is_guarded(
     assert not allowed and "Spellbook's cache" in why, why
 
 
+def test_the_temporary_folder_keys_are_kept_in_is_guarded_as_the_cache_is(
+    linked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the cache folder cannot be written, the seal keys are in the system's
+    temporary folder: a key written by hand there voids (or forges) a cast's record."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    key = tmp_path / "tmp" / f"spellbook-{os.geteuid()}" / "keys" / "0badcafe.key"
+    event = {"tool_name": "Write", "cwd": str(linked), "tool_input": {"file_path": str(key)}}
+    event["tool_input"]["content"] = "k" * 32
+    allowed, why = hook(event)
+    assert not allowed and "Spellbook's cache" in why, why
+
+
 LONG = "e" * 4100  # a glob longer than PATH_MAX (4,096 bytes): still one a tool may expand
 
 
@@ -800,6 +815,20 @@ def test_a_glob_or_a_tilde_naming_a_claude_code_settings_file_is_blocked(
     allowed, why = hook(_settings_event(configured, how, glob, tool))
     assert not allowed, why
     assert "Claude Code" in why and "disableAllHooks" in why, why
+
+
+@pytest.mark.parametrize("path", [".mcp.json", "sub/.MCP.json"])
+def test_a_project_s_mcp_servers_file_is_the_developer_s(configured: Path, path: str) -> None:
+    """`.mcp.json` says which program `spell mcp` is and its environment: written by the
+    session, `SPELLBOOK_TEST_COMMAND=true` would pass every feature's tests."""
+    servers = {"mcpServers": {"s": {"command": "spell", "env": {"SPELLBOOK_TEST_COMMAND": "true"}}}}
+    event = {
+        "tool_name": "Write",
+        "cwd": str(configured),
+        "tool_input": {"file_path": path, "content": json.dumps(servers)},
+    }
+    allowed, why = hook(event)
+    assert not allowed and ".mcp.json" in why and "by hand" in why, why
 
 
 def test_files_beside_claude_code_settings_stay_the_agents(configured: Path) -> None:

@@ -40,7 +40,8 @@ def own_file(path: str, verb: str, own: Collection[str] = ()) -> bool:
 
 PROGRAM = (
     "is a file Spellbook or Claude Code takes code or settings from (a generated machine, "
-    "a vocabulary module, a pyproject.toml, Claude Code's settings); no action of a spec "
+    "a vocabulary module, a pyproject.toml, Claude Code's settings or MCP servers); no action "
+    "of a spec "
     "touches it"
 )
 # Claude Code's settings in a `.claude` folder: each can carry hooks, or turn them off.
@@ -51,14 +52,15 @@ def program_file(path: str, verb: str, programs: Collection[tuple[str, ...]] = (
     """Whether an action of `verb` naming `path` (relative to the workspace folder) would
     write a file a program takes its code or settings from, which a cast must not make
     out of what a hand wrote: any `pyproject.toml` (its `[tool.spellbook]` says which
-    machine runs, with which vocabulary), a `.claude` folder or its settings files, or
+    machine runs, with which vocabulary), a `.claude` folder or its settings files, a
+    `.mcp.json` (the MCP servers Claude Code starts, and their environment), or
     one of `programs` (`programs_in`), what it holds or a folder holding it; a program
     ending in `*.py` is every Python module (and `__pycache__`) of its folder. The same
     as the hook guards from a hand; a verb that only reads (`READING_VERBS`) writes none."""
     if verb in READING_VERBS or not path:
         return False
     parts = folded(path)
-    if not parts or parts[-1] == "pyproject.toml" or parts[-1] == ".claude":
+    if not parts or parts[-1] in ("pyproject.toml", ".claude", ".mcp.json"):
         return bool(parts)
     if any(parts[i] == ".claude" and parts[i + 1] in _SETTINGS for i in range(len(parts) - 1)):
         return True

@@ -93,11 +93,17 @@ def seal_key(workspace: str, create: bool) -> bytes | None:
     `create` is set; None where there is none (no such folder, one inside the
     repository, a file not the user's own). A record sealed with it was written by this
     user's casts: a repository's content cannot hold one, nor forge its seal."""
+    import hashlib  # a cast that changes files seals its record with it anyway
+
     of = os.path.realpath(workspace)
+    # Named by a digest no one can make two paths share (a checksum's can be chosen:
+    # two workspaces would share one key, and a record of one be carried out in the other).
+    name = hashlib.blake2b(of.encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
     for base in (cache_folder(), _own_temporary()):
         path = cache_entry("keys", of, ".key", base) if base else None
         if path is None:
             continue
+        path = os.path.join(os.path.dirname(path), name + ".key")
         key = _key_in(path)
         if key is None and create:
             keep(path, os.urandom(32))
@@ -118,15 +124,24 @@ def _key_in(path: str) -> bytes | None:
     return key if len(key) == 32 else None
 
 
-def _own_temporary() -> str | None:
-    """A folder of this user's alone in the system's temporary folder (made, mode 0700;
-    None where it is not the user's, or others may write in it)."""
-    import stat
+def temporary_folder() -> str | None:
+    """Where `_own_temporary` keeps keys when the cache folder cannot: the hook guards it
+    as it does the cache folder. None where there are no users."""
     import tempfile
 
     if not hasattr(os, "geteuid"):
         return None
-    folder = os.path.join(tempfile.gettempdir(), f"spellbook-{os.geteuid()}")
+    return os.path.join(tempfile.gettempdir(), f"spellbook-{os.geteuid()}")
+
+
+def _own_temporary() -> str | None:
+    """A folder of this user's alone in the system's temporary folder (made, mode 0700;
+    None where it is not the user's, or others may write in it)."""
+    import stat
+
+    folder = temporary_folder()
+    if folder is None:
+        return None
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         info = os.lstat(folder)

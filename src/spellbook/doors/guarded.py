@@ -108,6 +108,7 @@ class Hit:
             "or module written there would run at its next call), or a folder that holds it",
             SETTINGS: "Claude Code's settings, a settings file or a folder that holds one: a "
             "settings file can remove this hook or turn every hook off (`disableAllHooks`), "
+            "and `.mcp.json` says which program each MCP server is and how it runs, "
             "so the developer edits them by hand, not the session",
         }[self.kind]
 
@@ -290,11 +291,16 @@ def settings_paths() -> tuple[list[str], list[str]]:
 
 def names_settings(parts: list[str]) -> bool:
     """Whether a path of folded `parts` is a `.claude` folder or a settings file in one,
-    by name (wherever it is: Claude Code started in that folder's parent reads it)."""
+    or a project's MCP servers file (`.mcp.json`: each server's command, arguments and
+    environment, `spell mcp`'s `--root` and `SPELLBOOK_TEST_COMMAND` among them), by
+    name (wherever it is: Claude Code started in that folder's parent reads it)."""
     return bool(parts) and (
-        parts[-1] == CLAUDE
+        parts[-1] in (CLAUDE, MCP_SERVERS)
         or (len(parts) > 1 and parts[-2] == CLAUDE and parts[-1] in SETTINGS_FILES)
     )
+
+
+MCP_SERVERS = ".mcp.json"  # a project's MCP servers, which Claude Code starts
 
 
 def holds_settings(path: str) -> bool:
@@ -310,14 +316,17 @@ class Everywhere:
     `.claude` folder and its settings files by name, a folder holding them, the user's
     and the managed ones of `settings_paths`, and the settings files of `projects`, the
     folders Claude Code may have been started in, whatever they are linked as), Spellbook's
-    cache, and the Python that runs the hook (`spellbook.doors.interpreter`)."""
+    cache (and the folder of the system's temporary folder keys are kept in where the
+    cache cannot be written), and the Python that runs the hook
+    (`spellbook.doors.interpreter`)."""
 
     def __init__(self, projects: list[str]) -> None:
-        from spellbook.disk.user_cache import cache_folder
+        from spellbook.disk.user_cache import cache_folder, temporary_folder
         from spellbook.doors import interpreter
 
-        cache = cache_folder()
-        self.cache = _forms(cache) if cache else []
+        # the cache folder, and the folder keys are kept in where it cannot be written
+        caches = [folder for folder in (cache_folder(), temporary_folder()) if folder]
+        self.cache = [form for folder in caches for form in _forms(folder)]
         trees, entries = interpreter.guarded()
         self.interpreter = [form for path in trees for form in _installed_forms(path)]
         self.entries = [form for path in entries for form in _forms(path)]
