@@ -322,9 +322,16 @@ def _start_unread(
                 continue
             if re.search(r"\b(?:never|not|no longer|cannot)\b|n't\b", words, re.IGNORECASE):
                 continue  # `An order never starts in `review``: said of where it does not
-            for seg in (s for s in line.segments if s.kind == "code"):
+            before = ""
+            for seg in line.segments:
+                if seg.kind != "code" or not _starting_before().search(before):
+                    before += seg.text
+                    continue  # a state the line names, but not as where anything starts
+                before += seg.text
                 state = claimed(Claim(seg.text.strip(), line.line, ""), states)
-                if state is not None and state.name != states[0].name:
+                if state is not None and state.name == states[0].name:
+                    break  # `land in `draft` and move to `review``: where it does start
+                if state is not None:
                     name = state.title or state.name
                     yield Notice(
                         "states_unread",
@@ -340,9 +347,26 @@ def _start_unread(
 @cache
 def _starting_words() -> re.Pattern[str]:
     """Words of a line that may say where the machine starts."""
+    return re.compile(rf"\b(?:{_STARTING})\b", re.IGNORECASE)
+
+
+# The words of starting a line that says where the machine starts may use.
+_STARTING = (
+    r"initial|initially|initiali[sz]ed|start\w*|creat\w*|new|default|begin\w*"
+    r"|entry|first|born|land\w*|placed"
+)
+
+
+@cache
+def _starting_before() -> re.Pattern[str]:
+    """The end of a line's text right before a state it names as where something starts:
+    a word of starting, the thing that starts, then only words that lead to a name
+    (`created in the`, `initial status is`, `Entry point:`, `new orders are always`),
+    never another thing (`a new comment on an order in`, `the default reviewer for`)."""
     return re.compile(
-        r"\b(?:initial|initially|initiali[sz]ed|start\w*|creat\w*|new|default|begin\w*"
-        r"|entry|first|born|land|placed)\b",
+        rf"\b(?:{_STARTING})\b(?:\s+[^\W\d_]+)?"  # the thing that starts (`new orders`)
+        r"(?:\s*[:,]?\s*\b(?:in|into|at|as|is|are|be|the|a|an|state|status|stage|phase|step"
+        r"|out|off|point|with|by|from|on|always)\b)*\s*[:,]?\s*$",
         re.IGNORECASE,
     )
 
@@ -910,7 +934,8 @@ def _heading_names(text: str) -> list[str]:
         r"^(?:step|stage|phase|state)\s+\d+(?:\.\d+)*\s*[:.\u2013\u2014-]?\s+",
         r"^(?:(?:transitions|moves|events)\s+(?:from|out of|in)|from|when|while|leaving"
         r"|in(?=\s+(?:the\s+)?state\b))\s*:?\s+(?:the\s+)?(?:state\s+)?",
-        r"^(?:the\s+)?(?:state|status|phase|stage|step)\s*[:\-\u2013\u2014]?\s+",
+        # `State Open`, `Status: New`; `Phase review`, `Step up auth` are names themselves
+        r"^(?:the\s+)?(?:state\s*[:\-\u2013\u2014]?|(?:status|phase|stage|step)\s*[:\-\u2013\u2014])\s+",
         r"\s+state$",
         r"^the\s+",
         r"\s+[\u2013\u2014]\s.*$|:\s.*$|\s-\s.*$",  # a description after the name

@@ -565,8 +565,9 @@ def event_cell(cell: Cell) -> EventCell:
     spans = [s for s in cell.inline.segments if s.text.strip()]
     if len(spans) == 1 and spans[0].kind == "code":
         return EventCell((text,), literal=True)  # backticks mark one literal name
-    # `either pay or confirm`: either no event's name (`Either party withdraws` may be one)
-    text = re.sub(r"^\s*either\s+(?=[\w-]+\s+or\s+[\w-]+\s*$)", "", text, flags=re.IGNORECASE)
+    # `either pay or request changes`: either no event's name, where one word follows it
+    # before the `or` (`Either party withdraws or ...` may be one)
+    text = re.sub(r"^\s*either\s+(?=[\w-]+,?\s+or\s+\S)", "", text, flags=re.IGNORECASE)
     several = _names(text, _separator())
     acted = None if several is not None else _verb_action(text)
     if acted is not None:

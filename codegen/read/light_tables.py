@@ -465,6 +465,16 @@ def _happening() -> re.Pattern[str]:
     return re.compile(r"[^\W\d_][^\W\d_'-]*(?:\s+[^\W\d_][^\W\d_'-]*)+")
 
 
+def _happens(cell: str) -> bool:
+    """Whether a cell may tell what happens (`_happening`), its punctuation aside
+    (`Payment received.`, `Approve order (manager)`, `Paid, order confirmed`), never a
+    file, a path or a name of code (`sent.md`, `a/b`, `welcome_email`)."""
+    if re.search(r"\w\.\w|[\d_/`]", cell):
+        return False
+    words = " ".join(re.sub(r"[.,;:!?()\[\]\"\u2018\u2019\u201c\u201d]", " ", cell).split())
+    return bool(_happening().fullmatch(words))
+
+
 def _header_words(header: str) -> set[str]:
     """The words of a header as `normal` writes it, letters of any language."""
     return set(re.findall(r"[^\W\d_][\w-]*", header))
@@ -495,7 +505,7 @@ def _event_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
             index in extra  # a column no role reads: an Action column says what is done
             and len(said) > 1
             and len(set(said)) == len(said)
-            and all(_happening().fullmatch(c) for c in said)
+            and all(_happens(c) for c in said)
             and not _header_words(normal(name)) & _NOTE_WORDS
         )
         if not said or not (named or happened or varied or all(is_identifier(c) for c in said)):

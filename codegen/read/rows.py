@@ -176,11 +176,24 @@ def columns_of(
         if len(idx) > 1:
             read = table.header.cells[idx[0]].plain
             others = ", ".join(repr(table.header.cells[i].plain) for i in idx[1:])
+            # Two columns of events that say different things (`| Event | ... | Trigger |`
+            # of `submit` and `customer`): which are the spells is the machine itself.
+            differ = role == "trigger" and any(
+                _column(table, i) != _column(table, idx[0]) for i in idx[1:]
+            )
             notices.append(
                 Notice(
-                    "column_choice",
+                    "event_column" if differ else "column_choice",
                     f"the table has {len(idx)} {title(role)} columns: {read!r} is read, "
-                    f"{others} kept as a note; name the one to read first under "
+                    f"{others} kept as a note"
+                    + (
+                        f" ({read!r} holds {_shown(_column(table, idx[0]))}, "
+                        f"{table.header.cells[idx[1]].plain!r} holds "
+                        f"{_shown(_column(table, idx[1]))}: the spells are those of {read!r})"
+                        if differ
+                        else ""
+                    )
+                    + f"; name the one to read first under "
                     f"[tool.spellbook] columns.{role.replace(' ', '_')} to choose another",
                     table.line,
                 )
@@ -195,6 +208,20 @@ def columns_of(
         for i in idx[1:]
     )
     return Columns(chosen, extra, tuple(notices), doubles)
+
+
+def _column(table: Table, index: int) -> list[str]:
+    """The text of each row's cell in column `index`, its spaces made one."""
+    return [
+        " ".join(row.cells[index].plain.split()) if index < len(row.cells) else ""
+        for row in table.rows
+    ]
+
+
+def _shown(cells: list[str]) -> str:
+    """The first three cells that say something, as a message quotes them."""
+    said = [c for c in dict.fromkeys(cells) if c.lower() not in EMPTY]
+    return ", ".join(repr(c) for c in said[:3])
 
 
 def skipped(table: Table, roles: dict[str, tuple[str, ...]] = ROLES) -> Notice | None:

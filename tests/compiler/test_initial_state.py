@@ -351,3 +351,24 @@ def test_a_line_that_may_say_where_it_starts_in_other_words_is_a_warning(said: s
     # naming the state it starts in anyway, or no word of starting: no warning
     other = parse_spec_text(f"# Order\n\nSee `draft` for details.\n\n## Transitions\n\n{table}")
     assert not [f for f in analyse(other) if f.kind == "states_unread"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "A new comment on an order in `draft` notifies the author.",
+        "Reviewers create a checklist when the order enters `draft`.",
+        "In `draft`, the first reviewer to approve wins.",
+        "The default reviewer for `draft` is the team lead.",
+        "Start the review in `draft` only after CI is green.",
+        # names where it does start (the first state the rows name) before another
+        "New orders land in `review` and move to `draft` when sent back.",
+    ],
+)
+def test_a_word_of_starting_that_leads_to_no_state_named_is_no_warning(said: str) -> None:
+    """A word like new, first, create beside a state, but not leading to it (`a new
+    comment on an order in `review``): prose about the state, never where it starts."""
+    table = _TABLE.replace("| draft | submit | review |\n", "") + "| draft | submit | review |\n"
+    spec = parse_spec_text(f"# Order\n\n{said}\n\n## Transitions\n\n{table}")
+    assert spec.states[0].name == "review", [s.name for s in spec.states]
+    assert not [f for f in analyse(spec) if f.kind == "states_unread"], said

@@ -1009,6 +1009,11 @@ def test_a_column_of_text_that_differs_row_by_row_beside_no_event_column_is_a_wa
     (note,) = [f for f in analyse(spec) if f.kind == "event_column"]
     assert "holds text that differs row by row" in note.message
     assert "which may be the events" in note.message
+    # its punctuation aside: a full stop, a comma, who does it in parentheses
+    for said in (("Payment received.", "Parcel handed over."), ("Pay (customer)", "Ship, track")):
+        told = (f"| draft | {said[0]} | paid |", f"| paid | {said[1]} | shipped |")
+        noted = read(_order(f"| From | {header} | To |", *told))
+        assert [f for f in analyse(noted) if f.kind == "event_column"], said
     # nor durations, nor a column a role reads (`sideEffects`: what is done)
     timed = ("| draft | 2 days | paid |", "| paid | 5 days | shipped |")
     assert not [
@@ -2243,6 +2248,10 @@ def test_either_before_events_joined_by_or_is_no_part_of_the_first() -> None:
     # `either pay or confirm` was the events `either_pay` and `confirm`
     spec = read(_order("| From | Event | To |", "| review | either pay or confirm | done |"))
     assert spec.rows[0].triggers == ("pay", "confirm")
+    # nor where the second event is of two words (it was `either_approve`)
+    two = "Either approve or request changes"
+    spec = read(_order("| From | Event | To |", f"| review | {two} | done |"))
+    assert spec.rows[0].triggers[0] == "approve"
     # a subject that says either is its event's (`Either party withdraws or ...`)
     cell = "Either party withdraws or the deal expires"
     spec = read(_order("| From | Event | To |", f"| review | {cell} | done |"))
@@ -2545,6 +2554,10 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
     ):
         prefixed = read(text.replace("### Open\n", f"### {heading}\n"))
         assert [s.name for s in prefixed.states] == ["Open", "in_progress", "Closed"], heading
+    # `Phase review`, `Step up auth`, `Status check` are names: never merged into `Review`
+    for name, state in (("Phase review", "phase_review"), ("Status check", "status_check")):
+        alone = text.replace("### Open\n", f"### {name}\n").replace("| Closed |", "| Review |")
+        assert read(alone).states[0].name == state, name
     # A sub-heading that only says the table holds the moves (`#### Transitions`) gives way
     # to the state's heading above it.
     for sub in ("Transitions", "Outgoing transitions", "Allowed moves:", "Events"):
@@ -3220,3 +3233,19 @@ def test_a_numbered_table_of_states_is_no_table_of_rules_with_an_id_column() -> 
         ("review", "approve", "done"),
     ]
     assert not notices(spec, "unknown_column")
+
+
+def test_two_trigger_columns_that_say_different_things_are_a_warning() -> None:
+    """`| From | Event | To | Trigger |` of `submit` and `customer`: the spells are those
+    of the column read first (Trigger), which may be who makes the move, not the event;
+    only an info said so. Columns that say the same are only a column choice."""
+    rows = ("| draft | submit | review | customer |", "| review | approve | done | manager |")
+    spec = read(_order("| From | Event | To | Trigger |", *rows))
+    (note,) = [f for f in analyse(spec) if f.kind == "event_column"]
+    assert note.severity.value == "warning"
+    assert "'Trigger' holds 'customer', 'manager'" in note.message
+    assert "'Event' holds 'submit', 'approve'" in note.message
+    same = ("| draft | submit | review | submit |", "| review | approve | done | approve |")
+    spec = read(_order("| From | Event | To | Trigger |", *same))
+    assert not [f for f in analyse(spec) if f.kind == "event_column"]
+    assert [f.kind for f in analyse(spec) if f.kind == "column_choice"] == ["column_choice"]
