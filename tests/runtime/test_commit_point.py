@@ -598,6 +598,35 @@ def _colliding(tmp_path: Path) -> tuple[str, str]:
     raise AssertionError("no two names with one checksum")
 
 
+@pytest.mark.parametrize("later", ["XDG_CACHE_HOME", "SPELLBOOK_CACHE", "a cache folder"])
+def test_a_record_sealed_under_another_cache_folder_of_the_user_s_is_finished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, later: str
+) -> None:
+    """`spell mcp`, started by an MCP client with a bare environment, keeps its key in
+    ~/.cache/spellbook; `spell` in a shell with $XDG_CACHE_HOME looks in another folder,
+    and took the user's own interrupted cast for a forged one. So did a cast whose cache
+    folder appeared after a cast sealed with the temporary folder's key."""
+    import tempfile
+
+    def environment(sealing: bool) -> None:
+        monkeypatch.setenv("HOME", str(tmp_path / "home"))
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+        monkeypatch.delenv("SPELLBOOK_CACHE", raising=False)
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+        if later == "a cache folder" and sealing:  # no cache folder can be written
+            monkeypatch.setenv("SPELLBOOK_CACHE", "not/absolute")
+        elif not sealing and later != "a cache folder":
+            monkeypatch.setenv(later, str(tmp_path / "elsewhere"))
+
+    (tmp_path / "tmp").mkdir()
+    flow = executed_flow(tmp_path / "ws")
+    environment(sealing=True)
+    stop_after_commit(monkeypatch, flow, files=False)
+    environment(sealing=False)
+    result = Workflow(tmp_path / "ws").cast("lumos")
+    assert result.notes[0].startswith("first finished the interrupted cast of Accio")
+
+
 def test_where_no_key_can_be_kept_a_cast_that_changes_files_is_refused_before_it_starts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

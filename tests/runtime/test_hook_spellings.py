@@ -491,6 +491,21 @@ def test_the_temporary_folder_keys_are_kept_in_is_guarded_as_the_cache_is(
     assert not allowed and "Spellbook's cache" in why, why
 
 
+def test_every_cache_folder_a_cast_of_the_user_s_may_use_is_guarded(
+    linked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key written by hand in a cache folder the hook's own environment does not use
+    (`spell mcp`'s ~/.cache/spellbook, while $SPELLBOOK_CACHE is set here) would seal a
+    forged record that cast accepts."""
+    monkeypatch.setenv("SPELLBOOK_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    key = tmp_path / "home" / ".cache" / "spellbook" / "keys" / "0badcafe.key"
+    event = {"tool_name": "Write", "cwd": str(linked), "tool_input": {"file_path": str(key)}}
+    event["tool_input"]["content"] = "k" * 32
+    allowed, why = hook(event)
+    assert not allowed and "Spellbook's cache" in why, why
+
+
 LONG = "e" * 4100  # a glob longer than PATH_MAX (4,096 bytes): still one a tool may expand
 
 

@@ -333,15 +333,18 @@ class Journal:
         no rule allowed)."""
         import hmac
 
-        from spellbook.disk.user_cache import seal_key
+        from spellbook.disk.user_cache import seal_keys
 
         written = value.pop("seal", None)
-        key = seal_key(self.workspace.base, create=False)
+        keys = seal_keys(self.workspace.base)  # of any cache folder a cast of yours used
         if not isinstance(written, str):
             why = "it carries no seal of the key your cache folder keeps for this workspace"
-        elif key is None:
-            why = "its seal's key is no longer in your cache folder (emptied since?)"
-        elif not hmac.compare_digest(written, seal(key, value)):
+        elif not keys:
+            why = (
+                "no key of yours for this workspace is kept: none sealed a record here, or "
+                "your cache folder was emptied since"
+            )
+        elif not any(hmac.compare_digest(written, seal(key, value)) for key in keys):
             why = "its seal does not fit the key your cache folder keeps for this workspace"
         else:
             return

@@ -93,17 +93,11 @@ def seal_key(workspace: str, create: bool) -> bytes | None:
     `create` is set; None where there is none (no such folder, one inside the
     repository, a file not the user's own). A record sealed with it was written by this
     user's casts: a repository's content cannot hold one, nor forge its seal."""
-    import hashlib  # a cast that changes files seals its record with it anyway
-
     of = os.path.realpath(workspace)
-    # Named by a digest no one can make two paths share (a checksum's can be chosen:
-    # two workspaces would share one key, and a record of one be carried out in the other).
-    name = hashlib.blake2b(of.encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
     for base in (cache_folder(), _own_temporary()):
-        path = cache_entry("keys", of, ".key", base) if base else None
+        path = _key_file(of, base)
         if path is None:
             continue
-        path = os.path.join(os.path.dirname(path), name + ".key")
         key = _key_in(path)
         if key is None and create:
             keep(path, os.urandom(32))
@@ -111,6 +105,48 @@ def seal_key(workspace: str, create: bool) -> bytes | None:
         if key is not None:
             return key
     return None
+
+
+def seal_keys(workspace: str) -> list[bytes]:
+    """Every key of this user's for the intent records of `workspace` that a cast of
+    theirs may have sealed one with: in each cache folder this user's casts may use
+    (`cache_folders`: `spell` from a shell and `spell mcp` started by an MCP client with
+    another environment choose differently), and in the temporary folder's."""
+    of = os.path.realpath(workspace)
+    found = []
+    for base in (*cache_folders(), _own_temporary()):
+        path = _key_file(of, base)
+        key = _key_in(path) if path is not None else None
+        if key is not None and key not in found:
+            found.append(key)
+    return found
+
+
+def _key_file(of: str, base: str | None) -> str | None:
+    """Where the folder `base` keeps the key of the workspace `of` (a real path): named
+    by a digest no one can make two paths share (a checksum's can be chosen, and two
+    workspaces would share one key: a record of one carried out in the other); None as
+    `cache_entry` gives it."""
+    import hashlib  # a cast that changes files seals its record with it anyway
+
+    path = cache_entry("keys", of, ".key", base) if base else None
+    if path is None:
+        return None
+    name = hashlib.blake2b(of.encode("utf-8", "surrogateescape"), digest_size=20).hexdigest()
+    return os.path.join(os.path.dirname(path), name + ".key")
+
+
+def cache_folders() -> list[str]:
+    """Every cache folder this user's casts may use, the one in use first: that of
+    `$SPELLBOOK_CACHE`, of `$XDG_CACHE_HOME` and of the home folder, which `cache_folder`
+    chooses among in one environment or another (the hook guards them all)."""
+    found = [cache_folder()]
+    chosen, xdg = os.environ.get("SPELLBOOK_CACHE", ""), os.environ.get("XDG_CACHE_HOME", "")
+    found.append(chosen if os.path.isabs(chosen) else None)
+    found.append(os.path.join(xdg, "spellbook") if os.path.isabs(xdg) else None)
+    home = os.path.expanduser("~")
+    found.append(os.path.join(home, ".cache", "spellbook") if os.path.isabs(home) else None)
+    return [folder for folder in dict.fromkeys(found) if folder]
 
 
 def _key_in(path: str) -> bytes | None:

@@ -321,11 +321,12 @@ class Everywhere:
     (`spellbook.doors.interpreter`)."""
 
     def __init__(self, projects: list[str]) -> None:
-        from spellbook.disk.user_cache import cache_folder, temporary_folder
+        from spellbook.disk.user_cache import cache_folders, temporary_folder
         from spellbook.doors import interpreter
 
-        # the cache folder, and the folder keys are kept in where it cannot be written
-        caches = [folder for folder in (cache_folder(), temporary_folder()) if folder]
+        # each cache folder a cast of the user's may use (a key in any seals a record),
+        # and the folder keys are kept in where none can be written
+        caches = [folder for folder in (*cache_folders(), temporary_folder()) if folder]
         self.cache = [form for folder in caches for form in _forms(folder)]
         trees, entries = interpreter.guarded()
         self.interpreter = [form for path in trees for form in _installed_forms(path)]
