@@ -35,6 +35,16 @@ WRONG = {
         4,
         "documents = '../out.md' is outside the project",
     ),
+    "a path with a NUL character": (  # a traceback from realpath, "internal error" in spell
+        '[tool.spellbook.machines]\nrelease = { spec = "spec/RELEASE.md\\u0000x" }\n',
+        2,
+        "machines.release: spec = 'spec/RELEASE.md\\x00x' is not a path: it holds a NUL",
+    ),
+    "the generated folder with a NUL character": (
+        '[tool.spellbook]\ngenerated = "gen\\u0000x"\n',
+        2,
+        "generated = 'gen\\x00x' is not a path",
+    ),
     "a machine written as a string": (
         '[tool.spellbook.machines]\ndoor = "../door.md"\n',
         2,
@@ -70,7 +80,12 @@ WRONG = {
     "machines whose names differ only in case": (
         '[tool.spellbook.machines]\nrelease = "spec/r.md"\nRelease = "spec/s.md"\n',
         3,
-        "machines 'release' and 'Release' differ only in case: their generated modules",
+        "machines 'release' and 'Release' differ only in case or in how their letters",
+    ),
+    "machines whose names differ only in Unicode normalization": (  # one module on macOS
+        '[tool.spellbook.machines]\n"r\u00e9l" = "spec/r.md"\n"re\u0301l" = "spec/s.md"\n',
+        3,
+        "differ only in case or in how their letters are composed (Unicode normalization)",
     ),
 }
 

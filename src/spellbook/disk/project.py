@@ -303,14 +303,17 @@ def project_from(root: str, table: dict[str, object]) -> Project:
     if not isinstance(listed, dict):
         raise _fail('machines must be a table: name = "spec/FILE.md"', ("machines",))
     machines = tuple(_entry(str(name), value) for name, value in listed.items())
+    from spellbook.disk.own_files import folded_name
+
     seen: dict[str, str] = {}
     for entry in machines:  # `release` and `Release`: one module on macOS and Windows
-        other = seen.setdefault(entry.name.casefold(), entry.name)
+        other = seen.setdefault(folded_name(entry.name), entry.name)
         if other != entry.name:
             raise _fail(
-                f"machines {other!r} and {entry.name!r} differ only in case: their generated "
+                f"machines {other!r} and {entry.name!r} differ only in case or in how their "
+                "letters are composed (Unicode normalization): their generated "
                 f"modules ({generated}/{other}.py, {generated}/{entry.name}.py) are one file "
-                "on a filesystem that ignores case (macOS, Windows), where one machine would "
+                "on a filesystem that ignores them (macOS, Windows), where one machine would "
                 "run as the other; give one a name of its own",
                 ("machines", entry.name),
             )
@@ -469,6 +472,8 @@ def _inside(value: object, keys: tuple[str, ...], empty: bool = False) -> str:
     key = shown or _where(keys)
     if not isinstance(value, str) or not (value.strip() or empty):
         raise _fail(f"{key} must be a path inside the project", keys)
+    if "\x00" in value:  # no file is named so: the system refuses such a path
+        raise _fail(f"{key} = {value!r} is not a path: it holds a NUL character", keys, value)
     if not value:
         return ""
     import posixpath
