@@ -857,3 +857,45 @@ def test_files_beside_claude_code_settings_stay_the_agents(configured: Path) -> 
         }
         allowed, why = hook(event)
         assert allowed, (path, why)
+
+
+def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
+    tmp_path: Path,
+) -> None:
+    """A machine added (or a workspace moved) in the working tree: `spell` drives it, but
+    the hook judges by HEAD, which has no such machine; it allowed any write of that
+    state file with no word, a move no rule makes. Blocked until committed."""
+    import shutil
+    import subprocess
+
+    from spellbook.doors.hook import claude_hook
+
+    root = tmp_path / "release"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "release", root)
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@b"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "release"]):
+        subprocess.run([*git, *args], cwd=root, check=True, timeout=60)
+    other = root / ".other"
+    other.mkdir()  # the working tree's machine `other` has cast here: its state file
+    (other / "state.json").write_text('{"current_state": "WRITING", "history": []}\n')
+    (root / ".release").mkdir(exist_ok=True)
+
+    def judged(tool: str, given: dict[str, Any]) -> tuple[int, str]:
+        event = {"hook_event_name": "PreToolUse", "cwd": str(root), "tool_name": tool}
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said):
+            code = claude_hook(
+                str(root), "release", io.BytesIO(json.dumps(event | {"tool_input": given}).encode())
+            )
+        return code, said.getvalue()
+
+    forged = {"file_path": str(other / "state.json"), "content": '{"current_state": "SIGNING"}'}
+    code, why = judged("Write", forged)
+    assert code == 2 and "no machine the project has as committed" in why, why
+    code, why = judged("mcp__fs__delete", {"path": str(other)})
+    assert code == 2 and "no machine the project has as committed" in why, why
+    # a file beside it that is no state file, and a committed machine's workspace: as before
+    code, why = judged("Write", {"file_path": str(other / "notes.md"), "content": "x"})
+    assert code == 0, why
+    code, why = judged("Write", {"file_path": str(root / ".release" / "notes.md"), "content": "x"})
+    assert code == 0, why

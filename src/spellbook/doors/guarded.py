@@ -62,6 +62,9 @@ INTERPRETER = "interpreter"  # a folder the hook's Python loads code from, or on
 SETTINGS = (
     "settings"  # a Claude Code settings file (which can carry hooks), or a folder holding one
 )
+# a state file (or a folder holding one) of a workspace no machine of the project as
+# committed has: one added, or moved, in the working tree
+UNCOMMITTED = "uncommitted"
 
 
 class Hit:
@@ -106,6 +109,10 @@ class Hit:
             CACHE: "Spellbook's cache, whose tables spell takes for pyproject.toml's",
             INTERPRETER: "where the Python that runs the hook loads its code from (a `.pth` "
             "or module written there would run at its next call), or a folder that holds it",
+            UNCOMMITTED: "a state file (or a folder holding one) of no machine the project "
+            "has as committed (one added or moved in the working tree): the hook judges by "
+            "HEAD, so until the spec and the generated module are committed it cannot judge "
+            "a write of it",
             SETTINGS: "Claude Code's settings, a settings file or a folder that holds one: a "
             "settings file can remove this hook or turn every hook off (`disableAllHooks`), "
             "and `.mcp.json` says which program each MCP server is and how it runs, "

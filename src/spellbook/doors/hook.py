@@ -18,6 +18,7 @@ from spellbook.doors.guarded import (
     INTERPRETER,
     RUNTIME,
     SETTINGS,
+    UNCOMMITTED,
     WORKSPACE,
     Hit,
 )
@@ -344,6 +345,8 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
         )
     if hit.kind in (FOLDER, GIT, CACHE, INTERPRETER):
         return False, f"{shown} is {hit.what()}: no write by hand is judged there"
+    if hit.kind == UNCOMMITTED:
+        return False, f"{shown} is {hit.what()}"
     if hit.kind == SETTINGS:
         return False, f"{shown} is {hit.what()}"
     if hit.kind == GENERATED:

@@ -24,6 +24,7 @@ from spellbook.disk.paths import is_git
 from spellbook.doors.guarded import (
     GIT,
     SETTINGS,
+    UNCOMMITTED,
     Everywhere,
     Hit,
     Named,
@@ -115,6 +116,8 @@ class Guard:
                 if place not in places:
                     places.append(place)
             found += self._hits(named, places)
+            if not found and not (patterns and _wildcards_in(path)):
+                found += _uncommitted(path, places)
             if patterns and not found and _wildcards_in(path):
                 folders, gits, settings = self._reach(path)
                 found += [Hit(GIT, git) for git in gits]
@@ -302,6 +305,46 @@ def _workspace_root(path: str, workspace: str) -> str:
 def _folder(workspace: str) -> str:
     """A workspace folder as compared with another: `.claude/progress/`."""
     return workspace.strip("/") + "/"
+
+
+def _uncommitted(path: str, places: list[Place]) -> list[Hit]:
+    """A hit where `path` is a state file (a JSON file naming a `current_state`), or a
+    folder holding one, of no workspace of `places`: a machine added or moved in the
+    working tree and not committed, which the hook, judging by HEAD, cannot judge;
+    nothing for any other path."""
+    from spellbook.facts.json_values import is_json
+
+    bases = {os.path.realpath(place.base) for place in places}
+    if os.path.isdir(path) and not os.path.islink(path):
+        try:
+            with os.scandir(path) as listing:
+                entries = [e for _, e in zip(range(_LISTED), listing, strict=False)]
+            names = [e.path for e in entries if is_json(e.name)]
+        except OSError:
+            names = []
+    else:
+        names = [path]
+    for name in names:
+        if _state_file(name) and os.path.realpath(os.path.dirname(name)) not in bases:
+            return [Hit(UNCOMMITTED, path)]
+    return []
+
+
+_LISTED = 256  # the entries of a folder looked at for a state file
+
+
+def _state_file(path: str) -> bool:
+    """Whether `path` is a regular file whose start names a `current_state`, as every
+    state file of Spellbook's does first."""
+    import stat
+
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return False
+        with open(path, "rb") as f:
+            return b'"current_state"' in f.read(4096)
+    except OSError:
+        return False
 
 
 def _up_to(folder: str, root: str) -> list[str]:
