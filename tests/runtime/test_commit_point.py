@@ -724,6 +724,30 @@ def test_a_cast_a_full_disk_interrupts_says_how_to_finish_it_without_casting_aga
     assert [e["rule"] for e in state["history"]][-1:] == ["A2"]
 
 
+def test_status_says_a_cast_done_but_cut_short_before_its_answer_is_answered_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed after the state file was written, before the record was deleted: status
+    said nothing was interrupted and foretold the next Accio's rule, while `spell
+    accio` answers that done cast again (and casts nothing)."""
+    flow = executed_flow(tmp_path)
+    before = flow.status()["spells"]["Lumos"]
+    stop_after_commit(monkeypatch, flow, files=True)
+    status = Workflow(tmp_path).status()
+    cast = "Accio (ACHIEVE_TASK_EXECUTED → ACHIEVE_TASK_DRAFTING, rule A2)"
+    assert status["interrupted"] == (
+        f"{cast} was done but cut short before its answer; cast Accio again to see it "
+        "(it casts nothing more); any other cast is cast as usual"
+    )
+    assert status["spells"]["Accio"] == (
+        f"answers the cast of {cast}, done but cut short before its answer, and casts nothing more"
+    )
+    assert not status["spells"]["Lumos"].startswith("first finishes"), before
+    result = Workflow(tmp_path).cast("accio")
+    assert result.rule == "A2" and result.after == "ACHIEVE_TASK_DRAFTING"
+    assert Workflow(tmp_path).status()["interrupted"] is None
+
+
 def test_status_says_an_interrupted_cast_will_be_finished(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -353,14 +353,24 @@ class Journal:
             "out; run `spell repair` to set it aside"
         )
 
-    def interrupted(self, record: Record) -> str | None:
-        """What the next cast will finish first, if a cast was interrupted (for status)."""
+    def interrupted(self, record: Record, done: bool = True) -> str | None:
+        """What the next cast will finish first, if a cast was interrupted (for status);
+        and, with `done`, a cast that was done but cut short before its answer (the next
+        cast of its spell answers it, any other only deletes its record)."""
         try:
             intent = self.intent()
         except (StateFileError, UnsafePath) as err:
             return str(err)
-        if intent is None or holds(record, intent["cast"]):
-            return None  # none, or done: the next cast only deletes the record
+        if intent is None:
+            return None
+        if holds(record, intent["cast"]):  # done, but for its answer and deleting the record
+            if not done:
+                return None
+            spell = intent["entry"]["trigger"]
+            return (
+                f"{cast_of(intent)} was done but cut short before its answer; cast {spell} "
+                "again to see it (it casts nothing more); any other cast is cast as usual"
+            )
         return (
             f"{cast_of(intent)} was interrupted; run `spell repair`, or cast "
             f"{intent['entry']['trigger']} again, to finish it and cast nothing more (any "

@@ -337,9 +337,12 @@ class Workflow:
             intent = self.journal.intent()
         except (SpellbookError, OSError):
             return spells  # said on the status's Interrupted line
-        if intent is None or holds(record, intent["cast"]):
+        if intent is None:
             return spells
         spell, cast = intent["entry"]["trigger"], cast_of(intent)
+        if holds(record, intent["cast"]):  # done: its spell answers it, the others are cast
+            said = f"answers the cast of {cast}, done but cut short before its answer, and "
+            return {**spells, spell: said + "casts nothing more"}
         return {
             s: f"finishes the interrupted cast of {cast} and casts nothing more"
             if s == spell

@@ -174,7 +174,8 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
             no_arguments(ctx, spell, "nothing was cast")
             unchanged("nothing was cast", ToolError)
             try:
-                pending = workflow.journal.interrupted(workflow.read()) if read_only else None
+                journal = workflow.journal
+                pending = journal.interrupted(workflow.read(), done=False) if read_only else None
                 if pending is not None:  # finishing it moves files: no read-only tool's work
                     raise ToolError(
                         f"{pending}; {spell} is a read-only tool and does not finish it, so "
