@@ -182,6 +182,7 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     spells = tuple(_spells(placed))
     roles = with_extra_names(options.columns)
     placed = _from_headings(placed, roles)
+    placed = _event_headings(placed, roles)
     light = None if _has_id_table(placed, roles) else LightReader(reader)
     if light is not None:
         light.foresee((p.block for p in placed if isinstance(p.block, Table)), roles)
@@ -946,18 +947,50 @@ def _heading_names(text: str) -> list[str]:
     return forms
 
 
-def _with_from(table: Table, state: str) -> Table:
-    """`table` with a first column, `From`, naming `state` in each row."""
+def _with_from(table: Table, state: str, title: str = "From") -> Table:
+    """`table` with a first column, `From` (or `title`), naming `state` in each row."""
 
     def cell(line: int, text: str) -> Cell:
         return Cell(line, text, Inline(line, (Segment("text", text),), text))
 
-    header = TableRow(table.header.line, (cell(table.header.line, "From"), *table.header.cells))
+    header = TableRow(table.header.line, (cell(table.header.line, title), *table.header.cells))
     rows = tuple(TableRow(r.line, (cell(r.line, state), *r.cells)) for r in table.rows)
     ragged = tuple((line, count + 1) for line, count in table.ragged)
     written = tuple((line, (state, *cells)) for line, cells in table.written)
     sources = tuple((line, f"| {state} {text.strip()}") for line, text in table.sources)
     return Table(table.line, header, rows, ragged, written, sources)
+
+
+def _event_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> list[_Placed]:
+    """The blocks, a table of the moves one event makes (`| From | To |`, no Event
+    column) under a heading naming that event (`## Event: submit`, `### submit` under
+    `## Events`) read as if an Event column named it in each row: read without it, every
+    move was `to_<state>`, and the heading's event nowhere."""
+    out = list(placed)
+    for at, p in enumerate(placed):
+        table = p.block
+        if not isinstance(table, Table) or not p.headings:
+            continue
+        held = roles_found(table, light_roles(roles, table))
+        if "current state" not in held or "next state" not in held or {"trigger", "id"} & set(held):
+            continue
+        heading = p.headings[-1]
+        m = _EVENT_HEADING.fullmatch(" ".join(heading.text.split()))
+        parent = p.headings[-2] if len(p.headings) > 1 else None
+        under = parent is not None and normal(parent.text.strip(":")) in _EVENTS_TITLES
+        name = m.group("name") if m else heading.text if under else ""
+        name = name.strip().strip("`*").strip()
+        if name:
+            out[at] = replace(p, block=_with_from(table, name, "Event"))
+    return out
+
+
+# A heading over the moves of one event: `Event: submit`, `Trigger - pay`.
+_EVENT_HEADING = re.compile(
+    r"(?:event|trigger|message|command)\s*[:\-\u2013\u2014]\s*(?P<name>\S.*)", re.IGNORECASE
+)
+# A heading whose sub-headings each name an event, over the moves it makes.
+_EVENTS_TITLES = frozenset({"events", "triggers", "messages", "commands", "moves by event"})
 
 
 @dataclass(frozen=True)

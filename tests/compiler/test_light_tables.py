@@ -3249,3 +3249,34 @@ def test_two_trigger_columns_that_say_different_things_are_a_warning() -> None:
     spec = read(_order("| From | Event | To | Trigger |", *same))
     assert not [f for f in analyse(spec) if f.kind == "event_column"]
     assert [f.kind for f in analyse(spec) if f.kind == "column_choice"] == ["column_choice"]
+
+
+@pytest.mark.parametrize("layout", ["Event: {e}", "Trigger - {e}", "Events/{e}"])
+def test_a_table_of_one_event_s_moves_under_a_heading_naming_it_reads_the_event(
+    layout: str,
+) -> None:
+    """`## Event: submit` over `| From | To |`: the moves became `to_review`, ... with
+    no word, and the headings' events were nowhere."""
+
+    def section(event: str, rows: str) -> str:
+        if layout.startswith("Events/"):
+            return f"### {event}\n\n| From | To |\n|---|---|\n{rows}\n"
+        return f"## {layout.format(e=event)}\n\n| From | To |\n|---|---|\n{rows}\n"
+
+    text = (
+        "# Review\n\n**States**: draft (initial), review, approved\n\n"
+        "Transitions not listed are rejected.\n\n"
+        + ("## Events\n\n" if layout.startswith("Events/") else "")
+        + section("submit", "| draft | review |")
+        + section("approve", "| review | approved |")
+        + section("reject", "| review | draft |")
+    )
+    spec = read(text)
+    assert [(r.current.names, r.triggers, r.target.name) for r in spec.rows[:3]] == [
+        (("draft",), ("submit",), "review"),
+        (("review",), ("approve",), "approved"),
+        (("review",), ("reject",), "draft"),
+    ]
+    # a heading of a state, or of a part, names no event
+    plain = read(text.replace("Event: ", "").replace("Trigger - ", "").replace("## Events\n", ""))
+    assert all(t.startswith("to_") for r in plain.rows[:3] for t in r.triggers)
