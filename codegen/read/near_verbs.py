@@ -424,6 +424,10 @@ _STEP = re.compile(r"(?:;|<br\s*/?>)\s*(?=(?:[^`]*`[^`]*`)*[^`]*$)", re.I)
 _LISTED = re.compile(r"(?:^|(?<=\s))(\d+)[.)]\s+")
 
 
+# A list's mark before a step: a bullet, or a number as a markdown list writes it.
+_MARK = re.compile(r"^(?:[\u2022\u00b7\u2023\u25e6*+-]|\d+[.)])\s+")
+
+
 def _listed(text: str) -> list[str] | None:
     """`1. a 2. b` -> ['a', 'b']: a cell that starts at `1.` and counts up by one; None
     for any other (`Archive to v1.2.0`, `Set retries to 3. Then ...`)."""
@@ -438,9 +442,12 @@ def _listed(text: str) -> list[str] | None:
 
 def _steps(text: str, lexicon: Lexicon) -> Aim | None:
     """Several steps written as one phrase, without the core's numbers (`Increment
-    attempts; Set ...`, `Delete a.md<br>Delete b.md`, `1. Delete a.md 2. Delete b.md`),
-    one of which the core reads: the numbered form that it would carry out."""
+    attempts; Set ...`, `Delete a.md<br>Delete b.md`, `1. Delete a.md 2. Delete b.md`,
+    a list in a cell, `• Create a.md<br>• Create b.md`), one of which the core reads:
+    the numbered form that it would carry out."""
     split = _listed(text) or _STEP.split(text)
+    # each line's list mark, as a list in a cell writes it (`• a<br>• b`, `1. a<br>2. b`)
+    split = [_MARK.sub("", p.strip(), count=1) for p in split]
     parts = [p.strip().rstrip(".;") for p in split if p.strip().rstrip(".;")]
     if len(parts) < 2:
         return None

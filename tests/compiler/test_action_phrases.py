@@ -559,6 +559,10 @@ def test_steps_written_without_numbers_are_a_warning_giving_the_numbered_form() 
         "Delete notes.md<br/>Delete signoff.json",
         "1. Delete notes.md 2. Delete signoff.json",
         "1) Delete notes.md 2) Delete signoff.json",
+        # a list in a cell, its marks no part of a step (`(2) 2. Delete ...` was offered)
+        "\u2022 Delete notes.md<br>\u2022 Delete signoff.json",
+        "- Delete notes.md<br>- Delete signoff.json",
+        "1. Delete notes.md<br>2. Delete signoff.json",
     ],
 )
 def test_steps_parted_by_a_line_break_or_list_numbers_are_steps_written_as_one(text: str) -> None:
