@@ -97,7 +97,9 @@ def _separator() -> re.Pattern[str]:
 # Phrases of a note that say a move is limited (`only if paid`, `admins only`, `editors
 # only`, `guard: ...`, `max 3 times`, `after 24h`, `needs 2 approvals`, `except for
 # guests`, `guests cannot do this`, `admin role required`, `v2 only`, `once per order`,
-# a note that opens with `provided` or `until`, a note that opens
+# a note that opens with `provided` or `until`, `never for enterprise accounts`, `must
+# have a reason`, `given an open ticket`, `after 3 failed payments`, `needs the MCP
+# server`, a note that opens
 # with `if`, `unless` or `only`, or with `when` and a comparison: `when stock > 0`), not built (`not
 # implemented yet`, `TODO`) or gone (`removed in v2`, `deprecated`, `disabled`, `❌`):
 # the one list of them. Phrases, not words: `Item removed from the cart`, `Sends the
@@ -127,7 +129,11 @@ def limiting() -> re.Pattern[str]:
         r"|^\W*once (?:\w+ed|approved)\b"
         r"|^\W*except\b|\bexcept (?:on|in|during|when|while|if)\b|\bas long as\b"
         r"|\b(?:blocked|disabled|skipped|frozen) (?:while|when|during|until)\b"
-        r"|\bbut never\b|^\W*(?:planned|proposed)(?: for\b.*)?\W*$",
+        r"|\bbut never\b|^\W*(?:planned|proposed)(?: for\b.*)?\W*$"
+        r"|\bnever (?:for|on|in|during|when|while|if|after|before|by|from)\b"
+        r"|\bafter \d+ (?:failed|unsuccessful|missed|rejected|attempts?|tries|retries)\b"
+        r"|\bmust have\b|^\W*given (?:an?|the|that)\b"
+        r"|\bneeds? the\b",
         re.IGNORECASE,
     )
 

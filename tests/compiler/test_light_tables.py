@@ -1707,6 +1707,11 @@ def _table(rows: str, header: str = "| From | Event | To |", head: str = "") -> 
         ("Notes", "planned for v2"),
         ("Status", "Proposed"),
         ("Notes", "but never on Fridays"),
+        ("Notes", "never for enterprise accounts"),
+        ("Notes", "after 3 failed payments"),
+        ("Notes", "must have a reason"),
+        ("Notes", "given an open ticket"),
+        ("Notes", "needs the Atlassian MCP server"),
         # A column that says the move is refused, or asks a fact of a file: the row fired
         # always, with no word (`Valid: no`, `Prerequisites: plan.md exists AND ...`).
         ("Valid", "no"),
