@@ -165,7 +165,7 @@ _LOWER_NOT = re.compile(r"not\s+(?P<rest>.+)", re.I)
 def _closest(subject: str, lexicon: Lexicon, files: list[str]) -> str:
     """The phrase the core or the vocabulary reads that `subject`, no fact, most likely
     meant (`notes.md matchs ...`: `notes.md matches `pattern``), or ""."""
-    known = examples(lexicon, [*files_in(subject), *files])
+    known = examples(lexicon, [*files_in(subject), *files], subject)
     # `unless X` is close to X in letters and its opposite in sense: `NOT X` is meant.
     lower_not = _LOWER_NOT.fullmatch(subject)
     rest = denied(subject) or (lower_not["rest"] if lower_not else None)

@@ -923,9 +923,13 @@ def parse_indicators(
 _INDICATOR_SPLIT = re.compile(r"\s*;\s*|\s*,\s*|\s+(?:and|but|AND)\s+")
 
 
-def examples(lexicon: Lexicon, files: list[str]) -> list[str]:
-    """Phrases the grammar reads about `files`, for did-you-mean hints."""
-    found: list[str] = ["attempts < 3", "in this state for more than 30 minutes"]
+def examples(lexicon: Lexicon, files: list[str], said: str = "") -> list[str]:
+    """Phrases the grammar reads about `files`, for did-you-mean hints; a time in the
+    state with the number and unit `said` writes, if it writes one (`for 30 days`: a
+    hint never changes days into minutes)."""
+    time = re.search(r"\b(\d+)\s*(minutes?|hours?|days?|weeks?)\b", said, re.IGNORECASE)
+    length = f"{time[1]} {time[2].lower()}" if time else "30 minutes"
+    found: list[str] = ["attempts < 3", f"in this state for more than {length}"]
     for file in files:
         found += [
             f"{file} exists",

@@ -1656,13 +1656,13 @@ def _and_guard(name: str) -> tuple[str, str] | None:
     found = re.search(r"\s(and)\s", name, re.IGNORECASE)
     if found is None:
         return None
-    happens, holds = name[: found.start()].strip(), name[found.end() :].strip()
+    happens, holds = name[: found.start()].strip().rstrip(","), name[found.end() :].strip()
     if (
-        happens.count(",") >= 2
+        "," in happens  # `a, b and c`, `a, b, and c`: a list told in a row
         or ";" in happens
         or re.match(r"(?:both|either|neither)\s", happens, re.I)
     ):
-        return None  # steps told in a row (`a, b, and c`), a subject of two (`Both x and y`)
+        return None  # steps told in a row, a subject of two (`Both x and y`)
     capital = re.search(r"(?<!\S)AND(?!\S)", name) is not None
     if capital or (len(happens.split()) >= 2 and len(holds.split()) >= 2):
         return happens, holds

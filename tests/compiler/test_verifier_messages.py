@@ -174,3 +174,15 @@ def test_a_trigger_the_model_cannot_call_by_its_name_is_a_warning_that_holds() -
         "may_switch": True,
         "switch": False,
     }, called
+
+
+def test_a_hint_for_a_time_in_the_state_keeps_the_author_s_number_and_unit() -> None:
+    """`in this state for 30 days` was answered `did you mean 'in this state for more
+    than 30 minutes'?`: pasted, the trial expired after 30 minutes."""
+    rows = [
+        row("R1", "A", "Go", "in this state for 30 days", "B"),
+        row("R2", "A", "Go", "in this state for 30 days or less"),
+        row("R3", "B", "Go", "-", "A"),
+    ]
+    (said,) = [e for e in _errors(spec_text(["A", "B"], ["Go"], rows)) if "did you mean" in e]
+    assert "did you mean 'in this state for more than 30 days'?" in said, said
