@@ -699,6 +699,16 @@ def test_a_refusal_says_when_the_machine_it_judges_by_is_not_the_one_generated(
     assert "generated/door.py as HEAD holds it, and the working tree's differs" in said, said
     # no advice to declare the new name a former one: the working tree's spec has it
     assert "*Formerly*: SHUT_TIGHT" not in said and "(if the spec renamed" not in said, said
+    # a cast of the working tree's machine moved the state file to the new name: HEAD's
+    # machine cannot read it, and repair (which reads it by the working tree's) has
+    # nothing to do, so it is not advised
+    current = committed / ".door" / "state.json"
+    kept = current.read_text()
+    current.write_text(json.dumps({**CLOSED, "current_state": "SHUT_TIGHT"}))
+    unread = clean(hook(committed, ".door/state.json", OPENED))
+    assert "SHUT_TIGHT" in unread and "spell repair" not in unread, unread
+    assert "as HEAD holds it, and the working tree's differs" in unread, unread
+    current.write_text(kept)
     git_traps.commit_all(committed)  # committed: the note has nothing to say
     refused = hook(committed, ".door/state.json", OPENED)
     assert refused.returncode == 2 and "as HEAD holds it" not in clean(refused)

@@ -34,6 +34,7 @@ REPAIR_LIMIT = 200_000_000  # what `spell repair` reads of a state file grown to
 # the spec may declare (`*Formerly*`), which the hook leaves out where the spec's change
 # is not committed yet (the state may be the new name).
 RENAMED_HINT = " (if the spec renamed or removed it,"
+REPAIR_TO_CHOOSE = "run `spell repair` to choose the state from the files"
 
 
 class Record:
@@ -389,7 +390,7 @@ class StateFormat:
             )
             raise StateFileError(
                 f"{shown} names state {state[:80]!r}, which {self.spec} does not have{hint}; "
-                "run `spell repair` to choose the state from the files"
+                + REPAIR_TO_CHOOSE
             )
         context = value.get("context", {})
         history = value.get("history", [])

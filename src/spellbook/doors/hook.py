@@ -251,11 +251,15 @@ def _without_rename_advice(why: str) -> str:
     """`why` without the advice to declare a state's former name: where the spec's change
     is not committed, the state the HEAD's machine lacks may be the new name, which the
     working tree's spec has (and advising it as a former name would be backwards)."""
-    from spellbook.disk.state_file import RENAMED_HINT
+    from spellbook.disk.state_file import RENAMED_HINT, REPAIR_TO_CHOOSE
 
     start = why.find(RENAMED_HINT)
     end = why.find("there)", start)
-    return why if start < 0 or end < 0 else why[:start] + why[end + len("there)") :]
+    if start >= 0 and end >= 0:
+        why = why[:start] + why[end + len("there)") :]
+    # nor to repair: the state file is right by the working tree's machine, and repair,
+    # which reads it so, finds nothing to do
+    return why.replace(f"; {REPAIR_TO_CHOOSE}", "")
 
 
 def _judge(
