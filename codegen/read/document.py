@@ -1433,7 +1433,15 @@ def _title(line: Inline, what: str, families: bool = False) -> tuple[str, int]:
     name = strong if strong is not None else line.plain
     if not (_STATE if families else _IDENTIFIER).fullmatch(name):
         example = "**NAME**, or **NAME_[G/A]** for a family of states" if families else "**NAME**"
-        if strong is None:
+        if strong is None and _starts_field(line):
+            # `   - *Description*: ...` under `10. **NAME**`: markdown takes a line indented
+            # less than `10. ` is wide for an item of the list, not a line of the item
+            how = (
+                "it is a line of the item above (its field) that markdown read as an item of "
+                "its own: indent an item's lines as far as its number is wide (4 spaces "
+                "under `10. `, 3 under `9. `)"
+            )
+        elif strong is None:
             how = f"write it in bold, e.g. {example}"
         else:  # in bold already: its characters are what is wrong
             # a name in another script (`Черновик`) is offered in Latin letters, if any

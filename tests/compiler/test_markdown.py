@@ -152,6 +152,25 @@ def test_a_bold_name_with_a_space_is_told_what_a_name_may_hold() -> None:
     assert "**ReportLost** or **Report_Lost**" in said
 
 
+def test_a_tenth_item_s_lines_indented_as_the_ninth_s_are_told_how_far_to_indent() -> None:
+    """Under `10. **S10**`, `   - *Description*: ...` (3 spaces, as under `9.`) is an
+    item of the list to markdown: it was told to write its name in bold, which it is."""
+    from codegen import parse_spec_text
+    from codegen.spec_error import SpecError
+
+    items = "\n".join(f"{i}. **S{i}**\n   - *Description*: spell {i}" for i in range(1, 11))
+    text = (
+        f"# M\n\n## Spells\n\n{items}\n\n## States\n\n1. **A**\n\n## Transitions\n\n"
+        "| ID | State | Spell | Condition | Next | Actions | Response |\n"
+        "|---|---|---|---|---|---|---|\n| R1 | A | S1 | - | Same state | - | ok |\n"
+    )
+    with pytest.raises(SpecError) as raised:
+        parse_spec_text(text)
+    said = str(raised.value)
+    assert "write it in bold" not in said, said
+    assert "4 spaces under `10. `" in said, said
+
+
 SPREAD = """\
 ## Machine
 
