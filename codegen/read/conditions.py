@@ -206,6 +206,15 @@ class _Reader(CorePhrases):
                 "a query or a placeholder is not read as a file)"
             )
             return None
+        if name.endswith("/") and name.strip("/"):
+            # `out/ exists`: a folder, which the runtime asks of a file only (a cast that
+            # asks it stops), and which would read as a file named with a slash
+            self.reason = (
+                f"`{name}` names a folder, and the core's facts are of files: ask of a file "
+                f"in it (`{name}a.md exists`) or of its names by a glob (`some file matches "
+                f"{name}*`)"
+            )
+            return None
         return self._inside(written, name)
 
     def _inside(self, written: str, name: str) -> str | None:

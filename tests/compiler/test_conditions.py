@@ -1127,3 +1127,13 @@ def test_a_cell_read_as_never_with_a_phrase_not_read_is_kept_whole_as_unknown() 
     condition = parse_condition(text, LEXICON, ".ai/task")
     assert condition.unknown and condition.clauses
     assert condition.clauses[0][0].atom.probe == "unknown"
+
+
+@pytest.mark.parametrize("text", ["`out/` exists", "`out/` is missing", "`.w/out/` exists"])
+def test_a_folder_by_a_name_ending_in_a_slash_is_no_file_a_fact_asks_of(text: str) -> None:
+    """`out/ exists` passed the verifier; every cast that asked it then stopped ("'out/'
+    is not a path inside .w/"), and status told the folder "not there" while it was."""
+    cond = parse_condition(text, SPELL, ".w")
+    assert cond.unknown, cond
+    ((_, why),) = cond.why
+    assert "names a folder" in why and "some file matches" in why, why

@@ -62,7 +62,8 @@ EXISTENCE: list[Any] = [
     one("core", "context.md exists.", yes("exists", "context.md")),
     one("core", "`.atlassian-refs` exists", yes("exists", ".atlassian-refs")),
     one("core", "`.ai/task/.atlassian-refs` is missing", no("exists", ".atlassian-refs")),
-    one("core", "`notes/` exists", yes("exists", "notes/")),  # a folder
+    # a folder: `exists` asks of a file (a cast that asked it of a folder stopped)
+    refused("core", "`notes/` exists", "names a folder"),
     # A spec without a state file keeps its workspace at the repository's root.
     one("core", ".ai/context.md exists", yes("exists", ".ai/context.md"), workspace=""),
     one("core", "`.ai/task` exists", yes("exists", ".ai/task"), workspace=""),
