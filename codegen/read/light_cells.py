@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -138,11 +138,15 @@ def limiting() -> re.Pattern[str]:
     )
 
 
-def column_notes(extra: Iterable[tuple[str, str]], rule: str, line: int) -> list[Notice]:
+def column_notes(
+    extra: Iterable[tuple[str, str]], rule: str, line: int, answered: Collection[str] = ()
+) -> list[Notice]:
     """A `column_note` warning for each cell of a column no role reads (`Notes`, `Status`,
     an empty header), given as (header, text), that says the row is limited, not built or
     removed (`limiting()`): the row is read as firing always. Light tables and tables of
-    rules with an ID column are checked here alike."""
+    rules with an ID column are checked here alike. `answered`: the headers of columns
+    with a `yes` in some row (`yes_columns`), whose `no` answers a question of the move
+    (`Breaking change: no`) unless the header asks whether it is allowed (`Valid`)."""
     notes = []
     for name, text in extra:
         said = " ".join(text.split())
@@ -152,8 +156,9 @@ def column_notes(extra: Iterable[tuple[str, str]], rule: str, line: int) -> list
         # a bare `no` refuses the move, or says it is not there yet (`Valid`, `In scope`),
         # but under a header of a property of the move (`Idempotent`, `Billable`)
         mark = not said.strip(" \u274c\U0001f6ab\ufe0f")  # a cross alone: a bare `no` too
+        words = set(re.findall(r"[a-z]+", name.lower()))
         refusing = (mark or _refusing().fullmatch(said) is not None) and not (
-            _PROPERTY & set(re.findall(r"[a-z]+", name.lower()))
+            words & _PROPERTY or (name in answered and not words & _ALLOWING)
         )
         if (mark or limiting().search(said) is None) and not refusing:
             continue
@@ -180,6 +185,25 @@ _PROPERTY = frozenset(
     | {"asynchronous", "approval", "undoable", "destructive", "public", "refundable"}
     | {"cancellable", "cancelable", "optional", "mandatory", "blocking", "background"}
 )
+
+
+# The words of a header that asks whether the move is allowed (`Valid`, `Allowed`, `In
+# scope`): a `no` under it refuses the move, beside a `yes` in another row or not.
+_ALLOWING = frozenset(
+    {"valid", "allowed", "allow", "permitted", "possible", "enabled", "supported", "available"}
+    | {"scope", "legal", "ok", "accepted", "applicable", "v1", "mvp", "implemented", "live"}
+)
+
+
+def yes_columns(columns: Iterable[tuple[str, Iterable[str]]]) -> frozenset[str]:
+    """The headers of the columns, given as (header, cells), with a `yes` in some cell:
+    a column of yes and no answers a question of each move."""
+    return frozenset(
+        name for name, cells in columns if any(_YES.fullmatch(" ".join(c.split())) for c in cells)
+    )
+
+
+_YES = re.compile(r"\W*(?:yes|y|true|\u2713|\u2714|\u2705)\W*", re.IGNORECASE)
 
 
 # A cell that says the move is refused (`no`, `✗`, `invalid`), in a column no role

@@ -76,6 +76,7 @@ from .light_cells import (
     parameters_note,
     shown,
     state_names,
+    yes_columns,
 )
 from .markdown import Block, Cell, Heading, Inline, Paragraph, Segment, Table, TableRow
 from .rows import (
@@ -567,6 +568,7 @@ class LightReader:
         # Events listed as keeping the state (their line), and moved on by a row (its
         # ID, line and move); those said to be both.
         self._kept: dict[str, int] = {}
+        self._answered: frozenset[str] = frozenset()  # of the table being read (`rows`)
         self._moved: dict[str, tuple[str, int, str]] = {}
         self._told: set[str] = set()
         # The identifiers of the To cells of the tables read so far (and the one being read),
@@ -616,6 +618,8 @@ class LightReader:
                     self._targets.add(identifier(said).lower())
         self._scan(table, columns)
         self._own_section = self._state_section(table, columns, group)
+        # the columns of yes and no, whose `no` answers a question of the move
+        self._answered = yes_columns((name, _cells(table, i)) for name, i in columns.extra)
         for row in table.rows:
             rule = self._row(row, columns, group, width)
             if rule is not None:
@@ -1103,7 +1107,9 @@ class LightReader:
             if normal(name) not in WHY
         )
         self.reader.notices.extend(
-            column_notes(((name, found.plain) for name, found in extra), rule_id, line)
+            column_notes(
+                ((name, found.plain) for name, found in extra), rule_id, line, self._answered
+            )
         )
         width = len(cells)
         standard = Columns(

@@ -1876,6 +1876,18 @@ def test_a_bare_no_under_a_header_of_a_property_is_no_warning(column: str, note:
         assert len(_noticed(valid, "column_note")) == 1, asks
 
 
+@pytest.mark.parametrize("column", ["Breaking change", "Requires 2FA", "Tested", "Webhook"])
+def test_a_no_beside_a_yes_in_the_column_answers_a_question_of_the_move(column: str) -> None:
+    """`| Breaking change |` of `no` and `yes`: each `no` was a warning that the row is
+    refused. A column of yes and no is a property of each move, unless its header asks
+    whether the move is allowed (`Valid`)."""
+    rows = "| open | fix | fixed | no |\n| fixed | close | closed | yes |\n"
+    spec = read(_table(rows, f"| From | Event | To | {column} |"))
+    assert _noticed(spec, "column_note") == []
+    valid = read(_table(rows, "| From | Event | To | Valid |"))
+    assert len(_noticed(valid, "column_note")) == 1
+
+
 @pytest.mark.parametrize(
     "stay", ["(stay)", "stay", "(no-op)", "no change", "unchanged", "itself", "self", "current"]
 )
