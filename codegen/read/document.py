@@ -323,12 +323,11 @@ def _start_unread(
                 continue
             if re.search(r"\b(?:never|not|no longer|cannot)\b|n't\b", words, re.IGNORECASE):
                 continue  # `An order never starts in `review``: said of where it does not
-            before = ""
-            for seg in line.segments:
-                if seg.kind != "code" or not _starting_before().search(before):
-                    before += seg.text
+            texts = [seg.text for seg in line.segments]
+            for at, seg in enumerate(line.segments):
+                before, after = "".join(texts[:at]), "".join(texts[at + 1 :])
+                if seg.kind != "code" or not _says_start(before, after):
                     continue  # a state the line names, but not as where anything starts
-                before += seg.text
                 state = claimed(Claim(seg.text.strip(), line.line, ""), states)
                 if state is not None and state.name == states[0].name:
                     break  # `land in `draft` and move to `review``: where it does start
@@ -358,6 +357,27 @@ _STARTING = (
 )
 
 
+def _says_start(before: str, after: str) -> bool:
+    """Whether a line says where something starts of the state it names between `before`
+    and `after`: a word of starting right before it (`_starting_before`: `created in
+    the`, `new orders are always`); a word that can only mean it (`begins`, `created`,
+    `lands`: `_STRONG`) earlier in its sentence, not of another thing (`create a
+    checklist`, `Start the review`); or `starts`/`begins` after it in its sentence
+    (`` `review` is where every new ticket starts ``)."""
+    if _starting_before().search(before):
+        return True
+    sentence = re.split(r"[.!?;]\s", before)[-1]
+    if re.search(rf"\b(?:{_STRONG})\b(?!\s+(?:a|an|the)\b)", sentence, re.IGNORECASE):
+        return True
+    rest = re.split(r"[.!?;](?:\s|$)", after)[0]
+    return re.search(r"\b(?:start|starts|begin|begins)\b", rest, re.IGNORECASE) is not None
+
+
+# The words of starting that say where the item starts wherever they are in its sentence
+# (not `new`, `first` or `default`, which are as often said of other things).
+_STRONG = r"initial|initially|initiali[sz]ed|start\w*|creat\w*|begin\w*|born|land\w*|placed"
+
+
 @cache
 def _starting_before() -> re.Pattern[str]:
     """The end of a line's text right before a state it names as where something starts:
@@ -367,7 +387,8 @@ def _starting_before() -> re.Pattern[str]:
     return re.compile(
         rf"\b(?:{_STARTING})\b(?:\s+[^\W\d_]+)?"  # the thing that starts (`new orders`)
         r"(?:\s*[:,]?\s*\b(?:in|into|at|as|is|are|be|the|a|an|state|status|stage|phase|step"
-        r"|out|off|point|with|by|from|on|always)\b)*\s*[:,]?\s*$",
+        r"|out|off|point|with|by|from|on|always|go|goes|straight|to|sit|sits|get|gets"
+        r"|put)\b)*\s*[:,]?\s*$",
         re.IGNORECASE,
     )
 
@@ -859,8 +880,13 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
         return placed
     led = _led(placed, roles) if led is None else led
     named: dict[int, str] = {}
+    titles = {normal(_heading_names(heading.text)[-1]) for _, _, heading in found}
     for at, _, heading in found:
         forms = _heading_names(heading.text)
+        # `### Phase review` is `review` where no heading of its own names that state
+        loose = _PREFIXED.sub("", forms[-1]).strip()
+        if loose != forms[-1] and normal(loose) not in titles:
+            forms.append(loose)
         state = next((led[normal(f)] for f in forms if normal(f) in led), None)
         if state is not None:  # as the rows write it (`### Review` over `review` rows)
             named[at] = state
@@ -918,6 +944,11 @@ def _moves_title(text: str) -> bool:
 # A sub-heading's words that say its table holds its state's moves, and no more.
 _MOVES_NOUNS = frozenset({"transitions", "transition", "moves", "events", "exits", "triggers"})
 _MOVES_WORDS = _MOVES_NOUNS | {"outgoing", "allowed", "valid", "possible", "its", "the"}
+
+
+# A word before a state's name in its heading that may be part of the name (`### Phase
+# review`): dropped only where the rest is a state the rows name and no heading's own.
+_PREFIXED = re.compile(r"^(?:status|phase|stage|step)\s+", re.IGNORECASE)
 
 
 def _heading_names(text: str) -> list[str]:

@@ -339,6 +339,12 @@ def test_a_table_of_states_whose_first_column_numbers_its_rows_is_read(number: s
         "Orders are initialized in state `draft`.",
         "New orders land in `draft`.",
         "> **Note:** new orders are always `draft`.",
+        "Every order begins its life in `draft`.",
+        "When created, an order is in `draft`.",
+        "A new order goes straight to `draft`.",
+        "Newly created orders sit in `draft` until triaged.",
+        "`draft` is where every new order starts.",
+        "Orders are created by the intake bot in `draft`.",
     ],
 )
 def test_a_line_that_may_say_where_it_starts_in_other_words_is_a_warning(said: str) -> None:

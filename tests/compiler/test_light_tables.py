@@ -2571,10 +2571,13 @@ def test_a_table_of_the_moves_out_of_a_state_under_its_heading_is_read_so() -> N
     ):
         prefixed = read(text.replace("### Open\n", f"### {heading}\n"))
         assert [s.name for s in prefixed.states] == ["Open", "in_progress", "Closed"], heading
-    # `Phase review`, `Step up auth`, `Status check` are names: never merged into `Review`
+    # `Phase review`, `Status check` are names where a heading of its own names `Review`
     for name, state in (("Phase review", "phase_review"), ("Status check", "status_check")):
-        alone = text.replace("### Open\n", f"### {name}\n").replace("| Closed |", "| Review |")
+        alone = text.replace("### Open\n", f"### {name}\n").replace("Closed", "Review")
         assert read(alone).states[0].name == state, name
+    # and the state the rows name where it has no heading of its own (`### Phase open`)
+    prefixed = read(text.replace("### Open\n", "### Phase open\n"))
+    assert [s.name for s in prefixed.states] == ["Open", "in_progress", "Closed"]
     # A sub-heading that only says the table holds the moves (`#### Transitions`) gives way
     # to the state's heading above it.
     for sub in ("Transitions", "Outgoing transitions", "Allowed moves:", "Events"):

@@ -897,5 +897,11 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     # a file beside it that is no state file, and a committed machine's workspace: as before
     code, why = judged("Write", {"file_path": str(other / "notes.md"), "content": "x"})
     assert code == 0, why
+    # nor a file of the project's own that only names the key (a module, a fixture)
+    (root / "models.py").write_text('STATE = "current_state"\n')
+    (root / "fixture.json").write_text('{"id": 1, "current_state": "paid"}\n')
+    for mine in ("models.py", "fixture.json"):
+        code, why = judged("Write", {"file_path": str(root / mine), "content": "x"})
+        assert code == 0, (mine, why)
     code, why = judged("Write", {"file_path": str(root / ".release" / "notes.md"), "content": "x"})
     assert code == 0, why

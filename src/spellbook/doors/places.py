@@ -334,17 +334,32 @@ _LISTED = 256  # the entries of a folder looked at for a state file
 
 
 def _state_file(path: str) -> bool:
-    """Whether `path` is a regular file whose start names a `current_state`, as every
-    state file of Spellbook's does first."""
+    """Whether `path` is a state file as Spellbook writes one: a regular JSON file (by its
+    name) whose value is an object with a `current_state` text and a `history` list; a
+    file of the project's own that only names the key (a module, a fixture) is none."""
+    import json
     import stat
 
+    from spellbook.facts.json_values import is_json
+
+    if not is_json(os.path.basename(path)):
+        return False
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return False
         with open(path, "rb") as f:
-            return b'"current_state"' in f.read(4096)
-    except OSError:
+            data = f.read(_STATE_READ + 1)
+        value = json.loads(data) if len(data) <= _STATE_READ else None
+    except (OSError, ValueError, RecursionError):
         return False
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("current_state"), str)
+        and isinstance(value.get("history"), list)
+    )
+
+
+_STATE_READ = 1_000_000  # what is read of a file to tell whether it is a state file
 
 
 def _up_to(folder: str, root: str) -> list[str]:
