@@ -245,19 +245,30 @@ def select(value: object, query: str, fields: Mapping[str, object]) -> list[obje
         else:
             step = f"[{field}{op}{wanted}]"
             if not filtered:  # a filter after a filter goes through the items it kept
-                _listed(found, said, step)
+                _listed(found, said, step, field)
             found, filtered = _kept(found, field, op, wanted, fields), True
             said += step
     return found
 
 
-def _listed(found: list[object], said: str, step: str) -> None:
-    """NotAList unless each of `found`, which the filter `step` goes through, is a list
-    (or null, which has no items)."""
+def _listed(found: list[object], said: str, step: str, key: str) -> None:
+    """NotAList unless each of `found`, which the filter `step` (of `key`) goes through,
+    is a list (or null, which has no items), or one object the filter may keep as an
+    item (`ticket[status=done]` over `{"ticket": {"status": "done"}}`): one with the key,
+    or whose values are not all objects. An object of objects without the key (a list
+    written as an object keyed by id) and text, a number or `true` are not."""
     for value in found:
         if value is None or isinstance(value, list):
             continue
-        kind = "an object" if isinstance(value, dict) else json.dumps(value, ensure_ascii=False)
+        if isinstance(value, dict) and (
+            key.strip() in value or not all(isinstance(v, dict) for v in value.values())
+        ):
+            continue  # one item
+        kind = (
+            "an object of objects (keyed by id?)"
+            if isinstance(value, dict)
+            else json.dumps(value, ensure_ascii=False)
+        )
         where = f"`{said}`" if said else "the file"
         raise NotAList(
             f"{where} is {kind}, not a list, so the filter `{step}` has no items to keep; "
