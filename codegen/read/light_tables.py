@@ -318,10 +318,18 @@ def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
         if role == "condition" and words & _NEGATING:
             # `Unless`, `Blocked if`: its cells say when a move may NOT happen; read as
             # the Condition, every guard would be the opposite of what it says.
+            first = f"({said[0]})" if re.search(r"\b(?:AND|OR|and|or)\b", said[0]) else said[0]
             where = (
                 f"if its cells say when a move may not happen, write each one's negation "
-                f"(`NOT {said[0]}`) in a Condition column; naming {name!r} the Condition "
+                f"(`NOT {first}`) in a Condition column; naming {name!r} the Condition "
                 "would read each as when the move happens"
+            )
+        elif role == "condition" and words & _AFTER:
+            # `Result`, `Postcondition` of `sent.md exists`: what holds after the move,
+            # which a Condition, asked before it, is not
+            where = (
+                "a Condition is asked before a move; if its cells say what holds after it, "
+                "that is the target state's Indicators, or an Action that makes it so"
             )
         notices.append(
             Notice(
@@ -339,6 +347,14 @@ def _role_columns(table: Table, columns: Columns) -> tuple[Notice, ...]:
 # `Except when`, `Blocked if`): read as a Condition, each would say the opposite.
 _NEGATING = frozenset(
     {"unless", "except", "blocked", "blocking", "not", "never", "forbidden", "disallowed"}
+)
+
+
+# Words of a header whose cells say what holds after the move (`Result`, `Ensures`).
+_AFTER = frozenset(
+    {"result", "results", "outcome", "outcomes", "ensures", "postcondition", "postconditions"}
+    | {"post-condition", "post-conditions", "after", "afterwards", "then", "consequence"}
+    | {"consequences", "guarantees", "post"}
 )
 
 

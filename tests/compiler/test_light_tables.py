@@ -2734,6 +2734,21 @@ def test_a_column_saying_when_a_move_may_not_happen_is_told_to_write_the_negatio
     assert "call the column" not in message and "columns = {" not in message
 
 
+def test_a_column_of_what_holds_after_a_move_is_never_told_to_be_the_condition() -> None:
+    """`| Postcondition |` of `sent.md exists`: read as the Condition, each would be asked
+    before the move; and `Unless` of `a AND b` is negated whole, `NOT (a AND b)`."""
+    rows = "| open | fix | fixed | sent.md exists AND paid.md missing |\n"
+    for column in ("Postcondition", "Result", "Ensures"):
+        ((_, message),) = _noticed(
+            read(_table(rows, f"| From | Event | To | {column} |")), "unknown_column"
+        )
+        assert "call the column" not in message and "Indicators" in message, column
+    ((_, message),) = _noticed(
+        read(_table(rows, "| From | Event | To | Unless |")), "unknown_column"
+    )
+    assert "`NOT (sent.md exists AND paid.md missing)`" in message
+
+
 @pytest.mark.parametrize("cell", ["the invoice goes out", "Create the invoice", "tell the team"])
 def test_a_column_of_prose_with_no_role_s_name_is_no_warning(cell: str) -> None:
     spec = read(_table(f"| open | fix | fixed | {cell} |\n", "| From | Event | To | Description |"))
