@@ -179,7 +179,7 @@ def columns_of(
             # Two columns of events that say different things (`| Event | ... | Trigger |`
             # of `submit` and `customer`): which are the spells is the machine itself.
             differ = role == "trigger" and any(
-                _column(table, i) != _column(table, idx[0]) for i in idx[1:]
+                _event_names(table, i) != _event_names(table, idx[0]) for i in idx[1:]
             )
             notices.append(
                 Notice(
@@ -216,6 +216,11 @@ def _column(table: Table, index: int) -> list[str]:
         " ".join(row.cells[index].plain.split()) if index < len(row.cells) else ""
         for row in table.rows
     ]
+
+
+def _event_names(table: Table, index: int) -> list[str]:
+    """The column's cells as names compare (`Submit`, `` `submit` ``: one event)."""
+    return [normal(c.strip("`*_ ")) for c in _column(table, index)]
 
 
 def _shown(cells: list[str]) -> str:

@@ -3281,7 +3281,7 @@ def test_two_trigger_columns_that_say_different_things_are_a_warning() -> None:
     assert note.severity.value == "warning"
     assert "'Trigger' holds 'customer', 'manager'" in note.message
     assert "'Event' holds 'submit', 'approve'" in note.message
-    same = ("| draft | submit | review | submit |", "| review | approve | done | approve |")
+    same = ("| draft | submit | review | Submit |", "| review | approve | done | `approve` |")
     spec = read(_order("| From | Event | To | Trigger |", *same))
     assert not [f for f in analyse(spec) if f.kind == "event_column"]
     assert [f.kind for f in analyse(spec) if f.kind == "column_choice"] == ["column_choice"]
