@@ -746,6 +746,14 @@ def test_status_says_a_cast_done_but_cut_short_before_its_answer_is_answered_aga
     result = Workflow(tmp_path).cast("accio")
     assert result.rule == "A2" and result.after == "ACHIEVE_TASK_DRAFTING"
     assert Workflow(tmp_path).status()["interrupted"] is None
+    # moved on by hand since: the next cast of its spell is cast as usual, and said so
+    flow = executed_flow(tmp_path / "again")
+    stop_after_commit(monkeypatch, flow, files=True)
+    state = tmp_path / "again" / TASK / "state.json"
+    state.write_text(state.read_text().replace('"ACHIEVE_TASK_DRAFTING"', '"GATHER_EDITING"', 1))
+    status = Workflow(tmp_path / "again").status()
+    assert status["interrupted"] is None, status["interrupted"]
+    assert not status["spells"]["Accio"].startswith("answers the cast"), status["spells"]
 
 
 def test_status_says_an_interrupted_cast_will_be_finished(

@@ -364,8 +364,8 @@ class Journal:
         if intent is None:
             return None
         if holds(record, intent["cast"]):  # done, but for its answer and deleting the record
-            if not done:
-                return None
+            if not done or record.state != intent["after"]:
+                return None  # or moved on since: the next cast only deletes the record
             spell = intent["entry"]["trigger"]
             return (
                 f"{cast_of(intent)} was done but cut short before its answer; cast {spell} "

@@ -341,6 +341,9 @@ class Workflow:
             return spells
         spell, cast = intent["entry"]["trigger"], cast_of(intent)
         if holds(record, intent["cast"]):  # done: its spell answers it, the others are cast
+            rule = (intent["before"], spell, str(intent["entry"].get("rule")))
+            if record.state != intent["after"] or rule not in self.engine.rules:
+                return spells  # moved on since (`_cut_short`): every spell is cast as usual
             said = f"answers the cast of {cast}, done but cut short before its answer, and "
             return {**spells, spell: said + "casts nothing more"}
         return {
