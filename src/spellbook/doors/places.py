@@ -308,48 +308,52 @@ def _folder(workspace: str) -> str:
 
 
 def _uncommitted(path: str, places: list[Place]) -> list[Hit]:
-    """A hit where `path` is a state file (a JSON file naming a `current_state`), or a
-    folder holding one, of no workspace of `places`: a machine added or moved in the
-    working tree and not committed, which the hook, judging by HEAD, cannot judge;
-    nothing for any other path."""
+    """A hit where `path` is a state file (`_state_file`), or a folder holding one, of no
+    workspace of `places`: a machine added or moved in the working tree and not
+    committed, which the hook, judging by HEAD, cannot judge; nothing for any other
+    path. Cheap for a path that is neither a JSON file nor a folder (most strings)."""
     from spellbook.facts.json_values import is_json
 
-    bases = {os.path.realpath(place.base) for place in places}
-    if os.path.isdir(path) and not os.path.islink(path):
+    if is_json(os.path.basename(path)):
+        names = [path]
+    elif os.path.isdir(path) and not os.path.islink(path):
         try:
             with os.scandir(path) as listing:
                 entries = [e for _, e in zip(range(_LISTED), listing, strict=False)]
-            names = [e.path for e in entries if is_json(e.name)]
         except OSError:
-            names = []
+            entries = []
+        names = [e.path for e in entries if is_json(e.name)][:_JSON_LOOKED]
     else:
-        names = [path]
-    for name in names:
-        if _state_file(name) and os.path.realpath(os.path.dirname(name)) not in bases:
+        return []
+    found = [name for name in names if _state_file(name)]
+    if found:
+        bases = {os.path.realpath(place.base) for place in places}
+        if any(os.path.realpath(os.path.dirname(name)) not in bases for name in found):
             return [Hit(UNCOMMITTED, path)]
     return []
 
 
+_JSON_LOOKED = 16  # the JSON files of one folder read to tell whether one is a state file
 _LISTED = 256  # the entries of a folder looked at for a state file
 
 
 def _state_file(path: str) -> bool:
-    """Whether `path` is a state file as Spellbook writes one: a regular JSON file (by its
-    name) whose value is an object with a `current_state` text and a `history` list; a
-    file of the project's own that only names the key (a module, a fixture) is none."""
+    """Whether `path` is a state file as Spellbook writes one: a regular JSON file whose
+    value is an object with a `current_state` text and a `history` list (one whose start
+    does not name `current_state`, as a state file's does, is never parsed); a file of
+    the project's own that only names the key (a module, a fixture) is none."""
     import json
     import stat
 
-    from spellbook.facts.json_values import is_json
-
-    if not is_json(os.path.basename(path)):
-        return False
     try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _STATE_READ:
             return False
         with open(path, "rb") as f:
-            data = f.read(_STATE_READ + 1)
-        value = json.loads(data) if len(data) <= _STATE_READ else None
+            start = f.read(4096)
+            if b'"current_state"' not in start:  # a state file writes it first
+                return False
+            value = json.loads(start + f.read(_STATE_READ))
     except (OSError, ValueError, RecursionError):
         return False
     return (
