@@ -472,6 +472,8 @@ _NOTE_WORDS = frozenset(
     {"note", "notes", "comment", "comments", "remark", "remarks", "why", "reason", "reasons"}
     | {"example", "examples", "owner", "owners", "who", "actor", "actors", "role", "roles"}
     | {"sla", "timeout", "since", "version", "link", "links", "ticket", "see"}
+    | {"rationale", "explanation", "explanations", "details", "detail", "reasoning"}
+    | {"justification", "context", "background", "commentary"}
 )
 
 

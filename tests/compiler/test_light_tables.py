@@ -1028,7 +1028,7 @@ def test_a_column_of_text_that_differs_row_by_row_beside_no_event_column_is_a_wa
         if f.kind == "event_column"
     ]
     # a column of notes is none, nor one whose rows say one thing
-    for quiet in ("Notes", "Owner"):
+    for quiet in ("Notes", "Owner", "Rationale", "Details", "Explanation"):
         assert not [
             f
             for f in analyse(read(_order(f"| From | {quiet} | To |", *rows)))
