@@ -832,6 +832,22 @@ def test_a_glob_or_a_tilde_naming_a_claude_code_settings_file_is_blocked(
     assert "Claude Code" in why and "disableAllHooks" in why, why
 
 
+def test_claude_code_s_own_state_file_is_the_developer_s(
+    configured: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`~/.claude.json` holds the MCP servers of the user's and the local scope, as
+    `.mcp.json` holds a project's: the same door around the guards."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    target = tmp_path / "home" / ".claude.json"
+    event = {
+        "tool_name": "Write",
+        "cwd": str(configured),
+        "tool_input": {"file_path": str(target), "content": "{}"},
+    }
+    allowed, why = hook(event)
+    assert not allowed and "by hand" in why, why
+
+
 @pytest.mark.parametrize("path", [".mcp.json", "sub/.MCP.json"])
 def test_a_project_s_mcp_servers_file_is_the_developer_s(configured: Path, path: str) -> None:
     """`.mcp.json` says which program `spell mcp` is and its environment: written by the

@@ -291,9 +291,17 @@ MANAGED_SETTINGS = ("/etc/claude-code", "/Library/Application Support/ClaudeCode
 
 def settings_paths() -> tuple[list[str], list[str]]:
     """(files, folders): the user's settings files (in `$CLAUDE_CONFIG_DIR`, else in
-    `~/.claude`), and the folders of managed settings, guarded whole."""
-    user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), CLAUDE)
-    return [os.path.join(user, name) for name in SETTINGS_FILES], list(MANAGED_SETTINGS)
+    `~/.claude`), Claude Code's own state file (`~/.claude.json`, or `.claude.json` in
+    `$CLAUDE_CONFIG_DIR`: the MCP servers of the user's and each project's local scope),
+    and the folders of managed settings, guarded whole."""
+    home = os.path.expanduser("~")
+    config = os.environ.get("CLAUDE_CONFIG_DIR")
+    user = config or os.path.join(home, CLAUDE)
+    files = [os.path.join(user, name) for name in SETTINGS_FILES]
+    files.append(os.path.join(home, ".claude.json"))
+    if config:
+        files.append(os.path.join(config, ".claude.json"))
+    return files, list(MANAGED_SETTINGS)
 
 
 def names_settings(parts: list[str]) -> bool:
