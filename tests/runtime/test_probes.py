@@ -310,6 +310,23 @@ def test_a_filter_over_what_is_not_a_list_stops_the_cast_naming_file_and_query(
     assert "not a list, so the filter" in str(err.value)
 
 
+def test_a_query_by_key_of_a_file_that_is_a_list_stops_the_cast(tmp_path: Path) -> None:
+    """`features[status=pending]` over `[{"id": "a", "status": "pending"}]`: no key of a
+    list is there, and "feature-list.json has no pending feature" was said of a file with
+    one. Empty placeholders (`{}`, `false`, `""`) are no items, as null and [] are."""
+    from spellbook.records.errors import BadFile
+
+    listed = facts(tmp_path, {"f.json": '[{"id": "a", "status": "pending"}]'})
+    with pytest.raises(BadFile, match=r"f\.json: the file is a list, not an object with `feat"):
+        listed.check("field", "f.json", "features[status=pending]")
+    with pytest.raises(BadFile, match="the file is a list"):
+        listed.check("value", "f.json", '["n", "=", 1]')
+    for empty in ("{}", "false", '""', "null", "[]"):
+        (tmp_path / "ws" / "e.json").write_text(f'{{"features": {empty}}}')
+        found = Facts(Workspace(str(tmp_path), "ws"), Record("S"))
+        assert found.check("field", "e.json", "features[status=pending]") is False, empty
+
+
 def test_a_filter_after_a_filter_and_over_null_reads_as_before(tmp_path: Path) -> None:
     data = {"items": [{"a": 1, "b": 2}, {"a": 1}], "none": None}
     data["ticket"] = {"status": "done", "title": "x"}  # one object: an item the filter keeps

@@ -233,6 +233,13 @@ def select(value: object, query: str, fields: Mapping[str, object]) -> list[obje
     found: list[object] = [value]
     said, filtered = "", False  # the query so far; whether `found` is what a filter kept
     for key, field, op, wanted in _steps(query):
+        if key is not None and not said and isinstance(value, list) and _keyless(value, key):
+            # `features[...]` over a file that is the list itself: no item has that key
+            raise NotAList(
+                f"the file is a list, not an object with `{key.strip()}`, so `{query}` "
+                "selects nothing in it; write the file as the query reads it, or the query "
+                "for what the file holds"
+            )
         if key is not None:
             key = key.strip()
             said = f"{said}.{key}" if said else key
@@ -251,6 +258,13 @@ def select(value: object, query: str, fields: Mapping[str, object]) -> list[obje
     return found
 
 
+def _keyless(items: list[object], key: str) -> bool:
+    """Whether a list that is a whole file, with items, has no object of them with `key`
+    (`[{"id": "a"}]` read as `features[...]`); a list of items with it (`[{"k": 1}]`, `k`)
+    is read item by item."""
+    return bool(items) and not any(isinstance(i, dict) and key.strip() in i for i in items)
+
+
 def _listed(found: list[object], said: str, step: str, key: str) -> None:
     """NotAList unless each of `found`, which the filter `step` (of `key`) goes through,
     is a list (or null, which has no items), or one object the filter may keep as an
@@ -258,8 +272,8 @@ def _listed(found: list[object], said: str, step: str, key: str) -> None:
     or whose values are not all objects. An object of objects without the key (a list
     written as an object keyed by id) and text, a number or `true` are not."""
     for value in found:
-        if value is None or isinstance(value, list):
-            continue
+        if not has_value(value) or isinstance(value, list):
+            continue  # null, false, "", {}: no items yet
         if isinstance(value, dict) and (
             key.strip() in value or not all(isinstance(v, dict) for v in value.values())
         ):
