@@ -245,7 +245,8 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
         reader.notices.extend(_start_unread(placed, states, said))
     _said_in_note(reader.notices, states, started)
     for front in (p.block for p in placed if isinstance(p.block, FrontMatter)):
-        reader.notices.extend(front_matter_ends(front))
+        leaving = {normal(n): n for r in rows if not r.current.wildcard for n in r.current.names}
+        reader.notices.extend(front_matter_ends(front, leaving))
     reader.notices.extend(_finals_unread(placed, states, reading, rows))
     rows += terminal_rows(reading, spells, rows)
     unlisted = unlisted_policy(blocks) or _configured(options)

@@ -27,6 +27,7 @@ from spellbook.records.words import singular
 from ..model import Notice, StateSpec
 from ..spec_error import fail
 from .identifiers import identifier
+from .lexicon import normal
 from .markdown import Cell, FrontMatter, Heading, Inline, Table
 
 # The words that name the initial state, alone or before `state`: `Initial`, `Start state`.
@@ -561,12 +562,24 @@ _FRONT_ENDS = frozenset(
 )
 
 
-def front_matter_ends(front: FrontMatter) -> Iterator[Notice]:
+def front_matter_ends(front: FrontMatter, leaving: dict[str, str]) -> Iterator[Notice]:
     """A `states_unread` warning for each key of the front matter that says where the
-    workflow ends (`final: [published]`, `terminal_states`): no part of the reading."""
-    for at, text in enumerate(front.text.split("\n")):
+    workflow ends (`final: [published]`, `terminal_states`), naming a state that a row
+    leads out of (`leaving`: such states by their names as `normal` writes them): no
+    part of the reading, and the reading says otherwise. A key of other words (`goal:
+    Describe how an order moves`), or of states the reading ends in too, is none."""
+    lines = front.text.split("\n")
+    for at, text in enumerate(lines):
         key, colon, value = text.partition(":")
-        if colon and not text[:1].isspace() and _front_key(key) in _FRONT_ENDS:
+        if not colon or text[:1].isspace() or _front_key(key) not in _FRONT_ENDS:
+            continue
+        items = [value]
+        for more in lines[at + 1 :]:  # a YAML list of its own lines: `  - Published`
+            if not more.strip().startswith("- "):
+                break
+            items.append(more.strip()[2:])
+        said = [p.strip(" `'\"") for item in items for p in re.split(r"[\[\],]", item)]
+        if any(normal(name) in leaving for name in said if name):
             yield Notice(
                 "states_unread",
                 f"the front matter's {key.strip()!r} ({value.strip()[:60]!r}) is not read: "

@@ -311,10 +311,23 @@ def test_a_list_of_files_in_backticks_under_a_states_heading_is_no_states_list()
 
 @pytest.mark.parametrize("key", ["final", "terminal", "final_states", "goals"])
 def test_front_matter_that_says_where_the_workflow_ends_is_a_warning(key: str) -> None:
-    # `terminal: [shipped]` beside `initial:` was dropped with no word.
-    spec = parse_spec_text(f"---\ninitial: draft\n{key}: [shipped]\n---\n\n# Order\n\n{_TABLE}")
+    # `terminal: [review]` beside `initial:` was dropped with no word, rows leading out.
+    spec = parse_spec_text(f"---\ninitial: draft\n{key}: [review]\n---\n\n# Order\n\n{_TABLE}")
     (said,) = [f for f in analyse(spec) if f.kind == "states_unread"]
     assert said.line == 3 and f"the front matter's {key!r}" in said.message
+    listed = parse_spec_text(f"---\n{key}:\n  - review\n---\n\n# Order\n\n{_TABLE}")
+    assert [f.line for f in analyse(listed) if f.kind == "states_unread"] == [2]
+
+
+@pytest.mark.parametrize(
+    "value", ["[shipped]", "Describe how an order moves from draft to shipping", "bash", "true"]
+)
+def test_front_matter_that_agrees_or_names_no_state_is_no_warning(value: str) -> None:
+    """`final: [shipped]` where no row leads out of shipped, or `goal:` of a document's
+    purpose: nothing the reading says otherwise."""
+    for key in ("final", "goal", "terminal"):
+        spec = parse_spec_text(f"---\n{key}: {value}\n---\n\n# Order\n\n{_TABLE}")
+        assert not [f for f in analyse(spec) if f.kind == "states_unread"], (key, value)
 
 
 @pytest.mark.parametrize("number", ["#", "No.", "Step", "ID"])
