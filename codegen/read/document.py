@@ -484,7 +484,12 @@ def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> I
         if not isinstance(table, Table) or not table.header.cells:
             continue
         first = _header(table.header.cells[0])
-        if first in _ROW_NUMBERS and len(table.header.cells) > 2:  # `| # | State | ... |`
+        numbered = all(
+            re.fullmatch(r"#?\s*\d+[.)]?", " ".join(r.cells[0].plain.split()))
+            for r in table.rows
+            if r.cells and r.cells[0].plain.strip()
+        )
+        if first in _ROW_NUMBERS and numbered and len(table.header.cells) > 2:  # `| # | State |`
             table = Table(
                 table.line,
                 TableRow(table.header.line, table.header.cells[1:]),
@@ -503,7 +508,8 @@ def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> I
         yield table
 
 
-# A first column of a table of states that numbers its rows: `#`, `No.`, `Step`, `ID`.
+# A first column of a table of states that numbers its rows: `#`, `No.`, `Step`, `ID`
+# (where its cells are numbers: `| ID | Name |` of `DRAFT` names the states).
 _ROW_NUMBERS = frozenset(
     {"#", "no", "no.", "nr", "nr.", "n\u00b0", "number", "id", "step", "order"}
 )

@@ -345,6 +345,18 @@ def test_a_table_of_states_whose_first_column_numbers_its_rows_is_read(number: s
     assert any("lists 'archived', which no transition table names" in m for m in said), said
 
 
+def test_an_id_column_of_names_is_the_states_not_row_numbers() -> None:
+    """`| ID | Name | Description |` of `DRAFT`, `IN_REVIEW`: the IDs are the states the
+    rows name, not numbers; the names beside them were said to be states no row has."""
+    states = (
+        "## States\n\n| ID | Name | Description |\n|---|---|---|\n"
+        "| draft | Being written | new |\n| review | Under review | read |\n"
+        "| shipped | Sent out | sent |\n\n"
+    )
+    spec = parse_spec_text(f"# Order\n\n{states}## Transitions\n\n{_TABLE}")
+    assert not [f.message for f in analyse(spec) if f.kind == "states_unread"]
+
+
 @pytest.mark.parametrize(
     "said",
     [
