@@ -181,7 +181,12 @@ def test_a_read_only_tool_does_not_finish_an_interrupted_cast(
         return await client.call_tool("lumos", {}), await client.call_tool("accio", {})
 
     lumos, accio = run(tmp_path, body)
-    assert lumos.is_error and "is a read-only tool and does not finish it" in text(lumos)
+    said = text(lumos)
+    assert lumos.is_error and "the lumos tool is read-only and does not finish it" in said
+    # told as an MCP client can act on it: the tools, never a shell's `spell repair`, and
+    # never that another cast finishes it first
+    assert "call the accio tool to finish it" in said and "repair_state_file" in said, said
+    assert "spell repair" not in said and "finishes it first" not in said, said
     assert not accio.is_error and "Accio was not cast again" in text(accio)
     assert state_file(tmp_path)["current_state"] == "ACHIEVE_TASK_DRAFTING"
 

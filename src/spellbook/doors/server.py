@@ -66,6 +66,25 @@ def _over_mcp(err: BaseException) -> str:
     return text(said(err).replace("run `spell repair`", f"call the {REPAIR_TOOL} tool"))
 
 
+def _unfinished(pending: str, spell: str, tools: dict[str, str]) -> str:
+    """Why the read-only tool of `spell` casts nothing while a cast is interrupted
+    (`pending`, as status tells it): it does not finish it, as any other cast would; the
+    interrupted cast's own tool (`tools`: each spell's), or the repair tool, does. A
+    record no cast finishes (a damaged or forged one) is told as it is: only the repair
+    tool sets it aside."""
+    from spellbook.records.terminal import text
+
+    if " was interrupted; " not in pending:
+        return f"{_over_mcp(SpellbookError(pending))}; nothing was cast"
+    cast = pending.split(" was interrupted; ")[0]
+    own = tools.get(cast.split(" (")[0], cast.split(" (")[0])  # the cast's spell's tool
+    return text(
+        f"{cast} was interrupted; the {tools.get(spell, spell)} tool is read-only and does "
+        f"not finish it, so nothing was cast: call the {own} tool to finish it and cast "
+        f"nothing more, or the {REPAIR_TOOL} tool"
+    )
+
+
 def annotations_of(machine: Any, spell: str) -> tuple[bool, bool]:
     """What the spec says a spell's casts do to the workspace: whether they leave it as
     it is (read-only, and so idempotent), whether they may rewrite, move or remove
@@ -177,10 +196,7 @@ def build(workflow: Workflow, name: str = "spellbook") -> Any:
                 journal = workflow.journal
                 pending = journal.interrupted(workflow.read(), done=False) if read_only else None
                 if pending is not None:  # finishing it moves files: no read-only tool's work
-                    raise ToolError(
-                        f"{pending}; {spell} is a read-only tool and does not finish it, so "
-                        "nothing was cast"
-                    )
+                    raise ToolError(_unfinished(pending, spell, machine.TRIGGERS))
                 result = workflow.cast(spell)
             except (SpellbookError, OSError) as err:
                 raise ToolError(_over_mcp(err)) from None
