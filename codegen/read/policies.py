@@ -18,7 +18,7 @@ from functools import cache
 
 from ..model import Notice, Policy
 from .lexicon import normal
-from .markdown import Block, Inline, ItemList, Paragraph
+from .markdown import Block, Inline, ItemList, Paragraph, Quote
 
 _REFUSED = (
     r"(?:denied|rejected|refused|blocked|invalid|forbidden|disallowed|illegal"
@@ -93,7 +93,9 @@ def unlisted_policy(blocks: Iterable[Block]) -> Policy | None:
     rejected by this machine, as the spec's policy; None where no sentence says so."""
     for line, text in _prose(blocks):
         for sentence in _SPLIT.split(text):
-            if says_unlisted_rejected(sentence):
+            # a note's label before it (`Note: Transitions not listed are rejected.`)
+            bare = re.sub(r"^\W*(?:note|important|rule|policy)\W*:\W*", "", sentence, flags=re.I)
+            if says_unlisted_rejected(sentence) or says_unlisted_rejected(bare):
                 return Policy(sentence.strip(), line)
     return None
 
@@ -117,13 +119,16 @@ def unread_policies(blocks: Iterable[Block]) -> Iterator[Notice]:
 
 
 def _prose(blocks: Iterable[Block]) -> Iterator[tuple[int, str]]:
-    """(line, text) of each paragraph and list item, lines joined."""
+    """(line, text) of each paragraph, list item and block quote (`> Transitions not
+    listed are rejected.`, a note's usual place), lines joined."""
     for block in blocks:
         if isinstance(block, Paragraph):
             yield from _joined(block.lines)
         elif isinstance(block, ItemList):
             for item in block.items:
                 yield from _prose(item.blocks)
+        elif isinstance(block, Quote):
+            yield from _prose(block.blocks)
 
 
 def _joined(lines: tuple[Inline, ...]) -> Iterator[tuple[int, str]]:

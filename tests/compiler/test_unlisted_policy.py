@@ -130,6 +130,16 @@ def test_with_the_policy_unlisted_cells_are_blocked_and_reported_once() -> None:
     assert not [f for f in findings if f.severity.value == "error"]
 
 
+@pytest.mark.parametrize("quoted", ["> ", "> **Note:** "])
+def test_the_policy_in_a_block_quote_is_read(quoted: str) -> None:
+    """`> Transitions not listed are rejected.` was not read, and each missing cell told
+    the author to write the very sentence."""
+    spec = parse_spec_text(_text(quoted + POLICY), "spec/P.md")
+    findings = analyse(spec)
+    assert not [f for f in findings if f.kind == "missing_cell"]
+    assert [f.kind for f in findings if f.kind == "unlisted_rejected"] == ["unlisted_rejected"]
+
+
 @pytest.mark.parametrize("spell", ["state", "listed", "rejected", "transitions"])
 def test_the_policy_s_own_words_are_no_advice_about_a_spell_of_that_name(spell: str) -> None:
     # The policy's refusal says "... is not listed for this state, and transitions not
