@@ -873,7 +873,11 @@ def parse_terms(table: Table, columns: Columns, notices: list[Notice] | None = N
     return terms
 
 
-_WILDCARD = re.compile(r"(?:any|all) states?(?:\s+except\s+(?P<rest>.+))?", re.IGNORECASE)
+_WILDCARD = re.compile(
+    r"(?:(?:any|all) states?|(?:(?:any|all)(?: states?)?|\*)(?=\s+(?:except|other than)\s))"
+    r"(?:\s+(?:except|other than)\s+(?P<rest>.+))?",
+    re.IGNORECASE,
+)
 # Other ways of writing `Any state`: `any`, `*`, `any status`.
 _EVERY = frozenset({"any", "*", "any status", "every state"})
 # `any terminal` / `any non-terminal` (state), and the scope each selects.
@@ -899,7 +903,8 @@ BACK = frozenset(
 
 
 def parse_selector(text: str) -> Selector:
-    """`A, B` / `Any state` / `Any state except A, NAME_[G/A]`; `any`, `*` as `Any
+    """`A, B` / `Any state` / `Any state except A, NAME_[G/A]` (`* except A, B`, `All
+    except A`, `Any state other than A`); `any`, `*` as `Any
     state`; `any terminal` and `any non-terminal` as the states with no way out and
     those with one (resolved in `expand`). A name `A / B` stays whole here: it is
     several states only where each part is one (`expand`)."""

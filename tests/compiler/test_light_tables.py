@@ -3316,3 +3316,27 @@ def test_a_table_of_one_event_s_moves_under_a_heading_naming_it_reads_the_event(
     # a heading of a state, or of a part, names no event
     plain = read(text.replace("Event: ", "").replace("Trigger - ", "").replace("## Events\n", ""))
     assert all(t.startswith("to_") for r in plain.rows[:3] for t in r.triggers)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "* except done, cancelled",
+        "All except done, cancelled",
+        "Any state other than done, cancelled",
+    ],
+)
+def test_every_state_but_some_in_other_words_is_the_wildcard_with_exceptions(written: str) -> None:
+    """`* except done, cancelled` was split at its comma, `cancelled` taken for a second
+    From state, and the refusal blamed the terminal row."""
+    assert parse_selector(written) == parse_selector("Any state except done, cancelled")
+    rows = (
+        "| open | start | working |",
+        "| working | finish | done |",
+        f"| {written} | cancel | cancelled |",
+        "| done | - | (none) |",
+        "| cancelled | - | (none) |",
+    )
+    spec = read(_order("| From | Event | To |", *rows))
+    cancel = next(r for r in spec.rows if "cancel" in r.triggers)
+    assert cancel.current.wildcard and set(cancel.current.names) == {"done", "cancelled"}

@@ -115,10 +115,9 @@ def test_a_negated_state_is_offered_any_state_except_it_never_the_state() -> Non
         "not COMPLETED",
         "anything except COMPLETED",
         "all but completed",
-        # Capitalised, `*`, in parentheses: each was told only the forms that read.
-        "All except COMPLETED",
+        # Capitalised, in parentheses: each was told only the forms that read (`All
+        # except COMPLETED` and `* except COMPLETED` are read as that form).
         "Every state but COMPLETED",
-        "* except COMPLETED",
         "Any state (except COMPLETED)",
         # The signs of code: `!COMPLETED` was offered COMPLETED, the state it excludes.
         "!COMPLETED",
