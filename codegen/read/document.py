@@ -891,7 +891,7 @@ def _from_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> 
     for at, _, heading in found:
         forms = _heading_names(heading.text)
         # `### Phase review` is `review` where no heading of its own names that state
-        loose = _PREFIXED.sub("", forms[-1]).strip()
+        loose = re.sub(_PREFIXED, "", forms[-1]).strip()
         if loose != forms[-1] and normal(loose) not in titles:
             forms.append(loose)
         state = next((led[normal(f)] for f in forms if normal(f) in led), None)
@@ -955,7 +955,7 @@ _MOVES_WORDS = _MOVES_NOUNS | {"outgoing", "allowed", "valid", "possible", "its"
 
 # A word before a state's name in its heading that may be part of the name (`### Phase
 # review`): dropped only where the rest is a state the rows name and no heading's own.
-_PREFIXED = re.compile(r"^(?:status|phase|stage|step)\s+", re.IGNORECASE)
+_PREFIXED = r"(?i)^(?:status|phase|stage|step)\s+"  # compiled at first use, by `re`
 
 
 def _heading_names(text: str) -> list[str]:
@@ -1009,24 +1009,22 @@ def _event_headings(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) ->
         table = p.block
         if not isinstance(table, Table) or not p.headings:
             continue
+        heading = p.headings[-1]
+        m = re.fullmatch(_EVENT_HEADING, " ".join(heading.text.split()))
+        parent = p.headings[-2] if len(p.headings) > 1 else None
+        under = parent is not None and normal(parent.text.strip(":")) in _EVENTS_TITLES
+        name = (m.group("name") if m else heading.text if under else "").strip().strip("`*")
+        if not name.strip():
+            continue  # the common case, told without reading the table's columns
         held = roles_found(table, light_roles(roles, table))
         if "current state" not in held or "next state" not in held or {"trigger", "id"} & set(held):
             continue
-        heading = p.headings[-1]
-        m = _EVENT_HEADING.fullmatch(" ".join(heading.text.split()))
-        parent = p.headings[-2] if len(p.headings) > 1 else None
-        under = parent is not None and normal(parent.text.strip(":")) in _EVENTS_TITLES
-        name = m.group("name") if m else heading.text if under else ""
-        name = name.strip().strip("`*").strip()
-        if name:
-            out[at] = replace(p, block=_with_from(table, name, "Event"))
+        out[at] = replace(p, block=_with_from(table, name.strip(), "Event"))
     return out
 
 
 # A heading over the moves of one event: `Event: submit`, `Trigger - pay`.
-_EVENT_HEADING = re.compile(
-    r"(?:event|trigger|message|command)\s*[:\-\u2013\u2014]\s*(?P<name>\S.*)", re.IGNORECASE
-)
+_EVENT_HEADING = r"(?i)(?:event|trigger|message|command)\s*[:\-\u2013\u2014]\s*(?P<name>\S.*)"
 # A heading whose sub-headings each name an event, over the moves it makes.
 _EVENTS_TITLES = frozenset({"events", "triggers", "messages", "commands", "moves by event"})
 

@@ -199,11 +199,13 @@ def yes_columns(columns: Iterable[tuple[str, Iterable[str]]]) -> frozenset[str]:
     """The headers of the columns, given as (header, cells), with a `yes` in some cell:
     a column of yes and no answers a question of each move."""
     return frozenset(
-        name for name, cells in columns if any(_YES.fullmatch(" ".join(c.split())) for c in cells)
+        name
+        for name, cells in columns
+        if any(re.fullmatch(_YES, " ".join(c.split())) for c in cells)
     )
 
 
-_YES = re.compile(r"\W*(?:yes|y|true|\u2713|\u2714|\u2705)\W*", re.IGNORECASE)
+_YES = r"(?i)\W*(?:yes|y|true|\u2713|\u2714|\u2705)\W*"  # compiled at first use, by `re`
 
 
 # A cell that says the move is refused (`no`, `✗`, `invalid`), in a column no role

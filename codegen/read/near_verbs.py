@@ -425,7 +425,7 @@ _LISTED = re.compile(r"(?:^|(?<=\s))(\d+)[.)]\s+")
 
 
 # A list's mark before a step: a bullet, or a number as a markdown list writes it.
-_MARK = re.compile(r"^(?:[\u2022\u00b7\u2023\u25e6*+-]|\d+[.)])\s+")
+_MARK = r"^(?:[\u2022\u00b7\u2023\u25e6*+-]|\d+[.)])\s+"  # compiled at first use, by `re`
 
 
 def _listed(text: str) -> list[str] | None:
@@ -447,7 +447,7 @@ def _steps(text: str, lexicon: Lexicon) -> Aim | None:
     the numbered form that it would carry out."""
     split = _listed(text) or _STEP.split(text)
     # each line's list mark, as a list in a cell writes it (`• a<br>• b`, `1. a<br>2. b`)
-    split = [_MARK.sub("", p.strip(), count=1) for p in split]
+    split = [re.sub(_MARK, "", p.strip(), count=1) for p in split]
     parts = [p.strip().rstrip(".;") for p in split if p.strip().rstrip(".;")]
     if len(parts) < 2:
         return None
