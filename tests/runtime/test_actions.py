@@ -517,3 +517,26 @@ def test_a_file_code_or_settings_are_taken_from_is_no_action_s_to_write(tmp_path
     # one that holds the workspace, or is beside it: none that an action could name
     assert programs_in(str(generated / "work"), [str(generated)], []) == ()
     assert programs_in(str(tmp_path / "work"), [str(generated)], []) == ()
+
+
+def test_no_action_writes_over_another_machine_s_state_file_or_runtime_files(
+    tmp_path: Path,
+) -> None:
+    """A rule of one machine moved the AI's file over another machine's state file (and
+    could copy over its `.intent.json`): that machine then jumped to any state, its
+    history wiped, no rule of it allowing the move. The verifier said OK."""
+    from spellbook.disk.own_files import own_file
+
+    other = tmp_path / ".release"
+    other.mkdir()
+    (other / "state.json").write_text('{"current_state": "WRITING", "history": []}\n')
+    (tmp_path / "draft.md").write_text('{"current_state": "SIGNING", "history": []}\n')
+    (tmp_path / "fixture.json").write_text('{"id": 1, "current_state": "paid"}\n')
+    workspace = Workspace(str(tmp_path), "")
+    for text in ("Move `draft.md` to `.release/state.json`", "Delete `.release/state.json`"):
+        with pytest.raises(ActionError, match=r"\.release/state\.json is \(or holds\) a machine"):
+            plan(_rule(_read(text)), workspace, Record("A"))
+    # its runtime files anywhere, by name, for the verifier too; a JSON file that only
+    # names the key is the project's own
+    assert own_file(".release/.intent.json", "copy") and own_file("a/.history/x", "create")
+    assert plan(_rule(_read("Delete `fixture.json`")), workspace, Record("A")).operations

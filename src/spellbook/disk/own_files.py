@@ -19,13 +19,18 @@ BACKUP = ".bad-"
 # The verbs that only read the files they name, and so may name the state file.
 READING_VERBS = frozenset({"load", "find"})
 OWN_FILE = "is Spellbook's own file; no action of a spec touches it"
+STATE_OF_ANOTHER = (
+    "is (or holds) a machine's state file; no action of a spec touches it, as a cast of "
+    "that machine alone writes it"
+)
 
 
 def own_file(path: str, verb: str, own: Collection[str] = ()) -> bool:
     """Whether an action of `verb` naming `path` (relative to the workspace folder) would
     touch a file only Spellbook writes: one of `own` (the machine's state file), or one
-    of the runtime's at the top of the workspace (`RUNTIME_FILES`, a folder's content
-    too); a verb that only reads (`READING_VERBS`) touches none. Names are compared as a
+    of the runtime's, of this workspace or of another machine's in it (`RUNTIME_FILES`
+    anywhere in the path, a folder's content too); a verb that only reads
+    (`READING_VERBS`) touches none. Names are compared as a
     filesystem that ignores case and Unicode normalization, or drops trailing dots and
     spaces (macOS, Windows), takes them: `State.json` is the state file there. One rule,
     which the compiler checks a spec's actions by and the runtime every action it plans."""
@@ -33,7 +38,7 @@ def own_file(path: str, verb: str, own: Collection[str] = ()) -> bool:
         return False
     parts = folded(path)  # RUNTIME_FILES are folded already
     return bool(parts) and (
-        parts[0] in RUNTIME_FILES
+        any(part in RUNTIME_FILES for part in parts)  # any machine's, in any workspace
         or any(parts == folded(f) or _backup(parts, folded(f)) for f in own)
     )
 

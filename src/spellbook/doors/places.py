@@ -308,62 +308,17 @@ def _folder(workspace: str) -> str:
 
 
 def _uncommitted(path: str, places: list[Place]) -> list[Hit]:
-    """A hit where `path` is a state file (`_state_file`), or a folder holding one, of no
-    workspace of `places`: a machine added or moved in the working tree and not
-    committed, which the hook, judging by HEAD, cannot judge; nothing for any other
-    path. Cheap for a path that is neither a JSON file nor a folder (most strings)."""
-    from spellbook.facts.json_values import is_json
+    """A hit where `path` is a state file (`json_values.holds_state_file`), or a folder
+    holding one, of no workspace of `places`: a machine added or moved in the working
+    tree and not committed, which the hook, judging by HEAD, cannot judge; nothing for
+    any other path (cheap for one that is neither a JSON file nor a folder)."""
+    from spellbook.facts.json_values import holds_state_file
 
-    if is_json(os.path.basename(path)):
-        names = [path]
-    elif os.path.isdir(path) and not os.path.islink(path):
-        try:
-            with os.scandir(path) as listing:
-                entries = [e for _, e in zip(range(_LISTED), listing, strict=False)]
-        except OSError:
-            entries = []
-        names = [e.path for e in entries if is_json(e.name)][:_JSON_LOOKED]
-    else:
+    found = holds_state_file(path)
+    if found is None:
         return []
-    found = [name for name in names if _state_file(name)]
-    if found:
-        bases = {os.path.realpath(place.base) for place in places}
-        if any(os.path.realpath(os.path.dirname(name)) not in bases for name in found):
-            return [Hit(UNCOMMITTED, path)]
-    return []
-
-
-_JSON_LOOKED = 16  # the JSON files of one folder read to tell whether one is a state file
-_LISTED = 256  # the entries of a folder looked at for a state file
-
-
-def _state_file(path: str) -> bool:
-    """Whether `path` is a state file as Spellbook writes one: a regular JSON file whose
-    value is an object with a `current_state` text and a `history` list (one whose start
-    does not name `current_state`, as a state file's does, is never parsed); a file of
-    the project's own that only names the key (a module, a fixture) is none."""
-    import json
-    import stat
-
-    try:
-        info = os.lstat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > _STATE_READ:
-            return False
-        with open(path, "rb") as f:
-            start = f.read(4096)
-            if b'"current_state"' not in start:  # a state file writes it first
-                return False
-            value = json.loads(start + f.read(_STATE_READ))
-    except (OSError, ValueError, RecursionError):
-        return False
-    return (
-        isinstance(value, dict)
-        and isinstance(value.get("current_state"), str)
-        and isinstance(value.get("history"), list)
-    )
-
-
-_STATE_READ = 1_000_000  # what is read of a file to tell whether it is a state file
+    bases = {os.path.realpath(place.base) for place in places}
+    return [] if os.path.realpath(os.path.dirname(found)) in bases else [Hit(UNCOMMITTED, path)]
 
 
 def _up_to(folder: str, root: str) -> list[str]:

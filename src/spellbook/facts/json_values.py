@@ -344,3 +344,51 @@ def place(value: object, query: str, fields: Mapping[str, object]) -> tuple[dict
             here = kept[0]
             said += m.group(0)
     raise Unplaced(f"`{query}` names no key to write")
+
+
+def holds_state_file(path: str, listed: int = 16) -> str | None:
+    """The state file of some machine at `path` (an absolute path), or, for a folder, the
+    first of its first `listed` JSON files that is one; None where there is none. A state
+    file is a regular JSON file whose value is an object with a `current_state` text and
+    a `history` list (one whose start does not name `current_state`, as every state
+    file's does, is never parsed): another machine's, which no action of a spec may
+    write over, and which the hook guards though no committed machine keeps it."""
+    import os
+
+    if is_json(os.path.basename(path)):
+        return path if _state_file(path) else None
+    if not os.path.isdir(path) or os.path.islink(path):
+        return None
+    try:
+        with os.scandir(path) as listing:
+            names = [e.path for _, e in zip(range(256), listing, strict=False)]
+    except OSError:
+        return None
+    found = [n for n in names if is_json(os.path.basename(n))][:listed]
+    return next((n for n in found if _state_file(n)), None)
+
+
+_STATE_READ = 1_000_000  # what is read of a file to tell whether it is a state file
+
+
+def _state_file(path: str) -> bool:
+    import json
+    import os
+    import stat
+
+    try:
+        info = os.lstat(path)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > _STATE_READ:
+            return False
+        with open(path, "rb") as f:
+            start = f.read(4096)
+            if b'"current_state"' not in start:  # a state file writes it first
+                return False
+            value = json.loads(start + f.read(_STATE_READ))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("current_state"), str)
+        and isinstance(value.get("history"), list)
+    )

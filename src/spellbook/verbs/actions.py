@@ -42,11 +42,19 @@ from __future__ import annotations
 import re
 import time
 
-from spellbook.disk.own_files import OWN_FILE, PROGRAM, TRASH, own_file, program_file
+from spellbook.disk.own_files import (
+    OWN_FILE,
+    PROGRAM,
+    READING_VERBS,
+    STATE_OF_ANOTHER,
+    TRASH,
+    own_file,
+    program_file,
+)
 from spellbook.disk.state_file import Record, parse_json
 from spellbook.disk.state_file import today as date_today
 from spellbook.disk.store import READ_LIMIT, Workspace
-from spellbook.records.errors import ActionError, BadFile
+from spellbook.records.errors import ActionError, BadFile, UnsafePath
 from spellbook.records.outcome import Did, Done
 from spellbook.schema import Action, Rule
 from spellbook.verbs.operations import Files, checksum_of, distinct_names, paths_of
@@ -85,6 +93,16 @@ def _refuse_own(
         raise ActionError(f"{workspace.shown(path)} {OWN_FILE}")
     if program_file(path, verb, programs):
         raise ActionError(f"{workspace.shown(path)} {PROGRAM}")
+    from spellbook.facts.json_values import holds_state_file  # only casts that write files
+
+    try:
+        full = workspace.path(path) if verb not in READING_VERBS else ""
+    except UnsafePath:
+        full = ""  # said where the action takes the path, as it always was
+    if full and holds_state_file(full) is not None:
+        # another machine's state file (`.release/state.json`): a rule of this one would
+        # make the AI's file its state, a move no rule of it allows
+        raise ActionError(f"{workspace.shown(path)} {STATE_OF_ANOTHER}")
 
 
 def plan(
