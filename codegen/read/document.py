@@ -361,22 +361,30 @@ _STARTING = (
 def _says_start(before: str, after: str) -> bool:
     """Whether a line says where something starts of the state it names between `before`
     and `after`: a word of starting right before it (`_starting_before`: `created in
-    the`, `new orders are always`); a word that can only mean it (`begins`, `created`,
-    `lands`: `_STRONG`) earlier in its sentence, not of another thing (`create a
-    checklist`, `Start the review`); or `starts`/`begins` after it in its sentence
-    (`` `review` is where every new ticket starts ``)."""
+    the`, `new orders are always`); a verb of starting (`_STRONG`: `begins`, `created`,
+    `lands`) at most five words before it in its sentence, not of another thing (`create a
+    checklist`); or, after it, that it is where things start (`` `review` is where
+    every new ticket starts ``, `` `review` is the first state ``)."""
     if _starting_before().search(before):
         return True
     sentence = re.split(r"[.!?;]\s", before)[-1]
-    if re.search(rf"\b(?:{_STRONG})\b(?!\s+(?:a|an|the)\b)", sentence, re.IGNORECASE):
+    near = rf"\b(?:{_STRONG})\b(?!\s+(?:a|an|the)\b)(?:\W+\w+){{0,5}}\W*$"
+    if re.search(near, sentence, re.IGNORECASE):
         return True
     rest = re.split(r"[.!?;](?:\s|$)", after)[0]
-    return re.search(r"\b(?:start|starts|begin|begins)\b", rest, re.IGNORECASE) is not None
+    return re.match(_STARTS_HERE, rest, re.IGNORECASE) is not None
 
 
-# The words of starting that say where the item starts wherever they are in its sentence
-# (not `new`, `first` or `default`, which are as often said of other things).
-_STRONG = r"initial|initially|initiali[sz]ed|start\w*|creat\w*|begin\w*|born|land\w*|placed"
+# The verbs of starting that say where the item starts a few words before the state
+# (not `new`, `first` or `default`, nor `placed` or `landing`, as often said of others).
+_STRONG = (
+    r"initial|initially|initiali[sz]ed|created|creates|create|begins|began|begin|starts"
+    r"|started|lands|landed"
+)
+# After a state: that it is where things start (`is where every ticket starts`).
+_STARTS_HERE = (
+    r"\W*(?:is|are)\s+(?:where\b.*\b(?:starts?|begins?)\b|the\s+(?:first|initial|starting)\b)"
+)
 
 
 @cache

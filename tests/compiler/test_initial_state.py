@@ -394,6 +394,14 @@ def test_a_line_that_may_say_where_it_starts_in_other_words_is_a_warning(said: s
         "Start the review in `draft` only after CI is green.",
         # names where it does start (the first state the rows name) before another
         "New orders land in `review` and move to `draft` when sent back.",
+        # a word of starting of something else, or far from the state
+        "The landing page shows orders in `draft` with a badge.",
+        "The creator of an order may edit it while in `draft`.",
+        "From `draft`, the author starts over.",
+        "An order in `draft` starts the SLA timer.",
+        "Starting Monday, reviewers handle `draft` orders too.",
+        "The created_at field is kept while in `draft`.",
+        "Orders placed by admins skip `draft`.",
     ],
 )
 def test_a_word_of_starting_that_leads_to_no_state_named_is_no_warning(said: str) -> None:
