@@ -93,8 +93,7 @@ def unlisted_policy(blocks: Iterable[Block]) -> Policy | None:
     rejected by this machine, as the spec's policy; None where no sentence says so."""
     for line, text in _prose(blocks):
         for sentence in _SPLIT.split(text):
-            # a note's label before it (`Note: Transitions not listed are rejected.`)
-            bare = re.sub(r"^\W*(?:note|important|rule|policy)\W*:\W*", "", sentence, flags=re.I)
+            bare = _unlabelled(sentence)
             if says_unlisted_rejected(sentence) or says_unlisted_rejected(bare):
                 return Policy(sentence.strip(), line)
     return None
@@ -102,8 +101,21 @@ def unlisted_policy(blocks: Iterable[Block]) -> Policy | None:
 
 def unread_policies(blocks: Iterable[Block]) -> Iterator[Notice]:
     """A warning for each sentence that says transitions not listed are rejected but
-    limits it (`... by the API gateway, not by this machine`, `... except in DRAFT`):
-    not the machine's policy, which its author may have meant it to be."""
+    limits it (`... by the API gateway, not by this machine`, `... except in DRAFT`), or
+    that says so in a block quote (which may quote another system's manual): not the
+    machine's policy, which its author may have meant it to be."""
+    for line, text in _prose(blocks, quoted=True):
+        for sentence in _SPLIT.split(text):
+            bare = _unlabelled(sentence)
+            if says_unlisted_rejected(sentence) or says_unlisted_rejected(bare):
+                yield Notice(
+                    "unlisted_unread",
+                    f"{sentence.strip()!r} is in a block quote, which may quote another "
+                    "system, so it is not taken as this machine's policy for transitions "
+                    "not listed; if it is this machine's, write it outside the quote: "
+                    f"{POLICY_FORM!r}",
+                    line,
+                )
     for line, text in _prose(blocks):
         for sentence in _SPLIT.split(text):
             limit = _limit(sentence)
@@ -118,17 +130,22 @@ def unread_policies(blocks: Iterable[Block]) -> Iterator[Notice]:
                 )
 
 
-def _prose(blocks: Iterable[Block]) -> Iterator[tuple[int, str]]:
-    """(line, text) of each paragraph, list item and block quote (`> Transitions not
-    listed are rejected.`, a note's usual place), lines joined."""
+def _unlabelled(sentence: str) -> str:
+    """A sentence without a note's label before it (`Note: Transitions not listed ...`)."""
+    return re.sub(r"^\W*(?:note|important|rule|policy)\W*:\W*", "", sentence, flags=re.I)
+
+
+def _prose(blocks: Iterable[Block], quoted: bool = False) -> Iterator[tuple[int, str]]:
+    """(line, text) of each paragraph and list item, lines joined; with `quoted`, those of
+    block quotes alone (`> Transitions not listed are rejected.`)."""
     for block in blocks:
-        if isinstance(block, Paragraph):
+        if isinstance(block, Paragraph) and not quoted:
             yield from _joined(block.lines)
-        elif isinstance(block, ItemList):
+        elif isinstance(block, ItemList) and not quoted:
             for item in block.items:
                 yield from _prose(item.blocks)
         elif isinstance(block, Quote):
-            yield from _prose(block.blocks)
+            yield from _prose(block.blocks, quoted=False) if quoted else ()
 
 
 def _joined(lines: tuple[Inline, ...]) -> Iterator[tuple[int, str]]:
