@@ -913,6 +913,15 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     # a file beside it that is no state file, and a committed machine's workspace: as before
     code, why = judged("Write", {"file_path": str(other / "notes.md"), "content": "x"})
     assert code == 0, why
+    # a state file past many other JSON files of its folder, or with a long history
+    for n in range(20):
+        (other / f"a{n:02}.json").write_text("{}")
+    code, why = judged("mcp__fs__delete", {"path": str(other)})
+    assert code == 2, why
+    big = other / "state.json"
+    big.write_text('{"current_state": "WRITING", "history": [' + '"x",' * 400_000 + '"x"]}')
+    code, why = judged("Write", {"file_path": str(big), "content": "{}"})
+    assert code == 2 and "no machine the project has as committed" in why, why
     # nor a file of the project's own that only names the key (a module, a fixture)
     (root / "models.py").write_text('STATE = "current_state"\n')
     (root / "fixture.json").write_text('{"id": 1, "current_state": "paid"}\n')

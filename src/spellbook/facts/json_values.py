@@ -346,13 +346,14 @@ def place(value: object, query: str, fields: Mapping[str, object]) -> tuple[dict
     raise Unplaced(f"`{query}` names no key to write")
 
 
-def holds_state_file(path: str, listed: int = 16) -> str | None:
+def holds_state_file(path: str) -> str | None:
     """The state file of some machine at `path` (an absolute path), or, for a folder, the
-    first of its first `listed` JSON files that is one; None where there is none. A state
-    file is a regular JSON file whose value is an object with a `current_state` text and
-    a `history` list (one whose start does not name `current_state`, as every state
-    file's does, is never parsed): another machine's, which no action of a spec may
-    write over, and which the hook guards though no committed machine keeps it."""
+    first of its JSON files (among its first 256 names) that is one; None where there is
+    none. A state file is a regular JSON file whose value is an object with a
+    `current_state` text and a `history` list (one whose first 4 KB do not name
+    `current_state`, as every state file's do, is never parsed; one past 1 MB that does
+    is taken for one unparsed): another machine's, which no action of a spec may write
+    over, and which the hook guards though no committed machine keeps it."""
     import os
 
     if is_json(os.path.basename(path)):
@@ -364,7 +365,7 @@ def holds_state_file(path: str, listed: int = 16) -> str | None:
             names = [e.path for _, e in zip(range(256), listing, strict=False)]
     except OSError:
         return None
-    found = [n for n in names if is_json(os.path.basename(n))][:listed]
+    found = [n for n in names if is_json(os.path.basename(n))]
     return next((n for n in found if _state_file(n)), None)
 
 
@@ -378,12 +379,14 @@ def _state_file(path: str) -> bool:
 
     try:
         info = os.lstat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > _STATE_READ:
+        if not stat.S_ISREG(info.st_mode):
             return False
         with open(path, "rb") as f:
             start = f.read(4096)
             if b'"current_state"' not in start:  # a state file writes it first
                 return False
+            if info.st_size > _STATE_READ:  # a long history: fail closed, unparsed
+                return True
             value = json.loads(start + f.read(_STATE_READ))
     except (OSError, ValueError, RecursionError):
         return False
