@@ -1096,3 +1096,10 @@ def test_an_item_boxed_otherwise_than_ticked_is_an_item_not_ticked(tmp_path: Pat
     found = facts(tmp_path, {"d.md": text})
     assert found.check("unchecked", "d.md", "Checks") is True
     assert found.check("checked_at_least", "d.md", "2 Checks") is False
+
+
+def test_an_empty_item_s_text_on_the_next_line_is_text_where_it_counts_as_an_item() -> None:
+    """`- [ ]` then `a` (its text, run on): an item, whose text `a` was dropped as a line
+    of the template's, so `items` held without `section_text` (found by hypothesis)."""
+    assert real_items("## S\n- [ ]\na", "## S\na", "S") == [False]
+    assert real_lines("## S\n- [ ]\na", "## S\na", "S") == ["a"]

@@ -370,13 +370,20 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
         if box is None:
             continue
         said = " ".join(box[1].split())
-        if not said and at + 1 < len(lines):  # `- [ ]` and its text on the next line
-            after, outside = lines[at + 1]
-            runs_on = after[:1] in (" ", "\t") or _paragraph(after)  # indented, or lazy
-            if outside and runs_on and _item(after) is None:
-                said = " ".join(after.split())
+        if not said and _runs_on(lines, at):  # `- [ ]` and its text on the next line
+            said = " ".join(lines[at + 1][0].split())
         items.append((box[0], said))
     return items
+
+
+def _runs_on(lines: list[tuple[str, bool]], at: int) -> bool:
+    """Whether the empty item at `at` has its text on the next line: one indented, or a
+    paragraph's (lazy), outside code and no item itself."""
+    if at + 1 >= len(lines):
+        return False
+    after, outside = lines[at + 1]
+    runs_on = after[:1] in (" ", "\t") or _paragraph(after)
+    return outside and runs_on and _item(after) is None
 
 
 def real_items(text: str, template: str, section: str) -> list[bool]:
@@ -397,12 +404,20 @@ def real_lines(text: str, template: str, section: str) -> list[str]:
     lines = _own(template, section)[1] if template else frozenset()
     untouched = bool(template) and _untouched(checklist(text, section), template, section)
     found = []
-    for line, plain in _section(text, section):
+    read = list(_section(text, section))
+    carried = -1  # the line an empty item's text runs on to (`- [ ]`, then its text)
+    for at, (line, plain) in enumerate(read):
         words = " ".join(line.split())
         box = _item(line) if plain else None
-        if box is not None:
-            if " ".join(box[1].split()) and not untouched:
-                found.append(words)
+        if at == carried:
+            if words and not untouched:
+                found.append(words)  # an item's text, as `checklist` reads it
+        elif box is not None:
+            if " ".join(box[1].split()):
+                if not untouched:
+                    found.append(words)
+            elif _runs_on(read, at):
+                carried = at + 1
         elif words and words not in lines:
             found.append(words)
     return found
