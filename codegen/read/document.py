@@ -492,8 +492,8 @@ def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> I
         if not isinstance(table, Table) or not table.header.cells:
             continue
         first = _header(table.header.cells[0])
-        numbered = all(
-            re.fullmatch(r"#?\s*\d+[.)]?", " ".join(r.cells[0].plain.split()))
+        numbered = all(  # `1`, `#2`, `3.`, `S4`, `ST-5`: numbers, not the states' names
+            re.fullmatch(_ROW_NUMBER, " ".join(r.cells[0].plain.split()))
             for r in table.rows
             if r.cells and r.cells[0].plain.strip()
         )
@@ -516,6 +516,7 @@ def _state_tables(placed: list[_Placed], roles: dict[str, tuple[str, ...]]) -> I
         yield table
 
 
+_ROW_NUMBER = r"(?:#\s*|[A-Za-z]{1,3}[-_]?)?\d+[.)]?"  # one cell of such a column
 # A first column of a table of states that numbers its rows: `#`, `No.`, `Step`, `ID`
 # (where its cells are numbers: `| ID | Name |` of `DRAFT` names the states).
 _ROW_NUMBERS = frozenset(

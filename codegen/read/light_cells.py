@@ -192,6 +192,8 @@ _PROPERTY = frozenset(
 _ALLOWING = frozenset(
     {"valid", "allowed", "allow", "permitted", "possible", "enabled", "supported", "available"}
     | {"scope", "legal", "ok", "accepted", "applicable", "v1", "mvp", "implemented", "live"}
+    | {"release", "released", "works", "working", "ready", "done", "shipped", "built"}
+    | {"active", "on", "wired", "phase", "included", "exists", "possible"}
 )
 
 

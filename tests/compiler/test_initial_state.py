@@ -345,6 +345,16 @@ def test_a_table_of_states_whose_first_column_numbers_its_rows_is_read(number: s
     assert any("lists 'archived', which no transition table names" in m for m in said), said
 
 
+def test_an_id_column_of_codes_with_numbers_numbers_the_rows() -> None:
+    states = (
+        "## States\n\n| ID | State | Meaning |\n|---|---|---|\n| S1 | draft | new |\n"
+        "| S2 | review | read |\n| S3 | shipped | sent |\n| S4 | archived | gone |\n\n"
+    )
+    spec = parse_spec_text(f"# Order\n\n{states}## Transitions\n\n{_TABLE}")
+    said = [f.message for f in analyse(spec) if f.kind == "states_unread"]
+    assert any("lists 'archived', which no transition table names" in m for m in said), said
+
+
 def test_an_id_column_of_names_is_the_states_not_row_numbers() -> None:
     """`| ID | Name | Description |` of `DRAFT`, `IN_REVIEW`: the IDs are the states the
     rows name, not numbers; the names beside them were said to be states no row has."""

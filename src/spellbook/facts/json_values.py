@@ -267,19 +267,17 @@ def _keyless(items: list[object], key: str) -> bool:
 
 def _listed(found: list[object], said: str, step: str, key: str) -> None:
     """NotAList unless each of `found`, which the filter `step` (of `key`) goes through,
-    is a list (or null, which has no items), or one object the filter may keep as an
-    item (`ticket[status=done]` over `{"ticket": {"status": "done"}}`): one with the key,
-    or whose values are not all objects. An object of objects without the key (a list
-    written as an object keyed by id) and text, a number or `true` are not."""
+    is a list (or no value: null, `{}`, which have no items), or one object with the key,
+    an item the filter may keep (`ticket[status=done]` over `{"ticket": {"status":
+    "done"}}`). An object without the key (a list written as an object keyed by id,
+    `{"count": 3}`) and text, a number or `true` are not: what it would keep is unknown."""
     for value in found:
         if not has_value(value) or isinstance(value, list):
             continue  # null, false, "", {}: no items yet
-        if isinstance(value, dict) and (
-            key.strip() in value or not all(isinstance(v, dict) for v in value.values())
-        ):
-            continue  # one item
+        if isinstance(value, dict) and key.strip() in value:
+            continue  # one item, with the filter's key
         kind = (
-            "an object of objects (keyed by id?)"
+            f"an object without `{key.strip()}` (its items keyed by id?)"
             if isinstance(value, dict)
             else json.dumps(value, ensure_ascii=False)
         )
