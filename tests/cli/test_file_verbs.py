@@ -198,7 +198,7 @@ def test_a_list_item_is_marked_by_a_filter_and_an_item_appended_through_real_fil
     # No feature chosen yet: the Set names no item, so nothing is written.
     refused = cast("pass", code=EXIT_BAD_INPUT)
     assert "feature_id is not set in the state file" in refused
-    assert "nothing was changed" in refused
+    assert "no file or state was changed" in refused
     assert json.loads(listed.read_text())["features"][1]["status"] == "pending"
     assert not (work / "progress.json").exists()
     state = json.loads((work / "state.json").read_text())

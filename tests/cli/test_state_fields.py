@@ -278,7 +278,7 @@ def test_a_cast_selects_the_next_pending_feature_and_a_later_cast_marks_it(
         "`features[status=pending].id` selects nothing in .feat/feature-list.json, so there is no first value"
         in refused
     )
-    assert "nothing was changed" in refused
+    assert "no file or state was changed" in refused
     assert state()["feature_id"] == "F3"
     assert state()["history"][-1]["outcome"] == "failed"  # type: ignore[index]
     # A literal.

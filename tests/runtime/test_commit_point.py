@@ -859,7 +859,7 @@ def test_a_file_over_the_read_limit_met_while_planning_stops_the_cast_naming_it(
     error = json.loads(result.stdout)["error"]
     assert error["kind"] == "too_large", error
     assert ".ai/task/task-results.md is 2.0 MB" in error["message"], error
-    assert "nothing was changed" in clean(result)
+    assert "no file or state was changed; the history records the attempt" in clean(result)
     after = files(tmp_path)
     assert {k: v for k, v in after.items() if not k.endswith("state.json")} == {
         k: v for k, v in before.items() if not k.endswith("state.json")
@@ -877,7 +877,7 @@ def test_a_link_where_a_file_to_delete_is_stops_the_cast_before_its_commit_point
     result = spell(tmp_path, "reparo")  # C2: delete the review files
     assert result.returncode == 2, result.stdout
     assert ".ai/task/review-task.md is a symbolic link; not moving it" in clean(result)
-    assert "nothing was changed" in result.stderr
+    assert "no file or state was changed" in result.stderr
     assert not (tmp_path / TASK / ".intent.json").exists()  # no half-done cast to finish
     after = files(tmp_path)
     assert {k: v for k, v in after.items() if not k.endswith("state.json")} == {

@@ -441,7 +441,7 @@ def test_frontmatter_nested_thousands_deep_is_refused_not_a_crash(tmp_path: Path
     assert status.returncode == 0 and "its frontmatter is nested too deeply" in status.stdout
     cast = spell_in(tmp_path, "accio")
     assert cast.returncode == EXIT_BAD_INPUT
-    assert "its frontmatter is nested too deeply (nothing was changed)" in cast.stderr
+    assert "its frontmatter is nested too deeply (no file or state was changed;" in cast.stderr
 
 
 def test_the_hook_judges_the_repository_of_the_file_written(tmp_path: Path) -> None:

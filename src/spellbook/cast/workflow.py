@@ -222,9 +222,9 @@ class Workflow:
                 journal.save(record, before, failed)
                 unchanged = (
                     f"nothing was changed but the move from {former} to {before}, the "
-                    "spec's new name for it, recorded in the history"
+                    "spec's new name for it, and the attempt, recorded in the history"
                     if former
-                    else "nothing was changed"
+                    else "no file or state was changed; the history records the attempt"
                 )
                 raise restated(err, f"{name} in {before}: {err} ({unchanged})") from None
             done = planned.done
