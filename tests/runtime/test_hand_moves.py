@@ -298,6 +298,11 @@ def test_a_move_by_hand_whose_rule_acts_is_refused_naming_the_spell(
         "makes it and "
     ), why
     assert does in why and why.endswith("cast Advance instead"), why
+    # a whole file written anew (a Write, its history left out): the spell is still named,
+    # not only that the history may not change
+    written = {**kept, "state": target, "history": [*kept.get("history", []), {"made": "up"}]}
+    allowed, why = flow.judge_file(json.dumps(written).encode())
+    assert not allowed and why.endswith("cast Advance instead"), why
 
 
 def test_a_move_by_hand_whose_rule_only_moves_is_allowed(tmp_path: Path) -> None:

@@ -145,17 +145,11 @@ class Judge:
         except StateFileError as err:
             return False, str(err).split("; run")[0]
         current = self.journal.read()
-        ran = "the record of the commands casts ran; only a cast that runs them writes it"
-        if "runs" in proposed.extra and proposed.extra["runs"] != current.extra.get("runs"):
-            return False, f"{shown} changes `runs`, {ran}"
-        if _exact(proposed.history) != _exact(current.history):
-            return False, (
-                f"{shown} changes `history`, the record of the casts: only a cast writes it "
-                "(an entry added, changed or removed by hand would tell of casts never made)"
-            )
+        # The move first: where it is refused, or a cast makes it, that is the reason to
+        # give (naming the spell to cast), whatever else a whole file written anew changes.
         allowed, why, by = self._judged(current.state, proposed.state)
         if not allowed:
-            return allowed, why  # the move itself is refused: that is the reason to give
+            return allowed, why
         if by is not None and acts(by[1]):
             spell, rule = by
             return False, (
@@ -163,6 +157,14 @@ class Judge:
                 f"({engine.machine.SPELL_WORD} {spell}) makes it and "
                 f"{engine.writer.effects(rule) or 'acts on files'}, which a state file "
                 f"written by hand would leave undone; cast {spell} instead"
+            )
+        ran = "the record of the commands casts ran; only a cast that runs them writes it"
+        if "runs" in proposed.extra and proposed.extra["runs"] != current.extra.get("runs"):
+            return False, f"{shown} changes `runs`, {ran}"
+        if _exact(proposed.history) != _exact(current.history):
+            return False, (
+                f"{shown} changes `history`, the record of the casts: only a cast writes it "
+                "(an entry added, changed or removed by hand would tell of casts never made)"
             )
         fields = engine.format.fields  # counters, the current item...: the casts' to keep
         for name in fields:
