@@ -527,13 +527,18 @@ def test_no_action_writes_over_another_machine_s_state_file_or_runtime_files(
 
     other = tmp_path / ".release"
     other.mkdir()
-    (other / "state.json").write_text('{"current_state": "WRITING", "history": []}\n')
+    (other / "state.json").write_text('{"current_state": "WRITING", "context": {}, "history": []}')
     (tmp_path / "draft.md").write_text('{"current_state": "SIGNING", "history": []}\n')
+    # a machine whose spec keeps its state under another key (`state`, as the session's)
+    (tmp_path / ".session").mkdir()
+    (tmp_path / ".session" / "s.json").write_text('{"state": "TEST", "context": {}, "history": []}')
     (tmp_path / "fixture.json").write_text('{"id": 1, "current_state": "paid"}\n')
     workspace = Workspace(str(tmp_path), "")
     for text in ("Move `draft.md` to `.release/state.json`", "Delete `.release/state.json`"):
         with pytest.raises(ActionError, match=r"\.release/state\.json is \(or holds\) a machine"):
             plan(_rule(_read(text)), workspace, Record("A"))
+    with pytest.raises(ActionError, match=r"\.session/s\.json is \(or holds\) a machine"):
+        plan(_rule(_read("Delete `.session/s.json`")), workspace, Record("A"))
     # its runtime files anywhere, by name, for the verifier too; a JSON file that only
     # names the key is the project's own
     assert own_file(".release/.intent.json", "copy") and own_file("a/.history/x", "create")

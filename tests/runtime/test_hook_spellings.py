@@ -875,6 +875,7 @@ def test_files_beside_claude_code_settings_stay_the_agents(configured: Path) -> 
         assert allowed, (path, why)
 
 
+@pytest.mark.timeout(120)
 def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     tmp_path: Path,
 ) -> None:
@@ -893,7 +894,7 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
         subprocess.run([*git, *args], cwd=root, check=True, timeout=60)
     other = root / ".other"
     other.mkdir()  # the working tree's machine `other` has cast here: its state file
-    (other / "state.json").write_text('{"current_state": "WRITING", "history": []}\n')
+    (other / "state.json").write_text('{"current_state": "WRITING", "context": {}, "history": []}')
     (root / ".release").mkdir(exist_ok=True)
 
     def judged(tool: str, given: dict[str, Any]) -> tuple[int, str]:
@@ -919,9 +920,14 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     code, why = judged("mcp__fs__delete", {"path": str(other)})
     assert code == 2, why
     big = other / "state.json"
-    big.write_text('{"current_state": "WRITING", "history": [' + '"x",' * 400_000 + '"x"]}')
+    big.write_text('{"state": "WRITING", "context": {}, "history": [' + '"x",' * 400_000 + '"x"]}')
     code, why = judged("Write", {"file_path": str(big), "content": "{}"})
     assert code == 2 and "no machine the project has as committed" in why, why
+    # a FIFO by a state file's name is never waited on: judged (bounded by the timeout)
+    big.unlink()
+    os.mkfifo(big)
+    code, why = judged("mcp__fs__delete", {"path": str(other)})
+    assert code == 0, why
     # nor a file of the project's own that only names the key (a module, a fixture)
     (root / "models.py").write_text('STATE = "current_state"\n')
     (root / "fixture.json").write_text('{"id": 1, "current_state": "paid"}\n')

@@ -219,17 +219,18 @@ _LITERALS = frozenset({"true", "false", "null"})
 
 
 class NotAList(ValueError):
-    """A filter met a value that is neither a list nor null: the file holds something
-    other than what the query was written for (an object keyed by id, say), and what
-    the filter would keep is not known; the message says where."""
+    """A query met a value other than the list it was written for (an object keyed by
+    id, say, or a file that is a list where a key was asked): what it would select is
+    not known; the message says where."""
 
 
 def select(value: object, query: str, fields: Mapping[str, object]) -> list[object]:
     """The values `query` selects in `value` (see the module's docstring); `fields` are
-    the state file's, for `$name`. NotAList where a filter meets an object, text, a
-    number or `true` in place of a list: its items are not known, and a filter that
-    kept none of them (`iocs[status=open]` over `{"a": {"status": "open"}}`) would say
-    there are no open ones."""
+    the state file's, for `$name`. NotAList where a filter meets an object without its
+    key, text, a number or `true` in place of a list (`_listed`), or a first key meets a
+    file that is a list of no item with that key (`_keyless`): its items are not known,
+    and a filter that kept none of them (`iocs[status=open]` over `{"a": {"status":
+    "open"}}`) would say there are no open ones."""
     found: list[object] = [value]
     said, filtered = "", False  # the query so far; whether `found` is what a filter kept
     for key, field, op, wanted in _steps(query):
@@ -347,10 +348,11 @@ def place(value: object, query: str, fields: Mapping[str, object]) -> tuple[dict
 def holds_state_file(path: str) -> str | None:
     """The state file of some machine at `path` (an absolute path), or, for a folder, the
     first of its JSON files (among its first 256 names) that is one; None where there is
-    none. A state file is a regular JSON file whose value is an object with a
-    `current_state` text and a `history` list (one whose first 4 KB do not name
-    `current_state`, as every state file's do, is never parsed; one past 1 MB that does
-    is taken for one unparsed): another machine's, which no action of a spec may write
+    none. A state file is a regular JSON file whose value is an object with a `context`
+    object, a `history` list and the state as text under the key its spec chose
+    (`current_state`, `state`), as the runtime writes every one (one whose first 4 KB do
+    not name `context`, written second, is never parsed; one past 1 MB that does is
+    taken for one unparsed): another machine's, which no action of a spec may write
     over, and which the hook guards though no committed machine keeps it."""
     import os
 
@@ -371,25 +373,30 @@ _STATE_READ = 1_000_000  # what is read of a file to tell whether it is a state 
 
 
 def _state_file(path: str) -> bool:
-    import json
     import os
     import stat
 
     try:
-        info = os.lstat(path)
-        if not stat.S_ISREG(info.st_mode):
-            return False
-        with open(path, "rb") as f:
-            start = f.read(4096)
-            if b'"current_state"' not in start:  # a state file writes it first
+        # never a link followed, never a FIFO waited on (one put there after a look)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        with os.fdopen(fd, "rb") as f:
+            size = os.fstat(f.fileno())
+            if not stat.S_ISREG(size.st_mode):
                 return False
-            if info.st_size > _STATE_READ:  # a long history: fail closed, unparsed
+            start = f.read(4096)
+            if b'"context"' not in start:  # every state file writes it second
+                return False
+            if size.st_size > _STATE_READ:  # a long history: fail closed, unparsed
                 return True
             value = json.loads(start + f.read(_STATE_READ))
     except (OSError, ValueError, RecursionError):
         return False
     return (
         isinstance(value, dict)
-        and isinstance(value.get("current_state"), str)
+        and isinstance(value.get("context"), dict)
         and isinstance(value.get("history"), list)
+        and any(isinstance(v, str) for k, v in value.items() if k not in ("context", "history"))
     )
