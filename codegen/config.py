@@ -227,8 +227,12 @@ def _machine(project: Project, entry: Entry, default: ReadOptions) -> Machine:
         project.templates_of(entry),
         ("templates",) if entry.templates is None else (*at, "templates"),
     )
+    from spellbook.disk.shared_state import state_files
+
     options = replace(
-        options, generated=relative(Path(project.root, project.generated), Path(project.root))
+        options,
+        generated=relative(Path(project.root, project.generated), Path(project.root)),
+        others=tuple(state_files(project.root)),
     )
     return Machine(entry.name, entry.spec, options, entry.allow_errors, entry.report)
 

@@ -504,6 +504,8 @@ class Spec:
     state_line: int = field(default=0, compare=False)
     # The project's generated folder, relative to its root ("": not known).
     generated: str = field(default="", compare=False)
+    # The state files of the project's machines, from its root (`ReadOptions.others`).
+    others: tuple[str, ...] = field(default=(), compare=False)
 
     @property
     def workspace(self) -> str:

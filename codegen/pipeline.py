@@ -233,7 +233,7 @@ def _build(
     file of several machines that no machine reads, said in this one's report."""
     spec = build_spec(parse_document(blocks, options), path, sha256)
     if options is not None and options.generated:
-        spec = replace(spec, generated=options.generated)
+        spec = replace(spec, generated=options.generated, others=options.others)
     if above:
         spec = replace(spec, notices=(*spec.notices, *above))
     guards = read_guards(blocks) + usage_guards(spec.spells)

@@ -11,7 +11,17 @@ from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
 
-from spellbook.disk.own_files import MODULES, OWN_FILE, PROGRAM, folded, own_file, program_file
+from spellbook.disk.own_files import (
+    MODULES,
+    OWN_FILE,
+    PROGRAM,
+    STATE_OF_ANOTHER,
+    another_state_file,
+    folded,
+    others_in,
+    own_file,
+    program_file,
+)
 from spellbook.doors.subcommands import COMMANDS
 from spellbook.records.words import did, plural, verb
 
@@ -741,6 +751,9 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
     spec = analysis.spec
     state_file = spec.state_file[len(spec.workspace) :].lstrip("/")
     programs = _programs(spec)
+    others = others_in(
+        spec.workspace, [f for f in spec.others if folded(f) != folded(spec.state_file)]
+    )
     lexicon, counters = analysis.lexicon, _counters(spec)
     aims: dict[str, Aim | None] = {}  # specs repeat phrases word for word
     for row in spec.rows:
@@ -772,6 +785,14 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                         f"{f} {OWN_FILE}"
                         for f in action.files
                         if own_file(f, action.verb, [state_file])
+                    ),
+                    "",
+                )
+                or next(
+                    (
+                        f"{f} {STATE_OF_ANOTHER}"
+                        for f in (*action.files, *_archived_into(action))
+                        if another_state_file(f, action.verb, others)
                     ),
                     "",
                 )

@@ -66,6 +66,9 @@ class ReadOptions:
     # The project's generated folder, relative to its root ("": not known), which no
     # action of the spec may write (`own_files.program_file`).
     generated: str = ""
+    # The state files of the project's machines (from its root), which no action of the
+    # spec may write but its own (`own_files.another_state_file`).
+    others: tuple[str, ...] = ()
 
 
 # What a cell with nothing in it may say: no condition (always), no action.

@@ -1297,3 +1297,33 @@ def test_mcp_refuses_to_cast_once_the_project_is_reconfigured(house: Path) -> No
     said = "".join(c.text for c in opened.content)
     assert opened.is_error and "pyproject.toml changed since this MCP server started" in said
     assert not (house / ".door" / "state.json").exists()
+
+
+def test_verify_refuses_an_action_on_the_state_file_of_another_machine_of_the_project(
+    house: Path,
+) -> None:
+    """A rule of one machine could copy the AI's file to where another machine of the
+    project keeps its state (not written yet, or written): that machine then started in
+    any state the file named. The verifier said OK, with an info advising to delete the
+    file first. The other machine's state file is read off its generated module."""
+    module = (house / "generated" / "door.py").read_text(encoding="utf-8")
+    (house / "generated" / "lock.py").write_text(
+        module.replace('"door"', '"lock"').replace(".door/state.json", ".door/lock/state.json"),
+        encoding="utf-8",
+    )
+    with (house / "pyproject.toml").open("a", encoding="utf-8") as f:
+        f.write('lock = "spec/DOOR.md"\n')
+    spec = house / "spec" / "DOOR.md"
+    text = spec.read_text(encoding="utf-8")
+    scrap = "| D3 | OPEN | Shut | - | CLOSED | Delete `open.flag` |"
+    assert scrap in text
+    for action, refused in (
+        ("Copy `key.txt` to `lock/state.json`", True),
+        ("Delete `lock`", True),
+        ("Copy `key.txt` to `lock/notes.md`", False),
+    ):
+        spec.write_text(text.replace(scrap, f"| D3 | OPEN | Shut | - | CLOSED | {action} |"))
+        verified = compiler(house, "verify", "--spec", "spec/DOOR.md")
+        said = "is (or holds) the state file of another machine of the project"
+        assert (said in verified.stdout) is refused, (action, verified.stdout)
+        assert ("[action_path]" in verified.stdout) is refused, verified.stdout

@@ -517,29 +517,65 @@ def test_a_file_code_or_settings_are_taken_from_is_no_action_s_to_write(tmp_path
     assert programs_in(str(tmp_path / "work"), [str(generated)], []) == ()
 
 
+def _project_of(root: Path, state_file: str) -> None:
+    """A project at `root` listing one machine whose generated module keeps its state in
+    `state_file` (black wraps a long one in parentheses, as here)."""
+    (root / "pyproject.toml").write_text(
+        '[tool.spellbook.machines]\nrelease = "spec/RELEASE.md"\n', encoding="utf-8"
+    )
+    (root / "generated").mkdir()
+    (root / "generated" / "release.py").write_text(
+        f'"""Generated."""\n\nSPEC = "spec/RELEASE.md"\nSTATE_FILE = (\n    "{state_file}"\n)\n'
+        f'WORKSPACE = "{state_file.rsplit("/", 1)[0]}"\n',
+        encoding="utf-8",
+    )
+
+
 def test_no_action_writes_over_another_machine_s_state_file_or_runtime_files(
     tmp_path: Path,
 ) -> None:
     """A rule of one machine moved the AI's file over another machine's state file (and
     could copy over its `.intent.json`): that machine then jumped to any state, its
-    history wiped, no rule of it allowing the move. The verifier said OK."""
+    history wiped, no rule of it allowing the move. The verifier said OK. The state files
+    are the project's machines' (and the shipped ones'), read off their generated
+    modules: a JSON file of the spec's own shaped like one (`context`, `history`) is
+    the spec's to write, a state file with a long field before its `context` is still
+    one, and one not written yet may not be made by a rule of another machine."""
     from spellbook.disk.own_files import own_file
 
+    _project_of(tmp_path, ".release/state.json")
     other = tmp_path / ".release"
     other.mkdir()
-    (other / "state.json").write_text('{"current_state": "WRITING", "context": {}, "history": []}')
+    long_field = '{"current_state": "WRITING", "summary": "%s", "context": {}, "history": []}'
+    (other / "state.json").write_text(long_field % ("y" * 5000))
     (tmp_path / "draft.md").write_text('{"current_state": "SIGNING", "history": []}\n')
-    # a machine whose spec keeps its state under another key (`state`, as the session's)
-    (tmp_path / ".session").mkdir()
-    (tmp_path / ".session" / "s.json").write_text('{"state": "TEST", "context": {}, "history": []}')
-    (tmp_path / "fixture.json").write_text('{"id": 1, "current_state": "paid"}\n')
+    chat = '{"model": "m", "context": {"repo": "x"}, "history": [{"role": "user"}]}\n'
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "chat.json").write_text(chat)
+    (tmp_path / "progress.json").write_text('{"phase": "build", "context": {}, "history": []}')
     workspace = Workspace(str(tmp_path), "")
-    for text in ("Move `draft.md` to `.release/state.json`", "Delete `.release/state.json`"):
-        with pytest.raises(ActionError, match=r"\.release/state\.json is \(or holds\) a machine"):
+    refused = [
+        "Move `draft.md` to `.release/state.json`",
+        "Delete `.release/state.json`",
+        "Delete `.release`",  # a folder holding it
+        "Archive `.release` to `old/`",
+        "Copy `draft.md` to `.Release/State.json`",  # one file where case is ignored
+        "Copy `draft.md` to `.release/state.json.bad-20261129T000000Z`",  # repair reads it
+        "Copy `draft.md` to `.ai/task/state.json`",  # a shipped machine's
+    ]
+    for text in refused:
+        with pytest.raises(ActionError, match=r"is \(or holds\) the state file of another"):
             plan(_rule(_read(text)), workspace, Record("A"))
-    with pytest.raises(ActionError, match=r"\.session/s\.json is \(or holds\) a machine"):
-        plan(_rule(_read("Delete `.session/s.json`")), workspace, Record("A"))
-    # its runtime files anywhere, by name, for the verifier too; a JSON file that only
-    # names the key is the project's own
+    (other / "state.json").unlink()  # not written yet: no rule of another machine makes it
+    with pytest.raises(ActionError, match=r"state\.json is \(or holds\) the state file"):
+        plan(_rule(_read("Copy `draft.md` to `.release/state.json`")), workspace, Record("A"))
+    # its runtime files anywhere, by name, for the verifier too
     assert own_file(".release/.intent.json", "copy") and own_file("a/.history/x", "create")
-    assert plan(_rule(_read("Delete `fixture.json`")), workspace, Record("A")).operations
+    # the spec's own JSON files, whatever keys they have, and a folder beside a state file
+    for text in (
+        "Delete `logs/chat.json`",
+        'Set `phase` in progress.json to "test"',
+        "Archive `draft.md` to `logs/`",
+        "Copy `draft.md` to `.release/notes.md`",
+    ):
+        assert plan(_rule(_read(text)), workspace, Record("A")).operations, text

@@ -892,9 +892,17 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     git = ["git", "-c", "user.name=a", "-c", "user.email=a@b"]
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "release"]):
         subprocess.run([*git, *args], cwd=root, check=True, timeout=60)
+    # the working tree's project lists two machines more, generated, not committed
+    module = (root / "generated" / "release.py").read_text(encoding="utf-8")
+    for name, folder in (("other", ".other"), ("deep", "deep/a/b")):
+        text = module.replace('".release/state.json"', f'"{folder}/state.json"')
+        (root / "generated" / f"{name}.py").write_text(text, encoding="utf-8")
+        with (root / "pyproject.toml").open("a", encoding="utf-8") as f:
+            f.write(f'{name} = {{ spec = "spec/RELEASE.md", vocabulary = "" }}\n')
     other = root / ".other"
-    other.mkdir()  # the working tree's machine `other` has cast here: its state file
-    (other / "state.json").write_text('{"current_state": "WRITING", "context": {}, "history": []}')
+    other.mkdir()  # the machine `other` has cast here: its state file
+    state = '{"current_state": "WRITING", "summary": "%s", "context": {}, "history": []}'
+    (other / "state.json").write_text(state % ("y" * 5000))  # a long field before `context`
     (root / ".release").mkdir(exist_ok=True)
 
     def judged(tool: str, given: dict[str, Any]) -> tuple[int, str]:
@@ -907,32 +915,38 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
         return code, said.getvalue()
 
     forged = {"file_path": str(other / "state.json"), "content": '{"current_state": "SIGNING"}'}
-    code, why = judged("Write", forged)
-    assert code == 2 and "no machine the project has as committed" in why, why
-    code, why = judged("mcp__fs__delete", {"path": str(other)})
-    assert code == 2 and "no machine the project has as committed" in why, why
+    blocked = [
+        ("Write", forged),
+        ("mcp__fs__delete", {"path": str(other)}),
+        ("Write", {"file_path": str(other / "state.json.bad-20261129T000000Z"), "content": "{}"}),
+        # one not written yet, and a folder two levels above one
+        ("Write", {"file_path": str(root / "deep" / "a" / "b" / "state.json"), "content": "{}"}),
+        ("mcp__fs__delete", {"path": str(root / "deep")}),
+    ]
+    (root / "deep" / "a" / "b").mkdir(parents=True)
+    for n in range(300):  # a state file past many other files of its folder
+        (other / f"a{n:03}.json").write_text("{}")
+    for tool, tool_input in blocked:
+        code, why = judged(tool, tool_input)
+        assert code == 2 and "no machine the project has as committed" in why, (tool_input, why)
     # a file beside it that is no state file, and a committed machine's workspace: as before
     code, why = judged("Write", {"file_path": str(other / "notes.md"), "content": "x"})
     assert code == 0, why
-    # a state file past many other JSON files of its folder, or with a long history
-    for n in range(20):
-        (other / f"a{n:02}.json").write_text("{}")
-    code, why = judged("mcp__fs__delete", {"path": str(other)})
-    assert code == 2, why
-    big = other / "state.json"
-    big.write_text('{"state": "WRITING", "context": {}, "history": [' + '"x",' * 400_000 + '"x"]}')
-    code, why = judged("Write", {"file_path": str(big), "content": "{}"})
-    assert code == 2 and "no machine the project has as committed" in why, why
-    # a FIFO by a state file's name is never waited on: judged (bounded by the timeout)
-    big.unlink()
-    os.mkfifo(big)
-    code, why = judged("mcp__fs__delete", {"path": str(other)})
-    assert code == 0, why
-    # nor a file of the project's own that only names the key (a module, a fixture)
+    # nor a file of the project's own that only looks like one: a module naming the key,
+    # a fixture, an agent's chat log with `context` and `history`, a large trace
     (root / "models.py").write_text('STATE = "current_state"\n')
     (root / "fixture.json").write_text('{"id": 1, "current_state": "paid"}\n')
-    for mine in ("models.py", "fixture.json"):
+    chat = {"model": "m", "context": {"repo": "x"}, "history": [{"role": "user"}]}
+    (root / "chat.json").write_text(json.dumps(chat))
+    trace = '{"spans": [{"context": {"id": "a"}}' + ', {"name": "s"}' * 100_000 + "]}"
+    (root / "trace.json").write_text(trace)
+    for mine in ("models.py", "fixture.json", "chat.json", "trace.json"):
         code, why = judged("Write", {"file_path": str(root / mine), "content": "x"})
         assert code == 0, (mine, why)
     code, why = judged("Write", {"file_path": str(root / ".release" / "notes.md"), "content": "x"})
+    assert code == 0, why
+    # a module that is a FIFO is never waited on (bounded by the suite's timeout)
+    (root / "generated" / "other.py").unlink()
+    os.mkfifo(root / "generated" / "other.py")
+    code, why = judged("Write", {"file_path": str(root / "notes.md"), "content": "x"})
     assert code == 0, why

@@ -4,6 +4,8 @@ as a filesystem that folds names compares them."""
 
 from __future__ import annotations
 
+import posixpath
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -20,8 +22,8 @@ BACKUP = ".bad-"
 READING_VERBS = frozenset({"load", "find"})
 OWN_FILE = "is Spellbook's own file; no action of a spec touches it"
 STATE_OF_ANOTHER = (
-    "is (or holds) a machine's state file; no action of a spec touches it, as a cast of "
-    "that machine alone writes it"
+    "is (or holds) the state file of another machine of the project; no action of a spec "
+    "touches it, as a cast of that machine alone writes it"
 )
 
 
@@ -110,6 +112,31 @@ def backup_of(path: str, own: str) -> bool:
     """Whether `path` is a backup repair made of `own`, the state file
     (`state.json.bad-<time>`), compared as `folded` compares names."""
     return _backup(folded(path), folded(own))
+
+
+def others_in(folder: str, state_files: Collection[str]) -> tuple[tuple[str, ...], ...]:
+    """The state files of `state_files` (paths from the repository's top, as
+    `shared_state.state_files` gives them) that are in the workspace `folder` (from the
+    top too; "" for the top), as `folded` paths from it: those an action could name."""
+    mine = folded(folder)
+    return tuple(
+        theirs[len(mine) :]
+        for theirs in map(folded, state_files)
+        if len(theirs) > len(mine) and theirs[: len(mine)] == mine
+    )
+
+
+def another_state_file(path: str, verb: str, others: Collection[tuple[str, ...]]) -> bool:
+    """Whether an action of `verb` naming `path` (relative to the workspace folder) would
+    write, move or remove the state file of another machine, `others` (`others_in`): the
+    file, a backup `spell repair` keeps of it, or a folder holding it, compared as
+    `own_file` compares; written there, the AI's file would be that machine's state."""
+    if verb in READING_VERBS or not path:
+        return False
+    parts = folded(posixpath.normpath(path.replace("\\", "/")))
+    return bool(parts) and any(
+        parts == theirs[: len(parts)] or _backup(parts, theirs) for theirs in others
+    )
 
 
 def _backup(parts: tuple[str, ...], own: tuple[str, ...]) -> bool:

@@ -62,39 +62,87 @@ def sharing(root: str, machine: object, state: str) -> tuple[str, str, str] | No
     return None
 
 
+def state_files(root: str) -> list[str]:
+    """The state file of every machine a cast may drive in the project at `root`, as paths
+    from `root`: the project's (its `[tool.spellbook.machines]` as the working tree
+    holds them, each read off its generated module's text: nothing of theirs runs) and
+    those that ship with Spellbook. Where the project cannot be read, or a module not
+    (none generated yet: no cast of it has written a state file), theirs are not known;
+    what drives them says why."""
+    from importlib.util import find_spec
+
+    from spellbook.disk.project import SHIPPED
+
+    modules = []
+    try:
+        folder = find_project(root)
+        if folder is not None and os.path.abspath(folder) == os.path.abspath(root):
+            project = read_project(folder)
+            modules = [project.module_path(entry) for entry in project.machines]
+    except (SpellbookError, OSError):
+        pass
+    for name in SHIPPED.values():
+        spec = find_spec(name)
+        if spec is not None and spec.origin:
+            modules.append(spec.origin)
+    found = []
+    for path in modules:
+        if not os.path.isfile(path) or os.path.islink(path):  # never a FIFO waited on
+            continue
+        try:
+            text = read_at_most(path, MODULE_LIMIT, path).decode("utf-8", "replace")
+        except SpellbookError:
+            continue
+        kept = _state_file(text)
+        if kept is not None and kept not in found:
+            found.append(kept)
+    return found
+
+
+def _state_file(text: str) -> str | None:
+    """The state file a generated module's text declares (its `STATE_FILE`), read as
+    data; None where it cannot be read."""
+    import ast
+
+    start = text.find("\nSTATE_FILE = ")
+    end = text.find("\nWORKSPACE = ", start)  # black may wrap a long one in parentheses
+    if min(start, end) < 0:
+        return None
+    try:
+        kept = ast.parse(text[start:end]).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(kept) == 1 and isinstance(kept[0], ast.Assign):
+        value = kept[0].value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return value.value
+    return None
+
+
 def declared(text: str) -> tuple[str, frozenset[str]] | None:
     """The state file and the state names a generated module's text declares (its
     `STATE_FILE` and `STATES`), read as data; None where they cannot be read."""
     import ast  # the error path only
 
-    start = text.find("\nSTATE_FILE = ")
-    end = text.find("\nWORKSPACE = ", start)
+    path = _state_file(text)
     states = text.find("\nSTATES: tuple[State, ...] = (")
     close = text.find("\n)\n", states)
-    if min(start, end, states, close) < 0:
+    if path is None or min(states, close) < 0:
         return None
     try:
-        kept = ast.parse(text[start:end]).body
         listed = ast.parse(text[states : close + 2]).body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    if len(kept) != 1 or len(listed) != 1:
-        return None
-    path, tuple_ = kept[0], listed[0]
-    if not (
-        isinstance(path, ast.Assign)
-        and isinstance(path.value, ast.Constant)
-        and isinstance(path.value.value, str)
-        and isinstance(tuple_, ast.AnnAssign)
-        and isinstance(tuple_.value, ast.Tuple)
+    if len(listed) != 1 or not (
+        isinstance(listed[0], ast.AnnAssign) and isinstance(listed[0].value, ast.Tuple)
     ):
         return None
     names = frozenset(
         call.args[0].value
-        for call in tuple_.value.elts
+        for call in listed[0].value.elts
         if isinstance(call, ast.Call)
         and call.args
         and isinstance(call.args[0], ast.Constant)
         and isinstance(call.args[0].value, str)
     )
-    return path.value.value, names
+    return path, names

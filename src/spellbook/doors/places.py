@@ -67,6 +67,7 @@ class Guard:
         self.modules: dict[str, ModuleType] = {}  # every machine met, by its module's name
         self._machines: dict[str, list[Machine]] = {}  # by the folder they were found from
         self._listings: dict[str, list[os.DirEntry[str]]] = {}
+        self._state_files: dict[str, tuple[str, list[str]]] = {}  # by the folder found from
         if given:
             if not os.path.isdir(given):
                 what = "is not a folder" if os.path.lexists(given) else "does not exist"
@@ -117,7 +118,7 @@ class Guard:
                     places.append(place)
             found += self._hits(named, places)
             if not found and not (patterns and _wildcards_in(path)):
-                found += _uncommitted(path, places)
+                found += self._uncommitted(path, places)
             if patterns and not found and _wildcards_in(path):
                 folders, gits, settings = self._reach(path)
                 found += [Hit(GIT, git) for git in gits]
@@ -199,6 +200,37 @@ class Guard:
                 site = self.sites[root] = Site(root)
             place = self.places[key] = Place(site, module)
         return place
+
+    def _uncommitted(self, path: str, places: list[Place]) -> list[Hit]:
+        """A hit where `path` is the state file of a machine the working tree's project
+        lists (`shared_state.state_files`: read off its generated module's text, nothing
+        of it runs), a backup `spell repair` keeps of it, or a folder holding it, that no
+        workspace of `places` keeps: a machine added or moved in the working tree and not
+        committed, which the hook, judging by HEAD, cannot judge."""
+        from spellbook.disk.own_files import another_state_file, others_in
+
+        folder = self.folder_of(path)
+        known = self._state_files.get(folder)
+        if known is None:
+            from spellbook.disk.project import find_project
+            from spellbook.disk.shared_state import state_files
+
+            root = find_project(folder) or ""
+            known = self._state_files[folder] = (root, state_files(root) if root else [])
+        root, files = known
+        bases = {os.path.realpath(place.base) for place in places}
+        kept = [
+            f
+            for f in files
+            if os.path.realpath(os.path.dirname(os.path.join(root, f))) not in bases
+        ]
+        for top, named in ((root, path), (os.path.realpath(root), os.path.realpath(path))):
+            relative = os.path.relpath(named, top) if root else os.pardir
+            if relative.split(os.sep)[0] != os.pardir and another_state_file(
+                relative, "write", others_in("", kept)
+            ):
+                return [Hit(UNCOMMITTED, path)]
+        return []
 
     def folder_of(self, path: str) -> str:
         """The nearest folder at or above `path` (absolute) that exists."""
@@ -305,20 +337,6 @@ def _workspace_root(path: str, workspace: str) -> str:
 def _folder(workspace: str) -> str:
     """A workspace folder as compared with another: `.claude/progress/`."""
     return workspace.strip("/") + "/"
-
-
-def _uncommitted(path: str, places: list[Place]) -> list[Hit]:
-    """A hit where `path` is a state file (`json_values.holds_state_file`), or a folder
-    holding one, of no workspace of `places`: a machine added or moved in the working
-    tree and not committed, which the hook, judging by HEAD, cannot judge; nothing for
-    any other path (cheap for one that is neither a JSON file nor a folder)."""
-    from spellbook.facts.json_values import holds_state_file
-
-    found = holds_state_file(path)
-    if found is None:
-        return []
-    bases = {os.path.realpath(place.base) for place in places}
-    return [] if os.path.realpath(os.path.dirname(found)) in bases else [Hit(UNCOMMITTED, path)]
 
 
 def _up_to(folder: str, root: str) -> list[str]:

@@ -45,16 +45,17 @@ import time
 from spellbook.disk.own_files import (
     OWN_FILE,
     PROGRAM,
-    READING_VERBS,
     STATE_OF_ANOTHER,
     TRASH,
+    another_state_file,
+    others_in,
     own_file,
     program_file,
 )
 from spellbook.disk.state_file import Record, parse_json
 from spellbook.disk.state_file import today as date_today
 from spellbook.disk.store import READ_LIMIT, Workspace
-from spellbook.records.errors import ActionError, BadFile, UnsafePath
+from spellbook.records.errors import ActionError, BadFile
 from spellbook.records.outcome import Did, Done
 from spellbook.schema import Action, Rule
 from spellbook.verbs.operations import Files, checksum_of, distinct_names, paths_of
@@ -86,23 +87,26 @@ def _refuse_own(
     verb: str,
     own: tuple[str, ...],
     programs: Collection[tuple[str, ...]],
+    others: Collection[tuple[str, ...]],
 ) -> None:
     """ActionError where an action of `verb` naming `path` would touch Spellbook's own
-    files or write a file code or settings are taken from."""
+    files, another machine's state file (`others`, `own_files.others_in`), or write a
+    file code or settings are taken from."""
     if own_file(path, verb, own):
         raise ActionError(f"{workspace.shown(path)} {OWN_FILE}")
+    if another_state_file(path, verb, others):
+        # `.release/state.json`: a rule of this machine would make the AI's file the
+        # other's state, a move no rule of it allows
+        raise ActionError(f"{workspace.shown(path)} {STATE_OF_ANOTHER}")
     if program_file(path, verb, programs):
         raise ActionError(f"{workspace.shown(path)} {PROGRAM}")
-    from spellbook.facts.json_values import holds_state_file  # only casts that write files
 
-    try:
-        full = workspace.path(path) if verb not in READING_VERBS else ""
-    except UnsafePath:
-        full = ""  # said where the action takes the path, as it always was
-    if full and holds_state_file(full) is not None:
-        # another machine's state file (`.release/state.json`): a rule of this one would
-        # make the AI's file its state, a move no rule of it allows
-        raise ActionError(f"{workspace.shown(path)} {STATE_OF_ANOTHER}")
+
+def _others(workspace: Workspace) -> tuple[tuple[str, ...], ...]:
+    """The state files of the project's other machines an action of `workspace` could name."""
+    from spellbook.disk.shared_state import state_files  # only casts that write files
+
+    return others_in(workspace.folder, state_files(workspace.root))
 
 
 def plan(
@@ -125,9 +129,10 @@ def plan(
     planned = Plan()
     if not acts(rule):
         return planned  # nothing to do
+    others = _others(workspace)
     for action in rule.actions:  # before anything is read
         for path in action.files:
-            _refuse_own(workspace, path, action.verb, own, programs)
+            _refuse_own(workspace, path, action.verb, own, programs, others)
     record = record if record is not None else Record("")
     done = planned.done
     variables = {"date": today or date_today()}
@@ -151,7 +156,7 @@ def plan(
 
         folders = {id(a): folder_of(a.target, variables, done).strip("/") for a in archives}
     for action in archives:  # a folder filled from values (`${name}`): as it will be
-        _refuse_own(workspace, folders[id(action)], action.verb, own, programs)
+        _refuse_own(workspace, folders[id(action)], action.verb, own, programs, others)
     named = [f for a in rule.actions for f in (a.files[:1] if a.verb in EDITS else a.files)]
     for path in named + list(folders.values()):
         workspace.path(path)  # every path is inside the workspace, or we stop here
@@ -185,7 +190,7 @@ def plan(
             # A name filled from a value (`Copy F to ${name}.json`) is checked as written.
             thrown = any(path == t or path.startswith(t + "/") for t in trash)
             if not thrown:
-                _refuse_own(workspace, path, operation[0], own, programs)
+                _refuse_own(workspace, path, operation[0], own, programs, others)
             problem = workspace.unwritable(path)
             if problem:
                 raise ActionError(f"{problem}; fix that, then cast again")
