@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from spellbook.disk.loading import source_sha256
+from spellbook.disk.own_files import folded
 
 from .budget import stage
 from .config import Machine, options_for
@@ -323,7 +324,7 @@ def shared_state(root: Path, listed: list[Machine]) -> None:
     for machine in chosen:
         of = state_file_of_machine(root, machine)
         if of is not None:
-            kept.setdefault(posixpath.normpath(of.path).casefold(), []).append(of)
+            kept.setdefault("/".join(folded(posixpath.normpath(of.path))), []).append(of)
     clashes = [found for found in kept.values() if len(found) > 1]
     if not clashes:
         return
@@ -332,7 +333,10 @@ def shared_state(root: Path, listed: list[Machine]) -> None:
         paths = list(dict.fromkeys(f.path for f in found))
         one = " and ".join(f"`{p}`" for p in paths)
         if len({posixpath.normpath(p) for p in paths}) > 1:
-            one += " (one file on a filesystem that ignores case, as macOS and Windows do)"
+            one += (
+                " (one file on a filesystem that ignores case or how letters are composed, "
+                "or drops a name's trailing dots, as macOS and Windows do)"
+            )
         elif len(paths) > 1:
             one += " (one file, written two ways)"
         example = posixpath.join(

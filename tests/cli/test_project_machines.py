@@ -1101,6 +1101,9 @@ def desk(root: Path, review: str, publishing: str, *listed: str) -> Path:
         (".desk/state.json", ".desk/state.json"),
         (".desk/state.json", "./.desk/state.json"),
         (".desk/state.json", ".Desk/state.json"),  # one file where case is not told apart
+        # one file where letters composed two ways (NFC, NFD), or a trailing dot, are not
+        (".d\u00e9sk/state.json", ".de\u0301sk/state.json"),
+        (".desk/state.json", ".desk./state.json"),
     ],
 )
 def test_two_machines_keeping_one_state_file_are_refused_by_verify_and_codegen(

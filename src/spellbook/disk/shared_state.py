@@ -25,10 +25,12 @@ from spellbook.records.errors import SpellbookError
 
 
 def one_file(path: str) -> str:
-    """A state file's path as the filesystem may take it: `.` and `//` gone, in any case
-    (a filesystem that ignores case makes `.Desk/state.json` and `.desk/state.json`
-    one file)."""
-    return posixpath.normpath(path.replace("\\", "/")).casefold()
+    """A state file's path as the filesystem may take it: `.` and `//` gone, names folded
+    as `own_files.folded` folds them (a filesystem that ignores case makes
+    `.Desk/state.json` and `.desk/state.json` one file)."""
+    from spellbook.disk.own_files import folded
+
+    return "/".join(folded(posixpath.normpath(path.replace("\\", "/"))))
 
 
 def sharing(root: str, machine: object, state: str) -> tuple[str, str, str] | None:
