@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import os
 import re
+from functools import partial
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import pytest
 from hypothesis import given
@@ -21,6 +22,7 @@ from codegen.read.action_phrases import parse_actions
 from codegen.read.lexicon import Lexicon, ReadOptions
 from codegen.render import render_machine
 from spellbook import Workflow
+from spellbook.cast.engine import Engine
 from spellbook.disk.state_file import Record
 from spellbook.disk.store import Workspace
 from spellbook.facts.frontmatter import frontmatter
@@ -554,6 +556,8 @@ def test_no_action_writes_over_another_machine_s_state_file_or_runtime_files(
     (tmp_path / "logs" / "chat.json").write_text(chat)
     (tmp_path / "progress.json").write_text('{"phase": "build", "context": {}, "history": []}')
     workspace = Workspace(str(tmp_path), "")
+    engine = SimpleNamespace(workspace=workspace, _others=None)
+    others = partial(Engine.others, engine)  # as a cast asks, read once
     refused = [
         "Move `draft.md` to `.release/state.json`",
         "Delete `.release/state.json`",
@@ -565,10 +569,15 @@ def test_no_action_writes_over_another_machine_s_state_file_or_runtime_files(
     ]
     for text in refused:
         with pytest.raises(ActionError, match=r"is \(or holds\) the state file of another"):
-            plan(_rule(_read(text)), workspace, Record("A"))
+            plan(_rule(_read(text)), workspace, Record("A"), others=others)
     (other / "state.json").unlink()  # not written yet: no rule of another machine makes it
     with pytest.raises(ActionError, match=r"state\.json is \(or holds\) the state file"):
-        plan(_rule(_read("Copy `draft.md` to `.release/state.json`")), workspace, Record("A"))
+        plan(
+            _rule(_read("Copy `draft.md` to `.release/state.json`")),
+            workspace,
+            Record("A"),
+            others=others,
+        )
     # its runtime files anywhere, by name, for the verifier too
     assert own_file(".release/.intent.json", "copy") and own_file("a/.history/x", "create")
     # the spec's own JSON files, whatever keys they have, and a folder beside a state file
@@ -578,4 +587,11 @@ def test_no_action_writes_over_another_machine_s_state_file_or_runtime_files(
         "Archive `draft.md` to `logs/`",
         "Copy `draft.md` to `.release/notes.md`",
     ):
-        assert plan(_rule(_read(text)), workspace, Record("A")).operations, text
+        assert plan(_rule(_read(text)), workspace, Record("A"), others=others).operations, text
+    # the shipped machines' workspaces hold none of each other's state files: outside a
+    # project there are none to read
+    from spellbook.disk.own_files import others_in
+    from spellbook.machines import session_machine, spell_machine
+
+    for one, another in ((spell_machine, session_machine), (session_machine, spell_machine)):
+        assert others_in(one.WORKSPACE, [another.STATE_FILE]) == ()

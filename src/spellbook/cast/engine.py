@@ -137,6 +137,7 @@ class Engine:
         )
         self.format.sharer = _sharer(workspace.root, machine)
         self.state_file = machine.STATE_FILE[len(machine.WORKSPACE) :].lstrip("/")
+        self._others: tuple[tuple[str, ...], ...] | None = None
         # The fields an action may set to a value: those the State Persistence example
         # declares, but the counters and the ones the runtime writes itself.
         owned = {machine.STATE_KEY, "context", "history", *RUNTIME_FIELDS}
@@ -186,6 +187,17 @@ class Engine:
                     f"({type(err).__name__}: {err}); install it, or regenerate the machine"
                 ) from None
         return self._vocabulary
+
+    def others(self) -> tuple[tuple[str, ...], ...]:
+        """The state files of the project's machines an action of this workspace could
+        name (`own_files.others_in`), which no action writes: read once, when an action
+        that writes first asks."""
+        if self._others is None:
+            from spellbook.disk.own_files import others_in
+            from spellbook.disk.shared_state import state_files  # only rules that write files
+
+            self._others = others_in(self.workspace.folder, state_files(self.workspace.root))
+        return self._others
 
     def programs(self) -> tuple[tuple[str, ...], ...]:
         """The files code is taken from that an action could name (`own_files.programs_in`):

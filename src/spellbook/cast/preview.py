@@ -121,6 +121,7 @@ class Foresight:
                     own=(engine.state_file,),
                     settable=engine.settable,
                     programs=engine.programs(),
+                    others=engine.others,
                 )
             except (ActionError, UnsafePath, BadFile) as err:
                 found[spell] = Preview.refused(said(err), rule)

@@ -216,6 +216,7 @@ class Workflow:
                     own=(self.engine.state_file,),
                     settable=self.engine.settable,
                     programs=self.engine.programs(),
+                    others=self.engine.others,
                 )
             except (ActionError, UnsafePath, BadFile) as err:
                 failed = fmt.entry(before, before, name, rule.id, "failed", cast)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import posixpath
 
-from spellbook.disk.loading import MODULE_LIMIT, read_at_most
 from spellbook.disk.project import find_project, read_project
 from spellbook.records.errors import SpellbookError
 
@@ -38,6 +37,8 @@ def sharing(root: str, machine: object, state: str) -> tuple[str, str, str] | No
     that keeps its state in `machine`'s state file and has the state `state`, and the
     name the project gives `machine` ("" for none); None if there is no such machine
     (or the project cannot be read: the usual message stands)."""
+    from spellbook.disk.loading import MODULE_LIMIT, read_at_most
+
     try:
         folder = find_project(root)
         if folder is None or os.path.abspath(folder) != os.path.abspath(root):
@@ -68,26 +69,34 @@ def state_files(root: str) -> list[str]:
     """The state file of every machine a cast may drive in the project at `root`, as paths
     from `root`: the project's (its `[tool.spellbook.machines]` as the working tree
     holds them, each read off its generated module's text: nothing of theirs runs) and
-    those that ship with Spellbook. Where the project cannot be read, or a module not
-    (none generated yet: no cast of it has written a state file), theirs are not known;
-    what drives them says why."""
-    from importlib.util import find_spec
-
-    from spellbook.disk.project import SHIPPED
-
-    modules = []
+    those that ship with Spellbook. None where `root` holds no project: the shipped
+    machines' workspaces hold none of each other's state files, which no action leaves
+    its workspace to reach. Where the project cannot be read, or a module not (none
+    generated yet: no cast of it has written a state file), theirs are not known; what
+    drives them says why."""
     try:
         folder = find_project(root)
-        if folder is not None and os.path.abspath(folder) == os.path.abspath(root):
-            project = read_project(folder)
-            modules = [project.module_path(entry) for entry in project.machines]
+        if folder is None or os.path.abspath(folder) != os.path.abspath(root):
+            return []
+        project = read_project(folder)
     except (SpellbookError, OSError):
-        pass
+        return []
+    import sys
+    from importlib.util import find_spec
+
+    from spellbook.disk.loading import MODULE_LIMIT, read_at_most
+    from spellbook.disk.project import SHIPPED
+
+    modules = [project.module_path(entry) for entry in project.machines]
+    found = []
     for name in SHIPPED.values():
+        loaded = sys.modules.get(name)
+        if loaded is not None:  # the one running, say: its own STATE_FILE
+            found.append(str(loaded.STATE_FILE))
+            continue
         spec = find_spec(name)
         if spec is not None and spec.origin:
             modules.append(spec.origin)
-    found = []
     for path in modules:
         if not os.path.isfile(path) or os.path.islink(path):  # never a FIFO waited on
             continue
@@ -96,9 +105,9 @@ def state_files(root: str) -> list[str]:
         except SpellbookError:
             continue
         kept = _state_file(text)
-        if kept is not None and kept not in found:
+        if kept is not None:
             found.append(kept)
-    return found
+    return list(dict.fromkeys(found))
 
 
 def _state_file(text: str) -> str | None:

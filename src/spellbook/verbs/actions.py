@@ -45,10 +45,10 @@ import time
 from spellbook.disk.own_files import (
     OWN_FILE,
     PROGRAM,
+    READING_VERBS,
     STATE_OF_ANOTHER,
     TRASH,
     another_state_file,
-    others_in,
     own_file,
     program_file,
 )
@@ -87,26 +87,19 @@ def _refuse_own(
     verb: str,
     own: tuple[str, ...],
     programs: Collection[tuple[str, ...]],
-    others: Collection[tuple[str, ...]],
+    others: Callable[[], Collection[tuple[str, ...]]],
 ) -> None:
     """ActionError where an action of `verb` naming `path` would touch Spellbook's own
     files, another machine's state file (`others`, `own_files.others_in`), or write a
     file code or settings are taken from."""
     if own_file(path, verb, own):
         raise ActionError(f"{workspace.shown(path)} {OWN_FILE}")
-    if another_state_file(path, verb, others):
+    if verb not in READING_VERBS and path and another_state_file(path, verb, others()):
         # `.release/state.json`: a rule of this machine would make the AI's file the
         # other's state, a move no rule of it allows
         raise ActionError(f"{workspace.shown(path)} {STATE_OF_ANOTHER}")
     if program_file(path, verb, programs):
         raise ActionError(f"{workspace.shown(path)} {PROGRAM}")
-
-
-def _others(workspace: Workspace) -> tuple[tuple[str, ...], ...]:
-    """The state files of the project's other machines an action of `workspace` could name."""
-    from spellbook.disk.shared_state import state_files  # only casts that write files
-
-    return others_in(workspace.folder, state_files(workspace.root))
 
 
 def plan(
@@ -119,17 +112,19 @@ def plan(
     own: tuple[str, ...] = (),
     settable: Collection[str] = (),
     programs: Collection[tuple[str, ...]] = (),
+    others: Callable[[], Collection[tuple[str, ...]]] = tuple,
 ) -> Plan:
     """Read and check everything `rule`'s actions need, and say what they will do;
     raises ActionError (or UnsafePath) without changing anything. `own` names the
     machine's files (its state file), which no action touches, nor the runtime's own
     (`schema.RUNTIME_FILES`); `settable` the state file's fields an action may set
     (`Engine.settable`); `programs` the files code is taken from that no action writes
-    (`own_files.program_file`: the generated machine's folder, its vocabulary module)."""
+    (`own_files.program_file`: the generated machine's folder, its vocabulary module);
+    `others` gives the state files of the project's other machines no action writes
+    (`Engine.others`), asked only where an action writes."""
     planned = Plan()
     if not acts(rule):
         return planned  # nothing to do
-    others = _others(workspace)
     for action in rule.actions:  # before anything is read
         for path in action.files:
             _refuse_own(workspace, path, action.verb, own, programs, others)
