@@ -288,7 +288,14 @@ KEYED = {"iocs": {"a": {"status": "open"}}}  # a list written as an object keyed
         (KEYED, "field", "iocs[status=open]", "`iocs` is an object without `status`"),
         ({"iocs": "none"}, "field", "iocs[status!=done]", '`iocs` is "none"'),
         ({"a": {"status": "open"}}, "field", "[status=open]", "the file is an object without"),
-        ({"iocs": {"count": 3}}, "field", "iocs[status=done]", "`iocs` is an object without"),
+        (
+            {"iocs": {"count": 3}},  # one item with no status yet, or a summary: not known
+            "field",
+            "iocs[status=done]",
+            "`iocs` is an object without `status`, not a list, so the filter `[status=done]` has "
+            "no items "
+            'to keep; if it is one item whose `status` is not set yet, give it `"status": null`',
+        ),
         (
             KEYED,
             "value",
@@ -326,6 +333,28 @@ def test_a_query_by_key_of_a_file_that_is_a_list_stops_the_cast(tmp_path: Path) 
         (tmp_path / "ws" / "e.json").write_text(f'{{"features": {empty}}}')
         found = Facts(Workspace(str(tmp_path), "ws"), Record("S"))
         assert found.check("field", "e.json", "features[status=pending]") is False, empty
+
+
+def test_a_filter_on_a_number_compares_its_value_not_how_it_is_written(tmp_path: Path) -> None:
+    """`runs[lr=0.10]` missed `"lr": 0.1`, `[epochs=1]` missed `"epochs": 1.0`: the filter
+    compared spellings while the `value` fact compares numbers, and "no run reached the
+    threshold" was said of a file where one had. Text that reads as the number still
+    matches, as written; `true` is still never the text "true"."""
+    runs = [{"lr": 0.1, "epochs": 1.0, "big": 10**20}, {"lr": "0.25", "epochs": 2}]
+    found = facts(tmp_path, {"m.json": json.dumps({"runs": runs})})
+    for query, holds in (
+        ("runs[lr=0.10]", True),
+        ("runs[lr=1e-1]", True),
+        ("runs[epochs=1]", True),
+        ("runs[epochs!=1][lr=0.25]", True),  # the text "0.25", as written
+        ("runs[lr=0.11]", False),
+        ("runs[epochs=2.0][lr=0.25]", True),
+        ("runs[big=100000000000000000000]", True),
+        ("runs[big=100000000000000000001]", False),  # whole numbers exactly
+        ("runs[lr!=0.1][epochs=2]", True),
+        ("runs[epochs=01]", False),  # not a number as JSON writes one: text
+    ):
+        assert found.check("field", "m.json", query) is holds, query
 
 
 def test_a_filter_after_a_filter_and_over_null_reads_as_before(tmp_path: Path) -> None:

@@ -205,12 +205,21 @@ def _kept(
                     kept.append(each)
                 continue
             have = each[key]
-            same = _as_json(have) == target
+            if _number(have) and _json_number(target):
+                same = have == json.loads(target)  # 0.1 is 0.10 and 1e-1; 1 is 1.0
+            else:
+                same = _as_json(have) == target
             if target in _LITERALS and not (have is None or isinstance(have, bool)):
                 same = False  # `true` is JSON's true, never the text "true"
             if same == (op == "="):
                 kept.append(each)
     return kept
+
+
+def _json_number(text: str) -> bool:
+    """Whether a filter's value is a number as JSON writes one, compared with a number
+    as one (by value, not by how it is written)."""
+    return re.fullmatch(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?", text, re.ASCII) is not None
 
 
 # JSON's literals, which a filter's value means as such: `[approved=true]` keeps
@@ -277,15 +286,24 @@ def _listed(found: list[object], said: str, step: str, key: str) -> None:
             continue  # null, false, "", {}: no items yet
         if isinstance(value, dict) and key.strip() in value:
             continue  # one item, with the filter's key
+        name = key.strip()
+        keyed = isinstance(value, dict) and all(isinstance(v, dict) for v in value.values())
         kind = (
-            f"an object without `{key.strip()}` (its items keyed by id?)"
+            f"an object without `{name}` (its items keyed by id?)"
+            if keyed
+            else f"an object without `{name}`"
             if isinstance(value, dict)
             else json.dumps(value, ensure_ascii=False)
         )
+        advice = (
+            f'if it is one item whose `{name}` is not set yet, give it `"{name}": null`; '
+            "else write the query for what the file holds"
+            if isinstance(value, dict) and not keyed
+            else "write the query for what the file holds, or make it a list"
+        )
         where = f"`{said}`" if said else "the file"
         raise NotAList(
-            f"{where} is {kind}, not a list, so the filter `{step}` has no items to keep; "
-            "write the query for what the file holds, or make it a list"
+            f"{where} is {kind}, not a list, so the filter `{step}` has no items to keep; {advice}"
         )
 
 
