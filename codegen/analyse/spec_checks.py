@@ -38,7 +38,7 @@ from ..read.conditions import (
 )
 from ..read.core_phrases import COMPARISON, shown_comparison
 from ..read.identifiers import split_outside
-from ..read.lexicon import Lexicon, ReadOptions, normal, workspace_path
+from ..read.lexicon import Lexicon, ReadOptions, beside_workspace, normal, workspace_path
 from ..read.near_verbs import Aim, aimed_at
 from ..read.own_phrases import OTHERWISE, denied, path_in
 from ..read.rows import SAME, written_row
@@ -785,6 +785,16 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                         f"{f} {OWN_FILE}"
                         for f in action.files
                         if own_file(f, action.verb, [state_file])
+                    ),
+                    "",
+                )
+                or next(
+                    (
+                        # `.ai/task/plan.md` in the workspace `.ai/workflow`: written
+                        # from the repository's top, made as `.ai/workflow/.ai/task/...`
+                        beside_workspace(f, spec.workspace, acting=True)
+                        for f in (*action.files, *_archived_into(action))
+                        if beside_workspace(f, spec.workspace)
                     ),
                     "",
                 )

@@ -67,7 +67,15 @@ from ..logic import DNF, MAX_CLAUSES, TooComplex, conjoin, implied, negate, simp
 from ..model import Atom, Condition, LiteralSpec
 from .core_phrases import _FILE, _LEDGER, CorePhrases, literal, said_of
 from .identifiers import split_outside
-from .lexicon import EMPTY, Lexicon, normal, outside_hint, repository_path, workspace_path
+from .lexicon import (
+    EMPTY,
+    Lexicon,
+    beside_workspace,
+    normal,
+    outside_hint,
+    repository_path,
+    workspace_path,
+)
 from .markdown import html_comment_in_cell
 from .own_phrases import always, guard, method_name, own_condition, path_in, signs
 from .shapes import Shapes
@@ -247,14 +255,9 @@ class _Reader(CorePhrases):
         if top and path.rstrip("/") == self.workspace.strip("/"):
             self.reason = f"{name} is the workspace folder itself, not a file in it"
             return None
-        if top and (path + "/").startswith(top + "/"):
-            # `.ai/plan.md` in the workspace `.ai/task`: named from the repository root,
-            # not `.ai/task/.ai/plan.md`.
-            self.reason = (
-                f"{name} is not in the workspace folder {self.workspace.strip('/')} (files "
-                "are named relative to it, or with it in front; a file of the repository "
-                f"outside it from the repository's top, `/{path}`)"
-            )
+        beside = beside_workspace(path, self.workspace)
+        if beside:  # `.ai/plan.md` in the workspace `.ai/task`, not `.ai/task/.ai/plan.md`
+            self.reason = beside
             return None
         return path
 

@@ -130,6 +130,30 @@ def repository_path(written: str, workspace: str) -> tuple[str | None, str]:
     return name, ""
 
 
+def beside_workspace(path: str, workspace: str, acting: bool = False) -> str:
+    """Why `path` (relative to the workspace folder, as `workspace_path` gives it) names
+    no file of it, where it starts with the folder the workspace is in (`.ai/plan.md`
+    in the workspace `.ai/task`): written from the repository's top, it would be read as
+    `.ai/task/.ai/plan.md`; else "". `acting`: an action's, which writes only the
+    workspace's files."""
+    folder = workspace.strip("/")
+    top = folder.split("/")[0]
+    if not top or not (path + "/").startswith(top + "/"):
+        return ""
+    if acting:
+        name = path.rsplit("/", 1)[-1] or path
+        return (
+            f"{path} is not in the workspace folder {folder}, whose files an action names "
+            f"relative to it, or with it in front (`{name}` is {folder}/{name}): as written "
+            f"it would be {folder}/{path}; an action changes only the workspace's files"
+        )
+    return (
+        f"{path} is not in the workspace folder {folder} (files are named "
+        "relative to it, or with it in front; a file of the repository outside it from the "
+        f"repository's top, `/{path}`)"
+    )
+
+
 def outside_hint(written: str, workspace: str) -> str:
     """For a path that leaves the workspace folder (`../../tests/a.py`): how to name it
     from the repository's top, if it is in the repository; else ""."""

@@ -114,6 +114,33 @@ def test_an_action_on_spellbook_s_own_files_is_refused_by_the_verifier_as_at_run
         _plan(tmp_path, _read(phrase), own=("state.json",))
 
 
+@pytest.mark.parametrize(
+    ("phrase", "refused"),
+    [
+        ("Create `.ai/task/plan.md` from template", True),  # the workspace was moved
+        ("Create `.ai/plan.md`", True),  # the docs' own example
+        ("Copy notes.md to `.ai/tasks/old.md`", True),  # a typo in the folder
+        ("Archive notes.md to `.ai/done/${date}/`", True),
+        ("Create `.ai/workflow/plan.md`", False),  # with the workspace in front
+        ("Create `plan.md`", False),
+    ],
+)
+def test_an_action_path_written_from_the_repository_s_top_beside_the_workspace_is_refused(
+    phrase: str, refused: bool
+) -> None:
+    """The state file moved from `.ai/task/` to `.ai/workflow/`: `Create .ai/task/plan.md`
+    made `.ai/workflow/.ai/task/plan.md`, the next Accio went to ERROR_PLAN_MISSING, and
+    the verifier said OK. A condition naming such a path was refused; an action now is."""
+    row = f"| T1 | A | Go | - | B | {phrase} | Done. |"
+    text = spec_text(["A", "B"], ["Go"], [row, *fill(["A", "B"], ["Go"], ["A/Go"])])
+    text += "\n### State Persistence\n\nThe state is kept in `.ai/workflow/state.json`.\n"
+    found = findings_of(text, {"action_path"})
+    assert bool(found) is refused, found
+    if refused:
+        assert "is not in the workspace folder .ai/workflow" in found[0].message
+        assert "as written it would be .ai/workflow/.ai/" in found[0].message
+
+
 def test_create_over_a_folder_or_a_link_is_refused_never_a_file_kept(tmp_path: Path) -> None:
     # A folder named note.md was "kept as it is (it already exists)": the workflow moved
     # on with no note, and the row deleting note.md was then refused there.
