@@ -368,8 +368,18 @@ def _says_start(before: str, after: str) -> bool:
     if _starting_before().search(before):
         return True
     sentence = re.split(r"[.!?;]\s", before)[-1]
-    near = rf"\b(?:{_STRONG})\b(?!\s+(?:a|an|the)\b)(?:\W+\w+){{0,5}}\W*$"
+    verb = rf"\b(?:{_STRONG})\b(?!\s+(?:a|an|the|when|if|once|after|before|until|while)\b)"
+    near = rf"{verb}(?:\W+\w+){{0,5}}\W*$"
     if re.search(near, sentence, re.IGNORECASE):
+        return True
+    # further before it, a verb of starting with no object (`created by the intake bot of
+    # the sales team in`, `land, after spam filtering, in`; not `start work on tickets in`)
+    # whose words lead to the state as a place
+    bare = (
+        rf"\b(?:{_STRONG}|start|land)\b(?=\s*,|\s+(?:by|through|via|from|as|in|into|at"
+        r"|automatically|always|usually|first)\b)"
+    )
+    if re.search(rf"{bare}[^.!?;]*\b(?:in|into|at)\W*$", sentence, re.IGNORECASE):
         return True
     rest = re.split(r"[.!?;](?:\s|$)", after)[0]
     return re.match(_STARTS_HERE, rest, re.IGNORECASE) is not None
@@ -381,9 +391,12 @@ _STRONG = (
     r"initial|initially|initiali[sz]ed|created|creates|create|begins|began|begin|starts"
     r"|started|lands|landed"
 )
-# After a state: that it is where things start (`is where every ticket starts`).
+# After a state: that it is where things start (`is where every ticket starts`, `: where
+# orders are created`, `is our starting point`, `- every new order starts here`).
 _STARTS_HERE = (
-    r"\W*(?:is|are)\s+(?:where\b.*\b(?:starts?|begins?)\b|the\s+(?:first|initial|starting)\b)"
+    r"\W*(?:(?:(?:is|are)\s+)?where\b.*\b(?:starts?|begins?|(?:is|are)\s+created)\b"
+    r"|(?:is|are)\s+(?:the|our)\s+(?:first|initial|starting)\b"
+    r"|.*\b(?:starts?|begins?)\s+here\b)"
 )
 
 

@@ -380,6 +380,15 @@ def test_an_id_column_of_names_is_the_states_not_row_numbers() -> None:
         "Newly created orders sit in `draft` until triaged.",
         "`draft` is where every new order starts.",
         "Orders are created by the intake bot in `draft`.",
+        # a verb of starting further before it, a place word right before it
+        "Orders are created by the intake bot of the sales team in `draft`.",
+        "Tickets filed through the web form land, after spam filtering by the bot, in `draft`.",
+        "Orders start, as a rule, in `draft`.",
+        # after it: where things start, or are created
+        "`draft` - every new order starts here.",
+        "`draft`: where orders start.",
+        "`draft` is where orders are created.",
+        "`draft` is our starting point.",
     ],
 )
 def test_a_line_that_may_say_where_it_starts_in_other_words_is_a_warning(said: str) -> None:
@@ -412,6 +421,9 @@ def test_a_line_that_may_say_where_it_starts_in_other_words_is_a_warning(said: s
         "Starting Monday, reviewers handle `draft` orders too.",
         "The created_at field is kept while in `draft`.",
         "Orders placed by admins skip `draft`.",
+        "The SLA timer starts when an order is in `draft`.",
+        "Reviewers start after lunch on orders in `draft`.",
+        "Agents start work on the orders in `draft`.",
     ],
 )
 def test_a_word_of_starting_that_leads_to_no_state_named_is_no_warning(said: str) -> None:
