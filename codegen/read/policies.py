@@ -95,7 +95,7 @@ def unlisted_policy(blocks: Iterable[Block]) -> Policy | None:
         for sentence in _SPLIT.split(text):
             bare = _unlabelled(sentence)
             if says_unlisted_rejected(sentence) or says_unlisted_rejected(bare):
-                return Policy(sentence.strip(), line)
+                return Policy(re.sub(r"^\s*\[!\w+\]", "", sentence).strip(), line)
     return None
 
 
@@ -131,21 +131,27 @@ def unread_policies(blocks: Iterable[Block]) -> Iterator[Notice]:
 
 
 def _unlabelled(sentence: str) -> str:
-    """A sentence without a note's label before it (`Note: Transitions not listed ...`)."""
+    """A sentence without a note's label before it (`Note: Transitions not listed ...`,
+    a GitHub alert's `[!IMPORTANT]`)."""
+    sentence = re.sub(r"^\s*\[!\w+\]\s*", "", sentence)
     return re.sub(r"^\W*(?:note|important|rule|policy)\W*:\W*", "", sentence, flags=re.I)
 
 
 def _prose(blocks: Iterable[Block], quoted: bool = False) -> Iterator[tuple[int, str]]:
-    """(line, text) of each paragraph and list item, lines joined; with `quoted`, those of
-    block quotes alone (`> Transitions not listed are rejected.`)."""
+    """(line, text) of each paragraph and list item, lines joined, a GitHub alert's
+    (`> [!IMPORTANT]`: the document's own note) among them; with `quoted`, those of
+    plain block quotes alone (`> Transitions not listed are rejected.`), in a list item
+    too."""
     for block in blocks:
         if isinstance(block, Paragraph) and not quoted:
             yield from _joined(block.lines)
-        elif isinstance(block, ItemList) and not quoted:
+        elif isinstance(block, ItemList):
             for item in block.items:
-                yield from _prose(item.blocks)
+                yield from _prose(item.blocks, quoted)
+        elif isinstance(block, Quote) and block.alert:
+            yield from () if quoted else _prose(block.blocks)
         elif isinstance(block, Quote):
-            yield from _prose(block.blocks, quoted=False) if quoted else ()
+            yield from _prose(block.blocks) if quoted else ()
 
 
 def _joined(lines: tuple[Inline, ...]) -> Iterator[tuple[int, str]]:

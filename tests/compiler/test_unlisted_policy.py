@@ -136,7 +136,16 @@ def test_the_policy_after_a_note_s_label_is_read() -> None:
     assert not [f for f in findings if f.kind == "missing_cell"]
 
 
-@pytest.mark.parametrize("quoted", ["> ", "> **Note:** "])
+@pytest.mark.parametrize("alert", ["> [!IMPORTANT]\n> ", "> [!NOTE]\n> Rules.\n>\n> "])
+def test_the_policy_in_a_github_alert_is_the_document_s_own_and_read(alert: str) -> None:
+    """`> [!IMPORTANT]` over the sentence is the document's own note, as GitHub shows it:
+    it was neither read nor said, each missing cell telling the author to write it."""
+    findings = analyse(parse_spec_text(_text(alert + POLICY), "spec/P.md"))
+    assert not [f for f in findings if f.kind in ("missing_cell", "unlisted_unread")]
+    assert [f for f in findings if f.kind == "unlisted_rejected"]
+
+
+@pytest.mark.parametrize("quoted", ["> ", "> **Note:** ", "- Rules:\n\n  > "])
 def test_the_policy_in_a_block_quote_is_said_not_taken(quoted: str) -> None:
     """`> Transitions not listed are rejected.` may quote another system's manual: not
     taken as this machine's policy, but said at its line, where each missing cell only
