@@ -1103,3 +1103,17 @@ def test_an_empty_item_s_text_on_the_next_line_is_text_where_it_counts_as_an_ite
     of the template's, so `items` held without `section_text` (found by hypothesis)."""
     assert real_items("## S\n- [ ]\na", "## S\na", "S") == [False]
     assert real_lines("## S\n- [ ]\na", "## S\na", "S") == ["a"]
+
+
+def test_an_empty_item_never_takes_the_text_after_a_heading_for_its_own() -> None:
+    """`- [ ]` then `### Notes` and a paragraph: the paragraph under the sub-heading was
+    the empty item's text, so `F has checklist items under "Tasks"` held for an empty
+    box. The item stays empty; the paragraph is the section's text as before."""
+    from spellbook.facts.sections import checklist
+
+    text = "## Tasks\n- [ ]\n### Notes\nSome paragraph.\n"
+    assert checklist(text, "Tasks") == [(False, "")]
+    assert real_items(text, "", "Tasks") == []
+    assert real_lines(text, "", "Tasks") == ["Some paragraph."]
+    ran_on = "## Tasks\n- [ ]\n  run on\n### Notes\nSome paragraph.\n"
+    assert checklist(ran_on, "Tasks") == [(False, "run on")]

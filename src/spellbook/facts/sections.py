@@ -315,10 +315,13 @@ def _read(text: str) -> Iterator[tuple[str, str, Heading | None]]:
         yield held, "text", None
 
 
-def _section(text: str, section: str, fences: bool = False) -> Iterator[tuple[str, bool]]:
+def _section(
+    text: str, section: str, fences: bool = False, marks: bool = False
+) -> Iterator[tuple[str, bool]]:
     """The lines of the sections whose heading names `section` (`titled`), but their
     headings and (unless `fences`) code fences' markers: (line, whether it is outside a
-    code fence) each."""
+    code fence) each; with `marks`, a heading inside them as ("", False), so that no
+    line before it runs on past it (`- [ ]`, `### Notes`, a paragraph)."""
     exact = _exact(text, section)
     level = 0
     for line, kind, heading in _read(text):
@@ -332,6 +335,8 @@ def _section(text: str, section: str, fences: bool = False) -> Iterator[tuple[st
                 level = 0
             if not level and titled(title, section, exact):
                 level = depth
+            elif level and marks:
+                yield "", False
             continue
         if level:
             yield line, True
@@ -364,7 +369,7 @@ def checklist(text: str, section: str) -> list[tuple[bool, str]]:
     """The checklist items of the section whose heading has `section`'s words:
     (checked, text) each."""
     items: list[tuple[bool, str]] = []
-    lines = list(_section(text, section))
+    lines = list(_section(text, section, marks=True))
     for at, (line, plain) in enumerate(lines):
         box = _item(line) if plain else None
         if box is None:
@@ -404,7 +409,7 @@ def real_lines(text: str, template: str, section: str) -> list[str]:
     lines = _own(template, section)[1] if template else frozenset()
     untouched = bool(template) and _untouched(checklist(text, section), template, section)
     found = []
-    read = list(_section(text, section))
+    read = list(_section(text, section, marks=True))
     carried = -1  # the line an empty item's text runs on to (`- [ ]`, then its text)
     for at, (line, plain) in enumerate(read):
         words = " ".join(line.split())
