@@ -973,3 +973,56 @@ def test_a_first_cast_interrupted_before_its_state_file_is_finished_by_the_next(
     assert [e["trigger"] for e in history(tmp_path)] == ["Accio", "Lumos"]
     assert result.before == "GATHER_EDITING"
     assert not (tmp_path / TASK / INTENT_FILE).exists()
+
+
+def test_repair_of_a_cast_done_but_cut_short_says_the_spell_would_now_be_cast_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Repair deleted the record of a cast done but cut short before its answer and said
+    "nothing to repair", after status had said the same spell again casts nothing more:
+    cast again, it moved the workflow a second step with no word."""
+    flow = executed_flow(tmp_path)
+    stop_after_commit(monkeypatch, flow, files=True)
+    said = Workflow(tmp_path).repair()
+    cast = "Accio (ACHIEVE_TASK_EXECUTED → ACHIEVE_TASK_DRAFTING, rule A2)"
+    assert said.startswith(
+        f"The cast of {cast} was done but cut short before its answer; its record is "
+        "removed, so casting Accio again casts it anew."
+    ), said
+    assert "nothing to repair" not in said
+    assert Workflow(tmp_path).status()["interrupted"] is None
+
+
+def test_ctrl_c_after_a_cast_was_done_says_so_never_that_the_same_command_casts_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C landing after a cast was done, while its answer was written: `spell` said the
+    same command again "finishes it and casts nothing more", and the same command moved
+    the workflow a second step."""
+    from spellbook.cast import commit_point
+    from spellbook.doors import cli
+    from spellbook.records.exits import EXIT_INTERRUPTED
+
+    flow = executed_flow(tmp_path)
+    monkeypatch.setattr(commit_point, "DONE", [])
+    monkeypatch.setattr(cli.gc, "disable", lambda: None)  # as `spell` runs: not here
+
+    def cast_then_interrupt(argv: object = None) -> int:
+        flow.cast("accio")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "main", cast_then_interrupt)
+    with pytest.raises(SystemExit) as ended:
+        cli.run()
+    assert ended.value.code == EXIT_INTERRUPTED
+    said = capsys.readouterr().err
+    assert said.startswith(
+        "spell: interrupted after the cast of Accio (ACHIEVE_TASK_EXECUTED → "
+        "ACHIEVE_TASK_DRAFTING, rule A2) was done, before its answer was written in full"
+    ), said
+    assert "casts nothing more" not in said and "cast it anew" in said
+    monkeypatch.setattr(commit_point, "DONE", [])  # before any cast: as it was
+    monkeypatch.setattr(cli, "main", lambda argv=None: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(SystemExit):
+        cli.run()
+    assert "the same command again finishes it" in capsys.readouterr().err

@@ -232,6 +232,7 @@ class Journal:
         # Not synced: a record that comes back after a crash names a cast the history
         # holds, and is only deleted again.
         self.workspace.remove(INTENT_FILE)
+        DONE[:] = [cast_of(intent)]  # cast again, it is cast anew
         return notes
 
     def recover(self) -> list[str]:
@@ -384,6 +385,11 @@ def seal(key: bytes, intent: dict[str, Any]) -> str:
 
     content = json.dumps(intent, ensure_ascii=False, sort_keys=True).encode("utf-8")
     return hashlib.blake2b(content, key=key, digest_size=32).hexdigest()
+
+
+# The last cast this process carried out in full, record deleted (`Go (A → B, rule T7)`): an
+# interrupt after one says so, for the same command again would cast anew.
+DONE: list[str] = []
 
 
 def cast_of(intent: dict[str, Any]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from spellbook.cast.commit_point import HISTORY_KEEP, INTENT_FILE
+from spellbook.cast.commit_point import HISTORY_KEEP, INTENT_FILE, cast_of
 from spellbook.cast.recall import Kept, Recall, read_kept
 from spellbook.disk.own_files import BACKUP
 from spellbook.disk.state_file import (
@@ -214,6 +214,13 @@ class Repair:
             return [
                 f"An interrupted cast could not be finished: {why}.",
                 f"Set its record aside as {backup}; files it had moved stay where they are.",
+            ]
+        done = self.journal.finished
+        if not notes and done is not None:  # all was done but deleting its record
+            spell = done["entry"]["trigger"]
+            return [
+                f"The cast of {cast_of(done)} was done but cut short before its answer; "
+                f"its record is removed, so casting {spell} again casts it anew."
             ]
         return [note[:1].upper() + note[1:] + "." for note in notes]
 

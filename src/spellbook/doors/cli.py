@@ -268,12 +268,7 @@ def run() -> NoReturn:
     except KeyboardInterrupt:
         # Ctrl-C: no traceback. A cast cut short is finished by the next one from its
         # intent record (`spellbook.cast.commit_point`); a hook cut short blocks what it judged.
-        print(
-            "spell: interrupted; nothing half done is lost (a cast that had begun changing "
-            "files is finished by the next command: the same command again finishes it "
-            "and casts nothing more; `spell status` says)",
-            file=sys.stderr,
-        )
+        print(_interrupted(), file=sys.stderr)
         sys.exit(EXIT_HOOK_BLOCK if "check-transition" in sys.argv else EXIT_INTERRUPTED)
     except Stopped as stopped:
         # SIGTERM or SIGHUP while a command ran: its processes are already stopped.
@@ -285,6 +280,25 @@ def run() -> NoReturn:
         sys.exit(128 + stopped.signum)
     gc.freeze()  # what is left is freed at exit without another full collection
     sys.exit(code)
+
+
+def _interrupted() -> str:
+    """What Ctrl-C cut short, in one line: a cast this process had done in full (its
+    answer cut short: the same command again would cast anew), or what the next command
+    finishes."""
+    point = sys.modules.get("spellbook.cast.commit_point")
+    done: list[str] = getattr(point, "DONE", [])
+    if done:
+        return (
+            f"spell: interrupted after the cast of {done[-1]} was done, before its answer "
+            "was written in full; nothing is lost; the same command again would cast it "
+            "anew: `spell status` says where the workflow is"
+        )
+    return (
+        "spell: interrupted; nothing half done is lost (a cast that had begun changing "
+        "files is finished by the next command: the same command again finishes it "
+        "and casts nothing more; `spell status` says)"
+    )
 
 
 # Errors that are the input's fault (exit 2); any other SpellbookError or OSError is 1.
