@@ -43,6 +43,7 @@ import json
 import re
 
 from spellbook.disk.own_files import TRASH
+from spellbook.disk.paths import is_repository
 from spellbook.records import words
 from spellbook.schema import Action, Rule, State
 
@@ -471,8 +472,12 @@ def fields_said(fields: Sequence[str], values: Mapping[str, object]) -> str:
 
 
 def files_said(files: Sequence[str], there: Mapping[str, bool], workspace: str) -> str:
-    """Which of `files` are there: `Files there: `a`, `b`; not there: `c`.`"""
-    shown = [f"`{workspace}/{f}`" if workspace else f"`{f}`" for f in files]
+    """Which of `files` are there: `Files there: `a`, `b`; not there: `c`.`, each named
+    from the repository's top (one a fact names so, `/README.md`, is `README.md`)."""
+    shown = [
+        f"`{f[1:]}`" if is_repository(f) else f"`{workspace}/{f}`" if workspace else f"`{f}`"
+        for f in files
+    ]
     held = [name for name, file in zip(shown, files, strict=True) if there[file]]
     missing = [name for name, file in zip(shown, files, strict=True) if not there[file]]
     return f"Files there: {', '.join(held) or 'none'}; not there: {', '.join(missing) or 'none'}."
