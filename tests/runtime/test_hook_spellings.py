@@ -950,3 +950,54 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     os.mkfifo(root / "generated" / "other.py")
     code, why = judged("Write", {"file_path": str(root / "notes.md"), "content": "x"})
     assert code == 0, why
+
+
+def test_a_python_vocabulary_of_the_project_is_never_written_by_hand(tmp_path: Path) -> None:
+    """`vocabulary = "words"`: the hook let the agent write `words.py` (or a package's
+    module, its `__init__.py`, the compiled file beside it), which the next `spell`
+    imports and runs: any code, then any state."""
+    import shutil
+    import subprocess
+
+    from spellbook.doors.hook import claude_hook
+
+    root = tmp_path / "release"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "release", root)
+    config = root / "pyproject.toml"
+    config.write_text(
+        config.read_text().replace(
+            'default = "release"', 'default = "release"\nvocabulary = "words"'
+        )
+        + 'other = { spec = "spec/RELEASE.md", vocabulary = "pkg.words" }\n'
+    )
+    (root / "words.py").write_text("TERMS = {}\n")
+    module = (root / "generated" / "release.py").read_text(encoding="utf-8")
+    other = module.replace('".release/state.json"', '".other/state.json"')
+    (root / "generated" / "other.py").write_text(other, encoding="utf-8")
+    git = ["git", "-c", "user.name=a", "-c", "user.email=a@b"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "release"]):
+        subprocess.run([*git, *args], cwd=root, check=True, timeout=60)
+
+    def judged(tool: str, given: dict[str, Any]) -> tuple[int, str]:
+        event = {"hook_event_name": "PreToolUse", "cwd": str(root), "tool_name": tool}
+        said = io.StringIO()
+        with contextlib.redirect_stderr(said):
+            code = claude_hook(
+                str(root), "release", io.BytesIO(json.dumps(event | {"tool_input": given}).encode())
+            )
+        return code, said.getvalue()
+
+    for written in (
+        "words.py",
+        "pkg/words.py",
+        "pkg/__init__.py",
+        "__pycache__/words.cpython-311.pyc",
+        "Words.py",  # one file where case is not told apart
+    ):
+        code, why = judged("Write", {"file_path": str(root / written), "content": "import os\n"})
+        assert code == 2 and "the project's Python vocabulary" in why, (written, why)
+    code, why = judged("mcp__fs__delete", {"path": str(root / "pkg")})
+    assert code == 2 and "the project's Python vocabulary" in why, why
+    for mine in ("notes.md", "words.md", "src/words.py"):
+        code, why = judged("Write", {"file_path": str(root / mine), "content": "x"})
+        assert code == 0, (mine, why)

@@ -11,8 +11,9 @@ wherever a tool call writes. Guarded:
 - in a site: every pyproject.toml of the repository, and of each folder above it
   (its `[tool.spellbook]` says which machine runs, from which module, with which
   vocabulary); the project's generated folder and what is in it (the modules
-  `spell` runs), and the folders that hold it; the repository's git folders (its
-  HEAD is the machine the hook judges by);
+  `spell` runs), and the folders that hold it; a Python vocabulary's module or
+  package in the project's folder and the `__pycache__` beside it (`spell` imports
+  it); the repository's git folders (its HEAD is the machine the hook judges by);
 - everywhere: any path with a part that is git's own folder (`paths.is_git`: `.git`
   in any spelling git refuses, a file or a folder, in any repository: one planted in
   a subfolder would end the search for the project above it); Claude Code's settings
@@ -56,6 +57,7 @@ RUNTIME = "runtime"  # a file of the workspace only casts write (`.intent.json`,
 FOLDER = "folder"  # the workspace folder, or a folder that holds it or the generated folder
 CONFIG = "config"  # a pyproject.toml of the repository
 GENERATED = "generated"  # the generated folder, or a file in it
+VOCABULARY = "vocabulary"  # a Python vocabulary module of the project's, or its package
 GIT = "git"  # git's own folder (any `.git`, or a worktree's), or a file in it
 CACHE = "cache"  # Spellbook's cache folder, or a file in it
 INTERPRETER = "interpreter"  # a folder the hook's Python loads code from, or one holding it
@@ -104,6 +106,8 @@ class Hit:
             RUNTIME: "the runtime's own (an interrupted cast's record, history, trash, lock)",
             CONFIG: "a pyproject.toml, whose [tool.spellbook] says which machine runs",
             GENERATED: "the project's generated modules, which spellbook-codegen writes",
+            VOCABULARY: "the project's Python vocabulary (its module or package, and the "
+            "compiled files beside it), which `spell` imports and runs",
             GIT: "git's own folder, whose HEAD holds the machine the hook judges by (and "
             "where a repository ends)",
             CACHE: "Spellbook's cache, whose tables spell takes for pyproject.toml's",
@@ -419,13 +423,25 @@ class Site:
         self.git = [form for path in folders for form in _forms(path)]
         self.project = find_project(self.root)
         self.generated_folder = ""
+        self.vocabularies: list[str] = []
         if self.project is not None:
             try:  # the folder `spell` loads modules from, as the working tree says
-                generated = read_project(self.project).generated
+                config = read_project(self.project)
+                generated = config.generated
+                named = [config.vocabulary, *(e.vocabulary or "" for e in config.machines)]
             except ProjectError:  # `spell` cannot read it either; the default, then
-                generated = DEFAULT_GENERATED
+                generated, named = DEFAULT_GENERATED, []
             self.generated_folder = os.path.join(self.project, generated)
+            # A vocabulary in Python is imported from the project's folder: its top
+            # module or package there, and the compiled files beside it.
+            tops = {n.partition(".")[0] for n in named if _python_vocabulary(n)}
+            self.vocabularies = [
+                os.path.join(self.project, name)
+                for top in sorted(tops)
+                for name in (top, f"{top}.py", "__pycache__")
+            ]
         self.generated = _forms(self.generated_folder) if self.generated_folder else []
+        self.vocabulary = [form for path in self.vocabularies for form in _forms(path)]
         self._inodes: dict[tuple[int, int], Hit] | None = None
 
     def hits(self, named: Named) -> list[Hit]:
@@ -436,6 +452,10 @@ class Site:
                 found.append(Hit(GENERATED if len(parts) == len(generated) else FOLDER, path))
             elif _under(parts, generated, fits):
                 found.append(Hit(GENERATED, path))
+        for vocabulary in self.vocabulary:
+            if _holds(parts, vocabulary, fits) or _under(parts, vocabulary, fits):
+                found.append(Hit(VOCABULARY, path))
+                break
         found += [Hit(GIT, path) for git in self.git if named.names(git)][:1]
         config = not named.deep and parts and fits(parts[-1], "pyproject.toml")
         below = any(_under(parts, top, fits) for top in self.top)
@@ -455,8 +475,16 @@ class Site:
                 _note(found, folder, GENERATED, holders=True)
                 for name in _listed(folder):
                     _note(found, os.path.join(folder, name), GENERATED)
+            for path in self.vocabularies:  # a module's file, by what it is
+                _note(found, path, VOCABULARY)
             self._inodes = found
         return self._inodes
+
+
+def _python_vocabulary(name: str) -> bool:
+    """Whether a `vocabulary` setting names a Python module (`words`, `my_project.words`),
+    not a file of words (`words/ours.md`) nor none."""
+    return bool(name) and re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", name) is not None
 
 
 class Place:

@@ -19,6 +19,7 @@ from spellbook.doors.guarded import (
     RUNTIME,
     SETTINGS,
     UNCOMMITTED,
+    VOCABULARY,
     WORKSPACE,
     Hit,
 )
@@ -353,6 +354,8 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
         return False, f"{shown} is {hit.what()}"
     if hit.kind == SETTINGS:
         return False, f"{shown} is {hit.what()}"
+    if hit.kind == VOCABULARY:
+        return False, f"{shown} is {hit.what()}: the developer edits it by hand, not the session"
     if hit.kind == GENERATED:
         return False, (
             f"{shown} is {hit.what()} from the spec: regenerate them with spellbook-codegen "
