@@ -1022,7 +1022,7 @@ def test_a_file_s_content_is_fenced_in_its_own_language(name: str, language: str
 def test_a_file_of_the_repository_s_top_is_named_from_the_top_in_files_there() -> None:
     """`/README.md` (a fact's file named from the repository's top) was `.tix//README.md`
     under "Files there" of every response, a path that is not there."""
-    from spellbook.cast.responses import files_said
+    from spellbook.cast.preview import files_said
 
     said = files_said(
         ["/README.md", "task.md", "/docs/a.md"],

@@ -10,7 +10,8 @@ something it depends on may have changed (`telling`).
 
 from __future__ import annotations
 
-from spellbook.cast.responses import First, files_said, spell_values, unmet_said
+from spellbook.cast.responses import First, spell_values, unmet_said
+from spellbook.disk.paths import is_repository
 from spellbook.disk.state_file import encode, today
 from spellbook.facts.answers import NeedsRun
 from spellbook.facts.probes import PROBES
@@ -27,7 +28,7 @@ from spellbook.verbs.actions import acts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
     from spellbook.cast.engine import Engine
@@ -449,3 +450,14 @@ def _holds_in(rule: Rule, world: dict[str, bool | None]) -> bool:
     return any(
         all(world.get(w.guard.name) == w.holds for w in alternative) for alternative in rule.when
     )
+
+
+def files_said(files: Sequence[str], there: Mapping[str, bool], workspace: str) -> str:
+    """Which of `files` are there: `Files there: `a`, `b`; not there: `c`.`, each named
+    from the repository's top (one a fact names so, `/README.md`, is `README.md`)."""
+    shown = {
+        f: f[1:] if is_repository(f) else "/".join(p for p in (workspace, f) if p) for f in files
+    }
+    held = [f"`{shown[f]}`" for f in files if there[f]]
+    missing = [f"`{shown[f]}`" for f in files if not there[f]]
+    return f"Files there: {', '.join(held) or 'none'}; not there: {', '.join(missing) or 'none'}."

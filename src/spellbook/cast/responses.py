@@ -43,7 +43,6 @@ import json
 import re
 
 from spellbook.disk.own_files import TRASH
-from spellbook.disk.paths import is_repository
 from spellbook.records import words
 from spellbook.schema import Action, Rule, State
 
@@ -403,7 +402,7 @@ class Writer:
         description = self.states[state].description
         said = f"**{state}**: {description}" if description else f"**{state}**"
         # The state file's fields as the cast leaves them (`fields_said`), if it has any,
-        # and which of the files the rules ask about are there (`files_said`).
+        # and which of the files the rules ask about are there (`preview.files_said`).
         if self.fields:
             said += placeholder("fields")
         return said + "\n" + placeholder("files") if self.files else said
@@ -469,18 +468,6 @@ def fields_said(fields: Sequence[str], values: Mapping[str, object]) -> str:
     ` (step_id: S-1, attempts: 2)`, or nothing."""
     held = [f"{name}: {values[name]}" for name in fields if values.get(name) is not None]
     return f" ({', '.join(held)})" if held else ""
-
-
-def files_said(files: Sequence[str], there: Mapping[str, bool], workspace: str) -> str:
-    """Which of `files` are there: `Files there: `a`, `b`; not there: `c`.`, each named
-    from the repository's top (one a fact names so, `/README.md`, is `README.md`)."""
-    shown = [
-        f"`{f[1:]}`" if is_repository(f) else f"`{workspace}/{f}`" if workspace else f"`{f}`"
-        for f in files
-    ]
-    held = [name for name, file in zip(shown, files, strict=True) if there[file]]
-    missing = [name for name, file in zip(shown, files, strict=True) if not there[file]]
-    return f"Files there: {', '.join(held) or 'none'}; not there: {', '.join(missing) or 'none'}."
 
 
 def unmet_said(state: str, unmet: Sequence[str]) -> str:
