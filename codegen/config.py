@@ -298,8 +298,17 @@ def relative(path: str | Path, root: Path) -> str:
 
 def project_of(path: str | Path) -> Path | None:
     """The project that holds the file `path` (`spellbook.disk.project.find_project`)."""
-    found = find_project(str(Path(path).resolve().parent))
+    found = _found(str(Path(path).resolve().parent))
     return None if found is None else Path(found)
+
+
+def _found(start: str) -> str | None:
+    """`find_project(start)`, a SpecError naming pyproject.toml where it cannot be taken
+    (a symbolic link)."""
+    try:
+        return find_project(start)
+    except ProjectError as err:
+        raise SpecError(str(err), 0).locate(PYPROJECT, None) from None
 
 
 def options_for(
@@ -371,7 +380,7 @@ def unlisted_note(path: str | Path, options: ReadOptions) -> str:
 
 def _here() -> Path | None:
     """The project the command runs in: the one that holds the current folder."""
-    found = find_project(str(Path.cwd()))
+    found = _found(str(Path.cwd()))
     return None if found is None else Path(found).resolve()
 
 

@@ -217,7 +217,10 @@ def _project(args: argparse.Namespace) -> int:
     where it lists none), each verified and reported on its own; the exit status is the
     worst of theirs."""
     cwd = Path.cwd()
-    root = project_of(cwd / PYPROJECT) or cwd
+    try:
+        root = project_of(cwd / PYPROJECT) or cwd
+    except SpecError as err:  # a pyproject.toml that is a symbolic link
+        return _refused(args, err)
     where = os.path.relpath(root / PYPROJECT if (root / PYPROJECT).is_file() else root)
     try:
         chosen = targets(root, load_config(root), None)

@@ -222,7 +222,10 @@ def _moved_from(repository: git.Repository, commit: str, spec: str | None) -> st
 
     if spec is None:
         return None
-    root = find_project(os.path.dirname(os.path.abspath(spec)))
+    try:
+        root = find_project(os.path.dirname(os.path.abspath(spec)))
+    except ProjectError:
+        return None  # the spec's own reading says why
     config = None if root is None else repository.relative(os.path.join(root, PYPROJECT))
     if root is None or config is None:
         return None

@@ -113,9 +113,12 @@ def data_lexicon(name: str, shipped: str) -> Lexicon:
     path, root = shipped, ""
     if not shipped:
         path = os.path.abspath(name)
-        from spellbook.disk.project import find_project
+        from spellbook.disk.project import ProjectError, find_project
 
-        root = find_project(os.path.dirname(path)) or os.path.dirname(path)
+        try:
+            root = find_project(os.path.dirname(path)) or os.path.dirname(path)
+        except ProjectError as err:  # a pyproject.toml that is a link: said, never read
+            raise vocabulary_error(os.path.relpath(path), 0, f"has no project: {err}") from None
     shown = os.path.relpath(path) if not shipped else f"the {name} vocabulary ({path})"
     words = read_vocabulary(path, shown, trusted=bool(shipped))
     carried: dict[str, str] = {}

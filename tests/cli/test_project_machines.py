@@ -237,8 +237,9 @@ def test_a_project_file_that_is_a_link_is_not_followed(house: Path, tmp_path: Pa
     elsewhere = tmp_path / "elsewhere"
     (elsewhere / ".git").mkdir(parents=True)
     (elsewhere / "pyproject.toml").symlink_to(house / "pyproject.toml")
-    status = spell(elsewhere, "status")
-    assert status.stdout.startswith("GATHER_NEEDS_PLAN"), clean(status)
+    status = spell(elsewhere, "status")  # never another folder's project: said, not dropped
+    assert status.returncode == 2 and "pyproject.toml is a symbolic link" in status.stderr
+    assert not (elsewhere / ".door").exists() and not (elsewhere / ".ai").exists()
 
 
 def test_mcp_serves_the_project_s_machine(house: Path) -> None:
@@ -1330,3 +1331,28 @@ def test_verify_refuses_an_action_on_the_state_file_of_another_machine_of_the_pr
         said = "is (or holds) the state file of another machine of the project"
         assert (said in verified.stdout) is refused, (action, verified.stdout)
         assert ("[action_path]" in verified.stdout) is refused, verified.stdout
+
+
+def test_a_pyproject_toml_that_is_a_link_is_an_error_for_every_command(house: Path) -> None:
+    """A pull request can make pyproject.toml a symbolic link (git keeps links): `spell`
+    took it for no project and drove the shipped workflow with no word, while the
+    compiler followed it, into another folder's table, or none (`/dev/null`): a broken
+    machine passed CI. Every command now says the file is a link (exit 2)."""
+    config = house / "pyproject.toml"
+    (house / "real.toml").write_text(config.read_text(encoding="utf-8"), encoding="utf-8")
+    for target in ("real.toml", os.devnull, "missing.toml"):
+        config.unlink()
+        config.symlink_to(target)
+        for said in (
+            spell(house, "status"),
+            compiler(house, "verify"),
+            compiler(house, "generate", "--check"),
+        ):
+            assert said.returncode == 2, (target, said.stdout, said.stderr)
+            assert "pyproject.toml is a symbolic link" in said.stderr + said.stdout, said.stderr
+            assert "Traceback" not in said.stderr
+    # a link to a file with no [tool.spellbook] is no project's, as the file would be
+    (house / "plain.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    config.unlink()
+    config.symlink_to("plain.toml")
+    assert spell(house, "status").returncode == 0

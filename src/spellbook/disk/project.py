@@ -224,12 +224,17 @@ def find_project(start: str) -> str | None:
 
 
 def _configures(path: str) -> bool:
-    """Whether `path` is the user's own pyproject.toml with a [tool.spellbook] table."""
-    if not os.path.isfile(path):
+    """Whether `path` is the user's own pyproject.toml with a [tool.spellbook] table. One
+    that is a symbolic link, or no regular file, is a ProjectError where it may hold the
+    table (a link to a file that holds one, or to what cannot be read): never a project
+    read from another folder, nor one dropped with no word."""
+    if not os.path.isfile(path) or os.path.islink(path):
+        if os.path.lexists(path) and not os.path.isdir(path):
+            _linked(path)
         return False
     from spellbook.disk.user_cache import owned  # only where there is a pyproject.toml
 
-    if os.path.islink(path) or not owned(path):
+    if not owned(path):
         return False
     try:
         with open(path, "rb") as f:
@@ -239,6 +244,27 @@ def _configures(path: str) -> bool:
     # Past the read limit the table may be anywhere: the file counts as a project's, and
     # reading it says it is too large (a project never hides behind a padded file).
     return len(head) > PROJECT_LIMIT or has_table(head)
+
+
+def _linked(path: str) -> None:
+    """A ProjectError for the pyproject.toml `path`, a symbolic link or no regular file,
+    unless it is a link to a regular file that holds no [tool.spellbook] table."""
+    import stat
+
+    try:
+        info = os.stat(path)  # what a link leads to
+        if os.path.islink(path) and stat.S_ISREG(info.st_mode):
+            with open(path, "rb") as f:
+                if not has_table(f.read(PROJECT_LIMIT + 1)):
+                    return  # no project's, as it would be with the file itself
+    except OSError:
+        pass  # a dangling link, or one that cannot be read
+    what = "a symbolic link" if os.path.islink(path) else "not a regular file"
+    raise ProjectError(
+        f"{path} is {what}: Spellbook reads a project's [tool.spellbook] only from a "
+        "regular pyproject.toml in its folder (a link could make another folder's table "
+        "this project's); put the file itself there"
+    )
 
 
 def has_table(data: bytes) -> bool:
@@ -364,8 +390,11 @@ def _unlisted(table: dict[str, object], at: tuple[str, ...]) -> str:
 
 
 def _table(path: str) -> tuple[str, dict[str, object]]:
-    """The text of the pyproject.toml at `path`, and its `[tool.spellbook]` table."""
-    if not os.path.isfile(path):
+    """The text of the pyproject.toml at `path`, and its `[tool.spellbook]` table (a
+    ProjectError for a symbolic link or no regular file that may hold one: `_linked`)."""
+    if not os.path.isfile(path) or os.path.islink(path):
+        if os.path.lexists(path) and not os.path.isdir(path):
+            _linked(path)
         return "", {}
     try:
         with open(path, "rb") as f:
