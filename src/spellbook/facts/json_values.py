@@ -205,10 +205,9 @@ def _kept(
                     kept.append(each)
                 continue
             have = each[key]
-            if _number(have) and _json_number(target):
-                same = have == json.loads(target)  # 0.1 is 0.10 and 1e-1; 1 is 1.0
-            else:
-                same = _as_json(have) == target
+            number = _json_number(target) if _number(have) else None
+            # a number by its value (0.1 is 0.10 and 1e-1; 1 is 1.0), else as written
+            same = have == number if number is not None else _as_json(have) == target
             if target in _LITERALS and not (have is None or isinstance(have, bool)):
                 same = False  # `true` is JSON's true, never the text "true"
             if same == (op == "="):
@@ -216,10 +215,17 @@ def _kept(
     return kept
 
 
-def _json_number(text: str) -> bool:
-    """Whether a filter's value is a number as JSON writes one, compared with a number
-    as one (by value, not by how it is written)."""
-    return re.fullmatch(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?", text, re.ASCII) is not None
+def _json_number(text: str) -> int | float | None:
+    """A filter's value as a number, where it is one as JSON writes it (compared with a
+    number by value, not by how it is written); None for any other (a whole number of
+    more digits than Python reads is compared as written)."""
+    if re.fullmatch(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?", text, re.ASCII) is None:
+        return None
+    try:
+        number: int | float = json.loads(text)
+    except ValueError:
+        return None
+    return number
 
 
 # JSON's literals, which a filter's value means as such: `[approved=true]` keeps
