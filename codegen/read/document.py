@@ -375,11 +375,16 @@ def _says_start(before: str, after: str) -> bool:
     # further before it, a verb of starting with no object (`created by the intake bot of
     # the sales team in`, `land, after spam filtering, in`; not `start work on tickets in`)
     # whose words lead to the state as a place
-    bare = (
-        rf"\b(?:{_STRONG}|start|land)\b(?=\s*,|\s+(?:by|through|via|from|as|in|into|at"
-        r"|automatically|always|usually|first)\b)"
+    # (`start, as a rule, in`: the place right after the aside; `created by the bot
+    # in`: no other verb between, as `created by the job are kept in` has)
+    verb = rf"\b(?:{_STRONG}|start|land)\b"
+    aside = r"\s*,[^,]*,\s*(?:in|into|at)\W*$"
+    agent = (
+        r"\s+(?:by|through|via|from|automatically|always|usually|first)\b"
+        r"(?:(?!\b(?:is|are|was|were|be|been|get|gets|stay|stays)\b)[^.!?;])*"
+        r"\b(?:in|into|at)\W*$"
     )
-    if re.search(rf"{bare}[^.!?;]*\b(?:in|into|at)\W*$", sentence, re.IGNORECASE):
+    if re.search(rf"{verb}(?:{aside}|{agent})", sentence, re.IGNORECASE):
         return True
     rest = re.split(r"[.!?;](?:\s|$)", after)[0]
     return re.match(_STARTS_HERE, rest, re.IGNORECASE) is not None
@@ -394,7 +399,7 @@ _STRONG = (
 # After a state: that it is where things start (`is where every ticket starts`, `: where
 # orders are created`, `is our starting point`, `- every new order starts here`).
 _STARTS_HERE = (
-    r"\W*(?:(?:(?:is|are)\s+)?where\b.*\b(?:starts?|begins?|(?:is|are)\s+created)\b"
+    r"\W*(?:(?:(?:is|are)\s+)?where\s+(?:\w+\s+){0,3}(?:starts?|begins?|(?:is|are)\s+created)\b"
     r"|(?:is|are)\s+(?:the|our)\s+(?:first|initial|starting)\b"
     r"|.*\b(?:starts?|begins?)\s+here\b)"
 )

@@ -424,6 +424,10 @@ def test_a_line_that_may_say_where_it_starts_in_other_words_is_a_warning(said: s
         "The SLA timer starts when an order is in `draft`.",
         "Reviewers start after lunch on orders in `draft`.",
         "Agents start work on the orders in `draft`.",
+        "Reviewers start, once CI is green, on orders in `draft`.",
+        "`draft`: where orders are reviewed before they start.",
+        "Reports created by the nightly job are kept in `draft`.",
+        "Orders created through the API are listed at `draft`.",
     ],
 )
 def test_a_word_of_starting_that_leads_to_no_state_named_is_no_warning(said: str) -> None:
