@@ -792,9 +792,9 @@ def check_actions(analysis: Analysis) -> Iterator[Finding]:
                     (
                         # `.ai/task/plan.md` in the workspace `.ai/workflow`: written
                         # from the repository's top, made as `.ai/workflow/.ai/task/...`
-                        beside_workspace(f, spec.workspace, acting=True)
+                        beside_workspace(f, spec.workspace, True, action.text)
                         for f in (*action.files, *_archived_into(action))
-                        if beside_workspace(f, spec.workspace)
+                        if beside_workspace(f, spec.workspace, True, action.text)
                     ),
                     "",
                 )

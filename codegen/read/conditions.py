@@ -255,7 +255,7 @@ class _Reader(CorePhrases):
         if top and path.rstrip("/") == self.workspace.strip("/"):
             self.reason = f"{name} is the workspace folder itself, not a file in it"
             return None
-        beside = beside_workspace(path, self.workspace)
+        beside = beside_workspace(path, self.workspace, written=written)
         if beside:  # `.ai/plan.md` in the workspace `.ai/task`, not `.ai/task/.ai/plan.md`
             self.reason = beside
             return None

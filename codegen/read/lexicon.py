@@ -130,15 +130,18 @@ def repository_path(written: str, workspace: str) -> tuple[str | None, str]:
     return name, ""
 
 
-def beside_workspace(path: str, workspace: str, acting: bool = False) -> str:
+def beside_workspace(path: str, workspace: str, acting: bool = False, written: str = "") -> str:
     """Why `path` (relative to the workspace folder, as `workspace_path` gives it) names
     no file of it, where it starts with the folder the workspace is in (`.ai/plan.md`
     in the workspace `.ai/task`): written from the repository's top, it would be read as
-    `.ai/task/.ai/plan.md`; else "". `acting`: an action's, which writes only the
-    workspace's files."""
+    `.ai/task/.ai/plan.md`; else "", and for a path `written` with the workspace in
+    front (`docs/site/docs/index.md` in the workspace `docs/site`). `acting`: an
+    action's, which writes only the workspace's files."""
     folder = workspace.strip("/")
     top = folder.split("/")[0]
     if not top or not (path + "/").startswith(top + "/"):
+        return ""
+    if f"{folder}/{path}" in written:  # named with the workspace in front: its own file
         return ""
     if acting:
         name = path.rsplit("/", 1)[-1] or path

@@ -123,6 +123,7 @@ def test_an_action_on_spellbook_s_own_files_is_refused_by_the_verifier_as_at_run
         ("Archive notes.md to `.ai/done/${date}/`", True),
         ("Create `.ai/workflow/plan.md`", False),  # with the workspace in front
         ("Create `plan.md`", False),
+        ("Create `.ai/workflow/.ai/notes.md`", False),  # its own `.ai` folder, so named
     ],
 )
 def test_an_action_path_written_from_the_repository_s_top_beside_the_workspace_is_refused(
@@ -622,3 +623,18 @@ def test_no_action_writes_over_another_machine_s_state_file_or_runtime_files(
 
     for one, another in ((spell_machine, session_machine), (session_machine, spell_machine)):
         assert others_in(one.WORKSPACE, [another.STATE_FILE]) == ()
+
+
+def test_a_file_named_with_the_workspace_in_front_is_its_own_in_a_condition_too() -> None:
+    """Workspace `docs/site`: `docs/site/docs/index.md` (its own `docs` folder, with the
+    workspace in front, as the message advised) was refused as `docs/index.md` beside
+    it, in a condition and an action alike: no spelling could name the file."""
+    cell = "`docs/site/docs/index.md` exists"
+    row = f"| T1 | A | Go | {cell} | B | Create `docs/site/docs/index.md` | Done. |"
+    other = "| T2 | A | Go | NOT " + cell + " | A | - | Write it. |"
+    text = spec_text(["A", "B"], ["Go"], [row, other, *fill(["A", "B"], ["Go"], ["A/Go"])])
+    text += "\n### State Persistence\n\nThe state is kept in `docs/site/state.json`.\n"
+    assert findings_of(text, {"action_path", "unknown_condition"}) == []
+    beside = text.replace("`docs/site/docs/index.md`", "`docs/index.md`")
+    kinds = {f.kind for f in findings_of(beside, {"action_path", "unknown_condition"})}
+    assert kinds == {"action_path", "unknown_condition"}
