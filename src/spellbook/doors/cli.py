@@ -263,6 +263,9 @@ def run() -> NoReturn:
     # off here and in `python -m spellbook`; the long-running `spell mcp` turns it
     # back on, and `main()` called from Python leaves it alone.
     gc.disable()
+    point = sys.modules.get("spellbook.cast.commit_point")
+    if point is not None:  # this command's casts alone (one process may run several)
+        point.DONE.clear()
     try:
         code = main()
     except KeyboardInterrupt:
