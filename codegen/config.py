@@ -232,7 +232,7 @@ def _machine(project: Project, entry: Entry, default: ReadOptions) -> Machine:
     options = replace(
         options,
         generated=relative(Path(project.root, project.generated), Path(project.root)),
-        others=tuple(state_files(project.root)),
+        others=tuple(state_files(project.root, exclude=project.module_path(entry))),
     )
     return Machine(entry.name, entry.spec, options, entry.allow_errors, entry.report)
 

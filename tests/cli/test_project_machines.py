@@ -1356,3 +1356,23 @@ def test_a_pyproject_toml_that_is_a_link_is_an_error_for_every_command(house: Pa
     config.unlink()
     config.symlink_to("plain.toml")
     assert spell(house, "status").returncode == 0
+
+
+def test_a_machine_s_own_state_file_moved_since_it_was_generated_is_no_other_machine_s(
+    house: Path,
+) -> None:
+    """The spec moved its state file from `.door/a/state.json` to `.door/state.json` and
+    tidied the old one away: its own generated module, not yet regenerated, still named
+    the old path, and verify and codegen refused the action as touching "the state file
+    of another machine"."""
+    spec = house / "spec" / "DOOR.md"
+    text = spec.read_text(encoding="utf-8")
+    spec.write_text(text.replace("`.door/state.json`", "`.door/a/state.json`"), encoding="utf-8")
+    generate(house)
+    scrap = "| D3 | OPEN | Shut | - | CLOSED | Delete `open.flag` |"
+    spec.write_text(
+        text.replace(scrap, "| D3 | OPEN | Shut | - | CLOSED | Archive `a/state.json` to `old/` |"),
+        encoding="utf-8",
+    )
+    verified = compiler(house, "verify", "--spec", "spec/DOOR.md")
+    assert "state file of another machine" not in verified.stdout, verified.stdout

@@ -584,7 +584,7 @@ def test_no_action_writes_over_another_machine_s_state_file_or_runtime_files(
     (tmp_path / "logs" / "chat.json").write_text(chat)
     (tmp_path / "progress.json").write_text('{"phase": "build", "context": {}, "history": []}')
     workspace = Workspace(str(tmp_path), "")
-    engine = SimpleNamespace(workspace=workspace, _others=None)
+    engine = SimpleNamespace(workspace=workspace, _others=None, machine=None)
     others = partial(Engine.others, engine)  # as a cast asks, read once
     refused = [
         "Move `draft.md` to `.release/state.json`",
@@ -638,3 +638,32 @@ def test_a_file_named_with_the_workspace_in_front_is_its_own_in_a_condition_too(
     beside = text.replace("`docs/site/docs/index.md`", "`docs/index.md`")
     kinds = {f.kind for f in findings_of(beside, {"action_path", "unknown_condition"})}
     assert kinds == {"action_path", "unknown_condition"}
+
+
+def test_no_action_touches_the_state_file_of_a_project_nested_in_the_workspace(
+    tmp_path: Path,
+) -> None:
+    """A project of its own in a folder of the workspace (`sub/pyproject.toml`, a
+    monorepo's): `Archive sub/.b/state.json to old/` took its machine's state file away,
+    the verifier and the cast saying nothing."""
+    _project_of(tmp_path, ".release/state.json")
+    nested = tmp_path / "sub"
+    nested.mkdir()
+    _project_of(nested, ".b/state.json")
+    (nested / ".b").mkdir()
+    (nested / ".b" / "state.json").write_text('{"current_state": "OPEN"}')
+    (nested / "notes.md").write_text("x")
+    (tmp_path / "notes.md").write_text("x")
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    _project_of(tmp_path / "deep" / "er", ".c/state.json")
+    workspace = Workspace(str(tmp_path), "")
+    for text in (
+        "Archive `sub/.b/state.json` to `old/`",
+        "Move `sub/.b/state.json` to `b.json`",
+        "Move `sub` to `gone`",  # a folder holding it
+        "Move `deep` to `gone`",  # and one holding the project's folder
+        "Copy `notes.md` to `sub/.b/state.json.bad-20261129T000000Z`",
+    ):
+        with pytest.raises(ActionError, match=r"or of a project in a folder of it"):
+            plan(_rule(_read(text)), workspace, Record("A"))
+    assert plan(_rule(_read("Delete `sub/notes.md`")), workspace, Record("A")).operations

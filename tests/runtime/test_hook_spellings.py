@@ -950,6 +950,15 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     os.mkfifo(root / "generated" / "other.py")
     code, why = judged("Write", {"file_path": str(root / "notes.md"), "content": "x"})
     assert code == 0, why
+    # the working tree's pyproject.toml mid-edit: its machines are not known, so a JSON
+    # file or a folder outside the committed workspaces is blocked, saying why
+    with (root / "pyproject.toml").open("a", encoding="utf-8") as f:
+        f.write("oops = \n")
+    for tool, tool_input in blocked[:2]:
+        code, why = judged(tool, tool_input)
+        assert code == 2 and "pyproject.toml cannot be read" in why, (tool_input, why)
+    code, why = judged("Write", {"file_path": str(root / "notes.md"), "content": "x"})
+    assert code == 0, why
 
 
 def test_a_python_vocabulary_of_the_project_is_never_written_by_hand(tmp_path: Path) -> None:

@@ -196,7 +196,9 @@ class Engine:
             from spellbook.disk.own_files import others_in
             from spellbook.disk.shared_state import state_files  # only rules that write files
 
-            self._others = others_in(self.workspace.folder, state_files(self.workspace.root))
+            own = str(getattr(self.machine, "__file__", "") or "")
+            found = state_files(self.workspace.root, exclude=own)
+            self._others = others_in(self.workspace.folder, found)
         return self._others
 
     def programs(self) -> tuple[tuple[str, ...], ...]:

@@ -22,8 +22,9 @@ BACKUP = ".bad-"
 READING_VERBS = frozenset({"load", "find"})
 OWN_FILE = "is Spellbook's own file; no action of a spec touches it"
 STATE_OF_ANOTHER = (
-    "is (or holds) the state file of another machine of the project; no action of a spec "
-    "touches it, as a cast of that machine alone writes it"
+    "is (or holds) the state file of another machine of the project (or of a project in "
+    "a folder of it); no action of a spec touches it, as a cast of that machine alone "
+    "writes it"
 )
 
 

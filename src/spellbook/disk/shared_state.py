@@ -65,7 +65,7 @@ def sharing(root: str, machine: object, state: str) -> tuple[str, str, str] | No
     return None
 
 
-def state_files(root: str) -> list[str]:
+def state_files(root: str, exclude: str = "", strict: bool = False) -> list[str]:
     """The state file of every machine a cast may drive in the project at `root`, as paths
     from `root`: the project's (its `[tool.spellbook.machines]` as the working tree
     holds them, each read off its generated module's text: nothing of theirs runs) and
@@ -73,13 +73,17 @@ def state_files(root: str) -> list[str]:
     machines' workspaces hold none of each other's state files, which no action leaves
     its workspace to reach. Where the project cannot be read, or a module not (none
     generated yet: no cast of it has written a state file), theirs are not known; what
-    drives them says why."""
+    drives them says why. `exclude`: a module not to read (the machine asking's own,
+    which may name its state file before a move the spec made since). `strict`: a project
+    that cannot be read is its error, not none."""
     try:
         folder = find_project(root)
         if folder is None or os.path.abspath(folder) != os.path.abspath(root):
             return []
         project = read_project(folder)
     except (SpellbookError, OSError):
+        if strict:
+            raise
         return []
     import sys
     from importlib.util import find_spec
@@ -88,6 +92,8 @@ def state_files(root: str) -> list[str]:
     from spellbook.disk.project import SHIPPED
 
     modules = [project.module_path(entry) for entry in project.machines]
+    if exclude:
+        modules = [m for m in modules if os.path.realpath(m) != os.path.realpath(exclude)]
     found = []
     for name in SHIPPED.values():
         loaded = sys.modules.get(name)
@@ -108,6 +114,52 @@ def state_files(root: str) -> list[str]:
         if kept is not None:
             found.append(kept)
     return list(dict.fromkeys(found))
+
+
+# The folders an action's folder may hold that are looked through for a project of
+# its own (`nested_state_file`): past it, what the folder holds is not known.
+NESTED_LIMIT = 2_000
+
+
+def nested_state_file(root: str, path: str) -> bool:
+    """Whether `path` (absolute, in the project at `root`) is, or holds, the state file
+    of a machine of a project nested in it (a folder below `root` with a pyproject.toml
+    of its own), or a backup of one: the project `find_project` finds from the path, and
+    those of the folders a folder holds (more than `NESTED_LIMIT` folders: True, not
+    known). A nested pyproject.toml that cannot be taken counts too."""
+    from spellbook.disk.own_files import another_state_file, others_in
+    from spellbook.disk.project import ProjectError
+
+    top = os.path.realpath(root)
+
+    def holds(project: str) -> bool:
+        if os.path.realpath(project) == top:
+            return False
+        relative = os.path.relpath(path, project)
+        if not os.path.relpath(project, path).startswith(os.pardir):
+            return bool(state_files(project))  # the project's folder, or one holding it
+        return not relative.startswith(os.pardir) and another_state_file(
+            relative, "write", others_in("", state_files(project))
+        )
+
+    try:
+        folder = path
+        while not os.path.isdir(folder) or os.path.islink(folder):
+            folder = os.path.dirname(folder)
+        found = find_project(folder)
+        if found is not None and holds(found):
+            return True
+        if not os.path.isdir(path) or os.path.islink(path):
+            return False
+        for count, (here, folders, names) in enumerate(os.walk(path)):
+            if count >= NESTED_LIMIT:
+                return True
+            folders[:] = [f for f in folders if f != ".git"]
+            if "pyproject.toml" in names and find_project(here) == here and holds(here):
+                return True
+    except ProjectError:
+        return True
+    return False
 
 
 def _state_file(text: str) -> str | None:

@@ -67,6 +67,9 @@ SETTINGS = (
 # a state file (or a folder holding one) of a workspace no machine of the project as
 # committed has: one added, or moved, in the working tree
 UNCOMMITTED = "uncommitted"
+# a JSON file or a folder, outside every committed workspace, while the working tree's
+# pyproject.toml cannot be read: it may be the state file of a machine added there
+UNREAD = "unread"
 
 
 class Hit:
@@ -117,6 +120,9 @@ class Hit:
             "has as committed (one added or moved in the working tree): the hook judges by "
             "HEAD, so until the spec and the generated module are committed it cannot judge "
             "a write of it",
+            UNREAD: "a JSON file or a folder that may keep the state of a machine added in "
+            "the working tree, which the hook cannot tell while the working tree's "
+            "pyproject.toml cannot be read; fix it (`spell status` says what is wrong)",
             SETTINGS: "Claude Code's settings, a settings file or a folder that holds one: a "
             "settings file can remove this hook or turn every hook off (`disableAllHooks`), "
             "and `.mcp.json` says which program each MCP server is and how it runs, "

@@ -19,6 +19,7 @@ from spellbook.doors.guarded import (
     RUNTIME,
     SETTINGS,
     UNCOMMITTED,
+    UNREAD,
     VOCABULARY,
     WORKSPACE,
     Hit,
@@ -350,7 +351,7 @@ def _judge_write(hit: Hit, tool: dict[str, Any]) -> tuple[bool, str]:
         )
     if hit.kind in (FOLDER, GIT, CACHE, INTERPRETER):
         return False, f"{shown} is {hit.what()}: no write by hand is judged there"
-    if hit.kind == UNCOMMITTED:
+    if hit.kind in (UNCOMMITTED, UNREAD):
         return False, f"{shown} is {hit.what()}"
     if hit.kind == SETTINGS:
         return False, f"{shown} is {hit.what()}"

@@ -25,6 +25,7 @@ from spellbook.doors.guarded import (
     GIT,
     SETTINGS,
     UNCOMMITTED,
+    UNREAD,
     Everywhere,
     Hit,
     Named,
@@ -67,7 +68,7 @@ class Guard:
         self.modules: dict[str, ModuleType] = {}  # every machine met, by its module's name
         self._machines: dict[str, list[Machine]] = {}  # by the folder they were found from
         self._listings: dict[str, list[os.DirEntry[str]]] = {}
-        self._state_files: dict[str, tuple[str, list[str]]] = {}  # by the folder found from
+        self._state_files: dict[str, tuple[str, list[str] | None]] = {}  # by the folder found from
         if given:
             if not os.path.isdir(given):
                 what = "is not a folder" if os.path.lexists(given) else "does not exist"
@@ -214,11 +215,23 @@ class Guard:
         if known is None:
             from spellbook.disk.project import find_project
             from spellbook.disk.shared_state import state_files
+            from spellbook.records.errors import SpellbookError
 
             root = find_project(folder) or ""
-            known = self._state_files[folder] = (root, state_files(root) if root else [])
+            try:
+                found = state_files(root, strict=True) if root else []
+            except (SpellbookError, OSError):
+                found = None  # its machines are not known: fail closed below
+            known = self._state_files[folder] = (root, found)
         root, files = known
         bases = {os.path.realpath(place.base) for place in places}
+        if files is None:
+            from spellbook.facts.json_values import is_json
+
+            inside = any(_within(path, base) for base in bases)
+            if not inside and (is_json(os.path.basename(path)) or os.path.isdir(path)):
+                return [Hit(UNREAD, path)]
+            return []
         kept = [
             f
             for f in files
@@ -337,6 +350,12 @@ def _workspace_root(path: str, workspace: str) -> str:
 def _folder(workspace: str) -> str:
     """A workspace folder as compared with another: `.claude/progress/`."""
     return workspace.strip("/") + "/"
+
+
+def _within(path: str, base: str) -> bool:
+    """Whether `path` is `base` (a real path) or in it."""
+    real = os.path.realpath(path)
+    return real == base or real.startswith(os.path.join(base, ""))
 
 
 def _up_to(folder: str, root: str) -> list[str]:

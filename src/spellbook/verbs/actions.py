@@ -55,7 +55,7 @@ from spellbook.disk.own_files import (
 from spellbook.disk.state_file import Record, parse_json
 from spellbook.disk.state_file import today as date_today
 from spellbook.disk.store import READ_LIMIT, Workspace
-from spellbook.records.errors import ActionError, BadFile
+from spellbook.records.errors import ActionError, BadFile, UnsafePath
 from spellbook.records.outcome import Did, Done
 from spellbook.schema import Action, Rule
 from spellbook.verbs.operations import Files, checksum_of, distinct_names, paths_of
@@ -98,8 +98,22 @@ def _refuse_own(
         # `.release/state.json`: a rule of this machine would make the AI's file the
         # other's state, a move no rule of it allows
         raise ActionError(f"{workspace.shown(path)} {STATE_OF_ANOTHER}")
+    if verb not in READING_VERBS and path and _nested(workspace, path):
+        raise ActionError(f"{workspace.shown(path)} {STATE_OF_ANOTHER}")
     if program_file(path, verb, programs):
         raise ActionError(f"{workspace.shown(path)} {PROGRAM}")
+
+
+def _nested(workspace: Workspace, path: str) -> bool:
+    """Whether `path` is, or holds, the state file of a project nested in the workspace
+    (`shared_state.nested_state_file`); a path that leaves it is said where it is taken."""
+    from spellbook.disk.shared_state import nested_state_file  # only rules that write files
+
+    try:
+        full = workspace.path(path)
+    except UnsafePath:
+        return False
+    return nested_state_file(workspace.root, full)
 
 
 def plan(
