@@ -667,3 +667,11 @@ def test_no_action_touches_the_state_file_of_a_project_nested_in_the_workspace(
         with pytest.raises(ActionError, match=r"or of a project in a folder of it"):
             plan(_rule(_read(text)), workspace, Record("A"))
     assert plan(_rule(_read("Delete `sub/notes.md`")), workspace, Record("A")).operations
+
+
+def test_the_shipped_machines_state_files_are_known_as_their_modules_say() -> None:
+    from spellbook.disk.project import SHIPPED, SHIPPED_STATE_FILES
+    from spellbook.machines import session_machine, spell_machine
+
+    assert set(SHIPPED) == {"spell", "session"}
+    assert SHIPPED_STATE_FILES == (spell_machine.STATE_FILE, session_machine.STATE_FILE)

@@ -193,7 +193,14 @@ class Engine:
         name (`own_files.others_in`), which no action writes: read once, when an action
         that writes first asks."""
         if self._others is None:
+            import os
+
             from spellbook.disk.own_files import others_in
+            from spellbook.disk.project import PYPROJECT
+
+            if not os.path.lexists(os.path.join(self.workspace.root, PYPROJECT)):
+                self._others = ()  # no project: the shipped machines hold none of each other's
+                return self._others
             from spellbook.disk.shared_state import state_files  # only rules that write files
 
             own = str(getattr(self.machine, "__file__", "") or "")

@@ -60,6 +60,9 @@ SHIPPED = {
     "spell": "spellbook.machines.spell_machine",
     "session": "spellbook.machines.session_machine",
 }
+# Where each keeps its state (its module's STATE_FILE, as a test checks): known without
+# reading the module, for an action of a project's machine, which may not write them.
+SHIPPED_STATE_FILES = (".ai/task/state.json", ".claude/progress/state.json")
 
 KEYS = (
     "columns",

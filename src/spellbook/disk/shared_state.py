@@ -85,35 +85,43 @@ def state_files(root: str, exclude: str = "", strict: bool = False) -> list[str]
         if strict:
             raise
         return []
-    import sys
-    from importlib.util import find_spec
-
     from spellbook.disk.loading import MODULE_LIMIT, read_at_most
-    from spellbook.disk.project import SHIPPED
+    from spellbook.disk.project import SHIPPED_STATE_FILES
 
     modules = [project.module_path(entry) for entry in project.machines]
     if exclude:
         modules = [m for m in modules if os.path.realpath(m) != os.path.realpath(exclude)]
-    found = []
-    for name in SHIPPED.values():
-        loaded = sys.modules.get(name)
-        if loaded is not None:  # the one running, say: its own STATE_FILE
-            found.append(str(loaded.STATE_FILE))
-            continue
-        spec = find_spec(name)
-        if spec is not None and spec.origin:
-            modules.append(spec.origin)
+    found = list(SHIPPED_STATE_FILES)
     for path in modules:
         if not os.path.isfile(path) or os.path.islink(path):  # never a FIFO waited on
             continue
         try:
-            text = read_at_most(path, MODULE_LIMIT, path).decode("utf-8", "replace")
-        except SpellbookError:
+            with open(path, "rb") as f:  # as written, near the top: no more is read
+                head = f.read(_HEAD).decode("utf-8", "replace")
+            kept = _plain_state_file(head)
+            if kept is None:
+                text = read_at_most(path, MODULE_LIMIT, path).decode("utf-8", "replace")
+                kept = _state_file(text)
+        except (SpellbookError, OSError):
             continue
-        kept = _state_file(text)
         if kept is not None:
             found.append(kept)
     return list(dict.fromkeys(found))
+
+
+_HEAD = 8192  # of a generated module: its STATE_FILE, where it has no escapes
+
+
+def _plain_state_file(head: str) -> str | None:
+    """The `STATE_FILE = "..."` line of a generated module's first lines, where its text
+    has no escape, quote or line break (else `_state_file` reads the whole module)."""
+    mark = '\nSTATE_FILE = "'
+    start = head.find(mark)
+    end = head.find("\n", start + len(mark)) if start >= 0 else -1
+    if end < 0 or head[end - 1] != '"':
+        return None
+    value = head[start + len(mark) : end - 1]
+    return None if "\\" in value or '"' in value else value
 
 
 # The folders an action's folder may hold that are looked through for a project of

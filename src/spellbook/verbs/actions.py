@@ -106,13 +106,25 @@ def _refuse_own(
 
 def _nested(workspace: Workspace, path: str) -> bool:
     """Whether `path` is, or holds, the state file of a project nested in the workspace
-    (`shared_state.nested_state_file`); a path that leaves it is said where it is taken."""
-    from spellbook.disk.shared_state import nested_state_file  # only rules that write files
+    (`shared_state.nested_state_file`), asked only where a folder below the project's
+    top on the way up to it has a pyproject.toml, or the path is a folder; a path that
+    leaves the workspace is said where it is taken."""
+    import os
 
     try:
         full = workspace.path(path)
     except UnsafePath:
         return False
+    folder = os.path.dirname(full)
+    while folder.startswith(os.path.join(workspace.root, "")):
+        if os.path.lexists(os.path.join(folder, "pyproject.toml")):
+            break
+        folder = os.path.dirname(folder)
+    else:
+        if not os.path.isdir(full):
+            return False
+    from spellbook.disk.shared_state import nested_state_file  # only where one may be
+
     return nested_state_file(workspace.root, full)
 
 
