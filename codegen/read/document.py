@@ -197,6 +197,8 @@ def parse_document(blocks: tuple[Block, ...], options: ReadOptions | None = None
     rows = _with_templates(rows, lexicon, workspace, words)
     if rows:
         reader.notices.extend(_moves_in_lists(placed, rows))
+        if light is not None:
+            reader.notices.extend(_moves_in_unread_tables(placed, rows, roles))
     if not rows:
         unread = next((n for n in reader.notices if n.kind == "unknown_column"), None)
         if unread is not None:
@@ -565,6 +567,52 @@ def _moves_in_lists(placed: list[_Placed], rows: tuple[RuleRow, ...]) -> Iterato
                     "none of them",
                     found[1],
                 )
+
+
+def _moves_in_unread_tables(
+    placed: list[_Placed], rows: tuple[RuleRow, ...], roles: dict[str, tuple[str, ...]]
+) -> Iterator[Notice]:
+    """A `table_unread` warning for each table beside the transition tables that has an
+    Event column, none of whose rows is read, and two other columns whose cells all name
+    the machine's states (`| From status | Event | To status |`, `| Before | Event | After
+    |`): a table of moves under headers not read, its moves not the machine's."""
+    states = {identifier(n).lower() for r in rows for n in r.current.names}
+    states |= {identifier(r.target.name).lower() for r in rows if r.target.name is not None}
+    read = {r.line for r in rows}
+    for p in placed:
+        table = p.block
+        if not isinstance(table, Table) or not table.rows:
+            continue
+        if any(row.line in read for row in table.rows):
+            continue
+        found = roles_found(table, light_roles(roles, table))
+        if "trigger" not in found or {"current state", "next state"} <= found.keys():
+            continue
+        event = found["trigger"][0]
+        named = [
+            i
+            for i in range(len(table.header.cells))
+            if i != event
+            and all(
+                i < len(row.cells) and identifier(row.cells[i].plain).lower() in states
+                for row in table.rows
+            )
+        ]
+        if len(named) < 2:
+            continue
+        source, target = (_cell_named(table, [i]) for i in (named[0], named[-1]))
+        wanted = [("current_state", source)] if "current state" not in found else []
+        wanted += [("next_state", target)] if "next state" not in found else []
+        said = ", ".join(f'{key} = ["{name}"]' for key, name in wanted)
+        yield Notice(
+            "table_unread",
+            f"this table has an Event column ({_cell_named(table, [event])!r}) and two "
+            f"columns of the machine's states ({source!r}, {target!r}), but no From and To "
+            "column as read, so none of its rows is read and the machine has none of its "
+            f"moves; name them `From` and `To`, or give the names under [tool.spellbook] "
+            f"(`columns = {{ {said} }}`)",
+            table.line,
+        )
 
 
 def _made(rows: tuple[RuleRow, ...], move: tuple[str, str, str]) -> bool:

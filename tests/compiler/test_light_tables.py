@@ -3341,3 +3341,50 @@ def test_every_state_but_some_in_other_words_is_the_wildcard_with_exceptions(wri
     spec = read(_order("| From | Event | To |", *rows))
     cancel = next(r for r in spec.rows if "cancel" in r.triggers)
     assert cancel.current.wildcard and set(cancel.current.names) == {"done", "cancelled"}
+
+
+_EXCEPTIONS = """# Expense claim
+
+Transitions not listed are rejected.
+
+## Main flow
+
+| From | Event | To |
+|---|---|---|
+| (start) | - | Draft |
+| Draft | submit | Submitted |
+| Submitted | approve | Approved |
+| Approved | pay | Paid |
+
+## Exceptions
+
+| HEADER |
+|---|---|---|
+| Submitted | reject | Draft |
+| Approved | revoke | Submitted |
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "config"),
+    [
+        ("From status | Event | To status", 'current_state = ["From status"], next_state = ["To'),
+        ("Stage | Event | Next stage", 'current_state = ["Stage"], next_state = ["Next stage"]'),
+        ("Before | Event | After", 'current_state = ["Before"], next_state = ["After"] }'),
+        ("Current | Event | Becomes", '{ next_state = ["Becomes"] }'),
+    ],
+)
+def test_a_second_table_of_moves_under_headers_not_read_is_said(header: str, config: str) -> None:
+    """A machine's second table, `| From status | Event | To status |`, was dropped with
+    no word: `reject` and `revoke` were no events of the machine, exit 0."""
+    spec = parse_spec_text(_EXCEPTIONS.replace("HEADER", header), "spec/E.md")
+    (said,) = [f for f in analyse(spec) if f.kind == "table_unread"]
+    assert said.line == 16 and config in said.message, said.message
+    # an events table beside it, its cells no states: no word
+    events = _EXCEPTIONS.replace("HEADER", "Event | Meaning | Who").replace(
+        "| Submitted | reject | Draft |\n| Approved | revoke | Submitted |",
+        "| submit | sent for approval | employee |",
+    )
+    assert not [
+        f for f in analyse(parse_spec_text(events, "spec/E.md")) if f.kind == "table_unread"
+    ]
