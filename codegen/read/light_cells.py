@@ -650,8 +650,21 @@ def event_cell(cell: Cell) -> EventCell:
         slash = len(names) > 1 and ("/" in event or "|" in event)
         return EventCell(tuple(names), guard, action, slash=slash)
     acting = _action().match(text)
-    if acting is not None and is_identifier(acting.group("event")):
+    called = acting.group("event") if acting is not None else ""
+    if acting is not None and (
+        is_identifier(called)
+        or event_call(called) is not None
+        or re.fullmatch(r"[A-Za-z_]\w*\(\s*\)", called) is not None
+    ):  # `submit / save()`, `approve(by) / notify()`: the call read as its event
         return EventCell((acting.group("event"),), "", acting.group("action"))
+    if re.search(r"\[[^\]]*\]", text):  # `[plan.md exists] submit`, `submit [a] [b]`
+        fail(
+            f"the Event cell {text!r} holds a guard in brackets this reading does not take, "
+            "which would make it part of the event's name: write the guard once, after the "
+            "event (`submit [plan.md exists]`, two joined by AND in one bracket), or in a "
+            "Condition column",
+            line,
+        )
     return EventCell((text,))
 
 

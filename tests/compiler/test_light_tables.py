@@ -3388,3 +3388,41 @@ def test_a_second_table_of_moves_under_headers_not_read_is_said(header: str, con
     assert not [
         f for f in analyse(parse_spec_text(events, "spec/E.md")) if f.kind == "table_unread"
     ]
+
+
+_UML = """# Review
+
+| From | Event | To |
+|---|---|---|
+| (start) | - | Draft |
+| Draft | CELL | Review |
+| Review | approve | Done |
+"""
+
+
+@pytest.mark.parametrize(
+    ("cell", "event", "action"),
+    [
+        ("approve(by) / notify()", "approve", "notify()"),
+        ("submit(doc) / notify(reviewers)", "submit", "notify(reviewers)"),
+        ("submit() / notify()", "submit", "notify()"),
+    ],
+)
+def test_uml_event_with_parameters_and_an_action_is_the_event_and_its_action(
+    cell: str, event: str, action: str
+) -> None:
+    """`approve(by) / notify()`, UML's usual label, was one event `approve_by_notify`, the
+    action dropped, exit 0 with no word; each part alone read right."""
+    spec = parse_spec_text(_UML.replace("CELL", cell), "spec/U.md")
+    (row,) = [r for r in spec.rows if r.target.name == "Review"]
+    assert list(row.triggers) == [event]
+    assert [a.text for a in row.actions] == [action]
+
+
+@pytest.mark.parametrize(
+    "cell", ["[plan.md exists] submit", "submit [plan.md exists] [notes.md exists]"]
+)
+def test_a_guard_in_brackets_not_after_the_event_is_refused_never_a_name(cell: str) -> None:
+    """`[plan.md exists] submit` made the event `plan_md_exists_submit`, exit 0."""
+    with pytest.raises(SpecError, match="holds a guard in brackets this reading does not take"):
+        parse_spec_text(_UML.replace("CELL", cell), "spec/U.md")
