@@ -143,6 +143,10 @@ _DITTO = frozenset(
     {"same as above", "(same as above)", "as above", "ditto", "do.", '"', "\u3003", "^", "''"}
     | {"\u201d", "\u201c"}
 )
+# More ways to say "as the row above", in an Event or To cell as in a From cell.
+_DITTO_WORDS = frozenset(
+    {"(ditto)", "(as above)", "(same)", "dto.", "id.", "idem", "same as before", "as before"}
+)
 # To cells that are a dash alone: no state (`| archived | - | - |`, `| heating | tick | — |`).
 _DASHES = frozenset({"-", "--", "\u2014", "\u2013", "\u2012", "\u2015"})
 # Event cells that say "every event", which no row says: `*`, `any`, `any event`.
@@ -931,7 +935,18 @@ class LightReader:
 
     def _name(self, names: dict[str, WrittenName], written: str, line: int, what: str) -> str:
         """The identifier of a name as written; the first spelling of an identifier is
-        its display name, and another spelling of it is refused."""
+        its display name, and another spelling of it is refused. A ditto (`same as above`)
+        names nothing: a cell is not carried down."""
+        said = " ".join(written.lower().split())
+        if (said in _DITTO or said in _DITTO_WORDS or (what == "trigger" and said == "same")) and (
+            said not in names and said not in {n.lower() for n in names}
+        ):
+            fail(
+                f"{what} {written!r} says `as the row above`, which names no "
+                f"{'event' if what == 'trigger' else 'state'}: a cell is not carried down "
+                "from the row above; write it again",
+                line,
+            )
         name = identifier(written)
         lost = unspelled(written)
         if lost:

@@ -3426,3 +3426,24 @@ def test_a_guard_in_brackets_not_after_the_event_is_refused_never_a_name(cell: s
     """`[plan.md exists] submit` made the event `plan_md_exists_submit`, exit 0."""
     with pytest.raises(SpecError, match="holds a guard in brackets this reading does not take"):
         parse_spec_text(_UML.replace("CELL", cell), "spec/U.md")
+
+
+@pytest.mark.parametrize(
+    ("row", "what"),
+    [
+        ("| Assigned | same as above | Closed |", "trigger 'same as above'"),
+        ("| Assigned | ditto | Closed |", "trigger 'ditto'"),
+        ("| Assigned | dto. | Closed |", "trigger 'dto.'"),
+        ("| Assigned | close | (ditto) |", "state '(ditto)'"),
+        ("| Assigned | close | as above |", "state 'as above'"),
+    ],
+)
+def test_a_ditto_in_an_event_or_to_cell_is_refused_as_in_a_from_cell(row: str, what: str) -> None:
+    """`same as above` in an Event cell made an event `same_as_above` (in a To cell, a
+    state), exit 0; in a From cell it was refused: a cell is not carried down."""
+    text = (
+        "# Ticket\n\n| From | Event | To |\n|---|---|---|\n| Open | close | Closed |\n"
+        f"{row}\n| Open | assign | Assigned |\n"
+    )
+    with pytest.raises(SpecError, match=re.escape(what) + " says `as the row above`"):
+        parse_spec_text(text, "spec/T.md")
