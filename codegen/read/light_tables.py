@@ -1055,6 +1055,15 @@ class LightReader:
                 "`(start)` for the state the machine starts in, or `Any state`" + above,
                 line,
             )
+        nested = re.fullmatch(r"(?P<parent>.+?)\s*(?:\.|::|/|>)\s*\*+", source or "")
+        if nested is not None:  # `review.*`: every state under review, never review itself
+            fail(
+                f"the From cell {source!r} names the states under {nested['parent']!r}, a "
+                "wildcard of nested states this reading does not take (it is not "
+                f"{nested['parent']!r} itself): list the states it means, `A, B`, or write a "
+                "row for each",
+                line,
+            )
         from_cell = "" if start else self._source(source, line)
         self._last_from = source
         if not target:

@@ -3447,3 +3447,16 @@ def test_a_ditto_in_an_event_or_to_cell_is_refused_as_in_a_from_cell(row: str, w
     )
     with pytest.raises(SpecError, match=re.escape(what) + " says `as the row above`"):
         parse_spec_text(text, "spec/T.md")
+
+
+@pytest.mark.parametrize("cell", ["review.*", "review.**", "review::*", "Review / *"])
+def test_a_wildcard_of_nested_states_is_refused_never_the_parent_state(cell: str) -> None:
+    """`review.*` in a From cell was read as the state `review`, the star dropped: the
+    move out of `review.in_progress` was refused with no word."""
+    text = (
+        "# Review\n\n| From | Event | To |\n|---|---|---|\n| (start) | - | draft |\n"
+        "| draft | submit | review |\n| review | assign | review.in_progress |\n"
+        f"| {cell} | withdraw | draft |\n"
+    )
+    with pytest.raises(SpecError, match="a wildcard of nested states this reading does not take"):
+        parse_spec_text(text, "spec/R.md")
