@@ -78,7 +78,7 @@ def value(query: str, op: str, operand: object) -> tuple[str, str, str]:
         ({"n": 2}, "n", "=", 2.0, True),  # numbers as numbers
         ({"n": 2}, "n", ">=", 2, True),
         ({"n": 1.5}, "n", ">", 1, True),
-        ({"n": "3"}, "n", ">", 1, False),  # text has no order
+        ({"n": "three"}, "n", ">", 1, False),  # text has no order (a numeral stops the cast)
         ({"n": True}, "n", ">", 0, False),  # nor has true
         ({"n": None}, "n", "<", 1, False),
         ({"n": [0, 5]}, "n", ">", 4, True),  # a list's items are the values

@@ -269,15 +269,6 @@ PAIRS = [
         "N7",
     ),
     Pair(
-        "`amount` > 0: only numbers compare by order",
-        "ON_LOAN",
-        "Renew",
-        {"fines.json": OPEN_FINE},
-        {"fines.json": '{"amount": "3", "status": "open"}\n'},
-        "N5",
-        "N7",
-    ),
-    Pair(
         "renewal_count ≥ 2 / renewal_count < 2",
         "ON_LOAN",
         "Renew",

@@ -369,3 +369,22 @@ def test_a_filter_after_a_filter_and_over_null_reads_as_before(tmp_path: Path) -
     assert found.check("count_at_least", "f.json", "2 items[a=1]") is True
     assert found.check("field", "f.json", "none[a=1]") is False
     assert found.check("field", "f.json", "gone[a=1]") is False
+
+
+def test_text_that_reads_as_a_number_compared_by_order_stops_the_cast(tmp_path: Path) -> None:
+    """`"auc": "0.81"` (many loggers write metrics as text) was silently below 0.75: the
+    "weak result" rule fired and wrote "No run reached an AUC of 0.75" into the write-up.
+    Text has no order: the cast stops, naming the file, the query and the text."""
+    from spellbook.records.errors import BadFile
+
+    runs = {"runs": [{"status": "done", "auc": "0.81"}, {"status": "done", "auc": 0.5}]}
+    found = facts(tmp_path, {"m.json": json.dumps(runs)})
+    with pytest.raises(
+        BadFile, match=r'm\.json: `runs\.auc` holds the text "0\.81", which has no order'
+    ):
+        found.check("value", "m.json", '["runs.auc", ">=", 0.75]')
+    # as text, or a word that is no number: as before
+    assert found.check("value", "m.json", '["runs.auc", "=", "0.81"]') is True
+    (tmp_path / "b").mkdir()
+    named = facts(tmp_path / "b", {"m.json": json.dumps({"level": "high"})})
+    assert named.check("value", "m.json", '["level", ">=", 3]') is False

@@ -238,11 +238,32 @@ def _value(facts: Answers, file: str, param: str) -> bool:
                 f"to count them, write `count of {query} in {file} ≥ N`, or name a key of "
                 f"each (`{query}.KEY`)"
             )
+        if op in ORDER and isinstance(value, str) and _numeral(value):
+            # `"auc": "0.81"` (a logger's text) is never ≥ 0.75 as text: a number meant
+            import json
+
+            from spellbook.records.errors import BadFile
+
+            raise BadFile(
+                f"{file}: `{query}` holds the text {json.dumps(value)}, which has no order, so "
+                f"it is never {said_comparison(op, operand)}; write it in the file as a number "
+                f"({value.strip()}), or compare it as text (`= {json.dumps(value)}`)"
+            )
     if (op == "~" or isinstance(operand, str)) and not is_json(file) and found:
         # Frontmatter compared with text is the text as written: YAML reads `reviewed:
         # yes` as true and `version: 1.10` as 1.1, but `= "yes"` and `^1\.10` mean it.
         found = _as_written(facts, file, query, found)
     return any(compare(v, op, operand) for v in each_value(found))
+
+
+# Text that reads as a number (`"0.81"`, `"12"`), which an order never compares.
+_NUMERAL = r"\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?\s*"
+
+
+def _numeral(text: str) -> bool:
+    import re
+
+    return re.fullmatch(_NUMERAL, text, re.ASCII) is not None
 
 
 def _as_written(facts: Answers, file: str, query: str, found: list[object]) -> list[object]:
