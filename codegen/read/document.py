@@ -1180,8 +1180,26 @@ def _states(
     for lines in entries:
         state = parse_state_item(lines, workspace, lexicon, words, named)
         notices.extend(_recovered(state.name, lines))
-        states.append(replace(state, goal=True) if lines[0].line in ended else state)
+        fields = _fields(lines[1:])
+        # `- *Initial*: yes` says where it starts, as an `(initial)` mark does; `- *Final*:
+        # yes` (`*Terminal*`, `*End*`) that the workflow ends there, as `*Goal*: yes` does
+        for key in ("initial", "initial state", "start", "start state"):
+            value, at = fields.get(key, ("", 0))
+            if _said_yes(value):
+                claims.append(Claim(state.name, at, f"a `*{key.capitalize()}*: yes` field"))
+        final = any(_said_yes(fields.get(k, ("", 0))[0]) for k in _FINAL_FIELDS)
+        states.append(replace(state, goal=True) if lines[0].line in ended or final else state)
     return tuple(states), 0, claims
+
+
+# The fields of a States item that say the workflow ends there, as `*Goal*: yes` does.
+_FINAL_FIELDS = ("final", "final state", "terminal", "end", "end state")
+
+
+def _said_yes(value: str) -> bool:
+    """Whether a field's value says yes (`yes`, `true`, `x`), not no nor nothing."""
+    said = re.split(r"[\s:;,.(\u2013\u2014-]", value.strip().strip("*_`").lower(), maxsplit=1)[0]
+    return said in {"yes", "y", "true", "x", "\u2713", "\u2714", "\u2705"}
 
 
 def _code_title(line: Inline) -> Inline:

@@ -3,6 +3,8 @@ headings and a States table's columns (`codegen.read.initial`)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from codegen import SpecError, parse_spec_text
@@ -437,3 +439,16 @@ def test_a_word_of_starting_that_leads_to_no_state_named_is_no_warning(said: str
     spec = parse_spec_text(f"# Order\n\n{said}\n\n## Transitions\n\n{table}")
     assert spec.states[0].name == "review", [s.name for s in spec.states]
     assert not [f for f in analyse(spec) if f.kind == "states_unread"], said
+
+
+def test_a_states_item_s_initial_and_final_fields_are_read() -> None:
+    """`- *Initial*: yes` under a state of the user's States list was ignored: the
+    machine started in the first state listed; `- *Final*: yes` was no goal."""
+    text = (Path(__file__).resolve().parents[2] / "spec" / "STATE_MACHINE.md").read_text("utf-8")
+    mark = "    - *Indicators*: `.ai/task/plan.md` exists\n"
+    spec = parse_spec_text(text.replace(mark, mark + "    - *Initial*: yes\n", 1), "spec/S.md")
+    assert spec.initial == "GATHER_EDITING"
+    final = parse_spec_text(text.replace("- *Goal*: yes", "- *Final*: yes", 1), "spec/S.md")
+    ours = parse_spec_text(text, "spec/S.md")
+    assert [s.name for s in final.states if s.goal] == [s.name for s in ours.states if s.goal]
+    assert [s.name for s in ours.states if s.goal]
