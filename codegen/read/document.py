@@ -1180,10 +1180,12 @@ def _states(
     for lines in entries:
         state = parse_state_item(lines, workspace, lexicon, words, named)
         notices.extend(_recovered(state.name, lines))
-        fields = _fields(lines[1:])
+        said = " ".join(line.plain for line in lines[1:]).lower()
+        keys = (*_INITIAL_FIELDS, *_FINAL_FIELDS)
+        fields = _fields(lines[1:]) if any(f"{k}:" in said for k in keys) else {}
         # `- *Initial*: yes` says where it starts, as an `(initial)` mark does; `- *Final*:
         # yes` (`*Terminal*`, `*End*`) that the workflow ends there, as `*Goal*: yes` does
-        for key in ("initial", "initial state", "start", "start state"):
+        for key in _INITIAL_FIELDS:
             value, at = fields.get(key, ("", 0))
             if _said_yes(value):
                 claims.append(Claim(state.name, at, f"a `*{key.capitalize()}*: yes` field"))
@@ -1192,8 +1194,10 @@ def _states(
     return tuple(states), 0, claims
 
 
-# The fields of a States item that say the workflow ends there, as `*Goal*: yes` does.
+# The fields of a States item that say the workflow ends there, as `*Goal*: yes` does,
+# and those that say it starts there, as an `(initial)` mark does.
 _FINAL_FIELDS = ("final", "final state", "terminal", "end", "end state")
+_INITIAL_FIELDS = ("initial", "initial state", "start", "start state")
 
 
 def _said_yes(value: str) -> bool:
