@@ -1012,6 +1012,21 @@ def test_a_python_vocabulary_of_the_project_is_never_written_by_hand(tmp_path: P
         assert code == 2 and "the project's Python vocabulary" in why, (written, why)
     code, why = judged("mcp__fs__delete", {"path": str(root / "pkg")})
     assert code == 2 and "the project's Python vocabulary" in why, why
-    for mine in ("notes.md", "words.md", "src/words.py"):
+    # the rest of the package it is in is the app's own; a file of words is data
+    for mine in ("notes.md", "words.md", "src/words.py", "pkg/app.py", "pkg/sub/x.py"):
         code, why = judged("Write", {"file_path": str(root / mine), "content": "x"})
         assert code == 0, (mine, why)
+
+
+def test_only_a_python_vocabulary_of_the_project_s_own_is_guarded() -> None:
+    """`vocabulary = "spell_workflow"` (one that ships) or `"glossary.md"` (a file of
+    words) guarded a `glossary/` folder and the top `__pycache__` as Python; and
+    `my_project.words` guarded the whole `my_project` package of the app."""
+    from spellbook.doors.guarded import _module_files, _python_vocabulary
+
+    assert _python_vocabulary("words") and _python_vocabulary("my_project.words")
+    for data in ("spell_workflow", "coding_session", "glossary.md", "words/ours.md", ""):
+        assert not _python_vocabulary(data), data
+    files = _module_files("my_project.words")
+    assert "my_project" not in files and os.path.join("my_project", "words.py") in files
+    assert os.path.join("my_project", "__init__.py") in files

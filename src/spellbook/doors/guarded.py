@@ -438,14 +438,17 @@ class Site:
             except ProjectError:  # `spell` cannot read it either; the default, then
                 generated, named = DEFAULT_GENERATED, []
             self.generated_folder = os.path.join(self.project, generated)
-            # A vocabulary in Python is imported from the project's folder: its top
-            # module or package there, and the compiled files beside it.
-            tops = {n.partition(".")[0] for n in named if _python_vocabulary(n)}
-            self.vocabularies = [
-                os.path.join(self.project, name)
-                for top in sorted(tops)
-                for name in (top, f"{top}.py", "__pycache__")
-            ]
+            # A vocabulary in Python is imported from the project's folder: its module
+            # (or package), the `__init__.py` of each package it is in, and the compiled
+            # files beside each; never the rest of a package it is in.
+            self.vocabularies = sorted(
+                {
+                    os.path.join(self.project, path)
+                    for name in named
+                    if _python_vocabulary(name)
+                    for path in _module_files(name)
+                }
+            )
         self.generated = _forms(self.generated_folder) if self.generated_folder else []
         self.vocabulary = [form for path in self.vocabularies for form in _forms(path)]
         self._inodes: dict[tuple[int, int], Hit] | None = None
@@ -488,9 +491,31 @@ class Site:
 
 
 def _python_vocabulary(name: str) -> bool:
-    """Whether a `vocabulary` setting names a Python module (`words`, `my_project.words`),
-    not a file of words (`words/ours.md`) nor none."""
-    return bool(name) and re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", name) is not None
+    """Whether a `vocabulary` setting names a Python module of the project's (`words`,
+    `my_project.words`), not a file of words (`glossary.md`, `words/ours.md`), one that
+    ships with Spellbook (`spell_workflow`), nor none."""
+    if not re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", name):
+        return False
+    if name.rsplit(".", 1)[-1].lower() in ("md", "markdown", "yaml", "yml", "json", "toml"):
+        return False
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # spellbook/
+    return "." in name or not os.path.isfile(
+        os.path.join(package, "vocabularies", name, "vocabulary.md")
+    )
+
+
+def _module_files(name: str) -> list[str]:
+    """The files (from the project's folder) Python may run for the module `name`: the
+    module or its package, each package's `__init__.py` above it, and the `__pycache__`
+    of each of those folders."""
+    parts = name.split(".")
+    found = []
+    for depth in range(1, len(parts)):  # the packages it is in
+        folder = os.path.join(*parts[:depth])
+        found += [os.path.join(folder, "__init__.py"), os.path.join(folder, "__pycache__")]
+    here = os.path.join(*parts[:-1]) if len(parts) > 1 else ""
+    found += [os.path.join(here, parts[-1]), os.path.join(here, f"{parts[-1]}.py")]
+    return [*found, os.path.join(here, "__pycache__")]
 
 
 class Place:
