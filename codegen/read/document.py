@@ -600,6 +600,11 @@ def _moves_in_unread_tables(
         ]
         if len(named) < 2:
             continue
+        moves = [
+            tuple(row.cells[i].plain for i in (named[0], event, named[-1])) for row in table.rows
+        ]
+        if all(_made(rows, (a, b, c)) for a, b, c in moves):
+            continue  # a recap of the machine's own moves
         source, target = (_cell_named(table, [i]) for i in (named[0], named[-1]))
         wanted = [("current_state", source)] if "current state" not in found else []
         wanted += [("next_state", target)] if "next state" not in found else []

@@ -144,9 +144,7 @@ _DITTO = frozenset(
     | {"\u201d", "\u201c"}
 )
 # More ways to say "as the row above", in an Event or To cell as in a From cell.
-_DITTO_WORDS = frozenset(
-    {"(ditto)", "(as above)", "(same)", "dto.", "id.", "idem", "same as before", "as before"}
-)
+_DITTO_WORDS = frozenset({"(ditto)", "(as above)", "(same)", "dto.", "id.", "idem"})
 # To cells that are a dash alone: no state (`| archived | - | - |`, `| heating | tick | — |`).
 _DASHES = frozenset({"-", "--", "\u2014", "\u2013", "\u2012", "\u2015"})
 # Event cells that say "every event", which no row says: `*`, `any`, `any event`.
@@ -938,7 +936,7 @@ class LightReader:
         its display name, and another spelling of it is refused. A ditto (`same as above`)
         names nothing: a cell is not carried down."""
         said = " ".join(written.lower().split())
-        if (said in _DITTO or said in _DITTO_WORDS or (what == "trigger" and said == "same")) and (
+        if (said in _DITTO or said in _DITTO_WORDS) and (
             said not in names and said not in {n.lower() for n in names}
         ):
             fail(

@@ -675,3 +675,18 @@ def test_the_shipped_machines_state_files_are_known_as_their_modules_say() -> No
 
     assert set(SHIPPED) == {"spell", "session"}
     assert SHIPPED_STATE_FILES == (spell_machine.STATE_FILE, session_machine.STATE_FILE)
+
+
+def test_an_action_on_a_folder_too_large_to_look_through_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder of more folders than are looked through for a nested project was refused
+    as holding "the state file of another machine", which it did not."""
+    from spellbook.disk import shared_state
+
+    monkeypatch.setattr(shared_state, "NESTED_LIMIT", 3)
+    for n in range(5):
+        (tmp_path / "big" / f"f{n}").mkdir(parents=True)
+    (tmp_path / "big" / "f0" / "x.md").write_text("x")
+    with pytest.raises(ActionError, match=r"big holds more than 3 folders, too many to look"):
+        plan(_rule(_read("Move `big` to `old`")), Workspace(str(tmp_path), ""), Record("A"))

@@ -1021,6 +1021,18 @@ def test_ctrl_c_after_a_cast_was_done_says_so_never_that_the_same_command_casts_
         "ACHIEVE_TASK_DRAFTING, rule A2) was done, before its answer was written in full"
     ), said
     assert "casts nothing more" not in said and "cast it anew" in said
+    # a server answers over MCP: a Ctrl-C of it never says an answer was cut short
+    monkeypatch.setattr("sys.argv", ["spell", "--root", "x", "mcp"])
+
+    def served(argv: object = None) -> int:
+        commit_point.DONE[:] = ["Accio (A → B, rule A2)"]  # a cast it answered
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "main", served)
+    with pytest.raises(SystemExit):
+        cli.run()
+    assert "the same command again finishes it" in capsys.readouterr().err
+    monkeypatch.setattr("sys.argv", ["spell", "accio"])
     monkeypatch.setattr(commit_point, "DONE", [])  # before any cast: as it was
     monkeypatch.setattr(cli, "main", lambda argv=None: (_ for _ in ()).throw(KeyboardInterrupt))
     with pytest.raises(SystemExit):

@@ -129,12 +129,13 @@ def _plain_state_file(head: str) -> str | None:
 NESTED_LIMIT = 2_000
 
 
-def nested_state_file(root: str, path: str) -> bool:
+def nested_state_file(root: str, path: str) -> str:
     """Whether `path` (absolute, in the project at `root`) is, or holds, the state file
     of a machine of a project nested in it (a folder below `root` with a pyproject.toml
     of its own), or a backup of one: the project `find_project` finds from the path, and
-    those of the folders a folder holds (more than `NESTED_LIMIT` folders: True, not
-    known). A nested pyproject.toml that cannot be taken counts too."""
+    those of the folders a folder holds (more than `NESTED_LIMIT` folders: not known).
+    A nested pyproject.toml that cannot be taken counts too. Why it may not be touched,
+    or "" where it may."""
     from spellbook.disk.own_files import another_state_file, others_in
     from spellbook.disk.project import ProjectError
 
@@ -150,24 +151,30 @@ def nested_state_file(root: str, path: str) -> bool:
             relative, "write", others_in("", state_files(project))
         )
 
+    from spellbook.disk.own_files import STATE_OF_ANOTHER
+
     try:
         folder = path
         while not os.path.isdir(folder) or os.path.islink(folder):
             folder = os.path.dirname(folder)
         found = find_project(folder)
         if found is not None and holds(found):
-            return True
+            return STATE_OF_ANOTHER
         if not os.path.isdir(path) or os.path.islink(path):
-            return False
+            return ""
         for count, (here, folders, names) in enumerate(os.walk(path)):
             if count >= NESTED_LIMIT:
-                return True
+                return (
+                    f"holds more than {NESTED_LIMIT:,} folders, too many to look through for "
+                    "a project of its own whose machine's state file no action may touch; "
+                    "name a folder that holds fewer"
+                )
             folders[:] = [f for f in folders if f != ".git"]
             if "pyproject.toml" in names and find_project(here) == here and holds(here):
-                return True
-    except ProjectError:
-        return True
-    return False
+                return STATE_OF_ANOTHER
+    except ProjectError as err:
+        return f"is in a project whose pyproject.toml cannot be taken ({err})"
+    return ""
 
 
 def _state_file(text: str) -> str | None:

@@ -291,7 +291,8 @@ def _interrupted() -> str:
     finishes."""
     point = sys.modules.get("spellbook.cast.commit_point")
     done: list[str] = getattr(point, "DONE", [])
-    if done:
+    at = _command_at(sys.argv[1:])
+    if done and (at is None or sys.argv[1:][at] != "mcp"):  # a server's answers are its SDK's
         return (
             f"spell: interrupted after the cast of {done[-1]} was done, before its answer "
             "was written in full; nothing is lost; the same command again would cast it "
@@ -319,6 +320,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _check_transition(args, machine)
         code = _main(args, machine)
         _flush()
+        point = sys.modules.get("spellbook.cast.commit_point")
+        if point is not None:  # its answer is out in full: no Ctrl-C cuts it short now
+            point.DONE.clear()
         return code
     except Unwritten as err:
         _say(f"error: cannot write the output: {err}")

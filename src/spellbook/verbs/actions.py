@@ -98,23 +98,24 @@ def _refuse_own(
         # `.release/state.json`: a rule of this machine would make the AI's file the
         # other's state, a move no rule of it allows
         raise ActionError(f"{workspace.shown(path)} {STATE_OF_ANOTHER}")
-    if verb not in READING_VERBS and path and _nested(workspace, path):
-        raise ActionError(f"{workspace.shown(path)} {STATE_OF_ANOTHER}")
+    nested = _nested(workspace, path) if verb not in READING_VERBS and path else ""
+    if nested:
+        raise ActionError(f"{workspace.shown(path)} {nested}")
     if program_file(path, verb, programs):
         raise ActionError(f"{workspace.shown(path)} {PROGRAM}")
 
 
-def _nested(workspace: Workspace, path: str) -> bool:
-    """Whether `path` is, or holds, the state file of a project nested in the workspace
-    (`shared_state.nested_state_file`), asked only where a folder below the project's
-    top on the way up to it has a pyproject.toml, or the path is a folder; a path that
-    leaves the workspace is said where it is taken."""
+def _nested(workspace: Workspace, path: str) -> str:
+    """Why `path` may not be touched, where it is, or holds, the state file of a project
+    nested in the workspace (`shared_state.nested_state_file`), else ""; asked only where
+    a folder below the project's top on the way up to it has a pyproject.toml, or the
+    path is a folder; a path that leaves the workspace is said where it is taken."""
     import os
 
     try:
         full = workspace.path(path)
     except UnsafePath:
-        return False
+        return ""
     folder = os.path.dirname(full)
     while folder.startswith(os.path.join(workspace.root, "")):
         if os.path.lexists(os.path.join(folder, "pyproject.toml")):
@@ -122,7 +123,7 @@ def _nested(workspace: Workspace, path: str) -> bool:
         folder = os.path.dirname(folder)
     else:
         if not os.path.isdir(full):
-            return False
+            return ""
     from spellbook.disk.shared_state import nested_state_file  # only where one may be
 
     return nested_state_file(workspace.root, full)
