@@ -657,7 +657,8 @@ def event_cell(cell: Cell) -> EventCell:
         or re.fullmatch(r"[A-Za-z_]\w*\(\s*\)", called) is not None
     ):  # `submit / save()`, `approve(by) / notify()`: the call read as its event
         return EventCell((acting.group("event"),), "", acting.group("action"))
-    if re.search(r"\[[^\]]*\]", text):  # `[plan.md exists] submit`, `submit [a] [b]`
+    opened = text.find("[")
+    if opened >= 0 and text.find("]", opened) > 0:  # `[plan.md exists] submit`, `[a] [b]`
         fail(
             f"the Event cell {text!r} holds a guard in brackets this reading does not take, "
             "which would make it part of the event's name: write the guard once, after the "

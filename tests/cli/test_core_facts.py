@@ -243,7 +243,7 @@ def _ago(seconds: int) -> str:
         ),  # 1.2 matches `^1\.` as written
         ({"score": [0, 2], "approved": [False, True]}, "Some score", "Approved", "Another"),
         (
-            {"score": "5", "approved": "true", "version": "v1.0"},
+            {"score": "five", "approved": "true", "version": "v1.0"},
             "No score",
             "Not approved",
             "Another",
