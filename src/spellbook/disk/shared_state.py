@@ -69,9 +69,9 @@ def state_files(root: str, exclude: str = "", strict: bool = False) -> list[str]
     """The state file of every machine a cast may drive in the project at `root`, as paths
     from `root`: the project's (its `[tool.spellbook.machines]` as the working tree
     holds them, each read off its generated module's text: nothing of theirs runs) and
-    those that ship with Spellbook. None where `root` holds no project: the shipped
+    those that ship with Spellbook. None where `root` holds no project (the shipped
     machines' workspaces hold none of each other's state files, which no action leaves
-    its workspace to reach. Where the project cannot be read, or a module not (none
+    its workspace to reach). Where the project cannot be read, or a module not (none
     generated yet: no cast of it has written a state file), theirs are not known; what
     drives them says why. `exclude`: a module not to read (the machine asking's own,
     which may name its state file before a move the spec made since). `strict`: a project
@@ -130,13 +130,13 @@ NESTED_LIMIT = 2_000
 
 
 def nested_state_file(root: str, path: str) -> str:
-    """Whether `path` (absolute, in the project at `root`) is, or holds, the state file
-    of a machine of a project nested in it (a folder below `root` with a pyproject.toml
-    of its own), or a backup of one: the project `find_project` finds from the path, and
-    those of the folders a folder holds (more than `NESTED_LIMIT` folders: not known).
-    A nested pyproject.toml that cannot be taken counts too. Why it may not be touched,
-    or "" where it may."""
-    from spellbook.disk.own_files import another_state_file, others_in
+    """Why `path` (absolute, in the project at `root`) may not be touched, where it is, or
+    holds, the state file of a machine of a project nested in it (a folder below `root`
+    with a pyproject.toml of its own), or a backup of one: the project `find_project`
+    finds from the path, and those of the folders a folder holds (more than
+    `NESTED_LIMIT` folders: not known). A nested pyproject.toml that cannot be taken
+    counts too. "" where it may be."""
+    from spellbook.disk.own_files import STATE_OF_ANOTHER, another_state_file, others_in
     from spellbook.disk.project import ProjectError
 
     top = os.path.realpath(root)
@@ -150,8 +150,6 @@ def nested_state_file(root: str, path: str) -> str:
         return not relative.startswith(os.pardir) and another_state_file(
             relative, "write", others_in("", state_files(project))
         )
-
-    from spellbook.disk.own_files import STATE_OF_ANOTHER
 
     try:
         folder = path
