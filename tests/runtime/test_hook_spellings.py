@@ -881,6 +881,18 @@ def test_files_beside_claude_code_settings_stay_the_agents(configured: Path) -> 
 
 
 @pytest.mark.timeout(120)
+def _judged_in(root: Path, tool: str, given: dict[str, Any]) -> tuple[int, str]:
+    """The hook's answer (exit code, what it said) to a tool call in the release example
+    at `root`."""
+    event = {"hook_event_name": "PreToolUse", "cwd": str(root), "tool_name": tool}
+    said = io.StringIO()
+    with contextlib.redirect_stderr(said):
+        code = claude_hook(
+            str(root), "release", io.BytesIO(json.dumps(event | {"tool_input": given}).encode())
+        )
+    return code, said.getvalue()
+
+
 def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     tmp_path: Path,
 ) -> None:
@@ -889,8 +901,6 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     state file with no word, a move no rule makes. Blocked until committed."""
     import shutil
     import subprocess
-
-    from spellbook.doors.hook import claude_hook
 
     root = tmp_path / "release"
     shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "release", root)
@@ -910,14 +920,7 @@ def test_the_state_file_of_a_machine_not_committed_yet_is_never_written_by_hand(
     (other / "state.json").write_text(state % ("y" * 5000))  # a long field before `context`
     (root / ".release").mkdir(exist_ok=True)
 
-    def judged(tool: str, given: dict[str, Any]) -> tuple[int, str]:
-        event = {"hook_event_name": "PreToolUse", "cwd": str(root), "tool_name": tool}
-        said = io.StringIO()
-        with contextlib.redirect_stderr(said):
-            code = claude_hook(
-                str(root), "release", io.BytesIO(json.dumps(event | {"tool_input": given}).encode())
-            )
-        return code, said.getvalue()
+    judged = functools.partial(_judged_in, root)
 
     forged = {"file_path": str(other / "state.json"), "content": '{"current_state": "SIGNING"}'}
     blocked = [
@@ -973,8 +976,6 @@ def test_a_python_vocabulary_of_the_project_is_never_written_by_hand(tmp_path: P
     import shutil
     import subprocess
 
-    from spellbook.doors.hook import claude_hook
-
     root = tmp_path / "release"
     shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "release", root)
     config = root / "pyproject.toml"
@@ -992,14 +993,7 @@ def test_a_python_vocabulary_of_the_project_is_never_written_by_hand(tmp_path: P
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "release"]):
         subprocess.run([*git, *args], cwd=root, check=True, timeout=60)
 
-    def judged(tool: str, given: dict[str, Any]) -> tuple[int, str]:
-        event = {"hook_event_name": "PreToolUse", "cwd": str(root), "tool_name": tool}
-        said = io.StringIO()
-        with contextlib.redirect_stderr(said):
-            code = claude_hook(
-                str(root), "release", io.BytesIO(json.dumps(event | {"tool_input": given}).encode())
-            )
-        return code, said.getvalue()
+    judged = functools.partial(_judged_in, root)
 
     for written in (
         "words.py",
