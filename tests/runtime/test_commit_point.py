@@ -1038,3 +1038,24 @@ def test_ctrl_c_after_a_cast_was_done_says_so_never_that_the_same_command_casts_
     with pytest.raises(SystemExit):
         cli.run()
     assert "the same command again finishes it" in capsys.readouterr().err
+
+
+def test_a_finished_cast_never_says_it_moved_a_file_left_where_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Interrupted before its archive, then the archive's file written by hand: the same
+    spell again finished the cast and said it had archived task-results.md, which was
+    still where it was (the notes said both were left)."""
+    flow = executed_flow(tmp_path)
+    stop_after_commit(monkeypatch, flow, files=False)
+    intent = json.loads((tmp_path / TASK / ".intent.json").read_text())
+    moved = [op for op in intent["operations"] if op[0] == "move"]
+    source, dest = next((op[1], op[2]) for op in moved if op[1] == "task-results.md")
+    (tmp_path / TASK / dest).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / TASK / dest).write_text("written by hand\n")
+    result = Workflow(tmp_path).cast("accio")
+    assert (tmp_path / TASK / source).exists()  # left where it was
+    said = result.response.split("### ")[1]  # what just happened
+    assert "archived `.ai/task/task.md` to" in said, said
+    assert "and `.ai/task/task-results.md`" not in said and "results.md` to" not in said, said
+    assert any("both are left as they are" in n for n in result.notes), result.notes

@@ -129,7 +129,7 @@ def test_a_cast_interrupted_before_the_rename_is_finished_after_it(
 
     real = spellbook.verbs.operations.apply
 
-    def crash(operations: list[list[str]], workspace: object) -> list[str]:
+    def crash(operations: list[list[str]], workspace: object, unmoved: object = None) -> list[str]:
         raise OSError("the disk went away")
 
     Workflow(tmp_path).cast("lumos")  # the state file names GATHER_NEEDS_PLAN

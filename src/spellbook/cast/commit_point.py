@@ -60,6 +60,8 @@ class Journal:
         self.seen: bytes | None = None  # the state file's bytes as last read under the lock
         # The intent record `recover` last finished (None: it finished none).
         self.finished: dict[str, Any] | None = None
+        # The files the last cast carried out left unmoved (`operations.apply`).
+        self.unmoved: list[str] = []
 
     def locked(self) -> Locked:
         """The workspace's lock, to hold with `with`."""
@@ -225,7 +227,8 @@ class Journal:
         file operations, then the state file, then delete the record."""
         from spellbook.verbs.operations import apply
 
-        notes = apply(intent["operations"], self.workspace)
+        self.unmoved = []
+        notes = apply(intent["operations"], self.workspace, self.unmoved)
         notes += self.migrate(record, intent["cast"])
         record.extra.update(intent["extra"])
         self.save(record, intent["after"], intent["entry"])

@@ -156,6 +156,7 @@ class Workflow:
             return None
         kept = done_told(intent.get("told"))
         done = kept or Done()
+        _unmoved(done, self.journal.unmoved)
         done.notes = [
             *notes,
             f"that was the cast of {name} this command asked for: {name} was not cast again",
@@ -243,6 +244,7 @@ class Workflow:
                 "told": told(done),
             }
             done.notes += journal.commit(record, intent)
+            _unmoved(done, journal.unmoved)
         else:
             journal.save(record, after, entry)
         # The cast has happened. What follows only tells about it: a file it cannot
@@ -439,6 +441,20 @@ def changed_fields(
         for name in fields
         if name not in RUNTIME_FIELDS and name in after and after[name] != before.get(name)
     }
+
+
+def _unmoved(done: Done, unmoved: list[str]) -> None:
+    """`done` without the files a move left where they were (its destination written
+    meanwhile, or the file gone): the response never says they were moved; the notes
+    say what was left."""
+    if not unmoved:
+        return
+    moving = [did for did in done.did if did.to and set(did.files) & set(unmoved)]
+    for did in moving:  # a move, an archive, a delete (into the trash)
+        kept = [(f, t) for f, t in zip(did.files, did.to, strict=False) if f not in unmoved]
+        did.files = tuple(f for f, _ in kept)
+        did.to = tuple(t for _, t in kept)
+    done.did = [did for did in done.did if did not in moving or did.files]
 
 
 def told(done: Done) -> dict[str, Any]:

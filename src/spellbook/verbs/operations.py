@@ -106,20 +106,27 @@ class Files:
             ) from None
 
 
-def apply(operations: list[list[str]], workspace: Workspace) -> list[str]:
+def apply(
+    operations: list[list[str]], workspace: Workspace, unmoved: list[str] | None = None
+) -> list[str]:
     """Carry out planned operations; applying them again, after an interruption at any
     point, finishes the work without doing any of it twice. Returns notes on anything
-    found changed since the plan (left as it was: no file is overwritten)."""
+    found changed since the plan (left as it was: no file is overwritten); `unmoved`
+    gets the files a move finds where they were, beside a destination written meanwhile
+    (whether or not the move was made before an interruption), or gone: the response
+    then never says they were moved, and the notes say what was left."""
     notes: list[str] = []
     workspace.hold_syncs()  # each folder synced once, after all the operations
     try:
-        _apply(operations, workspace, notes)
+        _apply(operations, workspace, notes, unmoved if unmoved is not None else [])
     finally:
         workspace.release_syncs()
     return notes
 
 
-def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) -> None:
+def _apply(
+    operations: list[list[str]], workspace: Workspace, notes: list[str], unmoved: list[str]
+) -> None:
     for at, operation in enumerate(operations):
         verb, path, *texts = operation
         if verb == "folder":
@@ -133,6 +140,7 @@ def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) 
                 later = {op[1] for op in operations[at + 1 :] if op[0] in ("create", "move")}
                 later |= {op[2] for op in operations[at + 1 :] if op[0] == "move"}
                 if workspace.exists(path) and path not in later:
+                    unmoved.append(path)
                     notes.append(
                         f"{workspace.shown(dest)} already holds a file and "
                         f"{workspace.shown(path)} is there too: both are left as they are, "
@@ -142,6 +150,7 @@ def _apply(operations: list[list[str]], workspace: Workspace, notes: list[str]) 
             if workspace.exists(path):
                 workspace.move(path, dest)
             else:
+                unmoved.append(path)
                 notes.append(f"{workspace.shown(path)} is gone; there was nothing to move")
         elif verb == "create":
             workspace.create(path, texts[0])  # there already: made before an interruption
