@@ -361,14 +361,24 @@ def table_marks(table: Table) -> Iterator[Claim]:
             yield Claim(cell.strip("`*"), row.line, how)
             continue
         mark = trailing_mark().search(cell)
+        pointed = re.match(_POINTER, cell) or re.search(_POINTER_AFTER, cell)
         if mark is not None and cell[: mark.start()].strip():
             name = cell[: mark.start()].strip().strip("`*")
             yield Claim(name, row.line, "an `(initial)` mark", said=cell)
+        elif pointed is not None and (cell[: pointed.start()] + cell[pointed.end() :]).strip():
+            # an arrow before the name, or after it
+            name = (cell[: pointed.start()] + cell[pointed.end() :]).strip().strip("`*")
+            yield Claim(name, row.line, f"a {pointed.group(0).strip()!r} mark", said=cell)
         elif ticked and _ticked(row.cells, ticked) and cell:
             how = f"ticked in the {header[ticked].plain!r} column"
             yield Claim(cell.strip("`*"), row.line, how)
 
 
+# An arrow or pointer marking the state a machine starts in, before its name in a
+# table of states (`→ Idle`) or after it (`Idle ▶`): UML's and many a team's.
+_ARROWS = "\u2192\u279c\u2794\u25b6\u25ba\u23f5\u27a4\u21d2"
+_POINTER = rf"^\s*(?:[{_ARROWS}]|->|=>)\s*"
+_POINTER_AFTER = rf"\s*(?:[{_ARROWS}\u25c0\u2190]|<-)\s*$"
 # The first column of a table of states: `State`, `Status` (which `singular` makes
 # `statu`).
 _STATE_COLUMN = frozenset({"state", "state name", "statu", "status"})

@@ -452,3 +452,15 @@ def test_a_states_item_s_initial_and_final_fields_are_read() -> None:
     ours = parse_spec_text(text, "spec/S.md")
     assert [s.name for s in final.states if s.goal] == [s.name for s in ours.states if s.goal]
     assert [s.name for s in ours.states if s.goal]
+
+
+@pytest.mark.parametrize("cell", ["\u2192 Idle", "Idle \u23f5", "\u25b6 Idle", "-> Idle"])
+def test_an_arrow_by_a_state_in_a_table_of_states_says_where_it_starts(cell: str) -> None:
+    """`| → Idle | waiting |` in a table of states: the arrow was stripped from the name
+    and not read, so a cyclic machine started in the first state the rows name."""
+    text = (
+        "# Job\n\n| State | Description |\n|---|---|\n| Running | working |\n"
+        f"| Done | finished |\n| {cell} | waiting |\n\n| From | Event | To |\n|---|---|---|\n"
+        "| Running | finish | Done |\n| Idle | start | Running |\n| Done | reset | Idle |\n"
+    )
+    assert parse_spec_text(text, "spec/J.md").initial == "Idle"
