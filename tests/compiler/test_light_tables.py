@@ -1082,6 +1082,9 @@ def test_an_event_cell_naming_two_events_or_with_markup_reads_the_events(
         ("submit (only if the form is valid)", "the form is valid", ""),
         ("submit / save()", "-", "save()"),
         ("submit [valid] / save()", "valid", "save()"),
+        # UML's event written as a call, then an action: was one event `submit_doc_notify`
+        ("submit(doc) / notify(reviewers)", "-", "notify(reviewers)"),
+        ("submit() / notify()", "-", "notify()"),
         ("submit if ci.json has `green`", "ci.json has `green`", ""),
         ("submit [`plan.md` exists]", "`plan.md` exists", ""),
         ("submit (only if `a*b.md` exists)", "`a*b.md` exists", ""),
@@ -3396,42 +3399,13 @@ def test_a_second_table_of_moves_under_headers_not_read_is_said(header: str, con
     assert not [f for f in analyse(parse_spec_text(recap, "spec/E.md")) if f.kind == "table_unread"]
 
 
-_UML = """# Review
-
-| From | Event | To |
-|---|---|---|
-| (start) | - | Draft |
-| Draft | CELL | Review |
-| Review | approve | Done |
-"""
-
-
-@pytest.mark.parametrize(
-    ("cell", "event", "action"),
-    [
-        ("approve(by) / notify()", "approve", "notify()"),
-        ("submit(doc) / notify(reviewers)", "submit", "notify(reviewers)"),
-        ("submit() / notify()", "submit", "notify()"),
-    ],
-)
-def test_uml_event_with_parameters_and_an_action_is_the_event_and_its_action(
-    cell: str, event: str, action: str
-) -> None:
-    """`approve(by) / notify()`, UML's usual label, was one event `approve_by_notify`, the
-    action dropped, exit 0 with no word; each part alone read right."""
-    spec = parse_spec_text(_UML.replace("CELL", cell), "spec/U.md")
-    (row,) = [r for r in spec.rows if r.target.name == "Review"]
-    assert list(row.triggers) == [event]
-    assert [a.text for a in row.actions] == [action]
-
-
 @pytest.mark.parametrize(
     "cell", ["[plan.md exists] submit", "submit [plan.md exists] [notes.md exists]"]
 )
 def test_a_guard_in_brackets_not_after_the_event_is_refused_never_a_name(cell: str) -> None:
     """`[plan.md exists] submit` made the event `plan_md_exists_submit`, exit 0."""
     with pytest.raises(SpecError, match="holds a guard in brackets this reading does not take"):
-        parse_spec_text(_UML.replace("CELL", cell), "spec/U.md")
+        read(_order("| From | Event | To |", f"| draft | {cell} | review |"))
 
 
 @pytest.mark.parametrize(
